@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmds.h — entry points of perfkit's commands (one per src/cmd/<name>.c).
+ * Each takes argv with argv[0] = the command name and returns the exit
+ * status: 0 ok, 1 runtime error, 2 usage error (record: the command's own). */
+#ifndef PERFKIT_CMD_CMDS_H
+#define PERFKIT_CMD_CMDS_H
+
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+int cmd_collapse(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
+int cmd_diff_folded(int argc, char **argv);
+
+#endif

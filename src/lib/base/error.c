@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "base/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static _Thread_local char errbuf[1024];
+static _Thread_local char warnbuf[4096];
+static _Thread_local char warnout[4096];
+static _Thread_local size_t warnlen;
+
+int pk_error(int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(errbuf, sizeof(errbuf), fmt, ap);
+	va_end(ap);
+	return errnum > 0 ? -errnum : errnum;
+}
+
+const char *pk_errmsg(void)
+{
+	return errbuf[0] ? errbuf : "unknown error";
+}
+
+void pk_error_clear(void)
+{
+	errbuf[0] = '\0';
+}
+
+void pk_warn(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (warnlen >= sizeof(warnbuf) - 2)
+		return;
+	if (warnlen)
+		warnbuf[warnlen++] = '\n';
+	va_start(ap, fmt);
+	n = vsnprintf(warnbuf + warnlen, sizeof(warnbuf) - warnlen, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	warnlen += (size_t)n;
+	if (warnlen >= sizeof(warnbuf))
+		warnlen = sizeof(warnbuf) - 1;
+	warnbuf[warnlen] = '\0';
+}
+
+const char *pk_warnings_take(void)
+{
+	memcpy(warnout, warnbuf, warnlen + 1);
+	warnlen = 0;
+	warnbuf[0] = '\0';
+	return warnout;
+}

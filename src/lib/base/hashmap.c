@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct hm_arena {
+	struct hm_arena *next;
+	size_t used, size;
+	char data[];
+};
+
+static char *arena_alloc(struct hashmap *m, size_t n)
+{
+	struct hm_arena *a = m->arena;
+
+	if (!a || a->size - a->used < n) {
+		size_t sz = n > 65536 ? n : 65536;
+		a = xmalloc(sizeof(*a) + sz);
+		a->next = m->arena;
+		a->used = 0;
+		a->size = sz;
+		m->arena = a;
+	}
+	char *p = a->data + a->used;
+	a->used += n;
+	return p;
+}
+
+void hm_init(struct hashmap *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void hm_release(struct hashmap *m)
+{
+	struct hm_arena *a = m->arena;
+
+	while (a) {
+		struct hm_arena *n = a->next;
+		free(a);
+		a = n;
+	}
+	free(m->slots);
+	free(m->entries);
+	hm_init(m);
+}
+
+uint64_t hm_hash(const void *key, size_t len)
+{
+	/* FNV-1a over 8-byte words, then a murmur-style finaliser. */
+	const unsigned char *p = key;
+	uint64_t h = 0xcbf29ce484222325ULL ^ (len * 0x9e3779b97f4a7c15ULL);
+
+	while (len >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+		p += 8;
+		len -= 8;
+	}
+	while (len--) {
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	}
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+static void rehash(struct hashmap *m, size_t nslots)
+{
+	free(m->slots);
+	m->slots = xcalloc(nslots, sizeof(*m->slots));
+	m->nslots = nslots;
+	for (size_t i = 0; i < m->nr; i++) {
+		size_t s = m->entries[i].hash & (nslots - 1);
+		while (m->slots[s])
+			s = (s + 1) & (nslots - 1);
+		m->slots[s] = (uint32_t)(i + 1);
+	}
+}
+
+static struct hm_entry *lookup(const struct hashmap *m, const void *key, size_t len,
+			       uint64_t h, size_t *slot)
+{
+	if (!m->nslots) {
+		*slot = 0;
+		return NULL;
+	}
+	size_t s = h & (m->nslots - 1);
+	while (m->slots[s]) {
+		struct hm_entry *e = &m->entries[m->slots[s] - 1];
+		if (e->hash == h && e->keylen == len && !memcmp(e->key, key, len))
+			return e;
+		s = (s + 1) & (m->nslots - 1);
+	}
+	*slot = s;
+	return NULL;
+}
+
+struct hm_entry *hm_find(const struct hashmap *m, const void *key, size_t len)
+{
+	size_t slot;
+
+	return lookup(m, key, len, hm_hash(key, len), &slot);
+}
+
+struct hm_entry *hm_upsert(struct hashmap *m, const void *key, size_t len, int *created)
+{
+	uint64_t h = hm_hash(key, len);
+	size_t slot;
+	struct hm_entry *e = lookup(m, key, len, h, &slot);
+
+	if (created)
+		*created = 0;
+	if (e)
+		return e;
+	if ((m->nr + 1) * 10 >= m->nslots * 7) {
+		rehash(m, m->nslots ? m->nslots * 2 : 64);
+		lookup(m, key, len, h, &slot);
+	}
+	if (m->nr == m->alloc) {
+		m->alloc = m->alloc ? m->alloc * 2 : 64;
+		m->entries = xrealloc(m->entries, m->alloc * sizeof(*m->entries));
+	}
+	char *k = arena_alloc(m, len + 1);
+	memcpy(k, key, len);
+	k[len] = '\0';
+	e = &m->entries[m->nr];
+	e->key = k;
+	e->keylen = len;
+	e->hash = h;
+	e->val.u = 0;
+	m->slots[slot] = (uint32_t)(++m->nr);
+	if (created)
+		*created = 1;
+	return e;
+}
+
+const char *hm_intern(struct hashmap *m, const char *s, size_t len)
+{
+	return hm_upsert(m, s, len, NULL)->key;
+}

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "base/strbuf.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char strbuf_empty[1];
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "perfkit: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+void sb_init(struct strbuf *sb, size_t hint)
+{
+	sb->alloc = sb->len = 0;
+	sb->buf = strbuf_empty;
+	if (hint)
+		sb_grow(sb, hint);
+}
+
+void sb_release(struct strbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	sb_init(sb, 0);
+}
+
+char *sb_detach(struct strbuf *sb, size_t *len)
+{
+	char *r;
+
+	if (!sb->alloc)
+		sb_grow(sb, 0);
+	r = sb->buf;
+	if (len)
+		*len = sb->len;
+	sb_init(sb, 0);
+	return r;
+}
+
+void sb_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+
+	if (need < sb->len)
+		oom(SIZE_MAX);
+	if (need <= sb->alloc)
+		return;
+	size_t na = sb->alloc ? sb->alloc : 64;
+	while (na < need)
+		na = na * 2 > na ? na * 2 : need;
+	if (!sb->alloc) {
+		sb->buf = xmalloc(na);
+		sb->buf[0] = '\0';
+	} else {
+		sb->buf = xrealloc(sb->buf, na);
+	}
+	sb->alloc = na;
+}
+
+void sb_add(struct strbuf *sb, const void *data, size_t len)
+{
+	sb_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_addstr(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+void sb_addch(struct strbuf *sb, int c)
+{
+	sb_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	sb_grow(sb, 64);
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sb->alloc - sb->len) {
+		sb_grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void sb_reset(struct strbuf *sb)
+{
+	sb_setlen(sb, 0);
+}
+
+void sb_setlen(struct strbuf *sb, size_t len)
+{
+	if (!sb->alloc)
+		return;
+	sb->len = len;
+	sb->buf[len] = '\0';
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t need;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		need = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		need = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		need = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < need)
+		return 0;
+	for (size_t i = 1; i < need; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((need == 3 && cp < 0x800) || (need == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	if (cp >= 0xd800 && cp <= 0xdfff)
+		return 0;
+	if (cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return need;
+}
+
+static const char replacement[] = "\xef\xbf\xbd";
+
+void sb_add_xml(struct strbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	sb_grow(sb, len);
+	while (i < len) {
+		unsigned c = p[i];
+		size_t run = i;
+
+		/* copy a run of plain ASCII quickly */
+		while (run < len && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '&' &&
+		       p[run] != '<' && p[run] != '>' && p[run] != '"' && p[run] != '\'')
+			run++;
+		if (run > i) {
+			sb_add(sb, p + i, run - i);
+			i = run;
+			continue;
+		}
+		c = p[i];
+		switch (c) {
+		case '&': sb_addstr(sb, "&amp;"); i++; continue;
+		case '<': sb_addstr(sb, "&lt;"); i++; continue;
+		case '>': sb_addstr(sb, "&gt;"); i++; continue;
+		case '"': sb_addstr(sb, "&quot;"); i++; continue;
+		case '\'': sb_addstr(sb, "&apos;"); i++; continue;
+		case '\t': case '\n': case '\r': sb_addch(sb, (int)c); i++; continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			sb_addstr(sb, replacement);
+			i++;
+			continue;
+		}
+		size_t ul = utf8_len(p + i, len - i);
+		if (!ul) {
+			sb_addstr(sb, replacement);
+			i++;
+		} else {
+			sb_add(sb, p + i, ul);
+			i += ul;
+		}
+	}
+}
+
+void sb_add_json(struct strbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	sb_grow(sb, len);
+	while (i < len) {
+		unsigned c = p[i];
+
+		if (c == '"' || c == '\\') {
+			sb_addch(sb, '\\');
+			sb_addch(sb, (int)c);
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			sb_addf(sb, "\\u%04x", c);
+			i++;
+		} else if (c < 0x80) {
+			sb_addch(sb, (int)c);
+			i++;
+		} else {
+			size_t ul = utf8_len(p + i, len - i);
+			if (!ul) {
+				sb_addstr(sb, replacement);
+				i++;
+			} else {
+				sb_add(sb, p + i, ul);
+				i += ul;
+			}
+		}
+	}
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * strbuf.h — growable byte strings (git's strbuf idea).
+ *
+ * Invariant: buf is always NUL-terminated and len excludes the NUL; an
+ * initialised, empty strbuf points at a shared empty string and owns no
+ * memory.  Life cycle: STRBUF_INIT / sb_init → sb_add… → sb_release (free) or
+ * sb_detach (hand the malloc'd string to the caller).  Allocation failure
+ * aborts: a profiler that cannot grow a string buffer cannot do useful work.
+ */
+#ifndef PERFKIT_BASE_STRBUF_H
+#define PERFKIT_BASE_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct strbuf {
+	size_t alloc;
+	size_t len;
+	char *buf;
+};
+
+extern char strbuf_empty[];
+#define STRBUF_INIT { 0, 0, strbuf_empty }
+
+void sb_init(struct strbuf *sb, size_t hint);
+void sb_release(struct strbuf *sb);
+char *sb_detach(struct strbuf *sb, size_t *len);
+void sb_grow(struct strbuf *sb, size_t extra);
+void sb_add(struct strbuf *sb, const void *data, size_t len);
+void sb_addstr(struct strbuf *sb, const char *s);
+void sb_addch(struct strbuf *sb, int c);
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void sb_reset(struct strbuf *sb);      /* len = 0, keeps memory */
+void sb_setlen(struct strbuf *sb, size_t len);
+
+/* Append s with XML special characters (& < > " ') escaped as entities and
+ * bytes that are not allowed in XML 1.0 (C0 controls other than tab, LF,
+ * CR; invalid UTF-8) replaced by U+FFFD.  Safe for element text and
+ * attribute values. */
+void sb_add_xml(struct strbuf *sb, const char *s, size_t len);
+
+/* Append s as the body of a JSON string (without the quotes): " \ and
+ * control characters escaped, invalid UTF-8 replaced by U+FFFD. */
+void sb_add_json(struct strbuf *sb, const char *s, size_t len);
+
+/* Non-aborting helpers that allocate: xmalloc/xcalloc/xrealloc/xstrdup abort
+ * with a message on out-of-memory (the only place base code prints). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+#endif

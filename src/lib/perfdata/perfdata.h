@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfdata.h — reading and writing Linux perf's perf.data file (file mode).
+ *
+ * Format source: tools/perf/Documentation/perf.data-file-format.txt and
+ * perf_event_open(2).  Layout: struct perf_file_header (magic "PERFILE2",
+ * header size 104, attr_size, sections attrs/data/event_types, 256-bit
+ * feature bitmap) → attr section (attr_size-byte perf_event_attr followed by
+ * a {offset,size} section of u64 sample ids, per event) → data section
+ * (struct perf_event_header records, each `size` bytes, 8-byte aligned) →
+ * one {offset,size} section per set feature bit, in bit order, then the
+ * feature bodies.  All integers are little-endian on x86-64 (the host's
+ * byte order; a byte-swapped file is rejected with -EPROTONOSUPPORT).
+ *
+ * Reader contract: pd_open() maps the file read-only and validates every
+ * section against the file size before anything is allocated.  Records are
+ * never trusted: pd_next() checks each header's size (>= 8, multiple of 8,
+ * within the data section and the file) and stops with a warning (pk_warn)
+ * at the first record that does not fit, so a file cut in half still yields
+ * its complete records.  A header whose data size is 0 (a recording that
+ * never finished) is read up to the end of the file, with a warning.
+ *
+ * Writer contract: pd_writer_open() creates PATH.tmp-XXXXXX (mode 0600);
+ * records are appended with pd_writer_write(); pd_writer_finish() writes the
+ * attributes, ids, feature sections and the final header, then renames the
+ * temporary file over PATH.  pd_writer_abort() removes the temporary file,
+ * so a failed recording never leaves a half-written PATH.
+ *
+ * Errors: 0 on success or -errno, with a one-line message in pk_errmsg()
+ * naming the file and the offset (see base/error.h).
+ */
+#ifndef PERFKIT_PERFDATA_H
+#define PERFKIT_PERFDATA_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* perf's feature bits (tools/perf/util/header.h, HEADER_*) */
+enum pd_feature {
+	PD_FEAT_TRACING_DATA = 1,
+	PD_FEAT_BUILD_ID = 2,
+	PD_FEAT_HOSTNAME = 3,
+	PD_FEAT_OSRELEASE = 4,
+	PD_FEAT_VERSION = 5,
+	PD_FEAT_ARCH = 6,
+	PD_FEAT_NRCPUS = 7,
+	PD_FEAT_CPUDESC = 8,
+	PD_FEAT_CPUID = 9,
+	PD_FEAT_TOTAL_MEM = 10,
+	PD_FEAT_CMDLINE = 11,
+	PD_FEAT_EVENT_DESC = 12,
+	PD_FEAT_CPU_TOPOLOGY = 13,
+	PD_FEAT_NUMA_TOPOLOGY = 14,
+	PD_FEAT_BRANCH_STACK = 15,
+	PD_FEAT_PMU_MAPPINGS = 16,
+	PD_FEAT_GROUP_DESC = 17,
+	PD_FEAT_AUXTRACE = 18,
+	PD_FEAT_STAT = 19,
+	PD_FEAT_CACHE = 20,
+	PD_FEAT_SAMPLE_TIME = 21,
+	PD_FEAT_MEM_TOPOLOGY = 22,
+	PD_FEAT_CLOCKID = 23,
+	PD_FEAT_DIR_FORMAT = 24,
+	PD_FEAT_BPF_PROG_INFO = 25,
+	PD_FEAT_BPF_BTF = 26,
+	PD_FEAT_COMPRESSED = 27,
+	PD_FEAT_CPU_PMU_CAPS = 28,
+	PD_FEAT_CLOCK_DATA = 29,
+	PD_FEAT_HYBRID_TOPOLOGY = 30,
+	PD_FEAT_PMU_CAPS = 31,
+	PD_FEAT_MAX = 256,
+};
+
+/* perf's user-space record types (tools/lib/perf/include/perf/event.h) */
+enum {
+	PD_RECORD_HEADER_ATTR = 64,
+	PD_RECORD_HEADER_EVENT_TYPE = 65,
+	PD_RECORD_HEADER_TRACING_DATA = 66,
+	PD_RECORD_HEADER_BUILD_ID = 67,
+	PD_RECORD_FINISHED_ROUND = 68,
+	PD_RECORD_ID_INDEX = 69,
+	PD_RECORD_AUXTRACE_INFO = 70,
+	PD_RECORD_AUXTRACE = 71,
+	PD_RECORD_AUXTRACE_ERROR = 72,
+	PD_RECORD_THREAD_MAP = 73,
+	PD_RECORD_CPU_MAP = 74,
+	PD_RECORD_STAT_CONFIG = 75,
+	PD_RECORD_STAT = 76,
+	PD_RECORD_STAT_ROUND = 77,
+	PD_RECORD_EVENT_UPDATE = 78,
+	PD_RECORD_TIME_CONV = 79,
+	PD_RECORD_HEADER_FEATURE = 80,
+	PD_RECORD_COMPRESSED = 81,
+	PD_RECORD_FINISHED_INIT = 82,
+};
+
+/* One event (perf's "evsel"): its attribute, its sample ids and its name. */
+struct pd_evsel {
+	struct perf_event_attr attr; /* zero-extended copy of the file's attr */
+	uint64_t *ids;               /* sample ids that belong to this event */
+	size_t nr_ids;
+	char *name;                  /* perf's name, e.g. "cpu-clock" or "cycles:u";
+	                                from HEADER_EVENT_DESC when present */
+};
+
+/* A parsed PERF_RECORD_SAMPLE (fields absent from sample_type are 0). */
+struct pd_sample {
+	const struct pd_evsel *evsel;
+	uint64_t id;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t addr;
+	uint64_t stream_id;
+	uint32_t cpu;
+	uint64_t period;
+	uint64_t nr_callchain;      /* callchain entries, incl. PERF_CONTEXT_* markers */
+	const uint64_t *callchain;  /* points into the record */
+	uint16_t misc;              /* header.misc (PERF_RECORD_MISC_*) */
+	/* PERF_SAMPLE_REGS_USER / PERF_SAMPLE_STACK_USER (DWARF unwinding) */
+	uint64_t user_regs_abi;
+	const uint64_t *user_regs;  /* popcount(attr.sample_regs_user) values */
+	uint64_t user_stack_size;   /* bytes available at user_stack */
+	const uint8_t *user_stack;
+};
+
+/* The sample_id_all trailer of a non-sample record (pid/tid/time/id/cpu);
+ * has_* tell which fields were present. */
+struct pd_sample_id {
+	bool valid;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t id;
+	uint32_t cpu;
+};
+
+struct pd_build_id {
+	uint32_t pid;
+	uint16_t misc;
+	uint8_t size;            /* 20 for SHA-1 build-ids */
+	uint8_t data[20];
+	char *filename;
+};
+
+struct pd_file {
+	char *path;
+	int fd;
+	const uint8_t *map;      /* the whole file, read-only */
+	uint64_t size;           /* bytes */
+	uint64_t attr_size;
+	struct pd_evsel *evsels;
+	size_t nr_evsels;
+	uint64_t data_offset, data_size; /* data_size after any correction */
+	uint64_t features[4];    /* feature bitmap as in the header */
+	/* Decoded feature sections (NULL / 0 when absent). */
+	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
+	char *cmdline;           /* argv joined by spaces */
+	uint32_t nr_cpus_online, nr_cpus_avail;
+	struct pd_build_id *build_ids;
+	size_t nr_build_ids;
+	bool sample_id_all_known; /* all evsels agree on sample_id_all/sample_type layout */
+};
+
+/* Open and validate PATH.  -ENOENT etc. for system errors, -EINVAL for a file
+ * that is not perf.data ("PATH: not a perf.data file (bad magic at offset 0)"),
+ * -EPROTONOSUPPORT for pipe-mode or byte-swapped files. */
+int pd_open(struct pd_file **out, const char *path);
+void pd_close(struct pd_file *f);
+
+/* Iterate the data section in file order.  *pos starts at 0 (meaning the
+ * start of the data section); returns 1 and sets *rec for each record, 0 at
+ * the end, and 0 with a pk_warn() at a record that does not fit (truncated
+ * or corrupt file: the records before it are all delivered). */
+int pd_next(const struct pd_file *f, uint64_t *pos, const struct perf_event_header **rec);
+
+/* The event a sample or sample_id trailer belongs to (by id; the only
+ * event when there is one).  NULL if the id is unknown. */
+const struct pd_evsel *pd_evsel_by_id(const struct pd_file *f, uint64_t id);
+
+/* Decode a PERF_RECORD_SAMPLE.  -EPROTO ("PATH: sample at offset N: ...")
+ * when the record is shorter than its sample_type says. */
+int pd_parse_sample(const struct pd_file *f, const struct perf_event_header *rec,
+		    struct pd_sample *out);
+
+/* Decode the sample_id_all trailer of a non-sample record (MMAP, COMM, …).
+ * out->valid is false when the evsel has no sample_id_all. */
+int pd_parse_sample_id(const struct pd_file *f, const struct perf_event_header *rec,
+		       struct pd_sample_id *out);
+
+/* Offset in the file of a record returned by pd_next (for messages). */
+uint64_t pd_offset(const struct pd_file *f, const struct perf_event_header *rec);
+
+/* ---- writer ---- */
+
+struct pd_writer;
+
+/* Start a perf.data at PATH (written to a temporary name first).  attrs and
+ * names (perf's event names, used for HEADER_EVENT_DESC) have nr entries. */
+int pd_writer_open(struct pd_writer **out, const char *path,
+		   const struct perf_event_attr *attrs, const char *const *names, size_t nr);
+
+/* Sample ids of event idx (from PERF_EVENT_IOC_ID / read_format ID). */
+int pd_writer_add_id(struct pd_writer *w, size_t idx, uint64_t id);
+
+/* Append raw records (already well-formed, 8-byte aligned) to the data
+ * section.  Buffered; -errno (e.g. -ENOSPC) with a message on failure. */
+int pd_writer_write(struct pd_writer *w, const void *data, size_t len);
+
+/* Bytes written to the data section so far. */
+uint64_t pd_writer_data_size(const struct pd_writer *w);
+
+/* Feature data recorded in the header at finish. */
+void pd_writer_set_cmdline(struct pd_writer *w, int argc, char *const *argv);
+int pd_writer_add_build_id(struct pd_writer *w, uint16_t misc, uint32_t pid,
+			   const uint8_t *id, size_t len, const char *filename);
+
+/* Write attrs, ids, features (hostname, osrelease, version, arch, nrcpus,
+ * cmdline, event_desc, build_id, …) and the header; rename over PATH.
+ * The writer is freed either way. */
+int pd_writer_finish(struct pd_writer *w);
+
+/* Remove the temporary file and free the writer. */
+void pd_writer_abort(struct pd_writer *w);
+
+#endif

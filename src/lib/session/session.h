@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * session.h — a perf.data file replayed as a timeline of threads, their
+ * command names and their memory maps, with every sample resolved to
+ * frames (DSO + symbol).
+ *
+ * Model: records are processed in timestamp order (perf's ordered-events
+ * rule; records without a time keep file order before timed ones).  COMM,
+ * FORK, EXIT, MMAP and MMAP2 update the thread table, so a sample is
+ * resolved against the comm and maps its thread had at that instant: a
+ * child before exec shows its parent's comm and binary, after exec its own.
+ * A forked thread inherits its parent's maps and comm.
+ *
+ * Frames: with PERF_SAMPLE_CALLCHAIN the callchain (PERF_CONTEXT_* markers
+ * switch between kernel and user address spaces and are not frames), else
+ * the sample ip alone.  frames[0] is the leaf (where the sample hit),
+ * frames[nr-1] the outermost caller.
+ */
+#ifndef PERFKIT_SESSION_H
+#define PERFKIT_SESSION_H
+
+#include "perfdata/perfdata.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pk_frame {
+	uint64_t ip;          /* address as sampled */
+	const char *sym;      /* symbol name, or NULL when unknown */
+	uint64_t sym_off;     /* ip's offset from the symbol start (bytes) */
+	const char *dso;      /* DSO path, "[kernel.kallsyms]", or "[unknown]" */
+	bool kernel;          /* kernel-space address */
+};
+
+struct pk_sample {
+	const struct pd_sample *raw;
+	const char *event;    /* event name, e.g. "cpu-clock" */
+	const char *comm;     /* thread's command name at the sample's time */
+	uint32_t pid, tid, cpu;
+	uint64_t time;        /* ns, perf_clock */
+	uint64_t period;      /* events represented by the sample */
+	uint16_t cpumode;     /* PERF_RECORD_MISC_CPUMODE_MASK bits */
+	size_t nr_frames;
+	const struct pk_frame *frames; /* leaf first */
+};
+
+struct session_opts {
+	bool no_callchain;    /* use the sample ip only even with a callchain */
+	int max_stack;        /* 0: no limit; else keep at most this many frames */
+};
+
+struct session_stats {
+	uint64_t nr_records;
+	uint64_t nr_samples;
+	uint64_t nr_lost;      /* sum of PERF_RECORD_LOST(_SAMPLES) counts */
+	uint64_t total_period;
+};
+
+struct session;
+
+/* Open PATH (see pd_open for errors). opts may be NULL. */
+int session_open(struct session **out, const char *path, const struct session_opts *opts);
+
+/* The underlying file (header, events, features). */
+const struct pd_file *session_file(const struct session *s);
+
+/* Call fn for every sample in time order; fn returns 0 to go on, non-zero
+ * to stop (that value is returned).  The sample and its frames are valid
+ * only during the call. Returns 0, fn's value, or -errno. */
+typedef int (*session_sample_fn)(const struct pk_sample *s, void *arg);
+int session_process(struct session *s, session_sample_fn fn, void *arg);
+
+const struct session_stats *session_stats(const struct session *s);
+void session_close(struct session *s);
+
+#endif

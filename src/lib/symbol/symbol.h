@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * symbol.h — address → symbol resolution through elfutils (libelf/libdw).
+ *
+ * A symcache loads each DSO once, lazily, on its first lookup: its .symtab
+ * (or .dynsym when stripped) read with libelf, sorted by address, so every
+ * later lookup is a binary search.  Results are cached per (DSO, address).
+ * Kernel addresses resolve through /proc/kallsyms (read once).
+ *
+ * Addresses: a user-space ip is turned into a DSO-relative *file offset* by
+ * the caller from the MMAP2 record (file_off = ip - map.start + map.pgoff);
+ * the cache maps that offset to the ELF virtual address through the PT_LOAD
+ * program headers, which gets PIE, shared libraries and non-PIE executables
+ * right alike.
+ *
+ * Names returned are interned in the cache and live as long as it.
+ * Lookups never fail hard: an unreadable DSO or an address outside every
+ * symbol gives NULL (shown as "[unknown]" by the callers).
+ */
+#ifndef PERFKIT_SYMBOL_H
+#define PERFKIT_SYMBOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct symcache;
+
+struct symcache *symcache_new(void);
+void symcache_free(struct symcache *c);
+
+/* Symbol containing the DSO file offset file_off of the DSO at path.
+ * *sym_off (may be NULL) receives the offset from the symbol's start;
+ * *vaddr (may be NULL) the ELF virtual address the offset maps to. */
+const char *symcache_resolve(struct symcache *c, const char *path, uint64_t file_off,
+			     uint64_t *sym_off, uint64_t *vaddr);
+
+/* Symbol containing the kernel address ip (from /proc/kallsyms, or NULL
+ * when kallsyms is unreadable or shows zeroed addresses). */
+const char *symcache_resolve_kernel(struct symcache *c, uint64_t ip, uint64_t *sym_off);
+
+/* Read the GNU build-id note of the ELF file at path into id (up to
+ * idsize bytes).  Returns its length, or -errno (-ENOENT: file missing,
+ * -ENODATA: no build-id note, -EINVAL: not ELF). */
+int sym_read_build_id(const char *path, uint8_t *id, size_t idsize);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfkit — the command table.  Each command lives in src/cmd/<name>.c and
+ * follows one life: parse options → set up → run → tear down; it returns the
+ * process exit status (0 ok, 1 runtime error, 2 usage error, or the profiled
+ * command's own status for record/stat).
+ */
+#include "cmd/cmds.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "record",      cmd_record,      "run a command and record its samples into perf.data" },
+	{ "report",      cmd_report,      "read perf.data and show where the time went" },
+	{ "script",      cmd_script,      "print perf.data samples as perf script text" },
+	{ "collapse",    cmd_collapse,    "perf.data or perf script text to folded stacks" },
+	{ "flamegraph",  cmd_flamegraph,  "folded stacks (or perf.data) to an SVG flame graph" },
+	{ "diff-folded", cmd_diff_folded, "two folded profiles to a two-column differential profile" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: perfkit [--version] [--help] <command> [<args>]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\nSee 'perfkit <command> --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("perfkit %s\n", PERFKIT_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		int rc = commands[i].fn(argc - 1, argv + 1);
+		/* A full disk or a closed pipe must not pass for success. */
+		if (fflush(stdout) || ferror(stdout)) {
+			if (errno != EPIPE)
+				fprintf(stderr, "perfkit %s: error writing output: %s\n",
+					commands[i].name, strerror(errno));
+			return rc ? rc : 1;
+		}
+		return rc;
+	}
+	fprintf(stderr, "perfkit: '%s' is not a perfkit command; see 'perfkit --help'\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# lib.sh — TAP helpers for perfkit's end-to-end tests (source it from a .t).
+#   PERFKIT   the binary under test (set by `make e2e`; defaults to build/perfkit)
+#   PK_BUILD  the build folder (examples/ and tests/workloads/ binaries)
+#   SHARED    ../shared (conformance cases, tools)
+#   T         a fresh temporary folder, removed at exit
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+PERFKIT=${PERFKIT:-$TOP/build/perfkit}
+PK_BUILD=${PK_BUILD:-$TOP/build}
+SHARED=${SHARED:-$(cd "$TOP/.." && pwd)/shared}
+T=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-e2e.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+_n=0
+_fail=0
+
+ok()     { _n=$((_n + 1)); echo "ok $_n - $*"; }
+not_ok() { _n=$((_n + 1)); _fail=$((_fail + 1)); echo "not ok $_n - $*"; }
+skip()   { _n=$((_n + 1)); echo "ok $_n # skip $*"; }
+diag()   { echo "# $*" | sed '2,$s/^/# /'; }
+
+# expect 'description' command...   — passes when the command exits 0
+expect() {
+	local d=$1; shift
+	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+
+# expect_fail 'description' command...   — passes when the command exits non-zero
+expect_fail() {
+	local d=$1; shift
+	if "$@"; then not_ok "$d"; else ok "$d"; fi
+}
+
+# same_file 'description' expected actual   — byte equality, shows a diff on failure
+same_file() {
+	if cmp -s "$2" "$3"; then ok "$1"; else not_ok "$1"; diff -u "$2" "$3" | head -20 | sed 's/^/# /'; fi
+}
+
+# have CMD — is a command available
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# can_perf_event — may this user open a cpu-clock perf event on a child?
+can_perf_event() {
+	[ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)" -le 2 ]
+}
+
+done_testing() { echo "1..$_n"; [ "$_fail" -eq 0 ]; }
