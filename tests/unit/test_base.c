@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for src/lib/base: strbuf (growth, escaping), hashmap, errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+
+static void test_strbuf_grow(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(sb.len, 0);
+	assert_string_equal(sb.buf, "");
+	for (int i = 0; i < 10000; i++)
+		sb_addch(&sb, 'a' + i % 26);
+	assert_int_equal(sb.len, 10000);
+	assert_int_equal(sb.buf[10000], '\0');
+	sb_reset(&sb);
+	sb_addf(&sb, "%d-%s-%.1f", 42, "x", 1.5);
+	assert_string_equal(sb.buf, "42-x-1.5");
+	/* a formatted string longer than the initial headroom */
+	char big[300];
+	memset(big, 'z', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	sb_addf(&sb, "[%s]", big);
+	assert_int_equal(sb.len, 8 + 2 + 299);
+	size_t len;
+	char *s = sb_detach(&sb, &len);
+	assert_int_equal(len, 309);
+	assert_int_equal(sb.len, 0);
+	free(s);
+}
+
+static void xml(const char *in, size_t n, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_add_xml(&sb, in, n);
+	assert_string_equal(sb.buf, want);
+	sb_release(&sb);
+}
+
+static void test_xml_escape(void **state)
+{
+	(void)state;
+	xml("<script>alert(1)</script>", 25, "&lt;script&gt;alert(1)&lt;/script&gt;");
+	xml("a&b \"q\" 'a'", 11, "a&amp;b &quot;q&quot; &apos;a&apos;");
+	/* valid UTF-8 kept: é (2 bytes), € (3), 😀 (4) */
+	xml("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+	/* invalid bytes, truncated sequence, overlong, surrogate → U+FFFD each byte */
+	xml("a\xff" "b", 3, "a\xef\xbf\xbd" "b");
+	xml("\xe2\x82", 2, "\xef\xbf\xbd\xef\xbf\xbd");
+	xml("\xc0\xaf", 2, "\xef\xbf\xbd\xef\xbf\xbd");
+	xml("\xed\xa0\x80", 3, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	/* control characters are not allowed in XML 1.0 */
+	xml("a\x01\x1b" "b\t", 5, "a\xef\xbf\xbd\xef\xbf\xbd" "b\t");
+	/* embedded NUL */
+	xml("a\0b", 3, "a\xef\xbf\xbd" "b");
+}
+
+static void test_json_escape(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	sb_add_json(&sb, "a\"b\\c\n\x01", 7);
+	assert_string_equal(sb.buf, "a\\\"b\\\\c\\u000a\\u0001");
+	sb_reset(&sb);
+	sb_add_json(&sb, "\xff", 1);
+	assert_string_equal(sb.buf, "\xef\xbf\xbd");
+	sb_release(&sb);
+}
+
+static void test_hashmap(void **state)
+{
+	struct hashmap m;
+	char key[32];
+	int created;
+
+	(void)state;
+	hm_init(&m);
+	for (int i = 0; i < 100000; i++) {
+		int n = snprintf(key, sizeof(key), "frame_%d", i);
+		struct hm_entry *e = hm_upsert(&m, key, (size_t)n, &created);
+		assert_true(created);
+		e->val.u = (uint64_t)i * 3;
+	}
+	assert_int_equal(m.nr, 100000);
+	for (int i = 0; i < 100000; i += 7) {
+		int n = snprintf(key, sizeof(key), "frame_%d", i);
+		struct hm_entry *e = hm_find(&m, key, (size_t)n);
+		assert_non_null(e);
+		assert_int_equal(e->val.u, (uint64_t)i * 3);
+		hm_upsert(&m, key, (size_t)n, &created);
+		assert_false(created);
+	}
+	assert_null(hm_find(&m, "frame_100000", 12));
+	/* insertion order is kept */
+	assert_string_equal(m.entries[0].key, "frame_0");
+	assert_string_equal(m.entries[99999].key, "frame_99999");
+	/* interning: same pointer for equal strings; keys may contain NUL */
+	const char *a = hm_intern(&m, "x\0y", 3), *b = hm_intern(&m, "x\0y", 3);
+	assert_ptr_equal(a, b);
+	assert_ptr_not_equal(a, hm_intern(&m, "x", 1));
+	hm_release(&m);
+}
+
+static void test_error(void **state)
+{
+	(void)state;
+	pk_error_clear();
+	assert_string_equal(pk_errmsg(), "unknown error");
+	assert_int_equal(pk_error(22, "%s: bad magic at offset %d", "f", 0), -22);
+	assert_string_equal(pk_errmsg(), "f: bad magic at offset 0");
+	pk_warn("one %d", 1);
+	pk_warn("two");
+	assert_string_equal(pk_warnings_take(), "one 1\ntwo");
+	assert_string_equal(pk_warnings_take(), "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strbuf_grow),
+		cmocka_unit_test(test_xml_escape),
+		cmocka_unit_test(test_json_escape),
+		cmocka_unit_test(test_hashmap),
+		cmocka_unit_test(test_error),
+	};
+	return cmocka_run_group_tests_name("base", tests, NULL, NULL);
+}
