@@ -78,18 +78,10 @@ e2e: tests
 	PERFKIT=$(abspath $(BUILD)/perfkit) PK_BUILD=$(abspath $(BUILD)) \
 	  prove -f --exec bash tests/e2e/*.t
 
-# The whole suite: gcc build, clang build (warning-free), tests, then the
-# tests again under AddressSanitizer/UBSan (skip that pass with NO_SAN=1).
+# The whole suite: gcc and clang builds (warning-free), unit and e2e tests,
+# then the tests again under AddressSanitizer/UBSan (skip with NO_SAN=1).
 check: deps
-	$(MAKE) --no-print-directory WERROR=1 tests
-	$(MAKE) --no-print-directory WERROR=1 CC=clang BUILD=$(BUILD)/clang all
-	$(MAKE) --no-print-directory unit e2e
-ifneq ($(NO_SAN),1)
-	$(MAKE) --no-print-directory SAN=1 CC=clang BUILD=$(BUILD)/asan tests
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  $(MAKE) --no-print-directory SAN=1 CC=clang BUILD=$(BUILD)/asan unit e2e
-endif
-	@echo "check: all passed"
+	@BUILD=$(BUILD) NO_SAN=$(NO_SAN) scripts/check
 
 demo: deps
 	@$(MAKE) --no-print-directory all >/dev/null
