@@ -161,6 +161,10 @@ struct pd_file {
 	struct pd_build_id *build_ids;
 	size_t nr_build_ids;
 	bool sample_id_all_known; /* all evsels agree on sample_id_all/sample_type layout */
+	/* reader-only: the data size the header gave (0: unfinished recording;
+	 * larger than data_size: the file was cut).  pd_next() warns once, at
+	 * the end, when it differs from data_size. */
+	uint64_t data_size_header;
 };
 
 /* Open and validate PATH.  -ENOENT etc. for system errors, -EINVAL for a file
@@ -223,5 +227,28 @@ int pd_writer_finish(struct pd_writer *w);
 
 /* Remove the temporary file and free the writer. */
 void pd_writer_abort(struct pd_writer *w);
+
+/* ---- writer-only: the on-disk header as pd_writer_finish() writes it ----
+ *
+ * Layout of a written file: header (104 bytes) | data section (the records,
+ * byte for byte as given) | feature section table ({offset,size} per set
+ * bit, in bit order, right after the data as perf expects) | feature bodies
+ * (HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM,
+ * CMDLINE, EVENT_DESC, BUILD_ID when given) | sample ids | attr section.
+ * Attributes are written PD_WRITER_ATTR_SIZE bytes long with attr.size set
+ * to match, so perf 6.1 (which rejects larger attrs) reads them. */
+
+#define PD_WRITER_HEADER_SIZE 104 /* sizeof(struct perf_file_header) */
+#define PD_WRITER_ATTR_SIZE 128   /* PERF_ATTR_SIZE_VER7: what perf 6.1 reads */
+
+struct pd_writer_header {
+	uint64_t magic;           /* "PERFILE2" */
+	uint64_t size;            /* PD_WRITER_HEADER_SIZE */
+	uint64_t attr_size;       /* PD_WRITER_ATTR_SIZE + 16 (attr + ids section) */
+	uint64_t attrs_offset, attrs_size;
+	uint64_t data_offset, data_size;
+	uint64_t event_types_offset, event_types_size;
+	uint64_t features[4];     /* bit N set = feature N present */
+};
 
 #endif

@@ -43,4 +43,29 @@ const char *symcache_resolve_kernel(struct symcache *c, uint64_t ip, uint64_t *s
  * -ENODATA: no build-id note, -EINVAL: not ELF). */
 int sym_read_build_id(const char *path, uint8_t *id, size_t idsize);
 
+/* Paths symcache_resolve understands besides ELF files: a path starting
+ * with "[kernel.kallsyms]" resolves through kallsyms (perf's kernel map has
+ * pgoff = start, so file_off is the kernel address); "[vdso]" resolves
+ * against this process's own vdso image (same kernel, 64-bit ABI); "//anon",
+ * "" and every other "[...]" name ("[heap]", "[stack]") give NULL.  A
+ * missing or non-ELF file is remembered and gives NULL, without a message.
+ * *vaddr is set to 0 when the offset lies in no PT_LOAD segment.
+ *
+ * Symbol sources: a stripped DSO (no .symtab) uses the .symtab of its
+ * separate debug file /usr/lib/debug/.build-id/xx/yyyy.debug when one is
+ * installed, else its .dynsym; x86-64 PLT entries resolve to "name@plt"
+ * as in perf.  Names are the raw ELF names (versioned ones in a .symtab
+ * read "name@@VER"), not demangled.  See symbol.c for the alias rules. */
+
+/* Look up the function symbol called name (exact, not demangled) in the
+ * DSO at path, from the same table symcache_resolve uses (.symtab, else
+ * .dynsym); aliases are all found.  *addr (may be NULL) receives its start
+ * as an ELF virtual address, *size (may be NULL) its st_size (0: unsized).
+ * When several symbols share the name (static functions of different
+ * files), the global one wins over weak over local, then a sized one, then
+ * the first in the table.  Returns 0, or -ENOENT when the DSO is missing or
+ * unreadable or has no such symbol (no message is recorded). */
+int sym_lookup_name(struct symcache *c, const char *path, const char *name,
+		    uint64_t *addr, uint64_t *size);
+
 #endif

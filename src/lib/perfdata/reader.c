@@ -1,0 +1,797 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * reader.c — the reading half of perfdata.h: map a perf.data file, validate
+ * its header and sections, iterate records and decode samples.
+ *
+ * Format facts: tools/perf/Documentation/perf.data-file-format.txt,
+ * perf_event_open(2) (sample layout and sample_id_all trailer).
+ * Nothing read from the file is trusted: every length is compared with the
+ * bytes that remain before it is used for a loop or an allocation.
+ */
+#include "perfdata/perfdata.h"
+
+#include "base/error.h"
+#include "base/strbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PD_MAGIC 0x32454c4946524550ULL     /* "PERFILE2" little-endian */
+#define PD_MAGIC_SWAPPED 0x50455246494c4532ULL
+#define PD_HEADER_SIZE 104
+#define PD_PIPE_HEADER_SIZE 16
+
+static uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* Is [off, off+len) inside a buffer of size total? (overflow-safe) */
+static bool in_range(uint64_t off, uint64_t len, uint64_t total)
+{
+	return off <= total && len <= total - off;
+}
+
+/* perf's software/hardware event names, for files without EVENT_DESC. */
+static char *default_name(const struct perf_event_attr *a)
+{
+	static const char *const sw[] = {
+		"cpu-clock", "task-clock", "page-faults", "context-switches",
+		"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+		"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+	};
+	static const char *const hw[] = {
+		"cycles", "instructions", "cache-references", "cache-misses",
+		"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+		"stalled-cycles-backend", "ref-cycles",
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	if (a->type == PERF_TYPE_SOFTWARE && a->config < sizeof(sw) / sizeof(sw[0]))
+		sb_addstr(&sb, sw[a->config]);
+	else if (a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw) / sizeof(hw[0]))
+		sb_addstr(&sb, hw[a->config]);
+	else
+		sb_addf(&sb, "raw-%u-0x%llx", a->type, (unsigned long long)a->config);
+	return sb_detach(&sb, NULL);
+}
+
+/* A perf header string: u32 len, then len bytes (NUL-padded). */
+static int read_string(const uint8_t *p, uint64_t avail, char **out, uint64_t *used)
+{
+	uint32_t len;
+
+	if (avail < 4)
+		return -1;
+	len = rd32(p);
+	if (len > avail - 4)
+		return -1;
+	*out = xstrndup((const char *)p + 4, len);
+	*used = 4 + (uint64_t)len;
+	return 0;
+}
+
+static void parse_event_desc(struct pd_file *f, const uint8_t *p, uint64_t size)
+{
+	uint32_t nr, asz;
+	uint64_t off = 8;
+
+	if (size < 8)
+		return;
+	nr = rd32(p);
+	asz = rd32(p + 4);
+	if (asz < PERF_ATTR_SIZE_VER0)
+		return;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t nr_ids;
+		uint64_t used;
+		char *name;
+
+		if (!in_range(off, (uint64_t)asz + 4, size))
+			return;
+		off += asz;
+		nr_ids = rd32(p + off);
+		off += 4;
+		if (read_string(p + off, size - off, &name, &used))
+			return;
+		off += used;
+		if ((uint64_t)nr_ids > (size - off) / 8) {
+			free(name);
+			return;
+		}
+		off += (uint64_t)nr_ids * 8;
+		if (i < f->nr_evsels) {
+			free(f->evsels[i].name);
+			f->evsels[i].name = name;
+		} else {
+			free(name);
+		}
+	}
+}
+
+static void parse_build_ids(struct pd_file *f, const uint8_t *p, uint64_t size)
+{
+	uint64_t off = 0;
+	size_t alloc = 0;
+
+	while (off + 8 <= size) {
+		const uint8_t *r = p + off;
+		uint16_t rsize;
+		struct pd_build_id *b;
+		size_t flen;
+
+		memcpy(&rsize, r + 6, 2);
+		if (rsize < 36 || rsize > size - off)
+			return;
+		if (f->nr_build_ids == alloc) {
+			alloc = alloc ? alloc * 2 : 16;
+			f->build_ids = xrealloc(f->build_ids, alloc * sizeof(*f->build_ids));
+		}
+		b = &f->build_ids[f->nr_build_ids++];
+		memset(b, 0, sizeof(*b));
+		memcpy(&b->misc, r + 4, 2);
+		b->pid = rd32(r + 8);
+		memcpy(b->data, r + 12, 20);
+		b->size = (b->misc & (1u << 15)) && r[32] <= 20 ? r[32] : 20;
+		flen = strnlen((const char *)r + 36, rsize - 36);
+		b->filename = xstrndup((const char *)r + 36, flen);
+		off += rsize;
+	}
+}
+
+static void parse_features(struct pd_file *f)
+{
+	uint64_t secoff = f->data_offset + f->data_size;
+	int nr = 0;
+
+	for (int bit = 0; bit < PD_FEAT_MAX; bit++) {
+		uint64_t off, size;
+		const uint8_t *p;
+		uint64_t used;
+		char **str = NULL;
+
+		if (!(f->features[bit / 64] & (1ULL << (bit % 64))))
+			continue;
+		if (!in_range(secoff + (uint64_t)nr * 16, 16, f->size))
+			return;
+		p = f->map + secoff + (uint64_t)nr * 16;
+		nr++;
+		off = rd64(p);
+		size = rd64(p + 8);
+		if (!in_range(off, size, f->size))
+			continue;
+		p = f->map + off;
+		switch (bit) {
+		case PD_FEAT_HOSTNAME: str = &f->hostname; break;
+		case PD_FEAT_OSRELEASE: str = &f->osrelease; break;
+		case PD_FEAT_VERSION: str = &f->version; break;
+		case PD_FEAT_ARCH: str = &f->arch; break;
+		case PD_FEAT_CPUDESC: str = &f->cpudesc; break;
+		case PD_FEAT_CPUID: str = &f->cpuid; break;
+		case PD_FEAT_NRCPUS:
+			if (size >= 8) {
+				f->nr_cpus_avail = rd32(p);
+				f->nr_cpus_online = rd32(p + 4);
+			}
+			break;
+		case PD_FEAT_CMDLINE: {
+			struct strbuf sb = STRBUF_INIT;
+			uint64_t o = 4;
+			uint32_t n;
+
+			if (size < 4)
+				break;
+			n = rd32(p);
+			for (uint32_t i = 0; i < n && o < size; i++) {
+				char *s;
+
+				if (read_string(p + o, size - o, &s, &used))
+					break;
+				if (sb.len)
+					sb_addch(&sb, ' ');
+				sb_addstr(&sb, s);
+				free(s);
+				o += used;
+			}
+			free(f->cmdline);
+			f->cmdline = sb_detach(&sb, NULL);
+			break;
+		}
+		case PD_FEAT_EVENT_DESC:
+			parse_event_desc(f, p, size);
+			break;
+		case PD_FEAT_BUILD_ID:
+			parse_build_ids(f, p, size);
+			break;
+		default:
+			break;
+		}
+		if (str) {
+			char *s;
+
+			if (!read_string(p, size, &s, &used)) {
+				free(*str);
+				*str = s;
+			}
+		}
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int parse_attrs(struct pd_file *f, uint64_t off, uint64_t size)
+{
+	/* each entry: the attr, then a {offset, size} section of its ids;
+	 * the header's attr_size counts both */
+	uint64_t entsz = f->attr_size, asz;
+	size_t n;
+
+	if (f->attr_size < PERF_ATTR_SIZE_VER0 + 16 || f->attr_size > 4096)
+		return pk_error(EINVAL, "%s: bad attr_size %llu in header at offset 16 (expected %d..4096)",
+				f->path, (unsigned long long)f->attr_size, PERF_ATTR_SIZE_VER0 + 16);
+	asz = entsz - 16;
+	if (size % entsz)
+		return pk_error(EINVAL, "%s: attr section size %llu at offset 32 is not a multiple of %llu",
+				f->path, (unsigned long long)size, (unsigned long long)entsz);
+	n = size / entsz;
+	if (n == 0)
+		return pk_error(EINVAL, "%s: no events in the attr section (offset %llu)",
+				f->path, (unsigned long long)off);
+	f->evsels = xcalloc(n, sizeof(*f->evsels));
+	f->nr_evsels = n;
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *p = f->map + off + i * entsz;
+		struct pd_evsel *e = &f->evsels[i];
+		size_t cp = asz < sizeof(e->attr) ? (size_t)asz : sizeof(e->attr);
+		uint64_t ioff = rd64(p + asz), isize = rd64(p + asz + 8);
+
+		memcpy(&e->attr, p, cp);
+		if (isize % 8 || !in_range(ioff, isize, f->size))
+			return pk_error(EINVAL, "%s: event %zu: id section {%llu, %llu} outside the file",
+					f->path, i, (unsigned long long)ioff, (unsigned long long)isize);
+		e->nr_ids = isize / 8;
+		if (e->nr_ids) {
+			e->ids = xmalloc(isize);
+			memcpy(e->ids, f->map + ioff, isize);
+			qsort(e->ids, e->nr_ids, 8, cmp_u64);
+		}
+		e->name = default_name(&e->attr);
+	}
+	f->sample_id_all_known = true;
+	for (size_t i = 1; i < n; i++) {
+		const struct perf_event_attr *a = &f->evsels[0].attr, *b = &f->evsels[i].attr;
+
+		if (a->sample_id_all != b->sample_id_all ||
+		    (a->sample_type & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID)) !=
+		    (b->sample_type & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID)))
+			f->sample_id_all_known = false;
+	}
+	return 0;
+}
+
+int pd_open(struct pd_file **out, const char *path)
+{
+	struct pd_file *f;
+	struct stat st;
+	uint64_t magic, hsize, aoff, asize;
+	int err;
+
+	*out = NULL;
+	f = xcalloc(1, sizeof(*f));
+	f->path = xstrdup(path);
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0) {
+		err = pk_error(errno, "%s: cannot open: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (fstat(f->fd, &st) < 0) {
+		err = pk_error(errno, "%s: cannot stat: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = pk_error(EINVAL, "%s: not a regular file (perf.data directories and pipes are not supported)", path);
+		goto fail;
+	}
+	f->size = (uint64_t)st.st_size;
+	if (f->size < 8) {
+		err = pk_error(EINVAL, "%s: not a perf.data file (%llu bytes, too short for the magic at offset 0)",
+			       path, (unsigned long long)f->size);
+		goto fail;
+	}
+	f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, f->fd, 0);
+	if (f->map == MAP_FAILED) {
+		f->map = NULL;
+		err = pk_error(errno, "%s: cannot map: %s", path, strerror(errno));
+		goto fail;
+	}
+	madvise((void *)f->map, f->size, MADV_WILLNEED);
+	magic = rd64(f->map);
+	if (magic == PD_MAGIC_SWAPPED) {
+		err = pk_error(EPROTONOSUPPORT, "%s: byte-swapped (big-endian) perf.data is not supported", path);
+		goto fail;
+	}
+	if (magic != PD_MAGIC) {
+		err = pk_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0, expected \"PERFILE2\")", path);
+		goto fail;
+	}
+	if (f->size < 16) {
+		err = pk_error(EINVAL, "%s: file ends at offset %llu inside the header", path,
+			       (unsigned long long)f->size);
+		goto fail;
+	}
+	hsize = rd64(f->map + 8);
+	if (hsize == PD_PIPE_HEADER_SIZE) {
+		err = pk_error(EPROTONOSUPPORT, "%s: pipe-mode perf.data is not supported", path);
+		goto fail;
+	}
+	if (hsize != PD_HEADER_SIZE || f->size < PD_HEADER_SIZE) {
+		err = pk_error(EINVAL, "%s: bad header (size field %llu at offset 8, file %llu bytes; expected 104)",
+			       path, (unsigned long long)hsize, (unsigned long long)f->size);
+		goto fail;
+	}
+	f->attr_size = rd64(f->map + 16);
+	aoff = rd64(f->map + 24);
+	asize = rd64(f->map + 32);
+	f->data_offset = rd64(f->map + 40);
+	f->data_size = rd64(f->map + 48);
+	memcpy(f->features, f->map + 72, sizeof(f->features));
+	if (!in_range(aoff, asize, f->size)) {
+		err = pk_error(EINVAL, "%s: attr section {%llu, %llu} (header offset 24) outside the %llu-byte file",
+			       path, (unsigned long long)aoff, (unsigned long long)asize,
+			       (unsigned long long)f->size);
+		goto fail;
+	}
+	if (f->data_offset < PD_HEADER_SIZE || f->data_offset > f->size) {
+		err = pk_error(EINVAL, "%s: data section offset %llu (header offset 40) outside the %llu-byte file",
+			       path, (unsigned long long)f->data_offset, (unsigned long long)f->size);
+		goto fail;
+	}
+	err = parse_attrs(f, aoff, asize);
+	if (err)
+		goto fail;
+	f->data_size_header = f->data_size;
+	if (f->data_size == 0 || !in_range(f->data_offset, f->data_size, f->size)) {
+		/* unfinished or cut: read what is there (pd_next warns at the end) */
+		f->data_size = f->size - f->data_offset;
+		memset(f->features, 0, sizeof(f->features));
+	} else {
+		parse_features(f);
+	}
+	*out = f;
+	return 0;
+fail:
+	pd_close(f);
+	return err;
+}
+
+void pd_close(struct pd_file *f)
+{
+	if (!f)
+		return;
+	if (f->map)
+		munmap((void *)f->map, f->size);
+	if (f->fd >= 0)
+		close(f->fd);
+	for (size_t i = 0; i < f->nr_evsels; i++) {
+		free(f->evsels[i].ids);
+		free(f->evsels[i].name);
+	}
+	free(f->evsels);
+	for (size_t i = 0; i < f->nr_build_ids; i++)
+		free(f->build_ids[i].filename);
+	free(f->build_ids);
+	free(f->hostname);
+	free(f->osrelease);
+	free(f->version);
+	free(f->arch);
+	free(f->cpudesc);
+	free(f->cpuid);
+	free(f->cmdline);
+	free(f->path);
+	free(f);
+}
+
+/* The one warning for a data section that did not end where the header
+ * said; stop is where reading stopped (a record that did not fit, or the
+ * end of the file). */
+static void warn_short(const struct pd_file *f, uint64_t stop, const char *why)
+{
+	unsigned long long at = (unsigned long long)stop;
+
+	if (f->data_size_header == 0)
+		pk_warn("%s: header says data size 0 (recording not finished?); read the records up to "
+			"offset %llu%s", f->path, at, why);
+	else if (f->data_size_header != f->data_size)
+		pk_warn("%s: file truncated: the data section should end at offset %llu but the file is "
+			"%llu bytes; read the complete records up to offset %llu%s", f->path,
+			(unsigned long long)(f->data_offset + f->data_size_header),
+			(unsigned long long)f->size, at, why);
+	else
+		pk_warn("%s: corrupt data section: read the records up to offset %llu%s", f->path, at, why);
+}
+
+int pd_next(const struct pd_file *f, uint64_t *pos, const struct perf_event_header **rec)
+{
+	uint64_t left, off;
+	const struct perf_event_header *h;
+	struct perf_event_header hdr;
+	char why[160];
+
+	if (*pos > f->data_size)
+		return 0;    /* ended (and warned if needed) */
+	off = f->data_offset + *pos;
+	if (*pos == f->data_size) {
+		if (f->data_size_header != f->data_size)
+			warn_short(f, off, "");
+		*pos = f->data_size + 1;
+		return 0;
+	}
+	left = f->data_size - *pos;
+	if (left < sizeof(*h)) {
+		snprintf(why, sizeof(why), " (truncated record header, %llu bytes left)",
+			 (unsigned long long)left);
+		warn_short(f, off, why);
+		*pos = f->data_size + 1;
+		return 0;
+	}
+	h = (const struct perf_event_header *)(f->map + off);
+	memcpy(&hdr, h, sizeof(hdr));   /* h may be unaligned after a COMPRESSED record */
+	if (off % 8 && hdr.type < PD_RECORD_HEADER_ATTR) {
+		/* only after an unaligned user record (see below) */
+		warn_short(f, off, " (a kernel record at an unaligned offset)");
+		*pos = f->data_size + 1;
+		return 0;
+	}
+	/* Kernel records are 8-byte multiples; perf's own PERF_RECORD_COMPRESSED
+	 * records are not (their payload is read with memcpy, never in place). */
+	if (hdr.size < sizeof(hdr) || (hdr.size % 8 && hdr.type != PD_RECORD_COMPRESSED) || hdr.size > left) {
+		snprintf(why, sizeof(why), " (record there: type %u, size %u, does not fit in the %llu bytes left)",
+			 hdr.type, hdr.size, (unsigned long long)left);
+		warn_short(f, off, why);
+		*pos = f->data_size + 1;
+		return 0;
+	}
+	*pos += hdr.size;
+	*rec = h;
+	return 1;
+}
+
+uint64_t pd_offset(const struct pd_file *f, const struct perf_event_header *rec)
+{
+	return (uint64_t)((const uint8_t *)rec - f->map);
+}
+
+const struct pd_evsel *pd_evsel_by_id(const struct pd_file *f, uint64_t id)
+{
+	if (f->nr_evsels == 1)
+		return &f->evsels[0];
+	for (size_t i = 0; i < f->nr_evsels; i++) {
+		const struct pd_evsel *e = &f->evsels[i];
+		size_t lo = 0, hi = e->nr_ids;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (e->ids[mid] < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < e->nr_ids && e->ids[lo] == id)
+			return e;
+	}
+	return NULL;
+}
+
+/* Position (in u64 words from the start of the sample body) of the id of a
+ * sample of type t, or -1 when it has none. */
+static int sample_id_pos(uint64_t t)
+{
+	int pos = 0;
+
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(t & PERF_SAMPLE_ID))
+		return -1;
+	if (t & PERF_SAMPLE_IP)
+		pos++;
+	if (t & PERF_SAMPLE_TID)
+		pos++;
+	if (t & PERF_SAMPLE_TIME)
+		pos++;
+	if (t & PERF_SAMPLE_ADDR)
+		pos++;
+	return pos;
+}
+
+/* The evsel of a record, from the first event's id layout. */
+static const struct pd_evsel *record_evsel(const struct pd_file *f, const struct perf_event_header *rec,
+					   bool sample)
+{
+	uint64_t t = f->evsels[0].attr.sample_type;
+	uint64_t body = rec->size - sizeof(*rec);
+	const uint8_t *p = (const uint8_t *)(rec + 1);
+	int pos;
+
+	if (f->nr_evsels == 1)
+		return &f->evsels[0];
+	if (sample) {
+		pos = sample_id_pos(t);
+		if (pos < 0 || (uint64_t)(pos + 1) * 8 > body)
+			return NULL;
+		return pd_evsel_by_id(f, rd64(p + (size_t)pos * 8));
+	}
+	if (!f->evsels[0].attr.sample_id_all)
+		return NULL;
+	if (t & PERF_SAMPLE_IDENTIFIER) {
+		if (body < 8)
+			return NULL;
+		return pd_evsel_by_id(f, rd64(p + body - 8));
+	}
+	if (t & PERF_SAMPLE_ID) {
+		/* trailer order: TID TIME ID STREAM_ID CPU IDENTIFIER; from the end */
+		uint64_t back = 8;
+
+		if (t & PERF_SAMPLE_CPU)
+			back += 8;
+		if (t & PERF_SAMPLE_STREAM_ID)
+			back += 8;
+		if (body < back)
+			return NULL;
+		return pd_evsel_by_id(f, rd64(p + body - back));
+	}
+	return NULL;
+}
+
+#define SHORT()                                                                      \
+	pk_error(EPROTO, "%s: sample at offset %llu: %llu bytes, too short for its " \
+		 "sample_type 0x%llx",                                               \
+		 f->path, (unsigned long long)pd_offset(f, rec),                     \
+		 (unsigned long long)rec->size, (unsigned long long)t)
+#define NEED(n)                                  \
+	do {                                     \
+		if ((uint64_t)(n) > end - off)   \
+			return SHORT();          \
+	} while (0)
+
+int pd_parse_sample(const struct pd_file *f, const struct perf_event_header *rec,
+		    struct pd_sample *out)
+{
+	const uint8_t *p = (const uint8_t *)rec;
+	const struct pd_evsel *e;
+	uint64_t t, off = sizeof(*rec), end = rec->size;
+
+	memset(out, 0, sizeof(*out));
+	out->misc = rec->misc;
+	e = record_evsel(f, rec, true);
+	if (!e)
+		return pk_error(EPROTO, "%s: sample at offset %llu: unknown event id",
+				f->path, (unsigned long long)pd_offset(f, rec));
+	out->evsel = e;
+	t = e->attr.sample_type;
+	if (t & PERF_SAMPLE_IDENTIFIER) {
+		NEED(8);
+		out->id = rd64(p + off);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_IP) {
+		NEED(8);
+		out->ip = rd64(p + off);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_TID) {
+		NEED(8);
+		out->pid = rd32(p + off);
+		out->tid = rd32(p + off + 4);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_TIME) {
+		NEED(8);
+		out->time = rd64(p + off);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_ADDR) {
+		NEED(8);
+		out->addr = rd64(p + off);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_ID) {
+		NEED(8);
+		out->id = rd64(p + off);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_STREAM_ID) {
+		NEED(8);
+		out->stream_id = rd64(p + off);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_CPU) {
+		NEED(8);
+		out->cpu = rd32(p + off);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_PERIOD) {
+		NEED(8);
+		out->period = rd64(p + off);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_READ) {
+		uint64_t rf = e->attr.read_format, words;
+
+		if (rf & PERF_FORMAT_GROUP) {
+			uint64_t nr, per = 1;
+
+			NEED(8);
+			nr = rd64(p + off);
+			off += 8;
+			words = 0;
+			if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+				words++;
+			if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+				words++;
+			if (rf & PERF_FORMAT_ID)
+				per++;
+			if (rf & PERF_FORMAT_LOST)
+				per++;
+			if (nr > (end - off) / 8 / per)
+				return SHORT();
+			words += nr * per;
+		} else {
+			words = 1;
+			if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+				words++;
+			if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+				words++;
+			if (rf & PERF_FORMAT_ID)
+				words++;
+			if (rf & PERF_FORMAT_LOST)
+				words++;
+		}
+		if (words > (end - off) / 8)
+			return SHORT();
+		off += words * 8;
+	}
+	if (t & PERF_SAMPLE_CALLCHAIN) {
+		uint64_t nr;
+
+		NEED(8);
+		nr = rd64(p + off);
+		off += 8;
+		if (nr > (end - off) / 8)
+			return SHORT();
+		out->nr_callchain = nr;
+		out->callchain = (const uint64_t *)(p + off);
+		off += nr * 8;
+	}
+	if (t & PERF_SAMPLE_RAW) {
+		uint32_t sz;
+
+		NEED(4);
+		sz = rd32(p + off);
+		NEED(4 + (uint64_t)sz);
+		off += 4 + (uint64_t)sz;
+		off = (off + 7) & ~7ULL;
+		if (off > end)
+			return SHORT();
+	}
+	if (t & PERF_SAMPLE_BRANCH_STACK) {
+		uint64_t nr;
+
+		NEED(8);
+		nr = rd64(p + off);
+		off += 8;
+		if (e->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
+			NEED(8);
+			off += 8;
+		}
+		if (nr > (end - off) / 24)
+			return SHORT();
+		off += nr * 24;
+	}
+	if (t & PERF_SAMPLE_REGS_USER) {
+		NEED(8);
+		out->user_regs_abi = rd64(p + off);
+		off += 8;
+		if (out->user_regs_abi) {
+			uint64_t n = (uint64_t)__builtin_popcountll(e->attr.sample_regs_user);
+
+			NEED(n * 8);
+			out->user_regs = (const uint64_t *)(p + off);
+			off += n * 8;
+		}
+	}
+	if (t & PERF_SAMPLE_STACK_USER) {
+		uint64_t sz;
+
+		NEED(8);
+		sz = rd64(p + off);
+		off += 8;
+		if (sz) {
+			NEED(sz);
+			out->user_stack = p + off;
+			off += sz;
+			NEED(8);
+			{
+				uint64_t dyn = rd64(p + off);
+
+				out->user_stack_size = dyn < sz ? dyn : sz;
+			}
+			off += 8;
+		}
+	}
+	/* Later fields (weight, data_src, …) are not needed by perfkit. */
+	return 0;
+}
+
+int pd_parse_sample_id(const struct pd_file *f, const struct perf_event_header *rec,
+		       struct pd_sample_id *out)
+{
+	const struct pd_evsel *e;
+	const uint8_t *p = (const uint8_t *)rec;
+	uint64_t t, n = 0, off;
+
+	memset(out, 0, sizeof(*out));
+	if (rec->type == PERF_RECORD_SAMPLE || rec->type >= PD_RECORD_HEADER_ATTR)
+		return 0;
+	e = record_evsel(f, rec, false);
+	if (!e) {
+		if (!f->evsels[0].attr.sample_id_all)
+			return 0;
+		return pk_error(EPROTO, "%s: record at offset %llu: unknown event id in sample_id trailer",
+				f->path, (unsigned long long)pd_offset(f, rec));
+	}
+	if (!e->attr.sample_id_all)
+		return 0;
+	t = e->attr.sample_type;
+	n += !!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ID) +
+	     !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER);
+	if (n * 8 > rec->size - sizeof(*rec))
+		return pk_error(EPROTO, "%s: record at offset %llu (size %u) too short for its sample_id trailer",
+				f->path, (unsigned long long)pd_offset(f, rec), rec->size);
+	off = rec->size - n * 8;
+	if (t & PERF_SAMPLE_TID) {
+		out->pid = rd32(p + off);
+		out->tid = rd32(p + off + 4);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_TIME) {
+		out->time = rd64(p + off);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_ID) {
+		out->id = rd64(p + off);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_STREAM_ID)
+		off += 8;
+	if (t & PERF_SAMPLE_CPU) {
+		out->cpu = rd32(p + off);
+		off += 8;
+	}
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		out->id = rd64(p + off);
+	out->valid = true;
+	return 0;
+}

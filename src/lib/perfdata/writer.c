@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * writer.c — the writer half of perfdata.h.
+ *
+ * File layout written (all offsets are recorded in the header, so perf and
+ * our reader find everything by offset):
+ *
+ *   0    struct perf_file_header (104 bytes; rewritten at finish)
+ *   104  data section: the records, as given to pd_writer_write()
+ *   ...  feature section table: one {offset,size} per set feature bit, in
+ *        bit order — perf looks for it right after the data section
+ *   ...  feature bodies (formats of tools/perf/util/header.c: strings are a
+ *        u32 length padded to 64 bytes, then the NUL-padded text)
+ *   ...  sample ids (u64) of every event, then the attr section: per event a
+ *        PD_WRITER_ATTR_SIZE-byte perf_event_attr and the {offset,size} of its ids
+ */
+#include "perfdata/perfdata.h"
+
+#include "base/error.h"
+#include "base/strbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifndef PERFKIT_VERSION
+#define PERFKIT_VERSION "0"
+#endif
+
+_Static_assert(sizeof(struct perf_event_attr) >= PD_WRITER_ATTR_SIZE, "perf_event_attr too old");
+_Static_assert(sizeof(struct pd_writer_header) == PD_WRITER_HEADER_SIZE, "header layout");
+
+#define WBUF_SIZE (1u << 18)
+#define NAME_ALIGN 64
+#define BUILD_ID_REC_SIZE 36 /* header 8 + pid 4 + build_id[24] */
+#define PERF_RECORD_MISC_BUILD_ID_SIZE_ (1u << 15)
+
+struct wevent {
+	struct perf_event_attr attr;
+	char *name;
+	uint64_t *ids;
+	size_t nr_ids, alloc_ids;
+};
+
+struct pd_writer {
+	char *path, *tmp;
+	int fd;
+	struct wevent *ev;
+	size_t nr_ev;
+	uint8_t *buf;
+	size_t buf_len;
+	uint64_t data_size;
+	uint64_t file_off;        /* bytes written to fd so far */
+	int failed;               /* a write failed: finish refuses */
+	struct strbuf cmdline;    /* body of HEADER_CMDLINE without the count */
+	uint32_t cmdline_nr;
+	struct strbuf build_ids;  /* body of HEADER_BUILD_ID */
+};
+
+static int write_all(struct pd_writer *w, const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	while (len) {
+		ssize_t n = write(w->fd, b, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			w->failed = 1;
+			return pk_error(e, "%s: write failed at offset %llu: %s", w->path,
+					(unsigned long long)w->file_off, strerror(e));
+		}
+		w->file_off += (uint64_t)n;
+		b += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int flush_buf(struct pd_writer *w)
+{
+	if (!w->buf_len)
+		return 0;
+	int rc = write_all(w, w->buf, w->buf_len);
+	w->buf_len = 0;
+	return rc;
+}
+
+int pd_writer_open(struct pd_writer **out, const char *path,
+		   const struct perf_event_attr *attrs, const char *const *names, size_t nr)
+{
+	*out = NULL;
+	if (!path || !*path || nr == 0)
+		return pk_error(EINVAL, "pd_writer_open: no output path or no events");
+	struct pd_writer *w = xcalloc(1, sizeof(*w));
+	w->path = xstrdup(path);
+	size_t tl = strlen(path) + 16;
+	w->tmp = xmalloc(tl);
+	snprintf(w->tmp, tl, "%s.tmp-XXXXXX", path);
+	w->fd = mkstemp(w->tmp);
+	if (w->fd < 0) {
+		int e = errno;
+		free(w->tmp);
+		free(w->path);
+		free(w);
+		return pk_error(e, "%s: cannot create file: %s", path, strerror(e));
+	}
+	fchmod(w->fd, 0600);
+	w->ev = xcalloc(nr, sizeof(*w->ev));
+	w->nr_ev = nr;
+	for (size_t i = 0; i < nr; i++) {
+		size_t sz = attrs[i].size && attrs[i].size < sizeof(w->ev[i].attr) ?
+			attrs[i].size : sizeof(w->ev[i].attr);
+		memcpy(&w->ev[i].attr, &attrs[i], sz);
+		w->ev[i].name = xstrdup(names && names[i] ? names[i] : "unknown");
+	}
+	w->buf = xmalloc(WBUF_SIZE);
+	sb_init(&w->cmdline, 256);
+	sb_init(&w->build_ids, 1024);
+	/* Placeholder header; the real one is written at finish. */
+	uint8_t zero[sizeof(struct pd_writer_header)];
+	memset(zero, 0, sizeof(zero));
+	int rc = write_all(w, zero, sizeof(zero));
+	if (rc) {
+		pd_writer_abort(w);
+		return rc;
+	}
+	*out = w;
+	return 0;
+}
+
+int pd_writer_add_id(struct pd_writer *w, size_t idx, uint64_t id)
+{
+	if (idx >= w->nr_ev)
+		return pk_error(EINVAL, "%s: event index %zu out of range", w->path, idx);
+	struct wevent *e = &w->ev[idx];
+	if (e->nr_ids == e->alloc_ids) {
+		e->alloc_ids = e->alloc_ids ? e->alloc_ids * 2 : 16;
+		e->ids = xrealloc(e->ids, e->alloc_ids * sizeof(*e->ids));
+	}
+	e->ids[e->nr_ids++] = id;
+	return 0;
+}
+
+int pd_writer_write(struct pd_writer *w, const void *data, size_t len)
+{
+	if (w->failed)
+		return -EIO;
+	if (len >= WBUF_SIZE) {
+		int rc = flush_buf(w);
+		if (!rc)
+			rc = write_all(w, data, len);
+		if (!rc)
+			w->data_size += len;
+		return rc;
+	}
+	if (w->buf_len + len > WBUF_SIZE) {
+		int rc = flush_buf(w);
+		if (rc)
+			return rc;
+	}
+	memcpy(w->buf + w->buf_len, data, len);
+	w->buf_len += len;
+	w->data_size += len;
+	return 0;
+}
+
+uint64_t pd_writer_data_size(const struct pd_writer *w)
+{
+	return w->data_size;
+}
+
+/* perf's do_write_string(): u32 padded length, text, NUL padding. */
+static void put_string(struct strbuf *sb, const char *s)
+{
+	size_t olen = strlen(s) + 1;
+	size_t len = (olen + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+	uint32_t l32 = (uint32_t)len;
+	sb_add(sb, &l32, 4);
+	sb_add(sb, s, olen - 1);
+	for (size_t i = olen - 1; i < len; i++)
+		sb_addch(sb, 0);
+}
+
+static void put_u32(struct strbuf *sb, uint32_t v) { sb_add(sb, &v, 4); }
+static void put_u64(struct strbuf *sb, uint64_t v) { sb_add(sb, &v, 8); }
+
+void pd_writer_set_cmdline(struct pd_writer *w, int argc, char *const *argv)
+{
+	sb_reset(&w->cmdline);
+	w->cmdline_nr = 0;
+	for (int i = 0; i < argc; i++) {
+		put_string(&w->cmdline, argv[i] ? argv[i] : "");
+		w->cmdline_nr++;
+	}
+}
+
+int pd_writer_add_build_id(struct pd_writer *w, uint16_t misc, uint32_t pid,
+			   const uint8_t *id, size_t len, const char *filename)
+{
+	if (len == 0 || len > 20)
+		return pk_error(EINVAL, "%s: build-id of %zu bytes (1..20 expected)", filename, len);
+	size_t flen = strlen(filename) + 1;
+	size_t fpad = (flen + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+	struct perf_event_header h = {
+		.type = PD_RECORD_HEADER_BUILD_ID,
+		.misc = (uint16_t)(misc | PERF_RECORD_MISC_BUILD_ID_SIZE_),
+		.size = (uint16_t)(BUILD_ID_REC_SIZE + fpad),
+	};
+	uint8_t bid[24] = { 0 };
+	memcpy(bid, id, len);
+	bid[20] = (uint8_t)len;
+	sb_add(&w->build_ids, &h, sizeof(h));
+	sb_add(&w->build_ids, &pid, 4);
+	sb_add(&w->build_ids, bid, sizeof(bid));
+	sb_add(&w->build_ids, filename, flen - 1);
+	for (size_t i = flen - 1; i < fpad; i++)
+		sb_addch(&w->build_ids, 0);
+	return 0;
+}
+
+/* ---- host facts for the feature sections ---- */
+
+static char *read_small_file(const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	char *b = xmalloc(max + 1);
+	size_t n = 0;
+	while (n < max) {
+		ssize_t r = read(fd, b + n, max - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	b[n] = 0;
+	return b;
+}
+
+/* Value of "key<spaces>: value" in the text (first match), trimmed. */
+static char *field_value(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, key, kl))
+			continue;
+		const char *p = l + kl;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p != ':')
+			continue;
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		return xstrndup(p, n);
+	}
+	return NULL;
+}
+
+struct feat {
+	int bit;
+	struct strbuf body;
+};
+
+static void feat_string(struct feat *f, int bit, const char *s)
+{
+	f->bit = bit;
+	sb_init(&f->body, 128);
+	put_string(&f->body, s);
+}
+
+/* Build the feature bodies, in bit order; returns how many. */
+static size_t build_features(struct pd_writer *w, struct feat *fs)
+{
+	size_t n = 0;
+	struct utsname u;
+	if (uname(&u) == 0) {
+		feat_string(&fs[n++], PD_FEAT_HOSTNAME, u.nodename);
+		feat_string(&fs[n++], PD_FEAT_OSRELEASE, u.release);
+	}
+	feat_string(&fs[n++], PD_FEAT_VERSION, PERFKIT_VERSION "-perfkit");
+	if (uname(&u) == 0)
+		feat_string(&fs[n++], PD_FEAT_ARCH, u.machine);
+
+	fs[n].bit = PD_FEAT_NRCPUS;
+	sb_init(&fs[n].body, 8);
+	long conf = sysconf(_SC_NPROCESSORS_CONF), onl = sysconf(_SC_NPROCESSORS_ONLN);
+	put_u32(&fs[n].body, (uint32_t)(conf > 0 ? conf : 1));
+	put_u32(&fs[n].body, (uint32_t)(onl > 0 ? onl : 1));
+	n++;
+
+	char *cpuinfo = read_small_file("/proc/cpuinfo", 1 << 16);
+	if (cpuinfo) {
+		char *model = field_value(cpuinfo, "model name");
+		if (model) {
+			/* perf squeezes runs of blanks to one */
+			char *d = model;
+			for (char *s = model; *s; s++)
+				if (!(*s == ' ' && d > model && d[-1] == ' '))
+					*d++ = *s;
+			*d = 0;
+			feat_string(&fs[n++], PD_FEAT_CPUDESC, model);
+			free(model);
+		}
+		char *vendor = field_value(cpuinfo, "vendor_id");
+		char *family = field_value(cpuinfo, "cpu family");
+		char *modelno = field_value(cpuinfo, "model");
+		char *stepping = field_value(cpuinfo, "stepping");
+		if (vendor && family && modelno && stepping) {
+			char id[256];
+			snprintf(id, sizeof(id), "%s,%s,%s,%s", vendor, family, modelno, stepping);
+			feat_string(&fs[n++], PD_FEAT_CPUID, id);
+		}
+		free(vendor);
+		free(family);
+		free(modelno);
+		free(stepping);
+		free(cpuinfo);
+	}
+
+	char *meminfo = read_small_file("/proc/meminfo", 4096);
+	if (meminfo) {
+		char *v = field_value(meminfo, "MemTotal");
+		if (v) {
+			fs[n].bit = PD_FEAT_TOTAL_MEM;
+			sb_init(&fs[n].body, 8);
+			put_u64(&fs[n].body, strtoull(v, NULL, 10));
+			n++;
+			free(v);
+		}
+		free(meminfo);
+	}
+
+	fs[n].bit = PD_FEAT_CMDLINE;
+	sb_init(&fs[n].body, w->cmdline.len + 8);
+	put_u32(&fs[n].body, w->cmdline_nr);
+	sb_add(&fs[n].body, w->cmdline.buf, w->cmdline.len);
+	n++;
+
+	fs[n].bit = PD_FEAT_EVENT_DESC;
+	sb_init(&fs[n].body, 512);
+	put_u32(&fs[n].body, (uint32_t)w->nr_ev);
+	put_u32(&fs[n].body, PD_WRITER_ATTR_SIZE);
+	for (size_t i = 0; i < w->nr_ev; i++) {
+		sb_add(&fs[n].body, &w->ev[i].attr, PD_WRITER_ATTR_SIZE);
+		put_u32(&fs[n].body, (uint32_t)w->ev[i].nr_ids);
+		put_string(&fs[n].body, w->ev[i].name);
+		if (w->ev[i].nr_ids)
+			sb_add(&fs[n].body, w->ev[i].ids, w->ev[i].nr_ids * 8);
+	}
+	n++;
+	return n;
+}
+
+static int cmp_feat(const void *a, const void *b)
+{
+	return ((const struct feat *)a)->bit - ((const struct feat *)b)->bit;
+}
+
+int pd_writer_finish(struct pd_writer *w)
+{
+	int rc = w->failed ? -EIO : flush_buf(w);
+	if (rc) {
+		if (rc == -EIO)
+			pk_error(EIO, "%s: an earlier write failed", w->path);
+		pd_writer_abort(w);
+		return rc;
+	}
+	struct feat fs[16];
+	size_t nf = build_features(w, fs);
+	if (w->build_ids.len) {
+		fs[nf].bit = PD_FEAT_BUILD_ID;
+		sb_init(&fs[nf].body, w->build_ids.len);
+		sb_add(&fs[nf].body, w->build_ids.buf, w->build_ids.len);
+		nf++;
+	}
+	qsort(fs, nf, sizeof(fs[0]), cmp_feat);
+
+	/* Tail = feature table, bodies, ids, attrs — built in one buffer. */
+	struct strbuf tail;
+	sb_init(&tail, 8192);
+	uint64_t base = PD_WRITER_HEADER_SIZE + w->data_size;
+	uint64_t off = base + nf * 16;
+	for (size_t i = 0; i < nf; i++) {
+		put_u64(&tail, off);
+		put_u64(&tail, fs[i].body.len);
+		off += fs[i].body.len;
+	}
+	for (size_t i = 0; i < nf; i++)
+		sb_add(&tail, fs[i].body.buf, fs[i].body.len);
+	uint64_t *id_off = xcalloc(w->nr_ev, sizeof(*id_off));
+	for (size_t i = 0; i < w->nr_ev; i++) {
+		id_off[i] = base + tail.len;
+		if (w->ev[i].nr_ids)
+			sb_add(&tail, w->ev[i].ids, w->ev[i].nr_ids * 8);
+	}
+	uint64_t attrs_off = base + tail.len;
+	for (size_t i = 0; i < w->nr_ev; i++) {
+		struct perf_event_attr a = w->ev[i].attr;
+		a.size = PD_WRITER_ATTR_SIZE;
+		sb_add(&tail, &a, PD_WRITER_ATTR_SIZE);
+		put_u64(&tail, id_off[i]);
+		put_u64(&tail, w->ev[i].nr_ids * 8);
+	}
+	free(id_off);
+
+	struct pd_writer_header h;
+	memset(&h, 0, sizeof(h));
+	memcpy(&h.magic, "PERFILE2", 8);
+	h.size = PD_WRITER_HEADER_SIZE;
+	h.attr_size = PD_WRITER_ATTR_SIZE + 16;
+	h.attrs_offset = attrs_off;
+	h.attrs_size = w->nr_ev * (PD_WRITER_ATTR_SIZE + 16);
+	h.data_offset = PD_WRITER_HEADER_SIZE;
+	h.data_size = w->data_size;
+	for (size_t i = 0; i < nf; i++)
+		h.features[fs[i].bit / 64] |= 1ull << (fs[i].bit % 64);
+
+	rc = write_all(w, tail.buf, tail.len);
+	if (!rc && pwrite(w->fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		rc = pk_error(errno ? errno : EIO, "%s: cannot write the header: %s", w->path,
+			      strerror(errno ? errno : EIO));
+	sb_release(&tail);
+	for (size_t i = 0; i < nf; i++)
+		sb_release(&fs[i].body);
+	if (!rc && close(w->fd) != 0)
+		rc = pk_error(errno, "%s: close failed: %s", w->path, strerror(errno));
+	else if (rc)
+		close(w->fd);
+	w->fd = -1;
+	if (!rc && rename(w->tmp, w->path) != 0)
+		rc = pk_error(errno, "%s: cannot rename to '%s': %s", w->tmp, w->path, strerror(errno));
+	if (rc) {
+		pd_writer_abort(w);
+		return rc;
+	}
+	free(w->tmp);
+	w->tmp = NULL;
+	pd_writer_abort(w); /* frees */
+	return 0;
+}
+
+void pd_writer_abort(struct pd_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->tmp)
+		unlink(w->tmp);
+	for (size_t i = 0; i < w->nr_ev; i++) {
+		free(w->ev[i].name);
+		free(w->ev[i].ids);
+	}
+	free(w->ev);
+	free(w->buf);
+	sb_release(&w->cmdline);
+	sb_release(&w->build_ids);
+	free(w->tmp);
+	free(w->path);
+	free(w);
+}
