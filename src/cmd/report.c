@@ -1,11 +1,440 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* PLACEHOLDER: replaced by the real command. */
+/*
+ * perfkit report — overhead table of a perf.data file, like `perf report
+ * --stdio -g none`: per event, rows keyed by the sort keys (default
+ * comm,dso,sym) with Children/Self percentages of the event's total period.
+ *
+ * Children: every distinct row key found in a sample's callchain gets the
+ * sample's period once (recursion does not count twice); Self goes to the
+ * leaf frame only.  Shown when the file has callchains, unless --no-children.
+ */
 #include "cmd/cmds.h"
+
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+#include "session/session.h"
+
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_MAX };
+
+struct row {
+	const char *comm, *dso, *sym; /* sym NULL: unknown, shown by address */
+	uint64_t addr;
+	uint32_t pid, tid;
+	bool kernel;
+	uint64_t self, children;
+	uint64_t stamp;               /* last sample that counted children */
+};
+
+struct hist {
+	struct hashmap keys;          /* packed key → row index + 1 */
+	struct row *rows;
+	size_t nr, alloc;
+	uint64_t nr_samples, total;
+};
+
+struct report {
+	enum sort_key keys[K_MAX];
+	int nr_keys;
+	bool children;
+	const struct pd_file *f;
+	struct hist *hists;           /* one per evsel */
+	uint64_t stamp;
+};
+
+/* The packed key of a frame, from the chosen sort keys only. */
+static size_t make_key(const struct report *r, const struct pk_sample *s, const struct pk_frame *fr,
+		       unsigned char *buf)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < r->nr_keys; i++) {
+		switch (r->keys[i]) {
+		case K_COMM:
+			memcpy(buf + n, &s->comm, sizeof(s->comm));
+			n += sizeof(s->comm);
+			break;
+		case K_DSO:
+			memcpy(buf + n, &fr->dso, sizeof(fr->dso));
+			n += sizeof(fr->dso);
+			break;
+		case K_SYM: {
+			uint64_t addr = fr->sym ? 0 : fr->sym_off;
+
+			memcpy(buf + n, &fr->sym, sizeof(fr->sym));
+			n += sizeof(fr->sym);
+			memcpy(buf + n, &addr, 8);
+			n += 8;
+			buf[n++] = fr->kernel;
+			if (!fr->sym) {     /* unknown addresses are per DSO */
+				memcpy(buf + n, &fr->dso, sizeof(fr->dso));
+				n += sizeof(fr->dso);
+			}
+			break;
+		}
+		case K_PID:
+			memcpy(buf + n, &s->pid, 4);
+			n += 4;
+			break;
+		case K_TID:
+			memcpy(buf + n, &s->tid, 4);
+			n += 4;
+			break;
+		default:
+			break;
+		}
+	}
+	return n;
+}
+
+static struct row *row_get(struct report *r, struct hist *h, const struct pk_sample *s,
+			   const struct pk_frame *fr)
+{
+	unsigned char key[8 * K_MAX * 4];
+	size_t n = make_key(r, s, fr, key);
+	int created;
+	struct hm_entry *e = hm_upsert(&h->keys, key, n, &created);
+	struct row *row;
+
+	if (!created)
+		return &h->rows[e->val.u - 1];
+	if (h->nr == h->alloc) {
+		h->alloc = h->alloc ? h->alloc * 2 : 256;
+		h->rows = xrealloc(h->rows, h->alloc * sizeof(*h->rows));
+	}
+	e->val.u = h->nr + 1;
+	row = &h->rows[h->nr++];
+	memset(row, 0, sizeof(*row));
+	row->comm = s->comm;
+	row->dso = fr->dso;
+	row->sym = fr->sym;
+	row->addr = fr->sym_off;
+	row->kernel = fr->kernel;
+	row->pid = s->pid;
+	row->tid = s->tid;
+	return row;
+}
+
+static int on_sample(const struct pk_sample *s, void *arg)
+{
+	struct report *r = arg;
+	struct hist *h = &r->hists[s->raw->evsel - r->f->evsels];
+	struct row *row;
+
+	h->nr_samples++;
+	h->total += s->period;
+	if (!s->nr_frames)
+		return 0;
+	row = row_get(r, h, s, &s->frames[0]);
+	row->self += s->period;
+	if (!r->children)
+		return 0;
+	r->stamp++;
+	for (size_t i = 0; i < s->nr_frames; i++) {
+		row = row_get(r, h, s, &s->frames[i]);
+		if (row->stamp != r->stamp) {
+			row->stamp = r->stamp;
+			row->children += s->period;
+		}
+	}
+	return 0;
+}
+
+static const char *dso_short(const char *dso)
+{
+	const char *slash;
+
+	if (dso[0] != '/')
+		return dso;
+	slash = strrchr(dso, '/');
+	return slash ? slash + 1 : dso;
+}
+
+static void sym_text(const struct row *row, char *buf, size_t size)
+{
+	if (row->sym)
+		snprintf(buf, size, "[%c] %s", row->kernel ? 'k' : '.', row->sym);
+	else
+		snprintf(buf, size, "[%c] %-#.16" PRIx64, row->kernel ? 'k' : '.', row->addr);
+}
+
+static void key_text(const struct row *row, enum sort_key k, char *buf, size_t size)
+{
+	switch (k) {
+	case K_COMM: snprintf(buf, size, "%s", row->comm); break;
+	case K_DSO: snprintf(buf, size, "%s", dso_short(row->dso)); break;
+	case K_SYM: sym_text(row, buf, size); break;
+	case K_PID: snprintf(buf, size, "%7" PRIu32 ":%s", row->pid, row->comm); break;
+	case K_TID: snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm); break;
+	default: buf[0] = '\0'; break;
+	}
+}
+
+static const char *key_header(enum sort_key k)
+{
+	static const char *const names[] = { "Command", "Shared Object", "Symbol", "      Pid:Command",
+					     "      Tid:Command" };
+
+	return names[k];
+}
+
+static const struct report *sort_ctx;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	char bx[512], by[512];
+	int c;
+
+	if (sort_ctx->children && x->children != y->children)
+		return x->children > y->children ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	for (int i = 0; i < sort_ctx->nr_keys; i++) {
+		if (sort_ctx->keys[i] == K_DSO) {
+			/* perf: no map (NULL dso) after every named one */
+			bool ux = !strcmp(x->dso, "[unknown]"), uy = !strcmp(y->dso, "[unknown]");
+
+			if (ux != uy)
+				return ux ? 1 : -1;
+		}
+		key_text(x, sort_ctx->keys[i], bx, sizeof(bx));
+		key_text(y, sort_ctx->keys[i], by, sizeof(by));
+		c = strcmp(bx, by);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
+{
+	size_t width[K_MAX];
+	char buf[512];
+	unsigned long n = (unsigned long)h->nr_samples;
+	char unit = ' ';
+	size_t shown = 0;
+	bool *show;
+
+	if (n > 1000) { n /= 1000; unit = 'K'; }
+	if (n > 1000) { n /= 1000; unit = 'M'; }
+	if (n > 1000) { n /= 1000; unit = 'G'; }
+	printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
+	printf("# Event count (approx.): %" PRIu64 "\n#\n", h->total);
+
+	sort_ctx = r;
+	qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
+	show = xcalloc(h->nr + 1, sizeof(*show));
+	for (int k = 0; k < r->nr_keys; k++)
+		width[k] = strlen(key_header(r->keys[k]));
+	for (size_t i = 0; i < h->nr; i++) {
+		const struct row *row = &h->rows[i];
+		double pct = h->total ? 100.0 * (double)(r->children ? row->children : row->self) /
+					(double)h->total : 0;
+
+		if (pct < limit || (r->children ? row->children : row->self) == 0)
+			continue;
+		show[i] = true;
+		shown++;
+		for (int k = 0; k < r->nr_keys; k++) {
+			key_text(row, r->keys[k], buf, sizeof(buf));
+			if (strlen(buf) > width[k])
+				width[k] = strlen(buf);
+		}
+	}
+	if (r->children)
+		printf("# Children      Self");
+	else
+		printf("# Overhead");
+	for (int k = 0; k < r->nr_keys; k++)
+		printf("  %-*s", (int)width[k], key_header(r->keys[k]));
+	printf("\n# ........");
+	if (r->children)
+		printf("  ........");
+	for (int k = 0; k < r->nr_keys; k++) {
+		putchar(' ');
+		putchar(' ');
+		for (size_t j = 0; j < width[k]; j++)
+			putchar('.');
+	}
+	printf("\n#\n");
+	for (size_t i = 0; i < h->nr; i++) {
+		const struct row *row = &h->rows[i];
+
+		if (!show[i])
+			continue;
+		if (r->children)
+			printf("  %7.2f%%", 100.0 * (double)row->children / (double)h->total);
+		printf("  %7.2f%%", 100.0 * (double)row->self / (double)h->total);
+		for (int k = 0; k < r->nr_keys; k++) {
+			key_text(row, r->keys[k], buf, sizeof(buf));
+			if (k == r->nr_keys - 1)
+				printf("  %s", buf);
+			else
+				printf("  %-*s", (int)width[k], buf);
+		}
+		putchar('\n');
+	}
+	free(show);
+	printf("\n\n");
+	(void)shown;
+}
+
+static int parse_sort(struct report *r, const char *spec)
+{
+	char *dup = xstrdup(spec), *save = NULL;
+
+	r->nr_keys = 0;
+	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		enum sort_key k;
+
+		if (!strcmp(tok, "comm"))
+			k = K_COMM;
+		else if (!strcmp(tok, "dso"))
+			k = K_DSO;
+		else if (!strcmp(tok, "sym") || !strcmp(tok, "symbol"))
+			k = K_SYM;
+		else if (!strcmp(tok, "pid"))
+			k = K_PID;
+		else if (!strcmp(tok, "tid"))
+			k = K_TID;
+		else {
+			fprintf(stderr, "perfkit report: unknown sort key '%s' (expected comm, dso, sym, pid, tid)\n",
+				tok);
+			free(dup);
+			return -1;
+		}
+		if (r->nr_keys == K_MAX) {
+			fprintf(stderr, "perfkit report: too many sort keys in '%s'\n", spec);
+			free(dup);
+			return -1;
+		}
+		r->keys[r->nr_keys++] = k;
+	}
+	free(dup);
+	if (!r->nr_keys) {
+		fprintf(stderr, "perfkit report: empty --sort\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: perfkit report [-i FILE] [--no-children] [--sort KEYS] [--percent-limit P] [--stdio]\n"
+		    "  -i, --input FILE        perf.data to read (default perf.data)\n"
+		    "      --children / -g     show the Children column (default when the file has callchains)\n"
+		    "      --no-children       Self only\n"
+		    "  -s, --sort KEYS         comma-separated: comm, dso, sym, pid, tid (default comm,dso,sym)\n"
+		    "      --percent-limit P   hide rows below P percent\n"
+		    "      --stdio             accepted for perf compatibility (always text)\n");
+}
+
+static void print_warnings(void)
+{
+	const char *w = pk_warnings_take();
+
+	while (*w) {
+		const char *nl = strchr(w, '\n');
+		int len = nl ? (int)(nl - w) : (int)strlen(w);
+
+		fprintf(stderr, "perfkit report: warning: %.*s\n", len, w);
+		w += len + (nl ? 1 : 0);
+	}
+}
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "perfkit %s: not built yet\n", argv[0]);
-	return 1;
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "no-children", no_argument, NULL, 'N' },
+		{ "children", no_argument, NULL, 'C' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "percent-limit", required_argument, NULL, 'P' },
+		{ "stdio", no_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report r = { .keys = { K_COMM, K_DSO, K_SYM }, .nr_keys = 3 };
+	const char *input = "perf.data";
+	int no_children = 0, c, err;
+	double limit = 0;
+	struct session *s;
+	bool has_cc = false;
+	char *end;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:s:gh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': input = optarg; break;
+		case 'N': no_children = 1; break;
+		case 'C': case 'g': no_children = 0; break;
+		case 's':
+			if (parse_sort(&r, optarg))
+				return 2;
+			break;
+		case 'P':
+			limit = strtod(optarg, &end);
+			if (end == optarg || (*end && strcmp(end, "%")) || limit < 0) {
+				fprintf(stderr, "perfkit report: bad --percent-limit '%s' (expected a number)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'S': break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "perfkit report: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+
+	pk_error_clear();
+	err = session_open(&s, input, NULL);
+	if (err) {
+		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
+		print_warnings();
+		return 1;
+	}
+	r.f = session_file(s);
+	for (size_t i = 0; i < r.f->nr_evsels; i++)
+		if (r.f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			has_cc = true;
+	r.children = has_cc && !no_children;
+	r.hists = xcalloc(r.f->nr_evsels, sizeof(*r.hists));
+	for (size_t i = 0; i < r.f->nr_evsels; i++)
+		hm_init(&r.hists[i].keys);
+	err = session_process(s, on_sample, &r);
+	if (err < 0) {
+		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
+	} else {
+		uint64_t nr = 0;
+
+		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n#\n");
+		printf("# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);
+		for (size_t i = 0; i < r.f->nr_evsels; i++) {
+			if (!r.hists[i].nr_samples)
+				continue;
+			print_hist(&r, &r.f->evsels[i], &r.hists[i], limit);
+			nr += r.hists[i].nr_samples;
+		}
+		if (!nr)
+			printf("# no samples in %s\n", input);
+	}
+	print_warnings();
+	for (size_t i = 0; i < r.f->nr_evsels; i++) {
+		hm_release(&r.hists[i].keys);
+		free(r.hists[i].rows);
+	}
+	free(r.hists);
+	session_close(s);
+	return err < 0 ? 1 : 0;
 }

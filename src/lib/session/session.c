@@ -1,0 +1,629 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * session.c — replay a perf.data file in time order: a thread table (comm,
+ * shared or copied map groups) built from COMM/FORK/EXIT/MMAP/MMAP2, and
+ * samples resolved to frames through the symbol cache.
+ *
+ * Ordering: one pass over the data section collects (time, file offset) for
+ * every record; records without a time sort as time 0, so they keep file
+ * order before the timed ones.  A file already in order (the usual case) is
+ * not sorted.
+ */
+#include "session/session.h"
+
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+#include "symbol/symbol.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct map {
+	uint64_t start, end, pgoff;
+	const char *dso;      /* interned */
+	bool no_symbols;      /* anon, [heap], [vdso], …: no ELF file to read */
+};
+
+struct mapgroup {
+	unsigned refs;
+	struct map *v;
+	size_t nr, alloc;
+};
+
+struct thread {
+	uint32_t pid, tid;
+	const char *comm;     /* interned */
+	bool comm_known;      /* from a COMM record (or inherited one), not ":tid" */
+	struct mapgroup *mg;
+};
+
+struct rec_ref {
+	uint64_t time;
+	uint64_t pos;         /* offset in the data section (tie-break: file order) */
+};
+
+struct session {
+	struct pd_file *f;
+	struct session_opts opts;
+	struct session_stats stats;
+	struct hashmap strings;   /* interned comm and DSO names */
+	struct hashmap threads;   /* tid (4 bytes) → struct thread * */
+	struct symcache *syms;
+	struct rec_ref *recs;
+	size_t nr_recs;
+	struct pk_frame *frames;
+	size_t frames_alloc;
+	uint64_t nr_compressed;   /* PERF_RECORD_COMPRESSED records (not decoded) */
+	char *vdso_image;         /* perf's build-id cache copy of the [vdso], or NULL */
+};
+
+/* ---- map groups ---- */
+
+static struct mapgroup *mg_new(void)
+{
+	struct mapgroup *g = xcalloc(1, sizeof(*g));
+
+	g->refs = 1;
+	return g;
+}
+
+static struct mapgroup *mg_get(struct mapgroup *g)
+{
+	g->refs++;
+	return g;
+}
+
+static void mg_put(struct mapgroup *g)
+{
+	if (g && --g->refs == 0) {
+		free(g->v);
+		free(g);
+	}
+}
+
+static struct mapgroup *mg_copy(const struct mapgroup *src)
+{
+	struct mapgroup *g = mg_new();
+
+	if (src && src->nr) {
+		g->v = xmalloc(src->nr * sizeof(*g->v));
+		memcpy(g->v, src->v, src->nr * sizeof(*g->v));
+		g->nr = g->alloc = src->nr;
+	}
+	return g;
+}
+
+static void mg_reserve(struct mapgroup *g, size_t extra)
+{
+	if (g->nr + extra > g->alloc) {
+		g->alloc = (g->nr + extra) * 2;
+		g->v = xrealloc(g->v, g->alloc * sizeof(*g->v));
+	}
+}
+
+/* Insert m, cutting away whatever part of older maps it overlaps. */
+static void mg_insert(struct mapgroup *g, const struct map *m)
+{
+	size_t i = 0, at;
+
+	mg_reserve(g, 2);
+	while (i < g->nr) {
+		struct map *o = &g->v[i];
+
+		if (o->end <= m->start || o->start >= m->end) {
+			i++;
+			continue;
+		}
+		if (o->start < m->start && o->end > m->end) {
+			/* split in two */
+			struct map tail = *o;
+
+			tail.pgoff += m->end - o->start;
+			tail.start = m->end;
+			o->end = m->start;
+			memmove(&g->v[i + 2], &g->v[i + 1], (g->nr - i - 1) * sizeof(*o));
+			g->v[i + 1] = tail;
+			g->nr++;
+			mg_reserve(g, 1);
+			break;
+		}
+		if (o->start < m->start) {
+			o->end = m->start;
+			i++;
+		} else if (o->end > m->end) {
+			o->pgoff += m->end - o->start;
+			o->start = m->end;
+			i++;
+		} else {
+			memmove(&g->v[i], &g->v[i + 1], (g->nr - i - 1) * sizeof(*o));
+			g->nr--;
+		}
+	}
+	mg_reserve(g, 1);
+	for (at = 0; at < g->nr && g->v[at].start < m->start; at++)
+		;
+	memmove(&g->v[at + 1], &g->v[at], (g->nr - at) * sizeof(*m));
+	g->v[at] = *m;
+	g->nr++;
+}
+
+static const struct map *mg_find(const struct mapgroup *g, uint64_t ip)
+{
+	size_t lo = 0, hi;
+
+	if (!g)
+		return NULL;
+	hi = g->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->v[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	return ip < g->v[lo - 1].end ? &g->v[lo - 1] : NULL;
+}
+
+/* ---- threads ---- */
+
+static const char *intern(struct session *s, const char *str, size_t len)
+{
+	return hm_intern(&s->strings, str, len);
+}
+
+static struct thread *thread_find(struct session *s, uint32_t tid)
+{
+	struct hm_entry *e = hm_find(&s->threads, &tid, sizeof(tid));
+
+	return e ? e->val.ptr : NULL;
+}
+
+/* A new thread object for tid, replacing any older one. */
+static struct thread *thread_new(struct session *s, uint32_t pid, uint32_t tid)
+{
+	int created;
+	struct hm_entry *e = hm_upsert(&s->threads, &tid, sizeof(tid), &created);
+	struct thread *t = e->val.ptr;
+
+	if (t) {
+		mg_put(t->mg);
+	} else {
+		t = xcalloc(1, sizeof(*t));
+		e->val.ptr = t;
+	}
+	t->pid = pid;
+	t->tid = tid;
+	t->comm = NULL;
+	t->comm_known = false;
+	t->mg = NULL;
+	return t;
+}
+
+static struct thread *thread_findnew(struct session *s, uint32_t pid, uint32_t tid)
+{
+	struct thread *t = thread_find(s, tid), *leader;
+	char buf[32];
+
+	if (t)
+		return t;
+	leader = pid != tid && pid != (uint32_t)-1 ? thread_findnew(s, pid, pid) : NULL;
+	t = thread_new(s, pid, tid);
+	t->mg = leader ? mg_get(leader->mg) : mg_new();
+	if (leader && leader->comm_known) {
+		t->comm = leader->comm;
+		t->comm_known = true;
+	} else {
+		if (tid == 0) {
+			t->comm = intern(s, "swapper", 7);
+		} else {
+			int n = snprintf(buf, sizeof(buf), ":%u", tid);
+
+			t->comm = intern(s, buf, (size_t)n);
+		}
+	}
+	return t;
+}
+
+/* ---- side-band records ---- */
+
+static uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static bool dso_has_no_file(const char *name)
+{
+	return name[0] == '[' || !strncmp(name, "//anon", 6) || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/memfd:", 7) || !strncmp(name, "/SYSV", 5) ||
+	       !strncmp(name, "anon_inode:", 11) || name[0] == '\0';
+}
+
+/* perf record saves the vdso it saw in its build-id cache,
+ * ~/.debug/[vdso]/<build-id>/vdso; resolve [vdso] frames through it. */
+static void find_vdso_image(struct session *s)
+{
+	const struct pd_file *f = s->f;
+	const char *home = getenv("HOME");
+
+	if (!home || !*home)
+		return;
+	for (size_t i = 0; i < f->nr_build_ids; i++) {
+		const struct pd_build_id *b = &f->build_ids[i];
+		struct strbuf path = STRBUF_INIT;
+
+		if (strcmp(b->filename, "[vdso]") || !b->size)
+			continue;
+		sb_addf(&path, "%s/.debug/[vdso]/", home);
+		for (unsigned j = 0; j < b->size && j < sizeof(b->data); j++)
+			sb_addf(&path, "%02x", b->data[j]);
+		sb_addstr(&path, "/vdso");
+		if (access(path.buf, R_OK) == 0) {
+			s->vdso_image = sb_detach(&path, NULL);
+			return;
+		}
+		sb_release(&path);
+	}
+}
+
+static void do_mmap(struct session *s, const struct perf_event_header *h, const uint8_t *p)
+{
+	size_t fn_off = h->type == PERF_RECORD_MMAP2 ? 72 : 40;
+	uint32_t pid, tid;
+	struct map m;
+	struct thread *t;
+	size_t len;
+
+	if (h->size < fn_off)
+		return;
+	pid = rd32(p + 8);
+	tid = rd32(p + 12);
+	if (pid == (uint32_t)-1 || (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+		return; /* kernel and module maps: resolved through kallsyms */
+	m.start = rd64(p + 16);
+	m.end = m.start + rd64(p + 24);
+	m.pgoff = rd64(p + 32);
+	if (m.end <= m.start)
+		return;
+	len = strnlen((const char *)p + fn_off, h->size - fn_off);
+	m.dso = intern(s, (const char *)p + fn_off, len);
+	m.no_symbols = dso_has_no_file(m.dso);
+	t = thread_findnew(s, pid, tid);
+	mg_insert(t->mg, &m);
+}
+
+static void do_comm(struct session *s, const struct perf_event_header *h, const uint8_t *p)
+{
+	struct thread *t;
+	size_t len;
+
+	if (h->size < 16)
+		return;
+	t = thread_findnew(s, rd32(p + 8), rd32(p + 12));
+	len = strnlen((const char *)p + 16, h->size - 16u);
+	t->comm = intern(s, (const char *)p + 16, len);
+	t->comm_known = true;
+	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
+		/* exec replaces the address space: the maps come anew */
+		t->mg->nr = 0;
+	}
+}
+
+static void do_fork(struct session *s, const struct perf_event_header *h, const uint8_t *p)
+{
+	uint32_t pid, ppid, tid, ptid;
+	struct thread *parent, *child;
+	const char *comm;
+	struct mapgroup *mg;
+
+	if (h->size < 32)
+		return;
+	pid = rd32(p + 8);
+	ppid = rd32(p + 12);
+	tid = rd32(p + 16);
+	ptid = rd32(p + 20);
+	if (tid == ptid)
+		return;
+	parent = thread_findnew(s, ppid, ptid);
+	comm = parent->comm;
+	if (pid == ppid)               /* a new thread: same address space */
+		mg = mg_get(parent->mg);
+	else                           /* a new process: a copy of the parent's */
+		mg = mg_copy(parent->mg);
+	child = thread_new(s, pid, tid);
+	child->comm = comm;
+	child->comm_known = parent->comm_known;
+	child->mg = mg;
+}
+
+/* ---- ordering ---- */
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct rec_ref *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static void index_records(struct session *s)
+{
+	const struct pd_file *f = s->f;
+	const struct perf_event_header *h;
+	uint64_t pos = 0, here = 0;
+	size_t alloc = 0;
+	bool sorted = true;
+	uint64_t last = 0;
+	bool id_time = f->evsels[0].attr.sample_id_all &&
+		       (f->evsels[0].attr.sample_type & PERF_SAMPLE_TIME);
+
+	alloc = f->data_size / 64 + 16;
+	s->recs = xmalloc(alloc * sizeof(*s->recs));
+	while (pd_next(f, &pos, &h) == 1) {
+		struct rec_ref r = { 0, here };
+
+		if ((here & 7) || (pos & 7)) {
+			/* perf's COMPRESSED records are not 8-byte multiples: count
+			 * them here, never touch them unaligned later */
+			uint32_t type;
+
+			memcpy(&type, h, sizeof(type));
+			if (type == PD_RECORD_COMPRESSED)
+				s->nr_compressed++;
+			here = pos;
+			continue;
+		}
+		here = pos;
+		if (h->type == PD_RECORD_COMPRESSED) {
+			s->nr_compressed++;
+			continue;
+		}
+		if (h->type == PERF_RECORD_SAMPLE) {
+			struct pd_sample smp;
+
+			if (pd_parse_sample(f, h, &smp) == 0 &&
+			    (smp.evsel->attr.sample_type & PERF_SAMPLE_TIME))
+				r.time = smp.time;
+		} else if (id_time && h->type < PD_RECORD_HEADER_ATTR) {
+			struct pd_sample_id sid;
+
+			if (pd_parse_sample_id(f, h, &sid) == 0 && sid.valid)
+				r.time = sid.time;
+		}
+		if (r.time < last)
+			sorted = false;
+		else
+			last = r.time;
+		if (s->nr_recs == alloc) {
+			alloc *= 2;
+			s->recs = xrealloc(s->recs, alloc * sizeof(*s->recs));
+		}
+		s->recs[s->nr_recs++] = r;
+	}
+	if (!sorted)
+		qsort(s->recs, s->nr_recs, sizeof(*s->recs), cmp_rec);
+}
+
+int session_open(struct session **out, const char *path, const struct session_opts *opts)
+{
+	struct session *s;
+	int err;
+
+	*out = NULL;
+	s = xcalloc(1, sizeof(*s));
+	err = pd_open(&s->f, path);
+	if (err) {
+		free(s);
+		return err;
+	}
+	if (opts)
+		s->opts = *opts;
+	hm_init(&s->strings);
+	hm_init(&s->threads);
+	s->syms = symcache_new();
+	find_vdso_image(s);
+	index_records(s);
+	*out = s;
+	return 0;
+}
+
+const struct pd_file *session_file(const struct session *s)
+{
+	return s->f;
+}
+
+const struct session_stats *session_stats(const struct session *s)
+{
+	return &s->stats;
+}
+
+/* ---- samples ---- */
+
+static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
+{
+	const struct map *m;
+	uint64_t file_off;
+
+	fr->sym = NULL;
+	fr->sym_off = fr->ip;
+	if (fr->kernel) {
+		fr->dso = "[kernel.kallsyms]";
+		fr->sym = symcache_resolve_kernel(s->syms, fr->ip, &fr->sym_off);
+		if (!fr->sym)
+			fr->sym_off = fr->ip;
+		return;
+	}
+	m = mg_find(t->mg, fr->ip);
+	if (!m) {
+		fr->dso = "[unknown]";
+		return;
+	}
+	fr->dso = m->dso;
+	file_off = fr->ip - m->start + m->pgoff;
+	fr->sym_off = file_off;
+	if (!m->no_symbols || (s->vdso_image && !strcmp(m->dso, "[vdso]"))) {
+		fr->sym = symcache_resolve(s->syms, m->no_symbols ? s->vdso_image : m->dso, file_off,
+					   &fr->sym_off, NULL);
+		if (!fr->sym)
+			fr->sym_off = file_off;
+	}
+}
+
+static struct pk_frame *frame_slot(struct session *s, size_t n)
+{
+	if (n >= s->frames_alloc) {
+		s->frames_alloc = s->frames_alloc ? s->frames_alloc * 2 : 64;
+		s->frames = xrealloc(s->frames, s->frames_alloc * sizeof(*s->frames));
+	}
+	return &s->frames[n];
+}
+
+static int do_sample(struct session *s, const struct perf_event_header *h, session_sample_fn fn,
+		     void *arg, bool *bad)
+{
+	struct pd_sample raw;
+	struct pk_sample smp;
+	struct thread *t;
+	size_t n = 0;
+	uint16_t cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+
+	if (pd_parse_sample(s->f, h, &raw)) {
+		*bad = true;
+		return 0;
+	}
+	t = thread_findnew(s, raw.pid, raw.tid);
+	if (raw.callchain && raw.nr_callchain && !s->opts.no_callchain) {
+		for (uint64_t i = 0; i < raw.nr_callchain; i++) {
+			uint64_t ip = raw.callchain[i];
+			struct pk_frame *fr;
+
+			if (ip >= PERF_CONTEXT_MAX) {
+				kernel = ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_GUEST_KERNEL;
+				continue;
+			}
+			if (s->opts.max_stack > 0 && n >= (size_t)s->opts.max_stack)
+				break;
+			fr = frame_slot(s, n++);
+			fr->ip = ip;
+			fr->kernel = kernel;
+		}
+	}
+	if (n == 0) {
+		struct pk_frame *fr = frame_slot(s, n++);
+
+		fr->ip = raw.ip;
+		fr->kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	}
+	for (size_t i = 0; i < n; i++)
+		resolve(s, t, &s->frames[i]);
+	if (!(raw.evsel->attr.sample_type & PERF_SAMPLE_PERIOD))
+		/* a fixed period (-c N) is in the attr, not in each sample */
+		raw.period = raw.evsel->attr.freq ? 1 : raw.evsel->attr.sample_period;
+	s->stats.nr_samples++;
+	s->stats.total_period += raw.period;
+	smp.raw = &raw;
+	smp.event = raw.evsel->name;
+	smp.comm = t->comm;
+	smp.pid = raw.pid;
+	smp.tid = raw.tid;
+	smp.cpu = raw.cpu;
+	smp.time = raw.time;
+	smp.period = raw.period;
+	smp.cpumode = cpumode;
+	smp.nr_frames = n;
+	smp.frames = s->frames;
+	return fn(&smp, arg);
+}
+
+int session_process(struct session *s, session_sample_fn fn, void *arg)
+{
+	uint64_t bad = 0, bad_off = 0;
+	int ret = 0;
+
+	memset(&s->stats, 0, sizeof(s->stats));
+	for (size_t i = 0; i < s->nr_recs; i++) {
+		const uint8_t *p = s->f->map + s->f->data_offset + s->recs[i].pos;
+		const struct perf_event_header *h = (const struct perf_event_header *)p;
+
+		s->stats.nr_records++;
+		switch (h->type) {
+		case PERF_RECORD_SAMPLE:
+		{
+			bool malformed = false;
+
+			ret = do_sample(s, h, fn, arg, &malformed);
+			if (ret)
+				return ret;
+			if (malformed && !bad++)
+				bad_off = pd_offset(s->f, h);
+			break;
+		}
+		case PERF_RECORD_MMAP:
+		case PERF_RECORD_MMAP2:
+			do_mmap(s, h, p);
+			break;
+		case PERF_RECORD_COMM:
+			do_comm(s, h, p);
+			break;
+		case PERF_RECORD_FORK:
+			do_fork(s, h, p);
+			break;
+		case PERF_RECORD_LOST:
+			if (h->size >= 24)
+				s->stats.nr_lost += rd64(p + 16);
+			break;
+		case PERF_RECORD_LOST_SAMPLES:
+			if (h->size >= 16)
+				s->stats.nr_lost += rd64(p + 8);
+			break;
+		default:
+			break;   /* EXIT keeps the thread: late samples still resolve */
+		}
+	}
+	if (s->nr_compressed)
+		pk_warn("%s: %llu compressed records (perf record -z) skipped: not supported", s->f->path,
+			(unsigned long long)s->nr_compressed);
+	if (bad)
+		pk_warn("%s: %llu malformed samples skipped (first at offset %llu)", s->f->path,
+			(unsigned long long)bad, (unsigned long long)bad_off);
+	return 0;
+}
+
+void session_close(struct session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->threads.nr; i++) {
+		struct thread *t = s->threads.entries[i].val.ptr;
+
+		mg_put(t->mg);
+		free(t);
+	}
+	hm_release(&s->threads);
+	hm_release(&s->strings);
+	symcache_free(s->syms);
+	free(s->recs);
+	free(s->frames);
+	free(s->vdso_image);
+	pd_close(s->f);
+	free(s);
+}

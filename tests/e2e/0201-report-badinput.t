@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Bad input to perfkit report and script: a missing file and a file that is
+# not perf.data give one clear line and exit 1; a perf.data cut in half and
+# one whose header says data size 0 give the complete records plus one
+# warning line; nothing crashes (this test also runs under ASan/UBSan).
+. "$(dirname "$0")/lib.sh"
+
+if ! have perf; then skip "perf (to write a perf.data) is not installed"; done_testing; exit; fi
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+
+W=$PK_BUILD/tests/workloads/burn2to1
+if [ ! -x "$W" ]; then
+	W=$T/burn2to1
+	cc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$W" "$TOP/tests/workloads/burn2to1.c"
+fi
+perf record -g -o "$T/good.data" -- "$W" 300 >/dev/null 2>&1
+nsamples() { "$PERFKIT" script -i "$1" 2>/dev/null | grep -c 'cpu-clock'; }
+full=$(nsamples "$T/good.data")
+expect "good file has samples ($full)" test "$full" -gt 100
+
+lines() { wc -l <"$1" | tr -d ' '; }
+
+for cmd in report script; do
+	# missing file
+	"$PERFKIT" $cmd -i "$T/nope.data" >"$T/out" 2>"$T/err"; rc=$?
+	expect "$cmd missing file: exit 1" test $rc = 1
+	expect "$cmd missing file: one line naming the file" \
+		test "$(lines "$T/err")" = 1 -a "$(grep -c "nope.data" "$T/err")" = 1
+	expect "$cmd missing file: nothing on stdout" test ! -s "$T/out"
+	diag "$(cat "$T/err")"
+
+	# not perf.data
+	"$PERFKIT" $cmd -i /etc/passwd >"$T/out" 2>"$T/err"; rc=$?
+	expect "$cmd /etc/passwd: exit 1" test $rc = 1
+	expect "$cmd /etc/passwd: one line 'not a perf.data file'" \
+		test "$(lines "$T/err")" = 1 -a "$(grep -c "/etc/passwd: not a perf.data file" "$T/err")" = 1
+	expect "$cmd /etc/passwd: nothing on stdout" test ! -s "$T/out"
+
+	# empty file
+	: >"$T/empty.data"
+	"$PERFKIT" $cmd -i "$T/empty.data" >"$T/out" 2>"$T/err"; rc=$?
+	expect "$cmd empty file: exit 1, one line" test $rc = 1 -a "$(lines "$T/err")" = 1
+done
+
+# a perf.data cut in half
+size=$(stat -c %s "$T/good.data")
+head -c $((size / 2)) "$T/good.data" >"$T/cut.data"
+"$PERFKIT" report -i "$T/cut.data" >"$T/out" 2>"$T/err"; rc=$?
+diag "$(cat "$T/err")"
+expect "cut file: report exits 0" test $rc = 0
+expect "cut file: one warning line" test "$(grep -c 'warning' "$T/err")" = 1
+expect "cut file: warning names the file" grep -q 'cut.data' "$T/err"
+expect "cut file: report shows burn_two" grep -q 'burn_two' "$T/out"
+cut=$(nsamples "$T/cut.data")
+expect "cut file: some but not all samples ($cut of $full)" test "$cut" -gt 0 -a "$cut" -lt "$full"
+
+# header data size (offset 48) patched to 0: read to the end of the file
+cp "$T/good.data" "$T/zero.data"
+printf '\0\0\0\0\0\0\0\0' | dd of="$T/zero.data" bs=1 seek=48 conv=notrunc 2>/dev/null
+"$PERFKIT" report -i "$T/zero.data" >"$T/out" 2>"$T/err"; rc=$?
+diag "$(cat "$T/err")"
+expect "data size 0: report exits 0" test $rc = 0
+expect "data size 0: a warning about data size 0" grep -q 'warning: .*data size 0' "$T/err"
+expect "data size 0: report shows burn_two" grep -q 'burn_two' "$T/out"
+zero=$(nsamples "$T/zero.data")
+expect "data size 0: all samples read ($zero of $full)" test "$zero" = "$full"
+
+# random garbage after a valid header, many cut points: never a crash
+for n in 100 200 1000 4000 20000; do
+	head -c $n "$T/good.data" >"$T/c.data"
+	"$PERFKIT" report -i "$T/c.data" >/dev/null 2>"$T/err"; rc=$?
+	expect "cut at $n bytes: exit 0 or 1, no crash" test $rc -le 1
+done
+cp "$T/good.data" "$T/noise.data"
+head -c 4096 /dev/urandom | dd of="$T/noise.data" bs=1 seek=2048 conv=notrunc 2>/dev/null
+"$PERFKIT" report -i "$T/noise.data" >/dev/null 2>"$T/err"; rc=$?
+expect "random bytes in the data section: exit 0 or 1, no crash" test $rc -le 1
+"$PERFKIT" script -i "$T/noise.data" >/dev/null 2>"$T/err"; rc=$?
+expect "script on random bytes: exit 0 or 1, no crash" test $rc -le 1
+
+# usage errors
+"$PERFKIT" report --sort nosuchkey -i "$T/good.data" >/dev/null 2>"$T/err"; rc=$?
+expect "report --sort nosuchkey: exit 2" test $rc = 2
+"$PERFKIT" report --percent-limit abc -i "$T/good.data" >/dev/null 2>"$T/err"; rc=$?
+expect "report --percent-limit abc: exit 2" test $rc = 2
+done_testing

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit report options against perf report: --sort pid / dso / sym,
+# --percent-limit, --stdio, and children of a recursive function counted
+# once per sample (never above 100 %).
+. "$(dirname "$0")/lib.sh"
+
+if ! have perf; then skip "perf (the oracle) is not installed"; done_testing; exit; fi
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+if ! have cc; then skip "no C compiler for the test program"; done_testing; exit; fi
+
+cat >"$T/rec.c" <<'C'
+#include <time.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void leaf(void)
+{
+	for (int i = 0; i < 20000; i++)
+		sink = sink * 6364136223846793005UL + 1;
+}
+__attribute__((noinline)) int recurse(int n)
+{
+	if (n == 0) {
+		leaf();
+		return 0;
+	}
+	return recurse(n - 1) + (int)(sink & 1);
+}
+int main(void)
+{
+	clock_t end = clock() + CLOCKS_PER_SEC / 3;
+	while (clock() < end)
+		recurse(6);
+	return 0;
+}
+C
+cc -O1 -g -fno-omit-frame-pointer -fno-inline -fno-optimize-sibling-calls -o "$T/rec" "$T/rec.c"
+perf record -g -o "$T/p.data" -- "$T/rec" >/dev/null 2>&1
+
+rows() { # SYMBOL SELF CHILDREN of a report with a Children column
+	awk '/^#/ || !/%/ { next } { c = $1; s = $2; sub(/%/, "", c); sub(/%/, "", s); print $NF, s, c }' "$1"
+}
+near() { awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; exit !(a != "" && b != "" && x <= d && x >= -d) }'; }
+
+"$PERFKIT" report --stdio -i "$T/p.data" >"$T/pk" 2>"$T/err"
+expect "--stdio accepted" test $? = 0
+perf report --stdio --children -g none -i "$T/p.data" >"$T/perf" 2>/dev/null
+rc=$(rows "$T/pk" | awk '$1 == "recurse" { print $3; exit }')
+pc=$(rows "$T/perf" | awk '$1 == "recurse" { print $3; exit }')
+diag "recurse children: perfkit $rc%, perf $pc%"
+expect "recursive function: children <= 100 %" awk -v c="$rc" 'BEGIN { exit !(c != "" && c <= 100.0) }'
+expect "recursive function: children within 1 point of perf ($pc)" near "$rc" "$pc" 1
+lc=$(rows "$T/pk" | awk '$1 == "leaf" { print $2; exit }')
+pl=$(rows "$T/perf" | awk '$1 == "leaf" { print $2; exit }')
+expect "leaf self $lc% within 1 point of perf ($pl%)" near "$lc" "$pl" 1
+
+# --sort pid: one row per process, like perf's "Pid:Command"
+"$PERFKIT" report -i "$T/p.data" --no-children --sort pid >"$T/pk.pid" 2>/dev/null
+perf report --stdio --no-children -g none --sort pid -i "$T/p.data" >"$T/perf.pid" 2>/dev/null
+kp=$(grep -v '^#' "$T/pk.pid" | awk 'NF { print $2, $1 }' | sort)
+pp=$(grep -v '^#' "$T/perf.pid" | awk 'NF { print $2, $1 }' | sort)
+diag "perfkit: $kp / perf: $pp"
+expect "--sort pid: same rows as perf" test -n "$kp" -a "$kp" = "$pp"
+expect "--sort pid header" grep -Eq '^# Overhead +Pid:Command' "$T/pk.pid"
+
+# --sort dso: percentages per DSO like perf
+"$PERFKIT" report -i "$T/p.data" --no-children --sort dso >"$T/pk.dso" 2>/dev/null
+perf report --stdio --no-children -g none --sort dso -i "$T/p.data" >"$T/perf.dso" 2>/dev/null
+kd=$(awk '!/^#/ && NF { print $2, $1; exit }' "$T/pk.dso")
+pd=$(awk '!/^#/ && NF { print $2, $1; exit }' "$T/perf.dso")
+diag "top dso: perfkit $kd, perf $pd"
+expect "--sort dso: top DSO is the program's" test "${kd%% *}" = rec
+expect "--sort dso: top DSO within 1 point of perf" near "$(echo "${kd#* }" | tr -d %)" "$(echo "${pd#* }" | tr -d %)" 1
+expect "--sort dso: two columns only" grep -Eq '^# Overhead  Shared Object *$' "$T/pk.dso"
+
+# --sort sym,comm: the order of columns follows the keys
+"$PERFKIT" report -i "$T/p.data" --no-children --sort sym,comm >"$T/pk.sc" 2>/dev/null
+expect "--sort sym,comm header" grep -Eq '^# Overhead  Symbol +Command *$' "$T/pk.sc"
+
+# --percent-limit hides the small rows
+all=$(grep -vc '^#' "$T/pk")
+"$PERFKIT" report -i "$T/p.data" --percent-limit 5 >"$T/pk.lim" 2>/dev/null
+lim=$(grep -v '^#' "$T/pk.lim" | grep -c '%')
+small=$(grep -v '^#' "$T/pk.lim" | awk '/%/ { c = $1; sub(/%/, "", c); if (c + 0 < 5) print }' | head -1)
+expect "--percent-limit 5: fewer rows ($lim of $all), none below 5 %" test "$lim" -lt "$all" -a -z "$small"
+done_testing
