@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit record: exit status of the command, commands that cannot run,
+# events the machine lacks, usage errors — and no file left behind on error.
+. "$(dirname "$0")/lib.sh"
+
+if ! have perf || ! can_perf_event; then
+	skip "needs perf and perf_event_open (perf_event_paranoid <= 2 or root)"
+	done_testing; exit
+fi
+cd "$T"
+
+"$PERFKIT" record -o exit3.data -- sh -c 'exit 3' 2>/dev/null
+expect 'the command exit status is returned (3)' test $? -eq 3
+expect 'and the file is still written' test -s exit3.data
+perf script -i exit3.data >/dev/null 2>exit3.err
+same_file 'perf reads it without complaint' /dev/null exit3.err
+
+"$PERFKIT" record -o sig.data -- sh -c 'kill -TERM $$' 2>/dev/null
+expect 'a command killed by SIGTERM gives 128+15' test $? -eq 143
+
+"$PERFKIT" record -o none.data -- nosuchcmd-perfkit arg 2>none.err
+expect 'a command that cannot run exits 127' test $? -eq 127
+expect 'with a clear error line' grep -qx "perfkit record: cannot run 'nosuchcmd-perfkit': No such file or directory" none.err
+expect 'and no output file' test ! -e none.data
+expect 'and no temporary file' test -z "$(ls | grep -F 'none.data')"
+
+echo 'echo hi' >noexec.sh
+"$PERFKIT" record -o noexec.data -- ./noexec.sh 2>noexec.err
+expect 'a non-executable file exits 127' test $? -eq 127
+expect '... naming the reason' grep -q "cannot run './noexec.sh': Permission denied" noexec.err
+expect '... and leaves no file' test -z "$(ls | grep -F 'noexec.data')"
+
+if perf stat -e cycles true >/dev/null 2>&1; then
+	skip "this machine has a hardware PMU: 'cycles' works"
+	skip "this machine has a hardware PMU: 'cycles' works"
+else
+	"$PERFKIT" record -e cycles -o cyc.data -- true 2>cyc.err
+	expect "-e cycles without a PMU fails with status 1" test $? -eq 1
+	expect '... naming the software alternative' \
+		grep -qx "perfkit record: event 'cycles' is not supported on this machine (no hardware PMU); use -e cpu-clock" cyc.err
+fi
+expect '... and leaves no file' test -z "$(ls | grep -F 'cyc.data')"
+
+"$PERFKIT" record -e no-such-event -o bad.data -- true 2>bad.err
+expect 'an unknown event is a usage error (2)' test $? -eq 2
+expect '... naming the event' grep -q "unknown event 'no-such-event'" bad.err
+"$PERFKIT" record -e cpu-clock:z -- true 2>bad.err
+expect 'an unknown modifier is a usage error' test $? -eq 2
+"$PERFKIT" record 2>/dev/null
+expect 'no command, -p or -a is a usage error' test $? -eq 2
+"$PERFKIT" record -F 0 -- true 2>/dev/null
+expect '-F 0 is a usage error' test $? -eq 2
+"$PERFKIT" record -F 99 -c 5 -- true 2>/dev/null
+expect '-F with -c is a usage error' test $? -eq 2
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 100000)
+"$PERFKIT" record -F $((max * 10)) -o fast.data -- true 2>fast.err
+expect '-F above the kernel maximum fails (1)' test $? -eq 1
+expect '... saying so' grep -q "above the kernel's maximum sample rate $max" fast.err
+expect '... and leaves no file' test -z "$(ls | grep -F 'fast.data')"
+"$PERFKIT" record --help >help.out
+expect '--help prints the usage to stdout' grep -q '^usage: perfkit record' help.out
+
+# -e with :u on a software event, and a second event on the same buffers
+"$PERFKIT" record -e cpu-clock:u,page-faults -o two.data -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' 2>/dev/null
+perf script -F event -i two.data 2>two.err | sort -u >two.out
+same_file 'two events: perf script stderr is empty' /dev/null two.err
+expect 'two events: both appear' test "$(tr -d ' :' <two.out | sort -u | tr '\n' ' ')" = "cpu-clocku page-faults "
+
+done_testing

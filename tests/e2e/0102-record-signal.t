@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit record stopped by SIGINT / SIGTERM still leaves a valid perf.data;
+# the command gets the signal too.
+. "$(dirname "$0")/lib.sh"
+
+if ! have perf || ! can_perf_event; then
+	skip "needs perf and perf_event_open (perf_event_paranoid <= 2 or root)"
+	done_testing; exit
+fi
+cd "$T"
+
+for sig in INT TERM; do
+	"$PERFKIT" record -o $sig.data -- sh -c 'while :; do :; done' 2>$sig.err &
+	pid=$!
+	sleep 0.6
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	case $sig in INT) want=130;; TERM) want=143;; esac
+	expect "SIG$sig: status is that of the command killed by it ($want)" test $rc -eq $want
+	expect "SIG$sig: the file is there" test -s $sig.data
+	expect "SIG$sig: no temporary file left" test -z "$(ls | grep -F "$sig.data.tmp")"
+	expect "SIG$sig: summary line printed" grep -q '^\[ perfkit record: [1-9][0-9]* samples' $sig.err
+	perf script -i $sig.data >$sig.out 2>$sig.perr
+	same_file "SIG$sig: perf script stderr is empty" /dev/null $sig.perr
+	expect "SIG$sig: samples of sh are in it" grep -q '^ *sh ' $sig.out
+done
+
+done_testing

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A workload that burns CPU in two functions in a 2:1 ratio is reported at
+# 67 % and 33 % (± 5 points), with and without call chains.
+. "$(dirname "$0")/lib.sh"
+
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+W=$PK_BUILD/tests/workloads/burn2to1
+[ -n "${PK_SAN:-}" ] && ms=500 || ms=900
+
+self_pct() { # self_pct REPORT SYMBOL → percentage of the Self column
+	awk -v s="$2" '!/^#/ && $NF == s { v = ($2 ~ /%$/) ? $2 : $1; sub(/%/, "", v); print v; exit }' "$1"
+}
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(a != "" && d <= 5 && d >= -5) }'; }
+
+for g in "" "-g"; do
+	expect "record ${g:-without -g}" "$PERFKIT" record $g -F 999 -o "$T/r.data" -- "$W" $ms 2>/dev/null
+	"$PERFKIT" report -i "$T/r.data" --no-children >"$T/rep" 2>/dev/null
+	two=$(self_pct "$T/rep" burn_two) one=$(self_pct "$T/rep" burn_one)
+	diag "burn_two=$two% burn_one=$one%"
+	expect "burn_two at 67 % ± 5 ${g}" near "$two" 66.67
+	expect "burn_one at 33 % ± 5 ${g}" near "$one" 33.33
+done
+done_testing
