@@ -22,6 +22,8 @@ static const struct cmd {
 	{ "collapse",    cmd_collapse,    "perf.data or perf script text to folded stacks" },
 	{ "flamegraph",  cmd_flamegraph,  "folded stacks (or perf.data) to an SVG flame graph" },
 	{ "diff-folded", cmd_diff_folded, "two folded profiles to a two-column differential profile" },
+	{ "stat",        cmd_stat,        "run a command and count events (cycles, IPC, misses) with a reading" },
+	{ "bench",       cmd_bench,       "benchmark commands against each other, with statistics and a verdict" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,1063 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfkit bench — benchmark commands against each other (hyperfine's options
+ * and output style), with statistics from stats/stats.h and a verdict.
+ *
+ * Policy (also in `perfkit bench --help`):
+ *  - Per command: mean ± σ (sample standard deviation, N−1), median and MAD,
+ *    min … max, user and system time, number of runs.  One run: no σ.
+ *  - With a shell (default `sh -c CMD`), the shell's own start-up time is
+ *    measured (sh -c '' ×20) and subtracted from every run (never below 0).
+ *  - Without --runs: runs for about 3 s, at least --min-runs (10) and at most
+ *    --max-runs.
+ *  - Outliers: modified z-score |0.6745 (x − median) / MAD| > 3.5 (MeanAD
+ *    when MAD = 0; no outliers when every value is equal).  They are
+ *    reported, never removed.
+ *  - Comparison: the ratio of each mean to the fastest mean, ± σ by error
+ *    propagation, a 95 % confidence interval (delta method on log ratio),
+ *    Welch's t-test and Mann-Whitney U.  Verdict: "slower"/"faster" when
+ *    Welch's p < 0.05 and the difference is at least --min-effect (1 %),
+ *    else "no significant difference at 95 %".  A zero mean makes the
+ *    comparison "unavailable" (never inf or NaN).
+ *  - A failing command (non-zero exit) stops the benchmark with the command,
+ *    the run and the exit code; with -i failed runs are kept out of the
+ *    statistics, counted, shown and exported, and a command with failures is
+ *    never called fastest without a warning.
+ */
+#include "cmd/cmds.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/outfile.h"
+#include "base/strbuf.h"
+#include "counter/counter.h"
+#include "counter/metrics.h"
+#include "stats/stats.h"
+
+#define MAX_CMDS 64
+
+struct bench_opts {
+	int warmup, runs, min_runs, max_runs;
+	const char *prepare[MAX_CMDS];
+	int nprepare;
+	const char *cleanup;
+	const char *shell;          /* NULL with -N */
+	int ignore_failure, show_output, counters;
+	const char *names[MAX_CMDS];
+	int nnames;
+	const char *param_var;
+	char **param_vals;
+	int nparam;
+	const char *export_json, *export_md, *export_csv;
+	const char *time_unit;      /* "ms", "s", "us" or NULL (auto) */
+	double min_effect;
+};
+
+struct result {
+	char *command, *name, *param;
+	double *t, *user, *sys;      /* successful runs only */
+	size_t n, alloc;
+	int *codes;                  /* exit code of every run */
+	size_t nruns, failed;
+	struct st_summary s;
+	double user_mean, sys_mean;
+	size_t outliers;
+	struct cnt_set cnt;          /* --counters: event names */
+	double **cv;                 /* cv[event][run] */
+	size_t *cvn;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit bench [options] CMD...\n"
+		"  -w, --warmup N            N untimed runs first\n"
+		"  -r, --runs N              exactly N runs (default: about 3 s, 10 at least)\n"
+		"  -m, --min-runs N          at least N runs (default 10)\n"
+		"  -M, --max-runs N          at most N runs\n"
+		"  -p, --prepare CMD         run before each run (once, or once per command)\n"
+		"  -c, --cleanup CMD         run after the runs of each command\n"
+		"  -S, --shell SHELL         shell to run commands with (default sh); -N: none\n"
+		"  -N                        no shell: split CMD on blanks and exec it\n"
+		"  -i, --ignore-failure      keep going on non-zero exit; failed runs are left out\n"
+		"  -n, --command-name NAME   name of the next command in the output\n"
+		"  -P, --parameter-scan V MIN MAX   run CMD with {V} = MIN..MAX (-D step)\n"
+		"  -L, --parameter-list V A,B,…     run CMD with {V} = each value\n"
+		"      --export-json/--export-markdown/--export-csv FILE\n"
+		"      --show-output         do not discard the commands' output\n"
+		"      --time-unit U         millisecond, second or microsecond\n"
+		"      --counters            count perf events (as perfkit stat) in each run\n"
+		"      --min-effect PCT      smallest difference called significant (default 1)\n"
+		"Comparison: ratio to the fastest ± σ, 95 %% CI, Welch's t-test and Mann-Whitney U;\n"
+		"\"faster\"/\"slower\" when p < 0.05 and the difference ≥ min-effect, else \"no\n"
+		"significant difference at 95 %%\".  Outliers: modified z-score > 3.5 (MAD).\n");
+}
+
+/* ---- running ---- */
+
+static char **split_blank(const char *cmd)
+{
+	size_t cap = 8, n = 0;
+	char **v = xmalloc(cap * sizeof(*v));
+	const char *p = cmd;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		struct strbuf w = STRBUF_INIT;
+		while (*p && *p != ' ' && *p != '\t') {
+			if (*p == '\'' || *p == '"') {
+				char q = *p++;
+				while (*p && *p != q)
+					sb_addch(&w, *p++);
+				if (*p)
+					p++;
+			} else {
+				sb_addch(&w, *p++);
+			}
+		}
+		if (n + 2 > cap)
+			v = xrealloc(v, (cap *= 2) * sizeof(*v));
+		v[n++] = sb_detach(&w, NULL);
+	}
+	v[n] = NULL;
+	return v;
+}
+
+static void free_argv(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+struct run_out {
+	int code;            /* exit code, or 128+signal, or 127 exec failure */
+	double wall, user, sys;
+	int exec_errno;
+};
+
+/* PATH lookup once per program name (the last one is cached), so each run
+ * does not retry execve along PATH.  A name with '/' is used as is. */
+static const char *resolve(const char *name)
+{
+	static char *last_name, *last_path;
+
+	if (strchr(name, '/'))
+		return name;
+	if (last_name && !strcmp(last_name, name))
+		return last_path;
+	const char *env = getenv("PATH");
+	char *found = NULL;
+	for (const char *p = env ? env : "/usr/bin:/bin"; !found;) {
+		size_t l = strcspn(p, ":");
+		struct strbuf sb = STRBUF_INIT;
+		sb_addf(&sb, "%.*s/%s", (int)l, l ? p : ".", name);
+		if (access(sb.buf, X_OK) == 0)
+			found = sb_detach(&sb, NULL);
+		sb_release(&sb);
+		if (!p[l])
+			break;
+		p += l + 1;
+	}
+	if (!found)
+		return name;      /* posix_spawn reports ENOENT */
+	free(last_name);
+	free(last_path);
+	last_name = xstrdup(name);
+	last_path = found;
+	return last_path;
+}
+
+/* Without counters: posix_spawn (vfork-like, no handshake), the cheapest
+ * way to start a process, so the harness adds little to each run. */
+static int spawn_plain(const struct bench_opts *o, char **argv, bool quiet, struct run_out *r)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int status = 0, err;
+	struct rusage ru;
+
+	posix_spawn_file_actions_init(&fa);
+	if (quiet) {
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	}
+	const char *path = resolve(argv[0]);
+	double t0 = now_s();
+	err = posix_spawn(&pid, path, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (err) {
+		r->exec_errno = err;
+		r->code = 127;
+		if (!o->shell)
+			free_argv(argv);
+		return 0;
+	}
+	while (wait4(pid, &status, 0, &ru) < 0) {
+		if (errno != EINTR) {
+			err = errno;
+			if (!o->shell)
+				free_argv(argv);
+			return pk_error(err, "wait: %s", strerror(err));
+		}
+	}
+	r->wall = now_s() - t0;
+	if (!o->shell)
+		free_argv(argv);
+	r->user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	r->sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return 0;
+}
+
+/* Run cmd once; with cnt, count events on it (enable at exec). */
+static int run_once(const struct bench_opts *o, const char *cmd, bool quiet,
+		    struct cnt_set *cnt, struct run_out *r)
+{
+	char **argv;
+	char *shv[4];
+
+	memset(r, 0, sizeof(*r));
+	if (o->shell) {
+		shv[0] = (char *)o->shell;
+		shv[1] = "-c";
+		shv[2] = (char *)cmd;
+		shv[3] = NULL;
+		argv = shv;
+	} else {
+		argv = split_blank(cmd);
+		if (!argv[0]) {
+			free_argv(argv);
+			return pk_error(EINVAL, "empty command");
+		}
+	}
+	if (!cnt)
+		return spawn_plain(o, argv, quiet, r);
+	int go[2], er[2];
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC) < 0)
+		return pk_error(errno, "pipe: %s", strerror(errno));
+	pid_t pid = fork();
+	if (pid < 0)
+		return pk_error(errno, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		char b;
+		close(go[1]);
+		close(er[0]);
+		if (quiet) {
+			int nul = open("/dev/null", O_RDWR);
+			if (nul >= 0) {
+				dup2(nul, 0);
+				dup2(nul, 1);
+				dup2(nul, 2);
+			}
+		}
+		if (read(go[0], &b, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		int e = errno;
+		if (write(er[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(er[1]);
+	if (!o->shell)
+		free_argv(argv);
+	int err = 0;
+	if (cnt)
+		err = cnt_set_open(cnt, pid, -1, CNT_ENABLE_ON_EXEC | CNT_INHERIT);
+	if (err) {
+		kill(pid, SIGKILL);
+		close(go[1]);
+		close(er[0]);
+		waitpid(pid, NULL, 0);
+		return err;
+	}
+	double t0 = now_s();
+	if (write(go[1], "g", 1) != 1) {
+		/* the child is gone; wait4 reports it */
+	}
+	close(go[1]);
+	int status = 0;
+	struct rusage ru;
+	while (wait4(pid, &status, 0, &ru) < 0) {
+		if (errno != EINTR)
+			return pk_error(errno, "wait: %s", strerror(errno));
+	}
+	r->wall = now_s() - t0;
+	int e;
+	if (read(er[0], &e, sizeof(e)) == (ssize_t)sizeof(e))
+		r->exec_errno = e;
+	close(er[0]);
+	if (cnt) {
+		err = cnt_set_read(cnt);
+		cnt_set_close(cnt);
+		if (err)
+			return err;
+	}
+	r->user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	r->sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return 0;
+}
+
+/* ---- formatting ---- */
+
+static const char *unit_for(const struct bench_opts *o, double mean_s, double *scale)
+{
+	const char *u = o->time_unit;
+
+	if (!u)
+		u = mean_s < 1 ? "ms" : "s";
+	if (!strcmp(u, "us")) {
+		*scale = 1e6;
+		return "µs";
+	}
+	if (!strcmp(u, "s")) {
+		*scale = 1;
+		return "s";
+	}
+	*scale = 1e3;
+	return "ms";
+}
+
+static const char *label(const struct result *r)
+{
+	return r->name ? r->name : r->command;
+}
+
+static void progress(bool tty, const char *what, size_t done, size_t total, double eta)
+{
+	if (!tty)
+		return;
+	int width = 30, fill = total ? (int)(width * done / total) : 0;
+	fprintf(stderr, "\r\033[K  %s [", what);
+	for (int i = 0; i < width; i++)
+		fputs(i < fill ? "#" : ".", stderr);
+	fprintf(stderr, "] %zu/%zu  ETA %02d:%02d", done, total, (int)eta / 60, (int)eta % 60);
+}
+
+static void progress_clear(bool tty)
+{
+	if (tty)
+		fputs("\r\033[K", stderr);
+}
+
+/* ---- main loop ---- */
+
+static void add_sample(struct result *r, double t, double u, double s)
+{
+	if (r->n == r->alloc) {
+		r->alloc = r->alloc ? 2 * r->alloc : 16;
+		r->t = xrealloc(r->t, r->alloc * sizeof(double));
+		r->user = xrealloc(r->user, r->alloc * sizeof(double));
+		r->sys = xrealloc(r->sys, r->alloc * sizeof(double));
+	}
+	r->t[r->n] = t;
+	r->user[r->n] = u;
+	r->sys[r->n] = s;
+	r->n++;
+}
+
+static void add_code(struct result *r, int code, size_t *cap)
+{
+	if (r->nruns == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		r->codes = xrealloc(r->codes, *cap * sizeof(int));
+	}
+	r->codes[r->nruns++] = code;
+}
+
+static void add_counts(struct result *r, size_t cap_runs)
+{
+	if (!r->cv) {
+		r->cv = xcalloc(r->cnt.nr, sizeof(*r->cv));
+		r->cvn = xcalloc(r->cnt.nr, sizeof(*r->cvn));
+	}
+	for (size_t i = 0; i < r->cnt.nr; i++) {
+		const struct cnt_event *e = &r->cnt.ev[i];
+		if (e->state != CNT_OK)
+			continue;
+		r->cv[i] = xrealloc(r->cv[i], cap_runs * sizeof(double));
+		r->cv[i][r->cvn[i]++] = (double)e->value;
+	}
+}
+
+static int shell_overhead(const struct bench_opts *o, double *t, double *u, double *s)
+{
+	double tt[20], uu[20], ss[20];
+	struct run_out ro;
+
+	for (int i = 0; i < 20; i++) {
+		int err = run_once(o, "", true, NULL, &ro);
+		if (err)
+			return err;
+		if (ro.code != 0 || ro.exec_errno)
+			return pk_error(EINVAL, "shell '%s' does not run (exit code %d)", o->shell, ro.code);
+		tt[i] = ro.wall;
+		uu[i] = ro.user;
+		ss[i] = ro.sys;
+	}
+	*t = st_median(tt, 20);   /* median: robust against a stray slow start */
+	*u = st_mean(uu, 20);
+	*s = st_mean(ss, 20);
+	return 0;
+}
+
+static int run_prepare(const struct bench_opts *o, int idx, const char *what)
+{
+	const char *cmd = o->nprepare == 0 ? NULL : o->nprepare == 1 ? o->prepare[0] : o->prepare[idx];
+	struct run_out ro;
+
+	if (!cmd)
+		return 0;
+	struct bench_opts sh = *o;
+	if (!sh.shell)
+		sh.shell = "sh";
+	int err = run_once(&sh, cmd, !o->show_output, NULL, &ro);
+	if (err)
+		return err;
+	if (ro.code != 0)
+		return pk_error(EINVAL, "%s command '%s' failed with exit code %d", what, cmd, ro.code);
+	return 0;
+}
+
+static int bench_one(const struct bench_opts *o, int idx, struct result *r, double sh_t,
+		     double sh_u, double sh_s, bool tty)
+{
+	struct run_out ro;
+	size_t code_cap = 0;
+	int err;
+
+	if (o->counters && (err = cnt_set_add_defaults(&r->cnt)))
+		return err;
+	for (int i = 0; i < o->warmup; i++) {
+		if ((err = run_prepare(o, idx, "prepare")))
+			return err;
+		progress(tty, "Warmup", (size_t)i, (size_t)o->warmup, 0);
+		if ((err = run_once(o, r->command, !o->show_output, NULL, &ro)))
+			return err;
+		if (ro.exec_errno)
+			return pk_error(ro.exec_errno, "cannot run '%s': %s", r->command, strerror(ro.exec_errno));
+		if (ro.code && !o->ignore_failure)
+			return pk_error(EINVAL, "command '%s' failed in warmup run %d with exit code %d (use -i to ignore failures)",
+					r->command, i + 1, ro.code);
+	}
+	size_t target = o->runs > 0 ? (size_t)o->runs : (size_t)o->min_runs;
+	double start = now_s();
+	for (size_t i = 0; i < target; i++) {
+		if ((err = run_prepare(o, idx, "prepare")))
+			return err;
+		double el = now_s() - start, eta = i ? el / (double)i * (double)(target - i) : 0;
+		progress(tty, "Performing runs", i, target, eta);
+		if ((err = run_once(o, r->command, !o->show_output, o->counters ? &r->cnt : NULL, &ro)))
+			return err;
+		if (ro.exec_errno)
+			return pk_error(ro.exec_errno, "cannot run '%s': %s", r->command, strerror(ro.exec_errno));
+		add_code(r, ro.code, &code_cap);
+		if (ro.code) {
+			if (!o->ignore_failure) {
+				progress_clear(tty);
+				return pk_error(EINVAL, "command '%s' failed in run %zu with exit code %d (use -i to ignore failures)",
+						r->command, i + 1, ro.code);
+			}
+			r->failed++;
+		} else {
+			double t = ro.wall - sh_t, u = ro.user - sh_u, s = ro.sys - sh_s;
+			add_sample(r, t > 0 ? t : 0, u > 0 ? u : 0, s > 0 ? s : 0);
+			if (o->counters)
+				add_counts(r, target);
+		}
+		if (i == 0 && o->runs <= 0) {
+			/* hyperfine's rule: about 3 s, within [min, max] runs */
+			double per = ro.wall > 1e-6 ? ro.wall : 1e-6;
+			double want = 3.0 / per;
+			size_t n = want > 1e7 ? 10000000 : (size_t)want;
+			if (n < (size_t)o->min_runs)
+				n = (size_t)o->min_runs;
+			if (o->max_runs > 0 && n > (size_t)o->max_runs)
+				n = (size_t)o->max_runs;
+			target = n;
+		}
+	}
+	progress_clear(tty);
+	if (o->cleanup) {
+		struct bench_opts sh = *o;
+		if (!sh.shell)
+			sh.shell = "sh";
+		if ((err = run_once(&sh, o->cleanup, !o->show_output, NULL, &ro)))
+			return err;
+		if (ro.code)
+			return pk_error(EINVAL, "cleanup command '%s' failed with exit code %d", o->cleanup, ro.code);
+	}
+	st_summarize(r->t, r->n, &r->s);
+	r->user_mean = st_mean(r->user, r->n);
+	r->sys_mean = st_mean(r->sys, r->n);
+	r->outliers = st_outliers(r->t, r->n, ST_OUTLIER_Z, NULL);
+	return 0;
+}
+
+static void print_result(const struct bench_opts *o, int i, const struct result *r)
+{
+	double sc;
+	const char *u = unit_for(o, r->s.mean, &sc);
+
+	printf("Benchmark %d: %s\n", i + 1, label(r));
+	if (r->n == 0) {
+		printf("  No successful runs: all %zu runs failed.\n \n", r->nruns);
+		return;
+	}
+	if (r->n >= 2)
+		printf("  Time (mean ± σ):     %6.1f %s ± %5.1f %s    [User: %.1f %s, System: %.1f %s]\n",
+		       r->s.mean * sc, u, r->s.stddev * sc, u, r->user_mean * sc, u, r->sys_mean * sc, u);
+	else
+		printf("  Time (abs ≡):        %6.1f %s               [User: %.1f %s, System: %.1f %s]\n",
+		       r->s.mean * sc, u, r->user_mean * sc, u, r->sys_mean * sc, u);
+	printf("  Median (± MAD):      %6.1f %s ± %5.1f %s\n", r->s.median * sc, u, r->s.mad * sc, u);
+	printf("  Range (min … max):   %6.1f %s … %6.1f %s    %zu run%s\n",
+	       r->s.min * sc, u, r->s.max * sc, u, r->n, r->n == 1 ? "" : "s");
+	if (r->failed) {
+		printf("  Failed runs:         %zu of %zu (exit codes:", r->failed, r->nruns);
+		for (size_t k = 0, shown = 0; k < r->nruns && shown < 8; k++)
+			if (r->codes[k]) {
+				printf(" %d", r->codes[k]);
+				shown++;
+			}
+		printf("), left out of the statistics\n");
+	}
+	if (r->cv) {
+		printf("  Counters (mean):    ");
+		for (size_t k = 0; k < r->cnt.nr; k++) {
+			const struct cnt_event *e = &r->cnt.ev[k];
+			if (r->cvn[k])
+				printf(" %s %.0f;", e->name, st_mean(r->cv[k], r->cvn[k]));
+			else
+				printf(" %s <not supported>;", e->name);
+		}
+		printf("\n");
+	}
+	if (r->outliers)
+		printf(" \n  Warning: %zu statistical outlier%s (modified z-score > 3.5 on the MAD). Consider a quieter system, --warmup or --prepare.\n",
+		       r->outliers, r->outliers == 1 ? "" : "s");
+	printf(" \n");
+}
+
+/* IPC from the mean instructions and cycles of a result, if both counted. */
+static bool ipc_of(const struct result *r, double *ipc)
+{
+	int ki = -1, kc = -1;
+
+	for (size_t k = 0; k < r->cnt.nr; k++) {
+		int kind = cnt_kind_of(&r->cnt.ev[k].attr);
+		if (kind == CNT_K_INSTRUCTIONS && r->cvn[k])
+			ki = (int)k;
+		else if (kind == CNT_K_CYCLES && r->cvn[k])
+			kc = (int)k;
+	}
+	if (ki < 0 || kc < 0)
+		return false;
+	double c = st_mean(r->cv[kc], r->cvn[kc]);
+	if (!(c > 0))
+		return false;
+	*ipc = st_mean(r->cv[ki], r->cvn[ki]) / c;
+	return true;
+}
+
+static void print_summary(const struct bench_opts *o, struct result *res, int nres, int fastest)
+{
+	struct result *f = &res[fastest];
+
+	printf("Summary\n");
+	printf("  '%s' ran\n", label(f));
+	if (f->failed)
+		printf("  Warning: '%s' had %zu failed run%s; it is the fastest of its successful runs only.\n",
+		       label(f), f->failed, f->failed == 1 ? "" : "s");
+	for (int i = 0; i < nres; i++) {
+		struct result *r = &res[i];
+		if (i == fastest || r->n == 0)
+			continue;
+		struct st_ratio q;
+		if (st_ratio(r->t, r->n, f->t, f->n, &q) != 0) {
+			printf("    relative comparison with '%s' unavailable (a mean of zero)\n", label(r));
+			continue;
+		}
+		if (r->n >= 2 && f->n >= 2)
+			printf("    %.2f ± %.2f times faster than '%s'\n", q.ratio, q.sigma, label(r));
+		else
+			printf("    %.2f times faster than '%s'\n", q.ratio, label(r));
+		struct st_test w, mw;
+		bool have_w = st_welch(r->t, r->n, f->t, f->n, &w) == 0;
+		st_mann_whitney(r->t, r->n, f->t, f->n, &mw);
+		if (have_w)
+			printf("      95%% CI [%.3f, %.3f], Welch's t-test p = %.3g, Mann-Whitney U p = %.3g\n",
+			       q.ci_lo, q.ci_hi, w.p, mw.p);
+		bool sig = have_w && w.p < 0.05 && fabs(q.ratio - 1) * 100 >= o->min_effect;
+		if (!have_w)
+			printf("      verdict: not enough runs for a significance test (need 2 or more each)\n");
+		else if (sig)
+			printf("      verdict: '%s' is slower than '%s' (significant at 95 %%)\n", label(r), label(f));
+		else
+			printf("      verdict: no significant difference at 95 %% between '%s' and '%s'%s\n",
+			       label(r), label(f),
+			       w.p < 0.05 ? " (below the minimum effect)" : "");
+		if (r->cv && f->cv) {
+			for (size_t k = 0; k < r->cnt.nr && k < f->cnt.nr; k++) {
+				struct st_ratio cq;
+				if (!r->cvn[k] || !f->cvn[k] ||
+				    st_ratio(r->cv[k], r->cvn[k], f->cv[k], f->cvn[k], &cq) != 0)
+					continue;
+				struct st_test cw;
+				bool ok = st_welch(r->cv[k], r->cvn[k], f->cv[k], f->cvn[k], &cw) == 0;
+				printf("      %-18s %.3f× (%s)\n", r->cnt.ev[k].name, cq.ratio,
+				       ok ? (cw.p < 0.05 ? "changed, p < 0.05" : "no significant change") : "too few runs");
+			}
+			double ipc_r, ipc_f;
+			if (ipc_of(r, &ipc_r) && ipc_of(f, &ipc_f))
+				printf("      %-18s %.2f vs %.2f\n", "IPC", ipc_r, ipc_f);
+		}
+	}
+}
+
+/* ---- exports (written to a temp file, then renamed) ---- */
+
+static int write_file(const char *path, const struct strbuf *sb)
+{
+	struct outfile of;
+	int err = of_open(&of, path);
+
+	if (err)
+		return err;
+	if (sb->len && fwrite(sb->buf, 1, sb->len, of.f) != sb->len) {
+		err = pk_error(errno ? errno : EIO, "cannot write '%s': %s", path,
+			       strerror(errno ? errno : EIO));
+		of_abort(&of);
+		return err;
+	}
+	return of_commit(&of);
+}
+
+static void json_num(struct strbuf *sb, double v, bool valid)
+{
+	if (valid && isfinite(v))
+		sb_addf(sb, "%.17g", v);
+	else
+		sb_addstr(sb, "null");
+}
+
+static void json_str(struct strbuf *sb, const char *s)
+{
+	sb_addch(sb, '"');
+	sb_add_json(sb, s, strlen(s));
+	sb_addch(sb, '"');
+}
+
+static int export_json(const struct bench_opts *o, struct result *res, int nres)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addstr(&sb, "{\n  \"results\": [");
+	for (int i = 0; i < nres; i++) {
+		struct result *r = &res[i];
+		bool have = r->n > 0;
+		sb_addstr(&sb, i ? ",\n    {\n" : "\n    {\n");
+		sb_addstr(&sb, "      \"command\": ");
+		json_str(&sb, label(r));
+		sb_addstr(&sb, ",\n      \"mean\": ");
+		json_num(&sb, r->s.mean, have);
+		sb_addstr(&sb, ",\n      \"stddev\": ");
+		json_num(&sb, r->s.stddev, r->n >= 2);
+		sb_addstr(&sb, ",\n      \"median\": ");
+		json_num(&sb, r->s.median, have);
+		sb_addstr(&sb, ",\n      \"mad\": ");
+		json_num(&sb, r->s.mad, have);
+		sb_addstr(&sb, ",\n      \"user\": ");
+		json_num(&sb, r->user_mean, have);
+		sb_addstr(&sb, ",\n      \"system\": ");
+		json_num(&sb, r->sys_mean, have);
+		sb_addstr(&sb, ",\n      \"min\": ");
+		json_num(&sb, r->s.min, have);
+		sb_addstr(&sb, ",\n      \"max\": ");
+		json_num(&sb, r->s.max, have);
+		sb_addf(&sb, ",\n      \"outliers\": %zu,\n      \"failed_runs\": %zu", r->outliers, r->failed);
+		sb_addstr(&sb, ",\n      \"times\": [");
+		for (size_t k = 0; k < r->n; k++) {
+			sb_addstr(&sb, k ? ", " : "");
+			json_num(&sb, r->t[k], true);
+		}
+		sb_addstr(&sb, "],\n      \"exit_codes\": [");
+		for (size_t k = 0; k < r->nruns; k++)
+			sb_addf(&sb, "%s%d", k ? ", " : "", r->codes[k]);
+		sb_addstr(&sb, "]");
+		if (r->param) {
+			sb_addstr(&sb, ",\n      \"parameters\": {");
+			json_str(&sb, o->param_var);
+			sb_addstr(&sb, ": ");
+			json_str(&sb, r->param);
+			sb_addstr(&sb, "}");
+		}
+		if (r->cv) {
+			sb_addstr(&sb, ",\n      \"counters\": {");
+			for (size_t k = 0; k < r->cnt.nr; k++) {
+				sb_addstr(&sb, k ? ", " : "");
+				json_str(&sb, r->cnt.ev[k].name);
+				sb_addstr(&sb, ": ");
+				json_num(&sb, st_mean(r->cv[k], r->cvn[k]), r->cvn[k] > 0);
+			}
+			sb_addstr(&sb, "}");
+		}
+		sb_addstr(&sb, "\n    }");
+	}
+	sb_addstr(&sb, "\n  ]\n}\n");
+	int err = write_file(o->export_json, &sb);
+	sb_release(&sb);
+	return err;
+}
+
+static int fastest_of(struct result *res, int nres)
+{
+	int f = -1;
+
+	for (int i = 0; i < nres; i++)
+		if (res[i].n && (f < 0 || res[i].s.mean < res[f].s.mean))
+			f = i;
+	return f;
+}
+
+static int export_md(const struct bench_opts *o, struct result *res, int nres)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int f = fastest_of(res, nres);
+	double sc;
+	const char *u = unit_for(o, f >= 0 ? res[f].s.mean : 0, &sc);
+
+	sb_addf(&sb, "| Command | Mean [%s] | Min [%s] | Max [%s] | Relative |\n|:---|---:|---:|---:|---:|\n",
+		u, u, u);
+	for (int i = 0; i < nres; i++) {
+		struct result *r = &res[i];
+		sb_addstr(&sb, "| `");
+		for (const char *p = label(r); *p; p++) {
+			if (*p == '|' || *p == '`')
+				sb_addch(&sb, '\\');
+			sb_addch(&sb, *p);
+		}
+		sb_addstr(&sb, "` | ");
+		if (!r->n) {
+			sb_addstr(&sb, "n/a | n/a | n/a | n/a |\n");
+			continue;
+		}
+		if (r->n >= 2)
+			sb_addf(&sb, "%.1f ± %.1f", r->s.mean * sc, r->s.stddev * sc);
+		else
+			sb_addf(&sb, "%.1f", r->s.mean * sc);
+		sb_addf(&sb, " | %.1f | %.1f | ", r->s.min * sc, r->s.max * sc);
+		struct st_ratio q;
+		if (f < 0 || st_ratio(r->t, r->n, res[f].t, res[f].n, &q) != 0)
+			sb_addstr(&sb, "n/a |\n");
+		else if (i == f)
+			sb_addstr(&sb, "1.00 |\n");
+		else
+			sb_addf(&sb, "%.2f ± %.2f |\n", q.ratio, q.sigma);
+	}
+	int err = write_file(o->export_md, &sb);
+	sb_release(&sb);
+	return err;
+}
+
+static int export_csv(const struct bench_opts *o, struct result *res, int nres)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addstr(&sb, "command,mean,stddev,median,user,system,min,max,runs,failed_runs\n");
+	for (int i = 0; i < nres; i++) {
+		struct result *r = &res[i];
+		const char *l = label(r);
+		if (strpbrk(l, ",\"\n")) {
+			sb_addch(&sb, '"');
+			for (const char *p = l; *p; p++) {
+				if (*p == '"')
+					sb_addch(&sb, '"');
+				sb_addch(&sb, *p);
+			}
+			sb_addch(&sb, '"');
+		} else {
+			sb_addstr(&sb, l);
+		}
+		if (r->n)
+			sb_addf(&sb, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", r->s.mean, r->s.stddev,
+				r->s.median, r->user_mean, r->sys_mean, r->s.min, r->s.max);
+		else
+			sb_addstr(&sb, ",,,,,,,");
+		sb_addf(&sb, ",%zu,%zu\n", r->n, r->failed);
+	}
+	int err = write_file(o->export_csv, &sb);
+	sb_release(&sb);
+	return err;
+}
+
+static char *substitute(const char *tmpl, const char *var, const char *val)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t vl = strlen(var);
+
+	for (const char *p = tmpl; *p;) {
+		if (*p == '{' && !strncmp(p + 1, var, vl) && p[1 + vl] == '}') {
+			sb_addstr(&sb, val);
+			p += vl + 2;
+		} else {
+			sb_addch(&sb, *p++);
+		}
+	}
+	return sb_detach(&sb, NULL);
+}
+
+static int parse_int(const char *opt, const char *s, int min, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (!*s || *end || v < min || v > 100000000) {
+		fprintf(stderr, "perfkit bench: %s expects an integer ≥ %d, got '%s'\n", opt, min, s);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+enum { OPT_JSON = 256, OPT_MD, OPT_CSV, OPT_SHOW, OPT_UNIT, OPT_COUNTERS, OPT_EFFECT, OPT_STEP };
+
+int cmd_bench(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "min-runs", required_argument, NULL, 'm' },
+		{ "max-runs", required_argument, NULL, 'M' },
+		{ "prepare", required_argument, NULL, 'p' },
+		{ "cleanup", required_argument, NULL, 'c' },
+		{ "shell", required_argument, NULL, 'S' },
+		{ "ignore-failure", no_argument, NULL, 'i' },
+		{ "command-name", required_argument, NULL, 'n' },
+		{ "parameter-scan", required_argument, NULL, 'P' },
+		{ "parameter-step-size", required_argument, NULL, 'D' },
+		{ "parameter-list", required_argument, NULL, 'L' },
+		{ "export-json", required_argument, NULL, OPT_JSON },
+		{ "export-markdown", required_argument, NULL, OPT_MD },
+		{ "export-csv", required_argument, NULL, OPT_CSV },
+		{ "show-output", no_argument, NULL, OPT_SHOW },
+		{ "time-unit", required_argument, NULL, OPT_UNIT },
+		{ "counters", no_argument, NULL, OPT_COUNTERS },
+		{ "min-effect", required_argument, NULL, OPT_EFFECT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bench_opts o = { .min_runs = 10, .shell = "sh", .min_effect = 1.0 };
+	const char *scan_min = NULL, *scan_max = NULL, *step = NULL, *list = NULL;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "w:r:m:M:p:c:S:Nin:P:D:L:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'w': if (parse_int("--warmup", optarg, 0, &o.warmup)) return 2; break;
+		case 'r': if (parse_int("--runs", optarg, 1, &o.runs)) return 2; break;
+		case 'm': if (parse_int("--min-runs", optarg, 1, &o.min_runs)) return 2; break;
+		case 'M': if (parse_int("--max-runs", optarg, 1, &o.max_runs)) return 2; break;
+		case 'p':
+			if (o.nprepare == MAX_CMDS)
+				return fprintf(stderr, "perfkit bench: too many --prepare\n"), 2;
+			o.prepare[o.nprepare++] = optarg;
+			break;
+		case 'c': o.cleanup = optarg; break;
+		case 'S': o.shell = strcmp(optarg, "none") ? optarg : NULL; break;
+		case 'N': o.shell = NULL; break;
+		case 'i': o.ignore_failure = 1; break;
+		case 'n':
+			if (o.nnames == MAX_CMDS)
+				return fprintf(stderr, "perfkit bench: too many --command-name\n"), 2;
+			o.names[o.nnames++] = optarg;
+			break;
+		case 'P':
+			if (optind + 1 >= argc)
+				return fprintf(stderr, "perfkit bench: -P expects VAR MIN MAX\n"), 2;
+			o.param_var = optarg;
+			scan_min = argv[optind++];
+			scan_max = argv[optind++];
+			break;
+		case 'D': step = optarg; break;
+		case 'L':
+			if (optind >= argc)
+				return fprintf(stderr, "perfkit bench: -L expects VAR VALUES\n"), 2;
+			o.param_var = optarg;
+			list = argv[optind++];
+			break;
+		case OPT_JSON: o.export_json = optarg; break;
+		case OPT_MD: o.export_md = optarg; break;
+		case OPT_CSV: o.export_csv = optarg; break;
+		case OPT_SHOW: o.show_output = 1; break;
+		case OPT_UNIT:
+			if (!strcmp(optarg, "millisecond") || !strcmp(optarg, "ms"))
+				o.time_unit = "ms";
+			else if (!strcmp(optarg, "second") || !strcmp(optarg, "s"))
+				o.time_unit = "s";
+			else if (!strcmp(optarg, "microsecond") || !strcmp(optarg, "us"))
+				o.time_unit = "us";
+			else
+				return fprintf(stderr, "perfkit bench: --time-unit expects millisecond, second or microsecond, got '%s'\n", optarg), 2;
+			break;
+		case OPT_COUNTERS: o.counters = 1; break;
+		case OPT_EFFECT: {
+			char *end;
+			o.min_effect = strtod(optarg, &end);
+			if (*end || !(o.min_effect >= 0))
+				return fprintf(stderr, "perfkit bench: --min-effect expects a percentage, got '%s'\n", optarg), 2;
+			break;
+		}
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	int ntmpl = argc - optind;
+	char **tmpl = argv + optind;
+	if (ntmpl < 1) {
+		fprintf(stderr, "perfkit bench: no command to benchmark\n");
+		usage(stderr);
+		return 2;
+	}
+	if (o.runs && o.max_runs && o.runs > o.max_runs) {
+		fprintf(stderr, "perfkit bench: --runs %d exceeds --max-runs %d\n", o.runs, o.max_runs);
+		return 2;
+	}
+	if (o.max_runs && o.min_runs > o.max_runs)
+		o.min_runs = o.max_runs;
+	/* parameter values */
+	char **vals = NULL;
+	int nvals = 0;
+	if (scan_min && list) {
+		fprintf(stderr, "perfkit bench: use either -P or -L, not both\n");
+		return 2;
+	}
+	if (scan_min) {
+		char *e1, *e2, *e3 = NULL;
+		long lo = strtol(scan_min, &e1, 10), hi = strtol(scan_max, &e2, 10);
+		long st = step ? strtol(step, &e3, 10) : 1;
+		if (*e1 || *e2 || (e3 && *e3) || st <= 0 || hi < lo || (hi - lo) / st >= MAX_CMDS) {
+			fprintf(stderr, "perfkit bench: -P expects integers MIN ≤ MAX (at most %d values) and a positive -D\n", MAX_CMDS);
+			return 2;
+		}
+		vals = xcalloc(MAX_CMDS, sizeof(*vals));
+		for (long v = lo; v <= hi; v += st) {
+			char b[32];
+			snprintf(b, sizeof(b), "%ld", v);
+			vals[nvals++] = xstrdup(b);
+		}
+	} else if (list) {
+		vals = xcalloc(MAX_CMDS, sizeof(*vals));
+		for (const char *p = list; nvals < MAX_CMDS;) {
+			size_t l = strcspn(p, ",");
+			vals[nvals++] = xstrndup(p, l);
+			if (!p[l])
+				break;
+			p += l + 1;
+		}
+	}
+	int nres = ntmpl * (nvals ? nvals : 1);
+	if (nres > MAX_CMDS) {
+		fprintf(stderr, "perfkit bench: at most %d commands\n", MAX_CMDS);
+		return 2;
+	}
+	if (o.nprepare > 1 && o.nprepare != nres) {
+		fprintf(stderr, "perfkit bench: give one --prepare, or one per command (%d)\n", nres);
+		return 2;
+	}
+	struct result *res = xcalloc((size_t)nres, sizeof(*res));
+	for (int t = 0, k = 0; t < ntmpl; t++) {
+		for (int v = 0; v < (nvals ? nvals : 1); v++, k++) {
+			const char *name = t < o.nnames ? o.names[t] : NULL;
+			if (nvals) {
+				res[k].command = substitute(tmpl[t], o.param_var, vals[v]);
+				res[k].name = name ? substitute(name, o.param_var, vals[v]) : NULL;
+				res[k].param = xstrdup(vals[v]);
+			} else {
+				res[k].command = xstrdup(tmpl[t]);
+				res[k].name = name ? xstrdup(name) : NULL;
+			}
+		}
+	}
+
+	bool tty = isatty(2);
+	int rc = 0, err = 0;
+	double sh_t = 0, sh_u = 0, sh_s = 0;
+	fflush(stdout);
+	if (o.shell && (err = shell_overhead(&o, &sh_t, &sh_u, &sh_s)))
+		rc = 1;
+	for (int i = 0; i < nres && !rc; i++) {
+		if ((err = bench_one(&o, i, &res[i], sh_t, sh_u, sh_s, tty))) {
+			rc = 1;
+			break;
+		}
+		print_result(&o, i, &res[i]);
+		fflush(stdout);
+	}
+	if (rc) {
+		fflush(stdout);
+		fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
+	} else {
+		int f = fastest_of(res, nres);
+		int with_data = 0;
+		for (int i = 0; i < nres; i++)
+			with_data += res[i].n > 0;
+		if (f >= 0 && with_data >= 2)
+			print_summary(&o, res, nres, f);
+		fflush(stdout);
+		if ((o.export_json && (err = export_json(&o, res, nres))) ||
+		    (o.export_md && (err = export_md(&o, res, nres))) ||
+		    (o.export_csv && (err = export_csv(&o, res, nres)))) {
+			fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
+			rc = 1;
+		}
+	}
+	for (int i = 0; i < nres; i++) {
+		struct result *r = &res[i];
+		free(r->command);
+		free(r->name);
+		free(r->param);
+		free(r->t);
+		free(r->user);
+		free(r->sys);
+		free(r->codes);
+		for (size_t k = 0; r->cv && k < r->cnt.nr; k++)
+			free(r->cv[k]);
+		free(r->cv);
+		free(r->cvn);
+		cnt_set_release(&r->cnt);
+	}
+	free(res);
+	for (int i = 0; i < nvals; i++)
+		free(vals[i]);
+	free(vals);
+	return rc;
+}

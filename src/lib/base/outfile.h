@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * outfile.h — write an output file whole or not at all, without ever
+ * replacing something that is not a regular file.
+ *
+ * of_open(path):
+ *   - path names a regular file, or nothing yet: the data goes to a
+ *     temporary file in the same directory (after resolving symlinks, so a
+ *     link to a file keeps being a link), and of_commit() renames it over
+ *     the target; of_abort() removes it, so a failed run leaves no
+ *     half-written output and the old file intact;
+ *   - path exists and is not a regular file (/dev/stdout, /dev/null, a FIFO,
+ *     a terminal): it is opened for writing directly.  Renaming over it
+ *     would replace the device node or link with a plain file.
+ * Errors: -errno with a pk_error() message naming the path; nothing printed.
+ */
+#ifndef PERFKIT_BASE_OUTFILE_H
+#define PERFKIT_BASE_OUTFILE_H
+
+#include <stdio.h>
+
+struct outfile {
+	FILE *f;          /* write here */
+	char *path;       /* the target as given */
+	char *target;     /* the resolved file to rename onto (NULL: direct) */
+	char *tmp;        /* the temporary file (NULL: direct) */
+};
+
+int of_open(struct outfile *of, const char *path);
+int of_commit(struct outfile *of);   /* flush, close, rename; frees */
+void of_abort(struct outfile *of);   /* close, remove the temp file; frees */
+
+#endif

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* counter.c — perf_event_open counting; see counter.h. */
+#include "counter/counter.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "event/event.h"
+
+#define RF_SINGLE (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
+#define RF_GROUP  (RF_SINGLE | PERF_FORMAT_GROUP)
+
+int cnt_set_add(struct cnt_set *s, const char *spec, bool group)
+{
+	struct perf_event_attr attr;
+	int err = ev_parse(spec, &attr);
+
+	if (err)
+		return err;
+	if (s->nr == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 16;
+		s->ev = xrealloc(s->ev, s->alloc * sizeof(*s->ev));
+	}
+	struct cnt_event *e = &s->ev[s->nr];
+	memset(e, 0, sizeof(*e));
+	e->name = xstrdup(spec);
+	e->attr = attr;
+	e->fd = -1;
+	e->leader = (group && s->nr) ? s->ev[s->nr - 1].leader : (int)s->nr;
+	s->nr++;
+	return 0;
+}
+
+int cnt_set_add_list(struct cnt_set *s, const char *list)
+{
+	const char *p = list;
+	bool in_group = false, first = false;
+	int err = 0;
+
+	while (*p && !err) {
+		if (*p == '{') {
+			if (in_group)
+				return pk_error(EINVAL, "event list '%s': nested '{'", list);
+			in_group = first = true;
+			p++;
+			continue;
+		}
+		size_t len = strcspn(p, ",{}");
+		if (len == 0)
+			return pk_error(EINVAL, "event list '%s': empty event name at offset %zu",
+					list, (size_t)(p - list));
+		char *name = xstrndup(p, len);
+		err = cnt_set_add(s, name, in_group && !first);
+		free(name);
+		first = false;
+		p += len;
+		if (*p == '}') {
+			if (!in_group)
+				return pk_error(EINVAL, "event list '%s': '}' without '{'", list);
+			in_group = false;
+			p++;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '{' && !err)
+			return pk_error(EINVAL, "event list '%s': expected ',' at offset %zu",
+					list, (size_t)(p - list));
+	}
+	if (!err && in_group)
+		return pk_error(EINVAL, "event list '%s': '{' without '}'", list);
+	return err;
+}
+
+int cnt_set_add_defaults(struct cnt_set *s)
+{
+	static const struct { const char *name; bool group; } def[] = {
+		{ "task-clock", false }, { "context-switches", false },
+		{ "cpu-migrations", false }, { "page-faults", false },
+		{ "cycles", false }, { "instructions", true },
+		{ "branches", false }, { "branch-misses", true },
+		{ "cache-references", false }, { "cache-misses", true },
+	};
+	for (size_t i = 0; i < sizeof(def) / sizeof(def[0]); i++) {
+		int err = cnt_set_add(s, def[i].name, def[i].group);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+bool cnt_errno_unsupported(int err, const struct perf_event_attr *attr)
+{
+	switch (err) {
+	case ENOENT: case EOPNOTSUPP: case ENODEV: case ENOSYS:
+		return true;
+	case EINVAL:
+		return ev_needs_pmu(attr);
+	default:
+		return false;
+	}
+}
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+			       int group_fd, unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+int cnt_set_open(struct cnt_set *s, pid_t pid, int cpu, unsigned flags)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		struct cnt_event *e = &s->ev[i];
+		struct cnt_event *l = &s->ev[e->leader];
+		bool is_leader = e->leader == (int)i;
+
+		e->open_errno = 0;
+		e->state = CNT_OK;
+		if (!is_leader && l->fd < 0) {
+			/* the leader could not be opened: the group cannot run */
+			e->open_errno = l->open_errno ? l->open_errno : EOPNOTSUPP;
+			e->state = CNT_NOT_SUPPORTED;
+			continue;
+		}
+		e->attr.read_format = (is_leader && !s->no_group_read) ? RF_GROUP : RF_SINGLE;
+		e->attr.disabled = is_leader;
+		e->attr.enable_on_exec = is_leader && (flags & CNT_ENABLE_ON_EXEC);
+		e->attr.inherit = !!(flags & CNT_INHERIT);
+		int fd = sys_perf_event_open(&e->attr, pid, cpu, is_leader ? -1 : l->fd,
+					     PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && errno == EINVAL && is_leader && !s->no_group_read) {
+			/* older kernels refuse GROUP with inherit: read fds one by one */
+			e->attr.read_format = RF_SINGLE;
+			fd = sys_perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+			if (fd >= 0) {
+				s->no_group_read = true;
+				for (size_t j = 0; j < i; j++)
+					if (s->ev[j].fd >= 0 && s->ev[j].leader == (int)j)
+						s->ev[j].attr.read_format = RF_SINGLE;
+			}
+		}
+		if (fd < 0) {
+			int err = errno;
+			if (cnt_errno_unsupported(err, &e->attr)) {
+				e->open_errno = err;
+				e->state = CNT_NOT_SUPPORTED;
+				continue;
+			}
+			cnt_set_close(s);
+			if (err == EACCES || err == EPERM) {
+				int level = 99;
+				FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+				if (f) {
+					if (fscanf(f, "%d", &level) != 1)
+						level = 99;
+					fclose(f);
+				}
+				return pk_error(err, "no permission to count '%s' (kernel.perf_event_paranoid = %d; run as root or lower it)",
+						e->name, level);
+			}
+			if (err == ESRCH)
+				return pk_error(err, "cannot count '%s': no process %d", e->name, (int)pid);
+			return pk_error(err, "cannot open event '%s': %s", e->name, strerror(err));
+		}
+		e->fd = fd;
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &e->id) < 0)
+			e->id = 0;
+	}
+	return 0;
+}
+
+static int leaders_ioctl(struct cnt_set *s, unsigned long req)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		struct cnt_event *e = &s->ev[i];
+		if (e->fd >= 0 && e->leader == (int)i &&
+		    ioctl(e->fd, req, PERF_IOC_FLAG_GROUP) < 0)
+			return pk_error(errno, "ioctl on event '%s': %s", e->name, strerror(errno));
+	}
+	return 0;
+}
+
+int cnt_set_enable(struct cnt_set *s)  { return leaders_ioctl(s, PERF_EVENT_IOC_ENABLE); }
+int cnt_set_disable(struct cnt_set *s) { return leaders_ioctl(s, PERF_EVENT_IOC_DISABLE); }
+int cnt_set_reset(struct cnt_set *s)   { return leaders_ioctl(s, PERF_EVENT_IOC_RESET); }
+
+uint64_t cnt_scale(uint64_t raw, uint64_t enabled, uint64_t running, enum cnt_state *state)
+{
+	if (running == 0) {
+		if (state)
+			*state = CNT_NOT_COUNTED;
+		return 0;
+	}
+	if (state)
+		*state = CNT_OK;
+	if (running >= enabled)
+		return raw;
+	unsigned __int128 v = (unsigned __int128)raw * enabled / running;
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+int cnt_parse_group_read(const void *buf, size_t len, uint64_t rf,
+			 uint64_t *enabled, uint64_t *running,
+			 struct cnt_value *vals, size_t max, size_t *nr)
+{
+	const uint64_t *u = buf;
+	size_t words = len / sizeof(uint64_t), pos = 0;
+	size_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	size_t hdr = 1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+
+	*nr = 0;
+	if (words < hdr)
+		return pk_error(EIO, "group read: %zu bytes, header needs %zu", len, hdr * 8);
+	uint64_t n = u[pos++];
+	*enabled = (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) ? u[pos++] : 0;
+	*running = (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) ? u[pos++] : 0;
+	if (n > max)
+		return pk_error(EIO, "group read: %llu values, at most %zu expected",
+				(unsigned long long)n, max);
+	if (words - hdr < n * per)
+		return pk_error(EIO, "group read: %zu bytes, %llu values need %zu",
+				len, (unsigned long long)n, (size_t)((hdr + n * per) * 8));
+	for (size_t i = 0; i < n; i++) {
+		vals[i].value = u[pos++];
+		vals[i].id = (rf & PERF_FORMAT_ID) ? u[pos++] : 0;
+		vals[i].lost = (rf & PERF_FORMAT_LOST) ? u[pos++] : 0;
+	}
+	*nr = (size_t)n;
+	return 0;
+}
+
+static void finish(struct cnt_event *e)
+{
+	enum cnt_state st;
+
+	e->value = cnt_scale(e->raw, e->enabled, e->running, &st);
+	e->state = st;
+}
+
+int cnt_set_read(struct cnt_set *s)
+{
+	uint64_t buf[3 + 2 * 64];
+
+	for (size_t i = 0; i < s->nr; i++) {
+		struct cnt_event *e = &s->ev[i];
+		if (e->fd < 0 || e->leader != (int)i)
+			continue;
+		if (!s->no_group_read) {
+			ssize_t n = read(e->fd, buf, sizeof(buf));
+			if (n < 0)
+				return pk_error(errno, "read of event '%s': %s", e->name, strerror(errno));
+			struct cnt_value v[64];
+			size_t nv;
+			uint64_t en, run;
+			int err = cnt_parse_group_read(buf, (size_t)n, RF_GROUP, &en, &run, v, 64, &nv);
+			if (err)
+				return err;
+			for (size_t j = i; j < s->nr; j++) {
+				struct cnt_event *m = &s->ev[j];
+				if (m->leader != (int)i || m->fd < 0)
+					continue;
+				for (size_t k = 0; k < nv; k++) {
+					if (v[k].id == m->id) {
+						m->raw = v[k].value;
+						m->enabled = en;
+						m->running = run;
+						finish(m);
+						break;
+					}
+				}
+			}
+			continue;
+		}
+		for (size_t j = i; j < s->nr; j++) {
+			struct cnt_event *m = &s->ev[j];
+			if (m->leader != (int)i || m->fd < 0)
+				continue;
+			ssize_t n = read(m->fd, buf, 4 * sizeof(uint64_t));
+			if (n < 0)
+				return pk_error(errno, "read of event '%s': %s", m->name, strerror(errno));
+			if (n < (ssize_t)(3 * sizeof(uint64_t)))
+				return pk_error(EIO, "read of event '%s': %zd bytes, expected 32", m->name, n);
+			m->raw = buf[0];
+			m->enabled = buf[1];
+			m->running = buf[2];
+			finish(m);
+		}
+	}
+	return 0;
+}
+
+void cnt_set_accumulate(struct cnt_set *into, const struct cnt_set *from)
+{
+	for (size_t i = 0; i < into->nr && i < from->nr; i++) {
+		struct cnt_event *e = &into->ev[i];
+		const struct cnt_event *f = &from->ev[i];
+		if (f->state == CNT_NOT_SUPPORTED) {
+			e->state = CNT_NOT_SUPPORTED;
+			continue;
+		}
+		e->raw += f->raw;
+		e->enabled += f->enabled;
+		e->running += f->running;
+		finish(e);
+	}
+}
+
+void cnt_set_close(struct cnt_set *s)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		if (s->ev[i].fd >= 0)
+			close(s->ev[i].fd);
+		s->ev[i].fd = -1;
+	}
+}
+
+void cnt_set_release(struct cnt_set *s)
+{
+	cnt_set_close(s);
+	for (size_t i = 0; i < s->nr; i++)
+		free(s->ev[i].name);
+	free(s->ev);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit bench options: exports, parameter scans, names, prepare/cleanup,
+# warmup, one run (no σ, no NaN), default run count, --counters, errors.
+. "$(dirname "$0")/lib.sh"
+
+"$PERFKIT" bench -N -r 1 --export-json "$T/one.json" --export-csv "$T/one.csv" --export-markdown "$T/one.md" 'sleep 0.01' >"$T/one" 2>&1
+expect "one run: abs ≡ line, no σ" grep -q 'Time (abs ≡)' "$T/one"
+expect_fail "one run: no NaN or inf anywhere" grep -Eqi 'nan|inf' "$T/one" "$T/one.json" "$T/one.csv" "$T/one.md"
+expect "one run: JSON stddev is null" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["stddev"] is None and r["mean"] > 0.009, r' "$T/one.json"
+expect "CSV header as hyperfine's, then ours" grep -q '^command,mean,stddev,median,user,system,min,max,runs,failed_runs$' "$T/one.csv"
+expect "markdown table" grep -q '^| `sleep 0.01` | [0-9.]* | [0-9.]* | [0-9.]* | 1.00 |$' "$T/one.md"
+
+out=$("$PERFKIT" bench -N -r 1 --export-markdown /dev/stdout 'sleep 0.01' 2>/dev/null)
+expect "--export-markdown /dev/stdout prints the table" grep -q '^| Command | Mean' <<<"$out"
+expect "--export-markdown /dev/stdout leaves the device link alone" test -L /dev/stdout -o -c /dev/stdout
+
+"$PERFKIT" bench -N -r 2 -P n 1 3 -n 'sleep {n}0ms' --export-json "$T/p.json" 'sleep 0.0{n}' >"$T/p" 2>&1
+expect "-P scans 1..3" test "$(grep -c '^Benchmark [123]: sleep [123]0ms' "$T/p")" -eq 3
+expect "-P: parameters in the JSON" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+assert [x["parameters"]["n"] for x in r] == ["1", "2", "3"], r
+assert [x["command"] for x in r] == ["sleep 10ms", "sleep 20ms", "sleep 30ms"]' "$T/p.json"
+"$PERFKIT" bench -N -r 2 -L t 0.01,0.02 'sleep {t}' >"$T/l" 2>&1
+expect "-L lists values" grep -q '^Benchmark 2: sleep 0.02' "$T/l"
+
+"$PERFKIT" bench -r 3 -w 2 -p "echo p >>$T/prep" -c "echo c >>$T/clean" true >/dev/null 2>&1
+expect "--prepare before each warmup and timed run (5)" test "$(wc -l <"$T/prep")" -eq 5
+expect "--cleanup once per command" test "$(wc -l <"$T/clean")" -eq 1
+
+out=$("$PERFKIT" bench -r 1 --show-output 'echo shown-output' 2>/dev/null)
+expect "--show-output keeps the command's output" grep -q shown-output <<<"$out"
+out=$("$PERFKIT" bench -r 1 -n quiet 'echo hidden-output' 2>/dev/null)
+expect_fail "output discarded by default" grep -q hidden-output <<<"$out"
+"$PERFKIT" bench -N -r 2 --time-unit second 'sleep 0.01' >"$T/s" 2>&1
+expect "--time-unit second" grep -Eq 'Time \(mean ± σ\): +0\.0 s' "$T/s"
+
+"$PERFKIT" bench -N -M 12 true >"$T/d" 2>&1
+runs=$(sed -n 's/.* \([0-9]*\) runs$/\1/p' "$T/d")
+expect "no --runs: at least 10, at most --max-runs ($runs)" test "$runs" -ge 10 -a "$runs" -le 12
+
+if can_perf_event; then
+	"$PERFKIT" bench -N -r 3 --counters --export-json "$T/c.json" 'sleep 0.01' 'sleep 0.02' >"$T/c" 2>&1
+	expect "--counters shows counter means" grep -Eq 'Counters \(mean\): +task-clock [0-9]+;.* page-faults [0-9]+;' "$T/c"
+	expect "--counters compares counters between commands" grep -Eq '^ +page-faults +[0-9.]+× \(' "$T/c"
+	expect "--counters in the JSON export" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+assert r[0]["counters"]["page-faults"] > 0, r' "$T/c.json"
+else
+	skip "--counters: perf events not permitted here"
+fi
+
+# a mean of zero: a "shell" whose start-up (sh -c '') is slower than the
+# commands, so every run is 0 after the start-up is subtracted
+printf '#!/bin/sh\n[ -z "$2" ] && sleep 0.02\nexit 0\n' >"$T/fakesh"; chmod +x "$T/fakesh"
+"$PERFKIT" bench -S "$T/fakesh" -r 3 --export-json "$T/z.json" --export-csv "$T/z.csv" \
+	--export-markdown "$T/z.md" 'a' 'b' >"$T/z" 2>&1; rc=$?
+expect "zero means: exit 0 and the exports written" test $rc -eq 0 -a -s "$T/z.json" -a -s "$T/z.csv" -a -s "$T/z.md"
+expect "zero means: relative comparison unavailable" grep -q 'relative comparison .* unavailable' "$T/z"
+expect_fail "zero means: no NaN or inf" grep -Eqi 'nan|inf' "$T/z" "$T/z.json" "$T/z.csv" "$T/z.md"
+expect "zero means: JSON parses, markdown says n/a" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+assert r[0]["mean"] == 0 and r[1]["mean"] == 0, r
+assert "n/a" in open(sys.argv[2]).read()' "$T/z.json" "$T/z.md"
+
+if have script; then
+	script -qc "'$PERFKIT' bench -N -r 3 'sleep 0.02' >/dev/null" /dev/null >"$T/tty" 2>&1
+	expect "a progress bar with ETA on a terminal" grep -q 'Performing runs.*ETA' "$T/tty"
+else
+	skip "no script(1) to fake a terminal"
+fi
+
+"$PERFKIT" bench -r 0 true 2>/dev/null; rc=$?
+expect "-r 0 is a usage error (2)" test $rc -eq 2
+"$PERFKIT" bench 2>/dev/null; rc=$?
+expect "no command is a usage error (2)" test $rc -eq 2
+"$PERFKIT" bench -r 1 --export-json /nonexistent/dir/x.json true >/dev/null 2>"$T/e"; rc=$?
+expect "unwritable export: exit 1, path named" test $rc -eq 1 -a -n "$(grep /nonexistent/dir/x.json "$T/e")"
+done_testing

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for src/lib/counter: multiplex scaling, group-read parsing,
+ * event lists, derived metrics and the reading (synthetic counts, so the
+ * bare-metal path is tested on a VM without a PMU), and a live open. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "counter/counter.h"
+#include "counter/metrics.h"
+
+#define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+static void test_scale(void **state)
+{
+	enum cnt_state st;
+
+	(void)state;
+	/* 2^40 · 2^33 overflows 64 bits; the result must be exact */
+	assert_true(cnt_scale(1ULL << 40, 1ULL << 33, 1ULL << 32, &st) == 2199023255552ULL);
+	assert_int_equal(st, CNT_OK);
+	assert_true(cnt_scale(1000, 500, 500, &st) == 1000);      /* not multiplexed */
+	assert_true(cnt_scale(1000, 300, 100, &st) == 3000);
+	assert_true(cnt_scale(7, 10, 3, &st) == 23);              /* floor(70/3) */
+	assert_true(cnt_scale(123, 0, 0, &st) == 0);
+	assert_int_equal(st, CNT_NOT_COUNTED);
+	assert_true(cnt_scale(UINT64_MAX, UINT64_MAX, 1, &st) == UINT64_MAX);   /* saturates */
+}
+
+static void test_group_read(void **state)
+{
+	uint64_t rf = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+		      PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+	uint64_t buf[] = { 2, 1000, 500, 111, 7, 222, 8 };
+	struct cnt_value v[4];
+	uint64_t en, run;
+	size_t nr;
+
+	(void)state;
+	assert_int_equal(cnt_parse_group_read(buf, sizeof(buf), rf, &en, &run, v, 4, &nr), 0);
+	assert_int_equal(nr, 2);
+	assert_true(en == 1000 && run == 500);
+	assert_true(v[0].value == 111 && v[0].id == 7);
+	assert_true(v[1].value == 222 && v[1].id == 8);
+	/* truncated: header says 2 values, only 1.5 present */
+	assert_int_equal(cnt_parse_group_read(buf, 6 * 8, rf, &en, &run, v, 4, &nr), -EIO);
+	assert_non_null(strstr(pk_errmsg(), "group read"));
+	/* more values than room */
+	assert_int_equal(cnt_parse_group_read(buf, sizeof(buf), rf, &en, &run, v, 1, &nr), -EIO);
+	/* shorter than the header */
+	assert_int_equal(cnt_parse_group_read(buf, 8, rf, &en, &run, v, 4, &nr), -EIO);
+	/* without ID and times */
+	uint64_t plain[] = { 3, 10, 20, 30 };
+	assert_int_equal(cnt_parse_group_read(plain, sizeof(plain), PERF_FORMAT_GROUP, &en, &run, v, 4, &nr), 0);
+	assert_int_equal(nr, 3);
+	assert_true(v[2].value == 30 && v[2].id == 0);
+}
+
+static void test_event_lists(void **state)
+{
+	struct cnt_set s = CNT_SET_INIT;
+
+	(void)state;
+	assert_int_equal(cnt_set_add_list(&s, "task-clock,{cycles,instructions},page-faults"), 0);
+	assert_int_equal(s.nr, 4);
+	assert_int_equal(s.ev[0].leader, 0);
+	assert_int_equal(s.ev[1].leader, 1);
+	assert_int_equal(s.ev[2].leader, 1);     /* grouped with cycles */
+	assert_int_equal(s.ev[3].leader, 3);
+	assert_string_equal(s.ev[2].name, "instructions");
+	cnt_set_release(&s);
+	assert_int_equal(cnt_set_add_list(&s, "task-clock,bogus"), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "bogus"));
+	cnt_set_release(&s);
+	assert_int_equal(cnt_set_add_list(&s, "{cycles,instructions"), -EINVAL);
+	cnt_set_release(&s);
+	assert_int_equal(cnt_set_add_list(&s, "cycles,,instructions"), -EINVAL);
+	cnt_set_release(&s);
+	assert_int_equal(cnt_set_add_defaults(&s), 0);
+	assert_int_equal(s.nr, 10);
+	assert_int_equal(s.ev[5].leader, 4);     /* instructions with cycles */
+	assert_int_equal(s.ev[9].leader, 8);     /* cache-misses with references */
+	cnt_set_release(&s);
+}
+
+static struct perf_event_attr hw(uint64_t config)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE, .config = config };
+	return a;
+}
+
+/* A bare-metal-like summary: 1 s task-clock over 1 s, 3e9 cycles. */
+static struct cnt_summary synthetic(double instr, double crefs, double cmiss,
+				    double br, double bmiss)
+{
+	struct cnt_summary s = { .elapsed_ns = 2e9 };
+	s.v[CNT_K_TASK_CLOCK] = 1e9;
+	s.v[CNT_K_CYCLES] = 3e9;
+	s.v[CNT_K_INSTRUCTIONS] = instr;
+	s.v[CNT_K_CACHE_REFS] = crefs;
+	s.v[CNT_K_CACHE_MISSES] = cmiss;
+	s.v[CNT_K_BRANCHES] = br;
+	s.v[CNT_K_BRANCH_MISSES] = bmiss;
+	for (int k = 0; k < CNT_K__N; k++)
+		s.have[k] = true;
+	return s;
+}
+
+static void test_metrics(void **state)
+{
+	struct cnt_summary s = synthetic(6e9, 1e8, 1e7, 1e9, 2e7);
+	struct perf_event_attr tc = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK };
+	struct perf_event_attr pf = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_PAGE_FAULTS };
+	struct perf_event_attr a;
+	struct cnt_metric m;
+
+	(void)state;
+	assert_true(cnt_metric(&tc, 1e9, &s, &m));
+	NEAR(m.value, 0.5, 1e-12);
+	assert_string_equal(m.unit, "CPUs utilized");
+	a = hw(PERF_COUNT_HW_CPU_CYCLES);
+	assert_true(cnt_metric(&a, 3e9, &s, &m));
+	NEAR(m.value, 3.0, 1e-12);
+	assert_string_equal(m.unit, "GHz");
+	a = hw(PERF_COUNT_HW_INSTRUCTIONS);
+	assert_true(cnt_metric(&a, 6e9, &s, &m));
+	NEAR(m.value, 2.0, 1e-12);
+	assert_string_equal(m.unit, "insn per cycle");
+	a = hw(PERF_COUNT_HW_BRANCH_MISSES);
+	assert_true(cnt_metric(&a, 2e7, &s, &m));
+	NEAR(m.value, 2.0, 1e-12);
+	assert_true(m.percent);
+	assert_string_equal(m.unit, "of all branches");
+	a = hw(PERF_COUNT_HW_CACHE_MISSES);
+	assert_true(cnt_metric(&a, 1e7, &s, &m));
+	NEAR(m.value, 10.0, 1e-12);
+	assert_string_equal(m.unit, "of all cache refs");
+	assert_true(cnt_metric(&pf, 12345, &s, &m));
+	NEAR(m.value, 12.345, 1e-9);
+	assert_string_equal(m.unit, "K/sec");
+	a = hw(PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	assert_true(cnt_metric(&a, 1e9, &s, &m));
+	NEAR(m.value, 1.0, 1e-12);
+	assert_string_equal(m.unit, "G/sec");
+	/* denominators missing or zero: no metric, never inf */
+	s.have[CNT_K_CYCLES] = false;
+	a = hw(PERF_COUNT_HW_INSTRUCTIONS);
+	assert_false(cnt_metric(&a, 6e9, &s, &m));
+	s.have[CNT_K_CYCLES] = true;
+	s.v[CNT_K_CYCLES] = 0;
+	assert_false(cnt_metric(&a, 6e9, &s, &m));
+	s.elapsed_ns = 0;
+	assert_false(cnt_metric(&tc, 1e9, &s, &m));
+}
+
+static char *reading(const struct cnt_summary *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	cnt_reading(s, &sb);
+	return sb_detach(&sb, NULL);
+}
+
+static void test_reading_thresholds(void **state)
+{
+	char *r;
+	struct cnt_summary s;
+
+	(void)state;
+	s = synthetic(1.5e9, 1e8, 1e6, 1e9, 1e6);           /* IPC 0.5, misses 1 %, 0.1 % */
+	r = reading(&s);
+	assert_non_null(strstr(r, "memory-bound"));
+	assert_non_null(strstr(r, "below 1.0"));
+	assert_null(strstr(r, "red flag"));
+	free(r);
+	s = synthetic(7.5e9, 1e8, 1e6, 1e9, 1e6);           /* IPC 2.5 */
+	r = reading(&s);
+	assert_non_null(strstr(r, "above 2.0"));
+	assert_non_null(strstr(r, "algorithm"));
+	free(r);
+	s = synthetic(4.5e9, 1e8, 6e6, 1e9, 1e6);           /* IPC 1.5, cache misses 6 % */
+	r = reading(&s);
+	assert_non_null(strstr(r, "between 1.0 and 2.0"));
+	assert_non_null(strstr(r, "cache misses 6.00%"));
+	assert_non_null(strstr(r, "red flag"));
+	assert_non_null(strstr(r, "data layout"));
+	free(r);
+	s = synthetic(4.5e9, 1e8, 1e6, 1e9, 6e7);           /* branch misses 6 % */
+	r = reading(&s);
+	assert_non_null(strstr(r, "branch misses 6.00%"));
+	assert_non_null(strstr(r, "unpredictable branches"));
+	free(r);
+	s = synthetic(4.5e9, 1e8, 5e6, 1e9, 5e7);           /* exactly 5 %: not flagged */
+	r = reading(&s);
+	assert_null(strstr(r, "red flag"));
+	free(r);
+	/* a VM: hardware counters unsupported */
+	struct cnt_summary vm = { .elapsed_ns = 1e9 };
+	vm.have[CNT_K_TASK_CLOCK] = true;
+	vm.v[CNT_K_TASK_CLOCK] = 9e8;
+	vm.unsupported[CNT_K_CYCLES] = vm.unsupported[CNT_K_INSTRUCTIONS] = true;
+	r = reading(&vm);
+	assert_non_null(strstr(r, "not supported on this machine"));
+	assert_non_null(strstr(r, "PMU"));
+	assert_non_null(strstr(r, "software events"));
+	assert_non_null(strstr(r, "perfkit cache"));
+	assert_null(strstr(r, "memory-bound"));   /* no IPC verdict without counts */
+	free(r);
+}
+
+static void test_live(void **state)
+{
+	struct cnt_set s = CNT_SET_INIT;
+
+	(void)state;
+	assert_int_equal(cnt_set_add_list(&s, "task-clock,page-faults,{cycles,instructions}"), 0);
+	int err = cnt_set_open(&s, 0, -1, 0);
+	if (err == -EACCES || err == -EPERM) {
+		cnt_set_release(&s);
+		skip();
+	}
+	assert_int_equal(err, 0);
+	assert_int_equal(cnt_set_enable(&s), 0);
+	volatile char *p = malloc(1 << 20);
+	for (int i = 0; i < (1 << 20); i += 4096)
+		p[i] = 1;
+	free((void *)p);
+	assert_int_equal(cnt_set_disable(&s), 0);
+	assert_int_equal(cnt_set_read(&s), 0);
+	assert_int_equal(s.ev[0].state, CNT_OK);
+	assert_true(s.ev[0].value > 0);              /* task-clock ns */
+	assert_true(s.ev[0].enabled > 0 && s.ev[0].running > 0);
+	assert_int_equal(s.ev[1].state, CNT_OK);
+	/* cycles: either counted (bare metal) or <not supported> (VM), never 0 by error */
+	if (s.ev[2].state == CNT_NOT_SUPPORTED)
+		assert_int_equal(s.ev[3].state, CNT_NOT_SUPPORTED);
+	else
+		assert_true(s.ev[2].state == CNT_OK || s.ev[2].state == CNT_NOT_COUNTED);
+	cnt_set_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_group_read),
+		cmocka_unit_test(test_event_lists),
+		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_reading_thresholds),
+		cmocka_unit_test(test_live),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for src/lib/base/outfile: whole-or-nothing writes, symlinks
+ * kept, non-regular targets (/dev/null) written directly. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/outfile.h"
+
+static char dir[] = "/tmp/pk-outfile.XXXXXX";
+
+static void slurp(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t got = fread(buf, 1, n - 1, f);
+	buf[got] = '\0';
+	fclose(f);
+}
+
+static void test_commit_abort(void **state)
+{
+	char path[256], buf[64];
+	struct outfile of;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/out", dir);
+	assert_int_equal(of_open(&of, path), 0);
+	fputs("first", of.f);
+	assert_int_equal(access(path, F_OK), -1);       /* not there until commit */
+	assert_int_equal(of_commit(&of), 0);
+	slurp(path, buf, sizeof(buf));
+	assert_string_equal(buf, "first");
+	assert_int_equal(of_open(&of, path), 0);
+	fputs("second, abandoned", of.f);
+	of_abort(&of);
+	slurp(path, buf, sizeof(buf));
+	assert_string_equal(buf, "first");               /* old file intact */
+	/* a symlink stays a symlink; its target gets the data */
+	char link[256];
+	snprintf(link, sizeof(link), "%s/link", dir);
+	assert_int_equal(symlink("out", link), 0);
+	assert_int_equal(of_open(&of, link), 0);
+	fputs("via link", of.f);
+	assert_int_equal(of_commit(&of), 0);
+	struct stat st;
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	slurp(path, buf, sizeof(buf));
+	assert_string_equal(buf, "via link");
+	unlink(link);
+	unlink(path);
+}
+
+static void test_special_and_errors(void **state)
+{
+	struct outfile of;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(of_open(&of, "/dev/null"), 0);
+	assert_null(of.tmp);                             /* written directly */
+	fputs("x", of.f);
+	assert_int_equal(of_commit(&of), 0);
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));                /* still the device */
+	assert_int_equal(of_open(&of, "/nonexistent-dir/x"), -ENOENT);
+	assert_non_null(strstr(pk_errmsg(), "/nonexistent-dir/x"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_commit_abort),
+		cmocka_unit_test(test_special_and_errors),
+	};
+	if (!mkdtemp(dir))
+		return 1;
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rmdir(dir);
+	return rc;
+}
