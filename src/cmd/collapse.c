@@ -1,11 +1,114 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* PLACEHOLDER: replaced by the real command. */
+/*
+ * perfkit collapse — perf script text (plain or gzip) or perf.data to
+ * folded stacks; a drop-in for FlameGraph's stackcollapse-perf.pl.
+ */
 #include "cmd/cmds.h"
+#include "stack/collapse.h"
+#include "base/error.h"
+
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: perfkit collapse [options] [FILE...]\n"
+	"\n"
+	"Folds the stacks of `perf script` output (plain or gzip) or of a perf.data\n"
+	"file into lines \"comm;root;...;leaf COUNT\", sorted (stackcollapse-perf.pl\n"
+	"format). Reads standard input when no FILE or FILE is '-'.\n"
+	"\n"
+	"  --pid              include the PID with process names\n"
+	"  --tid              include the PID and TID with process names\n"
+	"  --kernel           annotate kernel functions with _[k]\n"
+	"  --jit              annotate JIT functions (/tmp/perf-N.map) with _[j]\n"
+	"  --all              all annotations (--kernel --jit)\n"
+	"  --addrs            include raw addresses where symbols are unknown\n"
+	"  --event-filter=EV  keep samples of event EV (default: the first event seen)\n"
+	"  --inline           expand inlined functions (DWARF, via elfutils)\n"
+	"  --context          with --inline, add file:line to names\n"
+	"  --srcline          input comes from `perf script -F+srcline`\n"
+	"  --count            weigh every sample 1 (default: its period)\n"
+	"  -h, --help         show this help\n";
+
+static void show_warnings(void)
+{
+	const char *w = pk_warnings_take();
+
+	while (*w) {
+		const char *nl = strchr(w, '\n');
+		int n = nl ? (int)(nl - w) : (int)strlen(w);
+		fprintf(stderr, "perfkit collapse: warning: %.*s\n", n, w);
+		w += n + (nl != NULL);
+	}
+}
 
 int cmd_collapse(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "perfkit %s: not built yet\n", argv[0]);
-	return 1;
+	enum { O_PID = 256, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_EVENT, O_INLINE,
+	       O_CONTEXT, O_SRCLINE, O_COUNT };
+	static const struct option longopts[] = {
+		{ "pid", no_argument, NULL, O_PID },
+		{ "tid", no_argument, NULL, O_TID },
+		{ "kernel", no_argument, NULL, O_KERNEL },
+		{ "jit", no_argument, NULL, O_JIT },
+		{ "all", no_argument, NULL, O_ALL },
+		{ "addrs", no_argument, NULL, O_ADDRS },
+		{ "event-filter", required_argument, NULL, O_EVENT },
+		{ "inline", no_argument, NULL, O_INLINE },
+		{ "context", no_argument, NULL, O_CONTEXT },
+		{ "srcline", no_argument, NULL, O_SRCLINE },
+		{ "count", no_argument, NULL, O_COUNT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct collapse_opts o;
+	struct folded f;
+	int opt, ret = 0;
+
+	memset(&o, 0, sizeof(o));
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case O_PID: o.pid = true; break;
+		case O_TID: o.tid = true; break;
+		case O_KERNEL: o.kernel = true; break;
+		case O_JIT: o.jit = true; break;
+		case O_ALL: o.kernel = o.jit = true; break;
+		case O_ADDRS: o.addrs = true; break;
+		case O_EVENT: o.event_filter = optarg; break;
+		case O_INLINE: o.inline_ = true; break;
+		case O_CONTEXT: o.context = true; break;
+		case O_SRCLINE: o.srcline = true; break;
+		case O_COUNT: o.count = true; break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fprintf(stderr, "perfkit collapse: unknown or incomplete option '%s'\n%s",
+				argv[optind - 1], usage);
+			return 2;
+		}
+	}
+
+	folded_init(&f);
+	if (optind >= argc) {
+		ret = collapse_file("-", &o, &f);
+	} else {
+		for (int i = optind; i < argc && !ret; i++)
+			ret = collapse_file(argv[i], &o, &f);
+	}
+	show_warnings();
+	if (ret) {
+		fprintf(stderr, "perfkit collapse: %s\n", pk_errmsg());
+		folded_release(&f);
+		return 1;
+	}
+	if (folded_write(&f, stdout)) {
+		fprintf(stderr, "perfkit collapse: %s\n", pk_errmsg());
+		ret = 1;
+	}
+	folded_release(&f);
+	return ret;
 }

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "stack/collapse.h"
+#include "stack/perfscript.h"
+#include "session/session.h"
+#include "base/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int on_sample(const struct pk_sample *s, void *arg)
+{
+	struct ps_collapser *c = arg;
+
+	if (!psc_sample_begin(c, s->comm, (long)s->pid, (long)s->tid, s->event, s->period))
+		return 0;
+	for (size_t i = 0; i < s->nr_frames; i++) {
+		const struct pk_frame *f = &s->frames[i];
+		psc_sample_frame(c, f->ip, f->sym, f->sym_off, f->dso, f->kernel);
+	}
+	psc_sample_end(c);
+	return 0;
+}
+
+static int collapse_perfdata(const char *path, struct ps_collapser *c)
+{
+	struct session *s;
+	int ret = session_open(&s, path, NULL);
+
+	if (ret)
+		return ret;
+	ret = session_process(s, on_sample, c);
+	session_close(s);
+	return ret;
+}
+
+#define PAR_MIN_BYTES (16u << 20)   /* below this, one thread */
+#define PAR_MAX_THREADS 16
+
+struct piece {
+	pthread_t th;
+	struct ps_collapser *c;
+	struct folded f;
+	const char *buf;
+	size_t len;
+	const char *name;
+	int ret;
+};
+
+static void *piece_run(void *arg)
+{
+	struct piece *p = arg;
+
+	p->ret = psc_parse_mem(p->c, p->buf, p->len, p->name);
+	return NULL;
+}
+
+/*
+ * Text in memory, cut into pieces at blank lines (a blank line ends every
+ * sample, so no state crosses a cut; the default event filter, the first
+ * event of the whole text, is found first and given to every piece).  The
+ * first piece is parsed on this thread into out, the others on their own
+ * threads into their own folded, merged afterwards.  --srcline (which reads
+ * ahead) and --inline (libdw state) stay on one thread.
+ */
+static int parse_parallel(struct ps_collapser *c, const struct collapse_opts *o,
+			  const char *buf, size_t len, const char *name, struct folded *out)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = ncpu > 1 ? (size_t)ncpu : 1;
+	struct piece pieces[PAR_MAX_THREADS];
+	const char *ev;
+	size_t evl, np = 0, start = 0;
+	int ret = 0;
+
+	if (n > PAR_MAX_THREADS)
+		n = PAR_MAX_THREADS;
+	if (n > len / (PAR_MIN_BYTES / 2))
+		n = len / (PAR_MIN_BYTES / 2);
+	if (n < 2 || len < PAR_MIN_BYTES || o->srcline || o->inline_)
+		return psc_parse_mem(c, buf, len, name);
+	bool have_ev = !(o->event_filter && *o->event_filter) && psc_first_event(buf, len, &ev, &evl);
+	for (size_t i = 0; i < n && start < len; i++) {
+		size_t end = len;
+		if (i + 1 < n) {
+			size_t want = len / n * (i + 1);
+			const char *cut = want > start ? memmem(buf + want, len - want, "\n\n", 2) : NULL;
+			end = cut ? (size_t)(cut - buf) + 2 : len;
+		}
+		struct piece *p = &pieces[np++];
+		p->c = i ? psc_new(o, &p->f) : c;
+		if (i)
+			folded_init(&p->f);
+		if (have_ev)
+			psc_set_first_event(p->c, ev, evl);
+		p->buf = buf + start;
+		p->len = end - start;
+		p->name = name;
+		p->ret = 0;
+		start = end;
+	}
+	for (size_t i = 1; i < np; i++)
+		if (pthread_create(&pieces[i].th, NULL, piece_run, &pieces[i]))
+			piece_run(&pieces[i]), pieces[i].th = 0;
+	piece_run(&pieces[0]);
+	ret = pieces[0].ret;
+	for (size_t i = 1; i < np; i++) {
+		if (pieces[i].th)
+			pthread_join(pieces[i].th, NULL);
+		if (!ret)
+			ret = pieces[i].ret;
+		folded_merge(out, &pieces[i].f);
+		psc_merge(c, pieces[i].c);
+		psc_free(pieces[i].c);
+		folded_release(&pieces[i].f);
+	}
+	return ret;
+}
+
+/* Read up to n bytes (fewer only at end of input). */
+static int read_full(int fd, const char *name, unsigned char *buf, size_t n, size_t *got)
+{
+	*got = 0;
+	while (*got < n) {
+		ssize_t k = read(fd, buf + *got, n - *got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return pk_error(errno, "%s: read error: %s", name, strerror(errno));
+		if (k == 0)
+			break;
+		*got += (size_t)k;
+	}
+	return 0;
+}
+
+int collapse_file(const char *path_or_dash, const struct collapse_opts *o, struct folded *out)
+{
+	bool is_stdin = !path_or_dash || !strcmp(path_or_dash, "-");
+	const char *name = is_stdin ? "<stdin>" : path_or_dash;
+	int fd = is_stdin ? 0 : open(path_or_dash, O_RDONLY | O_CLOEXEC);
+	unsigned char magic[8];
+	size_t got;
+	int ret;
+
+	if (fd < 0)
+		return pk_error(errno, "cannot open '%s': %s", name, strerror(errno));
+	ret = read_full(fd, name, magic, sizeof(magic), &got);
+	if (ret)
+		goto out;
+
+	struct ps_collapser *c = psc_new(o, out);
+	if (got == 8 && !memcmp(magic, "PERFILE2", 8)) {
+		struct stat st;
+		if (!is_stdin) {
+			ret = collapse_perfdata(path_or_dash, c);
+		} else if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) == 0) {
+			ret = collapse_perfdata("/proc/self/fd/0", c);
+		} else {
+			ret = pk_error(EINVAL, "%s: perf.data in pipe mode is not supported; "
+				       "give the file name, or pipe `perf script` text", name);
+		}
+	} else {
+		bool gz = got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+		struct stat st;
+		void *map = MAP_FAILED;
+		/* a regular file is parsed in place (no copy through read()) */
+		if (!gz && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+		    (uint64_t)st.st_size == (uint64_t)(size_t)st.st_size && lseek(fd, 0, SEEK_CUR) == (off_t)got)
+			map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (map != MAP_FAILED) {
+			madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+			ret = parse_parallel(c, o, map, (size_t)st.st_size, name, out);
+			munmap(map, (size_t)st.st_size);
+		} else {
+			ret = psc_parse_fd(c, fd, name, magic, got, gz);
+		}
+	}
+	psc_finish(c);
+	psc_free(c);
+out:
+	if (!is_stdin)
+		close(fd);
+	return ret;
+}
+
+int collapse_text(const char *buf, size_t len, const char *name,
+		  const struct collapse_opts *o, struct folded *out)
+{
+	struct ps_collapser *c = psc_new(o, out);
+	int ret = psc_parse_mem(c, buf, len, name ? name : "<text>");
+
+	psc_finish(c);
+	psc_free(c);
+	return ret;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * collapse.h — turn a profile into folded stacks, the way FlameGraph's
+ * stackcollapse-perf.pl does (FlameGraph 41fee1f), for every command that
+ * needs folded stacks (collapse, flamegraph, flamegraph -- CMD).
+ *
+ * Inputs, told apart by their first bytes:
+ *   "PERFILE2"      perf.data (through session/session.h)
+ *   1f 8b           gzip-compressed `perf script` text (zlib)
+ *   anything else   `perf script` text
+ * path "-" (or NULL) is standard input (perf.data on stdin only when stdin
+ * is a regular file: the session reader needs to seek).
+ *
+ * Output: stacks root first, the first frame being the process name (with
+ * "-PID" / "-PID/TID" under pid/tid; spaces become '_'); each sample
+ * weighs its period (a missing or "0" period counts 1, as in the Perl
+ * script), or 1 with count.  Only samples of one event are kept: opts
+ * event_filter, or by default the first event seen (a warning is queued
+ * with pk_warn when others are dropped).
+ *
+ * Frame names follow stackcollapse-perf.pl's rules (see perfscript.h), with
+ * the corrections listed in shared/conformance/README.md: the last sample
+ * of a file without a final blank line is kept, and C++ names keep
+ * template arguments that contain parentheses.
+ *
+ * perf.data frames are named as the Perl script would name the lines of
+ * `perf script` for the same file: symbol (offset dropped), "[unknown]"
+ * symbols become "[dso-basename]" (or "[unknown]"), with _[k] on kernel
+ * frames under kernel.  Differences: --pid/--tid use the real pid (perf
+ * script's default output has none, so the Perl script prints "?"), a
+ * sample without a callchain has its ip as one frame, and --addrs shows the
+ * sampled address (perf script shows a DSO-relative one).  Names are the
+ * session's (perf script demangles C++; see session.h).
+ *
+ * Speed: a regular file is mapped, not read; one of 16 MB or more is cut
+ * at blank lines into one piece per CPU, parsed on as many threads and
+ * merged (same output and warnings as one thread; not with srcline or
+ * inline_).  Pipes and gzip are read in 4 MB blocks on one thread.
+ *
+ * Errors: -errno with pk_error set (unreadable file, corrupt or truncated
+ * gzip, bad perf.data); lines that are not perf script text are skipped with a
+ * warning (pk_warn: the first few with file:line, then a total).
+ */
+#ifndef PERFKIT_STACK_COLLAPSE_H
+#define PERFKIT_STACK_COLLAPSE_H
+
+#include "stack/folded.h"
+
+#include <stdbool.h>
+
+struct collapse_opts {
+	bool pid;          /* --pid: comm-PID */
+	bool tid;          /* --tid: comm-PID/TID */
+	bool kernel;       /* --kernel: _[k] on kernel frames */
+	bool jit;          /* --jit: _[j] on frames from /tmp/perf-N.map */
+	bool addrs;        /* --addrs: [dso <addr>] for unknown symbols */
+	bool inline_;      /* --inline: expand inlined frames (libdw) */
+	bool context;      /* --context: with inline_, add file:line */
+	bool srcline;      /* --srcline: input has perf script -F+srcline lines */
+	bool count;        /* --count: every sample weighs 1, not its period */
+	const char *event_filter; /* NULL or "": the first event seen */
+};
+
+/* Read path_or_dash (see above) and add its stacks to *out (which the
+ * caller has folded_init'ed; stacks from several files accumulate). */
+int collapse_file(const char *path_or_dash, const struct collapse_opts *o,
+		  struct folded *out);
+
+/* Same for perf script text already in memory (name is used in messages). */
+int collapse_text(const char *buf, size_t len, const char *name,
+		  const struct collapse_opts *o, struct folded *out);
+
+#endif

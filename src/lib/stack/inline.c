@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "stack/inline.h"
+#include "base/hashmap.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct inline_resolver {
+	struct hashmap dsos;     /* path → Dwfl * (NULL: unusable) */
+	struct hashmap results;  /* "ctx\0dso\0pc" → strdup'd result or NULL */
+	struct strbuf key;
+};
+
+static const Dwfl_Callbacks offline_cb = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static int first_module(Dwfl_Module *m, void **ud, const char *n, Dwarf_Addr a, void *arg);
+
+struct inline_resolver *inline_resolver_new(void)
+{
+	struct inline_resolver *r = xcalloc(1, sizeof(*r));
+
+	hm_init(&r->dsos);
+	hm_init(&r->results);
+	sb_init(&r->key, 0);
+	return r;
+}
+
+void inline_resolver_free(struct inline_resolver *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->dsos.nr; i++)
+		if (r->dsos.entries[i].val.ptr)
+			dwfl_end(r->dsos.entries[i].val.ptr);
+	for (size_t i = 0; i < r->results.nr; i++)
+		free(r->results.entries[i].val.ptr);
+	hm_release(&r->dsos);
+	hm_release(&r->results);
+	sb_release(&r->key);
+	free(r);
+}
+
+static Dwfl_Module *dso_open(struct inline_resolver *r, const char *dso, size_t dsol)
+{
+	int created;
+	struct hm_entry *e = hm_upsert(&r->dsos, dso, dsol, &created);
+	Dwfl_Module *m = NULL;
+
+	if (!created) {
+		Dwfl *d = e->val.ptr;
+		if (d)
+			dwfl_getmodules(d, first_module, &m, 0);
+		return m;
+	}
+	const char *path = e->key;
+	Dwfl *d = dwfl_begin(&offline_cb);
+	if (d) {
+		dwfl_report_begin(d);
+		m = dwfl_report_offline(d, "", path, -1);
+		dwfl_report_end(d, NULL, NULL);
+		if (!m) {
+			dwfl_end(d);
+			d = NULL;
+		}
+	}
+	/* e may have moved if the map grew: look it up again */
+	hm_find(&r->dsos, dso, dsol)->val.ptr = d;
+	return m;
+}
+
+/* ELF address (link-time, as addr2line takes it) of symbol name + off. */
+static bool sym_addr(Dwfl_Module *m, const char *name, size_t namel, uint64_t *addr)
+{
+	int n = dwfl_module_getsymtab(m);
+	Dwarf_Addr bias = 0;
+
+	dwfl_module_getelf(m, &bias);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr a;
+		const char *s = dwfl_module_getsym_info(m, i, &sym, &a, NULL, NULL, NULL);
+		if (s && strlen(s) == namel && !memcmp(s, name, namel) && sym.st_value) {
+			*addr = a - bias;
+			return true;
+		}
+	}
+	return false;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+
+	return s ? s + 1 : p;
+}
+
+static void add_item(struct strbuf *items, const char *name, const char *file, int line,
+		     bool context)
+{
+	/* items are collected inner first, separated by '\n' */
+	if (items->len)
+		sb_addch(items, '\n');
+	sb_addstr(items, name ? name : "??");
+	if (context)
+		sb_addf(items, ":%s:%d", file ? base_name(file) : "??", line);
+}
+
+static int first_module(Dwfl_Module *m, void **ud, const char *n, Dwarf_Addr a, void *arg)
+{
+	*(Dwfl_Module **)arg = m;
+	return DWARF_CB_ABORT;
+}
+
+static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, struct strbuf *out)
+{
+	Dwarf_Addr bias = 0;
+	struct strbuf items = STRBUF_INIT;
+	int ret = -ENOENT;
+
+	dwfl_module_getelf(mod, &bias);
+	uint64_t pc = elf_pc + bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias);
+	if (!cu)
+		return -ENOENT;
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes(cu, pc - bias, &scopes);
+	const char *file = NULL;
+	int line = 0;
+	Dwfl_Line *dl = dwfl_module_getsrc(mod, pc);
+	if (dl)
+		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+	dwarf_getsrcfiles(cu, &files, &nfiles);
+	Dwarf_Die die;
+	bool have = false;
+	for (int i = 0; i < n && !have; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			die = scopes[i];
+			have = true;
+		}
+	}
+	free(scopes);
+	/* innermost function, then each inlined call's caller (as eu-addr2line -i) */
+	for (int depth = 0; have && depth < 256; depth++) {
+		add_item(&items, dwarf_diename(&die), file, line, context);
+		if (dwarf_tag(&die) != DW_TAG_inlined_subroutine)
+			break;
+		Dwarf_Attribute a;
+		Dwarf_Word w;
+		file = NULL;
+		line = 0;
+		if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_file, &a), &w) == 0 && files)
+			file = dwarf_filesrc(files, w, NULL, NULL);
+		if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &a), &w) == 0)
+			line = (int)w;
+		Dwarf_Die *up = NULL;
+		int m = dwarf_getscopes_die(&die, &up);
+		have = false;
+		for (int i = 1; i < m && !have; i++) {
+			int tag = dwarf_tag(&up[i]);
+			if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+				die = up[i];
+				have = true;
+			}
+		}
+		free(up);
+	}
+	if (items.len) {
+		/* reverse: outermost first, joined by ';' */
+		size_t end = items.len;
+		while (end) {
+			size_t st = end;
+			while (st && items.buf[st - 1] != '\n')
+				st--;
+			if (end != items.len)
+				sb_addch(out, ';');
+			sb_add(out, items.buf + st, end - st);
+			end = st ? st - 1 : 0;
+		}
+		ret = 0;
+	}
+	sb_release(&items);
+	return ret;
+}
+
+int inline_resolve(struct inline_resolver *r, const char *pc, size_t pcl, const char *func,
+		   size_t funcl, const char *dso, size_t dsol, bool context, struct strbuf *out)
+{
+	int created;
+
+	sb_reset(&r->key);
+	sb_addch(&r->key, context ? 'c' : '-');
+	sb_add(&r->key, dso, dsol);
+	sb_addch(&r->key, '\0');
+	sb_add(&r->key, pc, pcl);
+	struct hm_entry *e = hm_upsert(&r->results, r->key.buf, r->key.len, &created);
+	if (!created) {
+		if (!e->val.ptr)
+			return -ENOENT;
+		sb_addstr(out, e->val.ptr);
+		return 0;
+	}
+	e->val.ptr = NULL;
+
+	uint64_t addr = 0;
+	for (size_t i = 0; i < pcl; i++) {
+		int c = (unsigned char)pc[i], v;
+		if (c >= '0' && c <= '9')
+			v = c - '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			v = (c | 0x20) - 'a' + 10;
+		else
+			return -ENOENT;
+		addr = addr * 16 + (uint64_t)v;
+	}
+	Dwfl_Module *m = dso_open(r, dso, dsol);
+	if (!m)
+		return -ENOENT;
+	size_t before = out->len;
+	if (resolve(m, addr, context, out)) {
+		/* as the Perl script does with nm: "func+0xOFF" → address of func + OFF */
+		const char *plus = NULL;
+		for (size_t i = funcl; i-- > 0;)
+			if (func[i] == '+') {
+				plus = func + i;
+				break;
+			}
+		if (!plus || plus == func || func + funcl - plus < 4 || memcmp(plus, "+0x", 3))
+			return -ENOENT;
+		uint64_t off = 0, base;
+		for (const char *p = plus + 3; p < func + funcl; p++) {
+			int c = (unsigned char)*p;
+			if (c >= '0' && c <= '9')
+				off = off * 16 + (uint64_t)(c - '0');
+			else if (c >= 'a' && c <= 'f')
+				off = off * 16 + (uint64_t)(c - 'a' + 10);
+			else
+				return -ENOENT;
+		}
+		if (!sym_addr(m, func, (size_t)(plus - func), &base) ||
+		    resolve(m, base + off, context, out))
+			return -ENOENT;
+	}
+	hm_find(&r->results, r->key.buf, r->key.len)->val.ptr = xstrdup(out->buf + before);
+	return 0;
+}

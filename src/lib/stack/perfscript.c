@@ -1,0 +1,1094 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfscript.c — `perf script` text → folded stacks (see perfscript.h).
+ *
+ * The Perl regexes of stackcollapse-perf.pl are emulated by hand; each
+ * matcher below states the regex and why the chosen captures are the ones
+ * Perl's backtracking picks.
+ */
+#include "stack/perfscript.h"
+#include "stack/inline.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define MAX_WARN_LINES 3
+
+/* Perl's \s, \d, \w on byte strings (ASCII rules), by table. */
+enum { C_SP = 1, C_DIG = 2, C_WORD = 4 };
+#define R4(x) x, x, x, x
+#define R16(x) R4(x), R4(x), R4(x), R4(x)
+static const unsigned char cls[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, C_SP, C_SP, C_SP, C_SP, C_SP, 0, 0,  /* \t..\r */
+	R16(0),
+	C_SP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,              /* ' ' */
+	R4(C_DIG | C_WORD), R4(C_DIG | C_WORD), C_DIG | C_WORD, C_DIG | C_WORD, 0, 0, 0, 0, 0, 0,
+	0, R4(C_WORD), R4(C_WORD), R4(C_WORD), C_WORD, C_WORD, C_WORD,   /* '@', A-O */
+	R4(C_WORD), R4(C_WORD), C_WORD, C_WORD, C_WORD, 0, 0, 0, 0, C_WORD, /* P-Z, '_' */
+	0, R4(C_WORD), R4(C_WORD), R4(C_WORD), C_WORD, C_WORD, C_WORD,   /* '`', a-o */
+	R4(C_WORD), R4(C_WORD), C_WORD, C_WORD, C_WORD, 0, 0, 0, 0, 0,   /* p-z */
+};
+
+static inline bool is_sp(unsigned char c)
+{
+	return cls[c] & C_SP;
+}
+static inline bool is_dig(unsigned char c)
+{
+	return cls[c] & C_DIG;
+}
+static inline bool is_word(unsigned char c)
+{
+	return cls[c] & C_WORD;
+}
+
+static const char *mem_find(const char *h, size_t hn, const char *n, size_t nn)
+{
+	return nn ? memmem(h, hn, n, nn) : h;
+}
+
+/* ---- line reader: fd (plain or gzip) or memory ------------------------ */
+
+struct lreader {
+	int fd;
+	const char *name;
+	bool gz, eof, zdone, zopen;   /* zopen: inside a gzip member */
+	z_stream zs;
+	unsigned char *zbuf;
+	size_t zcap;
+	char *buf;
+	size_t cap, pos, scan, end;
+	bool own_buf;
+	uint64_t lineno;
+	uint64_t offset;      /* bytes consumed before buf[0] */
+};
+
+#define LR_CHUNK (1u << 20)
+
+static int lr_read_raw(struct lreader *r, void *dst, size_t n, size_t *got)
+{
+	for (;;) {
+		ssize_t k = read(r->fd, dst, n);
+		if (k >= 0) {
+			*got = (size_t)k;
+			return 0;
+		}
+		if (errno != EINTR)
+			return pk_error(errno, "%s: read error: %s", r->name, strerror(errno));
+	}
+}
+
+/* Append more decompressed or raw bytes at buf[end]; sets eof at the end. */
+static int lr_fill(struct lreader *r)
+{
+	if (r->pos) {
+		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+		r->offset += r->pos;
+		r->scan -= r->pos;
+		r->end -= r->pos;
+		r->pos = 0;
+	}
+	if (r->cap - r->end < LR_CHUNK / 2) {
+		r->cap = r->cap ? r->cap * 2 : 4 * (size_t)LR_CHUNK;
+		r->buf = xrealloc(r->buf, r->cap);
+	}
+	if (!r->gz) {
+		size_t got;
+		int ret = lr_read_raw(r, r->buf + r->end, r->cap - r->end, &got);
+		if (ret)
+			return ret;
+		if (!got)
+			r->eof = true;
+		r->end += got;
+		return 0;
+	}
+	for (;;) {
+		if (!r->zs.avail_in && !r->zdone) {
+			size_t got;
+			int ret = lr_read_raw(r, r->zbuf, r->zcap, &got);
+			if (ret)
+				return ret;
+			if (!got)
+				r->zdone = true;
+			r->zs.next_in = r->zbuf;
+			r->zs.avail_in = (uInt)got;
+		}
+		if (!r->zs.avail_in && r->zdone) {
+			if (r->zopen)
+				return pk_error(EINVAL, "%s: truncated gzip data (ends at compressed offset %lu)",
+						r->name, r->zs.total_in);
+			r->eof = true;
+			return 0;
+		}
+		r->zopen = true;
+		r->zs.next_out = (unsigned char *)r->buf + r->end;
+		r->zs.avail_out = (uInt)(r->cap - r->end);
+		int z = inflate(&r->zs, Z_NO_FLUSH);
+		size_t produced = (size_t)((char *)r->zs.next_out - (r->buf + r->end));
+		r->end += produced;
+		if (z == Z_STREAM_END) {
+			r->zopen = false;
+			/* concatenated members: go on if more input follows */
+			if (inflateReset(&r->zs) != Z_OK)
+				return pk_error(EIO, "%s: gzip reset failed", r->name);
+		} else if (z != Z_OK && z != Z_BUF_ERROR) {
+			return pk_error(EINVAL, "%s: corrupt gzip data near compressed offset %lu: %s",
+					r->name, r->zs.total_in,
+					r->zs.msg ? r->zs.msg : "inflate failed");
+		}
+		if (produced)
+			return 0;
+	}
+}
+
+/* Next line without its '\n': 1, 0 at end of input, or -errno. */
+static int lr_next(struct lreader *r, const char **line, size_t *len)
+{
+	for (;;) {
+		char *nl = memchr(r->buf + r->scan, '\n', r->end - r->scan);
+		if (nl) {
+			*line = r->buf + r->pos;
+			*len = (size_t)(nl - (r->buf + r->pos));
+			r->pos = r->scan = (size_t)(nl - r->buf) + 1;
+			r->lineno++;
+			return 1;
+		}
+		r->scan = r->end;
+		if (r->eof) {
+			if (r->pos < r->end) {
+				*line = r->buf + r->pos;
+				*len = r->end - r->pos;
+				r->pos = r->scan = r->end;
+				r->lineno++;
+				return 1;
+			}
+			return 0;
+		}
+		int ret = lr_fill(r);
+		if (ret)
+			return ret;
+	}
+}
+
+/* ---- the collapser ---------------------------------------------------- */
+
+struct group {
+	uint32_t off, n;   /* frame ids pool[off..off+n), root first */
+};
+
+struct ps_collapser {
+	struct collapse_opts o;
+	struct folded *out;
+	struct bytemap cache[2];   /* frame line text → group; [1]: java process */
+	struct group *groups;
+	size_t ngroups, agroups;
+	uint32_t *pool;
+	size_t npool, apool;
+
+	/* current sample */
+	bool have_pname, java;
+	uint64_t period;
+	uint32_t *pname_ids;
+	size_t npname, apname;
+	uint32_t *cur;             /* frame ids, leaf first (groups reversed) */
+	size_t ncur, acur;
+	uint32_t *stack;           /* scratch for a finished stack */
+	size_t astack;
+
+	struct strbuf filter;
+	bool filter_defaulted;
+	uint64_t dropped;
+	struct strbuf dropped_event;
+
+	struct strbuf func, tmp, pname, key, pname_tmp;
+	struct lreader *rd;        /* for --srcline */
+	uint64_t unrecognised;
+	uint64_t warn_lineno[MAX_WARN_LINES];
+	struct strbuf warn_text[MAX_WARN_LINES];
+	uint64_t lines;            /* lines read so far */
+	const char *name;
+
+	struct inline_resolver *inl;
+	bool force_kernel;
+};
+
+struct ps_collapser *psc_new(const struct collapse_opts *o, struct folded *out)
+{
+	struct ps_collapser *c = xcalloc(1, sizeof(*c));
+
+	c->o = *o;
+	c->out = out;
+	bm_init(&c->cache[0]);
+	bm_init(&c->cache[1]);
+	sb_init(&c->filter, 0);
+	sb_init(&c->dropped_event, 0);
+	sb_init(&c->func, 64);
+	sb_init(&c->tmp, 0);
+	sb_init(&c->pname, 64);
+	sb_init(&c->key, 0);
+	sb_init(&c->pname_tmp, 0);
+	if (o->event_filter && *o->event_filter)
+		sb_addstr(&c->filter, o->event_filter);
+	c->name = "<input>";
+	for (int i = 0; i < MAX_WARN_LINES; i++)
+		sb_init(&c->warn_text[i], 0);
+	return c;
+}
+
+void psc_free(struct ps_collapser *c)
+{
+	if (!c)
+		return;
+	bm_release(&c->cache[0]);
+	bm_release(&c->cache[1]);
+	free(c->groups);
+	free(c->pool);
+	free(c->pname_ids);
+	free(c->cur);
+	free(c->stack);
+	sb_release(&c->filter);
+	sb_release(&c->dropped_event);
+	sb_release(&c->func);
+	sb_release(&c->tmp);
+	sb_release(&c->pname);
+	sb_release(&c->key);
+	sb_release(&c->pname_tmp);
+	for (int i = 0; i < MAX_WARN_LINES; i++)
+		sb_release(&c->warn_text[i]);
+	inline_resolver_free(c->inl);
+	free(c);
+}
+
+#define GROW(p, n, a, need) do {                                        \
+	if ((n) + (need) > (a)) {                                       \
+		size_t na_ = (a) ? (a) * 2 : 256;                       \
+		while (na_ < (n) + (need))                              \
+			na_ *= 2;                                       \
+		(p) = xrealloc((p), na_ * sizeof(*(p)));                \
+		(a) = na_;                                              \
+	}                                                               \
+} while (0)
+
+/* Intern s (split on ';') and append the ids to the pool. */
+static void pool_push(struct ps_collapser *c, const char *s, size_t n)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n || s[i] == ';') {
+			GROW(c->pool, c->npool, c->apool, 1);
+			c->pool[c->npool++] = folded_frame_id(c->out, s + start, i - start);
+			start = i + 1;
+		}
+	}
+}
+
+static void warn_line(struct ps_collapser *c, const char *l, size_t n)
+{
+	/* kept here and shown by psc_finish: parsing may run on another thread */
+	if (c->unrecognised < MAX_WARN_LINES) {
+		c->warn_lineno[c->unrecognised] = c->rd ? c->rd->lineno : 0;
+		struct strbuf *w = &c->warn_text[c->unrecognised];
+		for (size_t i = 0; i < n && w->len < 120; i++) {
+			unsigned char ch = (unsigned char)l[i];
+			if (ch >= 0x20 && ch < 0x7f)
+				sb_addch(w, ch);
+			else if (ch == '\t')
+				sb_add(w, "\\t", 2);
+			else
+				sb_addf(w, "\\x%02x", ch);
+		}
+	}
+	c->unrecognised++;
+}
+
+/* --- frame naming (stackcollapse-perf.pl's per-frame rules) --- */
+
+/* One step of a C++ name scan: advances *i past one token, tracking the
+ * template depth.  "operator<", "operator<<", "operator->" … are not
+ * brackets. */
+static void tmpl_step(const char *s, size_t n, size_t *i, int *depth)
+{
+	size_t k = *i;
+
+	if (s[k] == 'o' && n - k >= 8 && !memcmp(s + k, "operator", 8) &&
+	    (k == 0 || !is_word((unsigned char)s[k - 1]))) {
+		static const char *const ops[] = { "<=>", "<<=", ">>=", "->*", "<<", ">>",
+						   "<=", ">=", "->", "<", ">" };
+		k += 8;
+		for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+			size_t ol = strlen(ops[o]);
+			if (n - k >= ol && !memcmp(s + k, ops[o], ol)) {
+				k += ol;
+				break;
+			}
+		}
+		*i = k;
+		return;
+	}
+	if (s[k] == '-' && k + 1 < n && s[k + 1] == '>') {
+		*i = k + 2;
+		return;
+	}
+	if (s[k] == '<')
+		(*depth)++;
+	else if (s[k] == '>' && *depth > 0)
+		(*depth)--;
+	*i = k + 1;
+}
+
+/* Length of s after Perl's s/\((?!anonymous namespace\)).*$// with the
+ * template correction: a '(' inside <…> that closes later is kept. */
+static size_t cut_args(const char *s, size_t n)
+{
+	static const char anon[] = "anonymous namespace)";
+	const size_t anonl = sizeof(anon) - 1;
+	size_t i = 0, z = 0;
+	int depth = 0;
+
+	if (!memchr(s, '(', n))
+		return n;
+	/* pass 1: the last point where an open template closes */
+	while (i < n) {
+		int before = depth;
+		tmpl_step(s, n, &i, &depth);
+		if (before > 0 && depth == 0)
+			z = i;
+	}
+	i = 0;
+	depth = 0;
+	while (i < n) {
+		if (s[i] == '(' && !(n - i - 1 >= anonl && !memcmp(s + i + 1, anon, anonl)) &&
+		    (depth == 0 || i >= z))
+			return i;
+		tmpl_step(s, n, &i, &depth);
+	}
+	return n;
+}
+
+/* Perl's m/\.\(.*\)\./ (a Go method name such as "net/http.(*Client).Do"). */
+static bool is_go_method(const char *s, size_t n)
+{
+	const char *a = mem_find(s, n, ".(", 2);
+
+	if (!a)
+		return false;
+	size_t from = (size_t)(a - s) + 2;   /* ")." may start right after ".(" */
+	for (size_t j = n; j >= from + 2; j--)
+		if (s[j - 2] == ')' && s[j - 1] == '.')
+			return true;
+	return false;
+}
+
+/* m:/tmp/perf-\d+\.map: */
+static bool is_jit_map(const char *m, size_t n)
+{
+	const char *p = m, *e = m + n;
+
+	while ((p = mem_find(p, (size_t)(e - p), "/tmp/perf-", 10))) {
+		const char *d = p + 10, *q = d;
+		while (q < e && is_dig((unsigned char)*q))
+			q++;
+		if (q > d && e - q >= 4 && !memcmp(q, ".map", 4))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/* m/(perf-\d+.map|kernel\.|\[[^\]]+\])/: DSOs --inline leaves alone. */
+static bool inline_excluded(const char *m, size_t n)
+{
+	const char *p = m, *e = m + n;
+
+	while ((p = mem_find(p, (size_t)(e - p), "perf-", 5))) {
+		const char *d = p + 5, *q = d;
+		while (q < e && is_dig((unsigned char)*q))
+			q++;
+		if (q > d && e - q >= 4 && !memcmp(q + 1, "map", 3))
+			return true;
+		p++;
+	}
+	if (mem_find(m, n, "kernel.", 7))
+		return true;
+	for (size_t i = 0; i < n; i++) {
+		if (m[i] != '[')
+			continue;
+		const char *cl = memchr(m + i + 1, ']', n - i - 1);
+		if (cl && cl > m + i + 1)
+			return true;
+	}
+	return false;
+}
+
+static bool is_kernel_mod(const char *m, size_t n)
+{
+	if (mem_find(m, n, "unknown", 7))
+		return false;
+	return (n && m[0] == '[') || (n >= 7 && !memcmp(m + n - 7, "vmlinux", 7));
+}
+
+/* Append a srcline line (perf script -F+srcline) to func, as the Perl
+ * script does: s/\[.*?\]//g, trimmed, ":" + text unless empty. */
+static void add_srcline(struct ps_collapser *c, struct strbuf *func)
+{
+	const char *l = NULL;
+	size_t n = 0;
+
+	if (!c->rd || lr_next(c->rd, &l, &n) <= 0)
+		return;
+	sb_reset(&c->tmp);
+	for (size_t i = 0; i < n; i++) {
+		if (l[i] == '[') {
+			const char *cl = memchr(l + i + 1, ']', n - i - 1);
+			if (cl) {
+				i = (size_t)(cl - l);
+				continue;
+			}
+		}
+		sb_addch(&c->tmp, l[i]);
+	}
+	size_t a = 0, b = c->tmp.len;
+	while (a < b && is_sp((unsigned char)c->tmp.buf[a]))
+		a++;
+	while (b > a && is_sp((unsigned char)c->tmp.buf[b - 1]))
+		b--;
+	if (b > a) {
+		sb_addch(func, ':');
+		sb_add(func, c->tmp.buf + a, b - a);
+	}
+}
+
+/* Name the frames of one frame line and store them as a group (root
+ * first); returns the group index. */
+static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl,
+			      const char *raw, size_t rawl, const char *mod, size_t modl,
+			      bool java)
+{
+	size_t gstart = c->npool;
+	struct strbuf *func = &c->func;
+
+	if (c->o.inline_ && !inline_excluded(mod, modl)) {
+		if (!c->inl)
+			c->inl = inline_resolver_new();
+		sb_reset(&c->tmp);
+		if (inline_resolve(c->inl, pc, pcl, raw, rawl, mod, modl, c->o.context, &c->tmp) == 0 &&
+		    c->tmp.len && strcmp(c->tmp.buf, "??") && strcmp(c->tmp.buf, "??:??:0")) {
+			pool_push(c, c->tmp.buf, c->tmp.len);
+			goto done;
+		}
+	}
+
+	/* s/\+0x[\da-f]+$// */
+	{
+		size_t e = rawl;
+		while (e > 0 && (is_dig((unsigned char)raw[e - 1]) ||
+				 (raw[e - 1] >= 'a' && raw[e - 1] <= 'f')))
+			e--;
+		if (e < rawl && e >= 3 && !memcmp(raw + e - 3, "+0x", 3))
+			rawl = e - 3;
+	}
+	if (rawl && raw[0] == '(')
+		goto done;
+
+	/* split /->/ (trailing empty fields dropped) */
+	size_t end = rawl;
+	for (;;) {   /* drop trailing empty fields */
+		if (end >= 2 && raw[end - 2] == '-' && raw[end - 1] == '>')
+			end -= 2;
+		else
+			break;
+	}
+	if (end == 0)
+		goto done;
+	bool is_unknown = false;
+	size_t start = 0;
+	for (size_t part = 0;; part++) {
+		const char *arrow = mem_find(raw + start, end - start, "->", 2);
+		size_t fe = arrow ? (size_t)(arrow - raw) : end;
+		const char *f = raw + start;
+		size_t fl = fe - start;
+
+		sb_reset(func);
+		if (fl == 9 && !memcmp(f, "[unknown]", 9)) {
+			const char *b;
+			size_t bl;
+			if (!(modl == 9 && !memcmp(mod, "[unknown]", 9))) {
+				const char *sl = mod + modl;
+				while (sl > mod && sl[-1] != '/')
+					sl--;
+				b = sl;
+				bl = (size_t)(mod + modl - sl);
+			} else {
+				b = "unknown";
+				bl = 7;
+				is_unknown = true;
+			}
+			sb_addch(func, '[');
+			sb_add(func, b, bl);
+			if (c->o.addrs) {
+				sb_add(func, " <", 2);
+				sb_add(func, pc, pcl);
+				sb_addch(func, '>');
+			}
+			sb_addch(func, ']');
+		} else {
+			sb_add(func, f, fl);
+		}
+		/* tidy_generic */
+		for (size_t i = 0; i < func->len; i++)
+			if (func->buf[i] == ';')
+				func->buf[i] = ':';
+		if (!is_go_method(func->buf, func->len))
+			sb_setlen(func, cut_args(func->buf, func->len));
+		{
+			size_t w = 0;
+			for (size_t i = 0; i < func->len; i++)
+				if (func->buf[i] != '"' && func->buf[i] != '\'')
+					func->buf[w++] = func->buf[i];
+			sb_setlen(func, w);
+		}
+		/* tidy_java */
+		if (java && func->len && func->buf[0] == 'L' && memchr(func->buf, '/', func->len)) {
+			memmove(func->buf, func->buf + 1, func->len - 1);
+			sb_setlen(func, func->len - 1);
+		}
+		/* annotations */
+		if (part > 0) {
+			if (!mem_find(func->buf, func->len, "_[i]", 4))
+				sb_add(func, "_[i]", 4);
+		} else if (c->o.kernel && (c->force_kernel || is_kernel_mod(mod, modl))) {
+			sb_add(func, "_[k]", 4);
+		} else if (c->o.jit && is_jit_map(mod, modl)) {
+			if (!mem_find(func->buf, func->len, "_[j]", 4))
+				sb_add(func, "_[j]", 4);
+		}
+		if (c->o.srcline && !is_unknown)
+			add_srcline(c, func);
+		pool_push(c, func->buf, func->len);
+		if (!arrow || fe + 2 >= end)
+			break;
+		start = fe + 2;
+	}
+done:
+	GROW(c->groups, c->ngroups, c->agroups, 1);
+	c->groups[c->ngroups].off = (uint32_t)gstart;
+	c->groups[c->ngroups].n = (uint32_t)(c->npool - gstart);
+	return (uint32_t)c->ngroups++;
+}
+
+static void push_group(struct ps_collapser *c, uint32_t g)
+{
+	const struct group *gr = &c->groups[g];
+
+	GROW(c->cur, c->ncur, c->acur, gr->n);
+	for (uint32_t k = gr->n; k-- > 0;)
+		c->cur[c->ncur++] = c->pool[gr->off + k];
+}
+
+/* If the sample's frames were the last groups added (they were not cached),
+ * the pool may be trimmed; keep it simple and let it grow: it only holds
+ * distinct frame lines when caching, or every frame with --srcline. */
+static void drop_group(struct ps_collapser *c, uint32_t g)
+{
+	if (g + 1 == c->ngroups) {
+		c->npool = c->groups[g].off;
+		c->ngroups--;
+	}
+}
+
+/* --- sample assembly --- */
+
+static void set_pname(struct ps_collapser *c)
+{
+	const char *s = c->pname.buf;
+	size_t n = c->pname.len, start = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ' ')
+			c->pname.buf[i] = '_';
+	c->npname = 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n || s[i] == ';') {
+			GROW(c->pname_ids, c->npname, c->apname, 1);
+			c->pname_ids[c->npname++] = folded_frame_id(c->out, s + start, i - start);
+			start = i + 1;
+		}
+	}
+	c->java = n >= 4 && !memcmp(s, "java", 4);
+	/* like the Perl script, a header does not clear frames gathered since
+	 * the last blank line: they join the next stack */
+	c->have_pname = true;
+}
+
+static void flush_sample(struct ps_collapser *c)
+{
+	if (!c->have_pname)
+		return;
+	size_t n = c->npname + c->ncur;
+	GROW(c->stack, 0, c->astack, n);
+	memcpy(c->stack, c->pname_ids, c->npname * sizeof(*c->stack));
+	for (size_t k = 0; k < c->ncur; k++)
+		c->stack[c->npname + k] = c->cur[c->ncur - 1 - k];
+	folded_add_ids(c->out, c->stack, n, c->period);
+	c->ncur = 0;
+	c->have_pname = false;
+}
+
+/* Event filter; false when the sample is dropped. */
+static bool event_ok(struct ps_collapser *c, const char *ev, size_t evl)
+{
+	if (!c->filter.len && !c->filter_defaulted) {
+		sb_add(&c->filter, ev, evl);
+		c->filter_defaulted = true;
+		return true;
+	}
+	if (evl == c->filter.len && !memcmp(ev, c->filter.buf, evl))
+		return true;
+	if (!c->dropped++)
+		sb_add(&c->dropped_event, ev, evl);
+	return false;
+}
+
+static uint64_t parse_period(const char *p, size_t n)
+{
+	uint64_t v = 0;
+
+	if (n == 0 || (n == 1 && p[0] == '0'))
+		return 1;   /* Perl: if (not $period) { $period = 1 } */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t d = (uint64_t)(p[i] - '0');
+		v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
+	}
+	return v;
+}
+
+/*
+ * /^(\S.+?)\s+(\d+)[/]*(\d+)*\s+/: comm is the shortest prefix of 2+ chars
+ * followed by whitespace, digits, slashes, digits, whitespace.  Greedy
+ * captures succeed whenever any split does, so the first whitespace run
+ * (at index >= 2) whose tail fits gives the match.
+ */
+static bool match_header(const char *l, size_t n, size_t *comml, const char **pid,
+			 size_t *pidl, const char **tid, size_t *tidl)
+{
+	if (!n || is_sp((unsigned char)l[0]))
+		return false;
+	size_t i = 2;
+	while (i < n) {
+		if (!is_sp((unsigned char)l[i])) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < n && is_sp((unsigned char)l[j]))
+			j++;
+		size_t a = j;
+		while (a < n && is_dig((unsigned char)l[a]))
+			a++;
+		if (a > j) {
+			size_t b = a, d;
+			while (b < n && l[b] == '/')
+				b++;
+			d = b;
+			while (d < n && is_dig((unsigned char)l[d]))
+				d++;
+			if (d < n && is_sp((unsigned char)l[d])) {
+				*comml = i;
+				*pid = l + j;
+				*pidl = a - j;
+				*tid = l + b;
+				*tidl = d - b;
+				return true;
+			}
+		}
+		i = j;
+	}
+	return false;
+}
+
+/*
+ * /:\s*(\d+)*\s+(\S+):\s*$/: the last whitespace-separated token must end
+ * with ':' (event = token less that ':'), and be preceded by whitespace,
+ * optionally by digits and whitespace (the period), and then ':'.
+ */
+static bool match_event(const char *l, size_t n, const char **ev, size_t *evl,
+			const char **per, size_t *perl)
+{
+	size_t e = n;
+	while (e > 0 && is_sp((unsigned char)l[e - 1]))
+		e--;
+	size_t t = e;
+	while (t > 0 && !is_sp((unsigned char)l[t - 1]))
+		t--;
+	if (e - t < 2 || l[e - 1] != ':')
+		return false;
+	size_t g = t;
+	while (g > 0 && is_sp((unsigned char)l[g - 1]))
+		g--;
+	if (g == t || g == 0)
+		return false;
+	*ev = l + t;
+	*evl = e - 1 - t;
+	if (l[g - 1] == ':') {
+		*per = NULL;
+		*perl = 0;
+		return true;
+	}
+	size_t d = g;
+	while (d > 0 && is_dig((unsigned char)l[d - 1]))
+		d--;
+	if (d == g)
+		return false;
+	size_t w = d;
+	while (w > 0 && is_sp((unsigned char)l[w - 1]))
+		w--;
+	if (w == 0 || l[w - 1] != ':')
+		return false;
+	*per = l + d;
+	*perl = g - d;
+	return true;
+}
+
+static void on_header(struct ps_collapser *c, const char *l, size_t n, size_t comml,
+		      const char *pid, size_t pidl, const char *tid, size_t tidl)
+{
+	const char *ev, *per = NULL;
+	size_t evl, perl = 0;
+
+	if (match_event(l, n, &ev, &evl, &per, &perl) && !event_ok(c, ev, evl))
+		return;
+	c->period = c->o.count ? 1 : parse_period(per, perl);
+	if (!tidl || (tidl == 1 && tid[0] == '0')) {
+		tid = pid;
+		tidl = pidl;
+		pid = "?";
+		pidl = 1;
+	}
+	sb_reset(&c->pname);
+	sb_add(&c->pname, l, comml);
+	if (c->o.tid) {
+		sb_addch(&c->pname, '-');
+		sb_add(&c->pname, pid, pidl);
+		sb_addch(&c->pname, '/');
+		sb_add(&c->pname, tid, tidl);
+	} else if (c->o.pid) {
+		sb_addch(&c->pname, '-');
+		sb_add(&c->pname, pid, pidl);
+	}
+	set_pname(c);
+}
+
+/*
+ * /^\s*(\w+)\s*(.+) \((.*)\)/: the DSO group ends at the last ')'; the
+ * symbol ends at the last " (" that has a ')' at least one byte after its
+ * '(' and starts at least one byte after the symbol's start.  The address
+ * is the leading word (shortened only when nothing else fits).
+ */
+struct frame_match {
+	size_t p0, w, q, s, L;
+};
+
+static bool match_frame(const char *l, size_t n, struct frame_match *m)
+{
+	size_t p0 = 0, W = 0, k = 0;
+
+	while (p0 < n && is_sp((unsigned char)l[p0]))
+		p0++;
+	while (p0 + W < n && is_word((unsigned char)l[p0 + W]))
+		W++;
+	if (!W)
+		return false;
+	const char *rp = memrchr(l, ')', n);
+	if (!rp)
+		return false;
+	size_t L = (size_t)(rp - l);
+	if (L < 2)
+		return false;
+	/* the last " (" with s + 2 <= L */
+	size_t s, lim = L;   /* the '(' is searched in l[0..lim) */
+	for (;;) {
+		const char *op = lim ? memrchr(l, '(', lim) : NULL;
+		if (!op || op == l)
+			return false;
+		if (op[-1] == ' ') {
+			s = (size_t)(op - l) - 1;
+			break;
+		}
+		lim = (size_t)(op - l);
+	}
+	while (p0 + W + k < n && is_sp((unsigned char)l[p0 + W + k]))
+		k++;
+	size_t w, q;
+	if (s >= p0 + W + 1) {
+		size_t jj = s - 1 - (p0 + W);
+		w = W;
+		q = p0 + W + (jj < k ? jj : k);
+	} else if (W >= 2 && s >= p0 + 2) {
+		w = s - 1 - p0;
+		if (w > W - 1)
+			w = W - 1;
+		q = p0 + w;
+	} else {
+		return false;
+	}
+	m->p0 = p0;
+	m->w = w;
+	m->q = q;
+	m->s = s;
+	m->L = L;
+	return true;
+}
+
+static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
+{
+	struct frame_match m;
+
+	if (c->have_pname && !c->o.srcline) {
+		/* fast path: cache by the text from the symbol (or address) to
+		 * the last ')' */
+		size_t p0 = 0, W = 0, k = 0;
+		while (p0 < n && is_sp((unsigned char)l[p0]))
+			p0++;
+		while (p0 + W < n && is_word((unsigned char)l[p0 + W]))
+			W++;
+		while (p0 + W + k < n && is_sp((unsigned char)l[p0 + W + k]))
+			k++;
+		size_t q = p0 + W + k;
+		const char *rp = !W ? NULL : l[n - 1] == ')' ? l + n - 1 : memrchr(l, ')', n);
+		if (rp && (size_t)(rp - l) > q) {
+			size_t ks = (c->o.addrs || c->o.inline_) ? p0 : q;
+			size_t kl = (size_t)(rp - l) + 1 - ks;
+			struct bytemap *cache = &c->cache[c->java];
+			uint64_t h = bm_hash(l + ks, kl);
+			long e = bm_find_h(cache, l + ks, kl, h);
+			if (e >= 0) {
+				push_group(c, (uint32_t)cache->entries[e].val);
+				return;
+			}
+			if (!match_frame(l, n, &m)) {
+				warn_line(c, l, n);
+				return;
+			}
+			uint32_t g = process_frame(c, l + m.p0, m.w, l + m.q, m.s - m.q,
+						   l + m.s + 2, m.L - m.s - 2, c->java);
+			push_group(c, g);
+			if (m.q == q && m.w == W && kl <= UINT32_MAX)
+				bm_insert_h(cache, l + ks, kl, h, g);
+			else
+				drop_group(c, g);
+			return;
+		}
+	}
+	if (!match_frame(l, n, &m)) {
+		warn_line(c, l, n);
+		return;
+	}
+	if (!c->have_pname)
+		return;
+	/* --srcline reads more lines: work on a copy */
+	sb_reset(&c->key);
+	sb_add(&c->key, l, n);
+	l = c->key.buf;
+	uint32_t g = process_frame(c, l + m.p0, m.w, l + m.q, m.s - m.q, l + m.s + 2,
+				   m.L - m.s - 2, c->java);
+	push_group(c, g);
+	drop_group(c, g);
+}
+
+static void on_line(struct ps_collapser *c, const char *l, size_t n)
+{
+	size_t comml, pidl, tidl;
+	const char *pid, *tid;
+
+	if (n == 0) {
+		flush_sample(c);
+		return;
+	}
+	if (l[0] == '#')
+		return;
+	if (match_header(l, n, &comml, &pid, &pidl, &tid, &tidl)) {
+		on_header(c, l, n, comml, pid, pidl, tid, tidl);
+		return;
+	}
+	on_frame_line(c, l, n);
+}
+
+static int run_reader(struct ps_collapser *c, struct lreader *r)
+{
+	const char *l;
+	size_t n;
+	int ret;
+
+	c->rd = r;
+	c->name = r->name;
+	while ((ret = lr_next(r, &l, &n)) > 0)
+		on_line(c, l, n);
+	/* a last sample without a final blank line is kept */
+	flush_sample(c);
+	c->lines += r->lineno;
+	c->rd = NULL;
+	return ret;
+}
+
+int psc_parse_mem(struct ps_collapser *c, const char *buf, size_t len, const char *name)
+{
+	struct lreader r;
+
+	memset(&r, 0, sizeof(r));
+	r.fd = -1;
+	r.name = name;
+	r.buf = (char *)buf;
+	r.end = r.cap = len;
+	r.eof = true;
+	return run_reader(c, &r);
+}
+
+int psc_parse_fd(struct ps_collapser *c, int fd, const char *name, const void *prefix,
+		 size_t prefix_len, bool gzip)
+{
+	struct lreader r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.fd = fd;
+	r.name = name;
+	r.gz = gzip;
+	r.cap = 4 * (size_t)LR_CHUNK;
+	r.buf = xmalloc(r.cap);
+	if (gzip) {
+		r.zcap = LR_CHUNK;
+		r.zbuf = xmalloc(r.zcap);
+		memcpy(r.zbuf, prefix, prefix_len);
+		r.zs.next_in = r.zbuf;
+		r.zs.avail_in = (uInt)prefix_len;
+		if (inflateInit2(&r.zs, 16 + MAX_WBITS) != Z_OK) {
+			free(r.buf);
+			free(r.zbuf);
+			return pk_error(ENOMEM, "%s: cannot start gzip decoder", name);
+		}
+	} else {
+		memcpy(r.buf, prefix, prefix_len);
+		r.end = prefix_len;
+	}
+	ret = run_reader(c, &r);
+	if (gzip)
+		inflateEnd(&r.zs);
+	free(r.buf);
+	free(r.zbuf);
+	return ret;
+}
+
+/* --- samples from perf.data --- */
+
+bool psc_sample_begin(struct ps_collapser *c, const char *comm, long pid, long tid,
+		      const char *event, uint64_t period)
+{
+	if (event && !event_ok(c, event, strlen(event)))
+		return false;
+	c->period = c->o.count || !period ? 1 : period;
+	sb_reset(&c->pname);
+	sb_addstr(&c->pname, comm && *comm ? comm : "[unknown]");
+	if (c->o.tid)
+		sb_addf(&c->pname, "-%ld/%ld", pid, tid);
+	else if (c->o.pid)
+		sb_addf(&c->pname, "-%ld", pid);
+	set_pname(c);
+	return true;
+}
+
+void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint64_t sym_off,
+		      const char *dso, bool kernel)
+{
+	char pc[24];
+	int pcl = snprintf(pc, sizeof(pc), "%" PRIx64, ip);
+	const char *mod = dso && *dso ? dso : "[unknown]";
+	const char *raw = "[unknown]";
+
+	if (sym && *sym) {
+		/* as perf script prints it: name+0xOFF (the offset is dropped
+		 * again, but --inline may need it) */
+		sb_reset(&c->pname_tmp);
+		sb_addf(&c->pname_tmp, "%s+0x%" PRIx64, sym, sym_off);
+		raw = c->pname_tmp.buf;
+	}
+
+	if (!c->have_pname)
+		return;
+	/* perf script names kernel modules "[mod]"; a path to a .ko is kernel too */
+	c->force_kernel = kernel && !strstr(mod, "unknown");
+	uint32_t g = process_frame(c, pc, (size_t)pcl, raw, strlen(raw), mod, strlen(mod), c->java);
+	c->force_kernel = false;
+	push_group(c, g);
+	drop_group(c, g);
+}
+
+void psc_sample_end(struct ps_collapser *c)
+{
+	flush_sample(c);
+}
+
+void psc_finish(struct ps_collapser *c)
+{
+	for (uint64_t i = 0; i < c->unrecognised && i < MAX_WARN_LINES; i++)
+		pk_warn("%s:%" PRIu64 ": unrecognized line: %s", c->name, c->warn_lineno[i],
+			c->warn_text[i].buf);
+	if (c->unrecognised > MAX_WARN_LINES)
+		pk_warn("%s: %" PRIu64 " unrecognized lines in all (first %d shown)", c->name,
+			c->unrecognised, MAX_WARN_LINES);
+	if (c->dropped && c->filter_defaulted)
+		pk_warn("%s: filtering for events of type %s: %" PRIu64
+			" samples of other events (%s, …) dropped; use --event-filter=EVENT",
+			c->name, c->filter.buf, c->dropped, c->dropped_event.buf);
+	c->dropped = 0;
+	c->unrecognised = 0;
+}
+
+void psc_set_first_event(struct ps_collapser *c, const char *ev, size_t evl)
+{
+	if (c->filter.len || c->filter_defaulted)
+		return;
+	sb_add(&c->filter, ev, evl);
+	c->filter_defaulted = true;
+}
+
+bool psc_first_event(const char *buf, size_t len, const char **ev, size_t *evl)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		size_t comml, pidl, tidl, perl;
+		const char *pid, *tid, *per;
+
+		if (n && p[0] != '#' && match_header(p, n, &comml, &pid, &pidl, &tid, &tidl) &&
+		    match_event(p, n, ev, evl, &per, &perl))
+			return true;
+		p += n + 1;
+	}
+	return false;
+}
+
+void psc_merge(struct ps_collapser *into, struct ps_collapser *from)
+{
+	for (uint64_t i = 0; i < from->unrecognised && i < MAX_WARN_LINES; i++) {
+		if (into->unrecognised + i >= MAX_WARN_LINES)
+			break;
+		size_t k = (size_t)(into->unrecognised + i);
+		into->warn_lineno[k] = into->lines + from->warn_lineno[i];
+		sb_reset(&into->warn_text[k]);
+		sb_add(&into->warn_text[k], from->warn_text[i].buf, from->warn_text[i].len);
+	}
+	into->unrecognised += from->unrecognised;
+	if (!into->dropped && from->dropped)
+		sb_add(&into->dropped_event, from->dropped_event.buf, from->dropped_event.len);
+	into->dropped += from->dropped;
+	into->lines += from->lines;
+}

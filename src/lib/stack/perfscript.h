@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfscript.h — streaming parser of `perf script` text into folded stacks,
+ * with the rules of FlameGraph's stackcollapse-perf.pl (41fee1f):
+ *
+ *   - lines starting with '#' are comments; an empty line ends a sample;
+ *   - a sample header is matched as the Perl regex
+ *     /^(\S.+?)\s+(\d+)[/]*(\d+)*\s+/ (comm, then pid[/tid]: with one number
+ *     it is the tid and the pid is "?"), its period and event as
+ *     /:\s*(\d+)*\s+(\S+):\s*$/;
+ *   - a frame line is matched as /^\s*(\w+)\s*(.+) \((.*)\)/ (address,
+ *     symbol, DSO); "+0x…" offsets are stripped, "a->b" (perf's inline
+ *     chains) gives frames a and b_[i], "[unknown]" becomes "[dso]" or
+ *     "[unknown]" ("[… <addr>]" with addrs), argument lists "(…)" are cut
+ *     (not in Go names "pkg.(*T).M", "(anonymous namespace)", nor inside C++
+ *     template arguments), ';' becomes ':', quotes are dropped, Java "L"
+ *     class prefixes are removed in processes named java*, and _[k]/_[j]
+ *     annotations are added on request;
+ *   - other lines are reported (pk_warn) and skipped.
+ * Matching is emulated exactly (greedy/lazy backtracking included), so
+ * outputs are byte-identical to the Perl script's on the same input.
+ *
+ * Speed: a frame line's result is cached by its text (address excluded
+ * unless addrs/inline need it), samples are hashed as id sequences; input
+ * is read in large blocks, no per-line allocation.
+ */
+#ifndef PERFKIT_STACK_PERFSCRIPT_H
+#define PERFKIT_STACK_PERFSCRIPT_H
+
+#include "stack/collapse.h"
+#include "stack/folded.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ps_collapser;
+
+struct ps_collapser *psc_new(const struct collapse_opts *o, struct folded *out);
+void psc_free(struct ps_collapser *c);
+
+/* Parse perf script text from fd; the first prefix_len bytes of the stream
+ * were already read into prefix (magic sniffing).  gzip: the stream is
+ * gzip-compressed.  Returns 0 or -errno (read error, corrupt gzip). */
+int psc_parse_fd(struct ps_collapser *c, int fd, const char *name,
+		 const void *prefix, size_t prefix_len, bool gzip);
+
+/* Parse text held in memory. */
+int psc_parse_mem(struct ps_collapser *c, const char *buf, size_t len, const char *name);
+
+/* Samples from another source (perf.data): begin a sample (returns false
+ * when the event filter drops it: then skip its frames and end), add its
+ * frames leaf first, end it.  dso NULL means "[unknown]", sym NULL unknown. */
+bool psc_sample_begin(struct ps_collapser *c, const char *comm, long pid, long tid,
+		      const char *event, uint64_t period);
+void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint64_t sym_off,
+		      const char *dso, bool kernel);
+void psc_sample_end(struct ps_collapser *c);
+
+/* Queue (pk_warn) the warnings: unrecognised lines, dropped events. */
+void psc_finish(struct ps_collapser *c);
+
+/* For parsing one text in pieces (each starting after a blank line, so no
+ * sample spans two), possibly on several threads: psc_first_event finds
+ * the event the first piece would default to (false: none), which every
+ * piece's collapser is given with psc_set_first_event; psc_merge then adds
+ * the line count, warnings and dropped-sample counts of the next piece's
+ * collapser to the first's (its stacks are merged with folded_merge). */
+bool psc_first_event(const char *buf, size_t len, const char **ev, size_t *evl);
+void psc_set_first_event(struct ps_collapser *c, const char *ev, size_t evl);
+void psc_merge(struct ps_collapser *into, struct ps_collapser *from);
+
+#endif

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit collapse against the stackcollapse-perf.pl conformance cases:
+# every row of conformance/collapse-perf/cases.tsv, byte for byte.
+. "$(dirname "$0")/lib.sh"
+
+C=$SHARED/conformance/collapse-perf
+if [ ! -r "$C/cases.tsv" ]; then
+	skip "no conformance cases at $C"
+	done_testing; exit
+fi
+n=0
+while IFS=$'\t' read -r name input opts; do
+	[ "$name" = case ] && continue
+	n=$((n + 1))
+	eval "set -- $opts"
+	if "$PERFKIT" collapse "$@" "$C/inputs/$input" >"$T/out" 2>"$T/err"; then
+		same_file "$name ($input ${opts:-no options})" "$C/expected/$name.txt" "$T/out"
+	else
+		not_ok "$name: exit status $?"
+		sed 's/^/# /' "$T/err" | head -5
+	fi
+done <"$C/cases.tsv"
+expect 'cases.tsv has cases' test "$n" -gt 60
+done_testing

@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit collapse: input forms (stdin, '-', gzip, several files), options,
+# usage and runtime errors, and hostile input (binary garbage, a 100 MB
+# line, a 5000-frame stack) — no crash, a clear message or valid output.
+. "$(dirname "$0")/lib.sh"
+
+C=$SHARED/conformance/collapse-perf
+in=$C/inputs/perf-dd-stacks-01.txt
+want=$C/expected/perf-dd-stacks-01-collapsed-default.txt
+
+"$PERFKIT" collapse <"$in" >"$T/stdin.out"
+same_file 'reads standard input' "$want" "$T/stdin.out"
+"$PERFKIT" collapse - <"$in" >"$T/dash.out"
+same_file "'-' is standard input" "$want" "$T/dash.out"
+gzip -c "$in" >"$T/in.gz"
+"$PERFKIT" collapse <"$T/in.gz" >"$T/gz.out"
+same_file 'gzip on standard input' "$want" "$T/gz.out"
+"$PERFKIT" collapse "$T/in.gz" >"$T/gzf.out"
+same_file 'gzip file' "$want" "$T/gzf.out"
+cat "$T/in.gz" "$T/in.gz" >"$T/in2.gz"
+cat "$in" "$in" | "$PERFKIT" collapse >"$T/cat.out"
+"$PERFKIT" collapse "$in" "$in" >"$T/two.out"
+"$PERFKIT" collapse "$T/in2.gz" >"$T/two-gz.out"
+awk '{ n = $NF; $NF = ""; sub(/ $/, ""); print $0 " " 2 * n }' "$want" >"$T/double"
+same_file 'two files add up' "$T/double" "$T/two.out"
+same_file 'concatenated gzip members are all read' "$T/cat.out" "$T/two-gz.out"
+
+# --count weighs samples 1: the counts sum to the number of dd samples
+"$PERFKIT" collapse --count "$in" >"$T/count.out"
+samples=$(grep -c '^dd ' "$in")
+expect '--count: counts sum to the number of samples' \
+	test "$(awk '{ s += $NF } END { print s }' "$T/count.out")" -eq "$samples"
+
+# --event-filter with --all, from perf-cycles-instructions
+"$PERFKIT" collapse --event-filter instructions "$C/inputs/perf-cycles-instructions-01.txt" >"$T/ev.out" 2>"$T/ev.err"
+expect '--event-filter EV (separate argument) keeps only that event' test -s "$T/ev.out"
+"$PERFKIT" collapse "$C/inputs/perf-cycles-instructions-01.txt" >/dev/null 2>"$T/mixed.err"
+expect 'mixed events: a warning names the first event, which is kept' \
+	grep -q 'warning: .*filtering for events of type instructions' "$T/mixed.err"
+
+"$PERFKIT" collapse --help >"$T/help" 2>&1
+expect '--help exits 0 and lists --event-filter' grep -q -- '--event-filter' "$T/help"
+"$PERFKIT" collapse --bogus "$in" >/dev/null 2>"$T/usage.err"
+expect 'unknown option exits 2' test $? -eq 2
+expect 'unknown option is named' grep -q -- "--bogus" "$T/usage.err"
+"$PERFKIT" collapse "$T/missing.txt" >"$T/missing.out" 2>"$T/missing.err"
+expect 'missing file exits 1' test $? -eq 1
+expect 'missing file: one line naming it' \
+	test "$(grep -c "perfkit collapse: cannot open '$T/missing.txt'" "$T/missing.err")" -eq 1
+same_file 'missing file: nothing on stdout' /dev/null "$T/missing.out"
+printf '\037\213garbage, not deflate data' >"$T/bad.gz"
+"$PERFKIT" collapse "$T/bad.gz" >/dev/null 2>"$T/badgz.err"
+expect 'corrupt gzip exits 1' test $? -eq 1
+expect 'corrupt gzip: message names the file' grep -q "bad.gz: corrupt gzip" "$T/badgz.err"
+
+head -c 200 "$T/in.gz" >"$T/trunc.gz"
+"$PERFKIT" collapse "$T/trunc.gz" >"$T/trunc.out" 2>"$T/trunc.err"
+expect 'truncated gzip exits 1' test $? -eq 1
+expect 'truncated gzip: message names the file' grep -q "trunc.gz: truncated gzip" "$T/trunc.err"
+same_file 'truncated gzip: nothing on stdout' /dev/null "$T/trunc.out"
+
+# hostile input
+head -c 2000000 /dev/urandom >"$T/garbage"
+"$PERFKIT" collapse "$T/garbage" >"$T/garbage.out" 2>"$T/garbage.err"
+expect 'binary garbage: exit 0' test $? -eq 0
+expect 'binary garbage: warnings are bounded' test "$(wc -l <"$T/garbage.err")" -le 6
+expect 'binary garbage: warnings are printable ASCII' \
+	test "$(LC_ALL=C tr -d '\n -~' <"$T/garbage.err" | wc -c)" -eq 0
+expect 'binary garbage: every output line ends in a count' \
+	test "$(LC_ALL=C awk '!/ [0-9]+$/ { n++ } END { print n + 0 }' "$T/garbage.out")" -eq 0
+
+{ printf 'big 1 1.0: 3 cpu-clock:\n\t1 '; head -c 100000000 /dev/zero | tr '\0' 'x'; printf ' (/bin/big)\n\n'; } >"$T/longline"
+"$PERFKIT" collapse "$T/longline" >"$T/long.out" 2>"$T/long.err"
+expect '100 MB frame line: exit 0' test $? -eq 0
+expect '100 MB frame line: one stack of that frame' \
+	test "$(wc -c <"$T/long.out")" -eq $((4 + 100000000 + 3)) -a "$(head -c 5 "$T/long.out")" = "big;x" \
+	-a "$(tail -c 3 "$T/long.out")" = " 3"
+rm -f "$T/longline" "$T/long.out"
+
+awk 'BEGIN { print "deep 1 1.0: 1 cpu-clock:"; for (i = 5000; i >= 1; i--) printf "\t%x f%d (/bin/deep)\n", i, i; print "" }' >"$T/deep"
+"$PERFKIT" collapse "$T/deep" >"$T/deep.out"
+expect '5000-frame stack: 5001 fields, root first' \
+	test "$(awk -F';' '{ print NF, $2, $NF }' "$T/deep.out")" = "5001 f1 f5000 1"
+
+# a file of 16 MB or more is parsed on several threads, cut at blank lines:
+# same output and same warnings (file line numbers) as the one-thread read
+# of a pipe; the first event of the whole file is the default filter
+for f in "$C"/inputs/*.txt; do cat "$f"; printf '\n\n'; done >"$T/round"
+: >"$T/big"
+while [ "$(stat -c %s "$T/big")" -lt 20000000 ]; do cat "$T/round" >>"$T/big"; done
+"$PERFKIT" collapse "$T/big" >"$T/big.file" 2>"$T/big.file.err"
+"$PERFKIT" collapse <"$T/big" >"$T/big.pipe" 2>"$T/big.pipe.err"
+same_file 'large file (threads) = pipe (one thread)' "$T/big.pipe" "$T/big.file"
+sed 's/<stdin>/FILE/' "$T/big.pipe.err" >"$T/big.pipe.err2"
+sed "s|$T/big|FILE|" "$T/big.file.err" >"$T/big.file.err2"
+same_file 'large file: same warnings, same line numbers' "$T/big.pipe.err2" "$T/big.file.err2"
+rm -f "$T/big" "$T/big.file" "$T/big.pipe"
+
+# no trailing newline, CRLF-free, and empty input
+printf 'ab 1 1.0: 2 c:\n\t1 f (m)' | "$PERFKIT" collapse >"$T/nonl.out"
+printf 'ab;f 2\n' >"$T/nonl.want"
+same_file 'last sample without final newline is kept' "$T/nonl.want" "$T/nonl.out"
+"$PERFKIT" collapse </dev/null >"$T/empty.out"
+same_file 'empty input: empty output' /dev/null "$T/empty.out"
+done_testing

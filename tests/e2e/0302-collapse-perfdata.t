@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit collapse on perf.data (through the session library) gives what
+# `perf script | perfkit collapse` gives; --inline expands inlined frames
+# (DWARF via libdw) in both paths.
+. "$(dirname "$0")/lib.sh"
+
+if ! have perf || ! have cc || ! can_perf_event; then
+	skip "needs perf, cc and perf_event_open (perf_event_paranoid <= 2 or root)"
+	done_testing; exit
+fi
+cat >"$T/inl.c" <<'C'
+static volatile unsigned long sink;
+static inline __attribute__((always_inline)) void inner_inl(long n) { for (long i = 0; i < n; i++) sink += i * i; }
+static inline __attribute__((always_inline)) void outer_inl(long n) { inner_inl(n); sink++; }
+__attribute__((noinline)) void work(long n) { outer_inl(n); }
+int main(void) { for (int k = 0; k < 12; k++) work(3000000); return 0; }
+C
+cc -O2 -g -fno-omit-frame-pointer -no-pie -o "$T/inl" "$T/inl.c" || { skip "cc failed"; done_testing; exit; }
+cd "$T"
+perf record -q -e cpu-clock -F 2000 -g -o inl.data ./inl >/dev/null 2>rec.err
+if [ ! -s inl.data ]; then
+	skip "perf record failed: $(head -1 rec.err)"
+	done_testing; exit
+fi
+perf script -i inl.data >inl.txt 2>/dev/null
+
+for o in "" --kernel --all --count; do
+	"$PERFKIT" collapse $o inl.data >data.out 2>data.err
+	expect "perf.data ${o:-default}: exit 0" test $? -eq 0
+	"$PERFKIT" collapse $o inl.txt >text.out
+	same_file "perf.data ${o:-default}: same as perf script text" text.out data.out
+done
+expect 'perf.data: the workload stack is there' grep -q '^inl;.*main;work ' data.out
+"$PERFKIT" collapse - <inl.data >stdin.out
+"$PERFKIT" collapse inl.data >file.out
+same_file 'perf.data on standard input (a regular file)' file.out stdin.out
+cat inl.data | "$PERFKIT" collapse >pipe.out 2>pipe.err
+expect 'perf.data through a pipe: exit 1' test "${PIPESTATUS[1]}" -eq 1
+expect 'perf.data through a pipe: the message says why' grep -q 'pipe mode is not supported' pipe.err
+same_file 'perf.data through a pipe: nothing on stdout' /dev/null pipe.out
+
+"$PERFKIT" collapse --inline inl.txt >inline.out
+expect '--inline: work expands to work;outer_inl;inner_inl' grep -q ';work;outer_inl;inner_inl ' inline.out
+"$PERFKIT" collapse --inline --context inl.txt >ctx.out
+expect '--inline --context: file:line on each inlined frame' \
+	grep -q ';work:inl.c:4;outer_inl:inl.c:3;inner_inl:inl.c:2 ' ctx.out
+"$PERFKIT" collapse --inline inl.data >inline-data.out
+same_file '--inline: perf.data gives the same as text' inline.out inline-data.out
+done_testing
