@@ -1,11 +1,178 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* PLACEHOLDER: replaced by the real command. */
+/*
+ * perfkit diff-folded — two folded profiles to one differential profile
+ * (FlameGraph's difffolded.pl): every stack of either file as
+ * "STACK COUNT_BEFORE COUNT_AFTER", ready for `perfkit flamegraph`.
+ *
+ *   -n  normalize: scale BEFORE counts so both totals match
+ *       (before = int(before * total_after / total_before))
+ *   -s  strip hex numbers (0x1234 → 0x...) so addresses do not split stacks
+ *
+ * Lines without a trailing count are kept as difffolded.pl keeps them: as
+ * the empty stack with count 0.  Output order is first appearance.
+ */
 #include "cmd/cmds.h"
+
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+#include "flame/flame.h"
+
+static const char usage_text[] =
+	"usage: perfkit diff-folded [-n] [-s] BEFORE AFTER > diff.folded\n"
+	"\n"
+	"  -n  normalize the BEFORE counts to the AFTER total\n"
+	"  -s  strip hex numbers (addresses) from frame names\n"
+	"  -h  this message\n"
+	"\n"
+	"Draw the result with: perfkit flamegraph diff.folded > diff.svg\n"
+	"(red: grew, blue: shrank; swap the files and add --negate to see what vanished)\n";
+
+static int is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static void strip_hex(struct strbuf *sb, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	sb_reset(sb);
+	while (i < len) {
+		if (s[i] == '0' && i + 2 < len && s[i + 1] == 'x' && is_hex(s[i + 2])) {
+			size_t j = i + 2;
+
+			while (j < len && is_hex(s[j]))
+				j++;
+			sb_add(sb, "0x...", 5);
+			i = j;
+			continue;
+		}
+		sb_addch(sb, s[i]);
+		i++;
+	}
+}
+
+struct counts {
+	double *c[2];
+	size_t alloc;
+};
+
+static int load(const char *path, int which, int striphex, struct hashmap *m,
+		struct counts *cs, double *total)
+{
+	struct flame_input in;
+	struct strbuf tmp = STRBUF_INIT;
+
+	flame_input_init(&in);
+	if (flame_input_add_file(&in, path) < 0) {
+		flame_input_release(&in);
+		return -1;
+	}
+	for (size_t i = 0; i < in.nr; i++) {
+		const char *s = in.lines[i].s;
+		size_t sl;
+		double count;
+
+		if (!flame_parse_count(s, in.lines[i].len, &sl, &count)) {
+			sl = 0; /* difffolded.pl: the undefined stack, count 0 */
+			count = 0;
+		}
+		if (striphex && memchr(s, 'x', sl)) {
+			strip_hex(&tmp, s, sl);
+			s = tmp.buf;
+			sl = tmp.len;
+		}
+		int created;
+		struct hm_entry *e = hm_upsert(m, s, sl, &created);
+
+		if (created) {
+			e->val.u = m->nr - 1;
+			if (m->nr > cs->alloc) {
+				cs->alloc = cs->alloc ? cs->alloc * 2 : 1024;
+				cs->c[0] = xrealloc(cs->c[0], cs->alloc * sizeof(double));
+				cs->c[1] = xrealloc(cs->c[1], cs->alloc * sizeof(double));
+			}
+			cs->c[0][e->val.u] = cs->c[1][e->val.u] = 0;
+		}
+		cs->c[which][e->val.u] += count;
+		*total += count;
+	}
+	sb_release(&tmp);
+	flame_input_release(&in);
+	return 0;
+}
 
 int cmd_diff_folded(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "perfkit %s: not built yet\n", argv[0]);
-	return 1;
+	int normalize = 0, striphex = 0, c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt(argc, argv, "+nsh")) != -1) {
+		switch (c) {
+		case 'n': normalize = 1; break;
+		case 's': striphex = 1; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default:
+			fprintf(stderr, "perfkit diff-folded: unknown option '-%c'\n%s", optopt, usage_text);
+			return 2;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "perfkit diff-folded: expected two folded files, BEFORE and AFTER\n%s",
+			usage_text);
+		return 2;
+	}
+	struct hashmap m;
+	struct counts cs = { { NULL, NULL }, 0 };
+	double total[2] = { 0, 0 };
+	int ret = 0;
+
+	hm_init(&m);
+	for (int w = 0; w < 2; w++) {
+		if (load(argv[optind + w], w, striphex, &m, &cs, &total[w]) < 0) {
+			fprintf(stderr, "perfkit diff-folded: %s\n", pk_errmsg());
+			ret = 1;
+			goto out;
+		}
+	}
+	struct strbuf out = STRBUF_INIT;
+
+	sb_grow(&out, 1 << 16);
+	for (size_t i = 0; i < m.nr; i++) {
+		const struct hm_entry *e = &m.entries[i];
+		double before = cs.c[0][i];
+
+		if (normalize && total[0] != total[1] && total[0] != 0)
+			before = trunc(before * total[1] / total[0]);
+		sb_add(&out, e->key, e->keylen);
+		sb_addch(&out, ' ');
+		flame_add_num(&out, before);
+		sb_addch(&out, ' ');
+		flame_add_num(&out, cs.c[1][i]);
+		sb_addch(&out, '\n');
+		if (out.len > (1 << 16)) {
+			if (fwrite(out.buf, 1, out.len, stdout) != out.len)
+				break;
+			sb_reset(&out);
+		}
+	}
+	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout)) {
+		fprintf(stderr, "perfkit diff-folded: cannot write the output: %s\n", strerror(errno));
+		ret = 1;
+	}
+	sb_release(&out);
+out:
+	free(cs.c[0]);
+	free(cs.c[1]);
+	hm_release(&m);
+	return ret;
 }

@@ -1,11 +1,469 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* PLACEHOLDER: replaced by the real command. */
+/*
+ * perfkit flamegraph — folded stacks to an interactive SVG flame graph,
+ * with flamegraph.pl's options, geometry, tooltips and colours.
+ *
+ *   perfkit flamegraph [options] [FILE…] > out.svg      (stdin without FILE)
+ *   perfkit flamegraph -o out.svg [options] [FILE…]
+ *   perfkit flamegraph -o out.svg [options] -- CMD ARGS…  (record, then draw)
+ */
 #include "cmd/cmds.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <sys/stat.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "flame/flame.h"
+#include "stack/collapse.h"
+
+static const char usage_text[] =
+	"usage: perfkit flamegraph [options] [FILE...] > graph.svg\n"
+	"       perfkit flamegraph -o graph.svg [options] [FILE...]\n"
+	"       perfkit flamegraph -o graph.svg [options] -- COMMAND [ARG...]\n"
+	"\n"
+	"Reads folded stacks (\"a;b;c COUNT\", or \"stack BEFORE AFTER\" for a\n"
+	"differential graph) from the FILEs or stdin and writes an SVG flame graph.\n"
+	"\n"
+	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
+	"  --title TEXT       title text (default \"Flame Graph\")\n"
+	"  --subtitle TEXT    second-level title\n"
+	"  --width NUM        image width in pixels (default 1200)\n"
+	"  --height NUM       frame height in pixels (default 16)\n"
+	"  --minwidth NUM     omit frames narrower than NUM pixels, or NUM%% of the total (0.1)\n"
+	"  --fonttype FONT    font (default Verdana)\n"
+	"  --fontsize NUM     font size (default 12)\n"
+	"  --fontwidth NUM    average glyph width relative to the font size (0.59)\n"
+	"  --countname TEXT   count label (default \"samples\")\n"
+	"  --nametype TEXT    name label (default \"Function:\")\n"
+	"  --colors PALETTE   hot (default), mem, io, wakeup, chain, java, js, perl,\n"
+	"                     red, green, blue, aqua, yellow, purple, orange\n"
+	"  --bgcolors COLOR   yellow, blue, green, grey or #rrggbb\n"
+	"  --hash             colours keyed by a hash of the name\n"
+	"  --random           random colours\n"
+	"  --cp               consistent palette: read and update ./palette.map\n"
+	"  --reverse          reverse the stacks (merge from the leaves)\n"
+	"  --inverted         icicle graph (root at the top)\n"
+	"  --flamechart       keep input order, do not merge stacks by name\n"
+	"  --negate           switch the differential hues (blue <-> red)\n"
+	"  --factor NUM       scale the counts shown in tooltips\n"
+	"  --total NUM        total to scale widths by (if above the sum of counts)\n"
+	"  --nameattr FILE    per-name attributes (NAME<TAB>key=value...)\n"
+	"  --notes TEXT       a notes comment in the SVG\n"
+	"  --encoding NAME    encoding named in the XML declaration\n"
+	"  -h, --help         this message\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "perfkit flamegraph: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(see 'perfkit flamegraph --help')\n");
+	return 2;
+}
+
+static int parse_num(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return !(end == s || *end || errno);
+}
+
+enum {
+	OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_FONTTYPE,
+	OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME, OPT_NAMETYPE, OPT_COLORS, OPT_BGCOLORS,
+	OPT_HASH, OPT_RANDOM, OPT_CP, OPT_REVERSE, OPT_INVERTED, OPT_FLAMECHART, OPT_NEGATE,
+	OPT_FACTOR, OPT_TOTAL, OPT_NAMEATTR, OPT_NOTES, OPT_ENCODING,
+};
+
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "subtitle", required_argument, NULL, OPT_SUBTITLE },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "height", required_argument, NULL, OPT_HEIGHT },
+	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
+	{ "fonttype", required_argument, NULL, OPT_FONTTYPE },
+	{ "fontsize", required_argument, NULL, OPT_FONTSIZE },
+	{ "fontwidth", required_argument, NULL, OPT_FONTWIDTH },
+	{ "countname", required_argument, NULL, OPT_COUNTNAME },
+	{ "nametype", required_argument, NULL, OPT_NAMETYPE },
+	{ "colors", required_argument, NULL, OPT_COLORS },
+	{ "bgcolors", required_argument, NULL, OPT_BGCOLORS },
+	{ "hash", no_argument, NULL, OPT_HASH },
+	{ "random", no_argument, NULL, OPT_RANDOM },
+	{ "cp", no_argument, NULL, OPT_CP },
+	{ "reverse", no_argument, NULL, OPT_REVERSE },
+	{ "inverted", no_argument, NULL, OPT_INVERTED },
+	{ "flamechart", no_argument, NULL, OPT_FLAMECHART },
+	{ "negate", no_argument, NULL, OPT_NEGATE },
+	{ "factor", required_argument, NULL, OPT_FACTOR },
+	{ "total", required_argument, NULL, OPT_TOTAL },
+	{ "nameattr", required_argument, NULL, OPT_NAMEATTR },
+	{ "notes", required_argument, NULL, OPT_NOTES },
+	{ "encoding", required_argument, NULL, OPT_ENCODING },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *const palettes[] = {
+	"hot", "mem", "io", "wakeup", "chain", "java", "js", "perl", "red", "green",
+	"blue", "aqua", "yellow", "purple", "orange", NULL,
+};
+
+static int valid_bg(const char *s)
+{
+	if (!strcmp(s, "yellow") || !strcmp(s, "blue") || !strcmp(s, "green") || !strcmp(s, "grey"))
+		return 1;
+	if (s[0] != '#' || strlen(s) != 7)
+		return 0;
+	for (int i = 1; i < 7; i++)
+		if (!strchr("0123456789abcdefABCDEF", s[i]))
+			return 0;
+	return 1;
+}
+
+/* A perf.data file: fold its stacks (stackcollapse-perf.pl's rules) and
+ * feed the folded text to the graph. */
+static int add_perf_data(struct flame_input *in, const char *path)
+{
+	struct folded f;
+	struct folded_sorted sorted;
+	struct collapse_opts co;
+	struct strbuf sb = STRBUF_INIT;
+	char num[64];
+	int ret;
+
+	memset(&co, 0, sizeof(co));
+	folded_init(&f);
+	if (!strcmp(path, "-") && lseek(0, 0, SEEK_SET) < 0) {
+		folded_release(&f);
+		return pk_error(ESPIPE, "perf.data on stdin must be a regular file (it is read with seeks)");
+	}
+	ret = collapse_file(path, &co, &f);
+	const char *w = pk_warnings_take();
+
+	if (w && *w)
+		fprintf(stderr, "perfkit flamegraph: %s\n", w);
+	if (ret < 0) {
+		folded_release(&f);
+		return ret;
+	}
+	folded_sort(&f, &sorted);
+	for (size_t i = 0; i < sorted.nr; i++) {
+		size_t n = folded_format_count(&f, sorted.lines[i].index, num);
+
+		sb_add(&sb, sorted.lines[i].stack, sorted.lines[i].len);
+		sb_addch(&sb, ' ');
+		sb_add(&sb, num, n);
+		sb_addch(&sb, '\n');
+	}
+	folded_sorted_release(&sorted);
+	folded_release(&f);
+	size_t len;
+	char *buf = sb_detach(&sb, &len);
+
+	flame_input_add_owned(in, buf, len);
+	return 0;
+}
+
+/* Write data to path through a temporary file in the same folder. */
+static int write_atomic(const char *path, const char *data, size_t len)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int ret = 0;
+
+	sb_addf(&tmp, "%s.tmp.XXXXXX", path);
+	int fd = mkstemp(tmp.buf);
+
+	if (fd < 0) {
+		ret = pk_error(errno, "cannot create '%s': %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	FILE *f = fdopen(fd, "w");
+
+	if (!f) {
+		close(fd);
+		unlink(tmp.buf);
+		ret = pk_error(errno, "cannot write '%s': %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	fchmod(fd, 0644);
+	fwrite(data, 1, len, f);
+	if (ferror(f) | fclose(f)) {
+		unlink(tmp.buf);
+		ret = pk_error(EIO, "cannot write '%s'", tmp.buf);
+		goto out;
+	}
+	if (rename(tmp.buf, path) < 0) {
+		ret = pk_error(errno, "cannot rename '%s' to '%s': %s", tmp.buf, path, strerror(errno));
+		unlink(tmp.buf);
+	}
+out:
+	sb_release(&tmp);
+	return ret;
+}
+
+/*
+ * "flamegraph -o OUT -- CMD ARGS": record CMD with call chains into a
+ * private temporary perf.data (perfkit record's defaults: cpu-clock,
+ * 999 Hz), which the caller draws and removes.  Returns the command's exit
+ * status (>= 0), or -1 when nothing was recorded (record said why).
+ */
+static int record_command(int argc, char **argv, char *dir, size_t dirsize, char *path, size_t pathsize)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char **rargv;
+	int st;
+
+	snprintf(dir, dirsize, "%s/perfkit-flame.XXXXXX", tmpdir && *tmpdir && strlen(tmpdir) < 32 ? tmpdir : "/tmp");
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "perfkit flamegraph: cannot create a temporary folder '%s': %s\n", dir, strerror(errno));
+		dir[0] = '\0';
+		return -1;
+	}
+	snprintf(path, pathsize, "%s/perf.data", dir);
+	rargv = xcalloc((size_t)argc + 6, sizeof(*rargv));
+	rargv[0] = (char *)"record";
+	rargv[1] = (char *)"-g";
+	rargv[2] = (char *)"-o";
+	rargv[3] = path;
+	rargv[4] = (char *)"--";
+	for (int i = 0; i < argc; i++)
+		rargv[5 + i] = argv[i];
+	optind = 0; /* glibc: reinitialise getopt for record's parser */
+	st = cmd_record(argc + 5, rargv);
+	free(rargv);
+	if (access(path, R_OK) < 0) {
+		rmdir(dir);
+		path[0] = dir[0] = '\0';
+		return -1;
+	}
+	return st;
+}
 
 int cmd_flamegraph(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "perfkit %s: not built yet\n", argv[0]);
-	return 1;
+	struct flame_opts o;
+	const char *output = NULL, *nameattr_file = NULL;
+	int cp = 0, hash = 0, rnd = 0, ret = 0, nargs = argc, cmd_at = -1, rec_status = 0;
+	char rec_dir[64] = "", rec_path[96] = "";
+	double v;
+
+	flame_opts_init(&o);
+	/* "-- CMD ARGS": record the command and draw it */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			cmd_at = i + 1;
+			nargs = i;
+			break;
+		}
+	}
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		int c = getopt_long_only(nargs, argv, "o:h", longopts, NULL);
+
+		if (c == -1)
+			break;
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		case OPT_TITLE: o.title = optarg; break;
+		case OPT_SUBTITLE: o.subtitle = optarg; break;
+		case OPT_WIDTH:
+			if (!parse_num(optarg, &v) || v != (int)v || v < 21 || v > 1e7)
+				return usage_error("--width: expected an integer above 20, got '%s'", optarg);
+			o.width = (int)v;
+			break;
+		case OPT_HEIGHT:
+			if (!parse_num(optarg, &v) || v != (int)v || v < 1 || v > 1e5)
+				return usage_error("--height: expected a positive integer, got '%s'", optarg);
+			o.frameheight = (int)v;
+			break;
+		case OPT_MINWIDTH: {
+			size_t l = strlen(optarg);
+			char buf[64];
+
+			if (l == 0 || l >= sizeof(buf) || strspn(optarg, "0123456789.%") != l ||
+			    strchr(optarg, '%') != (optarg[l - 1] == '%' ? optarg + l - 1 : NULL))
+				return usage_error("--minwidth: expected pixels or a percentage (0.5%%), got '%s'", optarg);
+			memcpy(buf, optarg, l + 1);
+			o.minwidth_pct = buf[l - 1] == '%';
+			if (o.minwidth_pct)
+				buf[l - 1] = '\0';
+			o.minwidth = strtod(buf, NULL);
+			break;
+		}
+		case OPT_FONTTYPE: o.fonttype = optarg; break;
+		case OPT_FONTSIZE:
+			if (!parse_num(optarg, &o.fontsize) || !(o.fontsize > 0) || o.fontsize > 1e4)
+				return usage_error("--fontsize: expected a positive number, got '%s'", optarg);
+			break;
+		case OPT_FONTWIDTH:
+			if (!parse_num(optarg, &o.fontwidth) || !(o.fontwidth > 0) || o.fontwidth > 100)
+				return usage_error("--fontwidth: expected a positive number, got '%s'", optarg);
+			break;
+		case OPT_COUNTNAME: o.countname = optarg; break;
+		case OPT_NAMETYPE: o.nametype = optarg; break;
+		case OPT_COLORS: {
+			int ok = 0;
+
+			for (int i = 0; palettes[i]; i++)
+				ok |= !strcmp(palettes[i], optarg);
+			if (!ok)
+				return usage_error("--colors: unknown palette '%s' (hot mem io wakeup chain java js perl red green blue aqua yellow purple orange)", optarg);
+			o.colors = optarg;
+			break;
+		}
+		case OPT_BGCOLORS:
+			if (!valid_bg(optarg))
+				return usage_error("--bgcolors: expected yellow, blue, green, grey or #rrggbb, got '%s'", optarg);
+			o.bgcolors = optarg;
+			break;
+		case OPT_HASH: hash = 1; break;
+		case OPT_RANDOM: rnd = 1; break;
+		case OPT_CP: cp = 1; break;
+		case OPT_REVERSE: o.reverse = 1; break;
+		case OPT_INVERTED: o.inverted = 1; break;
+		case OPT_FLAMECHART: o.flamechart = 1; break;
+		case OPT_NEGATE: o.negate = 1; break;
+		case OPT_FACTOR:
+			if (!parse_num(optarg, &o.factor) || !(o.factor > 0))
+				return usage_error("--factor: expected a positive number, got '%s'", optarg);
+			break;
+		case OPT_TOTAL:
+			if (!parse_num(optarg, &o.total) || o.total < 0)
+				return usage_error("--total: expected a number, got '%s'", optarg);
+			break;
+		case OPT_NAMEATTR: nameattr_file = optarg; break;
+		case OPT_NOTES:
+			if (strpbrk(optarg, "<>"))
+				return usage_error("--notes: the text cannot contain < or >%s", "");
+			o.notes = optarg;
+			break;
+		case OPT_ENCODING: o.encoding = optarg; break;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	/* as in flamegraph.pl, --hash wins over --random */
+	o.colormode = hash ? FLAME_COLOR_HASH : rnd ? FLAME_COLOR_RANDOM : FLAME_COLOR_SEEDED;
+	if (cmd_at >= 0) {
+		if (cmd_at >= argc)
+			return usage_error("expected a command after '%s'", "--");
+		if (optind < nargs)
+			return usage_error("cannot draw both FILEs and a command ('%s')", argv[optind]);
+		if (!output)
+			return usage_error("-o FILE is needed with '-- CMD' (the command's own output goes to stdout)%s", "");
+		rec_status = record_command(argc - cmd_at, argv + cmd_at, rec_dir, sizeof(rec_dir), rec_path,
+					    sizeof(rec_path));
+		if (rec_status < 0)
+			return 1;
+	}
+
+	struct flame_input in;
+	struct flame_nameattr na;
+	struct flame_palette pal;
+	struct strbuf out = STRBUF_INIT;
+	struct flame_stats st;
+
+	flame_input_init(&in);
+	if (nameattr_file) {
+		if (flame_nameattr_load(&na, nameattr_file) < 0) {
+			flame_nameattr_release(&na);
+			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+			return 1;
+		}
+		o.nameattr = &na;
+	}
+	if (cp) {
+		flame_palette_init(&pal);
+		if (flame_palette_load(&pal, "palette.map") < 0) {
+			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+			ret = 1;
+			goto out;
+		}
+		o.palette = &pal;
+	}
+	if (rec_path[0]) {
+		if (add_perf_data(&in, rec_path) < 0) {
+			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+			ret = 1;
+			goto out;
+		}
+	}
+	for (int i = optind; !rec_path[0] && (i < nargs || i == optind); i++) {
+		const char *path = i < nargs ? argv[i] : "-";
+		size_t first = in.nr;
+
+		if (flame_input_add_file(&in, path) < 0) {
+			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+			ret = 1;
+			goto out;
+		}
+		if (in.nr > first && in.lines[first].len >= 8 &&
+		    !memcmp(in.lines[first].s, "PERFILE2", 8)) {
+			in.nr = first; /* not folded text: read it as perf.data */
+			if (add_perf_data(&in, path) < 0) {
+				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+				ret = 1;
+				goto out;
+			}
+		}
+		if (i >= nargs)
+			break;
+	}
+	ret = flame_render(&in, &o, &out, &st);
+	if (st.ignored)
+		fprintf(stderr, "perfkit flamegraph: ignored %zu lines with invalid format\n", st.ignored);
+	if (ret == -ENODATA) {
+		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+		ret = 1;
+	} else if (ret < 0) {
+		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+		ret = 1;
+		goto out;
+	} else {
+		ret = 0;
+		if (o.total > 0 && o.total < st.total && o.total / st.total > 0.02)
+			fprintf(stderr, "perfkit flamegraph: --total %g is less than the actual total %g, so ignored\n",
+				o.total, st.total);
+	}
+	if (output) {
+		if (write_atomic(output, out.buf, out.len) < 0) {
+			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+			ret = 1;
+		}
+	} else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout)) {
+		fprintf(stderr, "perfkit flamegraph: cannot write the output: %s\n", strerror(errno));
+		ret = 1;
+	}
+	if (cp && ret == 0 && flame_palette_save(&pal, "palette.map") < 0) {
+		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+		ret = 1;
+	}
+out:
+	if (rec_path[0]) {
+		unlink(rec_path);
+		rmdir(rec_dir);
+		/* like record: the command's failure is the exit status */
+		if (ret == 0 && rec_status > 0)
+			ret = rec_status;
+	}
+	sb_release(&out);
+	flame_input_release(&in);
+	if (nameattr_file)
+		flame_nameattr_release(&na);
+	if (cp)
+		flame_palette_release(&pal);
+	return ret;
 }

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * flame.h — folded stacks to an SVG flame graph (flamegraph.pl's rules).
+ *
+ * Input: "folded" text, one stack per line: `frame;frame;…;leaf COUNT` or,
+ * for a differential profile, `stack COUNT_BEFORE COUNT_AFTER`.  A line
+ * is split at its LAST whitespace; what follows must be `\d+(\.\d*)?`,
+ * otherwise the line is ignored and counted (flame_stats.ignored).  Frame
+ * names are arbitrary bytes other than ';' and are treated as untrusted.
+ * A trailing '\r' is dropped (flamegraph.pl would ignore CRLF lines).
+ *
+ * Model (the convention of FlameGraph's flamegraph.pl, which users and
+ * scripts rely on; the source of every formula below):
+ *  - lines are sorted as byte strings (or kept in input order for a flame
+ *    chart) and merged with the previous line's stack only: a frame is
+ *    extended while it equals the frame at the same depth of the previous
+ *    line, so equal prefixes merge exactly as flamegraph.pl merges them;
+ *  - the width of a stack is its count (the AFTER count when two are
+ *    given); the root "all" spans the whole total (--total may widen it);
+ *  - frames narrower than minwidth (pixels, or % of the total) are dropped;
+ *  - geometry: x = 10 + t * (width - 20) / total, one frame row = height
+ *    pixels, padding fontsize*3 on top (plus fontsize*2 with a subtitle),
+ *    fontsize*2+10 below; rect x/width printed with one decimal;
+ *  - tooltip: "NAME (N COUNTNAME, P%)", N = round(width * factor) with
+ *    thousands separators, P = 100 * N / (total * factor) with 2 decimals;
+ *    differential: "NAME (N COUNTNAME, P%; ±D%)", D = 100 * delta / (total
+ *    * factor) (sign switched by negate); annotations _[k] _[w] _[i] _[j]
+ *    are stripped from the name shown;
+ *  - colours: flame_color() (palettes hot, mem, io, wakeup, chain, java,
+ *    js, perl, red, green, blue, aqua, yellow, purple, orange; hashed by
+ *    name with --hash, a name-seeded drand48 by default, random with
+ *    --random), red/blue scale for differential frames, grey for "-" and
+ *    "--" frames, a consistent palette map with --cp;
+ *  - labels: int(frame_px / (fontsize * fontwidth)) characters (UTF-8
+ *    code points) when at least 3 fit, cut with ".." when shorter than the
+ *    name; never splitting a UTF-8 sequence or an XML entity.
+ *
+ * Deliberate differences from flamegraph.pl: names, titles and counts are
+ * escaped everywhere (the Perl script leaves some raw and can write invalid
+ * XML); the root frame is labelled "all"; flamegraph.pl keys finished
+ * frames by (name, depth, end time), so a zero-width frame can overwrite
+ * a real one that ended at the same instant (zero-count lines) — we keep
+ * both; CRLF line ends are accepted.
+ *
+ * Output: a complete, well-formed SVG document with our own interactive
+ * script (zoom, search, URL state); names only ever appear escaped in
+ * element text, and the script reads them through textContent.
+ *
+ * Errors: functions return 0 or -errno and record a message with
+ * pk_error(); flame_render returns -ENODATA when no valid stack was read
+ * (the output then holds flamegraph.pl's small "no valid input" SVG).
+ */
+#ifndef PERFKIT_FLAME_FLAME_H
+#define PERFKIT_FLAME_FLAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+
+enum flame_colormode { FLAME_COLOR_SEEDED = 0, FLAME_COLOR_HASH, FLAME_COLOR_RANDOM };
+
+struct flame_opts {
+	const char *title;      /* NULL: "Flame Graph" / "Icicle Graph" / "Flame Chart" */
+	const char *subtitle;   /* NULL or "": none */
+	int width;              /* image width, pixels (1200) */
+	int frameheight;        /* 16 */
+	double fontsize;        /* 12 */
+	double fontwidth;       /* 0.59 */
+	double minwidth;        /* 0.1 */
+	int minwidth_pct;       /* minwidth is a percentage of the total */
+	const char *fonttype;   /* "Verdana" */
+	const char *countname;  /* "samples" */
+	const char *nametype;   /* "Function:" */
+	const char *colors;     /* palette name, "hot" */
+	const char *bgcolors;   /* NULL: by palette; yellow blue green grey or #rrggbb */
+	enum flame_colormode colormode;
+	int reverse, inverted, flamechart, negate;
+	double factor;          /* 1 */
+	double total;           /* 0: sum of counts */
+	const char *notes;      /* NULL or text for an XML comment */
+	const char *encoding;   /* NULL or the XML declaration's encoding */
+	struct flame_nameattr *nameattr; /* NULL or loaded with flame_nameattr_load */
+	struct flame_palette *palette;   /* NULL or the --cp map (read and extended) */
+};
+
+void flame_opts_init(struct flame_opts *o);
+
+/* The input: lines of one or more buffers, kept in input order. */
+struct flame_line {
+	const char *s;
+	uint32_t len;
+};
+
+struct flame_input {
+	struct flame_line *lines;
+	size_t nr, alloc;
+	char **bufs;            /* owned buffers */
+	size_t nbufs;
+	size_t *maplens;        /* nonzero: bufs[i] is an mmap of that length */
+};
+
+void flame_input_init(struct flame_input *in);
+void flame_input_release(struct flame_input *in);
+/* Read a whole file (path "-" = stdin) and append its lines. */
+int flame_input_add_file(struct flame_input *in, const char *path);
+/* Append the lines of buf (copied). */
+void flame_input_add_buf(struct flame_input *in, const char *buf, size_t len);
+/* Take ownership of a malloc'd buffer and append its lines. */
+void flame_input_add_owned(struct flame_input *in, char *buf, size_t len);
+
+/* Split one folded line (no newline) at its last whitespace: on success
+ * returns 1 and sets *stacklen (bytes of the stack part) and *count; 0
+ * when the line has no valid trailing count. */
+int flame_parse_count(const char *s, size_t len, size_t *stacklen, double *count);
+
+struct flame_stats {
+	size_t lines, ignored, frames;
+	double total;           /* sum of counts */
+};
+
+/* Render the graph as a complete SVG document into out. */
+int flame_render(const struct flame_input *in, const struct flame_opts *o,
+		 struct strbuf *out, struct flame_stats *st);
+
+/* Colours (flamegraph.pl's color()): writes "rgb(r,g,b)" into buf (>= 32
+ * bytes).  mode SEEDED derives the colour from a drand48 seeded with the
+ * sum of the name's code points, as flamegraph.pl does by default. */
+void flame_color(char *buf, const char *palette, enum flame_colormode mode,
+		 const char *name, size_t len);
+/* Differential scale: value > 0 red, < 0 blue, 0 white (max > 0). */
+void flame_color_scale(char *buf, double value, double max, int negate);
+/* flamegraph.pl's namehash() over a byte string (UTF-8 code points). */
+double flame_namehash(const char *name, size_t len, int reversed);
+
+/* --cp: name -> colour map read from / written to a palette.map file. */
+struct flame_palette {
+	struct hashmap map;     /* name -> colour string (interned in strs) */
+	struct hashmap strs;
+};
+void flame_palette_init(struct flame_palette *p);
+void flame_palette_release(struct flame_palette *p);
+/* Load "NAME->COLOUR" lines; a missing file is not an error. */
+int flame_palette_load(struct flame_palette *p, const char *path);
+/* Write the map sorted by name (temp file + rename). */
+int flame_palette_save(const struct flame_palette *p, const char *path);
+
+/* --nameattr: "NAME<TAB>key=value<TAB>…" per line; keys title, id, class,
+ * href, target, g_extra, a_extra (extras are attribute lists that are
+ * re-parsed and re-escaped; anything unparseable is dropped). */
+struct flame_nameattr {
+	struct hashmap map;     /* name -> struct flame_attrs * */
+};
+struct flame_attrs {
+	char *title, *id, *cls, *href, *target, *g_extra, *a_extra;
+};
+int flame_nameattr_load(struct flame_nameattr *na, const char *path);
+void flame_nameattr_release(struct flame_nameattr *na);
+
+/* Append the shortened label flamegraph.pl would draw for name in a frame
+ * that fits `chars` characters, XML-escaped ("" when chars < 3). */
+void flame_add_label(struct strbuf *sb, const char *name, size_t len, long chars);
+
+/* Perl's default number formatting (%.15g, integers without exponent). */
+void flame_add_num(struct strbuf *sb, double v);
+/* printf("%.Nf") for N = 0..3, fast path with an exact fallback; returns
+ * the value printed (as Perl would read the string back). */
+double flame_add_fixed(struct strbuf *sb, double v, int decimals);
+/* The value flame_add_fixed would print, without printing it. */
+double flame_fixed_value(double v, int decimals);
+
+#endif

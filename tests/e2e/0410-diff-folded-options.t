@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit diff-folded: usage, errors, counts, and the pipe into flamegraph.
+. "$(dirname "$0")/lib.sh"
+
+printf 'main;a 4\nmain;b 6\nmain;0x1f00 1.5\n' >"$T/before.txt"
+printf 'main;a 10\nmain;c 10\nmain;0xABC 2.25\n' >"$T/after.txt"
+
+"$PERFKIT" diff-folded "$T/before.txt" "$T/after.txt" >"$T/out.txt"
+expect 'exit 0' test $? -eq 0
+printf 'main;a 4 10\nmain;b 6 0\nmain;0x1f00 1.5 0\nmain;c 0 10\nmain;0xABC 0 2.25\n' >"$T/want.txt"
+same_file 'every stack of both files, in first-seen order, fractions kept' "$T/want.txt" "$T/out.txt"
+
+"$PERFKIT" diff-folded -s "$T/before.txt" "$T/after.txt" | LC_ALL=C sort >"$T/s.txt"
+printf 'main;0x... 1.5 2.25\nmain;a 4 10\nmain;b 6 0\nmain;c 0 10\n' >"$T/want.txt"
+same_file '-s merges stacks that differ only in hex addresses' "$T/want.txt" "$T/s.txt"
+
+# -n: before counts scaled by 22.25 / 11.5 and truncated
+"$PERFKIT" diff-folded -n "$T/before.txt" "$T/after.txt" | grep '^main;a ' >"$T/n.txt"
+echo 'main;a 7 10' >"$T/want.txt"
+same_file '-n scales and truncates the BEFORE counts' "$T/want.txt" "$T/n.txt"
+
+"$PERFKIT" diff-folded "$T/before.txt" "$T/after.txt" | "$PERFKIT" flamegraph >"$T/d.svg"
+expect 'pipes into a differential flame graph' grep -q '<title>c (10 samples, 44.94%; +44.94%)</title>' "$T/d.svg"
+
+"$PERFKIT" diff-folded "$T/before.txt" >/dev/null 2>"$T/err"
+expect 'one file: usage error (exit 2)' test $? -eq 2
+"$PERFKIT" diff-folded -x "$T/before.txt" "$T/after.txt" >/dev/null 2>&1
+expect 'unknown option: exit 2' test $? -eq 2
+"$PERFKIT" diff-folded "$T/before.txt" "$T/nosuch.txt" >/dev/null 2>"$T/err"
+expect 'missing file: exit 1' test $? -eq 1
+expect 'missing file: message names it' grep -q "perfkit diff-folded: cannot open '$T/nosuch.txt'" "$T/err"
+"$PERFKIT" diff-folded -h >"$T/help.txt"
+expect '-h prints usage' grep -q 'usage: perfkit diff-folded' "$T/help.txt"
+
+done_testing

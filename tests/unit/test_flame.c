@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_flame.c — the flame graph library: count parsing, flamegraph.pl's
+ * colour hashes (reference values printed by Perl from flamegraph.pl's
+ * own functions), labels, number formatting and a small render.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flame/flame.h"
+
+static void test_parse_count(void **state)
+{
+	size_t sl;
+	double c;
+
+	(void)state;
+	assert_true(flame_parse_count("a;b 12", 6, &sl, &c));
+	assert_int_equal(sl, 3);
+	assert_true(c == 12);
+	/* the stack keeps all but the last whitespace */
+	assert_true(flame_parse_count("a;b  7", 6, &sl, &c));
+	assert_int_equal(sl, 4);
+	assert_true(flame_parse_count("a b\t0.25", 8, &sl, &c));
+	assert_int_equal(sl, 3);
+	assert_true(c == 0.25);
+	assert_true(flame_parse_count("x 6.", 4, &sl, &c));
+	assert_true(c == 6);
+	/* the two-column form parses as stack "a 1" count 2 */
+	assert_true(flame_parse_count("a 1 2", 5, &sl, &c));
+	assert_int_equal(sl, 3);
+	assert_true(c == 2);
+	assert_false(flame_parse_count("nocount", 7, &sl, &c));
+	assert_false(flame_parse_count("a 1x", 4, &sl, &c));
+	assert_false(flame_parse_count("a .5", 4, &sl, &c));
+	assert_false(flame_parse_count("a 1.2.3", 7, &sl, &c));
+	assert_false(flame_parse_count("a ", 2, &sl, &c));
+	assert_false(flame_parse_count("", 0, &sl, &c));
+	/* an empty stack is valid */
+	assert_true(flame_parse_count(" 5", 2, &sl, &c));
+	assert_int_equal(sl, 0);
+}
+
+struct ref { const char *name; double fwd, rev, seeded; };
+
+static void test_namehash_reference(void **state)
+{
+	/* printed by Perl with flamegraph.pl's namehash() and srand/rand */
+	static const struct ref refs[] = {
+		{ "", 1, 1, 0.17082803610628972 },
+		{ "main", 0.36335138216015961, 0.85437446565973207, 0.77859998431904742 },
+		{ "mod`func", 0.74880466103036647, 0.96409233399829009, 0.12797654986298213 },
+		{ "ab`cd`ef", 0.66457680250783691, 1, 0.23384957325561473 },
+		{ "x_[k]", 0.74864633798803082, 0.62220955637883546, 0.79679622089406976 },
+		{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x81\xae\xe9\x96\xa2\xe6\x95\xb0",
+		  0.7759728950951521, 0.60564896615053354, 0.12496136858044693 },
+	};
+	char buf[32], want[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
+		const struct ref *r = &refs[i];
+		size_t l = strlen(r->name);
+
+		assert_true(fabs(flame_namehash(r->name, l, 0) - r->fwd) < 1e-15);
+		assert_true(fabs(flame_namehash(r->name, l, 1) - r->rev) < 1e-15);
+		flame_color(buf, "hot", FLAME_COLOR_SEEDED, r->name, l);
+		snprintf(want, sizeof(want), "rgb(%d,%d,%d)", 205 + (int)(50 * r->seeded),
+			 (int)(230 * r->seeded), (int)(55 * r->seeded));
+		assert_string_equal(buf, want);
+	}
+	flame_color(buf, "hot", FLAME_COLOR_SEEDED, "", 0);
+	assert_string_equal(buf, "rgb(213,39,9)");
+	flame_color(buf, "hot", FLAME_COLOR_HASH, "", 0);
+	assert_string_equal(buf, "rgb(255,230,55)");
+}
+
+static void test_palettes(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	/* java: kernel annotation is orange, JIT green, C++ yellow, else red */
+	flame_color(buf, "java", FLAME_COLOR_HASH, "do_sys_open_[k]", 15);
+	assert_int_equal(strncmp(buf, "rgb(", 4), 0);
+	assert_int_equal(buf[strlen(buf) - 2], '0'); /* orange: blue = 0 */
+	flame_color(buf, "java", FLAME_COLOR_HASH, "Ljava/lang/Thread;.run", 22);
+	int r, g, b;
+
+	assert_int_equal(sscanf(buf, "rgb(%d,%d,%d)", &r, &g, &b), 3);
+	assert_true(g >= 200 && r == b); /* green */
+	flame_color(buf, "nosuch", FLAME_COLOR_HASH, "x", 1);
+	assert_string_equal(buf, "rgb(0,0,0)");
+	flame_color_scale(buf, 5, 10, 0);
+	assert_string_equal(buf, "rgb(255,105,105)");
+	flame_color_scale(buf, 5, 10, 1);
+	assert_string_equal(buf, "rgb(105,105,255)");
+	flame_color_scale(buf, 0, 10, 0);
+	assert_string_equal(buf, "rgb(255,255,255)");
+}
+
+static void test_fixed_matches_printf(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char want[64];
+	double vals[] = { 0, 0.05, 0.25, 0.35, 1.05, 2.5, 1180, 143.45, 999.95, 1e-9, 123456.789 };
+
+	(void)state;
+	srand(7);
+	for (int i = 0; i < 20000; i++) {
+		double v = i < (int)(sizeof(vals) / sizeof(vals[0])) ? vals[i]
+			   : (double)rand() / RAND_MAX * 2000 + (i % 7) * 0.05;
+
+		for (int d = 0; d <= 2; d++) {
+			sb_reset(&sb);
+			double back = flame_add_fixed(&sb, v, d);
+
+			snprintf(want, sizeof(want), "%.*f", d, v);
+			assert_string_equal(sb.buf, want);
+			assert_true(back == strtod(want, NULL));
+		}
+	}
+	sb_reset(&sb);
+	flame_add_num(&sb, 246);
+	assert_string_equal(sb.buf, "246");
+	sb_reset(&sb);
+	flame_add_num(&sb, 109.5);
+	assert_string_equal(sb.buf, "109.5");
+	sb_reset(&sb);
+	flame_add_num(&sb, 0.1 + 0.2);
+	assert_string_equal(sb.buf, "0.3");
+	sb_release(&sb);
+}
+
+static void label(const char *name, long chars, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	flame_add_label(&sb, name, strlen(name), chars);
+	assert_string_equal(sb.buf, want);
+	sb_release(&sb);
+}
+
+static void test_labels(void **state)
+{
+	(void)state;
+	label("function", 2, "");
+	label("function", 8, "function");
+	label("function", 20, "function");
+	label("function", 7, "funct..");
+	label("function", 3, "f..");
+	/* entities are never split: the cut is made before escaping */
+	label("a&b&c&d", 5, "a&amp;b..");
+	label("<script>", 4, "&lt;s..");
+	/* a 3-byte UTF-8 character (U+65E5) at the cut stays whole or goes */
+	label("ab\xe6\x97\xa5" "cdef", 5, "ab\xe6\x97\xa5..");
+	label("abc\xe6\x97\xa5" "def", 5, "abc..");
+	label("\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5", 3, "\xe6\x97\xa5..");
+	label("\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5", 3, "\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5");
+	/* invalid bytes count as one character each and become U+FFFD */
+	label("\xff\xfe" "abcdef", 4, "\xef\xbf\xbd\xef\xbf\xbd..");
+}
+
+static char *render(const char *text, struct flame_opts *o, int *ret)
+{
+	struct flame_input in;
+	struct strbuf out = STRBUF_INIT;
+	struct flame_stats st;
+
+	flame_input_init(&in);
+	flame_input_add_buf(&in, text, strlen(text));
+	*ret = flame_render(&in, o, &out, &st);
+	flame_input_release(&in);
+	return sb_detach(&out, NULL);
+}
+
+static void test_render_small(void **state)
+{
+	struct flame_opts o;
+	int ret;
+
+	(void)state;
+	flame_opts_init(&o);
+	o.colormode = FLAME_COLOR_HASH;
+	char *svg = render("main;a 2\nmain;b 1\nmain;a 1\nbad line\n", &o, &ret);
+
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(svg, "id=\"frames\""));
+	assert_non_null(strstr(svg, "<title>all (4 samples, 100%)</title>"));
+	assert_non_null(strstr(svg, "<title>main (4 samples, 100.00%)</title>"));
+	/* the two "main;a" lines merge: 3 of 4 */
+	assert_non_null(strstr(svg, "<title>a (3 samples, 75.00%)</title>"));
+	assert_non_null(strstr(svg, "<title>b (1 samples, 25.00%)</title>"));
+	/* depth 2 + root: height = 3 * 16 + 36 + 34 */
+	assert_non_null(strstr(svg, "height=\"118\""));
+	assert_non_null(strstr(svg, ">Flame Graph</text>"));
+	free(svg);
+
+	o.title = "T <&> \"q\"";
+	o.countname = "ms<";
+	svg = render("x;y 1.5 3\n", &o, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(svg, ">T &lt;&amp;&gt; &quot;q&quot;</text>"));
+	assert_non_null(strstr(svg, "<title>y (3 ms&lt;, 100.00%; +50.00%)</title>"));
+	free(svg);
+
+	svg = render("no counts here\n\n", &o, &ret);
+	assert_int_equal(ret, -ENODATA);
+	assert_non_null(strstr(svg, "</svg>"));
+	free(svg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_count),
+		cmocka_unit_test(test_namehash_reference),
+		cmocka_unit_test(test_palettes),
+		cmocka_unit_test(test_fixed_matches_printf),
+		cmocka_unit_test(test_labels),
+		cmocka_unit_test(test_render_small),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
