@@ -93,4 +93,8 @@ bench: all
 clean:
 	rm -rf $(BUILD)
 
+# Build fragments of subsystems with their own tool chains (BPF skeletons,
+# the Valgrind tool): mk/<name>.mk, included here.
+-include $(sort $(wildcard mk/*.mk))
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -24,6 +24,12 @@ static const struct cmd {
 	{ "diff-folded", cmd_diff_folded, "two folded profiles to a two-column differential profile" },
 	{ "stat",        cmd_stat,        "run a command and count events (cycles, IPC, misses) with a reading" },
 	{ "bench",       cmd_bench,       "benchmark commands against each other, with statistics and a verdict" },
+	{ "execsnoop",   cmd_execsnoop,   "eBPF: trace every exec with its arguments" },
+	{ "opensnoop",   cmd_opensnoop,   "eBPF: trace open/openat/openat2 with their results" },
+	{ "biolatency",  cmd_biolatency,  "eBPF: block I/O latency histogram" },
+	{ "funclatency", cmd_funclatency, "eBPF: latency histogram of a user function (uprobes)" },
+	{ "profile",     cmd_profile,     "eBPF: stack sampling, folded output for flame graphs" },
+	{ "tcplife",     cmd_tcplife,     "eBPF: TCP sessions with bytes and duration" },
 };
 
 static void usage(FILE *f)

@@ -13,5 +13,11 @@ int cmd_flamegraph(int argc, char **argv);
 int cmd_diff_folded(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_execsnoop(int argc, char **argv);
+int cmd_opensnoop(int argc, char **argv);
+int cmd_biolatency(int argc, char **argv);
+int cmd_funclatency(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+int cmd_tcplife(int argc, char **argv);
 
 #endif

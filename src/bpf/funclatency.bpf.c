@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* funclatency.bpf.c — latency of a user function through a uprobe and a
+ * uretprobe: each entry pushes a timestamp on the thread's own stack and
+ * each return pops one, so nested and recursive calls are each measured
+ * from their own entry. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "funclatency.h"
+
+const volatile __u32 targ_tgid = 0;
+const volatile int units = FUNC_NSEC;
+
+/* results, read by user space through the skeleton's mmapped .bss */
+__u64 hist[LOG2_SLOTS];
+__u64 count;          /* measured calls */
+__u64 total_ns;       /* their summed latency */
+__u64 too_deep;       /* calls nested deeper than FUNC_MAX_DEPTH (not measured) */
+__u64 unmatched;      /* returns without a recorded entry (started before tracing) */
+
+static const struct func_stack empty_stack;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);
+	__type(value, struct func_stack);
+} stacks SEC(".maps");
+
+SEC("uprobe")
+int BPF_KPROBE(func_entry)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct func_stack *s;
+	__u32 d;
+
+	if (targ_tgid && (id >> 32) != targ_tgid)
+		return 0;
+	s = bpf_map_lookup_elem(&stacks, &tid);
+	if (!s) {
+		bpf_map_update_elem(&stacks, &tid, &empty_stack, BPF_NOEXIST);
+		s = bpf_map_lookup_elem(&stacks, &tid);
+		if (!s)
+			return 0;
+	}
+	d = s->depth;
+	if (d < FUNC_MAX_DEPTH)
+		s->ts[d & (FUNC_MAX_DEPTH - 1)] = bpf_ktime_get_ns();
+	else
+		__sync_fetch_and_add(&too_deep, 1);
+	s->depth = d + 1;
+	return 0;
+}
+
+SEC("uretprobe")
+int BPF_KRETPROBE(func_exit)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct func_stack *s;
+	__u64 delta, v;
+	__u32 d;
+
+	if (targ_tgid && (id >> 32) != targ_tgid)
+		return 0;
+	s = bpf_map_lookup_elem(&stacks, &tid);
+	if (!s || s->depth == 0) {
+		__sync_fetch_and_add(&unmatched, 1);
+		return 0;
+	}
+	d = --s->depth;
+	if (d >= FUNC_MAX_DEPTH)
+		return 0;
+	delta = now - s->ts[d & (FUNC_MAX_DEPTH - 1)];
+	if (d == 0)
+		bpf_map_delete_elem(&stacks, &tid);
+	v = units == FUNC_MSEC ? delta / 1000000 : units == FUNC_USEC ? delta / 1000 : delta;
+	__sync_fetch_and_add(&hist[log2_slot(v) & (LOG2_SLOTS - 1)], 1);
+	__sync_fetch_and_add(&count, 1);
+	__sync_fetch_and_add(&total_ns, delta);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* profile.bpf.c — stack sampling from a perf_event (cpu-clock) program:
+ * each sample counts (pid, user stack, kernel stack, comm).  A sample taken
+ * in user mode has no kernel part (PROF_NO_STACK, not an error). */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "profile.h"
+
+const volatile __u32 targ_tgid = 0;
+const volatile bool user_only = false;
+const volatile bool kernel_only = false;
+const volatile bool include_idle = false;
+
+__u64 samples;          /* samples counted (after the pid/idle filters) */
+__u64 dropped;          /* samples lost: counts map full */
+__u64 user_errors;      /* user parts not collected (id < 0 recorded in the key) */
+__u64 kern_errors;      /* kernel parts not collected */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, PROF_MAX_STACK * sizeof(__u64));
+	__uint(max_entries, 16384);
+} stackmap SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct prof_key);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+/* User mode iff the interrupted ip is in the lower half of the address
+ * space (x86-64 and arm64 kernels live in the upper half).  The context
+ * only allows 8-byte loads of pt_regs fields, so ip rather than the 2-byte
+ * cs of x86. */
+static __always_inline bool sample_in_user_mode(struct bpf_perf_event_data *ctx)
+{
+	return PT_REGS_IP(&ctx->regs) < 0x8000000000000000ULL;
+}
+
+SEC("perf_event")
+int do_sample(struct bpf_perf_event_data *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	struct prof_key key = {};
+	struct task_struct *task;
+	__u64 *val, one = 1;
+	bool in_user;
+
+	if (!include_idle && tid == 0)
+		return 0;
+	if (targ_tgid && tgid != targ_tgid)
+		return 0;
+	__sync_fetch_and_add(&samples, 1);
+
+	key.pid = tgid;
+	bpf_get_current_comm(&key.comm, sizeof(key.comm));
+	in_user = sample_in_user_mode(ctx);
+	key.kern_stack_id = PROF_NO_STACK;
+	key.user_stack_id = PROF_NO_STACK;
+	if (!user_only && !in_user) {
+		key.kern_stack_id = bpf_get_stackid(ctx, &stackmap, 0);
+		if (key.kern_stack_id < 0)
+			__sync_fetch_and_add(&kern_errors, 1);
+	}
+	task = (struct task_struct *)bpf_get_current_task();
+	if (!kernel_only && BPF_CORE_READ(task, mm)) {
+		key.user_stack_id = bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
+		if (key.user_stack_id < 0)
+			__sync_fetch_and_add(&user_errors, 1);
+	}
+
+	val = bpf_map_lookup_elem(&counts, &key);
+	if (val) {
+		__sync_fetch_and_add(val, 1);
+	} else if (bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST)) {
+		val = bpf_map_lookup_elem(&counts, &key);   /* raced with another CPU */
+		if (val)
+			__sync_fetch_and_add(val, 1);
+		else
+			__sync_fetch_and_add(&dropped, 1);
+	}
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfkit execsnoop — trace every execve() system-wide with its argv, as
+ * bcc's execsnoop does (tracepoints syscalls/sys_{enter,exit}_execve; the
+ * kernel half is src/bpf/execsnoop.bpf.c).
+ *
+ * Output, one line per exec:  [TIME] [TIME(s)] [UID] PCOMM PID PPID RET ARGS
+ * ARGS is argv joined by spaces; an argument that is empty or holds a
+ * space or other shell-special byte is shown single-quoted (so '' is an
+ * empty argument), and " ..." ends the line only when arguments were
+ * really cut (more than --max-args of them, or one longer than 127 bytes).
+ * RET is 0 or -errno; failed execs are shown with -x only.
+ */
+#include "cmd/cmds.h"
+
+#ifdef PERFKIT_NO_BPF   /* set by mk/bpf.mk when BTF, bpftool, libbpf or clang is missing */
+#include <stdio.h>
+
+int cmd_execsnoop(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "perfkit %s: built without eBPF support: %s\n", argv[0], PERFKIT_NO_BPF);
+	return 1;
+}
+#else
+
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "bpf/execsnoop.h"
+#include "bpfutil/setup.h"
+#include "bpfutil/tracefs.h"
+#include "execsnoop.skel.h"
+
+struct execsnoop_opts {
+	bool time, timestamp, fails, print_uid;
+	long uid;
+	int max_args;
+	const char *name;
+	int verbose;
+	unsigned long long start_ns;
+	struct strbuf line;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit execsnoop [-T] [-t] [-x] [-U] [-u UID] [--max-args N] [-n NAME] [-v]\n"
+		"  -T, --time          print the time of day (HH:MM:SS)\n"
+		"  -t, --timestamp     print seconds since tracing started\n"
+		"  -x, --fails         include failed execs\n"
+		"  -U, --print-uid     print the UID column\n"
+		"  -u, --uid UID       only execs by this UID (filtered in the kernel)\n"
+		"      --max-args N    arguments to capture, 1..%d (default 20)\n"
+		"  -n, --name NAME     only commands whose name contains NAME\n"
+		"  -v, --verbose       show libbpf's messages\n"
+		"Runs until Ctrl-C (SIGINT) or SIGTERM.\n", EXEC_MAX_ARGS);
+}
+
+static bool shell_safe(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       strchr("_@%+=:,./-", c);
+}
+
+/* Append arg, single-quoted when empty or not made of safe bytes; inside
+ * quotes ' is written '\'' and non-printable bytes as \ooo. */
+static void add_arg(struct strbuf *sb, const char *a, size_t n)
+{
+	bool safe = n > 0;
+
+	for (size_t i = 0; i < n && safe; i++)
+		safe = shell_safe((unsigned char)a[i]);
+	if (safe) {
+		sb_add(sb, a, n);
+		return;
+	}
+	sb_addch(sb, '\'');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)a[i];
+		if (c == '\'')
+			sb_addstr(sb, "'\\''");
+		else if (c < 0x20 || c == 0x7f)
+			sb_addf(sb, "\\%03o", c);
+		else
+			sb_addch(sb, (char)c);
+	}
+	sb_addch(sb, '\'');
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	struct execsnoop_opts *o = ctx;
+	const struct exec_event *e = data;
+	struct strbuf *sb = &o->line;
+
+	if (size < EXEC_EVENT_BASE)
+		return 0;
+	size_t avail = size - EXEC_EVENT_BASE;
+	size_t args_size = e->args_size < avail ? e->args_size : avail;
+	char comm[EXEC_TASK_COMM_LEN + 1];
+
+	memcpy(comm, e->comm, EXEC_TASK_COMM_LEN);
+	comm[EXEC_TASK_COMM_LEN] = '\0';
+	if (o->name && !strstr(comm, o->name))
+		return 0;
+
+	sb_reset(sb);
+	if (o->time) {
+		char buf[16];
+		time_t t = time(NULL);
+		strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+		sb_addf(sb, "%-8s ", buf);
+	}
+	if (o->timestamp)
+		sb_addf(sb, "%-8.3f ", (double)(e->ts_ns - o->start_ns) / 1e9);
+	if (o->print_uid)
+		sb_addf(sb, "%-6u ", e->uid);
+	sb_addf(sb, "%-16s %-7u %-7u %3d ", comm, e->pid, e->ppid, e->retval);
+
+	const char *p = e->args, *end = e->args + args_size;
+	for (unsigned i = 0; i < e->args_count && p < end; i++) {
+		const char *z = memchr(p, '\0', (size_t)(end - p));
+		size_t n = z ? (size_t)(z - p) : (size_t)(end - p);
+		if (i)
+			sb_addch(sb, ' ');
+		add_arg(sb, p, n);
+		p += n + 1;
+	}
+	if (e->flags & (EXEC_F_MORE_ARGS | EXEC_F_ARG_CUT))
+		sb_addstr(sb, " ...");
+	sb_addch(sb, '\n');
+	fwrite(sb->buf, 1, sb->len, stdout);
+	return 0;
+}
+
+static int parse_opts(struct execsnoop_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "time", no_argument, NULL, 'T' },
+		{ "timestamp", no_argument, NULL, 't' },
+		{ "fails", no_argument, NULL, 'x' },
+		{ "print-uid", no_argument, NULL, 'U' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "max-args", required_argument, NULL, 'M' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "+TtxUu:n:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'T': o->time = true; break;
+		case 't': o->timestamp = true; break;
+		case 'x': o->fails = true; break;
+		case 'U': o->print_uid = true; break;
+		case 'v': o->verbose = 1; break;
+		case 'n': o->name = optarg; break;
+		case 'u':
+			errno = 0;
+			o->uid = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || o->uid < 0 || o->uid >= 0xffffffffL) {
+				fprintf(stderr, "perfkit execsnoop: invalid UID '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'M':
+			errno = 0;
+			o->max_args = (int)strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || o->max_args < 1 || o->max_args > EXEC_MAX_ARGS) {
+				fprintf(stderr, "perfkit execsnoop: invalid --max-args '%s' (expected 1..%d)\n",
+					optarg, EXEC_MAX_ARGS);
+				return 2;
+			}
+			break;
+		case 'h': usage(stdout); return -1;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "perfkit execsnoop: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_execsnoop(int argc, char **argv)
+{
+	struct execsnoop_opts o = { .uid = -1, .max_args = 20, .line = STRBUF_INIT };
+	struct execsnoop_bpf *skel = NULL;
+	struct ring_buffer *rb = NULL;
+	int err, ret = 1;
+
+	err = parse_opts(&o, argc, argv);
+	if (err)
+		return err < 0 ? 0 : err;
+	if (bpfk_check_root() || tracefs_ensure())
+		goto fail;
+	if (!tracefs_has_event("syscalls", "sys_enter_execve")) {
+		pk_error(ENOENT, "tracepoint syscalls/sys_enter_execve not found: the kernel needs "
+			 "CONFIG_FTRACE_SYSCALLS=y");
+		goto fail;
+	}
+	bpfk_init(o.verbose);
+
+	skel = execsnoop_bpf__open();
+	if (!skel) {
+		bpfk_error(errno, "opening BPF skeleton");
+		goto fail;
+	}
+	skel->rodata->max_args = o.max_args;
+	skel->rodata->targ_uid = o.uid < 0 ? (__u32)-1 : (__u32)o.uid;
+	skel->rodata->ignore_failed = !o.fails;
+	err = execsnoop_bpf__load(skel);
+	if (err) {
+		bpfk_error(err, "loading BPF programs");
+		goto fail;
+	}
+	err = execsnoop_bpf__attach(skel);
+	if (err) {
+		bpfk_error(err, "attaching tracepoints syscalls/sys_{enter,exit}_execve");
+		goto fail;
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &o, NULL);
+	if (!rb) {
+		bpfk_error(errno, "creating ring buffer");
+		goto fail;
+	}
+
+	bpfk_stop_on_signals();
+	o.start_ns = bpfk_now_ns();
+	if (o.time)
+		printf("%-8s ", "TIME");
+	if (o.timestamp)
+		printf("%-8s ", "TIME(s)");
+	if (o.print_uid)
+		printf("%-6s ", "UID");
+	printf("%-16s %-7s %-7s %3s %s\n", "PCOMM", "PID", "PPID", "RET", "ARGS");
+	fflush(stdout);
+	fprintf(stderr, "Tracing exec()s... Hit Ctrl-C to end.\n");
+
+	while (!bpfk_stopped()) {
+		err = ring_buffer__poll(rb, 100);
+		if (err == -EINTR)
+			break;
+		if (err >= 0)   /* events submitted without a wakeup (wakeup.h) */
+			err = ring_buffer__consume(rb);
+		if (err < 0) {
+			bpfk_error(err, "polling ring buffer");
+			goto fail;
+		}
+		fflush(stdout);
+	}
+	ring_buffer__consume(rb);
+	if (skel->bss->lost_events)
+		fprintf(stderr, "perfkit execsnoop: %llu events lost (ring buffer or map full)\n",
+			(unsigned long long)skel->bss->lost_events);
+	ret = 0;
+	goto out;
+fail:
+	fprintf(stderr, "perfkit execsnoop: %s\n", pk_errmsg());
+out:
+	ring_buffer__free(rb);
+	execsnoop_bpf__destroy(skel);
+	sb_release(&o.line);
+	return ret;
+}
+#endif /* PERFKIT_NO_BPF */

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfkit funclatency — latency of a user-space function as a log2
+ * histogram, like bcc's funclatency, through a uprobe at the function's
+ * entry and a uretprobe at its return (kernel half:
+ * src/bpf/funclatency.bpf.c).  Nested and recursive calls are measured
+ * each from its own entry (a per-thread stack of entry times).
+ *
+ *   funclatency [-p PID] [-u|-m] [-i SECS] [-d SECS] BINARY:FUNCTION
+ * After the histogram: "avg = A UNIT, total: T UNIT, count: N".
+ */
+#include "cmd/cmds.h"
+
+#ifdef PERFKIT_NO_BPF   /* set by mk/bpf.mk when BTF, bpftool, libbpf or clang is missing */
+#include <stdio.h>
+
+int cmd_funclatency(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "perfkit %s: built without eBPF support: %s\n", argv[0], PERFKIT_NO_BPF);
+	return 1;
+}
+#else
+
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/types.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "bpf/funclatency.h"
+#include "bpfutil/hist.h"
+#include "bpfutil/setup.h"
+#include "bpfutil/uprobe.h"
+#include "funclatency.skel.h"
+
+struct funclatency_opts {
+	long pid;
+	int units;
+	double interval, duration;
+	bool timestamp;
+	int verbose;
+	const char *target;
+};
+
+static const char *const unit_name[] = { "nsecs", "usecs", "msecs" };
+static const double unit_div[] = { 1, 1e3, 1e6 };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit funclatency [-p PID] [-u|-m] [-i SECS] [-d SECS] [-T] [-v] BINARY:FUNCTION\n"
+		"  -p, --pid PID          only this process (filtered in the kernel)\n"
+		"  -u, --microseconds     histogram in microseconds (default nanoseconds)\n"
+		"  -m, --milliseconds     histogram in milliseconds\n"
+		"  -i, --interval SECS    print (and reset) the histogram every SECS seconds\n"
+		"  -d, --duration SECS    trace for SECS seconds (default: until Ctrl-C)\n"
+		"  -T, --timestamp        print the time of day with each histogram\n"
+		"  -v, --verbose          show libbpf's messages\n"
+		"BINARY is a path or a name looked up in $PATH; FUNCTION its symbol name.\n");
+}
+
+static int parse_secs(const char *what, const char *s, double *out)
+{
+	char *end;
+
+	*out = strtod(s, &end);
+	if (*end || end == s || !(*out > 0) || *out > 1e7) {
+		fprintf(stderr, "perfkit funclatency: invalid %s '%s'\n", what, s);
+		return 2;
+	}
+	return 0;
+}
+
+static int parse_opts(struct funclatency_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "microseconds", no_argument, NULL, 'u' },
+		{ "milliseconds", no_argument, NULL, 'm' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "+p:umi:d:Tvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			errno = 0;
+			o->pid = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || o->pid <= 0 || o->pid > INT_MAX) {
+				fprintf(stderr, "perfkit funclatency: invalid PID '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'u':
+		case 'm':
+			if (o->units != FUNC_NSEC) {
+				fprintf(stderr, "perfkit funclatency: -u and -m exclude each other\n");
+				return 2;
+			}
+			o->units = c == 'u' ? FUNC_USEC : FUNC_MSEC;
+			break;
+		case 'i': if (parse_secs("interval", optarg, &o->interval)) return 2; break;
+		case 'd': if (parse_secs("duration", optarg, &o->duration)) return 2; break;
+		case 'T': o->timestamp = true; break;
+		case 'v': o->verbose = 1; break;
+		case 'h': usage(stdout); return -1;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "perfkit funclatency: expected one BINARY:FUNCTION\n");
+		usage(stderr);
+		return 2;
+	}
+	o->target = argv[optind];
+	return 0;
+}
+
+static void print_hist(struct funclatency_bpf *skel, const struct funclatency_opts *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t slots[LOG2_SLOTS];
+	__u64 count = skel->bss->count, total = skel->bss->total_ns;
+
+	for (int i = 0; i < LOG2_SLOTS; i++)
+		slots[i] = skel->bss->hist[i];
+	if (o->timestamp) {
+		char buf[16];
+		time_t t = time(NULL);
+		strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+		sb_addf(&sb, "%-8s\n", buf);
+	}
+	hist_render(&sb, slots, LOG2_SLOTS, unit_name[o->units]);
+	double div = unit_div[o->units];
+	sb_addf(&sb, "\navg = %.2f %s, total: %.2f %s, count: %llu\n",
+		count ? (double)total / (double)count / div : 0.0, unit_name[o->units],
+		(double)total / div, unit_name[o->units], (unsigned long long)count);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	fflush(stdout);
+	sb_release(&sb);
+}
+
+static void reset_hist(struct funclatency_bpf *skel)
+{
+	for (int i = 0; i < LOG2_SLOTS; i++)
+		__atomic_store_n(&skel->bss->hist[i], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&skel->bss->count, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&skel->bss->total_ns, 0, __ATOMIC_RELAXED);
+}
+
+int cmd_funclatency(int argc, char **argv)
+{
+	struct funclatency_opts o = { 0 };
+	struct funclatency_bpf *skel = NULL;
+	char *binary = NULL, *spec = NULL;
+	uint64_t off = 0;
+	int err, ret = 1;
+
+	err = parse_opts(&o, argc, argv);
+	if (err)
+		return err < 0 ? 0 : err;
+	spec = xstrdup(o.target);
+	char *colon = strrchr(spec, ':');
+	if (!colon || colon == spec || !colon[1]) {
+		fprintf(stderr, "perfkit funclatency: '%s': expected BINARY:FUNCTION\n", o.target);
+		free(spec);
+		return 2;
+	}
+	*colon = '\0';
+	const char *func = colon + 1;
+	binary = uprobe_find_binary(spec);
+	if (!binary || uprobe_func_offset(binary, func, &off, NULL))
+		goto fail;
+	if (bpfk_check_root())
+		goto fail;
+	bpfk_init(o.verbose);
+
+	skel = funclatency_bpf__open();
+	if (!skel) {
+		bpfk_error(errno, "opening BPF skeleton");
+		goto fail;
+	}
+	skel->rodata->targ_tgid = (__u32)o.pid;
+	skel->rodata->units = o.units;
+	err = funclatency_bpf__load(skel);
+	if (err) {
+		bpfk_error(err, "loading BPF programs");
+		goto fail;
+	}
+
+	LIBBPF_OPTS(bpf_uprobe_opts, uopts);
+	pid_t upid = o.pid ? (pid_t)o.pid : -1;
+	char what[PATH_MAX + 128];
+	snprintf(what, sizeof(what), "attaching uprobe to %s:%s (offset 0x%llx; uprobes need "
+		 "CONFIG_UPROBES=y and CONFIG_UPROBE_EVENTS=y)", binary, func, (unsigned long long)off);
+	uopts.retprobe = false;
+	skel->links.func_entry = bpf_program__attach_uprobe_opts(skel->progs.func_entry, upid,
+								 binary, off, &uopts);
+	if (!skel->links.func_entry) {
+		bpfk_error(errno, what);
+		goto fail;
+	}
+	uopts.retprobe = true;
+	skel->links.func_exit = bpf_program__attach_uprobe_opts(skel->progs.func_exit, upid,
+								binary, off, &uopts);
+	if (!skel->links.func_exit) {
+		bpfk_error(errno, what);
+		goto fail;
+	}
+
+	bpfk_stop_on_signals();
+	fprintf(stderr, "Tracing 1 function for \"%s:%s\"... Hit Ctrl-C to end.\n", binary, func);
+	unsigned long long start = bpfk_now_ns();
+	unsigned long long end = o.duration > 0 ? start + (unsigned long long)(o.duration * 1e9) : 0;
+	for (;;) {
+		unsigned long long next = o.interval > 0 ?
+			bpfk_now_ns() + (unsigned long long)(o.interval * 1e9) : 0;
+		if (end && (!next || next > end))
+			next = end;
+		while (!bpfk_stopped() && (!next || bpfk_now_ns() < next))
+			poll(NULL, 0, 20);
+		printf("\n");
+		print_hist(skel, &o);
+		if (bpfk_stopped() || (end && bpfk_now_ns() >= end) || !(o.interval > 0))
+			break;
+		reset_hist(skel);
+	}
+	if (skel->bss->too_deep)
+		fprintf(stderr, "perfkit funclatency: %llu calls nested deeper than %d not measured\n",
+			(unsigned long long)skel->bss->too_deep, FUNC_MAX_DEPTH);
+	fprintf(stderr, "Exiting trace of %s:%s\n", binary, func);
+	ret = 0;
+	goto out;
+fail:
+	fprintf(stderr, "perfkit funclatency: %s\n", pk_errmsg());
+out:
+	funclatency_bpf__destroy(skel);
+	free(binary);
+	free(spec);
+	return ret;
+}
+#endif /* PERFKIT_NO_BPF */

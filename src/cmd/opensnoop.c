@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfkit opensnoop — trace open(), openat() and openat2() system-wide, as
+ * bcc's opensnoop does (tracepoints syscalls/sys_{enter,exit}_open*; the
+ * kernel half is src/bpf/opensnoop.bpf.c).
+ *
+ * Output:  [TIME(s)] [UID] PID COMM FD ERR [FLAGS] PATH
+ * FD is -1 and ERR the errno when the open failed.  With -F a relative PATH
+ * is made absolute in user space when the event arrives: against the
+ * thread's cwd (/proc/PID/task/TID/cwd) for AT_FDCWD, against the directory
+ * behind the fd (/proc/PID/fd/DFD) otherwise; when the process is already
+ * gone the path is printed as it was given.
+ */
+#include "cmd/cmds.h"
+
+#ifdef PERFKIT_NO_BPF   /* set by mk/bpf.mk when BTF, bpftool, libbpf or clang is missing */
+#include <stdio.h>
+
+int cmd_opensnoop(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "perfkit %s: built without eBPF support: %s\n", argv[0], PERFKIT_NO_BPF);
+	return 1;
+}
+#else
+
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "bpf/opensnoop.h"
+#include "bpfutil/setup.h"
+#include "bpfutil/tracefs.h"
+#include "opensnoop.skel.h"
+
+struct opensnoop_opts {
+	long pid;
+	long uid;
+	bool timestamp, failed, extended, full_path, print_uid;
+	const char *name;
+	double duration;
+	int verbose;
+	unsigned long long start_ns;
+	struct strbuf line;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit opensnoop [-p PID] [-T] [-x] [-n NAME] [-e] [-F] [-U] [-u UID] [-d SECS] [-v]\n"
+		"  -p, --pid PID        only this process (filtered in the kernel)\n"
+		"  -T, --timestamp      print seconds since tracing started\n"
+		"  -x, --failed         only failed opens\n"
+		"  -n, --name NAME      only commands whose name contains NAME\n"
+		"  -e, --extended       print the open flags (octal)\n"
+		"  -F, --full-path      print relative paths resolved to absolute ones\n"
+		"  -U, --print-uid      print the UID column\n"
+		"  -u, --uid UID        only this UID (filtered in the kernel)\n"
+		"  -d, --duration SECS  trace for SECS seconds (default: until Ctrl-C)\n"
+		"  -v, --verbose        show libbpf's messages\n");
+}
+
+/* Resolve fname against the directory it was relative to; false when
+ * /proc no longer has it. */
+static bool resolve_path(struct strbuf *out, const struct open_event *e, const char *fname)
+{
+	char link[64], dir[PATH_MAX];
+	ssize_t n;
+
+	if (e->dfd == AT_FDCWD)
+		snprintf(link, sizeof(link), "/proc/%u/task/%u/cwd", e->pid, e->tid);
+	else
+		snprintf(link, sizeof(link), "/proc/%u/fd/%d", e->pid, e->dfd);
+	n = readlink(link, dir, sizeof(dir) - 1);
+	if (n <= 0 || dir[0] != '/')
+		return false;
+	dir[n] = '\0';
+	sb_addstr(out, dir);
+	if (dir[n - 1] != '/')
+		sb_addch(out, '/');
+	sb_addstr(out, fname);
+	return true;
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	struct opensnoop_opts *o = ctx;
+	const struct open_event *e = data;
+	struct strbuf *sb = &o->line;
+	char comm[OPEN_TASK_COMM_LEN + 1], fname[OPEN_NAME_MAX + 1];
+
+	if (size < sizeof(*e))
+		return 0;
+	memcpy(comm, e->comm, OPEN_TASK_COMM_LEN);
+	comm[OPEN_TASK_COMM_LEN] = '\0';
+	memcpy(fname, e->fname, OPEN_NAME_MAX);
+	fname[OPEN_NAME_MAX] = '\0';
+	if (o->name && !strstr(comm, o->name))
+		return 0;
+
+	sb_reset(sb);
+	if (o->timestamp)
+		sb_addf(sb, "%-8.3f ", (double)(e->ts_ns - o->start_ns) / 1e9);
+	if (o->print_uid)
+		sb_addf(sb, "%-6u ", e->uid);
+	sb_addf(sb, "%-7u %-16s %3d %3d ", e->pid, comm, e->ret >= 0 ? e->ret : -1,
+		e->ret >= 0 ? 0 : -e->ret);
+	if (o->extended)
+		sb_addf(sb, "%08llo ", (unsigned long long)e->flags);
+	if (!(o->full_path && fname[0] && fname[0] != '/' && resolve_path(sb, e, fname)))
+		sb_addstr(sb, fname);
+	sb_addch(sb, '\n');
+	fwrite(sb->buf, 1, sb->len, stdout);
+	return 0;
+}
+
+static int parse_num(const char *what, const char *s, long max, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	if (errno || *end || end == s || *out < 0 || *out > max) {
+		fprintf(stderr, "perfkit opensnoop: invalid %s '%s'\n", what, s);
+		return 2;
+	}
+	return 0;
+}
+
+static int parse_opts(struct opensnoop_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "failed", no_argument, NULL, 'x' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "extended", no_argument, NULL, 'e' },
+		{ "full-path", no_argument, NULL, 'F' },
+		{ "print-uid", no_argument, NULL, 'U' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "+p:u:Txn:eFUd:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': if (parse_num("PID", optarg, INT_MAX, &o->pid) || !o->pid) return 2; break;
+		case 'u': if (parse_num("UID", optarg, 0xfffffffeL, &o->uid)) return 2; break;
+		case 'T': o->timestamp = true; break;
+		case 'x': o->failed = true; break;
+		case 'n': o->name = optarg; break;
+		case 'e': o->extended = true; break;
+		case 'F': o->full_path = true; break;
+		case 'U': o->print_uid = true; break;
+		case 'v': o->verbose = 1; break;
+		case 'd':
+			o->duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->duration > 0)) {
+				fprintf(stderr, "perfkit opensnoop: invalid duration '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h': usage(stdout); return -1;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "perfkit opensnoop: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_opensnoop(int argc, char **argv)
+{
+	struct opensnoop_opts o = { .uid = -1, .line = STRBUF_INIT };
+	struct opensnoop_bpf *skel = NULL;
+	struct ring_buffer *rb = NULL;
+	int err, ret = 1;
+
+	err = parse_opts(&o, argc, argv);
+	if (err)
+		return err < 0 ? 0 : err;
+	if (bpfk_check_root() || tracefs_ensure())
+		goto fail;
+	if (!tracefs_has_event("syscalls", "sys_enter_openat")) {
+		pk_error(ENOENT, "tracepoint syscalls/sys_enter_openat not found: the kernel needs "
+			 "CONFIG_FTRACE_SYSCALLS=y");
+		goto fail;
+	}
+	bpfk_init(o.verbose);
+
+	skel = opensnoop_bpf__open();
+	if (!skel) {
+		bpfk_error(errno, "opening BPF skeleton");
+		goto fail;
+	}
+	skel->rodata->targ_tgid = (__u32)o.pid;
+	skel->rodata->targ_uid = o.uid < 0 ? (__u32)-1 : (__u32)o.uid;
+	skel->rodata->failed_only = o.failed;
+	/* open() does not exist on every architecture */
+	if (!tracefs_has_event("syscalls", "sys_enter_open")) {
+		bpf_program__set_autoload(skel->progs.tp_enter_open, false);
+		bpf_program__set_autoload(skel->progs.tp_exit_open, false);
+	}
+	if (!tracefs_has_event("syscalls", "sys_enter_openat2")) {
+		bpf_program__set_autoload(skel->progs.tp_enter_openat2, false);
+		bpf_program__set_autoload(skel->progs.tp_exit_openat2, false);
+	}
+	err = opensnoop_bpf__load(skel);
+	if (err) {
+		bpfk_error(err, "loading BPF programs");
+		goto fail;
+	}
+	err = opensnoop_bpf__attach(skel);
+	if (err) {
+		bpfk_error(err, "attaching tracepoints syscalls/sys_{enter,exit}_open{,at,at2}");
+		goto fail;
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &o, NULL);
+	if (!rb) {
+		bpfk_error(errno, "creating ring buffer");
+		goto fail;
+	}
+
+	bpfk_stop_on_signals();
+	o.start_ns = bpfk_now_ns();
+	if (o.timestamp)
+		printf("%-8s ", "TIME(s)");
+	if (o.print_uid)
+		printf("%-6s ", "UID");
+	printf("%-7s %-16s %3s %3s ", "PID", "COMM", "FD", "ERR");
+	if (o.extended)
+		printf("%-8s ", "FLAGS");
+	printf("PATH\n");
+	fflush(stdout);
+	fprintf(stderr, "Tracing open()s... Hit Ctrl-C to end.\n");
+
+	unsigned long long end_ns = o.duration > 0 ? o.start_ns + (unsigned long long)(o.duration * 1e9) : 0;
+	while (!bpfk_stopped() && (!end_ns || bpfk_now_ns() < end_ns)) {
+		err = ring_buffer__poll(rb, 100);
+		if (err == -EINTR)
+			break;
+		if (err >= 0)   /* events submitted without a wakeup (wakeup.h) */
+			err = ring_buffer__consume(rb);
+		if (err < 0) {
+			bpfk_error(err, "polling ring buffer");
+			goto fail;
+		}
+		fflush(stdout);
+	}
+	ring_buffer__consume(rb);
+	fflush(stdout);
+	if (skel->bss->lost_events)
+		fprintf(stderr, "perfkit opensnoop: %llu events lost (ring buffer full)\n",
+			(unsigned long long)skel->bss->lost_events);
+	ret = 0;
+	goto out;
+fail:
+	fprintf(stderr, "perfkit opensnoop: %s\n", pk_errmsg());
+out:
+	ring_buffer__free(rb);
+	opensnoop_bpf__destroy(skel);
+	sb_release(&o.line);
+	return ret;
+}
+#endif /* PERFKIT_NO_BPF */

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* setup.c — libbpf glue shared by the eBPF tools (see setup.h). */
+#include "bpfutil/setup.h"
+
+#ifndef PERFKIT_NO_BPF
+#include <bpf/libbpf.h>
+#endif
+#include <errno.h>
+#include <linux/capability.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/error.h"
+
+static char last_msg[512];
+static int verbose_mode;
+static volatile sig_atomic_t stop_flag;
+
+#ifndef PERFKIT_NO_BPF
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (verbose_mode)
+		return vfprintf(stderr, fmt, ap);
+	if (level != LIBBPF_WARN)
+		return 0;
+	char line[sizeof(last_msg)];
+	vsnprintf(line, sizeof(line), fmt, ap);
+	size_t n = strlen(line);
+	while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
+		line[--n] = '\0';
+	if (n)
+		memcpy(last_msg, line, n + 1);
+	return 0;
+}
+
+void bpfk_init(int verbose)
+{
+	verbose_mode = verbose;
+	last_msg[0] = '\0';
+	libbpf_set_print(libbpf_print);
+}
+#else
+void bpfk_init(int verbose)
+{
+	verbose_mode = verbose;
+	last_msg[0] = '\0';
+}
+#endif
+
+int bpfk_error(int err, const char *what)
+{
+	if (err < 0)
+		err = -err;
+	if (err == 0)
+		err = EINVAL;
+	if (err == EPERM || err == EACCES) {
+		if (geteuid() != 0)
+			return pk_error(EPERM, "%s: requires root (CAP_BPF and CAP_PERFMON)", what);
+		return pk_error(err, "%s: permission denied%s%s", what,
+				last_msg[0] ? ": " : "", last_msg);
+	}
+	if (last_msg[0])
+		return pk_error(err, "%s: %s (libbpf: %s)", what, strerror(err), last_msg);
+	return pk_error(err, "%s: %s", what, strerror(err));
+}
+
+int bpfk_check_root(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	if (geteuid() == 0)
+		return 0;
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data) == 0) {
+		unsigned long long eff = data[0].effective | (unsigned long long)data[1].effective << 32;
+		if ((eff >> 39 & 1) && (eff >> 38 & 1))   /* CAP_BPF = 39, CAP_PERFMON = 38 */
+			return 0;
+	}
+	return pk_error(EPERM, "requires root (CAP_BPF and CAP_PERFMON)");
+}
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+void bpfk_stop_on_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;   /* no SA_RESTART: a blocked poll returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+bool bpfk_stopped(void)
+{
+	return stop_flag != 0;
+}
+
+unsigned long long bpfk_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tracefs.h — make sure tracefs is reachable before attaching tracepoint
+ * programs.  libbpf finds a tracepoint's id under
+ * /sys/kernel/tracing/events/<category>/<name>/id (or the same under
+ * /sys/kernel/debug/tracing); without tracefs mounted, attaching fails with
+ * a bare ENOENT.
+ *
+ * tracefs_ensure(): 0 when /sys/kernel/tracing/events or
+ * /sys/kernel/debug/tracing/events exists; otherwise mounts tracefs at
+ * /sys/kernel/tracing (needs CAP_SYS_ADMIN) and returns 0, or returns
+ * -errno with a message saying how to mount it (-EPERM: not root,
+ * -ENODEV: the kernel has no tracefs, CONFIG_FTRACE).
+ * tracefs_has_event("syscalls", "sys_enter_execve"): 1 when that
+ * tracepoint exists, 0 when not (call tracefs_ensure() first).
+ */
+#ifndef PERFKIT_BPFUTIL_TRACEFS_H
+#define PERFKIT_BPFUTIL_TRACEFS_H
+
+#define TRACEFS_DIR "/sys/kernel/tracing"
+
+int tracefs_ensure(void);
+int tracefs_has_event(const char *category, const char *name);
+
+#endif
