@@ -19,8 +19,13 @@
 
 #define N 512
 #define TILE 32
+/* Rows are padded by 16 floats (64 bytes): with exactly 512 floats (2 KiB)
+ * per row, the rows of a 32×32 tile all map onto a few sets of a typical
+ * L1 data cache and evict each other, so the blocked version would thrash.
+ * The padding spreads them over all sets. */
+#define LD (N + 16)
 
-static float A[N][N], B[N][N], C[N][N];
+static float A[N][LD], B[N][LD], C[N][LD];
 
 __attribute__((noinline)) static void init(void)
 {

@@ -24,6 +24,8 @@ static const struct cmd {
 	{ "diff-folded", cmd_diff_folded, "two folded profiles to a two-column differential profile" },
 	{ "stat",        cmd_stat,        "run a command and count events (cycles, IPC, misses) with a reading" },
 	{ "bench",       cmd_bench,       "benchmark commands against each other, with statistics and a verdict" },
+	{ "cache",       cmd_cache,       "simulate caches, TLB and branches under Valgrind (cachegrind format)" },
+	{ "annotate",    cmd_annotate,    "per-function and per-line costs from a cache simulation" },
 	{ "execsnoop",   cmd_execsnoop,   "eBPF: trace every exec with its arguments" },
 	{ "opensnoop",   cmd_opensnoop,   "eBPF: trace open/openat/openat2 with their results" },
 	{ "biolatency",  cmd_biolatency,  "eBPF: block I/O latency histogram" },

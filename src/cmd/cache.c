@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfkit cache — run a program under perfkit's Valgrind tool (pkcache) and
+ * simulate caches, a data TLB, an L2 prefetcher and branch prediction.
+ *
+ *   perfkit cache [--model=cachegrind|modern] [--I1=S,A,L] [--D1=S,A,L]
+ *                 [--L2=S,A,L] [--LL=S,A,L] [--prefetch=none|next-line|stride]
+ *                 [--tlb=ENTRIES,ASSOC,PAGE|none] [--branch-sim=yes|no]
+ *                 [-o FILE] [-q] [--] CMD ARGS...
+ *
+ * Writes FILE (default perfkit.cache.out) in the Cachegrind format (read
+ * by `perfkit annotate`, cg_annotate, KCachegrind) and prints the totals
+ * to stderr, as cachegrind does (stdout stays the program's).
+ *
+ * Finding the tool: Valgrind is run with VALGRIND_LIB set to a private
+ * directory of symlinks to the installed Valgrind core files plus our tool
+ * (built by mk/cache.mk), so nothing is installed into system directories.
+ * That directory is $PERFKIT_VALGRIND_LIB if set, else
+ * <directory of /proc/self/exe>/vgtool/lib, else
+ * <that directory>/../libexec/perfkit/vgtool/lib (an installed layout).
+ *
+ * Exit status: the program's (128+N when it died of signal N); 127 when it
+ * cannot be found; 1 on a simulation failure; 2 on a usage error.
+ */
+#include "cmd/cmds.h"
+
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "cachesim/cachesim.h"
+#include "cachesim/hostcache.h"
+#include "cgfile/cgfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#define VG_PLATFORM "amd64-linux"
+#elif defined(__aarch64__)
+#define VG_PLATFORM "arm64-linux"
+#else
+#define VG_PLATFORM "unknown"
+#endif
+
+static int usage(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "perfkit cache: %s\n", msg);
+	fprintf(stderr,
+		"usage: perfkit cache [--model=cachegrind|modern] [--I1=S,A,L] [--D1=S,A,L]\n"
+		"                     [--L2=S,A,L] [--LL=S,A,L] [--prefetch=none|next-line|stride]\n"
+		"                     [--tlb=ENTRIES,ASSOC,PAGE|none] [--branch-sim=yes|no]\n"
+		"                     [-o FILE] [-q] [--] CMD [ARGS...]\n");
+	return 2;
+}
+
+/* Search PATH like execvp; returns a malloc'd path or NULL. */
+static char *find_program(const char *name)
+{
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
+	const char *path = getenv("PATH");
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		const char *c = strchr(path, ':');
+		size_t n = c ? (size_t)(c - path) : strlen(path);
+		struct strbuf sb;
+		struct stat st;
+
+		sb_init(&sb, 64);
+		sb_add(&sb, path, n ? n : 1);
+		if (!n)
+			sb.buf[0] = '.';
+		sb_addf(&sb, "/%s", name);
+		if (stat(sb.buf, &st) == 0 && S_ISREG(st.st_mode) && access(sb.buf, X_OK) == 0)
+			return sb_detach(&sb, NULL);
+		sb_release(&sb);
+		path += n + (c ? 1 : 0);
+	}
+	return NULL;
+}
+
+static int has_tool(const char *dir)
+{
+	char p[PATH_MAX + 256];
+
+	snprintf(p, sizeof(p), "%s/pkcache-" VG_PLATFORM, dir);
+	return access(p, X_OK) == 0;
+}
+
+static char *find_vglib(void)
+{
+	const char *env = getenv("PERFKIT_VALGRIND_LIB");
+	char exe[PATH_MAX], p[PATH_MAX + 64];
+	ssize_t n;
+
+	if (env && *env)
+		return has_tool(env) ? xstrdup(env) : NULL;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	char *dir = dirname(exe);
+
+	snprintf(p, sizeof(p), "%s/vgtool/lib", dir);
+	if (has_tool(p))
+		return xstrdup(p);
+	snprintf(p, sizeof(p), "%s/../libexec/perfkit/vgtool/lib", dir);
+	if (has_tool(p))
+		return xstrdup(p);
+	return NULL;
+}
+
+static void fmt_u(char *buf, size_t len, uint64_t v)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v), o = 0;
+
+	for (int i = 0; i < n && o + 2 < (int)len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = 0;
+}
+
+static uint64_t ev(const struct cgfile *cg, const char *name)
+{
+	int i = cgfile_event(cg, name);
+
+	return i < 0 ? 0 : cg->totals[i];
+}
+
+static void row(const char *label, uint64_t v, uint64_t rd, uint64_t wr, int split)
+{
+	char a[32], b[32], c[32];
+
+	fmt_u(a, sizeof(a), v);
+	if (split) {
+		fmt_u(b, sizeof(b), rd);
+		fmt_u(c, sizeof(c), wr);
+		fprintf(stderr, "%-14s %15s  (%15s rd + %13s wr)\n", label, a, b, c);
+	} else {
+		fprintf(stderr, "%-14s %15s\n", label, a);
+	}
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void rate(const char *label, uint64_t m, uint64_t n, uint64_t mr, uint64_t nr, uint64_t mw,
+		 uint64_t nw, int split)
+{
+	if (split)
+		fprintf(stderr, "%-14s %14.2f%%  (%14.2f%%    + %12.2f%%   )\n", label, pct(m, n),
+			pct(mr, nr), pct(mw, nw));
+	else
+		fprintf(stderr, "%-14s %14.2f%%\n", label, pct(m, n));
+}
+
+/* The totals, in cachegrind's layout, with the extra levels of the modern
+ * model (every line simulated). */
+static void print_summary(const struct cgfile *cg, int modern)
+{
+	uint64_t ir = ev(cg, "Ir"), dr = ev(cg, "Dr"), dw = ev(cg, "Dw");
+	uint64_t i1 = ev(cg, "I1mr"), d1r = ev(cg, "D1mr"), d1w = ev(cg, "D1mw");
+	uint64_t i2 = ev(cg, "I2mr"), d2r = ev(cg, "D2mr"), d2w = ev(cg, "D2mw");
+	uint64_t il = ev(cg, "ILmr"), dlr = ev(cg, "DLmr"), dlw = ev(cg, "DLmw");
+
+	fprintf(stderr, "\nperfkit cache: %s model (simulated)\n", modern ? "modern" : "cachegrind");
+	for (size_t i = 0; i < cg->ndesc; i++)
+		fprintf(stderr, "  %s\n", cg->desc[i]);
+	fputc('\n', stderr);
+	row("I refs:", ir, 0, 0, 0);
+	row("I1 misses:", i1, 0, 0, 0);
+	if (modern)
+		row("L2i misses:", i2, 0, 0, 0);
+	row("LLi misses:", il, 0, 0, 0);
+	rate("I1 miss rate:", i1, ir, 0, 0, 0, 0, 0);
+	rate("LLi miss rate:", il, ir, 0, 0, 0, 0, 0);
+	fputc('\n', stderr);
+	row("D refs:", dr + dw, dr, dw, 1);
+	row("D1 hits:", (dr + dw) - (d1r + d1w), dr - d1r, dw - d1w, 1);
+	row("D1 misses:", d1r + d1w, d1r, d1w, 1);
+	if (modern)
+		row("L2d misses:", d2r + d2w, d2r, d2w, 1);
+	row("LLd misses:", dlr + dlw, dlr, dlw, 1);
+	rate("D1 miss rate:", d1r + d1w, dr + dw, d1r, dr, d1w, dw, 1);
+	if (modern)
+		rate("L2d miss rate:", d2r + d2w, dr + dw, d2r, dr, d2w, dw, 1);
+	rate("LLd miss rate:", dlr + dlw, dr + dw, dlr, dr, dlw, dw, 1);
+	if (modern) {
+		fputc('\n', stderr);
+		row("L2 refs:", i1 + d1r + d1w, i1 + d1r, d1w, 1);
+		row("L2 hits:", (i1 + d1r + d1w) - (i2 + d2r + d2w), (i1 + d1r) - (i2 + d2r),
+		    d1w - d2w, 1);
+		row("L2 misses:", i2 + d2r + d2w, i2 + d2r, d2w, 1);
+		row("L2 pf issued:", ev(cg, "PFi"), 0, 0, 0);
+		row("L2 pf hits:", ev(cg, "PFh"), 0, 0, 0);
+		row("DTLB misses:", ev(cg, "DTmr") + ev(cg, "DTmw"), ev(cg, "DTmr"), ev(cg, "DTmw"), 1);
+	}
+	fputc('\n', stderr);
+	uint64_t llr = modern ? i2 + d2r + d2w : i1 + d1r + d1w;
+
+	row("LL refs:", llr, modern ? i2 + d2r : i1 + d1r, modern ? d2w : d1w, 1);
+	row("LL misses:", il + dlr + dlw, il + dlr, dlw, 1);
+	rate("LL miss rate:", il + dlr + dlw, ir + dr + dw, il + dlr, ir + dr, dlw, dw, 1);
+	if (cgfile_event(cg, "Bc") >= 0) {
+		uint64_t bc = ev(cg, "Bc"), bcm = ev(cg, "Bcm"), bi = ev(cg, "Bi"), bim = ev(cg, "Bim");
+		char a[32], b[32], c[32];
+
+		fputc('\n', stderr);
+		fmt_u(a, sizeof(a), bc + bi);
+		fmt_u(b, sizeof(b), bc);
+		fmt_u(c, sizeof(c), bi);
+		fprintf(stderr, "%-14s %15s  (%15s cond + %11s ind)\n", "Branches:", a, b, c);
+		fmt_u(a, sizeof(a), bcm + bim);
+		fmt_u(b, sizeof(b), bcm);
+		fmt_u(c, sizeof(c), bim);
+		fprintf(stderr, "%-14s %15s  (%15s cond + %11s ind)\n", "Mispredicts:", a, b, c);
+		fprintf(stderr, "%-14s %14.2f%%  (%14.2f%%      + %10.2f%%     )\n", "Mispred rate:",
+			pct(bcm + bim, bc + bi), pct(bcm, bc), pct(bim, bi));
+	}
+}
+
+static const char *sigdesc(int sig)
+{
+	const char *s = strsignal(sig);
+
+	return s ? s : "unknown signal";
+}
+
+static void add_geom(char **argv, int *n, const char *name, const struct cache_geom *g)
+{
+	char buf[96];
+
+	snprintf(buf, sizeof(buf), "--%s=%llu,%llu,%llu", name, (unsigned long long)g->size,
+		 (unsigned long long)g->assoc, (unsigned long long)g->line);
+	argv[(*n)++] = xstrdup(buf);
+}
+
+int cmd_cache(int argc, char **argv)
+{
+	const char *model = "modern", *out = "perfkit.cache.out", *prefetch = NULL, *tlb = NULL;
+	const char *bsim = "yes";
+	struct cache_geom g[4];
+	int have[4] = { 0, 0, 0, 0 }, quiet = 0, i;
+	static const char *const names[4] = { "I1", "D1", "L2", "LL" };
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int k;
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		if (!strncmp(a, "--model=", 8)) {
+			model = a + 8;
+			if (strcmp(model, "cachegrind") && strcmp(model, "modern"))
+				return usage("--model: expected cachegrind or modern");
+		} else if (!strncmp(a, "--prefetch=", 11)) {
+			prefetch = a + 11;
+			if (strcmp(prefetch, "none") && strcmp(prefetch, "next-line") &&
+			    strcmp(prefetch, "stride"))
+				return usage("--prefetch: expected none, next-line or stride");
+		} else if (!strncmp(a, "--tlb=", 6)) {
+			struct cache_geom t;
+
+			tlb = a + 6;
+			if (strcmp(tlb, "none")) {
+				/* ENTRIES,ASSOC,PAGE = a cache of ENTRIES*PAGE bytes */
+				unsigned long long e, as, pg;
+				char extra;
+
+				if (sscanf(tlb, "%llu,%llu,%llu%c", &e, &as, &pg, &extra) != 3 ||
+				    e == 0 || e > (1u << 20) || pg > (1u << 30)) {
+					fprintf(stderr, "perfkit cache: --tlb=%s: expected ENTRIES,ASSOC,PAGE (e.g. 64,4,4096) or none\n", tlb);
+					return 2;
+				}
+				char buf[96];
+
+				snprintf(buf, sizeof(buf), "%llu,%llu,%llu", e * pg, as, pg);
+				if (cache_geom_parse("--tlb", buf, &t) < 0) {
+					fprintf(stderr, "perfkit cache: --tlb=%s: entries, associativity and page size do not make a simulable TLB\n", tlb);
+					return 2;
+				}
+			}
+		} else if (!strncmp(a, "--branch-sim=", 13)) {
+			bsim = a + 13;
+			if (strcmp(bsim, "yes") && strcmp(bsim, "no"))
+				return usage("--branch-sim: expected yes or no");
+		} else if (!strcmp(a, "-o") || !strncmp(a, "--output=", 9)) {
+			if (a[1] == 'o') {
+				if (++i >= argc)
+					return usage("-o needs a file name");
+				out = argv[i];
+			} else {
+				out = a + 9;
+			}
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			quiet = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(NULL);
+			return 0;
+		} else {
+			for (k = 0; k < 4; k++) {
+				size_t l = strlen(names[k]);
+
+				if (!strncmp(a + 2, names[k], l) && a[2 + l] == '=' && a[1] == '-')
+					break;
+			}
+			if (k == 4) {
+				fprintf(stderr, "perfkit cache: unknown option '%s'\n", a);
+				return usage(NULL);
+			}
+			char opt[8];
+
+			snprintf(opt, sizeof(opt), "--%s", names[k]);
+			if (cache_geom_parse(opt, a + 3 + strlen(names[k]), &g[k]) < 0) {
+				fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
+				return 2;
+			}
+			have[k] = 1;
+		}
+	}
+	if (i >= argc)
+		return usage("no program to run");
+	int modern = !strcmp(model, "modern");
+
+	if (!modern && (have[2] || prefetch || tlb)) {
+		fprintf(stderr, "perfkit cache: --L2, --prefetch and --tlb need --model=modern\n");
+		return 2;
+	}
+
+	char *prog = find_program(argv[i]);
+
+	if (!prog) {
+		fprintf(stderr, "perfkit cache: '%s': %s\n", argv[i],
+			strchr(argv[i], '/') ? "no such executable file" : "command not found");
+		return 127;
+	}
+	free(prog);
+	char *valgrind = find_program("valgrind");
+	char *vglib = find_vglib();
+
+	if (!valgrind || !vglib) {
+		fprintf(stderr, "perfkit cache: %s\n",
+			!valgrind ? "valgrind not found in PATH (install the Debian package valgrind)"
+				  : "the pkcache Valgrind tool was not built (need Valgrind's dev files; see mk/cache.mk), or set PERFKIT_VALGRIND_LIB");
+		free(valgrind);
+		free(vglib);
+		return 1;
+	}
+
+	/* modern: geometry from the host's sysfs unless given */
+	if (modern) {
+		struct host_caches hc;
+
+		if (hostcache_read("/sys/devices/system/cpu/cpu0/cache", &hc) == 0) {
+			struct cache_geom *h[4] = { &hc.I1, &hc.D1, &hc.L2, &hc.LL };
+
+			for (int k = 0; k < 4; k++)
+				if (!have[k] && h[k]->size &&
+				    !pk_cache_check(h[k]->size, h[k]->assoc, h[k]->line)) {
+					g[k] = *h[k];
+					have[k] = 1;
+				}
+		}
+	}
+
+	/* temp names next to the output, renamed into place at the end */
+	struct strbuf tmp, log;
+
+	sb_init(&tmp, 64);
+	sb_addf(&tmp, "%s.tmp.%d", out, (int)getpid());
+	sb_init(&log, 64);
+	sb_addf(&log, "%s.log.%d", out, (int)getpid());
+	int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL, 0644);
+
+	if (fd < 0) {
+		fprintf(stderr, "perfkit cache: cannot create '%s': %s\n", tmp.buf, strerror(errno));
+		sb_release(&tmp);
+		sb_release(&log);
+		free(valgrind);
+		free(vglib);
+		return 1;
+	}
+	close(fd);
+
+	char **vargv = xcalloc((size_t)(argc - i) + 20, sizeof(char *));
+	int n = 0;
+
+	vargv[n++] = valgrind;
+	vargv[n++] = xstrdup("--tool=pkcache");
+	vargv[n++] = xstrdup("-q");
+	{
+		struct strbuf s;
+
+		sb_init(&s, 64);
+		sb_addf(&s, "--log-file=%s", log.buf);
+		vargv[n++] = sb_detach(&s, NULL);
+		sb_init(&s, 64);
+		sb_addf(&s, "--pk-out=%s", tmp.buf);
+		vargv[n++] = sb_detach(&s, NULL);
+		sb_init(&s, 64);
+		sb_addf(&s, "--pk-dump=%s", out);
+		vargv[n++] = sb_detach(&s, NULL);
+		sb_init(&s, 64);
+		sb_addf(&s, "--model=%s", model);
+		vargv[n++] = sb_detach(&s, NULL);
+		sb_init(&s, 64);
+		sb_addf(&s, "--branch-sim=%s", bsim);
+		vargv[n++] = sb_detach(&s, NULL);
+	}
+	for (int k = 0; k < 4; k++)
+		if (have[k] && (modern || k != 2))
+			add_geom(vargv, &n, names[k], &g[k]);
+	if (prefetch) {
+		struct strbuf s;
+
+		sb_init(&s, 32);
+		sb_addf(&s, "--prefetch=%s", prefetch);
+		vargv[n++] = sb_detach(&s, NULL);
+	}
+	if (tlb) {
+		struct strbuf s;
+
+		sb_init(&s, 32);
+		sb_addf(&s, "--tlb=%s", tlb);
+		vargv[n++] = sb_detach(&s, NULL);
+	}
+	int first_client = n;
+
+	for (; i < argc; i++)
+		vargv[n++] = argv[i];
+	vargv[n] = NULL;
+
+	fflush(NULL);
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		fprintf(stderr, "perfkit cache: fork: %s\n", strerror(errno));
+		unlink(tmp.buf);
+		return 1;
+	}
+	if (pid == 0) {
+		setenv("VALGRIND_LIB", vglib, 1);
+		execv(vargv[0], vargv);
+		fprintf(stderr, "perfkit cache: cannot run '%s': %s\n", vargv[0], strerror(errno));
+		_exit(127);
+	}
+
+	/* wait, with a progress line on a terminal after a few seconds */
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	int status = 0, progress = 0;
+	struct timespec t0, now, nap = { 0, 200 * 1000 * 1000 };
+
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			status = 1 << 8;
+			break;
+		}
+		nanosleep(&nap, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+
+		if (el >= 3.0 && !quiet && isatty(2)) {
+			fprintf(stderr, "\rperfkit cache: simulating %s … %.0f s", vargv[first_client], el);
+			progress = 1;
+		}
+	}
+	if (progress)
+		fprintf(stderr, "\r\033[K");
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+
+	int rc;
+	struct cgfile *cg = NULL;
+	struct stat st;
+
+	if (WIFSIGNALED(status))
+		rc = 128 + WTERMSIG(status);
+	else
+		rc = WEXITSTATUS(status);
+
+	if (stat(tmp.buf, &st) != 0 || st.st_size == 0) {
+		/* the tool never wrote its output: Valgrind failed */
+		FILE *lf = fopen(log.buf, "re");
+		char line[512], last[512] = "";
+
+		while (lf && fgets(line, sizeof(line), lf))
+			if (line[0] != '\n' && strncmp(line, "==", 2))
+				snprintf(last, sizeof(last), "%s", line);
+		if (lf)
+			fclose(lf);
+		last[strcspn(last, "\n")] = 0;
+		if (WIFSIGNALED(status))
+			fprintf(stderr, "perfkit cache: %s: killed by signal %d (%s) before any result\n",
+				vargv[first_client], WTERMSIG(status), sigdesc(WTERMSIG(status)));
+		else
+			fprintf(stderr, "perfkit cache: valgrind failed (exit %d)%s%s\n", rc,
+				last[0] ? ": " : "", last);
+		unlink(tmp.buf);
+		unlink(log.buf);
+		if (rc == 0)
+			rc = 1;
+		goto out;
+	}
+	if (cgfile_read(tmp.buf, &cg) < 0) {
+		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
+		unlink(tmp.buf);
+		unlink(log.buf);
+		rc = 1;
+		goto out;
+	}
+	if (rename(tmp.buf, out) != 0) {
+		fprintf(stderr, "perfkit cache: cannot rename '%s' to '%s': %s\n", tmp.buf, out,
+			strerror(errno));
+		unlink(tmp.buf);
+		unlink(log.buf);
+		rc = 1;
+		goto out;
+	}
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "perfkit cache: %s: killed by signal %d (%s); counts up to then in %s\n",
+			vargv[first_client], WTERMSIG(status), sigdesc(WTERMSIG(status)), out);
+	if (getenv("PERFKIT_CACHE_LOG")) {
+		FILE *lf = fopen(log.buf, "re");
+		char line[512];
+
+		while (lf && fgets(line, sizeof(line), lf))
+			fputs(line, stderr);
+		if (lf)
+			fclose(lf);
+	}
+	unlink(log.buf);
+	if (!quiet) {
+		print_summary(cg, modern);
+		fprintf(stderr, "\nperfkit cache: wrote %s\n", out);
+	}
+out:
+	cgfile_free(cg);
+	for (int k = 1; k < first_client; k++)
+		free(vargv[k]);
+	free(vargv);
+	free(valgrind);
+	free(vglib);
+	sb_release(&tmp);
+	sb_release(&log);
+	return rc;
+}

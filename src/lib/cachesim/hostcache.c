@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* hostcache.c — host cache geometry from sysfs (contract in hostcache.h). */
+#include "cachesim/hostcache.h"
+#include "cachesim/cachesim.h"
+
+#include "base/error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int read_line(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (*end == 'K')
+		v *= 1024;
+	else if (*end == 'M')
+		v *= 1024 * 1024;
+	else if (*end == 'G')
+		v *= 1024ULL * 1024 * 1024;
+	return v;
+}
+
+void cache_geom_fix(struct cache_geom *g)
+{
+	uint64_t sets, p = 1;
+
+	if (!g->size || !g->assoc || !g->line)
+		return;
+	sets = g->size / (g->assoc * g->line);
+	if (sets == 0)
+		return;
+	if ((sets & (sets - 1)) == 0) {
+		g->size = g->line * g->assoc * sets;
+		return;
+	}
+	while (p * 2 <= sets)
+		p *= 2;
+	g->assoc = (uint64_t)(0.5 + (double)sets / (double)p * (double)g->assoc);
+	g->size = g->line * g->assoc * p;
+}
+
+int hostcache_read(const char *root, struct host_caches *hc)
+{
+	int found = 0, top = 0;
+
+	memset(hc, 0, sizeof(*hc));
+	for (int i = 0; i < 16; i++) {
+		char dir[400], buf[64], type[32];
+		struct cache_geom g;
+		int level;
+
+		snprintf(dir, sizeof(dir), "%s/index%d", root, i);
+		if (read_line(dir, "level", buf, sizeof(buf)))
+			continue;
+		level = atoi(buf);
+		if (read_line(dir, "type", type, sizeof(type)) ||
+		    read_line(dir, "size", buf, sizeof(buf)))
+			continue;
+		g.size = parse_size(buf);
+		if (read_line(dir, "ways_of_associativity", buf, sizeof(buf)))
+			continue;
+		g.assoc = strtoull(buf, NULL, 10);
+		if (read_line(dir, "coherency_line_size", buf, sizeof(buf)))
+			continue;
+		g.line = strtoull(buf, NULL, 10);
+		if (g.assoc == 0 && g.line)	/* fully associative */
+			g.assoc = g.size / g.line;
+		cache_geom_fix(&g);
+		found = 1;
+		if (level == 1 && !strcmp(type, "Instruction"))
+			hc->I1 = g;
+		else if (level == 1 && !strcmp(type, "Data"))
+			hc->D1 = g;
+		else if (!strcmp(type, "Unified") && level >= 2) {
+			if (level == 2)
+				hc->L2 = g;
+			if (level >= top) {
+				top = level;
+				hc->LL = g;
+			}
+		}
+	}
+	return found ? 0 : -ENOENT;
+}
+
+int cache_geom_parse(const char *opt, const char *val, struct cache_geom *g)
+{
+	unsigned long long v[3];
+	const char *p = val;
+	const char *why;
+
+	for (int i = 0; i < 3; i++) {
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		errno = 0;
+		v[i] = strtoull(p, &end, 10);
+		if (errno || end == p || (i < 2 && *end != ',') || (i == 2 && *end))
+			goto bad;
+		p = end + 1;
+	}
+	why = pk_cache_check(v[0], v[1], v[2]);
+	if (v[0] > (1ULL << 34))
+		why = "size is larger than 16 GiB";
+	if (why)
+		return pk_error(EINVAL, "%s=%s: %s", opt, val, why);
+	g->size = v[0];
+	g->assoc = v[1];
+	g->line = v[2];
+	return 0;
+bad:
+	return pk_error(EINVAL, "%s=%s: expected SIZE,ASSOC,LINE (three numbers, e.g. 32768,8,64)",
+			opt, val);
+}

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cgfile.c — Cachegrind output format reader (contract in cgfile.h). */
+#include "cgfile/cgfile.h"
+
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int starts(const char *p, const char *end, const char *pfx)
+{
+	size_t n = strlen(pfx);
+
+	return (size_t)(end - p) >= n && memcmp(p, pfx, n) == 0;
+}
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* Parse up to max unsigned numbers from [p, end) into v; returns how many,
+ * or -1 on a malformed token (*bad points at it). */
+static int parse_nums(const char *p, const char *end, uint64_t *v, size_t max, const char **bad)
+{
+	size_t n = 0;
+
+	for (;;) {
+		p = skip_ws(p, end);
+		if (p >= end)
+			return (int)n;
+		if (*p < '0' || *p > '9' || n == max) {
+			*bad = p;
+			return -1;
+		}
+		uint64_t x = 0;
+
+		while (p < end && *p >= '0' && *p <= '9') {
+			unsigned d = (unsigned)(*p - '0');
+
+			if (x > (UINT64_MAX - d) / 10) {
+				*bad = p;
+				return -1;
+			}
+			x = x * 10 + d;
+			p++;
+		}
+		if (p < end && *p != ' ' && *p != '\t') {
+			*bad = p;
+			return -1;
+		}
+		v[n++] = x;
+	}
+}
+
+int cgfile_parse(const char *buf, size_t len, const char *name, struct cgfile **out)
+{
+	struct cgfile *cg = xcalloc(1, sizeof(*cg));
+	const char *p = buf, *end = buf + len;
+	const char *file = NULL, *fn = NULL;
+	size_t lineno = 0, cap = 0;
+	int seen_summary = 0, rc = -EINVAL;
+
+	cg->strs = xcalloc(1, sizeof(*cg->strs));
+	hm_init(cg->strs);
+	*out = NULL;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *bad = NULL;
+
+		lineno++;
+		if (le > p && le[-1] == '\r')
+			le--;
+		if (memchr(p, '\0', (size_t)(le - p))) {
+			pk_error(EINVAL, "%s:%zu: NUL byte in a text line", name, lineno);
+			goto fail;
+		}
+		if (seen_summary && skip_ws(p, le) != le) {
+			pk_error(EINVAL, "%s:%zu: text after the summary: line", name, lineno);
+			goto fail;
+		}
+		if (p == le || *p == '#') {
+			/* blank or comment */
+		} else if (starts(p, le, "desc:")) {
+			if (cg->cmd || cg->nev) {
+				pk_error(EINVAL, "%s:%zu: desc: line after cmd:/events:", name, lineno);
+				goto fail;
+			}
+			cg->desc = xrealloc(cg->desc, (cg->ndesc + 1) * sizeof(char *));
+			const char *t = skip_ws(p + 5, le);
+
+			cg->desc[cg->ndesc++] = xstrndup(t, (size_t)(le - t));
+		} else if (starts(p, le, "cmd:")) {
+			if (cg->cmd) {
+				pk_error(EINVAL, "%s:%zu: second cmd: line", name, lineno);
+				goto fail;
+			}
+			const char *t = skip_ws(p + 4, le);
+
+			cg->cmd = xstrndup(t, (size_t)(le - t));
+		} else if (starts(p, le, "events:")) {
+			if (cg->nev) {
+				pk_error(EINVAL, "%s:%zu: second events: line", name, lineno);
+				goto fail;
+			}
+			const char *t = p + 7;
+
+			for (;;) {
+				t = skip_ws(t, le);
+				if (t >= le)
+					break;
+				const char *w = t;
+
+				while (t < le && *t != ' ' && *t != '\t')
+					t++;
+				if (cg->nev == CG_MAX_EVENTS) {
+					pk_error(EINVAL, "%s:%zu: more than %d events", name, lineno,
+						 CG_MAX_EVENTS);
+					goto fail;
+				}
+				cg->ev[cg->nev++] = xstrndup(w, (size_t)(t - w));
+			}
+			if (cg->nev == 0) {
+				pk_error(EINVAL, "%s:%zu: events: line names no event", name, lineno);
+				goto fail;
+			}
+		} else if (starts(p, le, "fl=") || starts(p, le, "fi=") || starts(p, le, "fe=")) {
+			file = hm_intern(cg->strs, p + 3, (size_t)(le - p - 3));
+		} else if (starts(p, le, "fn=")) {
+			fn = hm_intern(cg->strs, p + 3, (size_t)(le - p - 3));
+		} else if (starts(p, le, "summary:")) {
+			if (!cg->nev) {
+				pk_error(EINVAL, "%s:%zu: summary: before events:", name, lineno);
+				goto fail;
+			}
+			int n = parse_nums(p + 8, le, cg->summary, cg->nev, &bad);
+
+			if (n < 0) {
+				pk_error(EINVAL, "%s:%zu: summary: expected up to %zu unsigned counts",
+					 name, lineno, cg->nev);
+				goto fail;
+			}
+			cg->has_summary = 1;
+			seen_summary = 1;
+		} else if (*p >= '0' && *p <= '9') {
+			uint64_t v[CG_MAX_EVENTS + 1];
+
+			if (!cg->nev) {
+				pk_error(EINVAL, "%s:%zu: count line before the events: line", name,
+					 lineno);
+				goto fail;
+			}
+			if (!file) {
+				pk_error(EINVAL, "%s:%zu: count line before any fl= line", name, lineno);
+				goto fail;
+			}
+			int n = parse_nums(p, le, v, cg->nev + 1, &bad);
+
+			if (n < 0) {
+				pk_error(EINVAL, "%s:%zu: expected a line number and up to %zu unsigned counts, found '%.*s'",
+					 name, lineno, cg->nev, (int)(le - p > 40 ? 40 : le - p), p);
+				goto fail;
+			}
+			if (v[0] > UINT32_MAX) {
+				pk_error(EINVAL, "%s:%zu: line number %llu out of range", name, lineno,
+					 (unsigned long long)v[0]);
+				goto fail;
+			}
+			if (cg->nrecs == cap) {
+				cap = cap ? cap * 2 : 256;
+				cg->recs = xrealloc(cg->recs, cap * sizeof(*cg->recs));
+				cg->counts = xrealloc(cg->counts, cap * cg->nev * sizeof(uint64_t));
+			}
+			struct cg_rec *r = &cg->recs[cg->nrecs];
+			uint64_t *c = cg->counts + cg->nrecs * cg->nev;
+
+			r->file = file;
+			r->fn = fn ? fn : hm_intern(cg->strs, "???", 3);
+			r->line = (uint32_t)v[0];
+			for (size_t i = 0; i < cg->nev; i++) {
+				c[i] = (int)i + 1 < n ? v[i + 1] : 0;
+				if (cg->totals[i] + c[i] < cg->totals[i]) {
+					pk_error(EINVAL, "%s:%zu: total of event %s overflows", name,
+						 lineno, cg->ev[i]);
+					goto fail;
+				}
+				cg->totals[i] += c[i];
+			}
+			cg->nrecs++;
+		} else {
+			pk_error(EINVAL, "%s:%zu: unrecognised line '%.*s' (expected desc:, cmd:, events:, fl=, fn=, counts or summary:)",
+				 name, lineno, (int)(le - p > 40 ? 40 : le - p), p);
+			goto fail;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (!cg->cmd) {
+		pk_error(EINVAL, "%s: no cmd: line (not a Cachegrind output file)", name);
+		goto fail;
+	}
+	if (!cg->nev) {
+		pk_error(EINVAL, "%s: no events: line (not a Cachegrind output file)", name);
+		goto fail;
+	}
+	if (cg->has_summary) {
+		for (size_t i = 0; i < cg->nev; i++)
+			if (cg->summary[i] != cg->totals[i]) {
+				pk_warn("%s: summary %s = %llu but the lines add up to %llu", name,
+					cg->ev[i], (unsigned long long)cg->summary[i],
+					(unsigned long long)cg->totals[i]);
+				break;
+			}
+	} else {
+		memcpy(cg->summary, cg->totals, sizeof(cg->summary));
+	}
+	*out = cg;
+	return 0;
+fail:
+	cgfile_free(cg);
+	return rc;
+}
+
+int cgfile_read(const char *path, struct cgfile **out)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	*out = NULL;
+	if (fd < 0)
+		return pk_error(errno, "cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return pk_error(EINVAL, "'%s' is not a regular file", path);
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		return pk_error(EINVAL, "%s: empty file (not a Cachegrind output file)", path);
+	}
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+	close(fd);
+	if (m == MAP_FAILED)
+		return pk_error(errno, "cannot map '%s': %s", path, strerror(errno));
+	rc = cgfile_parse(m, (size_t)st.st_size, path, out);
+	munmap(m, (size_t)st.st_size);
+	return rc;
+}
+
+void cgfile_free(struct cgfile *cg)
+{
+	if (!cg)
+		return;
+	free(cg->cmd);
+	for (size_t i = 0; i < cg->ndesc; i++)
+		free(cg->desc[i]);
+	free(cg->desc);
+	for (size_t i = 0; i < cg->nev; i++)
+		free(cg->ev[i]);
+	free(cg->recs);
+	free(cg->counts);
+	if (cg->strs) {
+		hm_release(cg->strs);
+		free(cg->strs);
+	}
+	free(cg);
+}
+
+int cgfile_event(const struct cgfile *cg, const char *name)
+{
+	for (size_t i = 0; i < cg->nev; i++)
+		if (strcmp(cg->ev[i], name) == 0)
+			return (int)i;
+	return -1;
+}

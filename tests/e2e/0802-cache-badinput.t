@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit cache and perfkit annotate on bad input: a missing program, a
+# program that crashes, malformed geometry options, a malformed or missing
+# data file — one clear line each; the program's exit status passes through.
+. "$(dirname "$0")/lib.sh"
+
+one_line() { # description file pattern
+	if [ "$(wc -l <"$2")" -eq 1 ] && grep -q -- "$3" "$2"; then ok "$1"
+	else not_ok "$1"; sed 's/^/# /' "$2" | head -5; fi
+}
+
+# usage errors need no Valgrind
+"$PERFKIT" cache --D1=8192,3,64 -- true 2>"$T/e"; rc=$?
+expect "bad geometry: exit 2" [ $rc -eq 2 ]
+one_line "bad geometry: one line naming the option and why" "$T/e" "^perfkit cache: --D1=8192,3,64: .*power of two"
+"$PERFKIT" cache --LL=32K,8,64 -- true 2>"$T/e"; rc=$?
+expect "non-numeric geometry: exit 2" [ $rc -eq 2 ]
+one_line "non-numeric geometry: one line" "$T/e" "^perfkit cache: --LL=32K,8,64: expected SIZE,ASSOC,LINE"
+"$PERFKIT" cache --tlb=64,4 -- true 2>"$T/e"; rc=$?
+expect "bad --tlb: exit 2" [ $rc -eq 2 ]
+one_line "bad --tlb: one line" "$T/e" "^perfkit cache: --tlb=64,4: expected ENTRIES,ASSOC,PAGE"
+"$PERFKIT" cache --model=cachegrind --L2=262144,8,64 -- true 2>"$T/e"; rc=$?
+expect "--L2 with the cachegrind model: exit 2" [ $rc -eq 2 ]
+"$PERFKIT" cache --model=fast -- true 2>"$T/e"; rc=$?
+expect "unknown model: exit 2" [ $rc -eq 2 ]
+grep -q "expected cachegrind or modern" "$T/e" && ok "unknown model: says what is expected" || not_ok "unknown model: says what is expected"
+"$PERFKIT" cache -q -o "$T/none.out" -- /nonexistent/prog 2>"$T/e"; rc=$?
+expect "missing program: exit 127" [ $rc -eq 127 ]
+one_line "missing program: one line" "$T/e" "'/nonexistent/prog': no such executable file"
+"$PERFKIT" cache -q -o "$T/none.out" -- no-such-command-pk 2>"$T/e"; rc=$?
+one_line "unknown command: one line" "$T/e" "'no-such-command-pk': command not found"
+expect "no output file after a failed start" [ ! -e "$T/none.out" ]
+
+# annotate on bad files (no Valgrind needed)
+printf 'cmd: x\nevents: Ir Dr\nfl=a.c\nfn=f\n12 3 4\n13 x 1\n' >"$T/bad.out"
+"$PERFKIT" annotate "$T/bad.out" >"$T/o" 2>"$T/e"; rc=$?
+expect "annotate bad count line: exit 1" [ $rc -eq 1 ]
+one_line "annotate bad count line: FILE:LINE" "$T/e" "bad.out:6: expected a line number and up to 2 unsigned counts"
+expect "annotate bad file: nothing on stdout" [ ! -s "$T/o" ]
+printf 'hello\n' >"$T/text"
+"$PERFKIT" annotate "$T/text" 2>"$T/e" >/dev/null
+one_line "annotate non-Cachegrind file: one line" "$T/e" "text:1: unrecognised line 'hello'"
+"$PERFKIT" annotate "$T/missing.out" 2>"$T/e" >/dev/null; rc=$?
+expect "annotate missing file: exit 1" [ $rc -eq 1 ]
+one_line "annotate missing file: one line" "$T/e" "cannot open '.*missing.out'"
+printf 'cmd: x\nevents: Ir\nfl=a.c\nfn=f\n1 5\n' >"$T/ok.out"
+"$PERFKIT" annotate "$T/ok.out" --sort=D1mr 2>"$T/e" >/dev/null; rc=$?
+expect "annotate unknown sort event: exit 2" [ $rc -eq 2 ]
+one_line "annotate unknown sort event: one line" "$T/e" "has no event 'D1mr'"
+
+if ! have valgrind || ! ls "$PK_BUILD"/vgtool/lib/pkcache-* >/dev/null 2>&1; then
+	skip "valgrind or the pkcache tool is not built (mk/cache.mk)"
+	done_testing
+	exit
+fi
+cat >"$T/prog.c" <<'EOF'
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+	if (argc > 1 && argv[1][0] == 'c') {
+		volatile int *p = 0;
+		return *p;
+	}
+	return argc > 1 ? atoi(argv[1]) : 0;
+}
+EOF
+cc -O1 -g -o "$T/prog" "$T/prog.c"
+"$PERFKIT" cache -q --model=cachegrind -o "$T/x.out" -- "$T/prog" 7 2>"$T/e"; rc=$?
+expect "exit status 7 passed through" [ $rc -eq 7 ]
+expect "exit 7: output still written" [ -s "$T/x.out" ]
+expect "exit 7: nothing on stderr with -q" [ ! -s "$T/e" ]
+"$PERFKIT" cache -q -o "$T/c.out" -- "$T/prog" crash 2>"$T/e"; rc=$?
+expect "crashing program: exit 128+SIGSEGV" [ $rc -eq 139 ]
+one_line "crashing program: one line" "$T/e" "killed by signal 11 (Segmentation fault); counts up to then in"
+expect "crashing program: counts written" grep -q '^summary:' "$T/c.out"
+ls "$T" | grep -q 'tmp\.\|log\.' && not_ok "no temporary files left" || ok "no temporary files left"
+done_testing
