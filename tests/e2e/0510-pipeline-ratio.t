@@ -17,8 +17,16 @@ for g in "" "-g"; do
 	expect "record ${g:-without -g}" "$PERFKIT" record $g -F 999 -o "$T/r.data" -- "$W" $ms 2>/dev/null
 	"$PERFKIT" report -i "$T/r.data" --no-children >"$T/rep" 2>/dev/null
 	two=$(self_pct "$T/rep" burn_two) one=$(self_pct "$T/rep" burn_one)
-	diag "burn_two=$two% burn_one=$one%"
-	expect "burn_two at 67 % ± 5 ${g}" near "$two" 66.67
-	expect "burn_one at 33 % ± 5 ${g}" near "$one" 33.33
+	diag "burn_two=$two% burn_one=$one% of all samples"
+	# The two functions are nearly all of the profile; their split is
+	# judged on their own total, so samples the kernel charges to the
+	# process on a loaded machine (timer, scheduler) do not skew it.
+	both=$(awk -v a="$two" -v b="$one" 'BEGIN { print a + b }')
+	rel2=$(awk -v a="$two" -v b="$one" 'BEGIN { if (a + b > 0) printf "%.2f", 100 * a / (a + b) }')
+	rel1=$(awk -v a="$two" -v b="$one" 'BEGIN { if (a + b > 0) printf "%.2f", 100 * b / (a + b) }')
+	expect "the two functions are >= 90 % of the samples ${g} ($both %)" \
+		awk -v v="$both" 'BEGIN { exit !(v >= 90) }'
+	expect "burn_two at 67 % ± 5 ${g} ($rel2 %)" near "$rel2" 66.67
+	expect "burn_one at 33 % ± 5 ${g} ($rel1 %)" near "$rel1" 33.33
 done
 done_testing
