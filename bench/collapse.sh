@@ -43,16 +43,30 @@ t() {   # t OUT CMD... — best of 3 wall times (seconds) into $OUT
 	printf -v "$out" '%.3f' "$best"
 }
 mbps() { echo "scale=1; $size / 1048576 / $1" | bc -l; }
+# peak OUT CMD... — peak resident memory (MB, /usr/bin/time -f %M) of one run
+peak() {
+	local out=$1; shift
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f %M -o "$W/mem" "$@" >/dev/null 2>&1 || true
+		printf -v "$out" '%.1f' "$(echo "$(tail -1 "$W/mem") / 1024" | bc -l)"
+	else
+		printf -v "$out" '%s' '?'
+	fi
+}
 
 printf 'input: %s MB of perf script text (%s lines)\n' "$((size / 1048576))" "$(wc -l <"$W/in.txt")"
 t T_WC wc -l "$W/in.txt"
 t T_PK "$PK" collapse "$W/in.txt"
 pipe1() { cat "$W/in.txt" | "$PK" collapse; }   # a pipe is parsed on one thread
 t T_P1 pipe1
-printf '%-28s %8ss %8s MB/s\n' "wc -l (floor)" "$T_WC" "$(mbps "$T_WC")"
-printf '%-28s %8ss %8s MB/s  (%.1fx the floor; %s CPUs)\n' "perfkit collapse FILE" "$T_PK" \
-	"$(mbps "$T_PK")" "$(echo "$T_PK / $T_WC" | bc -l)" "$(nproc)"
-printf '%-28s %8ss %8s MB/s\n' "cat FILE | perfkit collapse" "$T_P1" "$(mbps "$T_P1")"
+peak M_WC wc -l "$W/in.txt"
+peak M_PK "$PK" collapse "$W/in.txt"
+peak M_P1 sh -c 'cat "$2" | "$1" collapse' sh "$PK" "$W/in.txt"   # largest process of the pipe
+printf '%-28s %8ss %8s MB/s  peak %s MB\n' "wc -l (floor)" "$T_WC" "$(mbps "$T_WC")" "$M_WC"
+printf '%-28s %8ss %8s MB/s  peak %s MB  (%.1fx the floor; %s CPUs)\n' "perfkit collapse FILE" "$T_PK" \
+	"$(mbps "$T_PK")" "$M_PK" "$(echo "$T_PK / $T_WC" | bc -l)" "$(nproc)"
+printf '%-28s %8ss %8s MB/s  peak %s MB  (%.1fx the floor)\n' "cat FILE | perfkit collapse" \
+	"$T_P1" "$(mbps "$T_P1")" "$M_P1" "$(echo "$T_P1 / $T_WC" | bc -l)"
 
 FG=
 for d in "${FLAMEGRAPH:-}" ../FlameGraph /tmp/FlameGraph; do
@@ -61,8 +75,9 @@ done
 [ -z "$FG" ] && FG=$(command -v stackcollapse-perf.pl || true)
 if [ -n "$FG" ] && command -v perl >/dev/null; then
 	t T_PL perl "$FG" "$W/in.txt"
-	printf '%-28s %8ss %8s MB/s  perfkit is %.1fx faster (%.1fx on one thread)\n' \
-		"stackcollapse-perf.pl" "$T_PL" "$(mbps "$T_PL")" "$(echo "$T_PL / $T_PK" | bc -l)" \
+	peak M_PL perl "$FG" "$W/in.txt"
+	printf '%-28s %8ss %8s MB/s  peak %s MB  perfkit is %.1fx faster (%.1fx on one thread)\n' \
+		"stackcollapse-perf.pl" "$T_PL" "$(mbps "$T_PL")" "$M_PL" "$(echo "$T_PL / $T_PK" | bc -l)" \
 		"$(echo "$T_PL / $T_P1" | bc -l)"
 	perl "$FG" "$W/in.txt" 2>/dev/null >"$W/pl.out"
 	"$PK" collapse "$W/in.txt" 2>/dev/null >"$W/pk.out"

@@ -74,14 +74,33 @@ best_of() {
 	printf '%.3f' "$best"
 }
 
+# peak resident memory (MB) of one run, by /usr/bin/time -f %M
+peak() {
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f %M -o "$TMP/mem" "$@" >/dev/null 2>&1 || true
+		printf '%.1f' "$(echo "$(tail -1 "$TMP/mem") / 1024" | bc -l)"
+	else
+		printf '?'
+	fi
+}
+bytes=$(stat -c %s "$TMP/big.txt")
+mbps() { printf '%.1f' "$(echo "$bytes / 1048576 / $1" | bc -l)"; }
+cat "$TMP/big.txt" >/dev/null   # warm the page cache
+
+wc=$(best_of "$RUNS" wc -l "$TMP/big.txt")
+printf '%-22s %8.3f s  %8s MB/s  peak %s MB\n' "wc -l (floor)" "$wc" "$(mbps "$wc")" \
+	"$(peak wc -l "$TMP/big.txt")"
 pk=$(best_of "$RUNS" "$PK" flamegraph --hash "$TMP/big.txt")
 cp "$TMP/out.svg" "$TMP/pk.svg"
-printf '%-22s %8.3f s  %s\n' "perfkit flamegraph" "$pk" "$(du -k "$TMP/pk.svg" | cut -f1) KB"
+printf '%-22s %8.3f s  %8s MB/s  peak %s MB  %.1fx the floor  (%s KB of SVG)\n' "perfkit flamegraph" \
+	"$pk" "$(mbps "$pk")" "$(peak "$PK" flamegraph --hash "$TMP/big.txt")" "$(echo "$pk / $wc" | bc -l)" \
+	"$(du -k "$TMP/pk.svg" | cut -f1)"
 
 if [ -n "$FGPL" ]; then
 	pl=$(best_of 1 perl "$FGPL" --hash "$TMP/big.txt")
 	cp "$TMP/out.svg" "$TMP/pl.svg"
-	printf '%-22s %8.3f s  ratio %.1fx\n' "flamegraph.pl" "$pl" "$(echo "$pl / $pk" | bc -l)"
+	printf '%-22s %8.3f s  %8s MB/s  peak %s MB  ratio %.1fx\n' "flamegraph.pl" "$pl" "$(mbps "$pl")" \
+		"$(peak perl "$FGPL" --hash "$TMP/big.txt")" "$(echo "$pl / $pk" | bc -l)"
 	fgframes=../shared/tools/fgframes
 	if [ -x "$(command -v python3)" ] && [ -f "$fgframes" ]; then
 		if diff -q <(python3 "$fgframes" "$TMP/pl.svg") <(python3 "$fgframes" "$TMP/pk.svg") >/dev/null; then

@@ -114,6 +114,11 @@ int cmd_diff_folded(int argc, char **argv)
 {
 	int normalize = 0, striphex = 0, c;
 
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help")) {
+			fputs(usage_text, stdout);
+			return 0;
+		}
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt(argc, argv, "+nsh")) != -1) {

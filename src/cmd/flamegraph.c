@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/outfile.h"
 #include "base/strbuf.h"
 #include "flame/flame.h"
 #include "stack/collapse.h"
@@ -35,7 +36,7 @@ static const char usage_text[] =
 	"  --subtitle TEXT    second-level title\n"
 	"  --width NUM        image width in pixels (default 1200)\n"
 	"  --height NUM       frame height in pixels (default 16)\n"
-	"  --minwidth NUM     omit frames narrower than NUM pixels, or NUM%% of the total (0.1)\n"
+	"  --minwidth NUM     omit frames narrower than NUM pixels, or NUM% of the total (0.1)\n"
 	"  --fonttype FONT    font (default Verdana)\n"
 	"  --fontsize NUM     font size (default 12)\n"
 	"  --fontwidth NUM    average glyph width relative to the font size (0.59)\n"
@@ -173,41 +174,17 @@ static int add_perf_data(struct flame_input *in, const char *path)
 	return 0;
 }
 
-/* Write data to path through a temporary file in the same folder. */
+/* Write data to path whole or not at all (base/outfile.h: a temporary file
+ * renamed into place; /dev/stdout, FIFOs and symlinks written through). */
 static int write_atomic(const char *path, const char *data, size_t len)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	int ret = 0;
+	struct outfile of;
+	int ret = of_open(&of, path);
 
-	sb_addf(&tmp, "%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp.buf);
-
-	if (fd < 0) {
-		ret = pk_error(errno, "cannot create '%s': %s", tmp.buf, strerror(errno));
-		goto out;
-	}
-	FILE *f = fdopen(fd, "w");
-
-	if (!f) {
-		close(fd);
-		unlink(tmp.buf);
-		ret = pk_error(errno, "cannot write '%s': %s", tmp.buf, strerror(errno));
-		goto out;
-	}
-	fchmod(fd, 0644);
-	fwrite(data, 1, len, f);
-	if (ferror(f) | fclose(f)) {
-		unlink(tmp.buf);
-		ret = pk_error(EIO, "cannot write '%s'", tmp.buf);
-		goto out;
-	}
-	if (rename(tmp.buf, path) < 0) {
-		ret = pk_error(errno, "cannot rename '%s' to '%s': %s", tmp.buf, path, strerror(errno));
-		unlink(tmp.buf);
-	}
-out:
-	sb_release(&tmp);
-	return ret;
+	if (ret < 0)
+		return ret;
+	fwrite(data, 1, len, of.f);
+	return of_commit(&of);
 }
 
 /*
@@ -246,6 +223,35 @@ static int record_command(int argc, char **argv, char *dir, size_t dirsize, char
 		return -1;
 	}
 	return st;
+}
+
+/* Name the first ignored lines (numbered across the inputs, from 1). */
+static void report_ignored(const struct flame_input *in, const struct flame_stats *st)
+{
+	size_t shown = st->ignored < FLAME_IGNORED_SHOWN ? st->ignored : FLAME_IGNORED_SHOWN;
+
+	fprintf(stderr, "perfkit flamegraph: ignored %zu lines with invalid format "
+		"(expected \"frame;frame;... COUNT\"):", st->ignored);
+	for (size_t k = 0; k < shown; k++) {
+		const struct flame_line *l = &in->lines[st->ignored_at[k]];
+
+		fprintf(stderr, "%s line %zu ", k ? "," : "", st->ignored_at[k] + 1);
+		if (!l->len) {
+			fputs("(empty)", stderr);
+			continue;
+		}
+		fputc('\'', stderr);
+		for (uint32_t i = 0; i < l->len && i < 60; i++) {
+			unsigned char c = (unsigned char)l->s[i];
+
+			if (c >= 0x20 && c < 0x7f)
+				fputc(c, stderr);
+			else
+				fprintf(stderr, "\\x%02x", c);
+		}
+		fputs(l->len > 60 ? "...'" : "'", stderr);
+	}
+	fputs(st->ignored > shown ? ", ...\n" : "\n", stderr);
 }
 
 int cmd_flamegraph(int argc, char **argv)
@@ -422,18 +428,24 @@ int cmd_flamegraph(int argc, char **argv)
 		if (i >= nargs)
 			break;
 	}
+	memset(&st, 0, sizeof(st));
 	ret = flame_render(&in, &o, &out, &st);
 	if (st.ignored)
-		fprintf(stderr, "perfkit flamegraph: ignored %zu lines with invalid format\n", st.ignored);
+		report_ignored(&in, &st);
 	if (ret == -ENODATA) {
+		/* unusable input files are reported as a usage error (2); a
+		 * recorded command that gave no samples is a runtime one (1) */
 		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
-		ret = 1;
+		ret = rec_path[0] ? 1 : 2;
 	} else if (ret < 0) {
 		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 		ret = 1;
 		goto out;
 	} else {
 		ret = 0;
+		if (st.total < 100)
+			fprintf(stderr, "perfkit flamegraph: warning: only %g samples in all (fewer "
+				"than 100): the graph may not be representative\n", st.total);
 		if (o.total > 0 && o.total < st.total && o.total / st.total > 0.02)
 			fprintf(stderr, "perfkit flamegraph: --total %g is less than the actual total %g, so ignored\n",
 				o.total, st.total);
@@ -442,6 +454,8 @@ int cmd_flamegraph(int argc, char **argv)
 		if (write_atomic(output, out.buf, out.len) < 0) {
 			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 			ret = 1;
+		} else if (rec_path[0]) {
+			fprintf(stderr, "perfkit flamegraph: flame graph written to %s\n", output);
 		}
 	} else if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout)) {
 		fprintf(stderr, "perfkit flamegraph: cannot write the output: %s\n", strerror(errno));

@@ -70,7 +70,7 @@ expect 'missing file: exit 1' test $rc -eq 1
 expect 'missing file: message names it' grep -q "perfkit flamegraph: cannot open '$T/nosuch.txt'" "$T/err"
 printf 'no counts\n\n' | "$PERFKIT" flamegraph >"$T/empty.svg" 2>"$T/err"
 rc=$?
-expect 'no valid input: exit 1' test $rc -eq 1
+expect 'no valid input: exit 2 (P2 acceptance item 4)' test $rc -eq 2
 expect 'no valid input: message' grep -q 'no stack counts' "$T/err"
 expect 'no valid input: still a well-formed SVG' python3 -c "import sys,xml.etree.ElementTree as E; E.parse(sys.argv[1])" "$T/empty.svg"
 "$PERFKIT" flamegraph --nosuch "$T/one.txt" >/dev/null 2>&1

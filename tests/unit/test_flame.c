@@ -168,6 +168,26 @@ static void test_labels(void **state)
 	label("\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5", 3, "\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5");
 	/* invalid bytes count as one character each and become U+FFFD */
 	label("\xff\xfe" "abcdef", 4, "\xef\xbf\xbd\xef\xbf\xbd..");
+	/* control bytes are shown as \xNN, 4 characters each */
+	label("a\x1b[0m", 20, "a\\x1b[0m");
+	label("ab\x01" "cdefgh", 6, "ab\\x..");
+}
+
+static void test_names(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	static const char nul[] = "anon\0class<T>&";
+
+	(void)state;
+	flame_add_name(&sb, nul, sizeof(nul) - 1);
+	assert_string_equal(sb.buf, "anon\\x00class&lt;T&gt;&amp;");
+	sb_reset(&sb);
+	flame_add_name(&sb, "esc\x1b[0m\x7f\xad", 9);
+	assert_string_equal(sb.buf, "esc\\x1b[0m\\x7f\xef\xbf\xbd");
+	sb_reset(&sb);
+	flame_add_name(&sb, "plain", 5);
+	assert_string_equal(sb.buf, "plain");
+	sb_release(&sb);
 }
 
 static char *render(const char *text, struct flame_opts *o, int *ret)
@@ -227,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_palettes),
 		cmocka_unit_test(test_fixed_matches_printf),
 		cmocka_unit_test(test_labels),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_render_small),
 	};
 

@@ -73,6 +73,36 @@ static void test_header_forms(void **state)
 			"perf-?/7;work 5\n");
 }
 
+/* Headers are read from their right-hand fields: comms with spaces,
+ * digits or brackets, or of one character, stay whole (a correction to
+ * the Perl regex, which cuts "ET_NET 0" and swallows "t 4321 1.5:"). */
+static void test_header_right_hand(void **state)
+{
+	struct collapse_opts tid = { .tid = true };
+	const char *in =
+		"t 4321 1234.500000:     250000 cpu-clock: \n"
+		"\t55d0c0a0 spin (/usr/bin/t)\n\n"
+		"ET_NET 0 3101 [002] 500.000200:     7 cpu-clock: \n"
+		"\t55d0c0a0 net (/usr/bin/ts)\n\n"
+		"[pool 0] 3000/3102 [001] 500.000300:     9 cpu-clock: \n"
+		"\t55d0c0a0 pool (/usr/bin/app)\n\n";
+
+	(void)state;
+	CHECK(in, NULL, "ET_NET_0;net 7\n[pool_0];pool 9\nt;spin 250000\n");
+	CHECK(in, &tid, "ET_NET_0-?/3101;net 7\n[pool_0]-3000/3102;pool 9\nt-?/4321;spin 250000\n");
+}
+
+/* Without call chains perf script pads the comm and prints the sampled
+ * frame on the header line: each line is a one-frame sample. */
+static void test_no_callchain(void **state)
+{
+	(void)state;
+	CHECK("             app  5000 [000]    10.000000:     3 cpu-clock:      55d0c0a0 spin (/usr/bin/app)\n"
+	      "             app  5000 [000]    10.000250:     3 cpu-clock:      55d0c0b0 main+0x10 (/usr/bin/app)\n"
+	      "             app  5000 [000]    10.000500:     3 cpu-clock:      55d0c0a0 spin (/usr/bin/app)\n",
+	      NULL, "app;main 3\napp;spin 6\n");
+}
+
 static void test_period_and_events(void **state)
 {
 	struct collapse_opts count = { .count = true }, instr = { .event_filter = "instructions" };
@@ -219,6 +249,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
 		cmocka_unit_test(test_header_forms),
+		cmocka_unit_test(test_header_right_hand),
+		cmocka_unit_test(test_no_callchain),
 		cmocka_unit_test(test_period_and_events),
 		cmocka_unit_test(test_unknown_and_addrs),
 		cmocka_unit_test(test_tidy),

@@ -34,6 +34,8 @@
  *  - labels: int(frame_px / (fontsize * fontwidth)) characters (UTF-8
  *    code points) when at least 3 fit, cut with ".." when shorter than the
  *    name; never splitting a UTF-8 sequence or an XML entity.
+ *  - names in tooltips and labels: control bytes shown as "\xNN" (counted
+ *    as 4 characters in labels), invalid UTF-8 as U+FFFD.
  *
  * Deliberate differences from flamegraph.pl: names, titles and counts are
  * escaped everywhere (the Perl script leaves some raw and can write invalid
@@ -48,7 +50,8 @@
  *
  * Errors: functions return 0 or -errno and record a message with
  * pk_error(); flame_render returns -ENODATA when no valid stack was read
- * (the output then holds flamegraph.pl's small "no valid input" SVG).
+ * (the output then holds a small SVG whose title states the error: empty
+ * input, or how many lines were ignored).
  */
 #ifndef PERFKIT_FLAME_FLAME_H
 #define PERFKIT_FLAME_FLAME_H
@@ -115,8 +118,11 @@ void flame_input_add_owned(struct flame_input *in, char *buf, size_t len);
  * when the line has no valid trailing count. */
 int flame_parse_count(const char *s, size_t len, size_t *stacklen, double *count);
 
+#define FLAME_IGNORED_SHOWN 3
 struct flame_stats {
 	size_t lines, ignored, frames;
+	size_t ignored_at[FLAME_IGNORED_SHOWN]; /* 0-based indexes into in->lines
+						 * of the first ignored lines */
 	double total;           /* sum of counts */
 };
 
@@ -157,6 +163,11 @@ struct flame_attrs {
 };
 int flame_nameattr_load(struct flame_nameattr *na, const char *path);
 void flame_nameattr_release(struct flame_nameattr *na);
+
+/* Append a frame name as the SVG shows it: XML-escaped (sb_add_xml: invalid
+ * UTF-8 becomes U+FFFD), with control bytes (0x00-0x1f, 0x7f) written as
+ * visible escapes "\xNN" instead of being replaced or dropped. */
+void flame_add_name(struct strbuf *sb, const char *name, size_t len);
 
 /* Append the shortened label flamegraph.pl would draw for name in a frame
  * that fits `chars` characters, XML-escaped ("" when chars < 3). */

@@ -615,7 +615,7 @@ static void text_el(struct strbuf *sb, const char *id, double x, double y, const
 
 static void add_samples_txt(struct strbuf *sb, double v)
 {
-	char tmp[64];
+	char tmp[400];   /* %.0f of DBL_MAX is 309 digits (found by fuzzing) */
 	int n;
 
 	if (v >= 0 && v < 1e15) {
@@ -624,6 +624,10 @@ static void add_samples_txt(struct strbuf *sb, double v)
 	} else {
 		n = snprintf(tmp, sizeof(tmp), "%.0f", v);
 	}
+	if (n < 0)
+		n = 0;
+	if (n >= (int)sizeof(tmp))
+		n = (int)sizeof(tmp) - 1;
 	/* thousands separators on the leading digits */
 	int start = tmp[0] == '-' || tmp[0] == '+';
 	int digits = n - start;
@@ -644,13 +648,20 @@ static size_t strip_annotation(const char *s, size_t len)
 	return len;
 }
 
-static void no_data_svg(struct strbuf *sb, const struct flame_opts *o)
+static void no_data_svg(struct strbuf *sb, const struct flame_opts *o, size_t lines,
+			size_t ignored)
 {
 	double h = o->fontsize * 5;
+	char msg[160];
 
+	if (!lines)
+		snprintf(msg, sizeof(msg), "ERROR: No valid input provided to perfkit flamegraph "
+			 "(the input is empty).");
+	else
+		snprintf(msg, sizeof(msg), "ERROR: No valid input provided to perfkit flamegraph "
+			 "(%zu of %zu lines ignored: expected \"STACK COUNT\").", ignored, lines);
 	header(sb, o, h);
-	text_el(sb, "title", (double)(o->width / 2), o->fontsize * 2, NULL,
-		"ERROR: No valid input provided to perfkit flamegraph.");
+	text_el(sb, "title", (double)(o->width / 2), o->fontsize * 2, NULL, msg);
 	sb_addstr(sb, "<g id=\"frames\">\n</g>\n</svg>\n");
 }
 
@@ -672,6 +683,8 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		struct rec *r = &recs[nrec];
 
 		if (!flame_parse_count(s, len, &sl, &c)) {
+			if (st && ignored < FLAME_IGNORED_SHOWN)
+				st->ignored_at[ignored] = i;
 			ignored++;
 			continue;
 		}
@@ -758,7 +771,9 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		free(recs);
 		free(fr);
 		arena_release(&A);
-		no_data_svg(out, o);
+		no_data_svg(out, o, in->nr, ignored);
+		if (!in->nr)
+			return pk_error(ENODATA, "no stack counts found in the input: it is empty");
 		return pk_error(ENODATA, "no stack counts found in the input (%zu lines, %zu invalid)",
 				in->nr, ignored);
 	}
@@ -918,7 +933,7 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 			sb_add(out, countname.buf, countname.len);
 			sb_addstr(out, ", 100%)");
 		} else {
-			sb_add_xml(out, n->name, shown);
+			flame_add_name(out, n->name, shown);
 			sb_addstr(out, " (");
 			add_samples_txt(out, samples);
 			sb_addch(out, ' ');
@@ -941,7 +956,7 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		if (na && na->title && *na->title) {
 			/* the tooltip is not "NAME (…)": the script reads the name here */
 			sb_addstr(out, "<desc>");
-			sb_add_xml(out, n->name, shown);
+			flame_add_name(out, n->name, shown);
 			sb_addstr(out, "</desc>");
 		}
 

@@ -138,7 +138,7 @@ const char flame_script[] =
 	"    if (!f.g.classList.contains(\"parent\")) hits.push(f);\n"
 	"  }\n"
 	"  hits.sort(function (a, b) { return a.x - b.x || b.w - a.w; });\n"
-	"  var sum = 0, end = -Infinity;\n"
+	"  var sum = 0, end = -1; // frames start at x >= 0\n"
 	"  for (var j = 0; j < hits.length; j++) {\n"
 	"    if (hits[j].x >= end - 0.0001) { sum += hits[j].w; end = hits[j].x + hits[j].w; }\n"
 	"  }\n"

@@ -130,6 +130,51 @@ static size_t char_len(const unsigned char *p, size_t len)
 	return n;
 }
 
+static int is_ctl(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+static int has_ctl(const char *name, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (is_ctl((unsigned char)name[i]))
+			return 1;
+	return 0;
+}
+
+/* name with its control bytes written as "\xNN" */
+static void add_visible(struct strbuf *sb, const char *name, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t run = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (!is_ctl(c))
+			continue;
+		sb_add(sb, name + run, i - run);
+		char esc[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+		sb_add(sb, esc, 4);
+		run = i + 1;
+	}
+	sb_add(sb, name + run, len - run);
+}
+
+void flame_add_name(struct strbuf *sb, const char *name, size_t len)
+{
+	if (!has_ctl(name, len)) {
+		sb_add_xml(sb, name, len);
+		return;
+	}
+	struct strbuf vis = STRBUF_INIT;
+
+	add_visible(&vis, name, len);
+	sb_add_xml(sb, vis.buf, vis.len);
+	sb_release(&vis);
+}
+
 void flame_add_label(struct strbuf *sb, const char *name, size_t len, long chars)
 {
 	const unsigned char *p = (const unsigned char *)name;
@@ -137,6 +182,14 @@ void flame_add_label(struct strbuf *sb, const char *name, size_t len, long chars
 
 	if (chars < 3)
 		return;
+	if (has_ctl(name, len)) {   /* rare: label the visible form */
+		struct strbuf vis = STRBUF_INIT;
+
+		add_visible(&vis, name, len);
+		flame_add_label(sb, vis.buf, vis.len, chars);
+		sb_release(&vis);
+		return;
+	}
 	/* find the byte offset after `chars` characters, and after chars-2 */
 	while (i < len && n < (size_t)chars) {
 		if (n == (size_t)chars - 2)

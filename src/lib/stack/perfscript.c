@@ -209,6 +209,7 @@ struct ps_collapser {
 	struct strbuf func, tmp, pname, key, pname_tmp;
 	struct lreader *rd;        /* for --srcline */
 	uint64_t unrecognised;
+	uint64_t oneline;          /* samples without a call chain */
 	uint64_t warn_lineno[MAX_WARN_LINES];
 	struct strbuf warn_text[MAX_WARN_LINES];
 	uint64_t lines;            /* lines read so far */
@@ -500,7 +501,8 @@ static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl
 	/* split /->/ (trailing empty fields dropped) */
 	size_t end = rawl;
 	for (;;) {   /* drop trailing empty fields */
-		if (end >= 2 && raw[end - 2] == '-' && raw[end - 1] == '>')
+		if (end >= 2 && raw[end - 2] == '-' && raw[end - 1] == '>' &&
+		    !(end >= 10 && !memcmp(raw + end - 10, "operator", 8)))
 			end -= 2;
 		else
 			break;
@@ -511,6 +513,9 @@ static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl
 	size_t start = 0;
 	for (size_t part = 0;; part++) {
 		const char *arrow = mem_find(raw + start, end - start, "->", 2);
+		/* C++ "operator->" is a name, not an inline separator */
+		while (arrow && arrow - raw >= 8 && !memcmp(arrow - 8, "operator", 8))
+			arrow = mem_find(arrow + 2, (size_t)(raw + end - arrow - 2), "->", 2);
 		size_t fe = arrow ? (size_t)(arrow - raw) : end;
 		const char *f = raw + start;
 		size_t fl = fe - start;
@@ -756,6 +761,179 @@ static bool match_event(const char *l, size_t n, const char **ev, size_t *evl,
 	return true;
 }
 
+/*
+ * perf script's own header layout, parsed from its right-hand fields so
+ * that a comm holding spaces, digits or brackets ("DOM Worker", "ET_NET 0",
+ * "[pool 0]") or a one-character comm is never cut short nor swallowed
+ * with the pid or the time (the Perl regex above gets these wrong):
+ *
+ *   [spaces] COMM PID[/TID] [[CPU]] SECS.FRAC: [PERIOD] EVENT: [ADDR SYM (DSO)]
+ *
+ * The pid token is the first token after the comm's first one that is
+ * followed by an optional "[cpu]" and a "secs.frac:" time.  rest/restl:
+ * what follows the time (period, event, and for a recording without call
+ * chains, the sampled frame).
+ */
+struct rh_header {
+	const char *comm, *pid, *tid, *rest;
+	size_t comml, pidl, tidl, restl;
+};
+
+static size_t skip_sp(const char *l, size_t i, size_t n)
+{
+	while (i < n && is_sp((unsigned char)l[i]))
+		i++;
+	return i;
+}
+
+static size_t skip_tok(const char *l, size_t i, size_t n)
+{
+	while (i < n && !is_sp((unsigned char)l[i]))
+		i++;
+	return i;
+}
+
+static size_t skip_dig(const char *l, size_t i, size_t n)
+{
+	while (i < n && is_dig((unsigned char)l[i]))
+		i++;
+	return i;
+}
+
+/* l[i..) holds "[CPU] SECS.FRAC:" or "SECS.FRAC:" then whitespace or the
+ * end; returns the index after the ':' or 0. */
+static size_t match_cpu_time(const char *l, size_t i, size_t n)
+{
+	size_t k;
+
+	if (i < n && l[i] == '[') {
+		k = skip_dig(l, i + 1, n);
+		if (k == i + 1 || k >= n || l[k] != ']')
+			return 0;
+		i = skip_sp(l, k + 1, n);
+		if (i == k + 1)
+			return 0;
+	}
+	k = skip_dig(l, i, n);
+	if (k == i || k >= n || l[k] != '.')
+		return 0;
+	i = k + 1;
+	k = skip_dig(l, i, n);
+	if (k == i || k >= n || l[k] != ':' || (k + 1 < n && !is_sp((unsigned char)l[k + 1])))
+		return 0;
+	return k + 1;
+}
+
+static bool match_header_rh(const char *l, size_t n, struct rh_header *h)
+{
+	size_t c0 = skip_sp(l, 0, n);
+	size_t cend = skip_tok(l, c0, n);
+
+	if (c0 == cend)
+		return false;
+	for (size_t i = cend; i < n;) {
+		size_t t0 = skip_sp(l, i, n), t1 = skip_dig(l, t0, n), t2 = t1;
+
+		if (t0 >= n)
+			break;
+		if (t1 > t0 && t1 < n && l[t1] == '/')
+			t2 = skip_dig(l, t1 + 1, n);
+		if (t1 > t0 && t2 < n && is_sp((unsigned char)l[t2]) && (t2 == t1 || t2 > t1 + 1)) {
+			size_t e = match_cpu_time(l, skip_sp(l, t2, n), n);
+
+			if (e) {
+				h->comm = l + c0;
+				h->comml = cend - c0;
+				h->pid = l + t0;
+				h->pidl = t1 - t0;
+				h->tid = t2 > t1 ? l + t1 + 1 : l + t1;
+				h->tidl = t2 > t1 ? t2 - t1 - 1 : 0;
+				h->rest = l + e;
+				h->restl = n - e;
+				return true;
+			}
+		}
+		cend = skip_tok(l, t0, n);
+		i = cend;
+	}
+	return false;
+}
+
+/* The fields after the time: "[PERIOD] EVENT:" and, without call chains,
+ * "ADDR SYM (DSO)" on the same line (*frame, *framel; 0 when none).
+ * False when they do not have that shape. */
+static bool match_rest(const char *r, size_t n, const char **ev, size_t *evl,
+		       const char **per, size_t *perl, const char **frame, size_t *framel)
+{
+	size_t i = skip_sp(r, 0, n), k = skip_dig(r, i, n);
+
+	*per = NULL;
+	*perl = 0;
+	if (k > i && k < n && is_sp((unsigned char)r[k])) {
+		*per = r + i;
+		*perl = k - i;
+		i = skip_sp(r, k, n);
+	}
+	k = skip_tok(r, i, n);
+	if (k - i < 2 || r[k - 1] != ':')
+		return false;
+	*ev = r + i;
+	*evl = k - 1 - i;
+	i = skip_sp(r, k, n);
+	*frame = r + i;
+	*framel = n - i;
+	return true;
+}
+
+static bool is_hex_tok(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') ||
+			 (s[i] >= 'A' && s[i] <= 'F')))
+		i++;
+	return i > 0 && i < n && is_sp((unsigned char)s[i]);
+}
+
+static void set_header(struct ps_collapser *c, const char *comm, size_t comml,
+		       const char *pid, size_t pidl, const char *tid, size_t tidl);
+static void on_frame_line(struct ps_collapser *c, const char *l, size_t n);
+
+/* A header in perf script's own layout; false to let the Perl rules try. */
+static bool on_header_rh(struct ps_collapser *c, const char *l, size_t n)
+{
+	struct rh_header h;
+	const char *ev, *per, *fr;
+	size_t evl, perl, frl;
+
+	if (!match_header_rh(l, n, &h))
+		return false;
+	if (!match_rest(h.rest, h.restl, &ev, &evl, &per, &perl, &fr, &frl))
+		return false;
+	bool oneline = frl && is_hex_tok(fr, frl);
+
+	if (oneline) {   /* no call chains: every line is a sample of its own */
+		flush_sample(c);
+	} else {
+		/* event and period by the Perl rule, as stackcollapse-perf.pl
+		 * reads them (a tracepoint's trailing fields hide both) */
+		per = NULL;
+		perl = 0;
+		if (!match_event(l, n, &ev, &evl, &per, &perl))
+			ev = NULL;
+	}
+	if (ev && !event_ok(c, ev, evl))
+		return true;
+	c->period = c->o.count ? 1 : parse_period(per, perl);
+	set_header(c, h.comm, h.comml, h.pid, h.pidl, h.tid, h.tidl);
+	if (oneline) {
+		c->oneline++;
+		on_frame_line(c, fr, frl);
+		flush_sample(c);
+	}
+	return true;
+}
+
 static void on_header(struct ps_collapser *c, const char *l, size_t n, size_t comml,
 		      const char *pid, size_t pidl, const char *tid, size_t tidl)
 {
@@ -765,6 +943,12 @@ static void on_header(struct ps_collapser *c, const char *l, size_t n, size_t co
 	if (match_event(l, n, &ev, &evl, &per, &perl) && !event_ok(c, ev, evl))
 		return;
 	c->period = c->o.count ? 1 : parse_period(per, perl);
+	set_header(c, l, comml, pid, pidl, tid, tidl);
+}
+
+static void set_header(struct ps_collapser *c, const char *comm, size_t comml,
+		       const char *pid, size_t pidl, const char *tid, size_t tidl)
+{
 	if (!tidl || (tidl == 1 && tid[0] == '0')) {
 		tid = pid;
 		tidl = pidl;
@@ -772,7 +956,7 @@ static void on_header(struct ps_collapser *c, const char *l, size_t n, size_t co
 		pidl = 1;
 	}
 	sb_reset(&c->pname);
-	sb_add(&c->pname, l, comml);
+	sb_add(&c->pname, comm, comml);
 	if (c->o.tid) {
 		sb_addch(&c->pname, '-');
 		sb_add(&c->pname, pid, pidl);
@@ -912,6 +1096,11 @@ static void on_line(struct ps_collapser *c, const char *l, size_t n)
 		return;
 	}
 	if (l[0] == '#')
+		return;
+	/* a line that starts with a space is a frame while a sample is open
+	 * (the hot path); otherwise it may be a header of a recording without
+	 * call chains, whose comm perf pads on the left */
+	if ((!is_sp((unsigned char)l[0]) || !c->have_pname) && on_header_rh(c, l, n))
 		return;
 	if (match_header(l, n, &comml, &pid, &pidl, &tid, &tidl)) {
 		on_header(c, l, n, comml, pid, pidl, tid, tidl);
@@ -1068,6 +1257,14 @@ bool psc_first_event(const char *buf, size_t len, const char **ev, size_t *evl)
 		size_t comml, pidl, tidl, perl;
 		const char *pid, *tid, *per;
 
+		struct rh_header h;
+		const char *fr;
+		size_t frl;
+
+		if (n && p[0] != '#' && match_header_rh(p, n, &h) &&
+		    match_rest(h.rest, h.restl, ev, evl, &per, &perl, &fr, &frl) &&
+		    frl && is_hex_tok(fr, frl))
+			return true;
 		if (n && p[0] != '#' && match_header(p, n, &comml, &pid, &pidl, &tid, &tidl) &&
 		    match_event(p, n, ev, evl, &per, &perl))
 			return true;

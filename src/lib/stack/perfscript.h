@@ -4,7 +4,16 @@
  * with the rules of FlameGraph's stackcollapse-perf.pl (41fee1f):
  *
  *   - lines starting with '#' are comments; an empty line ends a sample;
- *   - a sample header is matched as the Perl regex
+ *   - a sample header in perf script's own layout
+ *     "COMM PID[/TID] [CPU] SECS.FRAC: [PERIOD] EVENT:" is parsed from its
+ *     right-hand fields (the pid is the token followed by an optional [cpu]
+ *     and the time), so a comm with spaces, digits or brackets ("ET_NET 0",
+ *     "[pool 0]") or of one character is kept whole — a deliberate
+ *     difference from the Perl regex below, which cuts or swallows those;
+ *     when "ADDR SYM (DSO)" follows the event on the same line (a
+ *     recording without call chains, comm padded on the left) that frame
+ *     is the sample's one-frame stack;
+ *   - other headers are matched as the Perl regex
  *     /^(\S.+?)\s+(\d+)[/]*(\d+)*\s+/ (comm, then pid[/tid]: with one number
  *     it is the tid and the pid is "?"), its period and event as
  *     /:\s*(\d+)*\s+(\S+):\s*$/;
