@@ -22,6 +22,8 @@ static const struct cmd {
 	{ "collapse",    cmd_collapse,    "perf.data or perf script text to folded stacks" },
 	{ "flamegraph",  cmd_flamegraph,  "folded stacks (or perf.data) to an SVG flame graph" },
 	{ "diff-folded", cmd_diff_folded, "two folded profiles to a two-column differential profile" },
+	{ "diff",        cmd_diff,        "compare two perf.data files by symbol (baseline %, delta %)" },
+	{ "top",         cmd_top,         "live sampling: the hottest functions, refreshed" },
 	{ "stat",        cmd_stat,        "run a command and count events (cycles, IPC, misses) with a reading" },
 	{ "bench",       cmd_bench,       "benchmark commands against each other, with statistics and a verdict" },
 	{ "cache",       cmd_cache,       "simulate caches, TLB and branches under Valgrind (cachegrind format)" },
@@ -33,6 +35,33 @@ static const struct cmd {
 	{ "profile",     cmd_profile,     "eBPF: stack sampling, folded output for flame graphs" },
 	{ "tcplife",     cmd_tcplife,     "eBPF: TCP sessions with bytes and duration" },
 };
+
+/* Levenshtein distance, for "did you mean" (names are short; capped). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64];
+
+	if (la >= 63 || lb >= 63)
+		return 64;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
 
 static void usage(FILE *f)
 {
@@ -70,5 +99,8 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	fprintf(stderr, "perfkit: '%s' is not a perfkit command; see 'perfkit --help'\n", argv[1]);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (edit_distance(argv[1], commands[i].name) <= 2)
+			fprintf(stderr, "perfkit: did you mean '%s'?\n", commands[i].name);
 	return 2;
 }

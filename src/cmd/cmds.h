@@ -11,6 +11,8 @@ int cmd_script(int argc, char **argv);
 int cmd_collapse(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_diff_folded(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_cache(int argc, char **argv);

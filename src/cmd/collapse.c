@@ -5,10 +5,12 @@
  */
 #include "cmd/cmds.h"
 #include "stack/collapse.h"
+#include "stack/folded.h"
 #include "base/error.h"
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
@@ -29,6 +31,8 @@ static const char usage[] =
 	"  --context          with --inline, add file:line to names\n"
 	"  --srcline          input comes from `perf script -F+srcline`\n"
 	"  --count            weigh every sample 1 (default: its period)\n"
+	"  --max-stack N      perf.data input: at most N frames of each stack\n"
+	"  --no-demangle      perf.data input: raw (mangled) C++/Rust names\n"
 	"  -h, --help         show this help\n";
 
 static void show_warnings(void)
@@ -46,7 +50,7 @@ static void show_warnings(void)
 int cmd_collapse(int argc, char **argv)
 {
 	enum { O_PID = 256, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_EVENT, O_INLINE,
-	       O_CONTEXT, O_SRCLINE, O_COUNT };
+	       O_CONTEXT, O_SRCLINE, O_COUNT, O_MAXSTACK, O_NODEMANGLE };
 	static const struct option longopts[] = {
 		{ "pid", no_argument, NULL, O_PID },
 		{ "tid", no_argument, NULL, O_TID },
@@ -59,6 +63,8 @@ int cmd_collapse(int argc, char **argv)
 		{ "context", no_argument, NULL, O_CONTEXT },
 		{ "srcline", no_argument, NULL, O_SRCLINE },
 		{ "count", no_argument, NULL, O_COUNT },
+		{ "max-stack", required_argument, NULL, O_MAXSTACK },
+		{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -82,6 +88,19 @@ int cmd_collapse(int argc, char **argv)
 		case O_CONTEXT: o.context = true; break;
 		case O_SRCLINE: o.srcline = true; break;
 		case O_COUNT: o.count = true; break;
+		case O_MAXSTACK: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (end == optarg || *end || v <= 0 || v > 1000000) {
+				fprintf(stderr, "perfkit collapse: bad --max-stack '%s' (expected a positive number)\n",
+					optarg);
+				return 2;
+			}
+			o.max_stack = (int)v;
+			break;
+		}
+		case O_NODEMANGLE: o.no_demangle = true; break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -105,6 +124,10 @@ int cmd_collapse(int argc, char **argv)
 		folded_release(&f);
 		return 1;
 	}
+	if (folded_nr(&f) == 0)
+		fprintf(stderr, "perfkit collapse: warning: no samples found in the input; "
+			"expected `perf script` output (record with `perf record -g` for call "
+			"chains) or a perf.data file\n");
 	if (folded_write(&f, stdout)) {
 		fprintf(stderr, "perfkit collapse: %s\n", pk_errmsg());
 		ret = 1;

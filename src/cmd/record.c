@@ -48,6 +48,15 @@
 #define RB_PAGES 128          /* default data pages per CPU ring buffer (512 KiB) */
 #define DEFAULT_FREQ 999
 #define MAX_EVENTS 16
+/* --call-graph dwarf: perf's PERF_REGS_MASK (arch/x86/include/uapi/asm/perf_regs.h
+ * order, DS/ES/FS/GS left out; arm64: x0..x30, sp, pc) */
+#if defined(__x86_64__)
+#define DWARF_REGS_MASK 0xff0fffULL
+#elif defined(__aarch64__)
+#define DWARF_REGS_MASK ((1ULL << 33) - 1)
+#else
+#define DWARF_REGS_MASK 0ULL
+#endif
 
 struct ring {
 	int fd;
@@ -59,10 +68,12 @@ struct ring {
 struct rec {
 	/* options */
 	const char *output;
+	int force;                   /* -f: replace an output that is a symlink */
 	const char *ev_specs[MAX_EVENTS];
 	size_t nr_ev;
 	uint64_t freq, period;
-	int callgraph, system_wide;
+	int callgraph, system_wide;  /* callgraph: 0 none, 1 fp, 2 dwarf */
+	uint32_t stack_size;         /* --call-graph dwarf: user stack bytes per sample */
 	pid_t target_pid;
 	char **cmd;
 	uint64_t mmap_pages;      /* -m: data pages per ring buffer, a power of 2 */
@@ -106,12 +117,16 @@ static void on_sigchld(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit record [-F HZ | -c PERIOD] [-e EVENT] [-g] [-o FILE] [-m PAGES] [-p PID | -a] [-- CMD ARGS...]\n"
+		"usage: perfkit record [-F HZ | -c PERIOD] [-e EVENT] [-g] [-o FILE [-f]] [-m PAGES] [-p PID | -a] [-- CMD ARGS...]\n"
 		"  -F, --freq HZ        sample at HZ samples per second (default %d)\n"
 		"  -c, --count PERIOD   sample every PERIOD events\n"
 		"  -e, --event EVENT    event to sample (perf's names; default cpu-clock), repeatable\n"
-		"  -g, --call-graph     record frame-pointer call chains (user and kernel)\n"
-		"  -o, --output FILE    output file (default perf.data; an old one becomes FILE.old)\n"
+		"  -g                   record frame-pointer call chains (user and kernel)\n"
+		"      --call-graph fp|dwarf[,SIZE]  frame pointers, or registers + SIZE bytes of\n"
+		"                       user stack (default 8192) unwound with DWARF at report time\n"
+		"  -o, --output FILE    output file (default perf.data; an old one becomes FILE.old),\n"
+		"                       created mode 0600; a symbolic link there is not replaced\n"
+		"  -f, --force          replace it (the link itself: its target is never written)\n"
 		"  -p, --pid PID        record an existing process (all its threads)\n"
 		"  -a, --all-cpus       record the whole system\n"
 		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (default %d)\n",
@@ -760,6 +775,7 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "call-graph", optional_argument, NULL, 'G' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
@@ -770,7 +786,7 @@ static int parse_args(struct rec *r, int argc, char **argv)
 	uint64_t v;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+F:c:e:go:p:am:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+F:c:e:go:fp:am:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (parse_u64(optarg, &r->freq)) {
@@ -796,8 +812,26 @@ static int parse_args(struct rec *r, int argc, char **argv)
 			break;
 		}
 		case 'G':
+			/* "--call-graph dwarf" (perf's spelling) as well as "--call-graph=dwarf" */
+			if (!optarg && optind < argc &&
+			    (!strcmp(argv[optind], "fp") || !strncmp(argv[optind], "dwarf", 5) ||
+			     !strcmp(argv[optind], "lbr")))
+				optarg = argv[optind++];
+			if (optarg && !strncmp(optarg, "dwarf", 5) && (!optarg[5] || optarg[5] == ',')) {
+				/* dwarf[,SIZE]: registers + a copy of the user stack */
+				uint64_t sz = 8192;
+				if (optarg[5] && (parse_u64(optarg + 6, &sz) || sz > 65528)) {
+					fprintf(stderr, "perfkit record: --call-graph dwarf,SIZE needs 1..65528 bytes, not '%s'\n",
+						optarg + 6);
+					return 2;
+				}
+				r->callgraph = 2;
+				r->stack_size = (uint32_t)((sz + 7) & ~7ULL);
+				break;
+			}
 			if (optarg && strcmp(optarg, "fp")) {
-				fprintf(stderr, "perfkit record: --call-graph '%s' is not supported (only fp)\n", optarg);
+				fprintf(stderr, "perfkit record: --call-graph '%s' is not supported (fp or dwarf[,SIZE])\n",
+					optarg);
 				return 2;
 			}
 			/* fall through */
@@ -806,6 +840,9 @@ static int parse_args(struct rec *r, int argc, char **argv)
 			break;
 		case 'o':
 			r->output = optarg;
+			break;
+		case 'f':
+			r->force = 1;
 			break;
 		case 'p':
 			if (parse_u64(optarg, &v) || v > INT_MAX) {
@@ -877,6 +914,28 @@ static int setup_attrs(struct rec *r)
 			a->sample_type |= PERF_SAMPLE_CPU;
 		if (r->callgraph)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		if (r->callgraph == 2) {
+			/* as perf: kernel callchain + user registers and stack,
+			 * unwound at report time (x86-64: all but the segment regs) */
+			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			a->exclude_callchain_user = 1;
+			a->sample_regs_user = DWARF_REGS_MASK;
+			a->sample_stack_user = r->stack_size;
+			/* the unwinder (perf's too) reads .eh_frame_hdr through
+			 * the maps: record the non-executable ones as well */
+			a->mmap_data = e == 0;
+		}
+		if (r->callgraph) {
+			/* write the kernel's callchain limit into the file, so
+			 * report can tell a truncated chain from a full one */
+			FILE *ms = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+			unsigned v;
+			if (ms) {
+				if (fscanf(ms, "%u", &v) == 1 && v > 0 && v <= 0xffff)
+					a->sample_max_stack = (uint16_t)v;
+				fclose(ms);
+			}
+		}
 		a->read_format = PERF_FORMAT_ID;
 		a->inherit = !r->system_wide;
 		a->sample_id_all = 1;
@@ -978,6 +1037,14 @@ int cmd_record(int argc, char **argv)
 	if (ret >= 0)
 		goto out_free;
 	ret = 1;
+	struct stat ost;
+	if (!r.force && lstat(r.output, &ost) == 0 && S_ISLNK(ost.st_mode)) {
+		/* the link may lead anywhere (an attacker's choice in a shared
+		 * directory): never replace it without being told to */
+		fprintf(stderr, "perfkit record: %s: is a symbolic link; not replacing it (use -f)\n",
+			r.output);
+		goto out_free;
+	}
 
 	if (setup_attrs(&r)) {
 		fprintf(stderr, "perfkit record: %s\n", pk_errmsg());
@@ -1125,6 +1192,23 @@ int cmd_record(int argc, char **argv)
 		if (waitpid(r.child, &status, 0) == r.child)
 			have_status = 1;
 		r.child = 0;
+	}
+	if (rc == -ENOSPC || rc == -EDQUOT) {
+		/* disk full: keep the whole records written so far (the writer
+		 * reserved room for the header and features) */
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s", pk_errmsg());
+		add_build_ids(&r);
+		rename_old(r.output);
+		int frc = pd_writer_finish(r.w);
+		r.w = NULL;
+		if (frc)
+			fprintf(stderr, "perfkit record: %s; nothing could be kept: %s\n", msg, pk_errmsg());
+		else
+			fprintf(stderr, "perfkit record: %s; recording stopped, the samples written "
+				"until then are in %s\n", msg, r.output);
+		ret = 1;
+		goto out;
 	}
 	if (rc) {
 		fprintf(stderr, "perfkit record: %s\n", pk_errmsg());

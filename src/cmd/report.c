@@ -14,6 +14,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "session/session.h"
+#include "export/export.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -21,10 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_MAX };
+enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_SRCLINE, K_MAX };
 
 struct row {
 	const char *comm, *dso, *sym; /* sym NULL: unknown, shown by address */
+	const char *srcline;          /* --sort srcline: session_srcline() */
 	uint64_t addr;
 	uint32_t pid, tid;
 	bool kernel;
@@ -44,6 +46,7 @@ struct report {
 	int nr_keys;
 	bool children;
 	const struct pd_file *f;
+	struct session *sess;         /* for session_srcline() */
 	struct hist *hists;           /* one per evsel */
 	uint64_t stamp;
 };
@@ -86,6 +89,13 @@ static size_t make_key(const struct report *r, const struct pk_sample *s, const 
 			memcpy(buf + n, &s->tid, 4);
 			n += 4;
 			break;
+		case K_SRCLINE: {     /* interned: the pointer is the key */
+			const char *sl = session_srcline(r->sess, fr);
+
+			memcpy(buf + n, &sl, sizeof(sl));
+			n += sizeof(sl);
+			break;
+		}
 		default:
 			break;
 		}
@@ -118,7 +128,22 @@ static struct row *row_get(struct report *r, struct hist *h, const struct pk_sam
 	row->kernel = fr->kernel;
 	row->pid = s->pid;
 	row->tid = s->tid;
+	for (int i = 0; i < r->nr_keys; i++)
+		if (r->keys[i] == K_SRCLINE)
+			row->srcline = session_srcline(r->sess, fr);
 	return row;
+}
+
+/* --export=pprof|speedscope -o FILE: every sample also goes to the exporter
+ * (src/lib/export), and the file replaces the table on stdout. */
+static struct pk_export *report_export;
+static const char *export_kind, *export_path;
+
+static int write_export(void)
+{
+	if (!strcmp(export_kind, "pprof"))
+		return export_write_pprof(report_export, export_path);
+	return export_write_speedscope(report_export, export_path);
 }
 
 static int on_sample(const struct pk_sample *s, void *arg)
@@ -129,6 +154,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 
 	h->nr_samples++;
 	h->total += s->period;
+	if (report_export)
+		export_add(report_export, s);
 	if (!s->nr_frames)
 		return 0;
 	row = row_get(r, h, s, &s->frames[0]);
@@ -172,6 +199,7 @@ static void key_text(const struct row *row, enum sort_key k, char *buf, size_t s
 	case K_SYM: sym_text(row, buf, size); break;
 	case K_PID: snprintf(buf, size, "%7" PRIu32 ":%s", row->pid, row->comm); break;
 	case K_TID: snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm); break;
+	case K_SRCLINE: snprintf(buf, size, "%s", row->srcline); break;
 	default: buf[0] = '\0'; break;
 	}
 }
@@ -179,7 +207,7 @@ static void key_text(const struct row *row, enum sort_key k, char *buf, size_t s
 static const char *key_header(enum sort_key k)
 {
 	static const char *const names[] = { "Command", "Shared Object", "Symbol", "      Pid:Command",
-					     "      Tid:Command" };
+					     "      Tid:Command", "Source:Line" };
 
 	return names[k];
 }
@@ -304,8 +332,10 @@ static int parse_sort(struct report *r, const char *spec)
 			k = K_PID;
 		else if (!strcmp(tok, "tid"))
 			k = K_TID;
+		else if (!strcmp(tok, "srcline"))
+			k = K_SRCLINE;
 		else {
-			fprintf(stderr, "perfkit report: unknown sort key '%s' (expected comm, dso, sym, pid, tid)\n",
+			fprintf(stderr, "perfkit report: unknown sort key '%s' (expected comm, dso, sym, pid, tid, srcline)\n",
 				tok);
 			free(dup);
 			return -1;
@@ -331,9 +361,13 @@ static void usage(FILE *fp)
 		    "  -i, --input FILE        perf.data to read (default perf.data)\n"
 		    "      --children / -g     show the Children column (default when the file has callchains)\n"
 		    "      --no-children       Self only\n"
-		    "  -s, --sort KEYS         comma-separated: comm, dso, sym, pid, tid (default comm,dso,sym)\n"
+		    "  -s, --sort KEYS         comm, dso, sym, pid, tid, srcline (default comm,dso,sym)\n"
 		    "      --percent-limit P   hide rows below P percent\n"
-		    "      --stdio             accepted for perf compatibility (always text)\n");
+		    "      --stdio             accepted for perf compatibility (always text)\n"
+		    "      --max-stack N       use at most N frames of each call chain\n"
+		    "      --no-demangle       raw (mangled) C++/Rust symbol names\n"
+		    "      --export=FORMAT     write the profile as pprof (gzip protobuf) or speedscope (JSON)\n"
+		    "  -o, --output FILE       the file --export writes (required with --export)\n");
 }
 
 static void print_warnings(void)
@@ -358,6 +392,10 @@ int cmd_report(int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "percent-limit", required_argument, NULL, 'P' },
 		{ "stdio", no_argument, NULL, 'S' },
+		{ "max-stack", required_argument, NULL, 'M' },
+		{ "no-demangle", no_argument, NULL, 'D' },
+		{ "export", required_argument, NULL, 'E' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -366,11 +404,12 @@ int cmd_report(int argc, char **argv)
 	int no_children = 0, c, err;
 	double limit = 0;
 	struct session *s;
+	struct session_opts so = { 0 };
 	bool has_cc = false;
 	char *end;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:gh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:gho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'N': no_children = 1; break;
@@ -387,6 +426,24 @@ int cmd_report(int argc, char **argv)
 			}
 			break;
 		case 'S': break;
+		case 'M':
+			so.max_stack = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || so.max_stack <= 0) {
+				fprintf(stderr, "perfkit report: bad --max-stack '%s' (expected a positive number)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'D': so.no_demangle = true; break;
+		case 'E':
+			if (strcmp(optarg, "pprof") && strcmp(optarg, "speedscope")) {
+				fprintf(stderr, "perfkit report: bad --export '%s' (expected pprof or speedscope)\n",
+					optarg);
+				return 2;
+			}
+			export_kind = optarg;
+			break;
+		case 'o': export_path = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -397,14 +454,19 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 
+	if (!export_kind != !export_path) {
+		fprintf(stderr, "perfkit report: %s\n", export_kind ? "--export needs -o FILE" : "-o FILE needs --export");
+		return 2;
+	}
 	pk_error_clear();
-	err = session_open(&s, input, NULL);
+	err = session_open(&s, input, &so);
 	if (err) {
 		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 		print_warnings();
 		return 1;
 	}
 	r.f = session_file(s);
+	r.sess = s;
 	for (size_t i = 0; i < r.f->nr_evsels; i++)
 		if (r.f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			has_cc = true;
@@ -412,10 +474,14 @@ int cmd_report(int argc, char **argv)
 	r.hists = xcalloc(r.f->nr_evsels, sizeof(*r.hists));
 	for (size_t i = 0; i < r.f->nr_evsels; i++)
 		hm_init(&r.hists[i].keys);
+	if (export_kind)
+		report_export = export_new();
 	err = session_process(s, on_sample, &r);
+	if (err >= 0 && report_export)
+		err = write_export();
 	if (err < 0) {
 		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
-	} else {
+	} else if (!report_export) {
 		uint64_t nr = 0;
 
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n#\n");
@@ -435,6 +501,8 @@ int cmd_report(int argc, char **argv)
 		free(r.hists[i].rows);
 	}
 	free(r.hists);
+	export_free(report_export);
+	report_export = NULL;
 	session_close(s);
 	return err < 0 ? 1 : 0;
 }

@@ -19,6 +19,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Hand-made formatting: printf dominated the run time on large files. */
@@ -46,6 +47,11 @@ static void add_frame(struct strbuf *sb, const struct pk_frame *fr)
 {
 	add_hex(sb, fr->ip, 16);
 	sb_addch(sb, ' ');
+	if (fr->inlined) {     /* as perf shows inlined functions */
+		sb_addstr(sb, fr->sym);
+		sb_add(sb, " (inlined)\n", 11);
+		return;
+	}
 	if (fr->sym) {
 		sb_addstr(sb, fr->sym);
 		sb_add(sb, "+0x", 3);
@@ -108,13 +114,21 @@ static void print_warnings(void)
 	}
 }
 
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [--max-stack N] [--no-demangle] [--no-inline]\n"
+
 int cmd_script(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
+		{ "max-stack", required_argument, NULL, 'M' },
+		{ "no-demangle", no_argument, NULL, 'D' },
+		{ "inline", no_argument, NULL, 'I' },
+		{ "no-inline", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct session_opts so = { .inline_ = true };
+	char *end;
 	const char *input = "perf.data";
 	struct session *s;
 	struct out o;
@@ -124,8 +138,19 @@ int cmd_script(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
-		case 'h': printf("usage: perfkit script [-i FILE]\n"); return 0;
-		default: fprintf(stderr, "usage: perfkit script [-i FILE]\n"); return 2;
+		case 'M':
+			so.max_stack = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || so.max_stack <= 0) {
+				fprintf(stderr, "perfkit script: bad --max-stack '%s' (expected a positive number)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'D': so.no_demangle = true; break;
+		case 'I': so.inline_ = true; break;
+		case 'N': so.inline_ = false; break;
+		case 'h': printf("%s", SCRIPT_USAGE); return 0;
+		default: fprintf(stderr, "%s", SCRIPT_USAGE); return 2;
 		}
 	}
 	if (optind < argc) {
@@ -134,7 +159,7 @@ int cmd_script(int argc, char **argv)
 		return 2;
 	}
 	pk_error_clear();
-	err = session_open(&s, input, NULL);
+	err = session_open(&s, input, &so);
 	if (err) {
 		fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
 		print_warnings();

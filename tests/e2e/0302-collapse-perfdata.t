@@ -40,10 +40,10 @@ expect 'perf.data through a pipe: the message says why' grep -q 'pipe mode is no
 same_file 'perf.data through a pipe: nothing on stdout' /dev/null pipe.out
 
 "$PERFKIT" collapse --inline inl.txt >inline.out
-expect '--inline: work expands to work;outer_inl;inner_inl' grep -q ';work;outer_inl;inner_inl ' inline.out
+expect '--inline: work expands to work;outer_inl_[i];inner_inl_[i]' grep -q ';work;outer_inl_\[i\];inner_inl_\[i\] ' inline.out
 "$PERFKIT" collapse --inline --context inl.txt >ctx.out
 expect '--inline --context: file:line on each inlined frame' \
-	grep -q ';work:inl.c:4;outer_inl:inl.c:3;inner_inl:inl.c:2 ' ctx.out
+	grep -q ';work:inl.c:4;outer_inl:inl.c:3_\[i\];inner_inl:inl.c:2_\[i\] ' ctx.out
 "$PERFKIT" collapse --inline inl.data >inline-data.out
 same_file '--inline: perf.data gives the same as text' inline.out inline-data.out
 done_testing

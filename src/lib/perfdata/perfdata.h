@@ -24,7 +24,12 @@
  * records are appended with pd_writer_write(); pd_writer_finish() writes the
  * attributes, ids, feature sections and the final header, then renames the
  * temporary file over PATH.  pd_writer_abort() removes the temporary file,
- * so a failed recording never leaves a half-written PATH.
+ * so a failed recording never leaves a half-written PATH.  A full disk is
+ * the exception: the writer keeps 256 KB allocated past the data
+ * (fallocate), so when pd_writer_write() fails with -ENOSPC/-EDQUOT,
+ * pd_writer_finish() still writes a valid PATH holding the whole records
+ * written so far (and returns 0); if the disk fills during finish's own
+ * last flush it does the same and returns -ENOSPC with a message saying so.
  *
  * Errors: 0 on success or -errno, with a one-line message in pk_errmsg()
  * naming the file and the offset (see base/error.h).
@@ -167,9 +172,18 @@ struct pd_file {
 	uint64_t data_size_header;
 };
 
-/* Open and validate PATH.  -ENOENT etc. for system errors, -EINVAL for a file
- * that is not perf.data ("PATH: not a perf.data file (bad magic at offset 0)"),
- * -EPROTONOSUPPORT for pipe-mode or byte-swapped files. */
+/* Open and validate PATH ("-": standard input).  -ENOENT etc. for system
+ * errors, -EINVAL for a file that is not perf.data ("PATH: not a perf.data
+ * file (bad magic at offset 0)"), -EPROTONOSUPPORT for byte-swapped files.
+ * Pipe-mode data (perf record -o -: a 16-byte header, then HEADER_ATTR /
+ * HEADER_FEATURE records among the data), from a file, a pipe or stdin, and
+ * perf record -z data (PERF_RECORD_COMPRESSED: zstd, one streaming
+ * decompressor across the records) are decoded into memory at open: the
+ * pd_file then shows a plain data section at offset 0 of f->map (offsets
+ * in later messages are offsets in that decoded data), without the header
+ * records and without COMPRESSED records.  -EFBIG past 64 GiB of decoded
+ * data; a cut stream or a corrupt compressed payload warns and keeps the
+ * records before it. */
 int pd_open(struct pd_file **out, const char *path);
 void pd_close(struct pd_file *f);
 

@@ -7,6 +7,16 @@
  * perf_event_open(2) (sample layout and sample_id_all trailer).
  * Nothing read from the file is trusted: every length is compared with the
  * bytes that remain before it is used for a loop or an allocation.
+ *
+ * Pipe mode (tools/perf/util/header.c, perf_event__synthesize_for_pipe):
+ * a 16-byte header, then HEADER_ATTR records (attr of attr.size bytes, then
+ * the event's ids), HEADER_FEATURE records ({u64 feature id, the feature's
+ * file-mode body}, not always a multiple of 8 bytes), HEADER_BUILD_ID,
+ * TRACING_DATA / AUXTRACE (followed by a payload outside their size), and
+ * the data.  perf record -z: PERF_RECORD_COMPRESSED payloads are one zstd
+ * stream per file (perf's zstd_decompress_stream: one ZSTD_DStream fed
+ * every record in order); HEADER_COMPRESSED flags such files.  Both are
+ * decoded once at open into a heap buffer that stands in for the map.
  */
 #include "perfdata/perfdata.h"
 
@@ -21,11 +31,26 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #define PD_MAGIC 0x32454c4946524550ULL     /* "PERFILE2" little-endian */
 #define PD_MAGIC_SWAPPED 0x50455246494c4532ULL
 #define PD_HEADER_SIZE 104
 #define PD_PIPE_HEADER_SIZE 16
+/* Decompressed (perf record -z) or pipe-mode data is held in memory; a
+ * stream that would expand beyond this is rejected (-EFBIG). */
+#define PD_MAX_MEMDATA (64ULL << 30)
+
+/* The private side of a pd_file: where the bytes behind f->map live. */
+struct pd_file_priv {
+	struct pd_file pub;
+	uint8_t *heap;           /* f->map when the data is in memory (pipe, -z) */
+	uint64_t mapped_size;    /* bytes mmapped at f->map (0: heap) */
+	bool compressed;         /* the data section held PERF_RECORD_COMPRESSED */
+	bool pipe;               /* pipe-mode stream */
+};
+
+#define PRIV(f) ((struct pd_file_priv *)(f))
 
 static uint64_t rd64(const uint8_t *p)
 {
@@ -156,6 +181,70 @@ static void parse_build_ids(struct pd_file *f, const uint8_t *p, uint64_t size)
 	}
 }
 
+/* Decode the body of feature BIT (size bytes at p). */
+static void parse_feature(struct pd_file *f, int bit, const uint8_t *p, uint64_t size)
+{
+	uint64_t used;
+	char **str = NULL;
+
+	switch (bit) {
+	case PD_FEAT_HOSTNAME: str = &f->hostname; break;
+	case PD_FEAT_OSRELEASE: str = &f->osrelease; break;
+	case PD_FEAT_VERSION: str = &f->version; break;
+	case PD_FEAT_ARCH: str = &f->arch; break;
+	case PD_FEAT_CPUDESC: str = &f->cpudesc; break;
+	case PD_FEAT_CPUID: str = &f->cpuid; break;
+	case PD_FEAT_NRCPUS:
+		if (size >= 8) {
+			f->nr_cpus_avail = rd32(p);
+			f->nr_cpus_online = rd32(p + 4);
+		}
+		break;
+	case PD_FEAT_CMDLINE: {
+		struct strbuf sb = STRBUF_INIT;
+		uint64_t o = 4;
+		uint32_t n;
+
+		if (size < 4)
+			break;
+		n = rd32(p);
+		for (uint32_t i = 0; i < n && o < size; i++) {
+			char *s;
+
+			if (read_string(p + o, size - o, &s, &used))
+				break;
+			if (sb.len)
+				sb_addch(&sb, ' ');
+			sb_addstr(&sb, s);
+			free(s);
+			o += used;
+		}
+		free(f->cmdline);
+		f->cmdline = sb_detach(&sb, NULL);
+		break;
+	}
+	case PD_FEAT_EVENT_DESC:
+		parse_event_desc(f, p, size);
+		break;
+	case PD_FEAT_BUILD_ID:
+		parse_build_ids(f, p, size);
+		break;
+	case PD_FEAT_COMPRESSED:
+		PRIV(f)->compressed = true;
+		break;
+	default:
+		break;
+	}
+	if (str) {
+		char *s;
+
+		if (!read_string(p, size, &s, &used)) {
+			free(*str);
+			*str = s;
+		}
+	}
+}
+
 static void parse_features(struct pd_file *f)
 {
 	uint64_t secoff = f->data_offset + f->data_size;
@@ -164,8 +253,6 @@ static void parse_features(struct pd_file *f)
 	for (int bit = 0; bit < PD_FEAT_MAX; bit++) {
 		uint64_t off, size;
 		const uint8_t *p;
-		uint64_t used;
-		char **str = NULL;
 
 		if (!(f->features[bit / 64] & (1ULL << (bit % 64))))
 			continue;
@@ -177,60 +264,7 @@ static void parse_features(struct pd_file *f)
 		size = rd64(p + 8);
 		if (!in_range(off, size, f->size))
 			continue;
-		p = f->map + off;
-		switch (bit) {
-		case PD_FEAT_HOSTNAME: str = &f->hostname; break;
-		case PD_FEAT_OSRELEASE: str = &f->osrelease; break;
-		case PD_FEAT_VERSION: str = &f->version; break;
-		case PD_FEAT_ARCH: str = &f->arch; break;
-		case PD_FEAT_CPUDESC: str = &f->cpudesc; break;
-		case PD_FEAT_CPUID: str = &f->cpuid; break;
-		case PD_FEAT_NRCPUS:
-			if (size >= 8) {
-				f->nr_cpus_avail = rd32(p);
-				f->nr_cpus_online = rd32(p + 4);
-			}
-			break;
-		case PD_FEAT_CMDLINE: {
-			struct strbuf sb = STRBUF_INIT;
-			uint64_t o = 4;
-			uint32_t n;
-
-			if (size < 4)
-				break;
-			n = rd32(p);
-			for (uint32_t i = 0; i < n && o < size; i++) {
-				char *s;
-
-				if (read_string(p + o, size - o, &s, &used))
-					break;
-				if (sb.len)
-					sb_addch(&sb, ' ');
-				sb_addstr(&sb, s);
-				free(s);
-				o += used;
-			}
-			free(f->cmdline);
-			f->cmdline = sb_detach(&sb, NULL);
-			break;
-		}
-		case PD_FEAT_EVENT_DESC:
-			parse_event_desc(f, p, size);
-			break;
-		case PD_FEAT_BUILD_ID:
-			parse_build_ids(f, p, size);
-			break;
-		default:
-			break;
-		}
-		if (str) {
-			char *s;
-
-			if (!read_string(p, size, &s, &used)) {
-				free(*str);
-				*str = s;
-			}
-		}
+		parse_feature(f, bit, f->map + off, size);
 	}
 }
 
@@ -240,6 +274,8 @@ static int cmp_u64(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+
+static void check_id_layout(struct pd_file *f);
 
 static int parse_attrs(struct pd_file *f, uint64_t off, uint64_t size)
 {
@@ -279,8 +315,15 @@ static int parse_attrs(struct pd_file *f, uint64_t off, uint64_t size)
 		}
 		e->name = default_name(&e->attr);
 	}
+	check_id_layout(f);
+	return 0;
+}
+
+/* Do all events agree on the sample_id layout? (sample_id_all_known) */
+static void check_id_layout(struct pd_file *f)
+{
 	f->sample_id_all_known = true;
-	for (size_t i = 1; i < n; i++) {
+	for (size_t i = 1; i < f->nr_evsels; i++) {
 		const struct perf_event_attr *a = &f->evsels[0].attr, *b = &f->evsels[i].attr;
 
 		if (a->sample_id_all != b->sample_id_all ||
@@ -288,67 +331,387 @@ static int parse_attrs(struct pd_file *f, uint64_t off, uint64_t size)
 		    (b->sample_type & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID)))
 			f->sample_id_all_known = false;
 	}
+}
+
+static void warn_short(const struct pd_file *f, uint64_t stop, const char *why);
+
+/* ---- data held in memory: pipe mode and perf record -z ---- */
+
+struct membuf {
+	uint8_t *buf;
+	uint64_t len, cap;
+};
+
+/* Make room for `more` bytes; -EFBIG past PD_MAX_MEMDATA. */
+static int mb_reserve(const struct pd_file *f, struct membuf *m, uint64_t more)
+{
+	uint64_t cap;
+
+	if (more > PD_MAX_MEMDATA - m->len)
+		return pk_error(EFBIG, "%s: data would expand beyond %llu GiB in memory", f->path,
+				(unsigned long long)(PD_MAX_MEMDATA >> 30));
+	if (m->len + more <= m->cap)
+		return 0;
+	cap = m->cap ? m->cap : 1 << 20;
+	while (cap < m->len + more)
+		cap *= 2;
+	if (cap > PD_MAX_MEMDATA)
+		cap = PD_MAX_MEMDATA;
+	m->buf = xrealloc(m->buf, (size_t)cap);
+	m->cap = cap;
 	return 0;
+}
+
+/* Read everything from fd (a pipe or other stream) into m. */
+static int read_all(const struct pd_file *f, int fd, struct membuf *m)
+{
+	for (;;) {
+		ssize_t n;
+		int err = mb_reserve(f, m, 1 << 20);
+
+		if (err)
+			return err;
+		n = read(fd, m->buf + m->len, (size_t)(m->cap - m->len));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return pk_error(errno, "%s: read error at offset %llu: %s", f->path,
+					(unsigned long long)m->len, strerror(errno));
+		if (n == 0)
+			return 0;
+		m->len += (uint64_t)n;
+	}
+}
+
+/* One PERF_RECORD_COMPRESSED payload through the stream decompressor that
+ * lives across all the file's compressed records (perf compresses the ring
+ * buffer as one zstd stream per mmap, cut into records). */
+static int decompress(const struct pd_file *f, ZSTD_DStream *ds, struct membuf *m,
+		      const uint8_t *src, size_t len, uint64_t off)
+{
+	ZSTD_inBuffer in = { src, len, 0 };
+
+	for (;;) {
+		ZSTD_outBuffer out;
+		size_t r;
+		int err = 0;
+
+		if (m->cap - m->len < ZSTD_DStreamOutSize())
+			err = mb_reserve(f, m, ZSTD_DStreamOutSize());
+		if (err)
+			return err;
+		out.dst = m->buf + m->len;
+		out.size = (size_t)(m->cap - m->len);
+		out.pos = 0;
+		r = ZSTD_decompressStream(ds, &out, &in);
+		if (ZSTD_isError(r))
+			return pk_error(EPROTO, "%s: compressed record at offset %llu: zstd: %s", f->path,
+					(unsigned long long)off, ZSTD_getErrorName(r));
+		m->len += out.pos;
+		if (in.pos == in.size && out.pos < out.size)
+			return 0;
+	}
+}
+
+/* A pipe-mode PERF_RECORD_HEADER_ATTR: the attr (attr.size bytes), then
+ * the event's sample ids up to the end of the record. */
+static int add_pipe_attr(struct pd_file *f, const uint8_t *rec, uint32_t size, uint64_t off)
+{
+	const uint8_t *body = rec + 8;
+	uint64_t blen = size - 8, asz, nids;
+	struct pd_evsel *e;
+
+	if (blen < PERF_ATTR_SIZE_VER0)
+		return pk_error(EINVAL, "%s: attr record at offset %llu: %u bytes, too short for an attr",
+				f->path, (unsigned long long)off, size);
+	asz = rd32(body + 4);
+	if (asz == 0)
+		asz = PERF_ATTR_SIZE_VER0;
+	if (asz < PERF_ATTR_SIZE_VER0 || asz > blen || asz % 8)
+		return pk_error(EINVAL, "%s: attr record at offset %llu: attr.size %llu does not fit in %llu bytes",
+				f->path, (unsigned long long)off, (unsigned long long)asz,
+				(unsigned long long)blen);
+	f->evsels = xrealloc(f->evsels, (f->nr_evsels + 1) * sizeof(*f->evsels));
+	e = &f->evsels[f->nr_evsels++];
+	memset(e, 0, sizeof(*e));
+	memcpy(&e->attr, body, asz < sizeof(e->attr) ? (size_t)asz : sizeof(e->attr));
+	nids = (blen - asz) / 8;
+	if (nids) {
+		e->ids = xmalloc((size_t)nids * 8);
+		memcpy(e->ids, body + asz, (size_t)nids * 8);
+		qsort(e->ids, (size_t)nids, 8, cmp_u64);
+		e->nr_ids = (size_t)nids;
+	}
+	e->name = default_name(&e->attr);
+	if (!f->attr_size)
+		f->attr_size = asz + 16;
+	return 0;
+}
+
+struct featref {
+	uint64_t bit, off, size;
+};
+
+/* Walk the records of src[start, end) and append them to m: COMPRESSED
+ * records decompressed, pipe-mode header records (ATTR, FEATURE, BUILD_ID,
+ * EVENT_TYPE, TRACING_DATA) taken into f instead.  A record that does not
+ * fit ends the walk with a warning; the records before it are kept. */
+static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, uint64_t end,
+			 struct membuf *m, bool pipe)
+{
+	ZSTD_DStream *ds = NULL;
+	struct featref *feats = NULL;
+	size_t nr_feats = 0;
+	uint64_t pos = start;
+	int err = 0;
+	char why[160];
+
+	while (pos < end) {
+		struct perf_event_header h;
+		const uint8_t *r = src + pos;
+		uint64_t left = end - pos, extra = 0;
+
+		if (left < sizeof(h)) {
+			snprintf(why, sizeof(why), " (truncated record header, %llu bytes left)",
+				 (unsigned long long)left);
+			goto short_data;
+		}
+		memcpy(&h, r, sizeof(h));
+		/* kernel records are 8-byte multiples; perf's own (COMPRESSED,
+		 * pipe-mode HEADER_FEATURE) need not be */
+		if (h.size < sizeof(h) || (h.size % 8 && h.type < PD_RECORD_HEADER_ATTR) || h.size > left) {
+			snprintf(why, sizeof(why), " (record there: type %u, size %u, does not fit in the %llu bytes left)",
+				 h.type, h.size, (unsigned long long)left);
+			goto short_data;
+		}
+		/* records followed by a payload outside their size */
+		if (h.type == PD_RECORD_HEADER_TRACING_DATA && h.size >= 16)
+			extra = rd32(r + 8);
+		else if (h.type == PD_RECORD_AUXTRACE && h.size >= 16)
+			extra = rd64(r + 8);
+		if (extra > left - h.size) {
+			snprintf(why, sizeof(why), " (type %u record's %llu-byte payload does not fit)",
+				 h.type, (unsigned long long)extra);
+			goto short_data;
+		}
+		switch (h.type) {
+		case PD_RECORD_COMPRESSED:
+			if (!ds) {
+				ds = ZSTD_createDStream();
+				if (!ds) {
+					err = pk_error(ENOMEM, "%s: cannot create a zstd decompressor", f->path);
+					goto out;
+				}
+				ZSTD_initDStream(ds);
+			}
+			err = decompress(f, ds, m, r + 8, h.size - 8u, pos);
+			if (err == -EPROTO) {
+				pk_warn("%s; read the records before it", pk_errmsg());
+				err = 0;
+				goto done;
+			}
+			if (err)
+				goto out;
+			break;
+		case PD_RECORD_HEADER_ATTR:
+		case PD_RECORD_HEADER_FEATURE:
+		case PD_RECORD_HEADER_BUILD_ID:
+		case PD_RECORD_HEADER_EVENT_TYPE:
+		case PD_RECORD_HEADER_TRACING_DATA:
+			if (!pipe)
+				goto copy;
+			if (h.type == PD_RECORD_HEADER_ATTR) {
+				err = add_pipe_attr(f, r, h.size, pos);
+				if (err)
+					goto out;
+			} else if (h.type == PD_RECORD_HEADER_FEATURE && h.size >= 16) {
+				/* decoded after the walk: EVENT_DESC names need the attrs */
+				feats = xrealloc(feats, (nr_feats + 1) * sizeof(*feats));
+				feats[nr_feats].bit = rd64(r + 8);
+				feats[nr_feats].off = pos + 16;
+				feats[nr_feats].size = h.size - 16u;
+				nr_feats++;
+			} else if (h.type == PD_RECORD_HEADER_BUILD_ID) {
+				parse_build_ids(f, r, h.size);
+			}
+			break;
+		default:
+		copy:
+			if (h.size % 8)
+				break;
+			err = mb_reserve(f, m, h.size);
+			if (err)
+				goto out;
+			memcpy(m->buf + m->len, r, h.size);
+			m->len += h.size;
+			break;
+		}
+		pos += h.size + extra;
+	}
+	if (!pipe && f->data_size_header != f->data_size)
+		warn_short(f, pos, "");
+	goto done;
+short_data:
+	if (pipe)
+		pk_warn("%s: stream ends inside a record at offset %llu%s; read the records before it",
+			f->path, (unsigned long long)pos, why);
+	else
+		warn_short(f, pos, why);
+done:
+	for (size_t i = 0; i < nr_feats; i++)
+		if (feats[i].bit < PD_FEAT_MAX)
+			parse_feature(f, (int)feats[i].bit, src + feats[i].off, feats[i].size);
+out:
+	free(feats);
+	ZSTD_freeDStream(ds);
+	return err;
+}
+
+/* Replace f's bytes by the in-memory data m (a data section at offset 0). */
+static void use_memdata(struct pd_file *f, struct membuf *m)
+{
+	struct pd_file_priv *pv = PRIV(f);
+
+	if (pv->mapped_size)
+		munmap((void *)f->map, pv->mapped_size);
+	pv->mapped_size = 0;
+	free(pv->heap);
+	if (!m->buf)
+		m->buf = xmalloc(8);
+	pv->heap = m->buf;
+	f->map = m->buf;
+	f->size = m->len;
+	f->data_offset = 0;
+	f->data_size = m->len;
+	f->data_size_header = m->len;
+	m->buf = NULL;
+}
+
+/* Pipe mode: struct perf_pipe_file_header {magic, size = 16}, then records;
+ * the events arrive as HEADER_ATTR records and features as HEADER_FEATURE
+ * records, mixed with the data (perf's perf_event__synthesize_for_pipe). */
+static int open_pipe(struct pd_file *f)
+{
+	struct membuf m = { 0 };
+	int err;
+
+	PRIV(f)->pipe = true;
+	err = build_memdata(f, f->map, PD_PIPE_HEADER_SIZE, f->size, &m, true);
+	if (!err && !f->nr_evsels)
+		err = pk_error(EINVAL, "%s: pipe-mode data without any event (no HEADER_ATTR record)", f->path);
+	if (err) {
+		free(m.buf);
+		return err;
+	}
+	check_id_layout(f);
+	use_memdata(f, &m);
+	return 0;
+}
+
+/* Does the data section hold a PERF_RECORD_COMPRESSED (files whose feature
+ * bitmap is lost: an unfinished recording)? */
+static bool has_compressed(const struct pd_file *f)
+{
+	uint64_t pos = f->data_offset, end = f->data_offset + f->data_size;
+
+	/* a quiet hop over the record headers (pd_next warns at the end) */
+	while (end - pos >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+
+		memcpy(&h, f->map + pos, sizeof(h));
+		if (h.type == PD_RECORD_COMPRESSED)
+			return true;
+		if (h.size < sizeof(h) || h.size > end - pos)
+			return false;
+		pos += h.size;
+	}
+	return false;
 }
 
 int pd_open(struct pd_file **out, const char *path)
 {
+	struct pd_file_priv *pv;
 	struct pd_file *f;
 	struct stat st;
 	uint64_t magic, hsize, aoff, asize;
-	int err;
+	bool is_stdin = !strcmp(path, "-");
+	int fd, err;
 
 	*out = NULL;
-	f = xcalloc(1, sizeof(*f));
-	f->path = xstrdup(path);
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0) {
+	pv = xcalloc(1, sizeof(*pv));
+	f = &pv->pub;
+	f->path = xstrdup(is_stdin ? "<stdin>" : path);
+	f->fd = -1;
+	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		err = pk_error(errno, "%s: cannot open: %s", path, strerror(errno));
 		goto fail;
 	}
-	if (fstat(f->fd, &st) < 0) {
-		err = pk_error(errno, "%s: cannot stat: %s", path, strerror(errno));
+	if (!is_stdin)
+		f->fd = fd;
+	if (fstat(fd, &st) < 0) {
+		err = pk_error(errno, "%s: cannot stat: %s", f->path, strerror(errno));
 		goto fail;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		err = pk_error(EINVAL, "%s: not a regular file (perf.data directories and pipes are not supported)", path);
+	if (S_ISDIR(st.st_mode)) {
+		err = pk_error(EINVAL, "%s: is a directory (perf.data directories are not supported)", path);
 		goto fail;
 	}
-	f->size = (uint64_t)st.st_size;
+	if (S_ISREG(st.st_mode) && st.st_size >= 8) {
+		f->size = (uint64_t)st.st_size;
+		f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (f->map == MAP_FAILED) {
+			f->map = NULL;
+			err = pk_error(errno, "%s: cannot map: %s", f->path, strerror(errno));
+			goto fail;
+		}
+		pv->mapped_size = f->size;
+		madvise((void *)f->map, f->size, MADV_WILLNEED);
+	} else if (!S_ISREG(st.st_mode)) {
+		/* a pipe, FIFO or terminal: the stream is read into memory */
+		struct membuf m = { 0 };
+
+		err = read_all(f, fd, &m);
+		if (err) {
+			free(m.buf);
+			goto fail;
+		}
+		pv->heap = m.buf;
+		f->map = m.buf;
+		f->size = m.len;
+	} else {
+		f->size = (uint64_t)st.st_size;
+	}
 	if (f->size < 8) {
 		err = pk_error(EINVAL, "%s: not a perf.data file (%llu bytes, too short for the magic at offset 0)",
-			       path, (unsigned long long)f->size);
+			       f->path, (unsigned long long)f->size);
 		goto fail;
 	}
-	f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, f->fd, 0);
-	if (f->map == MAP_FAILED) {
-		f->map = NULL;
-		err = pk_error(errno, "%s: cannot map: %s", path, strerror(errno));
-		goto fail;
-	}
-	madvise((void *)f->map, f->size, MADV_WILLNEED);
 	magic = rd64(f->map);
 	if (magic == PD_MAGIC_SWAPPED) {
-		err = pk_error(EPROTONOSUPPORT, "%s: byte-swapped (big-endian) perf.data is not supported", path);
+		err = pk_error(EPROTONOSUPPORT, "%s: byte-swapped (big-endian) perf.data is not supported", f->path);
 		goto fail;
 	}
 	if (magic != PD_MAGIC) {
-		err = pk_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0, expected \"PERFILE2\")", path);
+		err = pk_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0, expected \"PERFILE2\")", f->path);
 		goto fail;
 	}
 	if (f->size < 16) {
-		err = pk_error(EINVAL, "%s: file ends at offset %llu inside the header", path,
+		err = pk_error(EINVAL, "%s: file ends at offset %llu inside the header", f->path,
 			       (unsigned long long)f->size);
 		goto fail;
 	}
 	hsize = rd64(f->map + 8);
 	if (hsize == PD_PIPE_HEADER_SIZE) {
-		err = pk_error(EPROTONOSUPPORT, "%s: pipe-mode perf.data is not supported", path);
-		goto fail;
+		err = open_pipe(f);
+		if (err)
+			goto fail;
+		*out = f;
+		return 0;
 	}
 	if (hsize != PD_HEADER_SIZE || f->size < PD_HEADER_SIZE) {
 		err = pk_error(EINVAL, "%s: bad header (size field %llu at offset 8, file %llu bytes; expected 104)",
-			       path, (unsigned long long)hsize, (unsigned long long)f->size);
+			       f->path, (unsigned long long)hsize, (unsigned long long)f->size);
 		goto fail;
 	}
 	f->attr_size = rd64(f->map + 16);
@@ -359,13 +722,13 @@ int pd_open(struct pd_file **out, const char *path)
 	memcpy(f->features, f->map + 72, sizeof(f->features));
 	if (!in_range(aoff, asize, f->size)) {
 		err = pk_error(EINVAL, "%s: attr section {%llu, %llu} (header offset 24) outside the %llu-byte file",
-			       path, (unsigned long long)aoff, (unsigned long long)asize,
+			       f->path, (unsigned long long)aoff, (unsigned long long)asize,
 			       (unsigned long long)f->size);
 		goto fail;
 	}
 	if (f->data_offset < PD_HEADER_SIZE || f->data_offset > f->size) {
 		err = pk_error(EINVAL, "%s: data section offset %llu (header offset 40) outside the %llu-byte file",
-			       path, (unsigned long long)f->data_offset, (unsigned long long)f->size);
+			       f->path, (unsigned long long)f->data_offset, (unsigned long long)f->size);
 		goto fail;
 	}
 	err = parse_attrs(f, aoff, asize);
@@ -376,8 +739,22 @@ int pd_open(struct pd_file **out, const char *path)
 		/* unfinished or cut: read what is there (pd_next warns at the end) */
 		f->data_size = f->size - f->data_offset;
 		memset(f->features, 0, sizeof(f->features));
+		pv->compressed = has_compressed(f);
 	} else {
 		parse_features(f);
+	}
+	if (pv->compressed) {
+		/* perf record -z: decompress the whole data section once */
+		struct membuf m = { 0 };
+
+		err = mb_reserve(f, &m, f->data_size < PD_MAX_MEMDATA / 8 ? f->data_size * 4 + 4096 : PD_MAX_MEMDATA / 2);
+		if (!err)
+			err = build_memdata(f, f->map, f->data_offset, f->data_offset + f->data_size, &m, false);
+		if (err) {
+			free(m.buf);
+			goto fail;
+		}
+		use_memdata(f, &m);
 	}
 	*out = f;
 	return 0;
@@ -388,10 +765,13 @@ fail:
 
 void pd_close(struct pd_file *f)
 {
+	struct pd_file_priv *pv = PRIV(f);
+
 	if (!f)
 		return;
-	if (f->map)
-		munmap((void *)f->map, f->size);
+	if (pv->mapped_size)
+		munmap((void *)f->map, pv->mapped_size);
+	free(pv->heap);
 	if (f->fd >= 0)
 		close(f->fd);
 	for (size_t i = 0; i < f->nr_evsels; i++) {
@@ -410,7 +790,7 @@ void pd_close(struct pd_file *f)
 	free(f->cpuid);
 	free(f->cmdline);
 	free(f->path);
-	free(f);
+	free(pv);
 }
 
 /* The one warning for a data section that did not end where the header

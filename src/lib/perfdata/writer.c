@@ -57,6 +57,10 @@ struct pd_writer {
 	uint64_t data_size;
 	uint64_t file_off;        /* bytes written to fd so far */
 	int failed;               /* a write failed: finish refuses */
+	int full;                 /* ... because the disk is full: finish keeps
+	                             the whole records written so far */
+	uint64_t reserved_to;     /* file space allocated up to here (UINT64_MAX:
+	                             the file system cannot reserve) */
 	struct strbuf cmdline;    /* body of HEADER_CMDLINE without the count */
 	uint32_t cmdline_nr;
 	struct strbuf build_ids;  /* body of HEADER_BUILD_ID */
@@ -72,6 +76,7 @@ static int write_all(struct pd_writer *w, const void *p, size_t len)
 				continue;
 			int e = errno;
 			w->failed = 1;
+			w->full = e == ENOSPC || e == EDQUOT;
 			return pk_error(e, "%s: write failed at offset %llu: %s", w->path,
 					(unsigned long long)w->file_off, strerror(e));
 		}
@@ -82,11 +87,42 @@ static int write_all(struct pd_writer *w, const void *p, size_t len)
 	return 0;
 }
 
+/* Keep PD_WRITER_RESERVE bytes allocated past the data about to be written
+ * (fallocate, growing in 4 MB steps), so that when the disk fills up the
+ * data stops first and the header, features and attributes still fit:
+ * -ENOSPC (w->full) when that space cannot be had. */
+#define PD_WRITER_RESERVE (256u << 10)
+static int reserve(struct pd_writer *w, size_t len)
+{
+	uint64_t want = w->file_off + len + PD_WRITER_RESERVE;
+	if (w->reserved_to == UINT64_MAX || want <= w->reserved_to)
+		return 0;
+	uint64_t from = w->reserved_to > w->file_off ? w->reserved_to : w->file_off;
+	if (fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)from, (off_t)(want + (4u << 20) - from)) == 0) {
+		w->reserved_to = want + (4u << 20);
+		return 0;
+	}
+	if (fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)from, (off_t)(want - from)) == 0) {
+		w->reserved_to = want;
+		return 0;
+	}
+	if (errno != ENOSPC && errno != EDQUOT) {
+		w->reserved_to = UINT64_MAX; /* not supported here: write and see */
+		return 0;
+	}
+	w->failed = w->full = 1;
+	return pk_error(ENOSPC, "%s: no space left on the device after %llu bytes of data",
+			w->path, (unsigned long long)(w->file_off - PD_WRITER_HEADER_SIZE));
+}
+
 static int flush_buf(struct pd_writer *w)
 {
 	if (!w->buf_len)
 		return 0;
-	int rc = write_all(w, w->buf, w->buf_len);
+	int rc = reserve(w, w->buf_len);
+	if (rc)
+		return rc;
+	rc = write_all(w, w->buf, w->buf_len);
 	w->buf_len = 0;
 	return rc;
 }
@@ -153,6 +189,8 @@ int pd_writer_write(struct pd_writer *w, const void *data, size_t len)
 		return -EIO;
 	if (len >= WBUF_SIZE) {
 		int rc = flush_buf(w);
+		if (!rc)
+			rc = reserve(w, len);
 		if (!rc)
 			rc = write_all(w, data, len);
 		if (!rc)
@@ -370,9 +408,37 @@ static int cmp_feat(const void *a, const void *b)
 	return ((const struct feat *)a)->bit - ((const struct feat *)b)->bit;
 }
 
+/* After a full disk: the data on file, cut to its last whole record. */
+static uint64_t whole_records(struct pd_writer *w)
+{
+	uint64_t end = w->file_off - PD_WRITER_HEADER_SIZE, pos = 0;
+	struct perf_event_header h;
+	while (end - pos >= sizeof(h) &&
+	       pread(w->fd, &h, sizeof(h), (off_t)(PD_WRITER_HEADER_SIZE + pos)) == (ssize_t)sizeof(h) &&
+	       h.size >= sizeof(h) && h.size <= end - pos)
+		pos += h.size;
+	return pos;
+}
+
 int pd_writer_finish(struct pd_writer *w)
 {
-	int rc = w->failed ? -EIO : flush_buf(w);
+	int rc = 0, cut = 0;  /* cut: the disk filled up in this call */
+	if (!w->failed) {
+		rc = flush_buf(w);
+		cut = w->full;
+	}
+	if (w->full && w->file_off >= PD_WRITER_HEADER_SIZE) {
+		/* keep what fits: the whole records written, then the tail goes
+		 * into the space reserved for it */
+		w->data_size = whole_records(w);
+		w->file_off = PD_WRITER_HEADER_SIZE + w->data_size;
+		w->buf_len = 0;
+		w->failed = 0;
+		rc = lseek(w->fd, (off_t)w->file_off, SEEK_SET) < 0 ?
+			pk_error(errno, "%s: seek failed: %s", w->path, strerror(errno)) : 0;
+	} else if (!rc && w->failed) {
+		rc = -EIO;
+	}
 	if (rc) {
 		if (rc == -EIO)
 			pk_error(EIO, "%s: an earlier write failed", w->path);
@@ -430,6 +496,10 @@ int pd_writer_finish(struct pd_writer *w)
 		h.features[fs[i].bit / 64] |= 1ull << (fs[i].bit % 64);
 
 	rc = write_all(w, tail.buf, tail.len);
+	/* drop what lies past the tail: space reserved and not used, or data
+	 * past the last whole record after a full disk */
+	if (!rc && ftruncate(w->fd, (off_t)w->file_off) != 0)
+		rc = pk_error(errno, "%s: cannot truncate: %s", w->path, strerror(errno));
 	if (!rc && pwrite(w->fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
 		rc = pk_error(errno ? errno : EIO, "%s: cannot write the header: %s", w->path,
 			      strerror(errno ? errno : EIO));
@@ -449,8 +519,12 @@ int pd_writer_finish(struct pd_writer *w)
 	}
 	free(w->tmp);
 	w->tmp = NULL;
+	if (cut && !w->failed)
+		/* the file is complete, but not all the data given */
+		rc = pk_error(ENOSPC, "%s: no space left on the device: kept the first %llu bytes of data",
+			      w->path, (unsigned long long)w->data_size);
 	pd_writer_abort(w); /* frees */
-	return 0;
+	return rc;
 }
 
 void pd_writer_abort(struct pd_writer *w)

@@ -14,9 +14,13 @@
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
+#include "session/unwind.h"
+#include "stack/inline.h"
+#include "symbol/perfmap.h"
 #include "symbol/symbol.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +34,7 @@ struct map {
 
 struct mapgroup {
 	unsigned refs;
+	uint64_t gen;         /* changes with every map change (unwind cache key) */
 	struct map *v;
 	size_t nr, alloc;
 };
@@ -59,7 +64,24 @@ struct session {
 	size_t frames_alloc;
 	uint64_t nr_compressed;   /* PERF_RECORD_COMPRESSED records (not decoded) */
 	char *vdso_image;         /* perf's build-id cache copy of the [vdso], or NULL */
+	struct unwinder *unw;     /* --call-graph dwarf samples, made on first use */
+	struct unwind_map *umaps;
+	size_t umaps_alloc;
+	uint64_t *upcs;           /* unwound user pcs */
+	unsigned kmax_stack;      /* kernel callchain limit when the attr has none */
+	struct perfmap_cache *jit; /* /tmp/perf-PID.map, made on first use */
+	struct inline_resolver *inl; /* inline frames and srclines, made on first use */
+	struct strbuf tmp;
+	struct pk_frame *frames2; /* scratch for inline expansion */
+	size_t frames2_alloc;
+	struct hashmap srclines;  /* (dso pointer, addr) → interned srcline */
+	struct hashmap dsofiles;  /* dso pointer → the file to read for it ("" none) */
+	struct hashmap bids;      /* DSO path → its struct pd_build_id (BUILD_ID feature) */
+	uint64_t nr_replaced;     /* DSOs whose file changed since the recording */
 };
+
+/* Map group generations, unique across sessions (see unwind.h). */
+static _Atomic uint64_t mg_gens;
 
 /* ---- map groups ---- */
 
@@ -68,6 +90,7 @@ static struct mapgroup *mg_new(void)
 	struct mapgroup *g = xcalloc(1, sizeof(*g));
 
 	g->refs = 1;
+	g->gen = ++mg_gens;
 	return g;
 }
 
@@ -110,6 +133,10 @@ static void mg_insert(struct mapgroup *g, const struct map *m)
 {
 	size_t i = 0, at;
 
+	/* the generation changes with the file-backed maps only (what the
+	 * unwinder reports): anonymous memory comes and goes all the time */
+	if (!m->no_symbols || !strcmp(m->dso, "[vdso]"))
+		g->gen = ++mg_gens;
 	mg_reserve(g, 2);
 	while (i < g->nr) {
 		struct map *o = &g->v[i];
@@ -118,6 +145,8 @@ static void mg_insert(struct mapgroup *g, const struct map *m)
 			i++;
 			continue;
 		}
+		if (!o->no_symbols || !strcmp(o->dso, "[vdso]"))
+			g->gen = ++mg_gens;
 		if (o->start < m->start && o->end > m->end) {
 			/* split in two */
 			struct map tail = *o;
@@ -323,6 +352,7 @@ static void do_comm(struct session *s, const struct perf_event_header *h, const 
 	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
 		/* exec replaces the address space: the maps come anew */
 		t->mg->nr = 0;
+		t->mg->gen = ++mg_gens;
 	}
 }
 
@@ -380,7 +410,7 @@ static void index_records(struct session *s)
 	while (pd_next(f, &pos, &h) == 1) {
 		struct rec_ref r = { 0, here };
 
-		if ((here & 7) || (pos & 7)) {
+		if (((uintptr_t)h & 7) || (here & 7) || (pos & 7)) {   /* absolute: the data offset may be odd */
 			/* perf's COMPRESSED records are not 8-byte multiples: count
 			 * them here, never touch them unaligned later */
 			uint32_t type;
@@ -438,7 +468,30 @@ int session_open(struct session **out, const char *path, const struct session_op
 		s->opts = *opts;
 	hm_init(&s->strings);
 	hm_init(&s->threads);
+	hm_init(&s->srclines);
+	hm_init(&s->dsofiles);
+	hm_init(&s->bids);
+	for (size_t i = 0; i < s->f->nr_build_ids; i++) {
+		const struct pd_build_id *b = &s->f->build_ids[i];
+		int created;
+
+		if (b->filename && b->filename[0] == '/')
+			hm_upsert(&s->bids, b->filename, strlen(b->filename), &created)->val.ptr =
+				(void *)b;
+	}
+	sb_init(&s->tmp, 0);
 	s->syms = symcache_new();
+	symcache_set_demangle(s->syms, !s->opts.no_demangle);
+	{
+		FILE *ms = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+
+		s->kmax_stack = 127;   /* the kernel's default */
+		if (ms) {
+			if (fscanf(ms, "%u", &s->kmax_stack) != 1)
+				s->kmax_stack = 127;
+			fclose(ms);
+		}
+	}
 	find_vdso_image(s);
 	index_records(s);
 	*out = s;
@@ -457,6 +510,8 @@ const struct session_stats *session_stats(const struct session *s)
 
 /* ---- samples ---- */
 
+static const char *dso_file(struct session *s, const char *dso);
+
 static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 {
 	const struct map *m;
@@ -464,6 +519,8 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 
 	fr->sym = NULL;
 	fr->sym_off = fr->ip;
+	fr->inlined = false;
+	fr->addr = 0;
 	if (fr->kernel) {
 		fr->dso = "[kernel.kallsyms]";
 		fr->sym = symcache_resolve_kernel(s->syms, fr->ip, &fr->sym_off);
@@ -472,19 +529,201 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 		return;
 	}
 	m = mg_find(t->mg, fr->ip);
-	if (!m) {
-		fr->dso = "[unknown]";
-		return;
+	if (!m || !strncmp(m->dso, "//anon", 6) || !strncmp(m->dso, "[anon", 5)) {
+		/* JIT code: anonymous memory, or no mapping at all (perf's rule),
+		 * named by the process's /tmp/perf-PID.map */
+		const char *map_path;
+
+		if (!s->jit)
+			s->jit = perfmap_cache_new(NULL);
+		fr->sym = perfmap_lookup(s->jit, t->pid, fr->ip, m != NULL, &map_path, &fr->sym_off);
+		if (map_path) {
+			fr->dso = map_path;
+			if (!fr->sym)
+				fr->sym_off = fr->ip;
+			return;
+		}
+		if (!m) {
+			fr->dso = "[unknown]";
+			return;
+		}
 	}
 	fr->dso = m->dso;
 	file_off = fr->ip - m->start + m->pgoff;
 	fr->sym_off = file_off;
-	if (!m->no_symbols || (s->vdso_image && !strcmp(m->dso, "[vdso]"))) {
-		fr->sym = symcache_resolve(s->syms, m->no_symbols ? s->vdso_image : m->dso, file_off,
-					   &fr->sym_off, NULL);
+	const char *file = m->no_symbols ? NULL : dso_file(s, m->dso);
+
+	if (file || (m->no_symbols && s->vdso_image && !strcmp(m->dso, "[vdso]"))) {
+		fr->sym = symcache_resolve(s->syms, m->no_symbols ? s->vdso_image : file, file_off,
+					   &fr->sym_off, m->no_symbols ? NULL : &fr->addr);
 		if (!fr->sym)
 			fr->sym_off = file_off;
 	}
+}
+
+/* ---- build-ids: the file a DSO's symbols come from ---- */
+
+static bool same_bid(const char *path, const struct pd_build_id *b)
+{
+	uint8_t id[64];
+	int n = sym_read_build_id(path, id, sizeof(id));
+
+	/* perf pads SHA-1 ids to 20 bytes; compare what was recorded */
+	return n > 0 && (size_t)n >= b->size && !memcmp(id, b->data, b->size);
+}
+
+/* The file to read for dso: the DSO itself when its build-id is the one
+ * recorded (or none was), else a copy by build-id from perf's cache
+ * (~/.debug/.build-id/xx/rest[/elf]) or the debug tree
+ * (/usr/lib/debug/.build-id/xx/rest.debug); NULL when none matches: a
+ * rebuilt binary is never read for an old recording. */
+static const char *dso_file(struct session *s, const char *dso)
+{
+	int created;
+	struct hm_entry *e = hm_upsert(&s->dsofiles, &dso, sizeof(dso), &created);
+	const struct hm_entry *be;
+	const struct pd_build_id *b;
+	const char *res = dso, *home = getenv("HOME");
+	struct strbuf hex = STRBUF_INIT, cand = STRBUF_INIT;
+
+	if (!created)
+		return *(const char *)e->val.ptr ? e->val.ptr : NULL;
+	be = hm_find(&s->bids, dso, strlen(dso));
+	b = be ? be->val.ptr : NULL;
+	if (b && b->size >= 2 && !same_bid(dso, b)) {
+		res = NULL;
+		for (unsigned i = 0; i < b->size; i++)
+			sb_addf(&hex, "%02x", b->data[i]);
+		for (int k = 0; k < 3 && !res; k++) {
+			sb_reset(&cand);
+			if (k < 2 && (!home || !*home))
+				continue;
+			if (k < 2)
+				sb_addf(&cand, "%s/.debug/.build-id/%.2s/%s%s", home, hex.buf, hex.buf + 2,
+					k == 0 ? "/elf" : "");
+			else
+				sb_addf(&cand, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex.buf, hex.buf + 2);
+			if (same_bid(cand.buf, b))
+				res = intern(s, cand.buf, cand.len);
+		}
+		if (!res) {
+			s->nr_replaced++;
+			pk_warn("%s: %s (build-id %s; no copy in ~/.debug or /usr/lib/debug): "
+				"its symbols are shown as [unknown]", dso,
+				access(dso, F_OK) ? "missing" : "not the file recorded, its build-id differs",
+				hex.buf);
+		}
+	}
+	sb_release(&hex);
+	sb_release(&cand);
+	/* e may have moved: look up again */
+	hm_find(&s->dsofiles, &dso, sizeof(dso))->val.ptr = (void *)(res ? res : "");
+	return res;
+}
+
+static struct inline_resolver *inl_get(struct session *s)
+{
+	if (!s->inl) {
+		s->inl = inline_resolver_new();
+		inline_resolver_set_mark(s->inl, false);
+	}
+	return s->inl;
+}
+
+/* Insert the inlined functions' frames (innermost first) before each user
+ * frame whose address DWARF places in inlined code; returns the new count. */
+static size_t expand_inlines(struct session *s, size_t n)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pk_frame *fr = &s->frames[i];
+		size_t k = 0;
+
+		/* a caller's ip is a return address: look at the call itself */
+		const char *file = !fr->kernel && fr->sym && fr->addr && fr->dso[0] == '/'
+					   ? dso_file(s, fr->dso) : NULL;
+
+		if (file) {
+			sb_reset(&s->tmp);
+			if (inline_resolve_addr(inl_get(s), file, fr->addr - (i > 0 && !s->frames[i - 1].kernel),
+						false, &s->tmp) == 0)
+				for (size_t j = 0; j < s->tmp.len; j++)
+					k += s->tmp.buf[j] == ';';
+		}
+		if (out + k + 1 > s->frames2_alloc) {
+			s->frames2_alloc = (out + k + 1) * 2 + 64;
+			s->frames2 = xrealloc(s->frames2, s->frames2_alloc * sizeof(*s->frames2));
+		}
+		/* items are "outer;…;inner": emit inner … second, then fr */
+		for (size_t e = s->tmp.len, left = k; left > 0; left--) {
+			size_t st = e;
+			struct pk_frame *nf = &s->frames2[out++];
+
+			while (st > 0 && s->tmp.buf[st - 1] != ';')
+				st--;
+			*nf = *fr;
+			nf->sym = intern(s, s->tmp.buf + st, e - st);
+			nf->sym_off = 0;
+			nf->inlined = true;
+			e = st - 1;
+		}
+		s->frames2[out++] = *fr;
+	}
+	/* swap the buffers */
+	struct pk_frame *t = s->frames;
+	size_t ta = s->frames_alloc;
+
+	s->frames = s->frames2;
+	s->frames_alloc = s->frames2_alloc;
+	s->frames2 = t;
+	s->frames2_alloc = ta;
+	return out;
+}
+
+const char *session_srcline(struct session *s, const struct pk_frame *fr)
+{
+	struct {
+		const char *dso;
+		uint64_t addr;
+	} key = { fr->dso, fr->addr ? fr->addr : fr->sym_off };
+	int created;
+	struct hm_entry *e;
+	const char *res;
+
+	if (fr->kernel || !fr->dso || !strcmp(fr->dso, "[unknown]"))
+		return "[unknown]";
+	e = hm_upsert(&s->srclines, &key, sizeof(key), &created);
+	if (!created)
+		return e->val.ptr;
+	sb_reset(&s->tmp);
+	const char *file = fr->addr && fr->dso[0] == '/' ? dso_file(s, fr->dso) : NULL;
+	if (file && inline_resolve_addr(inl_get(s), file, fr->addr, true, &s->tmp) == 0) {
+		/* the innermost item is the last: "name:file:line" */
+		const char *last = strrchr(s->tmp.buf, ';');
+		const char *colon;
+
+		last = last ? last + 1 : s->tmp.buf;
+		colon = strchr(last, ':');
+		if (colon && strcmp(colon + 1, "??:0")) {
+			res = intern(s, colon + 1, strlen(colon + 1));
+			goto done;
+		}
+	}
+	{
+		const char *base = strrchr(fr->dso, '/');
+		char buf[64];
+
+		sb_reset(&s->tmp);
+		sb_addstr(&s->tmp, base ? base + 1 : fr->dso);
+		snprintf(buf, sizeof(buf), "[+%" PRIx64 "]", key.addr);
+		sb_addstr(&s->tmp, buf);
+		res = intern(s, s->tmp.buf, s->tmp.len);
+	}
+done:
+	/* e may have moved while interning into another map: look up again */
+	hm_find(&s->srclines, &key, sizeof(key))->val.ptr = (void *)res;
+	return res;
 }
 
 static struct pk_frame *frame_slot(struct session *s, size_t n)
@@ -494,6 +733,58 @@ static struct pk_frame *frame_slot(struct session *s, size_t n)
 		s->frames = xrealloc(s->frames, s->frames_alloc * sizeof(*s->frames));
 	}
 	return &s->frames[n];
+}
+
+/* Append the user frames unwound from a --call-graph dwarf sample after the
+ * n frames there are; returns the new count. */
+static size_t unwind_user(struct session *s, struct thread *t, const struct pd_sample *raw,
+			  size_t n, bool *truncated)
+{
+	const struct mapgroup *g = t->mg;
+	size_t nm = 0, max = 1024;
+	bool trunc = false;
+	int got;
+
+	if (s->opts.max_stack > 0)
+		max = (size_t)s->opts.max_stack > n ? (size_t)s->opts.max_stack - n : 0;
+	if (!max || !g)
+		return n;
+	if (!s->unw) {
+		s->unw = unwinder_new(s->syms);
+		s->upcs = xmalloc(1024 * sizeof(*s->upcs));
+	}
+	if (max > 1024)
+		max = 1024;
+	if (g->nr > s->umaps_alloc) {
+		s->umaps_alloc = g->nr * 2;
+		s->umaps = xrealloc(s->umaps, s->umaps_alloc * sizeof(*s->umaps));
+	}
+	for (size_t i = 0; i < g->nr; i++) {
+		const struct map *m = &g->v[i];
+		const char *dso = m->dso;
+
+		if (m->no_symbols) {
+			if (!s->vdso_image || strcmp(dso, "[vdso]"))
+				continue;
+			dso = s->vdso_image;
+		} else if (!(dso = dso_file(s, dso))) {
+			continue;
+		}
+		s->umaps[nm++] = (struct unwind_map){ m->start, m->end, m->pgoff, dso };
+	}
+	got = unwind_sample(s->unw, g, g->gen, s->umaps, nm, t->pid, raw, s->upcs, max, &trunc);
+	if (got <= 0)
+		return n;
+	/* max reached is --max-stack doing its job, not a truncation */
+	if (trunc && !((size_t)got == max && s->opts.max_stack > 0))
+		*truncated = true;
+	for (int i = 0; i < got; i++) {
+		struct pk_frame *fr = frame_slot(s, n++);
+
+		fr->ip = s->upcs[i];
+		fr->kernel = false;
+	}
+	return n;
 }
 
 static int do_sample(struct session *s, const struct perf_event_header *h, session_sample_fn fn,
@@ -511,7 +802,14 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		return 0;
 	}
 	t = thread_findnew(s, raw.pid, raw.tid);
+	bool dwarf = (raw.evsel->attr.sample_type & PERF_SAMPLE_REGS_USER) && raw.user_regs &&
+		     raw.user_regs_abi && raw.user_stack_size;
+	bool truncated = false, cut = false;
 	if (raw.callchain && raw.nr_callchain && !s->opts.no_callchain) {
+		uint64_t entries = 0;
+		unsigned limit = raw.evsel->attr.sample_max_stack ? raw.evsel->attr.sample_max_stack
+								  : s->kmax_stack;
+
 		for (uint64_t i = 0; i < raw.nr_callchain; i++) {
 			uint64_t ip = raw.callchain[i];
 			struct pk_frame *fr;
@@ -520,13 +818,24 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 				kernel = ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_GUEST_KERNEL;
 				continue;
 			}
-			if (s->opts.max_stack > 0 && n >= (size_t)s->opts.max_stack)
+			entries++;
+			if (dwarf && !kernel)
+				continue;  /* user part comes from the unwinder */
+			if (s->opts.max_stack > 0 && n >= (size_t)s->opts.max_stack) {
+				cut = true;
 				break;
+			}
 			fr = frame_slot(s, n++);
 			fr->ip = ip;
 			fr->kernel = kernel;
 		}
+		/* the kernel stops at perf_event_max_stack entries: such a chain
+		 * lacks its outer callers */
+		if (limit && entries >= limit && !dwarf)
+			truncated = true;
 	}
+	if (dwarf && !s->opts.no_callchain && !cut)
+		n = unwind_user(s, t, &raw, n, &truncated);
 	if (n == 0) {
 		struct pk_frame *fr = frame_slot(s, n++);
 
@@ -535,6 +844,20 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 	}
 	for (size_t i = 0; i < n; i++)
 		resolve(s, t, &s->frames[i]);
+	if (s->opts.inline_)
+		n = expand_inlines(s, n);
+	if (truncated) {
+		/* shown as the outermost frame, so a cut stack never poses as
+		 * top-level code */
+		struct pk_frame *fr = frame_slot(s, n++);
+
+		s->stats.nr_truncated++;
+		fr->ip = 0;
+		fr->sym = "[truncated]";
+		fr->sym_off = 0;
+		fr->dso = "[unknown]";
+		fr->kernel = false;
+	}
 	if (!(raw.evsel->attr.sample_type & PERF_SAMPLE_PERIOD))
 		/* a fixed period (-c N) is in the attr, not in each sample */
 		raw.period = raw.evsel->attr.freq ? 1 : raw.evsel->attr.sample_period;
@@ -620,6 +943,16 @@ void session_close(struct session *s)
 	}
 	hm_release(&s->threads);
 	hm_release(&s->strings);
+	unwinder_free(s->unw);
+	perfmap_cache_free(s->jit);
+	inline_resolver_free(s->inl);
+	hm_release(&s->srclines);
+	hm_release(&s->dsofiles);
+	hm_release(&s->bids);
+	sb_release(&s->tmp);
+	free(s->frames2);
+	free(s->umaps);
+	free(s->upcs);
 	symcache_free(s->syms);
 	free(s->recs);
 	free(s->frames);

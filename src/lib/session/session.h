@@ -15,6 +15,25 @@
  * switch between kernel and user address spaces and are not frames), else
  * the sample ip alone.  frames[0] is the leaf (where the sample hit),
  * frames[nr-1] the outermost caller.
+ *
+ * Symbols: through the file each MMAP names, unless the file's build-id is
+ * not the one recorded (HEADER_BUILD_ID): then a copy by build-id from
+ * ~/.debug/.build-id or /usr/lib/debug/.build-id, else no symbols (one
+ * warning) — a rebuilt binary never names an old recording's addresses.
+ * Addresses in anonymous memory ("//anon") or in no mapping at all are named
+ * from the process's /tmp/perf-PID.map (JIT code; symbol/perfmap.h), with
+ * the map's path as the DSO.
+ *
+ * DWARF call graphs (PERF_SAMPLE_REGS_USER + PERF_SAMPLE_STACK_USER, perf
+ * record --call-graph dwarf): the kernel part of the callchain, then the
+ * user frames unwound from the registers and stack copy (session/unwind.h).
+ *
+ * Truncation: a frame-pointer chain with as many entries as the kernel's
+ * limit (attr.sample_max_stack, else /proc/sys/kernel/perf_event_max_stack
+ * now), or a DWARF unwind that ran past its stack copy, lacks its outer
+ * callers: it gets an extra outermost frame with sym "[truncated]" (dso
+ * "[unknown]", ip 0) and counts in nr_truncated.  A stack cut by max_stack
+ * is not marked.
  */
 #ifndef PERFKIT_SESSION_H
 #define PERFKIT_SESSION_H
@@ -31,6 +50,10 @@ struct pk_frame {
 	uint64_t sym_off;     /* ip's offset from the symbol start (bytes) */
 	const char *dso;      /* DSO path, "[kernel.kallsyms]", or "[unknown]" */
 	bool kernel;          /* kernel-space address */
+	bool inlined;         /* an inlined function's frame (session_opts.inline_):
+				 sym is its DWARF name, ip that of the frame
+				 after it, which holds the real function */
+	uint64_t addr;        /* ELF virtual address of ip in dso, 0: unknown */
 };
 
 struct pk_sample {
@@ -48,6 +71,10 @@ struct pk_sample {
 struct session_opts {
 	bool no_callchain;    /* use the sample ip only even with a callchain */
 	int max_stack;        /* 0: no limit; else keep at most this many frames */
+	bool no_demangle;     /* raw ELF symbol names (default: C++/Rust demangled) */
+	bool inline_;         /* expand inlined functions from DWARF into frames of
+				 their own (user-space frames with debug info;
+				 each (DSO, address) resolved once) */
 };
 
 struct session_stats {
@@ -55,6 +82,7 @@ struct session_stats {
 	uint64_t nr_samples;
 	uint64_t nr_lost;      /* sum of PERF_RECORD_LOST(_SAMPLES) counts */
 	uint64_t total_period;
+	uint64_t nr_truncated; /* samples whose stack was cut short (see below) */
 };
 
 struct session;
@@ -72,6 +100,12 @@ typedef int (*session_sample_fn)(const struct pk_sample *s, void *arg);
 int session_process(struct session *s, session_sample_fn fn, void *arg);
 
 const struct session_stats *session_stats(const struct session *s);
+
+/* The source line of a user frame, "file.c:LINE" (file basename, innermost
+ * inlined function's line) from DWARF, else "DSO[+OFF]" (DSO basename, OFF
+ * in hex) as perf shows it, "[unknown]" without a DSO.  Interned in the
+ * session; each (DSO, address) resolved once. */
+const char *session_srcline(struct session *s, const struct pk_frame *fr);
 void session_close(struct session *s);
 
 #endif

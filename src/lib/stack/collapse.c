@@ -22,16 +22,18 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		return 0;
 	for (size_t i = 0; i < s->nr_frames; i++) {
 		const struct pk_frame *f = &s->frames[i];
-		psc_sample_frame(c, f->ip, f->sym, f->sym_off, f->dso, f->kernel);
+		/* the ELF address when known: what --inline looks up (PIE too) */
+		psc_sample_frame(c, f->addr ? f->addr : f->ip, f->sym, f->sym_off, f->dso, f->kernel);
 	}
 	psc_sample_end(c);
 	return 0;
 }
 
-static int collapse_perfdata(const char *path, struct ps_collapser *c)
+static int collapse_perfdata(const char *path, struct ps_collapser *c, const struct collapse_opts *o)
 {
 	struct session *s;
-	int ret = session_open(&s, path, NULL);
+	struct session_opts so = { .max_stack = o->max_stack, .no_demangle = o->no_demangle };
+	int ret = session_open(&s, path, &so);
 
 	if (ret)
 		return ret;
@@ -159,9 +161,9 @@ int collapse_file(const char *path_or_dash, const struct collapse_opts *o, struc
 	if (got == 8 && !memcmp(magic, "PERFILE2", 8)) {
 		struct stat st;
 		if (!is_stdin) {
-			ret = collapse_perfdata(path_or_dash, c);
+			ret = collapse_perfdata(path_or_dash, c, o);
 		} else if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) == 0) {
-			ret = collapse_perfdata("/proc/self/fd/0", c);
+			ret = collapse_perfdata("/proc/self/fd/0", c, o);
 		} else {
 			ret = pk_error(EINVAL, "%s: perf.data in pipe mode is not supported; "
 				       "give the file name, or pipe `perf script` text", name);

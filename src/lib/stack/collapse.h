@@ -59,6 +59,9 @@ struct collapse_opts {
 	bool srcline;      /* --srcline: input has perf script -F+srcline lines */
 	bool count;        /* --count: every sample weighs 1, not its period */
 	const char *event_filter; /* NULL or "": the first event seen */
+	/* perf.data input only (text input has its names and frames set) */
+	int max_stack;     /* --max-stack N: at most N frames a stack (0: all) */
+	bool no_demangle;  /* --no-demangle: raw C++/Rust symbol names */
 };
 
 /* Read path_or_dash (see above) and add its stacks to *out (which the

@@ -14,6 +14,7 @@ struct inline_resolver {
 	struct hashmap dsos;     /* path → Dwfl * (NULL: unusable) */
 	struct hashmap results;  /* "ctx\0dso\0pc" → strdup'd result or NULL */
 	struct strbuf key;
+	bool no_mark;          /* inline_resolver_set_mark(r, false) */
 };
 
 static const Dwfl_Callbacks offline_cb = {
@@ -103,7 +104,7 @@ static const char *base_name(const char *p)
 }
 
 static void add_item(struct strbuf *items, const char *name, const char *file, int line,
-		     bool context)
+		     bool context, bool mark)
 {
 	/* items are collected inner first, separated by '\n' */
 	if (items->len)
@@ -111,6 +112,8 @@ static void add_item(struct strbuf *items, const char *name, const char *file, i
 	sb_addstr(items, name ? name : "??");
 	if (context)
 		sb_addf(items, ":%s:%d", file ? base_name(file) : "??", line);
+	if (mark)
+		sb_add(items, "_[i]", 4);
 }
 
 static int first_module(Dwfl_Module *m, void **ud, const char *n, Dwarf_Addr a, void *arg)
@@ -119,7 +122,7 @@ static int first_module(Dwfl_Module *m, void **ud, const char *n, Dwarf_Addr a, 
 	return DWARF_CB_ABORT;
 }
 
-static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, struct strbuf *out)
+static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, bool mark, struct strbuf *out)
 {
 	Dwarf_Addr bias = 0;
 	struct strbuf items = STRBUF_INIT;
@@ -152,7 +155,8 @@ static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, struct strbu
 	free(scopes);
 	/* innermost function, then each inlined call's caller (as eu-addr2line -i) */
 	for (int depth = 0; have && depth < 256; depth++) {
-		add_item(&items, dwarf_diename(&die), file, line, context);
+		add_item(&items, dwarf_diename(&die), file, line, context,
+			 mark && dwarf_tag(&die) == DW_TAG_inlined_subroutine);
 		if (dwarf_tag(&die) != DW_TAG_inlined_subroutine)
 			break;
 		Dwarf_Attribute a;
@@ -227,7 +231,7 @@ int inline_resolve(struct inline_resolver *r, const char *pc, size_t pcl, const 
 	if (!m)
 		return -ENOENT;
 	size_t before = out->len;
-	if (resolve(m, addr, context, out)) {
+	if (resolve(m, addr, context, !r->no_mark, out)) {
 		/* as the Perl script does with nm: "func+0xOFF" → address of func + OFF */
 		const char *plus = NULL;
 		for (size_t i = funcl; i-- > 0;)
@@ -248,8 +252,42 @@ int inline_resolve(struct inline_resolver *r, const char *pc, size_t pcl, const 
 				return -ENOENT;
 		}
 		if (!sym_addr(m, func, (size_t)(plus - func), &base) ||
-		    resolve(m, base + off, context, out))
+		    resolve(m, base + off, context, !r->no_mark, out))
 			return -ENOENT;
+	}
+	hm_find(&r->results, r->key.buf, r->key.len)->val.ptr = xstrdup(out->buf + before);
+	return 0;
+}
+
+void inline_resolver_set_mark(struct inline_resolver *r, bool mark)
+{
+	r->no_mark = !mark;
+}
+
+int inline_resolve_addr(struct inline_resolver *r, const char *dso, uint64_t addr, bool context,
+			struct strbuf *out)
+{
+	int created;
+	size_t dsol = strlen(dso);
+
+	sb_reset(&r->key);
+	sb_addch(&r->key, context ? 'C' : 'A');
+	sb_add(&r->key, dso, dsol);
+	sb_addch(&r->key, '\0');
+	sb_add(&r->key, &addr, sizeof(addr));
+	struct hm_entry *e = hm_upsert(&r->results, r->key.buf, r->key.len, &created);
+	if (!created) {
+		if (!e->val.ptr)
+			return -ENOENT;
+		sb_addstr(out, e->val.ptr);
+		return 0;
+	}
+	e->val.ptr = NULL;
+	Dwfl_Module *m = dso_open(r, dso, dsol);
+	size_t before = out->len;
+	if (!m || resolve(m, addr, context, !r->no_mark, out)) {
+		sb_setlen(out, before);
+		return -ENOENT;
 	}
 	hm_find(&r->results, r->key.buf, r->key.len)->val.ptr = xstrdup(out->buf + before);
 	return 0;

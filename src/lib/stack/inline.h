@@ -11,6 +11,10 @@
  * basename) when context is set.  Names are DWARF names (DW_AT_name), so
  * C++ functions appear unqualified.
  *
+ * Inlined functions (every item but the outermost) are marked "_[i]" (after
+ * the file:line when context is set), as stackcollapse-perf.pl marks
+ * inlined frames; inline_resolver_set_mark(r, false) leaves them plain.
+ *
  * Returns 0 with out filled, or -ENOENT when the DSO cannot be read or has
  * no DWARF for the address (out untouched; the caller falls back).
  */
@@ -21,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct inline_resolver;
 
@@ -32,5 +37,15 @@ void inline_resolver_free(struct inline_resolver *r);
  * tried, as the Perl script does with nm); dso: path of dsol bytes. */
 int inline_resolve(struct inline_resolver *r, const char *pc, size_t pcl, const char *func,
 		   size_t funcl, const char *dso, size_t dsol, bool context, struct strbuf *out);
+
+/* Mark inlined items with "_[i]" (default) or not; set before the first
+ * lookup (results are cached as made). */
+void inline_resolver_set_mark(struct inline_resolver *r, bool mark);
+
+/* The same chain for addr, an ELF (link-time) address of the file dso (a
+ * NUL-terminated path); cached per (dso, addr).  Also the source line of
+ * an address: with context set, the last item ends ":file:line". */
+int inline_resolve_addr(struct inline_resolver *r, const char *dso, uint64_t addr, bool context,
+			struct strbuf *out);
 
 #endif

@@ -32,6 +32,7 @@
  * bounded (RC_MAX_SLOTS) and simply cleared when full.
  */
 #include "symbol/symbol.h"
+#include "symbol/demangle.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 
@@ -106,6 +107,8 @@ struct symcache {
 	struct dso *last;     /* the DSO of the previous lookup */
 	struct symtab kernel;
 	enum dso_state kstate;
+	bool no_demangle;     /* symcache_set_demangle(c, false) */
+	struct hashmap demangled; /* raw name pointer → demangled name (interned) */
 };
 
 /* A candidate symbol while a table is built. */
@@ -472,7 +475,55 @@ static int read_symbols(struct symcache *c, Elf *e, struct cands *funcs, struct 
 	return nf > 0;
 }
 
-/* The separate debug file of a stripped DSO, by build-id, or NULL. */
+/* The debug file a .gnu_debuglink section names, searched where gdb looks:
+ * /usr/lib/debug/DIR/NAME, DIR/.debug/NAME, DIR/NAME (DIR: the DSO's
+ * directory).  Returns an open fd or -1. */
+static int debuglink_open(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), dfd = -1;
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	char name[256] = "";
+
+	if (fd < 0)
+		return -1;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && elf_getshdrstrndx(e, &shstrndx) == 0) {
+		while ((scn = elf_nextscn(e, scn)) != NULL) {
+			GElf_Shdr sh;
+			const char *sn;
+
+			if (!gelf_getshdr(scn, &sh) || !(sn = elf_strptr(e, shstrndx, sh.sh_name)) ||
+			    strcmp(sn, ".gnu_debuglink"))
+				continue;
+			Elf_Data *d = elf_getdata(scn, NULL);
+			if (d && d->d_buf && d->d_size > 4)
+				snprintf(name, sizeof(name), "%.*s", (int)strnlen(d->d_buf, d->d_size - 4),
+					 (const char *)d->d_buf);
+			break;
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	if (!name[0] || strchr(name, '/'))
+		return -1;
+	const char *slash = strrchr(path, '/');
+	int dl = slash ? (int)(slash - path) : 0;
+	char cand[4096];
+	const char *fmt[] = { "/usr/lib/debug%.*s/%s", "%.*s/.debug/%s", "%.*s/%s" };
+
+	for (int i = 0; i < 3 && dfd < 0; i++) {
+		snprintf(cand, sizeof(cand), fmt[i], dl, path, name);
+		if (strcmp(cand, path))
+			dfd = open(cand, O_RDONLY | O_CLOEXEC);
+	}
+	return dfd;
+}
+
+/* The separate debug file of a stripped DSO, by build-id, else by
+ * .gnu_debuglink, or NULL. */
 static Elf *debug_elf(const char *path, int *fdp)
 {
 	uint8_t id[64];
@@ -480,13 +531,15 @@ static Elf *debug_elf(const char *path, int *fdp)
 	int n = sym_read_build_id(path, id, sizeof(id));
 
 	*fdp = -1;
-	if (n < 2)
-		return NULL;
-	int k = snprintf(dpath, sizeof(dpath), "/usr/lib/debug/.build-id/%02x/", id[0]);
-	for (int i = 1; i < n; i++)
-		k += snprintf(dpath + k, sizeof(dpath) - (size_t)k, "%02x", id[i]);
-	snprintf(dpath + k, sizeof(dpath) - (size_t)k, ".debug");
-	*fdp = open(dpath, O_RDONLY | O_CLOEXEC);
+	if (n >= 2) {
+		int k = snprintf(dpath, sizeof(dpath), "/usr/lib/debug/.build-id/%02x/", id[0]);
+		for (int i = 1; i < n; i++)
+			k += snprintf(dpath + k, sizeof(dpath) - (size_t)k, "%02x", id[i]);
+		snprintf(dpath + k, sizeof(dpath) - (size_t)k, ".debug");
+		*fdp = open(dpath, O_RDONLY | O_CLOEXEC);
+	}
+	if (*fdp < 0)
+		*fdp = debuglink_open(path);
 	if (*fdp < 0)
 		return NULL;
 	Elf *e = elf_begin(*fdp, ELF_C_READ_MMAP, NULL);
@@ -805,13 +858,39 @@ struct symcache *symcache_new(void)
 	elf_version(EV_CURRENT);
 	hm_init(&c->names);
 	hm_init(&c->dsos);
+	hm_init(&c->demangled);
 	return c;
+}
+
+void symcache_set_demangle(struct symcache *c, bool on)
+{
+	if (c)
+		c->no_demangle = !on;
+}
+
+/* The name as shown: demangled once per distinct raw name (see demangle.h). */
+static const char *shown(struct symcache *c, const char *raw)
+{
+	int created;
+	struct hm_entry *e;
+	char *dm;
+
+	if (!raw || c->no_demangle || !pk_is_mangled(raw))
+		return raw;
+	e = hm_upsert(&c->demangled, &raw, sizeof(raw), &created);
+	if (!created)
+		return e->val.ptr;
+	dm = pk_demangle(raw, strlen(raw), 0);  /* perf's default: no parameters */
+	e->val.ptr = dm ? (void *)hm_intern(&c->names, dm, strlen(dm)) : (void *)raw;
+	free(dm);
+	return e->val.ptr;
 }
 
 void symcache_free(struct symcache *c)
 {
 	if (!c)
 		return;
+	hm_release(&c->demangled);
 	for (size_t i = 0; i < c->dsos.nr; i++)
 		dso_free(c->dsos.entries[i].val.ptr);
 	hm_release(&c->dsos);
@@ -844,7 +923,7 @@ const char *symcache_resolve_kernel(struct symcache *c, uint64_t ip, uint64_t *s
 		return NULL;
 	if (sym_off)
 		*sym_off = ip - st->syms[idx].start;
-	return st->syms[idx].name;
+	return shown(c, st->syms[idx].name);
 }
 
 /* Paths that never name a readable ELF file: "//anon", "[heap]", ... */
@@ -909,7 +988,7 @@ const char *symcache_resolve(struct symcache *c, const char *path, uint64_t file
 		return NULL;
 	if (sym_off)
 		*sym_off = va - d->st.syms[idx].start;
-	return d->st.syms[idx].name;
+	return shown(c, d->st.syms[idx].name);
 }
 
 /* Index named[i] under key.  When a key is taken twice (static functions of

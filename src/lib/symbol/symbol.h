@@ -20,6 +20,7 @@
 #ifndef PERFKIT_SYMBOL_H
 #define PERFKIT_SYMBOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,13 @@ struct symcache;
 
 struct symcache *symcache_new(void);
 void symcache_free(struct symcache *c);
+
+/* Demangled names (C++, Rust; see symbol/demangle.h) from symcache_resolve
+ * and symcache_resolve_kernel, without parameter lists as perf shows them
+ * ("Ptr::operator->", "std::io::error::Error::new"): on by default; off
+ * gives the raw ELF names
+ * (--no-demangle).  Each distinct name is demangled once. */
+void symcache_set_demangle(struct symcache *c, bool on);
 
 /* Symbol containing the DSO file offset file_off of the DSO at path.
  * *sym_off (may be NULL) receives the offset from the symbol's start;
@@ -55,7 +63,7 @@ int sym_read_build_id(const char *path, uint8_t *id, size_t idsize);
  * separate debug file /usr/lib/debug/.build-id/xx/yyyy.debug when one is
  * installed, else its .dynsym; x86-64 PLT entries resolve to "name@plt"
  * as in perf.  Names are the raw ELF names (versioned ones in a .symtab
- * read "name@@VER"), not demangled.  See symbol.c for the alias rules. */
+ * read "name@@VER"), demangled unless turned off.  See symbol.c for the alias rules. */
 
 /* Look up the function symbol called name (exact, not demangled) in the
  * DSO at path, from the same table symcache_resolve uses (.symtab, else

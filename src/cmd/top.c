@@ -1,0 +1,685 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfkit top — live sampling, system-wide (one event per online CPU) or of
+ * one process (-p: one event per thread), shown as a table of the hottest
+ * functions of the last -d seconds: a full-screen ncurses view, or plain
+ * text blocks with --stdio (also when stdout is not a terminal).
+ *
+ * How: the same perf_event_open setup as perfkit record (freq sampling of
+ * IP|TID|TIME|PERIOD, mmap/comm/task side-band, kernel samples dropped to
+ * user space only when not permitted), with top's own minimal ring-buffer
+ * reader (record.c's is tied to its file writer).  Existing processes are
+ * described by synthesized COMM and MMAP records from /proc.  Every -d
+ * seconds the side-band so far plus the window's samples are written to a
+ * private perf.data in a temporary folder and resolved by the session
+ * library, so top names functions exactly as perfkit report does.
+ * Keys (ncurses view): q quits.  SIGINT/SIGTERM end it cleanly; -p ends
+ * when the process exits; -n N ends after N refreshes.
+ */
+#include "cmd/cmds.h"
+
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+#include "event/event.h"
+#include "perfdata/perfdata.h"
+#include "session/session.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef PERFKIT_NO_NCURSES
+#include <curses.h>
+#endif
+
+#define TOP_RING_PAGES 128
+
+struct top_ring {
+	uint8_t *base;
+	size_t map_len;
+	uint64_t mask;
+};
+
+struct top_row {
+	const char *dso, *sym;   /* interned */
+	bool kernel;
+	uint64_t period;
+};
+
+struct top {
+	struct perf_event_attr attr;
+	const char *event;
+	unsigned freq;
+	pid_t pid;
+	double delay;
+	bool stdio;
+	long iterations;
+	int *fds;
+	size_t nr_fds;
+	struct top_ring *rings;
+	size_t nr_rings;
+	struct strbuf side, win;   /* side-band records so far; this window's samples */
+	uint64_t lost;
+	char dir[64], path[96];
+	/* the table of the last window */
+	struct hashmap strings, keys;
+	struct top_row *rows;
+	size_t nr_rows, alloc_rows;
+	uint64_t nr_samples, total;
+	bool curses;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: perfkit top [-F HZ] [-p PID] [-e EVENT] [-d SECS] [--stdio] [-n COUNT]\n"
+		    "  -F, --freq HZ        samples per second per CPU (default 4000)\n"
+		    "  -p, --pid PID        only this process (default: system-wide)\n"
+		    "  -e, --event EVENT    event to sample (default cpu-clock)\n"
+		    "  -d, --delay SECS     refresh period; the table covers the last SECS (default 2)\n"
+		    "      --stdio          plain text, one table per refresh (default when stdout is no terminal)\n"
+		    "  -n, --iterations N   stop after N refreshes\n"
+		    "  Keys (full-screen view): q quits.\n");
+}
+
+/* ---- side-band synthesis ---- */
+
+static size_t put_trailer(uint8_t *p, uint32_t pid, uint32_t tid)
+{
+	uint64_t zero = 0;
+
+	memcpy(p, &pid, 4);          /* sample_type IP|TID|TIME|PERIOD: TID, TIME */
+	memcpy(p + 4, &tid, 4);
+	memcpy(p + 8, &zero, 8);
+	return 16;
+}
+
+static size_t name_field(uint8_t *p, const char *name, size_t max)
+{
+	size_t l = strnlen(name, max), padded = (l + 1 + 7) & ~(size_t)7;
+
+	memcpy(p, name, l);
+	memset(p + l, 0, padded - l);
+	return padded;
+}
+
+static void synth_process(struct top *t, pid_t pid)
+{
+	char path[64], line[PATH_MAX + 256], comm[32] = "";
+	uint8_t buf[PATH_MAX + 128];
+	struct perf_event_header *h = (struct perf_event_header *)buf;
+	uint32_t p32 = (uint32_t)pid;
+	size_t n;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	if (fgets(comm, sizeof(comm), fp))
+		comm[strcspn(comm, "\n")] = '\0';
+	fclose(fp);
+	h->type = PERF_RECORD_COMM;
+	h->misc = 0;
+	memcpy(buf + 8, &p32, 4);
+	memcpy(buf + 12, &p32, 4);
+	n = 16 + name_field(buf + 16, comm, 16);
+	n += put_trailer(buf + n, p32, p32);
+	h->size = (uint16_t)n;
+	sb_add(&t->side, buf, n);
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned long long start, end, pgoff;
+		char perms[8];
+		int off = 0;
+		uint64_t v[3];
+		const char *file;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &pgoff, &off) < 4 ||
+		    !off || perms[2] != 'x')
+			continue;
+		file = line + off;
+		line[strcspn(line, "\n")] = '\0';
+		if (!*file)
+			continue;
+		h->type = PERF_RECORD_MMAP;
+		h->misc = PERF_RECORD_MISC_USER;
+		memcpy(buf + 8, &p32, 4);
+		memcpy(buf + 12, &p32, 4);
+		v[0] = start;
+		v[1] = end - start;
+		v[2] = pgoff;
+		memcpy(buf + 16, v, 24);
+		n = 40 + name_field(buf + 40, file, PATH_MAX);
+		n += put_trailer(buf + n, p32, p32);
+		h->size = (uint16_t)n;
+		sb_add(&t->side, buf, n);
+	}
+	fclose(fp);
+}
+
+static void synth_all(struct top *t)
+{
+	DIR *d;
+	struct dirent *de;
+
+	if (t->pid) {
+		synth_process(t, t->pid);
+		return;
+	}
+	d = opendir("/proc");
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
+			synth_process(t, (pid_t)atoi(de->d_name));
+	closedir(d);
+}
+
+/* ---- events and rings ---- */
+
+static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group, unsigned long flags)
+{
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+static int open_one(struct top *t, pid_t pid, int cpu, bool own_ring)
+{
+	long fd = sys_perf_event_open(&t->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (TOP_RING_PAGES + 1) * page;
+	void *m;
+
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !t->attr.exclude_kernel) {
+		t->attr.exclude_kernel = 1;   /* like perf: user space only */
+		t->attr.exclude_hv = 1;
+		fd = sys_perf_event_open(&t->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0)
+		return -errno;
+	t->fds = xrealloc(t->fds, (t->nr_fds + 1) * sizeof(*t->fds));
+	t->fds[t->nr_fds++] = (int)fd;
+	if (!own_ring) {
+		if (ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, t->fds[0]) < 0)
+			return pk_error(errno, "PERF_EVENT_IOC_SET_OUTPUT: %s", strerror(errno));
+		return 0;
+	}
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+	if (m == MAP_FAILED)
+		return pk_error(errno, "cannot map a ring buffer: %s", strerror(errno));
+	t->rings = xrealloc(t->rings, (t->nr_rings + 1) * sizeof(*t->rings));
+	t->rings[t->nr_rings].base = m;
+	t->rings[t->nr_rings].map_len = len;
+	t->rings[t->nr_rings].mask = len - page - 1;
+	t->nr_rings++;
+	return 0;
+}
+
+static int open_events(struct top *t)
+{
+	int err;
+
+	if (t->pid) {
+		char path[64];
+		DIR *d;
+		struct dirent *de;
+		size_t n = 0;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)t->pid);
+		d = opendir(path);
+		if (!d)
+			return pk_error(ESRCH, "no process %d", (int)t->pid);
+		while ((de = readdir(d))) {
+			if (de->d_name[0] < '1' || de->d_name[0] > '9')
+				continue;
+			err = open_one(t, (pid_t)atoi(de->d_name), -1, n == 0);
+			if (err == -ESRCH)
+				continue;   /* the thread exited meanwhile */
+			if (err) {
+				closedir(d);
+				return err < 0 && !*pk_errmsg() ? err : pk_error(-err, "cannot sample thread %s of %d: %s",
+									de->d_name, (int)t->pid, strerror(-err));
+			}
+			n++;
+		}
+		closedir(d);
+		if (!n)
+			return pk_error(ESRCH, "no thread of process %d to sample", (int)t->pid);
+		return 0;
+	}
+	for (int cpu = 0, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF); cpu < ncpu; cpu++) {
+		err = open_one(t, -1, cpu, true);
+		if (err == -ENODEV || err == -EINVAL)
+			continue;   /* offline CPU */
+		if (err)
+			return pk_error(-err, "cannot sample %s on CPU %d: %s", t->event, cpu, strerror(-err));
+	}
+	if (!t->nr_rings)
+		return pk_error(ENODEV, "no CPU to sample %s on", t->event);
+	return 0;
+}
+
+static void ring_copy(const struct top_ring *rg, uint64_t pos, void *dst, size_t len)
+{
+	const uint8_t *data = rg->base + (rg->map_len - (rg->mask + 1));
+	uint64_t off = pos & rg->mask;
+	size_t first = len;
+
+	if (off + len > rg->mask + 1)
+		first = (size_t)(rg->mask + 1 - off);
+	memcpy(dst, data + off, first);
+	if (first < len)
+		memcpy((uint8_t *)dst + first, data, len - first);
+}
+
+/* Move whole records from the rings: samples to win, side-band to side. */
+static void drain(struct top *t)
+{
+	uint8_t buf[65536];
+
+	for (size_t i = 0; i < t->nr_rings; i++) {
+		struct top_ring *rg = &t->rings[i];
+		struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)rg->base;
+		uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+		uint64_t pos = pg->data_tail;
+
+		while (head - pos >= sizeof(struct perf_event_header)) {
+			struct perf_event_header h;
+
+			ring_copy(rg, pos, &h, sizeof(h));
+			if (h.size < sizeof(h) || h.size > head - pos)
+				break;
+			switch (h.type) {
+			case PERF_RECORD_SAMPLE:
+			case PERF_RECORD_MMAP:
+			case PERF_RECORD_MMAP2:
+			case PERF_RECORD_COMM:
+			case PERF_RECORD_FORK:
+			case PERF_RECORD_EXIT:
+				ring_copy(rg, pos, buf, h.size);
+				sb_add(h.type == PERF_RECORD_SAMPLE ? &t->win : &t->side, buf, h.size);
+				break;
+			case PERF_RECORD_LOST:
+				if (h.size >= 24) {
+					uint64_t v[2];
+
+					ring_copy(rg, pos + 8, v, 16);
+					t->lost += v[1];
+				}
+				break;
+			default:
+				break;
+			}
+			pos += h.size;
+		}
+		__atomic_store_n(&pg->data_tail, pos, __ATOMIC_RELEASE);
+	}
+}
+
+/* ---- the table ---- */
+
+static const char *dso_short(const char *dso)
+{
+	const char *slash = dso && dso[0] == '/' ? strrchr(dso, '/') : NULL;
+
+	return slash ? slash + 1 : dso ? dso : "[unknown]";
+}
+
+static int on_sample(const struct pk_sample *s, void *arg)
+{
+	struct top *t = arg;
+	const struct pk_frame *fr;
+	char key[1024], addr[32];
+	const char *sym;
+	struct hm_entry *e;
+	int created, n;
+
+	t->nr_samples++;
+	t->total += s->period;
+	if (!s->nr_frames)
+		return 0;
+	fr = &s->frames[0];
+	sym = fr->sym;
+	if (!sym) {
+		snprintf(addr, sizeof(addr), "%#.16" PRIx64, fr->ip);
+		sym = addr;
+	}
+	n = snprintf(key, sizeof(key), "%s%c%c%s", dso_short(fr->dso), 0, fr->kernel ? 'k' : '.', sym);
+	if (n < 0 || (size_t)n >= sizeof(key))
+		n = sizeof(key) - 1;
+	e = hm_upsert(&t->keys, key, (size_t)n, &created);
+	if (created) {
+		struct top_row *r;
+
+		if (t->nr_rows == t->alloc_rows) {
+			t->alloc_rows = t->alloc_rows ? t->alloc_rows * 2 : 256;
+			t->rows = xrealloc(t->rows, t->alloc_rows * sizeof(*t->rows));
+		}
+		r = &t->rows[t->nr_rows];
+		r->dso = hm_intern(&t->strings, dso_short(fr->dso), strlen(dso_short(fr->dso)));
+		r->sym = hm_intern(&t->strings, sym, strlen(sym));
+		r->kernel = fr->kernel;
+		r->period = 0;
+		e->val.u = ++t->nr_rows;
+	}
+	t->rows[e->val.u - 1].period += s->period;
+	return 0;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct top_row *x = a, *y = b;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	return strcmp(x->sym, y->sym);
+}
+
+/* Resolve the window through a private perf.data and the session library. */
+static int build_table(struct top *t)
+{
+	const char *name = t->event;
+	struct pd_writer *w;
+	struct session *s;
+	int err;
+
+	hm_release(&t->keys);
+	hm_init(&t->keys);
+	t->nr_rows = 0;
+	t->nr_samples = t->total = 0;
+	err = pd_writer_open(&w, t->path, &t->attr, &name, 1);
+	if (err)
+		return err;
+	err = pd_writer_write(w, t->side.buf, t->side.len);
+	if (!err)
+		err = pd_writer_write(w, t->win.buf, t->win.len);
+	if (err) {
+		pd_writer_abort(w);
+		return err;
+	}
+	err = pd_writer_finish(w);
+	if (err)
+		return err;
+	sb_reset(&t->win);
+	err = session_open(&s, t->path, NULL);
+	if (err)
+		return err;
+	err = session_process(s, on_sample, t);
+	session_close(s);
+	(void)pk_warnings_take();
+	if (err < 0)
+		return err;
+	qsort(t->rows, t->nr_rows, sizeof(*t->rows), cmp_rows);
+	return 0;
+}
+
+static void show_stdio(struct top *t, size_t max_rows)
+{
+	printf("# perfkit top: %" PRIu64 " samples of %s in the last %.1f s, %s", t->nr_samples, t->event,
+	       t->delay, t->pid ? "process " : "system-wide");
+	if (t->pid)
+		printf("%d", (int)t->pid);
+	if (t->lost)
+		printf(", %" PRIu64 " lost", t->lost);
+	printf("\n# Overhead  Shared Object         Symbol\n");
+	for (size_t i = 0; i < t->nr_rows && i < max_rows; i++) {
+		const struct top_row *r = &t->rows[i];
+
+		printf("%9.2f%%  %-20s  [%c] %s\n", t->total ? 100.0 * (double)r->period / (double)t->total : 0.0,
+		       r->dso, r->kernel ? 'k' : '.', r->sym);
+	}
+	printf("\n");
+	fflush(stdout);
+}
+
+#ifndef PERFKIT_NO_NCURSES
+static void show_curses(struct top *t)
+{
+	int rows = LINES, cols = COLS;
+	char line[512];
+
+	erase();
+	snprintf(line, sizeof(line), "perfkit top: %" PRIu64 " samples of %s in the last %.1f s, %s%.0d%s   (q quits)",
+		 t->nr_samples, t->event, t->delay, t->pid ? "process " : "system-wide", (int)t->pid,
+		 t->lost ? ", samples lost" : "");
+	mvaddnstr(0, 0, line, cols);
+	attron(A_REVERSE);
+	snprintf(line, sizeof(line), "%-*s", cols > 0 && cols < (int)sizeof(line) ? cols : 80,
+		 "  Overhead  Shared Object         Symbol");
+	mvaddnstr(2, 0, line, cols);
+	attroff(A_REVERSE);
+	for (size_t i = 0; i < t->nr_rows && (int)i + 3 < rows; i++) {
+		const struct top_row *r = &t->rows[i];
+
+		snprintf(line, sizeof(line), "%9.2f%%  %-20s  [%c] %s",
+			 t->total ? 100.0 * (double)r->period / (double)t->total : 0.0, r->dso,
+			 r->kernel ? 'k' : '.', r->sym);
+		mvaddnstr((int)i + 3, 0, line, cols);
+	}
+	refresh();
+}
+#endif
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int parse_args(struct top *t, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "freq", required_argument, NULL, 'F' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "stdio", no_argument, NULL, 'S' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long v;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "F:p:e:d:n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			v = strtol(optarg, &end, 10);
+			if (end == optarg || *end || v <= 0 || v > 1000000) {
+				fprintf(stderr, "perfkit top: bad -F '%s' (expected a frequency in Hz)\n", optarg);
+				return 2;
+			}
+			t->freq = (unsigned)v;
+			break;
+		case 'p':
+			v = strtol(optarg, &end, 10);
+			if (end == optarg || *end || v <= 0 || v > INT_MAX) {
+				fprintf(stderr, "perfkit top: bad -p '%s' (expected a process id)\n", optarg);
+				return 2;
+			}
+			t->pid = (pid_t)v;
+			break;
+		case 'e': t->event = optarg; break;
+		case 'd':
+			t->delay = strtod(optarg, &end);
+			if (end == optarg || *end || !(t->delay >= 0.1 && t->delay <= 3600)) {
+				fprintf(stderr, "perfkit top: bad -d '%s' (expected seconds, 0.1 to 3600)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'S': t->stdio = true; break;
+		case 'n':
+			t->iterations = strtol(optarg, &end, 10);
+			if (end == optarg || *end || t->iterations <= 0) {
+				fprintf(stderr, "perfkit top: bad -n '%s' (expected a positive count)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h': usage(stdout); return -1;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "perfkit top: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	if (ev_parse(t->event, &t->attr)) {
+		fprintf(stderr, "perfkit top: unknown event '%s'\n", t->event);
+		return 2;
+	}
+	return 0;
+}
+
+static void top_release(struct top *t)
+{
+	for (size_t i = 0; i < t->nr_rings; i++)
+		munmap(t->rings[i].base, t->rings[i].map_len);
+	for (size_t i = 0; i < t->nr_fds; i++)
+		close(t->fds[i]);
+	free(t->rings);
+	free(t->fds);
+	sb_release(&t->side);
+	sb_release(&t->win);
+	hm_release(&t->keys);
+	hm_release(&t->strings);
+	free(t->rows);
+	if (t->path[0])
+		unlink(t->path);
+	if (t->dir[0])
+		rmdir(t->dir);
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct top t = { .event = "cpu-clock", .freq = 4000, .delay = 2.0 };
+	struct sigaction sa;
+	double next;
+	long shown = 0;
+	int err = 0, rc;
+
+	rc = parse_args(&t, argc, argv);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	t.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	t.attr.freq = 1;
+	t.attr.sample_freq = t.freq;
+	t.attr.sample_id_all = 1;
+	t.attr.mmap = 1;
+	t.attr.comm = 1;
+	t.attr.task = 1;
+	t.attr.wakeup_events = 1;
+	sb_init(&t.side, 1 << 16);
+	sb_init(&t.win, 1 << 16);
+	hm_init(&t.strings);
+	hm_init(&t.keys);
+	snprintf(t.dir, sizeof(t.dir), "%s", "/tmp/perfkit-top.XXXXXX");
+	if (!mkdtemp(t.dir)) {
+		t.dir[0] = '\0';
+		fprintf(stderr, "perfkit top: cannot create a temporary folder in /tmp: %s\n", strerror(errno));
+		return 1;
+	}
+	snprintf(t.path, sizeof(t.path), "%s/top.data", t.dir);
+	pk_error_clear();
+	err = open_events(&t);
+	if (err) {
+		fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
+		t.path[0] = '\0';
+		top_release(&t);
+		return 1;
+	}
+	synth_all(&t);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);    /* a closed pipe ends top cleanly */
+	if (!t.stdio && !isatty(STDOUT_FILENO))
+		t.stdio = true;
+#ifdef PERFKIT_NO_NCURSES
+	if (!t.stdio) {
+		fprintf(stderr, "perfkit top: full-screen view not built (%s); using --stdio\n", PERFKIT_NO_NCURSES);
+		t.stdio = true;
+	}
+#else
+	if (!t.stdio) {
+		initscr();
+		cbreak();
+		noecho();
+		curs_set(0);
+		timeout(100);
+		t.curses = true;
+		mvaddstr(0, 0, "perfkit top: sampling...");
+		refresh();
+	}
+#endif
+	next = now_s() + t.delay;
+	while (!stop) {
+		bool ended = t.pid && kill(t.pid, 0) < 0 && errno == ESRCH;
+
+#ifndef PERFKIT_NO_NCURSES
+		if (t.curses) {
+			int ch = getch();
+
+			if (ch == 'q' || ch == 'Q')
+				break;
+		} else
+#endif
+			poll(NULL, 0, 100);
+		drain(&t);
+		if (now_s() < next && !ended)
+			continue;
+		next += t.delay;
+		err = build_table(&t);
+		if (err)
+			break;
+#ifndef PERFKIT_NO_NCURSES
+		if (t.curses)
+			show_curses(&t);
+		else
+#endif
+			show_stdio(&t, 25);
+		if (ferror(stdout))
+			break;
+		if (ended || (t.iterations && ++shown >= t.iterations))
+			break;
+	}
+#ifndef PERFKIT_NO_NCURSES
+	if (t.curses)
+		endwin();
+#endif
+	if (err)
+		fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
+	top_release(&t);
+	return err ? 1 : 0;
+}

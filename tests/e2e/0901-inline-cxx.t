@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Inline frames and C++ names (issue P6, acceptance item 2): a function with
+# two always-inlined helpers folds as main;outer;helper1_[i];helper2_[i];
+# `perfkit script` shows the inlined functions as perf does ("(inlined)");
+# a C++ operator-> stays one frame; report --sort srcline names the line.
+. "$(dirname "$0")/lib.sh"
+
+if ! have perf || ! have c++ || ! can_perf_event; then
+	skip "needs perf, c++ and perf_event_open"
+	done_testing; exit
+fi
+cat >"$T/inl.cc" <<'C'
+#include <cstdlib>
+static volatile unsigned long sink;
+struct Box { unsigned long v[4]; };
+struct Ptr {
+	Box *p;
+	__attribute__((noinline)) Box *operator->() const { for (int i = 0; i < 200; i++) sink += i; return p; }
+};
+static inline __attribute__((always_inline)) void helper2(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i * i; }
+static inline __attribute__((always_inline)) void helper1(unsigned long n) { helper2(n); sink++; }
+__attribute__((noinline)) void outer(unsigned long n) { helper1(n); sink++; }
+__attribute__((noinline)) unsigned long deref(const Ptr &q, unsigned long n) { unsigned long s = 0; for (unsigned long i = 0; i < n; i++) s += q->v[i & 3]; return s; }
+int main(int argc, char **argv) {
+	unsigned long n = argc > 1 ? strtoul(argv[1], 0, 10) : 1;
+	Box b = {{1, 2, 3, 4}}; Ptr q = {&b};
+	for (int k = 0; k < 4; k++) { outer(n); sink += deref(q, n / 400); }
+	return 0;
+}
+C
+c++ -O2 -g -fomit-frame-pointer -o "$T/inl" "$T/inl.cc" || { skip "c++ failed"; done_testing; exit; }
+cd "$T"
+"$PERFKIT" record -F 2000 --call-graph dwarf -o inl.data ./inl 50000000 >/dev/null 2>rec.err
+expect 'record: exit 0' test $? -eq 0
+
+"$PERFKIT" collapse --inline inl.data >inline.folded
+expect 'collapse --inline: main;outer;helper1_[i];helper2_[i]' \
+	grep -q ';main;outer;helper1_\[i\];helper2_\[i\] ' inline.folded
+"$PERFKIT" script -i inl.data >script.txt
+"$PERFKIT" collapse script.txt >text.folded
+expect 'perfkit script | collapse: the "(inlined)" lines fold as frames (as stackcollapse-perf.pl does)' \
+	grep -q ';main;outer;helper1;helper2 ' text.folded
+expect 'script: inlined functions on lines of their own, "(inlined)"' \
+	sh -c "grep -q ' helper2 (inlined)\$' script.txt && grep -q ' helper1 (inlined)\$' script.txt"
+"$PERFKIT" script --no-inline -i inl.data >noinl.txt
+expect 'script --no-inline: none' sh -c "! grep -q '(inlined)' noinl.txt"
+
+"$PERFKIT" collapse inl.data >plain.folded
+expect 'operator-> stays one frame (demangled, as perf names it)' \
+	grep -q ';main;deref;Ptr::operator-> ' plain.folded
+expect 'no frame split at "->"' sh -c "! grep -q 'Ptr::operator;' plain.folded"
+"$PERFKIT" script --no-demangle -i inl.data >raw.txt
+expect 'script --no-demangle: the mangled name' grep -q ' _ZNK3PtrptEv+0x' raw.txt
+"$PERFKIT" report -i inl.data --no-children >rep.txt
+expect 'report: Ptr::operator-> demangled' grep -q '\[\.\] Ptr::operator->$' rep.txt
+"$PERFKIT" report -i inl.data --no-demangle --no-children >rep-raw.txt
+expect 'report --no-demangle: mangled' grep -q '\[\.\] _ZNK3PtrptEv$' rep-raw.txt
+
+# srcline: helper2's loop is line 8; perf agrees on the top line
+"$PERFKIT" report -i inl.data --sort srcline --no-children >sl.txt 2>sl.err
+perf report -i inl.data --sort srcline --no-children --stdio 2>/dev/null >perf-sl.txt
+top=$(awk '/%/ && !/^#/ { print $2; exit }' sl.txt)
+ptop=$(awk '/%/ && !/^#/ { print $2; exit }' perf-sl.txt)
+diag "top srcline: perfkit $top, perf $ptop"
+expect "report --sort srcline: the inner loop's line on top ($top)" test "$top" = "inl.cc:8"
+expect "perf agrees ($ptop)" test "$top" = "$ptop"
+done_testing

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit diff OLD NEW: perf diff's table (Baseline %, Delta Abs %) by shared
+# object and symbol: the same rows and values as perf diff on the same two
+# files, the biggest change first; usage and input errors.
+. "$(dirname "$0")/lib.sh"
+
+if ! have perf; then skip "perf not installed"; done_testing; exit; fi
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+W=$PK_BUILD/tests/workloads/burn2to1
+[ -n "${PK_SAN:-}" ] && ms=300 || ms=500
+
+perf record -q -e cpu-clock -F 999 -o "$T/old.data" -- "$W" $ms >/dev/null 2>&1
+perf record -q -e cpu-clock -F 999 -o "$T/new.data" -- "$W" $((ms / 2)) >/dev/null 2>&1
+"$PERFKIT" diff "$T/old.data" "$T/new.data" >"$T/pk" 2>"$T/pk.err"
+expect "perfkit diff runs" test $? = 0
+perf diff "$T/old.data" "$T/new.data" 2>/dev/null >"$T/perf"
+rows() { grep -v '^#' "$1" | sed 's/ *$//' | grep . | sort; }
+rows "$T/pk" >"$T/pk.rows"
+rows "$T/perf" >"$T/perf.rows"
+same_file "same rows and values as perf diff" "$T/perf.rows" "$T/pk.rows"
+expect "header as perf's" grep -q '^# Baseline  Delta Abs  Shared Object' "$T/pk"
+first=$(grep -v '^#' "$T/pk" | grep . | head -1)
+pfirst=$(grep -v '^#' "$T/perf" | grep . | sed 's/ *$//' | head -1)
+expect "biggest change first, as perf ($pfirst)" test "$first" = "$pfirst"
+expect "burn_two is in the table" grep -q 'burn_two' "$T/pk"
+
+(cd "$T" && "$PERFKIT" diff old.data 2>/dev/null >/dev/null)
+expect "one file: compared with ./perf.data, missing here: exit 1" test $? = 1
+"$PERFKIT" diff a b c 2>/dev/null
+expect "three files: usage error (2)" test $? = 2
+printf 'not perf data' >"$T/bad.data"
+"$PERFKIT" diff "$T/old.data" "$T/bad.data" >/dev/null 2>"$T/err"
+expect "bad NEW file: exit 1" test $? = 1
+expect "bad NEW file: message names it" grep -q "bad.data" "$T/err"
+done_testing

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit top on a spinning workload (burn2to1: burn_two does twice
+# burn_one's work): --stdio -d 1 per process and system-wide show burn_two
+# as hot (first, per process); the ncurses view under tmux shows the same
+# and quits on q; usage errors; no temporary files left.
+. "$(dirname "$0")/lib.sh"
+
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+W=$PK_BUILD/tests/workloads/burn2to1
+"$W" 30000 >/dev/null 2>&1 &
+wp=$!
+trap 'kill $wp 2>/dev/null; wait $wp 2>/dev/null; rm -rf "$T"' EXIT
+sleep 0.2
+before=$(ls -d /tmp/perfkit-top.* 2>/dev/null | wc -l)
+
+timeout 20 "$PERFKIT" top --stdio -d 1 -n 2 -p $wp >"$T/p.out" 2>"$T/p.err"
+expect "top --stdio -p: exit 0" test $? = 0
+diag "$(sed -n '1,5p' "$T/p.out")"
+expect "two refreshes" test "$(grep -c '^# perfkit top:' "$T/p.out")" = 2
+first=$(awk '!/^#/ && NF { print $NF; exit }' "$T/p.out")
+expect "per process: burn_two is the hottest function ($first)" test "$first" = burn_two
+pct=$(awk '!/^#/ && $NF == "burn_two" { sub(/%/, "", $1); print $1; exit }' "$T/p.out")
+expect "per process: burn_two near 67 % ($pct)" awk -v p="$pct" 'BEGIN { exit !(p > 50 && p < 80) }'
+
+timeout 20 "$PERFKIT" top --stdio -d 1 -n 1 >"$T/a.out" 2>"$T/a.err"
+expect "top --stdio system-wide: exit 0" test $? = 0
+expect "system-wide: burn_two among the hot functions" grep -q '\[\.\] burn_two$' "$T/a.out"
+
+if have tmux; then
+	sock=$T/tmux.sock
+	tmux -S "$sock" new-session -d -x 120 -y 30 \
+		"'$PERFKIT' top -d 1 -p $wp; echo top-exit=\$?; sleep 5"
+	sleep 3
+	tmux -S "$sock" capture-pane -p >"$T/screen1"
+	tmux -S "$sock" send-keys q
+	sleep 0.7
+	tmux -S "$sock" capture-pane -p >"$T/screen2"
+	tmux -S "$sock" kill-server 2>/dev/null
+	diag "$(grep -m3 . "$T/screen1")"
+	expect "ncurses view: title line" grep -q '^perfkit top: .* samples of cpu-clock' "$T/screen1"
+	first=$(awk '/Overhead/ { getline; print $NF; exit }' "$T/screen1")
+	expect "ncurses view: burn_two first, as --stdio ($first)" test "$first" = burn_two
+	expect "ncurses view: q quits with status 0" grep -q 'top-exit=0' "$T/screen2"
+else
+	skip "tmux not installed (scripts/install-deps)"
+fi
+
+"$PERFKIT" top -d 0 2>/dev/null
+expect "-d 0: usage error (2)" test $? = 2
+"$PERFKIT" top -e no-such-event 2>/dev/null
+expect "unknown event: usage error (2)" test $? = 2
+"$PERFKIT" top --stdio -p 999999999 2>"$T/err" >/dev/null
+expect "missing process: exit 1 with a message" test $? = 1 -a -s "$T/err"
+after=$(ls -d /tmp/perfkit-top.* 2>/dev/null | wc -l)
+expect "no temporary folder left ($before before, $after after)" test "$after" -le "$before"
+done_testing

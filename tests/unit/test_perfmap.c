@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for src/lib/symbol/perfmap.c (/tmp/perf-PID.map) and its use by
+ * the session: looked up by pid, not tid; names with spaces; [unknown] with
+ * the map as DSO outside every entry; re-read when the file grew; one
+ * warning for a missing map (acceptance item 4 of issue P6). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "perfdata/perfdata.h"
+#include "session/session.h"
+#include "stack/collapse.h"
+#include "stack/folded.h"
+#include "symbol/perfmap.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/pk-perfmap-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void write_map(const char *path, const char *mode, const char *text)
+{
+	FILE *f = fopen(path, mode);
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static const char MAP[] = "7f3a10001000 80 Lcom/example/Foo;::bar\n"
+			  "7f3a10001080 40 Interpreted: RegExp:[&<>\"']\n"
+			  "0x7f3a100010c0 20 stub <adapter>\r\n"
+			  "garbage line\n";
+
+static void test_lookup(void **state)
+{
+	char path[128];
+	const char *mp, *name;
+	uint64_t off = 99;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/perf-4242.map", dir);
+	write_map(path, "w", MAP);
+	struct perfmap_cache *c = perfmap_cache_new(dir);
+
+	name = perfmap_lookup(c, 4242, 0x7f3a10001010, true, &mp, &off);
+	assert_non_null(name);
+	assert_string_equal(name, "Lcom/example/Foo;::bar");
+	assert_int_equal(off, 0x10);
+	assert_string_equal(mp, path);
+	name = perfmap_lookup(c, 4242, 0x7f3a10001085, true, &mp, NULL);
+	assert_string_equal(name, "Interpreted: RegExp:[&<>\"']");
+	name = perfmap_lookup(c, 4242, 0x7f3a100010df, true, &mp, NULL);
+	assert_string_equal(name, "stub <adapter>");
+	/* just past the last entry: no name, but the map is known */
+	assert_null(perfmap_lookup(c, 4242, 0x7f3a100010e0, true, &mp, NULL));
+	assert_string_equal(mp, path);
+	assert_null(perfmap_lookup(c, 4242, 0x7f3a10000fff, true, &mp, NULL));
+
+	/* the JIT appends: a miss re-reads the grown file; a later entry
+	 * over an older one wins */
+	write_map(path, "a", "7f3a100010e0 10 late one\n7f3a10001000 8 newer\n");
+	name = perfmap_lookup(c, 4242, 0x7f3a100010e4, true, &mp, NULL);
+	assert_non_null(name);
+	assert_string_equal(name, "late one");
+	assert_string_equal(perfmap_lookup(c, 4242, 0x7f3a10001004, true, NULL, NULL), "newer");
+	assert_string_equal(perfmap_lookup(c, 4242, 0x7f3a10001010, true, NULL, NULL),
+			    "Lcom/example/Foo;::bar");
+
+	/* a missing map: NULL path, one warning however many lookups */
+	pk_error_clear();
+	(void)pk_warnings_take();
+	assert_null(perfmap_lookup(c, 4243, 0x1000, true, &mp, NULL));
+	assert_null(mp);
+	assert_null(perfmap_lookup(c, 4243, 0x2000, true, &mp, NULL));
+	const char *w = pk_warnings_take();
+	assert_non_null(strstr(w, "perf-4243.map"));
+	assert_null(strchr(w, '\n'));
+	perfmap_cache_free(c);
+}
+
+/* ---- through the session: a perf.data with samples of thread 4250 of
+ * process 4242 and no mappings at all ---- */
+
+struct got {
+	char names[8][64];
+	char dsos[8][64];
+	int n;
+};
+
+static int on_sample(const struct pk_sample *s, void *arg)
+{
+	struct got *g = arg;
+
+	assert_int_equal(s->tid, 4250);
+	assert_true(s->nr_frames >= 1);
+	if (g->n < 8) {
+		snprintf(g->names[g->n], 64, "%s", s->frames[0].sym ? s->frames[0].sym : "[unknown]");
+		snprintf(g->dsos[g->n], 64, "%s", s->frames[0].dso);
+		g->n++;
+	}
+	return 0;
+}
+
+static void test_session(void **state)
+{
+	const uint64_t ips[] = { 0x7f3a10001010, 0x7f3a10001085, 0x7f3a100010df, 0x7f3a100010e0 };
+	const char *names[] = { "cpu-clock" };
+	struct perf_event_attr attr;
+	struct pd_writer *w;
+	struct session *s;
+	struct got g = { .n = 0 };
+	char path[128];
+	const char *map = "/tmp/perf-4242.map";
+
+	(void)state;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+	attr.sample_period = 1000;
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	assert_int_equal(pd_writer_open(&w, path, &attr, names, 1), 0);
+	for (size_t i = 0; i < 4; i++) {
+		uint8_t rec[32];
+		struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 32 };
+		uint32_t pt[2] = { 4242, 4250 };
+		uint64_t period = 1000;
+
+		memcpy(rec, &h, 8);
+		memcpy(rec + 8, &ips[i], 8);
+		memcpy(rec + 16, pt, 8);
+		memcpy(rec + 24, &period, 8);
+		assert_int_equal(pd_writer_write(w, rec, sizeof(rec)), 0);
+	}
+	assert_int_equal(pd_writer_finish(w), 0);
+	write_map(map, "w", MAP);
+	assert_int_equal(session_open(&s, path, NULL), 0);
+	assert_int_equal(session_process(s, on_sample, &g), 0);
+	session_close(s);
+
+	/* folded: ';' inside a name made safe, unknown addresses under the map */
+	struct collapse_opts co;
+	struct folded f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	memset(&co, 0, sizeof(co));
+	folded_init(&f);
+	assert_int_equal(collapse_file(path, &co, &f), 0);
+	assert_int_equal(folded_write(&f, mem), 0);
+	fclose(mem);
+	folded_release(&f);
+	assert_non_null(strstr(buf, ";Lcom/example/Foo:::bar 1000\n"));
+	assert_non_null(strstr(buf, ";Interpreted: RegExp:[&<>] 1000\n"));
+	assert_non_null(strstr(buf, ";stub <adapter> 1000\n"));
+	assert_non_null(strstr(buf, ";[perf-4242.map] 1000\n"));
+	free(buf);
+	unlink(map);
+	assert_int_equal(g.n, 4);
+	assert_string_equal(g.names[0], "Lcom/example/Foo;::bar");
+	assert_string_equal(g.names[1], "Interpreted: RegExp:[&<>\"']");
+	assert_string_equal(g.names[2], "stub <adapter>");
+	assert_string_equal(g.names[3], "[unknown]");
+	for (int i = 0; i < 4; i++)
+		assert_string_equal(g.dsos[i], map);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_session),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
