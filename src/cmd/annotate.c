@@ -25,9 +25,12 @@
 #include "cgfile/cgfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct agg {
 	const char *file, *fn;	/* fn NULL for line entries */
@@ -144,19 +147,33 @@ static void folded_name(struct strbuf *sb, const char *s)
 static void annotate_file(const char *file, struct agg **lines, size_t n, const int *show,
 			  int nshow, int ctx)
 {
-	FILE *f = fopen(file, "re");
+	/* the name comes from the input: only a regular file is read (not a
+	 * FIFO that blocks or a device such as /dev/zero that never ends) */
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	FILE *f = NULL;
 	char *buf = NULL;
 	size_t cap = 0, k = 0;
 	ssize_t len;
 	uint32_t ln = 0, last_printed = 0;
 
 	printf("\n-- Source file: %s\n", file);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = EINVAL;
+	}
+	if (fd >= 0 && !(f = fdopen(fd, "r")))
+		close(fd);
 	if (!f) {
-		printf("   (cannot open: %s; counts per line are in the table above)\n", strerror(errno));
+		printf("   (cannot open: %s; counts per line are in the table above)\n",
+		       errno == EINVAL ? "not a regular file" : strerror(errno));
 		return;
 	}
 	while ((len = getline(&buf, &cap, f)) >= 0) {
 		ln++;
+		if (k == n && n && ln > lines[n - 1]->line + (uint32_t)ctx)
+			break;  /* past the last annotated line and its context */
 		while (k < n && lines[k]->line < ln)
 			k++;
 		int near = 0;

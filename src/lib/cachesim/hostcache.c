@@ -48,6 +48,9 @@ void cache_geom_fix(struct cache_geom *g)
 
 	if (!g->size || !g->assoc || !g->line)
 		return;
+	/* no real cache comes near; keeps assoc * line and the new assoc in range */
+	if (g->assoc >= (1ULL << 32) || g->line >= (1ULL << 32))
+		return;
 	sets = g->size / (g->assoc * g->line);
 	if (sets == 0)
 		return;
@@ -55,7 +58,7 @@ void cache_geom_fix(struct cache_geom *g)
 		g->size = g->line * g->assoc * sets;
 		return;
 	}
-	while (p * 2 <= sets)
+	while (p <= sets / 2)  /* not p * 2 <= sets: that wraps to 0 at 2^63 */
 		p *= 2;
 	g->assoc = (uint64_t)(0.5 + (double)sets / (double)p * (double)g->assoc);
 	g->size = g->line * g->assoc * p;

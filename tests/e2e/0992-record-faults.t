@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 0992 — a recording cut short keeps what it had: perfkit record stopped by
+# SIGINT, by SIGTERM, and with its target killed by SIGKILL, and a
+# recording that fills its disk (a 1 MB tmpfs mounted here; needs root),
+# each leave a perf.data that perfkit and perf both read, holding the
+# samples taken before the fault.  Also the safe defaults: the file is
+# mode 0600, no temporary file is left behind, and an output path that is
+# a symbolic link is not replaced without -f (and its target is never
+# written).
+. "$(dirname "$0")/lib.sh"
+set -m   # background jobs get SIGINT like a foreground program would
+trap 'umount "$T/full" 2>/dev/null; rm -rf "$T"' EXIT
+burn=$PK_BUILD/tests/workloads/burn2to1
+if ! can_perf_event; then skip "perf events not allowed here"; done_testing; exit; fi
+
+# readable FILE MIN-SAMPLES WHAT — perfkit and perf read FILE, with at least
+# MIN samples, some of them in the workload's own functions
+readable() {
+	local f=$1 min=$2 what=$3 n
+	if "$PERFKIT" report -i "$f" --stdio >"$T/rep" 2>"$T/rep.err"; then
+		n=$(sed -n 's/^# Samples: \([0-9]*\).*/\1/p' "$T/rep" | head -1)
+		ok "$what: perfkit report reads it ($(grep -m1 '^# Samples' "$T/rep"))"
+	else
+		not_ok "$what: perfkit report reads it"; head -3 "$T/rep.err" | sed 's/^/# /'
+	fi
+	if have perf; then
+		if perf script -i "$f" -F tid,time >"$T/ps" 2>"$T/ps.err"; then
+			n=$(wc -l <"$T/ps")   # one line a sample (no ip: no call chain lines)
+			perf script -i "$f" -F ip,sym >"$T/ps" 2>/dev/null
+			if [ "$n" -ge "$min" ]; then ok "$what: perf script reads $n samples (>= $min)"
+			else not_ok "$what: perf script reads $n samples, expected >= $min"; fi
+			if [ -n "${4:-}" ]; then
+				if grep -q "$4" "$T/ps"; then ok "$what: samples in $4 are there"
+				else not_ok "$what: no sample in $4"; fi
+			fi
+		else
+			not_ok "$what: perf script reads it"; head -3 "$T/ps.err" | sed 's/^/# /'
+		fi
+	else
+		skip "perf not installed"
+	fi
+	local mode; mode=$(stat -c %a "$f")
+	if [ "$mode" = 600 ]; then ok "$what: mode 0600"; else not_ok "$what: mode $mode, expected 600"; fi
+	if ls "$f".tmp-* >/dev/null 2>&1; then not_ok "$what: a temporary file was left"; else ok "$what: no temporary file left"; fi
+}
+
+# signal_case SIG — SIG to perfkit record after 1 s of a 5 s burn (20 samples at least: the CPU may be busy)
+signal_case() {
+	local sig=$1 f=$T/$1.data pid rc
+	"$PERFKIT" record -F 1000 -g -o "$f" -- "$burn" 5000 >/dev/null 2>"$T/$sig.err" &
+	pid=$!
+	sleep 1
+	kill -s "$sig" "$pid"
+	wait "$pid"; rc=$?
+	if [ $rc -ne 0 ] && [ -s "$f" ]; then ok "SIG$sig: record ended (exit $rc) and wrote $f"
+	else not_ok "SIG$sig: record exit $rc, file $(stat -c %s "$f" 2>/dev/null || echo missing)"; head -3 "$T/$sig.err" | sed 's/^/# /'; fi
+	readable "$f" 20 "SIG$sig" burn_
+}
+signal_case INT
+signal_case TERM
+
+# the target killed by SIGKILL: record ends by itself and keeps the samples
+f=$T/kill.data
+"$PERFKIT" record -F 1000 -g -o "$f" -- "$burn" 5000 >/dev/null 2>"$T/kill.err" &
+pid=$!
+sleep 1
+child=$(pgrep -P "$pid" -f burn2to1 | head -1)
+if [ -n "$child" ]; then
+	kill -KILL "$child"
+	wait "$pid"; rc=$?
+	if [ -s "$f" ]; then ok "target SIGKILLed: record ended (exit $rc) and wrote the file"
+	else not_ok "target SIGKILLed: no file (exit $rc)"; head -3 "$T/kill.err" | sed 's/^/# /'; fi
+	readable "$f" 20 "target SIGKILLed" burn_
+else
+	kill "$pid"; wait "$pid"
+	not_ok "target SIGKILLed: found the workload's pid"
+fi
+
+# a full disk: a 1 MB tmpfs; page-fault samples with call chains fill it fast
+mkdir -p "$T/full"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m perfkit-e2e-full "$T/full" 2>/dev/null; then
+	f=$T/full/perf.data
+	timeout 20 "$PERFKIT" record -e page-faults -c 1 -g -o "$f" -- \
+		dd if=/dev/zero of=/dev/null bs=64M count=2 >/dev/null 2>"$T/full.err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q '^perfkit record: .*no space left.*samples written until then are in' "$T/full.err"; then
+		ok "full disk: exit 1 with a clear message ($(head -1 "$T/full.err" | cut -c1-100))"
+	else
+		not_ok "full disk: exit $rc"; head -3 "$T/full.err" | sed 's/^/# /'
+	fi
+	readable "$f" 1000 "full disk"
+	umount "$T/full"
+else
+	skip "full disk: cannot mount a tmpfs (needs root)"
+fi
+
+# an output path that is a symbolic link: refused without -f; with -f the
+# link is replaced and its target untouched
+echo precious >"$T/victim"
+ln -s "$T/victim" "$T/link.data"
+"$PERFKIT" record -o "$T/link.data" -- /bin/true >/dev/null 2>"$T/link.err"
+rc=$?
+if [ $rc -ne 0 ] && [ -L "$T/link.data" ] && grep -q 'symbolic link' "$T/link.err"; then
+	ok "symlink output refused without -f: $(head -1 "$T/link.err")"
+else
+	not_ok "symlink output refused without -f (exit $rc)"
+fi
+expect "symlink target unchanged" grep -qx precious "$T/victim"
+"$PERFKIT" record -f -o "$T/link.data" -- /bin/true >/dev/null 2>&1
+if [ ! -L "$T/link.data" ] && [ -f "$T/link.data" ] && grep -qx precious "$T/victim"; then
+	ok "-f replaces the link itself, never its target"
+else
+	not_ok "-f replaces the link itself, never its target"
+fi
+done_testing
