@@ -25,6 +25,7 @@
 #include "cmd/cmds.h"
 
 #include "base/error.h"
+#include "base/outfile.h"
 #include "base/strbuf.h"
 #include "cachesim/cachesim.h"
 #include "cachesim/hostcache.h"
@@ -252,6 +253,29 @@ static void add_geom(char **argv, int *n, const char *name, const struct cache_g
 	argv[(*n)++] = xstrdup(buf);
 }
 
+/* Copy the file at src into the open outfile and commit it. */
+static int copy_to_outfile(const char *src, struct outfile *of)
+{
+	char buf[65536];
+	size_t n;
+	FILE *in = fopen(src, "re");
+
+	if (!in) {
+		int err = errno;
+		of_abort(of);
+		return pk_error(err, "cannot read '%s': %s", src, strerror(err));
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, of->f);
+	if (ferror(in)) {
+		fclose(in);
+		of_abort(of);
+		return pk_error(EIO, "cannot read '%s'", src);
+	}
+	fclose(in);
+	return of_commit(of);
+}
+
 int cmd_cache(int argc, char **argv)
 {
 	const char *model = "modern", *out = "perfkit.cache.out", *prefetch = NULL, *tlb = NULL;
@@ -384,19 +408,45 @@ int cmd_cache(int argc, char **argv)
 		}
 	}
 
-	/* temp names next to the output, renamed into place at the end */
-	struct strbuf tmp, log;
+	/* The tool writes into a private temporary folder; the result is
+	 * copied to the output through outfile (whole or not at all, and
+	 * /dev/stdout or a symlink is written through, never replaced).
+	 * The output is opened first, so a bad path fails before the run. */
+	struct strbuf tmp, log, dir;
+	struct outfile of;
+	int of_committed = 0;
+	const char *tmpdir = getenv("TMPDIR");
 
+	if (of_open(&of, out) < 0) {
+		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
+		free(valgrind);
+		free(vglib);
+		return 1;
+	}
+	sb_init(&dir, 64);
+	sb_addf(&dir, "%s/perfkit-cache.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(dir.buf)) {
+		fprintf(stderr, "perfkit cache: cannot create a temporary folder '%s': %s\n", dir.buf,
+			strerror(errno));
+		of_abort(&of);
+		sb_release(&dir);
+		free(valgrind);
+		free(vglib);
+		return 1;
+	}
 	sb_init(&tmp, 64);
-	sb_addf(&tmp, "%s.tmp.%d", out, (int)getpid());
+	sb_addf(&tmp, "%s/out.cg", dir.buf);
 	sb_init(&log, 64);
-	sb_addf(&log, "%s.log.%d", out, (int)getpid());
-	int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	sb_addf(&log, "%s/valgrind.log", dir.buf);
+	int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL, 0600);
 
 	if (fd < 0) {
 		fprintf(stderr, "perfkit cache: cannot create '%s': %s\n", tmp.buf, strerror(errno));
+		of_abort(&of);
+		rmdir(dir.buf);
 		sb_release(&tmp);
 		sb_release(&log);
+		sb_release(&dir);
 		free(valgrind);
 		free(vglib);
 		return 1;
@@ -536,14 +586,15 @@ int cmd_cache(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (rename(tmp.buf, out) != 0) {
-		fprintf(stderr, "perfkit cache: cannot rename '%s' to '%s': %s\n", tmp.buf, out,
-			strerror(errno));
+	if (copy_to_outfile(tmp.buf, &of) < 0) {
+		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
 		unlink(tmp.buf);
 		unlink(log.buf);
 		rc = 1;
 		goto out;
 	}
+	of_committed = 1;
+	unlink(tmp.buf);
 	if (WIFSIGNALED(status))
 		fprintf(stderr, "perfkit cache: %s: killed by signal %d (%s); counts up to then in %s\n",
 			vargv[first_client], WTERMSIG(status), sigdesc(WTERMSIG(status)), out);
@@ -562,6 +613,10 @@ int cmd_cache(int argc, char **argv)
 		fprintf(stderr, "\nperfkit cache: wrote %s\n", out);
 	}
 out:
+	if (!of_committed)
+		of_abort(&of);
+	rmdir(dir.buf);
+	sb_release(&dir);
 	cgfile_free(cg);
 	for (int k = 1; k < first_client; k++)
 		free(vargv[k]);

@@ -137,7 +137,7 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 	if (!said && have(s, CNT_K_TASK_CLOCK) && s->elapsed_ns > 0) {
 		double cpus = s->v[CNT_K_TASK_CLOCK] / s->elapsed_ns;
 		if (cpus < 0.5)
-			sb_addf(out, "%.2f CPUs utilized (below 0.5): the command mostly waits (sleep, I/O, locks), not computes.\n", cpus);
+			sb_addf(out, "%.2f CPUs utilized (below 0.5): the command mostly waits (sleep, I/O, locks) or was kept off the CPU by other load, rather than computing.\n", cpus);
 		else
 			sb_addf(out, "%.2f CPUs utilized: the command is busy on the CPU; count cycles/instructions to see why.\n", cpus);
 	}
