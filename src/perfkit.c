@@ -88,6 +88,12 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
+		/* argv[0] of a command is "perfkit <name>", so getopt's own
+		 * messages read like ours ("perfkit report: invalid option") */
+		char name[64];
+
+		snprintf(name, sizeof(name), "perfkit %s", commands[i].name);
+		argv[1] = name;
 		int rc = commands[i].fn(argc - 1, argv + 1);
 		/* A full disk or a closed pipe must not pass for success. */
 		if (fflush(stdout) || ferror(stdout)) {

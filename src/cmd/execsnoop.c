@@ -19,7 +19,7 @@
 int cmd_execsnoop(int argc, char **argv)
 {
 	(void)argc;
-	fprintf(stderr, "perfkit %s: built without eBPF support: %s\n", argv[0], PERFKIT_NO_BPF);
+	fprintf(stderr, "%s: built without eBPF support: %s\n", argv[0], PERFKIT_NO_BPF);
 	return 1;
 }
 #else

@@ -207,7 +207,7 @@ static int record_command(int argc, char **argv, char *dir, size_t dirsize, char
 	}
 	snprintf(path, pathsize, "%s/perf.data", dir);
 	rargv = xcalloc((size_t)argc + 6, sizeof(*rargv));
-	rargv[0] = (char *)"record";
+	rargv[0] = (char *)"perfkit record";
 	rargv[1] = (char *)"-g";
 	rargv[2] = (char *)"-o";
 	rargv[3] = path;

@@ -17,7 +17,7 @@
 int cmd_funclatency(int argc, char **argv)
 {
 	(void)argc;
-	fprintf(stderr, "perfkit %s: built without eBPF support: %s\n", argv[0], PERFKIT_NO_BPF);
+	fprintf(stderr, "%s: built without eBPF support: %s\n", argv[0], PERFKIT_NO_BPF);
 	return 1;
 }
 #else
