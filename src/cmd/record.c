@@ -14,6 +14,7 @@
  * Sources: perf_event_open(2); tools/perf/builtin-record.c and
  * tools/perf/util/{evsel,header,synthetic-events}.c for what perf expects.
  */
+#include "event/ring.h"
 #include "cmd/cmds.h"
 
 #include "base/error.h"
@@ -593,14 +594,7 @@ static void add_build_ids(struct rec *r)
 
 static void ring_copy(const struct ring *rg, uint64_t pos, void *dst, size_t len)
 {
-	const uint8_t *data = rg->base + (rg->map_len - (rg->mask + 1));
-	uint64_t off = pos & rg->mask;
-	size_t first = len;
-	if (off + len > rg->mask + 1)
-		first = (size_t)(rg->mask + 1 - off);
-	memcpy(dst, data + off, first);
-	if (first < len)
-		memcpy((uint8_t *)dst + first, data, len - first);
+	perf_ring_copy(rg->base, rg->map_len, rg->mask, pos, dst, len);
 }
 
 /* Look at one record's type: count samples and losses, note DSOs. */
@@ -647,7 +641,7 @@ static void inspect(struct rec *r, const struct ring *rg, uint64_t pos, const st
 static int ring_drain(struct rec *r, struct ring *rg, int *wrote)
 {
 	struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)rg->base;
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t head = perf_ring_head(rg->base);
 	uint64_t tail = pg->data_tail;
 	if (head == tail)
 		return 0;
@@ -677,7 +671,7 @@ static int ring_drain(struct rec *r, struct ring *rg, int *wrote)
 		}
 		*wrote = 1;
 	}
-	__atomic_store_n(&pg->data_tail, pos, __ATOMIC_RELEASE);
+	perf_ring_release(rg->base, pos);
 	return rc;
 }
 

@@ -16,6 +16,7 @@
  * Keys (ncurses view): q quits.  SIGINT/SIGTERM end it cleanly; -p ends
  * when the process exits; -n N ends after N refreshes.
  */
+#include "event/ring.h"
 #include "cmd/cmds.h"
 
 #include "base/error.h"
@@ -286,15 +287,7 @@ static int open_events(struct top *t)
 
 static void ring_copy(const struct top_ring *rg, uint64_t pos, void *dst, size_t len)
 {
-	const uint8_t *data = rg->base + (rg->map_len - (rg->mask + 1));
-	uint64_t off = pos & rg->mask;
-	size_t first = len;
-
-	if (off + len > rg->mask + 1)
-		first = (size_t)(rg->mask + 1 - off);
-	memcpy(dst, data + off, first);
-	if (first < len)
-		memcpy((uint8_t *)dst + first, data, len - first);
+	perf_ring_copy(rg->base, rg->map_len, rg->mask, pos, dst, len);
 }
 
 /* Move whole records from the rings: samples to win, side-band to side. */
@@ -305,7 +298,7 @@ static void drain(struct top *t)
 	for (size_t i = 0; i < t->nr_rings; i++) {
 		struct top_ring *rg = &t->rings[i];
 		struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)rg->base;
-		uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+		uint64_t head = perf_ring_head(rg->base);
 		uint64_t pos = pg->data_tail;
 
 		while (head - pos >= sizeof(struct perf_event_header)) {
@@ -337,7 +330,7 @@ static void drain(struct top *t)
 			}
 			pos += h.size;
 		}
-		__atomic_store_n(&pg->data_tail, pos, __ATOMIC_RELEASE);
+		perf_ring_release(rg->base, pos);
 	}
 }
 
