@@ -57,9 +57,12 @@ static const char *dso_short(const char *dso)
 	return slash ? slash + 1 : dso;
 }
 
+/* Events are matched by perf's name without its modifiers, so a file
+ * from `perf record` ("cpu-clock:ppp") compares with one from perfkit
+ * ("cpu-clock"). */
 static struct devent *event_get(struct diff *d, const char *name)
 {
-	const char *n = hm_intern(&d->strings, name, strlen(name));
+	const char *n = hm_intern(&d->strings, name, strcspn(name, ":"));
 
 	for (size_t i = 0; i < d->nr_ev; i++)
 		if (d->ev[i].name == n)
@@ -239,9 +242,15 @@ int cmd_diff(int argc, char **argv)
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < d.nr_ev; i++)
+	for (size_t i = 0; i < d.nr_ev; i++) {
 		if (d.ev[i].seen[0])
 			print_event(&d.ev[i]);
+		else
+			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in '%s', only in '%s'\n",
+				d.ev[i].name, files[0], files[1]);
+	}
+	if (!d.nr_ev)
+		fprintf(stderr, "perfkit diff: warning: neither '%s' nor '%s' has samples\n", files[0], files[1]);
 out:
 	for (size_t i = 0; i < d.nr_ev; i++) {
 		hm_release(&d.ev[i].rows);

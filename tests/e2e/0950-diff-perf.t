@@ -25,6 +25,14 @@ pfirst=$(grep -v '^#' "$T/perf" | grep . | sed 's/ *$//' | head -1)
 expect "biggest change first, as perf ($pfirst)" test "$first" = "$pfirst"
 expect "burn_two is in the table" grep -q 'burn_two' "$T/pk"
 
+# a perf file ("cpu-clock:ppp") against a perfkit file ("cpu-clock"): the
+# events are matched by name without modifiers, so the deltas are there
+"$PERFKIT" record -F 999 -o "$T/pk.data" -- "$W" $((ms / 2)) >/dev/null 2>&1
+"$PERFKIT" diff "$T/old.data" "$T/pk.data" >"$T/mixed" 2>"$T/mixed.err"
+expect "perf file vs perfkit file: burn_two has a delta" \
+	grep -Eq '^ +[0-9.]+% +[-+][0-9.]+% .*burn_two$' "$T/mixed"
+expect "... and no warning" test ! -s "$T/mixed.err"
+
 (cd "$T" && "$PERFKIT" diff old.data 2>/dev/null >/dev/null)
 expect "one file: compared with ./perf.data, missing here: exit 1" test $? = 1
 "$PERFKIT" diff a b c 2>/dev/null
