@@ -807,10 +807,8 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		}
 		case 'G':
 			/* "--call-graph dwarf" (perf's spelling) as well as "--call-graph=dwarf" */
-			if (!optarg && optind < argc &&
-			    (!strcmp(argv[optind], "fp") || !strncmp(argv[optind], "dwarf", 5) ||
-			     !strcmp(argv[optind], "lbr")))
-				optarg = argv[optind++];
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++]; /* perf's value is required */
 			if (optarg && !strncmp(optarg, "dwarf", 5) && (!optarg[5] || optarg[5] == ',')) {
 				/* dwarf[,SIZE]: registers + a copy of the user stack */
 				uint64_t sz = 8192;
@@ -873,6 +871,20 @@ static int parse_args(struct rec *r, int argc, char **argv)
 	}
 	if (r->target_pid && r->system_wide) {
 		fprintf(stderr, "perfkit record: -p and -a cannot be used together\n");
+		return 2;
+	}
+	if (!r->output[0]) {
+		fprintf(stderr, "perfkit record: -o needs a file name\n");
+		return 2;
+	}
+	if (!strcmp(r->output, "-")) {
+		fprintf(stderr, "perfkit record: writing to standard output (perf's pipe mode) is not supported; "
+			"give -o a file name\n");
+		return 2;
+	}
+	struct stat st;
+	if (stat(r->output, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "perfkit record: '%s' is a directory; give -o a file name\n", r->output);
 		return 2;
 	}
 	if (optind < argc)

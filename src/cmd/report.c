@@ -484,7 +484,7 @@ int cmd_report(int argc, char **argv)
 	} else if (!report_export) {
 		uint64_t nr = 0;
 
-		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n#\n");
+		printf("#\n#\n");
 		printf("# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);
 		for (size_t i = 0; i < r.f->nr_evsels; i++) {
 			if (!r.hists[i].nr_samples)
