@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -142,6 +143,38 @@ static int read_full(int fd, const char *name, unsigned char *buf, size_t n, siz
 	return 0;
 }
 
+/* Copy the already-read magic and the rest of standard input into a
+ * temporary file (removed again) and collapse that as perf.data. */
+static int collapse_perfdata_stream(const unsigned char magic[8], struct ps_collapser *c,
+				    const struct collapse_opts *o)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char path[4096], buf[65536];
+	ssize_t n;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/perfkit-stdin.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return pk_error(errno, "<stdin>: cannot create a temporary file '%s': %s", path, strerror(errno));
+	if (write(fd, magic, 8) != 8)
+		ret = pk_error(errno ? errno : EIO, "<stdin>: cannot write '%s': %s", path, strerror(errno));
+	while (!ret && (n = read(0, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = pk_error(errno, "<stdin>: read error: %s", strerror(errno));
+		} else if (write(fd, buf, (size_t)n) != n) {
+			ret = pk_error(errno ? errno : ENOSPC, "<stdin>: cannot write '%s': %s", path, strerror(errno));
+		}
+	}
+	close(fd);
+	if (!ret)
+		ret = collapse_perfdata(path, c, o);
+	unlink(path);
+	return ret;
+}
+
 int collapse_file(const char *path_or_dash, const struct collapse_opts *o, struct folded *out)
 {
 	bool is_stdin = !path_or_dash || !strcmp(path_or_dash, "-");
@@ -165,8 +198,9 @@ int collapse_file(const char *path_or_dash, const struct collapse_opts *o, struc
 		} else if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) == 0) {
 			ret = collapse_perfdata("/proc/self/fd/0", c, o);
 		} else {
-			ret = pk_error(EINVAL, "%s: perf.data in pipe mode is not supported; "
-				       "give the file name, or pipe `perf script` text", name);
+			/* perf.data on a pipe (a file, or perf's pipe mode): spool
+			 * it to a private temporary file the reader can map */
+			ret = collapse_perfdata_stream(magic, c, o);
 		}
 	} else {
 		bool gz = got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b;
