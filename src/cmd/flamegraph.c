@@ -57,6 +57,7 @@ static const char usage_text[] =
 	"  --nameattr FILE    per-name attributes (NAME<TAB>key=value...)\n"
 	"  --notes TEXT       a notes comment in the SVG\n"
 	"  --encoding NAME    encoding named in the XML declaration\n"
+	"  --call-graph MODE  with -- CMD: record fp (default) or dwarf[,SIZE] call chains\n"
 	"  -h, --help         this message\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -80,7 +81,7 @@ enum {
 	OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_FONTTYPE,
 	OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME, OPT_NAMETYPE, OPT_COLORS, OPT_BGCOLORS,
 	OPT_HASH, OPT_RANDOM, OPT_CP, OPT_REVERSE, OPT_INVERTED, OPT_FLAMECHART, OPT_NEGATE,
-	OPT_FACTOR, OPT_TOTAL, OPT_NAMEATTR, OPT_NOTES, OPT_ENCODING,
+	OPT_FACTOR, OPT_TOTAL, OPT_NAMEATTR, OPT_NOTES, OPT_ENCODING, OPT_CALLGRAPH,
 };
 
 static const struct option longopts[] = {
@@ -110,6 +111,7 @@ static const struct option longopts[] = {
 	{ "nameattr", required_argument, NULL, OPT_NAMEATTR },
 	{ "notes", required_argument, NULL, OPT_NOTES },
 	{ "encoding", required_argument, NULL, OPT_ENCODING },
+	{ "call-graph", required_argument, NULL, OPT_CALLGRAPH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -193,8 +195,10 @@ static int write_atomic(const char *path, const char *data, size_t len)
  * 999 Hz), which the caller draws and removes.  Returns the command's exit
  * status (>= 0), or -1 when nothing was recorded (record said why).
  */
-static int record_command(int argc, char **argv, char *dir, size_t dirsize, char *path, size_t pathsize)
+static int record_command(int argc, char **argv, const char *callgraph, char *dir, size_t dirsize,
+			  char *path, size_t pathsize)
 {
+	char cg[64];
 	const char *tmpdir = getenv("TMPDIR");
 	char **rargv;
 	int st;
@@ -208,7 +212,8 @@ static int record_command(int argc, char **argv, char *dir, size_t dirsize, char
 	snprintf(path, pathsize, "%s/perf.data", dir);
 	rargv = xcalloc((size_t)argc + 6, sizeof(*rargv));
 	rargv[0] = (char *)"perfkit record";
-	rargv[1] = (char *)"-g";
+	snprintf(cg, sizeof(cg), "--call-graph=%s", callgraph);
+	rargv[1] = cg;
 	rargv[2] = (char *)"-o";
 	rargv[3] = path;
 	rargv[4] = (char *)"--";
@@ -220,7 +225,7 @@ static int record_command(int argc, char **argv, char *dir, size_t dirsize, char
 	if (access(path, R_OK) < 0) {
 		rmdir(dir);
 		path[0] = dir[0] = '\0';
-		return -1;
+		return st > 1 ? -st : -1; /* record said why; keep its status (127: cannot run) */
 	}
 	return st;
 }
@@ -259,6 +264,7 @@ int cmd_flamegraph(int argc, char **argv)
 	struct flame_opts o;
 	const char *output = NULL, *nameattr_file = NULL;
 	int cp = 0, hash = 0, rnd = 0, ret = 0, nargs = argc, cmd_at = -1, rec_status = 0;
+	const char *callgraph = "fp";
 	char rec_dir[64] = "", rec_path[96] = "";
 	double v;
 
@@ -355,6 +361,7 @@ int cmd_flamegraph(int argc, char **argv)
 			o.notes = optarg;
 			break;
 		case OPT_ENCODING: o.encoding = optarg; break;
+		case OPT_CALLGRAPH: callgraph = optarg; break;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -370,10 +377,18 @@ int cmd_flamegraph(int argc, char **argv)
 			return usage_error("cannot draw both FILEs and a command ('%s')", argv[optind]);
 		if (!output)
 			return usage_error("-o FILE is needed with '-- CMD' (the command's own output goes to stdout)%s", "");
-		rec_status = record_command(argc - cmd_at, argv + cmd_at, rec_dir, sizeof(rec_dir), rec_path,
+		/* fail on an unwritable output before the command runs */
+		struct outfile probe;
+
+		if (of_open(&probe, output) < 0) {
+			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+			return 1;
+		}
+		of_abort(&probe);
+		rec_status = record_command(argc - cmd_at, argv + cmd_at, callgraph, rec_dir, sizeof(rec_dir), rec_path,
 					    sizeof(rec_path));
 		if (rec_status < 0)
-			return 1;
+			return -rec_status;
 	}
 
 	struct flame_input in;
@@ -470,7 +485,7 @@ out:
 		unlink(rec_path);
 		rmdir(rec_dir);
 		/* like record: the command's failure is the exit status */
-		if (ret == 0 && rec_status > 0)
+		if (rec_status > 0)
 			ret = rec_status;
 	}
 	sb_release(&out);
