@@ -876,6 +876,7 @@ int cmd_bench(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = { .min_runs = 10, .shell = "sh", .min_effect = 1.0 };
+	int min_given = 0;
 	const char *scan_min = NULL, *scan_max = NULL, *step = NULL, *list = NULL;
 	int c;
 
@@ -884,7 +885,7 @@ int cmd_bench(int argc, char **argv)
 		switch (c) {
 		case 'w': if (parse_int("--warmup", optarg, 0, &o.warmup)) return 2; break;
 		case 'r': if (parse_int("--runs", optarg, 1, &o.runs)) return 2; break;
-		case 'm': if (parse_int("--min-runs", optarg, 1, &o.min_runs)) return 2; break;
+		case 'm': if (parse_int("--min-runs", optarg, 1, &o.min_runs)) return 2; min_given = 1; break;
 		case 'M': if (parse_int("--max-runs", optarg, 1, &o.max_runs)) return 2; break;
 		case 'p':
 			if (o.nprepare == MAX_CMDS)
@@ -951,8 +952,26 @@ int cmd_bench(int argc, char **argv)
 		fprintf(stderr, "perfkit bench: --runs %d exceeds --max-runs %d\n", o.runs, o.max_runs);
 		return 2;
 	}
-	if (o.max_runs && o.min_runs > o.max_runs)
+	if (o.max_runs && o.min_runs > o.max_runs) {
+		if (min_given) {
+			fprintf(stderr, "perfkit bench: --min-runs %d exceeds --max-runs %d\n", o.min_runs, o.max_runs);
+			return 2;
+		}
 		o.min_runs = o.max_runs;
+	}
+	/* an export that cannot be written fails now, not after the runs */
+	const char *exports[] = { o.export_json, o.export_md, o.export_csv };
+	for (size_t k = 0; k < sizeof(exports) / sizeof(exports[0]); k++) {
+		struct outfile probe;
+
+		if (!exports[k])
+			continue;
+		if (of_open(&probe, exports[k]) < 0) {
+			fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
+			return 1;
+		}
+		of_abort(&probe);
+	}
 	/* parameter values */
 	char **vals = NULL;
 	int nvals = 0;

@@ -82,4 +82,12 @@ expect "-r 0 is a usage error (2)" test $rc -eq 2
 expect "no command is a usage error (2)" test $rc -eq 2
 "$PERFKIT" bench -r 1 --export-json /nonexistent/dir/x.json true >/dev/null 2>"$T/e"; rc=$?
 expect "unwritable export: exit 1, path named" test $rc -eq 1 -a -n "$(grep /nonexistent/dir/x.json "$T/e")"
+# contradictory run limits and an unwritable export are refused before any run
+"$PERFKIT" bench -N -m 5 -M 2 "touch $T/ran-m" >/dev/null 2>"$T/mm.err"
+expect "-m 5 -M 2: usage error (2)" test $? = 2
+expect "-m 5 -M 2: nothing ran" test ! -e "$T/ran-m"
+"$PERFKIT" bench -N -r 2 --export-json "$T/nodir/x.json" "touch $T/ran-x" >/dev/null 2>"$T/x.err"
+expect "unwritable --export-json: exit 1" test $? = 1
+expect "unwritable --export-json: nothing ran" test ! -e "$T/ran-x"
+expect "unwritable --export-json: the message names it" grep -q "nodir/x.json" "$T/x.err"
 done_testing
