@@ -15,7 +15,7 @@ if [ ! -x "$W" ]; then
 	W=$T/burn2to1
 	cc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$W" "$TOP/tests/workloads/burn2to1.c"
 fi
-[ -n "${PK_SAN:-}" ] && ms=400 || ms=700
+[ -n "${PK_SAN:-}" ] && ms=800 || ms=1200
 
 # rows "SYMBOL SELF [CHILDREN]" of a perf-style report (no callgraph lines)
 rows() {

@@ -6,7 +6,7 @@
 
 if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
 W=$PK_BUILD/tests/workloads/burn2to1
-[ -n "${PK_SAN:-}" ] && ms=500 || ms=900
+[ -n "${PK_SAN:-}" ] && ms=800 || ms=1200
 
 self_pct() { # self_pct REPORT SYMBOL → percentage of the Self column
 	awk -v s="$2" '!/^#/ && $NF == s { v = ($2 ~ /%$/) ? $2 : $1; sub(/%/, "", v); print v; exit }' "$1"
