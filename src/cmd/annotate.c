@@ -100,19 +100,6 @@ static int cmp_line(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-static void fmt_u(char *buf, size_t len, uint64_t v)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v), o = 0;
-
-	for (int i = 0; i < n && o + 2 < (int)len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = 0;
-}
-
 static int width[CG_MAX_EVENTS];
 
 static void print_counts(const uint64_t *c, const int *show, int nshow, int dots)
@@ -123,7 +110,7 @@ static void print_counts(const uint64_t *c, const int *show, int nshow, int dots
 		if (dots && c == NULL)
 			snprintf(b, sizeof(b), ".");
 		else
-			fmt_u(b, sizeof(b), c[show[i]]);
+			cgfile_fmt_count(b, sizeof(b), c[show[i]]);
 		printf("%*s ", width[i], b);
 	}
 }
@@ -345,7 +332,7 @@ int cmd_annotate(int argc, char **argv)
 	for (int i = 0; i < nshow; i++) {
 		char b[32];
 
-		fmt_u(b, sizeof(b), cg->totals[show[i]]);
+		cgfile_fmt_count(b, sizeof(b), cg->totals[show[i]]);
 		width[i] = (int)strlen(b);
 		if ((int)strlen(cg->ev[show[i]]) > width[i])
 			width[i] = (int)strlen(cg->ev[show[i]]);

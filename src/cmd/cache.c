@@ -123,19 +123,6 @@ static char *find_vglib(void)
 	return NULL;
 }
 
-static void fmt_u(char *buf, size_t len, uint64_t v)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v), o = 0;
-
-	for (int i = 0; i < n && o + 2 < (int)len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = 0;
-}
-
 static uint64_t ev(const struct cgfile *cg, const char *name)
 {
 	int i = cgfile_event(cg, name);
@@ -147,10 +134,10 @@ static void row(const char *label, uint64_t v, uint64_t rd, uint64_t wr, int spl
 {
 	char a[32], b[32], c[32];
 
-	fmt_u(a, sizeof(a), v);
+	cgfile_fmt_count(a, sizeof(a), v);
 	if (split) {
-		fmt_u(b, sizeof(b), rd);
-		fmt_u(c, sizeof(c), wr);
+		cgfile_fmt_count(b, sizeof(b), rd);
+		cgfile_fmt_count(c, sizeof(c), wr);
 		fprintf(stderr, "%-14s %15s  (%15s rd + %13s wr)\n", label, a, b, c);
 	} else {
 		fprintf(stderr, "%-14s %15s\n", label, a);
@@ -224,13 +211,13 @@ static void print_summary(const struct cgfile *cg, int modern)
 		char a[32], b[32], c[32];
 
 		fputc('\n', stderr);
-		fmt_u(a, sizeof(a), bc + bi);
-		fmt_u(b, sizeof(b), bc);
-		fmt_u(c, sizeof(c), bi);
+		cgfile_fmt_count(a, sizeof(a), bc + bi);
+		cgfile_fmt_count(b, sizeof(b), bc);
+		cgfile_fmt_count(c, sizeof(c), bi);
 		fprintf(stderr, "%-14s %15s  (%15s cond + %11s ind)\n", "Branches:", a, b, c);
-		fmt_u(a, sizeof(a), bcm + bim);
-		fmt_u(b, sizeof(b), bcm);
-		fmt_u(c, sizeof(c), bim);
+		cgfile_fmt_count(a, sizeof(a), bcm + bim);
+		cgfile_fmt_count(b, sizeof(b), bcm);
+		cgfile_fmt_count(c, sizeof(c), bim);
 		fprintf(stderr, "%-14s %15s  (%15s cond + %11s ind)\n", "Mispredicts:", a, b, c);
 		fprintf(stderr, "%-14s %14.2f%%  (%14.2f%%      + %10.2f%%     )\n", "Mispred rate:",
 			pct(bcm + bim, bc + bi), pct(bcm, bc), pct(bim, bi));

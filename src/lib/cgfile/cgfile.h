@@ -63,4 +63,9 @@ static inline const uint64_t *cgfile_counts(const struct cgfile *cg, size_t rec)
 	return cg->counts + rec * cg->nev;
 }
 
+/* v in decimal with a comma between groups of three digits, as
+ * cg_annotate prints counts ("1,234,567"), into buf (len bytes, always
+ * NUL-terminated; digits that do not fit are cut). */
+void cgfile_fmt_count(char *buf, size_t len, uint64_t v);
+
 #endif
