@@ -9,9 +9,11 @@
  * NEW; rows are matched by (DSO base name, kernel/user, symbol name), or by
  * address for unknown symbols.  Self periods only (perf diff does not
  * count children).  Ordering: rows seen in NEW by |delta| (a row only in
- * NEW has the delta of its whole share), then rows only in OLD; a
- * delta that rounds to 0.00 % and a missing side are shown blank, as perf
- * shows them.
+ * NEW has the delta of its whole share), then rows only in OLD.  A row
+ * seen in both files always shows its delta, "+0.00%" (or "-0.00%" when
+ * the floating-point difference of equal shares is a hair below zero)
+ * included, computed as perf's compute_delta does it; a missing side is
+ * blank, as perf shows it.
  */
 #include "cmd/cmds.h"
 
@@ -148,7 +150,7 @@ static void print_event(struct devent *ev)
 		struct drow *r = &ev->r[i];
 
 		for (int k = 0; k < 2; k++)
-			r->pct[k] = ev->total[k] ? 100.0 * (double)r->period[k] / (double)ev->total[k] : 0;
+			r->pct[k] = ev->total[k] ? ((double)r->period[k] * 100.0) / (double)ev->total[k] : 0;
 		r->delta = r->pct[1] - r->pct[0];
 		if ((int)strlen(r->dso) > w)
 			w = (int)strlen(r->dso);
@@ -166,7 +168,7 @@ static void print_event(struct devent *ev)
 		base[0] = delta[0] = '\0';
 		if (r->seen[0])
 			snprintf(base, sizeof(base), "%.2f%%", r->pct[0]);
-		if (r->seen[1] && fabs(r->delta) >= 0.005)
+		if (r->seen[1])
 			snprintf(delta, sizeof(delta), "%+.2f%%", r->delta);
 		printf("%10s  %9s  %-*s  [%c] %s\n", base, delta, w, r->dso, r->sym[0], r->sym + 1);
 	}

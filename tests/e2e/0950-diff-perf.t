@@ -19,6 +19,15 @@ rows() { grep -v '^#' "$1" | sed 's/ *$//' | grep . | sort; }
 rows "$T/pk" >"$T/pk.rows"
 rows "$T/perf" >"$T/perf.rows"
 same_file "same rows and values as perf diff" "$T/perf.rows" "$T/pk.rows"
+# a file against itself: every row is in both with the same share, and
+# perf prints its zero delta ("+0.00%") rather than leaving it blank
+"$PERFKIT" diff "$T/old.data" "$T/old.data" >"$T/pk.same" 2>/dev/null
+perf diff "$T/old.data" "$T/old.data" 2>/dev/null >"$T/perf.same"
+rows "$T/pk.same" >"$T/pk.same.rows"
+rows "$T/perf.same" >"$T/perf.same.rows"
+same_file "a file against itself: same rows as perf diff" "$T/perf.same.rows" "$T/pk.same.rows"
+expect "a file against itself: burn_two's delta is +0.00%" \
+	grep -Eq '^ +[0-9.]+% +\+0\.00% .*burn_two$' "$T/pk.same"
 expect "header as perf's" grep -q '^# Baseline  Delta Abs  Shared Object' "$T/pk"
 first=$(grep -v '^#' "$T/pk" | grep . | head -1)
 pfirst=$(grep -v '^#' "$T/perf" | grep . | sed 's/ *$//' | head -1)
