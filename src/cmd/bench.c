@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/child.h"
 #include "base/error.h"
 #include "base/outfile.h"
 #include "base/strbuf.h"
@@ -258,62 +259,26 @@ static int run_once(const struct bench_opts *o, const char *cmd, bool quiet,
 	}
 	if (!cnt)
 		return spawn_plain(o, argv, quiet, r);
-	int go[2], er[2];
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC) < 0)
-		return pk_error(errno, "pipe: %s", strerror(errno));
-	pid_t pid = fork();
-	if (pid < 0)
-		return pk_error(errno, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		char b;
-		close(go[1]);
-		close(er[0]);
-		if (quiet) {
-			int nul = open("/dev/null", O_RDWR);
-			if (nul >= 0) {
-				dup2(nul, 0);
-				dup2(nul, 1);
-				dup2(nul, 2);
-			}
-		}
-		if (read(go[0], &b, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		int e = errno;
-		if (write(er[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(er[1]);
+	struct pk_child ch;
+	int err = pk_child_fork(&ch, argv, NULL, quiet ? PK_CHILD_QUIET : 0);
 	if (!o->shell)
 		free_argv(argv);
-	int err = 0;
-	if (cnt)
-		err = cnt_set_open(cnt, pid, -1, CNT_ENABLE_ON_EXEC | CNT_INHERIT);
+	if (err)
+		return err;
+	err = cnt_set_open(cnt, ch.pid, -1, CNT_ENABLE_ON_EXEC | CNT_INHERIT);
 	if (err) {
-		kill(pid, SIGKILL);
-		close(go[1]);
-		close(er[0]);
-		waitpid(pid, NULL, 0);
+		pk_child_abort(&ch);
 		return err;
 	}
 	double t0 = now_s();
-	if (write(go[1], "g", 1) != 1) {
-		/* the child is gone; wait4 reports it */
-	}
-	close(go[1]);
+	r->exec_errno = pk_child_release(&ch);
 	int status = 0;
 	struct rusage ru;
-	while (wait4(pid, &status, 0, &ru) < 0) {
+	while (wait4(ch.pid, &status, 0, &ru) < 0) {
 		if (errno != EINTR)
 			return pk_error(errno, "wait: %s", strerror(errno));
 	}
 	r->wall = now_s() - t0;
-	int e;
-	if (read(er[0], &e, sizeof(e)) == (ssize_t)sizeof(e))
-		r->exec_errno = e;
-	close(er[0]);
 	if (cnt) {
 		err = cnt_set_read(cnt);
 		cnt_set_close(cnt);

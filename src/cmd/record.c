@@ -17,6 +17,7 @@
 #include "event/ring.h"
 #include "cmd/cmds.h"
 
+#include "base/child.h"
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
@@ -99,7 +100,7 @@ struct rec {
 	size_t scratch_len;
 
 	pid_t child;
-	int go_pipe, err_pipe;
+	struct pk_child held;     /* the command, forked and held before its exec */
 };
 
 static volatile sig_atomic_t got_signal, got_sigchld;
@@ -694,60 +695,20 @@ static int drain_all(struct rec *r)
 
 /* ---- the command ---- */
 
-/* Fork the command; it waits on go_pipe, then execs.  An exec failure comes
- * back as an errno through err_pipe (close-on-exec, so EOF means success). */
+/* Fork the command, held before its exec until start_command(). */
 static int fork_command(struct rec *r, const sigset_t *oldmask)
 {
-	int go[2], err[2];
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
-		return pk_error(errno, "pipe: %s", strerror(errno));
-	pid_t pid = fork();
-	if (pid < 0)
-		return pk_error(errno, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		close(go[1]);
-		close(err[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		sigprocmask(SIG_SETMASK, oldmask, NULL);
-		char c;
-		ssize_t n;
-		do
-			n = read(go[0], &c, 1);
-		while (n < 0 && errno == EINTR);
-		if (n != 1)
-			_exit(127); /* the parent gave up */
-		execvp(r->cmd[0], r->cmd);
-		int e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(err[1]);
-	r->child = pid;
-	r->go_pipe = go[1];
-	r->err_pipe = err[0];
-	return 0;
+	int err = pk_child_fork(&r->held, r->cmd, oldmask, 0);
+
+	if (!err)
+		r->child = r->held.pid;
+	return err;
 }
 
 /* Release the command; returns 0 or the exec errno. */
 static int start_command(struct rec *r)
 {
-	char c = 1;
-	if (write(r->go_pipe, &c, 1) != 1)
-		return errno ? errno : EPIPE;
-	close(r->go_pipe);
-	r->go_pipe = -1;
-	int e = 0;
-	ssize_t n;
-	do
-		n = read(r->err_pipe, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(r->err_pipe);
-	r->err_pipe = -1;
-	return n == (ssize_t)sizeof(e) ? e : 0;
+	return pk_child_release(&r->held);
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -972,10 +933,10 @@ static void cleanup(struct rec *r)
 	free(r->tids);
 	free(r->scratch);
 	hm_release(&r->dsos);
-	if (r->go_pipe >= 0)
-		close(r->go_pipe);
-	if (r->err_pipe >= 0)
-		close(r->err_pipe);
+	if (r->held.go_fd >= 0)
+		close(r->held.go_fd);
+	if (r->held.err_fd >= 0)
+		close(r->held.err_fd);
 }
 
 static int exit_status(int status)
@@ -1028,7 +989,7 @@ int cmd_record(int argc, char **argv)
 	struct rec r;
 	memset(&r, 0, sizeof(r));
 	r.output = "perf.data";
-	r.go_pipe = r.err_pipe = -1;
+	r.held = (struct pk_child)PK_CHILD_INIT;
 	hm_init(&r.dsos);
 	r.page_size = (size_t)sysconf(_SC_PAGESIZE);
 

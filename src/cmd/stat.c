@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/child.h"
 #include "base/error.h"
 #include "base/outfile.h"
 #include "base/strbuf.h"
@@ -332,60 +333,6 @@ static void print_json(struct report *r, struct strbuf *sb)
 
 /* ---- running the command ---- */
 
-struct child {
-	pid_t pid;
-	int go_fd;        /* write end: releases the child into execvp */
-	int err_fd;       /* read end: errno of a failed execvp */
-};
-
-static int spawn(char **argv, struct child *c)
-{
-	int go[2], er[2];
-
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC) < 0)
-		return pk_error(errno, "pipe: %s", strerror(errno));
-	pid_t pid = fork();
-	if (pid < 0)
-		return pk_error(errno, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		char b;
-		close(go[1]);
-		close(er[0]);
-		if (read(go[0], &b, 1) != 1)
-			_exit(127);
-		signal(SIGINT, SIG_DFL);
-		execvp(argv[0], argv);
-		int e = errno;
-		if (write(er[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(er[1]);
-	c->pid = pid;
-	c->go_fd = go[1];
-	c->err_fd = er[0];
-	return 0;
-}
-
-/* Release the child; returns -errno if its execvp failed. */
-static int release(struct child *c, const char *name)
-{
-	int e = 0;
-
-	if (write(c->go_fd, "g", 1) != 1) {
-		/* child already gone */
-	}
-	close(c->go_fd);
-	ssize_t n = read(c->err_fd, &e, sizeof(e));
-	close(c->err_fd);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(c->pid, NULL, 0);
-		return pk_error(e, "cannot run '%s': %s", name, strerror(e));
-	}
-	return 0;
-}
-
 static int pidfd_open_(pid_t pid)
 {
 #ifdef SYS_pidfd_open
@@ -567,9 +514,9 @@ int cmd_stat(int argc, char **argv)
 	int rc = 0;
 	for (int run = 0; run < o.runs && !interrupted; run++) {
 		struct targets t = { 0 };
-		struct child ch = { .pid = -1 };
+		struct pk_child ch = PK_CHILD_INIT;
 		bool have_cmd = o.argc > 0;
-		if (have_cmd && (err = spawn(o.argv, &ch))) {
+		if (have_cmd && (err = pk_child_fork(&ch, o.argv, NULL, 0))) {
 			rc = 1;
 			break;
 		}
@@ -582,18 +529,17 @@ int cmd_stat(int argc, char **argv)
 			for (int i = 0; i < t.nr && !err; i++)
 				err = cnt_set_enable(&t.sets[i]);
 		if (err) {
-			if (have_cmd) {
-				kill(ch.pid, SIGKILL);
-				close(ch.go_fd);
-				close(ch.err_fd);
-				waitpid(ch.pid, NULL, 0);
-			}
+			if (have_cmd)
+				pk_child_abort(&ch);
 			close_targets(&t);
 			rc = 1;
 			break;
 		}
 		double t0 = now_ns();
-		if (have_cmd && (err = release(&ch, o.argv[0]))) {
+		int exec_err = have_cmd ? pk_child_release(&ch) : 0;
+		if (exec_err) {
+			waitpid(ch.pid, NULL, 0);
+			err = pk_error(exec_err, "cannot run '%s': %s", o.argv[0], strerror(exec_err));
 			close_targets(&t);
 			rc = 1;
 			status = 127;
