@@ -11,6 +11,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifdef PERFKIT_NO_BPF   /* set by mk/bpf.mk when BTF, bpftool, libbpf or clang is missing */
+/* The eBPF tools of a build without eBPF: each says why it is missing. */
+static int cmd_no_bpf(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "%s: built without eBPF support: %s\n", argv[0], PERFKIT_NO_BPF);
+	return 1;
+}
+#define BPF_CMD(fn) cmd_no_bpf
+#else
+#define BPF_CMD(fn) fn
+#endif
+
 static const struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -28,12 +41,12 @@ static const struct cmd {
 	{ "bench",       cmd_bench,       "benchmark commands against each other, with statistics and a verdict" },
 	{ "cache",       cmd_cache,       "simulate caches, TLB and branches under Valgrind (cachegrind format)" },
 	{ "annotate",    cmd_annotate,    "per-function and per-line costs from a cache simulation" },
-	{ "execsnoop",   cmd_execsnoop,   "eBPF: trace every exec with its arguments" },
-	{ "opensnoop",   cmd_opensnoop,   "eBPF: trace open/openat/openat2 with their results" },
-	{ "biolatency",  cmd_biolatency,  "eBPF: block I/O latency histogram" },
-	{ "funclatency", cmd_funclatency, "eBPF: latency histogram of a user function (uprobes)" },
-	{ "profile",     cmd_profile,     "eBPF: stack sampling, folded output for flame graphs" },
-	{ "tcplife",     cmd_tcplife,     "eBPF: TCP sessions with bytes and duration" },
+	{ "execsnoop",   BPF_CMD(cmd_execsnoop),   "eBPF: trace every exec with its arguments" },
+	{ "opensnoop",   BPF_CMD(cmd_opensnoop),   "eBPF: trace open/openat/openat2 with their results" },
+	{ "biolatency",  BPF_CMD(cmd_biolatency),  "eBPF: block I/O latency histogram" },
+	{ "funclatency", BPF_CMD(cmd_funclatency), "eBPF: latency histogram of a user function (uprobes)" },
+	{ "profile",     BPF_CMD(cmd_profile),     "eBPF: stack sampling, folded output for flame graphs" },
+	{ "tcplife",     BPF_CMD(cmd_tcplife),     "eBPF: TCP sessions with bytes and duration" },
 };
 
 /* Levenshtein distance, for "did you mean" (names are short; capped). */

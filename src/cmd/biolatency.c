@@ -10,16 +10,7 @@
  */
 #include "cmd/cmds.h"
 
-#ifdef PERFKIT_NO_BPF   /* set by mk/bpf.mk when BTF, bpftool, libbpf or clang is missing */
-#include <stdio.h>
-
-int cmd_biolatency(int argc, char **argv)
-{
-	(void)argc;
-	fprintf(stderr, "%s: built without eBPF support: %s\n", argv[0], PERFKIT_NO_BPF);
-	return 1;
-}
-#else
+#ifndef PERFKIT_NO_BPF   /* else perfkit.c says why the tool is missing */
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -13,16 +13,7 @@
  */
 #include "cmd/cmds.h"
 
-#ifdef PERFKIT_NO_BPF   /* set by mk/bpf.mk when BTF, bpftool, libbpf or clang is missing */
-#include <stdio.h>
-
-int cmd_execsnoop(int argc, char **argv)
-{
-	(void)argc;
-	fprintf(stderr, "%s: built without eBPF support: %s\n", argv[0], PERFKIT_NO_BPF);
-	return 1;
-}
-#else
+#ifndef PERFKIT_NO_BPF   /* else perfkit.c says why the tool is missing */
 
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -252,19 +243,8 @@ int cmd_execsnoop(int argc, char **argv)
 	fflush(stdout);
 	fprintf(stderr, "Tracing exec()s... Hit Ctrl-C to end.\n");
 
-	while (!bpfk_stopped()) {
-		err = ring_buffer__poll(rb, 100);
-		if (err == -EINTR)
-			break;
-		if (err >= 0)   /* events submitted without a wakeup (wakeup.h) */
-			err = ring_buffer__consume(rb);
-		if (err < 0) {
-			bpfk_error(err, "polling ring buffer");
-			goto fail;
-		}
-		fflush(stdout);
-	}
-	ring_buffer__consume(rb);
+	if (bpfk_poll_ring(rb, 0))
+		goto fail;
 	if (skel->bss->lost_events)
 		fprintf(stderr, "perfkit execsnoop: %llu events lost (ring buffer or map full)\n",
 			(unsigned long long)skel->bss->lost_events);

@@ -45,4 +45,16 @@ if tracer_start "$T/out3" "$T/err3" "$PERFKIT" opensnoop -p $$ -x; then
 else
 	not_ok 'opensnoop -p starts'
 fi
+# -d: tracing ends by itself after the duration, with status 0, and an
+# open made meanwhile is in the output
+s0=$(date +%s%N)
+"$PERFKIT" opensnoop -d 2 -n opener >"$T/out4" 2>"$T/err4" &
+dpid=$!
+for _ in $(seq 100); do grep -q Tracing "$T/err4" && break; sleep 0.1; done
+"$OPENER" "$T/marker.d"
+wait "$dpid"
+rc=$?
+el=$(( ($(date +%s%N) - s0) / 1000000 ))
+expect "-d 2: ends by itself with status 0 ($rc, after $el ms)" test "$rc" = 0 -a "$el" -lt 15000
+expect '-d 2: the open made meanwhile is there' grep -q "marker.d" "$T/out4"
 done_testing

@@ -114,3 +114,28 @@ unsigned long long bpfk_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
 }
+
+#ifndef PERFKIT_NO_BPF
+int bpfk_poll_ring(struct ring_buffer *rb, double duration_s)
+{
+	unsigned long long end = duration_s > 0 ? bpfk_now_ns() + (unsigned long long)(duration_s * 1e9) : 0;
+	int err = 0;
+
+	while (!bpfk_stopped() && (!end || bpfk_now_ns() < end)) {
+		err = ring_buffer__poll(rb, 100);
+		if (err == -EINTR) {
+			err = 0;
+			break;
+		}
+		if (err >= 0)   /* events submitted without a wakeup (wakeup.h) */
+			err = ring_buffer__consume(rb);
+		if (err < 0)
+			return bpfk_error(err, "polling ring buffer");
+		err = 0;
+		fflush(stdout);
+	}
+	ring_buffer__consume(rb);
+	fflush(stdout);
+	return err;
+}
+#endif

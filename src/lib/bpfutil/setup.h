@@ -36,6 +36,18 @@ int bpfk_check_root(void);
 void bpfk_stop_on_signals(void);
 bool bpfk_stopped(void);
 
+/*
+ * bpfk_poll_ring(rb, duration_s): hand ring-buffer events to their callback
+ * (ring_buffer__new) until SIGINT/SIGTERM (after bpfk_stop_on_signals) or,
+ * with duration_s > 0, until that many seconds have passed.  Polls with a
+ * 100 ms timeout and consumes after every poll, so records submitted
+ * without a wakeup (src/bpf/wakeup.h) are seen too; stdout is flushed after
+ * every batch and the buffer drained before returning.  Returns 0, or
+ * -errno with a message (bpfk_error) when polling failed.
+ */
+struct ring_buffer;
+int bpfk_poll_ring(struct ring_buffer *rb, double duration_s);
+
 /* CLOCK_MONOTONIC in nanoseconds, the clock of bpf_ktime_get_ns(). */
 unsigned long long bpfk_now_ns(void);
 
