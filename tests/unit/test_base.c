@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
@@ -127,6 +128,33 @@ static void test_error(void **state)
 	assert_string_equal(pk_warnings_take(), "");
 }
 
+/* arena: 8-byte alignment, copies with NULs, a block larger than the
+ * default, growth across blocks, release and reuse */
+static void test_arena(void **state)
+{
+	struct pk_arena a = PK_ARENA_INIT;
+	char *prev = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < 20000; i++) {   /* ~ 1 MB: several blocks */
+		char *p = pk_arena_alloc(&a, i % 61);
+		assert_int_equal((uintptr_t)p % 8, 0);
+		if (prev && i % 61 > 1)
+			prev[0] = 'x';   /* earlier pointers stay valid */
+		memset(p, 0xab, i % 61);
+		prev = i % 61 ? p : prev;
+	}
+	char *big = pk_arena_alloc(&a, 3u << 20);   /* larger than any block */
+	memset(big, 1, 3u << 20);
+	char *k = pk_arena_memdup0(&a, "a\0b", 3);
+	assert_memory_equal(k, "a\0b\0", 4);
+	pk_arena_release(&a);
+	assert_null(a.head);
+	k = pk_arena_memdup0(&a, "again", 5);
+	assert_string_equal(k, "again");
+	pk_arena_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +162,7 @@ int main(void)
 		cmocka_unit_test(test_xml_escape),
 		cmocka_unit_test(test_json_escape),
 		cmocka_unit_test(test_hashmap),
+		cmocka_unit_test(test_arena),
 		cmocka_unit_test(test_error),
 	};
 	return cmocka_run_group_tests_name("base", tests, NULL, NULL);

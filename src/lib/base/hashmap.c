@@ -5,29 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct hm_arena {
-	struct hm_arena *next;
-	size_t used, size;
-	char data[];
-};
-
-static char *arena_alloc(struct hashmap *m, size_t n)
-{
-	struct hm_arena *a = m->arena;
-
-	if (!a || a->size - a->used < n) {
-		size_t sz = n > 65536 ? n : 65536;
-		a = xmalloc(sizeof(*a) + sz);
-		a->next = m->arena;
-		a->used = 0;
-		a->size = sz;
-		m->arena = a;
-	}
-	char *p = a->data + a->used;
-	a->used += n;
-	return p;
-}
-
 void hm_init(struct hashmap *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -35,13 +12,7 @@ void hm_init(struct hashmap *m)
 
 void hm_release(struct hashmap *m)
 {
-	struct hm_arena *a = m->arena;
-
-	while (a) {
-		struct hm_arena *n = a->next;
-		free(a);
-		a = n;
-	}
+	pk_arena_release(&m->arena);
 	free(m->slots);
 	free(m->entries);
 	hm_init(m);
@@ -128,11 +99,8 @@ struct hm_entry *hm_upsert(struct hashmap *m, const void *key, size_t len, int *
 		m->alloc = m->alloc ? m->alloc * 2 : 64;
 		m->entries = xrealloc(m->entries, m->alloc * sizeof(*m->entries));
 	}
-	char *k = arena_alloc(m, len + 1);
-	memcpy(k, key, len);
-	k[len] = '\0';
 	e = &m->entries[m->nr];
-	e->key = k;
+	e->key = pk_arena_memdup0(&m->arena, key, len);
 	e->keylen = len;
 	e->hash = h;
 	e->val.u = 0;

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arena.h"
+
 struct hm_entry {
 	const char *key;   /* NUL-terminated copy, owned by the map */
 	size_t keylen;
@@ -30,7 +32,7 @@ struct hashmap {
 	size_t nslots;            /* power of two */
 	struct hm_entry *entries; /* dense, insertion order */
 	size_t nr, alloc;
-	struct hm_arena *arena;
+	struct pk_arena arena;   /* the keys */
 };
 
 void hm_init(struct hashmap *m);

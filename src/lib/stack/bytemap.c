@@ -4,12 +4,6 @@
 
 #include <stdlib.h>
 
-struct bm_arena {
-	struct bm_arena *next;
-	size_t used, size;
-	_Alignas(8) char data[];
-};
-
 void bm_init(struct bytemap *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -17,37 +11,10 @@ void bm_init(struct bytemap *m)
 
 void bm_release(struct bytemap *m)
 {
-	struct bm_arena *a = m->arena;
-
-	while (a) {
-		struct bm_arena *n = a->next;
-		free(a);
-		a = n;
-	}
+	pk_arena_release(&m->arena);
 	free(m->slots);
 	free(m->entries);
 	bm_init(m);
-}
-
-static char *arena_copy(struct bytemap *m, const void *key, size_t len)
-{
-	struct bm_arena *a = m->arena;
-
-	size_t need = (len + 1 + 7) & ~(size_t)7;   /* keys stay 8-byte aligned */
-
-	if (!a || a->size - a->used < need) {
-		size_t sz = need > (1 << 20) ? need : (1 << 20);
-		a = xmalloc(sizeof(*a) + sz);
-		a->next = m->arena;
-		a->used = 0;
-		a->size = sz;
-		m->arena = a;
-	}
-	char *p = a->data + a->used;
-	memcpy(p, key, len);
-	p[len] = '\0';
-	a->used += need;
-	return p;
 }
 
 static void place(struct bytemap *m, uint64_t h, size_t idx)
@@ -79,7 +46,7 @@ size_t bm_insert_h(struct bytemap *m, const void *key, size_t len, uint64_t h, u
 		m->entries = xrealloc(m->entries, m->alloc * sizeof(*m->entries));
 	}
 	struct bm_entry *e = &m->entries[m->nr];
-	e->key = arena_copy(m, key, len);
+	e->key = pk_arena_memdup0(&m->arena, key, len);
 	e->len = (uint32_t)len;
 	e->val = val;
 	place(m, h, m->nr);

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/arena.h"
+
 struct bm_entry {
 	const char *key;   /* arena copy, NUL-terminated */
 	uint32_t len;
@@ -30,7 +32,7 @@ struct bytemap {
 	size_t mask;               /* nslots - 1 (0 when empty) */
 	struct bm_entry *entries;  /* dense, insertion order */
 	size_t nr, alloc;
-	struct bm_arena *arena;
+	struct pk_arena arena;     /* the keys, 8-byte aligned */
 };
 
 void bm_init(struct bytemap *m);
