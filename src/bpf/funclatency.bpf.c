@@ -2,7 +2,9 @@
 /* funclatency.bpf.c — latency of a user function through a uprobe and a
  * uretprobe: each entry pushes a timestamp on the thread's own stack and
  * each return pops one, so nested and recursive calls are each measured
- * from their own entry. */
+ * from their own entry.  The latency, in the display unit, is counted in
+ * a log2 histogram or, with hist_mode FUNC_HIST_LINEAR, in a linear one of
+ * lin_step-wide buckets (see funclatency.h). */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -10,9 +12,12 @@
 
 const volatile __u32 targ_tgid = 0;
 const volatile int units = FUNC_NSEC;
+const volatile int hist_mode = FUNC_HIST_LOG2;
+const volatile __u64 lin_step = 1;   /* 1..FUNC_LIN_STEP_MAX, set before load */
 
 /* results, read by user space through the skeleton's mmapped .bss */
 __u64 hist[LOG2_SLOTS];
+__u64 lin_hist[FUNC_LIN_SLOTS + 1];   /* the last slot: >= FUNC_LIN_SLOTS * lin_step */
 __u64 count;          /* measured calls */
 __u64 total_ns;       /* their summed latency */
 __u64 too_deep;       /* calls nested deeper than FUNC_MAX_DEPTH (not measured) */
@@ -77,7 +82,15 @@ int BPF_KRETPROBE(func_exit)
 	if (d == 0)
 		bpf_map_delete_elem(&stacks, &tid);
 	v = units == FUNC_MSEC ? delta / 1000000 : units == FUNC_USEC ? delta / 1000 : delta;
-	__sync_fetch_and_add(&hist[log2_slot(v) & (LOG2_SLOTS - 1)], 1);
+	if (hist_mode == FUNC_HIST_LINEAR) {
+		__u64 k = v / lin_step;
+
+		if (k > FUNC_LIN_SLOTS)
+			k = FUNC_LIN_SLOTS;
+		__sync_fetch_and_add(&lin_hist[k], 1);
+	} else {
+		__sync_fetch_and_add(&hist[log2_slot(v) & (LOG2_SLOTS - 1)], 1);
+	}
 	__sync_fetch_and_add(&count, 1);
 	__sync_fetch_and_add(&total_ns, delta);
 	return 0;

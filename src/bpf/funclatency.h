@@ -12,6 +12,16 @@
 
 enum func_units { FUNC_NSEC = 0, FUNC_USEC = 1, FUNC_MSEC = 2 };
 
+/* Histogram kinds (rodata hist_mode): log2 buckets (src/bpf/log2.h) into
+ * hist[], or linear ones (-L STEP, as bpftrace's lhist()) into lin_hist[]:
+ * lin_hist[k] for k < FUNC_LIN_SLOTS counts latencies of [k*STEP,
+ * (k+1)*STEP) display units, lin_hist[FUNC_LIN_SLOTS] those >=
+ * FUNC_LIN_SLOTS*STEP.  FUNC_LIN_STEP_MAX keeps FUNC_LIN_SLOTS*STEP well
+ * inside 64 bits. */
+enum func_hist_mode { FUNC_HIST_LOG2 = 0, FUNC_HIST_LINEAR = 1 };
+#define FUNC_LIN_SLOTS 1000
+#define FUNC_LIN_STEP_MAX 1000000000000000ULL   /* 10^15 */
+
 /* Per-thread stack of entry times: ts[0..depth) are open calls. */
 struct func_stack {
 	__u32 depth;

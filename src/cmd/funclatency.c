@@ -6,21 +6,14 @@
  * src/bpf/funclatency.bpf.c).  Nested and recursive calls are measured
  * each from its own entry (a per-thread stack of entry times).
  *
- *   funclatency [-p PID] [-u|-m] [-i SECS] [-d SECS] BINARY:FUNCTION
+ *   funclatency [-p PID] [-u|-m] [-L STEP] [-i SECS] [-d SECS] BINARY:FUNCTION
+ * -L STEP counts into linear buckets of STEP units instead (bpftrace's
+ * lhist()): FUNC_LIN_SLOTS (1000) of them, then one for ">= 1000*STEP".
  * After the histogram: "avg = A UNIT, total: T UNIT, count: N".
  */
 #include "cmd/cmds.h"
 
-#ifdef PERFKIT_NO_BPF   /* set by mk/bpf.mk when BTF, bpftool, libbpf or clang is missing */
-#include <stdio.h>
-
-int cmd_funclatency(int argc, char **argv)
-{
-	(void)argc;
-	fprintf(stderr, "%s: built without eBPF support: %s\n", argv[0], PERFKIT_NO_BPF);
-	return 1;
-}
-#else
+#ifndef PERFKIT_NO_BPF   /* else perfkit.c says why the tool is missing */
 
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -45,6 +38,7 @@ int cmd_funclatency(int argc, char **argv)
 struct funclatency_opts {
 	long pid;
 	int units;
+	uint64_t lin_step;   /* 0: log2 histogram */
 	double interval, duration;
 	bool timestamp;
 	int verbose;
@@ -57,10 +51,13 @@ static const double unit_div[] = { 1, 1e3, 1e6 };
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit funclatency [-p PID] [-u|-m] [-i SECS] [-d SECS] [-T] [-v] BINARY:FUNCTION\n"
+		"usage: perfkit funclatency [-p PID] [-u|-m] [-L STEP] [-i SECS] [-d SECS] [-T] [-v]\n"
+		"                           BINARY:FUNCTION\n"
 		"  -p, --pid PID          only this process (filtered in the kernel)\n"
 		"  -u, --microseconds     histogram in microseconds (default nanoseconds)\n"
 		"  -m, --milliseconds     histogram in milliseconds\n"
+		"  -L, --linear STEP      linear histogram: buckets of STEP units (nsecs, or as\n"
+		"                         -u/-m say), 1000 of them, then one for >= 1000*STEP\n"
 		"  -i, --interval SECS    print (and reset) the histogram every SECS seconds\n"
 		"  -d, --duration SECS    trace for SECS seconds (default: until Ctrl-C)\n"
 		"  -T, --timestamp        print the time of day with each histogram\n"
@@ -80,12 +77,27 @@ static int parse_secs(const char *what, const char *s, double *out)
 	return 0;
 }
 
+static int parse_step(const char *s, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = s[0] >= '0' && s[0] <= '9' ? strtoull(s, &end, 10) : 0;
+	if (!*out || errno || *end || *out > FUNC_LIN_STEP_MAX) {
+		fprintf(stderr, "perfkit funclatency: invalid linear step '%s' "
+			"(expected a positive integer up to %llu)\n", s, FUNC_LIN_STEP_MAX);
+		return 2;
+	}
+	return 0;
+}
+
 static int parse_opts(struct funclatency_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "microseconds", no_argument, NULL, 'u' },
 		{ "milliseconds", no_argument, NULL, 'm' },
+		{ "linear", required_argument, NULL, 'L' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "timestamp", no_argument, NULL, 'T' },
@@ -96,7 +108,7 @@ static int parse_opts(struct funclatency_opts *o, int argc, char **argv)
 	int c;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "+p:umi:d:Tvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:umL:i:d:Tvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			errno = 0;
@@ -114,6 +126,7 @@ static int parse_opts(struct funclatency_opts *o, int argc, char **argv)
 			}
 			o->units = c == 'u' ? FUNC_USEC : FUNC_MSEC;
 			break;
+		case 'L': if (parse_step(optarg, &o->lin_step)) return 2; break;
 		case 'i': if (parse_secs("interval", optarg, &o->interval)) return 2; break;
 		case 'd': if (parse_secs("duration", optarg, &o->duration)) return 2; break;
 		case 'T': o->timestamp = true; break;
@@ -134,18 +147,27 @@ static int parse_opts(struct funclatency_opts *o, int argc, char **argv)
 static void print_hist(struct funclatency_bpf *skel, const struct funclatency_opts *o)
 {
 	struct strbuf sb = STRBUF_INIT;
-	uint64_t slots[LOG2_SLOTS];
+	static uint64_t slots[FUNC_LIN_SLOTS + 1];
 	__u64 count = skel->bss->count, total = skel->bss->total_ns;
 
-	for (int i = 0; i < LOG2_SLOTS; i++)
-		slots[i] = skel->bss->hist[i];
+	if (o->lin_step) {
+		for (int i = 0; i <= FUNC_LIN_SLOTS; i++)
+			slots[i] = skel->bss->lin_hist[i];
+	} else {
+		for (int i = 0; i < LOG2_SLOTS; i++)
+			slots[i] = skel->bss->hist[i];
+	}
 	if (o->timestamp) {
 		char buf[16];
 		time_t t = time(NULL);
 		strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
 		sb_addf(&sb, "%-8s\n", buf);
 	}
-	hist_render(&sb, slots, LOG2_SLOTS, unit_name[o->units]);
+	if (!o->lin_step)
+		hist_render(&sb, slots, LOG2_SLOTS, unit_name[o->units]);
+	else if (hist_render_linear(&sb, slots, FUNC_LIN_SLOTS + 1, o->lin_step,
+				    unit_name[o->units]))   /* not with a step parse_step took */
+		fprintf(stderr, "perfkit funclatency: %s\n", pk_errmsg());
 	double div = unit_div[o->units];
 	sb_addf(&sb, "\navg = %.2f %s, total: %.2f %s, count: %llu\n",
 		count ? (double)total / (double)count / div : 0.0, unit_name[o->units],
@@ -159,6 +181,8 @@ static void reset_hist(struct funclatency_bpf *skel)
 {
 	for (int i = 0; i < LOG2_SLOTS; i++)
 		__atomic_store_n(&skel->bss->hist[i], 0, __ATOMIC_RELAXED);
+	for (int i = 0; i <= FUNC_LIN_SLOTS; i++)
+		__atomic_store_n(&skel->bss->lin_hist[i], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&skel->bss->count, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&skel->bss->total_ns, 0, __ATOMIC_RELAXED);
 }
@@ -197,6 +221,8 @@ int cmd_funclatency(int argc, char **argv)
 	}
 	skel->rodata->targ_tgid = (__u32)o.pid;
 	skel->rodata->units = o.units;
+	skel->rodata->hist_mode = o.lin_step ? FUNC_HIST_LINEAR : FUNC_HIST_LOG2;
+	skel->rodata->lin_step = o.lin_step ? o.lin_step : 1;
 	err = funclatency_bpf__load(skel);
 	if (err) {
 		bpfk_error(err, "loading BPF programs");

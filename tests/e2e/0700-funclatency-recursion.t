@@ -3,6 +3,9 @@
 # perfkit funclatency: nap_level(2) -> nap_level(1) -> nap_level(0), each
 # level sleeping 10 ms, called 5 times: 15 calls, 5 of ~10 ms, 5 of ~20 ms
 # and 5 of ~30 ms, each measured from its own entry (total ~300 ms).
+# Then the same with a linear histogram (-m -L 10), which unlike the log2
+# one puts the 20 and 30 ms calls in different buckets, its overflow slot,
+# and bad -L values.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf-lib.sh"
 bpf_require
@@ -33,6 +36,50 @@ if tracer_start "$T/out" "$T/err" "$PERFKIT" funclatency -m "$W:nap_level"; then
 else
 	not_ok 'funclatency starts'
 fi
+
+# A sleep never ends early, so no call is below its 10/20/30 ms; it can end
+# late on a busy machine, and 10 ms late moves a call one bucket up (with
+# the calls around it: an inner call's delay is in its callers' time too).
+# Allow that for at most one of the 5 rounds: each group keeps 4 or 5 calls.
+if tracer_start "$T/lout" "$T/lerr" "$PERFKIT" funclatency -m --linear=10 "$W:nap_level"; then
+	"$W" 5 2
+	tracer_stop
+	expect '-L: Ctrl-C ends it with status 0' test $? = 0
+	sed 's/^/# /' "$T/lout"
+	expect '-L: msecs histogram' grep -Eq '^ +msecs +: count +distribution$' "$T/lout"
+	expect '-L: 15 calls' grep -Eq 'count: 15$' "$T/lout"
+	l10=$(row "$T/lout" 10) l20=$(row "$T/lout" 20) l30=$(row "$T/lout" 30) l40=$(row "$T/lout" 40)
+	diag "10-19 ms: $l10, 20-29 ms: $l20, 30-39 ms: $l30, 40-49 ms: $l40"
+	expect '-L: the 10 ms calls in 10->19' test "$l10" -ge 4 -a "$l10" -le 5
+	expect '-L: the 20 ms calls in 20->29' test "$l20" -ge 4 -a "$l20" -le 5
+	expect '-L: the 30 ms calls in 30->39' test "$l30" -ge 4 -a "$l30" -le 5
+	expect '-L: all 15 between 10 and 49 ms' test $((l10 + l20 + l30 + l40)) = 15
+	expect '-L: empty edges trimmed (first row 10 -> 19)' \
+		awk 'NR == 3 { exit !($1 == 10 && $2 == "->" && $3 == 19) }' "$T/lout"
+	expect '-L: bucket rows are STEP wide' grep -Eq '^ +20 -> 29 +: ' "$T/lout"
+else
+	not_ok 'funclatency -L starts'
+fi
+
+# 1000 buckets of 10 us end at 10 ms: one 10 ms call is in the overflow slot
+if tracer_start "$T/oout" "$T/oerr" "$PERFKIT" funclatency -u -L 10 "$W:nap_level"; then
+	"$W" 1 0
+	tracer_stop
+	sed 's/^/# /' "$T/oout"
+	expect '-L overflow: one row, ">= 10000"' \
+		awk 'NR == 3 { ok = $1 == ">=" && $2 == 10000 && $4 == 1 } END { exit !(ok && NR == 5) }' "$T/oout"
+else
+	not_ok 'funclatency -u -L 10 starts'
+fi
+
+for bad in 0 abc -5 5x 1000000000000001; do
+	"$PERFKIT" funclatency -m -L "$bad" "$W:nap_level" >"$T/bout" 2>"$T/berr"
+	expect "-L $bad: usage error (exit 2)" test $? = 2
+	expect "-L $bad: one line naming the value" \
+		test "$(wc -l <"$T/berr")" = 1 -a -n "$(grep -F "invalid linear step '$bad'" "$T/berr")"
+done
+"$PERFKIT" funclatency --linear=0 "$W:nap_level" >/dev/null 2>&1
+expect '--linear=0: usage error (exit 2)' test $? = 2
 
 "$PERFKIT" funclatency "$W:no_such_function" >/dev/null 2>"$T/err2"
 expect 'a missing function: exit 1' test $? = 1

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/lib/bpfutil: the log2 histogram (buckets and bcc's
- * print_log2_hist layout; expected texts written from bcc's algorithm),
+ * print_log2_hist layout; expected texts written from bcc's algorithm), the
+ * linear histogram (bpftrace lhist() buckets in the same layout; expected
+ * texts written by hand from the contract in hist.h),
  * /proc/PID/maps lookup and the uprobe file offset of a function (checked
  * against the bytes this very process runs). */
 #include <setjmp.h>
@@ -15,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/error.h"
 #include "base/strbuf.h"
 #include "bpfutil/hist.h"
 #include "bpfutil/procmaps.h"
@@ -105,6 +108,129 @@ static void test_render_narrow(void **state)
 	sb_release(&sb);
 }
 
+/* Nothing to print: no counters, or all of them zero. */
+static void test_linear_empty(void **state)
+{
+	uint64_t slots[5] = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(hist_render_linear(&sb, slots, 5, 10, "msecs"), 0);
+	assert_int_equal(sb.len, 0);
+	assert_int_equal(hist_render_linear(&sb, slots, 0, 10, "msecs"), 0);
+	assert_int_equal(sb.len, 0);
+	sb_release(&sb);
+}
+
+/* One non-empty slot in the middle of 1000 + 1: only its row, [30, 40). */
+static void test_linear_one(void **state)
+{
+	static uint64_t slots[1001];
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	slots[3] = 7;
+	assert_int_equal(hist_render_linear(&sb, slots, 1001, 10, "msecs"), 0);
+	assert_string_equal(sb.buf,
+		"     msecs               : count    distribution\n"
+		"        30 -> 39         : 7        |****************************************|\n");
+	sb_release(&sb);
+}
+
+/* A gap: the empty slots between the first and last non-empty ones are
+ * printed, those before and after are not; stars scale to the largest. */
+static void test_linear_gap(void **state)
+{
+	uint64_t slots[10] = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	slots[2] = 4;
+	slots[5] = 1;
+	assert_int_equal(hist_render_linear(&sb, slots, 10, 5, "usecs"), 0);
+	assert_string_equal(sb.buf,
+		"     usecs               : count    distribution\n"
+		"        10 -> 14         : 4        |****************************************|\n"
+		"        15 -> 19         : 0        |                                        |\n"
+		"        20 -> 24         : 0        |                                        |\n"
+		"        25 -> 29         : 1        |**********                              |\n");
+	sb_release(&sb);
+}
+
+/* The last counter is the overflow, printed ">= (nslots - 1) * step" in the
+ * same column width as the "LO -> HI" rows. */
+static void test_linear_overflow(void **state)
+{
+	uint64_t slots[4] = { 0, 2, 0, 8 };
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(hist_render_linear(&sb, slots, 4, 100, "msecs"), 0);
+	assert_string_equal(sb.buf,
+		"     msecs               : count    distribution\n"
+		"       100 -> 199        : 2        |**********                              |\n"
+		"       200 -> 299        : 0        |                                        |\n"
+		"        >= 300           : 8        |****************************************|\n");
+	sb_release(&sb);
+
+	/* only the overflow, and a single counter (everything >= 0) */
+	uint64_t one = 3;
+	assert_int_equal(hist_render_linear(&sb, &one, 1, 1, "msecs"), 0);
+	assert_string_equal(sb.buf,
+		"     msecs               : count    distribution\n"
+		"        >= 0             : 3        |****************************************|\n");
+	sb_release(&sb);
+}
+
+/* Bounds up to 10 digits keep the narrow layout; more switch to the wide
+ * one (20-digit columns, 20 stars), as hist_render does. */
+static void test_linear_wide(void **state)
+{
+	uint64_t slots[3] = { 1, 0, 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(hist_render_linear(&sb, slots, 3, 10000000000ULL, "nsecs"), 0);
+	assert_string_equal(sb.buf,
+		"     nsecs               : count    distribution\n"
+		"         0 -> 9999999999 : 1        |****************************************|\n");
+	sb_release(&sb);
+
+	slots[1] = 2;
+	assert_int_equal(hist_render_linear(&sb, slots, 3, 10000000000ULL, "nsecs"), 0);
+	assert_string_equal(sb.buf,
+		"               nsecs                         : count    distribution\n"
+		"                   0 -> 9999999999           : 1        |**********          |\n"
+		"         10000000000 -> 19999999999          : 2        |********************|\n");
+	sb_release(&sb);
+
+	/* the largest step two counters allow: the overflow starts at 2^64 - 1 */
+	uint64_t top[2] = { 0, 1 };
+	assert_int_equal(hist_render_linear(&sb, top, 2, UINT64_MAX, "nsecs"), 0);
+	assert_non_null(strstr(sb.buf,
+		"\n                  >= 18446744073709551615    : 1        |********************|\n"));
+	sb_release(&sb);
+}
+
+/* A zero step, or buckets whose bounds overflow 64 bits: -EINVAL with a
+ * message, nothing appended. */
+static void test_linear_bad(void **state)
+{
+	uint64_t slots[1001] = { [0] = 1 };
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(hist_render_linear(&sb, slots, 1001, 0, "msecs"), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "step 0"));
+	assert_int_equal(hist_render_linear(&sb, slots, 1001, UINT64_MAX / 999, "msecs"), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "overflow"));
+	assert_int_equal(sb.len, 0);
+	/* UINT64_MAX / 1000 buckets: 1000 of them still fit */
+	assert_int_equal(hist_render_linear(&sb, slots, 1001, UINT64_MAX / 1000, "msecs"), 0);
+	assert_true(sb.len > 0);
+	sb_release(&sb);
+}
+
 __attribute__((noinline)) int bpfutil_probe_target(int x)
 {
 	return x * 3 + 1;
@@ -165,6 +291,12 @@ int main(void)
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_render_wide),
 		cmocka_unit_test(test_render_narrow),
+		cmocka_unit_test(test_linear_empty),
+		cmocka_unit_test(test_linear_one),
+		cmocka_unit_test(test_linear_gap),
+		cmocka_unit_test(test_linear_overflow),
+		cmocka_unit_test(test_linear_wide),
+		cmocka_unit_test(test_linear_bad),
 		cmocka_unit_test(test_procmaps_self),
 		cmocka_unit_test(test_uprobe_offset),
 	};

@@ -13,6 +13,18 @@
  * wide (20 with 20-digit columns once a bucket above 32 is used) and scaled
  * to the largest count (bucket count * width / largest, rounded down).  An all-zero
  * histogram renders as nothing.  Rendering appends to a strbuf; no I/O.
+ *
+ * Linear histograms (hist_render_linear) bucket as bpftrace's lhist() does,
+ * in the same table shape:
+ *
+ *      msecs               : count    distribution
+ *         10 -> 19         : 5        |****************************************|
+ *         20 -> 29         : 0        |                                        |
+ *         30 -> 39         : 5        |****************************************|
+ *            >= 40         : 1        |********                                |
+ *
+ * (step 10 with 5 counters: [0, 10) to [30, 40) and the overflow; the empty
+ * [0, 10) row is trimmed).
  */
 #ifndef PERFKIT_BPFUTIL_HIST_H
 #define PERFKIT_BPFUTIL_HIST_H
@@ -34,5 +46,19 @@ uint64_t hist_high(unsigned int i);
  * unit name val_type ("usecs", "msecs", "nsecs") to sb. */
 void hist_render(struct strbuf *sb, const uint64_t *slots, unsigned int nslots,
 		 const char *val_type);
+
+/* Append a linear histogram to sb.  slots has nslots counters: slots[k]
+ * for k < nslots - 1 counts the values in [k*step, (k+1)*step) and is
+ * printed as "k*step -> (k+1)*step - 1"; the last one, slots[nslots - 1],
+ * counts the overflow (values >= (nslots - 1)*step), printed as
+ * ">= (nslots - 1)*step".  Rows go from the first to the last non-empty
+ * counter (empty counters between them are printed, those outside are not);
+ * an all-zero histogram, or nslots == 0, renders as nothing.  Header, row
+ * and stars layout as hist_render's: 10-digit value columns and 40 stars,
+ * or 20 and 20 when a printed bound needs more than 10 digits.
+ * Returns 0, or -EINVAL (message via pk_error, nothing appended) when step
+ * is 0 or (nslots - 1)*step does not fit in 64 bits. */
+int hist_render_linear(struct strbuf *sb, const uint64_t *slots, unsigned int nslots,
+		       uint64_t step, const char *val_type);
 
 #endif
