@@ -36,9 +36,12 @@ expect "-o writes the counts to the file" grep -q 'page-faults' "$T/o.txt"
 expect "-o leaves stderr empty" test ! -s "$T/err2"
 expect "-o leaves no temp file" test "$(ls "$T" | grep -c tmp)" -eq 0
 
-: >"$T/real"; ln -s real "$T/link"
-"$PERFKIT" stat -o "$T/link" -e task-clock -- true 2>/dev/null
-expect "-o through a symlink writes the file and keeps the link" test -L "$T/link" -a -n "$(grep task-clock "$T/real")"
+echo precious >"$T/real"; ln -s real "$T/link"
+"$PERFKIT" stat -o "$T/link" -e task-clock -- true 2>"$T/err3"; rc=$?
+expect "-o a symlink to a file: refused, exit 1 ($rc)" test $rc -eq 1
+expect "... with one line naming the link" grep -q "link' is a symbolic link" "$T/err3"
+expect "... link and file untouched" test -L "$T/link" -a "$(cat "$T/real")" = precious
+expect "-o FILE is created 0600" test "$(stat -c %a "$T/o.txt")" = 600
 out=$("$PERFKIT" stat -o /dev/stdout -e task-clock -- true 2>/dev/null)
 expect "-o /dev/stdout writes to stdout" grep -q task-clock <<<"$out"
 expect "-o /dev/stdout leaves the device link alone" test -L /dev/stdout -o -c /dev/stdout

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/lib/base/outfile: whole-or-nothing writes, symlinks
- * kept, non-regular targets (/dev/null) written directly. */
+ * never written through, new files 0600, non-regular targets (/dev/null) written directly. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,19 +45,35 @@ static void test_commit_abort(void **state)
 	of_abort(&of);
 	slurp(path, buf, sizeof(buf));
 	assert_string_equal(buf, "first");               /* old file intact */
-	/* a symlink stays a symlink; its target gets the data */
-	char link[256];
-	snprintf(link, sizeof(link), "%s/link", dir);
-	assert_int_equal(symlink("out", link), 0);
-	assert_int_equal(of_open(&of, link), 0);
-	fputs("via link", of.f);
-	assert_int_equal(of_commit(&of), 0);
+	/* new files are 0600 (like perf.data); a replaced file keeps its mode */
 	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(of_open(&of, path), 0);
+	fputs("third", of.f);
+	assert_int_equal(of_commit(&of), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	/* a symlink to a file, or a dangling one, is never written through */
+	char link[256], dangling[256];
+	snprintf(link, sizeof(link), "%s/link", dir);
+	snprintf(dangling, sizeof(dangling), "%s/dangling", dir);
+	assert_int_equal(symlink("out", link), 0);
+	assert_int_equal(of_open(&of, link), -EEXIST);
+	assert_non_null(strstr(pk_errmsg(), "symbolic link"));
+	assert_non_null(strstr(pk_errmsg(), link));
+	assert_int_equal(symlink("elsewhere", dangling), 0);
+	assert_int_equal(of_open(&of, dangling), -EEXIST);
+	char tgt[256];
+	snprintf(tgt, sizeof(tgt), "%s/elsewhere", dir);
+	assert_int_equal(access(tgt, F_OK), -1);         /* nothing created */
+	slurp(path, buf, sizeof(buf));
+	assert_string_equal(buf, "third");               /* untouched */
 	assert_int_equal(lstat(link, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
-	slurp(path, buf, sizeof(buf));
-	assert_string_equal(buf, "via link");
 	unlink(link);
+	unlink(dangling);
 	unlink(path);
 }
 
@@ -73,6 +89,16 @@ static void test_special_and_errors(void **state)
 	assert_int_equal(of_commit(&of), 0);
 	assert_int_equal(stat("/dev/null", &st), 0);
 	assert_true(S_ISCHR(st.st_mode));                /* still the device */
+	/* a symlink to a device (/dev/stdout is one) is written directly */
+	char devlink[256];
+	snprintf(devlink, sizeof(devlink), "%s/devnull", dir);
+	assert_int_equal(symlink("/dev/null", devlink), 0);
+	assert_int_equal(of_open(&of, devlink), 0);
+	assert_null(of.tmp);
+	assert_int_equal(of_commit(&of), 0);
+	assert_int_equal(lstat(devlink, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	unlink(devlink);
 	assert_int_equal(of_open(&of, "/nonexistent-dir/x"), -ENOENT);
 	assert_non_null(strstr(pk_errmsg(), "/nonexistent-dir/x"));
 }

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,32 +23,33 @@ static void of_free(struct outfile *of)
 
 int of_open(struct outfile *of, const char *path)
 {
-	struct stat st;
+	struct stat st, lst;
+	bool exists = stat(path, &st) == 0;
 
 	memset(of, 0, sizeof(*of));
-	of->path = xstrdup(path);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (exists && !S_ISREG(st.st_mode)) {
 		of->f = fopen(path, "w");
 		if (!of->f) {
 			int err = errno;
-			of_free(of);
 			return pk_error(err, "cannot write '%s': %s", path, strerror(err));
 		}
+		of->path = xstrdup(path);
 		return 0;
 	}
-	char *real = realpath(path, NULL);     /* a link to an existing file */
-	of->target = real ? real : xstrdup(path);
-	size_t l = strlen(of->target) + 16;
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+		/* the link may lead anywhere (an attacker's choice in a shared
+		 * directory): never write a file through it */
+		return pk_error(EEXIST, "'%s' is a symbolic link%s; not writing through it "
+				"(give the file's own path, or remove the link)", path,
+				exists ? " to an existing file" : "");
+	of->path = xstrdup(path);
+	of->target = xstrdup(path);
+	size_t l = strlen(path) + 16;
 	of->tmp = xmalloc(l);
-	snprintf(of->tmp, l, "%s.tmpXXXXXX", of->target);
-	int fd = mkstemp(of->tmp);
-	if (fd >= 0) {
-		/* mkstemp makes 0600; give the file the mode open(2) would */
-		mode_t mask = umask(0);
-		umask(mask);
-		if (fchmod(fd, 0666 & ~mask) != 0) {
-			/* keep 0600: still correct, only stricter */
-		}
+	snprintf(of->tmp, l, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(of->tmp);   /* 0600, like perf's files */
+	if (fd >= 0 && exists && fchmod(fd, st.st_mode & 07777) != 0) {
+		/* keep 0600: only stricter than the file it replaces */
 	}
 	if (fd < 0 || !(of->f = fdopen(fd, "w"))) {
 		int err = errno;

@@ -5,13 +5,17 @@
  *
  * of_open(path):
  *   - path names a regular file, or nothing yet: the data goes to a
- *     temporary file in the same directory (after resolving symlinks, so a
- *     link to a file keeps being a link), and of_commit() renames it over
+ *     temporary file in the same directory, and of_commit() renames it over
  *     the target; of_abort() removes it, so a failed run leaves no
- *     half-written output and the old file intact;
+ *     half-written output and the old file intact.  A new file is created
+ *     0600, like perf's perf.data; a replaced file keeps its mode;
  *   - path exists and is not a regular file (/dev/stdout, /dev/null, a FIFO,
- *     a terminal): it is opened for writing directly.  Renaming over it
- *     would replace the device node or link with a plain file.
+ *     a terminal, or a symlink to one): it is opened for writing directly.
+ *     Renaming over it would replace the device node or link with a plain
+ *     file;
+ *   - path is a symbolic link to a regular file, or a dangling one: refused
+ *     (-EEXIST), never written through (the link may have been planted in
+ *     a shared directory to make us overwrite another file).
  * Errors: -errno with a pk_error() message naming the path; nothing printed.
  */
 #ifndef PERFKIT_BASE_OUTFILE_H
