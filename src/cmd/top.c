@@ -637,8 +637,9 @@ int cmd_top(int argc, char **argv)
 	}
 #endif
 	next = now_s() + t.delay;
+	bool ended = false;
 	while (!stop) {
-		bool ended = t.pid && kill(t.pid, 0) < 0 && errno == ESRCH;
+		ended = t.pid && kill(t.pid, 0) < 0 && errno == ESRCH;
 
 #ifndef PERFKIT_NO_NCURSES
 		if (t.curses) {
@@ -673,6 +674,8 @@ int cmd_top(int argc, char **argv)
 #endif
 	if (err)
 		fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
+	else if (ended)
+		fprintf(stderr, "perfkit top: process %d exited\n", (int)t.pid);
 	top_release(&t);
 	return err ? 1 : 0;
 }

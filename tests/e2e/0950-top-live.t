@@ -23,6 +23,14 @@ expect "per process: burn_two is the hottest function ($first)" test "$first" = 
 pct=$(awk '!/^#/ && $NF == "burn_two" { sub(/%/, "", $1); print $1; exit }' "$T/p.out")
 expect "per process: burn_two near 67 % ($pct)" awk -v p="$pct" 'BEGIN { exit !(p > 50 && p < 80) }'
 
+# the watched process ends: top ends too, saying so, with status 0
+sleep 1.2 & sp=$!
+timeout 20 "$PERFKIT" top --stdio -d 0.5 -p $sp >"$T/e.out" 2>"$T/e.err"
+rc=$?
+wait $sp 2>/dev/null
+expect "top -p: the process exits, top ends with status 0 ($rc)" test $rc = 0
+expect "... and says so" grep -q "^perfkit top: process $sp exited$" "$T/e.err"
+
 timeout 20 "$PERFKIT" top --stdio -d 1 -n 1 >"$T/a.out" 2>"$T/a.err"
 expect "top --stdio system-wide: exit 0" test $? = 0
 expect "system-wide: burn_two among the hot functions" grep -q '\[\.\] burn_two$' "$T/a.out"
