@@ -526,6 +526,10 @@ static void print_result(const struct bench_opts *o, int i, const struct result 
 		}
 		printf("\n");
 	}
+	if (o->shell && r->n && r->s.mean < 0.005)
+		printf(" \n  Warning: the command took less than 5 ms; the shell's own start-up, measured\n"
+		       "  and subtracted, is of the same size, so these times are inexact. -N (--shell=none)\n"
+		       "  runs the command without a shell.\n");
 	if (r->outliers)
 		printf(" \n  Warning: %zu statistical outlier%s (modified z-score > 3.5 on the MAD). Consider a quieter system, --warmup or --prepare.\n",
 		       r->outliers, r->outliers == 1 ? "" : "s");

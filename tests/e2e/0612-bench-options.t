@@ -39,7 +39,12 @@ expect_fail "output discarded by default" grep -q hidden-output <<<"$out"
 "$PERFKIT" bench -N -r 2 --time-unit second 'sleep 0.01' >"$T/s" 2>&1
 expect "--time-unit second" grep -Eq 'Time \(mean ± σ\): +0\.0 s' "$T/s"
 
+# a command under 5 ms through the shell: a warning that names -N; none with -N
+"$PERFKIT" bench -r 3 true >"$T/short" 2>&1
+expect "under 5 ms with a shell: a warning" grep -q 'less than 5 ms' "$T/short"
+expect "... naming -N" grep -q -- '-N (--shell=none)' "$T/short"
 "$PERFKIT" bench -N -M 12 true >"$T/d" 2>&1
+expect_fail "... and none with -N" grep -q 'less than 5 ms' "$T/d"
 runs=$(sed -n 's/.* \([0-9]*\) runs$/\1/p' "$T/d")
 expect "no --runs: at least 10, at most --max-runs ($runs)" test "$runs" -ge 10 -a "$runs" -le 12
 
