@@ -13,7 +13,8 @@
  *     sized function covers their address.
  *   - Several symbols at one address: the one kept for address lookups is,
  *     in order of preference, a function over a NOTYPE label, a sized one
- *     over a size-0 one, global over weak over local, the one with fewer
+ *     over a size-0 one, a non-weak one over a weak one and then a global
+ *     one over a local one (perf's choose_best_symbol()), the one with fewer
  *     leading underscores, the longer name, then the smaller name (strcmp),
  *     so the choice is deterministic.  All of them stay reachable by name.
  *   - A sized symbol covers [start, start + size); an address past its end
@@ -117,7 +118,7 @@ struct cand {
 	const char *name;            /* interned */
 	uint32_t namelen;
 	uint8_t notype;              /* 1: STT_NOTYPE label */
-	uint8_t rank;                /* 0 global, 1 weak, 2 local, 3 other;
+	uint8_t rank;                /* 0 global, 1 local (or other), 2 weak;
 				      * +4: a non-default symbol version */
 };
 
@@ -306,9 +307,8 @@ static uint8_t bind_rank(unsigned bind)
 {
 	switch (bind) {
 	case STB_GLOBAL: return 0;
-	case STB_WEAK: return 1;
-	case STB_LOCAL: return 2;
-	default: return 3;
+	case STB_WEAK: return 2;
+	default: return 1;   /* local, GNU unique: not weak, not global */
 	}
 }
 
