@@ -13,6 +13,10 @@
  * seconds the side-band so far plus the window's samples are written to a
  * private perf.data in a temporary folder and resolved by the session
  * library, so top names functions exactly as perfkit report does.
+ * History decays as in perf top: at each refresh every function's period
+ * is multiplied by 7/8 (perf's hists__decay_entries()) before the new
+ * window's samples are added, and a function whose period reaches 0 is
+ * dropped; -z (--zero) shows only the last window instead.
  * Keys (ncurses view): q quits.  SIGINT/SIGTERM end it cleanly; -p ends
  * when the process exits; -n N ends after N refreshes.
  */
@@ -77,11 +81,13 @@ struct top {
 	struct strbuf side, win;   /* side-band records so far; this window's samples */
 	uint64_t lost;
 	char dir[64], path[96];
-	/* the table of the last window */
-	struct hashmap strings, keys;
-	struct top_row *rows;
+	/* the table: decayed history, or the last window only with -z */
+	bool zero;
+	struct hashmap strings, keys;   /* key → row index + 1 */
+	struct top_row *rows;           /* first seen first */
 	size_t nr_rows, alloc_rows;
-	uint64_t nr_samples, total;
+	size_t *order;                  /* rows by period, for display */
+	uint64_t nr_samples, total;     /* this window's samples; the table's period */
 	bool curses;
 };
 
@@ -102,6 +108,7 @@ static void usage(FILE *fp)
 		    "  -d, --delay SECS     refresh period; the table covers the last SECS (default 2)\n"
 		    "      --stdio          plain text, one table per refresh (default when stdout is no terminal)\n"
 		    "  -n, --iterations N   stop after N refreshes\n"
+		    "  -z, --zero           show the last window only (default: history decaying by 7/8 per refresh)\n"
 		    "  Keys (full-screen view): q quits.\n");
 }
 
@@ -384,13 +391,47 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	return 0;
 }
 
+static const struct top_row *sort_rows;
+
 static int cmp_rows(const void *a, const void *b)
 {
-	const struct top_row *x = a, *y = b;
+	const struct top_row *x = &sort_rows[*(const size_t *)a], *y = &sort_rows[*(const size_t *)b];
 
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
 	return strcmp(x->sym, y->sym);
+}
+
+/* Start a refresh: with -z forget everything; else decay every row by 7/8
+ * and drop those that reach 0 (the key map is rebuilt over the survivors). */
+static void decay_rows(struct top *t)
+{
+	size_t n = 0;
+
+	t->nr_samples = 0;
+	t->total = 0;
+	hm_release(&t->keys);
+	hm_init(&t->keys);
+	if (t->zero) {
+		t->nr_rows = 0;
+		return;
+	}
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		struct top_row r = t->rows[i];
+		char key[1024];
+		int len;
+
+		r.period = r.period * 7 / 8;
+		if (!r.period)
+			continue;
+		len = snprintf(key, sizeof(key), "%s%c%c%s", r.dso, 0, r.kernel ? 'k' : '.', r.sym);
+		if (len < 0 || (size_t)len >= sizeof(key))
+			len = sizeof(key) - 1;
+		hm_upsert(&t->keys, key, (size_t)len, NULL)->val.u = n + 1;
+		t->total += r.period;
+		t->rows[n++] = r;
+	}
+	t->nr_rows = n;
 }
 
 /* Resolve the window through a private perf.data and the session library. */
@@ -401,10 +442,7 @@ static int build_table(struct top *t)
 	struct session *s;
 	int err;
 
-	hm_release(&t->keys);
-	hm_init(&t->keys);
-	t->nr_rows = 0;
-	t->nr_samples = t->total = 0;
+	decay_rows(t);
 	err = pd_writer_open(&w, t->path, &t->attr, &name, 1);
 	if (err)
 		return err;
@@ -427,21 +465,25 @@ static int build_table(struct top *t)
 	(void)pk_warnings_take();
 	if (err < 0)
 		return err;
-	qsort(t->rows, t->nr_rows, sizeof(*t->rows), cmp_rows);
+	t->order = xrealloc(t->order, (t->nr_rows ? t->nr_rows : 1) * sizeof(*t->order));
+	for (size_t i = 0; i < t->nr_rows; i++)
+		t->order[i] = i;
+	sort_rows = t->rows;
+	qsort(t->order, t->nr_rows, sizeof(*t->order), cmp_rows);
 	return 0;
 }
 
 static void show_stdio(struct top *t, size_t max_rows)
 {
-	printf("# perfkit top: %" PRIu64 " samples of %s in the last %.1f s, %s", t->nr_samples, t->event,
-	       t->delay, t->pid ? "process " : "system-wide");
+	printf("# perfkit top: %" PRIu64 " samples of %s in the last %.1f s%s, %s", t->nr_samples, t->event,
+	       t->delay, t->zero ? "" : " (history decaying by 7/8 per refresh)", t->pid ? "process " : "system-wide");
 	if (t->pid)
 		printf("%d", (int)t->pid);
 	if (t->lost)
 		printf(", %" PRIu64 " lost", t->lost);
 	printf("\n# Overhead  Shared Object         Symbol\n");
 	for (size_t i = 0; i < t->nr_rows && i < max_rows; i++) {
-		const struct top_row *r = &t->rows[i];
+		const struct top_row *r = &t->rows[t->order[i]];
 
 		printf("%9.2f%%  %-20s  [%c] %s\n", t->total ? 100.0 * (double)r->period / (double)t->total : 0.0,
 		       r->dso, r->kernel ? 'k' : '.', r->sym);
@@ -467,7 +509,7 @@ static void show_curses(struct top *t)
 	mvaddnstr(2, 0, line, cols);
 	attroff(A_REVERSE);
 	for (size_t i = 0; i < t->nr_rows && (int)i + 3 < rows; i++) {
-		const struct top_row *r = &t->rows[i];
+		const struct top_row *r = &t->rows[t->order[i]];
 
 		snprintf(line, sizeof(line), "%9.2f%%  %-20s  [%c] %s",
 			 t->total ? 100.0 * (double)r->period / (double)t->total : 0.0, r->dso,
@@ -495,6 +537,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 		{ "delay", required_argument, NULL, 'd' },
 		{ "stdio", no_argument, NULL, 'S' },
 		{ "iterations", required_argument, NULL, 'n' },
+		{ "zero", no_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -503,7 +546,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "F:p:e:d:n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:p:e:d:n:zh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			v = strtol(optarg, &end, 10);
@@ -530,6 +573,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 			}
 			break;
 		case 'S': t->stdio = true; break;
+		case 'z': t->zero = true; break;
 		case 'n':
 			t->iterations = strtol(optarg, &end, 10);
 			if (end == optarg || *end || t->iterations <= 0) {
@@ -566,6 +610,7 @@ static void top_release(struct top *t)
 	hm_release(&t->keys);
 	hm_release(&t->strings);
 	free(t->rows);
+	free(t->order);
 	if (t->path[0])
 		unlink(t->path);
 	if (t->dir[0])

@@ -62,4 +62,25 @@ expect "unknown event: usage error (2)" test $? = 2
 expect "missing process: exit 1 with a message" test $? = 1 -a -s "$T/err"
 after=$(ls -d /tmp/perfkit-top.* 2>/dev/null | wc -l)
 expect "no temporary folder left ($before before, $after after)" test "$after" -le "$before"
+# perf top's history: a function sampled a second ago decays (7/8 per
+# refresh) but stays listed; with -z only the last window is shown
+SP=$PK_BUILD/tests/workloads/spin
+last_block() { awk '/^# perfkit top:/ { b = "" } { b = b $0 "\n" } END { printf "%s", b }' "$1"; }
+for mode in decay zero; do
+	"$SP" 400 >/dev/null & sp=$!
+	sleep 0.2
+	if [ $mode = zero ]; then zf=-z; else zf=; fi
+	"$PERFKIT" top --stdio $zf -d 0.5 -n 5 -p $sp >"$T/$mode.out" 2>"$T/$mode.err" &
+	tp=$!
+	sleep 0.3
+	kill -USR1 $sp
+	wait $tp
+	kill $sp; wait $sp 2>/dev/null
+	last_block "$T/$mode.out" >"$T/$mode.last"
+done
+diag "$(cat "$T/decay.last")"
+expect "history decays: the spin, over a second ago, is still in the last table" grep -q '\[\.\] main$' "$T/decay.last"
+expect "... and the header says the history decays" grep -q 'decaying by 7/8' "$T/decay.last"
+expect "-z: five refreshes" test "$(grep -c '^# perfkit top:' "$T/zero.out")" = 5
+expect_fail "-z: the last table shows the last window only (no spin)" grep -q '\[\.\] main$' "$T/zero.last"
 done_testing
