@@ -4,7 +4,8 @@
 # srcline` against `perf report --stdio` and `perf report --sort srcline` on
 # the same --call-graph dwarf recording of a workload spread over several
 # DSOs (the program, libc, libm, libz), built -O2 -fomit-frame-pointer -g.
-# Prints wall times (best of RUNS) and ratios.
+# Prints wall times (best of RUNS), peak RSS (largest over the runs; it
+# includes the pages of the mmapped input file) and ratios.
 #   SECONDS_REC=N  recording length (default 20)      FREQ=HZ  (default 20000)
 #   STACK=BYTES    --call-graph dwarf,BYTES (default 8192)
 #   RUNS=N         runs per command (default 3)       PERF_TIMEOUT=S (default 1800)
@@ -41,26 +42,32 @@ int main(int argc, char **argv) { int s = argc > 1 ? atoi(argv[1]) : 5; pthread_
 C
 cc -O2 -fomit-frame-pointer -g -pthread -o "$W/wl" "$W/wl.c" -lm -lz
 "$PK" record -F "$FREQ" --call-graph "dwarf,$STACK" -m 1024 -o "$W/dw.data" "$W/wl" "$SECONDS_REC" >/dev/null 2>"$W/rec.err"
-nsamp=$(perf report -i "$W/dw.data" --stdio --no-children --sort dso 2>/dev/null | awk '/^# Samples:/ { print $3; exit }')
+# --stats counts the records without unwinding and gives the exact number
+nsamp=$(perf report -i "$W/dw.data" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }')
 echo "recording: $(du -h "$W/dw.data" | cut -f1), $nsamp samples, --call-graph dwarf,$STACK, $(tail -1 "$W/rec.err")"
 
-t() {   # t OUT CMD... — best of RUNS wall times (seconds) into $OUT
-	local out=$1 best= s e d; shift
+TIMEV=; [ -x /usr/bin/time ] && TIMEV="/usr/bin/time -f %M -o $W/rss"
+t() {   # t OUT CMD... — best of RUNS wall times (seconds) into $OUT, peak RSS (MB) into ${OUT}_rss
+	local out=$1 best= s e d rc r rss=0; shift
 	for _ in $(seq "$RUNS"); do
-		s=$(date +%s.%N); timeout "$PERF_TIMEOUT" "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N)
+		rm -f "$W/rss"
+		s=$(date +%s.%N); rc=0; $TIMEV timeout "$PERF_TIMEOUT" "$@" >/dev/null 2>&1 || rc=$?; e=$(date +%s.%N)
+		[ "$rc" = 124 ] && echo "warning: $* cut off after ${PERF_TIMEOUT}s: its time is a lower bound" >&2
 		d=$(echo "$e - $s" | bc -l)
 		if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
+		r=$(tail -1 "$W/rss" 2>/dev/null | grep -E '^[0-9]+$' || echo 0); [ "$r" -gt "$rss" ] && rss=$r
 		[ "$(echo "$d > 60" | bc -l)" = 1 ] && break   # slow peers: one run
 	done
 	printf -v "$out" '%.3f' "$best"
+	printf -v "${out}_rss" '%s' "$([ "$rss" -gt 0 ] && echo "$((rss / 1024)) MB" || echo -)"
 }
 cat "$W/dw.data" >/dev/null
 t pk   "$PK" report -i "$W/dw.data"
 t pf   perf report -i "$W/dw.data" --stdio
 t pks  "$PK" report -i "$W/dw.data" --sort srcline
 t pfs  perf report -i "$W/dw.data" --stdio --sort srcline
-printf '%-40s %10s\n' "command" "seconds"
-printf '%-40s %10s\n' "perfkit report" "$pk" "perf report --stdio" "$pf" \
-	"perfkit report --sort srcline" "$pks" "perf report --stdio --sort srcline" "$pfs"
+printf '%-40s %10s %12s\n' "command" "seconds" "peak RSS" \
+	"perfkit report" "$pk" "$pk_rss" "perf report --stdio" "$pf" "$pf_rss" \
+	"perfkit report --sort srcline" "$pks" "$pks_rss" "perf report --stdio --sort srcline" "$pfs" "$pfs_rss"
 echo "ratio (plain):   $(echo "scale=1; $pf / $pk" | bc -l)x  (aim >= 5x)"
 echo "ratio (srcline): $(echo "scale=1; $pfs / $pks" | bc -l)x  (aim >= 20x)"

@@ -66,7 +66,8 @@ struct session {
 	char *vdso_image;         /* perf's build-id cache copy of the [vdso], or NULL */
 	struct unwinder *unw;     /* --call-graph dwarf samples, made on first use */
 	struct unwind_map *umaps;
-	size_t umaps_alloc;
+	size_t umaps_alloc, umaps_nr;
+	uint64_t umaps_gen;       /* the map group generation umaps was built for */
 	uint64_t *upcs;           /* unwound user pcs */
 	unsigned kmax_stack;      /* kernel callchain limit when the attr has none */
 	struct perfmap_cache *jit; /* /tmp/perf-PID.map, made on first use */
@@ -583,11 +584,12 @@ static const char *dso_file(struct session *s, const char *dso)
 	struct hm_entry *e = hm_upsert(&s->dsofiles, &dso, sizeof(dso), &created);
 	const struct hm_entry *be;
 	const struct pd_build_id *b;
-	const char *res = dso, *home = getenv("HOME");
+	const char *res = dso, *home;
 	struct strbuf hex = STRBUF_INIT, cand = STRBUF_INIT;
 
 	if (!created)
 		return *(const char *)e->val.ptr ? e->val.ptr : NULL;
+	home = getenv("HOME");
 	be = hm_find(&s->bids, dso, strlen(dso));
 	b = be ? be->val.ptr : NULL;
 	if (b && b->size >= 2 && !same_bid(dso, b)) {
@@ -755,6 +757,10 @@ static size_t unwind_user(struct session *s, struct thread *t, const struct pd_s
 	}
 	if (max > 1024)
 		max = 1024;
+	/* the file-backed maps (and [vdso]) change only with the generation,
+	 * which is unique across map groups: rebuild the list only then */
+	if (s->umaps_gen == g->gen && s->umaps)
+		goto unwind;
 	if (g->nr > s->umaps_alloc) {
 		s->umaps_alloc = g->nr * 2;
 		s->umaps = xrealloc(s->umaps, s->umaps_alloc * sizeof(*s->umaps));
@@ -772,7 +778,11 @@ static size_t unwind_user(struct session *s, struct thread *t, const struct pd_s
 		}
 		s->umaps[nm++] = (struct unwind_map){ m->start, m->end, m->pgoff, dso };
 	}
-	got = unwind_sample(s->unw, g, g->gen, s->umaps, nm, t->pid, raw, s->upcs, max, &trunc);
+	s->umaps_nr = nm;
+	s->umaps_gen = g->gen;
+unwind:
+	got = unwind_sample(s->unw, g, g->gen, s->umaps, s->umaps_nr, t->pid, raw, s->upcs, max,
+			    &trunc);
 	if (got <= 0)
 		return n;
 	/* max reached is --max-stack doing its job, not a truncation */

@@ -19,11 +19,17 @@
 
 #define MAX_ASPACES 4096   /* Dwfl kept at most; beyond, the cache restarts */
 
+#define L1_RULES 512          /* direct-mapped cache in front of rules */
+
 struct aspace {
 	Dwfl *dwfl;
 	uint64_t gen;
 	bool attached;
 	struct hashmap rules;      /* pc (8 bytes) → struct rule (val.u) */
+	struct {
+		uint64_t pc;       /* 0: empty */
+		uint64_t rule;     /* struct rule, packed as in rules */
+	} l1[L1_RULES];
 };
 
 /* The x86-64 CFI row at a pc, when it is the simple kind compilers emit:
@@ -254,17 +260,25 @@ out:
 static struct rule rule_get(struct aspace *a, uint64_t pc)
 {
 	int created;
-	struct hm_entry *e = hm_upsert(&a->rules, &pc, sizeof(pc), &created);
+	size_t slot = (size_t)((pc * 0x9e3779b97f4a7c15ULL) >> 55) % L1_RULES;
+	struct hm_entry *e;
 	struct rule r;
 
-	if (!created) {
-		memcpy(&r, &e->val.u, sizeof(r));
+	if (pc && a->l1[slot].pc == pc) {
+		memcpy(&r, &a->l1[slot].rule, sizeof(r));
 		return r;
 	}
-	r = rule_compute(a->dwfl, pc);
-	e = hm_find(&a->rules, &pc, sizeof(pc));
-	e->val.u = 0;
-	memcpy(&e->val.u, &r, sizeof(r));
+	e = hm_upsert(&a->rules, &pc, sizeof(pc), &created);
+	if (!created) {
+		memcpy(&r, &e->val.u, sizeof(r));
+	} else {
+		r = rule_compute(a->dwfl, pc);
+		e = hm_find(&a->rules, &pc, sizeof(pc));
+		e->val.u = 0;
+		memcpy(&e->val.u, &r, sizeof(r));
+	}
+	a->l1[slot].pc = pc;
+	a->l1[slot].rule = e->val.u;
 	return r;
 }
 
@@ -326,6 +340,7 @@ static void aspace_build(struct unwinder *u, struct aspace *a, const struct unwi
 	a->attached = false;
 	hm_release(&a->rules);
 	hm_init(&a->rules);
+	memset(a->l1, 0, sizeof(a->l1));
 	if (!a->dwfl)
 		return;
 	hm_init(&seen);
