@@ -475,7 +475,7 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < r.f->nr_evsels; i++)
 		hm_init(&r.hists[i].keys);
 	if (export_kind)
-		report_export = export_new();
+		report_export = export_new_file(r.f);
 	err = session_process(s, on_sample, &r);
 	if (err >= 0 && report_export)
 		err = write_export();

@@ -2,7 +2,10 @@
 // summary.js FILE.pb.gz — decode a gzip-compressed pprof profile with the
 // pprof-format package (a real reader, independent of perfkit) and print:
 //   type <name> <unit> <total>     one line per sample type, summed over samples
-//   self <function> <value>        self value (last sample type) of the top 3 leaf functions
+//   self <function> <value>        self value (last sample type) of the top 3 leaf functions:
+//                                  the leaf location's real function (its last,
+//                                  outermost line: inlined functions come first),
+//                                  as perfkit report names it
 // Exit 1 with a message when the file does not decode.
 'use strict';
 const fs = require('fs');
@@ -32,7 +35,7 @@ for (const s of prof.sample) {
 	if (!s.locationId.length) continue;
 	const loc = locById.get(BigInt(s.locationId[0]));
 	if (!loc) { console.error('summary.js: sample refers to a missing location'); process.exit(1); }
-	const name = fnById.get(BigInt(loc.line[0].functionId));
+	const name = fnById.get(BigInt(loc.line[loc.line.length - 1].functionId));
 	self.set(name, (self.get(name) || 0n) + BigInt(s.value[last]));
 }
 prof.sampleType.forEach((t, i) => console.log(`type ${str(t.type)} ${str(t.unit)} ${totals[i]}`));

@@ -6,12 +6,35 @@
  * (https://www.speedscope.app/file-format-schema.json, "sampled" profiles).
  *
  * Model: export_add() takes every resolved sample of a session; identical
- * stacks of one event are merged (their sample counts and periods added),
- * frames are interned by (name, DSO).  Totals are exact: the pprof values
- * per event are {samples, count} and {<event>, nanoseconds for cpu-clock /
- * task-clock, else count}, summing to the report's "Samples" and "Event
- * count"; a speedscope profile per event weighs each stack by its period.
- * Unknown symbols are named "[unknown]" (with their DSO as mapping/file).
+ * stacks of one event are merged (their sample counts and periods added).
+ * Totals are exact: the pprof values per event are {samples, count} and
+ * {<event>, nanoseconds for cpu-clock / task-clock, else count}, summing to
+ * the report's "Samples" and "Event count"; a speedscope profile per event
+ * weighs each stack by its period.  Unknown symbols are named "[unknown]".
+ *
+ * speedscope: a frame per (name, DSO), its "file" the DSO; frames the
+ * session marks inlined are frames of their own.
+ *
+ * pprof, as profile.proto models a profile: a Mapping per DSO (its path;
+ * memory_start/limit/file_offset 0, one mapping standing for the DSO in
+ * every process); a Location per code address of a real frame (key: the
+ * function's frame, its ELF address or else the ip, and whether the ip is
+ * a return address; Location.address is the ip as sampled, the first one
+ * seen); its lines are the inline chain at that address, innermost inlined
+ * function first, the real function last, each a Function (name, file) and
+ * a line number.  For user code with DWARF (elfutils, stack/inline.h; each
+ * (DSO, address) looked up once, when the pprof file is written) the
+ * chain, the files (basenames, as stack/inline.h gives them) and the
+ * lines come from DWARF: the innermost line is the sampled
+ * address's, each outer one the line of the inlined call; a caller's
+ * return address is looked up one byte back, in its call instruction.  The
+ * real function keeps the session's (ELF, demangled) name, the inlined
+ * ones DWARF's.  Without DWARF (kernel, JIT, no debug info, a rebuilt
+ * binary without a copy by build-id) a location has one line per frame,
+ * line 0, the DSO as file; frames the session marked inlined (session_opts
+ * .inline_) are folded into the location of the real frame after them,
+ * never locations of their own.  A mapping whose locations got DWARF lines
+ * says has_filenames, has_line_numbers and has_inline_frames.
  *
  * Writers create the file whole or not at all (base/outfile.h) and return
  * 0 or -errno with a pk_error() message naming the path; nothing printed.
@@ -26,13 +49,19 @@
 struct pk_export;
 
 struct pk_export *export_new(void);
+/* The same, for the samples of f: a DSO whose build-id is not the one f
+ * recorded (HEADER_BUILD_ID; a rebuilt binary) has its source lines read
+ * from a copy by build-id (~/.debug/.build-id, /usr/lib/debug/.build-id,
+ * as the session's symbols) or gets none; f is not kept. */
+struct pk_export *export_new_file(const struct pd_file *f);
 void export_free(struct pk_export *x);
 
 /* Add one sample (frames leaf first, as session delivers them). */
 void export_add(struct pk_export *x, const struct pk_sample *s);
 
-/* 0 / -errno.  pprof's duration is the span of the sample times. */
-int export_write_pprof(const struct pk_export *x, const char *path);
+/* 0 / -errno.  pprof's duration is the span of the sample times; the
+ * pprof writer reads DWARF for the locations added since its last call. */
+int export_write_pprof(struct pk_export *x, const char *path);
 int export_write_speedscope(const struct pk_export *x, const char *path);
 
 /* Totals over every added sample (for callers and tests). */

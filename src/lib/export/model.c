@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * model.c — the export model of export.h: interned frames and merged
- * stacks per event, shared by the pprof and speedscope writers.
+ * model.c — the export model of export.h and model.h: interned frames and
+ * merged stacks per event (speedscope), and locations with their DWARF
+ * inline chains and line numbers (pprof), shared by the writers.
  */
 #include "export/model.h"
 
-#include "base/strbuf.h"
+#include "stack/inline.h"
+#include "symbol/symbol.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +20,36 @@ struct pk_export *export_new(void)
 	hm_init(&x->strings);
 	hm_init(&x->frame_map);
 	hm_init(&x->stack_map);
+	hm_init(&x->loc_map);
+	hm_init(&x->func_map);
+	hm_init(&x->lstack_map);
+	hm_init(&x->bids);
+	hm_init(&x->dso_ok);
+	sb_init(&x->key, 256);
+	sb_init(&x->tmp, 256);
+	return x;
+}
+
+struct pk_export *export_new_file(const struct pd_file *f)
+{
+	struct pk_export *x = export_new();
+
+	for (size_t i = 0; f && i < f->nr_build_ids; i++) {
+		const struct pd_build_id *b = &f->build_ids[i];
+		struct ex_bid *v;
+		struct hm_entry *e;
+		int created;
+
+		if (!b->filename || b->size < 2)
+			continue;
+		e = hm_upsert(&x->bids, b->filename, strlen(b->filename), &created);
+		if (!created)
+			continue;
+		v = xcalloc(1, sizeof(*v));
+		v->size = b->size < sizeof(v->data) ? b->size : sizeof(v->data);
+		memcpy(v->data, b->data, v->size);
+		e->val.ptr = v;
+	}
 	return x;
 }
 
@@ -27,16 +60,45 @@ void export_free(struct pk_export *x)
 	hm_release(&x->strings);
 	hm_release(&x->frame_map);
 	hm_release(&x->stack_map);
+	hm_release(&x->loc_map);
+	hm_release(&x->func_map);
+	hm_release(&x->lstack_map);
+	for (size_t i = 0; i < x->bids.nr; i++)
+		free(x->bids.entries[i].val.ptr);
+	hm_release(&x->bids);
+	hm_release(&x->dso_ok);
+	inline_resolver_free(x->inl);
+	sb_release(&x->key);
+	sb_release(&x->tmp);
 	free(x->frames);
 	free(x->stacks);
 	free(x->events);
 	free(x->ids);
+	free(x->locs);
+	free(x->funcs);
+	free(x->lines);
+	free(x->lstacks);
+	free(x->lids);
 	free(x);
+}
+
+/* make room for one more element in a growable array */
+#define GROW(arr, nr, alloc, first)                                           \
+	do {                                                                  \
+		if ((nr) == (alloc)) {                                        \
+			(alloc) = (alloc) ? (alloc) * 2 : (first);            \
+			(arr) = xrealloc((arr), (alloc) * sizeof(*(arr)));    \
+		}                                                             \
+	} while (0)
+
+static const char *intern(struct pk_export *x, const char *s, size_t len)
+{
+	return hm_intern(&x->strings, s, len);
 }
 
 static uint32_t event_idx(struct pk_export *x, const char *name)
 {
-	const char *n = hm_intern(&x->strings, name, strlen(name));
+	const char *n = intern(x, name, strlen(name));
 
 	for (uint32_t i = 0; i < x->nr_events; i++)
 		if (x->events[i].name == n)
@@ -53,38 +115,237 @@ static uint32_t frame_idx(struct pk_export *x, const struct pk_frame *fr)
 {
 	const char *name = fr->sym ? fr->sym : "[unknown]";
 	const char *dso = fr->dso ? fr->dso : "[unknown]";
-	struct strbuf key = STRBUF_INIT;
 	struct hm_entry *e;
 	int created;
 
-	sb_init(&key, 128);
-	sb_addstr(&key, name);
-	sb_addch(&key, '\0');
-	sb_addstr(&key, dso);
-	e = hm_upsert(&x->frame_map, key.buf, key.len, &created);
+	sb_reset(&x->key);
+	sb_addstr(&x->key, name);
+	sb_addch(&x->key, '\0');
+	sb_addstr(&x->key, dso);
+	e = hm_upsert(&x->frame_map, x->key.buf, x->key.len, &created);
 	if (created) {
 		struct ex_frame *f;
 
-		if (x->nr_frames == x->alloc_frames) {
-			x->alloc_frames = x->alloc_frames ? x->alloc_frames * 2 : 256;
-			x->frames = xrealloc(x->frames, x->alloc_frames * sizeof(*x->frames));
-		}
+		GROW(x->frames, x->nr_frames, x->alloc_frames, 256);
 		f = &x->frames[x->nr_frames];
-		f->name = hm_intern(&x->strings, name, strlen(name));
-		f->dso = hm_intern(&x->strings, dso, strlen(dso));
+		f->name = intern(x, name, strlen(name));
+		f->dso = intern(x, dso, strlen(dso));
 		f->addr = fr->ip;
 		e->val.u = ++x->nr_frames;
 	}
-	sb_release(&key);
 	return (uint32_t)(e->val.u - 1);
+}
+
+/* The stack ids[start .. start+n] (event first) as a merged stack of map,
+ * stacks and *nr_ids: a new stack keeps its ids, a known one gets the counts. */
+static void stack_add(struct hashmap *map, struct ex_stack **stacks, size_t *nr, size_t *alloc,
+		      uint32_t *ids, size_t *nr_ids, size_t start, size_t n, const struct pk_sample *s)
+{
+	int created;
+	struct hm_entry *e = hm_upsert(map, ids + start, (n + 1) * sizeof(*ids), &created);
+
+	if (created) {
+		struct ex_stack *st;
+
+		GROW(*stacks, *nr, *alloc, 1024);
+		st = &(*stacks)[*nr];
+		memset(st, 0, sizeof(*st));
+		st->event = ids[start];
+		st->first = start + 1;
+		st->nr = (uint32_t)n;
+		*nr_ids += n + 1;      /* keep the ids: the stack refers to them */
+		e->val.u = ++*nr;
+	}
+	(*stacks)[e->val.u - 1].count++;
+	(*stacks)[e->val.u - 1].period += s->period;
+}
+
+static uint32_t func_idx(struct pk_export *x, const char *name, const char *file)
+{
+	struct ex_func key = { name, file };   /* interned pointers */
+	int created;
+	struct hm_entry *e = hm_upsert(&x->func_map, &key, sizeof(key), &created);
+
+	if (created) {
+		GROW(x->funcs, x->nr_funcs, x->alloc_funcs, 256);
+		x->funcs[x->nr_funcs] = key;
+		e->val.u = ++x->nr_funcs;
+	}
+	return (uint32_t)(e->val.u - 1);
+}
+
+static void line_add(struct pk_export *x, const char *name, const char *file, int64_t line)
+{
+	GROW(x->lines, x->nr_lines, x->alloc_lines, 512);
+	x->lines[x->nr_lines].func = func_idx(x, name, file);
+	x->lines[x->nr_lines].line = line;
+	x->nr_lines++;
+}
+
+/* lines from inline_resolve_addr's "outer:file:line;…;inner:file:line" in
+ * x->tmp: innermost first; the outermost is the real function, named as
+ * the session names it (real). */
+static bool lines_from_dwarf(struct pk_export *x, const char *real)
+{
+	char *buf = x->tmp.buf;
+	size_t end = x->tmp.len;
+
+	if (!end)
+		return false;
+	while (end > 0) {
+		size_t st = end;
+		char *c2, *c1;
+		const char *file;
+		int64_t line;
+
+		while (st > 0 && buf[st - 1] != ';')
+			st--;
+		buf[end] = '\0';
+		c2 = strrchr(buf + st, ':');
+		if (!c2)
+			return false;
+		*c2 = '\0';
+		c1 = strrchr(buf + st, ':');
+		if (!c1)
+			return false;
+		*c1 = '\0';
+		line = strtoll(c2 + 1, NULL, 10);
+		file = strcmp(c1 + 1, "??") ? intern(x, c1 + 1, strlen(c1 + 1)) : NULL;
+		if (!file || line < 0)
+			return false;
+		line_add(x, st ? intern(x, buf + st, (size_t)(c1 - (buf + st))) : real, file, line);
+		end = st ? st - 1 : 0;
+	}
+	return true;
+}
+
+/* The location of the real frame fr, after the nrun inlined frames run[]
+ * the session put before it; caller: fr's ip is a return address.  Its
+ * lines are the frames' names at line 0, DWARF's come in ex_resolve_lines. */
+static uint32_t loc_idx(struct pk_export *x, const struct pk_frame *run, size_t nrun,
+			const struct pk_frame *fr, uint32_t fidx, bool caller)
+{
+	struct {
+		uint32_t frame, caller;
+		uint64_t addr;
+	} key = { fidx, caller, fr->addr ? fr->addr : fr->ip };
+	int created;
+	struct hm_entry *e = hm_upsert(&x->loc_map, &key, sizeof(key), &created);
+	const struct ex_frame *f = &x->frames[fidx];
+	struct ex_loc *l;
+
+	if (!created)
+		return (uint32_t)(e->val.u - 1);
+	GROW(x->locs, x->nr_locs, x->alloc_locs, 256);
+	e->val.u = x->nr_locs + 1;
+	l = &x->locs[x->nr_locs++];
+	memset(l, 0, sizeof(*l));
+	l->dso = f->dso;
+	l->ip = fr->ip;
+	l->frame = fidx;
+	/* DWARF for user code with symbols; a caller's ip is a return address:
+	 * the call is the byte before (as the session's inline expansion does) */
+	if (!fr->kernel && fr->sym && fr->addr && f->dso[0] == '/')
+		l->addr = fr->addr - caller;
+	l->first_line = (uint32_t)x->nr_lines;
+	for (size_t i = 0; i < nrun; i++) {
+		const char *n = run[i].sym ? run[i].sym : "[unknown]";
+
+		line_add(x, intern(x, n, strlen(n)), f->dso, 0);
+	}
+	line_add(x, f->name, f->dso, 0);
+	l->nr_lines = (uint32_t)(x->nr_lines - l->first_line);
+	return (uint32_t)(l - x->locs);
+}
+
+static bool same_bid(const char *path, const struct ex_bid *b)
+{
+	uint8_t id[64];
+	int n = sym_read_build_id(path, id, sizeof(id));
+
+	return n >= (int)b->size && !memcmp(id, b->data, b->size);
+}
+
+/* The file whose DWARF describes the code recorded in dso: dso itself when
+ * no build-id was recorded for it or its build-id is that one, else a copy
+ * by build-id (~/.debug/.build-id/xx/rest/elf or …/rest, as the session
+ * finds symbols, or /usr/lib/debug/.build-id/xx/rest.debug); NULL: none
+ * (a rebuilt binary gets no lines).  Decided once per DSO. */
+static const char *dwarf_file(struct pk_export *x, const char *dso)
+{
+	int created;
+	struct hm_entry *e = hm_upsert(&x->dso_ok, &dso, sizeof(dso), &created);
+	const struct hm_entry *be;
+	const struct ex_bid *b;
+	const char *res = dso, *home = getenv("HOME");
+	char hex[2 * sizeof(((struct ex_bid *)0)->data) + 1];
+
+	if (!created)
+		return e->val.ptr;
+	be = hm_find(&x->bids, dso, strlen(dso));
+	b = be ? be->val.ptr : NULL;
+	if (b && !same_bid(dso, b)) {
+		res = NULL;
+		for (unsigned i = 0; i < b->size; i++)
+			snprintf(hex + 2 * i, 3, "%02x", b->data[i]);
+		for (int k = 0; k < 3 && !res; k++) {
+			sb_reset(&x->key);
+			if (k < 2 && (!home || !*home))
+				continue;
+			if (k < 2)
+				sb_addf(&x->key, "%s/.debug/.build-id/%.2s/%s%s", home, hex, hex + 2,
+					k == 0 ? "/elf" : "");
+			else
+				sb_addf(&x->key, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+			if (same_bid(x->key.buf, b))
+				res = intern(x, x->key.buf, x->key.len);
+		}
+	}
+	/* e is still valid: nothing was added to dso_ok since */
+	e->val.ptr = (void *)res;
+	return res;
+}
+
+void ex_resolve_lines(struct pk_export *x)
+{
+	for (; x->nr_resolved < x->nr_locs; x->nr_resolved++) {
+		struct ex_loc *l = &x->locs[x->nr_resolved];
+		size_t first = x->nr_lines;
+		const char *file = l->addr ? dwarf_file(x, l->dso) : NULL;
+
+		if (!file)
+			continue;
+		if (!x->inl) {
+			x->inl = inline_resolver_new();
+			inline_resolver_set_mark(x->inl, false);
+		}
+		sb_reset(&x->tmp);
+		if (inline_resolve_addr(x->inl, file, l->addr, true, &x->tmp) == 0 &&
+		    lines_from_dwarf(x, x->frames[l->frame].name)) {
+			/* the placeholder lines stay behind, unreferenced */
+			l->first_line = (uint32_t)first;
+			l->nr_lines = (uint32_t)(x->nr_lines - first);
+			l->dwarf = true;
+		} else {
+			x->nr_lines = first;
+		}
+	}
+}
+
+static void reserve_ids(uint32_t **ids, size_t nr, size_t *alloc, size_t more)
+{
+	if (nr + more > *alloc) {
+		while (nr + more > *alloc)
+			*alloc = *alloc ? *alloc * 2 : 4096;
+		*ids = xrealloc(*ids, *alloc * sizeof(**ids));
+	}
 }
 
 void export_add(struct pk_export *x, const struct pk_sample *s)
 {
 	uint32_t ev = event_idx(x, s->event ? s->event : "samples");
-	size_t n = s->nr_frames, start;
-	struct hm_entry *e;
-	int created;
+	size_t n = s->nr_frames, start, lstart, m = 0, run = 0;
+	bool have_prev = false, prev_kernel = false;
 
 	if (s->time && (!x->t_min || s->time < x->t_min))
 		x->t_min = s->time;
@@ -94,34 +355,36 @@ void export_add(struct pk_export *x, const struct pk_sample *s)
 	x->total_period += s->period;
 	x->events[ev].nr_samples++;
 	x->events[ev].period += s->period;
-	/* the key: event, then the frame indexes leaf first */
+
+	/* frames: the key is the event, then the frame indexes leaf first */
 	start = x->nr_ids;
-	if (x->nr_ids + n + 1 > x->alloc_ids) {
-		while (x->nr_ids + n + 1 > x->alloc_ids)
-			x->alloc_ids = x->alloc_ids ? x->alloc_ids * 2 : 4096;
-		x->ids = xrealloc(x->ids, x->alloc_ids * sizeof(*x->ids));
-	}
+	reserve_ids(&x->ids, x->nr_ids, &x->alloc_ids, n + 1);
 	x->ids[start] = ev;
 	for (size_t i = 0; i < n; i++)
 		x->ids[start + 1 + i] = frame_idx(x, &s->frames[i]);
-	e = hm_upsert(&x->stack_map, x->ids + start, (n + 1) * sizeof(*x->ids), &created);
-	if (created) {
-		struct ex_stack *st;
 
-		if (x->nr_stacks == x->alloc_stacks) {
-			x->alloc_stacks = x->alloc_stacks ? x->alloc_stacks * 2 : 1024;
-			x->stacks = xrealloc(x->stacks, x->alloc_stacks * sizeof(*x->stacks));
-		}
-		st = &x->stacks[x->nr_stacks];
-		memset(st, 0, sizeof(*st));
-		st->event = ev;
-		st->first = start + 1;
-		st->nr = (uint32_t)n;
-		x->nr_ids += n + 1;      /* keep the ids: the stack refers to them */
-		e->val.u = ++x->nr_stacks;
+	/* locations: inlined frames fold into the real frame after them */
+	lstart = x->nr_lids;
+	reserve_ids(&x->lids, x->nr_lids, &x->alloc_lids, n + 1);
+	x->lids[lstart] = ev;
+	for (size_t i = 0; i < n; i++) {
+		const struct pk_frame *fr = &s->frames[i];
+		bool caller;
+
+		if (fr->inlined && i + 1 < n)
+			continue;
+		caller = have_prev && prev_kernel == fr->kernel;
+		x->lids[lstart + 1 + m++] = loc_idx(x, s->frames + run, i - run, fr,
+						    x->ids[start + 1 + i], caller);
+		run = i + 1;
+		have_prev = true;
+		prev_kernel = fr->kernel;
 	}
-	x->stacks[e->val.u - 1].count++;
-	x->stacks[e->val.u - 1].period += s->period;
+
+	stack_add(&x->stack_map, &x->stacks, &x->nr_stacks, &x->alloc_stacks, x->ids, &x->nr_ids,
+		  start, n, s);
+	stack_add(&x->lstack_map, &x->lstacks, &x->nr_lstacks, &x->alloc_lstacks, x->lids,
+		  &x->nr_lids, lstart, m, s);
 }
 
 uint64_t export_nr_samples(const struct pk_export *x)
