@@ -19,6 +19,7 @@
 
 #include "base/child.h"
 #include "base/error.h"
+#include "base/outfile.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "event/event.h"
@@ -126,7 +127,8 @@ static void usage(FILE *f)
 		"  -g                   record frame-pointer call chains (user and kernel)\n"
 		"      --call-graph fp|dwarf[,SIZE]  frame pointers, or registers + SIZE bytes of\n"
 		"                       user stack (default 8192) unwound with DWARF at report time\n"
-		"  -o, --output FILE    output file (default perf.data; an old one becomes FILE.old),\n"
+		"  -o, --output FILE    output file (default perf.data; an old one becomes FILE.old;\n"
+		"                       a device or FIFO such as /dev/null is written to directly),\n"
 		"                       created mode 0600; a symbolic link there is not replaced\n"
 		"  -f, --force          replace it (the link itself: its target is never written)\n"
 		"  -p, --pid PID        record an existing process (all its threads)\n"
@@ -1004,10 +1006,12 @@ int cmd_record(int argc, char **argv)
 	if (ret >= 0)
 		goto out_free;
 	ret = 1;
-	struct stat ost;
-	if (!r.force && lstat(r.output, &ost) == 0 && S_ISLNK(ost.st_mode)) {
+	struct stat ost, tst;
+	if (!r.force && !of_kernel_path(r.output) && lstat(r.output, &ost) == 0 && S_ISLNK(ost.st_mode) &&
+	    !(stat(r.output, &tst) == 0 && !S_ISREG(tst.st_mode) && !S_ISDIR(tst.st_mode))) {
 		/* the link may lead anywhere (an attacker's choice in a shared
-		 * directory): never replace it without being told to */
+		 * directory): never replace it without being told to; a link to
+		 * a device or FIFO (/dev/stdout) is written through */
 		fprintf(stderr, "perfkit record: %s: is a symbolic link; not replacing it (use -f)\n",
 			r.output);
 		goto out_free;

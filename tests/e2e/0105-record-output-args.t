@@ -20,4 +20,33 @@ run_rec --call-graph foo -o "$T/x.data"
 expect "--call-graph foo: usage error (2)" test $? = 2
 expect "--call-graph foo: names the value" grep -q "'foo' is not supported" "$T/err"
 expect "none of these ran the command" test ! -e "$marker"
+
+# a device or FIFO is written to, never replaced by a regular file
+# (perf record -o /dev/null works); tested on private nodes, not /dev/null
+if [ "$(id -u)" = 0 ] && mknod "$T/mynull" c 1 3 2>/dev/null; then
+	TMPDIR=$T "$PERFKIT" record -o "$T/mynull" -- true >/dev/null 2>"$T/err"
+	expect "-o a char device: exit 0" test $? = 0
+	expect "... and it is still the device" test -c "$T/mynull"
+	expect "... its temporary file (in TMPDIR) removed" test -z "$(ls "$T" | grep -E 'mynull.|perfkit-record')"
+else
+	skip "-o a char device: needs root (mknod)"
+fi
+mkfifo "$T/ff"
+cat "$T/ff" >"$T/ff.data" & reader=$!
+"$PERFKIT" record -o "$T/ff" -- "$PK_BUILD/tests/workloads/burn2to1" 100 >/dev/null 2>"$T/err"
+rc=$?
+wait $reader
+expect "-o a FIFO: exit 0 ($rc)" test $rc = 0
+expect "... still a FIFO" test -p "$T/ff"
+expect "... the reader got a whole perf.data" sh -c "'$PERFKIT' report -i '$T/ff.data' 2>/dev/null | grep -q burn_"
+ln -s ff "$T/fflink"
+cat "$T/ff" >"$T/ff2.data" & reader=$!
+"$PERFKIT" record -o "$T/fflink" -- true >/dev/null 2>"$T/err"
+rc=$?
+wait $reader
+expect "-o a symlink to a FIFO (like /dev/stdout): written through ($rc)" test $rc = 0 -a -L "$T/fflink" -a -s "$T/ff2.data"
+"$PERFKIT" record -o /dev/stdout -- "$PK_BUILD/tests/workloads/burn2to1" 100 >"$T/so.data" 2>"$T/err"
+expect "-o /dev/stdout with stdout on a file: a whole perf.data there" \
+	sh -c "'$PERFKIT' report -i '$T/so.data' 2>/dev/null | grep -q burn_"
+expect "... /dev/stdout still a link" test -L /dev/stdout
 done_testing

@@ -45,6 +45,8 @@ expect "-o FILE is created 0600" test "$(stat -c %a "$T/o.txt")" = 600
 out=$("$PERFKIT" stat -o /dev/stdout -e task-clock -- true 2>/dev/null)
 expect "-o /dev/stdout writes to stdout" grep -q task-clock <<<"$out"
 expect "-o /dev/stdout leaves the device link alone" test -L /dev/stdout -o -c /dev/stdout
+"$PERFKIT" stat -o /dev/stdout -e task-clock -- true >"$T/so.txt" 2>/dev/null
+expect "-o /dev/stdout with stdout on a file: written there" grep -q task-clock "$T/so.txt"
 
 # errors: one clear line, usage exit 2 / runtime exit 1 or 127
 "$PERFKIT" stat -e nosuchevent true 2>"$T/e1"; rc=$?

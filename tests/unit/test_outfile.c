@@ -99,6 +99,11 @@ static void test_special_and_errors(void **state)
 	assert_int_equal(lstat(devlink, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	unlink(devlink);
+	/* under /dev/ and /proc/ (as /dev/stdout to a file): opened directly */
+	assert_true(of_kernel_path("/dev/stdout"));
+	assert_true(of_kernel_path("/proc/self/fd/1"));
+	assert_false(of_kernel_path("/tmp/dev/x"));
+	assert_false(of_kernel_path("devnull"));
 	assert_int_equal(of_open(&of, "/nonexistent-dir/x"), -ENOENT);
 	assert_non_null(strstr(pk_errmsg(), "/nonexistent-dir/x"));
 }

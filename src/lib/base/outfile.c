@@ -21,13 +21,18 @@ static void of_free(struct outfile *of)
 	memset(of, 0, sizeof(*of));
 }
 
+bool of_kernel_path(const char *path)
+{
+	return !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6);
+}
+
 int of_open(struct outfile *of, const char *path)
 {
 	struct stat st, lst;
 	bool exists = stat(path, &st) == 0;
 
 	memset(of, 0, sizeof(*of));
-	if (exists && !S_ISREG(st.st_mode)) {
+	if ((exists && !S_ISREG(st.st_mode)) || of_kernel_path(path)) {
 		of->f = fopen(path, "w");
 		if (!of->f) {
 			int err = errno;

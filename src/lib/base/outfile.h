@@ -13,14 +13,18 @@
  *     a terminal, or a symlink to one): it is opened for writing directly.
  *     Renaming over it would replace the device node or link with a plain
  *     file;
- *   - path is a symbolic link to a regular file, or a dangling one: refused
- *     (-EEXIST), never written through (the link may have been planted in
- *     a shared directory to make us overwrite another file).
+ *   - path is under /dev/ or /proc/ (/dev/stdout, /dev/fd/3,
+ *     /proc/self/fd/1: links the kernel makes, whatever they lead to): it
+ *     is opened for writing directly, like a device;
+ *   - path is another symbolic link to a regular file, or a dangling one:
+ *     refused (-EEXIST), never written through (the link may have been
+ *     planted in a shared directory to make us overwrite another file).
  * Errors: -errno with a pk_error() message naming the path; nothing printed.
  */
 #ifndef PERFKIT_BASE_OUTFILE_H
 #define PERFKIT_BASE_OUTFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct outfile {
@@ -31,6 +35,10 @@ struct outfile {
 };
 
 int of_open(struct outfile *of, const char *path);
+
+/* True for paths under /dev/ and /proc/: written in place, never renamed
+ * over (also used by the perf.data writer and record's -o checks). */
+bool of_kernel_path(const char *path);
 int of_commit(struct outfile *of);   /* flush, close, rename; frees */
 void of_abort(struct outfile *of);   /* close, remove the temp file; frees */
 

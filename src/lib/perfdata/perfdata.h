@@ -24,7 +24,11 @@
  * records are appended with pd_writer_write(); pd_writer_finish() writes the
  * attributes, ids, feature sections and the final header, then renames the
  * temporary file over PATH.  pd_writer_abort() removes the temporary file,
- * so a failed recording never leaves a half-written PATH.  A full disk is
+ * so a failed recording never leaves a half-written PATH.  When PATH is a
+ * device or FIFO (/dev/null, a named pipe) or any path under /dev/ or
+ * /proc/ (/dev/stdout: see base/outfile.h), it is never renamed over: the
+ * file is built in $TMPDIR (or /tmp) as perfkit-record.XXXXXX and copied
+ * into PATH by pd_writer_finish().  A full disk is
  * the exception: the writer keeps 256 KB allocated past the data
  * (fallocate), so when pd_writer_write() fails with -ENOSPC/-EDQUOT,
  * pd_writer_finish() still writes a valid PATH holding the whole records

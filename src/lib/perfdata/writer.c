@@ -17,9 +17,11 @@
 #include "perfdata/perfdata.h"
 
 #include "base/error.h"
+#include "base/outfile.h"
 #include "base/strbuf.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +52,8 @@ struct wevent {
 struct pd_writer {
 	char *path, *tmp;
 	int fd;
+	bool direct;              /* PATH is a device or FIFO: the file is made
+	                             in TMPDIR and copied into PATH at finish */
 	struct wevent *ev;
 	size_t nr_ev;
 	uint8_t *buf;
@@ -115,6 +119,47 @@ static int reserve(struct pd_writer *w, size_t len)
 			w->path, (unsigned long long)(w->file_off - PD_WRITER_HEADER_SIZE));
 }
 
+/* Direct mode: copy the finished temporary file into the device or FIFO. */
+static int copy_out(struct pd_writer *w)
+{
+	char buf[65536];
+	off_t off = 0;
+	struct stat st;
+	int tr = stat(w->path, &st) == 0 && S_ISREG(st.st_mode) ? O_TRUNC : 0;
+	int out = open(w->path, O_WRONLY | O_CLOEXEC | tr);   /* /dev/stdout to a file: truncated */
+
+	if (out < 0)
+		return pk_error(errno, "%s: cannot open for writing: %s", w->path, strerror(errno));
+	for (;;) {
+		ssize_t n = pread(w->fd, buf, sizeof(buf), off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			close(out);
+			return pk_error(e, "%s: read failed: %s", w->tmp, strerror(e));
+		}
+		if (n == 0)
+			break;
+		for (ssize_t done = 0; done < n;) {
+			ssize_t k = write(out, buf + done, (size_t)(n - done));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0) {
+				int e = errno;
+				close(out);
+				return pk_error(e, "%s: write failed at offset %lld: %s", w->path,
+						(long long)(off + done), strerror(e));
+			}
+			done += k;
+		}
+		off += n;
+	}
+	if (close(out) != 0)
+		return pk_error(errno, "%s: close failed: %s", w->path, strerror(errno));
+	return 0;
+}
+
 static int flush_buf(struct pd_writer *w)
 {
 	if (!w->buf_len)
@@ -135,9 +180,21 @@ int pd_writer_open(struct pd_writer **out, const char *path,
 		return pk_error(EINVAL, "pd_writer_open: no output path or no events");
 	struct pd_writer *w = xcalloc(1, sizeof(*w));
 	w->path = xstrdup(path);
-	size_t tl = strlen(path) + 16;
-	w->tmp = xmalloc(tl);
-	snprintf(w->tmp, tl, "%s.tmp-XXXXXX", path);
+	struct stat st;
+	w->direct = of_kernel_path(path) ||
+		    (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+	if (w->direct) {
+		/* never rename over a device node or FIFO (/dev/null): build
+		 * the file privately, copy it there at the end */
+		const char *td = getenv("TMPDIR");
+		size_t tl = (td && *td ? strlen(td) : 4) + 32;
+		w->tmp = xmalloc(tl);
+		snprintf(w->tmp, tl, "%s/perfkit-record.XXXXXX", td && *td ? td : "/tmp");
+	} else {
+		size_t tl = strlen(path) + 16;
+		w->tmp = xmalloc(tl);
+		snprintf(w->tmp, tl, "%s.tmp-XXXXXX", path);
+	}
 	w->fd = mkstemp(w->tmp);
 	if (w->fd < 0) {
 		int e = errno;
@@ -506,12 +563,16 @@ int pd_writer_finish(struct pd_writer *w)
 	sb_release(&tail);
 	for (size_t i = 0; i < nf; i++)
 		sb_release(&fs[i].body);
+	if (!rc && w->direct)
+		rc = copy_out(w);
 	if (!rc && close(w->fd) != 0)
 		rc = pk_error(errno, "%s: close failed: %s", w->path, strerror(errno));
 	else if (rc)
 		close(w->fd);
 	w->fd = -1;
-	if (!rc && rename(w->tmp, w->path) != 0)
+	if (!rc && w->direct) {
+		unlink(w->tmp);
+	} else if (!rc && rename(w->tmp, w->path) != 0)
 		rc = pk_error(errno, "%s: cannot rename to '%s': %s", w->tmp, w->path, strerror(errno));
 	if (rc) {
 		pd_writer_abort(w);
