@@ -95,6 +95,7 @@ struct rec {
 	uint64_t ktext, kend;     /* kernel text range from /proc/kallsyms */
 
 	uint64_t samples, lost;
+	uint64_t lost_ring;       /* of lost: counted by PERF_RECORD_LOST records */
 	struct hashmap dsos;      /* executable DSO paths seen in MMAP2 */
 	size_t page_size;
 	uint8_t *scratch;         /* a wrapped record, made contiguous */
@@ -347,6 +348,25 @@ static size_t put_trailer(const struct rec *r, uint8_t *p, uint32_t pid, uint32_
 		n += 8;
 	}
 	return n;
+}
+
+/* perf record ends with PERF_RECORD_LOST_SAMPLES, which perf report sums
+ * as "Total Lost Samples"; the kernel's PERF_RECORD_LOST records stay in
+ * the data too (perf keeps both). */
+static int write_lost_samples(struct rec *r)
+{
+	uint8_t buf[sizeof(struct perf_event_header) + 8 + 64];
+	struct perf_event_header h = { .type = PERF_RECORD_LOST_SAMPLES };
+	size_t n = sizeof(h);
+
+	if (!r->lost_ring)
+		return 0;
+	memcpy(buf + n, &r->lost_ring, 8);
+	n += 8;
+	n += put_trailer(r, buf + n, 0, 0);
+	h.size = (uint16_t)n;
+	memcpy(buf, &h, sizeof(h));
+	return pd_writer_write(r->w, buf, n);
 }
 
 static size_t name_field(uint8_t *p, const char *name)
@@ -612,6 +632,7 @@ static void inspect(struct rec *r, const struct ring *rg, uint64_t pos, const st
 		if (h->size >= 24) {
 			ring_copy(rg, pos + 8, v, 16);
 			r->lost += v[1];
+			r->lost_ring += v[1];
 		}
 		break;
 	}
@@ -1181,6 +1202,8 @@ int cmd_record(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	if (!rc)
+		rc = write_lost_samples(&r);
 	if (rc) {
 		fprintf(stderr, "perfkit record: %s\n", pk_errmsg());
 		pd_writer_abort(r.w);

@@ -113,4 +113,18 @@ if [ ! -L "$T/link.data" ] && [ -f "$T/link.data" ] && grep -qx precious "$T/vic
 else
 	not_ok "-f replaces the link itself, never its target"
 fi
+
+# lost samples (a one-page ring buffer at a high rate): perf report and
+# perfkit report both count them from the PERF_RECORD_LOST_SAMPLES record
+# record writes at the end, and agree with what record said
+"$PERFKIT" record -F 50000 -m 1 -o "$T/lost.data" -- "$PK_BUILD/examples/matmul" naive 2 >/dev/null 2>"$T/lost.err"
+nl=$(sed -n 's/.* samples, \([0-9]*\) lost, .*/\1/p' "$T/lost.err")
+if [ "${nl:-0}" -gt 0 ] && have perf; then
+	pl=$(perf report -i "$T/lost.data" --stdio 2>/dev/null | sed -n 's/^# Total Lost Samples: //p' | head -1)
+	kl=$("$PERFKIT" report -i "$T/lost.data" 2>/dev/null | sed -n 's/^# Total Lost Samples: //p' | head -1)
+	expect "lost samples: perf report counts record's $nl ($pl)" test "$pl" = "$nl"
+	expect "lost samples: perfkit report counts them once ($kl)" test "$kl" = "$nl"
+else
+	skip "lost samples: none lost on this machine (or no perf)"
+fi
 done_testing

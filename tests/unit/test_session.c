@@ -114,6 +114,14 @@ static void lost(struct strbuf *d, uint64_t n, uint64_t t)
 	rec_end(d, s, 0, 0, t);
 }
 
+static void lost_samples(struct strbuf *d, uint64_t n, uint16_t misc, uint64_t t)
+{
+	size_t s = rec_begin(d, PERF_RECORD_LOST_SAMPLES, misc);
+
+	put64(d, n);
+	rec_end(d, s, 0, 0, t);
+}
+
 /* A sample; chain (nr entries) may be NULL. */
 static void sample(struct strbuf *d, uint16_t misc, uint64_t ip, uint32_t pid, uint32_t tid, uint64_t t,
 		   const uint64_t *chain, size_t nr)
@@ -214,6 +222,8 @@ static void test_fork_exec_thread(void **state)
 	/* the child does not see the parent's new map */
 	sample(&d, PERF_RECORD_MISC_USER, 0x600010, 200, 200, 13, NULL, 0);
 	lost(&d, 7, 14);
+	lost_samples(&d, 9, 0, 15);
+	lost_samples(&d, 100, 1u << 15, 16);   /* BPF-filtered: not lost */
 	write_file(tmp_path("fork.data"), &d);
 	sb_release(&d);
 
@@ -228,7 +238,8 @@ static void test_fork_exec_thread(void **state)
 			    "child 200/200 t=13 [unknown] ?\n");
 	assert_int_equal(st.nr_samples, 6);
 	assert_int_equal(st.total_period, 60);
-	assert_int_equal(st.nr_lost, 7);
+	assert_int_equal(st.nr_lost_records, 7);
+	assert_int_equal(st.nr_lost, 9);   /* LOST_SAMPLES only, as perf report */
 	sb_release(&w.text);
 }
 

@@ -922,10 +922,12 @@ int session_process(struct session *s, session_sample_fn fn, void *arg)
 			break;
 		case PERF_RECORD_LOST:
 			if (h->size >= 24)
-				s->stats.nr_lost += rd64(p + 16);
+				s->stats.nr_lost_records += rd64(p + 16);
 			break;
 		case PERF_RECORD_LOST_SAMPLES:
-			if (h->size >= 16)
+			/* PERF_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15): dropped
+			 * by a BPF filter, not lost; perf does not count them */
+			if (h->size >= 16 && !(h->misc & (1u << 15)))
 				s->stats.nr_lost += rd64(p + 8);
 			break;
 		default:

@@ -80,7 +80,11 @@ struct session_opts {
 struct session_stats {
 	uint64_t nr_records;
 	uint64_t nr_samples;
-	uint64_t nr_lost;      /* sum of PERF_RECORD_LOST(_SAMPLES) counts */
+	uint64_t nr_lost;      /* perf report's "Total Lost Samples": the sum of
+				  PERF_RECORD_LOST_SAMPLES counts (not those a BPF
+				  filter dropped), as perf's session counts them */
+	uint64_t nr_lost_records; /* the sum of PERF_RECORD_LOST counts (records
+				  the kernel could not put in a full ring buffer) */
 	uint64_t total_period;
 	uint64_t nr_truncated; /* samples whose stack was cut short (see below) */
 };
