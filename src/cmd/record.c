@@ -36,6 +36,7 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -598,6 +599,73 @@ static int kernel_build_id(uint8_t *id, size_t idsize)
 	return -ENODATA;
 }
 
+/* The [vdso] is the kernel's, the same in every process: like perf
+ * record, save this process's copy in perf's build-id cache
+ * (~/.debug/[vdso]/<build-id>/vdso and ~/.debug/.build-id/xx/<rest>), where
+ * perf report and perfkit report look for it, and return its build-id
+ * (its size, or 0 when there is none or no cache could be written). */
+static int save_vdso(uint8_t *id, size_t idsize)
+{
+	const char *home = getenv("HOME");
+	FILE *maps = fopen("/proc/self/maps", "r");
+	unsigned long lo = 0, hi = 0;
+	char line[512];
+	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT, hex = STRBUF_INIT, path = STRBUF_INIT;
+	int n = 0, fd;
+
+	if (!maps)
+		return 0;
+	while (fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+			break;
+	fclose(maps);
+	if (!home || !*home || !lo || hi <= lo || hi - lo > (1u << 20))
+		return 0;
+	sb_addf(&dir, "%s/.debug/[vdso]", home);
+	sb_addf(&tmp, "%s/.vdso.XXXXXX", dir.buf);
+	char *parent = xstrdup(dir.buf);
+	*strrchr(parent, '/') = '\0';
+	mkdir(parent, 0755);
+	free(parent);
+	mkdir(dir.buf, 0755);
+	fd = mkstemp(tmp.buf);
+	if (fd < 0)
+		goto out;
+	bool ok = write(fd, (const void *)lo, hi - lo) == (ssize_t)(hi - lo);
+	close(fd);
+	n = ok ? sym_read_build_id(tmp.buf, id, idsize) : 0;
+	if (n <= 0) {
+		n = 0;
+		unlink(tmp.buf);
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		sb_addf(&hex, "%02x", id[i]);
+	sb_addf(&path, "%s/%s", dir.buf, hex.buf);
+	mkdir(path.buf, 0755);
+	sb_addstr(&path, "/vdso");
+	if (access(path.buf, R_OK) == 0 || rename(tmp.buf, path.buf) != 0)
+		unlink(tmp.buf);
+	/* perf finds cached files through ~/.debug/.build-id/xx/<rest> */
+	sb_reset(&path);
+	sb_addf(&path, "%s/.debug/.build-id", home);
+	mkdir(path.buf, 0755);
+	sb_addf(&path, "/%.2s", hex.buf);
+	mkdir(path.buf, 0755);
+	sb_addf(&path, "/%s", hex.buf + 2);
+	sb_reset(&tmp);
+	sb_addf(&tmp, "../../[vdso]/%s/vdso", hex.buf);
+	if (symlink(tmp.buf, path.buf) != 0) {
+		/* already there */
+	}
+out:
+	sb_release(&dir);
+	sb_release(&tmp);
+	sb_release(&hex);
+	sb_release(&path);
+	return n;
+}
+
 static void add_build_ids(struct rec *r)
 {
 	uint8_t id[20];
@@ -605,6 +673,9 @@ static void add_build_ids(struct rec *r)
 	if (n > 0)
 		pd_writer_add_build_id(r->w, PERF_RECORD_MISC_KERNEL, UINT32_MAX, id, (size_t)n,
 				       "[kernel.kallsyms]");
+	n = save_vdso(id, sizeof(id));
+	if (n > 0)
+		pd_writer_add_build_id(r->w, PERF_RECORD_MISC_USER, UINT32_MAX, id, (size_t)n, "[vdso]");
 	for (size_t i = 0; i < r->dsos.nr; i++) {
 		const char *path = r->dsos.entries[i].key;
 		n = sym_read_build_id(path, id, sizeof(id));
@@ -892,6 +963,12 @@ static int setup_attrs(struct rec *r)
 		int rc = ev_parse(r->ev_specs[e], a);
 		if (rc)
 			return rc;
+		if (a->type == PERF_TYPE_TRACEPOINT)
+			return pk_error(EINVAL, "cannot record tracepoint '%s' yet: perf script and report "
+					"need the tracepoint formats (perf.data's HEADER_TRACING_DATA), which "
+					"perfkit does not write; count it with `perfkit stat -e %s`, or record "
+					"it with `perf record -e %s`",
+					r->ev_specs[e], r->ev_specs[e], r->ev_specs[e]);
 		if (r->period) {
 			a->sample_period = r->period;
 		} else {

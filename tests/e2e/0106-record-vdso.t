@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# [vdso] frames are named: perfkit record saves the vdso in perf's build-id
+# cache (~/.debug/[vdso]/<build-id>/vdso) and lists it in the file's
+# build-ids, as perf record does, so perfkit report and perf report both
+# name __vdso_clock_gettime on a fresh HOME.
+. "$(dirname "$0")/lib.sh"
+
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+W=$PK_BUILD/tests/workloads/vdsoloop
+mkdir -p "$T/home"
+HOME=$T/home "$PERFKIT" record -o "$T/v.data" -- "$W" >/dev/null 2>&1
+expect "record exits 0" test $? = 0
+top=$(HOME=$T/home "$PERFKIT" report -i "$T/v.data" -g none 2>/dev/null | grep -v '^#' | grep . | head -1)
+diag "perfkit: $top"
+expect "perfkit report names the vdso function" grep -q '\[vdso\] .*__vdso_clock_gettime' <<<"$top"
+expect "the vdso image is in the build-id cache" sh -c "ls '$T'/home/.debug/'[vdso]'/*/vdso >/dev/null"
+if have perf; then
+	ptop=$(HOME=$T/home perf report -i "$T/v.data" --stdio 2>/dev/null | grep -v '^#' | grep . | head -1)
+	diag "perf: $ptop"
+	expect "perf report on the perfkit file names it too" grep -q '__vdso_clock_gettime' <<<"$ptop"
+fi
+HOME=$T/home "$PERFKIT" script -i "$T/v.data" 2>/dev/null | grep -m1 vdso >"$T/s"
+expect "perfkit script names it" grep -q '__vdso_clock_gettime' "$T/s"
+done_testing
