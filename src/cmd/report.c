@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * perfkit report — overhead table of a perf.data file, like `perf report
- * --stdio -g none`: per event, rows keyed by the sort keys (default
- * comm,dso,sym) with Children/Self percentages of the event's total period.
+ * --stdio`: per event, rows keyed by the sort keys (default comm,dso,sym)
+ * with Children/Self percentages of the event's total period.
  *
  * Children: every distinct row key found in a sample's callchain gets the
  * sample's period once (recursion does not count twice); Self goes to the
  * leaf frame only.  Shown when the file has callchains, unless --no-children.
+ *
+ * Call graphs (-g, default when the file has callchains): as perf builds
+ * them, each row's tree gets the whole chain of the samples whose leaf is
+ * the row (Self), and in children mode, for every other row met along the
+ * chain (once per sample, in cursor order), the chain from that frame on
+ * (towards the leaf in caller order, the root in callee order).  Samples
+ * only aggregate unique stacks (callgraph/callgraph.h); trees are built
+ * after sorting, for printed rows only.
  */
 #include "cmd/cmds.h"
 
@@ -15,6 +23,7 @@
 #include "base/strbuf.h"
 #include "session/session.h"
 #include "export/export.h"
+#include "callgraph/callgraph.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -32,6 +41,7 @@ struct row {
 	bool kernel;
 	uint64_t self, children;
 	uint64_t stamp;               /* last sample that counted children */
+	uint32_t id;                  /* index before sorting (stack tags) */
 };
 
 struct hist {
@@ -39,6 +49,7 @@ struct hist {
 	struct row *rows;
 	size_t nr, alloc;
 	uint64_t nr_samples, total;
+	struct cg_forest *cg;         /* unique stacks, then trees (-g) */
 };
 
 struct report {
@@ -49,6 +60,19 @@ struct report {
 	struct session *sess;         /* for session_srcline() */
 	struct hist *hists;           /* one per evsel */
 	uint64_t stamp;
+	bool graph;                   /* call graphs printed */
+	struct cg_params cg;
+	uint32_t *rowbuf;             /* on_sample: row index per frame */
+	size_t rowbuf_alloc;
+	struct prev_frame {           /* the last sample's stack, root first */
+		const char *dso, *sym;
+		uint64_t ip;
+		uint32_t tag;
+		bool inlined;
+		uint32_t node;
+	} *prev;
+	size_t prev_nr, prev_alloc;
+	const struct hist *prev_hist;
 };
 
 /* The packed key of a frame, from the chosen sort keys only. */
@@ -121,6 +145,7 @@ static struct row *row_get(struct report *r, struct hist *h, const struct pk_sam
 	e->val.u = h->nr + 1;
 	row = &h->rows[h->nr++];
 	memset(row, 0, sizeof(*row));
+	row->id = (uint32_t)(h->nr - 1);
 	row->comm = s->comm;
 	row->dso = fr->dso;
 	row->sym = fr->sym;
@@ -146,6 +171,69 @@ static int write_export(void)
 	return export_write_speedscope(report_export, export_path);
 }
 
+/* With call graphs: the row of every frame, and the stack of (frame, row)
+ * pairs from the outermost caller to the leaf. */
+static int on_sample_graph(struct report *r, struct hist *h, const struct pk_sample *s)
+{
+	uint32_t node = 0;
+	struct row *row;
+
+	if (s->nr_frames > r->rowbuf_alloc) {
+		r->rowbuf_alloc = s->nr_frames * 2;
+		r->rowbuf = xrealloc(r->rowbuf, r->rowbuf_alloc * sizeof(*r->rowbuf));
+	}
+	/* without Children only the leaf's row gets a tree */
+	for (size_t i = 0; i < (r->children ? s->nr_frames : 1); i++)
+		r->rowbuf[i] = (uint32_t)(row_get(r, h, s, &s->frames[i]) - h->rows);
+	for (size_t i = 1; !r->children && i < s->nr_frames; i++)
+		r->rowbuf[i] = UINT32_MAX;
+	h->rows[r->rowbuf[0]].self += s->period;
+	if (r->children) {
+		r->stamp++;
+		for (size_t i = 0; i < s->nr_frames; i++) {
+			row = &h->rows[r->rowbuf[i]];
+			if (row->stamp != r->stamp) {
+				row->stamp = r->stamp;
+				row->children += s->period;
+			}
+		}
+	}
+	if (!h->cg)
+		h->cg = cg_forest_new();
+	if (s->nr_frames > r->prev_alloc) {
+		r->prev_alloc = s->nr_frames * 2;
+		r->prev = xrealloc(r->prev, r->prev_alloc * sizeof(*r->prev));
+	}
+	/* consecutive samples mostly share their outer callers: reuse the
+	 * previous sample's nodes as long as the frames are the same */
+	if (r->prev_hist != h)
+		r->prev_nr = 0;
+	for (size_t j = 0; j < s->nr_frames; j++) {
+		size_t i = s->nr_frames - 1 - j;
+		const struct pk_frame *fr = &s->frames[i];
+		struct prev_frame *pv = &r->prev[j];
+		uint64_t ip = fr->sym ? 0 : fr->ip;
+
+		if (j < r->prev_nr && pv->dso == fr->dso && pv->sym == fr->sym && pv->ip == ip &&
+		    pv->tag == r->rowbuf[i] && pv->inlined == fr->inlined) {
+			node = pv->node;
+			continue;
+		}
+		struct cg_frame cf = {
+			.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
+			.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
+		};
+
+		node = cg_stack_push(h->cg, node, &cf, r->rowbuf[i]);
+		*pv = (struct prev_frame){ fr->dso, fr->sym, ip, r->rowbuf[i], fr->inlined, node };
+		r->prev_nr = j + 1;
+	}
+	r->prev_nr = s->nr_frames;
+	r->prev_hist = h;
+	cg_stack_hit(h->cg, node, s->period);
+	return 0;
+}
+
 static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct report *r = arg;
@@ -158,6 +246,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		export_add(report_export, s);
 	if (!s->nr_frames)
 		return 0;
+	if (r->graph)
+		return on_sample_graph(r, h, s);
 	row = row_get(r, h, s, &s->frames[0]);
 	row->self += s->period;
 	if (!r->children)
@@ -241,8 +331,72 @@ static int cmp_rows(const void *a, const void *b)
 	return 0;
 }
 
+/* Building the printed rows' trees from the unique stacks. */
+struct tree_build {
+	const struct report *r;
+	struct hist *h;
+	const uint32_t *where;        /* row id → sorted index */
+	const bool *show;
+	uint32_t *trees;              /* sorted index → tree (0: none) */
+	uint32_t *seq, *seen;         /* cursor order frames; rows counted */
+	size_t alloc;
+};
+
+static void build_one(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n, uint64_t period,
+		      uint64_t count)
+{
+	struct tree_build *b = arg;
+	bool caller = b->r->cg.order == CG_CALLER;
+	uint32_t leaf = b->where[tags[n - 1]];
+	size_t nseen = 0;
+
+	if (n > b->alloc) {
+		b->alloc = n * 2;
+		b->seq = xrealloc(b->seq, b->alloc * sizeof(*b->seq));
+		b->seen = xrealloc(b->seen, (b->alloc + 1) * sizeof(*b->seen));
+	}
+	for (size_t i = 0; i < n; i++)
+		b->seq[i] = frames[caller ? i : n - 1 - i];
+	if (b->show[leaf])
+		cg_tree_add(b->h->cg, b->trees[leaf], b->seq, n, period, count);
+	if (!b->r->children)
+		return;
+	b->seen[nseen++] = leaf;
+	for (size_t p = 0; p < n; p++) {
+		uint32_t row = b->where[tags[caller ? p : n - 1 - p]];
+		size_t j;
+
+		for (j = 0; j < nseen && b->seen[j] != row; j++)
+			;
+		if (j < nseen)
+			continue;
+		b->seen[nseen++] = row;
+		if (b->show[row])
+			cg_tree_add(b->h->cg, b->trees[row], b->seq + p, n - p, period, count);
+	}
+}
+
+static uint32_t *build_trees(const struct report *r, struct hist *h, const bool *show)
+{
+	uint32_t *where = xmalloc((h->nr + 1) * sizeof(*where));
+	struct tree_build b = { .r = r, .h = h, .where = where, .show = show };
+
+	b.trees = xcalloc(h->nr + 1, sizeof(*b.trees));
+	for (size_t i = 0; i < h->nr; i++) {
+		where[h->rows[i].id] = (uint32_t)i;
+		if (show[i])
+			b.trees[i] = cg_tree_new(h->cg);
+	}
+	cg_stack_each(h->cg, build_one, &b);
+	free(where);
+	free(b.seq);
+	free(b.seen);
+	return b.trees;
+}
+
 static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
 {
+	uint32_t *trees = NULL;
 	size_t width[K_MAX];
 	char buf[512];
 	unsigned long n = (unsigned long)h->nr_samples;
@@ -292,6 +446,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			putchar('.');
 	}
 	printf("\n#\n");
+	if (r->graph && h->cg)
+		trees = build_trees(r, h, show);
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
 
@@ -308,7 +464,11 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				printf("  %-*s", (int)width[k], buf);
 		}
 		putchar('\n');
+		if (trees)
+			cg_tree_print(stdout, h->cg, trees[i], &r->cg, h->total,
+				      r->children ? row->children : row->self);
 	}
+	free(trees);
 	free(show);
 	printf("\n\n");
 	(void)shown;
@@ -357,9 +517,15 @@ static int parse_sort(struct report *r, const char *spec)
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: perfkit report [-i FILE] [--no-children] [--sort KEYS] [--percent-limit P] [--stdio]\n"
+	fprintf(fp, "usage: perfkit report [-i FILE] [-g [TYPE,THRESHOLD,ORDER]] [--no-children] [--sort KEYS]\n"
+		    "                      [--percent-limit P] [--stdio]\n"
 		    "  -i, --input FILE        perf.data to read (default perf.data)\n"
-		    "      --children / -g     show the Children column (default when the file has callchains)\n"
+		    "  -g, --call-graph[=ARG]  call graph under each row when the file has callchains (the default):\n"
+		    "                          TYPE graph, fractal, flat, folded or none; THRESHOLD percent (0.5);\n"
+		    "                          then an optional print limit; ORDER caller or callee (default caller\n"
+		    "                          with Children, else callee); VALUE percent, period or count\n"
+		    "  -G, --inverted          caller-based call graph (same as ORDER caller)\n"
+		    "      --children          show the Children column (default when the file has callchains)\n"
 		    "      --no-children       Self only\n"
 		    "  -s, --sort KEYS         comm, dso, sym, pid, tid, srcline (default comm,dso,sym)\n"
 		    "      --percent-limit P   hide rows below P percent\n"
@@ -389,6 +555,8 @@ int cmd_report(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "no-children", no_argument, NULL, 'N' },
 		{ "children", no_argument, NULL, 'C' },
+		{ "call-graph", optional_argument, NULL, 'g' },
+		{ "inverted", no_argument, NULL, 'G' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "percent-limit", required_argument, NULL, 'P' },
 		{ "stdio", no_argument, NULL, 'S' },
@@ -399,24 +567,40 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report r = { .keys = { K_COMM, K_DSO, K_SYM }, .nr_keys = 3 };
+	struct report r = { .keys = { K_COMM, K_DSO, K_SYM }, .nr_keys = 3,
+			    .cg = { .mode = CG_GRAPH, .threshold = 0.5, .order = CG_CALLEE } };
 	const char *input = "perf.data";
 	int no_children = 0, c, err;
 	double limit = 0;
 	struct session *s;
 	struct session_opts so = { 0 };
-	bool has_cc = false;
+	bool has_cc = false, order_set = false, inverted = false;
 	char *end;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:gho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::Gho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'N': no_children = 1; break;
-		case 'C': case 'g': no_children = 0; break;
+		case 'C': no_children = 0; break;
+		case 'g': {
+			/* perf's -g takes the next word as its value unless that
+			 * is an option (or there is none) */
+			const char *arg = optarg;
+
+			if (!arg && optind < argc && argv[optind][0] != '-')
+				arg = argv[optind++];
+			if (arg && cg_parse(&r.cg, arg, &order_set)) {
+				fprintf(stderr, "perfkit report: bad -g '%s': %s\n", arg, pk_errmsg());
+				return 2;
+			}
+			break;
+		}
+		case 'G': inverted = true; break;
 		case 's':
 			if (parse_sort(&r, optarg))
 				return 2;
+			r.cg.skip_first = !strncmp(optarg, "sym", 3);
 			break;
 		case 'P':
 			limit = strtod(optarg, &end);
@@ -424,6 +608,7 @@ int cmd_report(int argc, char **argv)
 				fprintf(stderr, "perfkit report: bad --percent-limit '%s' (expected a number)\n", optarg);
 				return 2;
 			}
+			r.cg.threshold = limit;   /* perf: the call graph's too */
 			break;
 		case 'S': break;
 		case 'M':
@@ -471,6 +656,11 @@ int cmd_report(int argc, char **argv)
 		if (r.f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			has_cc = true;
 	r.children = has_cc && !no_children;
+	r.graph = has_cc && r.cg.mode != CG_NONE && !export_kind;
+	if (inverted)
+		r.cg.order = CG_CALLER;
+	else if (!order_set)
+		r.cg.order = r.children ? CG_CALLER : CG_CALLEE;
 	r.hists = xcalloc(r.f->nr_evsels, sizeof(*r.hists));
 	for (size_t i = 0; i < r.f->nr_evsels; i++)
 		hm_init(&r.hists[i].keys);
@@ -499,8 +689,11 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < r.f->nr_evsels; i++) {
 		hm_release(&r.hists[i].keys);
 		free(r.hists[i].rows);
+		cg_forest_free(r.hists[i].cg);
 	}
 	free(r.hists);
+	free(r.rowbuf);
+	free(r.prev);
 	export_free(report_export);
 	report_export = NULL;
 	session_close(s);

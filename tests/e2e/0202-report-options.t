@@ -41,7 +41,7 @@ rows() { # SYMBOL SELF CHILDREN of a report with a Children column
 }
 near() { awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; exit !(a != "" && b != "" && x <= d && x >= -d) }'; }
 
-"$PERFKIT" report --stdio -i "$T/p.data" >"$T/pk" 2>"$T/err"
+"$PERFKIT" report --stdio -g none -i "$T/p.data" >"$T/pk" 2>"$T/err"
 expect "--stdio accepted" test $? = 0
 perf report --stdio --children -g none -i "$T/p.data" >"$T/perf" 2>/dev/null
 rc=$(rows "$T/pk" | awk '$1 == "recurse" { print $3; exit }')
@@ -54,7 +54,7 @@ pl=$(rows "$T/perf" | awk '$1 == "leaf" { print $2; exit }')
 expect "leaf self $lc% within 1 point of perf ($pl%)" near "$lc" "$pl" 1
 
 # --sort pid: one row per process, like perf's "Pid:Command"
-"$PERFKIT" report -i "$T/p.data" --no-children --sort pid >"$T/pk.pid" 2>/dev/null
+"$PERFKIT" report -i "$T/p.data" --no-children -g none --sort pid >"$T/pk.pid" 2>/dev/null
 perf report --stdio --no-children -g none --sort pid -i "$T/p.data" >"$T/perf.pid" 2>/dev/null
 kp=$(grep -v '^#' "$T/pk.pid" | awk 'NF { print $2, $1 }' | sort)
 pp=$(grep -v '^#' "$T/perf.pid" | awk 'NF { print $2, $1 }' | sort)
@@ -78,7 +78,7 @@ expect "--sort sym,comm header" grep -Eq '^# Overhead  Symbol +Command *$' "$T/p
 
 # --percent-limit hides the small rows
 all=$(grep -vc '^#' "$T/pk")
-"$PERFKIT" report -i "$T/p.data" --percent-limit 5 >"$T/pk.lim" 2>/dev/null
+"$PERFKIT" report -i "$T/p.data" -g none --percent-limit 5 >"$T/pk.lim" 2>/dev/null
 lim=$(grep -v '^#' "$T/pk.lim" | grep -c '%')
 small=$(grep -v '^#' "$T/pk.lim" | awk '/%/ { c = $1; sub(/%/, "", c); if (c + 0 < 5) print }' | head -1)
 expect "--percent-limit 5: fewer rows ($lim of $all), none below 5 %" test "$lim" -lt "$all" -a -z "$small"

@@ -1,0 +1,622 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * callgraph.c — unique stacks, per-entry call trees and perf's stdio
+ * call-graph layouts (see callgraph.h for the contract).
+ *
+ * Storage: three pools of plain arrays indexed by 32-bit ids, each with a
+ * hash map from its key (frame: identity bytes; stack node: parent, frame,
+ * tag; tree node: parent, frame) to the id.  Tree nodes are uncompressed
+ * (one per frame); the printer groups single-child runs the way perf's
+ * radix tree holds them.
+ */
+#include "callgraph/callgraph.h"
+
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tnode {
+	uint32_t parent, frame;       /* frame UINT32_MAX: a tree's root */
+	uint32_t first, next;         /* first child, next sibling (0: none) */
+	uint32_t nchild;
+	uint64_t hit, count;          /* chains ending here */
+	uint64_t cumul, ccount;       /* chains through here */
+};
+
+struct snode {
+	uint32_t parent, frame, tag;
+	uint64_t hit, count;
+};
+
+struct cg_forest {
+	struct hashmap fkeys, skeys, tkeys;
+	struct cg_frame *frames;
+	size_t nr_frames, alloc_frames;
+	struct snode *snodes;
+	size_t nr_snodes, alloc_snodes;
+	struct tnode *tnodes;
+	size_t nr_tnodes, alloc_tnodes;
+};
+
+static void *grow(void *p, size_t *alloc, size_t nr, size_t size)
+{
+	if (nr < *alloc)
+		return p;
+	*alloc = *alloc ? *alloc * 2 : 1024;
+	return xrealloc(p, *alloc * size);
+}
+
+struct cg_forest *cg_forest_new(void)
+{
+	struct cg_forest *f = xcalloc(1, sizeof(*f));
+
+	hm_init(&f->fkeys);
+	hm_init(&f->skeys);
+	hm_init(&f->tkeys);
+	/* id 0 of stacks and trees: the stack root / "no node" */
+	f->snodes = grow(f->snodes, &f->alloc_snodes, 0, sizeof(*f->snodes));
+	memset(&f->snodes[0], 0, sizeof(f->snodes[0]));
+	f->nr_snodes = 1;
+	f->tnodes = grow(f->tnodes, &f->alloc_tnodes, 0, sizeof(*f->tnodes));
+	memset(&f->tnodes[0], 0, sizeof(f->tnodes[0]));
+	f->nr_tnodes = 1;
+	return f;
+}
+
+void cg_forest_free(struct cg_forest *f)
+{
+	if (!f)
+		return;
+	hm_release(&f->fkeys);
+	hm_release(&f->skeys);
+	hm_release(&f->tkeys);
+	free(f->frames);
+	free(f->snodes);
+	free(f->tnodes);
+	free(f);
+}
+
+uint32_t cg_frame_id(struct cg_forest *f, const struct cg_frame *fr)
+{
+	unsigned char key[8 * 3 + 1];
+	const void *sym = fr->sym;
+	uint64_t ip = fr->sym ? 0 : fr->ip;
+	size_t n = 0;
+	int created;
+	struct hm_entry *e;
+
+	memcpy(key + n, &fr->dso, sizeof(fr->dso));
+	n += sizeof(fr->dso);
+	memcpy(key + n, &sym, sizeof(sym));
+	n += sizeof(sym);
+	memcpy(key + n, &ip, 8);
+	n += 8;
+	key[n++] = fr->inlined;
+	e = hm_upsert(&f->fkeys, key, n, &created);
+	if (!created)
+		return (uint32_t)e->val.u;
+	e->val.u = f->nr_frames;
+	f->frames = grow(f->frames, &f->alloc_frames, f->nr_frames, sizeof(*f->frames));
+	f->frames[f->nr_frames] = *fr;
+	return (uint32_t)f->nr_frames++;
+}
+
+const struct cg_frame *cg_frame_get(const struct cg_forest *f, uint32_t id)
+{
+	return &f->frames[id];
+}
+
+uint32_t cg_stack_push(struct cg_forest *f, uint32_t parent, const struct cg_frame *fr, uint32_t tag)
+{
+	/* the frame's identity bytes, as cg_frame_id() keys them, so a known
+	 * stack costs one lookup per frame */
+	unsigned char key[4 + 4 + 8 * 3 + 1];
+	const void *sym = fr->sym;
+	uint64_t ip = fr->sym ? 0 : fr->ip;
+	int created;
+	struct hm_entry *e;
+	struct snode *s;
+
+	memcpy(key, &parent, 4);
+	memcpy(key + 4, &tag, 4);
+	memcpy(key + 8, &fr->dso, sizeof(fr->dso));
+	memcpy(key + 16, &sym, sizeof(sym));
+	memcpy(key + 24, &ip, 8);
+	key[32] = fr->inlined;
+	e = hm_upsert(&f->skeys, key, sizeof(key), &created);
+	if (!created)
+		return (uint32_t)e->val.u;
+	e->val.u = f->nr_snodes;
+	f->snodes = grow(f->snodes, &f->alloc_snodes, f->nr_snodes, sizeof(*f->snodes));
+	s = &f->snodes[f->nr_snodes];
+	s->parent = parent;
+	s->frame = cg_frame_id(f, fr);
+	s->tag = tag;
+	s->hit = s->count = 0;
+	return (uint32_t)f->nr_snodes++;
+}
+
+void cg_stack_hit(struct cg_forest *f, uint32_t node, uint64_t period)
+{
+	f->snodes[node].hit += period;
+	f->snodes[node].count++;
+}
+
+void cg_stack_each(struct cg_forest *f, cg_stack_fn fn, void *arg)
+{
+	uint32_t *frames = NULL, *tags = NULL;
+	size_t alloc = 0;
+
+	for (size_t i = 1; i < f->nr_snodes; i++) {
+		const struct snode *s = &f->snodes[i];
+		size_t n = 0;
+
+		if (!s->count)
+			continue;
+		for (uint32_t j = (uint32_t)i; j; j = f->snodes[j].parent)
+			n++;
+		if (n > alloc) {
+			alloc = n * 2;
+			frames = xrealloc(frames, alloc * sizeof(*frames));
+			tags = xrealloc(tags, alloc * sizeof(*tags));
+		}
+		size_t k = n;
+
+		for (uint32_t j = (uint32_t)i; j; j = f->snodes[j].parent) {
+			k--;
+			frames[k] = f->snodes[j].frame;
+			tags[k] = f->snodes[j].tag;
+		}
+		fn(arg, frames, tags, n, s->hit, s->count);
+	}
+	free(frames);
+	free(tags);
+}
+
+static uint32_t tnode_new(struct cg_forest *f, uint32_t parent, uint32_t frame)
+{
+	struct tnode *t;
+
+	f->tnodes = grow(f->tnodes, &f->alloc_tnodes, f->nr_tnodes, sizeof(*f->tnodes));
+	t = &f->tnodes[f->nr_tnodes];
+	memset(t, 0, sizeof(*t));
+	t->parent = parent;
+	t->frame = frame;
+	if (parent) {
+		struct tnode *p = &f->tnodes[parent];
+
+		t->next = p->first;
+		p->first = (uint32_t)f->nr_tnodes;
+		p->nchild++;
+	}
+	return (uint32_t)f->nr_tnodes++;
+}
+
+uint32_t cg_tree_new(struct cg_forest *f)
+{
+	return tnode_new(f, 0, UINT32_MAX);
+}
+
+void cg_tree_add(struct cg_forest *f, uint32_t tree, const uint32_t *frames, size_t n,
+		 uint64_t period, uint64_t count)
+{
+	uint32_t cur = tree;
+
+	if (!n)
+		return;
+	f->tnodes[cur].cumul += period;
+	f->tnodes[cur].ccount += count;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t key[2] = { cur, frames[i] };
+		int created;
+		struct hm_entry *e = hm_upsert(&f->tkeys, key, sizeof(key), &created);
+
+		if (created)
+			e->val.u = tnode_new(f, cur, frames[i]);
+		cur = (uint32_t)e->val.u;
+		f->tnodes[cur].cumul += period;
+		f->tnodes[cur].ccount += count;
+	}
+	f->tnodes[cur].hit += period;
+	f->tnodes[cur].count += count;
+}
+
+/* ---- printing ---- */
+
+struct pctx {
+	FILE *fp;
+	struct cg_forest *f;
+	const struct cg_params *p;
+	uint64_t min_hit;         /* graph, flat, folded */
+	bool printed;
+	uint32_t *path;           /* flat/folded: root → node */
+	size_t path_alloc;
+};
+
+/* perf keeps a node's children in descending (DSO, symbol start or ip)
+ * order (append_chain_children); equal periods print in that order.  perf
+ * compares DSOs by the address of its DSO objects, made as their maps
+ * appear; here by the address of the DSO name, which the session interns
+ * as the maps appear (and the kernel's and "[unknown]" are literals, below
+ * the heap, as perf's kernel DSO is made first and no map is NULL). */
+static int cmp_key(const struct cg_forest *f, uint32_t a, uint32_t b)
+{
+	const struct cg_frame *x = &f->frames[f->tnodes[a].frame], *y = &f->frames[f->tnodes[b].frame];
+	uint64_t ax = x->sym ? x->start : x->ip, ay = y->sym ? y->start : y->ip;
+	uintptr_t dx = (uintptr_t)x->dso, dy = (uintptr_t)y->dso;
+	int c;
+
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	if (x->sym && y->sym && (c = strcmp(y->sym, x->sym)))
+		return c;
+	return 0;
+}
+
+static const struct cg_forest *sort_forest;
+static bool sort_by_key;       /* else by cumulated period first */
+
+static int cmp_kids(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	const struct tnode *x = &sort_forest->tnodes[a], *y = &sort_forest->tnodes[b];
+
+	if (!sort_by_key && x->cumul != y->cumul)
+		return x->cumul > y->cumul ? -1 : 1;
+	return cmp_key(sort_forest, a, b);
+}
+
+/* Children of node with cumul >= min_hit, in print order; *n set. */
+static uint32_t *kids_sorted(struct pctx *c, uint32_t node, uint64_t min_hit, bool by_key, size_t *n)
+{
+	const struct tnode *t = &c->f->tnodes[node];
+	uint32_t *k = xmalloc((t->nchild + 1) * sizeof(*k));
+	size_t m = 0;
+
+	for (uint32_t ch = t->first; ch; ch = c->f->tnodes[ch].next)
+		if (by_key || c->f->tnodes[ch].cumul >= min_hit)
+			k[m++] = ch;
+	sort_forest = c->f;
+	sort_by_key = by_key;
+	qsort(k, m, sizeof(*k), cmp_kids);
+	*n = m;
+	return k;
+}
+
+/* The last node of the run that starts at node (perf's radix node). */
+static uint32_t run_end(const struct cg_forest *f, uint32_t node)
+{
+	while (!f->tnodes[node].hit && f->tnodes[node].nchild == 1)
+		node = f->tnodes[node].first;
+	return node;
+}
+
+static void put_name(struct pctx *c, uint32_t node)
+{
+	const struct cg_frame *fr = &c->f->frames[c->f->tnodes[node].frame];
+
+	if (fr->sym)
+		fprintf(c->fp, "%s%s", fr->sym, fr->inlined ? " (inlined)" : "");
+	else
+		fprintf(c->fp, "%#" PRIx64, fr->ip);
+}
+
+static void put_value(struct pctx *c, uint64_t period, uint64_t count, uint64_t total)
+{
+	switch (c->p->value) {
+	case CG_PERIOD:
+		fprintf(c->fp, "%" PRIu64, period);
+		break;
+	case CG_COUNT:
+		fprintf(c->fp, "%u", (unsigned)count);
+		break;
+	default:
+		fprintf(c->fp, "%.2f%%", total ? (double)period * 100.0 / (double)total : 0.0);
+		break;
+	}
+}
+
+static void margin(struct pctx *c, int left)
+{
+	fprintf(c->fp, "            %*s", left, "");
+}
+
+static void graph_line(struct pctx *c, int depth, const unsigned char *mask, int left)
+{
+	margin(c, left);
+	for (int i = 0; i < depth; i++)
+		fputs(mask[i] ? "|          " : "           ", c->fp);
+	fputc('\n', c->fp);
+}
+
+/* One line of a run: the first one carries --VALUE--. */
+static void graph_entry(struct pctx *c, uint32_t node, bool first, uint64_t period, uint64_t count,
+			uint64_t total, int depth, const unsigned char *mask, int left)
+{
+	margin(c, left);
+	for (int i = 0; i < depth; i++) {
+		fputc(mask[i] ? '|' : ' ', c->fp);
+		if (first && i == depth - 1) {
+			fputs("--", c->fp);
+			put_value(c, period, count, total);
+			fputs("--", c->fp);
+		} else {
+			fputs("          ", c->fp);
+		}
+	}
+	if (node)
+		put_name(c, node);
+	else    /* perf 6.1 adds " (inlined)" here: an uninitialised field */
+		fputs("[...]", c->fp);
+	fputc('\n', c->fp);
+}
+
+static uint64_t rel_min(const struct pctx *c, uint64_t children_hit)
+{
+	return (uint64_t)ceil((double)children_hit * (c->p->threshold / 100.0));
+}
+
+/* Print the children of node (the end of a run) at depth. */
+static void graph_level(struct pctx *c, uint32_t node, uint64_t total, int depth,
+			const unsigned char *mask, int left)
+{
+	const struct tnode *t = &c->f->tnodes[node];
+	bool rel = c->p->mode == CG_FRACTAL;
+	uint64_t children_hit = t->cumul - t->hit, children_count = t->ccount - t->count;
+	uint64_t remaining = total, rem_count = children_count;
+	size_t n, printed = 0;
+	uint32_t *kids = kids_sorted(c, node, rel ? rel_min(c, children_hit) : c->min_hit, false, &n);
+	unsigned char *nmask = xmalloc((size_t)depth + 2);
+
+	memcpy(nmask, mask, (size_t)depth);
+	for (size_t j = 0; j < n; j++) {
+		uint32_t k = kids[j], end = run_end(c->f, k);
+		const struct tnode *kt = &c->f->tnodes[k];
+
+		remaining -= kt->cumul;
+		rem_count -= kt->ccount;
+		if (j == n - 1 && (!rel || !remaining))
+			nmask[depth - 1] = 0;
+		graph_line(c, depth, mask, left);
+		for (uint32_t x = k, first = 1;; x = c->f->tnodes[x].first, first = 0) {
+			graph_entry(c, x, first, kt->cumul, kt->ccount, total, depth, nmask, left);
+			if (x == end)
+				break;
+		}
+		c->printed = true;
+		nmask[depth] = 1;
+		graph_level(c, end, rel ? c->f->tnodes[end].cumul - c->f->tnodes[end].hit : total, depth + 1,
+			    nmask, left);
+		if (++printed == c->p->print_limit)
+			break;
+	}
+	if (rel && remaining && remaining != total) {
+		nmask[depth - 1] = 0;
+		graph_entry(c, 0, true, remaining, rem_count, total, depth, nmask, left);
+	}
+	free(nmask);
+	free(kids);
+}
+
+static void print_graph(struct pctx *c, uint32_t tree, uint64_t total, uint64_t entry_period)
+{
+	const struct tnode *root = &c->f->tnodes[tree];
+	bool rel = c->p->mode == CG_FRACTAL;
+	size_t n;
+	uint32_t *kids = kids_sorted(c, tree, rel ? rel_min(c, root->cumul) : c->min_hit, false, &n);
+	uint32_t start = tree;
+	int left = 0;
+	unsigned char mask[2] = { 1, 0 };
+
+	if (n == 1 && c->f->tnodes[kids[0]].cumul == entry_period) {
+		uint32_t end = run_end(c->f, kids[0]);
+		bool head = false;
+		unsigned i = 0;
+
+		for (uint32_t x = kids[0];; x = c->f->tnodes[x].first) {
+			if (!(i++ == 0 && c->p->skip_first)) {
+				if (!head) {
+					margin(c, left);
+					fputs("|\n", c->fp);
+					margin(c, left);
+					fputs("---", c->fp);
+					left += 3;
+					head = true;
+				} else {
+					margin(c, left);
+				}
+				put_name(c, x);
+				fputc('\n', c->fp);
+				c->printed = true;
+			}
+			if (x == end || i == c->p->print_limit)
+				break;
+		}
+		start = end;
+	}
+	free(kids);
+	graph_level(c, start, rel ? entry_period : total, 1, mask, left);
+	if (c->printed)
+		fputc('\n', c->fp);
+}
+
+/* flat / folded: chains that end at a node, by period ending there. */
+struct chain_end {
+	uint32_t node;
+	uint64_t hit;
+	size_t pos;           /* traversal order: perf's order among equals */
+};
+
+static void collect_ends(struct pctx *c, uint32_t node, struct chain_end **v, size_t *nr, size_t *alloc)
+{
+	size_t n;
+	uint32_t *kids = kids_sorted(c, node, 0, true, &n);
+	const struct tnode *t;
+
+	for (size_t j = 0; j < n; j++)
+		collect_ends(c, kids[j], v, nr, alloc);
+	free(kids);
+	t = &c->f->tnodes[node];
+	if (t->frame != UINT32_MAX && t->hit && t->hit >= c->min_hit) {
+		*v = grow(*v, alloc, *nr, sizeof(**v));
+		(*v)[(*nr)++] = (struct chain_end){ node, t->hit, 0 };
+	}
+}
+
+static int cmp_ends(const void *pa, const void *pb)
+{
+	const struct chain_end *a = pa, *b = pb;
+
+	if (a->hit != b->hit)
+		return a->hit > b->hit ? -1 : 1;
+	return a->pos < b->pos ? -1 : (a->pos > b->pos);
+}
+
+static void print_flat(struct pctx *c, uint32_t tree, uint64_t total)
+{
+	struct chain_end *v = NULL;
+	size_t nr = 0, alloc = 0;
+	bool folded = c->p->mode == CG_FOLDED;
+
+	collect_ends(c, tree, &v, &nr, &alloc);
+	for (size_t i = 0; i < nr; i++)
+		v[i].pos = i;
+	if (nr)
+		qsort(v, nr, sizeof(*v), cmp_ends);
+	for (size_t i = 0; i < nr; i++) {
+		const struct tnode *t = &c->f->tnodes[v[i].node];
+		size_t depth = 0;
+
+		for (uint32_t x = v[i].node; c->f->tnodes[x].frame != UINT32_MAX; x = c->f->tnodes[x].parent)
+			depth++;
+		if (depth > c->path_alloc) {
+			c->path_alloc = depth * 2;
+			c->path = xrealloc(c->path, c->path_alloc * sizeof(*c->path));
+		}
+		size_t k = depth;
+
+		for (uint32_t x = v[i].node; c->f->tnodes[x].frame != UINT32_MAX; x = c->f->tnodes[x].parent)
+			c->path[--k] = x;
+		if (folded) {
+			put_value(c, t->hit, t->count, total);
+			fputc(' ', c->fp);
+			for (size_t j = 0; j < depth; j++) {
+				if (j)
+					fputc(';', c->fp);
+				put_name(c, c->path[j]);
+			}
+			fputc('\n', c->fp);
+		} else {
+			fputs("           ", c->fp);
+			put_value(c, t->cumul, t->ccount, total);
+			fputc('\n', c->fp);
+			for (size_t j = 0; j < depth; j++) {
+				fputs("                ", c->fp);
+				put_name(c, c->path[j]);
+				fputc('\n', c->fp);
+			}
+			fputc('\n', c->fp);
+		}
+		if (i + 1 == c->p->print_limit)
+			break;
+	}
+	free(v);
+}
+
+void cg_tree_print(FILE *fp, struct cg_forest *f, uint32_t tree, const struct cg_params *p,
+		   uint64_t total, uint64_t entry_period)
+{
+	struct pctx c = { .fp = fp, .f = f, .p = p };
+
+	c.min_hit = (uint64_t)((double)total * (p->threshold / 100.0));
+	switch (p->mode) {
+	case CG_GRAPH:
+	case CG_FRACTAL:
+		print_graph(&c, tree, total, entry_period);
+		break;
+	case CG_FLAT:
+	case CG_FOLDED:
+		print_flat(&c, tree, total);
+		break;
+	default:
+		break;
+	}
+	free(c.path);
+}
+
+/* ---- -g argument ---- */
+
+static bool prefix(const char *tok, const char *word)
+{
+	return !strncmp(tok, word, strlen(tok));
+}
+
+int cg_parse(struct cg_params *p, const char *arg, bool *order_set)
+{
+	char *dup = xstrdup(arg), *save = NULL, *end;
+	int numbers = 0, err = 0;
+
+	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (prefix(tok, "none")) {
+			p->mode = CG_NONE;
+			break;
+		}
+		if (prefix(tok, "graph"))
+			p->mode = CG_GRAPH;
+		else if (prefix(tok, "flat"))
+			p->mode = CG_FLAT;
+		else if (prefix(tok, "fractal"))
+			p->mode = CG_FRACTAL;
+		else if (prefix(tok, "folded"))
+			p->mode = CG_FOLDED;
+		else if (prefix(tok, "caller") || prefix(tok, "callee")) {
+			p->order = prefix(tok, "caller") ? CG_CALLER : CG_CALLEE;
+			*order_set = true;
+		} else if (prefix(tok, "function"))
+			;
+		else if (prefix(tok, "address") || prefix(tok, "srcline") || prefix(tok, "branch")) {
+			err = pk_error(EINVAL, "call-graph key '%s' is not supported (only 'function')", tok);
+			break;
+		} else if (prefix(tok, "percent"))
+			p->value = CG_PERCENT;
+		else if (prefix(tok, "period"))
+			p->value = CG_PERIOD;
+		else if (prefix(tok, "count"))
+			p->value = CG_COUNT;
+		else if (numbers == 0) {
+			double v = strtod(tok, &end);
+
+			if (end == tok || *end || v < 0 || v != v) {
+				err = pk_error(EINVAL, "bad call-graph word '%s' (expected graph, flat, folded, fractal, "
+						       "none, caller, callee, a threshold percent or a print limit)",
+					       tok);
+				break;
+			}
+			p->threshold = v;
+			numbers++;
+		} else if (numbers == 1) {
+			unsigned long v = strtoul(tok, &end, 0);
+
+			if (end == tok || *end || tok[0] == '-') {
+				err = pk_error(EINVAL, "bad call-graph print limit '%s' (expected a number)", tok);
+				break;
+			}
+			p->print_limit = (unsigned)v;
+			numbers++;
+		} else {
+			err = pk_error(EINVAL, "bad call-graph word '%s' (threshold and print limit already given)",
+				       tok);
+			break;
+		}
+	}
+	free(dup);
+	return err;
+}

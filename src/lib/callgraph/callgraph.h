@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * callgraph.h — perf report's call-graph trees (`perf report -g`): unique
+ * call stacks aggregated while samples stream by, then one tree per printed
+ * hist entry, printed in perf's stdio layouts (graph, fractal, flat,
+ * folded).  The format and the numbers follow perf 6.1
+ * (tools/perf/ui/stdio/hist.c and util/callchain.c), checked against
+ * `perf report --stdio` output.
+ *
+ * Three pieces, all owned by one struct cg_forest:
+ *
+ * Frames: cg_frame_id() interns a function identity (perf's "function"
+ * callchain key): (DSO, symbol) for a known symbol, (DSO, ip) for an
+ * unknown address, inlined frames apart.  The dso and sym pointers are the
+ * identity (the session interns them) and must outlive the forest.  Ids
+ * are dense from 0.
+ *
+ * Stacks: cg_stack_push() walks a sample's stack from its outermost caller
+ * to its leaf, one (frame, tag) per step (tag: the caller's entry id of
+ * that frame, e.g. a report row); cg_stack_hit() adds the sample's period
+ * to the last node.  Identical stacks share their nodes, so memory grows
+ * with distinct stacks, not samples, and nothing is allocated per sample
+ * once a stack has been seen.
+ *
+ * Trees: cg_tree_new() makes an empty tree; cg_tree_add() appends a chain
+ * (frame ids, first = the tree's top level) with a period, as perf's
+ * callchain_append() does.  Printing compresses single-child runs into one
+ * line group exactly as perf's radix tree does (a run breaks where a chain
+ * ends or branches).  Children are ordered by their cumulated period,
+ * largest first; equal ones in perf's key order (descending DSO, then
+ * symbol start address, or ip for an unknown symbol; DSOs compare by the
+ * address of their name, which the session interns in map order).
+ *
+ * Percentages: graph/flat/folded are relative to `total` (the event's total
+ * period), fractal to the parent node (the entry's period at the top).
+ * Threshold: a node is hidden when its period is below total * percent/100
+ * (truncated to an integer, as perf's u64 min_callchain_hits); fractal: below
+ * ceil(parent's children period * percent/100), with a "[...]" line for
+ * the hidden rest.
+ *
+ * Errors: allocation failure aborts (xmalloc); only cg_parse() fails.
+ * Nothing here prints except cg_tree_print(), to the FILE it is given.
+ */
+#ifndef PERFKIT_CALLGRAPH_H
+#define PERFKIT_CALLGRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum cg_mode { CG_NONE, CG_GRAPH, CG_FRACTAL, CG_FLAT, CG_FOLDED };
+enum cg_order { CG_CALLER, CG_CALLEE };
+enum cg_value { CG_PERCENT, CG_PERIOD, CG_COUNT };
+
+struct cg_params {
+	enum cg_mode mode;
+	enum cg_order order;
+	enum cg_value value;
+	double threshold;      /* percent, perf's default 0.5 */
+	unsigned print_limit;  /* 0: no limit; else at most this many children
+				  (graph) or chains (flat, folded) per level */
+	bool skip_first;       /* sort order starts with "sym": a lone top
+				  chain does not repeat the entry's symbol */
+};
+
+struct cg_frame {
+	const char *sym;      /* NULL: unknown, printed as %#x of ip */
+	const char *dso;      /* never NULL */
+	uint64_t ip;
+	uint64_t start;       /* symbol start address (ordering of ties) */
+	bool inlined;         /* printed with " (inlined)" */
+};
+
+/*
+ * Parse perf's -g/--call-graph argument, "TYPE,THRESHOLD,PRINT_LIMIT,ORDER,
+ * KEY,VALUE" in any order (each word may be abbreviated, numbers: the first
+ * is the threshold, the second the print limit).  Updates *p; sets
+ * *order_set when an order was given.  Returns 0, or -EINVAL (message in
+ * pk_errmsg()) for an unknown word, a bad number, or the unsupported keys
+ * "address", "srcline" and "branch".
+ */
+int cg_parse(struct cg_params *p, const char *arg, bool *order_set);
+
+struct cg_forest;
+
+struct cg_forest *cg_forest_new(void);
+void cg_forest_free(struct cg_forest *f);
+
+uint32_t cg_frame_id(struct cg_forest *f, const struct cg_frame *fr);
+const struct cg_frame *cg_frame_get(const struct cg_forest *f, uint32_t id);
+
+/* Stacks: parent 0 is the root; returns the child node (never 0).  The
+ * frame is interned (cg_frame_id) when the node is new. */
+uint32_t cg_stack_push(struct cg_forest *f, uint32_t parent, const struct cg_frame *fr, uint32_t tag);
+void cg_stack_hit(struct cg_forest *f, uint32_t node, uint64_t period);
+
+/* Call fn(arg, frames, tags, n, period, count) for every stack that got
+ * hits: frames/tags from the outermost caller (0) to the leaf (n-1). */
+typedef void (*cg_stack_fn)(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n,
+			    uint64_t period, uint64_t count);
+void cg_stack_each(struct cg_forest *f, cg_stack_fn fn, void *arg);
+
+/* Trees: ids from cg_tree_new(); chains of n >= 1 frame ids. */
+uint32_t cg_tree_new(struct cg_forest *f);
+void cg_tree_add(struct cg_forest *f, uint32_t tree, const uint32_t *frames, size_t n,
+		 uint64_t period, uint64_t count);
+
+/* Print tree as perf prints an entry's call graph: total is the event's
+ * total period, entry_period the entry's own (Children when shown, else
+ * Self).  Graph modes end with a blank line unless nothing was printed. */
+void cg_tree_print(FILE *fp, struct cg_forest *f, uint32_t tree, const struct cg_params *p,
+		   uint64_t total, uint64_t entry_period);
+
+#endif

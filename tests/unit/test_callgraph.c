@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for src/lib/callgraph: stacks, trees, perf's stdio layouts
+ * (expected texts written from perf 6.1's output for the same trees). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgraph/callgraph.h"
+
+static const char EXE[] = "/bin/prog", LIBC[] = "/lib/libc.so.6";
+
+/* L = __libc_start_call_main, M = main, then a, b, c, d */
+enum { L, M, A, B, C, D, NR };
+static uint32_t ids[NR];
+
+static struct cg_forest *forest(void)
+{
+	static const char *names[NR] = { "__libc_start_call_main", "main", "a", "b", "c", "d" };
+	struct cg_forest *f = cg_forest_new();
+
+	for (int i = 0; i < NR; i++) {
+		struct cg_frame fr = { .sym = names[i], .dso = i == L ? LIBC : EXE, .start = 0x1000u * (unsigned)i };
+
+		ids[i] = cg_frame_id(f, &fr);
+	}
+	return f;
+}
+
+static char *print(struct cg_forest *f, uint32_t tree, const struct cg_params *p, uint64_t total, uint64_t entry)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	cg_tree_print(fp, f, tree, p, total, entry);
+	fclose(fp);
+	return buf;
+}
+
+static void add(struct cg_forest *f, uint32_t tree, uint64_t period, int n, ...)
+{
+	uint32_t chain[16];
+	va_list ap;
+
+	va_start(ap, n);
+	for (int i = 0; i < n; i++)
+		chain[i] = ids[va_arg(ap, int)];
+	va_end(ap);
+	cg_tree_add(f, tree, chain, (size_t)n, period, 1);
+}
+
+/* children mode, caller order: the entry "a" of a 1000-period event */
+static uint32_t tree_a(struct cg_forest *f)
+{
+	uint32_t t = cg_tree_new(f);
+
+	add(f, t, 120, 3, L, M, A);   /* a's own samples: the whole chain */
+	add(f, t, 120, 2, A, B);      /* from a towards the leaf */
+	add(f, t, 500, 3, A, B, C);
+	return t;
+}
+
+static void test_graph(void **state)
+{
+	struct cg_forest *f = forest();
+	uint32_t t = tree_a(f);
+	struct cg_params p = { .mode = CG_GRAPH, .threshold = 0.5 };
+	char *s = print(f, t, &p, 1000, 740);
+
+	(void)state;
+	assert_string_equal(s, "            |          \n"
+			       "            |--62.00%--a\n"
+			       "            |          b\n"
+			       "            |          |          \n"
+			       "            |           --50.00%--c\n"
+			       "            |          \n"
+			       "             --12.00%--__libc_start_call_main\n"
+			       "                       main\n"
+			       "                       a\n"
+			       "\n");
+	free(s);
+	/* threshold 20 %: the 12 % branch goes; the one left is not the
+	 * whole entry, so it keeps its percentage */
+	p.threshold = 20;
+	s = print(f, t, &p, 1000, 740);
+	assert_string_equal(s, "            |          \n"
+			       "             --62.00%--a\n"
+			       "                       b\n"
+			       "                       |          \n"
+			       "                        --50.00%--c\n"
+			       "\n");
+	free(s);
+	/* threshold 70 %: nothing, not even the blank line */
+	p.threshold = 70;
+	s = print(f, t, &p, 1000, 740);
+	assert_string_equal(s, "");
+	free(s);
+	cg_forest_free(f);
+}
+
+static void test_single_chain(void **state)
+{
+	struct cg_forest *f = forest();
+	uint32_t t = cg_tree_new(f);
+	struct cg_params p = { .mode = CG_GRAPH, .threshold = 0.5 };
+	char *s;
+
+	(void)state;
+	add(f, t, 300, 4, L, M, A, B);
+	add(f, t, 100, 4, L, M, D, C);
+	s = print(f, t, &p, 1000, 400);
+	assert_string_equal(s, "            |\n"
+			       "            ---__libc_start_call_main\n"
+			       "               main\n"
+			       "               |          \n"
+			       "               |--30.00%--a\n"
+			       "               |          b\n"
+			       "               |          \n"
+			       "                --10.00%--d\n"
+			       "                          c\n"
+			       "\n");
+	free(s);
+	/* --sort sym: the lone chain's first frame is the entry's symbol */
+	p.skip_first = true;
+	s = print(f, t, &p, 1000, 400);
+	assert_string_equal(s, "            |\n"
+			       "            ---main\n"
+			       "               |          \n"
+			       "               |--30.00%--a\n"
+			       "               |          b\n"
+			       "               |          \n"
+			       "                --10.00%--d\n"
+			       "                          c\n"
+			       "\n");
+	free(s);
+	cg_forest_free(f);
+}
+
+static void test_folded_flat(void **state)
+{
+	struct cg_forest *f = forest();
+	uint32_t t = tree_a(f);
+	struct cg_params p = { .mode = CG_FOLDED, .threshold = 0.5 };
+	char *s = print(f, t, &p, 1000, 740);
+
+	(void)state;
+	/* by the period ending at each node; equal ones in tree order */
+	assert_string_equal(s, "50.00% a;b;c\n12.00% a;b\n12.00% __libc_start_call_main;main;a\n");
+	free(s);
+	p.mode = CG_FLAT;
+	p.value = CG_PERIOD;
+	s = print(f, t, &p, 1000, 740);
+	/* flat prints each node's cumulated period (perf does) */
+	assert_string_equal(s, "           500\n                a\n                b\n                c\n\n"
+			       "           620\n                a\n                b\n\n"
+			       "           120\n                __libc_start_call_main\n                main\n"
+			       "                a\n\n");
+	free(s);
+	cg_forest_free(f);
+}
+
+static void test_fractal(void **state)
+{
+	struct cg_forest *f = forest();
+	uint32_t t = cg_tree_new(f);
+	struct cg_params p = { .mode = CG_FRACTAL, .threshold = 10 };
+	char *s;
+
+	(void)state;
+	add(f, t, 900, 2, M, A);
+	add(f, t, 60, 2, M, B);
+	add(f, t, 40, 2, M, C);
+	s = print(f, t, &p, 2000, 1000);
+	/* relative to the parent; 6 % and 4 % are below 10 %: "[...]" */
+	assert_string_equal(s, "            |\n"
+			       "            ---main\n"
+			       "               |          \n"
+			       "               |--90.00%--a\n"
+			       "                --10.00%--[...]\n"
+			       "\n");
+	free(s);
+	cg_forest_free(f);
+}
+
+static void check(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n, uint64_t period, uint64_t count)
+{
+	int *calls = arg;
+
+	(*calls)++;
+	assert_int_equal(n, 2);
+	assert_int_equal(frames[0], ids[M]);
+	assert_int_equal(frames[1], ids[A]);
+	assert_int_equal(tags[0], 7);
+	assert_int_equal(tags[1], 8);
+	assert_int_equal(period, 10);
+	assert_int_equal(count, 2);
+}
+
+static void test_stacks(void **state)
+{
+	struct cg_forest *f = forest();
+	uint32_t n1 = 0, n2 = 0;
+	int calls = 0;
+
+	(void)state;
+	/* the same stack twice, tagged: one node chain, period summed */
+	for (int k = 0; k < 2; k++) {
+		uint32_t n = 0;
+
+		n = cg_stack_push(f, n, cg_frame_get(f, ids[M]), 7);
+		n = cg_stack_push(f, n, cg_frame_get(f, ids[A]), 8);
+		cg_stack_hit(f, n, 5);
+		if (k)
+			n2 = n;
+		else
+			n1 = n;
+	}
+	assert_int_equal(n1, n2);
+	assert_true(n1 != 0);
+	cg_stack_each(f, check, &calls);
+	assert_int_equal(calls, 1);
+	cg_forest_free(f);
+}
+
+static void test_parse(void **state)
+{
+	struct cg_params p = { .mode = CG_GRAPH, .threshold = 0.5 };
+	bool set = false;
+
+	(void)state;
+	assert_int_equal(cg_parse(&p, "folded,2,callee", &set), 0);
+	assert_int_equal(p.mode, CG_FOLDED);
+	assert_true(p.threshold == 2.0);
+	assert_int_equal(p.order, CG_CALLEE);
+	assert_true(set);
+	assert_int_equal(cg_parse(&p, "fl,1,3,cal,period", &set), 0);  /* perf's prefixes */
+	assert_int_equal(p.mode, CG_FLAT);
+	assert_int_equal(p.print_limit, 3);
+	assert_int_equal(p.order, CG_CALLER);
+	assert_int_equal(p.value, CG_PERIOD);
+	assert_int_equal(cg_parse(&p, "none", &set), 0);
+	assert_int_equal(p.mode, CG_NONE);
+	assert_true(cg_parse(&p, "bogus", &set) < 0);
+	assert_true(cg_parse(&p, "graph,0.5,1,2", &set) < 0);
+	assert_true(cg_parse(&p, "address", &set) < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_graph),
+		cmocka_unit_test(test_single_chain),
+		cmocka_unit_test(test_folded_flat),
+		cmocka_unit_test(test_fractal),
+		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
