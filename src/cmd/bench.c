@@ -49,6 +49,7 @@
 #include "stats/stats.h"
 
 #define MAX_CMDS 64
+#define MAX_PARAMS 8
 
 struct bench_opts {
 	int warmup, runs, min_runs, max_runs;
@@ -59,8 +60,7 @@ struct bench_opts {
 	int ignore_failure, show_output, counters;
 	const char *names[MAX_CMDS];
 	int nnames;
-	const char *param_var;
-	char **param_vals;
+	const char *param_vars[MAX_PARAMS];   /* -P (one) or -L (several) */
 	int nparam;
 	const char *export_json, *export_md, *export_csv;
 	const char *time_unit;      /* "ms", "s", "us" or NULL (auto) */
@@ -68,7 +68,8 @@ struct bench_opts {
 };
 
 struct result {
-	char *command, *name, *param;
+	char *command, *name;
+	char **params;               /* a value per o->param_vars, or NULL */
 	double *t, *user, *sys;      /* successful runs only */
 	size_t n, alloc;
 	int *codes;                  /* exit code of every run */
@@ -491,6 +492,7 @@ static void print_result(const struct bench_opts *o, int i, const struct result 
 {
 	double sc;
 	const char *u = unit_for(o, r->s.mean, &sc);
+	int d = !strcmp(u, "s") ? 3 : 1;   /* decimals, as hyperfine: 0.011 s, 10.2 ms */
 
 	printf("Benchmark %d: %s\n", i + 1, label(r));
 	if (r->n == 0) {
@@ -498,14 +500,14 @@ static void print_result(const struct bench_opts *o, int i, const struct result 
 		return;
 	}
 	if (r->n >= 2)
-		printf("  Time (mean ± σ):     %6.1f %s ± %5.1f %s    [User: %.1f %s, System: %.1f %s]\n",
-		       r->s.mean * sc, u, r->s.stddev * sc, u, r->user_mean * sc, u, r->sys_mean * sc, u);
+		printf("  Time (mean ± σ):     %6.*f %s ± %5.*f %s    [User: %.*f %s, System: %.*f %s]\n",
+		       d, r->s.mean * sc, u, d, r->s.stddev * sc, u, d, r->user_mean * sc, u, d, r->sys_mean * sc, u);
 	else
-		printf("  Time (abs ≡):        %6.1f %s               [User: %.1f %s, System: %.1f %s]\n",
-		       r->s.mean * sc, u, r->user_mean * sc, u, r->sys_mean * sc, u);
-	printf("  Median (± MAD):      %6.1f %s ± %5.1f %s\n", r->s.median * sc, u, r->s.mad * sc, u);
-	printf("  Range (min … max):   %6.1f %s … %6.1f %s    %zu run%s\n",
-	       r->s.min * sc, u, r->s.max * sc, u, r->n, r->n == 1 ? "" : "s");
+		printf("  Time (abs ≡):        %6.*f %s               [User: %.*f %s, System: %.*f %s]\n",
+		       d, r->s.mean * sc, u, d, r->user_mean * sc, u, d, r->sys_mean * sc, u);
+	printf("  Median (± MAD):      %6.*f %s ± %5.*f %s\n", d, r->s.median * sc, u, d, r->s.mad * sc, u);
+	printf("  Range (min … max):   %6.*f %s … %6.*f %s    %zu run%s\n",
+	       d, r->s.min * sc, u, d, r->s.max * sc, u, r->n, r->n == 1 ? "" : "s");
 	if (r->failed) {
 		printf("  Failed runs:         %zu of %zu (exit codes:", r->failed, r->nruns);
 		for (size_t k = 0, shown = 0; k < r->nruns && shown < 8; k++)
@@ -682,11 +684,14 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres)
 		for (size_t k = 0; k < r->nruns; k++)
 			sb_addf(&sb, "%s%d", k ? ", " : "", r->codes[k]);
 		sb_addstr(&sb, "]");
-		if (r->param) {
+		if (r->params) {
 			sb_addstr(&sb, ",\n      \"parameters\": {");
-			json_str(&sb, o->param_var);
-			sb_addstr(&sb, ": ");
-			json_str(&sb, r->param);
+			for (int k = 0; k < o->nparam; k++) {
+				sb_addstr(&sb, k ? ", " : "");
+				json_str(&sb, o->param_vars[k]);
+				sb_addstr(&sb, ": ");
+				json_str(&sb, r->params[k]);
+			}
 			sb_addstr(&sb, "}");
 		}
 		if (r->cv) {
@@ -723,6 +728,7 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres)
 	int f = fastest_of(res, nres);
 	double sc;
 	const char *u = unit_for(o, f >= 0 ? res[f].s.mean : 0, &sc);
+	int d = !strcmp(u, "s") ? 3 : 1;
 
 	sb_addf(&sb, "| Command | Mean [%s] | Min [%s] | Max [%s] | Relative |\n|:---|---:|---:|---:|---:|\n",
 		u, u, u);
@@ -740,10 +746,10 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres)
 			continue;
 		}
 		if (r->n >= 2)
-			sb_addf(&sb, "%.1f ± %.1f", r->s.mean * sc, r->s.stddev * sc);
+			sb_addf(&sb, "%.*f ± %.*f", d, r->s.mean * sc, d, r->s.stddev * sc);
 		else
-			sb_addf(&sb, "%.1f", r->s.mean * sc);
-		sb_addf(&sb, " | %.1f | %.1f | ", r->s.min * sc, r->s.max * sc);
+			sb_addf(&sb, "%.*f", d, r->s.mean * sc);
+		sb_addf(&sb, " | %.*f | %.*f | ", d, r->s.min * sc, d, r->s.max * sc);
 		struct st_ratio q;
 		if (f < 0 || st_ratio(r->t, r->n, res[f].t, res[f].n, &q) != 0)
 			sb_addstr(&sb, "n/a |\n");
@@ -757,30 +763,50 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres)
 	return err;
 }
 
+/* A CSV field, quoted (RFC 4180) when it holds a comma, quote or newline. */
+static void csv_field(struct strbuf *sb, const char *v)
+{
+	if (!strpbrk(v, ",\"\n\r")) {
+		sb_addstr(sb, v);
+		return;
+	}
+	sb_addch(sb, '"');
+	for (const char *p = v; *p; p++) {
+		if (*p == '"')
+			sb_addch(sb, '"');
+		sb_addch(sb, *p);
+	}
+	sb_addch(sb, '"');
+}
+
 static int export_csv(const struct bench_opts *o, struct result *res, int nres)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sb_addstr(&sb, "command,mean,stddev,median,user,system,min,max,runs,failed_runs\n");
+	/* hyperfine's columns, a parameter_NAME column per parameter, then
+	 * perfkit's run counts */
+	sb_addstr(&sb, "command,mean,stddev,median,user,system,min,max");
+	for (int k = 0; k < o->nparam; k++) {
+		char *col = xmalloc(strlen(o->param_vars[k]) + 16);
+
+		sprintf(col, "parameter_%s", o->param_vars[k]);
+		sb_addch(&sb, ',');
+		csv_field(&sb, col);
+		free(col);
+	}
+	sb_addstr(&sb, ",runs,failed_runs\n");
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
-		const char *l = label(r);
-		if (strpbrk(l, ",\"\n")) {
-			sb_addch(&sb, '"');
-			for (const char *p = l; *p; p++) {
-				if (*p == '"')
-					sb_addch(&sb, '"');
-				sb_addch(&sb, *p);
-			}
-			sb_addch(&sb, '"');
-		} else {
-			sb_addstr(&sb, l);
-		}
+		csv_field(&sb, label(r));
 		if (r->n)
 			sb_addf(&sb, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", r->s.mean, r->s.stddev,
 				r->s.median, r->user_mean, r->sys_mean, r->s.min, r->s.max);
 		else
 			sb_addstr(&sb, ",,,,,,,");
+		for (int k = 0; k < o->nparam; k++) {
+			sb_addch(&sb, ',');
+			csv_field(&sb, r->params ? r->params[k] : "");
+		}
 		sb_addf(&sb, ",%zu,%zu\n", r->n, r->failed);
 	}
 	int err = write_file(o->export_csv, &sb);
@@ -846,7 +872,8 @@ int cmd_bench(int argc, char **argv)
 	};
 	struct bench_opts o = { .min_runs = 10, .shell = "sh", .min_effect = 1.0 };
 	int min_given = 0;
-	const char *scan_min = NULL, *scan_max = NULL, *step = NULL, *list = NULL;
+	const char *scan_min = NULL, *scan_max = NULL, *step = NULL, *lists[MAX_PARAMS] = { 0 };
+	int nlists = 0;
 	int c;
 
 	optind = 1;
@@ -873,7 +900,11 @@ int cmd_bench(int argc, char **argv)
 		case 'P':
 			if (optind + 1 >= argc)
 				return fprintf(stderr, "perfkit bench: -P expects VAR MIN MAX\n"), 2;
-			o.param_var = optarg;
+			if (scan_min)
+				return fprintf(stderr, "perfkit bench: -P can be given once\n"), 2;
+			if (o.nparam == MAX_PARAMS)
+				return fprintf(stderr, "perfkit bench: at most %d parameters\n", MAX_PARAMS), 2;
+			o.param_vars[o.nparam++] = optarg;
 			scan_min = argv[optind++];
 			scan_max = argv[optind++];
 			break;
@@ -881,8 +912,11 @@ int cmd_bench(int argc, char **argv)
 		case 'L':
 			if (optind >= argc)
 				return fprintf(stderr, "perfkit bench: -L expects VAR VALUES\n"), 2;
-			o.param_var = optarg;
-			list = argv[optind++];
+			if (o.nparam == MAX_PARAMS)
+				return fprintf(stderr, "perfkit bench: at most %d parameters\n", MAX_PARAMS), 2;
+			o.param_vars[o.nparam] = optarg;
+			lists[o.nparam++] = argv[optind++];
+			nlists++;
 			break;
 		case OPT_JSON: o.export_json = optarg; break;
 		case OPT_MD: o.export_md = optarg; break;
@@ -941,13 +975,21 @@ int cmd_bench(int argc, char **argv)
 		}
 		of_abort(&probe);
 	}
-	/* parameter values */
-	char **vals = NULL;
-	int nvals = 0;
-	if (scan_min && list) {
+	/* parameter values: vals[k][0..nvals[k]) for each parameter; the
+	 * commands are every combination, the first parameter varying fastest
+	 * (hyperfine's order) */
+	char *vals[MAX_PARAMS][MAX_CMDS];
+	int nvals[MAX_PARAMS] = { 0 };
+	if (scan_min && nlists) {
 		fprintf(stderr, "perfkit bench: use either -P or -L, not both\n");
 		return 2;
 	}
+	for (int k = 0; k < o.nparam; k++)
+		for (int j = 0; j < k; j++)
+			if (!strcmp(o.param_vars[j], o.param_vars[k])) {
+				fprintf(stderr, "perfkit bench: parameter '%s' given twice\n", o.param_vars[k]);
+				return 2;
+			}
 	if (scan_min) {
 		char *e1, *e2, *e3 = NULL;
 		long lo = strtol(scan_min, &e1, 10), hi = strtol(scan_max, &e2, 10);
@@ -956,42 +998,59 @@ int cmd_bench(int argc, char **argv)
 			fprintf(stderr, "perfkit bench: -P expects integers MIN ≤ MAX (at most %d values) and a positive -D\n", MAX_CMDS);
 			return 2;
 		}
-		vals = xcalloc(MAX_CMDS, sizeof(*vals));
 		for (long v = lo; v <= hi; v += st) {
 			char b[32];
 			snprintf(b, sizeof(b), "%ld", v);
-			vals[nvals++] = xstrdup(b);
+			vals[0][nvals[0]++] = xstrdup(b);
 		}
-	} else if (list) {
-		vals = xcalloc(MAX_CMDS, sizeof(*vals));
-		for (const char *p = list; nvals < MAX_CMDS;) {
+	}
+	for (int k = 0; k < nlists; k++) {
+		for (const char *p = lists[k];;) {
 			size_t l = strcspn(p, ",");
-			vals[nvals++] = xstrndup(p, l);
+			if (nvals[k] == MAX_CMDS) {
+				fprintf(stderr, "perfkit bench: at most %d values for '%s'\n", MAX_CMDS, o.param_vars[k]);
+				return 2;
+			}
+			vals[k][nvals[k]++] = xstrndup(p, l);
 			if (!p[l])
 				break;
 			p += l + 1;
 		}
 	}
-	int nres = ntmpl * (nvals ? nvals : 1);
-	if (nres > MAX_CMDS) {
+	long ncomb = 1;
+	for (int k = 0; k < o.nparam && ncomb <= MAX_CMDS; k++)
+		ncomb *= nvals[k];
+	if ((long)ntmpl * ncomb > MAX_CMDS) {
 		fprintf(stderr, "perfkit bench: at most %d commands\n", MAX_CMDS);
 		return 2;
 	}
+	int nres = ntmpl * (int)ncomb;
 	if (o.nprepare > 1 && o.nprepare != nres) {
 		fprintf(stderr, "perfkit bench: give one --prepare, or one per command (%d)\n", nres);
 		return 2;
 	}
 	struct result *res = xcalloc((size_t)nres, sizeof(*res));
 	for (int t = 0, k = 0; t < ntmpl; t++) {
-		for (int v = 0; v < (nvals ? nvals : 1); v++, k++) {
+		for (long comb = 0; comb < ncomb; comb++, k++) {
 			const char *name = t < o.nnames ? o.names[t] : NULL;
-			if (nvals) {
-				res[k].command = substitute(tmpl[t], o.param_var, vals[v]);
-				res[k].name = name ? substitute(name, o.param_var, vals[v]) : NULL;
-				res[k].param = xstrdup(vals[v]);
-			} else {
-				res[k].command = xstrdup(tmpl[t]);
-				res[k].name = name ? xstrdup(name) : NULL;
+			res[k].command = xstrdup(tmpl[t]);
+			res[k].name = name ? xstrdup(name) : NULL;
+			if (!o.nparam)
+				continue;
+			res[k].params = xcalloc((size_t)o.nparam, sizeof(char *));
+			for (int p = 0, rest = (int)comb; p < o.nparam; p++) {
+				const char *v = vals[p][rest % nvals[p]];
+				char *cmd = substitute(res[k].command, o.param_vars[p], v);
+
+				rest /= nvals[p];
+				free(res[k].command);
+				res[k].command = cmd;
+				if (res[k].name) {
+					char *nm = substitute(res[k].name, o.param_vars[p], v);
+					free(res[k].name);
+					res[k].name = nm;
+				}
+				res[k].params[p] = xstrdup(v);
 			}
 		}
 	}
@@ -1008,6 +1067,7 @@ int cmd_bench(int argc, char **argv)
 			break;
 		}
 		print_result(&o, i, &res[i]);
+		fflush(stdout);   /* kept when Ctrl-C ends the rest */
 		fflush(stdout);
 	}
 	if (rc) {
@@ -1032,7 +1092,10 @@ int cmd_bench(int argc, char **argv)
 		struct result *r = &res[i];
 		free(r->command);
 		free(r->name);
-		free(r->param);
+		if (r->params)
+			for (int k = 0; k < o.nparam; k++)
+				free(r->params[k]);
+		free(r->params);
 		free(r->t);
 		free(r->user);
 		free(r->sys);
@@ -1044,8 +1107,8 @@ int cmd_bench(int argc, char **argv)
 		cnt_set_release(&r->cnt);
 	}
 	free(res);
-	for (int i = 0; i < nvals; i++)
-		free(vals[i]);
-	free(vals);
+	for (int k = 0; k < o.nparam; k++)
+		for (int i = 0; i < nvals[k]; i++)
+			free(vals[k][i]);
 	return rc;
 }

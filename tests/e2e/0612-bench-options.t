@@ -37,7 +37,18 @@ expect "--show-output keeps the command's output" grep -q shown-output <<<"$out"
 out=$("$PERFKIT" bench -r 1 -n quiet 'echo hidden-output' 2>/dev/null)
 expect_fail "output discarded by default" grep -q hidden-output <<<"$out"
 "$PERFKIT" bench -N -r 2 --time-unit second 'sleep 0.01' >"$T/s" 2>&1
-expect "--time-unit second" grep -Eq 'Time \(mean ± σ\): +0\.0 s' "$T/s"
+expect "--time-unit second: three decimals, as hyperfine (0.010 s)" grep -Eq 'Time \(mean ± σ\): +0\.01[0-9] s' "$T/s"
+
+# several -L: every combination, the first parameter varying fastest (as
+# hyperfine), each value substituted, a parameter_NAME CSV column each
+"$PERFKIT" bench -N -r 1 -L x 1,2 -L y a,b --export-csv "$T/l.csv" --export-json "$T/l.json" 'echo {x}{y}' >"$T/l" 2>&1
+expect "-L twice: 4 benchmarks in hyperfine's order" \
+	test "$(sed -n 's/^Benchmark [0-9]*: //p' "$T/l" | tr '\n' ' ')" = "echo 1a echo 2a echo 1b echo 2b "
+expect "... CSV columns parameter_x, parameter_y" grep -q '^command,mean,stddev,median,user,system,min,max,parameter_x,parameter_y,' "$T/l.csv"
+expect "... CSV row of echo 2b" grep -q '^echo 2b,.*,2,b,1,0$' "$T/l.csv"
+expect "... JSON parameters" grep -q '"parameters": {"x": "2", "y": "b"}' "$T/l.json"
+"$PERFKIT" bench -N -r 1 -L x 1 -L x 2 'echo {x}' >/dev/null 2>"$T/le"
+expect "-L with the same name twice: usage error" test $? = 2
 
 # a command under 5 ms through the shell: a warning that names -N; none with -N
 "$PERFKIT" bench -r 3 true >"$T/short" 2>&1
