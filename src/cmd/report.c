@@ -92,7 +92,13 @@ static size_t make_key(const struct report *r, const struct pk_sample *s, const 
 			n += sizeof(fr->dso);
 			break;
 		case K_SYM: {
-			uint64_t addr = fr->sym ? 0 : fr->sym_off;
+			/* a symbol is one row per (name, start address), as perf
+			 * keys rows by symbol: two overloads or two static
+			 * functions of one name stay apart; an inlined frame
+			 * is one row per name (perf compares their names) */
+			uint64_t addr = !fr->sym ? fr->sym_off
+				      : fr->inlined ? 0
+				      : (fr->addr ? fr->addr : fr->ip) - fr->sym_off;
 
 			memcpy(buf + n, &fr->sym, sizeof(fr->sym));
 			n += sizeof(fr->sym);
@@ -105,10 +111,7 @@ static size_t make_key(const struct report *r, const struct pk_sample *s, const 
 			}
 			break;
 		}
-		case K_PID:
-			memcpy(buf + n, &s->pid, 4);
-			n += 4;
-			break;
+		case K_PID:   /* perf's "pid" key is the thread: tid:comm */
 		case K_TID:
 			memcpy(buf + n, &s->tid, 4);
 			n += 4;
@@ -287,7 +290,7 @@ static void key_text(const struct row *row, enum sort_key k, char *buf, size_t s
 	case K_COMM: snprintf(buf, size, "%s", row->comm); break;
 	case K_DSO: snprintf(buf, size, "%s", dso_short(row->dso)); break;
 	case K_SYM: sym_text(row, buf, size); break;
-	case K_PID: snprintf(buf, size, "%7" PRIu32 ":%s", row->pid, row->comm); break;
+	case K_PID: snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm); break;
 	case K_TID: snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm); break;
 	case K_SRCLINE: snprintf(buf, size, "%s", row->srcline); break;
 	default: buf[0] = '\0'; break;

@@ -82,4 +82,36 @@ all=$(grep -vc '^#' "$T/pk")
 lim=$(grep -v '^#' "$T/pk.lim" | grep -c '%')
 small=$(grep -v '^#' "$T/pk.lim" | awk '/%/ { c = $1; sub(/%/, "", c); if (c + 0 < 5) print }' | head -1)
 expect "--percent-limit 5: fewer rows ($lim of $all), none below 5 %" test "$lim" -lt "$all" -a -z "$small"
+
+# rows are symbols, not names: two C++ overloads (both shown as "f", as
+# perf shows them) stay two rows with perf's shares; --sort pid is perf's
+# thread key (tid:comm), one row per thread
+if have c++ && have perf; then
+	cat >"$T/ov.cc" <<'CC'
+volatile double sink;
+__attribute__((noinline)) void f(int n) { for (int i = 0; i < n; i++) sink += i; }
+__attribute__((noinline)) void f(double n) { for (double i = 0; i < n; i++) sink += i; }
+int main() { for (int k = 0; k < 15; k++) { f(6000000); f(3000000.0); } return 0; }
+CC
+	c++ -O1 -g -o "$T/ov" "$T/ov.cc"
+	perf record -q -o "$T/ov.data" "$T/ov" >/dev/null 2>&1
+	pf=$(perf report -i "$T/ov.data" --stdio 2>/dev/null | grep -E '\[\.\] f$' | sed 's/ *$//' | sort)
+	pk=$("$PERFKIT" report -i "$T/ov.data" -g none 2>/dev/null | grep -E '\[\.\] f$' | sed 's/ *$//' | sort)
+	diag "perf: $pf" "perfkit: $pk"
+	expect "C++ overloads: two rows of 'f', as perf" test "$(grep -c . <<<"$pk")" = 2
+	expect "... with perf's percentages" test "$(awk '{print $1}' <<<"$pf")" = "$(awk '{print $1}' <<<"$pk")"
+	cat >"$T/t2.c" <<'CC'
+#include <pthread.h>
+static volatile long s;
+static void *w(void *a) { for (long i = 0; i < 60000000; i++) s += i; return a; }
+int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); w(0); pthread_join(t, 0); return 0; }
+CC
+	cc -O1 -pthread -o "$T/t2" "$T/t2.c"
+	perf record -q -o "$T/t2.data" "$T/t2" >/dev/null 2>&1
+	pf=$(perf report -i "$T/t2.data" --stdio --sort pid 2>/dev/null | grep -v '^#' | grep . | sed 's/ *$//')
+	pk=$("$PERFKIT" report -i "$T/t2.data" --sort pid -g none 2>/dev/null | grep -v '^#' | grep . | sed 's/ *$//')
+	expect "--sort pid: a row per thread, as perf ($(grep -c . <<<"$pk") rows)" test "$pf" = "$pk"
+else
+	skip "needs c++ and perf"
+fi
 done_testing
