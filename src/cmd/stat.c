@@ -73,7 +73,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: perfkit stat [-e EVENTS] [-r N] [-x SEP | -j] [-o FILE] [-p PID | -a] [-I MS] [--] CMD [ARGS...]\n"
-		"  -e, --event EVENTS        events to count (perf's names, comma-separated, {a,b} groups)\n"
+		"  -e, --event EVENTS        events to count (perf's names: software, hardware, cache events\n"
+		"                            such as L1-dcache-load-misses, SUBSYS:NAME tracepoints;\n"
+		"                            comma-separated, {a,b} groups)\n"
 		"  -r, --repeat N            run the command N times; print means and ( +- relative SE )\n"
 		"  -x, --field-separator S   CSV output in perf's field order\n"
 		"  -j, --json-output         one JSON object per counter\n"

@@ -60,6 +60,68 @@ expect "no command → exit 2" test $rc -eq 2
 "$PERFKIT" stat -r 0 true 2>/dev/null; rc=$?
 expect "-r 0 → exit 2" test $rc -eq 2
 
+# generic hardware cache events (PERF_TYPE_HW_CACHE), compared with perf
+cev=L1-dcache-load-misses,LLC-stores,dTLB-loads,l1d-read-miss
+"$PERFKIT" stat -e "$cev" -- true 2>"$T/hc"; rc=$?
+expect "cache events are accepted (exit $rc)" test $rc -eq 0
+"$PERFKIT" stat -x, -e "$cev" -- true 2>"$T/hc.csv"
+have_perf=false
+have perf && perf stat -e task-clock true 2>/dev/null && have_perf=true
+if $have_perf; then
+	perf stat -x, -e "$cev" -- true 2>"$T/hc.perf"
+	cut -d, -f1,3 "$T/hc.perf" | sed 's/^[0-9][0-9]*,/N,/' >"$T/hc.perf.13"
+	cut -d, -f1,3 "$T/hc.csv" | sed 's/^[0-9][0-9]*,/N,/' >"$T/hc.pk.13"
+	diag "perf: $(tr '\n' ' ' <"$T/hc.perf.13")"
+	same_file "cache events: value/state and name columns as perf -x, prints them" "$T/hc.perf.13" "$T/hc.pk.13"
+else
+	skip "no working perf to compare cache events with"
+fi
+if grep -q '^<not supported>,,L1-dcache-load-misses' "$T/hc.csv"; then
+	expect "no PMU: L1-dcache-load-misses is <not supported>" \
+		grep -Eq '^ +<not supported> +L1-dcache-load-misses +$' "$T/hc"
+else
+	expect "a PMU: L1-dcache-load-misses is counted" grep -Eq '^ +[0-9]+ +L1-dcache-load-misses' "$T/hc"
+fi
+"$PERFKIT" stat -e iTLB-stores true 2>"$T/e3"; rc=$?
+expect "a cache op perf refuses (iTLB stores) → exit 2 ($rc)" test $rc -eq 2
+expect "... saying the cache has no such op" grep -q "iTLB cache has no stores" "$T/e3"
+
+# tracepoints: counted on a command, the same count as perf's
+"$PERFKIT" stat -e sched:sched_process_fork -- true 2>/dev/null
+if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; then
+	fork_cmd=(sh -c 'true & true & wait')
+	"$PERFKIT" stat -x, -e sched:sched_process_fork -- "${fork_cmd[@]}" 2>"$T/tp.csv"
+	"$PERFKIT" stat -e sched:sched_process_fork -- "${fork_cmd[@]}" 2>"$T/tp"
+	got=$(awk -F, '$3 == "sched:sched_process_fork" { print $1 }' "$T/tp.csv")
+	if $have_perf; then
+		perf stat -x, -e sched:sched_process_fork -- "${fork_cmd[@]}" 2>"$T/tp.perf"
+		want=$(awk -F, '$3 == "sched:sched_process_fork" { print $1 }' "$T/tp.perf")
+		diag "sched_process_fork on sh -c 'true & true & wait': perf $want, perfkit $got"
+		expect "perf counts 2 forks (two background jobs) ($want)" test "$want" = 2
+		expect "perfkit counts the forks as perf does ($got = $want)" test -n "$got" -a "$got" = "$want"
+	else
+		expect "perfkit counts 2 forks (two background jobs) ($got)" test "$got" = 2
+	fi
+	expect "... printed under perf's name" grep -Eq '^ +2 +sched:sched_process_fork( |$)' "$T/tp"
+	"$PERFKIT" stat -e task-clock,sched:sched_switch -a -- sleep 0.2 2>"$T/tpa"
+	n=$(awk '$2 == "sched:sched_switch" { print $1 }' "$T/tpa" | tr -d ,)
+	expect "-a counts sched:sched_switch system-wide ($n > 0)" test "${n:-0}" -gt 0
+	expect "... with a rate metric as perf" grep -Eq 'sched:sched_switch +# +[0-9.]+ [KMG]?/sec' "$T/tpa"
+	"$PERFKIT" stat -e sched:no_such_tracepoint true 2>"$T/e4"; rc=$?
+	expect "unknown tracepoint → exit 2 ($rc)" test $rc -eq 2
+	expect "... named, with where it was looked for" grep -q "unknown tracepoint 'sched:no_such_tracepoint' (no /sys/kernel/.*tracing/events/sched/no_such_tracepoint/id" "$T/e4"
+	# (record's side of the same parser: tracepoints are refused, one line)
+	"$PERFKIT" record -e sched:sched_switch -o "$T/tp.data" -- true 2>"$T/e6"; rc=$?
+	expect "record refuses a tracepoint → exit 2 ($rc)" test $rc -eq 2
+	expect "... saying why and what to use" grep -q "cannot record tracepoint 'sched:sched_switch'.*perfkit stat -e sched:sched_switch" "$T/e6"
+	expect "... and writes no file" test ! -e "$T/tp.data"
+else
+	skip "tracefs not available (not mounted and cannot be mounted)"
+fi
+"$PERFKIT" stat -e nosuch:u true 2>"$T/e5"; rc=$?
+expect "unknown event with modifiers → exit 2, named ($rc)" test $rc -eq 2
+expect "... as unknown event 'nosuch'" grep -q "unknown event 'nosuch'" "$T/e5"
+
 # groups and -p / -I
 "$PERFKIT" stat -e '{task-clock,page-faults}' -- true 2>"$T/g"
 expect "a {group} of software events counts both" grep -Eq '^ +[0-9]+ +page-faults' "$T/g"

@@ -151,6 +151,21 @@ static void test_metrics(void **state)
 	assert_true(cnt_metric(&a, 1e9, &s, &m));
 	NEAR(m.value, 1.0, 1e-12);
 	assert_string_equal(m.unit, "G/sec");
+	/* tracepoints and cache events: a rate per task-clock second, as
+	 * perf; cache load misses of L1D..iTLB: none (perf gives a share) */
+	struct perf_event_attr tp = { .type = PERF_TYPE_TRACEPOINT, .config = 300 };
+	assert_true(cnt_metric(&tp, 0, &s, &m));
+	NEAR(m.value, 0.0, 1e-12);
+	assert_string_equal(m.unit, "/sec");
+	struct perf_event_attr hc = { .type = PERF_TYPE_HW_CACHE, .config = 0x102 };  /* LLC-stores */
+	assert_true(cnt_metric(&hc, 2e6, &s, &m));
+	NEAR(m.value, 2.0, 1e-12);
+	assert_string_equal(m.unit, "M/sec");
+	hc.config = 0x10000;                                 /* L1-dcache-load-misses */
+	assert_false(cnt_metric(&hc, 2e6, &s, &m));
+	hc.config = 0x10005;                                 /* branch-load-misses */
+	assert_true(cnt_metric(&hc, 2e3, &s, &m));
+	assert_string_equal(m.unit, "K/sec");
 	/* denominators missing or zero: no metric, never inf */
 	s.have[CNT_K_CYCLES] = false;
 	a = hw(PERF_COUNT_HW_INSTRUCTIONS);
@@ -217,6 +232,53 @@ static void test_reading_thresholds(void **state)
 	free(r);
 }
 
+/* The words must agree with the number printed (2 decimals): a value that
+ * rounds onto a threshold is judged as the printed number. */
+static void test_reading_rounding(void **state)
+{
+	char *r;
+	(void)state;
+
+	struct cnt_summary c = { .elapsed_ns = 1e9 };
+	c.have[CNT_K_TASK_CLOCK] = true;
+	c.v[CNT_K_TASK_CLOCK] = 4.98e8;                      /* 0.498 CPUs */
+	r = reading(&c);
+	assert_non_null(strstr(r, "0.50 CPUs utilized: "));
+	assert_null(strstr(r, "below 0.5"));
+	free(r);
+	c.v[CNT_K_TASK_CLOCK] = 4.94e8;                      /* 0.494 CPUs */
+	r = reading(&c);
+	assert_non_null(strstr(r, "0.49 CPUs utilized (below 0.5)"));
+	free(r);
+	c.v[CNT_K_TASK_CLOCK] = 5e8;                         /* exactly 0.5 */
+	r = reading(&c);
+	assert_non_null(strstr(r, "0.50 CPUs utilized: "));
+	free(r);
+
+	struct cnt_summary s = synthetic(2.994e9, 1e8, 1e6, 1e9, 1e6);   /* IPC 0.998 */
+	r = reading(&s);
+	assert_non_null(strstr(r, "IPC 1.00 is between 1.0 and 2.0"));
+	free(r);
+	s = synthetic(2.97e9, 1e8, 1e6, 1e9, 1e6);          /* IPC 0.99 */
+	r = reading(&s);
+	assert_non_null(strstr(r, "IPC 0.99 is below 1.0"));
+	free(r);
+	s = synthetic(6.012e9, 1e8, 1e6, 1e9, 1e6);         /* IPC 2.004 */
+	r = reading(&s);
+	assert_non_null(strstr(r, "IPC 2.00 is between 1.0 and 2.0"));
+	free(r);
+	s = synthetic(4.5e9, 1e8, 5.004e6, 1e9, 5.004e7);   /* 5.004 % misses */
+	r = reading(&s);
+	assert_non_null(strstr(r, "cache misses 5.00% of references (at most 5%): fine"));
+	assert_non_null(strstr(r, "branch misses 5.00% of branches (at most 5%): fine"));
+	assert_null(strstr(r, "red flag"));
+	free(r);
+	s = synthetic(4.5e9, 1e8, 5.006e6, 1e9, 1e6);       /* 5.006 % → 5.01 */
+	r = reading(&s);
+	assert_non_null(strstr(r, "cache misses 5.01% of references (above 5%)"));
+	free(r);
+}
+
 static void test_live(void **state)
 {
 	struct cnt_set s = CNT_SET_INIT;
@@ -256,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_event_lists),
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_reading_thresholds),
+		cmocka_unit_test(test_reading_rounding),
 		cmocka_unit_test(test_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,9 +6,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
+#include "bpfutil/tracefs.h"
 #include "event/event.h"
 
 static void check(const char *spec, uint32_t type, uint64_t config)
@@ -141,6 +144,137 @@ static void test_table(void **state)
 	assert_string_equal(ev_name(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK), "cpu-clock");
 }
 
+/* PERF_TYPE_HW_CACHE: config = cache id | op << 8 | result << 16, with the
+ * ids of perf_event_open(2): caches L1D 0, L1I 1, LL 2, DTLB 3, ITLB 4,
+ * BPU 5, NODE 6; ops READ 0, WRITE 1, PREFETCH 2; results ACCESS 0, MISS 1.
+ * The numbers are written out here (not built from the enum) and match
+ * what `perf stat -e NAME -vv true` prints as config on perf 6.1. */
+static void test_cache_names(void **state)
+{
+	(void)state;
+	check("L1-dcache-loads", PERF_TYPE_HW_CACHE, 0x0);
+	check("L1-dcache-load-misses", PERF_TYPE_HW_CACHE, 0x10000);
+	check("L1-dcache-stores", PERF_TYPE_HW_CACHE, 0x100);
+	check("L1-dcache-store-misses", PERF_TYPE_HW_CACHE, 0x10100);
+	check("L1-dcache-prefetches", PERF_TYPE_HW_CACHE, 0x200);
+	check("L1-icache-load-misses", PERF_TYPE_HW_CACHE, 0x10001);
+	check("LLC-loads", PERF_TYPE_HW_CACHE, 0x2);
+	check("LLC-load-misses", PERF_TYPE_HW_CACHE, 0x10002);
+	check("LLC-stores", PERF_TYPE_HW_CACHE, 0x102);
+	check("LLC-store-misses", PERF_TYPE_HW_CACHE, 0x10102);
+	check("dTLB-loads", PERF_TYPE_HW_CACHE, 0x3);
+	check("dTLB-load-misses", PERF_TYPE_HW_CACHE, 0x10003);
+	check("iTLB-load-misses", PERF_TYPE_HW_CACHE, 0x10004);
+	check("branch-loads", PERF_TYPE_HW_CACHE, 0x5);
+	check("branch-load-misses", PERF_TYPE_HW_CACHE, 0x10005);
+	check("node-loads", PERF_TYPE_HW_CACHE, 0x6);
+	check("node-store-misses", PERF_TYPE_HW_CACHE, 0x10106);
+	/* aliases, defaults (op load, result access), either order, case */
+	check("l1d-read-miss", PERF_TYPE_HW_CACHE, 0x10000);
+	check("L1-data-misses", PERF_TYPE_HW_CACHE, 0x10000);
+	check("L1-dcache", PERF_TYPE_HW_CACHE, 0x0);
+	check("L1-dcache-misses-stores", PERF_TYPE_HW_CACHE, 0x10100);
+	check("L2-write-access", PERF_TYPE_HW_CACHE, 0x102);
+	check("Data-TLB-speculative-load-miss", PERF_TYPE_HW_CACHE, 0x10203);
+	check("l1-i-prefetches", PERF_TYPE_HW_CACHE, 0x201);
+	check("Instruction-TLB-loads", PERF_TYPE_HW_CACHE, 0x4);
+	check("bpu-misses", PERF_TYPE_HW_CACHE, 0x10005);
+	check("btb-load-misses", PERF_TYPE_HW_CACHE, 0x10005);
+	check("llc-load-misses", PERF_TYPE_HW_CACHE, 0x10002);
+	/* a bare hardware name wins over the cache alias "branches" */
+	check("branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	check("branches-misses", PERF_TYPE_HW_CACHE, 0x10005);
+
+	struct perf_event_attr a;
+	assert_int_equal(ev_parse("LLC-load-misses:u", &a), 0);
+	assert_int_equal(a.type, PERF_TYPE_HW_CACHE);
+	assert_int_equal(a.config, 0x10002);
+	assert_int_equal(a.exclude_kernel, 1);
+	assert_int_equal(a.exclude_user, 0);
+	assert_true(ev_needs_pmu(&a));
+
+	/* ops a cache lacks (perf's evsel__hw_cache_stat) */
+	assert_int_equal(ev_parse("L1-icache-stores", &a), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "has no stores"));
+	assert_int_equal(ev_parse("iTLB-stores", &a), -EINVAL);
+	assert_int_equal(ev_parse("branch-prefetches", &a), -EINVAL);
+	/* not of the grammar */
+	assert_int_equal(ev_parse("L1-dcache-loads-stores", &a), -EINVAL);
+	assert_int_equal(ev_parse("L1-dcache-misses-misses", &a), -EINVAL);
+	assert_int_equal(ev_parse("L1-dcache-", &a), -EINVAL);
+	assert_int_equal(ev_parse("L1-dcacheloads", &a), -EINVAL);
+	assert_int_equal(ev_parse("LLC-lo", &a), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "unknown event 'LLC-lo'"));
+}
+
+static void test_cache_name_round_trip(void **state)
+{
+	(void)state;
+	int valid = 0;
+	for (uint64_t t = 0; t < 7; t++)
+		for (uint64_t o = 0; o < 3; o++)
+			for (uint64_t r = 0; r < 2; r++) {
+				uint64_t c = t | o << 8 | r << 16;
+				const char *n = ev_cache_name(c);
+				assert_non_null(n);
+				assert_string_equal(ev_name(PERF_TYPE_HW_CACHE, c), n);
+				if (!ev_cache_valid(c))
+					continue;
+				valid++;
+				check(n, PERF_TYPE_HW_CACHE, c);
+			}
+	/* perf list's count: L1-dcache 6, L1-icache 4, LLC 6, dTLB 6,
+	 * iTLB 2, branch 2, node 6 */
+	assert_int_equal(valid, 32);
+	assert_string_equal(ev_cache_name(0x10000), "L1-dcache-load-misses");
+	assert_string_equal(ev_cache_name(0x102), "LLC-stores");
+	assert_null(ev_cache_name(7));
+	assert_null(ev_cache_name(0x300));
+	assert_null(ev_cache_name(0x20000));
+	assert_null(ev_cache_name(0x1000000));
+}
+
+static void test_tracepoints(void **state)
+{
+	(void)state;
+	struct perf_event_attr a;
+
+	/* checked before tracefs is touched */
+	assert_int_equal(ev_parse("sched:*", &a), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "patterns are not supported"));
+	assert_int_equal(ev_parse("../../etc:passwd", &a), -EINVAL);
+	assert_int_equal(ev_parse("a/b:c", &a), -EINVAL);
+
+	if (tracefs_ensure() != 0 || !tracefs_dir()) {
+		skip();
+		return;
+	}
+	char path[256];
+	snprintf(path, sizeof(path), "%s/events/sched/sched_switch/id", tracefs_dir());
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		skip();
+		return;
+	}
+	unsigned long long id = 0;
+	assert_int_equal(fscanf(f, "%llu", &id), 1);
+	fclose(f);
+	check("sched:sched_switch", PERF_TYPE_TRACEPOINT, id);
+	assert_int_equal(ev_parse("sched:sched_switch", &a), 0);
+	assert_false(ev_needs_pmu(&a));
+	assert_int_equal(ev_parse("sched:sched_switch:k", &a), 0);
+	assert_int_equal(a.type, PERF_TYPE_TRACEPOINT);
+	assert_int_equal(a.config, id);
+	assert_int_equal(a.exclude_user, 1);
+	assert_int_equal(a.exclude_kernel, 0);
+	assert_int_equal(ev_parse("sched:no_such_tracepoint", &a), -ENOENT);
+	assert_non_null(strstr(pk_errmsg(), "unknown tracepoint 'sched:no_such_tracepoint'"));
+	assert_int_equal(ev_parse("nosuchsubsys:x", &a), -ENOENT);
+	/* an event name before ':' still means modifiers */
+	assert_int_equal(ev_parse("cycles:q", &a), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "unknown modifier 'q'"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +283,9 @@ int main(void)
 		cmocka_unit_test(test_modifiers),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_cache_names),
+		cmocka_unit_test(test_cache_name_round_trip),
+		cmocka_unit_test(test_tracepoints),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

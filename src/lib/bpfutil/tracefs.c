@@ -3,6 +3,8 @@
 #include "bpfutil/tracefs.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -55,4 +57,47 @@ int tracefs_has_event(const char *category, const char *name)
 		return 0;
 	snprintf(path, sizeof(path), "%s/events/%s/%s", root, category, name);
 	return access(path, F_OK) == 0;
+}
+
+const char *tracefs_dir(void)
+{
+	return tracefs_root();
+}
+
+static bool bad_component(const char *s)
+{
+	return !*s || *s == '.' || strchr(s, '/') != NULL;
+}
+
+int tracefs_event_id(const char *category, const char *name, uint64_t *id)
+{
+	char path[512], buf[32];
+
+	if (bad_component(category) || bad_component(name))
+		return pk_error(EINVAL, "bad tracepoint name '%s:%s' (expected SUBSYSTEM:NAME)",
+				category, name);
+	int err = tracefs_ensure();
+	if (err)
+		return err;
+	const char *root = tracefs_root();
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", root, category, name);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		err = errno;
+		if (err == ENOENT || err == ENOTDIR)
+			return pk_error(ENOENT, "unknown tracepoint '%s:%s' (no %s; see %s/available_events)",
+					category, name, path, root);
+		return pk_error(err == EPERM ? EACCES : err, "cannot read %s: %s", path, strerror(err));
+	}
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(buf, &end, 10);
+	if (end == buf || errno || (*end && *end != '\n'))
+		return pk_error(EIO, "%s: expected a tracepoint id (a number), got '%.*s'",
+				path, (int)strcspn(buf, "\n"), buf);
+	*id = (uint64_t)v;
+	return 0;
 }

@@ -13,13 +13,26 @@
  * -ENODEV: the kernel has no tracefs, CONFIG_FTRACE).
  * tracefs_has_event("syscalls", "sys_enter_execve"): 1 when that
  * tracepoint exists, 0 when not (call tracefs_ensure() first).
+ * tracefs_dir(): the tracefs root in use (TRACEFS_DIR or
+ * /sys/kernel/debug/tracing), or NULL when neither has events/.
+ * tracefs_event_id("sched", "sched_switch", &id): calls tracefs_ensure(),
+ * then reads <root>/events/<category>/<name>/id, the config of a
+ * PERF_TYPE_TRACEPOINT event (perf_event_open(2)).  0, or -errno with a
+ * message: tracefs_ensure()'s errors, -EINVAL for a category or name that
+ * is empty or holds '/' or starts with '.', -ENOENT for no such tracepoint,
+ * -EIO for an id file that does not hold a number, -EACCES when it cannot
+ * be read.
  */
 #ifndef PERFKIT_BPFUTIL_TRACEFS_H
 #define PERFKIT_BPFUTIL_TRACEFS_H
+
+#include <stdint.h>
 
 #define TRACEFS_DIR "/sys/kernel/tracing"
 
 int tracefs_ensure(void);
 int tracefs_has_event(const char *category, const char *name);
+const char *tracefs_dir(void);
+int tracefs_event_id(const char *category, const char *name, uint64_t *id);
 
 #endif

@@ -2,6 +2,10 @@
 /* metrics.c — derived metrics and the reading; see metrics.h. */
 #include "counter/metrics.h"
 
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 int cnt_kind_of(const struct perf_event_attr *a)
 {
 	if (a->type == PERF_TYPE_SOFTWARE &&
@@ -83,10 +87,31 @@ bool cnt_metric(const struct perf_event_attr *attr, double value,
 	case CNT_K_CACHE_REFS:
 		return rate(value, s, m);
 	default:
-		if (attr->type == PERF_TYPE_SOFTWARE)
+		if (attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT)
 			return rate(value, s, m);
+		if (attr->type == PERF_TYPE_HW_CACHE) {
+			/* perf shows load misses of these caches as a share of
+			 * their loads (not computed here), so no rate for them */
+			uint64_t c = attr->config & 0xff;
+			bool load_miss = (attr->config >> 8 & 0xffff) ==
+				(PERF_COUNT_HW_CACHE_OP_READ | PERF_COUNT_HW_CACHE_RESULT_MISS << 8);
+			if (load_miss && c <= PERF_COUNT_HW_CACHE_ITLB)
+				return false;
+			return rate(value, s, m);
+		}
 		return false;
 	}
+}
+
+/* v as the reading prints it ("%.2f"), read back: the thresholds compare
+ * this, so the words always agree with the number shown (0.498 is shown
+ * as 0.50, which is not below 0.5). */
+static double shown(double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.2f", v);
+	return strtod(buf, NULL);
 }
 
 void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
@@ -97,7 +122,7 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 	bool said = false;
 
 	if (have(s, CNT_K_CYCLES) && s->have[CNT_K_INSTRUCTIONS]) {
-		double ipc = s->v[CNT_K_INSTRUCTIONS] / s->v[CNT_K_CYCLES];
+		double ipc = shown(s->v[CNT_K_INSTRUCTIONS] / s->v[CNT_K_CYCLES]);
 		if (ipc < CNT_IPC_LOW)
 			sb_addf(out, "IPC %.2f is below %.1f: likely memory-bound, the core waits on cache and memory; look at data layout and access patterns.\n",
 				ipc, CNT_IPC_LOW);
@@ -110,7 +135,7 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 		said = true;
 	}
 	if (have(s, CNT_K_CACHE_REFS) && s->have[CNT_K_CACHE_MISSES]) {
-		double pct = 100 * s->v[CNT_K_CACHE_MISSES] / s->v[CNT_K_CACHE_REFS];
+		double pct = shown(100 * s->v[CNT_K_CACHE_MISSES] / s->v[CNT_K_CACHE_REFS]);
 		if (pct > CNT_MISS_PCT_FLAG)
 			sb_addf(out, "cache misses %.2f%% of references (above %.0f%%): a red flag in a hot loop; rethink the data layout (locality, smaller or contiguous structures).\n",
 				pct, CNT_MISS_PCT_FLAG);
@@ -120,7 +145,7 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 		said = true;
 	}
 	if (have(s, CNT_K_BRANCHES) && s->have[CNT_K_BRANCH_MISSES]) {
-		double pct = 100 * s->v[CNT_K_BRANCH_MISSES] / s->v[CNT_K_BRANCHES];
+		double pct = shown(100 * s->v[CNT_K_BRANCH_MISSES] / s->v[CNT_K_BRANCHES]);
 		if (pct > CNT_MISS_PCT_FLAG)
 			sb_addf(out, "branch misses %.2f%% of branches (above %.0f%%): a red flag in a hot loop; look for unpredictable branches (sort the data, use branchless code).\n",
 				pct, CNT_MISS_PCT_FLAG);
@@ -135,7 +160,7 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 		said = true;
 	}
 	if (!said && have(s, CNT_K_TASK_CLOCK) && s->elapsed_ns > 0) {
-		double cpus = s->v[CNT_K_TASK_CLOCK] / s->elapsed_ns;
+		double cpus = shown(s->v[CNT_K_TASK_CLOCK] / s->elapsed_ns);
 		if (cpus < 0.5)
 			sb_addf(out, "%.2f CPUs utilized (below 0.5): the command mostly waits (sleep, I/O, locks) or was kept off the CPU by other load, rather than computing.\n", cpus);
 		else

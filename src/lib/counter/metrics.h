@@ -7,6 +7,9 @@
  * Metrics, as `perf stat` prints them after '#' (tools/perf/util/stat-shadow.c):
  *   task-clock, cpu-clock   task_clock_ns / elapsed_ns        "CPUs utilized"
  *   other software events   count / task-clock seconds        "/sec", "K/sec", "M/sec", "G/sec"
+ *   tracepoints, hardware   count / task-clock seconds        "/sec" … "G/sec"
+ *   cache events (but the load misses of L1-dcache, L1-icache, LLC, dTLB,
+ *   iTLB, which perf shows as "% of all … accesses": not shown here)
  *   cycles                  cycles / task_clock_ns            "GHz"
  *   instructions            instructions / cycles             "insn per cycle"
  *   branches                count / task-clock seconds        "/sec" … "G/sec"
@@ -23,6 +26,10 @@
  *   hardware counters not supported → says so (VM without a PMU) and what to
  *   use instead: software events (task-clock, page-faults) now, cache
  *   simulation with `perfkit cache`.
+ *   no hardware reading: CPUs utilized < 0.5 → "mostly waits", else busy.
+ * Each value is printed with 2 decimals and the threshold is applied to the
+ * printed value, so number and words agree (0.498 CPUs prints "0.50 CPUs
+ * utilized" with the busy wording; 0.494 prints "0.49 … (below 0.5)").
  */
 #ifndef PERFKIT_COUNTER_METRICS_H
 #define PERFKIT_COUNTER_METRICS_H

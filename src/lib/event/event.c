@@ -3,6 +3,7 @@
 #include "event/event.h"
 
 #include "base/error.h"
+#include "bpfutil/tracefs.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -59,10 +60,138 @@ const struct ev_info *ev_lookup(const char *name)
 
 const char *ev_name(uint32_t type, uint64_t config)
 {
+	if (type == PERF_TYPE_HW_CACHE)
+		return ev_cache_name(config);
 	for (size_t i = 0; i < NR_EVENTS; i++)
 		if (table[i].type == type && table[i].config == config)
 			return table[i].name;
 	return NULL;
+}
+
+/*
+ * Generic hardware cache events (PERF_TYPE_HW_CACHE).  perf's names and
+ * aliases (tools/perf/util/evsel.c, evsel__hw_cache*), first the
+ * canonical one; which ops each cache has (evsel__hw_cache_stat).  The
+ * config is id | op << 8 | result << 16 (perf_event_open(2)).
+ */
+#define MAX_ALIASES 6
+static const char *const cache_type[PERF_COUNT_HW_CACHE_MAX][MAX_ALIASES] = {
+	[PERF_COUNT_HW_CACHE_L1D]  = { "L1-dcache", "l1-d", "l1d", "L1-data" },
+	[PERF_COUNT_HW_CACHE_L1I]  = { "L1-icache", "l1-i", "l1i", "L1-instruction" },
+	[PERF_COUNT_HW_CACHE_LL]   = { "LLC", "L2" },
+	[PERF_COUNT_HW_CACHE_DTLB] = { "dTLB", "d-tlb", "Data-TLB" },
+	[PERF_COUNT_HW_CACHE_ITLB] = { "iTLB", "i-tlb", "Instruction-TLB" },
+	[PERF_COUNT_HW_CACHE_BPU]  = { "branch", "branches", "bpu", "btb", "bpc" },
+	[PERF_COUNT_HW_CACHE_NODE] = { "node" },
+};
+static const char *const cache_op[PERF_COUNT_HW_CACHE_OP_MAX][MAX_ALIASES] = {
+	[PERF_COUNT_HW_CACHE_OP_READ]     = { "load", "loads", "read" },
+	[PERF_COUNT_HW_CACHE_OP_WRITE]    = { "store", "stores", "write" },
+	[PERF_COUNT_HW_CACHE_OP_PREFETCH] = { "prefetch", "prefetches", "speculative-read",
+					      "speculative-load" },
+};
+static const char *const cache_result[PERF_COUNT_HW_CACHE_RESULT_MAX][MAX_ALIASES] = {
+	[PERF_COUNT_HW_CACHE_RESULT_ACCESS] = { "refs", "Reference", "ops", "access" },
+	[PERF_COUNT_HW_CACHE_RESULT_MISS]   = { "misses", "miss" },
+};
+#define OPS_RW  (1u << PERF_COUNT_HW_CACHE_OP_READ | 1u << PERF_COUNT_HW_CACHE_OP_WRITE)
+#define OPS_ALL (OPS_RW | 1u << PERF_COUNT_HW_CACHE_OP_PREFETCH)
+static const unsigned cache_ops_valid[PERF_COUNT_HW_CACHE_MAX] = {
+	[PERF_COUNT_HW_CACHE_L1D]  = OPS_ALL,
+	[PERF_COUNT_HW_CACHE_L1I]  = 1u << PERF_COUNT_HW_CACHE_OP_READ | 1u << PERF_COUNT_HW_CACHE_OP_PREFETCH,
+	[PERF_COUNT_HW_CACHE_LL]   = OPS_ALL,
+	[PERF_COUNT_HW_CACHE_DTLB] = OPS_ALL,
+	[PERF_COUNT_HW_CACHE_ITLB] = 1u << PERF_COUNT_HW_CACHE_OP_READ,
+	[PERF_COUNT_HW_CACHE_BPU]  = 1u << PERF_COUNT_HW_CACHE_OP_READ,
+	[PERF_COUNT_HW_CACHE_NODE] = OPS_ALL,
+};
+
+/* perf's canonical names (evsel__hw_cache_type_op_res_name): TYPE-OPs for
+ * accesses, TYPE-OP-misses for misses. */
+#define CACHE_NAMES(t) { \
+	{ t "-loads", t "-load-misses" }, \
+	{ t "-stores", t "-store-misses" }, \
+	{ t "-prefetches", t "-prefetch-misses" } }
+static const char *const cache_names[PERF_COUNT_HW_CACHE_MAX][PERF_COUNT_HW_CACHE_OP_MAX]
+				    [PERF_COUNT_HW_CACHE_RESULT_MAX] = {
+	CACHE_NAMES("L1-dcache"), CACHE_NAMES("L1-icache"), CACHE_NAMES("LLC"),
+	CACHE_NAMES("dTLB"), CACHE_NAMES("iTLB"), CACHE_NAMES("branch"), CACHE_NAMES("node"),
+};
+
+/* The longest alias in names[nr][] that s[0..len) starts with and that is
+ * followed by '-' or the end; its index, *used = its length; -1 if none. */
+static int match_alias(const char *s, size_t len, const char *const (*names)[MAX_ALIASES],
+		       int nr, size_t *used)
+{
+	int best = -1;
+	size_t best_len = 0;
+
+	for (int i = 0; i < nr; i++) {
+		for (int j = 0; j < MAX_ALIASES && names[i][j]; j++) {
+			size_t n = strlen(names[i][j]);
+			if (n > len || n <= best_len || strncasecmp(s, names[i][j], n))
+				continue;
+			if (n < len && s[n] != '-')
+				continue;
+			best = i;
+			best_len = n;
+		}
+	}
+	*used = best_len;
+	return best;
+}
+
+/* "L1-dcache-load-misses" → its config; 0 when the name is not of the
+ * cache grammar TYPE[-OP|-RESULT][-OP|-RESULT], 1 when parsed, -EINVAL
+ * (with a message) for an op the cache does not have. */
+static int parse_cache(const char *name, size_t len, uint64_t *config)
+{
+	size_t used;
+	int type = match_alias(name, len, cache_type, PERF_COUNT_HW_CACHE_MAX, &used);
+	int op = -1, result = -1;
+
+	if (type < 0)
+		return 0;
+	const char *p = name + used;
+	size_t left = len - used;
+	while (left) {
+		p++;          /* the '-' */
+		left--;
+		int v;
+		if (op < 0 && (v = match_alias(p, left, cache_op, PERF_COUNT_HW_CACHE_OP_MAX, &used)) >= 0)
+			op = v;
+		else if (result < 0 &&
+			 (v = match_alias(p, left, cache_result, PERF_COUNT_HW_CACHE_RESULT_MAX, &used)) >= 0)
+			result = v;
+		else
+			return 0;
+		p += used;
+		left -= used;
+	}
+	if (op < 0)
+		op = PERF_COUNT_HW_CACHE_OP_READ;
+	if (result < 0)
+		result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
+	if (!(cache_ops_valid[type] & (1u << op)))
+		return pk_error(EINVAL, "event '%.*s': the %s cache has no %s events",
+				(int)len, name, cache_type[type][0], cache_op[op][1]);
+	*config = (uint64_t)type | (uint64_t)op << 8 | (uint64_t)result << 16;
+	return 1;
+}
+
+const char *ev_cache_name(uint64_t config)
+{
+	uint64_t type = config & 0xff, op = config >> 8 & 0xff, result = config >> 16 & 0xff;
+
+	if ((config >> 24) || type >= PERF_COUNT_HW_CACHE_MAX || op >= PERF_COUNT_HW_CACHE_OP_MAX ||
+	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
+		return NULL;
+	return cache_names[type][op][result];
+}
+
+bool ev_cache_valid(uint64_t config)
+{
+	return ev_cache_name(config) && (cache_ops_valid[config & 0xff] & (1u << (config >> 8 & 0xff)));
 }
 
 /* "r1a8" → raw event 0x1a8 (perf's rNNN syntax). */
@@ -88,6 +217,41 @@ static int parse_raw(const char *name, size_t len, uint64_t *config)
 	return 1;
 }
 
+/* Does s hold only modifier letters (so "x:uk" is an event with modifiers,
+ * not the tracepoint x:uk)? */
+static bool only_modifiers(const char *s)
+{
+	return *s && strspn(s, "ukhp") == strlen(s);
+}
+
+/* "sched:sched_switch" → PERF_TYPE_TRACEPOINT, config = its tracefs id.
+ * *mods receives the modifiers after a second ':' (or NULL). */
+static int parse_tracepoint(const char *spec, size_t sublen, struct perf_event_attr *attr,
+			    const char **mods)
+{
+	const char *name = spec + sublen + 1;
+	size_t nlen = strcspn(name, ":");
+	char sub[256], tp[256];
+
+	if (sublen >= sizeof(sub) || nlen >= sizeof(tp) || nlen == 0)
+		return pk_error(EINVAL, "bad tracepoint '%s' (expected SUBSYSTEM:NAME)", spec);
+	memcpy(sub, spec, sublen);
+	sub[sublen] = 0;
+	memcpy(tp, name, nlen);
+	tp[nlen] = 0;
+	if (strpbrk(sub, "*?[") || strpbrk(tp, "*?["))
+		return pk_error(EINVAL, "tracepoint '%s:%s': patterns are not supported; name one "
+				"tracepoint (see 'perf list tracepoint')", sub, tp);
+	uint64_t id;
+	int err = tracefs_event_id(sub, tp, &id);
+	if (err)
+		return err;
+	attr->type = PERF_TYPE_TRACEPOINT;
+	attr->config = id;
+	*mods = name[nlen] == ':' ? name + nlen : NULL;
+	return 0;
+}
+
 int ev_parse(const char *spec, struct perf_event_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
@@ -97,13 +261,22 @@ int ev_parse(const char *spec, struct perf_event_attr *attr)
 	const char *colon = strchr(spec, ':');
 	size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
 	const struct ev_info *e = lookup_n(spec, len);
-	uint64_t raw;
+	uint64_t raw = 0;
+	int rc;
 	if (e) {
 		attr->type = e->type;
 		attr->config = e->config;
+	} else if ((rc = parse_cache(spec, len, &raw)) != 0) {
+		if (rc < 0)
+			return rc;
+		attr->type = PERF_TYPE_HW_CACHE;
+		attr->config = raw;
 	} else if (parse_raw(spec, len, &raw)) {
 		attr->type = PERF_TYPE_RAW;
 		attr->config = raw;
+	} else if (colon && colon[1] && !only_modifiers(colon + 1)) {
+		if ((rc = parse_tracepoint(spec, len, attr, &colon)) != 0)
+			return rc;
 	} else {
 		return pk_error(EINVAL, "unknown event '%.*s'", (int)len, spec);
 	}

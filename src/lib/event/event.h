@@ -12,6 +12,31 @@
  * stalled-cycles-backend/idle-cycles-backend), plus raw events "rHEX".
  * Names match case-insensitively.
  *
+ * Generic hardware cache events (PERF_TYPE_HW_CACHE), perf's grammar
+ * CACHE[-OP|-RESULT][-OP|-RESULT] (tools/perf/util/evsel.c tables):
+ *   CACHE  L1-dcache/l1-d/l1d/L1-data, L1-icache/l1-i/l1i/L1-instruction,
+ *          LLC/L2, dTLB/d-tlb/Data-TLB, iTLB/i-tlb/Instruction-TLB,
+ *          branch/branches/bpu/btb/bpc, node
+ *   OP     load/loads/read, store/stores/write,
+ *          prefetch/prefetches/speculative-read/speculative-load
+ *   RESULT refs/Reference/ops/access, misses/miss
+ * OP defaults to load, RESULT to access; config = CACHE | OP << 8 |
+ * RESULT << 16 (perf_event_open(2)): "L1-dcache-load-misses" = 0x10000,
+ * "LLC-stores" = 0x102, "dTLB-load-misses" = 0x10003.  As in perf, an OP
+ * the cache lacks is an error: L1-icache and iTLB have no stores, iTLB
+ * and branch no prefetches ("event 'iTLB-stores': the iTLB cache has no
+ * stores events").  A bare hardware name wins ("branches" is
+ * branch-instructions, not the branch cache).
+ *
+ * Tracepoints: "SUBSYSTEM:NAME" (sched:sched_switch), when SUBSYSTEM is
+ * not an event name above: PERF_TYPE_TRACEPOINT with config = the id in
+ * tracefs events/SUBSYSTEM/NAME/id.  ev_parse() then reads tracefs and
+ * mounts it at /sys/kernel/tracing if neither it nor
+ * /sys/kernel/debug/tracing has events/ (bpfutil/tracefs.h,
+ * tracefs_event_id): its errors pass through (-ENOENT "unknown tracepoint
+ * 'sched:nosuch' …", -EPERM when tracefs is absent and cannot be mounted).
+ * Modifiers may follow a second ':'.  Patterns (sched:*) are -EINVAL.
+ *
  * Modifiers follow a ':' as in perf: u (user), k (kernel), h (hypervisor)
  * — naming any of them excludes the privilege levels not named —, and p
  * (each p raises precise_ip by one, at most 3).  "cycles:uk" counts user
@@ -38,11 +63,21 @@ struct ev_info {
 /* The table, in perf list's order; *nr receives its length. */
 const struct ev_info *ev_table(size_t *nr);
 
-/* Look up a bare name (no modifiers), or NULL. */
+/* Look up a bare name of the table (no modifiers), or NULL; cache events
+ * and tracepoints are not in the table: ev_parse() them. */
 const struct ev_info *ev_lookup(const char *name);
 
-/* perf's canonical name for (type, config), or NULL if not in the table. */
+/* perf's canonical name for (type, config), or NULL if not in the table
+ * (hardware cache events included, see ev_cache_name). */
 const char *ev_name(uint32_t type, uint64_t config);
+
+/* perf's canonical name of a PERF_TYPE_HW_CACHE config: "L1-dcache-loads"
+ * for accesses, "L1-dcache-load-misses" for misses; NULL when a field is
+ * out of range. */
+const char *ev_cache_name(uint64_t config);
+
+/* Is this cache config one perf would open (the cache has that op)? */
+bool ev_cache_valid(uint64_t config);
 
 /* Parse "NAME[:MODS]" into attr: zeroes *attr, then sets size, type,
  * config, exclude_user/kernel/hv and precise_ip.  Other fields (sampling,
