@@ -90,6 +90,13 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* "perfkit help CMD", as "perf help CMD": CMD's own help */
+		static char help_opt[] = "--help";
+		char *hv[] = { argv[0], argv[2], help_opt, NULL };
+
+		return main(3, hv);
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;

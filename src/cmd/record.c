@@ -1067,6 +1067,10 @@ static int build_cmdline(struct rec *r, int argc, char **argv)
 	v[0] = n > 0 ? exe : "perfkit";
 	for (int i = 0; i < argc; i++)
 		v[i + 1] = argv[i];
+	/* argv[0] is "perfkit record": the header reads "EXE record ARGS", as
+	 * perf's "/usr/bin/perf record ARGS" */
+	if (argc > 0 && !strncmp(argv[0], "perfkit ", 8))
+		v[1] = argv[0] + 8;
 	pd_writer_set_cmdline(r->w, argc + 1, v);
 	free(v);
 	return 0;
