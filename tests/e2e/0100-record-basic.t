@@ -43,6 +43,9 @@ same_file 'perf report --header-only stderr is empty' /dev/null hdr.err
 for f in hostname 'os release' arch 'nrcpus online' 'total memory' cmdline 'event : name = cpu-clock'; do
 	expect "header shows $f" grep -q "^# $f" hdr.out
 done
+expect "header cmdline reads 'EXE record ARGS', as perf's" grep -Eq '^# cmdline : [^ ]*perfkit record ' hdr.out
+"$PERFKIT" help record >help.out 2>&1
+expect "perfkit help record: record's own help" grep -q '^usage: perfkit record' help.out
 perf buildid-list -i rec.data >bid.out 2>bid.err
 expect 'build-id of the program is recorded' grep -q " $T/burn\$" bid.out
 
