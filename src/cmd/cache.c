@@ -373,7 +373,10 @@ int cmd_cache(int argc, char **argv)
 	if (!valgrind || !vglib) {
 		fprintf(stderr, "perfkit cache: %s\n",
 			!valgrind ? "valgrind not found in PATH (install the Debian package valgrind)"
-				  : "the pkcache Valgrind tool was not built (need Valgrind's dev files; see mk/cache.mk), or set PERFKIT_VALGRIND_LIB");
+				  : "the pkcache Valgrind tool is not in vgtool/lib beside the perfkit binary nor in "
+				    "../libexec/perfkit/vgtool/lib (copy build/vgtool/ along with build/perfkit, "
+				    "or set PERFKIT_VALGRIND_LIB to its lib folder; it is built when Valgrind's dev "
+				    "files are installed, see mk/cache.mk)");
 		free(valgrind);
 		free(vglib);
 		return 1;

@@ -74,6 +74,11 @@ int cgfile_parse(const char *buf, size_t len, const char *name, struct cgfile **
 	cg->strs = xcalloc(1, sizeof(*cg->strs));
 	hm_init(cg->strs);
 	*out = NULL;
+	if (end - p >= 8 && (!memcmp(p, "PERFILE2", 8) || !memcmp(p, "PERFFILE", 8))) {
+		pk_error(EINVAL, "%s: a perf.data file, not Cachegrind output (read it with perfkit report)",
+			 name);
+		goto fail;
+	}
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end, *bad = NULL;
