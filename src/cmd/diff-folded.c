@@ -70,6 +70,7 @@ static int load(const char *path, int which, int striphex, struct hashmap *m,
 {
 	struct flame_input in;
 	struct strbuf tmp = STRBUF_INIT;
+	size_t bad = 0, first_bad = 0;
 
 	flame_input_init(&in);
 	if (flame_input_add_file(&in, path) < 0) {
@@ -84,6 +85,8 @@ static int load(const char *path, int which, int striphex, struct hashmap *m,
 		if (!flame_parse_count(s, in.lines[i].len, &sl, &count)) {
 			sl = 0; /* difffolded.pl: the undefined stack, count 0 */
 			count = 0;
+			if (!bad++)
+				first_bad = i;
 		}
 		if (striphex && memchr(s, 'x', sl)) {
 			strip_hex(&tmp, s, sl);
@@ -104,6 +107,20 @@ static int load(const char *path, int which, int striphex, struct hashmap *m,
 		}
 		cs->c[which][e->val.u] += count;
 		*total += count;
+	}
+	if (bad) {
+		/* the output keeps difffolded.pl's " 0 0" line; say why */
+		char shown[64];
+		size_t k = 0;
+
+		for (size_t j = 0; j < in.lines[first_bad].len && k + 1 < sizeof(shown); j++) {
+			unsigned char ch = (unsigned char)in.lines[first_bad].s[j];
+			shown[k++] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
+		}
+		shown[k] = '\0';
+		fprintf(stderr, "perfkit diff-folded: warning: %s: %zu line%s not 'STACK COUNT' (first: '%s'), "
+			"counted as an empty stack with 0, as difffolded.pl does\n", path, bad,
+			bad == 1 ? " is" : "s are", shown);
 	}
 	sb_release(&tmp);
 	flame_input_release(&in);

@@ -33,4 +33,11 @@ expect 'missing file: message names it' grep -q "perfkit diff-folded: cannot ope
 "$PERFKIT" diff-folded -h >"$T/help.txt"
 expect '-h prints usage' grep -q 'usage: perfkit diff-folded' "$T/help.txt"
 
+# a line that is not STACK COUNT: difffolded.pl's output (" 0 0"), and a
+# warning naming the file and the line
+printf 'a;b 3\ngarbage line\n' >"$T/bad1"; printf 'a;b 4\n' >"$T/bad2"
+"$PERFKIT" diff-folded "$T/bad1" "$T/bad2" >"$T/bad.out" 2>"$T/bad.err"
+expect 'malformed line: exit 0, the output difffolded.pl gives' grep -qx ' 0 0' "$T/bad.out"
+expect '... and one warning naming the file and line' \
+	sh -c "test \$(wc -l <'$T/bad.err') = 1 && grep -q \"bad1: 1 line is not 'STACK COUNT' (first: 'garbage line')\" '$T/bad.err'"
 done_testing
