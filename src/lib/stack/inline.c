@@ -130,16 +130,36 @@ static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, bool mark, s
 
 	dwfl_module_getelf(mod, &bias);
 	uint64_t pc = elf_pc + bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias);
-	if (!cu)
-		return -ENOENT;
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes(cu, pc - bias, &scopes);
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias), cu_scan;
 	const char *file = NULL;
 	int line = 0;
-	Dwfl_Line *dl = dwfl_module_getsrc(mod, pc);
-	if (dl)
-		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+	if (cu) {
+		Dwfl_Line *dl = dwfl_module_getsrc(mod, pc);
+		if (dl)
+			file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+	} else {
+		/* no .debug_aranges (clang does not emit them, and elfutils
+		 * 0.188 does not fall back): find the unit whose ranges hold
+		 * the address, and its line table entry */
+		Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+		while (dw && !cu && dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, NULL, NULL,
+						    NULL) == 0) {
+			if (dwarf_offdie(dw, off + hsize, &cu_scan) && dwarf_haspc(&cu_scan, pc - bias) > 0)
+				cu = &cu_scan;
+			off = next;
+		}
+		if (!cu)
+			return -ENOENT;
+		Dwarf_Line *dl = dwarf_getsrc_die(cu, pc - bias);
+		if (dl) {
+			file = dwarf_linesrc(dl, NULL, NULL);
+			dwarf_lineno(dl, &line);
+		}
+	}
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes(cu, pc - bias, &scopes);
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
 	dwarf_getsrcfiles(cu, &files, &nfiles);
