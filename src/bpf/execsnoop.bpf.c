@@ -1,6 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* execsnoop.bpf.c — every execve(): argv captured at entry (per thread),
- * completed with the return code at exit and sent through a ring buffer. */
+ * completed with the return code at exit and sent through a ring buffer.
+ *
+ * At sys_enter_execve the argv strings are in the caller's memory, where a
+ * page not yet faulted in (string literals of a program that has not
+ * touched its .rodata yet) cannot be read: bpf_probe_read_user() does not
+ * fault.  When a read failed there or found nothing, a successful exec
+ * takes its argv from the new process at sys_exit_execve instead: the
+ * kernel has just copied the strings onto the new stack, between
+ * mm->arg_start and mm->arg_end, so they are resident.  Failed execs keep
+ * what was read at entry. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
@@ -65,13 +74,19 @@ int tp_sys_enter_execve(struct trace_event_raw_sys_enter *ctx)
 			break;
 		}
 		argp = 0;
-		if (bpf_probe_read_user(&argp, sizeof(argp), &argv[i]) || !argp)
+		if (bpf_probe_read_user(&argp, sizeof(argp), &argv[i])) {
+			e->flags |= EXEC_F_ENTER_FAULT;
+			break;
+		}
+		if (!argp)
 			break;
 		if (e->args_size > EXEC_LAST_ARG)
 			break;
 		ret = bpf_probe_read_user_str(&e->args[e->args_size], EXEC_ARGSIZE, argp);
-		if (ret < 0 || ret > EXEC_ARGSIZE)
+		if (ret < 0 || ret > EXEC_ARGSIZE) {
+			e->flags |= EXEC_F_ENTER_FAULT;
 			break;
+		}
 		if (ret == EXEC_ARGSIZE) {
 			char c = 0;
 			/* the string filled the slot: cut only if more bytes follow */
@@ -83,6 +98,30 @@ int tp_sys_enter_execve(struct trace_event_raw_sys_enter *ctx)
 		e->args_size += ret;
 	}
 	return 0;
+}
+
+/* The argv block of the current (just exec'd) process, raw: see
+ * EXEC_F_FROM_MM.  Keeps the entry-time argv when it cannot be read. */
+static __always_inline void read_new_argv(struct exec_event *e)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	unsigned long start = BPF_CORE_READ(task, mm, arg_start);
+	unsigned long end = BPF_CORE_READ(task, mm, arg_end);
+	__u32 flags = EXEC_F_FROM_MM;
+	__u64 n;
+
+	if (!start || end <= start)
+		return;
+	n = end - start;
+	if (n > EXEC_ARGS_BUF) {
+		n = EXEC_ARGS_BUF;
+		flags |= EXEC_F_MM_CUT;
+	}
+	if (bpf_probe_read_user(e->args, n, (const void *)start))
+		return;
+	e->args_size = (__u32)n;
+	e->args_count = 0;
+	e->flags = (e->flags & EXEC_F_ENTER_FAULT) | flags;
 }
 
 SEC("tracepoint/syscalls/sys_exit_execve")
@@ -98,6 +137,9 @@ int tp_sys_exit_execve(struct trace_event_raw_sys_exit *ctx)
 		return 0;
 	if (ignore_failed && ret < 0)
 		goto cleanup;
+	if (ret == 0 && (!e->args_count || (e->flags & EXEC_F_ENTER_FAULT)))
+		read_new_argv(e);
+	e->flags &= ~EXEC_F_ENTER_FAULT;
 	e->retval = ret;
 	e->ts_ns = bpf_ktime_get_ns();
 	bpf_get_current_comm(&e->comm, sizeof(e->comm));

@@ -12,6 +12,11 @@
 /* flags */
 #define EXEC_F_MORE_ARGS     1u           /* argv had more than max_args entries */
 #define EXEC_F_ARG_CUT       2u           /* some argument was longer than EXEC_ARGSIZE - 1 */
+#define EXEC_F_ENTER_FAULT   4u           /* (kernel only) an argv read failed at sys_enter */
+#define EXEC_F_FROM_MM       8u           /* args[] holds the new process's raw argv block
+					   * [mm->arg_start, mm->arg_end): args_size bytes,
+					   * args_count 0, user space splits it at the NULs */
+#define EXEC_F_MM_CUT       16u           /* ... cut at EXEC_ARGS_BUF bytes */
 
 struct exec_event {
 	__u64 ts_ns;                      /* CLOCK_MONOTONIC at exit of execve */

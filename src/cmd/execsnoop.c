@@ -10,6 +10,9 @@
  * empty argument), and " ..." ends the line only when arguments were
  * really cut (more than --max-args of them, or one longer than 127 bytes).
  * RET is 0 or -errno; failed execs are shown with -x only.
+ * When argv could not be read at the exec's entry (strings in pages not
+ * yet faulted in), a successful exec shows the argv of the new process
+ * (its mm->arg_start..arg_end block, see src/bpf/execsnoop.bpf.c).
  */
 #include "cmd/cmds.h"
 
@@ -118,16 +121,30 @@ static int handle_event(void *ctx, void *data, size_t size)
 		sb_addf(sb, "%-6u ", e->uid);
 	sb_addf(sb, "%-16s %-7u %-7u %3d ", comm, e->pid, e->ppid, e->retval);
 
+	/* from the new process (EXEC_F_FROM_MM): the raw argv block, whose
+	 * arguments are counted and cut here as the kernel half does at entry */
+	bool from_mm = e->flags & EXEC_F_FROM_MM;
+	bool cut = e->flags & (EXEC_F_MORE_ARGS | EXEC_F_ARG_CUT);
+	unsigned max = from_mm ? (unsigned)o->max_args : e->args_count;
 	const char *p = e->args, *end = e->args + args_size;
-	for (unsigned i = 0; i < e->args_count && p < end; i++) {
+	for (unsigned i = 0; p < end; i++) {
+		if (i >= max) {
+			cut |= from_mm;   /* more arguments than --max-args */
+			break;
+		}
 		const char *z = memchr(p, '\0', (size_t)(end - p));
 		size_t n = z ? (size_t)(z - p) : (size_t)(end - p);
+		if (from_mm && (!z || n > EXEC_ARGSIZE - 1)) {
+			cut = true;   /* longer than a slot, or the block was cut */
+			if (n > EXEC_ARGSIZE - 1)
+				n = EXEC_ARGSIZE - 1;
+		}
 		if (i)
 			sb_addch(sb, ' ');
 		add_arg(sb, p, n);
-		p += n + 1;
+		p = z ? z + 1 : end;
 	}
-	if (e->flags & (EXEC_F_MORE_ARGS | EXEC_F_ARG_CUT))
+	if (cut)
 		sb_addstr(sb, " ...");
 	sb_addch(sb, '\n');
 	fwrite(sb->buf, 1, sb->len, stdout);

@@ -7,6 +7,10 @@
  * each from its own entry (a per-thread stack of entry times).
  *
  *   funclatency [-p PID] [-u|-m] [-L STEP] [-i SECS] [-d SECS] BINARY:FUNCTION
+ * Options may come before or after the target, as in bcc.  BINARY is a
+ * path, a name in $PATH or a library name ("c", "libc", "libc.so.6"); the
+ * target is split at the first ':' that ends such a binary, so C++ names
+ * with "::" work (uprobe.h).
  * -L STEP counts into linear buckets of STEP units instead (bpftrace's
  * lhist()): FUNC_LIN_SLOTS (1000) of them, then one for ">= 1000*STEP".
  * After the histogram: "avg = A UNIT, total: T UNIT, count: N".
@@ -21,6 +25,7 @@
 #include <limits.h>
 #include <linux/types.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +67,10 @@ static void usage(FILE *f)
 		"  -d, --duration SECS    trace for SECS seconds (default: until Ctrl-C)\n"
 		"  -T, --timestamp        print the time of day with each histogram\n"
 		"  -v, --verbose          show libbpf's messages\n"
-		"BINARY is a path or a name looked up in $PATH; FUNCTION its symbol name.\n");
+		"Options may also follow BINARY:FUNCTION.  BINARY is a path, a name looked up\n"
+		"in $PATH, or a library (\"c\", \"libc\", \"libc.so.6\": ld.so cache, then the\n"
+		"standard library directories); FUNCTION is its symbol name, or a demangled\n"
+		"C++ name (\"ns::Acc<double>::add\", with \"(double)\" to pick an overload).\n");
 }
 
 static int parse_secs(const char *what, const char *s, double *out)
@@ -108,8 +116,18 @@ static int parse_opts(struct funclatency_opts *o, int argc, char **argv)
 	int c;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "+p:umL:i:d:Tvh", longopts, NULL)) != -1) {
+	/* "-": the target comes back as option 1 wherever it stands, so
+	 * options after it work whatever POSIXLY_CORRECT says */
+	while ((c = getopt_long(argc, argv, "-p:umL:i:d:Tvh", longopts, NULL)) != -1) {
 		switch (c) {
+		case 1:
+			if (o->target) {
+				fprintf(stderr, "perfkit funclatency: expected one BINARY:FUNCTION, "
+					"got '%s' and '%s'\n", o->target, optarg);
+				return 2;
+			}
+			o->target = optarg;
+			break;
 		case 'p':
 			errno = 0;
 			o->pid = strtol(optarg, &end, 10);
@@ -135,12 +153,13 @@ static int parse_opts(struct funclatency_opts *o, int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind + 1 != argc) {
+	if (optind < argc && !o->target)   /* after "--" */
+		o->target = argv[optind++];
+	if (!o->target || optind < argc) {
 		fprintf(stderr, "perfkit funclatency: expected one BINARY:FUNCTION\n");
 		usage(stderr);
 		return 2;
 	}
-	o->target = argv[optind];
 	return 0;
 }
 
@@ -191,25 +210,25 @@ int cmd_funclatency(int argc, char **argv)
 {
 	struct funclatency_opts o = { 0 };
 	struct funclatency_bpf *skel = NULL;
-	char *binary = NULL, *spec = NULL;
+	char *binary = NULL, *func = NULL;
 	uint64_t off = 0;
 	int err, ret = 1;
 
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	spec = xstrdup(o.target);
-	char *colon = strrchr(spec, ':');
-	if (!colon || colon == spec || !colon[1]) {
-		fprintf(stderr, "perfkit funclatency: '%s': expected BINARY:FUNCTION\n", o.target);
-		free(spec);
+	err = uprobe_parse_target(o.target, &binary, &func);
+	if (err == -EINVAL) {
+		fprintf(stderr, "perfkit funclatency: %s\n", pk_errmsg());
+		usage(stderr);
 		return 2;
 	}
-	*colon = '\0';
-	const char *func = colon + 1;
-	binary = uprobe_find_binary(spec);
-	if (!binary || uprobe_func_offset(binary, func, &off, NULL))
+	if (err || uprobe_func_offset(binary, func, &off, NULL))
 		goto fail;
+	if (o.pid && kill((pid_t)o.pid, 0) && errno == ESRCH) {
+		pk_error(ESRCH, "no process with PID %ld", o.pid);
+		goto fail;
+	}
 	if (bpfk_check_root())
 		goto fail;
 	bpfk_init(o.verbose);
@@ -231,21 +250,27 @@ int cmd_funclatency(int argc, char **argv)
 
 	LIBBPF_OPTS(bpf_uprobe_opts, uopts);
 	pid_t upid = o.pid ? (pid_t)o.pid : -1;
-	char what[PATH_MAX + 128];
-	snprintf(what, sizeof(what), "attaching uprobe to %s:%s (offset 0x%llx; uprobes need "
-		 "CONFIG_UPROBES=y and CONFIG_UPROBE_EVENTS=y)", binary, func, (unsigned long long)off);
 	uopts.retprobe = false;
 	skel->links.func_entry = bpf_program__attach_uprobe_opts(skel->progs.func_entry, upid,
 								 binary, off, &uopts);
-	if (!skel->links.func_entry) {
-		bpfk_error(errno, what);
-		goto fail;
+	if (skel->links.func_entry) {
+		uopts.retprobe = true;
+		skel->links.func_exit = bpf_program__attach_uprobe_opts(skel->progs.func_exit, upid,
+									binary, off, &uopts);
 	}
-	uopts.retprobe = true;
-	skel->links.func_exit = bpf_program__attach_uprobe_opts(skel->progs.func_exit, upid,
-								binary, off, &uopts);
-	if (!skel->links.func_exit) {
-		bpfk_error(errno, what);
+	if (!skel->links.func_entry || !skel->links.func_exit) {
+		err = errno;
+		char what[PATH_MAX + 160];
+		if (err == ESRCH && o.pid) {   /* it ended since the check above */
+			pk_error(ESRCH, "attaching uprobe to %s:%s: no process with PID %ld", binary,
+				 func, o.pid);
+			goto fail;
+		}
+		snprintf(what, sizeof(what), "attaching uprobe to %s:%s (offset 0x%llx)%s", binary,
+			 func, (unsigned long long)off,
+			 err == ENOENT || err == EOPNOTSUPP || err == ENOTSUP ?
+			 " (uprobes need CONFIG_UPROBES=y and CONFIG_UPROBE_EVENTS=y)" : "");
+		bpfk_error(err, what);
 		goto fail;
 	}
 
@@ -277,7 +302,7 @@ fail:
 out:
 	funclatency_bpf__destroy(skel);
 	free(binary);
-	free(spec);
+	free(func);
 	return ret;
 }
 #endif /* PERFKIT_NO_BPF */

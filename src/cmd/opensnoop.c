@@ -6,10 +6,14 @@
  *
  * Output:  [TIME(s)] [UID] PID COMM FD ERR [FLAGS] PATH
  * FD is -1 and ERR the errno when the open failed.  With -F a relative PATH
- * is made absolute in user space when the event arrives: against the
- * thread's cwd (/proc/PID/task/TID/cwd) for AT_FDCWD, against the directory
- * behind the fd (/proc/PID/fd/DFD) otherwise; when the process is already
- * gone the path is printed as it was given.
+ * is made absolute: the kernel half captures the directory it is relative
+ * to (the cwd for AT_FDCWD, the directory behind the dirfd otherwise) at
+ * the syscall's exit, so it does not matter whether the process, its cwd or
+ * the fd are still there when the event is read; leading "./" and "../"
+ * are folded (relpath.h).  Where the kernel half could not capture it (a
+ * directory deeper than 64 levels or 4 KiB), it is looked up in /proc
+ * (/proc/PID/task/TID/cwd, /proc/PID/cwd, /proc/PID/fd/DFD) and, when the
+ * process is already gone, the path is printed as it was given.
  */
 #include "cmd/cmds.h"
 
@@ -30,6 +34,7 @@
 #include "base/error.h"
 #include "base/strbuf.h"
 #include "bpf/opensnoop.h"
+#include "bpfutil/relpath.h"
 #include "bpfutil/setup.h"
 #include "bpfutil/tracefs.h"
 #include "opensnoop.skel.h"
@@ -42,7 +47,7 @@ struct opensnoop_opts {
 	double duration;
 	int verbose;
 	unsigned long long start_ns;
-	struct strbuf line;
+	struct strbuf line, dir;
 };
 
 static void usage(FILE *f)
@@ -61,25 +66,45 @@ static void usage(FILE *f)
 		"  -v, --verbose        show libbpf's messages\n");
 }
 
-/* Resolve fname against the directory it was relative to; false when
- * /proc no longer has it. */
-static bool resolve_path(struct strbuf *out, const struct open_event *e, const char *fname)
+/* Read a /proc link to a directory into dir; false unless absolute. */
+static bool proc_dir(char *dir, size_t size, const char *link)
 {
-	char link[64], dir[PATH_MAX];
-	ssize_t n;
+	ssize_t n = readlink(link, dir, size - 1);
 
-	if (e->dfd == AT_FDCWD)
-		snprintf(link, sizeof(link), "/proc/%u/task/%u/cwd", e->pid, e->tid);
-	else
-		snprintf(link, sizeof(link), "/proc/%u/fd/%d", e->pid, e->dfd);
-	n = readlink(link, dir, sizeof(dir) - 1);
 	if (n <= 0 || dir[0] != '/')
 		return false;
 	dir[n] = '\0';
-	sb_addstr(out, dir);
-	if (dir[n - 1] != '/')
-		sb_addch(out, '/');
-	sb_addstr(out, fname);
+	return true;
+}
+
+/* Append fname made absolute against the directory it was relative to:
+ * the one the kernel half captured (OPEN_DIR_DONE), else the thread's or
+ * process's cwd or the dirfd's target through /proc while they are still
+ * there.  False (nothing appended) when neither is known. */
+static bool resolve_path(struct strbuf *out, const struct open_event *e, size_t dir_size,
+			 const char *fname, struct strbuf *tmp)
+{
+	char link[64], dir[PATH_MAX];
+
+	sb_reset(tmp);
+	if (e->dir_state == OPEN_DIR_DONE &&
+	    !relpath_dir_from_components(tmp, e->dir, dir_size, e->dir_depth)) {
+		relpath_join(out, tmp->buf, fname);
+		return true;
+	}
+	if (e->dfd == AT_FDCWD) {
+		snprintf(link, sizeof(link), "/proc/%u/task/%u/cwd", e->pid, e->tid);
+		if (!proc_dir(dir, sizeof(dir), link)) {   /* the thread is gone */
+			snprintf(link, sizeof(link), "/proc/%u/cwd", e->pid);
+			if (!proc_dir(dir, sizeof(dir), link))
+				return false;
+		}
+	} else {
+		snprintf(link, sizeof(link), "/proc/%u/fd/%d", e->pid, e->dfd);
+		if (!proc_dir(dir, sizeof(dir), link))
+			return false;
+	}
+	relpath_join(out, dir, fname);
 	return true;
 }
 
@@ -90,8 +115,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 	struct strbuf *sb = &o->line;
 	char comm[OPEN_TASK_COMM_LEN + 1], fname[OPEN_NAME_MAX + 1];
 
-	if (size < sizeof(*e))
+	if (size < OPEN_EVENT_BASE)
 		return 0;
+	size_t dir_size = size - OPEN_EVENT_BASE < e->dir_size ? size - OPEN_EVENT_BASE : e->dir_size;
 	memcpy(comm, e->comm, OPEN_TASK_COMM_LEN);
 	comm[OPEN_TASK_COMM_LEN] = '\0';
 	memcpy(fname, e->fname, OPEN_NAME_MAX);
@@ -108,7 +134,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		e->ret >= 0 ? 0 : -e->ret);
 	if (o->extended)
 		sb_addf(sb, "%08llo ", (unsigned long long)e->flags);
-	if (!(o->full_path && fname[0] && fname[0] != '/' && resolve_path(sb, e, fname)))
+	if (!(o->full_path && fname[0] && fname[0] != '/' && resolve_path(sb, e, dir_size, fname, &o->dir)))
 		sb_addstr(sb, fname);
 	sb_addch(sb, '\n');
 	fwrite(sb->buf, 1, sb->len, stdout);
@@ -179,7 +205,7 @@ static int parse_opts(struct opensnoop_opts *o, int argc, char **argv)
 
 int cmd_opensnoop(int argc, char **argv)
 {
-	struct opensnoop_opts o = { .uid = -1, .line = STRBUF_INIT };
+	struct opensnoop_opts o = { .uid = -1, .line = STRBUF_INIT, .dir = STRBUF_INIT };
 	struct opensnoop_bpf *skel = NULL;
 	struct ring_buffer *rb = NULL;
 	int err, ret = 1;
@@ -204,6 +230,7 @@ int cmd_opensnoop(int argc, char **argv)
 	skel->rodata->targ_tgid = (__u32)o.pid;
 	skel->rodata->targ_uid = o.uid < 0 ? (__u32)-1 : (__u32)o.uid;
 	skel->rodata->failed_only = o.failed;
+	skel->rodata->full_path = o.full_path;
 	/* open() does not exist on every architecture */
 	if (!tracefs_has_event("syscalls", "sys_enter_open")) {
 		bpf_program__set_autoload(skel->progs.tp_enter_open, false);
@@ -255,6 +282,7 @@ out:
 	ring_buffer__free(rb);
 	opensnoop_bpf__destroy(skel);
 	sb_release(&o.line);
+	sb_release(&o.dir);
 	return ret;
 }
 #endif /* PERFKIT_NO_BPF */

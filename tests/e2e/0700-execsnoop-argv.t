@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # perfkit execsnoop: exact argv (empty and spaced arguments quoted), "..."
-# only when arguments were really cut, failed execs with -x and their errno.
+# only when arguments were really cut, failed execs with -x and their errno;
+# execl() with string literals not yet faulted in (argv from the new process).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf-lib.sh"
 bpf_require
@@ -19,6 +20,7 @@ if tracer_start "$T/out" "$T/err" "$PERFKIT" execsnoop -x --max-args 4; then
 	/bin/echo "$long127" >/dev/null
 	/bin/echo "$long128" >/dev/null
 	"$T/no-such-program" 2>/dev/null
+	"$PK_BUILD/tests/workloads/execlit" >/dev/null
 	sleep 0.3
 	tracer_stop
 	expect 'Ctrl-C ends it with status 0' test $? = 0
@@ -33,9 +35,23 @@ if tracer_start "$T/out" "$T/err" "$PERFKIT" execsnoop -x --max-args 4; then
 	expect 'a 128-byte argument is cut, with ...' grep -Eq " 0 /bin/echo b{127} \.\.\.\$" "$T/out"
 	expect 'failed exec of a missing file: -2 (ENOENT)' \
 		grep -Eq " -2 $T/no-such-program\$" "$T/out"
+	expect 'execl() with literals not yet read: exact argv (from the new process)' \
+		grep -Eq "^echo .* 0 /bin/echo lit-one '' 'lit two'\$" "$T/out"
 	expect 'banner on stderr' grep -q 'Tracing exec()s... Hit Ctrl-C to end.' "$T/err"
 else
 	not_ok 'execsnoop starts'
+fi
+
+# the argv taken from the new process obeys --max-args too
+if tracer_start "$T/out5" "$T/err5" "$PERFKIT" execsnoop -n echo --max-args 2; then
+	"$PK_BUILD/tests/workloads/execlit" >/dev/null
+	sleep 0.3
+	tracer_stop
+	sed 's/^/# /' "$T/out5" | grep -E 'lit' | head
+	expect 'literal argv with --max-args 2: two arguments, then ...' \
+		grep -Eq '^echo .* 0 /bin/echo lit-one \.\.\.$' "$T/out5"
+else
+	not_ok 'execsnoop --max-args 2 starts'
 fi
 
 # as an unprivileged user: one line saying what is needed, exit 1

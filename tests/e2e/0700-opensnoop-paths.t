@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # perfkit opensnoop: a test program's opens with FD or error; -F resolves
-# openat(fd of /etc, "passwd") to /etc/passwd; -p filters by process.
+# openat(fd of /etc, "passwd") to /etc/passwd, and paths relative to the
+# cwd (with ../), to a dirfd closed right after, from a thread that ended,
+# and across a mount point; -p filters by process.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf-lib.sh"
 bpf_require
@@ -24,6 +26,40 @@ if tracer_start "$T/out" "$T/err" "$PERFKIT" opensnoop -F -n opener; then
 else
 	not_ok 'opensnoop starts'
 fi
+
+# -F with relative paths: relopen chdirs to $T/w, opens f.txt, ../up.txt,
+# openat(fd of d, "sub/f.txt") then closes the fd at once, ./thr.txt from a
+# thread that ends at once, and the missing nope.txt (fails)
+mkdir -p "$T/w/d/sub"
+touch "$T/w/f.txt" "$T/up.txt" "$T/w/d/sub/f.txt" "$T/w/thr.txt"
+shm=
+if mountpoint -q /dev/shm 2>/dev/null && shm=$(mktemp -d /dev/shm/pk-relopen.XXXXXX); then
+	mkdir -p "$shm/w/d/sub"
+	touch "$shm/w/f.txt" "$shm/w/d/sub/f.txt"
+fi
+if tracer_start "$T/rout" "$T/rerr" "$PERFKIT" opensnoop -F -n relopen; then
+	"$PK_BUILD/tests/workloads/relopen" "$T/w"
+	[ -n "$shm" ] && "$PK_BUILD/tests/workloads/relopen" "$shm/w"
+	tracer_stop
+	sed 's/^/# /' "$T/rout" | grep -v 'ld.so\|lib'
+	expect '-F: "f.txt" against the cwd' grep -Eq "^[0-9]+ +relopen +[0-9]+ +0 $T/w/f.txt\$" "$T/rout"
+	expect '-F: "../up.txt" with the .. folded' grep -Eq "^[0-9]+ +relopen +[0-9]+ +0 $T/up.txt\$" "$T/rout"
+	expect '-F: openat(dirfd, "sub/f.txt"), dirfd closed at once' \
+		grep -Eq "^[0-9]+ +relopen +[0-9]+ +0 $T/w/d/sub/f.txt\$" "$T/rout"
+	expect '-F: "./thr.txt" from a thread that ended' \
+		grep -Eq "^[0-9]+ +relopen +[0-9]+ +0 $T/w/thr.txt\$" "$T/rout"
+	expect '-F: a failed open resolved too' grep -Eq "^[0-9]+ +relopen +-1 +2 $T/w/nope.txt\$" "$T/rout"
+	expect '-F: no relative path left' test "$(awk 'NR > 1 && $5 !~ /^\//' "$T/rout" | wc -l)" = 0
+	if [ -n "$shm" ]; then
+		expect '-F: across a mount point (/dev/shm)' \
+			grep -Eq "^[0-9]+ +relopen +[0-9]+ +0 $shm/w/d/sub/f.txt\$" "$T/rout"
+	else
+		skip '/dev/shm is not a mount point here'
+	fi
+else
+	not_ok 'opensnoop -F starts'
+fi
+[ -n "$shm" ] && rm -rf "$shm"
 
 # without -F the relative name stays as given; -x shows only failures
 if tracer_start "$T/out2" "$T/err2" "$PERFKIT" opensnoop -n opener -e; then

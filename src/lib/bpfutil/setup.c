@@ -33,8 +33,14 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	size_t n = strlen(line);
 	while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
 		line[--n] = '\0';
+	/* libbpf starts its own messages with "libbpf: "; bpfk_error adds that */
+	char *msg = line;
+	if (!strncmp(msg, "libbpf: ", 8)) {
+		msg += 8;
+		n -= 8;
+	}
 	if (n)
-		memcpy(last_msg, line, n + 1);
+		memcpy(last_msg, msg, n + 1);
 	return 0;
 }
 
