@@ -239,6 +239,125 @@ static void test_render_small(void **state)
 	free(svg);
 }
 
+/* ---- line order: the merge sort with cached bytes and prefetching must
+ * give exactly the graph of the same lines already sorted ---- */
+static uint32_t lcg(uint32_t *x)
+{
+	*x = *x * 1103515245u + 12345u;
+	return *x >> 8;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+
+	return strcmp(x, y); /* bytes as unsigned char, a prefix first */
+}
+
+/* n lines of 1-4 frames from names that sort around ';' and ' ' and share
+ * prefixes; integer and fractional counts; some two-column lines */
+static char **make_lines(size_t n, uint32_t seed)
+{
+	static const char *const names[] = {
+		"a", "a!", "a b", "a\x01", "ab", "b", "\xc3\xa9", "", "a~",
+	};
+	const size_t nn = sizeof(names) / sizeof(names[0]);
+	char **v = malloc(n * sizeof(*v));
+
+	for (size_t i = 0; i < n; i++) {
+		char buf[128];
+		size_t len = 0;
+		uint32_t depth = 1 + lcg(&seed) % 4;
+
+		for (uint32_t d = 0; d < depth; d++)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", d ? ";" : "",
+						names[lcg(&seed) % nn]);
+		uint32_t c = lcg(&seed) % 100;
+
+		if (c < 10)
+			snprintf(buf + len, sizeof(buf) - len, " %u %u", c, lcg(&seed) % 9);
+		else if (c < 50)
+			snprintf(buf + len, sizeof(buf) - len, " %u.%u", c, lcg(&seed) % 1000);
+		else
+			snprintf(buf + len, sizeof(buf) - len, " %u", c);
+		v[i] = strdup(buf);
+	}
+	return v;
+}
+
+static char *join(char **v, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		sb_addstr(&sb, v[i]);
+		sb_addch(&sb, '\n');
+	}
+	return sb_detach(&sb, NULL);
+}
+
+static void test_render_order(void **state)
+{
+	/* above 65536 lines the merge runs on two threads */
+	const size_t n = 70000;
+	char **v = make_lines(n, 12345);
+	struct flame_opts o;
+	int ret;
+
+	(void)state;
+	flame_opts_init(&o);
+	o.colormode = FLAME_COLOR_HASH;
+	o.minwidth = 0;
+	char *shuffled = join(v, n);
+	/* two sorted halves: a concatenation of sorted files */
+	qsort(v, n / 2, sizeof(*v), cmp_line);
+	qsort(v + n / 2, n - n / 2, sizeof(*v), cmp_line);
+	char *halves = join(v, n);
+
+	qsort(v, n, sizeof(*v), cmp_line);
+	char *sorted = join(v, n);
+	/* sorted backwards: every line starts a run */
+	for (size_t i = 0; i < n / 2; i++) {
+		char *t = v[i];
+
+		v[i] = v[n - 1 - i];
+		v[n - 1 - i] = t;
+	}
+	char *backwards = join(v, n);
+	char *want = render(sorted, &o, &ret);
+
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(want, "a b (")); /* names with spaces kept */
+	const char *inputs[] = { shuffled, halves, backwards };
+
+	for (size_t k = 0; k < 3; k++) {
+		char *got = render(inputs[k], &o, &ret);
+
+		assert_int_equal(ret, 0);
+		assert_true(strcmp(got, want) == 0); /* not printed: megabytes */
+		free(got);
+	}
+	/* and the same with --reverse (lines rewritten before sorting) */
+	o.reverse = 1;
+	free(want);
+	want = render(sorted, &o, &ret);
+	for (size_t k = 0; k < 3; k++) {
+		char *got = render(inputs[k], &o, &ret);
+
+		assert_int_equal(ret, 0);
+		assert_true(strcmp(got, want) == 0); /* not printed: megabytes */
+		free(got);
+	}
+	free(want);
+	free(shuffled);
+	free(halves);
+	free(sorted);
+	free(backwards);
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_render_small),
+		cmocka_unit_test(test_render_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

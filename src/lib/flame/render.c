@@ -139,14 +139,20 @@ static size_t common_prefix(const char *a, size_t al, const char *b, size_t bl)
 	return i;
 }
 
-/* A sort key: the line, and (once sorted) the length of the prefix it
- * shares with the line before it. */
+/* A sort key: the line, (once sorted) the length of the prefix it shares
+ * with the line before it, and the byte that follows that prefix (0 past
+ * the end), which settles most merge comparisons without reading the
+ * line itself. */
 struct skey {
 	const char *s;
 	uint32_t len;
 	uint32_t lcp;
 	uint32_t idx;
+	unsigned char c;
 };
+
+/* how many lines ahead a merge prefetches */
+#define MERGE_PREFETCH 4
 
 /* Is a <= b, given k = the length of their common prefix? */
 static inline int le_at(const struct skey *a, const struct skey *b, size_t k)
@@ -161,12 +167,16 @@ static inline int le_at(const struct skey *a, const struct skey *b, size_t k)
 /* Merge two sorted runs with known neighbour LCPs (Ng & Kakehi's LCP
  * merge): a comparison only reads bytes past the prefix both heads
  * already share with the last line written, so long common stack
- * prefixes are not compared again and again. */
+ * prefixes are not compared again and again.  Each head also carries the
+ * byte after that prefix: when those differ the order is known without
+ * touching the lines (on shuffled input, about a third of the
+ * comparisons that would read them). */
 static void lcp_merge(const struct skey *A, size_t na, const struct skey *B, size_t nb,
 		      struct skey *out)
 {
 	size_t i = 0, j = 0, o = 0;
 	uint32_t ha = 0, hb = 0;
+	unsigned char ca = na ? A[0].c : 0, cb = nb ? B[0].c : 0;
 
 	while (i < na && j < nb) {
 		int take_a;
@@ -174,37 +184,50 @@ static void lcp_merge(const struct skey *A, size_t na, const struct skey *B, siz
 		if (ha != hb) {
 			/* the head sharing more with the last line is the smaller */
 			take_a = ha > hb;
+		} else if (ca != cb && ha < A[i].len && hb < B[j].len) {
+			/* they differ at the first byte past that prefix: known
+			 * without reading the lines */
+			take_a = ca < cb;
 		} else {
 			size_t k = ha + common_prefix(A[i].s + ha, A[i].len - ha, B[j].s + ha, B[j].len - ha);
 
 			take_a = le_at(&A[i], &B[j], k);
-			if (take_a)
+			if (take_a) {
 				hb = (uint32_t)k;
-			else
+				cb = k < B[j].len ? (unsigned char)B[j].s[k] : 0;
+			} else {
 				ha = (uint32_t)k;
+				ca = k < A[i].len ? (unsigned char)A[i].s[k] : 0;
+			}
 		}
 		if (take_a) {
 			out[o] = A[i++];
+			out[o].c = ca;
 			out[o++].lcp = ha;
 			ha = i < na ? A[i].lcp : 0;
-			if (i + 1 < na) /* hide the next line's cache miss */
-				__builtin_prefetch(A[i + 1].s + A[i + 1].lcp);
+			ca = i < na ? A[i].c : 0;
+			if (i + MERGE_PREFETCH < na) /* hide the cache miss of a line to come */
+				__builtin_prefetch(A[i + MERGE_PREFETCH].s + A[i + MERGE_PREFETCH].lcp);
 		} else {
 			out[o] = B[j++];
+			out[o].c = cb;
 			out[o++].lcp = hb;
 			hb = j < nb ? B[j].lcp : 0;
-			if (j + 1 < nb)
-				__builtin_prefetch(B[j + 1].s + B[j + 1].lcp);
+			cb = j < nb ? B[j].c : 0;
+			if (j + MERGE_PREFETCH < nb)
+				__builtin_prefetch(B[j + MERGE_PREFETCH].s + B[j + MERGE_PREFETCH].lcp);
 		}
 	}
 	if (i < na) {
 		out[o] = A[i++];
+		out[o].c = ca;
 		out[o++].lcp = ha;
 		while (i < na)
 			out[o++] = A[i++];
 	}
 	if (j < nb) {
 		out[o] = B[j++];
+		out[o].c = cb;
 		out[o++].lcp = hb;
 		while (j < nb)
 			out[o++] = B[j++];
@@ -242,79 +265,84 @@ static void merge_runs(struct skey *k, struct skey *tmp, size_t *runs, size_t nr
 		memcpy(k + first, src + first, (end - first) * sizeof(*k));
 }
 
-struct merge_job {
-	struct skey *k, *tmp;
-	size_t *runs, nruns;
-};
-
-static void *merge_thread(void *arg)
+/* Sort k[0..n) (n >= 1) on one thread: a natural merge sort.  The
+ * ascending runs of the input (a folded file is often sorted, or a
+ * concatenation of sorted files) are found in one sequential pass, then
+ * merged pairwise. */
+static void sort_part(struct skey *k, size_t n)
 {
-	struct merge_job *j = arg;
-
-	merge_runs(j->k, j->tmp, j->runs, j->nruns);
-	return NULL;
-}
-
-/* Sort keys by bytes (shorter prefix first); sets every lcp field.  A
- * natural merge sort: ascending runs of the input (a folded file is often
- * sorted, or a concatenation of sorted files) are found in one sequential
- * pass, then merged pairwise; large inputs merge their two halves on two
- * threads before the last merge. */
-static void lcp_sort(struct skey *k, size_t n)
-{
-	if (n < 2) {
-		if (n)
-			k[0].lcp = 0;
-		return;
-	}
 	size_t *runs = xmalloc((n + 2) * sizeof(*runs)), nruns = 0;
 
 	runs[nruns++] = 0;
 	k[0].lcp = 0;
+	k[0].c = k[0].len ? (unsigned char)k[0].s[0] : 0;
 	for (size_t i = 1; i < n; i++) {
 		size_t c = common_prefix(k[i - 1].s, k[i - 1].len, k[i].s, k[i].len);
 
 		if (le_at(&k[i - 1], &k[i], c)) {
 			k[i].lcp = (uint32_t)c;
+			k[i].c = c < k[i].len ? (unsigned char)k[i].s[c] : 0;
 		} else {
 			k[i].lcp = 0;
+			k[i].c = k[i].len ? (unsigned char)k[i].s[0] : 0;
 			runs[nruns++] = i;
 		}
 	}
 	runs[nruns] = n;
-	if (nruns == 1) {
-		free(runs);
+	if (nruns > 1) {
+		struct skey *tmp = xmalloc(n * sizeof(*tmp));
+
+		merge_runs(k, tmp, runs, nruns);
+		free(tmp);
+	}
+	free(runs);
+}
+
+struct sort_job {
+	struct skey *k;
+	size_t n;
+};
+
+static void *sort_thread(void *arg)
+{
+	struct sort_job *j = arg;
+
+	sort_part(j->k, j->n);
+	return NULL;
+}
+
+/* Sort keys by bytes (shorter prefix first), stably; sets every lcp
+ * field.  Large inputs sort their two halves on two threads (runs found
+ * and merged in each), then merge the halves unless already in order. */
+static void lcp_sort(struct skey *k, size_t n)
+{
+	if (n < 65536) {
+		if (n)
+			sort_part(k, n);
+		return;
+	}
+	size_t runs[3] = { 0, n / 2, n };
+	struct sort_job job = { k + runs[1], n - runs[1] };
+	pthread_t th;
+	int threaded = pthread_create(&th, NULL, sort_thread, &job) == 0;
+
+	sort_part(k, runs[1]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		sort_thread(&job);
+	struct skey *a = &k[runs[1] - 1], *b = &k[runs[1]];
+	size_t c = common_prefix(a->s, a->len, b->s, b->len);
+
+	if (le_at(a, b, c)) { /* the halves are in order: one run */
+		b->lcp = (uint32_t)c;
+		b->c = c < b->len ? (unsigned char)b->s[c] : 0;
 		return;
 	}
 	struct skey *tmp = xmalloc(n * sizeof(*tmp));
-	size_t half = nruns / 2;
-	pthread_t th;
 
-	if (n >= 65536 && nruns >= 4) {
-		/* the second half's runs get their own array (merge_runs
-		 * rewrites the array it is given) */
-		size_t *runs2 = xmalloc((nruns - half + 1) * sizeof(*runs2));
-		struct merge_job job = { k, tmp, runs2, nruns - half };
-		size_t mid = runs[half];
-
-		memcpy(runs2, runs + half, (nruns - half + 1) * sizeof(*runs2));
-		int threaded = pthread_create(&th, NULL, merge_thread, &job) == 0;
-
-		runs[half] = mid;
-		merge_runs(k, tmp, runs, half);
-		if (threaded)
-			pthread_join(th, NULL);
-		else
-			merge_runs(k, tmp, runs2, nruns - half);
-		free(runs2);
-		runs[0] = 0;
-		runs[1] = mid;
-		runs[2] = n;
-		nruns = 2;
-	}
-	merge_runs(k, tmp, runs, nruns);
+	merge_runs(k, tmp, runs, 2);
 	free(tmp);
-	free(runs);
 }
 
 struct node {
@@ -756,6 +784,8 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		/* summed in drawing order, as flamegraph.pl does (fractions) */
 		const struct rec *r = &recs[keys[i].idx];
 
+		if (i + 16 < nrec) /* sorted lines reach recs out of order */
+			__builtin_prefetch(&recs[keys[i + 16].idx]);
 		time += r->has2 ? r->s2 : r->s1;
 		if (r->has2 && fabs(r->s2 - r->s1) > maxdelta)
 			maxdelta = fabs(r->s2 - r->s1);
@@ -798,6 +828,19 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		const char *stack = r->line;
 		size_t stacklen = r->stacklen;
 		size_t lcp = keys[i].lcp; /* shared with the previous line, if known */
+
+		/* lines out of input order are scattered in memory: fetch the
+		 * records and the parts of the lines flow() reads ahead */
+		if (i + 16 < nrec)
+			__builtin_prefetch(&recs[keys[i + 16].idx]);
+		if (i + 8 < nrec) {
+			const struct skey *q = &keys[i + 8];
+
+			if (q->lcp < q->len)
+				__builtin_prefetch(q->s + q->lcp);
+			if (q->len)
+				__builtin_prefetch(q->s + q->len - 1);
+		}
 
 		if (chain) {
 			stacklen = chain_rewrite(&A, stack, stacklen, &stack);
