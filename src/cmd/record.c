@@ -1079,7 +1079,9 @@ static int build_cmdline(struct rec *r, int argc, char **argv)
 static void rename_old(const char *path)
 {
 	struct stat st;
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size == 0)
+	/* never rename what the kernel provides (/dev/stdout to a file is a
+	 * link under /dev: renaming it would move the link itself) */
+	if (of_kernel_path(path) || stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size == 0)
 		return;
 	size_t l = strlen(path) + 5;
 	char *old = xmalloc(l);

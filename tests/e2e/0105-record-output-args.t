@@ -49,4 +49,11 @@ expect "-o a symlink to a FIFO (like /dev/stdout): written through ($rc)" test $
 expect "-o /dev/stdout with stdout on a file: a whole perf.data there" \
 	sh -c "'$PERFKIT' report -i '$T/so.data' 2>/dev/null | grep -q burn_"
 expect "... /dev/stdout still a link" test -L /dev/stdout
+# appended (>>) to a file that holds something: written through the open
+# descriptor, after what was there (never truncated, never renamed to .old)
+echo precious >"$T/app.data"
+"$PERFKIT" record -o /proc/self/fd/1 -- true >>"$T/app.data" 2>/dev/null
+expect "-o /proc/self/fd/1 with >>: the old content kept, perf.data after it" \
+	sh -c "head -1 '$T/app.data' | grep -q '^precious\$' && tail -c +10 '$T/app.data' | head -c 8 | grep -q PERFILE2"
+expect "... and no FILE.old made of the link" test ! -e /proc/self/fd/1.old -a ! -e "$T/app.data.old"
 done_testing

@@ -104,6 +104,13 @@ static void test_special_and_errors(void **state)
 	assert_true(of_kernel_path("/proc/self/fd/1"));
 	assert_false(of_kernel_path("/tmp/dev/x"));
 	assert_false(of_kernel_path("devnull"));
+	assert_int_equal(of_std_fd("/dev/stdout"), 1);
+	assert_int_equal(of_std_fd("/dev/stderr"), 2);
+	assert_int_equal(of_std_fd("/dev/fd/0"), 0);
+	assert_int_equal(of_std_fd("/proc/self/fd/1"), 1);
+	assert_int_equal(of_std_fd("/dev/fd/999999"), -1);   /* not open */
+	assert_int_equal(of_std_fd("/dev/fd/1x"), -1);
+	assert_int_equal(of_std_fd("/dev/null"), -1);
 	assert_int_equal(of_open(&of, "/nonexistent-dir/x"), -ENOENT);
 	assert_non_null(strstr(pk_errmsg(), "/nonexistent-dir/x"));
 }

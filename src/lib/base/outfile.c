@@ -3,6 +3,7 @@
 #include "base/outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -26,6 +27,25 @@ bool of_kernel_path(const char *path)
 	return !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6);
 }
 
+int of_std_fd(const char *path)
+{
+	const char *n = NULL;
+	char *end;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return 1;
+	if (!strcmp(path, "/dev/stderr"))
+		return 2;
+	if (!strncmp(path, "/dev/fd/", 8))
+		n = path + 8;
+	else if (!strncmp(path, "/proc/self/fd/", 14))
+		n = path + 14;
+	if (!n || *n < '0' || *n > '9')
+		return -1;
+	long v = strtol(n, &end, 10);
+	return *end || v > 1000000 || fcntl((int)v, F_GETFD) < 0 ? -1 : (int)v;
+}
+
 int of_open(struct outfile *of, const char *path)
 {
 	struct stat st, lst;
@@ -33,7 +53,12 @@ int of_open(struct outfile *of, const char *path)
 
 	memset(of, 0, sizeof(*of));
 	if ((exists && !S_ISREG(st.st_mode)) || of_kernel_path(path)) {
-		of->f = fopen(path, "w");
+		/* /dev/stdout and /dev/fd/N: write through the descriptor we
+		 * have (its offset and O_APPEND kept), not a reopened file */
+		int sfd = of_std_fd(path), dfd = sfd >= 0 ? dup(sfd) : -1;
+		of->f = dfd >= 0 ? fdopen(dfd, "w") : fopen(path, "w");
+		if (!of->f && dfd >= 0)
+			close(dfd);
 		if (!of->f) {
 			int err = errno;
 			return pk_error(err, "cannot write '%s': %s", path, strerror(err));

@@ -39,6 +39,12 @@ int of_open(struct outfile *of, const char *path);
 /* True for paths under /dev/ and /proc/: written in place, never renamed
  * over (also used by the perf.data writer and record's -o checks). */
 bool of_kernel_path(const char *path);
+
+/* The open descriptor that /dev/stdout (1), /dev/stderr (2), /dev/fd/N or
+ * /proc/self/fd/N names, or -1 (another path, or N not open).  Writers use
+ * it rather than reopening the path, which would truncate a file the shell
+ * opened with >> and lose its offset. */
+int of_std_fd(const char *path);
 int of_commit(struct outfile *of);   /* flush, close, rename; frees */
 void of_abort(struct outfile *of);   /* close, remove the temp file; frees */
 

@@ -125,8 +125,9 @@ static int copy_out(struct pd_writer *w)
 	char buf[65536];
 	off_t off = 0;
 	struct stat st;
-	int tr = stat(w->path, &st) == 0 && S_ISREG(st.st_mode) ? O_TRUNC : 0;
-	int out = open(w->path, O_WRONLY | O_CLOEXEC | tr);   /* /dev/stdout to a file: truncated */
+	int sfd = of_std_fd(w->path);   /* /dev/stdout: the descriptor itself */
+	int tr = sfd < 0 && stat(w->path, &st) == 0 && S_ISREG(st.st_mode) ? O_TRUNC : 0;
+	int out = sfd >= 0 ? dup(sfd) : open(w->path, O_WRONLY | O_CLOEXEC | tr);
 
 	if (out < 0)
 		return pk_error(errno, "%s: cannot open for writing: %s", w->path, strerror(errno));
