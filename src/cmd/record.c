@@ -1296,6 +1296,11 @@ int cmd_record(int argc, char **argv)
 	}
 	add_build_ids(&r);
 	rename_old(r.output);
+	struct stat st;
+	if (stat(r.output, &st) == 0 && S_ISFIFO(st.st_mode))
+		fprintf(stderr, "perfkit record: writing to the FIFO %s once a reader opens it (Ctrl-C gives up)\n",
+			r.output);
+	uint64_t data_bytes = pd_writer_data_size(r.w);
 	if (pd_writer_finish(r.w)) {
 		r.w = NULL;
 		fprintf(stderr, "perfkit record: %s\n", pk_errmsg());
@@ -1303,8 +1308,9 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	r.w = NULL;
-	struct stat st;
-	double mb = stat(r.output, &st) == 0 ? (double)st.st_size / (1024.0 * 1024.0) : 0.0;
+	/* a FIFO, device or pipe has no size: the data's size then */
+	double mb = (double)(stat(r.output, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : data_bytes) /
+		    (1024.0 * 1024.0);
 	if (r.lost)
 		fprintf(stderr, "perfkit record: warning: %" PRIu64 " samples lost (ring buffer full); try a lower -F or a bigger -m\n",
 			r.lost);

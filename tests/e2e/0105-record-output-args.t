@@ -56,4 +56,14 @@ echo precious >"$T/app.data"
 expect "-o /proc/self/fd/1 with >>: the old content kept, perf.data after it" \
 	sh -c "head -1 '$T/app.data' | grep -q '^precious\$' && tail -c +10 '$T/app.data' | head -c 8 | grep -q PERFILE2"
 expect "... and no FILE.old made of the link" test ! -e /proc/self/fd/1.old -a ! -e "$T/app.data.old"
+# a FIFO nobody reads: record waits for a reader, Ctrl-C gives up (it was
+# stuck in open() with signals blocked), and the recording is kept
+mkfifo "$T/lonely"
+s0=$(date +%s)
+TMPDIR=$T timeout -s INT 2 "$PERFKIT" record -o "$T/lonely" -- true >/dev/null 2>"$T/lonely.err"
+el=$(( $(date +%s) - s0 ))
+expect "FIFO without a reader: Ctrl-C ends the wait ($el s)" test "$el" -le 5
+expect "... says so, naming where the recording is" grep -q 'interrupted while waiting for a reader; the recording is in' "$T/lonely.err"
+kept=$(sed -n 's/.*the recording is in //p' "$T/lonely.err")
+expect "... and that file is a perf.data" sh -c "test -n '$kept' && '$PERFKIT' report -i '$kept' >/dev/null 2>&1"
 done_testing

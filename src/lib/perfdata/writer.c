@@ -21,6 +21,7 @@
 #include "base/strbuf.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -54,6 +55,8 @@ struct pd_writer {
 	int fd;
 	bool direct;              /* PATH is a device or FIFO: the file is made
 	                             in TMPDIR and copied into PATH at finish */
+	bool keep_tmp;            /* finish gave up on PATH: the temporary
+	                             file holds the recording, keep it */
 	struct wevent *ev;
 	size_t nr_ev;
 	uint8_t *buf;
@@ -119,16 +122,51 @@ static int reserve(struct pd_writer *w, size_t len)
 			w->path, (unsigned long long)(w->file_off - PD_WRITER_HEADER_SIZE));
 }
 
+/* Open the device, FIFO or /dev/stdout of direct mode.  A FIFO is opened
+ * without blocking, again every 100 ms until a reader comes, and given up
+ * when SIGINT or SIGTERM is pending (record blocks them): -1 with EINTR. */
+static int open_out(const char *path)
+{
+	struct stat st;
+	int sfd = of_std_fd(path);   /* /dev/stdout: the descriptor itself */
+
+	if (sfd >= 0)
+		return dup(sfd);
+	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		for (;;) {
+			int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+			sigset_t pend;
+
+			if (fd >= 0) {
+				fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+				return fd;
+			}
+			if (errno != ENXIO)
+				return -1;
+			sigpending(&pend);
+			if (sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM)) {
+				errno = EINTR;
+				return -1;
+			}
+			usleep(100 * 1000);
+		}
+	}
+	int tr = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? O_TRUNC : 0;
+	return open(path, O_WRONLY | O_CLOEXEC | tr);
+}
+
 /* Direct mode: copy the finished temporary file into the device or FIFO. */
 static int copy_out(struct pd_writer *w)
 {
 	char buf[65536];
 	off_t off = 0;
-	struct stat st;
-	int sfd = of_std_fd(w->path);   /* /dev/stdout: the descriptor itself */
-	int tr = sfd < 0 && stat(w->path, &st) == 0 && S_ISREG(st.st_mode) ? O_TRUNC : 0;
-	int out = sfd >= 0 ? dup(sfd) : open(w->path, O_WRONLY | O_CLOEXEC | tr);
+	int out = open_out(w->path);
 
+	if (out < 0 && errno == EINTR) {
+		w->keep_tmp = true;
+		return pk_error(EINTR, "%s: interrupted while waiting for a reader; the recording is in %s",
+				w->path, w->tmp);
+	}
 	if (out < 0)
 		return pk_error(errno, "%s: cannot open for writing: %s", w->path, strerror(errno));
 	for (;;) {
@@ -595,7 +633,7 @@ void pd_writer_abort(struct pd_writer *w)
 		return;
 	if (w->fd >= 0)
 		close(w->fd);
-	if (w->tmp)
+	if (w->tmp && !w->keep_tmp)
 		unlink(w->tmp);
 	for (size_t i = 0; i < w->nr_ev; i++) {
 		free(w->ev[i].name);
