@@ -595,6 +595,11 @@ int cmd_stat(int argc, char **argv)
 				next += o.interval_ms * 1e6;
 			}
 		}
+		/* the last, partial interval, as perf stat -I prints it */
+		if (o.interval_ms && now_ns() > next - o.interval_ms * 1e6 && read_targets(&t, &cur) == 0) {
+			print_interval(&sb, (now_ns() - t0) / 1e9, &cur, &prev, o.sep);
+			flush_out(out, &sb);
+		}
 		if (have_cmd) {
 			while (wait4(ch.pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
 				;

@@ -134,4 +134,7 @@ diag "-I 100 over 0.55 s: $n lines"
 # 5 on an idle machine; a loaded one (the sanitizer pass beside other
 # work) may run late, so between 3 and 7
 expect "-I 100 prints an interval line about every 100 ms ($n over 0.55 s)" test "$n" -ge 3 -a "$n" -le 7
+"$PERFKIT" stat -I 1000 -e task-clock -- sleep 0.2 2>"$T/i2"
+expect "-I longer than the run: the last, partial interval is printed (as perf)" \
+	test "$(grep -c 'task-clock' "$T/i2")" = 1
 done_testing
