@@ -28,6 +28,15 @@ else
 	not_ok 'funclatency with options after the target starts'
 fi
 
+# a plain C++ function (no namespace, one overload): "mid" finds _Z3midi
+if tracer_start "$T/out2" "$T/err2" "$PERFKIT" funclatency "$CX:mid"; then
+	"$CX" 1
+	tracer_stop
+	expect "a plain C++ name (mid for _Z3midi): its 3 calls" grep -Eq 'count: 3$' "$T/out2"
+else
+	not_ok 'funclatency CX:mid starts'; sed 's/^/# /' "$T/err2"
+fi
+
 # a library without a path: c:nanosleep, system-wide, -d after the target;
 # the workload sleeps 7 times (others may call nanosleep too)
 "$PERFKIT" funclatency c:nanosleep -d 3 >"$T/lout" 2>"$T/lerr" &

@@ -5,8 +5,9 @@
  * and its demangled-name lookup:
  *   ns::Acc<double>::add(double)   _ZN2ns3AccIdE3addEd
  *   ns::over(int), ns::over(double) (overloads: _ZN2ns4overEi, _ZN2ns4overEd)
+ *   mid(int)                       _Z3midi (a plain name, no namespace)
  *   cxxname [N]   calls add N times (default 7), 1 ms apart, and each
- *                 overload once.
+ *                 overload once, and mid 3 times.
  */
 #include <stdlib.h>
 #include <time.h>
@@ -16,6 +17,13 @@ static volatile double sink;
 __attribute__((noinline)) double acc_add(double x) __asm__("_ZN2ns3AccIdE3addEd");
 __attribute__((noinline)) int over_i(int x) __asm__("_ZN2ns4overEi");
 __attribute__((noinline)) double over_d(double x) __asm__("_ZN2ns4overEd");
+__attribute__((noinline)) int mid_i(int x) __asm__("_Z3midi");
+
+int mid_i(int x)
+{
+	sink += x;
+	return x * 2;
+}
 
 double acc_add(double x)
 {
@@ -46,5 +54,7 @@ int main(int argc, char **argv)
 	}
 	over_i(1);
 	over_d(1.0);
+	for (int i = 0; i < 3; i++)
+		mid_i(i);
 	return 0;
 }
