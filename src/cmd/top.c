@@ -63,8 +63,19 @@ struct top_ring {
 struct top_row {
 	const char *dso, *sym;   /* interned */
 	bool kernel;
+	uint64_t start;          /* the symbol's address: overloads stay apart */
 	uint64_t period;
 };
+
+/* A row's key: DSO, kernel flag, symbol name and start, as report keys
+ * rows by symbol. */
+static size_t row_key(char *key, size_t size, const char *dso, bool kernel, const char *sym,
+		      uint64_t start)
+{
+	int n = snprintf(key, size, "%s%c%c%" PRIx64 "%c%s", dso, 0, kernel ? 'k' : '.', start, 0, sym);
+
+	return n < 0 || (size_t)n >= size ? size - 1 : (size_t)n;
+}
 
 struct top {
 	struct perf_event_attr attr;
@@ -357,7 +368,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	char key[1024], addr[32];
 	const char *sym;
 	struct hm_entry *e;
-	int created, n;
+	int created;
+	uint64_t start;
 
 	t->nr_samples++;
 	t->total += s->period;
@@ -369,10 +381,9 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		snprintf(addr, sizeof(addr), "%#.16" PRIx64, fr->ip);
 		sym = addr;
 	}
-	n = snprintf(key, sizeof(key), "%s%c%c%s", dso_short(fr->dso), 0, fr->kernel ? 'k' : '.', sym);
-	if (n < 0 || (size_t)n >= sizeof(key))
-		n = sizeof(key) - 1;
-	e = hm_upsert(&t->keys, key, (size_t)n, &created);
+	start = !fr->sym ? 0 : (fr->addr ? fr->addr : fr->ip) - fr->sym_off;
+	e = hm_upsert(&t->keys, key, row_key(key, sizeof(key), dso_short(fr->dso), fr->kernel, sym, start),
+		      &created);
 	if (created) {
 		struct top_row *r;
 
@@ -384,6 +395,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		r->dso = hm_intern(&t->strings, dso_short(fr->dso), strlen(dso_short(fr->dso)));
 		r->sym = hm_intern(&t->strings, sym, strlen(sym));
 		r->kernel = fr->kernel;
+		r->start = start;
 		r->period = 0;
 		e->val.u = ++t->nr_rows;
 	}
@@ -419,15 +431,12 @@ static void decay_rows(struct top *t)
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		struct top_row r = t->rows[i];
 		char key[1024];
-		int len;
 
 		r.period = r.period * 7 / 8;
 		if (!r.period)
 			continue;
-		len = snprintf(key, sizeof(key), "%s%c%c%s", r.dso, 0, r.kernel ? 'k' : '.', r.sym);
-		if (len < 0 || (size_t)len >= sizeof(key))
-			len = sizeof(key) - 1;
-		hm_upsert(&t->keys, key, (size_t)len, NULL)->val.u = n + 1;
+		hm_upsert(&t->keys, key, row_key(key, sizeof(key), r.dso, r.kernel, r.sym, r.start),
+			  NULL)->val.u = n + 1;
 		t->total += r.period;
 		t->rows[n++] = r;
 	}

@@ -83,4 +83,20 @@ expect "history decays: the spin, over a second ago, is still in the last table"
 expect "... and the header says the history decays" grep -q 'decaying by 7/8' "$T/decay.last"
 expect "-z: five refreshes" test "$(grep -c '^# perfkit top:' "$T/zero.out")" = 5
 expect_fail "-z: the last table shows the last window only (no spin)" grep -q '\[\.\] main$' "$T/zero.last"
+# rows are symbols: two C++ overloads (both named f) stay two rows
+if have c++; then
+	cat >"$T/ov.cc" <<'CC'
+volatile double sink;
+__attribute__((noinline)) void f(int n) { for (int i = 0; i < n; i++) sink += i; }
+__attribute__((noinline)) void f(double n) { for (double i = 0; i < n; i++) sink += i; }
+int main() { for (int k = 0; k < 40; k++) { f(6000000); f(3000000.0); } return 0; }
+CC
+	c++ -O1 -o "$T/ov" "$T/ov.cc"
+	"$T/ov" & op=$!
+	timeout 20 "$PERFKIT" top --stdio -d 1 -n 1 -p $op >"$T/ov.out" 2>/dev/null
+	kill $op 2>/dev/null; wait $op 2>/dev/null
+	expect "C++ overloads: two rows named f ($(grep -c '\[\.\] f$' "$T/ov.out"))" test "$(grep -c '\[\.\] f$' "$T/ov.out")" = 2
+else
+	skip "needs c++"
+fi
 done_testing
