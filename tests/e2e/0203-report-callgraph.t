@@ -90,6 +90,7 @@ same "flat" -g flat
 same "fractal" -g fractal
 same "threshold 5" -g graph,5
 same "print limit" -g graph,0.5,1
+same "print limit 0.5 (read as perf does: 0)" -g graph,1,0.5
 same "--call-graph=folded,callee" --call-graph=folded,callee
 same "--sort sym: lone chain skips the symbol" --sort sym
 same "--sort dso" --sort dso

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -603,13 +604,15 @@ int cg_parse(struct cg_params *p, const char *arg, bool *order_set)
 			p->threshold = v;
 			numbers++;
 		} else if (numbers == 1) {
-			unsigned long v = strtoul(tok, &end, 0);
+			/* as perf reads it: the whole number it starts with
+			 * ("0.5" is 0, no limit), an error only without one */
+			unsigned long v = tok[0] == '-' ? 0 : strtoul(tok, &end, 0);
 
-			if (end == tok || *end || tok[0] == '-') {
-				err = pk_error(EINVAL, "bad call-graph print limit '%s' (expected a number)", tok);
+			if (tok[0] == '-' || end == tok) {
+				err = pk_error(EINVAL, "bad call-graph print limit '%s' (expected a whole number)", tok);
 				break;
 			}
-			p->print_limit = (unsigned)v;
+			p->print_limit = v > UINT_MAX ? UINT_MAX : (unsigned)v;
 			numbers++;
 		} else {
 			err = pk_error(EINVAL, "bad call-graph word '%s' (threshold and print limit already given)",
