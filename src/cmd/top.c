@@ -279,6 +279,12 @@ static int open_events(struct top *t)
 			err = open_one(t, (pid_t)atoi(de->d_name), -1, n == 0);
 			if (err == -ESRCH)
 				continue;   /* the thread exited meanwhile */
+			if (err && ev_needs_pmu(&t->attr) &&
+			    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)) {
+				closedir(d);
+				return pk_error(-err, "event '%s' is not supported on this machine (no hardware "
+						"PMU); use -e %s", t->event, EV_SOFTWARE_FALLBACK);
+			}
 			if (err) {
 				closedir(d);
 				return err < 0 && !*pk_errmsg() ? err : pk_error(-err, "cannot sample thread %s of %d: %s",
@@ -293,6 +299,9 @@ static int open_events(struct top *t)
 	}
 	for (int cpu = 0, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF); cpu < ncpu; cpu++) {
 		err = open_one(t, -1, cpu, true);
+		if (err && ev_needs_pmu(&t->attr) && (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV))
+			return pk_error(-err, "event '%s' is not supported on this machine (no hardware PMU); use -e %s",
+					t->event, EV_SOFTWARE_FALLBACK);
 		if (err == -ENODEV || err == -EINVAL)
 			continue;   /* offline CPU */
 		if (err)

@@ -99,4 +99,13 @@ CC
 else
 	skip "needs c++"
 fi
+# a hardware event on a machine without a PMU: one line naming the software one
+if have perf && perf stat -e cycles true 2>&1 | grep -q 'not supported'; then
+	"$PERFKIT" top --stdio -e cycles -n 1 -d 0.2 >/dev/null 2>"$T/hw.err"
+	expect "top -e cycles without a PMU: exit 1" test $? = 1
+	expect "... one line suggesting cpu-clock" \
+		sh -c "test \$(wc -l <'$T/hw.err') = 1 && grep -q 'no hardware PMU); use -e cpu-clock' '$T/hw.err'"
+else
+	skip "this machine has a PMU (cycles can be sampled)"
+fi
 done_testing
