@@ -25,6 +25,7 @@
 #include "export/export.h"
 #include "callgraph/callgraph.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -607,17 +608,20 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'P':
 			limit = strtod(optarg, &end);
-			if (end == optarg || (*end && strcmp(end, "%")) || limit < 0) {
-				fprintf(stderr, "perfkit report: bad --percent-limit '%s' (expected a number)\n", optarg);
+			if (end == optarg || (*end && strcmp(end, "%")) || !(limit >= 0 && limit <= 100)) {
+				fprintf(stderr, "perfkit report: bad --percent-limit '%s' (expected a percentage, 0 to 100)\n",
+					optarg);
 				return 2;
 			}
 			r.cg.threshold = limit;   /* perf: the call graph's too */
 			break;
 		case 'S': break;
 		case 'M':
-			so.max_stack = (int)strtol(optarg, &end, 10);
-			if (end == optarg || *end || so.max_stack <= 0) {
-				fprintf(stderr, "perfkit report: bad --max-stack '%s' (expected a positive number)\n",
+			errno = 0;
+			long ms = strtol(optarg, &end, 10);
+			so.max_stack = ms > 0 && ms <= 1000000 ? (int)ms : 0;
+			if (end == optarg || *end || errno || so.max_stack <= 0) {
+				fprintf(stderr, "perfkit report: bad --max-stack '%s' (expected 1 to 1000000)\n",
 					optarg);
 				return 2;
 			}
@@ -687,6 +691,11 @@ int cmd_report(int argc, char **argv)
 		}
 		if (!nr)
 			printf("# no samples in %s\n", input);
+		/* perf report warns too ("lost N chunks") */
+		if (session_stats(s)->nr_lost_records)
+			fprintf(stderr, "perfkit report: warning: %s: %" PRIu64 " events were lost while recording "
+				"(the ring buffer was full: check I/O or CPU load, or record with a bigger -m)\n",
+				input, session_stats(s)->nr_lost_records);
 	}
 	print_warnings();
 	for (size_t i = 0; i < r.f->nr_evsels; i++) {

@@ -148,4 +148,10 @@ expect "no call chains, -g graph: exit 0, quiet" test $? = 0 -a ! -s "$T/nocc.er
 expect "no call chains: rows printed" grep -Eq '^ +[0-9.]+% +calltree +calltree +\[\.\] c$' "$T/nocc.out"
 expect_fail "no call chains: no call graph line" grep -Eq '^ {12}(\||---)' "$T/nocc.out"
 
+# numbers out of range are usage errors, never undefined conversions
+for bad in "-g graph,inf" "-g graph,nan" "-g graph,1e400" "-g graph,101" "--percent-limit=nan" \
+	   "--percent-limit=1e300" "--max-stack=4294967297"; do
+	"$PERFKIT" report -i "$DATA" $bad >/dev/null 2>&1
+	expect "report $bad: usage error (2)" test $? = 2
+done
 done_testing

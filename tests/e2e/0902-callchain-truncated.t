@@ -88,4 +88,13 @@ depth50=$(awk '{ $NF = ""; print gsub(/;/, "&") }' ms50.folded | sort -n | tail 
 expect "collapse --max-stack 50: at most 50 frames ($depth50 separators)" test "$depth50" -le 50
 "$PERFKIT" report -i t1024.data --max-stack 400 >t1024.rep 2>/dev/null
 expect 'report --max-stack 400: no [truncated] entry' sh -c "! grep -q '\\[truncated\\]' t1024.rep"
+# a tiny DWARF stack copy truncates every chain: the [truncated] frame is a
+# frame of its own kind, never flagged inlined with a stale value (UBSan
+# caught a bool of 190 in the sanitizer pass; plain builds printed
+# "[truncated] (inlined)" rows)
+"$PERFKIT" record --call-graph=dwarf,64 -o "$T/tiny.data" -- "$PK_BUILD/examples/matmul" naive 1 >/dev/null 2>&1
+"$PERFKIT" report -i "$T/tiny.data" >"$T/tiny.out" 2>"$T/tiny.err"
+expect "dwarf,64: report exits 0" test $? = 0
+expect "... a [truncated] row" grep -q '\[truncated\]' "$T/tiny.out"
+expect "... never '[truncated] (inlined)'" sh -c "! grep -q 'truncated\] (inlined)' '$T/tiny.out'"
 done_testing

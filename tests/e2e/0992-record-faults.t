@@ -124,6 +124,8 @@ if [ "${nl:-0}" -gt 0 ] && have perf; then
 	kl=$("$PERFKIT" report -i "$T/lost.data" 2>/dev/null | sed -n 's/^# Total Lost Samples: //p' | head -1)
 	expect "lost samples: perf report counts record's $nl ($pl)" test "$pl" = "$nl"
 	expect "lost samples: perfkit report counts them once ($kl)" test "$kl" = "$nl"
+	"$PERFKIT" report -i "$T/lost.data" >/dev/null 2>"$T/lost.rerr"
+	expect "... and warns, as perf report does" grep -q 'events were lost while recording' "$T/lost.rerr"
 else
 	skip "lost samples: none lost on this machine (or no perf)"
 fi

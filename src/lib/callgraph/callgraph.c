@@ -595,7 +595,7 @@ int cg_parse(struct cg_params *p, const char *arg, bool *order_set)
 		else if (numbers == 0) {
 			double v = strtod(tok, &end);
 
-			if (end == tok || *end || v < 0 || v != v) {
+			if (end == tok || *end || !(v >= 0 && v <= 100)) {   /* NaN and inf too */
 				err = pk_error(EINVAL, "bad call-graph word '%s' (expected graph, flat, folded, fractal, "
 						       "none, caller, callee, a threshold percent or a print limit)",
 					       tok);

@@ -342,22 +342,41 @@ struct membuf {
 	uint64_t len, cap;
 };
 
-/* Make room for `more` bytes; -EFBIG past PD_MAX_MEMDATA. */
+/* The most decompressed or piped data held in memory: PD_MAX_MEMDATA, or
+ * half of this machine's memory when that is less (at least 256 MiB), so
+ * a small file that claims or expands to more (a zstd bomb) is an error,
+ * not an abort. */
+static uint64_t mem_limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	uint64_t half = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz / 2 : PD_MAX_MEMDATA;
+
+	if (half < (256ULL << 20))
+		half = 256ULL << 20;
+	return half < PD_MAX_MEMDATA ? half : PD_MAX_MEMDATA;
+}
+
+/* Make room for `more` bytes; -EFBIG past mem_limit(), -ENOMEM when the
+ * memory cannot be had. */
 static int mb_reserve(const struct pd_file *f, struct membuf *m, uint64_t more)
 {
-	uint64_t cap;
+	uint64_t cap, lim = mem_limit();
 
-	if (more > PD_MAX_MEMDATA - m->len)
-		return pk_error(EFBIG, "%s: data would expand beyond %llu GiB in memory", f->path,
-				(unsigned long long)(PD_MAX_MEMDATA >> 30));
+	if (m->len > lim || more > lim - m->len)
+		return pk_error(EFBIG, "%s: data would expand beyond %llu MiB in memory (half of this "
+				"machine's memory at most)", f->path, (unsigned long long)(lim >> 20));
 	if (m->len + more <= m->cap)
 		return 0;
 	cap = m->cap ? m->cap : 1 << 20;
 	while (cap < m->len + more)
 		cap *= 2;
-	if (cap > PD_MAX_MEMDATA)
-		cap = PD_MAX_MEMDATA;
-	m->buf = xrealloc(m->buf, (size_t)cap);
+	if (cap > lim)
+		cap = lim;
+	uint8_t *nb = realloc(m->buf, (size_t)cap);
+	if (!nb)
+		return pk_error(ENOMEM, "%s: cannot hold %llu MiB of data in memory", f->path,
+				(unsigned long long)(cap >> 20));
+	m->buf = nb;
 	m->cap = cap;
 	return 0;
 }
@@ -747,7 +766,7 @@ int pd_open(struct pd_file **out, const char *path)
 		/* perf record -z: decompress the whole data section once */
 		struct membuf m = { 0 };
 
-		err = mb_reserve(f, &m, f->data_size < PD_MAX_MEMDATA / 8 ? f->data_size * 4 + 4096 : PD_MAX_MEMDATA / 2);
+		err = mb_reserve(f, &m, f->data_size < mem_limit() / 8 ? f->data_size * 4 + 4096 : mem_limit() / 2);
 		if (!err)
 			err = build_memdata(f, f->map, f->data_offset, f->data_offset + f->data_size, &m, false);
 		if (err) {

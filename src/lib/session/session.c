@@ -734,6 +734,7 @@ static struct pk_frame *frame_slot(struct session *s, size_t n)
 		s->frames_alloc = s->frames_alloc ? s->frames_alloc * 2 : 64;
 		s->frames = xrealloc(s->frames, s->frames_alloc * sizeof(*s->frames));
 	}
+	memset(&s->frames[n], 0, sizeof(s->frames[n]));   /* no field left from an earlier sample */
 	return &s->frames[n];
 }
 
@@ -862,11 +863,9 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		struct pk_frame *fr = frame_slot(s, n++);
 
 		s->stats.nr_truncated++;
-		fr->ip = 0;
+		memset(fr, 0, sizeof(*fr));   /* inlined, addr: none */
 		fr->sym = "[truncated]";
-		fr->sym_off = 0;
 		fr->dso = "[unknown]";
-		fr->kernel = false;
 	}
 	if (!(raw.evsel->attr.sample_type & PERF_SAMPLE_PERIOD))
 		/* a fixed period (-c N) is in the attr, not in each sample */
@@ -921,14 +920,20 @@ int session_process(struct session *s, session_sample_fn fn, void *arg)
 			do_fork(s, h, p);
 			break;
 		case PERF_RECORD_LOST:
-			if (h->size >= 24)
-				s->stats.nr_lost_records += rd64(p + 16);
+			if (h->size >= 24) {   /* saturating: a file may claim anything */
+				uint64_t v = rd64(p + 16);
+				s->stats.nr_lost_records += v > UINT64_MAX - s->stats.nr_lost_records ?
+							    UINT64_MAX - s->stats.nr_lost_records : v;
+			}
 			break;
 		case PERF_RECORD_LOST_SAMPLES:
 			/* PERF_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15): dropped
 			 * by a BPF filter, not lost; perf does not count them */
-			if (h->size >= 16 && !(h->misc & (1u << 15)))
-				s->stats.nr_lost += rd64(p + 8);
+			if (h->size >= 16 && !(h->misc & (1u << 15))) {
+				uint64_t v = rd64(p + 8);
+				s->stats.nr_lost += v > UINT64_MAX - s->stats.nr_lost ?
+						    UINT64_MAX - s->stats.nr_lost : v;
+			}
 			break;
 		default:
 			break;   /* EXIT keeps the thread: late samples still resolve */
