@@ -57,4 +57,14 @@ printf '\377\377\377\377\377\377\377\377' | dd of="$T/zbad.data" bs=1 seek=$off 
 "$PERFKIT" report -i "$T/zbad.data" >/dev/null 2>"$T/zbad.err"
 rc=$?
 expect "corrupt -z file: exit 0 or 1, no crash (rc $rc)" test $rc -le 1
+# decompressed data is held in memory up to a limit (half of the machine's
+# memory by default): past it a clean error, never an abort (a 147 KB zstd
+# bomb used to take 4 GB and die); the limit set low to show it
+PERFKIT_MEM_LIMIT_KB=4 "$PERFKIT" report -i "$T/z.data" >/dev/null 2>"$T/lim.err"; rc=$?
+if [ "$(stat -c %s "$T/plain.data")" -gt 16384 ]; then
+	expect "-z file beyond the memory limit: exit 1 ($rc)" test $rc = 1
+	expect "... one line saying why" grep -q 'would expand beyond 4 KiB in memory' "$T/lim.err"
+else
+	skip "recording too small to pass 4 KiB decompressed"
+fi
 done_testing

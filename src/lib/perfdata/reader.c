@@ -345,10 +345,18 @@ struct membuf {
 /* The most decompressed or piped data held in memory: PD_MAX_MEMDATA, or
  * half of this machine's memory when that is less (at least 256 MiB), so
  * a small file that claims or expands to more (a zstd bomb) is an error,
- * not an abort. */
+ * not an abort.  PERFKIT_MEM_LIMIT_KB sets it (tests; tight machines). */
 static uint64_t mem_limit(void)
 {
+	const char *env = getenv("PERFKIT_MEM_LIMIT_KB");
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	if (env && *env) {
+		char *end;
+		unsigned long long kb = strtoull(env, &end, 10);
+		if (!*end && kb > 0 && kb < (PD_MAX_MEMDATA >> 10))
+			return (uint64_t)kb << 10;
+	}
 	uint64_t half = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz / 2 : PD_MAX_MEMDATA;
 
 	if (half < (256ULL << 20))
@@ -363,8 +371,8 @@ static int mb_reserve(const struct pd_file *f, struct membuf *m, uint64_t more)
 	uint64_t cap, lim = mem_limit();
 
 	if (m->len > lim || more > lim - m->len)
-		return pk_error(EFBIG, "%s: data would expand beyond %llu MiB in memory (half of this "
-				"machine's memory at most)", f->path, (unsigned long long)(lim >> 20));
+		return pk_error(EFBIG, "%s: data would expand beyond %llu KiB in memory (half of this "
+				"machine's memory at most)", f->path, (unsigned long long)(lim >> 10));
 	if (m->len + more <= m->cap)
 		return 0;
 	cap = m->cap ? m->cap : 1 << 20;
