@@ -736,6 +736,10 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres)
 		struct result *r = &res[i];
 		sb_addstr(&sb, "| `");
 		for (const char *p = label(r); *p; p++) {
+			if (*p == '\n' || *p == '\r') {   /* a row is one line */
+				sb_addch(&sb, ' ');
+				continue;
+			}
 			if (*p == '|' || *p == '`')
 				sb_addch(&sb, '\\');
 			sb_addch(&sb, *p);

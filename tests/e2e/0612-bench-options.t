@@ -106,4 +106,8 @@ expect "-m 5 -M 2: nothing ran" test ! -e "$T/ran-m"
 expect "unwritable --export-json: exit 1" test $? = 1
 expect "unwritable --export-json: nothing ran" test ! -e "$T/ran-x"
 expect "unwritable --export-json: the message names it" grep -q "nodir/x.json" "$T/x.err"
+# a command name with a newline stays on one Markdown table row
+"$PERFKIT" bench -N -r 1 -n $'two\nlines' --export-markdown "$T/nl.md" true >/dev/null 2>&1
+expect "markdown: a name with a newline keeps its row on one line" \
+	sh -c "test \$(grep -c . '$T/nl.md') = 3 && ! grep -v '^|' '$T/nl.md' | grep -q ."
 done_testing

@@ -404,6 +404,11 @@ static void test_parse_target(void **state)
 	snprintf(p, sizeof(p), "%s/a:b/nope:ns::f", tmpdir);   /* not "/a': no such file" */
 	assert_int_equal(uprobe_parse_target(p, &path, &func), -ENOENT);
 	assert_non_null(strstr(pk_errmsg(), "/a:b/nope': no such file"));
+	/* a directory or a device where the program should be: said so */
+	assert_int_equal(uprobe_parse_target("/tmp:main", &path, &func), -ENOENT);
+	assert_non_null(strstr(pk_errmsg(), "'/tmp': a directory, not a program"));
+	assert_int_equal(uprobe_parse_target("/dev/null:main", &path, &func), -ENOENT);
+	assert_non_null(strstr(pk_errmsg(), "'/dev/null': not a regular file"));
 	/* no BINARY:FUNCTION at all: a usage error */
 	assert_int_equal(uprobe_parse_target("nocolon", &path, &func), -EINVAL);
 	assert_int_equal(uprobe_parse_target("prog:", &path, &func), -EINVAL);

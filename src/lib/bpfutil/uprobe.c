@@ -210,8 +210,13 @@ char *uprobe_find_binary(const char *name)
 			char *r = realpath(name, NULL);
 			return r ? r : xstrdup(name);
 		}
+		struct stat st;
+		bool there = stat(name, &st) == 0;
+
 		errno = ENOENT;
-		pk_error(ENOENT, "'%s': no such file", name);
+		pk_error(ENOENT, "'%s': %s", name, !there ? "no such file"
+				 : S_ISDIR(st.st_mode) ? "a directory, not a program"
+				 : "not a regular file (a program to trace is an ELF file)");
 		return NULL;
 	}
 	if (!*name) {
