@@ -165,9 +165,8 @@ int cmd_biolatency(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (bpfk_check_root())
+	if (bpfk_start(o.verbose, NULL, NULL, NULL))
 		goto fail;
-	bpfk_init(o.verbose);
 
 	skel = biolatency_bpf__open();
 	if (!skel) {
@@ -179,16 +178,9 @@ int cmd_biolatency(int argc, char **argv)
 	skel->rodata->targ_ms = o.ms;
 	if (!o.queued)
 		bpf_program__set_autoload(skel->progs.block_rq_insert, false);
-	err = biolatency_bpf__load(skel);
-	if (err) {
-		bpfk_error(err, "loading BPF programs");
+	if (bpfk_load_attach(skel->skeleton, "BTF tracepoints block_rq_{insert,issue,complete} "
+			     "(tp_btf needs CONFIG_DEBUG_INFO_BTF=y, Linux 5.5+)"))
 		goto fail;
-	}
-	err = biolatency_bpf__attach(skel);
-	if (err) {
-		bpfk_error(err, "attaching BTF tracepoints block_rq_{insert,issue,complete} (tp_btf needs CONFIG_DEBUG_INFO_BTF=y, Linux 5.5+)");
-		goto fail;
-	}
 
 	bpfk_stop_on_signals();
 	fprintf(stderr, "Tracing block device I/O... Hit Ctrl-C to end.\n");

@@ -32,7 +32,6 @@
 #include "base/strbuf.h"
 #include "bpf/execsnoop.h"
 #include "bpfutil/setup.h"
-#include "bpfutil/tracefs.h"
 #include "execsnoop.skel.h"
 
 struct execsnoop_opts {
@@ -215,14 +214,8 @@ int cmd_execsnoop(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (bpfk_check_root() || tracefs_ensure())
+	if (bpfk_start(o.verbose, "syscalls", "sys_enter_execve", ": the kernel needs CONFIG_FTRACE_SYSCALLS=y"))
 		goto fail;
-	if (!tracefs_has_event("syscalls", "sys_enter_execve")) {
-		pk_error(ENOENT, "tracepoint syscalls/sys_enter_execve not found: the kernel needs "
-			 "CONFIG_FTRACE_SYSCALLS=y");
-		goto fail;
-	}
-	bpfk_init(o.verbose);
 
 	skel = execsnoop_bpf__open();
 	if (!skel) {
@@ -232,21 +225,9 @@ int cmd_execsnoop(int argc, char **argv)
 	skel->rodata->max_args = o.max_args;
 	skel->rodata->targ_uid = o.uid < 0 ? (__u32)-1 : (__u32)o.uid;
 	skel->rodata->ignore_failed = !o.fails;
-	err = execsnoop_bpf__load(skel);
-	if (err) {
-		bpfk_error(err, "loading BPF programs");
+	if (bpfk_load_attach(skel->skeleton, "tracepoints syscalls/sys_{enter,exit}_execve") ||
+	    !(rb = bpfk_ring_new(skel->maps.events, handle_event, &o)))
 		goto fail;
-	}
-	err = execsnoop_bpf__attach(skel);
-	if (err) {
-		bpfk_error(err, "attaching tracepoints syscalls/sys_{enter,exit}_execve");
-		goto fail;
-	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &o, NULL);
-	if (!rb) {
-		bpfk_error(errno, "creating ring buffer");
-		goto fail;
-	}
 
 	bpfk_stop_on_signals();
 	o.start_ns = bpfk_now_ns();

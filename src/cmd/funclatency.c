@@ -229,9 +229,8 @@ int cmd_funclatency(int argc, char **argv)
 		pk_error(ESRCH, "no process with PID %ld", o.pid);
 		goto fail;
 	}
-	if (bpfk_check_root())
+	if (bpfk_start(o.verbose, NULL, NULL, NULL))
 		goto fail;
-	bpfk_init(o.verbose);
 
 	skel = funclatency_bpf__open();
 	if (!skel) {
@@ -242,11 +241,8 @@ int cmd_funclatency(int argc, char **argv)
 	skel->rodata->units = o.units;
 	skel->rodata->hist_mode = o.lin_step ? FUNC_HIST_LINEAR : FUNC_HIST_LOG2;
 	skel->rodata->lin_step = o.lin_step ? o.lin_step : 1;
-	err = funclatency_bpf__load(skel);
-	if (err) {
-		bpfk_error(err, "loading BPF programs");
+	if (bpfk_load_attach(skel->skeleton, NULL))   /* attached by hand: uprobes */
 		goto fail;
-	}
 
 	LIBBPF_OPTS(bpf_uprobe_opts, uopts);
 	pid_t upid = o.pid ? (pid_t)o.pid : -1;

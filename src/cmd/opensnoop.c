@@ -213,14 +213,8 @@ int cmd_opensnoop(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (bpfk_check_root() || tracefs_ensure())
+	if (bpfk_start(o.verbose, "syscalls", "sys_enter_openat", ": the kernel needs CONFIG_FTRACE_SYSCALLS=y"))
 		goto fail;
-	if (!tracefs_has_event("syscalls", "sys_enter_openat")) {
-		pk_error(ENOENT, "tracepoint syscalls/sys_enter_openat not found: the kernel needs "
-			 "CONFIG_FTRACE_SYSCALLS=y");
-		goto fail;
-	}
-	bpfk_init(o.verbose);
 
 	skel = opensnoop_bpf__open();
 	if (!skel) {
@@ -240,21 +234,9 @@ int cmd_opensnoop(int argc, char **argv)
 		bpf_program__set_autoload(skel->progs.tp_enter_openat2, false);
 		bpf_program__set_autoload(skel->progs.tp_exit_openat2, false);
 	}
-	err = opensnoop_bpf__load(skel);
-	if (err) {
-		bpfk_error(err, "loading BPF programs");
+	if (bpfk_load_attach(skel->skeleton, "tracepoints syscalls/sys_{enter,exit}_open{,at,at2}") ||
+	    !(rb = bpfk_ring_new(skel->maps.events, handle_event, &o)))
 		goto fail;
-	}
-	err = opensnoop_bpf__attach(skel);
-	if (err) {
-		bpfk_error(err, "attaching tracepoints syscalls/sys_{enter,exit}_open{,at,at2}");
-		goto fail;
-	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &o, NULL);
-	if (!rb) {
-		bpfk_error(errno, "creating ring buffer");
-		goto fail;
-	}
 
 	bpfk_stop_on_signals();
 	o.start_ns = bpfk_now_ns();

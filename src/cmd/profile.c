@@ -344,9 +344,8 @@ int cmd_profile(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (bpfk_check_root())
+	if (bpfk_start(o.verbose, NULL, NULL, NULL))
 		goto fail;
-	bpfk_init(o.verbose);
 
 	skel = profile_bpf__open();
 	if (!skel) {
@@ -357,11 +356,8 @@ int cmd_profile(int argc, char **argv)
 	skel->rodata->user_only = o.user_only;
 	skel->rodata->kernel_only = o.kernel_only;
 	skel->rodata->include_idle = o.idle;
-	err = profile_bpf__load(skel);
-	if (err) {
-		bpfk_error(err, "loading BPF programs");
+	if (bpfk_load_attach(skel->skeleton, NULL))   /* attached by hand: perf events */
 		goto fail;
-	}
 
 	ncpu = libbpf_num_possible_cpus();
 	if (ncpu <= 0) {

@@ -34,7 +34,6 @@
 #include "base/error.h"
 #include "bpf/tcplife.h"
 #include "bpfutil/setup.h"
-#include "bpfutil/tracefs.h"
 #include "tcplife.skel.h"
 
 struct tcplife_opts {
@@ -181,14 +180,9 @@ int cmd_tcplife(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (bpfk_check_root() || tracefs_ensure())
+	if (bpfk_start(o.verbose, "sock", "inet_sock_set_state",
+		       " (added in Linux 4.16, needs CONFIG_NET and CONFIG_TRACEPOINTS)"))
 		goto fail;
-	if (!tracefs_has_event("sock", "inet_sock_set_state")) {
-		pk_error(ENOENT, "tracepoint sock/inet_sock_set_state not found (added in Linux 4.16, "
-			 "needs CONFIG_NET and CONFIG_TRACEPOINTS)");
-		goto fail;
-	}
-	bpfk_init(o.verbose);
 
 	skel = tcplife_bpf__open();
 	if (!skel) {
@@ -202,21 +196,9 @@ int cmd_tcplife(int argc, char **argv)
 		skel->rodata->lports[i] = o.lports[i];
 		skel->rodata->dports[i] = o.dports[i];
 	}
-	err = tcplife_bpf__load(skel);
-	if (err) {
-		bpfk_error(err, "loading BPF programs");
+	if (bpfk_load_attach(skel->skeleton, "tracepoint sock/inet_sock_set_state") ||
+	    !(rb = bpfk_ring_new(skel->maps.events, handle_event, &o)))
 		goto fail;
-	}
-	err = tcplife_bpf__attach(skel);
-	if (err) {
-		bpfk_error(err, "attaching tracepoint sock/inet_sock_set_state");
-		goto fail;
-	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &o, NULL);
-	if (!rb) {
-		bpfk_error(errno, "creating ring buffer");
-		goto fail;
-	}
 
 	bpfk_stop_on_signals();
 	o.start_us = bpfk_now_ns() / 1000;

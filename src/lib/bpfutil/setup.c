@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/strbuf.h"
+#include "bpfutil/tracefs.h"
 
 static char last_msg[512];
 static int verbose_mode;
@@ -143,5 +145,45 @@ int bpfk_poll_ring(struct ring_buffer *rb, double duration_s)
 	ring_buffer__consume(rb);
 	fflush(stdout);
 	return err;
+}
+
+int bpfk_start(int verbose, const char *category, const char *name, const char *why)
+{
+	int err = bpfk_check_root();
+
+	if (!err && category) {
+		err = tracefs_ensure();
+		if (!err && !tracefs_has_event(category, name))
+			err = pk_error(ENOENT, "tracepoint %s/%s not found%s", category, name, why);
+	}
+	if (!err)
+		bpfk_init(verbose);
+	return err;
+}
+
+int bpfk_load_attach(struct bpf_object_skeleton *skeleton, const char *attach_what)
+{
+	int err = bpf_object__load_skeleton(skeleton);
+
+	if (err)
+		return bpfk_error(err, "loading BPF programs");
+	if (attach_what && (err = bpf_object__attach_skeleton(skeleton))) {
+		struct strbuf what = STRBUF_INIT;
+
+		sb_addf(&what, "attaching %s", attach_what);
+		err = bpfk_error(err, what.buf);
+		sb_release(&what);
+	}
+	return err;
+}
+
+struct ring_buffer *bpfk_ring_new(struct bpf_map *map, int (*fn)(void *ctx, void *data, size_t size),
+				  void *ctx)
+{
+	struct ring_buffer *rb = ring_buffer__new(bpf_map__fd(map), fn, ctx, NULL);
+
+	if (!rb)
+		bpfk_error(errno, "creating ring buffer");
+	return rb;
 }
 #endif

@@ -29,6 +29,7 @@
 #define PERFKIT_BPFUTIL_SETUP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 void bpfk_init(int verbose);
 int bpfk_error(int err, const char *what);
@@ -47,6 +48,33 @@ bool bpfk_stopped(void);
  */
 struct ring_buffer;
 int bpfk_poll_ring(struct ring_buffer *rb, double duration_s);
+
+/*
+ * The steps every tool takes around its skeleton (src/bpf/<tool>.bpf.c):
+ *
+ * bpfk_start(verbose, category, name, why): before opening it:
+ * bpfk_check_root(); with category, tracefs_ensure() and the tracepoint
+ * CATEGORY/NAME (-ENOENT "tracepoint CATEGORY/NAME not foundWHY" when the
+ * kernel lacks it: WHY starts with its own ": " or " ("); then
+ * bpfk_init(verbose).  0 or -errno, message set.
+ *
+ * bpfk_load_attach(skeleton, attach_what): the generated <tool>_bpf__load()
+ * and, when attach_what is not NULL, <tool>_bpf__attach() on its
+ * skel->skeleton (bpf_object__load_skeleton, bpf_object__attach_skeleton),
+ * failing with bpfk_error(err, "loading BPF programs") or
+ * bpfk_error(err, "attaching " ATTACH_WHAT).  Tools that attach by hand
+ * (uprobes, perf events) pass NULL.
+ *
+ * bpfk_ring_new(map, fn, ctx): ring_buffer__new() on a BPF_MAP_TYPE_RINGBUF
+ * map with fn (libbpf's ring_buffer_sample_fn); NULL with the message
+ * "creating ring buffer: ...".
+ */
+struct bpf_object_skeleton;
+struct bpf_map;
+int bpfk_start(int verbose, const char *category, const char *name, const char *why);
+int bpfk_load_attach(struct bpf_object_skeleton *skeleton, const char *attach_what);
+struct ring_buffer *bpfk_ring_new(struct bpf_map *map, int (*fn)(void *ctx, void *data, size_t size),
+				  void *ctx);
 
 /* CLOCK_MONOTONIC in nanoseconds, the clock of bpf_ktime_get_ns(). */
 unsigned long long bpfk_now_ns(void);
