@@ -122,6 +122,20 @@ static int first_module(Dwfl_Module *m, void **ud, const char *n, Dwarf_Addr a, 
 	return DWARF_CB_ABORT;
 }
 
+/* The first function (real or inlined) among scopes[from..n): into *out. */
+static bool first_function(const Dwarf_Die *scopes, int n, int from, Dwarf_Die *out)
+{
+	for (int i = from; i < n; i++) {
+		int tag = dwarf_tag((Dwarf_Die *)&scopes[i]);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			*out = scopes[i];
+			return true;
+		}
+	}
+	return false;
+}
+
 static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, bool mark, struct strbuf *out)
 {
 	Dwarf_Addr bias = 0;
@@ -164,14 +178,7 @@ static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, bool mark, s
 	size_t nfiles = 0;
 	dwarf_getsrcfiles(cu, &files, &nfiles);
 	Dwarf_Die die;
-	bool have = false;
-	for (int i = 0; i < n && !have; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			die = scopes[i];
-			have = true;
-		}
-	}
+	bool have = first_function(scopes, n, 0, &die);
 	free(scopes);
 	/* innermost function, then each inlined call's caller (as eu-addr2line -i) */
 	for (int depth = 0; have && depth < 256; depth++) {
@@ -189,14 +196,7 @@ static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, bool mark, s
 			line = (int)w;
 		Dwarf_Die *up = NULL;
 		int m = dwarf_getscopes_die(&die, &up);
-		have = false;
-		for (int i = 1; i < m && !have; i++) {
-			int tag = dwarf_tag(&up[i]);
-			if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-				die = up[i];
-				have = true;
-			}
-		}
+		have = first_function(up, m, 1, &die);   /* up[0] is die itself */
 		free(up);
 	}
 	if (items.len) {
