@@ -210,9 +210,9 @@ static int list_threads(struct rec *r, pid_t pid)
 static int open_error(struct rec *r, size_t ev, int err)
 {
 	const char *name = r->ev_specs[ev];
-	if (ev_needs_pmu(&r->attrs[ev]) && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV))
-		return pk_error(err, "event '%s' is not supported on this machine (no hardware PMU); use -e %s",
-				name, EV_SOFTWARE_FALLBACK);
+	int pmu = ev_pmu_error(&r->attrs[ev], name, err);
+	if (pmu)
+		return pmu;
 	if (err == EACCES || err == EPERM) {
 		int lvl = -1;
 		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");

@@ -97,9 +97,7 @@ static size_t make_key(const struct report *r, const struct pk_sample *s, const 
 			 * keys rows by symbol: two overloads or two static
 			 * functions of one name stay apart; an inlined frame
 			 * is one row per name (perf compares their names) */
-			uint64_t addr = !fr->sym ? fr->sym_off
-				      : fr->inlined ? 0
-				      : (fr->addr ? fr->addr : fr->ip) - fr->sym_off;
+			uint64_t addr = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off;
 
 			memcpy(buf + n, &fr->sym, sizeof(fr->sym));
 			n += sizeof(fr->sym);

@@ -279,14 +279,12 @@ static int open_events(struct top *t)
 			err = open_one(t, (pid_t)atoi(de->d_name), -1, n == 0);
 			if (err == -ESRCH)
 				continue;   /* the thread exited meanwhile */
-			if (err && ev_needs_pmu(&t->attr) &&
-			    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)) {
-				closedir(d);
-				return pk_error(-err, "event '%s' is not supported on this machine (no hardware "
-						"PMU); use -e %s", t->event, EV_SOFTWARE_FALLBACK);
-			}
 			if (err) {
+				int pmu = ev_pmu_error(&t->attr, t->event, err);
+
 				closedir(d);
+				if (pmu)
+					return pmu;
 				return err < 0 && !*pk_errmsg() ? err : pk_error(-err, "cannot sample thread %s of %d: %s",
 									de->d_name, (int)t->pid, strerror(-err));
 			}
@@ -299,9 +297,9 @@ static int open_events(struct top *t)
 	}
 	for (int cpu = 0, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF); cpu < ncpu; cpu++) {
 		err = open_one(t, -1, cpu, true);
-		if (err && ev_needs_pmu(&t->attr) && (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV))
-			return pk_error(-err, "event '%s' is not supported on this machine (no hardware PMU); use -e %s",
-					t->event, EV_SOFTWARE_FALLBACK);
+		int pmu = err ? ev_pmu_error(&t->attr, t->event, err) : 0;
+		if (pmu)
+			return pmu;
 		if (err == -ENODEV || err == -EINVAL)
 			continue;   /* offline CPU */
 		if (err)
@@ -390,7 +388,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		snprintf(addr, sizeof(addr), "%#.16" PRIx64, fr->ip);
 		sym = addr;
 	}
-	start = !fr->sym ? 0 : (fr->addr ? fr->addr : fr->ip) - fr->sym_off;
+	start = pk_frame_sym_start(fr);
 	e = hm_upsert(&t->keys, key, row_key(key, sizeof(key), dso_short(fr->dso), fr->kernel, sym, start),
 		      &created);
 	if (created) {

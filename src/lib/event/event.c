@@ -312,3 +312,13 @@ bool ev_needs_pmu(const struct perf_event_attr *attr)
 	return attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE ||
 	       attr->type == PERF_TYPE_RAW;
 }
+
+int ev_pmu_error(const struct perf_event_attr *attr, const char *name, int err)
+{
+	if (err < 0)
+		err = -err;
+	if (!ev_needs_pmu(attr) || (err != ENOENT && err != EOPNOTSUPP && err != ENODEV))
+		return 0;
+	return pk_error(err, "event '%s' is not supported on this machine (no hardware PMU); use -e %s",
+			name, EV_SOFTWARE_FALLBACK);
+}

@@ -90,4 +90,11 @@ bool ev_needs_pmu(const struct perf_event_attr *attr);
 /* The software event to suggest when a hardware one is unavailable. */
 #define EV_SOFTWARE_FALLBACK "cpu-clock"
 
+/* perf_event_open(2) of attr (named name) failed with err (positive or
+ * negative errno): when that means the machine has no PMU for it (a
+ * hardware, cache or raw event failing with ENOENT, EOPNOTSUPP or ENODEV),
+ * returns -err with the message "event 'NAME' is not supported on this
+ * machine (no hardware PMU); use -e cpu-clock"; else 0, nothing set. */
+int ev_pmu_error(const struct perf_event_attr *attr, const char *name, int err);
+
 #endif

@@ -271,6 +271,12 @@ static uint32_t rd32(const uint8_t *p)
 	return v;
 }
 
+/* *acc += v, stopping at UINT64_MAX (counts a file claims can be anything) */
+static void sat_add(uint64_t *acc, uint64_t v)
+{
+	*acc = v > UINT64_MAX - *acc ? UINT64_MAX : *acc + v;
+}
+
 static uint64_t rd64(const uint8_t *p)
 {
 	uint64_t v;
@@ -920,20 +926,14 @@ int session_process(struct session *s, session_sample_fn fn, void *arg)
 			do_fork(s, h, p);
 			break;
 		case PERF_RECORD_LOST:
-			if (h->size >= 24) {   /* saturating: a file may claim anything */
-				uint64_t v = rd64(p + 16);
-				s->stats.nr_lost_records += v > UINT64_MAX - s->stats.nr_lost_records ?
-							    UINT64_MAX - s->stats.nr_lost_records : v;
-			}
+			if (h->size >= 24)
+				sat_add(&s->stats.nr_lost_records, rd64(p + 16));
 			break;
 		case PERF_RECORD_LOST_SAMPLES:
 			/* PERF_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15): dropped
 			 * by a BPF filter, not lost; perf does not count them */
-			if (h->size >= 16 && !(h->misc & (1u << 15))) {
-				uint64_t v = rd64(p + 8);
-				s->stats.nr_lost += v > UINT64_MAX - s->stats.nr_lost ?
-						    UINT64_MAX - s->stats.nr_lost : v;
-			}
+			if (h->size >= 16 && !(h->misc & (1u << 15)))
+				sat_add(&s->stats.nr_lost, rd64(p + 8));
 			break;
 		default:
 			break;   /* EXIT keeps the thread: late samples still resolve */

@@ -56,6 +56,16 @@ struct pk_frame {
 	uint64_t addr;        /* ELF virtual address of ip in dso, 0: unknown */
 };
 
+/* The start of fr's symbol, the same in every process that maps its DSO:
+ * the ELF address when known (else the sampled one) less sym_off.  0 for
+ * an unknown symbol or an inlined frame (whose ip belongs to its caller).
+ * Rows keyed by it stay apart for two symbols of one name (C++
+ * overloads), as perf keys its rows by symbol. */
+static inline uint64_t pk_frame_sym_start(const struct pk_frame *fr)
+{
+	return !fr->sym || fr->inlined ? 0 : (fr->addr ? fr->addr : fr->ip) - fr->sym_off;
+}
+
 struct pk_sample {
 	const struct pd_sample *raw;
 	const char *event;    /* event name, e.g. "cpu-clock" */
