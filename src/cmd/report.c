@@ -43,6 +43,8 @@ struct row {
 	uint64_t self, children;
 	uint64_t stamp;               /* last sample that counted children */
 	uint32_t id;                  /* index before sorting (stack tags) */
+	const char *text[K_MAX];      /* each sort key's text, made once for
+					 sorting and printing (print_hist) */
 };
 
 struct hist {
@@ -309,7 +311,6 @@ static const struct report *sort_ctx;
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
-	char bx[512], by[512];
 	int c;
 
 	if (sort_ctx->children && x->children != y->children)
@@ -324,9 +325,7 @@ static int cmp_rows(const void *a, const void *b)
 			if (ux != uy)
 				return ux ? 1 : -1;
 		}
-		key_text(x, sort_ctx->keys[i], bx, sizeof(bx));
-		key_text(y, sort_ctx->keys[i], by, sizeof(by));
-		c = strcmp(bx, by);
+		c = strcmp(x->text[i], y->text[i]);
 		if (c)
 			return c;
 	}
@@ -412,6 +411,14 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
 	printf("# Event count (approx.): %" PRIu64 "\n#\n", h->total);
 
+	/* each key's text once per row (not per comparison) */
+	struct pk_arena texts = PK_ARENA_INIT;
+
+	for (size_t i = 0; i < h->nr; i++)
+		for (int k = 0; k < r->nr_keys; k++) {
+			key_text(&h->rows[i], r->keys[k], buf, sizeof(buf));
+			h->rows[i].text[k] = pk_arena_memdup0(&texts, buf, strlen(buf));
+		}
 	sort_ctx = r;
 	qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
 	show = xcalloc(h->nr + 1, sizeof(*show));
@@ -426,11 +433,9 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			continue;
 		show[i] = true;
 		shown++;
-		for (int k = 0; k < r->nr_keys; k++) {
-			key_text(row, r->keys[k], buf, sizeof(buf));
-			if (strlen(buf) > width[k])
-				width[k] = strlen(buf);
-		}
+		for (int k = 0; k < r->nr_keys; k++)
+			if (strlen(row->text[k]) > width[k])
+				width[k] = strlen(row->text[k]);
 	}
 	if (r->children)
 		printf("# Children      Self");
@@ -459,11 +464,10 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			printf("  %7.2f%%", 100.0 * (double)row->children / (double)h->total);
 		printf("  %7.2f%%", 100.0 * (double)row->self / (double)h->total);
 		for (int k = 0; k < r->nr_keys; k++) {
-			key_text(row, r->keys[k], buf, sizeof(buf));
 			if (k == r->nr_keys - 1)
-				printf("  %s", buf);
+				printf("  %s", row->text[k]);
 			else
-				printf("  %-*s", (int)width[k], buf);
+				printf("  %-*s", (int)width[k], row->text[k]);
 		}
 		putchar('\n');
 		if (trees)
@@ -472,6 +476,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	}
 	free(trees);
 	free(show);
+	pk_arena_release(&texts);
 	printf("\n\n");
 	(void)shown;
 }
