@@ -488,6 +488,17 @@ static int synth_process(struct rec *r, pid_t pid)
 		uint32_t flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		rc = synth_mmap2(r, (uint32_t)pid, (uint32_t)pid, start, end - start, off, maj, min, ino,
 				 prot, flags, name);
+		/* a binary deleted while it runs: save it by build-id while
+		 * the process holds it, so its symbols can be read later */
+		size_t nl = strlen(name);
+		if (!rc && nl > 10 && !strcmp(name + nl - 10, " (deleted)")) {
+			char mf[96];
+			uint8_t id[20];
+			snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx", (int)pid, start, end);
+			int n = sym_build_id_cache_save(mf, name, id, sizeof(id));
+			if (n > 0)
+				pd_writer_add_build_id(r->w, PERF_RECORD_MISC_USER, UINT32_MAX, id, (size_t)n, name);
+		}
 	}
 	fclose(f);
 	return rc;

@@ -66,6 +66,14 @@ void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint
 		      const char *dso, bool kernel);
 void psc_sample_end(struct ps_collapser *c);
 
+/* The event whose samples are kept ("" before the first sample). */
+const char *psc_event(const struct ps_collapser *c);
+
+/* Length of an event name without its perf modifiers: "cycles:u",
+ * "cpu-clock:uhH" → "cycles", "cpu-clock"; a tracepoint
+ * ("sched:sched_switch") is kept whole. */
+size_t psc_event_base_len(const char *ev, size_t evl);
+
 /* Queue (pk_warn) the warnings: unrecognised lines, dropped events. */
 void psc_finish(struct ps_collapser *c);
 
