@@ -365,11 +365,14 @@ static void do_comm(struct session *s, const struct perf_event_header *h, const 
 	len = strnlen((const char *)p + 16, h->size - 16u);
 	t->comm = intern(s, (const char *)p + 16, len);
 	t->comm_known = true;
-	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
-		/* exec replaces the address space: the maps come anew */
-		t->mg->nr = 0;
+	/* exec: the old image's maps stay until the new image's maps overlap
+	 * them (mg_insert), as in perf.  The COMM comes early in execve,
+	 * before the new image is mapped and long before the task returns to
+	 * user space: samples until then still carry the old user stack
+	 * (__GI___execve in the old libc), and clearing the maps here named
+	 * those frames [unknown] */
+	if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
 		t->mg->gen = ++mg_gens;
-	}
 }
 
 static void do_fork(struct session *s, const struct perf_event_header *h, const uint8_t *p)
@@ -531,6 +534,13 @@ int session_open(struct session **out, const char *path, const struct session_op
 const struct pd_file *session_file(const struct session *s)
 {
 	return s->f;
+}
+
+const char *session_thread_comm(struct session *s, uint32_t tid)
+{
+	struct thread *t = thread_find(s, tid);
+
+	return t ? t->comm : NULL;
 }
 
 const struct session_stats *session_stats(const struct session *s)
