@@ -93,8 +93,15 @@ static int parse_parallel(struct ps_collapser *c, const struct collapse_opts *o,
 		size_t end = len;
 		if (i + 1 < n) {
 			size_t want = len / n * (i + 1);
+			/* a blank line: "\n\n", or "\n\r\n" in CRLF text */
 			const char *cut = want > start ? memmem(buf + want, len - want, "\n\n", 2) : NULL;
-			end = cut ? (size_t)(cut - buf) + 2 : len;
+			const char *crlf = want > start ? memmem(buf + want, len - want, "\n\r\n", 3) : NULL;
+			size_t step = 2;
+			if (crlf && (!cut || crlf < cut)) {
+				cut = crlf;
+				step = 3;
+			}
+			end = cut ? (size_t)(cut - buf) + step : len;
 		}
 		struct piece *p = &pieces[np++];
 		p->c = i ? psc_new(o, &p->f) : c;

@@ -1467,8 +1467,11 @@ bool psc_first_event(const char *buf, size_t len, const char **ev, size_t *evl)
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), full = n;
 		size_t comml, pidl, tidl, perl;
+
+		if (n && p[n - 1] == '\r')   /* CRLF text, as lr_next reads it */
+			n--;
 		const char *pid, *tid, *per;
 
 		struct rh_header h;
@@ -1482,7 +1485,7 @@ bool psc_first_event(const char *buf, size_t len, const char **ev, size_t *evl)
 		if (n && p[0] != '#' && match_header(p, n, &comml, &pid, &pidl, &tid, &tidl) &&
 		    match_event(p, n, ev, evl, &per, &perl))
 			return true;
-		p += n + 1;
+		p += full + 1;
 	}
 	return false;
 }
