@@ -36,6 +36,7 @@ enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_SRCLINE, K_MAX };
 
 struct row {
 	const char *comm, *dso, *sym; /* sym NULL: unknown, shown by address */
+	const char *comm_last;        /* the thread's last comm (pid/tid keys) */
 	const char *srcline;          /* --sort srcline: session_srcline() */
 	uint64_t addr;
 	uint32_t pid, tid;
@@ -291,8 +292,10 @@ static void key_text(const struct row *row, enum sort_key k, char *buf, size_t s
 	case K_COMM: snprintf(buf, size, "%s", row->comm); break;
 	case K_DSO: snprintf(buf, size, "%s", dso_short(row->dso)); break;
 	case K_SYM: sym_text(row, buf, size); break;
-	case K_PID: snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm); break;
-	case K_TID: snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm); break;
+	case K_PID: /* fall through */
+	case K_TID:
+		snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm_last ? row->comm_last : row->comm);
+		break;
 	case K_SRCLINE: snprintf(buf, size, "%s", row->srcline); break;
 	default: buf[0] = '\0'; break;
 	}
@@ -411,6 +414,10 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
 	printf("# Event count (approx.): %" PRIu64 "\n#\n", h->total);
 
+	/* perf's pid and tid keys name a thread by its last comm */
+	for (size_t i = 0; i < h->nr; i++) {
+		h->rows[i].comm_last = session_thread_comm(r->sess, h->rows[i].tid);
+	}
 	/* each key's text once per row (not per comparison) */
 	struct pk_arena texts = PK_ARENA_INIT;
 
