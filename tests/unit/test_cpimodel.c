@@ -102,6 +102,11 @@ static void test_fit_recovers(void **state)
 	for (int k = 0; k < CPI_NCLASS; k++)
 		assert_true(p.pen[k] >= 0);
 	assert_true(p.base_cpi >= 0);
+	/* data that wants base CPI 0.05 gets the floor */
+	for (int i = 0; i < 8; i++)
+		y[i] = 0.05 * c[i].instr + 5 * c[i].n[CPI_L1] + 0.01;
+	assert_int_equal(cpi_fit(c, y, 8, &p), 0);
+	NEAR(p.base_cpi, CPI_BASE_MIN, 1e-12);
 	y[3] = 0;
 	assert_int_equal(cpi_fit(c, y, 8, &p), -EINVAL);
 	assert_int_equal(cpi_fit(c, y, 1, &p), -EINVAL);

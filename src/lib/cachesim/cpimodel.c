@@ -117,6 +117,8 @@ int cpi_fit(const struct cpi_counts *c, const double *y, size_t n, struct cpi_pa
 		if (!used[j])
 			x[j] = 0;
 	}
+	if (used[0] && x[0] < CPI_BASE_MIN * scale[0])
+		x[0] = CPI_BASE_MIN * scale[0];
 	for (int j = 0; j < NCOL; j++) {
 		for (int k = 0; k < NCOL; k++)
 			g[j][k] /= scale[j] * scale[k];
@@ -130,9 +132,9 @@ int cpi_fit(const struct cpi_counts *c, const double *y, size_t n, struct cpi_pa
 			double r = b[j];
 			for (int k = 0; k < NCOL; k++)
 				r -= g[j][k] * x[k];
-			double nx = x[j] + r / g[j][j];
-			if (nx < 0)
-				nx = 0;
+			double nx = x[j] + r / g[j][j], lo = j == 0 ? CPI_BASE_MIN * scale[0] : 0;
+			if (nx < lo)
+				nx = lo;
 			moved += fabs(nx - x[j]);
 			x[j] = nx;
 		}

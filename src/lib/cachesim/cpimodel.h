@@ -38,7 +38,12 @@
  * Fitting (cpi_fit): non-negative least squares on relative error,
  *   minimise Σ_i ((Σ_j x_j · a_ij) − y_i)² / y_i²,  x ≥ 0,
  * where row i is a kernel's counts per operation (Ir, then one column per
- * class) and y_i its measured cycles per operation; solved by cyclic
+ * class) and y_i its measured cycles per operation, with base_cpi held at
+ * or above CPI_BASE_MIN (0.15: no current core sustains more than about
+ * 6–7 instructions per cycle; without the floor, kernels whose simulated
+ * instruction count overstates the work — Valgrind counts every iteration
+ * of `rep movsb`, glibc's memcpy above a few KiB, as an instruction — drive
+ * the fitted base CPI towards 0); solved by cyclic
  * coordinate descent on the normal equations (each step projects x_j onto
  * x_j ≥ 0), which converges for this convex problem.  A column that is 0 in
  * every row keeps its default and is flagged not fitted.  -EINVAL when
@@ -69,6 +74,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#define CPI_BASE_MIN 0.15
 
 enum cpi_class { CPI_L1, CPI_L2, CPI_LL, CPI_TLB, CPI_WALK, CPI_BMISS, CPI_NCLASS };
 
