@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/strbuf.h"
 
 const char *const cpi_class_key[CPI_NCLASS] = { "l1", "l2", "ll", "tlb", "walk", "bmiss" };
 const char *const cpi_class_label[CPI_NCLASS] = {
@@ -379,4 +380,50 @@ int cpi_host_mhz(const char *root, double *mhz, const char **source)
 		return 0;
 	}
 	return -ENOENT;
+}
+
+static double share(double part, double total)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.0f", total > 0 ? 100 * part / total : 0);
+	return strtod(buf, NULL);
+}
+
+void cpi_reading(const struct cpi_breakdown *b, struct strbuf *out)
+{
+	if (!(b->total > 0))
+		return;
+	double miss = 0, top = 0;
+	int topk = CPI_L1;
+
+	for (int k = 0; k < CPI_NCLASS; k++) {
+		if (k == CPI_BMISS)
+			continue;
+		miss += b->part[k];
+		if (b->part[k] > top) {
+			top = b->part[k];
+			topk = k;
+		}
+	}
+	double m = share(miss, b->total), br = share(b->part[CPI_BMISS], b->total);
+	double cp = share(b->compute, b->total);
+	bool said = false;
+
+	if (m >= CPI_MEMORY_BOUND_PCT) {
+		sb_addf(out, "memory-bound: %.0f%% of the model's cycles wait on cache and TLB misses (at least %d%%), the most on %s (%.0f%%); look at data layout and access order.\n",
+			m, CPI_MEMORY_BOUND_PCT, cpi_class_label[topk], share(top, b->total));
+		said = true;
+	}
+	if (br >= CPI_BRANCHY_PCT) {
+		sb_addf(out, "branchy: %.0f%% of the model's cycles are mispredicted branches (at least %d%%); make the branch predictable (sort the data) or remove it (branchless code).\n",
+			br, CPI_BRANCHY_PCT);
+		said = true;
+	}
+	if (!said && cp >= CPI_COMPUTE_PCT)
+		sb_addf(out, "compute-bound: %.0f%% of the model's cycles are instructions executing (at least %d%%), %.0f%% misses, %.0f%% mispredicts; to go faster, do less work.\n",
+			cp, CPI_COMPUTE_PCT, m, br);
+	else if (!said)
+		sb_addf(out, "mixed: %.0f%% of the model's cycles compute, %.0f%% wait on misses (the most on %s), %.0f%% mispredicts; no single limit.\n",
+			cp, m, cpi_class_label[topk], br);
 }

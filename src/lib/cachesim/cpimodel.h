@@ -64,6 +64,14 @@
  * $XDG_CACHE_HOME/perfkit/cpimodel, else $HOME/.cache/perfkit/cpimodel;
  * -ENOENT when none of these can be formed.
  *
+ * Reading (cpi_reading), on the model's breakdown, shares of b->total
+ * compared as printed (whole percent):
+ *   misses (L1 + L2 + LL + TLB + walks) >= 50 %   memory-bound
+ *   mispredicts >= 20 %                             branchy
+ *   compute >= 70 %                                 compute-bound
+ *   none of these                                   mixed
+ * Each line names the shares that decided it and the largest miss level.
+ *
  * Frequency (cpi_host_mhz): the mean "cpu MHz" of /proc/cpuinfo (ROOT/proc/
  * cpuinfo), else cpufreq's cpuinfo_max_freq (kHz) of cpu0; *source says
  * which.  -ENOENT when neither is readable.
@@ -129,5 +137,13 @@ int cpi_params_read(const char *path, struct cpi_params *p);
 int cpi_params_write(const char *path, const struct cpi_params *p);
 
 int cpi_host_mhz(const char *root, double *mhz, const char **source);
+
+#define CPI_MEMORY_BOUND_PCT 50
+#define CPI_BRANCHY_PCT 20
+#define CPI_COMPUTE_PCT 70
+
+struct strbuf;
+/* Append the reading of b: lines ending in '\n'. */
+void cpi_reading(const struct cpi_breakdown *b, struct strbuf *out);
 
 #endif
