@@ -25,7 +25,7 @@
  *    quarter of the misses, about as fast as ikj.  The tutorial's naive is
  *    the scalar dot product.  Clang does not vectorise it either way (a
  *    float sum reordered needs -ffast-math).  Check with
- *      objdump -d build/examples/matmul | awk '/<naive>:/,/ret/' | grep -c ps
+ *      objdump -d build/examples/matmul | awk '/<naive>:/,/ret/' | grep -cE '(mul|add)ps'
  *    (0: only scalar `mulss`/`addss`; `mulps`/`addps` means vectorised).
  *
  * 2. naive and ikj use the textbook layout, rows of exactly 512 floats
