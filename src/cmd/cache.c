@@ -12,12 +12,12 @@
  * by `perfkit annotate`, cg_annotate, KCachegrind) and prints the totals
  * to stderr, as cachegrind does (stdout stays the program's).
  *
- * Finding the tool: Valgrind is run with VALGRIND_LIB set to a private
- * directory of symlinks to the installed Valgrind core files plus our tool
- * (built by mk/cache.mk), so nothing is installed into system directories.
- * That directory is $PERFKIT_VALGRIND_LIB if set, else
- * <directory of /proc/self/exe>/vgtool/lib, else
- * <that directory>/../libexec/perfkit/vgtool/lib (an installed layout).
+ * --branch-sim defaults to no with --model=cachegrind (as cachegrind) and to
+ * yes with --model=modern.
+ *
+ * Finding the tool and running the program under it: src/lib/cachesim/vgrun.h
+ * (perfkit's own environment never reaches the program, so the counts of
+ * --model=cachegrind are cachegrind's).
  *
  * Exit status: the program's (128+N when it died of signal N); 127 when it
  * cannot be found; 1 on a simulation failure; 2 on a usage error.
@@ -29,11 +29,11 @@
 #include "base/strbuf.h"
 #include "cachesim/cachesim.h"
 #include "cachesim/hostcache.h"
+#include "cachesim/vgrun.h"
 #include "cgfile/cgfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -43,14 +43,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#if defined(__x86_64__)
-#define VG_PLATFORM "amd64-linux"
-#elif defined(__aarch64__)
-#define VG_PLATFORM "arm64-linux"
-#else
-#define VG_PLATFORM "unknown"
-#endif
 
 static int usage(const char *msg)
 {
@@ -89,37 +81,6 @@ static char *find_program(const char *name)
 		sb_release(&sb);
 		path += n + (c ? 1 : 0);
 	}
-	return NULL;
-}
-
-static int has_tool(const char *dir)
-{
-	char p[PATH_MAX + 256];
-
-	snprintf(p, sizeof(p), "%s/pkcache-" VG_PLATFORM, dir);
-	return access(p, X_OK) == 0;
-}
-
-static char *find_vglib(void)
-{
-	const char *env = getenv("PERFKIT_VALGRIND_LIB");
-	char exe[PATH_MAX], p[PATH_MAX + 64];
-	ssize_t n;
-
-	if (env && *env)
-		return has_tool(env) ? xstrdup(env) : NULL;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = 0;
-	char *dir = dirname(exe);
-
-	snprintf(p, sizeof(p), "%s/vgtool/lib", dir);
-	if (has_tool(p))
-		return xstrdup(p);
-	snprintf(p, sizeof(p), "%s/../libexec/perfkit/vgtool/lib", dir);
-	if (has_tool(p))
-		return xstrdup(p);
 	return NULL;
 }
 
@@ -266,7 +227,7 @@ static int copy_to_outfile(const char *src, struct outfile *of)
 int cmd_cache(int argc, char **argv)
 {
 	const char *model = "modern", *out = "perfkit.cache.out", *prefetch = NULL, *tlb = NULL;
-	const char *bsim = "yes";
+	const char *bsim = NULL;	/* default: yes (modern), no (cachegrind, as cachegrind) */
 	struct cache_geom g[4];
 	int have[4] = { 0, 0, 0, 0 }, quiet = 0, i;
 	static const char *const names[4] = { "I1", "D1", "L2", "LL" };
@@ -367,20 +328,14 @@ int cmd_cache(int argc, char **argv)
 		return 127;
 	}
 	free(prog);
-	char *valgrind = find_program("valgrind");
-	char *vglib = find_vglib();
+	struct vgrun vr = VGRUN_INIT;
 
-	if (!valgrind || !vglib) {
-		fprintf(stderr, "perfkit cache: %s\n",
-			!valgrind ? "valgrind not found in PATH (install the Debian package valgrind)"
-				  : "the pkcache Valgrind tool is not in vgtool/lib beside the perfkit binary nor in "
-				    "../libexec/perfkit/vgtool/lib (copy build/vgtool/ along with build/perfkit, "
-				    "or set PERFKIT_VALGRIND_LIB to its lib folder; it is built when Valgrind's dev "
-				    "files are installed, see mk/cache.mk)");
-		free(valgrind);
-		free(vglib);
+	if (vgrun_find(&vr) < 0) {
+		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
 		return 1;
 	}
+	if (!bsim)
+		bsim = modern ? "yes" : "no";
 
 	/* modern: geometry from the host's sysfs unless given */
 	if (modern) {
@@ -409,8 +364,7 @@ int cmd_cache(int argc, char **argv)
 
 	if (of_open(&of, out) < 0) {
 		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
-		free(valgrind);
-		free(vglib);
+		vgrun_release(&vr);
 		return 1;
 	}
 	sb_init(&dir, 64);
@@ -420,8 +374,7 @@ int cmd_cache(int argc, char **argv)
 			strerror(errno));
 		of_abort(&of);
 		sb_release(&dir);
-		free(valgrind);
-		free(vglib);
+		vgrun_release(&vr);
 		return 1;
 	}
 	sb_init(&tmp, 64);
@@ -437,27 +390,16 @@ int cmd_cache(int argc, char **argv)
 		sb_release(&tmp);
 		sb_release(&log);
 		sb_release(&dir);
-		free(valgrind);
-		free(vglib);
+		vgrun_release(&vr);
 		return 1;
 	}
 	close(fd);
 
-	char **vargv = xcalloc((size_t)(argc - i) + 20, sizeof(char *));
+	char **vargv = xcalloc(20, sizeof(char *));	/* the tool's options */
 	int n = 0;
-
-	vargv[n++] = valgrind;
-	vargv[n++] = xstrdup("--tool=pkcache");
-	vargv[n++] = xstrdup("-q");
 	{
 		struct strbuf s;
 
-		sb_init(&s, 64);
-		sb_addf(&s, "--log-file=%s", log.buf);
-		vargv[n++] = sb_detach(&s, NULL);
-		sb_init(&s, 64);
-		sb_addf(&s, "--pk-out=%s", tmp.buf);
-		vargv[n++] = sb_detach(&s, NULL);
 		sb_init(&s, 64);
 		sb_addf(&s, "--pk-dump=%s", out);
 		vargv[n++] = sb_detach(&s, NULL);
@@ -485,25 +427,20 @@ int cmd_cache(int argc, char **argv)
 		sb_addf(&s, "--tlb=%s", tlb);
 		vargv[n++] = sb_detach(&s, NULL);
 	}
-	int first_client = n;
-
-	for (; i < argc; i++)
-		vargv[n++] = argv[i];
 	vargv[n] = NULL;
 
-	fflush(NULL);
-	pid_t pid = fork();
+	const char *prog_name = argv[i];
+	pid_t pid;
+	int rc;
+	struct cgfile *cg = NULL;
+	struct stat st;
 
-	if (pid < 0) {
-		fprintf(stderr, "perfkit cache: fork: %s\n", strerror(errno));
+	if (vgrun_spawn(&vr, (const char *const *)vargv, tmp.buf, log.buf, argv + i, &pid) < 0) {
+		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
 		unlink(tmp.buf);
-		return 1;
-	}
-	if (pid == 0) {
-		setenv("VALGRIND_LIB", vglib, 1);
-		execv(vargv[0], vargv);
-		fprintf(stderr, "perfkit cache: cannot run '%s': %s\n", vargv[0], strerror(errno));
-		_exit(127);
+		unlink(log.buf);
+		rc = 1;
+		goto out;
 	}
 
 	/* wait, with a progress line on a terminal after a few seconds */
@@ -528,7 +465,7 @@ int cmd_cache(int argc, char **argv)
 		double el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
 
 		if (el >= 3.0 && !quiet && isatty(2)) {
-			fprintf(stderr, "\rperfkit cache: simulating %s … %.0f s", vargv[first_client], el);
+			fprintf(stderr, "\rperfkit cache: simulating %s … %.0f s", prog_name, el);
 			progress = 1;
 		}
 	}
@@ -536,10 +473,6 @@ int cmd_cache(int argc, char **argv)
 		fprintf(stderr, "\r\033[K");
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
-
-	int rc;
-	struct cgfile *cg = NULL;
-	struct stat st;
 
 	if (WIFSIGNALED(status))
 		rc = 128 + WTERMSIG(status);
@@ -559,7 +492,7 @@ int cmd_cache(int argc, char **argv)
 		last[strcspn(last, "\n")] = 0;
 		if (WIFSIGNALED(status))
 			fprintf(stderr, "perfkit cache: %s: killed by signal %d (%s) before any result\n",
-				vargv[first_client], WTERMSIG(status), sigdesc(WTERMSIG(status)));
+				prog_name, WTERMSIG(status), sigdesc(WTERMSIG(status)));
 		else
 			fprintf(stderr, "perfkit cache: valgrind failed (exit %d)%s%s\n", rc,
 				last[0] ? ": " : "", last);
@@ -587,7 +520,7 @@ int cmd_cache(int argc, char **argv)
 	unlink(tmp.buf);
 	if (WIFSIGNALED(status))
 		fprintf(stderr, "perfkit cache: %s: killed by signal %d (%s); counts up to then in %s\n",
-			vargv[first_client], WTERMSIG(status), sigdesc(WTERMSIG(status)), out);
+			prog_name, WTERMSIG(status), sigdesc(WTERMSIG(status)), out);
 	if (getenv("PERFKIT_CACHE_LOG")) {
 		FILE *lf = fopen(log.buf, "re");
 		char line[512];
@@ -608,11 +541,10 @@ out:
 	rmdir(dir.buf);
 	sb_release(&dir);
 	cgfile_free(cg);
-	for (int k = 1; k < first_client; k++)
+	for (int k = 0; k < n; k++)
 		free(vargv[k]);
 	free(vargv);
-	free(valgrind);
-	free(vglib);
+	vgrun_release(&vr);
 	sb_release(&tmp);
 	sb_release(&log);
 	return rc;

@@ -32,10 +32,8 @@ cc -shared -fPIC -O2 -o "$T/clock.so" "$T/clock.c" || { not_ok "build the clock 
 
 # Both runs get exactly the same environment (its size and order move the
 # client's stack, so they change addresses and counts): env -i with a fixed
-# list.  perfkit sets VALGRIND_LIB to its private directory; giving it the
-# same value here keeps its place.  ASan (the sanitized perfkit) must not
-# object to the preloaded shim.
-ENVV=(PATH="$PATH" LD_PRELOAD="$T/clock.so" VALGRIND_LIB="$VGLIB"
+# list.  ASan (the sanitized perfkit) must not object to the preloaded shim.
+ENVV=(PATH="$PATH" LD_PRELOAD="$T/clock.so"
       ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
       UBSAN_OPTIONS="${UBSAN_OPTIONS:-}")
 cg() { # out prog args...
@@ -45,7 +43,7 @@ cg() { # out prog args...
 }
 pk() { # out prog args...
 	local out=$1; shift
-	env -i "${ENVV[@]}" "$PERFKIT" cache -q --model=cachegrind -o "$out" "$@" >/dev/null 2>"$out.err"
+	env -i "${ENVV[@]}" "$PERFKIT" cache -q --model=cachegrind --branch-sim=yes -o "$out" "$@" >/dev/null 2>"$out.err"
 }
 same_totals() { # what cg-out pk-out
 	grep '^events:' "$2" >"$T/e.cg"; grep '^events:' "$3" >"$T/e.pk"

@@ -85,6 +85,6 @@ cp "$PERFKIT" "$T/pkcopy"
 PERFKIT_VALGRIND_LIB= "$T/pkcopy" cache -q -- true 2>"$T/e"; rc=$?
 if have valgrind; then
 	expect "no vgtool beside a copied binary: exit 1" [ $rc -eq 1 ]
-	one_line "... one line naming where it looked" "$T/e" "vgtool/lib beside the perfkit binary"
+	one_line "... one line naming where it looked" "$T/e" "is not in vgtool/ beside the perfkit binary ('$T/vgtool', '$T/vgtool/lib') nor in '$T/../libexec/perfkit/vgtool'"
 fi
 done_testing

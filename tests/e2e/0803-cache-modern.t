@@ -45,7 +45,7 @@ expect "events name the extra levels" grep -q '^events: Ir I1mr I2mr ILmr Dr D1m
 expect "desc names L2, D-TLB and the prefetcher" \
 	bash -c "grep -q '^desc: L2 cache:' '$T/st' && grep -q '^desc: D-TLB:' '$T/st' && grep -q '^desc: prefetch: *stride' '$T/st'"
 "$PERFKIT" cache -q --model=modern --prefetch=none -o "$T/np" "$T/stream" 64 2>>"$T/e"
-"$PERFKIT" cache -q --model=cachegrind -o "$T/cg" "$T/stream" 64 2>>"$T/e"
+"$PERFKIT" cache -q --model=cachegrind --branch-sim=yes -o "$T/cg" "$T/stream" 64 2>>"$T/e"
 d1=$(col "$T/st" D1mr); l2s=$(col "$T/st" D2mr); l2n=$(col "$T/np" D2mr); pfh=$(col "$T/st" PFh)
 diag "stream: D1mr $d1, L2 D misses with stride prefetch $l2s, without $l2n, prefetch hits $pfh"
 expect "stream: the stride prefetcher turns L2 misses into prefetch hits" \
