@@ -415,20 +415,22 @@ static bool sim_has(const struct cgfile *cg, const char *ev)
 }
 
 /* perf's hardware and cache events from the tool's events (see README):
+ * branches count conditional, indirect and return branches (Bc + Bi + Br);
  * LLC-loads are the data reads that reach the last level (L2 read misses
  * with an L2, else D1 read misses); dTLB-load-misses the last TLB level's
- * read misses (STmr with a second-level TLB, else DTmr). */
+ * read misses, the page walks (STmr with a second-level TLB, else DTmr),
+ * as Intel's dTLB-load-misses counts walks. */
 static void sim_lines(const struct cgfile *cg, struct sim_line *l)
 {
 	double ir = (double)simcount_ev(cg, "Ir"), dr = (double)simcount_ev(cg, "Dr");
-	double br = (double)(simcount_ev(cg, "Bc") + simcount_ev(cg, "Bi"));
+	double br = (double)(simcount_ev(cg, "Bc") + simcount_ev(cg, "Bi") + simcount_ev(cg, "Br"));
 	bool l2 = sim_has(cg, "D2mr");
 	double llcl = (double)simcount_ev(cg, l2 ? "D2mr" : "D1mr");
 	const char *tlb = sim_has(cg, "STmr") ? "STmr" : "DTmr";
 
 	l[SL_INSN] = (struct sim_line){ "instructions", ir, true, 0, NULL };
 	l[SL_BR] = (struct sim_line){ "branches", br, sim_has(cg, "Bc"), 0, NULL };
-	l[SL_BRM] = (struct sim_line){ "branch-misses", (double)(simcount_ev(cg, "Bcm") + simcount_ev(cg, "Bim")),
+	l[SL_BRM] = (struct sim_line){ "branch-misses", (double)(simcount_ev(cg, "Bcm") + simcount_ev(cg, "Bim") + simcount_ev(cg, "Brm")),
 				       sim_has(cg, "Bcm"), br, "of all branches" };
 	l[SL_L1DL] = (struct sim_line){ "L1-dcache-loads", dr, sim_has(cg, "Dr"), 0, NULL };
 	l[SL_L1DM] = (struct sim_line){ "L1-dcache-load-misses", (double)simcount_ev(cg, "D1mr"),
@@ -446,7 +448,8 @@ static void sim_lines(const struct cgfile *cg, struct sim_line *l)
  * tool names them). */
 static bool sim_ev_shown(const char *ev)
 {
-	static const char *const shown[] = { "Ir", "Dr", "Bc", "Bi", "Bcm", "Bim", "D1mr", "I1mr", "D2mr", "DLmr" };
+	static const char *const shown[] = { "Ir", "Dr", "Bc", "Bi", "Br", "Bcm", "Bim", "Brm", "D1mr", "I1mr",
+					     "D2mr", "DLmr" };
 
 	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
 		if (!strcmp(ev, shown[i]))

@@ -24,11 +24,11 @@ static const struct {
 } ev_class[] = {
 	{ "Ir", -1 },
 	{ "I1mr", CPI_L1 }, { "D1mr", CPI_L1 }, { "D1mw", CPI_L1 },
-	{ "I2mr", CPI_L2 }, { "D2mr", CPI_L2 }, { "D2mw", CPI_L2 },
-	{ "ILmr", CPI_LL }, { "DLmr", CPI_LL }, { "DLmw", CPI_LL },
+	{ "I2mr", CPI_L2 }, { "D2mr", CPI_L2 }, { "D2mw", CPI_L2 }, { "PW2m", CPI_L2 },
+	{ "ILmr", CPI_LL }, { "DLmr", CPI_LL }, { "DLmw", CPI_LL }, { "PWLm", CPI_LL },
 	{ "DTmr", CPI_TLB }, { "DTmw", CPI_TLB },
 	{ "STmr", CPI_WALK }, { "STmw", CPI_WALK },
-	{ "Bcm", CPI_BMISS }, { "Bim", CPI_BMISS },
+	{ "Bcm", CPI_BMISS }, { "Bim", CPI_BMISS }, { "Brm", CPI_BMISS },
 };
 
 void cpi_params_default(struct cpi_params *p)

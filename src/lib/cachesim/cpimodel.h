@@ -8,12 +8,15 @@
  *
  * THE FORMULA
  *   cycles = base_cpi · Ir
- *          + pen[L1]   · (I1mr + D1mr + D1mw)     L1 misses (served by L2)
- *          + pen[L2]   · (I2mr + D2mr + D2mw)     L2 misses (served by LL)
- *          + pen[LL]   · (ILmr + DLmr + DLmw)     LL misses (served by memory)
- *          + pen[TLB]  · (DTmr + DTmw)            first-level data TLB misses
- *          + pen[WALK] · (STmr + STmw)            second-level TLB misses (page walks)
- *          + pen[BMISS]· (Bcm + Bim)              mispredicted branches
+ *          + pen[L1]   · (I1mr + D1mr + D1mw)          L1 misses (served by L2)
+ *          + pen[L2]   · (I2mr + D2mr + D2mw + PW2m)   L2 misses (served by LL)
+ *          + pen[LL]   · (ILmr + DLmr + DLmw + PWLm)   LL misses (served by memory)
+ *          + pen[TLB]  · (DTmr + DTmw)                 first-level data TLB misses
+ *          + pen[WALK] · (STmr + STmw)                 second-level TLB misses (page walks)
+ *          + pen[BMISS]· (Bcm + Bim + Brm)             mispredicted branches and returns
+ * (PW2m / PWLm: page walks whose page-table load missed L2 / LL, counted
+ * as the misses they are; write-backs D1wb L2wb LLwb and the prefetch
+ * counts are not in the formula.)
  * The levels are additive: a miss in L1, L2 and LL pays all three
  * penalties, so pen[L2] is the extra cost of going past L2, not the total.
  * Counts come from the event names of a Cachegrind-format "events:" line
@@ -33,7 +36,8 @@
  * The cachegrind model's estimate (cpi_cachegrind_cycles), the figure to
  * beat: KCachegrind's default "Cycle Estimation",
  *   CEst = Ir + 10 · Bm + 10 · L1m + 100 · LLm,
- * with L1m = I1mr + D1mr + D1mw, LLm = ILmr + DLmr + DLmw, Bm = Bcm + Bim.
+ * with L1m = I1mr + D1mr + D1mw, LLm = ILmr + DLmr + DLmw, Bm = Bcm + Bim
+ * (the cachegrind model has no PW2m, PWLm or Brm events).
  *
  * Fitting (cpi_fit): non-negative least squares on relative error,
  *   minimise Σ_i ((Σ_j x_j · a_ij) − y_i)² / y_i²,  x ≥ 0,
