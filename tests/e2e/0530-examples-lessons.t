@@ -18,7 +18,7 @@ LL=--LL=33554432,16,64
 
 # natively, first: these need no Valgrind
 best() { # prog args... — the smallest of 3 times printed as "NAME: X ms|ns ..."
-	for i in 1 2 3; do "$@" | awk '{ print $2 }'; done | sort -g | head -1
+	for _ in 1 2 3; do "$@" | awk '{ print $2 }'; done | sort -g | head -1
 }
 tn=$(best "$MM" naive 1) ti=$(best "$MM" ikj 1) tb=$(best "$MM" blocked 1)
 diag "matmul ms per multiply (best of 3): naive $tn  ikj $ti  blocked $tb"
