@@ -4,8 +4,10 @@
  * simulate caches, a data TLB, an L2 prefetcher and branch prediction.
  *
  *   perfkit cache [--model=cachegrind|modern] [--I1=S,A,L] [--D1=S,A,L]
- *                 [--L2=S,A,L] [--LL=S,A,L] [--prefetch=none|next-line|stride]
- *                 [--tlb=ENTRIES,ASSOC,PAGE|none] [--branch-sim=yes|no]
+ *                 [--L2=S,A,L] [--LL=S,A,L]
+ *                 [--prefetch=none|next-line|stride|stream] [--l1-prefetch=yes|no]
+ *                 [--tlb=ENTRIES,ASSOC,PAGE|none] [--stlb=ENTRIES,ASSOC|none]
+ *                 [--branch-sim=yes|no]
  *                 [-o FILE] [-q] [--] CMD ARGS...
  *
  * Writes FILE (default perfkit.cache.out) in the Cachegrind format (read
@@ -50,8 +52,10 @@ static int usage(const char *msg)
 		fprintf(stderr, "perfkit cache: %s\n", msg);
 	fprintf(stderr,
 		"usage: perfkit cache [--model=cachegrind|modern] [--I1=S,A,L] [--D1=S,A,L]\n"
-		"                     [--L2=S,A,L] [--LL=S,A,L] [--prefetch=none|next-line|stride]\n"
-		"                     [--tlb=ENTRIES,ASSOC,PAGE|none] [--branch-sim=yes|no]\n"
+		"                     [--L2=S,A,L] [--LL=S,A,L]\n"
+		"                     [--prefetch=none|next-line|stride|stream] [--l1-prefetch=yes|no]\n"
+		"                     [--tlb=ENTRIES,ASSOC,PAGE|none] [--stlb=ENTRIES,ASSOC|none]\n"
+		"                     [--branch-sim=yes|no]\n"
 		"                     [-o FILE] [-q] [--] CMD [ARGS...]\n");
 	return 2;
 }
@@ -159,7 +163,24 @@ static void print_summary(const struct cgfile *cg, int modern)
 		row("L2 misses:", i2 + d2r + d2w, i2 + d2r, d2w, 1);
 		row("L2 pf issued:", ev(cg, "PFi"), 0, 0, 0);
 		row("L2 pf hits:", ev(cg, "PFh"), 0, 0, 0);
+		if (cgfile_event(cg, "PF1i") >= 0) {
+			row("L1 pf issued:", ev(cg, "PF1i"), 0, 0, 0);
+			row("L1 pf hits:", ev(cg, "PF1h"), 0, 0, 0);
+		}
+		fputc('\n', stderr);
 		row("DTLB misses:", ev(cg, "DTmr") + ev(cg, "DTmw"), ev(cg, "DTmr"), ev(cg, "DTmw"), 1);
+		if (cgfile_event(cg, "STmr") >= 0) {
+			row("STLB misses:", ev(cg, "STmr") + ev(cg, "STmw"), ev(cg, "STmr"),
+			    ev(cg, "STmw"), 1);
+			row("walks L2 miss:", ev(cg, "PW2m"), 0, 0, 0);
+			row("walks LL miss:", ev(cg, "PWLm"), 0, 0, 0);
+		}
+		if (cgfile_event(cg, "D1wb") >= 0) {
+			fputc('\n', stderr);
+			row("D1 writebacks:", ev(cg, "D1wb"), 0, 0, 0);
+			row("L2 writebacks:", ev(cg, "L2wb"), 0, 0, 0);
+			row("LL writebacks:", ev(cg, "LLwb"), 0, 0, 0);
+		}
 	}
 	fputc('\n', stderr);
 	uint64_t llr = modern ? i2 + d2r + d2w : i1 + d1r + d1w;
@@ -182,6 +203,13 @@ static void print_summary(const struct cgfile *cg, int modern)
 		fprintf(stderr, "%-14s %15s  (%15s cond + %11s ind)\n", "Mispredicts:", a, b, c);
 		fprintf(stderr, "%-14s %14.2f%%  (%14.2f%%      + %10.2f%%     )\n", "Mispred rate:",
 			pct(bcm + bim, bc + bi), pct(bcm, bc), pct(bim, bi));
+		if (cgfile_event(cg, "Br") >= 0) {
+			uint64_t br = ev(cg, "Br"), brm = ev(cg, "Brm");
+
+			row("Returns:", br, 0, 0, 0);
+			row("Ret mispreds:", brm, 0, 0, 0);
+			rate("Ret misp rate:", brm, br, 0, 0, 0, 0, 0);
+		}
 	}
 }
 
@@ -227,6 +255,7 @@ static int copy_to_outfile(const char *src, struct outfile *of)
 int cmd_cache(int argc, char **argv)
 {
 	const char *model = "modern", *out = "perfkit.cache.out", *prefetch = NULL, *tlb = NULL;
+	const char *stlb = NULL, *l1pf = NULL;
 	const char *bsim = NULL;	/* default: yes (modern), no (cachegrind, as cachegrind) */
 	struct cache_geom g[4];
 	int have[4] = { 0, 0, 0, 0 }, quiet = 0, i;
@@ -249,8 +278,25 @@ int cmd_cache(int argc, char **argv)
 		} else if (!strncmp(a, "--prefetch=", 11)) {
 			prefetch = a + 11;
 			if (strcmp(prefetch, "none") && strcmp(prefetch, "next-line") &&
-			    strcmp(prefetch, "stride"))
-				return usage("--prefetch: expected none, next-line or stride");
+			    strcmp(prefetch, "stride") && strcmp(prefetch, "stream"))
+				return usage("--prefetch: expected none, next-line, stride or stream");
+		} else if (!strncmp(a, "--l1-prefetch=", 14)) {
+			l1pf = a + 14;
+			if (strcmp(l1pf, "yes") && strcmp(l1pf, "no"))
+				return usage("--l1-prefetch: expected yes or no");
+		} else if (!strncmp(a, "--stlb=", 7)) {
+			stlb = a + 7;
+			if (strcmp(stlb, "none")) {
+				unsigned long long e, as;
+				char extra;
+
+				if (sscanf(stlb, "%llu,%llu%c", &e, &as, &extra) != 2 || e == 0 ||
+				    as == 0 || as > e || e > (1u << 20) || (e / as) & (e / as - 1) ||
+				    e % as) {
+					fprintf(stderr, "perfkit cache: --stlb=%s: expected ENTRIES,ASSOC with ENTRIES/ASSOC a power of two (e.g. 1536,12) or none\n", stlb);
+					return 2;
+				}
+			}
 		} else if (!strncmp(a, "--tlb=", 6)) {
 			struct cache_geom t;
 
@@ -315,8 +361,8 @@ int cmd_cache(int argc, char **argv)
 		return usage("no program to run");
 	int modern = !strcmp(model, "modern");
 
-	if (!modern && (have[2] || prefetch || tlb)) {
-		fprintf(stderr, "perfkit cache: --L2, --prefetch and --tlb need --model=modern\n");
+	if (!modern && (have[2] || prefetch || tlb || stlb || l1pf)) {
+		fprintf(stderr, "perfkit cache: --L2, --prefetch, --l1-prefetch, --tlb and --stlb need --model=modern\n");
 		return 2;
 	}
 
@@ -425,6 +471,20 @@ int cmd_cache(int argc, char **argv)
 
 		sb_init(&s, 32);
 		sb_addf(&s, "--tlb=%s", tlb);
+		vargv[n++] = sb_detach(&s, NULL);
+	}
+	if (stlb) {
+		struct strbuf s;
+
+		sb_init(&s, 32);
+		sb_addf(&s, "--stlb=%s", stlb);
+		vargv[n++] = sb_detach(&s, NULL);
+	}
+	if (l1pf) {
+		struct strbuf s;
+
+		sb_init(&s, 32);
+		sb_addf(&s, "--l1-prefetch=%s", l1pf);
 		vargv[n++] = sb_detach(&s, NULL);
 	}
 	vargv[n] = NULL;

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* simcount.c — simulated totals of a command; see simcount.h. */
+#include "cachesim/simcount.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "cachesim/cachesim.h"
+
+static const char *const level_name[SIM_NLEVEL] = { "I1", "D1", "L2", "LL" };
+
+uint64_t simcount_ev(const struct cgfile *cg, const char *name)
+{
+	int i = cgfile_event(cg, name);
+
+	return i < 0 ? 0 : cg->totals[i];
+}
+
+/* The last line of Valgrind's log that is not one of its "==PID==" lines. */
+static void last_log_line(const char *log, char *buf, size_t len)
+{
+	FILE *lf = fopen(log, "re");
+	char line[512];
+
+	buf[0] = 0;
+	while (lf && fgets(line, sizeof(line), lf))
+		if (line[0] != '\n' && strncmp(line, "==", 2))
+			snprintf(buf, len, "%s", line);
+	if (lf)
+		fclose(lf);
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+int simcount_run(const struct vgrun *vr, const struct simcount_opts *o, char *const argv[],
+		 struct cgfile **cg, int *status)
+{
+	const char *model = o->model ? o->model : "modern";
+	int modern = !strcmp(model, "modern");
+	struct cache_geom g[SIM_NLEVEL];
+	bool have[SIM_NLEVEL];
+	char opt[SIM_NLEVEL + 2][96], dir[4096], out[4200], log[4200];
+	const char *opts[SIM_NLEVEL + 4];
+	int nopt = 0, err;
+	const char *tmpdir = getenv("TMPDIR");
+
+	*cg = NULL;
+	memcpy(g, o->geom, sizeof(g));
+	memcpy(have, o->have, sizeof(have));
+	if (o->host_geometry) {
+		struct host_caches hc;
+
+		if (hostcache_read("/sys/devices/system/cpu/cpu0/cache", &hc) == 0) {
+			const struct cache_geom *h[SIM_NLEVEL] = { &hc.I1, &hc.D1, &hc.L2, &hc.LL };
+
+			for (int k = 0; k < SIM_NLEVEL; k++)
+				if (!have[k] && h[k]->size &&
+				    !pk_cache_check(h[k]->size, h[k]->assoc, h[k]->line)) {
+					g[k] = *h[k];
+					have[k] = true;
+				}
+		}
+	}
+	snprintf(opt[nopt], sizeof(opt[nopt]), "--model=%s", model);
+	opts[nopt] = opt[nopt];
+	nopt++;
+	opts[nopt++] = "--branch-sim=yes";
+	for (int k = 0; k < SIM_NLEVEL; k++) {
+		if (!have[k] || (k == SIM_L2 && !modern))
+			continue;
+		snprintf(opt[nopt], sizeof(opt[nopt]), "--%s=%llu,%llu,%llu", level_name[k],
+			 (unsigned long long)g[k].size, (unsigned long long)g[k].assoc,
+			 (unsigned long long)g[k].line);
+		opts[nopt] = opt[nopt];
+		nopt++;
+	}
+	opts[nopt] = NULL;
+
+	snprintf(dir, sizeof(dir), "%s/perfkit-sim.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(dir)) {
+		err = errno;
+		return pk_error(err, "cannot create a temporary folder '%s': %s", dir, strerror(err));
+	}
+	snprintf(out, sizeof(out), "%s/out.cg", dir);
+	snprintf(log, sizeof(log), "%s/valgrind.log", dir);
+
+	int saved = -1;
+	if (o->quiet_stdout) {
+		fflush(stdout);
+		saved = dup(1);
+		int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (saved >= 0 && nul >= 0)
+			dup2(nul, 1);
+		if (nul >= 0)
+			close(nul);
+	}
+	err = vgrun_run(vr, opts, out, log, argv, status);
+	if (saved >= 0) {
+		dup2(saved, 1);
+		close(saved);
+	}
+	struct stat st;
+	if (err) {
+		/* vgrun's message stands */
+	} else if (stat(out, &st) != 0 || st.st_size == 0) {
+		char last[512];
+
+		last_log_line(log, last, sizeof(last));
+		if (WIFSIGNALED(*status))
+			err = pk_error(ECHILD, "'%s' was killed by signal %d (%s) before any result", argv[0],
+				       WTERMSIG(*status), strsignal(WTERMSIG(*status)));
+		else
+			err = pk_error(EIO, "valgrind failed (exit %d)%s%s", WEXITSTATUS(*status),
+				       last[0] ? ": " : "", last);
+	} else {
+		err = cgfile_read(out, cg);
+	}
+	unlink(out);
+	unlink(log);
+	rmdir(dir);
+	return err;
+}
