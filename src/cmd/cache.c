@@ -383,11 +383,18 @@ int cmd_cache(int argc, char **argv)
 	if (!bsim)
 		bsim = modern ? "yes" : "no";
 
-	/* modern: geometry from the host's sysfs unless given */
+	/* modern: geometry from the host's sysfs unless given (hostcache.h) */
 	if (modern) {
 		struct host_caches hc;
 
-		if (hostcache_read("/sys/devices/system/cpu/cpu0/cache", &hc) == 0) {
+		int hr = hostcache_read_host(&hc);	/* PERFKIT_SYSFS_CPU or sysfs */
+
+		if (hr == -EINVAL) {
+			fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
+			vgrun_release(&vr);
+			return 1;
+		}
+		if (hr == 0) {
 			struct cache_geom *h[4] = { &hc.I1, &hc.D1, &hc.L2, &hc.LL };
 
 			for (int k = 0; k < 4; k++)

@@ -45,3 +45,19 @@ can_perf_event() {
 }
 
 done_testing() { echo "1..$_n"; [ "$_fail" -eq 0 ]; }
+
+# have_shared PATH... — true when every PATH (under $SHARED, i.e. ../shared
+# beside the checkout: conformance cases and test tools) exists; otherwise
+# prints one TAP skip naming the first missing one and returns 1.  Guard
+# every use of $SHARED with it, e.g.
+#   have_shared "$C/inputs" || { done_testing; exit; }
+#   if have_shared "$FG"; then ...; fi
+have_shared() {
+	local p
+	for p in "$@"; do
+		if [ ! -e "$p" ]; then
+			skip "no ../shared/${p#"$SHARED"/} (SHARED=$SHARED is absent or incomplete)"
+			return 1
+		fi
+	done
+}
