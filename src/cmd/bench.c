@@ -31,7 +31,7 @@
  *    has a PMU, else simulated — each run is then run once natively (for its
  *    times) and once under perfkit's Valgrind tool (src/lib/cachesim/vgrun.h;
  *    --model=cachegrind --branch-sim=no --trace-children=yes, the total Ir
- *    of every process the command started).  With a shell, the shell's own
+ *    of every process the command started; its output discarded).  With a shell, the shell's own
  *    start-up (sh -c '' measured the same way) is subtracted from each
  *    metric, never below 0.  User and system time are recorded for every
  *    run whatever the metric, and exported.
@@ -437,7 +437,9 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 		int code = 0;
 		double t0 = now_s();
 
-		err = sim_count(o, argv, quiet, &r->ins, &code);
+		/* quiet whatever --show-output says: the output was shown
+		 * by the native run */
+		err = sim_count(o, argv, true, &r->ins, &code);
 		r->sim_wall = now_s() - t0;
 		if (!err && code)
 			err = pk_error(EINVAL, "'%s' succeeded natively but exited with code %d under the simulator",

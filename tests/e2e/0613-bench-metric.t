@@ -97,6 +97,13 @@ m = json.load(open(sys.argv[1]))["machine"]
 assert m["busy"] is True and m["load_average"] > m["cpus"], m' "$T/b.json"
 PERFKIT_PROC=$T/calm "$PERFKIT" bench -N -r 2 true >"$T/q.out" 2>&1
 expect_fail "calm: no warning" grep -q 'machine was busy' "$T/q.out"
+# steal rising during the runs: --prepare moves the fake counters on
+# (+300 jiffies, 100 of them stolen: 25 %)
+mkdir "$T/steal"
+cp "$T/calm/loadavg" "$T/calm/stat" "$T/steal/"
+PERFKIT_PROC=$T/steal "$PERFKIT" bench -N -r 2 --metric=cpu \
+	-p "printf 'cpu  200 0 200 1100 0 0 0 100 0 0\\n' >'$T/steal/stat'" true >"$T/s.out" 2>&1
+expect "steal: a warning with the steal share" grep -q '^Warning: the machine was busy during the runs (.*CPU steal 25.0 %)' "$T/s.out"
 
 # bad input
 "$PERFKIT" bench --metric=cycles true >/dev/null 2>"$T/e1"
