@@ -4,14 +4,15 @@
  * (cachesim/cpimodel.h) and say how well the simulators rank real time.
  *
  *   perfkit calibrate [--max-size SIZE] [--scale F] [-r N] [-o FILE | --no-save]
- *                     [--I1=S,A,L] [--D1=S,A,L] [--L2=S,A,L] [--LL=S,A,L]
+ *                     [--kernels LIST] [--I1=S,A,L] [--D1=S,A,L] [--L2=S,A,L] [--LL=S,A,L]
  *
  * The suite (the kernels of pkcalib, src/calibrate/kernels.c): pointer
  * chase over working sets 16 KiB … 1 GiB (×4 each step, up to --max-size),
  * sequential and strided sweeps (strides 4 B … 4 KiB over min(64 MiB,
  * max) bytes), a branchy loop over random and over sorted data, matmul
  * naive / ikj / blocked, hash-table lookups (64 KiB, 4 MiB, 256 MiB tables
- * up to max) and memcpy of 256 B … 16 MiB.  For each kernel:
+ * up to max) and memcpy of 256 B … 16 MiB; --kernels chase,sweep,… keeps
+ * only those families.  For each kernel:
  *   - its native CPU time per operation (the minimum of -r passes), times
  *     the core's frequency (cpi_host_mhz) = measured cycles per operation;
  *   - its counts per operation under the modern model (host geometry, or
@@ -64,18 +65,20 @@ struct kernel {
 struct suite {
 	struct kernel *k;
 	size_t n, alloc;
+	unsigned families;   /* bit per kind */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit calibrate [--max-size SIZE] [--scale F] [-r N] [-o FILE | --no-save]\n"
+		"usage: perfkit calibrate [--max-size SIZE] [--scale F] [-r N] [-o FILE | --no-save] [--kernels LIST]\n"
 		"                         [--I1=S,A,L] [--D1=S,A,L] [--L2=S,A,L] [--LL=S,A,L]\n"
 		"  --max-size SIZE   largest working set (default 1G; K, M, G suffixes; at least 64K)\n"
 		"  --scale F         operations per kernel times F (default 1; 0.1 for a quick run)\n"
 		"  -r, --repeat N    timed passes per kernel, the fastest counts (default 5)\n"
 		"  -o FILE           write the constants to FILE (default: the file stat --simulate reads)\n"
 		"  --no-save         print only, write nothing\n"
+		"  --kernels LIST    only these families: chase,sweep,branch,matmul,hash,memcpy (default all)\n"
 		"  --I1/--D1/--L2/--LL=SIZE,ASSOC,LINE   pin the simulated geometry (default: the host's)\n");
 }
 
@@ -94,6 +97,8 @@ static void fmt_size(char *buf, size_t len, unsigned long long v)
 static void add(struct suite *s, int kind, unsigned long long arg, unsigned long long ops,
 		unsigned long long buf, const char *label)
 {
+	if (!(s->families & (1u << kind)))
+		return;
 	if (s->n == s->alloc) {
 		s->alloc = s->alloc ? 2 * s->alloc : 32;
 		s->k = xrealloc(s->k, s->alloc * sizeof(*s->k));
@@ -132,7 +137,7 @@ static void build_suite(struct suite *s, unsigned long long max, double scale)
 	add(s, K_BRANCH, 0, scaled(4 << 20, scale, 100000), 0, "branch random");
 	add(s, K_BRANCH, 1, scaled(4 << 20, scale, 100000), 0, "branch sorted");
 	/* matmul: whole rows of C, 1024·1024 multiply-adds each */
-	unsigned long long rows = scaled(16, scale, 4);
+	unsigned long long rows = scaled(16, scale, 1);
 	add(s, K_MATMUL, 0, rows << 20, 0, "matmul naive");
 	add(s, K_MATMUL, 1, rows << 20, 0, "matmul ikj");
 	add(s, K_MATMUL, 2, rows << 20, 0, "matmul blocked");
@@ -355,6 +360,7 @@ int cmd_calibrate(int argc, char **argv)
 	unsigned long long max = 1ull << 30;
 	double scale = 1;
 	int reps = 5, nosave = 0;
+	unsigned families = ~0u;
 	const char *out = NULL;
 	struct simcount_opts so = { .host_geometry = true, .quiet_stdout = true };
 	static const char *const lv[SIM_NLEVEL] = { "I1", "D1", "L2", "LL" };
@@ -374,6 +380,7 @@ int cmd_calibrate(int argc, char **argv)
 			continue;
 		}
 		if (!strncmp(a, "--max-size", 10) || !strncmp(a, "--scale", 7) || !strcmp(a, "-r") ||
+		    !strncmp(a, "--kernels", 9) ||
 		    !strncmp(a, "--repeat", 8) || !strcmp(a, "-o") || !strncmp(a, "--output", 8)) {
 			const char *eq = strchr(a, '=');
 			if (eq)
@@ -404,6 +411,25 @@ int cmd_calibrate(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "-o") || !strncmp(a, "--output", 8)) {
 			out = val;
+		} else if (!strncmp(a, "--kernels", 9)) {
+			families = 0;
+			for (const char *p = val; *p;) {
+				size_t len = strcspn(p, ","), k;
+				for (k = 0; k < sizeof(kname) / sizeof(kname[0]); k++)
+					if (strlen(kname[k]) == len && !strncmp(p, kname[k], len))
+						break;
+				if (k == sizeof(kname) / sizeof(kname[0])) {
+					fprintf(stderr, "perfkit calibrate: --kernels: '%.*s' is not one of chase, sweep, branch, matmul, hash, memcpy\n",
+						(int)len, p);
+					return 2;
+				}
+				families |= 1u << k;
+				p += len + (p[len] == ',');
+			}
+			if (!families) {
+				fprintf(stderr, "perfkit calibrate: --kernels needs at least one family\n");
+				return 2;
+			}
 		} else {
 			int k;
 			for (k = 0; k < SIM_NLEVEL; k++)
@@ -457,9 +483,16 @@ int cmd_calibrate(int argc, char **argv)
 		return 1;
 	}
 
-	struct suite s = { 0 };
+	struct suite s = { .families = families };
+	int rc = 0;
 	build_suite(&s, max, scale);
-	int rc = 0, tty = isatty(2);
+	if (s.n < 2) {
+		fprintf(stderr, "perfkit calibrate: %zu kernel%s at this --max-size and --kernels: a fit needs two\n", s.n,
+			s.n == 1 ? "" : "s");
+		rc = 2;
+		goto out;
+	}
+	int tty = isatty(2);
 	for (size_t n = 0; n < s.n; n++) {
 		if (tty)
 			fprintf(stderr, "\rperfkit calibrate: [%zu/%zu] %-28s", n + 1, s.n, s.k[n].label);

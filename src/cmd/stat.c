@@ -486,6 +486,11 @@ static int sim_run(struct report *r, const struct vgrun *vr, int signaled, int *
 			signaled, strsignal(signaled));
 		return 1;
 	}
+	if (interrupted) {
+		fprintf(stderr, "perfkit stat: interrupted: nothing simulated\n");
+		*status = 130;
+		return 1;
+	}
 	fflush(NULL);
 	err = simcount_run(vr, &o->so, o->argv, &sr->cg, &st);
 	if (err) {
@@ -943,6 +948,8 @@ int cmd_stat(int argc, char **argv)
 		}
 		if (vgrun_find(&vr)) {
 			fprintf(stderr, "perfkit stat: --simulate: %s\n", pk_errmsg());
+			vgrun_release(&vr);
+			sb_release(&events);
 			return 1;
 		}
 		o.events = SIM_NATIVE_EVENTS;
@@ -955,6 +962,7 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
 		cnt_set_release(&sum);
 		sb_release(&events);
+		vgrun_release(&vr);
 		return 2;
 	}
 
@@ -965,6 +973,7 @@ int cmd_stat(int argc, char **argv)
 			fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
 			cnt_set_release(&sum);
 			sb_release(&events);
+			vgrun_release(&vr);
 			return 1;
 		}
 		out = of.f;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/strbuf.h"
 #include "cachesim/cpimodel.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
@@ -200,6 +201,37 @@ static void test_host_mhz(void **state)
 	rmdir(dir);
 }
 
+static void test_reading(void **state)
+{
+	struct cpi_breakdown b = { .compute = 30, .part = { 20, 0, 30, 0, 0, 20 }, .total = 100 };
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	/* misses 50 % (LL the most, 30 %), mispredicts 20 %: both said */
+	cpi_reading(&b, &sb);
+	assert_non_null(strstr(sb.buf, "memory-bound: 50% of the model's cycles"));
+	assert_non_null(strstr(sb.buf, "LL misses (30%)"));
+	assert_non_null(strstr(sb.buf, "branchy: 20%"));
+	sb_reset(&sb);
+	/* 49.6 % prints as 50 %, and the words follow the number shown */
+	b = (struct cpi_breakdown){ .compute = 50.4, .part = { 49.6 }, .total = 100 };
+	cpi_reading(&b, &sb);
+	assert_non_null(strstr(sb.buf, "memory-bound: 50%"));
+	sb_reset(&sb);
+	b = (struct cpi_breakdown){ .compute = 80, .part = { 10, 0, 0, 0, 0, 10 }, .total = 100 };
+	cpi_reading(&b, &sb);
+	assert_non_null(strstr(sb.buf, "compute-bound: 80%"));
+	sb_reset(&sb);
+	b = (struct cpi_breakdown){ .compute = 60, .part = { 30, 0, 0, 0, 0, 10 }, .total = 100 };
+	cpi_reading(&b, &sb);
+	assert_non_null(strstr(sb.buf, "mixed: 60%"));
+	sb_reset(&sb);
+	b = (struct cpi_breakdown){ 0 };
+	cpi_reading(&b, &sb);
+	assert_int_equal(sb.len, 0);
+	sb_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_spearman),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_host_mhz),
+		cmocka_unit_test(test_reading),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -86,6 +86,64 @@ double cpi_cachegrind_cycles(const struct cpi_counts *c)
 
 #define NCOL (CPI_NCLASS + 1)
 
+/* Σ (ln predicted − ln measured)² */
+static double log_err(const struct cpi_params *p, const struct cpi_counts *c, const double *y, size_t n)
+{
+	double e = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double pr = cpi_predict(p, &c[i], NULL);
+		double d = log(pr > 1e-12 ? pr : 1e-12) - log(y[i]);
+		e += d * d;
+	}
+	return e;
+}
+
+static double *param(struct cpi_params *p, int j)
+{
+	return j == 0 ? &p->base_cpi : &p->pen[j - 1];
+}
+
+/* Coordinate search on the log error: each used constant multiplied or
+ * divided by a step (4 down to 1.02), or set to 0 (penalties), or, when 0,
+ * to its default; the best single move is taken until none helps. */
+static void log_search(struct cpi_params *p, const bool *used, const struct cpi_counts *c,
+		       const double *y, size_t n)
+{
+	static const double steps[] = { 4, 2, 1.5, 1.2, 1.1, 1.05, 1.02 };
+	struct cpi_params def;
+	double best = log_err(p, c, y, n);
+
+	cpi_params_default(&def);
+	for (size_t si = 0; si < sizeof(steps) / sizeof(steps[0]); si++) {
+		for (int it = 0; it < 400; it++) {
+			struct cpi_params bp = *p;
+			double be = best;
+			for (int j = 0; j < NCOL; j++) {
+				if (!used[j])
+					continue;
+				double v = *param(p, j), lo = j == 0 ? CPI_BASE_MIN : 0;
+				double cand[4] = { v * steps[si], v / steps[si], lo, *param(&def, j) };
+				for (int t = 0; t < 4; t++) {
+					if (cand[t] < lo || cand[t] == v || (t == 3 && v != 0))
+						continue;
+					struct cpi_params q = *p;
+					*param(&q, j) = cand[t];
+					double e = log_err(&q, c, y, n);
+					if (e < be - 1e-12) {
+						be = e;
+						bp = q;
+					}
+				}
+			}
+			if (!(be < best))
+				break;
+			best = be;
+			*p = bp;
+		}
+	}
+}
+
 static double col(const struct cpi_counts *c, int j)
 {
 	return j == 0 ? c->instr : c->n[j - 1];
@@ -142,13 +200,22 @@ int cpi_fit(const struct cpi_counts *c, const double *y, size_t n, struct cpi_pa
 		if (moved < 1e-13)
 			break;
 	}
+	/* the relative-error solution, then the log-error search from the
+	 * better of it and the starting values */
+	struct cpi_params start = *p, nn = *p;
 	if (used[0])
-		p->base_cpi = x[0] / scale[0];
+		nn.base_cpi = x[0] / scale[0];
 	for (int k = 0; k < CPI_NCLASS; k++) {
-		p->fitted[k] = used[k + 1];
+		nn.fitted[k] = used[k + 1];
 		if (used[k + 1])
-			p->pen[k] = x[k + 1] / scale[k + 1];
+			nn.pen[k] = x[k + 1] / scale[k + 1];
 	}
+	for (int k = 0; k < CPI_NCLASS; k++)
+		start.fitted[k] = used[k + 1];
+	if (start.base_cpi < CPI_BASE_MIN)
+		start.base_cpi = CPI_BASE_MIN;
+	*p = log_err(&nn, c, y, n) <= log_err(&start, c, y, n) ? nn : start;
+	log_search(p, used, c, y, n);
 	return 0;
 }
 

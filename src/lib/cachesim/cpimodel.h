@@ -39,19 +39,24 @@
  * with L1m = I1mr + D1mr + D1mw, LLm = ILmr + DLmr + DLmw, Bm = Bcm + Bim
  * (the cachegrind model has no PW2m, PWLm or Brm events).
  *
- * Fitting (cpi_fit): non-negative least squares on relative error,
- *   minimise Σ_i ((Σ_j x_j · a_ij) − y_i)² / y_i²,  x ≥ 0,
+ * Fitting (cpi_fit): minimise the squared error of the logarithms,
+ *   Σ_i (ln Σ_j x_j · a_ij − ln y_i)²,  x ≥ 0,  base_cpi ≥ CPI_BASE_MIN,
  * where row i is a kernel's counts per operation (Ir, then one column per
- * class) and y_i its measured cycles per operation, with base_cpi held at
- * or above CPI_BASE_MIN (0.15: no current core sustains more than about
- * 6–7 instructions per cycle; without the floor, kernels whose simulated
- * instruction count overstates the work — Valgrind counts every iteration
- * of `rep movsb`, glibc's memcpy above a few KiB, as an instruction — drive
- * the fitted base CPI towards 0); solved by cyclic
- * coordinate descent on the normal equations (each step projects x_j onto
- * x_j ≥ 0), which converges for this convex problem.  A column that is 0 in
- * every row keeps its default and is flagged not fitted.  -EINVAL when
- * n < 2 or a y_i ≤ 0.
+ * class) and y_i its measured cycles per operation.  Log error because the
+ * suite is judged on ranks over four decades: a 2× error counts the same at
+ * 0.05 cycles per byte copied as at 500 cycles per DRAM miss.  Two stages:
+ * non-negative least squares on relative error (Σ (pred − y)² / y²), solved
+ * by cyclic coordinate descent on the normal equations (convex, converges),
+ * then, from the better (in log error) of that and the starting values, a
+ * coordinate search: each constant multiplied or divided by 4, 2, 1.5, 1.2,
+ * 1.1, 1.05, 1.02, set to its floor, or from 0 back to its default — the
+ * best move taken until none helps.  The floor CPI_BASE_MIN (0.15: no
+ * current core sustains more than about 6–7 instructions per cycle) keeps
+ * kernels whose simulated instruction count overstates the work (Valgrind
+ * counts every iteration of `rep movsb`, glibc's memcpy above a few KiB, as
+ * an instruction) from driving the base CPI towards 0.  A column that is 0
+ * in every row keeps its starting value and is flagged not fitted.
+ * -EINVAL when n < 2 or a y_i ≤ 0.
  *
  * Spearman's rank correlation (cpi_spearman): Pearson's correlation of the
  * ranks, ties given their average rank.  -EINVAL when n < 2 or a series is
