@@ -44,6 +44,8 @@ static struct {
 } padded;
 
 static long iters = 50000000;
+/* both threads start bumping together, so that they overlap */
+static pthread_barrier_t start;
 
 __attribute__((noinline)) static void bump(volatile long *c)
 {
@@ -53,6 +55,7 @@ __attribute__((noinline)) static void bump(volatile long *c)
 
 static void *worker(void *arg)
 {
+	pthread_barrier_wait(&start);
 	bump(arg);
 	return NULL;
 }
@@ -84,12 +87,14 @@ int main(int argc, char **argv)
 	}
 
 	pthread_t t;
-	double t0 = now();
+	pthread_barrier_init(&start, NULL, 2);
 	int err = pthread_create(&t, NULL, worker, (void *)a);
 	if (err) {
 		fprintf(stderr, "falseshare: pthread_create: %s\n", strerror(err));
 		return 1;
 	}
+	pthread_barrier_wait(&start);
+	double t0 = now();
 	bump(b);
 	pthread_join(t, NULL);
 	double dt = now() - t0;
