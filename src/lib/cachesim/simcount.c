@@ -56,7 +56,11 @@ int simcount_run(const struct vgrun *vr, const struct simcount_opts *o, char *co
 	if (o->host_geometry) {
 		struct host_caches hc;
 
-		if (hostcache_read("/sys/devices/system/cpu/cpu0/cache", &hc) == 0) {
+		int hr = hostcache_read_host(&hc);	/* PERFKIT_SYSFS_CPU or sysfs */
+
+		if (hr == -EINVAL)
+			return hr;
+		if (hr == 0) {
 			const struct cache_geom *h[SIM_NLEVEL] = { &hc.I1, &hc.D1, &hc.L2, &hc.LL };
 
 			for (int k = 0; k < SIM_NLEVEL; k++)

@@ -7,10 +7,10 @@
  * simcount_run(vr, o, argv, &cg, &status):
  *   - the model is o->model ("modern" or "cachegrind");
  *   - the geometry of each of I1, D1, L2, LL is o->geom[k] when
- *     o->have[k], else, with o->host_geometry, the host's (hostcache.h,
- *     /sys/devices/system/cpu/cpu0/cache; levels the host lacks or the model
- *     cannot simulate are left to the tool's defaults); L2 only with the
- *     modern model;
+ *     o->have[k], else, with o->host_geometry, the host's
+ *     (hostcache_read_host: $PERFKIT_SYSFS_CPU or /sys/devices/system/cpu;
+ *     levels the host lacks or the model cannot simulate are left to the
+ *     tool's defaults); L2 only with the modern model;
  *   - branch prediction is simulated under both models (--branch-sim=yes);
  *   - o->quiet_stdout puts the program's stdout on /dev/null (the caller's
  *     fd 1 is restored before returning); its stderr is the caller's;
@@ -24,7 +24,8 @@
  * "valgrind failed (exit N): LAST LINE OF ITS LOG" when the tool wrote
  * nothing (Valgrind could not start the program: not executable, not an
  * ELF it can load, …); cgfile's -EINVAL for an unreadable output;
- * -errno of mkdtemp.
+ * -errno of mkdtemp; hostcache's -EINVAL when PERFKIT_SYSFS_CPU describes no
+ * cache.
  */
 #ifndef PERFKIT_SIMCOUNT_H
 #define PERFKIT_SIMCOUNT_H
