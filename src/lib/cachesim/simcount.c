@@ -2,6 +2,7 @@
 /* simcount.c — simulated totals of a command; see simcount.h. */
 #include "cachesim/simcount.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -45,9 +46,9 @@ int simcount_run(const struct vgrun *vr, const struct simcount_opts *o, char *co
 	int modern = !strcmp(model, "modern");
 	struct cache_geom g[SIM_NLEVEL];
 	bool have[SIM_NLEVEL];
-	char opt[SIM_NLEVEL + 2][96], dir[4096], out[4200], log[4200];
-	const char *opts[SIM_NLEVEL + 4];
-	int nopt = 0, err;
+	char opt[SIM_NLEVEL + 1][96], dir[4096], out[4200], log[4200];   /* opt: model, levels */
+	const char *opts[SIM_NLEVEL + 5];
+	int nopt = 0, nbuf = 0, err;
 	const char *tmpdir = getenv("TMPDIR");
 
 	*cg = NULL;
@@ -71,18 +72,17 @@ int simcount_run(const struct vgrun *vr, const struct simcount_opts *o, char *co
 				}
 		}
 	}
-	snprintf(opt[nopt], sizeof(opt[nopt]), "--model=%s", model);
-	opts[nopt] = opt[nopt];
-	nopt++;
+	snprintf(opt[nbuf], sizeof(opt[nbuf]), "--model=%s", model);
+	opts[nopt++] = opt[nbuf++];
 	opts[nopt++] = "--branch-sim=yes";
+	opts[nopt++] = "--trace-children=yes";
 	for (int k = 0; k < SIM_NLEVEL; k++) {
 		if (!have[k] || (k == SIM_L2 && !modern))
 			continue;
-		snprintf(opt[nopt], sizeof(opt[nopt]), "--%s=%llu,%llu,%llu", level_name[k],
+		snprintf(opt[nbuf], sizeof(opt[nbuf]), "--%s=%llu,%llu,%llu", level_name[k],
 			 (unsigned long long)g[k].size, (unsigned long long)g[k].assoc,
 			 (unsigned long long)g[k].line);
-		opts[nopt] = opt[nopt];
-		nopt++;
+		opts[nopt++] = opt[nbuf++];
 	}
 	opts[nopt] = NULL;
 
@@ -91,7 +91,7 @@ int simcount_run(const struct vgrun *vr, const struct simcount_opts *o, char *co
 		err = errno;
 		return pk_error(err, "cannot create a temporary folder '%s': %s", dir, strerror(err));
 	}
-	snprintf(out, sizeof(out), "%s/out.cg", dir);
+	snprintf(out, sizeof(out), "%s/out.%%p", dir);
 	snprintf(log, sizeof(log), "%s/valgrind.log", dir);
 
 	int saved = -1;
@@ -109,10 +109,41 @@ int simcount_run(const struct vgrun *vr, const struct simcount_opts *o, char *co
 		dup2(saved, 1);
 		close(saved);
 	}
-	struct stat st;
-	if (err) {
-		/* vgrun's message stands */
-	} else if (stat(out, &st) != 0 || st.st_size == 0) {
+	/* one file per process (out.PID): the totals are their sum */
+	size_t files = 0;
+	if (!err) {
+		DIR *d = opendir(dir);
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			char f[4500];
+			struct stat st;
+			struct cgfile *one = NULL;
+
+			if (strncmp(de->d_name, "out.", 4))
+				continue;
+			snprintf(f, sizeof(f), "%s/%s", dir, de->d_name);
+			if (stat(f, &st) != 0 || st.st_size == 0)
+				continue;
+			if (!err && (err = cgfile_read(f, &one)) == 0) {
+				if (!*cg) {
+					*cg = one;
+					one = NULL;
+				} else {
+					for (size_t i = 0; i < one->nev; i++) {
+						int k = cgfile_event(*cg, one->ev[i]);
+						if (k >= 0)
+							(*cg)->totals[k] += one->totals[i];
+					}
+				}
+				files++;
+			}
+			cgfile_free(one);
+		}
+		if (d)
+			closedir(d);
+	}
+	if (!err && !files) {
 		char last[512];
 
 		last_log_line(log, last, sizeof(last));
@@ -122,11 +153,22 @@ int simcount_run(const struct vgrun *vr, const struct simcount_opts *o, char *co
 		else
 			err = pk_error(EIO, "valgrind failed (exit %d)%s%s", WEXITSTATUS(*status),
 				       last[0] ? ": " : "", last);
-	} else {
-		err = cgfile_read(out, cg);
 	}
-	unlink(out);
-	unlink(log);
+	if (err) {
+		cgfile_free(*cg);
+		*cg = NULL;
+	}
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		char f[4500];
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(f, sizeof(f), "%s/%s", dir, de->d_name);
+		unlink(f);
+	}
+	if (d)
+		closedir(d);
 	rmdir(dir);
 	return err;
 }

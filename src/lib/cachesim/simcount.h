@@ -12,6 +12,10 @@
  *     levels the host lacks or the model cannot simulate are left to the
  *     tool's defaults); L2 only with the modern model;
  *   - branch prediction is simulated under both models (--branch-sim=yes);
+ *   - children are followed (--trace-children=yes, one output per process)
+ *     and *cg's totals are the sum over every process, as the native
+ *     task-clock of an inherited count is (its records and desc: the first
+ *     process's file read);
  *   - o->quiet_stdout puts the program's stdout on /dev/null (the caller's
  *     fd 1 is restored before returning); its stderr is the caller's;
  *   - the tool writes into a private temporary folder (under $TMPDIR or
