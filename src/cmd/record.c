@@ -76,6 +76,7 @@ struct rec {
 	const char *ev_specs[MAX_EVENTS];
 	size_t nr_ev;
 	uint64_t freq, period;
+	int strict_freq;        /* --strict-freq: refuse -F above the kernel's maximum */
 	int callgraph, system_wide;  /* callgraph: 0 none, 1 fp, 2 dwarf */
 	uint32_t stack_size;         /* --call-graph dwarf: user stack bytes per sample */
 	pid_t target_pid;
@@ -135,7 +136,9 @@ static void usage(FILE *f)
 		"  -f, --force          replace it (the link itself: its target is never written)\n"
 		"  -p, --pid PID        record an existing process (all its threads)\n"
 		"  -a, --all-cpus       record the whole system\n"
-		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (default %d)\n",
+		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (default %d)\n"
+		"      --strict-freq    refuse an -F above the kernel's maximum sample rate\n"
+		"                       (perf_event_max_sample_rate) instead of lowering it\n",
 		DEFAULT_FREQ, RB_PAGES);
 }
 
@@ -828,6 +831,7 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "strict-freq", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -901,6 +905,9 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		case 'a':
 			r->system_wide = 1;
 			break;
+		case 'S':
+			r->strict_freq = 1;
+			break;
 		case 'm':
 			if (parse_u64(optarg, &r->mmap_pages) || (r->mmap_pages & (r->mmap_pages - 1)) ||
 			    r->mmap_pages > (1u << 20)) {
@@ -923,6 +930,32 @@ static int parse_args(struct rec *r, int argc, char **argv)
 	if (r->freq && r->period) {
 		fprintf(stderr, "perfkit record: -F and -c cannot be used together\n");
 		return 2;
+	}
+	if (!r->period) {
+		/* perf's record_opts__config_freq(): above the kernel's maximum,
+		 * -F is lowered to it with a warning (refused with --strict-freq);
+		 * the default frequency is lowered with a note */
+		unsigned max;
+		uint64_t want = r->freq ? r->freq : DEFAULT_FREQ;
+		if (ev_max_sample_rate(&max) == 0 && want > max) {
+			if (r->freq && r->strict_freq) {
+				fprintf(stderr, "perfkit record: error: Maximum frequency rate (%u Hz) exceeded.\n"
+					"       Please use -F freq option with a lower value or consider\n"
+					"       tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n", max);
+				return 1;
+			}
+			if (r->freq)
+				fprintf(stderr, "perfkit record: warning: Maximum frequency rate (%u Hz) exceeded, throttling from %" PRIu64 " Hz to %u Hz.\n"
+					"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+					"         The kernel will lower it when perf's interrupts take too long.\n"
+					"         Use --strict-freq to disable this throttling, refusing to record.\n",
+					max, r->freq, max);
+			else
+				fprintf(stderr, "perfkit record: Lowering default frequency rate from %u to %u.\n"
+					"Please consider tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n",
+					(unsigned)DEFAULT_FREQ, max);
+			r->freq = max;
+		}
 	}
 	if (r->target_pid && r->system_wide) {
 		fprintf(stderr, "perfkit record: -p and -a cannot be used together\n");

@@ -6,6 +6,8 @@
 #include "bpfutil/tracefs.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -321,4 +323,20 @@ int ev_pmu_error(const struct perf_event_attr *attr, const char *name, int err)
 		return 0;
 	return pk_error(err, "event '%s' is not supported on this machine (no hardware PMU); use -e %s",
 			name, EV_SOFTWARE_FALLBACK);
+}
+
+int ev_max_sample_rate(unsigned *hz)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	unsigned long v = 0;
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%lu", &v) == 1 && v > 0 && v <= UINT_MAX;
+	fclose(f);
+	if (!ok)
+		return -EINVAL;
+	*hz = (unsigned)v;
+	return 0;
 }

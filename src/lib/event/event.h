@@ -97,4 +97,10 @@ bool ev_needs_pmu(const struct perf_event_attr *attr);
  * machine (no hardware PMU); use -e cpu-clock"; else 0, nothing set. */
 int ev_pmu_error(const struct perf_event_attr *attr, const char *name, int err);
 
+/* The kernel's highest sampling frequency for freq-mode events, in Hz, from
+ * /proc/sys/kernel/perf_event_max_sample_rate (the kernel lowers it itself
+ * when sampling interrupts take too long).  0 or -errno (-ENOENT without the
+ * file, -EINVAL when it holds no positive number). */
+int ev_max_sample_rate(unsigned *hz);
+
 #endif
