@@ -344,7 +344,7 @@ int cmd_profile(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (bpfk_start(o.verbose, NULL, NULL, NULL))
+	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, NULL, NULL, NULL))
 		goto fail;
 
 	skel = profile_bpf__open();
