@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "base/strbuf.h"
 #include "session/session.h"
+#include "event/event.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -158,6 +159,8 @@ int cmd_script(int argc, char **argv)
 			argv[optind]);
 		return 2;
 	}
+	if (!so.max_stack)   /* perf's default --max-stack */
+		so.max_stack = (int)ev_max_stack();
 	pk_error_clear();
 	err = session_open(&s, input, &so);
 	if (err) {

@@ -340,3 +340,16 @@ int ev_max_sample_rate(unsigned *hz)
 	*hz = (unsigned)v;
 	return 0;
 }
+
+unsigned ev_max_stack(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	unsigned long v = 0;
+
+	if (!f)
+		return 127;
+	if (fscanf(f, "%lu", &v) != 1 || v == 0 || v > 1000000)
+		v = 127;
+	fclose(f);
+	return (unsigned)v;
+}

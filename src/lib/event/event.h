@@ -103,4 +103,9 @@ int ev_pmu_error(const struct perf_event_attr *attr, const char *name, int err);
  * file, -EINVAL when it holds no positive number). */
 int ev_max_sample_rate(unsigned *hz);
 
+/* The kernel's callchain depth limit, kernel.perf_event_max_stack
+ * (/proc/sys/kernel/perf_event_max_stack), 127 when it cannot be read: perf
+ * report's and perf script's default --max-stack. */
+unsigned ev_max_stack(void);
+
 #endif

@@ -754,8 +754,10 @@ static size_t unwind_user(struct session *s, struct thread *t, const struct pd_s
 	bool trunc = false;
 	int got;
 
+	/* as perf (thread__resolve_callchain): the kernel part and the unwound
+	 * user part are each limited to max_stack frames */
 	if (s->opts.max_stack > 0)
-		max = (size_t)s->opts.max_stack > n ? (size_t)s->opts.max_stack - n : 0;
+		max = (size_t)s->opts.max_stack;
 	if (!max || !g)
 		return n;
 	if (!s->unw) {

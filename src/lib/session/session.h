@@ -80,7 +80,10 @@ struct pk_sample {
 
 struct session_opts {
 	bool no_callchain;    /* use the sample ip only even with a callchain */
-	int max_stack;        /* 0: no limit; else keep at most this many frames */
+	int max_stack;        /* 0: no limit; else keep at most this many frames
+				 of the recorded chain, and at most this many
+				 unwound user frames of a DWARF sample (perf's
+				 rule: its kernel part and user part apart) */
 	bool no_demangle;     /* raw ELF symbol names (default: C++/Rust demangled) */
 	bool inline_;         /* expand inlined functions from DWARF into frames of
 				 their own (user-space frames with debug info;
