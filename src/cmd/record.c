@@ -23,6 +23,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "event/event.h"
+#include "event/tracepoint.h"
 #include "perfdata/perfdata.h"
 #include "symbol/symbol.h"
 
@@ -247,6 +248,27 @@ static int open_error(struct rec *r, size_t ev, int err)
 	if (err == EMFILE)
 		return pk_error(err, "too many open files (one per event, thread and CPU): raise 'ulimit -n'");
 	return pk_error(err, "cannot open event '%s': %s", name, strerror(err));
+}
+
+/* Tracepoints: the tracing data (their format files from tracefs) in the
+ * file's HEADER_TRACING_DATA, so perf script and perfkit script can read
+ * their raw records. */
+static int set_tracing_data(struct rec *r, const char *const *names)
+{
+	const char *tps[MAX_EVENTS];
+	size_t n = 0;
+
+	for (size_t e = 0; e < r->nr_ev; e++)
+		if (r->attrs[e].type == PERF_TYPE_TRACEPOINT)
+			tps[n++] = names[e];
+	if (!n)
+		return 0;
+	struct strbuf sb = STRBUF_INIT;
+	int err = tp_tracing_data_build(&sb, tps, n);
+	if (!err)
+		pd_writer_set_tracing_data(r->w, sb.buf, sb.len);
+	sb_release(&sb);
+	return err;
 }
 
 /* Open every (event, thread, cpu) and map one ring buffer per CPU. */
@@ -996,14 +1018,10 @@ static int setup_attrs(struct rec *r)
 		int rc = ev_parse(r->ev_specs[e], a);
 		if (rc)
 			return rc;
-		if (a->type == PERF_TYPE_TRACEPOINT)
-			return pk_error(EINVAL, "cannot record tracepoint '%s' yet: perf script and report "
-					"need the tracepoint formats (perf.data's HEADER_TRACING_DATA), which "
-					"perfkit does not write; count it with `perfkit stat -e %s`, or record "
-					"it with `perf record -e %s`",
-					r->ev_specs[e], r->ev_specs[e], r->ev_specs[e]);
 		if (r->period) {
 			a->sample_period = r->period;
+		} else if (a->type == PERF_TYPE_TRACEPOINT && !r->freq) {
+			a->sample_period = 1;   /* as perf: every hit of a tracepoint */
 		} else {
 			a->freq = 1;
 			a->sample_freq = r->freq ? r->freq : DEFAULT_FREQ;
@@ -1012,6 +1030,8 @@ static int setup_attrs(struct rec *r)
 				 PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 		if (r->system_wide)
 			a->sample_type |= PERF_SAMPLE_CPU;
+		if (a->type == PERF_TYPE_TRACEPOINT)   /* its record, and the CPU (as perf) */
+			a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
 		if (r->callgraph)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		if (r->callgraph == 2) {
@@ -1202,6 +1222,8 @@ int cmd_record(int argc, char **argv)
 		goto err_child;
 	if (pd_writer_open(&r.w, r.output, r.attrs, names, r.nr_ev))
 		goto err_child;
+	if (set_tracing_data(&r, names))
+		goto err_abort;
 	for (size_t i = 0; i < r.nr_fds; i++)
 		if (r.fds[i] >= 0)
 			pd_writer_add_id(r.w, i / (r.nr_tids * r.nr_cpus), r.ids[i]);

@@ -232,6 +232,10 @@ static void parse_feature(struct pd_file *f, int bit, const uint8_t *p, uint64_t
 	case PD_FEAT_COMPRESSED:
 		PRIV(f)->compressed = true;
 		break;
+	case PD_FEAT_TRACING_DATA:
+		f->tracing_data = p;
+		f->tracing_data_size = size;
+		break;
 	default:
 		break;
 	}
@@ -1098,6 +1102,8 @@ int pd_parse_sample(const struct pd_file *f, const struct perf_event_header *rec
 		NEED(4);
 		sz = rd32(p + off);
 		NEED(4 + (uint64_t)sz);
+		out->raw_size = sz;
+		out->raw = p + off + 4;
 		off += 4 + (uint64_t)sz;
 		off = (off + 7) & ~7ULL;
 		if (off > end)

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# record -e SUBSYS:NAME: every hit of the tracepoint, with its raw record,
+# and the tracing data (the format files) in HEADER_TRACING_DATA, so perf
+# script reads perfkit's file; perfkit script prints the fields
+# (comm tid [cpu] time: event: name=value …), the same as perf's for an
+# event whose print format lists its fields (sched_process_exec).
+. "$(dirname "$0")/lib.sh"
+
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+if ! "$PERFKIT" stat -e sched:sched_process_exec true 2>/dev/null; then
+	skip "tracefs not available (not mounted and cannot be mounted)"; done_testing; exit
+fi
+cd "$T"
+"$PERFKIT" record -e sched:sched_process_exec,sched:sched_process_fork -o tp.data -- \
+	sh -c '/bin/true; /bin/true; ls / >/dev/null' >rec.out 2>rec.err; rc=$?
+expect "record -e sched:sched_process_exec,sched:sched_process_fork: exit 0 ($rc)" test $rc -eq 0
+diag "$(cat rec.err)"
+"$PERFKIT" script -i tp.data >pk.txt 2>pk.err
+diag "$(head -3 pk.txt)"
+expect "perfkit script: four execs (sh, true, true, ls)" test "$(grep -c "sched:sched_process_exec: filename=" pk.txt)" -eq 4
+expect "… each with its fields: filename=/usr/bin/ls pid=N old_pid=N" \
+	grep -Eq '^ +ls +[0-9]+ \[[0-9]{3}\] +[0-9]+\.[0-9]{6}: sched:sched_process_exec: filename=(/usr)?/bin/ls pid=[0-9]+ old_pid=[0-9]+$' pk.txt
+expect "… and the forks: parent_comm=sh …" grep -q 'sched:sched_process_fork: parent_comm=sh parent_pid=[0-9]* child_comm=sh child_pid=[0-9]*' pk.txt
+expect "perfkit script: no warning" test ! -s pk.err
+if have perf; then
+	perf script -i tp.data >pf.txt 2>pf.err; rc=$?
+	diag "$(head -3 pf.txt; head -3 pf.err)"
+	expect "perf script reads perfkit's tracepoint file (exit 0)" test $rc -eq 0
+	expect "perf script: the four execs" test "$(grep -c "sched:sched_process_exec: filename=" pf.txt)" -eq 4
+	expect "perf script and perfkit script print the execs alike" \
+		cmp -s <(grep sched_process_exec pf.txt) <(grep sched_process_exec pk.txt)
+	perf report -i tp.data --header-only 2>/dev/null | grep -q 'sample_type = IP|TID|TIME|CPU|PERIOD|RAW' &&
+		ok "the events sample RAW and CPU, as perf's" || not_ok "the events sample RAW and CPU, as perf's"
+fi
+"$PERFKIT" report -i tp.data >rep.txt 2>rep.err
+expect "report reads the file too (exit 0)" test $? -eq 0
+
+done_testing

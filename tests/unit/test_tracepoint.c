@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for src/lib/event/tracepoint: format files, field printing and
+ * perf.data tracing data read back. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "event/tracepoint.h"
+
+static const char fmt_exec[] =
+	"name: sched_process_exec\n"
+	"ID: 365\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:pid_t old_pid;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"filename=%s pid=%d old_pid=%d\", __get_str(filename), REC->pid, REC->old_pid\n";
+
+static const char fmt_switch[] =
+	"name: sched_switch\n"
+	"ID: 372\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:s8 delta;\toffset:40;\tsize:1;\tsigned:1;\n"
+	"\tfield:void * ptr;\toffset:48;\tsize:8;\tsigned:0;\n"
+	"print fmt: \"prev_comm=%s\", REC->prev_comm\n";
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+static void test_format_parse(void **state)
+{
+	struct tp_format f;
+	(void)state;
+
+	assert_int_equal(tp_format_parse(fmt_exec, strlen(fmt_exec), "sched", &f), 0);
+	assert_string_equal(f.system, "sched");
+	assert_string_equal(f.name, "sched_process_exec");
+	assert_int_equal(f.id, 365);
+	assert_int_equal(f.nr_fields, 7);
+	assert_string_equal(f.fields[4].name, "filename");
+	assert_string_equal(f.fields[4].type, "__data_loc char[]");
+	assert_true(f.fields[4].data_loc);
+	assert_true(f.fields[3].common);
+	assert_false(f.fields[5].common);
+	assert_int_equal(f.fields[6].offset, 16);
+	assert_non_null(strstr(f.print_fmt, "filename=%s"));
+	tp_format_release(&f);
+
+	assert_int_equal(tp_format_parse(fmt_switch, strlen(fmt_switch), "sched", &f), 0);
+	assert_string_equal(f.fields[2].name, "prev_comm");
+	assert_true(f.fields[2].array);
+	assert_int_equal(f.fields[2].size, 16);
+	assert_string_equal(f.fields[6].name, "ptr");
+	assert_string_equal(f.fields[6].type, "void *");
+	tp_format_release(&f);
+
+	assert_int_not_equal(tp_format_parse("garbage\n", 8, "x", &f), 0);
+}
+
+static void test_fields_text(void **state)
+{
+	struct tp_format f;
+	struct strbuf sb = STRBUF_INIT;
+	uint8_t rec[64] = { 0 };
+	(void)state;
+
+	/* exec: filename at 20, 13 bytes with its NUL */
+	assert_int_equal(tp_format_parse(fmt_exec, strlen(fmt_exec), "sched", &f), 0);
+	put32(rec + 8, 13u << 16 | 20u);
+	put32(rec + 12, 4242);
+	put32(rec + 16, 4242);
+	memcpy(rec + 20, "/usr/bin/ls", 12);
+	tp_format_fields_text(&f, rec, 40, &sb);
+	assert_string_equal(sb.buf, "filename=/usr/bin/ls pid=4242 old_pid=4242");
+	/* cut short: the string's bytes are past the end */
+	sb_reset(&sb);
+	tp_format_fields_text(&f, rec, 22, &sb);
+	assert_string_equal(sb.buf, "filename=? pid=4242 old_pid=4242");
+	sb_reset(&sb);
+	tp_format_fields_text(&f, rec, 14, &sb);
+	assert_string_equal(sb.buf, "filename=? pid=? old_pid=?");
+	tp_format_release(&f);
+
+	assert_int_equal(tp_format_parse(fmt_switch, strlen(fmt_switch), "sched", &f), 0);
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec + 8, "bash\x01", 5);
+	put32(rec + 24, (uint32_t)-7);
+	rec[32] = 1;
+	rec[40] = 0xff;
+	rec[48] = 0x10;
+	sb_reset(&sb);
+	tp_format_fields_text(&f, rec, 56, &sb);
+	assert_string_equal(sb.buf, "prev_comm=bash. prev_pid=-7 prev_state=0x1 delta=-1 ptr=0x10");
+	tp_format_release(&f);
+	sb_release(&sb);
+}
+
+static void put_blob(struct strbuf *sb, const char *s, size_t len, int size_bytes)
+{
+	uint64_t n = len;
+	sb_add(sb, &n, (size_t)size_bytes);
+	sb_add(sb, s, len);
+}
+
+static void test_tracing_data_parse(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct tp_formats fs;
+	uint32_t u;
+	(void)state;
+
+	sb_add(&sb, "\x17\x08\x44tracing", 10);
+	sb_add(&sb, "0.6", 4);
+	sb_addch(&sb, 0);
+	sb_addch(&sb, 8);
+	u = 4096;
+	sb_add(&sb, &u, 4);
+	sb_add(&sb, "header_page", 12);
+	put_blob(&sb, "hp", 2, 8);
+	sb_add(&sb, "header_event", 13);
+	put_blob(&sb, "he", 2, 8);
+	u = 0;
+	sb_add(&sb, &u, 4);                /* no ftrace formats */
+	u = 1;
+	sb_add(&sb, &u, 4);                /* one system */
+	sb_add(&sb, "sched", 6);
+	u = 2;
+	sb_add(&sb, &u, 4);
+	put_blob(&sb, fmt_exec, strlen(fmt_exec), 8);
+	put_blob(&sb, fmt_switch, strlen(fmt_switch), 8);
+	u = 0;
+	sb_add(&sb, &u, 4);                /* kallsyms */
+	sb_add(&sb, &u, 4);                /* printk */
+	uint64_t z = 0;
+	sb_add(&sb, &z, 8);                /* saved cmdlines */
+
+	assert_int_equal(tp_tracing_data_parse((const uint8_t *)sb.buf, sb.len, &fs), 0);
+	assert_int_equal(fs.nr, 2);
+	assert_non_null(tp_formats_find(&fs, 372));
+	assert_string_equal(tp_formats_find(&fs, 365)->name, "sched_process_exec");
+	assert_string_equal(tp_formats_find(&fs, 365)->system, "sched");
+	assert_null(tp_formats_find(&fs, 1));
+	tp_formats_release(&fs);
+
+	/* every cut is an error (or, past the formats, still fine), never a crash */
+	for (size_t cut = 0; cut < sb.len; cut++) {
+		if (tp_tracing_data_parse((const uint8_t *)sb.buf, cut, &fs) == 0)
+			tp_formats_release(&fs);
+	}
+	assert_int_not_equal(tp_tracing_data_parse((const uint8_t *)sb.buf, 60, &fs), 0);
+	assert_int_not_equal(tp_tracing_data_parse((const uint8_t *)"nottracing", 10, &fs), 0);
+	sb_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_format_parse),
+		cmocka_unit_test(test_fields_text),
+		cmocka_unit_test(test_tracing_data_parse),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
