@@ -609,7 +609,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 		return 2;
 	}
 	if (ev_parse(t->event, &t->attr)) {
-		fprintf(stderr, "perfkit top: unknown event '%s'\n", t->event);
+		fprintf(stderr, "perfkit top: %s\n", pk_errmsg());   /* with a "did you mean" */
 		return 2;
 	}
 	/* as perf top (record_opts__config_freq): above the kernel's maximum,
