@@ -81,7 +81,9 @@ static void add_tracepoint(struct out *o, const struct pk_sample *s, const struc
 		sb_addf(sb, "%5" PRIu64 ".%06" PRIu64 ": ", (uint64_t)(s->time / 1000000000u),
 			(uint64_t)(s->time % 1000000000u / 1000u));
 	sb_addf(sb, "%*s: ", o->name_width, s->event);
-	tp_format_fields_text(f, s->raw->raw, s->raw->raw_size, sb);
+	/* its print format when simple (as perf), else its fields */
+	if (tp_format_print(f, s->raw->raw, s->raw->raw_size, sb))
+		tp_format_fields_text(f, s->raw->raw, s->raw->raw_size, sb);
 	sb_addch(sb, '\n');
 	if (t & PERF_SAMPLE_CALLCHAIN) {
 		for (size_t i = 0; i < s->nr_frames; i++) {

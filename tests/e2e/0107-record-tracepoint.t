@@ -21,15 +21,25 @@ diag "$(head -3 pk.txt)"
 expect "perfkit script: four execs (sh, true, true, ls)" test "$(grep -c "sched:sched_process_exec: filename=" pk.txt)" -eq 4
 expect "… each with its fields: filename=/usr/bin/ls pid=N old_pid=N" \
 	grep -Eq '^ +ls +[0-9]+ \[[0-9]{3}\] +[0-9]+\.[0-9]{6}: sched:sched_process_exec: filename=(/usr)?/bin/ls pid=[0-9]+ old_pid=[0-9]+$' pk.txt
-expect "… and the forks: parent_comm=sh …" grep -q 'sched:sched_process_fork: parent_comm=sh parent_pid=[0-9]* child_comm=sh child_pid=[0-9]*' pk.txt
+expect "… and the forks, by their print format: comm=sh pid=N child_comm=sh child_pid=N" \
+	grep -q 'sched:sched_process_fork: comm=sh pid=[0-9]* child_comm=sh child_pid=[0-9]*' pk.txt
 expect "perfkit script: no warning" test ! -s pk.err
 if have perf; then
 	perf script -i tp.data >pf.txt 2>pf.err; rc=$?
 	diag "$(head -3 pf.txt; head -3 pf.err)"
 	expect "perf script reads perfkit's tracepoint file (exit 0)" test $rc -eq 0
 	expect "perf script: the four execs" test "$(grep -c "sched:sched_process_exec: filename=" pf.txt)" -eq 4
-	expect "perf script and perfkit script print the execs alike" \
-		cmp -s <(grep sched_process_exec pf.txt) <(grep sched_process_exec pk.txt)
+	expect "perf script and perfkit script print the execs and forks alike" \
+		cmp -s pf.txt pk.txt
+	diff pf.txt pk.txt | head -4 | sed 's/^/# /'
+	"$PERFKIT" record -e raw_syscalls:sys_enter,syscalls:sys_exit_openat,sched:sched_switch -o sys.data -- ls / >/dev/null 2>&1
+	perf script -i sys.data 2>/dev/null | grep -v sched_switch >pf-sys.txt
+	"$PERFKIT" script -i sys.data 2>/dev/null | grep -v sched_switch >pk-sys.txt
+	expect "raw_syscalls:sys_enter (array elements) and sys_exit_openat as perf prints them ($(wc -l <pk-sys.txt) lines)" \
+		cmp -s pf-sys.txt pk-sys.txt
+	diff pf-sys.txt pk-sys.txt | head -4 | sed 's/^/# /'
+	"$PERFKIT" script -i sys.data 2>/dev/null | grep sched_switch | head -1 >pk-sw.txt
+	expect "sched_switch (a print format with flags): its fields instead" grep -q 'prev_comm=.* prev_state=0x' pk-sw.txt
 	perf report -i tp.data --header-only 2>/dev/null | grep -q 'sample_type = IP|TID|TIME|CPU|PERIOD|RAW' &&
 		ok "the events sample RAW and CPU, as perf's" || not_ok "the events sample RAW and CPU, as perf's"
 fi

@@ -74,6 +74,7 @@ static bool parse_field(const char *line, size_t len, struct tp_field *f)
 		if (*bracket != '[')
 			return false;
 		f->array = true;
+		f->array_len = (uint32_t)strtoul(bracket + 1, NULL, 10);
 		ne = bracket;
 	}
 	const char *ns = ne;
@@ -240,6 +241,257 @@ void tp_format_fields_text(const struct tp_format *f, const uint8_t *raw, size_t
 			sb_addch(out, ']');
 		}
 	}
+}
+
+/* ---- print formats ---- */
+
+static const struct tp_field *field_named(const struct tp_format *f, const char *name, size_t n)
+{
+	for (size_t i = 0; i < f->nr_fields; i++)
+		if (strlen(f->fields[i].name) == n && !strncmp(f->fields[i].name, name, n))
+			return &f->fields[i];
+	return NULL;
+}
+
+/* One argument: REC->x, REC->x[N] or __get_str(x), under parentheses and
+ * casts; *elem receives N + 1 for an element (0 for the field). */
+static const struct tp_field *arg_field(const struct tp_format *f, const char *a, size_t n, bool *str,
+					uint32_t *elem)
+{
+	*elem = 0;
+	for (;;) {
+		while (n && (*a == ' ' || *a == '\t')) {
+			a++;
+			n--;
+		}
+		while (n && (a[n - 1] == ' ' || a[n - 1] == '\t'))
+			n--;
+		if (n >= 2 && a[0] == '(') {
+			/* "(expr)" or "(type)expr": find the matching ')' */
+			size_t depth = 0, k;
+			for (k = 0; k < n; k++) {
+				if (a[k] == '(')
+					depth++;
+				else if (a[k] == ')' && --depth == 0)
+					break;
+			}
+			if (k == n)
+				return NULL;
+			if (k == n - 1) {          /* (expr) */
+				a++;
+				n -= 2;
+				continue;
+			}
+			/* (type) expr: a cast when its inside is words and '*' only */
+			for (size_t j = 1; j < k; j++)
+				if (!(a[j] == ' ' || a[j] == '*' || a[j] == '_' || (a[j] >= 'a' && a[j] <= 'z') ||
+				      (a[j] >= 'A' && a[j] <= 'Z') || (a[j] >= '0' && a[j] <= '9')))
+					return NULL;
+			a += k + 1;
+			n -= k + 1;
+			continue;
+		}
+		break;
+	}
+	if (n > 5 && !strncmp(a, "REC->", 5)) {
+		*str = false;
+		if (a[n - 1] == ']') {         /* REC->x[N] */
+			const char *lb = memchr(a, '[', n);
+			char *end;
+			if (!lb)
+				return NULL;
+			unsigned long k = strtoul(lb + 1, &end, 10);
+			if (end != a + n - 1 || end == lb + 1 || k > 4096)
+				return NULL;
+			*elem = (uint32_t)k + 1;
+			n = (size_t)(lb - a);
+		}
+		for (size_t j = 5; j < n; j++)
+			if (!(a[j] == '_' || (a[j] >= 'a' && a[j] <= 'z') || (a[j] >= 'A' && a[j] <= 'Z') ||
+			      (a[j] >= '0' && a[j] <= '9')))
+				return NULL;
+		return field_named(f, a + 5, n - 5);
+	}
+	if (n > 10 && !strncmp(a, "__get_str(", 10) && a[n - 1] == ')') {
+		*str = true;
+		return field_named(f, a + 10, n - 11);
+	}
+	return NULL;
+}
+
+/* A string field's bytes (char array or __data_loc/__rel_loc); false if not one. */
+static bool field_str(const struct tp_field *fd, const uint8_t *raw, size_t len, const uint8_t **s,
+		      size_t *n)
+{
+	if ((uint64_t)fd->offset + fd->size > len)
+		return false;
+	if (fd->data_loc || fd->rel_loc) {
+		uint32_t loc = (uint32_t)rd_le(raw + fd->offset, fd->size >= 4 ? 4 : fd->size);
+		uint64_t off = loc & 0xffff, l = loc >> 16;
+		if (fd->rel_loc)
+			off += (uint64_t)fd->offset + fd->size;
+		if (off > len || l > len - off)
+			return false;
+		*s = raw + off;
+		*n = (size_t)l;
+		return true;
+	}
+	if (fd->array) {
+		*s = raw + fd->offset;
+		*n = fd->size;
+		return true;
+	}
+	return false;
+}
+
+int tp_format_print(const struct tp_format *f, const uint8_t *raw, size_t len, struct strbuf *out)
+{
+	const char *p = f->print_fmt;
+	struct strbuf fmt = STRBUF_INIT, res = STRBUF_INIT;
+	const char *args[32];
+	size_t argl[32], nargs = 0;
+	int err = -ENOTSUP;
+
+	if (!p || *p != '"')
+		return -ENOTSUP;
+	/* the C string */
+	for (p++; *p && *p != '"'; p++) {
+		if (*p != '\\') {
+			sb_addch(&fmt, *p);
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case 'n': sb_addch(&fmt, '\n'); break;
+		case 't': sb_addch(&fmt, '\t'); break;
+		case '\\': case '"': sb_addch(&fmt, *p); break;
+		default: goto out;
+		}
+	}
+	if (*p != '"')
+		goto out;
+	/* the arguments, split at top-level commas */
+	for (p++; *p;) {
+		while (*p == ' ')
+			p++;
+		if (*p != ',')
+			break;
+		p++;
+		const char *a = p;
+		int depth = 0;
+		for (; *p && (depth || *p != ','); p++) {
+			if (*p == '(')
+				depth++;
+			else if (*p == ')')
+				depth--;
+			else if (*p == '"' || *p == '?' || *p == '\'')
+				goto out;   /* strings, ternaries: not for this evaluator */
+		}
+		if (nargs == 32)
+			goto out;
+		args[nargs] = a;
+		argl[nargs++] = (size_t)(p - a);
+	}
+	/* conversions */
+	size_t ai = 0;
+	for (const char *c = fmt.buf; *c; c++) {
+		if (*c != '%') {
+			sb_addch(&res, *c);
+			continue;
+		}
+		if (c[1] == '%') {
+			sb_addch(&res, '%');
+			c++;
+			continue;
+		}
+		char spec[32];
+		size_t sl = 0;
+		int longs = 0;
+		spec[sl++] = '%';
+		for (c++; *c && strchr("-+ #0", *c) && sl < 20; c++)
+			spec[sl++] = *c;
+		for (; *c >= '0' && *c <= '9' && sl < 24; c++)
+			spec[sl++] = *c;
+		if (*c == '.')
+			for (spec[sl++] = *c++; *c >= '0' && *c <= '9' && sl < 28; c++)
+				spec[sl++] = *c;
+		for (; *c == 'l' || *c == 'h' || *c == 'z'; c++)
+			longs += *c == 'l' || *c == 'z' ? 1 : -1;
+		if (!*c || !strchr("diuxXocs", *c) || ai == nargs || sl > 28)
+			goto out;
+		bool want_str = false;
+		uint32_t elem = 0;
+		const struct tp_field *fd = arg_field(f, args[ai], argl[ai], &want_str, &elem);
+		ai++;
+		if (!fd || (elem && (!fd->array || !fd->array_len || fd->size % fd->array_len)))
+			goto out;
+		if (elem) {   /* one element of an array field */
+			uint32_t es = fd->size / fd->array_len;
+			if (elem > fd->array_len || *c == 's' ||
+			    !(es == 1 || es == 2 || es == 4 || es == 8) ||
+			    (uint64_t)fd->offset + (uint64_t)elem * es > len)
+				goto out;
+			uint64_t v = rd_le(raw + fd->offset + (elem - 1) * es, es);
+			if (fd->is_signed && es < 8)
+				v = (uint64_t)((int64_t)(v << (64 - 8 * es)) >> (64 - 8 * es));
+			if (longs <= 0)
+				v = strchr("di", *c) ? (uint64_t)(int64_t)(int32_t)v : (uint64_t)(uint32_t)v;
+			spec[sl++] = 'l';
+			spec[sl++] = 'l';
+			spec[sl++] = *c;
+			spec[sl] = 0;
+			if (*c == 'c')
+				sb_addch(&res, (char)v);
+			else if (strchr("di", *c))
+				sb_addf(&res, spec, (long long)v);
+			else
+				sb_addf(&res, spec, (unsigned long long)v);
+			continue;
+		}
+		if (*c == 's') {
+			const uint8_t *s;
+			size_t n;
+			if (!field_str(fd, raw, len, &s, &n))
+				goto out;
+			size_t z = strnlen((const char *)s, n);
+			char *tmp = xstrndup((const char *)s, z);
+			spec[sl++] = 's';
+			spec[sl] = 0;
+			sb_addf(&res, spec, tmp);
+			free(tmp);
+			continue;
+		}
+		if (want_str || fd->array || fd->data_loc || fd->rel_loc || (uint64_t)fd->offset + fd->size > len ||
+		    !(fd->size == 1 || fd->size == 2 || fd->size == 4 || fd->size == 8))
+			goto out;
+		uint64_t v = rd_le(raw + fd->offset, fd->size);
+		if (fd->is_signed && fd->size < 8)
+			v = (uint64_t)((int64_t)(v << (64 - 8 * fd->size)) >> (64 - 8 * fd->size));
+		/* C's conversions: without l the value is an int */
+		if (longs <= 0)
+			v = strchr("di", *c) ? (uint64_t)(int64_t)(int32_t)v : (uint64_t)(uint32_t)v;
+		if (longs < 0)   /* h, hh */
+			v = strchr("di", *c) ? (uint64_t)(int64_t)(longs < -1 ? (int8_t)v : (int16_t)v)
+					    : (longs < -1 ? (uint8_t)v : (uint16_t)v);
+		spec[sl++] = 'l';
+		spec[sl++] = 'l';
+		spec[sl++] = *c;
+		spec[sl] = 0;
+		if (*c == 'c')
+			sb_addch(&res, (char)v);
+		else if (strchr("di", *c))
+			sb_addf(&res, spec, (long long)v);
+		else
+			sb_addf(&res, spec, (unsigned long long)v);
+	}
+	if (ai != nargs)
+		goto out;
+	sb_add(out, res.buf, res.len);
+	err = 0;
+out:
+	sb_release(&fmt);
+	sb_release(&res);
+	return err;
 }
 
 const struct tp_format *tp_formats_find(const struct tp_formats *fs, uint64_t id)

@@ -58,6 +58,7 @@ struct tp_field {
 	uint32_t offset, size;
 	bool is_signed;
 	bool array;          /* "name[N]" */
+	uint32_t array_len;  /* N (0: not given) */
 	bool data_loc;       /* __data_loc: u32 (length << 16 | offset) */
 	bool rel_loc;        /* __rel_loc: the same, offset from the field's end */
 	bool common;         /* common_* */
@@ -80,6 +81,15 @@ void tp_format_release(struct tp_format *f);
 /* The non-common fields of one record (see above), appended to out. */
 void tp_format_fields_text(const struct tp_format *f, const uint8_t *raw, size_t len,
 			   struct strbuf *out);
+
+/* One record as its print format says, as perf script shows it, when the
+ * format is simple: a C string with %d %i %u %x %X %o %c %s conversions
+ * (flags, width, precision, h/l/ll/z lengths; %% too) whose arguments are
+ * REC->field, REC->field[N] (an element of an array field) or
+ * __get_str(field), each maybe in parentheses or under casts.
+ * 0 when printed; -ENOTSUP (out untouched) for anything else (__print_flags,
+ * __print_symbolic, arithmetic, %p, …): then print the fields. */
+int tp_format_print(const struct tp_format *f, const uint8_t *raw, size_t len, struct strbuf *out);
 
 /* A list of formats, as read from tracing data. */
 struct tp_formats {
