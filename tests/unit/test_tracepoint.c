@@ -156,7 +156,60 @@ static void test_print_fmt(void **state)
 		"\tfield:long state;\toffset:8;\tsize:8;\tsigned:1;\n"
 		"print fmt: \"state=%s\", REC->state ? __print_flags(REC->state, \"|\", { 1, \"S\" }) : \"R\"\n";
 	assert_int_equal(tp_format_parse(fmt_hard, strlen(fmt_hard), "x", &f), 0);
-	assert_int_not_equal(tp_format_print(&f, rec, 40, &sb), 0);   /* → the field list */
+	memset(rec, 0, sizeof(rec));
+	sb_reset(&sb);
+	assert_int_equal(tp_format_print(&f, rec, 40, &sb), 0);
+	assert_string_equal(sb.buf, "state=R");
+	rec[8] = 1;
+	sb_reset(&sb);
+	assert_int_equal(tp_format_print(&f, rec, 40, &sb), 0);
+	assert_string_equal(sb.buf, "state=S");
+	rec[8] = 5;                                      /* a bit with no name: hex after '|' */
+	sb_reset(&sb);
+	assert_int_equal(tp_format_print(&f, rec, 40, &sb), 0);
+	assert_string_equal(sb.buf, "state=S|0x4");
+	tp_format_release(&f);
+
+	/* sched_switch's prev_state: masks, shifts, ?:, __print_flags, "+" */
+	static const char fmt_sw[] =
+		"name: sched_switch\nID: 2\nformat:\n"
+		"\tfield:long prev_state;\toffset:8;\tsize:8;\tsigned:1;\n"
+		"print fmt: \"prev_state=%s%s ==>\", (REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002) + 1) << 1) - 1)) ? "
+		"__print_flags(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002) + 1) << 1) - 1), \"|\", "
+		"{ 0x00000001, \"S\" }, { 0x00000002, \"D\" }) : \"R\", "
+		"REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002) + 1) << 1) ? \"+\" : \"\"\n";
+	assert_int_equal(tp_format_parse(fmt_sw, strlen(fmt_sw), "sched", &f), 0);
+	static const struct { uint8_t state; const char *want; } sw[] = {
+		{ 0, "prev_state=R ==>" }, { 1, "prev_state=S ==>" }, { 2, "prev_state=D ==>" },
+		{ 3, "prev_state=S|D ==>" }, { 8, "prev_state=R+ ==>" },
+	};
+	for (size_t k = 0; k < sizeof(sw) / sizeof(sw[0]); k++) {
+		memset(rec, 0, sizeof(rec));
+		rec[8] = sw[k].state;
+		sb_reset(&sb);
+		assert_int_equal(tp_format_print(&f, rec, 40, &sb), 0);
+		assert_string_equal(sb.buf, sw[k].want);
+	}
+	tp_format_release(&f);
+
+	/* not for this evaluator: %p, unknown helpers, unknown fields */
+	static const char fmt_no[] =
+		"name: y\nID: 3\nformat:\n"
+		"\tfield:long v;\toffset:8;\tsize:8;\tsigned:1;\n"
+		"print fmt: \"%p %s\", REC->v, __print_hex(REC->v, 2)\n";
+	assert_int_equal(tp_format_parse(fmt_no, strlen(fmt_no), "y", &f), 0);
+	sb_reset(&sb);
+	assert_int_not_equal(tp_format_print(&f, rec, 40, &sb), 0);
+	assert_int_equal(sb.len, 0);
+	free(f.print_fmt);
+	f.print_fmt = strdup("\"%d\", REC->nosuch");
+	assert_int_not_equal(tp_format_print(&f, rec, 40, &sb), 0);
+	free(f.print_fmt);
+	f.print_fmt = strdup("\"%d %d\", REC->v");      /* too few arguments */
+	assert_int_not_equal(tp_format_print(&f, rec, 40, &sb), 0);
+	free(f.print_fmt);
+	f.print_fmt = strdup("\"%d\", REC->v / 0");     /* no division by zero */
+	assert_int_not_equal(tp_format_print(&f, rec, 40, &sb), 0);
 	tp_format_release(&f);
 	sb_release(&sb);
 }

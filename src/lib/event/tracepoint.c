@@ -243,7 +243,82 @@ void tp_format_fields_text(const struct tp_format *f, const uint8_t *raw, size_t
 	}
 }
 
-/* ---- print formats ---- */
+/* ---- print formats ----
+ *
+ * The arguments are C expressions over the record (libtraceevent's subset):
+ * integers, string literals, REC->field, REC->field[N], __get_str(field),
+ * __print_flags(v, "sep", { mask, "name" }, …), __print_symbolic(v,
+ * { value, "name" }, …), casts, parentheses, unary ! ~ - +, the binary
+ * operators of C but assignment, and ?:.  A value is a 64-bit integer or a
+ * string.  Anything else makes the format "not plain": -ENOTSUP. */
+
+struct val {
+	bool is_str;
+	int64_t i;
+	struct strbuf s;
+};
+
+struct ev {
+	const struct tp_format *f;
+	const uint8_t *raw;
+	size_t len;
+	const char *p, *end;
+	bool bad;
+};
+
+static void val_int(struct val *v, int64_t i)
+{
+	v->is_str = false;
+	v->i = i;
+}
+
+static void val_str(struct val *v, const char *s, size_t n)
+{
+	v->is_str = true;
+	sb_reset(&v->s);
+	sb_add(&v->s, s, n);
+}
+
+static void skip_ws(struct ev *e)
+{
+	while (e->p < e->end && (*e->p == ' ' || *e->p == '\t' || *e->p == '\n'))
+		e->p++;
+}
+
+static bool eat(struct ev *e, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	skip_ws(e);
+	if ((size_t)(e->end - e->p) >= n && !strncmp(e->p, tok, n)) {
+		e->p += n;
+		return true;
+	}
+	return false;
+}
+
+/* eat(tok) unless it begins a longer operator (& vs &&, < vs <<, …) */
+static bool eat_op(struct ev *e, const char *tok, const char *not_before)
+{
+	const char *save = e->p;
+
+	if (!eat(e, tok))
+		return false;
+	if (e->p < e->end && not_before && strchr(not_before, *e->p)) {
+		e->p = save;
+		return false;
+	}
+	return true;
+}
+
+static bool is_ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static void expr(struct ev *e, struct val *v);
+static void ternary(struct ev *e, struct val *v);
+static void unary(struct ev *e, struct val *v);
 
 static const struct tp_field *field_named(const struct tp_format *f, const char *name, size_t n)
 {
@@ -253,70 +328,11 @@ static const struct tp_field *field_named(const struct tp_format *f, const char 
 	return NULL;
 }
 
-/* One argument: REC->x, REC->x[N] or __get_str(x), under parentheses and
- * casts; *elem receives N + 1 for an element (0 for the field). */
-static const struct tp_field *arg_field(const struct tp_format *f, const char *a, size_t n, bool *str,
-					uint32_t *elem)
+static int64_t sext(uint64_t v, uint32_t size, bool is_signed)
 {
-	*elem = 0;
-	for (;;) {
-		while (n && (*a == ' ' || *a == '\t')) {
-			a++;
-			n--;
-		}
-		while (n && (a[n - 1] == ' ' || a[n - 1] == '\t'))
-			n--;
-		if (n >= 2 && a[0] == '(') {
-			/* "(expr)" or "(type)expr": find the matching ')' */
-			size_t depth = 0, k;
-			for (k = 0; k < n; k++) {
-				if (a[k] == '(')
-					depth++;
-				else if (a[k] == ')' && --depth == 0)
-					break;
-			}
-			if (k == n)
-				return NULL;
-			if (k == n - 1) {          /* (expr) */
-				a++;
-				n -= 2;
-				continue;
-			}
-			/* (type) expr: a cast when its inside is words and '*' only */
-			for (size_t j = 1; j < k; j++)
-				if (!(a[j] == ' ' || a[j] == '*' || a[j] == '_' || (a[j] >= 'a' && a[j] <= 'z') ||
-				      (a[j] >= 'A' && a[j] <= 'Z') || (a[j] >= '0' && a[j] <= '9')))
-					return NULL;
-			a += k + 1;
-			n -= k + 1;
-			continue;
-		}
-		break;
-	}
-	if (n > 5 && !strncmp(a, "REC->", 5)) {
-		*str = false;
-		if (a[n - 1] == ']') {         /* REC->x[N] */
-			const char *lb = memchr(a, '[', n);
-			char *end;
-			if (!lb)
-				return NULL;
-			unsigned long k = strtoul(lb + 1, &end, 10);
-			if (end != a + n - 1 || end == lb + 1 || k > 4096)
-				return NULL;
-			*elem = (uint32_t)k + 1;
-			n = (size_t)(lb - a);
-		}
-		for (size_t j = 5; j < n; j++)
-			if (!(a[j] == '_' || (a[j] >= 'a' && a[j] <= 'z') || (a[j] >= 'A' && a[j] <= 'Z') ||
-			      (a[j] >= '0' && a[j] <= '9')))
-				return NULL;
-		return field_named(f, a + 5, n - 5);
-	}
-	if (n > 10 && !strncmp(a, "__get_str(", 10) && a[n - 1] == ')') {
-		*str = true;
-		return field_named(f, a + 10, n - 11);
-	}
-	return NULL;
+	if (is_signed && size < 8)
+		return (int64_t)(v << (64 - 8 * size)) >> (64 - 8 * size);
+	return (int64_t)v;
 }
 
 /* A string field's bytes (char array or __data_loc/__rel_loc); false if not one. */
@@ -344,12 +360,353 @@ static bool field_str(const struct tp_field *fd, const uint8_t *raw, size_t len,
 	return false;
 }
 
+static const struct tp_field *ident_field(struct ev *e)
+{
+	const char *a;
+
+	skip_ws(e);
+	a = e->p;
+	while (e->p < e->end && is_ident(*e->p))
+		e->p++;
+	const struct tp_field *fd = e->p > a ? field_named(e->f, a, (size_t)(e->p - a)) : NULL;
+	if (!fd)
+		e->bad = true;
+	return fd;
+}
+
+static void string_lit(struct ev *e, struct val *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	skip_ws(e);
+	if (e->p >= e->end || *e->p != '"') {
+		e->bad = true;
+		return;
+	}
+	for (e->p++; e->p < e->end && *e->p != '"'; e->p++) {
+		if (*e->p == '\\' && e->p + 1 < e->end) {
+			e->p++;
+			sb_addch(&sb, *e->p == 'n' ? '\n' : *e->p == 't' ? '\t' : *e->p);
+		} else {
+			sb_addch(&sb, *e->p);
+		}
+	}
+	if (e->p >= e->end)
+		e->bad = true;
+	else
+		e->p++;
+	val_str(v, sb.buf ? sb.buf : "", sb.len);
+	sb_release(&sb);
+}
+
+/* { value, "name" } pairs of __print_flags / __print_symbolic */
+static void print_table(struct ev *e, uint64_t x, const char *delim, bool flags, struct val *v)
+{
+	struct strbuf out = STRBUF_INIT;
+	bool printed = false, matched = false;
+	struct val a = { 0 }, b = { 0 };
+
+	while (!e->bad && eat(e, ",")) {
+		if (!eat(e, "{")) {
+			e->bad = true;
+			break;
+		}
+		ternary(e, &a);
+		if (!eat(e, ","))
+			e->bad = true;
+		string_lit(e, &b);
+		if (!eat(e, "}") || a.is_str)
+			e->bad = true;
+		if (e->bad)
+			break;
+		uint64_t m = (uint64_t)a.i;
+		if (flags) {
+			if (m && (x & m) == m) {
+				if (printed && delim)
+					sb_addstr(&out, delim);
+				sb_add(&out, b.s.buf, b.s.len);
+				printed = true;
+				x &= ~m;
+			}
+		} else if (!matched && m == x) {
+			sb_add(&out, b.s.buf, b.s.len);
+			matched = true;
+		}
+	}
+	if (!eat(e, ")"))
+		e->bad = true;
+	if (flags && x) {
+		if (printed && delim)
+			sb_addstr(&out, delim);
+		sb_addf(&out, "0x%" PRIx64, x);
+	} else if (!flags && !matched) {
+		sb_addf(&out, "0x%" PRIx64, x);
+	}
+	val_str(v, out.buf ? out.buf : "", out.len);
+	sb_release(&out);
+	sb_release(&a.s);
+	sb_release(&b.s);
+}
+
+static void primary(struct ev *e, struct val *v)
+{
+	skip_ws(e);
+	if (e->p >= e->end) {
+		e->bad = true;
+		return;
+	}
+	if (*e->p == '"') {
+		string_lit(e, v);
+		return;
+	}
+	if (*e->p >= '0' && *e->p <= '9') {
+		char *end;
+		unsigned long long x = strtoull(e->p, &end, 0);
+		e->p = end;
+		while (e->p < e->end && (*e->p == 'u' || *e->p == 'U' || *e->p == 'l' || *e->p == 'L'))
+			e->p++;
+		val_int(v, (int64_t)x);
+		return;
+	}
+	if (eat(e, "REC->")) {
+		const struct tp_field *fd = ident_field(e);
+		if (!fd)
+			return;
+		if (eat(e, "[")) {               /* one element of an array field */
+			struct val k = { 0 };
+			expr(e, &k);
+			if (!eat(e, "]") || k.is_str || !fd->array || !fd->array_len || fd->size % fd->array_len ||
+			    k.i < 0 || (uint64_t)k.i >= fd->array_len) {
+				e->bad = true;
+				sb_release(&k.s);
+				return;
+			}
+			uint32_t es = fd->size / fd->array_len;
+			uint64_t off = fd->offset + (uint64_t)k.i * es;
+			sb_release(&k.s);
+			if (!(es == 1 || es == 2 || es == 4 || es == 8) || off + es > e->len) {
+				e->bad = true;
+				return;
+			}
+			val_int(v, sext(rd_le(e->raw + off, es), es, fd->is_signed));
+			return;
+		}
+		const uint8_t *s;
+		size_t n;
+		if (fd->array || fd->data_loc || fd->rel_loc) {
+			if (!field_str(fd, e->raw, e->len, &s, &n)) {
+				e->bad = true;
+				return;
+			}
+			val_str(v, (const char *)s, strnlen((const char *)s, n));
+			return;
+		}
+		if (!(fd->size == 1 || fd->size == 2 || fd->size == 4 || fd->size == 8) ||
+		    (uint64_t)fd->offset + fd->size > e->len) {
+			e->bad = true;
+			return;
+		}
+		val_int(v, sext(rd_le(e->raw + fd->offset, fd->size), fd->size, fd->is_signed));
+		return;
+	}
+	if (eat(e, "__get_str(")) {
+		const struct tp_field *fd = ident_field(e);
+		const uint8_t *s;
+		size_t n;
+		if (!fd || !eat(e, ")") || !field_str(fd, e->raw, e->len, &s, &n)) {
+			e->bad = true;
+			return;
+		}
+		val_str(v, (const char *)s, strnlen((const char *)s, n));
+		return;
+	}
+	bool flags = eat(e, "__print_flags(");
+	if (flags || eat(e, "__print_symbolic(")) {
+		struct val x = { 0 }, d = { 0 };
+		ternary(e, &x);
+		if (flags) {
+			if (!eat(e, ","))
+				e->bad = true;
+			else
+				string_lit(e, &d);
+		}
+		if (x.is_str)
+			e->bad = true;
+		if (!e->bad)
+			print_table(e, (uint64_t)x.i, flags && d.s.buf ? d.s.buf : NULL, flags, v);
+		sb_release(&x.s);
+		sb_release(&d.s);
+		return;
+	}
+	if (eat(e, "(")) {
+		/* a cast: words and '*' only, then ')' */
+		const char *save = e->p, *q = e->p;
+		while (q < e->end && (is_ident(*q) || *q == ' ' || *q == '*'))
+			q++;
+		if (q < e->end && *q == ')' && q > save) {
+			e->p = q + 1;
+			/* the cast's type matters for its width: unsigned int, u32, … */
+			char ty[64];
+			snprintf(ty, sizeof(ty), "%.*s", (int)(q - save), save);
+			unary(e, v);
+			if (!v->is_str && !strchr(ty, '*')) {
+				if (strstr(ty, "char") || !strcmp(ty, "u8") || !strcmp(ty, "s8"))
+					v->i = strstr(ty, "unsigned") || ty[0] == 'u' ? (int64_t)(uint8_t)v->i : (int64_t)(int8_t)v->i;
+				else if (strstr(ty, "short") || !strcmp(ty, "u16") || !strcmp(ty, "s16"))
+					v->i = strstr(ty, "unsigned") || ty[0] == 'u' ? (int64_t)(uint16_t)v->i : (int64_t)(int16_t)v->i;
+				else if (!strcmp(ty, "int") || !strcmp(ty, "unsigned int") || !strcmp(ty, "unsigned") ||
+					 !strcmp(ty, "u32") || !strcmp(ty, "s32"))
+					v->i = strstr(ty, "unsigned") || ty[0] == 'u' ? (int64_t)(uint32_t)v->i : (int64_t)(int32_t)v->i;
+			}
+			return;
+		}
+		expr(e, v);
+		if (!eat(e, ")"))
+			e->bad = true;
+		return;
+	}
+	e->bad = true;
+}
+
+static void unary(struct ev *e, struct val *v)
+{
+	if (eat_op(e, "!", "=")) {
+		unary(e, v);
+		val_int(v, v->is_str ? 0 : !v->i);
+	} else if (eat(e, "~")) {
+		unary(e, v);
+		val_int(v, ~v->i);
+	} else if (eat_op(e, "-", "-")) {
+		unary(e, v);
+		val_int(v, (int64_t)(0 - (uint64_t)v->i));
+	} else if (eat_op(e, "+", "+")) {
+		unary(e, v);
+	} else {
+		primary(e, v);
+	}
+}
+
+/* binary operators by precedence, lowest first; each row: ops, and what
+ * must not follow each (so "&" is not "&&") */
+static const struct {
+	const char *ops[4];
+	const char *not_before[4];
+} levels[] = {
+	{ { "||" }, { NULL } },
+	{ { "&&" }, { NULL } },
+	{ { "|" }, { "|" } },
+	{ { "^" }, { NULL } },
+	{ { "&" }, { "&" } },
+	{ { "==", "!=" }, { NULL, NULL } },
+	{ { "<=", ">=", "<", ">" }, { NULL, NULL, "<=", ">=" } },
+	{ { "<<", ">>" }, { NULL, NULL } },
+	{ { "+", "-" }, { NULL, NULL } },
+	{ { "*", "/", "%" }, { NULL, NULL, NULL } },
+};
+
+static int64_t apply(const char *op, int64_t a, int64_t b, bool *bad)
+{
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+
+	if (!strcmp(op, "||")) return a || b;
+	if (!strcmp(op, "&&")) return a && b;
+	if (!strcmp(op, "|")) return (int64_t)(ua | ub);
+	if (!strcmp(op, "^")) return (int64_t)(ua ^ ub);
+	if (!strcmp(op, "&")) return (int64_t)(ua & ub);
+	if (!strcmp(op, "==")) return a == b;
+	if (!strcmp(op, "!=")) return a != b;
+	if (!strcmp(op, "<=")) return a <= b;
+	if (!strcmp(op, ">=")) return a >= b;
+	if (!strcmp(op, "<")) return a < b;
+	if (!strcmp(op, ">")) return a > b;
+	if (!strcmp(op, "<<")) return ub < 64 ? (int64_t)(ua << ub) : 0;
+	if (!strcmp(op, ">>")) return ub < 64 ? (int64_t)(ua >> ub) : 0;
+	if (!strcmp(op, "+")) return (int64_t)(ua + ub);
+	if (!strcmp(op, "-")) return (int64_t)(ua - ub);
+	if (!strcmp(op, "*")) return (int64_t)(ua * ub);
+	if ((!strcmp(op, "/") || !strcmp(op, "%")) && b && !(a == INT64_MIN && b == -1))
+		return op[0] == '/' ? a / b : a % b;
+	*bad = true;
+	return 0;
+}
+
+static void binary(struct ev *e, struct val *v, size_t level)
+{
+	if (level == sizeof(levels) / sizeof(levels[0])) {
+		unary(e, v);
+		return;
+	}
+	binary(e, v, level + 1);
+	for (;;) {
+		const char *op = NULL;
+		for (int k = 0; k < 4 && levels[level].ops[k]; k++)
+			if (eat_op(e, levels[level].ops[k], levels[level].not_before[k])) {
+				op = levels[level].ops[k];
+				break;
+			}
+		if (!op || e->bad)
+			return;
+		struct val r = { 0 };
+		binary(e, &r, level + 1);
+		if (v->is_str || r.is_str)
+			e->bad = true;
+		else
+			val_int(v, apply(op, v->i, r.i, &e->bad));
+		sb_release(&r.s);
+	}
+}
+
+static void ternary(struct ev *e, struct val *v)
+{
+	binary(e, v, 0);
+	if (e->bad || !eat(e, "?"))
+		return;
+	bool cond = v->is_str ? true : v->i != 0;
+	struct val a = { 0 }, b = { 0 };
+	expr(e, &a);
+	if (!eat(e, ":"))
+		e->bad = true;
+	ternary(e, &b);
+	struct val *pick = cond ? &a : &b;
+	if (pick->is_str)
+		val_str(v, pick->s.buf ? pick->s.buf : "", pick->s.len);
+	else
+		val_int(v, pick->i);
+	sb_release(&a.s);
+	sb_release(&b.s);
+}
+
+static void expr(struct ev *e, struct val *v)
+{
+	ternary(e, v);
+}
+
+/* The next top-level argument: from after a ',' to before the next one. */
+static const char *next_arg(const char *p, const char *end)
+{
+	int depth = 0;
+
+	for (; p < end; p++) {
+		if (*p == '"') {
+			for (p++; p < end && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+		} else if (*p == '(' || *p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == ')' || *p == '}' || *p == ']') {
+			depth--;
+		} else if (*p == ',' && depth == 0) {
+			return p;
+		}
+	}
+	return end;
+}
+
 int tp_format_print(const struct tp_format *f, const uint8_t *raw, size_t len, struct strbuf *out)
 {
 	const char *p = f->print_fmt;
 	struct strbuf fmt = STRBUF_INIT, res = STRBUF_INIT;
-	const char *args[32];
-	size_t argl[32], nargs = 0;
+	struct val v = { 0 };
 	int err = -ENOTSUP;
 
 	if (!p || *p != '"')
@@ -370,31 +727,9 @@ int tp_format_print(const struct tp_format *f, const uint8_t *raw, size_t len, s
 	}
 	if (*p != '"')
 		goto out;
-	/* the arguments, split at top-level commas */
-	for (p++; *p;) {
-		while (*p == ' ')
-			p++;
-		if (*p != ',')
-			break;
-		p++;
-		const char *a = p;
-		int depth = 0;
-		for (; *p && (depth || *p != ','); p++) {
-			if (*p == '(')
-				depth++;
-			else if (*p == ')')
-				depth--;
-			else if (*p == '"' || *p == '?' || *p == '\'')
-				goto out;   /* strings, ternaries: not for this evaluator */
-		}
-		if (nargs == 32)
-			goto out;
-		args[nargs] = a;
-		argl[nargs++] = (size_t)(p - a);
-	}
-	/* conversions */
-	size_t ai = 0;
-	for (const char *c = fmt.buf; *c; c++) {
+	const char *args = p + 1, *end = p + strlen(p);
+	/* conversions, each taking the next argument */
+	for (const char *c = fmt.buf ? fmt.buf : ""; *c; c++) {
 		if (*c != '%') {
 			sb_addch(&res, *c);
 			continue;
@@ -404,91 +739,69 @@ int tp_format_print(const struct tp_format *f, const uint8_t *raw, size_t len, s
 			c++;
 			continue;
 		}
-		char spec[32];
+		char spec[40];
 		size_t sl = 0;
 		int longs = 0;
 		spec[sl++] = '%';
 		for (c++; *c && strchr("-+ #0", *c) && sl < 20; c++)
 			spec[sl++] = *c;
-		for (; *c >= '0' && *c <= '9' && sl < 24; c++)
+		for (; *c >= '0' && *c <= '9' && sl < 26; c++)
 			spec[sl++] = *c;
 		if (*c == '.')
-			for (spec[sl++] = *c++; *c >= '0' && *c <= '9' && sl < 28; c++)
+			for (spec[sl++] = *c++; *c >= '0' && *c <= '9' && sl < 32; c++)
 				spec[sl++] = *c;
 		for (; *c == 'l' || *c == 'h' || *c == 'z'; c++)
 			longs += *c == 'l' || *c == 'z' ? 1 : -1;
-		if (!*c || !strchr("diuxXocs", *c) || ai == nargs || sl > 28)
+		if (!*c || !strchr("diuxXocs", *c) || sl > 32)
 			goto out;
-		bool want_str = false;
-		uint32_t elem = 0;
-		const struct tp_field *fd = arg_field(f, args[ai], argl[ai], &want_str, &elem);
-		ai++;
-		if (!fd || (elem && (!fd->array || !fd->array_len || fd->size % fd->array_len)))
+		/* the argument */
+		while (args < end && (*args == ' ' || *args == '\t'))
+			args++;
+		if (args >= end || *args != ',')
 			goto out;
-		if (elem) {   /* one element of an array field */
-			uint32_t es = fd->size / fd->array_len;
-			if (elem > fd->array_len || *c == 's' ||
-			    !(es == 1 || es == 2 || es == 4 || es == 8) ||
-			    (uint64_t)fd->offset + (uint64_t)elem * es > len)
-				goto out;
-			uint64_t v = rd_le(raw + fd->offset + (elem - 1) * es, es);
-			if (fd->is_signed && es < 8)
-				v = (uint64_t)((int64_t)(v << (64 - 8 * es)) >> (64 - 8 * es));
-			if (longs <= 0)
-				v = strchr("di", *c) ? (uint64_t)(int64_t)(int32_t)v : (uint64_t)(uint32_t)v;
-			spec[sl++] = 'l';
-			spec[sl++] = 'l';
-			spec[sl++] = *c;
-			spec[sl] = 0;
-			if (*c == 'c')
-				sb_addch(&res, (char)v);
-			else if (strchr("di", *c))
-				sb_addf(&res, spec, (long long)v);
-			else
-				sb_addf(&res, spec, (unsigned long long)v);
-			continue;
-		}
+		const char *a = args + 1, *ae = next_arg(a, end);
+		struct ev e = { f, raw, len, a, ae, false };
+		expr(&e, &v);
+		skip_ws(&e);
+		if (e.bad || e.p != ae)
+			goto out;
+		args = ae;
 		if (*c == 's') {
-			const uint8_t *s;
-			size_t n;
-			if (!field_str(fd, raw, len, &s, &n))
+			if (!v.is_str)
 				goto out;
-			size_t z = strnlen((const char *)s, n);
-			char *tmp = xstrndup((const char *)s, z);
 			spec[sl++] = 's';
 			spec[sl] = 0;
-			sb_addf(&res, spec, tmp);
-			free(tmp);
+			sb_addf(&res, spec, v.s.buf ? v.s.buf : "");
 			continue;
 		}
-		if (want_str || fd->array || fd->data_loc || fd->rel_loc || (uint64_t)fd->offset + fd->size > len ||
-		    !(fd->size == 1 || fd->size == 2 || fd->size == 4 || fd->size == 8))
+		if (v.is_str)
 			goto out;
-		uint64_t v = rd_le(raw + fd->offset, fd->size);
-		if (fd->is_signed && fd->size < 8)
-			v = (uint64_t)((int64_t)(v << (64 - 8 * fd->size)) >> (64 - 8 * fd->size));
+		uint64_t x = (uint64_t)v.i;
 		/* C's conversions: without l the value is an int */
 		if (longs <= 0)
-			v = strchr("di", *c) ? (uint64_t)(int64_t)(int32_t)v : (uint64_t)(uint32_t)v;
+			x = strchr("di", *c) ? (uint64_t)(int64_t)(int32_t)x : (uint64_t)(uint32_t)x;
 		if (longs < 0)   /* h, hh */
-			v = strchr("di", *c) ? (uint64_t)(int64_t)(longs < -1 ? (int8_t)v : (int16_t)v)
-					    : (longs < -1 ? (uint8_t)v : (uint16_t)v);
+			x = strchr("di", *c) ? (uint64_t)(int64_t)(longs < -1 ? (int8_t)x : (int16_t)x)
+					    : (longs < -1 ? (uint8_t)x : (uint16_t)x);
 		spec[sl++] = 'l';
 		spec[sl++] = 'l';
 		spec[sl++] = *c;
 		spec[sl] = 0;
 		if (*c == 'c')
-			sb_addch(&res, (char)v);
+			sb_addch(&res, (char)x);
 		else if (strchr("di", *c))
-			sb_addf(&res, spec, (long long)v);
+			sb_addf(&res, spec, (long long)x);
 		else
-			sb_addf(&res, spec, (unsigned long long)v);
+			sb_addf(&res, spec, (unsigned long long)x);
 	}
-	if (ai != nargs)
-		goto out;
-	sb_add(out, res.buf, res.len);
+	while (args < end && (*args == ' ' || *args == '\t' || *args == '\n'))
+		args++;
+	if (args != end)
+		goto out;    /* arguments left over */
+	sb_add(out, res.buf ? res.buf : "", res.len);
 	err = 0;
 out:
+	sb_release(&v.s);
 	sb_release(&fmt);
 	sb_release(&res);
 	return err;
