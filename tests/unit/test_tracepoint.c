@@ -210,6 +210,23 @@ static void test_print_fmt(void **state)
 	free(f.print_fmt);
 	f.print_fmt = strdup("\"%d\", REC->v / 0");     /* no division by zero */
 	assert_int_not_equal(tp_format_print(&f, rec, 40, &sb), 0);
+	free(f.print_fmt);
+	f.print_fmt = strdup("\"%99999d\", REC->v");    /* no huge width */
+	assert_int_not_equal(tp_format_print(&f, rec, 40, &sb), 0);
+	free(f.print_fmt);                               /* no deep recursion */
+	size_t deep = 100000;
+	f.print_fmt = malloc(deep * 2 + 32);
+	strcpy(f.print_fmt, "\"%d\", ");
+	memset(f.print_fmt + 6, '(', deep);
+	strcpy(f.print_fmt + 6 + deep, "REC->v");
+	memset(f.print_fmt + 12 + deep, ')', deep);
+	f.print_fmt[12 + 2 * deep] = 0;
+	assert_int_not_equal(tp_format_print(&f, rec, 40, &sb), 0);
+	memset(f.print_fmt + 6, '-', deep);              /* - - - … */
+	assert_int_not_equal(tp_format_print(&f, rec, 40, &sb), 0);
+	for (size_t k = 0; k < deep / 4; k++)             /* 1?1:1?1:… */
+		memcpy(f.print_fmt + 6 + 4 * k, "1?1:", 4);
+	assert_int_not_equal(tp_format_print(&f, rec, 40, &sb), 0);
 	tp_format_release(&f);
 	sb_release(&sb);
 }

@@ -264,6 +264,7 @@ struct ev {
 	size_t len;
 	const char *p, *end;
 	bool bad;
+	int depth;           /* nesting, bounded: the format comes from the file */
 };
 
 static void val_int(struct val *v, int64_t i)
@@ -319,6 +320,8 @@ static bool is_ident(char c)
 static void expr(struct ev *e, struct val *v);
 static void ternary(struct ev *e, struct val *v);
 static void unary(struct ev *e, struct val *v);
+static void primary_in(struct ev *e, struct val *v);
+static void unary_in(struct ev *e, struct val *v);
 
 static const struct tp_field *field_named(const struct tp_format *f, const char *name, size_t n)
 {
@@ -450,6 +453,16 @@ static void print_table(struct ev *e, uint64_t x, const char *delim, bool flags,
 
 static void primary(struct ev *e, struct val *v)
 {
+	if (++e->depth > 64) {
+		e->bad = true;
+		return;
+	}
+	primary_in(e, v);
+	e->depth--;
+}
+
+static void primary_in(struct ev *e, struct val *v)
+{
 	skip_ws(e);
 	if (e->p >= e->end) {
 		e->bad = true;
@@ -570,6 +583,17 @@ static void primary(struct ev *e, struct val *v)
 
 static void unary(struct ev *e, struct val *v)
 {
+	if (e->bad || e->depth > 64) {   /* "- - - - …" nests too */
+		e->bad = true;
+		return;
+	}
+	e->depth++;
+	unary_in(e, v);
+	e->depth--;
+}
+
+static void unary_in(struct ev *e, struct val *v)
+{
 	if (eat_op(e, "!", "=")) {
 		unary(e, v);
 		val_int(v, v->is_str ? 0 : !v->i);
@@ -661,6 +685,10 @@ static void ternary(struct ev *e, struct val *v)
 	binary(e, v, 0);
 	if (e->bad || !eat(e, "?"))
 		return;
+	if (++e->depth > 64) {   /* a ? b : c ? d : … nests too */
+		e->bad = true;
+		return;
+	}
 	bool cond = v->is_str ? true : v->i != 0;
 	struct val a = { 0 }, b = { 0 };
 	expr(e, &a);
@@ -674,6 +702,7 @@ static void ternary(struct ev *e, struct val *v)
 		val_int(v, pick->i);
 	sb_release(&a.s);
 	sb_release(&b.s);
+	e->depth--;
 }
 
 static void expr(struct ev *e, struct val *v)
@@ -745,11 +774,20 @@ int tp_format_print(const struct tp_format *f, const uint8_t *raw, size_t len, s
 		spec[sl++] = '%';
 		for (c++; *c && strchr("-+ #0", *c) && sl < 20; c++)
 			spec[sl++] = *c;
-		for (; *c >= '0' && *c <= '9' && sl < 26; c++)
-			spec[sl++] = *c;
-		if (*c == '.')
-			for (spec[sl++] = *c++; *c >= '0' && *c <= '9' && sl < 32; c++)
+		/* width and precision: at most 3 digits each (the format is the file's) */
+		for (int nd = 0; *c >= '0' && *c <= '9'; c++)
+			if (++nd > 3)
+				goto out;
+			else
 				spec[sl++] = *c;
+		if (*c == '.') {
+			spec[sl++] = *c++;
+			for (int nd = 0; *c >= '0' && *c <= '9'; c++)
+				if (++nd > 3)
+					goto out;
+				else
+					spec[sl++] = *c;
+		}
 		for (; *c == 'l' || *c == 'h' || *c == 'z'; c++)
 			longs += *c == 'l' || *c == 'z' ? 1 : -1;
 		if (!*c || !strchr("diuxXocs", *c) || sl > 32)
@@ -760,7 +798,7 @@ int tp_format_print(const struct tp_format *f, const uint8_t *raw, size_t len, s
 		if (args >= end || *args != ',')
 			goto out;
 		const char *a = args + 1, *ae = next_arg(a, end);
-		struct ev e = { f, raw, len, a, ae, false };
+		struct ev e = { f, raw, len, a, ae, false, 0 };
 		expr(&e, &v);
 		skip_ws(&e);
 		if (e.bad || e.p != ae)
