@@ -82,13 +82,17 @@ void tp_format_release(struct tp_format *f);
 void tp_format_fields_text(const struct tp_format *f, const uint8_t *raw, size_t len,
 			   struct strbuf *out);
 
-/* One record as its print format says, as perf script shows it, when the
- * format is simple: a C string with %d %i %u %x %X %o %c %s conversions
- * (flags, width, precision, h/l/ll/z lengths; %% too) whose arguments are
- * REC->field, REC->field[N] (an element of an array field) or
- * __get_str(field), each maybe in parentheses or under casts.
- * 0 when printed; -ENOTSUP (out untouched) for anything else (__print_flags,
- * __print_symbolic, arithmetic, %p, …): then print the fields. */
+/* One record as its print format says, as perf script shows it: a C
+ * string with %d %i %u %x %X %o %c %s conversions (flags, width and
+ * precision of at most 3 digits, h/l/ll/z lengths; %% too) whose arguments
+ * are C expressions over the record (libtraceevent's subset): integers,
+ * string literals, REC->field, REC->field[N], __get_str(field),
+ * __print_flags(v, "sep", { mask, "name" }, …) (names of the set masks in
+ * order, the rest in hex), __print_symbolic(v, { value, "name" }, …) (the
+ * first equal value, else hex), casts, parentheses, C's unary and binary
+ * operators and ?:, nested at most 64 deep.  0 when printed; -ENOTSUP (out
+ * untouched) for anything else (%p, __print_hex, enum names, a division by
+ * 0, a field past the data): then print the fields. */
 int tp_format_print(const struct tp_format *f, const uint8_t *raw, size_t len, struct strbuf *out);
 
 /* A list of formats, as read from tracing data. */
