@@ -39,6 +39,19 @@ if have perf; then
 		cmp -s pf-sys.txt pk-sys.txt
 	diff pf-sys.txt pk-sys.txt | head -4 | sed 's/^/# /'
 	expect "… sched_switch among them" grep -q 'sched:sched_switch: prev_comm=.* prev_state=[A-Z]' pk-sys.txt
+	# perf's own files: pipe mode (the tracing data is a record's payload)
+	# and -z (the data section is replaced by its decompressed copy)
+	perf record -q -o - -e sched:sched_process_exec,sched:sched_switch -- sh -c 'ls >/dev/null; sleep 0.01' 2>/dev/null >pipe.data
+	perf script -i - <pipe.data 2>/dev/null >pf-pipe.txt
+	"$PERFKIT" script -i - <pipe.data >pk-pipe.txt 2>/dev/null
+	expect "perf's pipe-mode tracepoint data: the same text ($(wc -l <pk-pipe.txt) lines)" \
+		sh -c "test -s pk-pipe.txt && cmp -s pf-pipe.txt pk-pipe.txt"
+	if perf record -q -z -o z.data -e sched:sched_process_exec,sched:sched_switch -- sh -c 'ls >/dev/null; sleep 0.01' 2>/dev/null; then
+		perf script -i z.data 2>/dev/null >pf-z.txt
+		"$PERFKIT" script -i z.data >pk-z.txt 2>/dev/null
+		expect "perf record -z with tracepoints: the same text ($(wc -l <pk-z.txt) lines)" \
+			sh -c "test -s pk-z.txt && cmp -s pf-z.txt pk-z.txt"
+	fi
 	perf report -i tp.data --header-only 2>/dev/null | grep -q 'sample_type = IP|TID|TIME|CPU|PERIOD|RAW' &&
 		ok "the events sample RAW and CPU, as perf's" || not_ok "the events sample RAW and CPU, as perf's"
 fi
