@@ -66,6 +66,7 @@ struct report {
 	bool graph;                   /* call graphs printed */
 	bool show_nr;                 /* -n: perf's Samples column */
 	bool quiet;                   /* -q: no '#' lines, no warnings */
+	bool hide_unresolved;         /* --hide-unresolved: no rows without a symbol */
 	struct cg_params cg;
 	uint32_t *rowbuf;             /* on_sample: row index per frame */
 	size_t rowbuf_alloc;
@@ -412,12 +413,23 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	size_t shown = 0;
 	bool *show;
 
+	/* perf's --hide-unresolved: percentages of the resolved samples */
+	uint64_t total = h->total;
+	if (r->hide_unresolved) {
+		total = 0;
+		n = 0;
+		for (size_t i = 0; i < h->nr; i++)
+			if (h->rows[i].sym) {
+				total += h->rows[i].self;
+				n += (unsigned long)h->rows[i].nr_self;
+			}
+	}
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
 	if (!r->quiet) {
 		printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
-		printf("# Event count (approx.): %" PRIu64 "\n#\n", h->total);
+		printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
 	}
 
 	sort_ctx = r;
@@ -427,10 +439,12 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		width[k] = strlen(key_header(r->keys[k]));
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
-		double pct = h->total ? 100.0 * (double)(r->children ? row->children : row->self) /
-					(double)h->total : 0;
+		double pct = total ? 100.0 * (double)(r->children ? row->children : row->self) /
+				     (double)total : 0;
 
 		if (pct < limit || (r->children ? row->children : row->self) == 0)
+			continue;
+		if (r->hide_unresolved && !row->sym)   /* perf: percentages stay of the whole */
 			continue;
 		show[i] = true;
 		shown++;
@@ -470,8 +484,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		if (!show[i])
 			continue;
 		if (r->children)
-			printf("  %7.2f%%", 100.0 * (double)row->children / (double)h->total);
-		printf("  %7.2f%%", 100.0 * (double)row->self / (double)h->total);
+			printf("  %7.2f%%", 100.0 * (double)row->children / (double)total);
+		printf("  %7.2f%%", 100.0 * (double)row->self / (double)total);
 		if (r->show_nr)   /* perf: the samples whose leaf is the row */
 			printf("  %12" PRIu64, row->nr_self);
 		for (int k = 0; k < r->nr_keys; k++) {
@@ -483,7 +497,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		}
 		putchar('\n');
 		if (trees)
-			cg_tree_print(stdout, h->cg, trees[i], &r->cg, h->total,
+			cg_tree_print(stdout, h->cg, trees[i], &r->cg, total,
 				      r->children ? row->children : row->self);
 	}
 	free(trees);
@@ -555,6 +569,7 @@ static void usage(FILE *fp)
 		    "      --inline            accepted, but inlined frames are not added (script and\n"
 		    "                          collapse --inline add them)\n"
 		    "  -f, --force             accepted (perfkit does not check the file's owner)\n"
+		    "      --hide-unresolved   no rows for addresses without a symbol\n"
 		    "      --max-stack N       use at most N frames of each call chain (default: as\n"
 		    "                          perf, kernel.perf_event_max_stack, 127 unless changed)\n"
 		    "      --no-demangle       raw (mangled) C++/Rust symbol names\n"
@@ -591,6 +606,7 @@ int cmd_report(int argc, char **argv)
 		{ "inline", no_argument, NULL, 'I' },
 		{ "no-inline", no_argument, NULL, 'X' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "hide-unresolved", no_argument, NULL, 'U' },
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "export", required_argument, NULL, 'E' },
@@ -647,6 +663,7 @@ int cmd_report(int argc, char **argv)
 		case 'q': r.quiet = true; break;
 		case 'I': case 'X': break;   /* report's frames never include inlined ones */
 		case 'f': break;             /* no ownership check to skip */
+		case 'U': r.hide_unresolved = true; break;
 		case 'M':
 			errno = 0;
 			long ms = strtol(optarg, &end, 10);

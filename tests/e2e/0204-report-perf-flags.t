@@ -47,6 +47,19 @@ expect "-n: the two events' sample counts add up to their samples ($total)" \
 expect "-q: no '#' line" test "$(grep -c '^#' pk-n.txt)" -eq 0
 expect "-q: rows are there" test "$(grep -c 'flat' pk-n.txt)" -ge 1
 
+# --hide-unresolved: a stripped binary's samples have no symbol; the rest
+# are shown as shares of the resolved samples, as perf does
+cp deep deep.stripped && strip -s deep.stripped
+"$PERFKIT" record -F 1000 -o st.data ./deep.stripped 3 100000000 >/dev/null 2>&1
+perf report -i st.data --stdio --no-children --hide-unresolved -n 2>/dev/null | grep -v '^# To display\|Tip:' | sed '/^#$/N;/^#\n$/d' >pf-h.txt
+"$PERFKIT" report -i st.data --no-children --hide-unresolved -n >pk-h.txt 2>/dev/null
+"$PERFKIT" report -i st.data --no-children >pk-all.txt 2>/dev/null
+expect "without it: rows without a symbol (the stripped binary's)" grep -q '\[\.\] 0x' pk-all.txt
+expect "--hide-unresolved: no row without a symbol" sh -c "! grep -q '\[\.\] 0x' pk-h.txt"
+expect "--hide-unresolved: perf's rows, shares and header (order aside)" \
+	cmp -s <(grep -v '^#' pk-h.txt | sort) <(grep -v '^#' pf-h.txt | sort)
+expect "--hide-unresolved: perf's sample count" cmp -s <(grep '^# Samples\|^# Event count' pk-h.txt) <(grep '^# Samples\|^# Event count' pf-h.txt)
+
 "$PERFKIT" record --call-graph dwarf,32768 -F 500 -o d.data ./deep 300 100000000 >/dev/null 2>&1
 # the program's frames (libc's entry point has two names, picked apart)
 perf script -i d.data 2>/dev/null | awk '{ print $2 }' | grep -E '^(rec|flat|main)\+|^$' >pf.syms

@@ -171,7 +171,8 @@ struct pd_file {
 	uint32_t nr_cpus_online, nr_cpus_avail;
 	struct pd_build_id *build_ids;
 	size_t nr_build_ids;
-	const uint8_t *tracing_data; /* HEADER_TRACING_DATA's body (in map), or NULL */
+	const uint8_t *tracing_data; /* HEADER_TRACING_DATA's body (a copy the file
+	                                owns; pipe mode: the record's payload), or NULL */
 	uint64_t tracing_data_size;
 	bool sample_id_all_known; /* all evsels agree on sample_id_all/sample_type layout */
 	/* reader-only: the data size the header gave (0: unfinished recording;
