@@ -124,6 +124,29 @@ static int usage(const char *msg)
 	return 2;
 }
 
+/* --help: the usage line and every option, one line each (stdout). */
+static void help(void)
+{
+	printf("usage: perfkit annotate [FILE] [OPTIONS]\n"
+	       "Read a Cachegrind-format file (from perfkit cache or cachegrind; default\n"
+	       "perfkit.cache.out) and print the totals, the costs per function and per\n"
+	       "line, and the source with the counts beside each line.\n"
+	       "\n"
+	       "  --show=E1,E2,...   the events to show, in this order (default: all in the file,\n"
+	       "                     e.g. Ir,I1mr,ILmr,Dr,D1mr,DLmr,Dw,D1mw,DLmw)\n"
+	       "  --sort=EVENT       order the function and line tables by EVENT (default: the\n"
+	       "                     first shown)\n"
+	       "  --threshold=P      leave out rows below P %% of the sort event's total\n"
+	       "                     (default 0.1)\n"
+	       "  --auto=yes|no      annotate every source file with a line above the threshold\n"
+	       "                     (default yes)\n"
+	       "  --context=N        lines of source shown around each counted line (default 3)\n"
+	       "  --folded EVENT     print \"cmd;function COUNT\" lines weighted by EVENT instead,\n"
+	       "                     for perfkit flamegraph\n"
+	       "  -h, --help         this help\n"
+	       "Example: perfkit annotate m.cg --show=Ir,D1mr --sort=D1mr\n");
+}
+
 static void folded_name(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++)
@@ -226,7 +249,7 @@ int cmd_annotate(int argc, char **argv)
 		} else if (!strncmp(a, "--folded=", 9)) {
 			folded = a + 9;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(NULL);
+			help();
 			return 0;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "perfkit annotate: unknown option '%s'\n", a);

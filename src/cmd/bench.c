@@ -12,7 +12,8 @@
  *    --max-runs.
  *  - Outliers: modified z-score |0.6745 (x − median) / MAD| > 3.5 (MeanAD
  *    when MAD = 0; no outliers when every value is equal).  They are
- *    reported, never removed.
+ *    counted in the exports, never removed; the warning is printed when they
+ *    are more than 1 % of the runs.
  *  - Comparison: the ratio of each mean to the fastest mean, ± σ by error
  *    propagation, a 95 % confidence interval (delta method on log ratio),
  *    Welch's t-test and Mann-Whitney U.  Verdict: "slower"/"faster" when
@@ -51,6 +52,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <spawn.h>
@@ -105,7 +107,7 @@ struct result {
 	double *t, *user, *sys;      /* successful runs only */
 	double *cpu, *ins;           /* user+sys, instructions (--metric=instructions) */
 	size_t n, alloc;
-	int *codes;                  /* exit code of every run */
+	int *codes;                  /* exit code of every run (−signal for a signal death) */
 	size_t nruns, failed;
 	struct st_summary s;         /* wall time */
 	struct st_summary cs, is;    /* CPU time, instructions */
@@ -151,7 +153,8 @@ static void usage(FILE *f)
 		"                            else simulated under perfkit's Valgrind tool)\n"
 		"Comparison: ratio to the fastest ± σ, 95 %% CI, Welch's t-test and Mann-Whitney U;\n"
 		"\"faster\"/\"slower\" when p < 0.05 and the difference ≥ min-effect, else \"no\n"
-		"significant difference at 95 %%\".  Outliers: modified z-score > 3.5 (MAD).\n");
+		"significant difference at 95 %%\".  Outliers: modified z-score > 3.5 (MAD); warned\n"
+		"about when more than 1 %% of the runs.  -D may be decimal (-P x 0 1 -D 0.25).\n");
 }
 
 /* ---- running ---- */
@@ -195,7 +198,7 @@ static void free_argv(char **v)
 }
 
 struct run_out {
-	int code;            /* exit code, or 128+signal, or 127 exec failure */
+	int code;            /* exit code, −signal for a signal death, or 127 exec failure */
 	double wall, user, sys;
 	double ins;          /* --metric=instructions */
 	double sim_wall;     /* time of the simulated run, if any */
@@ -267,7 +270,7 @@ static int spawn_plain(char **argv, bool quiet, struct run_out *r)
 	r->wall = now_s() - t0;
 	r->user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 	r->sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	r->code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 	return 0;
 }
 
@@ -431,7 +434,7 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 			goto out;
 		r->user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 		r->sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-		r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		r->code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 	}
 	if (!err && want_ins && o->ins_sim && !r->exec_errno && r->code == 0) {
 		int code = 0;
@@ -513,6 +516,24 @@ static void add_sample(struct result *r, double t, double u, double s, double in
 	r->n++;
 }
 
+/* How a run ended, for messages: " with exit code N", or ": terminated by
+ * signal N (SIGNAME)" for a signal death (code −N); under a shell, a code
+ * 128 + N is named as the signal the shell saw. */
+static const char *how_ended(int code, bool shell, char *buf, size_t len)
+{
+	const char *sh_sig = shell && code > 128 && code < 128 + 65 ? sigabbrev_np(code - 128) : NULL;
+
+	if (sh_sig) {   /* sh -c CMD: the shell reports CMD's signal N as 128 + N */
+		snprintf(buf, len, " with exit code %d (from the shell: signal %d, SIG%s)", code, code - 128, sh_sig);
+	} else if (code >= 0) {
+		snprintf(buf, len, " with exit code %d", code);
+	} else {
+		const char *abbrev = sigabbrev_np(-code);
+		snprintf(buf, len, ": terminated by signal %d (SIG%s)", -code, abbrev ? abbrev : "?");
+	}
+	return buf;
+}
+
 /* The values the statistics and the verdict use. */
 static const double *metric_vals(const struct bench_opts *o, const struct result *r)
 {
@@ -557,7 +578,11 @@ static int shell_overhead(struct bench_opts *o, struct overhead *oh)
 		if (err)
 			return err;
 		if (ro.code != 0 || ro.exec_errno)
-			return pk_error(EINVAL, "shell '%s' does not run (exit code %d)", o->shell, ro.code);
+		{
+			char how[64];
+			return pk_error(EINVAL, "shell '%s' does not run (it ended%s)", o->shell,
+					how_ended(ro.code, false, how, sizeof(how)));
+		}
 		tt[i] = ro.wall;
 		uu[i] = ro.user;
 		ss[i] = ro.sys;
@@ -583,8 +608,10 @@ static int run_prepare(const struct bench_opts *o, int idx, const char *what)
 	int err = run_once(&sh, cmd, !o->show_output, NULL, false, &ro);
 	if (err)
 		return err;
-	if (ro.code != 0)
-		return pk_error(EINVAL, "%s command '%s' failed with exit code %d", what, cmd, ro.code);
+	if (ro.code != 0) {
+		char how[64];
+		return pk_error(EINVAL, "%s command '%s' failed%s", what, cmd, how_ended(ro.code, true, how, sizeof(how)));
+	}
 	return 0;
 }
 
@@ -605,9 +632,11 @@ static int bench_one(struct bench_opts *o, int idx, struct result *r, const stru
 			return err;
 		if (ro.exec_errno)
 			return pk_error(ro.exec_errno, "cannot run '%s': %s", r->command, strerror(ro.exec_errno));
-		if (ro.code && !o->ignore_failure)
-			return pk_error(EINVAL, "command '%s' failed in warmup run %d with exit code %d (use -i to ignore failures)",
-					r->command, i + 1, ro.code);
+		if (ro.code && !o->ignore_failure) {
+			char how[64];
+			return pk_error(EINVAL, "command '%s' failed in warmup run %d%s (use -i to ignore failures)",
+					r->command, i + 1, how_ended(ro.code, o->shell != NULL, how, sizeof(how)));
+		}
 	}
 	size_t target = o->runs > 0 ? (size_t)o->runs : (size_t)o->min_runs;
 	double start = now_s();
@@ -624,9 +653,10 @@ static int bench_one(struct bench_opts *o, int idx, struct result *r, const stru
 		add_code(r, ro.code, &code_cap);
 		if (ro.code) {
 			if (!o->ignore_failure) {
+				char how[64];
 				progress_clear(tty);
-				return pk_error(EINVAL, "command '%s' failed in run %zu with exit code %d (use -i to ignore failures)",
-						r->command, i + 1, ro.code);
+				return pk_error(EINVAL, "command '%s' failed in run %zu%s (use -i to ignore failures)",
+						r->command, i + 1, how_ended(ro.code, o->shell != NULL, how, sizeof(how)));
 			}
 			r->failed++;
 		} else {
@@ -656,8 +686,10 @@ static int bench_one(struct bench_opts *o, int idx, struct result *r, const stru
 			sh.shell = "sh";
 		if ((err = run_once(&sh, o->cleanup, !o->show_output, NULL, false, &ro)))
 			return err;
-		if (ro.code)
-			return pk_error(EINVAL, "cleanup command '%s' failed with exit code %d", o->cleanup, ro.code);
+		if (ro.code) {
+			char how[64];
+			return pk_error(EINVAL, "cleanup command '%s' failed%s", o->cleanup, how_ended(ro.code, true, how, sizeof(how)));
+		}
 	}
 	st_summarize(r->t, r->n, &r->s);
 	st_summarize(r->cpu, r->n, &r->cs);
@@ -703,7 +735,11 @@ static void print_result(const struct bench_opts *o, int i, const struct result 
 		printf("  Failed runs:         %zu of %zu (exit codes:", r->failed, r->nruns);
 		for (size_t k = 0, shown = 0; k < r->nruns && shown < 8; k++)
 			if (r->codes[k]) {
-				printf(" %d", r->codes[k]);
+				const char *abbrev = r->codes[k] < 0 ? sigabbrev_np(-r->codes[k]) : NULL;
+				if (r->codes[k] > 0)
+					printf(" %d", r->codes[k]);
+				else    /* a signal death: its name, as the shell's "Segmentation fault" */
+					printf(" SIG%s", abbrev ? abbrev : "?");
 				shown++;
 			}
 		printf("), left out of the statistics\n");
@@ -723,9 +759,9 @@ static void print_result(const struct bench_opts *o, int i, const struct result 
 		printf(" \n  Warning: the command took less than 5 ms; the shell's own start-up, measured\n"
 		       "  and subtracted, is of the same size, so these times are inexact. -N (--shell=none)\n"
 		       "  runs the command without a shell.\n");
-	if (r->outliers)
-		printf(" \n  Warning: %zu statistical outlier%s (modified z-score > 3.5 on the MAD). Consider a quieter system, --warmup or --prepare.\n",
-		       r->outliers, r->outliers == 1 ? "" : "s");
+	if (st_outliers_notable(r->outliers, r->n))
+		printf(" \n  Warning: %zu statistical outlier%s in %zu runs (%.1f %%; modified z-score > 3.5 on the MAD). Consider a quieter system, --warmup or --prepare.\n",
+		       r->outliers, r->outliers == 1 ? "" : "s", r->n, 100.0 * (double)r->outliers / (double)r->n);
 	printf(" \n");
 }
 
@@ -1021,7 +1057,10 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres,
 			json_array(&sb, "instruction_counts", r->ins, r->n);
 		sb_addstr(&sb, ",\n      \"exit_codes\": [");
 		for (size_t k = 0; k < r->nruns; k++)
-			sb_addf(&sb, "%s%d", k ? ", " : "", r->codes[k]);
+			if (r->codes[k] >= 0)
+				sb_addf(&sb, "%s%d", k ? ", " : "", r->codes[k]);
+			else    /* hyperfine's null: no exit code, a signal ended the run */
+				sb_addf(&sb, "%snull", k ? ", " : "");
 		sb_addstr(&sb, "]");
 		if (r->params) {
 			sb_addstr(&sb, ",\n      \"parameters\": {");
@@ -1202,6 +1241,67 @@ static char *substitute(const char *tmpl, const char *var, const char *val)
 		}
 	}
 	return sb_detach(&sb, NULL);
+}
+
+/* A decimal number v / 10^scale, exactly (hyperfine steps -P with exact
+ * decimals: 0.1 + 0.2 is 0.3, never 0.30000000000000004). */
+struct dec {
+	int64_t v;
+	int scale;
+};
+
+static bool dec_parse(const char *s, struct dec *d)
+{
+	bool neg = *s == '-', dot = false;
+	int digits = 0;
+
+	d->v = 0;
+	d->scale = 0;
+	if (neg || *s == '+')
+		s++;
+	for (; *s; s++) {
+		if (*s == '.' && !dot) {
+			dot = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || ++digits > 17)
+			return false;
+		d->v = d->v * 10 + (*s - '0');
+		d->scale += dot;
+	}
+	if (!digits || s[-1] == '.')
+		return false;
+	if (neg)
+		d->v = -d->v;
+	return true;
+}
+
+/* To `scale` decimals (≥ d->scale); false when that would not fit. */
+static bool dec_rescale(struct dec *d, int scale)
+{
+	for (; d->scale < scale; d->scale++) {
+		if (d->v > INT64_MAX / 10 || d->v < INT64_MIN / 10)
+			return false;
+		d->v *= 10;
+	}
+	return true;
+}
+
+/* v at `scale` decimals, printed with `show` of them (show ≤ scale; the
+ * dropped digits are zeros). */
+static void dec_format(int64_t v, int scale, int show, char *buf, size_t len)
+{
+	uint64_t a = v < 0 ? -(uint64_t)v : (uint64_t)v, p = 1;
+
+	for (int i = 0; i < scale; i++)
+		p *= 10;
+	uint64_t whole = a / p, frac = a % p;
+	for (int i = show; i < scale; i++)
+		frac /= 10;
+	if (show)
+		snprintf(buf, len, "%s%" PRIu64 ".%0*" PRIu64, v < 0 ? "-" : "", whole, show, frac);
+	else
+		snprintf(buf, len, "%s%" PRIu64, v < 0 ? "-" : "", whole);
 }
 
 static int parse_int(const char *opt, const char *s, int min, int *out)
@@ -1416,16 +1516,33 @@ int cmd_bench(int argc, char **argv)
 				return 2;
 			}
 	if (scan_min) {
-		char *e1, *e2, *e3 = NULL;
-		long lo = strtol(scan_min, &e1, 10), hi = strtol(scan_max, &e2, 10);
-		long st = step ? strtol(step, &e3, 10) : 1;
-		if (*e1 || *e2 || (e3 && *e3) || st <= 0 || hi < lo || (hi - lo) / st >= MAX_CMDS) {
-			fprintf(stderr, "perfkit bench: -P expects integers MIN ≤ MAX (at most %d values) and a positive -D\n", MAX_CMDS);
+		/* hyperfine: integers, or decimals when -D is given (exact
+		 * decimal steps: 0, 0.1, …, 0.9, 1.0 — the first value as written,
+		 * the others with the most decimals of MIN and -D) */
+		struct dec lo, hi, st = { 1, 0 };
+		bool ok = dec_parse(scan_min, &lo) && dec_parse(scan_max, &hi) && (!step || dec_parse(step, &st));
+		int scale = 0;
+		if (ok && !step && (lo.scale || hi.scale))
+			ok = false;       /* decimals need -D, as in hyperfine */
+		if (ok) {
+			scale = lo.scale > hi.scale ? lo.scale : hi.scale;
+			scale = scale > st.scale ? scale : st.scale;
+			ok = dec_rescale(&lo, scale) && dec_rescale(&hi, scale) && dec_rescale(&st, scale) &&
+			     st.v > 0 && hi.v >= lo.v && (hi.v - lo.v) / st.v < MAX_CMDS;
+		}
+		if (!ok) {
+			fprintf(stderr, "perfkit bench: -P expects numbers MIN ≤ MAX (integers, or decimals with -D; at most %d values) and a positive -D\n", MAX_CMDS);
 			return 2;
 		}
-		for (long v = lo; v <= hi; v += st) {
-			char b[32];
-			snprintf(b, sizeof(b), "%ld", v);
+		dec_parse(scan_min, &lo);   /* its own decimals, for the first value */
+		int first_scale = lo.scale;
+		dec_parse(step ? step : "1", &st);
+		int step_scale = first_scale > st.scale ? first_scale : st.scale;
+		dec_rescale(&lo, scale);
+		dec_rescale(&st, scale);
+		for (int64_t v = lo.v; v <= hi.v; v += st.v) {
+			char b[48];
+			dec_format(v, scale, v == lo.v ? first_scale : step_scale, b, sizeof(b));
 			vals[0][nvals[0]++] = xstrdup(b);
 		}
 	}

@@ -368,7 +368,12 @@ int cmd_flamegraph(int argc, char **argv)
 				return usage_error("--notes: the text cannot contain < or >%s", "");
 			o.notes = optarg;
 			break;
-		case OPT_ENCODING: o.encoding = optarg; break;
+		case OPT_ENCODING:
+			if (!flame_encoding_valid(optarg))
+				return usage_error("--encoding: '%s' is not an encoding name this system knows "
+						   "(for example UTF-8 or ISO-8859-1)", optarg);
+			o.encoding = optarg;
+			break;
 		case OPT_CALLGRAPH: callgraph = optarg; break;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);

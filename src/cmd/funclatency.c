@@ -225,11 +225,7 @@ int cmd_funclatency(int argc, char **argv)
 	}
 	if (err || uprobe_func_offset(binary, func, &off, NULL))
 		goto fail;
-	if (o.pid && kill((pid_t)o.pid, 0) && errno == ESRCH) {
-		pk_error(ESRCH, "no process with PID %ld", o.pid);
-		goto fail;
-	}
-	if (bpfk_start(o.verbose, NULL, NULL, NULL))
+	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, NULL, NULL, NULL))
 		goto fail;
 
 	skel = funclatency_bpf__open();

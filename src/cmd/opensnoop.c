@@ -218,7 +218,7 @@ int cmd_opensnoop(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (bpfk_start(o.verbose, "syscalls", "sys_enter_openat", ": the kernel needs CONFIG_FTRACE_SYSCALLS=y"))
+	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, "syscalls", "sys_enter_openat", ": the kernel needs CONFIG_FTRACE_SYSCALLS=y"))
 		goto fail;
 
 	skel = opensnoop_bpf__open();

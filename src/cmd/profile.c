@@ -261,7 +261,8 @@ static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o)
 		prev = &key;
 	}
 	/* different stack ids can symbolize alike: merge equal texts */
-	qsort(lines, nr, sizeof(*lines), cmp_line);
+	if (nr)   /* no samples (an idle -p process): lines is NULL */
+		qsort(lines, nr, sizeof(*lines), cmp_line);
 	size_t w = 0;
 	for (size_t i = 0; i < nr; i++) {
 		if (w && !strcmp(lines[w - 1].text, lines[i].text)) {
@@ -272,7 +273,7 @@ static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o)
 		}
 	}
 	nr = w;
-	if (!o->folded)
+	if (!o->folded && nr)
 		qsort(lines, nr, sizeof(*lines), cmp_count);
 	for (size_t i = 0; i < nr; i++) {
 		if (o->folded)
@@ -366,7 +367,7 @@ int cmd_profile(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (bpfk_start(o.verbose, NULL, NULL, NULL))
+	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, NULL, NULL, NULL))
 		goto fail;
 
 	skel = profile_bpf__open();

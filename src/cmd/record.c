@@ -23,6 +23,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "event/event.h"
+#include "event/tracepoint.h"
 #include "perfdata/perfdata.h"
 #include "symbol/symbol.h"
 
@@ -76,6 +77,7 @@ struct rec {
 	const char *ev_specs[MAX_EVENTS];
 	size_t nr_ev;
 	uint64_t freq, period;
+	int strict_freq;        /* --strict-freq: refuse -F above the kernel's maximum */
 	int callgraph, system_wide;  /* callgraph: 0 none, 1 fp, 2 dwarf */
 	uint32_t stack_size;         /* --call-graph dwarf: user stack bytes per sample */
 	pid_t target_pid;
@@ -135,7 +137,9 @@ static void usage(FILE *f)
 		"  -f, --force          replace it (the link itself: its target is never written)\n"
 		"  -p, --pid PID        record an existing process (all its threads)\n"
 		"  -a, --all-cpus       record the whole system\n"
-		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (default %d)\n",
+		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (default %d)\n"
+		"      --strict-freq    refuse an -F above the kernel's maximum sample rate\n"
+		"                       (perf_event_max_sample_rate) instead of lowering it\n",
 		DEFAULT_FREQ, RB_PAGES);
 }
 
@@ -244,6 +248,27 @@ static int open_error(struct rec *r, size_t ev, int err)
 	if (err == EMFILE)
 		return pk_error(err, "too many open files (one per event, thread and CPU): raise 'ulimit -n'");
 	return pk_error(err, "cannot open event '%s': %s", name, strerror(err));
+}
+
+/* Tracepoints: the tracing data (their format files from tracefs) in the
+ * file's HEADER_TRACING_DATA, so perf script and perfkit script can read
+ * their raw records. */
+static int set_tracing_data(struct rec *r, const char *const *names)
+{
+	const char *tps[MAX_EVENTS];
+	size_t n = 0;
+
+	for (size_t e = 0; e < r->nr_ev; e++)
+		if (r->attrs[e].type == PERF_TYPE_TRACEPOINT)
+			tps[n++] = names[e];
+	if (!n)
+		return 0;
+	struct strbuf sb = STRBUF_INIT;
+	int err = tp_tracing_data_build(&sb, tps, n);
+	if (!err)
+		pd_writer_set_tracing_data(r->w, sb.buf, sb.len);
+	sb_release(&sb);
+	return err;
 }
 
 /* Open every (event, thread, cpu) and map one ring buffer per CPU. */
@@ -858,6 +883,7 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "strict-freq", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -931,6 +957,9 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		case 'a':
 			r->system_wide = 1;
 			break;
+		case 'S':
+			r->strict_freq = 1;
+			break;
 		case 'm':
 			if (parse_u64(optarg, &r->mmap_pages) || (r->mmap_pages & (r->mmap_pages - 1)) ||
 			    r->mmap_pages > (1u << 20)) {
@@ -953,6 +982,32 @@ static int parse_args(struct rec *r, int argc, char **argv)
 	if (r->freq && r->period) {
 		fprintf(stderr, "perfkit record: -F and -c cannot be used together\n");
 		return 2;
+	}
+	if (!r->period) {
+		/* perf's record_opts__config_freq(): above the kernel's maximum,
+		 * -F is lowered to it with a warning (refused with --strict-freq);
+		 * the default frequency is lowered with a note */
+		unsigned max;
+		uint64_t want = r->freq ? r->freq : DEFAULT_FREQ;
+		if (ev_max_sample_rate(&max) == 0 && want > max) {
+			if (r->freq && r->strict_freq) {
+				fprintf(stderr, "perfkit record: error: Maximum frequency rate (%u Hz) exceeded.\n"
+					"       Please use -F freq option with a lower value or consider\n"
+					"       tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n", max);
+				return 1;
+			}
+			if (r->freq)
+				fprintf(stderr, "perfkit record: warning: Maximum frequency rate (%u Hz) exceeded, throttling from %" PRIu64 " Hz to %u Hz.\n"
+					"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+					"         The kernel will lower it when perf's interrupts take too long.\n"
+					"         Use --strict-freq to disable this throttling, refusing to record.\n",
+					max, r->freq, max);
+			else
+				fprintf(stderr, "perfkit record: Lowering default frequency rate from %u to %u.\n"
+					"Please consider tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n",
+					(unsigned)DEFAULT_FREQ, max);
+			r->freq = max;
+		}
 	}
 	if (r->target_pid && r->system_wide) {
 		fprintf(stderr, "perfkit record: -p and -a cannot be used together\n");
@@ -993,14 +1048,10 @@ static int setup_attrs(struct rec *r)
 		int rc = ev_parse(r->ev_specs[e], a);
 		if (rc)
 			return rc;
-		if (a->type == PERF_TYPE_TRACEPOINT)
-			return pk_error(EINVAL, "cannot record tracepoint '%s' yet: perf script and report "
-					"need the tracepoint formats (perf.data's HEADER_TRACING_DATA), which "
-					"perfkit does not write; count it with `perfkit stat -e %s`, or record "
-					"it with `perf record -e %s`",
-					r->ev_specs[e], r->ev_specs[e], r->ev_specs[e]);
 		if (r->period) {
 			a->sample_period = r->period;
+		} else if (a->type == PERF_TYPE_TRACEPOINT && !r->freq) {
+			a->sample_period = 1;   /* as perf: every hit of a tracepoint */
 		} else {
 			a->freq = 1;
 			a->sample_freq = r->freq ? r->freq : DEFAULT_FREQ;
@@ -1009,6 +1060,8 @@ static int setup_attrs(struct rec *r)
 				 PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 		if (r->system_wide)
 			a->sample_type |= PERF_SAMPLE_CPU;
+		if (a->type == PERF_TYPE_TRACEPOINT)   /* its record, and the CPU (as perf) */
+			a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
 		if (r->callgraph)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		if (r->callgraph == 2) {
@@ -1202,6 +1255,8 @@ int cmd_record(int argc, char **argv)
 		goto err_child;
 	if (pd_writer_open(&r.w, r.output, r.attrs, names, r.nr_ev))
 		goto err_child;
+	if (set_tracing_data(&r, names))
+		goto err_abort;
 	for (size_t i = 0; i < r.nr_fds; i++)
 		if (r.fds[i] >= 0)
 			pd_writer_add_id(r.w, i / (r.nr_tids * r.nr_cpus), r.ids[i]);

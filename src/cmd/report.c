@@ -24,6 +24,7 @@
 #include "session/session.h"
 #include "export/export.h"
 #include "callgraph/callgraph.h"
+#include "event/event.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -42,6 +43,7 @@ struct row {
 	uint32_t pid, tid;
 	bool kernel;
 	uint64_t self, children;
+	uint64_t nr_self;             /* samples whose leaf is the row (-n) */
 	uint64_t stamp;               /* last sample that counted children */
 	uint32_t id;                  /* index before sorting (stack tags) */
 	const char *text[K_MAX];      /* each sort key's text, made once for
@@ -65,6 +67,9 @@ struct report {
 	struct hist *hists;           /* one per evsel */
 	uint64_t stamp;
 	bool graph;                   /* call graphs printed */
+	bool show_nr;                 /* -n: perf's Samples column */
+	bool quiet;                   /* -q: no '#' lines, no warnings */
+	bool hide_unresolved;         /* --hide-unresolved: no rows without a symbol */
 	struct cg_params cg;
 	uint32_t *rowbuf;             /* on_sample: row index per frame */
 	size_t rowbuf_alloc;
@@ -193,6 +198,7 @@ static int on_sample_graph(struct report *r, struct hist *h, const struct pk_sam
 	for (size_t i = 1; !r->children && i < s->nr_frames; i++)
 		r->rowbuf[i] = UINT32_MAX;
 	h->rows[r->rowbuf[0]].self += s->period;
+	h->rows[r->rowbuf[0]].nr_self++;
 	if (r->children) {
 		r->stamp++;
 		for (size_t i = 0; i < s->nr_frames; i++) {
@@ -255,6 +261,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		return on_sample_graph(r, h, s);
 	row = row_get(r, h, s, &s->frames[0]);
 	row->self += s->period;
+	row->nr_self++;
 	if (!r->children)
 		return 0;
 	r->stamp++;
@@ -408,11 +415,24 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	size_t shown = 0;
 	bool *show;
 
+	/* perf's --hide-unresolved: percentages of the resolved samples */
+	uint64_t total = h->total;
+	if (r->hide_unresolved) {
+		total = 0;
+		n = 0;
+		for (size_t i = 0; i < h->nr; i++)
+			if (h->rows[i].sym) {
+				total += h->rows[i].self;
+				n += (unsigned long)h->rows[i].nr_self;
+			}
+	}
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
-	printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
-	printf("# Event count (approx.): %" PRIu64 "\n#\n", h->total);
+	if (!r->quiet) {
+		printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
+		printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
+	}
 
 	/* perf's pid and tid keys name a thread by its last comm */
 	for (size_t i = 0; i < h->nr; i++) {
@@ -433,10 +453,12 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		width[k] = strlen(key_header(r->keys[k]));
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
-		double pct = h->total ? 100.0 * (double)(r->children ? row->children : row->self) /
-					(double)h->total : 0;
+		double pct = total ? 100.0 * (double)(r->children ? row->children : row->self) /
+				     (double)total : 0;
 
 		if (pct < limit || (r->children ? row->children : row->self) == 0)
+			continue;
+		if (r->hide_unresolved && !row->sym)   /* perf: percentages stay of the whole */
 			continue;
 		show[i] = true;
 		shown++;
@@ -444,22 +466,28 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			if (strlen(row->text[k]) > width[k])
 				width[k] = strlen(row->text[k]);
 	}
-	if (r->children)
-		printf("# Children      Self");
-	else
-		printf("# Overhead");
-	for (int k = 0; k < r->nr_keys; k++)
-		printf("  %-*s", (int)width[k], key_header(r->keys[k]));
-	printf("\n# ........");
-	if (r->children)
-		printf("  ........");
-	for (int k = 0; k < r->nr_keys; k++) {
-		putchar(' ');
-		putchar(' ');
-		for (size_t j = 0; j < width[k]; j++)
-			putchar('.');
+	if (!r->quiet) {
+		if (r->children)
+			printf("# Children      Self");
+		else
+			printf("# Overhead");
+		if (r->show_nr)
+			printf("  %12s", "Samples");
+		for (int k = 0; k < r->nr_keys; k++)
+			printf("  %-*s", (int)width[k], key_header(r->keys[k]));
+		printf("\n# ........");
+		if (r->children)
+			printf("  ........");
+		if (r->show_nr)
+			printf("  ............");
+		for (int k = 0; k < r->nr_keys; k++) {
+			putchar(' ');
+			putchar(' ');
+			for (size_t j = 0; j < width[k]; j++)
+				putchar('.');
+		}
+		printf("\n#\n");
 	}
-	printf("\n#\n");
 	if (r->graph && h->cg)
 		trees = build_trees(r, h, show);
 	for (size_t i = 0; i < h->nr; i++) {
@@ -468,8 +496,10 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		if (!show[i])
 			continue;
 		if (r->children)
-			printf("  %7.2f%%", 100.0 * (double)row->children / (double)h->total);
-		printf("  %7.2f%%", 100.0 * (double)row->self / (double)h->total);
+			printf("  %7.2f%%", 100.0 * (double)row->children / (double)total);
+		printf("  %7.2f%%", 100.0 * (double)row->self / (double)total);
+		if (r->show_nr)   /* perf: the samples whose leaf is the row */
+			printf("  %12" PRIu64, row->nr_self);
 		for (int k = 0; k < r->nr_keys; k++) {
 			if (k == r->nr_keys - 1)
 				printf("  %s", row->text[k]);
@@ -478,7 +508,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		}
 		putchar('\n');
 		if (trees)
-			cg_tree_print(stdout, h->cg, trees[i], &r->cg, h->total,
+			cg_tree_print(stdout, h->cg, trees[i], &r->cg, total,
 				      r->children ? row->children : row->self);
 	}
 	free(trees);
@@ -532,7 +562,7 @@ static int parse_sort(struct report *r, const char *spec)
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: perfkit report [-i FILE] [-g [TYPE,THRESHOLD,ORDER]] [--no-children] [--sort KEYS]\n"
-		    "                      [--percent-limit P] [--stdio]\n"
+		    "                      [--percent-limit P] [-n] [-q] [--stdio] [--no-inline]\n"
 		    "  -i, --input FILE        perf.data to read (default perf.data)\n"
 		    "  -g, --call-graph[=ARG]  call graph under each row when the file has callchains (the default):\n"
 		    "                          TYPE graph, fractal, flat, folded or none; THRESHOLD percent (0.5);\n"
@@ -543,8 +573,17 @@ static void usage(FILE *fp)
 		    "      --no-children       Self only\n"
 		    "  -s, --sort KEYS         comm, dso, sym, pid, tid, srcline (default comm,dso,sym)\n"
 		    "      --percent-limit P   hide rows below P percent\n"
+		    "  -n, --show-nr-samples   a Samples column: the samples whose leaf is the row\n"
+		    "  -q, --quiet             the rows only: no '#' header lines, no warnings\n"
 		    "      --stdio             accepted for perf compatibility (always text)\n"
-		    "      --max-stack N       use at most N frames of each call chain\n"
+		    "      --no-inline         accepted: report never adds inlined functions as frames\n"
+		    "                          (perf does by default; perfkit's report is perf's --no-inline)\n"
+		    "      --inline            accepted, but inlined frames are not added (script and\n"
+		    "                          collapse --inline add them)\n"
+		    "  -f, --force             accepted (perfkit does not check the file's owner)\n"
+		    "      --hide-unresolved   no rows for addresses without a symbol\n"
+		    "      --max-stack N       use at most N frames of each call chain (default: as\n"
+		    "                          perf, kernel.perf_event_max_stack, 127 unless changed)\n"
 		    "      --no-demangle       raw (mangled) C++/Rust symbol names\n"
 		    "      --export=FORMAT     write the profile as pprof (gzip protobuf) or speedscope (JSON)\n"
 		    "  -o, --output FILE       the file --export writes (required with --export)\n");
@@ -574,6 +613,12 @@ int cmd_report(int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "percent-limit", required_argument, NULL, 'P' },
 		{ "stdio", no_argument, NULL, 'S' },
+		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "inline", no_argument, NULL, 'I' },
+		{ "no-inline", no_argument, NULL, 'X' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "hide-unresolved", no_argument, NULL, 'U' },
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "export", required_argument, NULL, 'E' },
@@ -592,7 +637,7 @@ int cmd_report(int argc, char **argv)
 	char *end;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g::Gho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqf", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'N': no_children = 1; break;
@@ -626,6 +671,11 @@ int cmd_report(int argc, char **argv)
 			r.cg.threshold = limit;   /* perf: the call graph's too */
 			break;
 		case 'S': break;
+		case 'n': r.show_nr = true; break;
+		case 'q': r.quiet = true; break;
+		case 'I': case 'X': break;   /* report's frames never include inlined ones */
+		case 'f': break;             /* no ownership check to skip */
+		case 'U': r.hide_unresolved = true; break;
 		case 'M':
 			errno = 0;
 			long ms = strtol(optarg, &end, 10);
@@ -660,6 +710,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perfkit report: %s\n", export_kind ? "--export needs -o FILE" : "-o FILE needs --export");
 		return 2;
 	}
+	if (!so.max_stack)   /* perf's default --max-stack */
+		so.max_stack = (int)ev_max_stack();
 	pk_error_clear();
 	err = session_open(&s, input, &so);
 	if (err) {
@@ -691,23 +743,28 @@ int cmd_report(int argc, char **argv)
 	} else if (!report_export) {
 		uint64_t nr = 0;
 
-		printf("#\n#\n");
-		printf("# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);
+		if (!r.quiet) {
+			printf("#\n#\n");
+			printf("# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);
+		}
 		for (size_t i = 0; i < r.f->nr_evsels; i++) {
 			if (!r.hists[i].nr_samples)
 				continue;
 			print_hist(&r, &r.f->evsels[i], &r.hists[i], limit);
 			nr += r.hists[i].nr_samples;
 		}
-		if (!nr)
+		if (!nr && !r.quiet)
 			printf("# no samples in %s\n", input);
 		/* perf report warns too ("lost N chunks") */
-		if (session_stats(s)->nr_lost_records)
+		if (session_stats(s)->nr_lost_records && !r.quiet)
 			fprintf(stderr, "perfkit report: warning: %s: %" PRIu64 " events were lost while recording "
 				"(the ring buffer was full: check I/O or CPU load, or record with a bigger -m)\n",
 				input, session_stats(s)->nr_lost_records);
 	}
-	print_warnings();
+	if (r.quiet)
+		pk_warnings_take();   /* perf's -q: no warnings or messages */
+	else
+		print_warnings();
 	for (size_t i = 0; i < r.f->nr_evsels; i++) {
 		hm_release(&r.hists[i].keys);
 		free(r.hists[i].rows);

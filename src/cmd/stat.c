@@ -31,6 +31,7 @@
 #include "cachesim/simcount.h"
 #include "counter/counter.h"
 #include "counter/metrics.h"
+#include "event/event.h"
 #include "stats/stats.h"
 
 struct stat_opts {
@@ -185,6 +186,8 @@ struct report {
 	double *elapsed;         /* seconds per run */
 	size_t nruns;
 	double user_s, sys_s;
+	double cpu_s_sum;        /* the command's user + sys, all runs (rusage) */
+	double vcsw_sum, ivcsw_sum; /* its voluntary, involuntary context switches */
 	struct cnt_summary sum;
 };
 
@@ -197,8 +200,17 @@ static void build_summary(struct report *r)
 {
 	memset(&r->sum, 0, sizeof(r->sum));
 	r->sum.elapsed_ns = st_mean(r->elapsed, r->nruns) * 1e9;
+	if (r->o->pid <= 0 && !r->o->all_cpus && r->nruns)   /* rusage is the command's */
+	{
+		r->sum.cpu_ns = r->cpu_s_sum / (double)r->nruns * 1e9;
+		r->sum.have_csw = true;
+		r->sum.vcsw = r->vcsw_sum / (double)r->nruns;
+		r->sum.ivcsw = r->ivcsw_sum / (double)r->nruns;
+	}
 	for (size_t i = 0; i < r->set->nr; i++) {
 		int k = cnt_kind_of(&r->set->ev[i].attr);
+		if (k < 0 && r->smp[i].not_supported && ev_needs_pmu(&r->set->ev[i].attr))
+			r->sum.other_hw_unsupported = true;
 		if (k < 0 || r->sum.have[k])
 			continue;
 		if (r->smp[i].not_supported)
@@ -1102,6 +1114,9 @@ int cmd_stat(int argc, char **argv)
 		r.elapsed[r.nruns++] = (t1 - t0) / 1e9;
 		r.user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 		r.sys_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		r.cpu_s_sum += r.user_s + r.sys_s;
+		r.vcsw_sum += (double)ru.ru_nvcsw;
+		r.ivcsw_sum += (double)ru.ru_nivcsw;
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

@@ -180,7 +180,7 @@ int cmd_tcplife(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (bpfk_start(o.verbose, "sock", "inet_sock_set_state",
+	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, "sock", "inet_sock_set_state",
 		       " (added in Linux 4.16, needs CONFIG_NET and CONFIG_TRACEPOINTS)"))
 		goto fail;
 

@@ -558,6 +558,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
+	bool freq_given = false;
 	long v;
 	int c;
 
@@ -571,6 +572,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 				return 2;
 			}
 			t->freq = (unsigned)v;
+			freq_given = true;
 			break;
 		case 'p':
 			v = strtol(optarg, &end, 10);
@@ -607,8 +609,23 @@ static int parse_args(struct top *t, int argc, char **argv)
 		return 2;
 	}
 	if (ev_parse(t->event, &t->attr)) {
-		fprintf(stderr, "perfkit top: unknown event '%s'\n", t->event);
+		fprintf(stderr, "perfkit top: %s\n", pk_errmsg());   /* with a "did you mean" */
 		return 2;
+	}
+	/* as perf top (record_opts__config_freq): above the kernel's maximum,
+	 * the frequency is lowered to it, with perf's warning for a given -F */
+	unsigned max;
+	if (ev_max_sample_rate(&max) == 0 && t->freq > max) {
+		if (freq_given)
+			fprintf(stderr, "perfkit top: warning: Maximum frequency rate (%u Hz) exceeded, throttling from %u Hz to %u Hz.\n"
+				"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+				"         The kernel will lower it when perf's interrupts take too long.\n",
+				max, t->freq, max);
+		else
+			fprintf(stderr, "perfkit top: Lowering default frequency rate from %u to %u.\n"
+				"Please consider tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n",
+				t->freq, max);
+		t->freq = max;
 	}
 	return 0;
 }

@@ -125,6 +125,8 @@ struct pd_sample {
 	uint64_t stream_id;
 	uint32_t cpu;
 	uint64_t period;
+	uint32_t raw_size;          /* PERF_SAMPLE_RAW: bytes at raw (a tracepoint's record) */
+	const uint8_t *raw;
 	uint64_t nr_callchain;      /* callchain entries, incl. PERF_CONTEXT_* markers */
 	const uint64_t *callchain;  /* points into the record */
 	uint16_t misc;              /* header.misc (PERF_RECORD_MISC_*) */
@@ -169,6 +171,9 @@ struct pd_file {
 	uint32_t nr_cpus_online, nr_cpus_avail;
 	struct pd_build_id *build_ids;
 	size_t nr_build_ids;
+	const uint8_t *tracing_data; /* HEADER_TRACING_DATA's body (a copy the file
+	                                owns; pipe mode: the record's payload), or NULL */
+	uint64_t tracing_data_size;
 	bool sample_id_all_known; /* all evsels agree on sample_id_all/sample_type layout */
 	/* reader-only: the data size the header gave (0: unfinished recording;
 	 * larger than data_size: the file was cut).  pd_next() warns once, at
@@ -237,6 +242,8 @@ uint64_t pd_writer_data_size(const struct pd_writer *w);
 void pd_writer_set_cmdline(struct pd_writer *w, int argc, char *const *argv);
 int pd_writer_add_build_id(struct pd_writer *w, uint16_t misc, uint32_t pid,
 			   const uint8_t *id, size_t len, const char *filename);
+/* HEADER_TRACING_DATA's body (event/tracepoint.h builds it), copied. */
+void pd_writer_set_tracing_data(struct pd_writer *w, const void *data, size_t len);
 
 /* Write attrs, ids, features (hostname, osrelease, version, arch, nrcpus,
  * cmdline, event_desc, build_id, …) and the header; rename over PATH.
@@ -251,8 +258,8 @@ void pd_writer_abort(struct pd_writer *w);
  * Layout of a written file: header (104 bytes) | data section (the records,
  * byte for byte as given) | feature section table ({offset,size} per set
  * bit, in bit order, right after the data as perf expects) | feature bodies
- * (HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM,
- * CMDLINE, EVENT_DESC, BUILD_ID when given) | sample ids | attr section.
+ * (TRACING_DATA when given, HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS,
+ * CPUDESC, CPUID, TOTAL_MEM, CMDLINE, EVENT_DESC, BUILD_ID when given) | sample ids | attr section.
  * Attributes are written PD_WRITER_ATTR_SIZE bytes long with attr.size set
  * to match, so perf 6.1 (which rejects larger attrs) reads them. */
 

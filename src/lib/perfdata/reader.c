@@ -48,6 +48,7 @@ struct pd_file_priv {
 	uint64_t mapped_size;    /* bytes mmapped at f->map (0: heap) */
 	bool compressed;         /* the data section held PERF_RECORD_COMPRESSED */
 	bool pipe;               /* pipe-mode stream */
+	uint8_t *tracing;        /* f->tracing_data: a copy (the map can be replaced) */
 };
 
 #define PRIV(f) ((struct pd_file_priv *)(f))
@@ -181,6 +182,19 @@ static void parse_build_ids(struct pd_file *f, const uint8_t *p, uint64_t size)
 	}
 }
 
+/* HEADER_TRACING_DATA (a feature section, or a pipe-mode record's
+ * payload): kept as a copy, since -z and pipe data replace the map. */
+static void set_tracing_data(struct pd_file *f, const uint8_t *p, uint64_t size)
+{
+	struct pd_file_priv *pv = PRIV(f);
+
+	free(pv->tracing);
+	pv->tracing = xmalloc(size ? (size_t)size : 1);
+	memcpy(pv->tracing, p, (size_t)size);
+	f->tracing_data = pv->tracing;
+	f->tracing_data_size = size;
+}
+
 /* Decode the body of feature BIT (size bytes at p). */
 static void parse_feature(struct pd_file *f, int bit, const uint8_t *p, uint64_t size)
 {
@@ -231,6 +245,9 @@ static void parse_feature(struct pd_file *f, int bit, const uint8_t *p, uint64_t
 		break;
 	case PD_FEAT_COMPRESSED:
 		PRIV(f)->compressed = true;
+		break;
+	case PD_FEAT_TRACING_DATA:
+		set_tracing_data(f, p, size);
 		break;
 	default:
 		break;
@@ -560,6 +577,8 @@ static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, 
 				nr_feats++;
 			} else if (h.type == PD_RECORD_HEADER_BUILD_ID) {
 				parse_build_ids(f, r, h.size);
+			} else if (h.type == PD_RECORD_HEADER_TRACING_DATA && extra) {
+				set_tracing_data(f, r + h.size, extra);   /* its payload follows it */
 			}
 			break;
 		default:
@@ -799,6 +818,7 @@ void pd_close(struct pd_file *f)
 	if (pv->mapped_size)
 		munmap((void *)f->map, pv->mapped_size);
 	free(pv->heap);
+	free(pv->tracing);
 	if (f->fd >= 0)
 		close(f->fd);
 	for (size_t i = 0; i < f->nr_evsels; i++) {
@@ -1098,6 +1118,8 @@ int pd_parse_sample(const struct pd_file *f, const struct perf_event_header *rec
 		NEED(4);
 		sz = rd32(p + off);
 		NEED(4 + (uint64_t)sz);
+		out->raw_size = sz;
+		out->raw = p + off + 4;
 		off += 4 + (uint64_t)sz;
 		off = (off + 7) & ~7ULL;
 		if (off > end)

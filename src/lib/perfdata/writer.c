@@ -71,6 +71,7 @@ struct pd_writer {
 	struct strbuf cmdline;    /* body of HEADER_CMDLINE without the count */
 	uint32_t cmdline_nr;
 	struct strbuf build_ids;  /* body of HEADER_BUILD_ID */
+	struct strbuf tracing;    /* body of HEADER_TRACING_DATA (empty: none) */
 };
 
 static int write_all(struct pd_writer *w, const void *p, size_t len)
@@ -254,6 +255,7 @@ int pd_writer_open(struct pd_writer **out, const char *path,
 	w->buf = xmalloc(WBUF_SIZE);
 	sb_init(&w->cmdline, 256);
 	sb_init(&w->build_ids, 1024);
+	sb_init(&w->tracing, 0);
 	/* Placeholder header; the real one is written at finish. */
 	uint8_t zero[sizeof(struct pd_writer_header)];
 	memset(zero, 0, sizeof(zero));
@@ -332,6 +334,12 @@ void pd_writer_set_cmdline(struct pd_writer *w, int argc, char *const *argv)
 		put_string(&w->cmdline, argv[i] ? argv[i] : "");
 		w->cmdline_nr++;
 	}
+}
+
+void pd_writer_set_tracing_data(struct pd_writer *w, const void *data, size_t len)
+{
+	sb_reset(&w->tracing);
+	sb_add(&w->tracing, data, len);
 }
 
 int pd_writer_add_build_id(struct pd_writer *w, uint16_t misc, uint32_t pid,
@@ -543,6 +551,12 @@ int pd_writer_finish(struct pd_writer *w)
 	}
 	struct feat fs[16];
 	size_t nf = build_features(w, fs);
+	if (w->tracing.len) {
+		fs[nf].bit = PD_FEAT_TRACING_DATA;
+		sb_init(&fs[nf].body, w->tracing.len);
+		sb_add(&fs[nf].body, w->tracing.buf, w->tracing.len);
+		nf++;
+	}
 	if (w->build_ids.len) {
 		fs[nf].bit = PD_FEAT_BUILD_ID;
 		sb_init(&fs[nf].body, w->build_ids.len);
@@ -643,6 +657,7 @@ void pd_writer_abort(struct pd_writer *w)
 	free(w->buf);
 	sb_release(&w->cmdline);
 	sb_release(&w->build_ids);
+	sb_release(&w->tracing);
 	free(w->tmp);
 	free(w->path);
 	free(w);

@@ -80,6 +80,10 @@ struct session {
 	struct hashmap dsofiles;  /* dso pointer → the file to read for it ("" none) */
 	struct hashmap bids;      /* DSO path → its struct pd_build_id (BUILD_ID feature) */
 	uint64_t nr_replaced;     /* DSOs whose file changed since the recording */
+	struct {                  /* where broken frame-pointer chains end */
+		const char *dso;
+		uint64_t n;
+	} broken_dsos[8];
 };
 
 /* Map group generations, unique across sessions (see unwind.h). */
@@ -792,8 +796,10 @@ static size_t unwind_user(struct session *s, struct thread *t, const struct pd_s
 	bool trunc = false;
 	int got;
 
+	/* as perf (thread__resolve_callchain): the kernel part and the unwound
+	 * user part are each limited to max_stack frames */
 	if (s->opts.max_stack > 0)
-		max = (size_t)s->opts.max_stack > n ? (size_t)s->opts.max_stack - n : 0;
+		max = (size_t)s->opts.max_stack;
 	if (!max || !g)
 		return n;
 	if (!s->unw) {
@@ -840,6 +846,72 @@ unwind:
 		fr->kernel = false;
 	}
 	return n;
+}
+
+bool pk_sym_is_entry(const char *sym)
+{
+	static const char *const exact[] = {
+		"_start", "__libc_start_call_main", "_dl_start_user", "_dl_start", "clone", "clone3",
+		"start_thread", "thread_start", "runtime.goexit", "runtime.rt0_go", "runtime.mstart",
+	};
+
+	if (!sym)
+		return false;
+	if (!strncmp(sym, "__libc_start_main", 17) || !strncmp(sym, "__clone", 7))
+		return true;   /* __libc_start_main_impl, …@@GLIBC_2.34, __clone3, __clone_internal */
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (!strcmp(sym, exact[i]))
+			return true;
+	return false;
+}
+
+/* A frame-pointer chain of n resolved frames: whole or broken (session.h). */
+static void count_fp_chain(struct session *s, size_t n)
+{
+	const struct pk_frame *outer = NULL;
+
+	for (size_t i = n; i-- > 0;)
+		if (!s->frames[i].kernel) {
+			outer = &s->frames[i];
+			break;
+		}
+	if (!outer)
+		return;   /* kernel only */
+	s->stats.nr_fp_chains++;
+	if (pk_sym_is_entry(outer->sym))
+		return;
+	s->stats.nr_fp_broken++;
+	size_t k, nk = sizeof(s->broken_dsos) / sizeof(s->broken_dsos[0]);
+	for (k = 0; k < nk && s->broken_dsos[k].dso && s->broken_dsos[k].dso != outer->dso; k++)
+		;
+	if (k < nk) {
+		s->broken_dsos[k].dso = outer->dso;
+		s->broken_dsos[k].n++;
+	}
+}
+
+static void warn_fp_chains(const struct session *s)
+{
+	const struct session_stats *st = &s->stats;
+	const char *dso = NULL;
+	uint64_t most = 0;
+
+	if (st->nr_fp_chains < 20 || st->nr_fp_broken == st->nr_fp_chains ||
+	    st->nr_fp_broken * 10 < st->nr_fp_chains)
+		return;
+	for (size_t k = 0; k < sizeof(s->broken_dsos) / sizeof(s->broken_dsos[0]); k++)
+		if (s->broken_dsos[k].n > most) {
+			most = s->broken_dsos[k].n;
+			dso = s->broken_dsos[k].dso;
+		}
+	const char *base = dso ? strrchr(dso, '/') : NULL;
+	pk_warn("%s: %.0f%% of the frame-pointer call chains (%llu of %llu samples) stop before the "
+		"program's entry (_start, __libc_start_main, clone, start_thread): their callers are "
+		"lost, most in %s, likely built without frame pointers (as Debian's libc); record "
+		"with --call-graph dwarf for whole stacks",
+		s->f->path, 100.0 * (double)st->nr_fp_broken / (double)st->nr_fp_chains,
+		(unsigned long long)st->nr_fp_broken, (unsigned long long)st->nr_fp_chains,
+		base ? base + 1 : dso ? dso : "[unknown]");
 }
 
 static int do_sample(struct session *s, const struct perf_event_header *h, session_sample_fn fn,
@@ -899,6 +971,8 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 	}
 	for (size_t i = 0; i < n; i++)
 		resolve(s, t, &s->frames[i]);
+	if (raw.callchain && raw.nr_callchain && !s->opts.no_callchain && !dwarf && !truncated && !cut)
+		count_fp_chain(s, n);
 	if (s->opts.inline_)
 		n = expand_inlines(s, n);
 	if (truncated) {
@@ -936,6 +1010,7 @@ int session_process(struct session *s, session_sample_fn fn, void *arg)
 	int ret = 0;
 
 	memset(&s->stats, 0, sizeof(s->stats));
+	memset(s->broken_dsos, 0, sizeof(s->broken_dsos));
 	for (size_t i = 0; i < s->nr_recs; i++) {
 		const uint8_t *p = s->f->map + s->f->data_offset + s->recs[i].pos;
 		const struct perf_event_header *h = (const struct perf_event_header *)p;
@@ -983,6 +1058,7 @@ int session_process(struct session *s, session_sample_fn fn, void *arg)
 	if (bad)
 		pk_warn("%s: %llu malformed samples skipped (first at offset %llu)", s->f->path,
 			(unsigned long long)bad, (unsigned long long)bad_off);
+	warn_fp_chains(s);
 	return 0;
 }
 
