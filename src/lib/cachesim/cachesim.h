@@ -60,8 +60,9 @@
  *    L2 prefetchers (PFi issued into L2) fill L2, flagged, and read the
  *    line from LL (LL state updated, a miss there not counted);  the first
  *    request that hits a flagged line counts PFh and clears the flag.  They
- *    see every L2 request from D1 (demand misses and L1 prefetch fills; I1
- *    misses do not train), after its lookup:
+ *    see every L2 request from D1 (demand misses and L1 prefetch fills, the
+ *    latter on behalf of the instruction that triggered them; I1 misses do
+ *    not train), after its lookup:
  *      stream (default): 64 per-page entries, direct-mapped by page number;
  *        an entry keeps (page, last line offset, stride in lines,
  *        confidence, furthest line prefetched).  A new page takes the
@@ -98,9 +99,10 @@
  *    both tables are trained, the chooser only when the two disagree,
  *    towards the one that was right.  Indirect branches (Bi): a 512-entry
  *    table of last targets by address, and a 1024-entry table indexed by
- *    (address XOR path history of the last indirect targets) holding
- *    (address, target): its target is the prediction when its address
- *    matches, else the last target;  both are updated.  Returns (Br): a
+ *    the low 10 bits of (address XOR path), holding (address, target): its
+ *    target is the prediction when its address matches, else the last
+ *    target;  both are updated, then path = (path << 3) ^ (target >> 2) ^
+ *    (target >> 11) (path starts at 0).  Returns (Br): a
  *    32-entry return-address stack, pushed with the fall-through address of
  *    every call, popped by every return (mispredicted, Brm, when the
  *    popped address is not the return's target;  it wraps on overflow).
