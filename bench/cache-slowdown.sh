@@ -53,7 +53,7 @@ for l in native nulgrind cachegrind pk_cachegrind pk_modern; do
 	c=$(median <"$TMP/$l.cpu")
 	printf "  %-16s %9.2f %8.1fx %9.2f %8.1fx\n" "$l" "$w" \
 		"$(awk -v a="$w" -v b="$bw" 'BEGIN { print a / b }')" "$c" \
-		"$(awk -v a="$c" -v b="$bc" 'BEGIN { print b > 0 ? a / b : 0 }')"
+		"$(awk -v a="$c" -v b="$bc" 'BEGIN { print (b > 0) ? a / b : 0 }')"
 done
 cgw=$(median <"$TMP/cachegrind.wall"); cgc=$(median <"$TMP/cachegrind.cpu")
 for l in pk_cachegrind pk_modern; do

@@ -62,7 +62,9 @@
  *    request that hits a flagged line counts PFh and clears the flag.  They
  *    see every L2 request from D1 (demand misses and L1 prefetch fills, the
  *    latter on behalf of the instruction that triggered them; I1 misses do
- *    not train), after its lookup:
+ *    not train), after its lookup;  they train on every request but issue
+ *    prefetches only on one that missed L2 or hit a flagged line (a stream
+ *    over lines L2 already holds needs none):
  *      stream (default): 64 per-page entries, direct-mapped by page number;
  *        an entry keeps (page, last line offset, stride in lines,
  *        confidence, furthest line prefetched).  A new page takes the
@@ -373,21 +375,25 @@ PK_INLINE int pk_line_ref(struct pk_cache *c, uint64_t block, uint64_t set_flags
 			  uint64_t *victim)
 {
 	uint64_t *set = &c->tags[(uint64_t)(block & c->sets_min_1) * c->assoc];
-	uint32_t i, j;
+	uint64_t t = set[0], prev;
+	uint32_t i;
 
-	for (i = 0; i < c->assoc; i++) {
-		uint64_t t = set[i];
-
+	if ((t & ~PK_TAG_FLAGS) == block) {
+		set[0] = (t & ~PK_TAG_PF) | set_flags;
+		return (t & PK_TAG_PF) ? 2 : 0;
+	}
+	/* one pass: each way takes the tag of the way before it, until the
+	 * block is found (it goes to the front) or falls off the end */
+	for (i = 1; i < c->assoc; i++) {
+		prev = t;
+		t = set[i];
+		set[i] = prev;
 		if ((t & ~PK_TAG_FLAGS) == block) {
-			for (j = i; j > 0; j--)
-				set[j] = set[j - 1];
 			set[0] = (t & PK_TAG_DIRTY) | block | set_flags;
 			return (t & PK_TAG_PF) ? 2 : 0;
 		}
 	}
-	*victim = set[c->assoc - 1];
-	for (j = c->assoc - 1; j > 0; j--)
-		set[j] = set[j - 1];
+	*victim = t;
 	set[0] = block | set_flags;
 	return 1;
 }
@@ -637,7 +643,8 @@ static inline void pk_hier_prefetch(struct pk_hier *h, uint64_t b, uint64_t *cc)
 }
 
 /* Per-instruction stride prefetcher, trained on an L2 request at a. */
-static inline void pk_hier_train_stride(struct pk_hier *h, uint64_t pc, uint64_t a, uint64_t *cc)
+static inline void pk_hier_train_stride(struct pk_hier *h, uint64_t pc, uint64_t a, int issue,
+					uint64_t *cc)
 {
 	struct pk_pf_entry *e = &h->pf[pc & (PK_PF_ENTRIES - 1)];
 
@@ -659,7 +666,7 @@ static inline void pk_hier_train_stride(struct pk_hier *h, uint64_t pc, uint64_t
 		e->stride = d;
 		e->conf = 0;
 	}
-	if (e->conf >= 2) {
+	if (e->conf >= 2 && issue) {
 		uint64_t t = a + (uint64_t)(e->stride * PK_PF_DISTANCE), b = t >> h->L2.line_bits;
 
 		if ((t >> PK_PAGE_BITS) == (a >> PK_PAGE_BITS) && b != e->last_block) {
@@ -670,7 +677,7 @@ static inline void pk_hier_train_stride(struct pk_hier *h, uint64_t pc, uint64_t
 }
 
 /* Per-page stream/stride prefetcher, trained on an L2 request at a. */
-static inline void pk_hier_train_stream(struct pk_hier *h, uint64_t a, uint64_t *cc)
+static inline void pk_hier_train_stream(struct pk_hier *h, uint64_t a, int issue, uint64_t *cc)
 {
 	const int lb = (int)h->L2.line_bits;
 
@@ -699,7 +706,7 @@ static inline void pk_hier_train_stream(struct pk_hier *h, uint64_t a, uint64_t 
 		return;
 	}
 	e->conf = 2;
-	for (int32_t k = 1; k <= PK_PF_DISTANCE; k++) {
+	for (int32_t k = 1; issue && k <= PK_PF_DISTANCE; k++) {
 		int32_t t = off + k * d;
 
 		if (t < 0 || t >= n)
@@ -718,23 +725,24 @@ static inline void pk_hier_l2_data(struct pk_hier *h, uint64_t pc, uint64_t a, u
 				   int demand, int o, uint64_t *cc)
 {
 	uint64_t b1 = a >> h->L2.line_bits, b2 = (a + size - 1) >> h->L2.line_bits, v;
-	int m = pk_line_ref(&h->L2, b1, 0, &v), miss;
+	int m = pk_line_ref(&h->L2, b1, 0, &v), miss, pfhit;
 
 	if (m == 1)
 		pk_hier_l2_victim(h, v, cc);
-	cc[PK_PFH] += m == 2;
+	pfhit = m == 2;
 	miss = m == 1;
 	if (b2 != b1) {
 		m = pk_line_ref(&h->L2, b2, 0, &v);
 		if (m == 1)
 			pk_hier_l2_victim(h, v, cc);
-		cc[PK_PFH] += m == 2;
+		pfhit += m == 2;
 		miss |= m == 1;
 	}
+	cc[PK_PFH] += (uint64_t)pfhit;
 	if (h->prefetch == PK_PF_STREAM)
-		pk_hier_train_stream(h, a, cc);
+		pk_hier_train_stream(h, a, miss || pfhit, cc);
 	else if (h->prefetch == PK_PF_STRIDE)
-		pk_hier_train_stride(h, pc, a, cc);
+		pk_hier_train_stride(h, pc, a, miss || pfhit, cc);
 	if (!miss)
 		return;
 	if (demand)
