@@ -796,11 +796,13 @@ static inline void pk_hier_stlb(struct pk_hier *h, uint64_t p1, uint64_t p2, int
 {
 	int walk = 0, m = 0;
 
-	if (pk_cache_block_ref(&h->STLB, p1)) {
+	uint64_t v;
+
+	if (pk_line_ref(&h->STLB, p1, 0, &v)) {
 		walk = 1;
 		m = pk_hier_walk(h, p1, cc);
 	}
-	if (p2 != p1 && pk_cache_block_ref(&h->STLB, p2)) {
+	if (p2 != p1 && pk_line_ref(&h->STLB, p2, 0, &v)) {
 		int m2 = pk_hier_walk(h, p2, cc);
 
 		walk = 1;
@@ -866,10 +868,10 @@ PK_INLINE void pk_hier_dref_nocount(struct pk_hier *h, uint64_t pc, uint64_t a, 
 		return;
 	if (h->has_tlb) {
 		uint64_t p1 = a >> h->TLB.line_bits, p2 = (a + size - 1) >> h->TLB.line_bits;
-		int m = pk_cache_block_ref(&h->TLB, p1);
+		int m = pk_line_ref(&h->TLB, p1, 0, &v);	/* TLBs hold no flags: 0 or 1 */
 
 		if (p2 != p1)
-			m |= pk_cache_block_ref(&h->TLB, p2);
+			m |= pk_line_ref(&h->TLB, p2, 0, &v);
 		if (m) {
 			cc[w ? PK_DTMW : PK_DTMR]++;
 			if (h->has_stlb)
