@@ -146,4 +146,15 @@ diag "write-backs: D1 after writing $ww (L2 $lw), after reading $wr"
 expect "writes: D1 writes back nearly every line" [ "${ww:-0}" -ge 130000 ]
 expect "writes: L2 writes back what it cannot hold" [ "${lw:-0}" -ge 90000 ]
 expect "reads: (almost) no write-backs" [ "${wr:-1000000}" -le 2000 ]
+
+# bad options: one line, usage exit status, nothing run
+for bad in "--stlb=1000,12" "--stlb=12" "--l1-prefetch=maybe" "--prefetch=fast" "--model=cachegrind --stlb=none"; do
+	# shellcheck disable=SC2086
+	"$PERFKIT" cache -q -o "$T/bad.out" $bad -- "$T/fib" 3 >"$T/bad.o" 2>"$T/bad.e"; rc=$?
+	if [ $rc = 2 ] && [ ! -e "$T/bad.out" ] && grep -q -- "${bad##* }\|expected\|need" "$T/bad.e"; then
+		ok "bad option $bad: exit 2, says why"
+	else
+		not_ok "bad option $bad: exit 2, says why (rc $rc)"; diag "$(head -3 "$T/bad.e")"
+	fi
+done
 done_testing
