@@ -3,17 +3,19 @@
 # cache-slowdown — how much slower than native does a program run under
 #   cachegrind --cache-sim=yes --branch-sim=yes, perfkit cache --model=cachegrind,
 #   perfkit cache --model=modern and plain Valgrind (--tool=none)?
-# On examples/matmul ikj REPS (enough repetitions that start-up is small),
+# On examples/matmul VARIANT REPS (ikj by default; enough repetitions that
+# start-up is small),
 # interleaved, RUNS times each; median wall time and median CPU time
 # (user + sys: steadier than wall time on a busy machine), slowdown over
 # native, and the two ratios that matter: perfkit's models against
 # cachegrind, measured in the same run.  All simulators get the same
 # pinned geometry (a current x86-64 core) so they do comparable work.
-#   bench/cache-slowdown.sh [BUILD] [RUNS] [REPS]
+#   bench/cache-slowdown.sh [BUILD] [RUNS] [REPS] [VARIANT]
 set -euo pipefail
 BUILD=${1:-build}
 RUNS=${2:-3}
 REPS=${3:-5}
+V=${4:-ikj}
 PK=$BUILD/perfkit
 MM=$BUILD/examples/matmul
 VGLIB=$BUILD/vgtool/lib
@@ -32,21 +34,21 @@ one_run() { # one_run LABEL CMD...
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 for ((i = 0; i < RUNS; i++)); do
-	one_run native "$MM" ikj "$REPS"
-	one_run nulgrind env VALGRIND_LIB="$VGLIB" valgrind -q --tool=none "$MM" ikj "$REPS"
+	one_run native "$MM" "$V" "$REPS"
+	one_run nulgrind env VALGRIND_LIB="$VGLIB" valgrind -q --tool=none "$MM" "$V" "$REPS"
 	# shellcheck disable=SC2086
 	one_run cachegrind env VALGRIND_LIB="$VGLIB" valgrind -q --tool=cachegrind --cache-sim=yes \
-		--branch-sim=yes $GEOM --cachegrind-out-file="$TMP/cg.out" "$MM" ikj "$REPS"
+		--branch-sim=yes $GEOM --cachegrind-out-file="$TMP/cg.out" "$MM" "$V" "$REPS"
 	# shellcheck disable=SC2086
-	one_run pk_cachegrind "$PK" cache -q --model=cachegrind $GEOM -o "$TMP/pk1.out" "$MM" ikj "$REPS"
+	one_run pk_cachegrind "$PK" cache -q --model=cachegrind $GEOM -o "$TMP/pk1.out" "$MM" "$V" "$REPS"
 	# shellcheck disable=SC2086
 	one_run pk_modern "$PK" cache -q --model=modern $GEOM --L2=2097152,16,64 -o "$TMP/pk2.out" \
-		"$MM" ikj "$REPS"
+		"$MM" "$V" "$REPS"
 done
 bw=$(median <"$TMP/native.wall")
 bc=$(median <"$TMP/native.cpu")
-printf "matmul ikj %s, median of %s runs; geometry %s (modern: + --L2=2097152,16,64)\n" \
-	"$REPS" "$RUNS" "$GEOM"
+printf "matmul %s %s, median of %s runs; geometry %s (modern: + --L2=2097152,16,64)\n" \
+	"$V" "$REPS" "$RUNS" "$GEOM"
 printf "  %-16s %9s %9s %9s %9s\n" run wall-s slowdown cpu-s slowdown
 for l in native nulgrind cachegrind pk_cachegrind pk_modern; do
 	w=$(median <"$TMP/$l.wall")

@@ -51,7 +51,8 @@
  *    miss whose last line is b, by an instruction whose previous D1 miss
  *    was 1 to PK_L1_DEGREE + 1 lines below the access's first line (an
  *    ascending stream; a 256-entry table indexed by the low bits of the
- *    instruction's address keeps its last missed line), prefetches lines
+ *    instruction's address keeps the last line of its last D1 miss),
+ *    prefetches lines
  *    b+1 .. b+PK_L1_DEGREE into D1, stopping at the page's end;  PF1i
  *    counts the lines installed.  Their first use is a plain D1 hit (no
  *    flag: a unit-stride stream misses D1 once every PK_L1_DEGREE + 1
