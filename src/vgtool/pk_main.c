@@ -396,12 +396,6 @@ static VG_REGPARM(2) void h_bi(InstrInfo *n, UWord dst)
 	n->cc[PK_BIM] += (ULong)pk_bpred_ind(&H.bp, n->addr, dst);
 }
 
-static VG_REGPARM(2) void mo_bc(InstrInfo *n, Word taken)
-{
-	n->cc[PK_BC]++;
-	n->cc[PK_BCM] += (ULong)pk_bpm_cond(&H.bpm, n->addr, taken != 0);
-}
-
 /* Slow path of the inline predictor check: the counters under history h
  * (the history itself is updated inline). */
 static VG_REGPARM(3) void mo_bc_slow(InstrInfo *n, Word taken, ULong h)
@@ -637,14 +631,6 @@ static void flush(State *s)
 			add_inline_inc(s, &n->cc[w ? PK_DW : PK_DR]);
 			g = guard_access(s, &H.D1, e->ea, e->size, True,
 					 !clo_modern ? G_EXACT : e->tag == EV_DR ? G_READ : G_WRITE);
-			if (H.has_tlb && !clo_modern) {
-				/* (never: cachegrind's model has no TLB; the modern one
-				 * skips the TLB on a D1 plain hit) */
-				IRTemp gt = guard_access(s, &H.TLB, e->ea, e->size, H.TLB.line < H.D1.line,
-							 G_EXACT);
-
-				g = assign(s, Ity_I1, IRExpr_Binop(Iop_Or1, IRExpr_RdTmp(g), IRExpr_RdTmp(gt)));
-			}
 			IRExpr **a = mkIRExprVec_3(in, e->ea, mkIRExpr_HWord((HWord)e->size));
 
 			if (clo_modern) {
@@ -663,13 +649,8 @@ static void flush(State *s)
 			break;
 		}
 		case EV_BC:
-#ifndef PK_INLINE_BC
-#define PK_INLINE_BC 1
-#endif
-			if (clo_modern && PK_INLINE_BC)
+			if (clo_modern)
 				emit_mo_bc(s, n, e->ea);
-			else if (clo_modern)
-				HELPER(s, 2, mo_bc, mkIRExprVec_2(in, e->ea));
 			else
 				HELPER(s, 2, h_bc, mkIRExprVec_2(in, e->ea));
 			break;
