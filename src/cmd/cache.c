@@ -194,10 +194,8 @@ static void print_summary(const struct cgfile *cg, int modern)
 		row("L2 misses:", i2 + d2r + d2w, i2 + d2r, d2w, 1);
 		row("L2 pf issued:", ev(cg, "PFi"), 0, 0, 0);
 		row("L2 pf hits:", ev(cg, "PFh"), 0, 0, 0);
-		if (cgfile_event(cg, "PF1i") >= 0) {
+		if (cgfile_event(cg, "PF1i") >= 0)
 			row("L1 pf issued:", ev(cg, "PF1i"), 0, 0, 0);
-			row("L1 pf hits:", ev(cg, "PF1h"), 0, 0, 0);
-		}
 		fputc('\n', stderr);
 		row("DTLB misses:", ev(cg, "DTmr") + ev(cg, "DTmw"), ev(cg, "DTmr"), ev(cg, "DTmw"), 1);
 		if (cgfile_event(cg, "STmr") >= 0) {

@@ -192,7 +192,7 @@ static void pk_print_usage(void)
 "    --stlb=ENTRIES,ASSOC|none      second-level TLB, same pages (modern) [1536,12]\n"
 "    --prefetch=none|next-line|stride|stream  L2 prefetcher (modern) [stream];\n"
 "                                   none turns the L1 prefetcher off too\n"
-"    --l1-prefetch=yes|no           L1 next-line prefetcher (modern) [yes]\n"
+"    --l1-prefetch=yes|no           L1 next-line prefetcher, degree 3 (modern) [yes]\n"
 "    --branch-sim=yes|no            simulate branch prediction [yes]\n"
 "    --pk-out=FILE                  output file [perfkit.cache.out.%%p]\n"
 "    --pk-dump=BASE                 client-request dumps go to BASE.N [--pk-out]\n");
@@ -396,10 +396,11 @@ static VG_REGPARM(2) void h_bi(InstrInfo *n, UWord dst)
 	n->cc[PK_BIM] += (ULong)pk_bpred_ind(&H.bp, n->addr, dst);
 }
 
-static VG_REGPARM(2) void mo_bc(InstrInfo *n, Word taken)
+/* Slow path of the inline predictor check: the counters under history h
+ * (the history itself is updated inline). */
+static VG_REGPARM(3) void mo_bc_slow(InstrInfo *n, Word taken, ULong h)
 {
-	n->cc[PK_BC]++;
-	n->cc[PK_BCM] += (ULong)pk_bpm_cond(&H.bpm, n->addr, taken != 0);
+	n->cc[PK_BCM] += (ULong)pk_bpm_cond_ctrs(&H.bpm, n->addr, taken != 0, h);
 }
 
 static VG_REGPARM(2) void mo_bi(InstrInfo *n, UWord dst)
@@ -560,6 +561,38 @@ static void emit_guarded(State *s, Int regparms, const HChar *name, void *fn, IR
 
 #define GUARDED(s, rp, f, argv, g) emit_guarded(s, rp, #f, (void *)&(f), argv, g)
 
+/* A conditional branch in the modern model (taken: an I64 0/1 atom): the
+ * branch is counted and the history shifted inline;  the predictor is
+ * called only when its bimodal or gshare counter is not saturated towards
+ * the outcome (otherwise nothing else changes and it predicted right). */
+static void emit_mo_bc(State *s, InstrInfo *n, IRExpr *taken)
+{
+	struct pk_bpm *p = &H.bpm;
+	IRExpr *ha = mkIRExpr_HWord((HWord)&p->hist);
+	IRExpr *ba = mkIRExpr_HWord((HWord)&p->bim[n->addr & ((1u << PK_BPM_BIM_BITS) - 1)]);
+#define T(e) IRExpr_RdTmp(e)
+	IRTemp h0 = assign(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, ha));
+	IRTemp x = assign(s, Ity_I64, IRExpr_Binop(Iop_Xor64, T(h0), k64(n->addr)));
+	IRTemp gi = assign(s, Ity_I64, IRExpr_Binop(Iop_And64, T(x), k64((1u << PK_BPM_GSH_BITS) - 1)));
+	IRTemp ga = assign(s, Ity_I64, IRExpr_Binop(Iop_Add64, T(gi), k64((ULong)(HWord)p->gsh)));
+	IRTemp g8 = assign(s, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, T(ga)));
+	IRTemp g = assign(s, Ity_I64, IRExpr_Unop(Iop_8Uto64, T(g8)));
+	IRTemp b8 = assign(s, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, ba));
+	IRTemp b = assign(s, Ity_I64, IRExpr_Unop(Iop_8Uto64, T(b8)));
+	IRTemp want = assign(s, Ity_I64, IRExpr_Binop(Iop_Mul64, taken, k64(3)));
+	IRTemp g1 = assign(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, T(g), T(want)));
+	IRTemp g2 = assign(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, T(b), T(want)));
+	IRTemp gd = assign(s, Ity_I1, IRExpr_Binop(Iop_Or1, T(g1), T(g2)));
+
+	add_inline_inc(s, &n->cc[PK_BC]);
+	GUARDED(s, 3, mo_bc_slow, mkIRExprVec_3(mkIRExpr_HWord((HWord)n), taken, T(h0)), gd);
+	IRTemp sh = assign(s, Ity_I64, IRExpr_Binop(Iop_Shl64, T(h0), IRExpr_Const(IRConst_U8(1))));
+	IRTemp h1 = assign(s, Ity_I64, IRExpr_Binop(Iop_Or64, T(sh), taken));
+#undef T
+
+	addStmtToIRSB(s->out, IRStmt_Store(Iend_LE, ha, IRExpr_RdTmp(h1)));
+}
+
 /* Emit the simulation of the queued events, in order.  Accesses that hit
  * the MRU way (no state change) are counted inline; the rest call the
  * simulator through a guarded helper. */
@@ -598,13 +631,6 @@ static void flush(State *s)
 			add_inline_inc(s, &n->cc[w ? PK_DW : PK_DR]);
 			g = guard_access(s, &H.D1, e->ea, e->size, True,
 					 !clo_modern ? G_EXACT : e->tag == EV_DR ? G_READ : G_WRITE);
-			if (H.has_tlb) {
-				/* a page straddle is a line straddle when pages >= lines */
-				IRTemp gt = guard_access(s, &H.TLB, e->ea, e->size, H.TLB.line < H.D1.line,
-							 G_EXACT);
-
-				g = assign(s, Ity_I1, IRExpr_Binop(Iop_Or1, IRExpr_RdTmp(g), IRExpr_RdTmp(gt)));
-			}
 			IRExpr **a = mkIRExprVec_3(in, e->ea, mkIRExpr_HWord((HWord)e->size));
 
 			if (clo_modern) {
@@ -624,7 +650,7 @@ static void flush(State *s)
 		}
 		case EV_BC:
 			if (clo_modern)
-				HELPER(s, 2, mo_bc, mkIRExprVec_2(in, e->ea));
+				emit_mo_bc(s, n, e->ea);
 			else
 				HELPER(s, 2, h_bc, mkIRExprVec_2(in, e->ea));
 			break;
@@ -993,7 +1019,7 @@ static const int cg_events[] = { PK_IR, PK_I1MR, PK_ILMR, PK_DR, PK_D1MR, PK_DLM
 static const int mo_events[] = { PK_IR, PK_I1MR, PK_I2MR, PK_ILMR, PK_DR, PK_D1MR, PK_D2MR,
 				 PK_DLMR, PK_DW, PK_D1MW, PK_D2MW, PK_DLMW, PK_BC, PK_BCM,
 				 PK_BI, PK_BIM, PK_DTMR, PK_DTMW, PK_PFI, PK_PFH, PK_BR, PK_BRM,
-				 PK_STMR, PK_STMW, PK_PW2M, PK_PWLM, PK_PF1I, PK_PF1H, PK_D1WB,
+				 PK_STMR, PK_STMW, PK_PW2M, PK_PWLM, PK_PF1I, PK_D1WB,
 				 PK_L2WB, PK_LLWB };
 
 static void desc_line(VgFile *fp, const HChar *name, Geom g)
@@ -1045,7 +1071,7 @@ static void write_output(const HChar *base, const HChar *suffix)
 			     clo_prefetch == PK_PF_NONE ? "none"
 			     : clo_prefetch == PK_PF_NEXT_LINE ? "next-line"
 			     : clo_prefetch == PK_PF_STRIDE ? "stride" : "stream",
-			     H.l1_prefetch ? ", next-line into D1" : "");
+			     H.l1_prefetch ? ", next-line (degree 3) into D1" : "");
 		if (clo_branch_sim)
 			VG_(fprintf)(fp, "desc: branch predictor: tournament (bimodal 16K, gshare 64K), "
 				     "indirect by path, 32-entry return stack\n");

@@ -44,23 +44,28 @@
  *    byte.  No level is written through.
  *  - prefetchers never cross a 4 KiB boundary (PK_PAGE_BITS), whatever
  *    the TLB page size.  A prefetch of a line already present does
- *    nothing (no LRU change).  A prefetched line is inserted as MRU and
- *    flagged;  the first request that hits it counts a prefetch hit and
- *    clears the flag.  Misses caused by prefetches are never counted as
- *    demand misses (D2m*, DLm*).
- *    L1 next-line (l1_prefetch, "DCU"): a D1 demand miss whose last line
- *    is b, by an instruction whose previous D1 miss was the line before
- *    one of the access's lines (a 256-entry table indexed by the low bits
- *    of the instruction's address keeps its last missed line), and the
- *    first demand hit on a line the L1 prefetcher brought (PF1h; b is that
- *    line), issue a prefetch of b+1 into D1 (PF1i) when b+1 is in the same
- *    4 KiB page.
- *    The fill is an L2 request like a demand miss's (it trains the L2
- *    prefetcher, its L2/LL misses fill L2 and LL) but counts no miss.
- *    L2 prefetchers (PFi issued into L2, PFh hits) fill L2 and read the
- *    line from LL (LL state updated, a miss there not counted).  They see
- *    every L2 request from D1 (demand misses and L1 prefetch fills; I1
- *    misses do not train), after its lookup:
+ *    nothing (no LRU change).  A prefetched line is inserted as MRU.
+ *    Misses caused by prefetches are never counted as demand misses (D2m*,
+ *    DLm*).
+ *    L1 next-line (l1_prefetch, "DCU"), degree PK_L1_DEGREE: a D1 demand
+ *    miss whose last line is b, by an instruction whose previous D1 miss
+ *    was 1 to PK_L1_DEGREE + 1 lines below the access's first line (an
+ *    ascending stream; a 256-entry table indexed by the low bits of the
+ *    instruction's address keeps the last line of its last D1 miss),
+ *    prefetches lines
+ *    b+1 .. b+PK_L1_DEGREE into D1, stopping at the page's end;  PF1i
+ *    counts the lines installed.  Their first use is a plain D1 hit (no
+ *    flag: a unit-stride stream misses D1 once every PK_L1_DEGREE + 1
+ *    lines).  Each fill is an L2 request like a demand miss's (it trains
+ *    the L2 prefetcher, its L2/LL misses fill L2 and LL) but counts no miss.
+ *    L2 prefetchers (PFi issued into L2) fill L2, flagged, and read the
+ *    line from LL (LL state updated, a miss there not counted);  the first
+ *    request that hits a flagged line counts PFh and clears the flag.  They
+ *    see every L2 request from D1 (demand misses and L1 prefetch fills, the
+ *    latter on behalf of the instruction that triggered them; I1 misses do
+ *    not train), after its lookup;  they train on every request but issue
+ *    prefetches only on one that missed L2 or hit a flagged line (a stream
+ *    over lines L2 already holds needs none):
  *      stream (default): 64 per-page entries, direct-mapped by page number;
  *        an entry keeps (page, last line offset, stride in lines,
  *        confidence, furthest line prefetched).  A new page takes the
@@ -74,8 +79,13 @@
  *        row (confidence >= 2) prefetches address + PK_PF_DISTANCE*stride,
  *        once per new block, only when that is in the same page.
  *      next-line: an L2 miss of block b prefetches b+1 if in the same page.
- *  - data TLB, two levels, consulted on every data access (page = TLB
- *    "line"; an access straddling two pages counts once, like the caches):
+ *  - a data access that hits the MRU way of its D1 set, touches one line
+ *    and changes nothing there (a read; a write or modify of a line already
+ *    dirty) is a plain hit and goes no further: not even to the TLB (a
+ *    repeat of the line just used reuses its translation;  so the TLB's
+ *    LRU order sees line-to-line moves, not every access).
+ *  - data TLB, two levels, consulted on every other data access (page =
+ *    TLB "line"; an access straddling two pages counts once, like caches):
  *    the L1 dTLB (TLB; misses DTmr/DTmw), then on its miss the second-level
  *    STLB (misses STmr/STmw; it holds data pages only, no instruction
  *    side).  Every STLB miss is a page walk: one 8-byte load of the leaf
@@ -92,9 +102,10 @@
  *    both tables are trained, the chooser only when the two disagree,
  *    towards the one that was right.  Indirect branches (Bi): a 512-entry
  *    table of last targets by address, and a 1024-entry table indexed by
- *    (address XOR path history of the last indirect targets) holding
- *    (address, target): its target is the prediction when its address
- *    matches, else the last target;  both are updated.  Returns (Br): a
+ *    the low 10 bits of (address XOR path), holding (address, target): its
+ *    target is the prediction when its address matches, else the last
+ *    target;  both are updated, then path = (path << 3) ^ (target >> 2) ^
+ *    (target >> 11) (path starts at 0).  Returns (Br): a
  *    32-entry return-address stack, pushed with the fall-through address of
  *    every call, popped by every return (mispredicted, Brm, when the
  *    popped address is not the return's target;  it wraps on overflow).
@@ -104,9 +115,8 @@
  *
  * A consequence used by the Valgrind tool: an access that hits the MRU way
  * of its set changes no state at all, so it can be counted without calling
- * the simulator;  in the modern model that needs the MRU way of its dTLB
- * set too, the D1 line not flagged as prefetched and, for a write or a
- * modify, already dirty.
+ * the simulator;  in the modern model that is the plain hit above (for a
+ * write or a modify the line must already be dirty).
  *
  * Events (pk_ev_name; every count is per instruction):
  *   Ir I1mr I2mr ILmr   instruction fetches; misses in I1, L2, LL
@@ -118,7 +128,7 @@
  *   Br Brm              returns / return mispredicts         modern only
  *   STmr STmw           STLB misses = page walks              modern only
  *   PW2m PWLm           page walks whose PTE load missed L2 / LL
- *   PF1i PF1h           L1 (D1) prefetches issued / first hits
+ *   PF1i                lines the L1 (D1) prefetcher installed
  *   D1wb L2wb LLwb      dirty lines written back from D1, L2, LL
  */
 #ifndef PERFKIT_CACHESIM_H
@@ -137,6 +147,7 @@
 #define PK_MIN_LINE  16
 #define PK_PF_ENTRIES 256
 #define PK_PF_DISTANCE 4
+#define PK_L1_DEGREE 3
 #define PK_BP_HIST_BITS 7
 #define PK_BP_IADD_BITS 7
 #define PK_BP_COUNTERS (1 << (PK_BP_HIST_BITS + PK_BP_IADD_BITS))
@@ -156,7 +167,7 @@ enum pk_ev {
 	PK_BC, PK_BCM, PK_BI, PK_BIM,
 	PK_DTMR, PK_DTMW, PK_PFI, PK_PFH,
 	PK_BR, PK_BRM, PK_STMR, PK_STMW, PK_PW2M, PK_PWLM,
-	PK_PF1I, PK_PF1H, PK_D1WB, PK_L2WB, PK_LLWB,
+	PK_PF1I, PK_D1WB, PK_L2WB, PK_LLWB,
 	PK_NEV
 };
 
@@ -166,7 +177,7 @@ static const char *const pk_ev_name[PK_NEV] = {
 	"Dw", "D1mw", "D2mw", "DLmw", "Bc", "Bcm", "Bi", "Bim",
 	"DTmr", "DTmw", "PFi", "PFh",
 	"Br", "Brm", "STmr", "STmw", "PW2m", "PWLm",
-	"PF1i", "PF1h", "D1wb", "L2wb", "LLwb",
+	"PF1i", "D1wb", "L2wb", "LLwb",
 };
 
 struct pk_cache {
@@ -365,21 +376,25 @@ PK_INLINE int pk_line_ref(struct pk_cache *c, uint64_t block, uint64_t set_flags
 			  uint64_t *victim)
 {
 	uint64_t *set = &c->tags[(uint64_t)(block & c->sets_min_1) * c->assoc];
-	uint32_t i, j;
+	uint64_t t = set[0], prev;
+	uint32_t i;
 
-	for (i = 0; i < c->assoc; i++) {
-		uint64_t t = set[i];
-
+	if ((t & ~PK_TAG_FLAGS) == block) {
+		set[0] = (t & ~PK_TAG_PF) | set_flags;
+		return (t & PK_TAG_PF) ? 2 : 0;
+	}
+	/* one pass: each way takes the tag of the way before it, until the
+	 * block is found (it goes to the front) or falls off the end */
+	for (i = 1; i < c->assoc; i++) {
+		prev = t;
+		t = set[i];
+		set[i] = prev;
 		if ((t & ~PK_TAG_FLAGS) == block) {
-			for (j = i; j > 0; j--)
-				set[j] = set[j - 1];
 			set[0] = (t & PK_TAG_DIRTY) | block | set_flags;
 			return (t & PK_TAG_PF) ? 2 : 0;
 		}
 	}
-	*victim = set[c->assoc - 1];
-	for (j = c->assoc - 1; j > 0; j--)
-		set[j] = set[j - 1];
+	*victim = t;
 	set[0] = block | set_flags;
 	return 1;
 }
@@ -456,12 +471,15 @@ PK_INLINE void pk_ctr2(uint8_t *c, int up)
 	}
 }
 
-/* Conditional branch at pc, taken or not: 1 when mispredicted. */
-PK_INLINE int pk_bpm_cond(struct pk_bpm *p, uint64_t pc, int taken)
+/* The counters' part of a conditional branch at pc under global history
+ * hist (p->hist is left alone): 1 when mispredicted.  When the bimodal
+ * and gshare counters are both saturated towards the outcome nothing
+ * changes (the Valgrind tool checks that inline). */
+PK_INLINE int pk_bpm_cond_ctrs(struct pk_bpm *p, uint64_t pc, int taken, uint64_t hist)
 {
 	uint8_t *b = &p->bim[pc & ((1u << PK_BPM_BIM_BITS) - 1)];
 	uint8_t *s = &p->sel[pc & ((1u << PK_BPM_BIM_BITS) - 1)];
-	uint8_t *g = &p->gsh[(pc ^ p->hist) & ((1u << PK_BPM_GSH_BITS) - 1)];
+	uint8_t *g = &p->gsh[(pc ^ hist) & ((1u << PK_BPM_GSH_BITS) - 1)];
 	int pb = *b >= 2, pg = *g >= 2, t = taken != 0;
 	int pred = *s >= 2 ? pg : pb;
 
@@ -469,8 +487,16 @@ PK_INLINE int pk_bpm_cond(struct pk_bpm *p, uint64_t pc, int taken)
 		pk_ctr2(s, pg == t);
 	pk_ctr2(b, t);
 	pk_ctr2(g, t);
-	p->hist = (p->hist << 1) | (uint64_t)t;
 	return pred != t;
+}
+
+/* Conditional branch at pc, taken or not: 1 when mispredicted. */
+PK_INLINE int pk_bpm_cond(struct pk_bpm *p, uint64_t pc, int taken)
+{
+	int m = pk_bpm_cond_ctrs(p, pc, taken, p->hist);
+
+	p->hist = (p->hist << 1) | (uint64_t)(taken != 0);
+	return m;
 }
 
 /* Indirect branch (not a return) at pc going to dst: 1 when mispredicted. */
@@ -618,7 +644,8 @@ static inline void pk_hier_prefetch(struct pk_hier *h, uint64_t b, uint64_t *cc)
 }
 
 /* Per-instruction stride prefetcher, trained on an L2 request at a. */
-static inline void pk_hier_train_stride(struct pk_hier *h, uint64_t pc, uint64_t a, uint64_t *cc)
+static inline void pk_hier_train_stride(struct pk_hier *h, uint64_t pc, uint64_t a, int issue,
+					uint64_t *cc)
 {
 	struct pk_pf_entry *e = &h->pf[pc & (PK_PF_ENTRIES - 1)];
 
@@ -640,7 +667,7 @@ static inline void pk_hier_train_stride(struct pk_hier *h, uint64_t pc, uint64_t
 		e->stride = d;
 		e->conf = 0;
 	}
-	if (e->conf >= 2) {
+	if (e->conf >= 2 && issue) {
 		uint64_t t = a + (uint64_t)(e->stride * PK_PF_DISTANCE), b = t >> h->L2.line_bits;
 
 		if ((t >> PK_PAGE_BITS) == (a >> PK_PAGE_BITS) && b != e->last_block) {
@@ -651,7 +678,7 @@ static inline void pk_hier_train_stride(struct pk_hier *h, uint64_t pc, uint64_t
 }
 
 /* Per-page stream/stride prefetcher, trained on an L2 request at a. */
-static inline void pk_hier_train_stream(struct pk_hier *h, uint64_t a, uint64_t *cc)
+static inline void pk_hier_train_stream(struct pk_hier *h, uint64_t a, int issue, uint64_t *cc)
 {
 	const int lb = (int)h->L2.line_bits;
 
@@ -680,7 +707,7 @@ static inline void pk_hier_train_stream(struct pk_hier *h, uint64_t a, uint64_t 
 		return;
 	}
 	e->conf = 2;
-	for (int32_t k = 1; k <= PK_PF_DISTANCE; k++) {
+	for (int32_t k = 1; issue && k <= PK_PF_DISTANCE; k++) {
 		int32_t t = off + k * d;
 
 		if (t < 0 || t >= n)
@@ -699,23 +726,24 @@ static inline void pk_hier_l2_data(struct pk_hier *h, uint64_t pc, uint64_t a, u
 				   int demand, int o, uint64_t *cc)
 {
 	uint64_t b1 = a >> h->L2.line_bits, b2 = (a + size - 1) >> h->L2.line_bits, v;
-	int m = pk_line_ref(&h->L2, b1, 0, &v), miss;
+	int m = pk_line_ref(&h->L2, b1, 0, &v), miss, pfhit;
 
 	if (m == 1)
 		pk_hier_l2_victim(h, v, cc);
-	cc[PK_PFH] += m == 2;
+	pfhit = m == 2;
 	miss = m == 1;
 	if (b2 != b1) {
 		m = pk_line_ref(&h->L2, b2, 0, &v);
 		if (m == 1)
 			pk_hier_l2_victim(h, v, cc);
-		cc[PK_PFH] += m == 2;
+		pfhit += m == 2;
 		miss |= m == 1;
 	}
+	cc[PK_PFH] += (uint64_t)pfhit;
 	if (h->prefetch == PK_PF_STREAM)
-		pk_hier_train_stream(h, a, cc);
+		pk_hier_train_stream(h, a, miss || pfhit, cc);
 	else if (h->prefetch == PK_PF_STRIDE)
-		pk_hier_train_stride(h, pc, a, cc);
+		pk_hier_train_stride(h, pc, a, miss || pfhit, cc);
 	if (!miss)
 		return;
 	if (demand)
@@ -727,21 +755,25 @@ static inline void pk_hier_l2_data(struct pk_hier *h, uint64_t pc, uint64_t a, u
 		pk_hier_prefetch(h, b2 + 1, cc);
 }
 
-/* L1 next-line prefetch after D1 block b was missed or first used. */
+/* L1 next-line prefetch after a D1 miss whose last line is b. */
 static inline void pk_hier_l1_next(struct pk_hier *h, uint64_t pc, uint64_t b, uint64_t *cc)
 {
-	uint64_t a = (b + 1) << h->D1.line_bits, v;
+	const uint64_t page = (b << h->D1.line_bits) >> PK_PAGE_BITS;
 
-	if ((a >> PK_PAGE_BITS) != ((b << h->D1.line_bits) >> PK_PAGE_BITS))
-		return;
-	if (!pk_line_fill(&h->D1, b + 1, PK_TAG_PF, &v))
-		return;
-	cc[PK_PF1I]++;
-	pk_hier_d1_victim(h, v, cc);
-	if (h->has_l2)
-		pk_hier_l2_data(h, pc, a, 1, 0, 0, cc);
-	else
-		(void)pk_hier_ll_read(h, a, 1, cc);
+	for (uint64_t k = 1; k <= PK_L1_DEGREE; k++) {
+		uint64_t a = (b + k) << h->D1.line_bits, v;
+
+		if ((a >> PK_PAGE_BITS) != page)
+			return;
+		if (!pk_line_fill(&h->D1, b + k, 0, &v))
+			continue;
+		cc[PK_PF1I]++;
+		pk_hier_d1_victim(h, v, cc);
+		if (h->has_l2)
+			pk_hier_l2_data(h, pc, a, 1, 0, 0, cc);
+		else
+			(void)pk_hier_ll_read(h, a, 1, cc);
+	}
 }
 
 /* Page walk for page p (STLB miss): the leaf entry's load through L2 and
@@ -765,11 +797,13 @@ static inline void pk_hier_stlb(struct pk_hier *h, uint64_t p1, uint64_t p2, int
 {
 	int walk = 0, m = 0;
 
-	if (pk_cache_block_ref(&h->STLB, p1)) {
+	uint64_t v;
+
+	if (pk_line_ref(&h->STLB, p1, 0, &v)) {
 		walk = 1;
 		m = pk_hier_walk(h, p1, cc);
 	}
-	if (p2 != p1 && pk_cache_block_ref(&h->STLB, p2)) {
+	if (p2 != p1 && pk_line_ref(&h->STLB, p2, 0, &v)) {
 		int m2 = pk_hier_walk(h, p2, cc);
 
 		walk = 1;
@@ -827,13 +861,18 @@ PK_INLINE void pk_hier_dref_nocount(struct pk_hier *h, uint64_t pc, uint64_t a, 
 {
 	const int w = kind == PK_WRITE, o = w ? (PK_DW - PK_DR) : 0;
 	const uint64_t fl = kind == PK_READ ? 0 : PK_TAG_DIRTY;
+	uint64_t b1 = a >> h->D1.line_bits, b2 = (a + size - 1) >> h->D1.line_bits, v;
+	uint64_t mru = h->D1.tags[(uint64_t)(b1 & h->D1.sets_min_1) * h->D1.assoc];
 
+	/* a repeat of the MRU line, changing nothing: no TLB lookup either */
+	if (b1 == b2 && (kind == PK_READ ? (mru & ~PK_TAG_DIRTY) : mru) == (b1 | fl))
+		return;
 	if (h->has_tlb) {
 		uint64_t p1 = a >> h->TLB.line_bits, p2 = (a + size - 1) >> h->TLB.line_bits;
-		int m = pk_cache_block_ref(&h->TLB, p1);
+		int m = pk_line_ref(&h->TLB, p1, 0, &v);	/* TLBs hold no flags: 0 or 1 */
 
 		if (p2 != p1)
-			m |= pk_cache_block_ref(&h->TLB, p2);
+			m |= pk_line_ref(&h->TLB, p2, 0, &v);
 		if (m) {
 			cc[w ? PK_DTMW : PK_DTMR]++;
 			if (h->has_stlb)
@@ -841,28 +880,14 @@ PK_INLINE void pk_hier_dref_nocount(struct pk_hier *h, uint64_t pc, uint64_t a, 
 		}
 	}
 
-	uint64_t b1 = a >> h->D1.line_bits, b2 = (a + size - 1) >> h->D1.line_bits, v;
-	int m = pk_line_ref(&h->D1, b1, fl, &v), miss = m == 1;
-	uint64_t used = PK_TAG_EMPTY;	/* the last prefetched line now used */
+	int miss = pk_line_ref(&h->D1, b1, fl, &v) == 1;	/* D1 lines are never flagged PF */
 
-	if (m == 1) {
+	if (miss)
 		pk_hier_d1_victim(h, v, cc);
-	} else if (m == 2) {
-		cc[PK_PF1H]++;
-		used = b1;
+	if (b2 != b1 && pk_line_ref(&h->D1, b2, fl, &v) == 1) {
+		pk_hier_d1_victim(h, v, cc);
+		miss = 1;
 	}
-	if (b2 != b1) {
-		m = pk_line_ref(&h->D1, b2, fl, &v);
-		if (m == 1) {
-			pk_hier_d1_victim(h, v, cc);
-			miss = 1;
-		} else if (m == 2) {
-			cc[PK_PF1H]++;
-			used = b2;
-		}
-	}
-	if (used != PK_TAG_EMPTY && !miss && h->l1_prefetch)
-		pk_hier_l1_next(h, pc, used, cc);
 	if (!miss)
 		return;
 	cc[PK_D1MR + o]++;
@@ -873,10 +898,10 @@ PK_INLINE void pk_hier_dref_nocount(struct pk_hier *h, uint64_t pc, uint64_t a, 
 	}
 	if (h->l1_prefetch) {
 		uint64_t *l = &h->l1last[pc & (PK_PF_ENTRIES - 1)];
-		int adj = *l + 1 == b1 || *l + 1 == b2;
+		int stream = *l != PK_TAG_EMPTY && b1 > *l && b1 - *l <= PK_L1_DEGREE + 1;
 
 		*l = b2;
-		if (adj)
+		if (stream)
 			pk_hier_l1_next(h, pc, b2, cc);
 	}
 }
