@@ -736,6 +736,98 @@ static void print_source(struct pctx *c, const struct ann_func *f, const struct 
 	free(l);
 }
 
+struct loop {
+	uint64_t from, to;          /* [from, to): the target up to the back-edge jump */
+	struct ann_count self;
+};
+
+static int cmp_loop(const void *x, const void *y)
+{
+	const struct loop *a = x, *b = y;
+
+	if (a->self.period != b->self.period)
+		return a->self.period < b->self.period ? 1 : -1;
+	if (a->to - a->from != b->to - b->from)   /* the innermost first */
+		return a->to - a->from < b->to - b->from ? -1 : 1;
+	return a->from < b->from ? -1 : a->from > b->from;
+}
+
+/* Each back-edge jump closes a loop: its samples and the source lines its
+ * instructions come from (with the simulated misses of those lines). */
+static void print_loops(struct pctx *c, const struct ann_func *f, const struct ann_view *v)
+{
+	struct loop *lp = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->nr_insns; i++) {
+		const struct ann_insn *ai = &v->insns[i];
+
+		if (!ai->back_edge)
+			continue;
+		lp = xrealloc(lp, (n + 1) * sizeof(*lp));
+		lp[n] = (struct loop){ ai->in.target, ai->in.addr + ai->in.size, { 0, 0 } };
+		for (size_t j = 0; j < v->nr_insns; j++)
+			if (v->insns[j].in.addr >= lp[n].from && v->insns[j].in.addr < lp[n].to) {
+				lp[n].self.period += v->insns[j].self.period;
+				lp[n].self.hits += v->insns[j].self.hits;
+			}
+		n++;
+	}
+	if (!n)
+		return;
+	qsort(lp, n, sizeof(*lp), cmp_loop);
+	printf(" Loops (a jump back to an earlier address), hottest and innermost first:\n");
+	for (size_t k = 0; k < n && k < 8 && lp[k].self.hits; k++) {
+		/* the lines of its instructions, in the function's own file */
+		const char *file = NULL;
+		int lo = 0, hi = 0;
+		uint64_t sim[ANN_SIM_N] = { 0 };
+		struct ann_line *l;
+		size_t nl;
+		struct ann_view sub = *v;
+
+		for (size_t j = 0; j < v->nr_insns; j++)
+			if (v->insns[j].in.addr >= lp[k].from && v->insns[j].in.addr < lp[k].to) {
+				if (sub.insns == v->insns)
+					sub.insns = (struct ann_insn *)&v->insns[j];
+				sub.nr_insns = (size_t)(&v->insns[j] - sub.insns) + 1;
+			}
+		nl = ann_view_lines(&sub, &l);
+		for (size_t j = 0; j < nl; j++) {
+			if (!file)
+				file = l[j].file, lo = hi = l[j].line;
+			if (!strcmp(l[j].file, file)) {
+				lo = l[j].line < lo ? l[j].line : lo;
+				hi = l[j].line > hi ? l[j].line : hi;
+			}
+			const uint64_t *sv = use_sim(c, f) ? ann_sim_line(c->sim, l[j].file, l[j].line) : NULL;
+
+			for (int e = 0; sv && e < ANN_SIM_N; e++)
+				sim[e] += sv[e];
+		}
+		printf("%8.2f%%  %llx..%llx", pct_of(c, f, lp[k].self), (unsigned long long)lp[k].from,
+		       (unsigned long long)lp[k].to);
+		if (file) {
+			printf("  ");
+			put_str(base_name(file));
+			printf(":%d", lo);
+			if (hi != lo)
+				printf("-%d", hi);
+		}
+		if (use_sim(c, f)) {
+			char b[3][32];
+
+			for (int e = 0; e < ANN_SIM_N; e++)
+				cgfile_fmt_count(b[e], sizeof(b[e]), sim[e]);
+			printf("  D1 misses %s, LL misses %s, mispredicts %s", b[0], b[1], b[2]);
+		}
+		putchar('\n');
+		free(l);
+	}
+	putchar('\n');
+	free(lp);
+}
+
 static bool selected(const struct popts *o, const struct ann_func *f, bool *used)
 {
 	if (!o->nr_syms)
@@ -942,6 +1034,7 @@ static int annotate_perf(struct popts *o)
 			print_source(&c, f, &v);
 		else
 			print_asm(&c, f, &v);
+		print_loops(&c, f, &v);
 		ann_view_release(&v);
 		shown++;
 	}
