@@ -192,6 +192,27 @@ static void annotate_file(const char *file, struct agg **lines, size_t n, const 
 	fclose(f);
 }
 
+/* A complete Cachegrind file ends with its summary: line and a newline
+ * (Valgrind's format; cg_annotate refuses one without).  NULL when path
+ * looks whole, else what is missing. */
+static const char *cg_cut_short(const char *path, const struct cgfile *cg)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	char last = '\n';
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    pread(fd, &last, 1, st.st_size - 1) != 1)
+		last = '\n';
+	if (fd >= 0)
+		close(fd);
+	if (last != '\n')
+		return "cut short: its last line has no newline";
+	if (!cg->has_summary)
+		return "cut short: no 'summary:' line (a complete Cachegrind file ends with one)";
+	return NULL;
+}
+
 static int annotate_cg(int argc, char **argv)
 {
 	const char *path = NULL, *show_s = NULL, *sort_s = NULL, *folded = NULL;
@@ -288,6 +309,13 @@ static int annotate_cg(int argc, char **argv)
 		fprintf(stderr, "perfkit annotate: --sort: %s has no event '%s'\n", path, sort_s);
 		cgfile_free(cg);
 		return 2;
+	}
+	const char *cutmsg = cg_cut_short(path, cg);
+
+	if (cutmsg) {
+		fprintf(stderr, "perfkit annotate: %s: %s\n", path, cutmsg);
+		cgfile_free(cg);
+		return 1;
 	}
 
 	struct table fns = { .nev = cg->nev }, lines = { .nev = cg->nev };
@@ -869,6 +897,11 @@ static const char *dso_problem(struct pctx *c, const struct ann_func *f, const c
 				 "rebuilt since?), and no copy by build-id: addresses only", f->dso);
 		return why;
 	}
+	if (access(*file, R_OK)) {
+		snprintf(why, sizeof(why), "%s: cannot be read (%s; deleted since the recording?): "
+			 "addresses only", f->dso, strerror(errno));
+		return why;
+	}
 	if (!f->sym) {
 		snprintf(why, sizeof(why), "%s: no symbol covers the sampled addresses (stripped: no "
 			 "symbol table or debug info): addresses only", f->dso);
@@ -911,6 +944,12 @@ static int open_cache(struct pctx *c, struct cgfile **cg)
 		return 1;
 	}
 	pk_warnings_take();
+	const char *cutmsg = cg_cut_short(path, *cg);
+
+	if (cutmsg) {
+		fprintf(stderr, "perfkit annotate: --cache: %s: %s\n", path, cutmsg);
+		return 1;
+	}
 	if (ann_sim_new(*cg, &c->sim) < 0) {
 		fprintf(stderr, "perfkit annotate: --cache: %s: %s\n", path, pk_errmsg());
 		return 1;
@@ -1138,7 +1177,9 @@ int cmd_annotate(int argc, char **argv)
 		if (first_pos && stat(first_pos, &st) == 0 && !S_ISDIR(st.st_mode)) {
 			if (is_perf_data(first_pos) != 1)
 				return annotate_cg(argc, argv);
-		} else if (!first_pos && access("perf.data", F_OK)) {
+		} else if (first_pos && strchr(first_pos, '/')) {
+			return annotate_cg(argc, argv);   /* a path that is not there */
+		} else if (access("perf.data", F_OK)) {
 			return annotate_cg(argc, argv);
 		} else {
 			first_pos = NULL;   /* a SYMBOL */
