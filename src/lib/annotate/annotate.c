@@ -24,6 +24,12 @@
 
 /* ---- aggregation ---- */
 
+struct fkey {
+	const char *dso;
+	const char *sym;
+	uint64_t start;
+};
+
 struct fbuild {
 	struct ann_func f;
 	size_t alloc;
@@ -38,12 +44,13 @@ struct pbuild {
 	size_t nr_fb, alloc_fb;
 	struct hashmap names;     /* demangled names */
 	const char *event;
-};
-
-struct fkey {
-	const char *dso;
-	const char *sym;
-	uint64_t start;
+	struct fkey last;         /* the last function looked up, and its index */
+	size_t last_fi;
+	bool have_last;
+	struct acache {           /* direct-mapped cache of (function, addr) */
+		uint64_t fi1, addr;   /* fi1: index + 1, 0 empty */
+		size_t idx;
+	} ac[4096];
 };
 
 static const char *base_of(const char *p)
@@ -66,10 +73,16 @@ static size_t func_get(struct pbuild *b, const struct pk_frame *fr)
 	if (fr->sym)
 		k.start = fr->kernel ? fr->ip - fr->sym_off
 				     : (fr->addr ? fr->addr : fr->ip) - fr->sym_off;
+	if (b->have_last && !memcmp(&k, &b->last, sizeof(k)))
+		return b->last_fi;
 	struct hm_entry *e = hm_upsert(&b->funcs, &k, sizeof(k), &created);
 
-	if (!created)
+	if (!created) {
+		b->last = k;
+		b->last_fi = e->val.u - 1;
+		b->have_last = true;
 		return e->val.u - 1;
+	}
 	if (b->nr_fb == b->alloc_fb) {
 		b->alloc_fb = b->alloc_fb ? 2 * b->alloc_fb : 64;
 		b->fb = xrealloc(b->fb, b->alloc_fb * sizeof(*b->fb));
@@ -89,6 +102,9 @@ static size_t func_get(struct pbuild *b, const struct pk_frame *fr)
 	}
 	b->fb[b->nr_fb] = n;
 	e->val.u = ++b->nr_fb;
+	b->last = k;
+	b->last_fi = b->nr_fb - 1;
+	b->have_last = true;
 	return b->nr_fb - 1;
 }
 
@@ -98,8 +114,12 @@ static struct ann_addr *addr_get(struct pbuild *b, size_t fi, uint64_t addr)
 		uint64_t fi, addr;
 	} k = { fi, addr };
 	int created;
-	struct hm_entry *e = hm_upsert(&b->addrs, &k, sizeof(k), &created);
 	struct fbuild *f = b->fb[fi];
+	struct acache *c = &b->ac[(addr ^ (addr >> 12) ^ fi * 0x9e37) & 4095];
+
+	if (c->fi1 == fi + 1 && c->addr == addr)
+		return &f->f.addrs[c->idx];
+	struct hm_entry *e = hm_upsert(&b->addrs, &k, sizeof(k), &created);
 
 	if (created) {
 		if (f->f.nr_addrs == f->alloc) {
@@ -109,6 +129,7 @@ static struct ann_addr *addr_get(struct pbuild *b, size_t fi, uint64_t addr)
 		f->f.addrs[f->f.nr_addrs] = (struct ann_addr){ .addr = addr };
 		e->val.u = f->f.nr_addrs++;
 	}
+	*c = (struct acache){ fi + 1, addr, e->val.u };
 	return &f->f.addrs[e->val.u];
 }
 
@@ -197,36 +218,39 @@ struct ppriv {
 
 int ann_profile_build(struct session *s, const struct ann_filter *f, struct ann_profile **out)
 {
-	struct pbuild b = { .filt = f };
+	struct pbuild *bp = xcalloc(1, sizeof(*bp));   /* its cache is large */
 	int rc;
 
-	b.p = xcalloc(1, sizeof(*b.p));
-	hm_init(&b.funcs);
-	hm_init(&b.addrs);
-	hm_init(&b.names);
-	rc = session_process(s, on_sample, &b);
-	hm_release(&b.funcs);
-	hm_release(&b.addrs);
-	b.p->event = b.event;
-	b.p->funcs = xcalloc(b.nr_fb ? b.nr_fb : 1, sizeof(*b.p->funcs));
-	for (size_t i = 0; i < b.nr_fb; i++) {
-		struct ann_func *fn = &b.fb[i]->f;   /* first member: freed as the fbuild */
+	bp->filt = f;
+	bp->p = xcalloc(1, sizeof(*bp->p));
+	hm_init(&bp->funcs);
+	hm_init(&bp->addrs);
+	hm_init(&bp->names);
+	rc = session_process(s, on_sample, bp);
+	hm_release(&bp->funcs);
+	hm_release(&bp->addrs);
+	bp->p->event = bp->event;
+	bp->p->funcs = xcalloc(bp->nr_fb ? bp->nr_fb : 1, sizeof(*bp->p->funcs));
+	for (size_t i = 0; i < bp->nr_fb; i++) {
+		struct ann_func *fn = &bp->fb[i]->f;   /* first member: freed as the fbuild */
 
 		qsort(fn->addrs, fn->nr_addrs, sizeof(*fn->addrs), cmp_addr);
-		b.p->funcs[i] = fn;
+		bp->p->funcs[i] = fn;
 	}
-	b.p->nr_funcs = b.nr_fb;
-	free(b.fb);
-	qsort(b.p->funcs, b.p->nr_funcs, sizeof(*b.p->funcs), cmp_func);
+	bp->p->nr_funcs = bp->nr_fb;
+	free(bp->fb);
+	qsort(bp->p->funcs, bp->p->nr_funcs, sizeof(*bp->p->funcs), cmp_func);
 	struct ppriv *pp = xcalloc(1, sizeof(*pp));
 
-	pp->names = b.names;
-	b.p->priv = pp;
+	pp->names = bp->names;
+	bp->p->priv = pp;
 	if (rc < 0) {
-		ann_profile_free(b.p);
+		ann_profile_free(bp->p);
+		free(bp);
 		return rc;
 	}
-	*out = b.p;
+	*out = bp->p;
+	free(bp);
 	return 0;
 }
 
