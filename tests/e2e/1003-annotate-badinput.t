@@ -11,9 +11,9 @@ one() { # 'description' file regex — exactly one line, matching
 	if [ "$(wc -l <"$2")" = 1 ] && grep -q -- "$3" "$2"; then ok "$1"
 	else not_ok "$1"; sed 's/^/# /' "$2" | head -5; fi
 }
-run() { # out err args...
+run() { # out err args...   (HOME=$T: no copy by build-id in ~/.debug)
 	local o=$1 e=$2; shift 2
-	"$PERFKIT" annotate "$@" >"$o" 2>"$e"
+	HOME=$T "$PERFKIT" annotate "$@" >"$o" 2>"$e"
 }
 
 # Cachegrind files cut short (no Valgrind or perf events needed)
