@@ -1005,6 +1005,7 @@ static int annotate_perf(struct popts *o)
 	if (session_open(&c.s, o->input, &so) < 0) {
 		fprintf(stderr, "perfkit annotate: %s\n", pk_errmsg());
 		free(used);
+		free(o->syms);
 		return 1;
 	}
 	if (ann_profile_build(c.s, &o->filt, &c.p) < 0) {
