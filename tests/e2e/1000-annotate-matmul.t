@@ -77,7 +77,7 @@ L=$T/pk.data.pk
 expect "header names the symbol, its share and DSO" \
 	grep -q "^ *:[[:space:]]*$SYM  [0-9.]*% of all samples  (.*matmul)" "$L"
 expect "source lines between instructions (matmul.c:N and its text)" \
-	grep -q '^ *:	matmul\.c:[0-9]*   .*for (int k' "$L"
+	grep -q '^ *:	matmul\.c:[0-9]*   [^ ]' "$L"
 expect "a jump target is marked '>'" grep -q '^ *[0-9.]* :	 *[0-9a-f]*: > ' "$L"
 expect "a backward jump is marked as a loop" grep -q "<$SYM+0x[0-9a-f]*>  # loop back" "$L"
 # the hottest loop (innermost first on ties) holds the hottest instruction
