@@ -1,21 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * perfkit annotate — read a Cachegrind-format file (from `perfkit cache` or
- * cachegrind) and print totals, per-function and per-line costs, and
- * annotated source with the counts beside each line.
+ * perfkit annotate — two inputs, told apart by content:
  *
+ * A sampled profile (perf.data, from perfkit or perf record):
+ *   perfkit annotate [-i FILE] [SYMBOL...] [--stdio] [--asm | --source]
+ *                    [--no-source] [--percent-type TYPE] [--dso NAME]
+ *                    [--comm NAME] [--min-percent P] [--cache CACHEFILE]
+ * prints perf annotate --stdio's layout for each function, hottest first
+ * (or the SYMBOLs named): instructions (annotate/annotate.h: aggregation,
+ * capstone decoding, DWARF lines and inline chains) with their share,
+ * source rows between them, jump targets, loops and call sites' callees;
+ * --source one row per source line; --cache the simulated misses of a
+ * `perfkit cache` run of the same binary (matched by build-id) per line.
+ * A function whose code cannot be read (binary gone, rebuilt or stripped,
+ * kernel without /proc/kcore) is shown by address with one line on
+ * stderr saying why; exit 1 when nothing could be disassembled, a SYMBOL
+ * has no samples or the file none.
+ *
+ * A Cachegrind-format file (from `perfkit cache` or cachegrind):
  *   perfkit annotate [FILE] [--show=E1,E2..] [--sort=EVENT] [--threshold=P]
  *                    [--auto=yes|no] [--context=N] [--folded EVENT]
+ * prints totals, per-function and per-line costs, and annotated source
+ * with the counts beside each line.  FILE defaults to ./perf.data when
+ * there is one (the sampled mode), else perfkit.cache.out.  --sort
+ * (default: the first shown event) orders the function and line tables;
+ * rows below P percent of the sort event's total (default 0.1) are left
+ * out.  --auto=yes (default) annotates every source file that has a line
+ * above the threshold, with N lines of context (default 3).  --folded
+ * EVENT prints "cmd;function count" lines weighted by EVENT, for
+ * `perfkit flamegraph`.  A file cut short (no final newline or summary:
+ * line) is refused.
  *
- * FILE defaults to perfkit.cache.out.  --sort (default: the first shown
- * event) orders the function and line tables; rows below P percent of the
- * sort event's total (default 0.1) are left out.  --auto=yes (default)
- * annotates every source file that has a line above the threshold, with
- * N lines of context (default 3).  --folded EVENT prints "cmd;function
- * count" lines weighted by EVENT, for `perfkit flamegraph`.
- *
- * Names from the file are printed as they are (they are not interpreted);
- * the folded output replaces ';' and newlines in names with '_'.
+ * Names from either file are printed as they are (control bytes escaped in
+ * the sampled mode); the folded output replaces ';' and newlines in names
+ * with '_'.
  */
 #include "cmd/cmds.h"
 
