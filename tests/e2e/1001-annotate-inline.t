@@ -5,7 +5,7 @@
 # the helper's lines, shown inside main under the call site with the helper
 # named.  Then call instructions carrying their callees' inclusive share
 # (tests/workloads/calltree: main calls a, 75 %, and d, 25 %), with frame
-# pointer and DWARF call chains.
+# pointer and DWARF call chains (perfkit's, and perf record's when installed).
 . "$(dirname "$0")/lib.sh"
 
 W=$PK_BUILD/tests/workloads
@@ -41,11 +41,14 @@ expect "hottest loop: the helper's lines" \
 
 # call sites with the inclusive share of their callees
 callees() { sed -n 's/.*# callees: \([0-9.]*\)% of all samples.*/\1/p' "$1" | sort -gr; }
-for cg in fp dwarf; do
-	if [ $cg = fp ]; then opt=-g; else opt="--call-graph dwarf"; fi
-	# shellcheck disable=SC2086
-	"$PERFKIT" record $opt -o "$T/ct-$cg.data" -- "$W/calltree" 600 >/dev/null 2>&1 ||
-		not_ok "record calltree ($cg)"
+cgs="fp dwarf"
+have perf && cgs="$cgs perf-dwarf"
+for cg in $cgs; do
+	case $cg in
+	fp) "$PERFKIT" record -g -o "$T/ct-$cg.data" -- "$W/calltree" 600 >/dev/null 2>&1 ;;
+	dwarf) "$PERFKIT" record --call-graph dwarf -o "$T/ct-$cg.data" -- "$W/calltree" 600 >/dev/null 2>&1 ;;
+	*) perf record -q -e cpu-clock --call-graph dwarf -o "$T/ct-$cg.data" -- "$W/calltree" 600 >/dev/null 2>&1 ;;
+	esac || not_ok "record calltree ($cg)"
 	"$PERFKIT" annotate -i "$T/ct-$cg.data" main >"$T/ct-$cg" 2>/dev/null
 	callees "$T/ct-$cg" >"$T/c-$cg"
 	a=$(sed -n 1p "$T/c-$cg"); d=$(sed -n 2p "$T/c-$cg")
