@@ -39,9 +39,14 @@ hs=$(sort -k2,2gr "$T/lines" | head -1 | cut -d' ' -f1)
 hd=$(sort -k3,3gr "$T/lines" | head -1 | cut -d' ' -f1)
 dtot=$(awk '{ s += $3 } END { print s + 0 }' "$T/lines")
 diag "most samples on line $hs, most D1 misses on line $hd (of $dtot)"
-# the hottest loop: its lines, its share of samples and of D1 misses
-loop=$(sed -n '/^ Loops/{n;p;}' "$T/src")
-diag "hottest loop: $loop"
+# the inner loop: the smallest range among the loops with most samples
+loop= size=
+while read -r pct range rest; do
+	[ "$(awk -v v="$pct" 'BEGIN { print (v + 0 > 50) }')" = 1 ] || continue
+	n=$((16#${range#*..} - 16#${range%%..*}))
+	if [ -z "$size" ] || [ "$n" -lt "$size" ]; then loop="$pct $range $rest"; size=$n; fi
+done < <(sed -n '/^ Loops/,/^$/p' "$T/src" | grep '^ *[0-9.]*%  [0-9a-f]*\.\.[0-9a-f]*')
+diag "inner loop: $loop"
 lo=$(sed -n 's/.*matmul\.c:\([0-9]*\).*/\1/p' <<<"$loop"); hi=$(sed -n 's/.*matmul\.c:[0-9]*-\([0-9]*\).*/\1/p' <<<"$loop")
 hi=${hi:-$lo}
 pct=$(awk '{ print $1 + 0 }' <<<"$loop")
