@@ -12,7 +12,11 @@ W=$PK_BUILD/tests/workloads/burn2to1
 wp=$!
 trap 'kill $wp 2>/dev/null; wait $wp 2>/dev/null; rm -rf "$T"' EXIT
 sleep 0.2
-before=$(ls -d /tmp/perfkit-top.* 2>/dev/null | wc -l)
+# top's temporary folder goes in TMPDIR: a folder of this test's own, so
+# another suite running beside it cannot change the count
+export TMPDIR=$T/tmp
+mkdir -p "$TMPDIR"
+before=$(ls -d "$TMPDIR"/perfkit-top.* 2>/dev/null | wc -l)
 
 timeout 20 "$PERFKIT" top --stdio -d 1 -n 2 -p $wp >"$T/p.out" 2>"$T/p.err"
 expect "top --stdio -p: exit 0" test $? = 0
@@ -60,7 +64,7 @@ expect "-d 0: usage error (2)" test $? = 2
 expect "unknown event: usage error (2)" test $? = 2
 "$PERFKIT" top --stdio -p 999999999 2>"$T/err" >/dev/null
 expect "missing process: exit 1 with a message" test $? = 1 -a -s "$T/err"
-after=$(ls -d /tmp/perfkit-top.* 2>/dev/null | wc -l)
+after=$(ls -d "$TMPDIR"/perfkit-top.* 2>/dev/null | wc -l)
 expect "no temporary folder left ($before before, $after after)" test "$after" -le "$before"
 # perf top's history: a function sampled a second ago decays (7/8 per
 # refresh) but stays listed; with -z only the last window is shown
