@@ -681,7 +681,8 @@ static void src_rows(struct pctx *c, const struct ann_view *v, const struct ann_
 	}
 }
 
-static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann_view *v)
+static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann_view *v,
+		      const char *file)
 {
 	header(c, f, "Source code & Disassembly");
 	printf("         :\t%016llx <", (unsigned long long)f->start);
@@ -709,6 +710,16 @@ static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann
 			printf("+%#llx>", (unsigned long long)(ai->in.target - f->start));
 			if (ai->back_edge)
 				printf("  # loop back");
+		}
+		else if (ai->in.kind == DIS_CALL && ai->in.has_target && !f->kernel) {
+			/* the callee's name, from DWARF (PLT stubs have none) */
+			struct inline_frame cf;
+
+			if (inline_resolve_frames(c->inl, file, ai->in.target, &cf, 1) > 0 && cf.name) {
+				printf(" <");
+				put_str(cf.name);
+				printf(">");
+			}
 		}
 		if (ai->in.kind == DIS_CALL && ai->callee.hits && c->p->total_period)
 			printf("  # callees: %.2f%% of all samples (%llu, inclusive)",
@@ -1091,7 +1102,7 @@ static int annotate_perf(struct popts *o)
 		if (o->source)
 			print_source(&c, f, &v);
 		else
-			print_asm(&c, f, &v);
+			print_asm(&c, f, &v, file);
 		print_loops(&c, f, &v);
 		ann_view_release(&v);
 		shown++;

@@ -137,7 +137,7 @@ static uint64_t frame_addr(const struct pk_frame *fr)
 {
 	if (fr->kernel)
 		return fr->ip;
-	return fr->addr ? fr->addr : fr->sym_off + (fr->sym ? 0 : 0);
+	return fr->addr ? fr->addr : fr->sym_off;   /* unknown: the DSO file offset */
 }
 
 static int on_sample(const struct pk_sample *s, void *arg)
@@ -383,21 +383,6 @@ out:
 	return rc;
 }
 
-static const struct ann_addr *find_addr(const struct ann_func *f, uint64_t a)
-{
-	size_t lo = 0, hi = f->nr_addrs;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (f->addrs[mid].addr < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < f->nr_addrs ? &f->addrs[lo] : NULL;
-}
-
 static struct ann_insn *insn_at(struct ann_view *v, uint64_t a)
 {
 	size_t lo = 0, hi = v->nr_insns;
@@ -513,7 +498,6 @@ int ann_view_build(struct ann_view *v, const struct ann_func *f, const char *elf
 			ai->callee.hits += a->callee.hits;
 		}
 	}
-	(void)find_addr;
 	for (size_t i = 0; i < v->nr_insns; i++) {
 		struct ann_insn *ai = &v->insns[i];
 		struct ann_insn *t;
