@@ -564,6 +564,27 @@ static void put_str(const char *t)
 	put_text(t, strlen(t));
 }
 
+/* t with control bytes as \xNN, for a message (one of two rotating
+ * buffers, so two may appear in one message). */
+static const char *esc(const char *t)
+{
+	static char buf[2][512];
+	static int k;
+	char *b = buf[k ^= 1];
+	size_t o = 0;
+
+	for (; t && *t && o + 5 < sizeof(buf[0]); t++) {
+		unsigned char ch = (unsigned char)*t;
+
+		if (ch < 0x20 || ch == 0x7f)
+			o += (size_t)snprintf(b + o, sizeof(buf[0]) - o, "\\x%02x", ch);
+		else
+			b[o++] = (char)ch;
+	}
+	b[o] = 0;
+	return b;
+}
+
 static void sim_cols(const struct pctx *c, const char *file, int line, bool blank)
 {
 	if (!c->sim)
@@ -595,7 +616,7 @@ static bool use_sim(const struct pctx *c, const struct ann_func *f)
 static void header(const struct pctx *c, const struct ann_func *f, const char *what)
 {
 	printf(" Percent |\t%s of %s for %s (%llu samples, percent: %s)\n", what,
-	       base_name(f->dso), c->p->event, (unsigned long long)f->self.hits,
+	       esc(base_name(f->dso)), esc(c->p->event), (unsigned long long)f->self.hits,
 	       pct_names[c->o->pct]);
 	printf("         :\t");
 	put_str(f->sym ? f->sym : "[unknown]");
@@ -788,7 +809,7 @@ static void print_source(struct pctx *c, const struct ann_func *f, const struct 
 	}
 	if (!n)
 		printf("   (no DWARF line table for %s: nothing to show per source line)\n",
-		       f->sym ? f->sym : "[unknown]");
+		       f->sym ? esc(f->sym) : "[unknown]");
 	putchar('\n');
 	free(l);
 }
@@ -900,7 +921,7 @@ static bool selected(const struct popts *o, const struct ann_func *f, bool *used
 /* Why a user DSO's code cannot be read, or NULL when it can. */
 static const char *dso_problem(struct pctx *c, const struct ann_func *f, const char **file)
 {
-	static char why[256];
+	static char why[768];
 
 	*file = NULL;
 	if (f->kernel) {
@@ -913,27 +934,27 @@ static const char *dso_problem(struct pctx *c, const struct ann_func *f, const c
 		return f->sym ? NULL : "no kernel symbol (kallsyms hidden?): addresses only";
 	}
 	if (f->dso[0] != '/') {
-		snprintf(why, sizeof(why), "%s has no file to read: addresses only", f->dso);
+		snprintf(why, sizeof(why), "%s has no file to read: addresses only", esc(f->dso));
 		return why;
 	}
 	*file = session_dso_file(c->s, f->dso);
 	if (!*file) {
 		if (access(f->dso, F_OK))
 			snprintf(why, sizeof(why), "%s: not found (deleted since the recording, and no "
-				 "copy by build-id in ~/.debug or /usr/lib/debug): addresses only", f->dso);
+				 "copy by build-id in ~/.debug or /usr/lib/debug): addresses only", esc(f->dso));
 		else
 			snprintf(why, sizeof(why), "%s: not the file recorded (its build-id differs: "
-				 "rebuilt since?), and no copy by build-id: addresses only", f->dso);
+				 "rebuilt since?), and no copy by build-id: addresses only", esc(f->dso));
 		return why;
 	}
 	if (access(*file, R_OK)) {
 		snprintf(why, sizeof(why), "%s: cannot be read (%s; deleted since the recording?): "
-			 "addresses only", f->dso, strerror(errno));
+			 "addresses only", esc(f->dso), strerror(errno));
 		return why;
 	}
 	if (!f->sym) {
 		snprintf(why, sizeof(why), "%s: no symbol covers the sampled addresses (stripped: no "
-			 "symbol table or debug info): addresses only", f->dso);
+			 "symbol table or debug info): addresses only", esc(f->dso));
 		return why;
 	}
 	return NULL;
@@ -1019,7 +1040,7 @@ static int open_cache(struct pctx *c, struct cgfile **cg)
 	if (!dso_build_id(c, first->dso, have, sizeof(have)))
 		snprintf(have, sizeof(have), "unknown");
 	fprintf(stderr, "perfkit annotate: --cache: %s simulated build-id %s, but the recording's %s "
-		"has build-id %s: not the same binary\n", path, want, first->dso, have);
+		"has build-id %s: not the same binary\n", path, want, esc(first->dso), have);
 	return 1;
 }
 
@@ -1088,7 +1109,7 @@ static int annotate_perf(struct popts *o)
 		if (!why && ann_view_build(&v, f, file, c.inl) < 0) {
 			static char b[300];
 
-			snprintf(b, sizeof(b), "%s: %s: addresses only", f->sym, pk_errmsg());
+			snprintf(b, sizeof(b), "%s: %s: addresses only", esc(f->sym), pk_errmsg());
 			why = b;
 		}
 		if (why) {
