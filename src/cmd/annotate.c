@@ -714,10 +714,13 @@ static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann
 	for (size_t i = 0; i < v->nr_insns; i++) {
 		const struct ann_insn *ai = &v->insns[i];
 
-		if (!c->o->no_source && ai->nr_fr)
-			src_rows(c, v, ai, f, prev);
-		if (ai->nr_fr)
+		/* line 0: code the compiler attributes to no line (objdump -S
+		 * shows none either): it stays under the rows above */
+		if (ai->nr_fr && v->frames[ai->fr + ai->nr_fr - 1].line > 0) {
+			if (!c->o->no_source)
+				src_rows(c, v, ai, f, prev);
 			prev = ai;
+		}
 		if (ai->self.hits)
 			printf("%8.2f", pct_of(c, f, ai->self));
 		else

@@ -18,13 +18,16 @@ fi
 	not_ok "record inlhot"
 "$PERFKIT" annotate -i "$T/inl.data" main >"$T/asm" 2>"$T/err"
 expect "annotate main: exit 0" [ $? -eq 0 ]
-# the hottest instruction's source rows: main's call site, then the helper
+# the hottest instruction's source rows: the nearest inlined-helper row
+# above it, and above that the nearest row of main's own (its call site)
 hot=$(awk '/^ *[0-9.]+ :\t/ { if ($1 + 0 > best) { best = $1 + 0; n = NR } } END { print n }' "$T/asm")
-ctx=$(head -n "$hot" "$T/asm" | grep '^ *:	' | tail -2)
+above=$(head -n "$hot" "$T/asm" | grep '^ *:	')
+inl=$(grep '^ *:	  \[inlined ' <<<"$above" | tail -1)
+own=$(grep '^ *:	[^ []' <<<"$above" | grep -v '^ *:	[0-9a-f]\{16\} <' | tail -1)
 expect "hottest instruction sits under main's call site (inlhot.c:N  ... mix(...))" \
-	grep -q 'inlhot\.c:[0-9]*   acc = mix(acc, rounds);' <<<"$(echo "$ctx" | head -1)"
-expect "... then the inlined helper, named, from its own file" \
-	grep -q '^ *:	  \[inlined mix\] inlhot_helper\.h:[0-9]*   ' <<<"$(echo "$ctx" | tail -1)"
+	grep -q 'inlhot\.c:[0-9]*   acc = mix(acc, rounds);' <<<"$own"
+expect "... inside the inlined helper, named, from its own file" \
+	grep -q '^ *:	  \[inlined mix\] inlhot_helper\.h:[1-9][0-9]*   ' <<<"$inl"
 # --source: the helper's file and lines hold the samples
 "$PERFKIT" annotate -i "$T/inl.data" main --source >"$T/src"
 expect "--source: a block for the inlined helper's file, named" \
