@@ -10,7 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <elf.h>
 #include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +24,7 @@
 
 volatile unsigned long sink;
 
+enum { TARGET_FIRST = __LINE__ + 1 };
 __attribute__((noinline)) void annotate_target(unsigned long n)
 {
 	unsigned long x = 1;
@@ -29,6 +33,7 @@ __attribute__((noinline)) void annotate_target(unsigned long n)
 		x = x * 2654435761u + i;
 	sink = x;
 }
+enum { TARGET_LAST = __LINE__ - 1 };
 
 static void test_view(void **state)
 {
@@ -84,13 +89,13 @@ static void test_view(void **state)
 	assert_true(n >= 2);
 	for (size_t i = 0; i < n; i++) {
 		assert_non_null(strstr(l[i].file, "test_annotate.c"));
-		assert_true(l[i].line >= 24 && l[i].line <= 32);
+		assert_true(l[i].line >= TARGET_FIRST && l[i].line <= TARGET_LAST);
 	}
 	free(l);
 	/* the source text of a line */
 	struct ann_srccache *sc2 = ann_srccache_new();
 	size_t len = 0;
-	const char *t = ann_source_line(sc2, v.frames[v.insns[0].fr].file, 24, &len);
+	const char *t = ann_source_line(sc2, v.frames[v.insns[0].fr].file, TARGET_FIRST, &len);
 
 	assert_non_null(t);
 	assert_true(len > 10 && !memcmp(t, "__attribute__", 13));
@@ -157,11 +162,77 @@ static void test_sim(void **state)
 	cgfile_free(cg);
 }
 
+/* Kernel code comes from an ELF core file (/proc/kcore): a fake one with
+ * one PT_LOAD segment at a kernel address; the function has no size, so
+ * decoding stops at the first return after the last sample. */
+static void test_kcore(void **state)
+{
+	static const uint8_t code[] = {
+		0x55,                         /* push %rbp */
+		0x48, 0x89, 0xe5,             /* mov %rsp,%rbp */
+		0x48, 0x83, 0xc0, 0x01,       /* +4: add $1,%rax */
+		0x48, 0x39, 0xc8,             /* +8: cmp %rcx,%rax */
+		0x75, 0xf7,                   /* +11: jne +4 */
+		0x5d,                         /* +13: pop %rbp */
+		0xc3,                         /* +14: ret */
+		0xcc, 0xcc,                   /* padding after the function */
+	};
+	const uint64_t base = 0xffffffff81000000ull;
+	char path[] = "/tmp/test_annotate_kcore.XXXXXX";
+	int fd = mkstemp(path);
+	Elf64_Ehdr eh = { .e_type = ET_CORE, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+			  .e_phoff = sizeof(Elf64_Ehdr), .e_ehsize = sizeof(Elf64_Ehdr),
+			  .e_phentsize = sizeof(Elf64_Phdr), .e_phnum = 1 };
+	Elf64_Phdr ph = { .p_type = PT_LOAD, .p_offset = 4096, .p_vaddr = base,
+			  .p_filesz = 4096, .p_memsz = 4096 };
+	uint8_t page[4096] = { 0 };
+
+	(void)state;
+	assert_true(fd >= 0);
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	memcpy(page, code, sizeof(code));
+	assert_int_equal(pwrite(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
+	assert_int_equal(pwrite(fd, &ph, sizeof(ph), sizeof(eh)), (ssize_t)sizeof(ph));
+	assert_int_equal(pwrite(fd, page, sizeof(page), 4096), (ssize_t)sizeof(page));
+	close(fd);
+
+	struct ann_addr addrs[1] = { { .addr = base + 8, .self = { 4, 4 } } };
+	struct ann_func f = { .dso = "[kernel.kallsyms]", .sym = "kfn", .raw_sym = "kfn",
+			      .start = base, .kernel = true, .self = { 4, 4 }, .addrs = addrs,
+			      .nr_addrs = 1 };
+	struct ann_view v;
+	int rc = ann_view_build(&v, &f, path, NULL);
+
+	if (rc == -EOPNOTSUPP) {
+		unlink(path);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(v.nr_insns, 7);
+	assert_string_equal(v.insns[6].in.mnemonic, "retq");
+	assert_int_equal(v.insns[3].self.hits, 4);      /* cmp at +8 */
+	assert_true(v.insns[2].jump_target);            /* add at +4 */
+	assert_true(v.insns[4].back_edge);              /* jne */
+	assert_false(v.have_lines);
+	ann_view_release(&v);
+	/* an address outside every segment */
+	f.start = base + 0x100000;
+	addrs[0].addr = f.start;
+	pk_error_clear();
+	assert_int_equal(ann_view_build(&v, &f, path, NULL), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "in no segment"));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_sim),
+		cmocka_unit_test(test_kcore),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
