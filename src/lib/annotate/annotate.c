@@ -484,6 +484,10 @@ int ann_view_build(struct ann_view *v, const struct ann_func *f, const char *elf
 	}
 	disasm_close(d);
 	free(code);
+	if (!v->nr_insns) {
+		ann_view_release(v);
+		return pk_error(EINVAL, "'%s': no code at %#llx", elf_path, (unsigned long long)f->start);
+	}
 	/* samples, call sites, jump targets */
 	for (size_t i = 0; i < f->nr_addrs; i++) {
 		const struct ann_addr *a = &f->addrs[i];
