@@ -42,7 +42,7 @@ static const struct cmd {
 	{ "bench",       cmd_bench,       "benchmark commands against each other, with statistics and a verdict" },
 	{ "cache",       cmd_cache,       "simulate caches, TLB and branches under Valgrind (cachegrind format)" },
 	{ "calibrate",   cmd_calibrate,   "measure the CPI model's penalties here; rank correlation of the simulators" },
-	{ "annotate",    cmd_annotate,    "per-function and per-line costs from a cache simulation" },
+	{ "annotate",    cmd_annotate,    "per-instruction and per-line costs of a profile or a cache simulation" },
 	{ "execsnoop",   BPF_CMD(cmd_execsnoop),   "eBPF: trace every exec with its arguments" },
 	{ "opensnoop",   BPF_CMD(cmd_opensnoop),   "eBPF: trace open/openat/openat2 with their results" },
 	{ "biolatency",  BPF_CMD(cmd_biolatency),  "eBPF: block I/O latency histogram" },

@@ -33,6 +33,7 @@
 #include "cachesim/hostcache.h"
 #include "cachesim/vgrun.h"
 #include "cgfile/cgfile.h"
+#include "symbol/symbol.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -258,8 +259,9 @@ static void add_geom(char **argv, int *n, const char *name, const struct cache_g
 	argv[(*n)++] = xstrdup(buf);
 }
 
-/* Copy the file at src into the open outfile and commit it. */
-static int copy_to_outfile(const char *src, struct outfile *of)
+/* Copy the file at src into the open outfile, after the line head (a
+ * desc: line, may be ""), and commit it. */
+static int copy_to_outfile(const char *src, const char *head, struct outfile *of)
 {
 	char buf[65536];
 	size_t n;
@@ -270,6 +272,7 @@ static int copy_to_outfile(const char *src, struct outfile *of)
 		of_abort(of);
 		return pk_error(err, "cannot read '%s': %s", src, strerror(err));
 	}
+	fputs(head, of->f);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
 		fwrite(buf, 1, n, of->f);
 	if (ferror(in)) {
@@ -401,6 +404,19 @@ int cmd_cache(int argc, char **argv)
 		fprintf(stderr, "perfkit cache: '%s': %s\n", argv[i],
 			strchr(argv[i], '/') ? "no such executable file" : "command not found");
 		return 127;
+	}
+	/* the program's build-id, for `perfkit annotate --cache` to match
+	 * the binary a recording sampled: "desc: build-id: HEX" */
+	char bidline[160] = "";
+	uint8_t bid[64];
+	int bidn = sym_read_build_id(prog, bid, sizeof(bid));
+
+	if (bidn > 0) {
+		int o = snprintf(bidline, sizeof(bidline), "desc: build-id:         ");
+
+		for (int k = 0; k < bidn && o < (int)sizeof(bidline) - 4; k++)
+			o += snprintf(bidline + o, sizeof(bidline) - (size_t)o, "%02x", bid[k]);
+		snprintf(bidline + o, sizeof(bidline) - (size_t)o, "\n");
 	}
 	free(prog);
 	struct vgrun vr = VGRUN_INIT;
@@ -605,7 +621,7 @@ int cmd_cache(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (copy_to_outfile(tmp.buf, &of) < 0) {
+	if (copy_to_outfile(tmp.buf, bidline, &of) < 0) {
 		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
 		unlink(tmp.buf);
 		unlink(log.buf);

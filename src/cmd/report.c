@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_SRCLINE, K_MAX };
 
@@ -82,6 +83,8 @@ struct report {
 	} *prev;
 	size_t prev_nr, prev_alloc;
 	const struct hist *prev_hist;
+	const char *hint_sym;         /* the hottest Self row's symbol (annotate hint) */
+	uint64_t hint_self;
 };
 
 /* The packed key of a frame, from the chosen sort keys only. */
@@ -495,6 +498,10 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 
 		if (!show[i])
 			continue;
+		if (row->sym && row->self > r->hint_self) {
+			r->hint_sym = row->sym;
+			r->hint_self = row->self;
+		}
 		if (r->children)
 			printf("  %7.2f%%", 100.0 * (double)row->children / (double)total);
 		printf("  %7.2f%%", 100.0 * (double)row->self / (double)total);
@@ -587,6 +594,26 @@ static void usage(FILE *fp)
 		    "      --no-demangle       raw (mangled) C++/Rust symbol names\n"
 		    "      --export=FORMAT     write the profile as pprof (gzip protobuf) or speedscope (JSON)\n"
 		    "  -o, --output FILE       the file --export writes (required with --export)\n");
+}
+
+/* On a terminal: where to go next, for the hottest function (quoted for
+ * the shell when it needs it; a name with a quote or control byte is not
+ * repeated). */
+static void print_hint(const char *input, const char *sym)
+{
+	bool plain = true, quotable = true;
+
+	for (const char *p = sym; *p; p++) {
+		if (!(*p == '_' || *p == ':' || *p == '.' || (*p >= '0' && *p <= '9') ||
+		      ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')))
+			plain = false;
+		if (*p == '\'' || (unsigned char)*p < 0x20 || *p == 0x7f)
+			quotable = false;
+	}
+	printf("# hint: `perfkit annotate%s%s %s%s%s` shows the instructions and source lines of the "
+	       "hottest function\n", strcmp(input, "perf.data") ? " -i " : "",
+	       strcmp(input, "perf.data") ? input : "", plain || !quotable ? "" : "'",
+	       quotable ? sym : "SYMBOL", plain || !quotable ? "" : "'");
 }
 
 static void print_warnings(void)
@@ -761,6 +788,8 @@ int cmd_report(int argc, char **argv)
 				"(the ring buffer was full: check I/O or CPU load, or record with a bigger -m)\n",
 				input, session_stats(s)->nr_lost_records);
 	}
+	if (err >= 0 && !report_export && r.hint_sym && !r.quiet && isatty(STDOUT_FILENO))
+		print_hint(input, r.hint_sym);
 	if (r.quiet)
 		pk_warnings_take();   /* perf's -q: no warnings or messages */
 	else

@@ -671,6 +671,11 @@ static const char *dso_file(struct session *s, const char *dso, bool deleted)
 	return res;
 }
 
+const char *session_dso_file(struct session *s, const char *dso)
+{
+	return dso && dso[0] == '/' ? dso_file(s, dso, false) : NULL;
+}
+
 static struct inline_resolver *inl_get(struct session *s)
 {
 	if (!s->inl) {

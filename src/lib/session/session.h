@@ -152,6 +152,13 @@ const char *session_thread_comm(struct session *s, uint32_t tid);
  * in hex) as perf shows it, "[unknown]" without a DSO.  Interned in the
  * session; each (DSO, address) resolved once. */
 const char *session_srcline(struct session *s, const struct pk_frame *fr);
+
+/* The file to read for the user DSO dso (a pk_frame's dso pointer, as the
+ * session interned it): dso itself when its build-id is the one recorded
+ * (or none was), else its copy by build-id (~/.debug, /usr/lib/debug), the
+ * same file symbols came from; NULL when none matches (a missing or
+ * rebuilt binary: its warning is queued with pk_warn once). */
+const char *session_dso_file(struct session *s, const char *dso);
 void session_close(struct session *s);
 
 #endif
