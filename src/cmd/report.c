@@ -408,27 +408,37 @@ static uint32_t *build_trees(const struct report *r, struct hist *h, const bool 
 	return b.trees;
 }
 
+/* The samples and the period an event's table is made of: all of them, or
+ * with perf's --hide-unresolved only those of rows with a symbol (the
+ * percentages are then of the resolved samples, as perf's). */
+static uint64_t hist_shown(const struct report *r, const struct hist *h, uint64_t *total)
+{
+	uint64_t n = 0;
+
+	if (!r->hide_unresolved) {
+		*total = h->total;
+		return h->nr_samples;
+	}
+	*total = 0;
+	for (size_t i = 0; i < h->nr; i++)
+		if (h->rows[i].sym) {
+			*total += h->rows[i].self;
+			n += h->rows[i].nr_self;
+		}
+	return n;
+}
+
 static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
 {
 	uint32_t *trees = NULL;
 	size_t width[K_MAX];
 	char buf[512];
-	unsigned long n = (unsigned long)h->nr_samples;
+	uint64_t total;
+	unsigned long n = (unsigned long)hist_shown(r, h, &total);
 	char unit = ' ';
 	size_t shown = 0;
 	bool *show;
 
-	/* perf's --hide-unresolved: percentages of the resolved samples */
-	uint64_t total = h->total;
-	if (r->hide_unresolved) {
-		total = 0;
-		n = 0;
-		for (size_t i = 0; i < h->nr; i++)
-			if (h->rows[i].sym) {
-				total += h->rows[i].self;
-				n += (unsigned long)h->rows[i].nr_self;
-			}
-	}
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
@@ -775,7 +785,11 @@ int cmd_report(int argc, char **argv)
 			printf("# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);
 		}
 		for (size_t i = 0; i < r.f->nr_evsels; i++) {
-			if (!r.hists[i].nr_samples)
+			uint64_t total;
+
+			/* as perf's (default) --skip-empty: an event with no
+			 * sample to show prints nothing */
+			if (!hist_shown(&r, &r.hists[i], &total))
 				continue;
 			print_hist(&r, &r.f->evsels[i], &r.hists[i], limit);
 			nr += r.hists[i].nr_samples;
