@@ -15,7 +15,12 @@ top2() { awk '!/^#/ && NF && $0 ~ /%/ { print $NF }' "$1" | head -2 | tr '\n' ' 
 
 perf record -q -e cpu-clock -F 999 -o "$T/plain.data" -- "$W" $ms >/dev/null 2>&1
 perf record -q -z -e cpu-clock -F 999 -o "$T/z.data" -- "$W" $ms >/dev/null 2>&1
-perf record -q -e cpu-clock -F 999 -o - -- "$W" $ms 2>/dev/null >"$T/pipe.data"
+# (on one CPU: perf writes each CPU's buffer in turn, so a workload that
+# moves between CPUs on a loaded machine can have its samples before its
+# exec's MMAP2 in the stream, and the cut below would keep only those)
+cpu=$(awk '/^Cpus_allowed_list:/ { split($2, a, /[-,]/); print a[1] }' /proc/self/status)
+pin=(); have taskset && [ -n "$cpu" ] && pin=(taskset -c "$cpu")
+"${pin[@]}" perf record -q -e cpu-clock -F 999 -o - -- "$W" $ms 2>/dev/null >"$T/pipe.data"
 "$PERFKIT" report -i "$T/plain.data" --no-children >"$T/plain.rep" 2>"$T/err"
 want=$(top2 "$T/plain.rep")
 diag "uncompressed: $want"
