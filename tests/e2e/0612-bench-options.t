@@ -39,7 +39,10 @@ expect "--show-output keeps the command's output" grep -q shown-output <<<"$out"
 out=$("$PERFKIT" bench -r 1 -n quiet 'echo hidden-output' 2>/dev/null)
 expect_fail "output discarded by default" grep -q hidden-output <<<"$out"
 "$PERFKIT" bench -N -r 2 --time-unit second 'sleep 0.01' >"$T/s" 2>&1
-expect "--time-unit second: three decimals, as hyperfine (0.010 s)" grep -Eq 'Time \(mean ± σ\): +0\.01[0-9] s' "$T/s"
+# (0.010 s or a little more when idle; a loaded machine starts sleep late,
+# but never makes it shorter than 10 ms)
+expect "--time-unit second: three decimals, as hyperfine (0.010 s or more)" \
+	awk '/Time \(mean ± σ\):/ { f = $5 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ && $5 + 0 >= 0.010 && $6 == "s" } END { exit !f }' "$T/s"
 
 # several -L: every combination, the first parameter varying fastest (as
 # hyperfine), each value substituted, a parameter_NAME CSV column each
@@ -53,9 +56,22 @@ expect "... JSON parameters" grep -q '"parameters": {"x": "2", "y": "b"}' "$T/l.
 expect "-L with the same name twice: usage error" test $? = 2
 
 # a command under 5 ms through the shell: a warning that names -N; none with -N
-"$PERFKIT" bench -r 3 true >"$T/short" 2>&1
-expect "under 5 ms with a shell: a warning" grep -q 'less than 5 ms' "$T/short"
-expect "... naming -N" grep -q -- '-N (--shell=none)' "$T/short"
+# (true's time less the shell's start-up is ~0 ms; on a loaded machine the
+# start-ups jitter by more than 5 ms and runs clamped at 0 lift the mean:
+# up to 3 tries, and a miss with a σ over 2 ms is a skip, with the figures)
+for try in 1 2 3; do
+	"$PERFKIT" bench -r 10 true >"$T/short" 2>&1
+	grep -q 'less than 5 ms' "$T/short" && break
+done
+sigma=$(awk '/Time \(mean ± σ\):/ { for (i = 1; i <= NF; i++) if ($i == "±") { print $(i + 1), $(i + 2); exit } }' "$T/short")
+if grep -q 'less than 5 ms' "$T/short"; then
+	ok "under 5 ms with a shell: a warning"
+	expect "... naming -N" grep -q -- '-N (--shell=none)' "$T/short"
+elif awk -v s="$sigma" 'BEGIN { split(s, a, " "); exit !(a[2] == "ms" && a[1] > 2 || a[2] == "s") }'; then
+	skip "under 5 ms with a shell: no warning, but the machine is too noisy (σ $sigma): $(grep 'Time (mean' "$T/short" | tr -s ' ')"
+else
+	not_ok "under 5 ms with a shell: a warning (σ $sigma)"; sed 's/^/# /' "$T/short" | head -8
+fi
 "$PERFKIT" bench -N -M 12 true >"$T/d" 2>&1
 expect_fail "... and none with -N" grep -q 'less than 5 ms' "$T/d"
 runs=$(sed -n 's/.* \([0-9]*\) runs$/\1/p' "$T/d")
@@ -74,8 +90,9 @@ else
 fi
 
 # a mean of zero: a "shell" whose start-up (sh -c '') is slower than the
-# commands, so every run is 0 after the start-up is subtracted
-printf '#!/bin/sh\n[ -z "$2" ] && sleep 0.02\nexit 0\n' >"$T/fakesh"; chmod +x "$T/fakesh"
+# commands, so every run is 0 after the start-up is subtracted (100 ms: more
+# than a loaded machine's delay in starting a command)
+printf '#!/bin/sh\n[ -z "$2" ] && sleep 0.1\nexit 0\n' >"$T/fakesh"; chmod +x "$T/fakesh"
 "$PERFKIT" bench -S "$T/fakesh" -r 3 --export-json "$T/z.json" --export-csv "$T/z.csv" \
 	--export-markdown "$T/z.md" 'a' 'b' >"$T/z" 2>&1; rc=$?
 expect "zero means: exit 0 and the exports written" test $rc -eq 0 -a -s "$T/z.json" -a -s "$T/z.csv" -a -s "$T/z.md"

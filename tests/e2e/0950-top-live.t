@@ -35,8 +35,14 @@ wait $sp 2>/dev/null
 expect "top -p: the process exits, top ends with status 0 ($rc)" test $rc = 0
 expect "... and says so" grep -q "^perfkit top: process $sp exited$" "$T/e.err"
 
-timeout 20 "$PERFKIT" top --stdio -d 1 -n 1 >"$T/a.out" 2>"$T/a.err"
-expect "top --stdio system-wide: exit 0" test $? = 0
+# (up to 3 one-second windows: on a loaded machine other programs' symbols
+# can fill the 25 rows of one)
+for try in 1 2 3; do
+	timeout 20 "$PERFKIT" top --stdio -d 1 -n 1 >"$T/a.out" 2>"$T/a.err"
+	rc=$?
+	grep -q '\[\.\] burn_two$' "$T/a.out" && break
+done
+expect "top --stdio system-wide: exit 0" test $rc = 0
 expect "system-wide: burn_two among the hot functions" grep -q '\[\.\] burn_two$' "$T/a.out"
 
 if have tmux; then
