@@ -43,6 +43,7 @@
 #include "base/child.h"
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "counter/counter.h"
 #include "counter/metrics.h"
@@ -836,15 +837,41 @@ static char *substitute(const char *tmpl, const char *var, const char *val)
 
 static int parse_int(const char *opt, const char *s, int min, int *out)
 {
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (!*s || *end || v < min || v > 100000000) {
-		fprintf(stderr, "perfkit bench: %s expects an integer ≥ %d, got '%s'\n", opt, min, s);
+	if (pk_parse_int(opt, s, min, 100000000, out)) {
+		fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
 		return -1;
 	}
-	*out = (int)v;
 	return 0;
+}
+
+static void free_results(struct result *res, int nres, int nparam)
+{
+	for (int i = 0; i < nres; i++) {
+		struct result *r = &res[i];
+		free(r->command);
+		free(r->name);
+		if (r->params)
+			for (int k = 0; k < nparam; k++)
+				free(r->params[k]);
+		free(r->params);
+		free(r->t);
+		free(r->user);
+		free(r->sys);
+		free(r->codes);
+		for (size_t k = 0; r->cv && k < r->cnt.nr; k++)
+			free(r->cv[k]);
+		free(r->cv);
+		free(r->cvn);
+		cnt_set_release(&r->cnt);
+	}
+	free(res);
+}
+
+static void free_vals(char *vals[][MAX_CMDS], const int *nvals, int nparam)
+{
+	for (int k = 0; k < nparam; k++)
+		for (int i = 0; i < nvals[k]; i++)
+			free(vals[k][i]);
 }
 
 enum { OPT_JSON = 256, OPT_MD, OPT_CSV, OPT_SHOW, OPT_UNIT, OPT_COUNTERS, OPT_EFFECT, OPT_STEP };
@@ -937,13 +964,10 @@ int cmd_bench(int argc, char **argv)
 				return fprintf(stderr, "perfkit bench: --time-unit expects millisecond, second or microsecond, got '%s'\n", optarg), 2;
 			break;
 		case OPT_COUNTERS: o.counters = 1; break;
-		case OPT_EFFECT: {
-			char *end;
-			o.min_effect = strtod(optarg, &end);
-			if (*end || !(o.min_effect >= 0))
-				return fprintf(stderr, "perfkit bench: --min-effect expects a percentage, got '%s'\n", optarg), 2;
+		case OPT_EFFECT:
+			if (pk_parse_double("--min-effect", optarg, 0, HUGE_VAL, &o.min_effect))
+				return fprintf(stderr, "perfkit bench: %s\n", pk_errmsg()), 2;
 			break;
-		}
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -971,7 +995,7 @@ int cmd_bench(int argc, char **argv)
 	for (size_t k = 0; k < sizeof(exports) / sizeof(exports[0]); k++) {
 		struct outfile probe;
 
-		if (!exports[k])
+		if (!exports[k] || pk_options_only)
 			continue;
 		if (of_open(&probe, exports[k]) < 0) {
 			fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
@@ -995,16 +1019,24 @@ int cmd_bench(int argc, char **argv)
 				return 2;
 			}
 	if (scan_min) {
-		char *e1, *e2, *e3 = NULL;
-		long lo = strtol(scan_min, &e1, 10), hi = strtol(scan_max, &e2, 10);
-		long st = step ? strtol(step, &e3, 10) : 1;
-		if (*e1 || *e2 || (e3 && *e3) || st <= 0 || hi < lo || (hi - lo) / st >= MAX_CMDS) {
-			fprintf(stderr, "perfkit bench: -P expects integers MIN ≤ MAX (at most %d values) and a positive -D\n", MAX_CMDS);
+		int64_t lo, hi, st = 1;
+		if (pk_parse_i64("-P MIN", scan_min, INT64_MIN, INT64_MAX, &lo) ||
+		    pk_parse_i64("-P MAX", scan_max, lo, INT64_MAX, &hi) ||
+		    (step && pk_parse_i64("-D", step, 1, INT64_MAX, &st))) {
+			fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
 			return 2;
 		}
-		for (long v = lo; v <= hi; v += st) {
+		/* hi - lo as unsigned: it cannot overflow when hi >= lo */
+		uint64_t n = ((uint64_t)hi - (uint64_t)lo) / (uint64_t)st;   /* + 1 */
+		if (n >= MAX_CMDS) {
+			fprintf(stderr, "perfkit bench: -P %s %s with step %lld gives more than %d values\n",
+				scan_min, scan_max, (long long)st, MAX_CMDS);
+			return 2;
+		}
+		n++;
+		for (uint64_t i = 0; i < n; i++) {
 			char b[32];
-			snprintf(b, sizeof(b), "%ld", v);
+			snprintf(b, sizeof(b), "%lld", (long long)((uint64_t)lo + i * (uint64_t)st));
 			vals[0][nvals[0]++] = xstrdup(b);
 		}
 	}
@@ -1013,6 +1045,7 @@ int cmd_bench(int argc, char **argv)
 			size_t l = strcspn(p, ",");
 			if (nvals[k] == MAX_CMDS) {
 				fprintf(stderr, "perfkit bench: at most %d values for '%s'\n", MAX_CMDS, o.param_vars[k]);
+				free_vals(vals, nvals, o.nparam);
 				return 2;
 			}
 			vals[k][nvals[k]++] = xstrndup(p, l);
@@ -1026,11 +1059,13 @@ int cmd_bench(int argc, char **argv)
 		ncomb *= nvals[k];
 	if ((long)ntmpl * ncomb > MAX_CMDS) {
 		fprintf(stderr, "perfkit bench: at most %d commands\n", MAX_CMDS);
+		free_vals(vals, nvals, o.nparam);
 		return 2;
 	}
 	int nres = ntmpl * (int)ncomb;
 	if (o.nprepare > 1 && o.nprepare != nres) {
 		fprintf(stderr, "perfkit bench: give one --prepare, or one per command (%d)\n", nres);
+		free_vals(vals, nvals, o.nparam);
 		return 2;
 	}
 	struct result *res = xcalloc((size_t)nres, sizeof(*res));
@@ -1059,6 +1094,11 @@ int cmd_bench(int argc, char **argv)
 		}
 	}
 
+	if (pk_options_only) {   /* the option fuzz harness: stop before running */
+		free_results(res, nres, o.nparam);
+		free_vals(vals, nvals, o.nparam);
+		return 0;
+	}
 	bool tty = isatty(2);
 	int rc = 0, err = 0;
 	double sh_t = 0, sh_u = 0, sh_s = 0;
@@ -1092,27 +1132,7 @@ int cmd_bench(int argc, char **argv)
 			rc = 1;
 		}
 	}
-	for (int i = 0; i < nres; i++) {
-		struct result *r = &res[i];
-		free(r->command);
-		free(r->name);
-		if (r->params)
-			for (int k = 0; k < o.nparam; k++)
-				free(r->params[k]);
-		free(r->params);
-		free(r->t);
-		free(r->user);
-		free(r->sys);
-		free(r->codes);
-		for (size_t k = 0; r->cv && k < r->cnt.nr; k++)
-			free(r->cv[k]);
-		free(r->cv);
-		free(r->cvn);
-		cnt_set_release(&r->cnt);
-	}
-	free(res);
-	for (int k = 0; k < o.nparam; k++)
-		for (int i = 0; i < nvals[k]; i++)
-			free(vals[k][i]);
+	free_results(res, nres, o.nparam);
+	free_vals(vals, nvals, o.nparam);
 	return rc;
 }

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/execsnoop.h"
 #include "bpfutil/setup.h"
@@ -165,7 +166,6 @@ static int parse_opts(struct execsnoop_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "+TtxUu:n:vh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -176,19 +176,18 @@ static int parse_opts(struct execsnoop_opts *o, int argc, char **argv)
 		case 'v': o->verbose = 1; break;
 		case 'n': o->name = optarg; break;
 		case 'u':
-			errno = 0;
-			o->uid = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->uid < 0 || o->uid >= 0xffffffffL) {
-				fprintf(stderr, "perfkit execsnoop: invalid UID '%s'\n", optarg);
-				return 2;
+			{
+				int64_t v;
+				if (pk_parse_i64("-u", optarg, 0, 0xfffffffeL, &v)) {
+					fprintf(stderr, "perfkit execsnoop: %s\n", pk_errmsg());
+					return 2;
+				}
+				o->uid = (long)v;
 			}
 			break;
 		case 'M':
-			errno = 0;
-			o->max_args = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->max_args < 1 || o->max_args > EXEC_MAX_ARGS) {
-				fprintf(stderr, "perfkit execsnoop: invalid --max-args '%s' (expected 1..%d)\n",
-					optarg, EXEC_MAX_ARGS);
+			if (pk_parse_int("--max-args", optarg, 1, EXEC_MAX_ARGS, &o->max_args)) {
+				fprintf(stderr, "perfkit execsnoop: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;

@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/funclatency.h"
 #include "bpfutil/hist.h"
@@ -75,11 +76,8 @@ static void usage(FILE *f)
 
 static int parse_secs(const char *what, const char *s, double *out)
 {
-	char *end;
-
-	*out = strtod(s, &end);
-	if (*end || end == s || !(*out > 0) || *out > 1e7) {
-		fprintf(stderr, "perfkit funclatency: invalid %s '%s'\n", what, s);
+	if (pk_parse_double(what, s, 0.001, 1e7, out)) {
+		fprintf(stderr, "perfkit funclatency: %s\n", pk_errmsg());
 		return 2;
 	}
 	return 0;
@@ -87,13 +85,8 @@ static int parse_secs(const char *what, const char *s, double *out)
 
 static int parse_step(const char *s, uint64_t *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = s[0] >= '0' && s[0] <= '9' ? strtoull(s, &end, 10) : 0;
-	if (!*out || errno || *end || *out > FUNC_LIN_STEP_MAX) {
-		fprintf(stderr, "perfkit funclatency: invalid linear step '%s' "
-			"(expected a positive integer up to %llu)\n", s, FUNC_LIN_STEP_MAX);
+	if (pk_parse_u64("the linear step", s, 1, FUNC_LIN_STEP_MAX, out)) {
+		fprintf(stderr, "perfkit funclatency: %s\n", pk_errmsg());
 		return 2;
 	}
 	return 0;
@@ -114,7 +107,6 @@ static int parse_opts(struct funclatency_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	/* "-": the target comes back as option 1 wherever it stands, so
 	 * options after it work whatever POSIXLY_CORRECT says */
@@ -129,11 +121,13 @@ static int parse_opts(struct funclatency_opts *o, int argc, char **argv)
 			o->target = optarg;
 			break;
 		case 'p':
-			errno = 0;
-			o->pid = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->pid <= 0 || o->pid > INT_MAX) {
-				fprintf(stderr, "perfkit funclatency: invalid PID '%s'\n", optarg);
-				return 2;
+			{
+				int64_t v;
+				if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
+					fprintf(stderr, "perfkit funclatency: %s\n", pk_errmsg());
+					return 2;
+				}
+				o->pid = (long)v;
 			}
 			break;
 		case 'u':

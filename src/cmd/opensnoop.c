@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/opensnoop.h"
 #include "bpfutil/relpath.h"
@@ -143,14 +144,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 static int parse_num(const char *what, const char *s, long max, long *out)
 {
-	char *end;
+	int64_t v;
 
-	errno = 0;
-	*out = strtol(s, &end, 10);
-	if (errno || *end || end == s || *out < 0 || *out > max) {
-		fprintf(stderr, "perfkit opensnoop: invalid %s '%s'\n", what, s);
+	if (pk_parse_i64(what, s, 0, max, &v)) {
+		fprintf(stderr, "perfkit opensnoop: %s\n", pk_errmsg());
 		return 2;
 	}
+	*out = (long)v;
 	return 0;
 }
 
@@ -171,12 +171,11 @@ static int parse_opts(struct opensnoop_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "+p:u:Txn:eFUd:vh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'p': if (parse_num("PID", optarg, INT_MAX, &o->pid) || !o->pid) return 2; break;
-		case 'u': if (parse_num("UID", optarg, 0xfffffffeL, &o->uid)) return 2; break;
+		case 'p': if (parse_num("-p", optarg, INT_MAX, &o->pid)) return 2; if (!o->pid) return fprintf(stderr, "perfkit opensnoop: -p expects a process id ≥ 1, got '0'\n"), 2; break;
+		case 'u': if (parse_num("-u", optarg, 0xfffffffeL, &o->uid)) return 2; break;
 		case 'T': o->timestamp = true; break;
 		case 'x': o->failed = true; break;
 		case 'n': o->name = optarg; break;
@@ -185,9 +184,8 @@ static int parse_opts(struct opensnoop_opts *o, int argc, char **argv)
 		case 'U': o->print_uid = true; break;
 		case 'v': o->verbose = 1; break;
 		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0)) {
-				fprintf(stderr, "perfkit opensnoop: invalid duration '%s'\n", optarg);
+			if (pk_parse_double("-d", optarg, 0.001, 1e7, &o->duration)) {
+				fprintf(stderr, "perfkit opensnoop: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;

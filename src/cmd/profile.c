@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/profile.h"
 #include "bpfutil/procmaps.h"
@@ -285,24 +286,27 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "+F:p:fUKIvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
-			errno = 0;
-			o->freq = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->freq < 1 || o->freq > 100000) {
-				fprintf(stderr, "perfkit profile: invalid frequency '%s' (expected 1..100000)\n", optarg);
-				return 2;
+			{
+				int64_t v;
+				if (pk_parse_i64("-F", optarg, 1, 100000, &v)) {
+					fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
+					return 2;
+				}
+				o->freq = (long)v;
 			}
 			break;
 		case 'p':
-			errno = 0;
-			o->pid = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->pid <= 0 || o->pid > INT_MAX) {
-				fprintf(stderr, "perfkit profile: invalid PID '%s'\n", optarg);
-				return 2;
+			{
+				int64_t v;
+				if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
+					fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
+					return 2;
+				}
+				o->pid = (long)v;
 			}
 			break;
 		case 'f': o->folded = true; break;
@@ -319,9 +323,8 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 		return 2;
 	}
 	if (optind < argc) {
-		o->duration = strtod(argv[optind], &end);
-		if (*end || end == argv[optind] || !(o->duration > 0) || o->duration > 1e7) {
-			fprintf(stderr, "perfkit profile: invalid duration '%s'\n", argv[optind]);
+		if (pk_parse_double("the duration", argv[optind], 0.001, 1e7, &o->duration)) {
+			fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
 			return 2;
 		}
 		optind++;

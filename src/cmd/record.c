@@ -207,6 +207,21 @@ static int list_threads(struct rec *r, pid_t pid)
 	return 0;
 }
 
+/* perf_event_paranoid > 1 refused kernel samples: one line, as perf -v */
+static void note_user_only(void)
+{
+	int level = -1;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = -1;
+		fclose(f);
+	}
+	fprintf(stderr, "perfkit record: kernel.perf_event_paranoid=%d: sampling user space only; "
+		"run as root or lower it to sample the kernel too\n", level);
+}
+
 static int open_error(struct rec *r, size_t ev, int err)
 {
 	const char *name = r->ev_specs[ev];
@@ -277,6 +292,8 @@ static int open_events(struct rec *r)
 					a->exclude_kernel = 1;
 					a->exclude_hv = 1;
 					fd = sys_perf_event_open(a, r->tids[t], r->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+					if (fd >= 0)
+						note_user_only();
 				}
 				if (fd < 0) {
 					if (errno == ESRCH && r->target_pid && t > 0)

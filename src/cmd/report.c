@@ -19,6 +19,7 @@
 #include "cmd/cmds.h"
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "session/session.h"
@@ -615,12 +616,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'S': break;
 		case 'M':
-			errno = 0;
-			long ms = strtol(optarg, &end, 10);
-			so.max_stack = ms > 0 && ms <= 1000000 ? (int)ms : 0;
-			if (end == optarg || *end || errno || so.max_stack <= 0) {
-				fprintf(stderr, "perfkit report: bad --max-stack '%s' (expected 1 to 1000000)\n",
-					optarg);
+			if (pk_parse_int("--max-stack", optarg, 1, 1000000, &so.max_stack)) {
+				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;

@@ -13,6 +13,7 @@
 #include "cmd/cmds.h"
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "session/session.h"
 
@@ -128,7 +129,6 @@ int cmd_script(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_opts so = { .inline_ = true };
-	char *end;
 	const char *input = "perf.data";
 	struct session *s;
 	struct out o;
@@ -139,10 +139,8 @@ int cmd_script(int argc, char **argv)
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'M':
-			so.max_stack = (int)strtol(optarg, &end, 10);
-			if (end == optarg || *end || so.max_stack <= 0) {
-				fprintf(stderr, "perfkit script: bad --max-stack '%s' (expected a positive number)\n",
-					optarg);
+			if (pk_parse_int("--max-stack", optarg, 1, 1000000, &so.max_stack)) {
+				fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;

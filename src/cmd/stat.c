@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
@@ -26,6 +27,7 @@
 #include "base/child.h"
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "counter/counter.h"
 #include "counter/metrics.h"
@@ -402,6 +404,30 @@ static int flush_out(FILE *out, struct strbuf *sb)
 	return fflush(out);
 }
 
+/* perf_event_paranoid made some events count user space only: their
+ * names (with ":u") into the summed set, and one line, as perf -v says */
+static void note_user_only(const struct cnt_set *opened, struct cnt_set *sum, bool say)
+{
+	for (size_t k = 0; k < sum->nr && k < opened->nr; k++)
+		if (opened->ev[k].user_only && !sum->ev[k].user_only) {
+			free(sum->ev[k].name);
+			sum->ev[k].name = xstrdup(opened->ev[k].name);
+			sum->ev[k].user_only = true;
+		}
+	if (say)
+		fprintf(stderr, "perfkit stat: kernel.perf_event_paranoid=%d: counting user space only "
+			"(events marked :u); run as root or lower it to count the kernel too\n",
+			opened->paranoid_fallback);
+}
+
+/* an option value refused: the message, and the usage exit status */
+static int opt_error(struct strbuf *events)
+{
+	fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
+	sb_release(events);
+	return 2;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -419,7 +445,6 @@ int cmd_stat(int argc, char **argv)
 	struct stat_opts o = { .runs = 1 };
 	struct strbuf events = STRBUF_INIT;
 	int c, status = 0;
-	char *end;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:aI:h", lopts, NULL)) != -1) {
@@ -430,32 +455,23 @@ int cmd_stat(int argc, char **argv)
 			sb_addstr(&events, optarg);
 			break;
 		case 'r':
-			o.runs = (int)strtol(optarg, &end, 10);
-			if (*end || o.runs < 1 || o.runs > 1000000) {
-				fprintf(stderr, "perfkit stat: -r expects a positive number of runs, got '%s'\n", optarg);
-				return 2;
-			}
+			if (pk_parse_int("-r", optarg, 1, 1000000, &o.runs))
+				return opt_error(&events);
 			break;
 		case 'x': o.sep = optarg; break;
 		case 'j': o.json = 1; break;
 		case 'o': o.output = optarg; break;
 		case 'p':
-			o.pid = (pid_t)strtol(optarg, &end, 10);
-			if (*end || o.pid <= 0) {
-				fprintf(stderr, "perfkit stat: -p expects a process id, got '%s'\n", optarg);
-				return 2;
-			}
+			if (pk_parse_int("-p", optarg, 1, INT_MAX, &o.pid))
+				return opt_error(&events);
 			break;
 		case 'a': o.all_cpus = 1; break;
 		case 'I':
-			o.interval_ms = (int)strtol(optarg, &end, 10);
-			if (*end || o.interval_ms < 10) {
-				fprintf(stderr, "perfkit stat: -I expects milliseconds (at least 10), got '%s'\n", optarg);
-				return 2;
-			}
+			if (pk_parse_int("-I", optarg, 10, INT_MAX, &o.interval_ms))
+				return opt_error(&events);
 			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'h': usage(stdout); sb_release(&events); return 0;
+		default: usage(stderr); sb_release(&events); return 2;
 		}
 	}
 	o.argv = argv + optind;
@@ -465,18 +481,22 @@ int cmd_stat(int argc, char **argv)
 	if (o.argc == 0 && o.pid <= 0 && !o.all_cpus) {
 		fprintf(stderr, "perfkit stat: no command given (perfkit stat [options] -- CMD [ARGS...])\n");
 		usage(stderr);
+		sb_release(&events);
 		return 2;
 	}
 	if (o.sep && o.json) {
 		fprintf(stderr, "perfkit stat: -x and -j cannot be used together\n");
+		sb_release(&events);
 		return 2;
 	}
 	if (o.pid > 0 && o.all_cpus) {
 		fprintf(stderr, "perfkit stat: -p and -a cannot be used together\n");
+		sb_release(&events);
 		return 2;
 	}
 	if ((o.pid > 0 || o.all_cpus || o.interval_ms) && o.runs > 1) {
 		fprintf(stderr, "perfkit stat: -r cannot be combined with -p, -a or -I\n");
+		sb_release(&events);
 		return 2;
 	}
 
@@ -488,6 +508,11 @@ int cmd_stat(int argc, char **argv)
 		cnt_set_release(&sum);
 		sb_release(&events);
 		return 2;
+	}
+	if (pk_options_only) {   /* the option fuzz harness: stop before running */
+		cnt_set_release(&sum);
+		sb_release(&events);
+		return 0;
 	}
 
 	FILE *out = stderr;
@@ -527,6 +552,8 @@ int cmd_stat(int argc, char **argv)
 		if (o.pid <= 0 && !o.all_cpus)
 			flags = CNT_ENABLE_ON_EXEC | CNT_INHERIT;
 		err = open_targets(&t, o.events, target, o.all_cpus, flags);
+		if (!err && t.sets[0].paranoid_fallback)
+			note_user_only(&t.sets[0], &sum, run == 0);
 		if (!err && flags == 0)
 			for (int i = 0; i < t.nr && !err; i++)
 				err = cnt_set_enable(&t.sets[i]);
@@ -557,6 +584,7 @@ int cmd_stat(int argc, char **argv)
 		if (o.interval_ms) {
 			add_events(&prev, o.events);
 			add_events(&cur, o.events);
+			note_user_only(&t.sets[0], &cur, false);
 		}
 		double next = t0 + o.interval_ms * 1e6;
 		if (o.interval_ms && !o.sep && !o.json) {

@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "bpf/tcplife.h"
 #include "bpfutil/setup.h"
 #include "tcplife.skel.h"
@@ -132,16 +133,17 @@ static int parse_opts(struct tcplife_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "+p:L:D:TtwBd:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			errno = 0;
-			o->pid = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->pid <= 0 || o->pid > INT_MAX) {
-				fprintf(stderr, "perfkit tcplife: invalid PID '%s'\n", optarg);
-				return 2;
+			{
+				int64_t v;
+				if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
+					fprintf(stderr, "perfkit tcplife: %s\n", pk_errmsg());
+					return 2;
+				}
+				o->pid = (long)v;
 			}
 			break;
 		case 'L': if (parse_ports(optarg, o->lports, &o->n_lports)) return 2; break;
@@ -152,9 +154,8 @@ static int parse_opts(struct tcplife_opts *o, int argc, char **argv)
 		case 'B': o->bytes = true; break;
 		case 'v': o->verbose = 1; break;
 		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0) || o->duration > 1e7) {
-				fprintf(stderr, "perfkit tcplife: invalid duration '%s'\n", optarg);
+			if (pk_parse_double("-d", optarg, 0.001, 1e7, &o->duration)) {
+				fprintf(stderr, "perfkit tcplife: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;

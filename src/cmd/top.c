@@ -24,6 +24,7 @@
 #include "cmd/cmds.h"
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "event/event.h"
@@ -557,45 +558,41 @@ static int parse_args(struct top *t, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long v;
+	int64_t v;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "F:p:e:d:n:zh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
-			v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || v <= 0 || v > 1000000) {
-				fprintf(stderr, "perfkit top: bad -F '%s' (expected a frequency in Hz)\n", optarg);
+			if (pk_parse_i64("-F", optarg, 1, 1000000, &v)) {
+				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
 				return 2;
 			}
 			t->freq = (unsigned)v;
 			break;
 		case 'p':
-			v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || v <= 0 || v > INT_MAX) {
-				fprintf(stderr, "perfkit top: bad -p '%s' (expected a process id)\n", optarg);
+			if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
+				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
 				return 2;
 			}
 			t->pid = (pid_t)v;
 			break;
 		case 'e': t->event = optarg; break;
 		case 'd':
-			t->delay = strtod(optarg, &end);
-			if (end == optarg || *end || !(t->delay >= 0.1 && t->delay <= 3600)) {
-				fprintf(stderr, "perfkit top: bad -d '%s' (expected seconds, 0.1 to 3600)\n", optarg);
+			if (pk_parse_double("-d", optarg, 0.1, 3600, &t->delay)) {
+				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;
 		case 'S': t->stdio = true; break;
 		case 'z': t->zero = true; break;
 		case 'n':
-			t->iterations = strtol(optarg, &end, 10);
-			if (end == optarg || *end || t->iterations <= 0) {
-				fprintf(stderr, "perfkit top: bad -n '%s' (expected a positive count)\n", optarg);
+			if (pk_parse_i64("-n", optarg, 1, INT64_MAX, &v)) {
+				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
 				return 2;
 			}
+			t->iterations = (long)v;
 			break;
 		case 'h': usage(stdout); return -1;
 		default: usage(stderr); return 2;
