@@ -806,10 +806,27 @@ static int drain_all(struct rec *r)
 
 /* ---- the command ---- */
 
+/* Does the data written to path land in our stdout? */
+static bool output_is_stdout(const char *path)
+{
+	struct stat o, so;
+	int fd = strcmp(path, "-") ? of_std_fd(path) : 1;
+
+	if (fd == 1)
+		return true;
+	if (fstat(1, &so) < 0 || (fd >= 0 ? fstat(fd, &o) : stat(path, &o)) < 0)
+		return false;
+	return o.st_dev == so.st_dev && o.st_ino == so.st_ino;
+}
+
 /* Fork the command, held before its exec until start_command(). */
 static int fork_command(struct rec *r, const sigset_t *oldmask)
 {
-	int err = pk_child_fork(&r->held, r->cmd, oldmask, 0);
+	/* like perf: when the data goes to our stdout (a pipe, -o -,
+	 * -o /dev/stdout or the same file), the command's output goes to
+	 * stderr, or it would land in the middle of the data */
+	int err = pk_child_fork(&r->held, r->cmd, oldmask,
+				output_is_stdout(r->output) ? PK_CHILD_STDOUT_TO_STDERR : 0);
 
 	if (!err)
 		r->child = r->held.pid;
