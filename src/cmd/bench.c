@@ -736,15 +736,16 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres)
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
 		sb_addstr(&sb, "| `");
-		for (const char *p = label(r); *p; p++) {
-			if (*p == '\n' || *p == '\r') {   /* a row is one line */
-				sb_addch(&sb, ' ');
-				continue;
-			}
+		/* control characters escaped (a row is one line, and no escape
+		 * sequence reaches a terminal showing the file) */
+		struct strbuf esc = STRBUF_INIT;
+		sb_add_term(&esc, label(r), strlen(label(r)));
+		for (const char *p = esc.buf; *p; p++) {
 			if (*p == '|' || *p == '`')
 				sb_addch(&sb, '\\');
 			sb_addch(&sb, *p);
 		}
+		sb_release(&esc);
 		sb_addstr(&sb, "` | ");
 		if (!r->n) {
 			sb_addstr(&sb, "n/a | n/a | n/a | n/a |\n");

@@ -119,7 +119,11 @@ static int handle_event(void *ctx, void *data, size_t size)
 		sb_addf(sb, "%-8.3f ", (double)(e->ts_ns - o->start_ns) / 1e9);
 	if (o->print_uid)
 		sb_addf(sb, "%-6u ", e->uid);
-	sb_addf(sb, "%-16s %-7u %-7u %3d ", comm, e->pid, e->ppid, e->retval);
+	size_t at = sb->len;
+	sb_add_term(sb, comm, strlen(comm));   /* escaped: one event, one line */
+	if (sb->len - at < 16)
+		sb_addf(sb, "%*s", (int)(16 - (sb->len - at)), "");
+	sb_addf(sb, " %-7u %-7u %3d ", e->pid, e->ppid, e->retval);
 
 	/* from the new process (EXEC_F_FROM_MM): the raw argv block, whose
 	 * arguments are counted and cut here as the kernel half does at entry */

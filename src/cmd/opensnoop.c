@@ -131,12 +131,20 @@ static int handle_event(void *ctx, void *data, size_t size)
 		sb_addf(sb, "%-8.3f ", (double)(e->ts_ns - o->start_ns) / 1e9);
 	if (o->print_uid)
 		sb_addf(sb, "%-6u ", e->uid);
-	sb_addf(sb, "%-7u %-16s %3d %3d ", e->pid, comm, e->ret >= 0 ? e->ret : -1,
-		e->ret >= 0 ? 0 : -e->ret);
+	/* names escaped: a newline in a file name must not forge a line,
+	 * nor an escape sequence reach the terminal */
+	sb_addf(sb, "%-7u ", e->pid);
+	size_t at = sb->len;
+	sb_add_term(sb, comm, strlen(comm));
+	if (sb->len - at < 16)
+		sb_addf(sb, "%*s", (int)(16 - (sb->len - at)), "");
+	sb_addf(sb, " %3d %3d ", e->ret >= 0 ? e->ret : -1, e->ret >= 0 ? 0 : -e->ret);
 	if (o->extended)
 		sb_addf(sb, "%08llo ", (unsigned long long)e->flags);
+	at = sb->len;
 	if (!(o->full_path && fname[0] && fname[0] != '/' && resolve_path(sb, e, dir_size, fname, &o->dir)))
 		sb_addstr(sb, fname);
+	sb_term_escape_from(sb, at);
 	sb_addch(sb, '\n');
 	fwrite(sb->buf, 1, sb->len, stdout);
 	return 0;

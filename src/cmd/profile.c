@@ -183,7 +183,7 @@ static char *render_key(const struct prof_key *k, int stack_fd, struct resolver 
 		for (char *c = comm; *c; c++)
 			if (*c == ';' || *c == ' ')
 				*c = '_';
-		sb_addstr(&sb, comm);
+		sb_add_term(&sb, comm, strlen(comm));   /* a newline would split the line */
 		if (ulost || umiss)
 			sb_addf(&sb, ";[missing user stack: %s]", ulost ? errname(k->user_stack_id) : "evicted");
 		for (int i = nu - 1; i >= 0; i--) {
@@ -197,11 +197,14 @@ static char *render_key(const struct prof_key *k, int stack_fd, struct resolver 
 			add_kernel_frame(&sb, r, kips[i]);
 			sb_addstr(&sb, "_[k]");
 		}
+		sb_term_escape_from(&sb, 0);   /* symbol names too: one stack, one line */
 		return sb_detach(&sb, NULL);
 	}
 	for (int i = 0; i < nk; i++) {
 		sb_addstr(&sb, "    ");
+		size_t at = sb.len;
 		add_kernel_frame(&sb, r, kips[i]);
+		sb_term_escape_from(&sb, at);
 		sb_addch(&sb, '\n');
 	}
 	if (klost || kmiss)
@@ -210,12 +213,16 @@ static char *render_key(const struct prof_key *k, int stack_fd, struct resolver 
 		sb_addstr(&sb, "    --\n");
 	for (int i = 0; i < nu; i++) {
 		sb_addstr(&sb, "    ");
+		size_t at = sb.len;
 		add_user_frame(&sb, r, (int)k->pid, uips[i], i == 0);
+		sb_term_escape_from(&sb, at);
 		sb_addch(&sb, '\n');
 	}
 	if (ulost || umiss)
 		sb_addf(&sb, "    [Missed User Stack: %s]\n", ulost ? errname(k->user_stack_id) : "evicted");
-	sb_addf(&sb, "    -                %s (%u)\n", comm, k->pid);
+	sb_addstr(&sb, "    -                ");
+	sb_add_term(&sb, comm, strlen(comm));
+	sb_addf(&sb, " (%u)\n", k->pid);
 	return sb_detach(&sb, NULL);
 }
 

@@ -295,6 +295,8 @@ static void key_text(const struct row *row, enum sort_key k, char *buf, size_t s
 	case K_SRCLINE: snprintf(buf, size, "%s", row->srcline); break;
 	default: buf[0] = '\0'; break;
 	}
+	/* a name with a newline or an escape sequence stays on its row */
+	str_term_escape_buf(buf, size);
 }
 
 static const char *key_header(enum sort_key k)

@@ -54,14 +54,14 @@ static void add_frame(struct strbuf *sb, const struct pk_frame *fr)
 		return;
 	}
 	if (fr->sym) {
-		sb_addstr(sb, fr->sym);
+		sb_add_term(sb, fr->sym, strlen(fr->sym));
 		sb_add(sb, "+0x", 3);
 		add_hex(sb, fr->sym_off, 0);
 	} else {
 		sb_add(sb, "[unknown]", 9);
 	}
 	sb_add(sb, " (", 2);
-	sb_addstr(sb, fr->dso);
+	sb_add_term(sb, fr->dso, strlen(fr->dso));
 	sb_add(sb, ")\n", 2);
 }
 
@@ -72,10 +72,18 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	uint64_t t = s->raw->evsel->attr.sample_type;
 	bool cc = (t & PERF_SAMPLE_CALLCHAIN) != 0;
 
-	if (cc)
-		sb_addf(sb, "%s %5" PRIu32 " ", s->comm, s->tid);
-	else
-		sb_addf(sb, "%16s %5" PRIu32 " ", s->comm, s->tid);
+	/* the comm escaped (a newline in it would start a new sample) and,
+	 * without call chains, right-aligned on 16 columns */
+	size_t at = sb->len;
+	sb_add_term(sb, s->comm, strlen(s->comm));
+	size_t cl = sb->len - at;
+	if (!cc && cl < 16) {
+		sb_grow(sb, 16 - cl);
+		memmove(sb->buf + at + 16 - cl, sb->buf + at, cl);
+		memset(sb->buf + at, ' ', 16 - cl);
+		sb_setlen(sb, at + 16);
+	}
+	sb_addf(sb, " %5" PRIu32 " ", s->tid);
 	if (t & PERF_SAMPLE_CPU)
 		sb_addf(sb, "[%03" PRIu32 "] ", s->cpu);
 	if (t & PERF_SAMPLE_TIME)

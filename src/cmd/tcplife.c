@@ -31,6 +31,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "base/strbuf.h"
 #include "base/error.h"
 #include "base/parse.h"
 #include "bpf/tcplife.h"
@@ -99,6 +100,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 		strcpy(daddr, "?");
 	memcpy(comm, e->comm, TCPLIFE_TASK_COMM_LEN);
 	comm[TCPLIFE_TASK_COMM_LEN] = '\0';
+	char ecomm[4 * TCPLIFE_TASK_COMM_LEN + 1];   /* escaped: one line an event */
+	snprintf(ecomm, sizeof(ecomm), "%s", comm);
+	str_term_escape_buf(ecomm, sizeof(ecomm));
 	if (o->time) {
 		char buf[16];
 		time_t t = time(NULL);
@@ -107,7 +111,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	}
 	if (o->timestamp)
 		printf("%-9.3f ", (double)(e->ts_us - o->start_us) / 1e6);
-	printf("%-7u %-12.12s %-*s %-5u %-*s %-5u ", e->pid, comm, aw, saddr, e->lport, aw, daddr,
+	printf("%-7u %-12.12s %-*s %-5u %-*s %-5u ", e->pid, ecomm, aw, saddr, e->lport, aw, daddr,
 	       e->dport);
 	if (o->bytes)
 		printf("%10llu %10llu ", (unsigned long long)e->tx_b, (unsigned long long)e->rx_b);

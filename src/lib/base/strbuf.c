@@ -341,3 +341,34 @@ int fputs_term(const char *s, FILE *f)
 	sb_release(&sb);
 	return rc;
 }
+
+void str_term_escape_buf(char *buf, size_t size)
+{
+	size_t len = strlen(buf);
+
+	if (!size || !str_needs_term_escape(buf, len))
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	sb_add_term(&sb, buf, len);
+	size_t n = sb.len < size - 1 ? sb.len : size - 1;
+	/* do not cut an escape: back to its backslash */
+	for (size_t i = n >= 3 ? n - 3 : 0; i < n; i++)
+		if (sb.buf[i] == '\\' && i + 1 < sb.len && sb.buf[i + 1] == 'x' && i + 4 > n) {
+			n = i;
+			break;
+		}
+	memcpy(buf, sb.buf, n);
+	buf[n] = '\0';
+	sb_release(&sb);
+}
+
+void sb_term_escape_from(struct strbuf *sb, size_t at)
+{
+	if (at >= sb->len || !str_needs_term_escape(sb->buf + at, sb->len - at))
+		return;
+	char *tail = xstrndup(sb->buf + at, sb->len - at);
+	size_t n = sb->len - at;
+	sb_setlen(sb, at);
+	sb_add_term(sb, tail, n);
+	free(tail);
+}

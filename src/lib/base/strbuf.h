@@ -61,6 +61,14 @@ void sb_add_term(struct strbuf *sb, const char *s, size_t len);
 /* True when s (len bytes) has a byte sb_add_term() would escape. */
 int str_needs_term_escape(const char *s, size_t len);
 
+/* Escape sb->buf[at..len) in place as sb_add_term() does (for text that a
+ * helper appended unescaped, such as a joined path). */
+void sb_term_escape_from(struct strbuf *sb, size_t at);
+
+/* Escape the NUL-terminated text in buf (size bytes) in place as
+ * sb_add_term() does, cut to fit size (never inside an escape). */
+void str_term_escape_buf(char *buf, size_t size);
+
 /* fputs(s) with sb_add_term()'s escaping; returns what fputs returns. */
 int fputs_term(const char *s, FILE *f);
 
