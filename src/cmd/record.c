@@ -1268,8 +1268,13 @@ int cmd_record(int argc, char **argv)
 			break;
 		if (forwarded && !r.child)
 			break;
-		struct timespec ts = { .tv_sec = 0, .tv_nsec = 250 * 1000 * 1000 };
-		int n = ppoll(pfds, npfd, r.target_pid ? &ts : NULL, &waitmask);
+		/* records buffered while the rings are quiet reach the file
+		 * within a second (a recorder killed with SIGKILL keeps them) */
+		rc = pd_writer_tick(r.w);
+		if (rc)
+			break;
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = 250 * 1000 * 1000 }, sec = { 1, 0 };
+		int n = ppoll(pfds, npfd, r.target_pid ? &ts : &sec, &waitmask);
 		if (n > 0) {
 			int live = 0;
 			for (size_t i = 0; i < npfd; i++) {
@@ -1309,13 +1314,22 @@ int cmd_record(int argc, char **argv)
 		snprintf(msg, sizeof(msg), "%s", pk_errmsg());
 		add_build_ids(&r);
 		rename_old(r.output);
+		uint64_t kept = pd_writer_kept_samples(r.w);
 		int frc = pd_writer_finish(r.w);
 		r.w = NULL;
-		if (frc)
+		if (frc && frc != -ENOSPC && frc != -EDQUOT) {
 			fprintf(stderr, "perfkit record: %s; nothing could be kept: %s\n", msg, pk_errmsg());
-		else
+		} else {
+			struct stat fst;
+			double fmb = stat(r.output, &fst) == 0 ? (double)fst.st_size / (1024.0 * 1024.0) : 0;
+			if (frc)   /* features dropped too: say which */
+				snprintf(msg, sizeof(msg), "%s", pk_errmsg());
 			fprintf(stderr, "perfkit record: %s; recording stopped, the samples written "
 				"until then are in %s\n", msg, r.output);
+			fprintf(stderr, "[ perfkit record: %" PRIu64 " samples kept, %" PRIu64 " dropped (disk full), %"
+				PRIu64 " lost, %.3f MB written to %s ]\n", kept,
+				r.samples > kept ? r.samples - kept : 0, r.lost, fmb, r.output);
+		}
 		ret = 1;
 		goto out;
 	}
