@@ -218,6 +218,13 @@ int pd_parse_sample_id(const struct pd_file *f, const struct perf_event_header *
 		       struct pd_sample_id *out);
 
 /* Offset in the file of a record returned by pd_next (for messages). */
+/* The caller is done with the records before data position pos (as
+ * pd_next counts it): the pages of the mapping before it are dropped
+ * (MADV_DONTNEED; read again from the file if touched), so reading a large
+ * file in order keeps a window of it in memory, not the file.  No-op for
+ * in-memory data. */
+void pd_release_before(const struct pd_file *f, uint64_t pos);
+
 uint64_t pd_offset(const struct pd_file *f, const struct perf_event_header *rec);
 
 /* ---- writer ---- */
