@@ -30,7 +30,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/error.h"
 #include "base/parse.h"
@@ -190,6 +194,33 @@ static void print_hist(struct funclatency_bpf *skel, const struct funclatency_op
 	sb_release(&sb);
 }
 
+/* Is the target C++ (a mangled or qualified name, or a binary that uses
+ * libstdc++'s exception runtime)?  Then an exception can unwind through the
+ * function, and the kernel's return probe cannot be unwound through. */
+static bool looks_cxx(const char *binary, const char *func)
+{
+	static const char *const marks[] = { "libstdc++.so", "__gxx_personality_v0", "__cxa_throw" };
+	struct stat st;
+	bool cxx = !strncmp(func, "_Z", 2) || strstr(func, "::");
+	int fd;
+
+	if (cxx)
+		return true;
+	fd = open(binary, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]) && !cxx; i++)
+				cxx = memmem(m, (size_t)st.st_size, marks[i], strlen(marks[i])) != NULL;
+			munmap(m, (size_t)st.st_size);
+		}
+	}
+	close(fd);
+	return cxx;
+}
+
 static void reset_hist(struct funclatency_bpf *skel)
 {
 	for (int i = 0; i < LOG2_SLOTS; i++)
@@ -265,6 +296,10 @@ int cmd_funclatency(int argc, char **argv)
 	}
 
 	bpfk_stop_on_signals();
+	if (looks_cxx(binary, func))
+		fprintf(stderr, "perfkit funclatency: warning: %s is C++: an exception that unwinds through %s "
+			"cannot pass the kernel's return probe (the unwinder cannot follow its trampoline) and "
+			"ends the program in std::terminate\n", binary, func);
 	fprintf(stderr, "Tracing 1 function for \"%s:%s\"... Hit Ctrl-C to end.\n", binary, func);
 	unsigned long long start = bpfk_now_ns();
 	unsigned long long end = o.duration > 0 ? start + (unsigned long long)(o.duration * 1e9) : 0;
@@ -281,6 +316,9 @@ int cmd_funclatency(int argc, char **argv)
 			break;
 		reset_hist(skel);
 	}
+	if (skel->bss->abandoned)
+		fprintf(stderr, "perfkit funclatency: %llu calls left without a return (longjmp or an exception) "
+			"not measured\n", (unsigned long long)skel->bss->abandoned);
 	if (skel->bss->too_deep)
 		fprintf(stderr, "perfkit funclatency: %llu calls nested deeper than %d not measured\n",
 			(unsigned long long)skel->bss->too_deep, FUNC_MAX_DEPTH);
