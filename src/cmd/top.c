@@ -95,6 +95,7 @@ struct top {
 	char dir[64], path[96];
 	/* the table: decayed history, or the last window only with -z */
 	bool zero;
+	bool user_only;         /* perf_event_paranoid > 1: user space only */
 	struct hashmap strings, keys;   /* key → row index + 1 */
 	struct top_row *rows;           /* first seen first */
 	size_t nr_rows, alloc_rows;
@@ -239,6 +240,7 @@ static int open_one(struct top *t, pid_t pid, int cpu, bool own_ring)
 		t->attr.exclude_kernel = 1;   /* like perf: user space only */
 		t->attr.exclude_hv = 1;
 		fd = sys_perf_event_open(&t->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		t->user_only = fd >= 0;   /* said on the header line */
 	}
 	if (fd < 0)
 		return -errno;
@@ -498,6 +500,8 @@ static void show_stdio(struct top *t, size_t max_rows)
 		printf("%d", (int)t->pid);
 	if (t->lost)
 		printf(", %" PRIu64 " lost", t->lost);
+	if (t->user_only)
+		printf(", user space only (perf_event_paranoid)");
 	printf("\n# Overhead  Shared Object         Symbol\n");
 	for (size_t i = 0; i < t->nr_rows && i < max_rows; i++) {
 		const struct top_row *r = &t->rows[t->order[i]];
@@ -516,9 +520,10 @@ static void show_curses(struct top *t)
 	char line[512];
 
 	erase();
-	snprintf(line, sizeof(line), "perfkit top: %" PRIu64 " samples of %s in the last %.1f s, %s%.0d%s   (q quits)",
+	snprintf(line, sizeof(line), "perfkit top: %" PRIu64 " samples of %s in the last %.1f s, %s%.0d%s%s   (q quits)",
 		 t->nr_samples, t->event, t->delay, t->pid ? "process " : "system-wide", (int)t->pid,
-		 t->lost ? ", samples lost" : "");
+		 t->lost ? ", samples lost" : "",
+		 t->user_only ? ", user space only (perf_event_paranoid)" : "");
 	mvaddnstr(0, 0, line, cols);
 	attron(A_REVERSE);
 	snprintf(line, sizeof(line), "%-*s", cols > 0 && cols < (int)sizeof(line) ? cols : 80,

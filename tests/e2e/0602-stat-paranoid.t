@@ -43,4 +43,15 @@ as_user "$PERFKIT" record -o "$T/u.data" -- "$PK_BUILD/tests/workloads/burn2to1"
 expect "record as a user at paranoid 2: exit 0" test $? = 0
 expect "... one line says user space only" test "$(grep -c 'paranoid=2: sampling user space only' "$T/rerr")" = 1
 expect "... the summary line" grep -q '^\[ perfkit record: ' "$T/rerr"
+
+# top -p on the user's own process: its header says user space only
+as_user sh -c 'echo $$ >"$1"; exec "$2" 100000' - "$T/bp" "$PK_BUILD/tests/workloads/burn2to1" &
+job=$!
+sleep 0.5
+bp=$(cat "$T/bp")
+as_user "$PERFKIT" top --stdio -p "$bp" -d 0.5 -n 1 >"$T/top" 2>&1
+kill "$bp" 2>/dev/null; wait "$job" 2>/dev/null
+sed "s/^/# /" "$T/top" | head -3
+expect "top -p as a user at paranoid 2: the header says user space only" \
+	grep -q '^# perfkit top: .*user space only (perf_event_paranoid)' "$T/top"
 done_testing
