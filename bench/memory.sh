@@ -29,7 +29,7 @@ done
 rss() {
 	local label=$1; shift
 	/usr/bin/time -f '%e %M' -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err" || true
-	read -r secs kb <"$TMP/t" || { secs=? kb=0; }
+	read -r secs kb < <(tail -1 "$TMP/t") || { secs=? kb=0; }
 	printf '%-46s %8s s  %8.1f MB\n' "$label" "$secs" "$(awk -v k="$kb" 'BEGIN { print k / 1024 }')"
 }
 
