@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # cache-slowdown — how much slower than native does a program run under
-#   cachegrind --cache-sim=yes --branch-sim=yes, perfkit cache --model=cachegrind,
+#   cachegrind --cache-sim=yes --branch-sim=yes, perfkit cache --model=cachegrind
+#   --branch-sim=yes (the same work; run plainly, as perfkit runs it),
 #   perfkit cache --model=modern and plain Valgrind (--tool=none)?
 # On examples/matmul ikj REPS (enough repetitions that start-up is small),
 # interleaved, RUNS times each; median wall time and slowdown over native.
@@ -28,10 +29,10 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2
 
 for ((i = 0; i < RUNS; i++)); do
 	one_run native "$MM" ikj "$REPS"
-	one_run nulgrind env VALGRIND_LIB="$VGLIB" valgrind -q --tool=none "$MM" ikj "$REPS"
-	one_run cachegrind env VALGRIND_LIB="$VGLIB" valgrind -q --tool=cachegrind --cache-sim=yes \
+	one_run nulgrind valgrind -q --tool=none "$MM" ikj "$REPS"
+	one_run cachegrind valgrind -q --tool=cachegrind --cache-sim=yes \
 		--branch-sim=yes --cachegrind-out-file="$TMP/cg.out" "$MM" ikj "$REPS"
-	one_run pk_cachegrind "$PK" cache -q --model=cachegrind -o "$TMP/pk1.out" "$MM" ikj "$REPS"
+	one_run pk_cachegrind "$PK" cache -q --model=cachegrind --branch-sim=yes -o "$TMP/pk1.out" "$MM" ikj "$REPS"
 	one_run pk_modern "$PK" cache -q --model=modern -o "$TMP/pk2.out" "$MM" ikj "$REPS"
 done
 base=$(median <"$TMP/native")

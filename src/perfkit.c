@@ -40,6 +40,7 @@ static const struct cmd {
 	{ "stat",        cmd_stat,        "run a command and count events (cycles, IPC, misses) with a reading" },
 	{ "bench",       cmd_bench,       "benchmark commands against each other, with statistics and a verdict" },
 	{ "cache",       cmd_cache,       "simulate caches, TLB and branches under Valgrind (cachegrind format)" },
+	{ "calibrate",   cmd_calibrate,   "measure the CPI model's penalties here; rank correlation of the simulators" },
 	{ "annotate",    cmd_annotate,    "per-function and per-line costs from a cache simulation" },
 	{ "execsnoop",   BPF_CMD(cmd_execsnoop),   "eBPF: trace every exec with its arguments" },
 	{ "opensnoop",   BPF_CMD(cmd_opensnoop),   "eBPF: trace open/openat/openat2 with their results" },

@@ -16,6 +16,7 @@ int cmd_top(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_execsnoop(int argc, char **argv);
 int cmd_opensnoop(int argc, char **argv);

@@ -34,6 +34,8 @@ static const char usage[] =
 	"  --count            weigh every sample 1 (default: its period)\n"
 	"  --max-stack N      perf.data input: at most N frames of each stack\n"
 	"  --no-demangle      perf.data input: raw (mangled) C++/Rust names\n"
+	"  --demangle         perf script text: demangle C++/Rust names that are\n"
+	"                     still mangled (`perf script --no-demangle` output)\n"
 	"  -h, --help         show this help\n";
 
 static void show_warnings(void)
@@ -51,7 +53,7 @@ static void show_warnings(void)
 int cmd_collapse(int argc, char **argv)
 {
 	enum { O_PID = 256, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_EVENT, O_INLINE,
-	       O_CONTEXT, O_SRCLINE, O_COUNT, O_MAXSTACK, O_NODEMANGLE };
+	       O_CONTEXT, O_SRCLINE, O_COUNT, O_MAXSTACK, O_NODEMANGLE, O_DEMANGLE };
 	static const struct option longopts[] = {
 		{ "pid", no_argument, NULL, O_PID },
 		{ "tid", no_argument, NULL, O_TID },
@@ -66,6 +68,7 @@ int cmd_collapse(int argc, char **argv)
 		{ "count", no_argument, NULL, O_COUNT },
 		{ "max-stack", required_argument, NULL, O_MAXSTACK },
 		{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
+		{ "demangle", no_argument, NULL, O_DEMANGLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -97,6 +100,7 @@ int cmd_collapse(int argc, char **argv)
 			break;
 		}
 		case O_NODEMANGLE: o.no_demangle = true; break;
+		case O_DEMANGLE: o.demangle = true; break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;

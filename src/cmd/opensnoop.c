@@ -6,11 +6,13 @@
  *
  * Output:  [TIME(s)] [UID] PID COMM FD ERR [FLAGS] PATH
  * FD is -1 and ERR the errno when the open failed.  With -F a relative PATH
- * is made absolute: the kernel half captures the directory it is relative
- * to (the cwd for AT_FDCWD, the directory behind the dirfd otherwise) at
- * the syscall's exit, so it does not matter whether the process, its cwd or
- * the fd are still there when the event is read; leading "./" and "../"
- * are folded (relpath.h).  Where the kernel half could not capture it (a
+ * is made absolute: for a successful open the kernel half captures the
+ * opened file's path at the syscall's exit (as the kernel resolved it:
+ * "./", ".." and symlinks resolved); for a failed one, the directory it is
+ * relative to (the cwd for AT_FDCWD, the directory behind the dirfd
+ * otherwise), joined with "." and ".." folded lexically (relpath.h).
+ * Either way it does not matter whether the process, its cwd or the fd are
+ * still there when the event is read.  Where the kernel half could not capture it (a
  * directory deeper than 64 levels or 4 KiB), it is looked up in /proc
  * (/proc/PID/task/TID/cwd, /proc/PID/cwd, /proc/PID/fd/DFD) and, when the
  * process is already gone, the path is printed as it was given.
@@ -88,6 +90,9 @@ static bool resolve_path(struct strbuf *out, const struct open_event *e, size_t 
 	char link[64], dir[PATH_MAX];
 
 	sb_reset(tmp);
+	if (e->dir_state == OPEN_DIR_FILE &&
+	    !relpath_dir_from_components(out, e->dir, dir_size, e->dir_depth))
+		return true;
 	if (e->dir_state == OPEN_DIR_DONE &&
 	    !relpath_dir_from_components(tmp, e->dir, dir_size, e->dir_depth)) {
 		relpath_join(out, tmp->buf, fname);

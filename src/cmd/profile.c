@@ -15,8 +15,11 @@
  * counted in the summary on stderr; samples lost because the count map was
  * full are reported there too.  Nothing is merged silently.
  * User frames are symbolized when sampling ends, through /proc/PID/maps and
- * the ELF files (symbol.h); a process gone by then shows "[unknown]"
- * frames.  Kernel frames resolve through /proc/kallsyms.
+ * the ELF files (symbol.h); addresses in anonymous memory or in no mapping
+ * (JIT code) through the process's /tmp/perf-PID.map (symbol/perfmap.h,
+ * perf's and bcc's rule); a process gone by then shows "[unknown]" frames
+ * (its perf map, a file, still names JIT frames).  Kernel frames resolve
+ * through /proc/kallsyms.
  */
 #include "cmd/cmds.h"
 
@@ -43,6 +46,7 @@
 #include "bpf/profile.h"
 #include "bpfutil/procmaps.h"
 #include "bpfutil/setup.h"
+#include "symbol/perfmap.h"
 #include "symbol/symbol.h"
 #include "profile.skel.h"
 
@@ -59,9 +63,11 @@ struct stack_line {
 	unsigned long long count;
 };
 
-/* Symbolization state: one symcache, /proc/PID/maps per pid. */
+/* Symbolization state: one symcache, /proc/PID/maps per pid, the JIT
+ * maps (/tmp/perf-PID.map) made on first use. */
 struct resolver {
 	struct symcache *syms;
+	struct perfmap_cache *jit;
 	int *pids;
 	struct procmaps *maps;
 	int *maps_err;
@@ -115,11 +121,26 @@ static void add_user_frame(struct strbuf *sb, struct resolver *r, int pid, uint6
 	const struct procmaps *pm = maps_of(r, pid);
 	const struct procmap *m = pm ? procmaps_find(pm, leaf ? ip : ip - 1) : NULL;
 	const char *name = NULL;
+	uint64_t a = leaf ? ip : ip - 1;
 
-	if (m && m->path[0] == '/')
+	if (!m || !m->path[0] || !strncmp(m->path, "//anon", 6) || !strncmp(m->path, "[anon", 5)) {
+		/* JIT code: anonymous memory, or no mapping (gone, or never
+		 * seen), named by the process's perf map */
+		if (!r->jit)
+			r->jit = perfmap_cache_new(NULL);
+		name = perfmap_lookup(r->jit, (uint32_t)pid, a, false, NULL, NULL);
+		if (name && strchr(name, ';')) {   /* JVM names: "Lcom/Foo;::bar" */
+			size_t at = sb->len;
+			sb_addstr(sb, name);
+			for (size_t i = at; i < sb->len; i++)
+				if (sb->buf[i] == ';')
+					sb->buf[i] = ':';
+			return;
+		}
+	} else if (m->path[0] == '/')
 		name = symcache_resolve(r->syms, m->path, (leaf ? ip : ip - 1) - m->start + m->pgoff,
 					NULL, NULL);
-	else if (m && !strcmp(m->path, "[vdso]"))
+	else if (!strcmp(m->path, "[vdso]"))
 		name = symcache_resolve(r->syms, "[vdso]", (leaf ? ip : ip - 1) - m->start + m->pgoff,
 					NULL, NULL);
 	if (name)
@@ -276,6 +297,7 @@ static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o)
 	free(r.maps);
 	free(r.maps_err);
 	symcache_free(r.syms);
+	perfmap_cache_free(r.jit);
 	return 0;
 }
 

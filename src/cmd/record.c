@@ -420,12 +420,20 @@ static int synth_comm(struct rec *r, uint32_t pid, uint32_t tid, const char *com
 	return emit(r, buf, n);
 }
 
+#define DSO_HOLD_MAX 256   /* files held open (fds) for add_build_ids */
+
 static void note_dso(struct rec *r, const char *path)
 {
 	if (path[0] != '/')
 		return;
 	int created;
-	hm_upsert(&r->dsos, path, strlen(path), &created);
+	struct hm_entry *e = hm_upsert(&r->dsos, path, strlen(path), &created);
+	/* hold the file mapped now (val.u = fd + 1): deleted or replaced
+	 * before the end, it still goes to the build-id cache */
+	if (created && r->dsos.nr <= DSO_HOLD_MAX) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		e->val.u = fd >= 0 ? (uint64_t)fd + 1 : 0;
+	}
 }
 
 static int synth_mmap2(struct rec *r, uint32_t pid, uint32_t tid, uint64_t start, uint64_t len,
@@ -505,6 +513,17 @@ static int synth_process(struct rec *r, pid_t pid)
 		uint32_t flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		rc = synth_mmap2(r, (uint32_t)pid, (uint32_t)pid, start, end - start, off, maj, min, ino,
 				 prot, flags, name);
+		/* a binary deleted while it runs: save it by build-id while
+		 * the process holds it, so its symbols can be read later */
+		size_t nl = strlen(name);
+		if (!rc && nl > 10 && !strcmp(name + nl - 10, " (deleted)")) {
+			char mf[96];
+			uint8_t id[20];
+			snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx", (int)pid, start, end);
+			int n = sym_build_id_cache_save(mf, name, id, sizeof(id));
+			if (n > 0)
+				pd_writer_add_build_id(r->w, PERF_RECORD_MISC_USER, UINT32_MAX, id, (size_t)n, name);
+		}
 	}
 	fclose(f);
 	return rc;
@@ -695,7 +714,18 @@ static void add_build_ids(struct rec *r)
 		pd_writer_add_build_id(r->w, PERF_RECORD_MISC_USER, UINT32_MAX, id, (size_t)n, "[vdso]");
 	for (size_t i = 0; i < r->dsos.nr; i++) {
 		const char *path = r->dsos.entries[i].key;
+		uint64_t held = r->dsos.entries[i].val.u;
 		n = sym_read_build_id(path, id, sizeof(id));
+		if (held) {
+			/* the file that was mapped, if the path now names another
+			 * one or none: its copy in the build-id cache */
+			char fdp[32];
+			uint8_t hid[20];
+			snprintf(fdp, sizeof(fdp), "/proc/self/fd/%d", (int)(held - 1));
+			int hn = sym_read_build_id(fdp, hid, sizeof(hid));
+			if (hn > 0 && (n != hn || memcmp(id, hid, (size_t)hn)))
+				n = sym_build_id_cache_save(fdp, path, id, sizeof(id));
+		}
 		if (n > 0)
 			pd_writer_add_build_id(r->w, PERF_RECORD_MISC_USER, UINT32_MAX, id, (size_t)n, path);
 	}
@@ -1066,6 +1096,9 @@ static void cleanup(struct rec *r)
 	free(r->cpus);
 	free(r->tids);
 	free(r->scratch);
+	for (size_t i = 0; i < r->dsos.nr; i++)
+		if (r->dsos.entries[i].val.u)
+			close((int)(r->dsos.entries[i].val.u - 1));
 	hm_release(&r->dsos);
 	if (r->held.go_fd >= 0)
 		close(r->held.go_fd);

@@ -37,6 +37,7 @@ enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_SRCLINE, K_MAX };
 
 struct row {
 	const char *comm, *dso, *sym; /* sym NULL: unknown, shown by address */
+	const char *comm_last;        /* the thread's last comm (pid/tid keys) */
 	const char *srcline;          /* --sort srcline: session_srcline() */
 	uint64_t addr;
 	uint32_t pid, tid;
@@ -44,6 +45,8 @@ struct row {
 	uint64_t self, children;
 	uint64_t stamp;               /* last sample that counted children */
 	uint32_t id;                  /* index before sorting (stack tags) */
+	const char *text[K_MAX];      /* each sort key's text, made once for
+					 sorting and printing (print_hist) */
 };
 
 struct hist {
@@ -290,8 +293,10 @@ static void key_text(const struct row *row, enum sort_key k, char *buf, size_t s
 	case K_COMM: snprintf(buf, size, "%s", row->comm); break;
 	case K_DSO: snprintf(buf, size, "%s", dso_short(row->dso)); break;
 	case K_SYM: sym_text(row, buf, size); break;
-	case K_PID: snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm); break;
-	case K_TID: snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm); break;
+	case K_PID: /* fall through */
+	case K_TID:
+		snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm_last ? row->comm_last : row->comm);
+		break;
 	case K_SRCLINE: snprintf(buf, size, "%s", row->srcline); break;
 	default: buf[0] = '\0'; break;
 	}
@@ -312,7 +317,6 @@ static const struct report *sort_ctx;
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
-	char bx[512], by[512];
 	int c;
 
 	if (sort_ctx->children && x->children != y->children)
@@ -327,9 +331,7 @@ static int cmp_rows(const void *a, const void *b)
 			if (ux != uy)
 				return ux ? 1 : -1;
 		}
-		key_text(x, sort_ctx->keys[i], bx, sizeof(bx));
-		key_text(y, sort_ctx->keys[i], by, sizeof(by));
-		c = strcmp(bx, by);
+		c = strcmp(x->text[i], y->text[i]);
 		if (c)
 			return c;
 	}
@@ -415,6 +417,18 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
 	printf("# Event count (approx.): %" PRIu64 "\n#\n", h->total);
 
+	/* perf's pid and tid keys name a thread by its last comm */
+	for (size_t i = 0; i < h->nr; i++) {
+		h->rows[i].comm_last = session_thread_comm(r->sess, h->rows[i].tid);
+	}
+	/* each key's text once per row (not per comparison) */
+	struct pk_arena texts = PK_ARENA_INIT;
+
+	for (size_t i = 0; i < h->nr; i++)
+		for (int k = 0; k < r->nr_keys; k++) {
+			key_text(&h->rows[i], r->keys[k], buf, sizeof(buf));
+			h->rows[i].text[k] = pk_arena_memdup0(&texts, buf, strlen(buf));
+		}
 	sort_ctx = r;
 	qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
 	show = xcalloc(h->nr + 1, sizeof(*show));
@@ -429,11 +443,9 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			continue;
 		show[i] = true;
 		shown++;
-		for (int k = 0; k < r->nr_keys; k++) {
-			key_text(row, r->keys[k], buf, sizeof(buf));
-			if (strlen(buf) > width[k])
-				width[k] = strlen(buf);
-		}
+		for (int k = 0; k < r->nr_keys; k++)
+			if (strlen(row->text[k]) > width[k])
+				width[k] = strlen(row->text[k]);
 	}
 	if (r->children)
 		printf("# Children      Self");
@@ -462,11 +474,10 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			printf("  %7.2f%%", 100.0 * (double)row->children / (double)h->total);
 		printf("  %7.2f%%", 100.0 * (double)row->self / (double)h->total);
 		for (int k = 0; k < r->nr_keys; k++) {
-			key_text(row, r->keys[k], buf, sizeof(buf));
 			if (k == r->nr_keys - 1)
-				printf("  %s", buf);
+				printf("  %s", row->text[k]);
 			else
-				printf("  %-*s", (int)width[k], buf);
+				printf("  %-*s", (int)width[k], row->text[k]);
 		}
 		putchar('\n');
 		if (trees)
@@ -475,6 +486,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	}
 	free(trees);
 	free(show);
+	pk_arena_release(&texts);
 	printf("\n\n");
 	(void)shown;
 }

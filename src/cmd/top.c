@@ -92,7 +92,7 @@ struct top {
 	size_t nr_rings;
 	struct strbuf side, win;   /* side-band records so far; this window's samples */
 	uint64_t lost;
-	char dir[64], path[96];
+	char dir[4096], path[4200];
 	/* the table: decayed history, or the last window only with -z */
 	bool zero;
 	bool user_only;         /* perf_event_paranoid > 1: user space only */
@@ -641,6 +641,7 @@ int cmd_top(int argc, char **argv)
 	struct sigaction sa;
 	double next;
 	long shown = 0;
+	const char *tmpdir;
 	int err = 0, rc;
 
 	rc = parse_args(&t, argc, argv);
@@ -658,10 +659,15 @@ int cmd_top(int argc, char **argv)
 	sb_init(&t.win, 1 << 16);
 	hm_init(&t.strings);
 	hm_init(&t.keys);
-	snprintf(t.dir, sizeof(t.dir), "%s", "/tmp/perfkit-top.XXXXXX");
-	if (!mkdtemp(t.dir)) {
+	tmpdir = getenv("TMPDIR");
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	errno = 0;
+	if ((size_t)snprintf(t.dir, sizeof(t.dir), "%s/perfkit-top.XXXXXX", tmpdir) >= sizeof(t.dir) ||
+	    !mkdtemp(t.dir)) {
 		t.dir[0] = '\0';
-		fprintf(stderr, "perfkit top: cannot create a temporary folder in /tmp: %s\n", strerror(errno));
+		fprintf(stderr, "perfkit top: cannot create a temporary folder in %s: %s\n", tmpdir,
+			strerror(errno ? errno : ENAMETOOLONG));
 		return 1;
 	}
 	snprintf(t.path, sizeof(t.path), "%s/top.data", t.dir);

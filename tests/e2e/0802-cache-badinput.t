@@ -80,11 +80,16 @@ printf 'PERFILE2\0\0\0\0\0\0\0\0' >"$T/p.data"
 "$PERFKIT" annotate "$T/p.data" >/dev/null 2>"$T/e"; rc=$?
 expect "annotate perf.data: exit 1" [ $rc -eq 1 ]
 one_line "annotate perf.data: says it is one" "$T/e" "a perf.data file, not Cachegrind output"
+# PERFKIT_SYSFS_CPU naming no cache description: an error, not the host's
+PERFKIT_SYSFS_CPU=$T/nowhere "$PERFKIT" cache -q -o "$T/sys.out" -- true 2>"$T/e"; rc=$?
+expect "PERFKIT_SYSFS_CPU without a description: exit 1" [ $rc -eq 1 ]
+one_line "... one line naming the folder" "$T/e" "PERFKIT_SYSFS_CPU='$T/nowhere': no cache description in '$T/nowhere/cpu0/cache/index\*/'"
+expect "... and no output file" [ ! -e "$T/sys.out" ]
 # a perfkit binary copied without vgtool/: the message says where it looked
 cp "$PERFKIT" "$T/pkcopy"
 PERFKIT_VALGRIND_LIB= "$T/pkcopy" cache -q -- true 2>"$T/e"; rc=$?
 if have valgrind; then
 	expect "no vgtool beside a copied binary: exit 1" [ $rc -eq 1 ]
-	one_line "... one line naming where it looked" "$T/e" "vgtool/lib beside the perfkit binary"
+	one_line "... one line naming where it looked" "$T/e" "is not in vgtool/ beside the perfkit binary ('$T/vgtool', '$T/vgtool/lib') nor in '$T/../libexec/perfkit/vgtool'"
 fi
 done_testing

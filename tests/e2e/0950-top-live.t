@@ -11,8 +11,12 @@ W=$PK_BUILD/tests/workloads/burn2to1
 "$W" 30000 >/dev/null 2>&1 &
 wp=$!
 trap 'kill $wp 2>/dev/null; wait $wp 2>/dev/null; rm -rf "$T"' EXIT
-sleep 0.2
-before=$(ls -d /tmp/perfkit-top.* 2>/dev/null | wc -l)
+wait_until 30 execd $wp "$W"
+# top's temporary folder goes in TMPDIR: a folder of this test's own, so
+# another suite running beside it cannot change the count
+export TMPDIR=$T/tmp
+mkdir -p "$TMPDIR"
+before=$(ls -d "$TMPDIR"/perfkit-top.* 2>/dev/null | wc -l)
 
 timeout 20 "$PERFKIT" top --stdio -d 1 -n 2 -p $wp >"$T/p.out" 2>"$T/p.err"
 expect "top --stdio -p: exit 0" test $? = 0
@@ -24,7 +28,7 @@ pct=$(awk '!/^#/ && $NF == "burn_two" { sub(/%/, "", $1); print $1; exit }' "$T/
 expect "per process: burn_two near 67 % ($pct)" awk -v p="$pct" 'BEGIN { exit !(p > 50 && p < 80) }'
 
 # the watched process ends: top ends too, saying so, with status 0
-sleep 1.2 & sp=$!
+sleep 3 & sp=$!	# long enough for top to attach on a loaded machine
 timeout 20 "$PERFKIT" top --stdio -d 0.5 -p $sp >"$T/e.out" 2>"$T/e.err"
 rc=$?
 wait $sp 2>/dev/null
@@ -39,11 +43,16 @@ if have tmux; then
 	sock=$T/tmux.sock
 	tmux -S "$sock" new-session -d -x 120 -y 30 \
 		"'$PERFKIT' top -d 1 -p $wp; echo top-exit=\$?; sleep 5"
-	sleep 3
-	tmux -S "$sock" capture-pane -p >"$T/screen1"
+	# the screen once a refresh has drawn a row under the header (3 s when
+	# idle, up to 30 on a loaded machine), then q, and top's exit
+	screen_has_row() {
+		tmux -S "$sock" capture-pane -p >"$T/screen1"
+		awk '/Overhead/ { getline; f = NF > 0; exit } END { exit !f }' "$T/screen1" && sleep 2 &&
+			tmux -S "$sock" capture-pane -p >"$T/screen1"
+	}
+	wait_until 30 screen_has_row
 	tmux -S "$sock" send-keys q
-	sleep 0.7
-	tmux -S "$sock" capture-pane -p >"$T/screen2"
+	wait_until 15 sh -c "tmux -S '$sock' capture-pane -p >'$T/screen2' && grep -q top-exit '$T/screen2'"
 	tmux -S "$sock" kill-server 2>/dev/null
 	diag "$(grep -m3 . "$T/screen1")"
 	expect "ncurses view: title line" grep -q '^perfkit top: .* samples of cpu-clock' "$T/screen1"
@@ -60,7 +69,7 @@ expect "-d 0: usage error (2)" test $? = 2
 expect "unknown event: usage error (2)" test $? = 2
 "$PERFKIT" top --stdio -p 999999999 2>"$T/err" >/dev/null
 expect "missing process: exit 1 with a message" test $? = 1 -a -s "$T/err"
-after=$(ls -d /tmp/perfkit-top.* 2>/dev/null | wc -l)
+after=$(ls -d "$TMPDIR"/perfkit-top.* 2>/dev/null | wc -l)
 expect "no temporary folder left ($before before, $after after)" test "$after" -le "$before"
 # perf top's history: a function sampled a second ago decays (7/8 per
 # refresh) but stays listed; with -z only the last window is shown
@@ -68,11 +77,13 @@ SP=$PK_BUILD/tests/workloads/spin
 last_block() { awk '/^# perfkit top:/ { b = "" } { b = b $0 "\n" } END { printf "%s", b }' "$1"; }
 for mode in decay zero; do
 	"$SP" 400 >/dev/null & sp=$!
-	sleep 0.2
+	wait_until 30 catches $sp 10	# SIGUSR1 would kill it before its handler
 	if [ $mode = zero ]; then zf=-z; else zf=; fi
-	"$PERFKIT" top --stdio $zf -d 0.5 -n 5 -p $sp >"$T/$mode.out" 2>"$T/$mode.err" &
+	"$PERFKIT" top --stdio $zf -d 0.5 -n 6 -p $sp >"$T/$mode.out" 2>"$T/$mode.err" &
 	tp=$!
-	sleep 0.3
+	# spin once top has drawn its first table: 400 ms in the 2nd to 3rd of
+	# six 0.5 s windows, long before the last
+	wait_until 30 grep -q '^# perfkit top:' "$T/$mode.out"
 	kill -USR1 $sp
 	wait $tp
 	kill $sp; wait $sp 2>/dev/null
@@ -81,7 +92,7 @@ done
 diag "$(cat "$T/decay.last")"
 expect "history decays: the spin, over a second ago, is still in the last table" grep -q '\[\.\] main$' "$T/decay.last"
 expect "... and the header says the history decays" grep -q 'decaying by 7/8' "$T/decay.last"
-expect "-z: five refreshes" test "$(grep -c '^# perfkit top:' "$T/zero.out")" = 5
+expect "-z: six refreshes" test "$(grep -c '^# perfkit top:' "$T/zero.out")" = 6
 expect_fail "-z: the last table shows the last window only (no spin)" grep -q '\[\.\] main$' "$T/zero.last"
 # rows are symbols: two C++ overloads (both named f) stay two rows
 if have c++; then

@@ -45,11 +45,13 @@ readable() {
 	if ls "$f".tmp-* >/dev/null 2>&1; then not_ok "$what: a temporary file was left"; else ok "$what: no temporary file left"; fi
 }
 
-# signal_case SIG — SIG to perfkit record after 1 s of a 5 s burn (20 samples at least: the CPU may be busy)
+# signal_case SIG — SIG to perfkit record 1 s after its workload started
+# (a 5 s burn; 20 samples at least: the CPU may be busy)
 signal_case() {
 	local sig=$1 f=$T/$1.data pid rc
 	"$PERFKIT" record -F 1000 -g -o "$f" -- "$burn" 5000 >/dev/null 2>"$T/$sig.err" &
 	pid=$!
+	wait_until 30 pgrep -P "$pid" -f burn2to1 >/dev/null
 	sleep 1
 	kill -s "$sig" "$pid"
 	wait "$pid"; rc=$?
@@ -64,6 +66,7 @@ signal_case TERM
 f=$T/kill.data
 "$PERFKIT" record -F 1000 -g -o "$f" -- "$burn" 5000 >/dev/null 2>"$T/kill.err" &
 pid=$!
+wait_until 30 pgrep -P "$pid" -f burn2to1 >/dev/null
 sleep 1
 child=$(pgrep -P "$pid" -f burn2to1 | head -1)
 if [ -n "$child" ]; then

@@ -43,6 +43,12 @@ uint64_t hm_hash(const void *key, size_t len)
 	return h;
 }
 
+/* A slot's value: the hash's high half beside the entry index + 1. */
+static inline uint64_t slot_of(uint64_t h, size_t i)
+{
+	return (h & 0xffffffff00000000ULL) | (uint64_t)(uint32_t)(i + 1);
+}
+
 static void rehash(struct hashmap *m, size_t nslots)
 {
 	free(m->slots);
@@ -52,7 +58,7 @@ static void rehash(struct hashmap *m, size_t nslots)
 		size_t s = m->entries[i].hash & (nslots - 1);
 		while (m->slots[s])
 			s = (s + 1) & (nslots - 1);
-		m->slots[s] = (uint32_t)(i + 1);
+		m->slots[s] = slot_of(m->entries[i].hash, i);
 	}
 }
 
@@ -64,10 +70,15 @@ static struct hm_entry *lookup(const struct hashmap *m, const void *key, size_t 
 		return NULL;
 	}
 	size_t s = h & (m->nslots - 1);
-	while (m->slots[s]) {
-		struct hm_entry *e = &m->entries[m->slots[s] - 1];
-		if (e->hash == h && e->keylen == len && !memcmp(e->key, key, len))
-			return e;
+	uint64_t v, tag = h & 0xffffffff00000000ULL;
+
+	while ((v = m->slots[s])) {
+		if ((v & 0xffffffff00000000ULL) == tag) {
+			struct hm_entry *e = &m->entries[(uint32_t)v - 1];
+
+			if (e->hash == h && e->keylen == len && !memcmp(e->key, key, len))
+				return e;
+		}
 		s = (s + 1) & (m->nslots - 1);
 	}
 	*slot = s;
@@ -104,7 +115,8 @@ struct hm_entry *hm_upsert(struct hashmap *m, const void *key, size_t len, int *
 	e->keylen = len;
 	e->hash = h;
 	e->val.u = 0;
-	m->slots[slot] = (uint32_t)(++m->nr);
+	m->slots[slot] = slot_of(h, m->nr);
+	m->nr++;
 	if (created)
 		*created = 1;
 	return e;

@@ -5,7 +5,9 @@
  *
  * Keys are copied into an arena owned by the map (one allocation per many
  * keys), so callers may pass transient buffers.  Lookups are O(1) expected;
- * the table doubles at 70 % load.  Iteration order is insertion order
+ * the table doubles at 70 % load.  A slot keeps 32 bits of its key's hash
+ * beside the entry index, so a probe of a full table touches one cache line
+ * of slots and, but for one hash collision in 2^32, only the matching entry.  Iteration order is insertion order
  * (entries are kept in a dense array), which keeps outputs deterministic.
  */
 #ifndef PERFKIT_BASE_HASHMAP_H
@@ -28,7 +30,10 @@ struct hm_entry {
 };
 
 struct hashmap {
-	uint32_t *slots;          /* 0 = empty, else entry index + 1 */
+	uint64_t *slots;          /* 0 = empty, else (hash's high 32 bits << 32)
+				     | (entry index + 1): a probe compares the
+				     hash bits here and reads an entry only
+				     when they match */
 	size_t nslots;            /* power of two */
 	struct hm_entry *entries; /* dense, insertion order */
 	size_t nr, alloc;

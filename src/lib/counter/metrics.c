@@ -156,7 +156,7 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 	}
 	if (any_hw_missing) {
 		sb_addstr(out, "hardware counters (cycles, instructions, branches, caches) are not supported on this machine: it has no usable PMU (a virtual machine without PMU passthrough?), so IPC and miss rates cannot be measured here.\n"
-			  "use software events instead (-e task-clock,page-faults,context-switches), run on bare metal, or simulate the caches with `perfkit cache`.\n");
+			  "use software events instead (-e task-clock,page-faults,context-switches), run on bare metal, or simulate them: `perfkit stat --simulate -- CMD` (estimated IPC, miss rates), `perfkit cache` (per line).\n");
 		said = true;
 	}
 	if (!said && have(s, CNT_K_TASK_CLOCK) && s->elapsed_ns > 0) {

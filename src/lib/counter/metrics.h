@@ -25,7 +25,7 @@
  *   cache-miss % > 5 or branch-miss % > 5  → red flag for a hot loop
  *   hardware counters not supported → says so (VM without a PMU) and what to
  *   use instead: software events (task-clock, page-faults) now, cache
- *   simulation with `perfkit cache`.
+ *   simulation with `perfkit stat --simulate` or `perfkit cache`.
  *   no hardware reading: CPUs utilized < 0.5 → "mostly waits", else busy.
  * Each value is printed with 2 decimals and the threshold is applied to the
  * printed value, so number and words agree (0.498 CPUs prints "0.50 CPUs

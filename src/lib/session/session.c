@@ -30,6 +30,7 @@ struct map {
 	uint64_t start, end, pgoff;
 	const char *dso;      /* interned */
 	bool no_symbols;      /* anon, [heap], [vdso], …: no ELF file to read */
+	bool deleted;         /* the kernel named it "PATH (deleted)" */
 };
 
 struct mapgroup {
@@ -285,6 +286,9 @@ static uint64_t rd64(const uint8_t *p)
 	return v;
 }
 
+#define DELETED " (deleted)"
+#define DELETED_LEN (sizeof(DELETED) - 1)
+
 static bool dso_has_no_file(const char *name)
 {
 	return name[0] == '[' || !strncmp(name, "//anon", 6) || !strncmp(name, "/dev/zero", 9) ||
@@ -339,6 +343,11 @@ static void do_mmap(struct session *s, const struct perf_event_header *h, const 
 	if (m.end <= m.start)
 		return;
 	len = strnlen((const char *)p + fn_off, h->size - fn_off);
+	/* a file removed while mapped: the kernel appends " (deleted)"; the
+	 * DSO is the path (symbols come from the copy saved by its build-id) */
+	m.deleted = len > DELETED_LEN && !memcmp(p + fn_off + len - DELETED_LEN, DELETED, DELETED_LEN);
+	if (m.deleted)
+		len -= DELETED_LEN;
 	m.dso = intern(s, (const char *)p + fn_off, len);
 	m.no_symbols = dso_has_no_file(m.dso);
 	t = thread_findnew(s, pid, tid);
@@ -356,11 +365,14 @@ static void do_comm(struct session *s, const struct perf_event_header *h, const 
 	len = strnlen((const char *)p + 16, h->size - 16u);
 	t->comm = intern(s, (const char *)p + 16, len);
 	t->comm_known = true;
-	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
-		/* exec replaces the address space: the maps come anew */
-		t->mg->nr = 0;
+	/* exec: the old image's maps stay until the new image's maps overlap
+	 * them (mg_insert), as in perf.  The COMM comes early in execve,
+	 * before the new image is mapped and long before the task returns to
+	 * user space: samples until then still carry the old user stack
+	 * (__GI___execve in the old libc), and clearing the maps here named
+	 * those frames [unknown] */
+	if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
 		t->mg->gen = ++mg_gens;
-	}
 }
 
 static void do_fork(struct session *s, const struct perf_event_header *h, const uint8_t *p)
@@ -428,6 +440,20 @@ int session_open(struct session **out, const char *path, const struct session_op
 			hm_upsert(&s->bids, b->filename, strlen(b->filename), &created)->val.ptr =
 				(void *)b;
 	}
+	/* "PATH (deleted)" (a binary removed while it ran, whose copy record
+	 * saved by build-id) also names PATH, as the maps show it */
+	for (size_t i = 0; i < s->f->nr_build_ids; i++) {
+		const struct pd_build_id *b = &s->f->build_ids[i];
+		size_t l = b->filename ? strlen(b->filename) : 0;
+		int created;
+
+		if (l > DELETED_LEN && b->filename[0] == '/' &&
+		    !memcmp(b->filename + l - DELETED_LEN, DELETED, DELETED_LEN)) {
+			struct hm_entry *e = hm_upsert(&s->bids, b->filename, l - DELETED_LEN, &created);
+			if (created)
+				e->val.ptr = (void *)b;
+		}
+	}
 	sb_init(&s->tmp, 0);
 	s->syms = symcache_new();
 	symcache_set_demangle(s->syms, !s->opts.no_demangle);
@@ -451,6 +477,13 @@ const struct pd_file *session_file(const struct session *s)
 	return s->f;
 }
 
+const char *session_thread_comm(struct session *s, uint32_t tid)
+{
+	struct thread *t = thread_find(s, tid);
+
+	return t ? t->comm : NULL;
+}
+
 const struct session_stats *session_stats(const struct session *s)
 {
 	return &s->stats;
@@ -458,7 +491,7 @@ const struct session_stats *session_stats(const struct session *s)
 
 /* ---- samples ---- */
 
-static const char *dso_file(struct session *s, const char *dso);
+static const char *dso_file(struct session *s, const char *dso, bool deleted);
 
 static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 {
@@ -499,7 +532,7 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 	fr->dso = m->dso;
 	file_off = fr->ip - m->start + m->pgoff;
 	fr->sym_off = file_off;
-	const char *file = m->no_symbols ? NULL : dso_file(s, m->dso);
+	const char *file = m->no_symbols ? NULL : dso_file(s, m->dso, m->deleted);
 
 	if (file || (m->no_symbols && s->vdso_image && !strcmp(m->dso, "[vdso]"))) {
 		fr->sym = symcache_resolve(s->syms, m->no_symbols ? s->vdso_image : file, file_off,
@@ -521,11 +554,12 @@ static bool same_bid(const char *path, const struct pd_build_id *b)
 }
 
 /* The file to read for dso: the DSO itself when its build-id is the one
- * recorded (or none was), else a copy by build-id from perf's cache
- * (~/.debug/.build-id/xx/rest[/elf]) or the debug tree
+ * recorded (or none was, unless the file was deleted when mapped: whatever
+ * is at the path now is another file), else a copy by build-id from perf's
+ * cache (~/.debug/.build-id/xx/rest[/elf]) or the debug tree
  * (/usr/lib/debug/.build-id/xx/rest.debug); NULL when none matches: a
  * rebuilt binary is never read for an old recording. */
-static const char *dso_file(struct session *s, const char *dso)
+static const char *dso_file(struct session *s, const char *dso, bool deleted)
 {
 	int created;
 	struct hm_entry *e = hm_upsert(&s->dsofiles, &dso, sizeof(dso), &created);
@@ -539,7 +573,11 @@ static const char *dso_file(struct session *s, const char *dso)
 	home = getenv("HOME");
 	be = hm_find(&s->bids, dso, strlen(dso));
 	b = be ? be->val.ptr : NULL;
-	if (b && b->size >= 2 && !same_bid(dso, b)) {
+	if (deleted && !(b && b->size >= 2)) {
+		res = NULL;
+		pk_warn("%s: deleted while it ran and no build-id was recorded for it: "
+			"its symbols are shown as [unknown]", dso);
+	} else if (b && b->size >= 2 && !same_bid(dso, b)) {
 		res = NULL;
 		for (unsigned i = 0; i < b->size; i++)
 			sb_addf(&hex, "%02x", b->data[i]);
@@ -591,7 +629,7 @@ static size_t expand_inlines(struct session *s, size_t n)
 
 		/* a caller's ip is a return address: look at the call itself */
 		const char *file = !fr->kernel && fr->sym && fr->addr && fr->dso[0] == '/'
-					   ? dso_file(s, fr->dso) : NULL;
+					   ? dso_file(s, fr->dso, false) : NULL;
 
 		if (file) {
 			sb_reset(&s->tmp);
@@ -646,7 +684,7 @@ const char *session_srcline(struct session *s, const struct pk_frame *fr)
 	if (!created)
 		return e->val.ptr;
 	sb_reset(&s->tmp);
-	const char *file = fr->addr && fr->dso[0] == '/' ? dso_file(s, fr->dso) : NULL;
+	const char *file = fr->addr && fr->dso[0] == '/' ? dso_file(s, fr->dso, false) : NULL;
 	if (file && inline_resolve_addr(inl_get(s), file, fr->addr, true, &s->tmp) == 0) {
 		/* the innermost item is the last: "name:file:line" */
 		const char *last = strrchr(s->tmp.buf, ';');
@@ -721,7 +759,7 @@ static size_t unwind_user(struct session *s, struct thread *t, const struct pd_s
 			if (!s->vdso_image || strcmp(dso, "[vdso]"))
 				continue;
 			dso = s->vdso_image;
-		} else if (!(dso = dso_file(s, dso))) {
+		} else if (!(dso = dso_file(s, dso, m->deleted))) {
 			continue;
 		}
 		s->umaps[nm++] = (struct unwind_map){ m->start, m->end, m->pgoff, dso };

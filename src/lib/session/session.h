@@ -9,7 +9,11 @@
  * FORK, EXIT, MMAP and MMAP2 update the thread table, so a sample is
  * resolved against the comm and maps its thread had at that instant: a
  * child before exec shows its parent's comm and binary, after exec its own.
- * A forked thread inherits its parent's maps and comm.
+ * A forked thread inherits its parent's maps and comm.  An exec (COMM with
+ * PERF_RECORD_MISC_COMM_EXEC) keeps the old image's maps until the new
+ * image's MMAPs overlap them, as perf does: a sample taken inside execve
+ * after the COMM, while the kernel loads the new image, still has the old
+ * image's user stack (__GI___execve in the old libc).
  *
  * Frames: with PERF_SAMPLE_CALLCHAIN the callchain (PERF_CONTEXT_* markers
  * switch between kernel and user address spaces and are not frames), else
@@ -114,6 +118,11 @@ typedef int (*session_sample_fn)(const struct pk_sample *s, void *arg);
 int session_process(struct session *s, session_sample_fn fn, void *arg);
 
 const struct session_stats *session_stats(const struct session *s);
+
+/* The command name thread tid has now (after session_process: its last
+ * one, as perf's "pid"/"tid" sort keys show a thread), or NULL for a
+ * thread never seen. */
+const char *session_thread_comm(struct session *s, uint32_t tid);
 
 /* The source line of a user frame, "file.c:LINE" (file basename, innermost
  * inlined function's line) from DWARF, else "DSO[+OFF]" (DSO basename, OFF
