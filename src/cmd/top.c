@@ -402,8 +402,14 @@ static int on_sample(const struct pk_sample *s, void *arg)
 			t->rows = xrealloc(t->rows, t->alloc_rows * sizeof(*t->rows));
 		}
 		r = &t->rows[t->nr_rows];
-		r->dso = hm_intern(&t->strings, dso_short(fr->dso), strlen(dso_short(fr->dso)));
-		r->sym = hm_intern(&t->strings, sym, strlen(sym));
+		/* shown escaped: a name must not break the row or drive the terminal */
+		struct strbuf esc = STRBUF_INIT;
+		sb_add_term(&esc, dso_short(fr->dso), strlen(dso_short(fr->dso)));
+		r->dso = hm_intern(&t->strings, esc.buf, esc.len);
+		sb_reset(&esc);
+		sb_add_term(&esc, sym, strlen(sym));
+		r->sym = hm_intern(&t->strings, esc.buf, esc.len);
+		sb_release(&esc);
 		r->kernel = fr->kernel;
 		r->start = start;
 		r->period = 0;

@@ -24,7 +24,9 @@ if [ -n "$f" ]; then
 	expect "... which starts with the magic" test "$(head -c 8 "$f")" = PERFILE2
 	"$PERFKIT" report -i "$f" --stdio >"$T/rep" 2>"$T/rep.err"
 	expect "perfkit report reads it" test $? = 0
-	n=$(sed -n 's/^# Samples: \([0-9]*\).*/\1/p' "$T/rep" | head -1)
+	# "# Samples: 952" or "# Samples: 1K" (report abbreviates thousands)
+	n=$(sed -n 's/^# Samples: \([0-9]*\)\(K*\) .*/\1 \2/p' "$T/rep" | head -1 |
+		awk '{ print $2 == "K" ? $1 * 1000 : $1 }')
 	diag "perfkit: ${n:-0} samples; $(head -2 "$T/rep.err")"
 	expect "... samples of the first seconds are there (${n:-0})" test "${n:-0}" -gt 20
 	expect "... in the workload's functions" grep -q 'burn_' "$T/rep"
