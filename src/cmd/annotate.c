@@ -433,7 +433,8 @@ static int annotate_cg(int argc, char **argv)
 	for (int i = 0; i < nshow; i++)
 		printf("%*s ", width[i], cg->ev[show[i]]);
 	printf(" file:function\n");
-	qsort(fns.v, fns.n, sizeof(*fns.v), cmp_agg);
+	if (fns.n)   /* qsort(NULL, 0) is undefined */
+		qsort(fns.v, fns.n, sizeof(*fns.v), cmp_agg);
 	for (size_t i = 0; i < fns.n; i++) {
 		if ((double)fns.v[i].c[sort_ev] < cut || !fns.v[i].c[sort_ev])
 			break;
@@ -445,7 +446,8 @@ static int annotate_cg(int argc, char **argv)
 	for (int i = 0; i < nshow; i++)
 		printf("%*s ", width[i], cg->ev[show[i]]);
 	printf(" file:line\n");
-	qsort(lines.v, lines.n, sizeof(*lines.v), cmp_agg);
+	if (lines.n)
+		qsort(lines.v, lines.n, sizeof(*lines.v), cmp_agg);
 	size_t nlines_shown = 0;
 
 	for (size_t i = 0; i < lines.n; i++) {

@@ -67,6 +67,7 @@
 #include "base/child.h"
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "cachesim/vgrun.h"
 #include "cgfile/cgfile.h"
@@ -1128,15 +1129,16 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres)
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
 		sb_addstr(&sb, "| `");
-		for (const char *p = label(r); *p; p++) {
-			if (*p == '\n' || *p == '\r') {   /* a row is one line */
-				sb_addch(&sb, ' ');
-				continue;
-			}
+		/* control characters escaped (a row is one line, and no escape
+		 * sequence reaches a terminal showing the file) */
+		struct strbuf esc = STRBUF_INIT;
+		sb_add_term(&esc, label(r), strlen(label(r)));
+		for (const char *p = esc.buf; *p; p++) {
 			if (*p == '|' || *p == '`')
 				sb_addch(&sb, '\\');
 			sb_addch(&sb, *p);
 		}
+		sb_release(&esc);
 		sb_addstr(&sb, "` | ");
 		if (!r->n) {
 			sb_addstr(&sb, ins ? "n/a | n/a | n/a | n/a | n/a | n/a |\n" : "n/a | n/a | n/a | n/a | n/a |\n");
@@ -1306,15 +1308,43 @@ static void dec_format(int64_t v, int scale, int show, char *buf, size_t len)
 
 static int parse_int(const char *opt, const char *s, int min, int *out)
 {
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (!*s || *end || v < min || v > 100000000) {
-		fprintf(stderr, "perfkit bench: %s expects an integer ≥ %d, got '%s'\n", opt, min, s);
+	if (pk_parse_int(opt, s, min, 100000000, out)) {
+		fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
 		return -1;
 	}
-	*out = (int)v;
 	return 0;
+}
+
+static void free_results(struct result *res, int nres, int nparam)
+{
+	for (int i = 0; i < nres; i++) {
+		struct result *r = &res[i];
+		free(r->command);
+		free(r->name);
+		if (r->params)
+			for (int k = 0; k < nparam; k++)
+				free(r->params[k]);
+		free(r->params);
+		free(r->t);
+		free(r->user);
+		free(r->sys);
+		free(r->cpu);
+		free(r->ins);
+		free(r->codes);
+		for (size_t k = 0; r->cv && k < r->cnt.nr; k++)
+			free(r->cv[k]);
+		free(r->cv);
+		free(r->cvn);
+		cnt_set_release(&r->cnt);
+	}
+	free(res);
+}
+
+static void free_vals(char *vals[][MAX_CMDS], const int *nvals, int nparam)
+{
+	for (int k = 0; k < nparam; k++)
+		for (int i = 0; i < nvals[k]; i++)
+			free(vals[k][i]);
 }
 
 enum { OPT_JSON = 256, OPT_MD, OPT_CSV, OPT_SHOW, OPT_UNIT, OPT_COUNTERS, OPT_EFFECT, OPT_STEP, OPT_METRIC };
@@ -1458,13 +1488,10 @@ int cmd_bench(int argc, char **argv)
 			else
 				return fprintf(stderr, "perfkit bench: --metric expects wall, cpu or instructions, got '%s'\n", optarg), 2;
 			break;
-		case OPT_EFFECT: {
-			char *end;
-			o.min_effect = strtod(optarg, &end);
-			if (*end || !(o.min_effect >= 0))
-				return fprintf(stderr, "perfkit bench: --min-effect expects a percentage, got '%s'\n", optarg), 2;
+		case OPT_EFFECT:
+			if (pk_parse_double("--min-effect", optarg, 0, HUGE_VAL, &o.min_effect))
+				return fprintf(stderr, "perfkit bench: %s\n", pk_errmsg()), 2;
 			break;
-		}
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -1492,7 +1519,7 @@ int cmd_bench(int argc, char **argv)
 	for (size_t k = 0; k < sizeof(exports) / sizeof(exports[0]); k++) {
 		struct outfile probe;
 
-		if (!exports[k])
+		if (!exports[k] || pk_options_only)
 			continue;
 		if (of_open(&probe, exports[k]) < 0) {
 			fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
@@ -1516,34 +1543,63 @@ int cmd_bench(int argc, char **argv)
 				return 2;
 			}
 	if (scan_min) {
-		/* hyperfine: integers, or decimals when -D is given (exact
-		 * decimal steps: 0, 0.1, …, 0.9, 1.0 — the first value as written,
-		 * the others with the most decimals of MIN and -D) */
-		struct dec lo, hi, st = { 1, 0 };
-		bool ok = dec_parse(scan_min, &lo) && dec_parse(scan_max, &hi) && (!step || dec_parse(step, &st));
-		int scale = 0;
-		if (ok && !step && (lo.scale || hi.scale))
-			ok = false;       /* decimals need -D, as in hyperfine */
-		if (ok) {
-			scale = lo.scale > hi.scale ? lo.scale : hi.scale;
-			scale = scale > st.scale ? scale : st.scale;
-			ok = dec_rescale(&lo, scale) && dec_rescale(&hi, scale) && dec_rescale(&st, scale) &&
-			     st.v > 0 && hi.v >= lo.v && (hi.v - lo.v) / st.v < MAX_CMDS;
-		}
-		if (!ok) {
-			fprintf(stderr, "perfkit bench: -P expects numbers MIN ≤ MAX (integers, or decimals with -D; at most %d values) and a positive -D\n", MAX_CMDS);
-			return 2;
-		}
-		dec_parse(scan_min, &lo);   /* its own decimals, for the first value */
-		int first_scale = lo.scale;
-		dec_parse(step ? step : "1", &st);
-		int step_scale = first_scale > st.scale ? first_scale : st.scale;
-		dec_rescale(&lo, scale);
-		dec_rescale(&st, scale);
-		for (int64_t v = lo.v; v <= hi.v; v += st.v) {
-			char b[48];
-			dec_format(v, scale, v == lo.v ? first_scale : step_scale, b, sizeof(b));
-			vals[0][nvals[0]++] = xstrdup(b);
+		/* integers: range-checked, refused with the option named; with a
+		 * decimal anywhere, hyperfine's exact decimal steps */
+		bool decimal = strchr(scan_min, '.') || strchr(scan_max, '.') || (step && strchr(step, '.'));
+		if (!decimal) {
+			int64_t lo, hi, st = 1;
+			if (pk_parse_i64("-P MIN", scan_min, INT64_MIN, INT64_MAX, &lo) ||
+			    pk_parse_i64("-P MAX", scan_max, lo, INT64_MAX, &hi) ||
+			    (step && pk_parse_i64("-D", step, 1, INT64_MAX, &st))) {
+				fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
+				return 2;
+			}
+			/* hi - lo as unsigned: it cannot overflow when hi >= lo */
+			uint64_t n = ((uint64_t)hi - (uint64_t)lo) / (uint64_t)st;   /* + 1 */
+			if (n >= MAX_CMDS) {
+				fprintf(stderr, "perfkit bench: -P %s %s with step %lld gives more than %d values\n",
+					scan_min, scan_max, (long long)st, MAX_CMDS);
+				return 2;
+			}
+			n++;
+			for (uint64_t i = 0; i < n; i++) {
+				char b[32];
+				snprintf(b, sizeof(b), "%lld", (long long)((uint64_t)lo + i * (uint64_t)st));
+				vals[0][nvals[0]++] = xstrdup(b);
+			}
+		} else {
+			/* hyperfine: integers, or decimals when -D is given (exact
+			 * decimal steps: 0, 0.1, …, 0.9, 1.0 — the first value as written,
+			 * the others with the most decimals of MIN and -D) */
+			struct dec lo, hi, st = { 1, 0 };
+			bool ok = dec_parse(scan_min, &lo) && dec_parse(scan_max, &hi) && (!step || dec_parse(step, &st));
+			int scale = 0;
+			if (ok && !step && (lo.scale || hi.scale))
+				ok = false;       /* decimals need -D, as in hyperfine */
+			if (ok) {
+				scale = lo.scale > hi.scale ? lo.scale : hi.scale;
+				scale = scale > st.scale ? scale : st.scale;
+				ok = dec_rescale(&lo, scale) && dec_rescale(&hi, scale) && dec_rescale(&st, scale) &&
+				     st.v > 0 && hi.v >= lo.v &&
+				     ((uint64_t)hi.v - (uint64_t)lo.v) / (uint64_t)st.v < MAX_CMDS;
+			}
+			if (!ok) {
+				fprintf(stderr, "perfkit bench: -P expects numbers MIN ≤ MAX (integers, or decimals with -D; at most %d values) and a positive -D\n", MAX_CMDS);
+				return 2;
+			}
+			dec_parse(scan_min, &lo);   /* its own decimals, for the first value */
+			int first_scale = lo.scale;
+			dec_parse(step ? step : "1", &st);
+			int step_scale = first_scale > st.scale ? first_scale : st.scale;
+			dec_rescale(&lo, scale);
+			dec_rescale(&st, scale);
+			uint64_t n = ((uint64_t)hi.v - (uint64_t)lo.v) / (uint64_t)st.v + 1;
+			for (uint64_t i = 0; i < n; i++) {
+				int64_t v = (int64_t)((uint64_t)lo.v + i * (uint64_t)st.v);
+				char b[48];
+				dec_format(v, scale, i ? step_scale : first_scale, b, sizeof(b));
+				vals[0][nvals[0]++] = xstrdup(b);
+			}
 		}
 	}
 	for (int k = 0; k < nlists; k++) {
@@ -1551,6 +1607,7 @@ int cmd_bench(int argc, char **argv)
 			size_t l = strcspn(p, ",");
 			if (nvals[k] == MAX_CMDS) {
 				fprintf(stderr, "perfkit bench: at most %d values for '%s'\n", MAX_CMDS, o.param_vars[k]);
+				free_vals(vals, nvals, o.nparam);
 				return 2;
 			}
 			vals[k][nvals[k]++] = xstrndup(p, l);
@@ -1564,11 +1621,13 @@ int cmd_bench(int argc, char **argv)
 		ncomb *= nvals[k];
 	if ((long)ntmpl * ncomb > MAX_CMDS) {
 		fprintf(stderr, "perfkit bench: at most %d commands\n", MAX_CMDS);
+		free_vals(vals, nvals, o.nparam);
 		return 2;
 	}
 	int nres = ntmpl * (int)ncomb;
 	if (o.nprepare > 1 && o.nprepare != nres) {
 		fprintf(stderr, "perfkit bench: give one --prepare, or one per command (%d)\n", nres);
+		free_vals(vals, nvals, o.nparam);
 		return 2;
 	}
 	struct result *res = xcalloc((size_t)nres, sizeof(*res));
@@ -1597,6 +1656,11 @@ int cmd_bench(int argc, char **argv)
 		}
 	}
 
+	if (pk_options_only) {   /* the option fuzz harness: stop before running */
+		free_results(res, nres, o.nparam);
+		free_vals(vals, nvals, o.nparam);
+		return 0;
+	}
 	bool tty = isatty(2);
 	int rc = 0, err = 0;
 	struct overhead oh = { 0, 0, 0, 0 };
@@ -1637,35 +1701,13 @@ int cmd_bench(int argc, char **argv)
 			rc = 1;
 		}
 	}
-	for (int i = 0; i < nres; i++) {
-		struct result *r = &res[i];
-		free(r->command);
-		free(r->name);
-		if (r->params)
-			for (int k = 0; k < o.nparam; k++)
-				free(r->params[k]);
-		free(r->params);
-		free(r->t);
-		free(r->user);
-		free(r->sys);
-		free(r->cpu);
-		free(r->ins);
-		free(r->codes);
-		for (size_t k = 0; r->cv && k < r->cnt.nr; k++)
-			free(r->cv[k]);
-		free(r->cv);
-		free(r->cvn);
-		cnt_set_release(&r->cnt);
-	}
-	free(res);
+	free_results(res, nres, o.nparam);
 	if (o.simdir) {
 		rmdir(o.simdir);
 		free(o.simdir);
 	}
 	vgrun_release(&o.vr);
 	cnt_set_release(&o.icnt);
-	for (int k = 0; k < o.nparam; k++)
-		for (int i = 0; i < nvals[k]; i++)
-			free(vals[k][i]);
+	free_vals(vals, nvals, o.nparam);
 	return rc;
 }

@@ -633,12 +633,24 @@ int cmd_cache(int argc, char **argv)
 	if (WIFSIGNALED(status))
 		fprintf(stderr, "perfkit cache: %s: killed by signal %d (%s); counts up to then in %s\n",
 			prog_name, WTERMSIG(status), sigdesc(WTERMSIG(status)), out);
-	if (getenv("PERFKIT_CACHE_LOG")) {
+	{
+		/* the tool's own errors (a dump file refused, …) are shown;
+		 * the whole log with PERFKIT_CACHE_LOG */
+		bool all = getenv("PERFKIT_CACHE_LOG") != NULL;
 		FILE *lf = fopen(log.buf, "re");
 		char line[512];
 
-		while (lf && fgets(line, sizeof(line), lf))
-			fputs(line, stderr);
+		while (lf && fgets(line, sizeof(line), lf)) {
+			const char *m = line;
+			if (!strncmp(m, "==", 2) && (m = strstr(m + 2, "== ")))
+				m += 3;
+			else
+				m = line;
+			if (all)
+				fputs(line, stderr);
+			else if (!strncmp(m, "error: ", 7))
+				fprintf(stderr, "perfkit cache: %s", m + 7);
+		}
 		if (lf)
 			fclose(lf);
 	}

@@ -7,6 +7,7 @@
 #include "stack/collapse.h"
 #include "stack/folded.h"
 #include "base/error.h"
+#include "base/parse.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -92,15 +93,10 @@ int cmd_collapse(int argc, char **argv)
 		case O_SRCLINE: o.srcline = true; break;
 		case O_COUNT: o.count = true; break;
 		case O_MAXSTACK: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (end == optarg || *end || v <= 0 || v > 1000000) {
-				fprintf(stderr, "perfkit collapse: bad --max-stack '%s' (expected a positive number)\n",
-					optarg);
+			if (pk_parse_int("--max-stack", optarg, 1, 1000000, &o.max_stack)) {
+				fprintf(stderr, "perfkit collapse: %s\n", pk_errmsg());
 				return 2;
 			}
-			o.max_stack = (int)v;
 			break;
 		}
 		case O_NODEMANGLE: o.no_demangle = true; break;

@@ -172,7 +172,12 @@ static void print_event(struct devent *ev)
 			snprintf(base, sizeof(base), "%.2f%%", r->pct[0]);
 		if (r->seen[1])
 			snprintf(delta, sizeof(delta), "%+.2f%%", r->delta);
-		printf("%10s  %9s  %-*s  [%c] %s\n", base, delta, w, r->dso, r->sym[0], r->sym + 1);
+		struct strbuf edso = STRBUF_INIT;
+		sb_add_term(&edso, r->dso, strlen(r->dso));
+		printf("%10s  %9s  %-*s  [%c] ", base, delta, w, edso.buf, r->sym[0]);
+		sb_release(&edso);
+		fputs_term(r->sym + 1, stdout);   /* escaped: one row, one line */
+		putchar('\n');
 	}
 	printf("\n");
 }

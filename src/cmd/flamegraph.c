@@ -10,7 +10,9 @@
 #include "cmd/cmds.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +133,23 @@ static int valid_bg(const char *s)
 		if (!strchr("0123456789abcdefABCDEF", s[i]))
 			return 0;
 	return 1;
+}
+
+/* Does path (a regular file; "-": stdin when it is one) start with the
+ * perf.data magic?  Read with pread, so nothing is consumed. */
+static bool is_perf_data(const char *path)
+{
+	bool std = !strcmp(path, "-");
+	int fd = std ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	char m[8];
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = pread(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) && !memcmp(m, "PERFILE2", 8);
+	if (!std)
+		close(fd);
+	return yes;
 }
 
 /* A perf.data file: fold its stacks (stackcollapse-perf.pl's rules) and
@@ -439,6 +458,16 @@ int cmd_flamegraph(int argc, char **argv)
 		const char *path = i < nargs ? argv[i] : "-";
 		size_t first = in.nr;
 
+		if (is_perf_data(path)) {
+			/* read as perf.data straight away: not split into lines
+			 * first (that held the whole file in memory) */
+			if (add_perf_data(&in, path, unit, sizeof(unit)) < 0) {
+				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+				ret = 1;
+				goto out;
+			}
+			continue;
+		}
 		if (flame_input_add_file(&in, path) < 0) {
 			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 			ret = 1;

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/opensnoop.h"
 #include "bpfutil/relpath.h"
@@ -135,12 +136,20 @@ static int handle_event(void *ctx, void *data, size_t size)
 		sb_addf(sb, "%-8.3f ", (double)(e->ts_ns - o->start_ns) / 1e9);
 	if (o->print_uid)
 		sb_addf(sb, "%-6u ", e->uid);
-	sb_addf(sb, "%-7u %-16s %3d %3d ", e->pid, comm, e->ret >= 0 ? e->ret : -1,
-		e->ret >= 0 ? 0 : -e->ret);
+	/* names escaped: a newline in a file name must not forge a line,
+	 * nor an escape sequence reach the terminal */
+	sb_addf(sb, "%-7u ", e->pid);
+	size_t at = sb->len;
+	sb_add_term(sb, comm, strlen(comm));
+	if (sb->len - at < 16)
+		sb_addf(sb, "%*s", (int)(16 - (sb->len - at)), "");
+	sb_addf(sb, " %3d %3d ", e->ret >= 0 ? e->ret : -1, e->ret >= 0 ? 0 : -e->ret);
 	if (o->extended)
 		sb_addf(sb, "%08llo ", (unsigned long long)e->flags);
+	at = sb->len;
 	if (!(o->full_path && fname[0] && fname[0] != '/' && resolve_path(sb, e, dir_size, fname, &o->dir)))
 		sb_addstr(sb, fname);
+	sb_term_escape_from(sb, at);
 	sb_addch(sb, '\n');
 	fwrite(sb->buf, 1, sb->len, stdout);
 	return 0;
@@ -148,14 +157,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 static int parse_num(const char *what, const char *s, long max, long *out)
 {
-	char *end;
+	int64_t v;
 
-	errno = 0;
-	*out = strtol(s, &end, 10);
-	if (errno || *end || end == s || *out < 0 || *out > max) {
-		fprintf(stderr, "perfkit opensnoop: invalid %s '%s'\n", what, s);
+	if (pk_parse_i64(what, s, 0, max, &v)) {
+		fprintf(stderr, "perfkit opensnoop: %s\n", pk_errmsg());
 		return 2;
 	}
+	*out = (long)v;
 	return 0;
 }
 
@@ -176,12 +184,11 @@ static int parse_opts(struct opensnoop_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "+p:u:Txn:eFUd:vh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'p': if (parse_num("PID", optarg, INT_MAX, &o->pid) || !o->pid) return 2; break;
-		case 'u': if (parse_num("UID", optarg, 0xfffffffeL, &o->uid)) return 2; break;
+		case 'p': if (parse_num("-p", optarg, INT_MAX, &o->pid)) return 2; if (!o->pid) return fprintf(stderr, "perfkit opensnoop: -p expects a process id ≥ 1, got '0'\n"), 2; break;
+		case 'u': if (parse_num("-u", optarg, 0xfffffffeL, &o->uid)) return 2; break;
 		case 'T': o->timestamp = true; break;
 		case 'x': o->failed = true; break;
 		case 'n': o->name = optarg; break;
@@ -190,9 +197,8 @@ static int parse_opts(struct opensnoop_opts *o, int argc, char **argv)
 		case 'U': o->print_uid = true; break;
 		case 'v': o->verbose = 1; break;
 		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0)) {
-				fprintf(stderr, "perfkit opensnoop: invalid duration '%s'\n", optarg);
+			if (pk_parse_double("-d", optarg, 0.001, 1e7, &o->duration)) {
+				fprintf(stderr, "perfkit opensnoop: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;

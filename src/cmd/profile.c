@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/profile.h"
 #include "bpfutil/procmaps.h"
@@ -203,7 +204,7 @@ static char *render_key(const struct prof_key *k, int stack_fd, struct resolver 
 		for (char *c = comm; *c; c++)
 			if (*c == ';' || *c == ' ')
 				*c = '_';
-		sb_addstr(&sb, comm);
+		sb_add_term(&sb, comm, strlen(comm));   /* a newline would split the line */
 		if (ulost || umiss)
 			sb_addf(&sb, ";[missing user stack: %s]", ulost ? errname(k->user_stack_id) : "evicted");
 		for (int i = nu - 1; i >= 0; i--) {
@@ -217,11 +218,14 @@ static char *render_key(const struct prof_key *k, int stack_fd, struct resolver 
 			add_kernel_frame(&sb, r, kips[i]);
 			sb_addstr(&sb, "_[k]");
 		}
+		sb_term_escape_from(&sb, 0);   /* symbol names too: one stack, one line */
 		return sb_detach(&sb, NULL);
 	}
 	for (int i = 0; i < nk; i++) {
 		sb_addstr(&sb, "    ");
+		size_t at = sb.len;
 		add_kernel_frame(&sb, r, kips[i]);
+		sb_term_escape_from(&sb, at);
 		sb_addch(&sb, '\n');
 	}
 	if (klost || kmiss)
@@ -230,12 +234,16 @@ static char *render_key(const struct prof_key *k, int stack_fd, struct resolver 
 		sb_addstr(&sb, "    --\n");
 	for (int i = 0; i < nu; i++) {
 		sb_addstr(&sb, "    ");
+		size_t at = sb.len;
 		add_user_frame(&sb, r, (int)k->pid, uips[i], i == 0);
+		sb_term_escape_from(&sb, at);
 		sb_addch(&sb, '\n');
 	}
 	if (ulost || umiss)
 		sb_addf(&sb, "    [Missed User Stack: %s]\n", ulost ? errname(k->user_stack_id) : "evicted");
-	sb_addf(&sb, "    -                %s (%u)\n", comm, k->pid);
+	sb_addstr(&sb, "    -                ");
+	sb_add_term(&sb, comm, strlen(comm));
+	sb_addf(&sb, " (%u)\n", k->pid);
 	return sb_detach(&sb, NULL);
 }
 
@@ -308,24 +316,27 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "+F:p:fUKIvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
-			errno = 0;
-			o->freq = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->freq < 1 || o->freq > 100000) {
-				fprintf(stderr, "perfkit profile: invalid frequency '%s' (expected 1..100000)\n", optarg);
-				return 2;
+			{
+				int64_t v;
+				if (pk_parse_i64("-F", optarg, 1, 100000, &v)) {
+					fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
+					return 2;
+				}
+				o->freq = (long)v;
 			}
 			break;
 		case 'p':
-			errno = 0;
-			o->pid = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->pid <= 0 || o->pid > INT_MAX) {
-				fprintf(stderr, "perfkit profile: invalid PID '%s'\n", optarg);
-				return 2;
+			{
+				int64_t v;
+				if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
+					fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
+					return 2;
+				}
+				o->pid = (long)v;
 			}
 			break;
 		case 'f': o->folded = true; break;
@@ -342,9 +353,8 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 		return 2;
 	}
 	if (optind < argc) {
-		o->duration = strtod(argv[optind], &end);
-		if (*end || end == argv[optind] || !(o->duration > 0) || o->duration > 1e7) {
-			fprintf(stderr, "perfkit profile: invalid duration '%s'\n", argv[optind]);
+		if (pk_parse_double("the duration", argv[optind], 0.001, 1e7, &o->duration)) {
+			fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
 			return 2;
 		}
 		optind++;

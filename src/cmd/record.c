@@ -211,6 +211,21 @@ static int list_threads(struct rec *r, pid_t pid)
 	return 0;
 }
 
+/* perf_event_paranoid > 1 refused kernel samples: one line, as perf -v */
+static void note_user_only(void)
+{
+	int level = -1;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = -1;
+		fclose(f);
+	}
+	fprintf(stderr, "perfkit record: kernel.perf_event_paranoid=%d: sampling user space only; "
+		"run as root or lower it to sample the kernel too\n", level);
+}
+
 static int open_error(struct rec *r, size_t ev, int err)
 {
 	const char *name = r->ev_specs[ev];
@@ -302,6 +317,8 @@ static int open_events(struct rec *r)
 					a->exclude_kernel = 1;
 					a->exclude_hv = 1;
 					fd = sys_perf_event_open(a, r->tids[t], r->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+					if (fd >= 0)
+						note_user_only();
 				}
 				if (fd < 0) {
 					if (errno == ESRCH && r->target_pid && t > 0)
@@ -844,10 +861,27 @@ static int drain_all(struct rec *r)
 
 /* ---- the command ---- */
 
+/* Does the data written to path land in our stdout? */
+static bool output_is_stdout(const char *path)
+{
+	struct stat o, so;
+	int fd = strcmp(path, "-") ? of_std_fd(path) : 1;
+
+	if (fd == 1)
+		return true;
+	if (fstat(1, &so) < 0 || (fd >= 0 ? fstat(fd, &o) : stat(path, &o)) < 0)
+		return false;
+	return o.st_dev == so.st_dev && o.st_ino == so.st_ino;
+}
+
 /* Fork the command, held before its exec until start_command(). */
 static int fork_command(struct rec *r, const sigset_t *oldmask)
 {
-	int err = pk_child_fork(&r->held, r->cmd, oldmask, 0);
+	/* like perf: when the data goes to our stdout (a pipe, -o -,
+	 * -o /dev/stdout or the same file), the command's output goes to
+	 * stderr, or it would land in the middle of the data */
+	int err = pk_child_fork(&r->held, r->cmd, oldmask,
+				output_is_stdout(r->output) ? PK_CHILD_STDOUT_TO_STDERR : 0);
 
 	if (!err)
 		r->child = r->held.pid;
@@ -1322,8 +1356,13 @@ int cmd_record(int argc, char **argv)
 			break;
 		if (forwarded && !r.child)
 			break;
-		struct timespec ts = { .tv_sec = 0, .tv_nsec = 250 * 1000 * 1000 };
-		int n = ppoll(pfds, npfd, r.target_pid ? &ts : NULL, &waitmask);
+		/* records buffered while the rings are quiet reach the file
+		 * within a second (a recorder killed with SIGKILL keeps them) */
+		rc = pd_writer_tick(r.w);
+		if (rc)
+			break;
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = 250 * 1000 * 1000 }, sec = { 1, 0 };
+		int n = ppoll(pfds, npfd, r.target_pid ? &ts : &sec, &waitmask);
 		if (n > 0) {
 			int live = 0;
 			for (size_t i = 0; i < npfd; i++) {
@@ -1363,13 +1402,22 @@ int cmd_record(int argc, char **argv)
 		snprintf(msg, sizeof(msg), "%s", pk_errmsg());
 		add_build_ids(&r);
 		rename_old(r.output);
+		uint64_t kept = pd_writer_kept_samples(r.w);
 		int frc = pd_writer_finish(r.w);
 		r.w = NULL;
-		if (frc)
+		if (frc && frc != -ENOSPC && frc != -EDQUOT) {
 			fprintf(stderr, "perfkit record: %s; nothing could be kept: %s\n", msg, pk_errmsg());
-		else
+		} else {
+			struct stat fst;
+			double fmb = stat(r.output, &fst) == 0 ? (double)fst.st_size / (1024.0 * 1024.0) : 0;
+			if (frc)   /* features dropped too: say which */
+				snprintf(msg, sizeof(msg), "%s", pk_errmsg());
 			fprintf(stderr, "perfkit record: %s; recording stopped, the samples written "
 				"until then are in %s\n", msg, r.output);
+			fprintf(stderr, "[ perfkit record: %" PRIu64 " samples kept, %" PRIu64 " dropped (disk full), %"
+				PRIu64 " lost, %.3f MB written to %s ]\n", kept,
+				r.samples > kept ? r.samples - kept : 0, r.lost, fmb, r.output);
+		}
 		ret = 1;
 		goto out;
 	}

@@ -19,6 +19,7 @@
 #include "cmd/cmds.h"
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "session/session.h"
@@ -309,6 +310,8 @@ static void key_text(const struct row *row, enum sort_key k, char *buf, size_t s
 	case K_SRCLINE: snprintf(buf, size, "%s", row->srcline); break;
 	default: buf[0] = '\0'; break;
 	}
+	/* a name with a newline or an escape sequence stays on its row */
+	str_term_escape_buf(buf, size);
 }
 
 static const char *key_header(enum sort_key k)
@@ -714,12 +717,8 @@ int cmd_report(int argc, char **argv)
 		case 'f': break;             /* no ownership check to skip */
 		case 'U': r.hide_unresolved = true; break;
 		case 'M':
-			errno = 0;
-			long ms = strtol(optarg, &end, 10);
-			so.max_stack = ms > 0 && ms <= 1000000 ? (int)ms : 0;
-			if (end == optarg || *end || errno || so.max_stack <= 0) {
-				fprintf(stderr, "perfkit report: bad --max-stack '%s' (expected 1 to 1000000)\n",
-					optarg);
+			if (pk_parse_int("--max-stack", optarg, 1, 1000000, &so.max_stack)) {
+				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;

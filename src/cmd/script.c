@@ -13,6 +13,7 @@
 #include "cmd/cmds.h"
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "session/session.h"
 #include "event/event.h"
@@ -56,14 +57,14 @@ static void add_frame(struct strbuf *sb, const struct pk_frame *fr)
 		return;
 	}
 	if (fr->sym) {
-		sb_addstr(sb, fr->sym);
+		sb_add_term(sb, fr->sym, strlen(fr->sym));
 		sb_add(sb, "+0x", 3);
 		add_hex(sb, fr->sym_off, 0);
 	} else {
 		sb_add(sb, "[unknown]", 9);
 	}
 	sb_add(sb, " (", 2);
-	sb_addstr(sb, fr->dso);
+	sb_add_term(sb, fr->dso, strlen(fr->dso));
 	sb_add(sb, ")\n", 2);
 }
 
@@ -108,10 +109,18 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		goto flush;
 	}
 
-	if (cc)
-		sb_addf(sb, "%s %5" PRIu32 " ", s->comm, s->tid);
-	else
-		sb_addf(sb, "%16s %5" PRIu32 " ", s->comm, s->tid);
+	/* the comm escaped (a newline in it would start a new sample) and,
+	 * without call chains, right-aligned on 16 columns */
+	size_t at = sb->len;
+	sb_add_term(sb, s->comm, strlen(s->comm));
+	size_t cl = sb->len - at;
+	if (!cc && cl < 16) {
+		sb_grow(sb, 16 - cl);
+		memmove(sb->buf + at + 16 - cl, sb->buf + at, cl);
+		memset(sb->buf + at, ' ', 16 - cl);
+		sb_setlen(sb, at + 16);
+	}
+	sb_addf(sb, " %5" PRIu32 " ", s->tid);
 	if (t & PERF_SAMPLE_CPU)
 		sb_addf(sb, "[%03" PRIu32 "] ", s->cpu);
 	if (t & PERF_SAMPLE_TIME)
@@ -166,7 +175,6 @@ int cmd_script(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_opts so = { .inline_ = true };
-	char *end;
 	const char *input = "perf.data";
 	struct session *s;
 	struct out o;
@@ -177,10 +185,8 @@ int cmd_script(int argc, char **argv)
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'M':
-			so.max_stack = (int)strtol(optarg, &end, 10);
-			if (end == optarg || *end || so.max_stack <= 0) {
-				fprintf(stderr, "perfkit script: bad --max-stack '%s' (expected a positive number)\n",
-					optarg);
+			if (pk_parse_int("--max-stack", optarg, 1, 1000000, &so.max_stack)) {
+				fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
@@ -26,6 +27,7 @@
 #include "base/child.h"
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "cachesim/cpimodel.h"
 #include "cachesim/simcount.h"
@@ -852,6 +854,30 @@ static int flush_out(FILE *out, struct strbuf *sb)
 	return fflush(out);
 }
 
+/* perf_event_paranoid made some events count user space only: their
+ * names (with ":u") into the summed set, and one line, as perf -v says */
+static void note_user_only(const struct cnt_set *opened, struct cnt_set *sum, bool say)
+{
+	for (size_t k = 0; k < sum->nr && k < opened->nr; k++)
+		if (opened->ev[k].user_only && !sum->ev[k].user_only) {
+			free(sum->ev[k].name);
+			sum->ev[k].name = xstrdup(opened->ev[k].name);
+			sum->ev[k].user_only = true;
+		}
+	if (say)
+		fprintf(stderr, "perfkit stat: kernel.perf_event_paranoid=%d: counting user space only "
+			"(events marked :u); run as root or lower it to count the kernel too\n",
+			opened->paranoid_fallback);
+}
+
+/* an option value refused: the message, and the usage exit status */
+static int opt_error(struct strbuf *events)
+{
+	fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
+	sb_release(events);
+	return 2;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -876,7 +902,6 @@ int cmd_stat(int argc, char **argv)
 	struct vgrun vr = VGRUN_INIT;
 	struct sim_result sim = { 0 };
 	int c, status = 0, have_geom = 0, signaled = 0;
-	char *end;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:aI:h", lopts, NULL)) != -1) {
@@ -887,44 +912,33 @@ int cmd_stat(int argc, char **argv)
 			sb_addstr(&events, optarg);
 			break;
 		case 'r':
-			o.runs = (int)strtol(optarg, &end, 10);
-			if (*end || o.runs < 1 || o.runs > 1000000) {
-				fprintf(stderr, "perfkit stat: -r expects a positive number of runs, got '%s'\n", optarg);
-				return 2;
-			}
+			if (pk_parse_int("-r", optarg, 1, 1000000, &o.runs))
+				return opt_error(&events);
 			break;
 		case 'x': o.sep = optarg; break;
 		case 'j': o.json = 1; break;
 		case 'o': o.output = optarg; break;
 		case 'p':
-			o.pid = (pid_t)strtol(optarg, &end, 10);
-			if (*end || o.pid <= 0) {
-				fprintf(stderr, "perfkit stat: -p expects a process id, got '%s'\n", optarg);
-				return 2;
-			}
+			if (pk_parse_int("-p", optarg, 1, INT_MAX, &o.pid))
+				return opt_error(&events);
 			break;
 		case 'a': o.all_cpus = 1; break;
 		case 'I':
-			o.interval_ms = (int)strtol(optarg, &end, 10);
-			if (*end || o.interval_ms < 10) {
-				fprintf(stderr, "perfkit stat: -I expects milliseconds (at least 10), got '%s'\n", optarg);
-				return 2;
-			}
+			if (pk_parse_int("-I", optarg, 10, INT_MAX, &o.interval_ms))
+				return opt_error(&events);
 			break;
 		case 'S': o.simulate = 1; break;
 		case 1000 + SIM_I1: case 1000 + SIM_D1: case 1000 + SIM_L2: case 1000 + SIM_LL: {
 			static const char *const lv[] = { "--I1", "--D1", "--L2", "--LL" };
 			int k = c - 1000;
-			if (cache_geom_parse(lv[k], optarg, &o.so.geom[k]) < 0) {
-				fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
-				return 2;
-			}
+			if (cache_geom_parse(lv[k], optarg, &o.so.geom[k]) < 0)
+				return opt_error(&events);
 			o.so.have[k] = true;
 			have_geom = 1;
 			break;
 		}
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'h': usage(stdout); sb_release(&events); return 0;
+		default: usage(stderr); sb_release(&events); return 2;
 		}
 	}
 	o.argv = argv + optind;
@@ -934,22 +948,27 @@ int cmd_stat(int argc, char **argv)
 	if (o.argc == 0 && o.pid <= 0 && !o.all_cpus) {
 		fprintf(stderr, "perfkit stat: no command given (perfkit stat [options] -- CMD [ARGS...])\n");
 		usage(stderr);
+		sb_release(&events);
 		return 2;
 	}
 	if (o.sep && o.json) {
 		fprintf(stderr, "perfkit stat: -x and -j cannot be used together\n");
+		sb_release(&events);
 		return 2;
 	}
 	if (o.pid > 0 && o.all_cpus) {
 		fprintf(stderr, "perfkit stat: -p and -a cannot be used together\n");
+		sb_release(&events);
 		return 2;
 	}
 	if ((o.pid > 0 || o.all_cpus || o.interval_ms) && o.runs > 1) {
 		fprintf(stderr, "perfkit stat: -r cannot be combined with -p, -a or -I\n");
+		sb_release(&events);
 		return 2;
 	}
 	if (have_geom && !o.simulate) {
 		fprintf(stderr, "perfkit stat: --I1, --D1, --L2 and --LL set the simulated caches: they need --simulate\n");
+		sb_release(&events);
 		return 2;
 	}
 	if (o.simulate) {
@@ -976,6 +995,12 @@ int cmd_stat(int argc, char **argv)
 		sb_release(&events);
 		vgrun_release(&vr);
 		return 2;
+	}
+	if (pk_options_only) {   /* the option fuzz harness: stop before running */
+		cnt_set_release(&sum);
+		sb_release(&events);
+		vgrun_release(&vr);
+		return 0;
 	}
 
 	FILE *out = stderr;
@@ -1016,6 +1041,8 @@ int cmd_stat(int argc, char **argv)
 		if (o.pid <= 0 && !o.all_cpus)
 			flags = CNT_ENABLE_ON_EXEC | CNT_INHERIT;
 		err = open_targets(&t, o.events, target, o.all_cpus, flags);
+		if (!err && t.sets[0].paranoid_fallback)
+			note_user_only(&t.sets[0], &sum, run == 0);
 		if (!err && flags == 0)
 			for (int i = 0; i < t.nr && !err; i++)
 				err = cnt_set_enable(&t.sets[i]);
@@ -1046,6 +1073,7 @@ int cmd_stat(int argc, char **argv)
 		if (o.interval_ms) {
 			add_events(&prev, o.events);
 			add_events(&cur, o.events);
+			note_user_only(&t.sets[0], &cur, false);
 		}
 		double next = t0 + o.interval_ms * 1e6;
 		if (o.interval_ms && !o.sep && !o.json) {

@@ -1046,11 +1046,24 @@ static void write_output(const HChar *base, const HChar *suffix)
 	VgFile *fp;
 	Int i;
 
+	HChar tmp[VG_(strlen)(name) + 64], lnk[8];
+
 	VG_(sprintf)(path, "%s%s", name, suffix);
 	VG_(free)(name);
-	fp = VG_(fopen)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+	/* the output-file rules (base/outfile.h), freestanding: never
+	 * through a planted symbolic link, written whole to a new 0600
+	 * temporary (O_EXCL: not a link either) and renamed over the path */
+	if (VG_(readlink)(path, lnk, sizeof(lnk)) >= 0) {
+		VG_(umsg)("error: '%s' is a symbolic link; not writing through it\n", path);
+		return;
+	}
+	fp = NULL;
+	for (i = 0; i < 100 && !fp; i++) {
+		VG_(sprintf)(tmp, "%s.tmp%d.%d", path, VG_(getpid)(), i);
+		fp = VG_(fopen)(tmp, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+	}
 	if (!fp) {
-		VG_(umsg)("error: cannot open output file '%s'\n", path);
+		VG_(umsg)("error: cannot create output file '%s'\n", tmp);
 		return;
 	}
 	if (!clo_branch_sim)
@@ -1114,6 +1127,10 @@ static void write_output(const HChar *base, const HChar *suffix)
 		VG_(fprintf)(fp, " %llu", tot[evs[i]]);
 	VG_(fprintf)(fp, "\n");
 	VG_(fclose)(fp);
+	if (VG_(rename)(tmp, path) != 0) {
+		VG_(umsg)("error: cannot rename '%s' to '%s'\n", tmp, path);
+		VG_(unlink)(tmp);
+	}
 }
 
 static void zero_counts(void)

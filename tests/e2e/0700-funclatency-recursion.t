@@ -92,7 +92,7 @@ for bad in 0 abc -5 5x 1000000000000001; do
 	"$PERFKIT" funclatency -m -L "$bad" "$W:nap_level" >"$T/bout" 2>"$T/berr"
 	expect "-L $bad: usage error (exit 2)" test $? = 2
 	expect "-L $bad: one line naming the value" \
-		test "$(wc -l <"$T/berr")" = 1 -a -n "$(grep -F "invalid linear step '$bad'" "$T/berr")"
+		test "$(wc -l <"$T/berr")" = 1 -a -n "$(grep -F "linear step expects an integer from 1 to" "$T/berr" | grep -F "got '$bad'")"
 done
 "$PERFKIT" funclatency --linear=0 "$W:nap_level" >/dev/null 2>&1
 expect '--linear=0: usage error (exit 2)' test $? = 2

@@ -21,19 +21,25 @@
  * never finished) is read up to the end of the file, with a warning.
  *
  * Writer contract: pd_writer_open() creates PATH.tmp-XXXXXX (mode 0600);
- * records are appended with pd_writer_write(); pd_writer_finish() writes the
- * attributes, ids, feature sections and the final header, then renames the
+ * the header, ids and attributes are written before the first record (as
+ * perf does), records are appended with pd_writer_write() and reach the
+ * file within a second, the header's data size following them, so the
+ * temporary file of a recorder killed with SIGKILL is read by perf and
+ * perfkit up to its last flushed record; pd_writer_finish() writes the
+ * feature sections and the final header, then renames the
  * temporary file over PATH.  pd_writer_abort() removes the temporary file,
  * so a failed recording never leaves a half-written PATH.  When PATH is a
  * device or FIFO (/dev/null, a named pipe) or any path under /dev/ or
  * /proc/ (/dev/stdout: see base/outfile.h), it is never renamed over: the
  * file is built in $TMPDIR (or /tmp) as perfkit-record.XXXXXX and copied
  * into PATH by pd_writer_finish().  A full disk is
- * the exception: the writer keeps 256 KB allocated past the data
- * (fallocate), so when pd_writer_write() fails with -ENOSPC/-EDQUOT,
- * pd_writer_finish() still writes a valid PATH holding the whole records
- * written so far (and returns 0); if the disk fills during finish's own
- * last flush it does the same and returns -ENOSPC with a message saying so.
+ * the exception: the writer keeps about the features' size allocated past
+ * the data (fallocate), so when pd_writer_write() fails with
+ * -ENOSPC/-EDQUOT, pd_writer_finish() still writes a valid PATH holding
+ * the whole records written so far (and returns 0; without the build-ids,
+ * or without any feature, when even they do not fit); if the disk fills
+ * during finish's own last flush it does the same and returns -ENOSPC with
+ * a message saying so.
  *
  * Errors: 0 on success or -errno, with a one-line message in pk_errmsg()
  * naming the file and the offset (see base/error.h).
@@ -217,6 +223,13 @@ int pd_parse_sample_id(const struct pd_file *f, const struct perf_event_header *
 		       struct pd_sample_id *out);
 
 /* Offset in the file of a record returned by pd_next (for messages). */
+/* The caller is done with the records before data position pos (as
+ * pd_next counts it): the pages of the mapping before it are dropped
+ * (MADV_DONTNEED; read again from the file if touched), so reading a large
+ * file in order keeps a window of it in memory, not the file.  No-op for
+ * in-memory data. */
+void pd_release_before(const struct pd_file *f, uint64_t pos);
+
 uint64_t pd_offset(const struct pd_file *f, const struct perf_event_header *rec);
 
 /* ---- writer ---- */
@@ -238,6 +251,16 @@ int pd_writer_write(struct pd_writer *w, const void *data, size_t len);
 /* Bytes written to the data section so far. */
 uint64_t pd_writer_data_size(const struct pd_writer *w);
 
+/* Write out buffered records when the oldest has waited a second
+ * (pd_writer_write does this too; a recorder calls it when idle), so a
+ * killed recorder loses at most about a second of records. */
+int pd_writer_tick(struct pd_writer *w);
+
+/* After a write failed with -ENOSPC/-EDQUOT, before finish: the number of
+ * PERF_RECORD_SAMPLE records among the whole records on file (those
+ * finish will keep). */
+uint64_t pd_writer_kept_samples(struct pd_writer *w);
+
 /* Feature data recorded in the header at finish. */
 void pd_writer_set_cmdline(struct pd_writer *w, int argc, char *const *argv);
 int pd_writer_add_build_id(struct pd_writer *w, uint16_t misc, uint32_t pid,
@@ -255,11 +278,13 @@ void pd_writer_abort(struct pd_writer *w);
 
 /* ---- writer-only: the on-disk header as pd_writer_finish() writes it ----
  *
- * Layout of a written file: header (104 bytes) | data section (the records,
- * byte for byte as given) | feature section table ({offset,size} per set
- * bit, in bit order, right after the data as perf expects) | feature bodies
- * (TRACING_DATA when given, HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS,
- * CPUDESC, CPUID, TOTAL_MEM, CMDLINE, EVENT_DESC, BUILD_ID when given) | sample ids | attr section.
+ * Layout of a written file: header (104 bytes) | sample ids | attr section
+ * | data section (the records, byte for byte as given) | feature section
+ * table ({offset,size} per set bit, in bit order, right after the data as
+ * perf expects) | feature bodies (TRACING_DATA when given, HOSTNAME, OSRELEASE, VERSION, ARCH,
+ * NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE, EVENT_DESC, BUILD_ID when
+ * given) [| ids and attr section again, when ids were added after the
+ * first record].
  * Attributes are written PD_WRITER_ATTR_SIZE bytes long with attr.size set
  * to match, so perf 6.1 (which rejects larger attrs) reads them. */
 

@@ -417,64 +417,6 @@ static int cmp_rec(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-static void index_records(struct session *s)
-{
-	const struct pd_file *f = s->f;
-	const struct perf_event_header *h;
-	uint64_t pos = 0, here = 0;
-	size_t alloc = 0;
-	bool sorted = true;
-	uint64_t last = 0;
-	bool id_time = f->evsels[0].attr.sample_id_all &&
-		       (f->evsels[0].attr.sample_type & PERF_SAMPLE_TIME);
-
-	alloc = f->data_size / 64 + 16;
-	s->recs = xmalloc(alloc * sizeof(*s->recs));
-	while (pd_next(f, &pos, &h) == 1) {
-		struct rec_ref r = { 0, here };
-
-		if (((uintptr_t)h & 7) || (here & 7) || (pos & 7)) {   /* absolute: the data offset may be odd */
-			/* perf's COMPRESSED records are not 8-byte multiples: count
-			 * them here, never touch them unaligned later */
-			uint32_t type;
-
-			memcpy(&type, h, sizeof(type));
-			if (type == PD_RECORD_COMPRESSED)
-				s->nr_compressed++;
-			here = pos;
-			continue;
-		}
-		here = pos;
-		if (h->type == PD_RECORD_COMPRESSED) {
-			s->nr_compressed++;
-			continue;
-		}
-		if (h->type == PERF_RECORD_SAMPLE) {
-			struct pd_sample smp;
-
-			if (pd_parse_sample(f, h, &smp) == 0 &&
-			    (smp.evsel->attr.sample_type & PERF_SAMPLE_TIME))
-				r.time = smp.time;
-		} else if (id_time && h->type < PD_RECORD_HEADER_ATTR) {
-			struct pd_sample_id sid;
-
-			if (pd_parse_sample_id(f, h, &sid) == 0 && sid.valid)
-				r.time = sid.time;
-		}
-		if (r.time < last)
-			sorted = false;
-		else
-			last = r.time;
-		if (s->nr_recs == alloc) {
-			alloc *= 2;
-			s->recs = xrealloc(s->recs, alloc * sizeof(*s->recs));
-		}
-		s->recs[s->nr_recs++] = r;
-	}
-	if (!sorted)
-		qsort(s->recs, s->nr_recs, sizeof(*s->recs), cmp_rec);
-}
-
 int session_open(struct session **out, const char *path, const struct session_opts *opts)
 {
 	struct session *s;
@@ -530,7 +472,6 @@ int session_open(struct session **out, const char *path, const struct session_op
 		}
 	}
 	find_vdso_image(s);
-	index_records(s);
 	*out = s;
 	return 0;
 }
@@ -1009,54 +950,155 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 	return fn(&smp, arg);
 }
 
+static int process_record(struct session *s, uint64_t rpos, session_sample_fn fn, void *arg,
+			  uint64_t *bad, uint64_t *bad_off)
+{
+	const uint8_t *p = s->f->map + s->f->data_offset + rpos;
+	const struct perf_event_header *h = (const struct perf_event_header *)p;
+	int ret = 0;
+
+	s->stats.nr_records++;
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+	{
+		bool malformed = false;
+
+		ret = do_sample(s, h, fn, arg, &malformed);
+		if (malformed && !(*bad)++)
+			*bad_off = pd_offset(s->f, h);
+		break;
+	}
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		do_mmap(s, h, p);
+		break;
+	case PERF_RECORD_COMM:
+		do_comm(s, h, p);
+		break;
+	case PERF_RECORD_FORK:
+		do_fork(s, h, p);
+		break;
+	case PERF_RECORD_LOST:
+		if (h->size >= 24)
+			sat_add(&s->stats.nr_lost_records, rd64(p + 16));
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		/* PERF_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15): dropped
+		 * by a BPF filter, not lost; perf does not count them */
+		if (h->size >= 16 && !(h->misc & (1u << 15)))
+			sat_add(&s->stats.nr_lost, rd64(p + 8));
+		break;
+	default:
+		break;   /* EXIT keeps the thread: late samples still resolve */
+	}
+	return ret;
+}
+
+/* Process the queued records with time <= upto in time order (file order
+ * for equal times) and keep the others queued. */
+static int flush_queue(struct session *s, uint64_t upto, uint64_t next_pos, bool *sorted,
+		       session_sample_fn fn, void *arg, uint64_t *bad, uint64_t *bad_off)
+{
+	size_t i, n = s->nr_recs;
+	int ret = 0;
+
+	if (!*sorted)
+		qsort(s->recs, n, sizeof(*s->recs), cmp_rec);
+	*sorted = true;
+	for (i = 0; i < n && s->recs[i].time <= upto && !ret; i++)
+		ret = process_record(s, s->recs[i].pos, fn, arg, bad, bad_off);
+	memmove(s->recs, s->recs + i, (n - i) * sizeof(*s->recs));
+	s->nr_recs = n - i;
+	/* the file before the lowest record still queued is done with */
+	uint64_t low = next_pos;
+	for (size_t k = 0; k < s->nr_recs; k++)
+		if (s->recs[k].pos < low)
+			low = s->recs[k].pos;
+	pd_release_before(s->f, low);
+	return ret;
+}
+
+/*
+ * Records are applied in time order as perf does (ordered_events): they are
+ * queued, and at each FINISHED_ROUND the queued records up to the largest
+ * time seen before the previous round are sorted and processed, the rest
+ * wait.  Memory then follows a round's records (two at most), not the
+ * file's: a file without rounds is sorted whole, as before.
+ */
 int session_process(struct session *s, session_sample_fn fn, void *arg)
 {
-	uint64_t bad = 0, bad_off = 0;
+	const struct pd_file *f = s->f;
+	const struct perf_event_header *h;
+	uint64_t bad = 0, bad_off = 0, pos = 0, here = 0, last = 0, seen_max = 0, limit = 0;
+	size_t alloc = 1024;
+	bool sorted = true;
+	bool id_time = f->nr_evsels && f->evsels[0].attr.sample_id_all &&
+		       (f->evsels[0].attr.sample_type & PERF_SAMPLE_TIME);
 	int ret = 0;
 
 	memset(&s->stats, 0, sizeof(s->stats));
 	memset(s->broken_dsos, 0, sizeof(s->broken_dsos));
-	for (size_t i = 0; i < s->nr_recs; i++) {
-		const uint8_t *p = s->f->map + s->f->data_offset + s->recs[i].pos;
-		const struct perf_event_header *h = (const struct perf_event_header *)p;
+	s->nr_compressed = 0;
+	free(s->recs);
+	s->recs = xmalloc(alloc * sizeof(*s->recs));
+	s->nr_recs = 0;
+	while (!ret && pd_next(f, &pos, &h) == 1) {
+		struct rec_ref r = { 0, here };
 
-		s->stats.nr_records++;
-		switch (h->type) {
-		case PERF_RECORD_SAMPLE:
-		{
-			bool malformed = false;
+		if (((uintptr_t)h & 7) || (here & 7) || (pos & 7)) {   /* absolute: the data offset may be odd */
+			/* perf's COMPRESSED records are not 8-byte multiples: count
+			 * them here, never touch them unaligned later */
+			uint32_t type;
 
-			ret = do_sample(s, h, fn, arg, &malformed);
-			if (ret)
-				return ret;
-			if (malformed && !bad++)
-				bad_off = pd_offset(s->f, h);
-			break;
+			memcpy(&type, h, sizeof(type));
+			if (type == PD_RECORD_COMPRESSED)
+				s->nr_compressed++;
+			here = pos;
+			continue;
 		}
-		case PERF_RECORD_MMAP:
-		case PERF_RECORD_MMAP2:
-			do_mmap(s, h, p);
-			break;
-		case PERF_RECORD_COMM:
-			do_comm(s, h, p);
-			break;
-		case PERF_RECORD_FORK:
-			do_fork(s, h, p);
-			break;
-		case PERF_RECORD_LOST:
-			if (h->size >= 24)
-				sat_add(&s->stats.nr_lost_records, rd64(p + 16));
-			break;
-		case PERF_RECORD_LOST_SAMPLES:
-			/* PERF_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15): dropped
-			 * by a BPF filter, not lost; perf does not count them */
-			if (h->size >= 16 && !(h->misc & (1u << 15)))
-				sat_add(&s->stats.nr_lost, rd64(p + 8));
-			break;
-		default:
-			break;   /* EXIT keeps the thread: late samples still resolve */
+		here = pos;
+		if (h->type == PD_RECORD_COMPRESSED) {
+			s->nr_compressed++;
+			continue;
 		}
+		if (h->type == PD_RECORD_FINISHED_ROUND) {
+			s->stats.nr_records++;
+			ret = flush_queue(s, limit, pos, &sorted, fn, arg, &bad, &bad_off);
+			limit = seen_max;
+			/* the queue is sorted now: a new record compares with its end */
+			last = s->nr_recs ? s->recs[s->nr_recs - 1].time : 0;
+			continue;
+		}
+		if (h->type == PERF_RECORD_SAMPLE) {
+			struct pd_sample smp;
+
+			if (pd_parse_sample(f, h, &smp) == 0 &&
+			    (smp.evsel->attr.sample_type & PERF_SAMPLE_TIME))
+				r.time = smp.time;
+		} else if (id_time && h->type < PD_RECORD_HEADER_ATTR) {
+			struct pd_sample_id sid;
+
+			if (pd_parse_sample_id(f, h, &sid) == 0 && sid.valid)
+				r.time = sid.time;
+		}
+		if (r.time < last)
+			sorted = false;
+		last = r.time;
+		if (r.time > seen_max)
+			seen_max = r.time;
+		if (s->nr_recs == alloc) {
+			alloc *= 2;
+			s->recs = xrealloc(s->recs, alloc * sizeof(*s->recs));
+		}
+		s->recs[s->nr_recs++] = r;
 	}
+	if (!ret)
+		ret = flush_queue(s, UINT64_MAX, pos, &sorted, fn, arg, &bad, &bad_off);
+	free(s->recs);
+	s->recs = NULL;
+	s->nr_recs = 0;
+	if (ret)
+		return ret;
 	if (s->nr_compressed)
 		pk_warn("%s: %llu compressed records (perf record -z) skipped: not supported", s->f->path,
 			(unsigned long long)s->nr_compressed);

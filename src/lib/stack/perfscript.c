@@ -1392,7 +1392,12 @@ bool psc_sample_begin(struct ps_collapser *c, const char *comm, long pid, long t
 		return false;
 	c->period = c->o.count ? 1 : period;
 	sb_reset(&c->pname);
-	sb_addstr(&c->pname, comm && *comm ? comm : "[unknown]");
+	/* escaped as perf script text would show it: a comm with a newline
+	 * must not split the folded line */
+	if (comm && *comm)
+		sb_add_term(&c->pname, comm, strlen(comm));
+	else
+		sb_addstr(&c->pname, "[unknown]");
 	if (c->o.tid)
 		sb_addf(&c->pname, "-%ld/%ld", pid, tid);
 	else if (c->o.pid)
@@ -1407,24 +1412,33 @@ void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint
 	char pc[24];
 	int pcl = snprintf(pc, sizeof(pc), "%" PRIx64, ip);
 	const char *mod = dso && *dso ? dso : "[unknown]";
+	struct strbuf emod = STRBUF_INIT;
+	if (str_needs_term_escape(mod, strlen(mod))) {
+		sb_add_term(&emod, mod, strlen(mod));
+		mod = emod.buf;
+	}
 	const char *raw = "[unknown]";
 
 	if (sym && *sym) {
 		/* as perf script prints it: name+0xOFF (the offset is dropped
 		 * again, but --inline may need it) */
 		sb_reset(&c->pname_tmp);
-		sb_addf(&c->pname_tmp, "%s+0x%" PRIx64, sym, sym_off);
+		sb_add_term(&c->pname_tmp, sym, strlen(sym));
+		sb_addf(&c->pname_tmp, "+0x%" PRIx64, sym_off);
 		raw = c->pname_tmp.buf;
 	}
 
-	if (!c->have_pname)
+	if (!c->have_pname) {
+		sb_release(&emod);
 		return;
+	}
 	/* perf script names kernel modules "[mod]"; a path to a .ko is kernel too */
 	c->force_kernel = kernel && !strstr(mod, "unknown");
 	uint32_t g = process_frame(c, pc, (size_t)pcl, raw, strlen(raw), mod, strlen(mod), c->java);
 	c->force_kernel = false;
 	push_group(c, g);
 	drop_group(c, g);
+	sb_release(&emod);
 }
 
 void psc_sample_end(struct ps_collapser *c)
