@@ -53,12 +53,26 @@
 #define SCALAR
 #endif
 
+/*
+ * Keep a frame pointer in the leaf kernels, so that a profile's call chain
+ * reaches main.  GCC 12 drops the frame of a leaf function that ends up with
+ * no stack frame and no saved register even under -fno-omit-frame-pointer
+ * (naive under optimize("no-tree-vectorize") and init qualify; adding
+ * "no-omit-frame-pointer" to the attribute does not help):  asking for the
+ * frame address makes the frame required, at the cost of `push %rbp;
+ * mov %rsp,%rbp` once per call.  Check with
+ *   objdump -d build/examples/matmul | awk '/<naive>:/,/ret/' | grep -A1 'push.*%rbp'
+ */
+#define KEEP_FRAME() __asm__ volatile("" : : "r"(__builtin_frame_address(0)))
+
 static float A[N][N], B[N][N], C[N][N];
 static float Ap[N][LD], Bp[N][LD], Cp[N][LD];
 
 __attribute__((noinline)) static void init(void)
 {
 	unsigned s = 12345;
+
+	KEEP_FRAME();
 
 	for (int i = 0; i < N; i++)
 		for (int j = 0; j < N; j++) {
@@ -71,6 +85,7 @@ __attribute__((noinline)) static void init(void)
 
 __attribute__((noinline)) SCALAR void naive(void)
 {
+	KEEP_FRAME();
 	for (int i = 0; i < N; i++)
 		for (int j = 0; j < N; j++) {
 			float sum = 0.0f;
@@ -82,6 +97,7 @@ __attribute__((noinline)) SCALAR void naive(void)
 
 __attribute__((noinline)) void ikj(void)
 {
+	KEEP_FRAME();
 	memset(C, 0, sizeof(C));
 	for (int i = 0; i < N; i++)
 		for (int k = 0; k < N; k++) {
@@ -106,6 +122,7 @@ static void blocked_ld(float (*restrict C)[LD], const float (*A)[LD], const floa
 
 __attribute__((noinline)) void blocked(void)
 {
+	KEEP_FRAME();
 	memset(Cp, 0, sizeof(Cp));
 	blocked_ld(Cp, (const float (*)[LD])Ap, (const float (*)[LD])Bp);
 }

@@ -156,6 +156,56 @@ static void rate(const char *label, uint64_t m, uint64_t n, uint64_t mr, uint64_
 		fprintf(stderr, "%-14s %14.2f%%\n", label, pct(m, n));
 }
 
+/* Geometry "SIZE B, LINE B, N-way associative | direct-mapped | fully
+ * associative" of a desc: line after its "NAME cache:"; 0 if unreadable. */
+static int desc_geom(const char *d, struct cache_geom *g)
+{
+	unsigned long long size, line, ways;
+	int n = 0;
+
+	d += strspn(d, " ");
+	if (sscanf(d, "%llu B, %llu B, %n", &size, &line, &n) < 2 || !n)
+		return 0;
+	d += n;
+	if (!strncmp(d, "direct-mapped", 13))
+		ways = 1;
+	else if (!strncmp(d, "fully associative", 17))
+		ways = line ? size / line : 0;
+	else if (sscanf(d, "%llu-way", &ways) != 1)
+		return 0;
+	*g = (struct cache_geom){ size, ways, line };
+	return 1;
+}
+
+/* cachegrind's "warning: simulated LL cache: …": a level the user did not
+ * pin whose simulated geometry is not the one the host describes (sysfs,
+ * made simulable as hostcache.h says). */
+static void warn_geometry(const struct cgfile *cg, const int *pinned)
+{
+	static const char *const lv[4] = { "I1", "D1", "L2", "LL" };
+	struct host_caches hc;
+
+	if (hostcache_read_host(&hc) < 0)
+		return;
+	const struct cache_geom *h[4] = { &hc.I1, &hc.D1, &hc.L2, &hc.LL };
+	for (size_t i = 0; i < cg->ndesc; i++)
+		for (int k = 0; k < 4; k++) {
+			size_t l = strlen(lv[k]);
+			struct cache_geom sg;
+			if (pinned[k] || !h[k]->size || strncmp(cg->desc[i], lv[k], l) ||
+			    strncmp(cg->desc[i] + l, " cache:", 7) || !desc_geom(cg->desc[i] + l + 7, &sg))
+				continue;
+			if (sg.size == h[k]->size && sg.assoc == h[k]->assoc && sg.line == h[k]->line)
+				continue;
+			const char *d = cg->desc[i] + l + 7;
+			fprintf(stderr, "perfkit cache: warning: simulated %s cache: %s, not the host's %llu B, %llu B, %llu-way (%s); pin it with --%s=%llu,%llu,%llu\n",
+				lv[k], d + strspn(d, " "), (unsigned long long)h[k]->size, (unsigned long long)h[k]->line,
+				(unsigned long long)h[k]->assoc, hostcache_sysfs_cpu(), lv[k],
+				(unsigned long long)h[k]->size, (unsigned long long)h[k]->assoc,
+				(unsigned long long)h[k]->line);
+		}
+}
+
 /* The totals, in cachegrind's layout, with the extra levels of the modern
  * model (every line simulated). */
 static void print_summary(const struct cgfile *cg, int modern)
@@ -428,6 +478,8 @@ int cmd_cache(int argc, char **argv)
 	if (!bsim)
 		bsim = modern ? "yes" : "no";
 
+	int pinned[4];
+	memcpy(pinned, have, sizeof(pinned));
 	/* modern: geometry from the host's sysfs unless given (hostcache.h) */
 	if (modern) {
 		struct host_caches hc;
@@ -655,6 +707,7 @@ int cmd_cache(int argc, char **argv)
 			fclose(lf);
 	}
 	unlink(log.buf);
+	warn_geometry(cg, pinned);
 	if (!quiet) {
 		print_summary(cg, modern);
 		fprintf(stderr, "\nperfkit cache: wrote %s\n", out);

@@ -66,7 +66,44 @@ struct suite {
 	struct kernel *k;
 	size_t n, alloc;
 	unsigned families;   /* bit per kind */
+	/* what the simulated hierarchy holds (bytes, 0 unknown), per class:
+	 * a miss of class k only happens beyond reach[k] (L1: D1's size, L2:
+	 * L2's, LL: LL's, TLB: the L1 dTLB's entries x page, walk: the
+	 * STLB's) — from the modern model's desc: lines */
+	unsigned long long reach[CPI_NCLASS];
 };
+
+/* The largest working set kernel k times (bytes): matmul walks B (4 MiB,
+ * 1024 x 1040 floats), memcpy reads and writes two buffers. */
+static unsigned long long ws_of(const struct kernel *k)
+{
+	switch (k->kind) {
+	case K_CHASE: case K_HASH: return k->arg;
+	case K_SWEEP: return k->buf;
+	case K_MEMCPY: return 2 * k->arg;
+	case K_MATMUL: return 1024ull * 1040 * 4;
+	default: return 0;
+	}
+}
+
+/* reach[] from a modern-model output's desc: lines. */
+static void read_reach(const struct cgfile *cg, unsigned long long *reach)
+{
+	for (size_t i = 0; i < cg->ndesc; i++) {
+		const char *d = cg->desc[i];
+		unsigned long long a, b;
+		if (sscanf(d, "D1 cache: %llu B", &a) == 1)
+			reach[CPI_L1] = a;
+		else if (sscanf(d, "L2 cache: %llu B", &a) == 1)
+			reach[CPI_L2] = a;
+		else if (sscanf(d, "LL cache: %llu B", &a) == 1)
+			reach[CPI_LL] = a;
+		else if (sscanf(d, "D-TLB: %llu entries, %llu B pages", &a, &b) == 2)
+			reach[CPI_TLB] = a * b;
+		else if (sscanf(d, "STLB: %llu entries, %llu B pages", &a, &b) == 2)
+			reach[CPI_WALK] = a * b;
+	}
+}
 
 static void usage(FILE *f)
 {
@@ -229,7 +266,7 @@ static int per_op(const struct cgfile *cg, double ops, struct cpi_counts *c)
 }
 
 static int run_kernel(const char *bin, const struct vgrun *vr, const struct simcount_opts *so,
-		      struct kernel *k, int reps)
+		      struct kernel *k, int reps, unsigned long long *reach)
 {
 	char a[32], o[32], r[16], out[256];
 	char *argv[] = { (char *)bin, (char *)kname[k->kind], a, o, r, NULL };
@@ -260,6 +297,8 @@ static int run_kernel(const char *bin, const struct vgrun *vr, const struct simc
 			err = pk_error(EIO, "exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 		if (!err)
 			err = per_op(cg, (double)k->ops, m ? &k->cg : &k->modern);
+		if (!err && !m)
+			read_reach(cg, reach);
 		cgfile_free(cg);
 		if (err)
 			return pk_error(err, "kernel '%s' failed under the %s model: %s", k->label, mo.model,
@@ -496,7 +535,7 @@ int cmd_calibrate(int argc, char **argv)
 	for (size_t n = 0; n < s.n; n++) {
 		if (tty)
 			fprintf(stderr, "\rperfkit calibrate: [%zu/%zu] %-28s", n + 1, s.n, s.k[n].label);
-		if (run_kernel(bin, &vr, &so, &s.k[n], reps)) {
+		if (run_kernel(bin, &vr, &so, &s.k[n], reps, s.reach)) {
 			if (tty)
 				fputc('\n', stderr);
 			fprintf(stderr, "perfkit calibrate: %s\n", pk_errmsg());
@@ -513,6 +552,14 @@ int cmd_calibrate(int argc, char **argv)
 	double *pd = pf + s.n, *pl = pd + s.n, *pc = pl + s.n, *sub_y = pc + s.n;
 	struct cpi_params def, fit;
 	cpi_params_default(&def);
+	/* a class whose misses the suite's working sets cannot cause beyond
+	 * the cold ones (which the untimed set-up takes) is held at its default */
+	unsigned long long max_ws = 0;
+	for (size_t n = 0; n < s.n; n++)
+		if (ws_of(&s.k[n]) > max_ws)
+			max_ws = ws_of(&s.k[n]);
+	for (int c = 0; c < CPI_NCLASS; c++)
+		def.fixed[c] = s.reach[c] && max_ws <= s.reach[c];
 	fit = def;
 	for (size_t n = 0; n < s.n; n++) {
 		rows[n] = s.k[n].modern;
@@ -562,10 +609,29 @@ int cmd_calibrate(int argc, char **argv)
 	for (int c = 0; c < CPI_NCLASS; c++) {
 		if (fit.fitted[c])
 			printf(", %s %.2f", cpi_class_key[c], fit.pen[c]);
+		else if (def.fixed[c])
+			printf(", %s %.2f (held at its default)", cpi_class_key[c], fit.pen[c]);
 		else
 			printf(", %s %.2f (no such event: default kept)", cpi_class_key[c], fit.pen[c]);
 	}
-	printf(" cycles\n\n");
+	printf(" cycles\n");
+	static const char *const what[CPI_NCLASS] = { "D1", "L2", "LL", "L1 dTLB's reach", "STLB's reach", "" };
+	char wsz[32], rsz[32];
+	fmt_size(wsz, sizeof(wsz), max_ws);
+	for (int c = 0; c < CPI_NCLASS; c++)
+		if (def.fixed[c]) {
+			fmt_size(rsz, sizeof(rsz), s.reach[c]);
+			fprintf(stderr, "perfkit calibrate: warning: %s held at its default %.0f cycles: the suite's largest working set (%s) fits in the simulated %s (%s), so it cannot time these misses; raise --max-size above %s to fit it\n",
+				cpi_class_key[c], fit.pen[c], wsz, what[c], rsz, rsz);
+		}
+	static const int pairs[][2] = { { CPI_L1, CPI_L2 }, { CPI_L2, CPI_LL }, { CPI_TLB, CPI_WALK } };
+	for (size_t pi = 0; pi < sizeof(pairs) / sizeof(pairs[0]); pi++) {
+		int lo = pairs[pi][0], hi = pairs[pi][1];
+		if ((fit.fitted[lo] || fit.fitted[hi]) && fabs(fit.pen[lo] - fit.pen[hi]) <= 1e-6 * (1 + fit.pen[hi]))
+			fprintf(stderr, "perfkit calibrate: warning: %s and %s tied at %.2f cycles: the fit is kept monotone with level (%s <= %s) and this suite cannot tell them apart\n",
+				cpi_class_key[lo], cpi_class_key[hi], fit.pen[lo], cpi_class_key[lo], cpi_class_key[hi]);
+	}
+	printf("\n");
 
 	printf("Spearman rank correlation, predicted vs measured time per operation (%zu kernels):\n", s.n);
 	double rho_fit = NAN;
@@ -608,7 +674,12 @@ int cmd_calibrate(int argc, char **argv)
 		snprintf(fit.freq_source, sizeof(fit.freq_source), "%s", fsrc);
 		if (isfinite(rho_fit))
 			snprintf(fit.spearman, sizeof(fit.spearman), "%.3f", rho_fit);
-		if (mkdir_parents(out) < 0 || cpi_params_write(out, &fit)) {
+		int lo, hi;
+		if (!cpi_params_monotone(&fit, &lo, &hi)) {
+			fprintf(stderr, "perfkit calibrate: not saving '%s': %s %.2f is below %s %.2f (penalties must grow with the level)\n",
+				out, cpi_class_key[hi], fit.pen[hi], cpi_class_key[lo], fit.pen[lo]);
+			rc = 1;
+		} else if (mkdir_parents(out) < 0 || cpi_params_write(out, &fit)) {
 			fprintf(stderr, "perfkit calibrate: cannot write '%s': %s\n", out,
 				pk_errmsg()[0] ? pk_errmsg() : strerror(errno));
 			rc = 1;

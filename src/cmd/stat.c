@@ -421,7 +421,7 @@ struct sim_line {
 	const char *unit;
 };
 
-enum { SL_INSN, SL_BR, SL_BRM, SL_L1DL, SL_L1DM, SL_L1IM, SL_LLCL, SL_LLCM, SL_DTLBM, SL_N };
+enum { SL_INSN, SL_BR, SL_BRM, SL_L1DL, SL_L1DM, SL_L1IM, SL_LLCL, SL_LLCM, SL_DTLBM, SL_DTLBW, SL_N };
 
 static bool sim_has(const struct cgfile *cg, const char *ev)
 {
@@ -431,16 +431,16 @@ static bool sim_has(const struct cgfile *cg, const char *ev)
 /* perf's hardware and cache events from the tool's events (see README):
  * branches count conditional, indirect and return branches (Bc + Bi + Br);
  * LLC-loads are the data reads that reach the last level (L2 read misses
- * with an L2, else D1 read misses); dTLB-load-misses the last TLB level's
- * read misses, the page walks (STmr with a second-level TLB, else DTmr),
- * as Intel's dTLB-load-misses counts walks. */
+ * with an L2, else D1 read misses); dTLB-load-misses the first-level
+ * dTLB's read misses (DTmr, perf's generic meaning: loads that missed the
+ * L1 dTLB), and dTLB-walks the page walks (STmr, the second-level TLB's
+ * read misses), on their own line where the model has an STLB. */
 static void sim_lines(const struct cgfile *cg, struct sim_line *l)
 {
 	double ir = (double)simcount_ev(cg, "Ir"), dr = (double)simcount_ev(cg, "Dr");
 	double br = (double)(simcount_ev(cg, "Bc") + simcount_ev(cg, "Bi") + simcount_ev(cg, "Br"));
 	bool l2 = sim_has(cg, "D2mr");
 	double llcl = (double)simcount_ev(cg, l2 ? "D2mr" : "D1mr");
-	const char *tlb = sim_has(cg, "STmr") ? "STmr" : "DTmr";
 
 	l[SL_INSN] = (struct sim_line){ "instructions", ir, true, 0, NULL };
 	l[SL_BR] = (struct sim_line){ "branches", br, sim_has(cg, "Bc"), 0, NULL };
@@ -454,8 +454,11 @@ static void sim_lines(const struct cgfile *cg, struct sim_line *l)
 	l[SL_LLCL] = (struct sim_line){ "LLC-loads", llcl, sim_has(cg, l2 ? "D2mr" : "D1mr"), 0, NULL };
 	l[SL_LLCM] = (struct sim_line){ "LLC-load-misses", (double)simcount_ev(cg, "DLmr"), sim_has(cg, "DLmr"),
 					llcl, "of all LL-cache accesses" };
-	l[SL_DTLBM] = (struct sim_line){ "dTLB-load-misses", (double)simcount_ev(cg, tlb), sim_has(cg, tlb), dr,
+	double dtm = (double)simcount_ev(cg, "DTmr");
+	l[SL_DTLBM] = (struct sim_line){ "dTLB-load-misses", dtm, sim_has(cg, "DTmr"), dr,
 					 "of all dTLB cache accesses" };
+	l[SL_DTLBW] = (struct sim_line){ "dTLB-walks", (double)simcount_ev(cg, "STmr"),
+					 sim_has(cg, "DTmr") && sim_has(cg, "STmr"), dtm, "of all dTLB-load-misses" };
 }
 
 /* Events the lines above do not show (they still flow out, named as the
@@ -463,7 +466,7 @@ static void sim_lines(const struct cgfile *cg, struct sim_line *l)
 static bool sim_ev_shown(const char *ev)
 {
 	static const char *const shown[] = { "Ir", "Dr", "Bc", "Bi", "Br", "Bcm", "Bim", "Brm", "D1mr", "I1mr",
-					     "D2mr", "DLmr" };
+					     "D2mr", "DLmr", "DTmr", "STmr" };
 
 	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
 		if (!strcmp(ev, shown[i]))
@@ -548,6 +551,48 @@ static int sim_run(struct report *r, const struct vgrun *vr, int signaled, int *
 static const char *par_label(const struct sim_result *sr)
 {
 	return sr->par.calibrated ? "calibrated" : "built-in defaults";
+}
+
+/* IPC as the reading prints it, read back, so the words agree with it. */
+static double ipc_shown(double ipc)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.2f", ipc);
+	return strtod(buf, NULL);
+}
+
+static int ipc_band(double ipc)
+{
+	return ipc < CNT_IPC_LOW ? 0 : ipc > CNT_IPC_HIGH ? 2 : 1;
+}
+
+/* Under --simulate the model's breakdown gives the verdict; the IPC words
+ * only place the number (they name no cause the breakdown could contradict). */
+static const char *ipc_words(double ipc)
+{
+	static const char *const w[] = { "below 1.0, the core mostly stalls (the line above says on what)",
+					 "between 1.0 and 2.0, some stalls (the line above says on what)",
+					 "above 2.0, the core mostly computes" };
+	return w[ipc_band(ipc)];
+}
+
+static const char *ipc_band_name(double ipc)
+{
+	static const char *const w[] = { "below 1.0", "between 1.0 and 2.0", "above 2.0" };
+	return w[ipc_band(ipc)];
+}
+
+/* The threads the simulated process ran (its "desc: threads:" line); 1 when
+ * it says none. */
+static int sim_threads(const struct cgfile *cg)
+{
+	for (size_t i = 0; i < cg->ndesc; i++) {
+		const char *d = cg->desc[i];
+		if (!strncmp(d, "threads:", 8))
+			return atoi(d + 8) > 1 ? atoi(d + 8) : 1;
+	}
+	return 1;
 }
 
 static void print_sim_std(struct report *r, const struct sim_result *sr, struct strbuf *sb)
@@ -651,23 +696,43 @@ static void print_sim_std(struct report *r, const struct sim_result *sr, struct 
 	sb_addch(sb, '\n');
 	print_times(r, sb);
 
+	/* One verdict, the model's breakdown; the IPC words only where the two
+	 * estimates agree (the native one is task-clock x nominal MHz, off on
+	 * a loaded or virtual machine). */
 	struct strbuf rd = STRBUF_INIT;
 	double ipc_n = est_nat > 0 ? l[SL_INSN].v / est_nat : 0, ipc_m = sr->model_cycles > 0 ? l[SL_INSN].v / sr->model_cycles : 0;
-	double ipc = pmu_cycles ? l[SL_INSN].v / real : (ipc_n > 0 ? ipc_n : ipc_m);
-	char ipcs[32];
-	snprintf(ipcs, sizeof(ipcs), "%.2f", ipc);
-	ipc = strtod(ipcs, NULL);
-	sb_addf(&rd, "IPC %.2f (%s): %s\n", ipc,
-		pmu_cycles ? "counted" : ipc_n > 0 ? "estimated from the native time" : "estimated by the model",
-		ipc < CNT_IPC_LOW ? "below 1.0, likely memory-bound or stalled" :
-		ipc > CNT_IPC_HIGH ? "above 2.0, real compute" : "between 1.0 and 2.0, neither clearly memory- nor compute-bound");
 	cpi_reading(&sr->bd, &rd);
+	if (pmu_cycles) {
+		double ipc = ipc_shown(l[SL_INSN].v / real);
+		sb_addf(&rd, "IPC %.2f (counted): %s\n", ipc, ipc_words(ipc));
+	} else if (ipc_n > 0 && ipc_m > 0) {
+		double in = ipc_shown(ipc_n), im = ipc_shown(ipc_m);
+		if (ipc_band(in) == ipc_band(im))
+			sb_addf(&rd, "IPC %.2f (estimated from the native time; the model's %.2f agrees): %s\n", in, im,
+				ipc_words(in));
+		else
+			sb_addf(&rd, "IPC estimates disagree: %.2f from the native time (%s), %.2f by the model (%s); the verdict above is the model's. The native estimate assumes the core ran at %.0f MHz for all of the task-clock: frequency scaling, turbo, or other load on the machine (a shared or virtual CPU) make it wrong; the model assumes its constants fit this core (`perfkit calibrate` measures them).\n",
+				in, ipc_band_name(in), im, ipc_band_name(im), sr->mhz);
+	} else if (ipc_m > 0) {
+		double im = ipc_shown(ipc_m);
+		sb_addf(&rd, "IPC %.2f (estimated by the model): %s\n", im, ipc_words(im));
+	}
+	int nthr = sim_threads(sr->cg);
+	double cpus = r->sum.elapsed_ns > 0 && r->sum.have[CNT_K_TASK_CLOCK] ? r->sum.v[CNT_K_TASK_CLOCK] / r->sum.elapsed_ns : 0;
+	if (nthr > 1 || cpus > 1.2) {
+		if (nthr > 1)
+			sb_addf(&rd, "multi-threaded (%d threads): ", nthr);
+		else
+			sb_addf(&rd, "multi-threaded (%.2f CPUs utilized natively): ", cpus);
+		sb_addstr(&rd, "the simulation runs the threads one at a time on one cache hierarchy and models no coherence traffic, so false or true sharing between cores costs nothing in these counts and the model's cycles; measure it natively (`perfkit bench`, `perfkit c2c`).\n");
+	}
 	if (l[SL_L1DM].have && l[SL_L1DM].denom > 0 && 100 * l[SL_L1DM].v / l[SL_L1DM].denom > CNT_MISS_PCT_FLAG)
 		sb_addf(&rd, "L1-dcache load misses %.2f%% (simulated, above %.0f%%): a red flag in a hot loop; walk memory in order, in smaller blocks.\n",
 			100 * l[SL_L1DM].v / l[SL_L1DM].denom, CNT_MISS_PCT_FLAG);
 	if (l[SL_BRM].have && l[SL_BRM].denom > 0 && 100 * l[SL_BRM].v / l[SL_BRM].denom > CNT_MISS_PCT_FLAG)
 		sb_addf(&rd, "branch misses %.2f%% of branches (simulated, above %.0f%%): a red flag in a hot loop; look for unpredictable branches.\n",
 			100 * l[SL_BRM].v / l[SL_BRM].denom, CNT_MISS_PCT_FLAG);
+	cnt_reading_cpu(&r->sum, &rd);
 	add_reading(sb, &rd);
 	sb_release(&rd);
 }

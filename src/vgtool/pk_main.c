@@ -58,6 +58,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_xarray.h"
+#include "pub_tool_threadstate.h"
 #include "libvex.h"
 #include "pub_tool_clreq.h"
 
@@ -1012,6 +1013,17 @@ static void pk_post_clo_init(void)
 	str_table = VG_(OSetGen_Create)(0, cmp_str, VG_(malloc), "pk.str", VG_(free));
 }
 
+/* Threads the process created (itself included): Valgrind runs them one at
+ * a time on one simulated hierarchy, so sharing between cores is not seen. */
+static Int n_threads = 1;
+
+static void pk_thread_create(ThreadId tid, ThreadId child)
+{
+	(void)child;
+	if (tid != VG_INVALID_THREADID)   /* not the main thread's own creation */
+		n_threads++;
+}
+
 /* ---- output ---- */
 
 static const int cg_events[] = { PK_IR, PK_I1MR, PK_ILMR, PK_DR, PK_D1MR, PK_DLMR, PK_DW,
@@ -1090,6 +1102,9 @@ static void write_output(const HChar *base, const HChar *suffix)
 				     "indirect by path, 32-entry return stack\n");
 		VG_(fprintf)(fp, "desc: model:            modern\n");
 	}
+	if (n_threads > 1)
+		VG_(fprintf)(fp, "desc: threads:          %d, simulated one at a time (no coherence traffic)\n",
+			     n_threads);
 	VG_(fprintf)(fp, "cmd: %s", VG_(args_the_exename));
 	for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++)
 		VG_(fprintf)(fp, " %s", *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
@@ -1189,6 +1204,7 @@ static void pk_pre_clo_init(void)
 	VG_(needs_command_line_options)(pk_process_cmd_line_option, pk_print_usage,
 					pk_print_debug_usage);
 	VG_(needs_client_requests)(pk_handle_client_request);
+	VG_(track_pre_thread_ll_create)(pk_thread_create);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(pk_pre_clo_init)

@@ -42,6 +42,11 @@ if have objdump; then
 	expect_fail "branches: ... and no cmov" grep -q cmov "$T/br.dis"
 	objdump -d --no-show-raw-insn "$MM" | awk '/<naive>:/,/ret/' >"$T/mm.dis"
 	expect_fail "matmul: naive is not vectorised (no mulps/addps)" grep -Eq '(mul|add)ps' "$T/mm.dis"
+	for f in naive init; do
+		objdump -d --no-show-raw-insn "$MM" | awk "/<$f>:/,/ret/" | sed -n '2,3{s/^[^	]*	//;p}' | tr -s ' ' >"$T/mm.$f.head"
+		expect "matmul: $f keeps its frame pointer (push %rbp; mov %rsp,%rbp)" \
+			test "$(tr '\n' ';' <"$T/mm.$f.head")" = "push %rbp;mov %rsp,%rbp;"
+	done
 else
 	skip "no objdump"
 fi

@@ -101,6 +101,36 @@ else
 	not_ok "std: neither the no-PMU line nor counted values"
 fi
 
+# the reading: one verdict (the model's); the IPC words only where the two
+# estimates agree, else the disagreement said; the CPU-use line kept
+rd() { sed -n '/^ Reading:/,$p' "$1"; }
+rd "$T/std.err" >"$T/std.rd"
+n=$(grep -cE "^   (memory-bound|branchy|compute-bound|mixed): " "$T/std.rd")
+expect "reading: one verdict ($n)" test "$n" = 1
+expect_fail "reading: no IPC cause beside the model's verdict (no 'neither clearly memory- nor compute-bound')" \
+	grep -qE "likely memory-bound|neither clearly memory- nor compute-bound" "$T/std.rd"
+expect "reading: the IPC estimates agree, or their disagreement is said" \
+	grep -qE "^   IPC [0-9.]+ \(estimated from the native time; the model's [0-9.]+ agrees\)|^   IPC estimates disagree: .* the verdict above is the model's" "$T/std.rd"
+expect "reading: CPUs utilized kept" grep -qE "^   [0-9.]+ CPUs utilized" "$T/std.rd"
+expect_fail "reading: a single-threaded command is not called multi-threaded" grep -q "multi-threaded" "$T/std.rd"
+
+# dTLB-load-misses are the L1 dTLB's misses (perf's meaning), the walks on
+# their own line: naive's column walk of B misses the L1 dTLB often
+f=$T/mm-naive-pinned.csv
+tl=$(pct "$f" dTLB-load-misses) tw=$(awk -F';' '$3 == "dTLB-walks" && $NF == "simulated" { print $1 }' "$f")
+diag "naive: dTLB-load-misses $tl % of loads, dTLB-walks $tw"
+expect "naive: dTLB-load-misses (L1 dTLB) at least 1% of loads ($tl)" awk -v a="$tl" 'BEGIN { exit !(a != "" && a + 0 >= 1) }'
+expect "naive: page walks on their own simulated line" test -n "$tw"
+"$PERFKIT" stat --simulate $PIN -- "$MM" naive 1 >/dev/null 2>"$T/mmstd.err"
+expect "std: dTLB-walks line marked (simulated)" grep -qE "^ +[0-9]+ +dTLB-walks +#.*of all dTLB-load-misses +\(simulated\)" "$T/mmstd.err"
+
+# a multi-threaded command: the reading says sharing is not simulated
+FS=$PK_BUILD/examples/falseshare
+"$PERFKIT" stat --simulate $PIN -- "$FS" shared 200000 >/dev/null 2>"$T/fs.err"
+expect "falseshare: stat --simulate exits 0" test $? = 0
+expect "falseshare: the reading says threads run one at a time, no coherence traffic" \
+	grep -qE "^   multi-threaded \(.*\): the simulation runs the threads one at a time .*no coherence traffic" "$T/fs.err"
+
 # JSON
 "$PERFKIT" stat --simulate -j $PIN -- "$BR" sorted 4096 5 >/dev/null 2>"$T/j.err"
 expect "json: a simulated instructions object" grep -q '"event" : "instructions".*"source" : "simulated"' "$T/j.err"

@@ -5,7 +5,10 @@
 # rho for the modern and the cachegrind models (numbers in [-1, 1]), the
 # gross lessons in the right direction where they are deterministic (the
 # models' predictions) or gross (branches natively), the calibration file
-# written and then read by stat --simulate; bad input gets one line each.
+# written and then read by stat --simulate; what the small suite cannot
+# observe (LL, page walks) held at its default and said, the saved
+# penalties monotone with level, a calibration out of order refused by stat
+# --simulate; bad input gets one line each.
 # No machine-specific value is asserted.
 . "$(dirname "$0")/lib.sh"
 
@@ -29,7 +32,12 @@ PIN="--I1=32768,8,64 --D1=32768,8,64 --L2=1048576,16,64 --LL=33554432,16,64"
 rc=$?
 expect "calibrate exits 0" test $rc = 0
 [ $rc = 0 ] || sed 's/^/# /' "$T/err"
-expect "nothing on stderr when not a terminal" test ! -s "$T/err"
+expect "on stderr (not a terminal) only warnings" sh -c '! grep -v "^perfkit calibrate: warning: " "$0"' "$T/err"
+# what 256 KiB working sets cannot observe (pinned LL 32 MiB, the model's
+# STLB reach 6 MiB) is held at its default, and said
+expect "ll held at its default, said on stderr" grep -q "^perfkit calibrate: warning: ll held at its default 150 cycles: the suite's largest working set (.*) fits in the simulated LL (32 MiB)" "$T/err"
+expect "walk held at its default, said" grep -q "^perfkit calibrate: warning: walk held at its default 30 cycles: .* STLB's reach" "$T/err"
+expect "... and marked on the fitted line" grep -qE '^fitted: .*, ll 150\.00 \(held at its default\), tlb' "$T/out"
 expect "the table header" grep -qE '^kernel +ns/op +cyc/op +model +defaults +CEst +Ir +L1m' "$T/out"
 for k in "chase 16 KiB" "chase 256 KiB" "sweep 4 B of 256 KiB" "sweep 4096 B of 256 KiB" \
 	"branch random" "branch sorted" "matmul naive" "matmul ikj" "matmul blocked" "hash 64 KiB" \
@@ -51,7 +59,7 @@ expect "rho with the defaults is a number ($rd)" inrange "$rd"
 expect "rho of the cachegrind model is a number, named the figure to beat ($rc_)" \
 	sh -c 'grep -q "cachegrind model, CEst.*<- the figure to beat" "$0"' "$T/out"
 expect "... in [-1, 1]" inrange "$rc_"
-expect "the fitted constants are printed" grep -qE '^fitted: base CPI [0-9.]+, l1 [0-9.]+, l2 [0-9.]+, ll [0-9.]+, tlb [0-9.]+, walk [0-9.]+.*, bmiss [0-9.]+ cycles' "$T/out"
+expect "the fitted constants are printed" grep -qE '^fitted: base CPI [0-9.]+, l1 [0-9.]+, l2 [0-9.]+, ll [0-9.]+( \(held at its default\))?, tlb [0-9.]+, walk [0-9.]+.*, bmiss [0-9.]+ cycles' "$T/out"
 
 # lessons: columns measured, model, defaults, cachegrind
 col() { awk -v l="$1" -v c="$2" 'index($0, l) == 3 { n = split($0, f, / +/); print f[n - 4 + c] }' "$T/out"; }
@@ -68,8 +76,20 @@ f=$XDG_CACHE_HOME/perfkit/cpimodel
 expect "the calibration is cached in \$XDG_CACHE_HOME/perfkit/cpimodel" test -s "$f"
 expect "... it says so" grep -q "^wrote $f (perfkit stat --simulate reads it)" "$T/out"
 expect "... a version and every penalty" sh -c 'for k in version base_cpi l1 l2 ll tlb walk bmiss freq_mhz; do grep -qE "^$k [0-9.]+$" "$0" || exit 1; done' "$f"
+kv() { awk -v k="$1" '$1 == k { print $2 }' "$f"; }
+expect "saved: ll and walk are the defaults ($(kv ll), $(kv walk))" test "$(kv ll)" = 150 -a "$(kv walk)" = 30
+expect "saved: penalties monotone with level (l1 $(kv l1) <= l2 $(kv l2) <= ll $(kv ll), tlb $(kv tlb) <= walk $(kv walk))" \
+	awk -v a="$(kv l1)" -v b="$(kv l2)" -v c="$(kv ll)" -v d="$(kv tlb)" -v e="$(kv walk)" \
+	'BEGIN { exit !(a != "" && a + 0 <= b + 0 && b + 0 <= c + 0 && d + 0 <= e + 0) }'
 "$PERFKIT" stat --simulate $PIN -- "$PK_BUILD/examples/branches" sorted 4096 5 >/dev/null 2>"$T/stat"
 expect "stat --simulate uses it: the model is marked calibrated" grep -q "(estimated: CPI model, calibrated)" "$T/stat"
+# a calibration out of order (what an unconstrained fit used to save) is not used
+cp "$f" "$T/good"
+printf 'version 1\nbase_cpi 0.3\nl1 5\nl2 12.6\nll 0\ntlb 8\nwalk 7680\nbmiss 15\n' >"$f"
+"$PERFKIT" stat --simulate $PIN -- "$PK_BUILD/examples/branches" sorted 4096 5 >/dev/null 2>"$T/stat2"
+expect "a non-monotone calibration is refused, named, defaults used" \
+	grep -q "calibration not used: .*cpimodel: ll 0 is below l2 12.6: penalties must grow with the level" "$T/stat2"
+cp "$T/good" "$f"
 
 # --no-save writes nothing; -o FILE writes there
 rm -f "$f"

@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 }
 EOF
 cc -O1 -g -o "$T/prog" "$T/prog.c"
-"$PERFKIT" cache -q --model=cachegrind -o "$T/x.out" -- "$T/prog" 7 2>"$T/e"; rc=$?
+"$PERFKIT" cache -q --model=cachegrind --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 -o "$T/x.out" -- "$T/prog" 7 2>"$T/e"; rc=$?
 expect "exit status 7 passed through" [ $rc -eq 7 ]
 expect "exit 7: output still written" [ -s "$T/x.out" ]
 expect "exit 7: nothing on stderr with -q" [ ! -s "$T/e" ]

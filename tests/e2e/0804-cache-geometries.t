@@ -9,6 +9,7 @@
 # relayed here, prefixed with the CPU's folder.  Left out: 0800, which runs
 # --model=cachegrind only, whose default geometry is Valgrind's own (CPUID),
 # never sysfs; 0802, bad input, which asserts nothing about geometry.
+# Then: a simulated geometry other than the described one is warned about.
 . "$(dirname "$0")/lib.sh"
 
 if ! have valgrind || ! ls "$PK_BUILD"/vgtool/lib/pkcache-* >/dev/null 2>&1; then
@@ -56,4 +57,26 @@ for dir in "$D"/*/; do
 	done
 done
 expect "three CPUs or more described in tests/data/sysfs-cpu" [ "$ncpu" -ge 3 ]
+
+# a simulated geometry that is not the host's described one is warned
+# about, as cachegrind's "warning: simulated LL cache: …": the cachegrind
+# model takes Valgrind's (CPUID), here against a described LL no CPUID gives
+# (8 MiB, 2-way); pinned levels and the modern model (which takes the
+# description) are not warned about
+F=$T/fake/cpu0/cache
+for i in 0:1:Data:32K:8 1:1:Instruction:32K:8 2:2:Unified:1024K:16 3:3:Unified:8192K:2; do
+	IFS=: read -r n lv ty sz w <<<"$i"
+	mkdir -p "$F/index$n"
+	echo "$lv" >"$F/index$n/level"; echo "$ty" >"$F/index$n/type"; echo "$sz" >"$F/index$n/size"
+	echo "$w" >"$F/index$n/ways_of_associativity"; echo 64 >"$F/index$n/coherency_line_size"
+done
+PERFKIT_SYSFS_CPU=$T/fake "$PERFKIT" cache -q --model=cachegrind -o "$T/w.out" -- true 2>"$T/w.err"
+expect "cachegrind model, LL not the described one: exits 0" test $? = 0
+expect "... warns on stderr: the simulated LL, the host's, the option to pin it" \
+	grep -qE "^perfkit cache: warning: simulated LL cache: [0-9]+ B, 64 B, .*, not the host's 8388608 B, 64 B, 2-way \(.*fake\); pin it with --LL=8388608,2,64$" "$T/w.err"
+PERFKIT_SYSFS_CPU=$T/fake "$PERFKIT" cache -q --model=cachegrind --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,2,64 \
+	-o "$T/w2.out" -- true 2>"$T/w2.err"
+expect_fail "pinned levels: no warning" grep -q "warning: simulated" "$T/w2.err"
+PERFKIT_SYSFS_CPU=$T/fake "$PERFKIT" cache -q --model=modern -o "$T/w3.out" -- true 2>"$T/w3.err"
+expect_fail "modern model on the described geometry: no warning" grep -q "warning: simulated" "$T/w3.err"
 done_testing

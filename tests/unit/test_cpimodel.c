@@ -104,13 +104,68 @@ static void test_fit_recovers(void **state)
 		assert_true(p.pen[k] >= 0);
 	assert_true(p.base_cpi >= 0);
 	/* data that wants base CPI 0.05 gets the floor */
-	for (int i = 0; i < 8; i++)
-		y[i] = 0.05 * c[i].instr + 5 * c[i].n[CPI_L1] + 0.01;
+	for (int i = 0; i < 8; i++) {   /* (penalties monotone with level, as the fit keeps them) */
+		y[i] = 0.05 * c[i].instr + 0.01;
+		for (int k = 0; k < CPI_NCLASS; k++)
+			y[i] += truth[k] * c[i].n[k];
+	}
 	assert_int_equal(cpi_fit(c, y, 8, &p), 0);
 	NEAR(p.base_cpi, CPI_BASE_MIN, 1e-12);
 	y[3] = 0;
 	assert_int_equal(cpi_fit(c, y, 8, &p), -EINVAL);
 	assert_int_equal(cpi_fit(c, y, 1, &p), -EINVAL);
+}
+
+static void test_fit_monotone(void **state)
+{
+	/* data that wants ll (10) below l2 (40): the fit keeps ll >= l2 >= l1;
+	 * a held class keeps its value and is not flagged fitted */
+	const double truth[CPI_NCLASS] = { 5, 40, 10, 0, 0, 18 };
+	struct cpi_counts c[8];
+	double y[8];
+	struct cpi_params p;
+
+	(void)state;
+	for (int i = 0; i < 8; i++) {
+		memset(&c[i], 0, sizeof(c[i]));
+		c[i].instr = 10 + i * 3;
+		c[i].n[CPI_L1] = (i * 7) % 5;
+		c[i].n[CPI_L2] = (i * 3) % 4 * 0.5;
+		c[i].n[CPI_LL] = i == 6 ? 1 : (i % 3) * 0.1;
+		c[i].n[CPI_BMISS] = (i % 2) * 0.3 + (i == 2);
+		c[i].n[CPI_TLB] = i == 5 ? 2 : 0;
+		c[i].n[CPI_WALK] = i == 5 ? 0.5 : 0;
+		for (int k = 0; k < CPI_NCLASS; k++)
+			c[i].have[k] = true;
+		y[i] = 0.3 * c[i].instr + 300 * c[i].n[CPI_WALK];   /* walks cost it all, tlb 0 */
+		for (int k = 0; k < CPI_NCLASS; k++)
+			y[i] += truth[k] * c[i].n[k];
+	}
+	cpi_params_default(&p);
+	assert_int_equal(cpi_fit(c, y, 8, &p), 0);
+	assert_true(cpi_params_monotone(&p, NULL, NULL));
+	assert_true(p.pen[CPI_L1] <= p.pen[CPI_L2] && p.pen[CPI_L2] <= p.pen[CPI_LL]);
+	assert_true(p.pen[CPI_TLB] <= p.pen[CPI_WALK]);
+	assert_true(p.pen[CPI_LL] < 40);   /* tied near the pair's level, not the default 150 */
+
+	cpi_params_default(&p);
+	p.fixed[CPI_LL] = p.fixed[CPI_WALK] = true;
+	assert_int_equal(cpi_fit(c, y, 8, &p), 0);
+	NEAR(p.pen[CPI_LL], 150, 0);
+	NEAR(p.pen[CPI_WALK], 30, 0);
+	assert_false(p.fitted[CPI_LL]);
+	assert_false(p.fitted[CPI_WALK]);
+	assert_true(p.fitted[CPI_L2]);
+	assert_true(cpi_params_monotone(&p, NULL, NULL));
+
+	int lo = -1, hi = -1;
+	p.pen[CPI_L2] = 20;
+	p.pen[CPI_LL] = 1;
+	assert_false(cpi_params_monotone(&p, &lo, &hi));
+	assert_int_equal(lo, CPI_L2);
+	assert_int_equal(hi, CPI_LL);
+	/* a starting point out of order is refused */
+	assert_int_equal(cpi_fit(c, y, 8, &p), -EINVAL);
 }
 
 static void test_spearman(void **state)
@@ -172,6 +227,12 @@ static void test_file(void **state)
 	fputs("version 2\n", f);
 	fclose(f);
 	assert_int_equal(cpi_params_read(path, &q), -EINVAL);
+	/* the calibration a small suite used to save: ll below l2, refused */
+	f = fopen(path, "w");
+	fputs("version 1\nbase_cpi 0.3\nl1 5\nl2 12.6\nll 0\ntlb 8\nwalk 7680\nbmiss 15\n", f);
+	fclose(f);
+	assert_int_equal(cpi_params_read(path, &q), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "ll 0 is below l2 12.6"));
 	unlink(path);
 	rmdir(dir);
 }
@@ -238,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_predict),
 		cmocka_unit_test(test_fit_recovers),
+		cmocka_unit_test(test_fit_monotone),
 		cmocka_unit_test(test_spearman),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_host_mhz),

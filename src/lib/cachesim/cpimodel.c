@@ -86,6 +86,55 @@ double cpi_cachegrind_cycles(const struct cpi_counts *c)
 
 #define NCOL (CPI_NCLASS + 1)
 
+/* The monotone chain: (lower, upper) pairs of classes. */
+static const int chain[][2] = { { CPI_L1, CPI_L2 }, { CPI_L2, CPI_LL }, { CPI_TLB, CPI_WALK } };
+#define NCHAIN (sizeof(chain) / sizeof(chain[0]))
+
+bool cpi_params_monotone(const struct cpi_params *p, int *lo, int *hi)
+{
+	for (size_t i = 0; i < NCHAIN; i++)
+		if (p->pen[chain[i][0]] > p->pen[chain[i][1]] * (1 + 1e-9)) {
+			if (lo)
+				*lo = chain[i][0];
+			if (hi)
+				*hi = chain[i][1];
+			return false;
+		}
+	return true;
+}
+
+/* The bounds the chain puts on penalty k, given the others' values v[]. */
+static void chain_bounds(const double *v, int k, double *lo, double *hi)
+{
+	*lo = 0;
+	*hi = INFINITY;
+	for (size_t i = 0; i < NCHAIN; i++) {
+		if (chain[i][1] == k && v[chain[i][0]] > *lo)
+			*lo = v[chain[i][0]];
+		if (chain[i][0] == k && v[chain[i][1]] < *hi)
+			*hi = v[chain[i][1]];
+	}
+}
+
+/* The classes tied to k (equal value, linked through the chain), k
+ * included: tie[i] true.  Moving them together is how a fit leaves a tie. */
+static void tied(const double *v, int k, bool *tie)
+{
+	for (int i = 0; i < CPI_NCLASS; i++)
+		tie[i] = i == k;
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (size_t i = 0; i < NCHAIN; i++) {
+			int a = chain[i][0], b = chain[i][1];
+			if (tie[a] != tie[b] && fabs(v[a] - v[b]) <= 1e-9 * (1 + fabs(v[a]))) {
+				tie[a] = tie[b] = true;
+				grew = true;
+			}
+		}
+	}
+}
+
+
 /* Σ (ln predicted − ln measured)² */
 static double log_err(const struct cpi_params *p, const struct cpi_counts *c, const double *y, size_t n)
 {
@@ -129,6 +178,15 @@ static void log_search(struct cpi_params *p, const bool *used, const struct cpi_
 						continue;
 					struct cpi_params q = *p;
 					*param(&q, j) = cand[t];
+					if (j > 0) {
+						bool tie[CPI_NCLASS];
+						tied(p->pen, j - 1, tie);
+						for (int k = 0; k < CPI_NCLASS; k++)
+							if (tie[k] && used[k + 1])
+								q.pen[k] = cand[t];
+						if (!cpi_params_monotone(&q, NULL, NULL))
+							continue;
+					}
 					double e = log_err(&q, c, y, n);
 					if (e < be - 1e-12) {
 						be = e;
@@ -170,12 +228,13 @@ int cpi_fit(const struct cpi_counts *c, const double *y, size_t n, struct cpi_pa
 		}
 	}
 	for (int j = 0; j < NCOL; j++) {
-		used[j] = g[j][j] > 0;
-		scale[j] = used[j] ? sqrt(g[j][j]) : 1;
+		used[j] = g[j][j] > 0 && (j == 0 || !p->fixed[j - 1]);
+		scale[j] = g[j][j] > 0 ? sqrt(g[j][j]) : 1;
+		/* held and unused columns keep their value (0 counts: no effect) */
 		x[j] = (j == 0 ? p->base_cpi : p->pen[j - 1]) * scale[j];
-		if (!used[j])
-			x[j] = 0;
 	}
+	if (!cpi_params_monotone(p, NULL, NULL))
+		return pk_error(EINVAL, "the starting constants are not monotone with level");
 	if (used[0] && x[0] < CPI_BASE_MIN * scale[0])
 		x[0] = CPI_BASE_MIN * scale[0];
 	for (int j = 0; j < NCOL; j++) {
@@ -191,11 +250,69 @@ int cpi_fit(const struct cpi_counts *c, const double *y, size_t n, struct cpi_pa
 			double r = b[j];
 			for (int k = 0; k < NCOL; k++)
 				r -= g[j][k] * x[k];
-			double nx = x[j] + r / g[j][j], lo = j == 0 ? CPI_BASE_MIN * scale[0] : 0;
+			double nx = x[j] + r / g[j][j], lo = j == 0 ? CPI_BASE_MIN * scale[0] : 0, hi = INFINITY;
+			if (j > 0) {
+				double v[CPI_NCLASS];
+				for (int k = 0; k < CPI_NCLASS; k++)
+					v[k] = x[k + 1] / scale[k + 1];
+				chain_bounds(v, j - 1, &lo, &hi);
+				lo *= scale[j];
+				hi *= scale[j];
+			}
 			if (nx < lo)
 				nx = lo;
+			if (nx > hi)
+				nx = hi;
 			moved += fabs(nx - x[j]);
 			x[j] = nx;
+		}
+		/* a run of tied penalties moves as one (each alone is held by
+		 * its neighbour): a Newton step along their common value */
+		for (int k = 0; k < CPI_NCLASS; k++) {
+			double v[CPI_NCLASS], ur = 0, ugu = 0, lo = 0, hi = INFINITY;
+			bool tie[CPI_NCLASS], grp[CPI_NCLASS];
+			int m = 0, first = -1;
+			for (int i = 0; i < CPI_NCLASS; i++)
+				v[i] = x[i + 1] / scale[i + 1];
+			tied(v, k, tie);
+			for (int i = 0; i < CPI_NCLASS; i++) {
+				grp[i] = tie[i] && used[i + 1];
+				if (grp[i] && first < 0)
+					first = i;
+				m += grp[i];
+			}
+			if (m < 2 || first != k)
+				continue;
+			for (int i = 0; i < CPI_NCLASS; i++) {
+				if (!grp[i])
+					continue;
+				double r = b[i + 1];
+				for (int kk = 0; kk < NCOL; kk++)
+					r -= g[i + 1][kk] * x[kk];
+				ur += scale[i + 1] * r;
+				for (int i2 = 0; i2 < CPI_NCLASS; i2++)
+					if (grp[i2])
+						ugu += scale[i + 1] * g[i + 1][i2 + 1] * scale[i2 + 1];
+			}
+			if (!(ugu > 0))
+				continue;
+			for (size_t c2 = 0; c2 < NCHAIN; c2++) {
+				int lo_k = chain[c2][0], hi_k = chain[c2][1];
+				if (grp[hi_k] && !grp[lo_k] && v[lo_k] > lo)
+					lo = v[lo_k];
+				if (grp[lo_k] && !grp[hi_k] && v[hi_k] < hi)
+					hi = v[hi_k];
+			}
+			double nv = v[k] + ur / ugu;
+			if (nv < lo)
+				nv = lo;
+			if (nv > hi)
+				nv = hi;
+			for (int i = 0; i < CPI_NCLASS; i++)
+				if (grp[i]) {
+					moved += fabs(nv * scale[i + 1] - x[i + 1]);
+					x[i + 1] = nv * scale[i + 1];
+				}
 		}
 		if (moved < 1e-13)
 			break;
@@ -375,6 +492,10 @@ int cpi_params_read(const char *path, struct cpi_params *p)
 	for (int c = 0; c <= CPI_NCLASS; c++)
 		if (!seen[c])
 			return pk_error(EINVAL, "%s: no '%s' line", path, c ? cpi_class_key[c - 1] : "base_cpi");
+	int lo, hi;
+	if (!cpi_params_monotone(p, &lo, &hi))
+		return pk_error(EINVAL, "%s: %s %g is below %s %g: penalties must grow with the level (rerun `perfkit calibrate`)",
+				path, cpi_class_key[hi], p->pen[hi], cpi_class_key[lo], p->pen[lo]);
 	p->calibrated = true;
 	for (int c = 0; c < CPI_NCLASS; c++)
 		p->fitted[c] = true;

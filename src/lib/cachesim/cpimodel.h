@@ -55,7 +55,13 @@
  * kernels whose simulated instruction count overstates the work (Valgrind
  * counts every iteration of `rep movsb`, glibc's memcpy above a few KiB, as
  * an instruction) from driving the base CPI towards 0.  A column that is 0
- * in every row keeps its starting value and is flagged not fitted.
+ * in every row keeps its starting value and is flagged not fitted, and so
+ * does a class the caller holds (p->fixed[k]: the suite cannot observe it).
+ * Both stages keep the penalties monotone with the level they stand for,
+ *   l1 ≤ l2 ≤ ll   and   tlb ≤ walk
+ * (a miss further out never costs less; held and unfitted values count as
+ * bounds too), so a suite that cannot separate two levels ties them rather
+ * than inverting them; cpi_params_monotone checks a set of constants.
  * -EINVAL when n < 2 or a y_i ≤ 0.
  *
  * Spearman's rank correlation (cpi_spearman): Pearson's correlation of the
@@ -68,7 +74,8 @@
  * bmiss (cycles, finite, >= 0), freq_mhz, and free-text host, date,
  * freq_source, spearman.  Read: -ENOENT when the file does not exist
  * (callers fall back to the defaults); -EINVAL with "FILE:LINE: …" for a bad
- * line, an unknown version or a missing penalty.
+ * line, an unknown version, a missing penalty, or penalties not monotone
+ * with level (cpi_params_monotone).
  * Default place (cpi_params_path): $PERFKIT_CPIMODEL if set, else
  * $XDG_CACHE_HOME/perfkit/cpimodel, else $HOME/.cache/perfkit/cpimodel;
  * -ENOENT when none of these can be formed.
@@ -105,6 +112,7 @@ struct cpi_params {
 	double pen[CPI_NCLASS];       /* cycles per event */
 	bool calibrated;              /* false: the built-in defaults */
 	bool fitted[CPI_NCLASS];      /* the calibration had data for it */
+	bool fixed[CPI_NCLASS];       /* cpi_fit input: hold pen[k] as given */
 	double freq_mhz;              /* frequency the calibration used, 0 unknown */
 	char host[96], date[32], freq_source[64], spearman[32];
 };
@@ -138,6 +146,10 @@ double cpi_cachegrind_cycles(const struct cpi_counts *c);
 /* Fit p (base_cpi and pen[]) to rows c[i] → cycles y[i]; p holds the
  * starting values (and what unfitted classes keep).  0 or -EINVAL. */
 int cpi_fit(const struct cpi_counts *c, const double *y, size_t n, struct cpi_params *p);
+
+/* Whether p's penalties are monotone with level (l1 ≤ l2 ≤ ll, tlb ≤
+ * walk); false names the first pair out of order in *lo, *hi. */
+bool cpi_params_monotone(const struct cpi_params *p, int *lo, int *hi);
 
 int cpi_spearman(const double *x, const double *y, size_t n, double *rho);
 

@@ -120,6 +120,54 @@ static double shown(double v)
 	return strtod(buf, NULL);
 }
 
+/* The CPU-use lines of the reading: CPUs utilized (when no counter spoke,
+ * or when it is low), context switches, page faults. */
+static void cpu_part(const struct cnt_summary *s, struct strbuf *out, bool said_ipc, bool hw_missing)
+{
+	double cpu_ns = s->have[CNT_K_TASK_CLOCK] ? s->v[CNT_K_TASK_CLOCK] : s->cpu_ns;
+	bool known = s->elapsed_ns > 0 && (s->have[CNT_K_TASK_CLOCK] || s->cpu_ns > 0);
+	double cpus = known ? shown(cpu_ns / s->elapsed_ns) : -1;
+	bool low = cpus >= 0 && cpus < CNT_CPUS_WAITING;
+	bool preempted = low && s->have_csw && s->ivcsw > s->vcsw;
+	bool waiting = low && !preempted;
+
+	if (cpus >= 0 && (!said_ipc || low)) {
+		const char *from = s->have[CNT_K_TASK_CLOCK] ? "" : " (user + system time)";
+		if (preempted)
+			sb_addf(out, "%.2f CPUs utilized%s (below %.1f), with more involuntary context switches (%.0f) than voluntary ones (%.0f): the command wanted the CPU but other load kept it off; measure on a quieter machine.\n",
+				cpus, from, CNT_CPUS_WAITING, s->ivcsw, s->vcsw);
+		else if (waiting)
+			sb_addf(out, "%.2f CPUs utilized%s (below %.1f): the command mostly waits (sleep, I/O, locks) or was kept off the CPU by other load, rather than computing.\n",
+				cpus, from, CNT_CPUS_WAITING);
+		else if (hw_missing || said_ipc)
+			sb_addf(out, "%.2f CPUs utilized%s: the command is busy on the CPU.\n", cpus, from);
+		else
+			sb_addf(out, "%.2f CPUs utilized%s: the command is busy on the CPU; count cycles/instructions to see why.\n",
+				cpus, from);
+	}
+	if (s->have[CNT_K_CTX_SWITCHES] && s->elapsed_ns > 0) {
+		double cs = s->v[CNT_K_CTX_SWITCHES] / (s->elapsed_ns / 1e9);
+		if (cs >= CNT_CS_PER_SEC)
+			sb_addf(out, "%.0f context switches per second (at least %.0f): it blocks and wakes often (I/O, locks, many short sleeps) or shares its CPUs with other load.\n",
+				cs, CNT_CS_PER_SEC);
+		else if (waiting)
+			sb_addf(out, "%.0f context switches per second (under %.0f): a few long waits (a sleep, slow I/O, a child process) rather than frequent blocking.\n",
+				cs, CNT_CS_PER_SEC);
+	}
+	if (have(s, CNT_K_PAGE_FAULTS) && cpu_ns > 0) {
+		double share = s->v[CNT_K_PAGE_FAULTS] * CNT_FAULT_NS / cpu_ns;
+		if (share >= CNT_FAULT_SHARE)
+			sb_addf(out, "%.0f page faults: at about %.0f µs each, some %.0f%% of its CPU time (at least %.0f%%) goes to first-touch memory (allocating, mapping files); reuse buffers or prefault (MAP_POPULATE).\n",
+				s->v[CNT_K_PAGE_FAULTS], CNT_FAULT_NS / 1000, 100 * (share < 1 ? share : 1),
+				100 * CNT_FAULT_SHARE);
+	}
+}
+
+void cnt_reading_cpu(const struct cnt_summary *s, struct strbuf *out)
+{
+	cpu_part(s, out, false, true);
+}
+
 void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 {
 	bool hw_missing = s->unsupported[CNT_K_CYCLES] || s->unsupported[CNT_K_INSTRUCTIONS] ||
@@ -169,36 +217,7 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 				pct, CNT_MISS_PCT_FLAG);
 		said_ipc = true;
 	}
-	if (cpus >= 0 && (!said_ipc || low)) {
-		const char *from = s->have[CNT_K_TASK_CLOCK] ? "" : " (user + system time)";
-		if (preempted)
-			sb_addf(out, "%.2f CPUs utilized%s (below %.1f), with more involuntary context switches (%.0f) than voluntary ones (%.0f): the command wanted the CPU but other load kept it off; measure on a quieter machine.\n",
-				cpus, from, CNT_CPUS_WAITING, s->ivcsw, s->vcsw);
-		else if (waiting)
-			sb_addf(out, "%.2f CPUs utilized%s (below %.1f): the command mostly waits (sleep, I/O, locks) or was kept off the CPU by other load, rather than computing.\n",
-				cpus, from, CNT_CPUS_WAITING);
-		else if (hw_missing || said_ipc)
-			sb_addf(out, "%.2f CPUs utilized%s: the command is busy on the CPU.\n", cpus, from);
-		else
-			sb_addf(out, "%.2f CPUs utilized%s: the command is busy on the CPU; count cycles/instructions to see why.\n",
-				cpus, from);
-	}
-	if (s->have[CNT_K_CTX_SWITCHES] && s->elapsed_ns > 0) {
-		double cs = s->v[CNT_K_CTX_SWITCHES] / (s->elapsed_ns / 1e9);
-		if (cs >= CNT_CS_PER_SEC)
-			sb_addf(out, "%.0f context switches per second (at least %.0f): it blocks and wakes often (I/O, locks, many short sleeps) or shares its CPUs with other load.\n",
-				cs, CNT_CS_PER_SEC);
-		else if (waiting)
-			sb_addf(out, "%.0f context switches per second (under %.0f): a few long waits (a sleep, slow I/O, a child process) rather than frequent blocking.\n",
-				cs, CNT_CS_PER_SEC);
-	}
-	if (have(s, CNT_K_PAGE_FAULTS) && cpu_ns > 0) {
-		double share = s->v[CNT_K_PAGE_FAULTS] * CNT_FAULT_NS / cpu_ns;
-		if (share >= CNT_FAULT_SHARE)
-			sb_addf(out, "%.0f page faults: at about %.0f µs each, some %.0f%% of its CPU time (at least %.0f%%) goes to first-touch memory (allocating, mapping files); reuse buffers or prefault (MAP_POPULATE).\n",
-				s->v[CNT_K_PAGE_FAULTS], CNT_FAULT_NS / 1000, 100 * (share < 1 ? share : 1),
-				100 * CNT_FAULT_SHARE);
-	}
+	cpu_part(s, out, said_ipc, hw_missing);
 	if (hw_missing) {
 		sb_addstr(out, "hardware counters (cycles, instructions, branches, caches) are not supported on this machine: it has no usable PMU (a virtual machine without PMU passthrough?), so IPC and miss rates cannot be measured here.\n");
 		if (waiting)

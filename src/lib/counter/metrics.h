@@ -100,4 +100,9 @@ bool cnt_metric(const struct perf_event_attr *attr, double value,
 /* Append the reading: one or more lines, each ending in '\n'. */
 void cnt_reading(const struct cnt_summary *s, struct strbuf *out);
 
+/* Only the CPU-use lines of the reading (CPUs utilized, context switches,
+ * page faults), as cnt_reading writes them when no hardware counter was
+ * read: for callers that read the counters another way (stat --simulate). */
+void cnt_reading_cpu(const struct cnt_summary *s, struct strbuf *out);
+
 #endif
