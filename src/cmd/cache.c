@@ -302,11 +302,8 @@ static const char *sigdesc(int sig)
 
 static void add_geom(char **argv, int *n, const char *name, const struct cache_geom *g)
 {
-	char buf[96];
-
-	snprintf(buf, sizeof(buf), "--%s=%llu,%llu,%llu", name, (unsigned long long)g->size,
-		 (unsigned long long)g->assoc, (unsigned long long)g->line);
-	argv[(*n)++] = xstrdup(buf);
+	argv[(*n)++] = xstrfmt("--%s=%llu,%llu,%llu", name, (unsigned long long)g->size,
+			       (unsigned long long)g->assoc, (unsigned long long)g->line);
 }
 
 /* Copy the file at src into the open outfile, after the line head (a
@@ -547,50 +544,20 @@ int cmd_cache(int argc, char **argv)
 
 	char **vargv = xcalloc(20, sizeof(char *));	/* the tool's options */
 	int n = 0;
-	{
-		struct strbuf s;
-
-		sb_init(&s, 64);
-		sb_addf(&s, "--pk-dump=%s", out);
-		vargv[n++] = sb_detach(&s, NULL);
-		sb_init(&s, 64);
-		sb_addf(&s, "--model=%s", model);
-		vargv[n++] = sb_detach(&s, NULL);
-		sb_init(&s, 64);
-		sb_addf(&s, "--branch-sim=%s", bsim);
-		vargv[n++] = sb_detach(&s, NULL);
-	}
+	vargv[n++] = xstrfmt("--pk-dump=%s", out);
+	vargv[n++] = xstrfmt("--model=%s", model);
+	vargv[n++] = xstrfmt("--branch-sim=%s", bsim);
 	for (int k = 0; k < 4; k++)
 		if (have[k] && (modern || k != 2))
 			add_geom(vargv, &n, names[k], &g[k]);
-	if (prefetch) {
-		struct strbuf s;
-
-		sb_init(&s, 32);
-		sb_addf(&s, "--prefetch=%s", prefetch);
-		vargv[n++] = sb_detach(&s, NULL);
-	}
-	if (tlb) {
-		struct strbuf s;
-
-		sb_init(&s, 32);
-		sb_addf(&s, "--tlb=%s", tlb);
-		vargv[n++] = sb_detach(&s, NULL);
-	}
-	if (stlb) {
-		struct strbuf s;
-
-		sb_init(&s, 32);
-		sb_addf(&s, "--stlb=%s", stlb);
-		vargv[n++] = sb_detach(&s, NULL);
-	}
-	if (l1pf) {
-		struct strbuf s;
-
-		sb_init(&s, 32);
-		sb_addf(&s, "--l1-prefetch=%s", l1pf);
-		vargv[n++] = sb_detach(&s, NULL);
-	}
+	if (prefetch)
+		vargv[n++] = xstrfmt("--prefetch=%s", prefetch);
+	if (tlb)
+		vargv[n++] = xstrfmt("--tlb=%s", tlb);
+	if (stlb)
+		vargv[n++] = xstrfmt("--stlb=%s", stlb);
+	if (l1pf)
+		vargv[n++] = xstrfmt("--l1-prefetch=%s", l1pf);
 	vargv[n] = NULL;
 
 	const char *prog_name = argv[i];

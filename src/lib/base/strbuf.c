@@ -49,6 +49,18 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+char *xstrfmt(const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	sb_init(&sb, 64);
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return sb_detach(&sb, NULL);
+}
+
 char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));

@@ -79,5 +79,7 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* A malloc'd string formatted as printf would (aborts on out-of-memory). */
+char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -160,20 +160,10 @@ int vgrun_spawn(const struct vgrun *vr, const char *const opts[], const char *ou
 	va[n++] = vr->launcher;
 	va[n++] = tool.buf;
 	va[n++] = (char *)"-q";
-	if (log) {
-		struct strbuf s;
-
-		sb_init(&s, 64);
-		sb_addf(&s, "--log-file=%s", log);
-		va[n++] = sb_detach(&s, NULL);
-	}
-	if (out) {
-		struct strbuf s;
-
-		sb_init(&s, 64);
-		sb_addf(&s, "--pk-out=%s", out);
-		va[n++] = sb_detach(&s, NULL);
-	}
+	if (log)
+		va[n++] = xstrfmt("--log-file=%s", log);
+	if (out)
+		va[n++] = xstrfmt("--pk-out=%s", out);
 	size_t first_opt = n;
 
 	for (size_t i = 0; i < nopt; i++)
