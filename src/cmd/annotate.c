@@ -1070,11 +1070,56 @@ static int open_cache(struct pctx *c, struct cgfile **cg)
 	return 1;
 }
 
+/* One event's functions (c->p), hottest first or those named; *nsel and
+ * *shown count the functions selected and those disassembled. */
+static void annotate_event(struct pctx *c, bool *used, size_t *nsel, size_t *shown)
+{
+	struct popts *o = c->o;
+
+	for (size_t i = 0; i < c->p->nr_funcs; i++) {
+		const struct ann_func *f = c->p->funcs[i];
+		const char *file;
+
+		if (!selected(o, f, used))
+			continue;
+		if (!o->nr_syms && c->p->total_period &&
+		    100.0 * (double)f->self.period / (double)c->p->total_period < o->min_pct)
+			continue;
+		(*nsel)++;
+		const char *why = dso_problem(c, f, &file);
+		struct ann_view v;
+
+		if (!why && ann_view_build(&v, f, file, c->inl) < 0) {
+			static char b[300];
+
+			snprintf(b, sizeof(b), "%s: %s: addresses only", esc(f->sym), pk_errmsg());
+			why = b;
+		}
+		if (why) {
+			if (!f->kernel || !c->kcore_said)
+				fprintf(stderr, "perfkit annotate: %s\n", why);
+			if (f->kernel)
+				c->kcore_said = true;
+			addresses_only(c, f);
+			continue;
+		}
+		if (o->source)
+			print_source(c, f, &v);
+		else
+			print_asm(c, f, &v, file);
+		print_loops(c, f, &v);
+		ann_view_release(&v);
+		(*shown)++;
+	}
+}
+
 static int annotate_perf(struct popts *o)
 {
 	struct session_opts so = { .no_demangle = true };
 	struct pctx c = { .o = o };
 	struct cgfile *cg = NULL;
+	struct ann_profile **pv = NULL;
+	size_t np = 0;
 	int rc = 0;
 	bool *used = xcalloc(o->nr_syms + 1, sizeof(bool));
 
@@ -1084,7 +1129,7 @@ static int annotate_perf(struct popts *o)
 		free(o->syms);
 		return 1;
 	}
-	if (ann_profile_build(c.s, &o->filt, &c.p) < 0) {
+	if (ann_profiles_build(c.s, &o->filt, &pv, &np) < 0) {
 		fprintf(stderr, "perfkit annotate: %s\n", pk_errmsg());
 		rc = 1;
 		goto out;
@@ -1100,12 +1145,21 @@ static int annotate_perf(struct popts *o)
 				fprintf(stderr, "perfkit annotate: warning: %s\n", t);
 		free(dup);
 	}
-	if (!c.p->total_hits) {
+	uint64_t hits = 0;
+	size_t nfuncs = 0;
+
+	for (size_t e = 0; e < np; e++) {
+		hits += pv[e]->total_hits;
+		nfuncs += pv[e]->nr_funcs;
+		if (!c.p && pv[e]->nr_funcs)
+			c.p = pv[e];
+	}
+	if (!hits) {
 		fprintf(stderr, "perfkit annotate: %s: no samples\n", o->input);
 		rc = 1;
 		goto out;
 	}
-	if (!c.p->nr_funcs) {
+	if (!nfuncs) {
 		fprintf(stderr, "perfkit annotate: %s: no samples%s%s%s%s\n", o->input,
 			o->filt.comm ? " of command " : "", o->filt.comm ? o->filt.comm : "",
 			o->filt.dso ? " in DSO " : "", o->filt.dso ? o->filt.dso : "");
@@ -1119,44 +1173,14 @@ static int annotate_perf(struct popts *o)
 
 	size_t shown = 0, nsel = 0;
 
-	for (size_t i = 0; i < c.p->nr_funcs; i++) {
-		const struct ann_func *f = c.p->funcs[i];
-		const char *file;
-
-		if (!selected(o, f, used))
-			continue;
-		if (!o->nr_syms && c.p->total_period &&
-		    100.0 * (double)f->self.period / (double)c.p->total_period < o->min_pct)
-			continue;
-		nsel++;
-		const char *why = dso_problem(&c, f, &file);
-		struct ann_view v;
-
-		if (!why && ann_view_build(&v, f, file, c.inl) < 0) {
-			static char b[300];
-
-			snprintf(b, sizeof(b), "%s: %s: addresses only", esc(f->sym), pk_errmsg());
-			why = b;
-		}
-		if (why) {
-			if (!f->kernel || !c.kcore_said)
-				fprintf(stderr, "perfkit annotate: %s\n", why);
-			if (f->kernel)
-				c.kcore_said = true;
-			addresses_only(&c, f);
-			continue;
-		}
-		if (o->source)
-			print_source(&c, f, &v);
-		else
-			print_asm(&c, f, &v, file);
-		print_loops(&c, f, &v);
-		ann_view_release(&v);
-		shown++;
+	/* each event apart, in the file's order (perf annotate's layout) */
+	for (size_t e = 0; e < np; e++) {
+		c.p = pv[e];
+		annotate_event(&c, used, &nsel, &shown);
 	}
 	for (size_t i = 0; i < o->nr_syms; i++)
 		if (!used[i]) {
-			fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s\n", o->syms[i],
+			fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s\n", esc(o->syms[i]),
 				o->input);
 			rc = 1;
 		}
@@ -1172,7 +1196,9 @@ out:
 	cgfile_free(cg);
 	ann_srccache_free(c.src);
 	inline_resolver_free(c.inl);
-	ann_profile_free(c.p);
+	for (size_t e = 0; e < np; e++)
+		ann_profile_free(pv[e]);
+	free(pv);
 	session_close(c.s);
 	free(used);
 	free(o->syms);

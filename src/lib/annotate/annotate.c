@@ -140,14 +140,50 @@ static uint64_t frame_addr(const struct pk_frame *fr)
 	return fr->addr ? fr->addr : fr->sym_off;   /* unknown: the DSO file offset */
 }
 
+static struct pbuild *pbuild_new(const struct ann_filter *f, const char *event)
+{
+	struct pbuild *bp = xcalloc(1, sizeof(*bp));   /* its cache is large */
+
+	bp->filt = f;
+	bp->event = event;
+	bp->p = xcalloc(1, sizeof(*bp->p));
+	hm_init(&bp->funcs);
+	hm_init(&bp->addrs);
+	hm_init(&bp->names);
+	return bp;
+}
+
+/* One builder per event, in order of first sample. */
+struct mbuild {
+	const struct ann_filter *filt;
+	struct pbuild **b;
+	size_t n;
+	struct pbuild *last;
+};
+
+static int add_sample(struct pbuild *b, const struct pk_sample *s);
+
 static int on_sample(const struct pk_sample *s, void *arg)
 {
-	struct pbuild *b = arg;
+	struct mbuild *m = arg;
+	struct pbuild *b = m->last;
 
-	if (!b->event)
-		b->event = s->event;
-	if (strcmp(s->event, b->event))
-		return 0;
+	if (!b || (b->event != s->event && strcmp(b->event, s->event))) {
+		b = NULL;
+		for (size_t i = 0; i < m->n && !b; i++)
+			if (m->b[i]->event == s->event || !strcmp(m->b[i]->event, s->event))
+				b = m->b[i];
+		if (!b) {
+			m->b = xrealloc(m->b, (m->n + 1) * sizeof(*m->b));
+			b = m->b[m->n++] = pbuild_new(m->filt, s->event);
+		}
+		m->last = b;
+	}
+	return add_sample(b, s);
+}
+
+static int add_sample(struct pbuild *b, const struct pk_sample *s)
+{
 	b->p->total_period += s->period;
 	b->p->total_hits++;
 	if (!s->nr_frames)
@@ -216,41 +252,89 @@ struct ppriv {
 	struct hashmap names;
 };
 
-int ann_profile_build(struct session *s, const struct ann_filter *f, struct ann_profile **out)
+/* The profile of builder bp (freed). */
+static struct ann_profile *pbuild_finish(struct pbuild *bp)
 {
-	struct pbuild *bp = xcalloc(1, sizeof(*bp));   /* its cache is large */
-	int rc;
+	struct ann_profile *p = bp->p;
 
-	bp->filt = f;
-	bp->p = xcalloc(1, sizeof(*bp->p));
-	hm_init(&bp->funcs);
-	hm_init(&bp->addrs);
-	hm_init(&bp->names);
-	rc = session_process(s, on_sample, bp);
 	hm_release(&bp->funcs);
 	hm_release(&bp->addrs);
-	bp->p->event = bp->event;
-	bp->p->funcs = xcalloc(bp->nr_fb ? bp->nr_fb : 1, sizeof(*bp->p->funcs));
+	p->event = bp->event;
+	p->funcs = xcalloc(bp->nr_fb ? bp->nr_fb : 1, sizeof(*p->funcs));
 	for (size_t i = 0; i < bp->nr_fb; i++) {
 		struct ann_func *fn = &bp->fb[i]->f;   /* first member: freed as the fbuild */
 
 		qsort(fn->addrs, fn->nr_addrs, sizeof(*fn->addrs), cmp_addr);
-		bp->p->funcs[i] = fn;
+		p->funcs[i] = fn;
 	}
-	bp->p->nr_funcs = bp->nr_fb;
+	p->nr_funcs = bp->nr_fb;
 	free(bp->fb);
-	qsort(bp->p->funcs, bp->p->nr_funcs, sizeof(*bp->p->funcs), cmp_func);
+	qsort(p->funcs, p->nr_funcs, sizeof(*p->funcs), cmp_func);
 	struct ppriv *pp = xcalloc(1, sizeof(*pp));
 
 	pp->names = bp->names;
-	bp->p->priv = pp;
+	p->priv = pp;
+	free(bp);
+	return p;
+}
+
+static size_t event_rank(const struct pd_file *pf, const char *ev)
+{
+	for (size_t i = 0; pf && i < pf->nr_evsels; i++)
+		if (pf->evsels[i].name && !strcmp(pf->evsels[i].name, ev))
+			return i;
+	return (size_t)-1;
+}
+
+int ann_profiles_build(struct session *s, const struct ann_filter *f, struct ann_profile ***out,
+		       size_t *nr)
+{
+	struct mbuild m = { .filt = f };
+	int rc = session_process(s, on_sample, &m);
+	const struct pd_file *pf = session_file(s);
+	struct ann_profile **v = xcalloc(m.n ? m.n : 1, sizeof(*v));
+
+	/* the file's event order (perf's evsel order); stable otherwise */
+	for (size_t i = 1; i < m.n; i++)
+		for (size_t j = i; j > 0 && event_rank(pf, m.b[j]->event) <
+					    event_rank(pf, m.b[j - 1]->event); j--) {
+			struct pbuild *t = m.b[j];
+
+			m.b[j] = m.b[j - 1];
+			m.b[j - 1] = t;
+		}
+	for (size_t i = 0; i < m.n; i++)
+		v[i] = pbuild_finish(m.b[i]);
+	free(m.b);
 	if (rc < 0) {
-		ann_profile_free(bp->p);
-		free(bp);
+		for (size_t i = 0; i < m.n; i++)
+			ann_profile_free(v[i]);
+		free(v);
 		return rc;
 	}
-	*out = bp->p;
-	free(bp);
+	*out = v;
+	*nr = m.n;
+	return 0;
+}
+
+int ann_profile_build(struct session *s, const struct ann_filter *f, struct ann_profile **out)
+{
+	struct ann_profile **v;
+	size_t n;
+	int rc = ann_profiles_build(s, f, &v, &n);
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 1; i < n; i++)
+		ann_profile_free(v[i]);
+	if (n) {
+		*out = v[0];
+	} else {
+		struct pbuild *bp = pbuild_new(f, NULL);
+
+		*out = pbuild_finish(bp);
+	}
+	free(v);
 	return 0;
 }
 
