@@ -148,14 +148,39 @@ static int usage(const char *msg)
 	return 2;
 }
 
-/* --help: the usage line and every option, one line each (stdout). */
+/* --help: both modes' usage and every option, one line each (stdout). */
 static void help(void)
 {
-	printf("usage: perfkit annotate [FILE] [OPTIONS]\n"
-	       "Read a Cachegrind-format file (from perfkit cache or cachegrind; default\n"
-	       "perfkit.cache.out) and print the totals, the costs per function and per\n"
-	       "line, and the source with the counts beside each line.\n"
+	printf("usage: perfkit annotate [-i FILE] [SYMBOL...] [--stdio] [--asm | --source] [--no-source]\n"
+	       "                        [--percent-type TYPE] [--dso NAME] [--comm NAME]\n"
+	       "                        [--min-percent P] [--cache CACHEFILE]\n"
+	       "       perfkit annotate [CACHEGRIND-FILE] [--show=EVENTS] [--sort=EVENT] [--threshold=P]\n"
+	       "                        [--auto=yes|no] [--context=N] [--folded EVENT]\n"
+	       "The input is told apart by content: a perf.data (perfkit record, perf record)\n"
+	       "or a Cachegrind-format file (perfkit cache, cachegrind).  A positional\n"
+	       "argument is the input FILE when it is a readable file of either kind, else a\n"
+	       "SYMBOL.  Without one: ./perf.data when there is one, else perfkit.cache.out.\n"
 	       "\n"
+	       "A sampled profile (perf.data): perf annotate --stdio's layout, for each event\n"
+	       "of the file, of each function with samples (hottest first) or those named.\n"
+	       "  -i, --input FILE   the perf.data to read (default ./perf.data)\n"
+	       "  SYMBOL, -s SYMBOL  annotate only these functions (found when any event has\n"
+	       "                     samples in them)\n"
+	       "  --stdio            text output (the only output; accepted for perf's sake)\n"
+	       "  --asm              the disassembly with source lines between instructions\n"
+	       "                     (the default); not with --source\n"
+	       "  --source           one row per source line with its share and text instead\n"
+	       "  --no-source        instructions only, no source rows between them\n"
+	       "  --percent-type TYPE  local-period (default), global-period, local-hits or\n"
+	       "                     global-hits: shares of the function's or of all samples\n"
+	       "  -d, --dso NAME     only samples in this DSO (path or basename)\n"
+	       "  -c, --comm NAME    only samples of this command\n"
+	       "  --min-percent P    leave out functions below P %% of all samples\n"
+	       "  --cache CACHEFILE  the simulated D1/LL misses (and branch mispredicts) of a\n"
+	       "                     `perfkit cache` run of the same binary beside each line\n"
+	       "\n"
+	       "A Cachegrind-format file: totals, the costs per function and per line, and\n"
+	       "the source with the counts beside each line.\n"
 	       "  --show=E1,E2,...   the events to show, in this order (default: all in the file,\n"
 	       "                     e.g. Ir,I1mr,ILmr,Dr,D1mr,DLmr,Dw,D1mw,DLmw)\n"
 	       "  --sort=EVENT       order the function and line tables by EVENT (default: the\n"
@@ -168,7 +193,8 @@ static void help(void)
 	       "  --folded EVENT     print \"cmd;function COUNT\" lines weighted by EVENT instead,\n"
 	       "                     for perfkit flamegraph\n"
 	       "  -h, --help         this help\n"
-	       "Example: perfkit annotate m.cg --show=Ir,D1mr --sort=D1mr\n");
+	       "Examples: perfkit annotate -i perf.data naive --source\n"
+	       "          perfkit annotate m.cg --show=Ir,D1mr --sort=D1mr\n");
 }
 
 static void folded_name(struct strbuf *sb, const char *s)
@@ -1254,6 +1280,7 @@ int cmd_annotate(int argc, char **argv)
 {
 	struct popts o = { .pct = PCT_LOCAL_PERIOD };
 	const char *first_pos = NULL;
+	bool asm_ = false;
 	int r;
 
 	/* which reader: -i, else the first operand when it is a file, else
@@ -1262,7 +1289,7 @@ int cmd_annotate(int argc, char **argv)
 		if (cg_option(argv[i]))
 			return annotate_cg(argc, argv);
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			pusage(NULL);
+			help();
 			return 0;
 		}
 		if ((r = opt_arg(argc, argv, &i, "-i", &o.input)) ||
@@ -1364,8 +1391,10 @@ int cmd_annotate(int argc, char **argv)
 				return pusage("--symbol needs a name");
 			}
 			o.syms[o.nr_syms++] = v;
-		} else if (!strcmp(a, "--stdio") || !strcmp(a, "--asm")) {
-			o.source = false;
+		} else if (!strcmp(a, "--stdio")) {
+			/* the only output */
+		} else if (!strcmp(a, "--asm")) {
+			asm_ = true;
 		} else if (!strcmp(a, "--source")) {
 			o.source = true;
 		} else if (!strcmp(a, "--no-source")) {
@@ -1377,6 +1406,10 @@ int cmd_annotate(int argc, char **argv)
 		} else if (a != o.input) {
 			o.syms[o.nr_syms++] = a;
 		}
+	}
+	if (asm_ && o.source) {
+		free(o.syms);
+		return pusage("--asm and --source: choose one (the disassembly, or one row per source line)");
 	}
 	return annotate_perf(&o);
 }
