@@ -6,8 +6,9 @@
  *   perfkit annotate [-i FILE] [SYMBOL...] [--stdio] [--asm | --source]
  *                    [--no-source] [--percent-type TYPE] [--dso NAME]
  *                    [--comm NAME] [--min-percent P] [--cache CACHEFILE]
- * prints perf annotate --stdio's layout for each function, hottest first
- * (or the SYMBOLs named): instructions (annotate/annotate.h: aggregation,
+ * prints perf annotate --stdio's layout for each event of the file and
+ * each of its functions, hottest first (or the SYMBOLs named, found when
+ * any event has samples in them): instructions (annotate/annotate.h: aggregation,
  * capstone decoding, DWARF lines and inline chains) with their share,
  * source rows between them, jump targets, loops and call sites' callees;
  * --source one row per source line; --cache the simulated misses of a
@@ -21,8 +22,11 @@
  *   perfkit annotate [FILE] [--show=E1,E2..] [--sort=EVENT] [--threshold=P]
  *                    [--auto=yes|no] [--context=N] [--folded EVENT]
  * prints totals, per-function and per-line costs, and annotated source
- * with the counts beside each line.  FILE defaults to ./perf.data when
- * there is one (the sampled mode), else perfkit.cache.out.  --sort
+ * with the counts beside each line.  A positional argument is the input
+ * FILE only when it is a readable perf.data (magic) or Cachegrind output
+ * (its first line a header of the format), else a SYMBOL (perf annotate's
+ * rule); -i of anything else is refused with one line.  Without FILE:
+ * ./perf.data when there is one (the sampled mode), else perfkit.cache.out.  --sort
  * (default: the first shown event) orders the function and line tables;
  * rows below P percent of the sort event's total (default 0.1) are left
  * out.  --auto=yes (default) annotates every source file that has a line
@@ -533,6 +537,7 @@ static const char *const pct_names[] = { "local period", "global period", "local
 
 struct popts {
 	const char *input, *cache;
+	const char *pos_not_input;   /* an operand taken as a SYMBOL though a file is named so */
 	const char **syms;
 	size_t nr_syms;
 	bool source, no_source;
@@ -1096,6 +1101,39 @@ static int open_cache(struct pctx *c, struct cgfile **cg)
 	return 1;
 }
 
+/* Why symbols may be missing: a user DSO with samples but no symbol whose
+ * binary is gone or rebuilt since the recording (one line), else NULL. */
+static const char *missing_binary(struct pctx *c, struct ann_profile *const *pv, size_t np)
+{
+	static char why[768];
+
+	for (size_t e = 0; e < np; e++)
+		for (size_t i = 0; i < pv[e]->nr_funcs; i++) {
+			const struct ann_func *f = pv[e]->funcs[i];
+
+			if (f->sym || f->kernel || f->dso[0] != '/')
+				continue;
+			const char *file = session_dso_file(c->s, f->dso);
+
+			pk_warnings_take();
+			if (!file && access(f->dso, F_OK))
+				snprintf(why, sizeof(why), "the binary %s, which has samples, is missing (deleted since the "
+					 "recording, and no copy by build-id in ~/.debug or /usr/lib/debug): "
+					 "no symbols to look it up in", esc(f->dso));
+			else if (!file)
+				snprintf(why, sizeof(why), "the binary %s, which has samples, is not the file recorded (its "
+					 "build-id differs: rebuilt since?): no symbols to look it up in",
+					 esc(f->dso));
+			else if (access(file, R_OK))
+				snprintf(why, sizeof(why), "the binary %s, which has samples, cannot be read (%s): no symbols to "
+					 "look it up in", esc(f->dso), strerror(errno));
+			else
+				continue;
+			return why;
+		}
+	return NULL;
+}
+
 /* One event's functions (c->p), hottest first or those named; *nsel and
  * *shown count the functions selected and those disassembled. */
 static void annotate_event(struct pctx *c, bool *used, size_t *nsel, size_t *shown)
@@ -1206,8 +1244,23 @@ static int annotate_perf(struct popts *o)
 	}
 	for (size_t i = 0; i < o->nr_syms; i++)
 		if (!used[i]) {
-			fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s\n", esc(o->syms[i]),
-				o->input);
+			const char *gone = missing_binary(&c, pv, np);
+
+			if (gone)
+				fprintf(stderr, "perfkit annotate: symbol '%s' not found in %s: %s\n",
+					esc(o->syms[i]), o->input, gone);
+			else if (o->pos_not_input && o->syms[i] == o->pos_not_input &&
+				 !access(o->syms[i], F_OK))
+				fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s (and the "
+					"file %s is neither a perf.data file nor Cachegrind output)\n",
+					esc(o->syms[i]), o->input, esc(o->syms[i]));
+			else if (o->pos_not_input && o->syms[i] == o->pos_not_input &&
+				 (strchr(o->syms[i], '/') || strchr(o->syms[i], '.')))
+				fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s (and there "
+					"is no file %s to read)\n", esc(o->syms[i]), o->input, esc(o->syms[i]));
+			else
+				fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s\n",
+					esc(o->syms[i]), o->input);
 			rc = 1;
 		}
 	if (!shown && nsel)
@@ -1231,24 +1284,48 @@ out:
 	return rc;
 }
 
-/* What the file at path holds: 1 perf.data, 0 anything else (Cachegrind
- * text), -1 unreadable. */
-static int is_perf_data(const char *path)
+enum in_kind { IN_NONE = -1, IN_OTHER = 0, IN_PERF = 1, IN_CG = 2 };
+
+/* What the file at path holds, by content: a perf.data (its magic), a
+ * Cachegrind-format file (its first line is one of the format's header
+ * lines), something else, or IN_NONE when it is no readable regular file. */
+static enum in_kind input_kind(const char *path)
 {
-	char magic[8];
+	char buf[512];
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 
 	if (fd < 0)
-		return -1;
+		return IN_NONE;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return 0;
+		return IN_NONE;
 	}
-	ssize_t n = read(fd, magic, sizeof(magic));
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
 
 	close(fd);
-	return n == 8 && (!memcmp(magic, "PERFILE2", 8) || !memcmp(magic, "2ELIFREP", 8));
+	if (n < 0)
+		return IN_NONE;
+	if (n >= 8 && (!memcmp(buf, "PERFILE2", 8) || !memcmp(buf, "2ELIFREP", 8)))
+		return IN_PERF;
+	buf[n] = 0;
+	if (memchr(buf, 0, (size_t)n))
+		return IN_OTHER;
+	static const char *const heads[] = { "desc:", "cmd:", "events:", "version:", "creator:",
+					     "pid:", "positions:" };
+	const char *l = buf;
+
+	while (*l == '\n' || *l == '#') {   /* blank and comment lines */
+		const char *nl = *l == '#' ? strchr(l, '\n') : l;
+
+		if (!nl)
+			return IN_OTHER;
+		l = nl + 1;
+	}
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (!strncmp(l, heads[i], strlen(heads[i])))
+			return IN_CG;
+	return IN_OTHER;
 }
 
 static bool cg_option(const char *a)
@@ -1280,7 +1357,7 @@ int cmd_annotate(int argc, char **argv)
 {
 	struct popts o = { .pct = PCT_LOCAL_PERIOD };
 	const char *first_pos = NULL;
-	bool asm_ = false;
+	bool asm_ = false, src_ = false;
 	int r;
 
 	/* which reader: -i, else the first operand when it is a file, else
@@ -1300,39 +1377,63 @@ int cmd_annotate(int argc, char **argv)
 		}
 		if (argv[i][0] != '-' && !first_pos)
 			first_pos = argv[i];
+		if (!strcmp(argv[i], "--asm"))
+			asm_ = true;
+		if (!strcmp(argv[i], "--source"))
+			src_ = true;
 	}
+	if (asm_ && src_)
+		return pusage("--asm and --source: choose one (the disassembly, or one row per source line)");
 	if (!o.input) {
-		struct stat st;
+		/* the first operand is the input only when it is a perf.data or
+		 * Cachegrind output; anything else is a SYMBOL (perf's rule) */
+		enum in_kind k = first_pos ? input_kind(first_pos) : IN_NONE;
 
-		if (first_pos && stat(first_pos, &st) == 0 && !S_ISDIR(st.st_mode)) {
-			if (is_perf_data(first_pos) != 1)
-				return annotate_cg(argc, argv);
-		} else if (first_pos && strchr(first_pos, '/')) {
-			return annotate_cg(argc, argv);   /* a path that is not there */
-		} else if (access("perf.data", F_OK)) {
+		if (k == IN_CG)
 			return annotate_cg(argc, argv);
+		if (k == IN_PERF) {
+			o.input = first_pos;
+		} else if (!access("perf.data", F_OK)) {
+			o.input = "perf.data";
+			o.pos_not_input = first_pos;
+		} else if (!first_pos) {
+			return annotate_cg(argc, argv);   /* perfkit.cache.out */
 		} else {
-			first_pos = NULL;   /* a SYMBOL */
+			if (k == IN_OTHER)
+				fprintf(stderr, "perfkit annotate: %s: neither a perf.data file nor Cachegrind "
+					"output (and no ./perf.data to find it in as a symbol)\n", esc(first_pos));
+			else
+				fprintf(stderr, "perfkit annotate: %s: no such file, and no ./perf.data to "
+					"find it in as a symbol\n", esc(first_pos));
+			return 1;
 		}
-		o.input = first_pos ? first_pos : "perf.data";
-	} else if (is_perf_data(o.input) == 0) {
-		/* -i names Cachegrind text */
-		char **av = xcalloc((size_t)argc + 1, sizeof(char *));
-		int n = 0;
+	} else {
+		enum in_kind k = input_kind(o.input);
 
-		for (int i = 0; i < argc; i++) {
-			if (!strcmp(argv[i], "-i") || !strcmp(argv[i], "--input")) {
-				i++;
-				continue;
-			}
-			if (!strncmp(argv[i], "--input=", 8))
-				continue;
-			av[n++] = argv[i];
+		if (k == IN_OTHER) {
+			fprintf(stderr, "perfkit annotate: %s: neither a perf.data file nor Cachegrind output\n",
+				esc(o.input));
+			return 1;
 		}
-		av[n++] = (char *)o.input;
-		r = annotate_cg(n, av);
-		free(av);
-		return r;
+		if (k == IN_CG) {
+			/* -i names Cachegrind text */
+			char **av = xcalloc((size_t)argc + 1, sizeof(char *));
+			int n = 0;
+
+			for (int i = 0; i < argc; i++) {
+				if (!strcmp(argv[i], "-i") || !strcmp(argv[i], "--input")) {
+					i++;
+					continue;
+				}
+				if (!strncmp(argv[i], "--input=", 8))
+					continue;
+				av[n++] = argv[i];
+			}
+			av[n++] = (char *)o.input;
+			r = annotate_cg(n, av);
+			free(av);
+			return r;
+		}
 	}
 	o.syms = xcalloc((size_t)argc, sizeof(char *));
 	for (int i = 1; i < argc; i++) {
@@ -1394,7 +1495,7 @@ int cmd_annotate(int argc, char **argv)
 		} else if (!strcmp(a, "--stdio")) {
 			/* the only output */
 		} else if (!strcmp(a, "--asm")) {
-			asm_ = true;
+			/* the default view */
 		} else if (!strcmp(a, "--source")) {
 			o.source = true;
 		} else if (!strcmp(a, "--no-source")) {
@@ -1406,10 +1507,6 @@ int cmd_annotate(int argc, char **argv)
 		} else if (a != o.input) {
 			o.syms[o.nr_syms++] = a;
 		}
-	}
-	if (asm_ && o.source) {
-		free(o.syms);
-		return pusage("--asm and --source: choose one (the disassembly, or one row per source line)");
 	}
 	return annotate_perf(&o);
 }
