@@ -648,6 +648,8 @@ static void sim_cols(const struct pctx *c, const char *file, int line, bool blan
 	for (int k = 0; k < ANN_SIM_N; k++) {
 		char b[32];
 
+		if (!(ann_sim_present(c->sim) & (1u << k)))
+			continue;   /* an event the file has not (no branch simulation) */
 		if (v)
 			cgfile_fmt_count(b, sizeof(b), v[k]);
 		else
@@ -656,10 +658,30 @@ static void sim_cols(const struct pctx *c, const char *file, int line, bool blan
 	}
 }
 
+static const char *const sim_col[ANN_SIM_N] = { "D1 misses", "LL misses", "Mispredicts" };
+static const char *const sim_word[ANN_SIM_N] = { "D1 misses", "LL misses", "mispredicts" };
+
 static void sim_head(const struct pctx *c)
 {
-	if (c->sim)
-		printf(" %11s %11s %11s", "D1 misses", "LL misses", "Mispredicts");
+	for (int k = 0; c->sim && k < ANN_SIM_N; k++)
+		if (ann_sim_present(c->sim) & (1u << k))
+			printf(" %11s", sim_col[k]);
+}
+
+/* "D1 misses N, LL misses N, mispredicts N": the events the file has. */
+static void sim_text(const struct pctx *c, const uint64_t *v)
+{
+	const char *sep = "";
+
+	for (int k = 0; k < ANN_SIM_N; k++) {
+		char b[32];
+
+		if (!(ann_sim_present(c->sim) & (1u << k)))
+			continue;
+		cgfile_fmt_count(b, sizeof(b), v[k]);
+		printf("%s%s %s", sep, sim_word[k], b);
+		sep = ", ";
+	}
 }
 
 static bool use_sim(const struct pctx *c, const struct ann_func *f)
@@ -739,11 +761,9 @@ static void src_rows(struct pctx *c, const struct ann_view *v, const struct ann_
 			const uint64_t *sv = ann_sim_line(c->sim, file, fr[k].line);
 
 			if (sv) {
-				char b[3][32];
-
-				for (int j = 0; j < ANN_SIM_N; j++)
-					cgfile_fmt_count(b[j], sizeof(b[j]), sv[j]);
-				printf("  [D1 misses %s, LL misses %s, mispredicts %s]", b[0], b[1], b[2]);
+				printf("  [");
+				sim_text(c, sv);
+				printf("]");
 			}
 		}
 		if (t) {
@@ -950,11 +970,8 @@ static void print_loops(struct pctx *c, const struct ann_func *f, const struct a
 				printf("-%d", hi);
 		}
 		if (use_sim(c, f)) {
-			char b[3][32];
-
-			for (int e = 0; e < ANN_SIM_N; e++)
-				cgfile_fmt_count(b[e], sizeof(b[e]), sim[e]);
-			printf("  D1 misses %s, LL misses %s, mispredicts %s", b[0], b[1], b[2]);
+			printf("  ");
+			sim_text(c, sim);
 		}
 		putchar('\n');
 		free(l);
@@ -1062,13 +1079,6 @@ static int open_cache(struct pctx *c, struct cgfile **cg)
 		return 1;
 	}
 	const char *want = ann_sim_build_id(c->sim);
-
-	if (!want) {
-		fprintf(stderr, "perfkit annotate: --cache: %s names no build-id (no 'desc: build-id:' line; "
-			"write it with this perfkit's `perfkit cache`): cannot match it to the recording\n",
-			path);
-		return 1;
-	}
 	/* the DSO it simulated: the first user DSO annotated */
 	const struct ann_func *first = NULL;
 	bool *used = xcalloc(c->o->nr_syms + 1, sizeof(bool));
@@ -1080,6 +1090,17 @@ static int open_cache(struct pctx *c, struct cgfile **cg)
 	free(used);
 	char have[160];
 
+	if (!want) {
+		if (first && !dso_build_id(c, first->dso, have, sizeof(have)))
+			fprintf(stderr, "perfkit annotate: --cache: the binary %s has no build-id (linked "
+				"without one: -Wl,--build-id=none?), so %s cannot be matched to the "
+				"recording\n", esc(first->dso), path);
+		else
+			fprintf(stderr, "perfkit annotate: --cache: %s names no build-id (no 'desc: build-id:' "
+				"line: the binary it simulated has none, or another tool wrote it): cannot "
+				"match it to the recording\n", path);
+		return 1;
+	}
 	for (size_t i = 0; i < c->p->nr_funcs && !c->sim_dso; i++) {
 		const struct ann_func *f = c->p->funcs[i];
 
