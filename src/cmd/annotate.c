@@ -928,11 +928,42 @@ static void print_loops(struct pctx *c, const struct ann_func *f, const struct a
 			}
 		n++;
 	}
-	if (!n)
+	/* the loops with samples, hottest first; then a loop nested in
+	 * another moves before it: each place takes the hottest loop left
+	 * that contains no other loop left */
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (lp[i].self.hits)
+			lp[m++] = lp[i];
+	n = m;
+	if (!n) {
+		free(lp);
 		return;
+	}
 	qsort(lp, n, sizeof(*lp), cmp_loop);
-	printf(" Loops (a jump back to an earlier address), hottest and innermost first:\n");
-	for (size_t k = 0; k < n && k < 8 && lp[k].self.hits; k++) {
+	for (size_t k = 0; k < n; k++) {
+		size_t pick = k;
+
+		for (size_t i = k; i < n; i++) {
+			bool outer = false;
+
+			for (size_t j = k; j < n && !outer; j++)
+				outer = j != i && lp[j].from >= lp[i].from && lp[j].to <= lp[i].to &&
+					(lp[j].to - lp[j].from < lp[i].to - lp[i].from);
+			if (!outer) {
+				pick = i;
+				break;
+			}
+		}
+		struct loop t = lp[pick];
+
+		memmove(&lp[k + 1], &lp[k], (pick - k) * sizeof(*lp));
+		lp[k] = t;
+	}
+	printf(" Loops (a jump back to an earlier address), innermost first where they nest, "
+	       "else hottest first:\n");
+	for (size_t k = 0; k < n && k < 8; k++) {
 		/* the lines of its instructions, in the function's own file */
 		const char *file = NULL;
 		int lo = 0, hi = 0;
