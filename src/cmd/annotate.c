@@ -554,6 +554,8 @@ struct pctx {
 	struct ann_srccache *src;
 	struct ann_sim *sim;
 	const char *sim_dso;       /* the DSO the simulation ran */
+	struct ann_plt *plt;       /* the PLT slots of plt_file */
+	char *plt_file;
 	bool kcore_said;
 };
 
@@ -776,6 +778,19 @@ static void src_rows(struct pctx *c, const struct ann_view *v, const struct ann_
 	}
 }
 
+/* The PLT slots of file (the last file's kept). */
+static const struct ann_plt *plt_of(struct pctx *c, const char *file)
+{
+	if (!c->plt_file || strcmp(c->plt_file, file)) {
+		ann_plt_free(c->plt);
+		free(c->plt_file);
+		ann_plt_load(file, &c->plt);
+		pk_error_clear();
+		c->plt_file = xstrdup(file);
+	}
+	return c->plt;
+}
+
 static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann_view *v,
 		      const char *file)
 {
@@ -809,11 +824,19 @@ static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann
 			if (ai->back_edge)
 				printf("  # loop back");
 		}
-		else if (ai->in.kind == DIS_CALL && ai->in.has_target && !f->kernel) {
-			/* the callee's name, from DWARF (PLT stubs have none) */
+		else if ((ai->in.kind == DIS_CALL || ai->in.kind == DIS_JUMP) && ai->in.has_target &&
+			 !f->kernel) {
+			/* the callee's name: a PLT slot's symbol (strcmp@plt, as
+			 * objdump and perf), else from DWARF */
 			struct inline_frame cf;
+			const char *plt = ann_plt_name(plt_of(c, file), ai->in.target);
 
-			if (inline_resolve_frames(c->inl, file, ai->in.target, &cf, 1) > 0 && cf.name) {
+			if (plt) {
+				printf(" <");
+				put_str(plt);
+				printf("@plt>");
+			} else if (ai->in.kind == DIS_CALL &&
+				   inline_resolve_frames(c->inl, file, ai->in.target, &cf, 1) > 0 && cf.name) {
 				printf(" <");
 				put_str(cf.name);
 				printf(">");
@@ -1323,6 +1346,8 @@ static int annotate_perf(struct popts *o)
 		rc = 1;
 	}
 out:
+	ann_plt_free(c.plt);
+	free(c.plt_file);
 	ann_sim_free(c.sim);
 	cgfile_free(cg);
 	ann_srccache_free(c.src);

@@ -877,3 +877,116 @@ const uint64_t *ann_sim_line(const struct ann_sim *s, const char *file, int line
 	sb_release(&k);
 	return e ? e->val.ptr : NULL;
 }
+
+/* ---- PLT slots ---- */
+
+struct ann_plt {
+	struct ann_plt_slot {
+		uint64_t addr;
+		char *name;
+	} *v;
+	size_t n;
+};
+
+int ann_plt_load(const char *path, struct ann_plt **out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct ann_plt *p = xcalloc(1, sizeof(*p));
+	int rc = 0;
+
+	*out = p;
+	if (fd < 0)
+		return pk_error(errno, "cannot open '%s': %s", path, strerror(errno));
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	GElf_Ehdr eh;
+	size_t shstr;
+
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstr)) {
+		rc = pk_error(EINVAL, "'%s': not an ELF file", path);
+		goto out;
+	}
+	Elf_Scn *scn = NULL, *rela = NULL;
+	GElf_Shdr sh, rsh = { 0 }, plt = { 0 }, pltsec = { 0 };
+
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		const char *nm = elf_strptr(e, shstr, sh.sh_name);
+
+		if (!nm)
+			continue;
+		if (!strcmp(nm, ".rela.plt") && sh.sh_type == SHT_RELA)
+			rela = scn, rsh = sh;
+		else if (!strcmp(nm, ".plt"))
+			plt = sh;
+		else if (!strcmp(nm, ".plt.sec"))
+			pltsec = sh;
+	}
+	/* slot i's address: .plt.sec + 16 i (x86-64 with IBT), else after
+	 * the PLT's first entry (x86-64: 16 bytes, aarch64: 32), 16 bytes each */
+	uint64_t base, step = 16;
+
+	if (!rela || !plt.sh_addr)
+		goto out;
+	if (eh.e_machine == EM_X86_64 && pltsec.sh_addr)
+		base = pltsec.sh_addr;
+	else if (eh.e_machine == EM_X86_64)
+		base = plt.sh_addr + 16;
+	else if (eh.e_machine == EM_AARCH64)
+		base = plt.sh_addr + 32;
+	else
+		goto out;
+	Elf_Scn *dsyms = elf_getscn(e, rsh.sh_link);
+	GElf_Shdr dsh;
+	Elf_Data *rd = elf_getdata(rela, NULL), *sd = dsyms ? elf_getdata(dsyms, NULL) : NULL;
+
+	if (!rd || !sd || !gelf_getshdr(dsyms, &dsh) || !rsh.sh_entsize)
+		goto out;
+	size_t nr = rsh.sh_size / rsh.sh_entsize;
+
+	p->v = xcalloc(nr ? nr : 1, sizeof(*p->v));
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Rela r;
+		GElf_Sym s;
+		const char *nm;
+
+		if (!gelf_getrela(rd, (int)i, &r) || !GELF_R_SYM(r.r_info) ||
+		    !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &s) ||
+		    !(nm = elf_strptr(e, dsh.sh_link, s.st_name)) || !*nm)
+			continue;   /* an IRELATIVE slot: no symbol */
+		p->v[p->n++] = (struct ann_plt_slot){ base + step * i, xstrdup(nm) };
+	}
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
+}
+
+const char *ann_plt_name(const struct ann_plt *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p ? p->n : 0;
+
+	while (lo < hi) {   /* slots are in address order */
+		size_t mid = (lo + hi) / 2;
+
+		if (p->v[mid].addr == addr)
+			return p->v[mid].name;
+		if (p->v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void ann_plt_free(struct ann_plt *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i].name);
+	free(p->v);
+	free(p);
+}

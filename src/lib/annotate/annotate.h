@@ -160,4 +160,16 @@ const char *ann_sim_build_id(const struct ann_sim *s);
 const uint64_t *ann_sim_line(const struct ann_sim *s, const char *file, int line);
 unsigned ann_sim_present(const struct ann_sim *s);
 
+/* The PLT slots of an ELF file (x86-64, aarch64): slot i of .rela.plt
+ * (its dynamic symbol's name) at .plt.sec + 16 i when there is a .plt.sec
+ * (x86-64 with IBT), else .plt + 16 (x86-64) or 32 (aarch64) + 16 i, as
+ * objdump and perf name them ("strcmp@plt").  A file with no .rela.plt
+ * or .plt gets an empty table; *out is set even on error (-ENOENT,
+ * -EINVAL: not ELF) and freed with ann_plt_free. */
+struct ann_plt;
+int ann_plt_load(const char *elf_path, struct ann_plt **out);
+/* The symbol whose PLT slot starts at addr (without "@plt"), or NULL. */
+const char *ann_plt_name(const struct ann_plt *p, uint64_t addr);
+void ann_plt_free(struct ann_plt *p);
+
 #endif
