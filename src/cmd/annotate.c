@@ -1176,6 +1176,25 @@ static int open_cache(struct pctx *c, struct cgfile **cg)
 	return 1;
 }
 
+/* Why path (not IN_PERF or IN_CG) is no input, after its name. */
+static const char *not_input_why(const char *path)
+{
+	static char why[300];
+	struct stat st;
+
+	if (stat(path, &st) < 0 && errno == ENOENT)
+		snprintf(why, sizeof(why), "does not exist");
+	else if (stat(path, &st) < 0)
+		snprintf(why, sizeof(why), "cannot be reached (%s)", strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		snprintf(why, sizeof(why), "is not a regular file");
+	else if (access(path, R_OK) < 0)
+		snprintf(why, sizeof(why), "cannot be read (%s)", strerror(errno));
+	else
+		snprintf(why, sizeof(why), "is neither a perf.data file nor Cachegrind output");
+	return why;
+}
+
 /* Why symbols may be missing: a user DSO with samples but no symbol whose
  * binary is gone or rebuilt since the recording (one line), else NULL. */
 static const char *missing_binary(struct pctx *c, struct ann_profile *const *pv, size_t np)
@@ -1325,14 +1344,11 @@ static int annotate_perf(struct popts *o)
 				fprintf(stderr, "perfkit annotate: symbol '%s' not found in %s: %s\n",
 					esc(o->syms[i]), o->input, gone);
 			else if (o->pos_not_input && o->syms[i] == o->pos_not_input &&
-				 !access(o->syms[i], F_OK))
-				fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s (and the "
-					"file %s is neither a perf.data file nor Cachegrind output)\n",
-					esc(o->syms[i]), o->input, esc(o->syms[i]));
-			else if (o->pos_not_input && o->syms[i] == o->pos_not_input &&
-				 (strchr(o->syms[i], '/') || strchr(o->syms[i], '.')))
-				fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s (and there "
-					"is no file %s to read)\n", esc(o->syms[i]), o->input, esc(o->syms[i]));
+				 (!access(o->syms[i], F_OK) || strchr(o->syms[i], '/') ||
+				  strchr(o->syms[i], '.')))
+				fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s (and as a "
+					"file, %s %s)\n", esc(o->syms[i]), o->input, esc(o->syms[i]),
+					not_input_why(o->syms[i]));
 			else
 				fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s\n",
 					esc(o->syms[i]), o->input);
@@ -1476,12 +1492,8 @@ int cmd_annotate(int argc, char **argv)
 		} else if (!first_pos) {
 			return annotate_cg(argc, argv);   /* perfkit.cache.out */
 		} else {
-			if (k == IN_OTHER)
-				fprintf(stderr, "perfkit annotate: %s: neither a perf.data file nor Cachegrind "
-					"output (and no ./perf.data to find it in as a symbol)\n", esc(first_pos));
-			else
-				fprintf(stderr, "perfkit annotate: %s: no such file, and no ./perf.data to "
-					"find it in as a symbol\n", esc(first_pos));
+			fprintf(stderr, "perfkit annotate: %s %s, and there is no ./perf.data to find it "
+				"in as a symbol\n", esc(first_pos), not_input_why(first_pos));
 			return 1;
 		}
 	} else {

@@ -41,11 +41,11 @@ expect "… no complaint about the file" [ ! -s "$T/e" ]
 (cd "$T" && "$PERFKIT" annotate nope.cg >/dev/null 2>"$T/e"); rc=$?
 expect "a missing nope.cg with ./perf.data: exit 1" [ $rc -eq 1 ]
 expect "… one line saying there is no such file" \
-	[ "$(wc -l <"$T/e")" = 1 -a "$(grep -c 'no file nope.cg to read' "$T/e")" = 1 ]
+	[ "$(wc -l <"$T/e")" = 1 -a "$(grep -c 'as a file, nope.cg does not exist' "$T/e")" = 1 ]
 mkdir "$T/empty"
 (cd "$T/empty" && "$PERFKIT" annotate nope.cg >/dev/null 2>"$T/e"); rc=$?
 expect "a missing nope.cg, no ./perf.data: exit 1, one line" [ $rc -eq 1 -a "$(wc -l <"$T/e")" = 1 ]
-expect "… no such file" grep -q 'nope.cg: no such file' "$T/e"
+expect "… no such file" grep -q 'nope.cg does not exist, and there is no ./perf.data' "$T/e"
 # a symbol whose binary is gone since the recording (HOME=$T: no ~/.debug copy)
 cp "$W/calltree" "$T/ct-gone"
 HOME=$T "$PERFKIT" record -o "$T/gone.data" -- "$T/ct-gone" 200 >/dev/null 2>&1
