@@ -888,6 +888,61 @@ struct ann_plt {
 	size_t n;
 };
 
+static int cmp_slot(const void *x, const void *y)
+{
+	const struct ann_plt_slot *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* x86-64 .plt.got: each entry jumps through a GOT slot that .rela.dyn
+ * fills with a symbol (GLOB_DAT): [endbr64] [bnd] jmp *disp32(%rip). */
+static void plt_got(Elf *e, Elf_Scn *pg, const GElf_Shdr *pgsh, Elf_Scn *rd, const GElf_Shdr *rdsh,
+		    struct ann_plt *p)
+{
+	Elf_Data *code = elf_getdata(pg, NULL), *rels = elf_getdata(rd, NULL);
+	Elf_Scn *dsyms = elf_getscn(e, rdsh->sh_link);
+	Elf_Data *sd = dsyms ? elf_getdata(dsyms, NULL) : NULL;
+	GElf_Shdr dsh;
+	uint64_t ent = pgsh->sh_entsize ? pgsh->sh_entsize : 8;
+
+	if (!code || !code->d_buf || !rels || !sd || !gelf_getshdr(dsyms, &dsh) || !rdsh->sh_entsize ||
+	    ent > 64)
+		return;
+	const uint8_t *b = code->d_buf;
+	size_t nrel = rdsh->sh_size / rdsh->sh_entsize;
+
+	for (uint64_t o = 0; o + ent <= code->d_size; o += ent) {
+		uint64_t k = o;
+
+		if (k + 4 <= o + ent && !memcmp(b + k, "\xf3\x0f\x1e\xfa", 4))
+			k += 4;
+		if (k < o + ent && b[k] == 0xf2)
+			k++;
+		if (k + 6 > o + ent || b[k] != 0xff || b[k + 1] != 0x25)
+			continue;
+		int32_t disp;
+
+		memcpy(&disp, b + k + 2, 4);
+		uint64_t got = pgsh->sh_addr + k + 6 + (uint64_t)(int64_t)disp;
+
+		for (size_t i = 0; i < nrel; i++) {
+			GElf_Rela r;
+			GElf_Sym sym;
+			const char *nm;
+
+			if (!gelf_getrela(rels, (int)i, &r) || r.r_offset != got || !GELF_R_SYM(r.r_info))
+				continue;
+			if (gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym) &&
+			    (nm = elf_strptr(e, dsh.sh_link, sym.st_name)) && *nm) {
+				p->v = xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+				p->v[p->n++] = (struct ann_plt_slot){ pgsh->sh_addr + o, xstrdup(nm) };
+			}
+			break;
+		}
+	}
+}
+
 int ann_plt_load(const char *path, struct ann_plt **out)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -906,8 +961,8 @@ int ann_plt_load(const char *path, struct ann_plt **out)
 		rc = pk_error(EINVAL, "'%s': not an ELF file", path);
 		goto out;
 	}
-	Elf_Scn *scn = NULL, *rela = NULL;
-	GElf_Shdr sh, rsh = { 0 }, plt = { 0 }, pltsec = { 0 };
+	Elf_Scn *scn = NULL, *rela = NULL, *reladyn = NULL, *pltgot = NULL;
+	GElf_Shdr sh, rsh = { 0 }, plt = { 0 }, pltsec = { 0 }, dynsh = { 0 }, pgsh = { 0 };
 
 	while ((scn = elf_nextscn(e, scn))) {
 		if (!gelf_getshdr(scn, &sh))
@@ -918,11 +973,17 @@ int ann_plt_load(const char *path, struct ann_plt **out)
 			continue;
 		if (!strcmp(nm, ".rela.plt") && sh.sh_type == SHT_RELA)
 			rela = scn, rsh = sh;
+		else if (!strcmp(nm, ".rela.dyn") && sh.sh_type == SHT_RELA)
+			reladyn = scn, dynsh = sh;
 		else if (!strcmp(nm, ".plt"))
 			plt = sh;
 		else if (!strcmp(nm, ".plt.sec"))
 			pltsec = sh;
+		else if (!strcmp(nm, ".plt.got") && sh.sh_type == SHT_PROGBITS)
+			pltgot = scn, pgsh = sh;
 	}
+	if (eh.e_machine == EM_X86_64 && pltgot && reladyn)
+		plt_got(e, pltgot, &pgsh, reladyn, &dynsh, p);
 	/* slot i's address: .plt.sec + 16 i (x86-64 with IBT), else after
 	 * the PLT's first entry (x86-64: 16 bytes, aarch64: 32), 16 bytes each */
 	uint64_t base, step = 16;
@@ -945,7 +1006,7 @@ int ann_plt_load(const char *path, struct ann_plt **out)
 		goto out;
 	size_t nr = rsh.sh_size / rsh.sh_entsize;
 
-	p->v = xcalloc(nr ? nr : 1, sizeof(*p->v));
+	p->v = xrealloc(p->v, (p->n + nr + 1) * sizeof(*p->v));
 	for (size_t i = 0; i < nr; i++) {
 		GElf_Rela r;
 		GElf_Sym s;
@@ -958,6 +1019,8 @@ int ann_plt_load(const char *path, struct ann_plt **out)
 		p->v[p->n++] = (struct ann_plt_slot){ base + step * i, xstrdup(nm) };
 	}
 out:
+	if (p->n)
+		qsort(p->v, p->n, sizeof(*p->v), cmp_slot);
 	if (e)
 		elf_end(e);
 	close(fd);

@@ -163,7 +163,8 @@ unsigned ann_sim_present(const struct ann_sim *s);
 /* The PLT slots of an ELF file (x86-64, aarch64): slot i of .rela.plt
  * (its dynamic symbol's name) at .plt.sec + 16 i when there is a .plt.sec
  * (x86-64 with IBT), else .plt + 16 (x86-64) or 32 (aarch64) + 16 i, as
- * objdump and perf name them ("strcmp@plt").  A file with no .rela.plt
+ * objdump and perf name them ("strcmp@plt"); and x86-64 .plt.got entries
+ * (jmp *GOT(%rip), the GOT slot's .rela.dyn symbol).  A file with no .rela.plt
  * or .plt gets an empty table; *out is set even on error (-ENOENT,
  * -EINVAL: not ELF) and freed with ann_plt_free. */
 struct ann_plt;
