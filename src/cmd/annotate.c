@@ -6,8 +6,9 @@
  *   perfkit annotate [-i FILE] [SYMBOL...] [--stdio] [--asm | --source]
  *                    [--no-source] [--percent-type TYPE] [--dso NAME]
  *                    [--comm NAME] [--min-percent P] [--cache CACHEFILE]
- * prints perf annotate --stdio's layout for each function, hottest first
- * (or the SYMBOLs named): instructions (annotate/annotate.h: aggregation,
+ * prints perf annotate --stdio's layout for each event of the file and
+ * each of its functions, hottest first (or the SYMBOLs named, found when
+ * any event has samples in them): instructions (annotate/annotate.h: aggregation,
  * capstone decoding, DWARF lines and inline chains) with their share,
  * source rows between them, jump targets, loops and call sites' callees;
  * --source one row per source line; --cache the simulated misses of a
@@ -21,8 +22,11 @@
  *   perfkit annotate [FILE] [--show=E1,E2..] [--sort=EVENT] [--threshold=P]
  *                    [--auto=yes|no] [--context=N] [--folded EVENT]
  * prints totals, per-function and per-line costs, and annotated source
- * with the counts beside each line.  FILE defaults to ./perf.data when
- * there is one (the sampled mode), else perfkit.cache.out.  --sort
+ * with the counts beside each line.  A positional argument is the input
+ * FILE only when it is a readable perf.data (magic) or Cachegrind output
+ * (its first line a header of the format), else a SYMBOL (perf annotate's
+ * rule); -i of anything else is refused with one line.  Without FILE:
+ * ./perf.data when there is one (the sampled mode), else perfkit.cache.out.  --sort
  * (default: the first shown event) orders the function and line tables;
  * rows below P percent of the sort event's total (default 0.1) are left
  * out.  --auto=yes (default) annotates every source file that has a line
@@ -148,14 +152,39 @@ static int usage(const char *msg)
 	return 2;
 }
 
-/* --help: the usage line and every option, one line each (stdout). */
+/* --help: both modes' usage and every option, one line each (stdout). */
 static void help(void)
 {
-	printf("usage: perfkit annotate [FILE] [OPTIONS]\n"
-	       "Read a Cachegrind-format file (from perfkit cache or cachegrind; default\n"
-	       "perfkit.cache.out) and print the totals, the costs per function and per\n"
-	       "line, and the source with the counts beside each line.\n"
+	printf("usage: perfkit annotate [-i FILE] [SYMBOL...] [--stdio] [--asm | --source] [--no-source]\n"
+	       "                        [--percent-type TYPE] [--dso NAME] [--comm NAME]\n"
+	       "                        [--min-percent P] [--cache CACHEFILE]\n"
+	       "       perfkit annotate [CACHEGRIND-FILE] [--show=EVENTS] [--sort=EVENT] [--threshold=P]\n"
+	       "                        [--auto=yes|no] [--context=N] [--folded EVENT]\n"
+	       "The input is told apart by content: a perf.data (perfkit record, perf record)\n"
+	       "or a Cachegrind-format file (perfkit cache, cachegrind).  A positional\n"
+	       "argument is the input FILE when it is a readable file of either kind, else a\n"
+	       "SYMBOL.  Without one: ./perf.data when there is one, else perfkit.cache.out.\n"
 	       "\n"
+	       "A sampled profile (perf.data): perf annotate --stdio's layout, for each event\n"
+	       "of the file, of each function with samples (hottest first) or those named.\n"
+	       "  -i, --input FILE   the perf.data to read (default ./perf.data)\n"
+	       "  SYMBOL, -s SYMBOL  annotate only these functions (found when any event has\n"
+	       "                     samples in them)\n"
+	       "  --stdio            text output (the only output; accepted for perf's sake)\n"
+	       "  --asm              the disassembly with source lines between instructions\n"
+	       "                     (the default); not with --source\n"
+	       "  --source           one row per source line with its share and text instead\n"
+	       "  --no-source        instructions only, no source rows between them\n"
+	       "  --percent-type TYPE  local-period (default), global-period, local-hits or\n"
+	       "                     global-hits: shares of the function's or of all samples\n"
+	       "  -d, --dso NAME     only samples in this DSO (path or basename)\n"
+	       "  -c, --comm NAME    only samples of this command\n"
+	       "  --min-percent P    leave out functions below P %% of all samples\n"
+	       "  --cache CACHEFILE  the simulated D1/LL misses (and branch mispredicts) of a\n"
+	       "                     `perfkit cache` run of the same binary beside each line\n"
+	       "\n"
+	       "A Cachegrind-format file: totals, the costs per function and per line, and\n"
+	       "the source with the counts beside each line.\n"
 	       "  --show=E1,E2,...   the events to show, in this order (default: all in the file,\n"
 	       "                     e.g. Ir,I1mr,ILmr,Dr,D1mr,DLmr,Dw,D1mw,DLmw)\n"
 	       "  --sort=EVENT       order the function and line tables by EVENT (default: the\n"
@@ -168,7 +197,8 @@ static void help(void)
 	       "  --folded EVENT     print \"cmd;function COUNT\" lines weighted by EVENT instead,\n"
 	       "                     for perfkit flamegraph\n"
 	       "  -h, --help         this help\n"
-	       "Example: perfkit annotate m.cg --show=Ir,D1mr --sort=D1mr\n");
+	       "Examples: perfkit annotate -i perf.data naive --source\n"
+	       "          perfkit annotate m.cg --show=Ir,D1mr --sort=D1mr\n");
 }
 
 static void folded_name(struct strbuf *sb, const char *s)
@@ -509,6 +539,7 @@ static const char *const pct_names[] = { "local period", "global period", "local
 
 struct popts {
 	const char *input, *cache;
+	const char *pos_not_input;   /* an operand taken as a SYMBOL though a file is named so */
 	const char **syms;
 	size_t nr_syms;
 	bool source, no_source;
@@ -525,6 +556,8 @@ struct pctx {
 	struct ann_srccache *src;
 	struct ann_sim *sim;
 	const char *sim_dso;       /* the DSO the simulation ran */
+	struct ann_plt *plt;       /* the PLT slots of plt_file */
+	char *plt_file;
 	bool kcore_said;
 };
 
@@ -619,6 +652,8 @@ static void sim_cols(const struct pctx *c, const char *file, int line, bool blan
 	for (int k = 0; k < ANN_SIM_N; k++) {
 		char b[32];
 
+		if (!(ann_sim_present(c->sim) & (1u << k)))
+			continue;   /* an event the file has not (no branch simulation) */
 		if (v)
 			cgfile_fmt_count(b, sizeof(b), v[k]);
 		else
@@ -627,10 +662,30 @@ static void sim_cols(const struct pctx *c, const char *file, int line, bool blan
 	}
 }
 
+static const char *const sim_col[ANN_SIM_N] = { "D1 misses", "LL misses", "Mispredicts" };
+static const char *const sim_word[ANN_SIM_N] = { "D1 misses", "LL misses", "mispredicts" };
+
 static void sim_head(const struct pctx *c)
 {
-	if (c->sim)
-		printf(" %11s %11s %11s", "D1 misses", "LL misses", "Mispredicts");
+	for (int k = 0; c->sim && k < ANN_SIM_N; k++)
+		if (ann_sim_present(c->sim) & (1u << k))
+			printf(" %11s", sim_col[k]);
+}
+
+/* "D1 misses N, LL misses N, mispredicts N": the events the file has. */
+static void sim_text(const struct pctx *c, const uint64_t *v)
+{
+	const char *sep = "";
+
+	for (int k = 0; k < ANN_SIM_N; k++) {
+		char b[32];
+
+		if (!(ann_sim_present(c->sim) & (1u << k)))
+			continue;
+		cgfile_fmt_count(b, sizeof(b), v[k]);
+		printf("%s%s %s", sep, sim_word[k], b);
+		sep = ", ";
+	}
 }
 
 static bool use_sim(const struct pctx *c, const struct ann_func *f)
@@ -710,11 +765,9 @@ static void src_rows(struct pctx *c, const struct ann_view *v, const struct ann_
 			const uint64_t *sv = ann_sim_line(c->sim, file, fr[k].line);
 
 			if (sv) {
-				char b[3][32];
-
-				for (int j = 0; j < ANN_SIM_N; j++)
-					cgfile_fmt_count(b[j], sizeof(b[j]), sv[j]);
-				printf("  [D1 misses %s, LL misses %s, mispredicts %s]", b[0], b[1], b[2]);
+				printf("  [");
+				sim_text(c, sv);
+				printf("]");
 			}
 		}
 		if (t) {
@@ -725,6 +778,19 @@ static void src_rows(struct pctx *c, const struct ann_view *v, const struct ann_
 		}
 		putchar('\n');
 	}
+}
+
+/* The PLT slots of file (the last file's kept). */
+static const struct ann_plt *plt_of(struct pctx *c, const char *file)
+{
+	if (!c->plt_file || strcmp(c->plt_file, file)) {
+		ann_plt_free(c->plt);
+		free(c->plt_file);
+		ann_plt_load(file, &c->plt);
+		pk_error_clear();
+		c->plt_file = xstrdup(file);
+	}
+	return c->plt;
 }
 
 static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann_view *v,
@@ -760,11 +826,19 @@ static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann
 			if (ai->back_edge)
 				printf("  # loop back");
 		}
-		else if (ai->in.kind == DIS_CALL && ai->in.has_target && !f->kernel) {
-			/* the callee's name, from DWARF (PLT stubs have none) */
+		else if ((ai->in.kind == DIS_CALL || ai->in.kind == DIS_JUMP) && ai->in.has_target &&
+			 !f->kernel) {
+			/* the callee's name: a PLT slot's symbol (strcmp@plt, as
+			 * objdump and perf), else from DWARF */
 			struct inline_frame cf;
+			const char *plt = ann_plt_name(plt_of(c, file), ai->in.target);
 
-			if (inline_resolve_frames(c->inl, file, ai->in.target, &cf, 1) > 0 && cf.name) {
+			if (plt) {
+				printf(" <");
+				put_str(plt);
+				printf("@plt>");
+			} else if (ai->in.kind == DIS_CALL &&
+				   inline_resolve_frames(c->inl, file, ai->in.target, &cf, 1) > 0 && cf.name) {
 				printf(" <");
 				put_str(cf.name);
 				printf(">");
@@ -879,11 +953,42 @@ static void print_loops(struct pctx *c, const struct ann_func *f, const struct a
 			}
 		n++;
 	}
-	if (!n)
+	/* the loops with samples, hottest first; then a loop nested in
+	 * another moves before it: each place takes the hottest loop left
+	 * that contains no other loop left */
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (lp[i].self.hits)
+			lp[m++] = lp[i];
+	n = m;
+	if (!n) {
+		free(lp);
 		return;
+	}
 	qsort(lp, n, sizeof(*lp), cmp_loop);
-	printf(" Loops (a jump back to an earlier address), hottest and innermost first:\n");
-	for (size_t k = 0; k < n && k < 8 && lp[k].self.hits; k++) {
+	for (size_t k = 0; k < n; k++) {
+		size_t pick = k;
+
+		for (size_t i = k; i < n; i++) {
+			bool outer = false;
+
+			for (size_t j = k; j < n && !outer; j++)
+				outer = j != i && lp[j].from >= lp[i].from && lp[j].to <= lp[i].to &&
+					(lp[j].to - lp[j].from < lp[i].to - lp[i].from);
+			if (!outer) {
+				pick = i;
+				break;
+			}
+		}
+		struct loop t = lp[pick];
+
+		memmove(&lp[k + 1], &lp[k], (pick - k) * sizeof(*lp));
+		lp[k] = t;
+	}
+	printf(" Loops (a jump back to an earlier address), innermost first where they nest, "
+	       "else hottest first:\n");
+	for (size_t k = 0; k < n && k < 8; k++) {
 		/* the lines of its instructions, in the function's own file */
 		const char *file = NULL;
 		int lo = 0, hi = 0;
@@ -921,11 +1026,8 @@ static void print_loops(struct pctx *c, const struct ann_func *f, const struct a
 				printf("-%d", hi);
 		}
 		if (use_sim(c, f)) {
-			char b[3][32];
-
-			for (int e = 0; e < ANN_SIM_N; e++)
-				cgfile_fmt_count(b[e], sizeof(b[e]), sim[e]);
-			printf("  D1 misses %s, LL misses %s, mispredicts %s", b[0], b[1], b[2]);
+			printf("  ");
+			sim_text(c, sim);
 		}
 		putchar('\n');
 		free(l);
@@ -1033,13 +1135,6 @@ static int open_cache(struct pctx *c, struct cgfile **cg)
 		return 1;
 	}
 	const char *want = ann_sim_build_id(c->sim);
-
-	if (!want) {
-		fprintf(stderr, "perfkit annotate: --cache: %s names no build-id (no 'desc: build-id:' line; "
-			"write it with this perfkit's `perfkit cache`): cannot match it to the recording\n",
-			path);
-		return 1;
-	}
 	/* the DSO it simulated: the first user DSO annotated */
 	const struct ann_func *first = NULL;
 	bool *used = xcalloc(c->o->nr_syms + 1, sizeof(bool));
@@ -1051,6 +1146,17 @@ static int open_cache(struct pctx *c, struct cgfile **cg)
 	free(used);
 	char have[160];
 
+	if (!want) {
+		if (first && !dso_build_id(c, first->dso, have, sizeof(have)))
+			fprintf(stderr, "perfkit annotate: --cache: the binary %s has no build-id (linked "
+				"without one: -Wl,--build-id=none?), so %s cannot be matched to the "
+				"recording\n", esc(first->dso), path);
+		else
+			fprintf(stderr, "perfkit annotate: --cache: %s names no build-id (no 'desc: build-id:' "
+				"line: the binary it simulated has none, or another tool wrote it): cannot "
+				"match it to the recording\n", path);
+		return 1;
+	}
 	for (size_t i = 0; i < c->p->nr_funcs && !c->sim_dso; i++) {
 		const struct ann_func *f = c->p->funcs[i];
 
@@ -1072,11 +1178,108 @@ static int open_cache(struct pctx *c, struct cgfile **cg)
 	return 1;
 }
 
+/* Why path (not IN_PERF or IN_CG) is no input, after its name. */
+static const char *not_input_why(const char *path)
+{
+	static char why[300];
+	struct stat st;
+
+	if (stat(path, &st) < 0 && errno == ENOENT)
+		snprintf(why, sizeof(why), "does not exist");
+	else if (stat(path, &st) < 0)
+		snprintf(why, sizeof(why), "cannot be reached (%s)", strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		snprintf(why, sizeof(why), "is not a regular file");
+	else if (access(path, R_OK) < 0)
+		snprintf(why, sizeof(why), "cannot be read (%s)", strerror(errno));
+	else
+		snprintf(why, sizeof(why), "is neither a perf.data file nor Cachegrind output");
+	return why;
+}
+
+/* Why symbols may be missing: a user DSO with samples but no symbol whose
+ * binary is gone or rebuilt since the recording (one line), else NULL. */
+static const char *missing_binary(struct pctx *c, struct ann_profile *const *pv, size_t np)
+{
+	static char why[768];
+
+	for (size_t e = 0; e < np; e++)
+		for (size_t i = 0; i < pv[e]->nr_funcs; i++) {
+			const struct ann_func *f = pv[e]->funcs[i];
+
+			if (f->sym || f->kernel || f->dso[0] != '/')
+				continue;
+			const char *file = session_dso_file(c->s, f->dso);
+
+			pk_warnings_take();
+			if (!file && access(f->dso, F_OK))
+				snprintf(why, sizeof(why), "the binary %s, which has samples, is missing (deleted since the "
+					 "recording, and no copy by build-id in ~/.debug or /usr/lib/debug): "
+					 "no symbols to look it up in", esc(f->dso));
+			else if (!file)
+				snprintf(why, sizeof(why), "the binary %s, which has samples, is not the file recorded (its "
+					 "build-id differs: rebuilt since?): no symbols to look it up in",
+					 esc(f->dso));
+			else if (access(file, R_OK))
+				snprintf(why, sizeof(why), "the binary %s, which has samples, cannot be read (%s): no symbols to "
+					 "look it up in", esc(f->dso), strerror(errno));
+			else
+				continue;
+			return why;
+		}
+	return NULL;
+}
+
+/* One event's functions (c->p), hottest first or those named; *nsel and
+ * *shown count the functions selected and those disassembled. */
+static void annotate_event(struct pctx *c, bool *used, size_t *nsel, size_t *shown)
+{
+	struct popts *o = c->o;
+
+	for (size_t i = 0; i < c->p->nr_funcs; i++) {
+		const struct ann_func *f = c->p->funcs[i];
+		const char *file;
+
+		if (!selected(o, f, used))
+			continue;
+		if (!o->nr_syms && c->p->total_period &&
+		    100.0 * (double)f->self.period / (double)c->p->total_period < o->min_pct)
+			continue;
+		(*nsel)++;
+		const char *why = dso_problem(c, f, &file);
+		struct ann_view v;
+
+		if (!why && ann_view_build(&v, f, file, c->inl) < 0) {
+			static char b[300];
+
+			snprintf(b, sizeof(b), "%s: %s: addresses only", esc(f->sym), pk_errmsg());
+			why = b;
+		}
+		if (why) {
+			if (!f->kernel || !c->kcore_said)
+				fprintf(stderr, "perfkit annotate: %s\n", why);
+			if (f->kernel)
+				c->kcore_said = true;
+			addresses_only(c, f);
+			continue;
+		}
+		if (o->source)
+			print_source(c, f, &v);
+		else
+			print_asm(c, f, &v, file);
+		print_loops(c, f, &v);
+		ann_view_release(&v);
+		(*shown)++;
+	}
+}
+
 static int annotate_perf(struct popts *o)
 {
 	struct session_opts so = { .no_demangle = true };
 	struct pctx c = { .o = o };
 	struct cgfile *cg = NULL;
+	struct ann_profile **pv = NULL;
+	size_t np = 0;
 	int rc = 0;
 	bool *used = xcalloc(o->nr_syms + 1, sizeof(bool));
 
@@ -1086,7 +1289,7 @@ static int annotate_perf(struct popts *o)
 		free(o->syms);
 		return 1;
 	}
-	if (ann_profile_build(c.s, &o->filt, &c.p) < 0) {
+	if (ann_profiles_build(c.s, &o->filt, &pv, &np) < 0) {
 		fprintf(stderr, "perfkit annotate: %s\n", pk_errmsg());
 		rc = 1;
 		goto out;
@@ -1102,12 +1305,21 @@ static int annotate_perf(struct popts *o)
 				fprintf(stderr, "perfkit annotate: warning: %s\n", t);
 		free(dup);
 	}
-	if (!c.p->total_hits) {
+	uint64_t hits = 0;
+	size_t nfuncs = 0;
+
+	for (size_t e = 0; e < np; e++) {
+		hits += pv[e]->total_hits;
+		nfuncs += pv[e]->nr_funcs;
+		if (!c.p && pv[e]->nr_funcs)
+			c.p = pv[e];
+	}
+	if (!hits) {
 		fprintf(stderr, "perfkit annotate: %s: no samples\n", o->input);
 		rc = 1;
 		goto out;
 	}
-	if (!c.p->nr_funcs) {
+	if (!nfuncs) {
 		fprintf(stderr, "perfkit annotate: %s: no samples%s%s%s%s\n", o->input,
 			o->filt.comm ? " of command " : "", o->filt.comm ? o->filt.comm : "",
 			o->filt.dso ? " in DSO " : "", o->filt.dso ? o->filt.dso : "");
@@ -1121,45 +1333,27 @@ static int annotate_perf(struct popts *o)
 
 	size_t shown = 0, nsel = 0;
 
-	for (size_t i = 0; i < c.p->nr_funcs; i++) {
-		const struct ann_func *f = c.p->funcs[i];
-		const char *file;
-
-		if (!selected(o, f, used))
-			continue;
-		if (!o->nr_syms && c.p->total_period &&
-		    100.0 * (double)f->self.period / (double)c.p->total_period < o->min_pct)
-			continue;
-		nsel++;
-		const char *why = dso_problem(&c, f, &file);
-		struct ann_view v;
-
-		if (!why && ann_view_build(&v, f, file, c.inl) < 0) {
-			static char b[300];
-
-			snprintf(b, sizeof(b), "%s: %s: addresses only", esc(f->sym), pk_errmsg());
-			why = b;
-		}
-		if (why) {
-			if (!f->kernel || !c.kcore_said)
-				fprintf(stderr, "perfkit annotate: %s\n", why);
-			if (f->kernel)
-				c.kcore_said = true;
-			addresses_only(&c, f);
-			continue;
-		}
-		if (o->source)
-			print_source(&c, f, &v);
-		else
-			print_asm(&c, f, &v, file);
-		print_loops(&c, f, &v);
-		ann_view_release(&v);
-		shown++;
+	/* each event apart, in the file's order (perf annotate's layout) */
+	for (size_t e = 0; e < np; e++) {
+		c.p = pv[e];
+		annotate_event(&c, used, &nsel, &shown);
 	}
 	for (size_t i = 0; i < o->nr_syms; i++)
 		if (!used[i]) {
-			fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s\n", o->syms[i],
-				o->input);
+			const char *gone = missing_binary(&c, pv, np);
+
+			if (gone)
+				fprintf(stderr, "perfkit annotate: symbol '%s' not found in %s: %s\n",
+					esc(o->syms[i]), o->input, gone);
+			else if (o->pos_not_input && o->syms[i] == o->pos_not_input &&
+				 (!access(o->syms[i], F_OK) || strchr(o->syms[i], '/') ||
+				  strchr(o->syms[i], '.')))
+				fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s (and as a "
+					"file, %s %s)\n", esc(o->syms[i]), o->input, esc(o->syms[i]),
+					not_input_why(o->syms[i]));
+			else
+				fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s\n",
+					esc(o->syms[i]), o->input);
 			rc = 1;
 		}
 	if (!shown && nsel)
@@ -1170,35 +1364,63 @@ static int annotate_perf(struct popts *o)
 		rc = 1;
 	}
 out:
+	ann_plt_free(c.plt);
+	free(c.plt_file);
 	ann_sim_free(c.sim);
 	cgfile_free(cg);
 	ann_srccache_free(c.src);
 	inline_resolver_free(c.inl);
-	ann_profile_free(c.p);
+	for (size_t e = 0; e < np; e++)
+		ann_profile_free(pv[e]);
+	free(pv);
 	session_close(c.s);
 	free(used);
 	free(o->syms);
 	return rc;
 }
 
-/* What the file at path holds: 1 perf.data, 0 anything else (Cachegrind
- * text), -1 unreadable. */
-static int is_perf_data(const char *path)
+enum in_kind { IN_NONE = -1, IN_OTHER = 0, IN_PERF = 1, IN_CG = 2 };
+
+/* What the file at path holds, by content: a perf.data (its magic), a
+ * Cachegrind-format file (its first line is one of the format's header
+ * lines), something else, or IN_NONE when it is no readable regular file. */
+static enum in_kind input_kind(const char *path)
 {
-	char magic[8];
+	char buf[512];
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 
 	if (fd < 0)
-		return -1;
+		return IN_NONE;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return 0;
+		return IN_NONE;
 	}
-	ssize_t n = read(fd, magic, sizeof(magic));
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
 
 	close(fd);
-	return n == 8 && (!memcmp(magic, "PERFILE2", 8) || !memcmp(magic, "2ELIFREP", 8));
+	if (n < 0)
+		return IN_NONE;
+	if (n >= 8 && (!memcmp(buf, "PERFILE2", 8) || !memcmp(buf, "2ELIFREP", 8)))
+		return IN_PERF;
+	buf[n] = 0;
+	if (memchr(buf, 0, (size_t)n))
+		return IN_OTHER;
+	static const char *const heads[] = { "desc:", "cmd:", "events:", "version:", "creator:",
+					     "pid:", "positions:" };
+	const char *l = buf;
+
+	while (*l == '\n' || *l == '#') {   /* blank and comment lines */
+		const char *nl = *l == '#' ? strchr(l, '\n') : l;
+
+		if (!nl)
+			return IN_OTHER;
+		l = nl + 1;
+	}
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (!strncmp(l, heads[i], strlen(heads[i])))
+			return IN_CG;
+	return IN_OTHER;
 }
 
 static bool cg_option(const char *a)
@@ -1230,6 +1452,7 @@ int cmd_annotate(int argc, char **argv)
 {
 	struct popts o = { .pct = PCT_LOCAL_PERIOD };
 	const char *first_pos = NULL;
+	bool asm_ = false, src_ = false;
 	int r;
 
 	/* which reader: -i, else the first operand when it is a file, else
@@ -1238,7 +1461,7 @@ int cmd_annotate(int argc, char **argv)
 		if (cg_option(argv[i]))
 			return annotate_cg(argc, argv);
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			pusage(NULL);
+			help();
 			return 0;
 		}
 		if ((r = opt_arg(argc, argv, &i, "-i", &o.input)) ||
@@ -1249,39 +1472,59 @@ int cmd_annotate(int argc, char **argv)
 		}
 		if (argv[i][0] != '-' && !first_pos)
 			first_pos = argv[i];
+		if (!strcmp(argv[i], "--asm"))
+			asm_ = true;
+		if (!strcmp(argv[i], "--source"))
+			src_ = true;
 	}
+	if (asm_ && src_)
+		return pusage("--asm and --source: choose one (the disassembly, or one row per source line)");
 	if (!o.input) {
-		struct stat st;
+		/* the first operand is the input only when it is a perf.data or
+		 * Cachegrind output; anything else is a SYMBOL (perf's rule) */
+		enum in_kind k = first_pos ? input_kind(first_pos) : IN_NONE;
 
-		if (first_pos && stat(first_pos, &st) == 0 && !S_ISDIR(st.st_mode)) {
-			if (is_perf_data(first_pos) != 1)
-				return annotate_cg(argc, argv);
-		} else if (first_pos && strchr(first_pos, '/')) {
-			return annotate_cg(argc, argv);   /* a path that is not there */
-		} else if (access("perf.data", F_OK)) {
+		if (k == IN_CG)
 			return annotate_cg(argc, argv);
+		if (k == IN_PERF) {
+			o.input = first_pos;
+		} else if (!access("perf.data", F_OK)) {
+			o.input = "perf.data";
+			o.pos_not_input = first_pos;
+		} else if (!first_pos) {
+			return annotate_cg(argc, argv);   /* perfkit.cache.out */
 		} else {
-			first_pos = NULL;   /* a SYMBOL */
+			fprintf(stderr, "perfkit annotate: %s %s, and there is no ./perf.data to find it "
+				"in as a symbol\n", esc(first_pos), not_input_why(first_pos));
+			return 1;
 		}
-		o.input = first_pos ? first_pos : "perf.data";
-	} else if (is_perf_data(o.input) == 0) {
-		/* -i names Cachegrind text */
-		char **av = xcalloc((size_t)argc + 1, sizeof(char *));
-		int n = 0;
+	} else {
+		enum in_kind k = input_kind(o.input);
 
-		for (int i = 0; i < argc; i++) {
-			if (!strcmp(argv[i], "-i") || !strcmp(argv[i], "--input")) {
-				i++;
-				continue;
-			}
-			if (!strncmp(argv[i], "--input=", 8))
-				continue;
-			av[n++] = argv[i];
+		if (k == IN_OTHER) {
+			fprintf(stderr, "perfkit annotate: %s: neither a perf.data file nor Cachegrind output\n",
+				esc(o.input));
+			return 1;
 		}
-		av[n++] = (char *)o.input;
-		r = annotate_cg(n, av);
-		free(av);
-		return r;
+		if (k == IN_CG) {
+			/* -i names Cachegrind text */
+			char **av = xcalloc((size_t)argc + 1, sizeof(char *));
+			int n = 0;
+
+			for (int i = 0; i < argc; i++) {
+				if (!strcmp(argv[i], "-i") || !strcmp(argv[i], "--input")) {
+					i++;
+					continue;
+				}
+				if (!strncmp(argv[i], "--input=", 8))
+					continue;
+				av[n++] = argv[i];
+			}
+			av[n++] = (char *)o.input;
+			r = annotate_cg(n, av);
+			free(av);
+			return r;
+		}
 	}
 	o.syms = xcalloc((size_t)argc, sizeof(char *));
 	for (int i = 1; i < argc; i++) {
@@ -1340,8 +1583,10 @@ int cmd_annotate(int argc, char **argv)
 				return pusage("--symbol needs a name");
 			}
 			o.syms[o.nr_syms++] = v;
-		} else if (!strcmp(a, "--stdio") || !strcmp(a, "--asm")) {
-			o.source = false;
+		} else if (!strcmp(a, "--stdio")) {
+			/* the only output */
+		} else if (!strcmp(a, "--asm")) {
+			/* the default view */
 		} else if (!strcmp(a, "--source")) {
 			o.source = true;
 		} else if (!strcmp(a, "--no-source")) {

@@ -28,6 +28,7 @@
 #include "event/event.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -87,6 +88,26 @@ struct report {
 	const char *hint_sym;         /* the hottest Self row's symbol (annotate hint) */
 	uint64_t hint_self;
 };
+
+/* Whether `perfkit annotate` can disassemble row's function: a user DSO
+ * whose file (or its copy by build-id) is there, or the kernel when
+ * /proc/kcore is readable; [vdso], JIT maps (not ELF), unknown DSOs are
+ * not. */
+static bool annotatable(struct report *r, const struct row *row)
+{
+	if (row->kernel)
+		return access("/proc/kcore", R_OK) == 0;
+	if (!row->dso || row->dso[0] != '/' || !r->sess)
+		return false;
+	const char *file = session_dso_file(r->sess, row->dso);
+	char magic[4];
+	int fd = file ? open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+	bool elf = fd >= 0 && read(fd, magic, 4) == 4 && !memcmp(magic, "\x7f" "ELF", 4);
+
+	if (fd >= 0)
+		close(fd);
+	return elf;   /* not a perf-PID.map of JIT code */
+}
 
 /* The packed key of a frame, from the chosen sort keys only. */
 static size_t make_key(const struct report *r, const struct pk_sample *s, const struct pk_frame *fr,
@@ -511,7 +532,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 
 		if (!show[i])
 			continue;
-		if (row->sym && row->self > r->hint_self) {
+		if (row->sym && row->self > r->hint_self && annotatable(r, row)) {
 			r->hint_sym = row->sym;
 			r->hint_self = row->self;
 		}
@@ -612,21 +633,37 @@ static void usage(FILE *fp)
 /* On a terminal: where to go next, for the hottest function (quoted for
  * the shell when it needs it; a name with a quote or control byte is not
  * repeated). */
-static void print_hint(const char *input, const char *sym)
+/* s as one shell word: as it is when plain, else in single quotes; NULL
+ * when it cannot be (a quote or control byte in it). */
+static const char *shell_word(const char *s, char *buf, size_t len)
 {
-	bool plain = true, quotable = true;
+	bool plain = *s != 0;
 
-	for (const char *p = sym; *p; p++) {
-		if (!(*p == '_' || *p == ':' || *p == '.' || (*p >= '0' && *p <= '9') ||
+	for (const char *p = s; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '\'')
+			return NULL;
+		if (!(*p == '_' || *p == ':' || *p == '.' || *p == '/' || *p == '-' || *p == '+' ||
+		      *p == ',' || *p == '@' || *p == '=' || (*p >= '0' && *p <= '9') ||
 		      ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')))
 			plain = false;
-		if (*p == '\'' || (unsigned char)*p < 0x20 || *p == 0x7f)
-			quotable = false;
 	}
-	printf("# hint: `perfkit annotate%s%s %s%s%s` shows the instructions and source lines of the "
-	       "hottest function\n", strcmp(input, "perf.data") ? " -i " : "",
-	       strcmp(input, "perf.data") ? input : "", plain || !quotable ? "" : "'",
-	       quotable ? sym : "SYMBOL", plain || !quotable ? "" : "'");
+	if (plain)
+		return s;
+	if (strlen(s) + 3 > len)
+		return NULL;
+	snprintf(buf, len, "'%s'", s);
+	return buf;
+}
+
+static void print_hint(const char *input, const char *sym)
+{
+	static char ib[4096], sb[4096];
+	const char *in = strcmp(input, "perf.data") ? shell_word(input, ib, sizeof(ib)) : "";
+	const char *sy = shell_word(sym, sb, sizeof(sb));
+
+	printf("# hint: `perfkit annotate%s%s %s` shows the instructions and source lines of the "
+	       "hottest function\n", *input && strcmp(input, "perf.data") ? " -i " : "",
+	       in ? in : "FILE", sy ? sy : "SYMBOL");
 }
 
 static void print_warnings(void)

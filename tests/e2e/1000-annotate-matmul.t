@@ -87,6 +87,16 @@ to=$(echo "$loop" | awk '{ split($2, r, /\.\./); print r[2] }')
 hot=$(hottest "$T/pk.data.pkrows")
 expect "hottest loop $from..$to holds the hottest instruction $hot" \
 	[ $((16#$hot)) -ge $((16#${from:-0})) -a $((16#$hot)) -lt $((16#${to:-0})) ]
+# the loop summary's order is its header's: a loop nested in another comes first
+expect "loop summary header: innermost first where they nest" \
+	grep -q '^ Loops (.*), innermost first where they nest, else hottest first:' "$L"
+bad=$(sed -n '/^ Loops/,/^$/p' "$L" | sed -n 's/^ *[0-9.]*%  \([0-9a-f]*\)\.\.\([0-9a-f]*\).*/\1 \2/p' |
+	while read -r a b; do echo $((16#$a)) $((16#$b)); done |
+	awk '{ f[NR] = $1; t[NR] = $2 }
+	END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++)
+		if (f[j] >= f[i] && t[j] <= t[i] && t[j] - f[j] < t[i] - f[i]) printf "%d before its inner %d; ", i, j }')
+nloops=$(sed -n '/^ Loops/,/^$/p' "$L" | grep -c '%  ')
+expect "no loop listed before a loop nested in it (of $nloops) ${bad:+($bad)}" [ -z "$bad" -a "$nloops" -ge 1 ]
 # the percentages of a function add up to 100
 sum=$(awk '{ s += $2 } END { printf "%.0f", s }' "$T/pk.data.pkrows")
 expect "local period shares add up to 100 (got $sum)" [ "$sum" = 100 ]

@@ -3,7 +3,8 @@
  * this very binary (decoded, every instruction inside the symbol, a loop's
  * back edge and jump target found, DWARF lines from this file, samples
  * attached to the instruction holding their address, call sites to the
- * call before a return address), source lines, and the simulated costs
+ * call before a return address), source lines, a PLT call's symbol,
+ * and the simulated costs
  * read from a Cachegrind-format text. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -113,6 +114,56 @@ static void test_view(void **state)
 	f.nr_addrs = 0;
 	assert_true(ann_view_build(&v, &f, "/proc/self/status", inl) < 0);
 	inline_resolver_free(inl);
+}
+
+/* a call through the PLT (a tail call at -O2: a jump) */
+__attribute__((noinline)) long plt_caller(void)
+{
+	return (long)getppid();
+}
+
+static void test_plt(void **state)
+{
+	struct symcache *sc = symcache_new();
+	uint64_t start = 0, size = 0;
+
+	(void)state;
+	assert_true(plt_caller() > 0);
+	assert_int_equal(sym_lookup_name(sc, "/proc/self/exe", "plt_caller", &start, &size), 0);
+	symcache_free(sc);
+	struct ann_func f = { .dso = "/proc/self/exe", .sym = "plt_caller", .raw_sym = "plt_caller",
+			      .start = start };
+	struct ann_view v;
+	int rc = ann_view_build(&v, &f, "/proc/self/exe", NULL);
+
+	if (rc == -EOPNOTSUPP)
+		skip();
+	assert_int_equal(rc, 0);
+	struct ann_plt *plt;
+
+	assert_int_equal(ann_plt_load("/proc/self/exe", &plt), 0);
+	const char *name = NULL;
+	bool direct = false;
+
+	for (size_t i = 0; i < v.nr_insns; i++)
+		if ((v.insns[i].in.kind == DIS_CALL || v.insns[i].in.kind == DIS_JUMP) &&
+		    v.insns[i].in.has_target && (v.insns[i].in.target < start ||
+						 v.insns[i].in.target >= start + size)) {
+			direct = true;
+			name = ann_plt_name(plt, v.insns[i].in.target);
+		}
+	ann_view_release(&v);
+	if (!direct) {   /* -fno-plt: called through the GOT */
+		ann_plt_free(plt);
+		skip();
+	}
+	assert_non_null(name);
+	assert_string_equal(name, "getppid");
+	ann_plt_free(plt);
+	/* not ELF: refused, with an empty table */
+	assert_int_equal(ann_plt_load("/proc/self/status", &plt), -EINVAL);
+	assert_null(ann_plt_name(plt, start));
+	ann_plt_free(plt);
 }
 
 static void test_sim(void **state)
@@ -231,6 +282,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_plt),
 		cmocka_unit_test(test_sim),
 		cmocka_unit_test(test_kcore),
 	};

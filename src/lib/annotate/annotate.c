@@ -140,14 +140,50 @@ static uint64_t frame_addr(const struct pk_frame *fr)
 	return fr->addr ? fr->addr : fr->sym_off;   /* unknown: the DSO file offset */
 }
 
+static struct pbuild *pbuild_new(const struct ann_filter *f, const char *event)
+{
+	struct pbuild *bp = xcalloc(1, sizeof(*bp));   /* its cache is large */
+
+	bp->filt = f;
+	bp->event = event;
+	bp->p = xcalloc(1, sizeof(*bp->p));
+	hm_init(&bp->funcs);
+	hm_init(&bp->addrs);
+	hm_init(&bp->names);
+	return bp;
+}
+
+/* One builder per event, in order of first sample. */
+struct mbuild {
+	const struct ann_filter *filt;
+	struct pbuild **b;
+	size_t n;
+	struct pbuild *last;
+};
+
+static int add_sample(struct pbuild *b, const struct pk_sample *s);
+
 static int on_sample(const struct pk_sample *s, void *arg)
 {
-	struct pbuild *b = arg;
+	struct mbuild *m = arg;
+	struct pbuild *b = m->last;
 
-	if (!b->event)
-		b->event = s->event;
-	if (strcmp(s->event, b->event))
-		return 0;
+	if (!b || (b->event != s->event && strcmp(b->event, s->event))) {
+		b = NULL;
+		for (size_t i = 0; i < m->n && !b; i++)
+			if (m->b[i]->event == s->event || !strcmp(m->b[i]->event, s->event))
+				b = m->b[i];
+		if (!b) {
+			m->b = xrealloc(m->b, (m->n + 1) * sizeof(*m->b));
+			b = m->b[m->n++] = pbuild_new(m->filt, s->event);
+		}
+		m->last = b;
+	}
+	return add_sample(b, s);
+}
+
+static int add_sample(struct pbuild *b, const struct pk_sample *s)
+{
 	b->p->total_period += s->period;
 	b->p->total_hits++;
 	if (!s->nr_frames)
@@ -216,41 +252,89 @@ struct ppriv {
 	struct hashmap names;
 };
 
-int ann_profile_build(struct session *s, const struct ann_filter *f, struct ann_profile **out)
+/* The profile of builder bp (freed). */
+static struct ann_profile *pbuild_finish(struct pbuild *bp)
 {
-	struct pbuild *bp = xcalloc(1, sizeof(*bp));   /* its cache is large */
-	int rc;
+	struct ann_profile *p = bp->p;
 
-	bp->filt = f;
-	bp->p = xcalloc(1, sizeof(*bp->p));
-	hm_init(&bp->funcs);
-	hm_init(&bp->addrs);
-	hm_init(&bp->names);
-	rc = session_process(s, on_sample, bp);
 	hm_release(&bp->funcs);
 	hm_release(&bp->addrs);
-	bp->p->event = bp->event;
-	bp->p->funcs = xcalloc(bp->nr_fb ? bp->nr_fb : 1, sizeof(*bp->p->funcs));
+	p->event = bp->event;
+	p->funcs = xcalloc(bp->nr_fb ? bp->nr_fb : 1, sizeof(*p->funcs));
 	for (size_t i = 0; i < bp->nr_fb; i++) {
 		struct ann_func *fn = &bp->fb[i]->f;   /* first member: freed as the fbuild */
 
 		qsort(fn->addrs, fn->nr_addrs, sizeof(*fn->addrs), cmp_addr);
-		bp->p->funcs[i] = fn;
+		p->funcs[i] = fn;
 	}
-	bp->p->nr_funcs = bp->nr_fb;
+	p->nr_funcs = bp->nr_fb;
 	free(bp->fb);
-	qsort(bp->p->funcs, bp->p->nr_funcs, sizeof(*bp->p->funcs), cmp_func);
+	qsort(p->funcs, p->nr_funcs, sizeof(*p->funcs), cmp_func);
 	struct ppriv *pp = xcalloc(1, sizeof(*pp));
 
 	pp->names = bp->names;
-	bp->p->priv = pp;
+	p->priv = pp;
+	free(bp);
+	return p;
+}
+
+static size_t event_rank(const struct pd_file *pf, const char *ev)
+{
+	for (size_t i = 0; pf && i < pf->nr_evsels; i++)
+		if (pf->evsels[i].name && !strcmp(pf->evsels[i].name, ev))
+			return i;
+	return (size_t)-1;
+}
+
+int ann_profiles_build(struct session *s, const struct ann_filter *f, struct ann_profile ***out,
+		       size_t *nr)
+{
+	struct mbuild m = { .filt = f };
+	int rc = session_process(s, on_sample, &m);
+	const struct pd_file *pf = session_file(s);
+	struct ann_profile **v = xcalloc(m.n ? m.n : 1, sizeof(*v));
+
+	/* the file's event order (perf's evsel order); stable otherwise */
+	for (size_t i = 1; i < m.n; i++)
+		for (size_t j = i; j > 0 && event_rank(pf, m.b[j]->event) <
+					    event_rank(pf, m.b[j - 1]->event); j--) {
+			struct pbuild *t = m.b[j];
+
+			m.b[j] = m.b[j - 1];
+			m.b[j - 1] = t;
+		}
+	for (size_t i = 0; i < m.n; i++)
+		v[i] = pbuild_finish(m.b[i]);
+	free(m.b);
 	if (rc < 0) {
-		ann_profile_free(bp->p);
-		free(bp);
+		for (size_t i = 0; i < m.n; i++)
+			ann_profile_free(v[i]);
+		free(v);
 		return rc;
 	}
-	*out = bp->p;
-	free(bp);
+	*out = v;
+	*nr = m.n;
+	return 0;
+}
+
+int ann_profile_build(struct session *s, const struct ann_filter *f, struct ann_profile **out)
+{
+	struct ann_profile **v;
+	size_t n;
+	int rc = ann_profiles_build(s, f, &v, &n);
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 1; i < n; i++)
+		ann_profile_free(v[i]);
+	if (n) {
+		*out = v[0];
+	} else {
+		struct pbuild *bp = pbuild_new(f, NULL);
+
+		*out = pbuild_finish(bp);
+	}
+	free(v);
 	return 0;
 }
 
@@ -792,4 +876,180 @@ const uint64_t *ann_sim_line(const struct ann_sim *s, const char *file, int line
 	}
 	sb_release(&k);
 	return e ? e->val.ptr : NULL;
+}
+
+/* ---- PLT slots ---- */
+
+struct ann_plt {
+	struct ann_plt_slot {
+		uint64_t addr;
+		char *name;
+	} *v;
+	size_t n;
+};
+
+static int cmp_slot(const void *x, const void *y)
+{
+	const struct ann_plt_slot *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* x86-64 .plt.got: each entry jumps through a GOT slot that .rela.dyn
+ * fills with a symbol (GLOB_DAT): [endbr64] [bnd] jmp *disp32(%rip). */
+static void plt_got(Elf *e, Elf_Scn *pg, const GElf_Shdr *pgsh, Elf_Scn *rd, const GElf_Shdr *rdsh,
+		    struct ann_plt *p)
+{
+	Elf_Data *code = elf_getdata(pg, NULL), *rels = elf_getdata(rd, NULL);
+	Elf_Scn *dsyms = elf_getscn(e, rdsh->sh_link);
+	Elf_Data *sd = dsyms ? elf_getdata(dsyms, NULL) : NULL;
+	GElf_Shdr dsh;
+	uint64_t ent = pgsh->sh_entsize ? pgsh->sh_entsize : 8;
+
+	if (!code || !code->d_buf || !rels || !sd || !gelf_getshdr(dsyms, &dsh) || !rdsh->sh_entsize ||
+	    ent > 64)
+		return;
+	const uint8_t *b = code->d_buf;
+	size_t nrel = rdsh->sh_size / rdsh->sh_entsize;
+
+	for (uint64_t o = 0; o + ent <= code->d_size; o += ent) {
+		uint64_t k = o;
+
+		if (k + 4 <= o + ent && !memcmp(b + k, "\xf3\x0f\x1e\xfa", 4))
+			k += 4;
+		if (k < o + ent && b[k] == 0xf2)
+			k++;
+		if (k + 6 > o + ent || b[k] != 0xff || b[k + 1] != 0x25)
+			continue;
+		int32_t disp;
+
+		memcpy(&disp, b + k + 2, 4);
+		uint64_t got = pgsh->sh_addr + k + 6 + (uint64_t)(int64_t)disp;
+
+		for (size_t i = 0; i < nrel; i++) {
+			GElf_Rela r;
+			GElf_Sym sym;
+			const char *nm;
+
+			if (!gelf_getrela(rels, (int)i, &r) || r.r_offset != got || !GELF_R_SYM(r.r_info))
+				continue;
+			if (gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym) &&
+			    (nm = elf_strptr(e, dsh.sh_link, sym.st_name)) && *nm) {
+				p->v = xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+				p->v[p->n++] = (struct ann_plt_slot){ pgsh->sh_addr + o, xstrdup(nm) };
+			}
+			break;
+		}
+	}
+}
+
+int ann_plt_load(const char *path, struct ann_plt **out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct ann_plt *p = xcalloc(1, sizeof(*p));
+	int rc = 0;
+
+	*out = p;
+	if (fd < 0)
+		return pk_error(errno, "cannot open '%s': %s", path, strerror(errno));
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	GElf_Ehdr eh;
+	size_t shstr;
+
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstr)) {
+		rc = pk_error(EINVAL, "'%s': not an ELF file", path);
+		goto out;
+	}
+	Elf_Scn *scn = NULL, *rela = NULL, *reladyn = NULL, *pltgot = NULL;
+	GElf_Shdr sh, rsh = { 0 }, plt = { 0 }, pltsec = { 0 }, dynsh = { 0 }, pgsh = { 0 };
+
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		const char *nm = elf_strptr(e, shstr, sh.sh_name);
+
+		if (!nm)
+			continue;
+		if (!strcmp(nm, ".rela.plt") && sh.sh_type == SHT_RELA)
+			rela = scn, rsh = sh;
+		else if (!strcmp(nm, ".rela.dyn") && sh.sh_type == SHT_RELA)
+			reladyn = scn, dynsh = sh;
+		else if (!strcmp(nm, ".plt"))
+			plt = sh;
+		else if (!strcmp(nm, ".plt.sec"))
+			pltsec = sh;
+		else if (!strcmp(nm, ".plt.got") && sh.sh_type == SHT_PROGBITS)
+			pltgot = scn, pgsh = sh;
+	}
+	if (eh.e_machine == EM_X86_64 && pltgot && reladyn)
+		plt_got(e, pltgot, &pgsh, reladyn, &dynsh, p);
+	/* slot i's address: .plt.sec + 16 i (x86-64 with IBT), else after
+	 * the PLT's first entry (x86-64: 16 bytes, aarch64: 32), 16 bytes each */
+	uint64_t base, step = 16;
+
+	if (!rela || !plt.sh_addr)
+		goto out;
+	if (eh.e_machine == EM_X86_64 && pltsec.sh_addr)
+		base = pltsec.sh_addr;
+	else if (eh.e_machine == EM_X86_64)
+		base = plt.sh_addr + 16;
+	else if (eh.e_machine == EM_AARCH64)
+		base = plt.sh_addr + 32;
+	else
+		goto out;
+	Elf_Scn *dsyms = elf_getscn(e, rsh.sh_link);
+	GElf_Shdr dsh;
+	Elf_Data *rd = elf_getdata(rela, NULL), *sd = dsyms ? elf_getdata(dsyms, NULL) : NULL;
+
+	if (!rd || !sd || !gelf_getshdr(dsyms, &dsh) || !rsh.sh_entsize)
+		goto out;
+	size_t nr = rsh.sh_size / rsh.sh_entsize;
+
+	p->v = xrealloc(p->v, (p->n + nr + 1) * sizeof(*p->v));
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Rela r;
+		GElf_Sym s;
+		const char *nm;
+
+		if (!gelf_getrela(rd, (int)i, &r) || !GELF_R_SYM(r.r_info) ||
+		    !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &s) ||
+		    !(nm = elf_strptr(e, dsh.sh_link, s.st_name)) || !*nm)
+			continue;   /* an IRELATIVE slot: no symbol */
+		p->v[p->n++] = (struct ann_plt_slot){ base + step * i, xstrdup(nm) };
+	}
+out:
+	if (p->n)
+		qsort(p->v, p->n, sizeof(*p->v), cmp_slot);
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
+}
+
+const char *ann_plt_name(const struct ann_plt *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p ? p->n : 0;
+
+	while (lo < hi) {   /* slots are in address order */
+		size_t mid = (lo + hi) / 2;
+
+		if (p->v[mid].addr == addr)
+			return p->v[mid].name;
+		if (p->v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void ann_plt_free(struct ann_plt *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i].name);
+	free(p->v);
+	free(p);
 }

@@ -6,8 +6,9 @@
  * lines and inlined-call chains (stack/inline.h), and a Cachegrind-format
  * file's simulated misses per source line to show beside them.
  *
- * Aggregation (ann_profile_build): every sample of the session's first
- * event whose comm and leaf DSO pass the filter adds its period (and one
+ * Aggregation (ann_profiles_build: one profile per event of the file, in
+ * the file's event order; ann_profile_build: the first event's only):
+ * every sample of an event whose comm and leaf DSO pass the filter adds its period (and one
  * hit) to its leaf frame's function at the leaf's address — the ELF
  * virtual address of the DSO for user code, the kernel address for kernel
  * code, the DSO file offset when the symbol or address is unknown.  A
@@ -75,7 +76,7 @@ struct ann_filter {
 };
 
 struct ann_profile {
-	const char *event;          /* the event annotated (first in the file) */
+	const char *event;          /* the event annotated */
 	uint64_t total_period, total_hits;
 	bool has_callchain;
 	struct ann_func **funcs;    /* hottest first */
@@ -88,6 +89,10 @@ struct ann_profile {
  * with demangling off so raw_sym is the ELF name). */
 int ann_profile_build(struct session *s, const struct ann_filter *f, struct ann_profile **out);
 void ann_profile_free(struct ann_profile *p);
+/* One profile per event that has samples, in the file's event order:
+ * *out (malloc'd array of *nr profiles, each freed with ann_profile_free). */
+int ann_profiles_build(struct session *s, const struct ann_filter *f, struct ann_profile ***out,
+		       size_t *nr);
 
 /* One decoded instruction of a view. */
 struct ann_insn {
@@ -154,5 +159,18 @@ const char *ann_sim_build_id(const struct ann_sim *s);
  * the three the file has (bit i for ANN_SIM_i). */
 const uint64_t *ann_sim_line(const struct ann_sim *s, const char *file, int line);
 unsigned ann_sim_present(const struct ann_sim *s);
+
+/* The PLT slots of an ELF file (x86-64, aarch64): slot i of .rela.plt
+ * (its dynamic symbol's name) at .plt.sec + 16 i when there is a .plt.sec
+ * (x86-64 with IBT), else .plt + 16 (x86-64) or 32 (aarch64) + 16 i, as
+ * objdump and perf name them ("strcmp@plt"); and x86-64 .plt.got entries
+ * (jmp *GOT(%rip), the GOT slot's .rela.dyn symbol).  A file with no .rela.plt
+ * or .plt gets an empty table; *out is set even on error (-ENOENT,
+ * -EINVAL: not ELF) and freed with ann_plt_free. */
+struct ann_plt;
+int ann_plt_load(const char *elf_path, struct ann_plt **out);
+/* The symbol whose PLT slot starts at addr (without "@plt"), or NULL. */
+const char *ann_plt_name(const struct ann_plt *p, uint64_t addr);
+void ann_plt_free(struct ann_plt *p);
 
 #endif
