@@ -332,67 +332,25 @@ static int cmp_rows(const void *a, const void *b)
 	return 0;
 }
 
-/* Building the printed rows' trees from the unique stacks. */
-struct tree_build {
-	const struct report *r;
-	struct hist *h;
-	const uint32_t *where;        /* row id → sorted index */
-	const bool *show;
-	uint32_t *trees;              /* sorted index → tree (0: none) */
-	uint32_t *seq, *seen;         /* cursor order frames; rows counted */
-	size_t alloc;
-};
-
-static void build_one(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n, uint64_t period,
-		      uint64_t count)
-{
-	struct tree_build *b = arg;
-	bool caller = b->r->cg.order == CG_CALLER;
-	uint32_t leaf = b->where[tags[n - 1]];
-	size_t nseen = 0;
-
-	if (n > b->alloc) {
-		b->alloc = n * 2;
-		b->seq = xrealloc(b->seq, b->alloc * sizeof(*b->seq));
-		b->seen = xrealloc(b->seen, (b->alloc + 1) * sizeof(*b->seen));
-	}
-	for (size_t i = 0; i < n; i++)
-		b->seq[i] = frames[caller ? i : n - 1 - i];
-	if (b->show[leaf])
-		cg_tree_add(b->h->cg, b->trees[leaf], b->seq, n, period, count);
-	if (!b->r->children)
-		return;
-	b->seen[nseen++] = leaf;
-	for (size_t p = 0; p < n; p++) {
-		uint32_t row = b->where[tags[caller ? p : n - 1 - p]];
-		size_t j;
-
-		for (j = 0; j < nseen && b->seen[j] != row; j++)
-			;
-		if (j < nseen)
-			continue;
-		b->seen[nseen++] = row;
-		if (b->show[row])
-			cg_tree_add(b->h->cg, b->trees[row], b->seq + p, n - p, period, count);
-	}
-}
-
+/* The printed rows' trees, from the unique stacks (tags are row ids);
+ * rows whose period is below the threshold print no tree line. */
 static uint32_t *build_trees(const struct report *r, struct hist *h, const bool *show)
 {
-	uint32_t *where = xmalloc((h->nr + 1) * sizeof(*where));
-	struct tree_build b = { .r = r, .h = h, .where = where, .show = show };
+	uint32_t *tree_of_tag = xcalloc(h->nr + 1, sizeof(*tree_of_tag));
+	uint32_t *trees = xcalloc(h->nr + 1, sizeof(*trees));
+	uint64_t min_hit = cg_min_hit(&r->cg, h->total);
 
-	b.trees = xcalloc(h->nr + 1, sizeof(*b.trees));
 	for (size_t i = 0; i < h->nr; i++) {
-		where[h->rows[i].id] = (uint32_t)i;
-		if (show[i])
-			b.trees[i] = cg_tree_new(h->cg);
+		const struct row *row = &h->rows[i];
+
+		if (!show[i] || (r->children ? row->children : row->self) < min_hit)
+			continue;
+		trees[i] = cg_tree_new(h->cg);
+		tree_of_tag[row->id] = trees[i];
 	}
-	cg_stack_each(h->cg, build_one, &b);
-	free(where);
-	free(b.seq);
-	free(b.seen);
-	return b.trees;
+	cg_trees_from_stacks(h->cg, tree_of_tag, h->nr, r->cg.order, r->children, min_hit);
+	free(tree_of_tag);
+	return trees;
 }
 
 static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
@@ -470,7 +428,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				printf("  %-*s", (int)width[k], row->text[k]);
 		}
 		putchar('\n');
-		if (trees)
+		if (trees && trees[i])
 			cg_tree_print(stdout, h->cg, trees[i], &r->cg, h->total,
 				      r->children ? row->children : row->self);
 	}

@@ -228,6 +228,306 @@ void cg_tree_add(struct cg_forest *f, uint32_t tree, const uint32_t *frames, siz
 	f->tnodes[cur].count += count;
 }
 
+/* ---- trees from the unique stacks ---- */
+
+/*
+ * A tree node stands for a set of trie nodes (items) reached by the same
+ * frame path.  Caller order: an item is a trie node whose subtree's stacks
+ * continue the chains, either from the tag's outermost node (kind 0: the
+ * stacks whose leaf has another tag) or from the root (kind 1: the stacks
+ * whose leaf has the tag, whole chains); its children are the trie
+ * children.  Callee order: an item is one trie node with the period of the
+ * chains that go up from it; its child is the trie parent.  Children are
+ * grouped by frame; a group below min_hit is counted, not made.
+ */
+struct tb_item {
+	uint32_t node, frame, kind;
+	uint64_t w, wc;            /* chains through here: period, count */
+};
+
+struct tb {
+	struct cg_forest *f;
+	uint32_t tag;
+	bool caller;
+	uint64_t min_hit;
+	uint32_t *first, *next;    /* trie children */
+	uint64_t *sub, *subc;      /* trie subtree totals (caller) */
+	uint64_t *ex, *exc;        /* caller: part of sub from the tag's leaves */
+	struct tb_item *v;
+	size_t nr, alloc;
+};
+
+static void tb_push(struct tb *b, uint32_t node, uint32_t kind, uint64_t w, uint64_t wc)
+{
+	b->v = grow(b->v, &b->alloc, b->nr, sizeof(*b->v));
+	b->v[b->nr++] = (struct tb_item){ node, b->f->snodes[node].frame, kind, w, wc };
+}
+
+/* The next level of items [lo, hi), appended. */
+static void tb_expand(struct tb *b, size_t lo, size_t hi)
+{
+	for (size_t i = lo; i < hi; i++) {
+		struct tb_item it = b->v[i];
+
+		if (!b->caller) {
+			uint32_t up = b->f->snodes[it.node].parent;
+
+			if (up)
+				tb_push(b, up, 0, it.w, it.wc);
+			continue;
+		}
+		for (uint32_t z = b->first[it.node]; z; z = b->next[z]) {
+			uint64_t w = it.kind ? b->ex[z] : b->sub[z] - b->ex[z];
+			uint64_t wc = it.kind ? b->exc[z] : b->subc[z] - b->exc[z];
+
+			if (wc)
+				tb_push(b, z, it.kind, w, wc);
+		}
+	}
+}
+
+static int cmp_items(const void *pa, const void *pb)
+{
+	const struct tb_item *a = pa, *b = pb;
+
+	return a->frame < b->frame ? -1 : a->frame > b->frame;
+}
+
+/* Items [base, nr) become the children of tree node t. */
+static void tb_group(struct tb *b, uint32_t t, size_t base)
+{
+	size_t end = b->nr;
+
+	qsort(b->v + base, end - base, sizeof(*b->v), cmp_items);
+	for (size_t a = base, z; a < end; a = z) {
+		uint64_t w = 0, wc = 0, hit = 0, count = 0;
+
+		for (z = a; z < end && b->v[z].frame == b->v[a].frame; z++) {
+			const struct tb_item *it = &b->v[z];
+			const struct snode *s = &b->f->snodes[it->node];
+
+			w += it->w;
+			wc += it->wc;
+			if (!b->caller) {
+				if (!s->parent) {
+					hit += it->w;
+					count += it->wc;
+				}
+			} else if ((s->tag == b->tag) == (it->kind == 1)) {
+				hit += s->hit;
+				count += s->count;
+			}
+		}
+		if (w < b->min_hit) {
+			b->f->tnodes[t].nchild++;
+			continue;
+		}
+		uint32_t c = tnode_new(b->f, t, b->v[a].frame);
+		struct tnode *tn = &b->f->tnodes[c];
+		size_t next = b->nr;
+
+		tn->cumul = w;
+		tn->ccount = wc;
+		tn->hit = hit;
+		tn->count = count;
+		tb_expand(b, a, z);
+		tb_group(b, c, next);
+	}
+	b->nr = base;
+}
+
+/* Pairs (tag, node) sorted by tag: lists[start[tag] .. start[tag + 1]). */
+struct tag_lists {
+	uint32_t *start, *node;
+};
+
+static void tag_lists_make(struct tag_lists *l, const uint32_t (*pairs)[2], size_t n, size_t nr_tags)
+{
+	l->start = xcalloc(nr_tags + 2, sizeof(*l->start));
+	l->node = xmalloc((n + 1) * sizeof(*l->node));
+	for (size_t i = 0; i < n; i++)
+		l->start[pairs[i][0] + 2]++;
+	for (size_t t = 2; t < nr_tags + 2; t++)
+		l->start[t] += l->start[t - 1];
+	for (size_t i = 0; i < n; i++)
+		l->node[l->start[pairs[i][0] + 1]++] = pairs[i][1];
+}
+
+static void tag_lists_free(struct tag_lists *l)
+{
+	free(l->start);
+	free(l->node);
+}
+
+void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size_t nr_tags,
+			  enum cg_order order, bool children, uint64_t min_hit)
+{
+	size_t n = f->nr_snodes, np = 0, npa = 0;
+	struct tb b = { .f = f, .caller = order == CG_CALLER, .min_hit = min_hit };
+	uint32_t (*pairs)[2] = NULL;
+	uint32_t *mark = xcalloc(nr_tags + 1, sizeof(*mark));
+	struct tag_lists starts = { 0 }, leaves = { 0 };
+	uint64_t *w = NULL, *wc = NULL;
+
+#define WANT(t) ((t) < nr_tags && tree_of_tag[(t)])
+#define PAIR(t, x)                                                          \
+	do {                                                                \
+		pairs = grow(pairs, &npa, np, sizeof(*pairs));              \
+		pairs[np][0] = (t);                                         \
+		pairs[np++][1] = (x);                                       \
+	} while (0)
+
+	if (b.caller) {
+		b.first = xcalloc(n, sizeof(*b.first));
+		b.next = xcalloc(n, sizeof(*b.next));
+		b.sub = xcalloc(n, sizeof(*b.sub));
+		b.subc = xcalloc(n, sizeof(*b.subc));
+		b.ex = xcalloc(n, sizeof(*b.ex));
+		b.exc = xcalloc(n, sizeof(*b.exc));
+		for (size_t i = n - 1; i >= 1; i--) {
+			const struct snode *s = &f->snodes[i];
+
+			b.next[i] = b.first[s->parent];
+			b.first[s->parent] = (uint32_t)i;
+			b.sub[i] += s->hit;
+			b.subc[i] += s->count;
+			b.sub[s->parent] += b.sub[i];
+			b.subc[s->parent] += b.subc[i];
+		}
+		/* each tag's outermost nodes: a walk that counts the tags
+		 * on the path (mark) */
+		if (children) {
+			uint32_t cur = b.first[0];
+
+			while (cur) {
+				uint32_t t = f->snodes[cur].tag;
+
+				if (t < nr_tags) {
+					if (!mark[t] && tree_of_tag[t])
+						PAIR(t, cur);
+					mark[t]++;
+				}
+				if (b.first[cur]) {
+					cur = b.first[cur];
+					continue;
+				}
+				for (;;) {
+					t = f->snodes[cur].tag;
+					if (t < nr_tags)
+						mark[t]--;
+					if (b.next[cur]) {
+						cur = b.next[cur];
+						break;
+					}
+					cur = f->snodes[cur].parent;
+					if (!cur)
+						break;
+				}
+			}
+		}
+		tag_lists_make(&starts, (const uint32_t (*)[2])pairs, np, nr_tags);
+		np = 0;
+		for (size_t i = 1; i < n; i++)
+			if (f->snodes[i].count && WANT(f->snodes[i].tag))
+				PAIR(f->snodes[i].tag, (uint32_t)i);
+		tag_lists_make(&leaves, (const uint32_t (*)[2])pairs, np, nr_tags);
+	} else {
+		/* each stack's period goes to its innermost node of each tag
+		 * (the leaf's own tag first); without children the leaf only */
+		w = xcalloc(n, sizeof(*w));
+		wc = xcalloc(n, sizeof(*wc));
+		for (size_t i = 1; i < n; i++) {
+			const struct snode *s = &f->snodes[i];
+
+			if (!s->count)
+				continue;
+			for (uint32_t y = (uint32_t)i; y; y = children ? f->snodes[y].parent : 0) {
+				uint32_t t = f->snodes[y].tag;
+
+				if (WANT(t) && mark[t] != i) {
+					mark[t] = (uint32_t)i;
+					w[y] += s->hit;
+					wc[y] += s->count;
+				}
+			}
+		}
+		for (size_t i = 1; i < n; i++)
+			if (wc[i] && WANT(f->snodes[i].tag))
+				PAIR(f->snodes[i].tag, (uint32_t)i);
+		tag_lists_make(&starts, (const uint32_t (*)[2])pairs, np, nr_tags);
+	}
+	free(pairs);
+	free(mark);
+
+	for (size_t t = 0; t < nr_tags; t++) {
+		uint32_t tree = tree_of_tag[t];
+		uint64_t sum = 0, sumc = 0;
+
+		if (!tree)
+			continue;
+		b.tag = (uint32_t)t;
+		b.nr = 0;
+		if (b.caller) {
+			/* the tag's leaves: their share of every node above */
+			for (uint32_t k = leaves.start[t]; k < leaves.start[t + 1]; k++) {
+				const struct snode *l = &f->snodes[leaves.node[k]];
+
+				for (uint32_t y = leaves.node[k]; y; y = f->snodes[y].parent) {
+					if (!f->snodes[y].parent && !b.exc[y])
+						tb_push(&b, y, 1, 0, 0);
+					b.ex[y] += l->hit;
+					b.exc[y] += l->count;
+				}
+			}
+			for (size_t k = 0; k < b.nr; k++) {
+				b.v[k].w = b.ex[b.v[k].node];
+				b.v[k].wc = b.exc[b.v[k].node];
+			}
+			for (uint32_t k = starts.start[t]; k < starts.start[t + 1]; k++) {
+				uint32_t x = starts.node[k];
+
+				if (b.subc[x] - b.exc[x])
+					tb_push(&b, x, 0, b.sub[x] - b.ex[x], b.subc[x] - b.exc[x]);
+			}
+		} else {
+			for (uint32_t k = starts.start[t]; k < starts.start[t + 1]; k++)
+				tb_push(&b, starts.node[k], 0, w[starts.node[k]], wc[starts.node[k]]);
+		}
+		for (size_t k = 0; k < b.nr; k++) {
+			sum += b.v[k].w;
+			sumc += b.v[k].wc;
+		}
+		if (b.nr && sum >= min_hit) {
+			f->tnodes[tree].cumul = sum;
+			f->tnodes[tree].ccount = sumc;
+			tb_group(&b, tree, 0);
+		}
+		b.nr = 0;
+		if (b.caller)
+			for (uint32_t k = leaves.start[t]; k < leaves.start[t + 1]; k++)
+				for (uint32_t y = leaves.node[k]; y; y = f->snodes[y].parent)
+					b.ex[y] = b.exc[y] = 0;
+	}
+#undef WANT
+#undef PAIR
+	tag_lists_free(&starts);
+	tag_lists_free(&leaves);
+	free(w);
+	free(wc);
+	free(b.first);
+	free(b.next);
+	free(b.sub);
+	free(b.subc);
+	free(b.ex);
+	free(b.exc);
+	free(b.v);
+}
+
+uint64_t cg_min_hit(const struct cg_params *p, uint64_t total)
+{
+	return p->mode == CG_FRACTAL ? 0 : (uint64_t)((double)total * (p->threshold / 100.0));
+}
+
 /* ---- printing ---- */
 
 struct pctx {
@@ -259,6 +559,13 @@ static int cmp_key(const struct cg_forest *f, uint32_t a, uint32_t b)
 		return ax > ay ? -1 : 1;
 	if (x->sym && y->sym && (c = strcmp(y->sym, x->sym)))
 		return c;
+	/* perfkit's own frames that perf has not ("[truncated]", start 0)
+	 * tie with an unknown address 0: the address first; an inlined
+	 * frame after the function of the same name */
+	if (!x->sym != !y->sym)
+		return x->sym ? 1 : -1;
+	if (x->inlined != y->inlined)
+		return x->inlined ? 1 : -1;
 	return 0;
 }
 
