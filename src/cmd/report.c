@@ -76,6 +76,8 @@ struct report {
 	} *prev;
 	size_t prev_nr, prev_alloc;
 	const struct hist *prev_hist;
+	struct row_slot *row_cache;   /* row_cached(): 1 << ROW_CACHE_BITS */
+	bool no_row_cache;            /* a key (srcline) not in the slot */
 };
 
 /* The packed key of a frame, from the chosen sort keys only. */
@@ -163,6 +165,42 @@ static struct row *row_get(struct report *r, struct hist *h, const struct pk_sam
 	return row;
 }
 
+/* A direct-mapped cache in front of row_get(): a slot holds what
+ * make_key() reads of a frame and its sample (but srcline), so a hit is
+ * the same row without making, hashing and comparing the packed key. */
+#define ROW_CACHE_BITS 16
+struct row_slot {
+	const struct hist *h;
+	const char *comm, *dso, *sym;
+	uint64_t a;                   /* symbol start, or offset when unknown */
+	uint32_t tid, row;            /* row: index + 1, 0: empty */
+	bool kernel;
+};
+
+static uint32_t row_cached(struct report *r, struct hist *h, const struct pk_sample *s,
+			   const struct pk_frame *fr)
+{
+	uint64_t a = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off, x;
+	struct row_slot *sl;
+
+	if (r->no_row_cache)
+		return (uint32_t)(row_get(r, h, s, fr) - h->rows);
+	if (!r->row_cache)
+		r->row_cache = xcalloc((size_t)1 << ROW_CACHE_BITS, sizeof(*r->row_cache));
+	x = (uint64_t)(uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)fr->dso ^
+	    a * 0xff51afd7ed558ccdu ^ (uint64_t)(uintptr_t)s->comm * 31 ^ s->tid ^ (uint64_t)(uintptr_t)h;
+	x ^= x >> 29;
+	x *= 0xc4ceb9fe1a85ec53u;
+	sl = &r->row_cache[x >> (64 - ROW_CACHE_BITS)];
+	if (sl->row && sl->h == h && sl->sym == fr->sym && sl->dso == fr->dso && sl->a == a &&
+	    sl->comm == s->comm && sl->tid == s->tid && sl->kernel == fr->kernel)
+		return sl->row - 1;
+	uint32_t row = (uint32_t)(row_get(r, h, s, fr) - h->rows);
+
+	*sl = (struct row_slot){ h, s->comm, fr->dso, fr->sym, a, s->tid, row + 1, fr->kernel };
+	return row;
+}
+
 /* --export=pprof|speedscope -o FILE: every sample also goes to the exporter
  * (src/lib/export), and the file replaces the table on stdout. */
 static struct pk_export *report_export;
@@ -188,7 +226,7 @@ static int on_sample_graph(struct report *r, struct hist *h, const struct pk_sam
 	}
 	/* without Children only the leaf's row gets a tree */
 	for (size_t i = 0; i < (r->children ? s->nr_frames : 1); i++)
-		r->rowbuf[i] = (uint32_t)(row_get(r, h, s, &s->frames[i]) - h->rows);
+		r->rowbuf[i] = row_cached(r, h, s, &s->frames[i]);
 	for (size_t i = 1; !r->children && i < s->nr_frames; i++)
 		r->rowbuf[i] = UINT32_MAX;
 	h->rows[r->rowbuf[0]].self += s->period;
@@ -252,13 +290,13 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		return 0;
 	if (r->graph)
 		return on_sample_graph(r, h, s);
-	row = row_get(r, h, s, &s->frames[0]);
+	row = &h->rows[row_cached(r, h, s, &s->frames[0])];
 	row->self += s->period;
 	if (!r->children)
 		return 0;
 	r->stamp++;
 	for (size_t i = 0; i < s->nr_frames; i++) {
-		row = row_get(r, h, s, &s->frames[i]);
+		row = &h->rows[row_cached(r, h, s, &s->frames[i])];
 		if (row->stamp != r->stamp) {
 			row->stamp = r->stamp;
 			row->children += s->period;
@@ -619,6 +657,9 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	r.f = session_file(s);
+	for (int k = 0; k < r.nr_keys; k++)
+		if (r.keys[k] == K_SRCLINE)
+			r.no_row_cache = true;
 	r.sess = s;
 	for (size_t i = 0; i < r.f->nr_evsels; i++)
 		if (r.f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
@@ -667,6 +708,7 @@ int cmd_report(int argc, char **argv)
 	free(r.hists);
 	free(r.rowbuf);
 	free(r.prev);
+	free(r.row_cache);
 	export_free(report_export);
 	report_export = NULL;
 	session_close(s);

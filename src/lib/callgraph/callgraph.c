@@ -35,8 +35,26 @@ struct snode {
 	uint64_t hit, count;
 };
 
+/* Stack nodes by (parent, frame id, tag), keys inline: open addressing,
+ * linear probing, at most 70 % full (node 0: an empty slot). */
+struct sslot {
+	uint32_t parent, frame, tag, node;
+};
+
+/* Frame ids by identity: a direct-mapped cache in front of fkeys. */
+#define FCACHE_BITS 16
+struct fslot {
+	const char *dso, *sym;
+	uint64_t ip;                  /* 0 for a known symbol */
+	uint32_t id;                  /* id + 1, 0: empty */
+	bool inlined;
+};
+
 struct cg_forest {
-	struct hashmap fkeys, skeys, tkeys;
+	struct hashmap fkeys, tkeys;
+	struct sslot *sslots;
+	size_t sslot_mask;            /* number of slots - 1 */
+	struct fslot *fcache;
 	struct cg_frame *frames;
 	size_t nr_frames, alloc_frames;
 	struct snode *snodes;
@@ -58,7 +76,6 @@ struct cg_forest *cg_forest_new(void)
 	struct cg_forest *f = xcalloc(1, sizeof(*f));
 
 	hm_init(&f->fkeys);
-	hm_init(&f->skeys);
 	hm_init(&f->tkeys);
 	/* id 0 of stacks and trees: the stack root / "no node" */
 	f->snodes = grow(f->snodes, &f->alloc_snodes, 0, sizeof(*f->snodes));
@@ -75,7 +92,8 @@ void cg_forest_free(struct cg_forest *f)
 	if (!f)
 		return;
 	hm_release(&f->fkeys);
-	hm_release(&f->skeys);
+	free(f->sslots);
+	free(f->fcache);
 	hm_release(&f->tkeys);
 	free(f->frames);
 	free(f->snodes);
@@ -113,31 +131,71 @@ const struct cg_frame *cg_frame_get(const struct cg_forest *f, uint32_t id)
 	return &f->frames[id];
 }
 
+static uint32_t frame_cached(struct cg_forest *f, const struct cg_frame *fr)
+{
+	uint64_t ip = fr->sym ? 0 : fr->ip, x;
+	struct fslot *sl;
+
+	if (!f->fcache)
+		f->fcache = xcalloc((size_t)1 << FCACHE_BITS, sizeof(*f->fcache));
+	x = (uint64_t)(uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)fr->dso ^
+	    ip * 0xff51afd7ed558ccdu ^ fr->inlined;
+	x ^= x >> 29;
+	x *= 0xc4ceb9fe1a85ec53u;
+	sl = &f->fcache[x >> (64 - FCACHE_BITS)];
+	if (sl->id && sl->sym == fr->sym && sl->dso == fr->dso && sl->ip == ip && sl->inlined == fr->inlined)
+		return sl->id - 1;
+	*sl = (struct fslot){ fr->dso, fr->sym, ip, cg_frame_id(f, fr) + 1, fr->inlined };
+	return sl->id - 1;
+}
+
+static size_t sslot_hash(uint32_t parent, uint32_t frame, uint32_t tag)
+{
+	uint64_t x = ((uint64_t)parent << 32 | frame) * 0x9e3779b97f4a7c15u ^ (uint64_t)tag * 0xff51afd7ed558ccdu;
+
+	x ^= x >> 32;
+	x *= 0xc4ceb9fe1a85ec53u;
+	return (size_t)(x ^ x >> 29);
+}
+
+static void sslots_grow(struct cg_forest *f)
+{
+	size_t n = f->sslot_mask ? (f->sslot_mask + 1) * 2 : 1024;
+	struct sslot *v = xcalloc(n, sizeof(*v));
+
+	/* every node but the root has its slot: rebuild from the nodes */
+	for (size_t i = 1; i < f->nr_snodes; i++) {
+		const struct snode *sn = &f->snodes[i];
+		size_t h = sslot_hash(sn->parent, sn->frame, sn->tag) & (n - 1);
+
+		while (v[h].node)
+			h = (h + 1) & (n - 1);
+		v[h] = (struct sslot){ sn->parent, sn->frame, sn->tag, (uint32_t)i };
+	}
+	free(f->sslots);
+	f->sslots = v;
+	f->sslot_mask = n - 1;
+}
+
 uint32_t cg_stack_push(struct cg_forest *f, uint32_t parent, const struct cg_frame *fr, uint32_t tag)
 {
-	/* the frame's identity bytes, as cg_frame_id() keys them, so a known
-	 * stack costs one lookup per frame */
-	unsigned char key[4 + 4 + 8 * 3 + 1];
-	const void *sym = fr->sym;
-	uint64_t ip = fr->sym ? 0 : fr->ip;
-	int created;
-	struct hm_entry *e;
+	uint32_t frame = frame_cached(f, fr);
+	size_t h;
 	struct snode *s;
 
-	memcpy(key, &parent, 4);
-	memcpy(key + 4, &tag, 4);
-	memcpy(key + 8, &fr->dso, sizeof(fr->dso));
-	memcpy(key + 16, &sym, sizeof(sym));
-	memcpy(key + 24, &ip, 8);
-	key[32] = fr->inlined;
-	e = hm_upsert(&f->skeys, key, sizeof(key), &created);
-	if (!created)
-		return (uint32_t)e->val.u;
-	e->val.u = f->nr_snodes;
+	if ((f->nr_snodes + 1) * 10 > (f->sslot_mask + 1) * 7 || !f->sslots)
+		sslots_grow(f);
+	for (h = sslot_hash(parent, frame, tag) & f->sslot_mask; f->sslots[h].node; h = (h + 1) & f->sslot_mask) {
+		const struct sslot *sl = &f->sslots[h];
+
+		if (sl->parent == parent && sl->frame == frame && sl->tag == tag)
+			return sl->node;
+	}
+	f->sslots[h] = (struct sslot){ parent, frame, tag, (uint32_t)f->nr_snodes };
 	f->snodes = grow(f->snodes, &f->alloc_snodes, f->nr_snodes, sizeof(*f->snodes));
 	s = &f->snodes[f->nr_snodes];
 	s->parent = parent;
-	s->frame = cg_frame_id(f, fr);
+	s->frame = frame;
 	s->tag = tag;
 	s->hit = s->count = 0;
 	return (uint32_t)f->nr_snodes++;
