@@ -281,6 +281,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	struct report *r = arg;
 	struct hist *h = &r->hists[s->raw->evsel - r->f->evsels];
 	struct row *row;
+	uint32_t idx;
 
 	h->nr_samples++;
 	h->total += s->period;
@@ -290,13 +291,15 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		return 0;
 	if (r->graph)
 		return on_sample_graph(r, h, s);
-	row = &h->rows[row_cached(r, h, s, &s->frames[0])];
-	row->self += s->period;
+	/* the index first: row_cached() may move the rows */
+	idx = row_cached(r, h, s, &s->frames[0]);
+	h->rows[idx].self += s->period;
 	if (!r->children)
 		return 0;
 	r->stamp++;
 	for (size_t i = 0; i < s->nr_frames; i++) {
-		row = &h->rows[row_cached(r, h, s, &s->frames[i])];
+		idx = row_cached(r, h, s, &s->frames[i]);
+		row = &h->rows[idx];
 		if (row->stamp != r->stamp) {
 			row->stamp = r->stamp;
 			row->children += s->period;
