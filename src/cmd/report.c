@@ -55,6 +55,27 @@ struct hist {
 	struct cg_forest *cg;         /* unique stacks, then trees (-g) */
 };
 
+/* A thread's last sample's stack, root first: the next sample of the
+ * thread mostly shares its outer callers, whose rows and stack nodes are
+ * then taken from here without a lookup. */
+#define PREV_SLOTS 256
+struct prev_frame {
+	const char *dso, *sym;
+	uint64_t ip;                  /* 0 for a known symbol */
+	uint64_t a;                   /* row_cached()'s a */
+	uint32_t tag;                 /* the row; UINT32_MAX: none */
+	uint32_t node;                /* stack node (call graphs) */
+	bool inlined, kernel;
+};
+
+struct prev_stack {
+	const void *h;                /* struct hist */
+	const char *comm;
+	uint32_t tid;
+	struct prev_frame *v;
+	size_t nr, alloc;
+};
+
 struct report {
 	enum sort_key keys[K_MAX];
 	int nr_keys;
@@ -67,15 +88,7 @@ struct report {
 	struct cg_params cg;
 	uint32_t *rowbuf;             /* on_sample: row index per frame */
 	size_t rowbuf_alloc;
-	struct prev_frame {           /* the last sample's stack, root first */
-		const char *dso, *sym;
-		uint64_t ip;
-		uint32_t tag;
-		bool inlined;
-		uint32_t node;
-	} *prev;
-	size_t prev_nr, prev_alloc;
-	const struct hist *prev_hist;
+	struct prev_stack *prevs;     /* PREV_SLOTS, by thread */
 	struct row_slot *row_cache;   /* row_cached(): 1 << ROW_CACHE_BITS */
 	bool no_row_cache;            /* a key (srcline) not in the slot */
 };
@@ -213,75 +226,75 @@ static int write_export(void)
 	return export_write_speedscope(report_export, export_path);
 }
 
-/* With call graphs: the row of every frame, and the stack of (frame, row)
- * pairs from the outermost caller to the leaf. */
-static int on_sample_graph(struct report *r, struct hist *h, const struct pk_sample *s)
+/* The rows of a sample's frames into r->rowbuf (leaf first; without
+ * Children only the leaf's, the others UINT32_MAX) and, with call graphs,
+ * its stack node (returned), reusing the thread's previous stack as far as
+ * the frames are the same. */
+static uint32_t sample_rows(struct report *r, struct hist *h, const struct pk_sample *s)
 {
+	struct prev_stack *ps;
 	uint32_t node = 0;
-	struct row *row;
+	size_t n = s->nr_frames;
 
-	if (s->nr_frames > r->rowbuf_alloc) {
-		r->rowbuf_alloc = s->nr_frames * 2;
+	if (!r->prevs)
+		r->prevs = xcalloc(PREV_SLOTS, sizeof(*r->prevs));
+	ps = &r->prevs[(s->tid ^ s->tid >> 8) % PREV_SLOTS];
+	if (ps->h != h || ps->tid != s->tid || ps->comm != s->comm) {
+		ps->h = h;
+		ps->tid = s->tid;
+		ps->comm = s->comm;
+		ps->nr = 0;
+	}
+	if (n > r->rowbuf_alloc) {
+		r->rowbuf_alloc = n * 2;
 		r->rowbuf = xrealloc(r->rowbuf, r->rowbuf_alloc * sizeof(*r->rowbuf));
 	}
-	/* without Children only the leaf's row gets a tree */
-	for (size_t i = 0; i < (r->children ? s->nr_frames : 1); i++)
-		r->rowbuf[i] = row_cached(r, h, s, &s->frames[i]);
-	for (size_t i = 1; !r->children && i < s->nr_frames; i++)
-		r->rowbuf[i] = UINT32_MAX;
-	h->rows[r->rowbuf[0]].self += s->period;
-	if (r->children) {
-		r->stamp++;
-		for (size_t i = 0; i < s->nr_frames; i++) {
-			row = &h->rows[r->rowbuf[i]];
-			if (row->stamp != r->stamp) {
-				row->stamp = r->stamp;
-				row->children += s->period;
-			}
-		}
+	if (n > ps->alloc) {
+		ps->alloc = n * 2;
+		ps->v = xrealloc(ps->v, ps->alloc * sizeof(*ps->v));
 	}
-	if (!h->cg)
+	if (r->graph && !h->cg)
 		h->cg = cg_forest_new();
-	if (s->nr_frames > r->prev_alloc) {
-		r->prev_alloc = s->nr_frames * 2;
-		r->prev = xrealloc(r->prev, r->prev_alloc * sizeof(*r->prev));
-	}
-	/* consecutive samples mostly share their outer callers: reuse the
-	 * previous sample's nodes as long as the frames are the same */
-	if (r->prev_hist != h)
-		r->prev_nr = 0;
-	for (size_t j = 0; j < s->nr_frames; j++) {
-		size_t i = s->nr_frames - 1 - j;
+	for (size_t j = 0; j < n; j++) {
+		size_t i = n - 1 - j;
 		const struct pk_frame *fr = &s->frames[i];
-		struct prev_frame *pv = &r->prev[j];
-		uint64_t ip = fr->sym ? 0 : fr->ip;
+		struct prev_frame *pv = &ps->v[j];
+		/* srcline rows differ by address within a symbol */
+		uint64_t ip = fr->sym && !r->no_row_cache ? 0 : fr->ip;
+		uint64_t a = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off;
+		bool same = j < ps->nr && pv->dso == fr->dso && pv->sym == fr->sym && pv->ip == ip && pv->a == a &&
+			    pv->inlined == fr->inlined && pv->kernel == fr->kernel;
+		uint32_t tag;
 
-		if (j < r->prev_nr && pv->dso == fr->dso && pv->sym == fr->sym && pv->ip == ip &&
-		    pv->tag == r->rowbuf[i] && pv->inlined == fr->inlined) {
+		/* the row of a frame is the same for the same frame, comm and
+		 * thread; without Children only the leaf has one */
+		if (same && (r->children || (i == 0) == (pv->tag != UINT32_MAX))) {
+			r->rowbuf[i] = pv->tag;
 			node = pv->node;
 			continue;
 		}
-		struct cg_frame cf = {
-			.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
-			.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
-		};
+		tag = r->children || i == 0 ? row_cached(r, h, s, fr) : UINT32_MAX;
+		r->rowbuf[i] = tag;
+		if (r->graph) {
+			struct cg_frame cf = {
+				.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
+				.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
+			};
 
-		node = cg_stack_push(h->cg, node, &cf, r->rowbuf[i]);
-		*pv = (struct prev_frame){ fr->dso, fr->sym, ip, r->rowbuf[i], fr->inlined, node };
-		r->prev_nr = j + 1;
+			node = cg_stack_push(h->cg, node, &cf, tag);
+		}
+		*pv = (struct prev_frame){ fr->dso, fr->sym, ip, a, tag, node, fr->inlined, fr->kernel };
+		ps->nr = j + 1;
 	}
-	r->prev_nr = s->nr_frames;
-	r->prev_hist = h;
-	cg_stack_hit(h->cg, node, s->period);
-	return 0;
+	ps->nr = n;
+	return node;
 }
 
 static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct report *r = arg;
 	struct hist *h = &r->hists[s->raw->evsel - r->f->evsels];
-	struct row *row;
-	uint32_t idx;
+	uint32_t node;
 
 	h->nr_samples++;
 	h->total += s->period;
@@ -289,22 +302,22 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		export_add(report_export, s);
 	if (!s->nr_frames)
 		return 0;
-	if (r->graph)
-		return on_sample_graph(r, h, s);
-	/* the index first: row_cached() may move the rows */
-	idx = row_cached(r, h, s, &s->frames[0]);
-	h->rows[idx].self += s->period;
-	if (!r->children)
-		return 0;
-	r->stamp++;
-	for (size_t i = 0; i < s->nr_frames; i++) {
-		idx = row_cached(r, h, s, &s->frames[i]);
-		row = &h->rows[idx];
-		if (row->stamp != r->stamp) {
-			row->stamp = r->stamp;
-			row->children += s->period;
+	node = sample_rows(r, h, s);
+	h->rows[r->rowbuf[0]].self += s->period;
+	if (r->children) {
+		/* every row of the chain once */
+		r->stamp++;
+		for (size_t i = 0; i < s->nr_frames; i++) {
+			struct row *row = &h->rows[r->rowbuf[i]];
+
+			if (row->stamp != r->stamp) {
+				row->stamp = r->stamp;
+				row->children += s->period;
+			}
 		}
 	}
+	if (r->graph)
+		cg_stack_hit(h->cg, node, s->period);
 	return 0;
 }
 
@@ -710,7 +723,9 @@ int cmd_report(int argc, char **argv)
 	}
 	free(r.hists);
 	free(r.rowbuf);
-	free(r.prev);
+	for (size_t i = 0; r.prevs && i < PREV_SLOTS; i++)
+		free(r.prevs[i].v);
+	free(r.prevs);
 	free(r.row_cache);
 	export_free(report_export);
 	report_export = NULL;
