@@ -3,11 +3,14 @@
  * callgraph.c — unique stacks, per-entry call trees and perf's stdio
  * call-graph layouts (see callgraph.h for the contract).
  *
- * Storage: three pools of plain arrays indexed by 32-bit ids, each with a
- * hash map from its key (frame: identity bytes; stack node: parent, frame,
- * tag; tree node: parent, frame) to the id.  Tree nodes are uncompressed
- * (one per frame); the printer groups single-child runs the way perf's
- * radix tree holds them.
+ * Storage: three pools of plain arrays indexed by 32-bit ids.  Frames and
+ * stack nodes are found by open-addressing tables of ids with their keys
+ * inline or in the pool itself (frame: identity; stack node: parent, frame
+ * id, tag), frames through a direct-mapped cache first; a stack node is
+ * 24 bytes and about as many again in its table.  Tree nodes (one per
+ * frame, uncompressed; the printer groups single-child runs the way perf's
+ * radix tree holds them) are made by cg_trees_from_stacks() top-down, or by
+ * cg_tree_add() through a hash map of (parent, frame).
  */
 #include "callgraph/callgraph.h"
 
@@ -32,7 +35,9 @@ struct tnode {
 
 struct snode {
 	uint32_t parent, frame, tag;
-	uint64_t hit, count;
+	uint32_t count;               /* samples (saturates; the sums of counts
+					 below use 32 bits too) */
+	uint64_t hit;
 };
 
 /* Stack nodes by (parent, frame id, tag), keys inline: open addressing,
@@ -41,7 +46,7 @@ struct sslot {
 	uint32_t parent, frame, tag, node;
 };
 
-/* Frame ids by identity: a direct-mapped cache in front of fkeys. */
+/* Frame ids by identity: a direct-mapped cache in front of fslots. */
 #define FCACHE_BITS 16
 struct fslot {
 	const char *dso, *sym;
@@ -51,7 +56,10 @@ struct fslot {
 };
 
 struct cg_forest {
-	struct hashmap fkeys, tkeys;
+	struct hashmap tkeys;
+	uint32_t *fslots;             /* frame id + 1 by identity hash, 0: empty;
+					 at most 70 % full */
+	size_t fslot_mask;
 	struct sslot *sslots;
 	size_t sslot_mask;            /* number of slots - 1 */
 	struct fslot *fcache;
@@ -75,7 +83,6 @@ struct cg_forest *cg_forest_new(void)
 {
 	struct cg_forest *f = xcalloc(1, sizeof(*f));
 
-	hm_init(&f->fkeys);
 	hm_init(&f->tkeys);
 	/* id 0 of stacks and trees: the stack root / "no node" */
 	f->snodes = grow(f->snodes, &f->alloc_snodes, 0, sizeof(*f->snodes));
@@ -91,7 +98,7 @@ void cg_forest_free(struct cg_forest *f)
 {
 	if (!f)
 		return;
-	hm_release(&f->fkeys);
+	free(f->fslots);
 	free(f->sslots);
 	free(f->fcache);
 	hm_release(&f->tkeys);
@@ -101,26 +108,43 @@ void cg_forest_free(struct cg_forest *f)
 	free(f);
 }
 
+static size_t frame_hash(const struct cg_frame *fr)
+{
+	uint64_t x = (uint64_t)(uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)fr->dso ^
+		     (fr->sym ? 0 : fr->ip) * 0xff51afd7ed558ccdu ^ fr->inlined;
+
+	x ^= x >> 32;
+	x *= 0xc4ceb9fe1a85ec53u;
+	return (size_t)(x ^ x >> 29);
+}
+
+/* perf's "function" key: (DSO, symbol), or (DSO, ip) when unknown */
+static bool frame_same(const struct cg_frame *a, const struct cg_frame *b)
+{
+	return a->dso == b->dso && a->sym == b->sym && (a->sym || a->ip == b->ip) && a->inlined == b->inlined;
+}
+
 uint32_t cg_frame_id(struct cg_forest *f, const struct cg_frame *fr)
 {
-	unsigned char key[8 * 3 + 1];
-	const void *sym = fr->sym;
-	uint64_t ip = fr->sym ? 0 : fr->ip;
-	size_t n = 0;
-	int created;
-	struct hm_entry *e;
+	size_t h;
 
-	memcpy(key + n, &fr->dso, sizeof(fr->dso));
-	n += sizeof(fr->dso);
-	memcpy(key + n, &sym, sizeof(sym));
-	n += sizeof(sym);
-	memcpy(key + n, &ip, 8);
-	n += 8;
-	key[n++] = fr->inlined;
-	e = hm_upsert(&f->fkeys, key, n, &created);
-	if (!created)
-		return (uint32_t)e->val.u;
-	e->val.u = f->nr_frames;
+	if ((f->nr_frames + 1) * 10 > (f->fslot_mask + 1) * 7 || !f->fslots) {
+		size_t n = f->fslot_mask ? (f->fslot_mask + 1) * 2 : 1024;
+		uint32_t *v = xcalloc(n, sizeof(*v));
+
+		for (size_t i = 0; i < f->nr_frames; i++) {
+			for (h = frame_hash(&f->frames[i]) & (n - 1); v[h]; h = (h + 1) & (n - 1))
+				;
+			v[h] = (uint32_t)i + 1;
+		}
+		free(f->fslots);
+		f->fslots = v;
+		f->fslot_mask = n - 1;
+	}
+	for (h = frame_hash(fr) & f->fslot_mask; f->fslots[h]; h = (h + 1) & f->fslot_mask)
+		if (frame_same(&f->frames[f->fslots[h] - 1], fr))
+			return f->fslots[h] - 1;
+	f->fslots[h] = (uint32_t)f->nr_frames + 1;
 	f->frames = grow(f->frames, &f->alloc_frames, f->nr_frames, sizeof(*f->frames));
 	f->frames[f->nr_frames] = *fr;
 	return (uint32_t)f->nr_frames++;
@@ -204,7 +228,8 @@ uint32_t cg_stack_push(struct cg_forest *f, uint32_t parent, const struct cg_fra
 void cg_stack_hit(struct cg_forest *f, uint32_t node, uint64_t period)
 {
 	f->snodes[node].hit += period;
-	f->snodes[node].count++;
+	if (f->snodes[node].count < UINT32_MAX)
+		f->snodes[node].count++;
 }
 
 void cg_stack_each(struct cg_forest *f, cg_stack_fn fn, void *arg)
@@ -309,8 +334,9 @@ struct tb {
 	bool caller;
 	uint64_t min_hit;
 	uint32_t *first, *next;    /* trie children */
-	uint64_t *sub, *subc;      /* trie subtree totals (caller) */
-	uint64_t *ex, *exc;        /* caller: part of sub from the tag's leaves */
+	uint64_t *sub, *ex;        /* caller: trie subtree periods, the part of
+				      them from the tag's leaves */
+	uint32_t *subc, *exc;      /* the same in samples */
 	struct tb_item *v;
 	size_t nr, alloc;
 };
@@ -425,8 +451,15 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 	uint32_t (*pairs)[2] = NULL;
 	uint32_t *mark = xcalloc(nr_tags + 1, sizeof(*mark));
 	struct tag_lists starts = { 0 }, leaves = { 0 };
-	uint64_t *w = NULL, *wc = NULL;
+	uint64_t *w = NULL;
+	uint32_t *wc = NULL;
 
+	/* the stack table is not needed to build (a later push remakes it) */
+	free(f->sslots);
+	f->sslots = NULL;
+	f->sslot_mask = 0;
+	free(f->fcache);
+	f->fcache = NULL;
 #define WANT(t) ((t) < nr_tags && tree_of_tag[(t)])
 #define PAIR(t, x)                                                          \
 	do {                                                                \

@@ -22,7 +22,8 @@
  * with distinct stacks, not samples, and nothing is allocated per sample
  * once a stack has been seen.
  *
- * Trees: cg_tree_new() makes an empty tree; cg_tree_add() appends a chain
+ * Trees: cg_tree_new() makes an empty tree; cg_trees_from_stacks() fills
+ * report's per-entry trees from the stacks; cg_tree_add() appends a chain
  * (frame ids, first = the tree's top level) with a period, as perf's
  * callchain_append() does.  Printing compresses single-child runs into one
  * line group exactly as perf's radix tree does (a run breaks where a chain
@@ -91,7 +92,7 @@ uint32_t cg_frame_id(struct cg_forest *f, const struct cg_frame *fr);
 const struct cg_frame *cg_frame_get(const struct cg_forest *f, uint32_t id);
 
 /* Stacks: parent 0 is the root; returns the child node (never 0).  The
- * frame is interned (cg_frame_id) when the node is new. */
+ * frame is interned (cg_frame_id).  Samples count to 2^32 - 1 per node. */
 uint32_t cg_stack_push(struct cg_forest *f, uint32_t parent, const struct cg_frame *fr, uint32_t tag);
 void cg_stack_hit(struct cg_forest *f, uint32_t node, uint64_t period);
 
