@@ -43,6 +43,7 @@ struct row {
 	uint64_t self, children;
 	uint64_t stamp;               /* last sample that counted children */
 	uint32_t id;                  /* index before sorting (stack tags) */
+	bool no_map;                  /* dso "[unknown]" (cmp_rows) */
 	const char *text[K_MAX];      /* each sort key's text, made once for
 					 sorting and printing (print_hist) */
 };
@@ -372,13 +373,9 @@ static int cmp_rows(const void *a, const void *b)
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
 	for (int i = 0; i < sort_ctx->nr_keys; i++) {
-		if (sort_ctx->keys[i] == K_DSO) {
+		if (sort_ctx->keys[i] == K_DSO && x->no_map != y->no_map)
 			/* perf: no map (NULL dso) after every named one */
-			bool ux = !strcmp(x->dso, "[unknown]"), uy = !strcmp(y->dso, "[unknown]");
-
-			if (ux != uy)
-				return ux ? 1 : -1;
-		}
+			return x->no_map ? 1 : -1;
 		c = strcmp(x->text[i], y->text[i]);
 		if (c)
 			return c;
@@ -426,11 +423,13 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	/* each key's text once per row (not per comparison) */
 	struct pk_arena texts = PK_ARENA_INIT;
 
-	for (size_t i = 0; i < h->nr; i++)
+	for (size_t i = 0; i < h->nr; i++) {
+		h->rows[i].no_map = !strcmp(h->rows[i].dso, "[unknown]");
 		for (int k = 0; k < r->nr_keys; k++) {
 			key_text(&h->rows[i], r->keys[k], buf, sizeof(buf));
 			h->rows[i].text[k] = pk_arena_memdup0(&texts, buf, strlen(buf));
 		}
+	}
 	sort_ctx = r;
 	qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
 	show = xcalloc(h->nr + 1, sizeof(*show));
