@@ -61,6 +61,6 @@ printf '%-36s %9s %9s %10s\n' "command" "CPU s" "wall s" "peak MB" \
 	"perf report --stdio" "$pf" "$pf_wall" "$pf_rss" \
 	"perfkit report -g none" "$pkn" "$pkn_wall" "$pkn_rss" \
 	"perf report --stdio -g none" "$pfn" "$pfn_wall" "$pfn_rss"
-r() { echo "scale=1; $1 / $2" | bc -l; }
+r() { printf '%.1f' "$(echo "$1 / $2" | bc -l)"; }
 echo "default: CPU $(r "$pf" "$pk")x less than perf (aim >= 5x), memory 1/$(r "$pf_rss" "$pk_rss") of perf's (aim >= 1/4, < 500 MB: ${pk_rss} MB)"
 echo "-g none: CPU $(r "$pfn" "$pkn")x less than perf (aim >= 10x), memory 1/$(r "$pfn_rss" "$pkn_rss") of perf's (${pkn_rss} MB)"
