@@ -191,6 +191,13 @@ struct pd_file {
 int pd_open(struct pd_file **out, const char *path);
 void pd_close(struct pd_file *f);
 
+/* Let the pages of a mapped file leave the process's resident set
+ * (MADV_DONTNEED: f->map stays valid, a later read brings a page back from
+ * the page cache).  For a long pass over a big file, so that its resident
+ * memory does not grow to the file's size; nothing for data read into
+ * memory (a pipe, a decompressed file). */
+void pd_drop_pages(const struct pd_file *f);
+
 /* Iterate the data section in file order.  *pos starts at 0 (meaning the
  * start of the data section); returns 1 and sets *rec for each record, 0 at
  * the end, and 0 with a pk_warn() at a record that does not fit (truncated

@@ -790,6 +790,14 @@ fail:
 	return err;
 }
 
+void pd_drop_pages(const struct pd_file *f)
+{
+	const struct pd_file_priv *pv = PRIV(f);
+
+	if (pv->mapped_size)
+		madvise((void *)f->map, pv->mapped_size, MADV_DONTNEED);
+}
+
 void pd_close(struct pd_file *f)
 {
 	struct pd_file_priv *pv = PRIV(f);
