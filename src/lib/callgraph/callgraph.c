@@ -7,7 +7,7 @@
  * stack nodes are found by open-addressing tables of ids with their keys
  * inline or in the pool itself (frame: identity; stack node: parent, frame
  * id, tag), frames through a direct-mapped cache first; a stack node is
- * 24 bytes and about as many again in its table.  Tree nodes (one per
+ * 24 bytes and 8 to 16 more in its table.  Tree nodes (one per
  * frame, uncompressed; the printer groups single-child runs the way perf's
  * radix tree holds them) are made by cg_trees_from_stacks() top-down, or by
  * cg_tree_add() through a hash map of (parent, frame).
@@ -40,11 +40,10 @@ struct snode {
 	uint64_t hit;
 };
 
-/* Stack nodes by (parent, frame id, tag), keys inline: open addressing,
- * linear probing, at most 70 % full (node 0: an empty slot). */
-struct sslot {
-	uint32_t parent, frame, tag, node;
-};
+/* Stack nodes by (parent, frame id, tag): open addressing, linear
+ * probing, at most 70 % full; a slot is the key's hash's high 32 bits and
+ * the node (0: empty), so a probe reads a node only when they match. */
+typedef uint64_t sslot_t;
 
 /* Frame ids by identity: a direct-mapped cache in front of fslots. */
 #define FCACHE_BITS 16
@@ -60,7 +59,7 @@ struct cg_forest {
 	uint32_t *fslots;             /* frame id + 1 by identity hash, 0: empty;
 					 at most 70 % full */
 	size_t fslot_mask;
-	struct sslot *sslots;
+	sslot_t *sslots;
 	size_t sslot_mask;            /* number of slots - 1 */
 	struct fslot *fcache;
 	struct cg_frame *frames;
@@ -173,28 +172,29 @@ static uint32_t frame_cached(struct cg_forest *f, const struct cg_frame *fr)
 	return sl->id - 1;
 }
 
-static size_t sslot_hash(uint32_t parent, uint32_t frame, uint32_t tag)
+static uint64_t sslot_hash(uint32_t parent, uint32_t frame, uint32_t tag)
 {
 	uint64_t x = ((uint64_t)parent << 32 | frame) * 0x9e3779b97f4a7c15u ^ (uint64_t)tag * 0xff51afd7ed558ccdu;
 
 	x ^= x >> 32;
 	x *= 0xc4ceb9fe1a85ec53u;
-	return (size_t)(x ^ x >> 29);
+	return x ^ x >> 29;
 }
 
 static void sslots_grow(struct cg_forest *f)
 {
 	size_t n = f->sslot_mask ? (f->sslot_mask + 1) * 2 : 1024;
-	struct sslot *v = xcalloc(n, sizeof(*v));
+	sslot_t *v = xcalloc(n, sizeof(*v));
 
 	/* every node but the root has its slot: rebuild from the nodes */
 	for (size_t i = 1; i < f->nr_snodes; i++) {
 		const struct snode *sn = &f->snodes[i];
-		size_t h = sslot_hash(sn->parent, sn->frame, sn->tag) & (n - 1);
+		uint64_t hash = sslot_hash(sn->parent, sn->frame, sn->tag);
+		size_t h = (size_t)hash & (n - 1);
 
-		while (v[h].node)
+		while (v[h])
 			h = (h + 1) & (n - 1);
-		v[h] = (struct sslot){ sn->parent, sn->frame, sn->tag, (uint32_t)i };
+		v[h] = (hash >> 32 << 32) | i;
 	}
 	free(f->sslots);
 	f->sslots = v;
@@ -204,18 +204,24 @@ static void sslots_grow(struct cg_forest *f)
 uint32_t cg_stack_push(struct cg_forest *f, uint32_t parent, const struct cg_frame *fr, uint32_t tag)
 {
 	uint32_t frame = frame_cached(f, fr);
+	uint64_t hash;
 	size_t h;
 	struct snode *s;
 
 	if ((f->nr_snodes + 1) * 10 > (f->sslot_mask + 1) * 7 || !f->sslots)
 		sslots_grow(f);
-	for (h = sslot_hash(parent, frame, tag) & f->sslot_mask; f->sslots[h].node; h = (h + 1) & f->sslot_mask) {
-		const struct sslot *sl = &f->sslots[h];
+	hash = sslot_hash(parent, frame, tag);
+	for (h = (size_t)hash & f->sslot_mask; f->sslots[h]; h = (h + 1) & f->sslot_mask) {
+		uint64_t sl = f->sslots[h];
 
-		if (sl->parent == parent && sl->frame == frame && sl->tag == tag)
-			return sl->node;
+		if (sl >> 32 == hash >> 32) {
+			const struct snode *sn = &f->snodes[(uint32_t)sl];
+
+			if (sn->parent == parent && sn->frame == frame && sn->tag == tag)
+				return (uint32_t)sl;
+		}
 	}
-	f->sslots[h] = (struct sslot){ parent, frame, tag, (uint32_t)f->nr_snodes };
+	f->sslots[h] = (hash >> 32 << 32) | f->nr_snodes;
 	f->snodes = grow(f->snodes, &f->alloc_snodes, f->nr_snodes, sizeof(*f->snodes));
 	s = &f->snodes[f->nr_snodes];
 	s->parent = parent;
