@@ -464,6 +464,9 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			putchar('.');
 	}
 	printf("\n#\n");
+	/* no more rows: their key map goes before the trees are made */
+	hm_release(&h->keys);
+	hm_init(&h->keys);
 	if (r->graph && h->cg)
 		trees = build_trees(r, h, show);
 	for (size_t i = 0; i < h->nr; i++) {
