@@ -39,13 +39,15 @@ struct row {
 	const char *srcline;          /* --sort srcline: session_srcline() */
 	uint64_t addr;
 	uint32_t pid, tid;
-	bool kernel;
 	uint64_t self, children;
 	uint64_t stamp;               /* last sample that counted children */
 	uint32_t id;                  /* index before sorting (stack tags) */
+	bool kernel;
 	bool no_map;                  /* dso "[unknown]" (cmp_rows) */
-	const char *text[K_MAX];      /* each sort key's text, made once for
-					 sorting and printing (print_hist) */
+	const char **text;            /* each sort key's text, made once for
+					 sorting and printing (print_hist;
+					 nr_keys pointers, not held per row
+					 while samples are read) */
 };
 
 struct hist {
@@ -420,10 +422,16 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
 	printf("# Event count (approx.): %" PRIu64 "\n#\n", h->total);
 
+	/* no more rows: their key map goes before the texts and trees */
+	hm_release(&h->keys);
+	hm_init(&h->keys);
 	/* each key's text once per row (not per comparison) */
 	struct pk_arena texts = PK_ARENA_INIT;
 
+	const char **textv = xmalloc((h->nr + 1) * (size_t)r->nr_keys * sizeof(*textv));
+
 	for (size_t i = 0; i < h->nr; i++) {
+		h->rows[i].text = textv + i * (size_t)r->nr_keys;
 		h->rows[i].no_map = !strcmp(h->rows[i].dso, "[unknown]");
 		for (int k = 0; k < r->nr_keys; k++) {
 			key_text(&h->rows[i], r->keys[k], buf, sizeof(buf));
@@ -464,9 +472,6 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			putchar('.');
 	}
 	printf("\n#\n");
-	/* no more rows: their key map goes before the trees are made */
-	hm_release(&h->keys);
-	hm_init(&h->keys);
 	if (r->graph && h->cg)
 		trees = build_trees(r, h, show);
 	for (size_t i = 0; i < h->nr; i++) {
@@ -491,6 +496,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	free(trees);
 	free(show);
 	pk_arena_release(&texts);
+	free(textv);
 	printf("\n\n");
 	(void)shown;
 }

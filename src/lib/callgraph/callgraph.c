@@ -460,12 +460,16 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 	uint64_t *w = NULL;
 	uint32_t *wc = NULL;
 
-	/* the stack table is not needed to build (a later push remakes it) */
+	/* the stack and frame tables are not needed to build (a later push
+	 * or cg_frame_id() remakes them) */
 	free(f->sslots);
 	f->sslots = NULL;
 	f->sslot_mask = 0;
 	free(f->fcache);
 	f->fcache = NULL;
+	free(f->fslots);
+	f->fslots = NULL;
+	f->fslot_mask = 0;
 #define WANT(t) ((t) < nr_tags && tree_of_tag[(t)])
 #define PAIR(t, x)                                                          \
 	do {                                                                \

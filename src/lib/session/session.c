@@ -905,7 +905,7 @@ int session_process(struct session *s, session_sample_fn fn, void *arg)
 		s->stats.nr_records++;
 		/* records are read in time order, at most a few rounds apart:
 		 * the file's pages need not stay resident once passed */
-		if (i && !(i % (1u << 18)))
+		if (i && !(i % (1u << 16)))
 			pd_drop_pages(s->f);
 		switch (h->type) {
 		case PERF_RECORD_SAMPLE:
