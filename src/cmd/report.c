@@ -94,6 +94,7 @@ struct report {
 	struct prev_stack *prevs;     /* PREV_SLOTS, by thread */
 	struct row_slot *row_cache;   /* row_cached(): 1 << ROW_CACHE_BITS */
 	bool no_row_cache;            /* a key (srcline) not in the slot */
+	bool row_by_tid;              /* a key (pid, tid) reads the thread */
 };
 
 /* The packed key of a frame, from the chosen sort keys only. */
@@ -197,6 +198,8 @@ static uint32_t row_cached(struct report *r, struct hist *h, const struct pk_sam
 			   const struct pk_frame *fr)
 {
 	uint64_t a = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off, x;
+	uint32_t tid = r->row_by_tid ? s->tid : 0;   /* else one slot for every
+							process of a comm */
 	struct row_slot *sl;
 
 	if (r->no_row_cache)
@@ -204,16 +207,16 @@ static uint32_t row_cached(struct report *r, struct hist *h, const struct pk_sam
 	if (!r->row_cache)
 		r->row_cache = xcalloc((size_t)1 << ROW_CACHE_BITS, sizeof(*r->row_cache));
 	x = (uint64_t)(uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)fr->dso ^
-	    a * 0xff51afd7ed558ccdu ^ (uint64_t)(uintptr_t)s->comm * 31 ^ s->tid ^ (uint64_t)(uintptr_t)h;
+	    a * 0xff51afd7ed558ccdu ^ (uint64_t)(uintptr_t)s->comm * 31 ^ tid ^ (uint64_t)(uintptr_t)h;
 	x ^= x >> 29;
 	x *= 0xc4ceb9fe1a85ec53u;
 	sl = &r->row_cache[x >> (64 - ROW_CACHE_BITS)];
 	if (sl->row && sl->h == h && sl->sym == fr->sym && sl->dso == fr->dso && sl->a == a &&
-	    sl->comm == s->comm && sl->tid == s->tid && sl->kernel == fr->kernel)
+	    sl->comm == s->comm && sl->tid == tid && sl->kernel == fr->kernel)
 		return sl->row - 1;
 	uint32_t row = (uint32_t)(row_get(r, h, s, fr) - h->rows);
 
-	*sl = (struct row_slot){ h, s->comm, fr->dso, fr->sym, a, s->tid, row + 1, fr->kernel };
+	*sl = (struct row_slot){ h, s->comm, fr->dso, fr->sym, a, tid, row + 1, fr->kernel };
 	return row;
 }
 
@@ -684,6 +687,8 @@ int cmd_report(int argc, char **argv)
 	for (int k = 0; k < r.nr_keys; k++)
 		if (r.keys[k] == K_SRCLINE)
 			r.no_row_cache = true;
+		else if (r.keys[k] == K_PID || r.keys[k] == K_TID)
+			r.row_by_tid = true;
 	r.sess = s;
 	for (size_t i = 0; i < r.f->nr_evsels; i++)
 		if (r.f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
