@@ -22,11 +22,18 @@ enum func_hist_mode { FUNC_HIST_LOG2 = 0, FUNC_HIST_LINEAR = 1 };
 #define FUNC_LIN_SLOTS 1000
 #define FUNC_LIN_STEP_MAX 1000000000000000ULL   /* 10^15 */
 
-/* Per-thread stack of entry times: ts[0..depth) are open calls. */
+/* Per-thread stack of open calls: ts[0..depth) their entry times, sp[]
+ * the stack pointer at each entry (pointing at the return address).  The
+ * stack grows down, so a deeper call has a lower sp; a return happens with
+ * sp = its entry's sp + 8 (the return address popped).  An entry whose
+ * frame is gone without a return (longjmp, an exception unwinding through
+ * it) is recognised by its sp and dropped: by a return to an outer frame
+ * or by a new call at the same or a higher sp. */
 struct func_stack {
 	__u32 depth;
 	__u32 pad;
 	__u64 ts[FUNC_MAX_DEPTH];
+	__u64 sp[FUNC_MAX_DEPTH];
 };
 
 #endif

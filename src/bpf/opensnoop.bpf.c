@@ -197,8 +197,19 @@ static __always_inline int leave(struct trace_event_raw_sys_exit *ctx)
 	bpf_get_current_comm(&e->comm, sizeof(e->comm));
 	if (bpf_probe_read_user_str(&e->fname, sizeof(e->fname), a->fname) < 0)
 		e->fname[0] = '\0';
-	if (full_path && e->fname[0] && e->fname[0] != '/')
-		capture_dir(e, a->dfd);
+	if (full_path && e->fname[0] && e->fname[0] != '/') {
+		/* the file opened, as the kernel resolved the path; else
+		 * (failed, or not reachable) the directory it is relative to */
+		if (ret >= 0)
+			capture_dir(e, ret);
+		if (e->dir_state == OPEN_DIR_DONE) {
+			e->dir_state = OPEN_DIR_FILE;
+		} else {
+			e->dir_depth = 0;
+			e->dir_size = 0;
+			capture_dir(e, a->dfd);
+		}
+	}
 	len = OPEN_EVENT_BASE + e->dir_size;
 	if (len > sizeof(*e))
 		len = sizeof(*e);

@@ -6,9 +6,11 @@
 #define OPEN_TASK_COMM_LEN 16
 #define OPEN_NAME_MAX      256     /* bytes kept of the path, NUL included */
 
-/* -F: the directory a relative path is relative to, captured in the
- * kernel at the syscall's exit (the cwd, or the file behind the dirfd) as
- * its components leaf first ("c\0b\0a\0" for /a/b/c), so it does not
+/* -F: for a successful open, the opened file's path as the kernel resolved
+ * it (walked up from the new fd's dentry: ".", ".." and symlinks are
+ * resolved); else the directory a relative path is relative to (the cwd,
+ * or the file behind the dirfd).  Captured in the kernel at the syscall's
+ * exit as components leaf first ("c\0b\0a\0" for /a/b/c), so it does not
  * depend on the process, its cwd or the fd still being there when the
  * event is read.  dir[] is sent only up to dir_size. */
 #define OPEN_DIR_BUF       4096    /* components kept, NULs included */
@@ -20,6 +22,8 @@ enum open_dir_state {
 	OPEN_DIR_NONE = 0,             /* not captured (no -F, or an absolute path) */
 	OPEN_DIR_DONE = 1,             /* dir[] holds the whole directory; 0 components: "/" */
 	OPEN_DIR_PARTIAL = 2,          /* too deep, too long, or not reachable from "/" */
+	OPEN_DIR_FILE = 3,             /* dir[] holds the opened file's own path, as the
+					  kernel resolved it (a successful open) */
 };
 
 struct open_event {

@@ -1,31 +1,55 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * perfkit annotate — read a Cachegrind-format file (from `perfkit cache` or
- * cachegrind) and print totals, per-function and per-line costs, and
- * annotated source with the counts beside each line.
+ * perfkit annotate — two inputs, told apart by content:
  *
+ * A sampled profile (perf.data, from perfkit or perf record):
+ *   perfkit annotate [-i FILE] [SYMBOL...] [--stdio] [--asm | --source]
+ *                    [--no-source] [--percent-type TYPE] [--dso NAME]
+ *                    [--comm NAME] [--min-percent P] [--cache CACHEFILE]
+ * prints perf annotate --stdio's layout for each function, hottest first
+ * (or the SYMBOLs named): instructions (annotate/annotate.h: aggregation,
+ * capstone decoding, DWARF lines and inline chains) with their share,
+ * source rows between them, jump targets, loops and call sites' callees;
+ * --source one row per source line; --cache the simulated misses of a
+ * `perfkit cache` run of the same binary (matched by build-id) per line.
+ * A function whose code cannot be read (binary gone, rebuilt or stripped,
+ * kernel without /proc/kcore) is shown by address with one line on
+ * stderr saying why; exit 1 when nothing could be disassembled, a SYMBOL
+ * has no samples or the file none.
+ *
+ * A Cachegrind-format file (from `perfkit cache` or cachegrind):
  *   perfkit annotate [FILE] [--show=E1,E2..] [--sort=EVENT] [--threshold=P]
  *                    [--auto=yes|no] [--context=N] [--folded EVENT]
+ * prints totals, per-function and per-line costs, and annotated source
+ * with the counts beside each line.  FILE defaults to ./perf.data when
+ * there is one (the sampled mode), else perfkit.cache.out.  --sort
+ * (default: the first shown event) orders the function and line tables;
+ * rows below P percent of the sort event's total (default 0.1) are left
+ * out.  --auto=yes (default) annotates every source file that has a line
+ * above the threshold, with N lines of context (default 3).  --folded
+ * EVENT prints "cmd;function count" lines weighted by EVENT, for
+ * `perfkit flamegraph`.  A file cut short (no final newline or summary:
+ * line) is refused.
  *
- * FILE defaults to perfkit.cache.out.  --sort (default: the first shown
- * event) orders the function and line tables; rows below P percent of the
- * sort event's total (default 0.1) are left out.  --auto=yes (default)
- * annotates every source file that has a line above the threshold, with
- * N lines of context (default 3).  --folded EVENT prints "cmd;function
- * count" lines weighted by EVENT, for `perfkit flamegraph`.
- *
- * Names from the file are printed as they are (they are not interpreted);
- * the folded output replaces ';' and newlines in names with '_'.
+ * Names from either file are printed as they are (control bytes escaped in
+ * the sampled mode); the folded output replaces ';' and newlines in names
+ * with '_'.
  */
 #include "cmd/cmds.h"
 
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
+#include "annotate/annotate.h"
 #include "cgfile/cgfile.h"
+#include "perfdata/perfdata.h"
+#include "session/session.h"
+#include "stack/inline.h"
+#include "symbol/symbol.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +148,29 @@ static int usage(const char *msg)
 	return 2;
 }
 
+/* --help: the usage line and every option, one line each (stdout). */
+static void help(void)
+{
+	printf("usage: perfkit annotate [FILE] [OPTIONS]\n"
+	       "Read a Cachegrind-format file (from perfkit cache or cachegrind; default\n"
+	       "perfkit.cache.out) and print the totals, the costs per function and per\n"
+	       "line, and the source with the counts beside each line.\n"
+	       "\n"
+	       "  --show=E1,E2,...   the events to show, in this order (default: all in the file,\n"
+	       "                     e.g. Ir,I1mr,ILmr,Dr,D1mr,DLmr,Dw,D1mw,DLmw)\n"
+	       "  --sort=EVENT       order the function and line tables by EVENT (default: the\n"
+	       "                     first shown)\n"
+	       "  --threshold=P      leave out rows below P %% of the sort event's total\n"
+	       "                     (default 0.1)\n"
+	       "  --auto=yes|no      annotate every source file with a line above the threshold\n"
+	       "                     (default yes)\n"
+	       "  --context=N        lines of source shown around each counted line (default 3)\n"
+	       "  --folded EVENT     print \"cmd;function COUNT\" lines weighted by EVENT instead,\n"
+	       "                     for perfkit flamegraph\n"
+	       "  -h, --help         this help\n"
+	       "Example: perfkit annotate m.cg --show=Ir,D1mr --sort=D1mr\n");
+}
+
 static void folded_name(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++)
@@ -186,7 +233,28 @@ static void annotate_file(const char *file, struct agg **lines, size_t n, const 
 	fclose(f);
 }
 
-int cmd_annotate(int argc, char **argv)
+/* A complete Cachegrind file ends with its summary: line and a newline
+ * (Valgrind's format; cg_annotate refuses one without).  NULL when path
+ * looks whole, else what is missing. */
+static const char *cg_cut_short(const char *path, const struct cgfile *cg)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	char last = '\n';
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    pread(fd, &last, 1, st.st_size - 1) != 1)
+		last = '\n';
+	if (fd >= 0)
+		close(fd);
+	if (last != '\n')
+		return "cut short: its last line has no newline";
+	if (!cg->has_summary)
+		return "cut short: no 'summary:' line (a complete Cachegrind file ends with one)";
+	return NULL;
+}
+
+static int annotate_cg(int argc, char **argv)
 {
 	const char *path = NULL, *show_s = NULL, *sort_s = NULL, *folded = NULL;
 	double threshold = 0.1;
@@ -226,7 +294,7 @@ int cmd_annotate(int argc, char **argv)
 		} else if (!strncmp(a, "--folded=", 9)) {
 			folded = a + 9;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(NULL);
+			help();
 			return 0;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "perfkit annotate: unknown option '%s'\n", a);
@@ -282,6 +350,13 @@ int cmd_annotate(int argc, char **argv)
 		fprintf(stderr, "perfkit annotate: --sort: %s has no event '%s'\n", path, sort_s);
 		cgfile_free(cg);
 		return 2;
+	}
+	const char *cutmsg = cg_cut_short(path, cg);
+
+	if (cutmsg) {
+		fprintf(stderr, "perfkit annotate: %s: %s\n", path, cutmsg);
+		cgfile_free(cg);
+		return 1;
 	}
 
 	struct table fns = { .nev = cg->nev }, lines = { .nev = cg->nev };
@@ -358,7 +433,8 @@ int cmd_annotate(int argc, char **argv)
 	for (int i = 0; i < nshow; i++)
 		printf("%*s ", width[i], cg->ev[show[i]]);
 	printf(" file:function\n");
-	qsort(fns.v, fns.n, sizeof(*fns.v), cmp_agg);
+	if (fns.n)   /* qsort(NULL, 0) is undefined */
+		qsort(fns.v, fns.n, sizeof(*fns.v), cmp_agg);
 	for (size_t i = 0; i < fns.n; i++) {
 		if ((double)fns.v[i].c[sort_ev] < cut || !fns.v[i].c[sort_ev])
 			break;
@@ -370,7 +446,8 @@ int cmd_annotate(int argc, char **argv)
 	for (int i = 0; i < nshow; i++)
 		printf("%*s ", width[i], cg->ev[show[i]]);
 	printf(" file:line\n");
-	qsort(lines.v, lines.n, sizeof(*lines.v), cmp_agg);
+	if (lines.n)
+		qsort(lines.v, lines.n, sizeof(*lines.v), cmp_agg);
 	size_t nlines_shown = 0;
 
 	for (size_t i = 0; i < lines.n; i++) {
@@ -422,4 +499,860 @@ out:
 		return 1;
 	}
 	return rc;
+}
+
+/* ---- sampled profiles (perf.data) ---- */
+
+enum pct_type { PCT_LOCAL_PERIOD, PCT_GLOBAL_PERIOD, PCT_LOCAL_HITS, PCT_GLOBAL_HITS };
+static const char *const pct_names[] = { "local period", "global period", "local hits",
+					 "global hits" };
+
+struct popts {
+	const char *input, *cache;
+	const char **syms;
+	size_t nr_syms;
+	bool source, no_source;
+	enum pct_type pct;
+	double min_pct;
+	struct ann_filter filt;
+};
+
+struct pctx {
+	struct popts *o;
+	struct session *s;
+	struct ann_profile *p;
+	struct inline_resolver *inl;
+	struct ann_srccache *src;
+	struct ann_sim *sim;
+	const char *sim_dso;       /* the DSO the simulation ran */
+	bool kcore_said;
+};
+
+static int pusage(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "perfkit annotate: %s\n", msg);
+	fprintf(stderr,
+		"usage: perfkit annotate [-i FILE] [SYMBOL...] [--stdio] [--asm | --source] [--no-source]\n"
+		"                        [--percent-type local-period|global-period|local-hits|global-hits]\n"
+		"                        [--dso NAME] [--comm NAME] [--min-percent P] [--cache CACHEFILE]\n"
+		"       perfkit annotate [CACHEGRIND-FILE] [--show=EVENTS] [--sort=EVENT] [--threshold=P]\n"
+		"                        [--auto=yes|no] [--context=N] [--folded EVENT]\n");
+	return 2;
+}
+
+static double pct_of(const struct pctx *c, const struct ann_func *f, struct ann_count v)
+{
+	uint64_t num, den;
+
+	switch (c->o->pct) {
+	case PCT_LOCAL_PERIOD:
+		num = v.period, den = f->self.period;
+		break;
+	case PCT_GLOBAL_PERIOD:
+		num = v.period, den = c->p->total_period;
+		break;
+	case PCT_LOCAL_HITS:
+		num = v.hits, den = f->self.hits;
+		break;
+	default:
+		num = v.hits, den = c->p->total_hits;
+		break;
+	}
+	return den ? 100.0 * (double)num / (double)den : 0.0;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+
+	return s ? s + 1 : p ? p : "??";
+}
+
+/* Print untrusted text (names, source lines) with control bytes escaped. */
+static void put_text(const char *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)t[i];
+
+		if (ch == '\t')
+			putchar('\t');
+		else if (ch < 0x20 || ch == 0x7f)
+			printf("\\x%02x", ch);
+		else
+			putchar(ch);
+	}
+}
+
+static void put_str(const char *t)
+{
+	put_text(t, strlen(t));
+}
+
+/* t with control bytes as \xNN, for a message (one of two rotating
+ * buffers, so two may appear in one message). */
+static const char *esc(const char *t)
+{
+	static char buf[2][512];
+	static int k;
+	char *b = buf[k ^= 1];
+	size_t o = 0;
+
+	for (; t && *t && o + 5 < sizeof(buf[0]); t++) {
+		unsigned char ch = (unsigned char)*t;
+
+		if (ch < 0x20 || ch == 0x7f)
+			o += (size_t)snprintf(b + o, sizeof(buf[0]) - o, "\\x%02x", ch);
+		else
+			b[o++] = (char)ch;
+	}
+	b[o] = 0;
+	return b;
+}
+
+static void sim_cols(const struct pctx *c, const char *file, int line, bool blank)
+{
+	if (!c->sim)
+		return;
+	const uint64_t *v = blank ? NULL : ann_sim_line(c->sim, file, line);
+
+	for (int k = 0; k < ANN_SIM_N; k++) {
+		char b[32];
+
+		if (v)
+			cgfile_fmt_count(b, sizeof(b), v[k]);
+		else
+			snprintf(b, sizeof(b), ".");
+		printf(" %11s", b);
+	}
+}
+
+static void sim_head(const struct pctx *c)
+{
+	if (c->sim)
+		printf(" %11s %11s %11s", "D1 misses", "LL misses", "Mispredicts");
+}
+
+static bool use_sim(const struct pctx *c, const struct ann_func *f)
+{
+	return c->sim && c->sim_dso && f->dso == c->sim_dso;
+}
+
+static void header(const struct pctx *c, const struct ann_func *f, const char *what)
+{
+	printf(" Percent |\t%s of %s for %s (%llu samples, percent: %s)\n", what,
+	       esc(base_name(f->dso)), esc(c->p->event), (unsigned long long)f->self.hits,
+	       pct_names[c->o->pct]);
+	printf("         :\t");
+	put_str(f->sym ? f->sym : "[unknown]");
+	printf("  %.2f%% of all samples", c->p->total_period
+		       ? 100.0 * (double)f->self.period / (double)c->p->total_period : 0.0);
+	if (f->callee.hits && c->p->total_period)
+		printf(", %.2f%% with its callees", 100.0 * (double)(f->self.period + f->callee.period) /
+							    (double)c->p->total_period);
+	printf("  (");
+	put_str(f->dso);
+	printf(")\n");
+	printf("------------------------------------------------------------------------------------------\n");
+}
+
+/* Addresses and their shares, when the code cannot be read. */
+static void addresses_only(const struct pctx *c, const struct ann_func *f)
+{
+	header(c, f, f->unknown_addr ? "Addresses (DSO file offsets)" : "Addresses");
+	for (size_t i = 0; i < f->nr_addrs; i++) {
+		const struct ann_addr *a = &f->addrs[i];
+
+		if (!a->self.hits)
+			continue;
+		printf("%8.2f :\t%6llx\n", pct_of(c, f, a->self), (unsigned long long)a->addr);
+	}
+	putchar('\n');
+}
+
+/* The source rows above an instruction whose chain differs from the last. */
+static void src_rows(struct pctx *c, const struct ann_view *v, const struct ann_insn *ai,
+		     const struct ann_func *f, const struct ann_insn *prev)
+{
+	const struct inline_frame *fr = v->frames + ai->fr;
+	size_t from = 0;
+
+	if (prev) {
+		const struct inline_frame *pf = v->frames + prev->fr;
+
+		/* the levels both share stay printed */
+		while (from < ai->nr_fr && from < prev->nr_fr && pf[from].line == fr[from].line &&
+		       pf[from].file && fr[from].file && !strcmp(pf[from].file, fr[from].file) &&
+		       (from == 0 || (pf[from].name && fr[from].name &&
+				      !strcmp(pf[from].name, fr[from].name))))
+			from++;
+		if (from == ai->nr_fr && ai->nr_fr == prev->nr_fr)
+			return;
+		if (from == ai->nr_fr)
+			from = ai->nr_fr - 1;
+	}
+	for (size_t k = from; k < ai->nr_fr; k++) {
+		const char *file = fr[k].file;
+		size_t len = 0;
+		const char *t = fr[k].line > 0 ? ann_source_line(c->src, file, fr[k].line, &len) : NULL;
+
+		printf("         :\t");
+		for (size_t d = 0; d < k; d++)
+			printf("  ");
+		if (k > 0) {
+			printf("[inlined ");
+			put_str(fr[k].name ? fr[k].name : "??");
+			printf("] ");
+		}
+		put_str(base_name(file));
+		printf(":%d", fr[k].line);
+		if (use_sim(c, f) && k + 1 == ai->nr_fr) {
+			const uint64_t *sv = ann_sim_line(c->sim, file, fr[k].line);
+
+			if (sv) {
+				char b[3][32];
+
+				for (int j = 0; j < ANN_SIM_N; j++)
+					cgfile_fmt_count(b[j], sizeof(b[j]), sv[j]);
+				printf("  [D1 misses %s, LL misses %s, mispredicts %s]", b[0], b[1], b[2]);
+			}
+		}
+		if (t) {
+			printf("   ");
+			while (len && (*t == ' ' || *t == '\t'))
+				t++, len--;
+			put_text(t, len);
+		}
+		putchar('\n');
+	}
+}
+
+static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann_view *v,
+		      const char *file)
+{
+	header(c, f, "Source code & Disassembly");
+	printf("         :\t%016llx <", (unsigned long long)f->start);
+	put_str(f->sym);
+	printf(">:\n");
+	const struct ann_insn *prev = NULL;
+
+	for (size_t i = 0; i < v->nr_insns; i++) {
+		const struct ann_insn *ai = &v->insns[i];
+
+		/* line 0: code the compiler attributes to no line (objdump -S
+		 * shows none either): it stays under the rows above */
+		if (ai->nr_fr && v->frames[ai->fr + ai->nr_fr - 1].line > 0) {
+			if (!c->o->no_source)
+				src_rows(c, v, ai, f, prev);
+			prev = ai;
+		}
+		if (ai->self.hits)
+			printf("%8.2f", pct_of(c, f, ai->self));
+		else
+			printf("    0.00");
+		printf(" :\t%6llx: %c %-6s %s", (unsigned long long)ai->in.addr,
+		       ai->jump_target ? '>' : ' ', ai->in.mnemonic, ai->in.ops);
+		if (ai->in.has_target && ai->in.target >= f->start &&
+		    ai->in.target < v->insns[v->nr_insns - 1].in.addr + v->insns[v->nr_insns - 1].in.size) {
+			printf(" <");
+			put_str(f->sym);
+			printf("+%#llx>", (unsigned long long)(ai->in.target - f->start));
+			if (ai->back_edge)
+				printf("  # loop back");
+		}
+		else if (ai->in.kind == DIS_CALL && ai->in.has_target && !f->kernel) {
+			/* the callee's name, from DWARF (PLT stubs have none) */
+			struct inline_frame cf;
+
+			if (inline_resolve_frames(c->inl, file, ai->in.target, &cf, 1) > 0 && cf.name) {
+				printf(" <");
+				put_str(cf.name);
+				printf(">");
+			}
+		}
+		if (ai->in.kind == DIS_CALL && ai->callee.hits && c->p->total_period)
+			printf("  # callees: %.2f%% of all samples (%llu, inclusive)",
+			       100.0 * (double)ai->callee.period / (double)c->p->total_period,
+			       (unsigned long long)ai->callee.hits);
+		putchar('\n');
+	}
+	putchar('\n');
+}
+
+static void print_source(struct pctx *c, const struct ann_func *f, const struct ann_view *v)
+{
+	struct ann_line *l;
+	size_t n = ann_view_lines(v, &l);
+	bool sim = use_sim(c, f);
+
+	header(c, f, "Source lines");
+	for (size_t i = 0; i < n;) {
+		const char *file = l[i].file;
+		size_t j = i;
+		int lo = l[i].line, hi = l[i].line;
+
+		while (j < n && !strcmp(l[j].file, file))
+			hi = l[j++].line;
+		printf("-- %s: ", i == 0 ? "file" : "inlined from file");
+		put_str(file);
+		if (i > 0 && l[i].fn) {
+			printf(" (");
+			put_str(l[i].fn);
+			printf(")");
+		}
+		putchar('\n');
+		printf(" Percent");
+		if (sim)
+			sim_head(c);
+		printf("   Line  Source\n");
+		/* every line from the first to the last with code, as cg_annotate */
+		int nlines = ann_source_nlines(c->src, file);
+		size_t k = i;
+
+		if (hi - lo > 2000)
+			lo = hi - 2000;
+		for (int ln = lo; ln <= hi; ln++) {
+			while (k < j && l[k].line < ln)
+				k++;
+			bool has = k < j && l[k].line == ln;
+			size_t len = 0;
+			const char *t = ln <= nlines ? ann_source_line(c->src, file, ln, &len) : NULL;
+
+			if (!has && !t)
+				continue;
+			if (has && l[k].self.hits)
+				printf("%8.2f", pct_of(c, f, l[k].self));
+			else if (has)
+				printf("    0.00");
+			else
+				printf("       .");
+			if (sim)
+				sim_cols(c, file, ln, !has);
+			printf(" %6d  ", ln);
+			if (t)
+				put_text(t, len);
+			putchar('\n');
+		}
+		i = j;
+	}
+	if (!n)
+		printf("   (no DWARF line table for %s: nothing to show per source line)\n",
+		       f->sym ? esc(f->sym) : "[unknown]");
+	putchar('\n');
+	free(l);
+}
+
+struct loop {
+	uint64_t from, to;          /* [from, to): the target up to the back-edge jump */
+	struct ann_count self;
+};
+
+static int cmp_loop(const void *x, const void *y)
+{
+	const struct loop *a = x, *b = y;
+
+	if (a->self.period != b->self.period)
+		return a->self.period < b->self.period ? 1 : -1;
+	if (a->to - a->from != b->to - b->from)   /* the innermost first */
+		return a->to - a->from < b->to - b->from ? -1 : 1;
+	return a->from < b->from ? -1 : a->from > b->from;
+}
+
+/* Each back-edge jump closes a loop: its samples and the source lines its
+ * instructions come from (with the simulated misses of those lines). */
+static void print_loops(struct pctx *c, const struct ann_func *f, const struct ann_view *v)
+{
+	struct loop *lp = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->nr_insns; i++) {
+		const struct ann_insn *ai = &v->insns[i];
+
+		if (!ai->back_edge)
+			continue;
+		lp = xrealloc(lp, (n + 1) * sizeof(*lp));
+		lp[n] = (struct loop){ ai->in.target, ai->in.addr + ai->in.size, { 0, 0 } };
+		for (size_t j = 0; j < v->nr_insns; j++)
+			if (v->insns[j].in.addr >= lp[n].from && v->insns[j].in.addr < lp[n].to) {
+				lp[n].self.period += v->insns[j].self.period;
+				lp[n].self.hits += v->insns[j].self.hits;
+			}
+		n++;
+	}
+	if (!n)
+		return;
+	qsort(lp, n, sizeof(*lp), cmp_loop);
+	printf(" Loops (a jump back to an earlier address), hottest and innermost first:\n");
+	for (size_t k = 0; k < n && k < 8 && lp[k].self.hits; k++) {
+		/* the lines of its instructions, in the function's own file */
+		const char *file = NULL;
+		int lo = 0, hi = 0;
+		uint64_t sim[ANN_SIM_N] = { 0 };
+		struct ann_line *l;
+		size_t nl;
+		struct ann_view sub = *v;
+
+		for (size_t j = 0; j < v->nr_insns; j++)
+			if (v->insns[j].in.addr >= lp[k].from && v->insns[j].in.addr < lp[k].to) {
+				if (sub.insns == v->insns)
+					sub.insns = (struct ann_insn *)&v->insns[j];
+				sub.nr_insns = (size_t)(&v->insns[j] - sub.insns) + 1;
+			}
+		nl = ann_view_lines(&sub, &l);
+		for (size_t j = 0; j < nl; j++) {
+			if (!file)
+				file = l[j].file, lo = hi = l[j].line;
+			if (!strcmp(l[j].file, file)) {
+				lo = l[j].line < lo ? l[j].line : lo;
+				hi = l[j].line > hi ? l[j].line : hi;
+			}
+			const uint64_t *sv = use_sim(c, f) ? ann_sim_line(c->sim, l[j].file, l[j].line) : NULL;
+
+			for (int e = 0; sv && e < ANN_SIM_N; e++)
+				sim[e] += sv[e];
+		}
+		printf("%8.2f%%  %llx..%llx", pct_of(c, f, lp[k].self), (unsigned long long)lp[k].from,
+		       (unsigned long long)lp[k].to);
+		if (file) {
+			printf("  ");
+			put_str(base_name(file));
+			printf(":%d", lo);
+			if (hi != lo)
+				printf("-%d", hi);
+		}
+		if (use_sim(c, f)) {
+			char b[3][32];
+
+			for (int e = 0; e < ANN_SIM_N; e++)
+				cgfile_fmt_count(b[e], sizeof(b[e]), sim[e]);
+			printf("  D1 misses %s, LL misses %s, mispredicts %s", b[0], b[1], b[2]);
+		}
+		putchar('\n');
+		free(l);
+	}
+	putchar('\n');
+	free(lp);
+}
+
+static bool selected(const struct popts *o, const struct ann_func *f, bool *used)
+{
+	if (!o->nr_syms)
+		return f->self.hits > 0;
+	for (size_t i = 0; i < o->nr_syms; i++)
+		if (f->sym && (!strcmp(f->sym, o->syms[i]) || !strcmp(f->raw_sym, o->syms[i]))) {
+			used[i] = true;
+			return true;
+		}
+	return false;
+}
+
+/* Why a user DSO's code cannot be read, or NULL when it can. */
+static const char *dso_problem(struct pctx *c, const struct ann_func *f, const char **file)
+{
+	static char why[768];
+
+	*file = NULL;
+	if (f->kernel) {
+		if (access("/proc/kcore", R_OK)) {
+			snprintf(why, sizeof(why), "/proc/kcore is not readable (%s): kernel functions "
+				 "shown by address only", strerror(errno));
+			return why;
+		}
+		*file = "/proc/kcore";
+		return f->sym ? NULL : "no kernel symbol (kallsyms hidden?): addresses only";
+	}
+	if (f->dso[0] != '/') {
+		snprintf(why, sizeof(why), "%s has no file to read: addresses only", esc(f->dso));
+		return why;
+	}
+	*file = session_dso_file(c->s, f->dso);
+	if (!*file) {
+		if (access(f->dso, F_OK))
+			snprintf(why, sizeof(why), "%s: not found (deleted since the recording, and no "
+				 "copy by build-id in ~/.debug or /usr/lib/debug): addresses only", esc(f->dso));
+		else
+			snprintf(why, sizeof(why), "%s: not the file recorded (its build-id differs: "
+				 "rebuilt since?), and no copy by build-id: addresses only", esc(f->dso));
+		return why;
+	}
+	if (access(*file, R_OK)) {
+		snprintf(why, sizeof(why), "%s: cannot be read (%s; deleted since the recording?): "
+			 "addresses only", esc(f->dso), strerror(errno));
+		return why;
+	}
+	if (!f->sym) {
+		snprintf(why, sizeof(why), "%s: no symbol covers the sampled addresses (stripped: no "
+			 "symbol table or debug info): addresses only", esc(f->dso));
+		return why;
+	}
+	return NULL;
+}
+
+/* The recorded build-id of dso (lower-case hex) into buf, else the file's. */
+static bool dso_build_id(struct pctx *c, const char *dso, char *buf, size_t len)
+{
+	const struct pd_file *pf = session_file(c->s);
+	uint8_t id[64];
+	int n = -1;
+
+	for (size_t i = 0; i < pf->nr_build_ids; i++)
+		if (pf->build_ids[i].filename && !strcmp(pf->build_ids[i].filename, dso)) {
+			n = pf->build_ids[i].size;
+			memcpy(id, pf->build_ids[i].data, (size_t)n);
+			break;
+		}
+	if (n < 0) {
+		const char *file = session_dso_file(c->s, dso);
+
+		n = file ? sym_read_build_id(file, id, sizeof(id)) : -1;
+	}
+	if (n <= 0 || (size_t)n * 2 + 1 > len)
+		return false;
+	for (int i = 0; i < n; i++)
+		snprintf(buf + 2 * i, 3, "%02x", id[i]);
+	return true;
+}
+
+static int open_cache(struct pctx *c, struct cgfile **cg)
+{
+	const char *path = c->o->cache;
+
+	if (cgfile_read(path, cg) < 0) {
+		fprintf(stderr, "perfkit annotate: --cache: %s\n", pk_errmsg());
+		return 1;
+	}
+	pk_warnings_take();
+	const char *cutmsg = cg_cut_short(path, *cg);
+
+	if (cutmsg) {
+		fprintf(stderr, "perfkit annotate: --cache: %s: %s\n", path, cutmsg);
+		return 1;
+	}
+	if (ann_sim_new(*cg, &c->sim) < 0) {
+		fprintf(stderr, "perfkit annotate: --cache: %s: %s\n", path, pk_errmsg());
+		return 1;
+	}
+	const char *want = ann_sim_build_id(c->sim);
+
+	if (!want) {
+		fprintf(stderr, "perfkit annotate: --cache: %s names no build-id (no 'desc: build-id:' line; "
+			"write it with this perfkit's `perfkit cache`): cannot match it to the recording\n",
+			path);
+		return 1;
+	}
+	/* the DSO it simulated: the first user DSO annotated */
+	const struct ann_func *first = NULL;
+	bool *used = xcalloc(c->o->nr_syms + 1, sizeof(bool));
+
+	for (size_t i = 0; i < c->p->nr_funcs && !first; i++)
+		if (!c->p->funcs[i]->kernel && c->p->funcs[i]->dso[0] == '/' &&
+		    selected(c->o, c->p->funcs[i], used))
+			first = c->p->funcs[i];
+	free(used);
+	char have[160];
+
+	for (size_t i = 0; i < c->p->nr_funcs && !c->sim_dso; i++) {
+		const struct ann_func *f = c->p->funcs[i];
+
+		if (!f->kernel && f->dso[0] == '/' && dso_build_id(c, f->dso, have, sizeof(have)) &&
+		    !strncmp(have, want, strlen(want)))
+			c->sim_dso = f->dso;
+	}
+	if (c->sim_dso && (!first || first->dso == c->sim_dso))
+		return 0;
+	if (!first) {
+		fprintf(stderr, "perfkit annotate: --cache: %s: no user-space function of the recording "
+			"to put its counts beside\n", path);
+		return 1;
+	}
+	if (!dso_build_id(c, first->dso, have, sizeof(have)))
+		snprintf(have, sizeof(have), "unknown");
+	fprintf(stderr, "perfkit annotate: --cache: %s simulated build-id %s, but the recording's %s "
+		"has build-id %s: not the same binary\n", path, want, esc(first->dso), have);
+	return 1;
+}
+
+static int annotate_perf(struct popts *o)
+{
+	struct session_opts so = { .no_demangle = true };
+	struct pctx c = { .o = o };
+	struct cgfile *cg = NULL;
+	int rc = 0;
+	bool *used = xcalloc(o->nr_syms + 1, sizeof(bool));
+
+	if (session_open(&c.s, o->input, &so) < 0) {
+		fprintf(stderr, "perfkit annotate: %s\n", pk_errmsg());
+		free(used);
+		free(o->syms);
+		return 1;
+	}
+	if (ann_profile_build(c.s, &o->filt, &c.p) < 0) {
+		fprintf(stderr, "perfkit annotate: %s\n", pk_errmsg());
+		rc = 1;
+		goto out;
+	}
+	{
+		/* the session's own build-id warnings are said once per function
+		 * below; anything else (a cut file) is shown */
+		const char *w = pk_warnings_take();
+		char *dup = xstrdup(w), *save = NULL;
+
+		for (char *t = strtok_r(dup, "\n", &save); t; t = strtok_r(NULL, "\n", &save))
+			if (!strstr(t, "build-id"))
+				fprintf(stderr, "perfkit annotate: warning: %s\n", t);
+		free(dup);
+	}
+	if (!c.p->total_hits) {
+		fprintf(stderr, "perfkit annotate: %s: no samples\n", o->input);
+		rc = 1;
+		goto out;
+	}
+	if (!c.p->nr_funcs) {
+		fprintf(stderr, "perfkit annotate: %s: no samples%s%s%s%s\n", o->input,
+			o->filt.comm ? " of command " : "", o->filt.comm ? o->filt.comm : "",
+			o->filt.dso ? " in DSO " : "", o->filt.dso ? o->filt.dso : "");
+		rc = 1;
+		goto out;
+	}
+	if (o->cache && (rc = open_cache(&c, &cg)))
+		goto out;
+	c.inl = inline_resolver_new();
+	c.src = ann_srccache_new();
+
+	size_t shown = 0, nsel = 0;
+
+	for (size_t i = 0; i < c.p->nr_funcs; i++) {
+		const struct ann_func *f = c.p->funcs[i];
+		const char *file;
+
+		if (!selected(o, f, used))
+			continue;
+		if (!o->nr_syms && c.p->total_period &&
+		    100.0 * (double)f->self.period / (double)c.p->total_period < o->min_pct)
+			continue;
+		nsel++;
+		const char *why = dso_problem(&c, f, &file);
+		struct ann_view v;
+
+		if (!why && ann_view_build(&v, f, file, c.inl) < 0) {
+			static char b[300];
+
+			snprintf(b, sizeof(b), "%s: %s: addresses only", esc(f->sym), pk_errmsg());
+			why = b;
+		}
+		if (why) {
+			if (!f->kernel || !c.kcore_said)
+				fprintf(stderr, "perfkit annotate: %s\n", why);
+			if (f->kernel)
+				c.kcore_said = true;
+			addresses_only(&c, f);
+			continue;
+		}
+		if (o->source)
+			print_source(&c, f, &v);
+		else
+			print_asm(&c, f, &v, file);
+		print_loops(&c, f, &v);
+		ann_view_release(&v);
+		shown++;
+	}
+	for (size_t i = 0; i < o->nr_syms; i++)
+		if (!used[i]) {
+			fprintf(stderr, "perfkit annotate: symbol '%s' has no samples in %s\n", o->syms[i],
+				o->input);
+			rc = 1;
+		}
+	if (!shown && nsel)
+		rc = 1;
+	if (!nsel && !o->nr_syms) {
+		fprintf(stderr, "perfkit annotate: %s: no function at or above %.2f%%\n", o->input,
+			o->min_pct);
+		rc = 1;
+	}
+out:
+	ann_sim_free(c.sim);
+	cgfile_free(cg);
+	ann_srccache_free(c.src);
+	inline_resolver_free(c.inl);
+	ann_profile_free(c.p);
+	session_close(c.s);
+	free(used);
+	free(o->syms);
+	return rc;
+}
+
+/* What the file at path holds: 1 perf.data, 0 anything else (Cachegrind
+ * text), -1 unreadable. */
+static int is_perf_data(const char *path)
+{
+	char magic[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	ssize_t n = read(fd, magic, sizeof(magic));
+
+	close(fd);
+	return n == 8 && (!memcmp(magic, "PERFILE2", 8) || !memcmp(magic, "2ELIFREP", 8));
+}
+
+static bool cg_option(const char *a)
+{
+	return !strncmp(a, "--show=", 7) || !strncmp(a, "--sort=", 7) ||
+	       !strncmp(a, "--threshold=", 12) || !strncmp(a, "--auto=", 7) ||
+	       !strncmp(a, "--context=", 10) || !strncmp(a, "--folded", 8);
+}
+
+static int opt_arg(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (!strcmp(a, name)) {
+		if (*i + 1 >= argc)
+			return -1;
+		*val = argv[++*i];
+		return 1;
+	}
+	if (!strncmp(a, name, n) && a[n] == '=' && name[1] == '-') {
+		*val = a + n + 1;
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	struct popts o = { .pct = PCT_LOCAL_PERIOD };
+	const char *first_pos = NULL;
+	int r;
+
+	/* which reader: -i, else the first operand when it is a file, else
+	 * ./perf.data when it exists, else perfkit.cache.out (Cachegrind) */
+	for (int i = 1; i < argc; i++) {
+		if (cg_option(argv[i]))
+			return annotate_cg(argc, argv);
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			pusage(NULL);
+			return 0;
+		}
+		if ((r = opt_arg(argc, argv, &i, "-i", &o.input)) ||
+		    (r = opt_arg(argc, argv, &i, "--input", &o.input))) {
+			if (r < 0)
+				return pusage("-i needs a file");
+			continue;
+		}
+		if (argv[i][0] != '-' && !first_pos)
+			first_pos = argv[i];
+	}
+	if (!o.input) {
+		struct stat st;
+
+		if (first_pos && stat(first_pos, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			if (is_perf_data(first_pos) != 1)
+				return annotate_cg(argc, argv);
+		} else if (first_pos && strchr(first_pos, '/')) {
+			return annotate_cg(argc, argv);   /* a path that is not there */
+		} else if (access("perf.data", F_OK)) {
+			return annotate_cg(argc, argv);
+		} else {
+			first_pos = NULL;   /* a SYMBOL */
+		}
+		o.input = first_pos ? first_pos : "perf.data";
+	} else if (is_perf_data(o.input) == 0) {
+		/* -i names Cachegrind text */
+		char **av = xcalloc((size_t)argc + 1, sizeof(char *));
+		int n = 0;
+
+		for (int i = 0; i < argc; i++) {
+			if (!strcmp(argv[i], "-i") || !strcmp(argv[i], "--input")) {
+				i++;
+				continue;
+			}
+			if (!strncmp(argv[i], "--input=", 8))
+				continue;
+			av[n++] = argv[i];
+		}
+		av[n++] = (char *)o.input;
+		r = annotate_cg(n, av);
+		free(av);
+		return r;
+	}
+	o.syms = xcalloc((size_t)argc, sizeof(char *));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+
+		if ((r = opt_arg(argc, argv, &i, "-i", &v)) || (r = opt_arg(argc, argv, &i, "--input", &v))) {
+			continue;
+		} else if ((r = opt_arg(argc, argv, &i, "--percent-type", &v))) {
+			if (r < 0) {
+				free(o.syms);
+				return pusage("--percent-type needs a value");
+			}
+			int k;
+
+			for (k = 0; k < 4; k++) {
+				static const char *const w[] = { "local-period", "global-period", "local-hits",
+								 "global-hits" };
+				if (!strcmp(v, w[k]))
+					break;
+			}
+			if (k == 4) {
+				free(o.syms);
+				return pusage("--percent-type: expected local-period, global-period, local-hits or global-hits");
+			}
+			o.pct = (enum pct_type)k;
+		} else if ((r = opt_arg(argc, argv, &i, "--dso", &v)) || (r = opt_arg(argc, argv, &i, "-d", &v))) {
+			if (r < 0) {
+				free(o.syms);
+				return pusage("--dso needs a name");
+			}
+			o.filt.dso = v;
+		} else if ((r = opt_arg(argc, argv, &i, "--comm", &v)) || (r = opt_arg(argc, argv, &i, "-c", &v))) {
+			if (r < 0) {
+				free(o.syms);
+				return pusage("--comm needs a name");
+			}
+			o.filt.comm = v;
+		} else if ((r = opt_arg(argc, argv, &i, "--min-percent", &v))) {
+			char *end;
+
+			if (r > 0)
+				o.min_pct = strtod(v, &end);
+			if (r < 0 || *end || end == v || o.min_pct < 0 || o.min_pct > 100) {
+				free(o.syms);
+				return pusage("--min-percent: expected a percentage 0..100");
+			}
+		} else if ((r = opt_arg(argc, argv, &i, "--cache", &v))) {
+			if (r < 0) {
+				free(o.syms);
+				return pusage("--cache needs a file");
+			}
+			o.cache = v;
+		} else if ((r = opt_arg(argc, argv, &i, "-s", &v)) || (r = opt_arg(argc, argv, &i, "--symbol", &v))) {
+			if (r < 0) {
+				free(o.syms);
+				return pusage("--symbol needs a name");
+			}
+			o.syms[o.nr_syms++] = v;
+		} else if (!strcmp(a, "--stdio") || !strcmp(a, "--asm")) {
+			o.source = false;
+		} else if (!strcmp(a, "--source")) {
+			o.source = true;
+		} else if (!strcmp(a, "--no-source")) {
+			o.no_source = true;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "perfkit annotate: unknown option '%s'\n", a);
+			free(o.syms);
+			return pusage(NULL);
+		} else if (a != o.input) {
+			o.syms[o.nr_syms++] = a;
+		}
+	}
+	return annotate_perf(&o);
 }

@@ -12,7 +12,8 @@
  *    --max-runs.
  *  - Outliers: modified z-score |0.6745 (x − median) / MAD| > 3.5 (MeanAD
  *    when MAD = 0; no outliers when every value is equal).  They are
- *    reported, never removed.
+ *    counted in the exports, never removed; the warning is printed when they
+ *    are more than 1 % of the runs.
  *  - Comparison: the ratio of each mean to the fastest mean, ± σ by error
  *    propagation, a 95 % confidence interval (delta method on log ratio),
  *    Welch's t-test and Mann-Whitney U.  Verdict: "slower"/"faster" when
@@ -23,12 +24,35 @@
  *    the run and the exit code; with -i failed runs are kept out of the
  *    statistics, counted, shown and exported, and a command with failures is
  *    never called fastest without a warning.
+ *  - The metric (--metric) is what the statistics and the verdict are
+ *    computed on: "wall" (default, as hyperfine) the elapsed time of each
+ *    run; "cpu" its user+sys CPU time (wait4's rusage of the child and its
+ *    children); "instructions" the instructions it executed: counted
+ *    (perf_event instructions:u of the child, inherited) where the machine
+ *    has a PMU, else simulated — each run is then run once natively (for its
+ *    times) and once under perfkit's Valgrind tool (src/lib/cachesim/vgrun.h;
+ *    --model=cachegrind --branch-sim=no --trace-children=yes, the total Ir
+ *    of every process the command started; its output discarded).  With a shell, the shell's own
+ *    start-up (sh -c '' measured the same way) is subtracted from each
+ *    metric, never below 0.  User and system time are recorded for every
+ *    run whatever the metric, and exported.
+ *  - Busy machine: /proc/loadavg and /proc/stat are read before the first
+ *    and after the last run.  The machine is called busy when the 1-minute
+ *    load average was above the number of online CPUs (before; after, less
+ *    the benchmark's own 1), when CPU steal took 1 % or more of the CPU time
+ *    meanwhile, or when other processes (all non-idle CPU time less this
+ *    benchmark's) kept more than all CPUs but one busy on average.  A busy
+ *    machine gets a warning naming the figures and the metric the verdict
+ *    used; the figures are in the JSON export.  PERFKIT_PROC (default /proc)
+ *    lets tests give their own loadavg and stat files.
  */
 #include "cmd/cmds.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <spawn.h>
@@ -43,13 +67,19 @@
 #include "base/child.h"
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
+#include "cachesim/vgrun.h"
+#include "cgfile/cgfile.h"
 #include "counter/counter.h"
 #include "counter/metrics.h"
 #include "stats/stats.h"
 
 #define MAX_CMDS 64
 #define MAX_PARAMS 8
+
+enum metric { M_WALL, M_CPU, M_INS };
+static const char *const metric_name[] = { "wall", "cpu", "instructions" };
 
 struct bench_opts {
 	int warmup, runs, min_runs, max_runs;
@@ -65,16 +95,24 @@ struct bench_opts {
 	const char *export_json, *export_md, *export_csv;
 	const char *time_unit;      /* "ms", "s", "us" or NULL (auto) */
 	double min_effect;
+	enum metric metric;
+	bool ins_sim;                /* instructions: simulated (no PMU) */
+	struct vgrun vr;             /* ins_sim: the Valgrind tool */
+	char *simdir;                /* ins_sim: a private temporary folder */
+	struct cnt_set icnt;         /* instructions counted: instructions:u */
 };
 
 struct result {
 	char *command, *name;
 	char **params;               /* a value per o->param_vars, or NULL */
 	double *t, *user, *sys;      /* successful runs only */
+	double *cpu, *ins;           /* user+sys, instructions (--metric=instructions) */
 	size_t n, alloc;
-	int *codes;                  /* exit code of every run */
+	int *codes;                  /* exit code of every run (−signal for a signal death) */
 	size_t nruns, failed;
-	struct st_summary s;
+	struct st_summary s;         /* wall time */
+	struct st_summary cs, is;    /* CPU time, instructions */
+	struct st_summary ms;        /* the metric's: s, cs or is */
 	double user_mean, sys_mean;
 	size_t outliers;
 	struct cnt_set cnt;          /* --counters: event names */
@@ -111,9 +149,13 @@ static void usage(FILE *f)
 		"      --time-unit U         millisecond, second or microsecond\n"
 		"      --counters            count perf events (as perfkit stat) in each run\n"
 		"      --min-effect PCT      smallest difference called significant (default 1)\n"
+		"      --metric M            what the verdict is on: wall (elapsed, default), cpu\n"
+		"                            (user+sys) or instructions (counted where a PMU exists,\n"
+		"                            else simulated under perfkit's Valgrind tool)\n"
 		"Comparison: ratio to the fastest ± σ, 95 %% CI, Welch's t-test and Mann-Whitney U;\n"
 		"\"faster\"/\"slower\" when p < 0.05 and the difference ≥ min-effect, else \"no\n"
-		"significant difference at 95 %%\".  Outliers: modified z-score > 3.5 (MAD).\n");
+		"significant difference at 95 %%\".  Outliers: modified z-score > 3.5 (MAD); warned\n"
+		"about when more than 1 %% of the runs.  -D may be decimal (-P x 0 1 -D 0.25).\n");
 }
 
 /* ---- running ---- */
@@ -157,8 +199,10 @@ static void free_argv(char **v)
 }
 
 struct run_out {
-	int code;            /* exit code, or 128+signal, or 127 exec failure */
+	int code;            /* exit code, −signal for a signal death, or 127 exec failure */
 	double wall, user, sys;
+	double ins;          /* --metric=instructions */
+	double sim_wall;     /* time of the simulated run, if any */
 	int exec_errno;
 };
 
@@ -196,7 +240,7 @@ static const char *resolve(const char *name)
 
 /* Without counters: posix_spawn (vfork-like, no handshake), the cheapest
  * way to start a process, so the harness adds little to each run. */
-static int spawn_plain(const struct bench_opts *o, char **argv, bool quiet, struct run_out *r)
+static int spawn_plain(char **argv, bool quiet, struct run_out *r)
 {
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
@@ -216,33 +260,121 @@ static int spawn_plain(const struct bench_opts *o, char **argv, bool quiet, stru
 	if (err) {
 		r->exec_errno = err;
 		r->code = 127;
-		if (!o->shell)
-			free_argv(argv);
 		return 0;
 	}
 	while (wait4(pid, &status, 0, &ru) < 0) {
 		if (errno != EINTR) {
 			err = errno;
-			if (!o->shell)
-				free_argv(argv);
 			return pk_error(err, "wait: %s", strerror(err));
 		}
 	}
 	r->wall = now_s() - t0;
-	if (!o->shell)
-		free_argv(argv);
 	r->user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 	r->sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	r->code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 	return 0;
 }
 
-/* Run cmd once; with cnt, count events on it (enable at exec). */
-static int run_once(const struct bench_opts *o, const char *cmd, bool quiet,
-		    struct cnt_set *cnt, struct run_out *r)
+/* Run argv under perfkit's Valgrind tool (instructions only) and add up the
+ * Ir of every process it started: *ins.  *code as run_out's. */
+static int sim_count(const struct bench_opts *o, char **argv, bool quiet, double *ins, int *code)
+{
+	static const char *const opts[] = { "--model=cachegrind", "--branch-sim=no",
+					    "--trace-children=yes", NULL };
+	struct strbuf out = STRBUF_INIT, log = STRBUF_INIT;
+	int saved[3] = { -1, -1, -1 }, err, status = 0;
+	pid_t pid;
+
+	sb_addf(&out, "%s/ins.%%p", o->simdir);
+	sb_addf(&log, "%s/valgrind.log", o->simdir);
+	if (quiet) {   /* the tool's child inherits our stdin/stdout/stderr */
+		int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		fflush(stdout);
+		fflush(stderr);
+		for (int k = 0; k < 3 && nul >= 0; k++) {
+			saved[k] = fcntl(k, F_DUPFD_CLOEXEC, 10);
+			dup2(nul, k);
+		}
+		if (nul >= 0)
+			close(nul);
+	}
+	err = vgrun_spawn(&o->vr, opts, out.buf, log.buf, argv, &pid);
+	for (int k = 0; k < 3; k++)
+		if (saved[k] >= 0) {
+			dup2(saved[k], k);
+			close(saved[k]);
+		}
+	if (err) {
+		sb_release(&out);
+		sb_release(&log);
+		return err;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			err = pk_error(errno, "wait: %s", strerror(errno));
+			goto done;
+		}
+	*code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+
+	/* the counts: one file per process (ins.PID) */
+	DIR *d = opendir(o->simdir);
+	struct dirent *de;
+	size_t files = 0;
+	double sum = 0;
+
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "ins.", 4))
+			continue;
+		struct strbuf f = STRBUF_INIT;
+		struct cgfile *cg = NULL;
+
+		sb_addf(&f, "%s/%s", o->simdir, de->d_name);
+		if (!err && (err = cgfile_read(f.buf, &cg)) == 0) {
+			int k = cgfile_event(cg, "Ir");
+
+			if (k < 0)
+				err = pk_error(EINVAL, "%s: no Ir event in the simulator's output", f.buf);
+			else
+				sum += (double)cg->summary[k];
+			files++;
+		}
+		cgfile_free(cg);
+		unlink(f.buf);
+		sb_release(&f);
+	}
+	if (d)
+		closedir(d);
+	if (!err && !files) {
+		/* Valgrind wrote nothing: say its last message */
+		FILE *lf = fopen(log.buf, "re");
+		char line[512], last[512] = "";
+
+		while (lf && fgets(line, sizeof(line), lf))
+			if (line[0] != '\n')
+				snprintf(last, sizeof(last), "%s", line);
+		if (lf)
+			fclose(lf);
+		last[strcspn(last, "\n")] = 0;
+		err = pk_error(EIO, "the simulated run of '%s' gave no instruction count (exit code %d)%s%s",
+			       argv[0], *code, last[0] ? ": " : "", last);
+	}
+	*ins = sum;
+done:
+	unlink(log.buf);
+	sb_release(&out);
+	sb_release(&log);
+	return err;
+}
+
+/* Run cmd once; with cnt, count events on it (enable at exec); with
+ * --metric=instructions, count or simulate its instructions too. */
+static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
+		    struct cnt_set *cnt, bool want_ins, struct run_out *r)
 {
 	char **argv;
 	char *shv[4];
+	int err;
 
 	memset(r, 0, sizeof(*r));
 	if (o->shell) {
@@ -258,38 +390,69 @@ static int run_once(const struct bench_opts *o, const char *cmd, bool quiet,
 			return pk_error(EINVAL, "empty command");
 		}
 	}
-	if (!cnt)
-		return spawn_plain(o, argv, quiet, r);
-	struct pk_child ch;
-	int err = pk_child_fork(&ch, argv, NULL, quiet ? PK_CHILD_QUIET : 0);
+	struct cnt_set *icnt = want_ins && !o->ins_sim ? &o->icnt : NULL;
+	if (!cnt && !icnt) {
+		err = spawn_plain(argv, quiet, r);
+	} else {
+		struct pk_child ch;
+		unsigned fl = CNT_ENABLE_ON_EXEC | CNT_INHERIT;
+
+		err = pk_child_fork(&ch, argv, NULL, quiet ? PK_CHILD_QUIET : 0);
+		if (err)
+			goto out;
+		if ((cnt && (err = cnt_set_open(cnt, ch.pid, -1, fl))) ||
+		    (icnt && (err = cnt_set_open(icnt, ch.pid, -1, fl)))) {
+			pk_child_abort(&ch);
+			if (cnt)
+				cnt_set_close(cnt);
+			goto out;
+		}
+		double t0 = now_s();
+		r->exec_errno = pk_child_release(&ch);
+		int status = 0;
+		struct rusage ru;
+		while (wait4(ch.pid, &status, 0, &ru) < 0) {
+			if (errno != EINTR) {
+				err = pk_error(errno, "wait: %s", strerror(errno));
+				goto out;
+			}
+		}
+		r->wall = now_s() - t0;
+		if (cnt) {
+			err = cnt_set_read(cnt);
+			cnt_set_close(cnt);
+		}
+		if (icnt) {
+			int e2 = cnt_set_read(icnt);
+			cnt_set_close(icnt);
+			if (!err)
+				err = e2;
+			if (!err && icnt->ev[0].state != CNT_OK)
+				err = pk_error(EIO, "instructions:u was not counted in this run");
+			r->ins = (double)icnt->ev[0].value;
+		}
+		if (err)
+			goto out;
+		r->user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+		r->sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		r->code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+	}
+	if (!err && want_ins && o->ins_sim && !r->exec_errno && r->code == 0) {
+		int code = 0;
+		double t0 = now_s();
+
+		/* quiet whatever --show-output says: the output was shown
+		 * by the native run */
+		err = sim_count(o, argv, true, &r->ins, &code);
+		r->sim_wall = now_s() - t0;
+		if (!err && code)
+			err = pk_error(EINVAL, "'%s' succeeded natively but exited with code %d under the simulator",
+				       cmd, code);
+	}
+out:
 	if (!o->shell)
 		free_argv(argv);
-	if (err)
-		return err;
-	err = cnt_set_open(cnt, ch.pid, -1, CNT_ENABLE_ON_EXEC | CNT_INHERIT);
-	if (err) {
-		pk_child_abort(&ch);
-		return err;
-	}
-	double t0 = now_s();
-	r->exec_errno = pk_child_release(&ch);
-	int status = 0;
-	struct rusage ru;
-	while (wait4(ch.pid, &status, 0, &ru) < 0) {
-		if (errno != EINTR)
-			return pk_error(errno, "wait: %s", strerror(errno));
-	}
-	r->wall = now_s() - t0;
-	if (cnt) {
-		err = cnt_set_read(cnt);
-		cnt_set_close(cnt);
-		if (err)
-			return err;
-	}
-	r->user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-	r->sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	return 0;
+	return err;
 }
 
 /* ---- formatting ---- */
@@ -336,18 +499,46 @@ static void progress_clear(bool tty)
 
 /* ---- main loop ---- */
 
-static void add_sample(struct result *r, double t, double u, double s)
+static void add_sample(struct result *r, double t, double u, double s, double ins)
 {
 	if (r->n == r->alloc) {
 		r->alloc = r->alloc ? 2 * r->alloc : 16;
 		r->t = xrealloc(r->t, r->alloc * sizeof(double));
 		r->user = xrealloc(r->user, r->alloc * sizeof(double));
 		r->sys = xrealloc(r->sys, r->alloc * sizeof(double));
+		r->cpu = xrealloc(r->cpu, r->alloc * sizeof(double));
+		r->ins = xrealloc(r->ins, r->alloc * sizeof(double));
 	}
 	r->t[r->n] = t;
 	r->user[r->n] = u;
 	r->sys[r->n] = s;
+	r->cpu[r->n] = u + s;
+	r->ins[r->n] = ins;
 	r->n++;
+}
+
+/* How a run ended, for messages: " with exit code N", or ": terminated by
+ * signal N (SIGNAME)" for a signal death (code −N); under a shell, a code
+ * 128 + N is named as the signal the shell saw. */
+static const char *how_ended(int code, bool shell, char *buf, size_t len)
+{
+	const char *sh_sig = shell && code > 128 && code < 128 + 65 ? sigabbrev_np(code - 128) : NULL;
+
+	if (sh_sig) {   /* sh -c CMD: the shell reports CMD's signal N as 128 + N */
+		snprintf(buf, len, " with exit code %d (from the shell: signal %d, SIG%s)", code, code - 128, sh_sig);
+	} else if (code >= 0) {
+		snprintf(buf, len, " with exit code %d", code);
+	} else {
+		const char *abbrev = sigabbrev_np(-code);
+		snprintf(buf, len, ": terminated by signal %d (SIG%s)", -code, abbrev ? abbrev : "?");
+	}
+	return buf;
+}
+
+/* The values the statistics and the verdict use. */
+static const double *metric_vals(const struct bench_opts *o, const struct result *r)
+{
+	return o->metric == M_CPU ? r->cpu : o->metric == M_INS ? r->ins : r->t;
 }
 
 static void add_code(struct result *r, int code, size_t *cap)
@@ -374,24 +565,34 @@ static void add_counts(struct result *r, size_t cap_runs)
 	}
 }
 
-static int shell_overhead(const struct bench_opts *o, double *t, double *u, double *s)
+struct overhead { double t, u, s, ins; };
+
+/* The shell's own start-up (sh -c ''), 20 runs; its instructions from 3 of
+ * them (counted or simulated, as the commands' are). */
+static int shell_overhead(struct bench_opts *o, struct overhead *oh)
 {
-	double tt[20], uu[20], ss[20];
+	double tt[20], uu[20], ss[20], ii[20];
 	struct run_out ro;
 
 	for (int i = 0; i < 20; i++) {
-		int err = run_once(o, "", true, NULL, &ro);
+		int err = run_once(o, "", true, NULL, o->metric == M_INS && i < 3, &ro);
 		if (err)
 			return err;
 		if (ro.code != 0 || ro.exec_errno)
-			return pk_error(EINVAL, "shell '%s' does not run (exit code %d)", o->shell, ro.code);
+		{
+			char how[64];
+			return pk_error(EINVAL, "shell '%s' does not run (it ended%s)", o->shell,
+					how_ended(ro.code, false, how, sizeof(how)));
+		}
 		tt[i] = ro.wall;
 		uu[i] = ro.user;
 		ss[i] = ro.sys;
+		ii[i] = ro.ins;
 	}
-	*t = st_median(tt, 20);   /* median: robust against a stray slow start */
-	*u = st_mean(uu, 20);
-	*s = st_mean(ss, 20);
+	oh->t = st_median(tt, 20);   /* median: robust against a stray slow start */
+	oh->u = st_mean(uu, 20);
+	oh->s = st_mean(ss, 20);
+	oh->ins = o->metric == M_INS ? st_median(ii, 3) : 0;
 	return 0;
 }
 
@@ -405,16 +606,18 @@ static int run_prepare(const struct bench_opts *o, int idx, const char *what)
 	struct bench_opts sh = *o;
 	if (!sh.shell)
 		sh.shell = "sh";
-	int err = run_once(&sh, cmd, !o->show_output, NULL, &ro);
+	int err = run_once(&sh, cmd, !o->show_output, NULL, false, &ro);
 	if (err)
 		return err;
-	if (ro.code != 0)
-		return pk_error(EINVAL, "%s command '%s' failed with exit code %d", what, cmd, ro.code);
+	if (ro.code != 0) {
+		char how[64];
+		return pk_error(EINVAL, "%s command '%s' failed%s", what, cmd, how_ended(ro.code, true, how, sizeof(how)));
+	}
 	return 0;
 }
 
-static int bench_one(const struct bench_opts *o, int idx, struct result *r, double sh_t,
-		     double sh_u, double sh_s, bool tty)
+static int bench_one(struct bench_opts *o, int idx, struct result *r, const struct overhead *oh,
+		     bool tty)
 {
 	struct run_out ro;
 	size_t code_cap = 0;
@@ -426,13 +629,15 @@ static int bench_one(const struct bench_opts *o, int idx, struct result *r, doub
 		if ((err = run_prepare(o, idx, "prepare")))
 			return err;
 		progress(tty, "Warmup", (size_t)i, (size_t)o->warmup, 0);
-		if ((err = run_once(o, r->command, !o->show_output, NULL, &ro)))
+		if ((err = run_once(o, r->command, !o->show_output, NULL, false, &ro)))
 			return err;
 		if (ro.exec_errno)
 			return pk_error(ro.exec_errno, "cannot run '%s': %s", r->command, strerror(ro.exec_errno));
-		if (ro.code && !o->ignore_failure)
-			return pk_error(EINVAL, "command '%s' failed in warmup run %d with exit code %d (use -i to ignore failures)",
-					r->command, i + 1, ro.code);
+		if (ro.code && !o->ignore_failure) {
+			char how[64];
+			return pk_error(EINVAL, "command '%s' failed in warmup run %d%s (use -i to ignore failures)",
+					r->command, i + 1, how_ended(ro.code, o->shell != NULL, how, sizeof(how)));
+		}
 	}
 	size_t target = o->runs > 0 ? (size_t)o->runs : (size_t)o->min_runs;
 	double start = now_s();
@@ -441,27 +646,31 @@ static int bench_one(const struct bench_opts *o, int idx, struct result *r, doub
 			return err;
 		double el = now_s() - start, eta = i ? el / (double)i * (double)(target - i) : 0;
 		progress(tty, "Performing runs", i, target, eta);
-		if ((err = run_once(o, r->command, !o->show_output, o->counters ? &r->cnt : NULL, &ro)))
+		if ((err = run_once(o, r->command, !o->show_output, o->counters ? &r->cnt : NULL,
+				    o->metric == M_INS, &ro)))
 			return err;
 		if (ro.exec_errno)
 			return pk_error(ro.exec_errno, "cannot run '%s': %s", r->command, strerror(ro.exec_errno));
 		add_code(r, ro.code, &code_cap);
 		if (ro.code) {
 			if (!o->ignore_failure) {
+				char how[64];
 				progress_clear(tty);
-				return pk_error(EINVAL, "command '%s' failed in run %zu with exit code %d (use -i to ignore failures)",
-						r->command, i + 1, ro.code);
+				return pk_error(EINVAL, "command '%s' failed in run %zu%s (use -i to ignore failures)",
+						r->command, i + 1, how_ended(ro.code, o->shell != NULL, how, sizeof(how)));
 			}
 			r->failed++;
 		} else {
-			double t = ro.wall - sh_t, u = ro.user - sh_u, s = ro.sys - sh_s;
-			add_sample(r, t > 0 ? t : 0, u > 0 ? u : 0, s > 0 ? s : 0);
+			double t = ro.wall - oh->t, u = ro.user - oh->u, s = ro.sys - oh->s;
+			double ins = ro.ins - oh->ins;
+			add_sample(r, t > 0 ? t : 0, u > 0 ? u : 0, s > 0 ? s : 0, ins > 0 ? ins : 0);
 			if (o->counters)
 				add_counts(r, target);
 		}
 		if (i == 0 && o->runs <= 0) {
-			/* hyperfine's rule: about 3 s, within [min, max] runs */
-			double per = ro.wall > 1e-6 ? ro.wall : 1e-6;
+			/* hyperfine's rule: about 3 s, within [min, max] runs
+			 * (a simulated run's time counts in) */
+			double per = ro.wall + ro.sim_wall > 1e-6 ? ro.wall + ro.sim_wall : 1e-6;
 			double want = 3.0 / per;
 			size_t n = want > 1e7 ? 10000000 : (size_t)want;
 			if (n < (size_t)o->min_runs)
@@ -476,15 +685,20 @@ static int bench_one(const struct bench_opts *o, int idx, struct result *r, doub
 		struct bench_opts sh = *o;
 		if (!sh.shell)
 			sh.shell = "sh";
-		if ((err = run_once(&sh, o->cleanup, !o->show_output, NULL, &ro)))
+		if ((err = run_once(&sh, o->cleanup, !o->show_output, NULL, false, &ro)))
 			return err;
-		if (ro.code)
-			return pk_error(EINVAL, "cleanup command '%s' failed with exit code %d", o->cleanup, ro.code);
+		if (ro.code) {
+			char how[64];
+			return pk_error(EINVAL, "cleanup command '%s' failed%s", o->cleanup, how_ended(ro.code, true, how, sizeof(how)));
+		}
 	}
 	st_summarize(r->t, r->n, &r->s);
+	st_summarize(r->cpu, r->n, &r->cs);
+	st_summarize(r->ins, r->n, &r->is);
+	r->ms = o->metric == M_CPU ? r->cs : o->metric == M_INS ? r->is : r->s;
 	r->user_mean = st_mean(r->user, r->n);
 	r->sys_mean = st_mean(r->sys, r->n);
-	r->outliers = st_outliers(r->t, r->n, ST_OUTLIER_Z, NULL);
+	r->outliers = st_outliers(metric_vals(o, r), r->n, ST_OUTLIER_Z, NULL);
 	return 0;
 }
 
@@ -508,11 +722,25 @@ static void print_result(const struct bench_opts *o, int i, const struct result 
 	printf("  Median (± MAD):      %6.*f %s ± %5.*f %s\n", d, r->s.median * sc, u, d, r->s.mad * sc, u);
 	printf("  Range (min … max):   %6.*f %s … %6.*f %s    %zu run%s\n",
 	       d, r->s.min * sc, u, d, r->s.max * sc, u, r->n, r->n == 1 ? "" : "s");
+	if (o->metric == M_CPU) {
+		const char *cu = unit_for(o, r->cs.mean, &sc);
+		int cd = !strcmp(cu, "s") ? 3 : 1;
+		printf("  CPU (mean ± σ):      %6.*f %s ± %5.*f %s    user+sys, the verdict's metric\n",
+		       cd, r->cs.mean * sc, cu, cd, r->cs.stddev * sc, cu);
+	} else if (o->metric == M_INS) {
+		printf("  Instructions:        %.0f ± %.0f (mean ± σ), %s, the verdict's metric\n",
+		       r->is.mean, r->is.stddev,
+		       o->ins_sim ? "simulated (perfkit's Valgrind tool)" : "counted (instructions:u)");
+	}
 	if (r->failed) {
 		printf("  Failed runs:         %zu of %zu (exit codes:", r->failed, r->nruns);
 		for (size_t k = 0, shown = 0; k < r->nruns && shown < 8; k++)
 			if (r->codes[k]) {
-				printf(" %d", r->codes[k]);
+				const char *abbrev = r->codes[k] < 0 ? sigabbrev_np(-r->codes[k]) : NULL;
+				if (r->codes[k] > 0)
+					printf(" %d", r->codes[k]);
+				else    /* a signal death: its name, as the shell's "Segmentation fault" */
+					printf(" SIG%s", abbrev ? abbrev : "?");
 				shown++;
 			}
 		printf("), left out of the statistics\n");
@@ -532,10 +760,121 @@ static void print_result(const struct bench_opts *o, int i, const struct result 
 		printf(" \n  Warning: the command took less than 5 ms; the shell's own start-up, measured\n"
 		       "  and subtracted, is of the same size, so these times are inexact. -N (--shell=none)\n"
 		       "  runs the command without a shell.\n");
-	if (r->outliers)
-		printf(" \n  Warning: %zu statistical outlier%s (modified z-score > 3.5 on the MAD). Consider a quieter system, --warmup or --prepare.\n",
-		       r->outliers, r->outliers == 1 ? "" : "s");
+	if (st_outliers_notable(r->outliers, r->n))
+		printf(" \n  Warning: %zu statistical outlier%s in %zu runs (%.1f %%; modified z-score > 3.5 on the MAD). Consider a quieter system, --warmup or --prepare.\n",
+		       r->outliers, r->outliers == 1 ? "" : "s", r->n, 100.0 * (double)r->outliers / (double)r->n);
 	printf(" \n");
+}
+
+/* ---- is the machine busy? ---- */
+
+struct machine {
+	int cpus;
+	double load[2];                       /* 1-minute load average, -1: unknown */
+	unsigned long long busy[2], total[2], steal[2];   /* /proc/stat jiffies */
+	bool have_stat[2];
+	double cpu_self[2];                   /* this process and its children, s */
+	double wall[2];
+};
+
+static void machine_sample(struct machine *m, int at)
+{
+	const char *root = getenv("PERFKIT_PROC");
+	char path[4096], line[512];
+	FILE *f;
+
+	if (!root || !*root)
+		root = "/proc";
+	m->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (m->cpus < 1)
+		m->cpus = 1;
+	m->load[at] = -1;
+	snprintf(path, sizeof(path), "%s/loadavg", root);
+	if ((f = fopen(path, "re"))) {
+		if (fscanf(f, "%lf", &m->load[at]) != 1)
+			m->load[at] = -1;
+		fclose(f);
+	}
+	m->have_stat[at] = false;
+	snprintf(path, sizeof(path), "%s/stat", root);
+	if ((f = fopen(path, "re"))) {
+		unsigned long long v[8] = { 0 };
+		/* cpu  user nice system idle iowait irq softirq steal … (proc(5)) */
+		if (fgets(line, sizeof(line), f) &&
+		    sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+			m->total[at] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+			m->busy[at] = m->total[at] - v[3] - v[4];
+			m->steal[at] = v[7];
+			m->have_stat[at] = true;
+		}
+		fclose(f);
+	}
+	struct rusage self, kids;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	m->cpu_self[at] = (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec +
+				   kids.ru_stime.tv_sec) +
+			  (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
+				   kids.ru_stime.tv_usec) / 1e6;
+	m->wall[at] = now_s();
+}
+
+struct busy {
+	bool busy;
+	double load;      /* the higher of before and after−1; -1 unknown */
+	double steal_pct; /* -1 unknown */
+	double others;    /* CPUs other processes kept busy on average; -1 unknown */
+};
+
+static struct busy machine_busy(const struct machine *m)
+{
+	struct busy b = { false, -1, -1, -1 };
+
+	if (m->load[0] >= 0)
+		b.load = m->load[0];
+	if (m->load[1] >= 0 && m->load[1] - 1 > b.load)
+		b.load = m->load[1] - 1;
+	if (m->have_stat[0] && m->have_stat[1] && m->total[1] > m->total[0]) {
+		double dt = (double)(m->total[1] - m->total[0]);
+		double hz = (double)sysconf(_SC_CLK_TCK), el = m->wall[1] - m->wall[0];
+
+		b.steal_pct = m->steal[1] >= m->steal[0] ? 100.0 * (double)(m->steal[1] - m->steal[0]) / dt : 0;
+		if (hz > 0 && el > 0.5) {   /* jiffies are too coarse for less */
+			double busy_s = (double)(m->busy[1] - m->busy[0]) / hz;
+			b.others = (busy_s - (m->cpu_self[1] - m->cpu_self[0])) / el;
+			if (b.others < 0)
+				b.others = 0;
+		}
+	}
+	b.busy = b.load > m->cpus || b.steal_pct >= 1.0 || b.others > m->cpus - 1 + 0.05;
+	return b;
+}
+
+static const char *metric_words(enum metric m)
+{
+	return m == M_CPU ? "user+sys CPU time" : m == M_INS ? "instructions" : "wall time";
+}
+
+static void print_busy(const struct bench_opts *o, const struct machine *m, const struct busy *b)
+{
+	if (!b->busy)
+		return;
+	printf("Warning: the machine was busy during the runs (");
+	const char *sep = "";
+	if (b->load >= 0) {
+		printf("load average %.2f on %d CPU%s", b->load, m->cpus, m->cpus == 1 ? "" : "s");
+		sep = "; ";
+	}
+	if (b->others >= 0) {
+		printf("%sother processes used %.2f CPUs", sep, b->others);
+		sep = "; ";
+	}
+	if (b->steal_pct >= 0)
+		printf("%sCPU steal %.1f %%", sep, b->steal_pct);
+	printf(").\n  The verdict is on %s%s\n \n", metric_words(o->metric),
+	       o->metric == M_WALL ? ", which waiting for a CPU lengthens: --metric=cpu or\n"
+				     "  --metric=instructions are steadier on a busy machine." : ".");
 }
 
 /* IPC from the mean instructions and cycles of a result, if both counted. */
@@ -562,8 +901,15 @@ static bool ipc_of(const struct result *r, double *ipc)
 static void print_summary(const struct bench_opts *o, struct result *res, int nres, int fastest)
 {
 	struct result *f = &res[fastest];
+	const double *fv = metric_vals(o, f);
+	/* how the ratio reads: "faster" (wall), "less CPU time", "fewer instructions" */
+	const char *than = o->metric == M_CPU ? "less CPU time than" :
+			   o->metric == M_INS ? "fewer instructions than" : "faster than";
+	const char *worse = o->metric == M_CPU ? "uses more CPU time than" :
+			    o->metric == M_INS ? "executes more instructions than" : "is slower than";
 
-	printf("Summary\n");
+	printf("Summary (verdict on %s%s)\n", metric_words(o->metric),
+	       o->metric == M_INS ? (o->ins_sim ? ", simulated" : ", counted") : "");
 	printf("  '%s' ran\n", label(f));
 	if (f->failed)
 		printf("  Warning: '%s' had %zu failed run%s; it is the fastest of its successful runs only.\n",
@@ -573,28 +919,31 @@ static void print_summary(const struct bench_opts *o, struct result *res, int nr
 		if (i == fastest || r->n == 0)
 			continue;
 		struct st_ratio q;
-		if (st_ratio(r->t, r->n, f->t, f->n, &q) != 0) {
+		const double *rv = metric_vals(o, r);
+		if (st_ratio(rv, r->n, fv, f->n, &q) != 0) {
 			printf("    relative comparison with '%s' unavailable (a mean of zero)\n", label(r));
 			continue;
 		}
 		if (r->n >= 2 && f->n >= 2)
-			printf("    %.2f ± %.2f times faster than '%s'\n", q.ratio, q.sigma, label(r));
+			printf("    %.2f ± %.2f times %s '%s'\n", q.ratio, q.sigma, than, label(r));
 		else
-			printf("    %.2f times faster than '%s'\n", q.ratio, label(r));
+			printf("    %.2f times %s '%s'\n", q.ratio, than, label(r));
 		struct st_test w, mw;
-		bool have_w = st_welch(r->t, r->n, f->t, f->n, &w) == 0;
-		st_mann_whitney(r->t, r->n, f->t, f->n, &mw);
+		bool have_w = st_welch(rv, r->n, fv, f->n, &w) == 0;
+		st_mann_whitney(rv, r->n, fv, f->n, &mw);
 		if (have_w)
 			printf("      95%% CI [%.3f, %.3f], Welch's t-test p = %.3g, Mann-Whitney U p = %.3g\n",
 			       q.ci_lo, q.ci_hi, w.p, mw.p);
 		bool sig = have_w && w.p < 0.05 && fabs(q.ratio - 1) * 100 >= o->min_effect;
+		const char *vl = o->metric == M_CPU ? "verdict on CPU time" :
+				 o->metric == M_INS ? "verdict on instructions" : "verdict";
 		if (!have_w)
-			printf("      verdict: not enough runs for a significance test (need 2 or more each)\n");
+			printf("      %s: not enough runs for a significance test (need 2 or more each)\n", vl);
 		else if (sig)
-			printf("      verdict: '%s' is slower than '%s' (significant at 95 %%)\n", label(r), label(f));
+			printf("      %s: '%s' %s '%s' (significant at 95 %%)\n", vl, label(r), worse, label(f));
 		else
-			printf("      verdict: no significant difference at 95 %% between '%s' and '%s'%s\n",
-			       label(r), label(f),
+			printf("      %s: no significant difference at 95 %% between '%s' and '%s'%s\n",
+			       vl, label(r), label(f),
 			       w.p < 0.05 ? " (below the minimum effect)" : "");
 		if (r->cv && f->cv) {
 			for (size_t k = 0; k < r->cnt.nr && k < f->cnt.nr; k++) {
@@ -647,7 +996,18 @@ static void json_str(struct strbuf *sb, const char *s)
 	sb_addch(sb, '"');
 }
 
-static int export_json(const struct bench_opts *o, struct result *res, int nres)
+static void json_array(struct strbuf *sb, const char *key, const double *v, size_t n)
+{
+	sb_addf(sb, ",\n      \"%s\": [", key);
+	for (size_t k = 0; k < n; k++) {
+		sb_addstr(sb, k ? ", " : "");
+		json_num(sb, v[k], true);
+	}
+	sb_addstr(sb, "]");
+}
+
+static int export_json(const struct bench_opts *o, struct result *res, int nres,
+		       const struct machine *m, const struct busy *b)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -670,6 +1030,16 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres)
 		json_num(&sb, r->user_mean, have);
 		sb_addstr(&sb, ",\n      \"system\": ");
 		json_num(&sb, r->sys_mean, have);
+		sb_addstr(&sb, ",\n      \"cpu\": ");
+		json_num(&sb, r->cs.mean, have);
+		sb_addstr(&sb, ",\n      \"cpu_stddev\": ");
+		json_num(&sb, r->cs.stddev, r->n >= 2);
+		if (o->metric == M_INS) {
+			sb_addstr(&sb, ",\n      \"instructions\": ");
+			json_num(&sb, r->is.mean, have);
+			sb_addstr(&sb, ",\n      \"instructions_stddev\": ");
+			json_num(&sb, r->is.stddev, r->n >= 2);
+		}
 		sb_addstr(&sb, ",\n      \"min\": ");
 		json_num(&sb, r->s.min, have);
 		sb_addstr(&sb, ",\n      \"max\": ");
@@ -680,9 +1050,18 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres)
 			sb_addstr(&sb, k ? ", " : "");
 			json_num(&sb, r->t[k], true);
 		}
-		sb_addstr(&sb, "],\n      \"exit_codes\": [");
+		sb_addstr(&sb, "]");
+		json_array(&sb, "user_times", r->user, r->n);
+		json_array(&sb, "system_times", r->sys, r->n);
+		json_array(&sb, "cpu_times", r->cpu, r->n);
+		if (o->metric == M_INS)
+			json_array(&sb, "instruction_counts", r->ins, r->n);
+		sb_addstr(&sb, ",\n      \"exit_codes\": [");
 		for (size_t k = 0; k < r->nruns; k++)
-			sb_addf(&sb, "%s%d", k ? ", " : "", r->codes[k]);
+			if (r->codes[k] >= 0)
+				sb_addf(&sb, "%s%d", k ? ", " : "", r->codes[k]);
+			else    /* hyperfine's null: no exit code, a signal ended the run */
+				sb_addf(&sb, "%snull", k ? ", " : "");
 		sb_addstr(&sb, "]");
 		if (r->params) {
 			sb_addstr(&sb, ",\n      \"parameters\": {");
@@ -706,18 +1085,29 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres)
 		}
 		sb_addstr(&sb, "\n    }");
 	}
-	sb_addstr(&sb, "\n  ]\n}\n");
+	sb_addstr(&sb, "\n  ],\n  \"metric\": ");
+	json_str(&sb, metric_name[o->metric]);
+	if (o->metric == M_INS)
+		sb_addf(&sb, ",\n  \"instructions_source\": \"%s\"", o->ins_sim ? "simulated" : "counted");
+	sb_addf(&sb, ",\n  \"machine\": {\"cpus\": %d, \"load_average\": ", m->cpus);
+	json_num(&sb, b->load, b->load >= 0);
+	sb_addstr(&sb, ", \"steal_percent\": ");
+	json_num(&sb, b->steal_pct, b->steal_pct >= 0);
+	sb_addstr(&sb, ", \"other_cpus_busy\": ");
+	json_num(&sb, b->others, b->others >= 0);
+	sb_addf(&sb, ", \"busy\": %s}\n}\n", b->busy ? "true" : "false");
 	int err = write_file(o->export_json, &sb);
 	sb_release(&sb);
 	return err;
 }
 
+/* The best by the metric (the smallest mean). */
 static int fastest_of(struct result *res, int nres)
 {
 	int f = -1;
 
 	for (int i = 0; i < nres; i++)
-		if (res[i].n && (f < 0 || res[i].s.mean < res[f].s.mean))
+		if (res[i].n && (f < 0 || res[i].ms.mean < res[f].ms.mean))
 			f = i;
 	return f;
 }
@@ -730,23 +1120,28 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres)
 	const char *u = unit_for(o, f >= 0 ? res[f].s.mean : 0, &sc);
 	int d = !strcmp(u, "s") ? 3 : 1;
 
-	sb_addf(&sb, "| Command | Mean [%s] | Min [%s] | Max [%s] | Relative |\n|:---|---:|---:|---:|---:|\n",
-		u, u, u);
+	bool ins = o->metric == M_INS;
+	/* the Relative column names the metric the ratios are on */
+	sb_addf(&sb, "| Command | Mean [%s] | Min [%s] | Max [%s] | User+Sys [%s] | %sRelative (%s%s) |\n"
+		"|:---|---:|---:|---:|---:|%s---:|\n",
+		u, u, u, u, ins ? "Instructions | " : "", o->metric == M_CPU ? "CPU" : metric_name[o->metric],
+		ins ? (o->ins_sim ? ", simulated" : ", counted") : "", ins ? "---:|" : "");
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
 		sb_addstr(&sb, "| `");
-		for (const char *p = label(r); *p; p++) {
-			if (*p == '\n' || *p == '\r') {   /* a row is one line */
-				sb_addch(&sb, ' ');
-				continue;
-			}
+		/* control characters escaped (a row is one line, and no escape
+		 * sequence reaches a terminal showing the file) */
+		struct strbuf esc = STRBUF_INIT;
+		sb_add_term(&esc, label(r), strlen(label(r)));
+		for (const char *p = esc.buf; *p; p++) {
 			if (*p == '|' || *p == '`')
 				sb_addch(&sb, '\\');
 			sb_addch(&sb, *p);
 		}
+		sb_release(&esc);
 		sb_addstr(&sb, "` | ");
 		if (!r->n) {
-			sb_addstr(&sb, "n/a | n/a | n/a | n/a |\n");
+			sb_addstr(&sb, ins ? "n/a | n/a | n/a | n/a | n/a | n/a |\n" : "n/a | n/a | n/a | n/a | n/a |\n");
 			continue;
 		}
 		if (r->n >= 2)
@@ -754,8 +1149,16 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres)
 		else
 			sb_addf(&sb, "%.*f", d, r->s.mean * sc);
 		sb_addf(&sb, " | %.*f | %.*f | ", d, r->s.min * sc, d, r->s.max * sc);
+		if (r->n >= 2)
+			sb_addf(&sb, "%.*f ± %.*f | ", d, r->cs.mean * sc, d, r->cs.stddev * sc);
+		else
+			sb_addf(&sb, "%.*f | ", d, r->cs.mean * sc);
+		if (ins && r->n >= 2)
+			sb_addf(&sb, "%.0f ± %.0f | ", r->is.mean, r->is.stddev);
+		else if (ins)
+			sb_addf(&sb, "%.0f | ", r->is.mean);
 		struct st_ratio q;
-		if (f < 0 || st_ratio(r->t, r->n, res[f].t, res[f].n, &q) != 0)
+		if (f < 0 || st_ratio(metric_vals(o, r), r->n, metric_vals(o, &res[f]), res[f].n, &q) != 0)
 			sb_addstr(&sb, "n/a |\n");
 		else if (i == f)
 			sb_addstr(&sb, "1.00 |\n");
@@ -798,7 +1201,7 @@ static int export_csv(const struct bench_opts *o, struct result *res, int nres)
 		csv_field(&sb, col);
 		free(col);
 	}
-	sb_addstr(&sb, ",runs,failed_runs\n");
+	sb_addstr(&sb, ",runs,failed_runs,metric,cpu,cpu_stddev,instructions,instructions_stddev\n");
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
 		csv_field(&sb, label(r));
@@ -811,7 +1214,15 @@ static int export_csv(const struct bench_opts *o, struct result *res, int nres)
 			sb_addch(&sb, ',');
 			csv_field(&sb, r->params ? r->params[k] : "");
 		}
-		sb_addf(&sb, ",%zu,%zu\n", r->n, r->failed);
+		sb_addf(&sb, ",%zu,%zu,%s", r->n, r->failed, metric_name[o->metric]);
+		if (r->n)
+			sb_addf(&sb, ",%.9g,%.9g", r->cs.mean, r->cs.stddev);
+		else
+			sb_addstr(&sb, ",,");
+		if (r->n && o->metric == M_INS)
+			sb_addf(&sb, ",%.12g,%.12g\n", r->is.mean, r->is.stddev);
+		else
+			sb_addstr(&sb, ",,\n");
 	}
 	int err = write_file(o->export_csv, &sb);
 	sb_release(&sb);
@@ -834,20 +1245,148 @@ static char *substitute(const char *tmpl, const char *var, const char *val)
 	return sb_detach(&sb, NULL);
 }
 
+/* A decimal number v / 10^scale, exactly (hyperfine steps -P with exact
+ * decimals: 0.1 + 0.2 is 0.3, never 0.30000000000000004). */
+struct dec {
+	int64_t v;
+	int scale;
+};
+
+static bool dec_parse(const char *s, struct dec *d)
+{
+	bool neg = *s == '-', dot = false;
+	int digits = 0;
+
+	d->v = 0;
+	d->scale = 0;
+	if (neg || *s == '+')
+		s++;
+	for (; *s; s++) {
+		if (*s == '.' && !dot) {
+			dot = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || ++digits > 17)
+			return false;
+		d->v = d->v * 10 + (*s - '0');
+		d->scale += dot;
+	}
+	if (!digits || s[-1] == '.')
+		return false;
+	if (neg)
+		d->v = -d->v;
+	return true;
+}
+
+/* To `scale` decimals (≥ d->scale); false when that would not fit. */
+static bool dec_rescale(struct dec *d, int scale)
+{
+	for (; d->scale < scale; d->scale++) {
+		if (d->v > INT64_MAX / 10 || d->v < INT64_MIN / 10)
+			return false;
+		d->v *= 10;
+	}
+	return true;
+}
+
+/* v at `scale` decimals, printed with `show` of them (show ≤ scale; the
+ * dropped digits are zeros). */
+static void dec_format(int64_t v, int scale, int show, char *buf, size_t len)
+{
+	uint64_t a = v < 0 ? -(uint64_t)v : (uint64_t)v, p = 1;
+
+	for (int i = 0; i < scale; i++)
+		p *= 10;
+	uint64_t whole = a / p, frac = a % p;
+	for (int i = show; i < scale; i++)
+		frac /= 10;
+	if (show)
+		snprintf(buf, len, "%s%" PRIu64 ".%0*" PRIu64, v < 0 ? "-" : "", whole, show, frac);
+	else
+		snprintf(buf, len, "%s%" PRIu64, v < 0 ? "-" : "", whole);
+}
+
 static int parse_int(const char *opt, const char *s, int min, int *out)
 {
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (!*s || *end || v < min || v > 100000000) {
-		fprintf(stderr, "perfkit bench: %s expects an integer ≥ %d, got '%s'\n", opt, min, s);
+	if (pk_parse_int(opt, s, min, 100000000, out)) {
+		fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
 		return -1;
 	}
-	*out = (int)v;
 	return 0;
 }
 
-enum { OPT_JSON = 256, OPT_MD, OPT_CSV, OPT_SHOW, OPT_UNIT, OPT_COUNTERS, OPT_EFFECT, OPT_STEP };
+static void free_results(struct result *res, int nres, int nparam)
+{
+	for (int i = 0; i < nres; i++) {
+		struct result *r = &res[i];
+		free(r->command);
+		free(r->name);
+		if (r->params)
+			for (int k = 0; k < nparam; k++)
+				free(r->params[k]);
+		free(r->params);
+		free(r->t);
+		free(r->user);
+		free(r->sys);
+		free(r->cpu);
+		free(r->ins);
+		free(r->codes);
+		for (size_t k = 0; r->cv && k < r->cnt.nr; k++)
+			free(r->cv[k]);
+		free(r->cv);
+		free(r->cvn);
+		cnt_set_release(&r->cnt);
+	}
+	free(res);
+}
+
+static void free_vals(char *vals[][MAX_CMDS], const int *nvals, int nparam)
+{
+	for (int k = 0; k < nparam; k++)
+		for (int i = 0; i < nvals[k]; i++)
+			free(vals[k][i]);
+}
+
+enum { OPT_JSON = 256, OPT_MD, OPT_CSV, OPT_SHOW, OPT_UNIT, OPT_COUNTERS, OPT_EFFECT, OPT_STEP, OPT_METRIC };
+
+/* --metric=instructions: count instructions:u where the machine can (a
+ * probe on this process), else find the Valgrind tool and a folder for its
+ * outputs.  0, or -errno with a message. */
+static int ins_setup(struct bench_opts *o)
+{
+	struct cnt_set probe = CNT_SET_INIT;
+	int err = cnt_set_add(&probe, "instructions:u", false);
+
+	if (!err)
+		err = cnt_set_add(&o->icnt, "instructions:u", false);
+	if (!err && cnt_set_open(&probe, 0, -1, 0) == 0 && probe.nr == 1 &&
+	    probe.ev[0].state != CNT_NOT_SUPPORTED && probe.ev[0].fd >= 0) {
+		cnt_set_release(&probe);
+		o->ins_sim = false;
+		return 0;
+	}
+	cnt_set_release(&probe);
+	if (err)
+		return err;
+	o->ins_sim = true;
+	if ((err = vgrun_find(&o->vr)) < 0) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", pk_errmsg());
+		return pk_error(-err, "--metric=instructions: no PMU to count instructions here, and "
+				"none can be simulated: %s", why);
+	}
+	const char *tmpdir = getenv("TMPDIR");
+	struct strbuf dir = STRBUF_INIT;
+	sb_addf(&dir, "%s/perfkit-bench.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(dir.buf)) {
+		err = pk_error(errno, "cannot create a temporary folder '%s': %s", dir.buf, strerror(errno));
+		sb_release(&dir);
+		return err;
+	}
+	o->simdir = sb_detach(&dir, NULL);
+	return 0;
+}
 
 int cmd_bench(int argc, char **argv)
 {
@@ -871,10 +1410,12 @@ int cmd_bench(int argc, char **argv)
 		{ "time-unit", required_argument, NULL, OPT_UNIT },
 		{ "counters", no_argument, NULL, OPT_COUNTERS },
 		{ "min-effect", required_argument, NULL, OPT_EFFECT },
+		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bench_opts o = { .min_runs = 10, .shell = "sh", .min_effect = 1.0 };
+	struct bench_opts o = { .min_runs = 10, .shell = "sh", .min_effect = 1.0, .vr = VGRUN_INIT,
+				.icnt = CNT_SET_INIT };
 	int min_given = 0;
 	const char *scan_min = NULL, *scan_max = NULL, *step = NULL, *lists[MAX_PARAMS] = { 0 };
 	int nlists = 0;
@@ -937,13 +1478,20 @@ int cmd_bench(int argc, char **argv)
 				return fprintf(stderr, "perfkit bench: --time-unit expects millisecond, second or microsecond, got '%s'\n", optarg), 2;
 			break;
 		case OPT_COUNTERS: o.counters = 1; break;
-		case OPT_EFFECT: {
-			char *end;
-			o.min_effect = strtod(optarg, &end);
-			if (*end || !(o.min_effect >= 0))
-				return fprintf(stderr, "perfkit bench: --min-effect expects a percentage, got '%s'\n", optarg), 2;
+		case OPT_METRIC:
+			if (!strcmp(optarg, "wall"))
+				o.metric = M_WALL;
+			else if (!strcmp(optarg, "cpu"))
+				o.metric = M_CPU;
+			else if (!strcmp(optarg, "instructions"))
+				o.metric = M_INS;
+			else
+				return fprintf(stderr, "perfkit bench: --metric expects wall, cpu or instructions, got '%s'\n", optarg), 2;
 			break;
-		}
+		case OPT_EFFECT:
+			if (pk_parse_double("--min-effect", optarg, 0, HUGE_VAL, &o.min_effect))
+				return fprintf(stderr, "perfkit bench: %s\n", pk_errmsg()), 2;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -971,7 +1519,7 @@ int cmd_bench(int argc, char **argv)
 	for (size_t k = 0; k < sizeof(exports) / sizeof(exports[0]); k++) {
 		struct outfile probe;
 
-		if (!exports[k])
+		if (!exports[k] || pk_options_only)
 			continue;
 		if (of_open(&probe, exports[k]) < 0) {
 			fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
@@ -995,17 +1543,63 @@ int cmd_bench(int argc, char **argv)
 				return 2;
 			}
 	if (scan_min) {
-		char *e1, *e2, *e3 = NULL;
-		long lo = strtol(scan_min, &e1, 10), hi = strtol(scan_max, &e2, 10);
-		long st = step ? strtol(step, &e3, 10) : 1;
-		if (*e1 || *e2 || (e3 && *e3) || st <= 0 || hi < lo || (hi - lo) / st >= MAX_CMDS) {
-			fprintf(stderr, "perfkit bench: -P expects integers MIN ≤ MAX (at most %d values) and a positive -D\n", MAX_CMDS);
-			return 2;
-		}
-		for (long v = lo; v <= hi; v += st) {
-			char b[32];
-			snprintf(b, sizeof(b), "%ld", v);
-			vals[0][nvals[0]++] = xstrdup(b);
+		/* integers: range-checked, refused with the option named; with a
+		 * decimal anywhere, hyperfine's exact decimal steps */
+		bool decimal = strchr(scan_min, '.') || strchr(scan_max, '.') || (step && strchr(step, '.'));
+		if (!decimal) {
+			int64_t lo, hi, st = 1;
+			if (pk_parse_i64("-P MIN", scan_min, INT64_MIN, INT64_MAX, &lo) ||
+			    pk_parse_i64("-P MAX", scan_max, lo, INT64_MAX, &hi) ||
+			    (step && pk_parse_i64("-D", step, 1, INT64_MAX, &st))) {
+				fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
+				return 2;
+			}
+			/* hi - lo as unsigned: it cannot overflow when hi >= lo */
+			uint64_t n = ((uint64_t)hi - (uint64_t)lo) / (uint64_t)st;   /* + 1 */
+			if (n >= MAX_CMDS) {
+				fprintf(stderr, "perfkit bench: -P %s %s with step %lld gives more than %d values\n",
+					scan_min, scan_max, (long long)st, MAX_CMDS);
+				return 2;
+			}
+			n++;
+			for (uint64_t i = 0; i < n; i++) {
+				char b[32];
+				snprintf(b, sizeof(b), "%lld", (long long)((uint64_t)lo + i * (uint64_t)st));
+				vals[0][nvals[0]++] = xstrdup(b);
+			}
+		} else {
+			/* hyperfine: integers, or decimals when -D is given (exact
+			 * decimal steps: 0, 0.1, …, 0.9, 1.0 — the first value as written,
+			 * the others with the most decimals of MIN and -D) */
+			struct dec lo, hi, st = { 1, 0 };
+			bool ok = dec_parse(scan_min, &lo) && dec_parse(scan_max, &hi) && (!step || dec_parse(step, &st));
+			int scale = 0;
+			if (ok && !step && (lo.scale || hi.scale))
+				ok = false;       /* decimals need -D, as in hyperfine */
+			if (ok) {
+				scale = lo.scale > hi.scale ? lo.scale : hi.scale;
+				scale = scale > st.scale ? scale : st.scale;
+				ok = dec_rescale(&lo, scale) && dec_rescale(&hi, scale) && dec_rescale(&st, scale) &&
+				     st.v > 0 && hi.v >= lo.v &&
+				     ((uint64_t)hi.v - (uint64_t)lo.v) / (uint64_t)st.v < MAX_CMDS;
+			}
+			if (!ok) {
+				fprintf(stderr, "perfkit bench: -P expects numbers MIN ≤ MAX (integers, or decimals with -D; at most %d values) and a positive -D\n", MAX_CMDS);
+				return 2;
+			}
+			dec_parse(scan_min, &lo);   /* its own decimals, for the first value */
+			int first_scale = lo.scale;
+			dec_parse(step ? step : "1", &st);
+			int step_scale = first_scale > st.scale ? first_scale : st.scale;
+			dec_rescale(&lo, scale);
+			dec_rescale(&st, scale);
+			uint64_t n = ((uint64_t)hi.v - (uint64_t)lo.v) / (uint64_t)st.v + 1;
+			for (uint64_t i = 0; i < n; i++) {
+				int64_t v = (int64_t)((uint64_t)lo.v + i * (uint64_t)st.v);
+				char b[48];
+				dec_format(v, scale, i ? step_scale : first_scale, b, sizeof(b));
+				vals[0][nvals[0]++] = xstrdup(b);
+			}
 		}
 	}
 	for (int k = 0; k < nlists; k++) {
@@ -1013,6 +1607,7 @@ int cmd_bench(int argc, char **argv)
 			size_t l = strcspn(p, ",");
 			if (nvals[k] == MAX_CMDS) {
 				fprintf(stderr, "perfkit bench: at most %d values for '%s'\n", MAX_CMDS, o.param_vars[k]);
+				free_vals(vals, nvals, o.nparam);
 				return 2;
 			}
 			vals[k][nvals[k]++] = xstrndup(p, l);
@@ -1026,11 +1621,13 @@ int cmd_bench(int argc, char **argv)
 		ncomb *= nvals[k];
 	if ((long)ntmpl * ncomb > MAX_CMDS) {
 		fprintf(stderr, "perfkit bench: at most %d commands\n", MAX_CMDS);
+		free_vals(vals, nvals, o.nparam);
 		return 2;
 	}
 	int nres = ntmpl * (int)ncomb;
 	if (o.nprepare > 1 && o.nprepare != nres) {
 		fprintf(stderr, "perfkit bench: give one --prepare, or one per command (%d)\n", nres);
+		free_vals(vals, nvals, o.nparam);
 		return 2;
 	}
 	struct result *res = xcalloc((size_t)nres, sizeof(*res));
@@ -1059,14 +1656,23 @@ int cmd_bench(int argc, char **argv)
 		}
 	}
 
+	if (pk_options_only) {   /* the option fuzz harness: stop before running */
+		free_results(res, nres, o.nparam);
+		free_vals(vals, nvals, o.nparam);
+		return 0;
+	}
 	bool tty = isatty(2);
 	int rc = 0, err = 0;
-	double sh_t = 0, sh_u = 0, sh_s = 0;
+	struct overhead oh = { 0, 0, 0, 0 };
+	struct machine mach;
 	fflush(stdout);
-	if (o.shell && (err = shell_overhead(&o, &sh_t, &sh_u, &sh_s)))
+	machine_sample(&mach, 0);
+	if (o.metric == M_INS && (err = ins_setup(&o)))
+		rc = 1;
+	if (!rc && o.shell && (err = shell_overhead(&o, &oh)))
 		rc = 1;
 	for (int i = 0; i < nres && !rc; i++) {
-		if ((err = bench_one(&o, i, &res[i], sh_t, sh_u, sh_s, tty))) {
+		if ((err = bench_one(&o, i, &res[i], &oh, tty))) {
 			rc = 1;
 			break;
 		}
@@ -1080,39 +1686,28 @@ int cmd_bench(int argc, char **argv)
 	} else {
 		int f = fastest_of(res, nres);
 		int with_data = 0;
+		machine_sample(&mach, 1);
+		struct busy busy = machine_busy(&mach);
+		print_busy(&o, &mach, &busy);
 		for (int i = 0; i < nres; i++)
 			with_data += res[i].n > 0;
 		if (f >= 0 && with_data >= 2)
 			print_summary(&o, res, nres, f);
 		fflush(stdout);
-		if ((o.export_json && (err = export_json(&o, res, nres))) ||
+		if ((o.export_json && (err = export_json(&o, res, nres, &mach, &busy))) ||
 		    (o.export_md && (err = export_md(&o, res, nres))) ||
 		    (o.export_csv && (err = export_csv(&o, res, nres)))) {
 			fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
 			rc = 1;
 		}
 	}
-	for (int i = 0; i < nres; i++) {
-		struct result *r = &res[i];
-		free(r->command);
-		free(r->name);
-		if (r->params)
-			for (int k = 0; k < o.nparam; k++)
-				free(r->params[k]);
-		free(r->params);
-		free(r->t);
-		free(r->user);
-		free(r->sys);
-		free(r->codes);
-		for (size_t k = 0; r->cv && k < r->cnt.nr; k++)
-			free(r->cv[k]);
-		free(r->cv);
-		free(r->cvn);
-		cnt_set_release(&r->cnt);
+	free_results(res, nres, o.nparam);
+	if (o.simdir) {
+		rmdir(o.simdir);
+		free(o.simdir);
 	}
-	free(res);
-	for (int k = 0; k < o.nparam; k++)
-		for (int i = 0; i < nvals[k]; i++)
-			free(vals[k][i]);
+	vgrun_release(&o.vr);
+	cnt_set_release(&o.icnt);
+	free_vals(vals, nvals, o.nparam);
 	return rc;
 }

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/biolatency.h"
 #include "bpfutil/hist.h"
@@ -118,7 +119,6 @@ static int parse_opts(struct biolatency_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "+DQmTvh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -132,20 +132,19 @@ static int parse_opts(struct biolatency_opts *o, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		o->interval = strtod(argv[optind], &end);
-		if (*end || end == argv[optind] || !(o->interval > 0) || o->interval > 1e6) {
-			fprintf(stderr, "perfkit biolatency: invalid interval '%s'\n", argv[optind]);
+		if (pk_parse_double("the interval", argv[optind], 0.001, 1e6, &o->interval)) {
+			fprintf(stderr, "perfkit biolatency: %s\n", pk_errmsg());
 			return 2;
 		}
 		optind++;
 	}
 	if (optind < argc) {
-		errno = 0;
-		o->count = strtol(argv[optind], &end, 10);
-		if (errno || *end || end == argv[optind] || o->count < 1) {
-			fprintf(stderr, "perfkit biolatency: invalid count '%s'\n", argv[optind]);
+		int64_t v;
+		if (pk_parse_i64("the count", argv[optind], 1, INT64_MAX, &v)) {
+			fprintf(stderr, "perfkit biolatency: %s\n", pk_errmsg());
 			return 2;
 		}
+		o->count = (long)v;
 		optind++;
 	}
 	if (optind < argc) {

@@ -4,20 +4,22 @@
  * simulate caches, a data TLB, an L2 prefetcher and branch prediction.
  *
  *   perfkit cache [--model=cachegrind|modern] [--I1=S,A,L] [--D1=S,A,L]
- *                 [--L2=S,A,L] [--LL=S,A,L] [--prefetch=none|next-line|stride]
- *                 [--tlb=ENTRIES,ASSOC,PAGE|none] [--branch-sim=yes|no]
+ *                 [--L2=S,A,L] [--LL=S,A,L]
+ *                 [--prefetch=none|next-line|stride|stream] [--l1-prefetch=yes|no]
+ *                 [--tlb=ENTRIES,ASSOC,PAGE|none] [--stlb=ENTRIES,ASSOC|none]
+ *                 [--branch-sim=yes|no]
  *                 [-o FILE] [-q] [--] CMD ARGS...
  *
  * Writes FILE (default perfkit.cache.out) in the Cachegrind format (read
  * by `perfkit annotate`, cg_annotate, KCachegrind) and prints the totals
  * to stderr, as cachegrind does (stdout stays the program's).
  *
- * Finding the tool: Valgrind is run with VALGRIND_LIB set to a private
- * directory of symlinks to the installed Valgrind core files plus our tool
- * (built by mk/cache.mk), so nothing is installed into system directories.
- * That directory is $PERFKIT_VALGRIND_LIB if set, else
- * <directory of /proc/self/exe>/vgtool/lib, else
- * <that directory>/../libexec/perfkit/vgtool/lib (an installed layout).
+ * --branch-sim defaults to no with --model=cachegrind (as cachegrind) and to
+ * yes with --model=modern.
+ *
+ * Finding the tool and running the program under it: src/lib/cachesim/vgrun.h
+ * (perfkit's own environment never reaches the program, so the counts of
+ * --model=cachegrind are cachegrind's).
  *
  * Exit status: the program's (128+N when it died of signal N); 127 when it
  * cannot be found; 1 on a simulation failure; 2 on a usage error.
@@ -29,11 +31,12 @@
 #include "base/strbuf.h"
 #include "cachesim/cachesim.h"
 #include "cachesim/hostcache.h"
+#include "cachesim/vgrun.h"
 #include "cgfile/cgfile.h"
+#include "symbol/symbol.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,24 +47,49 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__x86_64__)
-#define VG_PLATFORM "amd64-linux"
-#elif defined(__aarch64__)
-#define VG_PLATFORM "arm64-linux"
-#else
-#define VG_PLATFORM "unknown"
-#endif
-
 static int usage(const char *msg)
 {
 	if (msg)
 		fprintf(stderr, "perfkit cache: %s\n", msg);
 	fprintf(stderr,
 		"usage: perfkit cache [--model=cachegrind|modern] [--I1=S,A,L] [--D1=S,A,L]\n"
-		"                     [--L2=S,A,L] [--LL=S,A,L] [--prefetch=none|next-line|stride]\n"
-		"                     [--tlb=ENTRIES,ASSOC,PAGE|none] [--branch-sim=yes|no]\n"
+		"                     [--L2=S,A,L] [--LL=S,A,L]\n"
+		"                     [--prefetch=none|next-line|stride|stream] [--l1-prefetch=yes|no]\n"
+		"                     [--tlb=ENTRIES,ASSOC,PAGE|none] [--stlb=ENTRIES,ASSOC|none]\n"
+		"                     [--branch-sim=yes|no]\n"
 		"                     [-o FILE] [-q] [--] CMD [ARGS...]\n");
 	return 2;
+}
+
+/* --help: the usage line and every option, one line each (stdout). */
+static void help(void)
+{
+	printf("usage: perfkit cache [OPTIONS] [--] CMD [ARGS...]\n"
+	       "Run CMD under Valgrind with perfkit's cache simulator; write the counts per\n"
+	       "source line in the Cachegrind format (for perfkit annotate, cg_annotate,\n"
+	       "KCachegrind) and print the totals to stderr.  Works without hardware counters.\n"
+	       "\n"
+	       "  --model=cachegrind|modern  cachegrind: I1, D1 and LL with cachegrind's rules,\n"
+	       "                             exactly its counts; modern (default): adds an L2,\n"
+	       "                             a prefetcher and a data TLB, geometry from this host\n"
+	       "  --I1=S,A,L                 the first-level instruction cache: size in bytes,\n"
+	       "                             associativity, line size (e.g. --I1=32768,8,64)\n"
+	       "  --D1=S,A,L                 the first-level data cache\n"
+	       "  --L2=S,A,L                 the L2 (modern only)\n"
+	       "  --LL=S,A,L                 the last-level cache\n"
+	       "  --prefetch=none|next-line|stride\n"
+	       "                             the L2 prefetcher (modern only; default stride)\n"
+	       "  --tlb=ENTRIES,ASSOC,PAGE|none\n"
+	       "                             the data TLB (modern only; default 64,4,4096)\n"
+	       "  --branch-sim=yes|no        simulate branch prediction (default yes)\n"
+	       "  -o, --output=FILE          the counts file (default perfkit.cache.out); each\n"
+	       "                             PERFKIT_CACHE_DUMP() of the program writes FILE.N\n"
+	       "  -q, --quiet                no totals on stderr\n"
+	       "  -h, --help                 this help\n"
+	       "\n"
+	       "Exit status: CMD's (128+N when it died of signal N), 127 when CMD is not found,\n"
+	       "1 when the simulation fails, 2 on a usage error.\n"
+	       "Example: perfkit cache -o m.cg -- ./matmul naive && perfkit annotate m.cg\n");
 }
 
 /* Search PATH like execvp; returns a malloc'd path or NULL. */
@@ -89,37 +117,6 @@ static char *find_program(const char *name)
 		sb_release(&sb);
 		path += n + (c ? 1 : 0);
 	}
-	return NULL;
-}
-
-static int has_tool(const char *dir)
-{
-	char p[PATH_MAX + 256];
-
-	snprintf(p, sizeof(p), "%s/pkcache-" VG_PLATFORM, dir);
-	return access(p, X_OK) == 0;
-}
-
-static char *find_vglib(void)
-{
-	const char *env = getenv("PERFKIT_VALGRIND_LIB");
-	char exe[PATH_MAX], p[PATH_MAX + 64];
-	ssize_t n;
-
-	if (env && *env)
-		return has_tool(env) ? xstrdup(env) : NULL;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = 0;
-	char *dir = dirname(exe);
-
-	snprintf(p, sizeof(p), "%s/vgtool/lib", dir);
-	if (has_tool(p))
-		return xstrdup(p);
-	snprintf(p, sizeof(p), "%s/../libexec/perfkit/vgtool/lib", dir);
-	if (has_tool(p))
-		return xstrdup(p);
 	return NULL;
 }
 
@@ -198,7 +195,22 @@ static void print_summary(const struct cgfile *cg, int modern)
 		row("L2 misses:", i2 + d2r + d2w, i2 + d2r, d2w, 1);
 		row("L2 pf issued:", ev(cg, "PFi"), 0, 0, 0);
 		row("L2 pf hits:", ev(cg, "PFh"), 0, 0, 0);
+		if (cgfile_event(cg, "PF1i") >= 0)
+			row("L1 pf issued:", ev(cg, "PF1i"), 0, 0, 0);
+		fputc('\n', stderr);
 		row("DTLB misses:", ev(cg, "DTmr") + ev(cg, "DTmw"), ev(cg, "DTmr"), ev(cg, "DTmw"), 1);
+		if (cgfile_event(cg, "STmr") >= 0) {
+			row("STLB misses:", ev(cg, "STmr") + ev(cg, "STmw"), ev(cg, "STmr"),
+			    ev(cg, "STmw"), 1);
+			row("walks L2 miss:", ev(cg, "PW2m"), 0, 0, 0);
+			row("walks LL miss:", ev(cg, "PWLm"), 0, 0, 0);
+		}
+		if (cgfile_event(cg, "D1wb") >= 0) {
+			fputc('\n', stderr);
+			row("D1 writebacks:", ev(cg, "D1wb"), 0, 0, 0);
+			row("L2 writebacks:", ev(cg, "L2wb"), 0, 0, 0);
+			row("LL writebacks:", ev(cg, "LLwb"), 0, 0, 0);
+		}
 	}
 	fputc('\n', stderr);
 	uint64_t llr = modern ? i2 + d2r + d2w : i1 + d1r + d1w;
@@ -221,6 +233,13 @@ static void print_summary(const struct cgfile *cg, int modern)
 		fprintf(stderr, "%-14s %15s  (%15s cond + %11s ind)\n", "Mispredicts:", a, b, c);
 		fprintf(stderr, "%-14s %14.2f%%  (%14.2f%%      + %10.2f%%     )\n", "Mispred rate:",
 			pct(bcm + bim, bc + bi), pct(bcm, bc), pct(bim, bi));
+		if (cgfile_event(cg, "Br") >= 0) {
+			uint64_t br = ev(cg, "Br"), brm = ev(cg, "Brm");
+
+			row("Returns:", br, 0, 0, 0);
+			row("Ret mispreds:", brm, 0, 0, 0);
+			rate("Ret misp rate:", brm, br, 0, 0, 0, 0, 0);
+		}
 	}
 }
 
@@ -240,8 +259,9 @@ static void add_geom(char **argv, int *n, const char *name, const struct cache_g
 	argv[(*n)++] = xstrdup(buf);
 }
 
-/* Copy the file at src into the open outfile and commit it. */
-static int copy_to_outfile(const char *src, struct outfile *of)
+/* Copy the file at src into the open outfile, after the line head (a
+ * desc: line, may be ""), and commit it. */
+static int copy_to_outfile(const char *src, const char *head, struct outfile *of)
 {
 	char buf[65536];
 	size_t n;
@@ -252,6 +272,7 @@ static int copy_to_outfile(const char *src, struct outfile *of)
 		of_abort(of);
 		return pk_error(err, "cannot read '%s': %s", src, strerror(err));
 	}
+	fputs(head, of->f);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
 		fwrite(buf, 1, n, of->f);
 	if (ferror(in)) {
@@ -266,7 +287,8 @@ static int copy_to_outfile(const char *src, struct outfile *of)
 int cmd_cache(int argc, char **argv)
 {
 	const char *model = "modern", *out = "perfkit.cache.out", *prefetch = NULL, *tlb = NULL;
-	const char *bsim = "yes";
+	const char *stlb = NULL, *l1pf = NULL;
+	const char *bsim = NULL;	/* default: yes (modern), no (cachegrind, as cachegrind) */
 	struct cache_geom g[4];
 	int have[4] = { 0, 0, 0, 0 }, quiet = 0, i;
 	static const char *const names[4] = { "I1", "D1", "L2", "LL" };
@@ -288,8 +310,25 @@ int cmd_cache(int argc, char **argv)
 		} else if (!strncmp(a, "--prefetch=", 11)) {
 			prefetch = a + 11;
 			if (strcmp(prefetch, "none") && strcmp(prefetch, "next-line") &&
-			    strcmp(prefetch, "stride"))
-				return usage("--prefetch: expected none, next-line or stride");
+			    strcmp(prefetch, "stride") && strcmp(prefetch, "stream"))
+				return usage("--prefetch: expected none, next-line, stride or stream");
+		} else if (!strncmp(a, "--l1-prefetch=", 14)) {
+			l1pf = a + 14;
+			if (strcmp(l1pf, "yes") && strcmp(l1pf, "no"))
+				return usage("--l1-prefetch: expected yes or no");
+		} else if (!strncmp(a, "--stlb=", 7)) {
+			stlb = a + 7;
+			if (strcmp(stlb, "none")) {
+				unsigned long long e, as;
+				char extra;
+
+				if (sscanf(stlb, "%llu,%llu%c", &e, &as, &extra) != 2 || e == 0 ||
+				    as == 0 || as > e || e > (1u << 20) || (e / as) & (e / as - 1) ||
+				    e % as) {
+					fprintf(stderr, "perfkit cache: --stlb=%s: expected ENTRIES,ASSOC with ENTRIES/ASSOC a power of two (e.g. 1536,12) or none\n", stlb);
+					return 2;
+				}
+			}
 		} else if (!strncmp(a, "--tlb=", 6)) {
 			struct cache_geom t;
 
@@ -327,7 +366,7 @@ int cmd_cache(int argc, char **argv)
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(NULL);
+			help();
 			return 0;
 		} else {
 			for (k = 0; k < 4; k++) {
@@ -354,8 +393,8 @@ int cmd_cache(int argc, char **argv)
 		return usage("no program to run");
 	int modern = !strcmp(model, "modern");
 
-	if (!modern && (have[2] || prefetch || tlb)) {
-		fprintf(stderr, "perfkit cache: --L2, --prefetch and --tlb need --model=modern\n");
+	if (!modern && (have[2] || prefetch || tlb || stlb || l1pf)) {
+		fprintf(stderr, "perfkit cache: --L2, --prefetch, --l1-prefetch, --tlb and --stlb need --model=modern\n");
 		return 2;
 	}
 
@@ -366,27 +405,41 @@ int cmd_cache(int argc, char **argv)
 			strchr(argv[i], '/') ? "no such executable file" : "command not found");
 		return 127;
 	}
-	free(prog);
-	char *valgrind = find_program("valgrind");
-	char *vglib = find_vglib();
+	/* the program's build-id, for `perfkit annotate --cache` to match
+	 * the binary a recording sampled: "desc: build-id: HEX" */
+	char bidline[160] = "";
+	uint8_t bid[64];
+	int bidn = sym_read_build_id(prog, bid, sizeof(bid));
 
-	if (!valgrind || !vglib) {
-		fprintf(stderr, "perfkit cache: %s\n",
-			!valgrind ? "valgrind not found in PATH (install the Debian package valgrind)"
-				  : "the pkcache Valgrind tool is not in vgtool/lib beside the perfkit binary nor in "
-				    "../libexec/perfkit/vgtool/lib (copy build/vgtool/ along with build/perfkit, "
-				    "or set PERFKIT_VALGRIND_LIB to its lib folder; it is built when Valgrind's dev "
-				    "files are installed, see mk/cache.mk)");
-		free(valgrind);
-		free(vglib);
+	if (bidn > 0) {
+		int o = snprintf(bidline, sizeof(bidline), "desc: build-id:         ");
+
+		for (int k = 0; k < bidn && o < (int)sizeof(bidline) - 4; k++)
+			o += snprintf(bidline + o, sizeof(bidline) - (size_t)o, "%02x", bid[k]);
+		snprintf(bidline + o, sizeof(bidline) - (size_t)o, "\n");
+	}
+	free(prog);
+	struct vgrun vr = VGRUN_INIT;
+
+	if (vgrun_find(&vr) < 0) {
+		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
 		return 1;
 	}
+	if (!bsim)
+		bsim = modern ? "yes" : "no";
 
-	/* modern: geometry from the host's sysfs unless given */
+	/* modern: geometry from the host's sysfs unless given (hostcache.h) */
 	if (modern) {
 		struct host_caches hc;
 
-		if (hostcache_read("/sys/devices/system/cpu/cpu0/cache", &hc) == 0) {
+		int hr = hostcache_read_host(&hc);	/* PERFKIT_SYSFS_CPU or sysfs */
+
+		if (hr == -EINVAL) {
+			fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
+			vgrun_release(&vr);
+			return 1;
+		}
+		if (hr == 0) {
 			struct cache_geom *h[4] = { &hc.I1, &hc.D1, &hc.L2, &hc.LL };
 
 			for (int k = 0; k < 4; k++)
@@ -409,8 +462,7 @@ int cmd_cache(int argc, char **argv)
 
 	if (of_open(&of, out) < 0) {
 		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
-		free(valgrind);
-		free(vglib);
+		vgrun_release(&vr);
 		return 1;
 	}
 	sb_init(&dir, 64);
@@ -420,8 +472,7 @@ int cmd_cache(int argc, char **argv)
 			strerror(errno));
 		of_abort(&of);
 		sb_release(&dir);
-		free(valgrind);
-		free(vglib);
+		vgrun_release(&vr);
 		return 1;
 	}
 	sb_init(&tmp, 64);
@@ -437,27 +488,16 @@ int cmd_cache(int argc, char **argv)
 		sb_release(&tmp);
 		sb_release(&log);
 		sb_release(&dir);
-		free(valgrind);
-		free(vglib);
+		vgrun_release(&vr);
 		return 1;
 	}
 	close(fd);
 
-	char **vargv = xcalloc((size_t)(argc - i) + 20, sizeof(char *));
+	char **vargv = xcalloc(20, sizeof(char *));	/* the tool's options */
 	int n = 0;
-
-	vargv[n++] = valgrind;
-	vargv[n++] = xstrdup("--tool=pkcache");
-	vargv[n++] = xstrdup("-q");
 	{
 		struct strbuf s;
 
-		sb_init(&s, 64);
-		sb_addf(&s, "--log-file=%s", log.buf);
-		vargv[n++] = sb_detach(&s, NULL);
-		sb_init(&s, 64);
-		sb_addf(&s, "--pk-out=%s", tmp.buf);
-		vargv[n++] = sb_detach(&s, NULL);
 		sb_init(&s, 64);
 		sb_addf(&s, "--pk-dump=%s", out);
 		vargv[n++] = sb_detach(&s, NULL);
@@ -485,25 +525,34 @@ int cmd_cache(int argc, char **argv)
 		sb_addf(&s, "--tlb=%s", tlb);
 		vargv[n++] = sb_detach(&s, NULL);
 	}
-	int first_client = n;
+	if (stlb) {
+		struct strbuf s;
 
-	for (; i < argc; i++)
-		vargv[n++] = argv[i];
+		sb_init(&s, 32);
+		sb_addf(&s, "--stlb=%s", stlb);
+		vargv[n++] = sb_detach(&s, NULL);
+	}
+	if (l1pf) {
+		struct strbuf s;
+
+		sb_init(&s, 32);
+		sb_addf(&s, "--l1-prefetch=%s", l1pf);
+		vargv[n++] = sb_detach(&s, NULL);
+	}
 	vargv[n] = NULL;
 
-	fflush(NULL);
-	pid_t pid = fork();
+	const char *prog_name = argv[i];
+	pid_t pid;
+	int rc;
+	struct cgfile *cg = NULL;
+	struct stat st;
 
-	if (pid < 0) {
-		fprintf(stderr, "perfkit cache: fork: %s\n", strerror(errno));
+	if (vgrun_spawn(&vr, (const char *const *)vargv, tmp.buf, log.buf, argv + i, &pid) < 0) {
+		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
 		unlink(tmp.buf);
-		return 1;
-	}
-	if (pid == 0) {
-		setenv("VALGRIND_LIB", vglib, 1);
-		execv(vargv[0], vargv);
-		fprintf(stderr, "perfkit cache: cannot run '%s': %s\n", vargv[0], strerror(errno));
-		_exit(127);
+		unlink(log.buf);
+		rc = 1;
+		goto out;
 	}
 
 	/* wait, with a progress line on a terminal after a few seconds */
@@ -528,7 +577,7 @@ int cmd_cache(int argc, char **argv)
 		double el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
 
 		if (el >= 3.0 && !quiet && isatty(2)) {
-			fprintf(stderr, "\rperfkit cache: simulating %s … %.0f s", vargv[first_client], el);
+			fprintf(stderr, "\rperfkit cache: simulating %s … %.0f s", prog_name, el);
 			progress = 1;
 		}
 	}
@@ -536,10 +585,6 @@ int cmd_cache(int argc, char **argv)
 		fprintf(stderr, "\r\033[K");
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
-
-	int rc;
-	struct cgfile *cg = NULL;
-	struct stat st;
 
 	if (WIFSIGNALED(status))
 		rc = 128 + WTERMSIG(status);
@@ -559,7 +604,7 @@ int cmd_cache(int argc, char **argv)
 		last[strcspn(last, "\n")] = 0;
 		if (WIFSIGNALED(status))
 			fprintf(stderr, "perfkit cache: %s: killed by signal %d (%s) before any result\n",
-				vargv[first_client], WTERMSIG(status), sigdesc(WTERMSIG(status)));
+				prog_name, WTERMSIG(status), sigdesc(WTERMSIG(status)));
 		else
 			fprintf(stderr, "perfkit cache: valgrind failed (exit %d)%s%s\n", rc,
 				last[0] ? ": " : "", last);
@@ -576,7 +621,7 @@ int cmd_cache(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (copy_to_outfile(tmp.buf, &of) < 0) {
+	if (copy_to_outfile(tmp.buf, bidline, &of) < 0) {
 		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
 		unlink(tmp.buf);
 		unlink(log.buf);
@@ -587,13 +632,25 @@ int cmd_cache(int argc, char **argv)
 	unlink(tmp.buf);
 	if (WIFSIGNALED(status))
 		fprintf(stderr, "perfkit cache: %s: killed by signal %d (%s); counts up to then in %s\n",
-			vargv[first_client], WTERMSIG(status), sigdesc(WTERMSIG(status)), out);
-	if (getenv("PERFKIT_CACHE_LOG")) {
+			prog_name, WTERMSIG(status), sigdesc(WTERMSIG(status)), out);
+	{
+		/* the tool's own errors (a dump file refused, …) are shown;
+		 * the whole log with PERFKIT_CACHE_LOG */
+		bool all = getenv("PERFKIT_CACHE_LOG") != NULL;
 		FILE *lf = fopen(log.buf, "re");
 		char line[512];
 
-		while (lf && fgets(line, sizeof(line), lf))
-			fputs(line, stderr);
+		while (lf && fgets(line, sizeof(line), lf)) {
+			const char *m = line;
+			if (!strncmp(m, "==", 2) && (m = strstr(m + 2, "== ")))
+				m += 3;
+			else
+				m = line;
+			if (all)
+				fputs(line, stderr);
+			else if (!strncmp(m, "error: ", 7))
+				fprintf(stderr, "perfkit cache: %s", m + 7);
+		}
 		if (lf)
 			fclose(lf);
 	}
@@ -608,11 +665,10 @@ out:
 	rmdir(dir.buf);
 	sb_release(&dir);
 	cgfile_free(cg);
-	for (int k = 1; k < first_client; k++)
+	for (int k = 0; k < n; k++)
 		free(vargv[k]);
 	free(vargv);
-	free(valgrind);
-	free(vglib);
+	vgrun_release(&vr);
 	sb_release(&tmp);
 	sb_release(&log);
 	return rc;

@@ -7,6 +7,7 @@
 #include "stack/collapse.h"
 #include "stack/folded.h"
 #include "base/error.h"
+#include "base/parse.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -33,6 +34,8 @@ static const char usage[] =
 	"  --count            weigh every sample 1 (default: its period)\n"
 	"  --max-stack N      perf.data input: at most N frames of each stack\n"
 	"  --no-demangle      perf.data input: raw (mangled) C++/Rust names\n"
+	"  --demangle         perf script text: demangle C++/Rust names that are\n"
+	"                     still mangled (`perf script --no-demangle` output)\n"
 	"  -h, --help         show this help\n";
 
 static void show_warnings(void)
@@ -50,7 +53,7 @@ static void show_warnings(void)
 int cmd_collapse(int argc, char **argv)
 {
 	enum { O_PID = 256, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_EVENT, O_INLINE,
-	       O_CONTEXT, O_SRCLINE, O_COUNT, O_MAXSTACK, O_NODEMANGLE };
+	       O_CONTEXT, O_SRCLINE, O_COUNT, O_MAXSTACK, O_NODEMANGLE, O_DEMANGLE };
 	static const struct option longopts[] = {
 		{ "pid", no_argument, NULL, O_PID },
 		{ "tid", no_argument, NULL, O_TID },
@@ -65,6 +68,7 @@ int cmd_collapse(int argc, char **argv)
 		{ "count", no_argument, NULL, O_COUNT },
 		{ "max-stack", required_argument, NULL, O_MAXSTACK },
 		{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
+		{ "demangle", no_argument, NULL, O_DEMANGLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -89,18 +93,14 @@ int cmd_collapse(int argc, char **argv)
 		case O_SRCLINE: o.srcline = true; break;
 		case O_COUNT: o.count = true; break;
 		case O_MAXSTACK: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (end == optarg || *end || v <= 0 || v > 1000000) {
-				fprintf(stderr, "perfkit collapse: bad --max-stack '%s' (expected a positive number)\n",
-					optarg);
+			if (pk_parse_int("--max-stack", optarg, 1, 1000000, &o.max_stack)) {
+				fprintf(stderr, "perfkit collapse: %s\n", pk_errmsg());
 				return 2;
 			}
-			o.max_stack = (int)v;
 			break;
 		}
 		case O_NODEMANGLE: o.no_demangle = true; break;
+		case O_DEMANGLE: o.demangle = true; break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;

@@ -14,7 +14,10 @@
 #include "cmd/cmds.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,10 +63,32 @@ static void strip_hex(struct strbuf *sb, const char *s, size_t len)
 	}
 }
 
+/* Per stack and file: the sum of its integer counts exactly (Perl sums
+ * integers as integers, up to 2^64) and of its other counts as doubles. */
 struct counts {
 	double *c[2];
+	uint64_t *u[2];
+	bool *nonint[2];
 	size_t alloc;
 };
+
+/* The count at s[0..n) as an exact integer, if it is one (digits only,
+ * below 2^64). */
+static bool parse_u64(const char *s, size_t n, uint64_t *v)
+{
+	*v = 0;
+	if (!n || n > 20)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		uint64_t d = (uint64_t)(s[i] - '0');
+		if (*v > (UINT64_MAX - d) / 10)
+			return false;
+		*v = *v * 10 + d;
+	}
+	return true;
+}
 
 static int load(const char *path, int which, int striphex, struct hashmap *m,
 		struct counts *cs, double *total)
@@ -81,12 +106,16 @@ static int load(const char *path, int which, int striphex, struct hashmap *m,
 		const char *s = in.lines[i].s;
 		size_t sl;
 		double count;
+		uint64_t icount = 0;
+		bool is_int = true;
 
 		if (!flame_parse_count(s, in.lines[i].len, &sl, &count)) {
 			sl = 0; /* difffolded.pl: the undefined stack, count 0 */
 			count = 0;
 			if (!bad++)
 				first_bad = i;
+		} else {
+			is_int = parse_u64(s + sl + 1, in.lines[i].len - sl - 1, &icount);
 		}
 		if (striphex && memchr(s, 'x', sl)) {
 			strip_hex(&tmp, s, sl);
@@ -100,12 +129,24 @@ static int load(const char *path, int which, int striphex, struct hashmap *m,
 			e->val.u = m->nr - 1;
 			if (m->nr > cs->alloc) {
 				cs->alloc = cs->alloc ? cs->alloc * 2 : 1024;
-				cs->c[0] = xrealloc(cs->c[0], cs->alloc * sizeof(double));
-				cs->c[1] = xrealloc(cs->c[1], cs->alloc * sizeof(double));
+				for (int w = 0; w < 2; w++) {
+					cs->c[w] = xrealloc(cs->c[w], cs->alloc * sizeof(double));
+					cs->u[w] = xrealloc(cs->u[w], cs->alloc * sizeof(uint64_t));
+					cs->nonint[w] = xrealloc(cs->nonint[w], cs->alloc * sizeof(bool));
+				}
 			}
-			cs->c[0][e->val.u] = cs->c[1][e->val.u] = 0;
+			for (int w = 0; w < 2; w++) {
+				cs->c[w][e->val.u] = 0;
+				cs->u[w][e->val.u] = 0;
+				cs->nonint[w][e->val.u] = false;
+			}
 		}
-		cs->c[which][e->val.u] += count;
+		if (is_int && cs->u[which][e->val.u] <= UINT64_MAX - icount) {
+			cs->u[which][e->val.u] += icount;
+		} else {
+			cs->c[which][e->val.u] += count;
+			cs->nonint[which][e->val.u] = true;
+		}
 		*total += count;
 	}
 	if (bad) {
@@ -154,7 +195,7 @@ int cmd_diff_folded(int argc, char **argv)
 		return 2;
 	}
 	struct hashmap m;
-	struct counts cs = { { NULL, NULL }, 0 };
+	struct counts cs = { { NULL, NULL }, { NULL, NULL }, { NULL, NULL }, 0 };
 	double total[2] = { 0, 0 };
 	int ret = 0;
 
@@ -171,15 +212,20 @@ int cmd_diff_folded(int argc, char **argv)
 	sb_grow(&out, 1 << 16);
 	for (size_t i = 0; i < m.nr; i++) {
 		const struct hm_entry *e = &m.entries[i];
-		double before = cs.c[0][i];
+		bool scale = normalize && total[0] != total[1] && total[0] != 0;
 
-		if (normalize && total[0] != total[1] && total[0] != 0)
-			before = trunc(before * total[1] / total[0]);
 		sb_add(&out, e->key, e->keylen);
-		sb_addch(&out, ' ');
-		flame_add_num(&out, before);
-		sb_addch(&out, ' ');
-		flame_add_num(&out, cs.c[1][i]);
+		for (int w = 0; w < 2; w++) {
+			double v = cs.c[w][i] + (double)cs.u[w][i];
+
+			sb_addch(&out, ' ');
+			if (w == 0 && scale)
+				flame_add_num(&out, trunc(v * total[1] / total[0]));
+			else if (!cs.nonint[w][i])
+				sb_addf(&out, "%" PRIu64, cs.u[w][i]);
+			else
+				flame_add_num(&out, v);
+		}
 		sb_addch(&out, '\n');
 		if (out.len > (1 << 16)) {
 			if (fwrite(out.buf, 1, out.len, stdout) != out.len)
@@ -193,8 +239,11 @@ int cmd_diff_folded(int argc, char **argv)
 	}
 	sb_release(&out);
 out:
-	free(cs.c[0]);
-	free(cs.c[1]);
+	for (int w = 0; w < 2; w++) {
+		free(cs.c[w]);
+		free(cs.u[w]);
+		free(cs.nonint[w]);
+	}
 	hm_release(&m);
 	return ret;
 }

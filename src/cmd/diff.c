@@ -8,12 +8,16 @@
  * Matching: an event of OLD is compared with the event of the same name in
  * NEW; rows are matched by (DSO base name, kernel/user, symbol name), or by
  * address for unknown symbols.  Self periods only (perf diff does not
- * count children).  Ordering: rows seen in NEW by |delta| (a row only in
- * NEW has the delta of its whole share), then rows only in OLD.  A row
- * seen in both files always shows its delta, "+0.00%" (or "-0.00%" when
- * the floating-point difference of equal shares is a hair below zero)
- * included, computed as perf's compute_delta does it; a missing side is
- * blank, as perf shows it.
+ * count children).  A row seen in both files always shows its delta,
+ * "+0.00%" (or "-0.00%" when the floating-point difference of equal shares
+ * is a hair below zero) included, computed as perf's compute_delta does it.
+ *
+ * Rows of one side only — a difference from perf diff, which leaves their
+ * missing side blank and lists the rows only in OLD last, below every
+ * change however small: a symbol only in NEW reads "new" as its baseline
+ * and its whole share as its delta; a symbol only in OLD (gone) reads
+ * "gone" as its delta and sorts by the share it lost.  Ordering: by
+ * |delta| (a gone row's baseline share), then baseline share, then name.
  */
 #include "cmd/cmds.h"
 
@@ -127,13 +131,10 @@ static int on_sample(const struct pk_sample *s, void *arg)
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct drow *x = a, *y = b;
-	int cx = !x->seen[1], cy = !y->seen[1];   /* OLD-only rows last */
-	double kx, ky;
+	/* a gone row (OLD only) lost its whole share */
+	double kx = x->seen[1] ? fabs(x->delta) : x->pct[0];
+	double ky = y->seen[1] ? fabs(y->delta) : y->pct[0];
 
-	if (cx != cy)
-		return cx - cy;
-	kx = cx == 0 ? fabs(x->delta) : x->pct[0];
-	ky = cy == 0 ? fabs(y->delta) : y->pct[0];
 	if (kx != ky)
 		return kx > ky ? -1 : 1;
 	if (x->pct[0] != y->pct[0])
@@ -165,12 +166,18 @@ static void print_event(struct devent *ev)
 	for (size_t i = 0; i < ev->nr; i++) {
 		const struct drow *r = &ev->r[i];
 
-		base[0] = delta[0] = '\0';
+		snprintf(base, sizeof(base), "new");
+		snprintf(delta, sizeof(delta), "gone");
 		if (r->seen[0])
 			snprintf(base, sizeof(base), "%.2f%%", r->pct[0]);
 		if (r->seen[1])
 			snprintf(delta, sizeof(delta), "%+.2f%%", r->delta);
-		printf("%10s  %9s  %-*s  [%c] %s\n", base, delta, w, r->dso, r->sym[0], r->sym + 1);
+		struct strbuf edso = STRBUF_INIT;
+		sb_add_term(&edso, r->dso, strlen(r->dso));
+		printf("%10s  %9s  %-*s  [%c] ", base, delta, w, edso.buf, r->sym[0]);
+		sb_release(&edso);
+		fputs_term(r->sym + 1, stdout);   /* escaped: one row, one line */
+		putchar('\n');
 	}
 	printf("\n");
 }

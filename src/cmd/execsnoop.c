@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/execsnoop.h"
 #include "bpfutil/setup.h"
@@ -118,7 +119,11 @@ static int handle_event(void *ctx, void *data, size_t size)
 		sb_addf(sb, "%-8.3f ", (double)(e->ts_ns - o->start_ns) / 1e9);
 	if (o->print_uid)
 		sb_addf(sb, "%-6u ", e->uid);
-	sb_addf(sb, "%-16s %-7u %-7u %3d ", comm, e->pid, e->ppid, e->retval);
+	size_t at = sb->len;
+	sb_add_term(sb, comm, strlen(comm));   /* escaped: one event, one line */
+	if (sb->len - at < 16)
+		sb_addf(sb, "%*s", (int)(16 - (sb->len - at)), "");
+	sb_addf(sb, " %-7u %-7u %3d ", e->pid, e->ppid, e->retval);
 
 	/* from the new process (EXEC_F_FROM_MM): the raw argv block, whose
 	 * arguments are counted and cut here as the kernel half does at entry */
@@ -165,7 +170,6 @@ static int parse_opts(struct execsnoop_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "+TtxUu:n:vh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -176,19 +180,18 @@ static int parse_opts(struct execsnoop_opts *o, int argc, char **argv)
 		case 'v': o->verbose = 1; break;
 		case 'n': o->name = optarg; break;
 		case 'u':
-			errno = 0;
-			o->uid = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->uid < 0 || o->uid >= 0xffffffffL) {
-				fprintf(stderr, "perfkit execsnoop: invalid UID '%s'\n", optarg);
-				return 2;
+			{
+				int64_t v;
+				if (pk_parse_i64("-u", optarg, 0, 0xfffffffeL, &v)) {
+					fprintf(stderr, "perfkit execsnoop: %s\n", pk_errmsg());
+					return 2;
+				}
+				o->uid = (long)v;
 			}
 			break;
 		case 'M':
-			errno = 0;
-			o->max_args = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->max_args < 1 || o->max_args > EXEC_MAX_ARGS) {
-				fprintf(stderr, "perfkit execsnoop: invalid --max-args '%s' (expected 1..%d)\n",
-					optarg, EXEC_MAX_ARGS);
+			if (pk_parse_int("--max-args", optarg, 1, EXEC_MAX_ARGS, &o->max_args)) {
+				fprintf(stderr, "perfkit execsnoop: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;

@@ -10,7 +10,9 @@
 #include "cmd/cmds.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +42,8 @@ static const char usage_text[] =
 	"  --fonttype FONT    font (default Verdana)\n"
 	"  --fontsize NUM     font size (default 12)\n"
 	"  --fontwidth NUM    average glyph width relative to the font size (0.59)\n"
-	"  --countname TEXT   count label (default \"samples\")\n"
+	"  --countname TEXT   count label (default \"samples\"; for perf.data, the unit\n"
+	"                     of the sample periods: \"ns\" for cpu-clock, else the event)\n"
 	"  --nametype TEXT    name label (default \"Function:\")\n"
 	"  --colors PALETTE   hot (default), mem, io, wakeup, chain, java, js, perl,\n"
 	"                     red, green, blue, aqua, yellow, purple, orange\n"
@@ -132,13 +135,33 @@ static int valid_bg(const char *s)
 	return 1;
 }
 
+/* Does path (a regular file; "-": stdin when it is one) start with the
+ * perf.data magic?  Read with pread, so nothing is consumed. */
+static bool is_perf_data(const char *path)
+{
+	bool std = !strcmp(path, "-");
+	int fd = std ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	char m[8];
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = pread(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) && !memcmp(m, "PERFILE2", 8);
+	if (!std)
+		close(fd);
+	return yes;
+}
+
 /* A perf.data file: fold its stacks (stackcollapse-perf.pl's rules) and
- * feed the folded text to the graph. */
-static int add_perf_data(struct flame_input *in, const char *path)
+ * feed the folded text to the graph.  The counts are the samples' periods:
+ * *unit (unit_size bytes) gets what they count (collapse_count_unit: "ns"
+ * for cpu-clock), the graph's count name unless --countname gives one. */
+static int add_perf_data(struct flame_input *in, const char *path, char *unit, size_t unit_size)
 {
 	struct folded f;
 	struct folded_sorted sorted;
 	struct collapse_opts co;
+	struct collapse_info info;
 	struct strbuf sb = STRBUF_INIT;
 	char num[64];
 	int ret;
@@ -149,7 +172,11 @@ static int add_perf_data(struct flame_input *in, const char *path)
 		folded_release(&f);
 		return pk_error(ESPIPE, "perf.data on stdin must be a regular file (it is read with seeks)");
 	}
-	ret = collapse_file(path, &co, &f);
+	ret = collapse_file_info(path, &co, &f, &info);
+	if (!ret) {
+		char buf[128];
+		snprintf(unit, unit_size, "%s", collapse_count_unit(info.event, buf, sizeof(buf)));
+	}
 	const char *w = pk_warnings_take();
 
 	if (w && *w)
@@ -263,9 +290,9 @@ int cmd_flamegraph(int argc, char **argv)
 {
 	struct flame_opts o;
 	const char *output = NULL, *nameattr_file = NULL;
-	int cp = 0, hash = 0, rnd = 0, ret = 0, nargs = argc, cmd_at = -1, rec_status = 0;
+	int cp = 0, hash = 0, rnd = 0, countname_set = 0, ret = 0, nargs = argc, cmd_at = -1, rec_status = 0;
 	const char *callgraph = "fp";
-	char rec_dir[64] = "", rec_path[96] = "";
+	char rec_dir[64] = "", rec_path[96] = "", unit[128] = "";
 	double v;
 
 	flame_opts_init(&o);
@@ -322,7 +349,7 @@ int cmd_flamegraph(int argc, char **argv)
 			if (!parse_num(optarg, &o.fontwidth) || !(o.fontwidth > 0) || o.fontwidth > 100)
 				return usage_error("--fontwidth: expected a positive number, got '%s'", optarg);
 			break;
-		case OPT_COUNTNAME: o.countname = optarg; break;
+		case OPT_COUNTNAME: o.countname = optarg; countname_set = 1; break;
 		case OPT_NAMETYPE: o.nametype = optarg; break;
 		case OPT_COLORS: {
 			int ok = 0;
@@ -360,7 +387,12 @@ int cmd_flamegraph(int argc, char **argv)
 				return usage_error("--notes: the text cannot contain < or >%s", "");
 			o.notes = optarg;
 			break;
-		case OPT_ENCODING: o.encoding = optarg; break;
+		case OPT_ENCODING:
+			if (!flame_encoding_valid(optarg))
+				return usage_error("--encoding: '%s' is not an encoding name this system knows "
+						   "(for example UTF-8 or ISO-8859-1)", optarg);
+			o.encoding = optarg;
+			break;
 		case OPT_CALLGRAPH: callgraph = optarg; break;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -416,7 +448,7 @@ int cmd_flamegraph(int argc, char **argv)
 		o.palette = &pal;
 	}
 	if (rec_path[0]) {
-		if (add_perf_data(&in, rec_path) < 0) {
+		if (add_perf_data(&in, rec_path, unit, sizeof(unit)) < 0) {
 			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 			ret = 1;
 			goto out;
@@ -426,6 +458,16 @@ int cmd_flamegraph(int argc, char **argv)
 		const char *path = i < nargs ? argv[i] : "-";
 		size_t first = in.nr;
 
+		if (is_perf_data(path)) {
+			/* read as perf.data straight away: not split into lines
+			 * first (that held the whole file in memory) */
+			if (add_perf_data(&in, path, unit, sizeof(unit)) < 0) {
+				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+				ret = 1;
+				goto out;
+			}
+			continue;
+		}
 		if (flame_input_add_file(&in, path) < 0) {
 			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 			ret = 1;
@@ -434,7 +476,7 @@ int cmd_flamegraph(int argc, char **argv)
 		if (in.nr > first && in.lines[first].len >= 8 &&
 		    !memcmp(in.lines[first].s, "PERFILE2", 8)) {
 			in.nr = first; /* not folded text: read it as perf.data */
-			if (add_perf_data(&in, path) < 0) {
+			if (add_perf_data(&in, path, unit, sizeof(unit)) < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 				ret = 1;
 				goto out;
@@ -443,6 +485,9 @@ int cmd_flamegraph(int argc, char **argv)
 		if (i >= nargs)
 			break;
 	}
+	/* periods from perf.data are not samples: name their unit */
+	if (unit[0] && !countname_set)
+		o.countname = unit;
 	memset(&st, 0, sizeof(st));
 	ret = flame_render(&in, &o, &out, &st);
 	if (st.ignored)
@@ -458,7 +503,7 @@ int cmd_flamegraph(int argc, char **argv)
 		goto out;
 	} else {
 		ret = 0;
-		if (st.total < 100)
+		if (st.total < 100 && !unit[0])
 			fprintf(stderr, "perfkit flamegraph: warning: only %g samples in all (fewer "
 				"than 100): the graph may not be representative\n", st.total);
 		if (o.total > 0 && o.total < st.total && o.total / st.total > 0.02)

@@ -30,9 +30,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/funclatency.h"
 #include "bpfutil/hist.h"
@@ -75,11 +80,8 @@ static void usage(FILE *f)
 
 static int parse_secs(const char *what, const char *s, double *out)
 {
-	char *end;
-
-	*out = strtod(s, &end);
-	if (*end || end == s || !(*out > 0) || *out > 1e7) {
-		fprintf(stderr, "perfkit funclatency: invalid %s '%s'\n", what, s);
+	if (pk_parse_double(what, s, 0.001, 1e7, out)) {
+		fprintf(stderr, "perfkit funclatency: %s\n", pk_errmsg());
 		return 2;
 	}
 	return 0;
@@ -87,13 +89,8 @@ static int parse_secs(const char *what, const char *s, double *out)
 
 static int parse_step(const char *s, uint64_t *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = s[0] >= '0' && s[0] <= '9' ? strtoull(s, &end, 10) : 0;
-	if (!*out || errno || *end || *out > FUNC_LIN_STEP_MAX) {
-		fprintf(stderr, "perfkit funclatency: invalid linear step '%s' "
-			"(expected a positive integer up to %llu)\n", s, FUNC_LIN_STEP_MAX);
+	if (pk_parse_u64("the linear step", s, 1, FUNC_LIN_STEP_MAX, out)) {
+		fprintf(stderr, "perfkit funclatency: %s\n", pk_errmsg());
 		return 2;
 	}
 	return 0;
@@ -114,7 +111,6 @@ static int parse_opts(struct funclatency_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	/* "-": the target comes back as option 1 wherever it stands, so
 	 * options after it work whatever POSIXLY_CORRECT says */
@@ -129,11 +125,13 @@ static int parse_opts(struct funclatency_opts *o, int argc, char **argv)
 			o->target = optarg;
 			break;
 		case 'p':
-			errno = 0;
-			o->pid = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->pid <= 0 || o->pid > INT_MAX) {
-				fprintf(stderr, "perfkit funclatency: invalid PID '%s'\n", optarg);
-				return 2;
+			{
+				int64_t v;
+				if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
+					fprintf(stderr, "perfkit funclatency: %s\n", pk_errmsg());
+					return 2;
+				}
+				o->pid = (long)v;
 			}
 			break;
 		case 'u':
@@ -196,6 +194,33 @@ static void print_hist(struct funclatency_bpf *skel, const struct funclatency_op
 	sb_release(&sb);
 }
 
+/* Is the target C++ (a mangled or qualified name, or a binary that uses
+ * libstdc++'s exception runtime)?  Then an exception can unwind through the
+ * function, and the kernel's return probe cannot be unwound through. */
+static bool looks_cxx(const char *binary, const char *func)
+{
+	static const char *const marks[] = { "libstdc++.so", "__gxx_personality_v0", "__cxa_throw" };
+	struct stat st;
+	bool cxx = !strncmp(func, "_Z", 2) || strstr(func, "::");
+	int fd;
+
+	if (cxx)
+		return true;
+	fd = open(binary, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]) && !cxx; i++)
+				cxx = memmem(m, (size_t)st.st_size, marks[i], strlen(marks[i])) != NULL;
+			munmap(m, (size_t)st.st_size);
+		}
+	}
+	close(fd);
+	return cxx;
+}
+
 static void reset_hist(struct funclatency_bpf *skel)
 {
 	for (int i = 0; i < LOG2_SLOTS; i++)
@@ -225,11 +250,7 @@ int cmd_funclatency(int argc, char **argv)
 	}
 	if (err || uprobe_func_offset(binary, func, &off, NULL))
 		goto fail;
-	if (o.pid && kill((pid_t)o.pid, 0) && errno == ESRCH) {
-		pk_error(ESRCH, "no process with PID %ld", o.pid);
-		goto fail;
-	}
-	if (bpfk_start(o.verbose, NULL, NULL, NULL))
+	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, NULL, NULL, NULL))
 		goto fail;
 
 	skel = funclatency_bpf__open();
@@ -271,6 +292,10 @@ int cmd_funclatency(int argc, char **argv)
 	}
 
 	bpfk_stop_on_signals();
+	if (looks_cxx(binary, func))
+		fprintf(stderr, "perfkit funclatency: warning: %s is C++: an exception that unwinds through %s "
+			"cannot pass the kernel's return probe (the unwinder cannot follow its trampoline) and "
+			"ends the program in std::terminate\n", binary, func);
 	fprintf(stderr, "Tracing 1 function for \"%s:%s\"... Hit Ctrl-C to end.\n", binary, func);
 	unsigned long long start = bpfk_now_ns();
 	unsigned long long end = o.duration > 0 ? start + (unsigned long long)(o.duration * 1e9) : 0;
@@ -287,6 +312,9 @@ int cmd_funclatency(int argc, char **argv)
 			break;
 		reset_hist(skel);
 	}
+	if (skel->bss->abandoned)
+		fprintf(stderr, "perfkit funclatency: %llu calls left without a return (longjmp or an exception) "
+			"not measured\n", (unsigned long long)skel->bss->abandoned);
 	if (skel->bss->too_deep)
 		fprintf(stderr, "perfkit funclatency: %llu calls nested deeper than %d not measured\n",
 			(unsigned long long)skel->bss->too_deep, FUNC_MAX_DEPTH);

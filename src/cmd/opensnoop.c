@@ -6,11 +6,13 @@
  *
  * Output:  [TIME(s)] [UID] PID COMM FD ERR [FLAGS] PATH
  * FD is -1 and ERR the errno when the open failed.  With -F a relative PATH
- * is made absolute: the kernel half captures the directory it is relative
- * to (the cwd for AT_FDCWD, the directory behind the dirfd otherwise) at
- * the syscall's exit, so it does not matter whether the process, its cwd or
- * the fd are still there when the event is read; leading "./" and "../"
- * are folded (relpath.h).  Where the kernel half could not capture it (a
+ * is made absolute: for a successful open the kernel half captures the
+ * opened file's path at the syscall's exit (as the kernel resolved it:
+ * "./", ".." and symlinks resolved); for a failed one, the directory it is
+ * relative to (the cwd for AT_FDCWD, the directory behind the dirfd
+ * otherwise), joined with "." and ".." folded lexically (relpath.h).
+ * Either way it does not matter whether the process, its cwd or the fd are
+ * still there when the event is read.  Where the kernel half could not capture it (a
  * directory deeper than 64 levels or 4 KiB), it is looked up in /proc
  * (/proc/PID/task/TID/cwd, /proc/PID/cwd, /proc/PID/fd/DFD) and, when the
  * process is already gone, the path is printed as it was given.
@@ -32,6 +34,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/opensnoop.h"
 #include "bpfutil/relpath.h"
@@ -87,6 +90,9 @@ static bool resolve_path(struct strbuf *out, const struct open_event *e, size_t 
 	char link[64], dir[PATH_MAX];
 
 	sb_reset(tmp);
+	if (e->dir_state == OPEN_DIR_FILE &&
+	    !relpath_dir_from_components(out, e->dir, dir_size, e->dir_depth))
+		return true;
 	if (e->dir_state == OPEN_DIR_DONE &&
 	    !relpath_dir_from_components(tmp, e->dir, dir_size, e->dir_depth)) {
 		relpath_join(out, tmp->buf, fname);
@@ -130,12 +136,20 @@ static int handle_event(void *ctx, void *data, size_t size)
 		sb_addf(sb, "%-8.3f ", (double)(e->ts_ns - o->start_ns) / 1e9);
 	if (o->print_uid)
 		sb_addf(sb, "%-6u ", e->uid);
-	sb_addf(sb, "%-7u %-16s %3d %3d ", e->pid, comm, e->ret >= 0 ? e->ret : -1,
-		e->ret >= 0 ? 0 : -e->ret);
+	/* names escaped: a newline in a file name must not forge a line,
+	 * nor an escape sequence reach the terminal */
+	sb_addf(sb, "%-7u ", e->pid);
+	size_t at = sb->len;
+	sb_add_term(sb, comm, strlen(comm));
+	if (sb->len - at < 16)
+		sb_addf(sb, "%*s", (int)(16 - (sb->len - at)), "");
+	sb_addf(sb, " %3d %3d ", e->ret >= 0 ? e->ret : -1, e->ret >= 0 ? 0 : -e->ret);
 	if (o->extended)
 		sb_addf(sb, "%08llo ", (unsigned long long)e->flags);
+	at = sb->len;
 	if (!(o->full_path && fname[0] && fname[0] != '/' && resolve_path(sb, e, dir_size, fname, &o->dir)))
 		sb_addstr(sb, fname);
+	sb_term_escape_from(sb, at);
 	sb_addch(sb, '\n');
 	fwrite(sb->buf, 1, sb->len, stdout);
 	return 0;
@@ -143,14 +157,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 static int parse_num(const char *what, const char *s, long max, long *out)
 {
-	char *end;
+	int64_t v;
 
-	errno = 0;
-	*out = strtol(s, &end, 10);
-	if (errno || *end || end == s || *out < 0 || *out > max) {
-		fprintf(stderr, "perfkit opensnoop: invalid %s '%s'\n", what, s);
+	if (pk_parse_i64(what, s, 0, max, &v)) {
+		fprintf(stderr, "perfkit opensnoop: %s\n", pk_errmsg());
 		return 2;
 	}
+	*out = (long)v;
 	return 0;
 }
 
@@ -171,12 +184,11 @@ static int parse_opts(struct opensnoop_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "+p:u:Txn:eFUd:vh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'p': if (parse_num("PID", optarg, INT_MAX, &o->pid) || !o->pid) return 2; break;
-		case 'u': if (parse_num("UID", optarg, 0xfffffffeL, &o->uid)) return 2; break;
+		case 'p': if (parse_num("-p", optarg, INT_MAX, &o->pid)) return 2; if (!o->pid) return fprintf(stderr, "perfkit opensnoop: -p expects a process id ≥ 1, got '0'\n"), 2; break;
+		case 'u': if (parse_num("-u", optarg, 0xfffffffeL, &o->uid)) return 2; break;
 		case 'T': o->timestamp = true; break;
 		case 'x': o->failed = true; break;
 		case 'n': o->name = optarg; break;
@@ -185,9 +197,8 @@ static int parse_opts(struct opensnoop_opts *o, int argc, char **argv)
 		case 'U': o->print_uid = true; break;
 		case 'v': o->verbose = 1; break;
 		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0)) {
-				fprintf(stderr, "perfkit opensnoop: invalid duration '%s'\n", optarg);
+			if (pk_parse_double("-d", optarg, 0.001, 1e7, &o->duration)) {
+				fprintf(stderr, "perfkit opensnoop: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;
@@ -213,7 +224,7 @@ int cmd_opensnoop(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (bpfk_start(o.verbose, "syscalls", "sys_enter_openat", ": the kernel needs CONFIG_FTRACE_SYSCALLS=y"))
+	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, "syscalls", "sys_enter_openat", ": the kernel needs CONFIG_FTRACE_SYSCALLS=y"))
 		goto fail;
 
 	skel = opensnoop_bpf__open();

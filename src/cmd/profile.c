@@ -15,8 +15,11 @@
  * counted in the summary on stderr; samples lost because the count map was
  * full are reported there too.  Nothing is merged silently.
  * User frames are symbolized when sampling ends, through /proc/PID/maps and
- * the ELF files (symbol.h); a process gone by then shows "[unknown]"
- * frames.  Kernel frames resolve through /proc/kallsyms.
+ * the ELF files (symbol.h); addresses in anonymous memory or in no mapping
+ * (JIT code) through the process's /tmp/perf-PID.map (symbol/perfmap.h,
+ * perf's and bcc's rule); a process gone by then shows "[unknown]" frames
+ * (its perf map, a file, still names JIT frames).  Kernel frames resolve
+ * through /proc/kallsyms.
  */
 #include "cmd/cmds.h"
 
@@ -38,10 +41,12 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/profile.h"
 #include "bpfutil/procmaps.h"
 #include "bpfutil/setup.h"
+#include "symbol/perfmap.h"
 #include "symbol/symbol.h"
 #include "profile.skel.h"
 
@@ -58,9 +63,11 @@ struct stack_line {
 	unsigned long long count;
 };
 
-/* Symbolization state: one symcache, /proc/PID/maps per pid. */
+/* Symbolization state: one symcache, /proc/PID/maps per pid, the JIT
+ * maps (/tmp/perf-PID.map) made on first use. */
 struct resolver {
 	struct symcache *syms;
+	struct perfmap_cache *jit;
 	int *pids;
 	struct procmaps *maps;
 	int *maps_err;
@@ -114,11 +121,26 @@ static void add_user_frame(struct strbuf *sb, struct resolver *r, int pid, uint6
 	const struct procmaps *pm = maps_of(r, pid);
 	const struct procmap *m = pm ? procmaps_find(pm, leaf ? ip : ip - 1) : NULL;
 	const char *name = NULL;
+	uint64_t a = leaf ? ip : ip - 1;
 
-	if (m && m->path[0] == '/')
+	if (!m || !m->path[0] || !strncmp(m->path, "//anon", 6) || !strncmp(m->path, "[anon", 5)) {
+		/* JIT code: anonymous memory, or no mapping (gone, or never
+		 * seen), named by the process's perf map */
+		if (!r->jit)
+			r->jit = perfmap_cache_new(NULL);
+		name = perfmap_lookup(r->jit, (uint32_t)pid, a, false, NULL, NULL);
+		if (name && strchr(name, ';')) {   /* JVM names: "Lcom/Foo;::bar" */
+			size_t at = sb->len;
+			sb_addstr(sb, name);
+			for (size_t i = at; i < sb->len; i++)
+				if (sb->buf[i] == ';')
+					sb->buf[i] = ':';
+			return;
+		}
+	} else if (m->path[0] == '/')
 		name = symcache_resolve(r->syms, m->path, (leaf ? ip : ip - 1) - m->start + m->pgoff,
 					NULL, NULL);
-	else if (m && !strcmp(m->path, "[vdso]"))
+	else if (!strcmp(m->path, "[vdso]"))
 		name = symcache_resolve(r->syms, "[vdso]", (leaf ? ip : ip - 1) - m->start + m->pgoff,
 					NULL, NULL);
 	if (name)
@@ -182,7 +204,7 @@ static char *render_key(const struct prof_key *k, int stack_fd, struct resolver 
 		for (char *c = comm; *c; c++)
 			if (*c == ';' || *c == ' ')
 				*c = '_';
-		sb_addstr(&sb, comm);
+		sb_add_term(&sb, comm, strlen(comm));   /* a newline would split the line */
 		if (ulost || umiss)
 			sb_addf(&sb, ";[missing user stack: %s]", ulost ? errname(k->user_stack_id) : "evicted");
 		for (int i = nu - 1; i >= 0; i--) {
@@ -196,11 +218,14 @@ static char *render_key(const struct prof_key *k, int stack_fd, struct resolver 
 			add_kernel_frame(&sb, r, kips[i]);
 			sb_addstr(&sb, "_[k]");
 		}
+		sb_term_escape_from(&sb, 0);   /* symbol names too: one stack, one line */
 		return sb_detach(&sb, NULL);
 	}
 	for (int i = 0; i < nk; i++) {
 		sb_addstr(&sb, "    ");
+		size_t at = sb.len;
 		add_kernel_frame(&sb, r, kips[i]);
+		sb_term_escape_from(&sb, at);
 		sb_addch(&sb, '\n');
 	}
 	if (klost || kmiss)
@@ -209,12 +234,16 @@ static char *render_key(const struct prof_key *k, int stack_fd, struct resolver 
 		sb_addstr(&sb, "    --\n");
 	for (int i = 0; i < nu; i++) {
 		sb_addstr(&sb, "    ");
+		size_t at = sb.len;
 		add_user_frame(&sb, r, (int)k->pid, uips[i], i == 0);
+		sb_term_escape_from(&sb, at);
 		sb_addch(&sb, '\n');
 	}
 	if (ulost || umiss)
 		sb_addf(&sb, "    [Missed User Stack: %s]\n", ulost ? errname(k->user_stack_id) : "evicted");
-	sb_addf(&sb, "    -                %s (%u)\n", comm, k->pid);
+	sb_addstr(&sb, "    -                ");
+	sb_add_term(&sb, comm, strlen(comm));
+	sb_addf(&sb, " (%u)\n", k->pid);
 	return sb_detach(&sb, NULL);
 }
 
@@ -240,7 +269,8 @@ static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o)
 		prev = &key;
 	}
 	/* different stack ids can symbolize alike: merge equal texts */
-	qsort(lines, nr, sizeof(*lines), cmp_line);
+	if (nr)   /* no samples (an idle -p process): lines is NULL */
+		qsort(lines, nr, sizeof(*lines), cmp_line);
 	size_t w = 0;
 	for (size_t i = 0; i < nr; i++) {
 		if (w && !strcmp(lines[w - 1].text, lines[i].text)) {
@@ -251,7 +281,7 @@ static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o)
 		}
 	}
 	nr = w;
-	if (!o->folded)
+	if (!o->folded && nr)
 		qsort(lines, nr, sizeof(*lines), cmp_count);
 	for (size_t i = 0; i < nr; i++) {
 		if (o->folded)
@@ -268,6 +298,7 @@ static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o)
 	free(r.maps);
 	free(r.maps_err);
 	symcache_free(r.syms);
+	perfmap_cache_free(r.jit);
 	return 0;
 }
 
@@ -285,24 +316,27 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "+F:p:fUKIvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
-			errno = 0;
-			o->freq = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->freq < 1 || o->freq > 100000) {
-				fprintf(stderr, "perfkit profile: invalid frequency '%s' (expected 1..100000)\n", optarg);
-				return 2;
+			{
+				int64_t v;
+				if (pk_parse_i64("-F", optarg, 1, 100000, &v)) {
+					fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
+					return 2;
+				}
+				o->freq = (long)v;
 			}
 			break;
 		case 'p':
-			errno = 0;
-			o->pid = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->pid <= 0 || o->pid > INT_MAX) {
-				fprintf(stderr, "perfkit profile: invalid PID '%s'\n", optarg);
-				return 2;
+			{
+				int64_t v;
+				if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
+					fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
+					return 2;
+				}
+				o->pid = (long)v;
 			}
 			break;
 		case 'f': o->folded = true; break;
@@ -319,9 +353,8 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 		return 2;
 	}
 	if (optind < argc) {
-		o->duration = strtod(argv[optind], &end);
-		if (*end || end == argv[optind] || !(o->duration > 0) || o->duration > 1e7) {
-			fprintf(stderr, "perfkit profile: invalid duration '%s'\n", argv[optind]);
+		if (pk_parse_double("the duration", argv[optind], 0.001, 1e7, &o->duration)) {
+			fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
 			return 2;
 		}
 		optind++;
@@ -344,7 +377,7 @@ int cmd_profile(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (bpfk_start(o.verbose, NULL, NULL, NULL))
+	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, NULL, NULL, NULL))
 		goto fail;
 
 	skel = profile_bpf__open();

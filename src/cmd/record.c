@@ -23,6 +23,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "event/event.h"
+#include "event/tracepoint.h"
 #include "perfdata/perfdata.h"
 #include "symbol/symbol.h"
 
@@ -76,6 +77,7 @@ struct rec {
 	const char *ev_specs[MAX_EVENTS];
 	size_t nr_ev;
 	uint64_t freq, period;
+	int strict_freq;        /* --strict-freq: refuse -F above the kernel's maximum */
 	int callgraph, system_wide;  /* callgraph: 0 none, 1 fp, 2 dwarf */
 	uint32_t stack_size;         /* --call-graph dwarf: user stack bytes per sample */
 	pid_t target_pid;
@@ -135,7 +137,9 @@ static void usage(FILE *f)
 		"  -f, --force          replace it (the link itself: its target is never written)\n"
 		"  -p, --pid PID        record an existing process (all its threads)\n"
 		"  -a, --all-cpus       record the whole system\n"
-		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (default %d)\n",
+		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (default %d)\n"
+		"      --strict-freq    refuse an -F above the kernel's maximum sample rate\n"
+		"                       (perf_event_max_sample_rate) instead of lowering it\n",
 		DEFAULT_FREQ, RB_PAGES);
 }
 
@@ -207,6 +211,21 @@ static int list_threads(struct rec *r, pid_t pid)
 	return 0;
 }
 
+/* perf_event_paranoid > 1 refused kernel samples: one line, as perf -v */
+static void note_user_only(void)
+{
+	int level = -1;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = -1;
+		fclose(f);
+	}
+	fprintf(stderr, "perfkit record: kernel.perf_event_paranoid=%d: sampling user space only; "
+		"run as root or lower it to sample the kernel too\n", level);
+}
+
 static int open_error(struct rec *r, size_t ev, int err)
 {
 	const char *name = r->ev_specs[ev];
@@ -246,6 +265,27 @@ static int open_error(struct rec *r, size_t ev, int err)
 	return pk_error(err, "cannot open event '%s': %s", name, strerror(err));
 }
 
+/* Tracepoints: the tracing data (their format files from tracefs) in the
+ * file's HEADER_TRACING_DATA, so perf script and perfkit script can read
+ * their raw records. */
+static int set_tracing_data(struct rec *r, const char *const *names)
+{
+	const char *tps[MAX_EVENTS];
+	size_t n = 0;
+
+	for (size_t e = 0; e < r->nr_ev; e++)
+		if (r->attrs[e].type == PERF_TYPE_TRACEPOINT)
+			tps[n++] = names[e];
+	if (!n)
+		return 0;
+	struct strbuf sb = STRBUF_INIT;
+	int err = tp_tracing_data_build(&sb, tps, n);
+	if (!err)
+		pd_writer_set_tracing_data(r->w, sb.buf, sb.len);
+	sb_release(&sb);
+	return err;
+}
+
 /* Open every (event, thread, cpu) and map one ring buffer per CPU. */
 static int open_events(struct rec *r)
 {
@@ -277,6 +317,8 @@ static int open_events(struct rec *r)
 					a->exclude_kernel = 1;
 					a->exclude_hv = 1;
 					fd = sys_perf_event_open(a, r->tids[t], r->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+					if (fd >= 0)
+						note_user_only();
 				}
 				if (fd < 0) {
 					if (errno == ESRCH && r->target_pid && t > 0)
@@ -403,12 +445,20 @@ static int synth_comm(struct rec *r, uint32_t pid, uint32_t tid, const char *com
 	return emit(r, buf, n);
 }
 
+#define DSO_HOLD_MAX 256   /* files held open (fds) for add_build_ids */
+
 static void note_dso(struct rec *r, const char *path)
 {
 	if (path[0] != '/')
 		return;
 	int created;
-	hm_upsert(&r->dsos, path, strlen(path), &created);
+	struct hm_entry *e = hm_upsert(&r->dsos, path, strlen(path), &created);
+	/* hold the file mapped now (val.u = fd + 1): deleted or replaced
+	 * before the end, it still goes to the build-id cache */
+	if (created && r->dsos.nr <= DSO_HOLD_MAX) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		e->val.u = fd >= 0 ? (uint64_t)fd + 1 : 0;
+	}
 }
 
 static int synth_mmap2(struct rec *r, uint32_t pid, uint32_t tid, uint64_t start, uint64_t len,
@@ -488,6 +538,17 @@ static int synth_process(struct rec *r, pid_t pid)
 		uint32_t flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		rc = synth_mmap2(r, (uint32_t)pid, (uint32_t)pid, start, end - start, off, maj, min, ino,
 				 prot, flags, name);
+		/* a binary deleted while it runs: save it by build-id while
+		 * the process holds it, so its symbols can be read later */
+		size_t nl = strlen(name);
+		if (!rc && nl > 10 && !strcmp(name + nl - 10, " (deleted)")) {
+			char mf[96];
+			uint8_t id[20];
+			snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx", (int)pid, start, end);
+			int n = sym_build_id_cache_save(mf, name, id, sizeof(id));
+			if (n > 0)
+				pd_writer_add_build_id(r->w, PERF_RECORD_MISC_USER, UINT32_MAX, id, (size_t)n, name);
+		}
 	}
 	fclose(f);
 	return rc;
@@ -678,7 +739,18 @@ static void add_build_ids(struct rec *r)
 		pd_writer_add_build_id(r->w, PERF_RECORD_MISC_USER, UINT32_MAX, id, (size_t)n, "[vdso]");
 	for (size_t i = 0; i < r->dsos.nr; i++) {
 		const char *path = r->dsos.entries[i].key;
+		uint64_t held = r->dsos.entries[i].val.u;
 		n = sym_read_build_id(path, id, sizeof(id));
+		if (held) {
+			/* the file that was mapped, if the path now names another
+			 * one or none: its copy in the build-id cache */
+			char fdp[32];
+			uint8_t hid[20];
+			snprintf(fdp, sizeof(fdp), "/proc/self/fd/%d", (int)(held - 1));
+			int hn = sym_read_build_id(fdp, hid, sizeof(hid));
+			if (hn > 0 && (n != hn || memcmp(id, hid, (size_t)hn)))
+				n = sym_build_id_cache_save(fdp, path, id, sizeof(id));
+		}
 		if (n > 0)
 			pd_writer_add_build_id(r->w, PERF_RECORD_MISC_USER, UINT32_MAX, id, (size_t)n, path);
 	}
@@ -789,10 +861,27 @@ static int drain_all(struct rec *r)
 
 /* ---- the command ---- */
 
+/* Does the data written to path land in our stdout? */
+static bool output_is_stdout(const char *path)
+{
+	struct stat o, so;
+	int fd = strcmp(path, "-") ? of_std_fd(path) : 1;
+
+	if (fd == 1)
+		return true;
+	if (fstat(1, &so) < 0 || (fd >= 0 ? fstat(fd, &o) : stat(path, &o)) < 0)
+		return false;
+	return o.st_dev == so.st_dev && o.st_ino == so.st_ino;
+}
+
 /* Fork the command, held before its exec until start_command(). */
 static int fork_command(struct rec *r, const sigset_t *oldmask)
 {
-	int err = pk_child_fork(&r->held, r->cmd, oldmask, 0);
+	/* like perf: when the data goes to our stdout (a pipe, -o -,
+	 * -o /dev/stdout or the same file), the command's output goes to
+	 * stderr, or it would land in the middle of the data */
+	int err = pk_child_fork(&r->held, r->cmd, oldmask,
+				output_is_stdout(r->output) ? PK_CHILD_STDOUT_TO_STDERR : 0);
 
 	if (!err)
 		r->child = r->held.pid;
@@ -828,6 +917,7 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "strict-freq", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -901,6 +991,9 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		case 'a':
 			r->system_wide = 1;
 			break;
+		case 'S':
+			r->strict_freq = 1;
+			break;
 		case 'm':
 			if (parse_u64(optarg, &r->mmap_pages) || (r->mmap_pages & (r->mmap_pages - 1)) ||
 			    r->mmap_pages > (1u << 20)) {
@@ -923,6 +1016,32 @@ static int parse_args(struct rec *r, int argc, char **argv)
 	if (r->freq && r->period) {
 		fprintf(stderr, "perfkit record: -F and -c cannot be used together\n");
 		return 2;
+	}
+	if (!r->period) {
+		/* perf's record_opts__config_freq(): above the kernel's maximum,
+		 * -F is lowered to it with a warning (refused with --strict-freq);
+		 * the default frequency is lowered with a note */
+		unsigned max;
+		uint64_t want = r->freq ? r->freq : DEFAULT_FREQ;
+		if (ev_max_sample_rate(&max) == 0 && want > max) {
+			if (r->freq && r->strict_freq) {
+				fprintf(stderr, "perfkit record: error: Maximum frequency rate (%u Hz) exceeded.\n"
+					"       Please use -F freq option with a lower value or consider\n"
+					"       tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n", max);
+				return 1;
+			}
+			if (r->freq)
+				fprintf(stderr, "perfkit record: warning: Maximum frequency rate (%u Hz) exceeded, throttling from %" PRIu64 " Hz to %u Hz.\n"
+					"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+					"         The kernel will lower it when perf's interrupts take too long.\n"
+					"         Use --strict-freq to disable this throttling, refusing to record.\n",
+					max, r->freq, max);
+			else
+				fprintf(stderr, "perfkit record: Lowering default frequency rate from %u to %u.\n"
+					"Please consider tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n",
+					(unsigned)DEFAULT_FREQ, max);
+			r->freq = max;
+		}
 	}
 	if (r->target_pid && r->system_wide) {
 		fprintf(stderr, "perfkit record: -p and -a cannot be used together\n");
@@ -963,14 +1082,10 @@ static int setup_attrs(struct rec *r)
 		int rc = ev_parse(r->ev_specs[e], a);
 		if (rc)
 			return rc;
-		if (a->type == PERF_TYPE_TRACEPOINT)
-			return pk_error(EINVAL, "cannot record tracepoint '%s' yet: perf script and report "
-					"need the tracepoint formats (perf.data's HEADER_TRACING_DATA), which "
-					"perfkit does not write; count it with `perfkit stat -e %s`, or record "
-					"it with `perf record -e %s`",
-					r->ev_specs[e], r->ev_specs[e], r->ev_specs[e]);
 		if (r->period) {
 			a->sample_period = r->period;
+		} else if (a->type == PERF_TYPE_TRACEPOINT && !r->freq) {
+			a->sample_period = 1;   /* as perf: every hit of a tracepoint */
 		} else {
 			a->freq = 1;
 			a->sample_freq = r->freq ? r->freq : DEFAULT_FREQ;
@@ -979,6 +1094,8 @@ static int setup_attrs(struct rec *r)
 				 PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 		if (r->system_wide)
 			a->sample_type |= PERF_SAMPLE_CPU;
+		if (a->type == PERF_TYPE_TRACEPOINT)   /* its record, and the CPU (as perf) */
+			a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
 		if (r->callgraph)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		if (r->callgraph == 2) {
@@ -1032,6 +1149,9 @@ static void cleanup(struct rec *r)
 	free(r->cpus);
 	free(r->tids);
 	free(r->scratch);
+	for (size_t i = 0; i < r->dsos.nr; i++)
+		if (r->dsos.entries[i].val.u)
+			close((int)(r->dsos.entries[i].val.u - 1));
 	hm_release(&r->dsos);
 	if (r->held.go_fd >= 0)
 		close(r->held.go_fd);
@@ -1169,6 +1289,8 @@ int cmd_record(int argc, char **argv)
 		goto err_child;
 	if (pd_writer_open(&r.w, r.output, r.attrs, names, r.nr_ev))
 		goto err_child;
+	if (set_tracing_data(&r, names))
+		goto err_abort;
 	for (size_t i = 0; i < r.nr_fds; i++)
 		if (r.fds[i] >= 0)
 			pd_writer_add_id(r.w, i / (r.nr_tids * r.nr_cpus), r.ids[i]);
@@ -1234,8 +1356,13 @@ int cmd_record(int argc, char **argv)
 			break;
 		if (forwarded && !r.child)
 			break;
-		struct timespec ts = { .tv_sec = 0, .tv_nsec = 250 * 1000 * 1000 };
-		int n = ppoll(pfds, npfd, r.target_pid ? &ts : NULL, &waitmask);
+		/* records buffered while the rings are quiet reach the file
+		 * within a second (a recorder killed with SIGKILL keeps them) */
+		rc = pd_writer_tick(r.w);
+		if (rc)
+			break;
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = 250 * 1000 * 1000 }, sec = { 1, 0 };
+		int n = ppoll(pfds, npfd, r.target_pid ? &ts : &sec, &waitmask);
 		if (n > 0) {
 			int live = 0;
 			for (size_t i = 0; i < npfd; i++) {
@@ -1275,13 +1402,22 @@ int cmd_record(int argc, char **argv)
 		snprintf(msg, sizeof(msg), "%s", pk_errmsg());
 		add_build_ids(&r);
 		rename_old(r.output);
+		uint64_t kept = pd_writer_kept_samples(r.w);
 		int frc = pd_writer_finish(r.w);
 		r.w = NULL;
-		if (frc)
+		if (frc && frc != -ENOSPC && frc != -EDQUOT) {
 			fprintf(stderr, "perfkit record: %s; nothing could be kept: %s\n", msg, pk_errmsg());
-		else
+		} else {
+			struct stat fst;
+			double fmb = stat(r.output, &fst) == 0 ? (double)fst.st_size / (1024.0 * 1024.0) : 0;
+			if (frc)   /* features dropped too: say which */
+				snprintf(msg, sizeof(msg), "%s", pk_errmsg());
 			fprintf(stderr, "perfkit record: %s; recording stopped, the samples written "
 				"until then are in %s\n", msg, r.output);
+			fprintf(stderr, "[ perfkit record: %" PRIu64 " samples kept, %" PRIu64 " dropped (disk full), %"
+				PRIu64 " lost, %.3f MB written to %s ]\n", kept,
+				r.samples > kept ? r.samples - kept : 0, r.lost, fmb, r.output);
+		}
 		ret = 1;
 		goto out;
 	}

@@ -19,11 +19,13 @@
 #include "cmd/cmds.h"
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "session/session.h"
 #include "export/export.h"
 #include "callgraph/callgraph.h"
+#include "event/event.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -31,15 +33,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_SRCLINE, K_MAX };
 
 struct row {
 	const char *comm, *dso, *sym; /* sym NULL: unknown, shown by address */
+	const char *comm_last;        /* the thread's last comm (pid/tid keys) */
 	const char *srcline;          /* --sort srcline: session_srcline() */
 	uint64_t addr;
 	uint32_t pid, tid;
 	uint64_t self, children;
+	uint64_t nr_self;             /* samples whose leaf is the row (-n) */
 	uint64_t stamp;               /* last sample that counted children */
 	uint32_t id;                  /* index before sorting (stack tags) */
 	bool kernel;
@@ -88,6 +93,9 @@ struct report {
 	struct hist *hists;           /* one per evsel */
 	uint64_t stamp;
 	bool graph;                   /* call graphs printed */
+	bool show_nr;                 /* -n: perf's Samples column */
+	bool quiet;                   /* -q: no '#' lines, no warnings */
+	bool hide_unresolved;         /* --hide-unresolved: no rows without a symbol */
 	struct cg_params cg;
 	uint32_t *rowbuf;             /* on_sample: row index per frame */
 	size_t rowbuf_alloc;
@@ -95,6 +103,8 @@ struct report {
 	struct row_slot *row_cache;   /* row_cached(): 1 << ROW_CACHE_BITS */
 	bool no_row_cache;            /* a key (srcline) not in the slot */
 	bool row_by_tid;              /* a key (pid, tid) reads the thread */
+	const char *hint_sym;         /* the hottest Self row's symbol (annotate hint) */
+	uint64_t hint_self;
 };
 
 /* The packed key of a frame, from the chosen sort keys only. */
@@ -310,6 +320,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		return 0;
 	node = sample_rows(r, h, s);
 	h->rows[r->rowbuf[0]].self += s->period;
+	h->rows[r->rowbuf[0]].nr_self++;
 	if (r->children) {
 		/* every row of the chain once */
 		r->stamp++;
@@ -351,11 +362,15 @@ static void key_text(const struct row *row, enum sort_key k, char *buf, size_t s
 	case K_COMM: snprintf(buf, size, "%s", row->comm); break;
 	case K_DSO: snprintf(buf, size, "%s", dso_short(row->dso)); break;
 	case K_SYM: sym_text(row, buf, size); break;
-	case K_PID: snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm); break;
-	case K_TID: snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm); break;
+	case K_PID: /* fall through */
+	case K_TID:
+		snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm_last ? row->comm_last : row->comm);
+		break;
 	case K_SRCLINE: snprintf(buf, size, "%s", row->srcline); break;
 	default: buf[0] = '\0'; break;
 	}
+	/* a name with a newline or an escape sequence stays on its row */
+	str_term_escape_buf(buf, size);
 }
 
 static const char *key_header(enum sort_key k)
@@ -390,11 +405,11 @@ static int cmp_rows(const void *a, const void *b)
 
 /* The printed rows' trees, from the unique stacks (tags are row ids);
  * rows whose period is below the threshold print no tree line. */
-static uint32_t *build_trees(const struct report *r, struct hist *h, const bool *show)
+static uint32_t *build_trees(const struct report *r, struct hist *h, const bool *show, uint64_t total)
 {
 	uint32_t *tree_of_tag = xcalloc(h->nr + 1, sizeof(*tree_of_tag));
 	uint32_t *trees = xcalloc(h->nr + 1, sizeof(*trees));
-	uint64_t min_hit = cg_min_hit(&r->cg, h->total);
+	uint64_t min_hit = cg_min_hit(&r->cg, total);
 
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
@@ -409,12 +424,33 @@ static uint32_t *build_trees(const struct report *r, struct hist *h, const bool 
 	return trees;
 }
 
+/* The samples and the period an event's table is made of: all of them, or
+ * with perf's --hide-unresolved only those of rows with a symbol (the
+ * percentages are then of the resolved samples, as perf's). */
+static uint64_t hist_shown(const struct report *r, const struct hist *h, uint64_t *total)
+{
+	uint64_t n = 0;
+
+	if (!r->hide_unresolved) {
+		*total = h->total;
+		return h->nr_samples;
+	}
+	*total = 0;
+	for (size_t i = 0; i < h->nr; i++)
+		if (h->rows[i].sym) {
+			*total += h->rows[i].self;
+			n += h->rows[i].nr_self;
+		}
+	return n;
+}
+
 static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
 {
 	uint32_t *trees = NULL;
 	size_t width[K_MAX];
 	char buf[512];
-	unsigned long n = (unsigned long)h->nr_samples;
+	uint64_t total;
+	unsigned long n = (unsigned long)hist_shown(r, h, &total);
 	char unit = ' ';
 	size_t shown = 0;
 	bool *show;
@@ -422,12 +458,18 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
-	printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
-	printf("# Event count (approx.): %" PRIu64 "\n#\n", h->total);
+	if (!r->quiet) {
+		printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
+		printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
+	}
 
 	/* no more rows: their key map goes before the texts and trees */
 	hm_release(&h->keys);
 	hm_init(&h->keys);
+	/* perf's pid and tid keys name a thread by its last comm */
+	for (size_t i = 0; i < h->nr; i++) {
+		h->rows[i].comm_last = session_thread_comm(r->sess, h->rows[i].tid);
+	}
 	/* each key's text once per row (not per comparison) */
 	struct pk_arena texts = PK_ARENA_INIT;
 
@@ -448,10 +490,12 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		width[k] = strlen(key_header(r->keys[k]));
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
-		double pct = h->total ? 100.0 * (double)(r->children ? row->children : row->self) /
-					(double)h->total : 0;
+		double pct = total ? 100.0 * (double)(r->children ? row->children : row->self) /
+				     (double)total : 0;
 
 		if (pct < limit || (r->children ? row->children : row->self) == 0)
+			continue;
+		if (r->hide_unresolved && !row->sym)   /* perf: percentages stay of the whole */
 			continue;
 		show[i] = true;
 		shown++;
@@ -459,32 +503,44 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			if (strlen(row->text[k]) > width[k])
 				width[k] = strlen(row->text[k]);
 	}
-	if (r->children)
-		printf("# Children      Self");
-	else
-		printf("# Overhead");
-	for (int k = 0; k < r->nr_keys; k++)
-		printf("  %-*s", (int)width[k], key_header(r->keys[k]));
-	printf("\n# ........");
-	if (r->children)
-		printf("  ........");
-	for (int k = 0; k < r->nr_keys; k++) {
-		putchar(' ');
-		putchar(' ');
-		for (size_t j = 0; j < width[k]; j++)
-			putchar('.');
+	if (!r->quiet) {
+		if (r->children)
+			printf("# Children      Self");
+		else
+			printf("# Overhead");
+		if (r->show_nr)
+			printf("  %12s", "Samples");
+		for (int k = 0; k < r->nr_keys; k++)
+			printf("  %-*s", (int)width[k], key_header(r->keys[k]));
+		printf("\n# ........");
+		if (r->children)
+			printf("  ........");
+		if (r->show_nr)
+			printf("  ............");
+		for (int k = 0; k < r->nr_keys; k++) {
+			putchar(' ');
+			putchar(' ');
+			for (size_t j = 0; j < width[k]; j++)
+				putchar('.');
+		}
+		printf("\n#\n");
 	}
-	printf("\n#\n");
 	if (r->graph && h->cg)
-		trees = build_trees(r, h, show);
+		trees = build_trees(r, h, show, total);
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
 
 		if (!show[i])
 			continue;
+		if (row->sym && row->self > r->hint_self) {
+			r->hint_sym = row->sym;
+			r->hint_self = row->self;
+		}
 		if (r->children)
-			printf("  %7.2f%%", 100.0 * (double)row->children / (double)h->total);
-		printf("  %7.2f%%", 100.0 * (double)row->self / (double)h->total);
+			printf("  %7.2f%%", 100.0 * (double)row->children / (double)total);
+		printf("  %7.2f%%", 100.0 * (double)row->self / (double)total);
+		if (r->show_nr)   /* perf: the samples whose leaf is the row */
+			printf("  %12" PRIu64, row->nr_self);
 		for (int k = 0; k < r->nr_keys; k++) {
 			if (k == r->nr_keys - 1)
 				printf("  %s", row->text[k]);
@@ -493,7 +549,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		}
 		putchar('\n');
 		if (trees && trees[i])
-			cg_tree_print(stdout, h->cg, trees[i], &r->cg, h->total,
+			cg_tree_print(stdout, h->cg, trees[i], &r->cg, total,
 				      r->children ? row->children : row->self);
 	}
 	free(trees);
@@ -548,7 +604,7 @@ static int parse_sort(struct report *r, const char *spec)
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: perfkit report [-i FILE] [-g [TYPE,THRESHOLD,ORDER]] [--no-children] [--sort KEYS]\n"
-		    "                      [--percent-limit P] [--stdio]\n"
+		    "                      [--percent-limit P] [-n] [-q] [--stdio] [--no-inline]\n"
 		    "  -i, --input FILE        perf.data to read (default perf.data)\n"
 		    "  -g, --call-graph[=ARG]  call graph under each row when the file has callchains (the default):\n"
 		    "                          TYPE graph, fractal, flat, folded or none; THRESHOLD percent (0.5);\n"
@@ -559,11 +615,40 @@ static void usage(FILE *fp)
 		    "      --no-children       Self only\n"
 		    "  -s, --sort KEYS         comm, dso, sym, pid, tid, srcline (default comm,dso,sym)\n"
 		    "      --percent-limit P   hide rows below P percent\n"
+		    "  -n, --show-nr-samples   a Samples column: the samples whose leaf is the row\n"
+		    "  -q, --quiet             the rows only: no '#' header lines, no warnings\n"
 		    "      --stdio             accepted for perf compatibility (always text)\n"
-		    "      --max-stack N       use at most N frames of each call chain\n"
+		    "      --no-inline         accepted: report never adds inlined functions as frames\n"
+		    "                          (perf does by default; perfkit's report is perf's --no-inline)\n"
+		    "      --inline            accepted, but inlined frames are not added (script and\n"
+		    "                          collapse --inline add them)\n"
+		    "  -f, --force             accepted (perfkit does not check the file's owner)\n"
+		    "      --hide-unresolved   no rows for addresses without a symbol\n"
+		    "      --max-stack N       use at most N frames of each call chain (default: as\n"
+		    "                          perf, kernel.perf_event_max_stack, 127 unless changed)\n"
 		    "      --no-demangle       raw (mangled) C++/Rust symbol names\n"
 		    "      --export=FORMAT     write the profile as pprof (gzip protobuf) or speedscope (JSON)\n"
 		    "  -o, --output FILE       the file --export writes (required with --export)\n");
+}
+
+/* On a terminal: where to go next, for the hottest function (quoted for
+ * the shell when it needs it; a name with a quote or control byte is not
+ * repeated). */
+static void print_hint(const char *input, const char *sym)
+{
+	bool plain = true, quotable = true;
+
+	for (const char *p = sym; *p; p++) {
+		if (!(*p == '_' || *p == ':' || *p == '.' || (*p >= '0' && *p <= '9') ||
+		      ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')))
+			plain = false;
+		if (*p == '\'' || (unsigned char)*p < 0x20 || *p == 0x7f)
+			quotable = false;
+	}
+	printf("# hint: `perfkit annotate%s%s %s%s%s` shows the instructions and source lines of the "
+	       "hottest function\n", strcmp(input, "perf.data") ? " -i " : "",
+	       strcmp(input, "perf.data") ? input : "", plain || !quotable ? "" : "'",
+	       quotable ? sym : "SYMBOL", plain || !quotable ? "" : "'");
 }
 
 static void print_warnings(void)
@@ -590,6 +675,12 @@ int cmd_report(int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "percent-limit", required_argument, NULL, 'P' },
 		{ "stdio", no_argument, NULL, 'S' },
+		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "inline", no_argument, NULL, 'I' },
+		{ "no-inline", no_argument, NULL, 'X' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "hide-unresolved", no_argument, NULL, 'U' },
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "export", required_argument, NULL, 'E' },
@@ -608,7 +699,7 @@ int cmd_report(int argc, char **argv)
 	char *end;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g::Gho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqf", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'N': no_children = 1; break;
@@ -642,13 +733,14 @@ int cmd_report(int argc, char **argv)
 			r.cg.threshold = limit;   /* perf: the call graph's too */
 			break;
 		case 'S': break;
+		case 'n': r.show_nr = true; break;
+		case 'q': r.quiet = true; break;
+		case 'I': case 'X': break;   /* report's frames never include inlined ones */
+		case 'f': break;             /* no ownership check to skip */
+		case 'U': r.hide_unresolved = true; break;
 		case 'M':
-			errno = 0;
-			long ms = strtol(optarg, &end, 10);
-			so.max_stack = ms > 0 && ms <= 1000000 ? (int)ms : 0;
-			if (end == optarg || *end || errno || so.max_stack <= 0) {
-				fprintf(stderr, "perfkit report: bad --max-stack '%s' (expected 1 to 1000000)\n",
-					optarg);
+			if (pk_parse_int("--max-stack", optarg, 1, 1000000, &so.max_stack)) {
+				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;
@@ -676,6 +768,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perfkit report: %s\n", export_kind ? "--export needs -o FILE" : "-o FILE needs --export");
 		return 2;
 	}
+	if (!so.max_stack)   /* perf's default --max-stack */
+		so.max_stack = (int)ev_max_stack();
 	pk_error_clear();
 	err = session_open(&s, input, &so);
 	if (err) {
@@ -712,23 +806,34 @@ int cmd_report(int argc, char **argv)
 	} else if (!report_export) {
 		uint64_t nr = 0;
 
-		printf("#\n#\n");
-		printf("# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);
+		if (!r.quiet) {
+			printf("#\n#\n");
+			printf("# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);
+		}
 		for (size_t i = 0; i < r.f->nr_evsels; i++) {
-			if (!r.hists[i].nr_samples)
+			uint64_t total;
+
+			/* as perf's (default) --skip-empty: an event with no
+			 * sample to show prints nothing */
+			if (!hist_shown(&r, &r.hists[i], &total))
 				continue;
 			print_hist(&r, &r.f->evsels[i], &r.hists[i], limit);
 			nr += r.hists[i].nr_samples;
 		}
-		if (!nr)
+		if (!nr && !r.quiet)
 			printf("# no samples in %s\n", input);
 		/* perf report warns too ("lost N chunks") */
-		if (session_stats(s)->nr_lost_records)
+		if (session_stats(s)->nr_lost_records && !r.quiet)
 			fprintf(stderr, "perfkit report: warning: %s: %" PRIu64 " events were lost while recording "
 				"(the ring buffer was full: check I/O or CPU load, or record with a bigger -m)\n",
 				input, session_stats(s)->nr_lost_records);
 	}
-	print_warnings();
+	if (err >= 0 && !report_export && r.hint_sym && !r.quiet && isatty(STDOUT_FILENO))
+		print_hint(input, r.hint_sym);
+	if (r.quiet)
+		pk_warnings_take();   /* perf's -q: no warnings or messages */
+	else
+		print_warnings();
 	for (size_t i = 0; i < r.f->nr_evsels; i++) {
 		hm_release(&r.hists[i].keys);
 		free(r.hists[i].rows);

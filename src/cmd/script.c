@@ -13,8 +13,11 @@
 #include "cmd/cmds.h"
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "session/session.h"
+#include "event/event.h"
+#include "event/tracepoint.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -27,6 +30,7 @@ struct out {
 	FILE *fp;
 	struct strbuf sb;
 	int name_width;       /* perf pads event names to the longest one */
+	struct tp_formats tps; /* tracepoint formats from HEADER_TRACING_DATA */
 };
 
 static void add_hex(struct strbuf *sb, uint64_t v, int width)
@@ -53,15 +57,42 @@ static void add_frame(struct strbuf *sb, const struct pk_frame *fr)
 		return;
 	}
 	if (fr->sym) {
-		sb_addstr(sb, fr->sym);
+		sb_add_term(sb, fr->sym, strlen(fr->sym));
 		sb_add(sb, "+0x", 3);
 		add_hex(sb, fr->sym_off, 0);
 	} else {
 		sb_add(sb, "[unknown]", 9);
 	}
 	sb_add(sb, " (", 2);
-	sb_addstr(sb, fr->dso);
+	sb_add_term(sb, fr->dso, strlen(fr->dso));
 	sb_add(sb, ")\n", 2);
+}
+
+/* A tracepoint sample, as perf script prints one: comm tid [cpu] time:
+ * event: its fields (tracepoint.h), then the call chain if recorded. */
+static void add_tracepoint(struct out *o, const struct pk_sample *s, const struct tp_format *f)
+{
+	struct strbuf *sb = &o->sb;
+	uint64_t t = s->raw->evsel->attr.sample_type;
+
+	sb_addf(sb, "%16s %5" PRIu32 " ", s->comm, s->tid);
+	if (t & PERF_SAMPLE_CPU)
+		sb_addf(sb, "[%03" PRIu32 "] ", s->cpu);
+	if (t & PERF_SAMPLE_TIME)
+		sb_addf(sb, "%5" PRIu64 ".%06" PRIu64 ": ", (uint64_t)(s->time / 1000000000u),
+			(uint64_t)(s->time % 1000000000u / 1000u));
+	sb_addf(sb, "%*s: ", o->name_width, s->event);
+	/* its print format when simple (as perf), else its fields */
+	if (tp_format_print(f, s->raw->raw, s->raw->raw_size, sb))
+		tp_format_fields_text(f, s->raw->raw, s->raw->raw_size, sb);
+	sb_addch(sb, '\n');
+	if (t & PERF_SAMPLE_CALLCHAIN) {
+		for (size_t i = 0; i < s->nr_frames; i++) {
+			sb_addch(sb, '\t');
+			add_frame(sb, &s->frames[i]);
+		}
+		sb_addch(sb, '\n');
+	}
 }
 
 static int on_sample(const struct pk_sample *s, void *arg)
@@ -70,11 +101,26 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	struct strbuf *sb = &o->sb;
 	uint64_t t = s->raw->evsel->attr.sample_type;
 	bool cc = (t & PERF_SAMPLE_CALLCHAIN) != 0;
+	const struct tp_format *tpf;
 
-	if (cc)
-		sb_addf(sb, "%s %5" PRIu32 " ", s->comm, s->tid);
-	else
-		sb_addf(sb, "%16s %5" PRIu32 " ", s->comm, s->tid);
+	if (s->raw->evsel->attr.type == PERF_TYPE_TRACEPOINT && s->raw->raw &&
+	    (tpf = tp_formats_find(&o->tps, s->raw->evsel->attr.config))) {
+		add_tracepoint(o, s, tpf);
+		goto flush;
+	}
+
+	/* the comm escaped (a newline in it would start a new sample) and,
+	 * without call chains, right-aligned on 16 columns */
+	size_t at = sb->len;
+	sb_add_term(sb, s->comm, strlen(s->comm));
+	size_t cl = sb->len - at;
+	if (!cc && cl < 16) {
+		sb_grow(sb, 16 - cl);
+		memmove(sb->buf + at + 16 - cl, sb->buf + at, cl);
+		memset(sb->buf + at, ' ', 16 - cl);
+		sb_setlen(sb, at + 16);
+	}
+	sb_addf(sb, " %5" PRIu32 " ", s->tid);
 	if (t & PERF_SAMPLE_CPU)
 		sb_addf(sb, "[%03" PRIu32 "] ", s->cpu);
 	if (t & PERF_SAMPLE_TIME)
@@ -94,6 +140,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	} else {
 		sb_addch(sb, '\n');
 	}
+flush:
 	if (sb->len >= 1 << 20) {
 		fwrite(sb->buf, 1, sb->len, o->fp);
 		sb_reset(sb);
@@ -128,7 +175,6 @@ int cmd_script(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_opts so = { .inline_ = true };
-	char *end;
 	const char *input = "perf.data";
 	struct session *s;
 	struct out o;
@@ -139,10 +185,8 @@ int cmd_script(int argc, char **argv)
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'M':
-			so.max_stack = (int)strtol(optarg, &end, 10);
-			if (end == optarg || *end || so.max_stack <= 0) {
-				fprintf(stderr, "perfkit script: bad --max-stack '%s' (expected a positive number)\n",
-					optarg);
+			if (pk_parse_int("--max-stack", optarg, 1, 1000000, &so.max_stack)) {
+				fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;
@@ -158,6 +202,8 @@ int cmd_script(int argc, char **argv)
 			argv[optind]);
 		return 2;
 	}
+	if (!so.max_stack)   /* perf's default --max-stack */
+		so.max_stack = (int)ev_max_stack();
 	pk_error_clear();
 	err = session_open(&s, input, &so);
 	if (err) {
@@ -168,6 +214,10 @@ int cmd_script(int argc, char **argv)
 	sb_init(&o.sb, 1 << 21);
 	o.fp = stdout;
 	o.name_width = 0;
+	o.tps = (struct tp_formats){ 0 };
+	if (session_file(s)->tracing_data &&
+	    tp_tracing_data_parse(session_file(s)->tracing_data, session_file(s)->tracing_data_size, &o.tps))
+		pk_warn("%s: %s; tracepoint fields are not shown", input, pk_errmsg());
 	for (size_t i = 0; i < session_file(s)->nr_evsels; i++) {
 		size_t len = strlen(session_file(s)->evsels[i].name);
 
@@ -177,6 +227,7 @@ int cmd_script(int argc, char **argv)
 	err = session_process(s, on_sample, &o);
 	fwrite(o.sb.buf, 1, o.sb.len, stdout);
 	sb_release(&o.sb);
+	tp_formats_release(&o.tps);
 	if (err < 0)
 		fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
 	print_warnings();

@@ -31,7 +31,9 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "base/strbuf.h"
 #include "base/error.h"
+#include "base/parse.h"
 #include "bpf/tcplife.h"
 #include "bpfutil/setup.h"
 #include "tcplife.skel.h"
@@ -98,6 +100,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 		strcpy(daddr, "?");
 	memcpy(comm, e->comm, TCPLIFE_TASK_COMM_LEN);
 	comm[TCPLIFE_TASK_COMM_LEN] = '\0';
+	char ecomm[4 * TCPLIFE_TASK_COMM_LEN + 1];   /* escaped: one line an event */
+	snprintf(ecomm, sizeof(ecomm), "%s", comm);
+	str_term_escape_buf(ecomm, sizeof(ecomm));
 	if (o->time) {
 		char buf[16];
 		time_t t = time(NULL);
@@ -106,7 +111,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	}
 	if (o->timestamp)
 		printf("%-9.3f ", (double)(e->ts_us - o->start_us) / 1e6);
-	printf("%-7u %-12.12s %-*s %-5u %-*s %-5u ", e->pid, comm, aw, saddr, e->lport, aw, daddr,
+	printf("%-7u %-12.12s %-*s %-5u %-*s %-5u ", e->pid, ecomm, aw, saddr, e->lport, aw, daddr,
 	       e->dport);
 	if (o->bytes)
 		printf("%10llu %10llu ", (unsigned long long)e->tx_b, (unsigned long long)e->rx_b);
@@ -132,16 +137,17 @@ static int parse_opts(struct tcplife_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "+p:L:D:TtwBd:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			errno = 0;
-			o->pid = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->pid <= 0 || o->pid > INT_MAX) {
-				fprintf(stderr, "perfkit tcplife: invalid PID '%s'\n", optarg);
-				return 2;
+			{
+				int64_t v;
+				if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
+					fprintf(stderr, "perfkit tcplife: %s\n", pk_errmsg());
+					return 2;
+				}
+				o->pid = (long)v;
 			}
 			break;
 		case 'L': if (parse_ports(optarg, o->lports, &o->n_lports)) return 2; break;
@@ -152,9 +158,8 @@ static int parse_opts(struct tcplife_opts *o, int argc, char **argv)
 		case 'B': o->bytes = true; break;
 		case 'v': o->verbose = 1; break;
 		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0) || o->duration > 1e7) {
-				fprintf(stderr, "perfkit tcplife: invalid duration '%s'\n", optarg);
+			if (pk_parse_double("-d", optarg, 0.001, 1e7, &o->duration)) {
+				fprintf(stderr, "perfkit tcplife: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;
@@ -180,7 +185,7 @@ int cmd_tcplife(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (bpfk_start(o.verbose, "sock", "inet_sock_set_state",
+	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, "sock", "inet_sock_set_state",
 		       " (added in Linux 4.16, needs CONFIG_NET and CONFIG_TRACEPOINTS)"))
 		goto fail;
 

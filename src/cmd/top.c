@@ -24,6 +24,7 @@
 #include "cmd/cmds.h"
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "event/event.h"
@@ -94,6 +95,7 @@ struct top {
 	char dir[4096], path[4200];
 	/* the table: decayed history, or the last window only with -z */
 	bool zero;
+	bool user_only;         /* perf_event_paranoid > 1: user space only */
 	struct hashmap strings, keys;   /* key → row index + 1 */
 	struct top_row *rows;           /* first seen first */
 	size_t nr_rows, alloc_rows;
@@ -238,6 +240,7 @@ static int open_one(struct top *t, pid_t pid, int cpu, bool own_ring)
 		t->attr.exclude_kernel = 1;   /* like perf: user space only */
 		t->attr.exclude_hv = 1;
 		fd = sys_perf_event_open(&t->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		t->user_only = fd >= 0;   /* said on the header line */
 	}
 	if (fd < 0)
 		return -errno;
@@ -399,8 +402,14 @@ static int on_sample(const struct pk_sample *s, void *arg)
 			t->rows = xrealloc(t->rows, t->alloc_rows * sizeof(*t->rows));
 		}
 		r = &t->rows[t->nr_rows];
-		r->dso = hm_intern(&t->strings, dso_short(fr->dso), strlen(dso_short(fr->dso)));
-		r->sym = hm_intern(&t->strings, sym, strlen(sym));
+		/* shown escaped: a name must not break the row or drive the terminal */
+		struct strbuf esc = STRBUF_INIT;
+		sb_add_term(&esc, dso_short(fr->dso), strlen(dso_short(fr->dso)));
+		r->dso = hm_intern(&t->strings, esc.buf, esc.len);
+		sb_reset(&esc);
+		sb_add_term(&esc, sym, strlen(sym));
+		r->sym = hm_intern(&t->strings, esc.buf, esc.len);
+		sb_release(&esc);
 		r->kernel = fr->kernel;
 		r->start = start;
 		r->period = 0;
@@ -497,6 +506,8 @@ static void show_stdio(struct top *t, size_t max_rows)
 		printf("%d", (int)t->pid);
 	if (t->lost)
 		printf(", %" PRIu64 " lost", t->lost);
+	if (t->user_only)
+		printf(", user space only (perf_event_paranoid)");
 	printf("\n# Overhead  Shared Object         Symbol\n");
 	for (size_t i = 0; i < t->nr_rows && i < max_rows; i++) {
 		const struct top_row *r = &t->rows[t->order[i]];
@@ -515,9 +526,10 @@ static void show_curses(struct top *t)
 	char line[512];
 
 	erase();
-	snprintf(line, sizeof(line), "perfkit top: %" PRIu64 " samples of %s in the last %.1f s, %s%.0d%s   (q quits)",
+	snprintf(line, sizeof(line), "perfkit top: %" PRIu64 " samples of %s in the last %.1f s, %s%.0d%s%s   (q quits)",
 		 t->nr_samples, t->event, t->delay, t->pid ? "process " : "system-wide", (int)t->pid,
-		 t->lost ? ", samples lost" : "");
+		 t->lost ? ", samples lost" : "",
+		 t->user_only ? ", user space only (perf_event_paranoid)" : "");
 	mvaddnstr(0, 0, line, cols);
 	attron(A_REVERSE);
 	snprintf(line, sizeof(line), "%-*s", cols > 0 && cols < (int)sizeof(line) ? cols : 80,
@@ -557,45 +569,43 @@ static int parse_args(struct top *t, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long v;
+	bool freq_given = false;
+	int64_t v;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "F:p:e:d:n:zh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
-			v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || v <= 0 || v > 1000000) {
-				fprintf(stderr, "perfkit top: bad -F '%s' (expected a frequency in Hz)\n", optarg);
+			if (pk_parse_i64("-F", optarg, 1, 1000000, &v)) {
+				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
 				return 2;
 			}
 			t->freq = (unsigned)v;
+			freq_given = true;
 			break;
 		case 'p':
-			v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || v <= 0 || v > INT_MAX) {
-				fprintf(stderr, "perfkit top: bad -p '%s' (expected a process id)\n", optarg);
+			if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
+				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
 				return 2;
 			}
 			t->pid = (pid_t)v;
 			break;
 		case 'e': t->event = optarg; break;
 		case 'd':
-			t->delay = strtod(optarg, &end);
-			if (end == optarg || *end || !(t->delay >= 0.1 && t->delay <= 3600)) {
-				fprintf(stderr, "perfkit top: bad -d '%s' (expected seconds, 0.1 to 3600)\n", optarg);
+			if (pk_parse_double("-d", optarg, 0.1, 3600, &t->delay)) {
+				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;
 		case 'S': t->stdio = true; break;
 		case 'z': t->zero = true; break;
 		case 'n':
-			t->iterations = strtol(optarg, &end, 10);
-			if (end == optarg || *end || t->iterations <= 0) {
-				fprintf(stderr, "perfkit top: bad -n '%s' (expected a positive count)\n", optarg);
+			if (pk_parse_i64("-n", optarg, 1, INT64_MAX, &v)) {
+				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
 				return 2;
 			}
+			t->iterations = (long)v;
 			break;
 		case 'h': usage(stdout); return -1;
 		default: usage(stderr); return 2;
@@ -607,8 +617,23 @@ static int parse_args(struct top *t, int argc, char **argv)
 		return 2;
 	}
 	if (ev_parse(t->event, &t->attr)) {
-		fprintf(stderr, "perfkit top: unknown event '%s'\n", t->event);
+		fprintf(stderr, "perfkit top: %s\n", pk_errmsg());   /* with a "did you mean" */
 		return 2;
+	}
+	/* as perf top (record_opts__config_freq): above the kernel's maximum,
+	 * the frequency is lowered to it, with perf's warning for a given -F */
+	unsigned max;
+	if (ev_max_sample_rate(&max) == 0 && t->freq > max) {
+		if (freq_given)
+			fprintf(stderr, "perfkit top: warning: Maximum frequency rate (%u Hz) exceeded, throttling from %u Hz to %u Hz.\n"
+				"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+				"         The kernel will lower it when perf's interrupts take too long.\n",
+				max, t->freq, max);
+		else
+			fprintf(stderr, "perfkit top: Lowering default frequency rate from %u to %u.\n"
+				"Please consider tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n",
+				t->freq, max);
+		t->freq = max;
 	}
 	return 0;
 }

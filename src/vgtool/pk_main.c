@@ -30,8 +30,16 @@
  * are not followed (Valgrind's --trace-children=no).  Instruction info of
  * discarded translations is not freed (JIT-heavy programs grow memory).
  *
+ * Modern model only: a call pushes the address after it on the return stack
+ * and a block ending in Ret is a return (Br) predicted from it.  A call is a
+ * block ending in Call, or (VEX follows direct calls inside a superblock)
+ * an instruction that stores the constant address after itself and is
+ * followed in the block by an instruction elsewhere.  A write and a modify
+ * both dirty the line.
+ *
  * Options: --model=cachegrind|modern  --I1= --D1= --L2= --LL=SIZE,ASSOC,LINE
- *   --tlb=ENTRIES,ASSOC,PAGE|none  --prefetch=none|next-line|stride
+ *   --tlb=ENTRIES,ASSOC,PAGE|none  --stlb=ENTRIES,ASSOC|none
+ *   --prefetch=none|next-line|stride|stream  --l1-prefetch=yes|no
  *   --branch-sim=yes|no  --pk-out=FILE
  * Client requests (src/vgtool/perfkit_cache.h): zero all counts; dump the
  * counts so far to FILE.N.
@@ -66,7 +74,9 @@ static Bool clo_branch_sim = True;
 static Geom clo_I1 = GEOM_UNSET, clo_D1 = GEOM_UNSET, clo_L2 = GEOM_UNSET, clo_LL = GEOM_UNSET;
 static Geom clo_tlb = { 64 * 4096, 4, 4096 };	/* 64 entries */
 static Bool clo_tlb_on = True;
-static enum pk_prefetch clo_prefetch = PK_PF_STRIDE;
+static Long clo_stlb_entries = 1536, clo_stlb_assoc = 12;	/* 0: none */
+static enum pk_prefetch clo_prefetch = PK_PF_STREAM;
+static Bool clo_l1_prefetch = True;
 static const HChar *clo_out = "perfkit.cache.out.%p";
 static const HChar *clo_dump = NULL;	/* base name of client-request dumps */
 
@@ -136,15 +146,34 @@ static Bool pk_process_cmd_line_option(const HChar *arg)
 			clo_tlb = (Geom){ e * p, a, p };
 			clo_tlb_on = True;
 		}
+	} else if VG_STR_CLO(arg, "--stlb", s) {
+		if (VG_(strcmp)(s, "none") == 0) {
+			clo_stlb_entries = 0;
+		} else {
+			HChar *end;
+			Long e = VG_(strtoll10)(s, &end), a;
+
+			if (*end != ',')
+				VG_(fmsg_bad_option)(arg, "expected ENTRIES,ASSOC\n");
+			a = VG_(strtoll10)(end + 1, &end);
+			if (*end != '\0' || e <= 0 || a <= 0 || e > (1 << 20))
+				VG_(fmsg_bad_option)(arg, "expected ENTRIES,ASSOC\n");
+			clo_stlb_entries = e;
+			clo_stlb_assoc = a;
+		}
 	} else if VG_STR_CLO(arg, "--prefetch", s) {
+		/* none: no prefetcher at all (L1's too) */
 		if (VG_(strcmp)(s, "none") == 0)
 			clo_prefetch = PK_PF_NONE;
 		else if (VG_(strcmp)(s, "next-line") == 0)
 			clo_prefetch = PK_PF_NEXT_LINE;
 		else if (VG_(strcmp)(s, "stride") == 0)
 			clo_prefetch = PK_PF_STRIDE;
+		else if (VG_(strcmp)(s, "stream") == 0)
+			clo_prefetch = PK_PF_STREAM;
 		else
-			VG_(fmsg_bad_option)(arg, "expected none, next-line or stride\n");
+			VG_(fmsg_bad_option)(arg, "expected none, next-line, stride or stream\n");
+	} else if VG_BOOL_CLO(arg, "--l1-prefetch", clo_l1_prefetch) {
 	} else if VG_BOOL_CLO(arg, "--branch-sim", clo_branch_sim) {
 	} else if VG_STR_CLO(arg, "--pk-out", clo_out) {
 	} else if VG_STR_CLO(arg, "--pk-dump", clo_dump) {
@@ -159,8 +188,11 @@ static void pk_print_usage(void)
 	VG_(printf)(
 "    --model=cachegrind|modern      cachegrind's I1/D1/LL, or I1/D1/L2/LL+TLB+prefetch\n"
 "    --I1= --D1= --L2= --LL=SIZE,ASSOC,LINE   cache geometry\n"
-"    --tlb=ENTRIES,ASSOC,PAGE|none  data TLB (modern) [64,4,4096]\n"
-"    --prefetch=none|next-line|stride  L2 prefetcher (modern) [stride]\n"
+"    --tlb=ENTRIES,ASSOC,PAGE|none  L1 data TLB (modern) [64,4,4096]\n"
+"    --stlb=ENTRIES,ASSOC|none      second-level TLB, same pages (modern) [1536,12]\n"
+"    --prefetch=none|next-line|stride|stream  L2 prefetcher (modern) [stream];\n"
+"                                   none turns the L1 prefetcher off too\n"
+"    --l1-prefetch=yes|no           L1 next-line prefetcher, degree 3 (modern) [yes]\n"
 "    --branch-sim=yes|no            simulate branch prediction [yes]\n"
 "    --pk-out=FILE                  output file [perfkit.cache.out.%%p]\n"
 "    --pk-dump=BASE                 client-request dumps go to BASE.N [--pk-out]\n");
@@ -290,12 +322,12 @@ static VG_REGPARM(3) void cg_dw(InstrInfo *n, Addr a, Word sz)
 
 static VG_REGPARM(3) void mo_dr(InstrInfo *n, Addr a, Word sz)
 {
-	pk_hier_dref(&H, n->addr, a, (UInt)sz, 0, n->cc);
+	pk_hier_dref(&H, n->addr, a, (UInt)sz, PK_READ, n->cc);
 }
 
 static VG_REGPARM(3) void mo_dw(InstrInfo *n, Addr a, Word sz)
 {
-	pk_hier_dref(&H, n->addr, a, (UInt)sz, 1, n->cc);
+	pk_hier_dref(&H, n->addr, a, (UInt)sz, PK_WRITE, n->cc);
 }
 
 /* Slow paths of the inline MRU check: everything but the access count. */
@@ -339,12 +371,17 @@ static VG_REGPARM(1) void mo_ir_slow(InstrInfo *n)
 
 static VG_REGPARM(3) void mo_dr_slow(InstrInfo *n, Addr a, Word sz)
 {
-	pk_hier_dref_nocount(&H, n->addr, a, (UInt)sz, 0, n->cc);
+	pk_hier_dref_nocount(&H, n->addr, a, (UInt)sz, PK_READ, n->cc);
 }
 
 static VG_REGPARM(3) void mo_dw_slow(InstrInfo *n, Addr a, Word sz)
 {
-	pk_hier_dref_nocount(&H, n->addr, a, (UInt)sz, 1, n->cc);
+	pk_hier_dref_nocount(&H, n->addr, a, (UInt)sz, PK_WRITE, n->cc);
+}
+
+static VG_REGPARM(3) void mo_dm_slow(InstrInfo *n, Addr a, Word sz)
+{
+	pk_hier_dref_nocount(&H, n->addr, a, (UInt)sz, PK_MODIFY, n->cc);
 }
 
 static VG_REGPARM(2) void h_bc(InstrInfo *n, Word taken)
@@ -359,9 +396,33 @@ static VG_REGPARM(2) void h_bi(InstrInfo *n, UWord dst)
 	n->cc[PK_BIM] += (ULong)pk_bpred_ind(&H.bp, n->addr, dst);
 }
 
+/* Slow path of the inline predictor check: the counters under history h
+ * (the history itself is updated inline). */
+static VG_REGPARM(3) void mo_bc_slow(InstrInfo *n, Word taken, ULong h)
+{
+	n->cc[PK_BCM] += (ULong)pk_bpm_cond_ctrs(&H.bpm, n->addr, taken != 0, h);
+}
+
+static VG_REGPARM(2) void mo_bi(InstrInfo *n, UWord dst)
+{
+	n->cc[PK_BI]++;
+	n->cc[PK_BIM] += (ULong)pk_bpm_ind(&H.bpm, n->addr, dst);
+}
+
+static VG_REGPARM(1) void mo_call(InstrInfo *n)
+{
+	pk_bpm_call(&H.bpm, n->addr + n->len);
+}
+
+static VG_REGPARM(2) void mo_ret(InstrInfo *n, UWord dst)
+{
+	n->cc[PK_BR]++;
+	n->cc[PK_BRM] += (ULong)pk_bpm_ret(&H.bpm, dst);
+}
+
 /* ---- instrumentation ---- */
 
-enum ev_tag { EV_IR, EV_DR, EV_DW, EV_DM, EV_BC, EV_BI };
+enum ev_tag { EV_IR, EV_DR, EV_DW, EV_DM, EV_BC, EV_BI, EV_CALL, EV_RET };
 
 typedef struct {
 	enum ev_tag tag;
@@ -448,10 +509,18 @@ static IRTemp guard_block(State *s, const struct pk_cache *c, ULong b)
 	return assign(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(t), k64(b)));
 }
 
+/* How guard_access compares the MRU tag t with the block b. */
+enum guard_mode {
+	G_EXACT,	/* t != b (no flags: cachegrind's caches, TLB) */
+	G_READ,		/* (t & ~DIRTY) != b (modern D1 read: dirty is fine) */
+	G_WRITE,	/* t != (b | DIRTY) (modern D1 write: must be dirty) */
+};
+
 /* A data guard: does the access [ea, ea+size) straddle two lines of c, or
- * is its line not in the MRU way of its set?  (True = call the simulator.) */
+ * is its line not in the MRU way of its set (in the state mode asks)?
+ * (True = call the simulator.) */
 static IRTemp guard_access(State *s, const struct pk_cache *c, IRExpr *ea, Int size,
-			   Bool check_straddle)
+			   Bool check_straddle, enum guard_mode mode)
 {
 	IRExpr *sh = IRExpr_Const(IRConst_U8((UChar)c->line_bits));
 	IRTemp b1 = assign(s, Ity_I64, IRExpr_Binop(Iop_Shr64, ea, sh));
@@ -467,7 +536,13 @@ static IRTemp guard_access(State *s, const struct pk_cache *c, IRExpr *ea, Int s
 	IRTemp addr = assign(s, Ity_I64, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(off),
 						    k64((ULong)(HWord)c->tags)));
 	IRTemp tag = assign(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, IRExpr_RdTmp(addr)));
-	IRTemp g1 = assign(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(tag), IRExpr_RdTmp(b1)));
+	IRExpr *lhs = IRExpr_RdTmp(tag), *rhs = IRExpr_RdTmp(b1);
+
+	if (mode == G_READ)
+		lhs = IRExpr_RdTmp(assign(s, Ity_I64, IRExpr_Binop(Iop_And64, lhs, k64(~PK_TAG_DIRTY))));
+	else if (mode == G_WRITE)
+		rhs = IRExpr_RdTmp(assign(s, Ity_I64, IRExpr_Binop(Iop_Or64, rhs, k64(PK_TAG_DIRTY))));
+	IRTemp g1 = assign(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, lhs, rhs));
 	if (!check_straddle)
 		return g1;
 	IRTemp g2 = assign(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(b1), IRExpr_RdTmp(b2)));
@@ -485,6 +560,38 @@ static void emit_guarded(State *s, Int regparms, const HChar *name, void *fn, IR
 }
 
 #define GUARDED(s, rp, f, argv, g) emit_guarded(s, rp, #f, (void *)&(f), argv, g)
+
+/* A conditional branch in the modern model (taken: an I64 0/1 atom): the
+ * branch is counted and the history shifted inline;  the predictor is
+ * called only when its bimodal or gshare counter is not saturated towards
+ * the outcome (otherwise nothing else changes and it predicted right). */
+static void emit_mo_bc(State *s, InstrInfo *n, IRExpr *taken)
+{
+	struct pk_bpm *p = &H.bpm;
+	IRExpr *ha = mkIRExpr_HWord((HWord)&p->hist);
+	IRExpr *ba = mkIRExpr_HWord((HWord)&p->bim[n->addr & ((1u << PK_BPM_BIM_BITS) - 1)]);
+#define T(e) IRExpr_RdTmp(e)
+	IRTemp h0 = assign(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, ha));
+	IRTemp x = assign(s, Ity_I64, IRExpr_Binop(Iop_Xor64, T(h0), k64(n->addr)));
+	IRTemp gi = assign(s, Ity_I64, IRExpr_Binop(Iop_And64, T(x), k64((1u << PK_BPM_GSH_BITS) - 1)));
+	IRTemp ga = assign(s, Ity_I64, IRExpr_Binop(Iop_Add64, T(gi), k64((ULong)(HWord)p->gsh)));
+	IRTemp g8 = assign(s, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, T(ga)));
+	IRTemp g = assign(s, Ity_I64, IRExpr_Unop(Iop_8Uto64, T(g8)));
+	IRTemp b8 = assign(s, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, ba));
+	IRTemp b = assign(s, Ity_I64, IRExpr_Unop(Iop_8Uto64, T(b8)));
+	IRTemp want = assign(s, Ity_I64, IRExpr_Binop(Iop_Mul64, taken, k64(3)));
+	IRTemp g1 = assign(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, T(g), T(want)));
+	IRTemp g2 = assign(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, T(b), T(want)));
+	IRTemp gd = assign(s, Ity_I1, IRExpr_Binop(Iop_Or1, T(g1), T(g2)));
+
+	add_inline_inc(s, &n->cc[PK_BC]);
+	GUARDED(s, 3, mo_bc_slow, mkIRExprVec_3(mkIRExpr_HWord((HWord)n), taken, T(h0)), gd);
+	IRTemp sh = assign(s, Ity_I64, IRExpr_Binop(Iop_Shl64, T(h0), IRExpr_Const(IRConst_U8(1))));
+	IRTemp h1 = assign(s, Ity_I64, IRExpr_Binop(Iop_Or64, T(sh), taken));
+#undef T
+
+	addStmtToIRSB(s->out, IRStmt_Store(Iend_LE, ha, IRExpr_RdTmp(h1)));
+}
 
 /* Emit the simulation of the queued events, in order.  Accesses that hit
  * the MRU way (no state change) are counted inline; the rest call the
@@ -522,18 +629,15 @@ static void flush(State *s)
 			IRTemp g;
 
 			add_inline_inc(s, &n->cc[w ? PK_DW : PK_DR]);
-			g = guard_access(s, &H.D1, e->ea, e->size, True);
-			if (H.has_tlb) {
-				/* a page straddle is a line straddle when pages >= lines */
-				IRTemp gt = guard_access(s, &H.TLB, e->ea, e->size, H.TLB.line < H.D1.line);
-
-				g = assign(s, Ity_I1, IRExpr_Binop(Iop_Or1, IRExpr_RdTmp(g), IRExpr_RdTmp(gt)));
-			}
+			g = guard_access(s, &H.D1, e->ea, e->size, True,
+					 !clo_modern ? G_EXACT : e->tag == EV_DR ? G_READ : G_WRITE);
 			IRExpr **a = mkIRExprVec_3(in, e->ea, mkIRExpr_HWord((HWord)e->size));
 
 			if (clo_modern) {
 				if (w)
 					GUARDED(s, 3, mo_dw_slow, a, g);
+				else if (e->tag == EV_DM)
+					GUARDED(s, 3, mo_dm_slow, a, g);
 				else
 					GUARDED(s, 3, mo_dr_slow, a, g);
 			} else {
@@ -545,10 +649,22 @@ static void flush(State *s)
 			break;
 		}
 		case EV_BC:
-			HELPER(s, 2, h_bc, mkIRExprVec_2(in, e->ea));
+			if (clo_modern)
+				emit_mo_bc(s, n, e->ea);
+			else
+				HELPER(s, 2, h_bc, mkIRExprVec_2(in, e->ea));
 			break;
 		case EV_BI:
-			HELPER(s, 2, h_bi, mkIRExprVec_2(in, e->ea));
+			if (clo_modern)
+				HELPER(s, 2, mo_bi, mkIRExprVec_2(in, e->ea));
+			else
+				HELPER(s, 2, h_bi, mkIRExprVec_2(in, e->ea));
+			break;
+		case EV_CALL:
+			HELPER(s, 1, mo_call, mkIRExprVec_1(in));
+			break;
+		case EV_RET:
+			HELPER(s, 2, mo_ret, mkIRExprVec_2(in, e->ea));
 			break;
 		}
 	}
@@ -618,6 +734,7 @@ static IRSB *pk_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 	Addr cia = 0;
 	UInt isize = 0;
 	ULong prev_block = ~0ULL;	/* I1 block of the previous instruction's last byte */
+	InstrInfo *call_cand = NULL;	/* stored its own return address: a call? */
 
 	if (gWordTy != hWordTy)
 		VG_(tool_panic)("host/guest word size mismatch");
@@ -640,6 +757,11 @@ static IRSB *pk_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 		case Ist_IMark: {
 			ULong b1, b2;
 
+			/* a call that VEX chased into its target: the instruction
+			 * stored the address after it, and the next one is not there */
+			if (call_cand && st->Ist.IMark.addr != call_cand->addr + call_cand->len)
+				add_event(&s, EV_CALL, call_cand, NULL, 0);
+			call_cand = NULL;
 			cia = st->Ist.IMark.addr;
 			isize = st->Ist.IMark.len;
 			if (isize == 0)
@@ -667,10 +789,15 @@ static IRSB *pk_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 				add_dr(&s, cur, sizeofIRType(d->Iex.Load.ty), d->Iex.Load.addr);
 			break;
 		}
-		case Ist_Store:
-			add_dw(&s, cur, sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.Store.data)),
-			       st->Ist.Store.addr);
+		case Ist_Store: {
+			IRExpr *d = st->Ist.Store.data;
+
+			add_dw(&s, cur, sizeofIRType(typeOfIRExpr(in->tyenv, d)), st->Ist.Store.addr);
+			if (clo_modern && clo_branch_sim && d->tag == Iex_Const &&
+			    d->Iex.Const.con->tag == Ico_U64 && d->Iex.Const.con->Ico.U64 == cia + isize)
+				call_cand = cur;
 			break;
+		}
 		case Ist_StoreG: {
 			IRStoreG *sg = st->Ist.StoreG.details;
 
@@ -747,6 +874,12 @@ static IRSB *pk_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 	if (clo_branch_sim && (in->jumpkind == Ijk_Boring || in->jumpkind == Ijk_Call) &&
 	    in->next->tag == Iex_RdTmp)
 		add_event(&s, EV_BI, cur, in->next, 0);
+	if (clo_branch_sim && clo_modern && cur) {
+		if (in->jumpkind == Ijk_Call)
+			add_event(&s, EV_CALL, cur, NULL, 0);
+		else if (in->jumpkind == Ijk_Ret && isIRAtom(in->next))
+			add_event(&s, EV_RET, cur, in->next, 0);
+	}
 	flush(&s);
 	tl_assert(k == n_instrs);
 	return s.out;
@@ -831,7 +964,7 @@ static void setup_cache(struct pk_cache *c, const HChar *name, Geom g)
 	pk_cache_init(c, (uint64_t)g.size, (uint32_t)g.assoc, (uint32_t)g.line, (uint64_t *)tags);
 }
 
-static Geom g_I1, g_D1, g_L2, g_LL;
+static Geom g_I1, g_D1, g_L2, g_LL, g_stlb;
 static Int main_pid;
 
 static void pk_post_clo_init(void)
@@ -853,15 +986,27 @@ static void pk_post_clo_init(void)
 		min_line = H.LL.line;
 	H.has_l2 = clo_modern;
 	H.has_tlb = clo_modern && clo_tlb_on;
+	H.has_stlb = H.has_tlb && clo_stlb_entries > 0;
 	H.prefetch = clo_modern ? clo_prefetch : PK_PF_NONE;
+	H.l1_prefetch = clo_modern && clo_l1_prefetch && clo_prefetch != PK_PF_NONE;
+	pk_hier_reset(&H);
 	if (clo_modern) {
 		setup_cache(&H.L2, "L2", g_L2);
 		if (H.L2.line < min_line)
 			min_line = H.L2.line;
 		if (H.has_tlb)
 			setup_cache(&H.TLB, "tlb", clo_tlb);
+		if (H.has_stlb) {
+			g_stlb = (Geom){ clo_stlb_entries * clo_tlb.line, clo_stlb_assoc, clo_tlb.line };
+			if (pk_cache_check((uint64_t)g_stlb.size, (uint64_t)g_stlb.assoc,
+					   (uint64_t)g_stlb.line)) {
+				VG_(fmsg)("--stlb=%lld,%lld: entries / associativity must be a power "
+					  "of two\n", clo_stlb_entries, clo_stlb_assoc);
+				VG_(exit)(2);
+			}
+			setup_cache(&H.STLB, "stlb", g_stlb);
+		}
 	}
-	pk_bpred_init(&H.bp);
 	main_pid = VG_(getpid)();
 	cc_table = VG_(OSetGen_Create)(__builtin_offsetof(LineCC, loc), cmp_loc, VG_(malloc), "pk.cc", VG_(free));
 	str_table = VG_(OSetGen_Create)(0, cmp_str, VG_(malloc), "pk.str", VG_(free));
@@ -873,7 +1018,9 @@ static const int cg_events[] = { PK_IR, PK_I1MR, PK_ILMR, PK_DR, PK_D1MR, PK_DLM
 				 PK_D1MW, PK_DLMW, PK_BC, PK_BCM, PK_BI, PK_BIM };
 static const int mo_events[] = { PK_IR, PK_I1MR, PK_I2MR, PK_ILMR, PK_DR, PK_D1MR, PK_D2MR,
 				 PK_DLMR, PK_DW, PK_D1MW, PK_D2MW, PK_DLMW, PK_BC, PK_BCM,
-				 PK_BI, PK_BIM, PK_DTMR, PK_DTMW, PK_PFI, PK_PFH };
+				 PK_BI, PK_BIM, PK_DTMR, PK_DTMW, PK_PFI, PK_PFH, PK_BR, PK_BRM,
+				 PK_STMR, PK_STMW, PK_PW2M, PK_PWLM, PK_PF1I, PK_D1WB,
+				 PK_L2WB, PK_LLWB };
 
 static void desc_line(VgFile *fp, const HChar *name, Geom g)
 {
@@ -899,11 +1046,24 @@ static void write_output(const HChar *base, const HChar *suffix)
 	VgFile *fp;
 	Int i;
 
+	HChar tmp[VG_(strlen)(name) + 64], lnk[8];
+
 	VG_(sprintf)(path, "%s%s", name, suffix);
 	VG_(free)(name);
-	fp = VG_(fopen)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+	/* the output-file rules (base/outfile.h), freestanding: never
+	 * through a planted symbolic link, written whole to a new 0600
+	 * temporary (O_EXCL: not a link either) and renamed over the path */
+	if (VG_(readlink)(path, lnk, sizeof(lnk)) >= 0) {
+		VG_(umsg)("error: '%s' is a symbolic link; not writing through it\n", path);
+		return;
+	}
+	fp = NULL;
+	for (i = 0; i < 100 && !fp; i++) {
+		VG_(sprintf)(tmp, "%s.tmp%d.%d", path, VG_(getpid)(), i);
+		fp = VG_(fopen)(tmp, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+	}
 	if (!fp) {
-		VG_(umsg)("error: cannot open output file '%s'\n", path);
+		VG_(umsg)("error: cannot create output file '%s'\n", tmp);
 		return;
 	}
 	if (!clo_branch_sim)
@@ -917,9 +1077,17 @@ static void write_output(const HChar *base, const HChar *suffix)
 		if (H.has_tlb)
 			VG_(fprintf)(fp, "desc: D-TLB:            %lld entries, %lld B pages, %lld-way\n",
 				     clo_tlb.size / clo_tlb.line, clo_tlb.line, clo_tlb.assoc);
-		VG_(fprintf)(fp, "desc: prefetch:         %s into L2\n",
+		if (H.has_stlb)
+			VG_(fprintf)(fp, "desc: STLB:             %lld entries, %lld B pages, %lld-way\n",
+				     g_stlb.size / g_stlb.line, g_stlb.line, g_stlb.assoc);
+		VG_(fprintf)(fp, "desc: prefetch:         %s into L2%s\n",
 			     clo_prefetch == PK_PF_NONE ? "none"
-			     : clo_prefetch == PK_PF_NEXT_LINE ? "next-line" : "stride");
+			     : clo_prefetch == PK_PF_NEXT_LINE ? "next-line"
+			     : clo_prefetch == PK_PF_STRIDE ? "stride" : "stream",
+			     H.l1_prefetch ? ", next-line (degree 3) into D1" : "");
+		if (clo_branch_sim)
+			VG_(fprintf)(fp, "desc: branch predictor: tournament (bimodal 16K, gshare 64K), "
+				     "indirect by path, 32-entry return stack\n");
 		VG_(fprintf)(fp, "desc: model:            modern\n");
 	}
 	VG_(fprintf)(fp, "cmd: %s", VG_(args_the_exename));
@@ -959,6 +1127,10 @@ static void write_output(const HChar *base, const HChar *suffix)
 		VG_(fprintf)(fp, " %llu", tot[evs[i]]);
 	VG_(fprintf)(fp, "\n");
 	VG_(fclose)(fp);
+	if (VG_(rename)(tmp, path) != 0) {
+		VG_(umsg)("error: cannot rename '%s' to '%s'\n", tmp, path);
+		VG_(unlink)(tmp);
+	}
 }
 
 static void zero_counts(void)

@@ -10,9 +10,12 @@ fi
 cd "$T"
 
 for sig in INT TERM; do
-	"$PERFKIT" record -o $sig.data -- sh -c 'while :; do :; done' 2>$sig.err &
+	# the signal goes once the command runs (record has its handlers then),
+	# whatever the load; then 0.5 s more for samples
+	"$PERFKIT" record -o $sig.data -- sh -c ': >running.$0; while :; do :; done' $sig 2>$sig.err &
 	pid=$!
-	sleep 0.6
+	wait_until 30 test -e running.$sig || diag "SIG$sig: the command did not start in 30 s"
+	sleep 0.5
 	kill -$sig $pid
 	wait $pid
 	rc=$?

@@ -17,9 +17,11 @@ cc -O1 -g -fno-omit-frame-pointer -o spin spin.c || { skip "cc failed"; done_tes
 
 ./spin &
 spin=$!
-sleep 0.2
+wait_until 30 execd $spin ./spin	# maps and name are spin's, not the shell's
 "$PERFKIT" record -g -p $spin -o pid.data 2>pid.err &
 rec=$!
+# record has attached (and blocked SIGINT) once its file exists
+wait_until 30 sh -c 'ls pid.data.tmp-* >/dev/null 2>&1' || diag "record -p: no file after 30 s"
 sleep 0.8
 kill -INT $rec
 wait $rec
@@ -35,11 +37,11 @@ same_file '-p: perf report stderr is empty' /dev/null pid.rerr
 # -p ends by itself when the process exits
 "$PERFKIT" record -p $spin -o pid2.data 2>/dev/null &
 rec=$!
-sleep 0.3
+wait_until 30 sh -c 'ls pid2.data.tmp-* >/dev/null 2>&1' || diag "record -p: no file after 30 s"
 kill $spin
 wait $spin 2>/dev/null
-for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 $rec 2>/dev/null || break; sleep 0.2; done
-if kill -0 $rec 2>/dev/null; then
+# record checks every 250 ms; 10 s is for a loaded machine
+if ! wait_until 10 sh -c "! kill -0 $rec 2>/dev/null"; then
 	not_ok '-p: recording ends when the process exits'
 	kill -INT $rec
 else
@@ -56,7 +58,8 @@ expect '... and leaves no file' test -z "$(ls | grep -F nope.data)"
 # -a: system-wide, bounded by a command
 ./spin &
 spin=$!
-"$PERFKIT" record -a -o all.data -- sleep 0.5 2>/dev/null
+wait_until 30 execd $spin ./spin
+"$PERFKIT" record -a -o all.data -- sleep 1 2>/dev/null
 expect '-a -- sleep: status of sleep (0)' test $? -eq 0
 kill $spin; wait $spin 2>/dev/null
 perf script -F comm,cpu,ip,sym -i all.data >all.out 2>all.perr

@@ -4,10 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 C=$SHARED/conformance/collapse-perf
-if [ ! -r "$C/cases.tsv" ]; then
-	skip "no conformance cases at $C"
-	done_testing; exit
-fi
+have_shared "$C/cases.tsv" || { done_testing; exit; }
 n=0
 while IFS=$'\t' read -r name input opts; do
 	[ "$name" = case ] && continue

@@ -7,8 +7,9 @@
 
 C=$SHARED/conformance/flamegraph
 FG=$SHARED/tools/fgframes
-if [ ! -f "$C/cases.tsv" ] || ! have python3; then
-	skip "no conformance cases or python3"
+have_shared "$C/cases.tsv" "$FG" || { done_testing; exit; }
+if ! have python3; then
+	skip "no python3 (fgframes needs it)"
 	done_testing; exit
 fi
 

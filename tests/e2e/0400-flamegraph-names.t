@@ -10,6 +10,7 @@ if ! have python3; then
 	done_testing; exit
 fi
 FG=$SHARED/tools/fgframes
+have_shared "$FG" || { done_testing; exit; }
 
 # check NAME_BYTES(printf format) EXPECTED_TITLE_NAME [WIDTH [EXPECTED_LABEL]]
 check() {

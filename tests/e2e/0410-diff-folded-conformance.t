@@ -6,10 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 C=$SHARED/conformance/diff-folded
-if [ ! -f "$C/cases.tsv" ]; then
-	skip "no conformance cases in $C"
-	done_testing; exit
-fi
+have_shared "$C/cases.tsv" || { done_testing; exit; }
 
 # tabs become \037 first: read would merge adjacent tabs (an empty column)
 while IFS=$'\037' read -r name before after options; do

@@ -6,7 +6,7 @@
 
 if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
 MM=$PK_BUILD/examples/matmul
-[ -n "${PK_SAN:-}" ] && reps=8 || reps=16
+[ -n "${PK_SAN:-}" ] && reps=4 || reps=8
 
 expect "record -g matmul naive" "$PERFKIT" record -g -o "$T/mm.data" -- "$MM" naive $reps
 "$PERFKIT" report -i "$T/mm.data" --no-children >"$T/rep" 2>"$T/rep.err"
@@ -17,14 +17,17 @@ expect "report row names command and DSO" grep -Eq '^ +[0-9.]+% +matmul +matmul 
 
 expect "collapse perf.data" sh -c '"$0" collapse "$1" >"$2"' "$PERFKIT" "$T/mm.data" "$T/mm.folded"
 expect "folded output holds main;naive stacks" grep -Eq '^matmul;.*main;naive [0-9]+$' "$T/mm.folded"
-n_folded=$(awk '{ s += $NF } END { print s + 0 }' "$T/mm.folded")
+n_folded=$(awk '{ s += $NF } END { printf "%.0f\n", s }' "$T/mm.folded")
 expect "folded counts are the samples' periods" test "$n_folded" -gt 0
 
 expect "flamegraph from folded" sh -c '"$0" flamegraph "$1" >"$2"' "$PERFKIT" "$T/mm.folded" "$T/mm.svg"
-expect "SVG parses as XML (fgframes)" sh -c '"$0" "$1" >"$2"' "$SHARED/tools/fgframes" "$T/mm.svg" "$T/frames"
-expect "the graph has a naive frame" grep -q 'naive (' "$T/frames"
+FG=$SHARED/tools/fgframes
 expect "flamegraph reads perf.data directly" sh -c '"$0" flamegraph "$1" -o "$2"' "$PERFKIT" "$T/mm.data" "$T/direct.svg"
-expect "... and its SVG parses" sh -c '"$0" "$1" >/dev/null' "$SHARED/tools/fgframes" "$T/direct.svg"
 expect "flamegraph -o OUT -- CMD records and draws" "$PERFKIT" flamegraph -o "$T/oneshot.svg" -- "$MM" naive 2
-expect "... and its SVG has naive" sh -c '"$0" "$1" | grep -q "naive ("' "$SHARED/tools/fgframes" "$T/oneshot.svg"
+if have_shared "$FG"; then
+	expect "SVG parses as XML (fgframes)" sh -c '"$0" "$1" >"$2"' "$FG" "$T/mm.svg" "$T/frames"
+	expect "the graph has a naive frame" grep -q 'naive (' "$T/frames"
+	expect "... and the perf.data one's SVG parses" sh -c '"$0" "$1" >/dev/null' "$FG" "$T/direct.svg"
+	expect "... and the one-shot SVG has naive" sh -c '"$0" "$1" | grep -q "naive ("' "$FG" "$T/oneshot.svg"
+fi
 done_testing

@@ -16,8 +16,8 @@ if perf stat -x, -e cycles true 2>&1 | grep -q '<not supported>'; then
 	expect_fail "no hardware counter printed as 0" grep -Eq '^ +0 +(cycles|instructions) ' "$T/def"
 	expect "the reading says counters are unavailable here" grep -q 'not supported on this machine' "$T/def"
 	expect "the reading names the VM/PMU cause" grep -q 'PMU' "$T/def"
-	expect "the reading suggests software events and perfkit cache" \
-		grep -q 'software events.*\|perfkit cache' "$T/def"
+	expect "the reading says where to look next (perfkit cache when CPU-bound, else what it waits for)" \
+		grep -q 'perfkit cache\|what it waits for\|count task-clock' "$T/def"
 else
 	expect "a PMU: insn per cycle shown" grep -q 'insn per cycle' "$T/def"
 	expect "a PMU: GHz shown" grep -q 'GHz' "$T/def"
@@ -110,10 +110,11 @@ if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/eve
 	"$PERFKIT" stat -e sched:no_such_tracepoint true 2>"$T/e4"; rc=$?
 	expect "unknown tracepoint → exit 2 ($rc)" test $rc -eq 2
 	expect "... named, with where it was looked for" grep -q "unknown tracepoint 'sched:no_such_tracepoint' (no /sys/kernel/.*tracing/events/sched/no_such_tracepoint/id" "$T/e4"
-	# (record's side of the same parser: tracepoints are refused, one line)
-	"$PERFKIT" record -e sched:sched_switch -o "$T/tp.data" -- true 2>"$T/e6"; rc=$?
-	expect "record refuses a tracepoint → exit 2 ($rc)" test $rc -eq 2
-	expect "... saying why and what to use" grep -q "cannot record tracepoint 'sched:sched_switch'.*perfkit stat -e sched:sched_switch" "$T/e6"
+	# (record's side of the same parser: an unknown tracepoint, one line, no file;
+	# recording tracepoints is tested in 0107-record-tracepoint.t)
+	"$PERFKIT" record -e sched:no_such_tracepoint -o "$T/tp.data" -- true 2>"$T/e6"; rc=$?
+	expect "record: unknown tracepoint → exit 2 ($rc)" test $rc -eq 2
+	expect "... named" grep -q "unknown tracepoint 'sched:no_such_tracepoint'" "$T/e6"
 	expect "... and writes no file" test ! -e "$T/tp.data"
 else
 	skip "tracefs not available (not mounted and cannot be mounted)"
@@ -125,16 +126,17 @@ expect "... as unknown event 'nosuch'" grep -q "unknown event 'nosuch'" "$T/e5"
 # groups and -p / -I
 "$PERFKIT" stat -e '{task-clock,page-faults}' -- true 2>"$T/g"
 expect "a {group} of software events counts both" grep -Eq '^ +[0-9]+ +page-faults' "$T/g"
-sleep 0.3 & pid=$!
+sleep 1.5 & pid=$!	# long enough for stat to attach on a loaded machine
 "$PERFKIT" stat -p $pid -e task-clock,context-switches 2>"$T/p"
 expect "-p counts until the process exits" grep -q "process id '$pid'" "$T/p"
 "$PERFKIT" stat -I 100 -e task-clock -- sleep 0.55 2>"$T/i"
 n=$(grep -c 'task-clock' "$T/i")
 diag "-I 100 over 0.55 s: $n lines"
-# 5 on an idle machine; a loaded one (the sanitizer pass beside other
-# work) may run late, so between 3 and 7
-expect "-I 100 prints an interval line about every 100 ms ($n over 0.55 s)" test "$n" -ge 3 -a "$n" -le 7
-"$PERFKIT" stat -I 1000 -e task-clock -- sleep 0.2 2>"$T/i2"
+# 5 or 6 on an idle machine; a loaded one (the sanitizer pass beside other
+# work, CPU hogs) may wake late or start sleep late: between 2 and 12 still
+# tells an interval of about 100 ms from none (1 line) or a wrong unit (55)
+expect "-I 100 prints an interval line about every 100 ms ($n over 0.55 s)" test "$n" -ge 2 -a "$n" -le 12
+"$PERFKIT" stat -I 5000 -e task-clock -- sleep 0.2 2>"$T/i2"
 expect "-I longer than the run: the last, partial interval is printed (as perf)" \
 	test "$(grep -c 'task-clock' "$T/i2")" = 1
 done_testing

@@ -11,8 +11,10 @@ expect "one run: JSON stddev is null" python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 assert r["stddev"] is None and r["mean"] > 0.009, r' "$T/one.json"
-expect "CSV header as hyperfine's, then ours" grep -q '^command,mean,stddev,median,user,system,min,max,runs,failed_runs$' "$T/one.csv"
-expect "markdown table" grep -q '^| `sleep 0.01` | [0-9.]* | [0-9.]* | [0-9.]* | 1.00 |$' "$T/one.md"
+expect "CSV header as hyperfine's, then ours" grep -q '^command,mean,stddev,median,user,system,min,max,runs,failed_runs,metric,cpu,cpu_stddev,instructions,instructions_stddev$' "$T/one.csv"
+expect "CSV row: the metric, the CPU time, no instructions" grep -Eq '^sleep 0.01,([0-9.e-]+,){7}1,0,wall,[0-9.e-]+,[0-9.e-]+,,$' "$T/one.csv"
+expect "markdown table" grep -q '^| `sleep 0.01` | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* | 1.00 |$' "$T/one.md"
+expect "markdown: the Relative column names the metric" grep -q '| Relative (wall) |$' "$T/one.md"
 
 out=$("$PERFKIT" bench -N -r 1 --export-markdown /dev/stdout 'sleep 0.01' 2>/dev/null)
 expect "--export-markdown /dev/stdout prints the table" grep -q '^| Command | Mean' <<<"$out"
@@ -37,7 +39,10 @@ expect "--show-output keeps the command's output" grep -q shown-output <<<"$out"
 out=$("$PERFKIT" bench -r 1 -n quiet 'echo hidden-output' 2>/dev/null)
 expect_fail "output discarded by default" grep -q hidden-output <<<"$out"
 "$PERFKIT" bench -N -r 2 --time-unit second 'sleep 0.01' >"$T/s" 2>&1
-expect "--time-unit second: three decimals, as hyperfine (0.010 s)" grep -Eq 'Time \(mean ± σ\): +0\.01[0-9] s' "$T/s"
+# (0.010 s or a little more when idle; a loaded machine starts sleep late,
+# but never makes it shorter than 10 ms)
+expect "--time-unit second: three decimals, as hyperfine (0.010 s or more)" \
+	awk '/Time \(mean ± σ\):/ { f = $5 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ && $5 + 0 >= 0.010 && $6 == "s" } END { exit !f }' "$T/s"
 
 # several -L: every combination, the first parameter varying fastest (as
 # hyperfine), each value substituted, a parameter_NAME CSV column each
@@ -45,15 +50,28 @@ expect "--time-unit second: three decimals, as hyperfine (0.010 s)" grep -Eq 'Ti
 expect "-L twice: 4 benchmarks in hyperfine's order" \
 	test "$(sed -n 's/^Benchmark [0-9]*: //p' "$T/l" | tr '\n' ' ')" = "echo 1a echo 2a echo 1b echo 2b "
 expect "... CSV columns parameter_x, parameter_y" grep -q '^command,mean,stddev,median,user,system,min,max,parameter_x,parameter_y,' "$T/l.csv"
-expect "... CSV row of echo 2b" grep -q '^echo 2b,.*,2,b,1,0$' "$T/l.csv"
+expect "... CSV row of echo 2b" grep -q '^echo 2b,.*,2,b,1,0,wall,[0-9.e-]*,0,,$' "$T/l.csv"
 expect "... JSON parameters" grep -q '"parameters": {"x": "2", "y": "b"}' "$T/l.json"
 "$PERFKIT" bench -N -r 1 -L x 1 -L x 2 'echo {x}' >/dev/null 2>"$T/le"
 expect "-L with the same name twice: usage error" test $? = 2
 
 # a command under 5 ms through the shell: a warning that names -N; none with -N
-"$PERFKIT" bench -r 3 true >"$T/short" 2>&1
-expect "under 5 ms with a shell: a warning" grep -q 'less than 5 ms' "$T/short"
-expect "... naming -N" grep -q -- '-N (--shell=none)' "$T/short"
+# (true's time less the shell's start-up is ~0 ms; on a loaded machine the
+# start-ups jitter by more than 5 ms and runs clamped at 0 lift the mean:
+# up to 3 tries, and a miss with a σ over 2 ms is a skip, with the figures)
+for try in 1 2 3; do
+	"$PERFKIT" bench -r 10 true >"$T/short" 2>&1
+	grep -q 'less than 5 ms' "$T/short" && break
+done
+sigma=$(awk '/Time \(mean ± σ\):/ { for (i = 1; i <= NF; i++) if ($i == "±") { print $(i + 1), $(i + 2); exit } }' "$T/short")
+if grep -q 'less than 5 ms' "$T/short"; then
+	ok "under 5 ms with a shell: a warning"
+	expect "... naming -N" grep -q -- '-N (--shell=none)' "$T/short"
+elif awk -v s="$sigma" 'BEGIN { split(s, a, " "); exit !(a[2] == "ms" && a[1] > 2 || a[2] == "s") }'; then
+	skip "under 5 ms with a shell: no warning, but the machine is too noisy (σ $sigma): $(grep 'Time (mean' "$T/short" | tr -s ' ')"
+else
+	not_ok "under 5 ms with a shell: a warning (σ $sigma)"; sed 's/^/# /' "$T/short" | head -8
+fi
 "$PERFKIT" bench -N -M 12 true >"$T/d" 2>&1
 expect_fail "... and none with -N" grep -q 'less than 5 ms' "$T/d"
 runs=$(sed -n 's/.* \([0-9]*\) runs$/\1/p' "$T/d")
@@ -72,8 +90,9 @@ else
 fi
 
 # a mean of zero: a "shell" whose start-up (sh -c '') is slower than the
-# commands, so every run is 0 after the start-up is subtracted
-printf '#!/bin/sh\n[ -z "$2" ] && sleep 0.02\nexit 0\n' >"$T/fakesh"; chmod +x "$T/fakesh"
+# commands, so every run is 0 after the start-up is subtracted (100 ms: more
+# than a loaded machine's delay in starting a command)
+printf '#!/bin/sh\n[ -z "$2" ] && sleep 0.1\nexit 0\n' >"$T/fakesh"; chmod +x "$T/fakesh"
 "$PERFKIT" bench -S "$T/fakesh" -r 3 --export-json "$T/z.json" --export-csv "$T/z.csv" \
 	--export-markdown "$T/z.md" 'a' 'b' >"$T/z" 2>&1; rc=$?
 expect "zero means: exit 0 and the exports written" test $rc -eq 0 -a -s "$T/z.json" -a -s "$T/z.csv" -a -s "$T/z.md"

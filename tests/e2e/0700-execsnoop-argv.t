@@ -9,7 +9,7 @@ bpf_require
 
 "$PERFKIT" execsnoop --max-args 0 >/dev/null 2>"$T/usage"
 expect 'bad --max-args: usage error, exit 2' test $? = 2
-expect 'the usage error names the value' grep -q "invalid --max-args '0'" "$T/usage"
+expect 'the usage error names the value' grep -q "\-\-max-args expects an integer from 1 to [0-9]*, got '0'" "$T/usage"
 
 long127=$(printf 'a%.0s' $(seq 127))
 long128=$(printf 'b%.0s' $(seq 128))

@@ -39,12 +39,12 @@ fi
 
 # a library without a path: c:nanosleep, system-wide, -d after the target;
 # the workload sleeps 7 times (others may call nanosleep too)
-"$PERFKIT" funclatency c:nanosleep -d 3 >"$T/lout" 2>"$T/lerr" &
+"$PERFKIT" funclatency c:nanosleep -d 5 >"$T/lout" 2>"$T/lerr" &	# 5 s: time to start $CX on a loaded machine
 lpid=$!
 for _ in $(seq 100); do grep -q 'Hit Ctrl-C' "$T/lerr" && break; sleep 0.1; done
 "$CX" 7
 wait "$lpid"
-expect 'c:nanosleep -d 3: ends by itself with status 0' test $? = 0
+expect 'c:nanosleep -d 5: ends by itself with status 0' test $? = 0
 sed 's/^/# /' "$T/lerr"
 expect 'c: resolved to libc.so.6 (ld.so cache)' grep -Eq 'Tracing 1 function for "/.*/libc\.so\.6:nanosleep"' "$T/lerr"
 n=$(sed -n 's/.*count: \([0-9]*\)$/\1/p' "$T/lout")

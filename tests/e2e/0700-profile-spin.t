@@ -13,6 +13,7 @@ SPIN=$PK_BUILD/tests/workloads/spin
 F=997
 "$SPIN" 1000 >"$T/cpu" &
 spin=$!
+wait_until 30 catches $spin 10	# SIGUSR1 would kill it before its handler
 if tracer_start "$T/out" "$T/err" "$PERFKIT" profile -F $F -f -p $spin; then
 	kill -USR1 $spin
 	for i in $(seq 100); do [ -s "$T/cpu" ] && break; sleep 0.05; done

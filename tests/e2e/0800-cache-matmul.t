@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # perfkit cache --model=cachegrind against cachegrind itself on examples/matmul
-# (each version) and a system program: every total identical.  Then the
-# matmul lesson (D1 miss rates), perfkit annotate's inner-loop lines, and
-# cg_annotate reading perfkit's file.
+# (each version, with a given geometry) and a system program (with the
+# geometry both take from the host): every total identical.  Then the matmul
+# lesson (D1 miss rates, with that given geometry: it must not depend on the
+# host's caches), perfkit annotate's inner-loop lines, and cg_annotate
+# reading perfkit's file.
 . "$(dirname "$0")/lib.sh"
 
 VGLIB=$PK_BUILD/vgtool/lib
@@ -32,20 +34,20 @@ cc -shared -fPIC -O2 -o "$T/clock.so" "$T/clock.c" || { not_ok "build the clock 
 
 # Both runs get exactly the same environment (its size and order move the
 # client's stack, so they change addresses and counts): env -i with a fixed
-# list.  perfkit sets VALGRIND_LIB to its private directory; giving it the
-# same value here keeps its place.  ASan (the sanitized perfkit) must not
-# object to the preloaded shim.
-ENVV=(PATH="$PATH" LD_PRELOAD="$T/clock.so" VALGRIND_LIB="$VGLIB"
+# list.  ASan (the sanitized perfkit) must not object to the preloaded shim.
+ENVV=(PATH="$PATH" LD_PRELOAD="$T/clock.so"
       ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
       UBSAN_OPTIONS="${UBSAN_OPTIONS:-}")
-cg() { # out prog args...
+# the geometry of the matmul runs: a 32 KiB 8-way D1 (the lesson's cache)
+GEO=(--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64)
+cg() { # out [geometry options] prog args...
 	local out=$1; shift
 	env -i "${ENVV[@]}" valgrind -q --tool=cachegrind --cache-sim=yes \
 		--branch-sim=yes --cachegrind-out-file="$out" "$@" >/dev/null 2>"$out.err"
 }
-pk() { # out prog args...
+pk() { # out [geometry options] prog args...
 	local out=$1; shift
-	env -i "${ENVV[@]}" "$PERFKIT" cache -q --model=cachegrind -o "$out" "$@" >/dev/null 2>"$out.err"
+	env -i "${ENVV[@]}" "$PERFKIT" cache -q --model=cachegrind --branch-sim=yes -o "$out" "$@" >/dev/null 2>"$out.err"
 }
 same_totals() { # what cg-out pk-out
 	grep '^events:' "$2" >"$T/e.cg"; grep '^events:' "$3" >"$T/e.pk"
@@ -54,12 +56,12 @@ same_totals() { # what cg-out pk-out
 }
 
 for v in naive ikj blocked; do
-	cg "$T/cg-$v" "$MATMUL" "$v" 1 || not_ok "cachegrind ran matmul $v"
-	if pk "$T/pk-$v" "$MATMUL" "$v" 1; then ok "perfkit cache ran matmul $v"; else not_ok "perfkit cache ran matmul $v"; cat "$T/pk-$v.err" | sed 's/^/# /'; fi
+	cg "$T/cg-$v" "${GEO[@]}" "$MATMUL" "$v" 1 || not_ok "cachegrind ran matmul $v"
+	if pk "$T/pk-$v" "${GEO[@]}" "$MATMUL" "$v" 1; then ok "perfkit cache ran matmul $v"; else not_ok "perfkit cache ran matmul $v"; cat "$T/pk-$v.err" | sed 's/^/# /'; fi
 	same_totals "matmul $v" "$T/cg-$v" "$T/pk-$v"
 done
 
-# a short system program
+# a short system program, with the geometry both take from the host (CPUID)
 seq 1 3000 | sed 's/$/ word/' >"$T/words"
 cg "$T/cg-sort" sort -r "$T/words"
 pk "$T/pk-sort" sort -r "$T/words"
@@ -73,10 +75,10 @@ rate() {
 	     /^summary:/ { printf "%.6f\n", ($col["D1mr"] + $col["D1mw"]) / ($col["Dr"] + $col["Dw"]) }' "$1"
 }
 rn=$(rate "$T/pk-naive"); ri=$(rate "$T/pk-ikj"); rb=$(rate "$T/pk-blocked")
-diag "D1 miss rate: naive $rn  ikj $ri  blocked $rb"
+diag "D1 miss rate (${GEO[1]}): naive $rn  ikj $ri  blocked $rb"
 expect "D1 miss rate naive >> ikj (more than 3x)" awk -v a="$rn" -v b="$ri" 'BEGIN { exit !(a > 3 * b) }'
-# examples/matmul pads its rows, so the tiles of the blocked version stay in
-# D1: the lesson is there in full.
+# examples/matmul's blocked works on a copy with padded rows, so its tiles
+# stay in D1: the lesson is there in full.
 expect "D1 miss rate naive >> ikj >> blocked (3x each)" \
 	awk -v a="$rn" -v b="$ri" -v c="$rb" 'BEGIN { exit !(a > 3 * b && b > 3 * c) }'
 

@@ -4,6 +4,9 @@
 # times.  With --D1=8192,2,64 (64 sets, 2 ways) the three lines share one
 # set and LRU thrashes: 1000 D1 read misses on each line.  With 4 ways:
 # 1 miss per line (the 3 compulsory ones).  Both models.
+# Then --model=cachegrind against valgrind --tool=cachegrind, both run
+# plainly: the program sees the same environment, and the events: and
+# summary: lines are identical, with and without --branch-sim=yes.
 . "$(dirname "$0")/lib.sh"
 
 if ! have valgrind || ! ls "$PK_BUILD"/vgtool/lib/pkcache-* >/dev/null 2>&1; then
@@ -52,4 +55,47 @@ for model in cachegrind modern; do
 		done
 	done
 done
+# valgrind --tool=cachegrind and perfkit cache --model=cachegrind, run as a
+# user runs them: nothing added to or removed from the environment.  Both
+# are started through env(1) for one reason only: bash exports `_` = the
+# path of the command it runs, which would differ (the program's stack and
+# so its counts move with the environment's size).
+cat >"$T/env.c" <<'EOF'
+#include <stdio.h>
+extern char **environ;
+int main(void)
+{
+	for (char **e = environ; *e; e++)
+		puts(*e);
+	return 0;
+}
+EOF
+G=(--I1=32768,8,64 --D1=8192,2,64 --LL=8388608,16,64)
+if cc -O1 -o "$T/env" "$T/env.c"; then
+	env valgrind -q --tool=cachegrind --cache-sim=yes "${G[@]}" --cachegrind-out-file=/dev/null "$T/env" >"$T/env.vg" 2>/dev/null
+	env "$PERFKIT" cache -q --model=cachegrind "${G[@]}" -o /dev/null "$T/env" >"$T/env.pk" 2>"$T/env.err"
+	expect "the program's environment is printed" grep -q '^PATH=' "$T/env.pk"
+	same_file "the program's environment is the same under perfkit cache as under cachegrind" "$T/env.vg" "$T/env.pk"
+	# VALGRIND_LIB and PERFKIT_* only as this test's own environment has them
+	env | grep -E '^(VALGRIND_LIB|PERFKIT_[A-Z_]*)=' | sort >"$T/env.own"
+	grep -E '^(VALGRIND_LIB|PERFKIT_[A-Z_]*)=' "$T/env.pk" | sort >"$T/env.pkvars"
+	same_file "... and holds no VALGRIND_LIB or PERFKIT_* variable of perfkit's own" "$T/env.own" "$T/env.pkvars"
+else
+	not_ok "build env.c"
+fi
+for bs in no yes; do
+	opt=(); [ $bs = yes ] && opt=(--branch-sim=yes)	# perfkit's default must be cachegrind's: no
+	env valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=$bs "${G[@]}" \
+		--cachegrind-out-file="$T/vg-$bs" "$T/conflict" >/dev/null 2>"$T/vg-$bs.err"
+	env "$PERFKIT" cache -q --model=cachegrind "${opt[@]}" "${G[@]}" -o "$T/pk-$bs" "$T/conflict" \
+		>/dev/null 2>"$T/pk-$bs.err"
+	# (cachegrind 3.19 ends its events: line with a blank when branch simulation is off)
+	grep -E '^(events|summary):' "$T/vg-$bs" | sed 's/ *$//' >"$T/tot-vg-$bs"
+	grep -E '^(events|summary):' "$T/pk-$bs" | sed 's/ *$//' >"$T/tot-pk-$bs"
+	expect "branch-sim=$bs: cachegrind wrote events: and summary:" [ "$(wc -l <"$T/tot-vg-$bs")" = 2 ]
+	same_file "branch-sim=$bs: events: and summary: identical to cachegrind's, both run plainly" \
+		"$T/tot-vg-$bs" "$T/tot-pk-$bs"
+done
+expect "branch events only with --branch-sim=yes" \
+	bash -c "! grep -q ' Bc' '$T/tot-pk-no' && grep -q ' Bc Bcm Bi Bim' '$T/tot-pk-yes'"
 done_testing

@@ -75,16 +75,21 @@ expect "crashing program: exit 128+SIGSEGV" [ $rc -eq 139 ]
 one_line "crashing program: one line" "$T/e" "killed by signal 11 (Segmentation fault); counts up to then in"
 expect "crashing program: counts written" grep -q '^summary:' "$T/c.out"
 ls "$T" | grep -q 'tmp\.\|log\.' && not_ok "no temporary files left" || ok "no temporary files left"
-# annotate given a perf.data (a common slip): one line saying what it is
+# annotate reads perf.data too (told apart by content): a cut one, one line
 printf 'PERFILE2\0\0\0\0\0\0\0\0' >"$T/p.data"
 "$PERFKIT" annotate "$T/p.data" >/dev/null 2>"$T/e"; rc=$?
-expect "annotate perf.data: exit 1" [ $rc -eq 1 ]
-one_line "annotate perf.data: says it is one" "$T/e" "a perf.data file, not Cachegrind output"
+expect "annotate cut perf.data: exit 1" [ $rc -eq 1 ]
+one_line "annotate cut perf.data: one line on its header" "$T/e" "p.data: bad header"
+# PERFKIT_SYSFS_CPU naming no cache description: an error, not the host's
+PERFKIT_SYSFS_CPU=$T/nowhere "$PERFKIT" cache -q -o "$T/sys.out" -- true 2>"$T/e"; rc=$?
+expect "PERFKIT_SYSFS_CPU without a description: exit 1" [ $rc -eq 1 ]
+one_line "... one line naming the folder" "$T/e" "PERFKIT_SYSFS_CPU='$T/nowhere': no cache description in '$T/nowhere/cpu0/cache/index\*/'"
+expect "... and no output file" [ ! -e "$T/sys.out" ]
 # a perfkit binary copied without vgtool/: the message says where it looked
 cp "$PERFKIT" "$T/pkcopy"
 PERFKIT_VALGRIND_LIB= "$T/pkcopy" cache -q -- true 2>"$T/e"; rc=$?
 if have valgrind; then
 	expect "no vgtool beside a copied binary: exit 1" [ $rc -eq 1 ]
-	one_line "... one line naming where it looked" "$T/e" "vgtool/lib beside the perfkit binary"
+	one_line "... one line naming where it looked" "$T/e" "is not in vgtool/ beside the perfkit binary ('$T/vgtool', '$T/vgtool/lib') nor in '$T/../libexec/perfkit/vgtool'"
 fi
 done_testing

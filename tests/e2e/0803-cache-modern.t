@@ -39,19 +39,26 @@ col() { # file event — total from the summary line
 		/^summary:/ { print $c }' "$1"
 }
 
-"$PERFKIT" cache -q --model=modern --prefetch=stride -o "$T/st" "$T/stream" 64 2>"$T/e"
+# The stream's lesson (and the models' agreement on I1 and D1) is asserted
+# with the geometry given: 32 KiB L1s, a 1 MiB L2 (the 4 MiB stream misses
+# it).  LL, the TLB and the runs further down take the host's geometry
+# (PERFKIT_SYSFS_CPU: 0804 runs this file against several real CPUs').
+GEO=(--I1=32768,8,64 --D1=32768,8,64)
+"$PERFKIT" cache -q --model=modern "${GEO[@]}" --L2=1048576,16,64 --prefetch=stride -o "$T/st" "$T/stream" 64 2>"$T/e"
 expect "modern run wrote its file" [ -s "$T/st" ]
-expect "events name the extra levels" grep -q '^events: Ir I1mr I2mr ILmr Dr D1mr D2mr DLmr Dw D1mw D2mw DLmw Bc Bcm Bi Bim DTmr DTmw PFi PFh$' "$T/st"
+expect "events name the extra levels" grep -q '^events: Ir I1mr I2mr ILmr Dr D1mr D2mr DLmr Dw D1mw D2mw DLmw Bc Bcm Bi Bim DTmr DTmw PFi PFh ' "$T/st"
 expect "desc names L2, D-TLB and the prefetcher" \
 	bash -c "grep -q '^desc: L2 cache:' '$T/st' && grep -q '^desc: D-TLB:' '$T/st' && grep -q '^desc: prefetch: *stride' '$T/st'"
-"$PERFKIT" cache -q --model=modern --prefetch=none -o "$T/np" "$T/stream" 64 2>>"$T/e"
-"$PERFKIT" cache -q --model=cachegrind -o "$T/cg" "$T/stream" 64 2>>"$T/e"
+"$PERFKIT" cache -q --model=modern "${GEO[@]}" --L2=1048576,16,64 --prefetch=none -o "$T/np" "$T/stream" 64 2>>"$T/e"
+"$PERFKIT" cache -q --model=cachegrind "${GEO[@]}" --branch-sim=yes -o "$T/cg" "$T/stream" 64 2>>"$T/e"
 d1=$(col "$T/st" D1mr); l2s=$(col "$T/st" D2mr); l2n=$(col "$T/np" D2mr); pfh=$(col "$T/st" PFh)
 diag "stream: D1mr $d1, L2 D misses with stride prefetch $l2s, without $l2n, prefetch hits $pfh"
 expect "stream: the stride prefetcher turns L2 misses into prefetch hits" \
 	awk -v s="$l2s" -v n="$l2n" -v h="$pfh" 'BEGIN { exit !(n > 50000 && s * 4 < n && h > n / 2) }'
-for e in Ir Dr Dw I1mr D1mr D1mw Bc Bcm Bi Bim; do
-	a=$(col "$T/st" $e); b=$(col "$T/cg" $e)
+# D1 agrees with no prefetcher (the modern L1 prefetcher changes D1 misses);
+# the modern branch predictor is another one, so only branch counts agree
+for e in Ir Dr Dw I1mr D1mr D1mw Bc Bi; do
+	a=$(col "$T/np" $e); b=$(col "$T/cg" $e)
 	[ "$a" = "$b" ] && ok "modern and cachegrind models agree on $e ($a)" || not_ok "modern and cachegrind models agree on $e ($a vs $b)"
 done
 "$PERFKIT" cache -q --model=modern --prefetch=none -o "$T/pg" "$T/stream" 4096 2>>"$T/e"

@@ -11,7 +11,7 @@ W=$PK_BUILD/tests/workloads/burn2to1
 "$W" 30000 >/dev/null 2>&1 &
 wp=$!
 trap 'kill $wp 2>/dev/null; wait $wp 2>/dev/null; rm -rf "$T"' EXIT
-sleep 0.2
+wait_until 30 execd $wp "$W"
 # top's temporary folder goes in TMPDIR: a folder of this test's own, so
 # another suite running beside it cannot change the count
 export TMPDIR=$T/tmp
@@ -28,26 +28,37 @@ pct=$(awk '!/^#/ && $NF == "burn_two" { sub(/%/, "", $1); print $1; exit }' "$T/
 expect "per process: burn_two near 67 % ($pct)" awk -v p="$pct" 'BEGIN { exit !(p > 50 && p < 80) }'
 
 # the watched process ends: top ends too, saying so, with status 0
-sleep 1.2 & sp=$!
+sleep 3 & sp=$!	# long enough for top to attach on a loaded machine
 timeout 20 "$PERFKIT" top --stdio -d 0.5 -p $sp >"$T/e.out" 2>"$T/e.err"
 rc=$?
 wait $sp 2>/dev/null
 expect "top -p: the process exits, top ends with status 0 ($rc)" test $rc = 0
 expect "... and says so" grep -q "^perfkit top: process $sp exited$" "$T/e.err"
 
-timeout 20 "$PERFKIT" top --stdio -d 1 -n 1 >"$T/a.out" 2>"$T/a.err"
-expect "top --stdio system-wide: exit 0" test $? = 0
+# (up to 3 one-second windows: on a loaded machine other programs' symbols
+# can fill the 25 rows of one)
+for try in 1 2 3; do
+	timeout 20 "$PERFKIT" top --stdio -d 1 -n 1 >"$T/a.out" 2>"$T/a.err"
+	rc=$?
+	grep -q '\[\.\] burn_two$' "$T/a.out" && break
+done
+expect "top --stdio system-wide: exit 0" test $rc = 0
 expect "system-wide: burn_two among the hot functions" grep -q '\[\.\] burn_two$' "$T/a.out"
 
 if have tmux; then
 	sock=$T/tmux.sock
 	tmux -S "$sock" new-session -d -x 120 -y 30 \
 		"'$PERFKIT' top -d 1 -p $wp; echo top-exit=\$?; sleep 5"
-	sleep 3
-	tmux -S "$sock" capture-pane -p >"$T/screen1"
+	# the screen once a refresh has drawn a row under the header (3 s when
+	# idle, up to 30 on a loaded machine), then q, and top's exit
+	screen_has_row() {
+		tmux -S "$sock" capture-pane -p >"$T/screen1"
+		awk '/Overhead/ { getline; f = NF > 0; exit } END { exit !f }' "$T/screen1" && sleep 2 &&
+			tmux -S "$sock" capture-pane -p >"$T/screen1"
+	}
+	wait_until 30 screen_has_row
 	tmux -S "$sock" send-keys q
-	sleep 0.7
-	tmux -S "$sock" capture-pane -p >"$T/screen2"
+	wait_until 15 sh -c "tmux -S '$sock' capture-pane -p >'$T/screen2' && grep -q top-exit '$T/screen2'"
 	tmux -S "$sock" kill-server 2>/dev/null
 	diag "$(grep -m3 . "$T/screen1")"
 	expect "ncurses view: title line" grep -q '^perfkit top: .* samples of cpu-clock' "$T/screen1"
@@ -72,11 +83,13 @@ SP=$PK_BUILD/tests/workloads/spin
 last_block() { awk '/^# perfkit top:/ { b = "" } { b = b $0 "\n" } END { printf "%s", b }' "$1"; }
 for mode in decay zero; do
 	"$SP" 400 >/dev/null & sp=$!
-	sleep 0.2
+	wait_until 30 catches $sp 10	# SIGUSR1 would kill it before its handler
 	if [ $mode = zero ]; then zf=-z; else zf=; fi
-	"$PERFKIT" top --stdio $zf -d 0.5 -n 5 -p $sp >"$T/$mode.out" 2>"$T/$mode.err" &
+	"$PERFKIT" top --stdio $zf -d 0.5 -n 6 -p $sp >"$T/$mode.out" 2>"$T/$mode.err" &
 	tp=$!
-	sleep 0.3
+	# spin once top has drawn its first table: 400 ms in the 2nd to 3rd of
+	# six 0.5 s windows, long before the last
+	wait_until 30 grep -q '^# perfkit top:' "$T/$mode.out"
 	kill -USR1 $sp
 	wait $tp
 	kill $sp; wait $sp 2>/dev/null
@@ -85,7 +98,7 @@ done
 diag "$(cat "$T/decay.last")"
 expect "history decays: the spin, over a second ago, is still in the last table" grep -q '\[\.\] main$' "$T/decay.last"
 expect "... and the header says the history decays" grep -q 'decaying by 7/8' "$T/decay.last"
-expect "-z: five refreshes" test "$(grep -c '^# perfkit top:' "$T/zero.out")" = 5
+expect "-z: six refreshes" test "$(grep -c '^# perfkit top:' "$T/zero.out")" = 6
 expect_fail "-z: the last table shows the last window only (no spin)" grep -q '\[\.\] main$' "$T/zero.last"
 # rows are symbols: two C++ overloads (both named f) stay two rows
 if have c++; then

@@ -45,11 +45,13 @@ readable() {
 	if ls "$f".tmp-* >/dev/null 2>&1; then not_ok "$what: a temporary file was left"; else ok "$what: no temporary file left"; fi
 }
 
-# signal_case SIG — SIG to perfkit record after 1 s of a 5 s burn (20 samples at least: the CPU may be busy)
+# signal_case SIG — SIG to perfkit record 1 s after its workload started
+# (a 5 s burn; 20 samples at least: the CPU may be busy)
 signal_case() {
 	local sig=$1 f=$T/$1.data pid rc
 	"$PERFKIT" record -F 1000 -g -o "$f" -- "$burn" 5000 >/dev/null 2>"$T/$sig.err" &
 	pid=$!
+	wait_until 30 pgrep -P "$pid" -f burn2to1 >/dev/null
 	sleep 1
 	kill -s "$sig" "$pid"
 	wait "$pid"; rc=$?
@@ -64,6 +66,7 @@ signal_case TERM
 f=$T/kill.data
 "$PERFKIT" record -F 1000 -g -o "$f" -- "$burn" 5000 >/dev/null 2>"$T/kill.err" &
 pid=$!
+wait_until 30 pgrep -P "$pid" -f burn2to1 >/dev/null
 sleep 1
 child=$(pgrep -P "$pid" -f burn2to1 | head -1)
 if [ -n "$child" ]; then
@@ -94,6 +97,32 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m perfkit-e2e-full "$T/full" 2>
 else
 	skip "full disk: cannot mount a tmpfs (needs root)"
 fi
+
+# small disks (200 KB, 600 KB): no reserve larger than needed, so most of
+# the space holds records (a 256 KB reserve kept nothing on 200 KB); the
+# summary line still prints, with the samples kept and dropped and why
+for size in 200k 600k; do
+	if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=$size perfkit-e2e-full "$T/full" 2>/dev/null; then
+		f=$T/full/perf.data
+		timeout 20 "$PERFKIT" record -e page-faults -c 1 -g -o "$f" -- \
+			dd if=/dev/zero of=/dev/null bs=64M count=2 >/dev/null 2>"$T/full.err"
+		kept=$(sed -n 's/^\[ perfkit record: \([0-9]*\) samples kept, \([0-9]*\) dropped (disk full), .* written to .*\]$/\1/p' "$T/full.err")
+		expect "$size disk: the summary line says samples kept and dropped (disk full)" test -n "$kept"
+		# -c 1: the event count is the number of samples
+		n=$("$PERFKIT" report -i "$f" --stdio 2>/dev/null | sed -n 's/^# Event count (approx.): \([0-9]*\)$/\1/p' | head -1)
+		bytes=$(stat -c %s "$f" 2>/dev/null || echo 0)
+		diag "$size disk: ${kept:-?} samples kept, report reads ${n:-0}, file $bytes bytes"
+		expect "$size disk: report reads the samples kept (${n:-0} = ${kept:-?})" test "${n:-x}" = "${kept:-y}"
+		expect "$size disk: the records fill most of the disk ($bytes bytes)" \
+			test "$bytes" -gt $(( ${size%k} * 1024 * 3 / 4 ))
+		if have perf; then
+			expect "$size disk: perf reads it" sh -c 'perf script -i "$1" -F ip >/dev/null 2>&1' - "$f"
+		fi
+		umount "$T/full"
+	else
+		skip "$size disk: cannot mount a tmpfs (needs root)"
+	fi
+done
 
 # an output path that is a symbolic link: refused without -f; with -f the
 # link is replaced and its target untouched

@@ -45,3 +45,40 @@ can_perf_event() {
 }
 
 done_testing() { echo "1..$_n"; [ "$_fail" -eq 0 ]; }
+
+# have_shared PATH... — true when every PATH (under $SHARED, i.e. ../shared
+# beside the checkout: conformance cases and test tools) exists; otherwise
+# prints one TAP skip naming the first missing one and returns 1.  Guard
+# every use of $SHARED with it, e.g.
+#   have_shared "$C/inputs" || { done_testing; exit; }
+#   if have_shared "$FG"; then ...; fi
+have_shared() {
+	local p
+	for p in "$@"; do
+		if [ ! -e "$p" ]; then
+			skip "no ../shared/${p#"$SHARED"/} (SHARED=$SHARED is absent or incomplete)"
+			return 1
+		fi
+	done
+}
+
+# Waiting for a state instead of sleeping a fixed time (a loaded machine
+# starts processes late):
+# wait_until SECONDS COMMAND... — run COMMAND every 0.1 s until it succeeds
+# (returns 0) or SECONDS have passed (returns 1)
+wait_until() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$end" ] && return 1
+		sleep 0.1
+	done
+}
+# execd PID PROG — PID has exec'd PROG
+execd() { [ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$(readlink -f "$2")" ]; }
+# catches PID SIGNUM — PID has installed a handler for signal SIGNUM
+catches() {
+	local m
+	m=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
+	[ -n "$m" ] && (( (16#$m >> ($2 - 1)) & 1 ))
+}

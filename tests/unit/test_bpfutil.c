@@ -574,7 +574,11 @@ static void test_relpath_join(void **state)
 		{ "/a/b", "../../../x", "/x" },
 		{ "/a/b", "./f", "/a/b/f" },
 		{ "/a/b/", ".//./f", "/a/b/f" },
-		{ "/a/b", "../x/./y/../z", "/a/x/./y/../z" },   /* only leading ones */
+		{ "/a/b", "../x/./y/../z", "/a/x/z" },   /* inside the path too */
+		{ "/tmp/osn", "./a.txt", "/tmp/osn/a.txt" },
+		{ "/tmp/osn", "sub/../a.txt", "/tmp/osn/a.txt" },
+		{ "/tmp/osn", "sub/./x/../../a.txt", "/tmp/osn/a.txt" },
+		{ "/a", "x/./y/", "/a/x/y/" },
 		{ "/a/b", "..", "/a" },
 		{ "/a", "..", "/" },
 		{ "/a", ".", "/a" },

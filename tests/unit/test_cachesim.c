@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/lib/cachesim: the cache model on hand-computed traces
  * (LRU order, straddling accesses, write-allocate, prefetch, TLB), the
- * branch predictor, geometry checks and the sysfs reader. */
+ * branch predictor, geometry checks and the sysfs reader;  the modern
+ * model's page-bounded prefetchers, two-level TLB, write-backs and
+ * tournament predictor with its return stack. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -227,6 +229,272 @@ static void test_branch_predictor(void **state)
 	assert_int_equal(pk_bpred_ind(&p, 0x500, 0x2000), 1);
 }
 
+/* ---- the modern model's new parts, on hand-computed traces ---- */
+
+/* I1 1 KiB 2-way, D1 1 KiB 2-way (8 sets), L2 8 KiB 4-way (32 sets), LL
+ * 64 KiB 8-way (128 sets), all 64 B lines; dTLB 4 entries 2-way (2 sets),
+ * STLB 16 entries 4-way (4 sets), 4 KiB pages. */
+static void setup_full(struct pk_hier *h, enum pk_prefetch pf, int l1pf)
+{
+	memset(h, 0, sizeof(*h));
+	pk_hier_reset(h);
+	pk_cache_init(&h->I1, 1024, 2, 64, tags);
+	pk_cache_init(&h->D1, 1024, 2, 64, tags + 16);
+	pk_cache_init(&h->L2, 8192, 4, 64, tags + 32);
+	pk_cache_init(&h->LL, 65536, 8, 64, tags + 160);
+	pk_cache_init(&h->TLB, 4 * 4096, 2, 4096, tags + 2000);
+	pk_cache_init(&h->STLB, 16 * 4096, 4, 4096, tags + 2100);
+	h->has_l2 = 1;
+	h->prefetch = pf;
+	h->l1_prefetch = l1pf;
+}
+
+/* L1 next-line, degree 3, on an ascending miss stream, never past the page. */
+static void test_l1_prefetch_page(void **state)
+{
+	static struct pk_hier h;
+	uint64_t cc[PK_NEV] = { 0 };
+	const uint64_t base = 0x100000;	/* page-aligned */
+
+	(void)state;
+	setup_full(&h, PK_PF_NONE, 1);
+	/* lines 0..63 of one page, once each, by one instruction:
+	 * 0 misses (no history), 1 misses and prefetches 2..4, 5 misses (4
+	 * lines after 1) and prefetches 6..8, ... 61 misses and prefetches 62
+	 * and 63 only: 64 is in the next page */
+	for (uint64_t i = 0; i < 64; i++)
+		pk_hier_dref(&h, 0x40, base + 64 * i, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_D1MR], 2 + 15);
+	assert_int_equal(cc[PK_PF1I], 15 * 3 + 2);
+	assert_true(pk_line_peek(&h.D1, (base >> 6) + 63) != PK_TAG_EMPTY);
+	assert_true(pk_line_peek(&h.D1, (base >> 6) + 64) == PK_TAG_EMPTY);
+	assert_true(pk_line_peek(&h.L2, (base >> 6) + 64) == PK_TAG_EMPTY);
+	/* the next page's first line is a demand miss; the stream goes on */
+	pk_hier_dref(&h, 0x40, base + 64 * 64, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_D1MR], 18);
+	assert_int_equal(cc[PK_PF1I], 50);
+	/* prefetch fills count no L2 demand miss: only the 18 demand misses */
+	assert_int_equal(cc[PK_D2MR], 18);
+	/* a page-stride walk is no stream: nothing prefetched */
+	for (uint64_t i = 0; i < 8; i++)
+		pk_hier_dref(&h, 0x80, 0x400000 + 4096 * i, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_D1MR], 26);
+	assert_int_equal(cc[PK_PF1I], 50);
+}
+
+/* L2 stream prefetcher: a unit stride and a 3-line stride inside a page. */
+static void test_stream_prefetch(void **state)
+{
+	static struct pk_hier h;
+	uint64_t cc[PK_NEV] = { 0 };
+	const uint64_t base = 0x200000;
+
+	(void)state;
+	setup_full(&h, PK_PF_STREAM, 0);
+	/* line 0 takes the entry, 1 sets stride 1, 2 confirms it and prefetches
+	 * 3..6; from then on each request hits a prefetched line and
+	 * prefetches the line 4 ahead, up to line 63 */
+	for (uint64_t i = 0; i < 64; i++)
+		pk_hier_dref(&h, 0x40, base + 64 * i, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_D2MR], 3);
+	assert_int_equal(cc[PK_PFI], 61);
+	assert_int_equal(cc[PK_PFH], 61);
+	assert_true(pk_line_peek(&h.L2, (base >> 6) + 64) == PK_TAG_EMPTY);
+	pk_hier_dref(&h, 0x40, base + 4096, 4, PK_READ, cc);	/* next page */
+	assert_int_equal(cc[PK_D2MR], 4);
+
+	/* stride of 3 lines: 0, 3, 6 train (6 prefetches 9, 12, 15, 18);
+	 * 9 .. 63 (19 requests) all hit prefetched lines */
+	memset(cc, 0, sizeof(cc));
+	for (uint64_t off = 0; off < 64; off += 3)
+		pk_hier_dref(&h, 0x44, 0x300000 + 64 * off, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_D2MR], 3);
+	assert_int_equal(cc[PK_PFI], 19);
+	assert_int_equal(cc[PK_PFH], 19);
+
+	/* one line per page: every page is a new stream, nothing prefetched */
+	memset(cc, 0, sizeof(cc));
+	for (uint64_t p = 0; p < 16; p++)
+		pk_hier_dref(&h, 0x48, 0x500000 + 4096 * p, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_D2MR], 16);
+	assert_int_equal(cc[PK_PFI], 0);
+}
+
+/* The older L2 prefetchers stop at the page too. */
+static void test_prefetch_page_bound(void **state)
+{
+	static struct pk_hier h;
+	uint64_t cc[PK_NEV] = { 0 };
+
+	(void)state;
+	setup_full(&h, PK_PF_STRIDE, 0);
+	/* stride 4096: trained, but address + 4 * 4096 is another page */
+	for (uint64_t i = 0; i < 8; i++)
+		pk_hier_dref(&h, 0x40, 0x600000 + 4096 * i, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_PFI], 0);
+	setup_full(&h, PK_PF_NEXT_LINE, 0);
+	pk_hier_dref(&h, 0x40, 0x700fc0, 4, PK_READ, cc);	/* last line of a page */
+	assert_int_equal(cc[PK_PFI], 0);
+	pk_hier_dref(&h, 0x40, 0x700f80, 4, PK_READ, cc);	/* one before: next is in */
+	assert_int_equal(cc[PK_PFI], 0);	/* 0x700fc0 is already in L2 */
+	pk_hier_dref(&h, 0x40, 0x700000, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_PFI], 1);
+}
+
+/* dTLB 4 entries 2-way, STLB 16 entries 4-way; page walks read the leaf
+ * entry at PK_PT_BASE + 8 * page through L2 and LL. */
+static void test_tlb_two_levels(void **state)
+{
+	static struct pk_hier h;
+	uint64_t cc[PK_NEV] = { 0 };
+
+	(void)state;
+	setup_full(&h, PK_PF_NONE, 0);
+	h.has_tlb = h.has_stlb = 1;
+	/* 8 pages (0x1000..0x1007), twice.  Pass 1: 8 dTLB and 8 STLB misses;
+	 * their 8 entries share one 64-byte line: the first walk misses L2
+	 * and LL, the others hit L2.  Pass 2: the dTLB (2 sets x 2 ways) sees
+	 * 4 pages per set in turn and misses every time; the STLB (2 pages
+	 * per set of 4 ways) hits. */
+	for (int pass = 0; pass < 2; pass++)
+		for (uint64_t p = 0; p < 8; p++)
+			pk_hier_dref(&h, 1, (0x1000 + p) << 12, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_DTMR], 16);
+	assert_int_equal(cc[PK_STMR], 8);
+	assert_int_equal(cc[PK_PW2M], 1);
+	assert_int_equal(cc[PK_PWLM], 1);
+	/* 32 pages written twice (line p of page p, so the data lines spread
+	 * over L2's sets): 8 per STLB set, every access walks; their entries
+	 * fill 4 lines, read from LL once and then found in L2 */
+	memset(cc, 0, sizeof(cc));
+	for (int pass = 0; pass < 2; pass++)
+		for (uint64_t p = 0; p < 32; p++)
+			pk_hier_dref(&h, 1, ((0x2000 + p) << 12) + 64 * p, 4, PK_WRITE, cc);
+	assert_int_equal(cc[PK_DTMW], 64);
+	assert_int_equal(cc[PK_STMW], 64);
+	assert_int_equal(cc[PK_STMR], 0);
+	assert_int_equal(cc[PK_PW2M], 4);
+	assert_int_equal(cc[PK_PWLM], 4);
+	/* a plain D1 hit (the MRU line again) does not consult the TLB: page
+	 * 0x3000 is pushed out of its dTLB set by 0x3002 and 0x3004 (other D1
+	 * sets), yet reading its line again counts no dTLB miss; another line
+	 * of it does */
+	memset(cc, 0, sizeof(cc));
+	pk_hier_dref(&h, 1, 0x3000000, 4, PK_READ, cc);
+	pk_hier_dref(&h, 1, 0x3002040, 4, PK_READ, cc);
+	pk_hier_dref(&h, 1, 0x3004080, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_DTMR], 3);
+	pk_hier_dref(&h, 1, 0x3000004, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_DTMR], 3);
+	pk_hier_dref(&h, 1, 0x3000200, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_DTMR], 4);
+}
+
+/* Dirty lines: write-backs from D1, L2 and LL. */
+static void test_writeback(void **state)
+{
+	static struct pk_hier h;
+	uint64_t cc[PK_NEV] = { 0 };
+	const uint64_t x = 0x800000;	/* D1 set 0, L2 set 0, LL set 0 */
+
+	(void)state;
+	setup_full(&h, PK_PF_NONE, 0);
+	pk_hier_dref(&h, 1, x, 4, PK_WRITE, cc);		/* dirty in D1 */
+	pk_hier_dref(&h, 1, x + 4, 4, PK_WRITE, cc);		/* plain hit */
+	pk_hier_dref(&h, 1, x + 512, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_D1WB], 0);
+	pk_hier_dref(&h, 1, x + 1024, 4, PK_READ, cc);	/* evicts x: write-back */
+	assert_int_equal(cc[PK_D1WB], 1);
+	assert_true(pk_line_peek(&h.L2, x >> 6) & PK_TAG_DIRTY);
+	/* clean lines leave without a write-back */
+	pk_hier_dref(&h, 1, x + 1536, 4, PK_READ, cc);
+	pk_hier_dref(&h, 1, x + 2048, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_D1WB], 1);
+	/* a modify counts as a read and dirties the line */
+	pk_hier_dref(&h, 1, x + 64, 4, PK_MODIFY, cc);
+	pk_hier_dref(&h, 1, x + 64 + 512, 4, PK_READ, cc);
+	pk_hier_dref(&h, 1, x + 64 + 1024, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_D1WB], 2);
+	assert_int_equal(cc[PK_DW], 2);
+	/* L2 set 0 (4 ways, 32 sets: lines 2 KiB apart) holds x (dirty) and
+	 * x+2048: three more lines of that set push x out to LL */
+	assert_int_equal(cc[PK_L2WB], 0);
+	pk_hier_dref(&h, 1, x + 4096, 4, PK_READ, cc);
+	pk_hier_dref(&h, 1, x + 6144, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_L2WB], 0);
+	pk_hier_dref(&h, 1, x + 10240, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_L2WB], 1);
+	assert_true(pk_line_peek(&h.LL, x >> 6) & PK_TAG_DIRTY);
+	/* LL set 0 (8 ways, 128 sets: lines 8 KiB apart) holds only x: 8 more
+	 * lines of it push x out to memory */
+	assert_int_equal(cc[PK_LLWB], 0);
+	for (uint64_t k = 1; k <= 8; k++)
+		pk_hier_dref(&h, 1, x + 8192 * k, 4, PK_READ, cc);
+	assert_int_equal(cc[PK_LLWB], 1);
+}
+
+/* Tournament: gshare learns an alternating branch the bimodal counter
+ * cannot; the indirect table learns alternating targets; the return stack. */
+static void test_modern_predictor(void **state)
+{
+	static struct pk_bpm p;
+	const uint64_t pc = 0x4000;
+	int miss = 0, bim_miss = 0;
+
+	(void)state;
+	pk_bpm_init(&p);
+	for (int i = 0; i < 1000; i++)
+		(void)pk_bpm_cond(&p, pc, i & 1);
+	for (int i = 1000; i < 2000; i++) {
+		int t = i & 1;
+
+		bim_miss += (p.bim[pc & ((1u << PK_BPM_BIM_BITS) - 1)] >= 2) != t;
+		miss += pk_bpm_cond(&p, pc, t);
+	}
+	assert_int_equal(miss, 0);
+	/* the bimodal counter swings 1 -> 2 -> 1: always the wrong way */
+	assert_int_equal(bim_miss, 1000);
+	assert_true(p.sel[pc & ((1u << PK_BPM_BIM_BITS) - 1)] >= 2);	/* gshare chosen */
+	/* a loop branch taken 3 times then not (period 4): learnt too */
+	miss = 0;
+	for (int i = 0; i < 400; i++)
+		(void)pk_bpm_cond(&p, 0x4100, (i & 3) != 3);
+	for (int i = 0; i < 400; i++)
+		miss += pk_bpm_cond(&p, 0x4100, (i & 3) != 3);
+	assert_int_equal(miss, 0);
+
+	/* indirect: targets A, B, A, B... the last target is always wrong; the
+	 * path-indexed table learns after a few rounds */
+	int last_wrong = 0;
+
+	miss = 0;
+	for (int i = 0; i < 200; i++) {
+		uint64_t dst = (i & 1) ? 0x7000 : 0x9040;
+
+		last_wrong += i > 0 && p.btb[0x5000 & (PK_BTAC - 1)] != dst;
+		if (i >= 100)
+			miss += pk_bpm_ind(&p, 0x5000, dst);
+		else
+			(void)pk_bpm_ind(&p, 0x5000, dst);
+	}
+	assert_int_equal(last_wrong, 199);
+	assert_int_equal(miss, 0);
+
+	/* return stack: nested calls 10 deep all predicted; 40 deep overflows
+	 * the 32 entries: the 8 outermost returns are mispredicted */
+	miss = 0;
+	for (uint64_t d = 0; d < 10; d++)
+		pk_bpm_call(&p, 0x10000 + 16 * d);
+	for (uint64_t d = 10; d-- > 0;)
+		miss += pk_bpm_ret(&p, 0x10000 + 16 * d);
+	assert_int_equal(miss, 0);
+	for (uint64_t d = 0; d < 40; d++)
+		pk_bpm_call(&p, 0x20000 + 16 * d);
+	for (uint64_t d = 40; d-- > 0;)
+		miss += pk_bpm_ret(&p, 0x20000 + 16 * d);
+	assert_int_equal(miss, 8);
+}
+
 static void test_geometry(void **state)
 {
 	struct cache_geom g;
@@ -312,6 +580,12 @@ int main(void)
 		cmocka_unit_test(test_stride_prefetch),
 		cmocka_unit_test(test_tlb),
 		cmocka_unit_test(test_branch_predictor),
+		cmocka_unit_test(test_l1_prefetch_page),
+		cmocka_unit_test(test_stream_prefetch),
+		cmocka_unit_test(test_prefetch_page_bound),
+		cmocka_unit_test(test_tlb_two_levels),
+		cmocka_unit_test(test_writeback),
+		cmocka_unit_test(test_modern_predictor),
 		cmocka_unit_test(test_geometry),
 		cmocka_unit_test(test_sysfs),
 	};

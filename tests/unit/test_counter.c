@@ -226,9 +226,78 @@ static void test_reading_thresholds(void **state)
 	r = reading(&vm);
 	assert_non_null(strstr(r, "not supported on this machine"));
 	assert_non_null(strstr(r, "PMU"));
-	assert_non_null(strstr(r, "software events"));
+	assert_non_null(strstr(r, "0.90 CPUs utilized: the command is busy"));  /* what is there is read */
+	assert_non_null(strstr(r, "CPU-bound"));
 	assert_non_null(strstr(r, "perfkit cache"));
 	assert_null(strstr(r, "memory-bound"));   /* no IPC verdict without counts */
+	free(r);
+}
+
+/* Without a PMU, the reading uses what there is (CPU use, context switches,
+ * page faults) and points to cache simulation only for a CPU-bound command. */
+static void test_reading_no_pmu(void **state)
+{
+	char *r;
+	(void)state;
+
+	/* an I/O benchmark on a VM: 0.27 CPUs, few long waits */
+	struct cnt_summary io = { .elapsed_ns = 1e9, .have_csw = true, .vcsw = 40, .ivcsw = 3 };
+	io.have[CNT_K_TASK_CLOCK] = true;
+	io.v[CNT_K_TASK_CLOCK] = 2.7e8;
+	io.have[CNT_K_CTX_SWITCHES] = true;
+	io.v[CNT_K_CTX_SWITCHES] = 43;
+	io.unsupported[CNT_K_CYCLES] = io.unsupported[CNT_K_CACHE_MISSES] = true;
+	r = reading(&io);
+	assert_non_null(strstr(r, "0.27 CPUs utilized (below 0.5): the command mostly waits"));
+	assert_non_null(strstr(r, "43 context switches per second (under 1000): a few long waits"));
+	assert_non_null(strstr(r, "not supported on this machine"));
+	assert_non_null(strstr(r, "biolatency"));
+	assert_null(strstr(r, "perfkit cache"));   /* caches do not explain waiting */
+	free(r);
+
+	/* the same, blocking often */
+	io.v[CNT_K_CTX_SWITCHES] = 5000;
+	r = reading(&io);
+	assert_non_null(strstr(r, "5000 context switches per second (at least 1000): it blocks and wakes often"));
+	free(r);
+
+	/* preempted, not waiting: more involuntary switches than voluntary */
+	struct cnt_summary pre = io;
+	pre.vcsw = 2;
+	pre.ivcsw = 1800;
+	r = reading(&pre);
+	assert_non_null(strstr(r, "other load kept it off"));
+	assert_non_null(strstr(r, "perfkit cache"));
+	assert_null(strstr(r, "mostly waits"));
+	free(r);
+
+	/* -e L1-dcache-loads alone: no task-clock, user + system time used */
+	struct cnt_summary l1 = { .elapsed_ns = 1e9, .cpu_ns = 9.5e8, .other_hw_unsupported = true };
+	r = reading(&l1);
+	assert_non_null(strstr(r, "0.95 CPUs utilized (user + system time): the command is busy"));
+	assert_non_null(strstr(r, "not supported on this machine"));
+	assert_non_null(strstr(r, "perfkit cache"));
+	free(r);
+
+	/* nothing to tell CPU use by: ask for task-clock */
+	struct cnt_summary none = { .elapsed_ns = 1e9, .other_hw_unsupported = true };
+	r = reading(&none);
+	assert_non_null(strstr(r, "count task-clock"));
+	free(r);
+
+	/* page faults: 200 000 at ~1 µs in 1 s of CPU time is 20 % */
+	struct cnt_summary pf = { .elapsed_ns = 1e9 };
+	pf.have[CNT_K_TASK_CLOCK] = true;
+	pf.v[CNT_K_TASK_CLOCK] = 1e9;
+	pf.have[CNT_K_PAGE_FAULTS] = true;
+	pf.v[CNT_K_PAGE_FAULTS] = 2e5;
+	r = reading(&pf);
+	assert_non_null(strstr(r, "200000 page faults"));
+	assert_non_null(strstr(r, "20%"));
+	free(r);
+	pf.v[CNT_K_PAGE_FAULTS] = 5e4;           /* 5 %: not worth a word */
+	r = reading(&pf);
+	assert_null(strstr(r, "page faults"));
 	free(r);
 }
 
@@ -317,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_group_read),
 		cmocka_unit_test(test_event_lists),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_reading_no_pmu),
 		cmocka_unit_test(test_reading_thresholds),
 		cmocka_unit_test(test_reading_rounding),
 		cmocka_unit_test(test_live),

@@ -275,9 +275,32 @@ static void test_tracepoints(void **state)
 	assert_non_null(strstr(pk_errmsg(), "unknown modifier 'q'"));
 }
 
+/* "did you mean": the edit distance and the nearest known name. */
+static void test_suggest(void **state)
+{
+	(void)state;
+	assert_int_equal(ev_edit_distance("cycles", "cycles"), 0);
+	assert_int_equal(ev_edit_distance("cylces", "cycles"), 1);      /* a swap */
+	assert_int_equal(ev_edit_distance("task-clok", "task-clock"), 1);
+	assert_int_equal(ev_edit_distance("CYCLES", "cycles"), 0);      /* case */
+	assert_int_equal(ev_edit_distance("", "abc"), 3);
+	assert_int_equal(ev_edit_distance("kitten", "sitting"), 3);
+	assert_string_equal(ev_suggest("cylces"), "cycles");
+	assert_string_equal(ev_suggest("cylces:u"), "cycles");           /* modifiers aside */
+	assert_string_equal(ev_suggest("L1-dcache-lods"), "L1-dcache-loads");
+	assert_string_equal(ev_suggest("contextswitches"), "context-switches");
+	assert_null(ev_suggest("xyzzy"));                                /* nothing near */
+	assert_null(ev_suggest("cycles"));                               /* known: no suggestion */
+
+	struct perf_event_attr a;
+	assert_int_equal(ev_parse("instrutions", &a), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "did you mean 'instructions'?"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_software_names),
 		cmocka_unit_test(test_hardware_names),
 		cmocka_unit_test(test_modifiers),

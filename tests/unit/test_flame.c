@@ -18,6 +18,19 @@
 
 #include "flame/flame.h"
 
+static void test_encoding_valid(void **state)
+{
+	(void)state;
+	assert_true(flame_encoding_valid("UTF-8"));
+	assert_true(flame_encoding_valid("utf-8"));
+	assert_true(flame_encoding_valid("ISO-8859-1"));
+	assert_false(flame_encoding_valid(""));
+	assert_false(flame_encoding_valid(NULL));
+	assert_false(flame_encoding_valid("utf\"8"));     /* not an EncName */
+	assert_false(flame_encoding_valid("8859-1"));      /* starts with a digit */
+	assert_false(flame_encoding_valid("no-such-encoding-x"));
+}
+
 static void test_parse_count(void **state)
 {
 	size_t sl;
@@ -361,6 +374,7 @@ static void test_render_order(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_encoding_valid),
 		cmocka_unit_test(test_parse_count),
 		cmocka_unit_test(test_namehash_reference),
 		cmocka_unit_test(test_palettes),

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/error.h"
@@ -176,12 +177,15 @@ static void test_layout(void **state)
 	assert_int_equal(u64at(b, 16), 128 + 16);       /* attr_size: attr + ids section */
 	uint64_t attrs_off = u64at(b, 24), attrs_size = u64at(b, 32);
 	assert_int_equal(attrs_size, 144);
-	assert_int_equal(u64at(b, 40), 104);            /* data offset */
+	/* perf's order: header, ids, attrs, then the data */
+	uint64_t doff = u64at(b, 40);
+	assert_int_equal(attrs_off, 104 + 16);          /* after the 2 ids */
+	assert_int_equal(doff, 104 + 16 + 144);         /* data offset */
 	assert_int_equal(u64at(b, 48), n);              /* data size */
 	assert_int_equal(u64at(b, 56), 0);              /* event_types (unused) */
 	assert_int_equal(u64at(b, 64), 0);
 	/* the data section is our records, byte for byte */
-	assert_memory_equal(b + 104, recs, n);
+	assert_memory_equal(b + doff, recs, n);
 	/* attr section: the attr (size field 128) and the ids section */
 	assert_true(attrs_off + attrs_size <= len);
 	struct perf_event_attr fa;
@@ -203,7 +207,7 @@ static void test_layout(void **state)
 	static const int expected[] = { PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE,
 		PD_FEAT_VERSION, PD_FEAT_ARCH, PD_FEAT_NRCPUS, PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE,
 		PD_FEAT_EVENT_DESC };
-	uint64_t off, size, prev_end = 104 + n;
+	uint64_t off, size, prev_end = doff + n;
 	size_t nfeat = 0;
 	for (int bit = 0; bit < 256; bit++)
 		if (feature(b, bit, &off, &size))
@@ -311,8 +315,9 @@ static void test_large_and_existing(void **state)
 	size_t len;
 	uint8_t *b = slurp(path, &len);
 	assert_int_equal(u64at(b, 48), big + 8);
-	assert_memory_equal(b + 104, recs, 8);
-	assert_memory_equal(b + 112, recs, big);
+	uint64_t doff = u64at(b, 40);
+	assert_memory_equal(b + doff, recs, 8);
+	assert_memory_equal(b + doff + 8, recs, big);
 	free(b);
 	free(recs);
 }
@@ -349,6 +354,73 @@ static void test_write_error(void **state)
 	setrlimit(RLIMIT_FSIZE, &old);
 	signal(SIGXFSZ, oldsig);
 	assert_int_equal(count_files("full.data"), 0);
+}
+
+/* A writer killed with SIGKILL: its temporary file has the header and
+ * attrs first and the data size of its last flush, so the reader reads
+ * every flushed record (not the ones still in the buffer). */
+static void test_killed_writer(void **state)
+{
+	(void)state;
+	char path[128];
+	snprintf(path, sizeof(path), "%s/killed.data", dir);
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	const char *names[] = { "cpu-clock" };
+	const size_t nrec = 20000;   /* 480 KB: past the 256 KB buffer once */
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct pd_writer *w;
+		if (pd_writer_open(&w, path, &attr, names, 1))
+			_exit(1);
+		pd_writer_add_id(w, 0, 5);
+		for (size_t i = 0; i < nrec; i++) {
+			uint64_t rec[3];
+			struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER, .size = 24 };
+			memcpy(&rec[0], &h, 8);
+			rec[1] = 0x401000 + i;
+			rec[2] = (uint64_t)7 << 32 | 7;
+			if (pd_writer_write(w, rec, sizeof(rec)))
+				_exit(1);
+		}
+		kill(getpid(), SIGKILL);
+		_exit(2);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	assert_int_equal(access(path, F_OK), -1);   /* never renamed */
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char tmp[512] = "";
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "killed.data.tmp-", 16))
+			snprintf(tmp, sizeof(tmp), "%s/%s", dir, de->d_name);
+	closedir(d);
+	assert_true(tmp[0]);
+	struct pd_file *f;
+	if (pd_open(&f, tmp))
+		fail_msg("pd_open of the killed writer's file: %s", pk_errmsg());
+	assert_int_equal(f->nr_evsels, 1);
+	assert_int_equal(f->evsels[0].nr_ids, 1);
+	uint64_t pos = 0;
+	const struct perf_event_header *h;
+	size_t n = 0;
+	while (pd_next(f, &pos, &h) == 1) {
+		struct pd_sample smp;
+		assert_int_equal(pd_parse_sample(f, h, &smp), 0);
+		assert_int_equal(smp.ip, 0x401000 + n);
+		n++;
+	}
+	/* the first full buffer (256 KB / 24 B) was flushed, nothing torn */
+	assert_true(n >= (256u << 10) / 24);
+	assert_true(n < nrec);
+	pd_close(f);
+	unlink(tmp);
 }
 
 /* What the writer writes, the reader reads back. */
@@ -439,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_abort_leaves_nothing),
 		cmocka_unit_test(test_large_and_existing),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_killed_writer),
 		cmocka_unit_test(test_roundtrip_reader),
 		cmocka_unit_test(test_open_errors),
 	};

@@ -175,7 +175,7 @@ static void test_session(void **state)
 	fclose(mem);
 	folded_release(&f);
 	assert_non_null(strstr(buf, ";Lcom/example/Foo:::bar 1000\n"));
-	assert_non_null(strstr(buf, ";Interpreted: RegExp:[&<>] 1000\n"));
+	assert_non_null(strstr(buf, ";Interpreted: RegExp:[&<>\"'] 1000\n"));
 	assert_non_null(strstr(buf, ";stub <adapter> 1000\n"));
 	assert_non_null(strstr(buf, ";[perf-4242.map] 1000\n"));
 	free(buf);

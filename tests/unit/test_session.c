@@ -388,12 +388,32 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* The entries a whole user stack ends in (broken frame-pointer chains). */
+static void test_sym_is_entry(void **state)
+{
+	(void)state;
+	assert_true(pk_sym_is_entry("_start"));
+	assert_true(pk_sym_is_entry("__libc_start_main"));
+	assert_true(pk_sym_is_entry("__libc_start_main@@GLIBC_2.34"));
+	assert_true(pk_sym_is_entry("__libc_start_main_impl"));
+	assert_true(pk_sym_is_entry("__libc_start_call_main"));
+	assert_true(pk_sym_is_entry("clone3"));
+	assert_true(pk_sym_is_entry("__clone3"));
+	assert_true(pk_sym_is_entry("start_thread"));
+	assert_true(pk_sym_is_entry("runtime.goexit"));
+	assert_false(pk_sym_is_entry("main"));
+	assert_false(pk_sym_is_entry("msort_with_tmp.part.0"));
+	assert_false(pk_sym_is_entry("_start_helper"));
+	assert_false(pk_sym_is_entry(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fork_exec_thread),
 		cmocka_unit_test(test_map_overlap),
 		cmocka_unit_test(test_callchain),
+		cmocka_unit_test(test_sym_is_entry),
 		cmocka_unit_test(test_unknown_thread),
 		cmocka_unit_test(test_stop),
 	};

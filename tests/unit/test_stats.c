@@ -78,6 +78,13 @@ static void test_outliers(void **state)
 	assert_true(o[4]);
 	assert_int_equal(st_outliers(same, 4, ST_OUTLIER_Z, o), 0);
 	assert_int_equal(st_outliers(one, 2, ST_OUTLIER_Z, NULL), 0);
+	/* the warning needs a share: one in 1001 runs is noise, one in ten not */
+	assert_false(st_outliers_notable(1, 1001));
+	assert_false(st_outliers_notable(10, 1001));
+	assert_true(st_outliers_notable(11, 1001));
+	assert_true(st_outliers_notable(1, 10));
+	assert_false(st_outliers_notable(0, 10));
+	assert_false(st_outliers_notable(0, 0));
 }
 
 static void test_t_distribution(void **state)

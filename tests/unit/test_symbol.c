@@ -42,8 +42,13 @@ static const char snippet[] =
 	"static __attribute__((noinline, used)) int pk_local(int x) { volatile int v = x; return v + 7; }\n"
 	"extern int pk_local_w(int) __attribute__((weak, alias(\"pk_local\")));\n"
 	"__attribute__((weak, noinline)) int pk_weak(int x) { volatile int v = x; return v - 1; }\n"
+	"__attribute__((noinline)) int pk_gx1(int x) { volatile int v = x; return v * 5; }\n"
+	"extern int pk_gy1(int) __attribute__((alias(\"pk_gx1\")));\n"
+	"__attribute__((noinline)) int sys_pkq(int x) { volatile int v = x; return v * 9; }\n"
+	"extern int SyS_pkq(int) __attribute__((alias(\"sys_pkq\")));\n"
 	"int main(int argc, char **argv)\n"
-	"{ (void)argv; printf(\"%d\\n\", pk_beta(argc) + pk_local(argc) + pk_weak(argc));"
+	"{ (void)argv; printf(\"%d\\n\", pk_beta(argc) + pk_local(argc) + pk_weak(argc)"
+	" + pk_gy1(argc) + SyS_pkq(argc));"
 	" return 0; }\n";
 
 static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -194,6 +199,25 @@ static void test_pie(void **state)
 	check_func(c, pie, "pk_local", "pk_local", 0);   /* local beats weak, as in perf */
 	check_func(c, pie, "pk_weak", "pk_weak", 0);
 	check_func(c, pie, "main", "main", 0);
+	/* Two global names of one length at one address: the first in the
+	 * table, as perf keeps it (readelf tells which that is); a "SyS"
+	 * syscall alias never wins. */
+	{
+		char cmd[PATH_MAX + 128], first[64] = "";
+		FILE *p;
+
+		snprintf(cmd, sizeof(cmd), "readelf -sW '%s' | awk '$8 == \"pk_gx1\" || $8 == \"pk_gy1\" "
+			 "{ print $8; exit }'", pie);
+		p = popen(cmd, "r");
+		assert_non_null(p);
+		if (!fgets(first, sizeof(first), p))
+			first[0] = '\0';
+		pclose(p);
+		first[strcspn(first, "\n")] = '\0';
+		assert_true(first[0] != '\0');
+		check_func(c, pie, "pk_gx1", first, 0);
+		check_func(c, pie, "sys_pkq", "sys_pkq", 0);
+	}
 	/* The aliases are found by name. */
 	uint64_t a1, a2;
 	assert_int_equal(sym_lookup_name(c, pie, "pk_alpha_weak_alias", &a1, NULL), 0);

@@ -7,7 +7,8 @@
  *                └─ d 25 %
  * Built -O1 -fno-inline (tests/workloads rule); frame pointers kept so
  * `perf record -g` sees every caller.
- *   calltree [MILLISECONDS]   total time to burn (default 600)
+ *   calltree [MILLISECONDS]   total CPU time to burn (default 600): the
+ *   process's CPU time, so a loaded machine gives as many samples, later.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ static double now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 

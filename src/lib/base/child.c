@@ -58,6 +58,8 @@ int pk_child_fork(struct pk_child *c, char *const argv[], const sigset_t *mask, 
 				if (nul > 2)
 					close(nul);
 			}
+		} else if (flags & PK_CHILD_STDOUT_TO_STDERR) {
+			dup2(2, 1);
 		}
 		do
 			n = read(go[0], &b, 1);

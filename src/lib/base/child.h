@@ -8,7 +8,8 @@
  * pk_child_fork(c, argv, mask, flags): fork; the child closes the parent's
  * pipe ends, resets SIGINT, SIGTERM and SIGCHLD to their defaults, sets the
  * signal mask to *mask when mask is given, with PK_CHILD_QUIET puts
- * /dev/null on its stdin, stdout and stderr, and then blocks until
+ * /dev/null on its stdin, stdout and stderr (with PK_CHILD_STDOUT_TO_STDERR
+ * its stdout on our stderr instead), and then blocks until
  * released.  Returns 0 with c->pid set, or -errno (pipe2 or fork failed;
  * message in pk_errmsg()).
  *
@@ -40,6 +41,8 @@ struct pk_child {
 
 enum {
 	PK_CHILD_QUIET = 1,   /* stdin, stdout and stderr on /dev/null */
+	PK_CHILD_STDOUT_TO_STDERR = 2,   /* its stdout is our stderr (record
+					  * writing its data to our stdout) */
 };
 
 int pk_child_fork(struct pk_child *c, char *const argv[], const sigset_t *mask, int flags);

@@ -276,3 +276,99 @@ void sb_add_json(struct strbuf *sb, const char *s, size_t len)
 		}
 	}
 }
+
+/* the bytes sb_add_term() copies: 0 for an escaped byte, else the length of
+ * the printable UTF-8 sequence at p */
+static size_t term_safe_len(const unsigned char *p, size_t left)
+{
+	unsigned c = p[0];
+
+	if (c < 0x20 || c == 0x7f)
+		return 0;
+	if (c < 0x80)
+		return 1;
+	size_t ul = utf8_len(p, left);
+	if (ul == 2 && c == 0xc2 && p[1] < 0xa0)   /* U+0080..U+009F: C1 controls */
+		return 0;
+	return ul;
+}
+
+int str_needs_term_escape(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = term_safe_len(p + i, len - i);
+		if (!n)
+			return 1;
+		i += n;
+	}
+	return 0;
+}
+
+void sb_add_term(struct strbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	static const char hex[] = "0123456789abcdef";
+
+	sb_grow(sb, len);
+	for (size_t i = 0; i < len;) {
+		size_t n = term_safe_len(p + i, len - i);
+		if (n) {
+			sb_add(sb, p + i, n);
+			i += n;
+			continue;
+		}
+		/* a C1 control is two bytes; escape both */
+		size_t k = p[i] == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 && p[i + 1] < 0xa0 ? 2 : 1;
+		for (size_t j = 0; j < k; j++) {
+			char e[4] = { '\\', 'x', hex[p[i + j] >> 4], hex[p[i + j] & 15] };
+			sb_add(sb, e, 4);
+		}
+		i += k;
+	}
+}
+
+int fputs_term(const char *s, FILE *f)
+{
+	size_t len = strlen(s);
+
+	if (!str_needs_term_escape(s, len))
+		return fputs(s, f);
+	struct strbuf sb = STRBUF_INIT;
+	sb_add_term(&sb, s, len);
+	int rc = fputs(sb.buf, f);
+	sb_release(&sb);
+	return rc;
+}
+
+void str_term_escape_buf(char *buf, size_t size)
+{
+	size_t len = strlen(buf);
+
+	if (!size || !str_needs_term_escape(buf, len))
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	sb_add_term(&sb, buf, len);
+	size_t n = sb.len < size - 1 ? sb.len : size - 1;
+	/* do not cut an escape: back to its backslash */
+	for (size_t i = n >= 3 ? n - 3 : 0; i < n; i++)
+		if (sb.buf[i] == '\\' && i + 1 < sb.len && sb.buf[i + 1] == 'x' && i + 4 > n) {
+			n = i;
+			break;
+		}
+	memcpy(buf, sb.buf, n);
+	buf[n] = '\0';
+	sb_release(&sb);
+}
+
+void sb_term_escape_from(struct strbuf *sb, size_t at)
+{
+	if (at >= sb->len || !str_needs_term_escape(sb->buf + at, sb->len - at))
+		return;
+	char *tail = xstrndup(sb->buf + at, sb->len - at);
+	size_t n = sb->len - at;
+	sb_setlen(sb, at);
+	sb_add_term(sb, tail, n);
+	free(tail);
+}

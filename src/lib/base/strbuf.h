@@ -13,6 +13,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct strbuf {
 	size_t alloc;
@@ -45,6 +46,31 @@ void sb_add_xml(struct strbuf *sb, const char *s, size_t len);
 /* Append s as the body of a JSON string (without the quotes): " \ and
  * control characters escaped, invalid UTF-8 replaced by U+FFFD. */
 void sb_add_json(struct strbuf *sb, const char *s, size_t len);
+
+/* Append s for a terminal or a line-oriented text output (report, script,
+ * the tracers' columns, folded stacks, Markdown, messages): every byte that
+ * could end a line or drive a terminal is written as the four characters
+ * "\xNN" — C0 controls (tab and newline included), DEL, the C1 controls
+ * U+0080..U+009F in their UTF-8 form, and each byte that is not part of
+ * valid UTF-8.  Valid printable UTF-8 is copied unchanged, so an ordinary
+ * name prints as before and one record stays one line.  A backslash is not
+ * escaped (names with "\x" in them are rare; the point is that no name can
+ * forge a line or an escape sequence). */
+void sb_add_term(struct strbuf *sb, const char *s, size_t len);
+
+/* True when s (len bytes) has a byte sb_add_term() would escape. */
+int str_needs_term_escape(const char *s, size_t len);
+
+/* Escape sb->buf[at..len) in place as sb_add_term() does (for text that a
+ * helper appended unescaped, such as a joined path). */
+void sb_term_escape_from(struct strbuf *sb, size_t at);
+
+/* Escape the NUL-terminated text in buf (size bytes) in place as
+ * sb_add_term() does, cut to fit size (never inside an escape). */
+void str_term_escape_buf(char *buf, size_t size);
+
+/* fputs(s) with sb_add_term()'s escaping; returns what fputs returns. */
+int fputs_term(const char *s, FILE *f);
 
 /* Non-aborting helpers that allocate: xmalloc/xcalloc/xrealloc/xstrdup abort
  * with a message on out-of-memory (the only place base code prints). */

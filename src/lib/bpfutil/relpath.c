@@ -3,6 +3,7 @@
 #include "bpfutil/relpath.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "base/strbuf.h"
@@ -41,28 +42,29 @@ bad:
 void relpath_join(struct strbuf *out, const char *dir, const char *rel)
 {
 	size_t base = out->len;
+	bool trailing = *rel && rel[strlen(rel) - 1] == '/';
 
 	sb_addstr(out, dir);
 	while (out->len > base + 1 && out->buf[out->len - 1] == '/')
 		sb_setlen(out, out->len - 1);
-	for (;;) {
+	while (*rel) {
 		size_t n = strcspn(rel, "/");
-		if (n == 0 && *rel == '/') {
-			rel++;
-		} else if (n == 1 && rel[0] == '.') {
-			rel += 1;
+
+		if (n == 0 || (n == 1 && rel[0] == '.')) {
+			/* "//" or "./": nothing */
 		} else if (n == 2 && rel[0] == '.' && rel[1] == '.') {
 			char *slash = memrchr(out->buf + base, '/', out->len - base);
 			if (slash)
 				sb_setlen(out, slash == out->buf + base ? base + 1 : (size_t)(slash - out->buf));
-			rel += 2;
 		} else {
-			break;
+			if (out->len == base || out->buf[out->len - 1] != '/')
+				sb_addch(out, '/');
+			sb_add(out, rel, n);
 		}
+		rel += n;
+		if (*rel == '/')
+			rel++;
 	}
-	if (*rel) {
-		if (out->len == base || out->buf[out->len - 1] != '/')
-			sb_addch(out, '/');
-		sb_addstr(out, rel);
-	}
+	if (trailing && out->buf[out->len - 1] != '/')
+		sb_addch(out, '/');
 }

@@ -8,12 +8,14 @@
  * Returns 0, or -EINVAL (nothing appended) when buf does not hold exactly
  * depth NUL-terminated, non-empty components in size bytes.
  *
- * relpath_join(out, dir, rel): append dir + "/" + rel, with the leading
- * "." and ".." components of rel (and repeated slashes) folded into dir
- * lexically: "/a/b" + "../x/./y" gives "/a/x/./y", ".." of "/" is "/".
- * Folding is exact only because dir has no symlinks (it comes from the
- * kernel's dentries or /proc's cwd and fd links, which are canonical); the
- * rest of rel is kept as given (a symlink there may make its ".." differ).
+ * relpath_join(out, dir, rel): append dir + "/" + rel, with every "."
+ * and ".." component of rel (and repeated slashes) folded lexically:
+ * "/a/b" + "../x/./y" gives "/a/x/y", "/a" + "sub/../f" gives "/a/f",
+ * ".." of "/" is "/".  Exact for the part that comes from dir (the kernel's
+ * dentries or /proc's cwd and fd links, which have no symlinks); a ".."
+ * after a component of rel that is a symlink would name another file in
+ * the kernel's resolution, which opensnoop avoids where it can by taking
+ * a successful open's path from the kernel.  A trailing "/" of rel is kept.
  * dir must be absolute.
  */
 #ifndef PERFKIT_BPFUTIL_RELPATH_H

@@ -6,6 +6,7 @@
 #include <bpf/libbpf.h>
 #endif
 #include <errno.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -187,3 +188,25 @@ struct ring_buffer *bpfk_ring_new(struct bpf_map *map, int (*fn)(void *ctx, void
 	return rb;
 }
 #endif
+
+int bpfk_check_pid(long pid)
+{
+	char path[64], line[256];
+	long tgid = -1;
+
+	if (pid == 0)
+		return 0;
+	if (pid < 0 || pid > INT_MAX || (kill((pid_t)pid, 0) && errno == ESRCH))
+		return pk_error(ESRCH, "no process with PID %ld", pid);
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT ? pk_error(ESRCH, "no process with PID %ld", pid) : 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %ld", &tgid) == 1)
+			break;
+	fclose(f);
+	if (tgid > 0 && tgid != pid)
+		return pk_error(EINVAL, "PID %ld is a thread of process %ld; give -p %ld", pid, tgid, tgid);
+	return 0;
+}

@@ -76,6 +76,16 @@ int bpfk_load_attach(struct bpf_object_skeleton *skeleton, const char *attach_wh
 struct ring_buffer *bpfk_ring_new(struct bpf_map *map, int (*fn)(void *ctx, void *data, size_t size),
 				  void *ctx);
 
+/*
+ * bpfk_check_pid(pid): for the tools' -p PID, which the BPF side compares
+ * with each event's thread-group id, so a wrong PID would match nothing and
+ * the tool would print nothing, silently.  0 when pid is 0 (no filter) or a
+ * live process; -ESRCH "no process with PID N" when there is none;
+ * -EINVAL "PID N is a thread of process M; give -p M" for a thread id that
+ * is not its process's id (/proc/N/status Tgid).
+ */
+int bpfk_check_pid(long pid);
+
 /* CLOCK_MONOTONIC in nanoseconds, the clock of bpf_ktime_get_ns(). */
 unsigned long long bpfk_now_ns(void);
 

@@ -108,6 +108,30 @@ int hostcache_read(const char *root, struct host_caches *hc)
 	return found ? 0 : -ENOENT;
 }
 
+const char *hostcache_sysfs_cpu(void)
+{
+	const char *env = getenv("PERFKIT_SYSFS_CPU");
+
+	return env && *env ? env : "/sys/devices/system/cpu";
+}
+
+int hostcache_read_host(struct host_caches *hc)
+{
+	const char *root = hostcache_sysfs_cpu();
+	const char *env = getenv("PERFKIT_SYSFS_CPU");
+	char dir[400];
+	int rc;
+
+	if (snprintf(dir, sizeof(dir), "%s/cpu0/cache", root) >= (int)sizeof(dir))
+		rc = -ENOENT;
+	else
+		rc = hostcache_read(dir, hc);
+	if (rc < 0 && env && *env)
+		return pk_error(EINVAL, "PERFKIT_SYSFS_CPU='%s': no cache description in '%s/cpu0/cache/index*/' "
+				"(level, type, size, ways_of_associativity, coherency_line_size)", env, root);
+	return rc;
+}
+
 int cache_geom_parse(const char *opt, const char *val, struct cache_geom *g)
 {
 	unsigned long long v[3];

@@ -12,6 +12,22 @@
  * raised in proportion, size recomputed.  Missing levels stay size 0.
  * Returns 0, or -ENOENT (no readable index directory, no message).
  *
+ * hostcache_sysfs_cpu(): the folder read for the host's description, laid
+ * out like /sys/devices/system/cpu: $PERFKIT_SYSFS_CPU when that variable is
+ * set and non-empty, else "/sys/devices/system/cpu".  PERFKIT_SYSFS_CPU lets
+ * tests (and users) describe another CPU: DIR/cpu0/cache/indexN/ holding the
+ * files level ("1"), type ("Data", "Instruction", "Unified"), size ("48K",
+ * "2048K", "105M"), ways_of_associativity ("12"; 0 = fully associative) and
+ * coherency_line_size ("64"), as the kernel writes them
+ * (Documentation/ABI/testing/sysfs-devices-system-cpu, "cache/index*").
+ * tests/data/sysfs-cpu/ holds such trees for real CPUs.
+ *
+ * hostcache_read_host(hc): hostcache_read(hostcache_sysfs_cpu() + "/cpu0/cache").
+ * Returns 0; -ENOENT (no message) when the host's sysfs has no description;
+ * -EINVAL with a pk_error() message naming the folder when
+ * PERFKIT_SYSFS_CPU is set but describes no cache (a typo must not silently
+ * fall back to the real host or to defaults).
+ *
  * cache_geom_parse("32768,8,64"): 0, or -EINVAL with a pk_error() message
  * naming the option and why the geometry cannot be simulated.
  */
@@ -29,6 +45,8 @@ struct host_caches {
 };
 
 int hostcache_read(const char *root, struct host_caches *hc);
+const char *hostcache_sysfs_cpu(void);
+int hostcache_read_host(struct host_caches *hc);
 int cache_geom_parse(const char *opt, const char *val, struct cache_geom *g);
 void cache_geom_fix(struct cache_geom *g);
 

@@ -712,8 +712,11 @@ static void put_name(struct pctx *c, uint32_t node)
 {
 	const struct cg_frame *fr = &c->f->frames[c->f->tnodes[node].frame];
 
-	if (fr->sym)
-		fprintf(c->fp, "%s%s", fr->sym, fr->inlined ? " (inlined)" : "");
+	if (fr->sym) {
+		fputs_term(fr->sym, c->fp);
+		if (fr->inlined)
+			fputs(" (inlined)", c->fp);
+	}
 	else
 		fprintf(c->fp, "%#" PRIx64, fr->ip);
 }

@@ -113,6 +113,19 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+static int paranoid_level(void)
+{
+	int level = 99;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 99;
+		fclose(f);
+	}
+	return level;
+}
+
 int cnt_set_open(struct cnt_set *s, pid_t pid, int cpu, unsigned flags)
 {
 	for (size_t i = 0; i < s->nr; i++) {
@@ -152,15 +165,24 @@ int cnt_set_open(struct cnt_set *s, pid_t pid, int cpu, unsigned flags)
 				e->state = CNT_NOT_SUPPORTED;
 				continue;
 			}
+			int level = err == EACCES || err == EPERM ? paranoid_level() : 0;
+			if (level > 1 && !e->attr.exclude_kernel && !e->attr.exclude_user) {
+				/* like perf (evsel__fallback): count user space
+				 * only, and say so in the event's name */
+				e->attr.exclude_kernel = 1;
+				e->attr.exclude_hv = 1;
+				size_t nl = strlen(e->name) + 3;
+				char *n = xmalloc(nl);
+				snprintf(n, nl, "%s%su", e->name, strchr(e->name, ':') || strchr(e->name, '/') ? "" : ":");
+				free(e->name);
+				e->name = n;
+				e->user_only = true;
+				s->paranoid_fallback = level;
+				i--;   /* open it again */
+				continue;
+			}
 			cnt_set_close(s);
 			if (err == EACCES || err == EPERM) {
-				int level = 99;
-				FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-				if (f) {
-					if (fscanf(f, "%d", &level) != 1)
-						level = 99;
-					fclose(f);
-				}
 				return pk_error(err, "no permission to count '%s' (kernel.perf_event_paranoid = %d; run as root or lower it)",
 						e->name, level);
 			}

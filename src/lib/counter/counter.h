@@ -25,6 +25,12 @@
  *
  * Errors (0 / -errno with a pk_error() message, nothing printed):
  *   cnt_set_add: -EINVAL for an unknown event name or modifier;
+ *   cnt_set_open: where perf_event_open refuses an event with EACCES/EPERM,
+ *   it does not exclude user or kernel already and perf_event_paranoid > 1,
+ *   the event is opened again counting user space only, as perf does
+ *   (evsel__fallback): exclude_kernel and exclude_hv set, ":u" (or "u"
+ *   after an existing modifier) added to its name, user_only set and the
+ *   level kept in paranoid_fallback; nothing printed;
  *   cnt_set_open: -EACCES / -EPERM (perf_event_paranoid), -ESRCH (no such
  *   process), -EMFILE, or any other errno of perf_event_open that does not
  *   mean "not supported";
@@ -51,15 +57,19 @@ struct cnt_event {
 	uint64_t raw, enabled, running;   /* last read */
 	uint64_t value;              /* raw scaled by enabled/running */
 	enum cnt_state state;
+	bool user_only;              /* see paranoid_fallback */
 };
 
 struct cnt_set {
 	struct cnt_event *ev;
 	size_t nr, alloc;
 	bool no_group_read;          /* the kernel refused PERF_FORMAT_GROUP */
+	int paranoid_fallback;       /* > 0: the perf_event_paranoid level that
+				      * refused kernel counting, so some events
+				      * count user space only (see cnt_set_open) */
 };
 
-#define CNT_SET_INIT { NULL, 0, 0, false }
+#define CNT_SET_INIT { NULL, 0, 0, false, 0 }
 
 /* Add an event by perf name ("task-clock", "cycles:u", "r1a8").  group:
  * join the previous event's group (ignored for the first event). */

@@ -11,6 +11,10 @@ int cnt_kind_of(const struct perf_event_attr *a)
 	if (a->type == PERF_TYPE_SOFTWARE &&
 	    (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK))
 		return CNT_K_TASK_CLOCK;
+	if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_CONTEXT_SWITCHES)
+		return CNT_K_CTX_SWITCHES;
+	if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_PAGE_FAULTS)
+		return CNT_K_PAGE_FAULTS;
 	if (a->type != PERF_TYPE_HARDWARE)
 		return -1;
 	switch (a->config) {
@@ -85,6 +89,8 @@ bool cnt_metric(const struct perf_event_attr *attr, double value,
 		return true;
 	case CNT_K_BRANCHES:
 	case CNT_K_CACHE_REFS:
+	case CNT_K_CTX_SWITCHES:
+	case CNT_K_PAGE_FAULTS:
 		return rate(value, s, m);
 	default:
 		if (attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT)
@@ -116,10 +122,19 @@ static double shown(double v)
 
 void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 {
-	bool any_hw_missing = s->unsupported[CNT_K_CYCLES] || s->unsupported[CNT_K_INSTRUCTIONS] ||
-			      s->unsupported[CNT_K_BRANCHES] || s->unsupported[CNT_K_BRANCH_MISSES] ||
-			      s->unsupported[CNT_K_CACHE_REFS] || s->unsupported[CNT_K_CACHE_MISSES];
-	bool said = false;
+	bool hw_missing = s->unsupported[CNT_K_CYCLES] || s->unsupported[CNT_K_INSTRUCTIONS] ||
+			  s->unsupported[CNT_K_BRANCHES] || s->unsupported[CNT_K_BRANCH_MISSES] ||
+			  s->unsupported[CNT_K_CACHE_REFS] || s->unsupported[CNT_K_CACHE_MISSES] ||
+			  s->other_hw_unsupported;
+	bool said_ipc = false;
+	/* CPU use: task-clock, else user + system time; -1 unknown */
+	double cpu_ns = s->have[CNT_K_TASK_CLOCK] ? s->v[CNT_K_TASK_CLOCK] : s->cpu_ns;
+	bool known = s->elapsed_ns > 0 && (s->have[CNT_K_TASK_CLOCK] || s->cpu_ns > 0);
+	double cpus = known ? shown(cpu_ns / s->elapsed_ns) : -1;
+	bool low = cpus >= 0 && cpus < CNT_CPUS_WAITING;
+	/* off the CPU because others had it: preempted more than it blocked */
+	bool preempted = low && s->have_csw && s->ivcsw > s->vcsw;
+	bool waiting = low && !preempted;
 
 	if (have(s, CNT_K_CYCLES) && s->have[CNT_K_INSTRUCTIONS]) {
 		double ipc = shown(s->v[CNT_K_INSTRUCTIONS] / s->v[CNT_K_CYCLES]);
@@ -132,7 +147,7 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 		else
 			sb_addf(out, "IPC %.2f is between %.1f and %.1f: neither clearly memory-bound nor compute-bound.\n",
 				ipc, CNT_IPC_LOW, CNT_IPC_HIGH);
-		said = true;
+		said_ipc = true;
 	}
 	if (have(s, CNT_K_CACHE_REFS) && s->have[CNT_K_CACHE_MISSES]) {
 		double pct = shown(100 * s->v[CNT_K_CACHE_MISSES] / s->v[CNT_K_CACHE_REFS]);
@@ -142,7 +157,7 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 		else
 			sb_addf(out, "cache misses %.2f%% of references (at most %.0f%%): fine.\n",
 				pct, CNT_MISS_PCT_FLAG);
-		said = true;
+		said_ipc = true;
 	}
 	if (have(s, CNT_K_BRANCHES) && s->have[CNT_K_BRANCH_MISSES]) {
 		double pct = shown(100 * s->v[CNT_K_BRANCH_MISSES] / s->v[CNT_K_BRANCHES]);
@@ -152,18 +167,45 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 		else
 			sb_addf(out, "branch misses %.2f%% of branches (at most %.0f%%): fine.\n",
 				pct, CNT_MISS_PCT_FLAG);
-		said = true;
+		said_ipc = true;
 	}
-	if (any_hw_missing) {
-		sb_addstr(out, "hardware counters (cycles, instructions, branches, caches) are not supported on this machine: it has no usable PMU (a virtual machine without PMU passthrough?), so IPC and miss rates cannot be measured here.\n"
-			  "use software events instead (-e task-clock,page-faults,context-switches), run on bare metal, or simulate the caches with `perfkit cache`.\n");
-		said = true;
-	}
-	if (!said && have(s, CNT_K_TASK_CLOCK) && s->elapsed_ns > 0) {
-		double cpus = shown(s->v[CNT_K_TASK_CLOCK] / s->elapsed_ns);
-		if (cpus < 0.5)
-			sb_addf(out, "%.2f CPUs utilized (below 0.5): the command mostly waits (sleep, I/O, locks) or was kept off the CPU by other load, rather than computing.\n", cpus);
+	if (cpus >= 0 && (!said_ipc || low)) {
+		const char *from = s->have[CNT_K_TASK_CLOCK] ? "" : " (user + system time)";
+		if (preempted)
+			sb_addf(out, "%.2f CPUs utilized%s (below %.1f), with more involuntary context switches (%.0f) than voluntary ones (%.0f): the command wanted the CPU but other load kept it off; measure on a quieter machine.\n",
+				cpus, from, CNT_CPUS_WAITING, s->ivcsw, s->vcsw);
+		else if (waiting)
+			sb_addf(out, "%.2f CPUs utilized%s (below %.1f): the command mostly waits (sleep, I/O, locks) or was kept off the CPU by other load, rather than computing.\n",
+				cpus, from, CNT_CPUS_WAITING);
+		else if (hw_missing || said_ipc)
+			sb_addf(out, "%.2f CPUs utilized%s: the command is busy on the CPU.\n", cpus, from);
 		else
-			sb_addf(out, "%.2f CPUs utilized: the command is busy on the CPU; count cycles/instructions to see why.\n", cpus);
+			sb_addf(out, "%.2f CPUs utilized%s: the command is busy on the CPU; count cycles/instructions to see why.\n",
+				cpus, from);
+	}
+	if (s->have[CNT_K_CTX_SWITCHES] && s->elapsed_ns > 0) {
+		double cs = s->v[CNT_K_CTX_SWITCHES] / (s->elapsed_ns / 1e9);
+		if (cs >= CNT_CS_PER_SEC)
+			sb_addf(out, "%.0f context switches per second (at least %.0f): it blocks and wakes often (I/O, locks, many short sleeps) or shares its CPUs with other load.\n",
+				cs, CNT_CS_PER_SEC);
+		else if (waiting)
+			sb_addf(out, "%.0f context switches per second (under %.0f): a few long waits (a sleep, slow I/O, a child process) rather than frequent blocking.\n",
+				cs, CNT_CS_PER_SEC);
+	}
+	if (have(s, CNT_K_PAGE_FAULTS) && cpu_ns > 0) {
+		double share = s->v[CNT_K_PAGE_FAULTS] * CNT_FAULT_NS / cpu_ns;
+		if (share >= CNT_FAULT_SHARE)
+			sb_addf(out, "%.0f page faults: at about %.0f µs each, some %.0f%% of its CPU time (at least %.0f%%) goes to first-touch memory (allocating, mapping files); reuse buffers or prefault (MAP_POPULATE).\n",
+				s->v[CNT_K_PAGE_FAULTS], CNT_FAULT_NS / 1000, 100 * (share < 1 ? share : 1),
+				100 * CNT_FAULT_SHARE);
+	}
+	if (hw_missing) {
+		sb_addstr(out, "hardware counters (cycles, instructions, branches, caches) are not supported on this machine: it has no usable PMU (a virtual machine without PMU passthrough?), so IPC and miss rates cannot be measured here.\n");
+		if (waiting)
+			sb_addstr(out, "it mostly waits, so cache and branch counts would not explain its time: look at what it waits for (block I/O latency with `perfkit biolatency`, its files with `perfkit opensnoop`).\n");
+		else if (cpus >= 0)
+			sb_addstr(out, "it is CPU-bound: simulate its counters with `perfkit stat --simulate -- CMD` (estimated IPC, miss rates) or per line with `perfkit cache -- CMD`, or count on bare metal.\n");
+		else
+			sb_addstr(out, "count task-clock too (-e task-clock,context-switches,page-faults) to see whether it is CPU-bound; if it is, `perfkit stat --simulate -- CMD` (or `perfkit cache -- CMD`, per line) simulates its caches and branches.\n");
 	}
 }

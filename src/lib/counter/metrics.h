@@ -23,10 +23,23 @@
  *   IPC > 2.0        compute-bound: further wins need algorithm changes
  *   otherwise        mixed
  *   cache-miss % > 5 or branch-miss % > 5  → red flag for a hot loop
- *   hardware counters not supported → says so (VM without a PMU) and what to
- *   use instead: software events (task-clock, page-faults) now, cache
- *   simulation with `perfkit cache`.
- *   no hardware reading: CPUs utilized < 0.5 → "mostly waits", else busy.
+ *   CPUs utilized (task-clock / elapsed, else (user + sys) / elapsed from
+ *   cpu_ns) < 0.5 → "mostly waits", or, when the command's involuntary
+ *   context switches (rusage) outnumber its voluntary ones, "kept off the CPU
+ *   by other load" (it wanted the CPU: CPU-bound); else busy.  Said whenever it is known and
+ *   no IPC was read, and always when below 0.5 (an IPC of a command that
+ *   mostly waits does not explain its time).
+ *   context switches ≥ CNT_CS_PER_SEC (1000) per elapsed second → blocks and
+ *   wakes often (or competes for the CPU); fewer while mostly waiting → a few
+ *   long waits.
+ *   page faults × CNT_FAULT_NS (1 µs, a minor fault's order of cost: trap,
+ *   zeroed 4 KiB page, page-table update) ≥ CNT_FAULT_SHARE (10 %) of the
+ *   CPU time → first-touch memory is a visible cost.
+ *   hardware or cache events not supported (a VM without a PMU) → one line
+ *   saying so, then where to look next, by what the command does: CPU-bound
+ *   (≥ 0.5 CPUs, or kept off by load) → simulate the counters with `perfkit stat --simulate` (or per line `perfkit cache`); mostly
+ *   waiting → what it waits for (`perfkit biolatency`, `perfkit opensnoop`),
+ *   not caches; CPU use unknown → count task-clock first.
  * Each value is printed with 2 decimals and the threshold is applied to the
  * printed value, so number and words agree (0.498 CPUs prints "0.50 CPUs
  * utilized" with the busy wording; 0.494 prints "0.49 … (below 0.5)").
@@ -41,20 +54,34 @@
 
 enum cnt_kind {
 	CNT_K_TASK_CLOCK, CNT_K_CYCLES, CNT_K_INSTRUCTIONS, CNT_K_BRANCHES,
-	CNT_K_BRANCH_MISSES, CNT_K_CACHE_REFS, CNT_K_CACHE_MISSES, CNT_K__N
+	CNT_K_BRANCH_MISSES, CNT_K_CACHE_REFS, CNT_K_CACHE_MISSES,
+	CNT_K_CTX_SWITCHES, CNT_K_PAGE_FAULTS, CNT_K__N
 };
 
 #define CNT_IPC_LOW       1.0
 #define CNT_IPC_HIGH      2.0
 #define CNT_MISS_PCT_FLAG 5.0
+#define CNT_CPUS_WAITING  0.5      /* CPUs utilized below this: mostly waits */
+#define CNT_CS_PER_SEC    1000.0   /* context switches per second: "often" */
+#define CNT_FAULT_NS      1000.0   /* the assumed cost of one page fault */
+#define CNT_FAULT_SHARE   0.10     /* of the CPU time: faults worth a word */
 
 /* Mean counts of the events a metric needs.  have[k]: counted;
- * unsupported[k]: requested but the machine cannot count it. */
+ * unsupported[k]: requested but the machine cannot count it;
+ * other_hw_unsupported: some other hardware, cache or raw event was
+ * requested and is not supported; cpu_ns: the command's user + system time
+ * (rusage), 0 when unknown, used when task-clock was not counted; vcsw,
+ * ivcsw: its voluntary and involuntary context switches (rusage), when
+ * have_csw. */
 struct cnt_summary {
 	double elapsed_ns;
 	double v[CNT_K__N];
 	bool have[CNT_K__N];
 	bool unsupported[CNT_K__N];
+	bool other_hw_unsupported;
+	double cpu_ns;
+	bool have_csw;
+	double vcsw, ivcsw;
 };
 
 /* Which kind an event is (counting only user-visible defaults), or -1. */

@@ -3,9 +3,14 @@
 #include "event/event.h"
 
 #include "base/error.h"
+#include "base/strbuf.h"
 #include "bpfutil/tracefs.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -244,6 +249,14 @@ static int parse_tracepoint(const char *spec, size_t sublen, struct perf_event_a
 				"tracepoint (see 'perf list tracepoint')", sub, tp);
 	uint64_t id;
 	int err = tracefs_event_id(sub, tp, &id);
+	if (err == -ENOENT) {
+		char full[600], msg[1024];
+		snprintf(full, sizeof(full), "%s:%s", sub, tp);
+		snprintf(msg, sizeof(msg), "%s", pk_errmsg());
+		const char *near = ev_suggest(full);
+		if (near)
+			return pk_error(ENOENT, "%s; did you mean '%s'?", msg, near);
+	}
 	if (err)
 		return err;
 	attr->type = PERF_TYPE_TRACEPOINT;
@@ -278,6 +291,9 @@ int ev_parse(const char *spec, struct perf_event_attr *attr)
 		if ((rc = parse_tracepoint(spec, len, attr, &colon)) != 0)
 			return rc;
 	} else {
+		const char *near = ev_suggest(spec);
+		if (near)
+			return pk_error(EINVAL, "unknown event '%.*s'; did you mean '%s'?", (int)len, spec, near);
 		return pk_error(EINVAL, "unknown event '%.*s'", (int)len, spec);
 	}
 	if (!colon)
@@ -321,4 +337,161 @@ int ev_pmu_error(const struct perf_event_attr *attr, const char *name, int err)
 		return 0;
 	return pk_error(err, "event '%s' is not supported on this machine (no hardware PMU); use -e %s",
 			name, EV_SOFTWARE_FALLBACK);
+}
+
+int ev_max_sample_rate(unsigned *hz)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	unsigned long v = 0;
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%lu", &v) == 1 && v > 0 && v <= UINT_MAX;
+	fclose(f);
+	if (!ok)
+		return -EINVAL;
+	*hz = (unsigned)v;
+	return 0;
+}
+
+unsigned ev_max_stack(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	unsigned long v = 0;
+
+	if (!f)
+		return 127;
+	if (fscanf(f, "%lu", &v) != 1 || v == 0 || v > 1000000)
+		v = 127;
+	fclose(f);
+	return (unsigned)v;
+}
+
+size_t ev_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *prev2 = xcalloc(lb + 1, sizeof(size_t)), *prev = xcalloc(lb + 1, sizeof(size_t));
+	size_t *cur = xcalloc(lb + 1, sizeof(size_t));
+
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			size_t d = prev[j - 1] + (ca != cb);
+			if (prev[j] + 1 < d)
+				d = prev[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < d)
+				d = prev2[j - 2] + 1;
+			cur[j] = d;
+		}
+		size_t *t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	size_t r = prev[lb];
+	free(prev2);
+	free(prev);
+	free(cur);
+	return r;
+}
+
+struct suggest {
+	const char *want;     /* the name, without modifiers */
+	size_t best_d;
+	char best[512];
+};
+
+static void consider(struct suggest *sg, const char *cand)
+{
+	size_t d = ev_edit_distance(sg->want, cand);
+
+	if (d < sg->best_d) {
+		sg->best_d = d;
+		snprintf(sg->best, sizeof(sg->best), "%s", cand);
+	}
+}
+
+static int consider_tp(const char *system, const char *name, void *arg)
+{
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s:%s", system, name);
+	consider(arg, full);
+	return 0;
+}
+
+int ev_tracepoints_each(int (*fn)(const char *system, const char *name, void *arg), void *arg)
+{
+	const char *root = tracefs_dir();
+	char path[4096];
+	DIR *top;
+	struct dirent *s;
+	int ret = 0;
+
+	if (!root)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/events", root);
+	if (!(top = opendir(path)))
+		return -errno;
+	while (!ret && (s = readdir(top))) {
+		if (s->d_name[0] == '.' || s->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s", root, s->d_name);
+		DIR *sub = opendir(path);
+		struct dirent *e;
+		if (!sub)
+			continue;
+		while (!ret && (e = readdir(sub)))
+			if (e->d_name[0] != '.' && e->d_type == DT_DIR)
+				ret = fn(s->d_name, e->d_name, arg);
+		closedir(sub);
+	}
+	closedir(top);
+	return ret;
+}
+
+const char *ev_suggest(const char *name)
+{
+	static char result[512];
+	struct suggest sg = { .best_d = (size_t)-1 };
+	char want[512];
+	const char *colon = strchr(name, ':');
+	bool tracepoint = colon && colon[1] && !only_modifiers(colon + 1);
+
+	/* the name without its modifiers (for a tracepoint: SYS:NAME) */
+	size_t len = tracepoint ? (size_t)(colon - name) + 1 + strcspn(colon + 1, ":")
+				: strcspn(name, ":");
+	if (!len || len >= sizeof(want))
+		return NULL;
+	memcpy(want, name, len);
+	want[len] = 0;
+	sg.want = want;
+	if (tracepoint) {
+		ev_tracepoints_each(consider_tp, &sg);
+	} else {
+		for (size_t i = 0; i < NR_EVENTS; i++) {
+			consider(&sg, table[i].name);
+			if (table[i].alias)
+				consider(&sg, table[i].alias);
+		}
+		for (int t = 0; t < PERF_COUNT_HW_CACHE_MAX; t++)
+			for (int o = 0; o < PERF_COUNT_HW_CACHE_OP_MAX; o++)
+				for (int r = 0; r < PERF_COUNT_HW_CACHE_RESULT_MAX; r++)
+					if (cache_ops_valid[t] & (1u << o))
+						consider(&sg, cache_names[t][o][r]);
+	}
+	size_t limit = len / 3 > 1 ? len / 3 : 1;
+	if (limit > 3)
+		limit = 3;
+	if (sg.best_d == 0 || sg.best_d > limit)
+		return NULL;
+	snprintf(result, sizeof(result), "%s", sg.best);
+	return result;
 }

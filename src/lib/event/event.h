@@ -43,7 +43,9 @@
  * and kernel, not hv.  Any other modifier letter is an error.
  *
  * Errors: -EINVAL with a pk_error() message ("unknown event 'x'",
- * "event 'x': unknown modifier 'q'").  Nothing is printed.
+ * "event 'x': unknown modifier 'q'").  Nothing is printed.  An unknown name
+ * gets the nearest known one appended ("unknown event 'cylces'; did you
+ * mean 'cycles'?", ev_suggest).
  */
 #ifndef PERFKIT_EVENT_H
 #define PERFKIT_EVENT_H
@@ -84,6 +86,24 @@ bool ev_cache_valid(uint64_t config);
  * flags) are the caller's.  0 or -EINVAL. */
 int ev_parse(const char *spec, struct perf_event_attr *attr);
 
+/* Levenshtein distance of a and b, letters compared case-insensitively
+ * (an insertion, deletion or substitution costs 1; a swap of two adjacent
+ * letters costs 1 too: Damerau's rule, the commonest typo). */
+size_t ev_edit_distance(const char *a, const char *b);
+
+/* The known event name nearest to name (its modifiers ignored), for a "did
+ * you mean": software, hardware and cache names (canonical and aliases),
+ * and for "SYS:NAME" the tracepoints in tracefs (if it is mounted; it is
+ * not mounted for this).  Only a name within distance max(1, len / 3) of
+ * it (at most 3); NULL when none.  The result is valid until the next call. */
+const char *ev_suggest(const char *name);
+
+/* Call fn(system, name, arg) for every tracepoint in tracefs, systems and
+ * events in directory order; stops at fn's first non-zero return, which is
+ * returned.  -ENOENT when no tracefs with events/ is mounted (nothing is
+ * mounted here). */
+int ev_tracepoints_each(int (*fn)(const char *system, const char *name, void *arg), void *arg);
+
 /* True for events that need a hardware PMU (hardware, cache, raw). */
 bool ev_needs_pmu(const struct perf_event_attr *attr);
 
@@ -96,5 +116,16 @@ bool ev_needs_pmu(const struct perf_event_attr *attr);
  * returns -err with the message "event 'NAME' is not supported on this
  * machine (no hardware PMU); use -e cpu-clock"; else 0, nothing set. */
 int ev_pmu_error(const struct perf_event_attr *attr, const char *name, int err);
+
+/* The kernel's highest sampling frequency for freq-mode events, in Hz, from
+ * /proc/sys/kernel/perf_event_max_sample_rate (the kernel lowers it itself
+ * when sampling interrupts take too long).  0 or -errno (-ENOENT without the
+ * file, -EINVAL when it holds no positive number). */
+int ev_max_sample_rate(unsigned *hz);
+
+/* The kernel's callchain depth limit, kernel.perf_event_max_stack
+ * (/proc/sys/kernel/perf_event_max_stack), 127 when it cannot be read: perf
+ * report's and perf script's default --max-stack. */
+unsigned ev_max_stack(void);
 
 #endif

@@ -56,6 +56,7 @@
 #ifndef PERFKIT_FLAME_FLAME_H
 #define PERFKIT_FLAME_FLAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -89,6 +90,12 @@ struct flame_opts {
 };
 
 void flame_opts_init(struct flame_opts *o);
+
+/* Whether name can stand in the SVG's XML declaration as its encoding
+ * (flamegraph.pl's --encoding): an XML 1.0 EncName, [A-Za-z][A-Za-z0-9._-]*
+ * (XML 1.0 § 4.3.3), and an encoding this system knows (iconv_open(3)), so a
+ * typo ("utf8x") is not written into a file that browsers then misread. */
+bool flame_encoding_valid(const char *name);
 
 /* The input: lines of one or more buffers, kept in input order. */
 struct flame_line {

@@ -138,11 +138,15 @@ static inline int is_space(unsigned char c)
 
 int flame_parse_count(const char *s, size_t len, size_t *stacklen, double *count)
 {
-	/* the tail after the last whitespace must be \d+(\.\d*)?: scan back
-	 * over digits and dots only, then demand a whitespace before them */
+	/* the tail after the last whitespace must be \d+(\.\d*)? (what
+	 * flamegraph.pl reads), or that with an exponent [eE][+-]?\d+ (a
+	 * count some tool printed as "1e+15"; flamegraph.pl would take it
+	 * for part of the frame name): scan back over those characters,
+	 * then demand a whitespace before them */
 	size_t k = len;
 
-	while (k > 0 && ((s[k - 1] >= '0' && s[k - 1] <= '9') || s[k - 1] == '.'))
+	while (k > 0 && ((s[k - 1] >= '0' && s[k - 1] <= '9') || s[k - 1] == '.' ||
+			 s[k - 1] == 'e' || s[k - 1] == 'E' || s[k - 1] == '+' || s[k - 1] == '-'))
 		k--;
 	if (k == 0 || k == len || !is_space((unsigned char)s[k - 1]))
 		return 0;
@@ -157,7 +161,7 @@ int flame_parse_count(const char *s, size_t len, size_t *stacklen, double *count
 	}
 	if (ndig == 0)
 		return 0;
-	int frac = 0;
+	int frac = 0, expo = 0;
 
 	if (q < e && *q == '.') {
 		q++;
@@ -166,9 +170,20 @@ int flame_parse_count(const char *s, size_t len, size_t *stacklen, double *count
 			frac++;
 		}
 	}
+	if (q < e && (*q == 'e' || *q == 'E')) {
+		q++;
+		if (q < e && (*q == '+' || *q == '-'))
+			q++;
+		while (q < e && *q >= '0' && *q <= '9') {
+			q++;
+			expo++;
+		}
+		if (!expo)
+			return 0;
+	}
 	if (q != e)
 		return 0;
-	if (frac || ndig > 15) {
+	if (frac || expo || ndig > 15) {
 		char small[64], *tmp = small;
 		size_t tl = (size_t)(e - t);
 

@@ -6,6 +6,7 @@
 #include "flame/flame.h"
 
 #include <errno.h>
+#include <iconv.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -555,6 +556,21 @@ static void add_color_attr(struct strbuf *sb, const char *s)
 {
 	/* bgcolors are validated by the caller; escape anyway */
 	add_attr_text(sb, s);
+}
+
+bool flame_encoding_valid(const char *name)
+{
+	if (!name || !((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z')))
+		return false;
+	for (const char *p = name + 1; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-' || *p == '_' || *p == '.'))
+			return false;
+	iconv_t cd = iconv_open("UTF-8", name);
+	if (cd == (iconv_t)-1)
+		return false;
+	iconv_close(cd);
+	return true;
 }
 
 static void header(struct strbuf *sb, const struct flame_opts *o, double height)

@@ -27,11 +27,13 @@ static void add_uint(struct strbuf *sb, unsigned long long n)
 
 void flame_add_num(struct strbuf *sb, double v)
 {
-	if (v >= 0 && v < 1e15 && v == floor(v)) {
+	/* Perl keeps a sum of integers an integer (IV/UV, up to 2^64) and
+	 * prints all its digits; only other numbers go through %.15g */
+	if (v >= 0 && v < 18446744073709551616.0 && v == floor(v)) {
 		add_uint(sb, (unsigned long long)v);
 		return;
 	}
-	if (v < 0 && v > -1e15 && v == floor(v)) {
+	if (v < 0 && v > -9223372036854775808.0 && v == floor(v)) {
 		sb_addch(sb, '-');
 		add_uint(sb, (unsigned long long)-v);
 		return;

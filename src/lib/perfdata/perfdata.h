@@ -21,19 +21,25 @@
  * never finished) is read up to the end of the file, with a warning.
  *
  * Writer contract: pd_writer_open() creates PATH.tmp-XXXXXX (mode 0600);
- * records are appended with pd_writer_write(); pd_writer_finish() writes the
- * attributes, ids, feature sections and the final header, then renames the
+ * the header, ids and attributes are written before the first record (as
+ * perf does), records are appended with pd_writer_write() and reach the
+ * file within a second, the header's data size following them, so the
+ * temporary file of a recorder killed with SIGKILL is read by perf and
+ * perfkit up to its last flushed record; pd_writer_finish() writes the
+ * feature sections and the final header, then renames the
  * temporary file over PATH.  pd_writer_abort() removes the temporary file,
  * so a failed recording never leaves a half-written PATH.  When PATH is a
  * device or FIFO (/dev/null, a named pipe) or any path under /dev/ or
  * /proc/ (/dev/stdout: see base/outfile.h), it is never renamed over: the
  * file is built in $TMPDIR (or /tmp) as perfkit-record.XXXXXX and copied
  * into PATH by pd_writer_finish().  A full disk is
- * the exception: the writer keeps 256 KB allocated past the data
- * (fallocate), so when pd_writer_write() fails with -ENOSPC/-EDQUOT,
- * pd_writer_finish() still writes a valid PATH holding the whole records
- * written so far (and returns 0); if the disk fills during finish's own
- * last flush it does the same and returns -ENOSPC with a message saying so.
+ * the exception: the writer keeps about the features' size allocated past
+ * the data (fallocate), so when pd_writer_write() fails with
+ * -ENOSPC/-EDQUOT, pd_writer_finish() still writes a valid PATH holding
+ * the whole records written so far (and returns 0; without the build-ids,
+ * or without any feature, when even they do not fit); if the disk fills
+ * during finish's own last flush it does the same and returns -ENOSPC with
+ * a message saying so.
  *
  * Errors: 0 on success or -errno, with a one-line message in pk_errmsg()
  * naming the file and the offset (see base/error.h).
@@ -125,6 +131,8 @@ struct pd_sample {
 	uint64_t stream_id;
 	uint32_t cpu;
 	uint64_t period;
+	uint32_t raw_size;          /* PERF_SAMPLE_RAW: bytes at raw (a tracepoint's record) */
+	const uint8_t *raw;
 	uint64_t nr_callchain;      /* callchain entries, incl. PERF_CONTEXT_* markers */
 	const uint64_t *callchain;  /* points into the record */
 	uint16_t misc;              /* header.misc (PERF_RECORD_MISC_*) */
@@ -169,6 +177,9 @@ struct pd_file {
 	uint32_t nr_cpus_online, nr_cpus_avail;
 	struct pd_build_id *build_ids;
 	size_t nr_build_ids;
+	const uint8_t *tracing_data; /* HEADER_TRACING_DATA's body (a copy the file
+	                                owns; pipe mode: the record's payload), or NULL */
+	uint64_t tracing_data_size;
 	bool sample_id_all_known; /* all evsels agree on sample_id_all/sample_type layout */
 	/* reader-only: the data size the header gave (0: unfinished recording;
 	 * larger than data_size: the file was cut).  pd_next() warns once, at
@@ -191,13 +202,6 @@ struct pd_file {
 int pd_open(struct pd_file **out, const char *path);
 void pd_close(struct pd_file *f);
 
-/* Let the pages of a mapped file leave the process's resident set
- * (MADV_DONTNEED: f->map stays valid, a later read brings a page back from
- * the page cache).  For a long pass over a big file, so that its resident
- * memory does not grow to the file's size; nothing for data read into
- * memory (a pipe, a decompressed file). */
-void pd_drop_pages(const struct pd_file *f);
-
 /* Iterate the data section in file order.  *pos starts at 0 (meaning the
  * start of the data section); returns 1 and sets *rec for each record, 0 at
  * the end, and 0 with a pk_warn() at a record that does not fit (truncated
@@ -219,6 +223,13 @@ int pd_parse_sample_id(const struct pd_file *f, const struct perf_event_header *
 		       struct pd_sample_id *out);
 
 /* Offset in the file of a record returned by pd_next (for messages). */
+/* The caller is done with the records before data position pos (as
+ * pd_next counts it): the pages of the mapping before it are dropped
+ * (MADV_DONTNEED; read again from the file if touched), so reading a large
+ * file in order keeps a window of it in memory, not the file.  No-op for
+ * in-memory data. */
+void pd_release_before(const struct pd_file *f, uint64_t pos);
+
 uint64_t pd_offset(const struct pd_file *f, const struct perf_event_header *rec);
 
 /* ---- writer ---- */
@@ -240,10 +251,22 @@ int pd_writer_write(struct pd_writer *w, const void *data, size_t len);
 /* Bytes written to the data section so far. */
 uint64_t pd_writer_data_size(const struct pd_writer *w);
 
+/* Write out buffered records when the oldest has waited a second
+ * (pd_writer_write does this too; a recorder calls it when idle), so a
+ * killed recorder loses at most about a second of records. */
+int pd_writer_tick(struct pd_writer *w);
+
+/* After a write failed with -ENOSPC/-EDQUOT, before finish: the number of
+ * PERF_RECORD_SAMPLE records among the whole records on file (those
+ * finish will keep). */
+uint64_t pd_writer_kept_samples(struct pd_writer *w);
+
 /* Feature data recorded in the header at finish. */
 void pd_writer_set_cmdline(struct pd_writer *w, int argc, char *const *argv);
 int pd_writer_add_build_id(struct pd_writer *w, uint16_t misc, uint32_t pid,
 			   const uint8_t *id, size_t len, const char *filename);
+/* HEADER_TRACING_DATA's body (event/tracepoint.h builds it), copied. */
+void pd_writer_set_tracing_data(struct pd_writer *w, const void *data, size_t len);
 
 /* Write attrs, ids, features (hostname, osrelease, version, arch, nrcpus,
  * cmdline, event_desc, build_id, …) and the header; rename over PATH.
@@ -255,11 +278,13 @@ void pd_writer_abort(struct pd_writer *w);
 
 /* ---- writer-only: the on-disk header as pd_writer_finish() writes it ----
  *
- * Layout of a written file: header (104 bytes) | data section (the records,
- * byte for byte as given) | feature section table ({offset,size} per set
- * bit, in bit order, right after the data as perf expects) | feature bodies
- * (HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM,
- * CMDLINE, EVENT_DESC, BUILD_ID when given) | sample ids | attr section.
+ * Layout of a written file: header (104 bytes) | sample ids | attr section
+ * | data section (the records, byte for byte as given) | feature section
+ * table ({offset,size} per set bit, in bit order, right after the data as
+ * perf expects) | feature bodies (TRACING_DATA when given, HOSTNAME, OSRELEASE, VERSION, ARCH,
+ * NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE, EVENT_DESC, BUILD_ID when
+ * given) [| ids and attr section again, when ids were added after the
+ * first record].
  * Attributes are written PD_WRITER_ATTR_SIZE bytes long with attr.size set
  * to match, so perf 6.1 (which rejects larger attrs) reads them. */
 

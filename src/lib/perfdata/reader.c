@@ -48,6 +48,8 @@ struct pd_file_priv {
 	uint64_t mapped_size;    /* bytes mmapped at f->map (0: heap) */
 	bool compressed;         /* the data section held PERF_RECORD_COMPRESSED */
 	bool pipe;               /* pipe-mode stream */
+	uint8_t *tracing;        /* f->tracing_data: a copy (the map can be replaced) */
+	uint64_t released;       /* map bytes dropped by pd_release_before */
 };
 
 #define PRIV(f) ((struct pd_file_priv *)(f))
@@ -181,6 +183,19 @@ static void parse_build_ids(struct pd_file *f, const uint8_t *p, uint64_t size)
 	}
 }
 
+/* HEADER_TRACING_DATA (a feature section, or a pipe-mode record's
+ * payload): kept as a copy, since -z and pipe data replace the map. */
+static void set_tracing_data(struct pd_file *f, const uint8_t *p, uint64_t size)
+{
+	struct pd_file_priv *pv = PRIV(f);
+
+	free(pv->tracing);
+	pv->tracing = xmalloc(size ? (size_t)size : 1);
+	memcpy(pv->tracing, p, (size_t)size);
+	f->tracing_data = pv->tracing;
+	f->tracing_data_size = size;
+}
+
 /* Decode the body of feature BIT (size bytes at p). */
 static void parse_feature(struct pd_file *f, int bit, const uint8_t *p, uint64_t size)
 {
@@ -231,6 +246,9 @@ static void parse_feature(struct pd_file *f, int bit, const uint8_t *p, uint64_t
 		break;
 	case PD_FEAT_COMPRESSED:
 		PRIV(f)->compressed = true;
+		break;
+	case PD_FEAT_TRACING_DATA:
+		set_tracing_data(f, p, size);
 		break;
 	default:
 		break;
@@ -389,7 +407,26 @@ static int mb_reserve(const struct pd_file *f, struct membuf *m, uint64_t more)
 	return 0;
 }
 
-/* Read everything from fd (a pipe or other stream) into m. */
+/* Read from fd into m until it holds want bytes or the stream ends. */
+static int read_some(const struct pd_file *f, int fd, struct membuf *m, uint64_t want)
+{
+	int err = mb_reserve(f, m, want);
+
+	while (!err && m->len < want) {
+		ssize_t n = read(fd, m->buf + m->len, (size_t)(want - m->len));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return pk_error(errno, "%s: read error at offset %llu: %s", f->path,
+					(unsigned long long)m->len, strerror(errno));
+		if (n == 0)
+			break;
+		m->len += (uint64_t)n;
+	}
+	return err;
+}
+
+/* Read everything from fd (a pipe or other stream) into m, 1 MiB at a time. */
 static int read_all(const struct pd_file *f, int fd, struct membuf *m)
 {
 	for (;;) {
@@ -410,31 +447,71 @@ static int read_all(const struct pd_file *f, int fd, struct membuf *m)
 	}
 }
 
+/* The decompressor's side: a fixed window the zstd stream is decoded into
+ * and cut into records there, so memory follows the records kept, not the
+ * bytes a payload expands to. */
+struct zwin {
+	ZSTD_DStream *ds;
+	uint8_t *buf;            /* ZWIN_SIZE bytes */
+	size_t len;              /* decoded bytes not yet taken (a record's start) */
+	uint16_t last_type;      /* type of the last record kept */
+	uint64_t merged;         /* FINISHED_ROUND records folded into the one before */
+};
+#define ZWIN_SIZE (1u << 20)   /* > the largest record (64 KiB) */
+
+/* Take the whole records at the window's start into m: a run of
+ * FINISHED_ROUND records is kept as one (nothing between them to order: a
+ * payload of 512 Mi of them took 4 GiB), everything else as it is. */
+static int take_records(const struct pd_file *f, struct zwin *z, struct membuf *m, uint64_t off)
+{
+	size_t pos = 0;
+	int err = 0;
+
+	while (z->len - pos >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+
+		memcpy(&h, z->buf + pos, sizeof(h));
+		if (h.size < sizeof(h))
+			return pk_error(EPROTO, "%s: compressed record at offset %llu: a decompressed record of "
+					"size %u (at least 8 expected)", f->path, (unsigned long long)off, h.size);
+		if (h.size > z->len - pos)
+			break;
+		if (h.type == PD_RECORD_FINISHED_ROUND && z->last_type == PD_RECORD_FINISHED_ROUND) {
+			z->merged++;
+		} else {
+			err = mb_reserve(f, m, h.size);
+			if (err)
+				return err;
+			memcpy(m->buf + m->len, z->buf + pos, h.size);
+			m->len += h.size;
+			z->last_type = h.type;
+		}
+		pos += h.size;
+	}
+	memmove(z->buf, z->buf + pos, z->len - pos);
+	z->len -= pos;
+	return 0;
+}
+
 /* One PERF_RECORD_COMPRESSED payload through the stream decompressor that
  * lives across all the file's compressed records (perf compresses the ring
  * buffer as one zstd stream per mmap, cut into records). */
-static int decompress(const struct pd_file *f, ZSTD_DStream *ds, struct membuf *m,
+static int decompress(const struct pd_file *f, struct zwin *z, struct membuf *m,
 		      const uint8_t *src, size_t len, uint64_t off)
 {
 	ZSTD_inBuffer in = { src, len, 0 };
 
 	for (;;) {
-		ZSTD_outBuffer out;
-		size_t r;
-		int err = 0;
+		ZSTD_outBuffer out = { z->buf + z->len, ZWIN_SIZE - z->len, 0 };
+		size_t r = ZSTD_decompressStream(z->ds, &out, &in);
 
-		if (m->cap - m->len < ZSTD_DStreamOutSize())
-			err = mb_reserve(f, m, ZSTD_DStreamOutSize());
-		if (err)
-			return err;
-		out.dst = m->buf + m->len;
-		out.size = (size_t)(m->cap - m->len);
-		out.pos = 0;
-		r = ZSTD_decompressStream(ds, &out, &in);
 		if (ZSTD_isError(r))
 			return pk_error(EPROTO, "%s: compressed record at offset %llu: zstd: %s", f->path,
 					(unsigned long long)off, ZSTD_getErrorName(r));
-		m->len += out.pos;
+		z->len += out.pos;
+		int err = take_records(f, z, m, off);
+		if (err)
+			return err;
 		if (in.pos == in.size && out.pos < out.size)
 			return 0;
 	}
@@ -486,7 +563,7 @@ struct featref {
 static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, uint64_t end,
 			 struct membuf *m, bool pipe)
 {
-	ZSTD_DStream *ds = NULL;
+	struct zwin z = { 0 };
 	struct featref *feats = NULL;
 	size_t nr_feats = 0;
 	uint64_t pos = start;
@@ -523,15 +600,16 @@ static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, 
 		}
 		switch (h.type) {
 		case PD_RECORD_COMPRESSED:
-			if (!ds) {
-				ds = ZSTD_createDStream();
-				if (!ds) {
+			if (!z.ds) {
+				z.ds = ZSTD_createDStream();
+				if (!z.ds) {
 					err = pk_error(ENOMEM, "%s: cannot create a zstd decompressor", f->path);
 					goto out;
 				}
-				ZSTD_initDStream(ds);
+				ZSTD_initDStream(z.ds);
+				z.buf = xmalloc(ZWIN_SIZE);
 			}
-			err = decompress(f, ds, m, r + 8, h.size - 8u, pos);
+			err = decompress(f, &z, m, r + 8, h.size - 8u, pos);
 			if (err == -EPROTO) {
 				pk_warn("%s; read the records before it", pk_errmsg());
 				err = 0;
@@ -560,6 +638,8 @@ static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, 
 				nr_feats++;
 			} else if (h.type == PD_RECORD_HEADER_BUILD_ID) {
 				parse_build_ids(f, r, h.size);
+			} else if (h.type == PD_RECORD_HEADER_TRACING_DATA && extra) {
+				set_tracing_data(f, r + h.size, extra);   /* its payload follows it */
 			}
 			break;
 		default:
@@ -571,6 +651,7 @@ static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, 
 				goto out;
 			memcpy(m->buf + m->len, r, h.size);
 			m->len += h.size;
+			z.last_type = h.type;
 			break;
 		}
 		pos += h.size + extra;
@@ -590,7 +671,8 @@ done:
 			parse_feature(f, (int)feats[i].bit, src + feats[i].off, feats[i].size);
 out:
 	free(feats);
-	ZSTD_freeDStream(ds);
+	ZSTD_freeDStream(z.ds);
+	free(z.buf);
 	return err;
 }
 
@@ -698,7 +780,14 @@ int pd_open(struct pd_file **out, const char *path)
 		/* a pipe, FIFO or terminal: the stream is read into memory */
 		struct membuf m = { 0 };
 
-		err = read_all(f, fd, &m);
+		/* the magic before anything more: `yes |` or /dev/zero is
+		 * refused at once, not after reading it all */
+		err = read_some(f, fd, &m, 16);
+		if (!err && m.len >= 8 && rd64(m.buf) != PD_MAGIC && rd64(m.buf) != PD_MAGIC_SWAPPED)
+			err = pk_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0, expected \"PERFILE2\")",
+				       f->path);
+		if (!err && m.len == 16)
+			err = read_all(f, fd, &m);
 		if (err) {
 			free(m.buf);
 			goto fail;
@@ -774,7 +863,7 @@ int pd_open(struct pd_file **out, const char *path)
 		/* perf record -z: decompress the whole data section once */
 		struct membuf m = { 0 };
 
-		err = mb_reserve(f, &m, f->data_size < mem_limit() / 8 ? f->data_size * 4 + 4096 : mem_limit() / 2);
+		err = mb_reserve(f, &m, f->data_size < (64u << 20) ? f->data_size * 4 + 4096 : (256u << 20));
 		if (!err)
 			err = build_memdata(f, f->map, f->data_offset, f->data_offset + f->data_size, &m, false);
 		if (err) {
@@ -790,12 +879,20 @@ fail:
 	return err;
 }
 
-void pd_drop_pages(const struct pd_file *f)
+void pd_release_before(const struct pd_file *f, uint64_t pos)
 {
-	const struct pd_file_priv *pv = PRIV(f);
+	const struct pd_file_priv *pv = (const struct pd_file_priv *)f;
+	long psz = sysconf(_SC_PAGESIZE);
+	uint64_t end = f->data_offset + pos, done = pv->released;
 
-	if (pv->mapped_size)
-		madvise((void *)f->map, pv->mapped_size, MADV_DONTNEED);
+	if (!pv->mapped_size || psz <= 0)
+		return;
+	end -= end % (uint64_t)psz;
+	/* in steps of 8 MiB or more: one madvise per step */
+	if (end > pv->mapped_size || end < done + (8u << 20))
+		return;
+	madvise((void *)(f->map + done), (size_t)(end - done), MADV_DONTNEED);
+	((struct pd_file_priv *)f)->released = end;
 }
 
 void pd_close(struct pd_file *f)
@@ -807,6 +904,7 @@ void pd_close(struct pd_file *f)
 	if (pv->mapped_size)
 		munmap((void *)f->map, pv->mapped_size);
 	free(pv->heap);
+	free(pv->tracing);
 	if (f->fd >= 0)
 		close(f->fd);
 	for (size_t i = 0; i < f->nr_evsels; i++) {
@@ -1106,6 +1204,8 @@ int pd_parse_sample(const struct pd_file *f, const struct perf_event_header *rec
 		NEED(4);
 		sz = rd32(p + off);
 		NEED(4 + (uint64_t)sz);
+		out->raw_size = sz;
+		out->raw = p + off + 4;
 		off += 4 + (uint64_t)sz;
 		off = (off + 7) & ~7ULL;
 		if (off > end)

@@ -3,16 +3,25 @@
  * writer.c — the writer half of perfdata.h.
  *
  * File layout written (all offsets are recorded in the header, so perf and
- * our reader find everything by offset):
+ * our reader find everything by offset), in perf's order:
  *
- *   0    struct perf_file_header (104 bytes; rewritten at finish)
- *   104  data section: the records, as given to pd_writer_write()
+ *   0    struct perf_file_header (104 bytes)
+ *   104  sample ids (u64) of every event, then the attr section: per event a
+ *        PD_WRITER_ATTR_SIZE-byte perf_event_attr and the {offset,size} of
+ *        its ids — written before the first record
+ *   ...  data section: the records, as given to pd_writer_write()
  *   ...  feature section table: one {offset,size} per set feature bit, in
  *        bit order — perf looks for it right after the data section
  *   ...  feature bodies (formats of tools/perf/util/header.c: strings are a
  *        u32 length padded to 64 bytes, then the NUL-padded text)
- *   ...  sample ids (u64) of every event, then the attr section: per event a
- *        PD_WRITER_ATTR_SIZE-byte perf_event_attr and the {offset,size} of its ids
+ *   ...  (only when ids were added after the first record: the ids and attr
+ *        section again, which the final header then points to)
+ *
+ * So that a recorder killed with SIGKILL leaves a readable file, the header
+ * is valid from the first record on: no feature bits, and a data size that
+ * is rewritten after every flush of the buffer (at least once a second
+ * while records come: PD_WRITER_FLUSH_NS), so perf and perfkit read every
+ * record flushed before the kill.  finish() sets the features and sizes.
  */
 #include "perfdata/perfdata.h"
 
@@ -29,6 +38,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef PERFKIT_VERSION
@@ -39,6 +49,7 @@ _Static_assert(sizeof(struct perf_event_attr) >= PD_WRITER_ATTR_SIZE, "perf_even
 _Static_assert(sizeof(struct pd_writer_header) == PD_WRITER_HEADER_SIZE, "header layout");
 
 #define WBUF_SIZE (1u << 18)
+#define PD_WRITER_FLUSH_NS 1000000000ull   /* buffered records reach the file within 1 s */
 #define NAME_ALIGN 64
 #define BUILD_ID_REC_SIZE 36 /* header 8 + pid 4 + build_id[24] */
 #define PERF_RECORD_MISC_BUILD_ID_SIZE_ (1u << 15)
@@ -61,6 +72,11 @@ struct pd_writer {
 	size_t nr_ev;
 	uint8_t *buf;
 	size_t buf_len;
+	uint64_t buf_since;       /* CLOCK_MONOTONIC ns of the oldest buffered record */
+	bool started;             /* header, ids and attrs are on file */
+	uint64_t data_off;        /* where the data section starts */
+	uint64_t attrs_off;       /* the attr section written at the start */
+	size_t started_ids;       /* ids in it */
 	uint64_t data_size;
 	uint64_t file_off;        /* bytes written to fd so far */
 	int failed;               /* a write failed: finish refuses */
@@ -71,6 +87,9 @@ struct pd_writer {
 	struct strbuf cmdline;    /* body of HEADER_CMDLINE without the count */
 	uint32_t cmdline_nr;
 	struct strbuf build_ids;  /* body of HEADER_BUILD_ID */
+	struct strbuf tracing;    /* body of HEADER_TRACING_DATA (empty: none) */
+	uint64_t kept_samples;    /* after a full disk: samples in the kept data */
+	int dropped_features;     /* the disk was full at finish: 1 build-ids, 2 all */
 };
 
 static int write_all(struct pd_writer *w, const void *p, size_t len)
@@ -94,19 +113,38 @@ static int write_all(struct pd_writer *w, const void *p, size_t len)
 	return 0;
 }
 
-/* Keep PD_WRITER_RESERVE bytes allocated past the data about to be written
- * (fallocate, growing in 4 MB steps), so that when the disk fills up the
- * data stops first and the header, features and attributes still fit:
- * -ENOSPC (w->full) when that space cannot be had. */
-#define PD_WRITER_RESERVE (256u << 10)
+/* Keep room allocated past the data about to be written for the tail
+ * finish() writes (fallocate, growing in 1 MB steps when the disk has
+ * them), so that when the disk fills up the data stops first and the
+ * features still fit: about what they take (4 KB of host facts, the
+ * command line, the event descriptions), not more, so that a small disk
+ * keeps as many records as it can.  Build-ids (added at the end) are
+ * dropped, then all features, when there is no room for them: the header
+ * and attrs are at the start of the file.  -ENOSPC (w->full) when even
+ * that room cannot be had. */
+static size_t total_ids(const struct pd_writer *w)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < w->nr_ev; i++)
+		n += w->ev[i].nr_ids;
+	return n;
+}
+
+static uint64_t tail_estimate(const struct pd_writer *w)
+{
+	return 4096 + w->cmdline.len + w->nr_ev * (PD_WRITER_ATTR_SIZE + 16 + 4 + 128) +
+	       2 * 8 * total_ids(w);
+}
+
 static int reserve(struct pd_writer *w, size_t len)
 {
-	uint64_t want = w->file_off + len + PD_WRITER_RESERVE;
+	uint64_t want = w->file_off + len + tail_estimate(w);
 	if (w->reserved_to == UINT64_MAX || want <= w->reserved_to)
 		return 0;
 	uint64_t from = w->reserved_to > w->file_off ? w->reserved_to : w->file_off;
-	if (fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)from, (off_t)(want + (4u << 20) - from)) == 0) {
-		w->reserved_to = want + (4u << 20);
+	if (fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)from, (off_t)(want + (1u << 20) - from)) == 0) {
+		w->reserved_to = want + (1u << 20);
 		return 0;
 	}
 	if (fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)from, (off_t)(want - from)) == 0) {
@@ -119,7 +157,7 @@ static int reserve(struct pd_writer *w, size_t len)
 	}
 	w->failed = w->full = 1;
 	return pk_error(ENOSPC, "%s: no space left on the device after %llu bytes of data",
-			w->path, (unsigned long long)(w->file_off - PD_WRITER_HEADER_SIZE));
+			w->path, (unsigned long long)(w->file_off - w->data_off));
 }
 
 /* Open the device, FIFO or /dev/stdout of direct mode.  A FIFO is opened
@@ -199,15 +237,120 @@ static int copy_out(struct pd_writer *w)
 	return 0;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The ids, then the attr section pointing to them, as written at base. */
+static void put_attrs(struct pd_writer *w, struct strbuf *sb, uint64_t base, uint64_t *attrs_off)
+{
+	uint64_t *id_off = xcalloc(w->nr_ev, sizeof(*id_off));
+
+	for (size_t i = 0; i < w->nr_ev; i++) {
+		id_off[i] = base + sb->len;
+		if (w->ev[i].nr_ids)
+			sb_add(sb, w->ev[i].ids, w->ev[i].nr_ids * 8);
+	}
+	*attrs_off = base + sb->len;
+	for (size_t i = 0; i < w->nr_ev; i++) {
+		struct perf_event_attr a = w->ev[i].attr;
+		a.size = PD_WRITER_ATTR_SIZE;
+		sb_add(sb, &a, PD_WRITER_ATTR_SIZE);
+		sb_add(sb, &id_off[i], 8);
+		uint64_t sz = w->ev[i].nr_ids * 8;
+		sb_add(sb, &sz, 8);
+	}
+	free(id_off);
+}
+
+static void fill_header(const struct pd_writer *w, struct pd_writer_header *h, uint64_t attrs_off)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(&h->magic, "PERFILE2", 8);
+	h->size = PD_WRITER_HEADER_SIZE;
+	h->attr_size = PD_WRITER_ATTR_SIZE + 16;
+	h->attrs_offset = attrs_off;
+	h->attrs_size = w->nr_ev * (PD_WRITER_ATTR_SIZE + 16);
+	h->data_offset = w->data_off;
+	h->data_size = w->data_size;
+}
+
+/* Header, ids and attrs, before the first record (perf's order): from then
+ * on the file is readable whatever happens to this process. */
+static int start(struct pd_writer *w)
+{
+	struct strbuf sb;
+	struct pd_writer_header h;
+
+	if (w->started)
+		return 0;
+	sb_init(&sb, 4096);
+	sb_add(&sb, &h, sizeof(h));   /* placeholder, filled below */
+	put_attrs(w, &sb, 0, &w->attrs_off);
+	w->data_off = sb.len;
+	w->started_ids = total_ids(w);
+	uint64_t ds = w->data_size;
+	w->data_size = 0;
+	fill_header(w, &h, w->attrs_off);
+	w->data_size = ds;
+	memcpy(sb.buf, &h, sizeof(h));
+	int rc = reserve(w, sb.len);
+	if (!rc)
+		rc = write_all(w, sb.buf, sb.len);
+	sb_release(&sb);
+	w->started = !rc;
+	return rc;
+}
+
+/* Write whole records from data: all of them when there is room, else as
+ * many as the disk takes one by one (a nearly full disk keeps every record
+ * that fits, not only whole buffers), then -ENOSPC. */
+static int write_records(struct pd_writer *w, const uint8_t *data, size_t len)
+{
+	int rc = reserve(w, len);
+
+	if (!rc)
+		return write_all(w, data, len);
+	if (!w->full)
+		return rc;
+	w->failed = w->full = 0;
+	for (size_t pos = 0; pos + sizeof(struct perf_event_header) <= len;) {
+		struct perf_event_header h;
+		memcpy(&h, data + pos, sizeof(h));
+		if (h.size < sizeof(h) || h.size > len - pos)
+			break;
+		rc = reserve(w, h.size);
+		if (!rc)
+			rc = write_all(w, data + pos, h.size);
+		if (rc)
+			return rc;
+		pos += h.size;
+	}
+	w->failed = w->full = 1;
+	return pk_error(ENOSPC, "%s: no space left on the device after %llu bytes of data",
+			w->path, (unsigned long long)(w->file_off - w->data_off));
+}
+
 static int flush_buf(struct pd_writer *w)
 {
-	if (!w->buf_len)
-		return 0;
-	int rc = reserve(w, w->buf_len);
-	if (rc)
+	int rc = start(w);
+
+	if (rc || !w->buf_len)
 		return rc;
-	rc = write_all(w, w->buf, w->buf_len);
+	rc = write_records(w, w->buf, w->buf_len);
 	w->buf_len = 0;
+	if (!rc) {
+		/* the data size on file follows the data: a killed recorder's
+		 * file is read up to here */
+		uint64_t ds = w->file_off - w->data_off;
+		if (pwrite(w->fd, &ds, 8, offsetof(struct pd_writer_header, data_size)) != 8)
+			rc = pk_error(errno ? errno : EIO, "%s: cannot update the header: %s", w->path,
+				      strerror(errno ? errno : EIO));
+	}
 	return rc;
 }
 
@@ -254,14 +397,9 @@ int pd_writer_open(struct pd_writer **out, const char *path,
 	w->buf = xmalloc(WBUF_SIZE);
 	sb_init(&w->cmdline, 256);
 	sb_init(&w->build_ids, 1024);
-	/* Placeholder header; the real one is written at finish. */
-	uint8_t zero[sizeof(struct pd_writer_header)];
-	memset(zero, 0, sizeof(zero));
-	int rc = write_all(w, zero, sizeof(zero));
-	if (rc) {
-		pd_writer_abort(w);
-		return rc;
-	}
+	sb_init(&w->tracing, 0);
+	/* the header, ids and attrs go out with the first record (the ids
+	 * are added after this) */
 	*out = w;
 	return 0;
 }
@@ -283,12 +421,15 @@ int pd_writer_write(struct pd_writer *w, const void *data, size_t len)
 {
 	if (w->failed)
 		return -EIO;
+	if (!w->started) {
+		int rc = start(w);
+		if (rc)
+			return rc;
+	}
 	if (len >= WBUF_SIZE) {
 		int rc = flush_buf(w);
 		if (!rc)
-			rc = reserve(w, len);
-		if (!rc)
-			rc = write_all(w, data, len);
+			rc = write_records(w, data, len);
 		if (!rc)
 			w->data_size += len;
 		return rc;
@@ -298,10 +439,19 @@ int pd_writer_write(struct pd_writer *w, const void *data, size_t len)
 		if (rc)
 			return rc;
 	}
+	if (!w->buf_len)
+		w->buf_since = now_ns();
 	memcpy(w->buf + w->buf_len, data, len);
 	w->buf_len += len;
 	w->data_size += len;
-	return 0;
+	return pd_writer_tick(w);
+}
+
+int pd_writer_tick(struct pd_writer *w)
+{
+	if (w->failed || !w->buf_len || now_ns() - w->buf_since < PD_WRITER_FLUSH_NS)
+		return 0;
+	return flush_buf(w);
 }
 
 uint64_t pd_writer_data_size(const struct pd_writer *w)
@@ -332,6 +482,12 @@ void pd_writer_set_cmdline(struct pd_writer *w, int argc, char *const *argv)
 		put_string(&w->cmdline, argv[i] ? argv[i] : "");
 		w->cmdline_nr++;
 	}
+}
+
+void pd_writer_set_tracing_data(struct pd_writer *w, const void *data, size_t len)
+{
+	sb_reset(&w->tracing);
+	sb_add(&w->tracing, data, len);
 }
 
 int pd_writer_add_build_id(struct pd_writer *w, uint16_t misc, uint32_t pid,
@@ -507,31 +663,77 @@ static int cmp_feat(const void *a, const void *b)
 /* After a full disk: the data on file, cut to its last whole record. */
 static uint64_t whole_records(struct pd_writer *w)
 {
-	uint64_t end = w->file_off - PD_WRITER_HEADER_SIZE, pos = 0;
+	uint64_t end = w->file_off - w->data_off, pos = 0;
 	struct perf_event_header h;
 	while (end - pos >= sizeof(h) &&
-	       pread(w->fd, &h, sizeof(h), (off_t)(PD_WRITER_HEADER_SIZE + pos)) == (ssize_t)sizeof(h) &&
-	       h.size >= sizeof(h) && h.size <= end - pos)
+	       pread(w->fd, &h, sizeof(h), (off_t)(w->data_off + pos)) == (ssize_t)sizeof(h) &&
+	       h.size >= sizeof(h) && h.size <= end - pos) {
 		pos += h.size;
+		w->kept_samples += h.type == PERF_RECORD_SAMPLE;
+	}
 	return pos;
+}
+
+/* The tail: feature table and bodies (level 0: all; 1: without build-ids;
+ * TRACING_DATA kept, the tracepoint samples are unreadable without it;
+ * 2: none), and the ids and attrs again when ids came after the start. */
+static size_t build_tail(struct pd_writer *w, int level, struct strbuf *tail, uint64_t base,
+			 uint64_t *attrs_off, uint64_t features[4])
+{
+	struct feat fs[16];
+	size_t nf = level < 2 ? build_features(w, fs) : 0;
+
+	if (level < 2 && w->tracing.len) {   /* tracepoint samples need it */
+		fs[nf].bit = PD_FEAT_TRACING_DATA;
+		sb_init(&fs[nf].body, w->tracing.len);
+		sb_add(&fs[nf].body, w->tracing.buf, w->tracing.len);
+		nf++;
+	}
+	if (level == 0 && w->build_ids.len) {
+		fs[nf].bit = PD_FEAT_BUILD_ID;
+		sb_init(&fs[nf].body, w->build_ids.len);
+		sb_add(&fs[nf].body, w->build_ids.buf, w->build_ids.len);
+		nf++;
+	}
+	qsort(fs, nf, sizeof(fs[0]), cmp_feat);
+	uint64_t off = base + nf * 16;
+	for (size_t i = 0; i < nf; i++) {
+		put_u64(tail, off);
+		put_u64(tail, fs[i].body.len);
+		off += fs[i].body.len;
+	}
+	for (size_t i = 0; i < nf; i++)
+		sb_add(tail, fs[i].body.buf, fs[i].body.len);
+	memset(features, 0, 4 * sizeof(uint64_t));
+	for (size_t i = 0; i < nf; i++) {
+		features[fs[i].bit / 64] |= 1ull << (fs[i].bit % 64);
+		sb_release(&fs[i].body);
+	}
+	*attrs_off = w->attrs_off;
+	if (total_ids(w) != w->started_ids)
+		put_attrs(w, tail, base + tail->len, attrs_off);
+	return nf;
 }
 
 int pd_writer_finish(struct pd_writer *w)
 {
 	int rc = 0, cut = 0;  /* cut: the disk filled up in this call */
 	if (!w->failed) {
-		rc = flush_buf(w);
+		rc = flush_buf(w);   /* starts the file too */
 		cut = w->full;
 	}
-	if (w->full && w->file_off >= PD_WRITER_HEADER_SIZE) {
-		/* keep what fits: the whole records written, then the tail goes
-		 * into the space reserved for it */
+	if (w->full && w->started) {
+		/* keep what fits: the whole records written (the header and
+		 * attrs are on file already); the features go after them, or
+		 * fewer of them, or none */
 		w->data_size = whole_records(w);
-		w->file_off = PD_WRITER_HEADER_SIZE + w->data_size;
+		w->file_off = w->data_off + w->data_size;
 		w->buf_len = 0;
 		w->failed = 0;
 		rc = lseek(w->fd, (off_t)w->file_off, SEEK_SET) < 0 ?
 			pk_error(errno, "%s: seek failed: %s", w->path, strerror(errno)) : 0;
+	} else if (w->full) {
+		rc = pk_error(ENOSPC, "%s: no space left on the device for even the header", w->path);
 	} else if (!rc && w->failed) {
 		rc = -EIO;
 	}
@@ -541,57 +743,31 @@ int pd_writer_finish(struct pd_writer *w)
 		pd_writer_abort(w);
 		return rc;
 	}
-	struct feat fs[16];
-	size_t nf = build_features(w, fs);
-	if (w->build_ids.len) {
-		fs[nf].bit = PD_FEAT_BUILD_ID;
-		sb_init(&fs[nf].body, w->build_ids.len);
-		sb_add(&fs[nf].body, w->build_ids.buf, w->build_ids.len);
-		nf++;
-	}
-	qsort(fs, nf, sizeof(fs[0]), cmp_feat);
 
-	/* Tail = feature table, bodies, ids, attrs — built in one buffer. */
-	struct strbuf tail;
-	sb_init(&tail, 8192);
-	uint64_t base = PD_WRITER_HEADER_SIZE + w->data_size;
-	uint64_t off = base + nf * 16;
-	for (size_t i = 0; i < nf; i++) {
-		put_u64(&tail, off);
-		put_u64(&tail, fs[i].body.len);
-		off += fs[i].body.len;
+	uint64_t base = w->data_off + w->data_size, attrs_off = 0, features[4];
+	for (int level = 0; level < 3; level++) {
+		struct strbuf tail;
+		sb_init(&tail, 8192);
+		build_tail(w, level, &tail, base, &attrs_off, features);
+		rc = write_all(w, tail.buf, tail.len);
+		sb_release(&tail);
+		if (!rc || !w->full)
+			break;
+		/* the disk is full: less of the tail */
+		cut = 1;
+		w->failed = w->full = 0;
+		w->dropped_features = level + 1;
+		w->file_off = base;
+		if (lseek(w->fd, (off_t)base, SEEK_SET) < 0 || ftruncate(w->fd, (off_t)base) != 0) {
+			rc = pk_error(errno, "%s: seek failed: %s", w->path, strerror(errno));
+			break;
+		}
 	}
-	for (size_t i = 0; i < nf; i++)
-		sb_add(&tail, fs[i].body.buf, fs[i].body.len);
-	uint64_t *id_off = xcalloc(w->nr_ev, sizeof(*id_off));
-	for (size_t i = 0; i < w->nr_ev; i++) {
-		id_off[i] = base + tail.len;
-		if (w->ev[i].nr_ids)
-			sb_add(&tail, w->ev[i].ids, w->ev[i].nr_ids * 8);
-	}
-	uint64_t attrs_off = base + tail.len;
-	for (size_t i = 0; i < w->nr_ev; i++) {
-		struct perf_event_attr a = w->ev[i].attr;
-		a.size = PD_WRITER_ATTR_SIZE;
-		sb_add(&tail, &a, PD_WRITER_ATTR_SIZE);
-		put_u64(&tail, id_off[i]);
-		put_u64(&tail, w->ev[i].nr_ids * 8);
-	}
-	free(id_off);
 
 	struct pd_writer_header h;
-	memset(&h, 0, sizeof(h));
-	memcpy(&h.magic, "PERFILE2", 8);
-	h.size = PD_WRITER_HEADER_SIZE;
-	h.attr_size = PD_WRITER_ATTR_SIZE + 16;
-	h.attrs_offset = attrs_off;
-	h.attrs_size = w->nr_ev * (PD_WRITER_ATTR_SIZE + 16);
-	h.data_offset = PD_WRITER_HEADER_SIZE;
-	h.data_size = w->data_size;
-	for (size_t i = 0; i < nf; i++)
-		h.features[fs[i].bit / 64] |= 1ull << (fs[i].bit % 64);
+	fill_header(w, &h, attrs_off);
+	memcpy(h.features, features, sizeof(h.features));
 
-	rc = write_all(w, tail.buf, tail.len);
 	/* drop what lies past the tail: space reserved and not used, or data
 	 * past the last whole record after a full disk */
 	if (!rc && ftruncate(w->fd, (off_t)w->file_off) != 0)
@@ -599,9 +775,6 @@ int pd_writer_finish(struct pd_writer *w)
 	if (!rc && pwrite(w->fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
 		rc = pk_error(errno ? errno : EIO, "%s: cannot write the header: %s", w->path,
 			      strerror(errno ? errno : EIO));
-	sb_release(&tail);
-	for (size_t i = 0; i < nf; i++)
-		sb_release(&fs[i].body);
 	if (!rc && w->direct)
 		rc = copy_out(w);
 	if (!rc && close(w->fd) != 0)
@@ -621,10 +794,20 @@ int pd_writer_finish(struct pd_writer *w)
 	w->tmp = NULL;
 	if (cut && !w->failed)
 		/* the file is complete, but not all the data given */
-		rc = pk_error(ENOSPC, "%s: no space left on the device: kept the first %llu bytes of data",
-			      w->path, (unsigned long long)w->data_size);
+		rc = pk_error(ENOSPC, "%s: no space left on the device: kept the first %llu bytes of data%s",
+			      w->path, (unsigned long long)w->data_size,
+			      w->dropped_features == 1 ? " (without the build-ids)" :
+			      w->dropped_features == 2 ? " (without the header features)" : "");
 	pd_writer_abort(w); /* frees */
 	return rc;
+}
+
+uint64_t pd_writer_kept_samples(struct pd_writer *w)
+{
+	w->kept_samples = 0;
+	if (w->started && w->file_off >= w->data_off)
+		whole_records(w);
+	return w->kept_samples;
 }
 
 void pd_writer_abort(struct pd_writer *w)
@@ -643,6 +826,7 @@ void pd_writer_abort(struct pd_writer *w)
 	free(w->buf);
 	sb_release(&w->cmdline);
 	sb_release(&w->build_ids);
+	sb_release(&w->tracing);
 	free(w->tmp);
 	free(w->path);
 	free(w);

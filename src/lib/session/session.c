@@ -30,6 +30,7 @@ struct map {
 	uint64_t start, end, pgoff;
 	const char *dso;      /* interned */
 	bool no_symbols;      /* anon, [heap], [vdso], …: no ELF file to read */
+	bool deleted;         /* the kernel named it "PATH (deleted)" */
 };
 
 struct mapgroup {
@@ -79,6 +80,10 @@ struct session {
 	struct hashmap dsofiles;  /* dso pointer → the file to read for it ("" none) */
 	struct hashmap bids;      /* DSO path → its struct pd_build_id (BUILD_ID feature) */
 	uint64_t nr_replaced;     /* DSOs whose file changed since the recording */
+	struct {                  /* where broken frame-pointer chains end */
+		const char *dso;
+		uint64_t n;
+	} broken_dsos[8];
 };
 
 /* Map group generations, unique across sessions (see unwind.h). */
@@ -285,6 +290,9 @@ static uint64_t rd64(const uint8_t *p)
 	return v;
 }
 
+#define DELETED " (deleted)"
+#define DELETED_LEN (sizeof(DELETED) - 1)
+
 static bool dso_has_no_file(const char *name)
 {
 	return name[0] == '[' || !strncmp(name, "//anon", 6) || !strncmp(name, "/dev/zero", 9) ||
@@ -339,6 +347,11 @@ static void do_mmap(struct session *s, const struct perf_event_header *h, const 
 	if (m.end <= m.start)
 		return;
 	len = strnlen((const char *)p + fn_off, h->size - fn_off);
+	/* a file removed while mapped: the kernel appends " (deleted)"; the
+	 * DSO is the path (symbols come from the copy saved by its build-id) */
+	m.deleted = len > DELETED_LEN && !memcmp(p + fn_off + len - DELETED_LEN, DELETED, DELETED_LEN);
+	if (m.deleted)
+		len -= DELETED_LEN;
 	m.dso = intern(s, (const char *)p + fn_off, len);
 	m.no_symbols = dso_has_no_file(m.dso);
 	t = thread_findnew(s, pid, tid);
@@ -356,11 +369,14 @@ static void do_comm(struct session *s, const struct perf_event_header *h, const 
 	len = strnlen((const char *)p + 16, h->size - 16u);
 	t->comm = intern(s, (const char *)p + 16, len);
 	t->comm_known = true;
-	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
-		/* exec replaces the address space: the maps come anew */
-		t->mg->nr = 0;
+	/* exec: the old image's maps stay until the new image's maps overlap
+	 * them (mg_insert), as in perf.  The COMM comes early in execve,
+	 * before the new image is mapped and long before the task returns to
+	 * user space: samples until then still carry the old user stack
+	 * (__GI___execve in the old libc), and clearing the maps here named
+	 * those frames [unknown] */
+	if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
 		t->mg->gen = ++mg_gens;
-	}
 }
 
 static void do_fork(struct session *s, const struct perf_event_header *h, const uint8_t *p)
@@ -401,64 +417,6 @@ static int cmp_rec(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-static void index_records(struct session *s)
-{
-	const struct pd_file *f = s->f;
-	const struct perf_event_header *h;
-	uint64_t pos = 0, here = 0;
-	size_t alloc = 0;
-	bool sorted = true;
-	uint64_t last = 0;
-	bool id_time = f->evsels[0].attr.sample_id_all &&
-		       (f->evsels[0].attr.sample_type & PERF_SAMPLE_TIME);
-
-	alloc = f->data_size / 64 + 16;
-	s->recs = xmalloc(alloc * sizeof(*s->recs));
-	while (pd_next(f, &pos, &h) == 1) {
-		struct rec_ref r = { 0, here };
-
-		if (((uintptr_t)h & 7) || (here & 7) || (pos & 7)) {   /* absolute: the data offset may be odd */
-			/* perf's COMPRESSED records are not 8-byte multiples: count
-			 * them here, never touch them unaligned later */
-			uint32_t type;
-
-			memcpy(&type, h, sizeof(type));
-			if (type == PD_RECORD_COMPRESSED)
-				s->nr_compressed++;
-			here = pos;
-			continue;
-		}
-		here = pos;
-		if (h->type == PD_RECORD_COMPRESSED) {
-			s->nr_compressed++;
-			continue;
-		}
-		if (h->type == PERF_RECORD_SAMPLE) {
-			struct pd_sample smp;
-
-			if (pd_parse_sample(f, h, &smp) == 0 &&
-			    (smp.evsel->attr.sample_type & PERF_SAMPLE_TIME))
-				r.time = smp.time;
-		} else if (id_time && h->type < PD_RECORD_HEADER_ATTR) {
-			struct pd_sample_id sid;
-
-			if (pd_parse_sample_id(f, h, &sid) == 0 && sid.valid)
-				r.time = sid.time;
-		}
-		if (r.time < last)
-			sorted = false;
-		else
-			last = r.time;
-		if (s->nr_recs == alloc) {
-			alloc *= 2;
-			s->recs = xrealloc(s->recs, alloc * sizeof(*s->recs));
-		}
-		s->recs[s->nr_recs++] = r;
-	}
-	if (!sorted)
-		qsort(s->recs, s->nr_recs, sizeof(*s->recs), cmp_rec);
-}
-
 int session_open(struct session **out, const char *path, const struct session_opts *opts)
 {
 	struct session *s;
@@ -486,6 +444,20 @@ int session_open(struct session **out, const char *path, const struct session_op
 			hm_upsert(&s->bids, b->filename, strlen(b->filename), &created)->val.ptr =
 				(void *)b;
 	}
+	/* "PATH (deleted)" (a binary removed while it ran, whose copy record
+	 * saved by build-id) also names PATH, as the maps show it */
+	for (size_t i = 0; i < s->f->nr_build_ids; i++) {
+		const struct pd_build_id *b = &s->f->build_ids[i];
+		size_t l = b->filename ? strlen(b->filename) : 0;
+		int created;
+
+		if (l > DELETED_LEN && b->filename[0] == '/' &&
+		    !memcmp(b->filename + l - DELETED_LEN, DELETED, DELETED_LEN)) {
+			struct hm_entry *e = hm_upsert(&s->bids, b->filename, l - DELETED_LEN, &created);
+			if (created)
+				e->val.ptr = (void *)b;
+		}
+	}
 	sb_init(&s->tmp, 0);
 	s->syms = symcache_new();
 	symcache_set_demangle(s->syms, !s->opts.no_demangle);
@@ -500,7 +472,6 @@ int session_open(struct session **out, const char *path, const struct session_op
 		}
 	}
 	find_vdso_image(s);
-	index_records(s);
 	*out = s;
 	return 0;
 }
@@ -510,6 +481,13 @@ const struct pd_file *session_file(const struct session *s)
 	return s->f;
 }
 
+const char *session_thread_comm(struct session *s, uint32_t tid)
+{
+	struct thread *t = thread_find(s, tid);
+
+	return t ? t->comm : NULL;
+}
+
 const struct session_stats *session_stats(const struct session *s)
 {
 	return &s->stats;
@@ -517,7 +495,7 @@ const struct session_stats *session_stats(const struct session *s)
 
 /* ---- samples ---- */
 
-static const char *dso_file(struct session *s, const char *dso);
+static const char *dso_file(struct session *s, const char *dso, bool deleted);
 
 static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 {
@@ -558,7 +536,7 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 	fr->dso = m->dso;
 	file_off = fr->ip - m->start + m->pgoff;
 	fr->sym_off = file_off;
-	const char *file = m->no_symbols ? NULL : dso_file(s, m->dso);
+	const char *file = m->no_symbols ? NULL : dso_file(s, m->dso, m->deleted);
 
 	if (file || (m->no_symbols && s->vdso_image && !strcmp(m->dso, "[vdso]"))) {
 		fr->sym = symcache_resolve(s->syms, m->no_symbols ? s->vdso_image : file, file_off,
@@ -580,11 +558,12 @@ static bool same_bid(const char *path, const struct pd_build_id *b)
 }
 
 /* The file to read for dso: the DSO itself when its build-id is the one
- * recorded (or none was), else a copy by build-id from perf's cache
- * (~/.debug/.build-id/xx/rest[/elf]) or the debug tree
+ * recorded (or none was, unless the file was deleted when mapped: whatever
+ * is at the path now is another file), else a copy by build-id from perf's
+ * cache (~/.debug/.build-id/xx/rest[/elf]) or the debug tree
  * (/usr/lib/debug/.build-id/xx/rest.debug); NULL when none matches: a
  * rebuilt binary is never read for an old recording. */
-static const char *dso_file(struct session *s, const char *dso)
+static const char *dso_file(struct session *s, const char *dso, bool deleted)
 {
 	int created;
 	struct hm_entry *e = hm_upsert(&s->dsofiles, &dso, sizeof(dso), &created);
@@ -598,7 +577,11 @@ static const char *dso_file(struct session *s, const char *dso)
 	home = getenv("HOME");
 	be = hm_find(&s->bids, dso, strlen(dso));
 	b = be ? be->val.ptr : NULL;
-	if (b && b->size >= 2 && !same_bid(dso, b)) {
+	if (deleted && !(b && b->size >= 2)) {
+		res = NULL;
+		pk_warn("%s: deleted while it ran and no build-id was recorded for it: "
+			"its symbols are shown as [unknown]", dso);
+	} else if (b && b->size >= 2 && !same_bid(dso, b)) {
 		res = NULL;
 		for (unsigned i = 0; i < b->size; i++)
 			sb_addf(&hex, "%02x", b->data[i]);
@@ -629,6 +612,11 @@ static const char *dso_file(struct session *s, const char *dso)
 	return res;
 }
 
+const char *session_dso_file(struct session *s, const char *dso)
+{
+	return dso && dso[0] == '/' ? dso_file(s, dso, false) : NULL;
+}
+
 static struct inline_resolver *inl_get(struct session *s)
 {
 	if (!s->inl) {
@@ -650,7 +638,7 @@ static size_t expand_inlines(struct session *s, size_t n)
 
 		/* a caller's ip is a return address: look at the call itself */
 		const char *file = !fr->kernel && fr->sym && fr->addr && fr->dso[0] == '/'
-					   ? dso_file(s, fr->dso) : NULL;
+					   ? dso_file(s, fr->dso, false) : NULL;
 
 		if (file) {
 			sb_reset(&s->tmp);
@@ -705,7 +693,7 @@ const char *session_srcline(struct session *s, const struct pk_frame *fr)
 	if (!created)
 		return e->val.ptr;
 	sb_reset(&s->tmp);
-	const char *file = fr->addr && fr->dso[0] == '/' ? dso_file(s, fr->dso) : NULL;
+	const char *file = fr->addr && fr->dso[0] == '/' ? dso_file(s, fr->dso, false) : NULL;
 	if (file && inline_resolve_addr(inl_get(s), file, fr->addr, true, &s->tmp) == 0) {
 		/* the innermost item is the last: "name:file:line" */
 		const char *last = strrchr(s->tmp.buf, ';');
@@ -754,8 +742,10 @@ static size_t unwind_user(struct session *s, struct thread *t, const struct pd_s
 	bool trunc = false;
 	int got;
 
+	/* as perf (thread__resolve_callchain): the kernel part and the unwound
+	 * user part are each limited to max_stack frames */
 	if (s->opts.max_stack > 0)
-		max = (size_t)s->opts.max_stack > n ? (size_t)s->opts.max_stack - n : 0;
+		max = (size_t)s->opts.max_stack;
 	if (!max || !g)
 		return n;
 	if (!s->unw) {
@@ -780,7 +770,7 @@ static size_t unwind_user(struct session *s, struct thread *t, const struct pd_s
 			if (!s->vdso_image || strcmp(dso, "[vdso]"))
 				continue;
 			dso = s->vdso_image;
-		} else if (!(dso = dso_file(s, dso))) {
+		} else if (!(dso = dso_file(s, dso, m->deleted))) {
 			continue;
 		}
 		s->umaps[nm++] = (struct unwind_map){ m->start, m->end, m->pgoff, dso };
@@ -802,6 +792,72 @@ unwind:
 		fr->kernel = false;
 	}
 	return n;
+}
+
+bool pk_sym_is_entry(const char *sym)
+{
+	static const char *const exact[] = {
+		"_start", "__libc_start_call_main", "_dl_start_user", "_dl_start", "clone", "clone3",
+		"start_thread", "thread_start", "runtime.goexit", "runtime.rt0_go", "runtime.mstart",
+	};
+
+	if (!sym)
+		return false;
+	if (!strncmp(sym, "__libc_start_main", 17) || !strncmp(sym, "__clone", 7))
+		return true;   /* __libc_start_main_impl, …@@GLIBC_2.34, __clone3, __clone_internal */
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (!strcmp(sym, exact[i]))
+			return true;
+	return false;
+}
+
+/* A frame-pointer chain of n resolved frames: whole or broken (session.h). */
+static void count_fp_chain(struct session *s, size_t n)
+{
+	const struct pk_frame *outer = NULL;
+
+	for (size_t i = n; i-- > 0;)
+		if (!s->frames[i].kernel) {
+			outer = &s->frames[i];
+			break;
+		}
+	if (!outer)
+		return;   /* kernel only */
+	s->stats.nr_fp_chains++;
+	if (pk_sym_is_entry(outer->sym))
+		return;
+	s->stats.nr_fp_broken++;
+	size_t k, nk = sizeof(s->broken_dsos) / sizeof(s->broken_dsos[0]);
+	for (k = 0; k < nk && s->broken_dsos[k].dso && s->broken_dsos[k].dso != outer->dso; k++)
+		;
+	if (k < nk) {
+		s->broken_dsos[k].dso = outer->dso;
+		s->broken_dsos[k].n++;
+	}
+}
+
+static void warn_fp_chains(const struct session *s)
+{
+	const struct session_stats *st = &s->stats;
+	const char *dso = NULL;
+	uint64_t most = 0;
+
+	if (st->nr_fp_chains < 20 || st->nr_fp_broken == st->nr_fp_chains ||
+	    st->nr_fp_broken * 10 < st->nr_fp_chains)
+		return;
+	for (size_t k = 0; k < sizeof(s->broken_dsos) / sizeof(s->broken_dsos[0]); k++)
+		if (s->broken_dsos[k].n > most) {
+			most = s->broken_dsos[k].n;
+			dso = s->broken_dsos[k].dso;
+		}
+	const char *base = dso ? strrchr(dso, '/') : NULL;
+	pk_warn("%s: %.0f%% of the frame-pointer call chains (%llu of %llu samples) stop before the "
+		"program's entry (_start, __libc_start_main, clone, start_thread): their callers are "
+		"lost, most in %s, likely built without frame pointers (as Debian's libc); record "
+		"with --call-graph dwarf for whole stacks",
+		s->f->path, 100.0 * (double)st->nr_fp_broken / (double)st->nr_fp_chains,
+		(unsigned long long)st->nr_fp_broken, (unsigned long long)st->nr_fp_chains,
+		base ? base + 1 : dso ? dso : "[unknown]");
 }
 
 static int do_sample(struct session *s, const struct perf_event_header *h, session_sample_fn fn,
@@ -861,6 +917,8 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 	}
 	for (size_t i = 0; i < n; i++)
 		resolve(s, t, &s->frames[i]);
+	if (raw.callchain && raw.nr_callchain && !s->opts.no_callchain && !dwarf && !truncated && !cut)
+		count_fp_chain(s, n);
 	if (s->opts.inline_)
 		n = expand_inlines(s, n);
 	if (truncated) {
@@ -892,63 +950,162 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 	return fn(&smp, arg);
 }
 
+static int process_record(struct session *s, uint64_t rpos, session_sample_fn fn, void *arg,
+			  uint64_t *bad, uint64_t *bad_off)
+{
+	const uint8_t *p = s->f->map + s->f->data_offset + rpos;
+	const struct perf_event_header *h = (const struct perf_event_header *)p;
+	int ret = 0;
+
+	s->stats.nr_records++;
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+	{
+		bool malformed = false;
+
+		ret = do_sample(s, h, fn, arg, &malformed);
+		if (malformed && !(*bad)++)
+			*bad_off = pd_offset(s->f, h);
+		break;
+	}
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		do_mmap(s, h, p);
+		break;
+	case PERF_RECORD_COMM:
+		do_comm(s, h, p);
+		break;
+	case PERF_RECORD_FORK:
+		do_fork(s, h, p);
+		break;
+	case PERF_RECORD_LOST:
+		if (h->size >= 24)
+			sat_add(&s->stats.nr_lost_records, rd64(p + 16));
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		/* PERF_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15): dropped
+		 * by a BPF filter, not lost; perf does not count them */
+		if (h->size >= 16 && !(h->misc & (1u << 15)))
+			sat_add(&s->stats.nr_lost, rd64(p + 8));
+		break;
+	default:
+		break;   /* EXIT keeps the thread: late samples still resolve */
+	}
+	return ret;
+}
+
+/* Process the queued records with time <= upto in time order (file order
+ * for equal times) and keep the others queued. */
+static int flush_queue(struct session *s, uint64_t upto, uint64_t next_pos, bool *sorted,
+		       session_sample_fn fn, void *arg, uint64_t *bad, uint64_t *bad_off)
+{
+	size_t i, n = s->nr_recs;
+	int ret = 0;
+
+	if (!*sorted)
+		qsort(s->recs, n, sizeof(*s->recs), cmp_rec);
+	*sorted = true;
+	for (i = 0; i < n && s->recs[i].time <= upto && !ret; i++)
+		ret = process_record(s, s->recs[i].pos, fn, arg, bad, bad_off);
+	memmove(s->recs, s->recs + i, (n - i) * sizeof(*s->recs));
+	s->nr_recs = n - i;
+	/* the file before the lowest record still queued is done with */
+	uint64_t low = next_pos;
+	for (size_t k = 0; k < s->nr_recs; k++)
+		if (s->recs[k].pos < low)
+			low = s->recs[k].pos;
+	pd_release_before(s->f, low);
+	return ret;
+}
+
+/*
+ * Records are applied in time order as perf does (ordered_events): they are
+ * queued, and at each FINISHED_ROUND the queued records up to the largest
+ * time seen before the previous round are sorted and processed, the rest
+ * wait.  Memory then follows a round's records (two at most), not the
+ * file's: a file without rounds is sorted whole, as before.
+ */
 int session_process(struct session *s, session_sample_fn fn, void *arg)
 {
-	uint64_t bad = 0, bad_off = 0;
+	const struct pd_file *f = s->f;
+	const struct perf_event_header *h;
+	uint64_t bad = 0, bad_off = 0, pos = 0, here = 0, last = 0, seen_max = 0, limit = 0;
+	size_t alloc = 1024;
+	bool sorted = true;
+	bool id_time = f->nr_evsels && f->evsels[0].attr.sample_id_all &&
+		       (f->evsels[0].attr.sample_type & PERF_SAMPLE_TIME);
 	int ret = 0;
 
 	memset(&s->stats, 0, sizeof(s->stats));
-	for (size_t i = 0; i < s->nr_recs; i++) {
-		const uint8_t *p = s->f->map + s->f->data_offset + s->recs[i].pos;
-		const struct perf_event_header *h = (const struct perf_event_header *)p;
+	memset(s->broken_dsos, 0, sizeof(s->broken_dsos));
+	s->nr_compressed = 0;
+	free(s->recs);
+	s->recs = xmalloc(alloc * sizeof(*s->recs));
+	s->nr_recs = 0;
+	while (!ret && pd_next(f, &pos, &h) == 1) {
+		struct rec_ref r = { 0, here };
 
-		s->stats.nr_records++;
-		/* records are read in time order, at most a few rounds apart:
-		 * the file's pages need not stay resident once passed */
-		if (i && !(i % (1u << 16)))
-			pd_drop_pages(s->f);
-		switch (h->type) {
-		case PERF_RECORD_SAMPLE:
-		{
-			bool malformed = false;
+		if (((uintptr_t)h & 7) || (here & 7) || (pos & 7)) {   /* absolute: the data offset may be odd */
+			/* perf's COMPRESSED records are not 8-byte multiples: count
+			 * them here, never touch them unaligned later */
+			uint32_t type;
 
-			ret = do_sample(s, h, fn, arg, &malformed);
-			if (ret)
-				return ret;
-			if (malformed && !bad++)
-				bad_off = pd_offset(s->f, h);
-			break;
+			memcpy(&type, h, sizeof(type));
+			if (type == PD_RECORD_COMPRESSED)
+				s->nr_compressed++;
+			here = pos;
+			continue;
 		}
-		case PERF_RECORD_MMAP:
-		case PERF_RECORD_MMAP2:
-			do_mmap(s, h, p);
-			break;
-		case PERF_RECORD_COMM:
-			do_comm(s, h, p);
-			break;
-		case PERF_RECORD_FORK:
-			do_fork(s, h, p);
-			break;
-		case PERF_RECORD_LOST:
-			if (h->size >= 24)
-				sat_add(&s->stats.nr_lost_records, rd64(p + 16));
-			break;
-		case PERF_RECORD_LOST_SAMPLES:
-			/* PERF_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15): dropped
-			 * by a BPF filter, not lost; perf does not count them */
-			if (h->size >= 16 && !(h->misc & (1u << 15)))
-				sat_add(&s->stats.nr_lost, rd64(p + 8));
-			break;
-		default:
-			break;   /* EXIT keeps the thread: late samples still resolve */
+		here = pos;
+		if (h->type == PD_RECORD_COMPRESSED) {
+			s->nr_compressed++;
+			continue;
 		}
+		if (h->type == PD_RECORD_FINISHED_ROUND) {
+			s->stats.nr_records++;
+			ret = flush_queue(s, limit, pos, &sorted, fn, arg, &bad, &bad_off);
+			limit = seen_max;
+			/* the queue is sorted now: a new record compares with its end */
+			last = s->nr_recs ? s->recs[s->nr_recs - 1].time : 0;
+			continue;
+		}
+		if (h->type == PERF_RECORD_SAMPLE) {
+			struct pd_sample smp;
+
+			if (pd_parse_sample(f, h, &smp) == 0 &&
+			    (smp.evsel->attr.sample_type & PERF_SAMPLE_TIME))
+				r.time = smp.time;
+		} else if (id_time && h->type < PD_RECORD_HEADER_ATTR) {
+			struct pd_sample_id sid;
+
+			if (pd_parse_sample_id(f, h, &sid) == 0 && sid.valid)
+				r.time = sid.time;
+		}
+		if (r.time < last)
+			sorted = false;
+		last = r.time;
+		if (r.time > seen_max)
+			seen_max = r.time;
+		if (s->nr_recs == alloc) {
+			alloc *= 2;
+			s->recs = xrealloc(s->recs, alloc * sizeof(*s->recs));
+		}
+		s->recs[s->nr_recs++] = r;
 	}
+	if (!ret)
+		ret = flush_queue(s, UINT64_MAX, pos, &sorted, fn, arg, &bad, &bad_off);
+	free(s->recs);
+	s->recs = NULL;
+	s->nr_recs = 0;
+	if (ret)
+		return ret;
 	if (s->nr_compressed)
 		pk_warn("%s: %llu compressed records (perf record -z) skipped: not supported", s->f->path,
 			(unsigned long long)s->nr_compressed);
 	if (bad)
 		pk_warn("%s: %llu malformed samples skipped (first at offset %llu)", s->f->path,
 			(unsigned long long)bad, (unsigned long long)bad_off);
+	warn_fp_chains(s);
 	return 0;
 }
 

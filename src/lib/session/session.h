@@ -9,7 +9,11 @@
  * FORK, EXIT, MMAP and MMAP2 update the thread table, so a sample is
  * resolved against the comm and maps its thread had at that instant: a
  * child before exec shows its parent's comm and binary, after exec its own.
- * A forked thread inherits its parent's maps and comm.
+ * A forked thread inherits its parent's maps and comm.  An exec (COMM with
+ * PERF_RECORD_MISC_COMM_EXEC) keeps the old image's maps until the new
+ * image's MMAPs overlap them, as perf does: a sample taken inside execve
+ * after the COMM, while the kernel loads the new image, still has the old
+ * image's user stack (__GI___execve in the old libc).
  *
  * Frames: with PERF_SAMPLE_CALLCHAIN the callchain (PERF_CONTEXT_* markers
  * switch between kernel and user address spaces and are not frames), else
@@ -34,6 +38,18 @@
  * callers: it gets an extra outermost frame with sym "[truncated]" (dso
  * "[unknown]", ip 0) and counts in nr_truncated.  A stack cut by max_stack
  * is not marked.
+ *
+ * Broken frame-pointer chains: a library built without frame pointers
+ * (Debian's libc) cuts the -g chains of samples taken in it (or leaves
+ * garbage behind), and the samples show up as callerless roots.  The rule:
+ * a frame-pointer chain (not DWARF, not truncated) with user frames is whole
+ * when its outermost user frame is a program or thread entry
+ * (pk_sym_is_entry: _start, __libc_start_main…, clone…, start_thread, …),
+ * else broken.  When at least 20 such chains were seen, some are whole (so
+ * the entries can be named at all: not a stripped or static program) and
+ * at least 10 % are broken, session_process() adds one warning
+ * (pk_warn) with the share, the DSO most broken chains end in, and
+ * `--call-graph dwarf`.  The counts are in session_stats.
  */
 #ifndef PERFKIT_SESSION_H
 #define PERFKIT_SESSION_H
@@ -80,7 +96,10 @@ struct pk_sample {
 
 struct session_opts {
 	bool no_callchain;    /* use the sample ip only even with a callchain */
-	int max_stack;        /* 0: no limit; else keep at most this many frames */
+	int max_stack;        /* 0: no limit; else keep at most this many frames
+				 of the recorded chain, and at most this many
+				 unwound user frames of a DWARF sample (perf's
+				 rule: its kernel part and user part apart) */
 	bool no_demangle;     /* raw ELF symbol names (default: C++/Rust demangled) */
 	bool inline_;         /* expand inlined functions from DWARF into frames of
 				 their own (user-space frames with debug info;
@@ -97,7 +116,15 @@ struct session_stats {
 				  the kernel could not put in a full ring buffer) */
 	uint64_t total_period;
 	uint64_t nr_truncated; /* samples whose stack was cut short (see below) */
+	uint64_t nr_fp_chains; /* frame-pointer chains with user frames (above) */
+	uint64_t nr_fp_broken; /* … whose outermost user frame is no entry */
 };
+
+/* Whether sym names a program or thread entry, the outermost frame of a
+ * whole user stack: _start, __libc_start_main (any version suffix),
+ * __libc_start_call_main, _dl_start_user, clone, clone3, __clone*,
+ * start_thread, thread_start, Go's runtime.goexit/rt0_go/mstart. */
+bool pk_sym_is_entry(const char *sym);
 
 struct session;
 
@@ -115,11 +142,23 @@ int session_process(struct session *s, session_sample_fn fn, void *arg);
 
 const struct session_stats *session_stats(const struct session *s);
 
+/* The command name thread tid has now (after session_process: its last
+ * one, as perf's "pid"/"tid" sort keys show a thread), or NULL for a
+ * thread never seen. */
+const char *session_thread_comm(struct session *s, uint32_t tid);
+
 /* The source line of a user frame, "file.c:LINE" (file basename, innermost
  * inlined function's line) from DWARF, else "DSO[+OFF]" (DSO basename, OFF
  * in hex) as perf shows it, "[unknown]" without a DSO.  Interned in the
  * session; each (DSO, address) resolved once. */
 const char *session_srcline(struct session *s, const struct pk_frame *fr);
+
+/* The file to read for the user DSO dso (a pk_frame's dso pointer, as the
+ * session interned it): dso itself when its build-id is the one recorded
+ * (or none was), else its copy by build-id (~/.debug, /usr/lib/debug), the
+ * same file symbols came from; NULL when none matches (a missing or
+ * rebuilt binary: its warning is queued with pk_warn once). */
+const char *session_dso_file(struct session *s, const char *dso);
 void session_close(struct session *s);
 
 #endif

@@ -93,8 +93,15 @@ static int parse_parallel(struct ps_collapser *c, const struct collapse_opts *o,
 		size_t end = len;
 		if (i + 1 < n) {
 			size_t want = len / n * (i + 1);
+			/* a blank line: "\n\n", or "\n\r\n" in CRLF text */
 			const char *cut = want > start ? memmem(buf + want, len - want, "\n\n", 2) : NULL;
-			end = cut ? (size_t)(cut - buf) + 2 : len;
+			const char *crlf = want > start ? memmem(buf + want, len - want, "\n\r\n", 3) : NULL;
+			size_t step = 2;
+			if (crlf && (!cut || crlf < cut)) {
+				cut = crlf;
+				step = 3;
+			}
+			end = cut ? (size_t)(cut - buf) + step : len;
 		}
 		struct piece *p = &pieces[np++];
 		p->c = i ? psc_new(o, &p->f) : c;
@@ -175,7 +182,25 @@ static int collapse_perfdata_stream(const unsigned char magic[8], struct ps_coll
 	return ret;
 }
 
+const char *collapse_count_unit(const char *event, char *buf, size_t size)
+{
+	size_t n = event ? psc_event_base_len(event, strlen(event)) : 0;
+
+	if (!n)
+		return "samples";
+	if ((n == 9 && !memcmp(event, "cpu-clock", 9)) || (n == 10 && !memcmp(event, "task-clock", 10)))
+		return "ns";
+	snprintf(buf, size, "%.*s", (int)n, event);
+	return buf;
+}
+
 int collapse_file(const char *path_or_dash, const struct collapse_opts *o, struct folded *out)
+{
+	return collapse_file_info(path_or_dash, o, out, NULL);
+}
+
+int collapse_file_info(const char *path_or_dash, const struct collapse_opts *o,
+		       struct folded *out, struct collapse_info *info)
 {
 	bool is_stdin = !path_or_dash || !strcmp(path_or_dash, "-");
 	const char *name = is_stdin ? "<stdin>" : path_or_dash;
@@ -184,6 +209,8 @@ int collapse_file(const char *path_or_dash, const struct collapse_opts *o, struc
 	size_t got;
 	int ret;
 
+	if (info)
+		info->event[0] = '\0';
 	if (fd < 0)
 		return pk_error(errno, "cannot open '%s': %s", name, strerror(errno));
 	ret = read_full(fd, name, magic, sizeof(magic), &got);
@@ -221,6 +248,8 @@ int collapse_file(const char *path_or_dash, const struct collapse_opts *o, struc
 			ret = psc_parse_fd(c, fd, name, magic, got, gz);
 		}
 	}
+	if (info)
+		snprintf(info->event, sizeof(info->event), "%s", psc_event(c));
 	psc_finish(c);
 	psc_free(c);
 out:

@@ -13,8 +13,9 @@
  *
  * Output: stacks root first, the first frame being the process name (with
  * "-PID" / "-PID/TID" under pid/tid; spaces become '_'); each sample
- * weighs its period (a missing or "0" period counts 1, as in the Perl
- * script), or 1 with count.  Only samples of one event are kept: opts
+ * weighs its period (a missing period counts 1; a period of 0 counts 0, as
+ * in inferno and perf report, where the Perl script counts it 1), or 1
+ * with count.  Only samples of one event are kept: opts
  * event_filter, or by default the first event seen (a warning is queued
  * with pk_warn when others are dropped).
  *
@@ -58,6 +59,8 @@ struct collapse_opts {
 	bool context;      /* --context: with inline_, add file:line */
 	bool srcline;      /* --srcline: input has perf script -F+srcline lines */
 	bool count;        /* --count: every sample weighs 1, not its period */
+	bool demangle;     /* --demangle: text input: demangle mangled C++/Rust
+			      names (perf script --no-demangle output) */
 	const char *event_filter; /* NULL or "": the first event seen */
 	/* perf.data input only (text input has its names and frames set) */
 	int max_stack;     /* --max-stack N: at most N frames a stack (0: all) */
@@ -68,6 +71,22 @@ struct collapse_opts {
  * caller has folded_init'ed; stacks from several files accumulate). */
 int collapse_file(const char *path_or_dash, const struct collapse_opts *o,
 		  struct folded *out);
+
+/* What a collapse kept, for naming its counts. */
+struct collapse_info {
+	char event[128];   /* the event whose samples were kept ("" if none) */
+};
+
+/* collapse_file, and the event kept in *info (info may be NULL). */
+int collapse_file_info(const char *path_or_dash, const struct collapse_opts *o,
+		       struct folded *out, struct collapse_info *info);
+
+/* The unit of the counts of a collapse that weighed samples by their
+ * period, for a flame graph's --countname (flamegraph.pl's convention:
+ * the count names what is counted): "ns" for cpu-clock and task-clock
+ * (their periods are nanoseconds), the event's name without modifiers
+ * otherwise ("cycles", "page-faults"), "samples" for an empty event. */
+const char *collapse_count_unit(const char *event, char *buf, size_t size);
 
 /* Same for perf script text already in memory (name is used in messages). */
 int collapse_text(const char *buf, size_t len, const char *name,

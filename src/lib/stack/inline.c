@@ -15,6 +15,7 @@ struct inline_resolver {
 	struct hashmap results;  /* "ctx\0dso\0pc" → strdup'd result or NULL */
 	struct strbuf key;
 	bool no_mark;          /* inline_resolver_set_mark(r, false) */
+	struct hashmap paths;    /* absolute source paths made by inline_resolve_frames */
 };
 
 static const Dwfl_Callbacks offline_cb = {
@@ -30,6 +31,7 @@ struct inline_resolver *inline_resolver_new(void)
 
 	hm_init(&r->dsos);
 	hm_init(&r->results);
+	hm_init(&r->paths);
 	sb_init(&r->key, 0);
 	return r;
 }
@@ -45,6 +47,7 @@ void inline_resolver_free(struct inline_resolver *r)
 		free(r->results.entries[i].val.ptr);
 	hm_release(&r->dsos);
 	hm_release(&r->results);
+	hm_release(&r->paths);
 	sb_release(&r->key);
 	free(r);
 }
@@ -103,19 +106,6 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
-static void add_item(struct strbuf *items, const char *name, const char *file, int line,
-		     bool context, bool mark)
-{
-	/* items are collected inner first, separated by '\n' */
-	if (items->len)
-		sb_addch(items, '\n');
-	sb_addstr(items, name ? name : "??");
-	if (context)
-		sb_addf(items, ":%s:%d", file ? base_name(file) : "??", line);
-	if (mark)
-		sb_add(items, "_[i]", 4);
-}
-
 static int first_module(Dwfl_Module *m, void **ud, const char *n, Dwarf_Addr a, void *arg)
 {
 	*(Dwfl_Module **)arg = m;
@@ -136,11 +126,14 @@ static bool first_function(const Dwarf_Die *scopes, int n, int from, Dwarf_Die *
 	return false;
 }
 
-static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, bool mark, struct strbuf *out)
+/* The chain at elf_pc, innermost first, into fr[0..max): each function
+ * (real or inlined) with the file:line executing in it.  Returns the count
+ * or -ENOENT. */
+static int collect(Dwfl_Module *mod, uint64_t elf_pc, struct inline_frame *fr, int max,
+		   const char **comp_dir)
 {
 	Dwarf_Addr bias = 0;
-	struct strbuf items = STRBUF_INIT;
-	int ret = -ENOENT;
+	int nfr = 0;
 
 	dwfl_module_getelf(mod, &bias);
 	uint64_t pc = elf_pc + bias;
@@ -172,6 +165,11 @@ static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, bool mark, s
 			dwarf_lineno(dl, &line);
 		}
 	}
+	if (comp_dir) {
+		Dwarf_Attribute ca;
+
+		*comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &ca));
+	}
 	Dwarf_Die *scopes = NULL;
 	int n = dwarf_getscopes(cu, pc - bias, &scopes);
 	Dwarf_Files *files = NULL;
@@ -181,9 +179,12 @@ static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, bool mark, s
 	bool have = first_function(scopes, n, 0, &die);
 	free(scopes);
 	/* innermost function, then each inlined call's caller (as eu-addr2line -i) */
-	for (int depth = 0; have && depth < 256; depth++) {
-		add_item(&items, dwarf_diename(&die), file, line, context,
-			 mark && dwarf_tag(&die) == DW_TAG_inlined_subroutine);
+	for (int depth = 0; have && depth < 256 && nfr < max; depth++) {
+		fr[nfr].name = dwarf_diename(&die);
+		fr[nfr].file = file;
+		fr[nfr].line = line;
+		fr[nfr].inlined = dwarf_tag(&die) == DW_TAG_inlined_subroutine;
+		nfr++;
 		if (dwarf_tag(&die) != DW_TAG_inlined_subroutine)
 			break;
 		Dwarf_Attribute a;
@@ -199,22 +200,25 @@ static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, bool mark, s
 		have = first_function(up, m, 1, &die);   /* up[0] is die itself */
 		free(up);
 	}
-	if (items.len) {
-		/* reverse: outermost first, joined by ';' */
-		size_t end = items.len;
-		while (end) {
-			size_t st = end;
-			while (st && items.buf[st - 1] != '\n')
-				st--;
-			if (end != items.len)
-				sb_addch(out, ';');
-			sb_add(out, items.buf + st, end - st);
-			end = st ? st - 1 : 0;
-		}
-		ret = 0;
+	return nfr ? nfr : -ENOENT;
+}
+
+static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, bool mark, struct strbuf *out)
+{
+	struct inline_frame fr[256];
+	int n = collect(mod, elf_pc, fr, 256, NULL);
+
+	/* outermost first, joined by ';' */
+	for (int i = n; i-- > 0;) {
+		if (i != n - 1)
+			sb_addch(out, ';');
+		sb_addstr(out, fr[i].name ? fr[i].name : "??");
+		if (context)
+			sb_addf(out, ":%s:%d", fr[i].file ? base_name(fr[i].file) : "??", fr[i].line);
+		if (mark && fr[i].inlined)
+			sb_add(out, "_[i]", 4);
 	}
-	sb_release(&items);
-	return ret;
+	return n > 0 ? 0 : -ENOENT;
 }
 
 int inline_resolve(struct inline_resolver *r, const char *pc, size_t pcl, const char *func,
@@ -311,4 +315,34 @@ int inline_resolve_addr(struct inline_resolver *r, const char *dso, uint64_t add
 	}
 	hm_find(&r->results, r->key.buf, r->key.len)->val.ptr = xstrdup(out->buf + before);
 	return 0;
+}
+
+int inline_resolve_frames(struct inline_resolver *r, const char *dso, uint64_t addr,
+			  struct inline_frame *out, size_t max)
+{
+	Dwfl_Module *m = dso_open(r, dso, strlen(dso));
+	int n;
+
+	if (!m || !max)
+		return -ENOENT;
+	const char *dir = NULL;
+
+	n = collect(m, addr, out, max > 256 ? 256 : (int)max, &dir);
+	if (n < 0)
+		return n;
+	/* a relative file name is relative to the unit's DW_AT_comp_dir */
+	for (int i = 0; i < n && dir; i++)
+		if (out[i].file && out[i].file[0] != '/') {
+			sb_reset(&r->key);
+			sb_addf(&r->key, "%s/%s", dir, out[i].file);
+			out[i].file = hm_intern(&r->paths, r->key.buf, r->key.len);
+		}
+	/* outermost first */
+	for (int i = 0, j = n - 1; i < j; i++, j--) {
+		struct inline_frame t = out[i];
+
+		out[i] = out[j];
+		out[j] = t;
+	}
+	return n;
 }

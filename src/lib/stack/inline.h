@@ -48,4 +48,22 @@ void inline_resolver_set_mark(struct inline_resolver *r, bool mark);
 int inline_resolve_addr(struct inline_resolver *r, const char *dso, uint64_t addr, bool context,
 			struct strbuf *out);
 
+/* The same chain as data, for annotate: out[0] is the real (outermost)
+ * function, out[n-1] the innermost; each item's file:line is the line
+ * executing in that function at addr — for every item but the last, the
+ * call site of the next one (DW_AT_call_file/line); for the last, addr's
+ * line-table entry.  file is the path DWARF names, made absolute with the
+ * unit's DW_AT_comp_dir when relative; NULL or line 0 when unknown; name NULL
+ * when the DIE has none.  Strings live as long as r.  Not cached.  Returns
+ * the number of items (at most max), or -ENOENT as above. */
+struct inline_frame {
+	const char *name;
+	const char *file;
+	int line;
+	bool inlined;        /* a DW_TAG_inlined_subroutine (all but out[0]) */
+};
+
+int inline_resolve_frames(struct inline_resolver *r, const char *dso, uint64_t addr,
+			  struct inline_frame *out, size_t max);
+
 #endif

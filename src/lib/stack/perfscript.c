@@ -8,6 +8,7 @@
  */
 #include "stack/perfscript.h"
 #include "stack/inline.h"
+#include "symbol/demangle.h"
 #include "base/error.h"
 #include "base/strbuf.h"
 
@@ -155,6 +156,8 @@ static int lr_next(struct lreader *r, const char **line, size_t *len)
 		if (nl) {
 			*line = r->buf + r->pos;
 			*len = (size_t)(nl - (r->buf + r->pos));
+			if (*len && nl[-1] == '\r')   /* CRLF text: "\r\n" ends a line */
+				(*len)--;
 			r->pos = r->scan = (size_t)(nl - r->buf) + 1;
 			r->lineno++;
 			return 1;
@@ -164,6 +167,8 @@ static int lr_next(struct lreader *r, const char **line, size_t *len)
 			if (r->pos < r->end) {
 				*line = r->buf + r->pos;
 				*len = r->end - r->pos;
+				if ((*line)[*len - 1] == '\r')
+					(*len)--;
 				r->pos = r->scan = r->end;
 				r->lineno++;
 				return 1;
@@ -217,6 +222,9 @@ struct ps_collapser {
 
 	struct inline_resolver *inl;
 	bool force_kernel;
+	struct strbuf dem;         /* --demangle scratch */
+	char *rust;                /* pk_rust_legacy_fixup scratch */
+	size_t arust;
 };
 
 struct ps_collapser *psc_new(const struct collapse_opts *o, struct folded *out)
@@ -234,6 +242,7 @@ struct ps_collapser *psc_new(const struct collapse_opts *o, struct folded *out)
 	sb_init(&c->pname, 64);
 	sb_init(&c->key, 0);
 	sb_init(&c->pname_tmp, 0);
+	sb_init(&c->dem, 0);
 	if (o->event_filter && *o->event_filter)
 		sb_addstr(&c->filter, o->event_filter);
 	c->name = "<input>";
@@ -260,6 +269,8 @@ void psc_free(struct ps_collapser *c)
 	sb_release(&c->pname);
 	sb_release(&c->key);
 	sb_release(&c->pname_tmp);
+	sb_release(&c->dem);
+	free(c->rust);
 	for (int i = 0; i < MAX_WARN_LINES; i++)
 		sb_release(&c->warn_text[i]);
 	inline_resolver_free(c->inl);
@@ -337,15 +348,52 @@ static void tmpl_step(const char *s, size_t n, size_t *i, int *depth)
 		*i = k + 2;
 		return;
 	}
-	if (s[k] == '<')
+	if (s[k] == '<' || s[k] == '{')
 		(*depth)++;
-	else if (s[k] == '>' && *depth > 0)
+	else if ((s[k] == '>' || s[k] == '}') && *depth > 0)
 		(*depth)--;
 	*i = k + 1;
 }
 
+/* s[i] == '(' opens the parameter list of a function that encloses a
+ * local entity ("f(int)::{lambda(int)#1}", "A::g() const::S::h"): its
+ * ')', cv- and ref-qualifiers, then "::".  Returns the index after the
+ * "::", or 0 when it is not one. */
+static size_t enclosing_params_end(const char *s, size_t n, size_t i)
+{
+	static const char *const quals[] = { " const", " volatile", " &&", " &" };
+	int par = 0;
+
+	for (; i < n; i++) {
+		if (s[i] == '(') {
+			par++;
+		} else if (s[i] == ')' && --par == 0) {
+			break;
+		}
+	}
+	if (i >= n)
+		return 0;
+	i++;
+	for (bool more = true; more;) {
+		more = false;
+		for (size_t q = 0; q < sizeof(quals) / sizeof(quals[0]); q++) {
+			size_t ql = strlen(quals[q]);
+			if (n - i >= ql && !memcmp(s + i, quals[q], ql)) {
+				i += ql;
+				more = true;
+			}
+		}
+	}
+	return n - i >= 2 && s[i] == ':' && s[i + 1] == ':' ? i + 2 : 0;
+}
+
 /* Length of s after Perl's s/\((?!anonymous namespace\)).*$// with the
- * template correction: a '(' inside <…> that closes later is kept. */
+ * C++ corrections: a '(' inside <…> or {…} ("{lambda(int)#1}") that closes
+ * later is kept, and so is the parameter list of a function that encloses
+ * a local entity ("f(int)::{lambda(int)#1}::operator()(int) const" becomes
+ * "f(int)::{lambda(int)#1}::operator", not "f": perf shows the lambda as
+ * "f(int)::{lambda(int)#1}::operator()", and cutting at its first '('
+ * would draw a lambda called by f as f calling itself). */
 static size_t cut_args(const char *s, size_t n)
 {
 	static const char anon[] = "anonymous namespace)";
@@ -366,8 +414,13 @@ static size_t cut_args(const char *s, size_t n)
 	depth = 0;
 	while (i < n) {
 		if (s[i] == '(' && !(n - i - 1 >= anonl && !memcmp(s + i + 1, anon, anonl)) &&
-		    (depth == 0 || i >= z))
-			return i;
+		    (depth == 0 || i >= z)) {
+			size_t e = enclosing_params_end(s, n, i);
+			if (!e)
+				return i;
+			i = e;
+			continue;
+		}
 		tmpl_step(s, n, &i, &depth);
 	}
 	return n;
@@ -387,10 +440,15 @@ static bool is_go_method(const char *s, size_t n)
 	return false;
 }
 
-/* m:/tmp/perf-\d+\.map: */
+/* m:/tmp/perf-\d+\.map: (a perf map), or a DSO that perf inject --jit
+ * wrote from a jitdump: "…/jitted-PID-N.so" (as inferno tags them). */
 static bool is_jit_map(const char *m, size_t n)
 {
 	const char *p = m, *e = m + n;
+
+	if (n > 10 && !memcmp(m + n - 3, ".so", 3) &&
+	    (!memcmp(m, "jitted-", 7) || mem_find(m, n, "/jitted-", 8)))
+		return true;
 
 	while ((p = mem_find(p, (size_t)(e - p), "/tmp/perf-", 10))) {
 		const char *d = p + 10, *q = d;
@@ -428,11 +486,32 @@ static bool inline_excluded(const char *m, size_t n)
 	return false;
 }
 
+/* The kernel image with an optional version suffix: "vmlinux",
+ * "/usr/lib/debug/boot/vmlinux-5.4.14-cloudflare-2020.1.11" (the last
+ * "vmlinux" followed only by [A-Za-z0-9._-]). */
+static bool is_vmlinux(const char *m, size_t n)
+{
+	const char *v = NULL;
+
+	for (const char *p = m; (p = mem_find(p, (size_t)(m + n - p), "vmlinux", 7)); p++)
+		v = p;
+	if (!v)
+		return false;
+	for (const char *p = v + 7; p < m + n; p++)
+		if (!is_word((unsigned char)*p) && *p != '-' && *p != '.')
+			return false;
+	return true;
+}
+
+/* A kernel DSO: "[kernel.kallsyms]", "[mod]", a vmlinux (versioned too),
+ * a module file "….ko"; never one naming "unknown".  The Perl script takes
+ * m/(^\[|vmlinux$)/; the versioned vmlinux and .ko are inferno's. */
 static bool is_kernel_mod(const char *m, size_t n)
 {
 	if (mem_find(m, n, "unknown", 7))
 		return false;
-	return (n && m[0] == '[') || (n >= 7 && !memcmp(m + n - 7, "vmlinux", 7));
+	return (n && m[0] == '[') || is_vmlinux(m, n) ||
+	       (n > 3 && !memcmp(m + n - 3, ".ko", 3));
 }
 
 /* Append a srcline line (perf script -F+srcline) to func, as the Perl
@@ -466,6 +545,27 @@ static void add_srcline(struct ps_collapser *c, struct strbuf *func)
 	}
 }
 
+/* The Perl script skips a frame whose symbol starts with '(' ("skip
+ * process names", a rule from the perf script of 2012).  Only a symbol
+ * that is one parenthesised group and nothing more is skipped here: C++
+ * names that start with a parenthesised qualifier are real functions
+ * ("(anonymous namespace)::helper"), and dropping them drew their samples
+ * as their caller's self time. */
+static bool is_process_name(const char *raw, size_t n)
+{
+	int par = 0;
+
+	if (!n || raw[0] != '(')
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (raw[i] == '(')
+			par++;
+		else if (raw[i] == ')' && --par == 0)
+			return i + 1 == n;
+	}
+	return true;   /* never closed: as the Perl script */
+}
+
 /* Name the frames of one frame line and store them as a group (root
  * first); returns the group index. */
 static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl,
@@ -495,8 +595,28 @@ static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl
 		if (e < rawl && e >= 3 && !memcmp(raw + e - 3, "+0x", 3))
 			rawl = e - 3;
 	}
-	if (rawl && raw[0] == '(')
+	if (is_process_name(raw, rawl))
 		goto done;
+	/* --demangle: names perf printed mangled (perf script --no-demangle) */
+	if (c->o.demangle && rawl >= 3 && pk_is_mangled(raw)) {
+		char *d = pk_demangle(raw, rawl, 0);
+		if (d) {
+			sb_reset(&c->dem);
+			sb_addstr(&c->dem, d);
+			free(d);
+			raw = c->dem.buf;
+			rawl = c->dem.len;
+		}
+	}
+	/* Rust legacy names a profiler demangled halfway ("…$LT$T$GT$::h…") */
+	{
+		GROW(c->rust, 0, c->arust, rawl + 1);
+		size_t rl = pk_rust_legacy_fixup(raw, rawl, c->rust);
+		if (rl) {
+			raw = c->rust;
+			rawl = rl;
+		}
+	}
 
 	/* split /->/ (trailing empty fields dropped) */
 	size_t end = rawl;
@@ -552,10 +672,16 @@ static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl
 				func->buf[i] = ':';
 		if (!is_go_method(func->buf, func->len))
 			sb_setlen(func, cut_args(func->buf, func->len));
+		/* quotes: the Perl script deletes every ' and " (for
+		 * "RegExp:[&<>\"\']" of a JavaScript perf map); only those
+		 * escaped with a backslash are dropped here, so that names
+		 * holding quotes keep them ("RegExp:[&<>"']", Rust's
+		 * "Split<'a, P>", C++'s operator"") */
 		{
 			size_t w = 0;
 			for (size_t i = 0; i < func->len; i++)
-				if (func->buf[i] != '"' && func->buf[i] != '\'')
+				if (!((func->buf[i] == '"' || func->buf[i] == '\'') && i > 0 &&
+				      func->buf[i - 1] == '\\'))
 					func->buf[w++] = func->buf[i];
 			sb_setlen(func, w);
 		}
@@ -646,7 +772,27 @@ static void flush_sample(struct ps_collapser *c)
 	c->have_pname = false;
 }
 
-/* Event filter; false when the sample is dropped. */
+/* Length of an event name without its perf modifiers ("cycles:u",
+ * "cpu-clock:uhH", "cycles:ppp" → "cycles", "cpu-clock"): the part after
+ * the last ':' when it is only modifier letters.  A tracepoint
+ * ("sched:sched_switch") keeps its name. */
+size_t psc_event_base_len(const char *ev, size_t evl)
+{
+	const char *colon = memrchr(ev, ':', evl);
+
+	if (!colon || colon == ev || colon + 1 == ev + evl)
+		return evl;
+	for (const char *p = colon + 1; p < ev + evl; p++)
+		if (!strchr("ukhIGHpPSDWeb", *p) || !*p)
+			return evl;
+	return (size_t)(colon - ev);
+}
+
+/* Event filter; false when the sample is dropped.  The default filter (the
+ * first event seen) and a filter given without modifiers match an event
+ * whatever its modifiers (perf script prints "cycles:u" on some lines and
+ * "cycles" on others of one recording; inferno reads both as "cycles"); a
+ * filter given with modifiers matches exactly. */
 static bool event_ok(struct ps_collapser *c, const char *ev, size_t evl)
 {
 	if (!c->filter.len && !c->filter_defaulted) {
@@ -655,6 +801,10 @@ static bool event_ok(struct ps_collapser *c, const char *ev, size_t evl)
 		return true;
 	}
 	if (evl == c->filter.len && !memcmp(ev, c->filter.buf, evl))
+		return true;
+	size_t fb = psc_event_base_len(c->filter.buf, c->filter.len);
+	if ((c->filter_defaulted || fb == c->filter.len) && psc_event_base_len(ev, evl) == fb &&
+	    !memcmp(ev, c->filter.buf, fb))
 		return true;
 	if (!c->dropped++)
 		sb_add(&c->dropped_event, ev, evl);
@@ -665,8 +815,10 @@ static uint64_t parse_period(const char *p, size_t n)
 {
 	uint64_t v = 0;
 
-	if (n == 0 || (n == 1 && p[0] == '0'))
-		return 1;   /* Perl: if (not $period) { $period = 1 } */
+	if (n == 0)
+		return 1;   /* no period printed: the sample counts once */
+	/* a period of 0 weighs 0 (inferno, perf report); the Perl script's
+	 * `if (not $period) { $period = 1 }` counts it as 1 */
 	for (size_t i = 0; i < n; i++) {
 		uint64_t d = (uint64_t)(p[i] - '0');
 		v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
@@ -979,6 +1131,9 @@ struct frame_match {
 	size_t p0, w, q, s, L;
 };
 
+#define DELETED " (deleted)"
+#define DELETED_LEN (sizeof(DELETED) - 1)
+
 static bool match_frame(const char *l, size_t n, struct frame_match *m)
 {
 	size_t p0 = 0, W = 0, k = 0;
@@ -995,6 +1150,10 @@ static bool match_frame(const char *l, size_t n, struct frame_match *m)
 	size_t L = (size_t)(rp - l);
 	if (L < 2)
 		return false;
+	/* a DSO whose file was removed: perf prints the name the kernel gave,
+	 * "/opt/app/bin/server (deleted)"; the DSO is the path */
+	if (L > DELETED_LEN + 2 && !memcmp(l + L - DELETED_LEN, DELETED, DELETED_LEN))
+		L -= DELETED_LEN;
 	/* the last " (" with s + 2 <= L */
 	size_t s, lim = L;   /* the '(' is searched in l[0..lim) */
 	for (;;) {
@@ -1030,6 +1189,56 @@ static bool match_frame(const char *l, size_t n, struct frame_match *m)
 	return true;
 }
 
+/*
+ * A frame line without a DSO, as `perf script -F comm,tid,ip,sym` prints
+ * it: indented, a hex address, a symbol ("\t  114d compute").  The Perl
+ * script rejects these lines; read as frames of DSO "[unknown]".  *sym,
+ * *syml: the symbol.
+ */
+static bool match_frame_nodso(const char *l, size_t n, const char **pc, size_t *pcl,
+			      const char **sym, size_t *syml)
+{
+	size_t i = skip_sp(l, 0, n), a = i;
+
+	if (i == 0)
+		return false;
+	while (i < n && ((l[i] >= '0' && l[i] <= '9') || (l[i] >= 'a' && l[i] <= 'f')))
+		i++;
+	if (i == a || i >= n || !is_sp((unsigned char)l[i]))
+		return false;
+	*pc = l + a;
+	*pcl = i - a;
+	i = skip_sp(l, i, n);
+	size_t e = n;
+	while (e > i && is_sp((unsigned char)l[e - 1]))
+		e--;
+	if (e == i)
+		return false;
+	*sym = l + i;
+	*syml = e - i;
+	return true;
+}
+
+static void on_frame_nodso(struct ps_collapser *c, const char *l, size_t n)
+{
+	const char *pc, *sym;
+	size_t pcl, syml;
+
+	if (!match_frame_nodso(l, n, &pc, &pcl, &sym, &syml)) {
+		warn_line(c, l, n);
+		return;
+	}
+	if (!c->have_pname)
+		return;
+	sb_reset(&c->key);
+	sb_add(&c->key, l, n);   /* --srcline reads on: work on a copy */
+	pc = c->key.buf + (pc - l);
+	sym = c->key.buf + (sym - l);
+	uint32_t g = process_frame(c, pc, pcl, sym, syml, "[unknown]", 9, c->java);
+	push_group(c, g);
+	drop_group(c, g);
+}
+
 static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
 {
 	struct frame_match m;
@@ -1057,7 +1266,7 @@ static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
 				return;
 			}
 			if (!match_frame(l, n, &m)) {
-				warn_line(c, l, n);
+				on_frame_nodso(c, l, n);
 				return;
 			}
 			uint32_t g = process_frame(c, l + m.p0, m.w, l + m.q, m.s - m.q,
@@ -1071,7 +1280,7 @@ static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
 		}
 	}
 	if (!match_frame(l, n, &m)) {
-		warn_line(c, l, n);
+		on_frame_nodso(c, l, n);
 		return;
 	}
 	if (!c->have_pname)
@@ -1181,9 +1390,14 @@ bool psc_sample_begin(struct ps_collapser *c, const char *comm, long pid, long t
 {
 	if (event && !event_ok(c, event, strlen(event)))
 		return false;
-	c->period = c->o.count || !period ? 1 : period;
+	c->period = c->o.count ? 1 : period;
 	sb_reset(&c->pname);
-	sb_addstr(&c->pname, comm && *comm ? comm : "[unknown]");
+	/* escaped as perf script text would show it: a comm with a newline
+	 * must not split the folded line */
+	if (comm && *comm)
+		sb_add_term(&c->pname, comm, strlen(comm));
+	else
+		sb_addstr(&c->pname, "[unknown]");
 	if (c->o.tid)
 		sb_addf(&c->pname, "-%ld/%ld", pid, tid);
 	else if (c->o.pid)
@@ -1198,29 +1412,43 @@ void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint
 	char pc[24];
 	int pcl = snprintf(pc, sizeof(pc), "%" PRIx64, ip);
 	const char *mod = dso && *dso ? dso : "[unknown]";
+	struct strbuf emod = STRBUF_INIT;
+	if (str_needs_term_escape(mod, strlen(mod))) {
+		sb_add_term(&emod, mod, strlen(mod));
+		mod = emod.buf;
+	}
 	const char *raw = "[unknown]";
 
 	if (sym && *sym) {
 		/* as perf script prints it: name+0xOFF (the offset is dropped
 		 * again, but --inline may need it) */
 		sb_reset(&c->pname_tmp);
-		sb_addf(&c->pname_tmp, "%s+0x%" PRIx64, sym, sym_off);
+		sb_add_term(&c->pname_tmp, sym, strlen(sym));
+		sb_addf(&c->pname_tmp, "+0x%" PRIx64, sym_off);
 		raw = c->pname_tmp.buf;
 	}
 
-	if (!c->have_pname)
+	if (!c->have_pname) {
+		sb_release(&emod);
 		return;
+	}
 	/* perf script names kernel modules "[mod]"; a path to a .ko is kernel too */
 	c->force_kernel = kernel && !strstr(mod, "unknown");
 	uint32_t g = process_frame(c, pc, (size_t)pcl, raw, strlen(raw), mod, strlen(mod), c->java);
 	c->force_kernel = false;
 	push_group(c, g);
 	drop_group(c, g);
+	sb_release(&emod);
 }
 
 void psc_sample_end(struct ps_collapser *c)
 {
 	flush_sample(c);
+}
+
+const char *psc_event(const struct ps_collapser *c)
+{
+	return c->filter.len ? c->filter.buf : "";
 }
 
 void psc_finish(struct ps_collapser *c)
@@ -1253,8 +1481,11 @@ bool psc_first_event(const char *buf, size_t len, const char **ev, size_t *evl)
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), full = n;
 		size_t comml, pidl, tidl, perl;
+
+		if (n && p[n - 1] == '\r')   /* CRLF text, as lr_next reads it */
+			n--;
 		const char *pid, *tid, *per;
 
 		struct rh_header h;
@@ -1268,7 +1499,7 @@ bool psc_first_event(const char *buf, size_t len, const char **ev, size_t *evl)
 		if (n && p[0] != '#' && match_header(p, n, &comml, &pid, &pidl, &tid, &tidl) &&
 		    match_event(p, n, ev, evl, &per, &perl))
 			return true;
-		p += n + 1;
+		p += full + 1;
 	}
 	return false;
 }

@@ -18,16 +18,33 @@
  *     it is the tid and the pid is "?"), its period and event as
  *     /:\s*(\d+)*\s+(\S+):\s*$/;
  *   - a frame line is matched as /^\s*(\w+)\s*(.+) \((.*)\)/ (address,
- *     symbol, DSO); "+0x…" offsets are stripped, "a->b" (perf's inline
- *     chains) gives frames a and b_[i], "[unknown]" becomes "[dso]" or
- *     "[unknown]" ("[… <addr>]" with addrs), argument lists "(…)" are cut
- *     (not in Go names "pkg.(*T).M", "(anonymous namespace)", nor inside C++
- *     template arguments), ';' becomes ':', quotes are dropped, Java "L"
- *     class prefixes are removed in processes named java*, and _[k]/_[j]
- *     annotations are added on request;
+ *     symbol, DSO), a DSO "PATH (deleted)" read as PATH; "+0x…" offsets are
+ *     stripped, "a->b" (perf's inline chains) gives frames a and b_[i],
+ *     "[unknown]" becomes "[dso]" or "[unknown]" ("[… <addr>]" with addrs),
+ *     argument lists "(…)" are cut (not in Go names "pkg.(*T).M",
+ *     "(anonymous namespace)", inside C++ template arguments or {lambda…},
+ *     nor the parameters of a function enclosing a local entity:
+ *     "f(int)::{lambda(int)#1}::operator()" gives
+ *     "f(int)::{lambda(int)#1}::operator"), ';' becomes ':',
+ *     backslash-escaped quotes are dropped (others kept), Java "L" class
+ *     prefixes are removed in processes named java*, and _[k] (DSO "[…]",
+ *     a vmlinux, versioned or not, a .ko) / _[j] (a /tmp/perf-N.map, a
+ *     jitted-PID-N.so) annotations are added on request;
+ *   - a symbol that is one "(…)" group and nothing else is skipped (the
+ *     Perl script's "process names"); "(anonymous namespace)::f" is a frame;
+ *   - Rust legacy names demangled halfway ("…$LT$T$GT$::h<16 hex>") are
+ *     finished (symbol/demangle.h), and with demangle mangled names are
+ *     demangled (as perf shows them, without parameter lists);
+ *   - the default event filter compares events without perf's modifiers
+ *     ("cycles:u" is "cycles"); a period of 0 weighs 0;
+ *   - CRLF line ends are read as line ends; a frame line without a DSO
+ *     ("  114d compute", perf script -F comm,tid,ip,sym) is a frame of DSO
+ *     "[unknown]";
  *   - other lines are reported (pk_warn) and skipped.
  * Matching is emulated exactly (greedy/lazy backtracking included), so
- * outputs are byte-identical to the Perl script's on the same input.
+ * outputs are byte-identical to the Perl script's on the same input except
+ * for the rules above where they say otherwise (inferno's choices where
+ * the Perl script drops or misnames frames).
  *
  * Speed: a frame line's result is cached by its text (address excluded
  * unless addrs/inline need it), samples are hashed as id sequences; input
@@ -65,6 +82,14 @@ bool psc_sample_begin(struct ps_collapser *c, const char *comm, long pid, long t
 void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint64_t sym_off,
 		      const char *dso, bool kernel);
 void psc_sample_end(struct ps_collapser *c);
+
+/* The event whose samples are kept ("" before the first sample). */
+const char *psc_event(const struct ps_collapser *c);
+
+/* Length of an event name without its perf modifiers: "cycles:u",
+ * "cpu-clock:uhH" → "cycles", "cpu-clock"; a tracepoint
+ * ("sched:sched_switch") is kept whole. */
+size_t psc_event_base_len(const char *ev, size_t evl);
 
 /* Queue (pk_warn) the warnings: unrecognised lines, dropped events. */
 void psc_finish(struct ps_collapser *c);

@@ -125,6 +125,11 @@ void st_summarize(const double *x, size_t n, struct st_summary *o)
 	}
 }
 
+bool st_outliers_notable(size_t outliers, size_t n)
+{
+	return outliers && (double)outliers > ST_OUTLIER_WARN_SHARE * (double)n;
+}
+
 size_t st_outliers(const double *x, size_t n, double threshold, bool *out)
 {
 	size_t count = 0;

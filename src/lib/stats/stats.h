@@ -68,6 +68,15 @@ void st_summarize(const double *x, size_t n, struct st_summary *out);
  * out may be NULL.  Returns the number of outliers. */
 size_t st_outliers(const double *x, size_t n, double threshold, bool *out);
 
+/* Whether `outliers` (by ST_OUTLIER_Z) among n values are worth a warning:
+ * more than ST_OUTLIER_WARN_SHARE of them.  Gaussian noise alone puts 0.05 %
+ * of values past |M| > 3.5 and timings have a heavier right tail, so one slow
+ * run in a thousand is ordinary noise; one in ten is not.  (hyperfine instead
+ * counts a run an outlier only past |x − median| / MAD > 14.826, 10 σ, and
+ * warns on any one.) */
+#define ST_OUTLIER_WARN_SHARE 0.01
+bool st_outliers_notable(size_t outliers, size_t n);
+
 /* Student's t distribution: two-sided tail probability P(|T| > |t|) with
  * nu > 0 degrees of freedom, and the quantile q with P(T ≤ q) = p, 0<p<1. */
 double st_t_two_sided_p(double t, double nu);

@@ -29,4 +29,22 @@ bool pk_is_mangled(const char *name);
  * does not demangle. */
 char *pk_demangle(const char *name, size_t len, unsigned flags);
 
+/*
+ * A Rust legacy name that a profiler demangled only halfway: "::" written
+ * "..", the punctuation still in "$…$" escapes, the hash kept, as in
+ *   "gc::gc::GcBox$LT$T$GT$::new::_$u7b$$u7b$closure$u7d$$u7d$::ha2ed0674a1c3dc9f"
+ * which reads "gc::gc::GcBox<T>::new::_{{closure}}".  Only a name ending in
+ * "::h" + 16 hex digits is touched: the hash goes, a leading "_$" loses its
+ * '_', ".." becomes "::" and the escapes of rustc's legacy mangling ($SP$ @,
+ * $BP$ *, $RF$ &, $LT$ <, $GT$ >, $LP$ (, $RP$ ), $C$ ",", $uXX$ the code
+ * point XX) are decoded; the text from an escape that is none of these on
+ * is kept as it is.  This is what inferno's collapsers do (its
+ * fix_partially_demangled_rust_symbol, after rustc-demangle's legacy.rs).
+ *
+ * Writes the result to out (a buffer of at least len + 1 bytes: the result
+ * is never longer) and returns its length, or returns 0 when name is left
+ * alone (no such hash).
+ */
+size_t pk_rust_legacy_fixup(const char *name, size_t len, char *out);
+
 #endif

@@ -11,12 +11,20 @@
  *     STT_GNU_IFUNC with a name and a defining section.  STT_NOTYPE symbols
  *     in executable sections (hand-written assembly) are taken only where no
  *     sized function covers their address.
- *   - Several symbols at one address: the one kept for address lookups is,
- *     in order of preference, a function over a NOTYPE label, a sized one
- *     over a size-0 one, a non-weak one over a weak one and then a global
- *     one over a local one (perf's choose_best_symbol()), the one with fewer
- *     leading underscores, the longer name, then the smaller name (strcmp),
- *     so the choice is deterministic.  All of them stay reachable by name.
+ *   - Several symbols at one address: the one kept for address lookups is
+ *     the one perf keeps (symbols__fixup_duplicate() and
+ *     choose_best_symbol() in tools/perf/util/symbol.c), in order of
+ *     preference: a function over a NOTYPE label, a sized one over a size-0
+ *     one, a non-weak one over a weak one, a global one over a local one,
+ *     the one with fewer leading underscores, the longer name, not a "SyS"
+ *     or "compat_SyS" syscall alias, then the first in the table.  Symbol
+ *     versions play no part ("pthread_sigmask@GLIBC_2.2.5" and
+ *     "pthread_sigmask@@GLIBC_2.32": the first listed).  All of them stay
+ *     reachable by name.
+ *   - kallsyms has no sizes: perf gives each symbol the extent up to the next
+ *     one before choosing, so of the symbols listed at one address all but
+ *     the last have length 0, and the last listed is kept ("__x64_sys_vfork"
+ *     after "__ia32_sys_vfork", "__pi_memcpy" after "memcpy").
  *   - A sized symbol covers [start, start + size); an address past its end
  *     belongs to no symbol (padding).  A size-0 symbol extends to the next
  *     symbol's start, and never past the end of its section.
@@ -120,6 +128,8 @@ struct cand {
 	uint8_t notype;              /* 1: STT_NOTYPE label */
 	uint8_t rank;                /* 0 global, 1 local (or other), 2 weak;
 				      * +4: a non-default symbol version */
+	uint8_t zero_len;            /* length 0 as perf sees it (see the model) */
+	uint32_t order;              /* place in its table (cands_push order) */
 };
 
 struct cands {
@@ -198,7 +208,16 @@ static void cands_push(struct cands *cs, const struct cand *c)
 		cs->alloc = cs->alloc ? cs->alloc * 2 : 256;
 		cs->v = xrealloc(cs->v, cs->alloc * sizeof(*cs->v));
 	}
-	cs->v[cs->n++] = *c;
+	cs->v[cs->n] = *c;
+	cs->v[cs->n].order = (uint32_t)cs->n;
+	cs->n++;
+}
+
+/* perf's arch__choose_best_symbol(): a "SyS" or "compat_SyS" syscall alias
+ * is never the name kept */
+static bool sys_alias(const char *s)
+{
+	return !strncmp(s, "SyS", 3) || !strncmp(s, "compat_SyS", 10);
 }
 
 static int underscores(const char *s)
@@ -219,16 +238,18 @@ static int cand_cmp(const void *pa, const void *pb)
 		return a->start < b->start ? -1 : 1;
 	if (a->notype != b->notype)
 		return a->notype - b->notype;
-	if (!a->size != !b->size)
-		return a->size ? -1 : 1;
-	if (a->rank != b->rank)
-		return a->rank - b->rank;
+	if (a->zero_len != b->zero_len)
+		return a->zero_len - b->zero_len;
+	if ((a->rank & 3) != (b->rank & 3))   /* weak last, then local */
+		return (a->rank & 3) - (b->rank & 3);
 	int ua = underscores(a->name), ub = underscores(b->name);
 	if (ua != ub)
 		return ua - ub;
 	if (a->namelen != b->namelen)
 		return a->namelen > b->namelen ? -1 : 1;
-	return strcmp(a->name, b->name);
+	if (sys_alias(a->name) != sys_alias(b->name))
+		return sys_alias(a->name) ? 1 : -1;
+	return a->order < b->order ? -1 : a->order > b->order;
 }
 
 /* Sort the candidates, keep the best per address and fix up the ends. */
@@ -358,6 +379,7 @@ static size_t collect(struct symcache *c, Elf *e, Elf_Scn *scn, Elf_Scn *xscn,
 			.namelen = (uint32_t)len,
 			.notype = !is_func,
 			.rank = bind_rank(GELF_ST_BIND(s.st_info)),
+			.zero_len = !s.st_size,
 		};
 		if (shndx < nsec && sec[shndx].size &&
 		    cd.start >= sec[shndx].addr &&
@@ -385,6 +407,15 @@ static int start_cmp(const void *pa, const void *pb)
 	const struct cand *a = pa, *b = pb;
 
 	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+static int start_order_cmp(const void *pa, const void *pb)
+{
+	const struct cand *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
 }
 
 /* Is addr the start of a function or inside a sized one?  funcs is sorted
@@ -833,7 +864,8 @@ static void kernel_load(struct symcache *c)
 					.start = a,
 					.name = hm_intern(&c->names, name, (size_t)(ne - name)),
 					.namelen = (uint32_t)(ne - name),
-					.rank = type == 'T' ? 0 : type == 't' ? 2 : 1,
+					/* perf's kallsyms2elf_binding() */
+					.rank = type == 'T' ? 0 : type == 't' ? 1 : 2,
 				};
 				cd.limit = a + KSYM_MAX_EXTENT < a ? UINT64_MAX : a + KSYM_MAX_EXTENT;
 				cands_push(&cs, &cd);
@@ -842,6 +874,13 @@ static void kernel_load(struct symcache *c)
 		p = le + 1;
 	}
 	free(buf);
+	/* the lengths perf sees: all but the last listed at an address have
+	 * 0 (cands are in file order, sorted by address with few exceptions) */
+	if (cs.n) {
+		qsort(cs.v, cs.n, sizeof(*cs.v), start_order_cmp);
+		for (size_t i = 0; i < cs.n; i++)
+			cs.v[i].zero_len = i + 1 < cs.n && cs.v[i + 1].start == cs.v[i].start;
+	}
 	if (nonzero && cs.n) {
 		symtab_build(&c->kernel, cs.v, cs.n);
 		c->kstate = DSO_LOADED;

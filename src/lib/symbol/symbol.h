@@ -51,6 +51,16 @@ const char *symcache_resolve_kernel(struct symcache *c, uint64_t ip, uint64_t *s
  * -ENODATA: no build-id note, -EINVAL: not ELF). */
 int sym_read_build_id(const char *path, uint8_t *id, size_t idsize);
 
+/* Save the ELF file readable at src (e.g. /proc/PID/map_files/START-END,
+ * which still opens a binary deleted while mapped) into perf's build-id
+ * cache under $HOME/.debug, as perf record does: the copy at
+ * ~/.debug/NAME/HEX/elf (NAME without a " (deleted)" suffix) and the link
+ * ~/.debug/.build-id/HE/X… → ../../NAME/HEX, where perf report and the
+ * session look files up by build-id.  An existing copy is kept.  Fills
+ * id (up to idsize bytes) and returns its length, or -errno (-ENODATA: no
+ * build-id, -ENOENT: no $HOME). */
+int sym_build_id_cache_save(const char *src, const char *name, uint8_t *id, size_t idsize);
+
 /* Paths symcache_resolve understands besides ELF files: a path starting
  * with "[kernel.kallsyms]" resolves through kallsyms (perf's kernel map has
  * pgoff = start, so file_off is the kernel address); "[vdso]" resolves

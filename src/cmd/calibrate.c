@@ -1,0 +1,629 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfkit calibrate — measure the CPI model's constants on this machine
+ * (cachesim/cpimodel.h) and say how well the simulators rank real time.
+ *
+ *   perfkit calibrate [--max-size SIZE] [--scale F] [-r N] [-o FILE | --no-save]
+ *                     [--kernels LIST] [--I1=S,A,L] [--D1=S,A,L] [--L2=S,A,L] [--LL=S,A,L]
+ *
+ * The suite (the kernels of pkcalib, src/calibrate/kernels.c): pointer
+ * chase over working sets 16 KiB … 1 GiB (×4 each step, up to --max-size),
+ * sequential and strided sweeps (strides 4 B … 4 KiB over min(64 MiB,
+ * max) bytes), a branchy loop over random and over sorted data, matmul
+ * naive / ikj / blocked, hash-table lookups (64 KiB, 4 MiB, 256 MiB tables
+ * up to max) and memcpy of 256 B … 16 MiB; --kernels chase,sweep,… keeps
+ * only those families.  For each kernel:
+ *   - its native CPU time per operation (the minimum of -r passes), times
+ *     the core's frequency (cpi_host_mhz) = measured cycles per operation;
+ *   - its counts per operation under the modern model (host geometry, or
+ *     the pinned --I1/--D1/--L2/--LL) and under the cachegrind model.
+ * Then the penalties are fitted (cpi_fit: non-negative least squares on
+ * relative error) and written to FILE (default: cpi_params_path(), which
+ * `perfkit stat --simulate` reads), and the table, the fitted constants,
+ * Spearman's rank correlation between predicted and measured time per
+ * operation — for the fitted modern model (in-sample, and leave-one-out:
+ * each kernel predicted from a fit without it), the modern model with the
+ * built-in defaults, and the cachegrind model with KCachegrind's fixed
+ * penalties (CEst, the figure to beat) — and whether each of the gross
+ * lessons (bigger working set slower, random branches slower, naive matmul
+ * slower, …) holds measured and predicted, are printed on stdout.
+ *
+ * Exit status: 0; 1 when the kernels, Valgrind or the tool are missing or a
+ * kernel fails (one line saying which); 2 on a usage error.
+ */
+#include "cmd/cmds.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "cachesim/cpimodel.h"
+#include "cachesim/simcount.h"
+
+enum { K_CHASE, K_SWEEP, K_BRANCH, K_MATMUL, K_HASH, K_MEMCPY };
+static const char *const kname[] = { "chase", "sweep", "branch", "matmul", "hash", "memcpy" };
+
+struct kernel {
+	int kind;
+	unsigned long long arg, ops, buf;   /* buf: sweep's buffer */
+	char label[64];
+	double ns_per_op, cyc_per_op;
+	struct cpi_counts modern, cg;       /* per operation */
+	double pred_fit, pred_def, pred_loo, pred_cg;
+};
+
+struct suite {
+	struct kernel *k;
+	size_t n, alloc;
+	unsigned families;   /* bit per kind */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit calibrate [--max-size SIZE] [--scale F] [-r N] [-o FILE | --no-save] [--kernels LIST]\n"
+		"                         [--I1=S,A,L] [--D1=S,A,L] [--L2=S,A,L] [--LL=S,A,L]\n"
+		"  --max-size SIZE   largest working set (default 1G; K, M, G suffixes; at least 64K)\n"
+		"  --scale F         operations per kernel times F (default 1; 0.1 for a quick run)\n"
+		"  -r, --repeat N    timed passes per kernel, the fastest counts (default 5)\n"
+		"  -o FILE           write the constants to FILE (default: the file stat --simulate reads)\n"
+		"  --no-save         print only, write nothing\n"
+		"  --kernels LIST    only these families: chase,sweep,branch,matmul,hash,memcpy (default all)\n"
+		"  --I1/--D1/--L2/--LL=SIZE,ASSOC,LINE   pin the simulated geometry (default: the host's)\n");
+}
+
+static void fmt_size(char *buf, size_t len, unsigned long long v)
+{
+	if (v >= (1ull << 30) && !(v % (1ull << 30)))
+		snprintf(buf, len, "%llu GiB", v >> 30);
+	else if (v >= (1ull << 20) && !(v % (1ull << 20)))
+		snprintf(buf, len, "%llu MiB", v >> 20);
+	else if (v >= 1024 && !(v % 1024))
+		snprintf(buf, len, "%llu KiB", v >> 10);
+	else
+		snprintf(buf, len, "%llu B", v);
+}
+
+static void add(struct suite *s, int kind, unsigned long long arg, unsigned long long ops,
+		unsigned long long buf, const char *label)
+{
+	if (!(s->families & (1u << kind)))
+		return;
+	if (s->n == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 32;
+		s->k = xrealloc(s->k, s->alloc * sizeof(*s->k));
+	}
+	struct kernel *k = &s->k[s->n++];
+	memset(k, 0, sizeof(*k));
+	k->kind = kind;
+	k->arg = arg;
+	k->ops = ops ? ops : 1;
+	k->buf = buf;
+	snprintf(k->label, sizeof(k->label), "%s", label);
+}
+
+static unsigned long long scaled(double base, double scale, unsigned long long min)
+{
+	double v = base * scale;
+
+	return v < (double)min ? min : (unsigned long long)v;
+}
+
+static void build_suite(struct suite *s, unsigned long long max, double scale)
+{
+	char sz[32], l[64];
+
+	for (unsigned long long ws = 16 << 10; ws <= max; ws *= 4) {
+		fmt_size(sz, sizeof(sz), ws);
+		snprintf(l, sizeof(l), "chase %s", sz);
+		add(s, K_CHASE, ws, scaled(1 << 20, scale, 10000), 0, l);
+	}
+	unsigned long long buf = max < (64ull << 20) ? max : (64ull << 20);
+	fmt_size(sz, sizeof(sz), buf);
+	for (unsigned st = 4; st <= 4096; st *= 4) {
+		snprintf(l, sizeof(l), "sweep %u B of %s", st, sz);
+		add(s, K_SWEEP, st, scaled(2 << 20, scale, 10000), buf, l);
+	}
+	add(s, K_BRANCH, 0, scaled(4 << 20, scale, 100000), 0, "branch random");
+	add(s, K_BRANCH, 1, scaled(4 << 20, scale, 100000), 0, "branch sorted");
+	/* matmul: whole rows of C, 1024·1024 multiply-adds each */
+	unsigned long long rows = scaled(16, scale, 1);
+	add(s, K_MATMUL, 0, rows << 20, 0, "matmul naive");
+	add(s, K_MATMUL, 1, rows << 20, 0, "matmul ikj");
+	add(s, K_MATMUL, 2, rows << 20, 0, "matmul blocked");
+	static const unsigned long long hs[] = { 64ull << 10, 4ull << 20, 256ull << 20 };
+	for (size_t i = 0; i < 3 && hs[i] <= max; i++) {
+		fmt_size(sz, sizeof(sz), hs[i]);
+		snprintf(l, sizeof(l), "hash %s", sz);
+		add(s, K_HASH, hs[i], scaled(1 << 20, scale, 10000), 0, l);
+	}
+	for (unsigned long long m = 256; m <= (16ull << 20) && m <= max; m *= 16) {
+		fmt_size(sz, sizeof(sz), m);
+		snprintf(l, sizeof(l), "memcpy %s", sz);
+		unsigned long long ops = scaled(32 << 20, scale, 4 * m);
+		add(s, K_MEMCPY, m, ops / m * m, 0, l);
+	}
+}
+
+static char *find_kernels(void)
+{
+	const char *env = getenv("PERFKIT_CALIB_KERNELS");
+	char exe[PATH_MAX], p[PATH_MAX + 64];
+
+	if (env && *env)
+		return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	char *dir = dirname(exe);
+	snprintf(p, sizeof(p), "%s/calibrate/pkcalib", dir);
+	if (access(p, X_OK) == 0)
+		return xstrdup(p);
+	snprintf(p, sizeof(p), "%s/../libexec/perfkit/pkcalib", dir);
+	if (access(p, X_OK) == 0)
+		return xstrdup(p);
+	return NULL;
+}
+
+/* Run argv natively, its stdout captured into buf; 0 or -errno / -EIO. */
+static int run_capture(char *const argv[], char *buf, size_t len)
+{
+	int pfd[2];
+
+	if (pipe(pfd) < 0)
+		return pk_error(errno, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return pk_error(e, "fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	size_t got = 0;
+	ssize_t r;
+	while ((r = read(pfd[0], buf + got, len - 1 - got)) > 0 || (r < 0 && errno == EINTR))
+		if (r > 0)
+			got += (size_t)r;
+	buf[got] = 0;
+	close(pfd[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(st))
+		return pk_error(EIO, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	if (WEXITSTATUS(st))
+		return pk_error(EIO, "exit status %d", WEXITSTATUS(st));
+	return 0;
+}
+
+static int per_op(const struct cgfile *cg, double ops, struct cpi_counts *c)
+{
+	int err = cpi_counts_from_events((const char *const *)cg->ev, cg->totals, cg->nev, c);
+
+	if (err)
+		return err;
+	c->instr /= ops;
+	for (int k = 0; k < CPI_NCLASS; k++)
+		c->n[k] /= ops;
+	return 0;
+}
+
+static int run_kernel(const char *bin, const struct vgrun *vr, const struct simcount_opts *so,
+		      struct kernel *k, int reps)
+{
+	char a[32], o[32], r[16], out[256];
+	char *argv[] = { (char *)bin, (char *)kname[k->kind], a, o, r, NULL };
+	int err, status;
+
+	snprintf(a, sizeof(a), "%llu", k->arg);
+	snprintf(o, sizeof(o), "%llu", k->ops);
+	snprintf(r, sizeof(r), "%d", reps);
+	if (k->kind == K_SWEEP) {
+		char b[32];
+		snprintf(b, sizeof(b), "%llu", k->buf);
+		setenv("PKCALIB_BUF", b, 1);
+	}
+	if ((err = run_capture(argv, out, sizeof(out))))
+		return pk_error(err, "kernel '%s' failed natively: %s", k->label, pk_errmsg());
+	char *p = strstr(out, "ns_per_op=");
+	if (!p || sscanf(p, "ns_per_op=%lf", &k->ns_per_op) != 1 || !(k->ns_per_op > 0))
+		return pk_error(EIO, "kernel '%s' printed no time per operation", k->label);
+
+	snprintf(r, sizeof(r), "1");
+	for (int m = 0; m < 2; m++) {
+		struct simcount_opts mo = *so;
+		struct cgfile *cg = NULL;
+
+		mo.model = m ? "cachegrind" : "modern";
+		err = simcount_run(vr, &mo, argv, &cg, &status);
+		if (!err && (!WIFEXITED(status) || WEXITSTATUS(status)))
+			err = pk_error(EIO, "exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		if (!err)
+			err = per_op(cg, (double)k->ops, m ? &k->cg : &k->modern);
+		cgfile_free(cg);
+		if (err)
+			return pk_error(err, "kernel '%s' failed under the %s model: %s", k->label, mo.model,
+					pk_errmsg());
+	}
+	return 0;
+}
+
+static int parse_size(const char *s, unsigned long long *v)
+{
+	char *end;
+	double d = strtod(s, &end);
+	unsigned long long m = 1;
+
+	if (end == s || !(d > 0))
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': m = 1ull << 10; end++; break;
+	case 'm': case 'M': m = 1ull << 20; end++; break;
+	case 'g': case 'G': m = 1ull << 30; end++; break;
+	default: break;
+	}
+	if (*end == 'i' && end[1] == 'B')
+		end += 2;
+	else if (*end == 'B')
+		end++;
+	if (*end || d * (double)m > (double)(64ull << 30))
+		return -1;
+	*v = (unsigned long long)(d * (double)m);
+	return 0;
+}
+
+static int mkdir_parents(const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -1;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return 0;
+}
+
+static void print_counts(const struct kernel *k)
+{
+	const struct cpi_counts *c = &k->modern;
+
+	printf("%-24s %10.3f %9.2f %9.2f %9.2f %9.2f %8.2f %7.3f %7.3f %7.3f %7.3f %7.3f\n", k->label,
+	       k->ns_per_op, k->cyc_per_op, k->pred_fit, k->pred_def, k->pred_cg, c->instr, c->n[CPI_L1],
+	       c->n[CPI_L2], c->n[CPI_LL], c->n[CPI_TLB] + c->n[CPI_WALK], c->n[CPI_BMISS]);
+}
+
+static const struct kernel *find(const struct suite *s, const char *label_prefix, int last)
+{
+	const struct kernel *f = NULL;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (!strncmp(s->k[i].label, label_prefix, strlen(label_prefix))) {
+			f = &s->k[i];
+			if (!last)
+				break;
+		}
+	return f;
+}
+
+static const char *yes_no(double slow, double fast)
+{
+	return slow > fast ? "yes" : "NO";
+}
+
+static void lesson(const char *what, const struct kernel *slow, const struct kernel *fast)
+{
+	if (!slow || !fast || slow == fast)
+		return;
+	printf("  %-46s %-9s %-9s %-9s %s\n", what, yes_no(slow->cyc_per_op, fast->cyc_per_op),
+	       yes_no(slow->pred_fit, fast->pred_fit), yes_no(slow->pred_def, fast->pred_def),
+	       yes_no(slow->pred_cg, fast->pred_cg));
+}
+
+static void rho_line(const char *what, const double *pred, const double *meas, size_t n, const char *note)
+{
+	double rho;
+
+	if (cpi_spearman(pred, meas, n, &rho) == 0)
+		printf("  %-52s %6.3f%s\n", what, rho, note);
+	else
+		printf("  %-52s %6s  (%s)\n", what, "n/a", pk_errmsg());
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	unsigned long long max = 1ull << 30;
+	double scale = 1;
+	int reps = 5, nosave = 0;
+	unsigned families = ~0u;
+	const char *out = NULL;
+	struct simcount_opts so = { .host_geometry = true, .quiet_stdout = true };
+	static const char *const lv[SIM_NLEVEL] = { "I1", "D1", "L2", "LL" };
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+		char *end;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--no-save")) {
+			nosave = 1;
+			continue;
+		}
+		if (!strncmp(a, "--max-size", 10) || !strncmp(a, "--scale", 7) || !strcmp(a, "-r") ||
+		    !strncmp(a, "--kernels", 9) ||
+		    !strncmp(a, "--repeat", 8) || !strcmp(a, "-o") || !strncmp(a, "--output", 8)) {
+			const char *eq = strchr(a, '=');
+			if (eq)
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else {
+				fprintf(stderr, "perfkit calibrate: %s needs a value\n", a);
+				return 2;
+			}
+		}
+		if (!strncmp(a, "--max-size", 10)) {
+			if (parse_size(val, &max) || max < (64u << 10)) {
+				fprintf(stderr, "perfkit calibrate: --max-size expects a size of at least 64K (e.g. 64M, 1G), got '%s'\n", val);
+				return 2;
+			}
+		} else if (!strncmp(a, "--scale", 7)) {
+			scale = strtod(val, &end);
+			if (*end || !(scale > 0) || scale > 1000) {
+				fprintf(stderr, "perfkit calibrate: --scale expects a number above 0 (at most 1000), got '%s'\n", val);
+				return 2;
+			}
+		} else if (!strcmp(a, "-r") || !strncmp(a, "--repeat", 8)) {
+			reps = (int)strtol(val, &end, 10);
+			if (*end || reps < 1 || reps > 1000) {
+				fprintf(stderr, "perfkit calibrate: -r expects a number of passes (1 to 1000), got '%s'\n", val);
+				return 2;
+			}
+		} else if (!strcmp(a, "-o") || !strncmp(a, "--output", 8)) {
+			out = val;
+		} else if (!strncmp(a, "--kernels", 9)) {
+			families = 0;
+			for (const char *p = val; *p;) {
+				size_t len = strcspn(p, ","), k;
+				for (k = 0; k < sizeof(kname) / sizeof(kname[0]); k++)
+					if (strlen(kname[k]) == len && !strncmp(p, kname[k], len))
+						break;
+				if (k == sizeof(kname) / sizeof(kname[0])) {
+					fprintf(stderr, "perfkit calibrate: --kernels: '%.*s' is not one of chase, sweep, branch, matmul, hash, memcpy\n",
+						(int)len, p);
+					return 2;
+				}
+				families |= 1u << k;
+				p += len + (p[len] == ',');
+			}
+			if (!families) {
+				fprintf(stderr, "perfkit calibrate: --kernels needs at least one family\n");
+				return 2;
+			}
+		} else {
+			int k;
+			for (k = 0; k < SIM_NLEVEL; k++)
+				if (a[0] == '-' && a[1] == '-' && !strncmp(a + 2, lv[k], 2) && a[4] == '=')
+					break;
+			if (k == SIM_NLEVEL) {
+				fprintf(stderr, "perfkit calibrate: unknown option '%s'\n", a);
+				usage(stderr);
+				return 2;
+			}
+			char opt[8];
+			snprintf(opt, sizeof(opt), "--%s", lv[k]);
+			if (cache_geom_parse(opt, a + 5, &so.geom[k]) < 0) {
+				fprintf(stderr, "perfkit calibrate: %s\n", pk_errmsg());
+				return 2;
+			}
+			so.have[k] = true;
+		}
+	}
+	if (nosave && out) {
+		fprintf(stderr, "perfkit calibrate: -o and --no-save cannot be used together\n");
+		return 2;
+	}
+
+	char path[PATH_MAX];
+	if (!nosave && !out) {
+		if (cpi_params_path(path, sizeof(path))) {
+			fprintf(stderr, "perfkit calibrate: no place for the calibration file: set XDG_CACHE_HOME or HOME, or give -o FILE\n");
+			return 2;
+		}
+		out = path;
+	}
+
+	char *bin = find_kernels();
+	if (!bin) {
+		fprintf(stderr, "perfkit calibrate: the kernels (calibrate/pkcalib) are not beside the perfkit binary nor in ../libexec/perfkit/ (copy build/calibrate/ along with build/perfkit, or set PERFKIT_CALIB_KERNELS)\n");
+		return 1;
+	}
+	struct vgrun vr = VGRUN_INIT;
+	if (vgrun_find(&vr)) {
+		fprintf(stderr, "perfkit calibrate: %s\n", pk_errmsg());
+		free(bin);
+		return 1;
+	}
+	double mhz;
+	const char *fsrc;
+	if (cpi_host_mhz(NULL, &mhz, &fsrc)) {
+		fprintf(stderr, "perfkit calibrate: the core's frequency is unknown (no \"cpu MHz\" in /proc/cpuinfo, no cpufreq): cycles cannot be measured from time\n");
+		vgrun_release(&vr);
+		free(bin);
+		return 1;
+	}
+
+	struct suite s = { .families = families };
+	int rc = 0;
+	build_suite(&s, max, scale);
+	if (s.n < 2) {
+		fprintf(stderr, "perfkit calibrate: %zu kernel%s at this --max-size and --kernels: a fit needs two\n", s.n,
+			s.n == 1 ? "" : "s");
+		rc = 2;
+		goto out;
+	}
+	int tty = isatty(2);
+	for (size_t n = 0; n < s.n; n++) {
+		if (tty)
+			fprintf(stderr, "\rperfkit calibrate: [%zu/%zu] %-28s", n + 1, s.n, s.k[n].label);
+		if (run_kernel(bin, &vr, &so, &s.k[n], reps)) {
+			if (tty)
+				fputc('\n', stderr);
+			fprintf(stderr, "perfkit calibrate: %s\n", pk_errmsg());
+			rc = 1;
+			goto out;
+		}
+		s.k[n].cyc_per_op = s.k[n].ns_per_op * mhz / 1000.0;
+	}
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+
+	struct cpi_counts *rows = xcalloc(s.n, sizeof(*rows));
+	double *y = xcalloc(s.n, sizeof(double)), *pf = xcalloc(5 * s.n, sizeof(double));
+	double *pd = pf + s.n, *pl = pd + s.n, *pc = pl + s.n, *sub_y = pc + s.n;
+	struct cpi_params def, fit;
+	cpi_params_default(&def);
+	fit = def;
+	for (size_t n = 0; n < s.n; n++) {
+		rows[n] = s.k[n].modern;
+		y[n] = s.k[n].cyc_per_op;
+	}
+	if (cpi_fit(rows, y, s.n, &fit)) {
+		fprintf(stderr, "perfkit calibrate: %s\n", pk_errmsg());
+		rc = 1;
+		free(rows);
+		free(y);
+		free(pf);
+		goto out;
+	}
+	/* leave-one-out: each kernel predicted by a fit on the others */
+	struct cpi_counts *sub = xcalloc(s.n, sizeof(*sub));
+	for (size_t n = 0; n < s.n; n++) {
+		size_t m = 0;
+		for (size_t j = 0; j < s.n; j++)
+			if (j != n) {
+				sub[m] = rows[j];
+				sub_y[m++] = y[j];
+			}
+		struct cpi_params lo = def;
+		pl[n] = cpi_fit(sub, sub_y, m, &lo) == 0 ? cpi_predict(&lo, &rows[n], NULL) : 0;
+	}
+	free(sub);
+	for (size_t n = 0; n < s.n; n++) {
+		struct kernel *k = &s.k[n];
+		k->pred_fit = pf[n] = cpi_predict(&fit, &k->modern, NULL);
+		k->pred_def = pd[n] = cpi_predict(&def, &k->modern, NULL);
+		k->pred_loo = pl[n];
+		k->pred_cg = pc[n] = cpi_cachegrind_cycles(&k->cg);
+	}
+
+	printf("perfkit calibrate: %zu kernels, CPU time per operation (fastest of %d passes) at %.0f MHz (%s);\n"
+	       "counts per operation simulated (modern model: %s geometry; cachegrind model beside it)\n\n",
+	       s.n, reps, mhz, fsrc, so.have[0] || so.have[1] || so.have[2] || so.have[3] ? "pinned/host" : "host");
+	printf("%-24s %10s %9s %9s %9s %9s %8s %7s %7s %7s %7s %7s\n", "kernel", "ns/op", "cyc/op",
+	       "model", "defaults", "CEst", "Ir", "L1m", "L2m", "LLm", "TLBm", "Bm");
+	for (size_t n = 0; n < s.n; n++)
+		print_counts(&s.k[n]);
+	printf("\n(cyc/op measured = ns/op x MHz; model = fitted modern model; defaults = modern model\n"
+	       " with the built-in constants; CEst = Ir + 10 Bm + 10 L1m + 100 LLm on the cachegrind\n"
+	       " model's counts; the count columns are the modern model's, per operation)\n\n");
+
+	printf("fitted: base CPI %.3f", fit.base_cpi);
+	for (int c = 0; c < CPI_NCLASS; c++) {
+		if (fit.fitted[c])
+			printf(", %s %.2f", cpi_class_key[c], fit.pen[c]);
+		else
+			printf(", %s %.2f (no such event: default kept)", cpi_class_key[c], fit.pen[c]);
+	}
+	printf(" cycles\n\n");
+
+	printf("Spearman rank correlation, predicted vs measured time per operation (%zu kernels):\n", s.n);
+	double rho_fit = NAN;
+	cpi_spearman(pf, y, s.n, &rho_fit);
+	rho_line("modern model, fitted penalties (in-sample)", pf, y, s.n, "");
+	rho_line("modern model, fitted penalties (leave-one-out)", pl, y, s.n, "");
+	rho_line("modern model, built-in default penalties", pd, y, s.n, "");
+	rho_line("cachegrind model, CEst (fixed penalties)", pc, y, s.n, "   <- the figure to beat");
+
+	printf("\n%-48s %-9s %-9s %-9s %s\n", "lessons (is the first slower per operation?)", "measured", "model", "defaults", "cachegrind");
+	const struct kernel *c0 = find(&s, "chase ", 0), *c1 = find(&s, "chase ", 1);
+	lesson("pointer chase: largest vs smallest set", c1, c0);
+	lesson("sweep: stride 64 B vs 4 B", find(&s, "sweep 64 ", 0), find(&s, "sweep 4 ", 0));
+	lesson("branches: random vs sorted data", find(&s, "branch random", 0), find(&s, "branch sorted", 0));
+	lesson("matmul: naive vs ikj", find(&s, "matmul naive", 0), find(&s, "matmul ikj", 0));
+	lesson("matmul: naive vs blocked", find(&s, "matmul naive", 0), find(&s, "matmul blocked", 0));
+	lesson("hash: largest vs smallest table", find(&s, "hash ", 1), find(&s, "hash ", 0));
+
+	if (out) {
+		time_t now = time(NULL);
+		struct tm tmv;
+		FILE *ci = fopen("/proc/cpuinfo", "re");
+		char line[256];
+
+		gmtime_r(&now, &tmv);
+		strftime(fit.date, sizeof(fit.date), "%Y-%m-%dT%H:%M:%SZ", &tmv);
+		while (ci && fgets(line, sizeof(line), ci))
+			if (!strncmp(line, "model name", 10)) {
+				char *v = strchr(line, ':');
+				if (v) {
+					v += 1 + strspn(v + 1, " \t");
+					v[strcspn(v, "\n")] = 0;
+					snprintf(fit.host, sizeof(fit.host), "%s", v);
+				}
+				break;
+			}
+		if (ci)
+			fclose(ci);
+		fit.freq_mhz = mhz;
+		snprintf(fit.freq_source, sizeof(fit.freq_source), "%s", fsrc);
+		if (isfinite(rho_fit))
+			snprintf(fit.spearman, sizeof(fit.spearman), "%.3f", rho_fit);
+		if (mkdir_parents(out) < 0 || cpi_params_write(out, &fit)) {
+			fprintf(stderr, "perfkit calibrate: cannot write '%s': %s\n", out,
+				pk_errmsg()[0] ? pk_errmsg() : strerror(errno));
+			rc = 1;
+		} else {
+			printf("\nwrote %s (perfkit stat --simulate reads it)\n", out);
+		}
+	}
+	if (fflush(stdout) != 0)
+		rc = 1;
+	free(rows);
+	free(y);
+	free(pf);
+out:
+	free(s.k);
+	vgrun_release(&vr);
+	free(bin);
+	return rc;
+}

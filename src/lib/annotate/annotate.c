@@ -1,0 +1,795 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* annotate.c — per-function, per-instruction aggregation of samples and
+ * the instruction/line views of annotate.h. */
+#include "annotate/annotate.h"
+
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+#include "cgfile/cgfile.h"
+#include "session/session.h"
+#include "symbol/demangle.h"
+#include "symbol/symbol.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- aggregation ---- */
+
+struct fkey {
+	const char *dso;
+	const char *sym;
+	uint64_t start;
+};
+
+struct fbuild {
+	struct ann_func f;
+	size_t alloc;
+};
+
+struct pbuild {
+	const struct ann_filter *filt;
+	struct ann_profile *p;
+	struct hashmap funcs;     /* (dso ptr, start, sym ptr) → index + 1 in fb */
+	struct hashmap addrs;     /* (func index, addr) → index in that func's addrs */
+	struct fbuild **fb;
+	size_t nr_fb, alloc_fb;
+	struct hashmap names;     /* demangled names */
+	const char *event;
+	struct fkey last;         /* the last function looked up, and its index */
+	size_t last_fi;
+	bool have_last;
+	struct acache {           /* direct-mapped cache of (function, addr) */
+		uint64_t fi1, addr;   /* fi1: index + 1, 0 empty */
+		size_t idx;
+	} ac[4096];
+};
+
+static const char *base_of(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+static bool dso_match(const char *dso, const char *want)
+{
+	return !strcmp(dso, want) || !strcmp(base_of(dso), want);
+}
+
+static size_t func_get(struct pbuild *b, const struct pk_frame *fr)
+{
+	struct fkey k = { fr->dso, fr->sym, 0 };
+	int created;
+
+	if (fr->sym)
+		k.start = fr->kernel ? fr->ip - fr->sym_off
+				     : (fr->addr ? fr->addr : fr->ip) - fr->sym_off;
+	if (b->have_last && !memcmp(&k, &b->last, sizeof(k)))
+		return b->last_fi;
+	struct hm_entry *e = hm_upsert(&b->funcs, &k, sizeof(k), &created);
+
+	if (!created) {
+		b->last = k;
+		b->last_fi = e->val.u - 1;
+		b->have_last = true;
+		return e->val.u - 1;
+	}
+	if (b->nr_fb == b->alloc_fb) {
+		b->alloc_fb = b->alloc_fb ? 2 * b->alloc_fb : 64;
+		b->fb = xrealloc(b->fb, b->alloc_fb * sizeof(*b->fb));
+	}
+	struct fbuild *n = xcalloc(1, sizeof(*n));
+
+	n->f.dso = fr->dso;
+	n->f.raw_sym = fr->sym;
+	n->f.kernel = fr->kernel;
+	n->f.start = k.start;
+	n->f.unknown_addr = !fr->sym || (!fr->kernel && !fr->addr);
+	if (fr->sym) {
+		char *dm = pk_demangle(fr->sym, strlen(fr->sym), 0);
+
+		n->f.sym = dm ? hm_intern(&b->names, dm, strlen(dm)) : fr->sym;
+		free(dm);
+	}
+	b->fb[b->nr_fb] = n;
+	e->val.u = ++b->nr_fb;
+	b->last = k;
+	b->last_fi = b->nr_fb - 1;
+	b->have_last = true;
+	return b->nr_fb - 1;
+}
+
+static struct ann_addr *addr_get(struct pbuild *b, size_t fi, uint64_t addr)
+{
+	struct {
+		uint64_t fi, addr;
+	} k = { fi, addr };
+	int created;
+	struct fbuild *f = b->fb[fi];
+	struct acache *c = &b->ac[(addr ^ (addr >> 12) ^ fi * 0x9e37) & 4095];
+
+	if (c->fi1 == fi + 1 && c->addr == addr)
+		return &f->f.addrs[c->idx];
+	struct hm_entry *e = hm_upsert(&b->addrs, &k, sizeof(k), &created);
+
+	if (created) {
+		if (f->f.nr_addrs == f->alloc) {
+			f->alloc = f->alloc ? 2 * f->alloc : 16;
+			f->f.addrs = xrealloc(f->f.addrs, f->alloc * sizeof(*f->f.addrs));
+		}
+		f->f.addrs[f->f.nr_addrs] = (struct ann_addr){ .addr = addr };
+		e->val.u = f->f.nr_addrs++;
+	}
+	*c = (struct acache){ fi + 1, addr, e->val.u };
+	return &f->f.addrs[e->val.u];
+}
+
+static uint64_t frame_addr(const struct pk_frame *fr)
+{
+	if (fr->kernel)
+		return fr->ip;
+	return fr->addr ? fr->addr : fr->sym_off;   /* unknown: the DSO file offset */
+}
+
+static int on_sample(const struct pk_sample *s, void *arg)
+{
+	struct pbuild *b = arg;
+
+	if (!b->event)
+		b->event = s->event;
+	if (strcmp(s->event, b->event))
+		return 0;
+	b->p->total_period += s->period;
+	b->p->total_hits++;
+	if (!s->nr_frames)
+		return 0;
+	if (s->nr_frames > 1)
+		b->p->has_callchain = true;
+	if (b->filt && b->filt->comm && strcmp(s->comm, b->filt->comm))
+		return 0;
+	const struct pk_frame *leaf = &s->frames[0];
+
+	if (b->filt && b->filt->dso && !dso_match(leaf->dso, b->filt->dso))
+		return 0;
+	size_t fi = func_get(b, leaf);
+	struct ann_addr *a = addr_get(b, fi, frame_addr(leaf));
+
+	a->self.period += s->period;
+	a->self.hits++;
+	b->fb[fi]->f.self.period += s->period;
+	b->fb[fi]->f.self.hits++;
+	/* call sites: once per (function, address) per sample */
+	size_t n = s->nr_frames < 128 ? s->nr_frames : 128;
+
+	for (size_t i = 1; i < n; i++) {
+		const struct pk_frame *fr = &s->frames[i];
+		bool seen = false;
+
+		if (!fr->sym || fr->inlined || (!fr->kernel && !fr->addr))
+			continue;
+		for (size_t j = 1; j < i && !seen; j++)
+			seen = s->frames[j].ip == fr->ip && s->frames[j].dso == fr->dso;
+		if (seen)
+			continue;
+		fi = func_get(b, fr);
+		a = addr_get(b, fi, frame_addr(fr));
+		a->callee.period += s->period;
+		a->callee.hits++;
+		b->fb[fi]->f.callee.period += s->period;
+		b->fb[fi]->f.callee.hits++;
+	}
+	return 0;
+}
+
+static int cmp_addr(const void *x, const void *y)
+{
+	const struct ann_addr *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static int cmp_func(const void *x, const void *y)
+{
+	const struct ann_func *a = *(struct ann_func *const *)x, *b = *(struct ann_func *const *)y;
+
+	if (a->self.period != b->self.period)
+		return a->self.period < b->self.period ? 1 : -1;
+	if (a->callee.period != b->callee.period)
+		return a->callee.period < b->callee.period ? 1 : -1;
+	if (!a->sym != !b->sym)
+		return a->sym ? -1 : 1;
+	int r = a->sym ? strcmp(a->sym, b->sym) : 0;
+
+	return r ? r : strcmp(a->dso, b->dso);
+}
+
+struct ppriv {
+	struct hashmap names;
+};
+
+int ann_profile_build(struct session *s, const struct ann_filter *f, struct ann_profile **out)
+{
+	struct pbuild *bp = xcalloc(1, sizeof(*bp));   /* its cache is large */
+	int rc;
+
+	bp->filt = f;
+	bp->p = xcalloc(1, sizeof(*bp->p));
+	hm_init(&bp->funcs);
+	hm_init(&bp->addrs);
+	hm_init(&bp->names);
+	rc = session_process(s, on_sample, bp);
+	hm_release(&bp->funcs);
+	hm_release(&bp->addrs);
+	bp->p->event = bp->event;
+	bp->p->funcs = xcalloc(bp->nr_fb ? bp->nr_fb : 1, sizeof(*bp->p->funcs));
+	for (size_t i = 0; i < bp->nr_fb; i++) {
+		struct ann_func *fn = &bp->fb[i]->f;   /* first member: freed as the fbuild */
+
+		qsort(fn->addrs, fn->nr_addrs, sizeof(*fn->addrs), cmp_addr);
+		bp->p->funcs[i] = fn;
+	}
+	bp->p->nr_funcs = bp->nr_fb;
+	free(bp->fb);
+	qsort(bp->p->funcs, bp->p->nr_funcs, sizeof(*bp->p->funcs), cmp_func);
+	struct ppriv *pp = xcalloc(1, sizeof(*pp));
+
+	pp->names = bp->names;
+	bp->p->priv = pp;
+	if (rc < 0) {
+		ann_profile_free(bp->p);
+		free(bp);
+		return rc;
+	}
+	*out = bp->p;
+	free(bp);
+	return 0;
+}
+
+void ann_profile_free(struct ann_profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nr_funcs; i++) {
+		free(p->funcs[i]->addrs);
+		free(p->funcs[i]);
+	}
+	free(p->funcs);
+	if (p->priv) {
+		struct ppriv *pp = p->priv;
+
+		hm_release(&pp->names);
+		free(pp);
+	}
+	free(p);
+}
+
+/* ---- reading code ---- */
+
+/* The bytes of [start, start + *len) of the ELF at path (sections with
+ * code), into a malloc'd buffer; *len is cut at the section's end. */
+static int elf_code(const char *path, uint64_t start, uint64_t *len, uint8_t **buf,
+		    unsigned *machine)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc = 0;
+
+	if (fd < 0)
+		return pk_error(errno, "cannot open '%s': %s", path, strerror(errno));
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	GElf_Ehdr eh;
+
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
+		rc = pk_error(EINVAL, "'%s': not an ELF file", path);
+		goto out;
+	}
+	*machine = eh.e_machine;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	bool found = false, nobits = false;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    start < sh.sh_addr || start >= sh.sh_addr + sh.sh_size)
+			continue;
+		if (sh.sh_type == SHT_NOBITS) {
+			nobits = true;
+			continue;
+		}
+		found = true;
+		break;
+	}
+	if (!found) {
+		rc = pk_error(EINVAL, "'%s': address %#llx is in no section %s", path,
+			      (unsigned long long)start,
+			      nobits ? "with contents (a debug-only file)" : "of the file");
+		goto out;
+	}
+	uint64_t avail = sh.sh_addr + sh.sh_size - start;
+
+	if (*len > avail)
+		*len = avail;
+	*buf = xmalloc(*len ? *len : 1);
+	ssize_t got = pread(fd, *buf, *len, (off_t)(sh.sh_offset + (start - sh.sh_addr)));
+
+	if (got < 0 || (uint64_t)got != *len) {
+		free(*buf);
+		*buf = NULL;
+		rc = pk_error(EIO, "'%s': cannot read %llu bytes at %#llx", path,
+			      (unsigned long long)*len, (unsigned long long)start);
+	}
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
+}
+
+/* Kernel code from /proc/kcore (an ELF core file whose PT_LOAD segments
+ * map kernel virtual addresses). */
+static int kcore_code(const char *path, uint64_t start, uint64_t *len, uint8_t **buf,
+		      unsigned *machine)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf64_Ehdr eh;
+	int rc = -EINVAL;
+
+	if (fd < 0)
+		return pk_error(errno, "cannot read '%s': %s", path, strerror(errno));
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr)) {
+		rc = pk_error(EINVAL, "'%s': not a 64-bit ELF core file", path);
+		goto out;
+	}
+	*machine = eh.e_machine;
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) != (ssize_t)sizeof(ph))
+			break;
+		if (ph.p_type != PT_LOAD || start < ph.p_vaddr || start >= ph.p_vaddr + ph.p_filesz)
+			continue;
+		uint64_t avail = ph.p_vaddr + ph.p_filesz - start;
+
+		if (*len > avail)
+			*len = avail;
+		*buf = xmalloc(*len ? *len : 1);
+		ssize_t got = pread(fd, *buf, *len, (off_t)(ph.p_offset + (start - ph.p_vaddr)));
+
+		if (got <= 0) {
+			free(*buf);
+			*buf = NULL;
+			rc = pk_error(EIO, "'%s': cannot read kernel code at %#llx", path,
+				      (unsigned long long)start);
+			goto out;
+		}
+		*len = (uint64_t)got;
+		rc = 0;
+		goto out;
+	}
+	rc = pk_error(EINVAL, "'%s': kernel address %#llx is in no segment", path,
+		      (unsigned long long)start);
+out:
+	close(fd);
+	return rc;
+}
+
+static struct ann_insn *insn_at(struct ann_view *v, uint64_t a)
+{
+	size_t lo = 0, hi = v->nr_insns;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v->insns[mid].in.addr + v->insns[mid].in.size <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < v->nr_insns && v->insns[lo].in.addr <= a)
+		return &v->insns[lo];
+	return NULL;
+}
+
+int ann_view_build(struct ann_view *v, const struct ann_func *f, const char *elf_path,
+		   struct inline_resolver *inl)
+{
+	uint64_t last = f->nr_addrs ? f->addrs[f->nr_addrs - 1].addr : f->start;
+	uint64_t size = 0, len;
+	bool sized = false;
+	uint8_t *code = NULL;
+	unsigned machine = 0;
+	enum dis_arch arch;
+	struct disasm *d = NULL;
+	int rc;
+
+	memset(v, 0, sizeof(*v));
+	if (!f->sym || f->unknown_addr)
+		return pk_error(ENOENT, "no symbol for these addresses");
+	if (!f->kernel) {
+		struct symcache *sc = symcache_new();
+		uint64_t a = 0;
+
+		if (sym_lookup_name(sc, elf_path, f->raw_sym, &a, &size) == 0 && a == f->start && size)
+			sized = true;
+		symcache_free(sc);
+	}
+	/* unsized: up to a return after the last sample, at most 64 KiB */
+	len = sized ? size : (last - f->start) + 4096;
+	if (len > 65536 && !sized)
+		len = 65536;
+	rc = f->kernel ? kcore_code(elf_path, f->start, &len, &code, &machine)
+		       : elf_code(elf_path, f->start, &len, &code, &machine);
+	if (rc < 0)
+		return rc;
+	rc = disasm_arch_of_elf(machine, &arch);
+	if (rc == 0)
+		rc = disasm_open(&d, arch);
+	if (rc < 0) {
+		free(code);
+		return rc;
+	}
+	size_t alloc = 0, falloc = 0;
+
+	for (uint64_t off = 0; off < len;) {
+		struct dis_insn in;
+
+		if (disasm_one(d, code + off, len - off, f->start + off, &in) < 0) {
+			if (!sized && v->nr_insns)
+				break;       /* ran off the end of an unsized function */
+			/* show undecodable bytes one at a time, as objdump's (bad) */
+			memset(&in, 0, sizeof(in));
+			in.addr = f->start + off;
+			in.size = 1;
+			snprintf(in.mnemonic, sizeof(in.mnemonic), "(bad)");
+			snprintf(in.ops, sizeof(in.ops), ".byte 0x%02x", code[off]);
+		}
+		if (v->nr_insns == alloc) {
+			alloc = alloc ? 2 * alloc : 256;
+			v->insns = xrealloc(v->insns, alloc * sizeof(*v->insns));
+		}
+		struct ann_insn *ai = &v->insns[v->nr_insns++];
+
+		memset(ai, 0, sizeof(*ai));
+		ai->in = in;
+		if (inl && !f->kernel) {
+			struct inline_frame fr[64];
+			int n = inline_resolve_frames(inl, elf_path, in.addr, fr, 64);
+
+			if (n > 0) {
+				if (v->nr_frames + (size_t)n > falloc) {
+					falloc = (falloc + (size_t)n) * 2;
+					v->frames = xrealloc(v->frames, falloc * sizeof(*v->frames));
+				}
+				memcpy(v->frames + v->nr_frames, fr, (size_t)n * sizeof(*fr));
+				ai->fr = v->nr_frames;
+				ai->nr_fr = (size_t)n;
+				v->nr_frames += (size_t)n;
+				if (fr[n - 1].line > 0 && fr[n - 1].file)
+					v->have_lines = true;
+			}
+		}
+		off += in.size;
+		if (!sized && in.kind == DIS_RET && in.addr >= last)
+			break;
+	}
+	disasm_close(d);
+	free(code);
+	if (!v->nr_insns) {
+		ann_view_release(v);
+		return pk_error(EINVAL, "'%s': no code at %#llx", elf_path, (unsigned long long)f->start);
+	}
+	/* samples, call sites, jump targets */
+	for (size_t i = 0; i < f->nr_addrs; i++) {
+		const struct ann_addr *a = &f->addrs[i];
+		struct ann_insn *ai;
+
+		if (a->self.hits && (ai = insn_at(v, a->addr))) {
+			ai->self.period += a->self.period;
+			ai->self.hits += a->self.hits;
+		}
+		if (a->callee.hits && a->addr > f->start && (ai = insn_at(v, a->addr - 1))) {
+			ai->callee.period += a->callee.period;
+			ai->callee.hits += a->callee.hits;
+		}
+	}
+	for (size_t i = 0; i < v->nr_insns; i++) {
+		struct ann_insn *ai = &v->insns[i];
+		struct ann_insn *t;
+
+		if (ai->in.kind != DIS_JUMP || !ai->in.has_target)
+			continue;
+		if ((t = insn_at(v, ai->in.target)) && t->in.addr == ai->in.target) {
+			t->jump_target = true;
+			if (ai->in.target <= ai->in.addr)
+				ai->back_edge = true;
+		}
+	}
+	return 0;
+}
+
+void ann_view_release(struct ann_view *v)
+{
+	free(v->insns);
+	free(v->frames);
+	memset(v, 0, sizeof(*v));
+}
+
+/* ---- lines ---- */
+
+static const char *own_file;
+
+static int cmp_line(const void *x, const void *y)
+{
+	const struct ann_line *a = x, *b = y;
+	bool ao = own_file && !strcmp(a->file, own_file), bo = own_file && !strcmp(b->file, own_file);
+
+	if (ao != bo)
+		return ao ? -1 : 1;
+	int r = strcmp(a->file, b->file);
+
+	if (r)
+		return r;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+size_t ann_view_lines(const struct ann_view *v, struct ann_line **out)
+{
+	struct ann_line *l = xcalloc(v->nr_insns ? v->nr_insns : 1, sizeof(*l));
+	size_t n = 0;
+
+	own_file = NULL;
+	for (size_t i = 0; i < v->nr_insns; i++) {
+		const struct ann_insn *ai = &v->insns[i];
+
+		if (!ai->nr_fr)
+			continue;
+		const struct inline_frame *in = &v->frames[ai->fr + ai->nr_fr - 1];
+
+		if (!in->file || in->line <= 0)
+			continue;
+		if (!own_file && v->frames[ai->fr].file)
+			own_file = v->frames[ai->fr].file;
+		l[n++] = (struct ann_line){ in->file, in->line, in->name, ai->nr_fr > 1, ai->self };
+	}
+	qsort(l, n, sizeof(*l), cmp_line);
+	/* merge equal (file, line) */
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (m && !strcmp(l[m - 1].file, l[i].file) && l[m - 1].line == l[i].line) {
+			l[m - 1].self.period += l[i].self.period;
+			l[m - 1].self.hits += l[i].self.hits;
+			continue;
+		}
+		l[m++] = l[i];
+	}
+	own_file = NULL;
+	*out = l;
+	return m;
+}
+
+/* ---- source text ---- */
+
+struct srcfile {
+	char *buf;
+	size_t *offs;   /* line i (0-based) starts at offs[i], ends before offs[i + 1] - 1 */
+	int n;
+};
+
+struct ann_srccache {
+	struct hashmap files;
+};
+
+struct ann_srccache *ann_srccache_new(void)
+{
+	struct ann_srccache *c = xcalloc(1, sizeof(*c));
+
+	hm_init(&c->files);
+	return c;
+}
+
+void ann_srccache_free(struct ann_srccache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->files.nr; i++) {
+		struct srcfile *sf = c->files.entries[i].val.ptr;
+
+		if (sf) {
+			free(sf->buf);
+			free(sf->offs);
+			free(sf);
+		}
+	}
+	hm_release(&c->files);
+	free(c);
+}
+
+static struct srcfile *src_get(struct ann_srccache *c, const char *file)
+{
+	int created;
+	struct hm_entry *e = hm_upsert(&c->files, file, strlen(file), &created);
+
+	if (!created)
+		return e->val.ptr;
+	struct srcfile *sf = NULL;
+	FILE *fp = fopen(file, "re");
+	struct stat st;
+
+	if (fp && fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (64 << 20)) {
+		sf = xcalloc(1, sizeof(*sf));
+		sf->buf = xmalloc((size_t)st.st_size + 1);
+		size_t got = fread(sf->buf, 1, (size_t)st.st_size, fp);
+
+		sf->buf[got] = 0;
+		size_t alloc = 64;
+
+		sf->offs = xmalloc(alloc * sizeof(*sf->offs));
+		sf->offs[0] = 0;
+		for (size_t i = 0; i < got; i++) {
+			if (sf->buf[i] != '\n')
+				continue;
+			if ((size_t)sf->n + 2 >= alloc) {
+				alloc *= 2;
+				sf->offs = xrealloc(sf->offs, alloc * sizeof(*sf->offs));
+			}
+			sf->offs[++sf->n] = i + 1;
+		}
+		if (got && sf->buf[got - 1] != '\n') {
+			if ((size_t)sf->n + 2 >= alloc)
+				sf->offs = xrealloc(sf->offs, (alloc + 2) * sizeof(*sf->offs));
+			sf->offs[++sf->n] = got + 1;
+		}
+	}
+	if (fp)
+		fclose(fp);
+	hm_find(&c->files, file, strlen(file))->val.ptr = sf;
+	return sf;
+}
+
+const char *ann_source_line(struct ann_srccache *c, const char *file, int line, size_t *len)
+{
+	struct srcfile *sf = file ? src_get(c, file) : NULL;
+
+	if (!sf || line < 1 || line > sf->n)
+		return NULL;
+	*len = sf->offs[line] - sf->offs[line - 1] - 1;
+	return sf->buf + sf->offs[line - 1];
+}
+
+int ann_source_nlines(struct ann_srccache *c, const char *file)
+{
+	struct srcfile *sf = file ? src_get(c, file) : NULL;
+
+	return sf ? sf->n : 0;
+}
+
+/* ---- simulated costs ---- */
+
+struct ann_sim {
+	struct hashmap full, base;   /* "file\nLINE" → uint64_t[ANN_SIM_N] */
+	char *bid;
+	unsigned present;
+	struct strbuf key;
+};
+
+static uint64_t *sim_slot(struct hashmap *m, struct strbuf *k, const char *file, int line)
+{
+	int created;
+
+	sb_reset(k);
+	sb_addf(k, "%s\n%d", file, line);
+	struct hm_entry *e = hm_upsert(m, k->buf, k->len, &created);
+
+	if (created)
+		e->val.ptr = xcalloc(ANN_SIM_N, sizeof(uint64_t));
+	return e->val.ptr;
+}
+
+int ann_sim_new(const struct cgfile *cg, struct ann_sim **out)
+{
+	static const char *const names[ANN_SIM_N][2] = {
+		{ "D1mr", "D1mw" }, { "DLmr", "DLmw" }, { "Bcm", "Bim" },
+	};
+	int idx[ANN_SIM_N][2];
+	struct ann_sim *s = xcalloc(1, sizeof(*s));
+
+	for (int k = 0; k < ANN_SIM_N; k++)
+		for (int j = 0; j < 2; j++) {
+			idx[k][j] = cgfile_event(cg, names[k][j]);
+			if (idx[k][j] >= 0)
+				s->present |= 1u << k;
+		}
+	if (!s->present) {
+		free(s);
+		return pk_error(EINVAL, "no simulated misses in it (events D1mr/D1mw, DLmr/DLmw, Bcm/Bim)");
+	}
+	hm_init(&s->full);
+	hm_init(&s->base);
+	sb_init(&s->key, 64);
+	for (size_t i = 0; i < cg->ndesc; i++) {
+		const char *d = cg->desc[i];
+
+		if (strncmp(d, "build-id:", 9))
+			continue;
+		d += 9;
+		while (*d == ' ' || *d == '\t')
+			d++;
+		size_t n = strspn(d, "0123456789abcdefABCDEF");
+
+		if (n >= 2) {
+			free(s->bid);
+			s->bid = xstrndup(d, n);
+			for (size_t j = 0; j < n; j++)
+				s->bid[j] = (char)(s->bid[j] | 0x20);
+		}
+	}
+	for (size_t r = 0; r < cg->nrecs; r++) {
+		const uint64_t *c = cgfile_counts(cg, r);
+		uint64_t *a = sim_slot(&s->full, &s->key, cg->recs[r].file, (int)cg->recs[r].line);
+		uint64_t *b = sim_slot(&s->base, &s->key, base_of(cg->recs[r].file), (int)cg->recs[r].line);
+
+		for (int k = 0; k < ANN_SIM_N; k++)
+			for (int j = 0; j < 2; j++)
+				if (idx[k][j] >= 0) {
+					a[k] += c[idx[k][j]];
+					b[k] += c[idx[k][j]];
+				}
+	}
+	*out = s;
+	return 0;
+}
+
+void ann_sim_free(struct ann_sim *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->full.nr; i++)
+		free(s->full.entries[i].val.ptr);
+	for (size_t i = 0; i < s->base.nr; i++)
+		free(s->base.entries[i].val.ptr);
+	hm_release(&s->full);
+	hm_release(&s->base);
+	sb_release(&s->key);
+	free(s->bid);
+	free(s);
+}
+
+const char *ann_sim_build_id(const struct ann_sim *s)
+{
+	return s->bid;
+}
+
+unsigned ann_sim_present(const struct ann_sim *s)
+{
+	return s->present;
+}
+
+const uint64_t *ann_sim_line(const struct ann_sim *s, const char *file, int line)
+{
+	struct strbuf k;
+	const struct hm_entry *e;
+
+	if (!file)
+		return NULL;
+	sb_init(&k, 64);
+	sb_addf(&k, "%s\n%d", file, line);
+	e = hm_find(&s->full, k.buf, k.len);
+	if (!e) {
+		sb_reset(&k);
+		sb_addf(&k, "%s\n%d", base_of(file), line);
+		e = hm_find(&s->base, k.buf, k.len);
+	}
+	sb_release(&k);
+	return e ? e->val.ptr : NULL;
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* disasm.c — the capstone wrapper described in disasm.h. */
+#include "disasm/disasm.h"
+
+#include "base/error.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int disasm_arch_of_elf(unsigned e_machine, enum dis_arch *out)
+{
+	switch (e_machine) {
+	case EM_X86_64:
+		*out = DIS_X86_64;
+		return 0;
+	case EM_AARCH64:
+		*out = DIS_AARCH64;
+		return 0;
+	default:
+		return pk_error(EOPNOTSUPP, "machine type %u: only x86-64 and aarch64 are disassembled",
+				e_machine);
+	}
+}
+
+#ifdef PERFKIT_HAVE_CAPSTONE
+#include <capstone/capstone.h>
+
+struct disasm {
+	csh h;
+	cs_insn *insn;
+	enum dis_arch arch;
+};
+
+int disasm_open(struct disasm **out, enum dis_arch arch)
+{
+	struct disasm *d = calloc(1, sizeof(*d));
+	cs_err e;
+
+	if (!d)
+		return pk_error(ENOMEM, "out of memory");
+	d->arch = arch;
+	if (arch == DIS_X86_64)
+		e = cs_open(CS_ARCH_X86, CS_MODE_64, &d->h);
+	else
+		e = cs_open(CS_ARCH_ARM64, CS_MODE_LITTLE_ENDIAN, &d->h);
+	if (e != CS_ERR_OK) {
+		free(d);
+		return pk_error(EOPNOTSUPP, "capstone: %s", cs_strerror(e));
+	}
+	cs_option(d->h, CS_OPT_DETAIL, CS_OPT_ON);
+	if (arch == DIS_X86_64)
+		cs_option(d->h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	d->insn = cs_malloc(d->h);
+	if (!d->insn) {
+		cs_close(&d->h);
+		free(d);
+		return pk_error(ENOMEM, "out of memory");
+	}
+	*out = d;
+	return 0;
+}
+
+void disasm_close(struct disasm *d)
+{
+	if (!d)
+		return;
+	cs_free(d->insn, 1);
+	cs_close(&d->h);
+	free(d);
+}
+
+int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+	       struct dis_insn *out)
+{
+	const uint8_t *p = code;
+	size_t n = len;
+	uint64_t a = addr;
+	cs_insn *in = d->insn;
+
+	if (!len || !cs_disasm_iter(d->h, &p, &n, &a, in))
+		return pk_error(EINVAL, "no instruction decodes at %#llx", (unsigned long long)addr);
+	memset(out, 0, sizeof(*out));
+	out->addr = addr;
+	out->size = in->size;
+	snprintf(out->mnemonic, sizeof(out->mnemonic), "%s", in->mnemonic);
+	snprintf(out->ops, sizeof(out->ops), "%s", in->op_str);
+	if (cs_insn_group(d->h, in, CS_GRP_CALL))
+		out->kind = DIS_CALL;
+	else if (cs_insn_group(d->h, in, CS_GRP_RET))
+		out->kind = DIS_RET;
+	else if (cs_insn_group(d->h, in, CS_GRP_JUMP))
+		out->kind = DIS_JUMP;
+	if (!in->detail)
+		return 0;
+	if (d->arch == DIS_X86_64) {
+		const cs_x86 *x = &in->detail->x86;
+
+		if (out->kind != DIS_OTHER && out->kind != DIS_RET && x->op_count == 1 &&
+		    x->operands[0].type == X86_OP_IMM) {
+			out->has_target = true;
+			out->target = (uint64_t)x->operands[0].imm;
+		}
+	} else {
+		const cs_arm64 *x = &in->detail->arm64;
+		const char *m = in->mnemonic;
+		bool branch = m[0] == 'b' && (m[1] == 0 || m[1] == '.' || !strcmp(m, "bl"));
+
+		if (!strcmp(m, "cbz") || !strcmp(m, "cbnz") || !strcmp(m, "tbz") || !strcmp(m, "tbnz"))
+			branch = true;
+		if (!strcmp(m, "bl") || !strcmp(m, "blr"))
+			out->kind = DIS_CALL;   /* capstone 4 files them under jumps */
+		else if (branch && out->kind == DIS_OTHER)
+			out->kind = DIS_JUMP;
+		if (branch && x->op_count >= 1 && x->operands[x->op_count - 1].type == ARM64_OP_IMM) {
+			out->has_target = true;
+			out->target = (uint64_t)x->operands[x->op_count - 1].imm;
+		}
+	}
+	return 0;
+}
+
+#else /* !PERFKIT_HAVE_CAPSTONE */
+
+int disasm_open(struct disasm **out, enum dis_arch arch)
+{
+	*out = NULL;
+	return pk_error(EOPNOTSUPP, "built without capstone (libcapstone-dev): no disassembly");
+}
+
+void disasm_close(struct disasm *d)
+{
+}
+
+int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+	       struct dis_insn *out)
+{
+	return pk_error(EOPNOTSUPP, "built without capstone (libcapstone-dev): no disassembly");
+}
+#endif

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perf users' everyday report flags: --no-inline, --inline, --stdio, -f are
+# accepted; -n/--show-nr-samples adds perf's Samples column (same numbers as
+# perf report -n); -q prints the rows only.  report and script cap a DWARF
+# chain's unwound user part at perf's default --max-stack
+# (kernel.perf_event_max_stack, 127): a recursion 300 deep gives the same
+# frames as perf script.
+. "$(dirname "$0")/lib.sh"
+
+if ! have perf || ! have cc || ! can_perf_event; then
+	skip "needs perf, cc and perf_event_open"
+	done_testing; exit
+fi
+cat >"$T/deep.c" <<'C'
+#include <stdlib.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) unsigned long rec(int d, unsigned long n)
+{
+	if (d == 0) { for (unsigned long i = 0; i < n; i++) sink += i; return sink; }
+	return rec(d - 1, n) + 1;
+}
+__attribute__((noinline)) unsigned long flat(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i; return sink; }
+int main(int argc, char **argv) { unsigned long n = strtoul(argv[2], 0, 10); flat(n); sink += rec(atoi(argv[1]), n); return 0; }
+C
+cc -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o "$T/deep" "$T/deep.c" || { skip "cc failed"; done_testing; exit; }
+cd "$T"
+"$PERFKIT" record -e cpu-clock,task-clock -F 500 -o two.data ./deep 3 100000000 >/dev/null 2>&1
+expect "record of two events: exit 0" test $? -eq 0
+
+for f in --no-inline --inline --stdio -f; do
+	"$PERFKIT" report -i two.data $f >"r$f" 2>/dev/null
+	expect "report $f: accepted (exit 0)" test $? -eq 0
+done
+expect "--no-inline: same table as without it (perfkit's report is perf's --no-inline)" cmp -s r--no-inline r--stdio
+
+"$PERFKIT" report -i two.data -n --no-children -q >pk-n.txt 2>/dev/null
+perf report -i two.data --stdio -n --no-children -q 2>/dev/null >pf-n.txt
+expect "-n -q: perf report's rows, Samples column included (order aside)" \
+	cmp -s <(sort pk-n.txt) <(sort pf-n.txt)
+diff <(sort pk-n.txt) <(sort pf-n.txt) | head -6 | sed 's/^/# /'
+"$PERFKIT" report -i two.data --show-nr-samples >pk-n2.txt 2>/dev/null
+expect "--show-nr-samples: the Samples header, as perf's" grep -q '^# Overhead       Samples  Command' pk-n2.txt
+total=$(awk '!/^#/ && NF { s += $2 } END { print s }' pk-n.txt)
+expect "-n: the two events' sample counts add up to their samples ($total)" \
+	test "$total" = "$(grep -o '^# Samples: [0-9]*' pk-n2.txt | awk '{ s += $3 } END { print s }')"
+expect "-q: no '#' line" test "$(grep -c '^#' pk-n.txt)" -eq 0
+expect "-q: rows are there" test "$(grep -c 'flat' pk-n.txt)" -ge 1
+
+# --hide-unresolved: a stripped binary's samples have no symbol; the rest
+# are shown as shares of the resolved samples, as perf does
+cp deep deep.stripped && strip -s deep.stripped
+"$PERFKIT" record -F 1000 -o st.data ./deep.stripped 3 100000000 >/dev/null 2>&1
+perf report -i st.data --stdio --no-children --hide-unresolved -n 2>/dev/null | grep -v '^# To display\|Tip:' | sed '/^#$/N;/^#\n$/d' >pf-h.txt
+"$PERFKIT" report -i st.data --no-children --hide-unresolved -n >pk-h.txt 2>/dev/null
+"$PERFKIT" report -i st.data --no-children >pk-all.txt 2>/dev/null
+expect "without it: rows without a symbol (the stripped binary's)" grep -q '\[\.\] 0x' pk-all.txt
+expect "--hide-unresolved: no row without a symbol" sh -c "! grep -q '\[\.\] 0x' pk-h.txt"
+expect "--hide-unresolved: perf's rows, shares and header (order aside)" \
+	cmp -s <(grep -v '^#' pk-h.txt | sort) <(grep -v '^#' pf-h.txt | sort)
+expect "--hide-unresolved: perf's sample count" cmp -s <(grep '^# Samples\|^# Event count' pk-h.txt) <(grep '^# Samples\|^# Event count' pf-h.txt)
+
+"$PERFKIT" record --call-graph dwarf,32768 -F 500 -o d.data ./deep 300 100000000 >/dev/null 2>&1
+# the program's frames (libc's entry point has two names, picked apart)
+perf script -i d.data 2>/dev/null | awk '{ print $2 }' | grep -E '^(rec|flat|main)\+|^$' >pf.syms
+"$PERFKIT" script -i d.data 2>/dev/null | awk '{ print $2 }' | grep -E '^(rec|flat|main)\+|^$' >pk.syms
+depth=$("$PERFKIT" script -i d.data 2>/dev/null | awk '/^deep/ { if (n > m) m = n; n = 0; next } NF { n++ } END { if (n > m) m = n; print m }')
+max=$(cat /proc/sys/kernel/perf_event_max_stack 2>/dev/null || echo 127)
+expect "script: DWARF chains of a 300-deep recursion stop at perf's default ($max user frames; got $depth with the kernel's)" \
+	test "$depth" -ge "$max" -a "$depth" -lt $((max + 40))
+expect "script: the same frames as perf script (default --max-stack; $(grep -c . pk.syms) frames)" cmp -s pf.syms pk.syms
+"$PERFKIT" script --max-stack 400 -i d.data 2>/dev/null | grep -c 'rec+' >deep400
+"$PERFKIT" script -i d.data 2>/dev/null | grep -c 'rec+' >deep127
+expect "--max-stack 400 unwinds further than the default" test "$(cat deep400)" -gt "$(cat deep127)"
+"$PERFKIT" report -i d.data --no-children -g caller -q >rep.txt 2>/dev/null
+expect "report: no [truncated] root from the default cap (a --max-stack cut is not a truncation)" \
+	sh -c "! grep -q 'truncated' rep.txt"
+
+done_testing

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for src/lib/annotate: the instruction view of a function of
+ * this very binary (decoded, every instruction inside the symbol, a loop's
+ * back edge and jump target found, DWARF lines from this file, samples
+ * attached to the instruction holding their address, call sites to the
+ * call before a return address), source lines, and the simulated costs
+ * read from a Cachegrind-format text. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate/annotate.h"
+#include "base/error.h"
+#include "cgfile/cgfile.h"
+#include "symbol/symbol.h"
+
+volatile unsigned long sink;
+
+enum { TARGET_FIRST = __LINE__ + 1 };
+__attribute__((noinline)) void annotate_target(unsigned long n)
+{
+	unsigned long x = 1;
+
+	for (unsigned long i = 0; i < n; i++)
+		x = x * 2654435761u + i;
+	sink = x;
+}
+enum { TARGET_LAST = __LINE__ - 1 };
+
+static void test_view(void **state)
+{
+	struct symcache *sc = symcache_new();
+	uint64_t start = 0, size = 0;
+
+	(void)state;
+	annotate_target(3);
+	assert_int_equal(sym_lookup_name(sc, "/proc/self/exe", "annotate_target", &start, &size), 0);
+	symcache_free(sc);
+	assert_true(size > 4);
+
+	struct ann_addr addrs[2] = {
+		{ .addr = start + 1, .self = { 7, 3 } },      /* inside the first instruction or later */
+		{ .addr = start + size - 1, .self = { 5, 1 } },
+	};
+	struct ann_func f = { .dso = "/proc/self/exe", .sym = "annotate_target",
+			      .raw_sym = "annotate_target", .start = start,
+			      .self = { 12, 4 }, .addrs = addrs, .nr_addrs = 2 };
+	struct inline_resolver *inl = inline_resolver_new();
+	struct ann_view v;
+	int rc = ann_view_build(&v, &f, "/proc/self/exe", inl);
+
+	if (rc == -EOPNOTSUPP) {   /* built without capstone */
+		inline_resolver_free(inl);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	assert_true(v.nr_insns >= 3);
+	assert_int_equal(v.insns[0].in.addr, start);
+	const struct ann_insn *last = &v.insns[v.nr_insns - 1];
+
+	assert_int_equal(last->in.addr + last->in.size, start + size);
+	uint64_t tot = 0;
+	bool back = false, target = false;
+
+	for (size_t i = 0; i < v.nr_insns; i++) {
+		tot += v.insns[i].self.period;
+		back |= v.insns[i].back_edge;
+		target |= v.insns[i].jump_target;
+		if (i)
+			assert_int_equal(v.insns[i].in.addr, v.insns[i - 1].in.addr + v.insns[i - 1].in.size);
+	}
+	assert_int_equal(tot, 12);
+	assert_int_equal(last->self.period, 5);
+	assert_true(back);
+	assert_true(target);
+	assert_true(v.have_lines);
+	/* lines: this file, within annotate_target */
+	struct ann_line *l;
+	size_t n = ann_view_lines(&v, &l);
+
+	assert_true(n >= 2);
+	for (size_t i = 0; i < n; i++) {
+		assert_non_null(strstr(l[i].file, "test_annotate.c"));
+		assert_true(l[i].line >= TARGET_FIRST && l[i].line <= TARGET_LAST);
+	}
+	free(l);
+	/* the source text of a line */
+	struct ann_srccache *sc2 = ann_srccache_new();
+	size_t len = 0;
+	const char *t = ann_source_line(sc2, v.frames[v.insns[0].fr].file, TARGET_FIRST, &len);
+
+	assert_non_null(t);
+	assert_true(len > 10 && !memcmp(t, "__attribute__", 13));
+	assert_null(ann_source_line(sc2, "/nonexistent/x.c", 1, &len));
+	assert_int_equal(ann_source_nlines(sc2, "/nonexistent/x.c"), 0);
+	ann_srccache_free(sc2);
+	ann_view_release(&v);
+
+	/* not a symbol: refused */
+	struct ann_func u = { .dso = "/proc/self/exe" };
+
+	assert_int_equal(ann_view_build(&v, &u, "/proc/self/exe", inl), -ENOENT);
+	/* a file that is not ELF */
+	f.addrs = NULL;
+	f.nr_addrs = 0;
+	assert_true(ann_view_build(&v, &f, "/proc/self/status", inl) < 0);
+	inline_resolver_free(inl);
+}
+
+static void test_sim(void **state)
+{
+	const char *t =
+		"desc: build-id:         ABCDEF0123\n"
+		"desc: D1 cache:         32768 B, 64 B, 8-way associative\n"
+		"cmd: ./prog\n"
+		"events: Ir D1mr D1mw DLmr DLmw Bcm\n"
+		"fl=/src/a.c\n"
+		"fn=main\n"
+		"10 5 2 1 1 0 3\n"
+		"fn=other\n"
+		"10 1 1 0 0 0 0\n"
+		"11 1 0 0 0 0 1\n"
+		"summary: 7 3 1 1 0 4\n";
+	struct cgfile *cg;
+	struct ann_sim *s;
+
+	(void)state;
+	assert_int_equal(cgfile_parse(t, strlen(t), "t.out", &cg), 0);
+	assert_int_equal(ann_sim_new(cg, &s), 0);
+	assert_string_equal(ann_sim_build_id(s), "abcdef0123");
+	assert_int_equal(ann_sim_present(s), 7);
+	const uint64_t *v = ann_sim_line(s, "/src/a.c", 10);
+
+	assert_non_null(v);
+	assert_int_equal(v[ANN_SIM_D1], 2 + 1 + 1);   /* D1mr + D1mw over both functions */
+	assert_int_equal(v[ANN_SIM_LL], 1);
+	assert_int_equal(v[ANN_SIM_MISP], 3);
+	/* by basename when the directory differs */
+	v = ann_sim_line(s, "/elsewhere/a.c", 11);
+	assert_non_null(v);
+	assert_int_equal(v[ANN_SIM_MISP], 1);
+	assert_null(ann_sim_line(s, "/src/a.c", 12));
+	assert_null(ann_sim_line(s, NULL, 10));
+	ann_sim_free(s);
+	cgfile_free(cg);
+
+	/* no miss events at all */
+	const char *t2 = "cmd: x\nevents: Ir\nfl=a.c\nfn=f\n1 1\n";
+
+	assert_int_equal(cgfile_parse(t2, strlen(t2), "t2.out", &cg), 0);
+	pk_error_clear();
+	assert_int_equal(ann_sim_new(cg, &s), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "D1mr"));
+	cgfile_free(cg);
+}
+
+/* Kernel code comes from an ELF core file (/proc/kcore): a fake one with
+ * one PT_LOAD segment at a kernel address; the function has no size, so
+ * decoding stops at the first return after the last sample. */
+static void test_kcore(void **state)
+{
+	static const uint8_t code[] = {
+		0x55,                         /* push %rbp */
+		0x48, 0x89, 0xe5,             /* mov %rsp,%rbp */
+		0x48, 0x83, 0xc0, 0x01,       /* +4: add $1,%rax */
+		0x48, 0x39, 0xc8,             /* +8: cmp %rcx,%rax */
+		0x75, 0xf7,                   /* +11: jne +4 */
+		0x5d,                         /* +13: pop %rbp */
+		0xc3,                         /* +14: ret */
+		0xcc, 0xcc,                   /* padding after the function */
+	};
+	const uint64_t base = 0xffffffff81000000ull;
+	char path[] = "/tmp/test_annotate_kcore.XXXXXX";
+	int fd = mkstemp(path);
+	Elf64_Ehdr eh = { .e_type = ET_CORE, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+			  .e_phoff = sizeof(Elf64_Ehdr), .e_ehsize = sizeof(Elf64_Ehdr),
+			  .e_phentsize = sizeof(Elf64_Phdr), .e_phnum = 1 };
+	Elf64_Phdr ph = { .p_type = PT_LOAD, .p_offset = 4096, .p_vaddr = base,
+			  .p_filesz = 4096, .p_memsz = 4096 };
+	uint8_t page[4096] = { 0 };
+
+	(void)state;
+	assert_true(fd >= 0);
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	memcpy(page, code, sizeof(code));
+	assert_int_equal(pwrite(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
+	assert_int_equal(pwrite(fd, &ph, sizeof(ph), sizeof(eh)), (ssize_t)sizeof(ph));
+	assert_int_equal(pwrite(fd, page, sizeof(page), 4096), (ssize_t)sizeof(page));
+	close(fd);
+
+	struct ann_addr addrs[1] = { { .addr = base + 8, .self = { 4, 4 } } };
+	struct ann_func f = { .dso = "[kernel.kallsyms]", .sym = "kfn", .raw_sym = "kfn",
+			      .start = base, .kernel = true, .self = { 4, 4 }, .addrs = addrs,
+			      .nr_addrs = 1 };
+	struct ann_view v;
+	int rc = ann_view_build(&v, &f, path, NULL);
+
+	if (rc == -EOPNOTSUPP) {
+		unlink(path);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(v.nr_insns, 7);
+	assert_string_equal(v.insns[6].in.mnemonic, "retq");
+	assert_int_equal(v.insns[3].self.hits, 4);      /* cmp at +8 */
+	assert_true(v.insns[2].jump_target);            /* add at +4 */
+	assert_true(v.insns[4].back_edge);              /* jne */
+	assert_false(v.have_lines);
+	ann_view_release(&v);
+	/* an address outside every segment */
+	f.start = base + 0x100000;
+	addrs[0].addr = f.start;
+	pk_error_clear();
+	assert_int_equal(ann_view_build(&v, &f, path, NULL), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "in no segment"));
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_sim),
+		cmocka_unit_test(test_kcore),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
