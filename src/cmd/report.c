@@ -44,13 +44,16 @@ struct row {
 	const char *srcline;          /* --sort srcline: session_srcline() */
 	uint64_t addr;
 	uint32_t pid, tid;
-	bool kernel;
 	uint64_t self, children;
 	uint64_t nr_self;             /* samples whose leaf is the row (-n) */
 	uint64_t stamp;               /* last sample that counted children */
 	uint32_t id;                  /* index before sorting (stack tags) */
-	const char *text[K_MAX];      /* each sort key's text, made once for
-					 sorting and printing (print_hist) */
+	bool kernel;
+	bool no_map;                  /* dso "[unknown]" (cmp_rows) */
+	const char **text;            /* each sort key's text, made once for
+					 sorting and printing (print_hist;
+					 nr_keys pointers, not held per row
+					 while samples are read) */
 };
 
 struct hist {
@@ -59,6 +62,27 @@ struct hist {
 	size_t nr, alloc;
 	uint64_t nr_samples, total;
 	struct cg_forest *cg;         /* unique stacks, then trees (-g) */
+};
+
+/* A thread's last sample's stack, root first: the next sample of the
+ * thread mostly shares its outer callers, whose rows and stack nodes are
+ * then taken from here without a lookup. */
+#define PREV_SLOTS 256
+struct prev_frame {
+	const char *dso, *sym;
+	uint64_t ip;                  /* 0 for a known symbol */
+	uint64_t a;                   /* row_cached()'s a */
+	uint32_t tag;                 /* the row; UINT32_MAX: none */
+	uint32_t node;                /* stack node (call graphs) */
+	bool inlined, kernel;
+};
+
+struct prev_stack {
+	const void *h;                /* struct hist */
+	const char *comm;
+	uint32_t tid;
+	struct prev_frame *v;
+	size_t nr, alloc;
 };
 
 struct report {
@@ -76,15 +100,10 @@ struct report {
 	struct cg_params cg;
 	uint32_t *rowbuf;             /* on_sample: row index per frame */
 	size_t rowbuf_alloc;
-	struct prev_frame {           /* the last sample's stack, root first */
-		const char *dso, *sym;
-		uint64_t ip;
-		uint32_t tag;
-		bool inlined;
-		uint32_t node;
-	} *prev;
-	size_t prev_nr, prev_alloc;
-	const struct hist *prev_hist;
+	struct prev_stack *prevs;     /* PREV_SLOTS, by thread */
+	struct row_slot *row_cache;   /* row_cached(): 1 << ROW_CACHE_BITS */
+	bool no_row_cache;            /* a key (srcline) not in the slot */
+	bool row_by_tid;              /* a key (pid, tid) reads the thread */
 	const char *hint_sym;         /* the hottest Self row's symbol (annotate hint) */
 	uint64_t hint_self;
 };
@@ -194,6 +213,44 @@ static struct row *row_get(struct report *r, struct hist *h, const struct pk_sam
 	return row;
 }
 
+/* A direct-mapped cache in front of row_get(): a slot holds what
+ * make_key() reads of a frame and its sample (but srcline), so a hit is
+ * the same row without making, hashing and comparing the packed key. */
+#define ROW_CACHE_BITS 16
+struct row_slot {
+	const struct hist *h;
+	const char *comm, *dso, *sym;
+	uint64_t a;                   /* symbol start, or offset when unknown */
+	uint32_t tid, row;            /* row: index + 1, 0: empty */
+	bool kernel;
+};
+
+static uint32_t row_cached(struct report *r, struct hist *h, const struct pk_sample *s,
+			   const struct pk_frame *fr)
+{
+	uint64_t a = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off, x;
+	uint32_t tid = r->row_by_tid ? s->tid : 0;   /* else one slot for every
+							process of a comm */
+	struct row_slot *sl;
+
+	if (r->no_row_cache)
+		return (uint32_t)(row_get(r, h, s, fr) - h->rows);
+	if (!r->row_cache)
+		r->row_cache = xcalloc((size_t)1 << ROW_CACHE_BITS, sizeof(*r->row_cache));
+	x = (uint64_t)(uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)fr->dso ^
+	    a * 0xff51afd7ed558ccdu ^ (uint64_t)(uintptr_t)s->comm * 31 ^ tid ^ (uint64_t)(uintptr_t)h;
+	x ^= x >> 29;
+	x *= 0xc4ceb9fe1a85ec53u;
+	sl = &r->row_cache[x >> (64 - ROW_CACHE_BITS)];
+	if (sl->row && sl->h == h && sl->sym == fr->sym && sl->dso == fr->dso && sl->a == a &&
+	    sl->comm == s->comm && sl->tid == tid && sl->kernel == fr->kernel)
+		return sl->row - 1;
+	uint32_t row = (uint32_t)(row_get(r, h, s, fr) - h->rows);
+
+	*sl = (struct row_slot){ h, s->comm, fr->dso, fr->sym, a, tid, row + 1, fr->kernel };
+	return row;
+}
+
 /* --export=pprof|speedscope -o FILE: every sample also goes to the exporter
  * (src/lib/export), and the file replaces the table on stdout. */
 static struct pk_export *report_export;
@@ -206,75 +263,75 @@ static int write_export(void)
 	return export_write_speedscope(report_export, export_path);
 }
 
-/* With call graphs: the row of every frame, and the stack of (frame, row)
- * pairs from the outermost caller to the leaf. */
-static int on_sample_graph(struct report *r, struct hist *h, const struct pk_sample *s)
+/* The rows of a sample's frames into r->rowbuf (leaf first; without
+ * Children only the leaf's, the others UINT32_MAX) and, with call graphs,
+ * its stack node (returned), reusing the thread's previous stack as far as
+ * the frames are the same. */
+static uint32_t sample_rows(struct report *r, struct hist *h, const struct pk_sample *s)
 {
+	struct prev_stack *ps;
 	uint32_t node = 0;
-	struct row *row;
+	size_t n = s->nr_frames;
 
-	if (s->nr_frames > r->rowbuf_alloc) {
-		r->rowbuf_alloc = s->nr_frames * 2;
+	if (!r->prevs)
+		r->prevs = xcalloc(PREV_SLOTS, sizeof(*r->prevs));
+	ps = &r->prevs[(s->tid ^ s->tid >> 8) % PREV_SLOTS];
+	if (ps->h != h || ps->tid != s->tid || ps->comm != s->comm) {
+		ps->h = h;
+		ps->tid = s->tid;
+		ps->comm = s->comm;
+		ps->nr = 0;
+	}
+	if (n > r->rowbuf_alloc) {
+		r->rowbuf_alloc = n * 2;
 		r->rowbuf = xrealloc(r->rowbuf, r->rowbuf_alloc * sizeof(*r->rowbuf));
 	}
-	/* without Children only the leaf's row gets a tree */
-	for (size_t i = 0; i < (r->children ? s->nr_frames : 1); i++)
-		r->rowbuf[i] = (uint32_t)(row_get(r, h, s, &s->frames[i]) - h->rows);
-	for (size_t i = 1; !r->children && i < s->nr_frames; i++)
-		r->rowbuf[i] = UINT32_MAX;
-	h->rows[r->rowbuf[0]].self += s->period;
-	h->rows[r->rowbuf[0]].nr_self++;
-	if (r->children) {
-		r->stamp++;
-		for (size_t i = 0; i < s->nr_frames; i++) {
-			row = &h->rows[r->rowbuf[i]];
-			if (row->stamp != r->stamp) {
-				row->stamp = r->stamp;
-				row->children += s->period;
-			}
-		}
+	if (n > ps->alloc) {
+		ps->alloc = n * 2;
+		ps->v = xrealloc(ps->v, ps->alloc * sizeof(*ps->v));
 	}
-	if (!h->cg)
+	if (r->graph && !h->cg)
 		h->cg = cg_forest_new();
-	if (s->nr_frames > r->prev_alloc) {
-		r->prev_alloc = s->nr_frames * 2;
-		r->prev = xrealloc(r->prev, r->prev_alloc * sizeof(*r->prev));
-	}
-	/* consecutive samples mostly share their outer callers: reuse the
-	 * previous sample's nodes as long as the frames are the same */
-	if (r->prev_hist != h)
-		r->prev_nr = 0;
-	for (size_t j = 0; j < s->nr_frames; j++) {
-		size_t i = s->nr_frames - 1 - j;
+	for (size_t j = 0; j < n; j++) {
+		size_t i = n - 1 - j;
 		const struct pk_frame *fr = &s->frames[i];
-		struct prev_frame *pv = &r->prev[j];
-		uint64_t ip = fr->sym ? 0 : fr->ip;
+		struct prev_frame *pv = &ps->v[j];
+		/* srcline rows differ by address within a symbol */
+		uint64_t ip = fr->sym && !r->no_row_cache ? 0 : fr->ip;
+		uint64_t a = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off;
+		bool same = j < ps->nr && pv->dso == fr->dso && pv->sym == fr->sym && pv->ip == ip && pv->a == a &&
+			    pv->inlined == fr->inlined && pv->kernel == fr->kernel;
+		uint32_t tag;
 
-		if (j < r->prev_nr && pv->dso == fr->dso && pv->sym == fr->sym && pv->ip == ip &&
-		    pv->tag == r->rowbuf[i] && pv->inlined == fr->inlined) {
+		/* the row of a frame is the same for the same frame, comm and
+		 * thread; without Children only the leaf has one */
+		if (same && (r->children || (i == 0) == (pv->tag != UINT32_MAX))) {
+			r->rowbuf[i] = pv->tag;
 			node = pv->node;
 			continue;
 		}
-		struct cg_frame cf = {
-			.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
-			.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
-		};
+		tag = r->children || i == 0 ? row_cached(r, h, s, fr) : UINT32_MAX;
+		r->rowbuf[i] = tag;
+		if (r->graph) {
+			struct cg_frame cf = {
+				.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
+				.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
+			};
 
-		node = cg_stack_push(h->cg, node, &cf, r->rowbuf[i]);
-		*pv = (struct prev_frame){ fr->dso, fr->sym, ip, r->rowbuf[i], fr->inlined, node };
-		r->prev_nr = j + 1;
+			node = cg_stack_push(h->cg, node, &cf, tag);
+		}
+		*pv = (struct prev_frame){ fr->dso, fr->sym, ip, a, tag, node, fr->inlined, fr->kernel };
+		ps->nr = j + 1;
 	}
-	r->prev_nr = s->nr_frames;
-	r->prev_hist = h;
-	cg_stack_hit(h->cg, node, s->period);
-	return 0;
+	ps->nr = n;
+	return node;
 }
 
 static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct report *r = arg;
 	struct hist *h = &r->hists[s->raw->evsel - r->f->evsels];
-	struct row *row;
+	uint32_t node;
 
 	h->nr_samples++;
 	h->total += s->period;
@@ -282,21 +339,23 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		export_add(report_export, s);
 	if (!s->nr_frames)
 		return 0;
-	if (r->graph)
-		return on_sample_graph(r, h, s);
-	row = row_get(r, h, s, &s->frames[0]);
-	row->self += s->period;
-	row->nr_self++;
-	if (!r->children)
-		return 0;
-	r->stamp++;
-	for (size_t i = 0; i < s->nr_frames; i++) {
-		row = row_get(r, h, s, &s->frames[i]);
-		if (row->stamp != r->stamp) {
-			row->stamp = r->stamp;
-			row->children += s->period;
+	node = sample_rows(r, h, s);
+	h->rows[r->rowbuf[0]].self += s->period;
+	h->rows[r->rowbuf[0]].nr_self++;
+	if (r->children) {
+		/* every row of the chain once */
+		r->stamp++;
+		for (size_t i = 0; i < s->nr_frames; i++) {
+			struct row *row = &h->rows[r->rowbuf[i]];
+
+			if (row->stamp != r->stamp) {
+				row->stamp = r->stamp;
+				row->children += s->period;
+			}
 		}
 	}
+	if (r->graph)
+		cg_stack_hit(h->cg, node, s->period);
 	return 0;
 }
 
@@ -355,13 +414,9 @@ static int cmp_rows(const void *a, const void *b)
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
 	for (int i = 0; i < sort_ctx->nr_keys; i++) {
-		if (sort_ctx->keys[i] == K_DSO) {
+		if (sort_ctx->keys[i] == K_DSO && x->no_map != y->no_map)
 			/* perf: no map (NULL dso) after every named one */
-			bool ux = !strcmp(x->dso, "[unknown]"), uy = !strcmp(y->dso, "[unknown]");
-
-			if (ux != uy)
-				return ux ? 1 : -1;
-		}
+			return x->no_map ? 1 : -1;
 		c = strcmp(x->text[i], y->text[i]);
 		if (c)
 			return c;
@@ -369,67 +424,25 @@ static int cmp_rows(const void *a, const void *b)
 	return 0;
 }
 
-/* Building the printed rows' trees from the unique stacks. */
-struct tree_build {
-	const struct report *r;
-	struct hist *h;
-	const uint32_t *where;        /* row id → sorted index */
-	const bool *show;
-	uint32_t *trees;              /* sorted index → tree (0: none) */
-	uint32_t *seq, *seen;         /* cursor order frames; rows counted */
-	size_t alloc;
-};
-
-static void build_one(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n, uint64_t period,
-		      uint64_t count)
+/* The printed rows' trees, from the unique stacks (tags are row ids);
+ * rows whose period is below the threshold print no tree line. */
+static uint32_t *build_trees(const struct report *r, struct hist *h, const bool *show, uint64_t total)
 {
-	struct tree_build *b = arg;
-	bool caller = b->r->cg.order == CG_CALLER;
-	uint32_t leaf = b->where[tags[n - 1]];
-	size_t nseen = 0;
+	uint32_t *tree_of_tag = xcalloc(h->nr + 1, sizeof(*tree_of_tag));
+	uint32_t *trees = xcalloc(h->nr + 1, sizeof(*trees));
+	uint64_t min_hit = cg_min_hit(&r->cg, total);
 
-	if (n > b->alloc) {
-		b->alloc = n * 2;
-		b->seq = xrealloc(b->seq, b->alloc * sizeof(*b->seq));
-		b->seen = xrealloc(b->seen, (b->alloc + 1) * sizeof(*b->seen));
-	}
-	for (size_t i = 0; i < n; i++)
-		b->seq[i] = frames[caller ? i : n - 1 - i];
-	if (b->show[leaf])
-		cg_tree_add(b->h->cg, b->trees[leaf], b->seq, n, period, count);
-	if (!b->r->children)
-		return;
-	b->seen[nseen++] = leaf;
-	for (size_t p = 0; p < n; p++) {
-		uint32_t row = b->where[tags[caller ? p : n - 1 - p]];
-		size_t j;
-
-		for (j = 0; j < nseen && b->seen[j] != row; j++)
-			;
-		if (j < nseen)
-			continue;
-		b->seen[nseen++] = row;
-		if (b->show[row])
-			cg_tree_add(b->h->cg, b->trees[row], b->seq + p, n - p, period, count);
-	}
-}
-
-static uint32_t *build_trees(const struct report *r, struct hist *h, const bool *show)
-{
-	uint32_t *where = xmalloc((h->nr + 1) * sizeof(*where));
-	struct tree_build b = { .r = r, .h = h, .where = where, .show = show };
-
-	b.trees = xcalloc(h->nr + 1, sizeof(*b.trees));
 	for (size_t i = 0; i < h->nr; i++) {
-		where[h->rows[i].id] = (uint32_t)i;
-		if (show[i])
-			b.trees[i] = cg_tree_new(h->cg);
+		const struct row *row = &h->rows[i];
+
+		if (!show[i] || (r->children ? row->children : row->self) < min_hit)
+			continue;
+		trees[i] = cg_tree_new(h->cg);
+		tree_of_tag[row->id] = trees[i];
 	}
-	cg_stack_each(h->cg, build_one, &b);
-	free(where);
-	free(b.seq);
-	free(b.seen);
-	return b.trees;
+	cg_trees_from_stacks(h->cg, tree_of_tag, h->nr, r->cg.order, r->children, min_hit);
+	free(tree_of_tag);
+	return trees;
 }
 
 /* The samples and the period an event's table is made of: all of them, or
@@ -471,6 +484,9 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
 	}
 
+	/* no more rows: their key map goes before the texts and trees */
+	hm_release(&h->keys);
+	hm_init(&h->keys);
 	/* perf's pid and tid keys name a thread by its last comm */
 	for (size_t i = 0; i < h->nr; i++) {
 		h->rows[i].comm_last = session_thread_comm(r->sess, h->rows[i].tid);
@@ -478,11 +494,16 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	/* each key's text once per row (not per comparison) */
 	struct pk_arena texts = PK_ARENA_INIT;
 
-	for (size_t i = 0; i < h->nr; i++)
+	const char **textv = xmalloc((h->nr + 1) * (size_t)r->nr_keys * sizeof(*textv));
+
+	for (size_t i = 0; i < h->nr; i++) {
+		h->rows[i].text = textv + i * (size_t)r->nr_keys;
+		h->rows[i].no_map = !strcmp(h->rows[i].dso, "[unknown]");
 		for (int k = 0; k < r->nr_keys; k++) {
 			key_text(&h->rows[i], r->keys[k], buf, sizeof(buf));
 			h->rows[i].text[k] = pk_arena_memdup0(&texts, buf, strlen(buf));
 		}
+	}
 	sort_ctx = r;
 	qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
 	show = xcalloc(h->nr + 1, sizeof(*show));
@@ -526,7 +547,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		printf("\n#\n");
 	}
 	if (r->graph && h->cg)
-		trees = build_trees(r, h, show);
+		trees = build_trees(r, h, show, total);
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
 
@@ -548,13 +569,14 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				printf("  %-*s", (int)width[k], row->text[k]);
 		}
 		putchar('\n');
-		if (trees)
+		if (trees && trees[i])
 			cg_tree_print(stdout, h->cg, trees[i], &r->cg, total,
 				      r->children ? row->children : row->self);
 	}
 	free(trees);
 	free(show);
 	pk_arena_release(&texts);
+	free(textv);
 	printf("\n\n");
 	(void)shown;
 }
@@ -793,6 +815,11 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	r.f = session_file(s);
+	for (int k = 0; k < r.nr_keys; k++)
+		if (r.keys[k] == K_SRCLINE)
+			r.no_row_cache = true;
+		else if (r.keys[k] == K_PID || r.keys[k] == K_TID)
+			r.row_by_tid = true;
 	r.sess = s;
 	for (size_t i = 0; i < r.f->nr_evsels; i++)
 		if (r.f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
@@ -851,7 +878,10 @@ int cmd_report(int argc, char **argv)
 	}
 	free(r.hists);
 	free(r.rowbuf);
-	free(r.prev);
+	for (size_t i = 0; r.prevs && i < PREV_SLOTS; i++)
+		free(r.prevs[i].v);
+	free(r.prevs);
+	free(r.row_cache);
 	export_free(report_export);
 	report_export = NULL;
 	session_close(s);

@@ -250,6 +250,104 @@ static void test_parse(void **state)
 	assert_true(cg_parse(&p, "address", &set) < 0);
 }
 
+/* cg_trees_from_stacks() against the per-stack construction it replaces
+ * (report's former build_one(): for each stack, its leaf's row gets the
+ * whole chain, and with children each other row once, at its first node in
+ * order, the chain from there), printed in every layout: random stacks of
+ * the six frames with recursion, tags = the frame's row. */
+struct ref {
+	struct cg_forest *f;
+	bool caller, children;
+	uint32_t trees[NR];
+	uint64_t entry[NR];
+};
+
+static void ref_one(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n, uint64_t period,
+		    uint64_t count)
+{
+	struct ref *r = arg;
+	uint32_t seq[64] = { 0 };
+	bool seen[NR] = { false };
+
+	for (size_t i = 0; i < n; i++)
+		seq[i] = frames[r->caller ? i : n - 1 - i];
+	cg_tree_add(r->f, r->trees[tags[n - 1]], seq, n, period, count);
+	r->entry[tags[n - 1]] += period;
+	seen[tags[n - 1]] = true;
+	for (size_t p = 0; r->children && p < n; p++) {
+		uint32_t row = tags[r->caller ? p : n - 1 - p];
+
+		if (seen[row])
+			continue;
+		seen[row] = true;
+		r->entry[row] += period;
+		cg_tree_add(r->f, r->trees[row], seq + p, n - p, period, count);
+	}
+}
+
+static void test_trees_from_stacks(void **state)
+{
+	static const char *modes[] = { "graph,0.5", "graph,5", "graph,0", "fractal,0.5", "fractal,10", "flat,2",
+				       "folded,1", "folded,0,count", "graph,3,2,period" };
+	unsigned seed = 1;
+	int compared = 0;
+
+	(void)state;
+	for (int round = 0; round < 24; round++) {
+		struct ref r = { .caller = round & 1, .children = !(round & 2) };
+		uint64_t total = 0;
+		uint32_t n_st = 20 + (uint32_t)(round * 13);
+
+		r.f = forest();
+		for (uint32_t k = 0; k < n_st; k++) {
+			uint32_t node = 0;
+			int depth = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 9;
+
+			for (int d = 0; d < depth; d++) {
+				int fi = d == 0 ? L : (int)((seed = seed * 1103515245u + 12345u) >> 16) % NR;
+				const struct cg_frame *fr = cg_frame_get(r.f, ids[fi]);
+				uint32_t tag = r.children || d == depth - 1 ? (uint32_t)fi : UINT32_MAX;
+
+				node = cg_stack_push(r.f, node, fr, tag);
+			}
+			for (int h = 0; h < 1 + (int)(seed >> 28); h++) {
+				uint64_t period = 1 + ((seed = seed * 1103515245u + 12345u) >> 16) % 50;
+
+				cg_stack_hit(r.f, node, period);
+				total += period;
+			}
+		}
+		for (int t = 0; t < NR; t++)
+			r.trees[t] = cg_tree_new(r.f);
+		cg_stack_each(r.f, ref_one, &r);
+		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+			struct cg_params p = { .mode = CG_GRAPH, .threshold = 0.5 };
+			bool set = false;
+			uint32_t mine[NR];
+
+			assert_int_equal(cg_parse(&p, modes[m], &set), 0);
+			p.order = r.caller ? CG_CALLER : CG_CALLEE;
+			for (int t = 0; t < NR; t++)
+				mine[t] = cg_tree_new(r.f);
+			cg_trees_from_stacks(r.f, mine, NR, p.order, r.children, cg_min_hit(&p, total));
+			for (int t = 0; t < NR; t++) {
+				char *want = print(r.f, r.trees[t], &p, total, r.entry[t]);
+				char *got = print(r.f, mine[t], &p, total, r.entry[t]);
+
+				if (strcmp(want, got))
+					fail_msg("round %d, -g %s, %s, %s, row %d:\nwant:\n%s\ngot:\n%s", round, modes[m],
+						 r.caller ? "caller" : "callee", r.children ? "children" : "self", t,
+						 want, got);
+				compared += want[0] != '\0';
+				free(want);
+				free(got);
+			}
+		}
+		cg_forest_free(r.f);
+	}
+	assert_true(compared > 200);   /* most trees print something */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_fractal),
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_trees_from_stacks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

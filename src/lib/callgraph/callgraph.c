@@ -3,11 +3,14 @@
  * callgraph.c — unique stacks, per-entry call trees and perf's stdio
  * call-graph layouts (see callgraph.h for the contract).
  *
- * Storage: three pools of plain arrays indexed by 32-bit ids, each with a
- * hash map from its key (frame: identity bytes; stack node: parent, frame,
- * tag; tree node: parent, frame) to the id.  Tree nodes are uncompressed
- * (one per frame); the printer groups single-child runs the way perf's
- * radix tree holds them.
+ * Storage: three pools of plain arrays indexed by 32-bit ids.  Frames and
+ * stack nodes are found by open-addressing tables of ids with their keys
+ * inline or in the pool itself (frame: identity; stack node: parent, frame
+ * id, tag), frames through a direct-mapped cache first; a stack node is
+ * 24 bytes and 8 to 16 more in its table.  Tree nodes (one per
+ * frame, uncompressed; the printer groups single-child runs the way perf's
+ * radix tree holds them) are made by cg_trees_from_stacks() top-down, or by
+ * cg_tree_add() through a hash map of (parent, frame).
  */
 #include "callgraph/callgraph.h"
 
@@ -32,11 +35,33 @@ struct tnode {
 
 struct snode {
 	uint32_t parent, frame, tag;
-	uint64_t hit, count;
+	uint32_t count;               /* samples (saturates; the sums of counts
+					 below use 32 bits too) */
+	uint64_t hit;
+};
+
+/* Stack nodes by (parent, frame id, tag): open addressing, linear
+ * probing, at most 70 % full; a slot is the key's hash's high 32 bits and
+ * the node (0: empty), so a probe reads a node only when they match. */
+typedef uint64_t sslot_t;
+
+/* Frame ids by identity: a direct-mapped cache in front of fslots. */
+#define FCACHE_BITS 16
+struct fslot {
+	const char *dso, *sym;
+	uint64_t ip;                  /* 0 for a known symbol */
+	uint32_t id;                  /* id + 1, 0: empty */
+	bool inlined;
 };
 
 struct cg_forest {
-	struct hashmap fkeys, skeys, tkeys;
+	struct hashmap tkeys;
+	uint32_t *fslots;             /* frame id + 1 by identity hash, 0: empty;
+					 at most 70 % full */
+	size_t fslot_mask;
+	sslot_t *sslots;
+	size_t sslot_mask;            /* number of slots - 1 */
+	struct fslot *fcache;
 	struct cg_frame *frames;
 	size_t nr_frames, alloc_frames;
 	struct snode *snodes;
@@ -57,8 +82,6 @@ struct cg_forest *cg_forest_new(void)
 {
 	struct cg_forest *f = xcalloc(1, sizeof(*f));
 
-	hm_init(&f->fkeys);
-	hm_init(&f->skeys);
 	hm_init(&f->tkeys);
 	/* id 0 of stacks and trees: the stack root / "no node" */
 	f->snodes = grow(f->snodes, &f->alloc_snodes, 0, sizeof(*f->snodes));
@@ -74,8 +97,9 @@ void cg_forest_free(struct cg_forest *f)
 {
 	if (!f)
 		return;
-	hm_release(&f->fkeys);
-	hm_release(&f->skeys);
+	free(f->fslots);
+	free(f->sslots);
+	free(f->fcache);
 	hm_release(&f->tkeys);
 	free(f->frames);
 	free(f->snodes);
@@ -83,26 +107,43 @@ void cg_forest_free(struct cg_forest *f)
 	free(f);
 }
 
+static size_t frame_hash(const struct cg_frame *fr)
+{
+	uint64_t x = (uint64_t)(uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)fr->dso ^
+		     (fr->sym ? 0 : fr->ip) * 0xff51afd7ed558ccdu ^ fr->inlined;
+
+	x ^= x >> 32;
+	x *= 0xc4ceb9fe1a85ec53u;
+	return (size_t)(x ^ x >> 29);
+}
+
+/* perf's "function" key: (DSO, symbol), or (DSO, ip) when unknown */
+static bool frame_same(const struct cg_frame *a, const struct cg_frame *b)
+{
+	return a->dso == b->dso && a->sym == b->sym && (a->sym || a->ip == b->ip) && a->inlined == b->inlined;
+}
+
 uint32_t cg_frame_id(struct cg_forest *f, const struct cg_frame *fr)
 {
-	unsigned char key[8 * 3 + 1];
-	const void *sym = fr->sym;
-	uint64_t ip = fr->sym ? 0 : fr->ip;
-	size_t n = 0;
-	int created;
-	struct hm_entry *e;
+	size_t h;
 
-	memcpy(key + n, &fr->dso, sizeof(fr->dso));
-	n += sizeof(fr->dso);
-	memcpy(key + n, &sym, sizeof(sym));
-	n += sizeof(sym);
-	memcpy(key + n, &ip, 8);
-	n += 8;
-	key[n++] = fr->inlined;
-	e = hm_upsert(&f->fkeys, key, n, &created);
-	if (!created)
-		return (uint32_t)e->val.u;
-	e->val.u = f->nr_frames;
+	if ((f->nr_frames + 1) * 10 > (f->fslot_mask + 1) * 7 || !f->fslots) {
+		size_t n = f->fslot_mask ? (f->fslot_mask + 1) * 2 : 1024;
+		uint32_t *v = xcalloc(n, sizeof(*v));
+
+		for (size_t i = 0; i < f->nr_frames; i++) {
+			for (h = frame_hash(&f->frames[i]) & (n - 1); v[h]; h = (h + 1) & (n - 1))
+				;
+			v[h] = (uint32_t)i + 1;
+		}
+		free(f->fslots);
+		f->fslots = v;
+		f->fslot_mask = n - 1;
+	}
+	for (h = frame_hash(fr) & f->fslot_mask; f->fslots[h]; h = (h + 1) & f->fslot_mask)
+		if (frame_same(&f->frames[f->fslots[h] - 1], fr))
+			return f->fslots[h] - 1;
+	f->fslots[h] = (uint32_t)f->nr_frames + 1;
 	f->frames = grow(f->frames, &f->alloc_frames, f->nr_frames, sizeof(*f->frames));
 	f->frames[f->nr_frames] = *fr;
 	return (uint32_t)f->nr_frames++;
@@ -113,31 +154,78 @@ const struct cg_frame *cg_frame_get(const struct cg_forest *f, uint32_t id)
 	return &f->frames[id];
 }
 
+static uint32_t frame_cached(struct cg_forest *f, const struct cg_frame *fr)
+{
+	uint64_t ip = fr->sym ? 0 : fr->ip, x;
+	struct fslot *sl;
+
+	if (!f->fcache)
+		f->fcache = xcalloc((size_t)1 << FCACHE_BITS, sizeof(*f->fcache));
+	x = (uint64_t)(uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)fr->dso ^
+	    ip * 0xff51afd7ed558ccdu ^ fr->inlined;
+	x ^= x >> 29;
+	x *= 0xc4ceb9fe1a85ec53u;
+	sl = &f->fcache[x >> (64 - FCACHE_BITS)];
+	if (sl->id && sl->sym == fr->sym && sl->dso == fr->dso && sl->ip == ip && sl->inlined == fr->inlined)
+		return sl->id - 1;
+	*sl = (struct fslot){ fr->dso, fr->sym, ip, cg_frame_id(f, fr) + 1, fr->inlined };
+	return sl->id - 1;
+}
+
+static uint64_t sslot_hash(uint32_t parent, uint32_t frame, uint32_t tag)
+{
+	uint64_t x = ((uint64_t)parent << 32 | frame) * 0x9e3779b97f4a7c15u ^ (uint64_t)tag * 0xff51afd7ed558ccdu;
+
+	x ^= x >> 32;
+	x *= 0xc4ceb9fe1a85ec53u;
+	return x ^ x >> 29;
+}
+
+static void sslots_grow(struct cg_forest *f)
+{
+	size_t n = f->sslot_mask ? (f->sslot_mask + 1) * 2 : 1024;
+	sslot_t *v = xcalloc(n, sizeof(*v));
+
+	/* every node but the root has its slot: rebuild from the nodes */
+	for (size_t i = 1; i < f->nr_snodes; i++) {
+		const struct snode *sn = &f->snodes[i];
+		uint64_t hash = sslot_hash(sn->parent, sn->frame, sn->tag);
+		size_t h = (size_t)hash & (n - 1);
+
+		while (v[h])
+			h = (h + 1) & (n - 1);
+		v[h] = (hash >> 32 << 32) | i;
+	}
+	free(f->sslots);
+	f->sslots = v;
+	f->sslot_mask = n - 1;
+}
+
 uint32_t cg_stack_push(struct cg_forest *f, uint32_t parent, const struct cg_frame *fr, uint32_t tag)
 {
-	/* the frame's identity bytes, as cg_frame_id() keys them, so a known
-	 * stack costs one lookup per frame */
-	unsigned char key[4 + 4 + 8 * 3 + 1];
-	const void *sym = fr->sym;
-	uint64_t ip = fr->sym ? 0 : fr->ip;
-	int created;
-	struct hm_entry *e;
+	uint32_t frame = frame_cached(f, fr);
+	uint64_t hash;
+	size_t h;
 	struct snode *s;
 
-	memcpy(key, &parent, 4);
-	memcpy(key + 4, &tag, 4);
-	memcpy(key + 8, &fr->dso, sizeof(fr->dso));
-	memcpy(key + 16, &sym, sizeof(sym));
-	memcpy(key + 24, &ip, 8);
-	key[32] = fr->inlined;
-	e = hm_upsert(&f->skeys, key, sizeof(key), &created);
-	if (!created)
-		return (uint32_t)e->val.u;
-	e->val.u = f->nr_snodes;
+	if ((f->nr_snodes + 1) * 10 > (f->sslot_mask + 1) * 7 || !f->sslots)
+		sslots_grow(f);
+	hash = sslot_hash(parent, frame, tag);
+	for (h = (size_t)hash & f->sslot_mask; f->sslots[h]; h = (h + 1) & f->sslot_mask) {
+		uint64_t sl = f->sslots[h];
+
+		if (sl >> 32 == hash >> 32) {
+			const struct snode *sn = &f->snodes[(uint32_t)sl];
+
+			if (sn->parent == parent && sn->frame == frame && sn->tag == tag)
+				return (uint32_t)sl;
+		}
+	}
+	f->sslots[h] = (hash >> 32 << 32) | f->nr_snodes;
 	f->snodes = grow(f->snodes, &f->alloc_snodes, f->nr_snodes, sizeof(*f->snodes));
 	s = &f->snodes[f->nr_snodes];
 	s->parent = parent;
-	s->frame = cg_frame_id(f, fr);
+	s->frame = frame;
 	s->tag = tag;
 	s->hit = s->count = 0;
 	return (uint32_t)f->nr_snodes++;
@@ -146,7 +234,8 @@ uint32_t cg_stack_push(struct cg_forest *f, uint32_t parent, const struct cg_fra
 void cg_stack_hit(struct cg_forest *f, uint32_t node, uint64_t period)
 {
 	f->snodes[node].hit += period;
-	f->snodes[node].count++;
+	if (f->snodes[node].count < UINT32_MAX)
+		f->snodes[node].count++;
 }
 
 void cg_stack_each(struct cg_forest *f, cg_stack_fn fn, void *arg)
@@ -228,6 +317,318 @@ void cg_tree_add(struct cg_forest *f, uint32_t tree, const uint32_t *frames, siz
 	f->tnodes[cur].count += count;
 }
 
+/* ---- trees from the unique stacks ---- */
+
+/*
+ * A tree node stands for a set of trie nodes (items) reached by the same
+ * frame path.  Caller order: an item is a trie node whose subtree's stacks
+ * continue the chains, either from the tag's outermost node (kind 0: the
+ * stacks whose leaf has another tag) or from the root (kind 1: the stacks
+ * whose leaf has the tag, whole chains); its children are the trie
+ * children.  Callee order: an item is one trie node with the period of the
+ * chains that go up from it; its child is the trie parent.  Children are
+ * grouped by frame; a group below min_hit is counted, not made.
+ */
+struct tb_item {
+	uint32_t node, frame, kind;
+	uint64_t w, wc;            /* chains through here: period, count */
+};
+
+struct tb {
+	struct cg_forest *f;
+	uint32_t tag;
+	bool caller;
+	uint64_t min_hit;
+	uint32_t *first, *next;    /* trie children */
+	uint64_t *sub, *ex;        /* caller: trie subtree periods, the part of
+				      them from the tag's leaves */
+	uint32_t *subc, *exc;      /* the same in samples */
+	struct tb_item *v;
+	size_t nr, alloc;
+};
+
+static void tb_push(struct tb *b, uint32_t node, uint32_t kind, uint64_t w, uint64_t wc)
+{
+	b->v = grow(b->v, &b->alloc, b->nr, sizeof(*b->v));
+	b->v[b->nr++] = (struct tb_item){ node, b->f->snodes[node].frame, kind, w, wc };
+}
+
+/* The next level of items [lo, hi), appended. */
+static void tb_expand(struct tb *b, size_t lo, size_t hi)
+{
+	for (size_t i = lo; i < hi; i++) {
+		struct tb_item it = b->v[i];
+
+		if (!b->caller) {
+			uint32_t up = b->f->snodes[it.node].parent;
+
+			if (up)
+				tb_push(b, up, 0, it.w, it.wc);
+			continue;
+		}
+		for (uint32_t z = b->first[it.node]; z; z = b->next[z]) {
+			uint64_t w = it.kind ? b->ex[z] : b->sub[z] - b->ex[z];
+			uint64_t wc = it.kind ? b->exc[z] : b->subc[z] - b->exc[z];
+
+			if (wc)
+				tb_push(b, z, it.kind, w, wc);
+		}
+	}
+}
+
+static int cmp_items(const void *pa, const void *pb)
+{
+	const struct tb_item *a = pa, *b = pb;
+
+	return a->frame < b->frame ? -1 : a->frame > b->frame;
+}
+
+/* Items [base, nr) become the children of tree node t. */
+static void tb_group(struct tb *b, uint32_t t, size_t base)
+{
+	size_t end = b->nr;
+
+	qsort(b->v + base, end - base, sizeof(*b->v), cmp_items);
+	for (size_t a = base, z; a < end; a = z) {
+		uint64_t w = 0, wc = 0, hit = 0, count = 0;
+
+		for (z = a; z < end && b->v[z].frame == b->v[a].frame; z++) {
+			const struct tb_item *it = &b->v[z];
+			const struct snode *s = &b->f->snodes[it->node];
+
+			w += it->w;
+			wc += it->wc;
+			if (!b->caller) {
+				if (!s->parent) {
+					hit += it->w;
+					count += it->wc;
+				}
+			} else if ((s->tag == b->tag) == (it->kind == 1)) {
+				hit += s->hit;
+				count += s->count;
+			}
+		}
+		if (w < b->min_hit) {
+			b->f->tnodes[t].nchild++;
+			continue;
+		}
+		uint32_t c = tnode_new(b->f, t, b->v[a].frame);
+		struct tnode *tn = &b->f->tnodes[c];
+		size_t next = b->nr;
+
+		tn->cumul = w;
+		tn->ccount = wc;
+		tn->hit = hit;
+		tn->count = count;
+		tb_expand(b, a, z);
+		tb_group(b, c, next);
+	}
+	b->nr = base;
+}
+
+/* Pairs (tag, node) sorted by tag: lists[start[tag] .. start[tag + 1]). */
+struct tag_lists {
+	uint32_t *start, *node;
+};
+
+static void tag_lists_make(struct tag_lists *l, const uint32_t (*pairs)[2], size_t n, size_t nr_tags)
+{
+	l->start = xcalloc(nr_tags + 2, sizeof(*l->start));
+	l->node = xmalloc((n + 1) * sizeof(*l->node));
+	for (size_t i = 0; i < n; i++)
+		l->start[pairs[i][0] + 2]++;
+	for (size_t t = 2; t < nr_tags + 2; t++)
+		l->start[t] += l->start[t - 1];
+	for (size_t i = 0; i < n; i++)
+		l->node[l->start[pairs[i][0] + 1]++] = pairs[i][1];
+}
+
+static void tag_lists_free(struct tag_lists *l)
+{
+	free(l->start);
+	free(l->node);
+}
+
+void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size_t nr_tags,
+			  enum cg_order order, bool children, uint64_t min_hit)
+{
+	size_t n = f->nr_snodes, np = 0, npa = 0;
+	struct tb b = { .f = f, .caller = order == CG_CALLER, .min_hit = min_hit };
+	uint32_t (*pairs)[2] = NULL;
+	uint32_t *mark = xcalloc(nr_tags + 1, sizeof(*mark));
+	struct tag_lists starts = { 0 }, leaves = { 0 };
+	uint64_t *w = NULL;
+	uint32_t *wc = NULL;
+
+	/* the stack and frame tables are not needed to build (a later push
+	 * or cg_frame_id() remakes them) */
+	free(f->sslots);
+	f->sslots = NULL;
+	f->sslot_mask = 0;
+	free(f->fcache);
+	f->fcache = NULL;
+	free(f->fslots);
+	f->fslots = NULL;
+	f->fslot_mask = 0;
+#define WANT(t) ((t) < nr_tags && tree_of_tag[(t)])
+#define PAIR(t, x)                                                          \
+	do {                                                                \
+		pairs = grow(pairs, &npa, np, sizeof(*pairs));              \
+		pairs[np][0] = (t);                                         \
+		pairs[np++][1] = (x);                                       \
+	} while (0)
+
+	if (b.caller) {
+		b.first = xcalloc(n, sizeof(*b.first));
+		b.next = xcalloc(n, sizeof(*b.next));
+		b.sub = xcalloc(n, sizeof(*b.sub));
+		b.subc = xcalloc(n, sizeof(*b.subc));
+		b.ex = xcalloc(n, sizeof(*b.ex));
+		b.exc = xcalloc(n, sizeof(*b.exc));
+		for (size_t i = n - 1; i >= 1; i--) {
+			const struct snode *s = &f->snodes[i];
+
+			b.next[i] = b.first[s->parent];
+			b.first[s->parent] = (uint32_t)i;
+			b.sub[i] += s->hit;
+			b.subc[i] += s->count;
+			b.sub[s->parent] += b.sub[i];
+			b.subc[s->parent] += b.subc[i];
+		}
+		/* each tag's outermost nodes: a walk that counts the tags
+		 * on the path (mark) */
+		if (children) {
+			uint32_t cur = b.first[0];
+
+			while (cur) {
+				uint32_t t = f->snodes[cur].tag;
+
+				if (t < nr_tags) {
+					if (!mark[t] && tree_of_tag[t])
+						PAIR(t, cur);
+					mark[t]++;
+				}
+				if (b.first[cur]) {
+					cur = b.first[cur];
+					continue;
+				}
+				for (;;) {
+					t = f->snodes[cur].tag;
+					if (t < nr_tags)
+						mark[t]--;
+					if (b.next[cur]) {
+						cur = b.next[cur];
+						break;
+					}
+					cur = f->snodes[cur].parent;
+					if (!cur)
+						break;
+				}
+			}
+		}
+		tag_lists_make(&starts, (const uint32_t (*)[2])pairs, np, nr_tags);
+		np = 0;
+		for (size_t i = 1; i < n; i++)
+			if (f->snodes[i].count && WANT(f->snodes[i].tag))
+				PAIR(f->snodes[i].tag, (uint32_t)i);
+		tag_lists_make(&leaves, (const uint32_t (*)[2])pairs, np, nr_tags);
+	} else {
+		/* each stack's period goes to its innermost node of each tag
+		 * (the leaf's own tag first); without children the leaf only */
+		w = xcalloc(n, sizeof(*w));
+		wc = xcalloc(n, sizeof(*wc));
+		for (size_t i = 1; i < n; i++) {
+			const struct snode *s = &f->snodes[i];
+
+			if (!s->count)
+				continue;
+			for (uint32_t y = (uint32_t)i; y; y = children ? f->snodes[y].parent : 0) {
+				uint32_t t = f->snodes[y].tag;
+
+				if (WANT(t) && mark[t] != i) {
+					mark[t] = (uint32_t)i;
+					w[y] += s->hit;
+					wc[y] += s->count;
+				}
+			}
+		}
+		for (size_t i = 1; i < n; i++)
+			if (wc[i] && WANT(f->snodes[i].tag))
+				PAIR(f->snodes[i].tag, (uint32_t)i);
+		tag_lists_make(&starts, (const uint32_t (*)[2])pairs, np, nr_tags);
+	}
+	free(pairs);
+	free(mark);
+
+	for (size_t t = 0; t < nr_tags; t++) {
+		uint32_t tree = tree_of_tag[t];
+		uint64_t sum = 0, sumc = 0;
+
+		if (!tree)
+			continue;
+		b.tag = (uint32_t)t;
+		b.nr = 0;
+		if (b.caller) {
+			/* the tag's leaves: their share of every node above */
+			for (uint32_t k = leaves.start[t]; k < leaves.start[t + 1]; k++) {
+				const struct snode *l = &f->snodes[leaves.node[k]];
+
+				for (uint32_t y = leaves.node[k]; y; y = f->snodes[y].parent) {
+					if (!f->snodes[y].parent && !b.exc[y])
+						tb_push(&b, y, 1, 0, 0);
+					b.ex[y] += l->hit;
+					b.exc[y] += l->count;
+				}
+			}
+			for (size_t k = 0; k < b.nr; k++) {
+				b.v[k].w = b.ex[b.v[k].node];
+				b.v[k].wc = b.exc[b.v[k].node];
+			}
+			for (uint32_t k = starts.start[t]; k < starts.start[t + 1]; k++) {
+				uint32_t x = starts.node[k];
+
+				if (b.subc[x] - b.exc[x])
+					tb_push(&b, x, 0, b.sub[x] - b.ex[x], b.subc[x] - b.exc[x]);
+			}
+		} else {
+			for (uint32_t k = starts.start[t]; k < starts.start[t + 1]; k++)
+				tb_push(&b, starts.node[k], 0, w[starts.node[k]], wc[starts.node[k]]);
+		}
+		for (size_t k = 0; k < b.nr; k++) {
+			sum += b.v[k].w;
+			sumc += b.v[k].wc;
+		}
+		if (b.nr && sum >= min_hit) {
+			f->tnodes[tree].cumul = sum;
+			f->tnodes[tree].ccount = sumc;
+			tb_group(&b, tree, 0);
+		}
+		b.nr = 0;
+		if (b.caller)
+			for (uint32_t k = leaves.start[t]; k < leaves.start[t + 1]; k++)
+				for (uint32_t y = leaves.node[k]; y; y = f->snodes[y].parent)
+					b.ex[y] = b.exc[y] = 0;
+	}
+#undef WANT
+#undef PAIR
+	tag_lists_free(&starts);
+	tag_lists_free(&leaves);
+	free(w);
+	free(wc);
+	free(b.first);
+	free(b.next);
+	free(b.sub);
+	free(b.subc);
+	free(b.ex);
+	free(b.exc);
+	free(b.v);
+}
+
+uint64_t cg_min_hit(const struct cg_params *p, uint64_t total)
+{
+	return p->mode == CG_FRACTAL ? 0 : (uint64_t)((double)total * (p->threshold / 100.0));
+}
+
 /* ---- printing ---- */
 
 struct pctx {
@@ -259,6 +660,13 @@ static int cmp_key(const struct cg_forest *f, uint32_t a, uint32_t b)
 		return ax > ay ? -1 : 1;
 	if (x->sym && y->sym && (c = strcmp(y->sym, x->sym)))
 		return c;
+	/* perfkit's own frames that perf has not ("[truncated]", start 0)
+	 * tie with an unknown address 0: the address first; an inlined
+	 * frame after the function of the same name */
+	if (!x->sym != !y->sym)
+		return x->sym ? 1 : -1;
+	if (x->inlined != y->inlined)
+		return x->inlined ? 1 : -1;
 	return 0;
 }
 

@@ -22,7 +22,8 @@
  * with distinct stacks, not samples, and nothing is allocated per sample
  * once a stack has been seen.
  *
- * Trees: cg_tree_new() makes an empty tree; cg_tree_add() appends a chain
+ * Trees: cg_tree_new() makes an empty tree; cg_trees_from_stacks() fills
+ * report's per-entry trees from the stacks; cg_tree_add() appends a chain
  * (frame ids, first = the tree's top level) with a period, as perf's
  * callchain_append() does.  Printing compresses single-child runs into one
  * line group exactly as perf's radix tree does (a run breaks where a chain
@@ -91,7 +92,7 @@ uint32_t cg_frame_id(struct cg_forest *f, const struct cg_frame *fr);
 const struct cg_frame *cg_frame_get(const struct cg_forest *f, uint32_t id);
 
 /* Stacks: parent 0 is the root; returns the child node (never 0).  The
- * frame is interned (cg_frame_id) when the node is new. */
+ * frame is interned (cg_frame_id).  Samples count to 2^32 - 1 per node. */
 uint32_t cg_stack_push(struct cg_forest *f, uint32_t parent, const struct cg_frame *fr, uint32_t tag);
 void cg_stack_hit(struct cg_forest *f, uint32_t node, uint64_t period);
 
@@ -105,6 +106,27 @@ void cg_stack_each(struct cg_forest *f, cg_stack_fn fn, void *arg);
 uint32_t cg_tree_new(struct cg_forest *f);
 void cg_tree_add(struct cg_forest *f, uint32_t tree, const uint32_t *frames, size_t n,
 		 uint64_t period, uint64_t count);
+
+/*
+ * Build every wanted tree from the unique stacks in one top-down pass per
+ * tree, as report's per-row trees: tree_of_tag[tag] (0: none; tags at or
+ * past nr_tags: none) gets, for each stack whose leaf has that tag, its
+ * whole chain, and with children, for each other stack through the tag,
+ * the chain from the tag's first node in order (the outermost in caller
+ * order, chains root first; the innermost in callee order, chains leaf
+ * first) — exactly what cg_tree_add() of those chains would make, except
+ * that a node whose cumulated period is below min_hit is not made (its
+ * parent still counts it in its number of children, so printing is the
+ * same for thresholds >= min_hit).  Trees must be empty (cg_tree_new()).
+ * Cost: about the size of the made nodes' trie neighbourhoods, plus one
+ * walk of each stack; nothing per sample.
+ */
+void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size_t nr_tags,
+			  enum cg_order order, bool children, uint64_t min_hit);
+
+/* The period below which cg_tree_print() shows no node: total *
+ * threshold% for graph, flat and folded; 0 for fractal (relative). */
+uint64_t cg_min_hit(const struct cg_params *p, uint64_t total);
 
 /* Print tree as perf prints an entry's call graph: total is the event's
  * total period, entry_period the entry's own (Children when shown, else

@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/report-real.sh [BUILD] — `perfkit report` against `perf report
+# --stdio` on a real profile: `perf record -F FREQ -g` of a parallel build
+# (make -j2) of a copy of this tree, many processes and DSOs, frame-pointer
+# call chains.  Each command runs once (perf takes minutes on such a file);
+# CPU is user + system time of the process (it moves much less than wall
+# time on a shared machine), peak RSS includes the pages of the mapped input.
+# Prints the CPU and memory ratios against perf and the aims (issue 21).
+#   REPORT_DATA=FILE  use this recording instead of making one
+#   FREQ=HZ           recording frequency (default 30000)
+#   BUILDS=N          builds of the copy recorded (default 1; each is make -j2
+#                     then make clean)
+#   PERF_TIMEOUT=S    limit per perf run (default 1800)
+set -eu
+BUILD=${1:-build}
+cd "$(dirname "$0")/.."
+TOP=$PWD
+PK=$TOP/$BUILD/perfkit
+FREQ=${FREQ:-30000}
+BUILDS=${BUILDS:-1}
+PERF_TIMEOUT=${PERF_TIMEOUT:-1800}
+W=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-bench.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+[ -x "$PK" ] || { echo "build $PK first (make BUILD=$BUILD)" >&2; exit 1; }
+command -v perf >/dev/null || { echo "perf not installed" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) not installed" >&2; exit 1; }
+
+DATA=${REPORT_DATA:-}
+if [ -z "$DATA" ]; then
+	DATA=$W/real.data
+	mkdir "$W/tree"
+	git -C "$TOP" ls-files -z | (cd "$TOP" && xargs -0 cp --parents -t "$W/tree")
+	cmd="cd '$W/tree'"
+	for _ in $(seq "$BUILDS"); do cmd="$cmd; make -j2 >/dev/null 2>&1; make clean >/dev/null 2>&1"; done
+	perf record -F "$FREQ" -g -o "$DATA" -- sh -c "$cmd" >/dev/null 2>"$W/rec.err" || {
+		cat "$W/rec.err" >&2; exit 1; }
+fi
+nsamp=$(perf report -i "$DATA" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }')
+echo "input: $DATA, $(du -h "$DATA" | cut -f1), ${nsamp:-?} samples"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
+cat "$DATA" >/dev/null
+
+# t NAME CMD... — CPU seconds (user + sys) into NAME, peak RSS (MB) into NAME_rss
+t() {
+	local name=$1 rc=0; shift
+	/usr/bin/time -f '%U %S %e %M' -o "$W/time" timeout "$PERF_TIMEOUT" "$@" >/dev/null 2>&1 || rc=$?
+	[ "$rc" = 124 ] && echo "warning: $* cut off after ${PERF_TIMEOUT}s: its time is a lower bound" >&2
+	read -r u s e m < <(tail -1 "$W/time")
+	printf -v "$name" '%.2f' "$(echo "$u + $s" | bc -l)"
+	printf -v "${name}_wall" '%.1f' "$e"
+	printf -v "${name}_rss" '%s' "$((m / 1024))"
+}
+t pk   "$PK" report -i "$DATA"
+t pf   perf report --stdio -i "$DATA"
+t pkn  "$PK" report -g none -i "$DATA"
+t pfn  perf report --stdio -g none -i "$DATA"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-36s %9s %9s %10s\n' "command" "CPU s" "wall s" "peak MB" \
+	"perfkit report" "$pk" "$pk_wall" "$pk_rss" \
+	"perf report --stdio" "$pf" "$pf_wall" "$pf_rss" \
+	"perfkit report -g none" "$pkn" "$pkn_wall" "$pkn_rss" \
+	"perf report --stdio -g none" "$pfn" "$pfn_wall" "$pfn_rss"
+r() { printf '%.1f' "$(echo "$1 / $2" | bc -l)"; }
+echo "default: CPU $(r "$pf" "$pk")x less than perf (aim >= 5x), memory 1/$(r "$pf_rss" "$pk_rss") of perf's (aim >= 1/4, < 500 MB: ${pk_rss} MB)"
+echo "-g none: CPU $(r "$pfn" "$pkn")x less than perf (aim >= 10x), memory 1/$(r "$pfn_rss" "$pkn_rss") of perf's (${pkn_rss} MB)"
