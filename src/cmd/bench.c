@@ -68,6 +68,7 @@
 #include "base/error.h"
 #include "base/outfile.h"
 #include "base/parse.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 #include "cachesim/vgrun.h"
 #include "cgfile/cgfile.h"
@@ -216,19 +217,8 @@ static const char *resolve(const char *name)
 		return name;
 	if (last_name && !strcmp(last_name, name))
 		return last_path;
-	const char *env = getenv("PATH");
-	char *found = NULL;
-	for (const char *p = env ? env : "/usr/bin:/bin"; !found;) {
-		size_t l = strcspn(p, ":");
-		struct strbuf sb = STRBUF_INIT;
-		sb_addf(&sb, "%.*s/%s", (int)l, l ? p : ".", name);
-		if (access(sb.buf, X_OK) == 0)
-			found = sb_detach(&sb, NULL);
-		sb_release(&sb);
-		if (!p[l])
-			break;
-		p += l + 1;
-	}
+	char *found = pk_path_search(name, true);
+
 	if (!found)
 		return name;      /* posix_spawn reports ENOENT */
 	free(last_name);

@@ -28,6 +28,7 @@
 
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 #include "cachesim/cachesim.h"
 #include "cachesim/hostcache.h"
@@ -92,32 +93,12 @@ static void help(void)
 	       "Example: perfkit cache -o m.cg -- ./matmul naive && perfkit annotate m.cg\n");
 }
 
-/* Search PATH like execvp; returns a malloc'd path or NULL. */
+/* The program execvp would run for name; a malloc'd path or NULL. */
 static char *find_program(const char *name)
 {
 	if (strchr(name, '/'))
 		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
-	const char *path = getenv("PATH");
-
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		const char *c = strchr(path, ':');
-		size_t n = c ? (size_t)(c - path) : strlen(path);
-		struct strbuf sb;
-		struct stat st;
-
-		sb_init(&sb, 64);
-		sb_add(&sb, path, n ? n : 1);
-		if (!n)
-			sb.buf[0] = '.';
-		sb_addf(&sb, "/%s", name);
-		if (stat(sb.buf, &st) == 0 && S_ISREG(st.st_mode) && access(sb.buf, X_OK) == 0)
-			return sb_detach(&sb, NULL);
-		sb_release(&sb);
-		path += n + (c ? 1 : 0);
-	}
-	return NULL;
+	return pk_path_search(name, true);
 }
 
 static uint64_t ev(const struct cgfile *cg, const char *name)

@@ -8,10 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/arena.h"
 #include "base/error.h"
 #include "base/hashmap.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 
 static void test_strbuf_grow(void **state)
@@ -155,6 +160,65 @@ static void test_arena(void **state)
 	pk_arena_release(&a);
 }
 
+/* pk_path_search: PATH left to right, regular files only, exec bit when
+ * asked, an empty entry is the current directory. */
+static void touch(const char *path, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static void test_path_search(void **state)
+{
+	char dir[] = "/tmp/pk-path.XXXXXX", a[64], b[64], p[256], cwd[4096], *got;
+	const char *old = getenv("PATH");
+	char *saved = old ? strdup(old) : NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	assert_int_equal(mkdir(a, 0700), 0);
+	assert_int_equal(mkdir(b, 0700), 0);
+	snprintf(p, sizeof(p), "%s/tool", a);
+	touch(p, 0600);                    /* not executable */
+	snprintf(p, sizeof(p), "%s/tool", b);
+	touch(p, 0700);
+	snprintf(p, sizeof(p), "%s/sub", a);
+	assert_int_equal(mkdir(p, 0700), 0); /* a directory is no program */
+	snprintf(p, sizeof(p), "%s:%s", a, b);
+	setenv("PATH", p, 1);
+	got = pk_path_search("tool", true);
+	snprintf(p, sizeof(p), "%s/tool", b);
+	assert_string_equal(got, p);       /* a's is not executable */
+	free(got);
+	got = pk_path_search("tool", false);
+	snprintf(p, sizeof(p), "%s/tool", a);
+	assert_string_equal(got, p);       /* any regular file: the first */
+	free(got);
+	errno = 0;
+	assert_null(pk_path_search("sub", false));
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(b), 0);
+	snprintf(p, sizeof(p), "%s:", a);  /* empty entry: the current directory */
+	setenv("PATH", p, 1);
+	got = pk_path_search("tool", true);
+	assert_string_equal(got, "./tool");
+	free(got);
+	assert_int_equal(chdir(cwd), 0);
+	if (saved)
+		setenv("PATH", saved, 1);
+	else
+		unsetenv("PATH");
+	free(saved);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_hashmap),
 		cmocka_unit_test(test_arena),
 		cmocka_unit_test(test_error),
+		cmocka_unit_test(test_path_search),
 	};
 	return cmocka_run_group_tests_name("base", tests, NULL, NULL);
 }

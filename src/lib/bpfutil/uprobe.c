@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 #include "symbol/demangle.h"
 #include "symbol/symbol.h"
@@ -224,22 +225,10 @@ char *uprobe_find_binary(const char *name)
 		pk_error(ENOENT, "empty binary name");
 		return NULL;
 	}
-	const char *path = getenv("PATH");
-	struct strbuf sb = STRBUF_INIT;
+	char *found = pk_path_search(name, false);
 
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-		sb_reset(&sb);
-		sb_add(&sb, n ? p : ".", n ? n : 1);
-		sb_addch(&sb, '/');
-		sb_addstr(&sb, name);
-		if (is_file(sb.buf))
-			return sb_detach(&sb, NULL);
-		p += n;
-		if (*p == ':')
-			p++;
-	}
-	sb_release(&sb);
+	if (found)
+		return found;
 	char *lib = uprobe_find_library(name);
 	if (lib)
 		return lib;

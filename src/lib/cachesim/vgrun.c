@@ -3,6 +3,7 @@
 #include "cachesim/vgrun.h"
 
 #include "base/error.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 
 #include <errno.h>
@@ -35,32 +36,6 @@ static int is_exec_file(const char *p)
 	struct stat st;
 
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
-}
-
-/* PATH search as execvp does it; a malloc'd path or NULL. */
-static char *path_lookup(const char *name)
-{
-	const char *path = getenv("PATH");
-
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		const char *c = strchr(path, ':');
-		size_t n = c ? (size_t)(c - path) : strlen(path);
-		struct strbuf sb;
-
-		sb_init(&sb, 64);
-		if (n)
-			sb_add(&sb, path, n);
-		else
-			sb_addch(&sb, '.');
-		sb_addf(&sb, "/%s", name);
-		if (is_exec_file(sb.buf))
-			return sb_detach(&sb, NULL);
-		sb_release(&sb);
-		path += n + (c ? 1 : 0);
-	}
-	return NULL;
 }
 
 /* DIR/pkcache-<platform> resolved to an absolute path, or NULL. */
@@ -117,7 +92,7 @@ int vgrun_find(struct vgrun *vr)
 					"folder that holds it; it is built when Valgrind's dev files are "
 					"installed, see mk/cache.mk)", d[0], d[1], d[2]);
 	}
-	vr->launcher = path_lookup("valgrind");
+	vr->launcher = pk_path_search("valgrind", true);
 	if (!vr->launcher) {
 		vgrun_release(vr);
 		return pk_error(ENOENT, "valgrind not found in PATH (install the Debian package valgrind)");

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * path.h — finding a program in $PATH.
+ *
+ * pk_path_search(name, exec_only): the first DIR/NAME, for DIR in $PATH
+ * from left to right (an empty entry is the current directory; an unset or
+ * empty PATH is glibc's default "/bin:/usr/bin"), that is a regular file
+ * and, with exec_only, executable by this process (access(2) X_OK) — the
+ * file execvp(3) would run.  NAME must not contain '/' (the caller uses
+ * such a name as it is).  Returns a malloc'd path, or NULL with errno
+ * ENOENT when there is none (nothing is printed, no pk_error()).
+ */
+#ifndef PERFKIT_BASE_PATH_H
+#define PERFKIT_BASE_PATH_H
+
+#include <stdbool.h>
+
+char *pk_path_search(const char *name, bool exec_only);
+
+#endif
