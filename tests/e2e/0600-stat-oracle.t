@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # perfkit stat against perf stat (the oracle) on a fixed-work command:
-# task-clock and page-faults within 5 % of perf's; -r prints a spread;
+# task-clock within 10 % and page-faults within 5 % of perf's; -r prints a spread;
 # -x , has perf's CSV fields; -j is valid JSON, one object per counter.
 . "$(dirname "$0")/lib.sh"
 
@@ -20,11 +20,15 @@ for i in 1 2 3 4 5; do
 	"$PERFKIT" stat -x, -e task-clock,page-faults -- "$W" ikj 6 2>>"$T/pk.csv" >/dev/null
 done
 med() { awk -F, -v e="$2" '$3 == e { print $1 }' "$1" | sort -g | head -1; }
-near5() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && b > 0 && (a - b) / b <= 0.05 && (b - a) / b <= 0.05) }'; }
-for ev in task-clock page-faults; do
+near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { exit !(a > 0 && b > 0 && (a - b) / b <= p && (b - a) / b <= p) }'; }
+# task-clock is CPU time: on a loaded machine (another test suite, CPU
+# hogs) even the least disturbed run of each can differ by a few percent
+# (shared caches, frequency), so its margin is 10 %; page faults are work
+for ev in task-clock:0.10 page-faults:0.05; do
+	p=${ev#*:} ev=${ev%:*}
 	a=$(med "$T/pk.csv" $ev) b=$(med "$T/perf.csv" $ev)
 	diag "$ev: perfkit $a, perf $b"
-	expect "$ev within 5 % of perf stat's" near5 "$a" "$b"
+	expect "$ev within $(awk -v p="$p" 'BEGIN { print p * 100 }') % of perf stat's" near "$a" "$b" "$p"
 done
 
 # -r 5: a spread on every counted line and on elapsed time
