@@ -1184,9 +1184,10 @@ static int export_csv(const struct bench_opts *o, struct result *res, int nres)
 	 * perfkit's run counts */
 	sb_addstr(&sb, "command,mean,stddev,median,user,system,min,max");
 	for (int k = 0; k < o->nparam; k++) {
-		char *col = xmalloc(strlen(o->param_vars[k]) + 16);
+		size_t n = strlen(o->param_vars[k]) + 16;
+		char *col = xmalloc(n);
 
-		sprintf(col, "parameter_%s", o->param_vars[k]);
+		snprintf(col, n, "parameter_%s", o->param_vars[k]);
 		sb_addch(&sb, ',');
 		csv_field(&sb, col);
 		free(col);

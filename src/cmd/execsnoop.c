@@ -112,7 +112,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (o->time) {
 		char buf[16];
 		time_t t = time(NULL);
-		strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+		struct tm tm;
+		strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&t, &tm));
 		sb_addf(sb, "%-8s ", buf);
 	}
 	if (o->timestamp)

@@ -407,7 +407,7 @@ int main(void)
 	};
 	int rc;
 
-	strcpy(tmpdir, "/tmp/pk-export-XXXXXX");
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/pk-export-XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);

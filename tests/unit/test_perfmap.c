@@ -26,7 +26,7 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/pk-perfmap-XXXXXX");
+	snprintf(dir, sizeof(dir), "/tmp/pk-perfmap-XXXXXX");
 	return mkdtemp(dir) ? 0 : -1;
 }
 

@@ -1021,9 +1021,9 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 
 		/* colour */
 		if (n->len == 2 && n->name[0] == '-' && n->name[1] == '-') {
-			strcpy(color, "rgb(160,160,160)");
+			snprintf(color, sizeof(color), "rgb(160,160,160)");
 		} else if (n->len == 1 && n->name[0] == '-') {
-			strcpy(color, "rgb(200,200,200)");
+			snprintf(color, sizeof(color), "rgb(200,200,200)");
 		} else if (n->hasdelta) {
 			flame_color_scale(color, n->delta, maxdelta, o->negate);
 		} else if (o->palette) {
