@@ -48,7 +48,7 @@
 #include "cgfile/cgfile.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "symbol/symbol.h"
 
 #include <errno.h>

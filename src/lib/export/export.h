@@ -22,9 +22,9 @@
  * a return address; Location.address is the ip as sampled, the first one
  * seen); its lines are the inline chain at that address, innermost inlined
  * function first, the real function last, each a Function (name, file) and
- * a line number.  For user code with DWARF (elfutils, stack/inline.h; each
+ * a line number.  For user code with DWARF (elfutils, symbol/inline.h; each
  * (DSO, address) looked up once, when the pprof file is written) the
- * chain, the files (basenames, as stack/inline.h gives them) and the
+ * chain, the files (basenames, as symbol/inline.h gives them) and the
  * lines come from DWARF: the innermost line is the sampled
  * address's, each outer one the line of the inlined call; a caller's
  * return address is looked up one byte back, in its call instruction.  The

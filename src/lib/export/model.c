@@ -6,7 +6,7 @@
  */
 #include "export/model.h"
 
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "symbol/symbol.h"
 
 #include <stdio.h>

@@ -15,7 +15,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "session/unwind.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "symbol/perfmap.h"
 #include "symbol/symbol.h"
 

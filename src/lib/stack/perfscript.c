@@ -7,7 +7,7 @@
  * Perl's backtracking picks.
  */
 #include "stack/perfscript.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "symbol/demangle.h"
 #include "base/error.h"
 #include "base/strbuf.h"
