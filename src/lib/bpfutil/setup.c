@@ -18,7 +18,7 @@
 
 #include "base/error.h"
 #include "base/strbuf.h"
-#include "bpfutil/tracefs.h"
+#include "tracefs/tracefs.h"
 
 static char last_msg[512];
 static int verbose_mode;
