@@ -223,7 +223,7 @@ struct ps_collapser {
 	struct inline_resolver *inl;
 	bool force_kernel;
 	struct strbuf dem;         /* --demangle scratch */
-	char *rust;                /* pk_rust_legacy_fixup scratch */
+	char *rust;                /* sym_rust_legacy_fixup scratch */
 	size_t arust;
 };
 
@@ -598,8 +598,8 @@ static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl
 	if (is_process_name(raw, rawl))
 		goto done;
 	/* --demangle: names perf printed mangled (perf script --no-demangle) */
-	if (c->o.demangle && rawl >= 3 && pk_is_mangled(raw)) {
-		char *d = pk_demangle(raw, rawl, 0);
+	if (c->o.demangle && rawl >= 3 && sym_is_mangled(raw)) {
+		char *d = sym_demangle(raw, rawl, 0);
 		if (d) {
 			sb_reset(&c->dem);
 			sb_addstr(&c->dem, d);
@@ -611,7 +611,7 @@ static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl
 	/* Rust legacy names a profiler demangled halfway ("…$LT$T$GT$::h…") */
 	{
 		GROW(c->rust, 0, c->arust, rawl + 1);
-		size_t rl = pk_rust_legacy_fixup(raw, rawl, c->rust);
+		size_t rl = sym_rust_legacy_fixup(raw, rawl, c->rust);
 		if (rl) {
 			raw = c->rust;
 			rawl = rl;
