@@ -23,7 +23,7 @@
 #include "base/outfile.h"
 #include "base/strbuf.h"
 #include "flame/flame.h"
-#include "stack/collapse.h"
+#include "format/collapse.h"
 
 static const char usage_text[] =
 	"usage: perfkit flamegraph [options] [FILE...] > graph.svg\n"

@@ -6,7 +6,7 @@
  * matcher below states the regex and why the chosen captures are the ones
  * Perl's backtracking picks.
  */
-#include "stack/perfscript.h"
+#include "format/perfscript.h"
 #include "stack/inline.h"
 #include "symbol/demangle.h"
 #include "base/error.h"

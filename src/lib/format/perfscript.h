@@ -53,7 +53,7 @@
 #ifndef PERFKIT_STACK_PERFSCRIPT_H
 #define PERFKIT_STACK_PERFSCRIPT_H
 
-#include "stack/collapse.h"
+#include "format/collapse.h"
 #include "stack/folded.h"
 
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "stack/collapse.h"
-#include "stack/perfscript.h"
+#include "format/collapse.h"
+#include "format/perfscript.h"
 #include "session/session.h"
 #include "base/error.h"
 
