@@ -1070,9 +1070,10 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 		while (k < sizeof(known) / sizeof(known[0]) && strcmp(tok, known[k]))
 			k++;
 		if (k == sizeof(known) / sizeof(known[0]) || n == K_MAX) {
+			err = n == K_MAX ? pk_error(-EINVAL, "too many sort keys") :
+			      pk_error(-EINVAL, "unknown sort key '%s' (comm, dso, sym, pid, tid, srcline)", tok);
 			free(dup);
-			return pk_error(-EINVAL, "unknown sort key '%s' or too many keys (comm, dso, sym, pid, tid, srcline)",
-					tok);
+			return err;
 		}
 	}
 	free(dup);

@@ -330,10 +330,14 @@ static const char *filt_desc(struct br *b, char *buf, size_t size)
 		const char *what = f->kind == 'd' ? "DSO" : f->kind == 'c' ? "Command" : f->kind == 't' ? "Thread" : "Symbol";
 		int m;
 
+		const char *v = f->val;
+
+		if (f->kind == 'd' && strrchr(v, '/'))   /* as the column shows it */
+			v = strrchr(v, '/') + 1;
 		if (f->kind == 't')
-			m = snprintf(buf + n, size - n, ", %s: %u", what, f->tid);
+			m = snprintf(buf + n, size - n, "%s: %u | ", what, f->tid);
 		else
-			m = snprintf(buf + n, size - n, ", %s: %s", what, f->val);
+			m = snprintf(buf + n, size - n, "%s: %s | ", what, v);
 		if (m < 0)
 			break;
 		n += (size_t)m < size - n ? (size_t)m : size - n - 1;
@@ -351,7 +355,7 @@ static void draw(struct br *b)
 	int pw = b->children ? 20 : 10;   /* "Children  " "    Self  " */
 
 	erase();
-	snprintf(buf, sizeof(buf), "%s%s", t->title ? t->title : "", filt_desc(b, fd, sizeof(fd)));
+	snprintf(buf, sizeof(buf), "%s%s", filt_desc(b, fd, sizeof(fd)), t->title ? t->title : "");
 	bar(b, 0, buf);
 
 	/* columns: every key but the last as wide as its widest visible text
@@ -492,11 +496,35 @@ static int getkey(struct br *b, bool *changed)
 	}
 }
 
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* A new table: the selection stays on the row of the same names. */
 static void reload(struct br *b)
 {
+	size_t r = b->nlines && b->sel < b->nlines ? b->lines[b->sel].row : SIZE_MAX, pos = b->sel;
+	struct tui_row was = r != SIZE_MAX && r < b->nrows_alloc ? b->t->rows[r] : (struct tui_row){ 0 };
+	char *sym = was.sym ? xstrdup(was.sym) : NULL, *dso = was.dso ? xstrdup(was.dso) : NULL;
+	char *comm = was.comm ? xstrdup(was.comm) : NULL;
+
 	reset_rows(b);
 	b->nlines = 0;
 	rebuild(b);
+	b->sel = pos < b->nlines ? pos : b->nlines ? b->nlines - 1 : 0;
+	for (size_t i = 0; r != SIZE_MAX && i < b->nlines; i++) {
+		const struct tui_row *n = &b->t->rows[b->lines[i].row];
+
+		if (b->lines[i].off == SIZE_MAX && same_name(n->sym, sym) && same_name(n->dso, dso) &&
+		    same_name(n->comm, comm) && n->tid == was.tid) {
+			b->sel = i;
+			break;
+		}
+	}
+	free(sym);
+	free(dso);
+	free(comm);
 }
 
 /* A line of input on the status line; NULL when cancelled. */
