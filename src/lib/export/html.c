@@ -48,7 +48,7 @@ void html_add_json_str(struct strbuf *sb, const char *s, size_t len)
 			sb_addf(sb, "\\u%04x", c);
 		} else if (c == 0xe2 && i + 2 < t.len && (unsigned char)t.buf[i + 1] == 0x80 &&
 			   ((unsigned char)t.buf[i + 2] == 0xa8 || (unsigned char)t.buf[i + 2] == 0xa9)) {
-			sb_addf(sb, "\\u%04x", 0x2000 + ((unsigned char)t.buf[i + 2] - 0xa0));
+			sb_addf(sb, "\\u%04x", 0x2028 + ((unsigned char)t.buf[i + 2] - 0xa8));
 			i += 2;
 		} else {
 			sb_addch(sb, c);

@@ -226,7 +226,7 @@
 			} else {
 				div.style.background = D.diff ? diffColor(n) : hotColor(n);
 			}
-			if (w > 24) div.textContent = nm;
+			div.textContent = nm;      // CSS cuts it to the frame
 			frag.append(div);
 		}
 		graph.replaceChildren(frag);
@@ -289,15 +289,18 @@
 		}
 		return r;
 	}
+	// by the column (|value| for a change), then Children and Self
+	// (largest first), then name, whichever way the column goes
 	function sortRows(r, key, desc) {
 		r.sort((a, b) => {
 			let c;
 			if (key === "name" || key === "dso") c = a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0;
 			else if (key === "dself") c = Math.abs(a[key]) - Math.abs(b[key]);
 			else c = a[key] - b[key];
-			if (!c) c = (a.total - b.total) || (a.self - b.self);
-			if (!c) c = a.name < b.name ? 1 : a.name > b.name ? -1 : 0;
-			return desc ? -c : c;
+			if (desc) c = -c;
+			if (!c) c = (b.total - a.total) || (b.self - a.self);
+			if (!c) c = a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+			return c;
 		});
 	}
 	const LIMIT = 1000;
@@ -374,17 +377,19 @@
 			return box;
 		}
 		box.append(el("h3", null, "Source lines"));
-		const st = el("table", { id: "pk-src", class: "pk-code" });
+		const st = el("table", { id: "pk-src", class: "pk-code" }), sb = el("tbody");
+		st.append(sb);
 		for (const [file, line, v, text] of a.lines) {
 			const r = el("tr", { class: v ? "pk-hot" : "" });
 			r.append(el("td", { class: "pk-num" }, v ? pct(v, a.self) : ""),
 				el("td", { class: "pk-num pk-ln", title: file }, String(line)),
 				el("td", { class: "pk-txt" }, text === null ? file + ":" + line : text));
-			st.append(r);
+			sb.append(r);
 		}
 		box.append(st);
 		box.append(el("h3", null, "Instructions (" + a.file + ")"));
-		const it = el("table", { id: "pk-asm", class: "pk-code" });
+		const it = el("table", { id: "pk-asm", class: "pk-code" }), ib = el("tbody");
+		it.append(ib);
 		for (const ins of a.insns) {
 			const [addr, v, text, file, line] = ins;
 			const r = el("tr", { class: v ? "pk-hot" : "" });
@@ -392,7 +397,7 @@
 				el("td", { class: "pk-addr" }, addr),
 				el("td", { class: "pk-txt" }, text),
 				el("td", { class: "pk-ln" }, file ? file.replace(/^.*\//, "") + ":" + line : ""));
-			it.append(r);
+			ib.append(r);
 		}
 		box.append(it);
 		return box;
