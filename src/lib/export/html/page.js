@@ -215,7 +215,7 @@
 			const d = dep[n];
 			const y = S.icicle ? d * ROW : (maxd - d) * ROW;
 			const div = document.createElement("div");
-			div.className = "pk-fr" + (dim ? " pk-dim" : "");
+			div.className = "pk-fr" + (dim ? " pk-dim" : "") + (w < 20 ? " pk-narrow" : "");
 			div.style.left = x.toFixed(1) + "px";
 			div.style.width = Math.max(w - 0.5, 0.5).toFixed(1) + "px";
 			div.style.top = y + "px";
