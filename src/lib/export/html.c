@@ -15,6 +15,7 @@
 #include "base/hashmap.h"
 #include "base/outfile.h"
 #include "flame/flame.h"
+#include "symbol/demangle.h"
 #include "html_assets.h"
 
 #include <errno.h>
@@ -82,24 +83,47 @@ static bool is_perfdata(const char *path)
 	return yes;
 }
 
+/* One reading of a perf.data feeds the export model and, for the input
+ * the page annotates, the annotation builder. */
+struct loader {
+	struct pk_export *x;
+	struct ann_builder *ann;
+};
+
 static int on_sample(const struct pk_sample *s, void *arg)
 {
-	export_add(arg, s);
+	struct loader *l = arg;
+
+	export_add(l->x, s);
+	if (l->ann)
+		ann_builder_add(l->ann, s);
 	return 0;
 }
 
-static int load_perfdata(struct pk_export **out, const char *path, const struct session_opts *so)
+/* The session is read with raw symbol names (annotate looks them up in
+ * the ELF file); gid_of() demangles them as the session would.  *sp keeps
+ * the session open when ann is given (its DSO files are annotated). */
+static int load_perfdata(struct pk_export **out, const char *path, const struct session_opts *so,
+			 struct ann_builder *ann, struct session **sp)
 {
+	struct session_opts raw = *so;
 	struct session *s;
-	int err = session_open(&s, path, so);
+	struct loader l;
+	int err;
 
+	raw.no_demangle = true;
+	err = session_open(&s, path, &raw);
 	if (err)
 		return err;
 	*out = export_new_file(session_file(s));
-	err = session_process(s, on_sample, *out);
-	session_close(s);
+	l = (struct loader){ *out, ann };
+	err = session_process(s, on_sample, &l);
 	if (err >= 0 && !(*out)->nr_samples)
 		err = pk_error(ENODATA, "%s: no samples", path);
+	if (err < 0 || !sp)
+		session_close(s);
+	else
+		*sp = s;
 	return err < 0 ? err : 0;
 }
 
@@ -168,11 +192,12 @@ static int load_folded(struct pk_export **out, const char *path)
 	return 0;
 }
 
-static int load(struct pk_export **out, const char *path, const struct session_opts *so, bool *perf)
+static int load(struct pk_export **out, const char *path, const struct session_opts *so, bool *perf,
+		struct ann_builder *ann, struct session **sp)
 {
 	*perf = is_perfdata(path);
 	*out = NULL;
-	return *perf ? load_perfdata(out, path, so) : load_folded(out, path);
+	return *perf ? load_perfdata(out, path, so, ann, sp) : load_folded(out, path);
 }
 
 /* ---- the page's model ---------------------------------------------- */
@@ -196,6 +221,8 @@ struct node {
 };
 
 struct model {
+	bool demangle;                /* show C++/Rust names demangled */
+	struct hashmap names;         /* demangled names, interned */
 	struct prof p[MAXP];
 	int np;
 	struct hashmap gmap;          /* name\0dso -> gid + 1 */
@@ -214,6 +241,15 @@ static uint32_t gid_of(struct model *m, const char *name, const char *dso)
 	struct strbuf k = STRBUF_INIT;
 	struct hm_entry *e;
 	int created;
+
+	if (m->demangle && pk_is_mangled(name)) {   /* as symbol.c's symcache */
+		char *dm = pk_demangle(name, strlen(name), 0);
+
+		if (dm) {
+			name = hm_intern(&m->names, dm, strlen(dm));
+			free(dm);
+		}
+	}
 
 	sb_addstr(&k, name);
 	sb_addch(&k, '\0');
@@ -534,24 +570,15 @@ static void emit_view(struct strbuf *sb, const struct ann_func *f, const struct 
 	free(l);
 }
 
-/* "gid":{…} for the hottest annotatable functions of input path's event. */
-static void emit_annot(struct strbuf *sb, struct model *m, const struct html_opts *o, const char *path,
-		       const char *event)
+/* "gid":{…} for the hottest annotatable functions of event's profile
+ * (pv: the builder's profiles of the input read through session s). */
+static void emit_annot(struct strbuf *sb, struct model *m, const struct html_opts *o, struct session *s,
+		       struct ann_profile **pv, size_t np, const char *event)
 {
-	struct session_opts so = o->so;
-	struct session *s;
-	struct ann_profile **pv = NULL;
-	size_t np = 0, done = 0;
+	size_t done = 0;
 	bool first = true;
 
 	sb_addstr(sb, "{");
-	so.no_demangle = true;
-	if (o->annotate_max <= 0 || session_open(&s, path, &so)) {
-		sb_addstr(sb, "}");
-		return;
-	}
-	if (ann_profiles_build(s, NULL, &pv, &np) < 0)
-		np = 0;
 	for (size_t i = 0; i < np; i++) {
 		const struct ann_profile *p = pv[i];
 		struct inline_resolver *inl;
@@ -575,7 +602,7 @@ static void emit_annot(struct strbuf *sb, struct model *m, const struct html_opt
 			file = session_dso_file(s, f->dso);
 			if (!is_elf(file))
 				continue;
-			sb_addstr(&key, f->sym);
+			sb_addstr(&key, m->demangle ? f->sym : f->raw_sym);
 			sb_addch(&key, '\0');
 			sb_addstr(&key, f->dso);
 			e = hm_find(&m->gmap, key.buf, key.len);
@@ -591,10 +618,6 @@ static void emit_annot(struct strbuf *sb, struct model *m, const struct html_opt
 		ann_srccache_free(src);
 		inline_resolver_free(inl);
 	}
-	for (size_t i = 0; i < np; i++)
-		ann_profile_free(pv[i]);
-	free(pv);
-	session_close(s);
 	sb_addstr(sb, "}");
 }
 
@@ -661,10 +684,22 @@ int html_report(const struct html_opts *o)
 	int err = 0, nx = o->base ? 2 : 1;
 	const char *paths[2] = { o->base ? o->base : o->input, o->input };
 
+	struct ann_builder *ann = o->annotate_max > 0 ? ann_builder_new(NULL) : NULL;
+	struct ann_profile **pv = NULL;
+	size_t npv = 0;
+	struct session *s = NULL;
+
 	memset(&m, 0, sizeof(m));
 	hm_init(&m.gmap);
+	hm_init(&m.names);
+	m.demangle = !o->so.no_demangle;
 	for (int i = 0; i < nx && !err; i++)
-		err = load(&xs[i], paths[i], &o->so, &perf[i]);
+		err = load(&xs[i], paths[i], &o->so, &perf[i], i == nx - 1 ? ann : NULL,
+			   i == nx - 1 && ann ? &s : NULL);
+	if (ann) {
+		ann_builder_finish(ann, s ? session_file(s) : NULL, &pv, &npv);
+		ann = NULL;
+	}
 	if (err)
 		goto out;
 	for (int i = 0; i < nx; i++) {
@@ -709,23 +744,10 @@ int html_report(const struct html_opts *o)
 	sb_addstr(&sb, ",\n\"tree\":");
 	emit_tree(&sb, &m);
 	sb_addstr(&sb, ",\n\"annot\":");
-	if (perf[nx - 1] && m.np) {
+	if (s && m.np) {
 		int pi = nx == 2 ? 1 : 0;
 
-		/* the second reading's warnings are the first's again */
-		char *w = xstrdup(pk_warnings_take());
-
-		emit_annot(&sb, &m, o, paths[nx - 1], m.p[pi].x->events[m.p[pi].ev].name);
-		pk_warnings_take();
-		for (char *l = w, *nl; *l; l = nl) {
-			nl = strchr(l, '\n');
-			if (nl)
-				*nl++ = '\0';
-			else
-				nl = l + strlen(l);
-			pk_warn("%s", l);
-		}
-		free(w);
+		emit_annot(&sb, &m, o, s, pv, npv, m.p[pi].x->events[m.p[pi].ev].name);
 	} else {
 		sb_addstr(&sb, "{}");
 	}
@@ -733,6 +755,12 @@ int html_report(const struct html_opts *o)
 	err = write_page(o, &sb);
 out:
 	sb_release(&sb);
+	for (size_t i = 0; i < npv; i++)
+		ann_profile_free(pv[i]);
+	free(pv);
+	if (s)
+		session_close(s);
+	hm_release(&m.names);
 	for (int i = 0; i < 2; i++) {
 		free(m.lmap[i]);
 		export_free(xs[i]);
