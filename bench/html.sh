@@ -79,6 +79,24 @@ const url = require("url"), path = require("path"), fs = require("fs"), os = req
 		v.sort((a, b) => a - b);
 		out[k] = v;
 	}
+	// interactions on the page: ms of the handler and the layout it forces
+	const page = await ctx.newPage();
+	await page.goto(url.pathToFileURL(process.argv[2]).href);
+	await page.waitForSelector("body[data-ready='1']", { timeout: 60000 });
+	out.ops = await page.evaluate(() => {
+		const r = {}, t = (name, fn) => { const t0 = performance.now(); fn(); void document.body.offsetHeight; r[name] = performance.now() - t0; };
+		const input = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event("input")); };
+		const fr = Array.from(document.querySelectorAll("#pk-graph .pk-fr")).filter(d => d.dataset.node !== "0")
+			.sort((a, b) => parseFloat(b.style.width) - parseFloat(a.style.width));
+		t("zoom (click a frame)", () => fr[Math.min(3, fr.length - 1)].click());
+		t("reset zoom", () => document.getElementById("pk-reset").click());
+		t("search", () => input("pk-search", "alloc"));
+		t("icicle", () => document.getElementById("pk-view-icicle").click());
+		t("sort by Self", () => document.querySelector('#pk-table th[data-col="self"]').click());
+		t("filter", () => input("pk-filter", "tree"));
+		t("select a function", () => document.querySelector("#pk-table tbody tr").click());
+		return r;
+	});
 	console.log(JSON.stringify(out));
 	await ctx.close();
 	fs.rmSync(prof, { recursive: true, force: true });
@@ -90,5 +108,7 @@ const r = JSON.parse(process.argv[1]), med = a => a[a.length >> 1];
 console.log("first view, ms from navigation start (median of " + r.html.length + "; aim < 1000):");
 console.log("  report --html page, first view drawn: " + med(r.html).toFixed(0) + "  (all: " + r.html.map(x => x.toFixed(0)).join(" ") + ")");
 console.log("  flamegraph SVG, load event:           " + med(r.svg).toFixed(0) + "  (all: " + r.svg.map(x => x.toFixed(0)).join(" ") + ")");
+console.log("interactions, ms (handler + layout):");
+for (const k in r.ops) console.log("  " + k.padEnd(24) + r.ops[k].toFixed(1));
 ' "$res"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
