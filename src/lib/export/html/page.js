@@ -121,8 +121,12 @@
 	bar.append(flameBtn, icicleBtn, search, reset, matched);
 	body.append(bar);
 
+	// the graph scrolls in its box: a few deep stacks do not push the bulk
+	// of a flame graph (drawn from the bottom) out of the first view
+	const gwrap = el("div", { id: "pk-graph-box" });
 	const graph = el("div", { id: "pk-graph" });
-	body.append(graph);
+	gwrap.append(graph);
+	body.append(gwrap);
 	const tip = el("div", { id: "pk-tip" });
 	body.append(tip);
 	const note = el("div", { id: "pk-note" });
@@ -230,6 +234,7 @@
 			frag.append(div);
 		}
 		graph.replaceChildren(frag);
+		gwrap.scrollTop = S.icicle ? 0 : gwrap.scrollHeight;
 		// matched share: frames matching, not counting those under a match
 		if (re) {
 			const t = total(p);
@@ -333,7 +338,9 @@
 				else if (c.int) text = fmtInt(x[c.key]);
 				else if (c.num) text = pct(x[c.key], t);
 				else text = x[c.key];
+				if (c.key === "dso") text = text.replace(/^.*\/(?=.)/, "");   // report's short name
 				const td = el("td", { class: c.num ? "pk-num" : "" }, text);
+				if (!c.num) td.title = x[c.key];
 				if (c.delta) td.classList.add(x[c.key] > 0 ? "pk-up" : x[c.key] < 0 ? "pk-down" : "pk-same");
 				row.append(td);
 			}
@@ -341,8 +348,8 @@
 			tb.append(row);
 		}
 		table.replaceChildren(thead, tb);
-		tinfo.textContent = (r.length > LIMIT ? "the first " + LIMIT + " of " : "") + r.length +
-			(q ? " matching" : "") + " of " + all + " functions";
+		tinfo.textContent = (q ? r.length + " matching of " + all + " functions" : all + " functions") +
+			(r.length > LIMIT ? ", the first " + LIMIT + " shown" : "");
 	}
 
 	// ---- the selected function
@@ -357,7 +364,8 @@
 		for (const e of l) {
 			const g = e[key], r = el("tr", { "data-g": String(g) });
 			r.append(el("td", { class: "pk-num" }, pct(e.v[p], base)), el("td", { class: "pk-num" }, pct(e.v[p], total(p))),
-				el("td", { class: "pk-link" }, FR[g][0]), el("td", null, FR[g][1]));
+				el("td", { class: "pk-link", title: FR[g][0] }, FR[g][0]),
+				el("td", { title: FR[g][1] }, FR[g][1].replace(/^.*\/(?=.)/, "")));
 			r.addEventListener("click", () => select(g));
 			tb.append(r);
 		}
@@ -446,7 +454,8 @@
 			const dcell = d => { const c = el("td", { class: "pk-num " + (d > 0 ? "pk-up" : d < 0 ? "pk-down" : "pk-same") }, signed(d)); return c; };
 			row.append(el("td", { class: "pk-num" }, x.sa.toFixed(2) + "%"), el("td", { class: "pk-num" }, x.sb.toFixed(2) + "%"), dcell(x.ds),
 				el("td", { class: "pk-num" }, x.ca.toFixed(2) + "%"), el("td", { class: "pk-num" }, x.cb.toFixed(2) + "%"), dcell(x.dc),
-				el("td", { class: "pk-link" }, FR[x.g][0]), el("td", null, FR[x.g][1]));
+				el("td", { class: "pk-link", title: FR[x.g][0] }, FR[x.g][0]),
+				el("td", { title: FR[x.g][1] }, FR[x.g][1].replace(/^.*\/(?=.)/, "")));
 			row.addEventListener("click", () => select(x.g));
 			tb.append(row);
 		}
