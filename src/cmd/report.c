@@ -24,10 +24,11 @@
 #include "base/strbuf.h"
 #include "session/session.h"
 #include "export/export.h"
+#include "export/html.h"
 #include "callgraph/callgraph.h"
 #include "event/event.h"
 #include "annotate/annotate.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "tui/tui.h"
 
 #include <errno.h>
@@ -629,6 +630,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: perfkit report [-i FILE] [-g [TYPE,THRESHOLD,ORDER]] [--no-children] [--sort KEYS]\n"
 		    "                      [--percent-limit P] [-n] [-q] [--stdio] [--no-inline]\n"
+		    "       perfkit report --html -o FILE.html [-i FILE] | --html --diff -o FILE.html OLD NEW\n"
 		    "  -i, --input FILE        perf.data to read (default perf.data)\n"
 		    "  -g, --call-graph[=ARG]  call graph under each row when the file has callchains (the default):\n"
 		    "                          TYPE graph, fractal, flat, folded or none; THRESHOLD percent (0.5);\n"
@@ -653,7 +655,11 @@ static void usage(FILE *fp)
 		    "                          perf, kernel.perf_event_max_stack, 127 unless changed)\n"
 		    "      --no-demangle       raw (mangled) C++/Rust symbol names\n"
 		    "      --export=FORMAT     write the profile as pprof (gzip protobuf) or speedscope (JSON)\n"
-		    "  -o, --output FILE       the file --export writes (required with --export)\n");
+		    "  -o, --output FILE       the file --export or --html writes (required with them)\n"
+		    "      --html              write one self-contained HTML page (flame graph, icicle,\n"
+		    "                          table, callers/callees, annotations) to -o FILE; -i may\n"
+		    "                          also name a folded-stacks file\n"
+		    "      --diff OLD NEW      with --html: the two profiles compared (perf.data or folded)\n");
 }
 
 /* On a terminal: where to go next, for the hottest function (quoted for
@@ -708,6 +714,38 @@ static void print_warnings(void)
 static int report_browse(struct report *r, const char *input, double limit, const struct session_opts *so,
 			 struct session **sess, bool color, const char *sort);
 
+/* --html [--diff OLD NEW] -o FILE: the page of export/html.h instead of
+ * the table. */
+static int report_html(bool html, bool diff, const char *input, int nargs, char **args,
+		       struct session_opts *so)
+{
+	struct html_opts o;
+	int err;
+
+	if (!html || !export_path || export_kind || nargs != (diff ? 2 : 0)) {
+		fprintf(stderr, "perfkit report: %s\n",
+			!html ? "--diff needs --html (perfkit diff compares two files as text)"
+			: !export_path ? "--html needs -o FILE.html"
+			: export_kind ? "--html and --export write different files: one at a time"
+			: diff ? "--html --diff needs two files: OLD NEW"
+			       : "unexpected argument (two files need --diff)");
+		return 2;
+	}
+	html_opts_init(&o);
+	o.output = export_path;
+	o.input = diff ? args[1] : input;
+	o.base = diff ? args[0] : NULL;
+	o.so = *so;
+	if (!o.so.max_stack)   /* perf's default --max-stack */
+		o.so.max_stack = (int)ev_max_stack();
+	pk_error_clear();
+	err = html_report(&o);
+	if (err < 0)
+		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
+	print_warnings();
+	return err < 0 ? 1 : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -730,6 +768,8 @@ int cmd_report(int argc, char **argv)
 		{ "export", required_argument, NULL, 'E' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-color", no_argument, NULL, 'K' },
+		{ "html", no_argument, NULL, 1000 },
+		{ "diff", no_argument, NULL, 1001 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -740,7 +780,7 @@ int cmd_report(int argc, char **argv)
 	double limit = 0;
 	struct session *s;
 	struct session_opts so = { 0 };
-	bool has_cc = false, order_set = false, inverted = false, stdio = false, no_color = false, tui;
+	bool has_cc = false, order_set = false, inverted = false, stdio = false, no_color = false, html = false, html_diff = false, tui;
 	const char *sort = "comm,dso,sym";
 	char *end;
 
@@ -802,10 +842,14 @@ int cmd_report(int argc, char **argv)
 			export_kind = optarg;
 			break;
 		case 'o': export_path = optarg; break;
+		case 1000: html = true; break;
+		case 1001: html_diff = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
+	if (html || html_diff)
+		return report_html(html, html_diff, input, argc - optind, argv + optind, &so);
 	if (optind < argc) {
 		fprintf(stderr, "perfkit report: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);

@@ -58,6 +58,9 @@ void export_free(struct pk_export *x);
 
 /* Add one sample (frames leaf first, as session delivers them). */
 void export_add(struct pk_export *x, const struct pk_sample *s);
+/* The same sample standing for count samples (a folded stack's count;
+ * s->period is their summed period). */
+void export_add_n(struct pk_export *x, const struct pk_sample *s, uint64_t count);
 
 /* 0 / -errno.  pprof's duration is the span of the sample times; the
  * pprof writer reads DWARF for the locations added since its last call. */

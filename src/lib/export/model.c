@@ -139,7 +139,8 @@ static uint32_t frame_idx(struct pk_export *x, const struct pk_frame *fr)
 /* The stack ids[start .. start+n] (event first) as a merged stack of map,
  * stacks and *nr_ids: a new stack keeps its ids, a known one gets the counts. */
 static void stack_add(struct hashmap *map, struct ex_stack **stacks, size_t *nr, size_t *alloc,
-		      uint32_t *ids, size_t *nr_ids, size_t start, size_t n, const struct pk_sample *s)
+		      uint32_t *ids, size_t *nr_ids, size_t start, size_t n, const struct pk_sample *s,
+		      uint64_t count)
 {
 	int created;
 	struct hm_entry *e = hm_upsert(map, ids + start, (n + 1) * sizeof(*ids), &created);
@@ -156,7 +157,7 @@ static void stack_add(struct hashmap *map, struct ex_stack **stacks, size_t *nr,
 		*nr_ids += n + 1;      /* keep the ids: the stack refers to them */
 		e->val.u = ++*nr;
 	}
-	(*stacks)[e->val.u - 1].count++;
+	(*stacks)[e->val.u - 1].count += count;
 	(*stacks)[e->val.u - 1].period += s->period;
 }
 
@@ -343,6 +344,11 @@ static void reserve_ids(uint32_t **ids, size_t nr, size_t *alloc, size_t more)
 
 void export_add(struct pk_export *x, const struct pk_sample *s)
 {
+	export_add_n(x, s, 1);
+}
+
+void export_add_n(struct pk_export *x, const struct pk_sample *s, uint64_t count)
+{
 	uint32_t ev = event_idx(x, s->event ? s->event : "samples");
 	size_t n = s->nr_frames, start, lstart, m = 0, run = 0;
 	bool have_prev = false, prev_kernel = false;
@@ -351,9 +357,9 @@ void export_add(struct pk_export *x, const struct pk_sample *s)
 		x->t_min = s->time;
 	if (s->time > x->t_max)
 		x->t_max = s->time;
-	x->nr_samples++;
+	x->nr_samples += count;
 	x->total_period += s->period;
-	x->events[ev].nr_samples++;
+	x->events[ev].nr_samples += count;
 	x->events[ev].period += s->period;
 
 	/* frames: the key is the event, then the frame indexes leaf first */
@@ -382,9 +388,9 @@ void export_add(struct pk_export *x, const struct pk_sample *s)
 	}
 
 	stack_add(&x->stack_map, &x->stacks, &x->nr_stacks, &x->alloc_stacks, x->ids, &x->nr_ids,
-		  start, n, s);
+		  start, n, s, count);
 	stack_add(&x->lstack_map, &x->lstacks, &x->nr_lstacks, &x->alloc_lstacks, x->lids,
-		  &x->nr_lids, lstart, m, s);
+		  &x->nr_lids, lstart, m, s, count);
 }
 
 uint64_t export_nr_samples(const struct pk_export *x)
