@@ -98,3 +98,38 @@ void st_bh(const double *p, size_t n, double *q)
 	}
 	free(s);
 }
+
+void st_compare_sets(const double *v, size_t nkeys, size_t na, size_t nb, double alpha,
+		     double min_effect, struct st_set_row *out)
+{
+	size_t w = na + nb;
+	double *p = xmalloc((nkeys ? nkeys : 1) * sizeof(double));
+
+	for (size_t k = 0; k < nkeys; k++) {
+		const double *a = v + k * w, *b = a + na;
+		struct st_set_row *r = &out[k];
+		struct st_test t;
+		bool any_a = false, any_b = false;
+
+		memset(r, 0, sizeof(*r));
+		for (size_t j = 0; j < na; j++)
+			any_a |= a[j] != 0;
+		for (size_t j = 0; j < nb; j++)
+			any_b |= b[j] != 0;
+		r->kind = any_a && !any_b ? ST_SET_GONE : !any_a && any_b ? ST_SET_NEW : ST_SET_BOTH;
+		r->mean_a = st_mean(a, na);
+		r->mean_b = st_mean(b, nb);
+		r->diff = r->mean_b - r->mean_a;
+		double hw = st_diff_halfwidth(b, nb, a, na);
+		r->diff_lo = r->diff - hw;
+		r->diff_hi = r->diff + hw;
+		r->tested = st_welch(b, nb, a, na, &t) == 0;
+		p[k] = r->p = r->tested ? t.p : 1;
+	}
+	st_bh(p, nkeys, p);
+	for (size_t k = 0; k < nkeys; k++) {
+		out[k].q = p[k];
+		out[k].significant = out[k].tested && p[k] < alpha && fabs(out[k].diff) >= min_effect;
+	}
+	free(p);
+}

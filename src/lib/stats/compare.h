@@ -67,4 +67,28 @@ double st_diff_halfwidth(const double *a, size_t na, const double *b, size_t nb)
 /* Benjamini-Hochberg q-values of n p-values into q (may alias p). */
 void st_bh(const double *p, size_t n, double *q);
 
+/*
+ * Many keys (functions) measured in several profiles per side: which keys
+ * changed beyond the profile-to-profile noise.  v holds nkeys rows of
+ * na + nb values, v[k * (na + nb) + j]: key k's cost in profile j, the
+ * first na profiles the OLD side, the next nb the NEW one.  Per key:
+ * the means, NEW − OLD with Welch's 95 % interval, Welch's p over the
+ * per-profile values, and the Benjamini-Hochberg q over all tested keys.
+ * significant: q < alpha and |NEW − OLD| ≥ min_effect (in v's units).
+ * One profile on a side: no test (tested = false, p = q = 1), never
+ * significant; a key with every value 0 on one side is "new" or "gone".
+ */
+enum st_set_kind { ST_SET_BOTH, ST_SET_NEW, ST_SET_GONE };
+
+struct st_set_row {
+	double mean_a, mean_b;
+	double diff, diff_lo, diff_hi;
+	double p, q;
+	bool tested, significant;
+	enum st_set_kind kind;
+};
+
+void st_compare_sets(const double *v, size_t nkeys, size_t na, size_t nb, double alpha,
+		     double min_effect, struct st_set_row *out);
+
 #endif
