@@ -77,6 +77,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,6 +92,8 @@
 #include "cgfile/cgfile.h"
 #include "counter/counter.h"
 #include "counter/metrics.h"
+#include "flame/fdiff.h"
+#include "stack/collapse.h"
 #include "stats/compare.h"
 #include "stats/stats.h"
 
@@ -122,6 +125,10 @@ struct bench_opts {
 	struct cnt_set icnt;         /* instructions counted: instructions:u */
 	bool sequential;             /* --no-interleave: hyperfine's order */
 	double rss_floor;            /* this process's max RSS, bytes (see rss_floor()) */
+	const char *profile_dir;     /* --profile[=DIR]: a profile of every measured run */
+	int profile_hz;              /* its sampling frequency */
+	char *self_exe;              /* this perfkit, which records them */
+	const char *prof_path;       /* set for the run being measured */
 };
 
 struct result {
@@ -139,6 +146,8 @@ struct result {
 	struct st_summary rs;        /* max RSS */
 	double user_mean, sys_mean;
 	size_t outliers;
+	char **prof;                 /* --profile: the perf.data of each successful run */
+	size_t nprof;
 	struct cnt_set cnt;          /* --counters: event names */
 	double **cv;                 /* cv[event][run] */
 	size_t *cvn;
@@ -176,6 +185,11 @@ static void usage(FILE *f)
 		"      --metric M            what the verdict is on: wall (elapsed, default), cpu\n"
 		"                            (user+sys) or instructions (counted where a PMU exists,\n"
 		"                            else simulated under perfkit's Valgrind tool)\n"
+		"      --profile[=DIR]       record a profile of every measured run (perfkit record\n"
+		"                            -g, cpu-clock) into DIR (bench-profile); with two\n"
+		"                            commands, print the functions whose cost changed\n"
+		"                            significantly and write DIR/diff.svg\n"
+		"      --profile-freq HZ     its sampling frequency (1999)\n"
 		"      --no-interleave       run all runs of one command, then the next (hyperfine's\n"
 		"                            order); default: interleaved A B, B A, … so drift and\n"
 		"                            load fall on every command alike\n"
@@ -410,6 +424,28 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 		}
 	}
 	struct cnt_set *icnt = want_ins && !o->ins_sim ? &o->icnt : NULL;
+	char **rec = NULL;
+	if (o->prof_path) {
+		/* perfkit record -F HZ -g -o PATH -- CMD: the run is recorded
+		 * (its time includes the recorder's start and its sampling,
+		 * alike for every command) */
+		size_t n = 0;
+		while (argv[n])
+			n++;
+		rec = xcalloc(n + 10, sizeof(*rec));
+		char hz[16];
+		snprintf(hz, sizeof(hz), "%d", o->profile_hz);
+		const char *pre[] = { o->self_exe, "record", "-F", hz, "-g", "-o", o->prof_path, "-f", "--" };
+		size_t k = 0;
+		for (; k < sizeof(pre) / sizeof(pre[0]); k++)
+			rec[k] = xstrdup(pre[k]);
+		for (size_t i = 0; i < n; i++)
+			rec[k++] = xstrdup(argv[i]);
+		rec[k] = NULL;
+		if (!o->shell)
+			free_argv(argv);
+		argv = rec;
+	}
 	if (!cnt && !icnt) {
 		err = spawn_plain(argv, quiet, r);
 	} else {
@@ -470,7 +506,7 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 				       cmd, code);
 	}
 out:
-	if (!o->shell)
+	if (rec || !o->shell)
 		free_argv(argv);
 	return err;
 }
@@ -690,11 +726,21 @@ static int measure_once(struct bench_opts *o, int idx, struct result *r, const s
 {
 	int err;
 
-	(void)idx;
 	if ((err = run_prepare(o, idx, "prepare")))
 		return err;
-	if ((err = run_once(o, r->command, !o->show_output, o->counters ? &r->cnt : NULL,
-			    o->metric == M_INS, ro)))
+	struct strbuf path = STRBUF_INIT;
+	if (o->profile_dir) {
+		sb_addf(&path, "%s/cmd%d-run%zu.data", o->profile_dir, idx + 1, i + 1);
+		o->prof_path = path.buf;
+	}
+	err = run_once(o, r->command, !o->show_output, o->counters ? &r->cnt : NULL, o->metric == M_INS, ro);
+	o->prof_path = NULL;
+	if (!err && o->profile_dir && !ro->exec_errno && !ro->code) {
+		r->prof = xrealloc(r->prof, (r->nprof + 1) * sizeof(*r->prof));
+		r->prof[r->nprof++] = sb_detach(&path, NULL);
+	}
+	sb_release(&path);
+	if (err)
 		return err;
 	if (ro->exec_errno)
 		return pk_error(ro->exec_errno, "cannot run '%s': %s", r->command, strerror(ro->exec_errno));
@@ -1089,6 +1135,102 @@ static const char *order_name(const struct bench_opts *o)
 	return o->sequential ? "sequential" : "interleaved";
 }
 
+/* ---- --profile: which functions changed ---- */
+
+static int write_file(const char *path, const struct strbuf *sb);
+
+/* One perf.data to folded text without its first frame (the process name:
+ * two builds of a program may be named differently), into fd. */
+static int profile_add(struct fdiff *fd, int side, const char *path)
+{
+	struct collapse_opts co;
+	struct folded f;
+	char *buf = NULL;
+	size_t len = 0;
+	int err;
+
+	memset(&co, 0, sizeof(co));
+	folded_init(&f);
+	err = collapse_file(path, &co, &f);
+	if (!err) {
+		FILE *ms = open_memstream(&buf, &len);
+		if (!ms)
+			err = pk_error(errno, "open_memstream: %s", strerror(errno));
+		else if (folded_write(&f, ms) || fclose(ms))
+			err = pk_error(EIO, "cannot fold '%s'", path);
+	}
+	folded_release(&f);
+	if (!err) {
+		struct strbuf cut = STRBUF_INIT;
+		for (char *p = buf; p < buf + len;) {
+			char *nl = memchr(p, '\n', (size_t)(buf + len - p));
+			char *end = nl ? nl : buf + len;
+			char *semi = memchr(p, ';', (size_t)(end - p));
+			if (semi)
+				sb_add(&cut, semi + 1, (size_t)(end - semi - 1));
+			else   /* the process name alone: keep it */
+				sb_add(&cut, p, (size_t)(end - p));
+			sb_addch(&cut, '\n');
+			p = end + 1;
+		}
+		fdiff_add_buf(fd, side, cut.buf ? cut.buf : "", cut.len);
+		sb_release(&cut);
+	}
+	free(buf);
+	return err;
+}
+
+struct bench_prof {
+	bool done;
+	struct fdiff fd;
+	char *svg;                   /* the differential flame graph written */
+};
+
+/* The first command's profiles (OLD) against the second's (NEW). */
+static int profile_compare(const struct bench_opts *o, struct result *res, int nres, struct bench_prof *bp)
+{
+	struct fdiff_opts fo = FDIFF_OPTS_INIT;
+	int err = 0;
+
+	if (nres != 2)
+		return 0;
+	fdiff_init(&bp->fd, &fo);
+	bp->done = true;
+	for (int k = 0; k < 2 && !err; k++)
+		for (size_t i = 0; i < res[k].nprof && !err; i++)
+			err = profile_add(&bp->fd, k, res[k].prof[i]);
+	if (err)
+		return err;
+	fdiff_compute(&bp->fd);
+	struct strbuf svg = STRBUF_INIT, path = STRBUF_INIT;
+	char title[256];
+	snprintf(title, sizeof(title), "Differential profile: %.100s → %.100s", label(&res[0]), label(&res[1]));
+	err = fdiff_svg(&bp->fd, title, &svg);
+	if (err == -ENODATA)
+		err = 0;
+	sb_addf(&path, "%s/diff.svg", o->profile_dir);
+	if (!err)
+		err = write_file(path.buf, &svg);
+	if (!err)
+		bp->svg = sb_detach(&path, NULL);
+	sb_release(&path);
+	sb_release(&svg);
+	return err;
+}
+
+static void print_profile(const struct bench_opts *o, struct result *res, const struct bench_prof *bp)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	printf(" \nProfile ('%s' → '%s', cpu-clock at %d Hz, a profile of each measured run):\n",
+	       label(&res[0]), label(&res[1]), o->profile_hz);
+	fdiff_text(&bp->fd, isatty(1), 0, &t);
+	fputs(t.buf ? t.buf : "", stdout);
+	if (bp->svg)
+		printf("Differential flame graph (only significant changes coloured): %s\n", bp->svg);
+	sb_release(&t);
+}
+
 /* ---- the summary, printed from the comparison ---- */
 
 static const char *ALIGN_NOTE =
@@ -1237,7 +1379,8 @@ static void json_cmp(struct strbuf *sb, const struct st_compare *c)
 }
 
 static int export_json(const struct bench_opts *o, struct result *res, int nres,
-		       const struct machine *m, const struct busy *b, const struct bench_cmps *cs)
+		       const struct machine *m, const struct busy *b, const struct bench_cmps *cs,
+		       const struct bench_prof *bp)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -1359,6 +1502,22 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres,
 		sb_addstr(&sb, "}");
 	}
 	sb_addstr(&sb, cs->n ? "\n  ]" : "]");
+	if (bp->done) {
+		sb_addstr(&sb, ",\n  \"profile\": {\"old\": ");
+		json_str(&sb, label(&res[0]));
+		sb_addstr(&sb, ", \"new\": ");
+		json_str(&sb, label(&res[1]));
+		sb_addf(&sb, ", \"event\": \"cpu-clock\", \"frequency\": %d, \"directory\": ", o->profile_hz);
+		json_str(&sb, o->profile_dir);
+		sb_addstr(&sb, ", \"svg\": ");
+		if (bp->svg)
+			json_str(&sb, bp->svg);
+		else
+			sb_addstr(&sb, "null");
+		sb_addstr(&sb, ",\n  \"functions\": ");
+		fdiff_json(&bp->fd, &sb);
+		sb_addstr(&sb, "}");
+	}
 	sb_addf(&sb, ",\n  \"machine\": {\"cpus\": %d, \"load_average\": ", m->cpus);
 	json_num(&sb, b->load, b->load >= 0);
 	sb_addstr(&sb, ", \"steal_percent\": ");
@@ -1711,6 +1870,9 @@ static void free_results(struct result *res, int nres, int nparam)
 		free(r->cpu);
 		free(r->ins);
 		free(r->rss);
+		for (size_t k = 0; k < r->nprof; k++)
+			free(r->prof[k]);
+		free(r->prof);
 		free(r->codes);
 		for (size_t k = 0; r->cv && k < r->cnt.nr; k++)
 			free(r->cv[k]);
@@ -1729,7 +1891,7 @@ static void free_vals(char *vals[][MAX_CMDS], const int *nvals, int nparam)
 }
 
 enum { OPT_JSON = 256, OPT_MD, OPT_CSV, OPT_SHOW, OPT_UNIT, OPT_COUNTERS, OPT_EFFECT, OPT_STEP, OPT_METRIC,
-       OPT_NO_INTERLEAVE };
+       OPT_NO_INTERLEAVE, OPT_PROFILE, OPT_PROFILE_FREQ };
 
 /* --metric=instructions: count instructions:u where the machine can (a
  * probe on this process), else find the Valgrind tool and a folder for its
@@ -1794,10 +1956,12 @@ int cmd_bench(int argc, char **argv)
 		{ "min-effect", required_argument, NULL, OPT_EFFECT },
 		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ "no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE },
+		{ "profile", optional_argument, NULL, OPT_PROFILE },
+		{ "profile-freq", required_argument, NULL, OPT_PROFILE_FREQ },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bench_opts o = { .min_runs = 10, .shell = "sh", .min_effect = 1.0, .vr = VGRUN_INIT,
+	struct bench_opts o = { .min_runs = 10, .shell = "sh", .min_effect = 1.0, .vr = VGRUN_INIT, .profile_hz = 1999,
 				.icnt = CNT_SET_INIT };
 	int min_given = 0;
 	const char *scan_min = NULL, *scan_max = NULL, *step = NULL, *lists[MAX_PARAMS] = { 0 };
@@ -1862,6 +2026,8 @@ int cmd_bench(int argc, char **argv)
 			break;
 		case OPT_COUNTERS: o.counters = 1; break;
 		case OPT_NO_INTERLEAVE: o.sequential = true; break;
+		case OPT_PROFILE: o.profile_dir = optarg ? optarg : "bench-profile"; break;
+		case OPT_PROFILE_FREQ: if (parse_int("--profile-freq", optarg, 1, &o.profile_hz)) return 2; break;
 		case OPT_METRIC:
 			if (!strcmp(optarg, "wall"))
 				o.metric = M_WALL;
@@ -1885,6 +2051,10 @@ int cmd_bench(int argc, char **argv)
 	if (ntmpl < 1) {
 		fprintf(stderr, "perfkit bench: no command to benchmark\n");
 		usage(stderr);
+		return 2;
+	}
+	if (o.profile_dir && o.metric == M_INS) {
+		fprintf(stderr, "perfkit bench: --profile samples cpu-clock; it does not go with --metric=instructions\n");
 		return 2;
 	}
 	if (o.runs && o.max_runs && o.runs > o.max_runs) {
@@ -2058,6 +2228,21 @@ int cmd_bench(int argc, char **argv)
 	if (nres < 2)
 		o.sequential = true;
 	o.rss_floor = rss_floor();
+	if (!rc && o.profile_dir) {
+		char self[4096];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n <= 0) {
+			err = pk_error(errno, "--profile: cannot find this program (/proc/self/exe): %s", strerror(errno));
+			rc = 1;
+		} else {
+			self[n] = 0;
+			o.self_exe = xstrdup(self);
+		}
+		if (!rc && mkdir(o.profile_dir, 0777) && errno != EEXIST) {
+			err = pk_error(errno, "--profile: cannot create '%s': %s", o.profile_dir, strerror(errno));
+			rc = 1;
+		}
+	}
 	if (!rc && !o.sequential) {
 		printf("Runs interleaved: warm-up and measured runs take turns (A B, B A, A B, …);\n"
 		       "--no-interleave runs each command's runs together, as hyperfine.\n \n");
@@ -2087,17 +2272,28 @@ int cmd_bench(int argc, char **argv)
 		for (int i = 0; i < nres; i++)
 			with_data += res[i].n > 0;
 		struct bench_cmps cs;
+		struct bench_prof bp = { 0 };
 		compare_all(&o, res, nres, f, &cs);
 		if (f >= 0 && with_data >= 2)
 			print_summary(&o, res, &cs);
+		if (o.profile_dir && (err = profile_compare(&o, res, nres, &bp))) {
+			fprintf(stderr, "perfkit bench: --profile: %s\n", pk_errmsg());
+			rc = 1;
+		} else if (bp.done) {
+			print_profile(&o, res, &bp);
+		}
 		fflush(stdout);
-		if ((o.export_json && (err = export_json(&o, res, nres, &mach, &busy, &cs))) ||
+		if (rc) {
+		} else if ((o.export_json && (err = export_json(&o, res, nres, &mach, &busy, &cs, &bp))) ||
 		    (o.export_md && (err = export_md(&o, res, nres, &cs))) ||
 		    (o.export_csv && (err = export_csv(&o, res, nres, &cs)))) {
 			fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
 			rc = 1;
 		}
 		cmps_release(&cs);
+		if (bp.done)
+			fdiff_release(&bp.fd);
+		free(bp.svg);
 	}
 	free_results(res, nres, o.nparam);
 	if (o.simdir) {
@@ -2105,6 +2301,7 @@ int cmd_bench(int argc, char **argv)
 		free(o.simdir);
 	}
 	vgrun_release(&o.vr);
+	free(o.self_exe);
 	cnt_set_release(&o.icnt);
 	free_vals(vals, nvals, o.nparam);
 	return rc;

@@ -230,7 +230,7 @@ static int multi(int argc, char **argv, int sep, const struct fdiff_opts *fo, co
 		}
 	}
 	fdiff_compute(&d);
-	fdiff_text(&d, isatty(1), 0, &out);
+	fdiff_text(&d, isatty(1), SIZE_MAX, &out);
 	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout)) {
 		fprintf(stderr, "perfkit diff-folded: cannot write the output: %s\n", strerror(errno));
 		ret = 1;

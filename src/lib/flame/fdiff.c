@@ -336,7 +336,7 @@ void fdiff_text(const struct fdiff *d, bool color, size_t limit, struct strbuf *
 		const struct st_set_row *x = &r->incl;
 		char before[32], after[32], change[64], p[16], q[16];
 
-		if (!x->significant && limit && shown >= limit)
+		if (!x->significant && shown >= limit)
 			continue;
 		if (!x->significant)
 			shown++;
@@ -362,7 +362,7 @@ void fdiff_text(const struct fdiff *d, bool color, size_t limit, struct strbuf *
 		add_term_name(out, r->name, r->len);
 		sb_addf(out, "%s\n", off);
 	}
-	if (limit && shown >= limit && d->nrows > nsig + shown)
+	if (d->nrows > nsig + shown)
 		sb_addf(out, "# … %zu more within the noise\n", d->nrows - nsig - shown);
 	if (d->skipped)
 		sb_addf(out, "# %zu line%s not 'STACK COUNT' skipped\n", d->skipped, d->skipped == 1 ? "" : "s");

@@ -85,7 +85,7 @@ void fdiff_compute(struct fdiff *d);
 /* The computed rows as text: a header (what was compared, how), then one
  * line per function — significant ones marked '*' (coloured with color:
  * red grew, green shrank), gone/new ones with their share — into out.
- * limit > 0: at most that many rows besides the significant ones. */
+ * At most limit rows besides the significant ones (SIZE_MAX: all). */
 void fdiff_text(const struct fdiff *d, bool color, size_t limit, struct strbuf *out);
 /* The computed rows as a JSON object ("profiles", "values", "rows": name,
  * before, after, change, change_ci95, p, q, significant, kind, self). */
