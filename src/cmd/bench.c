@@ -127,6 +127,7 @@ struct bench_opts {
 	double rss_floor;            /* this process's max RSS, bytes (see rss_floor()) */
 	const char *profile_dir;     /* --profile[=DIR]: a profile of every measured run */
 	int profile_hz;              /* its sampling frequency */
+	const char *profile_event;   /* and event (cpu-clock) */
 	char *self_exe;              /* this perfkit, which records them */
 	const char *prof_path;       /* set for the run being measured */
 };
@@ -190,6 +191,8 @@ static void usage(FILE *f)
 		"                            commands, print the functions whose cost changed\n"
 		"                            significantly and write DIR/diff.svg\n"
 		"      --profile-freq HZ     its sampling frequency (1999)\n"
+		"      --profile-event EV    its event (cpu-clock; cpu-clock:u for user space only,\n"
+		"                            which is also quicker to read back)\n"
 		"      --no-interleave       run all runs of one command, then the next (hyperfine's\n"
 		"                            order); default: interleaved A B, B A, … so drift and\n"
 		"                            load fall on every command alike\n"
@@ -432,10 +435,11 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 		size_t n = 0;
 		while (argv[n])
 			n++;
-		rec = xcalloc(n + 10, sizeof(*rec));
+		rec = xcalloc(n + 12, sizeof(*rec));
 		char hz[16];
 		snprintf(hz, sizeof(hz), "%d", o->profile_hz);
-		const char *pre[] = { o->self_exe, "record", "-F", hz, "-g", "-o", o->prof_path, "-f", "--" };
+		const char *pre[] = { o->self_exe, "record", "-e", o->profile_event, "-F", hz, "-g",
+				      "-o", o->prof_path, "-f", "--" };
 		size_t k = 0;
 		for (; k < sizeof(pre) / sizeof(pre[0]); k++)
 			rec[k] = xstrdup(pre[k]);
@@ -1222,8 +1226,8 @@ static void print_profile(const struct bench_opts *o, struct result *res, const 
 {
 	struct strbuf t = STRBUF_INIT;
 
-	printf(" \nProfile ('%s' → '%s', cpu-clock at %d Hz, a profile of each measured run):\n",
-	       label(&res[0]), label(&res[1]), o->profile_hz);
+	printf(" \nProfile ('%s' → '%s', %s at %d Hz, a profile of each measured run):\n",
+	       label(&res[0]), label(&res[1]), o->profile_event, o->profile_hz);
 	fdiff_text(&bp->fd, isatty(1), 0, &t);
 	fputs(t.buf ? t.buf : "", stdout);
 	if (bp->svg)
@@ -1507,7 +1511,9 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres,
 		json_str(&sb, label(&res[0]));
 		sb_addstr(&sb, ", \"new\": ");
 		json_str(&sb, label(&res[1]));
-		sb_addf(&sb, ", \"event\": \"cpu-clock\", \"frequency\": %d, \"directory\": ", o->profile_hz);
+		sb_addstr(&sb, ", \"event\": ");
+		json_str(&sb, o->profile_event);
+		sb_addf(&sb, ", \"frequency\": %d, \"directory\": ", o->profile_hz);
 		json_str(&sb, o->profile_dir);
 		sb_addstr(&sb, ", \"svg\": ");
 		if (bp->svg)
@@ -1891,7 +1897,7 @@ static void free_vals(char *vals[][MAX_CMDS], const int *nvals, int nparam)
 }
 
 enum { OPT_JSON = 256, OPT_MD, OPT_CSV, OPT_SHOW, OPT_UNIT, OPT_COUNTERS, OPT_EFFECT, OPT_STEP, OPT_METRIC,
-       OPT_NO_INTERLEAVE, OPT_PROFILE, OPT_PROFILE_FREQ };
+       OPT_NO_INTERLEAVE, OPT_PROFILE, OPT_PROFILE_FREQ, OPT_PROFILE_EVENT };
 
 /* --metric=instructions: count instructions:u where the machine can (a
  * probe on this process), else find the Valgrind tool and a folder for its
@@ -1958,10 +1964,12 @@ int cmd_bench(int argc, char **argv)
 		{ "no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE },
 		{ "profile", optional_argument, NULL, OPT_PROFILE },
 		{ "profile-freq", required_argument, NULL, OPT_PROFILE_FREQ },
+		{ "profile-event", required_argument, NULL, OPT_PROFILE_EVENT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = { .min_runs = 10, .shell = "sh", .min_effect = 1.0, .vr = VGRUN_INIT, .profile_hz = 1999,
+				.profile_event = "cpu-clock",
 				.icnt = CNT_SET_INIT };
 	int min_given = 0;
 	const char *scan_min = NULL, *scan_max = NULL, *step = NULL, *lists[MAX_PARAMS] = { 0 };
@@ -2027,6 +2035,7 @@ int cmd_bench(int argc, char **argv)
 		case OPT_COUNTERS: o.counters = 1; break;
 		case OPT_NO_INTERLEAVE: o.sequential = true; break;
 		case OPT_PROFILE: o.profile_dir = optarg ? optarg : "bench-profile"; break;
+		case OPT_PROFILE_EVENT: o.profile_event = optarg; break;
 		case OPT_PROFILE_FREQ: if (parse_int("--profile-freq", optarg, 1, &o.profile_hz)) return 2; break;
 		case OPT_METRIC:
 			if (!strcmp(optarg, "wall"))
