@@ -84,6 +84,7 @@
 
 #include "base/child.h"
 #include "base/error.h"
+#include "base/hashmap.h"
 #include "base/outfile.h"
 #include "base/parse.h"
 #include "base/path.h"
@@ -311,6 +312,8 @@ static int spawn_plain(char **argv, bool quiet, struct run_out *r)
 	return 0;
 }
 
+static int write_file(const char *path, const struct strbuf *sb);
+
 /* Run argv under perfkit's Valgrind tool (instructions only) and add up the
  * Ir of every process it started: *ins.  *code as run_out's. */
 static int sim_count(const struct bench_opts *o, char **argv, bool quiet, double *ins, int *code)
@@ -358,6 +361,9 @@ static int sim_count(const struct bench_opts *o, char **argv, bool quiet, double
 	struct dirent *de;
 	size_t files = 0;
 	double sum = 0;
+	struct hashmap fns;          /* --profile: function → Ir of this run */
+
+	hm_init(&fns);
 
 	while (d && (de = readdir(d))) {
 		if (strncmp(de->d_name, "ins.", 4))
@@ -373,6 +379,13 @@ static int sim_count(const struct bench_opts *o, char **argv, bool quiet, double
 				err = pk_error(EINVAL, "%s: no Ir event in the simulator's output", f.buf);
 			else
 				sum += (double)cg->summary[k];
+			for (size_t r = 0; k >= 0 && o->prof_path && r < cg->nrecs; r++) {
+				int created;
+				struct hm_entry *e = hm_upsert(&fns, cg->recs[r].fn, strlen(cg->recs[r].fn), &created);
+				if (created)
+					e->val.d = 0;
+				e->val.d += (double)cgfile_counts(cg, r)[k];
+			}
 			files++;
 		}
 		cgfile_free(cg);
@@ -396,6 +409,21 @@ static int sim_count(const struct bench_opts *o, char **argv, bool quiet, double
 			       argv[0], *code, last[0] ? ": " : "", last);
 	}
 	*ins = sum;
+	if (!err && o->prof_path) {
+		/* a flat folded profile: "function Ir" per line (';' would
+		 * split a name into frames) */
+		struct strbuf fb = STRBUF_INIT;
+		for (size_t i = 0; i < fns.nr; i++) {
+			if (!fns.entries[i].val.d)
+				continue;
+			for (const char *c = fns.entries[i].key; *c; c++)
+				sb_addch(&fb, *c == ';' || *c == '\n' ? ':' : *c);
+			sb_addf(&fb, " %.0f\n", fns.entries[i].val.d);
+		}
+		err = write_file(o->prof_path, &fb);
+		sb_release(&fb);
+	}
+	hm_release(&fns);
 done:
 	unlink(log.buf);
 	sb_release(&out);
@@ -428,7 +456,7 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 	}
 	struct cnt_set *icnt = want_ins && !o->ins_sim ? &o->icnt : NULL;
 	char **rec = NULL;
-	if (o->prof_path) {
+	if (o->prof_path && o->metric != M_INS) {
 		/* perfkit record -F HZ -g -o PATH -- CMD: the run is recorded
 		 * (its time includes the recorder's start and its sampling,
 		 * alike for every command) */
@@ -734,7 +762,8 @@ static int measure_once(struct bench_opts *o, int idx, struct result *r, const s
 		return err;
 	struct strbuf path = STRBUF_INIT;
 	if (o->profile_dir) {
-		sb_addf(&path, "%s/cmd%d-run%zu.data", o->profile_dir, idx + 1, i + 1);
+		sb_addf(&path, "%s/cmd%d-run%zu.%s", o->profile_dir, idx + 1, i + 1,
+			o->metric == M_INS ? "folded" : "data");
 		o->prof_path = path.buf;
 	}
 	err = run_once(o, r->command, !o->show_output, o->counters ? &r->cnt : NULL, o->metric == M_INS, ro);
@@ -1141,8 +1170,6 @@ static const char *order_name(const struct bench_opts *o)
 
 /* ---- --profile: which functions changed ---- */
 
-static int write_file(const char *path, const struct strbuf *sb);
-
 /* One perf.data to folded text without its first frame (the process name:
  * two builds of a program may be named differently), into fd. */
 static int profile_add(struct fdiff *fd, int side, const char *path)
@@ -1153,6 +1180,9 @@ static int profile_add(struct fdiff *fd, int side, const char *path)
 	size_t len = 0;
 	int err;
 
+	size_t pl = strlen(path);
+	if (pl > 7 && !strcmp(path + pl - 7, ".folded"))
+		return fdiff_add_file(fd, side, path) < 0 ? -EIO : 0;
 	memset(&co, 0, sizeof(co));
 	folded_init(&f);
 	err = collapse_file(path, &co, &f);
@@ -1226,8 +1256,12 @@ static void print_profile(const struct bench_opts *o, struct result *res, const 
 {
 	struct strbuf t = STRBUF_INIT;
 
-	printf(" \nProfile ('%s' → '%s', %s at %d Hz, a profile of each measured run):\n",
-	       label(&res[0]), label(&res[1]), o->profile_event, o->profile_hz);
+	if (o->metric == M_INS)
+		printf(" \nProfile ('%s' → '%s', simulated instructions per function, a profile of each measured run):\n",
+		       label(&res[0]), label(&res[1]));
+	else
+		printf(" \nProfile ('%s' → '%s', %s at %d Hz, a profile of each measured run):\n",
+		       label(&res[0]), label(&res[1]), o->profile_event, o->profile_hz);
 	fdiff_text(&bp->fd, isatty(1), 0, &t);
 	fputs(t.buf ? t.buf : "", stdout);
 	if (bp->svg)
@@ -1512,7 +1546,7 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres,
 		sb_addstr(&sb, ", \"new\": ");
 		json_str(&sb, label(&res[1]));
 		sb_addstr(&sb, ", \"event\": ");
-		json_str(&sb, o->profile_event);
+		json_str(&sb, o->metric == M_INS ? "instructions (simulated)" : o->profile_event);
 		sb_addf(&sb, ", \"frequency\": %d, \"directory\": ", o->profile_hz);
 		json_str(&sb, o->profile_dir);
 		sb_addstr(&sb, ", \"svg\": ");
@@ -2062,10 +2096,6 @@ int cmd_bench(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (o.profile_dir && o.metric == M_INS) {
-		fprintf(stderr, "perfkit bench: --profile samples cpu-clock; it does not go with --metric=instructions\n");
-		return 2;
-	}
 	if (o.runs && o.max_runs && o.runs > o.max_runs) {
 		fprintf(stderr, "perfkit bench: --runs %d exceeds --max-runs %d\n", o.runs, o.max_runs);
 		return 2;
@@ -2232,6 +2262,11 @@ int cmd_bench(int argc, char **argv)
 	machine_sample(&mach, 0);
 	if (o.metric == M_INS && (err = ins_setup(&o)))
 		rc = 1;
+	if (!rc && o.metric == M_INS && o.profile_dir && !o.ins_sim) {
+		err = pk_error(ENOTSUP, "--profile with --metric=instructions uses the simulated instruction "
+			       "profile, and this machine counts instructions instead: use --metric=cpu or wall");
+		rc = 1;
+	}
 	if (!rc && o.shell && (err = shell_overhead(&o, &oh)))
 		rc = 1;
 	if (nres < 2)

@@ -6,7 +6,8 @@
 # (sampling: cpu-clock:u at 4999 Hz through perfkit record, frame-pointer
 # stacks).  In 10 of 10 repetitions f is marked significant and nothing but
 # f and its callers is; an A/A comparison of one build with itself marks
-# nothing in at least 9 of 10.  The differential SVG colours only the
+# nothing in at least 9 of 10.  The simulated instruction profile
+# (--metric=instructions) marks f alone.  The differential SVG colours only the
 # significant frames; the JSON export carries the table.  (About 1.5 s per
 # repetition on an idle machine; the statistics are on sample counts of
 # the processes' own CPU time, so load slows the test but does not move
@@ -83,4 +84,17 @@ assert p["event"] == "cpu-clock:u" and p["svg"].endswith("diff.svg"), p
 f = [r for r in p["functions"]["rows"] if r["name"] == "f"][0]
 assert f["significant"] and f["change"] > 15 and f["change_ci95"][0] > 0 and f["p"] < 0.01, f
 assert p["functions"]["test"] == "welch" and p["functions"]["fdr"] == "benjamini-hochberg", p' "$O.json"
+
+# the simulated instruction profile (--metric=instructions, no PMU): a flat
+# profile per run (Ir per function), deterministic — f alone is marked
+"$PERFKIT" bench -N -r 3 --metric=instructions --profile="$T/sim" --export-json "$T/sim.json" \
+	"$T/a/slowf 300000" "$T/b/slowf 300000" >"$T/sim.out" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && grep -q 'none can be simulated\|this machine counts instructions' "$T/sim.out"; then
+	skip "simulated instruction profile: $(grep -m1 'perfkit bench' "$T/sim.out")"
+else
+	expect "simulated instruction profile: f is the only function marked" \
+		test "$(sig "$T/sim.json" 2>/dev/null)" = f -a $rc -eq 0
+	expect "... one flat profile per run" test "$(ls "$T"/sim/cmd*-run*.folded | wc -l)" -eq 6
+fi
 done_testing
