@@ -8,7 +8,9 @@
  * dirty helpers, CAS as one read-modify-write; sizes capped at 64 bytes,
  * an access straddling two 64-byte lines counts on both) is attributed to
  *  - its 64-byte line: per thread, the loads, the stores and a bitmask of
- *    the bytes read and written; per (instruction, thread, byte offset) the
+ *    the bytes read and written while other threads were live (so a table
+ *    filled before the readers start, or counters printed after the last
+ *    join, do not count as shared); per (instruction, thread, byte offset) the
  *    loads and stores (the "sites" of the line);
  *  - its data object, decided when the line is first touched: a live heap
  *    block (known from the allocation requests that pkmemwrap.so, preloaded
@@ -26,19 +28,22 @@
  *
  * THE TRANSFER MODEL (cache-line transfers between cores, what perf c2c
  * reports as HITM)
- * The run is cut into epochs at every thread creation and every thread
- * exit.  Within an epoch the live threads are taken to run at the same
- * time on separate cores, each spreading its accesses to a line evenly over
- * the epoch.  Thread t, with a_t accesses to the line in the epoch, must
- * fetch the line from another core before one of its accesses whenever
- * another thread wrote the line since t's previous access; with the
- * others' W_o writes spread evenly among t's a_t accesses that happens
+ * An access made while the program has one live thread (before its first
+ * pthread_create, after the last join) is alone: it is counted but moves
+ * no line.  All other accesses are taken to run at the same time on
+ * separate cores, each thread spreading its accesses to a line evenly over
+ * that multi-threaded part of the run.  Thread t, with a_t such accesses to
+ * the line, must fetch the line from another core before one of them
+ * whenever another thread wrote the line since t's previous access; with
+ * the others' W_o writes spread evenly among t's a_t accesses that happens
  * min(a_t, W_o) times.  A line's estimate is the sum of min(a_t, W_o) over
- * its threads and the epochs.  It depends on each thread's own counts per
- * epoch only, never on the order or the time slices in which Valgrind ran
- * the threads (one at a time).  A table written once and then read by
- * several threads costs nothing; two threads bumping neighbouring counters
- * N times each cost about 2N.
+ * its threads.  It uses each thread's own counts only, never the order or
+ * the time slices in which Valgrind ran the threads (one at a time, and a
+ * short thread often to its end before its siblings start).  A table
+ * filled before the threads start and then only read costs nothing; two
+ * threads bumping neighbouring counters N times each cost about 2N.  Not
+ * modelled: phases (threads of two successive thread pools are taken as
+ * concurrent), locks that keep threads apart.
  *
  * OUTPUT: a text file, one record a line, fields separated by one space;
  * the last field of `code` and `object` holds tab-separated names in which
@@ -114,7 +119,7 @@ typedef struct {
 typedef struct LThr {
 	struct LThr *next;
 	UInt serial;
-	ULong loads, stores, xfer, ep_acc, ep_w, rmask, wmask;
+	ULong loads, stores, xfer, ep_acc, ep_w, rmask, wmask, ep_rmask, ep_wmask;
 } LThr;
 
 typedef struct LSite {
@@ -165,6 +170,7 @@ static XArray *dirty;		/* Line* touched in this epoch */
 static XArray *retired;		/* Line* no longer in the table */
 static UInt *tid2serial;	/* by Valgrind ThreadId; ~0u: none */
 static UInt cur_serial, cur_epoch = 1;
+static UInt n_live = 1;		/* threads created and not exited */
 static ThreadId cur_tid = 1;
 static UInt stack_obj;
 
@@ -350,15 +356,22 @@ static Line *line_get(Addr la, Addr a)
 static void fold(Line *l)
 {
 	ULong w = 0;
+	UInt live = 0;
 
-	for (LThr *t = l->thr; t; t = t->next)
+	for (LThr *t = l->thr; t; t = t->next) {
 		w += t->ep_w;
+		live += t->ep_acc > 0;
+	}
 	for (LThr *t = l->thr; t; t = t->next) {
 		ULong o = w - t->ep_w, x = t->ep_acc < o ? t->ep_acc : o;
 
 		t->xfer += x;
 		l->transfers += x;
-		t->ep_acc = t->ep_w = 0;
+		if (live >= 2) {	/* the masks say what threads touch at once */
+			t->rmask |= t->ep_rmask;
+			t->wmask |= t->ep_wmask;
+		}
+		t->ep_acc = t->ep_w = t->ep_rmask = t->ep_wmask = 0;
 	}
 	l->epoch = 0;
 }
@@ -382,8 +395,9 @@ static void touch(Line *l, Code *c, UInt off, UInt n, UInt kind)
 	LThr *t = l->thr, **pt;
 	LSite *s = l->site, **ps;
 	ULong mask = (n >= 64 ? ~0ULL : ((1ULL << n) - 1)) << off;
+	Bool conc = n_live >= 2;	/* else alone: counted, never shared */
 
-	if (l->epoch != cur_epoch) {
+	if (conc && l->epoch != cur_epoch) {
 		l->epoch = cur_epoch;
 		VG_(addToXA)(dirty, &l);
 	}
@@ -419,17 +433,20 @@ static void touch(Line *l, Code *c, UInt off, UInt n, UInt kind)
 	}
 	if (n > s->size)
 		s->size = (UShort)n;
-	t->ep_acc++;
+	t->ep_acc += conc;
 	if (kind != K_WRITE) {
 		t->loads++;
 		s->loads++;
-		t->rmask |= mask;
+		if (conc)
+			t->ep_rmask |= mask;
 	}
 	if (kind != K_READ) {
 		t->stores++;
 		s->stores++;
-		t->wmask |= mask;
-		t->ep_w++;
+		if (conc) {
+			t->ep_wmask |= mask;
+			t->ep_w++;
+		}
 	}
 }
 
@@ -593,8 +610,8 @@ static UInt serial_new(void)
 
 void pkm_thread_create(ThreadId parent, ThreadId child)
 {
-	(void)parent;
-	end_epoch();
+	if (parent != VG_INVALID_THREADID)
+		n_live++;
 	if (child < VG_N_THREADS)
 		tid2serial[child] = serial_new();
 }
@@ -602,7 +619,8 @@ void pkm_thread_create(ThreadId parent, ThreadId child)
 void pkm_thread_exit(ThreadId tid)
 {
 	(void)tid;
-	end_epoch();
+	if (n_live > 1)
+		n_live--;
 }
 
 void pkm_start_client(ThreadId tid, ULong nblocks)
@@ -802,7 +820,7 @@ void pkm_fini(const HChar *path, const HChar *const *desc)
 	VG_(fprintf)(fp, "\nline-size %d\n", LSIZE);
 	for (; desc && *desc; desc++)
 		VG_(fprintf)(fp, "desc %s\n", *desc);
-	VG_(fprintf)(fp, "model epochs at thread create/exit; per epoch and line, "
+	VG_(fprintf)(fp, "model epochs at thread creations; per epoch and line, "
 		     "sum over threads of min(accesses, other threads' writes)\n");
 	for (i = 0; i < VG_(sizeXA)(tids); i++)
 		VG_(fprintf)(fp, "thread %d %d\n", (Int)i, *(Int *)VG_(indexXA)(tids, i));
