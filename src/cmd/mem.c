@@ -259,10 +259,18 @@ static void folded(const struct memprof *mp, int from)
 			size_t first = 0;
 			char src[256];
 
+			size_t last = s->n;
+
 			sb_addstr(&sb, "[heap]");
 			while (first < s->n && s->codes[first] != site)
 				first++;
-			for (size_t k = s->n; k-- > first;) {
+			/* nothing above main: the frames from "(below main)" out */
+			for (size_t k = first; k < s->n; k++)
+				if (!strcmp(mp->code[s->codes[k]].fn, "(below main)")) {
+					last = k;
+					break;
+				}
+			for (size_t k = last; k-- > first;) {
 				const struct mp_code *c = &mp->code[s->codes[k]];
 
 				if (s->codes[k] == site)

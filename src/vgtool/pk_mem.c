@@ -281,8 +281,20 @@ static UInt obj_of(Addr a)
 	if (a <= smax && a + VG_(thread_get_stack_size)(cur_tid) > smax)
 		return stack_obj;
 	ep = VG_(current_DiEpoch)();
-	if (VG_(get_datasym_and_offset)(ep, a, &name, &off))
-		return obj_named(O_GLOBAL, name, seg_name(a));
+	if (VG_(get_datasym_and_offset)(ep, a, &name, &off)) {
+		/* .bss is an anonymous mapping: name the object file instead */
+		const HChar *file = seg_name(a);
+
+		for (const DebugInfo *di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+			Addr bss = VG_(DebugInfo_get_bss_avma)(di);
+
+			if (bss && a >= bss && a < bss + VG_(DebugInfo_get_bss_size)(di)) {
+				file = VG_(DebugInfo_get_filename)(di);
+				break;
+			}
+		}
+		return obj_named(O_GLOBAL, name, file);
+	}
 	return obj_named(O_UNKNOWN, "[unknown]", seg_name(a));
 }
 

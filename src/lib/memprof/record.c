@@ -93,7 +93,7 @@ int memprof_record(const char *mode, const char *const opts[], const char *out,
 
 	/* the allocation hooks, beside the tool: pkcache-P -> pkmemwrap-P.so */
 	{
-		const char *slash = strrchr(vr.tool, '/'), *dash = strrchr(vr.tool, '-');
+		const char *slash = strrchr(vr.tool, '/'), *dash = slash ? strchr(slash, '-') : NULL;
 		struct stat st;
 
 		if (slash && dash && dash > slash && !strncmp(dash - 7, "pkcache", 7)) {
