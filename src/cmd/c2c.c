@@ -35,12 +35,13 @@
 #include <unistd.h>
 
 #define MODEL_HELP \
-	"Transfers (perf's HITM) are estimated, not observed: the run is cut into epochs at\n" \
-	"every thread creation and exit; within an epoch the live threads are taken to run\n" \
-	"at once on separate cores, each spreading its accesses to a line evenly over the\n" \
-	"epoch, so thread t fetches the line before min(a_t, W_o) of its a_t accesses\n" \
-	"(W_o: the other threads' writes to it in the epoch).  The estimate depends on each\n" \
-	"thread's own counts, never on the order in which Valgrind ran the threads.\n"
+	"Transfers (perf's HITM) are estimated, not observed: every access after the\n" \
+	"program's first pthread_create is taken to run at the same time as the other\n" \
+	"threads', on separate cores, each thread spreading its accesses to a line evenly;\n" \
+	"so thread t fetches the line before min(a_t, W_o) of its a_t accesses (W_o: the\n" \
+	"other threads' writes to it).  A line's estimate is the sum over its threads.  It\n" \
+	"depends on each thread's own counts, never on the order in which Valgrind ran the\n" \
+	"threads (one at a time).  Accesses before the first thread is created move nothing.\n"
 
 static int usage(const char *msg)
 {
@@ -115,6 +116,11 @@ static int c2c_record(int argc, char **argv)
 		fprintf(stderr, "perfkit c2c: '%s': %s\n", argv[i],
 			strchr(argv[i], '/') ? "no such executable file" : "command not found");
 		return 127;
+	}
+	if (memprof_check_program(prog) < 0) {
+		fprintf(stderr, "perfkit c2c: %s\n", pk_errmsg());
+		free(prog);
+		return 126;
 	}
 	free(prog);
 	if (memprof_record("c2c", NULL, out, argv + i, &status) < 0) {

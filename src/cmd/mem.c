@@ -135,6 +135,12 @@ static int mem_record(int argc, char **argv)
 		free(opts);
 		return 127;
 	}
+	if (memprof_check_program(prog) < 0) {
+		fprintf(stderr, "perfkit mem: %s\n", pk_errmsg());
+		free(prog);
+		free(opts);
+		return 126;
+	}
 	free(prog);
 	rc = memprof_record("mem", opts, out, argv + i, &status);
 	free(opts);

@@ -8,9 +8,9 @@
  * dirty helpers, CAS as one read-modify-write; sizes capped at 64 bytes,
  * an access straddling two 64-byte lines counts on both) is attributed to
  *  - its 64-byte line: per thread, the loads, the stores and a bitmask of
- *    the bytes read and written while other threads were live (so a table
- *    filled before the readers start, or counters printed after the last
- *    join, do not count as shared); per (instruction, thread, byte offset) the
+ *    the bytes read and written once the program had created a thread (so
+ *    a table filled before the readers start does not count as shared);
+ *    per (instruction, thread, byte offset) the
  *    loads and stores (the "sites" of the line);
  *  - its data object, decided when the line is first touched: a live heap
  *    block (known from the allocation requests that pkmemwrap.so, preloaded
@@ -28,10 +28,9 @@
  *
  * THE TRANSFER MODEL (cache-line transfers between cores, what perf c2c
  * reports as HITM)
- * An access made while the program has one live thread (before its first
- * pthread_create, after the last join) is alone: it is counted but moves
- * no line.  All other accesses are taken to run at the same time on
- * separate cores, each thread spreading its accesses to a line evenly over
+ * An access made before the program creates its first thread is alone: it
+ * is counted but moves no line.  All later accesses are taken to run at
+ * the same time on separate cores, each thread spreading its accesses to a line evenly over
  * that multi-threaded part of the run.  Thread t, with a_t such accesses to
  * the line, must fetch the line from another core before one of them
  * whenever another thread wrote the line since t's previous access; with
@@ -42,8 +41,10 @@
  * short thread often to its end before its siblings start).  A table
  * filled before the threads start and then only read costs nothing; two
  * threads bumping neighbouring counters N times each cost about 2N.  Not
- * modelled: phases (threads of two successive thread pools are taken as
- * concurrent), locks that keep threads apart.
+ * modelled: phases (threads of two successive thread pools, or the main
+ * thread after its joins, are taken as concurrent with the rest: a result
+ * read once after a join adds one transfer), locks that keep threads
+ * apart.
  *
  * OUTPUT: a text file, one record a line, fields separated by one space;
  * the last field of `code` and `object` holds tab-separated names in which
@@ -170,7 +171,7 @@ static XArray *dirty;		/* Line* touched in this epoch */
 static XArray *retired;		/* Line* no longer in the table */
 static UInt *tid2serial;	/* by Valgrind ThreadId; ~0u: none */
 static UInt cur_serial, cur_epoch = 1;
-static UInt n_live = 1;		/* threads created and not exited */
+static UInt n_live = 1;		/* 1 until the first thread creation */
 static ThreadId cur_tid = 1;
 static UInt stack_obj;
 
@@ -624,6 +625,7 @@ void pkm_thread_create(ThreadId parent, ThreadId child)
 {
 	if (parent != VG_INVALID_THREADID)
 		n_live++;
+
 	if (child < VG_N_THREADS)
 		tid2serial[child] = serial_new();
 }
@@ -631,8 +633,10 @@ void pkm_thread_create(ThreadId parent, ThreadId child)
 void pkm_thread_exit(ThreadId tid)
 {
 	(void)tid;
-	if (n_live > 1)
-		n_live--;
+	/* exits do not end sharing: Valgrind runs one thread at a time, and
+	 * a short one often to its end before a sibling (or the parent, back
+	 * from a barrier) runs at all, so where exits fall says how Valgrind
+	 * scheduled, not what ran at the same time */
 }
 
 void pkm_start_client(ThreadId tid, ULong nblocks)
@@ -832,7 +836,7 @@ void pkm_fini(const HChar *path, const HChar *const *desc)
 	VG_(fprintf)(fp, "\nline-size %d\n", LSIZE);
 	for (; desc && *desc; desc++)
 		VG_(fprintf)(fp, "desc %s\n", *desc);
-	VG_(fprintf)(fp, "model epochs at thread creations; per epoch and line, "
+	VG_(fprintf)(fp, "model per line, over the accesses after the first thread creation: "
 		     "sum over threads of min(accesses, other threads' writes)\n");
 	for (i = 0; i < VG_(sizeXA)(tids); i++)
 		VG_(fprintf)(fp, "thread %d %d\n", (Int)i, *(Int *)VG_(indexXA)(tids, i));

@@ -382,8 +382,13 @@ int memprof_read(struct memprof *mp, const char *path)
 		size_t k = 0;
 
 		r.lno++;
-		if (n > 0 && buf[n - 1] == '\n')
+		if (n > 0 && buf[n - 1] == '\n') {
 			buf[--n] = 0;
+		} else if (r.lno > 1) {
+			rc = pk_error(EINVAL, "%s:%lu: cut short in the middle of a record (no newline "
+				      "at the end; was the recording interrupted?)", path, r.lno);
+			break;
+		}
 		if ((size_t)n != strlen(buf)) {
 			rc = pk_error(EINVAL, "%s:%lu: expected text, found a NUL byte", path, r.lno);
 			break;

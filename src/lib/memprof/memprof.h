@@ -143,6 +143,10 @@ const char *memprof_object_desc(const struct memprof *mp, int obj, char *buf, si
  * "valgrind could not run 'PROG': …" (Valgrind's last message line) when
  * no file came back, or memprof_read's message.
  */
+/* 0 when PATH starts like a program Valgrind can run (ELF, or #!), else
+ * -ENOEXEC with a message naming it; -errno when it cannot be read. */
+int memprof_check_program(const char *path);
+
 int memprof_record(const char *mode, const char *const opts[], const char *out,
 		   char *const argv[], int *status);
 

@@ -55,6 +55,22 @@ static int copy_out(const char *from, struct outfile *of)
 	return 0;
 }
 
+int memprof_check_program(const char *path)
+{
+	unsigned char m[4] = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return pk_error(errno, "'%s': %s", path, strerror(errno));
+	n = fread(m, 1, sizeof(m), f);
+	fclose(f);
+	if ((n == 4 && !memcmp(m, "\177ELF", 4)) || (n >= 2 && m[0] == '#' && m[1] == '!'))
+		return 0;
+	return pk_error(ENOEXEC, "'%s': cannot run it: neither an ELF executable nor a "
+			"#! script", path);
+}
+
 int memprof_record(const char *mode, const char *const opts[], const char *out,
 		   char *const argv[], int *status)
 {
