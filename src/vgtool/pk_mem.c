@@ -97,7 +97,7 @@
 #define LBITS 6
 #define LSIZE 64
 #define NFRAMES 8
-#define LCACHE 4096
+#define LCACHE 65536
 
 enum { K_READ = 0, K_WRITE = 1, K_MODIFY = 2 };
 enum { O_HEAP, O_GLOBAL, O_STACK, O_UNKNOWN };
@@ -115,6 +115,11 @@ typedef struct {
 	Addr ip;
 	Int id;		/* output id, -1 until written */
 	MC *mc;
+	/* mem: the extent of the object this instruction touched last
+	 * [last_lo, last_hi), valid while obj_gen is last_gen (no heap block
+	 * allocated or freed since) */
+	Addr last_lo, last_hi;
+	UInt last_obj, last_gen;
 } Code;
 
 typedef struct LThr {
@@ -174,6 +179,7 @@ static UInt cur_serial, cur_epoch = 1;
 static UInt n_live = 1;		/* 1 until the first thread creation */
 static ThreadId cur_tid = 1;
 static UInt stack_obj;
+static UInt obj_gen = 1;	/* bumped when heap blocks come or go */
 
 static Line **ht;
 static ULong ht_mask, ht_n;
@@ -256,6 +262,8 @@ static Code *code_get(Addr ip)
 	c->ip = ip;
 	c->id = -1;
 	c->mc = NULL;
+	c->last_lo = c->last_hi = 0;
+	c->last_gen = 0;
 	VG_(OSetGen_Insert)(codes, c);
 	return c;
 }
@@ -268,19 +276,31 @@ static const HChar *seg_name(Addr a)
 	return f ? f : "[anon]";
 }
 
-static UInt obj_of(Addr a)
+/* a's data object, and an extent [*lo, *hi) around a that has it too: the
+ * heap block, the thread's stack, else a's 64-byte line */
+static UInt obj_range(Addr a, Addr *lo, Addr *hi)
 {
 	Block *b = VG_(OSetGen_LookupWithCmp)(blocks, &a, cmp_in_block);
 	DiEpoch ep;
 	const HChar *name;
 	PtrdiffT off;
 	Addr smax;
+	SizeT ssz;
 
-	if (b)
+	if (b) {
+		*lo = b->start;
+		*hi = b->start + b->size;
 		return b->obj;
+	}
 	smax = VG_(thread_get_stack_max)(cur_tid);
-	if (a <= smax && a + VG_(thread_get_stack_size)(cur_tid) > smax)
+	ssz = VG_(thread_get_stack_size)(cur_tid);
+	if (a <= smax && a + ssz > smax) {
+		*lo = smax + 1 - ssz;
+		*hi = smax + 1;
 		return stack_obj;
+	}
+	*lo = a & ~(Addr)(LSIZE - 1);
+	*hi = *lo + LSIZE;
 	ep = VG_(current_DiEpoch)();
 	if (VG_(get_datasym_and_offset)(ep, a, &name, &off)) {
 		/* .bss is an anonymous mapping: name the object file instead */
@@ -356,7 +376,9 @@ static Line *line_get(Addr la, Addr a)
 		h = (la >> LBITS) & ht_mask;
 		l = VG_(calloc)("pkm.line", 1, sizeof(Line));
 		l->addr = la;
-		l->obj = obj_of(a);
+		Addr lo, hi;
+
+		l->obj = obj_range(a, &lo, &hi);
 		l->hnext = ht[h];
 		ht[h] = l;
 		ht_n++;
@@ -487,20 +509,62 @@ static void count_mem(Code *c, UInt obj, UInt kind, UInt lvl, UInt tlb)
 	m->tlb[lvl] += tlb;
 }
 
+/* mem: a's object for instruction c, whose cached extent missed.  Heap
+ * blocks and stacks come with their extent; globals and unknown memory go
+ * through the line table (one symbol look-up per line, ever), and the
+ * cached extent grows over neighbouring lines of the same object, so an
+ * instruction walking an array looks nothing up after its first pass. */
+static UInt mem_obj(Code *c, Addr a, Addr la)
+{
+	Addr lo, hi;
+	Block *b = VG_(OSetGen_LookupWithCmp)(blocks, &a, cmp_in_block);
+	Addr smax = VG_(thread_get_stack_max)(cur_tid);
+	SizeT ssz = VG_(thread_get_stack_size)(cur_tid);
+	UInt obj;
+
+	if (b || (a <= smax && a + ssz > smax)) {
+		obj = obj_range(a, &lo, &hi);
+	} else {
+		obj = line_get(la, a)->obj;
+		lo = la;
+		hi = la + LSIZE;
+		if (c->last_gen == obj_gen && c->last_obj == obj) {
+			if (la == c->last_hi)
+				lo = c->last_lo;
+			else if (hi == c->last_lo)
+				hi = c->last_hi;
+		}
+	}
+	c->last_obj = obj;
+	c->last_lo = lo;
+	c->last_hi = hi;
+	c->last_gen = obj_gen;
+	return obj;
+}
+
 static VG_REGPARM(3) void pkm_acc(Code *c, Addr a, UWord kz)
 {
 	UInt size = (UInt)(kz & 0xff), kind = (UInt)(kz >> 8);
 	UInt off = (UInt)(a & (LSIZE - 1)), n1 = size < LSIZE - off ? size : LSIZE - off;
 	Addr la = a & ~(Addr)(LSIZE - 1);
-	Line *l;
 
 	if (size == 0)
 		return;
-	l = line_get(la, a);
-	touch(l, c, off, n1, kind);
-	if (n1 < size)
-		touch(line_get(la + LSIZE, la + LSIZE), c, 0, size - n1, kind);
-	if (mode == PKM_MEM) {
+	if (mode == PKM_C2C) {
+		/* alone (no thread created yet): nothing can be shared */
+		if (n_live < 2)
+			return;
+		touch(line_get(la, a), c, off, n1, kind);
+		if (n1 < size)
+			touch(line_get(la + LSIZE, la + LSIZE), c, 0, size - n1, kind);
+	} else {
+		/* mem: the line only for its data object */
+		UInt obj;
+
+		if (a >= c->last_lo && a < c->last_hi && c->last_gen == obj_gen)
+			obj = c->last_obj;
+		else
+			obj = mem_obj(c, a, la);
 		const int o = kind == K_WRITE ? PK_DW - PK_DR : 0;
 		uint64_t d1 = scc[PK_D1MR + o], d2 = scc[PK_D2MR + o], dl = scc[PK_DLMR + o];
 		uint64_t tl = scc[PK_DTMR] + scc[PK_DTMW];
@@ -510,7 +574,7 @@ static VG_REGPARM(3) void pkm_acc(Code *c, Addr a, UWord kz)
 				     : kind == K_WRITE ? PK_WRITE : PK_MODIFY, scc);
 		lvl = scc[PK_DLMR + o] != dl ? 3 : scc[PK_D2MR + o] != d2 ? 2
 		      : scc[PK_D1MR + o] != d1 ? 1 : 0;
-		count_mem(c, l->obj, kind, lvl, scc[PK_DTMR] + scc[PK_DTMW] != tl);
+		count_mem(c, obj, kind, lvl, scc[PK_DTMR] + scc[PK_DTMW] != tl);
 	}
 }
 
@@ -671,6 +735,7 @@ static void block_free(Addr p)
 
 	if (!b)
 		return;
+	obj_gen++;
 	for (Addr la = b->start & ~(Addr)(LSIZE - 1); la < b->start + b->size; la += LSIZE) {
 		Line *l = ht_find(la);
 
@@ -708,6 +773,7 @@ static void block_alloc(ThreadId tid, Addr p, SizeT size)
 	b->size = size ? size : 1;
 	b->obj = st->obj;
 	VG_(OSetGen_Insert)(blocks, b);
+	obj_gen++;
 	for (Addr la = p & ~(Addr)(LSIZE - 1); la < p + b->size; la += LSIZE) {
 		Line *l = ht_find(la);
 
