@@ -120,6 +120,7 @@ typedef struct {
 	 * allocated or freed since) */
 	Addr last_lo, last_hi;
 	UInt last_obj, last_gen;
+	struct Line *last_line;	/* c2c: the line touched last (same rule) */
 } Code;
 
 typedef struct LThr {
@@ -264,6 +265,7 @@ static Code *code_get(Addr ip)
 	c->mc = NULL;
 	c->last_lo = c->last_hi = 0;
 	c->last_gen = 0;
+	c->last_line = NULL;
 	VG_(OSetGen_Insert)(codes, c);
 	return c;
 }
@@ -554,7 +556,13 @@ static VG_REGPARM(3) void pkm_acc(Code *c, Addr a, UWord kz)
 		/* alone (no thread created yet): nothing can be shared */
 		if (n_live < 2)
 			return;
-		touch(line_get(la, a), c, off, n1, kind);
+		Line *l1 = c->last_line;
+
+		if (!l1 || l1->addr != la || c->last_gen != obj_gen) {
+			l1 = c->last_line = line_get(la, a);
+			c->last_gen = obj_gen;
+		}
+		touch(l1, c, off, n1, kind);
 		if (n1 < size)
 			touch(line_get(la + LSIZE, la + LSIZE), c, 0, size - n1, kind);
 	} else {
