@@ -41,6 +41,8 @@ static const struct cmd {
 	{ "stat",        cmd_stat,        "run a command and count events (cycles, IPC, misses) with a reading" },
 	{ "bench",       cmd_bench,       "benchmark commands against each other, with statistics and a verdict" },
 	{ "cache",       cmd_cache,       "simulate caches, TLB and branches under Valgrind (cachegrind format)" },
+	{ "c2c",         cmd_c2c,         "which cache lines threads pass between cores (false/true sharing), simulated" },
+	{ "mem",         cmd_mem,         "loads and stores by data object and the cache level that served them, simulated" },
 	{ "calibrate",   cmd_calibrate,   "measure the CPI model's penalties here; rank correlation of the simulators" },
 	{ "annotate",    cmd_annotate,    "per-instruction and per-line costs of a profile or a cache simulation" },
 	{ "execsnoop",   BPF_CMD(cmd_execsnoop),   "eBPF: trace every exec with its arguments" },

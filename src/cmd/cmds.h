@@ -16,6 +16,8 @@ int cmd_top(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+int cmd_c2c(int argc, char **argv);
+int cmd_mem(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
