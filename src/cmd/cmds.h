@@ -25,5 +25,7 @@ int cmd_biolatency(int argc, char **argv);
 int cmd_funclatency(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_tcplife(int argc, char **argv);
+int cmd_tcpconnect(int argc, char **argv);
+int cmd_tcpaccept(int argc, char **argv);
 
 #endif
