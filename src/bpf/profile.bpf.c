@@ -7,6 +7,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "profile.h"
+#include "pidseen.h"
 
 const volatile __u32 targ_tgid = 0;
 const volatile bool user_only = false;
@@ -72,6 +73,8 @@ int do_sample(struct bpf_perf_event_data *ctx)
 		key.user_stack_id = bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
 		if (key.user_stack_id < 0)
 			__sync_fetch_and_add(&user_errors, 1);
+		else
+			pid_seen_note(tgid);   /* its mappings read while it lives */
 	}
 
 	val = bpf_map_lookup_elem(&counts, &key);

@@ -27,5 +27,6 @@ int cmd_profile(int argc, char **argv);
 int cmd_tcplife(int argc, char **argv);
 int cmd_tcpconnect(int argc, char **argv);
 int cmd_tcpaccept(int argc, char **argv);
+int cmd_offcputime(int argc, char **argv);
 
 #endif

@@ -44,10 +44,8 @@
 #include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/profile.h"
-#include "bpfutil/procmaps.h"
 #include "bpfutil/setup.h"
-#include "symbol/perfmap.h"
-#include "symbol/symbol.h"
+#include "bpfutil/ustack.h"
 #include "profile.skel.h"
 
 struct profile_opts {
@@ -56,22 +54,6 @@ struct profile_opts {
 	bool folded, user_only, kernel_only, idle;
 	double duration;
 	int verbose;
-};
-
-struct stack_line {
-	char *text;
-	unsigned long long count;
-};
-
-/* Symbolization state: one symcache, /proc/PID/maps per pid, the JIT
- * maps (/tmp/perf-PID.map) made on first use. */
-struct resolver {
-	struct symcache *syms;
-	struct perfmap_cache *jit;
-	int *pids;
-	struct procmaps *maps;
-	int *maps_err;
-	size_t nr, alloc;
 };
 
 static void usage(FILE *f)
@@ -99,66 +81,6 @@ static const char *errname(int id)
 	}
 }
 
-static const struct procmaps *maps_of(struct resolver *r, int pid)
-{
-	for (size_t i = 0; i < r->nr; i++)
-		if (r->pids[i] == pid)
-			return r->maps_err[i] ? NULL : &r->maps[i];
-	if (r->nr == r->alloc) {
-		r->alloc = r->alloc ? 2 * r->alloc : 16;
-		r->pids = xrealloc(r->pids, r->alloc * sizeof(*r->pids));
-		r->maps = xrealloc(r->maps, r->alloc * sizeof(*r->maps));
-		r->maps_err = xrealloc(r->maps_err, r->alloc * sizeof(*r->maps_err));
-	}
-	size_t i = r->nr++;
-	r->pids[i] = pid;
-	r->maps_err[i] = procmaps_load(&r->maps[i], pid);
-	return r->maps_err[i] ? NULL : &r->maps[i];
-}
-
-static void add_user_frame(struct strbuf *sb, struct resolver *r, int pid, uint64_t ip, bool leaf)
-{
-	const struct procmaps *pm = maps_of(r, pid);
-	const struct procmap *m = pm ? procmaps_find(pm, leaf ? ip : ip - 1) : NULL;
-	const char *name = NULL;
-	uint64_t a = leaf ? ip : ip - 1;
-
-	if (!m || !m->path[0] || !strncmp(m->path, "//anon", 6) || !strncmp(m->path, "[anon", 5)) {
-		/* JIT code: anonymous memory, or no mapping (gone, or never
-		 * seen), named by the process's perf map */
-		if (!r->jit)
-			r->jit = perfmap_cache_new(NULL);
-		name = perfmap_lookup(r->jit, (uint32_t)pid, a, false, NULL, NULL);
-		if (name && strchr(name, ';')) {   /* JVM names: "Lcom/Foo;::bar" */
-			size_t at = sb->len;
-			sb_addstr(sb, name);
-			for (size_t i = at; i < sb->len; i++)
-				if (sb->buf[i] == ';')
-					sb->buf[i] = ':';
-			return;
-		}
-	} else if (m->path[0] == '/')
-		name = symcache_resolve(r->syms, m->path, (leaf ? ip : ip - 1) - m->start + m->pgoff,
-					NULL, NULL);
-	else if (!strcmp(m->path, "[vdso]"))
-		name = symcache_resolve(r->syms, "[vdso]", (leaf ? ip : ip - 1) - m->start + m->pgoff,
-					NULL, NULL);
-	if (name)
-		sb_addstr(sb, name);
-	else
-		sb_addstr(sb, "[unknown]");
-}
-
-static void add_kernel_frame(struct strbuf *sb, struct resolver *r, uint64_t ip)
-{
-	const char *name = symcache_resolve_kernel(r->syms, ip, NULL);
-
-	if (name)
-		sb_addstr(sb, name);
-	else
-		sb_addf(sb, "0x%llx", (unsigned long long)ip);
-}
-
 /* Frames of a stack id, leaf first; returns the number (0 on error). */
 static int read_stack(int fd, int id, __u64 *ips)
 {
@@ -171,134 +93,47 @@ static int read_stack(int fd, int id, __u64 *ips)
 	return n;
 }
 
-static int cmp_line(const void *a, const void *b)
-{
-	return strcmp(((const struct stack_line *)a)->text, ((const struct stack_line *)b)->text);
-}
-
-static int cmp_count(const void *a, const void *b)
-{
-	const struct stack_line *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count < y->count ? -1 : 1;
-	return strcmp(x->text, y->text);
-}
-
-/* One text per key: folded ("comm;u_outer;...;k_leaf_[k]") or bcc's
- * multi-line layout (without the count). */
-static char *render_key(const struct prof_key *k, int stack_fd, struct resolver *r, bool folded)
+/* One text per key: folded or bcc's multi-line layout (without the count). */
+static char *render_key(const struct prof_key *k, int stack_fd, struct ustack_cache *c, bool folded)
 {
 	static __u64 uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
-	struct strbuf sb = STRBUF_INIT;
-	char comm[PROF_TASK_COMM_LEN + 1];
 	int nu = read_stack(stack_fd, k->user_stack_id, uips);
 	int nk = read_stack(stack_fd, k->kern_stack_id, kips);
 	bool ulost = k->user_stack_id < 0 && k->user_stack_id != PROF_NO_STACK;
 	bool klost = k->kern_stack_id < 0 && k->kern_stack_id != PROF_NO_STACK;
-	bool umiss = k->user_stack_id >= 0 && !nu, kmiss = k->kern_stack_id >= 0 && !nk;
+	struct ustack_trace t = {
+		.pid = (int)k->pid, .comm = k->comm,
+		.uips = (const uint64_t *)uips, .nu = nu,
+		.umissing = ulost ? errname(k->user_stack_id) : k->user_stack_id >= 0 && !nu ? "evicted" : NULL,
+		.kips = (const uint64_t *)kips, .nk = nk,
+		.kmissing = klost ? errname(k->kern_stack_id) : k->kern_stack_id >= 0 && !nk ? "evicted" : NULL,
+	};
 
-	memcpy(comm, k->comm, PROF_TASK_COMM_LEN);
-	comm[PROF_TASK_COMM_LEN] = '\0';
-	if (folded) {
-		for (char *c = comm; *c; c++)
-			if (*c == ';' || *c == ' ')
-				*c = '_';
-		sb_add_term(&sb, comm, strlen(comm));   /* a newline would split the line */
-		if (ulost || umiss)
-			sb_addf(&sb, ";[missing user stack: %s]", ulost ? errname(k->user_stack_id) : "evicted");
-		for (int i = nu - 1; i >= 0; i--) {
-			sb_addch(&sb, ';');
-			add_user_frame(&sb, r, (int)k->pid, uips[i], i == 0);
-		}
-		if (klost || kmiss)
-			sb_addf(&sb, ";[missing kernel stack: %s]", klost ? errname(k->kern_stack_id) : "evicted");
-		for (int i = nk - 1; i >= 0; i--) {
-			sb_addch(&sb, ';');
-			add_kernel_frame(&sb, r, kips[i]);
-			sb_addstr(&sb, "_[k]");
-		}
-		sb_term_escape_from(&sb, 0);   /* symbol names too: one stack, one line */
-		return sb_detach(&sb, NULL);
-	}
-	for (int i = 0; i < nk; i++) {
-		sb_addstr(&sb, "    ");
-		size_t at = sb.len;
-		add_kernel_frame(&sb, r, kips[i]);
-		sb_term_escape_from(&sb, at);
-		sb_addch(&sb, '\n');
-	}
-	if (klost || kmiss)
-		sb_addf(&sb, "    [Missed Kernel Stack: %s]\n", klost ? errname(k->kern_stack_id) : "evicted");
-	if ((nk || klost || kmiss) && (nu || ulost || umiss))
-		sb_addstr(&sb, "    --\n");
-	for (int i = 0; i < nu; i++) {
-		sb_addstr(&sb, "    ");
-		size_t at = sb.len;
-		add_user_frame(&sb, r, (int)k->pid, uips[i], i == 0);
-		sb_term_escape_from(&sb, at);
-		sb_addch(&sb, '\n');
-	}
-	if (ulost || umiss)
-		sb_addf(&sb, "    [Missed User Stack: %s]\n", ulost ? errname(k->user_stack_id) : "evicted");
-	sb_addstr(&sb, "    -                ");
-	sb_add_term(&sb, comm, strlen(comm));
-	sb_addf(&sb, " (%u)\n", k->pid);
-	return sb_detach(&sb, NULL);
+	return ustack_render(c, &t, folded);
 }
 
-static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o)
+static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o, struct ustack_cache *c)
 {
 	int counts_fd = bpf_map__fd(skel->maps.counts), stack_fd = bpf_map__fd(skel->maps.stackmap);
-	struct resolver r = { .syms = symcache_new() };
-	struct stack_line *lines = NULL;
-	size_t nr = 0, alloc = 0;
+	struct ustack_lines lines = { 0 };
 	struct prof_key key, next, *prev = NULL;
 	__u64 count;
 
 	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
-		if (bpf_map_lookup_elem(counts_fd, &next, &count) == 0) {
-			if (nr == alloc) {
-				alloc = alloc ? 2 * alloc : 256;
-				lines = xrealloc(lines, alloc * sizeof(*lines));
-			}
-			lines[nr].text = render_key(&next, stack_fd, &r, o->folded);
-			lines[nr++].count = count;
-		}
+		if (bpf_map_lookup_elem(counts_fd, &next, &count) == 0)
+			ustack_lines_add(&lines, render_key(&next, stack_fd, c, o->folded), count);
 		key = next;
 		prev = &key;
 	}
-	/* different stack ids can symbolize alike: merge equal texts */
-	if (nr)   /* no samples (an idle -p process): lines is NULL */
-		qsort(lines, nr, sizeof(*lines), cmp_line);
-	size_t w = 0;
-	for (size_t i = 0; i < nr; i++) {
-		if (w && !strcmp(lines[w - 1].text, lines[i].text)) {
-			lines[w - 1].count += lines[i].count;
-			free(lines[i].text);
-		} else {
-			lines[w++] = lines[i];
-		}
-	}
-	nr = w;
-	if (!o->folded && nr)
-		qsort(lines, nr, sizeof(*lines), cmp_count);
-	for (size_t i = 0; i < nr; i++) {
-		if (o->folded)
-			printf("%s %llu\n", lines[i].text, lines[i].count);
-		else
-			printf("%s        %llu\n\n", lines[i].text, lines[i].count);
-		free(lines[i].text);
-	}
-	free(lines);
-	for (size_t i = 0; i < r.nr; i++)
-		if (!r.maps_err[i])
-			procmaps_release(&r.maps[i]);
-	free(r.pids);
-	free(r.maps);
-	free(r.maps_err);
-	symcache_free(r.syms);
-	perfmap_cache_free(r.jit);
+	ustack_lines_print(&lines, o->folded);
+	return 0;
+}
+
+/* A process the BPF side saw: read its mappings while it lives. */
+static int on_pid_seen(void *ctx, void *data, size_t size)
+{
+	if (size >= sizeof(__u32))
+		ustack_snapshot(ctx, (int)*(const __u32 *)data);   /* gone already: looked up later */
 	return 0;
 }
 
@@ -373,6 +208,8 @@ int cmd_profile(int argc, char **argv)
 	struct profile_bpf *skel = NULL;
 	struct bpf_link **links = NULL;
 	int *fds = NULL, ncpu = 0, err, ret = 1;
+	struct ustack_cache *cache = ustack_cache_new();
+	struct ring_buffer *pid_rb = NULL;
 
 	err = parse_opts(&o, argc, argv);
 	if (err)
@@ -389,7 +226,8 @@ int cmd_profile(int argc, char **argv)
 	skel->rodata->user_only = o.user_only;
 	skel->rodata->kernel_only = o.kernel_only;
 	skel->rodata->include_idle = o.idle;
-	if (bpfk_load_attach(skel->skeleton, NULL))   /* attached by hand: perf events */
+	if (bpfk_load_attach(skel->skeleton, NULL) ||   /* attached by hand: perf events */
+	    !(pid_rb = bpfk_ring_new(skel->maps.pid_events, on_pid_seen, cache)))
 		goto fail;
 
 	ncpu = libbpf_num_possible_cpus();
@@ -429,15 +267,21 @@ int cmd_profile(int argc, char **argv)
 		o.user_only ? "user" : o.kernel_only ? "kernel" : "user + kernel",
 		o.duration > 0 ? " for the given duration" : "");
 	unsigned long long end = o.duration > 0 ? bpfk_now_ns() + (unsigned long long)(o.duration * 1e9) : 0;
-	while (!bpfk_stopped() && (!end || bpfk_now_ns() < end))
-		poll(NULL, 0, 20);
+	while (!bpfk_stopped() && (!end || bpfk_now_ns() < end)) {
+		int n = ring_buffer__poll(pid_rb, 20);   /* processes seen: snapshot them */
+		if (n < 0 && n != -EINTR) {
+			bpfk_error(n, "polling ring buffer");
+			goto fail;
+		}
+	}
 
 	/* stop sampling before reading, so counts and stacks agree */
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		bpf_link__destroy(links[cpu]);
 		links[cpu] = NULL;
 	}
-	print_stacks(skel, &o);
+	ring_buffer__consume(pid_rb);
+	print_stacks(skel, &o, cache);
 	if (fflush(stdout))
 		goto out;
 
@@ -460,7 +304,9 @@ out:
 			close(fds[cpu]);
 	free(links);
 	free(fds);
+	ring_buffer__free(pid_rb);
 	profile_bpf__destroy(skel);
+	ustack_cache_free(cache);
 	return ret;
 }
 #endif /* PERFKIT_NO_BPF */
