@@ -28,5 +28,7 @@ int cmd_tcplife(int argc, char **argv);
 int cmd_tcpconnect(int argc, char **argv);
 int cmd_tcpaccept(int argc, char **argv);
 int cmd_offcputime(int argc, char **argv);
+int cmd_runqlat(int argc, char **argv);
+int cmd_biosnoop(int argc, char **argv);
 
 #endif
