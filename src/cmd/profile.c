@@ -37,15 +37,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/hashmap.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/profile.h"
+#include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
 #include "bpfutil/ustack.h"
+#include "export/export.h"
+#include "symbol/symbol.h"
 #include "profile.skel.h"
 
 struct profile_opts {
@@ -54,18 +60,33 @@ struct profile_opts {
 	bool folded, user_only, kernel_only, idle;
 	double duration;
 	int verbose;
+	long stack_storage;            /* stack map entries (--stack-storage-size) */
+	bool freq_set;
+	/* --continuous */
+	bool continuous;
+	double interval;
+	const char *outdir;
+	long max_files;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit profile [-F HZ] [-p PID] [-f] [-U|-K] [-I] [-v] [duration]\n"
-		"  -F, --frequency HZ   samples per second on each CPU (default 49)\n"
+		"usage: perfkit profile [-F HZ] [-p PID] [-f] [-U|-K] [-I] [--stack-storage-size N] [-v] [duration]\n"
+		"       perfkit profile --continuous --output-dir DIR [--interval SECS] [--max-files N]\n"
+		"                       [-F HZ] [-p PID] [-U|-K] [-I] [--stack-storage-size N]\n"
+		"  -F, --frequency HZ   samples per second on each CPU (default 49; 19 with --continuous)\n"
 		"  -p, --pid PID        only this process (filtered in the kernel)\n"
 		"  -f, --folded         folded stacks for `perfkit flamegraph`\n"
 		"  -U, --user-stacks-only    no kernel frames\n"
 		"  -K, --kernel-stacks-only  no user frames\n"
 		"  -I, --include-idle   count the idle task's samples too\n"
+		"      --stack-storage-size N  distinct stacks kept (default 16384)\n"
+		"      --continuous     always-on: one pprof file per interval in --output-dir,\n"
+		"                       labels host, pid, comm; ends cleanly at Ctrl-C\n"
+		"      --interval SECS  length of each file's interval (default 60)\n"
+		"      --output-dir DIR where the files go (made if missing)\n"
+		"      --max-files N    keep the newest N files this run wrote (default 60; 0: all)\n"
 		"  -v, --verbose        show libbpf's messages\n"
 		"  duration             seconds to sample (default: until Ctrl-C)\n");
 }
@@ -132,13 +153,209 @@ static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o, 
 /* A process the BPF side saw: read its mappings while it lives. */
 static int on_pid_seen(void *ctx, void *data, size_t size)
 {
+	struct ustack_cache **cache = ctx;   /* the current one: --continuous renews it */
+
 	if (size >= sizeof(__u32))
-		ustack_snapshot(ctx, (int)*(const __u32 *)data);   /* gone already: looked up later */
+		ustack_snapshot(*cache, (int)*(const __u32 *)data);   /* gone already: looked up later */
 	return 0;
+}
+
+/* --continuous: state across intervals */
+struct cont {
+	char host[256];
+	char **files;                  /* written by this run, oldest first */
+	size_t nr_files;
+	unsigned long long nr_written, seq;
+};
+
+static void clear_map(int fd, size_t key_size)
+{
+	unsigned char key[64], next[64];
+	void *prev = NULL;
+
+	if (key_size > sizeof(key))
+		return;
+	while (bpf_map_get_next_key(fd, prev, next) == 0) {
+		memcpy(key, next, key_size);
+		bpf_map_delete_elem(fd, key);
+		prev = NULL;   /* restart: the key just deleted cannot lead on */
+	}
+}
+
+/* Stack id's frames as pk_frames (leaf first) appended at fr[*n]. */
+static void add_frames(struct pk_export *x, struct hashmap *bid_done, struct ustack_cache *c,
+		       const struct prof_key *k, const __u64 *ips, int n_ips, bool kernel,
+		       struct pk_frame *fr, size_t *n)
+{
+	for (int i = 0; i < n_ips; i++) {
+		struct pk_frame *f = &fr[(*n)++];
+
+		memset(f, 0, sizeof(*f));
+		f->ip = ips[i];
+		f->kernel = kernel;
+		if (kernel) {
+			f->sym = ustack_kernel_sym(c, ips[i], &f->sym_off);
+			f->dso = "[kernel.kallsyms]";
+			continue;
+		}
+		const char *dso = NULL, *file = NULL;
+		f->sym = ustack_user_sym(c, (int)k->pid, ips[i], i == 0, &f->sym_off, &dso, &file);
+		f->dso = dso ? dso : "[unknown]";
+		if (dso && file) {   /* the mapping's build-id, read once a file */
+			int created;
+			hm_upsert(bid_done, dso, strlen(dso), &created);
+			if (created) {
+				uint8_t id[20];
+				int len = sym_read_build_id(file, id, sizeof(id));
+				if (len > 0)
+					export_set_build_id(x, dso, id, (size_t)len);
+			}
+		}
+	}
+}
+
+/* Read and empty map set `set`, write it as one pprof file in o->outdir,
+ * drop the oldest files past --max-files.  0 or -errno with a message. */
+static int write_interval(struct profile_bpf *skel, const struct profile_opts *o, int set,
+			  struct ustack_cache *c, struct cont *cs, int64_t start_unix_ns, int64_t dur_ns)
+{
+	static __u64 uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
+	static struct pk_frame frames[2 * PROF_MAX_STACK];
+	int counts_fd = bpf_map__fd(set ? skel->maps.counts1 : skel->maps.counts);
+	int stack_fd = bpf_map__fd(set ? skel->maps.stackmap1 : skel->maps.stackmap);
+	struct pk_export *x = export_new();
+	struct hashmap bid_done;
+	struct prof_key key, next, *prev = NULL;
+	struct prof_key *keys = NULL;
+	size_t nr = 0, alloc = 0;
+	__u64 count;
+	int err;
+
+	hm_init(&bid_done);
+	export_set_labels(x, cs->host);
+	export_set_time(x, start_unix_ns, dur_ns);
+	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
+		if (nr == alloc) {
+			alloc = alloc ? 2 * alloc : 256;
+			keys = xrealloc(keys, alloc * sizeof(*keys));
+		}
+		keys[nr++] = next;
+		key = next;
+		prev = &key;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct prof_key *k = &keys[i];
+		char comm[PROF_TASK_COMM_LEN + 1];
+		struct strbuf ec = STRBUF_INIT;
+		size_t nf = 0;
+
+		if (bpf_map_lookup_elem(counts_fd, k, &count))
+			continue;
+		add_frames(x, &bid_done, c, k, kips, read_stack(stack_fd, k->kern_stack_id, kips), true,
+			   frames, &nf);
+		add_frames(x, &bid_done, c, k, uips, read_stack(stack_fd, k->user_stack_id, uips), false,
+			   frames, &nf);
+		snprintf(comm, sizeof(comm), "%.*s", PROF_TASK_COMM_LEN, k->comm);
+		sb_add_term(&ec, comm, strlen(comm));
+		struct pk_sample smp = {
+			.event = "cpu-clock", .comm = ec.buf, .pid = k->pid, .tid = k->pid,
+			.period = 1000000000ULL / (unsigned long long)o->freq,
+			.nr_frames = nf, .frames = frames,
+		};
+		for (__u64 n = 0; n < count; n++)
+			export_add(x, &smp);
+		sb_release(&ec);
+	}
+	for (size_t i = 0; i < nr; i++)
+		bpf_map_delete_elem(counts_fd, &keys[i]);
+	clear_map(stack_fd, sizeof(__u32));
+	free(keys);
+
+	/* profile-YYYYmmddTHHMMSS.mmmZ.pb.gz, the interval's start in UTC */
+	struct strbuf path = STRBUF_INIT;
+	time_t t = (time_t)(start_unix_ns / 1000000000);
+	struct tm tm;
+	char stamp[32];
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
+	sb_addf(&path, "%s/profile-%s.%03dZ-%llu.pb.gz", o->outdir, stamp,
+		(int)(start_unix_ns / 1000000 % 1000), ++cs->seq);
+	err = export_write_pprof(x, path.buf);
+	export_free(x);
+	hm_release(&bid_done);
+	if (err) {
+		sb_release(&path);
+		return err;
+	}
+	cs->files = xrealloc(cs->files, (cs->nr_files + 1) * sizeof(*cs->files));
+	cs->files[cs->nr_files++] = sb_detach(&path, NULL);
+	cs->nr_written++;
+	while (o->max_files && cs->nr_files > (size_t)o->max_files) {
+		unlink(cs->files[0]);
+		free(cs->files[0]);
+		memmove(cs->files, cs->files + 1, --cs->nr_files * sizeof(*cs->files));
+	}
+	return 0;
+}
+
+static int64_t unix_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* --continuous: sample on, one file per interval, until Ctrl-C (the last,
+ * partial interval written too) or the duration. */
+static int run_continuous(struct profile_bpf *skel, const struct profile_opts *o,
+			  struct ring_buffer *pid_rb, struct ustack_cache **cache)
+{
+	struct cont cs = { .host = "" };
+	unsigned long long end = o->duration > 0 ? bpfk_now_ns() + (unsigned long long)(o->duration * 1e9) : 0;
+	int err = 0, seen_fd = bpf_map__fd(skel->maps.pid_seen);
+
+	if (gethostname(cs.host, sizeof(cs.host) - 1))
+		snprintf(cs.host, sizeof(cs.host), "unknown");
+	for (bool last = false; !last;) {
+		int64_t start = unix_ns();
+		unsigned long long until = bpfk_now_ns() + (unsigned long long)(o->interval * 1e9);
+
+		while (!bpfk_stopped() && bpfk_now_ns() < until && (!end || bpfk_now_ns() < end)) {
+			int n = ring_buffer__poll(pid_rb, 100);
+			if (n < 0 && n != -EINTR) {
+				err = bpfk_error(n, "polling ring buffer");
+				goto out;
+			}
+		}
+		last = bpfk_stopped() || (end && bpfk_now_ns() >= end);
+		/* samples go to the other set from now on; the programs that
+		 * read the old value finish within microseconds */
+		int set = skel->bss->active & 1;
+		__atomic_store_n(&skel->bss->active, set ^ 1, __ATOMIC_SEQ_CST);
+		poll(NULL, 0, 5);
+		ring_buffer__consume(pid_rb);
+		err = write_interval(skel, o, set, *cache, &cs, start, unix_ns() - start);
+		if (err)
+			goto out;
+		/* the snapshots go after each interval (memory stays bounded),
+		 * the symbols stay (ustack.h); every process is announced
+		 * again, so the live ones get new snapshots */
+		ustack_forget_processes(*cache);
+		clear_map(seen_fd, sizeof(__u32));
+	}
+	fprintf(stderr, "perfkit profile: %llu files written to %s (%zu kept)\n", cs.nr_written,
+		o->outdir, cs.nr_files);
+out:
+	for (size_t i = 0; i < cs.nr_files; i++)
+		free(cs.files[i]);
+	free(cs.files);
+	return err;
 }
 
 static int parse_opts(struct profile_opts *o, int argc, char **argv)
 {
+	enum { OPT_STACKS = 256, OPT_CONT, OPT_INTERVAL, OPT_OUTDIR, OPT_MAXFILES };
 	static const struct option longopts[] = {
 		{ "frequency", required_argument, NULL, 'F' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -146,49 +363,68 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 		{ "user-stacks-only", no_argument, NULL, 'U' },
 		{ "kernel-stacks-only", no_argument, NULL, 'K' },
 		{ "include-idle", no_argument, NULL, 'I' },
+		{ "stack-storage-size", required_argument, NULL, OPT_STACKS },
+		{ "continuous", no_argument, NULL, OPT_CONT },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "output-dir", required_argument, NULL, OPT_OUTDIR },
+		{ "max-files", required_argument, NULL, OPT_MAXFILES },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	bool have_interval = false, have_max = false;
+	int c, err = 0;
+	int64_t v;
 
 	while ((c = getopt_long(argc, argv, "+F:p:fUKIvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
-			{
-				int64_t v;
-				if (pk_parse_i64("-F", optarg, 1, 100000, &v)) {
-					fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
-					return 2;
-				}
-				o->freq = (long)v;
-			}
+			err = pk_parse_i64("-F", optarg, 1, 100000, &v);
+			o->freq = err ? o->freq : (long)v;
+			o->freq_set = true;
 			break;
-		case 'p':
-			{
-				int64_t v;
-				if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
-					fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
-					return 2;
-				}
-				o->pid = (long)v;
-			}
-			break;
+		case 'p': err = bpfk_opt_pid("-p", optarg, &o->pid); break;
 		case 'f': o->folded = true; break;
 		case 'U': o->user_only = true; break;
 		case 'K': o->kernel_only = true; break;
 		case 'I': o->idle = true; break;
+		case OPT_STACKS:
+			err = pk_parse_i64("--stack-storage-size", optarg, 1, 1 << 24, &v);
+			o->stack_storage = err ? o->stack_storage : (long)v;
+			break;
+		case OPT_CONT: o->continuous = true; break;
+		case OPT_INTERVAL:
+			err = bpfk_opt_secs("--interval", optarg, &o->interval);
+			have_interval = true;
+			break;
+		case OPT_OUTDIR: o->outdir = optarg; break;
+		case OPT_MAXFILES:
+			err = pk_parse_i64("--max-files", optarg, 0, 1000000, &v);
+			o->max_files = err ? o->max_files : (long)v;
+			have_max = true;
+			break;
 		case 'v': o->verbose = 1; break;
 		case 'h': usage(stdout); return -1;
 		default: usage(stderr); return 2;
 		}
+		if (err) {
+			fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
+			return 2;
+		}
 	}
-	if (o->user_only && o->kernel_only) {
-		fprintf(stderr, "perfkit profile: -U and -K exclude each other\n");
+	const char *bad = o->user_only && o->kernel_only ? "-U and -K exclude each other"
+		: o->continuous && !o->outdir ? "--continuous needs --output-dir DIR"
+		: o->continuous && o->folded ? "--continuous writes pprof files: no -f"
+		: !o->continuous && (o->outdir || have_interval || have_max)
+			? "--output-dir, --interval and --max-files go with --continuous" : NULL;
+	if (bad) {
+		fprintf(stderr, "perfkit profile: %s\n", bad);
 		return 2;
 	}
+	if (o->continuous && !o->freq_set)
+		o->freq = 19;
 	if (optind < argc) {
-		if (pk_parse_double("the duration", argv[optind], 0.001, 1e7, &o->duration)) {
+		if (bpfk_opt_secs("the duration", argv[optind], &o->duration)) {
 			fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
 			return 2;
 		}
@@ -204,16 +440,21 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 
 int cmd_profile(int argc, char **argv)
 {
-	struct profile_opts o = { .freq = 49 };
+	struct profile_opts o = { .freq = 49, .interval = 60, .max_files = 60 };
 	struct profile_bpf *skel = NULL;
 	struct bpf_link **links = NULL;
 	int *fds = NULL, ncpu = 0, err, ret = 1;
-	struct ustack_cache *cache = ustack_cache_new();
+	struct ustack_cache *cache = NULL;
 	struct ring_buffer *pid_rb = NULL;
 
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
+	cache = ustack_cache_new();
+	if (o.continuous && mkdir(o.outdir, 0755) && errno != EEXIST) {
+		pk_error(errno, "--output-dir '%s': %s", o.outdir, strerror(errno));
+		goto fail;
+	}
 	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, NULL, NULL, NULL))
 		goto fail;
 
@@ -226,8 +467,16 @@ int cmd_profile(int argc, char **argv)
 	skel->rodata->user_only = o.user_only;
 	skel->rodata->kernel_only = o.kernel_only;
 	skel->rodata->include_idle = o.idle;
+	if (o.stack_storage) {
+		bpf_map__set_max_entries(skel->maps.stackmap, (__u32)o.stack_storage);
+		bpf_map__set_max_entries(skel->maps.stackmap1, (__u32)o.stack_storage);
+	}
+	if (!o.continuous) {   /* one map set is all it uses */
+		bpf_map__set_max_entries(skel->maps.stackmap1, 1);
+		bpf_map__set_max_entries(skel->maps.counts1, 1);
+	}
 	if (bpfk_load_attach(skel->skeleton, NULL) ||   /* attached by hand: perf events */
-	    !(pid_rb = bpfk_ring_new(skel->maps.pid_events, on_pid_seen, cache)))
+	    !(pid_rb = bpfk_ring_new(skel->maps.pid_events, on_pid_seen, &cache)))
 		goto fail;
 
 	ncpu = libbpf_num_possible_cpus();
@@ -265,7 +514,14 @@ int cmd_profile(int argc, char **argv)
 	fprintf(stderr, "Sampling at %ld Hertz of %s by %s stack%s... Hit Ctrl-C to end.\n", o.freq,
 		o.pid ? "one process" : "all threads",
 		o.user_only ? "user" : o.kernel_only ? "kernel" : "user + kernel",
+		o.continuous ? ", one pprof file an interval" :
 		o.duration > 0 ? " for the given duration" : "");
+	if (o.continuous) {
+		if (run_continuous(skel, &o, pid_rb, &cache))
+			goto fail;
+		ret = 0;
+		goto out;
+	}
 	unsigned long long end = o.duration > 0 ? bpfk_now_ns() + (unsigned long long)(o.duration * 1e9) : 0;
 	while (!bpfk_stopped() && (!end || bpfk_now_ns() < end)) {
 		int n = ring_buffer__poll(pid_rb, 20);   /* processes seen: snapshot them */

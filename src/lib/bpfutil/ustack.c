@@ -27,6 +27,7 @@ struct ustack_cache {
 	struct symcache *syms;
 	struct perfmap_cache *jit;
 	struct hashmap index;        /* pid (4 bytes) -> snapshot index + 1 */
+	struct hashmap files;        /* paths whose symbols were loaded */
 	struct snapshot *snaps;
 	size_t nr, alloc, taken;
 	dev_t root_dev;
@@ -40,6 +41,7 @@ struct ustack_cache *ustack_cache_new(void)
 
 	c->syms = symcache_new();
 	hm_init(&c->index);
+	hm_init(&c->files);
 	if (stat("/", &st) == 0) {
 		c->root_dev = st.st_dev;
 		c->root_ino = st.st_ino;
@@ -66,9 +68,27 @@ void ustack_cache_free(struct ustack_cache *c)
 		snapshot_release(&c->snaps[i]);
 	free(c->snaps);
 	hm_release(&c->index);
+	hm_release(&c->files);
 	symcache_free(c->syms);
 	perfmap_cache_free(c->jit);
 	free(c);
+}
+
+void ustack_forget_processes(struct ustack_cache *c)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		snapshot_release(&c->snaps[i]);
+	c->nr = 0;
+	hm_release(&c->index);
+	hm_init(&c->index);
+	if (c->files.nr > USTACK_MAX_FILES) {
+		symcache_free(c->syms);
+		c->syms = symcache_new();
+		hm_release(&c->files);
+		hm_init(&c->files);
+		perfmap_cache_free(c->jit);
+		c->jit = NULL;
+	}
 }
 
 size_t ustack_snapshots(const struct ustack_cache *c)
@@ -132,7 +152,10 @@ int ustack_snapshot(struct ustack_cache *c, int pid)
 			sb_addstr(&p, m->path);
 		files[i] = sb_detach(&p, NULL);
 		/* load the file's symbols now, while the path opens */
-		symcache_resolve(c->syms, files[i], m->pgoff, NULL, NULL);
+		int created;
+		hm_upsert(&c->files, files[i], strlen(files[i]), &created);
+		if (created)
+			symcache_resolve(c->syms, files[i], m->pgoff, NULL, NULL);
 	}
 	struct snapshot *s = find(c, pid, true);
 	snapshot_release(s);
@@ -160,32 +183,51 @@ const struct procmap *ustack_mapping(struct ustack_cache *c, int pid, uint64_t i
 	return m;
 }
 
-void ustack_add_user(struct ustack_cache *c, struct strbuf *sb, int pid, uint64_t ip, bool leaf)
+const char *ustack_user_sym(struct ustack_cache *c, int pid, uint64_t ip, bool leaf,
+			    uint64_t *sym_off, const char **dso, const char **file)
 {
-	const char *file = NULL, *name = NULL;
-	uint64_t a = leaf ? ip : ip - 1;
-	const struct procmap *m = ustack_mapping(c, pid, a, &file);
+	const char *f = NULL, *name = NULL;
+	uint64_t a = leaf ? ip : ip - 1, off = 0;
+	const struct procmap *m = ustack_mapping(c, pid, a, &f);
 
+	if (dso)
+		*dso = m && m->path[0] ? m->path : NULL;
+	if (file)
+		*file = f;
 	if (!m || !m->path[0] || !strncmp(m->path, "//anon", 6) || !strncmp(m->path, "[anon", 5)) {
 		/* JIT code: anonymous memory, or no mapping (gone, or never
 		 * seen), named by the process's perf map */
 		if (!c->jit)
 			c->jit = perfmap_cache_new(NULL);
-		name = perfmap_lookup(c->jit, (uint32_t)pid, a, false, NULL, NULL);
-		if (name && strchr(name, ';')) {   /* JVM names: "Lcom/Foo;::bar" */
-			size_t at = sb->len;
-			sb_addstr(sb, name);
-			for (size_t i = at; i < sb->len; i++)
-				if (sb->buf[i] == ';')
-					sb->buf[i] = ':';
-			return;
-		}
-	} else if (file) {
-		name = symcache_resolve(c->syms, file, a - m->start + m->pgoff, NULL, NULL);
+		name = perfmap_lookup(c->jit, (uint32_t)pid, a, false, NULL, &off);
+	} else if (f) {
+		name = symcache_resolve(c->syms, f, a - m->start + m->pgoff, &off, NULL);
 	} else if (!strcmp(m->path, "[vdso]")) {
-		name = symcache_resolve(c->syms, "[vdso]", a - m->start + m->pgoff, NULL, NULL);
+		name = symcache_resolve(c->syms, "[vdso]", a - m->start + m->pgoff, &off, NULL);
+	}
+	if (sym_off)
+		*sym_off = off;
+	return name;
+}
+
+void ustack_add_user(struct ustack_cache *c, struct strbuf *sb, int pid, uint64_t ip, bool leaf)
+{
+	const char *name = ustack_user_sym(c, pid, ip, leaf, NULL, NULL, NULL);
+
+	if (name && strchr(name, ';')) {   /* JVM names: "Lcom/Foo;::bar" */
+		size_t at = sb->len;
+		sb_addstr(sb, name);
+		for (size_t i = at; i < sb->len; i++)
+			if (sb->buf[i] == ';')
+				sb->buf[i] = ':';
+		return;
 	}
 	sb_addstr(sb, name ? name : "[unknown]");
+}
+
+const char *ustack_kernel_sym(struct ustack_cache *c, uint64_t ip, uint64_t *sym_off)
+{
+	return symcache_resolve_kernel(c->syms, ip, sym_off);
 }
 
 void ustack_add_kernel(struct ustack_cache *c, struct strbuf *sb, uint64_t ip)

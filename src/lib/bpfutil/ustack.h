@@ -34,8 +34,11 @@
  * shown as a frame "[missing user stack: WHY]" / "[Missed User Stack: WHY]".
  *
  * Memory grows with the processes snapshotted and the files loaded; a
- * long-running tool starts a new cache now and then (profile --continuous:
- * one per interval).  Nothing is printed; errors are swallowed into
+ * long-running tool calls ustack_forget_processes() now and then (profile
+ * --continuous: after each interval's file), which drops every snapshot and
+ * keeps the symbols of the files loaded, unless more than USTACK_MAX_FILES
+ * distinct paths were loaded (containers' /proc/PID/root/... paths differ
+ * per process): then the symbols go too.  Nothing is printed; errors are swallowed into
  * "[unknown]" frames, which is what the tools show.
  */
 #ifndef PERFKIT_BPFUTIL_USTACK_H
@@ -52,6 +55,10 @@ struct ustack_cache;
 struct ustack_cache *ustack_cache_new(void);
 void ustack_cache_free(struct ustack_cache *c);
 
+#define USTACK_MAX_FILES 2048
+
+void ustack_forget_processes(struct ustack_cache *c);
+
 /* (Re)read pid's mappings and load their files' symbols.  0, or -errno
  * (-ESRCH: gone) with a pk_error() message; a failed snapshot keeps the
  * previous one. */
@@ -65,7 +72,17 @@ size_t ustack_snapshots(const struct ustack_cache *c);
 const struct procmap *ustack_mapping(struct ustack_cache *c, int pid, uint64_t ip, const char **file);
 
 void ustack_add_user(struct ustack_cache *c, struct strbuf *sb, int pid, uint64_t ip, bool leaf);
+
+/* The parts of a user frame, for exporters: the symbol's name (NULL when
+ * unknown; JIT names as the perf map gives them), *sym_off its offset from
+ * the symbol's start, *dso the mapping's path as the process sees it
+ * (NULL: no mapping), *file the path it is read through (NULL: no file),
+ * all valid as long as the cache. */
+const char *ustack_user_sym(struct ustack_cache *c, int pid, uint64_t ip, bool leaf,
+			    uint64_t *sym_off, const char **dso, const char **file);
 void ustack_add_kernel(struct ustack_cache *c, struct strbuf *sb, uint64_t ip);
+/* A kernel address's symbol (NULL when unknown), *sym_off its offset. */
+const char *ustack_kernel_sym(struct ustack_cache *c, uint64_t ip, uint64_t *sym_off);
 
 struct ustack_trace {
 	int pid;
