@@ -94,7 +94,7 @@
 #include "counter/counter.h"
 #include "counter/metrics.h"
 #include "flame/fdiff.h"
-#include "stack/collapse.h"
+#include "format/collapse.h"
 #include "stats/compare.h"
 #include "stats/stats.h"
 
