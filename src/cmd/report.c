@@ -690,15 +690,7 @@ static void print_hint(const char *input, const char *sym)
 
 static void print_warnings(void)
 {
-	const char *w = pk_warnings_take();
-
-	while (*w) {
-		const char *nl = strchr(w, '\n');
-		int len = nl ? (int)(nl - w) : (int)strlen(w);
-
-		fprintf(stderr, "perfkit report: warning: %.*s\n", len, w);
-		w += len + (nl ? 1 : 0);
-	}
+	pk_warnings_print(stderr, "perfkit report");
 }
 
 int cmd_report(int argc, char **argv)

@@ -50,6 +50,19 @@ static bool rate(double value, const struct cnt_summary *s, struct cnt_metric *m
 	return true;
 }
 
+/* value per the count of kind den (times scale: 100 for a percentage),
+ * when that count was read and is not 0. */
+static bool ratio(double value, const struct cnt_summary *s, int den, double scale,
+		  const char *unit, struct cnt_metric *m)
+{
+	if (!have(s, den))
+		return false;
+	m->value = scale * value / s->v[den];
+	m->unit = unit;
+	m->percent = scale == 100;
+	return true;
+}
+
 bool cnt_metric(const struct perf_event_attr *attr, double value,
 		const struct cnt_summary *s, struct cnt_metric *m)
 {
@@ -62,31 +75,13 @@ bool cnt_metric(const struct perf_event_attr *attr, double value,
 		m->unit = "CPUs utilized";
 		return true;
 	case CNT_K_CYCLES:
-		if (!have(s, CNT_K_TASK_CLOCK))
-			return false;
-		m->value = value / s->v[CNT_K_TASK_CLOCK];
-		m->unit = "GHz";
-		return true;
+		return ratio(value, s, CNT_K_TASK_CLOCK, 1, "GHz", m);
 	case CNT_K_INSTRUCTIONS:
-		if (!have(s, CNT_K_CYCLES))
-			return false;
-		m->value = value / s->v[CNT_K_CYCLES];
-		m->unit = "insn per cycle";
-		return true;
+		return ratio(value, s, CNT_K_CYCLES, 1, "insn per cycle", m);
 	case CNT_K_BRANCH_MISSES:
-		if (!have(s, CNT_K_BRANCHES))
-			return false;
-		m->value = 100 * value / s->v[CNT_K_BRANCHES];
-		m->unit = "of all branches";
-		m->percent = true;
-		return true;
+		return ratio(value, s, CNT_K_BRANCHES, 100, "of all branches", m);
 	case CNT_K_CACHE_MISSES:
-		if (!have(s, CNT_K_CACHE_REFS))
-			return false;
-		m->value = 100 * value / s->v[CNT_K_CACHE_REFS];
-		m->unit = "of all cache refs";
-		m->percent = true;
-		return true;
+		return ratio(value, s, CNT_K_CACHE_REFS, 100, "of all cache refs", m);
 	case CNT_K_BRANCHES:
 	case CNT_K_CACHE_REFS:
 	case CNT_K_CTX_SWITCHES:
