@@ -115,6 +115,24 @@ static double shown(double v)
 	return strtod(buf, NULL);
 }
 
+/* The line of the reading on misses (count num) as a share of den: a red
+ * flag above CNT_MISS_PCT_FLAG, with advice; false when either count is
+ * missing (den also when 0). */
+static bool miss_part(const struct cnt_summary *s, int num, int den, const char *what,
+		      const char *of, const char *advice, struct strbuf *out)
+{
+	if (!have(s, den) || !s->have[num])
+		return false;
+	double pct = shown(100 * s->v[num] / s->v[den]);
+	if (pct > CNT_MISS_PCT_FLAG)
+		sb_addf(out, "%s misses %.2f%% of %s (above %.0f%%): a red flag in a hot loop; %s.\n",
+			what, pct, of, CNT_MISS_PCT_FLAG, advice);
+	else
+		sb_addf(out, "%s misses %.2f%% of %s (at most %.0f%%): fine.\n", what, pct, of,
+			CNT_MISS_PCT_FLAG);
+	return true;
+}
+
 /* The CPU-use lines of the reading: CPUs utilized (when no counter spoke,
  * or when it is low), context switches, page faults. */
 static void cpu_part(const struct cnt_summary *s, struct strbuf *out, bool said_ipc, bool hw_missing)
@@ -192,26 +210,12 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 				ipc, CNT_IPC_LOW, CNT_IPC_HIGH);
 		said_ipc = true;
 	}
-	if (have(s, CNT_K_CACHE_REFS) && s->have[CNT_K_CACHE_MISSES]) {
-		double pct = shown(100 * s->v[CNT_K_CACHE_MISSES] / s->v[CNT_K_CACHE_REFS]);
-		if (pct > CNT_MISS_PCT_FLAG)
-			sb_addf(out, "cache misses %.2f%% of references (above %.0f%%): a red flag in a hot loop; rethink the data layout (locality, smaller or contiguous structures).\n",
-				pct, CNT_MISS_PCT_FLAG);
-		else
-			sb_addf(out, "cache misses %.2f%% of references (at most %.0f%%): fine.\n",
-				pct, CNT_MISS_PCT_FLAG);
+	if (miss_part(s, CNT_K_CACHE_MISSES, CNT_K_CACHE_REFS, "cache", "references",
+		      "rethink the data layout (locality, smaller or contiguous structures)", out))
 		said_ipc = true;
-	}
-	if (have(s, CNT_K_BRANCHES) && s->have[CNT_K_BRANCH_MISSES]) {
-		double pct = shown(100 * s->v[CNT_K_BRANCH_MISSES] / s->v[CNT_K_BRANCHES]);
-		if (pct > CNT_MISS_PCT_FLAG)
-			sb_addf(out, "branch misses %.2f%% of branches (above %.0f%%): a red flag in a hot loop; look for unpredictable branches (sort the data, use branchless code).\n",
-				pct, CNT_MISS_PCT_FLAG);
-		else
-			sb_addf(out, "branch misses %.2f%% of branches (at most %.0f%%): fine.\n",
-				pct, CNT_MISS_PCT_FLAG);
+	if (miss_part(s, CNT_K_BRANCH_MISSES, CNT_K_BRANCHES, "branch", "branches",
+		      "look for unpredictable branches (sort the data, use branchless code)", out))
 		said_ipc = true;
-	}
 	cpu_part(s, out, said_ipc, hw_missing);
 	if (hw_missing) {
 		sb_addstr(out, "hardware counters (cycles, instructions, branches, caches) are not supported on this machine: it has no usable PMU (a virtual machine without PMU passthrough?), so IPC and miss rates cannot be measured here.\n");
