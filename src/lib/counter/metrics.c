@@ -133,16 +133,35 @@ static bool miss_part(const struct cnt_summary *s, int num, int den, const char 
 	return true;
 }
 
+/* CPU use, as the reading judges it. */
+struct cpu_use {
+	double cpu_ns;       /* task-clock, else user + system time */
+	double cpus;         /* CPUs utilized as shown; -1 unknown */
+	bool low;            /* below CNT_CPUS_WAITING */
+	bool preempted;      /* off the CPU because others had it: preempted more than it blocked */
+	bool waiting;        /* low, and not preempted */
+};
+
+static struct cpu_use cpu_use_of(const struct cnt_summary *s)
+{
+	struct cpu_use u;
+	bool known = s->elapsed_ns > 0 && (s->have[CNT_K_TASK_CLOCK] || s->cpu_ns > 0);
+
+	u.cpu_ns = s->have[CNT_K_TASK_CLOCK] ? s->v[CNT_K_TASK_CLOCK] : s->cpu_ns;
+	u.cpus = known ? shown(u.cpu_ns / s->elapsed_ns) : -1;
+	u.low = u.cpus >= 0 && u.cpus < CNT_CPUS_WAITING;
+	u.preempted = u.low && s->have_csw && s->ivcsw > s->vcsw;
+	u.waiting = u.low && !u.preempted;
+	return u;
+}
+
 /* The CPU-use lines of the reading: CPUs utilized (when no counter spoke,
  * or when it is low), context switches, page faults. */
 static void cpu_part(const struct cnt_summary *s, struct strbuf *out, bool said_ipc, bool hw_missing)
 {
-	double cpu_ns = s->have[CNT_K_TASK_CLOCK] ? s->v[CNT_K_TASK_CLOCK] : s->cpu_ns;
-	bool known = s->elapsed_ns > 0 && (s->have[CNT_K_TASK_CLOCK] || s->cpu_ns > 0);
-	double cpus = known ? shown(cpu_ns / s->elapsed_ns) : -1;
-	bool low = cpus >= 0 && cpus < CNT_CPUS_WAITING;
-	bool preempted = low && s->have_csw && s->ivcsw > s->vcsw;
-	bool waiting = low && !preempted;
+	struct cpu_use u = cpu_use_of(s);
+	double cpu_ns = u.cpu_ns, cpus = u.cpus;
+	bool low = u.low, preempted = u.preempted, waiting = u.waiting;
 
 	if (cpus >= 0 && (!said_ipc || low)) {
 		const char *from = s->have[CNT_K_TASK_CLOCK] ? "" : " (user + system time)";
@@ -188,14 +207,7 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 			  s->unsupported[CNT_K_CACHE_REFS] || s->unsupported[CNT_K_CACHE_MISSES] ||
 			  s->other_hw_unsupported;
 	bool said_ipc = false;
-	/* CPU use: task-clock, else user + system time; -1 unknown */
-	double cpu_ns = s->have[CNT_K_TASK_CLOCK] ? s->v[CNT_K_TASK_CLOCK] : s->cpu_ns;
-	bool known = s->elapsed_ns > 0 && (s->have[CNT_K_TASK_CLOCK] || s->cpu_ns > 0);
-	double cpus = known ? shown(cpu_ns / s->elapsed_ns) : -1;
-	bool low = cpus >= 0 && cpus < CNT_CPUS_WAITING;
-	/* off the CPU because others had it: preempted more than it blocked */
-	bool preempted = low && s->have_csw && s->ivcsw > s->vcsw;
-	bool waiting = low && !preempted;
+	struct cpu_use u = cpu_use_of(s);
 
 	if (have(s, CNT_K_CYCLES) && s->have[CNT_K_INSTRUCTIONS]) {
 		double ipc = shown(s->v[CNT_K_INSTRUCTIONS] / s->v[CNT_K_CYCLES]);
@@ -219,9 +231,9 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 	cpu_part(s, out, said_ipc, hw_missing);
 	if (hw_missing) {
 		sb_addstr(out, "hardware counters (cycles, instructions, branches, caches) are not supported on this machine: it has no usable PMU (a virtual machine without PMU passthrough?), so IPC and miss rates cannot be measured here.\n");
-		if (waiting)
+		if (u.waiting)
 			sb_addstr(out, "it mostly waits, so cache and branch counts would not explain its time: look at what it waits for (block I/O latency with `perfkit biolatency`, its files with `perfkit opensnoop`).\n");
-		else if (cpus >= 0)
+		else if (u.cpus >= 0)
 			sb_addstr(out, "it is CPU-bound: simulate its counters with `perfkit stat --simulate -- CMD` (estimated IPC, miss rates) or per line with `perfkit cache -- CMD`, or count on bare metal.\n");
 		else
 			sb_addstr(out, "count task-clock too (-e task-clock,context-switches,page-faults) to see whether it is CPU-bound; if it is, `perfkit stat --simulate -- CMD` (or `perfkit cache -- CMD`, per line) simulates its caches and branches.\n");
