@@ -294,15 +294,7 @@ static void print_event_multi(struct devent *ev, size_t na, size_t nb, bool shar
 
 static void print_warnings(void)
 {
-	const char *w = pk_warnings_take();
-
-	while (*w) {
-		const char *nl = strchr(w, '\n');
-		int len = nl ? (int)(nl - w) : (int)strlen(w);
-
-		fprintf(stderr, "perfkit diff: warning: %.*s\n", len, w);
-		w += len + (nl ? 1 : 0);
-	}
+	pk_warnings_print(stderr, "perfkit diff");
 }
 
 static void usage(FILE *fp)

@@ -700,15 +700,7 @@ static void print_hint(const char *input, const char *sym)
 
 static void print_warnings(void)
 {
-	const char *w = pk_warnings_take();
-
-	while (*w) {
-		const char *nl = strchr(w, '\n');
-		int len = nl ? (int)(nl - w) : (int)strlen(w);
-
-		fprintf(stderr, "perfkit report: warning: %.*s\n", len, w);
-		w += len + (nl ? 1 : 0);
-	}
+	pk_warnings_print(stderr, "perfkit report");
 }
 
 static int report_browse(struct report *r, const char *input, double limit, const struct session_opts *so,
@@ -782,8 +774,8 @@ int cmd_report(int argc, char **argv)
 	struct session_opts so = { 0 };
 	bool has_cc = false, order_set = false, inverted = false, stdio = false, no_color = false, html = false, html_diff = false, tui;
 	const char *sort = "comm,dso,sym";
-	char *end;
 
+	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqf", opts, NULL)) != -1) {
 		switch (c) {
@@ -810,15 +802,24 @@ int cmd_report(int argc, char **argv)
 			sort = optarg;
 			r.cg.skip_first = !strncmp(optarg, "sym", 3);
 			break;
-		case 'P':
-			limit = strtod(optarg, &end);
-			if (end == optarg || (*end && strcmp(end, "%")) || !(limit >= 0 && limit <= 100)) {
-				fprintf(stderr, "perfkit report: bad --percent-limit '%s' (expected a percentage, 0 to 100)\n",
-					optarg);
+		case 'P': {
+			/* "5" or "5%", as perf takes it */
+			char pct[64];
+			size_t l = strlen(optarg);
+			const char *v = optarg;
+
+			if (l && l < sizeof(pct) && optarg[l - 1] == '%') {
+				memcpy(pct, optarg, l - 1);
+				pct[l - 1] = '\0';
+				v = pct;
+			}
+			if (pk_parse_double("--percent-limit", v, 0, 100, &limit)) {
+				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 				return 2;
 			}
 			r.cg.threshold = limit;   /* perf: the call graph's too */
 			break;
+		}
 		case 'S': stdio = true; break;
 		case 'K': no_color = true; break;
 		case 'n': r.show_nr = true; break;
@@ -860,6 +861,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perfkit report: %s\n", export_kind ? "--export needs -o FILE" : "-o FILE needs --export");
 		return 2;
 	}
+	if (pk_options_only)   /* the option fuzz harness: stop before reading */
+		return 0;
 	if (!so.max_stack)   /* perf's default --max-stack */
 		so.max_stack = (int)ev_max_stack();
 	pk_error_clear();

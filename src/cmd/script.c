@@ -150,15 +150,7 @@ flush:
 
 static void print_warnings(void)
 {
-	const char *w = pk_warnings_take();
-
-	while (*w) {
-		const char *nl = strchr(w, '\n');
-		int len = nl ? (int)(nl - w) : (int)strlen(w);
-
-		fprintf(stderr, "perfkit script: warning: %.*s\n", len, w);
-		w += len + (nl ? 1 : 0);
-	}
+	pk_warnings_print(stderr, "perfkit script");
 }
 
 #define SCRIPT_USAGE "usage: perfkit script [-i FILE] [--max-stack N] [--no-demangle] [--no-inline]\n"

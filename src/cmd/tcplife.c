@@ -63,18 +63,24 @@ static void usage(FILE *f)
 		"  -v, --verbose          show libbpf's messages\n", TCPLIFE_MAX_PORTS);
 }
 
-static int parse_ports(const char *s, __u16 *ports, int *n)
+static int parse_ports(const char *opt, const char *s, __u16 *ports, int *n)
 {
-	char *copy = strdup(s), *save = NULL, *tok, *end;
+	char *copy = strdup(s), *save = NULL, *tok;
 	int err = 0;
 
 	if (!copy)
 		return 2;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		long p = strtol(tok, &end, 10);
-		if (*end || end == tok || p < 1 || p > 65535 || *n >= TCPLIFE_MAX_PORTS) {
-			fprintf(stderr, "perfkit tcplife: invalid port list '%s' (1..65535, at most %d)\n",
-				s, TCPLIFE_MAX_PORTS);
+		int p;
+
+		if (pk_parse_int(opt, tok, 1, 65535, &p)) {
+			fprintf(stderr, "perfkit tcplife: %s (a port in the list '%s')\n", pk_errmsg(), s);
+			err = 2;
+			break;
+		}
+		if (*n >= TCPLIFE_MAX_PORTS) {
+			fprintf(stderr, "perfkit tcplife: %s: at most %d ports, got '%s'\n", opt,
+				TCPLIFE_MAX_PORTS, s);
 			err = 2;
 			break;
 		}
@@ -151,8 +157,8 @@ static int parse_opts(struct tcplife_opts *o, int argc, char **argv)
 				o->pid = (long)v;
 			}
 			break;
-		case 'L': if (parse_ports(optarg, o->lports, &o->n_lports)) return 2; break;
-		case 'D': if (parse_ports(optarg, o->dports, &o->n_dports)) return 2; break;
+		case 'L': if (parse_ports("-L", optarg, o->lports, &o->n_lports)) return 2; break;
+		case 'D': if (parse_ports("-D", optarg, o->dports, &o->n_dports)) return 2; break;
 		case 'T': o->time = true; break;
 		case 't': o->timestamp = true; break;
 		case 'w': o->wide = true; break;

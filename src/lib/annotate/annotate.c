@@ -384,24 +384,39 @@ void ann_profile_free(struct ann_profile *p)
 
 /* ---- reading code ---- */
 
+/* Open the ELF file at path: 0 with *fd, *e and *eh set (the caller ends
+ * with elf_end(*e) and close(*fd)), or -errno with a message and nothing
+ * left open. */
+static int elf_open(const char *path, int *fd, Elf **e, GElf_Ehdr *eh)
+{
+	*e = NULL;
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return pk_error(errno, "cannot open '%s': %s", path, strerror(errno));
+	elf_version(EV_CURRENT);
+	*e = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!*e || elf_kind(*e) != ELF_K_ELF || !gelf_getehdr(*e, eh)) {
+		if (*e)
+			elf_end(*e);
+		*e = NULL;
+		close(*fd);
+		*fd = -1;
+		return pk_error(EINVAL, "'%s': not an ELF file", path);
+	}
+	return 0;
+}
+
 /* The bytes of [start, start + *len) of the ELF at path (sections with
  * code), into a malloc'd buffer; *len is cut at the section's end. */
 static int elf_code(const char *path, uint64_t start, uint64_t *len, uint8_t **buf,
 		    unsigned *machine)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int rc = 0;
-
-	if (fd < 0)
-		return pk_error(errno, "cannot open '%s': %s", path, strerror(errno));
-	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	int fd, rc;
+	Elf *e;
 	GElf_Ehdr eh;
 
-	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
-		rc = pk_error(EINVAL, "'%s': not an ELF file", path);
-		goto out;
-	}
+	if ((rc = elf_open(path, &fd, &e, &eh)))
+		return rc;
 	*machine = eh.e_machine;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -438,8 +453,7 @@ static int elf_code(const char *path, uint64_t start, uint64_t *len, uint8_t **b
 			      (unsigned long long)*len, (unsigned long long)start);
 	}
 out:
-	if (e)
-		elf_end(e);
+	elf_end(e);
 	close(fd);
 	return rc;
 }
@@ -971,19 +985,16 @@ static void plt_got(Elf *e, Elf_Scn *pg, const GElf_Shdr *pgsh, Elf_Scn *rd, con
 
 int ann_plt_load(const char *path, struct ann_plt **out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct ann_plt *p = xcalloc(1, sizeof(*p));
-	int rc = 0;
-
-	*out = p;
-	if (fd < 0)
-		return pk_error(errno, "cannot open '%s': %s", path, strerror(errno));
-	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	int fd, rc;
+	Elf *e;
 	GElf_Ehdr eh;
 	size_t shstr;
 
-	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstr)) {
+	*out = p;
+	if ((rc = elf_open(path, &fd, &e, &eh)))
+		return rc;
+	if (elf_getshdrstrndx(e, &shstr)) {
 		rc = pk_error(EINVAL, "'%s': not an ELF file", path);
 		goto out;
 	}

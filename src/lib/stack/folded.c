@@ -122,26 +122,30 @@ static uint32_t *split_ids(struct folded *f, const char *stack, size_t len, size
 	return ids;
 }
 
-void folded_add_stack(struct folded *f, const char *stack, size_t len, uint64_t count)
+/* The stack text split into ids, then count (or frac, when not NULL) added. */
+static void add_stack(struct folded *f, const char *stack, size_t len, uint64_t count,
+		      const double *frac)
 {
 	uint32_t small[256];
 	size_t n;
 	uint32_t *ids = split_ids(f, stack, len, &n, small, 256);
 
-	folded_add_ids(f, ids, n, count);
+	if (frac)
+		folded_add_ids_frac(f, ids, n, *frac);
+	else
+		folded_add_ids(f, ids, n, count);
 	if (ids != small)
 		free(ids);
 }
 
+void folded_add_stack(struct folded *f, const char *stack, size_t len, uint64_t count)
+{
+	add_stack(f, stack, len, count, NULL);
+}
+
 void folded_add_stack_frac(struct folded *f, const char *stack, size_t len, double count)
 {
-	uint32_t small[256];
-	size_t n;
-	uint32_t *ids = split_ids(f, stack, len, &n, small, 256);
-
-	folded_add_ids_frac(f, ids, n, count);
-	if (ids != small)
-		free(ids);
+	add_stack(f, stack, len, 0, &count);
 }
 
 static bool has_frac(const struct folded *f, size_t i)
