@@ -70,6 +70,10 @@ struct pk_frame {
 				 sym is its DWARF name, ip that of the frame
 				 after it, which holds the real function */
 	uint64_t addr;        /* ELF virtual address of ip in dso, 0: unknown */
+	uint64_t map_ip;      /* ip as perf script prints it: relative to its
+				 file-backed mapping (ip - start + pgoff, perf's
+				 map__map_ip); ip itself in the kernel, JIT code
+				 and anonymous or unmapped memory */
 };
 
 /* The start of fr's symbol, the same in every process that maps its DSO:
@@ -92,6 +96,10 @@ struct pk_sample {
 	uint16_t cpumode;     /* PERF_RECORD_MISC_CPUMODE_MASK bits */
 	size_t nr_frames;
 	const struct pk_frame *frames; /* leaf first */
+	bool chain_empty;     /* the recorded call chain held no address: frames[0]
+				 is the sample's ip (perf script prints no frame) */
+	bool truncated;       /* the last frame is the "[truncated]" marker
+				 (perf script prints none) */
 };
 
 struct session_opts {
