@@ -512,9 +512,9 @@ static int getkey(struct br *b, bool *changed)
 			return ch;
 		if (ch != ERR)
 			ungetch(ch);
-		b->last_tick = mono_ms();
 		remember(b);
 		r = b->ops->tick(b->ctx);
+		b->last_tick = mono_ms();   /* after it: a slow tick cannot starve keys */
 		if (r < 0) {
 			b->end = true;
 			return ERR;
