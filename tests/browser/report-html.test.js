@@ -5,6 +5,7 @@
 //
 //   node report-html.test.js folded  PAGE.html INPUT.folded
 //   node report-html.test.js perf    PAGE.html REPORT.txt [ANNOTATE.txt]
+//   node report-html.test.js events  PAGE.html REPORT.txt   (two events)
 //   node report-html.test.js diff    PAGE.html OLD.folded NEW.folded
 //   node report-html.test.js mkhostile OUT.folded
 //   node report-html.test.js hostile PAGE.html HOSTILE.folded
@@ -294,16 +295,16 @@ async function testFolded(page, m) {
 }
 
 // ---- perf.data: the table against perfkit report --stdio ---------------
-async function testPerf(page, reportTxt, annotateTxt) {
-	const rep = fs.readFileSync(reportTxt, "utf8");
-	const ec = rep.match(/^# Event count \(approx\.\): (\d+)/m);
-	check(ec && (await text(page, "#pk-info")).includes("total " + fmtInt(Number(ec[1]))), "the header's total is report's event count", ec && ec[1]);
-	const want = [];
+// the rows of report's table (with symbols) and its event count
+function reportRows(rep) {
+	const ec = rep.match(/^# Event count \(approx\.\): (\d+)/m), want = [];
 	for (const l of rep.split("\n")) {
 		const r = l.match(/^\s+([\d.]+%)\s+([\d.]+%)\s+(\S+)\s+\[[.k]\] (.+)$/);
 		if (r && !/^0x[0-9a-f]+$/.test(r[4])) want.push({ children: r[1], self: r[2], dso: r[3], sym: r[4] });
 	}
-	check(want.length >= 3, "report --stdio gave rows to compare", want.length);
+	return { total: ec && Number(ec[1]), want };
+}
+async function checkTable(page, want) {
 	const got = await tableRows(page, "#pk-table");
 	const idx = new Map(got.map(r => [r[3] + "\0" + r[4].replace(/^.*\//, ""), r]));
 	let bad = [];
@@ -313,6 +314,12 @@ async function testPerf(page, reportTxt, annotateTxt) {
 			bad.push(JSON.stringify(w) + " page: " + JSON.stringify(g && g.slice(0, 3)));
 	}
 	same(bad, [], `table: Children and Self of ${want.length} functions as perfkit report --stdio prints them`);
+}
+async function testPerf(page, reportTxt, annotateTxt) {
+	const { total, want } = reportRows(fs.readFileSync(reportTxt, "utf8"));
+	check(total && (await text(page, "#pk-info")).includes("total " + fmtInt(total)), "the header's total is report's event count", total);
+	check(want.length >= 3, "report --stdio gave rows to compare", want.length);
+	await checkTable(page, want);
 	// the hottest function by Self is selected, annotated
 	const hot = want.slice().sort((a, b) => parseFloat(b.self) - parseFloat(a.self))[0];
 	same(await text(page, "#pk-fn-name"), hot.sym, "the hottest function is selected first");
@@ -336,6 +343,23 @@ async function testPerf(page, reportTxt, annotateTxt) {
 		     "every instruction's share as perfkit annotate --stdio prints it");
 		const src = await tableRows(page, "#pk-src");
 		check(src.some(r => r[0] && r[2].trim().length > 0), "hot source lines are shown with their text");
+	}
+}
+
+// ---- two events: the selector, each against its part of report --stdio --
+async function testEvents(page, reportTxt) {
+	const parts = fs.readFileSync(reportTxt, "utf8").split(/^(?=# Samples: )/m).slice(1);
+	const names = parts.map(p => p.match(/of event '([^']+)'/)[1]);
+	const opts = await page.evaluate(() => Array.from(document.querySelectorAll("#pk-profile option")).map(o => o.textContent));
+	same(opts, names, "events: one choice per event, as report prints them");
+	for (let i = 0; i < parts.length; i++) {
+		await page.locator("#pk-profile").selectOption(String(i));
+		const { total, want } = reportRows(parts[i]);
+		const info = await text(page, "#pk-info");
+		check(info.includes(" of " + names[i] + ",") && info.includes("total " + fmtInt(total)),
+		      `events: ${names[i]} chosen, the header says it and its total`, info);
+		await checkTable(page, want);
+		same(await page.evaluate(() => document.getElementById("pk-graph").dataset.profile), String(i), `events: the graph of ${names[i]}`);
 	}
 }
 
@@ -419,6 +443,7 @@ async function main() {
 	const page = args[0];
 	if (mode === "folded") await withPage(page, p => testFolded(p, model(fs.readFileSync(args[1], "utf8"))));
 	else if (mode === "perf") await withPage(page, p => testPerf(p, args[1], args[2]));
+	else if (mode === "events") await withPage(page, p => testEvents(p, args[1]));
 	else if (mode === "diff") await withPage(page, p => testDiff(p, model(fs.readFileSync(args[1], "utf8")), model(fs.readFileSync(args[2], "utf8"))));
 	else if (mode === "hostile") await withPage(page, p => testHostile(p, hostileNames()));
 	else { console.error("usage: see the head of report-html.test.js"); process.exit(2); }

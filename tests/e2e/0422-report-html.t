@@ -76,6 +76,14 @@ if can_perf_event && [ -x "$PK_BUILD/examples/matmul" ]; then
 		static "$T/p.html" "perf.data page"
 		expect "perf.data page: the hottest function annotated" grep -q '"insns":\[\["' "$T/p.html"
 		perf_ok=1
+		if "$PERFKIT" record -e cpu-clock,task-clock -g -F 499 -o "$T/e.data" -- "$PK_BUILD/examples/matmul" >/dev/null 2>&1; then
+			"$PERFKIT" report --stdio --sort dso,sym -g none -i "$T/e.data" >"$T/erep.txt" 2>/dev/null
+			"$PERFKIT" report --html -o "$T/e.html" -i "$T/e.data"
+			expect "two events: a profile each in the page" test "$(grep -o '"event":"[a-z-]*"' "$T/e.html" | wc -l)" = 2
+			perf_ok=2
+		else
+			not_ok "perfkit record -e cpu-clock,task-clock of examples/matmul"
+		fi
 	else
 		not_ok "perfkit record of examples/matmul"
 	fi
@@ -129,6 +137,7 @@ else
 fi
 if [ -n "$perf_ok" ]; then
 	browse perf.data 8 perf "$T/p.html" "$T/rep.txt" "$T/ann.txt"
+	[ "$perf_ok" = 2 ] && browse "two events" 8 events "$T/e.html" "$T/erep.txt"
 fi
 
 done_testing
