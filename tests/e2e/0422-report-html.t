@@ -81,6 +81,11 @@ if can_perf_event && [ -x "$PK_BUILD/examples/matmul" ]; then
 			"$PERFKIT" report --html -o "$T/e.html" -i "$T/e.data"
 			expect "two events: a profile each in the page" test "$(grep -o '"event":"[a-z-]*"' "$T/e.html" | wc -l)" = 2
 			perf_ok=2
+			"$PERFKIT" report --html --diff -o "$T/pd.html" "$T/p.data" "$T/e.data" 2>/dev/null
+			static "$T/pd.html" "diff of two perf.data"
+			expect "diff of two perf.data: OLD's and NEW's first events" \
+				test "$(grep -o '"input":"[^"]*","event":"cpu-clock"' "$T/pd.html" | tr '\n' ' ')" = \
+				"\"input\":\"$T/p.data\",\"event\":\"cpu-clock\" \"input\":\"$T/e.data\",\"event\":\"cpu-clock\" "
 		else
 			not_ok "perfkit record -e cpu-clock,task-clock of examples/matmul"
 		fi
