@@ -281,7 +281,9 @@
 		c.push({ key: "name", label: "Symbol" }, { key: "dso", label: "Shared Object" });
 		return c;
 	}
+	const rowsCache = [];
 	function rowsOf(p) {
+		if (rowsCache[p]) return rowsCache[p].slice();
 		const m = funcs[p], o = other(), r = [];
 		for (const [g, f] of m) {
 			const row = { g, name: FR[g][0], dso: FR[g][1], total: f.total, self: f.self, selfc: f.selfc };
@@ -292,7 +294,8 @@
 			}
 			r.push(row);
 		}
-		return r;
+		rowsCache[p] = r;
+		return r.slice();
 	}
 	// by the column (|value| for a change), then Children and Self
 	// (largest first), then name, whichever way the column goes
@@ -344,13 +347,17 @@
 				if (c.delta) td.classList.add(x[c.key] > 0 ? "pk-up" : x[c.key] < 0 ? "pk-down" : "pk-same");
 				row.append(td);
 			}
-			row.addEventListener("click", () => select(x.g));
 			tb.append(row);
 		}
 		table.replaceChildren(thead, tb);
 		tinfo.textContent = (q ? r.length + " matching of " + all + " functions" : all + " functions") +
 			(r.length > LIMIT ? ", the first " + LIMIT + " shown" : "");
 	}
+
+	table.addEventListener("click", ev => {      // one listener for every row
+		const r = ev.target.closest("tbody tr");
+		if (r && r.dataset.g !== undefined) select(Number(r.dataset.g));
+	});
 
 	// ---- the selected function
 	function relTable(id, list, key, base, p) {
