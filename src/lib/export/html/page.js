@@ -311,7 +311,9 @@
 			return c;
 		});
 	}
-	const LIMIT = 1000;
+	let LIMIT = 250;                           // rows drawn; "Show more" adds
+	const more = el("button", { id: "pk-more", type: "button" }, "Show more");
+	more.addEventListener("click", () => { LIMIT += 1000; drawTable(); });
 	function drawTable() {
 		const p = S.prof, t = total(p), cs = cols();
 		let r = rowsOf(p);
@@ -352,8 +354,10 @@
 		table.replaceChildren(thead, tb);
 		tinfo.textContent = (q ? r.length + " matching of " + all + " functions" : all + " functions") +
 			(r.length > LIMIT ? ", the first " + LIMIT + " shown" : "");
+		more.style.display = r.length > LIMIT ? "" : "none";
 	}
 
+	tsec.append(more);
 	table.addEventListener("click", ev => {      // one listener for every row
 		const r = ev.target.closest("tbody tr");
 		if (r && r.dataset.g !== undefined) select(Number(r.dataset.g));
