@@ -6,6 +6,7 @@
 //   node report-html.test.js folded  PAGE.html INPUT.folded
 //   node report-html.test.js perf    PAGE.html REPORT.txt [ANNOTATE.txt]
 //   node report-html.test.js events  PAGE.html REPORT.txt   (two events)
+//   node report-html.test.js many    PAGE.html INPUT.folded (over 250 functions)
 //   node report-html.test.js diff    PAGE.html OLD.folded NEW.folded
 //   node report-html.test.js mkhostile OUT.folded
 //   node report-html.test.js hostile PAGE.html HOSTILE.folded
@@ -363,6 +364,17 @@ async function testEvents(page, reportTxt) {
 	}
 }
 
+// ---- many functions: 250 rows drawn, "Show more" draws the rest ------
+async function testMany(page, m) {
+	const n = m.funcs.size;
+	same((await tableRows(page, "#pk-table")).length, 250, "many: the table draws 250 rows first");
+	same(await text(page, "#pk-table-info"), n + " functions, the first 250 shown", "many: it says so");
+	await page.locator("#pk-more").click();
+	const rows = [...m.funcs].map(([name, f]) => ({ name, self: f.self, total: f.total }));
+	same((await tableRows(page, "#pk-table")).map(r => r[3]), order(rows, "total", true), "many: Show more draws every row, in order");
+	check(!(await page.locator("#pk-more").isVisible()), "many: no more to show");
+}
+
 // ---- --diff ------------------------------------------------------------
 async function testDiff(page, mo, mn) {
 	const W = await graphWidth(page);
@@ -443,6 +455,7 @@ async function main() {
 	const page = args[0];
 	if (mode === "folded") await withPage(page, p => testFolded(p, model(fs.readFileSync(args[1], "utf8"))));
 	else if (mode === "perf") await withPage(page, p => testPerf(p, args[1], args[2]));
+	else if (mode === "many") await withPage(page, p => testMany(p, model(fs.readFileSync(args[1], "utf8"))));
 	else if (mode === "events") await withPage(page, p => testEvents(p, args[1]));
 	else if (mode === "diff") await withPage(page, p => testDiff(p, model(fs.readFileSync(args[1], "utf8")), model(fs.readFileSync(args[2], "utf8"))));
 	else if (mode === "hostile") await withPage(page, p => testHostile(p, hostileNames()));

@@ -132,6 +132,9 @@ browse() {
 	fi
 }
 browse folded 50 folded "$T/f.html" "$B/report.folded"
+awk 'BEGIN { for (i = 1; i <= 600; i++) printf "main;f%d;g%d %d\n", i, i % 7, i }' >"$T/many.folded"
+"$PERFKIT" report --html -o "$T/many.html" -i "$T/many.folded"
+browse "600 functions" 4 many "$T/many.html" "$T/many.folded"
 browse diff 18 diff "$T/d.html" "$B/report.folded" "$B/report-new.folded"
 (cd "$B" && node report-html.test.js mkhostile "$T/hh.folded")
 if "$PERFKIT" report --html -o "$T/hh.html" -i "$T/hh.folded"; then
