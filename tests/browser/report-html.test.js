@@ -398,6 +398,12 @@ async function testDiff(page, mo, mn) {
 	check(tr === 255 && tg < 255 && tb === tg, "diff: a frame that grew is red", tok.bg);
 	check(mb === 255 && mr < 255 && mr === mg, "diff: a frame that shrank is blue", mat.bg);
 	check(fr.some(f => f.name === "compress"), "diff: a frame only in NEW is drawn in After");
+	// the tooltip gives both shares and the change
+	const tn = mn.root.kids.get("main").kids.get("parse").kids.get("tokenize"), to = mo.root.kids.get("main").kids.get("parse").kids.get("tokenize");
+	const gb = await page.locator("#pk-graph").boundingBox();
+	await page.mouse.move(gb.x + tok.x + tok.w / 2, gb.y + tok.y + 8);
+	same(await text(page, "#pk-tip"), `tokenize (${fmtInt(tn.v)} samples, ${pct(tn.v, mn.total)}); before ${pct(to.v, mo.total)}, ` +
+	     `after ${pct(tn.v, mn.total)}, ${signed(100 * tn.v / mn.total - 100 * to.v / mo.total)}`, "diff: the tooltip gives before, after and the change");
 	const Wn = W * mn.root.kids.get("main").kids.get("parse").v / mn.total;
 	const pf = fr.find(f => f.name === "parse");
 	check(pf && near(pf.w, Wn, 1.5), "diff: After's widths are NEW's shares", pf && pf.w);

@@ -187,9 +187,8 @@
 		const p = S.prof, t = total(p);
 		let s = nameOf(n) + " (" + fmtInt(cnt[p][n]) + " samples, " + pct(val[p][n], t) + ")";
 		if (D.diff) {
-			const o = other(), d = 100 * (val[1][n] / (total(1) || 1) - val[0][n] / (total(0) || 1));
+			const d = 100 * (val[1][n] / (total(1) || 1) - val[0][n] / (total(0) || 1));
 			s += "; before " + pct(val[0][n], total(0)) + ", after " + pct(val[1][n], total(1)) + ", " + signed(d);
-			void o;
 		}
 		return s;
 	}
