@@ -163,7 +163,7 @@ int main(void)
 	};
 	int rc;
 
-	strcpy(tmpdir, "/tmp/pk-html-XXXXXX");
+	snprintf(tmpdir, sizeof(tmpdir), "%s", "/tmp/pk-html-XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);

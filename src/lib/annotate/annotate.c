@@ -95,7 +95,7 @@ static size_t func_get(struct pbuild *b, const struct pk_frame *fr)
 	n->f.start = k.start;
 	n->f.unknown_addr = !fr->sym || (!fr->kernel && !fr->addr);
 	if (fr->sym) {
-		char *dm = pk_demangle(fr->sym, strlen(fr->sym), 0);
+		char *dm = sym_demangle(fr->sym, strlen(fr->sym), 0);
 
 		n->f.sym = dm ? hm_intern(&b->names, dm, strlen(dm)) : fr->sym;
 		free(dm);

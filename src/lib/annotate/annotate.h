@@ -3,7 +3,7 @@
  * annotate.h — the data behind `perfkit annotate` of a sampled profile:
  * samples aggregated per function and per instruction address, each
  * function's instructions decoded (disasm/disasm.h) and mapped to source
- * lines and inlined-call chains (stack/inline.h), and a Cachegrind-format
+ * lines and inlined-call chains (symbol/inline.h), and a Cachegrind-format
  * file's simulated misses per source line to show beside them.
  *
  * Aggregation (ann_profiles_build: one profile per event of the file, in
@@ -39,7 +39,7 @@
 #define PERFKIT_ANNOTATE_H
 
 #include "disasm/disasm.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -248,8 +248,8 @@ static uint32_t gid_of(struct model *m, const char *name, const char *dso)
 	struct hm_entry *e;
 	int created;
 
-	if (m->demangle && pk_is_mangled(name)) {   /* as symbol.c's symcache */
-		char *dm = pk_demangle(name, strlen(name), 0);
+	if (m->demangle && sym_is_mangled(name)) {   /* as symbol.c's symcache */
+		char *dm = sym_demangle(name, strlen(name), 0);
 
 		if (dm) {
 			name = hm_intern(&m->names, dm, strlen(dm));
