@@ -2333,6 +2333,9 @@ int cmd_bench(int argc, char **argv)
 			rc = 1;
 		} else if (bp.done) {
 			print_profile(&o, res, &bp);
+		} else if (o.profile_dir) {
+			printf(" \nProfiles of every measured run are in %s/ (the comparison of functions is\n"
+			       "made for two commands: OLD and NEW).\n", o.profile_dir);
 		}
 		fflush(stdout);
 		if (rc) {
