@@ -938,12 +938,15 @@ static void print_result(const struct bench_opts *o, int i, const struct result 
 		printf("    (at the floor: Linux counts perfkit's own %.1f MiB until the child execs)",
 		       o->rss_floor / MIB);
 	printf("\n");
-	if (o->metric == M_CPU) {
+	{
+		/* user+sys of every run (wait4), whatever the metric */
 		const char *cu = unit_for(o, r->cs.mean, &sc);
 		int cd = !strcmp(cu, "s") ? 3 : 1;
-		printf("  CPU (mean ± σ):      %6.*f %s ± %5.*f %s    user+sys, the verdict's metric\n",
-		       cd, r->cs.mean * sc, cu, cd, r->cs.stddev * sc, cu);
-	} else if (o->metric == M_INS) {
+		printf("  CPU (mean ± σ):      %6.*f %s ± %5.*f %s    user+sys%s\n",
+		       cd, r->cs.mean * sc, cu, cd, r->n >= 2 ? r->cs.stddev * sc : 0, cu,
+		       o->metric == M_CPU ? ", the verdict's metric" : "");
+	}
+	if (o->metric == M_INS) {
 		printf("  Instructions:        %.0f ± %.0f (mean ± σ), %s, the verdict's metric\n",
 		       r->is.mean, r->is.stddev,
 		       o->ins_sim ? "simulated (perfkit's Valgrind tool)" : "counted (instructions:u)");
