@@ -1316,7 +1316,7 @@ static void print_summary(const struct bench_opts *o, struct result *res, const 
 		else
 			printf("    %.2f times %s '%s'\n", m->ratio.ratio, than, label(r));
 		if (m->have_test)
-			printf("      95%% CI [%.3f, %.3f], Welch's t-test p = %.3g, Mann-Whitney U p = %.3g\n",
+			printf("      95%% CI [%.3f, %.3f], Welch's t-test p = %.3g (the verdict's), Mann-Whitney U p = %.3g\n",
 			       m->ratio.ci_lo, m->ratio.ci_hi, m->welch.p, m->mw.p);
 		const char *vl = o->metric == M_CPU ? "verdict on CPU time" :
 				 o->metric == M_INS ? "verdict on instructions" : "verdict";
@@ -1327,8 +1327,22 @@ static void print_summary(const struct bench_opts *o, struct result *res, const 
 		else
 			printf("      %s: no significant difference at 95 %% between '%s' and '%s'%s\n",
 			       vl, label(r), label(f), m->verdict == ST_V_SMALL ? " (below the minimum effect)" : "");
-		if (m->have_test && m->disagree)
-			fputs(ALIGN_NOTE, stdout);
+		if (m->have_test && m->disagree) {
+			/* the smallest p Mann-Whitney can give with these run
+			 * counts: every run of one below every run of the other */
+			size_t na = m->na, nb = m->nb, nt = na + nb;
+			double *sep = xmalloc(nt * sizeof(double));
+			struct st_test floor;
+			for (size_t k = 0; k < nt; k++)
+				sep[k] = (double)k;
+			st_mann_whitney(sep, na, sep + na, nb, &floor);
+			free(sep);
+			if (m->mw.p >= ALPHA && floor.p >= ALPHA)
+				printf("      (the verdict follows Welch's t-test; with %zu and %zu runs Mann-Whitney U cannot\n"
+				       "      fall below p = %.3g whatever the times: more runs (-r) let it)\n", na, nb, floor.p);
+			else
+				fputs(ALIGN_NOTE, stdout);
+		}
 		if (o->metric != M_CPU && c->cpu.have_test && c->cpu.have_ratio)
 			printf("      CPU (user+sys): %.2f ± %.2f times, 95%% CI [%.3f, %.3f], p = %.3g: %s\n",
 			       c->cpu.ratio.ratio, c->cpu.ratio.sigma, c->cpu.ratio.ci_lo, c->cpu.ratio.ci_hi,
