@@ -94,7 +94,7 @@
 #include "counter/counter.h"
 #include "counter/metrics.h"
 #include "flame/fdiff.h"
-#include "stack/collapse.h"
+#include "format/collapse.h"
 #include "stats/compare.h"
 #include "stats/stats.h"
 
@@ -1774,9 +1774,10 @@ static int export_csv(const struct bench_opts *o, struct result *res, int nres,
 	 * perfkit's run counts */
 	sb_addstr(&sb, "command,mean,stddev,median,user,system,min,max");
 	for (int k = 0; k < o->nparam; k++) {
-		char *col = xmalloc(strlen(o->param_vars[k]) + 16);
+		size_t n = strlen(o->param_vars[k]) + 16;
+		char *col = xmalloc(n);
 
-		sprintf(col, "parameter_%s", o->param_vars[k]);
+		snprintf(col, n, "parameter_%s", o->param_vars[k]);
 		sb_addch(&sb, ',');
 		csv_field(&sb, col);
 		free(col);
