@@ -120,7 +120,9 @@ typedef struct {
 	 * allocated or freed since) */
 	Addr last_lo, last_hi;
 	UInt last_obj, last_gen;
-	struct Line *last_line;	/* c2c: the line touched last (same rule) */
+	struct Line *last_line;	/* c2c: the line touched last (same rule), */
+	struct LThr *last_thr;	/* its thread record and */
+	struct LSite *last_site;	/* its site record */
 } Code;
 
 typedef struct LThr {
@@ -266,6 +268,8 @@ static Code *code_get(Addr ip)
 	c->last_lo = c->last_hi = 0;
 	c->last_gen = 0;
 	c->last_line = NULL;
+	c->last_thr = NULL;
+	c->last_site = NULL;
 	VG_(OSetGen_Insert)(codes, c);
 	return c;
 }
@@ -427,17 +431,39 @@ static void end_epoch(void)
 	cur_epoch++;
 }
 
+/* count an access of thread t at site s of line l (c2c: always shared) */
+static inline void count(Line *l, LThr *t, LSite *s, UInt off, UInt n, UInt kind)
+{
+	ULong mask = (n >= 64 ? ~0ULL : ((1ULL << n) - 1)) << off;
+
+	if (l->epoch != cur_epoch) {
+		l->epoch = cur_epoch;
+		VG_(addToXA)(dirty, &l);
+	}
+	if (n > s->size)
+		s->size = (UShort)n;
+	t->ep_acc++;
+	if (kind != K_WRITE) {
+		t->loads++;
+		s->loads++;
+		t->ep_rmask |= mask;
+	}
+	if (kind != K_READ) {
+		t->stores++;
+		s->stores++;
+		t->ep_wmask |= mask;
+		t->ep_w++;
+	}
+}
+
+/* find (or add) the thread and site records of an access to l, count it,
+ * and cache both in c for the next access */
 static void touch(Line *l, Code *c, UInt off, UInt n, UInt kind)
 {
 	LThr *t = l->thr, **pt;
 	LSite *s = l->site, **ps;
-	ULong mask = (n >= 64 ? ~0ULL : ((1ULL << n) - 1)) << off;
-	Bool conc = n_live >= 2;	/* else alone: counted, never shared */
+	Bool conc = True;
 
-	if (conc && l->epoch != cur_epoch) {
-		l->epoch = cur_epoch;
-		VG_(addToXA)(dirty, &l);
-	}
 	if (!t || t->serial != cur_serial) {
 		for (pt = &l->thr; *pt && (*pt)->serial != cur_serial; pt = &(*pt)->next)
 			;
@@ -468,23 +494,10 @@ static void touch(Line *l, Code *c, UInt off, UInt n, UInt kind)
 		s->next = l->site;
 		l->site = s;
 	}
-	if (n > s->size)
-		s->size = (UShort)n;
-	t->ep_acc += conc;
-	if (kind != K_WRITE) {
-		t->loads++;
-		s->loads++;
-		if (conc)
-			t->ep_rmask |= mask;
-	}
-	if (kind != K_READ) {
-		t->stores++;
-		s->stores++;
-		if (conc) {
-			t->ep_wmask |= mask;
-			t->ep_w++;
-		}
-	}
+	(void)conc;
+	c->last_thr = t;
+	c->last_site = s;
+	count(l, t, s, off, n, kind);
 }
 
 static void count_mem(Code *c, UInt obj, UInt kind, UInt lvl, UInt tlb)
@@ -558,13 +571,18 @@ static VG_REGPARM(3) void pkm_acc(Code *c, Addr a, UWord kz)
 			return;
 		Line *l1 = c->last_line;
 
-		if (!l1 || l1->addr != la || c->last_gen != obj_gen) {
+		if (l1 && l1->addr == la && c->last_gen == obj_gen && c->last_site->off == off &&
+		    c->last_site->serial == cur_serial) {
+			count(l1, c->last_thr, c->last_site, off, n1, kind);
+		} else {
 			l1 = c->last_line = line_get(la, a);
 			c->last_gen = obj_gen;
+			touch(l1, c, off, n1, kind);
 		}
-		touch(l1, c, off, n1, kind);
-		if (n1 < size)
+		if (n1 < size) {
 			touch(line_get(la + LSIZE, la + LSIZE), c, 0, size - n1, kind);
+			c->last_line = NULL;	/* the cached records are the 2nd line's */
+		}
 	} else {
 		/* mem: the line only for its data object */
 		UInt obj;
