@@ -120,6 +120,7 @@ typedef struct {
 	 * allocated or freed since) */
 	Addr last_lo, last_hi;
 	UInt last_obj, last_gen;
+	MC *fast_mc;		/* mem: the counters of its last access */
 	struct Line *last_line;	/* c2c: the line touched last (same rule), */
 	struct LThr *last_thr;	/* its thread record and */
 	struct LSite *last_site;	/* its site record */
@@ -165,6 +166,10 @@ typedef struct {
 	UInt kind;
 	const HChar *name, *dso;
 	Stack *stack;
+	/* a global: [sym_lo, sym_hi) from the symbol's start to the end of
+	 * the furthest line seen in it; sym_hi 1: two symbols of one name
+	 * (no extent kept) */
+	Addr sym_lo, sym_hi;
 } Obj;
 
 static enum pkm_mode mode;
@@ -183,6 +188,7 @@ static UInt n_live = 1;		/* 1 until the first thread creation */
 static ThreadId cur_tid = 1;
 static UInt stack_obj;
 static UInt obj_gen = 1;	/* bumped when heap blocks come or go */
+static MC no_mc = { NULL, ~0u, ~0u, 0, { 0 }, { 0 } };	/* never matches */
 
 static Line **ht;
 static ULong ht_mask, ht_n;
@@ -192,7 +198,7 @@ static Line *lc[LCACHE];
 
 static UInt obj_new(UInt kind, const HChar *name, const HChar *dso, Stack *st)
 {
-	Obj o = { kind, name, dso, st };
+	Obj o = { kind, name, dso, st, 0, 0 };
 
 	VG_(addToXA)(objs, &o);
 	return (UInt)VG_(sizeXA)(objs) - 1;
@@ -267,6 +273,7 @@ static Code *code_get(Addr ip)
 	c->mc = NULL;
 	c->last_lo = c->last_hi = 0;
 	c->last_gen = 0;
+	c->fast_mc = &no_mc;
 	c->last_line = NULL;
 	c->last_thr = NULL;
 	c->last_site = NULL;
@@ -320,7 +327,17 @@ static UInt obj_range(Addr a, Addr *lo, Addr *hi)
 				break;
 			}
 		}
-		return obj_named(O_GLOBAL, name, file);
+		UInt id = obj_named(O_GLOBAL, name, file);
+		Obj *o = VG_(indexXA)(objs, id);
+		Addr s0 = a - (Addr)off;
+
+		if (o->sym_hi == 0)
+			o->sym_lo = s0;
+		if (o->sym_lo != s0)
+			o->sym_hi = 1;
+		else if (o->sym_hi != 1 && *hi > o->sym_hi)
+			o->sym_hi = *hi;
+		return id;
 	}
 	return obj_named(O_UNKNOWN, "[unknown]", seg_name(a));
 }
@@ -522,6 +539,7 @@ static void count_mem(Code *c, UInt obj, UInt kind, UInt lvl, UInt tlb)
 	m->n++;
 	m->lvl[lvl]++;
 	m->tlb[lvl] += tlb;
+	c->fast_mc = m;
 }
 
 /* mem: a's object for instruction c, whose cached extent missed.  Heap
@@ -540,10 +558,16 @@ static UInt mem_obj(Code *c, Addr a, Addr la)
 	if (b || (a <= smax && a + ssz > smax)) {
 		obj = obj_range(a, &lo, &hi);
 	} else {
+		Obj *o;
+
 		obj = line_get(la, a)->obj;
+		o = VG_(indexXA)(objs, obj);
 		lo = la;
 		hi = la + LSIZE;
-		if (c->last_gen == obj_gen && c->last_obj == obj) {
+		if (o->sym_hi > 1 && a >= o->sym_lo && a < o->sym_hi) {
+			lo = o->sym_lo;		/* the global's extent seen so far */
+			hi = o->sym_hi;
+		} else if (c->last_gen == obj_gen && c->last_obj == obj) {
 			if (la == c->last_hi)
 				lo = c->last_lo;
 			else if (hi == c->last_lo)
@@ -606,6 +630,86 @@ static VG_REGPARM(3) void pkm_acc(Code *c, Addr a, UWord kz)
 
 /* ---- instrumentation ---- */
 
+static IRTemp tmp(IRSB *out, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(out->tyenv, ty);
+
+	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
+	return t;
+}
+
+#define RD(t) IRExpr_RdTmp(t)
+#define K64(v) IRExpr_Const(IRConst_U64((ULong)(v)))
+#define LD64(a) IRExpr_Load(Iend_LE, Ity_I64, (a))
+#define LD32(a) IRExpr_Load(Iend_LE, Ity_I32, (a))
+#define BIN(op, a, b) IRExpr_Binop((op), (a), (b))
+
+/* mem, inline: is this access one pk_hier_dref_nocount would end at once
+ * (one line, the MRU line of its D1 set, no state change: read, or write
+ * to a dirty line), to the object instruction c touched last, counted in
+ * the counters c used last?  Then it is an L1 hit without a TLB lookup:
+ * counted here, no helper called.  Returns the I1 temp "fast". */
+/* f AND cond (flat IR: every operand an atom) */
+static IRTemp and_in(IRSB *out, IRTemp f, IRExpr *cond)
+{
+	IRTemp c = tmp(out, Ity_I1, cond);
+
+	return tmp(out, Ity_I1, BIN(Iop_And1, RD(f), RD(c)));
+}
+
+static IRTemp fast_path(IRSB *out, Code *c, IRExpr *ea, Int size, UInt kind)
+{
+	const struct pk_cache *d1 = &H->D1;
+	IRExpr *sh = IRExpr_Const(IRConst_U8((UChar)d1->line_bits));
+	IRTemp b1 = tmp(out, Ity_I64, BIN(Iop_Shr64, ea, sh));
+	IRTemp e = tmp(out, Ity_I64, BIN(Iop_Add64, ea, K64(size - 1)));
+	IRTemp b2 = tmp(out, Ity_I64, BIN(Iop_Shr64, RD(e), IRExpr_Const(IRConst_U8((UChar)d1->line_bits))));
+	IRTemp idx = tmp(out, Ity_I64, BIN(Iop_And64, RD(b1), K64(d1->sets_min_1)));
+	IRTemp off = tmp(out, Ity_I64, BIN(Iop_Mul64, RD(idx), K64((ULong)d1->assoc * sizeof(uint64_t))));
+	IRTemp ta = tmp(out, Ity_I64, BIN(Iop_Add64, RD(off), K64((HWord)d1->tags)));
+	IRTemp tag = tmp(out, Ity_I64, LD64(RD(ta)));
+	IRExpr *lhs = RD(tag), *rhs = RD(b1);
+	IRTemp f;
+
+	if (kind == K_READ)
+		lhs = RD(tmp(out, Ity_I64, BIN(Iop_And64, lhs, K64(~PK_TAG_DIRTY))));
+	else
+		rhs = RD(tmp(out, Ity_I64, BIN(Iop_Or64, rhs, K64(PK_TAG_DIRTY))));
+	f = tmp(out, Ity_I1, BIN(Iop_CmpEQ64, lhs, rhs));
+	f = and_in(out, f, BIN(Iop_CmpEQ64, RD(b1), RD(b2)));
+	/* the object: a in [last_lo, last_hi), its generation current */
+	IRTemp lo = tmp(out, Ity_I64, LD64(mkIRExpr_HWord((HWord)&c->last_lo)));
+	IRTemp hi = tmp(out, Ity_I64, LD64(mkIRExpr_HWord((HWord)&c->last_hi)));
+	IRTemp g1 = tmp(out, Ity_I32, LD32(mkIRExpr_HWord((HWord)&c->last_gen)));
+	IRTemp g2 = tmp(out, Ity_I32, LD32(mkIRExpr_HWord((HWord)&obj_gen)));
+
+	f = and_in(out, f, BIN(Iop_CmpLE64U, RD(lo), ea));
+	f = and_in(out, f, BIN(Iop_CmpLT64U, ea, RD(hi)));
+	f = and_in(out, f, BIN(Iop_CmpEQ32, RD(g1), RD(g2)));
+	/* the counters: those of (that object, load|store) */
+	IRTemp mc = tmp(out, Ity_I64, LD64(mkIRExpr_HWord((HWord)&c->fast_mc)));
+	IRTemp moa = tmp(out, Ity_I64, BIN(Iop_Add64, RD(mc), K64(__builtin_offsetof(MC, obj))));
+	IRTemp msa = tmp(out, Ity_I64, BIN(Iop_Add64, RD(mc), K64(__builtin_offsetof(MC, store))));
+	IRTemp mo = tmp(out, Ity_I32, LD32(RD(moa)));
+	IRTemp ms = tmp(out, Ity_I32, LD32(RD(msa)));
+	IRTemp lob = tmp(out, Ity_I32, LD32(mkIRExpr_HWord((HWord)&c->last_obj)));
+
+	f = and_in(out, f, BIN(Iop_CmpEQ32, RD(mo), RD(lob)));
+	f = and_in(out, f, BIN(Iop_CmpEQ32, RD(ms), IRExpr_Const(IRConst_U32(kind == K_WRITE ? 1 : 0))));
+	/* count it (adding 0 when not fast: the helper counts those) */
+	IRTemp one = tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, RD(f)));
+	ULong offs[2] = { __builtin_offsetof(MC, n), __builtin_offsetof(MC, lvl) };
+
+	for (Int k = 0; k < 2; k++) {
+		IRTemp a = tmp(out, Ity_I64, BIN(Iop_Add64, RD(mc), K64(offs[k])));
+		IRTemp v = tmp(out, Ity_I64, LD64(RD(a)));
+		IRTemp v1 = tmp(out, Ity_I64, BIN(Iop_Add64, RD(v), RD(one)));
+
+		addStmtToIRSB(out, IRStmt_Store(Iend_LE, RD(a), RD(v1)));
+	}
+	return f;
+}
+
 static void emit_acc(IRSB *out, Code *c, IRExpr *addr, Int size, UInt kind, IRExpr *guard)
 {
 	IRDirty *di;
@@ -618,8 +722,15 @@ static void emit_acc(IRSB *out, Code *c, IRExpr *addr, Int size, UInt kind, IREx
 	kz = (UWord)size | ((UWord)kind << 8);
 	di = unsafeIRDirty_0_N(3, "pkm_acc", VG_(fnptr_to_fnentry)(&pkm_acc),
 			       mkIRExprVec_3(mkIRExpr_HWord((HWord)c), addr, mkIRExpr_HWord(kz)));
-	if (guard)
+	if (guard) {
 		di->guard = guard;
+	} else if (mode == PKM_MEM && kind != K_MODIFY && isIRAtom(addr)) {
+		/* the counting is done before the helper would run: fine, the
+		 * helper only runs when the access was not counted */
+		IRTemp f = fast_path(out, c, addr, size, kind);
+
+		di->guard = IRExpr_RdTmp(tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, RD(f))));
+	}
 	addStmtToIRSB(out, IRStmt_Dirty(di));
 }
 
