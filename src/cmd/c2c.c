@@ -411,6 +411,12 @@ static int c2c_report(int argc, char **argv)
 		fprintf(stderr, "perfkit c2c: %s\n", pk_errmsg());
 		return 1;
 	}
+	if (strcmp(mp.mode, "c2c")) {
+		fprintf(stderr, "perfkit c2c: %s: recorded by perfkit mem record, which keeps no "
+			"per-line sharing (record with perfkit c2c record)\n", in);
+		memprof_release(&mp);
+		return 1;
+	}
 	if (mp.nthr < 2) {
 		printf("perfkit c2c: nothing shared: %s records a single thread (%s); false and true "
 		       "sharing need two or more\n", in, mp.cmd ? mp.cmd : "?");

@@ -68,6 +68,10 @@ one_line "a missing file" 1 "^perfkit c2c: cannot open '$T/none.c2c'" "$PERFKIT"
 one_line "mem report of a c2c recording" 1 "^perfkit mem: $T/fs.c2c: recorded by perfkit c2c record" \
 	"$PERFKIT" mem report -i "$T/fs.c2c"
 
+"$PERFKIT" mem record -o "$T/one.mem" -- "$EX/listchase" array 1000 1 >/dev/null 2>&1
+one_line "c2c report of a mem recording" 1 "^perfkit c2c: $T/one.mem: recorded by perfkit mem record" \
+	"$PERFKIT" c2c report -i "$T/one.mem"
+
 # the output-file rules: a planted link is not written through
 echo keep >"$T/victim"
 ln -s "$T/victim" "$T/link.c2c"
