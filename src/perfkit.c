@@ -51,6 +51,11 @@ static const struct cmd {
 	{ "funclatency", BPF_CMD(cmd_funclatency), "eBPF: latency histogram of a user function (uprobes)" },
 	{ "profile",     BPF_CMD(cmd_profile),     "eBPF: stack sampling, folded output for flame graphs" },
 	{ "tcplife",     BPF_CMD(cmd_tcplife),     "eBPF: TCP sessions with bytes and duration" },
+	{ "runqlat",     BPF_CMD(cmd_runqlat),     "eBPF: run queue (scheduler) latency histogram" },
+	{ "biosnoop",    BPF_CMD(cmd_biosnoop),    "eBPF: one line per block I/O with its latency" },
+	{ "offcputime",  BPF_CMD(cmd_offcputime),  "eBPF: off-CPU (blocked) time by stack, folded for flame graphs" },
+	{ "tcpconnect",  BPF_CMD(cmd_tcpconnect),  "eBPF: active TCP opens (connect) with both ports" },
+	{ "tcpaccept",   BPF_CMD(cmd_tcpaccept),   "eBPF: passive TCP opens (accept) with both ports" },
 };
 
 /* Levenshtein distance, for "did you mean" (names are short; capped). */

@@ -48,7 +48,7 @@
 #include "cgfile/cgfile.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "symbol/symbol.h"
 
 #include <errno.h>
@@ -128,7 +128,7 @@ static int cmp_line(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-static int width[CG_MAX_EVENTS];
+static int width[CGFILE_MAX_EVENTS];
 
 static void print_counts(const uint64_t *c, const int *show, int nshow, int dots)
 {
@@ -349,7 +349,7 @@ static int annotate_cg(int argc, char **argv)
 	if (*w)
 		fprintf(stderr, "perfkit annotate: warning: %s\n", w);
 
-	int show[CG_MAX_EVENTS], nshow = 0, rc = 0;
+	int show[CGFILE_MAX_EVENTS], nshow = 0, rc = 0;
 
 	if (show_s) {
 		char *s = xstrdup(show_s), *save = NULL;
@@ -363,7 +363,7 @@ static int annotate_cg(int argc, char **argv)
 				cgfile_free(cg);
 				return 2;
 			}
-			if (nshow < CG_MAX_EVENTS)
+			if (nshow < CGFILE_MAX_EVENTS)
 				show[nshow++] = e;
 		}
 		free(s);

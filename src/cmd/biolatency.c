@@ -194,7 +194,8 @@ int cmd_biolatency(int argc, char **argv)
 		if (o.time) {
 			char buf[16];
 			time_t t = time(NULL);
-			strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+			struct tm tm;
+			strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&t, &tm));
 			printf("%-8s\n", buf);
 		}
 		if (print_and_clear(fd, &o))

@@ -27,5 +27,10 @@ int cmd_biolatency(int argc, char **argv);
 int cmd_funclatency(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_tcplife(int argc, char **argv);
+int cmd_tcpconnect(int argc, char **argv);
+int cmd_tcpaccept(int argc, char **argv);
+int cmd_offcputime(int argc, char **argv);
+int cmd_runqlat(int argc, char **argv);
+int cmd_biosnoop(int argc, char **argv);
 
 #endif

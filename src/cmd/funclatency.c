@@ -177,7 +177,8 @@ static void print_hist(struct funclatency_bpf *skel, const struct funclatency_op
 	if (o->timestamp) {
 		char buf[16];
 		time_t t = time(NULL);
-		strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+		struct tm tm;
+		strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&t, &tm));
 		sb_addf(&sb, "%-8s\n", buf);
 	}
 	if (!o->lin_step)

@@ -39,7 +39,7 @@
 #include "bpf/opensnoop.h"
 #include "bpfutil/relpath.h"
 #include "bpfutil/setup.h"
-#include "bpfutil/tracefs.h"
+#include "tracefs/tracefs.h"
 #include "opensnoop.skel.h"
 
 struct opensnoop_opts {

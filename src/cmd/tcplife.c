@@ -95,9 +95,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*e))
 		return 0;
 	if (!inet_ntop(af, e->saddr, saddr, sizeof(saddr)))
-		strcpy(saddr, "?");
+		snprintf(saddr, sizeof(saddr), "?");
 	if (!inet_ntop(af, e->daddr, daddr, sizeof(daddr)))
-		strcpy(daddr, "?");
+		snprintf(daddr, sizeof(daddr), "?");
 	memcpy(comm, e->comm, TCPLIFE_TASK_COMM_LEN);
 	comm[TCPLIFE_TASK_COMM_LEN] = '\0';
 	char ecomm[4 * TCPLIFE_TASK_COMM_LEN + 1];   /* escaped: one line an event */
@@ -106,7 +106,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (o->time) {
 		char buf[16];
 		time_t t = time(NULL);
-		strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+		struct tm tm;
+		strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&t, &tm));
 		printf("%-8s ", buf);
 	}
 	if (o->timestamp)

@@ -914,27 +914,19 @@ static const VexCache *find_cache(const VexCacheInfo *ci, VexCacheKind kind, UIn
 	return NULL;
 }
 
-/* Make an auto-detected LL simulable the way cachegrind does: round the set
- * count down to a power of two and raise the associativity to keep the
- * size, then make the size an exact multiple of the sets. */
+/* Make an auto-detected LL simulable the way cachegrind does
+ * (pk_cache_geom_fix, cachesim.h). */
 static void fix_ll(Geom *g)
 {
-	ULong sets, p;
+	uint64_t size, assoc;
 
 	if (g->size <= 0 || g->assoc <= 0 || g->line <= 0)
 		return;
-	sets = (ULong)g->size / (ULong)(g->assoc * g->line);
-	if (sets == 0)
-		return;
-	if ((sets & (sets - 1)) == 0) {
-		g->size = g->line * g->assoc * (Long)sets;
-		return;
-	}
-	p = 1;
-	while (p * 2 <= sets)
-		p *= 2;
-	g->assoc = (Long)(0.5 + ((double)sets / (double)p) * (double)g->assoc);
-	g->size = g->line * g->assoc * (Long)p;
+	size = (uint64_t)g->size;
+	assoc = (uint64_t)g->assoc;
+	pk_cache_geom_fix(&size, &assoc, (uint64_t)g->line);
+	g->size = (Long)size;
+	g->assoc = (Long)assoc;
 }
 
 /* Host geometry as cachegrind reads it (CPUID through VEX), or its

@@ -15,7 +15,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "session/unwind.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "symbol/perfmap.h"
 #include "symbol/symbol.h"
 
@@ -794,7 +794,7 @@ unwind:
 	return n;
 }
 
-bool pk_sym_is_entry(const char *sym)
+bool session_sym_is_entry(const char *sym)
 {
 	static const char *const exact[] = {
 		"_start", "__libc_start_call_main", "_dl_start_user", "_dl_start", "clone", "clone3",
@@ -824,7 +824,7 @@ static void count_fp_chain(struct session *s, size_t n)
 	if (!outer)
 		return;   /* kernel only */
 	s->stats.nr_fp_chains++;
-	if (pk_sym_is_entry(outer->sym))
+	if (session_sym_is_entry(outer->sym))
 		return;
 	s->stats.nr_fp_broken++;
 	size_t k, nk = sizeof(s->broken_dsos) / sizeof(s->broken_dsos[0]);

@@ -44,7 +44,7 @@
  * garbage behind), and the samples show up as callerless roots.  The rule:
  * a frame-pointer chain (not DWARF, not truncated) with user frames is whole
  * when its outermost user frame is a program or thread entry
- * (pk_sym_is_entry: _start, __libc_start_main…, clone…, start_thread, …),
+ * (session_sym_is_entry: _start, __libc_start_main…, clone…, start_thread, …),
  * else broken.  When at least 20 such chains were seen, some are whole (so
  * the entries can be named at all: not a stripped or static program) and
  * at least 10 % are broken, session_process() adds one warning
@@ -124,7 +124,7 @@ struct session_stats {
  * whole user stack: _start, __libc_start_main (any version suffix),
  * __libc_start_call_main, _dl_start_user, clone, clone3, __clone*,
  * start_thread, thread_start, Go's runtime.goexit/rt0_go/mstart. */
-bool pk_sym_is_entry(const char *sym);
+bool session_sym_is_entry(const char *sym);
 
 struct session;
 

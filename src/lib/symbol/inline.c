@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "base/hashmap.h"
 
 #include <dwarf.h>
