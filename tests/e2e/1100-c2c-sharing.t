@@ -21,6 +21,17 @@ SRC=$TOP/examples/falseshare.c
 LA=$(grep -n 'the worker.s counter' "$SRC" | cut -d: -f1)
 LB=$(grep -n 'the main thread.s counter' "$SRC" | cut -d: -f1)
 
+# the examples themselves, natively: right results, usage errors
+expect "lockcount 1000 3 counts 3000" sh -c '[ "$("$1/lockcount" 1000 3)" = "lockcount: 3000" ]' sh "$EX"
+expect "listchase list and array sum alike" \
+	sh -c '[ "$("$1/listchase" list 1000 2 | cut -d" " -f2-)" = "$("$1/listchase" array 1000 2 | cut -d" " -f2-)" ]' sh "$EX"
+expect "readmostly runs" sh -c '"$1/readmostly" 1000 2 | grep -q "^readmostly: [0-9]"' sh "$EX"
+for p in "lockcount 0" "readmostly 1 0" "listchase bogus"; do
+	# shellcheck disable=SC2086
+	"$EX"/$p >/dev/null 2>&1
+	expect "$p: usage error (2)" test $? = 2
+done
+
 # table rows: "INDEX ADDRESS CLASS..." lines of the Shared Data Cache Line Table
 table() { sed -n '/Shared Data Cache Line Table/,/Shared Cache Line Distribution/p' "$1" | grep -E '^ +[0-9]+ +0x'; }
 
