@@ -107,7 +107,7 @@ static const HChar *const kind_name[] = { "heap", "global", "stack", "unknown" }
 typedef struct MC {
 	struct MC *next;
 	UInt obj, store;
-	ULong n, lvl[4], tlb[4];
+	ULong lvl[4], tlb[4];	/* accesses by serving level; of those, dTLB misses */
 } MC;
 
 /* one per instruction address (an OSet node, key ip) */
@@ -120,7 +120,12 @@ typedef struct {
 	 * allocated or freed since) */
 	Addr last_lo, last_hi;
 	UInt last_obj, last_gen;
-	MC *fast_mc;		/* mem: the counters of its last access */
+	/* mem, the inline count: per load (0) / store (1), the counters of
+	 * its last such access and its object's extent [flo, fhi), valid
+	 * while obj_gen is fgen */
+	MC *fmc[2];
+	Addr flo[2], fhi[2];
+	UInt fgen[2];
 	struct Line *last_line;	/* c2c: the line touched last (same rule), */
 	struct LThr *last_thr;	/* its thread record and */
 	struct LSite *last_site;	/* its site record */
@@ -188,7 +193,7 @@ static UInt n_live = 1;		/* 1 until the first thread creation */
 static ThreadId cur_tid = 1;
 static UInt stack_obj;
 static UInt obj_gen = 1;	/* bumped when heap blocks come or go */
-static MC no_mc = { NULL, ~0u, ~0u, 0, { 0 }, { 0 } };	/* never matches */
+static MC no_mc = { NULL, ~0u, ~0u, { 0 }, { 0 } };	/* never matches */
 
 static Line **ht;
 static ULong ht_mask, ht_n;
@@ -273,7 +278,11 @@ static Code *code_get(Addr ip)
 	c->mc = NULL;
 	c->last_lo = c->last_hi = 0;
 	c->last_gen = 0;
-	c->fast_mc = &no_mc;
+	for (Int k = 0; k < 2; k++) {
+		c->fmc[k] = &no_mc;
+		c->flo[k] = c->fhi[k] = 0;
+		c->fgen[k] = 0;
+	}
 	c->last_line = NULL;
 	c->last_thr = NULL;
 	c->last_site = NULL;
@@ -536,10 +545,12 @@ static void count_mem(Code *c, UInt obj, UInt kind, UInt lvl, UInt tlb)
 		m->next = c->mc;
 		c->mc = m;
 	}
-	m->n++;
-	m->lvl[lvl]++;
+	m->lvl[lvl]++;		/* n is their sum, made at output */
 	m->tlb[lvl] += tlb;
-	c->fast_mc = m;
+	c->fmc[st] = m;		/* obj is c's last object: its extent */
+	c->flo[st] = c->last_lo;
+	c->fhi[st] = c->last_hi;
+	c->fgen[st] = c->last_gen;
 }
 
 /* mem: a's object for instruction c, whose cached extent missed.  Heap
@@ -677,36 +688,25 @@ static IRTemp fast_path(IRSB *out, Code *c, IRExpr *ea, Int size, UInt kind)
 		rhs = RD(tmp(out, Ity_I64, BIN(Iop_Or64, rhs, K64(PK_TAG_DIRTY))));
 	f = tmp(out, Ity_I1, BIN(Iop_CmpEQ64, lhs, rhs));
 	f = and_in(out, f, BIN(Iop_CmpEQ64, RD(b1), RD(b2)));
-	/* the object: a in [last_lo, last_hi), its generation current */
-	IRTemp lo = tmp(out, Ity_I64, LD64(mkIRExpr_HWord((HWord)&c->last_lo)));
-	IRTemp hi = tmp(out, Ity_I64, LD64(mkIRExpr_HWord((HWord)&c->last_hi)));
-	IRTemp g1 = tmp(out, Ity_I32, LD32(mkIRExpr_HWord((HWord)&c->last_gen)));
+	/* the object and counters of this instruction's last access of this
+	 * kind: a in their extent, the generation current */
+	Int st = kind == K_WRITE;
+	IRTemp lo = tmp(out, Ity_I64, LD64(mkIRExpr_HWord((HWord)&c->flo[st])));
+	IRTemp hi = tmp(out, Ity_I64, LD64(mkIRExpr_HWord((HWord)&c->fhi[st])));
+	IRTemp g1 = tmp(out, Ity_I32, LD32(mkIRExpr_HWord((HWord)&c->fgen[st])));
 	IRTemp g2 = tmp(out, Ity_I32, LD32(mkIRExpr_HWord((HWord)&obj_gen)));
 
 	f = and_in(out, f, BIN(Iop_CmpLE64U, RD(lo), ea));
 	f = and_in(out, f, BIN(Iop_CmpLT64U, ea, RD(hi)));
 	f = and_in(out, f, BIN(Iop_CmpEQ32, RD(g1), RD(g2)));
-	/* the counters: those of (that object, load|store) */
-	IRTemp mc = tmp(out, Ity_I64, LD64(mkIRExpr_HWord((HWord)&c->fast_mc)));
-	IRTemp moa = tmp(out, Ity_I64, BIN(Iop_Add64, RD(mc), K64(__builtin_offsetof(MC, obj))));
-	IRTemp msa = tmp(out, Ity_I64, BIN(Iop_Add64, RD(mc), K64(__builtin_offsetof(MC, store))));
-	IRTemp mo = tmp(out, Ity_I32, LD32(RD(moa)));
-	IRTemp ms = tmp(out, Ity_I32, LD32(RD(msa)));
-	IRTemp lob = tmp(out, Ity_I32, LD32(mkIRExpr_HWord((HWord)&c->last_obj)));
-
-	f = and_in(out, f, BIN(Iop_CmpEQ32, RD(mo), RD(lob)));
-	f = and_in(out, f, BIN(Iop_CmpEQ32, RD(ms), IRExpr_Const(IRConst_U32(kind == K_WRITE ? 1 : 0))));
-	/* count it (adding 0 when not fast: the helper counts those) */
+	/* count it as an L1 hit (adding 0 when not: the helper counts it) */
+	IRTemp mc = tmp(out, Ity_I64, LD64(mkIRExpr_HWord((HWord)&c->fmc[st])));
 	IRTemp one = tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, RD(f)));
-	ULong offs[2] = { __builtin_offsetof(MC, n), __builtin_offsetof(MC, lvl) };
+	IRTemp a = tmp(out, Ity_I64, BIN(Iop_Add64, RD(mc), K64(__builtin_offsetof(MC, lvl))));
+	IRTemp v = tmp(out, Ity_I64, LD64(RD(a)));
+	IRTemp v1 = tmp(out, Ity_I64, BIN(Iop_Add64, RD(v), RD(one)));
 
-	for (Int k = 0; k < 2; k++) {
-		IRTemp a = tmp(out, Ity_I64, BIN(Iop_Add64, RD(mc), K64(offs[k])));
-		IRTemp v = tmp(out, Ity_I64, LD64(RD(a)));
-		IRTemp v1 = tmp(out, Ity_I64, BIN(Iop_Add64, RD(v), RD(one)));
-
-		addStmtToIRSB(out, IRStmt_Store(Iend_LE, RD(a), RD(v1)));
-	}
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, RD(a), RD(v1)));
 	return f;
 }
 
@@ -1055,7 +1055,8 @@ void pkm_fini(const HChar *path, const HChar *const *desc)
 			for (MC *m = c->mc; m; m = m->next) {
 				n_acc++;
 				VG_(fprintf)(fp, "acc %d %u %s %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
-					     code_id(c), m->obj, m->store ? "store" : "load", m->n,
+					     code_id(c), m->obj, m->store ? "store" : "load",
+					     m->lvl[0] + m->lvl[1] + m->lvl[2] + m->lvl[3],
 					     m->lvl[0], m->lvl[1], m->lvl[2], m->lvl[3],
 					     m->tlb[0], m->tlb[1], m->tlb[2], m->tlb[3]);
 			}
