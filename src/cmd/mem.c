@@ -25,6 +25,10 @@
  * misses at that level (default ll: accesses served by memory), for
  * `perfkit flamegraph`.
  *
+ * The threads of a program share one simulated hierarchy, run one at a time
+ * (no coherence: that is perfkit c2c's question).  Exec'd programs are not
+ * followed; a forked child writes FILE.pidN.
+ *
  * Exit status: record: CMD's (128+N for signal N), 127 when CMD is not
  * found, 1 when the run or the file failed; report: 0, 1 on a bad file;
  * 2 on a usage error.

@@ -137,7 +137,8 @@ const char *memprof_object_desc(const struct memprof *mp, int obj, char *buf, si
  * goes on and heap lines show as [unknown]).  The tool writes into a
  * private temporary folder; the file is read back whole (memprof_read, so
  * a cut file is never passed on) and copied to OUT through base/outfile
- * (temporary + rename, 0600, no planted link followed).  *status is
+ * (temporary + rename, 0600, no planted link followed); a forked child's
+ * own file (the tool writes it as OUT.pidN) is not kept.  *status is
  * waitpid()'s status of the program.  Returns 0; or -errno with one
  * pk_error() message: the tool not found (vgrun_find's), OUT not writable,
  * "valgrind could not run 'PROG': …" (Valgrind's last message line) when
