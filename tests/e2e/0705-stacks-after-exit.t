@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Symbols that outlive the process: perfkit profile samples a program that
-# spins 400 ms in spin_here() and exits; the tool prints seconds later,
+# spins 1 s in spin_here() and exits; the tool prints seconds later,
 # when /proc/PID/maps is gone, and still names its frames (main;spin_here)
 # from the snapshot taken while it ran (bpfutil/ustack.h).  Its binary is
 # a copy deleted once it has exited, so only symbols loaded while the
@@ -12,7 +12,7 @@ bpf_require
 cp "$PK_BUILD/tests/workloads/napper" "$T/spinx"
 
 if tracer_start "$T/out" "$T/err" "$PERFKIT" profile -f -F 199; then
-	"$T/spinx" 0 400 1 >"$T/pid"
+	"$T/spinx" 0 1000 1 >"$T/pid"
 	rm -f "$T/spinx"
 	sleep 0.5
 	tracer_stop

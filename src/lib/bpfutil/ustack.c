@@ -27,7 +27,9 @@ struct ustack_cache {
 	struct symcache *syms;
 	struct perfmap_cache *jit;
 	struct hashmap index;        /* pid (4 bytes) -> snapshot index + 1 */
-	struct hashmap files;        /* paths whose symbols were loaded */
+	struct hashmap files;        /* paths whose symbols were loaded or queued */
+	char **pending;              /* queued for loading (ustack_load_pending) */
+	size_t nr_pending, alloc_pending;
 	struct snapshot *snaps;
 	size_t nr, alloc, taken;
 	dev_t root_dev;
@@ -69,6 +71,9 @@ void ustack_cache_free(struct ustack_cache *c)
 	free(c->snaps);
 	hm_release(&c->index);
 	hm_release(&c->files);
+	for (size_t i = 0; i < c->nr_pending; i++)
+		free(c->pending[i]);
+	free(c->pending);
 	symcache_free(c->syms);
 	perfmap_cache_free(c->jit);
 	free(c);
@@ -81,6 +86,10 @@ void ustack_forget_processes(struct ustack_cache *c)
 	c->nr = 0;
 	hm_release(&c->index);
 	hm_init(&c->index);
+	for (size_t i = 0; i < c->nr_pending; i++)
+		symcache_resolve(c->syms, c->pending[i], 0, NULL, NULL);
+	while (c->nr_pending)
+		free(c->pending[--c->nr_pending]);
 	if (c->files.nr > USTACK_MAX_FILES) {
 		symcache_free(c->syms);
 		c->syms = symcache_new();
@@ -89,6 +98,16 @@ void ustack_forget_processes(struct ustack_cache *c)
 		perfmap_cache_free(c->jit);
 		c->jit = NULL;
 	}
+}
+
+bool ustack_load_pending(struct ustack_cache *c)
+{
+	if (!c->nr_pending)
+		return false;
+	char *path = c->pending[--c->nr_pending];   /* newest first: likeliest to exit soon */
+	symcache_resolve(c->syms, path, 0, NULL, NULL);
+	free(path);
+	return true;
 }
 
 size_t ustack_snapshots(const struct ustack_cache *c)
@@ -133,6 +152,12 @@ int ustack_snapshot(struct ustack_cache *c, int pid)
 
 	if (err)
 		return err;
+	if (!pm.nr) {
+		/* a zombie's maps read empty (its mm is gone): keep the
+		 * snapshot taken while it ran */
+		procmaps_release(&pm);
+		return pk_error(ESRCH, "process %d has exited (no mappings)", pid);
+	}
 	snprintf(root, sizeof(root), "/proc/%d/root", pid);
 	if (stat(root, &st) == 0 && (st.st_dev != c->root_dev || st.st_ino != c->root_ino))
 		own_root = true;
@@ -151,11 +176,18 @@ int ustack_snapshot(struct ustack_cache *c, int pid)
 		else
 			sb_addstr(&p, m->path);
 		files[i] = sb_detach(&p, NULL);
-		/* load the file's symbols now, while the path opens */
+		/* its symbols loaded soon, while the path opens (queued, so
+		 * that reading the maps of the next processes is not held up
+		 * by a large file) */
 		int created;
 		hm_upsert(&c->files, files[i], strlen(files[i]), &created);
-		if (created)
-			symcache_resolve(c->syms, files[i], m->pgoff, NULL, NULL);
+		if (created) {
+			if (c->nr_pending == c->alloc_pending) {
+				c->alloc_pending = c->alloc_pending ? 2 * c->alloc_pending : 64;
+				c->pending = xrealloc(c->pending, c->alloc_pending * sizeof(*c->pending));
+			}
+			c->pending[c->nr_pending++] = xstrdup(files[i]);
+		}
 	}
 	struct snapshot *s = find(c, pid, true);
 	snapshot_release(s);
