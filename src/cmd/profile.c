@@ -321,6 +321,7 @@ static int run_continuous(struct profile_bpf *skel, const struct profile_opts *o
 	struct cont cs = { .host = "" };
 	unsigned long long end = o->duration > 0 ? bpfk_now_ns() + (unsigned long long)(o->duration * 1e9) : 0;
 	int err = 0, seen_fd = bpf_map__fd(skel->maps.pid_seen);
+	double renew = 0;
 
 	if (gethostname(cs.host, sizeof(cs.host) - 1))
 		snprintf(cs.host, sizeof(cs.host), "unknown");
@@ -348,9 +349,12 @@ static int run_continuous(struct profile_bpf *skel, const struct profile_opts *o
 		if (err)
 			goto out;
 		/* the snapshots go after each interval (memory stays bounded),
-		 * the symbols stay (ustack.h); every process is announced
+		 * the symbols every 10 minutes (ustack.h); every process is announced
 		 * again, so the live ones get new snapshots */
-		ustack_forget_processes(*cache);
+		renew += o->interval;
+		ustack_forget_processes(*cache, renew >= 600);   /* symbols too every 10 min */
+		if (renew >= 600)
+			renew = 0;
 		clear_map(seen_fd, sizeof(__u32));
 	}
 	fprintf(stderr, "perfkit profile: %llu files written to %s (%zu kept)\n", cs.nr_written,

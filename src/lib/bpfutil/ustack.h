@@ -11,7 +11,8 @@
  *   - the file itself when the process sees the same root as we do;
  *   - /proc/PID/root/FILE when it has its own root (a container), so the
  *     container's binaries, not the host's files of the same name, are read;
- *   - /proc/PID/map_files/START-END for a file deleted while mapped.
+ *   - /proc/PID/map_files/START-END for a file deleted or replaced while
+ *     mapped.
  * ustack_load_pending() loads one queued file (the newest first) and says
  * whether it did: the tools call it between ring-buffer batches, so that
  * reading the maps of many new processes is never held up by a large
@@ -40,9 +41,14 @@
  * Memory grows with the processes snapshotted and the files loaded; a
  * long-running tool calls ustack_forget_processes() now and then (profile
  * --continuous: after each interval's file), which drops every snapshot and
- * keeps the symbols of the files loaded, unless more than USTACK_MAX_FILES
- * distinct paths were loaded (containers' /proc/PID/root/... paths differ
- * per process): then the symbols go too.  Nothing is printed; errors are swallowed into
+ * keeps the symbols of the files loaded, unless asked to drop them too or
+ * more than USTACK_MAX_FILES distinct files were loaded.
+ *
+ * Files are told apart by identity (device, inode, mtime of the file
+ * mapped, read through /proc/PID/map_files): a binary rebuilt at the same
+ * path while the tool runs is another file, read through map_files while
+ * its process lives, so old and new code are each named from their own
+ * symbols.  Without map_files (no CAP_SYS_ADMIN) files go by name.  Nothing is printed; errors are swallowed into
  * "[unknown]" frames, which is what the tools show.
  */
 #ifndef PERFKIT_BPFUTIL_USTACK_H
@@ -59,9 +65,9 @@ struct ustack_cache;
 struct ustack_cache *ustack_cache_new(void);
 void ustack_cache_free(struct ustack_cache *c);
 
-#define USTACK_MAX_FILES 2048
+#define USTACK_MAX_FILES 512
 
-void ustack_forget_processes(struct ustack_cache *c);
+void ustack_forget_processes(struct ustack_cache *c, bool symbols_too);
 
 /* (Re)read pid's mappings and load their files' symbols.  0, or -errno
  * (-ESRCH: gone, or a zombie whose maps read empty) with a pk_error()
