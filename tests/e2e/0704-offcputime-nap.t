@@ -35,12 +35,14 @@ else
 fi
 
 # bcc's layout, for one process (-p): frames, "-  comm (pid)", microseconds
-"$NAP" 300 50 2 >"$T/pid" &
+# (napper naps 300 ms 20 times: some naps fall inside the second traced)
+"$NAP" 300 10 20 >"$T/pid" &
 napid=$!
 for i in $(seq 50); do [ -s "$T/pid" ] && break; sleep 0.05; done
 if tracer_start "$T/out2" "$T/err2" "$PERFKIT" offcputime -p "$napid" -U; then
-	wait $napid
+	sleep 1.2
 	tracer_stop
+	kill $napid; wait $napid 2>/dev/null
 	sed 's/^/# /' "$T/out2" | head -20
 	expect 'default layout: user frames, then "-  comm (pid)" and a count' \
 		awk -v p="$napid" '/^    nap_here$/ { f = 1 } f && $0 ~ "^    -  +napper \\(" p "\\)$" { g = 1; next }
