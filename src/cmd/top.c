@@ -33,7 +33,7 @@
 #include "session/session.h"
 #include "annotate/annotate.h"
 #include "base/arena.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "tui/tui.h"
 
 #include <dirent.h>

@@ -44,7 +44,7 @@
  * Names: perf.data is read with raw symbol names (one reading feeds both
  * the model and annotate's builder, which looks names up in the ELF file);
  * the page shows them demangled as the session's symbol cache would
- * (pk_demangle, perf's default flags) unless so.no_demangle.
+ * (sym_demangle, perf's default flags) unless so.no_demangle.
  *
  * The page (page.js): a flame graph or icicle in #pk-graph (frames
  * .pk-fr, data-node = tree index; click zooms, Escape or #pk-reset goes
