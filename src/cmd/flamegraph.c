@@ -159,7 +159,8 @@ static bool is_perf_data(const char *path)
  * feed the folded text to the graph.  The counts are the samples' periods:
  * *unit (unit_size bytes) gets what they count (collapse_count_unit: "ns"
  * for cpu-clock), the graph's count name unless --countname gives one. */
-static int add_perf_data(struct flame_input *in, const char *path, char *unit, size_t unit_size)
+static int add_perf_data(struct flame_input *in, const char *path, const void *prefix, size_t prefix_len,
+			 char *unit, size_t unit_size)
 {
 	struct folded f;
 	struct folded_sorted sorted;
@@ -171,11 +172,10 @@ static int add_perf_data(struct flame_input *in, const char *path, char *unit, s
 
 	memset(&co, 0, sizeof(co));
 	folded_init(&f);
-	if (!strcmp(path, "-") && lseek(0, 0, SEEK_SET) < 0) {
-		folded_release(&f);
-		return pk_error(ESPIPE, "perf.data on stdin must be a regular file (it is read with seeks)");
-	}
-	ret = collapse_file_info(path, &co, &f, &info);
+	if (prefix)   /* a pipe: the stream from its first bytes on */
+		ret = collapse_stream_info(0, "<stdin>", prefix, prefix_len, &co, &f, &info);
+	else
+		ret = collapse_file_info(path, &co, &f, &info);
 	if (!ret) {
 		char buf[128];
 		snprintf(unit, unit_size, "%s", collapse_count_unit(info.event, buf, sizeof(buf)));
@@ -202,6 +202,58 @@ static int add_perf_data(struct flame_input *in, const char *path, char *unit, s
 	size_t len;
 	char *buf = sb_detach(&sb, &len);
 
+	flame_input_add_owned(in, buf, len);
+	return 0;
+}
+
+static bool stdin_seekable(void)
+{
+	struct stat st;
+
+	return fstat(0, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Read up to n bytes (fewer only at the end of the stream). */
+static int read_upto(int fd, unsigned char *buf, size_t n, size_t *got)
+{
+	*got = 0;
+	while (*got < n) {
+		ssize_t k = read(fd, buf + *got, n - *got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return pk_error(errno, "<stdin>: read error: %s", strerror(errno));
+		if (k == 0)
+			break;
+		*got += (size_t)k;
+	}
+	return 0;
+}
+
+/* Folded text on a pipe: the prefix already read, then the rest. */
+static int add_stream_text(struct flame_input *in, const unsigned char *prefix, size_t prefix_len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+
+	sb_add(&sb, prefix, prefix_len);
+	for (;;) {
+		ssize_t k;
+
+		sb_grow(&sb, 1 << 16);
+		k = read(0, sb.buf + sb.len, 1 << 16);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			sb_release(&sb);
+			return pk_error(errno, "<stdin>: read error: %s", strerror(errno));
+		}
+		if (k == 0)
+			break;
+		sb_setlen(&sb, sb.len + (size_t)k);
+	}
+	char *buf = sb_detach(&sb, &len);
 	flame_input_add_owned(in, buf, len);
 	return 0;
 }
@@ -540,7 +592,7 @@ int cmd_flamegraph(int argc, char **argv)
 		o.palette = &pal;
 	}
 	if (rec_path[0]) {
-		if (add_perf_data(&in, rec_path, unit, sizeof(unit)) < 0) {
+		if (add_perf_data(&in, rec_path, NULL, 0, unit, sizeof(unit)) < 0) {
 			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 			ret = 1;
 			goto out;
@@ -550,10 +602,29 @@ int cmd_flamegraph(int argc, char **argv)
 		const char *path = i < nargs ? argv[i] : "-";
 		size_t first = in.nr;
 
+		if (!strcmp(path, "-") && !stdin_seekable()) {
+			/* a pipe: its first bytes say perf.data or folded text */
+			unsigned char pre[8];
+			size_t got = 0;
+			int rd = read_upto(0, pre, sizeof(pre), &got);
+
+			if (!rd && got == 8 && !memcmp(pre, "PERFILE2", 8))
+				rd = add_perf_data(&in, path, pre, got, unit, sizeof(unit));
+			else if (!rd)
+				rd = add_stream_text(&in, pre, got);
+			if (rd < 0) {
+				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+				ret = 1;
+				goto out;
+			}
+			if (i >= nargs)
+				break;
+			continue;
+		}
 		if (is_perf_data(path)) {
 			/* read as perf.data straight away: not split into lines
 			 * first (that held the whole file in memory) */
-			if (add_perf_data(&in, path, unit, sizeof(unit)) < 0) {
+			if (add_perf_data(&in, path, NULL, 0, unit, sizeof(unit)) < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 				ret = 1;
 				goto out;
@@ -568,7 +639,7 @@ int cmd_flamegraph(int argc, char **argv)
 		if (in.nr > first && in.lines[first].len >= 8 &&
 		    !memcmp(in.lines[first].s, "PERFILE2", 8)) {
 			in.nr = first; /* not folded text: read it as perf.data */
-			if (add_perf_data(&in, path, unit, sizeof(unit)) < 0) {
+			if (add_perf_data(&in, path, NULL, 0, unit, sizeof(unit)) < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 				ret = 1;
 				goto out;

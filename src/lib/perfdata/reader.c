@@ -758,6 +758,12 @@ static int read_stream(struct pd_file *f, int fd, const void *prefix, size_t pre
 	if (!err && m.len >= 8 && rd64(m.buf) != PD_MAGIC && rd64(m.buf) != PD_MAGIC_SWAPPED)
 		err = pk_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0, expected \"PERFILE2\")",
 			       f->path);
+	/* and the header's size: a stream that is no perf.data after its
+	 * magic is refused before it is read to its end */
+	if (!err && m.len >= 16 && rd64(m.buf) == PD_MAGIC && rd64(m.buf + 8) != PD_PIPE_HEADER_SIZE &&
+	    rd64(m.buf + 8) != PD_HEADER_SIZE)
+		err = pk_error(EINVAL, "%s: bad header (size field %llu at offset 8; expected 16 or 104)",
+			       f->path, (unsigned long long)rd64(m.buf + 8));
 	if (!err && m.len >= 16)
 		err = read_all(f, fd, &m);
 	if (err) {

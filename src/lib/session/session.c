@@ -444,6 +444,24 @@ int session_open(struct session **out, const char *path, const struct session_op
 	return 0;
 }
 
+int session_open_stream(struct session **out, const char *name, int fd, const void *prefix,
+			size_t prefix_len, const struct session_opts *opts)
+{
+	struct session *s;
+	int err;
+
+	*out = NULL;
+	s = xcalloc(1, sizeof(*s));
+	err = pd_open_stream(&s->f, name, fd, prefix, prefix_len);
+	if (err) {
+		free(s);
+		return err;
+	}
+	session_init(s, opts);
+	*out = s;
+	return 0;
+}
+
 int session_open_attrs(struct session **out, const char *name, const struct perf_event_attr *attrs,
 		       const char *const *names, size_t nr, const struct session_opts *opts)
 {

@@ -133,6 +133,11 @@ typedef int (*session_sample_fn)(const struct pk_sample *s, void *arg);
 /* Open PATH (see pd_open for errors). opts may be NULL. */
 int session_open(struct session **out, const char *path, const struct session_opts *opts);
 
+/* Open a stream (a pipe: `cat perf.data |`, `perf record -o - |`) whose
+ * first prefix_len bytes the caller read already (pd_open_stream). */
+int session_open_stream(struct session **out, const char *name, int fd, const void *prefix,
+			size_t prefix_len, const struct session_opts *opts);
+
 /* A session fed with records in memory (session_feed): nr events with
  * these attrs and perf's names (NULL: default names); name is used in
  * messages.  The events' sample ids, needed with several events, are
