@@ -38,7 +38,9 @@ static int collapse_perfdata(const char *path, struct ps_collapser *c, const str
 
 	if (ret)
 		return ret;
+	psc_set_stable_names(c, true);   /* the session's names live as long as it */
 	ret = session_process(s, on_sample, c);
+	psc_set_stable_names(c, false);
 	session_close(s);
 	return ret;
 }
@@ -161,7 +163,9 @@ static int collapse_perfdata_stream(const unsigned char magic[8], struct ps_coll
 
 	if (ret)
 		return ret;
+	psc_set_stable_names(c, true);   /* the session's names live as long as it */
 	ret = session_process(s, on_sample, c);
+	psc_set_stable_names(c, false);
 	session_close(s);
 	return ret;
 }
