@@ -280,6 +280,19 @@ static void decay_rows(struct top *t)
 		t->rows[n++] = r;
 	}
 	t->nr_rows = n;
+	/* names of rows long decayed (addresses of short-lived processes)
+	 * would pile up: keep only the live rows' names */
+	if (t->strings.nr > 4 * n + 1024) {
+		struct hashmap live;
+
+		hm_init(&live);
+		for (size_t i = 0; i < n; i++) {
+			t->rows[i].dso = hm_intern(&live, t->rows[i].dso, strlen(t->rows[i].dso));
+			t->rows[i].sym = hm_intern(&live, t->rows[i].sym, strlen(t->rows[i].sym));
+		}
+		hm_release(&t->strings);
+		t->strings = live;
+	}
 }
 
 /* Resolve the records drained since the last refresh in top's session. */

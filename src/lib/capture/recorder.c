@@ -12,7 +12,7 @@
 #include "base/strbuf.h"
 #include "event/event.h"
 #include "event/tracepoint.h"
-#include "symbol/symbol.h"
+#include "symbol/buildid.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -135,111 +135,14 @@ static void note_dso(struct recorder *r, const char *path)
 	}
 }
 
-/* NT_GNU_BUILD_ID of the running kernel from /sys/kernel/notes. */
-static int kernel_build_id(uint8_t *id, size_t idsize)
-{
-	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	uint8_t buf[4096];
-	ssize_t n = read(fd, buf, sizeof(buf));
-	close(fd);
-	size_t off = 0;
-	while (n > 0 && off + 12 <= (size_t)n) {
-		uint32_t namesz, descsz, type;
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		size_t name_off = off + 12;
-		size_t desc_off = name_off + ((namesz + 3) & ~3u);
-		size_t next = desc_off + ((descsz + 3) & ~3u);
-		if (next > (size_t)n || next <= off)
-			break;
-		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && !memcmp(buf + name_off, "GNU", 4)) {
-			size_t l = descsz < idsize ? descsz : idsize;
-			memcpy(id, buf + desc_off, l);
-			return (int)l;
-		}
-		off = next;
-	}
-	return -ENODATA;
-}
-
-/* The [vdso] is the kernel's, the same in every process: like perf
- * record, save this process's copy in perf's build-id cache
- * (~/.debug/[vdso]/<build-id>/vdso and ~/.debug/.build-id/xx/<rest>), where
- * perf report and perfkit report look for it, and return its build-id
- * (its size, or 0 when there is none or no cache could be written). */
-static int save_vdso(uint8_t *id, size_t idsize)
-{
-	const char *home = getenv("HOME");
-	FILE *maps = fopen("/proc/self/maps", "r");
-	unsigned long lo = 0, hi = 0;
-	char line[512];
-	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT, hex = STRBUF_INIT, path = STRBUF_INIT;
-	int n = 0, fd;
-
-	if (!maps)
-		return 0;
-	while (fgets(line, sizeof(line), maps))
-		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
-			break;
-	fclose(maps);
-	if (!home || !*home || !lo || hi <= lo || hi - lo > (1u << 20))
-		return 0;
-	sb_addf(&dir, "%s/.debug/[vdso]", home);
-	sb_addf(&tmp, "%s/.vdso.XXXXXX", dir.buf);
-	char *parent = xstrdup(dir.buf);
-	*strrchr(parent, '/') = '\0';
-	mkdir(parent, 0755);
-	free(parent);
-	mkdir(dir.buf, 0755);
-	fd = mkstemp(tmp.buf);
-	if (fd < 0)
-		goto out;
-	bool ok = write(fd, (const void *)lo, hi - lo) == (ssize_t)(hi - lo);
-	close(fd);
-	n = ok ? sym_read_build_id(tmp.buf, id, idsize) : 0;
-	if (n <= 0) {
-		n = 0;
-		unlink(tmp.buf);
-		goto out;
-	}
-	for (int i = 0; i < n; i++)
-		sb_addf(&hex, "%02x", id[i]);
-	sb_addf(&path, "%s/%s", dir.buf, hex.buf);
-	mkdir(path.buf, 0755);
-	sb_addstr(&path, "/vdso");
-	if (access(path.buf, R_OK) == 0 || rename(tmp.buf, path.buf) != 0)
-		unlink(tmp.buf);
-	/* perf finds cached files through ~/.debug/.build-id/xx/<rest> */
-	sb_reset(&path);
-	sb_addf(&path, "%s/.debug/.build-id", home);
-	mkdir(path.buf, 0755);
-	sb_addf(&path, "/%.2s", hex.buf);
-	mkdir(path.buf, 0755);
-	sb_addf(&path, "/%s", hex.buf + 2);
-	sb_reset(&tmp);
-	sb_addf(&tmp, "../../[vdso]/%s/vdso", hex.buf);
-	if (symlink(tmp.buf, path.buf) != 0) {
-		/* already there */
-	}
-out:
-	sb_release(&dir);
-	sb_release(&tmp);
-	sb_release(&hex);
-	sb_release(&path);
-	return n;
-}
-
 static void add_build_ids(struct recorder *r)
 {
 	uint8_t id[20];
-	int n = kernel_build_id(id, sizeof(id));
+	int n = bid_kernel(id, sizeof(id));
 	if (n > 0)
 		pd_writer_add_build_id(r->w, PERF_RECORD_MISC_KERNEL, UINT32_MAX, id, (size_t)n,
 				       "[kernel.kallsyms]");
-	n = save_vdso(id, sizeof(id));
+	n = bid_save_vdso(id, sizeof(id));
 	if (n > 0)
 		pd_writer_add_build_id(r->w, PERF_RECORD_MISC_USER, UINT32_MAX, id, (size_t)n, "[vdso]");
 	for (size_t i = 0; i < r->dsos.nr; i++) {

@@ -16,6 +16,7 @@
 #include "base/strbuf.h"
 #include "session/unwind.h"
 #include "stack/inline.h"
+#include "symbol/buildid.h"
 #include "symbol/perfmap.h"
 #include "symbol/symbol.h"
 
@@ -313,26 +314,19 @@ static bool dso_has_no_file(const char *name)
 static void find_vdso_image(struct session *s)
 {
 	const struct pd_file *f = s->f;
-	const char *home = getenv("HOME");
+	struct strbuf path = STRBUF_INIT;
 
-	if (!home || !*home)
-		return;
 	for (size_t i = 0; i < f->nr_build_ids; i++) {
 		const struct pd_build_id *b = &f->build_ids[i];
-		struct strbuf path = STRBUF_INIT;
 
 		if (strcmp(b->filename, "[vdso]") || !b->size)
 			continue;
-		sb_addf(&path, "%s/.debug/[vdso]/", home);
-		for (unsigned j = 0; j < b->size && j < sizeof(b->data); j++)
-			sb_addf(&path, "%02x", b->data[j]);
-		sb_addstr(&path, "/vdso");
-		if (access(path.buf, R_OK) == 0) {
+		if (bid_vdso_path(b->data, b->size < sizeof(b->data) ? b->size : sizeof(b->data), &path) == 0) {
 			s->vdso_image = sb_detach(&path, NULL);
 			return;
 		}
-		sb_release(&path);
 	}
+	sb_release(&path);
 }
 
 static void do_mmap(struct session *s, const struct perf_event_header *h, const uint8_t *p)
@@ -606,11 +600,7 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 
 static bool same_bid(const char *path, const struct pd_build_id *b)
 {
-	uint8_t id[64];
-	int n = sym_read_build_id(path, id, sizeof(id));
-
-	/* perf pads SHA-1 ids to 20 bytes; compare what was recorded */
-	return n > 0 && (size_t)n >= b->size && !memcmp(id, b->data, b->size);
+	return bid_matches(path, b->data, b->size);
 }
 
 /* The file to read for dso: the DSO itself when its build-id is the one
@@ -625,12 +615,11 @@ static const char *dso_file(struct session *s, const char *dso, bool deleted)
 	struct hm_entry *e = hm_upsert(&s->dsofiles, &dso, sizeof(dso), &created);
 	const struct hm_entry *be;
 	const struct pd_build_id *b;
-	const char *res = dso, *home;
+	const char *res = dso;
 	struct strbuf hex = STRBUF_INIT, cand = STRBUF_INIT;
 
 	if (!created)
 		return *(const char *)e->val.ptr ? e->val.ptr : NULL;
-	home = getenv("HOME");
 	be = hm_find(&s->bids, dso, strlen(dso));
 	b = be ? be->val.ptr : NULL;
 	if (deleted && !(b && b->size >= 2)) {
@@ -639,20 +628,9 @@ static const char *dso_file(struct session *s, const char *dso, bool deleted)
 			"its symbols are shown as [unknown]", dso);
 	} else if (b && b->size >= 2 && !same_bid(dso, b)) {
 		res = NULL;
-		for (unsigned i = 0; i < b->size; i++)
-			sb_addf(&hex, "%02x", b->data[i]);
-		for (int k = 0; k < 3 && !res; k++) {
-			sb_reset(&cand);
-			if (k < 2 && (!home || !*home))
-				continue;
-			if (k < 2)
-				sb_addf(&cand, "%s/.debug/.build-id/%.2s/%s%s", home, hex.buf, hex.buf + 2,
-					k == 0 ? "/elf" : "");
-			else
-				sb_addf(&cand, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex.buf, hex.buf + 2);
-			if (same_bid(cand.buf, b))
-				res = intern(s, cand.buf, cand.len);
-		}
+		bid_hex(&hex, b->data, b->size);
+		if (bid_find(b->data, b->size, &cand) == 0)
+			res = intern(s, cand.buf, cand.len);
 		if (!res) {
 			s->nr_replaced++;
 			pk_warn("%s: %s (build-id %s; no copy in ~/.debug or /usr/lib/debug): "
@@ -1274,6 +1252,12 @@ void session_trim(struct session *s)
 	free(live);
 	/* the unwinder's map list may name a freed group's generation: rebuilt
 	 * on next use (generations are never reused) */
+	/* /tmp/perf-PID.map lookups are remembered per process, also for the
+	 * many that have none: start afresh once they pile up */
+	if (perfmap_cache_nr(s->jit) > 1024) {
+		perfmap_cache_free(s->jit);
+		s->jit = NULL;
+	}
 }
 
 void session_close(struct session *s)
