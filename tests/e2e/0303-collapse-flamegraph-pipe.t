@@ -35,11 +35,11 @@ expect "no temporary file left in TMPDIR" test -z "$(ls -A "$TMPDIR")"
 
 if have strace; then
 	cat "$T/f.data" | strace -f -qq -o "$T/trace" -e trace=open,openat,creat "$PERFKIT" collapse >/dev/null 2>&1
-	grep -E 'O_WRONLY|O_RDWR|O_CREAT|creat\(' "$T/trace" | grep -v '= -1' >"$T/writes" || true
+	grep -E '^[0-9]+ +((open|openat)\(.*(O_WRONLY|O_RDWR|O_CREAT)|creat\()' "$T/trace" | grep -v '= -1' >"$T/writes" || true
 	diag "$(head -3 "$T/writes")"
 	expect "collapse on a pipe opens no file for writing" test ! -s "$T/writes"
 	cat "$T/f.data" | strace -f -qq -o "$T/trace2" -e trace=open,openat,creat "$PERFKIT" flamegraph - >/dev/null 2>&1
-	grep -E 'O_WRONLY|O_RDWR|O_CREAT|creat\(' "$T/trace2" | grep -v '= -1' >"$T/writes2" || true
+	grep -E '^[0-9]+ +((open|openat)\(.*(O_WRONLY|O_RDWR|O_CREAT)|creat\()' "$T/trace2" | grep -v '= -1' >"$T/writes2" || true
 	expect "flamegraph on a pipe opens no file for writing" test ! -s "$T/writes2"
 else
 	skip "strace not installed"
