@@ -51,6 +51,8 @@
 #include "bpfutil/setup.h"
 #include "bpfutil/ustack.h"
 #include "export/export.h"
+#include "capture/capture.h"
+#include "symbol/perfmap.h"
 #include "symbol/symbol.h"
 #include "profile.skel.h"
 
@@ -508,11 +510,14 @@ int cmd_profile(int argc, char **argv)
 		attr.type = PERF_TYPE_SOFTWARE;
 		attr.config = PERF_COUNT_SW_CPU_CLOCK;
 		attr.sample_period = 1000000000ULL / (unsigned long long)o.freq;  /* ns */
-		fds[cpu] = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		fds[cpu] = cap_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fds[cpu] < 0) {
-			if (errno == ENODEV)   /* offline CPU */
+			int oerr = -fds[cpu];
+
+			fds[cpu] = -1;
+			if (oerr == ENODEV)   /* offline CPU */
 				continue;
-			bpfk_error(errno, "opening cpu-clock perf event (needs CONFIG_PERF_EVENTS=y)");
+			bpfk_error(oerr, "opening cpu-clock perf event (needs CONFIG_PERF_EVENTS=y)");
 			goto fail;
 		}
 		links[cpu] = bpf_program__attach_perf_event(skel->progs.do_sample, fds[cpu]);
