@@ -71,9 +71,9 @@ if [ -n "$OLD" ]; then
 	measure "$OLD" old "${OLD_DURATION:-$DURATION}"
 	for ((i = 0; i < new_n && i < old_n; i++)); do
 		eval "o=\$old_w$i n=\$new_w$i"
-		awk -v o="$o" -v n="$n" -v i=$i 'BEGIN { printf "window %d: old/new %.1fx\n", i, (n > 0 ? o / n : 0) }'
+		awk -v o="$o" -v n="$n" -v i=$i 'BEGIN { printf "window %d: old/new %.1fx\n", i, (0 < n ? o / n : 0) }'
 	done
-	awk -v o="$old_mean" -v n="$new_mean" 'BEGIN { printf "mean cpu/refresh: new %.2f ms, old %.2f ms, old/new %.1fx\n", n, o, (n > 0 ? o / n : 0) }'
+	awk -v o="$old_mean" -v n="$new_mean" 'BEGIN { printf "mean cpu/refresh: new %.2f ms, old %.2f ms, old/new %.1fx\n", n, o, (0 < n ? o / n : 0) }'
 else
 	echo "mean cpu/refresh: new $new_mean ms"
 fi
