@@ -4,7 +4,7 @@
  * folded stacks; a drop-in for FlameGraph's stackcollapse-perf.pl.
  */
 #include "cmd/cmds.h"
-#include "stack/collapse.h"
+#include "format/collapse.h"
 #include "stack/folded.h"
 #include "base/error.h"
 #include "base/parse.h"

@@ -24,7 +24,7 @@
 #include "base/parse.h"
 #include "base/strbuf.h"
 #include "flame/flame.h"
-#include "stack/collapse.h"
+#include "format/collapse.h"
 
 static const char usage_text[] =
 	"usage: perfkit flamegraph [options] [FILE...] > graph.svg\n"
@@ -266,7 +266,7 @@ static void report_ignored(const struct flame_input *in, const struct flame_stat
 	for (size_t k = 0; k < shown; k++) {
 		const struct flame_line *l = &in->lines[st->ignored_at[k]];
 
-		fprintf(stderr, "%s line %zu ", k ? "," : "", st->ignored_at[k] + 1);
+		fprintf(stderr, "%s line %zu ", k ? "," : "", flame_input_lineno(in, st->ignored_at[k]));
 		if (!l->len) {
 			fputs("(empty)", stderr);
 			continue;
@@ -432,6 +432,8 @@ int cmd_flamegraph(int argc, char **argv)
 	struct flame_stats st;
 
 	flame_input_init(&in);
+	if (!o.flamechart)
+		flame_input_merge(&in);   /* memory by distinct stacks, not lines */
 	if (nameattr_file) {
 		if (flame_nameattr_load(&na, nameattr_file) < 0) {
 			flame_nameattr_release(&na);
@@ -475,8 +477,8 @@ int cmd_flamegraph(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-		if (in.nr > first && in.lines[first].len >= 8 &&
-		    !memcmp(in.lines[first].s, "PERFILE2", 8)) {
+		if (in.perfdata || (!in.merge && in.nr > first && in.lines[first].len >= 8 &&
+				    !memcmp(in.lines[first].s, "PERFILE2", 8))) {
 			in.nr = first; /* not folded text: read it as perf.data */
 			if (add_perf_data(&in, path, unit, sizeof(unit)) < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
@@ -491,6 +493,7 @@ int cmd_flamegraph(int argc, char **argv)
 	if (unit[0] && !countname_set)
 		o.countname = unit;
 	memset(&st, 0, sizeof(st));
+	flame_input_finish(&in);
 	ret = flame_render(&in, &o, &out, &st);
 	if (st.ignored)
 		report_ignored(&in, &st);

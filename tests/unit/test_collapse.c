@@ -17,7 +17,7 @@
 #include "base/error.h"
 #include "base/strbuf.h"
 #include "perfdata/perfdata.h"
-#include "stack/collapse.h"
+#include "format/collapse.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

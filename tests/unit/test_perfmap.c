@@ -17,7 +17,7 @@
 #include "base/error.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
-#include "stack/collapse.h"
+#include "format/collapse.h"
 #include "stack/folded.h"
 #include "symbol/perfmap.h"
 

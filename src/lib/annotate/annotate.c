@@ -154,7 +154,7 @@ static struct pbuild *pbuild_new(const struct ann_filter *f, const char *event)
 }
 
 /* One builder per event, in order of first sample. */
-struct mbuild {
+struct ann_builder {
 	const struct ann_filter *filt;
 	struct pbuild **b;
 	size_t n;
@@ -165,7 +165,7 @@ static int add_sample(struct pbuild *b, const struct pk_sample *s);
 
 static int on_sample(const struct pk_sample *s, void *arg)
 {
-	struct mbuild *m = arg;
+	struct ann_builder *m = arg;
 	struct pbuild *b = m->last;
 
 	if (!b || (b->event != s->event && strcmp(b->event, s->event))) {
@@ -286,14 +286,26 @@ static size_t event_rank(const struct pd_file *pf, const char *ev)
 	return (size_t)-1;
 }
 
-int ann_profiles_build(struct session *s, const struct ann_filter *f, struct ann_profile ***out,
+struct ann_builder *ann_builder_new(const struct ann_filter *f)
+{
+	struct ann_builder *m = xcalloc(1, sizeof(*m));
+
+	m->filt = f;
+	return m;
+}
+
+void ann_builder_add(struct ann_builder *b, const struct pk_sample *s)
+{
+	on_sample(s, b);
+}
+
+int ann_builder_finish(struct ann_builder *bld, const struct pd_file *pf, struct ann_profile ***out,
 		       size_t *nr)
 {
-	struct mbuild m = { .filt = f };
-	int rc = session_process(s, on_sample, &m);
-	const struct pd_file *pf = session_file(s);
+	struct ann_builder m = *bld;
 	struct ann_profile **v = xcalloc(m.n ? m.n : 1, sizeof(*v));
 
+	free(bld);
 	/* the file's event order (perf's evsel order); stable otherwise */
 	for (size_t i = 1; i < m.n; i++)
 		for (size_t j = i; j > 0 && event_rank(pf, m.b[j]->event) <
@@ -306,14 +318,28 @@ int ann_profiles_build(struct session *s, const struct ann_filter *f, struct ann
 	for (size_t i = 0; i < m.n; i++)
 		v[i] = pbuild_finish(m.b[i]);
 	free(m.b);
+	*out = v;
+	*nr = m.n;
+	return 0;
+}
+
+int ann_profiles_build(struct session *s, const struct ann_filter *f, struct ann_profile ***out,
+		       size_t *nr)
+{
+	struct ann_builder *m = ann_builder_new(f);
+	int rc = session_process(s, on_sample, m);
+	struct ann_profile **v;
+	size_t n;
+
+	ann_builder_finish(m, session_file(s), &v, &n);
 	if (rc < 0) {
-		for (size_t i = 0; i < m.n; i++)
+		for (size_t i = 0; i < n; i++)
 			ann_profile_free(v[i]);
 		free(v);
 		return rc;
 	}
 	*out = v;
-	*nr = m.n;
+	*nr = n;
 	return 0;
 }
 

@@ -93,6 +93,16 @@ void ann_profile_free(struct ann_profile *p);
  * *out (malloc'd array of *nr profiles, each freed with ann_profile_free). */
 int ann_profiles_build(struct session *s, const struct ann_filter *f, struct ann_profile ***out,
 		       size_t *nr);
+/* The same, fed by a caller's own pass over the samples (report --html):
+ * a builder, each sample of a session opened with demangling off, then the
+ * profiles in pf's event order (the builder is freed). */
+struct ann_builder;
+struct pd_file;
+struct pk_sample;
+struct ann_builder *ann_builder_new(const struct ann_filter *f);
+void ann_builder_add(struct ann_builder *b, const struct pk_sample *s);
+int ann_builder_finish(struct ann_builder *b, const struct pd_file *pf, struct ann_profile ***out,
+		       size_t *nr);
 
 /* One decoded instruction of a view. */
 struct ann_insn {

@@ -168,7 +168,14 @@ int bpfk_load_attach(struct bpf_object_skeleton *skeleton, const char *attach_wh
 
 	if (err)
 		return bpfk_error(err, "loading BPF programs");
-	if (attach_what && (err = bpf_object__attach_skeleton(skeleton))) {
+	return attach_what ? bpfk_attach(skeleton, attach_what) : 0;
+}
+
+int bpfk_attach(struct bpf_object_skeleton *skeleton, const char *attach_what)
+{
+	int err = bpf_object__attach_skeleton(skeleton);
+
+	if (err) {
 		struct strbuf what = STRBUF_INIT;
 
 		sb_addf(&what, "attaching %s", attach_what);

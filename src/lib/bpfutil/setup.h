@@ -73,6 +73,9 @@ struct bpf_object_skeleton;
 struct bpf_map;
 int bpfk_start(int verbose, const char *category, const char *name, const char *why);
 int bpfk_load_attach(struct bpf_object_skeleton *skeleton, const char *attach_what);
+/* The attach half alone, for a tool that fills maps between load and
+ * attach (execsnoop -c): bpfk_error(err, "attaching " ATTACH_WHAT). */
+int bpfk_attach(struct bpf_object_skeleton *skeleton, const char *attach_what);
 struct ring_buffer *bpfk_ring_new(struct bpf_map *map, int (*fn)(void *ctx, void *data, size_t size),
 				  void *ctx);
 

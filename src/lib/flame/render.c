@@ -776,8 +776,9 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		if (r->has2 && fabs(r->s2 - r->s1) > maxdelta)
 			maxdelta = fabs(r->s2 - r->s1);
 	}
+	ignored += in->dropped_bad;   /* merge mode: invalid lines only counted */
 	if (st) {
-		st->lines = in->nr;
+		st->lines = flame_input_nlines(in);
 		st->ignored = ignored;
 		st->total = time;
 		st->frames = 0;
@@ -787,11 +788,12 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		free(recs);
 		free(fr);
 		pk_arena_release(&A);
-		no_data_svg(out, o, in->nr, ignored);
-		if (!in->nr)
+		size_t nl = flame_input_nlines(in);
+		no_data_svg(out, o, nl, ignored);
+		if (!nl)
 			return pk_error(ENODATA, "no stack counts found in the input: it is empty");
 		return pk_error(ENODATA, "no stack counts found in the input (%zu lines, %zu invalid)",
-				in->nr, ignored);
+				nl, ignored);
 	}
 	double timemax = time;
 
