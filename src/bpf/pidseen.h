@@ -34,7 +34,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 64 * 1024);
+	__uint(max_entries, 256 * 1024);
 } pid_events SEC(".maps");
 
 static __always_inline void pid_seen_note(__u32 tgid)

@@ -938,12 +938,15 @@ static void print_result(const struct bench_opts *o, int i, const struct result 
 		printf("    (at the floor: Linux counts perfkit's own %.1f MiB until the child execs)",
 		       o->rss_floor / MIB);
 	printf("\n");
-	if (o->metric == M_CPU) {
+	{
+		/* user+sys of every run (wait4), whatever the metric */
 		const char *cu = unit_for(o, r->cs.mean, &sc);
 		int cd = !strcmp(cu, "s") ? 3 : 1;
-		printf("  CPU (mean ± σ):      %6.*f %s ± %5.*f %s    user+sys, the verdict's metric\n",
-		       cd, r->cs.mean * sc, cu, cd, r->cs.stddev * sc, cu);
-	} else if (o->metric == M_INS) {
+		printf("  CPU (mean ± σ):      %6.*f %s ± %5.*f %s    user+sys%s\n",
+		       cd, r->cs.mean * sc, cu, cd, r->n >= 2 ? r->cs.stddev * sc : 0, cu,
+		       o->metric == M_CPU ? ", the verdict's metric" : "");
+	}
+	if (o->metric == M_INS) {
 		printf("  Instructions:        %.0f ± %.0f (mean ± σ), %s, the verdict's metric\n",
 		       r->is.mean, r->is.stddev,
 		       o->ins_sim ? "simulated (perfkit's Valgrind tool)" : "counted (instructions:u)");
@@ -1313,7 +1316,7 @@ static void print_summary(const struct bench_opts *o, struct result *res, const 
 		else
 			printf("    %.2f times %s '%s'\n", m->ratio.ratio, than, label(r));
 		if (m->have_test)
-			printf("      95%% CI [%.3f, %.3f], Welch's t-test p = %.3g, Mann-Whitney U p = %.3g\n",
+			printf("      95%% CI [%.3f, %.3f], Welch's t-test p = %.3g (the verdict's), Mann-Whitney U p = %.3g\n",
 			       m->ratio.ci_lo, m->ratio.ci_hi, m->welch.p, m->mw.p);
 		const char *vl = o->metric == M_CPU ? "verdict on CPU time" :
 				 o->metric == M_INS ? "verdict on instructions" : "verdict";
@@ -1324,8 +1327,22 @@ static void print_summary(const struct bench_opts *o, struct result *res, const 
 		else
 			printf("      %s: no significant difference at 95 %% between '%s' and '%s'%s\n",
 			       vl, label(r), label(f), m->verdict == ST_V_SMALL ? " (below the minimum effect)" : "");
-		if (m->have_test && m->disagree)
-			fputs(ALIGN_NOTE, stdout);
+		if (m->have_test && m->disagree) {
+			/* the smallest p Mann-Whitney can give with these run
+			 * counts: every run of one below every run of the other */
+			size_t na = m->na, nb = m->nb, nt = na + nb;
+			double *sep = xmalloc(nt * sizeof(double));
+			struct st_test floor;
+			for (size_t k = 0; k < nt; k++)
+				sep[k] = (double)k;
+			st_mann_whitney(sep, na, sep + na, nb, &floor);
+			free(sep);
+			if (m->mw.p >= ALPHA && floor.p >= ALPHA)
+				printf("      (the verdict follows Welch's t-test; with %zu and %zu runs Mann-Whitney U cannot\n"
+				       "      fall below p = %.3g whatever the times: more runs (-r) let it)\n", na, nb, floor.p);
+			else
+				fputs(ALIGN_NOTE, stdout);
+		}
 		if (o->metric != M_CPU && c->cpu.have_test && c->cpu.have_ratio)
 			printf("      CPU (user+sys): %.2f ± %.2f times, 95%% CI [%.3f, %.3f], p = %.3g: %s\n",
 			       c->cpu.ratio.ratio, c->cpu.ratio.sigma, c->cpu.ratio.ci_lo, c->cpu.ratio.ci_hi,
@@ -2334,6 +2351,9 @@ int cmd_bench(int argc, char **argv)
 			rc = 1;
 		} else if (bp.done) {
 			print_profile(&o, res, &bp);
+		} else if (o.profile_dir) {
+			printf(" \nProfiles of every measured run are in %s/ (the comparison of functions is\n"
+			       "made for two commands: OLD and NEW).\n", o.profile_dir);
 		}
 		fflush(stdout);
 		if (rc) {

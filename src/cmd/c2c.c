@@ -412,6 +412,12 @@ static int c2c_report(int argc, char **argv)
 		fprintf(stderr, "perfkit c2c: %s\n", pk_errmsg());
 		return 1;
 	}
+	if (strcmp(mp.mode, "c2c")) {
+		fprintf(stderr, "perfkit c2c: %s: recorded by perfkit mem record, which keeps no "
+			"per-line sharing (record with perfkit c2c record)\n", in);
+		memprof_release(&mp);
+		return 1;
+	}
 	if (mp.nthr < 2) {
 		printf("perfkit c2c: nothing shared: %s records a single thread (%s); false and true "
 		       "sharing need two or more\n", in, mp.cmd ? mp.cmd : "?");
@@ -501,6 +507,25 @@ static int c2c_report(int argc, char **argv)
 		printf("  %5zu  %7" PRIu64 "  %#18" PRIx64 "  %s  %s\n", i, l->transfers, l->addr,
 		       memprof_class_name(memprof_classify(l)),
 		       memprof_object_desc(&mp, l->obj, obj, sizeof(obj)));
+		if (mp.obj[l->obj].kind == MP_HEAP) {	/* the allocation stack */
+			const struct mp_stack *st = &mp.stack[mp.obj[l->obj].stack];
+			int site = memprof_alloc_site(&mp, mp.obj[l->obj].stack), on = 0;
+
+			printf("  allocated at:");
+			for (size_t k = 0; k < st->n; k++) {
+				char src[256];
+
+				on |= st->codes[k] == site;
+				if (!on)
+					continue;
+				printf(" %s%s (%s)", k && on > 1 ? "<- " : "", mp.code[st->codes[k]].fn,
+				       memprof_srcline(&mp, st->codes[k], src, sizeof(src)));
+				on = 2;
+				if (!strcmp(mp.code[st->codes[k]].fn, "main"))
+					break;
+			}
+			printf("\n");
+		}
 		printf("  -------------------------------------------------------------\n");
 		for (size_t k = 0; k < nr; k++) {
 			const struct mp_code *c = &mp.code[r[k].code];

@@ -33,6 +33,7 @@
 
 #include "base/error.h"
 #include "base/hashmap.h"
+#include "base/outfile.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
 #include "session/session.h"
@@ -40,6 +41,7 @@
 
 #include <unistd.h>
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -221,7 +223,52 @@ static int cmp_mrows(const void *a, const void *b)
 }
 
 /* Several files per side: the noise-aware table. */
-static void print_event_multi(struct devent *ev, size_t na, size_t nb, bool share, double min_effect)
+static void json_d(struct strbuf *sb, double v, bool valid)
+{
+	if (valid && isfinite(v))
+		sb_addf(sb, "%.10g", v);
+	else
+		sb_addstr(sb, "null");
+}
+
+/* One event's rows as a JSON object, appended to js. */
+static void json_event(struct strbuf *js, const struct devent *ev, const struct mrow *m, size_t na,
+		       size_t nb, bool share, double min_effect)
+{
+	sb_addstr(js, js->buf[js->len - 1] != '[' ? ",\n {\"event\": \"" : "\n {\"event\": \"");
+	sb_add_json(js, ev->name, strlen(ev->name));
+	sb_addf(js, "\", \"files_old\": %zu, \"files_new\": %zu, \"values\": \"%s\", \"test\": \"welch\", "
+		"\"fdr\": \"benjamini-hochberg\", \"alpha\": 0.05, \"min_effect\": %g, \"rows\": [",
+		na, nb, share ? "share_percent" : "percent_of_old_mean_total", min_effect);
+	for (size_t i = 0; i < ev->nr; i++) {
+		const struct st_set_row *q = &m[i].x;
+
+		sb_addstr(js, i ? ",\n  {\"dso\": \"" : "\n  {\"dso\": \"");
+		sb_add_json(js, m[i].r->dso, strlen(m[i].r->dso));
+		sb_addstr(js, "\", \"symbol\": \"");
+		sb_add_json(js, m[i].r->sym + 1, strlen(m[i].r->sym + 1));
+		sb_addf(js, "\", \"kernel\": %s, \"before\": ", m[i].r->sym[0] == 'k' ? "true" : "false");
+		json_d(js, q->mean_a, true);
+		sb_addstr(js, ", \"after\": ");
+		json_d(js, q->mean_b, true);
+		sb_addstr(js, ", \"change\": ");
+		json_d(js, q->diff, true);
+		sb_addstr(js, ", \"change_ci95\": [");
+		json_d(js, q->diff_lo, true);
+		sb_addstr(js, ", ");
+		json_d(js, q->diff_hi, true);
+		sb_addstr(js, "], \"p\": ");
+		json_d(js, q->p, q->tested);
+		sb_addstr(js, ", \"q\": ");
+		json_d(js, q->q, q->tested);
+		sb_addf(js, ", \"significant\": %s, \"kind\": \"%s\"}", q->significant ? "true" : "false",
+			q->kind == ST_SET_NEW ? "new" : q->kind == ST_SET_GONE ? "gone" : "both");
+	}
+	sb_addstr(js, ev->nr ? "\n ]}" : "]}");
+}
+
+static void print_event_multi(struct devent *ev, size_t na, size_t nb, bool share, double min_effect,
+			      struct strbuf *js)
 {
 	size_t w = na + nb, nsig = 0;
 	double mean_old = 0;
@@ -248,6 +295,8 @@ static void print_event_multi(struct devent *ev, size_t na, size_t nb, bool shar
 		nsig += x[i].significant;
 	}
 	qsort(m, ev->nr, sizeof(*m), cmp_mrows);
+	if (js)
+		json_event(js, ev, m, na, nb, share, min_effect);
 	printf("# Event '%s'\n#\n", ev->name);
 	printf("# %zu OLD files, %zu NEW files; self period as %% of %s\n", na, nb,
 	       share ? "each file's own total (shares)" : "OLD's mean total");
@@ -301,7 +350,7 @@ static void print_warnings(void)
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: perfkit diff [OLD.data [NEW.data]]\n"
-		    "       perfkit diff [--share] [--min-effect PTS] OLD1 OLD2 … -- NEW1 NEW2 …\n"
+		    "       perfkit diff [--share] [--min-effect PTS] [--json FILE] OLD1 OLD2 … -- NEW1 NEW2 …\n"
 		    "  Compare two perf.data files by shared object and symbol, like perf diff:\n"
 		    "  Baseline = the symbol's share of OLD's samples, Delta Abs = NEW %% - OLD %%.\n"
 		    "  Defaults: perf.data.old and perf.data.\n"
@@ -317,6 +366,7 @@ int cmd_diff(int argc, char **argv)
 		{ "stdio", no_argument, NULL, 'S' },
 		{ "share", no_argument, NULL, 's' },
 		{ "min-effect", required_argument, NULL, 'e' },
+		{ "json", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -324,6 +374,8 @@ int cmd_diff(int argc, char **argv)
 	struct diff d = { 0 };
 	int c, ret = 0;
 	bool share = false, multi = false;
+	const char *json = NULL;
+	struct strbuf js = STRBUF_INIT;
 	double min_effect = 0.5;
 	const char **fv = files;
 	size_t na = 1;
@@ -341,6 +393,7 @@ int cmd_diff(int argc, char **argv)
 		switch (c) {
 		case 'S': break;
 		case 's': share = true; break;
+		case 'j': json = optarg; break;
 		case 'e':
 			if (pk_parse_double("--min-effect", optarg, 0, HUGE_VAL, &min_effect)) {
 				fprintf(stderr, "perfkit diff: %s\n", pk_errmsg());
@@ -368,6 +421,10 @@ int cmd_diff(int argc, char **argv)
 		}
 		goto read;
 	}
+	if (json) {
+		fprintf(stderr, "perfkit diff: --json needs several files per side: OLD1 … -- NEW1 …\n");
+		return 2;
+	}
 	d.nfiles = 2;
 	if (argc - optind > 2) {
 		fprintf(stderr, "perfkit diff: unexpected argument '%s'\n", argv[optind + 2]);
@@ -381,6 +438,8 @@ int cmd_diff(int argc, char **argv)
 		files[1] = argv[optind + 1];
 	}
 read:
+	if (json)
+		sb_addstr(&js, "{\"events\": [");
 	hm_init(&d.strings);
 	for (d.file = 0; d.file < d.nfiles; d.file++) {
 		struct session *s;
@@ -402,7 +461,7 @@ read:
 	}
 	for (size_t i = 0; i < d.nr_ev && multi; i++) {
 		if (d.ev[i].seen[0])
-			print_event_multi(&d.ev[i], na, d.nfiles - na, share, min_effect);
+			print_event_multi(&d.ev[i], na, d.nfiles - na, share, min_effect, json ? &js : NULL);
 		else
 			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in the OLD files\n",
 				d.ev[i].name);
@@ -418,6 +477,25 @@ read:
 		fprintf(stderr, "perfkit diff: warning: none of the files has samples\n");
 	else if (!d.nr_ev)
 		fprintf(stderr, "perfkit diff: warning: neither '%s' nor '%s' has samples\n", files[0], files[1]);
+	if (json) {
+		struct outfile of;
+		int err;
+
+		/* {"events": [ … ]} written whole or not at all */
+		sb_addstr(&js, "]}\n");
+		if ((err = of_open(&of, json)) == 0) {
+			if (fwrite(js.buf, 1, js.len, of.f) != js.len) {
+				of_abort(&of);
+				err = pk_error(EIO, "cannot write '%s'", json);
+			} else {
+				err = of_commit(&of);
+			}
+		}
+		if (err) {
+			fprintf(stderr, "perfkit diff: %s\n", pk_errmsg());
+			ret = 1;
+		}
+	}
 out:
 	for (size_t i = 0; i < d.nr_ev; i++) {
 		hm_release(&d.ev[i].rows);
@@ -426,6 +504,7 @@ out:
 		free(d.ev[i].r);
 		free(d.ev[i].ftotal);
 	}
+	sb_release(&js);
 	if (fv != files)
 		free(fv);
 	free(d.ev);

@@ -11,6 +11,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <sys/stat.h>
@@ -23,6 +25,7 @@
 #include "base/outfile.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
+#include "capture/recorder.h"
 #include "flame/flame.h"
 #include "format/collapse.h"
 
@@ -155,7 +158,8 @@ static bool is_perf_data(const char *path)
  * feed the folded text to the graph.  The counts are the samples' periods:
  * *unit (unit_size bytes) gets what they count (collapse_count_unit: "ns"
  * for cpu-clock), the graph's count name unless --countname gives one. */
-static int add_perf_data(struct flame_input *in, const char *path, char *unit, size_t unit_size)
+static int add_perf_data(struct flame_input *in, const char *path, const void *prefix, size_t prefix_len,
+			 char *unit, size_t unit_size)
 {
 	struct folded f;
 	struct folded_sorted sorted;
@@ -167,11 +171,10 @@ static int add_perf_data(struct flame_input *in, const char *path, char *unit, s
 
 	memset(&co, 0, sizeof(co));
 	folded_init(&f);
-	if (!strcmp(path, "-") && lseek(0, 0, SEEK_SET) < 0) {
-		folded_release(&f);
-		return pk_error(ESPIPE, "perf.data on stdin must be a regular file (it is read with seeks)");
-	}
-	ret = collapse_file_info(path, &co, &f, &info);
+	if (prefix)   /* a pipe: the stream from its first bytes on */
+		ret = collapse_stream_info(0, "<stdin>", prefix, prefix_len, &co, &f, &info);
+	else
+		ret = collapse_file_info(path, &co, &f, &info);
 	if (!ret) {
 		char buf[128];
 		snprintf(unit, unit_size, "%s", collapse_count_unit(info.event, buf, sizeof(buf)));
@@ -202,6 +205,58 @@ static int add_perf_data(struct flame_input *in, const char *path, char *unit, s
 	return 0;
 }
 
+static bool stdin_seekable(void)
+{
+	struct stat st;
+
+	return fstat(0, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Read up to n bytes (fewer only at the end of the stream). */
+static int read_upto(int fd, unsigned char *buf, size_t n, size_t *got)
+{
+	*got = 0;
+	while (*got < n) {
+		ssize_t k = read(fd, buf + *got, n - *got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return pk_error(errno, "<stdin>: read error: %s", strerror(errno));
+		if (k == 0)
+			break;
+		*got += (size_t)k;
+	}
+	return 0;
+}
+
+/* Folded text on a pipe: the prefix already read, then the rest. */
+static int add_stream_text(struct flame_input *in, const unsigned char *prefix, size_t prefix_len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+
+	sb_add(&sb, prefix, prefix_len);
+	for (;;) {
+		ssize_t k;
+
+		sb_grow(&sb, 1 << 16);
+		k = read(0, sb.buf + sb.len, 1 << 16);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			sb_release(&sb);
+			return pk_error(errno, "<stdin>: read error: %s", strerror(errno));
+		}
+		if (k == 0)
+			break;
+		sb_setlen(&sb, sb.len + (size_t)k);
+	}
+	char *buf = sb_detach(&sb, &len);
+	flame_input_add_owned(in, buf, len);
+	return 0;
+}
+
 /* Write data to path whole or not at all (base/outfile.h: a temporary file
  * renamed into place; /dev/stdout, FIFOs and symlinks written through). */
 static int write_atomic(const char *path, const char *data, size_t len)
@@ -215,20 +270,54 @@ static int write_atomic(const char *path, const char *data, size_t len)
 	return of_commit(&of);
 }
 
+static volatile sig_atomic_t rec_signal, rec_sigchld;
+
+static void on_rec_signal(int sig)
+{
+	rec_signal = sig;
+}
+
+static void on_rec_sigchld(int sig)
+{
+	(void)sig;
+	rec_sigchld = 1;
+}
+
 /*
  * "flamegraph -o OUT -- CMD ARGS": record CMD with call chains into a
  * private temporary perf.data (perfkit record's defaults: cpu-clock,
- * 999 Hz), which the caller draws and removes.  Returns the command's exit
- * status (>= 0), or -1 when nothing was recorded (record said why).
+ * 999 Hz) through capture/recorder.h, which the caller draws and removes.
+ * Returns the command's exit status (>= 0), or -1 (or -status) when
+ * nothing was recorded (said why).
  */
 static int record_command(int argc, char **argv, const char *callgraph, char *dir, size_t dirsize,
 			  char *path, size_t pathsize)
 {
-	char cg[64];
 	const char *tmpdir = getenv("TMPDIR");
+	struct recorder_opts ro;
+	struct recorder r;
+	struct recorder_result res;
+	sigset_t mask, oldmask;
+	struct sigaction sa, old_int, old_term, old_chld;
 	char **rargv;
-	int st;
+	int st = -1, rc;
 
+	memset(&ro, 0, sizeof(ro));
+	ro.callgraph = 1;
+	if (!strncmp(callgraph, "dwarf", 5) && (!callgraph[5] || callgraph[5] == ',')) {
+		uint64_t sz = 8192;
+
+		if (callgraph[5] && pk_parse_u64("--call-graph dwarf,SIZE", callgraph + 6, 1, 65528, &sz)) {
+			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+			return -2;
+		}
+		ro.callgraph = 2;
+		ro.stack_size = (uint32_t)((sz + 7) & ~7ULL);
+	} else if (strcmp(callgraph, "fp")) {
+		fprintf(stderr, "perfkit flamegraph: --call-graph '%s' is not supported (fp or dwarf[,SIZE])\n",
+			callgraph);
+		return -2;
+	}
 	snprintf(dir, dirsize, "%s/perfkit-flame.XXXXXX", tmpdir && *tmpdir && strlen(tmpdir) < 32 ? tmpdir : "/tmp");
 	if (!mkdtemp(dir)) {
 		fprintf(stderr, "perfkit flamegraph: cannot create a temporary folder '%s': %s\n", dir, strerror(errno));
@@ -236,22 +325,72 @@ static int record_command(int argc, char **argv, const char *callgraph, char *di
 		return -1;
 	}
 	snprintf(path, pathsize, "%s/perf.data", dir);
-	rargv = xcalloc((size_t)argc + 6, sizeof(*rargv));
+	ro.output = path;
+	ro.cmd = argv;
+	/* the header's command line: what perfkit record would have been given */
+	rargv = xcalloc((size_t)argc + 4, sizeof(*rargv));
 	rargv[0] = (char *)"perfkit record";
-	snprintf(cg, sizeof(cg), "--call-graph=%s", callgraph);
-	rargv[1] = cg;
-	rargv[2] = (char *)"-o";
-	rargv[3] = path;
-	rargv[4] = (char *)"--";
+	rargv[1] = (char *)(ro.callgraph == 2 ? "--call-graph=dwarf" : "-g");
+	rargv[2] = (char *)"--";
 	for (int i = 0; i < argc; i++)
-		rargv[5 + i] = argv[i];
-	optind = 0; /* glibc: reinitialise getopt for record's parser */
-	st = cmd_record(argc + 5, rargv);
+		rargv[3 + i] = argv[i];
+	ro.argc = argc + 3;
+	ro.argv = rargv;
+
+	/* as record: SIGINT/SIGTERM/SIGCHLD blocked except while waiting */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, &oldmask);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_rec_signal;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sa.sa_handler = on_rec_sigchld;
+	sigaction(SIGCHLD, &sa, &old_chld);
+	ro.got_signal = &rec_signal;
+	ro.got_sigchld = &rec_sigchld;
+	ro.oldmask = &oldmask;
+
+	rc = recorder_prepare(&r, &ro);
+	if (r.user_only)
+		fprintf(stderr, "perfkit flamegraph: kernel.perf_event_paranoid=%d: sampling user space only; "
+			"run as root or lower it to sample the kernel too\n", cap_paranoid());
+	if (rc) {
+		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+		st = -1;
+		goto out;
+	}
+	rc = recorder_start(&r);
+	if (rc) {
+		fprintf(stderr, "perfkit flamegraph: cannot run '%s': %s\n", argv[0], strerror(rc));
+		st = -127;
+		goto out;
+	}
+	rc = recorder_run(&r);
+	rc = recorder_finish(&r, rc, &res);
+	if (rc && !(res.disk_full && (!res.finish_err || res.finish_err == -ENOSPC ||
+				      res.finish_err == -EDQUOT))) {
+		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+		st = -1;
+		goto out;
+	}
+	if (r.lost)
+		fprintf(stderr, "perfkit flamegraph: warning: %" PRIu64 " samples lost (ring buffer full)\n", r.lost);
+	fprintf(stderr, "[ perfkit record: %" PRIu64 " samples, %" PRIu64 " lost ]\n", r.samples, r.lost);
+	st = r.have_status ? recorder_exit_status(r.status) : 0;
+out:
+	recorder_release(&r);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	free(rargv);
-	if (access(path, R_OK) < 0) {
+	if (st < 0) {
+		unlink(path);
 		rmdir(dir);
 		path[0] = dir[0] = '\0';
-		return st > 1 ? -st : -1; /* record said why; keep its status (127: cannot run) */
 	}
 	return st;
 }
@@ -452,7 +591,7 @@ int cmd_flamegraph(int argc, char **argv)
 		o.palette = &pal;
 	}
 	if (rec_path[0]) {
-		if (add_perf_data(&in, rec_path, unit, sizeof(unit)) < 0) {
+		if (add_perf_data(&in, rec_path, NULL, 0, unit, sizeof(unit)) < 0) {
 			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 			ret = 1;
 			goto out;
@@ -462,10 +601,29 @@ int cmd_flamegraph(int argc, char **argv)
 		const char *path = i < nargs ? argv[i] : "-";
 		size_t first = in.nr;
 
+		if (!strcmp(path, "-") && !stdin_seekable()) {
+			/* a pipe: its first bytes say perf.data or folded text */
+			unsigned char pre[8];
+			size_t got = 0;
+			int rd = read_upto(0, pre, sizeof(pre), &got);
+
+			if (!rd && got == 8 && !memcmp(pre, "PERFILE2", 8))
+				rd = add_perf_data(&in, path, pre, got, unit, sizeof(unit));
+			else if (!rd)
+				rd = add_stream_text(&in, pre, got);
+			if (rd < 0) {
+				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+				ret = 1;
+				goto out;
+			}
+			if (i >= nargs)
+				break;
+			continue;
+		}
 		if (is_perf_data(path)) {
 			/* read as perf.data straight away: not split into lines
 			 * first (that held the whole file in memory) */
-			if (add_perf_data(&in, path, unit, sizeof(unit)) < 0) {
+			if (add_perf_data(&in, path, NULL, 0, unit, sizeof(unit)) < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 				ret = 1;
 				goto out;
@@ -480,7 +638,7 @@ int cmd_flamegraph(int argc, char **argv)
 		if (in.perfdata || (!in.merge && in.nr > first && in.lines[first].len >= 8 &&
 				    !memcmp(in.lines[first].s, "PERFILE2", 8))) {
 			in.nr = first; /* not folded text: read it as perf.data */
-			if (add_perf_data(&in, path, unit, sizeof(unit)) < 0) {
+			if (add_perf_data(&in, path, NULL, 0, unit, sizeof(unit)) < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 				ret = 1;
 				goto out;

@@ -25,6 +25,10 @@
  * misses at that level (default ll: accesses served by memory), for
  * `perfkit flamegraph`.
  *
+ * The threads of a program share one simulated hierarchy, run one at a time
+ * (no coherence: that is perfkit c2c's question).  Exec'd programs are not
+ * followed; a forked child writes FILE.pidN.
+ *
  * Exit status: record: CMD's (128+N for signal N), 127 when CMD is not
  * found, 1 when the run or the file failed; report: 0, 1 on a bad file;
  * 2 on a usage error.
@@ -245,6 +249,14 @@ static int cmp_objsum(const void *a, const void *b)
 	return x->obj - y->obj;
 }
 
+/* ";NAME" as one folded frame: a ';' inside a name would split it */
+static void add_frame(struct strbuf *sb, const char *name)
+{
+	sb_addstr(sb, ";");
+	for (const char *p = name; *p; p++)
+		sb_add(sb, *p == ';' ? ":" : p, 1);
+}
+
 static void folded(const struct memprof *mp, int from)
 {
 	for (size_t i = 0; i < mp->nacc; i++) {
@@ -279,24 +291,32 @@ static void folded(const struct memprof *mp, int from)
 			for (size_t k = last; k-- > first;) {
 				const struct mp_code *c = &mp->code[s->codes[k]];
 
-				if (s->codes[k] == site)
-					sb_addf(&sb, ";%s@%s", c->fn, memprof_srcline(mp, site, src, sizeof(src)));
-				else
-					sb_addf(&sb, ";%s", c->fn);
+				if (s->codes[k] == site) {
+					char *f = xstrfmt("%s@%s", c->fn,
+							  memprof_srcline(mp, site, src, sizeof(src)));
+
+					add_frame(&sb, f);
+					free(f);
+				} else {
+					add_frame(&sb, c->fn);
+				}
 			}
 			break;
 		}
 		case MP_GLOBAL:
-			sb_addf(&sb, "[global];%s;%s", base(o->dso), o->name);
+			sb_addstr(&sb, "[global]");
+			add_frame(&sb, base(o->dso));
+			add_frame(&sb, o->name);
 			break;
 		case MP_STACK:
 			sb_addstr(&sb, "[stack]");
 			break;
 		default:
-			sb_addf(&sb, "[unknown];%s", base(o->dso));
+			sb_addstr(&sb, "[unknown]");
+			add_frame(&sb, base(o->dso));
 			break;
 		}
-		sb_addf(&sb, ";%s", mp->code[a->code].fn);
+		add_frame(&sb, mp->code[a->code].fn);
 		/* folded frames cannot hold ';' or a newline */
 		for (char *p = sb.buf; *p; p++)
 			if (*p == '\n' || *p == '\r')

@@ -137,6 +137,11 @@ static int on_pid_seen(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+static bool load_pending(void *ctx)
+{
+	return ustack_load_pending(ctx);
+}
+
 static int parse_opts(struct offcpu_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -249,7 +254,7 @@ int cmd_offcputime(int argc, char **argv)
 		: o.kernel_threads ? "kernel threads" : "all threads",
 		o.user_stacks ? "user" : o.kernel_stacks ? "kernel" : "user + kernel",
 		o.duration > 0 ? " for the given duration" : "");
-	if (bpfk_poll_ring(pid_rb, o.duration))
+	if (bpfk_poll_ring_work(pid_rb, o.duration, load_pending, cache))
 		goto fail;
 	offcputime_bpf__detach(skel);   /* stop before reading, so counts and stacks agree */
 	print_stacks(skel, &o, cache);

@@ -38,6 +38,7 @@
 #include "base/strbuf.h"
 #include "bpf/opensnoop.h"
 #include "bpfutil/relpath.h"
+#include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
 #include "tracefs/tracefs.h"
 #include "opensnoop.skel.h"
@@ -197,7 +198,7 @@ static int parse_opts(struct opensnoop_opts *o, int argc, char **argv)
 		case 'U': o->print_uid = true; break;
 		case 'v': o->verbose = 1; break;
 		case 'd':
-			if (pk_parse_double("-d", optarg, 0.001, 1e7, &o->duration)) {
+			if (bpfk_opt_secs("-d", optarg, &o->duration)) {
 				fprintf(stderr, "perfkit opensnoop: %s\n", pk_errmsg());
 				return 2;
 			}

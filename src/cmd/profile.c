@@ -51,6 +51,8 @@
 #include "bpfutil/setup.h"
 #include "bpfutil/ustack.h"
 #include "export/export.h"
+#include "capture/capture.h"
+#include "symbol/perfmap.h"
 #include "symbol/symbol.h"
 #include "profile.skel.h"
 
@@ -158,6 +160,13 @@ static int on_pid_seen(void *ctx, void *data, size_t size)
 	if (size >= sizeof(__u32))
 		ustack_snapshot(*cache, (int)*(const __u32 *)data);   /* gone already: looked up later */
 	return 0;
+}
+
+static bool load_pending(void *ctx)
+{
+	struct ustack_cache **cache = ctx;
+
+	return ustack_load_pending(*cache);
 }
 
 /* --continuous: state across intervals */
@@ -314,6 +323,7 @@ static int run_continuous(struct profile_bpf *skel, const struct profile_opts *o
 	struct cont cs = { .host = "" };
 	unsigned long long end = o->duration > 0 ? bpfk_now_ns() + (unsigned long long)(o->duration * 1e9) : 0;
 	int err = 0, seen_fd = bpf_map__fd(skel->maps.pid_seen);
+	double renew = 0;
 
 	if (gethostname(cs.host, sizeof(cs.host) - 1))
 		snprintf(cs.host, sizeof(cs.host), "unknown");
@@ -327,6 +337,8 @@ static int run_continuous(struct profile_bpf *skel, const struct profile_opts *o
 				err = bpfk_error(n, "polling ring buffer");
 				goto out;
 			}
+			while (!bpfk_stopped() && load_pending(cache))
+				ring_buffer__consume(pid_rb);
 		}
 		last = bpfk_stopped() || (end && bpfk_now_ns() >= end);
 		/* samples go to the other set from now on; the programs that
@@ -339,9 +351,12 @@ static int run_continuous(struct profile_bpf *skel, const struct profile_opts *o
 		if (err)
 			goto out;
 		/* the snapshots go after each interval (memory stays bounded),
-		 * the symbols stay (ustack.h); every process is announced
+		 * the symbols every 10 minutes (ustack.h); every process is announced
 		 * again, so the live ones get new snapshots */
-		ustack_forget_processes(*cache);
+		renew += o->interval;
+		ustack_forget_processes(*cache, renew >= 600);   /* symbols too every 10 min */
+		if (renew >= 600)
+			renew = 0;
 		clear_map(seen_fd, sizeof(__u32));
 	}
 	fprintf(stderr, "perfkit profile: %llu files written to %s (%zu kept)\n", cs.nr_written,
@@ -495,11 +510,14 @@ int cmd_profile(int argc, char **argv)
 		attr.type = PERF_TYPE_SOFTWARE;
 		attr.config = PERF_COUNT_SW_CPU_CLOCK;
 		attr.sample_period = 1000000000ULL / (unsigned long long)o.freq;  /* ns */
-		fds[cpu] = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		fds[cpu] = cap_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fds[cpu] < 0) {
-			if (errno == ENODEV)   /* offline CPU */
+			int oerr = -fds[cpu];
+
+			fds[cpu] = -1;
+			if (oerr == ENODEV)   /* offline CPU */
 				continue;
-			bpfk_error(errno, "opening cpu-clock perf event (needs CONFIG_PERF_EVENTS=y)");
+			bpfk_error(oerr, "opening cpu-clock perf event (needs CONFIG_PERF_EVENTS=y)");
 			goto fail;
 		}
 		links[cpu] = bpf_program__attach_perf_event(skel->progs.do_sample, fds[cpu]);
@@ -522,14 +540,9 @@ int cmd_profile(int argc, char **argv)
 		ret = 0;
 		goto out;
 	}
-	unsigned long long end = o.duration > 0 ? bpfk_now_ns() + (unsigned long long)(o.duration * 1e9) : 0;
-	while (!bpfk_stopped() && (!end || bpfk_now_ns() < end)) {
-		int n = ring_buffer__poll(pid_rb, 20);   /* processes seen: snapshot them */
-		if (n < 0 && n != -EINTR) {
-			bpfk_error(n, "polling ring buffer");
-			goto fail;
-		}
-	}
+	/* processes seen: snapshot them, load their files' symbols between batches */
+	if (bpfk_poll_ring_work(pid_rb, o.duration, load_pending, &cache))
+		goto fail;
 
 	/* stop sampling before reading, so counts and stacks agree */
 	for (int cpu = 0; cpu < ncpu; cpu++) {

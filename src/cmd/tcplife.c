@@ -35,6 +35,7 @@
 #include "base/error.h"
 #include "base/parse.h"
 #include "bpf/tcplife.h"
+#include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
 #include "tcplife.skel.h"
 
@@ -61,33 +62,6 @@ static void usage(FILE *f)
 		"  -B, --bytes            print exact bytes (TX_B RX_B) instead of KB\n"
 		"  -d, --duration SECS    trace for SECS seconds (default: until Ctrl-C)\n"
 		"  -v, --verbose          show libbpf's messages\n", TCPLIFE_MAX_PORTS);
-}
-
-static int parse_ports(const char *opt, const char *s, __u16 *ports, int *n)
-{
-	char *copy = strdup(s), *save = NULL, *tok;
-	int err = 0;
-
-	if (!copy)
-		return 2;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int p;
-
-		if (pk_parse_int(opt, tok, 1, 65535, &p)) {
-			fprintf(stderr, "perfkit tcplife: %s (a port in the list '%s')\n", pk_errmsg(), s);
-			err = 2;
-			break;
-		}
-		if (*n >= TCPLIFE_MAX_PORTS) {
-			fprintf(stderr, "perfkit tcplife: %s: at most %d ports, got '%s'\n", opt,
-				TCPLIFE_MAX_PORTS, s);
-			err = 2;
-			break;
-		}
-		ports[(*n)++] = (__u16)p;
-	}
-	free(copy);
-	return err;
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -149,23 +123,27 @@ static int parse_opts(struct tcplife_opts *o, int argc, char **argv)
 		switch (c) {
 		case 'p':
 			{
-				int64_t v;
-				if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
+				if (bpfk_opt_pid("-p", optarg, &o->pid)) {
 					fprintf(stderr, "perfkit tcplife: %s\n", pk_errmsg());
 					return 2;
 				}
-				o->pid = (long)v;
 			}
 			break;
-		case 'L': if (parse_ports("-L", optarg, o->lports, &o->n_lports)) return 2; break;
-		case 'D': if (parse_ports("-D", optarg, o->dports, &o->n_dports)) return 2; break;
+		case 'L':
+		case 'D':
+			if (bpfk_opt_ports(c == 'L' ? "-L" : "-D", optarg, c == 'L' ? o->lports : o->dports,
+					   c == 'L' ? &o->n_lports : &o->n_dports, TCPLIFE_MAX_PORTS)) {
+				fprintf(stderr, "perfkit tcplife: %s\n", pk_errmsg());
+				return 2;
+			}
+			break;
 		case 'T': o->time = true; break;
 		case 't': o->timestamp = true; break;
 		case 'w': o->wide = true; break;
 		case 'B': o->bytes = true; break;
 		case 'v': o->verbose = 1; break;
 		case 'd':
-			if (pk_parse_double("-d", optarg, 0.001, 1e7, &o->duration)) {
+			if (bpfk_opt_secs("-d", optarg, &o->duration)) {
 				fprintf(stderr, "perfkit tcplife: %s\n", pk_errmsg());
 				return 2;
 			}

@@ -5,31 +5,38 @@
  * functions of the last -d seconds: a full-screen ncurses view, or plain
  * text blocks with --stdio (also when stdout is not a terminal).
  *
- * How: the same perf_event_open setup as perfkit record (freq sampling of
+ * How: events opened and drained with capture/capture.h (freq sampling of
  * IP|TID|TIME|PERIOD, mmap/comm/task side-band, kernel samples dropped to
- * user space only when not permitted), with top's own minimal ring-buffer
- * reader (record.c's is tied to its file writer).  Existing processes are
- * described by synthesized COMM and MMAP records from /proc.  Every -d
- * seconds the side-band so far plus the window's samples are written to a
- * private perf.data in a temporary folder and resolved by the session
- * library, so top names functions exactly as perfkit report does.
+ * user space only when not permitted); existing processes are described
+ * by the side-band perf record synthesizes from /proc (MMAP2, a COMM per
+ * thread).  One session (session/session.h) lives as long as top: every
+ * -d seconds the records drained since the last refresh are fed to it
+ * (session_feed) and resolved with the symbol cache it keeps, so top
+ * names functions exactly as perfkit report does, loads each DSO's
+ * symbols once, and writes no file; exited threads are dropped from it
+ * after each refresh (session_trim).
  * History decays as in perf top: at each refresh every function's period
  * is multiplied by 7/8 (perf's hists__decay_entries()) before the new
  * window's samples are added, and a function whose period reaches 0 is
  * dropped; -z (--zero) shows only the last window instead.
- * Keys (ncurses view): q quits.  SIGINT/SIGTERM end it cleanly; -p ends
+ * Keys (the full-screen view: report's browser, src/lib/tui, live): z, f,
+ * d, a, s, e as perf top's, '?' lists them, q quits.  SIGINT/SIGTERM end it cleanly; -p ends
  * when the process exits; -n N ends after N refreshes.
  */
-#include "event/ring.h"
 #include "cmd/cmds.h"
 
 #include "base/error.h"
 #include "base/parse.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
+#include "capture/capture.h"
 #include "event/event.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
+#include "annotate/annotate.h"
+#include "base/arena.h"
+#include "symbol/inline.h"
+#include "tui/tui.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -49,17 +56,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef PERFKIT_NO_NCURSES
-#include <curses.h>
-#endif
 
 #define TOP_RING_PAGES 128
-
-struct top_ring {
-	uint8_t *base;
-	size_t map_len;
-	uint64_t mask;
-};
 
 struct top_row {
 	const char *dso, *sym;   /* interned */
@@ -86,13 +84,12 @@ struct top {
 	double delay;
 	bool stdio;
 	long iterations;
-	int *fds;
-	size_t nr_fds;
-	struct top_ring *rings;
-	size_t nr_rings;
-	struct strbuf side, win;   /* side-band records so far; this window's samples */
+	struct cap_events ce;
+	pid_t *tids;
+	int *cpus;
+	struct session *session;   /* lives as long as top */
+	struct strbuf pend;        /* records drained since the last refresh */
 	uint64_t lost;
-	char dir[4096], path[4200];
 	/* the table: decayed history, or the last window only with -z */
 	bool zero;
 	bool user_only;         /* perf_event_paranoid > 1: user space only */
@@ -101,7 +98,12 @@ struct top {
 	size_t nr_rows, alloc_rows;
 	size_t *order;                  /* rows by period, for display */
 	uint64_t nr_samples, total;     /* this window's samples; the table's period */
-	bool curses;
+	bool no_color;          /* --no-color (the browser) */
+	/* the browser's annotation: the last window's samples by function */
+	struct ann_builder *annb;       /* while a window is fed */
+	struct ann_profile **ann;       /* the last window's, per event */
+	size_t nr_ann;
+	bool want_ann;
 };
 
 static volatile sig_atomic_t stop;
@@ -111,6 +113,8 @@ static void on_signal(int sig)
 	(void)sig;
 	stop = 1;
 }
+
+static int top_browse(struct top *t, bool color);
 
 static void usage(FILE *fp)
 {
@@ -122,244 +126,74 @@ static void usage(FILE *fp)
 		    "      --stdio          plain text, one table per refresh (default when stdout is no terminal)\n"
 		    "  -n, --iterations N   stop after N refreshes\n"
 		    "  -z, --zero           show the last window only (default: history decaying by 7/8 per refresh)\n"
-		    "  Keys (full-screen view): q quits.\n");
+		    "      --no-color       no colours in the full-screen view (also when NO_COLOR is set)\n"
+		    "  Keys (full-screen view, the browser of perfkit report): z zero the history, f freeze,\n"
+		    "  d DSO filter, a annotate, s sort keys, e expand call graphs, / search, ? help, q quit.\n");
 }
 
-/* ---- side-band synthesis ---- */
+/* ---- capture ---- */
 
-static size_t put_trailer(uint8_t *p, uint32_t pid, uint32_t tid)
+static int keep_record(void *arg, const struct perf_event_header *h)
 {
-	uint64_t zero = 0;
+	struct top *t = arg;
 
-	memcpy(p, &pid, 4);          /* sample_type IP|TID|TIME|PERIOD: TID, TIME */
-	memcpy(p + 4, &tid, 4);
-	memcpy(p + 8, &zero, 8);
-	return 16;
-}
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		sb_add(&t->pend, h, h->size);
+		break;
+	case PERF_RECORD_LOST:
+		if (h->size >= 24) {
+			uint64_t v;
 
-static size_t name_field(uint8_t *p, const char *name, size_t max)
-{
-	size_t l = strnlen(name, max), padded = (l + 1 + 7) & ~(size_t)7;
-
-	memcpy(p, name, l);
-	memset(p + l, 0, padded - l);
-	return padded;
-}
-
-static void synth_process(struct top *t, pid_t pid)
-{
-	char path[64], line[PATH_MAX + 256], comm[32] = "";
-	uint8_t buf[PATH_MAX + 128];
-	struct perf_event_header *h = (struct perf_event_header *)buf;
-	uint32_t p32 = (uint32_t)pid;
-	size_t n;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	fp = fopen(path, "r");
-	if (!fp)
-		return;
-	if (fgets(comm, sizeof(comm), fp))
-		comm[strcspn(comm, "\n")] = '\0';
-	fclose(fp);
-	h->type = PERF_RECORD_COMM;
-	h->misc = 0;
-	memcpy(buf + 8, &p32, 4);
-	memcpy(buf + 12, &p32, 4);
-	n = 16 + name_field(buf + 16, comm, 16);
-	n += put_trailer(buf + n, p32, p32);
-	h->size = (uint16_t)n;
-	sb_add(&t->side, buf, n);
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	fp = fopen(path, "r");
-	if (!fp)
-		return;
-	while (fgets(line, sizeof(line), fp)) {
-		unsigned long long start, end, pgoff;
-		char perms[8];
-		int off = 0;
-		uint64_t v[3];
-		const char *file;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &pgoff, &off) < 4 ||
-		    !off || perms[2] != 'x')
-			continue;
-		file = line + off;
-		line[strcspn(line, "\n")] = '\0';
-		if (!*file)
-			continue;
-		h->type = PERF_RECORD_MMAP;
-		h->misc = PERF_RECORD_MISC_USER;
-		memcpy(buf + 8, &p32, 4);
-		memcpy(buf + 12, &p32, 4);
-		v[0] = start;
-		v[1] = end - start;
-		v[2] = pgoff;
-		memcpy(buf + 16, v, 24);
-		n = 40 + name_field(buf + 40, file, PATH_MAX);
-		n += put_trailer(buf + n, p32, p32);
-		h->size = (uint16_t)n;
-		sb_add(&t->side, buf, n);
+			memcpy(&v, (const uint8_t *)h + 16, 8);
+			t->lost += v;
+		}
+		break;
+	default:
+		break;
 	}
-	fclose(fp);
-}
-
-static void synth_all(struct top *t)
-{
-	DIR *d;
-	struct dirent *de;
-
-	if (t->pid) {
-		synth_process(t, t->pid);
-		return;
-	}
-	d = opendir("/proc");
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
-			synth_process(t, (pid_t)atoi(de->d_name));
-	closedir(d);
-}
-
-/* ---- events and rings ---- */
-
-static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group, unsigned long flags)
-{
-	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
-}
-
-static int open_one(struct top *t, pid_t pid, int cpu, bool own_ring)
-{
-	long fd = sys_perf_event_open(&t->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (TOP_RING_PAGES + 1) * page;
-	void *m;
-
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && !t->attr.exclude_kernel) {
-		t->attr.exclude_kernel = 1;   /* like perf: user space only */
-		t->attr.exclude_hv = 1;
-		fd = sys_perf_event_open(&t->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-		t->user_only = fd >= 0;   /* said on the header line */
-	}
-	if (fd < 0)
-		return -errno;
-	t->fds = xrealloc(t->fds, (t->nr_fds + 1) * sizeof(*t->fds));
-	t->fds[t->nr_fds++] = (int)fd;
-	if (!own_ring) {
-		if (ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, t->fds[0]) < 0)
-			return pk_error(errno, "PERF_EVENT_IOC_SET_OUTPUT: %s", strerror(errno));
-		return 0;
-	}
-	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
-	if (m == MAP_FAILED)
-		return pk_error(errno, "cannot map a ring buffer: %s", strerror(errno));
-	t->rings = xrealloc(t->rings, (t->nr_rings + 1) * sizeof(*t->rings));
-	t->rings[t->nr_rings].base = m;
-	t->rings[t->nr_rings].map_len = len;
-	t->rings[t->nr_rings].mask = len - page - 1;
-	t->nr_rings++;
 	return 0;
 }
 
 static int open_events(struct top *t)
 {
+	static const int any_cpu = -1;
+	static const pid_t any_thread = -1;
+	size_t nr_cpus = 1, nr_tids = 1;
 	int err;
 
 	if (t->pid) {
-		char path[64];
-		DIR *d;
-		struct dirent *de;
-		size_t n = 0;
-
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)t->pid);
-		d = opendir(path);
-		if (!d)
-			return pk_error(ESRCH, "no process %d", (int)t->pid);
-		while ((de = readdir(d))) {
-			if (de->d_name[0] < '1' || de->d_name[0] > '9')
-				continue;
-			err = open_one(t, (pid_t)atoi(de->d_name), -1, n == 0);
-			if (err == -ESRCH)
-				continue;   /* the thread exited meanwhile */
-			if (err) {
-				int pmu = ev_pmu_error(&t->attr, t->event, err);
-
-				closedir(d);
-				if (pmu)
-					return pmu;
-				return err < 0 && !*pk_errmsg() ? err : pk_error(-err, "cannot sample thread %s of %d: %s",
-									de->d_name, (int)t->pid, strerror(-err));
-			}
-			n++;
-		}
-		closedir(d);
-		if (!n)
-			return pk_error(ESRCH, "no thread of process %d to sample", (int)t->pid);
-		return 0;
-	}
-	for (int cpu = 0, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF); cpu < ncpu; cpu++) {
-		err = open_one(t, -1, cpu, true);
-		int pmu = err ? ev_pmu_error(&t->attr, t->event, err) : 0;
-		if (pmu)
-			return pmu;
-		if (err == -ENODEV || err == -EINVAL)
-			continue;   /* offline CPU */
+		err = cap_list_threads(t->pid, &t->tids, &nr_tids);
 		if (err)
-			return pk_error(-err, "cannot sample %s on CPU %d: %s", t->event, cpu, strerror(-err));
+			return pk_error(ESRCH, "no process %d", (int)t->pid);
+	} else {
+		cap_online_cpus(&t->cpus, &nr_cpus);
 	}
-	if (!t->nr_rings)
-		return pk_error(ENODEV, "no CPU to sample %s on", t->event);
-	return 0;
-}
-
-static void ring_copy(const struct top_ring *rg, uint64_t pos, void *dst, size_t len)
-{
-	perf_ring_copy(rg->base, rg->map_len, rg->mask, pos, dst, len);
-}
-
-/* Move whole records from the rings: samples to win, side-band to side. */
-static void drain(struct top *t)
-{
-	uint8_t buf[65536];
-
-	for (size_t i = 0; i < t->nr_rings; i++) {
-		struct top_ring *rg = &t->rings[i];
-		struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)rg->base;
-		uint64_t head = perf_ring_head(rg->base);
-		uint64_t pos = pg->data_tail;
-
-		while (head - pos >= sizeof(struct perf_event_header)) {
-			struct perf_event_header h;
-
-			ring_copy(rg, pos, &h, sizeof(h));
-			if (h.size < sizeof(h) || h.size > head - pos)
-				break;
-			switch (h.type) {
-			case PERF_RECORD_SAMPLE:
-			case PERF_RECORD_MMAP:
-			case PERF_RECORD_MMAP2:
-			case PERF_RECORD_COMM:
-			case PERF_RECORD_FORK:
-			case PERF_RECORD_EXIT:
-				ring_copy(rg, pos, buf, h.size);
-				sb_add(h.type == PERF_RECORD_SAMPLE ? &t->win : &t->side, buf, h.size);
-				break;
-			case PERF_RECORD_LOST:
-				if (h.size >= 24) {
-					uint64_t v[2];
-
-					ring_copy(rg, pos + 8, v, 16);
-					t->lost += v[1];
-				}
-				break;
-			default:
-				break;
-			}
-			pos += h.size;
-		}
-		perf_ring_release(rg->base, pos);
-	}
+	t->ce.attrs = &t->attr;
+	t->ce.nr_ev = 1;
+	t->ce.tids = t->pid ? t->tids : &any_thread;
+	t->ce.nr_tids = nr_tids;
+	t->ce.cpus = t->pid ? &any_cpu : t->cpus;
+	t->ce.nr_cpus = nr_cpus;
+	t->ce.pages = TOP_RING_PAGES;
+	t->ce.skip_gone = true;
+	err = cap_events_open(&t->ce);
+	t->user_only = t->ce.user_only;   /* said on the header line */
+	if (!err || !t->ce.failed_open)
+		return err;
+	int pmu = ev_pmu_error(&t->attr, t->event, -err);
+	if (pmu)
+		return pmu;
+	if (t->pid)
+		return pk_error(-err, "cannot sample thread %d of %d: %s", (int)t->tids[t->ce.fail_tid],
+				(int)t->pid, strerror(-err));
+	return pk_error(-err, "cannot sample %s on CPU %d: %s", t->event, t->cpus[t->ce.fail_cpu],
+			strerror(-err));
 }
 
 /* ---- the table ---- */
@@ -383,6 +217,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 
 	t->nr_samples++;
 	t->total += s->period;
+	if (t->annb)
+		ann_builder_add(t->annb, s);
 	if (!s->nr_frames)
 		return 0;
 	fr = &s->frames[0];
@@ -457,36 +293,59 @@ static void decay_rows(struct top *t)
 		t->rows[n++] = r;
 	}
 	t->nr_rows = n;
+	/* names of rows long decayed (addresses of short-lived processes)
+	 * would pile up: keep only the live rows' names */
+	if (t->strings.nr > 4 * n + 1024) {
+		struct hashmap live;
+
+		hm_init(&live);
+		for (size_t i = 0; i < n; i++) {
+			t->rows[i].dso = hm_intern(&live, t->rows[i].dso, strlen(t->rows[i].dso));
+			t->rows[i].sym = hm_intern(&live, t->rows[i].sym, strlen(t->rows[i].sym));
+		}
+		hm_release(&t->strings);
+		t->strings = live;
+	}
 }
 
-/* Resolve the window through a private perf.data and the session library. */
+static void free_ann(struct top *t)
+{
+	for (size_t i = 0; i < t->nr_ann; i++)
+		ann_profile_free(t->ann[i]);
+	free(t->ann);
+	t->ann = NULL;
+	t->nr_ann = 0;
+}
+
+static int skip_sample(const struct pk_sample *s, void *arg)
+{
+	(void)s;
+	(void)arg;
+	return 0;
+}
+
+/* Resolve the records drained since the last refresh in top's session. */
 static int build_table(struct top *t)
 {
-	const char *name = t->event;
-	struct pd_writer *w;
-	struct session *s;
 	int err;
 
 	decay_rows(t);
-	err = pd_writer_open(&w, t->path, &t->attr, &name, 1);
-	if (err)
-		return err;
-	err = pd_writer_write(w, t->side.buf, t->side.len);
-	if (!err)
-		err = pd_writer_write(w, t->win.buf, t->win.len);
-	if (err) {
-		pd_writer_abort(w);
-		return err;
+	if (t->want_ann) {
+		struct ann_filter none = { 0 };
+
+		t->annb = ann_builder_new(&none);
 	}
-	err = pd_writer_finish(w);
-	if (err)
-		return err;
-	sb_reset(&t->win);
-	err = session_open(&s, t->path, NULL);
-	if (err)
-		return err;
-	err = session_process(s, on_sample, t);
-	session_close(s);
+	err = session_feed(t->session, t->pend.buf, t->pend.len, true, on_sample, t);
+	sb_reset(&t->pend);
+	if (t->annb) {
+		free_ann(t);
+		if (ann_builder_finish(t->annb, session_pd_file(t->session), &t->ann, &t->nr_ann) < 0) {
+			t->ann = NULL;
+			t->nr_ann = 0;
+		}
+		t->annb = NULL;
+	}
+	session_trim(t->session);
 	(void)pk_warnings_take();
 	if (err < 0)
 		return err;
@@ -519,34 +378,6 @@ static void show_stdio(struct top *t, size_t max_rows)
 	fflush(stdout);
 }
 
-#ifndef PERFKIT_NO_NCURSES
-static void show_curses(struct top *t)
-{
-	int rows = LINES, cols = COLS;
-	char line[512];
-
-	erase();
-	snprintf(line, sizeof(line), "perfkit top: %" PRIu64 " samples of %s in the last %.1f s, %s%.0d%s%s   (q quits)",
-		 t->nr_samples, t->event, t->delay, t->pid ? "process " : "system-wide", (int)t->pid,
-		 t->lost ? ", samples lost" : "",
-		 t->user_only ? ", user space only (perf_event_paranoid)" : "");
-	mvaddnstr(0, 0, line, cols);
-	attron(A_REVERSE);
-	snprintf(line, sizeof(line), "%-*s", cols > 0 && cols < (int)sizeof(line) ? cols : 80,
-		 "  Overhead  Shared Object         Symbol");
-	mvaddnstr(2, 0, line, cols);
-	attroff(A_REVERSE);
-	for (size_t i = 0; i < t->nr_rows && (int)i + 3 < rows; i++) {
-		const struct top_row *r = &t->rows[t->order[i]];
-
-		snprintf(line, sizeof(line), "%9.2f%%  %-20s  [%c] %s",
-			 t->total ? 100.0 * (double)r->period / (double)t->total : 0.0, r->dso,
-			 r->kernel ? 'k' : '.', r->sym);
-		mvaddnstr((int)i + 3, 0, line, cols);
-	}
-	refresh();
-}
-#endif
 
 static double now_s(void)
 {
@@ -566,6 +397,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 		{ "stdio", no_argument, NULL, 'S' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "zero", no_argument, NULL, 'z' },
+		{ "no-color", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -600,6 +432,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 			break;
 		case 'S': t->stdio = true; break;
 		case 'z': t->zero = true; break;
+		case 'K': t->no_color = true; break;
 		case 'n':
 			if (pk_parse_i64("-n", optarg, 1, INT64_MAX, &v)) {
 				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
@@ -640,22 +473,16 @@ static int parse_args(struct top *t, int argc, char **argv)
 
 static void top_release(struct top *t)
 {
-	for (size_t i = 0; i < t->nr_rings; i++)
-		munmap(t->rings[i].base, t->rings[i].map_len);
-	for (size_t i = 0; i < t->nr_fds; i++)
-		close(t->fds[i]);
-	free(t->rings);
-	free(t->fds);
-	sb_release(&t->side);
-	sb_release(&t->win);
+	cap_events_close(&t->ce);
+	free(t->tids);
+	free(t->cpus);
+	session_close(t->session);
+	sb_release(&t->pend);
 	hm_release(&t->keys);
 	hm_release(&t->strings);
 	free(t->rows);
 	free(t->order);
-	if (t->path[0])
-		unlink(t->path);
-	if (t->dir[0])
-		rmdir(t->dir);
+	free_ann(t);
 }
 
 int cmd_top(int argc, char **argv)
@@ -664,7 +491,6 @@ int cmd_top(int argc, char **argv)
 	struct sigaction sa;
 	double next;
 	long shown = 0;
-	const char *tmpdir;
 	int err = 0, rc;
 
 	rc = parse_args(&t, argc, argv);
@@ -678,31 +504,23 @@ int cmd_top(int argc, char **argv)
 	t.attr.comm = 1;
 	t.attr.task = 1;
 	t.attr.wakeup_events = 1;
-	sb_init(&t.side, 1 << 16);
-	sb_init(&t.win, 1 << 16);
+	sb_init(&t.pend, 1 << 16);
 	hm_init(&t.strings);
 	hm_init(&t.keys);
-	tmpdir = getenv("TMPDIR");
-	if (!tmpdir || !*tmpdir)
-		tmpdir = "/tmp";
-	errno = 0;
-	if ((size_t)snprintf(t.dir, sizeof(t.dir), "%s/perfkit-top.XXXXXX", tmpdir) >= sizeof(t.dir) ||
-	    !mkdtemp(t.dir)) {
-		t.dir[0] = '\0';
-		fprintf(stderr, "perfkit top: cannot create a temporary folder in %s: %s\n", tmpdir,
-			strerror(errno ? errno : ENAMETOOLONG));
-		return 1;
-	}
-	snprintf(t.path, sizeof(t.path), "%s/top.data", t.dir);
 	pk_error_clear();
 	err = open_events(&t);
+	if (!err)
+		err = session_open_attrs(&t.session, "top", &t.attr, &t.event, 1, NULL);
 	if (err) {
 		fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
-		t.path[0] = '\0';
 		top_release(&t);
 		return 1;
 	}
-	synth_all(&t);
+	struct cap_synth sy = { t.attr.sample_type, 0, keep_record, &t };
+	if (t.pid)
+		cap_synth_process(&sy, t.pid);
+	else
+		cap_synth_all(&sy);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -711,63 +529,234 @@ int cmd_top(int argc, char **argv)
 	sigaction(SIGPIPE, &sa, NULL);    /* a closed pipe ends top cleanly */
 	if (!t.stdio && !isatty(STDOUT_FILENO))
 		t.stdio = true;
-#ifdef PERFKIT_NO_NCURSES
-	if (!t.stdio) {
-		fprintf(stderr, "perfkit top: full-screen view not built (%s); using --stdio\n", PERFKIT_NO_NCURSES);
+	if (!t.stdio) {   /* the browser (src/lib/tui), else text */
+		const char *nc = getenv("NO_COLOR");
+
+		err = top_browse(&t, !t.no_color && !(nc && *nc));
+		if (err != 1) {
+			if (err)
+				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
+			top_release(&t);
+			return err ? 1 : 0;
+		}
+		err = 0;
 		t.stdio = true;
 	}
-#else
-	if (!t.stdio) {
-		initscr();
-		cbreak();
-		noecho();
-		curs_set(0);
-		timeout(100);
-		t.curses = true;
-		mvaddstr(0, 0, "perfkit top: sampling...");
-		refresh();
-	}
-#endif
 	next = now_s() + t.delay;
 	bool ended = false;
 	while (!stop) {
 		ended = t.pid && kill(t.pid, 0) < 0 && errno == ESRCH;
 
-#ifndef PERFKIT_NO_NCURSES
-		if (t.curses) {
-			int ch = getch();
-
-			if (ch == 'q' || ch == 'Q')
-				break;
-		} else
-#endif
-			poll(NULL, 0, 100);
-		drain(&t);
+		poll(NULL, 0, 100);
+		cap_drain(&t.ce, keep_record, &t, NULL);
 		if (now_s() < next && !ended)
 			continue;
 		next += t.delay;
 		err = build_table(&t);
 		if (err)
 			break;
-#ifndef PERFKIT_NO_NCURSES
-		if (t.curses)
-			show_curses(&t);
-		else
-#endif
-			show_stdio(&t, 25);
+		show_stdio(&t, 25);
 		if (ferror(stdout))
 			break;
 		if (ended || (t.iterations && ++shown >= t.iterations))
 			break;
 	}
-#ifndef PERFKIT_NO_NCURSES
-	if (t.curses)
-		endwin();
-#endif
 	if (err)
 		fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
 	else if (ended)
 		fprintf(stderr, "perfkit top: process %d exited\n", (int)t.pid);
 	top_release(&t);
 	return err ? 1 : 0;
+}
+
+/* ---- on a terminal: the browser (src/lib/tui), live ----
+ * Every tick drains the rings; every -d seconds the table is rebuilt
+ * (build_table) and handed to the browser.  Keys of perf top: z zeroes
+ * the history (toggle), f freezes the view; the browser's own: d DSO
+ * filter, a annotate (the last window's samples), s sort keys (dso,sym,
+ * sym or dso), e expand every call graph (top samples no call chains:
+ * rows have none), / search, P, ?. */
+struct top_tui {
+	struct top *t;
+	double next;
+	long shown;
+	bool frozen, ended;
+	int err;
+	int group;                    /* 0: dso,sym  1: sym  2: dso */
+	struct tui_table tab;
+	struct tui_row *rows;
+	struct pk_arena texts;
+	char title[512], sort[32], status[128];
+};
+
+static void tt_fill(struct top_tui *tt)
+{
+	struct top *t = tt->t;
+	size_t n = 0;
+
+	pk_arena_release(&tt->texts);
+	tt->rows = xrealloc(tt->rows, (t->nr_rows + 1) * sizeof(*tt->rows));
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct top_row *r = &t->rows[t->order[i]];
+		struct tui_row *m = NULL;
+
+		if (tt->group == 2)   /* one row per DSO */
+			for (size_t j = 0; j < n && !m; j++)
+				if (!strcmp(tt->rows[j].dso, r->dso))
+					m = &tt->rows[j];
+		if (m) {
+			m->self += r->period;
+			continue;
+		}
+		m = &tt->rows[n++];
+		*m = (struct tui_row){ .self = r->period, .dso = r->dso, .sym = tt->group == 2 ? NULL : r->sym };
+		size_t len = strlen(r->sym) + 5;
+		char *s = pk_arena_alloc(&tt->texts, len);
+
+		snprintf(s, len, "[%c] %s", r->kernel ? 'k' : '.', r->sym);
+		m->text[0] = tt->group == 1 ? s : r->dso;
+		m->text[1] = s;
+	}
+	tt->tab = (struct tui_table){ .title = tt->title, .sort = tt->sort, .nr_keys = tt->group ? 1 : 2,
+				      .total = t->total, .rows = tt->rows, .nr_rows = n };
+	tt->tab.headers[0] = tt->group == 1 ? "Symbol" : "Shared Object";
+	tt->tab.headers[1] = "Symbol";
+	snprintf(tt->title, sizeof(tt->title), "perfkit top: %" PRIu64 " samples of %s in the last %.1f s%s, %s%.0d%s%s",
+		 t->nr_samples, t->event, t->delay, t->zero ? "" : " (decaying)", t->pid ? "process " : "system-wide",
+		 (int)t->pid, t->lost ? ", samples lost" : "", t->user_only ? ", user space only (perf_event_paranoid)" : "");
+}
+
+static int tt_tick(void *ctx)
+{
+	struct top_tui *tt = ctx;
+	struct top *t = tt->t;
+
+	if (stop)
+		return -1;
+	tt->ended = t->pid && kill(t->pid, 0) < 0 && errno == ESRCH;
+	cap_drain(&t->ce, keep_record, t, NULL);
+	if (now_s() < tt->next && !tt->ended)
+		return 0;
+	tt->next += t->delay;
+	if (tt->frozen) {   /* the view holds still; the window's samples go, its side-band stays */
+		session_feed(t->session, t->pend.buf, t->pend.len, true, skip_sample, NULL);
+		sb_reset(&t->pend);
+		session_trim(t->session);
+		(void)pk_warnings_take();
+		return tt->ended ? -1 : 0;
+	}
+	tt->err = build_table(t);
+	if (tt->err)
+		return -1;
+	tt_fill(tt);
+	if (tt->ended || (t->iterations && ++tt->shown >= t->iterations))
+		return -1;
+	return 1;
+}
+
+static int tt_key(void *ctx, int key, size_t sel)
+{
+	struct top_tui *tt = ctx;
+
+	(void)sel;
+	if (key == 'z')
+		tt->t->zero = !tt->t->zero;
+	else if (key == 'f')
+		tt->frozen = !tt->frozen;
+	else
+		return 0;
+	return 1;
+}
+
+static const char *tt_status(void *ctx)
+{
+	struct top_tui *tt = ctx;
+
+	snprintf(tt->status, sizeof(tt->status), "%s%s", tt->frozen ? "[frozen: f]  " : "",
+		 tt->t->zero ? "[last window only: z]" : "[history decaying: z]");
+	return tt->status;
+}
+
+static int tt_regroup(void *ctx, const char *keys, bool children)
+{
+	struct top_tui *tt = ctx;
+	int g = !strcmp(keys, "dso,sym") ? 0 : !strcmp(keys, "sym") ? 1 : !strcmp(keys, "dso") ? 2 : -1;
+
+	(void)children;
+	if (g < 0)
+		return pk_error(-EINVAL, "top's sort keys: dso,sym, sym or dso (not '%s')", keys);
+	tt->group = g;
+	snprintf(tt->sort, sizeof(tt->sort), "%s", keys);
+	tt_fill(tt);
+	return 0;
+}
+
+/* The last window's samples of row i's function (kept by the refresh
+ * that built the table: t->ann). */
+static int tt_annotate(void *ctx, size_t i, FILE *fp)
+{
+	struct top_tui *tt = ctx;
+	struct top *t = tt->t;
+	const struct tui_row *row = &tt->tab.rows[i];
+	const struct ann_profile *p = t->nr_ann ? t->ann[0] : NULL;
+	const struct ann_func *f = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	int err;
+
+	for (size_t k = 0; p && k < p->nr_funcs && !f; k++) {
+		const struct ann_func *a = p->funcs[k];
+
+		sb_reset(&sb);
+		if (a->sym)
+			sb_add_term(&sb, a->sym, strlen(a->sym));
+		if (a->sym && !strcmp(sb.buf, row->sym) && !strcmp(dso_short(a->dso), row->dso))
+			f = a;
+	}
+	sb_release(&sb);
+	const char *file = !f ? NULL : f->kernel ? "/proc/kcore" : f->dso[0] == '/' ? session_dso_file(t->session, f->dso) : NULL;
+
+	if (!f)
+		err = pk_error(-ENOENT, "no samples of %s in the last window", row->sym);
+	else if (!file)
+		err = pk_error(-ENOENT, "%s: no file to read", row->dso);
+	else {
+		struct inline_resolver *inl = inline_resolver_new();
+
+		err = tui_annotate_text(fp, p, f, file, inl);   /* with source lines */
+		inline_resolver_free(inl);
+	}
+	return err;
+}
+
+/* 1: no browser here (--stdio instead); else 0 or -errno. */
+static int top_browse(struct top *t, bool color)
+{
+	static const struct tui_ops ops = { .annotate = tt_annotate, .regroup = tt_regroup, .tick = tt_tick,
+					    .key = tt_key, .status = tt_status };
+	struct top_tui tt = { .t = t, .next = now_s() + t->delay, .texts = PK_ARENA_INIT };
+	struct tui_opts o = { .color = color, .tick_ms = 100,
+			      .help_extra = "perf top's keys\n\n"
+					    "  z                zero the history: show the last window only (toggle)\n"
+					    "  f                freeze the view (toggle); sampling goes on\n"
+					    "  d                DSO filter: the selected row's DSO (again: all)\n"
+					    "  e                expand every call graph (top samples no call chains)\n"
+					    "  a                annotate the selected symbol (the last window's samples)\n"
+					    "  s                sort keys: dso,sym, sym or dso\n" };
+	int err;
+
+	if (!tui_usable())
+		return 1;
+	t->want_ann = true;
+	snprintf(tt.sort, sizeof(tt.sort), "dso,sym");
+	tt_fill(&tt);
+	err = tui_browse(&tt.tab, &ops, &tt, &o);
+	free(tt.rows);
+	pk_arena_release(&tt.texts);
+	if (err == -ENOTTY || err == -EOPNOTSUPP)
+		return 1;
+	if (tt.err)
+		return tt.err;
+	if (!err && tt.ended)
+		fprintf(stderr, "perfkit top: process %d exited\n", (int)t->pid);
+	return err;
 }

@@ -980,9 +980,16 @@ static Int main_pid;
 
 static void pk_post_clo_init(void)
 {
+	if (clo_pkm == PKM_C2C) {	/* no cache simulated: no geometry to refuse */
+		main_pid = VG_(getpid)();
+		pkm_init(clo_pkm, NULL);
+		return;
+	}
 	if (clo_pkm == PKM_MEM)
 		clo_modern = True;	/* mem: the levels of the modern model */
 	host_caches(&g_I1, &g_D1, &g_L2, &g_LL);
+	if (clo_pkm == PKM_MEM)		/* mem fetches no instructions: I1 unused */
+		g_I1 = (Geom){ 32768, 8, 64 };
 	if (clo_I1.size > 0)
 		g_I1 = clo_I1;
 	if (clo_D1.size > 0)

@@ -107,7 +107,7 @@ static const HChar *const kind_name[] = { "heap", "global", "stack", "unknown" }
 typedef struct MC {
 	struct MC *next;
 	UInt obj, store;
-	ULong n, lvl[4], tlb[4];
+	ULong lvl[4], tlb[4];	/* accesses by serving level; of those, dTLB misses */
 } MC;
 
 /* one per instruction address (an OSet node, key ip) */
@@ -120,7 +120,15 @@ typedef struct {
 	 * allocated or freed since) */
 	Addr last_lo, last_hi;
 	UInt last_obj, last_gen;
-	struct Line *last_line;	/* c2c: the line touched last (same rule) */
+	/* mem, the inline count: per load (0) / store (1), the counters of
+	 * its last such access and its object's extent [flo, fhi), valid
+	 * while obj_gen is fgen */
+	MC *fmc[2];
+	Addr flo[2], fhi[2];
+	UInt fgen[2];
+	struct Line *last_line;	/* c2c: the line touched last (same rule), */
+	struct LThr *last_thr;	/* its thread record and */
+	struct LSite *last_site;	/* its site record */
 } Code;
 
 typedef struct LThr {
@@ -163,6 +171,10 @@ typedef struct {
 	UInt kind;
 	const HChar *name, *dso;
 	Stack *stack;
+	/* a global: [sym_lo, sym_hi) from the symbol's start to the end of
+	 * the furthest line seen in it; sym_hi 1: two symbols of one name
+	 * (no extent kept) */
+	Addr sym_lo, sym_hi;
 } Obj;
 
 static enum pkm_mode mode;
@@ -181,6 +193,7 @@ static UInt n_live = 1;		/* 1 until the first thread creation */
 static ThreadId cur_tid = 1;
 static UInt stack_obj;
 static UInt obj_gen = 1;	/* bumped when heap blocks come or go */
+static MC no_mc = { NULL, ~0u, ~0u, { 0 }, { 0 } };	/* never matches */
 
 static Line **ht;
 static ULong ht_mask, ht_n;
@@ -190,7 +203,7 @@ static Line *lc[LCACHE];
 
 static UInt obj_new(UInt kind, const HChar *name, const HChar *dso, Stack *st)
 {
-	Obj o = { kind, name, dso, st };
+	Obj o = { kind, name, dso, st, 0, 0 };
 
 	VG_(addToXA)(objs, &o);
 	return (UInt)VG_(sizeXA)(objs) - 1;
@@ -265,7 +278,14 @@ static Code *code_get(Addr ip)
 	c->mc = NULL;
 	c->last_lo = c->last_hi = 0;
 	c->last_gen = 0;
+	for (Int k = 0; k < 2; k++) {
+		c->fmc[k] = &no_mc;
+		c->flo[k] = c->fhi[k] = 0;
+		c->fgen[k] = 0;
+	}
 	c->last_line = NULL;
+	c->last_thr = NULL;
+	c->last_site = NULL;
 	VG_(OSetGen_Insert)(codes, c);
 	return c;
 }
@@ -316,7 +336,17 @@ static UInt obj_range(Addr a, Addr *lo, Addr *hi)
 				break;
 			}
 		}
-		return obj_named(O_GLOBAL, name, file);
+		UInt id = obj_named(O_GLOBAL, name, file);
+		Obj *o = VG_(indexXA)(objs, id);
+		Addr s0 = a - (Addr)off;
+
+		if (o->sym_hi == 0)
+			o->sym_lo = s0;
+		if (o->sym_lo != s0)
+			o->sym_hi = 1;
+		else if (o->sym_hi != 1 && *hi > o->sym_hi)
+			o->sym_hi = *hi;
+		return id;
 	}
 	return obj_named(O_UNKNOWN, "[unknown]", seg_name(a));
 }
@@ -427,17 +457,39 @@ static void end_epoch(void)
 	cur_epoch++;
 }
 
+/* count an access of thread t at site s of line l (c2c: always shared) */
+static inline void count(Line *l, LThr *t, LSite *s, UInt off, UInt n, UInt kind)
+{
+	ULong mask = (n >= 64 ? ~0ULL : ((1ULL << n) - 1)) << off;
+
+	if (l->epoch != cur_epoch) {
+		l->epoch = cur_epoch;
+		VG_(addToXA)(dirty, &l);
+	}
+	if (n > s->size)
+		s->size = (UShort)n;
+	t->ep_acc++;
+	if (kind != K_WRITE) {
+		t->loads++;
+		s->loads++;
+		t->ep_rmask |= mask;
+	}
+	if (kind != K_READ) {
+		t->stores++;
+		s->stores++;
+		t->ep_wmask |= mask;
+		t->ep_w++;
+	}
+}
+
+/* find (or add) the thread and site records of an access to l, count it,
+ * and cache both in c for the next access */
 static void touch(Line *l, Code *c, UInt off, UInt n, UInt kind)
 {
 	LThr *t = l->thr, **pt;
 	LSite *s = l->site, **ps;
-	ULong mask = (n >= 64 ? ~0ULL : ((1ULL << n) - 1)) << off;
-	Bool conc = n_live >= 2;	/* else alone: counted, never shared */
+	Bool conc = True;
 
-	if (conc && l->epoch != cur_epoch) {
-		l->epoch = cur_epoch;
-		VG_(addToXA)(dirty, &l);
-	}
 	if (!t || t->serial != cur_serial) {
 		for (pt = &l->thr; *pt && (*pt)->serial != cur_serial; pt = &(*pt)->next)
 			;
@@ -468,23 +520,10 @@ static void touch(Line *l, Code *c, UInt off, UInt n, UInt kind)
 		s->next = l->site;
 		l->site = s;
 	}
-	if (n > s->size)
-		s->size = (UShort)n;
-	t->ep_acc += conc;
-	if (kind != K_WRITE) {
-		t->loads++;
-		s->loads++;
-		if (conc)
-			t->ep_rmask |= mask;
-	}
-	if (kind != K_READ) {
-		t->stores++;
-		s->stores++;
-		if (conc) {
-			t->ep_wmask |= mask;
-			t->ep_w++;
-		}
-	}
+	(void)conc;
+	c->last_thr = t;
+	c->last_site = s;
+	count(l, t, s, off, n, kind);
 }
 
 static void count_mem(Code *c, UInt obj, UInt kind, UInt lvl, UInt tlb)
@@ -506,9 +545,12 @@ static void count_mem(Code *c, UInt obj, UInt kind, UInt lvl, UInt tlb)
 		m->next = c->mc;
 		c->mc = m;
 	}
-	m->n++;
-	m->lvl[lvl]++;
+	m->lvl[lvl]++;		/* n is their sum, made at output */
 	m->tlb[lvl] += tlb;
+	c->fmc[st] = m;		/* obj is c's last object: its extent */
+	c->flo[st] = c->last_lo;
+	c->fhi[st] = c->last_hi;
+	c->fgen[st] = c->last_gen;
 }
 
 /* mem: a's object for instruction c, whose cached extent missed.  Heap
@@ -527,10 +569,16 @@ static UInt mem_obj(Code *c, Addr a, Addr la)
 	if (b || (a <= smax && a + ssz > smax)) {
 		obj = obj_range(a, &lo, &hi);
 	} else {
+		Obj *o;
+
 		obj = line_get(la, a)->obj;
+		o = VG_(indexXA)(objs, obj);
 		lo = la;
 		hi = la + LSIZE;
-		if (c->last_gen == obj_gen && c->last_obj == obj) {
+		if (o->sym_hi > 1 && a >= o->sym_lo && a < o->sym_hi) {
+			lo = o->sym_lo;		/* the global's extent seen so far */
+			hi = o->sym_hi;
+		} else if (c->last_gen == obj_gen && c->last_obj == obj) {
 			if (la == c->last_hi)
 				lo = c->last_lo;
 			else if (hi == c->last_lo)
@@ -558,13 +606,18 @@ static VG_REGPARM(3) void pkm_acc(Code *c, Addr a, UWord kz)
 			return;
 		Line *l1 = c->last_line;
 
-		if (!l1 || l1->addr != la || c->last_gen != obj_gen) {
+		if (l1 && l1->addr == la && c->last_gen == obj_gen && c->last_site->off == off &&
+		    c->last_site->serial == cur_serial) {
+			count(l1, c->last_thr, c->last_site, off, n1, kind);
+		} else {
 			l1 = c->last_line = line_get(la, a);
 			c->last_gen = obj_gen;
+			touch(l1, c, off, n1, kind);
 		}
-		touch(l1, c, off, n1, kind);
-		if (n1 < size)
+		if (n1 < size) {
 			touch(line_get(la + LSIZE, la + LSIZE), c, 0, size - n1, kind);
+			c->last_line = NULL;	/* the cached records are the 2nd line's */
+		}
 	} else {
 		/* mem: the line only for its data object */
 		UInt obj;
@@ -588,6 +641,75 @@ static VG_REGPARM(3) void pkm_acc(Code *c, Addr a, UWord kz)
 
 /* ---- instrumentation ---- */
 
+static IRTemp tmp(IRSB *out, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(out->tyenv, ty);
+
+	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
+	return t;
+}
+
+#define RD(t) IRExpr_RdTmp(t)
+#define K64(v) IRExpr_Const(IRConst_U64((ULong)(v)))
+#define LD64(a) IRExpr_Load(Iend_LE, Ity_I64, (a))
+#define LD32(a) IRExpr_Load(Iend_LE, Ity_I32, (a))
+#define BIN(op, a, b) IRExpr_Binop((op), (a), (b))
+
+/* mem, inline: is this access one pk_hier_dref_nocount would end at once
+ * (one line, the MRU line of its D1 set, no state change: read, or write
+ * to a dirty line), to the object instruction c touched last, counted in
+ * the counters c used last?  Then it is an L1 hit without a TLB lookup:
+ * counted here, no helper called.  Returns the I1 temp "fast". */
+/* f AND cond (flat IR: every operand an atom) */
+static IRTemp and_in(IRSB *out, IRTemp f, IRExpr *cond)
+{
+	IRTemp c = tmp(out, Ity_I1, cond);
+
+	return tmp(out, Ity_I1, BIN(Iop_And1, RD(f), RD(c)));
+}
+
+static IRTemp fast_path(IRSB *out, Code *c, IRExpr *ea, Int size, UInt kind)
+{
+	const struct pk_cache *d1 = &H->D1;
+	IRExpr *sh = IRExpr_Const(IRConst_U8((UChar)d1->line_bits));
+	IRTemp b1 = tmp(out, Ity_I64, BIN(Iop_Shr64, ea, sh));
+	IRTemp e = tmp(out, Ity_I64, BIN(Iop_Add64, ea, K64(size - 1)));
+	IRTemp b2 = tmp(out, Ity_I64, BIN(Iop_Shr64, RD(e), IRExpr_Const(IRConst_U8((UChar)d1->line_bits))));
+	IRTemp idx = tmp(out, Ity_I64, BIN(Iop_And64, RD(b1), K64(d1->sets_min_1)));
+	IRTemp off = tmp(out, Ity_I64, BIN(Iop_Mul64, RD(idx), K64((ULong)d1->assoc * sizeof(uint64_t))));
+	IRTemp ta = tmp(out, Ity_I64, BIN(Iop_Add64, RD(off), K64((HWord)d1->tags)));
+	IRTemp tag = tmp(out, Ity_I64, LD64(RD(ta)));
+	IRExpr *lhs = RD(tag), *rhs = RD(b1);
+	IRTemp f;
+
+	if (kind == K_READ)
+		lhs = RD(tmp(out, Ity_I64, BIN(Iop_And64, lhs, K64(~PK_TAG_DIRTY))));
+	else
+		rhs = RD(tmp(out, Ity_I64, BIN(Iop_Or64, rhs, K64(PK_TAG_DIRTY))));
+	f = tmp(out, Ity_I1, BIN(Iop_CmpEQ64, lhs, rhs));
+	f = and_in(out, f, BIN(Iop_CmpEQ64, RD(b1), RD(b2)));
+	/* the object and counters of this instruction's last access of this
+	 * kind: a in their extent, the generation current */
+	Int st = kind == K_WRITE;
+	IRTemp lo = tmp(out, Ity_I64, LD64(mkIRExpr_HWord((HWord)&c->flo[st])));
+	IRTemp hi = tmp(out, Ity_I64, LD64(mkIRExpr_HWord((HWord)&c->fhi[st])));
+	IRTemp g1 = tmp(out, Ity_I32, LD32(mkIRExpr_HWord((HWord)&c->fgen[st])));
+	IRTemp g2 = tmp(out, Ity_I32, LD32(mkIRExpr_HWord((HWord)&obj_gen)));
+
+	f = and_in(out, f, BIN(Iop_CmpLE64U, RD(lo), ea));
+	f = and_in(out, f, BIN(Iop_CmpLT64U, ea, RD(hi)));
+	f = and_in(out, f, BIN(Iop_CmpEQ32, RD(g1), RD(g2)));
+	/* count it as an L1 hit (adding 0 when not: the helper counts it) */
+	IRTemp mc = tmp(out, Ity_I64, LD64(mkIRExpr_HWord((HWord)&c->fmc[st])));
+	IRTemp one = tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, RD(f)));
+	IRTemp a = tmp(out, Ity_I64, BIN(Iop_Add64, RD(mc), K64(__builtin_offsetof(MC, lvl))));
+	IRTemp v = tmp(out, Ity_I64, LD64(RD(a)));
+	IRTemp v1 = tmp(out, Ity_I64, BIN(Iop_Add64, RD(v), RD(one)));
+
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, RD(a), RD(v1)));
+	return f;
+}
+
 static void emit_acc(IRSB *out, Code *c, IRExpr *addr, Int size, UInt kind, IRExpr *guard)
 {
 	IRDirty *di;
@@ -600,8 +722,15 @@ static void emit_acc(IRSB *out, Code *c, IRExpr *addr, Int size, UInt kind, IREx
 	kz = (UWord)size | ((UWord)kind << 8);
 	di = unsafeIRDirty_0_N(3, "pkm_acc", VG_(fnptr_to_fnentry)(&pkm_acc),
 			       mkIRExprVec_3(mkIRExpr_HWord((HWord)c), addr, mkIRExpr_HWord(kz)));
-	if (guard)
+	if (guard) {
 		di->guard = guard;
+	} else if (mode == PKM_MEM && kind != K_MODIFY && isIRAtom(addr)) {
+		/* the counting is done before the helper would run: fine, the
+		 * helper only runs when the access was not counted */
+		IRTemp f = fast_path(out, c, addr, size, kind);
+
+		di->guard = IRExpr_RdTmp(tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, RD(f))));
+	}
 	addStmtToIRSB(out, IRStmt_Dirty(di));
 }
 
@@ -926,7 +1055,8 @@ void pkm_fini(const HChar *path, const HChar *const *desc)
 			for (MC *m = c->mc; m; m = m->next) {
 				n_acc++;
 				VG_(fprintf)(fp, "acc %d %u %s %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
-					     code_id(c), m->obj, m->store ? "store" : "load", m->n,
+					     code_id(c), m->obj, m->store ? "store" : "load",
+					     m->lvl[0] + m->lvl[1] + m->lvl[2] + m->lvl[3],
 					     m->lvl[0], m->lvl[1], m->lvl[2], m->lvl[3],
 					     m->tlb[0], m->tlb[1], m->tlb[2], m->tlb[3]);
 			}

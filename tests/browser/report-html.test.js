@@ -5,6 +5,8 @@
 //
 //   node report-html.test.js folded  PAGE.html INPUT.folded
 //   node report-html.test.js perf    PAGE.html REPORT.txt [ANNOTATE.txt]
+//   node report-html.test.js events  PAGE.html REPORT.txt   (two events)
+//   node report-html.test.js many    PAGE.html INPUT.folded (over 250 functions)
 //   node report-html.test.js diff    PAGE.html OLD.folded NEW.folded
 //   node report-html.test.js mkhostile OUT.folded
 //   node report-html.test.js hostile PAGE.html HOSTILE.folded
@@ -294,16 +296,16 @@ async function testFolded(page, m) {
 }
 
 // ---- perf.data: the table against perfkit report --stdio ---------------
-async function testPerf(page, reportTxt, annotateTxt) {
-	const rep = fs.readFileSync(reportTxt, "utf8");
-	const ec = rep.match(/^# Event count \(approx\.\): (\d+)/m);
-	check(ec && (await text(page, "#pk-info")).includes("total " + fmtInt(Number(ec[1]))), "the header's total is report's event count", ec && ec[1]);
-	const want = [];
+// the rows of report's table (with symbols) and its event count
+function reportRows(rep) {
+	const ec = rep.match(/^# Event count \(approx\.\): (\d+)/m), want = [];
 	for (const l of rep.split("\n")) {
 		const r = l.match(/^\s+([\d.]+%)\s+([\d.]+%)\s+(\S+)\s+\[[.k]\] (.+)$/);
 		if (r && !/^0x[0-9a-f]+$/.test(r[4])) want.push({ children: r[1], self: r[2], dso: r[3], sym: r[4] });
 	}
-	check(want.length >= 3, "report --stdio gave rows to compare", want.length);
+	return { total: ec && Number(ec[1]), want };
+}
+async function checkTable(page, want) {
 	const got = await tableRows(page, "#pk-table");
 	const idx = new Map(got.map(r => [r[3] + "\0" + r[4].replace(/^.*\//, ""), r]));
 	let bad = [];
@@ -313,6 +315,12 @@ async function testPerf(page, reportTxt, annotateTxt) {
 			bad.push(JSON.stringify(w) + " page: " + JSON.stringify(g && g.slice(0, 3)));
 	}
 	same(bad, [], `table: Children and Self of ${want.length} functions as perfkit report --stdio prints them`);
+}
+async function testPerf(page, reportTxt, annotateTxt) {
+	const { total, want } = reportRows(fs.readFileSync(reportTxt, "utf8"));
+	check(total && (await text(page, "#pk-info")).includes("total " + fmtInt(total)), "the header's total is report's event count", total);
+	check(want.length >= 3, "report --stdio gave rows to compare", want.length);
+	await checkTable(page, want);
 	// the hottest function by Self is selected, annotated
 	const hot = want.slice().sort((a, b) => parseFloat(b.self) - parseFloat(a.self))[0];
 	same(await text(page, "#pk-fn-name"), hot.sym, "the hottest function is selected first");
@@ -339,6 +347,34 @@ async function testPerf(page, reportTxt, annotateTxt) {
 	}
 }
 
+// ---- two events: the selector, each against its part of report --stdio --
+async function testEvents(page, reportTxt) {
+	const parts = fs.readFileSync(reportTxt, "utf8").split(/^(?=# Samples: )/m).slice(1);
+	const names = parts.map(p => p.match(/of event '([^']+)'/)[1]);
+	const opts = await page.evaluate(() => Array.from(document.querySelectorAll("#pk-profile option")).map(o => o.textContent));
+	same(opts, names, "events: one choice per event, as report prints them");
+	for (let i = 0; i < parts.length; i++) {
+		await page.locator("#pk-profile").selectOption(String(i));
+		const { total, want } = reportRows(parts[i]);
+		const info = await text(page, "#pk-info");
+		check(info.includes(" of " + names[i] + ",") && info.includes("total " + fmtInt(total)),
+		      `events: ${names[i]} chosen, the header says it and its total`, info);
+		await checkTable(page, want);
+		same(await page.evaluate(() => document.getElementById("pk-graph").dataset.profile), String(i), `events: the graph of ${names[i]}`);
+	}
+}
+
+// ---- many functions: 250 rows drawn, "Show more" draws the rest ------
+async function testMany(page, m) {
+	const n = m.funcs.size;
+	same((await tableRows(page, "#pk-table")).length, 250, "many: the table draws 250 rows first");
+	same(await text(page, "#pk-table-info"), n + " functions, the first 250 shown", "many: it says so");
+	await page.locator("#pk-more").click();
+	const rows = [...m.funcs].map(([name, f]) => ({ name, self: f.self, total: f.total }));
+	same((await tableRows(page, "#pk-table")).map(r => r[3]), order(rows, "total", true), "many: Show more draws every row, in order");
+	check(!(await page.locator("#pk-more").isVisible()), "many: no more to show");
+}
+
 // ---- --diff ------------------------------------------------------------
 async function testDiff(page, mo, mn) {
 	const W = await graphWidth(page);
@@ -362,6 +398,12 @@ async function testDiff(page, mo, mn) {
 	check(tr === 255 && tg < 255 && tb === tg, "diff: a frame that grew is red", tok.bg);
 	check(mb === 255 && mr < 255 && mr === mg, "diff: a frame that shrank is blue", mat.bg);
 	check(fr.some(f => f.name === "compress"), "diff: a frame only in NEW is drawn in After");
+	// the tooltip gives both shares and the change
+	const tn = mn.root.kids.get("main").kids.get("parse").kids.get("tokenize"), to = mo.root.kids.get("main").kids.get("parse").kids.get("tokenize");
+	const gb = await page.locator("#pk-graph").boundingBox();
+	await page.mouse.move(gb.x + tok.x + tok.w / 2, gb.y + tok.y + 8);
+	same(await text(page, "#pk-tip"), `tokenize (${fmtInt(tn.v)} samples, ${pct(tn.v, mn.total)}); before ${pct(to.v, mo.total)}, ` +
+	     `after ${pct(tn.v, mn.total)}, ${signed(100 * tn.v / mn.total - 100 * to.v / mo.total)}`, "diff: the tooltip gives before, after and the change");
 	const Wn = W * mn.root.kids.get("main").kids.get("parse").v / mn.total;
 	const pf = fr.find(f => f.name === "parse");
 	check(pf && near(pf.w, Wn, 1.5), "diff: After's widths are NEW's shares", pf && pf.w);
@@ -419,6 +461,8 @@ async function main() {
 	const page = args[0];
 	if (mode === "folded") await withPage(page, p => testFolded(p, model(fs.readFileSync(args[1], "utf8"))));
 	else if (mode === "perf") await withPage(page, p => testPerf(p, args[1], args[2]));
+	else if (mode === "many") await withPage(page, p => testMany(p, model(fs.readFileSync(args[1], "utf8"))));
+	else if (mode === "events") await withPage(page, p => testEvents(p, args[1]));
 	else if (mode === "diff") await withPage(page, p => testDiff(p, model(fs.readFileSync(args[1], "utf8")), model(fs.readFileSync(args[2], "utf8"))));
 	else if (mode === "hostile") await withPage(page, p => testHostile(p, hostileNames()));
 	else { console.error("usage: see the head of report-html.test.js"); process.exit(2); }

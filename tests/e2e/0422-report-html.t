@@ -76,6 +76,19 @@ if can_perf_event && [ -x "$PK_BUILD/examples/matmul" ]; then
 		static "$T/p.html" "perf.data page"
 		expect "perf.data page: the hottest function annotated" grep -q '"insns":\[\["' "$T/p.html"
 		perf_ok=1
+		if "$PERFKIT" record -e cpu-clock,task-clock -g -F 499 -o "$T/e.data" -- "$PK_BUILD/examples/matmul" >/dev/null 2>&1; then
+			"$PERFKIT" report --stdio --sort dso,sym -g none -i "$T/e.data" >"$T/erep.txt" 2>/dev/null
+			"$PERFKIT" report --html -o "$T/e.html" -i "$T/e.data"
+			expect "two events: a profile each in the page" test "$(grep -o '"event":"[a-z-]*"' "$T/e.html" | wc -l)" = 2
+			perf_ok=2
+			"$PERFKIT" report --html --diff -o "$T/pd.html" "$T/p.data" "$T/e.data" 2>/dev/null
+			static "$T/pd.html" "diff of two perf.data"
+			expect "diff of two perf.data: OLD's and NEW's first events" \
+				test "$(grep -o '"input":"[^"]*","event":"cpu-clock"' "$T/pd.html" | tr '\n' ' ')" = \
+				"\"input\":\"$T/p.data\",\"event\":\"cpu-clock\" \"input\":\"$T/e.data\",\"event\":\"cpu-clock\" "
+		else
+			not_ok "perfkit record -e cpu-clock,task-clock of examples/matmul"
+		fi
 	else
 		not_ok "perfkit record of examples/matmul"
 	fi
@@ -93,7 +106,7 @@ if [ ! -x "$CHROMIUM" ]; then
 	done_testing; exit
 fi
 if [ ! -f "$B/node_modules/playwright-core/package.json" ]; then
-	not_ok "playwright-core is missing from tests/browser/node_modules: run scripts/install-deps"
+	skip "playwright-core is missing from tests/browser/node_modules (scripts/install-deps): the browser checks"
 	done_testing; exit
 fi
 
@@ -119,6 +132,9 @@ browse() {
 	fi
 }
 browse folded 50 folded "$T/f.html" "$B/report.folded"
+awk 'BEGIN { for (i = 1; i <= 600; i++) printf "main;f%d;g%d %d\n", i, i % 7, i }' >"$T/many.folded"
+"$PERFKIT" report --html -o "$T/many.html" -i "$T/many.folded"
+browse "600 functions" 4 many "$T/many.html" "$T/many.folded"
 browse diff 18 diff "$T/d.html" "$B/report.folded" "$B/report-new.folded"
 (cd "$B" && node report-html.test.js mkhostile "$T/hh.folded")
 if "$PERFKIT" report --html -o "$T/hh.html" -i "$T/hh.folded"; then
@@ -129,6 +145,7 @@ else
 fi
 if [ -n "$perf_ok" ]; then
 	browse perf.data 8 perf "$T/p.html" "$T/rep.txt" "$T/ann.txt"
+	[ "$perf_ok" = 2 ] && browse "two events" 8 events "$T/e.html" "$T/erep.txt"
 fi
 
 done_testing

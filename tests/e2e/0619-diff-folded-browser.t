@@ -6,7 +6,8 @@
 # seeded generator: compute;f doubles, strtod is replaced by myparse, the
 # rest only varies by sampling noise.  The page must colour exactly the
 # significant functions of the JSON table (red grew, blue shrank), grey the
-# others, and carry before/after/change ± interval/p in every tooltip.
+# others, and carry before/after/change ± interval/p in every tooltip;
+# the vanished strtod is drawn (at its OLD width), blue.
 . "$(dirname "$0")/lib.sh"
 
 B=$TOP/tests/browser
@@ -35,6 +36,7 @@ for side in ("old", "new"):
 EOF2
 "$PERFKIT" diff-folded -o "$T/d.svg" --json "$T/d.json" "$T"/old*.folded -- "$T"/new*.folded >"$T/d.txt" 2>"$T/err"
 expect "diff-folded draws the page" test $? -eq 0 -a -s "$T/d.svg"
+expect "the gone function is drawn" grep -q '<title>strtod: before' "$T/d.svg"
 mkdir -p "$T/tmp"
 TMPDIR=$T/tmp CHROMIUM=$CHROMIUM timeout 90 node "$B/diffgraph.test.js" "$T/d.svg" "$T/d.json" >"$T/out" 2>&1
 rc=$? nchecks=0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# perfkit offcputime: napper spins 200 ms in spin_here() and sleeps 200 ms
+# perfkit offcputime: napper spins 1 s in spin_here() and sleeps 200 ms
 # in nap_here(): the folded stack through nap_here carries 200 ms ± 20 % of
 # off-CPU time, the process had exited long before the tool printed (its
 # frames are named from the snapshot taken while it ran), and the folded
@@ -13,7 +13,7 @@ NAP=$PK_BUILD/tests/workloads/napper
 cp "$NAP" "$T/napx"   # a comm of its own: napx
 
 if tracer_start "$T/out" "$T/err" "$PERFKIT" offcputime -f -u; then
-	"$T/napx" 200 200 1 >/dev/null
+	"$T/napx" 200 1000 1 >/dev/null   # 1 s of spin first: time to snapshot it on a loaded machine
 	sleep 0.5   # the process is gone well before the tool prints
 	tracer_stop
 	expect 'Ctrl-C ends it with status 0' test $? = 0
@@ -35,12 +35,14 @@ else
 fi
 
 # bcc's layout, for one process (-p): frames, "-  comm (pid)", microseconds
-"$NAP" 300 50 2 >"$T/pid" &
+# (napper naps 300 ms 20 times: some naps fall inside the second traced)
+"$NAP" 300 10 20 >"$T/pid" &
 napid=$!
 for i in $(seq 50); do [ -s "$T/pid" ] && break; sleep 0.05; done
 if tracer_start "$T/out2" "$T/err2" "$PERFKIT" offcputime -p "$napid" -U; then
-	wait $napid
+	sleep 1.2
 	tracer_stop
+	kill $napid; wait $napid 2>/dev/null
 	sed 's/^/# /' "$T/out2" | head -20
 	expect 'default layout: user frames, then "-  comm (pid)" and a count' \
 		awk -v p="$napid" '/^    nap_here$/ { f = 1 } f && $0 ~ "^    -  +napper \\(" p "\\)$" { g = 1; next }

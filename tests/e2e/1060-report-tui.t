@@ -34,13 +34,13 @@ expect "search: the filter in the title" tui_wait "Symbol: main"
 expect "search: c is filtered out" tui_wait_gone "[.] c"
 # expand the first row: its graph shows main's callees a and d
 tui_keys Enter
-expect "expand: the call graph of main (a under it)" tui_wait_re -- '--[0-9.]+%--a$'
-expect "expand: ... and d" tui_wait_re -- '--[0-9.]+%--d$'
+expect "expand: the call graph of main (a under it)" tui_wait_re '--[0-9.]+%--a$'
+expect "expand: ... and d" tui_wait_re '--[0-9.]+%--d$'
 expect "expand: the row is marked open" tui_wait_re '^▾ +100\.00%'
 tui_keys Left
 expect "collapse (Left): the graph is gone" tui_wait_gone "%--a"
 tui_keys Right
-expect "expand (Right)" tui_wait_re -- '--[0-9.]+%--a$'
+expect "expand (Right)" tui_wait_re '--[0-9.]+%--a$'
 tui_keys Left
 expect "collapse again" tui_wait_gone "%--a"
 tui_keys Escape
@@ -85,7 +85,7 @@ expect "+: Children again" tui_wait "Children      Self"
 
 # P with every graph expanded: report --stdio's bytes
 tui_keys E
-expect "E: every graph open" tui_wait_re -- '--[0-9.]+%--b$'
+expect "E: every graph open" tui_wait_re '--[0-9.]+%--b$'
 tui_keys P
 expect "P: the file named" tui_wait "written to perf.hist.0"
 same_file "P: the view is report --stdio's text" "$T/stdio" "$T/perf.hist.0"

@@ -93,7 +93,7 @@ expect "the status line is the last" test "$(tui_screen | sed -n 24p | grep -c '
 tui_keys / R E D Enter
 expect "search finds the escape name" tui_wait "Symbol: RED"
 tui_keys Enter
-expect "its call graph, escaped" tui_wait_re '^ +esc\\x1b\[31mRED\\x1b\]0;PWNED\\x07$'
+expect "its call graph, escaped" tui_wait_re '^ +[| ]*(--[0-9.]+%--)?esc\\x1b\[31mRED\\x1b\]0;PWNED\\x07$'
 tui_keys Escape
 expect "Esc: the search undone" tui_wait_gone "Symbol: RED"
 tui_keys / l o n g Enter a

@@ -21,6 +21,17 @@ SRC=$TOP/examples/falseshare.c
 LA=$(grep -n 'the worker.s counter' "$SRC" | cut -d: -f1)
 LB=$(grep -n 'the main thread.s counter' "$SRC" | cut -d: -f1)
 
+# the examples themselves, natively: right results, usage errors
+expect "lockcount 1000 3 counts 3000" sh -c '[ "$("$1/lockcount" 1000 3)" = "lockcount: 3000" ]' sh "$EX"
+expect "listchase list and array sum alike" \
+	sh -c '[ "$("$1/listchase" list 1000 2 | cut -d" " -f2-)" = "$("$1/listchase" array 1000 2 | cut -d" " -f2-)" ]' sh "$EX"
+expect "readmostly runs" sh -c '"$1/readmostly" 1000 2 | grep -q "^readmostly: [0-9]"' sh "$EX"
+for p in "lockcount 0" "readmostly 1 0" "listchase bogus"; do
+	# shellcheck disable=SC2086
+	"$EX"/$p >/dev/null 2>&1
+	expect "$p: usage error (2)" test $? = 2
+done
+
 # table rows: "INDEX ADDRESS CLASS..." lines of the Shared Data Cache Line Table
 table() { sed -n '/Shared Data Cache Line Table/,/Shared Cache Line Distribution/p' "$1" | grep -E '^ +[0-9]+ +0x'; }
 
@@ -75,4 +86,48 @@ expect "readmostly: the table is named read-mostly" grep -q 'read-mostly, not fl
 "$PERFKIT" c2c report -i "$T/rm.c2c" --all >"$T/rm.all" 2>&1
 expect "readmostly --all: the table's lines are read-mostly with 0 transfers" \
 	sh -c 'grep -E "read-mostly +0 .*\`table\`" "$1" >/dev/null' sh "$T/rm.all"
+# --- a heap block: the line named by its allocation site ---
+cat >"$T/heapshare.c" <<'C'
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct counters { volatile long a, b; };
+
+static void *worker(void *arg)
+{
+	struct counters *c = arg;
+
+	for (int i = 0; i < 20000; i++)
+		c->a++;
+	return NULL;
+}
+
+int main(void)
+{
+	struct counters *c = calloc(1, sizeof(*c));	/* the shared block */
+	pthread_t t;
+
+	pthread_create(&t, NULL, worker, c);
+	for (int i = 0; i < 20000; i++)
+		c->b++;
+	pthread_join(t, NULL);
+	printf("%ld %ld\n", c->a, c->b);
+	return 0;
+}
+C
+if cc -O1 -g -o "$T/heapshare" "$T/heapshare.c" -lpthread 2>/dev/null; then
+	AL=$(grep -n 'the shared block' "$T/heapshare.c" | cut -d: -f1)
+	"$PERFKIT" c2c record -o "$T/hs.c2c" -- "$T/heapshare" >/dev/null 2>&1
+	"$PERFKIT" c2c report -i "$T/hs.c2c" >"$T/hs.out" 2>&1
+	first=$(table "$T/hs.out" | head -1)
+	if echo "$first" | grep -q "false sharing .*block allocated at heapshare.c:$AL (main)"; then
+		ok "heap: the line is named by its allocation site heapshare.c:$AL"
+	else
+		not_ok "heap: the line is named by its allocation site heapshare.c:$AL"; sed 's/^/# /' "$T/hs.out" | head -30
+	fi
+	expect "heap: the Pareto view gives the allocation stack" grep -q "^  allocated at: main (heapshare.c:$AL)" "$T/hs.out"
+else
+	skip "no C compiler for the heap test"
+fi
 done_testing

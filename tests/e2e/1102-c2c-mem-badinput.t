@@ -68,6 +68,25 @@ one_line "a missing file" 1 "^perfkit c2c: cannot open '$T/none.c2c'" "$PERFKIT"
 one_line "mem report of a c2c recording" 1 "^perfkit mem: $T/fs.c2c: recorded by perfkit c2c record" \
 	"$PERFKIT" mem report -i "$T/fs.c2c"
 
+"$PERFKIT" mem record -o "$T/one.mem" -- "$EX/listchase" array 1000 1 >/dev/null 2>&1
+one_line "c2c report of a mem recording" 1 "^perfkit c2c: $T/one.mem: recorded by perfkit mem record" \
+	"$PERFKIT" c2c report -i "$T/one.mem"
+
+# a program that forks: the child's own file does not stay behind in TMPDIR
+cat >"$T/forker.c" <<'C'
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void) { pid_t p = fork(); if (p == 0) return 0; waitpid(p, 0, 0); return 0; }
+C
+if cc -o "$T/forker" "$T/forker.c" 2>/dev/null; then
+	mkdir "$T/tmp"
+	TMPDIR=$T/tmp "$PERFKIT" c2c record -o "$T/fork.c2c" -- "$T/forker" >/dev/null 2>&1
+	expect "a forking program: its file written, nothing left in TMPDIR" \
+		test -s "$T/fork.c2c" -a -z "$(ls -A "$T/tmp")"
+else
+	skip "no C compiler for the fork test"
+fi
+
 # the output-file rules: a planted link is not written through
 echo keep >"$T/victim"
 ln -s "$T/victim" "$T/link.c2c"

@@ -29,7 +29,7 @@ static const char good[] =
 	"lt 1 10 10 10 0xff 0xff\n"
 	"ls 0 1 0 8 10 10\n"
 	"ls 1 0 8 8 10 10\n"
-	"object 0 global -1 counters\\x09x\tfs\n"
+	"object 0 global -1 counters\\x09x\\x5cy\tfs\n"
 	"code 0 0x401000 12 bump_a\t/src/fs.c\t/bin/fs\n"
 	"code 1 0x401100 20 bump_b\t/src/fs.c\t/bin/fs\n"
 	"end 1 0\n";
@@ -56,7 +56,8 @@ static void test_read_good(void **state)
 	assert_int_equal(mp.nlines, 1);
 	assert_int_equal(mp.lines[0].nthr, 2);
 	assert_int_equal(mp.lines[0].transfers, 20);
-	assert_string_equal(mp.obj[0].name, "counters\tx");
+	/* a control byte stays escaped (terminals), a backslash is restored */
+	assert_string_equal(mp.obj[0].name, "counters\\x09x\\y");
 	assert_int_equal(memprof_tid(&mp, 1), 101);
 	assert_string_equal(memprof_srcline(&mp, 1, buf, sizeof(buf)), "fs.c:20");
 	assert_int_equal(memprof_classify(&mp.lines[0]), MP_FALSE_SHARING);

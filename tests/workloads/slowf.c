@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* slowf N — three functions of about equal work (f, g, h: N iterations of
  * a multiply-add chain each); built with -DSLOW, f does 2N: the "one
  * function made 2x slower, the rest identical" workload of the

@@ -127,6 +127,11 @@ unsigned long long bpfk_now_ns(void)
 #ifndef PERFKIT_NO_BPF
 int bpfk_poll_ring(struct ring_buffer *rb, double duration_s)
 {
+	return bpfk_poll_ring_work(rb, duration_s, NULL, NULL);
+}
+
+int bpfk_poll_ring_work(struct ring_buffer *rb, double duration_s, bool (*work)(void *ctx), void *ctx)
+{
 	unsigned long long end = duration_s > 0 ? bpfk_now_ns() + (unsigned long long)(duration_s * 1e9) : 0;
 	int err = 0;
 
@@ -142,6 +147,8 @@ int bpfk_poll_ring(struct ring_buffer *rb, double duration_s)
 			return bpfk_error(err, "polling ring buffer");
 		err = 0;
 		fflush(stdout);
+		while (work && !bpfk_stopped() && work(ctx))
+			ring_buffer__consume(rb);
 	}
 	ring_buffer__consume(rb);
 	fflush(stdout);

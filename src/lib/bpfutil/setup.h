@@ -48,6 +48,10 @@ bool bpfk_stopped(void);
  */
 struct ring_buffer;
 int bpfk_poll_ring(struct ring_buffer *rb, double duration_s);
+/* The same, and after each batch work(ctx) while it returns true (one
+ * small step of deferred work each call), the ring consumed between steps
+ * so events are never held up behind it. */
+int bpfk_poll_ring_work(struct ring_buffer *rb, double duration_s, bool (*work)(void *ctx), void *ctx);
 
 /*
  * The steps every tool takes around its skeleton (src/bpf/<tool>.bpf.c):

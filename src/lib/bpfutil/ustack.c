@@ -23,11 +23,20 @@ struct snapshot {
 	char **files;                /* per mapping: the path it is read through, or NULL */
 };
 
+/* A file by identity: a rebuilt binary at the same path is another file. */
+struct file_id {
+	uint64_t dev, ino;
+	int64_t mtime_s, mtime_ns;
+};
+
 struct ustack_cache {
 	struct symcache *syms;
 	struct perfmap_cache *jit;
 	struct hashmap index;        /* pid (4 bytes) -> snapshot index + 1 */
-	struct hashmap files;        /* paths whose symbols were loaded */
+	struct hashmap files;        /* struct file_id -> the path its symbols are read through */
+	struct hashmap paths;        /* those paths (interned) */
+	char **pending;              /* queued for loading (ustack_load_pending) */
+	size_t nr_pending, alloc_pending;
 	struct snapshot *snaps;
 	size_t nr, alloc, taken;
 	dev_t root_dev;
@@ -42,6 +51,7 @@ struct ustack_cache *ustack_cache_new(void)
 	c->syms = symcache_new();
 	hm_init(&c->index);
 	hm_init(&c->files);
+	hm_init(&c->paths);
 	if (stat("/", &st) == 0) {
 		c->root_dev = st.st_dev;
 		c->root_ino = st.st_ino;
@@ -69,26 +79,46 @@ void ustack_cache_free(struct ustack_cache *c)
 	free(c->snaps);
 	hm_release(&c->index);
 	hm_release(&c->files);
+	hm_release(&c->paths);
+	for (size_t i = 0; i < c->nr_pending; i++)
+		free(c->pending[i]);
+	free(c->pending);
 	symcache_free(c->syms);
 	perfmap_cache_free(c->jit);
 	free(c);
 }
 
-void ustack_forget_processes(struct ustack_cache *c)
+void ustack_forget_processes(struct ustack_cache *c, bool symbols_too)
 {
 	for (size_t i = 0; i < c->nr; i++)
 		snapshot_release(&c->snaps[i]);
 	c->nr = 0;
 	hm_release(&c->index);
 	hm_init(&c->index);
-	if (c->files.nr > USTACK_MAX_FILES) {
+	for (size_t i = 0; i < c->nr_pending; i++)
+		symcache_resolve(c->syms, c->pending[i], 0, NULL, NULL);
+	while (c->nr_pending)
+		free(c->pending[--c->nr_pending]);
+	if (symbols_too || c->files.nr > USTACK_MAX_FILES) {
 		symcache_free(c->syms);
 		c->syms = symcache_new();
 		hm_release(&c->files);
 		hm_init(&c->files);
+		hm_release(&c->paths);
+		hm_init(&c->paths);
 		perfmap_cache_free(c->jit);
 		c->jit = NULL;
 	}
+}
+
+bool ustack_load_pending(struct ustack_cache *c)
+{
+	if (!c->nr_pending)
+		return false;
+	char *path = c->pending[--c->nr_pending];   /* newest first: likeliest to exit soon */
+	symcache_resolve(c->syms, path, 0, NULL, NULL);
+	free(path);
+	return true;
 }
 
 size_t ustack_snapshots(const struct ustack_cache *c)
@@ -133,6 +163,12 @@ int ustack_snapshot(struct ustack_cache *c, int pid)
 
 	if (err)
 		return err;
+	if (!pm.nr) {
+		/* a zombie's maps read empty (its mm is gone): keep the
+		 * snapshot taken while it ran */
+		procmaps_release(&pm);
+		return pk_error(ESRCH, "process %d has exited (no mappings)", pid);
+	}
 	snprintf(root, sizeof(root), "/proc/%d/root", pid);
 	if (stat(root, &st) == 0 && (st.st_dev != c->root_dev || st.st_ino != c->root_ino))
 		own_root = true;
@@ -140,22 +176,55 @@ int ustack_snapshot(struct ustack_cache *c, int pid)
 	char **files = xcalloc(pm.nr ? pm.nr : 1, sizeof(*files));
 	for (size_t i = 0; i < pm.nr; i++) {
 		const struct procmap *m = &pm.maps[i];
-		struct strbuf p = STRBUF_INIT;
+		struct strbuf mapped = STRBUF_INIT, p = STRBUF_INIT;
+		struct file_id id;
+		struct stat fst;
 
 		if (m->path[0] != '/')
 			continue;
-		if (ends_with(m->path, " (deleted)"))
-			sb_addf(&p, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, pid, m->start, m->end);
-		else if (own_root)
+		/* the file mapped there, whatever its name says now */
+		sb_addf(&mapped, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, pid, m->start, m->end);
+		if (own_root)
 			sb_addf(&p, "%s%s", root, m->path);
 		else
 			sb_addstr(&p, m->path);
-		files[i] = sb_detach(&p, NULL);
-		/* load the file's symbols now, while the path opens */
+		if (ends_with(p.buf, " (deleted)"))
+			sb_setlen(&p, p.len - 10);
+		if (stat(mapped.buf, &st) != 0) {   /* no map_files (no CAP_SYS_ADMIN): by name */
+			files[i] = sb_detach(&p, NULL);
+			sb_release(&mapped);
+			continue;
+		}
+		memset(&id, 0, sizeof(id));
+		id.dev = st.st_dev;
+		id.ino = st.st_ino;
+		id.mtime_s = st.st_mtim.tv_sec;
+		id.mtime_ns = st.st_mtim.tv_nsec;
 		int created;
-		hm_upsert(&c->files, files[i], strlen(files[i]), &created);
-		if (created)
-			symcache_resolve(c->syms, files[i], m->pgoff, NULL, NULL);
+		struct hm_entry *e = hm_upsert(&c->files, &id, sizeof(id), &created);
+		if (created) {
+			/* read through its name when that is still this file
+			 * and no other file was read by that name, else
+			 * (deleted, replaced by a rebuild) through map_files,
+			 * while the process lives */
+			bool same = !hm_find(&c->paths, p.buf, p.len) &&
+				    stat(p.buf, &fst) == 0 && fst.st_dev == st.st_dev &&
+				    fst.st_ino == st.st_ino && fst.st_mtim.tv_sec == st.st_mtim.tv_sec &&
+				    fst.st_mtim.tv_nsec == st.st_mtim.tv_nsec;
+			const char *key = same ? p.buf : mapped.buf;
+			e->val.ptr = (void *)hm_intern(&c->paths, key, strlen(key));
+			/* its symbols loaded soon, while the path opens (queued,
+			 * so that reading the maps of the next processes is not
+			 * held up by a large file) */
+			if (c->nr_pending == c->alloc_pending) {
+				c->alloc_pending = c->alloc_pending ? 2 * c->alloc_pending : 64;
+				c->pending = xrealloc(c->pending, c->alloc_pending * sizeof(*c->pending));
+			}
+			c->pending[c->nr_pending++] = xstrdup(key);
+		}
+		files[i] = xstrdup(e->val.ptr);
+		sb_release(&mapped);
+		sb_release(&p);
 	}
 	struct snapshot *s = find(c, pid, true);
 	snapshot_release(s);

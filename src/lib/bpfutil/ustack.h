@@ -6,12 +6,17 @@
  * A BPF stack holds addresses only; naming a user address needs the
  * process's mappings, which are gone once it exits.  So the cache takes a
  * *snapshot* of a process while it lives: ustack_snapshot() reads
- * /proc/PID/maps and at once loads the symbol table of every mapped file
- * into the symcache, under a path that opens now:
+ * /proc/PID/maps and queues the symbol table of every mapped file not seen
+ * yet for loading into the symcache, under a path that opens now:
  *   - the file itself when the process sees the same root as we do;
  *   - /proc/PID/root/FILE when it has its own root (a container), so the
  *     container's binaries, not the host's files of the same name, are read;
- *   - /proc/PID/map_files/START-END for a file deleted while mapped.
+ *   - /proc/PID/map_files/START-END for a file deleted or replaced while
+ *     mapped.
+ * ustack_load_pending() loads one queued file (the newest first) and says
+ * whether it did: the tools call it between ring-buffer batches, so that
+ * reading the maps of many new processes is never held up by a large
+ * symbol table; a lookup loads a file itself when it comes first.
  * Later lookups use the snapshot, whether the process still exists or not.
  * The tools take the snapshot when the BPF side first sees a process (and
  * again every second it keeps being seen: src/bpf/pidseen.h), i.e. while it
@@ -36,9 +41,14 @@
  * Memory grows with the processes snapshotted and the files loaded; a
  * long-running tool calls ustack_forget_processes() now and then (profile
  * --continuous: after each interval's file), which drops every snapshot and
- * keeps the symbols of the files loaded, unless more than USTACK_MAX_FILES
- * distinct paths were loaded (containers' /proc/PID/root/... paths differ
- * per process): then the symbols go too.  Nothing is printed; errors are swallowed into
+ * keeps the symbols of the files loaded, unless asked to drop them too or
+ * more than USTACK_MAX_FILES distinct files were loaded.
+ *
+ * Files are told apart by identity (device, inode, mtime of the file
+ * mapped, read through /proc/PID/map_files): a binary rebuilt at the same
+ * path while the tool runs is another file, read through map_files while
+ * its process lives, so old and new code are each named from their own
+ * symbols.  Without map_files (no CAP_SYS_ADMIN) files go by name.  Nothing is printed; errors are swallowed into
  * "[unknown]" frames, which is what the tools show.
  */
 #ifndef PERFKIT_BPFUTIL_USTACK_H
@@ -55,14 +65,16 @@ struct ustack_cache;
 struct ustack_cache *ustack_cache_new(void);
 void ustack_cache_free(struct ustack_cache *c);
 
-#define USTACK_MAX_FILES 2048
+#define USTACK_MAX_FILES 512
 
-void ustack_forget_processes(struct ustack_cache *c);
+void ustack_forget_processes(struct ustack_cache *c, bool symbols_too);
 
 /* (Re)read pid's mappings and load their files' symbols.  0, or -errno
- * (-ESRCH: gone) with a pk_error() message; a failed snapshot keeps the
- * previous one. */
+ * (-ESRCH: gone, or a zombie whose maps read empty) with a pk_error()
+ * message; a failed snapshot keeps the previous one. */
 int ustack_snapshot(struct ustack_cache *c, int pid);
+bool ustack_load_pending(struct ustack_cache *c);
+
 /* Snapshots taken so far (for tests and the summary line). */
 size_t ustack_snapshots(const struct ustack_cache *c);
 

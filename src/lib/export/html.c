@@ -104,7 +104,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
  * the ELF file); gid_of() demangles them as the session would.  *sp keeps
  * the session open when ann is given (its DSO files are annotated). */
 static int load_perfdata(struct pk_export **out, const char *path, const struct session_opts *so,
-			 struct ann_builder *ann, struct session **sp)
+			 struct ann_builder *ann, struct session **sp, char ***evorder)
 {
 	struct session_opts raw = *so;
 	struct session *s;
@@ -118,6 +118,12 @@ static int load_perfdata(struct pk_export **out, const char *path, const struct 
 	*out = export_new_file(session_file(s));
 	l = (struct loader){ *out, ann };
 	err = session_process(s, on_sample, &l);
+	/* the file's event order, which report prints its tables in */
+	const struct pd_file *pf = session_file(s);
+
+	*evorder = xcalloc(pf->nr_evsels + 1, sizeof(**evorder));
+	for (size_t i = 0; i < pf->nr_evsels; i++)
+		(*evorder)[i] = xstrdup(pf->evsels[i].name ? pf->evsels[i].name : "");
 	if (err >= 0 && !(*out)->nr_samples)
 		err = pk_error(ENODATA, "%s: no samples", path);
 	if (err < 0 || !sp)
@@ -193,11 +199,11 @@ static int load_folded(struct pk_export **out, const char *path)
 }
 
 static int load(struct pk_export **out, const char *path, const struct session_opts *so, bool *perf,
-		struct ann_builder *ann, struct session **sp)
+		struct ann_builder *ann, struct session **sp, char ***evorder)
 {
 	*perf = is_perfdata(path);
 	*out = NULL;
-	return *perf ? load_perfdata(out, path, so, ann, sp) : load_folded(out, path);
+	return *perf ? load_perfdata(out, path, so, ann, sp, evorder) : load_folded(out, path);
 }
 
 /* ---- the page's model ---------------------------------------------- */
@@ -663,15 +669,31 @@ static int write_page(const struct html_opts *o, const struct strbuf *json)
 	return err;
 }
 
+/* The events of x with samples, in the file's order (evorder, NULL:
+ * the model's, order of first sample), as profiles. */
 static void add_profiles(struct model *m, const struct pk_export *x, int xi, const char *label,
-			 bool first_only)
+			 char **evorder, bool first_only)
 {
-	for (uint32_t ev = 0; ev < x->nr_events && m->np < MAXP; ev++) {
-		if (!x->events[ev].nr_samples)
-			continue;
-		m->p[m->np++] = (struct prof){ x, xi, ev, label, x->events[ev].period, x->events[ev].nr_samples };
-		if (first_only)
-			break;
+	size_t nord = 0;
+
+	while (evorder && evorder[nord])
+		nord++;
+	for (size_t r = 0; r <= nord; r++) {
+		for (uint32_t ev = 0; ev < x->nr_events && m->np < MAXP; ev++) {
+			bool listed = false;
+
+			if (!x->events[ev].nr_samples)
+				continue;
+			for (size_t k = 0; k < nord && !listed; k++)
+				listed = !strcmp(evorder[k], x->events[ev].name);
+			/* round r < nord: the file's r-th event; the last: the rest */
+			if (r < nord ? strcmp(evorder[r], x->events[ev].name) != 0 : listed)
+				continue;
+			m->p[m->np++] = (struct prof){ x, xi, ev, label, x->events[ev].period,
+						       x->events[ev].nr_samples };
+			if (first_only)
+				return;
+		}
 	}
 }
 
@@ -688,6 +710,7 @@ int html_report(const struct html_opts *o)
 	struct ann_profile **pv = NULL;
 	size_t npv = 0;
 	struct session *s = NULL;
+	char **evorder[2] = { NULL, NULL };
 
 	memset(&m, 0, sizeof(m));
 	hm_init(&m.gmap);
@@ -695,7 +718,7 @@ int html_report(const struct html_opts *o)
 	m.demangle = !o->so.no_demangle;
 	for (int i = 0; i < nx && !err; i++)
 		err = load(&xs[i], paths[i], &o->so, &perf[i], i == nx - 1 ? ann : NULL,
-			   i == nx - 1 && ann ? &s : NULL);
+			   i == nx - 1 && ann ? &s : NULL, &evorder[i]);
 	if (ann) {
 		ann_builder_finish(ann, s ? session_file(s) : NULL, &pv, &npv);
 		ann = NULL;
@@ -708,7 +731,7 @@ int html_report(const struct html_opts *o)
 			m.lmap[i][k] = gid_of(&m, xs[i]->frames[k].name, xs[i]->frames[k].dso);
 	}
 	for (int i = 0; i < nx; i++)
-		add_profiles(&m, xs[i], i, paths[i], nx == 2);
+		add_profiles(&m, xs[i], i, paths[i], evorder[i], nx == 2);
 	build_tree(&m);
 	prune(&m, o->minwidth_pct);
 
@@ -762,6 +785,9 @@ out:
 		session_close(s);
 	hm_release(&m.names);
 	for (int i = 0; i < 2; i++) {
+		for (size_t k = 0; evorder[i] && evorder[i][k]; k++)
+			free(evorder[i][k]);
+		free(evorder[i]);
 		free(m.lmap[i]);
 		export_free(xs[i]);
 	}

@@ -19,7 +19,8 @@
  * "application/json" id="pk-data"> block, drawn by the page's own script,
  * src/lib/export/html/page.js and page.css, embedded at build time):
  *  - frames: every function (name, DSO), shared by all profiles;
- *  - per profile (one per event of the input; with --diff, the first
+ *  - per profile (one per event of the input with samples, in the file's
+ *    event order as report prints its tables; with --diff, the first such
  *    event of OLD then of NEW): its totals (period and samples), the
  *    merged call tree (root "all" first, pre-order, each node its frame,
  *    depth, period and samples), and nodes narrower than minwidth_pct % of
@@ -39,6 +40,22 @@
  *    by build-id), their instructions (annotate/annotate.h, disasm/
  *    disasm.h) with the period sampled at each, and their source lines with
  *    text when the source file is readable.
+ *
+ * Names: perf.data is read with raw symbol names (one reading feeds both
+ * the model and annotate's builder, which looks names up in the ELF file);
+ * the page shows them demangled as the session's symbol cache would
+ * (sym_demangle, perf's default flags) unless so.no_demangle.
+ *
+ * The page (page.js): a flame graph or icicle in #pk-graph (frames
+ * .pk-fr, data-node = tree index; click zooms, Escape or #pk-reset goes
+ * back; #pk-search takes a RegExp, "/" and Ctrl-F focus it, #pk-matched
+ * gives the share), the functions' table #pk-table (th[data-col] sort,
+ * #pk-filter), the selected function's #pk-callers, #pk-callees (shares of
+ * its Children period) and #pk-annot (#pk-src, #pk-asm), with --diff
+ * #pk-before/#pk-after and #pk-changes-table, with several events
+ * #pk-profile.  When the first view is drawn, body[data-ready="1"] and
+ * window.pkFirstViewMs (ms since navigation start) are set; tests and
+ * bench/html.sh rely on these names.
  *
  * Escaping: every string in the JSON is escaped by html_add_json_str():
  * JSON's escapes (sb_add_json: quotes, backslashes, control bytes; invalid

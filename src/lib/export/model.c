@@ -6,6 +6,7 @@
  */
 #include "export/model.h"
 
+#include "symbol/buildid.h"
 #include "symbol/inline.h"
 #include "symbol/symbol.h"
 
@@ -272,10 +273,7 @@ static uint32_t loc_idx(struct pk_export *x, const struct pk_frame *run, size_t 
 
 static bool same_bid(const char *path, const struct ex_bid *b)
 {
-	uint8_t id[64];
-	int n = sym_read_build_id(path, id, sizeof(id));
-
-	return n >= (int)b->size && !memcmp(id, b->data, b->size);
+	return bid_matches(path, b->data, b->size);
 }
 
 /* The file whose DWARF describes the code recorded in dso: dso itself when
@@ -289,30 +287,14 @@ static const char *dwarf_file(struct pk_export *x, const char *dso)
 	struct hm_entry *e = hm_upsert(&x->dso_ok, &dso, sizeof(dso), &created);
 	const struct hm_entry *be;
 	const struct ex_bid *b;
-	const char *res = dso, *home = getenv("HOME");
-	char hex[2 * sizeof(((struct ex_bid *)0)->data) + 1];
+	const char *res = dso;
 
 	if (!created)
 		return e->val.ptr;
 	be = hm_find(&x->bids, dso, strlen(dso));
 	b = be ? be->val.ptr : NULL;
-	if (b && !same_bid(dso, b)) {
-		res = NULL;
-		for (unsigned i = 0; i < b->size; i++)
-			snprintf(hex + 2 * i, 3, "%02x", b->data[i]);
-		for (int k = 0; k < 3 && !res; k++) {
-			sb_reset(&x->key);
-			if (k < 2 && (!home || !*home))
-				continue;
-			if (k < 2)
-				sb_addf(&x->key, "%s/.debug/.build-id/%.2s/%s%s", home, hex, hex + 2,
-					k == 0 ? "/elf" : "");
-			else
-				sb_addf(&x->key, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-			if (same_bid(x->key.buf, b))
-				res = intern(x, x->key.buf, x->key.len);
-		}
-	}
+	if (b && !same_bid(dso, b))
+		res = bid_find(b->data, b->size, &x->key) == 0 ? intern(x, x->key.buf, x->key.len) : NULL;
 	/* e is still valid: nothing was added to dso_ok since */
 	e->val.ptr = (void *)res;
 	return res;

@@ -241,23 +241,24 @@ int fdiff_svg(const struct fdiff *d, const char *title, struct strbuf *out)
 	struct strbuf folded = STRBUF_INIT;
 	double maxd = 0;
 
-	/* the NEW side's mean stacks (the OLD side's when NEW is empty) */
-	int side = d->nside[1] ? 1 : 0;
-	double *mean = xcalloc(d->stacks.nr ? d->stacks.nr : 1, sizeof(double));
+	/* the NEW side's mean stacks; a stack NEW no longer has at its OLD
+	 * mean, so what vanished stays visible */
+	size_t nst = d->stacks.nr ? d->stacks.nr : 1;
+	double *mean[2] = { xcalloc(nst, sizeof(double)), xcalloc(nst, sizeof(double)) };
 	for (size_t i = 0; i < d->nprof; i++) {
 		const struct fdiff_prof *p = &d->prof[i];
-		if (p->side != side)
-			continue;
 		for (size_t k = 0; k < p->nr; k++)
-			mean[p->stack[k]] += p->count[k] / (double)d->nside[side];
+			mean[p->side][p->stack[k]] += p->count[k] / (double)d->nside[p->side];
 	}
 	for (size_t s = 0; s < d->stacks.nr; s++) {
-		if (!(mean[s] > 0))
+		double w = mean[1][s] > 0 ? mean[1][s] : mean[0][s];
+		if (!(w > 0))
 			continue;
 		sb_add(&folded, d->stacks.entries[s].key, d->stacks.entries[s].keylen);
-		sb_addf(&folded, " %.6f\n", mean[s]);
+		sb_addf(&folded, " %.6f\n", w);
 	}
-	free(mean);
+	free(mean[0]);
+	free(mean[1]);
 	hm_init(&na.map);
 	flame_palette_init(&pal);
 	for (size_t i = 0; i < d->nrows; i++)

@@ -23,7 +23,8 @@
  *
  * Output: rows (one per function, sorted: significant first, then by
  * |change|, then name) and a differential flame graph (fdiff_svg): the NEW
- * side's mean stacks drawn by flame_render, a significant function red
+ * side's mean stacks drawn by flame_render (a stack only OLD has at its OLD
+ * mean, so a function that is gone stays visible), a significant function red
  * (grew) or blue (shrank) by its change, every other frame grey; each
  * frame's tooltip "NAME: before B %, after A %, change ±C % [lo, hi],
  * p = P, q = Q" (class "sig" or "nosig" on its <g> for scripts).

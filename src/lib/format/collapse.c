@@ -39,7 +39,9 @@ static int collapse_perfdata(const char *path, struct ps_collapser *c, const str
 
 	if (ret)
 		return ret;
+	psc_set_stable_names(c, true);   /* the session's names live as long as it */
 	ret = session_process(s, on_sample, c);
+	psc_set_stable_names(c, false);
 	session_close(s);
 	return ret;
 }
@@ -355,35 +357,21 @@ static int read_full(int fd, const char *name, unsigned char *buf, size_t n, siz
 	return 0;
 }
 
-/* Copy the already-read magic and the rest of standard input into a
- * temporary file (removed again) and collapse that as perf.data. */
+/* perf.data on a pipe: the magic is read already; the session reads the
+ * rest from the stream (no temporary file). */
 static int collapse_perfdata_stream(const unsigned char magic[8], struct ps_collapser *c,
 				    const struct collapse_opts *o)
 {
-	const char *tmpdir = getenv("TMPDIR");
-	char path[4096], buf[65536];
-	ssize_t n;
-	int fd, ret = 0;
+	struct session *s;
+	struct session_opts so = { .max_stack = o->max_stack, .no_demangle = o->no_demangle };
+	int ret = session_open_stream(&s, "<stdin>", 0, magic, 8, &so);
 
-	snprintf(path, sizeof(path), "%s/perfkit-stdin.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	fd = mkstemp(path);
-	if (fd < 0)
-		return pk_error(errno, "<stdin>: cannot create a temporary file '%s': %s", path, strerror(errno));
-	if (write(fd, magic, 8) != 8)
-		ret = pk_error(errno ? errno : EIO, "<stdin>: cannot write '%s': %s", path, strerror(errno));
-	while (!ret && (n = read(0, buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = pk_error(errno, "<stdin>: read error: %s", strerror(errno));
-		} else if (write(fd, buf, (size_t)n) != n) {
-			ret = pk_error(errno ? errno : ENOSPC, "<stdin>: cannot write '%s': %s", path, strerror(errno));
-		}
-	}
-	close(fd);
-	if (!ret)
-		ret = collapse_perfdata(path, c, o);
-	unlink(path);
+	if (ret)
+		return ret;
+	psc_set_stable_names(c, true);   /* the session's names live as long as it */
+	ret = session_process(s, on_sample, c);
+	psc_set_stable_names(c, false);
+	session_close(s);
 	return ret;
 }
 
@@ -398,6 +386,10 @@ const char *collapse_count_unit(const char *event, char *buf, size_t size)
 	snprintf(buf, size, "%.*s", (int)n, event);
 	return buf;
 }
+
+static int collapse_after_magic(int fd, bool is_stdin, const char *path_or_dash, const char *name,
+				const unsigned char *magic, size_t got, const struct collapse_opts *o,
+				struct folded *out, struct collapse_info *info);
 
 int collapse_file(const char *path_or_dash, const struct collapse_opts *o, struct folded *out)
 {
@@ -419,9 +411,43 @@ int collapse_file_info(const char *path_or_dash, const struct collapse_opts *o,
 	if (fd < 0)
 		return pk_error(errno, "cannot open '%s': %s", name, strerror(errno));
 	ret = read_full(fd, name, magic, sizeof(magic), &got);
-	if (ret)
-		goto out;
+	if (!ret)
+		ret = collapse_after_magic(fd, is_stdin, path_or_dash, name, magic, got, o, out, info);
+	if (!is_stdin)
+		close(fd);
+	return ret;
+}
 
+int collapse_stream_info(int fd, const char *name, const void *prefix, size_t prefix_len,
+			 const struct collapse_opts *o, struct folded *out, struct collapse_info *info)
+{
+	unsigned char magic[8];
+	size_t got = prefix_len < sizeof(magic) ? prefix_len : sizeof(magic);
+	int ret = 0;
+
+	if (info)
+		info->event[0] = '\0';
+	memcpy(magic, prefix, got);
+	if (prefix_len > got)
+		return pk_error(EINVAL, "%s: at most 8 bytes may be read ahead", name);
+	if (got < sizeof(magic)) {
+		size_t more;
+
+		ret = read_full(fd, name, magic + got, sizeof(magic) - got, &more);
+		got += more;
+	}
+	if (!ret)
+		ret = collapse_after_magic(fd, true, "-", name, magic, got, o, out, info);
+	return ret;
+}
+
+/* The input's first bytes (got of them, up to 8) are in magic: tell
+ * perf.data from (gzip) text and read the rest of fd. */
+static int collapse_after_magic(int fd, bool is_stdin, const char *path_or_dash, const char *name,
+				const unsigned char *magic, size_t got, const struct collapse_opts *o,
+				struct folded *out, struct collapse_info *info)
+{
+	int ret;
 	struct ps_collapser *c = psc_new(o, out);
 	if (got == 8 && !memcmp(magic, "PERFILE2", 8)) {
 		struct stat st;
@@ -430,8 +456,8 @@ int collapse_file_info(const char *path_or_dash, const struct collapse_opts *o,
 		} else if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) == 0) {
 			ret = collapse_perfdata("/proc/self/fd/0", c, o);
 		} else {
-			/* perf.data on a pipe (a file, or perf's pipe mode): spool
-			 * it to a private temporary file the reader can map */
+			/* perf.data on a pipe (a file, or perf's pipe mode): read
+			 * from the stream */
 			ret = collapse_perfdata_stream(magic, c, o);
 		}
 	} else {
@@ -445,9 +471,6 @@ int collapse_file_info(const char *path_or_dash, const struct collapse_opts *o,
 		snprintf(info->event, sizeof(info->event), "%s", psc_event(c));
 	psc_finish(c);
 	psc_free(c);
-out:
-	if (!is_stdin)
-		close(fd);
 	return ret;
 }
 

@@ -8,8 +8,8 @@
  *   "PERFILE2"      perf.data (through session/session.h)
  *   1f 8b           gzip-compressed `perf script` text (zlib)
  *   anything else   `perf script` text
- * path "-" (or NULL) is standard input (perf.data on stdin only when stdin
- * is a regular file: the session reader needs to seek).
+ * path "-" (or NULL) is standard input (perf.data on a pipe is read from
+ * the stream: session_open_stream, no temporary file).
  *
  * Output: stacks root first, the first frame being the process name (with
  * "-PID" / "-PID/TID" under pid/tid; spaces become '_'); each sample
@@ -85,6 +85,11 @@ struct collapse_info {
 /* collapse_file, and the event kept in *info (info may be NULL). */
 int collapse_file_info(const char *path_or_dash, const struct collapse_opts *o,
 		       struct folded *out, struct collapse_info *info);
+
+/* collapse_file_info for a stream fd (a pipe) whose first prefix_len
+ * bytes (at most 8) the caller has read already into prefix. */
+int collapse_stream_info(int fd, const char *name, const void *prefix, size_t prefix_len,
+			 const struct collapse_opts *o, struct folded *out, struct collapse_info *info);
 
 /* The unit of the counts of a collapse that weighed samples by their
  * period, for a flame graph's --countname (flamegraph.pl's convention:

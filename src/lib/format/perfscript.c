@@ -259,6 +259,8 @@ struct ps_collapser {
 	} hm[4];
 	unsigned hm_next;
 
+	bool stable;               /* psc_set_stable_names: sym/dso pointers name their text */
+	struct bytemap pcache;     /* (sym, dso, kernel, java) pointers → group (stable) */
 	struct group *groups;
 	size_t ngroups, agroups;
 	uint32_t *pool;
@@ -301,6 +303,7 @@ struct ps_collapser *psc_new(const struct collapse_opts *o, struct folded *out)
 
 	c->o = *o;
 	c->out = out;
+	bm_init(&c->pcache);
 	sb_init(&c->filter, 0);
 	sb_init(&c->dropped_event, 0);
 	sb_init(&c->func, 64);
@@ -325,6 +328,7 @@ void psc_free(struct ps_collapser *c)
 		free(c->cache[i].slots);
 		pk_arena_release(&c->cache[i].arena);
 	}
+	bm_release(&c->pcache);
 	free(c->groups);
 	free(c->pool);
 	free(c->pname_ids);
@@ -1720,9 +1724,36 @@ bool psc_sample_begin(struct ps_collapser *c, const char *comm, long pid, long t
 	return true;
 }
 
+void psc_set_stable_names(struct ps_collapser *c, bool on)
+{
+	/* the pointers of an earlier source may be reused for other names */
+	bm_release(&c->pcache);
+	bm_init(&c->pcache);
+	c->stable = on;
+}
+
 void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint64_t sym_off,
 		      const char *dso, bool kernel)
 {
+	/* names that stay put (a session's): the frame's group once per
+	 * (symbol, DSO, kernel, java), not the text rules per frame; not when
+	 * the address matters (--inline, --addrs) */
+	struct {
+		const char *sym, *dso;
+		uint64_t flags;
+	} key = { sym, dso, (uint64_t)kernel | (uint64_t)c->java << 1 };
+	size_t slot = 0;
+	bool cache = c->stable && c->have_pname && !c->o.inline_ && !c->o.addrs;
+
+	if (cache) {
+		int created;
+
+		slot = bm_upsert(&c->pcache, &key, sizeof(key), &created);
+		if (!created) {
+			push_group(c, (uint32_t)c->pcache.entries[slot].val);
+			return;
+		}
+	}
 	char pc[24];
 	int pcl = snprintf(pc, sizeof(pc), "%" PRIx64, ip);
 	const char *mod = dso && *dso ? dso : "[unknown]";
@@ -1751,7 +1782,10 @@ void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint
 	uint32_t g = process_frame(c, pc, (size_t)pcl, raw, strlen(raw), mod, strlen(mod), c->java);
 	c->force_kernel = false;
 	push_group(c, g);
-	drop_group(c, g);
+	if (cache)
+		c->pcache.entries[slot].val = g;   /* kept: the pool holds it */
+	else
+		drop_group(c, g);
 	sb_release(&emod);
 }
 

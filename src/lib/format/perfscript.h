@@ -87,6 +87,13 @@ void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint
 		      const char *dso, bool kernel);
 void psc_sample_end(struct ps_collapser *c);
 
+/* The caller promises that the sym and dso pointers it passes to
+ * psc_sample_frame name the same text for the collapser's whole life (a
+ * session's interned names): each (sym, dso, kernel) is then named by the
+ * rules once and cached by its pointers (not with --inline or --addrs,
+ * where the address matters). */
+void psc_set_stable_names(struct ps_collapser *c, bool on);
+
 /* The event whose samples are kept ("" before the first sample). */
 const char *psc_event(const struct ps_collapser *c);
 

@@ -74,8 +74,10 @@ static char *field(struct rd *r)
 	while (*r->p && *r->p != '\t') {
 		unsigned v;
 
-		if (r->p[0] == '\\' && r->p[1] == 'x' && sscanf(r->p + 2, "%2x", &v) == 1) {
-			*o++ = v ? (char)v : '?';
+		/* a control byte stays written \xHH: names reach terminals */
+		if (r->p[0] == '\\' && r->p[1] == 'x' && sscanf(r->p + 2, "%2x", &v) == 1 &&
+		    v >= 0x20 && v != 0x7f) {
+			*o++ = (char)v;
 			r->p += 4;
 		} else {
 			*o++ = *r->p++;

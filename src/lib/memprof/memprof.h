@@ -13,7 +13,9 @@
  * defined" for a dangling reference; -ENOENT/-EACCES… when it cannot be
  * opened.  Ids (code, object, stack) are indices into the arrays below;
  * every reference is checked, so a caller may index without checks.  Ids
- * above 2^24 are refused.  memprof_release() frees (safe on a zeroed one).
+ * above 2^24 are refused.  Names come back unescaped, except control
+ * bytes (tab, newline, ESC, …), which stay written \xHH, so that a hostile
+ * symbol or file name printed as it is cannot drive a terminal.  memprof_release() frees (safe on a zeroed one).
  *
  * Classification of a line from its threads' byte masks (bytes touched
  * in the epochs shared with another thread, pk_mem.c) and its sites
@@ -137,7 +139,8 @@ const char *memprof_object_desc(const struct memprof *mp, int obj, char *buf, si
  * goes on and heap lines show as [unknown]).  The tool writes into a
  * private temporary folder; the file is read back whole (memprof_read, so
  * a cut file is never passed on) and copied to OUT through base/outfile
- * (temporary + rename, 0600, no planted link followed).  *status is
+ * (temporary + rename, 0600, no planted link followed); a forked child's
+ * own file (the tool writes it as OUT.pidN) is not kept.  *status is
  * waitpid()'s status of the program.  Returns 0; or -errno with one
  * pk_error() message: the tool not found (vgrun_find's), OUT not writable,
  * "valgrind could not run 'PROG': …" (Valgrind's last message line) when

@@ -13,8 +13,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* empty the private folder (a forked child of the program writes its own
+ * out.mp.pidN there), then remove it */
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *p;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		p = xstrfmt("%s/%s", dir, e->d_name);
+		unlink(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
 
 /* Valgrind's last message that is not a "==PID==" banner line. */
 static void last_log_line(const char *log, char *out, size_t n)
@@ -166,9 +188,7 @@ int memprof_record(const char *mode, const char *const opts[], const char *out,
 		rc = of_commit(&of);
 	else
 		of_abort(&of);
-	unlink(tmp.buf);
-	unlink(log.buf);
-	rmdir(dir.buf);
+	remove_dir(dir.buf);
 out_nodir:
 	free(wrap);
 	free(old_preload);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 bool tui_usable(void)
@@ -72,6 +73,12 @@ struct br {
 	size_t wcap;
 	bool expand_all;       /* 'E': rows of a new table come expanded (live) */
 	int err;               /* fatal error from regroup */
+	bool end;              /* a tick ended the browser */
+	double last_tick;      /* ms, CLOCK_MONOTONIC */
+	char *keep_sym, *keep_dso, *keep_comm;   /* remember() */
+	uint32_t keep_tid;
+	bool keep;
+	size_t keep_pos;
 };
 
 #define NFILT (int)(sizeof(((struct br *)0)->filt) / sizeof(((struct br *)0)->filt[0]))
@@ -82,7 +89,7 @@ static const char *help_text =
 	"  Up/Down, PgUp/PgDn, Home/End   move\n"
 	"  Enter, Right     expand the selected row's call graph (Enter again: collapse)\n"
 	"  Left             collapse it\n"
-	"  E / C            expand / collapse every call graph\n"
+	"  E / C, e         expand / collapse every call graph; e: toggle\n"
 	"  /                show rows whose symbol contains a text (empty: all)\n"
 	"  d                zoom into the selected row's DSO (again: zoom out)\n"
 	"  c                zoom into the selected row's command (again: zoom out)\n"
@@ -479,17 +486,40 @@ static void draw(struct br *b)
 
 /* ---- keys ---- */
 
-/* A key; ERR after a live tick that changed the table. */
+static void remember(struct br *b);
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A key; ERR after a live tick that changed the table (or ended: b->end).
+ * Ticks come every tick_ms even while keys keep arriving. */
 static int getkey(struct br *b, bool *changed)
 {
 	for (;;) {
-		int ch = getch();
+		int ch = getch(), r;
 
-		if (ch != ERR)
-			return ch;
-		if (!b->ops->tick || b->o->tick_ms <= 0)
+		if (!b->ops->tick || b->o->tick_ms <= 0) {
+			if (ch != ERR)
+				return ch;
 			continue;
-		if (b->ops->tick(b->ctx) > 0) {
+		}
+		if (ch != ERR && mono_ms() - b->last_tick < b->o->tick_ms)
+			return ch;
+		if (ch != ERR)
+			ungetch(ch);
+		remember(b);
+		r = b->ops->tick(b->ctx);
+		b->last_tick = mono_ms();   /* after it: a slow tick cannot starve keys */
+		if (r < 0) {
+			b->end = true;
+			return ERR;
+		}
+		if (r > 0) {
 			*changed = true;
 			return ERR;
 		}
@@ -501,30 +531,39 @@ static bool same_name(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* A new table: the selection stays on the row of the same names. */
+/* The selected row's names, taken before a callback may change the table
+ * (its rows are then gone): reload() selects the row of the same names. */
+static void remember(struct br *b)
+{
+	size_t r = b->nlines && b->sel < b->nlines ? b->lines[b->sel].row : SIZE_MAX;
+	const struct tui_row *w = r != SIZE_MAX && r < b->t->nr_rows ? &b->t->rows[r] : NULL;
+
+	free(b->keep_sym);
+	free(b->keep_dso);
+	free(b->keep_comm);
+	b->keep_sym = w && w->sym ? xstrdup(w->sym) : NULL;
+	b->keep_dso = w && w->dso ? xstrdup(w->dso) : NULL;
+	b->keep_comm = w && w->comm ? xstrdup(w->comm) : NULL;
+	b->keep_tid = w ? w->tid : 0;
+	b->keep = w != NULL;
+	b->keep_pos = b->sel;
+}
+
 static void reload(struct br *b)
 {
-	size_t r = b->nlines && b->sel < b->nlines ? b->lines[b->sel].row : SIZE_MAX, pos = b->sel;
-	struct tui_row was = r != SIZE_MAX && r < b->nrows_alloc ? b->t->rows[r] : (struct tui_row){ 0 };
-	char *sym = was.sym ? xstrdup(was.sym) : NULL, *dso = was.dso ? xstrdup(was.dso) : NULL;
-	char *comm = was.comm ? xstrdup(was.comm) : NULL;
-
 	reset_rows(b);
 	b->nlines = 0;
 	rebuild(b);
-	b->sel = pos < b->nlines ? pos : b->nlines ? b->nlines - 1 : 0;
-	for (size_t i = 0; r != SIZE_MAX && i < b->nlines; i++) {
+	b->sel = b->keep_pos < b->nlines ? b->keep_pos : b->nlines ? b->nlines - 1 : 0;
+	for (size_t i = 0; b->keep && i < b->nlines; i++) {
 		const struct tui_row *n = &b->t->rows[b->lines[i].row];
 
-		if (b->lines[i].off == SIZE_MAX && same_name(n->sym, sym) && same_name(n->dso, dso) &&
-		    same_name(n->comm, comm) && n->tid == was.tid) {
+		if (b->lines[i].off == SIZE_MAX && same_name(n->sym, b->keep_sym) && same_name(n->dso, b->keep_dso) &&
+		    same_name(n->comm, b->keep_comm) && n->tid == b->keep_tid) {
 			b->sel = i;
 			break;
 		}
 	}
-	free(sym);
-	free(dso);
-	free(comm);
 }
 
 /* A line of input on the status line; NULL when cancelled. */
@@ -546,6 +585,11 @@ static char *prompt(struct br *b, const char *label, const char *init)
 		ch = getkey(b, &changed);
 		if (changed)
 			reload(b);
+		if (b->end) {
+			sb_release(&sb);
+			curs_set(0);
+			return NULL;
+		}
 		if (ch == ERR || ch == KEY_RESIZE) {
 			draw(b);
 			continue;
@@ -603,7 +647,7 @@ static void pager(struct br *b, const char *title, const char *text)
 
 		if (changed)   /* live: the table behind moved on */
 			reload(b);
-		if (ch == 'q' || ch == 27 || ch == KEY_LEFT)
+		if (ch == 'q' || ch == 27 || ch == KEY_LEFT || b->end)
 			break;
 		if (ch == KEY_DOWN || ch == 'j')
 			top++;
@@ -759,6 +803,7 @@ static void regroup(struct br *b, const char *keys, bool children)
 	bar(b, LINES - 1, "aggregating again ...");
 	refresh();
 	pk_error_clear();
+	remember(b);
 	err = b->ops->regroup(b->ctx, keys, children);
 	if (err == -EINVAL) {
 		snprintf(b->msg, sizeof(b->msg), "%s", pk_errmsg());
@@ -853,18 +898,19 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	setup_colors(&b);
 	reset_rows(&b);
 	rebuild(&b);
-	while (!quit && !b.err) {
+	while (!quit && !b.err && !b.end) {
 		bool changed = false;
 		int ch;
 
 		draw(&b);
 		ch = getkey(&b, &changed);
-		if (changed) {
-			reload(&b);
+		if (changed || b.end) {
+			if (changed)
+				reload(&b);
 			continue;
 		}
 		b.msg[0] = 0;
-		if (ops->key && ch != KEY_RESIZE && ops->key(ctx, ch, sel_row(&b)) > 0) {
+		if (ops->key && ch != KEY_RESIZE && (remember(&b), ops->key(ctx, ch, sel_row(&b)) > 0)) {
 			if (t->nr_rows != b.nrows_alloc || ops->tick)
 				reload(&b);
 			continue;
@@ -891,6 +937,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 		case KEY_RIGHT: expand(&b, sel_row(&b), true); break;
 		case KEY_LEFT: expand(&b, sel_row(&b), false); break;
 		case 'E': expand_all(&b, true); break;
+		case 'e': expand_all(&b, !b.expand_all); break;
 		case 'C': expand_all(&b, false); break;
 		case '/': search(&b); break;
 		case 'd': case 'c': case 't': zoom(&b, ch); break;
@@ -929,6 +976,9 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	free(b.lines);
 	free(b.ebuf);
 	free(b.wbuf);
+	free(b.keep_sym);
+	free(b.keep_dso);
+	free(b.keep_comm);
 	return b.err;
 }
 

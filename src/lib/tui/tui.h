@@ -18,7 +18,7 @@
  *
  * Keys (the '?' screen lists them): Up/Down/PgUp/PgDn/Home/End move;
  * Enter or Right expands the selected row's call graph, Left collapses it;
- * E / C expand / collapse all; '/' keeps the rows whose symbol contains a
+ * E / C expand / collapse all, e toggles; '/' keeps the rows whose symbol contains a
  * text; 'd', 'c', 't' zoom into the selected row's DSO, command or thread
  * (again: zoom out); 's' asks for sort keys (regroup); '+' / '-' Children
  * column on / off; 'a' annotates the selected symbol (a text view in the
@@ -91,7 +91,9 @@ struct tui_ops {
 	 * the same table.  -EINVAL (bad keys: message shown, table unchanged)
 	 * or other -errno (fatal: tui_browse returns it). */
 	int (*regroup)(void *ctx, const char *keys, bool children);
-	/* Live sources: called every tick_ms; 1 when the table changed. */
+	/* Live sources: called every tick_ms (also while keys arrive); 1
+	 * when the table changed, 0 when not, < 0 to end the browser (the
+	 * watched process exited, a signal) — tui_browse then returns 0. */
 	int (*tick)(void *ctx);
 	/* Live sources: a key (ncurses code) before the browser's own; the
 	 * selected row or SIZE_MAX.  Returns 1 when handled (the table may

@@ -187,9 +187,8 @@
 		const p = S.prof, t = total(p);
 		let s = nameOf(n) + " (" + fmtInt(cnt[p][n]) + " samples, " + pct(val[p][n], t) + ")";
 		if (D.diff) {
-			const o = other(), d = 100 * (val[1][n] / (total(1) || 1) - val[0][n] / (total(0) || 1));
+			const d = 100 * (val[1][n] / (total(1) || 1) - val[0][n] / (total(0) || 1));
 			s += "; before " + pct(val[0][n], total(0)) + ", after " + pct(val[1][n], total(1)) + ", " + signed(d);
-			void o;
 		}
 		return s;
 	}
@@ -281,7 +280,9 @@
 		c.push({ key: "name", label: "Symbol" }, { key: "dso", label: "Shared Object" });
 		return c;
 	}
+	const rowsCache = [];
 	function rowsOf(p) {
+		if (rowsCache[p]) return rowsCache[p].slice();
 		const m = funcs[p], o = other(), r = [];
 		for (const [g, f] of m) {
 			const row = { g, name: FR[g][0], dso: FR[g][1], total: f.total, self: f.self, selfc: f.selfc };
@@ -292,7 +293,8 @@
 			}
 			r.push(row);
 		}
-		return r;
+		rowsCache[p] = r;
+		return r.slice();
 	}
 	// by the column (|value| for a change), then Children and Self
 	// (largest first), then name, whichever way the column goes
@@ -308,7 +310,9 @@
 			return c;
 		});
 	}
-	const LIMIT = 1000;
+	let LIMIT = 250;                           // rows drawn; "Show more" adds
+	const more = el("button", { id: "pk-more", type: "button" }, "Show more");
+	more.addEventListener("click", () => { LIMIT += 1000; drawTable(); });
 	function drawTable() {
 		const p = S.prof, t = total(p), cs = cols();
 		let r = rowsOf(p);
@@ -344,13 +348,19 @@
 				if (c.delta) td.classList.add(x[c.key] > 0 ? "pk-up" : x[c.key] < 0 ? "pk-down" : "pk-same");
 				row.append(td);
 			}
-			row.addEventListener("click", () => select(x.g));
 			tb.append(row);
 		}
 		table.replaceChildren(thead, tb);
 		tinfo.textContent = (q ? r.length + " matching of " + all + " functions" : all + " functions") +
 			(r.length > LIMIT ? ", the first " + LIMIT + " shown" : "");
+		more.style.display = r.length > LIMIT ? "" : "none";
 	}
+
+	tsec.append(more);
+	table.addEventListener("click", ev => {      // one listener for every row
+		const r = ev.target.closest("tbody tr");
+		if (r && r.dataset.g !== undefined) select(Number(r.dataset.g));
+	});
 
 	// ---- the selected function
 	function relTable(id, list, key, base, p) {
