@@ -73,7 +73,7 @@ usage "--stlb ASSOC expects an integer from 1 to 1048576, got '0'" "cache --stlb
 	"$PERFKIT" cache --stlb=1536,0 -- true
 
 if "$PERFKIT" tcplife --help >/dev/null 2>&1; then
-	usage "-L expects an integer from 1 to 65535, got '70000'" "tcplife -L 80,70000" "$PERFKIT" tcplife -L 80,70000
+	usage "-L expects ports 1..65535 separated by commas, got '80,70000'" "tcplife -L 80,70000" "$PERFKIT" tcplife -L 80,70000
 else
 	skip "tcplife not built (no BPF tool chain)"
 fi
