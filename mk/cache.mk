@@ -23,7 +23,7 @@ VG_ARCH_DEF  := $(if $(filter amd64,$(VG_ARCH)),-DVGA_amd64=1 -DVGO_linux=1 -DVG
 VGTOOL       := $(BUILD)/vgtool/pkcache-$(VG_PLATFORM)
 VGTOOL_SRC   := $(sort $(wildcard src/vgtool/*.c))
 VGTOOL_OBJ   := $(VGTOOL_SRC:src/vgtool/%.c=$(BUILD)/vgtool/%.o)
-VGTOOL_CFLAGS := -std=gnu17 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wshadow \
+VGTOOL_CFLAGS := -std=gnu17 -O2 -g -gdwarf-4 -Wall -Wextra -Wno-unused-parameter -Wshadow \
 	-fno-strict-aliasing -fno-builtin -fno-stack-protector -fno-pie -ffreestanding \
 	-fno-omit-frame-pointer -fno-sanitize=all -MMD -MP \
 	$(VG_ARCH_DEF) $(VG_PC_CFLAGS) -Isrc/lib -Isrc/vgtool

@@ -32,7 +32,7 @@ FUZZ_CFLAGS   = $(filter-out -fsanitize=% -fno-sanitize-recover=% -Werror,$(ALL_
 # the parts of the library the harnesses use (not the BPF helpers or the
 # exporters, which need generated files)
 FUZZ_LIB_SRC := $(filter $(addprefix src/lib/,$(addsuffix /%,base perfdata session stack flame \
-	cgfile cachesim symbol event tracefs bpfutil counter stats callgraph annotate disasm)),$(LIB_SRC))
+	cgfile cachesim symbol event tracefs bpfutil counter stats callgraph annotate disasm format)),$(LIB_SRC))
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BIN     := $(FUZZ_NAMES:%=$(FUZZ_DIR)/bin/%)
 FUZZ_REPLAY  := $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/replay-%)

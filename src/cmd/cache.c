@@ -28,6 +28,7 @@
 
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/parse.h"
 #include "base/path.h"
 #include "base/strbuf.h"
 #include "cachesim/cachesim.h"
@@ -47,6 +48,41 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* An option value base/parse refused: its one line (option and range), exit 2. */
+static int value_error(void)
+{
+	fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
+	return 2;
+}
+
+/* s = exactly n comma-separated numbers, field k read by base/parse in
+ * [1, max[k]] and named names[k] when refused: 0, -1 when the number of
+ * fields is wrong, -2 when a field is refused (pk_errmsg() says why). */
+static int parse_fields(const char *s, size_t n, const char *const *names, const uint64_t *max,
+			uint64_t *out)
+{
+	char buf[128];
+	size_t k = 0;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *p = buf;; k++) {
+		char *comma = strchr(p, ',');
+
+		if (k == n)
+			return -1;
+		if (comma)
+			*comma = '\0';
+		if (pk_parse_u64(names[k], p, 1, max[k], &out[k]))
+			return -2;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return k + 1 == n ? 0 : -1;
+}
 
 static int usage(const char *msg)
 {
@@ -347,12 +383,14 @@ int cmd_cache(int argc, char **argv)
 		} else if (!strncmp(a, "--stlb=", 7)) {
 			stlb = a + 7;
 			if (strcmp(stlb, "none")) {
-				unsigned long long e, as;
-				char extra;
+				static const char *const fields[] = { "--stlb ENTRIES", "--stlb ASSOC" };
+				static const uint64_t max[] = { 1u << 20, 1u << 20 };
+				uint64_t v[2];
+				int r = parse_fields(stlb, 2, fields, max, v);
 
-				if (sscanf(stlb, "%llu,%llu%c", &e, &as, &extra) != 2 || e == 0 ||
-				    as == 0 || as > e || e > (1u << 20) || (e / as) & (e / as - 1) ||
-				    e % as) {
+				if (r == -2)
+					return value_error();
+				if (r || v[1] > v[0] || (v[0] / v[1]) & (v[0] / v[1] - 1) || v[0] % v[1]) {
 					fprintf(stderr, "perfkit cache: --stlb=%s: expected ENTRIES,ASSOC with ENTRIES/ASSOC a power of two (e.g. 1536,12) or none\n", stlb);
 					return 2;
 				}
@@ -363,17 +401,21 @@ int cmd_cache(int argc, char **argv)
 			tlb = a + 6;
 			if (strcmp(tlb, "none")) {
 				/* ENTRIES,ASSOC,PAGE = a cache of ENTRIES*PAGE bytes */
-				unsigned long long e, as, pg;
-				char extra;
+				static const char *const fields[] = { "--tlb ENTRIES", "--tlb ASSOC", "--tlb PAGE" };
+				static const uint64_t max[] = { 1u << 20, 1u << 20, 1u << 30 };
+				uint64_t v[3];
+				int r = parse_fields(tlb, 3, fields, max, v);
 
-				if (sscanf(tlb, "%llu,%llu,%llu%c", &e, &as, &pg, &extra) != 3 ||
-				    e == 0 || e > (1u << 20) || pg > (1u << 30)) {
+				if (r == -2)
+					return value_error();
+				if (r) {
 					fprintf(stderr, "perfkit cache: --tlb=%s: expected ENTRIES,ASSOC,PAGE (e.g. 64,4,4096) or none\n", tlb);
 					return 2;
 				}
 				char buf[96];
 
-				snprintf(buf, sizeof(buf), "%llu,%llu,%llu", e * pg, as, pg);
+				snprintf(buf, sizeof(buf), "%llu,%llu,%llu", (unsigned long long)(v[0] * v[2]),
+					 (unsigned long long)v[1], (unsigned long long)v[2]);
 				if (cache_geom_parse("--tlb", buf, &t) < 0) {
 					fprintf(stderr, "perfkit cache: --tlb=%s: entries, associativity and page size do not make a simulable TLB\n", tlb);
 					return 2;

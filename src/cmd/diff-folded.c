@@ -33,6 +33,7 @@
 
 #include "base/error.h"
 #include "base/hashmap.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "base/outfile.h"
 #include "flame/fdiff.h"
@@ -286,17 +287,13 @@ int cmd_diff_folded(int argc, char **argv)
 		case 'o': svg = optarg; multi_opt = true; break;
 		case OPT_SHARE: fo.share = true; multi_opt = true; break;
 		case OPT_JSON: json = optarg; multi_opt = true; break;
-		case OPT_EFFECT: {
-			char *end;
-			errno = 0;
-			fo.min_effect = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(fo.min_effect >= 0) || !isfinite(fo.min_effect)) {
-				fprintf(stderr, "perfkit diff-folded: --min-effect expects points (0 or more), got '%s'\n", optarg);
+		case OPT_EFFECT:
+			if (pk_parse_double("--min-effect", optarg, 0, HUGE_VAL, &fo.min_effect)) {
+				fprintf(stderr, "perfkit diff-folded: %s\n", pk_errmsg());
 				return 2;
 			}
 			multi_opt = true;
 			break;
-		}
 		default:
 			if (optopt)
 				fprintf(stderr, "perfkit diff-folded: unknown option '-%c'\n%s", optopt, usage_text);

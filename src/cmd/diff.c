@@ -34,6 +34,7 @@
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/outfile.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "session/session.h"
 #include "stats/compare.h"
@@ -393,15 +394,12 @@ int cmd_diff(int argc, char **argv)
 		case 'S': break;
 		case 's': share = true; break;
 		case 'j': json = optarg; break;
-		case 'e': {
-			char *end;
-			min_effect = strtod(optarg, &end);
-			if (end == optarg || *end || !(min_effect >= 0) || !isfinite(min_effect)) {
-				fprintf(stderr, "perfkit diff: --min-effect expects points (0 or more), got '%s'\n", optarg);
+		case 'e':
+			if (pk_parse_double("--min-effect", optarg, 0, HUGE_VAL, &min_effect)) {
+				fprintf(stderr, "perfkit diff: %s\n", pk_errmsg());
 				return 2;
 			}
 			break;
-		}
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

@@ -305,15 +305,10 @@ static int record_command(int argc, char **argv, const char *callgraph, char *di
 	memset(&ro, 0, sizeof(ro));
 	ro.callgraph = 1;
 	if (!strncmp(callgraph, "dwarf", 5) && (!callgraph[5] || callgraph[5] == ',')) {
-		char *end;
-		unsigned long long sz = 8192;
+		uint64_t sz = 8192;
 
-		errno = 0;
-		if (callgraph[5])
-			sz = strtoull(callgraph + 6, &end, 10);
-		if (callgraph[5] && (errno || end == callgraph + 6 || *end || !sz || sz > 65528)) {
-			fprintf(stderr, "perfkit flamegraph: --call-graph dwarf,SIZE needs 1..65528 bytes, not '%s'\n",
-				callgraph + 6);
+		if (callgraph[5] && pk_parse_u64("--call-graph dwarf,SIZE", callgraph + 6, 1, 65528, &sz)) {
+			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 			return -2;
 		}
 		ro.callgraph = 2;

@@ -849,6 +849,8 @@ int cmd_report(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
+	if (pk_options_only && (html || html_diff))   /* the option fuzz harness */
+		return 0;
 	if (html || html_diff)
 		return report_html(html, html_diff, input, argc - optind, argv + optind, &so);
 	if (optind < argc) {

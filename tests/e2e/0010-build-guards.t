@@ -42,6 +42,13 @@ printf '#include "base/strbuf.h"\n' >"$T/src/lib/newmod/x.c"
 expect "a new module without a line in the table: exit 1" test $? = 1
 expect "... says so" grep -q "src/lib/newmod/x.c:1: library module 'newmod' has no line" "$T/out"
 
+# the table itself may not hold a cycle (stats -> symbol -> stats)
+sed 's/^    "symbol":    set(),/    "symbol":    {"stats"},/; s/^    "stats":     set(),/    "stats":     {"symbol"},/' \
+	"$CL" >"$T/check-layers"
+python3 "$T/check-layers" "$TOP" >"$T/out" 2>&1
+expect "a cycle in the allowed table: exit 1" test $? = 1
+expect "... names it" grep -Eq "ALLOWED has a cycle: (stats -> symbol -> stats|symbol -> stats -> symbol)" "$T/out"
+
 # banned.h: a strcpy call does not compile, its snprintf replacement does
 if have cc; then
 	printf '#include <string.h>\nvoid f(char *d) { strcpy(d, "x"); }\n' >"$T/b.c"

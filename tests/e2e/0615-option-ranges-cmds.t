@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Option values of record, report, annotate, flamegraph, calibrate and
-# tcplife go through base/parse like bench's and stat's (0614): a value
-# outside its range, or not a number, is refused with one line naming the
-# option and the range (exit 2), never clamped or read partly (strtod's
-# "nan", a trailing word, 2^63 as a period).  Values in range still work.
+# Option values of record, report, annotate, flamegraph, calibrate, cache
+# (--tlb, --stlb), diff, diff-folded, c2c report and tcplife go through
+# base/parse like bench's and stat's (0614): a value outside its range, or
+# not a number, is refused with one line naming the option and the range
+# (exit 2), never clamped or read partly (strtod's "nan", a trailing word,
+# 2^63 as a period).  Values in range still work.
 . "$(dirname "$0")/lib.sh"
 
 # usage PATTERN desc CMD... — exit 2, one line on stderr matching PATTERN
@@ -60,8 +61,19 @@ expect "flamegraph with values in range: draws" grep -q '<svg' "$T/ok.svg"
 usage "--scale expects a number from 0.001 to 1000, got '0'" "calibrate --scale 0" "$PERFKIT" calibrate --scale 0
 usage "-r expects an integer from 1 to 1000, got '99999999999'" "calibrate -r 99999999999" \
 	"$PERFKIT" calibrate -r 99999999999
+usage "--min-effect expects a number ≥ 0, got 'nan'" "diff --min-effect nan" "$PERFKIT" diff --min-effect nan a b
+usage "--min-effect expects a number ≥ 0, got 'inf'" "diff-folded --min-effect inf" \
+	"$PERFKIT" diff-folded --min-effect inf a b
+usage "--min-transfers expects an integer ≥ 0, got '12x'" "c2c report --min-transfers=12x" \
+	"$PERFKIT" c2c report --min-transfers=12x
+
+usage "--tlb ENTRIES expects an integer from 1 to 1048576, got ' 64'" "cache --tlb=' 64,4,4096' (no blanks)" \
+	"$PERFKIT" cache "--tlb= 64,4,4096" -- true
+usage "--stlb ASSOC expects an integer from 1 to 1048576, got '0'" "cache --stlb=1536,0" \
+	"$PERFKIT" cache --stlb=1536,0 -- true
+
 if "$PERFKIT" tcplife --help >/dev/null 2>&1; then
-	usage "-L expects an integer from 1 to 65535, got '70000'" "tcplife -L 80,70000" "$PERFKIT" tcplife -L 80,70000
+	usage "-L expects ports 1..65535 separated by commas, got '80,70000'" "tcplife -L 80,70000" "$PERFKIT" tcplife -L 80,70000
 else
 	skip "tcplife not built (no BPF tool chain)"
 fi
