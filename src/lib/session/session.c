@@ -1121,11 +1121,11 @@ static int process_data(struct session *s, uint64_t pos, bool final, session_sam
 			continue;
 		}
 		if (h->type == PERF_RECORD_SAMPLE) {
-			struct pd_sample smp;
+			/* its time only: the sample is decoded once, when processed */
+			uint64_t tm;
 
-			if (pd_parse_sample(f, h, &smp) == 0 &&
-			    (smp.evsel->attr.sample_type & PERF_SAMPLE_TIME))
-				r.time = smp.time;
+			if (pd_sample_time(f, h, &tm) == 0)
+				r.time = tm;
 		} else if (id_time && h->type < PD_RECORD_HEADER_ATTR) {
 			struct pd_sample_id sid;
 
