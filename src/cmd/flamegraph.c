@@ -23,10 +23,11 @@
 
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "capture/recorder.h"
 #include "flame/flame.h"
-#include "stack/collapse.h"
+#include "format/collapse.h"
 
 static const char usage_text[] =
 	"usage: perfkit flamegraph [options] [FILE...] > graph.svg\n"
@@ -74,13 +75,11 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
-static int parse_num(const char *s, double *out)
+/* An option value base/parse refused: its one line (option and range), exit 2. */
+static int value_error(void)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	return !(end == s || *end || errno);
+	fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+	return 2;
 }
 
 enum {
@@ -446,7 +445,7 @@ static void report_ignored(const struct flame_input *in, const struct flame_stat
 	for (size_t k = 0; k < shown; k++) {
 		const struct flame_line *l = &in->lines[st->ignored_at[k]];
 
-		fprintf(stderr, "%s line %zu ", k ? "," : "", st->ignored_at[k] + 1);
+		fprintf(stderr, "%s line %zu ", k ? "," : "", flame_input_lineno(in, st->ignored_at[k]));
 		if (!l->len) {
 			fputs("(empty)", stderr);
 			continue;
@@ -472,7 +471,6 @@ int cmd_flamegraph(int argc, char **argv)
 	int cp = 0, hash = 0, rnd = 0, countname_set = 0, ret = 0, nargs = argc, cmd_at = -1, rec_status = 0;
 	const char *callgraph = "fp";
 	char rec_dir[64] = "", rec_path[96] = "", unit[128] = "";
-	double v;
 
 	flame_opts_init(&o);
 	/* "-- CMD ARGS": record the command and draw it */
@@ -496,14 +494,12 @@ int cmd_flamegraph(int argc, char **argv)
 		case OPT_TITLE: o.title = optarg; break;
 		case OPT_SUBTITLE: o.subtitle = optarg; break;
 		case OPT_WIDTH:
-			if (!parse_num(optarg, &v) || v != (int)v || v < 21 || v > 1e7)
-				return usage_error("--width: expected an integer above 20, got '%s'", optarg);
-			o.width = (int)v;
+			if (pk_parse_int("--width", optarg, 21, 10000000, &o.width))
+				return value_error();
 			break;
 		case OPT_HEIGHT:
-			if (!parse_num(optarg, &v) || v != (int)v || v < 1 || v > 1e5)
-				return usage_error("--height: expected a positive integer, got '%s'", optarg);
-			o.frameheight = (int)v;
+			if (pk_parse_int("--height", optarg, 1, 100000, &o.frameheight))
+				return value_error();
 			break;
 		case OPT_MINWIDTH: {
 			size_t l = strlen(optarg);
@@ -516,17 +512,19 @@ int cmd_flamegraph(int argc, char **argv)
 			o.minwidth_pct = buf[l - 1] == '%';
 			if (o.minwidth_pct)
 				buf[l - 1] = '\0';
-			o.minwidth = strtod(buf, NULL);
+			if (o.minwidth_pct ? pk_parse_double("--minwidth (percent)", buf, 0, 100, &o.minwidth)
+					   : pk_parse_double("--minwidth (pixels)", buf, 0, 1e7, &o.minwidth))
+				return value_error();
 			break;
 		}
 		case OPT_FONTTYPE: o.fonttype = optarg; break;
 		case OPT_FONTSIZE:
-			if (!parse_num(optarg, &o.fontsize) || !(o.fontsize > 0) || o.fontsize > 1e4)
-				return usage_error("--fontsize: expected a positive number, got '%s'", optarg);
+			if (pk_parse_double("--fontsize", optarg, 0.01, 1e4, &o.fontsize))
+				return value_error();
 			break;
 		case OPT_FONTWIDTH:
-			if (!parse_num(optarg, &o.fontwidth) || !(o.fontwidth > 0) || o.fontwidth > 100)
-				return usage_error("--fontwidth: expected a positive number, got '%s'", optarg);
+			if (pk_parse_double("--fontwidth", optarg, 0.01, 100, &o.fontwidth))
+				return value_error();
 			break;
 		case OPT_COUNTNAME: o.countname = optarg; countname_set = 1; break;
 		case OPT_NAMETYPE: o.nametype = optarg; break;
@@ -553,12 +551,12 @@ int cmd_flamegraph(int argc, char **argv)
 		case OPT_FLAMECHART: o.flamechart = 1; break;
 		case OPT_NEGATE: o.negate = 1; break;
 		case OPT_FACTOR:
-			if (!parse_num(optarg, &o.factor) || !(o.factor > 0))
-				return usage_error("--factor: expected a positive number, got '%s'", optarg);
+			if (pk_parse_double("--factor", optarg, 1e-9, 1e9, &o.factor))
+				return value_error();
 			break;
 		case OPT_TOTAL:
-			if (!parse_num(optarg, &o.total) || o.total < 0)
-				return usage_error("--total: expected a number, got '%s'", optarg);
+			if (pk_parse_double("--total", optarg, 0, 1e300, &o.total))
+				return value_error();
 			break;
 		case OPT_NAMEATTR: nameattr_file = optarg; break;
 		case OPT_NOTES:
@@ -581,6 +579,8 @@ int cmd_flamegraph(int argc, char **argv)
 	}
 	/* as in flamegraph.pl, --hash wins over --random */
 	o.colormode = hash ? FLAME_COLOR_HASH : rnd ? FLAME_COLOR_RANDOM : FLAME_COLOR_SEEDED;
+	if (pk_options_only && cmd_at < 0)   /* the option fuzz harness: stop before reading */
+		return 0;
 	if (cmd_at >= 0) {
 		if (cmd_at >= argc)
 			return usage_error("expected a command after '%s'", "--");
@@ -588,6 +588,8 @@ int cmd_flamegraph(int argc, char **argv)
 			return usage_error("cannot draw both FILEs and a command ('%s')", argv[optind]);
 		if (!output)
 			return usage_error("-o FILE is needed with '-- CMD' (the command's own output goes to stdout)%s", "");
+		if (pk_options_only)
+			return 0;
 		/* fail on an unwritable output before the command runs */
 		struct outfile probe;
 
@@ -614,6 +616,8 @@ int cmd_flamegraph(int argc, char **argv)
 	struct flame_stats st;
 
 	flame_input_init(&in);
+	if (!o.flamechart)
+		flame_input_merge(&in);   /* memory by distinct stacks, not lines */
 	if (nameattr_file) {
 		if (flame_nameattr_load(&na, nameattr_file) < 0) {
 			flame_nameattr_release(&na);
@@ -676,8 +680,8 @@ int cmd_flamegraph(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-		if (in.nr > first && in.lines[first].len >= 8 &&
-		    !memcmp(in.lines[first].s, "PERFILE2", 8)) {
+		if (in.perfdata || (!in.merge && in.nr > first && in.lines[first].len >= 8 &&
+				    !memcmp(in.lines[first].s, "PERFILE2", 8))) {
 			in.nr = first; /* not folded text: read it as perf.data */
 			if (add_perf_data(&in, path, NULL, 0, unit, sizeof(unit)) < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
@@ -699,6 +703,7 @@ int cmd_flamegraph(int argc, char **argv)
 		folded_release(&typed);
 		have_typed = false;
 	} else {
+		flame_input_finish(&in);
 		ret = flame_render(&in, &o, &out, &st);
 	}
 	if (st.ignored)

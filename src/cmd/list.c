@@ -19,7 +19,7 @@
 
 #include "base/error.h"
 #include "base/strbuf.h"
-#include "bpfutil/tracefs.h"
+#include "tracefs/tracefs.h"
 #include "capture/capture.h"
 #include "event/event.h"
 

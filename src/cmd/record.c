@@ -12,6 +12,8 @@
 #include "base/child.h"
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/parse.h"
+#include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "capture/recorder.h"
 #include "event/event.h"
@@ -70,15 +72,11 @@ struct rec_args {
 	int strict_freq;        /* --strict-freq: refuse -F above the kernel's maximum */
 };
 
-static int parse_u64(const char *s, uint64_t *v)
+/* An option value base/parse refused: its one line (option and range), exit 2. */
+static int value_error(void)
 {
-	char *e;
-	errno = 0;
-	unsigned long long x = strtoull(s, &e, 10);
-	if (errno || e == s || *e || s[0] == '-' || x == 0)
-		return -1;
-	*v = x;
-	return 0;
+	fprintf(stderr, "perfkit record: %s\n", pk_errmsg());
+	return 2;
 }
 
 static int parse_args(struct rec_args *r, int argc, char **argv)
@@ -104,16 +102,13 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+F:c:e:go:fp:am:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
-			if (parse_u64(optarg, &r->o.freq)) {
-				fprintf(stderr, "perfkit record: -F needs a positive frequency in Hz, not '%s'\n", optarg);
-				return 2;
-			}
+			if (pk_parse_u64("-F", optarg, 1, UINT64_MAX, &r->o.freq))
+				return value_error();
 			break;
 		case 'c':
-			if (parse_u64(optarg, &r->o.period)) {
-				fprintf(stderr, "perfkit record: -c needs a positive period, not '%s'\n", optarg);
-				return 2;
-			}
+			/* the kernel refuses a period with bit 63 set */
+			if (pk_parse_u64("-c", optarg, 1, INT64_MAX, &r->o.period))
+				return value_error();
 			break;
 		case 'e': {
 			char *s = optarg, *save = NULL;
@@ -133,11 +128,8 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 			if (optarg && !strncmp(optarg, "dwarf", 5) && (!optarg[5] || optarg[5] == ',')) {
 				/* dwarf[,SIZE]: registers + a copy of the user stack */
 				uint64_t sz = 8192;
-				if (optarg[5] && (parse_u64(optarg + 6, &sz) || sz > 65528)) {
-					fprintf(stderr, "perfkit record: --call-graph dwarf,SIZE needs 1..65528 bytes, not '%s'\n",
-						optarg + 6);
-					return 2;
-				}
+				if (optarg[5] && pk_parse_u64("--call-graph dwarf,SIZE", optarg + 6, 1, 65528, &sz))
+					return value_error();
 				r->o.callgraph = 2;
 				r->o.stack_size = (uint32_t)((sz + 7) & ~7ULL);
 				break;
@@ -158,10 +150,8 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 			r->force = 1;
 			break;
 		case 'p':
-			if (parse_u64(optarg, &v) || v > INT_MAX) {
-				fprintf(stderr, "perfkit record: -p needs a process id, not '%s'\n", optarg);
-				return 2;
-			}
+			if (pk_parse_u64("-p", optarg, 1, INT_MAX, &v))
+				return value_error();
 			r->o.target_pid = (pid_t)v;
 			break;
 		case 'a':
@@ -171,9 +161,11 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 			r->strict_freq = 1;
 			break;
 		case 'm':
-			if (parse_u64(optarg, &r->o.mmap_pages) || (r->o.mmap_pages & (r->o.mmap_pages - 1)) ||
-			    r->o.mmap_pages > (1u << 20)) {
-				fprintf(stderr, "perfkit record: -m needs a power of 2 number of pages, not '%s'\n", optarg);
+			if (pk_parse_u64("-m", optarg, 1, 1u << 20, &r->o.mmap_pages))
+				return value_error();
+			if (r->o.mmap_pages & (r->o.mmap_pages - 1)) {
+				fprintf(stderr, "perfkit record: -m expects a power of 2 from 1 to 1048576 pages, got '%s'\n",
+					optarg);
 				return 2;
 			}
 			break;
@@ -276,6 +268,10 @@ int cmd_record(int argc, char **argv)
 	ret = parse_args(&a, argc, argv);
 	if (ret >= 0)
 		goto out_free;
+	if (pk_options_only) {   /* the option fuzz harness: stop before running */
+		ret = 0;
+		goto out_free;
+	}
 	ret = 1;
 	struct stat ost, tst;
 	if (!a.force && !of_kernel_path(a.o.output) && lstat(a.o.output, &ost) == 0 && S_ISLNK(ost.st_mode) &&

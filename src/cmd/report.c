@@ -24,8 +24,12 @@
 #include "base/strbuf.h"
 #include "session/session.h"
 #include "export/export.h"
+#include "export/html.h"
 #include "callgraph/callgraph.h"
 #include "event/event.h"
+#include "annotate/annotate.h"
+#include "symbol/inline.h"
+#include "tui/tui.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -626,6 +630,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: perfkit report [-i FILE] [-g [TYPE,THRESHOLD,ORDER]] [--no-children] [--sort KEYS]\n"
 		    "                      [--percent-limit P] [-n] [-q] [--stdio] [--no-inline]\n"
+		    "       perfkit report --html -o FILE.html [-i FILE] | --html --diff -o FILE.html OLD NEW\n"
 		    "  -i, --input FILE        perf.data to read (default perf.data)\n"
 		    "  -g, --call-graph[=ARG]  call graph under each row when the file has callchains (the default):\n"
 		    "                          TYPE graph, fractal, flat, folded or none; THRESHOLD percent (0.5);\n"
@@ -638,7 +643,8 @@ static void usage(FILE *fp)
 		    "      --percent-limit P   hide rows below P percent\n"
 		    "  -n, --show-nr-samples   a Samples column: the samples whose leaf is the row\n"
 		    "  -q, --quiet             the rows only: no '#' header lines, no warnings\n"
-		    "      --stdio             accepted for perf compatibility (always text)\n"
+		    "      --stdio             text, also on a terminal (default there: a browser, '?' lists its keys)\n"
+		    "      --no-color          no colours in the browser (also when NO_COLOR is set)\n"
 		    "      --no-inline         accepted: report never adds inlined functions as frames\n"
 		    "                          (perf does by default; perfkit's report is perf's --no-inline)\n"
 		    "      --inline            accepted, but inlined frames are not added (script and\n"
@@ -649,7 +655,11 @@ static void usage(FILE *fp)
 		    "                          perf, kernel.perf_event_max_stack, 127 unless changed)\n"
 		    "      --no-demangle       raw (mangled) C++/Rust symbol names\n"
 		    "      --export=FORMAT     write the profile as pprof (gzip protobuf) or speedscope (JSON)\n"
-		    "  -o, --output FILE       the file --export writes (required with --export)\n");
+		    "  -o, --output FILE       the file --export or --html writes (required with them)\n"
+		    "      --html              write one self-contained HTML page (flame graph, icicle,\n"
+		    "                          table, callers/callees, annotations) to -o FILE; -i may\n"
+		    "                          also name a folded-stacks file\n"
+		    "      --diff OLD NEW      with --html: the two profiles compared (perf.data or folded)\n");
 }
 
 /* On a terminal: where to go next, for the hottest function (quoted for
@@ -690,15 +700,42 @@ static void print_hint(const char *input, const char *sym)
 
 static void print_warnings(void)
 {
-	const char *w = pk_warnings_take();
+	pk_warnings_print(stderr, "perfkit report");
+}
 
-	while (*w) {
-		const char *nl = strchr(w, '\n');
-		int len = nl ? (int)(nl - w) : (int)strlen(w);
+static int report_browse(struct report *r, const char *input, double limit, const struct session_opts *so,
+			 struct session **sess, bool color, const char *sort);
 
-		fprintf(stderr, "perfkit report: warning: %.*s\n", len, w);
-		w += len + (nl ? 1 : 0);
+/* --html [--diff OLD NEW] -o FILE: the page of export/html.h instead of
+ * the table. */
+static int report_html(bool html, bool diff, const char *input, int nargs, char **args,
+		       struct session_opts *so)
+{
+	struct html_opts o;
+	int err;
+
+	if (!html || !export_path || export_kind || nargs != (diff ? 2 : 0)) {
+		fprintf(stderr, "perfkit report: %s\n",
+			!html ? "--diff needs --html (perfkit diff compares two files as text)"
+			: !export_path ? "--html needs -o FILE.html"
+			: export_kind ? "--html and --export write different files: one at a time"
+			: diff ? "--html --diff needs two files: OLD NEW"
+			       : "unexpected argument (two files need --diff)");
+		return 2;
 	}
+	html_opts_init(&o);
+	o.output = export_path;
+	o.input = diff ? args[1] : input;
+	o.base = diff ? args[0] : NULL;
+	o.so = *so;
+	if (!o.so.max_stack)   /* perf's default --max-stack */
+		o.so.max_stack = (int)ev_max_stack();
+	pk_error_clear();
+	err = html_report(&o);
+	if (err < 0)
+		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
+	print_warnings();
+	return err < 0 ? 1 : 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -722,6 +759,9 @@ int cmd_report(int argc, char **argv)
 		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "export", required_argument, NULL, 'E' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "no-color", no_argument, NULL, 'K' },
+		{ "html", no_argument, NULL, 1000 },
+		{ "diff", no_argument, NULL, 1001 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -732,9 +772,10 @@ int cmd_report(int argc, char **argv)
 	double limit = 0;
 	struct session *s;
 	struct session_opts so = { 0 };
-	bool has_cc = false, order_set = false, inverted = false;
-	char *end;
+	bool has_cc = false, order_set = false, inverted = false, stdio = false, no_color = false, html = false, html_diff = false, tui;
+	const char *sort = "comm,dso,sym";
 
+	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqf", opts, NULL)) != -1) {
 		switch (c) {
@@ -758,18 +799,29 @@ int cmd_report(int argc, char **argv)
 		case 's':
 			if (parse_sort(&r, optarg))
 				return 2;
+			sort = optarg;
 			r.cg.skip_first = !strncmp(optarg, "sym", 3);
 			break;
-		case 'P':
-			limit = strtod(optarg, &end);
-			if (end == optarg || (*end && strcmp(end, "%")) || !(limit >= 0 && limit <= 100)) {
-				fprintf(stderr, "perfkit report: bad --percent-limit '%s' (expected a percentage, 0 to 100)\n",
-					optarg);
+		case 'P': {
+			/* "5" or "5%", as perf takes it */
+			char pct[64];
+			size_t l = strlen(optarg);
+			const char *v = optarg;
+
+			if (l && l < sizeof(pct) && optarg[l - 1] == '%') {
+				memcpy(pct, optarg, l - 1);
+				pct[l - 1] = '\0';
+				v = pct;
+			}
+			if (pk_parse_double("--percent-limit", v, 0, 100, &limit)) {
+				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 				return 2;
 			}
 			r.cg.threshold = limit;   /* perf: the call graph's too */
 			break;
-		case 'S': break;
+		}
+		case 'S': stdio = true; break;
+		case 'K': no_color = true; break;
 		case 'n': r.show_nr = true; break;
 		case 'q': r.quiet = true; break;
 		case 'I': case 'X': break;   /* report's frames never include inlined ones */
@@ -791,10 +843,14 @@ int cmd_report(int argc, char **argv)
 			export_kind = optarg;
 			break;
 		case 'o': export_path = optarg; break;
+		case 1000: html = true; break;
+		case 1001: html_diff = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
+	if (html || html_diff)
+		return report_html(html, html_diff, input, argc - optind, argv + optind, &so);
 	if (optind < argc) {
 		fprintf(stderr, "perfkit report: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
@@ -805,6 +861,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perfkit report: %s\n", export_kind ? "--export needs -o FILE" : "-o FILE needs --export");
 		return 2;
 	}
+	if (pk_options_only)   /* the option fuzz harness: stop before reading */
+		return 0;
 	if (!so.max_stack)   /* perf's default --max-stack */
 		so.max_stack = (int)ev_max_stack();
 	pk_error_clear();
@@ -835,12 +893,21 @@ int cmd_report(int argc, char **argv)
 		hm_init(&r.hists[i].keys);
 	if (export_kind)
 		report_export = export_new_file(r.f);
+	/* on a terminal: the browser (src/lib/tui), else text */
+	tui = !stdio && !export_kind && strcmp(input, "-") && tui_usable();
 	err = session_process(s, on_sample, &r);
 	if (err >= 0 && report_export)
 		err = write_export();
+	if (err >= 0 && tui) {
+		const char *nc = getenv("NO_COLOR");
+
+		err = report_browse(&r, input, limit, &so, &s, !no_color && !(nc && *nc), sort);
+		tui = err != 1;
+		err = err == 1 ? 0 : err;
+	}
 	if (err < 0) {
 		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
-	} else if (!report_export) {
+	} else if (!report_export && !tui) {
 		uint64_t nr = 0;
 
 		if (!r.quiet) {
@@ -865,7 +932,7 @@ int cmd_report(int argc, char **argv)
 				"(the ring buffer was full: check I/O or CPU load, or record with a bigger -m)\n",
 				input, session_stats(s)->nr_lost_records);
 	}
-	if (err >= 0 && !report_export && r.hint_sym && !r.quiet && isatty(STDOUT_FILENO))
+	if (err >= 0 && !report_export && !tui && r.hint_sym && !r.quiet && isatty(STDOUT_FILENO))
 		print_hint(input, r.hint_sym);
 	if (r.quiet)
 		pk_warnings_take();   /* perf's -q: no warnings or messages */
@@ -886,4 +953,286 @@ int cmd_report(int argc, char **argv)
 	report_export = NULL;
 	session_close(s);
 	return err < 0 ? 1 : 0;
+}
+
+/* ---- on a terminal: the browser (src/lib/tui) ----
+ * The first event with samples, its rows as print_hist() orders and
+ * filters them; call graphs from the same stacks (trees built for the
+ * Children or the Self view, each once); 's' and '+' aggregate again (the
+ * file read again); 'a' aggregates the file once more for annotate
+ * (src/lib/annotate), on the first 'a' only. */
+struct report_tui {
+	struct report *r;
+	struct session **sess;
+	const char *input;
+	struct session_opts so;
+	double limit;
+	char sort[256];
+	struct hist *h;
+	uint64_t total;
+	size_t *hrow;                 /* table row -> h->rows index */
+	uint32_t *trees[2];           /* per h row: [0] Self view, [1] Children view */
+	struct cg_params cg[2];
+	bool *show;
+	struct pk_arena texts;
+	const char **textv;
+	struct tui_table t;
+	char title[512], head[512];
+	struct session *ann_sess;
+	struct ann_profile *ann;
+	struct inline_resolver *inl;
+};
+
+static void rt_release_hist(struct report_tui *rt)
+{
+	for (int c = 0; c < 2; c++) {
+		free(rt->trees[c]);
+		rt->trees[c] = NULL;
+	}
+	free(rt->hrow);
+	free(rt->show);
+	free(rt->t.rows);
+	free(rt->textv);
+	pk_arena_release(&rt->texts);
+	rt->hrow = NULL;
+	rt->show = NULL;
+	rt->t.rows = NULL;
+	rt->textv = NULL;
+}
+
+/* The table of the first event with samples (print_hist's rows). */
+static void rt_prepare(struct report_tui *rt)
+{
+	struct report *r = rt->r;
+	struct hist *h = NULL;
+	const struct pd_evsel *ev = NULL;
+	char buf[512];
+	uint64_t total = 0;
+	unsigned long n = 0;
+	char unit = ' ';
+
+	for (size_t i = 0; i < r->f->nr_evsels && !h; i++)
+		if ((n = (unsigned long)hist_shown(r, &r->hists[i], &total))) {
+			h = &r->hists[i];
+			ev = &r->f->evsels[i];
+		}
+	rt->h = h;
+	rt->total = total;
+	rt->t = (struct tui_table){ .title = rt->title, .stdio_head = rt->head, .sort = rt->sort,
+				    .nr_keys = r->nr_keys, .children = r->children,
+				    .show_children = r->children, .show_nr = r->show_nr, .total = total };
+	for (int k = 0; k < r->nr_keys; k++)
+		rt->t.headers[k] = key_header(r->keys[k]);
+	if (n > 1000) { n /= 1000; unit = 'K'; }
+	if (n > 1000) { n /= 1000; unit = 'M'; }
+	if (n > 1000) { n /= 1000; unit = 'G'; }
+	snprintf(rt->title, sizeof(rt->title), "Samples: %lu%c of event '%s', Event count (approx.): %" PRIu64,
+		 n, unit, ev ? ev->name : "none", total);
+	snprintf(rt->head, sizeof(rt->head), "#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n"
+		 "# Samples: %lu%c of event '%s'\n# Event count (approx.): %" PRIu64 "\n#\n",
+		 session_stats(*rt->sess)->nr_lost, n, unit, ev ? ev->name : "none", total);
+	if (!h)
+		return;
+	hm_release(&h->keys);
+	hm_init(&h->keys);
+	for (size_t i = 0; i < h->nr; i++)
+		h->rows[i].comm_last = session_thread_comm(r->sess, h->rows[i].tid);
+	rt->textv = xmalloc((h->nr + 1) * (size_t)r->nr_keys * sizeof(*rt->textv));
+	for (size_t i = 0; i < h->nr; i++) {
+		h->rows[i].text = rt->textv + i * (size_t)r->nr_keys;
+		h->rows[i].no_map = !strcmp(h->rows[i].dso, "[unknown]");
+		for (int k = 0; k < r->nr_keys; k++) {
+			key_text(&h->rows[i], r->keys[k], buf, sizeof(buf));
+			h->rows[i].text[k] = pk_arena_memdup0(&rt->texts, buf, strlen(buf));
+		}
+	}
+	sort_ctx = r;
+	qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
+	rt->show = xcalloc(h->nr + 1, sizeof(*rt->show));
+	rt->hrow = xcalloc(h->nr + 1, sizeof(*rt->hrow));
+	rt->t.rows = xcalloc(h->nr + 1, sizeof(*rt->t.rows));
+	for (size_t i = 0; i < h->nr; i++) {
+		const struct row *row = &h->rows[i];
+		uint64_t v = r->children ? row->children : row->self;
+
+		if ((total ? 100.0 * (double)v / (double)total : 0) < rt->limit || !v)
+			continue;
+		if (r->hide_unresolved && !row->sym)
+			continue;
+		rt->show[i] = true;
+		struct tui_row *tr = &rt->t.rows[rt->t.nr_rows];
+
+		*tr = (struct tui_row){ .children = row->children, .self = row->self, .nr = row->nr_self,
+					.comm = row->comm, .dso = row->dso, .sym = row->sym, .tid = row->tid };
+		for (int k = 0; k < r->nr_keys; k++)
+			tr->text[k] = row->text[k];
+		rt->hrow[rt->t.nr_rows++] = i;
+	}
+	if (r->graph && h->cg) {   /* the first view's trees, as --stdio builds them */
+		rt->trees[r->children] = build_trees(r, h, rt->show, total);
+		for (size_t i = 0; i < rt->t.nr_rows; i++)
+			rt->t.rows[i].has_graph = rt->trees[r->children][rt->hrow[i]] != 0;
+	}
+}
+
+static int rt_graph(void *ctx, size_t i, bool children, FILE *fp)
+{
+	struct report_tui *rt = ctx;
+	struct report *r = rt->r;
+	const struct row *row;
+	int c = children && r->children;
+
+	if (!rt->h || !rt->h->cg || i >= rt->t.nr_rows)
+		return 0;
+	if (!rt->trees[c]) {   /* the other view: its trees once */
+		bool was = r->children;
+		struct cg_params cg = r->cg;
+
+		r->children = c;
+		r->cg = rt->cg[c];
+		rt->trees[c] = build_trees(r, rt->h, rt->show, rt->total);
+		r->children = was;
+		r->cg = cg;
+	}
+	row = &rt->h->rows[rt->hrow[i]];
+	if (rt->trees[c][rt->hrow[i]])
+		cg_tree_print(fp, rt->h->cg, rt->trees[c][rt->hrow[i]], &rt->cg[c], rt->total,
+			      c ? row->children : row->self);
+	return 0;
+}
+
+static int rt_regroup(void *ctx, const char *keys, bool children)
+{
+	struct report_tui *rt = ctx;
+	struct report *r = rt->r;
+	static const char *const known[] = { "comm", "dso", "sym", "symbol", "pid", "tid", "srcline" };
+	char *dup = xstrdup(keys), *save = NULL;
+	struct session *ns;
+	bool has_cc = false;
+	int n = 0, err;
+
+	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++) {
+		size_t k = 0;
+
+		while (k < sizeof(known) / sizeof(known[0]) && strcmp(tok, known[k]))
+			k++;
+		if (k == sizeof(known) / sizeof(known[0]) || n == K_MAX) {
+			err = n == K_MAX ? pk_error(-EINVAL, "too many sort keys") :
+			      pk_error(-EINVAL, "unknown sort key '%s' (comm, dso, sym, pid, tid, srcline)", tok);
+			free(dup);
+			return err;
+		}
+	}
+	free(dup);
+	if (!n)
+		return pk_error(-EINVAL, "no sort key");
+	err = session_open(&ns, rt->input, &rt->so);   /* before anything is freed */
+	if (err)
+		return err < 0 ? err : -EIO;
+	parse_sort(r, keys);
+	snprintf(rt->sort, sizeof(rt->sort), "%s", keys);
+	r->cg.skip_first = !strncmp(keys, "sym", 3);
+	rt->cg[0].skip_first = rt->cg[1].skip_first = r->cg.skip_first;
+	rt_release_hist(rt);
+	for (size_t i = 0; i < r->f->nr_evsels; i++) {
+		hm_release(&r->hists[i].keys);
+		free(r->hists[i].rows);
+		cg_forest_free(r->hists[i].cg);
+	}
+	free(r->hists);
+	for (size_t i = 0; r->prevs && i < PREV_SLOTS; i++)
+		free(r->prevs[i].v);
+	free(r->prevs);
+	free(r->row_cache);
+	r->prevs = NULL;
+	r->row_cache = NULL;
+	session_close(*rt->sess);
+	*rt->sess = ns;
+	r->sess = ns;
+	r->f = session_file(r->sess);
+	r->no_row_cache = r->row_by_tid = false;
+	for (int k = 0; k < r->nr_keys; k++)
+		if (r->keys[k] == K_SRCLINE)
+			r->no_row_cache = true;
+		else if (r->keys[k] == K_PID || r->keys[k] == K_TID)
+			r->row_by_tid = true;
+	for (size_t i = 0; i < r->f->nr_evsels; i++)
+		if (r->f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			has_cc = true;
+	r->children = has_cc && children;
+	r->cg = rt->cg[r->children];
+	r->hists = xcalloc(r->f->nr_evsels, sizeof(*r->hists));
+	for (size_t i = 0; i < r->f->nr_evsels; i++)
+		hm_init(&r->hists[i].keys);
+	err = session_process(r->sess, on_sample, r);
+	if (err < 0)
+		return err;
+	rt_prepare(rt);
+	return 0;
+}
+
+static int rt_annotate(void *ctx, size_t i, FILE *fp)
+{
+	struct report_tui *rt = ctx;
+	const struct row *row;
+	const struct ann_func *f = NULL;
+	const char *file;
+	int err;
+
+	if (!rt->h || i >= rt->t.nr_rows)
+		return -EINVAL;
+	row = &rt->h->rows[rt->hrow[i]];
+	if (!rt->ann) {
+		struct session_opts so = rt->so;
+		struct ann_filter none = { 0 };
+
+		so.no_demangle = true;
+		err = session_open(&rt->ann_sess, rt->input, &so);
+		if (!err)
+			err = ann_profile_build(rt->ann_sess, &none, &rt->ann);
+		if (err)
+			return err < 0 ? err : -EIO;
+		rt->inl = inline_resolver_new();
+	}
+	for (size_t k = 0; k < rt->ann->nr_funcs && !f; k++) {
+		const struct ann_func *a = rt->ann->funcs[k];
+
+		if (a->sym && a->kernel == row->kernel && !strcmp(a->dso, row->dso) &&
+		    (!strcmp(a->sym, row->sym) || (a->raw_sym && !strcmp(a->raw_sym, row->sym))))
+			f = a;
+	}
+	if (!f)
+		return pk_error(-ENOENT, "no samples of %s in its own code (only in its callees)", row->sym);
+	file = f->kernel ? "/proc/kcore" : f->dso[0] == '/' ? session_dso_file(rt->ann_sess, f->dso) : NULL;
+	if (!file)
+		return pk_error(-ENOENT, "%s: no file to read (deleted, or not ELF)", dso_short(f->dso));
+	return tui_annotate_text(fp, rt->ann, f, file, rt->inl);
+}
+
+/* 1: no browser here (print the text); else 0 or -errno. */
+static int report_browse(struct report *r, const char *input, double limit, const struct session_opts *so,
+			 struct session **sess, bool color, const char *sort)
+{
+	static const struct tui_ops ops = { .graph = rt_graph, .annotate = rt_annotate, .regroup = rt_regroup };
+	struct report_tui rt = { .r = r, .sess = sess, .input = input, .so = *so, .limit = limit };
+	struct tui_opts o = { .color = color };
+	int err;
+
+	snprintf(rt.sort, sizeof(rt.sort), "%s", sort);
+	rt.cg[0] = rt.cg[1] = r->cg;
+	if (r->children)   /* the Self view's order: perf's default without Children */
+		rt.cg[0].order = CG_CALLEE;
+	rt_prepare(&rt);
+	err = tui_browse(&rt.t, &ops, &rt, &o);
+	rt_release_hist(&rt);
+	if (rt.ann_sess)
+		session_close(rt.ann_sess);
+	ann_profile_free(rt.ann);
+	if (rt.inl)
+		inline_resolver_free(rt.inl);
+	if (err == -ENOTTY || err == -EOPNOTSUPP)
+		return 1;
+	if (err < 0)
+		return pk_error(err, "%s", pk_errmsg()[0] ? pk_errmsg() : strerror(-err));
+	return 0;
 }

@@ -19,7 +19,8 @@
  * is multiplied by 7/8 (perf's hists__decay_entries()) before the new
  * window's samples are added, and a function whose period reaches 0 is
  * dropped; -z (--zero) shows only the last window instead.
- * Keys (ncurses view): q quits.  SIGINT/SIGTERM end it cleanly; -p ends
+ * Keys (the full-screen view: report's browser, src/lib/tui, live): z, f,
+ * d, a, s, e as perf top's, '?' lists them, q quits.  SIGINT/SIGTERM end it cleanly; -p ends
  * when the process exits; -n N ends after N refreshes.
  */
 #include "cmd/cmds.h"
@@ -32,6 +33,10 @@
 #include "event/event.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
+#include "annotate/annotate.h"
+#include "base/arena.h"
+#include "symbol/inline.h"
+#include "tui/tui.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -51,9 +56,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef PERFKIT_NO_NCURSES
-#include <curses.h>
-#endif
 
 #define TOP_RING_PAGES 128
 
@@ -96,7 +98,12 @@ struct top {
 	size_t nr_rows, alloc_rows;
 	size_t *order;                  /* rows by period, for display */
 	uint64_t nr_samples, total;     /* this window's samples; the table's period */
-	bool curses;
+	bool no_color;          /* --no-color (the browser) */
+	/* the browser's annotation: the last window's samples by function */
+	struct ann_builder *annb;       /* while a window is fed */
+	struct ann_profile **ann;       /* the last window's, per event */
+	size_t nr_ann;
+	bool want_ann;
 };
 
 static volatile sig_atomic_t stop;
@@ -106,6 +113,8 @@ static void on_signal(int sig)
 	(void)sig;
 	stop = 1;
 }
+
+static int top_browse(struct top *t, bool color);
 
 static void usage(FILE *fp)
 {
@@ -117,7 +126,9 @@ static void usage(FILE *fp)
 		    "      --stdio          plain text, one table per refresh (default when stdout is no terminal)\n"
 		    "  -n, --iterations N   stop after N refreshes\n"
 		    "  -z, --zero           show the last window only (default: history decaying by 7/8 per refresh)\n"
-		    "  Keys (full-screen view): q quits.\n");
+		    "      --no-color       no colours in the full-screen view (also when NO_COLOR is set)\n"
+		    "  Keys (full-screen view, the browser of perfkit report): z zero the history, f freeze,\n"
+		    "  d DSO filter, a annotate, s sort keys, e expand call graphs, / search, ? help, q quit.\n");
 }
 
 /* ---- capture ---- */
@@ -206,6 +217,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 
 	t->nr_samples++;
 	t->total += s->period;
+	if (t->annb)
+		ann_builder_add(t->annb, s);
 	if (!s->nr_frames)
 		return 0;
 	fr = &s->frames[0];
@@ -295,14 +308,43 @@ static void decay_rows(struct top *t)
 	}
 }
 
+static void free_ann(struct top *t)
+{
+	for (size_t i = 0; i < t->nr_ann; i++)
+		ann_profile_free(t->ann[i]);
+	free(t->ann);
+	t->ann = NULL;
+	t->nr_ann = 0;
+}
+
+static int skip_sample(const struct pk_sample *s, void *arg)
+{
+	(void)s;
+	(void)arg;
+	return 0;
+}
+
 /* Resolve the records drained since the last refresh in top's session. */
 static int build_table(struct top *t)
 {
 	int err;
 
 	decay_rows(t);
+	if (t->want_ann) {
+		struct ann_filter none = { 0 };
+
+		t->annb = ann_builder_new(&none);
+	}
 	err = session_feed(t->session, t->pend.buf, t->pend.len, true, on_sample, t);
 	sb_reset(&t->pend);
+	if (t->annb) {
+		free_ann(t);
+		if (ann_builder_finish(t->annb, session_pd_file(t->session), &t->ann, &t->nr_ann) < 0) {
+			t->ann = NULL;
+			t->nr_ann = 0;
+		}
+		t->annb = NULL;
+	}
 	session_trim(t->session);
 	(void)pk_warnings_take();
 	if (err < 0)
@@ -336,34 +378,6 @@ static void show_stdio(struct top *t, size_t max_rows)
 	fflush(stdout);
 }
 
-#ifndef PERFKIT_NO_NCURSES
-static void show_curses(struct top *t)
-{
-	int rows = LINES, cols = COLS;
-	char line[512];
-
-	erase();
-	snprintf(line, sizeof(line), "perfkit top: %" PRIu64 " samples of %s in the last %.1f s, %s%.0d%s%s   (q quits)",
-		 t->nr_samples, t->event, t->delay, t->pid ? "process " : "system-wide", (int)t->pid,
-		 t->lost ? ", samples lost" : "",
-		 t->user_only ? ", user space only (perf_event_paranoid)" : "");
-	mvaddnstr(0, 0, line, cols);
-	attron(A_REVERSE);
-	snprintf(line, sizeof(line), "%-*s", cols > 0 && cols < (int)sizeof(line) ? cols : 80,
-		 "  Overhead  Shared Object         Symbol");
-	mvaddnstr(2, 0, line, cols);
-	attroff(A_REVERSE);
-	for (size_t i = 0; i < t->nr_rows && (int)i + 3 < rows; i++) {
-		const struct top_row *r = &t->rows[t->order[i]];
-
-		snprintf(line, sizeof(line), "%9.2f%%  %-20s  [%c] %s",
-			 t->total ? 100.0 * (double)r->period / (double)t->total : 0.0, r->dso,
-			 r->kernel ? 'k' : '.', r->sym);
-		mvaddnstr((int)i + 3, 0, line, cols);
-	}
-	refresh();
-}
-#endif
 
 static double now_s(void)
 {
@@ -383,6 +397,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 		{ "stdio", no_argument, NULL, 'S' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "zero", no_argument, NULL, 'z' },
+		{ "no-color", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -417,6 +432,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 			break;
 		case 'S': t->stdio = true; break;
 		case 'z': t->zero = true; break;
+		case 'K': t->no_color = true; break;
 		case 'n':
 			if (pk_parse_i64("-n", optarg, 1, INT64_MAX, &v)) {
 				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
@@ -466,6 +482,7 @@ static void top_release(struct top *t)
 	hm_release(&t->strings);
 	free(t->rows);
 	free(t->order);
+	free_ann(t);
 }
 
 int cmd_top(int argc, char **argv)
@@ -512,37 +529,25 @@ int cmd_top(int argc, char **argv)
 	sigaction(SIGPIPE, &sa, NULL);    /* a closed pipe ends top cleanly */
 	if (!t.stdio && !isatty(STDOUT_FILENO))
 		t.stdio = true;
-#ifdef PERFKIT_NO_NCURSES
-	if (!t.stdio) {
-		fprintf(stderr, "perfkit top: full-screen view not built (%s); using --stdio\n", PERFKIT_NO_NCURSES);
+	if (!t.stdio) {   /* the browser (src/lib/tui), else text */
+		const char *nc = getenv("NO_COLOR");
+
+		err = top_browse(&t, !t.no_color && !(nc && *nc));
+		if (err != 1) {
+			if (err)
+				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
+			top_release(&t);
+			return err ? 1 : 0;
+		}
+		err = 0;
 		t.stdio = true;
 	}
-#else
-	if (!t.stdio) {
-		initscr();
-		cbreak();
-		noecho();
-		curs_set(0);
-		timeout(100);
-		t.curses = true;
-		mvaddstr(0, 0, "perfkit top: sampling...");
-		refresh();
-	}
-#endif
 	next = now_s() + t.delay;
 	bool ended = false;
 	while (!stop) {
 		ended = t.pid && kill(t.pid, 0) < 0 && errno == ESRCH;
 
-#ifndef PERFKIT_NO_NCURSES
-		if (t.curses) {
-			int ch = getch();
-
-			if (ch == 'q' || ch == 'Q')
-				break;
-		} else
-#endif
-			poll(NULL, 0, 100);
+		poll(NULL, 0, 100);
 		cap_drain(&t.ce, keep_record, &t, NULL);
 		if (now_s() < next && !ended)
 			continue;
@@ -550,25 +555,208 @@ int cmd_top(int argc, char **argv)
 		err = build_table(&t);
 		if (err)
 			break;
-#ifndef PERFKIT_NO_NCURSES
-		if (t.curses)
-			show_curses(&t);
-		else
-#endif
-			show_stdio(&t, 25);
+		show_stdio(&t, 25);
 		if (ferror(stdout))
 			break;
 		if (ended || (t.iterations && ++shown >= t.iterations))
 			break;
 	}
-#ifndef PERFKIT_NO_NCURSES
-	if (t.curses)
-		endwin();
-#endif
 	if (err)
 		fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
 	else if (ended)
 		fprintf(stderr, "perfkit top: process %d exited\n", (int)t.pid);
 	top_release(&t);
 	return err ? 1 : 0;
+}
+
+/* ---- on a terminal: the browser (src/lib/tui), live ----
+ * Every tick drains the rings; every -d seconds the table is rebuilt
+ * (build_table) and handed to the browser.  Keys of perf top: z zeroes
+ * the history (toggle), f freezes the view; the browser's own: d DSO
+ * filter, a annotate (the last window's samples), s sort keys (dso,sym,
+ * sym or dso), e expand every call graph (top samples no call chains:
+ * rows have none), / search, P, ?. */
+struct top_tui {
+	struct top *t;
+	double next;
+	long shown;
+	bool frozen, ended;
+	int err;
+	int group;                    /* 0: dso,sym  1: sym  2: dso */
+	struct tui_table tab;
+	struct tui_row *rows;
+	struct pk_arena texts;
+	char title[512], sort[32], status[128];
+};
+
+static void tt_fill(struct top_tui *tt)
+{
+	struct top *t = tt->t;
+	size_t n = 0;
+
+	pk_arena_release(&tt->texts);
+	tt->rows = xrealloc(tt->rows, (t->nr_rows + 1) * sizeof(*tt->rows));
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct top_row *r = &t->rows[t->order[i]];
+		struct tui_row *m = NULL;
+
+		if (tt->group == 2)   /* one row per DSO */
+			for (size_t j = 0; j < n && !m; j++)
+				if (!strcmp(tt->rows[j].dso, r->dso))
+					m = &tt->rows[j];
+		if (m) {
+			m->self += r->period;
+			continue;
+		}
+		m = &tt->rows[n++];
+		*m = (struct tui_row){ .self = r->period, .dso = r->dso, .sym = tt->group == 2 ? NULL : r->sym };
+		size_t len = strlen(r->sym) + 5;
+		char *s = pk_arena_alloc(&tt->texts, len);
+
+		snprintf(s, len, "[%c] %s", r->kernel ? 'k' : '.', r->sym);
+		m->text[0] = tt->group == 1 ? s : r->dso;
+		m->text[1] = s;
+	}
+	tt->tab = (struct tui_table){ .title = tt->title, .sort = tt->sort, .nr_keys = tt->group ? 1 : 2,
+				      .total = t->total, .rows = tt->rows, .nr_rows = n };
+	tt->tab.headers[0] = tt->group == 1 ? "Symbol" : "Shared Object";
+	tt->tab.headers[1] = "Symbol";
+	snprintf(tt->title, sizeof(tt->title), "perfkit top: %" PRIu64 " samples of %s in the last %.1f s%s, %s%.0d%s%s",
+		 t->nr_samples, t->event, t->delay, t->zero ? "" : " (decaying)", t->pid ? "process " : "system-wide",
+		 (int)t->pid, t->lost ? ", samples lost" : "", t->user_only ? ", user space only (perf_event_paranoid)" : "");
+}
+
+static int tt_tick(void *ctx)
+{
+	struct top_tui *tt = ctx;
+	struct top *t = tt->t;
+
+	if (stop)
+		return -1;
+	tt->ended = t->pid && kill(t->pid, 0) < 0 && errno == ESRCH;
+	cap_drain(&t->ce, keep_record, t, NULL);
+	if (now_s() < tt->next && !tt->ended)
+		return 0;
+	tt->next += t->delay;
+	if (tt->frozen) {   /* the view holds still; the window's samples go, its side-band stays */
+		session_feed(t->session, t->pend.buf, t->pend.len, true, skip_sample, NULL);
+		sb_reset(&t->pend);
+		session_trim(t->session);
+		(void)pk_warnings_take();
+		return tt->ended ? -1 : 0;
+	}
+	tt->err = build_table(t);
+	if (tt->err)
+		return -1;
+	tt_fill(tt);
+	if (tt->ended || (t->iterations && ++tt->shown >= t->iterations))
+		return -1;
+	return 1;
+}
+
+static int tt_key(void *ctx, int key, size_t sel)
+{
+	struct top_tui *tt = ctx;
+
+	(void)sel;
+	if (key == 'z')
+		tt->t->zero = !tt->t->zero;
+	else if (key == 'f')
+		tt->frozen = !tt->frozen;
+	else
+		return 0;
+	return 1;
+}
+
+static const char *tt_status(void *ctx)
+{
+	struct top_tui *tt = ctx;
+
+	snprintf(tt->status, sizeof(tt->status), "%s%s", tt->frozen ? "[frozen: f]  " : "",
+		 tt->t->zero ? "[last window only: z]" : "[history decaying: z]");
+	return tt->status;
+}
+
+static int tt_regroup(void *ctx, const char *keys, bool children)
+{
+	struct top_tui *tt = ctx;
+	int g = !strcmp(keys, "dso,sym") ? 0 : !strcmp(keys, "sym") ? 1 : !strcmp(keys, "dso") ? 2 : -1;
+
+	(void)children;
+	if (g < 0)
+		return pk_error(-EINVAL, "top's sort keys: dso,sym, sym or dso (not '%s')", keys);
+	tt->group = g;
+	snprintf(tt->sort, sizeof(tt->sort), "%s", keys);
+	tt_fill(tt);
+	return 0;
+}
+
+/* The last window's samples of row i's function (kept by the refresh
+ * that built the table: t->ann). */
+static int tt_annotate(void *ctx, size_t i, FILE *fp)
+{
+	struct top_tui *tt = ctx;
+	struct top *t = tt->t;
+	const struct tui_row *row = &tt->tab.rows[i];
+	const struct ann_profile *p = t->nr_ann ? t->ann[0] : NULL;
+	const struct ann_func *f = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	int err;
+
+	for (size_t k = 0; p && k < p->nr_funcs && !f; k++) {
+		const struct ann_func *a = p->funcs[k];
+
+		sb_reset(&sb);
+		if (a->sym)
+			sb_add_term(&sb, a->sym, strlen(a->sym));
+		if (a->sym && !strcmp(sb.buf, row->sym) && !strcmp(dso_short(a->dso), row->dso))
+			f = a;
+	}
+	sb_release(&sb);
+	const char *file = !f ? NULL : f->kernel ? "/proc/kcore" : f->dso[0] == '/' ? session_dso_file(t->session, f->dso) : NULL;
+
+	if (!f)
+		err = pk_error(-ENOENT, "no samples of %s in the last window", row->sym);
+	else if (!file)
+		err = pk_error(-ENOENT, "%s: no file to read", row->dso);
+	else {
+		struct inline_resolver *inl = inline_resolver_new();
+
+		err = tui_annotate_text(fp, p, f, file, inl);   /* with source lines */
+		inline_resolver_free(inl);
+	}
+	return err;
+}
+
+/* 1: no browser here (--stdio instead); else 0 or -errno. */
+static int top_browse(struct top *t, bool color)
+{
+	static const struct tui_ops ops = { .annotate = tt_annotate, .regroup = tt_regroup, .tick = tt_tick,
+					    .key = tt_key, .status = tt_status };
+	struct top_tui tt = { .t = t, .next = now_s() + t->delay, .texts = PK_ARENA_INIT };
+	struct tui_opts o = { .color = color, .tick_ms = 100,
+			      .help_extra = "perf top's keys\n\n"
+					    "  z                zero the history: show the last window only (toggle)\n"
+					    "  f                freeze the view (toggle); sampling goes on\n"
+					    "  d                DSO filter: the selected row's DSO (again: all)\n"
+					    "  e                expand every call graph (top samples no call chains)\n"
+					    "  a                annotate the selected symbol (the last window's samples)\n"
+					    "  s                sort keys: dso,sym, sym or dso\n" };
+	int err;
+
+	if (!tui_usable())
+		return 1;
+	t->want_ann = true;
+	snprintf(tt.sort, sizeof(tt.sort), "dso,sym");
+	tt_fill(&tt);
+	err = tui_browse(&tt.tab, &ops, &tt, &o);
+	free(tt.rows);
+	pk_arena_release(&tt.texts);
+	if (err == -ENOTTY || err == -EOPNOTSUPP)
+		return 1;
+	if (tt.err)
+		return tt.err;
+	if (!err && tt.ended)
+		fprintf(stderr, "perfkit top: process %d exited\n", (int)t->pid);
+	return err;
 }

@@ -407,13 +407,19 @@ static int mb_reserve(const struct pd_file *f, struct membuf *m, uint64_t more)
 	return 0;
 }
 
-/* Read from fd into m until it holds want bytes or the stream ends. */
-static int read_some(const struct pd_file *f, int fd, struct membuf *m, uint64_t want)
+/* Read from fd into m until it holds want bytes (UINT64_MAX: the whole
+ * stream, a pipe or other) or the stream ends; room is made 1 MiB (or what
+ * is still wanted, when less) at a time. */
+static int read_upto(const struct pd_file *f, int fd, struct membuf *m, uint64_t want)
 {
-	int err = mb_reserve(f, m, want);
+	while (m->len < want) {
+		uint64_t left = want - m->len;
+		int err = mb_reserve(f, m, left < (1 << 20) ? left : (1 << 20));
 
-	while (!err && m->len < want) {
-		ssize_t n = read(fd, m->buf + m->len, (size_t)(want - m->len));
+		if (err)
+			return err;
+		uint64_t room = m->cap - m->len < left ? m->cap - m->len : left;
+		ssize_t n = read(fd, m->buf + m->len, (size_t)room);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -423,28 +429,7 @@ static int read_some(const struct pd_file *f, int fd, struct membuf *m, uint64_t
 			break;
 		m->len += (uint64_t)n;
 	}
-	return err;
-}
-
-/* Read everything from fd (a pipe or other stream) into m, 1 MiB at a time. */
-static int read_all(const struct pd_file *f, int fd, struct membuf *m)
-{
-	for (;;) {
-		ssize_t n;
-		int err = mb_reserve(f, m, 1 << 20);
-
-		if (err)
-			return err;
-		n = read(fd, m->buf + m->len, (size_t)(m->cap - m->len));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return pk_error(errno, "%s: read error at offset %llu: %s", f->path,
-					(unsigned long long)m->len, strerror(errno));
-		if (n == 0)
-			return 0;
-		m->len += (uint64_t)n;
-	}
+	return 0;
 }
 
 /* The decompressor's side: a fixed window the zstd stream is decoded into
@@ -754,7 +739,7 @@ static int read_stream(struct pd_file *f, int fd, const void *prefix, size_t pre
 	/* the magic before anything more: `yes |` or /dev/zero is
 	 * refused at once, not after reading it all */
 	if (!err)
-		err = read_some(f, fd, &m, 16);
+		err = read_upto(f, fd, &m, 16);
 	if (!err && m.len >= 8 && rd64(m.buf) != PD_MAGIC && rd64(m.buf) != PD_MAGIC_SWAPPED)
 		err = pk_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0, expected \"PERFILE2\")",
 			       f->path);
@@ -765,7 +750,7 @@ static int read_stream(struct pd_file *f, int fd, const void *prefix, size_t pre
 		err = pk_error(EINVAL, "%s: bad header (size field %llu at offset 8; expected 16 or 104)",
 			       f->path, (unsigned long long)rd64(m.buf + 8));
 	if (!err && m.len >= 16)
-		err = read_all(f, fd, &m);
+		err = read_upto(f, fd, &m, UINT64_MAX);
 	if (err) {
 		free(m.buf);
 		return err;

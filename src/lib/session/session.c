@@ -15,8 +15,8 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "session/unwind.h"
-#include "stack/inline.h"
 #include "symbol/buildid.h"
+#include "symbol/inline.h"
 #include "symbol/perfmap.h"
 #include "symbol/symbol.h"
 
@@ -557,6 +557,7 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 	fr->sym_off = fr->ip;
 	fr->inlined = false;
 	fr->addr = 0;
+	fr->map_ip = fr->ip;
 	if (fr->kernel) {
 		fr->dso = "[kernel.kallsyms]";
 		fr->sym = symcache_resolve_kernel(s->syms, fr->ip, &fr->sym_off);
@@ -586,6 +587,7 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 	}
 	fr->dso = m->dso;
 	file_off = fr->ip - m->start + m->pgoff;
+	fr->map_ip = file_off;
 	fr->sym_off = file_off;
 	const char *file = m->no_symbols ? NULL : dso_file(s, m->dso, m->deleted);
 
@@ -829,7 +831,7 @@ unwind:
 	return n;
 }
 
-bool pk_sym_is_entry(const char *sym)
+bool session_sym_is_entry(const char *sym)
 {
 	static const char *const exact[] = {
 		"_start", "__libc_start_call_main", "_dl_start_user", "_dl_start", "clone", "clone3",
@@ -859,7 +861,7 @@ static void count_fp_chain(struct session *s, size_t n)
 	if (!outer)
 		return;   /* kernel only */
 	s->stats.nr_fp_chains++;
-	if (pk_sym_is_entry(outer->sym))
+	if (session_sym_is_entry(outer->sym))
 		return;
 	s->stats.nr_fp_broken++;
 	size_t k, nk = sizeof(s->broken_dsos) / sizeof(s->broken_dsos[0]);
@@ -923,6 +925,19 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 			struct pk_frame *fr;
 
 			if (ip >= PERF_CONTEXT_MAX) {
+				if (ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
+				    ip != PERF_CONTEXT_USER) {
+					/* a context perf does not take in a host
+					 * chain (a guest one, or garbage: seen as
+					 * -1 and GUEST_KERNEL after a user frame of
+					 * a compile job): perf drops the whole
+					 * chain, the sample keeps its ip (as when
+					 * nothing was recorded) */
+					n = 0;
+					entries = 0;
+					cut = false;
+					break;
+				}
 				kernel = ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_GUEST_KERNEL;
 				continue;
 			}
@@ -944,6 +959,8 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 	}
 	if (dwarf && !s->opts.no_callchain && !cut)
 		n = unwind_user(s, t, &raw, n, &truncated);
+	smp.chain_empty = n == 0 && (raw.evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+			  !s->opts.no_callchain;
 	if (n == 0) {
 		struct pk_frame *fr = frame_slot(s, n++);
 
@@ -966,6 +983,7 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		fr->sym = "[truncated]";
 		fr->dso = "[unknown]";
 	}
+	smp.truncated = truncated;
 	if (!(raw.evsel->attr.sample_type & PERF_SAMPLE_PERIOD))
 		/* a fixed period (-c N) is in the attr, not in each sample */
 		raw.period = raw.evsel->attr.freq ? 1 : raw.evsel->attr.sample_period;

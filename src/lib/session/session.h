@@ -44,7 +44,7 @@
  * garbage behind), and the samples show up as callerless roots.  The rule:
  * a frame-pointer chain (not DWARF, not truncated) with user frames is whole
  * when its outermost user frame is a program or thread entry
- * (pk_sym_is_entry: _start, __libc_start_main…, clone…, start_thread, …),
+ * (session_sym_is_entry: _start, __libc_start_main…, clone…, start_thread, …),
  * else broken.  When at least 20 such chains were seen, some are whole (so
  * the entries can be named at all: not a stripped or static program) and
  * at least 10 % are broken, session_process() adds one warning
@@ -70,6 +70,10 @@ struct pk_frame {
 				 sym is its DWARF name, ip that of the frame
 				 after it, which holds the real function */
 	uint64_t addr;        /* ELF virtual address of ip in dso, 0: unknown */
+	uint64_t map_ip;      /* ip as perf script prints it: relative to its
+				 file-backed mapping (ip - start + pgoff, perf's
+				 map__map_ip); ip itself in the kernel, JIT code
+				 and anonymous or unmapped memory */
 };
 
 /* The start of fr's symbol, the same in every process that maps its DSO:
@@ -92,6 +96,10 @@ struct pk_sample {
 	uint16_t cpumode;     /* PERF_RECORD_MISC_CPUMODE_MASK bits */
 	size_t nr_frames;
 	const struct pk_frame *frames; /* leaf first */
+	bool chain_empty;     /* the recorded call chain held no address: frames[0]
+				 is the sample's ip (perf script prints no frame) */
+	bool truncated;       /* the last frame is the "[truncated]" marker
+				 (perf script prints none) */
 };
 
 struct session_opts {
@@ -124,7 +132,7 @@ struct session_stats {
  * whole user stack: _start, __libc_start_main (any version suffix),
  * __libc_start_call_main, _dl_start_user, clone, clone3, __clone*,
  * start_thread, thread_start, Go's runtime.goexit/rt0_go/mstart. */
-bool pk_sym_is_entry(const char *sym);
+bool session_sym_is_entry(const char *sym);
 
 struct session;
 

@@ -910,12 +910,12 @@ static const char *shown(struct symcache *c, const char *raw)
 	struct hm_entry *e;
 	char *dm;
 
-	if (!raw || c->no_demangle || !pk_is_mangled(raw))
+	if (!raw || c->no_demangle || !sym_is_mangled(raw))
 		return raw;
 	e = hm_upsert(&c->demangled, &raw, sizeof(raw), &created);
 	if (!created)
 		return e->val.ptr;
-	dm = pk_demangle(raw, strlen(raw), 0);  /* perf's default: no parameters */
+	dm = sym_demangle(raw, strlen(raw), 0);  /* perf's default: no parameters */
 	e->val.ptr = dm ? (void *)hm_intern(&c->names, dm, strlen(dm)) : (void *)raw;
 	free(dm);
 	return e->val.ptr;

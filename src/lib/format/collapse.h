@@ -33,17 +33,22 @@
  * sampled address (perf script shows a DSO-relative one).  Names are the
  * session's (perf script demangles C++; see session.h).
  *
- * Speed: a regular file is mapped, not read; one of 16 MB or more is cut
- * at blank lines into one piece per CPU, parsed on as many threads and
- * merged (same output and warnings as one thread; not with srcline or
- * inline_).  Pipes and gzip are read in 4 MB blocks on one thread.
+ * Speed and memory: plain text (a file or a pipe alike) is read in 4 MB
+ * blocks cut at blank lines and parsed by one worker thread per CPU this
+ * process may run on (sched_getaffinity), each into its own folded stacks,
+ * merged at the end; same output and warnings (file line numbers, the
+ * first event of the whole text as the default filter) as one thread.
+ * --srcline, --inline, and text whose first block names no event are
+ * parsed by one worker, in order.  Peak memory: two blocks per worker and
+ * one being read, plus the distinct frame lines and stacks — not the size
+ * of the input.  gzip is read in 4 MB blocks on one thread.
  *
  * Errors: -errno with pk_error set (unreadable file, corrupt or truncated
  * gzip, bad perf.data); lines that are not perf script text are skipped with a
  * warning (pk_warn: the first few with file:line, then a total).
  */
-#ifndef PERFKIT_STACK_COLLAPSE_H
-#define PERFKIT_STACK_COLLAPSE_H
+#ifndef PERFKIT_FORMAT_COLLAPSE_H
+#define PERFKIT_FORMAT_COLLAPSE_H
 
 #include "stack/folded.h"
 

@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/tui.sh [BUILD] — report's terminal browser on a large perf.data:
+# the time until its first screen (run in tmux, 200x50, polled every few ms
+# with capture-pane) against `perfkit report --stdio >/dev/null` in the
+# same run, then how long each key takes to change the screen (send-keys to
+# the screen showing the change; the tmux round trip included, so these
+# are upper bounds), and `perf report`'s own TUI opening time the same way.
+# Wall times (the browser is interactive: the wait is what a user sees);
+# on a loaded machine compare the ratios, measured in the same run.
+#   TUI_DATA=FILE   the perf.data (default /work/big/big.data when there,
+#                   else a recording of tests/workloads/calltree made here)
+#   RUNS=N          openings of each (default 3; the median is printed)
+#   PERF_TUI=0      skip perf report's TUI (it needs minutes and GBs on big files)
+#   PERF_TIMEOUT=S  limit for perf's opening (default 900)
+set -eu
+BUILD=${1:-build}
+cd "$(dirname "$0")/.."
+TOP=$PWD
+PK=$TOP/$BUILD/perfkit
+RUNS=${RUNS:-3}
+PERF_TUI=${PERF_TUI:-1}
+PERF_TIMEOUT=${PERF_TIMEOUT:-900}
+W=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-bench.XXXXXX")
+SOCK="pk-bench-tui-$$"
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$W"' EXIT
+[ -x "$PK" ] || { echo "build $PK first (make BUILD=$BUILD)" >&2; exit 1; }
+command -v tmux >/dev/null || { echo "tmux not installed (scripts/install-deps)" >&2; exit 1; }
+
+DATA=${TUI_DATA:-}
+if [ -z "$DATA" ] && [ -r /work/big/big.data ]; then
+	DATA=/work/big/big.data
+fi
+if [ -z "$DATA" ]; then
+	DATA=$W/tui.data
+	"$PK" record -g -F 20000 -o "$DATA" -- "$TOP/$BUILD/tests/workloads/calltree" 30000 >/dev/null 2>&1
+fi
+now() { date +%s.%N; }
+since() { echo "$(now) - $1" | bc -l; }
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+screen() { tm capture-pane -p -t b; }
+# wait_for RE [SECS] — poll the screen until RE matches
+wait_for() {
+	local end=$((SECONDS + ${2:-600}))
+	until screen | grep -qE -- "$1"; do
+		[ "$SECONDS" -ge "$end" ] && { echo "timeout waiting for /$1/; screen:" >&2; screen >&2; return 1; }
+		sleep 0.005
+	done
+}
+start() {   # start CMD — in a fresh 200x50 terminal
+	tm kill-server 2>/dev/null || true
+	tm new-session -d -s b -x 200 -y 50 "cd '$W' && LC_ALL=C.UTF-8 $*; exec sleep 100000"
+}
+
+echo "input: $DATA, $(du -h "$DATA" | cut -f1)"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
+cat "$DATA" >/dev/null
+
+: >"$W/stdio"
+: >"$W/open"
+for _ in $(seq "$RUNS"); do
+	t0=$(now)
+	"$PK" report --stdio -i "$DATA" >/dev/null 2>&1
+	since "$t0" >>"$W/stdio"
+	start "'$PK' report -i '$DATA'"
+	t0=$(now)
+	wait_for "Press '\\?' for help"
+	since "$t0" >>"$W/open"
+	tm kill-server
+done
+stdio=$(median <"$W/stdio")
+open=$(median <"$W/open")
+
+# keys: each from the state the one before left
+start "'$PK' report -i '$DATA'"
+wait_for "Press '\\?' for help"
+: >"$W/keys"
+key() {   # key NAME RE KEYS... — send KEYS, time until RE is on the screen
+	local name=$1 re=$2 t0
+	shift 2
+	t0=$(now)
+	tm send-keys -t b "$@"
+	wait_for "$re"
+	printf '%-34s %8.0f ms\n' "$name" "$(echo "($(now) - $t0) * 1000" | bc -l)" | tee -a "$W/keys"
+}
+key "Enter (expand the first row)"   '^▾ '          Enter
+key "Left (collapse it)"             '^▸ .*'        Left
+key "Down x5"                        '^▸ '          Down Down Down Down Down
+key "PgDn"                           '^▸ '          NPage
+key "E (expand all)"                 '^▾ '          Home E
+key "C (collapse all)"               '^▸ '          C
+key "/ search (main, Enter)"         'Symbol: main' / m a i n Enter
+key "Esc (search off)"               '^[0-9]+ rows'  Escape
+key "d (zoom into the DSO)"          'DSO: '        d
+key "d (zoom out)"                   '^Samples: '   d
+key "t (zoom into the thread)"       'Thread: '     t
+key "Esc (zoom out)"                 '^Samples: '   Escape
+key "- (Children off)"               '  Overhead  ' -
+key "+ (Children on)"                'Children      Self' +
+key "? (help)"                       '^Keys'        '?'
+key "q (back)"                       'Children      Self' q
+key "P (write perf.hist.0)"          'written to perf.hist.0' P
+key "a (annotate, first: reads file)" 'Annotation of|annotate: ' a
+key "q (back)"                       'Children      Self' q
+key "a (annotate again)"             'Annotation of|annotate: ' a
+key "q (back)"                       'Children      Self' q
+key "s dso (aggregate again)"        'Self  Shared Object *$' s BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace d s o Enter
+tm kill-server
+
+pf=""
+if [ "$PERF_TUI" = 1 ] && command -v perf >/dev/null; then
+	start "perf report -i '$DATA'"
+	t0=$(now)
+	if wait_for "Event count \\(approx\\.\\)" "$PERF_TIMEOUT"; then
+		pf=$(since "$t0")
+	fi
+	tm kill-server
+fi
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-44s %8.2f s\n' "perfkit report --stdio >/dev/null (median)" "$stdio"
+printf '%-44s %8.2f s  (%.2fx --stdio; aim < 2x)\n' "perfkit report browser, first screen (median)" "$open" \
+	"$(echo "$open / $stdio" | bc -l)"
+[ -n "$pf" ] && printf '%-44s %8.2f s  (%.2fx perfkit browser)\n' "perf report TUI, first screen" "$pf" \
+	"$(echo "$pf / $open" | bc -l)"
+slow=$(awk '$(NF - 1) > 100 { n++ } END { print n + 0 }' "$W/keys")
+echo "keys over 100 ms: $slow of $(wc -l <"$W/keys") (the tmux round trip included)"

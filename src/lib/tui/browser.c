@@ -1,0 +1,985 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * browser.c — the ncurses browser of tui.h: rows with foldable call graphs,
+ * zoom and search filters, text views (annotation, help), 'P'.
+ */
+#include "tui/tui.h"
+
+#include "base/error.h"
+#include "base/outfile.h"
+#include "base/strbuf.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+bool tui_usable(void)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) && term && *term && strcmp(term, "dumb");
+}
+
+#ifdef PERFKIT_NO_NCURSES
+
+int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const struct tui_opts *o)
+{
+	(void)t; (void)ops; (void)ctx; (void)o;
+	return -EOPNOTSUPP;
+}
+
+#else
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <wchar.h>
+
+enum { C_TOP = 1, C_MEDIUM, C_SELECTED, C_ROOT };
+
+struct filt {
+	int kind;              /* 'd', 'c', 't', '/' */
+	char *val;
+	uint32_t tid;
+};
+
+struct line {
+	size_t row;            /* table row */
+	size_t off;            /* SIZE_MAX: the row itself; else offset in its graph text */
+};
+
+struct br {
+	struct tui_table *t;
+	const struct tui_ops *ops;
+	void *ctx;
+	const struct tui_opts *o;
+	bool utf8, color, children;
+	struct filt filt[32];
+	int nfilt;
+	size_t *order, nord;
+	bool *expanded;
+	char **graph;          /* per row: its graph text (current view), or NULL */
+	size_t nrows_alloc;
+	struct line *lines;
+	size_t nlines, lines_alloc;
+	size_t sel, top;
+	char msg[512];
+	char *ebuf;            /* escape scratch */
+	size_t ecap;
+	wchar_t *wbuf;
+	size_t wcap;
+	bool expand_all;       /* 'E': rows of a new table come expanded (live) */
+	int err;               /* fatal error from regroup */
+	bool end;              /* a tick ended the browser */
+	double last_tick;      /* ms, CLOCK_MONOTONIC */
+	char *keep_sym, *keep_dso, *keep_comm;   /* remember() */
+	uint32_t keep_tid;
+	bool keep;
+	size_t keep_pos;
+};
+
+#define NFILT (int)(sizeof(((struct br *)0)->filt) / sizeof(((struct br *)0)->filt[0]))
+
+static const char *help_text =
+	"Keys\n"
+	"\n"
+	"  Up/Down, PgUp/PgDn, Home/End   move\n"
+	"  Enter, Right     expand the selected row's call graph (Enter again: collapse)\n"
+	"  Left             collapse it\n"
+	"  E / C, e         expand / collapse every call graph; e: toggle\n"
+	"  /                show rows whose symbol contains a text (empty: all)\n"
+	"  d                zoom into the selected row's DSO (again: zoom out)\n"
+	"  c                zoom into the selected row's command (again: zoom out)\n"
+	"  t                zoom into the selected row's thread (again: zoom out)\n"
+	"  s                sort keys (comm, dso, sym, pid, tid, srcline): aggregate again\n"
+	"  + / -            Children column on / off\n"
+	"  a                annotate the selected symbol (q: back)\n"
+	"  P                write the current view as --stdio text to perf.hist.N\n"
+	"  ?                this help\n"
+	"  q, Esc           back: leave a view, undo the last zoom or search; else quit\n";
+
+/* ---- drawing ---- */
+
+static const char *esc(struct br *b, const char *s, size_t len)
+{
+	tui_escape(s, len, b->utf8, &b->ebuf, &b->ecap, 0);
+	return b->ebuf;
+}
+
+/* Put s (escaped already) at (y, x), at most w columns; returns columns used. */
+static int put_w(struct br *b, int y, int x, const char *s, int w)
+{
+	if (w <= 0)
+		return 0;
+	if (!b->utf8) {
+		int n = (int)strnlen(s, (size_t)w);
+
+		mvaddnstr(y, x, s, n);
+		return n;
+	}
+	size_t len = strlen(s), nw = 0;
+	mbstate_t st;
+	int cols = 0;
+
+	if (b->wcap < len + 1) {
+		b->wcap = len + 1;
+		b->wbuf = xrealloc(b->wbuf, b->wcap * sizeof(wchar_t));
+	}
+	memset(&st, 0, sizeof(st));
+	for (size_t i = 0; i < len;) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + i, len - i, &st);
+		int cw;
+
+		if (n == 0 || n > len - i) {   /* cannot happen on escaped text */
+			wc = '?';
+			n = 1;
+			memset(&st, 0, sizeof(st));
+		}
+		cw = wcwidth(wc);
+		if (cw < 0) {
+			wc = '?';
+			cw = 1;
+		}
+		if (cols + cw > w)
+			break;
+		b->wbuf[nw++] = wc;
+		cols += cw;
+		i += n;
+	}
+	if (nw)
+		mvaddnwstr(y, x, b->wbuf, (int)nw);
+	return cols;
+}
+
+static int put(struct br *b, int y, int x, const char *raw, int w)
+{
+	return put_w(b, y, x, esc(b, raw, strlen(raw)), w);
+}
+
+static attr_t pct_attr(struct br *b, double pct)
+{
+	if (!b->color)
+		return A_NORMAL;
+	if (pct >= 5.0)
+		return COLOR_PAIR(C_TOP);
+	if (pct >= 0.5)
+		return COLOR_PAIR(C_MEDIUM);
+	return A_NORMAL;
+}
+
+static void bar(struct br *b, int y, const char *text)
+{
+	attr_t a = b->color ? COLOR_PAIR(C_ROOT) : A_REVERSE;
+
+	attron(a);
+	mvhline(y, 0, ' ', COLS);
+	put(b, y, 0, text, COLS);
+	attroff(a);
+}
+
+/* ---- the view ---- */
+
+static bool row_passes(struct br *b, const struct tui_row *r)
+{
+	if (!b->children && !r->self)
+		return false;
+	for (int i = 0; i < b->nfilt; i++) {
+		const struct filt *f = &b->filt[i];
+
+		switch (f->kind) {
+		case 'd': if (!r->dso || strcmp(r->dso, f->val)) return false; break;
+		case 'c': if (!r->comm || strcmp(r->comm, f->val)) return false; break;
+		case 't': if (r->tid != f->tid) return false; break;
+		case '/': if (!r->sym || !strstr(r->sym, f->val)) return false; break;
+		default: break;
+		}
+	}
+	return true;
+}
+
+static const struct tui_row *sort_rows;
+static bool sort_children;
+
+static int cmp_order(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, c = *(const size_t *)y;
+	const struct tui_row *r = &sort_rows[a], *s = &sort_rows[c];
+
+	if (sort_children && r->children != s->children)
+		return r->children > s->children ? -1 : 1;
+	if (r->self != s->self)
+		return r->self > s->self ? -1 : 1;
+	return a < c ? -1 : a > c;
+}
+
+static void free_graphs(struct br *b)
+{
+	for (size_t i = 0; i < b->nrows_alloc; i++) {
+		free(b->graph[i]);
+		b->graph[i] = NULL;
+	}
+}
+
+/* The table changed (new rows): forget per-row state. */
+static void reset_rows(struct br *b)
+{
+	free_graphs(b);
+	free(b->graph);
+	free(b->expanded);
+	free(b->order);
+	b->nrows_alloc = b->t->nr_rows;
+	b->graph = xcalloc(b->nrows_alloc + 1, sizeof(*b->graph));
+	b->expanded = xcalloc(b->nrows_alloc + 1, sizeof(*b->expanded));
+	b->order = xcalloc(b->nrows_alloc + 1, sizeof(*b->order));
+	if (b->expand_all)
+		for (size_t i = 0; i < b->nrows_alloc; i++)
+			b->expanded[i] = b->t->rows[i].has_graph;
+	b->sel = b->top = 0;
+}
+
+static const char *graph_of(struct br *b, size_t row)
+{
+	if (!b->graph[row] && b->ops->graph && b->t->rows[row].has_graph) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+
+		if (!fp)
+			return NULL;
+		if (b->ops->graph(b->ctx, row, b->children, fp) < 0)
+			snprintf(b->msg, sizeof(b->msg), "call graph: %s", pk_errmsg());
+		fclose(fp);
+		/* the tree's trailing blank line is no line of the view */
+		b->graph[row] = buf;
+	}
+	return b->graph[row];
+}
+
+static void add_line(struct br *b, size_t row, size_t off)
+{
+	if (b->nlines == b->lines_alloc) {
+		b->lines_alloc = b->lines_alloc ? b->lines_alloc * 2 : 1024;
+		b->lines = xrealloc(b->lines, b->lines_alloc * sizeof(*b->lines));
+	}
+	b->lines[b->nlines++] = (struct line){ row, off };
+}
+
+/* Order, filter and flatten into lines, keeping the selected line when it
+ * is still there (else its row, else the same position). */
+static void rebuild(struct br *b)
+{
+	struct line keep = b->nlines && b->sel < b->nlines ? b->lines[b->sel] : (struct line){ SIZE_MAX, SIZE_MAX };
+	size_t old_sel = b->sel;
+
+	b->nord = 0;
+	for (size_t i = 0; i < b->t->nr_rows; i++)
+		if (row_passes(b, &b->t->rows[i]))
+			b->order[b->nord++] = i;
+	sort_rows = b->t->rows;
+	sort_children = b->children;
+	qsort(b->order, b->nord, sizeof(*b->order), cmp_order);
+	b->nlines = 0;
+	for (size_t k = 0; k < b->nord; k++) {
+		size_t r = b->order[k];
+
+		add_line(b, r, SIZE_MAX);
+		if (!b->expanded[r])
+			continue;
+		const char *g = graph_of(b, r);
+
+		for (size_t off = 0; g && g[off];) {
+			const char *nl = strchr(g + off, '\n');
+			size_t end = nl ? (size_t)(nl - g) + 1 : strlen(g);
+			bool blank = true;
+
+			for (size_t j = off; j < end; j++)
+				if (g[j] != ' ' && g[j] != '\n')
+					blank = false;
+			if (!blank)
+				add_line(b, r, off);
+			off = end;
+		}
+	}
+	b->sel = SIZE_MAX;
+	for (size_t i = 0; i < b->nlines && keep.row != SIZE_MAX; i++)
+		if (b->lines[i].row == keep.row && b->lines[i].off == keep.off) {
+			b->sel = i;
+			break;
+		}
+	for (size_t i = 0; b->sel == SIZE_MAX && i < b->nlines && keep.row != SIZE_MAX; i++)
+		if (b->lines[i].row == keep.row)
+			b->sel = i;
+	if (b->sel == SIZE_MAX)
+		b->sel = old_sel < b->nlines ? old_sel : b->nlines ? b->nlines - 1 : 0;
+}
+
+static size_t sel_row(struct br *b)
+{
+	return b->nlines ? b->lines[b->sel].row : SIZE_MAX;
+}
+
+static int body_lines(void)
+{
+	return LINES > 3 ? LINES - 3 : 1;
+}
+
+static const char *filt_desc(struct br *b, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < b->nfilt && n + 1 < size; i++) {
+		const struct filt *f = &b->filt[i];
+		const char *what = f->kind == 'd' ? "DSO" : f->kind == 'c' ? "Command" : f->kind == 't' ? "Thread" : "Symbol";
+		int m;
+
+		const char *v = f->val;
+
+		if (f->kind == 'd' && strrchr(v, '/'))   /* as the column shows it */
+			v = strrchr(v, '/') + 1;
+		if (f->kind == 't')
+			m = snprintf(buf + n, size - n, "%s: %u | ", what, f->tid);
+		else
+			m = snprintf(buf + n, size - n, "%s: %s | ", what, v);
+		if (m < 0)
+			break;
+		n += (size_t)m < size - n ? (size_t)m : size - n - 1;
+	}
+	return buf;
+}
+
+static void draw(struct br *b)
+{
+	const struct tui_table *t = b->t;
+	int h = body_lines(), x0 = 2;
+	int kx[TUI_MAX_KEYS], kw[TUI_MAX_KEYS];
+	bool show_key[TUI_MAX_KEYS];
+	char buf[1024], fd[600];
+	int pw = b->children ? 20 : 10;   /* "Children  " "    Self  " */
+
+	erase();
+	snprintf(buf, sizeof(buf), "%s%s", filt_desc(b, fd, sizeof(fd)), t->title ? t->title : "");
+	bar(b, 0, buf);
+
+	/* columns: every key but the last as wide as its widest visible text
+	 * (at most a share of the screen); the last takes the rest.  Too
+	 * narrow for all: the last key alone. */
+	int x = x0 + pw + (t->show_nr ? 14 : 0), need = 0;
+	int cap = (COLS - x) / (t->nr_keys + 1);
+
+	if (cap < 8)
+		cap = 8;
+	for (int k = 0; k < t->nr_keys; k++) {
+		size_t w = strlen(t->headers[k]);
+
+		for (size_t i = 0; i < b->nord && i < 4096; i++) {
+			size_t l = strlen(t->rows[b->order[i]].text[k]);
+
+			if (l > w)
+				w = l;
+		}
+		kw[k] = k == t->nr_keys - 1 ? 0 : (int)w > cap ? cap : (int)w;
+		need += kw[k] + 2;
+		show_key[k] = true;
+	}
+	if (x + need + 12 > COLS && t->nr_keys > 1)
+		for (int k = 0; k < t->nr_keys - 1; k++)
+			show_key[k] = false;
+	for (int k = 0; k < t->nr_keys; k++) {
+		if (!show_key[k])
+			continue;
+		kx[k] = x;
+		if (k == t->nr_keys - 1)
+			kw[k] = COLS - x > 0 ? COLS - x : 0;
+		x += kw[k] + 2;
+	}
+
+	/* header */
+	attron(A_BOLD);
+	mvhline(1, 0, ' ', COLS);
+	snprintf(buf, sizeof(buf), "%*s%s%s", x0, "", b->children ? "Children      Self" : "Overhead",
+		 t->show_nr ? "       Samples" : "");
+	put(b, 1, 0, buf, COLS);
+	for (int k = 0; k < t->nr_keys; k++)
+		if (show_key[k])
+			put(b, 1, kx[k], t->headers[k], kw[k] < COLS - kx[k] ? kw[k] : COLS - kx[k]);
+	attroff(A_BOLD);
+
+	/* keep the selection on screen */
+	if (b->sel < b->top)
+		b->top = b->sel;
+	if (b->sel >= b->top + (size_t)h)
+		b->top = b->sel - (size_t)h + 1;
+	if (b->top + (size_t)h > b->nlines)
+		b->top = b->nlines > (size_t)h ? b->nlines - (size_t)h : 0;
+	for (int i = 0; i < h && b->top + (size_t)i < b->nlines; i++) {
+		size_t li = b->top + (size_t)i;
+		const struct line *l = &b->lines[li];
+		const struct tui_row *r = &t->rows[l->row];
+		int y = 2 + i;
+		bool sel = li == b->sel;
+		attr_t sa = sel ? (b->color ? COLOR_PAIR(C_SELECTED) : A_REVERSE) : A_NORMAL;
+		double tot = t->total ? (double)t->total : 1;
+
+		if (sel) {
+			attron(sa);
+			mvhline(y, 0, ' ', COLS);
+		}
+		if (l->off == SIZE_MAX) {
+			const char *mark = !r->has_graph ? " " : b->expanded[l->row] ? (b->utf8 ? "\u25be" : "-")
+								      : (b->utf8 ? "\u25b8" : "+");
+			int px = x0;
+
+			put_w(b, y, 0, mark, COLS);
+			if (b->children) {
+				double p = 100.0 * (double)r->children / tot;
+
+				snprintf(buf, sizeof(buf), "%7.2f%%", p);
+				if (!sel)
+					attron(pct_attr(b, p));
+				put(b, y, px, buf, COLS - px);
+				if (!sel)
+					attroff(pct_attr(b, p));
+				px += 10;
+			}
+			double p = 100.0 * (double)r->self / tot;
+
+			snprintf(buf, sizeof(buf), "%7.2f%%", p);
+			if (!sel)
+				attron(pct_attr(b, p));
+			put(b, y, px, buf, COLS - px);
+			if (!sel)
+				attroff(pct_attr(b, p));
+			px += 10;
+			if (t->show_nr) {
+				snprintf(buf, sizeof(buf), "%12llu", (unsigned long long)r->nr);
+				put(b, y, px, buf, COLS - px);
+			}
+			for (int k = 0; k < t->nr_keys; k++)
+				if (show_key[k] && kx[k] < COLS)
+					put(b, y, kx[k], r->text[k], kw[k] < COLS - kx[k] ? kw[k] : COLS - kx[k]);
+		} else {
+			const char *g = b->graph[l->row] + l->off;
+			const char *nl = strchr(g, '\n');
+			size_t len = nl ? (size_t)(nl - g) : strlen(g);
+
+			put_w(b, y, 0, esc(b, g, len), COLS);
+		}
+		if (sel)
+			attroff(sa);
+	}
+
+	/* status line */
+	const char *st = b->ops->status ? b->ops->status(b->ctx) : NULL;
+
+	if (b->msg[0])
+		snprintf(buf, sizeof(buf), "%s", b->msg);
+	else
+		snprintf(buf, sizeof(buf), "%zu rows%s%s  Press '?' for help", b->nord, st ? "  " : "", st ? st : "");
+	bar(b, LINES - 1, buf);
+	refresh();
+}
+
+/* ---- keys ---- */
+
+static void remember(struct br *b);
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A key; ERR after a live tick that changed the table (or ended: b->end).
+ * Ticks come every tick_ms even while keys keep arriving. */
+static int getkey(struct br *b, bool *changed)
+{
+	for (;;) {
+		int ch = getch(), r;
+
+		if (!b->ops->tick || b->o->tick_ms <= 0) {
+			if (ch != ERR)
+				return ch;
+			continue;
+		}
+		if (ch != ERR && mono_ms() - b->last_tick < b->o->tick_ms)
+			return ch;
+		if (ch != ERR)
+			ungetch(ch);
+		remember(b);
+		r = b->ops->tick(b->ctx);
+		b->last_tick = mono_ms();   /* after it: a slow tick cannot starve keys */
+		if (r < 0) {
+			b->end = true;
+			return ERR;
+		}
+		if (r > 0) {
+			*changed = true;
+			return ERR;
+		}
+	}
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The selected row's names, taken before a callback may change the table
+ * (its rows are then gone): reload() selects the row of the same names. */
+static void remember(struct br *b)
+{
+	size_t r = b->nlines && b->sel < b->nlines ? b->lines[b->sel].row : SIZE_MAX;
+	const struct tui_row *w = r != SIZE_MAX && r < b->t->nr_rows ? &b->t->rows[r] : NULL;
+
+	free(b->keep_sym);
+	free(b->keep_dso);
+	free(b->keep_comm);
+	b->keep_sym = w && w->sym ? xstrdup(w->sym) : NULL;
+	b->keep_dso = w && w->dso ? xstrdup(w->dso) : NULL;
+	b->keep_comm = w && w->comm ? xstrdup(w->comm) : NULL;
+	b->keep_tid = w ? w->tid : 0;
+	b->keep = w != NULL;
+	b->keep_pos = b->sel;
+}
+
+static void reload(struct br *b)
+{
+	reset_rows(b);
+	b->nlines = 0;
+	rebuild(b);
+	b->sel = b->keep_pos < b->nlines ? b->keep_pos : b->nlines ? b->nlines - 1 : 0;
+	for (size_t i = 0; b->keep && i < b->nlines; i++) {
+		const struct tui_row *n = &b->t->rows[b->lines[i].row];
+
+		if (b->lines[i].off == SIZE_MAX && same_name(n->sym, b->keep_sym) && same_name(n->dso, b->keep_dso) &&
+		    same_name(n->comm, b->keep_comm) && n->tid == b->keep_tid) {
+			b->sel = i;
+			break;
+		}
+	}
+}
+
+/* A line of input on the status line; NULL when cancelled. */
+static char *prompt(struct br *b, const char *label, const char *init)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addstr(&sb, init ? init : "");
+	curs_set(1);
+	for (;;) {
+		char line[1024];
+		bool changed = false;
+		int ch;
+
+		snprintf(line, sizeof(line), "%s%s", label, sb.buf);
+		bar(b, LINES - 1, line);
+		move(LINES - 1, (int)strlen(line) < COLS ? (int)strlen(line) : COLS - 1);
+		refresh();
+		ch = getkey(b, &changed);
+		if (changed)
+			reload(b);
+		if (b->end) {
+			sb_release(&sb);
+			curs_set(0);
+			return NULL;
+		}
+		if (ch == ERR || ch == KEY_RESIZE) {
+			draw(b);
+			continue;
+		}
+		if (ch == 27) {
+			sb_release(&sb);
+			curs_set(0);
+			return NULL;
+		}
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+			break;
+		if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+			if (sb.len)
+				sb_setlen(&sb, sb.len - 1);
+		} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && sb.len < 512) {
+			sb_addch(&sb, ch);
+		}
+	}
+	curs_set(0);
+	return sb_detach(&sb, NULL);
+}
+
+/* A scrolling text view (annotation, help) until q/Esc/Left. */
+static void pager(struct br *b, const char *title, const char *text)
+{
+	size_t *lo = NULL, n = 0, alloc = 0, top = 0;
+
+	for (size_t off = 0; text[off];) {
+		const char *nl = strchr(text + off, '\n');
+
+		if (n == alloc) {
+			alloc = alloc ? alloc * 2 : 256;
+			lo = xrealloc(lo, alloc * sizeof(*lo));
+		}
+		lo[n++] = off;
+		off = nl ? (size_t)(nl - text) + 1 : strlen(text);
+	}
+	for (;;) {
+		int h = body_lines() + 1;
+		bool changed = false;
+
+		if (top + (size_t)h > n)
+			top = n > (size_t)h ? n - (size_t)h : 0;
+		erase();
+		bar(b, 0, title);
+		for (int i = 0; i < h && top + (size_t)i < n; i++) {
+			const char *l = text + lo[top + (size_t)i];
+			const char *nl = strchr(l, '\n');
+
+			put_w(b, 1 + i, 0, esc(b, l, nl ? (size_t)(nl - l) : strlen(l)), COLS);
+		}
+		bar(b, LINES - 1, "q, Esc, Left: back   Up/Down/PgUp/PgDn: scroll");
+		refresh();
+		int ch = getkey(b, &changed);
+
+		if (changed)   /* live: the table behind moved on */
+			reload(b);
+		if (ch == 'q' || ch == 27 || ch == KEY_LEFT || b->end)
+			break;
+		if (ch == KEY_DOWN || ch == 'j')
+			top++;
+		else if ((ch == KEY_UP || ch == 'k') && top)
+			top--;
+		else if (ch == KEY_NPAGE || ch == ' ')
+			top += (size_t)h;
+		else if (ch == KEY_PPAGE)
+			top = top > (size_t)h ? top - (size_t)h : 0;
+		else if (ch == KEY_HOME || ch == 'g')
+			top = 0;
+		else if (ch == KEY_END || ch == 'G')
+			top = n;
+	}
+	free(lo);
+}
+
+static void show_help(struct br *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addstr(&sb, help_text);
+	if (b->o->help_extra) {
+		sb_addstr(&sb, "\n");
+		sb_addstr(&sb, b->o->help_extra);
+	}
+	pager(b, "Help", sb.buf);
+	sb_release(&sb);
+}
+
+static void annotate(struct br *b)
+{
+	size_t r = sel_row(b);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int err;
+
+	if (r == SIZE_MAX || !b->ops->annotate)
+		return;
+	if (!b->t->rows[r].sym) {
+		snprintf(b->msg, sizeof(b->msg), "no symbol to annotate (an unknown address)");
+		return;
+	}
+	bar(b, LINES - 1, "annotating ...");
+	refresh();
+	fp = open_memstream(&buf, &len);
+	if (!fp)
+		return;
+	pk_error_clear();
+	err = b->ops->annotate(b->ctx, r, fp);
+	fclose(fp);
+	if (err < 0) {
+		snprintf(b->msg, sizeof(b->msg), "annotate: %s", pk_errmsg()[0] ? pk_errmsg() : strerror(-err));
+	} else {
+		char title[512];
+
+		snprintf(title, sizeof(title), "Annotation of %s", b->t->rows[r].sym);
+		pager(b, title, buf);
+	}
+	free(buf);
+}
+
+static void print_view(struct br *b)
+{
+	const char *prefix = b->o->hist_prefix ? b->o->hist_prefix : "perf.hist";
+	char path[4096];
+	struct outfile of;
+	struct stat st;
+	int err;
+	const char **g;
+
+	for (unsigned i = 0;; i++) {
+		snprintf(path, sizeof(path), "%s.%u", prefix, i);
+		if (lstat(path, &st) && errno == ENOENT)
+			break;
+		if (i > 100000) {
+			snprintf(b->msg, sizeof(b->msg), "P: no free %s.N name", prefix);
+			return;
+		}
+	}
+	err = of_open(&of, path);
+	if (err) {
+		snprintf(b->msg, sizeof(b->msg), "P: %s", pk_errmsg());
+		return;
+	}
+	g = xcalloc(b->nord + 1, sizeof(*g));
+	for (size_t i = 0; i < b->nord; i++)
+		if (b->expanded[b->order[i]])
+			g[i] = graph_of(b, b->order[i]);
+	tui_print_stdio(of.f, b->t, b->order, b->nord, b->children, g);
+	free(g);
+	err = of_commit(&of);
+	if (err)
+		snprintf(b->msg, sizeof(b->msg), "P: %s", pk_errmsg());
+	else
+		snprintf(b->msg, sizeof(b->msg), "the view written to %.400s", path);
+}
+
+static void pop_filter(struct br *b, int i)
+{
+	free(b->filt[i].val);
+	memmove(&b->filt[i], &b->filt[i + 1], (size_t)(b->nfilt - i - 1) * sizeof(b->filt[0]));
+	b->nfilt--;
+}
+
+static void zoom(struct br *b, int kind)
+{
+	size_t r = sel_row(b);
+
+	for (int i = 0; i < b->nfilt; i++)
+		if (b->filt[i].kind == kind) {   /* zoom out */
+			pop_filter(b, i);
+			rebuild(b);
+			return;
+		}
+	if (r == SIZE_MAX || b->nfilt == NFILT)
+		return;
+	const struct tui_row *row = &b->t->rows[r];
+	const char *v = kind == 'd' ? row->dso : kind == 'c' ? row->comm : "";
+
+	if (!v)
+		return;
+	b->filt[b->nfilt++] = (struct filt){ kind, xstrdup(v), row->tid };
+	rebuild(b);
+}
+
+static void search(struct br *b)
+{
+	char *s = prompt(b, "Symbol filter: ", "");
+
+	if (!s)
+		return;
+	for (int i = b->nfilt - 1; i >= 0; i--)
+		if (b->filt[i].kind == '/')
+			pop_filter(b, i);
+	if (*s && b->nfilt < NFILT)
+		b->filt[b->nfilt++] = (struct filt){ '/', s, 0 };
+	else
+		free(s);
+	b->sel = 0;
+	rebuild(b);
+}
+
+static void regroup(struct br *b, const char *keys, bool children)
+{
+	int err;
+
+	if (!b->ops->regroup) {
+		snprintf(b->msg, sizeof(b->msg), "this view cannot aggregate again");
+		return;
+	}
+	bar(b, LINES - 1, "aggregating again ...");
+	refresh();
+	pk_error_clear();
+	remember(b);
+	err = b->ops->regroup(b->ctx, keys, children);
+	if (err == -EINVAL) {
+		snprintf(b->msg, sizeof(b->msg), "%s", pk_errmsg());
+		return;
+	}
+	if (err < 0) {
+		b->err = err;
+		return;
+	}
+	b->children = b->t->show_children;
+	reload(b);
+}
+
+static void set_children(struct br *b, bool on)
+{
+	if (on == b->children)
+		return;
+	if (on && !b->t->children) {
+		if (!b->ops->regroup)
+			snprintf(b->msg, sizeof(b->msg), "no Children data (the profile has no call chains)");
+		else
+			regroup(b, b->t->sort, true);
+		return;
+	}
+	b->children = on;
+	free_graphs(b);   /* the trees differ */
+	rebuild(b);
+}
+
+static void expand(struct br *b, size_t r, bool on)
+{
+	if (r == SIZE_MAX || b->expanded[r] == on)
+		return;
+	if (on && !b->t->rows[r].has_graph) {
+		snprintf(b->msg, sizeof(b->msg), "no call graph for this row");
+		return;
+	}
+	b->expanded[r] = on;
+	if (!on)   /* the selection goes back to the row */
+		for (size_t i = 0; i < b->nlines; i++)
+			if (b->lines[i].row == r) {
+				b->sel = i;
+				break;
+			}
+	rebuild(b);
+}
+
+static void expand_all(struct br *b, bool on)
+{
+	b->expand_all = on;
+	for (size_t k = 0; k < b->nord; k++)
+		b->expanded[b->order[k]] = on && b->t->rows[b->order[k]].has_graph;
+	rebuild(b);
+}
+
+static void setup_colors(struct br *b)
+{
+	if (!b->color || !has_colors() || start_color() == ERR) {
+		b->color = false;
+		return;
+	}
+	use_default_colors();
+	init_pair(C_TOP, COLOR_RED, -1);
+	init_pair(C_MEDIUM, COLOR_GREEN, -1);
+	init_pair(C_SELECTED, COLOR_BLACK, COLOR_YELLOW);
+	init_pair(C_ROOT, COLOR_WHITE, COLOR_BLUE);
+}
+
+int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const struct tui_opts *o)
+{
+	struct br b = { .t = t, .ops = ops, .ctx = ctx, .o = o };
+	SCREEN *scr;
+	const char *cs;
+	bool quit = false;
+
+	setlocale(LC_CTYPE, "");
+	cs = nl_langinfo(CODESET);
+	b.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+	b.color = o->color;
+	b.children = t->children && t->show_children;
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr)
+		return -ENOTTY;
+	set_term(scr);
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	if (o->tick_ms > 0)
+		timeout(o->tick_ms);
+	setup_colors(&b);
+	reset_rows(&b);
+	rebuild(&b);
+	while (!quit && !b.err && !b.end) {
+		bool changed = false;
+		int ch;
+
+		draw(&b);
+		ch = getkey(&b, &changed);
+		if (changed || b.end) {
+			if (changed)
+				reload(&b);
+			continue;
+		}
+		b.msg[0] = 0;
+		if (ops->key && ch != KEY_RESIZE && (remember(&b), ops->key(ctx, ch, sel_row(&b)) > 0)) {
+			if (t->nr_rows != b.nrows_alloc || ops->tick)
+				reload(&b);
+			continue;
+		}
+		size_t h = (size_t)body_lines();
+
+		switch (ch) {
+		case KEY_RESIZE: break;
+		case KEY_UP: case 'k': if (b.sel) b.sel--; break;
+		case KEY_DOWN: case 'j': if (b.sel + 1 < b.nlines) b.sel++; break;
+		case KEY_PPAGE: b.sel = b.sel > h ? b.sel - h : 0; break;
+		case KEY_NPAGE: case ' ':
+			b.sel = b.sel + h < b.nlines ? b.sel + h : b.nlines ? b.nlines - 1 : 0;
+			break;
+		case KEY_HOME: case 'g': b.sel = 0; break;
+		case KEY_END: case 'G': b.sel = b.nlines ? b.nlines - 1 : 0; break;
+		case '\n': case '\r': case KEY_ENTER: {
+			size_t r = sel_row(&b);
+
+			if (r != SIZE_MAX)
+				expand(&b, r, !b.expanded[r]);
+			break;
+		}
+		case KEY_RIGHT: expand(&b, sel_row(&b), true); break;
+		case KEY_LEFT: expand(&b, sel_row(&b), false); break;
+		case 'E': expand_all(&b, true); break;
+		case 'e': expand_all(&b, !b.expand_all); break;
+		case 'C': expand_all(&b, false); break;
+		case '/': search(&b); break;
+		case 'd': case 'c': case 't': zoom(&b, ch); break;
+		case 's': {
+			char *keys = prompt(&b, "Sort keys (comm,dso,sym,pid,tid,srcline): ", t->sort);
+
+			if (keys && *keys)
+				regroup(&b, keys, b.children);
+			free(keys);
+			break;
+		}
+		case '+': set_children(&b, true); break;
+		case '-': set_children(&b, false); break;
+		case 'a': annotate(&b); break;
+		case 'P': print_view(&b); break;
+		case '?': case 'h': case KEY_F(1): show_help(&b); break;
+		case 'q': case 27:
+			if (b.nfilt) {
+				pop_filter(&b, b.nfilt - 1);
+				rebuild(&b);
+			} else {
+				quit = true;
+			}
+			break;
+		default: break;
+		}
+	}
+	endwin();
+	delscreen(scr);
+	while (b.nfilt)
+		pop_filter(&b, b.nfilt - 1);
+	free_graphs(&b);
+	free(b.graph);
+	free(b.expanded);
+	free(b.order);
+	free(b.lines);
+	free(b.ebuf);
+	free(b.wbuf);
+	free(b.keep_sym);
+	free(b.keep_dso);
+	free(b.keep_comm);
+	return b.err;
+}
+
+#endif

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * text.c — the browser's terminal-free parts (tui.h): display escaping, the
+ * --stdio text of a view ('P'), and an annotation's text (src/lib/annotate).
+ */
+#include "tui/tui.h"
+
+#include "annotate/annotate.h"
+#include "base/strbuf.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+/* Length of the valid, printable UTF-8 sequence at s (2..4 bytes; C1
+ * controls U+0080..U+009F, surrogates and overlongs are not), or 0. */
+static size_t utf8_ok(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t need;
+	uint32_t cp;
+
+	if (c >= 0xc2 && c <= 0xdf) {
+		need = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		need = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		need = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < need)
+		return 0;
+	for (size_t i = 1; i < need; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((need == 2 && cp < 0xa0) || (need == 3 && cp < 0x800) || (need == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	if (cp >= 0xd800 && cp <= 0xdfff)
+		return 0;
+	return need;
+}
+
+size_t tui_escape(const char *s, size_t len, bool utf8, char **out, size_t *cap, size_t at)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = p[i] >= 0x20 && p[i] < 0x7f ? 1 : utf8 && p[i] >= 0x80 ? utf8_ok(p + i, len - i) : 0;
+
+		if (at + 5 > *cap || at + n + 1 > *cap) {
+			*cap = (*cap + n + 5) * 2;
+			*out = xrealloc(*out, *cap);
+		}
+		if (n) {
+			memcpy(*out + at, p + i, n);
+			at += n;
+			i += n;
+		} else {
+			char *e = *out + at;
+
+			e[0] = '\\';
+			e[1] = 'x';
+			e[2] = hex[p[i] >> 4];
+			e[3] = hex[p[i] & 15];
+			at += 4;
+			i++;
+		}
+	}
+	if (at + 1 > *cap) {
+		*cap = at + 16;
+		*out = xrealloc(*out, *cap);
+	}
+	(*out)[at] = 0;
+	return at;
+}
+
+static const char *pct_head(bool children)
+{
+	return children ? "# Children      Self" : "# Overhead";
+}
+
+void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, size_t n, bool children,
+		     const char *const *graph)
+{
+	size_t width[TUI_MAX_KEYS];
+
+	if (t->stdio_head)
+		fputs(t->stdio_head, fp);
+	for (int k = 0; k < t->nr_keys; k++)
+		width[k] = strlen(t->headers[k]);
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < t->nr_keys; k++) {
+			size_t l = strlen(t->rows[order[i]].text[k]);
+
+			if (l > width[k])
+				width[k] = l;
+		}
+	fputs(pct_head(children), fp);
+	if (t->show_nr)
+		fprintf(fp, "  %12s", "Samples");
+	for (int k = 0; k < t->nr_keys; k++)
+		fprintf(fp, "  %-*s", (int)width[k], t->headers[k]);
+	fputs("\n# ........", fp);
+	if (children)
+		fputs("  ........", fp);
+	if (t->show_nr)
+		fputs("  ............", fp);
+	for (int k = 0; k < t->nr_keys; k++) {
+		fputs("  ", fp);
+		for (size_t j = 0; j < width[k]; j++)
+			fputc('.', fp);
+	}
+	fputs("\n#\n", fp);
+	for (size_t i = 0; i < n; i++) {
+		const struct tui_row *r = &t->rows[order[i]];
+		double tot = t->total ? (double)t->total : 1;
+
+		if (children)
+			fprintf(fp, "  %7.2f%%", 100.0 * (double)r->children / tot);
+		fprintf(fp, "  %7.2f%%", 100.0 * (double)r->self / tot);
+		if (t->show_nr)
+			fprintf(fp, "  %12" PRIu64, r->nr);
+		for (int k = 0; k < t->nr_keys; k++) {
+			if (k == t->nr_keys - 1)
+				fprintf(fp, "  %s", r->text[k]);
+			else
+				fprintf(fp, "  %-*s", (int)width[k], r->text[k]);
+		}
+		fputc('\n', fp);
+		if (graph && graph[i])
+			fputs(graph[i], fp);
+	}
+	fputs("\n\n", fp);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+
+	return s ? s + 1 : p ? p : "??";
+}
+
+int tui_annotate_text(FILE *fp, const struct ann_profile *p, const struct ann_func *f, const char *elf_path,
+		      struct inline_resolver *inl)
+{
+	struct ann_view v;
+	struct ann_srccache *src;
+	const char *last_file = NULL;
+	int last_line = 0;
+	int err = ann_view_build(&v, f, elf_path, inl);
+
+	if (err)
+		return err;
+	src = ann_srccache_new();
+	fprintf(fp, " Percent |  Source code & Disassembly of ");
+	fputs_term(base_name(f->dso), fp);
+	fprintf(fp, " for %s (%" PRIu64 " samples, %.2f%% of all)\n", p->event ? p->event : "samples",
+		f->self.hits, p->total_period ? 100.0 * (double)f->self.period / (double)p->total_period : 0);
+	fprintf(fp, "---------------------------------------------------------------\n");
+	fprintf(fp, "         :   %016" PRIx64 " <", f->start);
+	fputs_term(f->sym ? f->sym : "??", fp);
+	fprintf(fp, ">:\n");
+	for (size_t i = 0; i < v.nr_insns; i++) {
+		const struct ann_insn *ai = &v.insns[i];
+
+		if (ai->nr_fr) {
+			const struct inline_frame *fr = &v.frames[ai->fr + ai->nr_fr - 1];
+
+			if (fr->line > 0 && fr->file &&
+			    (fr->line != last_line || !last_file || strcmp(fr->file, last_file))) {
+				size_t len = 0;
+				const char *t = ann_source_line(src, fr->file, fr->line, &len);
+				struct strbuf sb = STRBUF_INIT;
+
+				if (t) {
+					while (len && (*t == ' ' || *t == '\t'))
+						t++, len--;
+					sb_add_term(&sb, t, len);
+				}
+				fprintf(fp, "         :   ");
+				fputs_term(base_name(fr->file), fp);
+				fprintf(fp, ":%d   %s\n", fr->line, sb.buf ? sb.buf : "");
+				sb_release(&sb);
+				last_file = fr->file;
+				last_line = fr->line;
+			}
+		}
+		if (ai->self.hits && f->self.period)
+			fprintf(fp, "%8.2f", 100.0 * (double)ai->self.period / (double)f->self.period);
+		else
+			fprintf(fp, "    0.00");
+		fprintf(fp, " : %6" PRIx64 ": %c %-6s ", ai->in.addr, ai->jump_target ? '>' : ' ', ai->in.mnemonic);
+		fputs_term(ai->in.ops, fp);
+		fputc('\n', fp);
+	}
+	ann_srccache_free(src);
+	ann_view_release(&v);
+	return 0;
+}

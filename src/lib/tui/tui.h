@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tui.h — the terminal browser of `perfkit report` and `perfkit top`: a
+ * full-screen ncurses view over a table of rows (perf's hist entries), each
+ * with an expandable call graph, as perf report's TUI (tools/perf/ui/browsers/
+ * hists.c) shows them.
+ *
+ * The model: a command fills a struct tui_table (rows already aggregated and
+ * filtered by --percent-limit, in any order; the browser orders them by
+ * Children then Self, or Self alone) and gives struct tui_ops callbacks for
+ * what only it can make: a row's call graph (the --stdio text, which the
+ * browser folds under the row), an annotation, a new aggregation (other sort
+ * keys, Children on or off), and for a live source (top) a periodic tick and
+ * its own keys.  The browser never reads a perf.data file and never frees the
+ * table; after regroup() or a tick() that returns 1 it reads the table again
+ * (row indices change: expanded rows are forgotten, filters stay because
+ * they match by name).
+ *
+ * Keys (the '?' screen lists them): Up/Down/PgUp/PgDn/Home/End move;
+ * Enter or Right expands the selected row's call graph, Left collapses it;
+ * E / C expand / collapse all, e toggles; '/' keeps the rows whose symbol contains a
+ * text; 'd', 'c', 't' zoom into the selected row's DSO, command or thread
+ * (again: zoom out); 's' asks for sort keys (regroup); '+' / '-' Children
+ * column on / off; 'a' annotates the selected symbol (a text view in the
+ * same window); 'P' writes the current view as --stdio text to perf.hist.N
+ * (base/outfile: whole or not at all); '?' help; q / Esc leave a text view,
+ * undo the last zoom or search, else quit.  A live source gets first go at
+ * every key (tui_ops.key) and a tick every tick_ms.
+ *
+ * Display: every text is escaped again before it reaches the terminal
+ * (tui_escape: control bytes, invalid UTF-8 and, outside a UTF-8 locale,
+ * every non-ASCII byte become "\xNN"), so a name cannot drive the terminal.
+ * Colours follow perf's: a percentage at or above 5 % red, at or above
+ * 0.5 % green, the selected row black on yellow, the title white on blue;
+ * none when opts.color is false (the command decides: NO_COLOR,
+ * --no-color) or the terminal has none.  Redraws repaint only what changed
+ * (ncurses' refresh), so a live view does not flicker.  KEY_RESIZE redraws
+ * at the new size; 40 columns and 10 lines still show rows.
+ *
+ * Errors: tui_browse() returns 0 on quit, -ENOTTY when the terminal cannot
+ * be set up (then nothing was drawn: the command prints its text instead),
+ * -EOPNOTSUPP when perfkit was built without ncurses, or the first negative
+ * value a callback returned from regroup() (whose message is in pk_errmsg()).
+ * Other callback errors are shown on the status line and browsing goes on.
+ * Nothing is printed to stdout or stderr.
+ */
+#ifndef PERFKIT_TUI_H
+#define PERFKIT_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TUI_MAX_KEYS 8
+
+struct tui_row {
+	uint64_t children, self;   /* periods (Children: 0 when the table has none) */
+	uint64_t nr;               /* samples whose leaf is the row (-n) */
+	const char *text[TUI_MAX_KEYS];  /* each column's text, as --stdio prints it */
+	const char *comm, *dso;    /* raw names for zooming (dso: as the table shows it) */
+	const char *sym;           /* raw symbol for '/' and 'a'; NULL: unknown */
+	uint32_t tid;              /* the row's thread for 't' (perf: the first one seen) */
+	bool has_graph;            /* graph() has something for it */
+};
+
+struct tui_table {
+	const char *title;         /* top line, e.g. "Samples: 2M of event 'cpu-clock', ..." */
+	const char *stdio_head;    /* what --stdio prints before the column header
+				      ("# Samples: ...\n# Event count ...\n#\n"), for 'P' */
+	const char *sort;          /* the sort keys, "comm,dso,sym" ('s' starts from it) */
+	int nr_keys;
+	const char *headers[TUI_MAX_KEYS];
+	bool children;             /* rows have Children periods (a column can show them) */
+	bool show_children;        /* the Children column is shown (initially) */
+	bool show_nr;              /* a Samples column */
+	uint64_t total;            /* the percentages' denominator */
+	struct tui_row *rows;
+	size_t nr_rows;
+};
+
+struct tui_ops {
+	/* Row i's call graph as --stdio prints it under the row, lines ending
+	 * in '\n', for the Children view (children true) or the Self one.
+	 * 0 or -errno. */
+	int (*graph)(void *ctx, size_t i, bool children, FILE *fp);
+	/* An annotation of row i's symbol, as text lines.  0 or -errno (with
+	 * a pk_error() message, shown on the status line). */
+	int (*annotate)(void *ctx, size_t i, FILE *fp);
+	/* Aggregate again with these sort keys and Children on or off, into
+	 * the same table.  -EINVAL (bad keys: message shown, table unchanged)
+	 * or other -errno (fatal: tui_browse returns it). */
+	int (*regroup)(void *ctx, const char *keys, bool children);
+	/* Live sources: called every tick_ms (also while keys arrive); 1
+	 * when the table changed, 0 when not, < 0 to end the browser (the
+	 * watched process exited, a signal) — tui_browse then returns 0. */
+	int (*tick)(void *ctx);
+	/* Live sources: a key (ncurses code) before the browser's own; the
+	 * selected row or SIZE_MAX.  Returns 1 when handled (the table may
+	 * have changed), 0 to let the browser handle it. */
+	int (*key)(void *ctx, int key, size_t selected);
+	/* A status text for the bottom line (live: "frozen", filters), or NULL. */
+	const char *(*status)(void *ctx);
+};
+
+struct tui_opts {
+	bool color;                /* false: no colours (NO_COLOR, --no-color) */
+	int tick_ms;               /* > 0: call ops.tick this often (live) */
+	const char *help_extra;    /* lines added to the '?' screen (a source's keys) */
+	const char *hist_prefix;   /* 'P' writes <prefix>.N, first free N (default "perf.hist") */
+};
+
+/* Whether a browser can run here: stdout and stdin are terminals and TERM
+ * is set and not "dumb".  The command still decides (--stdio). */
+bool tui_usable(void);
+
+int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const struct tui_opts *o);
+
+/* ---- text helpers (no terminal needed; used by the browser, tested alone) ---- */
+
+/* Append s[0..len) to *out escaped for display: control bytes, DEL, C1
+ * controls and invalid UTF-8 as "\xNN"; with utf8 false every byte >= 0x80
+ * too (ASCII only).  *out is a malloc'd buffer of *cap bytes, grown as
+ * needed and NUL-terminated; returns its new length. */
+size_t tui_escape(const char *s, size_t len, bool utf8, char **out, size_t *cap, size_t at);
+
+struct strbuf;
+
+/* The --stdio text of rows order[0..n) of t ('P'): the header as report
+ * prints it (t->stdio_head, the column header and dots), one line per row
+ * with the Children column when children is true, and after each row whose
+ * graph[k] is non-NULL that text; then two blank lines. */
+void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, size_t n, bool children,
+		     const char *const *graph);
+
+/* Annotation text of one function (src/lib/annotate): the address, share
+ * of the function's samples and instruction of each instruction, the
+ * source line above the instructions it starts (when DWARF has lines and
+ * the file is readable).  -errno from ann_view_build(). */
+struct ann_profile;
+struct ann_func;
+struct inline_resolver;
+int tui_annotate_text(FILE *fp, const struct ann_profile *p, const struct ann_func *f, const char *elf_path,
+		      struct inline_resolver *inl);
+
+#endif

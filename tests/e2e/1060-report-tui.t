@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 1060 — perfkit report on a terminal is a browser (src/lib/tui), driven
+# through tmux: open, expand a call graph and fold it, search, zoom into a
+# DSO, command and thread and back, annotate, help, sort keys, Children off
+# and on, P (the view as --stdio text: with every graph expanded, the same
+# bytes as report --stdio), a resize, 40 columns, colours (none with
+# NO_COLOR or --no-color), ASCII outside a UTF-8 locale, quit.  --stdio and
+# TERM=dumb print the text.  The profile: tests/workloads/calltree
+# (main → a → b → c, main → d), whose rows order a > b > c > d by Children.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tui-lib.sh"
+tui_require
+if ! can_perf_event; then
+	skip "perf events not allowed here"
+	done_testing; exit
+fi
+"$PERFKIT" record -g -F 999 -o "$T/p.data" -- "$PK_BUILD/tests/workloads/calltree" 600 >/dev/null 2>&1
+"$PERFKIT" report -i "$T/p.data" --stdio >"$T/stdio" 2>/dev/null
+expect "the profile has calltree's c" grep -q '\[\.\] c$' "$T/stdio"
+R="LC_ALL=C.UTF-8 '$PERFKIT' report -i p.data"
+
+tui_start 80 24 "$R"
+expect "open: the table" tui_wait "Children      Self  Command"
+expect "open: a row of calltree's functions" tui_wait_re '%  calltree +calltree +\[\.\] c$'
+expect "open: the title names the event" tui_wait "of event 'cpu-clock'"
+expect "open: the help hint" tui_wait "Press '?' for help"
+expect "open: folded rows are marked" tui_wait_re '^▸ +100\.00%'
+expect "open: 24 lines, no more" test "$(tui_screen | wc -l)" -eq 24
+
+# search: only rows whose symbol has "main"; the first is main (100 %)
+tui_keys / m a i n Enter
+expect "search: the filter in the title" tui_wait "Symbol: main"
+expect "search: c is filtered out" tui_wait_gone "[.] c"
+# expand the first row: its graph shows main's callees a and d
+tui_keys Enter
+expect "expand: the call graph of main (a under it)" tui_wait_re '--[0-9.]+%--a$'
+expect "expand: ... and d" tui_wait_re '--[0-9.]+%--d$'
+expect "expand: the row is marked open" tui_wait_re '^▾ +100\.00%'
+tui_keys Left
+expect "collapse (Left): the graph is gone" tui_wait_gone "%--a"
+tui_keys Right
+expect "expand (Right)" tui_wait_re '--[0-9.]+%--a$'
+tui_keys Left
+expect "collapse again" tui_wait_gone "%--a"
+tui_keys Escape
+expect "Esc: the search is undone" tui_wait "[.] c"
+expect "Esc: ... and out of the title" tui_wait_gone "Symbol: main"
+
+# zoom into the first row's DSO (main's: calltree): no kernel or libc rows
+tui_keys Home d
+expect "zoom DSO: in the title" tui_wait "DSO: calltree |"
+expect "zoom DSO: no kernel rows" tui_wait_gone "[k]"
+expect "zoom DSO: no libc rows" tui_wait_gone "libc"
+# rows main, a, b, c (by Children): the fourth is c; annotate it
+tui_keys Down Down Down a
+expect "annotate: the view of c" tui_wait "Annotation of c"
+expect "annotate: the source line of the loop" tui_wait "calltree.c:"
+expect "annotate: an instruction with samples" tui_wait_re '^ +[0-9]+\.[0-9]+ : +[0-9a-f]+: '
+tui_keys q
+expect "annotate: q goes back to the table" tui_wait "Children      Self  Command"
+tui_keys d
+expect "zoom DSO again: zoomed out" tui_wait "[k]"
+tui_keys Home c
+expect "zoom command: in the title" tui_wait "Command: calltree"
+tui_keys c
+expect "zoom command again: out" tui_wait_gone "Command: calltree"
+tui_keys Home t
+expect "zoom thread: in the title" tui_wait_re "Thread: [0-9]+"
+tui_keys Escape
+expect "Esc: the thread zoom undone" tui_wait_gone "Thread:"
+
+# help
+tui_keys '?'
+expect "help: the keys" tui_wait "zoom into the selected row's DSO"
+tui_keys Escape
+expect "help: Esc goes back" tui_wait "Children      Self  Command"
+
+# Children off and on
+tui_keys -
+expect "-: Overhead only" tui_wait "  Overhead  Command"
+expect "-: no Children column" tui_wait_gone "Children"
+tui_keys +
+expect "+: Children again" tui_wait "Children      Self"
+
+# P with every graph expanded: report --stdio's bytes
+tui_keys E
+expect "E: every graph open" tui_wait_re '--[0-9.]+%--b$'
+tui_keys P
+expect "P: the file named" tui_wait "written to perf.hist.0"
+same_file "P: the view is report --stdio's text" "$T/stdio" "$T/perf.hist.0"
+tui_keys C
+expect "C: every graph folded" tui_wait_gone "%--"
+
+# sort keys: dso alone
+tui_keys s
+expect "s: asks for the keys" tui_wait "Sort keys"
+for _ in $(seq 12); do tui_keys BSpace; done
+tui_keys d s o Enter
+expect "s dso: one key column" tui_wait_re "Self  Shared Object *$"
+expect "s dso: a row per DSO" tui_wait_re '%  \[kernel\.kallsyms\] *$'
+tui_keys s
+for _ in $(seq 12); do tui_keys BSpace; done
+tui_keys b o g u s Enter
+expect "s bogus: refused on the status line" tui_wait "unknown sort key 'bogus'"
+
+# resize
+_tm resize-window -t tui -x 100 -y 30
+expect "resize: 30 lines drawn" tui_wait_re '^ *[0-9]+ rows  Press'
+expect "resize: the status line is the 30th" test "$(tui_screen | sed -n 30p | grep -c 'Press')" -eq 1
+
+tui_keys q
+expect "q quits with status 0" test "$(tui_wait_exit)" = 0
+
+# 40 columns: the percentages and the symbol (the last key) on each row
+tui_start 40 24 "$R"
+expect "40 columns: rows" tui_wait_re '^▸ +100\.00% +0\.00%  \[\.\] main'
+expect "40 columns: no line longer than the screen" test "$(tui_screen | sed 's/▸/+/' | awk '{ if (length($0) > 40) n++ } END { print n + 0 }')" -eq 0
+tui_keys Enter
+expect "40 columns: a graph" tui_wait "%--a"
+tui_keys q
+expect "40 columns: quits" test "$(tui_wait_exit)" = 0
+
+# colours: red (31) for rows at 5 % and more, none with NO_COLOR or --no-color
+tui_start 80 24 "$R"
+tui_wait "Press '?'" >/dev/null
+expect "colours: a red percentage" bash -c "tmux -L $TUI_SOCK -f /dev/null capture-pane -e -p -t tui | grep -q \$'\\e\\\\[31m *[0-9.]*%'"
+tui_keys q; tui_wait_exit >/dev/null
+tui_start 80 24 "NO_COLOR=1 $R"
+tui_wait "Press '?'" >/dev/null
+expect_fail "NO_COLOR: no red" bash -c "tmux -L $TUI_SOCK -f /dev/null capture-pane -e -p -t tui | grep -q \$'\\e\\\\[31m'"
+tui_keys q; tui_wait_exit >/dev/null
+tui_start 80 24 "$R --no-color"
+tui_wait "Press '?'" >/dev/null
+expect_fail "--no-color: no red" bash -c "tmux -L $TUI_SOCK -f /dev/null capture-pane -e -p -t tui | grep -q \$'\\e\\\\[31m'"
+tui_keys q; tui_wait_exit >/dev/null
+
+# a non-UTF-8 locale: ASCII markers
+tui_start 80 24 "LC_ALL=C '$PERFKIT' report -i p.data"
+expect "C locale: ASCII fold markers" tui_wait_re '^\+ +100\.00%'
+expect_fail "C locale: no UTF-8 marker" bash -c "tmux -L $TUI_SOCK -f /dev/null capture-pane -p -t tui | grep -q '▸'"
+tui_keys q; tui_wait_exit >/dev/null
+
+# --stdio and TERM=dumb on a terminal: the text
+tui_start 200 50 "$R --stdio | head -12"
+expect "--stdio on a terminal: text" tui_wait "# Children      Self  Command"
+tui_wait_exit >/dev/null
+tui_start 200 50 "TERM=dumb $R 2>&1 | head -12"
+expect "TERM=dumb: text" tui_wait "# Children      Self  Command"
+tui_wait_exit >/dev/null
+done_testing

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 1062 — perfkit top on a terminal is report's browser, live (tmux): a
+# process spinning in burn2to1 (burn_two twice burn_one's work) shows
+# burn_two first; z (last window only) and f (freeze) show on the status
+# line and in the title; d zooms into the DSO and back; a annotates
+# burn_two with the last window's samples; s sym leaves one key column; ?
+# lists top's keys; a resize and 40 columns; q quits with status 0; the
+# watched process ending ends top with status 0.  cpu-clock (no PMU needed).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tui-lib.sh"
+tui_require
+if ! can_perf_event; then
+	skip "perf events not allowed here"
+	done_testing; exit
+fi
+W=$PK_BUILD/tests/workloads/burn2to1
+"$W" 60000 >/dev/null 2>&1 &
+wp=$!
+trap 'kill $wp 2>/dev/null; wait $wp 2>/dev/null; _tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+wait_until 30 execd $wp "$W"
+export TMPDIR=$T/tmp
+mkdir -p "$TMPDIR"
+
+tui_start 80 24 "LC_ALL=C.UTF-8 '$PERFKIT' top -e cpu-clock -d 0.5 -p $wp"
+expect "open: the title" tui_wait "perfkit top: "
+expect "open: burn_two is the first row" tui_wait_re '^ +[0-9.]+%  burn2to1 +\[\.\] burn_two$' 
+first=$(tui_screen | sed -n 3p)
+diag "first row: $first"
+expect "first row: burn_two" bash -c "[[ '$first' == *burn_two ]]"
+expect "the status line: history decaying" tui_wait "[history decaying: z]"
+
+tui_keys z
+expect "z: the status says last window only" tui_wait "[last window only: z]"
+expect "z: the title drops (decaying)" tui_wait_gone "(decaying)"
+tui_keys z
+expect "z again: decaying" tui_wait "(decaying)"
+
+# f: the title (its sample count) holds still while frozen
+tui_keys f
+expect "f: frozen on the status line" tui_wait "[frozen: f]"
+t1=$(tui_screen | sed -n 1p)
+changed() { [ "$(tui_screen | sed -n 1p)" != "$t1" ]; }
+expect_fail "f: the title does not change for 3 s (six refreshes)" wait_until 3 changed
+tui_keys f
+expect "f again: unfrozen" tui_wait_gone "[frozen: f]"
+expect "... and refreshing again" wait_until 30 changed
+
+tui_keys Home d
+expect "d: the DSO filter in the title" tui_wait "DSO: burn2to1 |"
+expect "d: no kernel rows" tui_wait_gone "[k]"
+tui_keys d
+expect "d again: all DSOs" tui_wait_gone "DSO: burn2to1"
+
+tui_keys Home a
+expect "a: the annotation of burn_two" tui_wait "Annotation of burn_two"
+expect "a: an instruction with samples" tui_wait_re '^ +[1-9][0-9]*\.[0-9]+ : +[0-9a-f]+: '
+expect "a: its source line" tui_wait "burn2to1.c:"
+tui_keys q
+expect "q: back to the table" tui_wait "Overhead  Shared Object"
+
+tui_keys s
+for _ in $(seq 10); do tui_keys BSpace; done
+tui_keys s y m Enter
+expect "s sym: one key column" tui_wait_re "Overhead  Symbol *$"
+tui_keys s
+for _ in $(seq 10); do tui_keys BSpace; done
+tui_keys c o m m Enter
+expect "s comm: refused, top's keys named" tui_wait "top's sort keys"
+
+tui_keys '?'
+expect "?: top's keys listed" tui_wait "zero the history"
+tui_keys q
+expect "?: q goes back" tui_wait "Overhead  Symbol"
+
+_tm resize-window -t tui -x 100 -y 30
+expect "resize: the status line is the 30th" wait_until 30 sh -c "tmux -L $TUI_SOCK -f /dev/null capture-pane -p -t tui | sed -n 30p | grep -q Press"
+
+tui_keys q
+expect "q quits with status 0" test "$(tui_wait_exit)" = 0
+
+tui_start 40 24 "LC_ALL=C.UTF-8 '$PERFKIT' top -d 0.5 -p $wp"
+expect "40 columns: burn_two on a row" tui_wait_re '^ +[0-9.]+%  burn2to1 +\[\.\] burn_two$'
+expect "40 columns: no line longer than the screen" test "$(tui_screen | awk '{ if (length($0) > 40) n++ } END { print n + 0 }')" -eq 0
+tui_keys q
+expect "40 columns: quits" test "$(tui_wait_exit)" = 0
+
+# the watched process ends: top ends with status 0 and says so
+"$PK_BUILD/tests/workloads/spin" 400 >/dev/null 2>&1 & sp=$!
+wait_until 30 catches $sp 10
+tui_start 80 24 "'$PERFKIT' top -d 0.5 -p $sp 2>'$T/top.err'"
+expect "-p: open" tui_wait "perfkit top: "
+kill $sp; wait $sp 2>/dev/null
+expect "-p: the process ended, top with status 0" test "$(tui_wait_exit)" = 0
+expect "-p: ... and says so" grep -q "process $sp exited" "$T/top.err"
+done_testing
