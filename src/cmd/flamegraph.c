@@ -158,6 +158,36 @@ static bool is_perf_data(const char *path)
  * feed the folded text to the graph.  The counts are the samples' periods:
  * *unit (unit_size bytes) gets what they count (collapse_count_unit: "ns"
  * for cpu-clock), the graph's count name unless --countname gives one. */
+/* A perf.data that is the graph's only input is drawn from its folded
+ * stacks as they are (flame_render_stacks): no text printed and parsed
+ * again.  typed_ok: allowed (one input, no option that rewrites the text);
+ * typed: the stacks, once read. */
+static bool typed_ok;
+static struct folded typed;
+static bool have_typed;
+
+static const uint32_t *typed_stack(const void *ctx, size_t i, size_t *n)
+{
+	return folded_ids(ctx, i, n);
+}
+
+static const char *typed_name(const void *ctx, uint32_t id, size_t *len)
+{
+	return folded_frame_name(ctx, id, len);
+}
+
+static size_t typed_count(const void *ctx, size_t i, char *buf, size_t size)
+{
+	char num[64];
+	size_t n = folded_format_count(ctx, i, num);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, num, n);
+	buf[n] = '\0';
+	return n;
+}
+
 static int add_perf_data(struct flame_input *in, const char *path, const void *prefix, size_t prefix_len,
 			 char *unit, size_t unit_size)
 {
@@ -186,6 +216,11 @@ static int add_perf_data(struct flame_input *in, const char *path, const void *p
 	if (ret < 0) {
 		folded_release(&f);
 		return ret;
+	}
+	if (typed_ok && !have_typed) {
+		typed = f;   /* drawn as it is */
+		have_typed = true;
+		return 0;
 	}
 	folded_sort(&f, &sorted);
 	for (size_t i = 0; i < sorted.nr; i++) {
@@ -564,6 +599,11 @@ int cmd_flamegraph(int argc, char **argv)
 			return -rec_status;
 	}
 
+	/* one input and no option that rewrites the text: a perf.data is
+	 * drawn from its stacks directly */
+	typed_ok = !o.reverse && !o.flamechart && !(o.colors && !strcmp(o.colors, "chain")) &&
+		   (rec_path[0] || nargs - optind <= 1);
+
 	struct flame_input in;
 	struct flame_nameattr na;
 	struct flame_palette pal;
@@ -651,8 +691,16 @@ int cmd_flamegraph(int argc, char **argv)
 	if (unit[0] && !countname_set)
 		o.countname = unit;
 	memset(&st, 0, sizeof(st));
-	flame_input_finish(&in);
-	ret = flame_render(&in, &o, &out, &st);
+	if (have_typed) {
+		struct flame_stacks fs = { folded_nr(&typed), &typed, typed_stack, typed_name, typed_count };
+
+		ret = flame_render_stacks(&fs, &o, &out, &st);
+		folded_release(&typed);
+		have_typed = false;
+	} else {
+		flame_input_finish(&in);
+		ret = flame_render(&in, &o, &out, &st);
+	}
 	if (st.ignored)
 		report_ignored(&in, &st);
 	if (ret == -ENODATA) {

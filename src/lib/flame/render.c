@@ -679,6 +679,213 @@ static void no_data_svg(struct strbuf *sb, const struct flame_opts *o, size_t li
 	sb_addstr(sb, "<g id=\"frames\">\n</g>\n</svg>\n");
 }
 
+/* 4. draw the merged frames (L's nodes) as the SVG document */
+static void draw_svg(const struct layout *L, const struct flame_opts *o, double timemax, double maxdelta,
+		     struct strbuf *out, struct flame_stats *st)
+{
+	const double xpad = 10;
+	const double widthpertime = (o->width - 2 * xpad) / timemax;
+
+	const double fs = o->fontsize;
+	const double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = fs * 2;
+	const int has_sub = o->subtitle && *o->subtitle;
+	double imageheight = (L->depthmax + 1.0) * o->frameheight + ypad1 + ypad2;
+
+	if (has_sub)
+		imageheight += ypad3;
+	const char *title = o->title && *o->title ? o->title
+			    : o->flamechart ? "Flame Chart"
+			    : o->inverted ? "Icicle Graph" : "Flame Graph";
+	const char *bg1, *bg2;
+
+	bg_colors(o, &bg1, &bg2);
+	sb_grow(out, 4096 + L->nr * 220);
+	header(out, o, imageheight);
+	sb_addstr(out, "<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
+		  "<stop stop-color=\"");
+	add_color_attr(out, bg1);
+	sb_addstr(out, "\" offset=\"5%\"/>\n<stop stop-color=\"");
+	add_color_attr(out, bg2);
+	sb_addstr(out, "\" offset=\"95%\"/>\n</linearGradient>\n</defs>\n<style type=\"text/css\">\n");
+	sb_addstr(out, "text { font-family:");
+	add_css_font(out, o->fonttype ? o->fonttype : "Verdana");
+	sb_addstr(out, "; font-size:");
+	flame_add_num(out, fs);
+	sb_addstr(out, "px; fill:rgb(0,0,0); }\n#title { text-anchor:middle; font-size:");
+	flame_add_num(out, fs + 5);
+	sb_addstr(out, "px; }\n");
+	sb_addstr(out, flame_style);
+	sb_addstr(out, "</style>\n<script type=\"text/ecmascript\"><![CDATA[\n");
+	sb_addstr(out, flame_script);
+	sb_addstr(out, "]]></script>\n");
+	sb_addf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"", o->width);
+	flame_add_num(out, imageheight);
+	sb_addstr(out, "\" fill=\"url(#background)\"/>\n");
+	text_el(out, "title", (double)(o->width / 2), fs * 2, NULL, title);
+	if (has_sub)
+		text_el(out, "subtitle", (double)(o->width / 2), fs * 4, NULL, o->subtitle);
+	text_el(out, "details", xpad, imageheight - ypad2 / 2, NULL, " ");
+	text_el(out, "unzoom", xpad, fs * 2, "hide", "Reset Zoom");
+	text_el(out, "search", o->width - xpad - 100, fs * 2, NULL, "Search");
+	text_el(out, "ignorecase", o->width - xpad - 16, fs * 2, NULL, "ic");
+	text_el(out, "matched", o->width - xpad - 100, imageheight - ypad2 / 2, NULL, " ");
+	text_el(out, "nametype", 0, 0, "hide", o->nametype ? o->nametype : "Function:");
+	sb_addstr(out, "<g id=\"frames\" fontsize=\"");
+	flame_add_num(out, fs);
+	sb_addstr(out, "\" fontwidth=\"");
+	flame_add_num(out, o->fontwidth);
+	sb_addf(out, "\" xpad=\"10\" inverted=\"%d\">\n", o->inverted ? 1 : 0);
+
+	struct strbuf countname = STRBUF_INIT;
+
+	add_attr_text(&countname, o->countname ? o->countname : "samples");
+	const double factor = o->factor;
+	const double charw = fs * o->fontwidth;
+	char color[32];
+
+	for (size_t i = 0; i < L->nr; i++) {
+		const struct node *n = &L->nodes[i];
+		const int root = n->depth == 0 && n->len == 0;
+		double etime = root ? timemax : n->etime;
+		double x1 = xpad + n->stime * widthpertime;
+		double x2 = xpad + etime * widthpertime;
+		double y1, y2;
+
+		if (!o->inverted) {
+			y1 = imageheight - ypad2 - (n->depth + 1.0) * o->frameheight + 1;
+			y2 = imageheight - ypad2 - (double)n->depth * o->frameheight;
+		} else {
+			y1 = ypad1 + (double)n->depth * o->frameheight;
+			y2 = ypad1 + (n->depth + 1.0) * o->frameheight - 1;
+		}
+		const struct flame_attrs *na = NULL;
+
+		if (o->nameattr) {
+			struct hm_entry *e = hm_find(&o->nameattr->map, n->name, n->len);
+
+			na = e ? e->val.ptr : NULL;
+		}
+		/* group start */
+		if (na && na->href && *na->href) {
+			sb_addstr(out, "<a xlink:href=\"");
+			add_attr_text(out, na->href);
+			sb_addstr(out, "\" target=\"");
+			add_attr_text(out, na->target && *na->target ? na->target : "_top");
+			sb_addch(out, '"');
+			if (na->a_extra)
+				sb_addstr(out, na->a_extra);
+		} else {
+			sb_addstr(out, "<g");
+		}
+		if (na) {
+			if (na->id) {
+				sb_addstr(out, " id=\"");
+				add_attr_text(out, na->id);
+				sb_addch(out, '"');
+			}
+			if (na->cls) {
+				sb_addstr(out, " class=\"");
+				add_attr_text(out, na->cls);
+				sb_addch(out, '"');
+			}
+			if (na->g_extra)
+				sb_addstr(out, na->g_extra);
+		}
+		sb_addstr(out, "><title>");
+
+		/* tooltip */
+		double samples = nearbyint((etime - n->stime) * factor);
+		size_t shown = strip_annotation(n->name, n->len);
+
+		if (na && na->title && *na->title) {
+			add_attr_text(out, na->title);
+		} else if (root) {
+			sb_addstr(out, "all (");
+			add_samples_txt(out, samples);
+			sb_addch(out, ' ');
+			sb_add(out, countname.buf, countname.len);
+			sb_addstr(out, ", 100%)");
+		} else {
+			flame_add_name(out, n->name, shown);
+			sb_addstr(out, " (");
+			add_samples_txt(out, samples);
+			sb_addch(out, ' ');
+			sb_add(out, countname.buf, countname.len);
+			sb_addstr(out, ", ");
+			flame_add_fixed(out, 100 * samples / (timemax * factor), 2);
+			sb_addch(out, '%');
+			if (n->hasdelta) {
+				double d = o->negate ? -n->delta : n->delta;
+
+				sb_addstr(out, "; ");
+				if (d > 0)
+					sb_addch(out, '+');
+				flame_add_fixed(out, 100 * d / (timemax * factor), 2);
+				sb_addch(out, '%');
+			}
+			sb_addch(out, ')');
+		}
+		sb_addstr(out, "</title>");
+		if (na && na->title && *na->title) {
+			/* the tooltip is not "NAME (…)": the script reads the name here */
+			sb_addstr(out, "<desc>");
+			flame_add_name(out, n->name, shown);
+			sb_addstr(out, "</desc>");
+		}
+
+		/* colour */
+		if (n->len == 2 && n->name[0] == '-' && n->name[1] == '-') {
+			snprintf(color, sizeof(color), "rgb(160,160,160)");
+		} else if (n->len == 1 && n->name[0] == '-') {
+			snprintf(color, sizeof(color), "rgb(200,200,200)");
+		} else if (n->hasdelta) {
+			flame_color_scale(color, n->delta, maxdelta, o->negate);
+		} else if (o->palette) {
+			struct hm_entry *e = hm_find(&o->palette->map, n->name, n->len);
+
+			if (e) {
+				snprintf(color, sizeof(color), "%.31s", (const char *)e->val.ptr);
+			} else {
+				flame_color(color, o->colors, o->colormode, n->name, n->len);
+				e = hm_upsert(&o->palette->map, n->name, n->len, NULL);
+				e->val.ptr = (void *)hm_intern(&o->palette->strs, color, strlen(color));
+			}
+		} else {
+			flame_color(color, o->colors, o->colormode, n->name, n->len);
+		}
+
+		/* rect: x and width as flamegraph.pl rounds them (the width is
+		 * the difference of the printed x values) */
+		sb_addstr(out, "<rect x=\"");
+		double r1 = flame_add_fixed(out, x1, 1);
+		double r2 = flame_fixed_value(x2, 1);
+
+		sb_addstr(out, "\" y=\"");
+		flame_add_num(out, y1);
+		sb_addstr(out, "\" width=\"");
+		flame_add_fixed(out, r2 - r1, 1);
+		sb_addstr(out, "\" height=\"");
+		flame_add_fixed(out, y2 - y1, 1);
+		sb_addstr(out, "\" fill=\"");
+		sb_addstr(out, color);
+		sb_addstr(out, "\" rx=\"2\" ry=\"2\"/><text x=\"");
+		flame_add_fixed(out, x1 + 3, 2);
+		sb_addstr(out, "\" y=\"");
+		flame_add_num(out, 3 + (y1 + y2) / 2);
+		sb_addstr(out, "\">");
+		if (root)
+			flame_add_label(out, "all", 3, (long)((x2 - x1) / charw));
+		else
+			flame_add_label(out, n->name, shown, (long)((x2 - x1) / charw));
+		sb_addstr(out, (na && na->href && *na->href) ? "</text></a>\n" : "</text></g>\n");
+	}
+	sb_addstr(out, "</g>\n</svg>\n");
+	if (st)
+		st->frames = L->nr;
+
+	sb_release(&countname);
+}
+
 int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		 struct strbuf *out, struct flame_stats *st)
 {
@@ -843,210 +1050,197 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 	}
 	close_to(&L, 0, t);
 
-	/* 4. draw */
-	const double fs = o->fontsize;
-	const double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = fs * 2;
-	const int has_sub = o->subtitle && *o->subtitle;
-	double imageheight = (L.depthmax + 1.0) * o->frameheight + ypad1 + ypad2;
-
-	if (has_sub)
-		imageheight += ypad3;
-	const char *title = o->title && *o->title ? o->title
-			    : o->flamechart ? "Flame Chart"
-			    : o->inverted ? "Icicle Graph" : "Flame Graph";
-	const char *bg1, *bg2;
-
-	bg_colors(o, &bg1, &bg2);
-	sb_grow(out, 4096 + L.nr * 220);
-	header(out, o, imageheight);
-	sb_addstr(out, "<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
-		  "<stop stop-color=\"");
-	add_color_attr(out, bg1);
-	sb_addstr(out, "\" offset=\"5%\"/>\n<stop stop-color=\"");
-	add_color_attr(out, bg2);
-	sb_addstr(out, "\" offset=\"95%\"/>\n</linearGradient>\n</defs>\n<style type=\"text/css\">\n");
-	sb_addstr(out, "text { font-family:");
-	add_css_font(out, o->fonttype ? o->fonttype : "Verdana");
-	sb_addstr(out, "; font-size:");
-	flame_add_num(out, fs);
-	sb_addstr(out, "px; fill:rgb(0,0,0); }\n#title { text-anchor:middle; font-size:");
-	flame_add_num(out, fs + 5);
-	sb_addstr(out, "px; }\n");
-	sb_addstr(out, flame_style);
-	sb_addstr(out, "</style>\n<script type=\"text/ecmascript\"><![CDATA[\n");
-	sb_addstr(out, flame_script);
-	sb_addstr(out, "]]></script>\n");
-	sb_addf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"", o->width);
-	flame_add_num(out, imageheight);
-	sb_addstr(out, "\" fill=\"url(#background)\"/>\n");
-	text_el(out, "title", (double)(o->width / 2), fs * 2, NULL, title);
-	if (has_sub)
-		text_el(out, "subtitle", (double)(o->width / 2), fs * 4, NULL, o->subtitle);
-	text_el(out, "details", xpad, imageheight - ypad2 / 2, NULL, " ");
-	text_el(out, "unzoom", xpad, fs * 2, "hide", "Reset Zoom");
-	text_el(out, "search", o->width - xpad - 100, fs * 2, NULL, "Search");
-	text_el(out, "ignorecase", o->width - xpad - 16, fs * 2, NULL, "ic");
-	text_el(out, "matched", o->width - xpad - 100, imageheight - ypad2 / 2, NULL, " ");
-	text_el(out, "nametype", 0, 0, "hide", o->nametype ? o->nametype : "Function:");
-	sb_addstr(out, "<g id=\"frames\" fontsize=\"");
-	flame_add_num(out, fs);
-	sb_addstr(out, "\" fontwidth=\"");
-	flame_add_num(out, o->fontwidth);
-	sb_addf(out, "\" xpad=\"10\" inverted=\"%d\">\n", o->inverted ? 1 : 0);
-
-	struct strbuf countname = STRBUF_INIT;
-
-	add_attr_text(&countname, o->countname ? o->countname : "samples");
-	const double factor = o->factor;
-	const double charw = fs * o->fontwidth;
-	char color[32];
-
-	for (size_t i = 0; i < L.nr; i++) {
-		const struct node *n = &L.nodes[i];
-		const int root = n->depth == 0 && n->len == 0;
-		double etime = root ? timemax : n->etime;
-		double x1 = xpad + n->stime * widthpertime;
-		double x2 = xpad + etime * widthpertime;
-		double y1, y2;
-
-		if (!o->inverted) {
-			y1 = imageheight - ypad2 - (n->depth + 1.0) * o->frameheight + 1;
-			y2 = imageheight - ypad2 - (double)n->depth * o->frameheight;
-		} else {
-			y1 = ypad1 + (double)n->depth * o->frameheight;
-			y2 = ypad1 + (n->depth + 1.0) * o->frameheight - 1;
-		}
-		const struct flame_attrs *na = NULL;
-
-		if (o->nameattr) {
-			struct hm_entry *e = hm_find(&o->nameattr->map, n->name, n->len);
-
-			na = e ? e->val.ptr : NULL;
-		}
-		/* group start */
-		if (na && na->href && *na->href) {
-			sb_addstr(out, "<a xlink:href=\"");
-			add_attr_text(out, na->href);
-			sb_addstr(out, "\" target=\"");
-			add_attr_text(out, na->target && *na->target ? na->target : "_top");
-			sb_addch(out, '"');
-			if (na->a_extra)
-				sb_addstr(out, na->a_extra);
-		} else {
-			sb_addstr(out, "<g");
-		}
-		if (na) {
-			if (na->id) {
-				sb_addstr(out, " id=\"");
-				add_attr_text(out, na->id);
-				sb_addch(out, '"');
-			}
-			if (na->cls) {
-				sb_addstr(out, " class=\"");
-				add_attr_text(out, na->cls);
-				sb_addch(out, '"');
-			}
-			if (na->g_extra)
-				sb_addstr(out, na->g_extra);
-		}
-		sb_addstr(out, "><title>");
-
-		/* tooltip */
-		double samples = nearbyint((etime - n->stime) * factor);
-		size_t shown = strip_annotation(n->name, n->len);
-
-		if (na && na->title && *na->title) {
-			add_attr_text(out, na->title);
-		} else if (root) {
-			sb_addstr(out, "all (");
-			add_samples_txt(out, samples);
-			sb_addch(out, ' ');
-			sb_add(out, countname.buf, countname.len);
-			sb_addstr(out, ", 100%)");
-		} else {
-			flame_add_name(out, n->name, shown);
-			sb_addstr(out, " (");
-			add_samples_txt(out, samples);
-			sb_addch(out, ' ');
-			sb_add(out, countname.buf, countname.len);
-			sb_addstr(out, ", ");
-			flame_add_fixed(out, 100 * samples / (timemax * factor), 2);
-			sb_addch(out, '%');
-			if (n->hasdelta) {
-				double d = o->negate ? -n->delta : n->delta;
-
-				sb_addstr(out, "; ");
-				if (d > 0)
-					sb_addch(out, '+');
-				flame_add_fixed(out, 100 * d / (timemax * factor), 2);
-				sb_addch(out, '%');
-			}
-			sb_addch(out, ')');
-		}
-		sb_addstr(out, "</title>");
-		if (na && na->title && *na->title) {
-			/* the tooltip is not "NAME (…)": the script reads the name here */
-			sb_addstr(out, "<desc>");
-			flame_add_name(out, n->name, shown);
-			sb_addstr(out, "</desc>");
-		}
-
-		/* colour */
-		if (n->len == 2 && n->name[0] == '-' && n->name[1] == '-') {
-			snprintf(color, sizeof(color), "rgb(160,160,160)");
-		} else if (n->len == 1 && n->name[0] == '-') {
-			snprintf(color, sizeof(color), "rgb(200,200,200)");
-		} else if (n->hasdelta) {
-			flame_color_scale(color, n->delta, maxdelta, o->negate);
-		} else if (o->palette) {
-			struct hm_entry *e = hm_find(&o->palette->map, n->name, n->len);
-
-			if (e) {
-				snprintf(color, sizeof(color), "%.31s", (const char *)e->val.ptr);
-			} else {
-				flame_color(color, o->colors, o->colormode, n->name, n->len);
-				e = hm_upsert(&o->palette->map, n->name, n->len, NULL);
-				e->val.ptr = (void *)hm_intern(&o->palette->strs, color, strlen(color));
-			}
-		} else {
-			flame_color(color, o->colors, o->colormode, n->name, n->len);
-		}
-
-		/* rect: x and width as flamegraph.pl rounds them (the width is
-		 * the difference of the printed x values) */
-		sb_addstr(out, "<rect x=\"");
-		double r1 = flame_add_fixed(out, x1, 1);
-		double r2 = flame_fixed_value(x2, 1);
-
-		sb_addstr(out, "\" y=\"");
-		flame_add_num(out, y1);
-		sb_addstr(out, "\" width=\"");
-		flame_add_fixed(out, r2 - r1, 1);
-		sb_addstr(out, "\" height=\"");
-		flame_add_fixed(out, y2 - y1, 1);
-		sb_addstr(out, "\" fill=\"");
-		sb_addstr(out, color);
-		sb_addstr(out, "\" rx=\"2\" ry=\"2\"/><text x=\"");
-		flame_add_fixed(out, x1 + 3, 2);
-		sb_addstr(out, "\" y=\"");
-		flame_add_num(out, 3 + (y1 + y2) / 2);
-		sb_addstr(out, "\">");
-		if (root)
-			flame_add_label(out, "all", 3, (long)((x2 - x1) / charw));
-		else
-			flame_add_label(out, n->name, shown, (long)((x2 - x1) / charw));
-		sb_addstr(out, (na && na->href && *na->href) ? "</text></a>\n" : "</text></g>\n");
-	}
-	sb_addstr(out, "</g>\n</svg>\n");
-	if (st)
-		st->frames = L.nr;
-
-	sb_release(&countname);
+	draw_svg(&L, o, timemax, maxdelta, out, st);
 	free(L.nodes);
 	free(L.open);
 	free(keys);
 	free(recs);
 	free(fr);
 	pk_arena_release(&A);
+	return 0;
+}
+
+/* ---- typed stacks (flame_render_stacks) ---- */
+
+struct tstack {
+	const uint32_t *ids;
+	size_t n;
+	char cnt[40];           /* the count as the folded line prints it */
+	uint8_t cntlen;
+	double count;           /* that text read back, as flame_render reads it */
+};
+
+static __thread const struct flame_stacks *ts_fs;
+
+/* The bytes of the folded line "name;name;… COUNT" from frame k on (k > 0:
+ * from the separator after frame k-1). */
+struct tstream {
+	const struct tstack *s;
+	size_t j;               /* frame */
+	const char *p;          /* name bytes left */
+	size_t left;
+	int phase;              /* 0 name, 1 separator before frame j, 2 count, 3 end */
+};
+
+static void ts_start(struct tstream *st, const struct tstack *s, size_t k)
+{
+	st->s = s;
+	st->j = k;
+	st->p = NULL;
+	st->left = 0;
+	st->phase = k ? 1 : 0;
+	if (!k) {
+		if (s->n) {
+			st->p = ts_fs->name(ts_fs->ctx, s->ids[0], &st->left);
+		} else {
+			st->phase = 2;   /* an empty stack: " COUNT" */
+			st->p = s->cnt;
+			st->left = s->cntlen;
+			st->j = 0;
+		}
+	}
+}
+
+/* The next byte, or -1 at the end. */
+static int ts_next(struct tstream *st)
+{
+	for (;;) {
+		switch (st->phase) {
+		case 0:
+		case 2:
+			if (st->left) {
+				st->left--;
+				return (unsigned char)*st->p++;
+			}
+			if (st->phase == 2) {
+				st->phase = 3;
+				return -1;
+			}
+			st->j++;
+			st->phase = 1;
+			continue;
+		case 1:
+			if (st->j < st->s->n) {
+				st->p = ts_fs->name(ts_fs->ctx, st->s->ids[st->j], &st->left);
+				st->phase = 0;
+				return ';';
+			}
+			st->phase = 2;
+			st->p = st->s->cnt;
+			st->left = st->s->cntlen;
+			return ' ';
+		default:
+			return -1;
+		}
+	}
+}
+
+/* flamegraph.pl sorts the folded lines as byte strings: compare the lines
+ * two stacks would print, skipping the frames they share. */
+static int cmp_tstack(const void *pa, const void *pb)
+{
+	const struct tstack *a = pa, *b = pb;
+	size_t k = 0;
+
+	while (k < a->n && k < b->n && a->ids[k] == b->ids[k])
+		k++;
+	struct tstream x, y;
+
+	ts_start(&x, a, k);
+	ts_start(&y, b, k);
+	for (;;) {
+		int c = ts_next(&x), d = ts_next(&y);
+
+		if (c != d)
+			return c < d ? -1 : 1;
+		if (c < 0)
+			return 0;
+	}
+}
+
+int flame_render_stacks(const struct flame_stacks *fs, const struct flame_opts *o,
+			struct strbuf *out, struct flame_stats *st)
+{
+	struct tstack *v = xmalloc((fs->nr + 1) * sizeof(*v));
+	double time = 0;
+
+	if (o->reverse || o->flamechart || (o->colors && !strcmp(o->colors, "chain"))) {
+		free(v);
+		return pk_error(ENOTSUP, "--reverse, --flamechart and --colors chain draw from folded text");
+	}
+	for (size_t i = 0; i < fs->nr; i++) {
+		struct tstack *s = &v[i];
+		size_t n = fs->count_text(fs->ctx, i, s->cnt, sizeof(s->cnt));
+
+		s->ids = fs->stack(fs->ctx, i, &s->n);
+		s->cntlen = (uint8_t)(n < sizeof(s->cnt) ? n : sizeof(s->cnt) - 1);
+		s->cnt[s->cntlen] = '\0';
+		s->count = strtod(s->cnt, NULL);
+	}
+	/* 1. order: the folded lines' byte order */
+	ts_fs = fs;
+	qsort(v, fs->nr, sizeof(*v), cmp_tstack);
+	ts_fs = NULL;
+	for (size_t i = 0; i < fs->nr; i++)
+		time += v[i].count;   /* summed in drawing order, as flamegraph.pl does */
+	if (st) {
+		st->lines = fs->nr;
+		st->ignored = 0;
+		st->total = time;
+		st->frames = 0;
+	}
+	if (time <= 0) {
+		free(v);
+		no_data_svg(out, o, fs->nr, 0);
+		if (!fs->nr)
+			return pk_error(ENODATA, "no stack counts found in the input: it is empty");
+		return pk_error(ENODATA, "no stack counts found in the input (%zu lines, %zu invalid)",
+				fs->nr, (size_t)0);
+	}
+	double timemax = time;
+
+	if (o->total > 0 && o->total >= time)
+		timemax = o->total;
+	const double xpad = 10;
+	const double widthpertime = (o->width - 2 * xpad) / timemax;
+	struct layout L = { 0 };
+
+	L.minwidth_time = o->minwidth_pct ? timemax * o->minwidth / 100 : o->minwidth / widthpertime;
+
+	/* 2. merge (flamegraph.pl's flow): frames equal at the same depth as
+	 * the previous stack's stay open; equal names are equal ids */
+	double t = 0;
+	const struct tstack *prev = NULL;
+
+	for (size_t i = 0; i < fs->nr; i++) {
+		const struct tstack *s = &v[i];
+		size_t same = 0;
+
+		if (L.nopen) {
+			size_t k = 0;
+
+			while (prev && k < prev->n && k < s->n && prev->ids[k] == s->ids[k])
+				k++;
+			same = 1 + k;   /* the root and the shared frames */
+			if (same > L.nopen)
+				same = L.nopen;
+		}
+		close_to(&L, same, t);
+		if (same == 0)
+			open_frame(&L, "", 0, 0, t);
+		for (size_t k = same ? same - 1 : 0; k < s->n; k++) {
+			size_t len;
+			const char *name = fs->name(fs->ctx, s->ids[k], &len);
+
+			open_frame(&L, name, len, 0, t);
+		}
+		prev = s;
+		t += s->count;
+	}
+	close_to(&L, 0, t);
+	draw_svg(&L, o, timemax, 1, out, st);
+	free(L.nodes);
+	free(L.open);
+	free(v);
 	return 0;
 }

@@ -235,6 +235,12 @@ const struct pd_evsel *pd_evsel_by_id(const struct pd_file *f, uint64_t id);
 int pd_parse_sample(const struct pd_file *f, const struct perf_event_header *rec,
 		    struct pd_sample *out);
 
+/* The time of a PERF_RECORD_SAMPLE without decoding the rest (what an
+ * ordering queue needs): 0, -ENODATA when its event has no
+ * PERF_SAMPLE_TIME, -EPROTO (no message) when the record is too short or
+ * its event unknown — pd_parse_sample then says why. */
+int pd_sample_time(const struct pd_file *f, const struct perf_event_header *rec, uint64_t *time);
+
 /* Decode the sample_id_all trailer of a non-sample record (MMAP, COMM, …).
  * out->valid is false when the evsel has no sample_id_all. */
 int pd_parse_sample_id(const struct pd_file *f, const struct perf_event_header *rec,

@@ -1182,6 +1182,23 @@ static const struct pd_evsel *record_evsel(const struct pd_file *f, const struct
 			return SHORT();          \
 	} while (0)
 
+int pd_sample_time(const struct pd_file *f, const struct perf_event_header *rec, uint64_t *time)
+{
+	const struct pd_evsel *e = record_evsel(f, rec, true);
+	uint64_t t, off = sizeof(*rec);
+
+	if (!e)
+		return -EPROTO;
+	t = e->attr.sample_type;
+	if (!(t & PERF_SAMPLE_TIME))
+		return -ENODATA;
+	off += 8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID));
+	if (off + 8 > rec->size)
+		return -EPROTO;
+	*time = rd64((const uint8_t *)rec + off);
+	return 0;
+}
+
 int pd_parse_sample(const struct pd_file *f, const struct perf_event_header *rec,
 		    struct pd_sample *out)
 {

@@ -84,6 +84,7 @@ struct session {
 	uint64_t nr_replaced;     /* DSOs whose file changed since the recording */
 	/* the ordering queue's state (session_process, session_feed) */
 	size_t recs_alloc;
+	size_t syms_checked;      /* DSOs in the symbol cache at the last trim_symbols */
 	uint64_t q_limit, q_seen_max, q_last, q_bad, q_bad_off;
 	bool q_sorted;
 	uint8_t *feed;            /* session_feed: records queued from earlier feeds, then the new ones */
@@ -1138,11 +1139,11 @@ static int process_data(struct session *s, uint64_t pos, bool final, session_sam
 			continue;
 		}
 		if (h->type == PERF_RECORD_SAMPLE) {
-			struct pd_sample smp;
+			/* its time only: the sample is decoded once, when processed */
+			uint64_t tm;
 
-			if (pd_parse_sample(f, h, &smp) == 0 &&
-			    (smp.evsel->attr.sample_type & PERF_SAMPLE_TIME))
-				r.time = smp.time;
+			if (pd_sample_time(f, h, &tm) == 0)
+				r.time = tm;
 		} else if (id_time && h->type < PD_RECORD_HEADER_ATTR) {
 			struct pd_sample_id sid;
 
@@ -1242,6 +1243,40 @@ int session_feed(struct session *s, const void *data, size_t len, bool final, se
 	return ret;
 }
 
+/* The symbol tables of binaries no live thread maps any more (a machine
+ * that builds and runs new programs all day): once the cache holds more
+ * than twice the DSOs mapped now (plus 64), start it afresh; what is still
+ * mapped is loaded again on its next sample.  Not while the DWARF
+ * unwinder holds the cache. */
+static void trim_symbols(struct session *s)
+{
+	size_t nd = symcache_nr_dsos(s->syms);
+
+	if (s->unw || nd <= 64 || nd < s->syms_checked + 32)
+		return;   /* checked at 32 DSOs more at the earliest */
+	s->syms_checked = nd;
+	{
+		struct hashmap live_dsos;
+
+		hm_init(&live_dsos);
+		for (size_t i = 0; i < s->threads.nr; i++) {
+			const struct mapgroup *g = s->threads.entries[i].val.ptr
+				? ((struct thread *)s->threads.entries[i].val.ptr)->mg : NULL;
+
+			for (size_t k = 0; g && k < g->nr; k++)
+				if (!g->v[k].no_symbols)
+					hm_upsert(&live_dsos, &g->v[k].dso, sizeof(g->v[k].dso), NULL);
+		}
+		if (symcache_nr_dsos(s->syms) > 2 * live_dsos.nr + 64) {
+			symcache_free(s->syms);
+			s->syms = symcache_new();
+			symcache_set_demangle(s->syms, !s->opts.no_demangle);
+			s->syms_checked = 0;
+		}
+		hm_release(&live_dsos);
+	}
+}
+
 void session_trim(struct session *s)
 {
 	struct thread **live;
@@ -1249,8 +1284,10 @@ void session_trim(struct session *s)
 
 	for (size_t i = 0; i < nr; i++)
 		n += !((struct thread *)s->threads.entries[i].val.ptr)->exited;
-	if (n == nr)
+	if (n == nr) {
+		trim_symbols(s);
 		return;
+	}
 	live = xmalloc((n ? n : 1) * sizeof(*live));
 	n = 0;
 	for (size_t i = 0; i < nr; i++) {
@@ -1276,6 +1313,7 @@ void session_trim(struct session *s)
 		perfmap_cache_free(s->jit);
 		s->jit = NULL;
 	}
+	trim_symbols(s);
 }
 
 void session_close(struct session *s)

@@ -168,8 +168,12 @@ int session_feed(struct session *s, const void *data, size_t len, bool final, se
 		 void *arg);
 
 /* Forget the threads whose EXIT record was seen (a late sample of one is
- * then named as an unknown thread's), so a long-lived session's memory
- * follows the live threads, not all that ever ran. */
+ * then named as an unknown thread's), the per-process JIT-map notes once
+ * over 1024, and the symbol tables once the cache holds more than twice
+ * the DSOs the live threads map (plus 64; not with DWARF unwinding), so a
+ * long-lived session's memory follows the live threads and what they map,
+ * not all that ever ran.  Pointers to names from earlier samples may then
+ * dangle: copy what you keep. */
 void session_trim(struct session *s);
 
 /* The underlying file (header, events, features). */

@@ -921,6 +921,11 @@ static const char *shown(struct symcache *c, const char *raw)
 	return e->val.ptr;
 }
 
+size_t symcache_nr_dsos(const struct symcache *c)
+{
+	return c ? c->dsos.nr : 0;
+}
+
 void symcache_free(struct symcache *c)
 {
 	if (!c)

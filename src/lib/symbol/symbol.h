@@ -37,6 +37,9 @@ void symcache_free(struct symcache *c);
  * gives the raw ELF names
  * (--no-demangle).  Each distinct name is demangled once. */
 void symcache_set_demangle(struct symcache *c, bool on);
+/* The number of DSOs whose tables the cache holds (or remembers as
+ * missing). */
+size_t symcache_nr_dsos(const struct symcache *c);
 
 /* Symbol containing the DSO file offset file_off of the DSO at path.
  * *sym_off (may be NULL) receives the offset from the symbol's start;

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit flamegraph perf.data draws the folded stacks as they are (no text
+# printed and parsed again): the graph is byte for byte the one drawn from
+# `perfkit collapse` text, also for frame names whose bytes sort around
+# the ';' and ' ' of folded lines ("f", "f x", "f.x", "f-x", "f!", "f;x",
+# "f0", "F", "f_x", "g.y" calling "f.x"), with options, through a pipe,
+# and with fgframes (../shared/tools) reading the same frames.
+. "$(dirname "$0")/lib.sh"
+
+if ! have cc || ! can_perf_event; then skip "needs cc and perf events"; done_testing; exit; fi
+cat >"$T/names.c" <<'C'
+static volatile unsigned long sink;
+#define F(cname, sym) __attribute__((noinline)) void cname(long n) __asm__("\"" sym "\""); \
+	__attribute__((noinline)) void cname(long n) { for (long i = 0; i < n; i++) sink += i; }
+F(f0, "f") F(f1, "f.x") F(f2, "f x") F(f3, "f-x") F(f4, "f!") F(f5, "f;x") F(f6, "f0") F(f7, "F") F(f8, "f_x")
+#define G(cname, sym, callee) __attribute__((noinline)) void cname(long n) __asm__("\"" sym "\""); \
+	__attribute__((noinline)) void cname(long n) { callee(n); sink++; }
+G(g0, "g", f0) G(g1, "g.y", f1)
+int main(void) {
+	for (int k = 0; k < 400; k++) { f0(100000); f1(100000); f2(100000); f3(100000); f4(100000);
+		f5(100000); f6(100000); f7(100000); f8(100000); g0(50000); g1(50000); }
+	return 0;
+}
+C
+if ! cc -O1 -g -fno-omit-frame-pointer -o "$T/names" "$T/names.c" 2>"$T/cc.err"; then
+	skip "cc could not build symbol names with spaces ($(head -1 "$T/cc.err"))"; done_testing; exit
+fi
+"$PERFKIT" record -F 4000 -g -o "$T/n.data" -- "$T/names" >/dev/null 2>"$T/rec.err"
+if [ ! -s "$T/n.data" ]; then skip "record failed: $(head -1 "$T/rec.err")"; done_testing; exit; fi
+"$PERFKIT" collapse "$T/n.data" >"$T/n.folded" 2>/dev/null
+expect "the names are there (f x, f.x, f:x)" sh -c "grep -q ';f x ' '$T/n.folded' && grep -q ';f\\.x ' '$T/n.folded' && grep -q ';f:x ' '$T/n.folded'"
+for opts in "" "--minwidth 0" "--inverted --title T" "--colors java --hash"; do
+	"$PERFKIT" flamegraph $opts "$T/n.data" >"$T/typed.svg" 2>/dev/null
+	"$PERFKIT" flamegraph --countname ns $opts "$T/n.folded" >"$T/text.svg" 2>/dev/null
+	same_file "perf.data and its folded text draw the same graph (${opts:-defaults})" "$T/text.svg" "$T/typed.svg"
+done
+cat "$T/n.data" | "$PERFKIT" flamegraph >"$T/pipe.svg" 2>/dev/null
+"$PERFKIT" flamegraph --countname ns "$T/n.folded" >"$T/text.svg" 2>/dev/null
+same_file "... from a pipe too" "$T/text.svg" "$T/pipe.svg"
+FG=$SHARED/tools/fgframes
+if [ -x "$FG" ] && have python3; then
+	"$FG" "$T/text.svg" >"$T/text.frames" && "$FG" "$T/pipe.svg" >"$T/typed.frames"
+	same_file "fgframes: the same frames" "$T/text.frames" "$T/typed.frames"
+else
+	skip "no ../shared/tools/fgframes"
+fi
+done_testing
