@@ -77,6 +77,8 @@ struct br {
 	double last_tick;      /* ms, CLOCK_MONOTONIC */
 	char *keep_sym, *keep_dso, *keep_comm;   /* remember() */
 	uint32_t keep_tid;
+	struct tui_row *open;  /* remember(): the unfolded rows' names (copies) */
+	size_t nopen;
 	bool keep;
 	size_t keep_pos;
 };
@@ -526,9 +528,28 @@ static int getkey(struct br *b, bool *changed)
 	}
 }
 
+
 static bool same_name(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));
+}
+
+static void forget_open(struct br *b)
+{
+	for (size_t i = 0; i < b->nopen; i++) {
+		free((char *)b->open[i].sym);
+		free((char *)b->open[i].dso);
+		free((char *)b->open[i].comm);
+	}
+	free(b->open);
+	b->open = NULL;
+	b->nopen = 0;
+}
+
+static bool same_row(const struct tui_row *a, const struct tui_row *c)
+{
+	return same_name(a->sym, c->sym) && same_name(a->dso, c->dso) && same_name(a->comm, c->comm) &&
+	       a->tid == c->tid;
 }
 
 /* The selected row's names, taken before a callback may change the table
@@ -547,11 +568,28 @@ static void remember(struct br *b)
 	b->keep_tid = w ? w->tid : 0;
 	b->keep = w != NULL;
 	b->keep_pos = b->sel;
+	forget_open(b);
+	for (size_t i = 0; i < b->nrows_alloc && i < b->t->nr_rows; i++) {
+		const struct tui_row *o = &b->t->rows[i];
+
+		if (!b->expanded[i] || b->expand_all)
+			continue;
+		b->open = xrealloc(b->open, (b->nopen + 1) * sizeof(*b->open));
+		b->open[b->nopen++] = (struct tui_row){ .sym = o->sym ? xstrdup(o->sym) : NULL,
+							.dso = o->dso ? xstrdup(o->dso) : NULL,
+							.comm = o->comm ? xstrdup(o->comm) : NULL, .tid = o->tid };
+	}
 }
 
 static void reload(struct br *b)
 {
 	reset_rows(b);
+	for (size_t k = 0; k < b->nopen; k++)   /* unfolded rows stay unfolded */
+		for (size_t i = 0; i < b->t->nr_rows; i++)
+			if (b->t->rows[i].has_graph && same_row(&b->t->rows[i], &b->open[k])) {
+				b->expanded[i] = true;
+				break;
+			}
 	b->nlines = 0;
 	rebuild(b);
 	b->sel = b->keep_pos < b->nlines ? b->keep_pos : b->nlines ? b->nlines - 1 : 0;
@@ -979,6 +1017,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	free(b.keep_sym);
 	free(b.keep_dso);
 	free(b.keep_comm);
+	forget_open(&b);
 	return b.err;
 }
 
