@@ -73,7 +73,8 @@ struct br {
 	size_t wcap;
 	bool expand_all;       /* 'E': rows of a new table come expanded (live) */
 	int err;               /* fatal error from regroup */
-	bool end;              /* a tick ended the browser */
+	bool end;              /* a tick ended the browser, or the input did */
+	int nerr;              /* getch() failures in a row (blocking mode) */
 	double last_tick;      /* ms, CLOCK_MONOTONIC */
 	char *keep_sym, *keep_dso, *keep_comm;   /* remember() */
 	uint32_t keep_tid;
@@ -506,8 +507,14 @@ static int getkey(struct br *b, bool *changed)
 		int ch = getch(), r;
 
 		if (!b->ops->tick || b->o->tick_ms <= 0) {
-			if (ch != ERR)
+			if (ch != ERR) {
+				b->nerr = 0;
 				return ch;
+			}
+			if (++b->nerr >= 100) {   /* a blocking read that keeps failing: no input left */
+				b->end = true;
+				return ERR;
+			}
 			continue;
 		}
 		if (ch != ERR && mono_ms() - b->last_tick < b->o->tick_ms)
