@@ -10,6 +10,8 @@
 #   tui_wait_re RE [SECS]       the same with an extended regular expression
 #   tui_wait_gone TEXT [SECS]   wait until TEXT is no longer on the screen
 #   tui_wait_exit [SECS]        wait until CMD exited; prints its status
+#   tui_select RE               move the selection to the first line matching RE
+#                               (on the first screen; rows start on line 3)
 # Everything waits for a state, never a fixed time: the machine is loaded.
 TUI_SOCK="pk-tui-$$"
 TUI_TIMEOUT=${TUI_TIMEOUT:-90}
@@ -76,4 +78,15 @@ tui_wait_exit() {
 		sleep 0.1
 	done
 	cat "$T/tui.rc"
+}
+
+tui_select() {
+	local n
+	n=$(tui_screen | grep -nE -- "$1" | head -1 | cut -d: -f1)
+	[ -n "$n" ] || { _tui_fail "no /$1/ to select"; return 1; }
+	tui_keys Home
+	while [ "$n" -gt 3 ]; do
+		tui_keys Down
+		n=$((n - 1))
+	done
 }

@@ -60,6 +60,7 @@ struct br {
 	struct filt filt[32];
 	int nfilt;
 	size_t *order, nord;
+	size_t *sorted[2];     /* every row ordered for the Self [0] / Children [1] view, once per table */
 	bool *expanded;
 	char **graph;          /* per row: its graph text (current view), or NULL */
 	size_t nrows_alloc;
@@ -234,6 +235,9 @@ static void reset_rows(struct br *b)
 	free(b->graph);
 	free(b->expanded);
 	free(b->order);
+	free(b->sorted[0]);
+	free(b->sorted[1]);
+	b->sorted[0] = b->sorted[1] = NULL;
 	b->nrows_alloc = b->t->nr_rows;
 	b->graph = xcalloc(b->nrows_alloc + 1, sizeof(*b->graph));
 	b->expanded = xcalloc(b->nrows_alloc + 1, sizeof(*b->expanded));
@@ -278,13 +282,20 @@ static void rebuild(struct br *b)
 	struct line keep = b->nlines && b->sel < b->nlines ? b->lines[b->sel] : (struct line){ SIZE_MAX, SIZE_MAX };
 	size_t old_sel = b->sel;
 
+	size_t **so = &b->sorted[b->children];
+
+	if (!*so) {   /* once per table and view: then each rebuild is one pass */
+		*so = xmalloc((b->t->nr_rows + 1) * sizeof(**so));
+		for (size_t i = 0; i < b->t->nr_rows; i++)
+			(*so)[i] = i;
+		sort_rows = b->t->rows;
+		sort_children = b->children;
+		qsort(*so, b->t->nr_rows, sizeof(**so), cmp_order);
+	}
 	b->nord = 0;
-	for (size_t i = 0; i < b->t->nr_rows; i++)
-		if (row_passes(b, &b->t->rows[i]))
-			b->order[b->nord++] = i;
-	sort_rows = b->t->rows;
-	sort_children = b->children;
-	qsort(b->order, b->nord, sizeof(*b->order), cmp_order);
+	for (size_t k = 0; k < b->t->nr_rows; k++)
+		if (row_passes(b, &b->t->rows[(*so)[k]]))
+			b->order[b->nord++] = (*so)[k];
 	b->nlines = 0;
 	for (size_t k = 0; k < b->nord; k++) {
 		size_t r = b->order[k];
@@ -1018,6 +1029,8 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	free(b.graph);
 	free(b.expanded);
 	free(b.order);
+	free(b.sorted[0]);
+	free(b.sorted[1]);
 	free(b.lines);
 	free(b.ebuf);
 	free(b.wbuf);
