@@ -141,7 +141,8 @@ tui_keys q; tui_wait_exit >/dev/null
 # a non-UTF-8 locale: ASCII markers
 tui_start 80 24 "LC_ALL=C '$PERFKIT' report -i p.data"
 expect "C locale: ASCII fold markers" tui_wait_re '^\+ +100\.00%'
-expect_fail "C locale: no UTF-8 marker" bash -c "tmux -L $TUI_SOCK -f /dev/null capture-pane -p -t tui | grep -q '▸'"
+utf8_marker() { tui_screen | grep -q '▸'; }
+expect_fail "C locale: no UTF-8 marker" utf8_marker
 tui_keys q; tui_wait_exit >/dev/null
 
 # --stdio and TERM=dumb on a terminal: the text

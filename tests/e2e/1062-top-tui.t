@@ -74,7 +74,8 @@ tui_keys q
 expect "?: q goes back" tui_wait "Overhead  Symbol"
 
 _tm resize-window -t tui -x 100 -y 30
-expect "resize: the status line is the 30th" wait_until 30 sh -c "tmux -L $TUI_SOCK -f /dev/null capture-pane -p -t tui | sed -n 30p | grep -q Press"
+status30() { tui_screen | sed -n 30p | grep -q Press; }
+expect "resize: the status line is the 30th" wait_until 30 status30
 
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
