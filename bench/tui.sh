@@ -6,8 +6,10 @@
 # same run, then how long each key takes to change the screen (send-keys to
 # the screen showing the change; the tmux round trip included, so these
 # are upper bounds), and `perf report`'s own TUI opening time the same way.
-# Wall times (the browser is interactive: the wait is what a user sees);
-# on a loaded machine compare the ratios, measured in the same run.
+# Wall times (the browser is interactive: the wait is what a user sees)
+# and the CPU time the program spent (from /proc/PID/schedstat, so a loaded
+# machine changes it little): on a loaded machine read the CPU columns and
+# the ratios, measured in the same run.
 #   TUI_DATA=FILE   the perf.data (default /work/big/big.data when there,
 #                   else a recording of tests/workloads/calltree made here)
 #   RUNS=N          openings of each (default 3; the median is printed)
@@ -48,10 +50,13 @@ wait_for() {
 		sleep 0.005
 	done
 }
-start() {   # start CMD — in a fresh 200x50 terminal
+start() {   # start CMD — in a fresh 200x50 terminal; its shell's pid in $spid
 	tm kill-server 2>/dev/null || true
-	tm new-session -d -s b -x 200 -y 50 "cd '$W' && LC_ALL=C.UTF-8 $*; exec sleep 100000"
+	tm new-session -d -s b -x 200 -y 50 "cd '$W' && LC_ALL=C.UTF-8 exec $*"
+	spid=$(tm display -p -t b '#{pane_pid}')
 }
+# cpu — CPU seconds the program in the pane has used so far
+cpu() { awk '{ printf "%.3f\n", $1 / 1e9 }' "/proc/$spid/schedstat" 2>/dev/null || echo 0; }
 
 echo "input: $DATA, $(du -h "$DATA" | cut -f1)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
@@ -59,30 +64,38 @@ cat "$DATA" >/dev/null
 
 : >"$W/stdio"
 : >"$W/open"
+: >"$W/stdio_cpu"
+: >"$W/open_cpu"
 for _ in $(seq "$RUNS"); do
 	t0=$(now)
-	"$PK" report --stdio -i "$DATA" >/dev/null 2>&1
+	/usr/bin/time -f '%U %S' -o "$W/t" "$PK" report --stdio -i "$DATA" >/dev/null 2>&1
 	since "$t0" >>"$W/stdio"
+	awk '{ print $1 + $2 }' "$W/t" >>"$W/stdio_cpu"
 	start "'$PK' report -i '$DATA'"
 	t0=$(now)
 	wait_for "Press '\\?' for help"
 	since "$t0" >>"$W/open"
+	cpu >>"$W/open_cpu"
 	tm kill-server
 done
 stdio=$(median <"$W/stdio")
 open=$(median <"$W/open")
+stdio_cpu=$(median <"$W/stdio_cpu")
+open_cpu=$(median <"$W/open_cpu")
 
 # keys: each from the state the one before left
 start "'$PK' report -i '$DATA'"
 wait_for "Press '\\?' for help"
 : >"$W/keys"
 key() {   # key NAME RE KEYS... — send KEYS, time until RE is on the screen
-	local name=$1 re=$2 t0
+	local name=$1 re=$2 t0 c0
 	shift 2
 	t0=$(now)
+	c0=$(cpu)
 	tm send-keys -t b "$@"
 	wait_for "$re"
-	printf '%-34s %8.0f ms\n' "$name" "$(echo "($(now) - $t0) * 1000" | bc -l)" | tee -a "$W/keys"
+	printf '%-34s %8.0f ms wall %8.0f ms CPU\n' "$name" "$(echo "($(now) - $t0) * 1000" | bc -l)" \
+		"$(echo "($(cpu) - $c0) * 1000" | bc -l)" | tee -a "$W/keys"
 }
 key "Enter (expand the first row)"   '^▾ '          Enter
 key "Left (collapse it)"             '^▸ .*'        Left
@@ -109,19 +122,25 @@ key "s dso (aggregate again)"        'Self  Shared Object *$' s BSpace BSpace BS
 tm kill-server
 
 pf=""
+pf_cpu=""
 if [ "$PERF_TUI" = 1 ] && command -v perf >/dev/null; then
 	start "perf report -i '$DATA'"
 	t0=$(now)
 	if wait_for "Event count \\(approx\\.\\)" "$PERF_TIMEOUT"; then
 		pf=$(since "$t0")
+		pf_cpu=$(cpu)
 	fi
 	tm kill-server
 fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-44s %8.2f s\n' "perfkit report --stdio >/dev/null (median)" "$stdio"
-printf '%-44s %8.2f s  (%.2fx --stdio; aim < 2x)\n' "perfkit report browser, first screen (median)" "$open" \
-	"$(echo "$open / $stdio" | bc -l)"
-[ -n "$pf" ] && printf '%-44s %8.2f s  (%.2fx perfkit browser)\n' "perf report TUI, first screen" "$pf" \
-	"$(echo "$pf / $open" | bc -l)"
-slow=$(awk '$(NF - 1) > 100 { n++ } END { print n + 0 }' "$W/keys")
-echo "keys over 100 ms: $slow of $(wc -l <"$W/keys") (the tmux round trip included)"
+printf '%-46s %9s %9s\n' "" "wall s" "CPU s"
+printf '%-46s %9.2f %9.2f\n' "perfkit report --stdio >/dev/null (median)" "$stdio" "$stdio_cpu"
+printf '%-46s %9.2f %9.2f  (%.2fx --stdio wall, %.2fx CPU; aim < 2x)\n' \
+	"perfkit report browser, first screen (median)" "$open" "$open_cpu" \
+	"$(echo "$open / $stdio" | bc -l)" "$(echo "$open_cpu / $stdio_cpu" | bc -l)"
+[ -n "$pf" ] && printf '%-46s %9.2f %9.2f  (%.2fx perfkit browser wall, %.2fx CPU)\n' \
+	"perf report TUI, first screen" "$pf" "$pf_cpu" "$(echo "$pf / $open" | bc -l)" \
+	"$(echo "$pf_cpu / $open_cpu" | bc -l)"
+slow=$(awk '$(NF - 5) > 100 { n++ } END { print n + 0 }' "$W/keys")
+slowc=$(awk '$(NF - 2) > 100 { n++ } END { print n + 0 }' "$W/keys")
+echo "keys over 100 ms: $slowc of $(wc -l <"$W/keys") by CPU time, $slow by wall time (the tmux round trip included)"

@@ -33,6 +33,7 @@
 #include "event/event.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
+#include "callgraph/callgraph.h"
 #include "annotate/annotate.h"
 #include "base/arena.h"
 #include "symbol/inline.h"
@@ -104,6 +105,10 @@ struct top {
 	struct ann_profile **ann;       /* the last window's, per event */
 	size_t nr_ann;
 	bool want_ann;
+	bool graph;             /* -g: call chains sampled, a call graph per row */
+	struct cg_forest *cg;   /* -g: the last window's stacks (tags: rows) */
+	uint32_t *trees;        /* -g: per row, its tree of the last window (0: none) */
+	uint64_t win_period;    /* -g: the last window's period (the graphs' 100 %) */
 };
 
 static volatile sig_atomic_t stop;
@@ -126,6 +131,8 @@ static void usage(FILE *fp)
 		    "      --stdio          plain text, one table per refresh (default when stdout is no terminal)\n"
 		    "  -n, --iterations N   stop after N refreshes\n"
 		    "  -z, --zero           show the last window only (default: history decaying by 7/8 per refresh)\n"
+		    "  -g, --call-graph     sample call chains: each row's call graph (the last window's) in the\n"
+		    "                       full-screen view (Enter, e)\n"
 		    "      --no-color       no colours in the full-screen view (also when NO_COLOR is set)\n"
 		    "  Keys (full-screen view, the browser of perfkit report): z zero the history, f freeze,\n"
 		    "  d DSO filter, a annotate, s sort keys, e expand call graphs, / search, ? help, q quit.\n");
@@ -252,6 +259,22 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		e->val.u = ++t->nr_rows;
 	}
 	t->rows[e->val.u - 1].period += s->period;
+	if (t->graph && s->nr_frames) {   /* the stack, outermost caller first */
+		uint32_t node = 0;
+
+		for (size_t j = s->nr_frames; j-- > 0;) {
+			const struct pk_frame *f = &s->frames[j];
+			/* names kept in t->strings: the session goes after the window */
+			struct cg_frame cf = { .sym = f->sym ? hm_intern(&t->strings, f->sym, strlen(f->sym)) : NULL,
+					       .dso = hm_intern(&t->strings, f->dso, strlen(f->dso)),
+					       .ip = f->ip, .inlined = f->inlined,
+					       .start = (f->addr ? f->addr : f->ip) - f->sym_off };
+
+			node = cg_stack_push(t->cg, node, &cf, j ? UINT32_MAX : (uint32_t)(e->val.u - 1));
+		}
+		cg_stack_hit(t->cg, node, s->period);
+		t->win_period += s->period;
+	}
 	return 0;
 }
 
@@ -335,6 +358,11 @@ static int build_table(struct top *t)
 
 		t->annb = ann_builder_new(&none);
 	}
+	if (t->graph) {   /* the window's call graphs (the frames' names live in t->strings) */
+		cg_forest_free(t->cg);
+		t->cg = cg_forest_new();
+		t->win_period = 0;
+	}
 	err = session_feed(t->session, t->pend.buf, t->pend.len, true, on_sample, t);
 	sb_reset(&t->pend);
 	if (t->annb) {
@@ -346,6 +374,13 @@ static int build_table(struct top *t)
 		t->annb = NULL;
 	}
 	session_trim(t->session);
+	if (t->graph && err >= 0) {   /* each row's tree: the stacks whose leaf it is, callee first */
+		free(t->trees);
+		t->trees = xcalloc(t->nr_rows + 1, sizeof(*t->trees));
+		for (size_t i = 0; i < t->nr_rows; i++)
+			t->trees[i] = cg_tree_new(t->cg);
+		cg_trees_from_stacks(t->cg, t->trees, t->nr_rows, CG_CALLEE, false, 0);
+	}
 	(void)pk_warnings_take();
 	if (err < 0)
 		return err;
@@ -398,6 +433,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "zero", no_argument, NULL, 'z' },
 		{ "no-color", no_argument, NULL, 'K' },
+		{ "call-graph", no_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -406,7 +442,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "F:p:e:d:n:zh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:p:e:d:n:zgh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (pk_parse_i64("-F", optarg, 1, 1000000, &v)) {
@@ -433,6 +469,7 @@ static int parse_args(struct top *t, int argc, char **argv)
 		case 'S': t->stdio = true; break;
 		case 'z': t->zero = true; break;
 		case 'K': t->no_color = true; break;
+		case 'g': t->graph = true; break;
 		case 'n':
 			if (pk_parse_i64("-n", optarg, 1, INT64_MAX, &v)) {
 				fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
@@ -483,6 +520,8 @@ static void top_release(struct top *t)
 	free(t->rows);
 	free(t->order);
 	free_ann(t);
+	free(t->trees);
+	cg_forest_free(t->cg);
 }
 
 int cmd_top(int argc, char **argv)
@@ -496,7 +535,8 @@ int cmd_top(int argc, char **argv)
 	rc = parse_args(&t, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	t.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	t.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+			     (t.graph ? PERF_SAMPLE_CALLCHAIN : 0);
 	t.attr.freq = 1;
 	t.attr.sample_freq = t.freq;
 	t.attr.sample_id_all = 1;
@@ -585,6 +625,7 @@ struct top_tui {
 	int group;                    /* 0: dso,sym  1: sym  2: dso */
 	struct tui_table tab;
 	struct tui_row *rows;
+	size_t *ridx;                 /* table row -> t->rows index (SIZE_MAX: merged) */
 	struct pk_arena texts;
 	char title[512], sort[32], status[128];
 };
@@ -596,6 +637,7 @@ static void tt_fill(struct top_tui *tt)
 
 	pk_arena_release(&tt->texts);
 	tt->rows = xrealloc(tt->rows, (t->nr_rows + 1) * sizeof(*tt->rows));
+	tt->ridx = xrealloc(tt->ridx, (t->nr_rows + 1) * sizeof(*tt->ridx));
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		const struct top_row *r = &t->rows[t->order[i]];
 		struct tui_row *m = NULL;
@@ -606,10 +648,13 @@ static void tt_fill(struct top_tui *tt)
 					m = &tt->rows[j];
 		if (m) {
 			m->self += r->period;
+			tt->ridx[m - tt->rows] = SIZE_MAX;
 			continue;
 		}
+		tt->ridx[n] = t->order[i];
 		m = &tt->rows[n++];
-		*m = (struct tui_row){ .self = r->period, .dso = r->dso, .sym = tt->group == 2 ? NULL : r->sym };
+		*m = (struct tui_row){ .self = r->period, .dso = r->dso, .sym = tt->group == 2 ? NULL : r->sym,
+				       .has_graph = t->trees && tt->group != 2 && t->trees[t->order[i]] };
 		size_t len = strlen(r->sym) + 5;
 		char *s = pk_arena_alloc(&tt->texts, len);
 
@@ -624,6 +669,18 @@ static void tt_fill(struct top_tui *tt)
 	snprintf(tt->title, sizeof(tt->title), "perfkit top: %" PRIu64 " samples of %s in the last %.1f s%s, %s%.0d%s%s",
 		 t->nr_samples, t->event, t->delay, t->zero ? "" : " (decaying)", t->pid ? "process " : "system-wide",
 		 (int)t->pid, t->lost ? ", samples lost" : "", t->user_only ? ", user space only (perf_event_paranoid)" : "");
+}
+
+static int tt_graph(void *ctx, size_t i, bool children, FILE *fp)
+{
+	struct top_tui *tt = ctx;
+	struct top *t = tt->t;
+	static const struct cg_params p = { .mode = CG_GRAPH, .order = CG_CALLEE, .threshold = 0.5 };
+
+	(void)children;
+	if (i < tt->tab.nr_rows && tt->ridx[i] != SIZE_MAX && t->trees && t->trees[tt->ridx[i]])
+		cg_tree_print(fp, t->cg, t->trees[tt->ridx[i]], &p, t->win_period, t->win_period);
+	return 0;
 }
 
 static int tt_tick(void *ctx)
@@ -731,7 +788,7 @@ static int tt_annotate(void *ctx, size_t i, FILE *fp)
 /* 1: no browser here (--stdio instead); else 0 or -errno. */
 static int top_browse(struct top *t, bool color)
 {
-	static const struct tui_ops ops = { .annotate = tt_annotate, .regroup = tt_regroup, .tick = tt_tick,
+	static const struct tui_ops ops = { .graph = tt_graph, .annotate = tt_annotate, .regroup = tt_regroup, .tick = tt_tick,
 					    .key = tt_key, .status = tt_status };
 	struct top_tui tt = { .t = t, .next = now_s() + t->delay, .texts = PK_ARENA_INIT };
 	struct tui_opts o = { .color = color, .tick_ms = 100,
@@ -739,7 +796,7 @@ static int top_browse(struct top *t, bool color)
 					    "  z                zero the history: show the last window only (toggle)\n"
 					    "  f                freeze the view (toggle); sampling goes on\n"
 					    "  d                DSO filter: the selected row's DSO (again: all)\n"
-					    "  e                expand every call graph (top samples no call chains)\n"
+					    "  e                expand every call graph (with -g; toggle)\n"
 					    "  a                annotate the selected symbol (the last window's samples)\n"
 					    "  s                sort keys: dso,sym, sym or dso\n" };
 	int err;
@@ -751,6 +808,7 @@ static int top_browse(struct top *t, bool color)
 	tt_fill(&tt);
 	err = tui_browse(&tt.tab, &ops, &tt, &o);
 	free(tt.rows);
+	free(tt.ridx);
 	pk_arena_release(&tt.texts);
 	if (err == -ENOTTY || err == -EOPNOTSUPP)
 		return 1;

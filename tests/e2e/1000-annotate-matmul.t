@@ -11,11 +11,11 @@ MATMUL=$PK_BUILD/examples/matmul
 SYM=naive
 if ! can_perf_event; then
 	skip "perf events not permitted here"
-	# perfkit report on a terminal ends with a hint naming annotate and the hot function
+	# perfkit report --stdio on a terminal (else a browser) ends with a hint naming annotate and the hot function
 "$PERFKIT" report -i "$T/pk.data" >"$T/rep" 2>/dev/null
 expect "report to a file: no hint" [ "$(grep -c 'hint:' "$T/rep")" = 0 ]
 if have script; then
-	script -qec "'$PERFKIT' report -i '$T/pk.data'" /dev/null >"$T/rep-tty" 2>/dev/null
+	script -qec "'$PERFKIT' report --stdio -i '$T/pk.data'" /dev/null >"$T/rep-tty" 2>/dev/null
 	expect "report on a terminal: one hint line naming 'perfkit annotate -i FILE $SYM'" \
 		[ "$(grep -c "^# hint: \`perfkit annotate -i $T/pk.data $SYM\`" "$T/rep-tty")" = 1 ]
 else
@@ -130,11 +130,11 @@ expect "--dso matmul --min-percent 5: only matmul's hot function" \
 # -i defaults to ./perf.data
 (cd "$T" && cp pk.data perf.data && "$PERFKIT" annotate $SYM >"$T/def" 2>/dev/null)
 expect "no -i: ./perf.data" grep -q "<$SYM>:" "$T/def"
-# perfkit report on a terminal ends with a hint naming annotate and the hot function
+# perfkit report --stdio on a terminal (else a browser) ends with a hint naming annotate and the hot function
 "$PERFKIT" report -i "$T/pk.data" >"$T/rep" 2>/dev/null
 expect "report to a file: no hint" [ "$(grep -c 'hint:' "$T/rep")" = 0 ]
 if have script; then
-	script -qec "'$PERFKIT' report -i '$T/pk.data'" /dev/null >"$T/rep-tty" 2>/dev/null
+	script -qec "'$PERFKIT' report --stdio -i '$T/pk.data'" /dev/null >"$T/rep-tty" 2>/dev/null
 	expect "report on a terminal: one hint line naming 'perfkit annotate -i FILE $SYM'" \
 		[ "$(grep -c "^# hint: \`perfkit annotate -i $T/pk.data $SYM\`" "$T/rep-tty")" = 1 ]
 else

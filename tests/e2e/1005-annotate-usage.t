@@ -62,7 +62,7 @@ if have script && have cc; then
 	printf '#include <time.h>\nint main(void) { struct timespec t, s; clock_gettime(CLOCK_MONOTONIC, &s);\n do clock_gettime(CLOCK_MONOTONIC, &t); while ((t.tv_sec - s.tv_sec) * 1000000000L + (t.tv_nsec - s.tv_nsec) < 200000000L); return 0; }\n' >"$T/vd.c"
 	cc -O1 -o "$T/vd" "$T/vd.c"
 	"$PERFKIT" record -o "$T/sp ace/vd.data" -- "$T/vd" >/dev/null 2>&1 || not_ok "record vd"
-	script -qec "'$PERFKIT' report -i '$T/sp ace/vd.data'" /dev/null >"$T/rep" 2>/dev/null
+	script -qec "'$PERFKIT' report --stdio -i '$T/sp ace/vd.data'" /dev/null >"$T/rep" 2>/dev/null
 	diag "$(grep -m3 '%' "$T/rep")"
 	expect "hint: the path quoted" grep -q "^# hint: \`perfkit annotate -i '$T/sp ace/vd.data' [^ ]*\`" "$T/rep"
 	expect_fail "… naming a function annotate can read, not [vdso]'s" grep -q '^# hint: .*__vdso' "$T/rep"

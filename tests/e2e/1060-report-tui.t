@@ -25,10 +25,11 @@ expect "open: the table" tui_wait "Children      Self  Command"
 expect "open: a row of calltree's functions" tui_wait_re '%  calltree +calltree +\[\.\] c$'
 expect "open: the title names the event" tui_wait "of event 'cpu-clock'"
 expect "open: the help hint" tui_wait "Press '?' for help"
-expect "open: folded rows are marked" tui_wait_re '^▸ +100\.00%'
+expect "open: folded rows are marked" tui_wait_re '^▸ +[0-9.]+%'
 expect "open: 24 lines, no more" test "$(tui_screen | wc -l)" -eq 24
 
-# search: only rows whose symbol has "main"; the first is main (100 %)
+# search: only rows whose symbol has "main" (main, __libc_start_call_main: either
+# first, both graphs show a and d)
 tui_keys / m a i n Enter
 expect "search: the filter in the title" tui_wait "Symbol: main"
 expect "search: c is filtered out" tui_wait_gone "[.] c"
@@ -36,7 +37,7 @@ expect "search: c is filtered out" tui_wait_gone "[.] c"
 tui_keys Enter
 expect "expand: the call graph of main (a under it)" tui_wait_re '--[0-9.]+%--a$'
 expect "expand: ... and d" tui_wait_re '--[0-9.]+%--d$'
-expect "expand: the row is marked open" tui_wait_re '^▾ +100\.00%'
+expect "expand: the row is marked open" tui_wait_re '^▾ +[0-9.]+%'
 tui_keys Left
 expect "collapse (Left): the graph is gone" tui_wait_gone "%--a"
 tui_keys Right
@@ -47,8 +48,9 @@ tui_keys Escape
 expect "Esc: the search is undone" tui_wait "[.] c"
 expect "Esc: ... and out of the title" tui_wait_gone "Symbol: main"
 
-# zoom into the first row's DSO (main's: calltree): no kernel or libc rows
-tui_keys Home d
+# zoom into main's DSO (calltree): no kernel or libc rows
+tui_select '\[\.\] main$'
+tui_keys d
 expect "zoom DSO: in the title" tui_wait "DSO: calltree |"
 expect "zoom DSO: no kernel rows" tui_wait_gone "[k]"
 expect "zoom DSO: no libc rows" tui_wait_gone "libc"
@@ -114,7 +116,7 @@ expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 
 # 40 columns: the percentages and the symbol (the last key) on each row
 tui_start 40 24 "$R"
-expect "40 columns: rows" tui_wait_re '^▸ +100\.00% +0\.00%  \[\.\] main'
+expect "40 columns: rows" tui_wait_re '^▸ +[0-9.]+% +[0-9.]+%  \[\.\] main$'
 expect "40 columns: no line longer than the screen" test "$(tui_screen | sed 's/▸/+/' | awk '{ if (length($0) > 40) n++ } END { print n + 0 }')" -eq 0
 tui_keys Enter
 expect "40 columns: a graph" tui_wait "%--a"
@@ -122,23 +124,26 @@ tui_keys q
 expect "40 columns: quits" test "$(tui_wait_exit)" = 0
 
 # colours: red (31) for rows at 5 % and more, none with NO_COLOR or --no-color
+has_red() { _tm capture-pane -e -p -t tui | grep -q $'\e\\[31m *[0-9.]*%'; }
+drawn() { tui_wait "Press '?'" >/dev/null && tui_wait "[.] d" >/dev/null; }
 tui_start 80 24 "$R"
-tui_wait "Press '?'" >/dev/null
-expect "colours: a red percentage" bash -c "tmux -L $TUI_SOCK -f /dev/null capture-pane -e -p -t tui | grep -q \$'\\e\\\\[31m *[0-9.]*%'"
+drawn
+expect "colours: a red percentage" wait_until 30 has_red
 tui_keys q; tui_wait_exit >/dev/null
 tui_start 80 24 "NO_COLOR=1 $R"
-tui_wait "Press '?'" >/dev/null
-expect_fail "NO_COLOR: no red" bash -c "tmux -L $TUI_SOCK -f /dev/null capture-pane -e -p -t tui | grep -q \$'\\e\\\\[31m'"
+drawn
+expect_fail "NO_COLOR: no red" has_red
 tui_keys q; tui_wait_exit >/dev/null
 tui_start 80 24 "$R --no-color"
-tui_wait "Press '?'" >/dev/null
-expect_fail "--no-color: no red" bash -c "tmux -L $TUI_SOCK -f /dev/null capture-pane -e -p -t tui | grep -q \$'\\e\\\\[31m'"
+drawn
+expect_fail "--no-color: no red" has_red
 tui_keys q; tui_wait_exit >/dev/null
 
 # a non-UTF-8 locale: ASCII markers
 tui_start 80 24 "LC_ALL=C '$PERFKIT' report -i p.data"
-expect "C locale: ASCII fold markers" tui_wait_re '^\+ +100\.00%'
-expect_fail "C locale: no UTF-8 marker" bash -c "tmux -L $TUI_SOCK -f /dev/null capture-pane -p -t tui | grep -q '▸'"
+expect "C locale: ASCII fold markers" tui_wait_re '^\+ +[0-9.]+%'
+utf8_marker() { tui_screen | grep -q '▸'; }
+expect_fail "C locale: no UTF-8 marker" utf8_marker
 tui_keys q; tui_wait_exit >/dev/null
 
 # --stdio and TERM=dumb on a terminal: the text

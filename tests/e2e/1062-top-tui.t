@@ -74,7 +74,8 @@ tui_keys q
 expect "?: q goes back" tui_wait "Overhead  Symbol"
 
 _tm resize-window -t tui -x 100 -y 30
-expect "resize: the status line is the 30th" wait_until 30 sh -c "tmux -L $TUI_SOCK -f /dev/null capture-pane -p -t tui | sed -n 30p | grep -q Press"
+status30() { tui_screen | sed -n 30p | grep -q Press; }
+expect "resize: the status line is the 30th" wait_until 30 status30
 
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
@@ -84,6 +85,28 @@ expect "40 columns: burn_two on a row" tui_wait_re '^ +[0-9.]+%  burn2to1 +\[\.\
 expect "40 columns: no line longer than the screen" test "$(tui_screen | awk '{ if (length($0) > 40) n++ } END { print n + 0 }')" -eq 0
 tui_keys q
 expect "40 columns: quits" test "$(tui_wait_exit)" = 0
+
+# -g: call graphs, unfolded by Enter and kept unfolded across refreshes;
+# e unfolds every row (calltree: c is called by b, by a, by main)
+"$PK_BUILD/tests/workloads/calltree" 60000 >/dev/null 2>&1 &
+cp=$!
+trap 'kill $wp $cp 2>/dev/null; wait $wp $cp 2>/dev/null; _tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+tui_start 80 40 "LC_ALL=C.UTF-8 '$PERFKIT' top -g -d 0.5 -p $cp"
+expect "-g: c is the first row" tui_wait_re '^▸ +[0-9.]+%  calltree +\[\.\] c$'
+tui_keys Home Enter
+expect "-g: c's graph, b its caller" tui_wait_re '%--c$'
+expect "-g: ... then a" tui_wait_re '^ +a$'
+t1=$(tui_screen | sed -n 1p)
+changed() { [ "$(tui_screen | sed -n 1p)" != "$t1" ]; }
+wait_until 30 changed
+expect "-g: still unfolded after a refresh" tui_wait_re '%--c$'
+tui_keys e
+expect "e: d's graph too" tui_wait_re '%--d$'
+tui_keys e
+expect "e again: folded" tui_wait_gone '%--'
+tui_keys q
+expect "-g: quits" test "$(tui_wait_exit)" = 0
+kill $cp; wait $cp 2>/dev/null
 
 # the watched process ends: top ends with status 0 and says so
 "$PK_BUILD/tests/workloads/spin" 400 >/dev/null 2>&1 & sp=$!

@@ -10,11 +10,13 @@
 #   tui_wait_re RE [SECS]       the same with an extended regular expression
 #   tui_wait_gone TEXT [SECS]   wait until TEXT is no longer on the screen
 #   tui_wait_exit [SECS]        wait until CMD exited; prints its status
+#   tui_select RE               move the selection to the first line matching RE
+#                               (on the first screen; rows start on line 3)
 # Everything waits for a state, never a fixed time: the machine is loaded.
-TUI_SOCK="pk-tui-$$"
+TUI_SOCK="$T/tmux.sock"   # removed with $T
 TUI_TIMEOUT=${TUI_TIMEOUT:-90}
 
-_tm() { tmux -L "$TUI_SOCK" -f /dev/null "$@"; }
+_tm() { tmux -S "$TUI_SOCK" -f /dev/null "$@"; }
 
 tui_require() {
 	if ! have tmux; then
@@ -31,8 +33,15 @@ tui_start() {
 	_tm kill-server 2>/dev/null
 	rm -f "$T/tui.rc"
 	# the pane stays after the program ends, so its last screen can be read
-	_tm new-session -d -s tui -x "$cols" -y "$rows" \
-		"cd '$T' && { $*; } ; echo \$? >'$T/tui.rc'; exec sleep 100000"
+	# (a loaded machine has failed to start a server once: tried again)
+	local try
+	for try in 1 2 3; do
+		_tm new-session -d -s tui -x "$cols" -y "$rows" \
+			"cd '$T' && { $*; } ; echo \$? >'$T/tui.rc'; exec sleep 100000" && return 0
+		_tm kill-server 2>/dev/null
+		sleep 1
+	done
+	return 1
 }
 
 tui_keys() { _tm send-keys -t tui "$@"; }
@@ -76,4 +85,15 @@ tui_wait_exit() {
 		sleep 0.1
 	done
 	cat "$T/tui.rc"
+}
+
+tui_select() {
+	local n
+	n=$(tui_screen | grep -nE -- "$1" | head -1 | cut -d: -f1)
+	[ -n "$n" ] || { _tui_fail "no /$1/ to select"; return 1; }
+	tui_keys Home
+	while [ "$n" -gt 3 ]; do
+		tui_keys Down
+		n=$((n - 1))
+	done
 }

@@ -60,6 +60,7 @@ struct br {
 	struct filt filt[32];
 	int nfilt;
 	size_t *order, nord;
+	size_t *sorted[2];     /* every row ordered for the Self [0] / Children [1] view, once per table */
 	bool *expanded;
 	char **graph;          /* per row: its graph text (current view), or NULL */
 	size_t nrows_alloc;
@@ -73,10 +74,13 @@ struct br {
 	size_t wcap;
 	bool expand_all;       /* 'E': rows of a new table come expanded (live) */
 	int err;               /* fatal error from regroup */
-	bool end;              /* a tick ended the browser */
+	bool end;              /* a tick ended the browser, or the input did */
+	int nerr;              /* getch() failures in a row (blocking mode) */
 	double last_tick;      /* ms, CLOCK_MONOTONIC */
 	char *keep_sym, *keep_dso, *keep_comm;   /* remember() */
 	uint32_t keep_tid;
+	struct tui_row *open;  /* remember(): the unfolded rows' names (copies) */
+	size_t nopen;
 	bool keep;
 	size_t keep_pos;
 };
@@ -231,6 +235,9 @@ static void reset_rows(struct br *b)
 	free(b->graph);
 	free(b->expanded);
 	free(b->order);
+	free(b->sorted[0]);
+	free(b->sorted[1]);
+	b->sorted[0] = b->sorted[1] = NULL;
 	b->nrows_alloc = b->t->nr_rows;
 	b->graph = xcalloc(b->nrows_alloc + 1, sizeof(*b->graph));
 	b->expanded = xcalloc(b->nrows_alloc + 1, sizeof(*b->expanded));
@@ -275,13 +282,20 @@ static void rebuild(struct br *b)
 	struct line keep = b->nlines && b->sel < b->nlines ? b->lines[b->sel] : (struct line){ SIZE_MAX, SIZE_MAX };
 	size_t old_sel = b->sel;
 
+	size_t **so = &b->sorted[b->children];
+
+	if (!*so) {   /* once per table and view: then each rebuild is one pass */
+		*so = xmalloc((b->t->nr_rows + 1) * sizeof(**so));
+		for (size_t i = 0; i < b->t->nr_rows; i++)
+			(*so)[i] = i;
+		sort_rows = b->t->rows;
+		sort_children = b->children;
+		qsort(*so, b->t->nr_rows, sizeof(**so), cmp_order);
+	}
 	b->nord = 0;
-	for (size_t i = 0; i < b->t->nr_rows; i++)
-		if (row_passes(b, &b->t->rows[i]))
-			b->order[b->nord++] = i;
-	sort_rows = b->t->rows;
-	sort_children = b->children;
-	qsort(b->order, b->nord, sizeof(*b->order), cmp_order);
+	for (size_t k = 0; k < b->t->nr_rows; k++)
+		if (row_passes(b, &b->t->rows[(*so)[k]]))
+			b->order[b->nord++] = (*so)[k];
 	b->nlines = 0;
 	for (size_t k = 0; k < b->nord; k++) {
 		size_t r = b->order[k];
@@ -504,8 +518,14 @@ static int getkey(struct br *b, bool *changed)
 		int ch = getch(), r;
 
 		if (!b->ops->tick || b->o->tick_ms <= 0) {
-			if (ch != ERR)
+			if (ch != ERR) {
+				b->nerr = 0;
 				return ch;
+			}
+			if (++b->nerr >= 100) {   /* a blocking read that keeps failing: no input left */
+				b->end = true;
+				return ERR;
+			}
 			continue;
 		}
 		if (ch != ERR && mono_ms() - b->last_tick < b->o->tick_ms)
@@ -526,9 +546,28 @@ static int getkey(struct br *b, bool *changed)
 	}
 }
 
+
 static bool same_name(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));
+}
+
+static void forget_open(struct br *b)
+{
+	for (size_t i = 0; i < b->nopen; i++) {
+		free((char *)b->open[i].sym);
+		free((char *)b->open[i].dso);
+		free((char *)b->open[i].comm);
+	}
+	free(b->open);
+	b->open = NULL;
+	b->nopen = 0;
+}
+
+static bool same_row(const struct tui_row *a, const struct tui_row *c)
+{
+	return same_name(a->sym, c->sym) && same_name(a->dso, c->dso) && same_name(a->comm, c->comm) &&
+	       a->tid == c->tid;
 }
 
 /* The selected row's names, taken before a callback may change the table
@@ -547,11 +586,28 @@ static void remember(struct br *b)
 	b->keep_tid = w ? w->tid : 0;
 	b->keep = w != NULL;
 	b->keep_pos = b->sel;
+	forget_open(b);
+	for (size_t i = 0; i < b->nrows_alloc && i < b->t->nr_rows; i++) {
+		const struct tui_row *o = &b->t->rows[i];
+
+		if (!b->expanded[i] || b->expand_all)
+			continue;
+		b->open = xrealloc(b->open, (b->nopen + 1) * sizeof(*b->open));
+		b->open[b->nopen++] = (struct tui_row){ .sym = o->sym ? xstrdup(o->sym) : NULL,
+							.dso = o->dso ? xstrdup(o->dso) : NULL,
+							.comm = o->comm ? xstrdup(o->comm) : NULL, .tid = o->tid };
+	}
 }
 
 static void reload(struct br *b)
 {
 	reset_rows(b);
+	for (size_t k = 0; k < b->nopen; k++)   /* unfolded rows stay unfolded */
+		for (size_t i = 0; i < b->t->nr_rows; i++)
+			if (b->t->rows[i].has_graph && same_row(&b->t->rows[i], &b->open[k])) {
+				b->expanded[i] = true;
+				break;
+			}
 	b->nlines = 0;
 	rebuild(b);
 	b->sel = b->keep_pos < b->nlines ? b->keep_pos : b->nlines ? b->nlines - 1 : 0;
@@ -973,12 +1029,15 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	free(b.graph);
 	free(b.expanded);
 	free(b.order);
+	free(b.sorted[0]);
+	free(b.sorted[1]);
 	free(b.lines);
 	free(b.ebuf);
 	free(b.wbuf);
 	free(b.keep_sym);
 	free(b.keep_dso);
 	free(b.keep_comm);
+	forget_open(&b);
 	return b.err;
 }
 
