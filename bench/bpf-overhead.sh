@@ -67,7 +67,12 @@ int main(int argc, char **argv) {
 	} else if (!strcmp(argv[1], "switch")) {
 		int p1[2], p2[2]; char b = 0;
 		if (pipe(p1) || pipe(p2)) return 1;
-		if (fork() == 0) { while (read(p1[0], &b, 1) == 1) write(p2[1], &b, 1); _exit(0); }
+		if (fork() == 0) {
+			close(p1[1]); close(p2[0]);
+			while (read(p1[0], &b, 1) == 1) write(p2[1], &b, 1);
+			_exit(0);
+		}
+		close(p1[0]); close(p2[1]);
 		for (long i = 0; i < n; i++) { write(p1[1], &b, 1); read(p2[0], &b, 1); }
 		close(p1[1]); wait(NULL);
 	}

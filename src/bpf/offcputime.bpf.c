@@ -31,8 +31,9 @@ struct start {
 	struct offcpu_key key;
 };
 
+/* LRU: a thread that exits while switched out never comes back for its entry */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u32);
 	__type(value, struct start);

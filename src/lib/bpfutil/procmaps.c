@@ -60,7 +60,8 @@ int procmaps_load(struct procmaps *pm, int pid)
 	for (size_t i = 0; i < pm->nr; i++)
 		pm->maps[i].path = pm->names + offs[i];
 	free(offs);
-	qsort(pm->maps, pm->nr, sizeof(*pm->maps), cmp_start);
+	if (pm->nr)   /* none (a zombie, a kernel thread): maps is NULL */
+		qsort(pm->maps, pm->nr, sizeof(*pm->maps), cmp_start);
 	return 0;
 }
 
