@@ -1,12 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/collapse.sh [BUILD] — perfkit collapse vs FlameGraph's
-# stackcollapse-perf.pl (and inferno-collapse-perf when installed) on a
-# ~200 MB `perf script` text made of the conformance inputs repeated;
-# `wc -l` on the same file is the floor.  Prints times and ratios.
+# stackcollapse-perf.pl (and inferno-collapse-perf when installed) on
+# `perf script` text, `wc -l` on the same file being the floor.  Prints wall
+# and CPU times (user + system: CPU time moves much less than wall time on a
+# shared machine), peak memory and the ratios, and the load.
+#   (default)        ~200 MB of text made of the conformance inputs repeated
+#   REAL=1           the text of a real profile (bench/real-inputs.sh: perf
+#                    script of perf record -g of parallel builds of perfkit)
+#   INPUT=FILE       that perf script text
 #   FLAMEGRAPH=dir   a FlameGraph checkout (else ../FlameGraph, /tmp/FlameGraph,
 #                    or PATH); the Perl peer is skipped with a note if absent.
-#   SIZE_MB=N        input size (default 200)
+#   SIZE_MB=N        synthetic input size (default 200)
+#   RUNS=N           best of N runs (default 3)
+# perfkit parses text on one worker thread per CPU it may use (plus the
+# reader); "per thread" divides its CPU time by the workers, the time each
+# would take on a core of its own.
 set -eu
 BUILD=${1:-build}
 cd "$(dirname "$0")/.."
@@ -17,6 +26,13 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
 [ -x "$PK" ] || { echo "build $PK first (make BUILD=$BUILD)" >&2; exit 1; }
+if [ -n "${INPUT:-}" ] || [ "${REAL:-0}" = 1 ]; then
+	if [ -z "${INPUT:-}" ]; then
+		eval "$(bash bench/real-inputs.sh "$BUILD" | tail -1)"
+		INPUT=$REAL_DIR/real.script
+	fi
+	ln -s "$(readlink -f "$INPUT")" "$W/in.txt"
+else
 [ -d "$C" ] || { echo "no conformance inputs at $C" >&2; exit 1; }
 
 # one round of every input, each closed by a blank line; every sample's
@@ -29,44 +45,53 @@ done | sed -E '/^[^[:space:]#]/s/ [^ ]+:[[:space:]]*$/ cpu-clock:/' >"$W/round.t
 round=$(stat -c %s "$W/round.txt")
 n=$(( (SIZE_MB * 1024 * 1024 + round - 1) / round ))
 for _ in $(seq "$n"); do cat "$W/round.txt"; done >"$W/in.txt"
-size=$(stat -c %s "$W/in.txt")
+fi
+size=$(stat -L -c %s "$W/in.txt")
 cat "$W/in.txt" >/dev/null   # warm the page cache
 
-t() {   # t OUT CMD... — best of 3 wall times (seconds) into $OUT
-	local out=$1 best= s e d; shift
-	for _ in 1 2 3; do
-		s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
-		d=$(echo "$e - $s" | bc -l)
-		if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
-		[ "$(echo "$d > 20" | bc -l)" = 1 ] && break   # slow peers: one run
+RUNS=${RUNS:-3}
+# t OUT CMD... — best of RUNS: wall seconds into OUT, CPU seconds (user +
+# system) into OUT_cpu, peak RSS (MB) into OUT_mb
+t() {
+	local out=$1 best= bcpu= bmb= u s e m; shift
+	for _ in $(seq "$RUNS"); do
+		/usr/bin/time -f '%U %S %e %M' -o "$W/tm" "$@" >/dev/null 2>&1 || true
+		read -r u s e m < <(tail -1 "$W/tm")
+		local c; c=$(echo "$u + $s" | bc -l)
+		if [ -z "$best" ] || [ "$(echo "$e < $best" | bc -l)" = 1 ]; then best=$e; fi
+		if [ -z "$bcpu" ] || [ "$(echo "$c < $bcpu" | bc -l)" = 1 ]; then bcpu=$c; fi
+		bmb=$m
+		[ "$(echo "$e > 20" | bc -l)" = 1 ] && break   # slow peers: one run
 	done
 	printf -v "$out" '%.3f' "$best"
+	printf -v "${out}_cpu" '%.3f' "$bcpu"
+	printf -v "${out}_mb" '%.1f' "$(echo "$bmb / 1024" | bc -l)"
 }
 mbps() { echo "scale=1; $size / 1048576 / $1" | bc -l; }
-# peak OUT CMD... — peak resident memory (MB, /usr/bin/time -f %M) of one run
-peak() {
-	local out=$1; shift
-	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f %M -o "$W/mem" "$@" >/dev/null 2>&1 || true
-		printf -v "$out" '%.1f' "$(echo "$(tail -1 "$W/mem") / 1024" | bc -l)"
-	else
-		printf -v "$out" '%s' '?'
-	fi
-}
+r() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) needed" >&2; exit 1; }
+NW=$(nproc)   # worker threads: one per usable CPU
 
 printf 'input: %s MB of perf script text (%s lines)\n' "$((size / 1048576))" "$(wc -l <"$W/in.txt")"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc --all) CPUs"
 t T_WC wc -l "$W/in.txt"
 t T_PK "$PK" collapse "$W/in.txt"
-pipe1() { cat "$W/in.txt" | "$PK" collapse; }   # a pipe is parsed on one thread
-t T_P1 pipe1
-peak M_WC wc -l "$W/in.txt"
-peak M_PK "$PK" collapse "$W/in.txt"
-peak M_P1 sh -c 'cat "$2" | "$1" collapse' sh "$PK" "$W/in.txt"   # largest process of the pipe
-printf '%-28s %8ss %8s MB/s  peak %s MB\n' "wc -l (floor)" "$T_WC" "$(mbps "$T_WC")" "$M_WC"
-printf '%-28s %8ss %8s MB/s  peak %s MB  (%.1fx the floor; %s CPUs)\n' "perfkit collapse FILE" "$T_PK" \
-	"$(mbps "$T_PK")" "$M_PK" "$(echo "$T_PK / $T_WC" | bc -l)" "$(nproc)"
-printf '%-28s %8ss %8s MB/s  peak %s MB  (%.1fx the floor)\n' "cat FILE | perfkit collapse" \
-	"$T_P1" "$(mbps "$T_P1")" "$M_P1" "$(echo "$T_P1 / $T_WC" | bc -l)"
+pipe_pk() { cat "$W/in.txt" | /usr/bin/time -f '%U %S %e %M' -o "$W/tmp1" "$PK" collapse >/dev/null 2>&1; }
+best_pc=; best_pe=
+for _ in $(seq "$RUNS"); do
+	s0=$(date +%s.%N); pipe_pk; e0=$(date +%s.%N)
+	read -r u s e m < <(tail -1 "$W/tmp1")
+	c=$(echo "$u + $s" | bc -l); e=$(echo "$e0 - $s0" | bc -l)
+	if [ -z "$best_pc" ] || [ "$(echo "$c < $best_pc" | bc -l)" = 1 ]; then best_pc=$c; fi
+	if [ -z "$best_pe" ] || [ "$(echo "$e < $best_pe" | bc -l)" = 1 ]; then best_pe=$e; fi
+	M_PP=$(echo "$m / 1024" | bc -l)
+done
+printf '%-30s %8s %8s %9s %9s\n' "" "wall s" "CPU s" "MB/s" "peak MB"
+printf '%-30s %8s %8s %9s %9.1f\n' "wc -l (floor)" "$T_WC" "$T_WC_cpu" "$(mbps "$T_WC")" "$T_WC_mb"
+printf '%-30s %8s %8s %9s %9.1f\n' "perfkit collapse FILE" "$T_PK" "$T_PK_cpu" "$(mbps "$T_PK")" "$T_PK_mb"
+printf '%-30s %8.3f %8.3f %9s %9.1f\n' "cat FILE | perfkit collapse" "$best_pe" "$best_pc" "$(mbps "$best_pe")" "$M_PP"
+echo "perfkit, CPU time against wc -l's: FILE $(r "$T_PK_cpu" "$T_WC_cpu")x in all, $(r "$(echo "$T_PK_cpu / $NW" | bc -l)" "$T_WC_cpu")x per worker thread ($NW) (aim: 2.5x); pipe $(r "$best_pc" "$T_WC_cpu")x in all, $(r "$(echo "$best_pc / $NW" | bc -l)" "$T_WC_cpu")x per worker thread (aim: 4x)"
+echo "perfkit, wall time against wc -l's: FILE $(r "$T_PK" "$T_WC")x, pipe $(r "$best_pe" "$T_WC")x (both move with the load)"
 
 FG=
 for d in "${FLAMEGRAPH:-}" ../FlameGraph /tmp/FlameGraph; do
@@ -74,11 +99,10 @@ for d in "${FLAMEGRAPH:-}" ../FlameGraph /tmp/FlameGraph; do
 done
 [ -z "$FG" ] && FG=$(command -v stackcollapse-perf.pl || true)
 if [ -n "$FG" ] && command -v perl >/dev/null; then
-	t T_PL perl "$FG" "$W/in.txt"
-	peak M_PL perl "$FG" "$W/in.txt"
-	printf '%-28s %8ss %8s MB/s  peak %s MB  perfkit is %.1fx faster (%.1fx on one thread)\n' \
-		"stackcollapse-perf.pl" "$T_PL" "$(mbps "$T_PL")" "$M_PL" "$(echo "$T_PL / $T_PK" | bc -l)" \
-		"$(echo "$T_PL / $T_P1" | bc -l)"
+	RUNS=1 t T_PL perl "$FG" "$W/in.txt"
+	printf '%-30s %8s %8s %9s %9.1f  perfkit: %sx faster (wall), %sx less CPU (file); %sx less CPU (pipe)\n' \
+		"stackcollapse-perf.pl" "$T_PL" "$T_PL_cpu" "$(mbps "$T_PL")" "$T_PL_mb" "$(r "$T_PL" "$T_PK")" \
+		"$(r "$T_PL_cpu" "$T_PK_cpu")" "$(r "$T_PL_cpu" "$best_pc")"
 	perl "$FG" "$W/in.txt" 2>/dev/null >"$W/pl.out"
 	"$PK" collapse "$W/in.txt" 2>/dev/null >"$W/pk.out"
 	if cmp -s "$W/pl.out" "$W/pk.out"; then echo "outputs: identical"; else echo "outputs: DIFFER (see the conformance README corrections)"; fi
@@ -87,8 +111,8 @@ else
 fi
 if command -v inferno-collapse-perf >/dev/null; then
 	t T_IN inferno-collapse-perf "$W/in.txt"
-	printf '%-28s %8ss %8s MB/s  perfkit is %.1fx faster\n' "inferno-collapse-perf" "$T_IN" \
-		"$(mbps "$T_IN")" "$(echo "$T_IN / $T_PK" | bc -l)"
+	printf '%-30s %8s %8s  perfkit is %sx faster\n' "inferno-collapse-perf" "$T_IN" "$T_IN_cpu" "$(r "$T_IN" "$T_PK")"
 else
 	echo "inferno-collapse-perf: skipped (not installed)"
 fi
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

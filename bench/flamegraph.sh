@@ -9,6 +9,8 @@
 #   bench/flamegraph.sh [BUILD] [DISTINCT] [RUNS]
 # SHUFFLE=1 shuffles the lines (a worst case for perfkit's natural merge
 # sort; collapsed files are normally sorted or made of sorted parts).
+# REAL=1 draws the folded stacks of a real profile instead (bench/real-inputs.sh:
+# a perf record -g of parallel builds of perfkit); INPUT=FILE draws FILE.
 # flamegraph.pl is looked for in $FLAMEGRAPH_DIR, then /tmp/FlameGraph and
 # /tmp/fg (a checkout of github.com/brendangregg/FlameGraph); without it
 # that peer is skipped with a message.
@@ -28,6 +30,15 @@ for d in "${FLAMEGRAPH_DIR:-}" /tmp/FlameGraph /tmp/fg; do
 	if [ -n "$d" ] && [ -f "$d/flamegraph.pl" ]; then FGPL=$d/flamegraph.pl; break; fi
 done
 
+if [ "${REAL:-0}" = 1 ] && [ -z "${INPUT:-}" ]; then
+	eval "$(bash bench/real-inputs.sh "$BUILD" | tail -1)"
+	INPUT=$REAL_DIR/real.folded
+fi
+if [ -n "${INPUT:-}" ]; then
+	cp "$INPUT" "$TMP/big.txt"
+	echo "input: $INPUT, $(wc -l <"$TMP/big.txt") lines, $(du -m "$TMP/big.txt" | cut -f1) MB"
+	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc --all) CPUs"
+else
 # Input: the single-count conformance profiles, each stack copied with a
 # numbered variant of its leaf and of one middle frame, until DISTINCT.
 cat "$IN"/vertx-sorted/*.txt "$IN"/colors-java/*.txt "$IN"/colors-js/*.txt \
@@ -59,6 +70,7 @@ fi
 lines=$(wc -l <"$TMP/big.txt")
 size=$(du -m "$TMP/big.txt" | cut -f1)
 echo "input: $lines distinct stacks, ${size} MB (from $base conformance stacks)$([ "${SHUFFLE:-0}" = 1 ] && echo ', shuffled')"
+fi
 
 # best wall time (seconds) of N runs of a command writing to $TMP/out.svg
 best_of() {

@@ -8,6 +8,7 @@
 # time on a shared machine), peak RSS includes the pages of the mapped input.
 # Prints the CPU and memory ratios against perf and the aims (issue 21).
 #   REPORT_DATA=FILE  use this recording instead of making one
+#   REAL=1            use bench/real-inputs.sh's recording (made once, kept)
 #   FREQ=HZ           recording frequency (default 30000)
 #   BUILDS=N          builds of the copy recorded (default 1; each is make -j2
 #                     then make clean)
@@ -27,6 +28,10 @@ command -v perf >/dev/null || { echo "perf not installed" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) not installed" >&2; exit 1; }
 
 DATA=${REPORT_DATA:-}
+if [ -z "$DATA" ] && [ "${REAL:-0}" = 1 ]; then   # the shared real-profile inputs
+	eval "$(bash bench/real-inputs.sh "$BUILD" | tail -1)"
+	DATA=$REAL_DIR/real.data
+fi
 if [ -z "$DATA" ]; then
 	DATA=$W/real.data
 	mkdir "$W/tree"

@@ -325,6 +325,15 @@ void sb_add_term(struct strbuf *sb, const char *s, size_t len)
 
 	sb_grow(sb, len);
 	for (size_t i = 0; i < len;) {
+		/* a run of printable ASCII (most names whole) in one copy */
+		size_t j = i;
+		while (j < len && p[j] >= 0x20 && p[j] < 0x7f)
+			j++;
+		if (j > i) {
+			sb_add(sb, p + i, j - i);
+			i = j;
+			continue;
+		}
 		size_t n = term_safe_len(p + i, len - i);
 		if (n) {
 			sb_add(sb, p + i, n);
@@ -333,8 +342,8 @@ void sb_add_term(struct strbuf *sb, const char *s, size_t len)
 		}
 		/* a C1 control is two bytes; escape both */
 		size_t k = p[i] == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 && p[i + 1] < 0xa0 ? 2 : 1;
-		for (size_t j = 0; j < k; j++) {
-			char e[4] = { '\\', 'x', hex[p[i + j] >> 4], hex[p[i + j] & 15] };
+		for (size_t q = 0; q < k; q++) {
+			char e[4] = { '\\', 'x', hex[p[i + q] >> 4], hex[p[i + q] & 15] };
 			sb_add(sb, e, 4);
 		}
 		i += k;

@@ -113,6 +113,8 @@ struct flame_input {
 	/* merge mode (flame_input_merge): see there */
 	bool merge;
 	bool perfdata;          /* the last file added began with "PERFILE2" */
+	bool unsorted;          /* a stack came before the one it follows: the
+				   table below is in use (sorted input needs none) */
 	uint32_t *slots;        /* open addressing: index + 1 into m, 0 empty */
 	size_t nslots;
 	struct flame_merged {

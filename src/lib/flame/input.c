@@ -127,11 +127,52 @@ static void parse_line(const char *s, size_t len, struct pline *pl)
 	 * largest delta over every line) */
 	pl->kind = plain && !pl->has2 ? 2 : 1;
 	pl->sl = sl;
-	if (plain)
-		pl->h = hm_hash(s, sl) ^ (pl->has2 ? 0x9e3779b97f4a7c15ULL : 0);
+	pl->h = 0;   /* hashed only once the input is found unsorted */
 }
 
-static void merge_line(struct flame_input *in, const struct pline *pl)
+static void table_place(struct flame_input *in, size_t idx)
+{
+	size_t k = in->m[idx].hash & (in->nslots - 1);
+
+	while (in->slots[k])
+		k = (k + 1) & (in->nslots - 1);
+	in->slots[k] = (uint32_t)(idx + 1);
+}
+
+/* A table for at least n entries at 50 % load, holding every entry. */
+static void table_grow(struct flame_input *in, size_t n)
+{
+	size_t ns = 1024;
+
+	while (ns < 2 * (n + 1))
+		ns *= 2;
+	free(in->slots);
+	in->slots = xcalloc(ns, sizeof(*in->slots));
+	in->nslots = ns;
+	for (size_t i = 0; i < in->nm; i++)
+		table_place(in, i);
+}
+
+static struct flame_merged *new_entry(struct flame_input *in, const char *s, size_t sl, uint64_t h,
+				      const struct pline *pl)
+{
+	if (in->nm == in->am) {
+		in->am = in->am ? in->am * 2 : 1024;
+		in->m = xrealloc(in->m, in->am * sizeof(*in->m));
+	}
+	struct flame_merged *m = &in->m[in->nm++];
+	/* room for " SUM" after the stack: finish writes it there */
+	m->text = pk_arena_alloc(&in->text, sl + 24);
+	memcpy(m->text, s, sl);
+	m->stacklen = (uint32_t)sl;
+	m->hash = h;
+	m->has2 = pl->has2;
+	m->c1 = pl->u1;
+	m->c2 = pl->u2;
+	return m;
+}
+
+static void merge_line(struct flame_input *in, struct pline *pl)
 {
 	size_t at = in->nlines++, sl = pl->sl;
 	const char *s = pl->s;
@@ -150,49 +191,46 @@ static void merge_line(struct flame_input *in, const struct pline *pl)
 		push_line(in, pk_arena_memdup0(&in->text, s, pl->len), pl->len, at);
 		return;
 	}
-	/* find the stack (with has2) in the table of merged stacks */
-	if ((in->nm + 1) * 2 > in->nslots) {
-		size_t ns = in->nslots ? in->nslots * 2 : 1024;
-		uint32_t *old = in->slots;
-		size_t on = in->nslots;
-		in->slots = xcalloc(ns, sizeof(*in->slots));
-		in->nslots = ns;
-		for (size_t i = 0; i < on; i++) {
-			if (!old[i])
-				continue;
-			size_t k = in->m[old[i] - 1].hash & (ns - 1);
-			while (in->slots[k])
-				k = (k + 1) & (ns - 1);
-			in->slots[k] = old[i];
+	/* sorted input (a collapse's output): a stack equal to the last one
+	 * is summed into it, a greater one is new, with no hashing; at the
+	 * first stack out of order every stack so far goes into the table */
+	if (!in->unsorted && in->nm) {
+		struct flame_merged *last = &in->m[in->nm - 1];
+		size_t ml = last->stacklen < sl ? last->stacklen : sl;
+		int c = memcmp(s, last->text, ml);
+		if (!c && last->stacklen == sl) {
+			last->c1 += pl->u1;
+			last->c2 += pl->u2;
+			return;
 		}
-		free(old);
+		if (c < 0 || (!c && sl < last->stacklen)) {
+			in->unsorted = true;
+			for (size_t i = 0; i < in->nm; i++)
+				in->m[i].hash = hm_hash(in->m[i].text, in->m[i].stacklen);
+			table_grow(in, in->nm);
+		} else {
+			new_entry(in, s, sl, h, pl);
+			return;
+		}
 	}
+	if (!in->unsorted) {
+		new_entry(in, s, sl, h, pl);
+		return;
+	}
+	/* find the stack in the table of merged stacks */
+	if ((in->nm + 1) * 2 > in->nslots)
+		table_grow(in, in->nm + 1);
 	size_t k = h & (in->nslots - 1);
-	struct flame_merged *m = NULL;
 	for (; in->slots[k]; k = (k + 1) & (in->nslots - 1)) {
 		struct flame_merged *x = &in->m[in->slots[k] - 1];
-		if (x->hash == h && x->stacklen == sl && x->has2 == pl->has2 && !memcmp(x->text, s, sl)) {
-			m = x;
-			break;
+		if (x->hash == h && x->stacklen == sl && !memcmp(x->text, s, sl)) {
+			x->c1 += pl->u1;
+			x->c2 += pl->u2;
+			return;
 		}
 	}
-	if (!m) {
-		if (in->nm == in->am) {
-			in->am = in->am ? in->am * 2 : 1024;
-			in->m = xrealloc(in->m, in->am * sizeof(*in->m));
-		}
-		m = &in->m[in->nm++];
-		in->slots[k] = (uint32_t)in->nm;
-		/* room for " SUM SUM2" after the stack: finish writes it there */
-		m->text = pk_arena_alloc(&in->text, sl + 44);
-		memcpy(m->text, s, sl);
-		m->stacklen = (uint32_t)sl;
-		m->hash = h;
-		m->has2 = pl->has2;
-		m->c1 = m->c2 = 0;
-	}
-	m->c1 += pl->u1;
-	m->c2 += pl->u2;
+	new_entry(in, s, sl, h, pl);
+	in->slots[k] = (uint32_t)in->nm;
 }
 
 /* Lines in batches: all parsed and hashed first, their table slots, then
@@ -216,12 +254,14 @@ static void merge_text(struct flame_input *in, const char *buf, size_t len)
 			if (l && p[l - 1] == '\r')
 				l--;
 			parse_line(p, l, &b[nb]);
-			if (b[nb].kind == 2 && in->nslots)
+			if (b[nb].kind == 2 && in->unsorted) {
+				b[nb].h = hm_hash(p, b[nb].sl);
 				__builtin_prefetch(&in->slots[b[nb].h & (in->nslots - 1)]);
+			}
 			nb++;
 			p = nl ? nl + 1 : end;
 		}
-		for (size_t i = 0; i < nb && in->nslots; i++) {
+		for (size_t i = 0; i < nb && in->unsorted; i++) {
 			if (b[i].kind != 2)
 				continue;
 			uint32_t x = in->slots[b[i].h & (in->nslots - 1)];

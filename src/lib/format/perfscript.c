@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
 #include <zlib.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -385,14 +384,7 @@ static struct fc_rec *fc_insert(struct fcache *t, const char *key, size_t len, u
 	if ((t->nr + 1) * 2 > t->mask + 1 || !t->mask) {
 		size_t ns = t->mask ? (t->mask + 1) * 2 : 1024, on = t->mask ? t->mask + 1 : 0;
 		struct fc_slot *old = t->slots;
-		t->slots = NULL;
-		if (ns * sizeof(*t->slots) >= (2u << 20) &&
-		    !posix_memalign((void **)&t->slots, 2u << 20, ns * sizeof(*t->slots))) {
-			madvise(t->slots, ns * sizeof(*t->slots), MADV_HUGEPAGE);
-			memset(t->slots, 0, ns * sizeof(*t->slots));
-		} else {
-			t->slots = xcalloc(ns, sizeof(*t->slots));
-		}
+		t->slots = xcalloc(ns, sizeof(*t->slots));
 		t->mask = ns - 1;
 		for (size_t i = 0; i < on; i++)
 			if (old[i].rec)
