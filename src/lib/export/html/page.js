@@ -387,7 +387,7 @@
 		t.append(tb);
 		return t;
 	}
-	function annotation(g) {
+	function annotation(g, all) {
 		const a = D.annot[String(g)], box = el("div", { id: "pk-annot" });
 		if (!a) {
 			box.append(el("p", { class: "pk-none" }, "No annotation: only the hottest functions (Self at least 0.5 %) of a perf.data " +
@@ -408,7 +408,12 @@
 		box.append(el("h3", null, "Instructions (" + a.file + ")"));
 		const it = el("table", { id: "pk-asm", class: "pk-code" }), ib = el("tbody");
 		it.append(ib);
-		for (const ins of a.insns) {
+		// a long function: the first 500 instructions, a button for the rest
+		const ASM_MAX = 500;
+		const rest = a.insns.length > ASM_MAX ? el("button", { id: "pk-asm-all", type: "button" },
+			"Show all " + a.insns.length + " instructions") : null;
+		if (rest) rest.addEventListener("click", () => { box.replaceWith(annotation(g, true)); });
+		for (const ins of all ? a.insns : a.insns.slice(0, ASM_MAX)) {
 			const [addr, v, text, file, line] = ins;
 			const r = el("tr", { class: v ? "pk-hot" : "" });
 			r.append(el("td", { class: "pk-num" }, v ? pct(v, a.self) : ""),
@@ -418,6 +423,7 @@
 			ib.append(r);
 		}
 		box.append(it);
+		if (rest && !all) box.append(rest);
 		return box;
 	}
 	function select(g) {
