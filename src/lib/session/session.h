@@ -163,7 +163,8 @@ struct pd_file *session_pd_file(struct session *s);
  * later round may precede stay queued for the next feed.  The thread
  * table, maps and symbol cache live on across feeds, so a long-lived
  * caller (top) loads each DSO's symbols once.  session_stats counts
- * across feeds.  Returns 0, fn's value, or -errno. */
+ * across feeds.  For sessions made by session_open_attrs (a file's own
+ * data is not replaced).  Returns 0, fn's value, or -errno. */
 int session_feed(struct session *s, const void *data, size_t len, bool final, session_sample_fn fn,
 		 void *arg);
 
