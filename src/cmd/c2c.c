@@ -23,6 +23,7 @@
 #include "cmd/cmds.h"
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/path.h"
 #include "base/strbuf.h"
 #include "memprof/memprof.h"
@@ -389,13 +390,13 @@ static int c2c_report(int argc, char **argv)
 			all = 1;
 		} else if (!strncmp(a, "--min-transfers=", 16) || !strcmp(a, "--min-transfers")) {
 			const char *v = a[15] == '=' ? a + 16 : (++i < argc ? argv[i] : NULL);
-			char *end;
 
-			if (!v || !*v || *v == '-')
+			if (!v)
 				return usage("--min-transfers: expected a count");
-			min_tr = strtoull(v, &end, 10);
-			if (*end)
-				return usage("--min-transfers: expected a count");
+			if (pk_parse_u64("--min-transfers", v, 0, UINT64_MAX, &min_tr) < 0) {
+				fprintf(stderr, "perfkit c2c: %s\n", pk_errmsg());
+				return 2;
+			}
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			help();
 			return 0;

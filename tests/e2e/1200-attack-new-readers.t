@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Hostile input for the readers and options added with c2c/mem and
+# diff-folded's several-profile mode: one clear line and exit 1/2, the
+# range of an option named, no control byte of a file reaching the terminal.
+. "$(dirname "$0")/lib.sh"
+
+# one_line 'description' WANT-RC WANT-REGEX cmd... — stdout+stderr together
+one_line() {
+	local d=$1 rc=$2 re=$3; shift 3
+	"$@" >"$T/o" 2>&1
+	local got=$?
+	if [ "$got" = "$rc" ] && [ "$(wc -l <"$T/o")" = 1 ] && grep -Eq "$re" "$T/o"; then ok "$d: $(cat "$T/o")"
+	else not_ok "$d (exit $got, want $rc)"; sed 's/^/# /' "$T/o" | head -5; fi
+}
+
+# a c2c file holding raw escape sequences in its names (not \xHH-escaped)
+printf 'perfkit-memprof 1\nmode c2c\nline-size 64\nthread 0 100\nthread 1 101\n' >"$T/esc.c2c"
+printf 'code 0 0x10 5 f\033]0;PWN\007oo\tfile.c\tdso\n' >>"$T/esc.c2c"
+printf 'object 0 global -1 na\033[31mme\tdso\nline 0x1000 0 500\n' >>"$T/esc.c2c"
+printf 'lt 0 10 10 5 0xff 0xff\nlt 1 10 10 5 0xff00 0xff00\nls 0 0 0 8 10 10\nls 0 1 8 8 10 10\nend 1 0\n' >>"$T/esc.c2c"
+"$PERFKIT" c2c report -i "$T/esc.c2c" >"$T/out" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q 'na\\x1b\[31mme' "$T/out" && ! grep -q $'\033' "$T/out" && ! grep -q $'\007' "$T/out"
+then ok "c2c report: raw ESC/BEL in a file's names printed as \\xHH"
+else not_ok "c2c report: raw control bytes reach the terminal (exit $rc)"; cat -v "$T/out" | sed 's/^/# /' | head -5; fi
+
+# a 150-byte file claiming ids near 2^24: refused at once, not sized by the claim
+printf 'perfkit-memprof 1\nmode c2c\nline-size 64\ncode 16777215 0x10 5 f\tf\td\nstack 16777214 0\nend 0 0\n' >"$T/big.c2c"
+( ulimit -v 400000; exec "$PERFKIT" c2c report -i "$T/big.c2c" ) >"$T/o" 2>&1
+rc=$?
+if [ $rc = 1 ] && [ "$(wc -l <"$T/o")" = 1 ] && grep -q 'big.c2c:4: expected a code with an id below 4' "$T/o"
+then ok "c2c report: a definition id beyond the file refused: $(cat "$T/o")"
+else not_ok "c2c report: huge definition id (exit $rc)"; sed 's/^/# /' "$T/o" | head -3; fi
+
+# option values: range named, never clamped
+one_line "c2c --min-transfers overflow" 2 "^perfkit c2c: --min-transfers expects an integer ≥ 0, got '99999999999999999999'$" \
+	"$PERFKIT" c2c report --min-transfers=99999999999999999999 -i "$T/esc.c2c"
+one_line "c2c --min-transfers negative" 2 "^perfkit c2c: --min-transfers expects an integer ≥ 0, got '-1'$" \
+	"$PERFKIT" c2c report --min-transfers -1 -i "$T/esc.c2c"
+
+# diff-folded's help is fputs'd: no printf '%%' left in it
+"$PERFKIT" diff-folded -h >"$T/h" 2>&1
+if grep -q '%%' "$T/h"; then not_ok "diff-folded -h prints a doubled %%"; grep '%%' "$T/h" | sed 's/^/# /'
+else ok "diff-folded -h: no doubled %"; fi
+
+done_testing
