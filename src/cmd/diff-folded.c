@@ -228,6 +228,14 @@ static int multi(int argc, char **argv, int sep, const struct fdiff_opts *fo, co
 			ret = 1;
 			goto out;
 		}
+		/* an empty run would count as "everything gone" (NEW) or make
+		 * every value 0 % of nothing (OLD): refuse it */
+		if (!(d.prof[d.nprof - 1].total > 0)) {
+			fprintf(stderr, "perfkit diff-folded: %s: no samples (expected 'STACK COUNT' lines "
+				"with counts above 0; one profile per run)\n", argv[i]);
+			ret = 1;
+			goto out;
+		}
 	}
 	fdiff_compute(&d);
 	fdiff_text(&d, isatty(1), SIZE_MAX, &out);

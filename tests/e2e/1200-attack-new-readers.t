@@ -44,4 +44,13 @@ one_line "c2c --min-transfers negative" 2 "^perfkit c2c: --min-transfers expects
 if grep -q '%%' "$T/h"; then not_ok "diff-folded -h prints a doubled %%"; grep '%%' "$T/h" | sed 's/^/# /'
 else ok "diff-folded -h: no doubled %"; fi
 
+# diff-folded with several profiles a side: an empty or all-zero profile
+# is refused, not read as "every function 0 %" or "everything gone"
+printf 'a;b 10\nc;d 5\n' >"$T/a.folded"; printf 'a;b 12\n' >"$T/b.folded"
+printf 'a;b 0\n' >"$T/z.folded"; : >"$T/e.folded"
+one_line "diff-folded: an all-zero OLD profile" 1 "^perfkit diff-folded: $T/z.folded: no samples" \
+	"$PERFKIT" diff-folded "$T/z.folded" "$T/z.folded" -- "$T/b.folded" "$T/b.folded"
+one_line "diff-folded: an empty NEW profile" 1 "^perfkit diff-folded: $T/e.folded: no samples" \
+	"$PERFKIT" diff-folded "$T/a.folded" "$T/b.folded" -- "$T/b.folded" "$T/e.folded"
+
 done_testing
