@@ -53,4 +53,16 @@ one_line "diff-folded: an all-zero OLD profile" 1 "^perfkit diff-folded: $T/z.fo
 one_line "diff-folded: an empty NEW profile" 1 "^perfkit diff-folded: $T/e.folded: no samples" \
 	"$PERFKIT" diff-folded "$T/a.folded" "$T/b.folded" -- "$T/b.folded" "$T/e.folded"
 
+# bench --profile-event: a bad event is refused before any run (it failed
+# every profiled run, reported as "command 'true' failed ... exit code 2")
+one_line "bench --profile-event unknown" 2 "^perfkit bench: --profile-event: unknown event 'bogus'$" \
+	"$PERFKIT" bench -N -w 0 -r 2 --profile="$T/prof" --profile-event bogus true true
+expect "bench --profile-event unknown: no profile directory made" test ! -e "$T/prof"
+one_line "bench --profile-event empty" 2 "^perfkit bench: --profile-event expects an event name, got ''$" \
+	"$PERFKIT" bench -N -w 0 -r 2 --profile="$T/prof" --profile-event '' true true
+# record -e '' named no event and recorded the default one
+one_line "record -e ''" 2 "^perfkit record: -e expects an event name, got ''$" \
+	"$PERFKIT" record -e '' -o "$T/x.data" -- true
+expect "record -e '': no file written" test ! -e "$T/x.data"
+
 done_testing
