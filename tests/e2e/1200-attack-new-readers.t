@@ -65,4 +65,18 @@ one_line "record -e ''" 2 "^perfkit record: -e expects an event name, got ''$" \
 	"$PERFKIT" record -e '' -o "$T/x.data" -- true
 expect "record -e '': no file written" test ! -e "$T/x.data"
 
+# a full disk on stdout: exit 1 and one line (not the command's line and
+# then the dispatcher's "error writing output" too)
+printf 'a;b 1000\nc;d 500\n' >"$T/big.folded"
+full_one_line() {
+	local d=$1; shift
+	"$@" >/dev/full 2>"$T/err"
+	local rc=$?
+	if [ $rc = 1 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q 'No space left' "$T/err"; then ok "$d > /dev/full: $(cat "$T/err")"
+	else not_ok "$d > /dev/full (exit $rc)"; sed 's/^/# /' "$T/err" | head -3; fi
+}
+full_one_line "diff-folded OLD -- NEW" "$PERFKIT" diff-folded "$T/a.folded" "$T/b.folded" -- "$T/b.folded" "$T/a.folded"
+full_one_line "flamegraph" "$PERFKIT" flamegraph "$T/big.folded"
+full_one_line "c2c report" "$PERFKIT" c2c report -i "$T/esc.c2c"
+
 done_testing
