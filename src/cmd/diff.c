@@ -462,11 +462,13 @@ read:
 		}
 	}
 	for (size_t i = 0; i < d.nr_ev && multi; i++) {
-		if (d.ev[i].seen[0])
+		/* an event only one side recorded is no comparison: every
+		 * symbol would read "new" or "gone" */
+		if (d.ev[i].seen[0] && d.ev[i].seen[1])
 			print_event_multi(&d.ev[i], na, d.nfiles - na, share, min_effect, json ? &js : NULL);
 		else
-			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in the OLD files\n",
-				d.ev[i].name);
+			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in the %s files\n",
+				d.ev[i].name, d.ev[i].seen[0] ? "NEW" : "OLD");
 	}
 	for (size_t i = 0; i < d.nr_ev && !multi; i++) {
 		if (d.ev[i].seen[0])

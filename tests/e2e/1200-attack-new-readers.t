@@ -79,4 +79,19 @@ full_one_line "diff-folded OLD -- NEW" "$PERFKIT" diff-folded "$T/a.folded" "$T/
 full_one_line "flamegraph" "$PERFKIT" flamegraph "$T/big.folded"
 full_one_line "c2c report" "$PERFKIT" c2c report -i "$T/esc.c2c"
 
+# perfkit diff OLD… -- NEW… where the sides recorded different events: the
+# event only OLD has was shown with every symbol "gone"
+if can_perf_event; then
+	spin='i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'
+	"$PERFKIT" record -e cpu-clock -F 999 -o "$T/c.data" -- sh -c "$spin" >/dev/null 2>&1
+	"$PERFKIT" record -e task-clock -F 999 -o "$T/t.data" -- sh -c "$spin" >/dev/null 2>&1
+	"$PERFKIT" diff "$T/c.data" "$T/c.data" -- "$T/t.data" "$T/t.data" >"$T/o" 2>"$T/e"
+	if grep -q "event 'cpu-clock' has no samples in the NEW files" "$T/e" && ! grep -q gone "$T/o" &&
+	   grep -q "event 'task-clock' has no samples in the OLD files" "$T/e"
+	then ok "diff: an event one side lacks is named, not listed as all gone"
+	else not_ok "diff: events on one side only"; sed 's/^/# /' "$T/e" "$T/o" | head -8; fi
+else
+	skip "no perf events here"
+fi
+
 done_testing
