@@ -94,4 +94,11 @@ else
 	skip "no perf events here"
 fi
 
+# mem report --sort with every key and one repeated: the repeat counts once
+# (it was refused as "unknown key 'mem'")
+printf 'perfkit-memprof 1\nmode mem\nline-size 64\ncode 0 0x10 5 f\tf.c\td\nobject 0 global -1 g\td\n' >"$T/m.mem"
+printf 'acc 0 0 load 10 1 2 3 4 1 2 3 4\nend 0 1\n' >>"$T/m.mem"
+"$PERFKIT" mem report -i "$T/m.mem" --sort mem,sym,dso,symbol_daddr,dso_daddr,mem >"$T/o" 2>&1
+expect "mem report --sort with a key repeated after all five" test $? = 0
+
 done_testing
