@@ -223,6 +223,13 @@ static int multi(int argc, char **argv, int sep, const struct fdiff_opts *fo, co
 	for (int i = 0; i < argc; i++) {
 		if (i == sep)
 			continue;
+		if (argv[i][0] == '-' && argv[i][1] && access(argv[i], F_OK)) {
+			/* getopt stops at '--': "A -- B -o x.svg" names a file '-o' */
+			fprintf(stderr, "perfkit diff-folded: option '%s' after the profiles: give options "
+				"before OLD1 OLD2 … -- NEW1 NEW2 …\n", argv[i]);
+			ret = 2;
+			goto out;
+		}
 		if (fdiff_add_file(&d, i > sep, argv[i]) < 0) {
 			fprintf(stderr, "perfkit diff-folded: %s\n", pk_errmsg());
 			ret = 1;

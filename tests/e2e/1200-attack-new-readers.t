@@ -101,4 +101,8 @@ printf 'acc 0 0 load 10 1 2 3 4 1 2 3 4\nend 0 1\n' >>"$T/m.mem"
 "$PERFKIT" mem report -i "$T/m.mem" --sort mem,sym,dso,symbol_daddr,dso_daddr,mem >"$T/o" 2>&1
 expect "mem report --sort with a key repeated after all five" test $? = 0
 
+# an option after the profiles ("A -- B -o x.svg") was read as a file
+one_line "diff-folded: -o after '--'" 2 "^perfkit diff-folded: option '-o' after the profiles: give options before" \
+	"$PERFKIT" diff-folded "$T/a.folded" "$T/b.folded" -- "$T/b.folded" "$T/a.folded" -o "$T/d.svg"
+
 done_testing
