@@ -413,8 +413,16 @@ int cmd_diff(int argc, char **argv)
 		for (int i = optind; i < argc; i++)
 			fv[d.nfiles++] = argv[i];
 		na = d.nfiles;
-		for (int i = argc + 1; i < full_argc; i++)
+		for (int i = argc + 1; i < full_argc; i++) {
+			if (argv[i][0] == '-' && argv[i][1] && access(argv[i], F_OK)) {
+				/* options end at '--': "A -- B --json x" names a file */
+				fprintf(stderr, "perfkit diff: option '%s' after '--': give options before "
+					"OLD1 OLD2 … -- NEW1 NEW2 …\n", argv[i]);
+				free(fv);
+				return 2;
+			}
 			fv[d.nfiles++] = argv[i];
+		}
 		if (!na || d.nfiles == na) {
 			fprintf(stderr, "perfkit diff: expected OLD files before '--' and NEW ones after it\n");
 			usage(stderr);

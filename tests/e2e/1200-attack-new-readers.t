@@ -105,4 +105,7 @@ expect "mem report --sort with a key repeated after all five" test $? = 0
 one_line "diff-folded: -o after '--'" 2 "^perfkit diff-folded: option '-o' after the profiles: give options before" \
 	"$PERFKIT" diff-folded "$T/a.folded" "$T/b.folded" -- "$T/b.folded" "$T/a.folded" -o "$T/d.svg"
 
+one_line "diff: --json after '--'" 2 "^perfkit diff: option '--json' after '--': give options before" \
+	"$PERFKIT" diff "$T/x1.data" -- "$T/x2.data" --json "$T/d.json"
+
 done_testing
