@@ -108,4 +108,13 @@ one_line "diff-folded: -o after '--'" 2 "^perfkit diff-folded: option '-o' after
 one_line "diff: --json after '--'" 2 "^perfkit diff: option '--json' after '--': give options before" \
 	"$PERFKIT" diff "$T/x1.data" -- "$T/x2.data" --json "$T/d.json"
 
+# a cut perf.data given to collapse on stdin (a regular file): the message
+# names <stdin>, as report and script do, not /proc/self/fd/0
+printf 'PERFILE2\x68\0\0\0\0\0\0\0' >"$T/cut.data"
+head -c 100 /dev/zero >>"$T/cut.data"
+"$PERFKIT" collapse <"$T/cut.data" >/dev/null 2>"$T/e"
+rc=$?
+if [ $rc = 1 ] && [ "$(wc -l <"$T/e")" = 1 ] && grep -q '^perfkit collapse: <stdin>: ' "$T/e"; then ok "collapse < cut perf.data: $(cat "$T/e")"
+else not_ok "collapse < cut perf.data (exit $rc)"; sed 's/^/# /' "$T/e" | head -3; fi
+
 done_testing
