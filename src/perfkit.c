@@ -124,9 +124,11 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "perfkit %s", commands[i].name);
 		argv[1] = name;
 		int rc = commands[i].fn(argc - 1, argv + 1);
-		/* A full disk or a closed pipe must not pass for success. */
+		/* A full disk or a closed pipe must not pass for success.  A
+		 * command that failed has said why already (often this very
+		 * write error): one line, not two. */
 		if (fflush(stdout) || ferror(stdout)) {
-			if (errno != EPIPE)
+			if (errno != EPIPE && !rc)
 				fprintf(stderr, "perfkit %s: error writing output: %s\n",
 					commands[i].name, strerror(errno));
 			return rc ? rc : 1;

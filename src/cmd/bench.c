@@ -93,6 +93,7 @@
 #include "cgfile/cgfile.h"
 #include "counter/counter.h"
 #include "counter/metrics.h"
+#include "event/event.h"
 #include "flame/fdiff.h"
 #include "format/collapse.h"
 #include "stats/compare.h"
@@ -2298,6 +2299,27 @@ int cmd_bench(int argc, char **argv)
 	if (nres < 2)
 		o.sequential = true;
 	o.rss_floor = rss_floor();
+	if (!rc && o.profile_dir && o.metric != M_INS) {
+		/* checked here: a bad event would fail every profiled run, and
+		 * record's exit code would read as the command's own failure */
+		struct perf_event_attr ea;
+		char *evs = xstrdup(o.profile_event), *save = NULL;
+		const char *tok = strtok_r(evs, ",", &save);
+
+		if (!tok) {
+			err = pk_error(EINVAL, "--profile-event expects an event name, got '%s'", o.profile_event);
+			rc = 2;
+		}
+		for (; tok && !rc; tok = strtok_r(NULL, ",", &save))
+			if (ev_parse(tok, &ea) < 0) {
+				char why[256];
+
+				snprintf(why, sizeof(why), "%s", pk_errmsg());
+				err = pk_error(EINVAL, "--profile-event: %s", why);
+				rc = 2;
+			}
+		free(evs);
+	}
 	if (!rc && o.profile_dir) {
 		char self[4096];
 		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);

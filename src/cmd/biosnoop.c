@@ -139,7 +139,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*e))
 		return 0;
 	snprintf(ecomm, sizeof(ecomm), "%.*s", BIOSNOOP_TASK_COMM_LEN, e->comm);
-	str_term_escape_buf(ecomm, sizeof(ecomm));
+	str_term_escape_buf(ecomm, 15);   /* the COMM column: never cut in an escape */
 	snprintf(rwbs, sizeof(rwbs), "%.8s", e->rwbs);
 	printf("%-11.6f %-14.14s %-7u %-7s %-4s %-10llu %-7u ",
 	       e->ts_ns >= o->start_ns ? (double)(e->ts_ns - o->start_ns) / 1e9 : 0.0, ecomm, e->pid,

@@ -55,8 +55,8 @@ static const char usage_text[] =
 	"\n"
 	"With several profiles per side (one run each), which functions changed beyond\n"
 	"the run-to-run noise: Welch's t-test per function on its inclusive cost across\n"
-	"the profiles, Benjamini-Hochberg false-discovery rate 5 %% over the functions.\n"
-	"  --share           compare shares of each profile's total (default: cost as %% of\n"
+	"the profiles, Benjamini-Hochberg false-discovery rate 5 % over the functions.\n"
+	"  --share           compare shares of each profile's total (default: cost as % of\n"
 	"                    OLD's mean total, so a slower function does not shrink the rest)\n"
 	"  --min-effect PTS  smallest change called significant, in points (0.5)\n"
 	"  -o FILE.svg       differential flame graph: significant functions red (grew) or\n"
@@ -224,8 +224,23 @@ static int multi(int argc, char **argv, int sep, const struct fdiff_opts *fo, co
 	for (int i = 0; i < argc; i++) {
 		if (i == sep)
 			continue;
+		if (argv[i][0] == '-' && argv[i][1] && access(argv[i], F_OK)) {
+			/* getopt stops at '--': "A -- B -o x.svg" names a file '-o' */
+			fprintf(stderr, "perfkit diff-folded: option '%s' after the profiles: give options "
+				"before OLD1 OLD2 … -- NEW1 NEW2 …\n", argv[i]);
+			ret = 2;
+			goto out;
+		}
 		if (fdiff_add_file(&d, i > sep, argv[i]) < 0) {
 			fprintf(stderr, "perfkit diff-folded: %s\n", pk_errmsg());
+			ret = 1;
+			goto out;
+		}
+		/* an empty run would count as "everything gone" (NEW) or make
+		 * every value 0 % of nothing (OLD): refuse it */
+		if (!(d.prof[d.nprof - 1].total > 0)) {
+			fprintf(stderr, "perfkit diff-folded: %s: no samples (expected 'STACK COUNT' lines "
+				"with counts above 0; one profile per run)\n", argv[i]);
 			ret = 1;
 			goto out;
 		}

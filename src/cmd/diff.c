@@ -411,8 +411,16 @@ int cmd_diff(int argc, char **argv)
 		for (int i = optind; i < argc; i++)
 			fv[d.nfiles++] = argv[i];
 		na = d.nfiles;
-		for (int i = argc + 1; i < full_argc; i++)
+		for (int i = argc + 1; i < full_argc; i++) {
+			if (argv[i][0] == '-' && argv[i][1] && access(argv[i], F_OK)) {
+				/* options end at '--': "A -- B --json x" names a file */
+				fprintf(stderr, "perfkit diff: option '%s' after '--': give options before "
+					"OLD1 OLD2 … -- NEW1 NEW2 …\n", argv[i]);
+				free(fv);
+				return 2;
+			}
 			fv[d.nfiles++] = argv[i];
+		}
 		if (!na || d.nfiles == na) {
 			fprintf(stderr, "perfkit diff: expected OLD files before '--' and NEW ones after it\n");
 			usage(stderr);
@@ -460,11 +468,13 @@ read:
 		}
 	}
 	for (size_t i = 0; i < d.nr_ev && multi; i++) {
-		if (d.ev[i].seen[0])
+		/* an event only one side recorded is no comparison: every
+		 * symbol would read "new" or "gone" */
+		if (d.ev[i].seen[0] && d.ev[i].seen[1])
 			print_event_multi(&d.ev[i], na, d.nfiles - na, share, min_effect, json ? &js : NULL);
 		else
-			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in the OLD files\n",
-				d.ev[i].name);
+			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in the %s files\n",
+				d.ev[i].name, d.ev[i].seen[0] ? "NEW" : "OLD");
 	}
 	for (size_t i = 0; i < d.nr_ev && !multi; i++) {
 		if (d.ev[i].seen[0])

@@ -371,7 +371,7 @@ static int mem_report(int argc, char **argv)
 		for (k = 0; k < NKEY; k++)
 			if (strlen(key_name[k]) == l && !strncmp(p, key_name[k], l))
 				break;
-		if (k == NKEY || nkeys == NKEY) {
+		if (k == NKEY) {   /* (a key given twice counts once: at most NKEY) */
 			fprintf(stderr, "perfkit mem report: --sort: unknown key '%.*s' (expected mem, sym, "
 				"dso, symbol_daddr, dso_daddr)\n", (int)l, p);
 			return 2;

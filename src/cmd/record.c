@@ -112,6 +112,11 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 			break;
 		case 'e': {
 			char *s = optarg, *save = NULL;
+			if (!optarg[strspn(optarg, ",")]) {
+				/* strtok_r finds no event: it was the default one */
+				fprintf(stderr, "perfkit record: -e expects an event name, got '%s'\n", optarg);
+				return 2;
+			}
 			for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 				if (r->o.nr_events == RECORDER_MAX_EVENTS) {
 					fprintf(stderr, "perfkit record: at most %d events\n", RECORDER_MAX_EVENTS);

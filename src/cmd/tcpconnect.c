@@ -138,7 +138,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	snprintf(ecomm, sizeof(ecomm), "%.*s", TCPCONN_TASK_COMM_LEN, e->comm);
-	str_term_escape_buf(ecomm, sizeof(ecomm));
+	str_term_escape_buf(ecomm, 13);   /* the COMM column: never cut in an escape */
 	if (o->time) {
 		char buf[16];
 		time_t t = time(NULL);

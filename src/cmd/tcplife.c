@@ -82,7 +82,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	comm[TCPLIFE_TASK_COMM_LEN] = '\0';
 	char ecomm[4 * TCPLIFE_TASK_COMM_LEN + 1];   /* escaped: one line an event */
 	snprintf(ecomm, sizeof(ecomm), "%s", comm);
-	str_term_escape_buf(ecomm, sizeof(ecomm));
+	str_term_escape_buf(ecomm, 13);   /* the COMM column: never cut in an escape */
 	if (o->time) {
 		char buf[16];
 		time_t t = time(NULL);

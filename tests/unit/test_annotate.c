@@ -20,6 +20,7 @@
 
 #include "annotate/annotate.h"
 #include "base/error.h"
+#include "session/session.h"
 #include "cgfile/cgfile.h"
 #include "symbol/symbol.h"
 
@@ -278,10 +279,41 @@ static void test_kcore(void **state)
 	unlink(path);
 }
 
+/* the builder keeps its own copy of the filter: top passed a block-scope
+ * one that was gone while samples were still fed (ASan stack-use-after-scope) */
+static void test_builder_filter_copy(void **state)
+{
+	struct ann_filter f = { NULL, "keep" };
+	struct pk_frame fr = { 0 };
+	struct pk_sample s = { 0 };
+	struct ann_profile **v = NULL;
+	size_t nr = 0;
+
+	(void)state;
+	struct ann_builder *b = ann_builder_new(&f);
+	f.comm = "other";           /* the caller's filter changes or goes */
+	fr.ip = 0x401000;
+	fr.sym = "fn";
+	fr.dso = "/nonexistent/x";
+	s.event = "cpu-clock";
+	s.comm = "keep";
+	s.period = 1;
+	s.nr_frames = 1;
+	s.frames = &fr;
+	ann_builder_add(b, &s);
+	assert_int_equal(ann_builder_finish(b, NULL, &v, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_int_equal(v[0]->total_hits, 1);
+	assert_int_equal(v[0]->nr_funcs, 1);   /* passed the filter it was built with */
+	ann_profile_free(v[0]);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_builder_filter_copy),
 		cmocka_unit_test(test_plt),
 		cmocka_unit_test(test_sim),
 		cmocka_unit_test(test_kcore),

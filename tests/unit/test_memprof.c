@@ -103,6 +103,38 @@ static void test_read_bad(void **state)
 	expect_error("perfkit-memprof 1\nmode c2c\nline-size 64\nstack 99999999 0\n", ":4: expected stack");
 }
 
+/* a hostile file: raw control bytes in names come back \xHH-escaped (they
+ * would drive the terminal c2c/mem report print to), and a definition id far
+ * beyond the file's size is refused before memory is sized by it */
+static void test_read_hostile(void **state)
+{
+	static const char raw[] =
+		"perfkit-memprof 1\n"
+		"mode c2c\n"
+		"line-size 64\n"
+		"object 0 global -1 na\033[31mme\x7f\\x1b\tds\ro\n"
+		"code 0 0x10 1 f\033]0;x\007\tfile\\x\tdso\n"
+		"end 0 0\n";
+	struct memprof mp;
+	char *p = write_tmp(raw, sizeof(raw) - 1);
+
+	(void)state;
+	assert_int_equal(memprof_read(&mp, p), 0);
+	assert_string_equal(mp.obj[0].name, "na\\x1b[31mme\\x7f\\x1b");
+	assert_string_equal(mp.obj[0].dso, "ds\\x0do");
+	assert_string_equal(mp.code[0].fn, "f\\x1b]0;x\\x07");
+	assert_string_equal(mp.code[0].file, "file\\x");
+	memprof_release(&mp);
+	unlink(p);
+	free(p);
+	expect_error("perfkit-memprof 1\nmode c2c\nline-size 64\ncode 16777215 0x1 1 f\tf\td\n",
+		     ":4: expected a code with an id below 4");
+	expect_error("perfkit-memprof 1\nmode c2c\nline-size 64\nobject 9 global -1 x\ty\n",
+		     ":4: expected an object with an id below 4");
+	expect_error("perfkit-memprof 1\nmode c2c\nline-size 64\nstack 4 0\n",
+		     ":4: expected a stack with an id below 4");
+}
+
 static void test_classify(void **state)
 {
 	struct mp_lthr t[2] = { { 0, 100, 100, 0, 0xff, 0xff }, { 1, 100, 100, 0, 0xff00, 0xff00 } };
@@ -131,6 +163,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_good),
 		cmocka_unit_test(test_read_bad),
+		cmocka_unit_test(test_read_hostile),
 		cmocka_unit_test(test_classify),
 	};
 

@@ -155,7 +155,8 @@ static struct pbuild *pbuild_new(const struct ann_filter *f, const char *event)
 
 /* One builder per event, in order of first sample. */
 struct ann_builder {
-	const struct ann_filter *filt;
+	const struct ann_filter *filt;  /* &filt_copy, or NULL */
+	struct ann_filter filt_copy;    /* the caller's may be gone (a block-scope one) */
 	struct pbuild **b;
 	size_t n;
 	struct pbuild *last;
@@ -290,7 +291,10 @@ struct ann_builder *ann_builder_new(const struct ann_filter *f)
 {
 	struct ann_builder *m = xcalloc(1, sizeof(*m));
 
-	m->filt = f;
+	if (f) {
+		m->filt_copy = *f;
+		m->filt = &m->filt_copy;
+	}
 	return m;
 }
 

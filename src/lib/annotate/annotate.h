@@ -95,7 +95,9 @@ int ann_profiles_build(struct session *s, const struct ann_filter *f, struct ann
 		       size_t *nr);
 /* The same, fed by a caller's own pass over the samples (report --html):
  * a builder, each sample of a session opened with demangling off, then the
- * profiles in pf's event order (the builder is freed). */
+ * profiles in pf's event order (the builder is freed).  The builder keeps a
+ * copy of *f (f may be NULL or go out of scope); the strings it points to
+ * must live until ann_builder_finish. */
 struct ann_builder;
 struct pd_file;
 struct pk_sample;

@@ -454,7 +454,7 @@ static int collapse_after_magic(int fd, bool is_stdin, const char *path_or_dash,
 		if (!is_stdin) {
 			ret = collapse_perfdata(path_or_dash, c, o);
 		} else if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) == 0) {
-			ret = collapse_perfdata("/proc/self/fd/0", c, o);
+			ret = collapse_perfdata("-", c, o);   /* pd_open names it <stdin> */
 		} else {
 			/* perf.data on a pipe (a file, or perf's pipe mode): read
 			 * from the stream */

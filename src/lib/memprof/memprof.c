@@ -66,19 +66,31 @@ static int at_end(struct rd *r, const char *what)
 	return *r->p ? bad(r, what) : 0;
 }
 
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
 /* \xHH-escaped text up to a tab or the end; advances past the tab */
 static char *field(struct rd *r)
 {
-	char *s = xmalloc(strlen(r->p) + 1), *o = s;
+	char *s = xmalloc(4 * strlen(r->p) + 1), *o = s;
 
 	while (*r->p && *r->p != '\t') {
-		unsigned v;
+		unsigned char c = (unsigned char)*r->p;
+		int hi = c == '\\' && r->p[1] == 'x' ? hexval(r->p[2]) : -1;
+		int lo = hi >= 0 ? hexval(r->p[3]) : -1;
+		unsigned v = lo >= 0 ? (unsigned)(hi * 16 + lo) : 0;
 
-		/* a control byte stays written \xHH: names reach terminals */
-		if (r->p[0] == '\\' && r->p[1] == 'x' && sscanf(r->p + 2, "%2x", &v) == 1 &&
-		    v >= 0x20 && v != 0x7f) {
+		/* a control byte stays written \xHH: names reach terminals
+		 * (and one the file holds raw is written so too) */
+		if (lo >= 0 && v >= 0x20 && v != 0x7f) {
 			*o++ = (char)v;
 			r->p += 4;
+		} else if (c < 0x20 || c == 0x7f) {
+			o += snprintf(o, 5, "\\x%02x", c);
+			r->p++;
 		} else {
 			*o++ = *r->p++;
 		}
@@ -87,6 +99,18 @@ static char *field(struct rd *r)
 		r->p++;
 	*o = 0;
 	return s;
+}
+
+/* The writer numbers stacks, objects and codes densely from 0, one
+ * definition a line, so the id of a definition is below the line number;
+ * a larger one would make memory follow the file's claims, not its size. */
+static int defined_id(struct rd *r, int id, const char *what)
+{
+	if ((unsigned long)id >= r->lno)
+		return pk_error(EINVAL, "%s:%lu: expected %s with an id below %lu (ids are numbered "
+				"from 0, one definition a line), got %d", r->path, r->lno, what,
+				r->lno, id);
+	return 0;
 }
 
 /* grow *arr of elements of size sz to hold index i; zero the new part */
@@ -256,6 +280,8 @@ static int parse_line(struct rd *r, struct memprof *mp, const char *key, size_t 
 
 		if (id(r, &sid, 0, w) < 0 || u64(r, &n, w) < 0 || n > 256)
 			return bad(r, w);
+		if (defined_id(r, sid, "a stack") < 0)
+			return -EINVAL;
 		grow(&mp->stack, &mp->nstack, (size_t)sid, sizeof(*mp->stack));
 		struct mp_stack *s = &mp->stack[sid];
 
@@ -290,6 +316,8 @@ static int parse_line(struct rd *r, struct memprof *mp, const char *key, size_t 
 		if (k < 0 || id(r, &sid, 1, w) < 0 || *r->p != ' ' || (k == MP_HEAP) != (sid >= 0))
 			return bad(r, w);
 		r->p++;
+		if (defined_id(r, oid, "an object") < 0)
+			return -EINVAL;
 		grow(&mp->obj, &mp->nobj, (size_t)oid, sizeof(*mp->obj));
 		struct mp_object *o = &mp->obj[oid];
 
@@ -309,6 +337,8 @@ static int parse_line(struct rd *r, struct memprof *mp, const char *key, size_t 
 		    ln > UINT32_MAX || *r->p != ' ')
 			return bad(r, w);
 		r->p++;
+		if (defined_id(r, cid, "a code") < 0)
+			return -EINVAL;
 		grow(&mp->code, &mp->ncode, (size_t)cid, sizeof(*mp->code));
 		struct mp_code *c = &mp->code[cid];
 

@@ -13,9 +13,12 @@
  * defined" for a dangling reference; -ENOENT/-EACCES… when it cannot be
  * opened.  Ids (code, object, stack) are indices into the arrays below;
  * every reference is checked, so a caller may index without checks.  Ids
- * above 2^24 are refused.  Names come back unescaped, except control
- * bytes (tab, newline, ESC, …), which stay written \xHH, so that a hostile
- * symbol or file name printed as it is cannot drive a terminal.  memprof_release() frees (safe on a zeroed one).
+ * above 2^24 are refused, and so is a definition (code, object, stack)
+ * whose id is not below its line number (the writer numbers them densely
+ * from 0), so memory follows the file's size, not its claims.  Names come
+ * back unescaped, except control bytes (tab, newline, ESC, …), which stay
+ * written \xHH — or are written so when the file holds them raw — so that
+ * a hostile symbol or file name printed as it is cannot drive a terminal.  memprof_release() frees (safe on a zeroed one).
  *
  * Classification of a line from its threads' byte masks (bytes touched
  * in the epochs shared with another thread, pk_mem.c) and its sites

@@ -134,7 +134,7 @@ int memprof_record(const char *mode, const char *const opts[], const char *out,
 		const char *slash = strrchr(vr.tool, '/'), *dash = slash ? strchr(slash, '-') : NULL;
 		struct stat st;
 
-		if (slash && dash && dash > slash && !strncmp(dash - 7, "pkcache", 7)) {
+		if (slash && dash && dash - slash >= 8 && !strncmp(dash - 7, "pkcache", 7)) {
 			wrap = xstrfmt("%.*s/pkmemwrap%s.so", (int)(slash - vr.tool), vr.tool, dash);
 			if (stat(wrap, &st) != 0) {
 				free(wrap);
