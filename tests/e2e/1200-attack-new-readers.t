@@ -37,7 +37,7 @@ else not_ok "c2c report: huge definition id (exit $rc)"; sed 's/^/# /' "$T/o" | 
 # option values: range named, never clamped
 one_line "c2c --min-transfers overflow" 2 "^perfkit c2c report: --min-transfers expects an integer ≥ 0, got '99999999999999999999'$" \
 	"$PERFKIT" c2c report --min-transfers=99999999999999999999 -i "$T/esc.c2c"
-one_line "c2c --min-transfers negative" 2 "^perfkit c2c: --min-transfers expects an integer ≥ 0, got '-1'$" \
+one_line "c2c --min-transfers negative" 2 "^perfkit c2c report: --min-transfers expects an integer ≥ 0, got '-1'$" \
 	"$PERFKIT" c2c report --min-transfers -1 -i "$T/esc.c2c"
 
 # diff-folded's help is fputs'd: no printf '%%' left in it
