@@ -7,7 +7,7 @@
 # read.  Printed: the VmRSS series, its first and last values and peak, the
 # files written, and the profiler's CPU time (user + sys from
 # /proc/PID/stat) as % of one CPU and as CPU seconds per core-hour (per CPU
-# sampled).  The same exec loop runs under bpftrace's profile:hz:19 with
+# sampled).  Unless NO_BT=1, the same exec loop runs under bpftrace's profile:hz:19 with
 # stack aggregation for the same time, in the same run, for its CPU.
 # Needs root.  Usage: bench/profile-continuous.sh [BUILD] [SECS]
 set -euo pipefail
@@ -53,7 +53,7 @@ files=$(grep -o '[0-9]* files written' "$TMP/err" || echo '? files written')
 
 # bpftrace, same loop, same time
 bt_cpu=skipped
-if command -v bpftrace >/dev/null 2>&1; then
+if [ "${NO_BT:-0}" != 1 ] && command -v bpftrace >/dev/null 2>&1; then
 	start_loop
 	bpftrace -e 'profile:hz:19 { @[ustack, kstack, pid, comm] = count(); }' >"$TMP/bt" 2>&1 &
 	TRACER=$!

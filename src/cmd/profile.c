@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <linux/perf_event.h>
 #include <linux/types.h>
 #include <poll.h>
@@ -307,6 +308,23 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 	return 0;
 }
 
+/* --continuous: past this resident size after an interval's file, the
+ * symbol tables are dropped too (and reloaded as processes are seen). */
+#define CONT_RSS_BUDGET (64ull << 20)
+
+static unsigned long long rss_bytes(void)
+{
+	unsigned long long size = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "re");
+
+	if (f) {
+		if (fscanf(f, "%llu %llu", &size, &resident) != 2)
+			resident = 0;
+		fclose(f);
+	}
+	return resident * (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
 static int64_t unix_ns(void)
 {
 	struct timespec ts;
@@ -351,12 +369,16 @@ static int run_continuous(struct profile_bpf *skel, const struct profile_opts *o
 		if (err)
 			goto out;
 		/* the snapshots go after each interval (memory stays bounded),
-		 * the symbols every 10 minutes (ustack.h); every process is announced
+		 * the symbols every 10 minutes or once the process holds more
+		 * than CONT_RSS_BUDGET (ustack.h); every process is announced
 		 * again, so the live ones get new snapshots */
 		renew += o->interval;
-		ustack_forget_processes(*cache, renew >= 600);   /* symbols too every 10 min */
-		if (renew >= 600)
+		bool drop = renew >= 600 || rss_bytes() > CONT_RSS_BUDGET;
+		ustack_forget_processes(*cache, drop);   /* symbols too: every 10 min, or past the budget */
+		if (drop) {
 			renew = 0;
+			malloc_trim(0);   /* give the freed symbol tables back */
+		}
 		clear_map(seen_fd, sizeof(__u32));
 	}
 	fprintf(stderr, "perfkit profile: %llu files written to %s (%zu kept)\n", cs.nr_written,
