@@ -38,12 +38,16 @@
 #include "base/error.h"
 #include "base/path.h"
 #include "base/strbuf.h"
+#include "cachesim/cachesim.h"
+#include "cachesim/hostcache.h"
 #include "memprof/memprof.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -87,13 +91,70 @@ static void help(void)
 
 /* ---- record ---- */
 
+/* The simulated D1/L2/LL the modern model of perfkit cache takes (the same
+ * hostcache_read_host(): PERFKIT_SYSFS_CPU or sysfs) for each level the
+ * user did not pin: "--D1=S,A,L" etc. appended to opts (buf holds them).
+ * 0, or -EINVAL (message set) when PERFKIT_SYSFS_CPU describes nothing. */
+static const char *const mem_lv[3] = { "D1", "L2", "LL" };
+
+static int host_geometry(const char **opts, int *n, const int *pinned, char buf[3][96],
+			 struct host_caches *hc, int *have_host)
+{
+	int hr = hostcache_read_host(hc);
+
+	*have_host = hr == 0;
+	if (hr == -EINVAL)
+		return hr;
+	if (hr < 0)
+		return 0;
+	const struct cache_geom *h[3] = { &hc->D1, &hc->L2, &hc->LL };
+	for (int k = 0; k < 3; k++)
+		if (!pinned[k] && h[k]->size && !pk_cache_check(h[k]->size, h[k]->assoc, h[k]->line)) {
+			snprintf(buf[k], sizeof(buf[k]), "--%s=%llu,%llu,%llu", mem_lv[k],
+				 (unsigned long long)h[k]->size, (unsigned long long)h[k]->assoc,
+				 (unsigned long long)h[k]->line);
+			opts[(*n)++] = buf[k];
+		}
+	return 0;
+}
+
+/* perfkit cache's warning: an unpinned level simulated other than the host
+ * describes it (the file's "desc LL cache: S B, L B, A-way associative"). */
+static void warn_geometry(const char *file, const int *pinned, const struct host_caches *hc)
+{
+	const struct cache_geom *h[3] = { &hc->D1, &hc->L2, &hc->LL };
+	struct memprof mp;
+
+	if (memprof_read(&mp, file) < 0)
+		return;
+	for (size_t i = 0; i < mp.ndesc; i++)
+		for (int k = 0; k < 3; k++) {
+			unsigned long long s, l, a;
+			const char *d = mp.desc[i];
+
+			if (pinned[k] || !h[k]->size || strncmp(d, mem_lv[k], 2) || strncmp(d + 2, " cache: ", 8) ||
+			    sscanf(d + 10, "%llu B, %llu B, %llu-way", &s, &l, &a) != 3)
+				continue;
+			if (s == h[k]->size && a == h[k]->assoc && l == h[k]->line)
+				continue;
+			fprintf(stderr, "perfkit mem: warning: simulated %s cache: %s, not the host's %llu B, %llu B, %llu-way (%s); pin it with --%s=%llu,%llu,%llu\n",
+				mem_lv[k], d + 10, (unsigned long long)h[k]->size, (unsigned long long)h[k]->line,
+				(unsigned long long)h[k]->assoc, hostcache_sysfs_cpu(), mem_lv[k],
+				(unsigned long long)h[k]->size, (unsigned long long)h[k]->assoc,
+				(unsigned long long)h[k]->line);
+		}
+	memprof_release(&mp);
+}
+
 static int mem_record(int argc, char **argv)
 {
 	static const char *const pass[] = { "--I1=", "--D1=", "--L2=", "--LL=", "--tlb=", "--stlb=",
 					    "--prefetch=", "--l1-prefetch=", NULL };
 	const char *out = "perfkit.mem";
-	const char **opts = xcalloc((size_t)argc + 1, sizeof(char *));
-	int i, n = 0, status = 0, rc;
+	const char **opts = xcalloc((size_t)argc + 4, sizeof(char *));
+	int i, n = 0, status = 0, rc, pinned[3] = { 0, 0, 0 }, have_host = 0;
+	char gbuf[3][96];
+	struct host_caches hc;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -109,6 +170,8 @@ static int mem_record(int argc, char **argv)
 			;
 		if (pass[k]) {
 			opts[n++] = a;
+			if (k >= 1 && k <= 3)
+				pinned[k - 1] = 1;
 		} else if (!strcmp(a, "-o")) {
 			if (++i >= argc) {
 				free(opts);
@@ -146,12 +209,21 @@ static int mem_record(int argc, char **argv)
 		return 126;
 	}
 	free(prog);
+	/* the default geometry: perfkit cache --model=modern's (hostcache.h) */
+	if (host_geometry(opts, &n, pinned, gbuf, &hc, &have_host) < 0) {
+		fprintf(stderr, "perfkit mem: %s\n", pk_errmsg());
+		free(opts);
+		return 1;
+	}
 	rc = memprof_record("mem", opts, out, argv + i, &status);
 	free(opts);
 	if (rc < 0) {
 		fprintf(stderr, "perfkit mem: %s\n", pk_errmsg());
 		return 1;
 	}
+	struct stat st;
+	if (have_host && stat(out, &st) == 0 && S_ISREG(st.st_mode))	/* not a FIFO, /dev/stdout */
+		warn_geometry(out, pinned, &hc);
 	fprintf(stderr, "perfkit mem: wrote %s (perfkit mem report -i %s)\n", out, out);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
