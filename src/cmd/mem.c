@@ -9,7 +9,8 @@
  *
  * record runs CMD under perfkit's Valgrind tool in mem mode (src/vgtool/
  * pk_mem.c) with the modern cache model (src/lib/cachesim/cachesim.h; the
- * geometry is this host's unless pinned) and writes FILE (default
+ * geometry, unless pinned, the one perfkit cache --model=modern takes:
+ * hostcache_read_host(), i.e. sysfs or PERFKIT_SYSFS_CPU) and writes FILE (default
  * perfkit.mem).  Every access is counted (no sampling): the level that
  * served it (L1, L2, LL or memory) and whether the L1 dTLB missed, per
  * instruction and data object (a global symbol, a heap block's allocation
@@ -23,7 +24,12 @@
  * (make_list): 61.0 % of LL misses".  --folded prints instead one line per
  * (data object, allocation stack, accessing function) weighted by the
  * misses at that level (default ll: accesses served by memory), for
- * `perfkit flamegraph`.
+ * `perfkit flamegraph`: root frame the object's class ([heap] + allocation
+ * stack, [global] + object file + symbol, [stack], [unknown] + the object
+ * file holding the address or [anon]: no symbol, block or stack covers it),
+ * last frame the accessing function; a frame without a symbol (Valgrind's
+ * "???") is "[OBJECT-FILE]" or "[unknown]", as perfkit collapse names it.
+ * Identical stacks are summed, lines sorted.
  *
  * The threads of a program share one simulated hierarchy, run one at a time
  * (no coherence: that is perfkit c2c's question).  Exec'd programs are not
@@ -329,8 +335,40 @@ static void add_frame(struct strbuf *sb, const char *name)
 		sb_add(sb, *p == ';' ? ":" : p, 1);
 }
 
+/* A function frame as perfkit collapse names it (stackcollapse-perf): the
+ * symbol; Valgrind's "???" (no symbol) as "[DSO]" (the object's last path
+ * component), or "[unknown]" when the object is not known either. */
+static void add_fn_frame(struct strbuf *sb, const struct mp_code *c)
+{
+	if (strcmp(c->fn, "???") && c->fn[0]) {
+		add_frame(sb, c->fn);
+	} else if (c->dso && c->dso[0] && strcmp(c->dso, "???")) {
+		char *f = xstrfmt("[%s]", base(c->dso));
+
+		add_frame(sb, f);
+		free(f);
+	} else {
+		add_frame(sb, "[unknown]");
+	}
+}
+
+struct fline {
+	char *stack;
+	uint64_t w;
+};
+
+static int cmp_fline(const void *a, const void *b)
+{
+	return strcmp(((const struct fline *)a)->stack, ((const struct fline *)b)->stack);
+}
+
+/* One line per distinct stack (the accesses of several instructions of one
+ * function, or of several threads' stacks, summed), sorted by stack. */
 static void folded(const struct memprof *mp, int from)
 {
+	struct fline *fl = xcalloc(mp->nacc + 1, sizeof(*fl));
+	size_t nfl = 0;
+
 	for (size_t i = 0; i < mp->nacc; i++) {
 		const struct mp_acc *a = &mp->acc[i];
 		const struct mp_object *o = &mp->obj[a->obj];
@@ -370,7 +408,7 @@ static void folded(const struct memprof *mp, int from)
 					add_frame(&sb, f);
 					free(f);
 				} else {
-					add_frame(&sb, c->fn);
+					add_fn_frame(&sb, c);
 				}
 			}
 			break;
@@ -388,14 +426,27 @@ static void folded(const struct memprof *mp, int from)
 			add_frame(&sb, base(o->dso));
 			break;
 		}
-		add_frame(&sb, mp->code[a->code].fn);
+		add_fn_frame(&sb, &mp->code[a->code]);
 		/* folded frames cannot hold ';' or a newline */
 		for (char *p = sb.buf; *p; p++)
 			if (*p == '\n' || *p == '\r')
 				*p = ' ';
-		printf("%s %" PRIu64 "\n", sb.buf, w);
+		fl[nfl].stack = xstrdup(sb.buf);
+		fl[nfl++].w = w;
 		sb_release(&sb);
 	}
+	qsort(fl, nfl, sizeof(*fl), cmp_fline);
+	for (size_t i = 0; i < nfl;) {
+		size_t j = i + 1;
+		uint64_t w = fl[i].w;
+
+		for (; j < nfl && !strcmp(fl[j].stack, fl[i].stack); j++)
+			w += fl[j].w;
+		printf("%s %" PRIu64 "\n", fl[i].stack, w);
+		for (; i < j; i++)
+			free(fl[i].stack);
+	}
+	free(fl);
 }
 
 static int mem_report(int argc, char **argv)
