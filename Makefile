@@ -41,7 +41,7 @@ WL_BIN   := $(WL_SRC:tests/workloads/%.c=$(BUILD)/tests/workloads/%)
 # Example and workload programs: optimised, with frame pointers and debug info.
 PROG_CFLAGS := -std=c17 -O2 -g -fno-omit-frame-pointer -Wall -Wextra -D_GNU_SOURCE
 
-.PHONY: all tests check check-build unit e2e demo deps clean bench
+.PHONY: all tests check check-build unit e2e demo deps deps-build clean bench
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/perfkit $(EX_BIN)
@@ -74,6 +74,10 @@ $(BUILD)/tests/workloads/%: tests/workloads/%.c
 deps:
 	@scripts/install-deps
 
+# Only the Debian packages the build and the demo need (no npm, no test tools).
+deps-build:
+	@scripts/install-deps --build
+
 # Unit tests (cmocka) then end-to-end tests (TAP, run by prove).
 unit: tests
 	@fail=0; for t in $(UNIT_BIN); do $$t || fail=1; done; exit $$fail
@@ -87,7 +91,7 @@ e2e: tests
 check: deps
 	@BUILD=$(BUILD) NO_SAN=$(NO_SAN) scripts/check
 
-demo: deps
+demo: deps-build
 	@$(MAKE) --no-print-directory all >/dev/null
 	@scripts/demo $(BUILD)
 

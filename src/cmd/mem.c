@@ -9,7 +9,8 @@
  *
  * record runs CMD under perfkit's Valgrind tool in mem mode (src/vgtool/
  * pk_mem.c) with the modern cache model (src/lib/cachesim/cachesim.h; the
- * geometry is this host's unless pinned) and writes FILE (default
+ * geometry, unless pinned, the one perfkit cache --model=modern takes:
+ * hostcache_read_host(), i.e. sysfs or PERFKIT_SYSFS_CPU) and writes FILE (default
  * perfkit.mem).  Every access is counted (no sampling): the level that
  * served it (L1, L2, LL or memory) and whether the L1 dTLB missed, per
  * instruction and data object (a global symbol, a heap block's allocation
@@ -23,7 +24,12 @@
  * (make_list): 61.0 % of LL misses".  --folded prints instead one line per
  * (data object, allocation stack, accessing function) weighted by the
  * misses at that level (default ll: accesses served by memory), for
- * `perfkit flamegraph`.
+ * `perfkit flamegraph`: root frame the object's class ([heap] + allocation
+ * stack, [global] + object file + symbol, [stack], [unknown] + the object
+ * file holding the address or [anon]: no symbol, block or stack covers it),
+ * last frame the accessing function; a frame without a symbol (Valgrind's
+ * "???") is "[OBJECT-FILE]" or "[unknown]", as perfkit collapse names it.
+ * Identical stacks are summed, lines sorted.
  *
  * The threads of a program share one simulated hierarchy, run one at a time
  * (no coherence: that is perfkit c2c's question).  Exec'd programs are not
@@ -38,12 +44,16 @@
 #include "base/error.h"
 #include "base/path.h"
 #include "base/strbuf.h"
+#include "cachesim/cachesim.h"
+#include "cachesim/hostcache.h"
 #include "memprof/memprof.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -87,13 +97,70 @@ static void help(void)
 
 /* ---- record ---- */
 
+/* The simulated D1/L2/LL the modern model of perfkit cache takes (the same
+ * hostcache_read_host(): PERFKIT_SYSFS_CPU or sysfs) for each level the
+ * user did not pin: "--D1=S,A,L" etc. appended to opts (buf holds them).
+ * 0, or -EINVAL (message set) when PERFKIT_SYSFS_CPU describes nothing. */
+static const char *const mem_lv[3] = { "D1", "L2", "LL" };
+
+static int host_geometry(const char **opts, int *n, const int *pinned, char buf[3][96],
+			 struct host_caches *hc, int *have_host)
+{
+	int hr = hostcache_read_host(hc);
+
+	*have_host = hr == 0;
+	if (hr == -EINVAL)
+		return hr;
+	if (hr < 0)
+		return 0;
+	const struct cache_geom *h[3] = { &hc->D1, &hc->L2, &hc->LL };
+	for (int k = 0; k < 3; k++)
+		if (!pinned[k] && h[k]->size && !pk_cache_check(h[k]->size, h[k]->assoc, h[k]->line)) {
+			snprintf(buf[k], sizeof(buf[k]), "--%s=%llu,%llu,%llu", mem_lv[k],
+				 (unsigned long long)h[k]->size, (unsigned long long)h[k]->assoc,
+				 (unsigned long long)h[k]->line);
+			opts[(*n)++] = buf[k];
+		}
+	return 0;
+}
+
+/* perfkit cache's warning: an unpinned level simulated other than the host
+ * describes it (the file's "desc LL cache: S B, L B, A-way associative"). */
+static void warn_geometry(const char *file, const int *pinned, const struct host_caches *hc)
+{
+	const struct cache_geom *h[3] = { &hc->D1, &hc->L2, &hc->LL };
+	struct memprof mp;
+
+	if (memprof_read(&mp, file) < 0)
+		return;
+	for (size_t i = 0; i < mp.ndesc; i++)
+		for (int k = 0; k < 3; k++) {
+			unsigned long long s, l, a;
+			const char *d = mp.desc[i];
+
+			if (pinned[k] || !h[k]->size || strncmp(d, mem_lv[k], 2) || strncmp(d + 2, " cache: ", 8) ||
+			    sscanf(d + 10, "%llu B, %llu B, %llu-way", &s, &l, &a) != 3)
+				continue;
+			if (s == h[k]->size && a == h[k]->assoc && l == h[k]->line)
+				continue;
+			fprintf(stderr, "perfkit mem: warning: simulated %s cache: %s, not the host's %llu B, %llu B, %llu-way (%s); pin it with --%s=%llu,%llu,%llu\n",
+				mem_lv[k], d + 10, (unsigned long long)h[k]->size, (unsigned long long)h[k]->line,
+				(unsigned long long)h[k]->assoc, hostcache_sysfs_cpu(), mem_lv[k],
+				(unsigned long long)h[k]->size, (unsigned long long)h[k]->assoc,
+				(unsigned long long)h[k]->line);
+		}
+	memprof_release(&mp);
+}
+
 static int mem_record(int argc, char **argv)
 {
 	static const char *const pass[] = { "--I1=", "--D1=", "--L2=", "--LL=", "--tlb=", "--stlb=",
 					    "--prefetch=", "--l1-prefetch=", NULL };
 	const char *out = "perfkit.mem";
-	const char **opts = xcalloc((size_t)argc + 1, sizeof(char *));
-	int i, n = 0, status = 0, rc;
+	const char **opts = xcalloc((size_t)argc + 4, sizeof(char *));
+	int i, n = 0, status = 0, rc, pinned[3] = { 0, 0, 0 }, have_host = 0;
+	char gbuf[3][96];
+	struct host_caches hc;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -109,6 +176,8 @@ static int mem_record(int argc, char **argv)
 			;
 		if (pass[k]) {
 			opts[n++] = a;
+			if (k >= 1 && k <= 3)
+				pinned[k - 1] = 1;
 		} else if (!strcmp(a, "-o")) {
 			if (++i >= argc) {
 				free(opts);
@@ -146,12 +215,21 @@ static int mem_record(int argc, char **argv)
 		return 126;
 	}
 	free(prog);
+	/* the default geometry: perfkit cache --model=modern's (hostcache.h) */
+	if (host_geometry(opts, &n, pinned, gbuf, &hc, &have_host) < 0) {
+		fprintf(stderr, "perfkit mem: %s\n", pk_errmsg());
+		free(opts);
+		return 1;
+	}
 	rc = memprof_record("mem", opts, out, argv + i, &status);
 	free(opts);
 	if (rc < 0) {
 		fprintf(stderr, "perfkit mem: %s\n", pk_errmsg());
 		return 1;
 	}
+	struct stat st;
+	if (have_host && stat(out, &st) == 0 && S_ISREG(st.st_mode))	/* not a FIFO, /dev/stdout */
+		warn_geometry(out, pinned, &hc);
 	fprintf(stderr, "perfkit mem: wrote %s (perfkit mem report -i %s)\n", out, out);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
@@ -257,8 +335,40 @@ static void add_frame(struct strbuf *sb, const char *name)
 		sb_add(sb, *p == ';' ? ":" : p, 1);
 }
 
+/* A function frame as perfkit collapse names it (stackcollapse-perf): the
+ * symbol; Valgrind's "???" (no symbol) as "[DSO]" (the object's last path
+ * component), or "[unknown]" when the object is not known either. */
+static void add_fn_frame(struct strbuf *sb, const struct mp_code *c)
+{
+	if (strcmp(c->fn, "???") && c->fn[0]) {
+		add_frame(sb, c->fn);
+	} else if (c->dso && c->dso[0] && strcmp(c->dso, "???")) {
+		char *f = xstrfmt("[%s]", base(c->dso));
+
+		add_frame(sb, f);
+		free(f);
+	} else {
+		add_frame(sb, "[unknown]");
+	}
+}
+
+struct fline {
+	char *stack;
+	uint64_t w;
+};
+
+static int cmp_fline(const void *a, const void *b)
+{
+	return strcmp(((const struct fline *)a)->stack, ((const struct fline *)b)->stack);
+}
+
+/* One line per distinct stack (the accesses of several instructions of one
+ * function, or of several threads' stacks, summed), sorted by stack. */
 static void folded(const struct memprof *mp, int from)
 {
+	struct fline *fl = xcalloc(mp->nacc + 1, sizeof(*fl));
+	size_t nfl = 0;
+
 	for (size_t i = 0; i < mp->nacc; i++) {
 		const struct mp_acc *a = &mp->acc[i];
 		const struct mp_object *o = &mp->obj[a->obj];
@@ -298,7 +408,7 @@ static void folded(const struct memprof *mp, int from)
 					add_frame(&sb, f);
 					free(f);
 				} else {
-					add_frame(&sb, c->fn);
+					add_fn_frame(&sb, c);
 				}
 			}
 			break;
@@ -316,14 +426,27 @@ static void folded(const struct memprof *mp, int from)
 			add_frame(&sb, base(o->dso));
 			break;
 		}
-		add_frame(&sb, mp->code[a->code].fn);
+		add_fn_frame(&sb, &mp->code[a->code]);
 		/* folded frames cannot hold ';' or a newline */
 		for (char *p = sb.buf; *p; p++)
 			if (*p == '\n' || *p == '\r')
 				*p = ' ';
-		printf("%s %" PRIu64 "\n", sb.buf, w);
+		fl[nfl].stack = xstrdup(sb.buf);
+		fl[nfl++].w = w;
 		sb_release(&sb);
 	}
+	qsort(fl, nfl, sizeof(*fl), cmp_fline);
+	for (size_t i = 0; i < nfl;) {
+		size_t j = i + 1;
+		uint64_t w = fl[i].w;
+
+		for (; j < nfl && !strcmp(fl[j].stack, fl[i].stack); j++)
+			w += fl[j].w;
+		printf("%s %" PRIu64 "\n", fl[i].stack, w);
+		for (; i < j; i++)
+			free(fl[i].stack);
+	}
+	free(fl);
 }
 
 static int mem_report(int argc, char **argv)

@@ -83,6 +83,22 @@ if cc -O1 -o "$T/env" "$T/env.c"; then
 else
 	not_ok "build env.c"
 fi
+# Run straight from bash (no env(1)): bash exports `_` = the command's path,
+# /usr/bin/valgrind for one, perfkit's for the other; perfkit hands the
+# program the `_` a shell would have set for `valgrind` (vgrun.c), so the
+# environment and the counts are cachegrind's.
+if [ -x "$T/env" ]; then
+	valgrind -q --tool=cachegrind --cache-sim=yes "${G[@]}" --cachegrind-out-file=/dev/null "$T/env" >"$T/penv.vg" 2>/dev/null
+	"$PERFKIT" cache -q --model=cachegrind "${G[@]}" -o /dev/null "$T/env" >"$T/penv.pk" 2>/dev/null
+	expect "run from bash: the program sees _=valgrind's path under cachegrind" grep -q '^_=.*/valgrind$' "$T/penv.vg"
+	same_file "run from bash: the program's environment (with _) is cachegrind's" "$T/penv.vg" "$T/penv.pk"
+fi
+valgrind -q --tool=cachegrind --cache-sim=yes "${G[@]}" --cachegrind-out-file="$T/pvg" "$T/conflict" >/dev/null 2>&1
+"$PERFKIT" cache -q --model=cachegrind "${G[@]}" -o "$T/ppk" "$T/conflict" >/dev/null 2>&1
+grep -E '^(events|summary):' "$T/pvg" | sed 's/ *$//' >"$T/tot-pvg"
+grep -E '^(events|summary):' "$T/ppk" | sed 's/ *$//' >"$T/tot-ppk"
+expect "run from bash: cachegrind wrote events: and summary:" [ "$(wc -l <"$T/tot-pvg")" = 2 ]
+same_file "run from bash: events: and summary: identical to cachegrind's" "$T/tot-pvg" "$T/tot-ppk"
 for bs in no yes; do
 	opt=(); [ $bs = yes ] && opt=(--branch-sim=yes)	# perfkit's default must be cachegrind's: no
 	env valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=$bs "${G[@]}" \

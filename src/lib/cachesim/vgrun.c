@@ -100,6 +100,42 @@ int vgrun_find(struct vgrun *vr)
 	return 0;
 }
 
+extern char **environ;
+
+/* The environment for valgrind: the caller's, with `_` (which bash, zsh and
+ * ksh set to the path of the command they run, exported) turned from this
+ * perfkit binary's path into the launcher's, as it would read had the user
+ * typed `valgrind …` instead: the variable's length moves the program's
+ * stack and so its counts.  Any other value of `_` (env(1)'s, a script's)
+ * is left as it is.  Returns environ itself when nothing changes, else a
+ * malloc'd array (one malloc'd string in *var). */
+static char **client_env(const struct vgrun *vr, char **var)
+{
+	char self[PATH_MAX], real[PATH_MAX];
+	ssize_t n;
+	size_t i, k = 0;
+	char **env;
+
+	*var = NULL;
+	for (i = 0; environ[i] && strncmp(environ[i], "_=", 2); i++)
+		;
+	if (!environ[i] || !realpath(environ[i] + 2, real))
+		return environ;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return environ;
+	self[n] = 0;
+	if (strcmp(real, self))
+		return environ;
+	while (environ[k])
+		k++;
+	env = xcalloc(k + 1, sizeof(*env));
+	memcpy(env, environ, k * sizeof(*env));
+	*var = xstrfmt("_=%s", vr->launcher);
+	env[i] = *var;
+	return env;
+}
+
 int vgrun_spawn(const struct vgrun *vr, const char *const opts[], const char *out,
 		const char *log, char *const argv[], pid_t *pid)
 {
@@ -147,6 +183,9 @@ int vgrun_spawn(const struct vgrun *vr, const char *const opts[], const char *ou
 		va[n++] = argv[i];
 	va[n] = NULL;
 
+	char *uvar;
+	char **envp = client_env(vr, &uvar);
+
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		rc = pk_error(errno, "pipe: %s", strerror(errno));
 		goto out;
@@ -161,7 +200,7 @@ int vgrun_spawn(const struct vgrun *vr, const char *const opts[], const char *ou
 	}
 	if (*pid == 0) {
 		close(pfd[0]);
-		execv(va[0], va);
+		execve(va[0], va, envp);
 		err = errno;
 		if (write(pfd[1], &err, sizeof(err)) < 0)
 			_exit(127);
@@ -179,6 +218,9 @@ int vgrun_spawn(const struct vgrun *vr, const char *const opts[], const char *ou
 		rc = pk_error(err, "cannot run '%s': %s", vr->launcher, strerror(err));
 	}
 out:
+	if (envp != environ)
+		free(envp);
+	free(uvar);
 	for (size_t i = 3; i < first_opt; i++)
 		free(va[i]);
 	free(va);

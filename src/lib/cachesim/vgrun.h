@@ -12,7 +12,11 @@
  * sets no variable of its own (in particular no VALGRIND_LIB, which the core
  * would leave in the program's environment and which would move
  * vgpreload_core: about 700 more instructions in ld.so than under
- * cachegrind).  So the counts equal cachegrind's for the same program.
+ * cachegrind).  One exception: `_`, which bash/zsh/ksh export as the path
+ * of the command they ran, is rewritten to the launcher's path when it
+ * names this perfkit binary (as the shell would have set it for `valgrind
+ * …`; any other value, e.g. env(1)'s, is kept).  So the counts equal
+ * cachegrind's for the same program, run from a shell or through env.
  *
  * How: the `valgrind` found in PATH is run with
  * --tool=../../(32 times)/ABSOLUTE-TOOL-PATH-WITHOUT-PLATFORM; the launcher
@@ -44,7 +48,7 @@
  * tool's default); LOG Valgrind's own messages (NULL: inherited stderr).
  * ARGV (NULL-terminated) is the program and its arguments; Valgrind looks
  * ARGV[0] up in PATH.  The child inherits stdin/stdout/stderr, signal
- * dispositions and mask, and the environment untouched.  Returns 0 with
+ * dispositions and mask, and the environment (but `_`, above).  Returns 0 with
  * *pid set once Valgrind has started (its exec succeeded); -EINVAL when
  * ARGV is empty or ARGV[0] starts with '-' (Valgrind would read it as an
  * option); -errno when pipe/fork/exec failed (exec's errno, the child
