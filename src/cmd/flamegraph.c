@@ -265,33 +265,6 @@ static int read_upto(int fd, unsigned char *buf, size_t n, size_t *got)
 	return 0;
 }
 
-/* Folded text on a pipe: the prefix already read, then the rest. */
-static int add_stream_text(struct flame_input *in, const unsigned char *prefix, size_t prefix_len)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t len;
-
-	sb_add(&sb, prefix, prefix_len);
-	for (;;) {
-		ssize_t k;
-
-		sb_grow(&sb, 1 << 16);
-		k = read(0, sb.buf + sb.len, 1 << 16);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			sb_release(&sb);
-			return pk_error(errno, "<stdin>: read error: %s", strerror(errno));
-		}
-		if (k == 0)
-			break;
-		sb_setlen(&sb, sb.len + (size_t)k);
-	}
-	char *buf = sb_detach(&sb, &len);
-	flame_input_add_owned(in, buf, len);
-	return 0;
-}
-
 /* Write data to path whole or not at all (base/outfile.h: a temporary file
  * renamed into place; /dev/stdout, FIFOs and symlinks written through). */
 static int write_atomic(const char *path, const char *data, size_t len)
@@ -650,7 +623,7 @@ int cmd_flamegraph(int argc, char **argv)
 			if (!rd && got == 8 && !memcmp(pre, "PERFILE2", 8))
 				rd = add_perf_data(&in, path, pre, got, unit, sizeof(unit));
 			else if (!rd)
-				rd = add_stream_text(&in, pre, got);
+				rd = flame_input_add_stream(&in, 0, "<stdin>", pre, got);
 			if (rd < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 				ret = 1;

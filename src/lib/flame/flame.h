@@ -155,6 +155,13 @@ size_t flame_input_nlines(const struct flame_input *in);
 
 /* Read a whole file (path "-" = stdin) and append its lines. */
 int flame_input_add_file(struct flame_input *in, const char *path);
+/* Read the rest of a stream fd (a pipe; name for messages) whose first
+ * prefix_len bytes the caller has read already into prefix, as
+ * flame_input_add_file does (in merge mode in 1 MB pieces: memory follows
+ * the distinct stacks, not the stream).  fd is not closed.  -errno on a
+ * read error. */
+int flame_input_add_stream(struct flame_input *in, int fd, const char *name, const void *prefix,
+			   size_t prefix_len);
 /* Append the lines of buf (copied). */
 void flame_input_add_buf(struct flame_input *in, const char *buf, size_t len);
 /* Take ownership of a malloc'd buffer and append its lines. */

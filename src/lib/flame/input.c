@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/strbuf.h"
 
 void flame_input_init(struct flame_input *in)
 {
@@ -352,14 +353,18 @@ void flame_input_add_buf(struct flame_input *in, const char *buf, size_t len)
 	flame_input_add_owned(in, copy, len);
 }
 
-/* Merge mode: read fd in 1 MB pieces; a line cut by a piece's end is
- * carried to the next. */
-static int merge_fd(struct flame_input *in, int fd, const char *path)
+/* Merge mode: read fd in 1 MB pieces (after the prefix_len bytes of
+ * prefix, read from it already); a line cut by a piece's end is carried
+ * to the next. */
+static int merge_fd(struct flame_input *in, int fd, const char *path, const void *prefix, size_t prefix_len)
 {
-	size_t cap = 1 << 20, len = 0;
+	size_t cap = (1 << 20) > prefix_len ? (1 << 20) : prefix_len * 2, len = prefix_len;
 	char *buf = xmalloc(cap);
 	bool first = true;
 	int ret = 0;
+
+	if (prefix_len)
+		memcpy(buf, prefix, prefix_len);
 
 	for (;;) {
 		if (len == cap) {   /* one line longer than the buffer */
@@ -397,8 +402,6 @@ static int merge_fd(struct flame_input *in, int fd, const char *path)
 		len -= done;
 	}
 	free(buf);
-	if (fd)
-		close(fd);
 	return ret;
 }
 
@@ -410,8 +413,13 @@ int flame_input_add_file(struct flame_input *in, const char *path)
 	if (fd < 0)
 		return pk_error(errno, "cannot open '%s': %s", path, strerror(errno));
 	in->perfdata = false;
-	if (in->merge)
-		return merge_fd(in, fd, path);
+	if (in->merge) {
+		int ret = merge_fd(in, fd, path, NULL, 0);
+
+		if (fd)
+			close(fd);
+		return ret;
+	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 
@@ -450,6 +458,39 @@ int flame_input_add_file(struct flame_input *in, const char *path)
 	}
 	if (fd)
 		close(fd);
+	flame_input_add_owned(in, buf, len);
+	return 0;
+}
+
+int flame_input_add_stream(struct flame_input *in, int fd, const char *name, const void *prefix,
+			   size_t prefix_len)
+{
+	in->perfdata = false;
+	if (in->merge)
+		return merge_fd(in, fd, name, prefix, prefix_len);
+
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+
+	sb_add(&sb, prefix, prefix_len);
+	for (;;) {
+		ssize_t k;
+
+		sb_grow(&sb, 1 << 16);
+		k = read(fd, sb.buf + sb.len, 1 << 16);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+
+			sb_release(&sb);
+			return pk_error(e, "cannot read '%s': %s", name, strerror(e));
+		}
+		if (k == 0)
+			break;
+		sb_setlen(&sb, sb.len + (size_t)k);
+	}
+	char *buf = sb_detach(&sb, &len);
 	flame_input_add_owned(in, buf, len);
 	return 0;
 }
