@@ -79,6 +79,12 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: falseshare shared|padded [ITERS]  (ITERS >= 1)\n"
+		       "Two threads increment two counters ITERS times, on one cache line (shared)\n"
+		       "or on two (padded): the false-sharing lesson.\n");
+		return 0;
+	}
 	const char *which = argc > 1 ? argv[1] : "";
 	volatile long *a, *b;
 

@@ -60,6 +60,12 @@ __attribute__((noinline)) static long walk_array(long n)
 
 int main(int argc, char **argv)
 {
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: listchase list|array [N [ROUNDS]]  (1 <= N <= %d)\n"
+		       "Sums N values (default 100000) ROUNDS times (4), from a shuffled linked list\n"
+		       "or an array: the pointer-chasing lesson.\n", MAXN);
+		return 0;
+	}
 	const char *which = argc > 1 ? argv[1] : "";
 	long n = argc > 2 ? strtol(argv[2], NULL, 10) : 100000;
 	long rounds = argc > 3 ? strtol(argv[3], NULL, 10) : 4, sum = 0;

@@ -37,6 +37,12 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: lockcount [ITERS [THREADS]]  (ITERS >= 1, 1 <= THREADS <= 64)\n"
+		       "THREADS threads (default 2) increment one mutex-protected counter ITERS times\n"
+		       "each: the lock-contention lesson.\n");
+		return 0;
+	}
 	long nthreads = 2;
 	pthread_t t[64];
 

@@ -137,6 +137,12 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: matmul naive|ikj|blocked [REPS]\n"
+		       "Multiplies two matrices REPS times (default 1) in the naive, ikj (transposed)\n"
+		       "or blocked loop order and prints the time and a checksum: the cache lesson.\n");
+		return 0;
+	}
 	void (*fn)(void);
 	const char *which = argc > 1 ? argv[1] : "naive";
 	long reps = argc > 2 ? strtol(argv[2], NULL, 10) : 1;

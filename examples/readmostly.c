@@ -33,6 +33,11 @@ static void *reader(void *arg)
 
 int main(int argc, char **argv)
 {
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: readmostly [ITERS [THREADS]]  (ITERS >= 1, 1 <= THREADS <= 64)\n"
+		       "THREADS threads (default 2) read a shared table ITERS times each.\n");
+		return 0;
+	}
 	long nthreads = 2;
 	pthread_t t[64];
 	unsigned long total = 0;

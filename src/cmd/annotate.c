@@ -921,6 +921,7 @@ static void print_source(struct pctx *c, const struct ann_func *f, const struct 
 
 struct loop {
 	uint64_t from, to;          /* [from, to): the target up to the back-edge jump */
+	uint64_t last;              /* the back-edge jump's own address (to's last insn) */
 	struct ann_count self;
 };
 
@@ -948,7 +949,7 @@ static void print_loops(struct pctx *c, const struct ann_func *f, const struct a
 		if (!ai->back_edge)
 			continue;
 		lp = xrealloc(lp, (n + 1) * sizeof(*lp));
-		lp[n] = (struct loop){ ai->in.target, ai->in.addr + ai->in.size, { 0, 0 } };
+		lp[n] = (struct loop){ ai->in.target, ai->in.addr + ai->in.size, ai->in.addr, { 0, 0 } };
 		for (size_t j = 0; j < v->nr_insns; j++)
 			if (v->insns[j].in.addr >= lp[n].from && v->insns[j].in.addr < lp[n].to) {
 				lp[n].self.period += v->insns[j].self.period;
@@ -989,8 +990,8 @@ static void print_loops(struct pctx *c, const struct ann_func *f, const struct a
 		memmove(&lp[k + 1], &lp[k], (pick - k) * sizeof(*lp));
 		lp[k] = t;
 	}
-	printf(" Loops (a jump back to an earlier address), innermost first where they nest, "
-	       "else hottest first:\n");
+	printf(" Loops (a jump back to an earlier address; FIRST..LAST, the jump the last "
+	       "instruction), innermost first where they nest, else hottest first:\n");
 	for (size_t k = 0; k < n && k < 8; k++) {
 		/* the lines of its instructions, in the function's own file */
 		const char *file = NULL;
@@ -1020,7 +1021,7 @@ static void print_loops(struct pctx *c, const struct ann_func *f, const struct a
 				sim[e] += sv[e];
 		}
 		printf("%8.2f%%  %llx..%llx", pct_of(c, f, lp[k].self), (unsigned long long)lp[k].from,
-		       (unsigned long long)lp[k].to);
+		       (unsigned long long)lp[k].last);
 		if (file) {
 			printf("  ");
 			put_str(base_name(file));

@@ -291,49 +291,82 @@ int cmd_diff_folded(int argc, char **argv)
 	struct fdiff_opts fo = FDIFF_OPTS_INIT;
 	const char *svg = NULL, *json = NULL;
 	bool multi_opt = false;
+	/* OLD… -- NEW…: the first "--" parts the sides; options may come
+	 * anywhere on either side (GNU style: before, between or after the
+	 * files), so each side is read on its own and its files kept in order */
+	int sep = argc;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			sep = i;
+			break;
+		}
+	char **files = xcalloc((size_t)argc + 1, sizeof(*files));
+	int nfiles = 0, nold = 0;
 
-	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+nsho:", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'n': normalize = 1; break;
-		case 's': striphex = 1; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		case 'o': svg = optarg; multi_opt = true; break;
-		case OPT_SHARE: fo.share = true; multi_opt = true; break;
-		case OPT_JSON: json = optarg; multi_opt = true; break;
-		case OPT_EFFECT:
-			if (pk_parse_double("--min-effect", optarg, 0, HUGE_VAL, &fo.min_effect)) {
-				fprintf(stderr, "perfkit diff-folded: %s\n", pk_errmsg());
+	for (int side = 0; side < (sep < argc ? 2 : 1); side++) {
+		int sargc = side ? argc - sep : sep;
+		char **sargv = side ? argv + sep : argv;
+
+		optind = 0;    /* glibc: start afresh on this argument vector */
+		while ((c = getopt_long(sargc, sargv, "nsho:", lopts, NULL)) != -1) {
+			switch (c) {
+			case 'n': normalize = 1; break;
+			case 's': striphex = 1; break;
+			case 'h': fputs(usage_text, stdout); free(files); return 0;
+			case 'o': svg = optarg; multi_opt = true; break;
+			case OPT_SHARE: fo.share = true; multi_opt = true; break;
+			case OPT_JSON: json = optarg; multi_opt = true; break;
+			case OPT_EFFECT:
+				if (pk_parse_double("--min-effect", optarg, 0, HUGE_VAL, &fo.min_effect)) {
+					fprintf(stderr, "perfkit diff-folded: %s\n", pk_errmsg());
+					free(files);
+					return 2;
+				}
+				multi_opt = true;
+				break;
+			default:
+				if (optopt)
+					fprintf(stderr, "perfkit diff-folded: unknown option '-%c'\n%s", optopt, usage_text);
+				else
+					fprintf(stderr, "perfkit diff-folded: unknown option '%s'\n%s", sargv[optind - 1],
+						usage_text);
+				free(files);
 				return 2;
 			}
-			multi_opt = true;
-			break;
-		default:
-			if (optopt)
-				fprintf(stderr, "perfkit diff-folded: unknown option '-%c'\n%s", optopt, usage_text);
-			else
-				fprintf(stderr, "perfkit diff-folded: unknown option '%s'\n%s", argv[optind - 1], usage_text);
+		}
+		/* getopt moved this side's files, in order, to its end */
+		for (int i = optind; i < sargc; i++)
+			files[nfiles++] = sargv[i];
+		if (!side)
+			nold = nfiles;
+	}
+	if (sep < argc) {
+		if (normalize) {
+			fprintf(stderr, "perfkit diff-folded: -n is for two files; with several profiles per side use --share\n");
+			free(files);
 			return 2;
 		}
+		fo.strip_hex = striphex;
+		/* multi() takes OLD… -- NEW… with the "--" at index sep */
+		memmove(files + nold + 1, files + nold, (size_t)(nfiles - nold) * sizeof(*files));
+		files[nold] = argv[sep];
+		int r = multi(nfiles + 1, files, nold, &fo, svg, json);
+		free(files);
+		return r;
 	}
-	/* OLD… -- NEW…: getopt stopped at the first file; find the "--" */
-	for (int i = optind; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			if (normalize) {
-				fprintf(stderr, "perfkit diff-folded: -n is for two files; with several profiles per side use --share\n");
-				return 2;
-			}
-			fo.strip_hex = striphex;
-			return multi(argc - optind, argv + optind, i - optind, &fo, svg, json);
-		}
 	if (multi_opt) {
 		fprintf(stderr, "perfkit diff-folded: -o, --json, --share and --min-effect need OLD1 … -- NEW1 …\n");
+		free(files);
 		return 2;
 	}
+	argv = files;
+	argc = nfiles;
+	optind = 0;
 	if (argc - optind != 2) {
 		fprintf(stderr, "perfkit diff-folded: expected two folded files, BEFORE and AFTER\n%s",
 			usage_text);
+		free(files);
 		return 2;
 	}
 	struct hashmap m;
@@ -387,5 +420,6 @@ out:
 		free(cs.nonint[w]);
 	}
 	hm_release(&m);
+	free(files);
 	return ret;
 }

@@ -380,47 +380,49 @@ int cmd_diff(int argc, char **argv)
 	const char **fv = files;
 	size_t na = 1;
 
-	/* OLD… -- NEW…: the options are read before the "--" only */
-	int full_argc = argc;
+	/* OLD… -- NEW…: the first "--" parts the sides; options may come
+	 * anywhere on either side (GNU style), each side read on its own */
+	int full_argc = argc, nold_end = 0, new_start = argc;
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--")) {
 			multi = true;
 			argc = i;
 			break;
 		}
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'S': break;
-		case 's': share = true; break;
-		case 'j': json = optarg; break;
-		case 'e':
-			if (pk_parse_double("--min-effect", optarg, 0, HUGE_VAL, &min_effect)) {
-				fprintf(stderr, "perfkit diff: %s\n", pk_errmsg());
-				return 2;
+	for (int side = 0; side < (multi ? 2 : 1); side++) {
+		int sargc = side ? full_argc - argc : argc;
+		char **sargv = side ? argv + argc : argv;
+		optind = 0;    /* glibc: start afresh on this argument vector */
+		while ((c = getopt_long(sargc, sargv, "h", opts, NULL)) != -1) {
+			switch (c) {
+			case 'S': break;
+			case 's': share = true; break;
+			case 'j': json = optarg; break;
+			case 'e':
+				if (pk_parse_double("--min-effect", optarg, 0, HUGE_VAL, &min_effect)) {
+					fprintf(stderr, "perfkit diff: %s\n", pk_errmsg());
+					return 2;
+				}
+				break;
+			case 'h': usage(stdout); return 0;
+			default: usage(stderr); return 2;
 			}
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
 		}
+		/* getopt moved this side's files, in order, to its end */
+		if (side)
+			new_start = argc + optind;
+		else
+			nold_end = optind;
 	}
+	optind = nold_end;
 	if (multi) {
-		/* getopt moved the OLD files to argv[optind..argc) */
 		fv = xcalloc((size_t)full_argc, sizeof(*fv));
 		d.nfiles = 0;
 		for (int i = optind; i < argc; i++)
 			fv[d.nfiles++] = argv[i];
 		na = d.nfiles;
-		for (int i = argc + 1; i < full_argc; i++) {
-			if (argv[i][0] == '-' && argv[i][1] && access(argv[i], F_OK)) {
-				/* options end at '--': "A -- B --json x" names a file */
-				fprintf(stderr, "perfkit diff: option '%s' after '--': give options before "
-					"OLD1 OLD2 … -- NEW1 NEW2 …\n", argv[i]);
-				free(fv);
-				return 2;
-			}
+		for (int i = new_start; i < full_argc; i++)
 			fv[d.nfiles++] = argv[i];
-		}
 		if (!na || d.nfiles == na) {
 			fprintf(stderr, "perfkit diff: expected OLD files before '--' and NEW ones after it\n");
 			usage(stderr);

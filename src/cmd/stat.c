@@ -198,6 +198,13 @@ static double ev_mean(const struct ev_samples *s)
 	return st_mean(s->val, s->n);
 }
 
+/* A count's mean as the table prints it: whole counts rounded, so a metric
+ * derived from it agrees with the number shown (a "0" count has a 0 rate). */
+static double shown_count(const struct cnt_event *e, double mean)
+{
+	return is_msec(&e->attr) ? mean : round(mean);
+}
+
 static void build_summary(struct report *r)
 {
 	memset(&r->sum, 0, sizeof(r->sum));
@@ -219,7 +226,7 @@ static void build_summary(struct report *r)
 			r->sum.unsupported[k] = true;
 		else if (r->smp[i].n) {
 			r->sum.have[k] = true;
-			r->sum.v[k] = ev_mean(&r->smp[i]);
+			r->sum.v[k] = shown_count(&r->set->ev[i], ev_mean(&r->smp[i]));
 		}
 	}
 }
@@ -242,7 +249,7 @@ static void print_event_line(struct report *r, struct strbuf *sb, size_t i)
 		sb_addch(sb, '\n');
 		return;
 	}
-	double v = ev_mean(s);
+	double v = shown_count(e, ev_mean(s));
 	if (is_msec(&e->attr))
 		sb_addf(sb, "%18.2f msec %-32s", v / 1e6, e->name);
 	else
@@ -256,8 +263,11 @@ static void print_event_line(struct report *r, struct strbuf *sb, size_t i)
 	} else {
 		sb_addf(sb, "%35s", "");
 	}
-	if (o->runs > 1)
-		sb_addf(sb, "  ( +-%6.2f%% )", st_rel_stderr_pct(s->val, s->n));
+	/* perf prints no spread when it is 0 (a zero mean included): a "0" count
+	 * (its mean rounds to 0) gets none either */
+	double spread = v != 0 ? st_rel_stderr_pct(s->val, s->n) : 0;
+	if (o->runs > 1 && spread != 0)
+		sb_addf(sb, "  ( +-%6.2f%% )", spread);
 	if (s->running < s->enabled && s->enabled > 0)
 		sb_addf(sb, "  (%.2f%%)", 100.0 * s->running / s->enabled);
 	sb_addch(sb, '\n');
@@ -350,7 +360,7 @@ static void print_csv(struct report *r, struct strbuf *sb)
 				s->not_supported ? 100.0 : pct, x, x);
 			continue;
 		}
-		double v = ev_mean(s);
+		double v = shown_count(e, ev_mean(s));
 		if (is_msec(&e->attr))
 			sb_addf(sb, "%.2f%smsec%s%s", v / 1e6, x, x, e->name);
 		else

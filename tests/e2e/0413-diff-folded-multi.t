@@ -43,6 +43,17 @@ expect "one profile a side: exit 0, nothing marked" sh -c "test $rc -eq 0 && ! g
 expect "... and says why" grep -q 'one profile on a side: no test' "$T/one"
 "$PERFKIT" diff-folded --share "$T"/old*.folded -- "$T"/new*.folded >"$T/share" 2>&1
 expect "--share: shares of each profile's total" grep -q "each profile's own total (shares)" "$T/share"
+# the root frames (prog, main: in every stack) are listed only when they
+# changed: not with --share (always 100 %), yes with the total grown
+expect_fail "--share: the root frames (100 % each side) not listed" grep -Eq '  (prog|main)$' "$T/share"
+expect "... and said so" grep -q '^# not listed: 2 root frames in every stack' "$T/share"
+expect "default: the grown total's root frames listed, marked" grep -Eq '^\* +100\.00 +[0-9.]+ .*  prog$' "$T/d"
+# options after the files, as GNU tools take them (either side)
+"$PERFKIT" diff-folded "$T"/old*.folded -- "$T"/new*.folded -o "$T/late.svg" --share >"$T/late" 2>"$T/late.err"
+expect "-o and --share after the NEW files: exit 0, the SVG written" sh -c "test $? -eq 0 && grep -q '<svg' '$T/late.svg'"
+expect "... --share taken" grep -q "each profile's own total (shares)" "$T/late"
+"$PERFKIT" diff-folded "$T"/old*.folded --share -- "$T"/new*.folded >"$T/mid" 2>&1
+same_file "... and between OLD files and '--': the same table" "$T/share" "$T/mid"
 
 "$PERFKIT" diff-folded "$T/old0.folded" -- >/dev/null 2>"$T/e1"
 expect "no NEW profile: usage error (2)" test $? -eq 2

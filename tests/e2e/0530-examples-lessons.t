@@ -33,6 +33,14 @@ diag "branches ns per element (best of 3): random $rn  sorted $rs"
 expect "branches natively: random slower than sorted (1.5x margin)" awk -v a="$rn" -v b="$rs" 'BEGIN { exit !(a > 1.5 * b) }'
 sr=$("$BR" random 1000 3 | sed 's/.*sum //') ss=$("$BR" sorted 1000 3 | sed 's/.*sum //')
 expect "branches: the same sum over random and sorted data ($sr)" test -n "$sr" -a "$sr" = "$ss"
+# every example answers --help and -h: its usage on stdout, exit 0
+for ex in branches falseshare listchase lockcount matmul readfile readmostly; do
+	for h in --help -h; do
+		"$PK_BUILD/examples/$ex" $h >"$T/help" 2>"$T/help.err"
+		expect "$ex $h: exit 0, 'usage: $ex' on stdout, nothing on stderr" \
+			sh -c "test $? = 0 && grep -q '^usage: $ex' '$T/help' && ! test -s '$T/help.err'"
+	done
+done
 "$BR" bogus >/dev/null 2>"$T/br.err"
 expect "branches: bad usage exits 2" test $? = 2
 expect "... with a usage line" grep -q '^usage: branches random|sorted' "$T/br.err"
@@ -47,6 +55,10 @@ if have objdump; then
 		expect "matmul: $f keeps its frame pointer (push %rbp; mov %rsp,%rbp)" \
 			test "$(tr '\n' ';' <"$T/mm.$f.head")" = "push %rbp;mov %rsp,%rbp;"
 	done
+	# so that a profile's stacks reach main
+	sed -n '2,3{s/^[^	]*	//;p}' "$T/br.dis" | tr -s ' ' >"$T/br.head"
+	expect "branches: count_big keeps its frame pointer (push %rbp; mov %rsp,%rbp)" \
+		test "$(tr '\n' ';' <"$T/br.head")" = "push %rbp;mov %rsp,%rbp;"
 else
 	skip "no objdump"
 fi

@@ -23,8 +23,18 @@ if ! can_perf_event; then skip "perf events not permitted here"; done_testing; e
 "$PERFKIT" stat -- sleep 0.3 2>"$T/sleep"
 diag "$(sed -n '/Reading/,$p' "$T/sleep")"
 expect "a sleep: the reading says it mostly waits" grep -q 'CPUs utilized (below 0.5): the command mostly waits' "$T/sleep"
-expect "a sleep: the reading reads its context switches" grep -q 'context switches per second' "$T/sleep"
+expect "a sleep: the reading reads its context switches" grep -Eq 'context switch(es)? \([0-9]+ per second of CPU time\)' "$T/sleep"
 expect_fail "a sleep: no pointer to cache simulation" grep -q 'perfkit cache' "$T/sleep"
+# a 1-ms command: the table's rate follows its count (perf: count / task-clock,
+# 0 when 0), no spread after a 0 count, and no waiting/I/O verdict
+"$PERFKIT" stat -r 3 -- false 2>"$T/false"
+diag "$(cat "$T/false")"
+expect "false: a 0 count has a 0 rate" \
+	awk '$2 ~ /^(context-switches|cpu-migrations)$/ && $1 == 0 && !($4 == "0.000" && $5 == "/sec") { bad = 1 } END { exit bad }' "$T/false"
+expect_fail "false: no ( +- ) spread after a 0 count" grep -Eq '^ +0 +[a-z-]+ .*\( \+-' "$T/false"
+expect "false: too short to tell, said" grep -q 'too short to tell' "$T/false"
+expect_fail "false: no 'mostly waits' verdict" grep -q 'mostly waits' "$T/false"
+expect_fail "false: no biolatency advice" grep -q 'biolatency' "$T/false"
 "$PERFKIT" stat -e L1-dcache-loads,L1-dcache-load-misses -- sleep 0.2 2>"$T/l1"
 expect "-e L1-dcache-loads,L1-dcache-load-misses: a reading" grep -q 'Reading:' "$T/l1"
 expect "… CPU use from user + system time" grep -q 'CPUs utilized (user + system time)' "$T/l1"

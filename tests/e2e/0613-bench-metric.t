@@ -119,6 +119,20 @@ if grep -q '"simulated"' "$T/i.json" 2>/dev/null; then
 	"$PERFKIT" bench -N -r 2 --metric=instructions "$T/nonexistent" >/dev/null 2>"$T/e3"
 	rc=$?
 	expect "a program that cannot be run: exit 1, named" sh -c "test $rc = 1 && grep -q nonexistent '$T/e3'"
+	# one run (both its native and its simulated execution) does other work:
+	# an outlier in simulated counts is not load, so no load advice
+	cat >"$T/vary.sh" <<EOF
+#!/bin/sh
+n=\$(cat "$T/vary.n" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"$T/vary.n"
+case \$n in 2|3) exec "$SPIN" 3000000 ;; esac
+exec "$SPIN" 1000
+EOF
+	chmod +x "$T/vary.sh"
+	"$PERFKIT" bench -N -r 5 --metric=instructions "$T/vary.sh" >"$T/v.out" 2>&1
+	diag "$(grep -A1 -i 'outl' "$T/v.out")"
+	expect "simulated counts with an outlier: it is reported, as different work" grep -q 'outlying simulated instruction counts.*do not depend on load' "$T/v.out"
+	expect_fail "... without load advice" grep -q 'quieter system' "$T/v.out"
 else
 	skip "instructions are counted here: no simulator to miss"
 fi

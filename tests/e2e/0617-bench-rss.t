@@ -44,4 +44,24 @@ a, b = csv.DictReader(open(sys.argv[1]))
 assert 95 <= float(b["max_rss_diff"]) / 2**20 <= 105 and b["max_rss_verdict"] == "higher", b' "$T/r.csv"
 expect "Markdown: the Max RSS column and the RSS verdict" grep -Eq '\| \+(9[5-9]|10[0-5])\.[0-9] \[.*\] \| higher \(significant\) \|$' "$T/r.md"
 diag "$(grep 'Max RSS' "$T/r")"
+
+# "at the floor": one rule for every command, on the mean shown (within 5 %
+# or one σ of the floor), whatever a command's single lowest run.  Commands
+# that touch 4 … 9 MiB sweep across the floor (perfkit's own max RSS, some
+# 7 MiB), so some sit just above it.
+sed 's/mib << 20/mib << 10/g; s/mib << 19/mib << 9/' "$T/alloc.c" >"$T/allock.c"
+cc -O2 -o "$T/allock" "$T/allock.c" || { not_ok "build allock.c"; done_testing; exit; }
+cmds=()
+for k in 4096 5120 5632 6144 6400 6656 6912 7168 7424 7680 8192 9216; do cmds+=("$T/allock $k"); done
+"$PERFKIT" bench -N -r 3 -w 1 --export-json "$T/f.json" "${cmds[@]}" >"$T/f" 2>&1
+diag "$(grep 'Max RSS' "$T/f")"
+grep '^  Max RSS' "$T/f" | sed 's/.*(at the floor.*/1/; t; s/.*/0/' >"$T/f.text"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["max_rss_floor"]
+for r in d["results"]:
+    print(1 if r["max_rss"] <= f * 1.05 + r["max_rss_stddev"] else 0)' "$T/f.json" >"$T/f.rule"
+same_file "at the floor: labelled exactly when the mean is within 5 % or one σ of the floor" "$T/f.rule" "$T/f.text"
+expect "... some commands are labelled, some not" sh -c "grep -q 1 '$T/f.rule' && grep -q 0 '$T/f.rule'"
 done_testing

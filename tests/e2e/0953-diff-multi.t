@@ -31,6 +31,8 @@ sig = [r["symbol"] for r in e["rows"] if r["significant"]]
 assert sig == ["f"], sig
 f = e["rows"][0]
 assert f["change_ci95"][0] > 0 and f["p"] < 0.01 and f["dso"] == "slowf", f' "$T/ab.json"
+"$PERFKIT" diff "$T"/a?.data -- "$T"/b?.data --json "$T/late.json" >"$T/late" 2>"$T/late.err"
+expect "--json after the NEW files (GNU style): exit 0, the same JSON" sh -c "test $? -eq 0 && cmp -s '$T/ab.json' '$T/late.json'"
 "$PERFKIT" diff "$T"/a?.data -- "$T"/c?.data >"$T/aa" 2>&1
 expect "A/A: nothing marked" sh -c "! grep -q '^\*' '$T/aa'"
 "$PERFKIT" diff "$T/a1.data" -- >/dev/null 2>&1

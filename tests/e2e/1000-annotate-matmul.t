@@ -86,7 +86,9 @@ from=$(echo "$loop" | awk '{ split($2, r, /\.\./); print r[1] }')
 to=$(echo "$loop" | awk '{ split($2, r, /\.\./); print r[2] }')
 hot=$(hottest "$T/pk.data.pkrows")
 expect "hottest loop $from..$to holds the hottest instruction $hot" \
-	[ $((16#$hot)) -ge $((16#${from:-0})) -a $((16#$hot)) -lt $((16#${to:-0})) ]
+	[ $((16#$hot)) -ge $((16#${from:-0})) -a $((16#$hot)) -le $((16#${to:-0})) ]
+# FIRST..LAST: the range ends at the loop's jump back (inclusive), not past it
+expect "the loop $from..$to ends at its jump back" grep -Eq "^ *[0-9.]* :	 *${to:-none}: .*# loop back" "$L"
 # the loop summary's order is its header's: a loop nested in another comes first
 expect "loop summary header: innermost first where they nest" \
 	grep -q '^ Loops (.*), innermost first where they nest, else hottest first:' "$L"

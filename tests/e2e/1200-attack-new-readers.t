@@ -102,12 +102,11 @@ printf 'acc 0 0 load 10 1 2 3 4 1 2 3 4\nend 0 1\n' >>"$T/m.mem"
 "$PERFKIT" mem report -i "$T/m.mem" --sort mem,sym,dso,symbol_daddr,dso_daddr,mem >"$T/o" 2>&1
 expect "mem report --sort with a key repeated after all five" test $? = 0
 
-# an option after the profiles ("A -- B -o x.svg") was read as a file
-one_line "diff-folded: -o after '--'" 2 "^perfkit diff-folded: option '-o' after the profiles: give options before" \
-	"$PERFKIT" diff-folded "$T/a.folded" "$T/b.folded" -- "$T/b.folded" "$T/a.folded" -o "$T/d.svg"
-
-one_line "diff: --json after '--'" 2 "^perfkit diff: option '--json' after '--': give options before" \
-	"$PERFKIT" diff "$T/x1.data" -- "$T/x2.data" --json "$T/d.json"
+# an option after the profiles ("A -- B -o x.svg") was read as a file: it
+# is an option there too, as GNU tools take them
+"$PERFKIT" diff-folded "$T/a.folded" "$T/b.folded" -- "$T/b.folded" "$T/a.folded" -o "$T/d.svg" >"$T/o" 2>&1
+expect "diff-folded: -o after '--' is an option" test $? = 0 -a -s "$T/d.svg"
+# (perfkit diff's form: tests/e2e/0953)
 
 # a cut perf.data given to collapse on stdin (a regular file): the message
 # names <stdin>, as report and script do, not /proc/self/fd/0

@@ -249,7 +249,7 @@ static void test_reading_no_pmu(void **state)
 	io.unsupported[CNT_K_CYCLES] = io.unsupported[CNT_K_CACHE_MISSES] = true;
 	r = reading(&io);
 	assert_non_null(strstr(r, "0.27 CPUs utilized (below 0.5): the command mostly waits"));
-	assert_non_null(strstr(r, "43 context switches per second (under 1000): a few long waits"));
+	assert_non_null(strstr(r, "43 context switches (159 per second of CPU time): a few long waits"));
 	assert_non_null(strstr(r, "not supported on this machine"));
 	assert_non_null(strstr(r, "biolatency"));
 	assert_null(strstr(r, "perfkit cache"));   /* caches do not explain waiting */
@@ -258,7 +258,38 @@ static void test_reading_no_pmu(void **state)
 	/* the same, blocking often */
 	io.v[CNT_K_CTX_SWITCHES] = 5000;
 	r = reading(&io);
-	assert_non_null(strstr(r, "5000 context switches per second (at least 1000): it blocks and wakes often"));
+	assert_non_null(strstr(r, "18519 context switches per second of CPU time (at least 1000, 5000 switches)"));
+	assert_non_null(strstr(r, "it blocks and wakes often"));
+	free(r);
+
+	/* a high rate from a handful of switches is no "often" */
+	io.v[CNT_K_TASK_CLOCK] = 5e5;
+	io.v[CNT_K_CTX_SWITCHES] = 2;
+	r = reading(&io);
+	assert_null(strstr(r, "wakes often"));
+	free(r);
+	io.v[CNT_K_TASK_CLOCK] = 2.7e8;
+
+	/* too short to tell: 3 ms elapsed, no waiting/IO verdict, says why */
+	struct cnt_summary sh = io;
+	sh.elapsed_ns = 3e6;
+	sh.v[CNT_K_TASK_CLOCK] = 5e5;
+	sh.v[CNT_K_CTX_SWITCHES] = 0;
+	r = reading(&sh);
+	assert_non_null(strstr(r, "too short to tell"));
+	assert_null(strstr(r, "mostly waits"));
+	assert_null(strstr(r, "biolatency"));
+	assert_null(strstr(r, "CPU-bound"));
+	assert_null(strstr(r, "context switches"));
+	free(r);
+
+	/* 2.2 involuntary vs 1.8 voluntary per run: not clearly more, no claim */
+	struct cnt_summary near = io;
+	near.vcsw = 1.8;
+	near.ivcsw = 2.2;
+	r = reading(&near);
+	assert_null(strstr(r, "other load kept it off"));
+	assert_non_null(strstr(r, "mostly waits"));
 	free(r);
 
 	/* preempted, not waiting: more involuntary switches than voluntary */
@@ -266,6 +297,7 @@ static void test_reading_no_pmu(void **state)
 	pre.vcsw = 2;
 	pre.ivcsw = 1800;
 	r = reading(&pre);
+	assert_non_null(strstr(r, "involuntary context switches (1800.0 per run) than voluntary ones (2.0)"));
 	assert_non_null(strstr(r, "other load kept it off"));
 	assert_non_null(strstr(r, "perfkit cache"));
 	assert_null(strstr(r, "mostly waits"));

@@ -140,6 +140,7 @@ struct cpu_use {
 	bool low;            /* below CNT_CPUS_WAITING */
 	bool preempted;      /* off the CPU because others had it: preempted more than it blocked */
 	bool waiting;        /* low, and not preempted */
+	bool too_short;      /* ran under CNT_SHORT_NS: start-up dominates, nothing concluded */
 };
 
 static struct cpu_use cpu_use_of(const struct cnt_summary *s)
@@ -149,8 +150,11 @@ static struct cpu_use cpu_use_of(const struct cnt_summary *s)
 
 	u.cpu_ns = s->have[CNT_K_TASK_CLOCK] ? s->v[CNT_K_TASK_CLOCK] : s->cpu_ns;
 	u.cpus = known ? shown(u.cpu_ns / s->elapsed_ns) : -1;
-	u.low = u.cpus >= 0 && u.cpus < CNT_CPUS_WAITING;
-	u.preempted = u.low && s->have_csw && s->ivcsw > s->vcsw;
+	u.too_short = known && s->elapsed_ns < CNT_SHORT_NS;
+	u.low = !u.too_short && u.cpus >= 0 && u.cpus < CNT_CPUS_WAITING;
+	/* clearly more involuntary switches than voluntary (unrounded means):
+	 * at least twice as many and at least one more per run */
+	u.preempted = u.low && s->have_csw && s->ivcsw >= 2 * s->vcsw && s->ivcsw >= s->vcsw + 1;
 	u.waiting = u.low && !u.preempted;
 	return u;
 }
@@ -163,10 +167,13 @@ static void cpu_part(const struct cnt_summary *s, struct strbuf *out, bool said_
 	double cpu_ns = u.cpu_ns, cpus = u.cpus;
 	bool low = u.low, preempted = u.preempted, waiting = u.waiting;
 
-	if (cpus >= 0 && (!said_ipc || low)) {
+	if (cpus >= 0 && (!said_ipc || low || u.too_short)) {
 		const char *from = s->have[CNT_K_TASK_CLOCK] ? "" : " (user + system time)";
-		if (preempted)
-			sb_addf(out, "%.2f CPUs utilized%s (below %.1f), with more involuntary context switches (%.0f) than voluntary ones (%.0f): the command wanted the CPU but other load kept it off; measure on a quieter machine.\n",
+		if (u.too_short)
+			sb_addf(out, "%.2f CPUs utilized%s, but it ran only %.1f ms (under %.0f ms): too short to tell waiting from start-up cost (exec, loading, first page touches), so nothing is concluded about how it uses the CPU; measure a longer run.\n",
+				cpus, from, s->elapsed_ns / 1e6, CNT_SHORT_NS / 1e6);
+		else if (preempted)
+			sb_addf(out, "%.2f CPUs utilized%s (below %.1f), with clearly more involuntary context switches (%.1f per run) than voluntary ones (%.1f): the command wanted the CPU but other load kept it off; measure on a quieter machine.\n",
 				cpus, from, CNT_CPUS_WAITING, s->ivcsw, s->vcsw);
 		else if (waiting)
 			sb_addf(out, "%.2f CPUs utilized%s (below %.1f): the command mostly waits (sleep, I/O, locks) or was kept off the CPU by other load, rather than computing.\n",
@@ -177,14 +184,16 @@ static void cpu_part(const struct cnt_summary *s, struct strbuf *out, bool said_
 			sb_addf(out, "%.2f CPUs utilized%s: the command is busy on the CPU; count cycles/instructions to see why.\n",
 				cpus, from);
 	}
-	if (s->have[CNT_K_CTX_SWITCHES] && s->elapsed_ns > 0) {
-		double cs = s->v[CNT_K_CTX_SWITCHES] / (s->elapsed_ns / 1e9);
-		if (cs >= CNT_CS_PER_SEC)
-			sb_addf(out, "%.0f context switches per second (at least %.0f): it blocks and wakes often (I/O, locks, many short sleeps) or shares its CPUs with other load.\n",
-				cs, CNT_CS_PER_SEC);
+	/* the table's rate: the count per second of task-clock (perf's /sec) */
+	if (s->have[CNT_K_CTX_SWITCHES] && cpu_ns > 0 && !u.too_short) {
+		double n = s->v[CNT_K_CTX_SWITCHES];
+		double cs = n / (cpu_ns / 1e9);
+		if (cs >= CNT_CS_PER_SEC && n >= CNT_CS_MIN)
+			sb_addf(out, "%.0f context switches per second of CPU time (at least %.0f, %.0f switches): under a millisecond of work between switches, it blocks and wakes often (I/O, locks, many short sleeps) or shares its CPUs with other load.\n",
+				cs, CNT_CS_PER_SEC, n);
 		else if (waiting)
-			sb_addf(out, "%.0f context switches per second (under %.0f): a few long waits (a sleep, slow I/O, a child process) rather than frequent blocking.\n",
-				cs, CNT_CS_PER_SEC);
+			sb_addf(out, "%.0f context switch%s (%.0f per second of CPU time): a few long waits (a sleep, slow I/O, a child process) rather than frequent blocking.\n",
+				n, n == 1 ? "" : "es", cs);
 	}
 	if (have(s, CNT_K_PAGE_FAULTS) && cpu_ns > 0) {
 		double share = s->v[CNT_K_PAGE_FAULTS] * CNT_FAULT_NS / cpu_ns;
@@ -231,7 +240,9 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 	cpu_part(s, out, said_ipc, hw_missing);
 	if (hw_missing) {
 		sb_addstr(out, "hardware counters (cycles, instructions, branches, caches) are not supported on this machine: it has no usable PMU (a virtual machine without PMU passthrough?), so IPC and miss rates cannot be measured here.\n");
-		if (u.waiting)
+		if (u.too_short)
+			;   /* said above: nothing concluded */
+		else if (u.waiting)
 			sb_addstr(out, "it mostly waits, so cache and branch counts would not explain its time: look at what it waits for (block I/O latency with `perfkit biolatency`, its files with `perfkit opensnoop`).\n");
 		else if (u.cpus >= 0)
 			sb_addstr(out, "it is CPU-bound: simulate its counters with `perfkit stat --simulate -- CMD` (estimated IPC, miss rates) or per line with `perfkit cache -- CMD`, or count on bare metal.\n");

@@ -25,13 +25,17 @@
  *   cache-miss % > 5 or branch-miss % > 5  → red flag for a hot loop
  *   CPUs utilized (task-clock / elapsed, else (user + sys) / elapsed from
  *   cpu_ns) < 0.5 → "mostly waits", or, when the command's involuntary
- *   context switches (rusage) outnumber its voluntary ones, "kept off the CPU
+ *   context switches (rusage) clearly outnumber its voluntary ones (unrounded
+ *   means: at least twice as many, and one more per run), "kept off the CPU
  *   by other load" (it wanted the CPU: CPU-bound); else busy.  Said whenever it is known and
  *   no IPC was read, and always when below 0.5 (an IPC of a command that
  *   mostly waits does not explain its time).
- *   context switches ≥ CNT_CS_PER_SEC (1000) per elapsed second → blocks and
- *   wakes often (or competes for the CPU); fewer while mostly waiting → a few
- *   long waits.
+ *   A command that ran under CNT_SHORT_NS (10 ms elapsed) gets none of the
+ *   CPU-use verdicts (start-up dominates): the reading says why.
+ *   context switches (the count as the table shows it) ≥ CNT_CS_PER_SEC (1000)
+ *   per second of task-clock (the table's /sec; user + sys without it) and at
+ *   least CNT_CS_MIN (10) of them → blocks and wakes often (or competes for
+ *   the CPU); fewer while mostly waiting → a few long waits.
  *   page faults × CNT_FAULT_NS (1 µs, a minor fault's order of cost: trap,
  *   zeroed 4 KiB page, page-table update) ≥ CNT_FAULT_SHARE (10 %) of the
  *   CPU time → first-touch memory is a visible cost.
@@ -62,7 +66,9 @@ enum cnt_kind {
 #define CNT_IPC_HIGH      2.0
 #define CNT_MISS_PCT_FLAG 5.0
 #define CNT_CPUS_WAITING  0.5      /* CPUs utilized below this: mostly waits */
-#define CNT_CS_PER_SEC    1000.0   /* context switches per second: "often" */
+#define CNT_CS_PER_SEC    1000.0   /* context switches per CPU-second: "often" */
+#define CNT_CS_MIN        10.0     /* ... and at least this many switches */
+#define CNT_SHORT_NS      10e6     /* elapsed under 10 ms: too short to judge CPU use */
 #define CNT_FAULT_NS      1000.0   /* the assumed cost of one page fault */
 #define CNT_FAULT_SHARE   0.10     /* of the CPU time: faults worth a word */
 

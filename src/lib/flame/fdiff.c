@@ -207,6 +207,14 @@ void fdiff_compute(struct fdiff *d)
 		r->incl = sr[n];
 		r->self_a = st_mean(self + n * w, d->nside[0]);
 		r->self_b = st_mean(self + n * w + d->nside[0], d->nside[1]);
+		/* in every stack of every profile: the process or root frame */
+		r->whole = w > 0;
+		for (size_t j = 0; j < w && r->whole; j++) {
+			const struct fdiff_prof *p = &d->prof[order[j]];
+			double base = d->o.share ? p->total : mean_old;
+			double all = base > 0 ? p->total * 100.0 / base : 0;
+			r->whole = all > 0 && fabs(incl[n * w + j] - all) <= 1e-9 * all;
+		}
 	}
 	qsort(d->rows, nn, sizeof(*d->rows), cmp_rows);
 	free(sr);
@@ -316,10 +324,12 @@ static void add_term_name(struct strbuf *out, const char *s, size_t len)
 
 void fdiff_text(const struct fdiff *d, bool color, size_t limit, struct strbuf *out)
 {
-	size_t nsig = 0, shown = 0;
+	size_t nsig = 0, shown = 0, nwhole = 0;
 
-	for (size_t i = 0; i < d->nrows; i++)
+	for (size_t i = 0; i < d->nrows; i++) {
 		nsig += d->rows[i].incl.significant;
+		nwhole += d->rows[i].whole && !d->rows[i].incl.significant;
+	}
 	sb_addf(out, "# %zu OLD profile%s, %zu NEW profile%s; inclusive cost as %% of %s\n",
 		d->nside[0], d->nside[0] == 1 ? "" : "s", d->nside[1], d->nside[1] == 1 ? "" : "s",
 		d->o.share ? "each profile's own total (shares)" : "OLD's mean total");
@@ -337,8 +347,8 @@ void fdiff_text(const struct fdiff *d, bool color, size_t limit, struct strbuf *
 		const struct st_set_row *x = &r->incl;
 		char before[32], after[32], change[64], p[16], q[16];
 
-		if (!x->significant && shown >= limit)
-			continue;
+		if (!x->significant && (shown >= limit || r->whole))
+			continue;   /* a root frame is listed only when it changed */
 		if (!x->significant)
 			shown++;
 		snprintf(before, sizeof(before), "%.2f", x->mean_a);
@@ -363,8 +373,11 @@ void fdiff_text(const struct fdiff *d, bool color, size_t limit, struct strbuf *
 		add_term_name(out, r->name, r->len);
 		sb_addf(out, "%s\n", off);
 	}
-	if (d->nrows > nsig + shown)
-		sb_addf(out, "# … %zu more within the noise\n", d->nrows - nsig - shown);
+	if (d->nrows > nsig + shown + nwhole)
+		sb_addf(out, "# … %zu more within the noise\n", d->nrows - nsig - shown - nwhole);
+	if (nwhole)
+		sb_addf(out, "# not listed: %zu root frame%s in every stack (the whole profile: process, main), within the noise\n",
+			nwhole, nwhole == 1 ? "" : "s");
 	if (d->skipped)
 		sb_addf(out, "# %zu line%s not 'STACK COUNT' skipped\n", d->skipped, d->skipped == 1 ? "" : "s");
 }

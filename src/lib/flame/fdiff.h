@@ -62,6 +62,9 @@ struct fdiff_row {
 	size_t len;
 	struct st_set_row incl;   /* inclusive cost, the one tested */
 	double self_a, self_b;    /* mean self cost, same units */
+	bool whole;               /* in every stack of every profile (a root:
+				   * process, main): fdiff_text lists it only
+				   * when significant */
 };
 
 struct fdiff {
