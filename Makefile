@@ -3,6 +3,9 @@
 #
 # Variables: BUILD (output folder, default build), CC (gcc or clang),
 # SAN=1 (AddressSanitizer + UndefinedBehaviorSanitizer), WERROR=1.
+# Every file is compiled with src/lib/base/banned.h first: strcpy, sprintf,
+# strtok, localtime, atoi, … are a compile error (the list and what to use
+# instead are in that header).
 
 VERSION := 0.1.0
 BUILD   ?= build
@@ -11,7 +14,8 @@ OPT     ?= -O2
 PKGS    := libdw libelf zlib
 
 CFLAGS_BASE := -std=c17 -g $(OPT) -Wall -Wextra -Wshadow -Wno-unused-parameter \
-	-D_GNU_SOURCE -DPERFKIT_VERSION='"$(VERSION)"' -Isrc -Isrc/lib -MMD -MP
+	-D_GNU_SOURCE -DPERFKIT_VERSION='"$(VERSION)"' -Isrc -Isrc/lib -MMD -MP \
+	-include base/banned.h
 ifeq ($(WERROR),1)
 CFLAGS_BASE += -Werror
 endif

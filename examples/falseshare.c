@@ -19,8 +19,10 @@
  *
  * The cache simulator (`perfkit cache`) runs the threads one at a time and
  * models no coherence between cores: there the two versions look alike.  The
- * lesson shows natively (`perfkit bench`), and `perfkit c2c` (where the
- * machine can sample loads) names the line and its two writers.
+ * lesson shows natively (`perfkit bench`), and `perfkit c2c record/report`
+ * (simulated, any machine) names the line, its two writers and their source
+ * lines: the worker bumps in bump_a(), the main thread in bump_b(), two
+ * copies of one loop so that each thread has a source line of its own.
  */
 #include <pthread.h>
 #include <stdalign.h>
@@ -47,16 +49,23 @@ static long iters = 50000000;
 /* both threads start bumping together, so that they overlap */
 static pthread_barrier_t start;
 
-__attribute__((noinline)) static void bump(volatile long *c)
+__attribute__((noinline)) static void bump_a(volatile long *c)
 {
 	for (long i = 0; i < iters; i++)
-		(*c)++;
+		(*c)++;		/* the worker's counter */
+}
+
+/* counts down, so the compiler does not fold the two copies into one */
+__attribute__((noinline)) static void bump_b(volatile long *c)
+{
+	for (long i = iters; i > 0; i--)
+		(*c)++;		/* the main thread's counter */
 }
 
 static void *worker(void *arg)
 {
 	pthread_barrier_wait(&start);
-	bump(arg);
+	bump_a(arg);
 	return NULL;
 }
 
@@ -95,7 +104,7 @@ int main(int argc, char **argv)
 	}
 	pthread_barrier_wait(&start);
 	double t0 = now();
-	bump(b);
+	bump_b(b);
 	pthread_join(t, NULL);
 	double dt = now() - t0;
 	printf("%s: counters %ld and %ld, %.3f ms, %.2f ns per increment\n", which, *a, *b,

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bpf.mk — the eBPF tools (execsnoop, opensnoop, biolatency, funclatency,
+# bpf.mk — the eBPF tools (execsnoop, opensnoop, biolatency, biosnoop, runqlat,
+# offcputime, funclatency, tcpconnect/tcpaccept,
 # profile, tcplife): kernel halves in src/bpf/<tool>.bpf.c, compiled CO-RE with
 # clang -target bpf against a vmlinux.h dumped from this kernel's BTF, turned
 # into skeletons (<tool>.skel.h) that src/cmd/<tool>.c includes.
@@ -25,7 +26,7 @@ BPF_CFLAGS  := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(BPF_OUT) -Isrc
 	-Wall -Wno-unused-function -Wno-compare-distinct-pointer-types
 
 # Without BTF, bpftool, libbpf or clang the rest of perfkit still builds:
-# the six tools then only say why they are missing (PERFKIT_NO_BPF).
+# the tools then only say why they are missing (PERFKIT_NO_BPF).
 BPF_MISSING := $(strip \
 	$(if $(wildcard $(VMLINUX_BTF)),,$(VMLINUX_BTF) missing (kernel without CONFIG_DEBUG_INFO_BTF);) \
 	$(if $(shell test -x $(BPFTOOL) && echo y),,bpftool not installed;) \

@@ -35,7 +35,14 @@ VGTOOL_LDFLAGS := -static -nodefaultlibs -nostartfiles -u _start -Wl,--build-id=
 
 ifneq ($(and $(VG_LOAD),$(VG_ARCH_DEF),$(VG_LIBEXEC),$(wildcard $(VG_LIBDIR)/libcoregrind-$(VG_PLATFORM).a)),)
 
-all: $(BUILD)/vgtool/lib/.stamp
+all: $(BUILD)/vgtool/lib/.stamp $(BUILD)/vgtool/pkmemwrap-$(VG_PLATFORM).so
+
+# The allocation hooks `perfkit c2c|mem record` preload into the program
+# (src/vgtool/preload/pkmemwrap.c): an ordinary shared library.
+$(BUILD)/vgtool/pkmemwrap-$(VG_PLATFORM).so: src/vgtool/preload/pkmemwrap.c src/vgtool/perfkit_cache.h
+	@mkdir -p $(@D)
+	$(CC) -std=gnu17 -O2 -g -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -fPIC -shared \
+	  -fno-sanitize=all -fno-builtin -o $@ $<
 
 $(BUILD)/vgtool/%.o: src/vgtool/%.c src/lib/cachesim/cachesim.h
 	@mkdir -p $(@D)

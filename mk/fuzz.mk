@@ -32,7 +32,7 @@ FUZZ_CFLAGS   = $(filter-out -fsanitize=% -fno-sanitize-recover=% -Werror,$(ALL_
 # the parts of the library the harnesses use (not the BPF helpers or the
 # exporters, which need generated files)
 FUZZ_LIB_SRC := $(filter $(addprefix src/lib/,$(addsuffix /%,base perfdata session stack flame \
-	cgfile cachesim symbol event bpfutil counter stats)),$(LIB_SRC))
+	cgfile cachesim symbol event tracefs bpfutil counter stats callgraph annotate disasm)),$(LIB_SRC))
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BIN     := $(FUZZ_NAMES:%=$(FUZZ_DIR)/bin/%)
 FUZZ_REPLAY  := $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/replay-%)
@@ -43,14 +43,16 @@ tests: $(FUZZ_REPLAY)
 $(BUILD)/tests/fuzz/replay-%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay.o $(BUILD)/libperfkit.a
 	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-# the option harness calls two commands' entry points (bench, stat)
-FUZZ_OPT_CMDS := src/cmd/bench.c src/cmd/stat.c
+# the option harness calls six commands' entry points; what the library
+# above lacks (the exporters, with their generated protobuf code) comes
+# from $(BUILD)/libperfkit.a, uninstrumented
+FUZZ_OPT_CMDS := $(addprefix src/cmd/,bench.c stat.c record.c report.c annotate.c flamegraph.c)
 $(BUILD)/tests/fuzz/replay-options: $(BUILD)/tests/fuzz/options.o $(BUILD)/tests/fuzz/replay.o \
 		$(FUZZ_OPT_CMDS:%.c=$(BUILD)/%.o) $(BUILD)/libperfkit.a
 	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(FUZZ_DIR)/bin/options: $(FUZZ_DIR)/obj/tests/fuzz/options.o $(FUZZ_OPT_CMDS:%.c=$(FUZZ_DIR)/obj/%.o) \
-		$(FUZZ_DIR)/libperfkit-fuzz.a
+		$(FUZZ_DIR)/libperfkit-fuzz.a $(BUILD)/libperfkit.a
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LIBS)
 

@@ -41,6 +41,8 @@ static const struct cmd {
 	{ "stat",        cmd_stat,        "run a command and count events (cycles, IPC, misses) with a reading" },
 	{ "bench",       cmd_bench,       "benchmark commands against each other, with statistics and a verdict" },
 	{ "cache",       cmd_cache,       "simulate caches, TLB and branches under Valgrind (cachegrind format)" },
+	{ "c2c",         cmd_c2c,         "which cache lines threads pass between cores (false/true sharing), simulated" },
+	{ "mem",         cmd_mem,         "loads and stores by data object and the cache level that served them, simulated" },
 	{ "calibrate",   cmd_calibrate,   "measure the CPI model's penalties here; rank correlation of the simulators" },
 	{ "annotate",    cmd_annotate,    "per-instruction and per-line costs of a profile or a cache simulation" },
 	{ "execsnoop",   BPF_CMD(cmd_execsnoop),   "eBPF: trace every exec with its arguments" },
@@ -49,6 +51,11 @@ static const struct cmd {
 	{ "funclatency", BPF_CMD(cmd_funclatency), "eBPF: latency histogram of a user function (uprobes)" },
 	{ "profile",     BPF_CMD(cmd_profile),     "eBPF: stack sampling, folded output for flame graphs" },
 	{ "tcplife",     BPF_CMD(cmd_tcplife),     "eBPF: TCP sessions with bytes and duration" },
+	{ "runqlat",     BPF_CMD(cmd_runqlat),     "eBPF: run queue (scheduler) latency histogram" },
+	{ "biosnoop",    BPF_CMD(cmd_biosnoop),    "eBPF: one line per block I/O with its latency" },
+	{ "offcputime",  BPF_CMD(cmd_offcputime),  "eBPF: off-CPU (blocked) time by stack, folded for flame graphs" },
+	{ "tcpconnect",  BPF_CMD(cmd_tcpconnect),  "eBPF: active TCP opens (connect) with both ports" },
+	{ "tcpaccept",   BPF_CMD(cmd_tcpaccept),   "eBPF: passive TCP opens (accept) with both ports" },
 };
 
 /* Levenshtein distance, for "did you mean" (names are short; capped). */

@@ -20,6 +20,14 @@
 const volatile int max_args = 20;
 const volatile __u32 targ_uid = (__u32)-1;
 const volatile bool ignore_failed = true;
+const volatile bool filter_cg = false;     /* -c: only tasks under cgroup_map[0] */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+	__uint(max_entries, 1);
+} cgroup_map SEC(".maps");
 
 __u64 lost_events;                   /* ring buffer or in-flight map full */
 
@@ -50,6 +58,8 @@ int tp_sys_enter_execve(struct trace_event_raw_sys_enter *ctx)
 	int i, ret;
 
 	if (targ_uid != (__u32)-1 && targ_uid != uid)
+		return 0;
+	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) != 1)
 		return 0;
 	/* BPF_ANY: a stale entry of this tid (an exec whose exit was never
 	 * seen) is replaced; failure means the map is full */

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* profile.bpf.c — stack sampling from a perf_event (cpu-clock) program:
  * each sample counts (pid, user stack, kernel stack, comm).  A sample taken
- * in user mode has no kernel part (PROF_NO_STACK, not an error). */
+ * in user mode has no kernel part (PROF_NO_STACK, not an error).
+ * Two sets of maps: samples go to set `active` (0: counts and stackmap,
+ * 1: counts1 and stackmap1), so profile --continuous can switch sets and
+ * read and empty the other one while sampling goes on. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "profile.h"
+#include "pidseen.h"
 
 const volatile __u32 targ_tgid = 0;
 const volatile bool user_only = false;
@@ -17,6 +21,7 @@ __u64 samples;          /* samples counted (after the pid/idle filters) */
 __u64 dropped;          /* samples lost: counts map full */
 __u64 user_errors;      /* user parts not collected (id < 0 recorded in the key) */
 __u64 kern_errors;      /* kernel parts not collected */
+__u32 active;           /* the map set samples go to (user space flips it) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -31,6 +36,21 @@ struct {
 	__type(key, struct prof_key);
 	__type(value, __u64);
 } counts SEC(".maps");
+
+/* the second set (profile --continuous; 1 entry otherwise) */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, PROF_MAX_STACK * sizeof(__u64));
+	__uint(max_entries, 16384);
+} stackmap1 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct prof_key);
+	__type(value, __u64);
+} counts1 SEC(".maps");
 
 /* User mode iff the interrupted ip is in the lower half of the address
  * space (x86-64 and arm64 kernels live in the upper half).  The context
@@ -49,7 +69,8 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	struct prof_key key = {};
 	struct task_struct *task;
 	__u64 *val, one = 1;
-	bool in_user;
+	bool in_user, alt = active & 1;
+	void *cmap = alt ? (void *)&counts1 : (void *)&counts;
 
 	if (!include_idle && tid == 0)
 		return 0;
@@ -63,22 +84,25 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	key.kern_stack_id = PROF_NO_STACK;
 	key.user_stack_id = PROF_NO_STACK;
 	if (!user_only && !in_user) {
-		key.kern_stack_id = bpf_get_stackid(ctx, &stackmap, 0);
+		key.kern_stack_id = alt ? bpf_get_stackid(ctx, &stackmap1, 0) : bpf_get_stackid(ctx, &stackmap, 0);
 		if (key.kern_stack_id < 0)
 			__sync_fetch_and_add(&kern_errors, 1);
 	}
 	task = (struct task_struct *)bpf_get_current_task();
 	if (!kernel_only && BPF_CORE_READ(task, mm)) {
-		key.user_stack_id = bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
+		key.user_stack_id = alt ? bpf_get_stackid(ctx, &stackmap1, BPF_F_USER_STACK)
+					: bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
 		if (key.user_stack_id < 0)
 			__sync_fetch_and_add(&user_errors, 1);
+		else
+			pid_seen_note(tgid);   /* its mappings read while it lives */
 	}
 
-	val = bpf_map_lookup_elem(&counts, &key);
+	val = bpf_map_lookup_elem(cmap, &key);
 	if (val) {
 		__sync_fetch_and_add(val, 1);
-	} else if (bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST)) {
-		val = bpf_map_lookup_elem(&counts, &key);   /* raced with another CPU */
+	} else if (bpf_map_update_elem(cmap, &key, &one, BPF_NOEXIST)) {
+		val = bpf_map_lookup_elem(cmap, &key);   /* raced with another CPU */
 		if (val)
 			__sync_fetch_and_add(val, 1);
 		else

@@ -43,12 +43,13 @@
 
 #include "base/error.h"
 #include "base/hashmap.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "annotate/annotate.h"
 #include "cgfile/cgfile.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "symbol/symbol.h"
 
 #include <errno.h>
@@ -128,7 +129,7 @@ static int cmp_line(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-static int width[CG_MAX_EVENTS];
+static int width[CGFILE_MAX_EVENTS];
 
 static void print_counts(const uint64_t *c, const int *show, int nshow, int dots)
 {
@@ -141,6 +142,13 @@ static void print_counts(const uint64_t *c, const int *show, int nshow, int dots
 			cgfile_fmt_count(b, sizeof(b), c[show[i]]);
 		printf("%*s ", width[i], b);
 	}
+}
+
+/* An option value base/parse refused: its one line (option and range), exit 2. */
+static int value_error(void)
+{
+	fprintf(stderr, "perfkit annotate: %s\n", pk_errmsg());
+	return 2;
 }
 
 static int usage(const char *msg)
@@ -298,11 +306,8 @@ static int annotate_cg(int argc, char **argv)
 		} else if (!strncmp(a, "--sort=", 7)) {
 			sort_s = a + 7;
 		} else if (!strncmp(a, "--threshold=", 12)) {
-			char *end;
-
-			threshold = strtod(a + 12, &end);
-			if (*end || end == a + 12 || threshold < 0 || threshold > 100)
-				return usage("--threshold: expected a percentage 0..100");
+			if (pk_parse_double("--threshold", a + 12, 0, 100, &threshold))
+				return value_error();
 		} else if (!strncmp(a, "--auto=", 7)) {
 			if (!strcmp(a + 7, "yes"))
 				autoann = 1;
@@ -311,12 +316,8 @@ static int annotate_cg(int argc, char **argv)
 			else
 				return usage("--auto: expected yes or no");
 		} else if (!strncmp(a, "--context=", 10)) {
-			char *end;
-			long v = strtol(a + 10, &end, 10);
-
-			if (*end || v < 0 || v > 1000)
-				return usage("--context: expected a number of lines 0..1000");
-			ctx = (int)v;
+			if (pk_parse_int("--context", a + 10, 0, 1000, &ctx))
+				return value_error();
 		} else if (!strcmp(a, "--folded")) {
 			if (++i >= argc)
 				return usage("--folded needs an event name");
@@ -337,6 +338,8 @@ static int annotate_cg(int argc, char **argv)
 	}
 	if (!path)
 		path = "perfkit.cache.out";
+	if (pk_options_only)   /* the option fuzz harness: stop before reading */
+		return 0;
 
 	struct cgfile *cg;
 
@@ -349,7 +352,7 @@ static int annotate_cg(int argc, char **argv)
 	if (*w)
 		fprintf(stderr, "perfkit annotate: warning: %s\n", w);
 
-	int show[CG_MAX_EVENTS], nshow = 0, rc = 0;
+	int show[CGFILE_MAX_EVENTS], nshow = 0, rc = 0;
 
 	if (show_s) {
 		char *s = xstrdup(show_s), *save = NULL;
@@ -363,7 +366,7 @@ static int annotate_cg(int argc, char **argv)
 				cgfile_free(cg);
 				return 2;
 			}
-			if (nshow < CG_MAX_EVENTS)
+			if (nshow < CGFILE_MAX_EVENTS)
 				show[nshow++] = e;
 		}
 		free(s);
@@ -1563,13 +1566,13 @@ int cmd_annotate(int argc, char **argv)
 			}
 			o.filt.comm = v;
 		} else if ((r = opt_arg(argc, argv, &i, "--min-percent", &v))) {
-			char *end;
-
-			if (r > 0)
-				o.min_pct = strtod(v, &end);
-			if (r < 0 || *end || end == v || o.min_pct < 0 || o.min_pct > 100) {
+			if (r < 0) {
 				free(o.syms);
-				return pusage("--min-percent: expected a percentage 0..100");
+				return pusage("--min-percent needs a percentage");
+			}
+			if (pk_parse_double("--min-percent", v, 0, 100, &o.min_pct)) {
+				free(o.syms);
+				return value_error();
 			}
 		} else if ((r = opt_arg(argc, argv, &i, "--cache", &v))) {
 			if (r < 0) {
@@ -1598,6 +1601,10 @@ int cmd_annotate(int argc, char **argv)
 		} else if (a != o.input) {
 			o.syms[o.nr_syms++] = a;
 		}
+	}
+	if (pk_options_only) {   /* the option fuzz harness: stop before reading */
+		free(o.syms);
+		return 0;
 	}
 	return annotate_perf(&o);
 }

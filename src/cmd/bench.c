@@ -20,6 +20,23 @@
  *    Welch's p < 0.05 and the difference is at least --min-effect (1 %),
  *    else "no significant difference at 95 %".  A zero mean makes the
  *    comparison "unavailable" (never inf or NaN).
+ *    The verdict uses Welch's p, not Mann-Whitney's: Welch tests the means
+ *    that the ratio and its interval describe; Mann-Whitney asks which
+ *    command tends to be faster and can disagree when outliers or skew move
+ *    one and not the other (the summary says so when they disagree).  The
+ *    comparison is computed once as data (struct bench_cmp, from
+ *    stats/compare.h) and the text and every export read it: JSON
+ *    "comparisons", the CSV's ratio/…/verdict columns, Markdown's table.
+ *  - Order: interleaved by default — warm-up runs A B A B …, then rounds of
+ *    one measured run per command, every other round reversed (A B, B A, …)
+ *    so load and drift fall on every command alike; --no-interleave runs all
+ *    of one command's runs, then the next (hyperfine's order).  Said in the
+ *    text and the exports ("order").
+ *  - Max RSS and user+sys CPU of each run come from wait4's rusage; mean ± σ
+ *    per command, and their own comparison and verdict line.  Linux folds
+ *    the spawning process's memory into a child's max RSS until it execs,
+ *    so perfkit's own max RSS is a floor under every value (exported as
+ *    max_rss_floor; the text says when a command is at it).
  *  - A failing command (non-zero exit) stops the benchmark with the command,
  *    the run and the exit code; with -i failed runs are kept out of the
  *    statistics, counted, shown and exported, and a command with failures is
@@ -60,12 +77,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/child.h"
 #include "base/error.h"
+#include "base/hashmap.h"
 #include "base/outfile.h"
 #include "base/parse.h"
 #include "base/path.h"
@@ -74,10 +93,14 @@
 #include "cgfile/cgfile.h"
 #include "counter/counter.h"
 #include "counter/metrics.h"
+#include "flame/fdiff.h"
+#include "format/collapse.h"
+#include "stats/compare.h"
 #include "stats/stats.h"
 
 #define MAX_CMDS 64
 #define MAX_PARAMS 8
+#define MIB (1024.0 * 1024.0)
 
 enum metric { M_WALL, M_CPU, M_INS };
 static const char *const metric_name[] = { "wall", "cpu", "instructions" };
@@ -101,6 +124,13 @@ struct bench_opts {
 	struct vgrun vr;             /* ins_sim: the Valgrind tool */
 	char *simdir;                /* ins_sim: a private temporary folder */
 	struct cnt_set icnt;         /* instructions counted: instructions:u */
+	bool sequential;             /* --no-interleave: hyperfine's order */
+	double rss_floor;            /* this process's max RSS, bytes (see rss_floor()) */
+	const char *profile_dir;     /* --profile[=DIR]: a profile of every measured run */
+	int profile_hz;              /* its sampling frequency */
+	const char *profile_event;   /* and event (cpu-clock) */
+	char *self_exe;              /* this perfkit, which records them */
+	const char *prof_path;       /* set for the run being measured */
 };
 
 struct result {
@@ -108,14 +138,18 @@ struct result {
 	char **params;               /* a value per o->param_vars, or NULL */
 	double *t, *user, *sys;      /* successful runs only */
 	double *cpu, *ins;           /* user+sys, instructions (--metric=instructions) */
+	double *rss;                 /* max RSS of each run, bytes (wait4's ru_maxrss) */
 	size_t n, alloc;
 	int *codes;                  /* exit code of every run (−signal for a signal death) */
 	size_t nruns, failed;
 	struct st_summary s;         /* wall time */
 	struct st_summary cs, is;    /* CPU time, instructions */
 	struct st_summary ms;        /* the metric's: s, cs or is */
+	struct st_summary rs;        /* max RSS */
 	double user_mean, sys_mean;
 	size_t outliers;
+	char **prof;                 /* --profile: the perf.data of each successful run */
+	size_t nprof;
 	struct cnt_set cnt;          /* --counters: event names */
 	double **cv;                 /* cv[event][run] */
 	size_t *cvn;
@@ -153,9 +187,20 @@ static void usage(FILE *f)
 		"      --metric M            what the verdict is on: wall (elapsed, default), cpu\n"
 		"                            (user+sys) or instructions (counted where a PMU exists,\n"
 		"                            else simulated under perfkit's Valgrind tool)\n"
+		"      --profile[=DIR]       record a profile of every measured run (perfkit record\n"
+		"                            -g, cpu-clock) into DIR (bench-profile); with two\n"
+		"                            commands, print the functions whose cost changed\n"
+		"                            significantly and write DIR/diff.svg\n"
+		"      --profile-freq HZ     its sampling frequency (1999)\n"
+		"      --profile-event EV    its event (cpu-clock; cpu-clock:u for user space only,\n"
+		"                            which is also quicker to read back)\n"
+		"      --no-interleave       run all runs of one command, then the next (hyperfine's\n"
+		"                            order); default: interleaved A B, B A, … so drift and\n"
+		"                            load fall on every command alike\n"
 		"Comparison: ratio to the fastest ± σ, 95 %% CI, Welch's t-test and Mann-Whitney U;\n"
-		"\"faster\"/\"slower\" when p < 0.05 and the difference ≥ min-effect, else \"no\n"
-		"significant difference at 95 %%\".  Outliers: modified z-score > 3.5 (MAD); warned\n"
+		"\"faster\"/\"slower\" when Welch's p < 0.05 and the difference ≥ min-effect, else \"no\n"
+		"significant difference at 95 %%\" (Welch tests the means the ratio is about;\n"
+		"Mann-Whitney is shown beside it).  CPU time and max RSS (wait4) get their own verdict.  Outliers: modified z-score > 3.5 (MAD); warned\n"
 		"about when more than 1 %% of the runs.  -D may be decimal (-P x 0 1 -D 0.25).\n");
 }
 
@@ -202,6 +247,7 @@ static void free_argv(char **v)
 struct run_out {
 	int code;            /* exit code, −signal for a signal death, or 127 exec failure */
 	double wall, user, sys;
+	double rss;          /* max RSS, bytes */
 	double ins;          /* --metric=instructions */
 	double sim_wall;     /* time of the simulated run, if any */
 	int exec_errno;
@@ -237,8 +283,16 @@ static int spawn_plain(char **argv, bool quiet, struct run_out *r)
 	int status = 0, err;
 	struct rusage ru;
 
+	/* /dev/null opened once (close-on-exec here; dup2 clears the flag
+	 * on the child's copies): three dup2 per run instead of three opens */
+	static int devnull = -1;
+	if (quiet && devnull < 0)
+		devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	posix_spawn_file_actions_init(&fa);
-	if (quiet) {
+	if (quiet && devnull >= 0) {
+		for (int k = 0; k < 3; k++)
+			posix_spawn_file_actions_adddup2(&fa, devnull, k);
+	} else if (quiet) {
 		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
@@ -261,9 +315,12 @@ static int spawn_plain(char **argv, bool quiet, struct run_out *r)
 	r->wall = now_s() - t0;
 	r->user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 	r->sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	r->rss = (double)ru.ru_maxrss * 1024.0;
 	r->code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 	return 0;
 }
+
+static int write_file(const char *path, const struct strbuf *sb);
 
 /* Run argv under perfkit's Valgrind tool (instructions only) and add up the
  * Ir of every process it started: *ins.  *code as run_out's. */
@@ -312,6 +369,9 @@ static int sim_count(const struct bench_opts *o, char **argv, bool quiet, double
 	struct dirent *de;
 	size_t files = 0;
 	double sum = 0;
+	struct hashmap fns;          /* --profile: function → Ir of this run */
+
+	hm_init(&fns);
 
 	while (d && (de = readdir(d))) {
 		if (strncmp(de->d_name, "ins.", 4))
@@ -327,6 +387,13 @@ static int sim_count(const struct bench_opts *o, char **argv, bool quiet, double
 				err = pk_error(EINVAL, "%s: no Ir event in the simulator's output", f.buf);
 			else
 				sum += (double)cg->summary[k];
+			for (size_t r = 0; k >= 0 && o->prof_path && r < cg->nrecs; r++) {
+				int created;
+				struct hm_entry *e = hm_upsert(&fns, cg->recs[r].fn, strlen(cg->recs[r].fn), &created);
+				if (created)
+					e->val.d = 0;
+				e->val.d += (double)cgfile_counts(cg, r)[k];
+			}
 			files++;
 		}
 		cgfile_free(cg);
@@ -350,6 +417,21 @@ static int sim_count(const struct bench_opts *o, char **argv, bool quiet, double
 			       argv[0], *code, last[0] ? ": " : "", last);
 	}
 	*ins = sum;
+	if (!err && o->prof_path) {
+		/* a flat folded profile: "function Ir" per line (';' would
+		 * split a name into frames) */
+		struct strbuf fb = STRBUF_INIT;
+		for (size_t i = 0; i < fns.nr; i++) {
+			if (!fns.entries[i].val.d)
+				continue;
+			for (const char *c = fns.entries[i].key; *c; c++)
+				sb_addch(&fb, *c == ';' || *c == '\n' ? ':' : *c);
+			sb_addf(&fb, " %.0f\n", fns.entries[i].val.d);
+		}
+		err = write_file(o->prof_path, &fb);
+		sb_release(&fb);
+	}
+	hm_release(&fns);
 done:
 	unlink(log.buf);
 	sb_release(&out);
@@ -381,6 +463,29 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 		}
 	}
 	struct cnt_set *icnt = want_ins && !o->ins_sim ? &o->icnt : NULL;
+	char **rec = NULL;
+	if (o->prof_path && o->metric != M_INS) {
+		/* perfkit record -F HZ -g -o PATH -- CMD: the run is recorded
+		 * (its time includes the recorder's start and its sampling,
+		 * alike for every command) */
+		size_t n = 0;
+		while (argv[n])
+			n++;
+		rec = xcalloc(n + 12, sizeof(*rec));
+		char hz[16];
+		snprintf(hz, sizeof(hz), "%d", o->profile_hz);
+		const char *pre[] = { o->self_exe, "record", "-e", o->profile_event, "-F", hz, "-g",
+				      "-o", o->prof_path, "-f", "--" };
+		size_t k = 0;
+		for (; k < sizeof(pre) / sizeof(pre[0]); k++)
+			rec[k] = xstrdup(pre[k]);
+		for (size_t i = 0; i < n; i++)
+			rec[k++] = xstrdup(argv[i]);
+		rec[k] = NULL;
+		if (!o->shell)
+			free_argv(argv);
+		argv = rec;
+	}
 	if (!cnt && !icnt) {
 		err = spawn_plain(argv, quiet, r);
 	} else {
@@ -425,6 +530,7 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 			goto out;
 		r->user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 		r->sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		r->rss = (double)ru.ru_maxrss * 1024.0;
 		r->code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 	}
 	if (!err && want_ins && o->ins_sim && !r->exec_errno && r->code == 0) {
@@ -440,9 +546,20 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 				       cmd, code);
 	}
 out:
-	if (!o->shell)
+	if (rec || !o->shell)
 		free_argv(argv);
 	return err;
+}
+
+/* The smallest max RSS a run can show: Linux folds the pre-exec memory's
+ * high-water mark into the child's (exec_mmap(): setmax_mm_hiwater_rss),
+ * and a spawned child's pre-exec memory is this process's. */
+static double rss_floor(void)
+{
+	struct rusage self;
+
+	getrusage(RUSAGE_SELF, &self);
+	return (double)self.ru_maxrss * 1024.0;
 }
 
 /* ---- formatting ---- */
@@ -489,7 +606,7 @@ static void progress_clear(bool tty)
 
 /* ---- main loop ---- */
 
-static void add_sample(struct result *r, double t, double u, double s, double ins)
+static void add_sample(struct result *r, double t, double u, double s, double ins, double rss)
 {
 	if (r->n == r->alloc) {
 		r->alloc = r->alloc ? 2 * r->alloc : 16;
@@ -498,7 +615,9 @@ static void add_sample(struct result *r, double t, double u, double s, double in
 		r->sys = xrealloc(r->sys, r->alloc * sizeof(double));
 		r->cpu = xrealloc(r->cpu, r->alloc * sizeof(double));
 		r->ins = xrealloc(r->ins, r->alloc * sizeof(double));
+		r->rss = xrealloc(r->rss, r->alloc * sizeof(double));
 	}
+	r->rss[r->n] = rss;
 	r->t[r->n] = t;
 	r->user[r->n] = u;
 	r->sys[r->n] = s;
@@ -606,71 +725,90 @@ static int run_prepare(const struct bench_opts *o, int idx, const char *what)
 	return 0;
 }
 
-static int bench_one(struct bench_opts *o, int idx, struct result *r, const struct overhead *oh,
-		     bool tty)
+/* One warm-up run of result idx (not timed). */
+static int warm_once(struct bench_opts *o, int idx, struct result *r, int i)
 {
 	struct run_out ro;
-	size_t code_cap = 0;
 	int err;
 
-	if (o->counters && (err = cnt_set_add_defaults(&r->cnt)))
+	if ((err = run_prepare(o, idx, "prepare")))
 		return err;
-	for (int i = 0; i < o->warmup; i++) {
-		if ((err = run_prepare(o, idx, "prepare")))
-			return err;
-		progress(tty, "Warmup", (size_t)i, (size_t)o->warmup, 0);
-		if ((err = run_once(o, r->command, !o->show_output, NULL, false, &ro)))
-			return err;
-		if (ro.exec_errno)
-			return pk_error(ro.exec_errno, "cannot run '%s': %s", r->command, strerror(ro.exec_errno));
-		if (ro.code && !o->ignore_failure) {
+	if ((err = run_once(o, r->command, !o->show_output, NULL, false, &ro)))
+		return err;
+	if (ro.exec_errno)
+		return pk_error(ro.exec_errno, "cannot run '%s': %s", r->command, strerror(ro.exec_errno));
+	if (ro.code && !o->ignore_failure) {
+		char how[64];
+		return pk_error(EINVAL, "command '%s' failed in warmup run %d%s (use -i to ignore failures)",
+				r->command, i + 1, how_ended(ro.code, o->shell != NULL, how, sizeof(how)));
+	}
+	return 0;
+}
+
+/* hyperfine's rule for the number of runs: about 3 s from the first run's
+ * time (a simulated run's time counts in), within [min, max] runs. */
+static size_t runs_for(const struct bench_opts *o, const struct run_out *ro)
+{
+	double per = ro->wall + ro->sim_wall > 1e-6 ? ro->wall + ro->sim_wall : 1e-6;
+	double want = 3.0 / per;
+	size_t n = want > 1e7 ? 10000000 : (size_t)want;
+
+	if (n < (size_t)o->min_runs)
+		n = (size_t)o->min_runs;
+	if (o->max_runs > 0 && n > (size_t)o->max_runs)
+		n = (size_t)o->max_runs;
+	return n;
+}
+
+/* Measured run number i (0-based) of result idx; *ro is the run's. */
+static int measure_once(struct bench_opts *o, int idx, struct result *r, const struct overhead *oh,
+			size_t i, size_t cap, size_t *code_cap, struct run_out *ro)
+{
+	int err;
+
+	if ((err = run_prepare(o, idx, "prepare")))
+		return err;
+	struct strbuf path = STRBUF_INIT;
+	if (o->profile_dir) {
+		sb_addf(&path, "%s/cmd%d-run%zu.%s", o->profile_dir, idx + 1, i + 1,
+			o->metric == M_INS ? "folded" : "data");
+		o->prof_path = path.buf;
+	}
+	err = run_once(o, r->command, !o->show_output, o->counters ? &r->cnt : NULL, o->metric == M_INS, ro);
+	o->prof_path = NULL;
+	if (!err && o->profile_dir && !ro->exec_errno && !ro->code) {
+		r->prof = xrealloc(r->prof, (r->nprof + 1) * sizeof(*r->prof));
+		r->prof[r->nprof++] = sb_detach(&path, NULL);
+	}
+	sb_release(&path);
+	if (err)
+		return err;
+	if (ro->exec_errno)
+		return pk_error(ro->exec_errno, "cannot run '%s': %s", r->command, strerror(ro->exec_errno));
+	add_code(r, ro->code, code_cap);
+	if (ro->code) {
+		if (!o->ignore_failure) {
 			char how[64];
-			return pk_error(EINVAL, "command '%s' failed in warmup run %d%s (use -i to ignore failures)",
-					r->command, i + 1, how_ended(ro.code, o->shell != NULL, how, sizeof(how)));
+			return pk_error(EINVAL, "command '%s' failed in run %zu%s (use -i to ignore failures)",
+					r->command, i + 1, how_ended(ro->code, o->shell != NULL, how, sizeof(how)));
 		}
+		r->failed++;
+	} else {
+		double t = ro->wall - oh->t, u = ro->user - oh->u, s = ro->sys - oh->s;
+		double ins = ro->ins - oh->ins;
+		add_sample(r, t > 0 ? t : 0, u > 0 ? u : 0, s > 0 ? s : 0, ins > 0 ? ins : 0, ro->rss);
+		if (o->counters)
+			add_counts(r, cap);
 	}
-	size_t target = o->runs > 0 ? (size_t)o->runs : (size_t)o->min_runs;
-	double start = now_s();
-	for (size_t i = 0; i < target; i++) {
-		if ((err = run_prepare(o, idx, "prepare")))
-			return err;
-		double el = now_s() - start, eta = i ? el / (double)i * (double)(target - i) : 0;
-		progress(tty, "Performing runs", i, target, eta);
-		if ((err = run_once(o, r->command, !o->show_output, o->counters ? &r->cnt : NULL,
-				    o->metric == M_INS, &ro)))
-			return err;
-		if (ro.exec_errno)
-			return pk_error(ro.exec_errno, "cannot run '%s': %s", r->command, strerror(ro.exec_errno));
-		add_code(r, ro.code, &code_cap);
-		if (ro.code) {
-			if (!o->ignore_failure) {
-				char how[64];
-				progress_clear(tty);
-				return pk_error(EINVAL, "command '%s' failed in run %zu%s (use -i to ignore failures)",
-						r->command, i + 1, how_ended(ro.code, o->shell != NULL, how, sizeof(how)));
-			}
-			r->failed++;
-		} else {
-			double t = ro.wall - oh->t, u = ro.user - oh->u, s = ro.sys - oh->s;
-			double ins = ro.ins - oh->ins;
-			add_sample(r, t > 0 ? t : 0, u > 0 ? u : 0, s > 0 ? s : 0, ins > 0 ? ins : 0);
-			if (o->counters)
-				add_counts(r, target);
-		}
-		if (i == 0 && o->runs <= 0) {
-			/* hyperfine's rule: about 3 s, within [min, max] runs
-			 * (a simulated run's time counts in) */
-			double per = ro.wall + ro.sim_wall > 1e-6 ? ro.wall + ro.sim_wall : 1e-6;
-			double want = 3.0 / per;
-			size_t n = want > 1e7 ? 10000000 : (size_t)want;
-			if (n < (size_t)o->min_runs)
-				n = (size_t)o->min_runs;
-			if (o->max_runs > 0 && n > (size_t)o->max_runs)
-				n = (size_t)o->max_runs;
-			target = n;
-		}
-	}
-	progress_clear(tty);
+	return 0;
+}
+
+/* After the runs of result r: its cleanup command and its summaries. */
+static int finish_one(struct bench_opts *o, struct result *r)
+{
+	struct run_out ro;
+	int err;
+
 	if (o->cleanup) {
 		struct bench_opts sh = *o;
 		if (!sh.shell)
@@ -685,11 +823,91 @@ static int bench_one(struct bench_opts *o, int idx, struct result *r, const stru
 	st_summarize(r->t, r->n, &r->s);
 	st_summarize(r->cpu, r->n, &r->cs);
 	st_summarize(r->ins, r->n, &r->is);
+	st_summarize(r->rss, r->n, &r->rs);
 	r->ms = o->metric == M_CPU ? r->cs : o->metric == M_INS ? r->is : r->s;
 	r->user_mean = st_mean(r->user, r->n);
 	r->sys_mean = st_mean(r->sys, r->n);
 	r->outliers = st_outliers(metric_vals(o, r), r->n, ST_OUTLIER_Z, NULL);
 	return 0;
+}
+
+/* hyperfine's order: every run of one command, then the next. */
+static int bench_one(struct bench_opts *o, int idx, struct result *r, const struct overhead *oh,
+		     bool tty)
+{
+	struct run_out ro;
+	size_t code_cap = 0;
+	int err;
+
+	if (o->counters && (err = cnt_set_add_defaults(&r->cnt)))
+		return err;
+	for (int i = 0; i < o->warmup; i++) {
+		progress(tty, "Warmup", (size_t)i, (size_t)o->warmup, 0);
+		if ((err = warm_once(o, idx, r, i)))
+			return err;
+	}
+	size_t target = o->runs > 0 ? (size_t)o->runs : (size_t)o->min_runs;
+	double start = now_s();
+	for (size_t i = 0; i < target; i++) {
+		double el = now_s() - start, eta = i ? el / (double)i * (double)(target - i) : 0;
+		progress(tty, "Performing runs", i, target, eta);
+		if ((err = measure_once(o, idx, r, oh, i, target, &code_cap, &ro))) {
+			progress_clear(tty);
+			return err;
+		}
+		if (i == 0 && o->runs <= 0)
+			target = runs_for(o, &ro);
+	}
+	progress_clear(tty);
+	return finish_one(o, r);
+}
+
+/* Interleaved (the default): warm-up runs A B A B …, then rounds of one
+ * measured run of each command, every other round in reverse order
+ * (A B, B A, A B, …) so a drift that is linear in time falls on every
+ * command alike.  Without --runs, each command's first run gives its
+ * hyperfine count (about 3 s) and every command makes the smallest of
+ * them, so the runs stay paired. */
+static int bench_interleaved(struct bench_opts *o, struct result *res, int nres,
+			     const struct overhead *oh, bool tty)
+{
+	size_t *caps = xcalloc((size_t)nres, sizeof(*caps));
+	size_t target = o->runs > 0 ? (size_t)o->runs : (size_t)o->min_runs;
+	struct run_out ro;
+	int err = 0;
+
+	for (int k = 0; k < nres && !err; k++)
+		if (o->counters)
+			err = cnt_set_add_defaults(&res[k].cnt);
+	for (int i = 0; i < o->warmup && !err; i++) {
+		progress(tty, "Warmup", (size_t)i, (size_t)o->warmup, 0);
+		for (int k = 0; k < nres && !err; k++)
+			err = warm_once(o, k, &res[k], i);
+	}
+	double start = now_s();
+	for (size_t i = 0; i < target && !err; i++) {
+		double el = now_s() - start, eta = i ? el / (double)i * (double)(target - i) : 0;
+		size_t first_target = SIZE_MAX;
+
+		progress(tty, "Performing runs (interleaved)", i, target, eta);
+		for (int j = 0; j < nres && !err; j++) {
+			int k = i % 2 ? nres - 1 - j : j;
+
+			err = measure_once(o, k, &res[k], oh, i, target, &caps[k], &ro);
+			if (!err && i == 0 && o->runs <= 0) {
+				size_t n = runs_for(o, &ro);
+				if (n < first_target)
+					first_target = n;
+			}
+		}
+		if (!err && i == 0 && o->runs <= 0)
+			target = first_target;
+	}
+	progress_clear(tty);
+	for (int k = 0; k < nres && !err; k++)
+		err = finish_one(o, &res[k]);
+	free(caps);
+	return err;
 }
 
 static void print_result(const struct bench_opts *o, int i, const struct result *r)
@@ -712,12 +930,23 @@ static void print_result(const struct bench_opts *o, int i, const struct result 
 	printf("  Median (± MAD):      %6.*f %s ± %5.*f %s\n", d, r->s.median * sc, u, d, r->s.mad * sc, u);
 	printf("  Range (min … max):   %6.*f %s … %6.*f %s    %zu run%s\n",
 	       d, r->s.min * sc, u, d, r->s.max * sc, u, r->n, r->n == 1 ? "" : "s");
-	if (o->metric == M_CPU) {
+	if (r->n >= 2)
+		printf("  Max RSS (mean ± σ):  %6.1f MiB ± %5.1f MiB", r->rs.mean / MIB, r->rs.stddev / MIB);
+	else
+		printf("  Max RSS:             %6.1f MiB", r->rs.mean / MIB);
+	if (r->rs.min <= o->rss_floor * 1.02)
+		printf("    (at the floor: Linux counts perfkit's own %.1f MiB until the child execs)",
+		       o->rss_floor / MIB);
+	printf("\n");
+	{
+		/* user+sys of every run (wait4), whatever the metric */
 		const char *cu = unit_for(o, r->cs.mean, &sc);
 		int cd = !strcmp(cu, "s") ? 3 : 1;
-		printf("  CPU (mean ± σ):      %6.*f %s ± %5.*f %s    user+sys, the verdict's metric\n",
-		       cd, r->cs.mean * sc, cu, cd, r->cs.stddev * sc, cu);
-	} else if (o->metric == M_INS) {
+		printf("  CPU (mean ± σ):      %6.*f %s ± %5.*f %s    user+sys%s\n",
+		       cd, r->cs.mean * sc, cu, cd, r->n >= 2 ? r->cs.stddev * sc : 0, cu,
+		       o->metric == M_CPU ? ", the verdict's metric" : "");
+	}
+	if (o->metric == M_INS) {
 		printf("  Instructions:        %.0f ± %.0f (mean ± σ), %s, the verdict's metric\n",
 		       r->is.mean, r->is.stddev,
 		       o->ins_sim ? "simulated (perfkit's Valgrind tool)" : "counted (instructions:u)");
@@ -888,10 +1117,179 @@ static bool ipc_of(const struct result *r, double *ipc)
 	return true;
 }
 
-static void print_summary(const struct bench_opts *o, struct result *res, int nres, int fastest)
+/* ---- the comparison, as data ---- */
+
+#define ALPHA 0.05
+
+/* One command against the reference (the best by the metric), computed
+ * once after the runs: the text, JSON, CSV and Markdown all read it. */
+struct bench_cmp {
+	int idx, ref;
+	struct st_compare metric;    /* on the verdict's metric */
+	struct st_compare cpu;       /* user+sys CPU time */
+	struct st_compare rss;       /* max RSS, bytes */
+	struct st_compare *ctr;      /* --counters: per event of res[idx].cnt (na = 0: not counted) */
+	size_t nctr;
+};
+
+struct bench_cmps {
+	int ref;                     /* -1: no reference */
+	struct bench_cmp *c;         /* one per result with runs, but the reference */
+	int n;
+};
+
+static void compare_all(const struct bench_opts *o, struct result *res, int nres, int ref,
+			struct bench_cmps *out)
 {
-	struct result *f = &res[fastest];
-	const double *fv = metric_vals(o, f);
+	out->ref = ref;
+	out->n = 0;
+	out->c = xcalloc((size_t)(nres > 0 ? nres : 1), sizeof(*out->c));
+	if (ref < 0)
+		return;
+	const struct result *f = &res[ref];
+	for (int i = 0; i < nres; i++) {
+		const struct result *r = &res[i];
+		if (i == ref || !r->n)
+			continue;
+		struct bench_cmp *c = &out->c[out->n++];
+		c->idx = i;
+		c->ref = ref;
+		st_compare(metric_vals(o, r), r->n, metric_vals(o, f), f->n, ALPHA, o->min_effect, &c->metric);
+		st_compare(r->cpu, r->n, f->cpu, f->n, ALPHA, o->min_effect, &c->cpu);
+		st_compare(r->rss, r->n, f->rss, f->n, ALPHA, o->min_effect, &c->rss);
+		if (r->cv && f->cv) {
+			c->nctr = r->cnt.nr < f->cnt.nr ? r->cnt.nr : f->cnt.nr;
+			c->ctr = xcalloc(c->nctr, sizeof(*c->ctr));
+			for (size_t k = 0; k < c->nctr; k++)
+				if (r->cvn[k] && f->cvn[k])
+					st_compare(r->cv[k], r->cvn[k], f->cv[k], f->cvn[k], ALPHA, 0, &c->ctr[k]);
+		}
+	}
+}
+
+static void cmps_release(struct bench_cmps *cs)
+{
+	for (int i = 0; i < cs->n; i++)
+		free(cs->c[i].ctr);
+	free(cs->c);
+}
+
+static const char *order_name(const struct bench_opts *o)
+{
+	return o->sequential ? "sequential" : "interleaved";
+}
+
+/* ---- --profile: which functions changed ---- */
+
+/* One perf.data to folded text without its first frame (the process name:
+ * two builds of a program may be named differently), into fd. */
+static int profile_add(struct fdiff *fd, int side, const char *path)
+{
+	struct collapse_opts co;
+	struct folded f;
+	char *buf = NULL;
+	size_t len = 0;
+	int err;
+
+	size_t pl = strlen(path);
+	if (pl > 7 && !strcmp(path + pl - 7, ".folded"))
+		return fdiff_add_file(fd, side, path) < 0 ? -EIO : 0;
+	memset(&co, 0, sizeof(co));
+	folded_init(&f);
+	err = collapse_file(path, &co, &f);
+	if (!err) {
+		FILE *ms = open_memstream(&buf, &len);
+		if (!ms)
+			err = pk_error(errno, "open_memstream: %s", strerror(errno));
+		else if (folded_write(&f, ms) || fclose(ms))
+			err = pk_error(EIO, "cannot fold '%s'", path);
+	}
+	folded_release(&f);
+	if (!err) {
+		struct strbuf cut = STRBUF_INIT;
+		for (char *p = buf; p < buf + len;) {
+			char *nl = memchr(p, '\n', (size_t)(buf + len - p));
+			char *end = nl ? nl : buf + len;
+			char *semi = memchr(p, ';', (size_t)(end - p));
+			if (semi)
+				sb_add(&cut, semi + 1, (size_t)(end - semi - 1));
+			else   /* the process name alone: keep it */
+				sb_add(&cut, p, (size_t)(end - p));
+			sb_addch(&cut, '\n');
+			p = end + 1;
+		}
+		fdiff_add_buf(fd, side, cut.buf ? cut.buf : "", cut.len);
+		sb_release(&cut);
+	}
+	free(buf);
+	return err;
+}
+
+struct bench_prof {
+	bool done;
+	struct fdiff fd;
+	char *svg;                   /* the differential flame graph written */
+};
+
+/* The first command's profiles (OLD) against the second's (NEW). */
+static int profile_compare(const struct bench_opts *o, struct result *res, int nres, struct bench_prof *bp)
+{
+	struct fdiff_opts fo = FDIFF_OPTS_INIT;
+	int err = 0;
+
+	if (nres != 2)
+		return 0;
+	fdiff_init(&bp->fd, &fo);
+	bp->done = true;
+	for (int k = 0; k < 2 && !err; k++)
+		for (size_t i = 0; i < res[k].nprof && !err; i++)
+			err = profile_add(&bp->fd, k, res[k].prof[i]);
+	if (err)
+		return err;
+	fdiff_compute(&bp->fd);
+	struct strbuf svg = STRBUF_INIT, path = STRBUF_INIT;
+	char title[256];
+	snprintf(title, sizeof(title), "Differential profile: %.100s → %.100s", label(&res[0]), label(&res[1]));
+	err = fdiff_svg(&bp->fd, title, &svg);
+	if (err == -ENODATA)
+		err = 0;
+	sb_addf(&path, "%s/diff.svg", o->profile_dir);
+	if (!err)
+		err = write_file(path.buf, &svg);
+	if (!err)
+		bp->svg = sb_detach(&path, NULL);
+	sb_release(&path);
+	sb_release(&svg);
+	return err;
+}
+
+static void print_profile(const struct bench_opts *o, struct result *res, const struct bench_prof *bp)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	if (o->metric == M_INS)
+		printf(" \nProfile ('%s' → '%s', simulated instructions per function, a profile of each measured run):\n",
+		       label(&res[0]), label(&res[1]));
+	else
+		printf(" \nProfile ('%s' → '%s', %s at %d Hz, a profile of each measured run):\n",
+		       label(&res[0]), label(&res[1]), o->profile_event, o->profile_hz);
+	fdiff_text(&bp->fd, isatty(1), 0, &t);
+	fputs(t.buf ? t.buf : "", stdout);
+	if (bp->svg)
+		printf("Differential flame graph (only significant changes coloured): %s\n", bp->svg);
+	sb_release(&t);
+}
+
+/* ---- the summary, printed from the comparison ---- */
+
+static const char *ALIGN_NOTE =
+	"      (the verdict follows Welch's test of the means, which the ratio and its interval\n"
+	"      describe; Mann-Whitney asks which command tends to be faster, and disagrees\n"
+	"      when outliers or a skewed spread move one but not the other: look at the medians)\n";
+
+static void print_summary(const struct bench_opts *o, struct result *res, const struct bench_cmps *cs)
+{
+	struct result *f = &res[cs->ref];
 	/* how the ratio reads: "faster" (wall), "less CPU time", "fewer instructions" */
 	const char *than = o->metric == M_CPU ? "less CPU time than" :
 			   o->metric == M_INS ? "fewer instructions than" : "faster than";
@@ -904,52 +1302,71 @@ static void print_summary(const struct bench_opts *o, struct result *res, int nr
 	if (f->failed)
 		printf("  Warning: '%s' had %zu failed run%s; it is the fastest of its successful runs only.\n",
 		       label(f), f->failed, f->failed == 1 ? "" : "s");
-	for (int i = 0; i < nres; i++) {
-		struct result *r = &res[i];
-		if (i == fastest || r->n == 0)
-			continue;
-		struct st_ratio q;
-		const double *rv = metric_vals(o, r);
-		if (st_ratio(rv, r->n, fv, f->n, &q) != 0) {
+	for (int i = 0; i < cs->n; i++) {
+		const struct bench_cmp *c = &cs->c[i];
+		const struct st_compare *m = &c->metric;
+		struct result *r = &res[c->idx];
+
+		if (!m->have_ratio) {
 			printf("    relative comparison with '%s' unavailable (a mean of zero)\n", label(r));
 			continue;
 		}
 		if (r->n >= 2 && f->n >= 2)
-			printf("    %.2f ± %.2f times %s '%s'\n", q.ratio, q.sigma, than, label(r));
+			printf("    %.2f ± %.2f times %s '%s'\n", m->ratio.ratio, m->ratio.sigma, than, label(r));
 		else
-			printf("    %.2f times %s '%s'\n", q.ratio, than, label(r));
-		struct st_test w, mw;
-		bool have_w = st_welch(rv, r->n, fv, f->n, &w) == 0;
-		st_mann_whitney(rv, r->n, fv, f->n, &mw);
-		if (have_w)
-			printf("      95%% CI [%.3f, %.3f], Welch's t-test p = %.3g, Mann-Whitney U p = %.3g\n",
-			       q.ci_lo, q.ci_hi, w.p, mw.p);
-		bool sig = have_w && w.p < 0.05 && fabs(q.ratio - 1) * 100 >= o->min_effect;
+			printf("    %.2f times %s '%s'\n", m->ratio.ratio, than, label(r));
+		if (m->have_test)
+			printf("      95%% CI [%.3f, %.3f], Welch's t-test p = %.3g (the verdict's), Mann-Whitney U p = %.3g\n",
+			       m->ratio.ci_lo, m->ratio.ci_hi, m->welch.p, m->mw.p);
 		const char *vl = o->metric == M_CPU ? "verdict on CPU time" :
 				 o->metric == M_INS ? "verdict on instructions" : "verdict";
-		if (!have_w)
+		if (!m->have_test)
 			printf("      %s: not enough runs for a significance test (need 2 or more each)\n", vl);
-		else if (sig)
+		else if (m->verdict == ST_V_HIGHER || m->verdict == ST_V_LOWER)
 			printf("      %s: '%s' %s '%s' (significant at 95 %%)\n", vl, label(r), worse, label(f));
 		else
 			printf("      %s: no significant difference at 95 %% between '%s' and '%s'%s\n",
-			       vl, label(r), label(f),
-			       w.p < 0.05 ? " (below the minimum effect)" : "");
-		if (r->cv && f->cv) {
-			for (size_t k = 0; k < r->cnt.nr && k < f->cnt.nr; k++) {
-				struct st_ratio cq;
-				if (!r->cvn[k] || !f->cvn[k] ||
-				    st_ratio(r->cv[k], r->cvn[k], f->cv[k], f->cvn[k], &cq) != 0)
-					continue;
-				struct st_test cw;
-				bool ok = st_welch(r->cv[k], r->cvn[k], f->cv[k], f->cvn[k], &cw) == 0;
-				printf("      %-18s %.3f× (%s)\n", r->cnt.ev[k].name, cq.ratio,
-				       ok ? (cw.p < 0.05 ? "changed, p < 0.05" : "no significant change") : "too few runs");
-			}
-			double ipc_r, ipc_f;
-			if (ipc_of(r, &ipc_r) && ipc_of(f, &ipc_f))
-				printf("      %-18s %.2f vs %.2f\n", "IPC", ipc_r, ipc_f);
+			       vl, label(r), label(f), m->verdict == ST_V_SMALL ? " (below the minimum effect)" : "");
+		if (m->have_test && m->disagree) {
+			/* the smallest p Mann-Whitney can give with these run
+			 * counts: every run of one below every run of the other */
+			size_t na = m->na, nb = m->nb, nt = na + nb;
+			double *sep = xmalloc(nt * sizeof(double));
+			struct st_test floor;
+			for (size_t k = 0; k < nt; k++)
+				sep[k] = (double)k;
+			st_mann_whitney(sep, na, sep + na, nb, &floor);
+			free(sep);
+			if (m->mw.p >= ALPHA && floor.p >= ALPHA)
+				printf("      (the verdict follows Welch's t-test; with %zu and %zu runs Mann-Whitney U cannot\n"
+				       "      fall below p = %.3g whatever the times: more runs (-r) let it)\n", na, nb, floor.p);
+			else
+				fputs(ALIGN_NOTE, stdout);
 		}
+		if (o->metric != M_CPU && c->cpu.have_test && c->cpu.have_ratio)
+			printf("      CPU (user+sys): %.2f ± %.2f times, 95%% CI [%.3f, %.3f], p = %.3g: %s\n",
+			       c->cpu.ratio.ratio, c->cpu.ratio.sigma, c->cpu.ratio.ci_lo, c->cpu.ratio.ci_hi,
+			       c->cpu.welch.p,
+			       c->cpu.verdict == ST_V_HIGHER ? "more CPU time (significant at 95 %)" :
+			       c->cpu.verdict == ST_V_LOWER ? "less CPU time (significant at 95 %)" :
+			       "no significant difference");
+		if (c->rss.have_test)
+			printf("      Max RSS: %+.1f MiB, 95%% CI [%+.1f, %+.1f] MiB, p = %.3g: %s\n",
+			       c->rss.diff / MIB, c->rss.diff_lo / MIB, c->rss.diff_hi / MIB, c->rss.welch.p,
+			       c->rss.verdict == ST_V_HIGHER ? "more memory (significant at 95 %)" :
+			       c->rss.verdict == ST_V_LOWER ? "less memory (significant at 95 %)" :
+			       "no significant difference");
+		for (size_t k = 0; k < c->nctr; k++) {
+			const struct st_compare *q = &c->ctr[k];
+			if (!q->na || !q->have_ratio)
+				continue;
+			printf("      %-18s %.3f× (%s)\n", r->cnt.ev[k].name, q->ratio.ratio,
+			       q->have_test ? (q->welch.p < ALPHA ? "changed, p < 0.05" : "no significant change") :
+			       "too few runs");
+		}
+		double ipc_r, ipc_f;
+		if (c->ctr && ipc_of(r, &ipc_r) && ipc_of(f, &ipc_f))
+			printf("      %-18s %.2f vs %.2f\n", "IPC", ipc_r, ipc_f);
 	}
 }
 
@@ -996,8 +1413,37 @@ static void json_array(struct strbuf *sb, const char *key, const double *v, size
 	sb_addstr(sb, "]");
 }
 
+/* One comparison as a JSON object: the figures and the verdict. */
+static void json_cmp(struct strbuf *sb, const struct st_compare *c)
+{
+	sb_addstr(sb, "{\"ratio\": ");
+	json_num(sb, c->ratio.ratio, c->have_ratio);
+	sb_addstr(sb, ", \"ratio_stddev\": ");
+	json_num(sb, c->ratio.sigma, c->have_ratio && c->have_test);
+	sb_addstr(sb, ", \"ratio_ci95\": [");
+	json_num(sb, c->ratio.ci_lo, c->have_ratio && c->have_test);
+	sb_addstr(sb, ", ");
+	json_num(sb, c->ratio.ci_hi, c->have_ratio && c->have_test);
+	sb_addstr(sb, "], \"difference\": ");
+	json_num(sb, c->diff, c->na && c->nb);
+	sb_addstr(sb, ", \"difference_ci95\": [");
+	json_num(sb, c->diff_lo, c->have_test);
+	sb_addstr(sb, ", ");
+	json_num(sb, c->diff_hi, c->have_test);
+	sb_addstr(sb, "], \"welch_p\": ");
+	json_num(sb, c->welch.p, c->have_test);
+	sb_addstr(sb, ", \"welch_df\": ");
+	json_num(sb, c->welch.df, c->have_test);
+	sb_addstr(sb, ", \"mann_whitney_p\": ");
+	json_num(sb, c->mw.p, c->na && c->nb);
+	sb_addf(sb, ", \"tests_disagree\": %s, \"verdict_test\": \"welch\", \"verdict\": \"%s\", \"significant\": %s}",
+		c->disagree ? "true" : "false", st_verdict_name(c->verdict),
+		c->verdict == ST_V_HIGHER || c->verdict == ST_V_LOWER ? "true" : "false");
+}
+
 static int export_json(const struct bench_opts *o, struct result *res, int nres,
-		       const struct machine *m, const struct busy *b)
+		       const struct machine *m, const struct busy *b, const struct bench_cmps *cs,
+		       const struct bench_prof *bp)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -1024,6 +1470,10 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres,
 		json_num(&sb, r->cs.mean, have);
 		sb_addstr(&sb, ",\n      \"cpu_stddev\": ");
 		json_num(&sb, r->cs.stddev, r->n >= 2);
+		sb_addstr(&sb, ",\n      \"max_rss\": ");
+		json_num(&sb, r->rs.mean, have);
+		sb_addstr(&sb, ",\n      \"max_rss_stddev\": ");
+		json_num(&sb, r->rs.stddev, r->n >= 2);
 		if (o->metric == M_INS) {
 			sb_addstr(&sb, ",\n      \"instructions\": ");
 			json_num(&sb, r->is.mean, have);
@@ -1044,6 +1494,7 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres,
 		json_array(&sb, "user_times", r->user, r->n);
 		json_array(&sb, "system_times", r->sys, r->n);
 		json_array(&sb, "cpu_times", r->cpu, r->n);
+		json_array(&sb, "max_rss_values", r->rss, r->n);
 		if (o->metric == M_INS)
 			json_array(&sb, "instruction_counts", r->ins, r->n);
 		sb_addstr(&sb, ",\n      \"exit_codes\": [");
@@ -1079,6 +1530,59 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres,
 	json_str(&sb, metric_name[o->metric]);
 	if (o->metric == M_INS)
 		sb_addf(&sb, ",\n  \"instructions_source\": \"%s\"", o->ins_sim ? "simulated" : "counted");
+	sb_addf(&sb, ",\n  \"order\": \"%s\",\n  \"max_rss_floor\": %.0f,\n  \"reference\": ", order_name(o),
+		o->rss_floor);
+	if (cs->ref >= 0)
+		json_str(&sb, label(&res[cs->ref]));
+	else
+		sb_addstr(&sb, "null");
+	sb_addstr(&sb, ",\n  \"comparisons\": [");
+	for (int i = 0; i < cs->n; i++) {
+		const struct bench_cmp *c = &cs->c[i];
+		sb_addstr(&sb, i ? ",\n    {" : "\n    {");
+		sb_addstr(&sb, "\"command\": ");
+		json_str(&sb, label(&res[c->idx]));
+		sb_addstr(&sb, ", \"reference\": ");
+		json_str(&sb, label(&res[c->ref]));
+		sb_addf(&sb, ", \"metric\": \"%s\",\n      \"comparison\": ", metric_name[o->metric]);
+		json_cmp(&sb, &c->metric);
+		sb_addstr(&sb, ",\n      \"cpu\": ");
+		json_cmp(&sb, &c->cpu);
+		sb_addstr(&sb, ",\n      \"max_rss\": ");
+		json_cmp(&sb, &c->rss);
+		if (c->ctr) {
+			sb_addstr(&sb, ",\n      \"counters\": {");
+			for (size_t k = 0, sep = 0; k < c->nctr; k++) {
+				if (!c->ctr[k].na)
+					continue;
+				sb_addstr(&sb, sep++ ? ",\n        " : "\n        ");
+				json_str(&sb, res[c->idx].cnt.ev[k].name);
+				sb_addstr(&sb, ": ");
+				json_cmp(&sb, &c->ctr[k]);
+			}
+			sb_addstr(&sb, "}");
+		}
+		sb_addstr(&sb, "}");
+	}
+	sb_addstr(&sb, cs->n ? "\n  ]" : "]");
+	if (bp->done) {
+		sb_addstr(&sb, ",\n  \"profile\": {\"old\": ");
+		json_str(&sb, label(&res[0]));
+		sb_addstr(&sb, ", \"new\": ");
+		json_str(&sb, label(&res[1]));
+		sb_addstr(&sb, ", \"event\": ");
+		json_str(&sb, o->metric == M_INS ? "instructions (simulated)" : o->profile_event);
+		sb_addf(&sb, ", \"frequency\": %d, \"directory\": ", o->profile_hz);
+		json_str(&sb, o->profile_dir);
+		sb_addstr(&sb, ", \"svg\": ");
+		if (bp->svg)
+			json_str(&sb, bp->svg);
+		else
+			sb_addstr(&sb, "null");
+		sb_addstr(&sb, ",\n  \"functions\": ");
+		fdiff_json(&bp->fd, &sb);
+		sb_addstr(&sb, "}");
+	}
 	sb_addf(&sb, ",\n  \"machine\": {\"cpus\": %d, \"load_average\": ", m->cpus);
 	json_num(&sb, b->load, b->load >= 0);
 	sb_addstr(&sb, ", \"steal_percent\": ");
@@ -1102,36 +1606,59 @@ static int fastest_of(struct result *res, int nres)
 	return f;
 }
 
-static int export_md(const struct bench_opts *o, struct result *res, int nres)
+/* A command's label as a Markdown code span: control characters escaped
+ * (a row is one line, and no escape sequence reaches a terminal showing
+ * the file), | and ` backslashed. */
+static void md_label(struct strbuf *sb, const struct result *r)
+{
+	struct strbuf esc = STRBUF_INIT;
+
+	sb_addch(sb, '`');
+	sb_add_term(&esc, label(r), strlen(label(r)));
+	for (const char *p = esc.buf; *p; p++) {
+		if (*p == '|' || *p == '`')
+			sb_addch(sb, '\\');
+		sb_addch(sb, *p);
+	}
+	sb_release(&esc);
+	sb_addch(sb, '`');
+}
+
+static const char *md_verdict(const struct st_compare *c)
+{
+	switch (c->verdict) {
+	case ST_V_HIGHER: return "higher (significant)";
+	case ST_V_LOWER: return "lower (significant)";
+	case ST_V_SAME: return "no significant difference";
+	case ST_V_SMALL: return "below the minimum effect";
+	case ST_V_TOO_FEW: return "too few runs";
+	case ST_V_UNAVAILABLE: break;
+	}
+	return "n/a";
+}
+
+static int export_md(const struct bench_opts *o, struct result *res, int nres,
+		     const struct bench_cmps *cs)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int f = fastest_of(res, nres);
+	int f = cs->ref;
 	double sc;
 	const char *u = unit_for(o, f >= 0 ? res[f].s.mean : 0, &sc);
 	int d = !strcmp(u, "s") ? 3 : 1;
 
 	bool ins = o->metric == M_INS;
 	/* the Relative column names the metric the ratios are on */
-	sb_addf(&sb, "| Command | Mean [%s] | Min [%s] | Max [%s] | User+Sys [%s] | %sRelative (%s%s) |\n"
-		"|:---|---:|---:|---:|---:|%s---:|\n",
+	sb_addf(&sb, "| Command | Mean [%s] | Min [%s] | Max [%s] | User+Sys [%s] | Max RSS [MiB] | %sRelative (%s%s) |\n"
+		"|:---|---:|---:|---:|---:|---:|%s---:|\n",
 		u, u, u, u, ins ? "Instructions | " : "", o->metric == M_CPU ? "CPU" : metric_name[o->metric],
 		ins ? (o->ins_sim ? ", simulated" : ", counted") : "", ins ? "---:|" : "");
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
-		sb_addstr(&sb, "| `");
-		/* control characters escaped (a row is one line, and no escape
-		 * sequence reaches a terminal showing the file) */
-		struct strbuf esc = STRBUF_INIT;
-		sb_add_term(&esc, label(r), strlen(label(r)));
-		for (const char *p = esc.buf; *p; p++) {
-			if (*p == '|' || *p == '`')
-				sb_addch(&sb, '\\');
-			sb_addch(&sb, *p);
-		}
-		sb_release(&esc);
-		sb_addstr(&sb, "` | ");
+		sb_addstr(&sb, "| ");
+		md_label(&sb, r);
+		sb_addstr(&sb, " | ");
 		if (!r->n) {
-			sb_addstr(&sb, ins ? "n/a | n/a | n/a | n/a | n/a | n/a |\n" : "n/a | n/a | n/a | n/a | n/a |\n");
+			sb_addstr(&sb, ins ? "n/a | n/a | n/a | n/a | n/a | n/a | n/a |\n" : "n/a | n/a | n/a | n/a | n/a | n/a |\n");
 			continue;
 		}
 		if (r->n >= 2)
@@ -1143,17 +1670,56 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres)
 			sb_addf(&sb, "%.*f ± %.*f | ", d, r->cs.mean * sc, d, r->cs.stddev * sc);
 		else
 			sb_addf(&sb, "%.*f | ", d, r->cs.mean * sc);
+		if (r->n >= 2)
+			sb_addf(&sb, "%.1f ± %.1f | ", r->rs.mean / MIB, r->rs.stddev / MIB);
+		else
+			sb_addf(&sb, "%.1f | ", r->rs.mean / MIB);
 		if (ins && r->n >= 2)
 			sb_addf(&sb, "%.0f ± %.0f | ", r->is.mean, r->is.stddev);
 		else if (ins)
 			sb_addf(&sb, "%.0f | ", r->is.mean);
-		struct st_ratio q;
-		if (f < 0 || st_ratio(metric_vals(o, r), r->n, metric_vals(o, &res[f]), res[f].n, &q) != 0)
-			sb_addstr(&sb, "n/a |\n");
-		else if (i == f)
+		const struct st_compare *q = NULL;
+		for (int k = 0; k < cs->n; k++)
+			if (cs->c[k].idx == i)
+				q = &cs->c[k].metric;
+		if (i == f && st_mean(metric_vals(o, r), r->n) > 0)
 			sb_addstr(&sb, "1.00 |\n");
+		else if (!q || !q->have_ratio)
+			sb_addstr(&sb, "n/a |\n");
 		else
-			sb_addf(&sb, "%.2f ± %.2f |\n", q.ratio, q.sigma);
+			sb_addf(&sb, "%.2f ± %.2f |\n", q->ratio.ratio, q->ratio.sigma);
+	}
+	if (cs->n) {
+		/* the comparison: each command against the reference */
+		sb_addf(&sb, "\nRuns %s; each command against ", order_name(o));
+		md_label(&sb, &res[f]);
+		sb_addf(&sb, ", verdicts at 95 %% on Welch's t-test (Mann-Whitney U shown beside).\n\n"
+			"| Command | Ratio (%s) | 95 %% CI | Welch p | Mann-Whitney p | Verdict | CPU ratio | CPU verdict | Max RSS Δ [MiB] | Max RSS verdict |\n"
+			"|:---|---:|---:|---:|---:|:---|---:|:---|---:|:---|\n",
+			o->metric == M_CPU ? "CPU" : metric_name[o->metric]);
+		for (int k = 0; k < cs->n; k++) {
+			const struct bench_cmp *c = &cs->c[k];
+			sb_addstr(&sb, "| ");
+			md_label(&sb, &res[c->idx]);
+			if (c->metric.have_ratio && c->metric.have_test)
+				sb_addf(&sb, " | %.3f ± %.3f | [%.3f, %.3f] | %.3g | %.3g | ", c->metric.ratio.ratio,
+					c->metric.ratio.sigma, c->metric.ratio.ci_lo, c->metric.ratio.ci_hi,
+					c->metric.welch.p, c->metric.mw.p);
+			else if (c->metric.have_ratio)
+				sb_addf(&sb, " | %.3f | n/a | n/a | n/a | ", c->metric.ratio.ratio);
+			else
+				sb_addstr(&sb, " | n/a | n/a | n/a | n/a | ");
+			sb_addf(&sb, "%s | ", md_verdict(&c->metric));
+			if (c->cpu.have_ratio)
+				sb_addf(&sb, "%.3f | %s | ", c->cpu.ratio.ratio, md_verdict(&c->cpu));
+			else
+				sb_addf(&sb, "n/a | %s | ", md_verdict(&c->cpu));
+			if (c->rss.have_test)
+				sb_addf(&sb, "%+.1f [%+.1f, %+.1f] | %s |\n", c->rss.diff / MIB, c->rss.diff_lo / MIB,
+					c->rss.diff_hi / MIB, md_verdict(&c->rss));
+			else
+				sb_addf(&sb, "%+.1f | %s |\n", c->rss.diff / MIB, md_verdict(&c->rss));
+		}
 	}
 	int err = write_file(o->export_md, &sb);
 	sb_release(&sb);
@@ -1176,7 +1742,31 @@ static void csv_field(struct strbuf *sb, const char *v)
 	sb_addch(sb, '"');
 }
 
-static int export_csv(const struct bench_opts *o, struct result *res, int nres)
+static void csv_cmp(struct strbuf *sb, const struct st_compare *c, bool ratio)
+{
+	if (ratio && c->have_ratio)
+		sb_addf(sb, ",%.9g", c->ratio.ratio);
+	else if (ratio)
+		sb_addch(sb, ',');
+	if (ratio && c->have_ratio && c->have_test)
+		sb_addf(sb, ",%.9g,%.9g,%.9g", c->ratio.sigma, c->ratio.ci_lo, c->ratio.ci_hi);
+	else if (ratio)
+		sb_addstr(sb, ",,,");
+	if (!ratio)
+		sb_addf(sb, ",%.9g", c->diff);
+	if (!ratio && c->have_test)
+		sb_addf(sb, ",%.9g,%.9g", c->diff_lo, c->diff_hi);
+	else if (!ratio)
+		sb_addstr(sb, ",,");
+	if (c->have_test)
+		sb_addf(sb, ",%.6g,%.6g", c->welch.p, c->mw.p);
+	else
+		sb_addstr(sb, ",,");
+	sb_addf(sb, ",%s", st_verdict_name(c->verdict));
+}
+
+static int export_csv(const struct bench_opts *o, struct result *res, int nres,
+		      const struct bench_cmps *cs)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -1184,14 +1774,19 @@ static int export_csv(const struct bench_opts *o, struct result *res, int nres)
 	 * perfkit's run counts */
 	sb_addstr(&sb, "command,mean,stddev,median,user,system,min,max");
 	for (int k = 0; k < o->nparam; k++) {
-		char *col = xmalloc(strlen(o->param_vars[k]) + 16);
+		size_t n = strlen(o->param_vars[k]) + 16;
+		char *col = xmalloc(n);
 
-		sprintf(col, "parameter_%s", o->param_vars[k]);
+		snprintf(col, n, "parameter_%s", o->param_vars[k]);
 		sb_addch(&sb, ',');
 		csv_field(&sb, col);
 		free(col);
 	}
-	sb_addstr(&sb, ",runs,failed_runs,metric,cpu,cpu_stddev,instructions,instructions_stddev\n");
+	sb_addstr(&sb, ",runs,failed_runs,metric,cpu,cpu_stddev,instructions,instructions_stddev"
+		",max_rss,max_rss_stddev,order,reference"
+		",ratio,ratio_stddev,ratio_ci_lo,ratio_ci_hi,welch_p,mann_whitney_p,verdict"
+		",cpu_ratio,cpu_ratio_stddev,cpu_ratio_ci_lo,cpu_ratio_ci_hi,cpu_welch_p,cpu_mann_whitney_p,cpu_verdict"
+		",max_rss_diff,max_rss_diff_ci_lo,max_rss_diff_ci_hi,max_rss_welch_p,max_rss_mann_whitney_p,max_rss_verdict\n");
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
 		csv_field(&sb, label(r));
@@ -1210,9 +1805,29 @@ static int export_csv(const struct bench_opts *o, struct result *res, int nres)
 		else
 			sb_addstr(&sb, ",,");
 		if (r->n && o->metric == M_INS)
-			sb_addf(&sb, ",%.12g,%.12g\n", r->is.mean, r->is.stddev);
+			sb_addf(&sb, ",%.12g,%.12g", r->is.mean, r->is.stddev);
 		else
-			sb_addstr(&sb, ",,\n");
+			sb_addstr(&sb, ",,");
+		if (r->n)
+			sb_addf(&sb, ",%.0f,%.0f", r->rs.mean, r->rs.stddev);
+		else
+			sb_addstr(&sb, ",,");
+		sb_addf(&sb, ",%s,", order_name(o));
+		if (cs->ref >= 0)
+			csv_field(&sb, label(&res[cs->ref]));
+		const struct bench_cmp *c = NULL;
+		for (int k = 0; k < cs->n; k++)
+			if (cs->c[k].idx == i)
+				c = &cs->c[k];
+		if (c) {
+			csv_cmp(&sb, &c->metric, true);
+			csv_cmp(&sb, &c->cpu, true);
+			csv_cmp(&sb, &c->rss, false);
+		} else {   /* the reference itself, or no runs */
+			sb_addf(&sb, ",,,,,,,%s,,,,,,,%s,,,,,,%s", i == cs->ref ? "reference" : "",
+				i == cs->ref ? "reference" : "", i == cs->ref ? "reference" : "");
+		}
+		sb_addch(&sb, '\n');
 	}
 	int err = write_file(o->export_csv, &sb);
 	sb_release(&sb);
@@ -1320,6 +1935,10 @@ static void free_results(struct result *res, int nres, int nparam)
 		free(r->sys);
 		free(r->cpu);
 		free(r->ins);
+		free(r->rss);
+		for (size_t k = 0; k < r->nprof; k++)
+			free(r->prof[k]);
+		free(r->prof);
 		free(r->codes);
 		for (size_t k = 0; r->cv && k < r->cnt.nr; k++)
 			free(r->cv[k]);
@@ -1337,7 +1956,8 @@ static void free_vals(char *vals[][MAX_CMDS], const int *nvals, int nparam)
 			free(vals[k][i]);
 }
 
-enum { OPT_JSON = 256, OPT_MD, OPT_CSV, OPT_SHOW, OPT_UNIT, OPT_COUNTERS, OPT_EFFECT, OPT_STEP, OPT_METRIC };
+enum { OPT_JSON = 256, OPT_MD, OPT_CSV, OPT_SHOW, OPT_UNIT, OPT_COUNTERS, OPT_EFFECT, OPT_STEP, OPT_METRIC,
+       OPT_NO_INTERLEAVE, OPT_PROFILE, OPT_PROFILE_FREQ, OPT_PROFILE_EVENT };
 
 /* --metric=instructions: count instructions:u where the machine can (a
  * probe on this process), else find the Valgrind tool and a folder for its
@@ -1401,10 +2021,15 @@ int cmd_bench(int argc, char **argv)
 		{ "counters", no_argument, NULL, OPT_COUNTERS },
 		{ "min-effect", required_argument, NULL, OPT_EFFECT },
 		{ "metric", required_argument, NULL, OPT_METRIC },
+		{ "no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE },
+		{ "profile", optional_argument, NULL, OPT_PROFILE },
+		{ "profile-freq", required_argument, NULL, OPT_PROFILE_FREQ },
+		{ "profile-event", required_argument, NULL, OPT_PROFILE_EVENT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bench_opts o = { .min_runs = 10, .shell = "sh", .min_effect = 1.0, .vr = VGRUN_INIT,
+	struct bench_opts o = { .min_runs = 10, .shell = "sh", .min_effect = 1.0, .vr = VGRUN_INIT, .profile_hz = 1999,
+				.profile_event = "cpu-clock",
 				.icnt = CNT_SET_INIT };
 	int min_given = 0;
 	const char *scan_min = NULL, *scan_max = NULL, *step = NULL, *lists[MAX_PARAMS] = { 0 };
@@ -1468,6 +2093,10 @@ int cmd_bench(int argc, char **argv)
 				return fprintf(stderr, "perfkit bench: --time-unit expects millisecond, second or microsecond, got '%s'\n", optarg), 2;
 			break;
 		case OPT_COUNTERS: o.counters = 1; break;
+		case OPT_NO_INTERLEAVE: o.sequential = true; break;
+		case OPT_PROFILE: o.profile_dir = optarg ? optarg : "bench-profile"; break;
+		case OPT_PROFILE_EVENT: o.profile_event = optarg; break;
+		case OPT_PROFILE_FREQ: if (parse_int("--profile-freq", optarg, 1, &o.profile_hz)) return 2; break;
 		case OPT_METRIC:
 			if (!strcmp(optarg, "wall"))
 				o.metric = M_WALL;
@@ -1659,16 +2288,47 @@ int cmd_bench(int argc, char **argv)
 	machine_sample(&mach, 0);
 	if (o.metric == M_INS && (err = ins_setup(&o)))
 		rc = 1;
+	if (!rc && o.metric == M_INS && o.profile_dir && !o.ins_sim) {
+		err = pk_error(ENOTSUP, "--profile with --metric=instructions uses the simulated instruction "
+			       "profile, and this machine counts instructions instead: use --metric=cpu or wall");
+		rc = 1;
+	}
 	if (!rc && o.shell && (err = shell_overhead(&o, &oh)))
 		rc = 1;
-	for (int i = 0; i < nres && !rc; i++) {
+	if (nres < 2)
+		o.sequential = true;
+	o.rss_floor = rss_floor();
+	if (!rc && o.profile_dir) {
+		char self[4096];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n <= 0) {
+			err = pk_error(errno, "--profile: cannot find this program (/proc/self/exe): %s", strerror(errno));
+			rc = 1;
+		} else {
+			self[n] = 0;
+			o.self_exe = xstrdup(self);
+		}
+		if (!rc && mkdir(o.profile_dir, 0777) && errno != EEXIST) {
+			err = pk_error(errno, "--profile: cannot create '%s': %s", o.profile_dir, strerror(errno));
+			rc = 1;
+		}
+	}
+	if (!rc && !o.sequential) {
+		printf("Runs interleaved: warm-up and measured runs take turns (A B, B A, A B, …);\n"
+		       "--no-interleave runs each command's runs together, as hyperfine.\n \n");
+		fflush(stdout);
+		if ((err = bench_interleaved(&o, res, nres, &oh, tty)))
+			rc = 1;
+		for (int i = 0; i < nres && !rc; i++)
+			print_result(&o, i, &res[i]);
+	}
+	for (int i = 0; i < nres && !rc && o.sequential; i++) {
 		if ((err = bench_one(&o, i, &res[i], &oh, tty))) {
 			rc = 1;
 			break;
 		}
 		print_result(&o, i, &res[i]);
 		fflush(stdout);   /* kept when Ctrl-C ends the rest */
-		fflush(stdout);
 	}
 	if (rc) {
 		fflush(stdout);
@@ -1681,15 +2341,32 @@ int cmd_bench(int argc, char **argv)
 		print_busy(&o, &mach, &busy);
 		for (int i = 0; i < nres; i++)
 			with_data += res[i].n > 0;
+		struct bench_cmps cs;
+		struct bench_prof bp = { 0 };
+		compare_all(&o, res, nres, f, &cs);
 		if (f >= 0 && with_data >= 2)
-			print_summary(&o, res, nres, f);
+			print_summary(&o, res, &cs);
+		if (o.profile_dir && (err = profile_compare(&o, res, nres, &bp))) {
+			fprintf(stderr, "perfkit bench: --profile: %s\n", pk_errmsg());
+			rc = 1;
+		} else if (bp.done) {
+			print_profile(&o, res, &bp);
+		} else if (o.profile_dir) {
+			printf(" \nProfiles of every measured run are in %s/ (the comparison of functions is\n"
+			       "made for two commands: OLD and NEW).\n", o.profile_dir);
+		}
 		fflush(stdout);
-		if ((o.export_json && (err = export_json(&o, res, nres, &mach, &busy))) ||
-		    (o.export_md && (err = export_md(&o, res, nres))) ||
-		    (o.export_csv && (err = export_csv(&o, res, nres)))) {
+		if (rc) {
+		} else if ((o.export_json && (err = export_json(&o, res, nres, &mach, &busy, &cs, &bp))) ||
+		    (o.export_md && (err = export_md(&o, res, nres, &cs))) ||
+		    (o.export_csv && (err = export_csv(&o, res, nres, &cs)))) {
 			fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
 			rc = 1;
 		}
+		cmps_release(&cs);
+		if (bp.done)
+			fdiff_release(&bp.fd);
+		free(bp.svg);
 	}
 	free_results(res, nres, o.nparam);
 	if (o.simdir) {
@@ -1697,6 +2374,7 @@ int cmd_bench(int argc, char **argv)
 		free(o.simdir);
 	}
 	vgrun_release(&o.vr);
+	free(o.self_exe);
 	cnt_set_release(&o.icnt);
 	free_vals(vals, nvals, o.nparam);
 	return rc;

@@ -29,6 +29,7 @@
 #include "base/strbuf.h"
 #include "bpf/biolatency.h"
 #include "bpfutil/hist.h"
+#include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
 #include "biolatency.skel.h"
 
@@ -132,19 +133,17 @@ static int parse_opts(struct biolatency_opts *o, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		if (pk_parse_double("the interval", argv[optind], 0.001, 1e6, &o->interval)) {
+		if (bpfk_opt_secs("the interval", argv[optind], &o->interval)) {
 			fprintf(stderr, "perfkit biolatency: %s\n", pk_errmsg());
 			return 2;
 		}
 		optind++;
 	}
 	if (optind < argc) {
-		int64_t v;
-		if (pk_parse_i64("the count", argv[optind], 1, INT64_MAX, &v)) {
+		if (bpfk_opt_count("the count", argv[optind], &o->count)) {
 			fprintf(stderr, "perfkit biolatency: %s\n", pk_errmsg());
 			return 2;
 		}
-		o->count = (long)v;
 		optind++;
 	}
 	if (optind < argc) {
@@ -194,7 +193,8 @@ int cmd_biolatency(int argc, char **argv)
 		if (o.time) {
 			char buf[16];
 			time_t t = time(NULL);
-			strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+			struct tm tm;
+			strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&t, &tm));
 			printf("%-8s\n", buf);
 		}
 		if (print_and_clear(fd, &o))

@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
 #include "cachesim/cpimodel.h"
 #include "cachesim/simcount.h"
@@ -408,7 +409,6 @@ int cmd_calibrate(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val = NULL;
-		char *end;
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
@@ -437,15 +437,13 @@ int cmd_calibrate(int argc, char **argv)
 				return 2;
 			}
 		} else if (!strncmp(a, "--scale", 7)) {
-			scale = strtod(val, &end);
-			if (*end || !(scale > 0) || scale > 1000) {
-				fprintf(stderr, "perfkit calibrate: --scale expects a number above 0 (at most 1000), got '%s'\n", val);
+			if (pk_parse_double("--scale", val, 0.001, 1000, &scale)) {
+				fprintf(stderr, "perfkit calibrate: %s\n", pk_errmsg());
 				return 2;
 			}
 		} else if (!strcmp(a, "-r") || !strncmp(a, "--repeat", 8)) {
-			reps = (int)strtol(val, &end, 10);
-			if (*end || reps < 1 || reps > 1000) {
-				fprintf(stderr, "perfkit calibrate: -r expects a number of passes (1 to 1000), got '%s'\n", val);
+			if (pk_parse_int("-r", val, 1, 1000, &reps)) {
+				fprintf(stderr, "perfkit calibrate: %s\n", pk_errmsg());
 				return 2;
 			}
 		} else if (!strcmp(a, "-o") || !strncmp(a, "--output", 8)) {

@@ -16,6 +16,8 @@ int cmd_top(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+int cmd_c2c(int argc, char **argv);
+int cmd_mem(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -25,5 +27,10 @@ int cmd_biolatency(int argc, char **argv);
 int cmd_funclatency(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_tcplife(int argc, char **argv);
+int cmd_tcpconnect(int argc, char **argv);
+int cmd_tcpaccept(int argc, char **argv);
+int cmd_offcputime(int argc, char **argv);
+int cmd_runqlat(int argc, char **argv);
+int cmd_biosnoop(int argc, char **argv);
 
 #endif

@@ -4,7 +4,7 @@
  * folded stacks; a drop-in for FlameGraph's stackcollapse-perf.pl.
  */
 #include "cmd/cmds.h"
-#include "stack/collapse.h"
+#include "format/collapse.h"
 #include "stack/folded.h"
 #include "base/error.h"
 #include "base/parse.h"
@@ -40,14 +40,7 @@ static const char usage[] =
 
 static void show_warnings(void)
 {
-	const char *w = pk_warnings_take();
-
-	while (*w) {
-		const char *nl = strchr(w, '\n');
-		int n = nl ? (int)(nl - w) : (int)strlen(w);
-		fprintf(stderr, "perfkit collapse: warning: %.*s\n", n, w);
-		w += n + (nl != NULL);
-	}
+	pk_warnings_print(stderr, "perfkit collapse");
 }
 
 int cmd_collapse(int argc, char **argv)

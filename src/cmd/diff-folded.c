@@ -10,6 +10,14 @@
  *
  * Lines without a trailing count are kept as difffolded.pl keeps them: as
  * the empty stack with count 0.  Output order is first appearance.
+ *
+ * Several profiles per side (OLD1 OLD2 … -- NEW1 NEW2 …; one run each):
+ * per function, its inclusive cost in every profile, a Welch t-test across
+ * the profiles and Benjamini-Hochberg over the functions (flame/fdiff.h):
+ * a table of the functions on stdout, significant ones marked '*' with
+ * their change, 95 % interval, p and q, gone/new ones with their share;
+ * -o FILE.svg the differential flame graph where only significant
+ * functions are coloured; --json FILE the table as JSON.
  */
 #include "cmd/cmds.h"
 
@@ -26,17 +34,33 @@
 #include "base/error.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
+#include "base/outfile.h"
+#include "flame/fdiff.h"
 #include "flame/flame.h"
+
+#include <getopt.h>
 
 static const char usage_text[] =
 	"usage: perfkit diff-folded [-n] [-s] BEFORE AFTER > diff.folded\n"
+	"       perfkit diff-folded [-s] [--share] [-o DIFF.svg] [--json FILE] [--min-effect PTS]\n"
+	"                           OLD1 OLD2 … -- NEW1 NEW2 …\n"
 	"\n"
 	"  -n  normalize the BEFORE counts to the AFTER total\n"
 	"  -s  strip hex numbers (addresses) from frame names\n"
 	"  -h  this message\n"
 	"\n"
 	"Draw the result with: perfkit flamegraph diff.folded > diff.svg\n"
-	"(red: grew, blue: shrank; swap the files and add --negate to see what vanished)\n";
+	"(red: grew, blue: shrank; swap the files and add --negate to see what vanished)\n"
+	"\n"
+	"With several profiles per side (one run each), which functions changed beyond\n"
+	"the run-to-run noise: Welch's t-test per function on its inclusive cost across\n"
+	"the profiles, Benjamini-Hochberg false-discovery rate 5 %% over the functions.\n"
+	"  --share           compare shares of each profile's total (default: cost as %% of\n"
+	"                    OLD's mean total, so a slower function does not shrink the rest)\n"
+	"  --min-effect PTS  smallest change called significant, in points (0.5)\n"
+	"  -o FILE.svg       differential flame graph: significant functions red (grew) or\n"
+	"                    blue (shrank), the rest grey; tooltips before/after/change/p\n"
+	"  --json FILE       the table as JSON\n";
 
 static int is_hex(char c)
 {
@@ -168,26 +192,132 @@ static int load(const char *path, int which, int striphex, struct hashmap *m,
 	return 0;
 }
 
+static int write_out(const char *path, const struct strbuf *sb)
+{
+	struct outfile of;
+	int err = of_open(&of, path);
+
+	if (err)
+		return err;
+	if (sb->len && fwrite(sb->buf, 1, sb->len, of.f) != sb->len) {
+		of_abort(&of);
+		return pk_error(EIO, "cannot write '%s'", path);
+	}
+	return of_commit(&of);
+}
+
+/* OLD… -- NEW…: the noise-aware comparison (flame/fdiff.h). */
+static int multi(int argc, char **argv, int sep, const struct fdiff_opts *fo, const char *svg,
+		 const char *json)
+{
+	struct fdiff d;
+	struct strbuf out = STRBUF_INIT;
+	int ret = 0;
+
+	if (sep == 0 || sep == argc - 1) {
+		fprintf(stderr, "perfkit diff-folded: expected OLD profiles before '--' and NEW ones after it\n%s",
+			usage_text);
+		return 2;
+	}
+	fdiff_init(&d, fo);
+	for (int i = 0; i < argc; i++) {
+		if (i == sep)
+			continue;
+		if (fdiff_add_file(&d, i > sep, argv[i]) < 0) {
+			fprintf(stderr, "perfkit diff-folded: %s\n", pk_errmsg());
+			ret = 1;
+			goto out;
+		}
+	}
+	fdiff_compute(&d);
+	fdiff_text(&d, isatty(1), SIZE_MAX, &out);
+	if (fwrite(out.buf, 1, out.len, stdout) != out.len || fflush(stdout)) {
+		fprintf(stderr, "perfkit diff-folded: cannot write the output: %s\n", strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	if (svg) {
+		sb_reset(&out);
+		int err = fdiff_svg(&d, NULL, &out);
+		if ((err && err != -ENODATA) || write_out(svg, &out)) {
+			fprintf(stderr, "perfkit diff-folded: %s\n", pk_errmsg());
+			ret = 1;
+			goto out;
+		}
+	}
+	if (json) {
+		sb_reset(&out);
+		fdiff_json(&d, &out);
+		sb_addch(&out, '\n');
+		if (write_out(json, &out)) {
+			fprintf(stderr, "perfkit diff-folded: %s\n", pk_errmsg());
+			ret = 1;
+		}
+	}
+out:
+	sb_release(&out);
+	fdiff_release(&d);
+	return ret;
+}
+
+enum { OPT_SHARE = 256, OPT_JSON, OPT_EFFECT };
+
 int cmd_diff_folded(int argc, char **argv)
 {
+	static const struct option lopts[] = {
+		{ "share", no_argument, NULL, OPT_SHARE },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "min-effect", required_argument, NULL, OPT_EFFECT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	int normalize = 0, striphex = 0, c;
+	struct fdiff_opts fo = FDIFF_OPTS_INIT;
+	const char *svg = NULL, *json = NULL;
+	bool multi_opt = false;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return 0;
-		}
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, "+nsh")) != -1) {
+	while ((c = getopt_long(argc, argv, "+nsho:", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'n': normalize = 1; break;
 		case 's': striphex = 1; break;
 		case 'h': fputs(usage_text, stdout); return 0;
+		case 'o': svg = optarg; multi_opt = true; break;
+		case OPT_SHARE: fo.share = true; multi_opt = true; break;
+		case OPT_JSON: json = optarg; multi_opt = true; break;
+		case OPT_EFFECT: {
+			char *end;
+			errno = 0;
+			fo.min_effect = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(fo.min_effect >= 0) || !isfinite(fo.min_effect)) {
+				fprintf(stderr, "perfkit diff-folded: --min-effect expects points (0 or more), got '%s'\n", optarg);
+				return 2;
+			}
+			multi_opt = true;
+			break;
+		}
 		default:
-			fprintf(stderr, "perfkit diff-folded: unknown option '-%c'\n%s", optopt, usage_text);
+			if (optopt)
+				fprintf(stderr, "perfkit diff-folded: unknown option '-%c'\n%s", optopt, usage_text);
+			else
+				fprintf(stderr, "perfkit diff-folded: unknown option '%s'\n%s", argv[optind - 1], usage_text);
 			return 2;
 		}
+	}
+	/* OLD… -- NEW…: getopt stopped at the first file; find the "--" */
+	for (int i = optind; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			if (normalize) {
+				fprintf(stderr, "perfkit diff-folded: -n is for two files; with several profiles per side use --share\n");
+				return 2;
+			}
+			fo.strip_hex = striphex;
+			return multi(argc - optind, argv + optind, i - optind, &fo, svg, json);
+		}
+	if (multi_opt) {
+		fprintf(stderr, "perfkit diff-folded: -o, --json, --share and --min-effect need OLD1 … -- NEW1 …\n");
+		return 2;
 	}
 	if (argc - optind != 2) {
 		fprintf(stderr, "perfkit diff-folded: expected two folded files, BEFORE and AFTER\n%s",

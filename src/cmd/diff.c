@@ -18,14 +18,29 @@
  * and its whole share as its delta; a symbol only in OLD (gone) reads
  * "gone" as its delta and sorts by the share it lost.  Ordering: by
  * |delta| (a gone row's baseline share), then baseline share, then name.
+ *
+ * Several files per side (OLD1 OLD2 … -- NEW1 NEW2 …, one run each): per
+ * symbol, its self period in every file as a percentage of OLD's mean
+ * total (--share: of the file's own total), Welch's t-test across the
+ * files and Benjamini-Hochberg over the symbols (stats/compare.h
+ * st_compare_sets); significant changes (q < 0.05 and at least
+ * --min-effect points, 0.5) are marked '*' (and coloured on a terminal)
+ * with the change, its 95 % interval, p and q; gone/new with their share.
+ * Why not shares by default: a function that got 2× slower takes share
+ * from every other one, which would then all "change".
  */
 #include "cmd/cmds.h"
 
 #include "base/error.h"
 #include "base/hashmap.h"
+#include "base/outfile.h"
 #include "base/strbuf.h"
 #include "session/session.h"
+#include "stats/compare.h"
 
+#include <unistd.h>
+
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -36,6 +51,7 @@
 struct drow {
 	const char *dso, *sym;   /* interned in the diff's string table */
 	uint64_t period[2];      /* self period in OLD, NEW */
+	double *per;             /* self period in each file (several per side) */
 	bool seen[2];
 	double pct[2], delta;
 };
@@ -47,6 +63,7 @@ struct devent {
 	size_t nr, alloc;
 	uint64_t total[2];
 	bool seen[2];
+	double *ftotal;          /* total period of each file */
 };
 
 struct diff {
@@ -54,6 +71,7 @@ struct diff {
 	struct devent *ev;
 	size_t nr_ev;
 	int side;                /* 0: OLD, 1: NEW while reading */
+	size_t file, nfiles;     /* the file being read, of nfiles */
 };
 
 static const char *dso_short(const char *dso)
@@ -94,6 +112,9 @@ static int on_sample(const struct pk_sample *s, void *arg)
 
 	ev->seen[d->side] = true;
 	ev->total[d->side] += s->period;
+	if (!ev->ftotal)
+		ev->ftotal = xcalloc(d->nfiles, sizeof(double));
+	ev->ftotal[d->file] += (double)s->period;
 	if (!s->nr_frames)
 		return 0;
 	fr = &s->frames[0];
@@ -116,6 +137,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		}
 		r = &ev->r[ev->nr];
 		memset(r, 0, sizeof(*r));
+		r->per = xcalloc(d->nfiles, sizeof(double));
 		r->dso = hm_intern(&d->strings, key.buf, strlen(key.buf));
 		r->sym = hm_intern(&d->strings, key.buf + strlen(key.buf) + 1,
 				   key.len - strlen(key.buf) - 1);
@@ -124,6 +146,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	sb_release(&key);
 	r = &ev->r[e->val.u - 1];
 	r->period[d->side] += s->period;
+	r->per[d->file] += (double)s->period;
 	r->seen[d->side] = true;
 	return 0;
 }
@@ -182,46 +205,229 @@ static void print_event(struct devent *ev)
 	printf("\n");
 }
 
+struct mrow {
+	const struct drow *r;
+	struct st_set_row x;
+};
+
+static int cmp_mrows(const void *a, const void *b)
+{
+	const struct mrow *x = a, *y = b;
+
+	if (x->x.significant != y->x.significant)
+		return x->x.significant ? -1 : 1;
+	if (fabs(x->x.diff) != fabs(y->x.diff))
+		return fabs(x->x.diff) > fabs(y->x.diff) ? -1 : 1;
+	return strcmp(x->r->sym + 1, y->r->sym + 1);
+}
+
+/* Several files per side: the noise-aware table. */
+static void json_d(struct strbuf *sb, double v, bool valid)
+{
+	if (valid && isfinite(v))
+		sb_addf(sb, "%.10g", v);
+	else
+		sb_addstr(sb, "null");
+}
+
+/* One event's rows as a JSON object, appended to js. */
+static void json_event(struct strbuf *js, const struct devent *ev, const struct mrow *m, size_t na,
+		       size_t nb, bool share, double min_effect)
+{
+	sb_addstr(js, js->buf[js->len - 1] != '[' ? ",\n {\"event\": \"" : "\n {\"event\": \"");
+	sb_add_json(js, ev->name, strlen(ev->name));
+	sb_addf(js, "\", \"files_old\": %zu, \"files_new\": %zu, \"values\": \"%s\", \"test\": \"welch\", "
+		"\"fdr\": \"benjamini-hochberg\", \"alpha\": 0.05, \"min_effect\": %g, \"rows\": [",
+		na, nb, share ? "share_percent" : "percent_of_old_mean_total", min_effect);
+	for (size_t i = 0; i < ev->nr; i++) {
+		const struct st_set_row *q = &m[i].x;
+
+		sb_addstr(js, i ? ",\n  {\"dso\": \"" : "\n  {\"dso\": \"");
+		sb_add_json(js, m[i].r->dso, strlen(m[i].r->dso));
+		sb_addstr(js, "\", \"symbol\": \"");
+		sb_add_json(js, m[i].r->sym + 1, strlen(m[i].r->sym + 1));
+		sb_addf(js, "\", \"kernel\": %s, \"before\": ", m[i].r->sym[0] == 'k' ? "true" : "false");
+		json_d(js, q->mean_a, true);
+		sb_addstr(js, ", \"after\": ");
+		json_d(js, q->mean_b, true);
+		sb_addstr(js, ", \"change\": ");
+		json_d(js, q->diff, true);
+		sb_addstr(js, ", \"change_ci95\": [");
+		json_d(js, q->diff_lo, true);
+		sb_addstr(js, ", ");
+		json_d(js, q->diff_hi, true);
+		sb_addstr(js, "], \"p\": ");
+		json_d(js, q->p, q->tested);
+		sb_addstr(js, ", \"q\": ");
+		json_d(js, q->q, q->tested);
+		sb_addf(js, ", \"significant\": %s, \"kind\": \"%s\"}", q->significant ? "true" : "false",
+			q->kind == ST_SET_NEW ? "new" : q->kind == ST_SET_GONE ? "gone" : "both");
+	}
+	sb_addstr(js, ev->nr ? "\n ]}" : "]}");
+}
+
+static void print_event_multi(struct devent *ev, size_t na, size_t nb, bool share, double min_effect,
+			      struct strbuf *js)
+{
+	size_t w = na + nb, nsig = 0;
+	double mean_old = 0;
+	double *v = xcalloc(ev->nr * w + 1, sizeof(double));
+	struct st_set_row *x = xcalloc(ev->nr + 1, sizeof(*x));
+	struct mrow *m = xcalloc(ev->nr + 1, sizeof(*m));
+	bool color = isatty(1);
+	int dw = (int)strlen("Shared Object");
+
+	for (size_t j = 0; j < na; j++)
+		mean_old += ev->ftotal[j] / (double)na;
+	for (size_t i = 0; i < ev->nr; i++) {
+		for (size_t j = 0; j < w; j++) {
+			double base = share ? ev->ftotal[j] : mean_old;
+			v[i * w + j] = base > 0 ? ev->r[i].per[j] * 100.0 / base : 0;
+		}
+		if ((int)strlen(ev->r[i].dso) > dw)
+			dw = (int)strlen(ev->r[i].dso);
+	}
+	st_compare_sets(v, ev->nr, na, nb, 0.05, min_effect, x);
+	for (size_t i = 0; i < ev->nr; i++) {
+		m[i].r = &ev->r[i];
+		m[i].x = x[i];
+		nsig += x[i].significant;
+	}
+	qsort(m, ev->nr, sizeof(*m), cmp_mrows);
+	if (js)
+		json_event(js, ev, m, na, nb, share, min_effect);
+	printf("# Event '%s'\n#\n", ev->name);
+	printf("# %zu OLD files, %zu NEW files; self period as %% of %s\n", na, nb,
+	       share ? "each file's own total (shares)" : "OLD's mean total");
+	if (na >= 2 && nb >= 2)
+		printf("# Welch's t-test per symbol over the files, Benjamini-Hochberg FDR 5 %%,\n"
+		       "# smallest change %g points: %zu significant (*)\n", min_effect, nsig);
+	else
+		printf("# one file on a side: no test, no change is called significant\n");
+	printf("#\n#   %8s %8s  %-28s %8s %8s  %-*s  Symbol\n", "Before", "After", "Change [95 % CI]", "p", "q",
+	       dw, "Shared Object");
+	for (size_t i = 0; i < ev->nr; i++) {
+		const struct st_set_row *q = &m[i].x;
+		const struct drow *r = m[i].r;
+		char before[32], after[32], change[64], p[16], qq[16];
+
+		snprintf(before, sizeof(before), "%.2f", q->mean_a);
+		snprintf(after, sizeof(after), "%.2f", q->mean_b);
+		if (q->kind == ST_SET_NEW)
+			snprintf(before, sizeof(before), "new");
+		if (q->kind == ST_SET_GONE)
+			snprintf(after, sizeof(after), "gone");
+		if (q->tested && q->diff_hi > q->diff_lo)
+			snprintf(change, sizeof(change), "%+.2f [%+.2f, %+.2f]", q->diff, q->diff_lo, q->diff_hi);
+		else
+			snprintf(change, sizeof(change), "%+.2f", q->diff);
+		snprintf(p, sizeof(p), q->tested ? "%.2g" : "-", q->p);
+		snprintf(qq, sizeof(qq), q->tested ? "%.2g" : "-", q->q);
+		struct strbuf edso = STRBUF_INIT;
+		sb_add_term(&edso, r->dso, strlen(r->dso));
+		if (color && q->significant)
+			fputs(q->diff > 0 ? "\033[31m" : "\033[32m", stdout);
+		printf("%c   %8s %8s  %-28s %8s %8s  %-*s  [%c] ", q->significant ? '*' : ' ', before, after,
+		       change, p, qq, dw, edso.buf, r->sym[0]);
+		sb_release(&edso);
+		fputs_term(r->sym + 1, stdout);
+		if (color && q->significant)
+			fputs("\033[m", stdout);
+		putchar('\n');
+	}
+	printf("\n");
+	free(v);
+	free(x);
+	free(m);
+}
+
 static void print_warnings(void)
 {
-	const char *w = pk_warnings_take();
-
-	while (*w) {
-		const char *nl = strchr(w, '\n');
-		int len = nl ? (int)(nl - w) : (int)strlen(w);
-
-		fprintf(stderr, "perfkit diff: warning: %.*s\n", len, w);
-		w += len + (nl ? 1 : 0);
-	}
+	pk_warnings_print(stderr, "perfkit diff");
 }
 
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: perfkit diff [OLD.data [NEW.data]]\n"
+		    "       perfkit diff [--share] [--min-effect PTS] [--json FILE] OLD1 OLD2 … -- NEW1 NEW2 …\n"
 		    "  Compare two perf.data files by shared object and symbol, like perf diff:\n"
 		    "  Baseline = the symbol's share of OLD's samples, Delta Abs = NEW %% - OLD %%.\n"
-		    "  Defaults: perf.data.old and perf.data.\n");
+		    "  Defaults: perf.data.old and perf.data.\n"
+		    "  Several files per side (one run each): which symbols changed beyond the\n"
+		    "  run-to-run noise — Welch's t-test per symbol across the files, Benjamini-\n"
+		    "  Hochberg false-discovery rate 5 %% over the symbols; values are the self\n"
+		    "  period as %% of OLD's mean total (--share: of each file's own total).\n");
 }
 
 int cmd_diff(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "stdio", no_argument, NULL, 'S' },
+		{ "share", no_argument, NULL, 's' },
+		{ "min-effect", required_argument, NULL, 'e' },
+		{ "json", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *files[2] = { "perf.data.old", "perf.data" };
 	struct diff d = { 0 };
 	int c, ret = 0;
+	bool share = false, multi = false;
+	const char *json = NULL;
+	struct strbuf js = STRBUF_INIT;
+	double min_effect = 0.5;
+	const char **fv = files;
+	size_t na = 1;
 
+	/* OLD… -- NEW…: the options are read before the "--" only */
+	int full_argc = argc;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			multi = true;
+			argc = i;
+			break;
+		}
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': break;
+		case 's': share = true; break;
+		case 'j': json = optarg; break;
+		case 'e': {
+			char *end;
+			min_effect = strtod(optarg, &end);
+			if (end == optarg || *end || !(min_effect >= 0) || !isfinite(min_effect)) {
+				fprintf(stderr, "perfkit diff: --min-effect expects points (0 or more), got '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		}
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
+	if (multi) {
+		/* getopt moved the OLD files to argv[optind..argc) */
+		fv = xcalloc((size_t)full_argc, sizeof(*fv));
+		d.nfiles = 0;
+		for (int i = optind; i < argc; i++)
+			fv[d.nfiles++] = argv[i];
+		na = d.nfiles;
+		for (int i = argc + 1; i < full_argc; i++)
+			fv[d.nfiles++] = argv[i];
+		if (!na || d.nfiles == na) {
+			fprintf(stderr, "perfkit diff: expected OLD files before '--' and NEW ones after it\n");
+			usage(stderr);
+			free(fv);
+			return 2;
+		}
+		goto read;
+	}
+	if (json) {
+		fprintf(stderr, "perfkit diff: --json needs several files per side: OLD1 … -- NEW1 …\n");
+		return 2;
+	}
+	d.nfiles = 2;
 	if (argc - optind > 2) {
 		fprintf(stderr, "perfkit diff: unexpected argument '%s'\n", argv[optind + 2]);
 		usage(stderr);
@@ -233,13 +439,17 @@ int cmd_diff(int argc, char **argv)
 		files[0] = argv[optind];
 		files[1] = argv[optind + 1];
 	}
+read:
+	if (json)
+		sb_addstr(&js, "{\"events\": [");
 	hm_init(&d.strings);
-	for (d.side = 0; d.side < 2; d.side++) {
+	for (d.file = 0; d.file < d.nfiles; d.file++) {
 		struct session *s;
 		int err;
 
+		d.side = d.file < na ? 0 : 1;
 		pk_error_clear();
-		err = session_open(&s, files[d.side], NULL);
+		err = session_open(&s, fv[d.file], NULL);
 		if (!err) {
 			err = session_process(s, on_sample, &d);
 			session_close(s);
@@ -251,20 +461,54 @@ int cmd_diff(int argc, char **argv)
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < d.nr_ev; i++) {
+	for (size_t i = 0; i < d.nr_ev && multi; i++) {
+		if (d.ev[i].seen[0])
+			print_event_multi(&d.ev[i], na, d.nfiles - na, share, min_effect, json ? &js : NULL);
+		else
+			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in the OLD files\n",
+				d.ev[i].name);
+	}
+	for (size_t i = 0; i < d.nr_ev && !multi; i++) {
 		if (d.ev[i].seen[0])
 			print_event(&d.ev[i]);
 		else
 			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in '%s', only in '%s'\n",
 				d.ev[i].name, files[0], files[1]);
 	}
-	if (!d.nr_ev)
+	if (!d.nr_ev && multi)
+		fprintf(stderr, "perfkit diff: warning: none of the files has samples\n");
+	else if (!d.nr_ev)
 		fprintf(stderr, "perfkit diff: warning: neither '%s' nor '%s' has samples\n", files[0], files[1]);
+	if (json) {
+		struct outfile of;
+		int err;
+
+		/* {"events": [ … ]} written whole or not at all */
+		sb_addstr(&js, "]}\n");
+		if ((err = of_open(&of, json)) == 0) {
+			if (fwrite(js.buf, 1, js.len, of.f) != js.len) {
+				of_abort(&of);
+				err = pk_error(EIO, "cannot write '%s'", json);
+			} else {
+				err = of_commit(&of);
+			}
+		}
+		if (err) {
+			fprintf(stderr, "perfkit diff: %s\n", pk_errmsg());
+			ret = 1;
+		}
+	}
 out:
 	for (size_t i = 0; i < d.nr_ev; i++) {
 		hm_release(&d.ev[i].rows);
+		for (size_t k = 0; k < d.ev[i].nr; k++)
+			free(d.ev[i].r[k].per);
 		free(d.ev[i].r);
+		free(d.ev[i].ftotal);
 	}
+	sb_release(&js);
+	if (fv != files)
+		free(fv);
 	free(d.ev);
 	hm_release(&d.strings);
 	return ret;

@@ -10,6 +10,11 @@
  * empty argument), and " ..." ends the line only when arguments were
  * really cut (more than --max-args of them, or one longer than 127 bytes).
  * RET is 0 or -errno; failed execs are shown with -x only.
+ * bcc's filters: -c CGROUP (a cgroup v2 directory: tasks in it or below,
+ * checked in the kernel with bpf_current_task_under_cgroup), -l LINE (an
+ * extended regular expression searched in the arguments joined by spaces,
+ * before quoting), -n NAME; -q quotes every argument with double quotes
+ * (a " inside as \"), as bcc's -q does.
  * When argv could not be read at the exec's entry (strings in pages not
  * yet faulted in), a successful exec shows the argv of the new process
  * (its mm->arg_start..arg_end block, see src/bpf/execsnoop.bpf.c).
@@ -18,8 +23,14 @@
 
 #ifndef PERFKIT_NO_BPF   /* else perfkit.c says why the tool is missing */
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <regex.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 #include <getopt.h>
 #include <linux/types.h>
 #include <stdbool.h>
@@ -32,11 +43,16 @@
 #include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/execsnoop.h"
+#include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
 #include "execsnoop.skel.h"
 
 struct execsnoop_opts {
-	bool time, timestamp, fails, print_uid;
+	bool time, timestamp, fails, print_uid, quote;
+	const char *cgroup;
+	const char *line_re;
+	regex_t re;
+	struct strbuf raw;
 	long uid;
 	int max_args;
 	const char *name;
@@ -48,7 +64,8 @@ struct execsnoop_opts {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit execsnoop [-T] [-t] [-x] [-U] [-u UID] [--max-args N] [-n NAME] [-v]\n"
+		"usage: perfkit execsnoop [-T] [-t] [-x] [-U] [-u UID] [-c CGROUP] [-q] [-l LINE] [--max-args N]\n"
+		"                         [-n NAME] [-v]\n"
 		"  -T, --time          print the time of day (HH:MM:SS)\n"
 		"  -t, --timestamp     print seconds since tracing started\n"
 		"  -x, --fails         include failed execs\n"
@@ -56,6 +73,9 @@ static void usage(FILE *f)
 		"  -u, --uid UID       only execs by this UID (filtered in the kernel)\n"
 		"      --max-args N    arguments to capture, 1..%d (default 20)\n"
 		"  -n, --name NAME     only commands whose name contains NAME\n"
+		"  -c, --cgroup DIR    only tasks in this cgroup (v2 directory) or below\n"
+		"  -l, --line LINE     only execs whose arguments match LINE (extended regex)\n"
+		"  -q, --quote         put every argument in double quotes\n"
 		"  -v, --verbose       show libbpf's messages\n"
 		"Runs until Ctrl-C (SIGINT) or SIGTERM.\n", EXEC_MAX_ARGS);
 }
@@ -91,6 +111,23 @@ static void add_arg(struct strbuf *sb, const char *a, size_t n)
 	sb_addch(sb, '\'');
 }
 
+/* -q: bcc's double quotes, a " inside as \"; control bytes as \ooo so
+ * one event stays one line. */
+static void add_quoted(struct strbuf *sb, const char *a, size_t n)
+{
+	sb_addch(sb, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)a[i];
+		if (c == '"')
+			sb_addstr(sb, "\\\"");
+		else if (c < 0x20 || c == 0x7f)
+			sb_addf(sb, "\\%03o", c);
+		else
+			sb_addch(sb, (char)c);
+	}
+	sb_addch(sb, '"');
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	struct execsnoop_opts *o = ctx;
@@ -107,12 +144,14 @@ static int handle_event(void *ctx, void *data, size_t size)
 	comm[EXEC_TASK_COMM_LEN] = '\0';
 	if (o->name && !strstr(comm, o->name))
 		return 0;
+	sb_reset(&o->raw);   /* the arguments joined by spaces, for -l */
 
 	sb_reset(sb);
 	if (o->time) {
 		char buf[16];
 		time_t t = time(NULL);
-		strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+		struct tm tm;
+		strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&t, &tm));
 		sb_addf(sb, "%-8s ", buf);
 	}
 	if (o->timestamp)
@@ -143,11 +182,19 @@ static int handle_event(void *ctx, void *data, size_t size)
 			if (n > EXEC_ARGSIZE - 1)
 				n = EXEC_ARGSIZE - 1;
 		}
-		if (i)
+		if (i) {
 			sb_addch(sb, ' ');
-		add_arg(sb, p, n);
+			sb_addch(&o->raw, ' ');
+		}
+		if (o->quote)
+			add_quoted(sb, p, n);
+		else
+			add_arg(sb, p, n);
+		sb_add(&o->raw, p, n);
 		p = z ? z + 1 : end;
 	}
+	if (o->line_re && regexec(&o->re, o->raw.buf, 0, NULL, 0) != 0)
+		return 0;
 	if (cut)
 		sb_addstr(sb, " ...");
 	sb_addch(sb, '\n');
@@ -165,13 +212,16 @@ static int parse_opts(struct execsnoop_opts *o, int argc, char **argv)
 		{ "uid", required_argument, NULL, 'u' },
 		{ "max-args", required_argument, NULL, 'M' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "cgroup", required_argument, NULL, 'c' },
+		{ "line", required_argument, NULL, 'l' },
+		{ "quote", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+TtxUu:n:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+TtxUu:n:c:l:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'T': o->time = true; break;
 		case 't': o->timestamp = true; break;
@@ -179,10 +229,29 @@ static int parse_opts(struct execsnoop_opts *o, int argc, char **argv)
 		case 'U': o->print_uid = true; break;
 		case 'v': o->verbose = 1; break;
 		case 'n': o->name = optarg; break;
+		case 'c': o->cgroup = optarg; break;
+		case 'q': o->quote = true; break;
+		case 'l':
+			{
+				int rc = o->line_re ? 0 : regcomp(&o->re, optarg, REG_EXTENDED | REG_NOSUB);
+				if (o->line_re || rc) {
+					char msg[128] = "given twice";
+					if (rc)
+						regerror(rc, &o->re, msg, sizeof(msg));
+					struct strbuf q = STRBUF_INIT;
+					sb_add_term(&q, optarg, strlen(optarg));
+					fprintf(stderr, "perfkit execsnoop: -l: bad regular expression '%s': %s\n",
+						q.buf, msg);
+					sb_release(&q);
+					return 2;
+				}
+				o->line_re = optarg;
+			}
+			break;
 		case 'u':
 			{
-				int64_t v;
-				if (pk_parse_i64("-u", optarg, 0, 0xfffffffeL, &v)) {
+				uint32_t v;
+				if (bpfk_opt_uid("-u", optarg, &v)) {
 					fprintf(stderr, "perfkit execsnoop: %s\n", pk_errmsg());
 					return 2;
 				}
@@ -209,14 +278,29 @@ static int parse_opts(struct execsnoop_opts *o, int argc, char **argv)
 
 int cmd_execsnoop(int argc, char **argv)
 {
-	struct execsnoop_opts o = { .uid = -1, .max_args = 20, .line = STRBUF_INIT };
+	struct execsnoop_opts o = { .uid = -1, .max_args = 20, .line = STRBUF_INIT, .raw = STRBUF_INIT };
 	struct execsnoop_bpf *skel = NULL;
 	struct ring_buffer *rb = NULL;
-	int err, ret = 1;
+	int err, ret = 1, cgfd = -1;
 
 	err = parse_opts(&o, argc, argv);
-	if (err)
+	if (err) {
+		if (o.line_re)
+			regfree(&o.re);
 		return err < 0 ? 0 : err;
+	}
+	if (o.cgroup) {
+		struct statfs sfs;
+		cgfd = open(o.cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (cgfd < 0 || fstatfs(cgfd, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC) {
+			struct strbuf q = STRBUF_INIT;
+			sb_add_term(&q, o.cgroup, strlen(o.cgroup));
+			pk_error(cgfd < 0 ? errno : ENOTDIR, "-c: '%s' is not a cgroup v2 directory%s%s", q.buf,
+				 cgfd < 0 ? ": " : "", cgfd < 0 ? strerror(errno) : "");
+			sb_release(&q);
+			goto fail;
+		}
+	}
 	if (bpfk_start(o.verbose, "syscalls", "sys_enter_execve", ": the kernel needs CONFIG_FTRACE_SYSCALLS=y"))
 		goto fail;
 
@@ -228,7 +312,17 @@ int cmd_execsnoop(int argc, char **argv)
 	skel->rodata->max_args = o.max_args;
 	skel->rodata->targ_uid = o.uid < 0 ? (__u32)-1 : (__u32)o.uid;
 	skel->rodata->ignore_failed = !o.fails;
-	if (bpfk_load_attach(skel->skeleton, "tracepoints syscalls/sys_{enter,exit}_execve") ||
+	skel->rodata->filter_cg = cgfd >= 0;
+	if (bpfk_load_attach(skel->skeleton, NULL))
+		goto fail;
+	if (cgfd >= 0) {
+		__u32 zero = 0;
+		if (bpf_map_update_elem(bpf_map__fd(skel->maps.cgroup_map), &zero, &cgfd, BPF_ANY)) {
+			bpfk_error(errno, "setting the cgroup of -c");
+			goto fail;
+		}
+	}
+	if (bpfk_attach(skel->skeleton, "tracepoints syscalls/sys_{enter,exit}_execve") ||
 	    !(rb = bpfk_ring_new(skel->maps.events, handle_event, &o)))
 		goto fail;
 
@@ -257,6 +351,11 @@ out:
 	ring_buffer__free(rb);
 	execsnoop_bpf__destroy(skel);
 	sb_release(&o.line);
+	sb_release(&o.raw);
+	if (o.line_re)
+		regfree(&o.re);
+	if (cgfd >= 0)
+		close(cgfd);
 	return ret;
 }
 #endif /* PERFKIT_NO_BPF */

@@ -11,6 +11,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <sys/stat.h>
@@ -21,9 +23,11 @@
 
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
+#include "capture/recorder.h"
 #include "flame/flame.h"
-#include "stack/collapse.h"
+#include "format/collapse.h"
 
 static const char usage_text[] =
 	"usage: perfkit flamegraph [options] [FILE...] > graph.svg\n"
@@ -71,13 +75,11 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
-static int parse_num(const char *s, double *out)
+/* An option value base/parse refused: its one line (option and range), exit 2. */
+static int value_error(void)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	return !(end == s || *end || errno);
+	fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+	return 2;
 }
 
 enum {
@@ -156,7 +158,8 @@ static bool is_perf_data(const char *path)
  * feed the folded text to the graph.  The counts are the samples' periods:
  * *unit (unit_size bytes) gets what they count (collapse_count_unit: "ns"
  * for cpu-clock), the graph's count name unless --countname gives one. */
-static int add_perf_data(struct flame_input *in, const char *path, char *unit, size_t unit_size)
+static int add_perf_data(struct flame_input *in, const char *path, const void *prefix, size_t prefix_len,
+			 char *unit, size_t unit_size)
 {
 	struct folded f;
 	struct folded_sorted sorted;
@@ -168,11 +171,10 @@ static int add_perf_data(struct flame_input *in, const char *path, char *unit, s
 
 	memset(&co, 0, sizeof(co));
 	folded_init(&f);
-	if (!strcmp(path, "-") && lseek(0, 0, SEEK_SET) < 0) {
-		folded_release(&f);
-		return pk_error(ESPIPE, "perf.data on stdin must be a regular file (it is read with seeks)");
-	}
-	ret = collapse_file_info(path, &co, &f, &info);
+	if (prefix)   /* a pipe: the stream from its first bytes on */
+		ret = collapse_stream_info(0, "<stdin>", prefix, prefix_len, &co, &f, &info);
+	else
+		ret = collapse_file_info(path, &co, &f, &info);
 	if (!ret) {
 		char buf[128];
 		snprintf(unit, unit_size, "%s", collapse_count_unit(info.event, buf, sizeof(buf)));
@@ -203,6 +205,58 @@ static int add_perf_data(struct flame_input *in, const char *path, char *unit, s
 	return 0;
 }
 
+static bool stdin_seekable(void)
+{
+	struct stat st;
+
+	return fstat(0, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Read up to n bytes (fewer only at the end of the stream). */
+static int read_upto(int fd, unsigned char *buf, size_t n, size_t *got)
+{
+	*got = 0;
+	while (*got < n) {
+		ssize_t k = read(fd, buf + *got, n - *got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return pk_error(errno, "<stdin>: read error: %s", strerror(errno));
+		if (k == 0)
+			break;
+		*got += (size_t)k;
+	}
+	return 0;
+}
+
+/* Folded text on a pipe: the prefix already read, then the rest. */
+static int add_stream_text(struct flame_input *in, const unsigned char *prefix, size_t prefix_len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+
+	sb_add(&sb, prefix, prefix_len);
+	for (;;) {
+		ssize_t k;
+
+		sb_grow(&sb, 1 << 16);
+		k = read(0, sb.buf + sb.len, 1 << 16);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			sb_release(&sb);
+			return pk_error(errno, "<stdin>: read error: %s", strerror(errno));
+		}
+		if (k == 0)
+			break;
+		sb_setlen(&sb, sb.len + (size_t)k);
+	}
+	char *buf = sb_detach(&sb, &len);
+	flame_input_add_owned(in, buf, len);
+	return 0;
+}
+
 /* Write data to path whole or not at all (base/outfile.h: a temporary file
  * renamed into place; /dev/stdout, FIFOs and symlinks written through). */
 static int write_atomic(const char *path, const char *data, size_t len)
@@ -216,20 +270,59 @@ static int write_atomic(const char *path, const char *data, size_t len)
 	return of_commit(&of);
 }
 
+static volatile sig_atomic_t rec_signal, rec_sigchld;
+
+static void on_rec_signal(int sig)
+{
+	rec_signal = sig;
+}
+
+static void on_rec_sigchld(int sig)
+{
+	(void)sig;
+	rec_sigchld = 1;
+}
+
 /*
  * "flamegraph -o OUT -- CMD ARGS": record CMD with call chains into a
  * private temporary perf.data (perfkit record's defaults: cpu-clock,
- * 999 Hz), which the caller draws and removes.  Returns the command's exit
- * status (>= 0), or -1 when nothing was recorded (record said why).
+ * 999 Hz) through capture/recorder.h, which the caller draws and removes.
+ * Returns the command's exit status (>= 0), or -1 (or -status) when
+ * nothing was recorded (said why).
  */
 static int record_command(int argc, char **argv, const char *callgraph, char *dir, size_t dirsize,
 			  char *path, size_t pathsize)
 {
-	char cg[64];
 	const char *tmpdir = getenv("TMPDIR");
+	struct recorder_opts ro;
+	struct recorder r;
+	struct recorder_result res;
+	sigset_t mask, oldmask;
+	struct sigaction sa, old_int, old_term, old_chld;
 	char **rargv;
-	int st;
+	int st = -1, rc;
 
+	memset(&ro, 0, sizeof(ro));
+	ro.callgraph = 1;
+	if (!strncmp(callgraph, "dwarf", 5) && (!callgraph[5] || callgraph[5] == ',')) {
+		char *end;
+		unsigned long long sz = 8192;
+
+		errno = 0;
+		if (callgraph[5])
+			sz = strtoull(callgraph + 6, &end, 10);
+		if (callgraph[5] && (errno || end == callgraph + 6 || *end || !sz || sz > 65528)) {
+			fprintf(stderr, "perfkit flamegraph: --call-graph dwarf,SIZE needs 1..65528 bytes, not '%s'\n",
+				callgraph + 6);
+			return -2;
+		}
+		ro.callgraph = 2;
+		ro.stack_size = (uint32_t)((sz + 7) & ~7ULL);
+	} else if (strcmp(callgraph, "fp")) {
+		fprintf(stderr, "perfkit flamegraph: --call-graph '%s' is not supported (fp or dwarf[,SIZE])\n",
+			callgraph);
+		return -2;
+	}
 	snprintf(dir, dirsize, "%s/perfkit-flame.XXXXXX", tmpdir && *tmpdir && strlen(tmpdir) < 32 ? tmpdir : "/tmp");
 	if (!mkdtemp(dir)) {
 		fprintf(stderr, "perfkit flamegraph: cannot create a temporary folder '%s': %s\n", dir, strerror(errno));
@@ -237,22 +330,72 @@ static int record_command(int argc, char **argv, const char *callgraph, char *di
 		return -1;
 	}
 	snprintf(path, pathsize, "%s/perf.data", dir);
-	rargv = xcalloc((size_t)argc + 6, sizeof(*rargv));
+	ro.output = path;
+	ro.cmd = argv;
+	/* the header's command line: what perfkit record would have been given */
+	rargv = xcalloc((size_t)argc + 4, sizeof(*rargv));
 	rargv[0] = (char *)"perfkit record";
-	snprintf(cg, sizeof(cg), "--call-graph=%s", callgraph);
-	rargv[1] = cg;
-	rargv[2] = (char *)"-o";
-	rargv[3] = path;
-	rargv[4] = (char *)"--";
+	rargv[1] = (char *)(ro.callgraph == 2 ? "--call-graph=dwarf" : "-g");
+	rargv[2] = (char *)"--";
 	for (int i = 0; i < argc; i++)
-		rargv[5 + i] = argv[i];
-	optind = 0; /* glibc: reinitialise getopt for record's parser */
-	st = cmd_record(argc + 5, rargv);
+		rargv[3 + i] = argv[i];
+	ro.argc = argc + 3;
+	ro.argv = rargv;
+
+	/* as record: SIGINT/SIGTERM/SIGCHLD blocked except while waiting */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, &oldmask);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_rec_signal;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sa.sa_handler = on_rec_sigchld;
+	sigaction(SIGCHLD, &sa, &old_chld);
+	ro.got_signal = &rec_signal;
+	ro.got_sigchld = &rec_sigchld;
+	ro.oldmask = &oldmask;
+
+	rc = recorder_prepare(&r, &ro);
+	if (r.user_only)
+		fprintf(stderr, "perfkit flamegraph: kernel.perf_event_paranoid=%d: sampling user space only; "
+			"run as root or lower it to sample the kernel too\n", cap_paranoid());
+	if (rc) {
+		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+		st = -1;
+		goto out;
+	}
+	rc = recorder_start(&r);
+	if (rc) {
+		fprintf(stderr, "perfkit flamegraph: cannot run '%s': %s\n", argv[0], strerror(rc));
+		st = -127;
+		goto out;
+	}
+	rc = recorder_run(&r);
+	rc = recorder_finish(&r, rc, &res);
+	if (rc && !(res.disk_full && (!res.finish_err || res.finish_err == -ENOSPC ||
+				      res.finish_err == -EDQUOT))) {
+		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+		st = -1;
+		goto out;
+	}
+	if (r.lost)
+		fprintf(stderr, "perfkit flamegraph: warning: %" PRIu64 " samples lost (ring buffer full)\n", r.lost);
+	fprintf(stderr, "[ perfkit record: %" PRIu64 " samples, %" PRIu64 " lost ]\n", r.samples, r.lost);
+	st = r.have_status ? recorder_exit_status(r.status) : 0;
+out:
+	recorder_release(&r);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	free(rargv);
-	if (access(path, R_OK) < 0) {
+	if (st < 0) {
+		unlink(path);
 		rmdir(dir);
 		path[0] = dir[0] = '\0';
-		return st > 1 ? -st : -1; /* record said why; keep its status (127: cannot run) */
 	}
 	return st;
 }
@@ -267,7 +410,7 @@ static void report_ignored(const struct flame_input *in, const struct flame_stat
 	for (size_t k = 0; k < shown; k++) {
 		const struct flame_line *l = &in->lines[st->ignored_at[k]];
 
-		fprintf(stderr, "%s line %zu ", k ? "," : "", st->ignored_at[k] + 1);
+		fprintf(stderr, "%s line %zu ", k ? "," : "", flame_input_lineno(in, st->ignored_at[k]));
 		if (!l->len) {
 			fputs("(empty)", stderr);
 			continue;
@@ -293,7 +436,6 @@ int cmd_flamegraph(int argc, char **argv)
 	int cp = 0, hash = 0, rnd = 0, countname_set = 0, ret = 0, nargs = argc, cmd_at = -1, rec_status = 0;
 	const char *callgraph = "fp";
 	char rec_dir[64] = "", rec_path[96] = "", unit[128] = "";
-	double v;
 
 	flame_opts_init(&o);
 	/* "-- CMD ARGS": record the command and draw it */
@@ -317,14 +459,12 @@ int cmd_flamegraph(int argc, char **argv)
 		case OPT_TITLE: o.title = optarg; break;
 		case OPT_SUBTITLE: o.subtitle = optarg; break;
 		case OPT_WIDTH:
-			if (!parse_num(optarg, &v) || v != (int)v || v < 21 || v > 1e7)
-				return usage_error("--width: expected an integer above 20, got '%s'", optarg);
-			o.width = (int)v;
+			if (pk_parse_int("--width", optarg, 21, 10000000, &o.width))
+				return value_error();
 			break;
 		case OPT_HEIGHT:
-			if (!parse_num(optarg, &v) || v != (int)v || v < 1 || v > 1e5)
-				return usage_error("--height: expected a positive integer, got '%s'", optarg);
-			o.frameheight = (int)v;
+			if (pk_parse_int("--height", optarg, 1, 100000, &o.frameheight))
+				return value_error();
 			break;
 		case OPT_MINWIDTH: {
 			size_t l = strlen(optarg);
@@ -337,17 +477,19 @@ int cmd_flamegraph(int argc, char **argv)
 			o.minwidth_pct = buf[l - 1] == '%';
 			if (o.minwidth_pct)
 				buf[l - 1] = '\0';
-			o.minwidth = strtod(buf, NULL);
+			if (o.minwidth_pct ? pk_parse_double("--minwidth (percent)", buf, 0, 100, &o.minwidth)
+					   : pk_parse_double("--minwidth (pixels)", buf, 0, 1e7, &o.minwidth))
+				return value_error();
 			break;
 		}
 		case OPT_FONTTYPE: o.fonttype = optarg; break;
 		case OPT_FONTSIZE:
-			if (!parse_num(optarg, &o.fontsize) || !(o.fontsize > 0) || o.fontsize > 1e4)
-				return usage_error("--fontsize: expected a positive number, got '%s'", optarg);
+			if (pk_parse_double("--fontsize", optarg, 0.01, 1e4, &o.fontsize))
+				return value_error();
 			break;
 		case OPT_FONTWIDTH:
-			if (!parse_num(optarg, &o.fontwidth) || !(o.fontwidth > 0) || o.fontwidth > 100)
-				return usage_error("--fontwidth: expected a positive number, got '%s'", optarg);
+			if (pk_parse_double("--fontwidth", optarg, 0.01, 100, &o.fontwidth))
+				return value_error();
 			break;
 		case OPT_COUNTNAME: o.countname = optarg; countname_set = 1; break;
 		case OPT_NAMETYPE: o.nametype = optarg; break;
@@ -374,12 +516,12 @@ int cmd_flamegraph(int argc, char **argv)
 		case OPT_FLAMECHART: o.flamechart = 1; break;
 		case OPT_NEGATE: o.negate = 1; break;
 		case OPT_FACTOR:
-			if (!parse_num(optarg, &o.factor) || !(o.factor > 0))
-				return usage_error("--factor: expected a positive number, got '%s'", optarg);
+			if (pk_parse_double("--factor", optarg, 1e-9, 1e9, &o.factor))
+				return value_error();
 			break;
 		case OPT_TOTAL:
-			if (!parse_num(optarg, &o.total) || o.total < 0)
-				return usage_error("--total: expected a number, got '%s'", optarg);
+			if (pk_parse_double("--total", optarg, 0, 1e300, &o.total))
+				return value_error();
 			break;
 		case OPT_NAMEATTR: nameattr_file = optarg; break;
 		case OPT_NOTES:
@@ -402,6 +544,8 @@ int cmd_flamegraph(int argc, char **argv)
 	}
 	/* as in flamegraph.pl, --hash wins over --random */
 	o.colormode = hash ? FLAME_COLOR_HASH : rnd ? FLAME_COLOR_RANDOM : FLAME_COLOR_SEEDED;
+	if (pk_options_only && cmd_at < 0)   /* the option fuzz harness: stop before reading */
+		return 0;
 	if (cmd_at >= 0) {
 		if (cmd_at >= argc)
 			return usage_error("expected a command after '%s'", "--");
@@ -409,6 +553,8 @@ int cmd_flamegraph(int argc, char **argv)
 			return usage_error("cannot draw both FILEs and a command ('%s')", argv[optind]);
 		if (!output)
 			return usage_error("-o FILE is needed with '-- CMD' (the command's own output goes to stdout)%s", "");
+		if (pk_options_only)
+			return 0;
 		/* fail on an unwritable output before the command runs */
 		struct outfile probe;
 
@@ -430,6 +576,8 @@ int cmd_flamegraph(int argc, char **argv)
 	struct flame_stats st;
 
 	flame_input_init(&in);
+	if (!o.flamechart)
+		flame_input_merge(&in);   /* memory by distinct stacks, not lines */
 	if (nameattr_file) {
 		if (flame_nameattr_load(&na, nameattr_file) < 0) {
 			flame_nameattr_release(&na);
@@ -448,7 +596,7 @@ int cmd_flamegraph(int argc, char **argv)
 		o.palette = &pal;
 	}
 	if (rec_path[0]) {
-		if (add_perf_data(&in, rec_path, unit, sizeof(unit)) < 0) {
+		if (add_perf_data(&in, rec_path, NULL, 0, unit, sizeof(unit)) < 0) {
 			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 			ret = 1;
 			goto out;
@@ -458,10 +606,29 @@ int cmd_flamegraph(int argc, char **argv)
 		const char *path = i < nargs ? argv[i] : "-";
 		size_t first = in.nr;
 
+		if (!strcmp(path, "-") && !stdin_seekable()) {
+			/* a pipe: its first bytes say perf.data or folded text */
+			unsigned char pre[8];
+			size_t got = 0;
+			int rd = read_upto(0, pre, sizeof(pre), &got);
+
+			if (!rd && got == 8 && !memcmp(pre, "PERFILE2", 8))
+				rd = add_perf_data(&in, path, pre, got, unit, sizeof(unit));
+			else if (!rd)
+				rd = add_stream_text(&in, pre, got);
+			if (rd < 0) {
+				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+				ret = 1;
+				goto out;
+			}
+			if (i >= nargs)
+				break;
+			continue;
+		}
 		if (is_perf_data(path)) {
 			/* read as perf.data straight away: not split into lines
 			 * first (that held the whole file in memory) */
-			if (add_perf_data(&in, path, unit, sizeof(unit)) < 0) {
+			if (add_perf_data(&in, path, NULL, 0, unit, sizeof(unit)) < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 				ret = 1;
 				goto out;
@@ -473,10 +640,10 @@ int cmd_flamegraph(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-		if (in.nr > first && in.lines[first].len >= 8 &&
-		    !memcmp(in.lines[first].s, "PERFILE2", 8)) {
+		if (in.perfdata || (!in.merge && in.nr > first && in.lines[first].len >= 8 &&
+				    !memcmp(in.lines[first].s, "PERFILE2", 8))) {
 			in.nr = first; /* not folded text: read it as perf.data */
-			if (add_perf_data(&in, path, unit, sizeof(unit)) < 0) {
+			if (add_perf_data(&in, path, NULL, 0, unit, sizeof(unit)) < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 				ret = 1;
 				goto out;
@@ -489,6 +656,7 @@ int cmd_flamegraph(int argc, char **argv)
 	if (unit[0] && !countname_set)
 		o.countname = unit;
 	memset(&st, 0, sizeof(st));
+	flame_input_finish(&in);
 	ret = flame_render(&in, &o, &out, &st);
 	if (st.ignored)
 		report_ignored(&in, &st);

@@ -41,6 +41,7 @@
 #include "base/strbuf.h"
 #include "bpf/funclatency.h"
 #include "bpfutil/hist.h"
+#include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
 #include "bpfutil/uprobe.h"
 #include "funclatency.skel.h"
@@ -80,7 +81,7 @@ static void usage(FILE *f)
 
 static int parse_secs(const char *what, const char *s, double *out)
 {
-	if (pk_parse_double(what, s, 0.001, 1e7, out)) {
+	if (bpfk_opt_secs(what, s, out)) {
 		fprintf(stderr, "perfkit funclatency: %s\n", pk_errmsg());
 		return 2;
 	}
@@ -126,12 +127,10 @@ static int parse_opts(struct funclatency_opts *o, int argc, char **argv)
 			break;
 		case 'p':
 			{
-				int64_t v;
-				if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
+				if (bpfk_opt_pid("-p", optarg, &o->pid)) {
 					fprintf(stderr, "perfkit funclatency: %s\n", pk_errmsg());
 					return 2;
 				}
-				o->pid = (long)v;
 			}
 			break;
 		case 'u':
@@ -177,7 +176,8 @@ static void print_hist(struct funclatency_bpf *skel, const struct funclatency_op
 	if (o->timestamp) {
 		char buf[16];
 		time_t t = time(NULL);
-		strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+		struct tm tm;
+		strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&t, &tm));
 		sb_addf(&sb, "%-8s\n", buf);
 	}
 	if (!o->lin_step)

@@ -19,7 +19,8 @@
 
 #include "base/error.h"
 #include "base/strbuf.h"
-#include "bpfutil/tracefs.h"
+#include "tracefs/tracefs.h"
+#include "capture/capture.h"
 #include "event/event.h"
 
 #include <errno.h>
@@ -29,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 enum { K_SW = 1, K_HW = 2, K_CACHE = 4, K_TP = 8 };
@@ -88,10 +88,10 @@ static bool supported(uint32_t type, uint64_t config)
 	a.disabled = 1;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	int fd = cap_perf_event_open(&a, 0, -1, -1, 0);
 	if (fd < 0)
 		return false;
-	close((int)fd);
+	close(fd);
 	return true;
 }
 

@@ -38,8 +38,9 @@
 #include "base/strbuf.h"
 #include "bpf/opensnoop.h"
 #include "bpfutil/relpath.h"
+#include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
-#include "bpfutil/tracefs.h"
+#include "tracefs/tracefs.h"
 #include "opensnoop.skel.h"
 
 struct opensnoop_opts {
@@ -197,7 +198,7 @@ static int parse_opts(struct opensnoop_opts *o, int argc, char **argv)
 		case 'U': o->print_uid = true; break;
 		case 'v': o->verbose = 1; break;
 		case 'd':
-			if (pk_parse_double("-d", optarg, 0.001, 1e7, &o->duration)) {
+			if (bpfk_opt_secs("-d", optarg, &o->duration)) {
 				fprintf(stderr, "perfkit opensnoop: %s\n", pk_errmsg());
 				return 2;
 			}

@@ -37,15 +37,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/hashmap.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
 #include "bpf/profile.h"
-#include "bpfutil/procmaps.h"
+#include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
+#include "bpfutil/ustack.h"
+#include "export/export.h"
+#include "capture/capture.h"
 #include "symbol/perfmap.h"
 #include "symbol/symbol.h"
 #include "profile.skel.h"
@@ -56,34 +62,33 @@ struct profile_opts {
 	bool folded, user_only, kernel_only, idle;
 	double duration;
 	int verbose;
-};
-
-struct stack_line {
-	char *text;
-	unsigned long long count;
-};
-
-/* Symbolization state: one symcache, /proc/PID/maps per pid, the JIT
- * maps (/tmp/perf-PID.map) made on first use. */
-struct resolver {
-	struct symcache *syms;
-	struct perfmap_cache *jit;
-	int *pids;
-	struct procmaps *maps;
-	int *maps_err;
-	size_t nr, alloc;
+	long stack_storage;            /* stack map entries (--stack-storage-size) */
+	bool freq_set;
+	/* --continuous */
+	bool continuous;
+	double interval;
+	const char *outdir;
+	long max_files;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit profile [-F HZ] [-p PID] [-f] [-U|-K] [-I] [-v] [duration]\n"
-		"  -F, --frequency HZ   samples per second on each CPU (default 49)\n"
+		"usage: perfkit profile [-F HZ] [-p PID] [-f] [-U|-K] [-I] [--stack-storage-size N] [-v] [duration]\n"
+		"       perfkit profile --continuous --output-dir DIR [--interval SECS] [--max-files N]\n"
+		"                       [-F HZ] [-p PID] [-U|-K] [-I] [--stack-storage-size N]\n"
+		"  -F, --frequency HZ   samples per second on each CPU (default 49; 19 with --continuous)\n"
 		"  -p, --pid PID        only this process (filtered in the kernel)\n"
 		"  -f, --folded         folded stacks for `perfkit flamegraph`\n"
 		"  -U, --user-stacks-only    no kernel frames\n"
 		"  -K, --kernel-stacks-only  no user frames\n"
 		"  -I, --include-idle   count the idle task's samples too\n"
+		"      --stack-storage-size N  distinct stacks kept (default 16384)\n"
+		"      --continuous     always-on: one pprof file per interval in --output-dir,\n"
+		"                       labels host, pid, comm; ends cleanly at Ctrl-C\n"
+		"      --interval SECS  length of each file's interval (default 60)\n"
+		"      --output-dir DIR where the files go (made if missing)\n"
+		"      --max-files N    keep the newest N files this run wrote (default 60; 0: all)\n"
 		"  -v, --verbose        show libbpf's messages\n"
 		"  duration             seconds to sample (default: until Ctrl-C)\n");
 }
@@ -99,66 +104,6 @@ static const char *errname(int id)
 	}
 }
 
-static const struct procmaps *maps_of(struct resolver *r, int pid)
-{
-	for (size_t i = 0; i < r->nr; i++)
-		if (r->pids[i] == pid)
-			return r->maps_err[i] ? NULL : &r->maps[i];
-	if (r->nr == r->alloc) {
-		r->alloc = r->alloc ? 2 * r->alloc : 16;
-		r->pids = xrealloc(r->pids, r->alloc * sizeof(*r->pids));
-		r->maps = xrealloc(r->maps, r->alloc * sizeof(*r->maps));
-		r->maps_err = xrealloc(r->maps_err, r->alloc * sizeof(*r->maps_err));
-	}
-	size_t i = r->nr++;
-	r->pids[i] = pid;
-	r->maps_err[i] = procmaps_load(&r->maps[i], pid);
-	return r->maps_err[i] ? NULL : &r->maps[i];
-}
-
-static void add_user_frame(struct strbuf *sb, struct resolver *r, int pid, uint64_t ip, bool leaf)
-{
-	const struct procmaps *pm = maps_of(r, pid);
-	const struct procmap *m = pm ? procmaps_find(pm, leaf ? ip : ip - 1) : NULL;
-	const char *name = NULL;
-	uint64_t a = leaf ? ip : ip - 1;
-
-	if (!m || !m->path[0] || !strncmp(m->path, "//anon", 6) || !strncmp(m->path, "[anon", 5)) {
-		/* JIT code: anonymous memory, or no mapping (gone, or never
-		 * seen), named by the process's perf map */
-		if (!r->jit)
-			r->jit = perfmap_cache_new(NULL);
-		name = perfmap_lookup(r->jit, (uint32_t)pid, a, false, NULL, NULL);
-		if (name && strchr(name, ';')) {   /* JVM names: "Lcom/Foo;::bar" */
-			size_t at = sb->len;
-			sb_addstr(sb, name);
-			for (size_t i = at; i < sb->len; i++)
-				if (sb->buf[i] == ';')
-					sb->buf[i] = ':';
-			return;
-		}
-	} else if (m->path[0] == '/')
-		name = symcache_resolve(r->syms, m->path, (leaf ? ip : ip - 1) - m->start + m->pgoff,
-					NULL, NULL);
-	else if (!strcmp(m->path, "[vdso]"))
-		name = symcache_resolve(r->syms, "[vdso]", (leaf ? ip : ip - 1) - m->start + m->pgoff,
-					NULL, NULL);
-	if (name)
-		sb_addstr(sb, name);
-	else
-		sb_addstr(sb, "[unknown]");
-}
-
-static void add_kernel_frame(struct strbuf *sb, struct resolver *r, uint64_t ip)
-{
-	const char *name = symcache_resolve_kernel(r->syms, ip, NULL);
-
-	if (name)
-		sb_addstr(sb, name);
-	else
-		sb_addf(sb, "0x%llx", (unsigned long long)ip);
-}
-
 /* Frames of a stack id, leaf first; returns the number (0 on error). */
 static int read_stack(int fd, int id, __u64 *ips)
 {
@@ -171,139 +116,261 @@ static int read_stack(int fd, int id, __u64 *ips)
 	return n;
 }
 
-static int cmp_line(const void *a, const void *b)
-{
-	return strcmp(((const struct stack_line *)a)->text, ((const struct stack_line *)b)->text);
-}
-
-static int cmp_count(const void *a, const void *b)
-{
-	const struct stack_line *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count < y->count ? -1 : 1;
-	return strcmp(x->text, y->text);
-}
-
-/* One text per key: folded ("comm;u_outer;...;k_leaf_[k]") or bcc's
- * multi-line layout (without the count). */
-static char *render_key(const struct prof_key *k, int stack_fd, struct resolver *r, bool folded)
+/* One text per key: folded or bcc's multi-line layout (without the count). */
+static char *render_key(const struct prof_key *k, int stack_fd, struct ustack_cache *c, bool folded)
 {
 	static __u64 uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
-	struct strbuf sb = STRBUF_INIT;
-	char comm[PROF_TASK_COMM_LEN + 1];
 	int nu = read_stack(stack_fd, k->user_stack_id, uips);
 	int nk = read_stack(stack_fd, k->kern_stack_id, kips);
 	bool ulost = k->user_stack_id < 0 && k->user_stack_id != PROF_NO_STACK;
 	bool klost = k->kern_stack_id < 0 && k->kern_stack_id != PROF_NO_STACK;
-	bool umiss = k->user_stack_id >= 0 && !nu, kmiss = k->kern_stack_id >= 0 && !nk;
+	struct ustack_trace t = {
+		.pid = (int)k->pid, .comm = k->comm,
+		.uips = (const uint64_t *)uips, .nu = nu,
+		.umissing = ulost ? errname(k->user_stack_id) : k->user_stack_id >= 0 && !nu ? "evicted" : NULL,
+		.kips = (const uint64_t *)kips, .nk = nk,
+		.kmissing = klost ? errname(k->kern_stack_id) : k->kern_stack_id >= 0 && !nk ? "evicted" : NULL,
+	};
 
-	memcpy(comm, k->comm, PROF_TASK_COMM_LEN);
-	comm[PROF_TASK_COMM_LEN] = '\0';
-	if (folded) {
-		for (char *c = comm; *c; c++)
-			if (*c == ';' || *c == ' ')
-				*c = '_';
-		sb_add_term(&sb, comm, strlen(comm));   /* a newline would split the line */
-		if (ulost || umiss)
-			sb_addf(&sb, ";[missing user stack: %s]", ulost ? errname(k->user_stack_id) : "evicted");
-		for (int i = nu - 1; i >= 0; i--) {
-			sb_addch(&sb, ';');
-			add_user_frame(&sb, r, (int)k->pid, uips[i], i == 0);
-		}
-		if (klost || kmiss)
-			sb_addf(&sb, ";[missing kernel stack: %s]", klost ? errname(k->kern_stack_id) : "evicted");
-		for (int i = nk - 1; i >= 0; i--) {
-			sb_addch(&sb, ';');
-			add_kernel_frame(&sb, r, kips[i]);
-			sb_addstr(&sb, "_[k]");
-		}
-		sb_term_escape_from(&sb, 0);   /* symbol names too: one stack, one line */
-		return sb_detach(&sb, NULL);
-	}
-	for (int i = 0; i < nk; i++) {
-		sb_addstr(&sb, "    ");
-		size_t at = sb.len;
-		add_kernel_frame(&sb, r, kips[i]);
-		sb_term_escape_from(&sb, at);
-		sb_addch(&sb, '\n');
-	}
-	if (klost || kmiss)
-		sb_addf(&sb, "    [Missed Kernel Stack: %s]\n", klost ? errname(k->kern_stack_id) : "evicted");
-	if ((nk || klost || kmiss) && (nu || ulost || umiss))
-		sb_addstr(&sb, "    --\n");
-	for (int i = 0; i < nu; i++) {
-		sb_addstr(&sb, "    ");
-		size_t at = sb.len;
-		add_user_frame(&sb, r, (int)k->pid, uips[i], i == 0);
-		sb_term_escape_from(&sb, at);
-		sb_addch(&sb, '\n');
-	}
-	if (ulost || umiss)
-		sb_addf(&sb, "    [Missed User Stack: %s]\n", ulost ? errname(k->user_stack_id) : "evicted");
-	sb_addstr(&sb, "    -                ");
-	sb_add_term(&sb, comm, strlen(comm));
-	sb_addf(&sb, " (%u)\n", k->pid);
-	return sb_detach(&sb, NULL);
+	return ustack_render(c, &t, folded);
 }
 
-static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o)
+static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o, struct ustack_cache *c)
 {
 	int counts_fd = bpf_map__fd(skel->maps.counts), stack_fd = bpf_map__fd(skel->maps.stackmap);
-	struct resolver r = { .syms = symcache_new() };
-	struct stack_line *lines = NULL;
-	size_t nr = 0, alloc = 0;
+	struct ustack_lines lines = { 0 };
 	struct prof_key key, next, *prev = NULL;
 	__u64 count;
 
 	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
-		if (bpf_map_lookup_elem(counts_fd, &next, &count) == 0) {
-			if (nr == alloc) {
-				alloc = alloc ? 2 * alloc : 256;
-				lines = xrealloc(lines, alloc * sizeof(*lines));
-			}
-			lines[nr].text = render_key(&next, stack_fd, &r, o->folded);
-			lines[nr++].count = count;
-		}
+		if (bpf_map_lookup_elem(counts_fd, &next, &count) == 0)
+			ustack_lines_add(&lines, render_key(&next, stack_fd, c, o->folded), count);
 		key = next;
 		prev = &key;
 	}
-	/* different stack ids can symbolize alike: merge equal texts */
-	if (nr)   /* no samples (an idle -p process): lines is NULL */
-		qsort(lines, nr, sizeof(*lines), cmp_line);
-	size_t w = 0;
-	for (size_t i = 0; i < nr; i++) {
-		if (w && !strcmp(lines[w - 1].text, lines[i].text)) {
-			lines[w - 1].count += lines[i].count;
-			free(lines[i].text);
-		} else {
-			lines[w++] = lines[i];
+	ustack_lines_print(&lines, o->folded);
+	return 0;
+}
+
+/* A process the BPF side saw: read its mappings while it lives. */
+static int on_pid_seen(void *ctx, void *data, size_t size)
+{
+	struct ustack_cache **cache = ctx;   /* the current one: --continuous renews it */
+
+	if (size >= sizeof(__u32))
+		ustack_snapshot(*cache, (int)*(const __u32 *)data);   /* gone already: looked up later */
+	return 0;
+}
+
+static bool load_pending(void *ctx)
+{
+	struct ustack_cache **cache = ctx;
+
+	return ustack_load_pending(*cache);
+}
+
+/* --continuous: state across intervals */
+struct cont {
+	char host[256];
+	char **files;                  /* written by this run, oldest first */
+	size_t nr_files;
+	unsigned long long nr_written, seq;
+};
+
+static void clear_map(int fd, size_t key_size)
+{
+	unsigned char key[64], next[64];
+	void *prev = NULL;
+
+	if (key_size > sizeof(key))
+		return;
+	while (bpf_map_get_next_key(fd, prev, next) == 0) {
+		memcpy(key, next, key_size);
+		bpf_map_delete_elem(fd, key);
+		prev = NULL;   /* restart: the key just deleted cannot lead on */
+	}
+}
+
+/* Stack id's frames as pk_frames (leaf first) appended at fr[*n]. */
+static void add_frames(struct pk_export *x, struct hashmap *bid_done, struct ustack_cache *c,
+		       const struct prof_key *k, const __u64 *ips, int n_ips, bool kernel,
+		       struct pk_frame *fr, size_t *n)
+{
+	for (int i = 0; i < n_ips; i++) {
+		struct pk_frame *f = &fr[(*n)++];
+
+		memset(f, 0, sizeof(*f));
+		f->ip = ips[i];
+		f->kernel = kernel;
+		if (kernel) {
+			f->sym = ustack_kernel_sym(c, ips[i], &f->sym_off);
+			f->dso = "[kernel.kallsyms]";
+			continue;
+		}
+		const char *dso = NULL, *file = NULL;
+		f->sym = ustack_user_sym(c, (int)k->pid, ips[i], i == 0, &f->sym_off, &dso, &file);
+		f->dso = dso ? dso : "[unknown]";
+		if (dso && file) {   /* the mapping's build-id, read once a file */
+			int created;
+			hm_upsert(bid_done, dso, strlen(dso), &created);
+			if (created) {
+				uint8_t id[20];
+				int len = sym_read_build_id(file, id, sizeof(id));
+				if (len > 0)
+					export_set_build_id(x, dso, id, (size_t)len);
+			}
 		}
 	}
-	nr = w;
-	if (!o->folded && nr)
-		qsort(lines, nr, sizeof(*lines), cmp_count);
-	for (size_t i = 0; i < nr; i++) {
-		if (o->folded)
-			printf("%s %llu\n", lines[i].text, lines[i].count);
-		else
-			printf("%s        %llu\n\n", lines[i].text, lines[i].count);
-		free(lines[i].text);
+}
+
+/* Read and empty map set `set`, write it as one pprof file in o->outdir,
+ * drop the oldest files past --max-files.  0 or -errno with a message. */
+static int write_interval(struct profile_bpf *skel, const struct profile_opts *o, int set,
+			  struct ustack_cache *c, struct cont *cs, int64_t start_unix_ns, int64_t dur_ns)
+{
+	static __u64 uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
+	static struct pk_frame frames[2 * PROF_MAX_STACK];
+	int counts_fd = bpf_map__fd(set ? skel->maps.counts1 : skel->maps.counts);
+	int stack_fd = bpf_map__fd(set ? skel->maps.stackmap1 : skel->maps.stackmap);
+	struct pk_export *x = export_new();
+	struct hashmap bid_done;
+	struct prof_key key, next, *prev = NULL;
+	struct prof_key *keys = NULL;
+	size_t nr = 0, alloc = 0;
+	__u64 count;
+	int err;
+
+	hm_init(&bid_done);
+	export_set_labels(x, cs->host);
+	export_set_time(x, start_unix_ns, dur_ns);
+	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
+		if (nr == alloc) {
+			alloc = alloc ? 2 * alloc : 256;
+			keys = xrealloc(keys, alloc * sizeof(*keys));
+		}
+		keys[nr++] = next;
+		key = next;
+		prev = &key;
 	}
-	free(lines);
-	for (size_t i = 0; i < r.nr; i++)
-		if (!r.maps_err[i])
-			procmaps_release(&r.maps[i]);
-	free(r.pids);
-	free(r.maps);
-	free(r.maps_err);
-	symcache_free(r.syms);
-	perfmap_cache_free(r.jit);
+	for (size_t i = 0; i < nr; i++) {
+		const struct prof_key *k = &keys[i];
+		char comm[PROF_TASK_COMM_LEN + 1];
+		struct strbuf ec = STRBUF_INIT;
+		size_t nf = 0;
+
+		if (bpf_map_lookup_elem(counts_fd, k, &count))
+			continue;
+		add_frames(x, &bid_done, c, k, kips, read_stack(stack_fd, k->kern_stack_id, kips), true,
+			   frames, &nf);
+		add_frames(x, &bid_done, c, k, uips, read_stack(stack_fd, k->user_stack_id, uips), false,
+			   frames, &nf);
+		snprintf(comm, sizeof(comm), "%.*s", PROF_TASK_COMM_LEN, k->comm);
+		sb_add_term(&ec, comm, strlen(comm));
+		struct pk_sample smp = {
+			.event = "cpu-clock", .comm = ec.buf, .pid = k->pid, .tid = k->pid,
+			.period = 1000000000ULL / (unsigned long long)o->freq,
+			.nr_frames = nf, .frames = frames,
+		};
+		for (__u64 n = 0; n < count; n++)
+			export_add(x, &smp);
+		sb_release(&ec);
+	}
+	for (size_t i = 0; i < nr; i++)
+		bpf_map_delete_elem(counts_fd, &keys[i]);
+	clear_map(stack_fd, sizeof(__u32));
+	free(keys);
+
+	/* profile-YYYYmmddTHHMMSS.mmmZ.pb.gz, the interval's start in UTC */
+	struct strbuf path = STRBUF_INIT;
+	time_t t = (time_t)(start_unix_ns / 1000000000);
+	struct tm tm;
+	char stamp[32];
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
+	sb_addf(&path, "%s/profile-%s.%03dZ-%llu.pb.gz", o->outdir, stamp,
+		(int)(start_unix_ns / 1000000 % 1000), ++cs->seq);
+	err = export_write_pprof(x, path.buf);
+	export_free(x);
+	hm_release(&bid_done);
+	if (err) {
+		sb_release(&path);
+		return err;
+	}
+	cs->files = xrealloc(cs->files, (cs->nr_files + 1) * sizeof(*cs->files));
+	cs->files[cs->nr_files++] = sb_detach(&path, NULL);
+	cs->nr_written++;
+	while (o->max_files && cs->nr_files > (size_t)o->max_files) {
+		unlink(cs->files[0]);
+		free(cs->files[0]);
+		memmove(cs->files, cs->files + 1, --cs->nr_files * sizeof(*cs->files));
+	}
 	return 0;
+}
+
+static int64_t unix_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* --continuous: sample on, one file per interval, until Ctrl-C (the last,
+ * partial interval written too) or the duration. */
+static int run_continuous(struct profile_bpf *skel, const struct profile_opts *o,
+			  struct ring_buffer *pid_rb, struct ustack_cache **cache)
+{
+	struct cont cs = { .host = "" };
+	unsigned long long end = o->duration > 0 ? bpfk_now_ns() + (unsigned long long)(o->duration * 1e9) : 0;
+	int err = 0, seen_fd = bpf_map__fd(skel->maps.pid_seen);
+	double renew = 0;
+
+	if (gethostname(cs.host, sizeof(cs.host) - 1))
+		snprintf(cs.host, sizeof(cs.host), "unknown");
+	for (bool last = false; !last;) {
+		int64_t start = unix_ns();
+		unsigned long long until = bpfk_now_ns() + (unsigned long long)(o->interval * 1e9);
+
+		while (!bpfk_stopped() && bpfk_now_ns() < until && (!end || bpfk_now_ns() < end)) {
+			int n = ring_buffer__poll(pid_rb, 100);
+			if (n < 0 && n != -EINTR) {
+				err = bpfk_error(n, "polling ring buffer");
+				goto out;
+			}
+			while (!bpfk_stopped() && load_pending(cache))
+				ring_buffer__consume(pid_rb);
+		}
+		last = bpfk_stopped() || (end && bpfk_now_ns() >= end);
+		/* samples go to the other set from now on; the programs that
+		 * read the old value finish within microseconds */
+		int set = skel->bss->active & 1;
+		__atomic_store_n(&skel->bss->active, set ^ 1, __ATOMIC_SEQ_CST);
+		poll(NULL, 0, 5);
+		ring_buffer__consume(pid_rb);
+		err = write_interval(skel, o, set, *cache, &cs, start, unix_ns() - start);
+		if (err)
+			goto out;
+		/* the snapshots go after each interval (memory stays bounded),
+		 * the symbols every 10 minutes (ustack.h); every process is announced
+		 * again, so the live ones get new snapshots */
+		renew += o->interval;
+		ustack_forget_processes(*cache, renew >= 600);   /* symbols too every 10 min */
+		if (renew >= 600)
+			renew = 0;
+		clear_map(seen_fd, sizeof(__u32));
+	}
+	fprintf(stderr, "perfkit profile: %llu files written to %s (%zu kept)\n", cs.nr_written,
+		o->outdir, cs.nr_files);
+out:
+	for (size_t i = 0; i < cs.nr_files; i++)
+		free(cs.files[i]);
+	free(cs.files);
+	return err;
 }
 
 static int parse_opts(struct profile_opts *o, int argc, char **argv)
 {
+	enum { OPT_STACKS = 256, OPT_CONT, OPT_INTERVAL, OPT_OUTDIR, OPT_MAXFILES };
 	static const struct option longopts[] = {
 		{ "frequency", required_argument, NULL, 'F' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -311,49 +378,68 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 		{ "user-stacks-only", no_argument, NULL, 'U' },
 		{ "kernel-stacks-only", no_argument, NULL, 'K' },
 		{ "include-idle", no_argument, NULL, 'I' },
+		{ "stack-storage-size", required_argument, NULL, OPT_STACKS },
+		{ "continuous", no_argument, NULL, OPT_CONT },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "output-dir", required_argument, NULL, OPT_OUTDIR },
+		{ "max-files", required_argument, NULL, OPT_MAXFILES },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	bool have_interval = false, have_max = false;
+	int c, err = 0;
+	int64_t v;
 
 	while ((c = getopt_long(argc, argv, "+F:p:fUKIvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
-			{
-				int64_t v;
-				if (pk_parse_i64("-F", optarg, 1, 100000, &v)) {
-					fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
-					return 2;
-				}
-				o->freq = (long)v;
-			}
+			err = pk_parse_i64("-F", optarg, 1, 100000, &v);
+			o->freq = err ? o->freq : (long)v;
+			o->freq_set = true;
 			break;
-		case 'p':
-			{
-				int64_t v;
-				if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
-					fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
-					return 2;
-				}
-				o->pid = (long)v;
-			}
-			break;
+		case 'p': err = bpfk_opt_pid("-p", optarg, &o->pid); break;
 		case 'f': o->folded = true; break;
 		case 'U': o->user_only = true; break;
 		case 'K': o->kernel_only = true; break;
 		case 'I': o->idle = true; break;
+		case OPT_STACKS:
+			err = pk_parse_i64("--stack-storage-size", optarg, 1, 1 << 24, &v);
+			o->stack_storage = err ? o->stack_storage : (long)v;
+			break;
+		case OPT_CONT: o->continuous = true; break;
+		case OPT_INTERVAL:
+			err = bpfk_opt_secs("--interval", optarg, &o->interval);
+			have_interval = true;
+			break;
+		case OPT_OUTDIR: o->outdir = optarg; break;
+		case OPT_MAXFILES:
+			err = pk_parse_i64("--max-files", optarg, 0, 1000000, &v);
+			o->max_files = err ? o->max_files : (long)v;
+			have_max = true;
+			break;
 		case 'v': o->verbose = 1; break;
 		case 'h': usage(stdout); return -1;
 		default: usage(stderr); return 2;
 		}
+		if (err) {
+			fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
+			return 2;
+		}
 	}
-	if (o->user_only && o->kernel_only) {
-		fprintf(stderr, "perfkit profile: -U and -K exclude each other\n");
+	const char *bad = o->user_only && o->kernel_only ? "-U and -K exclude each other"
+		: o->continuous && !o->outdir ? "--continuous needs --output-dir DIR"
+		: o->continuous && o->folded ? "--continuous writes pprof files: no -f"
+		: !o->continuous && (o->outdir || have_interval || have_max)
+			? "--output-dir, --interval and --max-files go with --continuous" : NULL;
+	if (bad) {
+		fprintf(stderr, "perfkit profile: %s\n", bad);
 		return 2;
 	}
+	if (o->continuous && !o->freq_set)
+		o->freq = 19;
 	if (optind < argc) {
-		if (pk_parse_double("the duration", argv[optind], 0.001, 1e7, &o->duration)) {
+		if (bpfk_opt_secs("the duration", argv[optind], &o->duration)) {
 			fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
 			return 2;
 		}
@@ -369,14 +455,21 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 
 int cmd_profile(int argc, char **argv)
 {
-	struct profile_opts o = { .freq = 49 };
+	struct profile_opts o = { .freq = 49, .interval = 60, .max_files = 60 };
 	struct profile_bpf *skel = NULL;
 	struct bpf_link **links = NULL;
 	int *fds = NULL, ncpu = 0, err, ret = 1;
+	struct ustack_cache *cache = NULL;
+	struct ring_buffer *pid_rb = NULL;
 
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
+	cache = ustack_cache_new();
+	if (o.continuous && mkdir(o.outdir, 0755) && errno != EEXIST) {
+		pk_error(errno, "--output-dir '%s': %s", o.outdir, strerror(errno));
+		goto fail;
+	}
 	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, NULL, NULL, NULL))
 		goto fail;
 
@@ -389,7 +482,16 @@ int cmd_profile(int argc, char **argv)
 	skel->rodata->user_only = o.user_only;
 	skel->rodata->kernel_only = o.kernel_only;
 	skel->rodata->include_idle = o.idle;
-	if (bpfk_load_attach(skel->skeleton, NULL))   /* attached by hand: perf events */
+	if (o.stack_storage) {
+		bpf_map__set_max_entries(skel->maps.stackmap, (__u32)o.stack_storage);
+		bpf_map__set_max_entries(skel->maps.stackmap1, (__u32)o.stack_storage);
+	}
+	if (!o.continuous) {   /* one map set is all it uses */
+		bpf_map__set_max_entries(skel->maps.stackmap1, 1);
+		bpf_map__set_max_entries(skel->maps.counts1, 1);
+	}
+	if (bpfk_load_attach(skel->skeleton, NULL) ||   /* attached by hand: perf events */
+	    !(pid_rb = bpfk_ring_new(skel->maps.pid_events, on_pid_seen, &cache)))
 		goto fail;
 
 	ncpu = libbpf_num_possible_cpus();
@@ -408,11 +510,14 @@ int cmd_profile(int argc, char **argv)
 		attr.type = PERF_TYPE_SOFTWARE;
 		attr.config = PERF_COUNT_SW_CPU_CLOCK;
 		attr.sample_period = 1000000000ULL / (unsigned long long)o.freq;  /* ns */
-		fds[cpu] = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		fds[cpu] = cap_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fds[cpu] < 0) {
-			if (errno == ENODEV)   /* offline CPU */
+			int oerr = -fds[cpu];
+
+			fds[cpu] = -1;
+			if (oerr == ENODEV)   /* offline CPU */
 				continue;
-			bpfk_error(errno, "opening cpu-clock perf event (needs CONFIG_PERF_EVENTS=y)");
+			bpfk_error(oerr, "opening cpu-clock perf event (needs CONFIG_PERF_EVENTS=y)");
 			goto fail;
 		}
 		links[cpu] = bpf_program__attach_perf_event(skel->progs.do_sample, fds[cpu]);
@@ -427,17 +532,25 @@ int cmd_profile(int argc, char **argv)
 	fprintf(stderr, "Sampling at %ld Hertz of %s by %s stack%s... Hit Ctrl-C to end.\n", o.freq,
 		o.pid ? "one process" : "all threads",
 		o.user_only ? "user" : o.kernel_only ? "kernel" : "user + kernel",
+		o.continuous ? ", one pprof file an interval" :
 		o.duration > 0 ? " for the given duration" : "");
-	unsigned long long end = o.duration > 0 ? bpfk_now_ns() + (unsigned long long)(o.duration * 1e9) : 0;
-	while (!bpfk_stopped() && (!end || bpfk_now_ns() < end))
-		poll(NULL, 0, 20);
+	if (o.continuous) {
+		if (run_continuous(skel, &o, pid_rb, &cache))
+			goto fail;
+		ret = 0;
+		goto out;
+	}
+	/* processes seen: snapshot them, load their files' symbols between batches */
+	if (bpfk_poll_ring_work(pid_rb, o.duration, load_pending, &cache))
+		goto fail;
 
 	/* stop sampling before reading, so counts and stacks agree */
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		bpf_link__destroy(links[cpu]);
 		links[cpu] = NULL;
 	}
-	print_stacks(skel, &o);
+	ring_buffer__consume(pid_rb);
+	print_stacks(skel, &o, cache);
 	if (fflush(stdout))
 		goto out;
 
@@ -460,7 +573,9 @@ out:
 			close(fds[cpu]);
 	free(links);
 	free(fds);
+	ring_buffer__free(pid_rb);
 	profile_bpf__destroy(skel);
+	ustack_cache_free(cache);
 	return ret;
 }
 #endif /* PERFKIT_NO_BPF */

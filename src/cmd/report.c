@@ -24,10 +24,11 @@
 #include "base/strbuf.h"
 #include "session/session.h"
 #include "export/export.h"
+#include "export/html.h"
 #include "callgraph/callgraph.h"
 #include "event/event.h"
 #include "annotate/annotate.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "tui/tui.h"
 
 #include <errno.h>
@@ -629,6 +630,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: perfkit report [-i FILE] [-g [TYPE,THRESHOLD,ORDER]] [--no-children] [--sort KEYS]\n"
 		    "                      [--percent-limit P] [-n] [-q] [--stdio] [--no-inline]\n"
+		    "       perfkit report --html -o FILE.html [-i FILE] | --html --diff -o FILE.html OLD NEW\n"
 		    "  -i, --input FILE        perf.data to read (default perf.data)\n"
 		    "  -g, --call-graph[=ARG]  call graph under each row when the file has callchains (the default):\n"
 		    "                          TYPE graph, fractal, flat, folded or none; THRESHOLD percent (0.5);\n"
@@ -653,7 +655,11 @@ static void usage(FILE *fp)
 		    "                          perf, kernel.perf_event_max_stack, 127 unless changed)\n"
 		    "      --no-demangle       raw (mangled) C++/Rust symbol names\n"
 		    "      --export=FORMAT     write the profile as pprof (gzip protobuf) or speedscope (JSON)\n"
-		    "  -o, --output FILE       the file --export writes (required with --export)\n");
+		    "  -o, --output FILE       the file --export or --html writes (required with them)\n"
+		    "      --html              write one self-contained HTML page (flame graph, icicle,\n"
+		    "                          table, callers/callees, annotations) to -o FILE; -i may\n"
+		    "                          also name a folded-stacks file\n"
+		    "      --diff OLD NEW      with --html: the two profiles compared (perf.data or folded)\n");
 }
 
 /* On a terminal: where to go next, for the hottest function (quoted for
@@ -694,19 +700,43 @@ static void print_hint(const char *input, const char *sym)
 
 static void print_warnings(void)
 {
-	const char *w = pk_warnings_take();
-
-	while (*w) {
-		const char *nl = strchr(w, '\n');
-		int len = nl ? (int)(nl - w) : (int)strlen(w);
-
-		fprintf(stderr, "perfkit report: warning: %.*s\n", len, w);
-		w += len + (nl ? 1 : 0);
-	}
+	pk_warnings_print(stderr, "perfkit report");
 }
 
 static int report_browse(struct report *r, const char *input, double limit, const struct session_opts *so,
 			 struct session **sess, bool color, const char *sort);
+
+/* --html [--diff OLD NEW] -o FILE: the page of export/html.h instead of
+ * the table. */
+static int report_html(bool html, bool diff, const char *input, int nargs, char **args,
+		       struct session_opts *so)
+{
+	struct html_opts o;
+	int err;
+
+	if (!html || !export_path || export_kind || nargs != (diff ? 2 : 0)) {
+		fprintf(stderr, "perfkit report: %s\n",
+			!html ? "--diff needs --html (perfkit diff compares two files as text)"
+			: !export_path ? "--html needs -o FILE.html"
+			: export_kind ? "--html and --export write different files: one at a time"
+			: diff ? "--html --diff needs two files: OLD NEW"
+			       : "unexpected argument (two files need --diff)");
+		return 2;
+	}
+	html_opts_init(&o);
+	o.output = export_path;
+	o.input = diff ? args[1] : input;
+	o.base = diff ? args[0] : NULL;
+	o.so = *so;
+	if (!o.so.max_stack)   /* perf's default --max-stack */
+		o.so.max_stack = (int)ev_max_stack();
+	pk_error_clear();
+	err = html_report(&o);
+	if (err < 0)
+		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
+	print_warnings();
+	return err < 0 ? 1 : 0;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -730,6 +760,8 @@ int cmd_report(int argc, char **argv)
 		{ "export", required_argument, NULL, 'E' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-color", no_argument, NULL, 'K' },
+		{ "html", no_argument, NULL, 1000 },
+		{ "diff", no_argument, NULL, 1001 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -740,10 +772,10 @@ int cmd_report(int argc, char **argv)
 	double limit = 0;
 	struct session *s;
 	struct session_opts so = { 0 };
-	bool has_cc = false, order_set = false, inverted = false, stdio = false, no_color = false, tui;
+	bool has_cc = false, order_set = false, inverted = false, stdio = false, no_color = false, html = false, html_diff = false, tui;
 	const char *sort = "comm,dso,sym";
-	char *end;
 
+	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqf", opts, NULL)) != -1) {
 		switch (c) {
@@ -770,15 +802,24 @@ int cmd_report(int argc, char **argv)
 			sort = optarg;
 			r.cg.skip_first = !strncmp(optarg, "sym", 3);
 			break;
-		case 'P':
-			limit = strtod(optarg, &end);
-			if (end == optarg || (*end && strcmp(end, "%")) || !(limit >= 0 && limit <= 100)) {
-				fprintf(stderr, "perfkit report: bad --percent-limit '%s' (expected a percentage, 0 to 100)\n",
-					optarg);
+		case 'P': {
+			/* "5" or "5%", as perf takes it */
+			char pct[64];
+			size_t l = strlen(optarg);
+			const char *v = optarg;
+
+			if (l && l < sizeof(pct) && optarg[l - 1] == '%') {
+				memcpy(pct, optarg, l - 1);
+				pct[l - 1] = '\0';
+				v = pct;
+			}
+			if (pk_parse_double("--percent-limit", v, 0, 100, &limit)) {
+				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 				return 2;
 			}
 			r.cg.threshold = limit;   /* perf: the call graph's too */
 			break;
+		}
 		case 'S': stdio = true; break;
 		case 'K': no_color = true; break;
 		case 'n': r.show_nr = true; break;
@@ -802,10 +843,14 @@ int cmd_report(int argc, char **argv)
 			export_kind = optarg;
 			break;
 		case 'o': export_path = optarg; break;
+		case 1000: html = true; break;
+		case 1001: html_diff = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
+	if (html || html_diff)
+		return report_html(html, html_diff, input, argc - optind, argv + optind, &so);
 	if (optind < argc) {
 		fprintf(stderr, "perfkit report: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
@@ -816,6 +861,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perfkit report: %s\n", export_kind ? "--export needs -o FILE" : "-o FILE needs --export");
 		return 2;
 	}
+	if (pk_options_only)   /* the option fuzz harness: stop before reading */
+		return 0;
 	if (!so.max_stack)   /* perf's default --max-stack */
 		so.max_stack = (int)ev_max_stack();
 	pk_error_clear();

@@ -47,9 +47,13 @@ static void add_hex(struct strbuf *sb, uint64_t v, int width)
 	sb_add(sb, buf + sizeof(buf) - n, (size_t)n);
 }
 
-static void add_frame(struct strbuf *sb, const struct pk_frame *fr)
+/* One frame "ip sym+0xoff (dso)\n"; chain: a call-chain line, whose
+ * address perf 6.1 prints relative to its file mapping (kernel, JIT and
+ * unmapped addresses as they are), where the sample's own ip (no call
+ * chain) is printed as sampled. */
+static void add_frame(struct strbuf *sb, const struct pk_frame *fr, bool chain)
 {
-	add_hex(sb, fr->ip, 16);
+	add_hex(sb, chain ? fr->map_ip : fr->ip, 16);
 	sb_addch(sb, ' ');
 	if (fr->inlined) {     /* as perf shows inlined functions */
 		sb_addstr(sb, fr->sym);
@@ -87,9 +91,10 @@ static void add_tracepoint(struct out *o, const struct pk_sample *s, const struc
 		tp_format_fields_text(f, s->raw->raw, s->raw->raw_size, sb);
 	sb_addch(sb, '\n');
 	if (t & PERF_SAMPLE_CALLCHAIN) {
-		for (size_t i = 0; i < s->nr_frames; i++) {
+		size_t nf = s->chain_empty ? 0 : s->nr_frames - (s->truncated && s->nr_frames);
+		for (size_t i = 0; i < nf; i++) {
 			sb_addch(sb, '\t');
-			add_frame(sb, &s->frames[i]);
+			add_frame(sb, &s->frames[i], true);
 		}
 		sb_addch(sb, '\n');
 	}
@@ -128,15 +133,18 @@ static int on_sample(const struct pk_sample *s, void *arg)
 			(uint64_t)(s->time % 1000000000u / 1000u));
 	sb_addf(sb, "%10" PRIu64 " %*s: ", s->period, o->name_width, s->event);
 	if (cc) {
+		/* perf prints no frame for an empty chain, nor a marker for a
+		 * chain the kernel cut at its maximum depth */
+		size_t nf = s->chain_empty ? 0 : s->nr_frames - (s->truncated && s->nr_frames);
 		sb_addch(sb, '\n');
-		for (size_t i = 0; i < s->nr_frames; i++) {
+		for (size_t i = 0; i < nf; i++) {
 			sb_addch(sb, '\t');
-			add_frame(sb, &s->frames[i]);
+			add_frame(sb, &s->frames[i], true);
 		}
 		sb_addch(sb, '\n');
 	} else if (s->nr_frames) {
 		sb_addch(sb, ' ');
-		add_frame(sb, &s->frames[0]);
+		add_frame(sb, &s->frames[0], false);
 	} else {
 		sb_addch(sb, '\n');
 	}
@@ -150,18 +158,10 @@ flush:
 
 static void print_warnings(void)
 {
-	const char *w = pk_warnings_take();
-
-	while (*w) {
-		const char *nl = strchr(w, '\n');
-		int len = nl ? (int)(nl - w) : (int)strlen(w);
-
-		fprintf(stderr, "perfkit script: warning: %.*s\n", len, w);
-		w += len + (nl ? 1 : 0);
-	}
+	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [--max-stack N] [--no-demangle] [--no-inline]\n"
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [--max-stack N] [--no-demangle] [--inline]\n"
 
 int cmd_script(int argc, char **argv)
 {
@@ -174,7 +174,7 @@ int cmd_script(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct session_opts so = { .inline_ = true };
+	struct session_opts so = { .inline_ = false };   /* perf script's default */
 	const char *input = "perf.data";
 	struct session *s;
 	struct out o;

@@ -35,6 +35,7 @@
 #include "base/error.h"
 #include "base/parse.h"
 #include "bpf/tcplife.h"
+#include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
 #include "tcplife.skel.h"
 
@@ -63,27 +64,6 @@ static void usage(FILE *f)
 		"  -v, --verbose          show libbpf's messages\n", TCPLIFE_MAX_PORTS);
 }
 
-static int parse_ports(const char *s, __u16 *ports, int *n)
-{
-	char *copy = strdup(s), *save = NULL, *tok, *end;
-	int err = 0;
-
-	if (!copy)
-		return 2;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		long p = strtol(tok, &end, 10);
-		if (*end || end == tok || p < 1 || p > 65535 || *n >= TCPLIFE_MAX_PORTS) {
-			fprintf(stderr, "perfkit tcplife: invalid port list '%s' (1..65535, at most %d)\n",
-				s, TCPLIFE_MAX_PORTS);
-			err = 2;
-			break;
-		}
-		ports[(*n)++] = (__u16)p;
-	}
-	free(copy);
-	return err;
-}
-
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	struct tcplife_opts *o = ctx;
@@ -95,9 +75,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*e))
 		return 0;
 	if (!inet_ntop(af, e->saddr, saddr, sizeof(saddr)))
-		strcpy(saddr, "?");
+		snprintf(saddr, sizeof(saddr), "?");
 	if (!inet_ntop(af, e->daddr, daddr, sizeof(daddr)))
-		strcpy(daddr, "?");
+		snprintf(daddr, sizeof(daddr), "?");
 	memcpy(comm, e->comm, TCPLIFE_TASK_COMM_LEN);
 	comm[TCPLIFE_TASK_COMM_LEN] = '\0';
 	char ecomm[4 * TCPLIFE_TASK_COMM_LEN + 1];   /* escaped: one line an event */
@@ -106,7 +86,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (o->time) {
 		char buf[16];
 		time_t t = time(NULL);
-		strftime(buf, sizeof(buf), "%H:%M:%S", localtime(&t));
+		struct tm tm;
+		strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&t, &tm));
 		printf("%-8s ", buf);
 	}
 	if (o->timestamp)
@@ -142,23 +123,27 @@ static int parse_opts(struct tcplife_opts *o, int argc, char **argv)
 		switch (c) {
 		case 'p':
 			{
-				int64_t v;
-				if (pk_parse_i64("-p", optarg, 1, INT_MAX, &v)) {
+				if (bpfk_opt_pid("-p", optarg, &o->pid)) {
 					fprintf(stderr, "perfkit tcplife: %s\n", pk_errmsg());
 					return 2;
 				}
-				o->pid = (long)v;
 			}
 			break;
-		case 'L': if (parse_ports(optarg, o->lports, &o->n_lports)) return 2; break;
-		case 'D': if (parse_ports(optarg, o->dports, &o->n_dports)) return 2; break;
+		case 'L':
+		case 'D':
+			if (bpfk_opt_ports(c == 'L' ? "-L" : "-D", optarg, c == 'L' ? o->lports : o->dports,
+					   c == 'L' ? &o->n_lports : &o->n_dports, TCPLIFE_MAX_PORTS)) {
+				fprintf(stderr, "perfkit tcplife: %s\n", pk_errmsg());
+				return 2;
+			}
+			break;
 		case 'T': o->time = true; break;
 		case 't': o->timestamp = true; break;
 		case 'w': o->wide = true; break;
 		case 'B': o->bytes = true; break;
 		case 'v': o->verbose = 1; break;
 		case 'd':
-			if (pk_parse_double("-d", optarg, 0.001, 1e7, &o->duration)) {
+			if (bpfk_opt_secs("-d", optarg, &o->duration)) {
 				fprintf(stderr, "perfkit tcplife: %s\n", pk_errmsg());
 				return 2;
 			}

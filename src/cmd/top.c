@@ -5,14 +5,16 @@
  * functions of the last -d seconds: a full-screen ncurses view, or plain
  * text blocks with --stdio (also when stdout is not a terminal).
  *
- * How: the same perf_event_open setup as perfkit record (freq sampling of
+ * How: events opened and drained with capture/capture.h (freq sampling of
  * IP|TID|TIME|PERIOD, mmap/comm/task side-band, kernel samples dropped to
- * user space only when not permitted), with top's own minimal ring-buffer
- * reader (record.c's is tied to its file writer).  Existing processes are
- * described by synthesized COMM and MMAP records from /proc.  Every -d
- * seconds the side-band so far plus the window's samples are written to a
- * private perf.data in a temporary folder and resolved by the session
- * library, so top names functions exactly as perfkit report does.
+ * user space only when not permitted); existing processes are described
+ * by the side-band perf record synthesizes from /proc (MMAP2, a COMM per
+ * thread).  One session (session/session.h) lives as long as top: every
+ * -d seconds the records drained since the last refresh are fed to it
+ * (session_feed) and resolved with the symbol cache it keeps, so top
+ * names functions exactly as perfkit report does, loads each DSO's
+ * symbols once, and writes no file; exited threads are dropped from it
+ * after each refresh (session_trim).
  * History decays as in perf top: at each refresh every function's period
  * is multiplied by 7/8 (perf's hists__decay_entries()) before the new
  * window's samples are added, and a function whose period reaches 0 is
@@ -21,20 +23,20 @@
  * d, a, s, e as perf top's, '?' lists them, q quits.  SIGINT/SIGTERM end it cleanly; -p ends
  * when the process exits; -n N ends after N refreshes.
  */
-#include "event/ring.h"
 #include "cmd/cmds.h"
 
 #include "base/error.h"
 #include "base/parse.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
+#include "capture/capture.h"
 #include "event/event.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
 #include "callgraph/callgraph.h"
 #include "annotate/annotate.h"
 #include "base/arena.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "tui/tui.h"
 
 #include <dirent.h>
@@ -57,12 +59,6 @@
 
 
 #define TOP_RING_PAGES 128
-
-struct top_ring {
-	uint8_t *base;
-	size_t map_len;
-	uint64_t mask;
-};
 
 struct top_row {
 	const char *dso, *sym;   /* interned */
@@ -89,13 +85,12 @@ struct top {
 	double delay;
 	bool stdio;
 	long iterations;
-	int *fds;
-	size_t nr_fds;
-	struct top_ring *rings;
-	size_t nr_rings;
-	struct strbuf side, win;   /* side-band records so far; this window's samples */
+	struct cap_events ce;
+	pid_t *tids;
+	int *cpus;
+	struct session *session;   /* lives as long as top */
+	struct strbuf pend;        /* records drained since the last refresh */
 	uint64_t lost;
-	char dir[4096], path[4200];
 	/* the table: decayed history, or the last window only with -z */
 	bool zero;
 	bool user_only;         /* perf_event_paranoid > 1: user space only */
@@ -109,6 +104,11 @@ struct top {
 	struct cg_forest *cg;   /* -g: the last window's stacks (tags: rows) */
 	uint32_t *trees;        /* -g: per row, its tree of the last window (0: none) */
 	uint64_t win_period;    /* -g: the last window's period (the graphs' 100 %) */
+	/* the browser's annotation: the last window's samples by function */
+	struct ann_builder *annb;       /* while a window is fed */
+	struct ann_profile **ann;       /* the last window's, per event */
+	size_t nr_ann;
+	bool want_ann;
 };
 
 static volatile sig_atomic_t stop;
@@ -138,241 +138,69 @@ static void usage(FILE *fp)
 		    "  d DSO filter, a annotate, s sort keys, e expand call graphs, / search, ? help, q quit.\n");
 }
 
-/* ---- side-band synthesis ---- */
+/* ---- capture ---- */
 
-static size_t put_trailer(uint8_t *p, uint32_t pid, uint32_t tid)
+static int keep_record(void *arg, const struct perf_event_header *h)
 {
-	uint64_t zero = 0;
+	struct top *t = arg;
 
-	memcpy(p, &pid, 4);          /* sample_type IP|TID|TIME|PERIOD: TID, TIME */
-	memcpy(p + 4, &tid, 4);
-	memcpy(p + 8, &zero, 8);
-	return 16;
-}
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		sb_add(&t->pend, h, h->size);
+		break;
+	case PERF_RECORD_LOST:
+		if (h->size >= 24) {
+			uint64_t v;
 
-static size_t name_field(uint8_t *p, const char *name, size_t max)
-{
-	size_t l = strnlen(name, max), padded = (l + 1 + 7) & ~(size_t)7;
-
-	memcpy(p, name, l);
-	memset(p + l, 0, padded - l);
-	return padded;
-}
-
-static void synth_process(struct top *t, pid_t pid)
-{
-	char path[64], line[PATH_MAX + 256], comm[32] = "";
-	uint8_t buf[PATH_MAX + 128];
-	struct perf_event_header *h = (struct perf_event_header *)buf;
-	uint32_t p32 = (uint32_t)pid;
-	size_t n;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	fp = fopen(path, "r");
-	if (!fp)
-		return;
-	if (fgets(comm, sizeof(comm), fp))
-		comm[strcspn(comm, "\n")] = '\0';
-	fclose(fp);
-	h->type = PERF_RECORD_COMM;
-	h->misc = 0;
-	memcpy(buf + 8, &p32, 4);
-	memcpy(buf + 12, &p32, 4);
-	n = 16 + name_field(buf + 16, comm, 16);
-	n += put_trailer(buf + n, p32, p32);
-	h->size = (uint16_t)n;
-	sb_add(&t->side, buf, n);
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	fp = fopen(path, "r");
-	if (!fp)
-		return;
-	while (fgets(line, sizeof(line), fp)) {
-		unsigned long long start, end, pgoff;
-		char perms[8];
-		int off = 0;
-		uint64_t v[3];
-		const char *file;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &pgoff, &off) < 4 ||
-		    !off || perms[2] != 'x')
-			continue;
-		file = line + off;
-		line[strcspn(line, "\n")] = '\0';
-		if (!*file)
-			continue;
-		h->type = PERF_RECORD_MMAP;
-		h->misc = PERF_RECORD_MISC_USER;
-		memcpy(buf + 8, &p32, 4);
-		memcpy(buf + 12, &p32, 4);
-		v[0] = start;
-		v[1] = end - start;
-		v[2] = pgoff;
-		memcpy(buf + 16, v, 24);
-		n = 40 + name_field(buf + 40, file, PATH_MAX);
-		n += put_trailer(buf + n, p32, p32);
-		h->size = (uint16_t)n;
-		sb_add(&t->side, buf, n);
+			memcpy(&v, (const uint8_t *)h + 16, 8);
+			t->lost += v;
+		}
+		break;
+	default:
+		break;
 	}
-	fclose(fp);
-}
-
-static void synth_all(struct top *t)
-{
-	DIR *d;
-	struct dirent *de;
-
-	if (t->pid) {
-		synth_process(t, t->pid);
-		return;
-	}
-	d = opendir("/proc");
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
-			synth_process(t, (pid_t)atoi(de->d_name));
-	closedir(d);
-}
-
-/* ---- events and rings ---- */
-
-static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group, unsigned long flags)
-{
-	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
-}
-
-static int open_one(struct top *t, pid_t pid, int cpu, bool own_ring)
-{
-	long fd = sys_perf_event_open(&t->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (TOP_RING_PAGES + 1) * page;
-	void *m;
-
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && !t->attr.exclude_kernel) {
-		t->attr.exclude_kernel = 1;   /* like perf: user space only */
-		t->attr.exclude_hv = 1;
-		fd = sys_perf_event_open(&t->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-		t->user_only = fd >= 0;   /* said on the header line */
-	}
-	if (fd < 0)
-		return -errno;
-	t->fds = xrealloc(t->fds, (t->nr_fds + 1) * sizeof(*t->fds));
-	t->fds[t->nr_fds++] = (int)fd;
-	if (!own_ring) {
-		if (ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, t->fds[0]) < 0)
-			return pk_error(errno, "PERF_EVENT_IOC_SET_OUTPUT: %s", strerror(errno));
-		return 0;
-	}
-	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
-	if (m == MAP_FAILED)
-		return pk_error(errno, "cannot map a ring buffer: %s", strerror(errno));
-	t->rings = xrealloc(t->rings, (t->nr_rings + 1) * sizeof(*t->rings));
-	t->rings[t->nr_rings].base = m;
-	t->rings[t->nr_rings].map_len = len;
-	t->rings[t->nr_rings].mask = len - page - 1;
-	t->nr_rings++;
 	return 0;
 }
 
 static int open_events(struct top *t)
 {
+	static const int any_cpu = -1;
+	static const pid_t any_thread = -1;
+	size_t nr_cpus = 1, nr_tids = 1;
 	int err;
 
 	if (t->pid) {
-		char path[64];
-		DIR *d;
-		struct dirent *de;
-		size_t n = 0;
-
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)t->pid);
-		d = opendir(path);
-		if (!d)
-			return pk_error(ESRCH, "no process %d", (int)t->pid);
-		while ((de = readdir(d))) {
-			if (de->d_name[0] < '1' || de->d_name[0] > '9')
-				continue;
-			err = open_one(t, (pid_t)atoi(de->d_name), -1, n == 0);
-			if (err == -ESRCH)
-				continue;   /* the thread exited meanwhile */
-			if (err) {
-				int pmu = ev_pmu_error(&t->attr, t->event, err);
-
-				closedir(d);
-				if (pmu)
-					return pmu;
-				return err < 0 && !*pk_errmsg() ? err : pk_error(-err, "cannot sample thread %s of %d: %s",
-									de->d_name, (int)t->pid, strerror(-err));
-			}
-			n++;
-		}
-		closedir(d);
-		if (!n)
-			return pk_error(ESRCH, "no thread of process %d to sample", (int)t->pid);
-		return 0;
-	}
-	for (int cpu = 0, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF); cpu < ncpu; cpu++) {
-		err = open_one(t, -1, cpu, true);
-		int pmu = err ? ev_pmu_error(&t->attr, t->event, err) : 0;
-		if (pmu)
-			return pmu;
-		if (err == -ENODEV || err == -EINVAL)
-			continue;   /* offline CPU */
+		err = cap_list_threads(t->pid, &t->tids, &nr_tids);
 		if (err)
-			return pk_error(-err, "cannot sample %s on CPU %d: %s", t->event, cpu, strerror(-err));
+			return pk_error(ESRCH, "no process %d", (int)t->pid);
+	} else {
+		cap_online_cpus(&t->cpus, &nr_cpus);
 	}
-	if (!t->nr_rings)
-		return pk_error(ENODEV, "no CPU to sample %s on", t->event);
-	return 0;
-}
-
-static void ring_copy(const struct top_ring *rg, uint64_t pos, void *dst, size_t len)
-{
-	perf_ring_copy(rg->base, rg->map_len, rg->mask, pos, dst, len);
-}
-
-/* Move whole records from the rings: samples to win, side-band to side. */
-static void drain(struct top *t)
-{
-	uint8_t buf[65536];
-
-	for (size_t i = 0; i < t->nr_rings; i++) {
-		struct top_ring *rg = &t->rings[i];
-		struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)rg->base;
-		uint64_t head = perf_ring_head(rg->base);
-		uint64_t pos = pg->data_tail;
-
-		while (head - pos >= sizeof(struct perf_event_header)) {
-			struct perf_event_header h;
-
-			ring_copy(rg, pos, &h, sizeof(h));
-			if (h.size < sizeof(h) || h.size > head - pos)
-				break;
-			switch (h.type) {
-			case PERF_RECORD_SAMPLE:
-			case PERF_RECORD_MMAP:
-			case PERF_RECORD_MMAP2:
-			case PERF_RECORD_COMM:
-			case PERF_RECORD_FORK:
-			case PERF_RECORD_EXIT:
-				ring_copy(rg, pos, buf, h.size);
-				sb_add(h.type == PERF_RECORD_SAMPLE ? &t->win : &t->side, buf, h.size);
-				break;
-			case PERF_RECORD_LOST:
-				if (h.size >= 24) {
-					uint64_t v[2];
-
-					ring_copy(rg, pos + 8, v, 16);
-					t->lost += v[1];
-				}
-				break;
-			default:
-				break;
-			}
-			pos += h.size;
-		}
-		perf_ring_release(rg->base, pos);
-	}
+	t->ce.attrs = &t->attr;
+	t->ce.nr_ev = 1;
+	t->ce.tids = t->pid ? t->tids : &any_thread;
+	t->ce.nr_tids = nr_tids;
+	t->ce.cpus = t->pid ? &any_cpu : t->cpus;
+	t->ce.nr_cpus = nr_cpus;
+	t->ce.pages = TOP_RING_PAGES;
+	t->ce.skip_gone = true;
+	err = cap_events_open(&t->ce);
+	t->user_only = t->ce.user_only;   /* said on the header line */
+	if (!err || !t->ce.failed_open)
+		return err;
+	int pmu = ev_pmu_error(&t->attr, t->event, -err);
+	if (pmu)
+		return pmu;
+	if (t->pid)
+		return pk_error(-err, "cannot sample thread %d of %d: %s", (int)t->tids[t->ce.fail_tid],
+				(int)t->pid, strerror(-err));
+	return pk_error(-err, "cannot sample %s on CPU %d: %s", t->event, t->cpus[t->ce.fail_cpu],
+			strerror(-err));
 }
 
 /* ---- the table ---- */
@@ -396,6 +224,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 
 	t->nr_samples++;
 	t->total += s->period;
+	if (t->annb)
+		ann_builder_add(t->annb, s);
 	if (!s->nr_frames)
 		return 0;
 	fr = &s->frames[0];
@@ -486,40 +316,54 @@ static void decay_rows(struct top *t)
 		t->rows[n++] = r;
 	}
 	t->nr_rows = n;
+	/* names of rows long decayed (addresses of short-lived processes)
+	 * would pile up: keep only the live rows' names */
+	if (t->strings.nr > 4 * n + 1024) {
+		struct hashmap live;
+
+		hm_init(&live);
+		for (size_t i = 0; i < n; i++) {
+			t->rows[i].dso = hm_intern(&live, t->rows[i].dso, strlen(t->rows[i].dso));
+			t->rows[i].sym = hm_intern(&live, t->rows[i].sym, strlen(t->rows[i].sym));
+		}
+		hm_release(&t->strings);
+		t->strings = live;
+	}
 }
 
-/* Resolve the window through a private perf.data and the session library. */
+static void free_ann(struct top *t)
+{
+	for (size_t i = 0; i < t->nr_ann; i++)
+		ann_profile_free(t->ann[i]);
+	free(t->ann);
+	t->ann = NULL;
+	t->nr_ann = 0;
+}
+
+static int skip_sample(const struct pk_sample *s, void *arg)
+{
+	(void)s;
+	(void)arg;
+	return 0;
+}
+
+/* Resolve the records drained since the last refresh in top's session. */
 static int build_table(struct top *t)
 {
-	const char *name = t->event;
-	struct pd_writer *w;
-	struct session *s;
 	int err;
 
 	decay_rows(t);
-	err = pd_writer_open(&w, t->path, &t->attr, &name, 1);
-	if (err)
-		return err;
-	err = pd_writer_write(w, t->side.buf, t->side.len);
-	if (!err)
-		err = pd_writer_write(w, t->win.buf, t->win.len);
-	if (err) {
-		pd_writer_abort(w);
-		return err;
+	if (t->want_ann) {
+		struct ann_filter none = { 0 };
+
+		t->annb = ann_builder_new(&none);
 	}
-	err = pd_writer_finish(w);
-	if (err)
-		return err;
-	sb_reset(&t->win);
-	err = session_open(&s, t->path, NULL);
-	if (err)
-		return err;
 	if (t->graph) {   /* the window's call graphs (the frames' names live in t->strings) */
 		cg_forest_free(t->cg);
 		t->cg = cg_forest_new();
 		t->win_period = 0;
 	}
-	err = session_process(s, on_sample, t);
+	err = session_feed(t->session, t->pend.buf, t->pend.len, true, on_sample, t);
 	if (t->graph && err >= 0) {   /* each row's tree: the stacks whose leaf it is, callee first */
 		free(t->trees);
 		t->trees = xcalloc(t->nr_rows + 1, sizeof(*t->trees));
@@ -527,7 +371,16 @@ static int build_table(struct top *t)
 			t->trees[i] = cg_tree_new(t->cg);
 		cg_trees_from_stacks(t->cg, t->trees, t->nr_rows, CG_CALLEE, false, 0);
 	}
-	session_close(s);
+	sb_reset(&t->pend);
+	if (t->annb) {
+		free_ann(t);
+		if (ann_builder_finish(t->annb, session_pd_file(t->session), &t->ann, &t->nr_ann) < 0) {
+			t->ann = NULL;
+			t->nr_ann = 0;
+		}
+		t->annb = NULL;
+	}
+	session_trim(t->session);
 	(void)pk_warnings_take();
 	if (err < 0)
 		return err;
@@ -657,24 +510,18 @@ static int parse_args(struct top *t, int argc, char **argv)
 
 static void top_release(struct top *t)
 {
-	for (size_t i = 0; i < t->nr_rings; i++)
-		munmap(t->rings[i].base, t->rings[i].map_len);
-	for (size_t i = 0; i < t->nr_fds; i++)
-		close(t->fds[i]);
-	free(t->rings);
-	free(t->fds);
-	sb_release(&t->side);
-	sb_release(&t->win);
+	cap_events_close(&t->ce);
+	free(t->tids);
+	free(t->cpus);
+	session_close(t->session);
+	sb_release(&t->pend);
 	hm_release(&t->keys);
 	hm_release(&t->strings);
 	free(t->rows);
 	free(t->order);
 	free(t->trees);
 	cg_forest_free(t->cg);
-	if (t->path[0])
-		unlink(t->path);
-	if (t->dir[0])
-		rmdir(t->dir);
+	free_ann(t);
 }
 
 int cmd_top(int argc, char **argv)
@@ -683,7 +530,6 @@ int cmd_top(int argc, char **argv)
 	struct sigaction sa;
 	double next;
 	long shown = 0;
-	const char *tmpdir;
 	int err = 0, rc;
 
 	rc = parse_args(&t, argc, argv);
@@ -698,31 +544,23 @@ int cmd_top(int argc, char **argv)
 	t.attr.comm = 1;
 	t.attr.task = 1;
 	t.attr.wakeup_events = 1;
-	sb_init(&t.side, 1 << 16);
-	sb_init(&t.win, 1 << 16);
+	sb_init(&t.pend, 1 << 16);
 	hm_init(&t.strings);
 	hm_init(&t.keys);
-	tmpdir = getenv("TMPDIR");
-	if (!tmpdir || !*tmpdir)
-		tmpdir = "/tmp";
-	errno = 0;
-	if ((size_t)snprintf(t.dir, sizeof(t.dir), "%s/perfkit-top.XXXXXX", tmpdir) >= sizeof(t.dir) ||
-	    !mkdtemp(t.dir)) {
-		t.dir[0] = '\0';
-		fprintf(stderr, "perfkit top: cannot create a temporary folder in %s: %s\n", tmpdir,
-			strerror(errno ? errno : ENAMETOOLONG));
-		return 1;
-	}
-	snprintf(t.path, sizeof(t.path), "%s/top.data", t.dir);
 	pk_error_clear();
 	err = open_events(&t);
+	if (!err)
+		err = session_open_attrs(&t.session, "top", &t.attr, &t.event, 1, NULL);
 	if (err) {
 		fprintf(stderr, "perfkit top: %s\n", pk_errmsg());
-		t.path[0] = '\0';
 		top_release(&t);
 		return 1;
 	}
-	synth_all(&t);
+	struct cap_synth sy = { t.attr.sample_type, 0, keep_record, &t };
+	if (t.pid)
+		cap_synth_process(&sy, t.pid);
+	else
+		cap_synth_all(&sy);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -750,7 +588,7 @@ int cmd_top(int argc, char **argv)
 		ended = t.pid && kill(t.pid, 0) < 0 && errno == ESRCH;
 
 		poll(NULL, 0, 100);
-		drain(&t);
+		cap_drain(&t.ce, keep_record, &t, NULL);
 		if (now_s() < next && !ended)
 			continue;
 		next += t.delay;
@@ -853,12 +691,15 @@ static int tt_tick(void *ctx)
 	if (stop)
 		return -1;
 	tt->ended = t->pid && kill(t->pid, 0) < 0 && errno == ESRCH;
-	drain(t);
+	cap_drain(&t->ce, keep_record, t, NULL);
 	if (now_s() < tt->next && !tt->ended)
 		return 0;
 	tt->next += t->delay;
-	if (tt->frozen) {   /* the view holds still; the window's samples go */
-		sb_reset(&t->win);
+	if (tt->frozen) {   /* the view holds still; the window's samples go, its side-band stays */
+		session_feed(t->session, t->pend.buf, t->pend.len, true, skip_sample, NULL);
+		sb_reset(&t->pend);
+		session_trim(t->session);
+		(void)pk_warnings_take();
 		return tt->ended ? -1 : 0;
 	}
 	tt->err = build_table(t);
@@ -907,50 +748,40 @@ static int tt_regroup(void *ctx, const char *keys, bool children)
 	return 0;
 }
 
-/* The last window's samples of row i's function (its perf.data is still
- * there until the next refresh). */
+/* The last window's samples of row i's function (kept by the refresh
+ * that built the table: t->ann). */
 static int tt_annotate(void *ctx, size_t i, FILE *fp)
 {
 	struct top_tui *tt = ctx;
+	struct top *t = tt->t;
 	const struct tui_row *row = &tt->tab.rows[i];
-	struct session_opts so = { .no_demangle = true };
-	struct ann_filter none = { 0 };
-	struct ann_profile *p = NULL;
-	struct session *s;
-	int err = session_open(&s, tt->t->path, &so);
+	const struct ann_profile *p = t->nr_ann ? t->ann[0] : NULL;
+	const struct ann_func *f = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	int err;
 
-	if (err)
-		return err < 0 ? err : -EIO;
-	err = ann_profile_build(s, &none, &p);
-	if (!err) {
-		const struct ann_func *f = NULL;
-		struct strbuf sb = STRBUF_INIT;
+	for (size_t k = 0; p && k < p->nr_funcs && !f; k++) {
+		const struct ann_func *a = p->funcs[k];
 
-		for (size_t k = 0; p && k < p->nr_funcs && !f; k++) {
-			const struct ann_func *a = p->funcs[k];
-
-			sb_reset(&sb);
-			if (a->sym)
-				sb_add_term(&sb, a->sym, strlen(a->sym));
-			if (a->sym && !strcmp(sb.buf, row->sym) && !strcmp(dso_short(a->dso), row->dso))
-				f = a;
-		}
-		sb_release(&sb);
-		const char *file = !f ? NULL : f->kernel ? "/proc/kcore" : f->dso[0] == '/' ? session_dso_file(s, f->dso) : NULL;
-
-		if (!f)
-			err = pk_error(-ENOENT, "no samples of %s in the last window", row->sym);
-		else if (!file)
-			err = pk_error(-ENOENT, "%s: no file to read", row->dso);
-		else {
-			struct inline_resolver *inl = inline_resolver_new();
-
-			err = tui_annotate_text(fp, p, f, file, inl);   /* with source lines */
-			inline_resolver_free(inl);
-		}
+		sb_reset(&sb);
+		if (a->sym)
+			sb_add_term(&sb, a->sym, strlen(a->sym));
+		if (a->sym && !strcmp(sb.buf, row->sym) && !strcmp(dso_short(a->dso), row->dso))
+			f = a;
 	}
-	ann_profile_free(p);
-	session_close(s);
+	sb_release(&sb);
+	const char *file = !f ? NULL : f->kernel ? "/proc/kcore" : f->dso[0] == '/' ? session_dso_file(t->session, f->dso) : NULL;
+
+	if (!f)
+		err = pk_error(-ENOENT, "no samples of %s in the last window", row->sym);
+	else if (!file)
+		err = pk_error(-ENOENT, "%s: no file to read", row->dso);
+	else {
+		struct inline_resolver *inl = inline_resolver_new();
+
+		err = tui_annotate_text(fp, p, f, file, inl);   /* with source lines */
+		inline_resolver_free(inl);
+	}
 	return err;
 }
 
@@ -972,6 +803,7 @@ static int top_browse(struct top *t, bool color)
 
 	if (!tui_usable())
 		return 1;
+	t->want_ann = true;
 	snprintf(tt.sort, sizeof(tt.sort), "dso,sym");
 	tt_fill(&tt);
 	err = tui_browse(&tt.tab, &ops, &tt, &o);

@@ -15,6 +15,10 @@
 
 #define PERFKIT_CACHE_USERREQ_ZERO (('P' << 24) | ('K' << 16) | 0)
 #define PERFKIT_CACHE_USERREQ_DUMP (('P' << 24) | ('K' << 16) | 1)
+/* made by pkmemwrap.so (perfkit c2c/mem): block (ptr, size) allocated;
+ * block ptr freed */
+#define PERFKIT_MEM_USERREQ_ALLOC  (('P' << 24) | ('K' << 16) | 2)
+#define PERFKIT_MEM_USERREQ_FREE   (('P' << 24) | ('K' << 16) | 3)
 
 #ifndef VG_DETERMINE_INTERFACE_VERSION	/* not inside the tool itself */
 #include <valgrind/valgrind.h>

@@ -64,6 +64,7 @@
 
 #include "cachesim/cachesim.h"
 #include "perfkit_cache.h"
+#include "pk_mem.h"
 
 /* ---- options ---- */
 
@@ -80,6 +81,7 @@ static enum pk_prefetch clo_prefetch = PK_PF_STREAM;
 static Bool clo_l1_prefetch = True;
 static const HChar *clo_out = "perfkit.cache.out.%p";
 static const HChar *clo_dump = NULL;	/* base name of client-request dumps */
+static enum pkm_mode clo_pkm = PKM_OFF;	/* --pk-mode=c2c|mem: pk_mem.c */
 
 static Bool parse_geom(const HChar *arg, const HChar *val, Geom *g)
 {
@@ -112,7 +114,16 @@ static Bool pk_process_cmd_line_option(const HChar *arg)
 {
 	const HChar *s;
 
-	if VG_STR_CLO(arg, "--model", s) {
+	if VG_STR_CLO(arg, "--pk-mode", s) {
+		if (VG_(strcmp)(s, "c2c") == 0)
+			clo_pkm = PKM_C2C;
+		else if (VG_(strcmp)(s, "mem") == 0)
+			clo_pkm = PKM_MEM;
+		else if (VG_(strcmp)(s, "cache") == 0)
+			clo_pkm = PKM_OFF;
+		else
+			VG_(fmsg_bad_option)(arg, "expected cache, c2c or mem\n");
+	} else if VG_STR_CLO(arg, "--model", s) {
 		if (VG_(strcmp)(s, "cachegrind") == 0)
 			clo_modern = False;
 		else if (VG_(strcmp)(s, "modern") == 0)
@@ -196,7 +207,12 @@ static void pk_print_usage(void)
 "    --l1-prefetch=yes|no           L1 next-line prefetcher, degree 3 (modern) [yes]\n"
 "    --branch-sim=yes|no            simulate branch prediction [yes]\n"
 "    --pk-out=FILE                  output file [perfkit.cache.out.%%p]\n"
-"    --pk-dump=BASE                 client-request dumps go to BASE.N [--pk-out]\n");
+"    --pk-dump=BASE                 client-request dumps go to BASE.N [--pk-out]\n"
+"    --pk-mode=cache|c2c|mem        cache: counts per source line (above); c2c:\n"
+"                                   per 64-byte line, threads, offsets and sites,\n"
+"                                   and estimated transfers (pk_mem.c); mem: that\n"
+"                                   and the level serving each access, by data\n"
+"                                   object (modern model) [cache]\n");
 }
 
 static void pk_print_debug_usage(void)
@@ -737,6 +753,8 @@ static IRSB *pk_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 	ULong prev_block = ~0ULL;	/* I1 block of the previous instruction's last byte */
 	InstrInfo *call_cand = NULL;	/* stored its own return address: a call? */
 
+	if (clo_pkm != PKM_OFF)
+		return pkm_instrument(in, gWordTy, hWordTy);
 	if (gWordTy != hWordTy)
 		VG_(tool_panic)("host/guest word size mismatch");
 	for (i = 0; i < in->stmts_used; i++)
@@ -896,27 +914,19 @@ static const VexCache *find_cache(const VexCacheInfo *ci, VexCacheKind kind, UIn
 	return NULL;
 }
 
-/* Make an auto-detected LL simulable the way cachegrind does: round the set
- * count down to a power of two and raise the associativity to keep the
- * size, then make the size an exact multiple of the sets. */
+/* Make an auto-detected LL simulable the way cachegrind does
+ * (pk_cache_geom_fix, cachesim.h). */
 static void fix_ll(Geom *g)
 {
-	ULong sets, p;
+	uint64_t size, assoc;
 
 	if (g->size <= 0 || g->assoc <= 0 || g->line <= 0)
 		return;
-	sets = (ULong)g->size / (ULong)(g->assoc * g->line);
-	if (sets == 0)
-		return;
-	if ((sets & (sets - 1)) == 0) {
-		g->size = g->line * g->assoc * (Long)sets;
-		return;
-	}
-	p = 1;
-	while (p * 2 <= sets)
-		p *= 2;
-	g->assoc = (Long)(0.5 + ((double)sets / (double)p) * (double)g->assoc);
-	g->size = g->line * g->assoc * (Long)p;
+	size = (uint64_t)g->size;
+	assoc = (uint64_t)g->assoc;
+	pk_cache_geom_fix(&size, &assoc, (uint64_t)g->line);
+	g->size = (Long)size;
+	g->assoc = (Long)assoc;
 }
 
 /* Host geometry as cachegrind reads it (CPUID through VEX), or its
@@ -970,7 +980,16 @@ static Int main_pid;
 
 static void pk_post_clo_init(void)
 {
+	if (clo_pkm == PKM_C2C) {	/* no cache simulated: no geometry to refuse */
+		main_pid = VG_(getpid)();
+		pkm_init(clo_pkm, NULL);
+		return;
+	}
+	if (clo_pkm == PKM_MEM)
+		clo_modern = True;	/* mem: the levels of the modern model */
 	host_caches(&g_I1, &g_D1, &g_L2, &g_LL);
+	if (clo_pkm == PKM_MEM)		/* mem fetches no instructions: I1 unused */
+		g_I1 = (Geom){ 32768, 8, 64 };
 	if (clo_I1.size > 0)
 		g_I1 = clo_I1;
 	if (clo_D1.size > 0)
@@ -1011,6 +1030,8 @@ static void pk_post_clo_init(void)
 	main_pid = VG_(getpid)();
 	cc_table = VG_(OSetGen_Create)(__builtin_offsetof(LineCC, loc), cmp_loc, VG_(malloc), "pk.cc", VG_(free));
 	str_table = VG_(OSetGen_Create)(0, cmp_str, VG_(malloc), "pk.str", VG_(free));
+	if (clo_pkm != PKM_OFF)
+		pkm_init(clo_pkm, clo_pkm == PKM_MEM ? &H : NULL);
 }
 
 /* Threads the process created (itself included): Valgrind runs them one at
@@ -1022,6 +1043,20 @@ static void pk_thread_create(ThreadId tid, ThreadId child)
 	(void)child;
 	if (tid != VG_INVALID_THREADID)   /* not the main thread's own creation */
 		n_threads++;
+	if (clo_pkm != PKM_OFF)
+		pkm_thread_create(tid, child);
+}
+
+static void pk_thread_exit(ThreadId tid)
+{
+	if (clo_pkm != PKM_OFF)
+		pkm_thread_exit(tid);
+}
+
+static void pk_start_client(ThreadId tid, ULong blocks)
+{
+	if (clo_pkm != PKM_OFF)
+		pkm_start_client(tid, blocks);
 }
 
 /* ---- output ---- */
@@ -1163,6 +1198,8 @@ static Bool pk_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
 
 	if (!VG_IS_TOOL_USERREQ('P', 'K', args[0]))
 		return False;
+	if (clo_pkm != PKM_OFF)
+		return pkm_client_request(tid, args, ret);
 	switch (args[0]) {
 	case PERFKIT_CACHE_USERREQ_ZERO:
 		zero_counts();
@@ -1180,10 +1217,49 @@ static Bool pk_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
 
 /* A forked child (not exec'd: that is not traced) writes its own counts
  * to DUMPBASE.pidN instead of overwriting its parent's file. */
+/* c2c/mem: the geometry lines, then pk_mem.c's file. */
+static void pkm_write(const HChar *suffix)
+{
+	HChar *name = VG_(expand_file_name)("--pk-out", clo_out);
+	HChar path[VG_(strlen)(name) + 32], d[5][128];
+	const HChar *desc[6] = { NULL };
+	Int n = 0;
+
+	VG_(sprintf)(path, "%s%s", name, suffix);
+	VG_(free)(name);
+	if (clo_pkm == PKM_MEM) {
+		const Geom *g[3] = { &g_D1, &g_L2, &g_LL };
+		const HChar *nm[3] = { "D1", "L2", "LL" };
+
+		for (Int i = 0; i < 3; i++) {
+			VG_(sprintf)(d[n], "%s cache: %lld B, %lld B, %lld-way associative", nm[i],
+				     g[i]->size, g[i]->line, g[i]->assoc);
+			desc[n] = d[n];
+			n++;
+		}
+		if (H.has_tlb) {
+			VG_(sprintf)(d[n], "D-TLB: %lld entries, %lld B pages, %lld-way",
+				     clo_tlb.size / clo_tlb.line, clo_tlb.line, clo_tlb.assoc);
+			desc[n] = d[n];
+			n++;
+		}
+	}
+	pkm_fini(path, desc);
+}
+
 static void pk_fini(Int exitcode)
 {
 	HChar suffix[32];
 
+	if (clo_pkm != PKM_OFF) {
+		if (VG_(getpid)() == main_pid)
+			pkm_write("");
+		else {
+			VG_(sprintf)(suffix, ".pid%d", VG_(getpid)());
+			pkm_write(suffix);
+		}
+		return;
+	}
 	if (VG_(getpid)() == main_pid) {
 		write_output(clo_out, "");
 		return;
@@ -1205,6 +1281,8 @@ static void pk_pre_clo_init(void)
 					pk_print_debug_usage);
 	VG_(needs_client_requests)(pk_handle_client_request);
 	VG_(track_pre_thread_ll_create)(pk_thread_create);
+	VG_(track_pre_thread_ll_exit)(pk_thread_exit);
+	VG_(track_start_client_code)(pk_start_client);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(pk_pre_clo_init)

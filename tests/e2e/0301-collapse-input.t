@@ -89,9 +89,10 @@ awk 'BEGIN { print "deep 1 1.0: 1 cpu-clock:"; for (i = 5000; i >= 1; i--) print
 expect '5000-frame stack: 5001 fields, root first' \
 	test "$(awk -F';' '{ print NF, $2, $NF }' "$T/deep.out")" = "5001 f1 f5000 1"
 
-# a file of 16 MB or more is parsed on several threads, cut at blank lines:
-# same output and same warnings (file line numbers) as the one-thread read
-# of a pipe; the first event of the whole file is the default filter
+# text is read in 4 MB blocks cut at blank lines and parsed on several
+# threads (file or pipe): same output and same warnings (file line numbers)
+# as the one-thread read of the same text gzipped; the first event of the
+# whole text is the default filter
 if have_shared "$C/inputs" && { [ "$(cat "$C"/inputs/*.txt 2>/dev/null | wc -c)" -gt 1000 ] ||
 	{ skip "no ../shared/conformance/collapse-perf/inputs/*.txt of any size"; false; }; }; then
 	for f in "$C"/inputs/*.txt; do cat "$f"; printf '\n\n'; done >"$T/round"
@@ -102,11 +103,37 @@ if have_shared "$C/inputs" && { [ "$(cat "$C"/inputs/*.txt 2>/dev/null | wc -c)"
 	done
 	"$PERFKIT" collapse "$T/big" >"$T/big.file" 2>"$T/big.file.err"
 	"$PERFKIT" collapse <"$T/big" >"$T/big.pipe" 2>"$T/big.pipe.err"
-	same_file 'large file (threads) = pipe (one thread)' "$T/big.pipe" "$T/big.file"
+	gzip -1 -c "$T/big" >"$T/big.gz"
+	"$PERFKIT" collapse "$T/big.gz" >"$T/big.one" 2>"$T/big.one.err"
+	same_file 'large file (threads) = pipe (threads)' "$T/big.pipe" "$T/big.file"
+	same_file 'large file (threads) = gzip (one thread)' "$T/big.one" "$T/big.file"
 	sed 's/<stdin>/FILE/' "$T/big.pipe.err" >"$T/big.pipe.err2"
 	sed "s|$T/big|FILE|" "$T/big.file.err" >"$T/big.file.err2"
-	same_file 'large file: same warnings, same line numbers' "$T/big.pipe.err2" "$T/big.file.err2"
-	rm -f "$T/big" "$T/big.file" "$T/big.pipe"
+	sed "s|$T/big.gz|FILE|" "$T/big.one.err" >"$T/big.one.err2"
+	same_file 'large file: same warnings, same line numbers (pipe)' "$T/big.pipe.err2" "$T/big.file.err2"
+	same_file 'large file: same warnings, same line numbers (one thread)' "$T/big.one.err2" "$T/big.file.err2"
+	expect 'large file: there were warnings to compare' test -s "$T/big.one.err2"
+	# memory is bounded by the blocks in flight (two per worker thread, one
+	# worker per CPU the process may use: one here) and the distinct
+	# stacks, not by the input: the same text four times takes about as much
+	if [ "${PK_SAN:-0}" = 1 ]; then
+		skip "peak RSS under the sanitizers (their shadow memory counts)"
+	elif [ -x /usr/bin/time ] && have taskset; then
+		cat "$T/big" "$T/big" "$T/big" "$T/big" >"$T/big4"
+		/usr/bin/time -f %M -o "$T/m1" taskset -c 0 "$PERFKIT" collapse "$T/big" >/dev/null 2>&1
+		/usr/bin/time -f %M -o "$T/m4" taskset -c 0 "$PERFKIT" collapse "$T/big4" >/dev/null 2>&1
+		m1=$(tail -1 "$T/m1") m4=$(tail -1 "$T/m4")
+		diag "peak RSS: ${m1} KB for $(($(stat -c %s "$T/big") >> 20)) MB, ${m4} KB for four times that"
+		expect 'large file: peak memory of 4x the text < 1.5x that of 1x' test $((m4 * 2)) -lt $((m1 * 3))
+		cat "$T/big4" | /usr/bin/time -f %M -o "$T/m4p" taskset -c 0 "$PERFKIT" collapse >/dev/null 2>&1
+		m4p=$(tail -1 "$T/m4p")
+		expect 'large file from a pipe: peak memory of 4x the text < 1.5x that of 1x' \
+			test $((m4p * 2)) -lt $((m1 * 3))
+		rm -f "$T/big4"
+	else
+		skip "no /usr/bin/time or taskset for the peak-memory check"
+	fi
+	rm -f "$T/big" "$T/big.gz" "$T/big.file" "$T/big.pipe" "$T/big.one"
 fi
 
 # no trailing newline, CRLF-free, and empty input

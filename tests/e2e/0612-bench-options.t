@@ -11,9 +11,9 @@ expect "one run: JSON stddev is null" python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 assert r["stddev"] is None and r["mean"] > 0.009, r' "$T/one.json"
-expect "CSV header as hyperfine's, then ours" grep -q '^command,mean,stddev,median,user,system,min,max,runs,failed_runs,metric,cpu,cpu_stddev,instructions,instructions_stddev$' "$T/one.csv"
-expect "CSV row: the metric, the CPU time, no instructions" grep -Eq '^sleep 0.01,([0-9.e-]+,){7}1,0,wall,[0-9.e-]+,[0-9.e-]+,,$' "$T/one.csv"
-expect "markdown table" grep -q '^| `sleep 0.01` | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* | 1.00 |$' "$T/one.md"
+expect "CSV header as hyperfine's, then ours" grep -q '^command,mean,stddev,median,user,system,min,max,runs,failed_runs,metric,cpu,cpu_stddev,instructions,instructions_stddev,max_rss,max_rss_stddev,order,reference,ratio,ratio_stddev,ratio_ci_lo,ratio_ci_hi,welch_p,mann_whitney_p,verdict,cpu_ratio,.*,max_rss_verdict$' "$T/one.csv"
+expect "CSV row: the metric, the CPU time, no instructions" grep -Eq '^sleep 0.01,([0-9.e-]+,){7}1,0,wall,[0-9.e-]+,[0-9.e-]+,,,[0-9]+,0,sequential,sleep 0.01,,,,,,,reference,' "$T/one.csv"
+expect "markdown table" grep -q '^| `sleep 0.01` | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* | 1.00 |$' "$T/one.md"
 expect "markdown: the Relative column names the metric" grep -q '| Relative (wall) |$' "$T/one.md"
 
 out=$("$PERFKIT" bench -N -r 1 --export-markdown /dev/stdout 'sleep 0.01' 2>/dev/null)
@@ -50,7 +50,7 @@ expect "--time-unit second: three decimals, as hyperfine (0.010 s or more)" \
 expect "-L twice: 4 benchmarks in hyperfine's order" \
 	test "$(sed -n 's/^Benchmark [0-9]*: //p' "$T/l" | tr '\n' ' ')" = "echo 1a echo 2a echo 1b echo 2b "
 expect "... CSV columns parameter_x, parameter_y" grep -q '^command,mean,stddev,median,user,system,min,max,parameter_x,parameter_y,' "$T/l.csv"
-expect "... CSV row of echo 2b" grep -q '^echo 2b,.*,2,b,1,0,wall,[0-9.e-]*,0,,$' "$T/l.csv"
+expect "... CSV row of echo 2b" grep -q '^echo 2b,.*,2,b,1,0,wall,[0-9.e-]*,0,,,[0-9]*,0,interleaved,' "$T/l.csv"
 expect "... JSON parameters" grep -q '"parameters": {"x": "2", "y": "b"}' "$T/l.json"
 "$PERFKIT" bench -N -r 1 -L x 1 -L x 2 'echo {x}' >/dev/null 2>"$T/le"
 expect "-L with the same name twice: usage error" test $? = 2

@@ -14,8 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cgfile *cg;
 	if (cgfile_parse((const char *)data, size, "fuzz", &cg) == 0) {
-		FUZZ_ASSERT(cg->nev <= CG_MAX_EVENTS, "%zu events", cg->nev);
-		uint64_t sum[CG_MAX_EVENTS] = { 0 };
+		FUZZ_ASSERT(cg->nev <= CGFILE_MAX_EVENTS, "%zu events", cg->nev);
+		uint64_t sum[CGFILE_MAX_EVENTS] = { 0 };
 		for (size_t r = 0; r < cg->nrecs; r++) {
 			const uint64_t *c = cgfile_counts(cg, r);
 			FUZZ_ASSERT(cg->recs[r].file && cg->recs[r].fn, "record %zu unnamed", r);

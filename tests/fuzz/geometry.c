@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * geometry.c — fuzz the SIZE,ASSOC,LINE cache geometry options
- * (cachesim/hostcache.h: cache_geom_parse, cache_geom_fix).  An accepted
+ * (cachesim/hostcache.h: cache_geom_parse; cachesim.h: pk_cache_geom_fix).  An accepted
  * geometry must be simulable: non-zero, line a power of two, sets =
  * size / (assoc * line) a whole power of two.
  */
 #include "fuzz.h"
 
 #include "base/error.h"
+#include "cachesim/cachesim.h"
 #include "cachesim/hostcache.h"
 
 #include <string.h>
@@ -30,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size >= 24) {
 		struct cache_geom h;
 		memcpy(&h, data, sizeof(h));
-		cache_geom_fix(&h);
+		pk_cache_geom_fix(&h.size, &h.assoc, h.line);
 	}
 	free(val);
 	pk_error_clear();

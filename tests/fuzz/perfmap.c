@@ -39,7 +39,7 @@ static void cleanup(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!dir[0]) {
-		strcpy(dir, "/tmp/perfkit-fuzz-perfmap.XXXXXX");
+		snprintf(dir, sizeof(dir), "/tmp/perfkit-fuzz-perfmap.XXXXXX");
 		if (!mkdtemp(dir))
 			abort();
 		snprintf(path, sizeof(path), "%s/perf-4242.map", dir);

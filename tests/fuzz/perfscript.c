@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * perfscript.c — fuzz the `perf script` text parser (stack/perfscript.h)
+ * perfscript.c — fuzz the `perf script` text parser (format/perfscript.h)
  * that collapse and flamegraph use: parse, then sort and write the folded
  * stacks.  The first byte picks collapse options.
  */
 #include "fuzz.h"
 
 #include "base/error.h"
-#include "stack/perfscript.h"
+#include "format/perfscript.h"
 
 static FILE *devnull;
 

@@ -347,7 +347,7 @@ static char tmpdir[64];
 
 static void make_tmpdir(void)
 {
-	assert_non_null(mkdtemp(strcpy(tmpdir, "/tmp/pk-bpfutil.XXXXXX")));
+	assert_non_null(mkdtemp((snprintf(tmpdir, sizeof(tmpdir), "/tmp/pk-bpfutil.XXXXXX"), tmpdir)));
 }
 
 static void remove_tmpdir(void)
@@ -444,10 +444,10 @@ static size_t build_cache(unsigned char *buf, bool with_old, const char *const (
 		size_t e = base + 48 + (size_t)i * 24;
 		put32(buf, e, flags[i]);
 		put32(buf, e + 4, (uint32_t)at);
-		strcpy((char *)buf + base + at, ents[i][0]);
+		memcpy((char *)buf + base + at, ents[i][0], strlen(ents[i][0]) + 1);
 		at += strlen(ents[i][0]) + 1;
 		put32(buf, e + 8, (uint32_t)at);
-		strcpy((char *)buf + base + at, ents[i][1]);
+		memcpy((char *)buf + base + at, ents[i][1], strlen(ents[i][1]) + 1);
 		at += strlen(ents[i][1]) + 1;
 	}
 	put32(buf, base + 24, (uint32_t)(at - strs));

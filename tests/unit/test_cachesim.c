@@ -515,8 +515,17 @@ static void test_geometry(void **state)
 	assert_int_equal(cache_geom_parse("--LL", "-1,2,64", &g), -EINVAL);
 	/* cachegrind's LL fix: 12 MiB 16-way = 12288 sets -> 8192 sets 24-way */
 	g = (struct cache_geom){ 12u << 20, 16, 64 };
-	cache_geom_fix(&g);
+	pk_cache_geom_fix(&g.size, &g.assoc, g.line);
 	assert_true(g.assoc == 24 && g.size == 64ull * 24 * 8192);
+	/* more than 2^63 sets: the power of two below is found without
+	 * wrapping (p * 2 <= sets wrapped to 0 and never ended) */
+	g = (struct cache_geom){ (1ull << 63) + (1ull << 62), 1, 1 };
+	pk_cache_geom_fix(&g.size, &g.assoc, g.line);
+	assert_true(g.assoc == 2);
+	/* absurd associativity: left as it is */
+	g = (struct cache_geom){ 3ull << 40, 1ull << 32, 64 };
+	pk_cache_geom_fix(&g.size, &g.assoc, g.line);
+	assert_true(g.size == 3ull << 40 && g.assoc == 1ull << 32);
 }
 
 static void put(const char *dir, const char *name, const char *val)

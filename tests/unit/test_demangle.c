@@ -13,7 +13,7 @@
 
 static char *dm(const char *s)
 {
-	return pk_demangle(s, strlen(s), PK_DEMANGLE_PARAMS);
+	return sym_demangle(s, strlen(s), PK_DEMANGLE_PARAMS);
 }
 
 static void test_cxx(void **state)
@@ -34,11 +34,11 @@ static void test_cxx(void **state)
 	assert_string_equal(r, "a()@plt");
 	free(r);
 	/* without PK_DEMANGLE_PARAMS: as perf shows names by default */
-	r = pk_demangle("_ZNKSt10unique_ptrIiSt14default_deleteIiEEptEv", 45, 0);
+	r = sym_demangle("_ZNKSt10unique_ptrIiSt14default_deleteIiEEptEv", 45, 0);
 	assert_non_null(r);
 	assert_string_equal(r, "std::unique_ptr<int, std::default_delete<int> >::operator->");
 	free(r);
-	r = pk_demangle("_ZN3std2io5error5Error3new17hbb46546882ad6265E", 46, 0);
+	r = sym_demangle("_ZN3std2io5error5Error3new17hbb46546882ad6265E", 46, 0);
 	assert_non_null(r);
 	assert_string_equal(r, "std::io::error::Error::new");
 	free(r);
@@ -73,9 +73,9 @@ static void test_unchanged(void **state)
 	assert_null(dm("main"));
 	assert_null(dm(""));
 	assert_null(dm("_R"));
-	assert_null(pk_demangle("_Z1av", 2, 0)); /* length respected */
-	assert_false(pk_is_mangled("foo"));
-	assert_true(pk_is_mangled("_ZN3foo"));
+	assert_null(sym_demangle("_Z1av", 2, 0)); /* length respected */
+	assert_false(sym_is_mangled("foo"));
+	assert_true(sym_is_mangled("_ZN3foo"));
 }
 
 /* Rust legacy names a profiler demangled only halfway (inferno's cases). */
@@ -83,7 +83,7 @@ static void fix_ok(const char *in, const char *want)
 {
 	size_t n = strlen(in);
 	char *out = malloc(n + 1);
-	size_t l = pk_rust_legacy_fixup(in, n, out);
+	size_t l = sym_rust_legacy_fixup(in, n, out);
 
 	assert_int_equal(l, strlen(want));
 	assert_string_equal(out, want);
@@ -94,7 +94,7 @@ static void fix_unchanged(const char *in)
 {
 	char out[512];
 
-	assert_int_equal(pk_rust_legacy_fixup(in, strlen(in), out), 0);
+	assert_int_equal(sym_rust_legacy_fixup(in, strlen(in), out), 0);
 }
 
 static void test_rust_legacy_fixup(void **state)

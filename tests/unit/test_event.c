@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/error.h"
-#include "bpfutil/tracefs.h"
+#include "tracefs/tracefs.h"
 #include "event/event.h"
 
 static void check(const char *spec, uint32_t type, uint64_t config)

@@ -14,7 +14,7 @@
 #include "export/export.h"
 
 #include "perfdata/perfdata.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "symbol/symbol.h"
 
 #include <errno.h>
@@ -304,7 +304,7 @@ static int first_object(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
-/* whether stack/inline.h reads the DWARF of probe_fn in the program exe */
+/* whether symbol/inline.h reads the DWARF of probe_fn in the program exe */
 static bool dwarf_readable(const char *exe)
 {
 	struct inline_resolver *r = inline_resolver_new();
@@ -366,7 +366,7 @@ static void test_pprof_dwarf_lines(void **state)
 	exe[n] = '\0';
 	if (!dwarf_readable(exe)) {
 		/* e.g. clang without -gdwarf-aranges: libdw 0.188 finds no CU */
-		fprintf(stderr, "# %s: no DWARF stack/inline can read: only the fallback tested\n", exe);
+		fprintf(stderr, "# %s: no DWARF symbol/inline can read: only the fallback tested\n", exe);
 		assert_string_equal(probe_line_of(x, &line), "DSO");
 		assert_int_equal(line, 0);
 		export_free(x);
@@ -407,7 +407,7 @@ int main(void)
 	};
 	int rc;
 
-	strcpy(tmpdir, "/tmp/pk-export-XXXXXX");
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/pk-export-XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);

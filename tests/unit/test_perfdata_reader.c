@@ -88,7 +88,7 @@ static void fb_write(struct fb *b, const char *path)
 			sb_add(&feat, &b->attrs[i], asz);
 			put32(&feat, (uint32_t)b->nr_ids[i]);
 			put32(&feat, len);
-			strcpy(buf, b->names[i]);
+			snprintf(buf, sizeof(buf), "%s", b->names[i]);
 			sb_add(&feat, buf, len);
 			for (size_t j = 0; j < b->nr_ids[i]; j++)
 				put64(&feat, b->ids[i][j]);
@@ -142,7 +142,7 @@ static void add_comm(struct fb *b, uint32_t pid, const char *comm, uint64_t time
 	rec_begin(&b->data, &s, PERF_RECORD_COMM, 0);
 	put32(&b->data, pid);
 	put32(&b->data, pid);
-	strncpy(buf, comm, 15);
+	snprintf(buf, sizeof(buf), "%.15s", comm);
 	sb_add(&b->data, buf, (strlen(buf) + 8) / 8 * 8);
 	/* sample_id_all trailer for ST_BASIC: TID, TIME */
 	put32(&b->data, pid);

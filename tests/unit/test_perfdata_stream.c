@@ -313,7 +313,7 @@ int main(void)
 	};
 	int rc;
 
-	strcpy(tmpdir, "/tmp/pk-stream-XXXXXX");
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/pk-stream-XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);

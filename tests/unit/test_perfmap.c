@@ -17,7 +17,7 @@
 #include "base/error.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
-#include "stack/collapse.h"
+#include "format/collapse.h"
 #include "stack/folded.h"
 #include "symbol/perfmap.h"
 
@@ -26,7 +26,7 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/pk-perfmap-XXXXXX");
+	snprintf(dir, sizeof(dir), "/tmp/pk-perfmap-XXXXXX");
 	return mkdtemp(dir) ? 0 : -1;
 }
 

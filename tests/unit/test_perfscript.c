@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for src/lib/stack/perfscript + collapse: the rules of
+/* Unit tests for src/lib/format/perfscript + collapse: the rules of
  * FlameGraph's stackcollapse-perf.pl on small `perf script` texts.  The
  * expected outputs are those of the Perl script (41fee1f) on the same
  * text, except where conformance/README.md lists a correction (noted). */
@@ -16,7 +16,7 @@
 #include <zlib.h>
 
 #include "base/error.h"
-#include "stack/collapse.h"
+#include "format/collapse.h"
 
 static char *collapse(const char *text, const struct collapse_opts *o)
 {

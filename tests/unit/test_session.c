@@ -392,19 +392,19 @@ static int teardown(void **state)
 static void test_sym_is_entry(void **state)
 {
 	(void)state;
-	assert_true(pk_sym_is_entry("_start"));
-	assert_true(pk_sym_is_entry("__libc_start_main"));
-	assert_true(pk_sym_is_entry("__libc_start_main@@GLIBC_2.34"));
-	assert_true(pk_sym_is_entry("__libc_start_main_impl"));
-	assert_true(pk_sym_is_entry("__libc_start_call_main"));
-	assert_true(pk_sym_is_entry("clone3"));
-	assert_true(pk_sym_is_entry("__clone3"));
-	assert_true(pk_sym_is_entry("start_thread"));
-	assert_true(pk_sym_is_entry("runtime.goexit"));
-	assert_false(pk_sym_is_entry("main"));
-	assert_false(pk_sym_is_entry("msort_with_tmp.part.0"));
-	assert_false(pk_sym_is_entry("_start_helper"));
-	assert_false(pk_sym_is_entry(NULL));
+	assert_true(session_sym_is_entry("_start"));
+	assert_true(session_sym_is_entry("__libc_start_main"));
+	assert_true(session_sym_is_entry("__libc_start_main@@GLIBC_2.34"));
+	assert_true(session_sym_is_entry("__libc_start_main_impl"));
+	assert_true(session_sym_is_entry("__libc_start_call_main"));
+	assert_true(session_sym_is_entry("clone3"));
+	assert_true(session_sym_is_entry("__clone3"));
+	assert_true(session_sym_is_entry("start_thread"));
+	assert_true(session_sym_is_entry("runtime.goexit"));
+	assert_false(session_sym_is_entry("main"));
+	assert_false(session_sym_is_entry("msort_with_tmp.part.0"));
+	assert_false(session_sym_is_entry("_start_helper"));
+	assert_false(session_sym_is_entry(NULL));
 }
 
 int main(void)

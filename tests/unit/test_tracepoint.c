@@ -216,9 +216,9 @@ static void test_print_fmt(void **state)
 	free(f.print_fmt);                               /* no deep recursion */
 	size_t deep = 100000;
 	f.print_fmt = malloc(deep * 2 + 32);
-	strcpy(f.print_fmt, "\"%d\", ");
+	memcpy(f.print_fmt, "\"%d\", ", 6);
 	memset(f.print_fmt + 6, '(', deep);
-	strcpy(f.print_fmt + 6 + deep, "REC->v");
+	memcpy(f.print_fmt + 6 + deep, "REC->v", 6);
 	memset(f.print_fmt + 12 + deep, ')', deep);
 	f.print_fmt[12 + 2 * deep] = 0;
 	assert_int_not_equal(tp_format_print(&f, rec, 40, &sb), 0);

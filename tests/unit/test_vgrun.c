@@ -64,7 +64,7 @@ static int setup(void **state)
 
 	(void)state;
 	path0 = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	strcpy(dir, "/tmp/pk-vgrun-XXXXXX");
+	snprintf(dir, sizeof(dir), "/tmp/pk-vgrun-XXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
 	real = realpath(dir, NULL);
@@ -145,7 +145,7 @@ static void test_run(void **state)
 	args = slurp(p);
 	snprintf(want, sizeof(want), "--tool=");
 	for (int i = 0; i < 32; i++)
-		strcat(want, "../");
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "../");
 	snprintf(want + strlen(want), sizeof(want) - strlen(want),
 		 "%s/tool/pkcache\n-q\n--log-file=/v.log\n--pk-out=/o.cg\n"
 		 "--model=cachegrind\n--D1=8192,2,64\nprog\na b\n", dir + 1);

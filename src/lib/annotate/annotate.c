@@ -95,7 +95,7 @@ static size_t func_get(struct pbuild *b, const struct pk_frame *fr)
 	n->f.start = k.start;
 	n->f.unknown_addr = !fr->sym || (!fr->kernel && !fr->addr);
 	if (fr->sym) {
-		char *dm = pk_demangle(fr->sym, strlen(fr->sym), 0);
+		char *dm = sym_demangle(fr->sym, strlen(fr->sym), 0);
 
 		n->f.sym = dm ? hm_intern(&b->names, dm, strlen(dm)) : fr->sym;
 		free(dm);
@@ -154,7 +154,7 @@ static struct pbuild *pbuild_new(const struct ann_filter *f, const char *event)
 }
 
 /* One builder per event, in order of first sample. */
-struct mbuild {
+struct ann_builder {
 	const struct ann_filter *filt;
 	struct pbuild **b;
 	size_t n;
@@ -165,7 +165,7 @@ static int add_sample(struct pbuild *b, const struct pk_sample *s);
 
 static int on_sample(const struct pk_sample *s, void *arg)
 {
-	struct mbuild *m = arg;
+	struct ann_builder *m = arg;
 	struct pbuild *b = m->last;
 
 	if (!b || (b->event != s->event && strcmp(b->event, s->event))) {
@@ -286,14 +286,26 @@ static size_t event_rank(const struct pd_file *pf, const char *ev)
 	return (size_t)-1;
 }
 
-int ann_profiles_build(struct session *s, const struct ann_filter *f, struct ann_profile ***out,
+struct ann_builder *ann_builder_new(const struct ann_filter *f)
+{
+	struct ann_builder *m = xcalloc(1, sizeof(*m));
+
+	m->filt = f;
+	return m;
+}
+
+void ann_builder_add(struct ann_builder *b, const struct pk_sample *s)
+{
+	on_sample(s, b);
+}
+
+int ann_builder_finish(struct ann_builder *bld, const struct pd_file *pf, struct ann_profile ***out,
 		       size_t *nr)
 {
-	struct mbuild m = { .filt = f };
-	int rc = session_process(s, on_sample, &m);
-	const struct pd_file *pf = session_file(s);
+	struct ann_builder m = *bld;
 	struct ann_profile **v = xcalloc(m.n ? m.n : 1, sizeof(*v));
 
+	free(bld);
 	/* the file's event order (perf's evsel order); stable otherwise */
 	for (size_t i = 1; i < m.n; i++)
 		for (size_t j = i; j > 0 && event_rank(pf, m.b[j]->event) <
@@ -306,14 +318,28 @@ int ann_profiles_build(struct session *s, const struct ann_filter *f, struct ann
 	for (size_t i = 0; i < m.n; i++)
 		v[i] = pbuild_finish(m.b[i]);
 	free(m.b);
+	*out = v;
+	*nr = m.n;
+	return 0;
+}
+
+int ann_profiles_build(struct session *s, const struct ann_filter *f, struct ann_profile ***out,
+		       size_t *nr)
+{
+	struct ann_builder *m = ann_builder_new(f);
+	int rc = session_process(s, on_sample, m);
+	struct ann_profile **v;
+	size_t n;
+
+	ann_builder_finish(m, session_file(s), &v, &n);
 	if (rc < 0) {
-		for (size_t i = 0; i < m.n; i++)
+		for (size_t i = 0; i < n; i++)
 			ann_profile_free(v[i]);
 		free(v);
 		return rc;
 	}
 	*out = v;
-	*nr = m.n;
+	*nr = n;
 	return 0;
 }
 
@@ -358,24 +384,39 @@ void ann_profile_free(struct ann_profile *p)
 
 /* ---- reading code ---- */
 
+/* Open the ELF file at path: 0 with *fd, *e and *eh set (the caller ends
+ * with elf_end(*e) and close(*fd)), or -errno with a message and nothing
+ * left open. */
+static int elf_open(const char *path, int *fd, Elf **e, GElf_Ehdr *eh)
+{
+	*e = NULL;
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return pk_error(errno, "cannot open '%s': %s", path, strerror(errno));
+	elf_version(EV_CURRENT);
+	*e = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!*e || elf_kind(*e) != ELF_K_ELF || !gelf_getehdr(*e, eh)) {
+		if (*e)
+			elf_end(*e);
+		*e = NULL;
+		close(*fd);
+		*fd = -1;
+		return pk_error(EINVAL, "'%s': not an ELF file", path);
+	}
+	return 0;
+}
+
 /* The bytes of [start, start + *len) of the ELF at path (sections with
  * code), into a malloc'd buffer; *len is cut at the section's end. */
 static int elf_code(const char *path, uint64_t start, uint64_t *len, uint8_t **buf,
 		    unsigned *machine)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int rc = 0;
-
-	if (fd < 0)
-		return pk_error(errno, "cannot open '%s': %s", path, strerror(errno));
-	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	int fd, rc;
+	Elf *e;
 	GElf_Ehdr eh;
 
-	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
-		rc = pk_error(EINVAL, "'%s': not an ELF file", path);
-		goto out;
-	}
+	if ((rc = elf_open(path, &fd, &e, &eh)))
+		return rc;
 	*machine = eh.e_machine;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -412,8 +453,7 @@ static int elf_code(const char *path, uint64_t start, uint64_t *len, uint8_t **b
 			      (unsigned long long)*len, (unsigned long long)start);
 	}
 out:
-	if (e)
-		elf_end(e);
+	elf_end(e);
 	close(fd);
 	return rc;
 }
@@ -945,19 +985,16 @@ static void plt_got(Elf *e, Elf_Scn *pg, const GElf_Shdr *pgsh, Elf_Scn *rd, con
 
 int ann_plt_load(const char *path, struct ann_plt **out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct ann_plt *p = xcalloc(1, sizeof(*p));
-	int rc = 0;
-
-	*out = p;
-	if (fd < 0)
-		return pk_error(errno, "cannot open '%s': %s", path, strerror(errno));
-	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	int fd, rc;
+	Elf *e;
 	GElf_Ehdr eh;
 	size_t shstr;
 
-	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstr)) {
+	*out = p;
+	if ((rc = elf_open(path, &fd, &e, &eh)))
+		return rc;
+	if (elf_getshdrstrndx(e, &shstr)) {
 		rc = pk_error(EINVAL, "'%s': not an ELF file", path);
 		goto out;
 	}

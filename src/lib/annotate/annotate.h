@@ -3,7 +3,7 @@
  * annotate.h — the data behind `perfkit annotate` of a sampled profile:
  * samples aggregated per function and per instruction address, each
  * function's instructions decoded (disasm/disasm.h) and mapped to source
- * lines and inlined-call chains (stack/inline.h), and a Cachegrind-format
+ * lines and inlined-call chains (symbol/inline.h), and a Cachegrind-format
  * file's simulated misses per source line to show beside them.
  *
  * Aggregation (ann_profiles_build: one profile per event of the file, in
@@ -39,7 +39,7 @@
 #define PERFKIT_ANNOTATE_H
 
 #include "disasm/disasm.h"
-#include "stack/inline.h"
+#include "symbol/inline.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -92,6 +92,16 @@ void ann_profile_free(struct ann_profile *p);
 /* One profile per event that has samples, in the file's event order:
  * *out (malloc'd array of *nr profiles, each freed with ann_profile_free). */
 int ann_profiles_build(struct session *s, const struct ann_filter *f, struct ann_profile ***out,
+		       size_t *nr);
+/* The same, fed by a caller's own pass over the samples (report --html):
+ * a builder, each sample of a session opened with demangling off, then the
+ * profiles in pf's event order (the builder is freed). */
+struct ann_builder;
+struct pd_file;
+struct pk_sample;
+struct ann_builder *ann_builder_new(const struct ann_filter *f);
+void ann_builder_add(struct ann_builder *b, const struct pk_sample *s);
+int ann_builder_finish(struct ann_builder *b, const struct pd_file *pf, struct ann_profile ***out,
 		       size_t *nr);
 
 /* One decoded instruction of a view. */

@@ -57,3 +57,16 @@ const char *pk_warnings_take(void)
 	warnbuf[0] = '\0';
 	return warnout;
 }
+
+void pk_warnings_print(FILE *f, const char *prefix)
+{
+	const char *w = pk_warnings_take();
+
+	while (*w) {
+		const char *nl = strchr(w, '\n');
+		int len = nl ? (int)(nl - w) : (int)strlen(w);
+
+		fprintf(f, "%s: warning: %.*s\n", prefix, len, w);
+		w += len + (nl ? 1 : 0);
+	}
+}

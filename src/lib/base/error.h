@@ -15,6 +15,7 @@
 #define PERFKIT_BASE_ERROR_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Record a message (printf format) and return -errnum (errnum > 0). */
 int pk_error(int errnum, const char *fmt, ...)
@@ -33,5 +34,9 @@ void pk_error_clear(void);
  * clears the list.  The returned string is valid until the next call. */
 void pk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *pk_warnings_take(void);
+
+/* For commands (a library never calls it): take the warnings and write
+ * each as one line "PREFIX: warning: TEXT" to f. */
+void pk_warnings_print(FILE *f, const char *prefix);
 
 #endif

@@ -213,6 +213,20 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 
 static const char replacement[] = "\xef\xbf\xbd";
 
+/* The UTF-8 sequence at p (left bytes) copied whole, or U+FFFD for a byte
+ * that starts none; returns the bytes used. */
+static size_t add_utf8(struct strbuf *sb, const unsigned char *p, size_t left)
+{
+	size_t ul = utf8_len(p, left);
+
+	if (!ul) {
+		sb_addstr(sb, replacement);
+		return 1;
+	}
+	sb_add(sb, p, ul);
+	return ul;
+}
+
 void sb_add_xml(struct strbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -246,14 +260,7 @@ void sb_add_xml(struct strbuf *sb, const char *s, size_t len)
 			i++;
 			continue;
 		}
-		size_t ul = utf8_len(p + i, len - i);
-		if (!ul) {
-			sb_addstr(sb, replacement);
-			i++;
-		} else {
-			sb_add(sb, p + i, ul);
-			i += ul;
-		}
+		i += add_utf8(sb, p + i, len - i);
 	}
 }
 
@@ -277,14 +284,7 @@ void sb_add_json(struct strbuf *sb, const char *s, size_t len)
 			sb_addch(sb, (int)c);
 			i++;
 		} else {
-			size_t ul = utf8_len(p + i, len - i);
-			if (!ul) {
-				sb_addstr(sb, replacement);
-				i++;
-			} else {
-				sb_add(sb, p + i, ul);
-				i += ul;
-			}
+			i += add_utf8(sb, p + i, len - i);
 		}
 	}
 }

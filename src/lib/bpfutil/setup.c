@@ -18,7 +18,7 @@
 
 #include "base/error.h"
 #include "base/strbuf.h"
-#include "bpfutil/tracefs.h"
+#include "tracefs/tracefs.h"
 
 static char last_msg[512];
 static int verbose_mode;
@@ -127,6 +127,11 @@ unsigned long long bpfk_now_ns(void)
 #ifndef PERFKIT_NO_BPF
 int bpfk_poll_ring(struct ring_buffer *rb, double duration_s)
 {
+	return bpfk_poll_ring_work(rb, duration_s, NULL, NULL);
+}
+
+int bpfk_poll_ring_work(struct ring_buffer *rb, double duration_s, bool (*work)(void *ctx), void *ctx)
+{
 	unsigned long long end = duration_s > 0 ? bpfk_now_ns() + (unsigned long long)(duration_s * 1e9) : 0;
 	int err = 0;
 
@@ -142,6 +147,8 @@ int bpfk_poll_ring(struct ring_buffer *rb, double duration_s)
 			return bpfk_error(err, "polling ring buffer");
 		err = 0;
 		fflush(stdout);
+		while (work && !bpfk_stopped() && work(ctx))
+			ring_buffer__consume(rb);
 	}
 	ring_buffer__consume(rb);
 	fflush(stdout);
@@ -168,7 +175,14 @@ int bpfk_load_attach(struct bpf_object_skeleton *skeleton, const char *attach_wh
 
 	if (err)
 		return bpfk_error(err, "loading BPF programs");
-	if (attach_what && (err = bpf_object__attach_skeleton(skeleton))) {
+	return attach_what ? bpfk_attach(skeleton, attach_what) : 0;
+}
+
+int bpfk_attach(struct bpf_object_skeleton *skeleton, const char *attach_what)
+{
+	int err = bpf_object__attach_skeleton(skeleton);
+
+	if (err) {
 		struct strbuf what = STRBUF_INIT;
 
 		sb_addf(&what, "attaching %s", attach_what);

@@ -48,6 +48,10 @@ bool bpfk_stopped(void);
  */
 struct ring_buffer;
 int bpfk_poll_ring(struct ring_buffer *rb, double duration_s);
+/* The same, and after each batch work(ctx) while it returns true (one
+ * small step of deferred work each call), the ring consumed between steps
+ * so events are never held up behind it. */
+int bpfk_poll_ring_work(struct ring_buffer *rb, double duration_s, bool (*work)(void *ctx), void *ctx);
 
 /*
  * The steps every tool takes around its skeleton (src/bpf/<tool>.bpf.c):
@@ -73,6 +77,9 @@ struct bpf_object_skeleton;
 struct bpf_map;
 int bpfk_start(int verbose, const char *category, const char *name, const char *why);
 int bpfk_load_attach(struct bpf_object_skeleton *skeleton, const char *attach_what);
+/* The attach half alone, for a tool that fills maps between load and
+ * attach (execsnoop -c): bpfk_error(err, "attaching " ATTACH_WHAT). */
+int bpfk_attach(struct bpf_object_skeleton *skeleton, const char *attach_what);
 struct ring_buffer *bpfk_ring_new(struct bpf_map *map, int (*fn)(void *ctx, void *data, size_t size),
 				  void *ctx);
 

@@ -301,11 +301,11 @@ static int demangled_lookup(Elf *elf, const char *path, const char *func, uint64
 		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC && GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
 			continue;
 		const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
-		if (!name || !pk_is_mangled(name))
+		if (!name || !sym_is_mangled(name))
 			continue;
 		bool hit = false;
 		for (unsigned fl = 0; fl <= PK_DEMANGLE_PARAMS && !hit; fl += PK_DEMANGLE_PARAMS) {
-			char *d = pk_demangle(name, strlen(name), fl);
+			char *d = sym_demangle(name, strlen(name), fl);
 			hit = d && !strcmp(d, func);
 			free(d);
 		}

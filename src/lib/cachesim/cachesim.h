@@ -220,6 +220,34 @@ static inline const char *pk_cache_check(uint64_t size, uint64_t assoc, uint64_t
 	return 0;
 }
 
+/* Make a host geometry (sysfs, CPUID) simulable the way cachegrind does for
+ * its LL: when size / (assoc * line) is not a power of two, round the set
+ * count down to one and raise the associativity to keep the size (rounded
+ * to nearest), then make the size an exact multiple of the sets.  Unchanged
+ * when a value is 0 or assoc or line is 2^32 or more (no real cache comes
+ * near; it keeps assoc * line from wrapping).  The one copy: hostcache.c
+ * (sysfs) and the Valgrind tool's LL (pk_main.c) both call it. */
+static inline void pk_cache_geom_fix(uint64_t *size, uint64_t *assoc, uint64_t line)
+{
+	uint64_t sets, p = 1;
+
+	if (!*size || !*assoc || !line)
+		return;
+	if (*assoc >= ((uint64_t)1 << 32) || line >= ((uint64_t)1 << 32))
+		return;
+	sets = *size / (*assoc * line);
+	if (sets == 0)
+		return;
+	if ((sets & (sets - 1)) == 0) {
+		*size = line * *assoc * sets;
+		return;
+	}
+	while (p <= sets / 2)  /* not p * 2 <= sets: that wraps to 0 at 2^63 */
+		p *= 2;
+	*assoc = (uint64_t)(0.5 + (double)sets / (double)p * (double)*assoc);
+	*size = line * *assoc * p;
+}
+
 /* Number of tag slots pk_cache_init needs. */
 static inline uint64_t pk_cache_slots(uint64_t size, uint64_t line)
 {

@@ -42,28 +42,6 @@ static uint64_t parse_size(const char *s)
 	return v;
 }
 
-void cache_geom_fix(struct cache_geom *g)
-{
-	uint64_t sets, p = 1;
-
-	if (!g->size || !g->assoc || !g->line)
-		return;
-	/* no real cache comes near; keeps assoc * line and the new assoc in range */
-	if (g->assoc >= (1ULL << 32) || g->line >= (1ULL << 32))
-		return;
-	sets = g->size / (g->assoc * g->line);
-	if (sets == 0)
-		return;
-	if ((sets & (sets - 1)) == 0) {
-		g->size = g->line * g->assoc * sets;
-		return;
-	}
-	while (p <= sets / 2)  /* not p * 2 <= sets: that wraps to 0 at 2^63 */
-		p *= 2;
-	g->assoc = (uint64_t)(0.5 + (double)sets / (double)p * (double)g->assoc);
-	g->size = g->line * g->assoc * p;
-}
-
 int hostcache_read(const char *root, struct host_caches *hc)
 {
 	int found = 0, top = 0;
@@ -90,7 +68,7 @@ int hostcache_read(const char *root, struct host_caches *hc)
 		g.line = strtoull(buf, NULL, 10);
 		if (g.assoc == 0 && g.line)	/* fully associative */
 			g.assoc = g.size / g.line;
-		cache_geom_fix(&g);
+		pk_cache_geom_fix(&g.size, &g.assoc, g.line);
 		found = 1;
 		if (level == 1 && !strcmp(type, "Instruction"))
 			hc->I1 = g;

@@ -48,6 +48,5 @@ int hostcache_read(const char *root, struct host_caches *hc);
 const char *hostcache_sysfs_cpu(void);
 int hostcache_read_host(struct host_caches *hc);
 int cache_geom_parse(const char *opt, const char *val, struct cache_geom *g);
-void cache_geom_fix(struct cache_geom *g);
 
 #endif

@@ -128,9 +128,9 @@ int cgfile_parse(const char *buf, size_t len, const char *name, struct cgfile **
 
 				while (t < le && *t != ' ' && *t != '\t')
 					t++;
-				if (cg->nev == CG_MAX_EVENTS) {
+				if (cg->nev == CGFILE_MAX_EVENTS) {
 					pk_error(EINVAL, "%s:%zu: more than %d events", name, lineno,
-						 CG_MAX_EVENTS);
+						 CGFILE_MAX_EVENTS);
 					goto fail;
 				}
 				cg->ev[cg->nev++] = xstrndup(w, (size_t)(t - w));
@@ -158,7 +158,7 @@ int cgfile_parse(const char *buf, size_t len, const char *name, struct cgfile **
 			cg->has_summary = 1;
 			seen_summary = 1;
 		} else if (*p >= '0' && *p <= '9') {
-			uint64_t v[CG_MAX_EVENTS + 1];
+			uint64_t v[CGFILE_MAX_EVENTS + 1];
 
 			if (!cg->nev) {
 				pk_error(EINVAL, "%s:%zu: count line before the events: line", name,
@@ -186,7 +186,7 @@ int cgfile_parse(const char *buf, size_t len, const char *name, struct cgfile **
 				cg->recs = xrealloc(cg->recs, cap * sizeof(*cg->recs));
 				cg->counts = xrealloc(cg->counts, cap * cg->nev * sizeof(uint64_t));
 			}
-			struct cg_rec *r = &cg->recs[cg->nrecs];
+			struct cgfile_rec *r = &cg->recs[cg->nrecs];
 			uint64_t *c = cg->counts + cg->nrecs * cg->nev;
 
 			r->file = file;

@@ -27,9 +27,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CG_MAX_EVENTS 64
+#define CGFILE_MAX_EVENTS 64
 
-struct cg_rec {
+struct cgfile_rec {
 	const char *file;	/* interned */
 	const char *fn;		/* interned */
 	uint32_t line;
@@ -40,11 +40,11 @@ struct cgfile {
 	char **desc;
 	size_t ndesc;
 	size_t nev;
-	char *ev[CG_MAX_EVENTS];
-	uint64_t totals[CG_MAX_EVENTS];   /* sum over records */
-	uint64_t summary[CG_MAX_EVENTS];  /* from summary: (= totals if absent) */
+	char *ev[CGFILE_MAX_EVENTS];
+	uint64_t totals[CGFILE_MAX_EVENTS];   /* sum over records */
+	uint64_t summary[CGFILE_MAX_EVENTS];  /* from summary: (= totals if absent) */
 	int has_summary;
-	struct cg_rec *recs;
+	struct cgfile_rec *recs;
 	uint64_t *counts;	/* nrecs * nev, row per record */
 	size_t nrecs;
 	struct hashmap *strs;

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* counter.c — perf_event_open counting; see counter.h. */
 #include "counter/counter.h"
+#include "capture/capture.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "base/error.h"
@@ -110,7 +110,13 @@ bool cnt_errno_unsupported(int err, const struct perf_event_attr *attr)
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			       int group_fd, unsigned long flags)
 {
-	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+	int fd = cap_perf_event_open(attr, pid, cpu, group_fd, flags);
+
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	return fd;
 }
 
 static int paranoid_level(void)

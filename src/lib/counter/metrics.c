@@ -50,6 +50,19 @@ static bool rate(double value, const struct cnt_summary *s, struct cnt_metric *m
 	return true;
 }
 
+/* value per the count of kind den (times scale: 100 for a percentage),
+ * when that count was read and is not 0. */
+static bool ratio(double value, const struct cnt_summary *s, int den, double scale,
+		  const char *unit, struct cnt_metric *m)
+{
+	if (!have(s, den))
+		return false;
+	m->value = scale * value / s->v[den];
+	m->unit = unit;
+	m->percent = scale == 100;
+	return true;
+}
+
 bool cnt_metric(const struct perf_event_attr *attr, double value,
 		const struct cnt_summary *s, struct cnt_metric *m)
 {
@@ -62,31 +75,13 @@ bool cnt_metric(const struct perf_event_attr *attr, double value,
 		m->unit = "CPUs utilized";
 		return true;
 	case CNT_K_CYCLES:
-		if (!have(s, CNT_K_TASK_CLOCK))
-			return false;
-		m->value = value / s->v[CNT_K_TASK_CLOCK];
-		m->unit = "GHz";
-		return true;
+		return ratio(value, s, CNT_K_TASK_CLOCK, 1, "GHz", m);
 	case CNT_K_INSTRUCTIONS:
-		if (!have(s, CNT_K_CYCLES))
-			return false;
-		m->value = value / s->v[CNT_K_CYCLES];
-		m->unit = "insn per cycle";
-		return true;
+		return ratio(value, s, CNT_K_CYCLES, 1, "insn per cycle", m);
 	case CNT_K_BRANCH_MISSES:
-		if (!have(s, CNT_K_BRANCHES))
-			return false;
-		m->value = 100 * value / s->v[CNT_K_BRANCHES];
-		m->unit = "of all branches";
-		m->percent = true;
-		return true;
+		return ratio(value, s, CNT_K_BRANCHES, 100, "of all branches", m);
 	case CNT_K_CACHE_MISSES:
-		if (!have(s, CNT_K_CACHE_REFS))
-			return false;
-		m->value = 100 * value / s->v[CNT_K_CACHE_REFS];
-		m->unit = "of all cache refs";
-		m->percent = true;
-		return true;
+		return ratio(value, s, CNT_K_CACHE_REFS, 100, "of all cache refs", m);
 	case CNT_K_BRANCHES:
 	case CNT_K_CACHE_REFS:
 	case CNT_K_CTX_SWITCHES:
@@ -120,16 +115,53 @@ static double shown(double v)
 	return strtod(buf, NULL);
 }
 
+/* The line of the reading on misses (count num) as a share of den: a red
+ * flag above CNT_MISS_PCT_FLAG, with advice; false when either count is
+ * missing (den also when 0). */
+static bool miss_part(const struct cnt_summary *s, int num, int den, const char *what,
+		      const char *of, const char *advice, struct strbuf *out)
+{
+	if (!have(s, den) || !s->have[num])
+		return false;
+	double pct = shown(100 * s->v[num] / s->v[den]);
+	if (pct > CNT_MISS_PCT_FLAG)
+		sb_addf(out, "%s misses %.2f%% of %s (above %.0f%%): a red flag in a hot loop; %s.\n",
+			what, pct, of, CNT_MISS_PCT_FLAG, advice);
+	else
+		sb_addf(out, "%s misses %.2f%% of %s (at most %.0f%%): fine.\n", what, pct, of,
+			CNT_MISS_PCT_FLAG);
+	return true;
+}
+
+/* CPU use, as the reading judges it. */
+struct cpu_use {
+	double cpu_ns;       /* task-clock, else user + system time */
+	double cpus;         /* CPUs utilized as shown; -1 unknown */
+	bool low;            /* below CNT_CPUS_WAITING */
+	bool preempted;      /* off the CPU because others had it: preempted more than it blocked */
+	bool waiting;        /* low, and not preempted */
+};
+
+static struct cpu_use cpu_use_of(const struct cnt_summary *s)
+{
+	struct cpu_use u;
+	bool known = s->elapsed_ns > 0 && (s->have[CNT_K_TASK_CLOCK] || s->cpu_ns > 0);
+
+	u.cpu_ns = s->have[CNT_K_TASK_CLOCK] ? s->v[CNT_K_TASK_CLOCK] : s->cpu_ns;
+	u.cpus = known ? shown(u.cpu_ns / s->elapsed_ns) : -1;
+	u.low = u.cpus >= 0 && u.cpus < CNT_CPUS_WAITING;
+	u.preempted = u.low && s->have_csw && s->ivcsw > s->vcsw;
+	u.waiting = u.low && !u.preempted;
+	return u;
+}
+
 /* The CPU-use lines of the reading: CPUs utilized (when no counter spoke,
  * or when it is low), context switches, page faults. */
 static void cpu_part(const struct cnt_summary *s, struct strbuf *out, bool said_ipc, bool hw_missing)
 {
-	double cpu_ns = s->have[CNT_K_TASK_CLOCK] ? s->v[CNT_K_TASK_CLOCK] : s->cpu_ns;
-	bool known = s->elapsed_ns > 0 && (s->have[CNT_K_TASK_CLOCK] || s->cpu_ns > 0);
-	double cpus = known ? shown(cpu_ns / s->elapsed_ns) : -1;
-	bool low = cpus >= 0 && cpus < CNT_CPUS_WAITING;
-	bool preempted = low && s->have_csw && s->ivcsw > s->vcsw;
-	bool waiting = low && !preempted;
+	struct cpu_use u = cpu_use_of(s);
+	double cpu_ns = u.cpu_ns, cpus = u.cpus;
+	bool low = u.low, preempted = u.preempted, waiting = u.waiting;
 
 	if (cpus >= 0 && (!said_ipc || low)) {
 		const char *from = s->have[CNT_K_TASK_CLOCK] ? "" : " (user + system time)";
@@ -175,14 +207,7 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 			  s->unsupported[CNT_K_CACHE_REFS] || s->unsupported[CNT_K_CACHE_MISSES] ||
 			  s->other_hw_unsupported;
 	bool said_ipc = false;
-	/* CPU use: task-clock, else user + system time; -1 unknown */
-	double cpu_ns = s->have[CNT_K_TASK_CLOCK] ? s->v[CNT_K_TASK_CLOCK] : s->cpu_ns;
-	bool known = s->elapsed_ns > 0 && (s->have[CNT_K_TASK_CLOCK] || s->cpu_ns > 0);
-	double cpus = known ? shown(cpu_ns / s->elapsed_ns) : -1;
-	bool low = cpus >= 0 && cpus < CNT_CPUS_WAITING;
-	/* off the CPU because others had it: preempted more than it blocked */
-	bool preempted = low && s->have_csw && s->ivcsw > s->vcsw;
-	bool waiting = low && !preempted;
+	struct cpu_use u = cpu_use_of(s);
 
 	if (have(s, CNT_K_CYCLES) && s->have[CNT_K_INSTRUCTIONS]) {
 		double ipc = shown(s->v[CNT_K_INSTRUCTIONS] / s->v[CNT_K_CYCLES]);
@@ -197,32 +222,18 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 				ipc, CNT_IPC_LOW, CNT_IPC_HIGH);
 		said_ipc = true;
 	}
-	if (have(s, CNT_K_CACHE_REFS) && s->have[CNT_K_CACHE_MISSES]) {
-		double pct = shown(100 * s->v[CNT_K_CACHE_MISSES] / s->v[CNT_K_CACHE_REFS]);
-		if (pct > CNT_MISS_PCT_FLAG)
-			sb_addf(out, "cache misses %.2f%% of references (above %.0f%%): a red flag in a hot loop; rethink the data layout (locality, smaller or contiguous structures).\n",
-				pct, CNT_MISS_PCT_FLAG);
-		else
-			sb_addf(out, "cache misses %.2f%% of references (at most %.0f%%): fine.\n",
-				pct, CNT_MISS_PCT_FLAG);
+	if (miss_part(s, CNT_K_CACHE_MISSES, CNT_K_CACHE_REFS, "cache", "references",
+		      "rethink the data layout (locality, smaller or contiguous structures)", out))
 		said_ipc = true;
-	}
-	if (have(s, CNT_K_BRANCHES) && s->have[CNT_K_BRANCH_MISSES]) {
-		double pct = shown(100 * s->v[CNT_K_BRANCH_MISSES] / s->v[CNT_K_BRANCHES]);
-		if (pct > CNT_MISS_PCT_FLAG)
-			sb_addf(out, "branch misses %.2f%% of branches (above %.0f%%): a red flag in a hot loop; look for unpredictable branches (sort the data, use branchless code).\n",
-				pct, CNT_MISS_PCT_FLAG);
-		else
-			sb_addf(out, "branch misses %.2f%% of branches (at most %.0f%%): fine.\n",
-				pct, CNT_MISS_PCT_FLAG);
+	if (miss_part(s, CNT_K_BRANCH_MISSES, CNT_K_BRANCHES, "branch", "branches",
+		      "look for unpredictable branches (sort the data, use branchless code)", out))
 		said_ipc = true;
-	}
 	cpu_part(s, out, said_ipc, hw_missing);
 	if (hw_missing) {
 		sb_addstr(out, "hardware counters (cycles, instructions, branches, caches) are not supported on this machine: it has no usable PMU (a virtual machine without PMU passthrough?), so IPC and miss rates cannot be measured here.\n");
-		if (waiting)
+		if (u.waiting)
 			sb_addstr(out, "it mostly waits, so cache and branch counts would not explain its time: look at what it waits for (block I/O latency with `perfkit biolatency`, its files with `perfkit opensnoop`).\n");
-		else if (cpus >= 0)
+		else if (u.cpus >= 0)
 			sb_addstr(out, "it is CPU-bound: simulate its counters with `perfkit stat --simulate -- CMD` (estimated IPC, miss rates) or per line with `perfkit cache -- CMD`, or count on bare metal.\n");
 		else
 			sb_addstr(out, "count task-clock too (-e task-clock,context-switches,page-faults) to see whether it is CPU-bound; if it is, `perfkit stat --simulate -- CMD` (or `perfkit cache -- CMD`, per line) simulates its caches and branches.\n");

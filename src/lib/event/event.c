@@ -4,7 +4,7 @@
 
 #include "base/error.h"
 #include "base/strbuf.h"
-#include "bpfutil/tracefs.h"
+#include "tracefs/tracefs.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -32,7 +32,7 @@
  * not an event name above: PERF_TYPE_TRACEPOINT with config = the id in
  * tracefs events/SUBSYSTEM/NAME/id.  ev_parse() then reads tracefs and
  * mounts it at /sys/kernel/tracing if neither it nor
- * /sys/kernel/debug/tracing has events/ (bpfutil/tracefs.h,
+ * /sys/kernel/debug/tracing has events/ (tracefs/tracefs.h,
  * tracefs_event_id): its errors pass through (-ENOENT "unknown tracepoint
  * 'sched:nosuch' …", -EPERM when tracefs is absent and cannot be mounted).
  * Modifiers may follow a second ':'.  Patterns (sched:*) are -EINVAL.

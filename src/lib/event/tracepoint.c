@@ -3,7 +3,7 @@
 #include "event/tracepoint.h"
 
 #include "base/error.h"
-#include "bpfutil/tracefs.h"
+#include "tracefs/tracefs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -22,9 +22,9 @@
  * a return address; Location.address is the ip as sampled, the first one
  * seen); its lines are the inline chain at that address, innermost inlined
  * function first, the real function last, each a Function (name, file) and
- * a line number.  For user code with DWARF (elfutils, stack/inline.h; each
+ * a line number.  For user code with DWARF (elfutils, symbol/inline.h; each
  * (DSO, address) looked up once, when the pprof file is written) the
- * chain, the files (basenames, as stack/inline.h gives them) and the
+ * chain, the files (basenames, as symbol/inline.h gives them) and the
  * lines come from DWARF: the innermost line is the sampled
  * address's, each outer one the line of the inlined call; a caller's
  * return address is looked up one byte back, in its call instruction.  The
@@ -56,8 +56,28 @@ struct pk_export *export_new(void);
 struct pk_export *export_new_file(const struct pd_file *f);
 void export_free(struct pk_export *x);
 
+/* Per-process samples (profile --continuous): from now on a sample's pid and
+ * comm are part of what tells stacks apart, and the pprof writer gives each
+ * pprof Sample the labels host (string, host as given), pid (number) and
+ * comm (string), as Pyroscope and Parca read them.  Call before adding. */
+void export_set_labels(struct pk_export *x, const char *host);
+
+/* The GNU build-id of the DSO at path (as the frames name it): the pprof
+ * Mapping of that DSO carries it as lowercase hex (Mapping.build_id), so a
+ * reader can fetch the file's symbols by build-id.  A later call for the
+ * same path is ignored; size is cut to 20 bytes. */
+void export_set_build_id(struct pk_export *x, const char *path, const uint8_t *id, size_t size);
+
+/* The profile's wall-clock start (Unix ns) and length for the pprof
+ * writer's time_nanos and duration_nanos, instead of the write time and the
+ * span of the sample times. */
+void export_set_time(struct pk_export *x, int64_t start_unix_ns, int64_t duration_ns);
+
 /* Add one sample (frames leaf first, as session delivers them). */
 void export_add(struct pk_export *x, const struct pk_sample *s);
+/* The same sample standing for count samples (a folded stack's count;
+ * s->period is their summed period). */
+void export_add_n(struct pk_export *x, const struct pk_sample *s, uint64_t count);
 
 /* 0 / -errno.  pprof's duration is the span of the sample times; the
  * pprof writer reads DWARF for the locations added since its last call. */

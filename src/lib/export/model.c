@@ -6,7 +6,8 @@
  */
 #include "export/model.h"
 
-#include "stack/inline.h"
+#include "symbol/buildid.h"
+#include "symbol/inline.h"
 #include "symbol/symbol.h"
 
 #include <stdio.h>
@@ -25,6 +26,7 @@ struct pk_export *export_new(void)
 	hm_init(&x->lstack_map);
 	hm_init(&x->bids);
 	hm_init(&x->dso_ok);
+	hm_init(&x->label_map);
 	sb_init(&x->key, 256);
 	sb_init(&x->tmp, 256);
 	return x;
@@ -67,6 +69,8 @@ void export_free(struct pk_export *x)
 		free(x->bids.entries[i].val.ptr);
 	hm_release(&x->bids);
 	hm_release(&x->dso_ok);
+	hm_release(&x->label_map);
+	free(x->labels);
 	inline_resolver_free(x->inl);
 	sb_release(&x->key);
 	sb_release(&x->tmp);
@@ -136,13 +140,21 @@ static uint32_t frame_idx(struct pk_export *x, const struct pk_frame *fr)
 	return (uint32_t)(e->val.u - 1);
 }
 
-/* The stack ids[start .. start+n] (event first) as a merged stack of map,
- * stacks and *nr_ids: a new stack keeps its ids, a known one gets the counts. */
+/* The stack ids[start .. start+n] (event first; with a label, the label
+ * index + 1 after the frames, room reserved by the caller) as a merged
+ * stack of map, stacks and *nr_ids: a new stack keeps its ids, a known one
+ * gets the counts. */
 static void stack_add(struct hashmap *map, struct ex_stack **stacks, size_t *nr, size_t *alloc,
-		      uint32_t *ids, size_t *nr_ids, size_t start, size_t n, const struct pk_sample *s)
+		      uint32_t *ids, size_t *nr_ids, size_t start, size_t n, const struct pk_sample *s,
+		      uint64_t count, uint32_t label)
 {
 	int created;
-	struct hm_entry *e = hm_upsert(map, ids + start, (n + 1) * sizeof(*ids), &created);
+	size_t keyn = n + 1 + (label != 0);
+	struct hm_entry *e;
+
+	if (label)
+		ids[start + 1 + n] = label;
+	e = hm_upsert(map, ids + start, keyn * sizeof(*ids), &created);
 
 	if (created) {
 		struct ex_stack *st;
@@ -151,12 +163,13 @@ static void stack_add(struct hashmap *map, struct ex_stack **stacks, size_t *nr,
 		st = &(*stacks)[*nr];
 		memset(st, 0, sizeof(*st));
 		st->event = ids[start];
+		st->label = label;
 		st->first = start + 1;
 		st->nr = (uint32_t)n;
-		*nr_ids += n + 1;      /* keep the ids: the stack refers to them */
+		*nr_ids += keyn;       /* keep the ids: the stack refers to them */
 		e->val.u = ++*nr;
 	}
-	(*stacks)[e->val.u - 1].count++;
+	(*stacks)[e->val.u - 1].count += count;
 	(*stacks)[e->val.u - 1].period += s->period;
 }
 
@@ -260,10 +273,7 @@ static uint32_t loc_idx(struct pk_export *x, const struct pk_frame *run, size_t 
 
 static bool same_bid(const char *path, const struct ex_bid *b)
 {
-	uint8_t id[64];
-	int n = sym_read_build_id(path, id, sizeof(id));
-
-	return n >= (int)b->size && !memcmp(id, b->data, b->size);
+	return bid_matches(path, b->data, b->size);
 }
 
 /* The file whose DWARF describes the code recorded in dso: dso itself when
@@ -277,30 +287,14 @@ static const char *dwarf_file(struct pk_export *x, const char *dso)
 	struct hm_entry *e = hm_upsert(&x->dso_ok, &dso, sizeof(dso), &created);
 	const struct hm_entry *be;
 	const struct ex_bid *b;
-	const char *res = dso, *home = getenv("HOME");
-	char hex[2 * sizeof(((struct ex_bid *)0)->data) + 1];
+	const char *res = dso;
 
 	if (!created)
 		return e->val.ptr;
 	be = hm_find(&x->bids, dso, strlen(dso));
 	b = be ? be->val.ptr : NULL;
-	if (b && !same_bid(dso, b)) {
-		res = NULL;
-		for (unsigned i = 0; i < b->size; i++)
-			snprintf(hex + 2 * i, 3, "%02x", b->data[i]);
-		for (int k = 0; k < 3 && !res; k++) {
-			sb_reset(&x->key);
-			if (k < 2 && (!home || !*home))
-				continue;
-			if (k < 2)
-				sb_addf(&x->key, "%s/.debug/.build-id/%.2s/%s%s", home, hex, hex + 2,
-					k == 0 ? "/elf" : "");
-			else
-				sb_addf(&x->key, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-			if (same_bid(x->key.buf, b))
-				res = intern(x, x->key.buf, x->key.len);
-		}
-	}
+	if (b && !same_bid(dso, b))
+		res = bid_find(b->data, b->size, &x->key) == 0 ? intern(x, x->key.buf, x->key.len) : NULL;
 	/* e is still valid: nothing was added to dso_ok since */
 	e->val.ptr = (void *)res;
 	return res;
@@ -341,7 +335,31 @@ static void reserve_ids(uint32_t **ids, size_t nr, size_t *alloc, size_t more)
 	}
 }
 
+/* The (pid, comm) label set of a sample: index in labels[] + 1. */
+static uint32_t label_idx(struct pk_export *x, uint32_t pid, const char *comm)
+{
+	struct ex_label key;
+	int created;
+
+	memset(&key, 0, sizeof(key));   /* the padding is hashed too */
+	key.pid = pid;
+	key.comm = intern(x, comm, strlen(comm));
+	struct hm_entry *e = hm_upsert(&x->label_map, &key, sizeof(key), &created);
+
+	if (created) {
+		GROW(x->labels, x->nr_labels, x->alloc_labels, 64);
+		x->labels[x->nr_labels] = key;
+		e->val.u = ++x->nr_labels;
+	}
+	return (uint32_t)e->val.u;
+}
+
 void export_add(struct pk_export *x, const struct pk_sample *s)
+{
+	export_add_n(x, s, 1);
+}
+
+void export_add_n(struct pk_export *x, const struct pk_sample *s, uint64_t count)
 {
 	uint32_t ev = event_idx(x, s->event ? s->event : "samples");
 	size_t n = s->nr_frames, start, lstart, m = 0, run = 0;
@@ -351,21 +369,22 @@ void export_add(struct pk_export *x, const struct pk_sample *s)
 		x->t_min = s->time;
 	if (s->time > x->t_max)
 		x->t_max = s->time;
-	x->nr_samples++;
+	x->nr_samples += count;
 	x->total_period += s->period;
-	x->events[ev].nr_samples++;
+	x->events[ev].nr_samples += count;
 	x->events[ev].period += s->period;
 
-	/* frames: the key is the event, then the frame indexes leaf first */
+	/* frames: the key is the event, then the frame indexes leaf first
+	 * (then the label, with export_set_labels) */
 	start = x->nr_ids;
-	reserve_ids(&x->ids, x->nr_ids, &x->alloc_ids, n + 1);
+	reserve_ids(&x->ids, x->nr_ids, &x->alloc_ids, n + 2);
 	x->ids[start] = ev;
 	for (size_t i = 0; i < n; i++)
 		x->ids[start + 1 + i] = frame_idx(x, &s->frames[i]);
 
 	/* locations: inlined frames fold into the real frame after them */
 	lstart = x->nr_lids;
-	reserve_ids(&x->lids, x->nr_lids, &x->alloc_lids, n + 1);
+	reserve_ids(&x->lids, x->nr_lids, &x->alloc_lids, n + 2);
 	x->lids[lstart] = ev;
 	for (size_t i = 0; i < n; i++) {
 		const struct pk_frame *fr = &s->frames[i];
@@ -381,10 +400,39 @@ void export_add(struct pk_export *x, const struct pk_sample *s)
 		prev_kernel = fr->kernel;
 	}
 
+	uint32_t label = x->host ? label_idx(x, s->pid, s->comm ? s->comm : "") : 0;
 	stack_add(&x->stack_map, &x->stacks, &x->nr_stacks, &x->alloc_stacks, x->ids, &x->nr_ids,
-		  start, n, s);
+		  start, n, s, count, label);
 	stack_add(&x->lstack_map, &x->lstacks, &x->nr_lstacks, &x->alloc_lstacks, x->lids,
-		  &x->nr_lids, lstart, m, s);
+		  &x->nr_lids, lstart, m, s, count, label);
+}
+
+void export_set_time(struct pk_export *x, int64_t start_unix_ns, int64_t duration_ns)
+{
+	x->time_nanos = start_unix_ns;
+	x->duration_nanos = duration_ns;
+}
+
+void export_set_labels(struct pk_export *x, const char *host)
+{
+	x->host = intern(x, host ? host : "", host ? strlen(host) : 0);
+}
+
+void export_set_build_id(struct pk_export *x, const char *path, const uint8_t *id, size_t size)
+{
+	struct hm_entry *e;
+	struct ex_bid *v;
+	int created;
+
+	if (!path || size < 2)
+		return;
+	e = hm_upsert(&x->bids, path, strlen(path), &created);
+	if (!created)
+		return;
+	v = xcalloc(1, sizeof(*v));
+	v->size = size < sizeof(v->data) ? (uint8_t)size : sizeof(v->data);
+	memcpy(v->data, id, v->size);
+	e->val.ptr = v;
 }
 
 uint64_t export_nr_samples(const struct pk_export *x)

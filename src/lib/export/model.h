@@ -59,9 +59,15 @@ struct ex_bid {
 
 struct ex_stack {
 	uint32_t event;
+	uint32_t label;           /* export_set_labels: index in labels[] + 1, else 0 */
 	uint32_t nr;              /* frames, or locations */
 	size_t first;             /* index of the leaf in ids[] (lids[]) */
 	uint64_t count, period;
+};
+
+struct ex_label {
+	uint32_t pid;
+	const char *comm;         /* interned */
 };
 
 struct ex_event {
@@ -94,11 +100,17 @@ struct pk_export {
 	struct hashmap bids;      /* DSO path → recorded build-id (struct ex_bid) */
 	struct hashmap dso_ok;    /* DSO (interned pointer) → the file to read its DWARF from, or NULL */
 	struct strbuf key, tmp;   /* scratch */
+	/* export_set_labels: per-process samples */
+	const char *host;         /* interned; NULL: no labels */
+	struct hashmap label_map; /* (pid, comm) -> index + 1 */
+	struct ex_label *labels;
+	size_t nr_labels, alloc_labels;
 
 	struct ex_event *events;
 	uint32_t nr_events;
 	uint64_t nr_samples, total_period;
 	uint64_t t_min, t_max;    /* sample times (ns) */
+	int64_t time_nanos, duration_nanos;   /* export_set_time, else 0 */
 };
 
 /* Look up every location added since the last call in DWARF (user code of

@@ -15,7 +15,9 @@
  * has_inline_frames where DWARF gave lines, so pprof uses ours.  Values
  * per event: {"samples","count"} and {<event>, <unit>}; with several
  * events a sample carries its counts in its own event's pair and 0
- * elsewhere.
+ * elsewhere.  Per-process samples (export_set_labels) carry the labels
+ * host, pid (a number) and comm; a mapping whose DSO has a known build-id
+ * (export_set_build_id, or the perf.data file's) carries it as hex.
  */
 #include "export/model.h"
 
@@ -48,6 +50,7 @@ typedef Perftools__Profiles__Mapping Mapping;
 typedef Perftools__Profiles__Location Location;
 typedef Perftools__Profiles__Line Line;
 typedef Perftools__Profiles__Function Function;
+typedef Perftools__Profiles__Label Label;
 
 struct strtab {
 	struct hashmap map;   /* string → index + 1 */
@@ -162,8 +165,8 @@ int export_write_pprof(struct pk_export *x, const char *path)
 	period_type.unit = vt[1].unit;
 	prof.period_type = &period_type;
 	prof.default_sample_type = vt[1].type;
-	prof.time_nanos = (int64_t)time(NULL) * 1000000000;
-	prof.duration_nanos = (int64_t)(x->t_max - x->t_min);
+	prof.time_nanos = x->time_nanos ? x->time_nanos : (int64_t)time(NULL) * 1000000000;
+	prof.duration_nanos = x->time_nanos ? x->duration_nanos : (int64_t)(x->t_max - x->t_min);
 
 	/* functions: those the lines refer to, ids in order of first use */
 	ex_resolve_lines(x);
@@ -209,6 +212,14 @@ int export_write_pprof(struct pk_export *x, const char *path)
 			m->id = nr_maps + 1;
 			m->filename = str_idx(&st, l->dso);
 			m->has_functions = 1;
+			struct hm_entry *be = hm_find(&x->bids, l->dso, strlen(l->dso));
+			if (be && be->val.ptr) {
+				const struct ex_bid *b = be->val.ptr;
+				char hex[2 * sizeof(b->data) + 1];
+				for (size_t k = 0; k < b->size; k++)
+					snprintf(hex + 2 * k, 3, "%02x", b->data[k]);
+				m->build_id = str_idx(&st, hex);
+			}
 			mappings = xrealloc(mappings, (nr_maps + 1) * sizeof(*mappings));
 			mappings[nr_maps++] = m;
 			e->val.u = nr_maps;
@@ -236,6 +247,13 @@ int export_write_pprof(struct pk_export *x, const char *path)
 	smpp = xcalloc(x->nr_lstacks + 1, sizeof(*smpp));
 	vals = xcalloc((x->nr_lstacks + 1) * nvals, sizeof(*vals));
 	locids = xcalloc(x->nr_lids + 1, sizeof(*locids));
+	Label *lab = NULL, **labp = NULL;
+	if (x->host) {
+		lab = xcalloc(3 * x->nr_lstacks + 1, sizeof(*lab));
+		labp = xcalloc(3 * x->nr_lstacks + 1, sizeof(*labp));
+	}
+	int64_t k_host = x->host ? str_idx(&st, "host") : 0, k_pid = x->host ? str_idx(&st, "pid") : 0;
+	int64_t k_comm = x->host ? str_idx(&st, "comm") : 0, v_host = x->host ? str_idx(&st, x->host) : 0;
 	for (size_t i = 0; i < x->nr_lstacks; i++) {
 		const struct ex_stack *s = &x->lstacks[i];
 		int64_t *v = vals + i * nvals;
@@ -249,6 +267,22 @@ int export_write_pprof(struct pk_export *x, const char *path)
 		smp[i].location_id = locids + s->first;
 		smp[i].n_value = nvals;
 		smp[i].value = v;
+		if (x->host && s->label) {
+			const struct ex_label *el = &x->labels[s->label - 1];
+			Label *l3 = lab + 3 * i;
+			for (int k = 0; k < 3; k++) {
+				perftools__profiles__label__init(&l3[k]);
+				labp[3 * i + k] = &l3[k];
+			}
+			l3[0].key = k_host;
+			l3[0].str = v_host;
+			l3[1].key = k_pid;
+			l3[1].num = el->pid;
+			l3[2].key = k_comm;
+			l3[2].str = str_idx(&st, el->comm);
+			smp[i].n_label = 3;
+			smp[i].label = labp + 3 * i;
+		}
 		smpp[i] = &smp[i];
 	}
 	prof.n_sample = x->nr_lstacks;
@@ -262,6 +296,8 @@ int export_write_pprof(struct pk_export *x, const char *path)
 	err = write_gzip(path, buf, len);
 
 	free(buf);
+	free(lab);
+	free(labp);
 	free(smp);
 	free(smpp);
 	free(vals);

@@ -109,10 +109,48 @@ struct flame_input {
 	char **bufs;            /* owned buffers */
 	size_t nbufs;
 	size_t *maplens;        /* nonzero: bufs[i] is an mmap of that length */
+
+	/* merge mode (flame_input_merge): see there */
+	bool merge;
+	bool perfdata;          /* the last file added began with "PERFILE2" */
+	uint32_t *slots;        /* open addressing: index + 1 into m, 0 empty */
+	size_t nslots;
+	struct flame_merged {
+		char *text;         /* the stack, then room for its counts */
+		uint64_t hash, c1, c2;
+		uint32_t stacklen;
+		bool has2;
+	} *m;
+	size_t nm, am;
+	struct pk_arena text;   /* lines kept whole, the merged lines' text */
+	size_t *at;             /* merge mode: input line (0-based) of lines[i] */
+	size_t nlines;          /* merge mode: lines read */
+	size_t nbad_kept;       /* merge mode: invalid lines kept */
+	size_t dropped_bad;     /* merge mode: invalid lines not kept */
 };
 
 void flame_input_init(struct flame_input *in);
 void flame_input_release(struct flame_input *in);
+/* Merge mode, for a flame graph (not a flame chart, which keeps the input
+ * order): files and buffers are read in 1 MB pieces and lines of the same
+ * stack with a plain integer count ("STACK N") are summed as they are
+ * read, so memory grows with the distinct stacks, not with the lines.
+ * Lines with other counts (fractions, exponents) and differential lines
+ * ("STACK N1 N2": flamegraph.pl keeps the delta of a stack's first line
+ * only) are kept whole, as are the first FLAME_IGNORED_SHOWN invalid lines
+ * (the others are only counted).  flame_input_finish must be called after
+ * the last add and before flame_render: it appends one line "STACK SUM"
+ * per merged stack.  The graph is the same as from the lines themselves: sorted
+ * lines of one stack are adjacent and merge into one frame (flamegraph.pl),
+ * except where another stack's text is this stack, a space and a number
+ * sorting between two of its counts. */
+void flame_input_merge(struct flame_input *in);
+void flame_input_finish(struct flame_input *in);
+/* The 1-based input line number of lines[i] (across the inputs). */
+size_t flame_input_lineno(const struct flame_input *in, size_t i);
+/* Total lines read (merge mode), or the lines held. */
+size_t flame_input_nlines(const struct flame_input *in);
+
 /* Read a whole file (path "-" = stdin) and append its lines. */
 int flame_input_add_file(struct flame_input *in, const char *path);
 /* Append the lines of buf (copied). */

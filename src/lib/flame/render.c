@@ -16,6 +16,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/arena.h"
 #include "base/error.h"
 
 extern const char flame_script[];
@@ -34,37 +35,6 @@ void flame_opts_init(struct flame_opts *o)
 	o->nametype = "Function:";
 	o->colors = "hot";
 	o->factor = 1;
-}
-
-/* ---- a bump allocator for rewritten lines (reverse, chain) ---- */
-struct arena {
-	char **blocks;
-	size_t nblocks;
-	char *cur;
-	size_t left;
-};
-
-static char *arena_alloc(struct arena *a, size_t n)
-{
-	if (n > a->left) {
-		size_t sz = n > (1 << 20) ? n : (1 << 20);
-
-		a->blocks = xrealloc(a->blocks, (a->nblocks + 1) * sizeof(*a->blocks));
-		a->cur = a->blocks[a->nblocks++] = xmalloc(sz);
-		a->left = sz;
-	}
-	char *p = a->cur;
-
-	a->cur += n;
-	a->left -= n;
-	return p;
-}
-
-static void arena_release(struct arena *a)
-{
-	for (size_t i = 0; i < a->nblocks; i++)
-		free(a->blocks[i]);
-	free(a->blocks);
 }
 
 struct rec {
@@ -484,7 +454,7 @@ static void flow(struct layout *L, const char *prev, size_t prevlen, const char 
 }
 
 /* --colors chain: frames after ";--;" become wakers ("_[w]") */
-static size_t chain_rewrite(struct arena *A, const char *s, size_t len, const char **out)
+static size_t chain_rewrite(struct pk_arena *A, const char *s, size_t len, const char **out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *sep = memmem(s, len, ";--;", 4);
@@ -523,7 +493,7 @@ static size_t chain_rewrite(struct arena *A, const char *s, size_t len, const ch
 		}
 	}
 	n = sb.len;
-	char *dst = arena_alloc(A, n ? n : 1);
+	char *dst = pk_arena_alloc(A, n ? n : 1);
 
 	memcpy(dst, sb.buf, n);
 	sb_release(&sb);
@@ -712,7 +682,7 @@ static void no_data_svg(struct strbuf *sb, const struct flame_opts *o, size_t li
 int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		 struct strbuf *out, struct flame_stats *st)
 {
-	struct arena A = { 0 };
+	struct pk_arena A = PK_ARENA_INIT;  /* rewritten lines (reverse, chain) */
 	struct rec *recs = xmalloc((in->nr + 1) * sizeof(*recs));
 	size_t nrec = 0, ignored = 0;
 	struct span *fr = NULL;
@@ -749,7 +719,7 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 			size_t n = split_frames(s, r->stacklen, &fr, &fralloc, 0);
 			size_t tail = len - r->stacklen; /* " COUNT[ COUNT2]" as written */
 			size_t need = r->stacklen + tail + 2;
-			char *d = arena_alloc(&A, need), *p = d;
+			char *d = pk_arena_alloc(&A, need), *p = d;
 
 			for (size_t k = n; k-- > 0;) {
 				memcpy(p, fr[k].s, fr[k].len);
@@ -806,8 +776,9 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		if (r->has2 && fabs(r->s2 - r->s1) > maxdelta)
 			maxdelta = fabs(r->s2 - r->s1);
 	}
+	ignored += in->dropped_bad;   /* merge mode: invalid lines only counted */
 	if (st) {
-		st->lines = in->nr;
+		st->lines = flame_input_nlines(in);
 		st->ignored = ignored;
 		st->total = time;
 		st->frames = 0;
@@ -816,12 +787,13 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		free(keys);
 		free(recs);
 		free(fr);
-		arena_release(&A);
-		no_data_svg(out, o, in->nr, ignored);
-		if (!in->nr)
+		pk_arena_release(&A);
+		size_t nl = flame_input_nlines(in);
+		no_data_svg(out, o, nl, ignored);
+		if (!nl)
 			return pk_error(ENODATA, "no stack counts found in the input: it is empty");
 		return pk_error(ENODATA, "no stack counts found in the input (%zu lines, %zu invalid)",
-				in->nr, ignored);
+				nl, ignored);
 	}
 	double timemax = time;
 
@@ -1021,9 +993,9 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 
 		/* colour */
 		if (n->len == 2 && n->name[0] == '-' && n->name[1] == '-') {
-			strcpy(color, "rgb(160,160,160)");
+			snprintf(color, sizeof(color), "rgb(160,160,160)");
 		} else if (n->len == 1 && n->name[0] == '-') {
-			strcpy(color, "rgb(200,200,200)");
+			snprintf(color, sizeof(color), "rgb(200,200,200)");
 		} else if (n->hasdelta) {
 			flame_color_scale(color, n->delta, maxdelta, o->negate);
 		} else if (o->palette) {
@@ -1075,6 +1047,6 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 	free(keys);
 	free(recs);
 	free(fr);
-	arena_release(&A);
+	pk_arena_release(&A);
 	return 0;
 }

@@ -200,7 +200,25 @@ struct pd_file {
  * data; a cut stream or a corrupt compressed payload warns and keeps the
  * records before it. */
 int pd_open(struct pd_file **out, const char *path);
+/* The same for a stream fd (a pipe) whose first prefix_len bytes the
+ * caller has read already (to tell perf.data from text): the magic is
+ * checked before anything more is read, then the stream is read into
+ * memory (no temporary file).  name is used in messages. */
+int pd_open_stream(struct pd_file **out, const char *name, int fd, const void *prefix, size_t prefix_len);
 void pd_close(struct pd_file *f);
+
+/* A pd_file for records that come from memory (a live capture, records
+ * handed in by the caller): nr events with these attrs and names (NULL:
+ * perf's default names), no data yet.  name is used in messages.
+ * pd_add_ids gives event idx its sample ids (needed with several events).
+ * pd_set_data points the data section at data[0, len) (the caller's
+ * memory, read in place until the next pd_set_data; records 8-byte
+ * aligned); offsets in messages are then offsets in it.  A no-op on a
+ * pd_file opened from a file. */
+int pd_open_attrs(struct pd_file **out, const char *name, const struct perf_event_attr *attrs,
+		  const char *const *names, size_t nr);
+int pd_add_ids(struct pd_file *f, size_t idx, const uint64_t *ids, size_t nr);
+void pd_set_data(struct pd_file *f, const void *data, size_t len);
 
 /* Iterate the data section in file order.  *pos starts at 0 (meaning the
  * start of the data section); returns 1 and sets *rec for each record, 0 at

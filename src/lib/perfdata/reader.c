@@ -407,13 +407,19 @@ static int mb_reserve(const struct pd_file *f, struct membuf *m, uint64_t more)
 	return 0;
 }
 
-/* Read from fd into m until it holds want bytes or the stream ends. */
-static int read_some(const struct pd_file *f, int fd, struct membuf *m, uint64_t want)
+/* Read from fd into m until it holds want bytes (UINT64_MAX: the whole
+ * stream, a pipe or other) or the stream ends; room is made 1 MiB (or what
+ * is still wanted, when less) at a time. */
+static int read_upto(const struct pd_file *f, int fd, struct membuf *m, uint64_t want)
 {
-	int err = mb_reserve(f, m, want);
+	while (m->len < want) {
+		uint64_t left = want - m->len;
+		int err = mb_reserve(f, m, left < (1 << 20) ? left : (1 << 20));
 
-	while (!err && m->len < want) {
-		ssize_t n = read(fd, m->buf + m->len, (size_t)(want - m->len));
+		if (err)
+			return err;
+		uint64_t room = m->cap - m->len < left ? m->cap - m->len : left;
+		ssize_t n = read(fd, m->buf + m->len, (size_t)room);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -423,28 +429,7 @@ static int read_some(const struct pd_file *f, int fd, struct membuf *m, uint64_t
 			break;
 		m->len += (uint64_t)n;
 	}
-	return err;
-}
-
-/* Read everything from fd (a pipe or other stream) into m, 1 MiB at a time. */
-static int read_all(const struct pd_file *f, int fd, struct membuf *m)
-{
-	for (;;) {
-		ssize_t n;
-		int err = mb_reserve(f, m, 1 << 20);
-
-		if (err)
-			return err;
-		n = read(fd, m->buf + m->len, (size_t)(m->cap - m->len));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return pk_error(errno, "%s: read error at offset %llu: %s", f->path,
-					(unsigned long long)m->len, strerror(errno));
-		if (n == 0)
-			return 0;
-		m->len += (uint64_t)n;
-	}
+	return 0;
 }
 
 /* The decompressor's side: a fixed window the zstd stream is decoded into
@@ -737,12 +722,70 @@ static bool has_compressed(const struct pd_file *f)
 	return false;
 }
 
+static int open_parse(struct pd_file *f);
+
+/* Read a stream (whose first prefix_len bytes were read already) into
+ * memory, the magic checked before anything more is read. */
+static int read_stream(struct pd_file *f, int fd, const void *prefix, size_t prefix_len)
+{
+	struct pd_file_priv *pv = PRIV(f);
+	struct membuf m = { 0 };
+	int err = mb_reserve(f, &m, 16 > prefix_len ? 16 : prefix_len);
+
+	if (!err && prefix_len) {
+		memcpy(m.buf, prefix, prefix_len);
+		m.len = prefix_len;
+	}
+	/* the magic before anything more: `yes |` or /dev/zero is
+	 * refused at once, not after reading it all */
+	if (!err)
+		err = read_upto(f, fd, &m, 16);
+	if (!err && m.len >= 8 && rd64(m.buf) != PD_MAGIC && rd64(m.buf) != PD_MAGIC_SWAPPED)
+		err = pk_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0, expected \"PERFILE2\")",
+			       f->path);
+	/* and the header's size: a stream that is no perf.data after its
+	 * magic is refused before it is read to its end */
+	if (!err && m.len >= 16 && rd64(m.buf) == PD_MAGIC && rd64(m.buf + 8) != PD_PIPE_HEADER_SIZE &&
+	    rd64(m.buf + 8) != PD_HEADER_SIZE)
+		err = pk_error(EINVAL, "%s: bad header (size field %llu at offset 8; expected 16 or 104)",
+			       f->path, (unsigned long long)rd64(m.buf + 8));
+	if (!err && m.len >= 16)
+		err = read_upto(f, fd, &m, UINT64_MAX);
+	if (err) {
+		free(m.buf);
+		return err;
+	}
+	pv->heap = m.buf;
+	f->map = m.buf;
+	f->size = m.len;
+	return 0;
+}
+
+int pd_open_stream(struct pd_file **out, const char *name, int fd, const void *prefix, size_t prefix_len)
+{
+	struct pd_file_priv *pv = xcalloc(1, sizeof(*pv));
+	struct pd_file *f = &pv->pub;
+	int err;
+
+	*out = NULL;
+	f->path = xstrdup(name);
+	f->fd = -1;
+	err = read_stream(f, fd, prefix, prefix_len);
+	if (!err)
+		err = open_parse(f);
+	if (err) {
+		pd_close(f);
+		return err;
+	}
+	*out = f;
+	return 0;
+}
+
 int pd_open(struct pd_file **out, const char *path)
 {
 	struct pd_file_priv *pv;
 	struct pd_file *f;
 	struct stat st;
-	uint64_t magic, hsize, aoff, asize;
 	bool is_stdin = !strcmp(path, "-");
 	int fd, err;
 
@@ -778,57 +821,59 @@ int pd_open(struct pd_file **out, const char *path)
 		madvise((void *)f->map, f->size, MADV_WILLNEED);
 	} else if (!S_ISREG(st.st_mode)) {
 		/* a pipe, FIFO or terminal: the stream is read into memory */
-		struct membuf m = { 0 };
-
-		/* the magic before anything more: `yes |` or /dev/zero is
-		 * refused at once, not after reading it all */
-		err = read_some(f, fd, &m, 16);
-		if (!err && m.len >= 8 && rd64(m.buf) != PD_MAGIC && rd64(m.buf) != PD_MAGIC_SWAPPED)
-			err = pk_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0, expected \"PERFILE2\")",
-				       f->path);
-		if (!err && m.len == 16)
-			err = read_all(f, fd, &m);
-		if (err) {
-			free(m.buf);
+		err = read_stream(f, fd, NULL, 0);
+		if (err)
 			goto fail;
-		}
-		pv->heap = m.buf;
-		f->map = m.buf;
-		f->size = m.len;
 	} else {
 		f->size = (uint64_t)st.st_size;
 	}
+	err = open_parse(f);
+	if (err)
+		goto fail;
+	*out = f;
+	return 0;
+fail:
+	pd_close(f);
+	return err;
+}
+
+/* Validate and decode what f->map holds (f->size bytes). */
+static int open_parse(struct pd_file *f)
+{
+	struct pd_file_priv *pv = PRIV(f);
+	uint64_t magic, hsize, aoff, asize;
+	int err;
+
 	if (f->size < 8) {
 		err = pk_error(EINVAL, "%s: not a perf.data file (%llu bytes, too short for the magic at offset 0)",
 			       f->path, (unsigned long long)f->size);
-		goto fail;
+		return err;
 	}
 	magic = rd64(f->map);
 	if (magic == PD_MAGIC_SWAPPED) {
 		err = pk_error(EPROTONOSUPPORT, "%s: byte-swapped (big-endian) perf.data is not supported", f->path);
-		goto fail;
+		return err;
 	}
 	if (magic != PD_MAGIC) {
 		err = pk_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0, expected \"PERFILE2\")", f->path);
-		goto fail;
+		return err;
 	}
 	if (f->size < 16) {
 		err = pk_error(EINVAL, "%s: file ends at offset %llu inside the header", f->path,
 			       (unsigned long long)f->size);
-		goto fail;
+		return err;
 	}
 	hsize = rd64(f->map + 8);
 	if (hsize == PD_PIPE_HEADER_SIZE) {
 		err = open_pipe(f);
 		if (err)
-			goto fail;
-		*out = f;
+			return err;
 		return 0;
 	}
 	if (hsize != PD_HEADER_SIZE || f->size < PD_HEADER_SIZE) {
 		err = pk_error(EINVAL, "%s: bad header (size field %llu at offset 8, file %llu bytes; expected 104)",
 			       f->path, (unsigned long long)hsize, (unsigned long long)f->size);
-		goto fail;
+		return err;
 	}
 	f->attr_size = rd64(f->map + 16);
 	aoff = rd64(f->map + 24);
@@ -840,16 +885,16 @@ int pd_open(struct pd_file **out, const char *path)
 		err = pk_error(EINVAL, "%s: attr section {%llu, %llu} (header offset 24) outside the %llu-byte file",
 			       f->path, (unsigned long long)aoff, (unsigned long long)asize,
 			       (unsigned long long)f->size);
-		goto fail;
+		return err;
 	}
 	if (f->data_offset < PD_HEADER_SIZE || f->data_offset > f->size) {
 		err = pk_error(EINVAL, "%s: data section offset %llu (header offset 40) outside the %llu-byte file",
 			       f->path, (unsigned long long)f->data_offset, (unsigned long long)f->size);
-		goto fail;
+		return err;
 	}
 	err = parse_attrs(f, aoff, asize);
 	if (err)
-		goto fail;
+		return err;
 	f->data_size_header = f->data_size;
 	if (f->data_size == 0 || !in_range(f->data_offset, f->data_size, f->size)) {
 		/* unfinished or cut: read what is there (pd_next warns at the end) */
@@ -868,15 +913,63 @@ int pd_open(struct pd_file **out, const char *path)
 			err = build_memdata(f, f->map, f->data_offset, f->data_offset + f->data_size, &m, false);
 		if (err) {
 			free(m.buf);
-			goto fail;
+			return err;
 		}
 		use_memdata(f, &m);
 	}
+	return 0;
+}
+
+int pd_open_attrs(struct pd_file **out, const char *name, const struct perf_event_attr *attrs,
+		  const char *const *names, size_t nr)
+{
+	struct pd_file_priv *pv;
+	struct pd_file *f;
+
+	*out = NULL;
+	if (!nr)
+		return pk_error(EINVAL, "%s: no events", name);
+	pv = xcalloc(1, sizeof(*pv));
+	f = &pv->pub;
+	f->path = xstrdup(name);
+	f->fd = -1;
+	f->attr_size = PERF_ATTR_SIZE_VER0 + 16;
+	f->evsels = xcalloc(nr, sizeof(*f->evsels));
+	f->nr_evsels = nr;
+	for (size_t i = 0; i < nr; i++) {
+		f->evsels[i].attr = attrs[i];
+		f->evsels[i].name = names && names[i] ? xstrdup(names[i]) : default_name(&attrs[i]);
+	}
+	check_id_layout(f);
 	*out = f;
 	return 0;
-fail:
-	pd_close(f);
-	return err;
+}
+
+int pd_add_ids(struct pd_file *f, size_t idx, const uint64_t *ids, size_t nr)
+{
+	struct pd_evsel *e;
+
+	if (idx >= f->nr_evsels)
+		return pk_error(EINVAL, "%s: no event %zu", f->path, idx);
+	e = &f->evsels[idx];
+	e->ids = xrealloc(e->ids, (e->nr_ids + nr + 1) * sizeof(*e->ids));
+	memcpy(e->ids + e->nr_ids, ids, nr * sizeof(*ids));
+	e->nr_ids += nr;
+	qsort(e->ids, e->nr_ids, 8, cmp_u64);
+	return 0;
+}
+
+void pd_set_data(struct pd_file *f, const void *data, size_t len)
+{
+	struct pd_file_priv *pv = PRIV(f);
+
+	if (pv->mapped_size || pv->heap)
+		return;   /* a file's own data stays */
+	f->map = data;
+	f->size = len;
+	f->data_offset = 0;
+	f->data_size = len;
+	f->data_size_header = len;
 }
 
 void pd_release_before(const struct pd_file *f, uint64_t pos)

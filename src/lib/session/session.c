@@ -15,7 +15,8 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "session/unwind.h"
-#include "stack/inline.h"
+#include "symbol/buildid.h"
+#include "symbol/inline.h"
 #include "symbol/perfmap.h"
 #include "symbol/symbol.h"
 
@@ -44,6 +45,7 @@ struct thread {
 	uint32_t pid, tid;
 	const char *comm;     /* interned */
 	bool comm_known;      /* from a COMM record (or inherited one), not ":tid" */
+	bool exited;          /* an EXIT record was seen (session_trim drops it) */
 	struct mapgroup *mg;
 };
 
@@ -80,6 +82,12 @@ struct session {
 	struct hashmap dsofiles;  /* dso pointer → the file to read for it ("" none) */
 	struct hashmap bids;      /* DSO path → its struct pd_build_id (BUILD_ID feature) */
 	uint64_t nr_replaced;     /* DSOs whose file changed since the recording */
+	/* the ordering queue's state (session_process, session_feed) */
+	size_t recs_alloc;
+	uint64_t q_limit, q_seen_max, q_last, q_bad, q_bad_off;
+	bool q_sorted;
+	uint8_t *feed;            /* session_feed: records queued from earlier feeds, then the new ones */
+	size_t feed_len, feed_alloc;
 	struct {                  /* where broken frame-pointer chains end */
 		const char *dso;
 		uint64_t n;
@@ -237,6 +245,7 @@ static struct thread *thread_new(struct session *s, uint32_t pid, uint32_t tid)
 	t->tid = tid;
 	t->comm = NULL;
 	t->comm_known = false;
+	t->exited = false;
 	t->mg = NULL;
 	return t;
 }
@@ -305,26 +314,19 @@ static bool dso_has_no_file(const char *name)
 static void find_vdso_image(struct session *s)
 {
 	const struct pd_file *f = s->f;
-	const char *home = getenv("HOME");
+	struct strbuf path = STRBUF_INIT;
 
-	if (!home || !*home)
-		return;
 	for (size_t i = 0; i < f->nr_build_ids; i++) {
 		const struct pd_build_id *b = &f->build_ids[i];
-		struct strbuf path = STRBUF_INIT;
 
 		if (strcmp(b->filename, "[vdso]") || !b->size)
 			continue;
-		sb_addf(&path, "%s/.debug/[vdso]/", home);
-		for (unsigned j = 0; j < b->size && j < sizeof(b->data); j++)
-			sb_addf(&path, "%02x", b->data[j]);
-		sb_addstr(&path, "/vdso");
-		if (access(path.buf, R_OK) == 0) {
+		if (bid_vdso_path(b->data, b->size < sizeof(b->data) ? b->size : sizeof(b->data), &path) == 0) {
 			s->vdso_image = sb_detach(&path, NULL);
 			return;
 		}
-		sb_release(&path);
 	}
+	sb_release(&path);
 }
 
 static void do_mmap(struct session *s, const struct perf_event_header *h, const uint8_t *p)
@@ -417,6 +419,8 @@ static int cmp_rec(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+static void session_init(struct session *s, const struct session_opts *opts);
+
 int session_open(struct session **out, const char *path, const struct session_opts *opts)
 {
 	struct session *s;
@@ -429,6 +433,54 @@ int session_open(struct session **out, const char *path, const struct session_op
 		free(s);
 		return err;
 	}
+	session_init(s, opts);
+	*out = s;
+	return 0;
+}
+
+int session_open_stream(struct session **out, const char *name, int fd, const void *prefix,
+			size_t prefix_len, const struct session_opts *opts)
+{
+	struct session *s;
+	int err;
+
+	*out = NULL;
+	s = xcalloc(1, sizeof(*s));
+	err = pd_open_stream(&s->f, name, fd, prefix, prefix_len);
+	if (err) {
+		free(s);
+		return err;
+	}
+	session_init(s, opts);
+	*out = s;
+	return 0;
+}
+
+int session_open_attrs(struct session **out, const char *name, const struct perf_event_attr *attrs,
+		       const char *const *names, size_t nr, const struct session_opts *opts)
+{
+	struct session *s;
+	int err;
+
+	*out = NULL;
+	s = xcalloc(1, sizeof(*s));
+	err = pd_open_attrs(&s->f, name, attrs, names, nr);
+	if (err) {
+		free(s);
+		return err;
+	}
+	session_init(s, opts);
+	*out = s;
+	return 0;
+}
+
+struct pd_file *session_pd_file(struct session *s)
+{
+	return s->f;
+}
+
+static void session_init(struct session *s, const struct session_opts *opts)
+{
 	if (opts)
 		s->opts = *opts;
 	hm_init(&s->strings);
@@ -472,8 +524,6 @@ int session_open(struct session **out, const char *path, const struct session_op
 		}
 	}
 	find_vdso_image(s);
-	*out = s;
-	return 0;
 }
 
 const struct pd_file *session_file(const struct session *s)
@@ -506,6 +556,7 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 	fr->sym_off = fr->ip;
 	fr->inlined = false;
 	fr->addr = 0;
+	fr->map_ip = fr->ip;
 	if (fr->kernel) {
 		fr->dso = "[kernel.kallsyms]";
 		fr->sym = symcache_resolve_kernel(s->syms, fr->ip, &fr->sym_off);
@@ -535,6 +586,7 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 	}
 	fr->dso = m->dso;
 	file_off = fr->ip - m->start + m->pgoff;
+	fr->map_ip = file_off;
 	fr->sym_off = file_off;
 	const char *file = m->no_symbols ? NULL : dso_file(s, m->dso, m->deleted);
 
@@ -550,11 +602,7 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 
 static bool same_bid(const char *path, const struct pd_build_id *b)
 {
-	uint8_t id[64];
-	int n = sym_read_build_id(path, id, sizeof(id));
-
-	/* perf pads SHA-1 ids to 20 bytes; compare what was recorded */
-	return n > 0 && (size_t)n >= b->size && !memcmp(id, b->data, b->size);
+	return bid_matches(path, b->data, b->size);
 }
 
 /* The file to read for dso: the DSO itself when its build-id is the one
@@ -569,12 +617,11 @@ static const char *dso_file(struct session *s, const char *dso, bool deleted)
 	struct hm_entry *e = hm_upsert(&s->dsofiles, &dso, sizeof(dso), &created);
 	const struct hm_entry *be;
 	const struct pd_build_id *b;
-	const char *res = dso, *home;
+	const char *res = dso;
 	struct strbuf hex = STRBUF_INIT, cand = STRBUF_INIT;
 
 	if (!created)
 		return *(const char *)e->val.ptr ? e->val.ptr : NULL;
-	home = getenv("HOME");
 	be = hm_find(&s->bids, dso, strlen(dso));
 	b = be ? be->val.ptr : NULL;
 	if (deleted && !(b && b->size >= 2)) {
@@ -583,20 +630,9 @@ static const char *dso_file(struct session *s, const char *dso, bool deleted)
 			"its symbols are shown as [unknown]", dso);
 	} else if (b && b->size >= 2 && !same_bid(dso, b)) {
 		res = NULL;
-		for (unsigned i = 0; i < b->size; i++)
-			sb_addf(&hex, "%02x", b->data[i]);
-		for (int k = 0; k < 3 && !res; k++) {
-			sb_reset(&cand);
-			if (k < 2 && (!home || !*home))
-				continue;
-			if (k < 2)
-				sb_addf(&cand, "%s/.debug/.build-id/%.2s/%s%s", home, hex.buf, hex.buf + 2,
-					k == 0 ? "/elf" : "");
-			else
-				sb_addf(&cand, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex.buf, hex.buf + 2);
-			if (same_bid(cand.buf, b))
-				res = intern(s, cand.buf, cand.len);
-		}
+		bid_hex(&hex, b->data, b->size);
+		if (bid_find(b->data, b->size, &cand) == 0)
+			res = intern(s, cand.buf, cand.len);
 		if (!res) {
 			s->nr_replaced++;
 			pk_warn("%s: %s (build-id %s; no copy in ~/.debug or /usr/lib/debug): "
@@ -794,7 +830,7 @@ unwind:
 	return n;
 }
 
-bool pk_sym_is_entry(const char *sym)
+bool session_sym_is_entry(const char *sym)
 {
 	static const char *const exact[] = {
 		"_start", "__libc_start_call_main", "_dl_start_user", "_dl_start", "clone", "clone3",
@@ -824,7 +860,7 @@ static void count_fp_chain(struct session *s, size_t n)
 	if (!outer)
 		return;   /* kernel only */
 	s->stats.nr_fp_chains++;
-	if (pk_sym_is_entry(outer->sym))
+	if (session_sym_is_entry(outer->sym))
 		return;
 	s->stats.nr_fp_broken++;
 	size_t k, nk = sizeof(s->broken_dsos) / sizeof(s->broken_dsos[0]);
@@ -888,6 +924,19 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 			struct pk_frame *fr;
 
 			if (ip >= PERF_CONTEXT_MAX) {
+				if (ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
+				    ip != PERF_CONTEXT_USER) {
+					/* a context perf does not take in a host
+					 * chain (a guest one, or garbage: seen as
+					 * -1 and GUEST_KERNEL after a user frame of
+					 * a compile job): perf drops the whole
+					 * chain, the sample keeps its ip (as when
+					 * nothing was recorded) */
+					n = 0;
+					entries = 0;
+					cut = false;
+					break;
+				}
 				kernel = ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_GUEST_KERNEL;
 				continue;
 			}
@@ -909,6 +958,8 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 	}
 	if (dwarf && !s->opts.no_callchain && !cut)
 		n = unwind_user(s, t, &raw, n, &truncated);
+	smp.chain_empty = n == 0 && (raw.evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+			  !s->opts.no_callchain;
 	if (n == 0) {
 		struct pk_frame *fr = frame_slot(s, n++);
 
@@ -931,6 +982,7 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		fr->sym = "[truncated]";
 		fr->dso = "[unknown]";
 	}
+	smp.truncated = truncated;
 	if (!(raw.evsel->attr.sample_type & PERF_SAMPLE_PERIOD))
 		/* a fixed period (-c N) is in the attr, not in each sample */
 		raw.period = raw.evsel->attr.freq ? 1 : raw.evsel->attr.sample_period;
@@ -988,8 +1040,18 @@ static int process_record(struct session *s, uint64_t rpos, session_sample_fn fn
 		if (h->size >= 16 && !(h->misc & (1u << 15)))
 			sat_add(&s->stats.nr_lost, rd64(p + 8));
 		break;
+	case PERF_RECORD_EXIT:
+		/* the thread stays: late samples still resolve (session_trim
+		 * drops it) */
+		if (h->size >= 24) {
+			struct thread *t = thread_find(s, rd32(p + 16));
+
+			if (t)
+				t->exited = true;
+		}
+		break;
 	default:
-		break;   /* EXIT keeps the thread: late samples still resolve */
+		break;
 	}
 	return ret;
 }
@@ -1025,23 +1087,29 @@ static int flush_queue(struct session *s, uint64_t upto, uint64_t next_pos, bool
  * wait.  Memory then follows a round's records (two at most), not the
  * file's: a file without rounds is sorted whole, as before.
  */
-int session_process(struct session *s, session_sample_fn fn, void *arg)
+static void queue_reset(struct session *s)
+{
+	free(s->recs);
+	s->recs_alloc = 1024;
+	s->recs = xmalloc(s->recs_alloc * sizeof(*s->recs));
+	s->nr_recs = 0;
+	s->q_limit = s->q_seen_max = s->q_last = 0;
+	s->q_bad = s->q_bad_off = 0;
+	s->q_sorted = true;
+}
+
+/* Queue and process the records of the data section from pos on (see
+ * session_process); with final, everything queued is processed at the
+ * end, else the records a later round may still precede stay queued. */
+static int process_data(struct session *s, uint64_t pos, bool final, session_sample_fn fn, void *arg)
 {
 	const struct pd_file *f = s->f;
 	const struct perf_event_header *h;
-	uint64_t bad = 0, bad_off = 0, pos = 0, here = 0, last = 0, seen_max = 0, limit = 0;
-	size_t alloc = 1024;
-	bool sorted = true;
+	uint64_t here = pos;
 	bool id_time = f->nr_evsels && f->evsels[0].attr.sample_id_all &&
 		       (f->evsels[0].attr.sample_type & PERF_SAMPLE_TIME);
 	int ret = 0;
 
-	memset(&s->stats, 0, sizeof(s->stats));
-	memset(s->broken_dsos, 0, sizeof(s->broken_dsos));
-	s->nr_compressed = 0;
-	free(s->recs);
-	s->recs = xmalloc(alloc * sizeof(*s->recs));
-	s->nr_recs = 0;
 	while (!ret && pd_next(f, &pos, &h) == 1) {
 		struct rec_ref r = { 0, here };
 
@@ -1063,10 +1131,10 @@ int session_process(struct session *s, session_sample_fn fn, void *arg)
 		}
 		if (h->type == PD_RECORD_FINISHED_ROUND) {
 			s->stats.nr_records++;
-			ret = flush_queue(s, limit, pos, &sorted, fn, arg, &bad, &bad_off);
-			limit = seen_max;
+			ret = flush_queue(s, s->q_limit, pos, &s->q_sorted, fn, arg, &s->q_bad, &s->q_bad_off);
+			s->q_limit = s->q_seen_max;
 			/* the queue is sorted now: a new record compares with its end */
-			last = s->nr_recs ? s->recs[s->nr_recs - 1].time : 0;
+			s->q_last = s->nr_recs ? s->recs[s->nr_recs - 1].time : 0;
 			continue;
 		}
 		if (h->type == PERF_RECORD_SAMPLE) {
@@ -1081,32 +1149,133 @@ int session_process(struct session *s, session_sample_fn fn, void *arg)
 			if (pd_parse_sample_id(f, h, &sid) == 0 && sid.valid)
 				r.time = sid.time;
 		}
-		if (r.time < last)
-			sorted = false;
-		last = r.time;
-		if (r.time > seen_max)
-			seen_max = r.time;
-		if (s->nr_recs == alloc) {
-			alloc *= 2;
-			s->recs = xrealloc(s->recs, alloc * sizeof(*s->recs));
+		if (r.time < s->q_last)
+			s->q_sorted = false;
+		s->q_last = r.time;
+		if (r.time > s->q_seen_max)
+			s->q_seen_max = r.time;
+		if (s->nr_recs == s->recs_alloc) {
+			s->recs_alloc *= 2;
+			s->recs = xrealloc(s->recs, s->recs_alloc * sizeof(*s->recs));
 		}
 		s->recs[s->nr_recs++] = r;
 	}
-	if (!ret)
-		ret = flush_queue(s, UINT64_MAX, pos, &sorted, fn, arg, &bad, &bad_off);
+	if (!ret && final)
+		ret = flush_queue(s, UINT64_MAX, pos, &s->q_sorted, fn, arg, &s->q_bad, &s->q_bad_off);
+	return ret;
+}
+
+static void process_warnings(struct session *s)
+{
+	if (s->nr_compressed)
+		pk_warn("%s: %llu compressed records (perf record -z) skipped: not supported", s->f->path,
+			(unsigned long long)s->nr_compressed);
+	if (s->q_bad)
+		pk_warn("%s: %llu malformed samples skipped (first at offset %llu)", s->f->path,
+			(unsigned long long)s->q_bad, (unsigned long long)s->q_bad_off);
+	warn_fp_chains(s);
+}
+
+/*
+ * Records are applied in time order as perf does (ordered_events): they are
+ * queued, and at each FINISHED_ROUND the queued records up to the largest
+ * time seen before the previous round are sorted and processed, the rest
+ * wait.  Memory then follows a round's records (two at most), not the
+ * file's: a file without rounds is sorted whole, as before.
+ */
+int session_process(struct session *s, session_sample_fn fn, void *arg)
+{
+	int ret;
+
+	memset(&s->stats, 0, sizeof(s->stats));
+	memset(s->broken_dsos, 0, sizeof(s->broken_dsos));
+	s->nr_compressed = 0;
+	queue_reset(s);
+	ret = process_data(s, 0, true, fn, arg);
 	free(s->recs);
 	s->recs = NULL;
 	s->nr_recs = 0;
 	if (ret)
 		return ret;
-	if (s->nr_compressed)
-		pk_warn("%s: %llu compressed records (perf record -z) skipped: not supported", s->f->path,
-			(unsigned long long)s->nr_compressed);
-	if (bad)
-		pk_warn("%s: %llu malformed samples skipped (first at offset %llu)", s->f->path,
-			(unsigned long long)bad, (unsigned long long)bad_off);
-	warn_fp_chains(s);
+	process_warnings(s);
 	return 0;
+}
+
+int session_feed(struct session *s, const void *data, size_t len, bool final, session_sample_fn fn,
+		 void *arg)
+{
+	size_t carry = s->feed_len;
+	int ret;
+
+	if (!s->recs)
+		queue_reset(s);
+	if (carry + len > s->feed_alloc) {
+		s->feed_alloc = (carry + len) * 2 + 4096;
+		s->feed = xrealloc(s->feed, s->feed_alloc);
+	}
+	if (len)
+		memcpy(s->feed + carry, data, len);
+	s->feed_len = carry + len;
+	pd_set_data(s->f, s->feed, s->feed_len);
+	ret = process_data(s, carry, final, fn, arg);
+	/* keep the records still queued, in queue order, at the front */
+	if (!s->nr_recs) {
+		s->feed_len = 0;
+	} else {
+		uint8_t *keep = xmalloc(s->feed_alloc);
+		size_t n = 0;
+
+		for (size_t i = 0; i < s->nr_recs; i++) {
+			const struct perf_event_header *h = (const void *)(s->feed + s->recs[i].pos);
+
+			memcpy(keep + n, h, h->size);
+			s->recs[i].pos = n;
+			n += h->size;
+		}
+		free(s->feed);
+		s->feed = keep;
+		s->feed_len = n;
+	}
+	pd_set_data(s->f, s->feed, s->feed_len);
+	if (final && !ret)
+		process_warnings(s);
+	return ret;
+}
+
+void session_trim(struct session *s)
+{
+	struct thread **live;
+	size_t n = 0, nr = s->threads.nr;
+
+	for (size_t i = 0; i < nr; i++)
+		n += !((struct thread *)s->threads.entries[i].val.ptr)->exited;
+	if (n == nr)
+		return;
+	live = xmalloc((n ? n : 1) * sizeof(*live));
+	n = 0;
+	for (size_t i = 0; i < nr; i++) {
+		struct thread *t = s->threads.entries[i].val.ptr;
+
+		if (t->exited) {
+			mg_put(t->mg);
+			free(t);
+		} else {
+			live[n++] = t;
+		}
+	}
+	hm_release(&s->threads);
+	hm_init(&s->threads);
+	for (size_t i = 0; i < n; i++)
+		hm_upsert(&s->threads, &live[i]->tid, sizeof(live[i]->tid), NULL)->val.ptr = live[i];
+	free(live);
+	/* the unwinder's map list may name a freed group's generation: rebuilt
+	 * on next use (generations are never reused) */
+	/* /tmp/perf-PID.map lookups are remembered per process, also for the
+	 * many that have none: start afresh once they pile up */
+	if (perfmap_cache_nr(s->jit) > 1024) {
+		perfmap_cache_free(s->jit);
+		s->jit = NULL;
+	}
 }
 
 void session_close(struct session *s)
@@ -1134,6 +1303,7 @@ void session_close(struct session *s)
 	symcache_free(s->syms);
 	free(s->recs);
 	free(s->frames);
+	free(s->feed);
 	free(s->vdso_image);
 	pd_close(s->f);
 	free(s);

@@ -44,7 +44,7 @@
  * garbage behind), and the samples show up as callerless roots.  The rule:
  * a frame-pointer chain (not DWARF, not truncated) with user frames is whole
  * when its outermost user frame is a program or thread entry
- * (pk_sym_is_entry: _start, __libc_start_main…, clone…, start_thread, …),
+ * (session_sym_is_entry: _start, __libc_start_main…, clone…, start_thread, …),
  * else broken.  When at least 20 such chains were seen, some are whole (so
  * the entries can be named at all: not a stripped or static program) and
  * at least 10 % are broken, session_process() adds one warning
@@ -70,6 +70,10 @@ struct pk_frame {
 				 sym is its DWARF name, ip that of the frame
 				 after it, which holds the real function */
 	uint64_t addr;        /* ELF virtual address of ip in dso, 0: unknown */
+	uint64_t map_ip;      /* ip as perf script prints it: relative to its
+				 file-backed mapping (ip - start + pgoff, perf's
+				 map__map_ip); ip itself in the kernel, JIT code
+				 and anonymous or unmapped memory */
 };
 
 /* The start of fr's symbol, the same in every process that maps its DSO:
@@ -92,6 +96,10 @@ struct pk_sample {
 	uint16_t cpumode;     /* PERF_RECORD_MISC_CPUMODE_MASK bits */
 	size_t nr_frames;
 	const struct pk_frame *frames; /* leaf first */
+	bool chain_empty;     /* the recorded call chain held no address: frames[0]
+				 is the sample's ip (perf script prints no frame) */
+	bool truncated;       /* the last frame is the "[truncated]" marker
+				 (perf script prints none) */
 };
 
 struct session_opts {
@@ -124,12 +132,45 @@ struct session_stats {
  * whole user stack: _start, __libc_start_main (any version suffix),
  * __libc_start_call_main, _dl_start_user, clone, clone3, __clone*,
  * start_thread, thread_start, Go's runtime.goexit/rt0_go/mstart. */
-bool pk_sym_is_entry(const char *sym);
+bool session_sym_is_entry(const char *sym);
 
 struct session;
 
+typedef int (*session_sample_fn)(const struct pk_sample *s, void *arg);
+
 /* Open PATH (see pd_open for errors). opts may be NULL. */
 int session_open(struct session **out, const char *path, const struct session_opts *opts);
+
+/* Open a stream (a pipe: `cat perf.data |`, `perf record -o - |`) whose
+ * first prefix_len bytes the caller read already (pd_open_stream). */
+int session_open_stream(struct session **out, const char *name, int fd, const void *prefix,
+			size_t prefix_len, const struct session_opts *opts);
+
+/* A session fed with records in memory (session_feed): nr events with
+ * these attrs and perf's names (NULL: default names); name is used in
+ * messages.  The events' sample ids, needed with several events, are
+ * given with pd_add_ids(session_pd_file(s), …). */
+int session_open_attrs(struct session **out, const char *name, const struct perf_event_attr *attrs,
+		       const char *const *names, size_t nr, const struct session_opts *opts);
+struct pd_file *session_pd_file(struct session *s);
+
+/* Process records handed in memory (data[0, len): whole records, 8-byte
+ * aligned, as perf.data's data section holds them) as one more piece of
+ * the session's stream: they are copied, queued and applied in time order
+ * with perf's bounded reordering (at each FINISHED_ROUND record the queued
+ * records up to the largest time seen before the previous round); with
+ * final, every queued record is processed before the return, else those a
+ * later round may precede stay queued for the next feed.  The thread
+ * table, maps and symbol cache live on across feeds, so a long-lived
+ * caller (top) loads each DSO's symbols once.  session_stats counts
+ * across feeds.  Returns 0, fn's value, or -errno. */
+int session_feed(struct session *s, const void *data, size_t len, bool final, session_sample_fn fn,
+		 void *arg);
+
+/* Forget the threads whose EXIT record was seen (a late sample of one is
+ * then named as an unknown thread's), so a long-lived session's memory
+ * follows the live threads, not all that ever ran. */
+void session_trim(struct session *s);
 
 /* The underlying file (header, events, features). */
 const struct pd_file *session_file(const struct session *s);
@@ -137,7 +178,6 @@ const struct pd_file *session_file(const struct session *s);
 /* Call fn for every sample in time order; fn returns 0 to go on, non-zero
  * to stop (that value is returned).  The sample and its frames are valid
  * only during the call. Returns 0, fn's value, or -errno. */
-typedef int (*session_sample_fn)(const struct pk_sample *s, void *arg);
 int session_process(struct session *s, session_sample_fn fn, void *arg);
 
 const struct session_stats *session_stats(const struct session *s);

@@ -56,6 +56,7 @@ struct unwinder {
 	uint64_t *pcs;
 	size_t nr, max;
 	bool slow_only;            /* PERFKIT_UNWIND=dwfl: no rule cache */
+	uint64_t nr_fast, nr_dwfl; /* samples unwound by each path */
 };
 
 static const Dwfl_Callbacks dwfl_cbs = {
@@ -433,6 +434,9 @@ int unwind_sample(struct unwinder *u, const void *as_key, uint64_t as_gen,
 		u->oob = false;
 		u->nr = 0;
 		dwfl_getthread_frames(a->dwfl, (pid_t)pid, frame_cb, u);
+		u->nr_dwfl++;
+	} else {
+		u->nr_fast++;
 	}
 	u->raw = NULL;
 	if (!u->nr) {
@@ -450,4 +454,10 @@ int unwind_sample(struct unwinder *u, const void *as_key, uint64_t as_gen,
 	*truncated = false;
 	return -EOPNOTSUPP;
 #endif
+}
+
+void unwinder_counts(const struct unwinder *u, uint64_t *fast, uint64_t *dwfl)
+{
+	*fast = u->nr_fast;
+	*dwfl = u->nr_dwfl;
 }

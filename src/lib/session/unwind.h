@@ -58,4 +58,8 @@ int unwind_sample(struct unwinder *u, const void *as_key, uint64_t as_gen,
 		  const struct unwind_map *maps, size_t nr_maps, uint32_t pid,
 		  const struct pd_sample *raw, uint64_t *pcs, size_t max, bool *truncated);
 
+/* Samples unwound so far by the cached rows alone (*fast) and by libdwfl
+ * (*dwfl: a row of another kind, or PERFKIT_UNWIND=dwfl). */
+void unwinder_counts(const struct unwinder *u, uint64_t *fast, uint64_t *dwfl);
+
 #endif

@@ -44,6 +44,44 @@ static size_t stack_entry(struct folded *f, const uint32_t *ids, size_t n)
 			 n * sizeof(*ids), NULL);
 }
 
+uint64_t folded_ids_hash(const uint32_t *ids, size_t n)
+{
+	static const uint32_t none;
+
+	return bm_hash(n ? (const void *)ids : (const void *)&none, n * sizeof(*ids));
+}
+
+void folded_prefetch(const struct folded *f, uint64_t h, int stage)
+{
+	const struct bytemap *m = &f->stacks;
+
+	if (!m->mask)
+		return;
+	const struct bm_slot *sl = &m->slots[h & m->mask];
+	if (stage == 0) {
+		__builtin_prefetch(sl);
+		return;
+	}
+	if (!sl->used || sl->hash != h)
+		return;
+	const struct bm_entry *e = &m->entries[sl->idx];
+	if (stage == 1)
+		__builtin_prefetch(e);
+	else
+		__builtin_prefetch(e->key);
+}
+
+void folded_add_ids_h(struct folded *f, const uint32_t *ids, size_t n, uint64_t h, uint64_t count)
+{
+	static const uint32_t none;
+	const void *key = n ? (const void *)ids : (const void *)&none;
+	long i = bm_find_h(&f->stacks, key, n * sizeof(*ids), h);
+
+	if (i < 0)
+		i = (long)bm_insert_h(&f->stacks, key, n * sizeof(*ids), h, 0);
+	f->stacks.entries[i].val += count;
+}
+
 void folded_add_ids(struct folded *f, const uint32_t *ids, size_t n, uint64_t count)
 {
 	size_t i = stack_entry(f, ids, n);   /* may move entries */
@@ -84,26 +122,30 @@ static uint32_t *split_ids(struct folded *f, const char *stack, size_t len, size
 	return ids;
 }
 
-void folded_add_stack(struct folded *f, const char *stack, size_t len, uint64_t count)
+/* The stack text split into ids, then count (or frac, when not NULL) added. */
+static void add_stack(struct folded *f, const char *stack, size_t len, uint64_t count,
+		      const double *frac)
 {
 	uint32_t small[256];
 	size_t n;
 	uint32_t *ids = split_ids(f, stack, len, &n, small, 256);
 
-	folded_add_ids(f, ids, n, count);
+	if (frac)
+		folded_add_ids_frac(f, ids, n, *frac);
+	else
+		folded_add_ids(f, ids, n, count);
 	if (ids != small)
 		free(ids);
 }
 
+void folded_add_stack(struct folded *f, const char *stack, size_t len, uint64_t count)
+{
+	add_stack(f, stack, len, count, NULL);
+}
+
 void folded_add_stack_frac(struct folded *f, const char *stack, size_t len, double count)
 {
-	uint32_t small[256];
-	size_t n;
-	uint32_t *ids = split_ids(f, stack, len, &n, small, 256);
-
-	folded_add_ids_frac(f, ids, n, count);
-	if (ids != small)
-		free(ids);
+	add_stack(f, stack, len, 0, &count);
 }
 
 static bool has_frac(const struct folded *f, size_t i)

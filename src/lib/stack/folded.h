@@ -49,6 +49,14 @@ const char *folded_frame_name(const struct folded *f, uint32_t id, size_t *len);
 
 /* Add count to the stack ids[0..n) (root first). */
 void folded_add_ids(struct folded *f, const uint32_t *ids, size_t n, uint64_t count);
+/* The same with the stack's hash given: folded_ids_hash(ids, n), computed
+ * ahead so that folded_prefetch can bring the stack's slot (stage 0), its
+ * entry (stage 1, once the slot is in cache) and its key (stage 2) into
+ * the cache while other work runs; prefetching is only a hint (a stale or
+ * wrong hash costs nothing but the prefetch). */
+uint64_t folded_ids_hash(const uint32_t *ids, size_t n);
+void folded_prefetch(const struct folded *f, uint64_t h, int stage);
+void folded_add_ids_h(struct folded *f, const uint32_t *ids, size_t n, uint64_t h, uint64_t count);
 void folded_add_ids_frac(struct folded *f, const uint32_t *ids, size_t n, double count);
 
 /* Add count to the stack given as text "a;b;c" (split on ';'). */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * buildid.c — sym_read_build_id(): the NT_GNU_BUILD_ID note of an ELF file.
- * Reads only the note sections/segments (libelf, ELF_C_READ_MMAP), so it is
- * cheap enough to run for every DSO a recording mapped.
+ * buildid.c — build-ids and the files found by them (buildid.h).
+ * sym_read_build_id() reads only the note sections/segments (libelf,
+ * ELF_C_READ_MMAP), so it is cheap enough to run for every DSO a recording
+ * mapped.
  */
-#include "symbol/symbol.h"
+#include "symbol/buildid.h"
 #include "base/strbuf.h"
 
 #include <elf.h>
@@ -181,3 +182,175 @@ out:
 	sb_release(&hex);
 	return rc ? rc : n;
 }
+
+bool bid_matches(const char *path, const uint8_t *id, size_t n)
+{
+	uint8_t got[64];
+	int k = sym_read_build_id(path, got, sizeof(got));
+
+	/* perf pads SHA-1 ids to 20 bytes; compare what was recorded */
+	return k > 0 && (size_t)k >= n && !memcmp(got, id, n);
+}
+
+void bid_hex(struct strbuf *sb, const uint8_t *id, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		sb_addch(sb, digits[id[i] >> 4]);
+		sb_addch(sb, digits[id[i] & 15]);
+	}
+}
+
+int bid_debug_path(const uint8_t *id, size_t n, struct strbuf *out)
+{
+	struct strbuf hex = STRBUF_INIT;
+
+	sb_reset(out);
+	if (n < 2)
+		return -EINVAL;
+	bid_hex(&hex, id, n);
+	sb_addf(out, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex.buf, hex.buf + 2);
+	sb_release(&hex);
+	return 0;
+}
+
+int bid_find(const uint8_t *id, size_t n, struct strbuf *out)
+{
+	const char *home = getenv("HOME");
+	struct strbuf hex = STRBUF_INIT;
+	int rc = -ENOENT;
+
+	if (n < 2)
+		return -ENOENT;
+	bid_hex(&hex, id, n);
+	for (int k = 0; k < 3 && rc; k++) {
+		sb_reset(out);
+		if (k < 2 && (!home || !*home))
+			continue;
+		if (k < 2)
+			sb_addf(out, "%s/.debug/.build-id/%.2s/%s%s", home, hex.buf, hex.buf + 2, k == 0 ? "/elf" : "");
+		else
+			sb_addf(out, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex.buf, hex.buf + 2);
+		if (bid_matches(out->buf, id, n))
+			rc = 0;
+	}
+	if (rc)
+		sb_reset(out);
+	sb_release(&hex);
+	return rc;
+}
+
+int bid_vdso_path(const uint8_t *id, size_t n, struct strbuf *out)
+{
+	const char *home = getenv("HOME");
+
+	sb_reset(out);
+	if (!home || !*home || !n)
+		return -ENOENT;
+	sb_addf(out, "%s/.debug/[vdso]/", home);
+	bid_hex(out, id, n);
+	sb_addstr(out, "/vdso");
+	if (access(out->buf, R_OK) == 0)
+		return 0;
+	sb_reset(out);
+	return -ENOENT;
+}
+
+/* NT_GNU_BUILD_ID of the running kernel from /sys/kernel/notes. */
+int bid_kernel(uint8_t *id, size_t idsize)
+{
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	uint8_t buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+	close(fd);
+	size_t off = 0;
+	while (n > 0 && off + 12 <= (size_t)n) {
+		uint32_t namesz, descsz, type;
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		size_t name_off = off + 12;
+		size_t desc_off = name_off + ((namesz + 3) & ~3u);
+		size_t next = desc_off + ((descsz + 3) & ~3u);
+		if (next > (size_t)n || next <= off)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && !memcmp(buf + name_off, "GNU", 4)) {
+			size_t l = descsz < idsize ? descsz : idsize;
+			memcpy(id, buf + desc_off, l);
+			return (int)l;
+		}
+		off = next;
+	}
+	return -ENODATA;
+}
+
+/* The [vdso] is the kernel's, the same in every process: like perf
+ * record, save this process's copy in perf's build-id cache
+ * (~/.debug/[vdso]/<build-id>/vdso and ~/.debug/.build-id/xx/<rest>), where
+ * perf report and perfkit report look for it, and return its build-id
+ * (its size, or 0 when there is none or no cache could be written). */
+int bid_save_vdso(uint8_t *id, size_t idsize)
+{
+	const char *home = getenv("HOME");
+	FILE *maps = fopen("/proc/self/maps", "r");
+	unsigned long lo = 0, hi = 0;
+	char line[512];
+	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT, hex = STRBUF_INIT, path = STRBUF_INIT;
+	int n = 0, fd;
+
+	if (!maps)
+		return 0;
+	while (fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+			break;
+	fclose(maps);
+	if (!home || !*home || !lo || hi <= lo || hi - lo > (1u << 20))
+		return 0;
+	sb_addf(&dir, "%s/.debug/[vdso]", home);
+	sb_addf(&tmp, "%s/.vdso.XXXXXX", dir.buf);
+	char *parent = xstrdup(dir.buf);
+	*strrchr(parent, '/') = '\0';
+	mkdir(parent, 0755);
+	free(parent);
+	mkdir(dir.buf, 0755);
+	fd = mkstemp(tmp.buf);
+	if (fd < 0)
+		goto out;
+	bool ok = write(fd, (const void *)lo, hi - lo) == (ssize_t)(hi - lo);
+	close(fd);
+	n = ok ? sym_read_build_id(tmp.buf, id, idsize) : 0;
+	if (n <= 0) {
+		n = 0;
+		unlink(tmp.buf);
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		sb_addf(&hex, "%02x", id[i]);
+	sb_addf(&path, "%s/%s", dir.buf, hex.buf);
+	mkdir(path.buf, 0755);
+	sb_addstr(&path, "/vdso");
+	if (access(path.buf, R_OK) == 0 || rename(tmp.buf, path.buf) != 0)
+		unlink(tmp.buf);
+	/* perf finds cached files through ~/.debug/.build-id/xx/<rest> */
+	sb_reset(&path);
+	sb_addf(&path, "%s/.debug/.build-id", home);
+	mkdir(path.buf, 0755);
+	sb_addf(&path, "/%.2s", hex.buf);
+	mkdir(path.buf, 0755);
+	sb_addf(&path, "/%s", hex.buf + 2);
+	sb_reset(&tmp);
+	sb_addf(&tmp, "../../[vdso]/%s/vdso", hex.buf);
+	if (symlink(tmp.buf, path.buf) != 0) {
+		/* already there */
+	}
+out:
+	sb_release(&dir);
+	sb_release(&tmp);
+	sb_release(&hex);
+	sb_release(&path);
+	return n;
+}
+

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * demangle.c — pk_demangle() over libiberty's cplus_demangle (see
+ * demangle.c — sym_demangle() over libiberty's cplus_demangle (see
  * demangle.h; libiberty is GCC's own demangler, also used by binutils).
  */
 #include "symbol/demangle.h"
@@ -11,20 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool pk_is_mangled(const char *name)
+bool sym_is_mangled(const char *name)
 {
 	return name && ((name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')) ||
 			(name[0] == '_' && name[1] == '_' && name[2] == 'Z'));
 }
 
-char *pk_demangle(const char *name, size_t len, unsigned flags)
+char *sym_demangle(const char *name, size_t len, unsigned flags)
 {
 	int opts = DMGL_AUTO | ((flags & PK_DEMANGLE_PARAMS) ? DMGL_PARAMS | DMGL_ANSI : 0);
 	char buf[1024], *tmp = NULL, *res, *out;
 	const char *at;
 	size_t base, suffix;
 
-	if (len < 3 || !pk_is_mangled(name))
+	if (len < 3 || !sym_is_mangled(name))
 		return NULL;
 	/* "sym@@VER" / "sym@plt": demangle the part before '@', keep the rest */
 	at = memchr(name, '@', len);
@@ -121,7 +121,7 @@ static size_t rust_escape(const char *s, size_t n, char *dec, size_t *decl)
 	return 0;
 }
 
-size_t pk_rust_legacy_fixup(const char *name, size_t len, char *out)
+size_t sym_rust_legacy_fixup(const char *name, size_t len, char *out)
 {
 	const size_t hashl = 17;   /* 'h' and 16 hex digits */
 	size_t n, o = 0;

@@ -17,9 +17,9 @@
 #include <stddef.h>
 
 /* Quick test: could name be mangled at all ("_Z", "__Z", "_R")? */
-bool pk_is_mangled(const char *name);
+bool sym_is_mangled(const char *name);
 
-/* Flags for pk_demangle. */
+/* Flags for sym_demangle. */
 #define PK_DEMANGLE_PARAMS 1u  /* C++ parameter lists and qualifiers ("(int const&)
 				  const"); without it names read as perf shows
 				  them by default ("Ptr::operator->") */
@@ -27,7 +27,7 @@ bool pk_is_mangled(const char *name);
 /* The demangled form of name (len bytes, need not be NUL-terminated) as a
  * malloc'ed string the caller frees, or NULL when name is not mangled or
  * does not demangle. */
-char *pk_demangle(const char *name, size_t len, unsigned flags);
+char *sym_demangle(const char *name, size_t len, unsigned flags);
 
 /*
  * A Rust legacy name that a profiler demangled only halfway: "::" written
@@ -45,6 +45,6 @@ char *pk_demangle(const char *name, size_t len, unsigned flags);
  * is never longer) and returns its length, or returns 0 when name is left
  * alone (no such hash).
  */
-size_t pk_rust_legacy_fixup(const char *name, size_t len, char *out);
+size_t sym_rust_legacy_fixup(const char *name, size_t len, char *out);
 
 #endif

@@ -47,6 +47,11 @@ struct perfmap_cache *perfmap_cache_new(const char *dir)
 	return c;
 }
 
+size_t perfmap_cache_nr(const struct perfmap_cache *c)
+{
+	return c ? c->maps.nr : 0;
+}
+
 void perfmap_cache_free(struct perfmap_cache *c)
 {
 	if (!c)

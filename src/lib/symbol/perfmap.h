@@ -20,6 +20,7 @@
 #define PERFKIT_SYMBOL_PERFMAP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct perfmap_cache;
@@ -27,6 +28,8 @@ struct perfmap_cache;
 /* dir: where the maps are (NULL: "/tmp"). */
 struct perfmap_cache *perfmap_cache_new(const char *dir);
 void perfmap_cache_free(struct perfmap_cache *c);
+/* The number of processes the cache holds (a map, or the note of none). */
+size_t perfmap_cache_nr(const struct perfmap_cache *c);
 
 /* The name of the entry of pid's map covering addr, or NULL.  *map_path
  * (may be NULL) receives the map's path when the map file exists (also

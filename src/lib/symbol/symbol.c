@@ -558,17 +558,13 @@ static int debuglink_open(const char *path)
 static Elf *debug_elf(const char *path, int *fdp)
 {
 	uint8_t id[64];
-	char dpath[64 + 2 * sizeof(id) + 16];
+	struct strbuf dpath = STRBUF_INIT;
 	int n = sym_read_build_id(path, id, sizeof(id));
 
 	*fdp = -1;
-	if (n >= 2) {
-		int k = snprintf(dpath, sizeof(dpath), "/usr/lib/debug/.build-id/%02x/", id[0]);
-		for (int i = 1; i < n; i++)
-			k += snprintf(dpath + k, sizeof(dpath) - (size_t)k, "%02x", id[i]);
-		snprintf(dpath + k, sizeof(dpath) - (size_t)k, ".debug");
-		*fdp = open(dpath, O_RDONLY | O_CLOEXEC);
-	}
+	if (n >= 2 && bid_debug_path(id, (size_t)n, &dpath) == 0)
+		*fdp = open(dpath.buf, O_RDONLY | O_CLOEXEC);
+	sb_release(&dpath);
 	if (*fdp < 0)
 		*fdp = debuglink_open(path);
 	if (*fdp < 0)
@@ -914,12 +910,12 @@ static const char *shown(struct symcache *c, const char *raw)
 	struct hm_entry *e;
 	char *dm;
 
-	if (!raw || c->no_demangle || !pk_is_mangled(raw))
+	if (!raw || c->no_demangle || !sym_is_mangled(raw))
 		return raw;
 	e = hm_upsert(&c->demangled, &raw, sizeof(raw), &created);
 	if (!created)
 		return e->val.ptr;
-	dm = pk_demangle(raw, strlen(raw), 0);  /* perf's default: no parameters */
+	dm = sym_demangle(raw, strlen(raw), 0);  /* perf's default: no parameters */
 	e->val.ptr = dm ? (void *)hm_intern(&c->names, dm, strlen(dm)) : (void *)raw;
 	free(dm);
 	return e->val.ptr;

@@ -20,6 +20,8 @@
 #ifndef PERFKIT_SYMBOL_H
 #define PERFKIT_SYMBOL_H
 
+#include "symbol/buildid.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,20 +48,8 @@ const char *symcache_resolve(struct symcache *c, const char *path, uint64_t file
  * when kallsyms is unreadable or shows zeroed addresses). */
 const char *symcache_resolve_kernel(struct symcache *c, uint64_t ip, uint64_t *sym_off);
 
-/* Read the GNU build-id note of the ELF file at path into id (up to
- * idsize bytes).  Returns its length, or -errno (-ENOENT: file missing,
- * -ENODATA: no build-id note, -EINVAL: not ELF). */
-int sym_read_build_id(const char *path, uint8_t *id, size_t idsize);
 
-/* Save the ELF file readable at src (e.g. /proc/PID/map_files/START-END,
- * which still opens a binary deleted while mapped) into perf's build-id
- * cache under $HOME/.debug, as perf record does: the copy at
- * ~/.debug/NAME/HEX/elf (NAME without a " (deleted)" suffix) and the link
- * ~/.debug/.build-id/HE/X… → ../../NAME/HEX, where perf report and the
- * session look files up by build-id.  An existing copy is kept.  Fills
- * id (up to idsize bytes) and returns its length, or -errno (-ENODATA: no
- * build-id, -ENOENT: no $HOME). */
-int sym_build_id_cache_save(const char *src, const char *name, uint8_t *id, size_t idsize);
+/* Build-ids (sym_read_build_id, sym_build_id_cache_save): symbol/buildid.h. */
 
 /* Paths symcache_resolve understands besides ELF files: a path starting
  * with "[kernel.kallsyms]" resolves through kallsyms (perf's kernel map has

@@ -6,8 +6,8 @@
  * matcher below states the regex and why the chosen captures are the ones
  * Perl's backtracking picks.
  */
-#include "stack/perfscript.h"
-#include "stack/inline.h"
+#include "format/perfscript.h"
+#include "symbol/inline.h"
 #include "symbol/demangle.h"
 #include "base/error.h"
 #include "base/strbuf.h"
@@ -17,7 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <zlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define MAX_WARN_LINES 3
 
@@ -148,11 +152,27 @@ static int lr_fill(struct lreader *r)
 	}
 }
 
+/* The first '\n' in [p, e), or NULL: 16 bytes a step, inline (lines are
+ * short: a libc call per line costs more than the search). */
+static inline const char *find_nl(const char *p, const char *e)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	while (e - p >= 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
+		if (m)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	return memchr(p, '\n', (size_t)(e - p));
+}
+
 /* Next line without its '\n': 1, 0 at end of input, or -errno. */
 static int lr_next(struct lreader *r, const char **line, size_t *len)
 {
 	for (;;) {
-		char *nl = memchr(r->buf + r->scan, '\n', r->end - r->scan);
+		char *nl = (char *)find_nl(r->buf + r->scan, r->buf + r->end);
 		if (nl) {
 			*line = r->buf + r->pos;
 			*len = (size_t)(nl - (r->buf + r->pos));
@@ -187,10 +207,60 @@ struct group {
 	uint32_t off, n;   /* frame ids pool[off..off+n), root first */
 };
 
+/*
+ * The frame-line cache: the text of a frame line from its symbol (or, with
+ * addrs/inline, its address) to the last ')' → the frames it names.  A
+ * record holds its key, its frame ids (inline when one) and the record of
+ * the line that followed it last time: the caller's line of a stack seen
+ * before is most often that one (94 % of the lines of a compile job's
+ * profile), so it is compared first, with no hashing and no table probe,
+ * and fetched ahead while the current line is processed.
+ */
+struct fc_rec {
+	struct fc_rec *succ;   /* the line that followed this one last time */
+	uint32_t len;          /* key length */
+	uint32_t n;            /* frame ids: id when n == 1, else group's */
+	uint32_t id;
+	uint32_t group;
+	uint32_t llen;         /* the whole line that made it, after the key */
+	char key[];            /* len bytes, then llen bytes */
+};
+
+struct fcache {
+	struct fc_slot { uint64_t hash; struct fc_rec *rec; } *slots;
+	size_t mask, nr;
+	struct pk_arena arena;
+};
+
 struct ps_collapser {
 	struct collapse_opts o;
 	struct folded *out;
-	struct bytemap cache[2];   /* frame line text → group; [1]: java process */
+	struct fcache cache[2];    /* frame line text → group; [1]: java process */
+	struct fc_rec *prev;       /* the current sample's last cached line */
+
+	/* While run_reader reads, finished stacks wait NPEND samples before
+	 * they are added to out, while their slot, entry and key are fetched
+	 * into the cache: on a large profile that lookup misses the cache. */
+	bool defer;
+	struct pend { uint32_t *ids; size_t n, a; uint64_t h, count; } pend[3];
+	unsigned npend, pend_head;
+
+	/* The last headers read in perf's layout, less their time: a header
+	 * equal to one of them but for the time gives the same sample start
+	 * (comm, pid, tid, event, period), so its fields are not parsed and
+	 * its process name not interned again. */
+	struct hmemo {
+		char *pre, *suf;       /* up to the time; from the time's ':' */
+		size_t prel, sufl, apre, asuf;
+		uint32_t *ids;
+		size_t nids, aids;
+		uint64_t period;
+		bool java, valid;
+	} hm[4];
+	unsigned hm_next;
+
+	bool stable;               /* psc_set_stable_names: sym/dso pointers name their text */
+	struct bytemap pcache;     /* (sym, dso, kernel, java) pointers → group (stable) */
 	struct group *groups;
 	size_t ngroups, agroups;
 	uint32_t *pool;
@@ -223,7 +293,7 @@ struct ps_collapser {
 	struct inline_resolver *inl;
 	bool force_kernel;
 	struct strbuf dem;         /* --demangle scratch */
-	char *rust;                /* pk_rust_legacy_fixup scratch */
+	char *rust;                /* sym_rust_legacy_fixup scratch */
 	size_t arust;
 };
 
@@ -233,8 +303,7 @@ struct ps_collapser *psc_new(const struct collapse_opts *o, struct folded *out)
 
 	c->o = *o;
 	c->out = out;
-	bm_init(&c->cache[0]);
-	bm_init(&c->cache[1]);
+	bm_init(&c->pcache);
 	sb_init(&c->filter, 0);
 	sb_init(&c->dropped_event, 0);
 	sb_init(&c->func, 64);
@@ -255,13 +324,23 @@ void psc_free(struct ps_collapser *c)
 {
 	if (!c)
 		return;
-	bm_release(&c->cache[0]);
-	bm_release(&c->cache[1]);
+	for (int i = 0; i < 2; i++) {
+		free(c->cache[i].slots);
+		pk_arena_release(&c->cache[i].arena);
+	}
+	bm_release(&c->pcache);
 	free(c->groups);
 	free(c->pool);
 	free(c->pname_ids);
 	free(c->cur);
 	free(c->stack);
+	for (int i = 0; i < 3; i++)
+		free(c->pend[i].ids);
+	for (int i = 0; i < 4; i++) {
+		free(c->hm[i].pre);
+		free(c->hm[i].suf);
+		free(c->hm[i].ids);
+	}
 	sb_release(&c->filter);
 	sb_release(&c->dropped_event);
 	sb_release(&c->func);
@@ -275,6 +354,62 @@ void psc_free(struct ps_collapser *c)
 		sb_release(&c->warn_text[i]);
 	inline_resolver_free(c->inl);
 	free(c);
+}
+
+static struct fc_rec *fc_find(const struct fcache *t, const char *key, size_t len, uint64_t h)
+{
+	if (!t->mask)
+		return NULL;
+	for (size_t s = h & t->mask;; s = (s + 1) & t->mask) {
+		const struct fc_slot *sl = &t->slots[s];
+		if (!sl->rec)
+			return NULL;
+		if (sl->hash == h && sl->rec->len == len && !memcmp(sl->rec->key, key, len))
+			return sl->rec;
+	}
+}
+
+static void fc_place(struct fcache *t, uint64_t h, struct fc_rec *r)
+{
+	size_t s = h & t->mask;
+
+	while (t->slots[s].rec)
+		s = (s + 1) & t->mask;
+	t->slots[s].hash = h;
+	t->slots[s].rec = r;
+}
+
+static struct fc_rec *fc_insert(struct fcache *t, const char *key, size_t len, uint64_t h,
+				 const char *line, size_t llen)
+{
+	if ((t->nr + 1) * 2 > t->mask + 1 || !t->mask) {
+		size_t ns = t->mask ? (t->mask + 1) * 2 : 1024, on = t->mask ? t->mask + 1 : 0;
+		struct fc_slot *old = t->slots;
+		t->slots = NULL;
+		if (ns * sizeof(*t->slots) >= (2u << 20) &&
+		    !posix_memalign((void **)&t->slots, 2u << 20, ns * sizeof(*t->slots))) {
+			madvise(t->slots, ns * sizeof(*t->slots), MADV_HUGEPAGE);
+			memset(t->slots, 0, ns * sizeof(*t->slots));
+		} else {
+			t->slots = xcalloc(ns, sizeof(*t->slots));
+		}
+		t->mask = ns - 1;
+		for (size_t i = 0; i < on; i++)
+			if (old[i].rec)
+				fc_place(t, old[i].hash, old[i].rec);
+		free(old);
+	}
+	if (llen > UINT32_MAX - len)
+		llen = 0;
+	struct fc_rec *r = pk_arena_alloc(&t->arena, sizeof(*r) + len + llen);
+	r->succ = NULL;
+	r->len = (uint32_t)len;
+	r->llen = (uint32_t)llen;
+	memcpy(r->key, key, len);
+	memcpy(r->key + len, line, llen);
+	fc_place(t, h, r);
+	t->nr++;
+	return r;
 }
 
 #define GROW(p, n, a, need) do {                                        \
@@ -598,8 +733,8 @@ static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl
 	if (is_process_name(raw, rawl))
 		goto done;
 	/* --demangle: names perf printed mangled (perf script --no-demangle) */
-	if (c->o.demangle && rawl >= 3 && pk_is_mangled(raw)) {
-		char *d = pk_demangle(raw, rawl, 0);
+	if (c->o.demangle && rawl >= 3 && sym_is_mangled(raw)) {
+		char *d = sym_demangle(raw, rawl, 0);
 		if (d) {
 			sb_reset(&c->dem);
 			sb_addstr(&c->dem, d);
@@ -611,7 +746,7 @@ static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl
 	/* Rust legacy names a profiler demangled halfway ("…$LT$T$GT$::h…") */
 	{
 		GROW(c->rust, 0, c->arust, rawl + 1);
-		size_t rl = pk_rust_legacy_fixup(raw, rawl, c->rust);
+		size_t rl = sym_rust_legacy_fixup(raw, rawl, c->rust);
 		if (rl) {
 			raw = c->rust;
 			rawl = rl;
@@ -736,6 +871,71 @@ static void drop_group(struct ps_collapser *c, uint32_t g)
 
 /* --- sample assembly --- */
 
+/* The cache key of a frame line (see on_frame_line): l[*ks..*ks+*kl), the
+ * text from the symbol (or with addrs/inline, the address) to the last
+ * ')'; *p0, *W, *q: where the address starts, its length, where the
+ * symbol starts.  False when the line has no such key. */
+static inline bool frame_key(const struct ps_collapser *c, const char *l, size_t n, size_t *ks,
+			     size_t *kl, size_t *p0_, size_t *W_, size_t *q_)
+{
+	size_t p0 = 0, W = 0, k = 0, q;
+
+	/* perf script's own layout first: a tab, the address right-aligned
+	 * in 16 columns, one space, the symbol — the same p0, W and q as
+	 * the scan below finds, in one pass over a fixed width */
+	if (n > 19 && l[0] == '\t' && l[17] == ' ' && !is_sp((unsigned char)l[18]) &&
+	    is_word((unsigned char)l[16])) {
+		size_t i = 1;
+#ifdef __SSE2__
+		/* l[1..17): spaces, then word characters to the end */
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(l + 1));
+		unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+		__m128i lo = _mm_or_si128(v, _mm_set1_epi8(0x20));   /* A-Z → a-z */
+		__m128i w = _mm_or_si128(
+			_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+				      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))),
+			_mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(lo, _mm_set1_epi8('a' - 1)),
+						   _mm_cmplt_epi8(lo, _mm_set1_epi8('z' + 1))),
+				     _mm_cmpeq_epi8(v, _mm_set1_epi8('_'))));
+		unsigned wm = (unsigned)_mm_movemask_epi8(w);
+		if ((sp & (sp + 1)) == 0 && (sp | wm) == 0xffff) {
+			p0 = 1 + (size_t)__builtin_ctz(~sp);   /* sp is a prefix: 2^k - 1 */
+			i = 17;
+		} else
+#endif
+		{
+			while (i < 16 && l[i] == ' ')
+				i++;
+			p0 = i;
+			while (i < 17 && is_word((unsigned char)l[i]))
+				i++;
+		}
+		if (i == 17) {
+			W = 17 - p0;
+			q = 18;
+			goto tail;
+		}
+		p0 = 0;
+	}
+	while (p0 < n && is_sp((unsigned char)l[p0]))
+		p0++;
+	while (p0 + W < n && is_word((unsigned char)l[p0 + W]))
+		W++;
+	while (p0 + W + k < n && is_sp((unsigned char)l[p0 + W + k]))
+		k++;
+	q = p0 + W + k;
+tail:;
+	const char *rp = !W ? NULL : l[n - 1] == ')' ? l + n - 1 : memrchr(l, ')', n);
+	if (!rp || (size_t)(rp - l) <= q)
+		return false;
+	*ks = (c->o.addrs || c->o.inline_) ? p0 : q;
+	*kl = (size_t)(rp - l) + 1 - *ks;
+	*p0_ = p0;
+	*W_ = W;
+	*q_ = q;
+	return true;
+}
+
 static void set_pname(struct ps_collapser *c)
 {
 	const char *s = c->pname.buf;
@@ -753,9 +953,46 @@ static void set_pname(struct ps_collapser *c)
 		}
 	}
 	c->java = n >= 4 && !memcmp(s, "java", 4);
+	c->prev = NULL;
 	/* like the Perl script, a header does not clear frames gathered since
 	 * the last blank line: they join the next stack */
 	c->have_pname = true;
+}
+
+#define NPEND 3
+
+static void pend_pop(struct ps_collapser *c)
+{
+	struct pend *p = &c->pend[c->pend_head];
+
+	folded_add_ids_h(c->out, p->ids, p->n, p->h, p->count);
+	c->pend_head = (c->pend_head + 1) % NPEND;
+	c->npend--;
+}
+
+static void pend_drain(struct ps_collapser *c)
+{
+	while (c->npend)
+		pend_pop(c);
+}
+
+static void pend_push(struct ps_collapser *c, const uint32_t *ids, size_t n, uint64_t count)
+{
+	if (c->npend == NPEND)
+		pend_pop(c);
+	struct pend *p = &c->pend[(c->pend_head + c->npend) % NPEND];
+	GROW(p->ids, 0, p->a, n ? n : 1);
+	memcpy(p->ids, ids, n * sizeof(*ids));
+	p->n = n;
+	p->count = count;
+	p->h = folded_ids_hash(ids, n);
+	c->npend++;
+	folded_prefetch(c->out, p->h, 0);
+	/* the older ones one stage further: slot → entry → key */
+	for (unsigned j = 0; j + 1 < c->npend; j++) {
+		unsigned age = c->npend - 1 - j;
+		folded_prefetch(c->out, c->pend[(c->pend_head + j) % NPEND].h, age >= 2 ? 2 : 1);
+	}
 }
 
 static void flush_sample(struct ps_collapser *c)
@@ -767,8 +1004,12 @@ static void flush_sample(struct ps_collapser *c)
 	memcpy(c->stack, c->pname_ids, c->npname * sizeof(*c->stack));
 	for (size_t k = 0; k < c->ncur; k++)
 		c->stack[c->npname + k] = c->cur[c->ncur - 1 - k];
-	folded_add_ids(c->out, c->stack, n, c->period);
+	if (c->defer)
+		pend_push(c, c->stack, n, c->period);
+	else
+		folded_add_ids(c->out, c->stack, n, c->period);
 	c->ncur = 0;
+	c->prev = NULL;
 	c->have_pname = false;
 }
 
@@ -1058,6 +1299,25 @@ static bool on_header_rh(struct ps_collapser *c, const char *l, size_t n)
 	const char *ev, *per, *fr;
 	size_t evl, perl, frl;
 
+	for (unsigned i = 0; i < 4; i++) {
+		const struct hmemo *m = &c->hm[i];
+		if (!m->valid || n <= m->prel + m->sufl || memcmp(l, m->pre, m->prel))
+			continue;
+		size_t k = skip_dig(l, m->prel, n);
+		if (k == m->prel || k >= n || l[k] != '.')
+			continue;
+		size_t k2 = skip_dig(l, k + 1, n);
+		if (k2 == k + 1 || n - k2 != m->sufl || memcmp(l + k2, m->suf, m->sufl))
+			continue;
+		c->period = m->period;
+		GROW(c->pname_ids, 0, c->apname, m->nids);
+		memcpy(c->pname_ids, m->ids, m->nids * sizeof(*m->ids));
+		c->npname = m->nids;
+		c->java = m->java;
+		c->prev = NULL;
+		c->have_pname = true;
+		return true;
+	}
 	if (!match_header_rh(l, n, &h))
 		return false;
 	if (!match_rest(h.rest, h.restl, &ev, &evl, &per, &perl, &fr, &frl))
@@ -1078,6 +1338,24 @@ static bool on_header_rh(struct ps_collapser *c, const char *l, size_t n)
 		return true;
 	c->period = c->o.count ? 1 : parse_period(per, perl);
 	set_header(c, h.comm, h.comml, h.pid, h.pidl, h.tid, h.tidl);
+	if (!oneline) {   /* remember it (see struct hmemo) */
+		size_t colon = (size_t)(h.rest - l) - 1, ts = colon;
+		while (ts > 0 && (is_dig((unsigned char)l[ts - 1]) || l[ts - 1] == '.'))
+			ts--;
+		struct hmemo *m = &c->hm[c->hm_next++ % 4];
+		GROW(m->pre, 0, m->apre, ts + 1);
+		GROW(m->suf, 0, m->asuf, n - colon + 1);
+		GROW(m->ids, 0, m->aids, c->npname + 1);
+		memcpy(m->pre, l, ts);
+		m->prel = ts;
+		memcpy(m->suf, l + colon, n - colon);
+		m->sufl = n - colon;
+		memcpy(m->ids, c->pname_ids, c->npname * sizeof(*m->ids));
+		m->nids = c->npname;
+		m->period = c->period;
+		m->java = c->java;
+		m->valid = true;
+	}
 	if (oneline) {
 		c->oneline++;
 		on_frame_line(c, fr, frl);
@@ -1239,6 +1517,20 @@ static void on_frame_nodso(struct ps_collapser *c, const char *l, size_t n)
 	drop_group(c, g);
 }
 
+/* A frame line found in the cache: its frames join the sample. */
+static inline void use_rec(struct ps_collapser *c, struct fc_rec *r)
+{
+	if (r->n == 1) {
+		GROW(c->cur, c->ncur, c->acur, 1);
+		c->cur[c->ncur++] = r->id;
+	} else {
+		push_group(c, r->group);
+	}
+	c->prev = r;
+	if (r->succ)
+		__builtin_prefetch(r->succ);
+}
+
 static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
 {
 	struct frame_match m;
@@ -1246,39 +1538,44 @@ static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
 	if (c->have_pname && !c->o.srcline) {
 		/* fast path: cache by the text from the symbol (or address) to
 		 * the last ')' */
-		size_t p0 = 0, W = 0, k = 0;
-		while (p0 < n && is_sp((unsigned char)l[p0]))
-			p0++;
-		while (p0 + W < n && is_word((unsigned char)l[p0 + W]))
-			W++;
-		while (p0 + W + k < n && is_sp((unsigned char)l[p0 + W + k]))
-			k++;
-		size_t q = p0 + W + k;
-		const char *rp = !W ? NULL : l[n - 1] == ')' ? l + n - 1 : memrchr(l, ')', n);
-		if (rp && (size_t)(rp - l) > q) {
-			size_t ks = (c->o.addrs || c->o.inline_) ? p0 : q;
-			size_t kl = (size_t)(rp - l) + 1 - ks;
-			struct bytemap *cache = &c->cache[c->java];
-			uint64_t h = bm_hash(l + ks, kl);
-			long e = bm_find_h(cache, l + ks, kl, h);
-			if (e >= 0) {
-				push_group(c, (uint32_t)cache->entries[e].val);
-				return;
+		size_t p0, W, q, ks, kl;
+		if (frame_key(c, l, n, &ks, &kl, &p0, &W, &q)) {
+			struct fc_rec *r = c->prev ? c->prev->succ : NULL;
+			if (!r || r->len != kl || memcmp(r->key, l + ks, kl)) {
+				struct fcache *cache = &c->cache[c->java];
+				uint64_t h = bm_hash(l + ks, kl);
+				r = fc_find(cache, l + ks, kl, h);
+				if (!r) {
+					if (!match_frame(l, n, &m)) {
+						c->prev = NULL;
+						on_frame_nodso(c, l, n);
+						return;
+					}
+					uint32_t g = process_frame(c, l + m.p0, m.w, l + m.q, m.s - m.q,
+								   l + m.s + 2, m.L - m.s - 2, c->java);
+					push_group(c, g);
+					if (m.q != q || m.w != W || kl > UINT32_MAX) {
+						drop_group(c, g);
+						c->prev = NULL;
+						return;
+					}
+					r = fc_insert(cache, l + ks, kl, h, l, n);
+					r->group = g;
+					r->n = c->groups[g].n;
+					r->id = r->n == 1 ? c->pool[c->groups[g].off] : 0;
+					if (c->prev)
+						c->prev->succ = r;
+					c->prev = r;
+					return;
+				}
+				if (c->prev)
+					c->prev->succ = r;
 			}
-			if (!match_frame(l, n, &m)) {
-				on_frame_nodso(c, l, n);
-				return;
-			}
-			uint32_t g = process_frame(c, l + m.p0, m.w, l + m.q, m.s - m.q,
-						   l + m.s + 2, m.L - m.s - 2, c->java);
-			push_group(c, g);
-			if (m.q == q && m.w == W && kl <= UINT32_MAX)
-				bm_insert_h(cache, l + ks, kl, h, g);
-			else
-				drop_group(c, g);
+			use_rec(c, r);
 			return;
 		}
 	}
+	c->prev = NULL;
 	if (!match_frame(l, n, &m)) {
 		on_frame_nodso(c, l, n);
 		return;
@@ -1309,7 +1606,11 @@ static void on_line(struct ps_collapser *c, const char *l, size_t n)
 	/* a line that starts with a space is a frame while a sample is open
 	 * (the hot path); otherwise it may be a header of a recording without
 	 * call chains, whose comm perf pads on the left */
-	if ((!is_sp((unsigned char)l[0]) || !c->have_pname) && on_header_rh(c, l, n))
+	if (is_sp((unsigned char)l[0]) && c->have_pname) {   /* match_header refuses it */
+		on_frame_line(c, l, n);
+		return;
+	}
+	if (on_header_rh(c, l, n))
 		return;
 	if (match_header(l, n, &comml, &pid, &pidl, &tid, &tidl)) {
 		on_header(c, l, n, comml, pid, pidl, tid, tidl);
@@ -1326,10 +1627,27 @@ static int run_reader(struct ps_collapser *c, struct lreader *r)
 
 	c->rd = r;
 	c->name = r->name;
-	while ((ret = lr_next(r, &l, &n)) > 0)
+	c->defer = true;
+	for (;;) {
+		/* the line the cache predicts (the one that followed the last
+		 * line the last time), compared whole, address included: it
+		 * names the same frames, with no scan of its fields */
+		const struct fc_rec *s = c->prev ? c->prev->succ : NULL;
+		if (s && s->llen && r->end - r->pos > s->llen && r->buf[r->pos + s->llen] == '\n' &&
+		    !memcmp(r->buf + r->pos, s->key + s->len, s->llen)) {
+			r->pos = r->scan = r->pos + s->llen + 1;
+			r->lineno++;
+			use_rec(c, c->prev->succ);
+			continue;
+		}
+		if ((ret = lr_next(r, &l, &n)) <= 0)
+			break;
 		on_line(c, l, n);
+	}
 	/* a last sample without a final blank line is kept */
 	flush_sample(c);
+	pend_drain(c);
+	c->defer = false;
 	c->lines += r->lineno;
 	c->rd = NULL;
 	return ret;
@@ -1406,9 +1724,36 @@ bool psc_sample_begin(struct ps_collapser *c, const char *comm, long pid, long t
 	return true;
 }
 
+void psc_set_stable_names(struct ps_collapser *c, bool on)
+{
+	/* the pointers of an earlier source may be reused for other names */
+	bm_release(&c->pcache);
+	bm_init(&c->pcache);
+	c->stable = on;
+}
+
 void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint64_t sym_off,
 		      const char *dso, bool kernel)
 {
+	/* names that stay put (a session's): the frame's group once per
+	 * (symbol, DSO, kernel, java), not the text rules per frame; not when
+	 * the address matters (--inline, --addrs) */
+	struct {
+		const char *sym, *dso;
+		uint64_t flags;
+	} key = { sym, dso, (uint64_t)kernel | (uint64_t)c->java << 1 };
+	size_t slot = 0;
+	bool cache = c->stable && c->have_pname && !c->o.inline_ && !c->o.addrs;
+
+	if (cache) {
+		int created;
+
+		slot = bm_upsert(&c->pcache, &key, sizeof(key), &created);
+		if (!created) {
+			push_group(c, (uint32_t)c->pcache.entries[slot].val);
+			return;
+		}
+	}
 	char pc[24];
 	int pcl = snprintf(pc, sizeof(pc), "%" PRIx64, ip);
 	const char *mod = dso && *dso ? dso : "[unknown]";
@@ -1437,7 +1782,10 @@ void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint
 	uint32_t g = process_frame(c, pc, (size_t)pcl, raw, strlen(raw), mod, strlen(mod), c->java);
 	c->force_kernel = false;
 	push_group(c, g);
-	drop_group(c, g);
+	if (cache)
+		c->pcache.entries[slot].val = g;   /* kept: the pool holds it */
+	else
+		drop_group(c, g);
 	sb_release(&emod);
 }
 
@@ -1519,4 +1867,62 @@ void psc_merge(struct ps_collapser *into, struct ps_collapser *from)
 		sb_add(&into->dropped_event, from->dropped_event.buf, from->dropped_event.len);
 	into->dropped += from->dropped;
 	into->lines += from->lines;
+}
+
+struct psc_part {
+	uint64_t lines, unrecognised, dropped;
+	uint64_t warn_lineno[MAX_WARN_LINES];
+	char *warn_text[MAX_WARN_LINES];
+	char *dropped_event;
+};
+
+struct psc_part *psc_part_take(struct ps_collapser *c)
+{
+	struct psc_part *p = xcalloc(1, sizeof(*p));
+
+	p->lines = c->lines;
+	p->unrecognised = c->unrecognised;
+	p->dropped = c->dropped;
+	for (uint64_t i = 0; i < c->unrecognised && i < MAX_WARN_LINES; i++) {
+		p->warn_lineno[i] = c->warn_lineno[i];
+		p->warn_text[i] = xstrndup(c->warn_text[i].buf ? c->warn_text[i].buf : "",
+					   c->warn_text[i].len);
+		sb_reset(&c->warn_text[i]);
+	}
+	if (c->dropped)
+		p->dropped_event = xstrndup(c->dropped_event.buf ? c->dropped_event.buf : "",
+					    c->dropped_event.len);
+	sb_reset(&c->dropped_event);
+	c->lines = c->unrecognised = c->dropped = 0;
+	return p;
+}
+
+void psc_part_merge(struct ps_collapser *into, struct psc_part *p)
+{
+	if (!p)
+		return;
+	for (uint64_t i = 0; i < p->unrecognised && i < MAX_WARN_LINES; i++) {
+		if (into->unrecognised + i >= MAX_WARN_LINES)
+			break;
+		size_t k = (size_t)(into->unrecognised + i);
+		into->warn_lineno[k] = into->lines + p->warn_lineno[i];
+		sb_reset(&into->warn_text[k]);
+		sb_addstr(&into->warn_text[k], p->warn_text[i]);
+	}
+	into->unrecognised += p->unrecognised;
+	if (!into->dropped && p->dropped)
+		sb_addstr(&into->dropped_event, p->dropped_event);
+	into->dropped += p->dropped;
+	into->lines += p->lines;
+	psc_part_free(p);
+}
+
+void psc_part_free(struct psc_part *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < MAX_WARN_LINES; i++)
+		free(p->warn_text[i]);
+	free(p->dropped_event);
+	free(p);
 }

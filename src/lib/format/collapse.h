@@ -8,8 +8,8 @@
  *   "PERFILE2"      perf.data (through session/session.h)
  *   1f 8b           gzip-compressed `perf script` text (zlib)
  *   anything else   `perf script` text
- * path "-" (or NULL) is standard input (perf.data on stdin only when stdin
- * is a regular file: the session reader needs to seek).
+ * path "-" (or NULL) is standard input (perf.data on a pipe is read from
+ * the stream: session_open_stream, no temporary file).
  *
  * Output: stacks root first, the first frame being the process name (with
  * "-PID" / "-PID/TID" under pid/tid; spaces become '_'); each sample
@@ -33,17 +33,22 @@
  * sampled address (perf script shows a DSO-relative one).  Names are the
  * session's (perf script demangles C++; see session.h).
  *
- * Speed: a regular file is mapped, not read; one of 16 MB or more is cut
- * at blank lines into one piece per CPU, parsed on as many threads and
- * merged (same output and warnings as one thread; not with srcline or
- * inline_).  Pipes and gzip are read in 4 MB blocks on one thread.
+ * Speed and memory: plain text (a file or a pipe alike) is read in 4 MB
+ * blocks cut at blank lines and parsed by one worker thread per CPU this
+ * process may run on (sched_getaffinity), each into its own folded stacks,
+ * merged at the end; same output and warnings (file line numbers, the
+ * first event of the whole text as the default filter) as one thread.
+ * --srcline, --inline, and text whose first block names no event are
+ * parsed by one worker, in order.  Peak memory: two blocks per worker and
+ * one being read, plus the distinct frame lines and stacks — not the size
+ * of the input.  gzip is read in 4 MB blocks on one thread.
  *
  * Errors: -errno with pk_error set (unreadable file, corrupt or truncated
  * gzip, bad perf.data); lines that are not perf script text are skipped with a
  * warning (pk_warn: the first few with file:line, then a total).
  */
-#ifndef PERFKIT_STACK_COLLAPSE_H
-#define PERFKIT_STACK_COLLAPSE_H
+#ifndef PERFKIT_FORMAT_COLLAPSE_H
+#define PERFKIT_FORMAT_COLLAPSE_H
 
 #include "stack/folded.h"
 
@@ -80,6 +85,11 @@ struct collapse_info {
 /* collapse_file, and the event kept in *info (info may be NULL). */
 int collapse_file_info(const char *path_or_dash, const struct collapse_opts *o,
 		       struct folded *out, struct collapse_info *info);
+
+/* collapse_file_info for a stream fd (a pipe) whose first prefix_len
+ * bytes (at most 8) the caller has read already into prefix. */
+int collapse_stream_info(int fd, const char *name, const void *prefix, size_t prefix_len,
+			 const struct collapse_opts *o, struct folded *out, struct collapse_info *info);
 
 /* The unit of the counts of a collapse that weighed samples by their
  * period, for a flame graph's --countname (flamegraph.pl's convention:

@@ -47,13 +47,17 @@
  * the Perl script drops or misnames frames).
  *
  * Speed: a frame line's result is cached by its text (address excluded
- * unless addrs/inline need it), samples are hashed as id sequences; input
- * is read in large blocks, no per-line allocation.
+ * unless addrs/inline need it) with, per cached line, the line that
+ * followed it last time; a line equal to that prediction (whole, or by its
+ * key) costs one compare, no scan of its fields and no hash.  A header
+ * equal to one of the last four but for its time reuses their fields.
+ * Samples are hashed as id sequences, the lookup fetched ahead of use;
+ * input is read in large blocks, no per-line allocation.
  */
-#ifndef PERFKIT_STACK_PERFSCRIPT_H
-#define PERFKIT_STACK_PERFSCRIPT_H
+#ifndef PERFKIT_FORMAT_PERFSCRIPT_H
+#define PERFKIT_FORMAT_PERFSCRIPT_H
 
-#include "stack/collapse.h"
+#include "format/collapse.h"
 #include "stack/folded.h"
 
 #include <stdbool.h>
@@ -83,6 +87,13 @@ void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint
 		      const char *dso, bool kernel);
 void psc_sample_end(struct ps_collapser *c);
 
+/* The caller promises that the sym and dso pointers it passes to
+ * psc_sample_frame name the same text for the collapser's whole life (a
+ * session's interned names): each (sym, dso, kernel) is then named by the
+ * rules once and cached by its pointers (not with --inline or --addrs,
+ * where the address matters). */
+void psc_set_stable_names(struct ps_collapser *c, bool on);
+
 /* The event whose samples are kept ("" before the first sample). */
 const char *psc_event(const struct ps_collapser *c);
 
@@ -103,5 +114,17 @@ void psc_finish(struct ps_collapser *c);
 bool psc_first_event(const char *buf, size_t len, const char **ev, size_t *evl);
 void psc_set_first_event(struct ps_collapser *c, const char *ev, size_t evl);
 void psc_merge(struct ps_collapser *into, struct ps_collapser *from);
+
+/* For parsing a stream in blocks (each starting after a blank line) on
+ * several threads, each thread with its own collapser: after each block,
+ * psc_part_take moves what the collapser counted in it (lines, the first
+ * unrecognised lines, dropped samples) out of it; psc_part_merge adds the
+ * parts to one collapser in the blocks' order, so that line numbers and the
+ * first dropped event are those of one thread reading the whole stream
+ * (and frees the part; psc_part_free frees one not merged). */
+struct psc_part;
+struct psc_part *psc_part_take(struct ps_collapser *c);
+void psc_part_merge(struct ps_collapser *into, struct psc_part *p);
+void psc_part_free(struct psc_part *p);
 
 #endif

@@ -18,8 +18,8 @@
  * Returns 0 with out filled, or -ENOENT when the DSO cannot be read or has
  * no DWARF for the address (out untouched; the caller falls back).
  */
-#ifndef PERFKIT_STACK_INLINE_H
-#define PERFKIT_STACK_INLINE_H
+#ifndef PERFKIT_SYMBOL_INLINE_H
+#define PERFKIT_SYMBOL_INLINE_H
 
 #include "base/strbuf.h"
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tracefs.h — make sure tracefs is reachable before attaching tracepoint
- * programs.  libbpf finds a tracepoint's id under
+ * programs or opening tracepoint events.  A module of its own (it depends on
+ * base/ only) so that event/ (perf tracepoint events) and bpfutil/ (eBPF
+ * tracepoint programs) both use it without depending on each other.  libbpf finds a tracepoint's id under
  * /sys/kernel/tracing/events/<category>/<name>/id (or the same under
  * /sys/kernel/debug/tracing); without tracefs mounted, attaching fails with
  * a bare ENOENT.
@@ -23,8 +25,8 @@
  * -EIO for an id file that does not hold a number, -EACCES when it cannot
  * be read.
  */
-#ifndef PERFKIT_BPFUTIL_TRACEFS_H
-#define PERFKIT_BPFUTIL_TRACEFS_H
+#ifndef PERFKIT_TRACEFS_TRACEFS_H
+#define PERFKIT_TRACEFS_TRACEFS_H
 
 #include <stdint.h>
 

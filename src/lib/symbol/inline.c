@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "stack/inline.h"
+#include "symbol/inline.h"
 #include "base/hashmap.h"
 
 #include <dwarf.h>
@@ -221,36 +221,59 @@ static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, bool mark, s
 	return n > 0 ? 0 : -ENOENT;
 }
 
-int inline_resolve(struct inline_resolver *r, const char *pc, size_t pcl, const char *func,
-		   size_t funcl, const char *dso, size_t dsol, bool context, struct strbuf *out)
+/* The cached answer for (kind, dso, what): 0 with it appended to out,
+ * -ENOENT for a cached failure, or 1 when there is none yet (an empty
+ * entry is made, and r->key holds its key for the caller to fill it). */
+static int cache_lookup(struct inline_resolver *r, char kind, const char *dso, size_t dsol,
+			const void *what, size_t whatl, struct strbuf *out)
 {
 	int created;
 
 	sb_reset(&r->key);
-	sb_addch(&r->key, context ? 'c' : '-');
+	sb_addch(&r->key, kind);
 	sb_add(&r->key, dso, dsol);
 	sb_addch(&r->key, '\0');
-	sb_add(&r->key, pc, pcl);
+	sb_add(&r->key, what, whatl);
 	struct hm_entry *e = hm_upsert(&r->results, r->key.buf, r->key.len, &created);
-	if (!created) {
-		if (!e->val.ptr)
-			return -ENOENT;
-		sb_addstr(out, e->val.ptr);
-		return 0;
+	if (created) {
+		e->val.ptr = NULL;
+		return 1;
 	}
-	e->val.ptr = NULL;
+	if (!e->val.ptr)
+		return -ENOENT;
+	sb_addstr(out, e->val.ptr);
+	return 0;
+}
 
-	uint64_t addr = 0;
-	for (size_t i = 0; i < pcl; i++) {
-		int c = (unsigned char)pc[i], v;
+/* Hex digits s[0..n) (either case, no "0x") into *v; false on anything else. */
+static bool parse_hex(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)s[i] | 0x20;
+
 		if (c >= '0' && c <= '9')
-			v = c - '0';
-		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-			v = (c | 0x20) - 'a' + 10;
+			x = x * 16 + (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			x = x * 16 + (uint64_t)(c - 'a' + 10);
 		else
-			return -ENOENT;
-		addr = addr * 16 + (uint64_t)v;
+			return false;
 	}
+	*v = x;
+	return true;
+}
+
+int inline_resolve(struct inline_resolver *r, const char *pc, size_t pcl, const char *func,
+		   size_t funcl, const char *dso, size_t dsol, bool context, struct strbuf *out)
+{
+	int rc = cache_lookup(r, context ? 'c' : '-', dso, dsol, pc, pcl, out);
+
+	if (rc <= 0)
+		return rc;
+	uint64_t addr;
+	if (!parse_hex(pc, pcl, &addr))
+		return -ENOENT;
 	Dwfl_Module *m = dso_open(r, dso, dsol);
 	if (!m)
 		return -ENOENT;
@@ -265,16 +288,9 @@ int inline_resolve(struct inline_resolver *r, const char *pc, size_t pcl, const 
 			}
 		if (!plus || plus == func || func + funcl - plus < 4 || memcmp(plus, "+0x", 3))
 			return -ENOENT;
-		uint64_t off = 0, base;
-		for (const char *p = plus + 3; p < func + funcl; p++) {
-			int c = (unsigned char)*p;
-			if (c >= '0' && c <= '9')
-				off = off * 16 + (uint64_t)(c - '0');
-			else if (c >= 'a' && c <= 'f')
-				off = off * 16 + (uint64_t)(c - 'a' + 10);
-			else
-				return -ENOENT;
-		}
+		uint64_t off, base;
+		if (!parse_hex(plus + 3, (size_t)(func + funcl - plus - 3), &off))
+			return -ENOENT;
 		if (!sym_addr(m, func, (size_t)(plus - func), &base) ||
 		    resolve(m, base + off, context, !r->no_mark, out))
 			return -ENOENT;
@@ -291,22 +307,11 @@ void inline_resolver_set_mark(struct inline_resolver *r, bool mark)
 int inline_resolve_addr(struct inline_resolver *r, const char *dso, uint64_t addr, bool context,
 			struct strbuf *out)
 {
-	int created;
 	size_t dsol = strlen(dso);
+	int rc = cache_lookup(r, context ? 'C' : 'A', dso, dsol, &addr, sizeof(addr), out);
 
-	sb_reset(&r->key);
-	sb_addch(&r->key, context ? 'C' : 'A');
-	sb_add(&r->key, dso, dsol);
-	sb_addch(&r->key, '\0');
-	sb_add(&r->key, &addr, sizeof(addr));
-	struct hm_entry *e = hm_upsert(&r->results, r->key.buf, r->key.len, &created);
-	if (!created) {
-		if (!e->val.ptr)
-			return -ENOENT;
-		sb_addstr(out, e->val.ptr);
-		return 0;
-	}
-	e->val.ptr = NULL;
+	if (rc <= 0)
+		return rc;
 	Dwfl_Module *m = dso_open(r, dso, dsol);
 	size_t before = out->len;
 	if (!m || resolve(m, addr, context, !r->no_mark, out)) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tracefs.c — find or mount tracefs (see tracefs.h). */
-#include "bpfutil/tracefs.h"
+#include "tracefs/tracefs.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfkit offcputime — where threads wait: time spent off-CPU (blocked,
+ * sleeping, preempted), summed by stack, as bcc's offcputime, from the
+ * sched/sched_switch tracepoint (kernel half: src/bpf/offcputime.bpf.c).
+ *
+ *   offcputime [-p PID | -t TID] [-u|-k] [-U|-K] [-m MIN_US] [-M MAX_US]
+ *              [--state N] [-f] [duration]
+ * Output, bcc's: each stack (kernel frames, "--", user frames, leaf first),
+ * "-  comm (tid)" and its total off-CPU time in microseconds, least first;
+ * -f: folded "comm;user outer..leaf;kernel outer..leaf_[k] US" for
+ * `perfkit flamegraph --colors=io --countname=us`.  User frames are named
+ * from a snapshot of the process taken while it runs (bpfutil/ustack.h), so
+ * processes that have exited by the time the tool prints keep their names.
+ */
+#include "cmd/cmds.h"
+
+#ifndef PERFKIT_NO_BPF   /* else perfkit.c says why the tool is missing */
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/types.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/parse.h"
+#include "base/strbuf.h"
+#include "bpf/offcputime.h"
+#include "bpfutil/opts.h"
+#include "bpfutil/setup.h"
+#include "bpfutil/ustack.h"
+#include "offcputime.skel.h"
+
+struct offcpu_opts {
+	long pid, tid;
+	bool user_threads, kernel_threads, user_stacks, kernel_stacks, folded;
+	uint64_t min_us, max_us;
+	long state;
+	double duration;
+	int verbose;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit offcputime [-p PID | -t TID] [-u|-k] [-U|-K] [-m MIN_US] [-M MAX_US]\n"
+		"                          [--state N] [-f] [-v] [duration]\n"
+		"  -p, --pid PID                only this process (filtered in the kernel)\n"
+		"  -t, --tid TID                only this thread\n"
+		"  -u, --user-threads-only      user threads only (no kernel threads)\n"
+		"  -k, --kernel-threads-only    kernel threads only\n"
+		"  -U, --user-stacks-only       no kernel frames\n"
+		"  -K, --kernel-stacks-only     no user frames\n"
+		"  -m, --min-block-time US      only blocks of at least US microseconds (default 1)\n"
+		"  -M, --max-block-time US      only blocks of at most US microseconds\n"
+		"      --state N                only threads leaving the CPU in state N (0 running/\n"
+		"                               preempted, 1 interruptible, 2 uninterruptible)\n"
+		"  -f, --folded                 folded stacks for `perfkit flamegraph --colors=io --countname=us`\n"
+		"  -v, --verbose                show libbpf's messages\n"
+		"  duration                     seconds to trace (default: until Ctrl-C)\n");
+}
+
+static const char *errname(int id)
+{
+	switch (-id) {
+	case EFAULT: return "EFAULT";
+	case EEXIST: return "EEXIST";
+	case ENOMEM: return "ENOMEM";
+	default: return "error";
+	}
+}
+
+static int read_stack(int fd, int id, __u64 *ips)
+{
+	int n = 0;
+
+	if (id < 0 || bpf_map_lookup_elem(fd, &id, ips))
+		return 0;
+	while (n < OFFCPU_MAX_STACK && ips[n])
+		n++;
+	return n;
+}
+
+static void print_stacks(struct offcputime_bpf *skel, const struct offcpu_opts *o, struct ustack_cache *c)
+{
+	static __u64 uips[OFFCPU_MAX_STACK], kips[OFFCPU_MAX_STACK];
+	int counts_fd = bpf_map__fd(skel->maps.counts), stack_fd = bpf_map__fd(skel->maps.stackmap);
+	struct ustack_lines lines = { 0 };
+	struct offcpu_key key, next, *prev = NULL;
+	__u64 ns;
+
+	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
+		if (bpf_map_lookup_elem(counts_fd, &next, &ns) == 0) {
+			int nu = read_stack(stack_fd, next.user_stack_id, uips);
+			int nk = read_stack(stack_fd, next.kern_stack_id, kips);
+			bool ulost = next.user_stack_id < 0 && next.user_stack_id != OFFCPU_NO_STACK;
+			bool klost = next.kern_stack_id < 0 && next.kern_stack_id != OFFCPU_NO_STACK;
+			struct ustack_trace t = {
+				.pid = (int)next.tgid, .comm = next.comm,
+				.uips = (const uint64_t *)uips, .nu = nu,
+				.umissing = ulost ? errname(next.user_stack_id)
+					: next.user_stack_id >= 0 && !nu ? "evicted" : NULL,
+				.kips = (const uint64_t *)kips, .nk = nk,
+				.kmissing = klost ? errname(next.kern_stack_id)
+					: next.kern_stack_id >= 0 && !nk ? "evicted" : NULL,
+			};
+			char *text = ustack_render(c, &t, o->folded);
+			if (!o->folded) {   /* bcc shows the thread id: "-  comm (tid)" */
+				char *p = strrchr(text, '(');
+				if (p && next.tid != next.tgid) {
+					struct strbuf sb = STRBUF_INIT;
+					sb_add(&sb, text, (size_t)(p - text));
+					sb_addf(&sb, "(%u)\n", next.tid);
+					free(text);
+					text = sb_detach(&sb, NULL);
+				}
+			}
+			ustack_lines_add(&lines, text, (ns + 500) / 1000);
+		}
+		key = next;
+		prev = &key;
+	}
+	ustack_lines_print(&lines, o->folded);
+}
+
+static int on_pid_seen(void *ctx, void *data, size_t size)
+{
+	if (size >= sizeof(__u32))
+		ustack_snapshot(ctx, (int)*(const __u32 *)data);
+	return 0;
+}
+
+static bool load_pending(void *ctx)
+{
+	return ustack_load_pending(ctx);
+}
+
+static int parse_opts(struct offcpu_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "user-threads-only", no_argument, NULL, 'u' },
+		{ "kernel-threads-only", no_argument, NULL, 'k' },
+		{ "user-stacks-only", no_argument, NULL, 'U' },
+		{ "kernel-stacks-only", no_argument, NULL, 'K' },
+		{ "min-block-time", required_argument, NULL, 'm' },
+		{ "max-block-time", required_argument, NULL, 'M' },
+		{ "state", required_argument, NULL, 'S' },
+		{ "folded", no_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, err = 0;
+	int64_t v;
+
+	while ((c = getopt_long(argc, argv, "+p:t:ukUKm:M:fvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': err = bpfk_opt_pid("-p", optarg, &o->pid); break;
+		case 't': err = bpfk_opt_pid("-t", optarg, &o->tid); break;
+		case 'u': o->user_threads = true; break;
+		case 'k': o->kernel_threads = true; break;
+		case 'U': o->user_stacks = true; break;
+		case 'K': o->kernel_stacks = true; break;
+		case 'm': err = bpfk_opt_us("-m", optarg, &o->min_us); break;
+		case 'M': err = bpfk_opt_us("-M", optarg, &o->max_us); break;
+		case 'S':
+			err = pk_parse_i64("--state", optarg, 0, LONG_MAX, &v);
+			if (!err)
+				o->state = (long)v;
+			break;
+		case 'f': o->folded = true; break;
+		case 'v': o->verbose = 1; break;
+		case 'h': usage(stdout); return -1;
+		default: usage(stderr); return 2;
+		}
+		if (err) {
+			fprintf(stderr, "perfkit offcputime: %s\n", pk_errmsg());
+			return 2;
+		}
+	}
+	const char *clash = o->user_threads && o->kernel_threads ? "-u and -k"
+		: o->user_stacks && o->kernel_stacks ? "-U and -K"
+		: o->pid && o->tid ? "-p and -t"
+		: o->max_us && o->min_us > o->max_us ? "-m above -M" : NULL;
+	if (clash) {
+		fprintf(stderr, "perfkit offcputime: %s exclude each other\n", clash);
+		return 2;
+	}
+	if (optind < argc) {
+		if (bpfk_opt_secs("the duration", argv[optind], &o->duration)) {
+			fprintf(stderr, "perfkit offcputime: %s\n", pk_errmsg());
+			return 2;
+		}
+		optind++;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "perfkit offcputime: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_offcputime(int argc, char **argv)
+{
+	struct offcpu_opts o = { .state = -1 };
+	struct offcputime_bpf *skel = NULL;
+	struct ring_buffer *pid_rb = NULL;
+	struct ustack_cache *cache = NULL;
+	int err, ret = 1;
+
+	err = parse_opts(&o, argc, argv);
+	if (err)
+		return err < 0 ? 0 : err;
+	if (o.tid && kill((pid_t)o.tid, 0) && errno == ESRCH) {
+		pk_error(ESRCH, "no thread with TID %ld", o.tid);
+		goto fail;
+	}
+	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, "sched", "sched_switch",
+		       " (needs CONFIG_TRACEPOINTS)"))
+		goto fail;
+
+	skel = offcputime_bpf__open();
+	if (!skel) {
+		bpfk_error(errno, "opening BPF skeleton");
+		goto fail;
+	}
+	skel->rodata->targ_tgid = (__u32)o.pid;
+	skel->rodata->targ_tid = (__u32)o.tid;
+	skel->rodata->user_threads_only = o.user_threads;
+	skel->rodata->kernel_threads_only = o.kernel_threads;
+	skel->rodata->user_stacks_only = o.user_stacks;
+	skel->rodata->kernel_stacks_only = o.kernel_stacks;
+	skel->rodata->targ_state = o.state;
+	skel->rodata->min_ns = o.min_us ? o.min_us * 1000 : 1;
+	skel->rodata->max_ns = o.max_us ? o.max_us * 1000 : (__u64)-1;
+	cache = ustack_cache_new();
+	if (bpfk_load_attach(skel->skeleton, "tracepoint sched/sched_switch") ||
+	    !(pid_rb = bpfk_ring_new(skel->maps.pid_events, on_pid_seen, cache)))
+		goto fail;
+
+	bpfk_stop_on_signals();
+	fprintf(stderr, "Tracing off-CPU time (us) of %s by %s stack%s... Hit Ctrl-C to end.\n",
+		o.pid ? "one process" : o.tid ? "one thread" : o.user_threads ? "user threads"
+		: o.kernel_threads ? "kernel threads" : "all threads",
+		o.user_stacks ? "user" : o.kernel_stacks ? "kernel" : "user + kernel",
+		o.duration > 0 ? " for the given duration" : "");
+	if (bpfk_poll_ring_work(pid_rb, o.duration, load_pending, cache))
+		goto fail;
+	offcputime_bpf__detach(skel);   /* stop before reading, so counts and stacks agree */
+	print_stacks(skel, &o, cache);
+	if (fflush(stdout))
+		goto out;
+	if (skel->bss->dropped || skel->bss->user_errors || skel->bss->kern_errors)
+		fprintf(stderr, "perfkit offcputime: %llu blocks dropped (map full), %llu user and %llu "
+			"kernel stacks not collected (shown as [missing ... stack] frames)\n",
+			(unsigned long long)skel->bss->dropped, (unsigned long long)skel->bss->user_errors,
+			(unsigned long long)skel->bss->kern_errors);
+	ret = 0;
+	goto out;
+fail:
+	fprintf(stderr, "perfkit offcputime: %s\n", pk_errmsg());
+out:
+	ring_buffer__free(pid_rb);
+	offcputime_bpf__destroy(skel);
+	ustack_cache_free(cache);
+	return ret;
+}
+#endif /* PERFKIT_NO_BPF */

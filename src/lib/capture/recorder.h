@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * recorder.h — record a command, a process (-p) or the whole system (-a)
+ * into a perf.data file: what `perfkit record` does, as a library, so
+ * `perfkit flamegraph -- CMD` records through the same code.
+ *
+ * Life: recorder_prepare (event attributes as perf record sets them, open
+ * one event per (event, thread, CPU) with capture.h, the writer, the
+ * side-band: kernel MMAP, /proc maps and comms for -p/-a; the command is
+ * forked and held before its exec) → recorder_start (release the command:
+ * enable_on_exec starts the events) → recorder_run (ppoll the rings, copy
+ * records into the buffered writer, one FINISHED_ROUND after each pass,
+ * until the command ends, the process goes away, or a signal) →
+ * recorder_finish (lost-sample record, build-ids of the DSOs seen,
+ * rename into place) → recorder_release.
+ *
+ * Attributes (perf record's): IDENTIFIER|IP|TID|TIME|PERIOD, +CPU with -a
+ * or a tracepoint (+RAW), +CALLCHAIN with call graphs; dwarf adds
+ * REGS_USER|STACK_USER, exclude_callchain_user and mmap_data;
+ * sample_max_stack from /proc/sys/kernel/perf_event_max_stack; freq
+ * sampling at freq (default 999) unless a period is given (tracepoints:
+ * period 1); side-band (mmap, mmap2, comm, comm_exec, task) on the first
+ * event only; inherit unless -a; a command's events start at its exec.
+ *
+ * Signals: the caller installs handlers that set *got_signal / *got_sigchld
+ * and blocks SIGINT, SIGTERM and SIGCHLD; waitmask is the mask ppoll
+ * waits with.  A signal is forwarded to the command (a second one kills
+ * it); without a command the recording ends.
+ *
+ * Errors: 0 or -errno with pk_error set.  recorder_prepare's -EINVAL for a
+ * bad event name sets usage_error.  The library prints nothing: the
+ * caller reports user_only, the summary and the disk-full case.
+ */
+#ifndef PERFKIT_CAPTURE_RECORDER_H
+#define PERFKIT_CAPTURE_RECORDER_H
+
+#include "base/child.h"
+#include "base/hashmap.h"
+#include "capture/capture.h"
+#include "perfdata/perfdata.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RECORDER_MAX_EVENTS 16
+#define RECORDER_DEFAULT_FREQ 999
+#define RECORDER_RING_PAGES 128
+
+struct recorder_opts {
+	const char *output;          /* the perf.data to write */
+	const char *events[RECORDER_MAX_EVENTS]; /* perf's names */
+	size_t nr_events;            /* 0: cpu-clock */
+	uint64_t freq, period;       /* 0, 0: freq RECORDER_DEFAULT_FREQ */
+	int callgraph;               /* 0 none, 1 fp, 2 dwarf */
+	uint32_t stack_size;         /* dwarf: user stack bytes per sample */
+	pid_t target_pid;            /* -p */
+	bool system_wide;            /* -a */
+	char **cmd;                  /* a command to run, NULL-terminated, or NULL */
+	uint64_t mmap_pages;         /* data pages per ring (0: RECORDER_RING_PAGES) */
+	int argc;                    /* the command line for HEADER_CMDLINE */
+	char **argv;                 /* (argv[0] "perfkit record" is shown as "record") */
+	volatile sig_atomic_t *got_signal, *got_sigchld;
+	const sigset_t *oldmask;     /* the mask before SIGINT/TERM/CHLD were blocked */
+};
+
+struct recorder {
+	struct recorder_opts o;
+	struct perf_event_attr attrs[RECORDER_MAX_EVENTS];
+	int *cpus;
+	size_t nr_cpus;
+	pid_t *tids;
+	size_t nr_tids;
+	struct cap_events ce;
+	struct pd_writer *w;
+	uint64_t first_id;
+	uint64_t ktext, kend;
+	struct hashmap dsos;         /* executable DSO paths seen in MMAP2 */
+	pid_t child;
+	struct pk_child held;
+	bool usage_error;            /* prepare failed on a bad event */
+	/* results */
+	uint64_t samples, lost, lost_ring;
+	bool user_only;
+	int status;                  /* the command's wait status */
+	bool have_status;
+};
+
+int recorder_prepare(struct recorder *r, const struct recorder_opts *o);
+/* Release the command; 0, or the errno of its exec (the recording is then
+ * abandoned: nothing written). */
+int recorder_start(struct recorder *r);
+int recorder_run(struct recorder *r);
+
+struct recorder_result {
+	bool disk_full;              /* the disk filled: the records so far kept */
+	char disk_msg[512];          /* the message of the write that failed */
+	int finish_err;              /* pd_writer_finish's return (disk_full) */
+	uint64_t kept;               /* samples kept (disk_full) */
+	uint64_t data_bytes;         /* bytes of records written */
+};
+
+/* rc: recorder_run's return.  Writes the file (or, on an error other than
+ * a full disk, abandons it and returns rc). */
+int recorder_finish(struct recorder *r, int rc, struct recorder_result *res);
+void recorder_release(struct recorder *r);
+
+/* The exit status a shell would show for a wait status. */
+int recorder_exit_status(int status);
+
+#endif

@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "format/collapse.h"
+#include "format/perfscript.h"
+#include "session/session.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int on_sample(const struct pk_sample *s, void *arg)
+{
+	struct ps_collapser *c = arg;
+
+	if (!psc_sample_begin(c, s->comm, (long)s->pid, (long)s->tid, s->event, s->period))
+		return 0;
+	for (size_t i = 0; i < s->nr_frames; i++) {
+		const struct pk_frame *f = &s->frames[i];
+		/* the ELF address when known: what --inline looks up (PIE too) */
+		psc_sample_frame(c, f->addr ? f->addr : f->ip, f->sym, f->sym_off, f->dso, f->kernel);
+	}
+	psc_sample_end(c);
+	return 0;
+}
+
+static int collapse_perfdata(const char *path, struct ps_collapser *c, const struct collapse_opts *o)
+{
+	struct session *s;
+	struct session_opts so = { .max_stack = o->max_stack, .no_demangle = o->no_demangle };
+	int ret = session_open(&s, path, &so);
+
+	if (ret)
+		return ret;
+	psc_set_stable_names(c, true);   /* the session's names live as long as it */
+	ret = session_process(s, on_sample, c);
+	psc_set_stable_names(c, false);
+	session_close(s);
+	return ret;
+}
+
+/*
+ * perf script text from a file or a pipe, streamed: the calling thread
+ * reads blocks of BLK_BYTES (more when one sample is longer), cuts each
+ * after its last blank line (a blank line ends every sample, so no state
+ * crosses a cut; the rest starts the next block) and queues it; one worker
+ * per CPU parses blocks with its own collapser into its own folded stacks,
+ * merged at the end.  What each block counted (lines, unrecognised lines,
+ * dropped samples) is kept per block and added in the blocks' order, so
+ * messages are those of one thread reading the whole text.  The default
+ * event filter (the first event of the text) is found in the first block
+ * and given to every worker; when the first block has none, or with
+ * --srcline (which reads ahead) or --inline (libdw state), one worker
+ * parses every block in order.  Memory: at most 2 blocks per worker plus
+ * one being read, whatever the input's size.
+ */
+#define BLK_BYTES (4u << 20)
+#define MAX_WORKERS 16
+
+struct blk {
+	char *buf;
+	size_t len, cap;
+	size_t seq;
+	struct blk *next;
+};
+
+struct stream {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;         /* work queued, a block freed, or done */
+	struct blk *head, *tail;   /* queued blocks, in order */
+	struct blk *free;          /* blocks to read into */
+	size_t nblk, maxblk;       /* allocated, the limit */
+	bool done;
+	struct psc_part **parts;   /* by block seq */
+	size_t nparts, aparts;
+	const char *name;
+	int ret;
+};
+
+struct worker {
+	pthread_t th;
+	struct stream *st;
+	struct ps_collapser *c;
+	struct folded f, *out;
+	bool started;
+};
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	struct stream *st = w->st;
+
+	for (;;) {
+		pthread_mutex_lock(&st->mu);
+		while (!st->head && !st->done)
+			pthread_cond_wait(&st->cv, &st->mu);
+		struct blk *b = st->head;
+		if (!b) {
+			pthread_mutex_unlock(&st->mu);
+			return NULL;
+		}
+		st->head = b->next;
+		if (!st->head)
+			st->tail = NULL;
+		pthread_mutex_unlock(&st->mu);
+
+		int ret = psc_parse_mem(w->c, b->buf, b->len, st->name);
+		struct psc_part *part = psc_part_take(w->c);
+
+		pthread_mutex_lock(&st->mu);
+		if (ret && !st->ret)
+			st->ret = ret;
+		st->parts[b->seq] = part;
+		b->next = st->free;
+		st->free = b;
+		pthread_cond_broadcast(&st->cv);
+		pthread_mutex_unlock(&st->mu);
+	}
+}
+
+/* A block to read into: a free one, a new one below the limit, or wait. */
+static struct blk *get_blk(struct stream *st)
+{
+	struct blk *b;
+
+	pthread_mutex_lock(&st->mu);
+	while (!st->free && st->nblk >= st->maxblk)
+		pthread_cond_wait(&st->cv, &st->mu);
+	b = st->free;
+	if (b) {
+		st->free = b->next;
+	} else {
+		b = xcalloc(1, sizeof(*b));
+		b->cap = BLK_BYTES;
+		b->buf = xmalloc(b->cap);
+		st->nblk++;
+	}
+	pthread_mutex_unlock(&st->mu);
+	b->len = 0;
+	b->next = NULL;
+	return b;
+}
+
+static void put_work(struct stream *st, struct blk *b)
+{
+	pthread_mutex_lock(&st->mu);
+	b->seq = st->nparts;
+	if (st->nparts == st->aparts) {
+		st->aparts = st->aparts ? st->aparts * 2 : 64;
+		st->parts = xrealloc(st->parts, st->aparts * sizeof(*st->parts));
+	}
+	st->parts[st->nparts++] = NULL;
+	if (st->tail)
+		st->tail->next = b;
+	else
+		st->head = b;
+	st->tail = b;
+	pthread_cond_broadcast(&st->cv);
+	pthread_mutex_unlock(&st->mu);
+}
+
+/* End of the last blank line in buf[0..len) ("\n\n" or "\n\r\n"), or 0. */
+static size_t last_cut(const char *buf, size_t len)
+{
+	const char *p = buf + len;
+
+	while ((p = memrchr(buf, '\n', (size_t)(p - buf))) != NULL) {
+		if (p > buf && p[-1] == '\n')
+			return (size_t)(p - buf) + 1;
+		if (p > buf + 1 && p[-1] == '\r' && p[-2] == '\n')
+			return (size_t)(p - buf) + 1;
+	}
+	return 0;
+}
+
+static int read_some(int fd, const char *name, char *buf, size_t n, size_t *got)
+{
+	for (;;) {
+		ssize_t k = read(fd, buf, n);
+		if (k >= 0) {
+			*got = (size_t)k;
+			return 0;
+		}
+		if (errno != EINTR)
+			return pk_error(errno, "%s: read error: %s", name, strerror(errno));
+	}
+}
+
+/* Fill b (which holds b->len bytes already) up to its capacity or the end
+ * of input; *eof set at the end. */
+static int fill_blk(int fd, const char *name, struct blk *b, bool *eof)
+{
+	while (b->len < b->cap) {
+		size_t got = 0;
+		int ret = read_some(fd, name, b->buf + b->len, b->cap - b->len, &got);
+		if (ret)
+			return ret;
+		if (!got) {
+			*eof = true;
+			return 0;
+		}
+		b->len += got;
+	}
+	return 0;
+}
+
+static int parse_stream(struct ps_collapser *c, const struct collapse_opts *o, int fd,
+			const char *name, const void *prefix, size_t prefix_len, struct folded *out)
+{
+	/* the CPUs this thread may run on (taskset, cpusets), not the machine's */
+	cpu_set_t set;
+	long ncpu = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+								  : sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nw = ncpu > 1 ? (size_t)ncpu : 1;
+	struct stream st;
+	struct worker ws[MAX_WORKERS];
+	bool eof = false;
+	int ret = 0;
+
+	if (nw > MAX_WORKERS)
+		nw = MAX_WORKERS;
+	memset(&st, 0, sizeof(st));
+	pthread_mutex_init(&st.mu, NULL);
+	pthread_cond_init(&st.cv, NULL);
+	st.name = name;
+	st.maxblk = 2 * nw + 1;
+
+	struct blk *b = get_blk(&st);
+	memcpy(b->buf, prefix, prefix_len);
+	b->len = prefix_len;
+	size_t nstarted = 0;
+	for (;;) {
+		ret = fill_blk(fd, name, b, &eof);
+		if (ret)
+			break;
+		size_t cut = eof ? b->len : last_cut(b->buf, b->len);
+		if (!cut && !eof) {   /* one sample longer than the block: read on */
+			b->cap *= 2;
+			b->buf = xrealloc(b->buf, b->cap);
+			continue;
+		}
+		if (!nstarted) {
+			/* the first block: small input on this thread; else the
+			 * event filter and the number of workers */
+			if (eof) {
+				ret = psc_parse_mem(c, b->buf, b->len, name);
+				pthread_mutex_lock(&st.mu);
+				b->next = st.free;
+				st.free = b;
+				pthread_mutex_unlock(&st.mu);
+				b = NULL;
+				break;
+			}
+			const char *ev = NULL;
+			size_t evl = 0;
+			bool ordered = o->srcline || o->inline_;
+			if (!(o->event_filter && *o->event_filter)) {
+				if (psc_first_event(b->buf, cut, &ev, &evl))
+					psc_set_first_event(c, ev, evl);
+				else
+					ordered = true;
+			}
+			if (ordered)
+				nw = 1;
+			for (size_t i = 0; i < nw; i++) {
+				struct worker *w = &ws[i];
+				w->st = &st;
+				w->out = i ? &w->f : out;
+				if (i) {
+					folded_init(&w->f);
+					w->c = psc_new(o, &w->f);
+					if (!(o->event_filter && *o->event_filter))
+						psc_set_first_event(w->c, ev, evl);
+				} else {
+					w->c = c;
+				}
+				w->started = !pthread_create(&w->th, NULL, worker_run, w);
+				if (!w->started && i == 0) {
+					ret = pk_error(EAGAIN, "%s: cannot start a thread", name);
+					break;
+				}
+			}
+			nstarted = nw;
+			if (ret)
+				break;
+		}
+		struct blk *next = eof ? NULL : get_blk(&st);
+		if (next) {
+			size_t rest = b->len - cut;
+			if (rest > next->cap) {
+				next->cap = rest + BLK_BYTES;
+				next->buf = xrealloc(next->buf, next->cap);
+			}
+			memcpy(next->buf, b->buf + cut, rest);
+			next->len = rest;
+			b->len = cut;
+		}
+		put_work(&st, b);
+		b = next;
+		if (!b)
+			break;
+	}
+	if (b) {   /* stopped on an error: give the block back */
+		b->next = st.free;
+		st.free = b;
+	}
+	pthread_mutex_lock(&st.mu);
+	st.done = true;
+	pthread_cond_broadcast(&st.cv);
+	pthread_mutex_unlock(&st.mu);
+	for (size_t i = 0; i < nstarted; i++)
+		if (ws[i].started)
+			pthread_join(ws[i].th, NULL);
+	if (!ret)
+		ret = st.ret;
+	for (size_t i = 0; i < st.nparts; i++)
+		psc_part_merge(c, st.parts[i]);
+	for (size_t i = 1; i < nstarted; i++) {
+		folded_merge(out, &ws[i].f);
+		psc_merge(c, ws[i].c);   /* nothing left but the filter's state */
+		psc_free(ws[i].c);
+		folded_release(&ws[i].f);
+	}
+	while (st.free) {
+		struct blk *f = st.free;
+		st.free = f->next;
+		free(f->buf);
+		free(f);
+	}
+	free(st.parts);
+	pthread_mutex_destroy(&st.mu);
+	pthread_cond_destroy(&st.cv);
+	return ret;
+}
+
+/* Read up to n bytes (fewer only at end of input). */
+static int read_full(int fd, const char *name, unsigned char *buf, size_t n, size_t *got)
+{
+	*got = 0;
+	while (*got < n) {
+		ssize_t k = read(fd, buf + *got, n - *got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return pk_error(errno, "%s: read error: %s", name, strerror(errno));
+		if (k == 0)
+			break;
+		*got += (size_t)k;
+	}
+	return 0;
+}
+
+/* perf.data on a pipe: the magic is read already; the session reads the
+ * rest from the stream (no temporary file). */
+static int collapse_perfdata_stream(const unsigned char magic[8], struct ps_collapser *c,
+				    const struct collapse_opts *o)
+{
+	struct session *s;
+	struct session_opts so = { .max_stack = o->max_stack, .no_demangle = o->no_demangle };
+	int ret = session_open_stream(&s, "<stdin>", 0, magic, 8, &so);
+
+	if (ret)
+		return ret;
+	psc_set_stable_names(c, true);   /* the session's names live as long as it */
+	ret = session_process(s, on_sample, c);
+	psc_set_stable_names(c, false);
+	session_close(s);
+	return ret;
+}
+
+const char *collapse_count_unit(const char *event, char *buf, size_t size)
+{
+	size_t n = event ? psc_event_base_len(event, strlen(event)) : 0;
+
+	if (!n)
+		return "samples";
+	if ((n == 9 && !memcmp(event, "cpu-clock", 9)) || (n == 10 && !memcmp(event, "task-clock", 10)))
+		return "ns";
+	snprintf(buf, size, "%.*s", (int)n, event);
+	return buf;
+}
+
+static int collapse_after_magic(int fd, bool is_stdin, const char *path_or_dash, const char *name,
+				const unsigned char *magic, size_t got, const struct collapse_opts *o,
+				struct folded *out, struct collapse_info *info);
+
+int collapse_file(const char *path_or_dash, const struct collapse_opts *o, struct folded *out)
+{
+	return collapse_file_info(path_or_dash, o, out, NULL);
+}
+
+int collapse_file_info(const char *path_or_dash, const struct collapse_opts *o,
+		       struct folded *out, struct collapse_info *info)
+{
+	bool is_stdin = !path_or_dash || !strcmp(path_or_dash, "-");
+	const char *name = is_stdin ? "<stdin>" : path_or_dash;
+	int fd = is_stdin ? 0 : open(path_or_dash, O_RDONLY | O_CLOEXEC);
+	unsigned char magic[8];
+	size_t got;
+	int ret;
+
+	if (info)
+		info->event[0] = '\0';
+	if (fd < 0)
+		return pk_error(errno, "cannot open '%s': %s", name, strerror(errno));
+	ret = read_full(fd, name, magic, sizeof(magic), &got);
+	if (!ret)
+		ret = collapse_after_magic(fd, is_stdin, path_or_dash, name, magic, got, o, out, info);
+	if (!is_stdin)
+		close(fd);
+	return ret;
+}
+
+int collapse_stream_info(int fd, const char *name, const void *prefix, size_t prefix_len,
+			 const struct collapse_opts *o, struct folded *out, struct collapse_info *info)
+{
+	unsigned char magic[8];
+	size_t got = prefix_len < sizeof(magic) ? prefix_len : sizeof(magic);
+	int ret = 0;
+
+	if (info)
+		info->event[0] = '\0';
+	memcpy(magic, prefix, got);
+	if (prefix_len > got)
+		return pk_error(EINVAL, "%s: at most 8 bytes may be read ahead", name);
+	if (got < sizeof(magic)) {
+		size_t more;
+
+		ret = read_full(fd, name, magic + got, sizeof(magic) - got, &more);
+		got += more;
+	}
+	if (!ret)
+		ret = collapse_after_magic(fd, true, "-", name, magic, got, o, out, info);
+	return ret;
+}
+
+/* The input's first bytes (got of them, up to 8) are in magic: tell
+ * perf.data from (gzip) text and read the rest of fd. */
+static int collapse_after_magic(int fd, bool is_stdin, const char *path_or_dash, const char *name,
+				const unsigned char *magic, size_t got, const struct collapse_opts *o,
+				struct folded *out, struct collapse_info *info)
+{
+	int ret;
+	struct ps_collapser *c = psc_new(o, out);
+	if (got == 8 && !memcmp(magic, "PERFILE2", 8)) {
+		struct stat st;
+		if (!is_stdin) {
+			ret = collapse_perfdata(path_or_dash, c, o);
+		} else if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) == 0) {
+			ret = collapse_perfdata("/proc/self/fd/0", c, o);
+		} else {
+			/* perf.data on a pipe (a file, or perf's pipe mode): read
+			 * from the stream */
+			ret = collapse_perfdata_stream(magic, c, o);
+		}
+	} else {
+		bool gz = got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+		if (gz)
+			ret = psc_parse_fd(c, fd, name, magic, got, gz);
+		else
+			ret = parse_stream(c, o, fd, name, magic, got, out);
+	}
+	if (info)
+		snprintf(info->event, sizeof(info->event), "%s", psc_event(c));
+	psc_finish(c);
+	psc_free(c);
+	return ret;
+}
+
+int collapse_text(const char *buf, size_t len, const char *name,
+		  const struct collapse_opts *o, struct folded *out)
+{
+	struct ps_collapser *c = psc_new(o, out);
+	int ret = psc_parse_mem(c, buf, len, name ? name : "<text>");
+
+	psc_finish(c);
+	psc_free(c);
+	return ret;
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit script prints the text perf script (6.1) prints for the same
+# perf.data, line for line once runs of blanks are squeezed: the headers,
+# every frame, each frame's address as perf shows it (relative to its file
+# mapping for a user DSO: a file offset, which differs from the address in
+# a non-PIE binary; absolute in the kernel), no inlined frames (perf
+# script's default), no marker on a chain the kernel cut at its maximum
+# depth.  On a perf recording and a perfkit recording, of a PIE and a
+# non-PIE program with call chains, and on one without call chains.
+. "$(dirname "$0")/lib.sh"
+
+if ! have perf; then skip "perf (the oracle) is not installed"; done_testing; exit; fi
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+if ! have cc; then skip "no C compiler for the workloads"; done_testing; exit; fi
+
+cc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$T/pie" "$TOP/tests/workloads/burn2to1.c"
+cc -O1 -g -fno-omit-frame-pointer -fno-inline -no-pie -o "$T/nopie" "$TOP/tests/workloads/burn2to1.c"
+
+squeeze() { tr -s ' \t' '  ' <"$1"; }
+
+compare() {   # compare NAME DATA
+	perf script -i "$2" >"$T/perf.txt" 2>/dev/null
+	"$PERFKIT" script -i "$2" >"$T/pk.txt" 2>/dev/null
+	squeeze "$T/perf.txt" >"$T/perf.sq"
+	squeeze "$T/pk.txt" >"$T/pk.sq"
+	n=$(grep -c '' "$T/perf.sq")
+	expect "$1: perf script printed something ($n lines)" test "$n" -gt 100
+	if cmp -s "$T/perf.sq" "$T/pk.sq"; then
+		ok "$1: the same text as perf script ($n lines)"
+	else
+		not_ok "$1: the same text as perf script"
+		diff "$T/perf.sq" "$T/pk.sq" | head -8 | while IFS= read -r l; do diag "$l"; done
+	fi
+}
+
+for prog in pie nopie; do
+	perf record -g -o "$T/perf-$prog.data" -- "$T/$prog" 300 >/dev/null 2>&1
+	compare "perf record -g, $prog" "$T/perf-$prog.data"
+	"$PERFKIT" record -g -o "$T/pk-$prog.data" -- "$T/$prog" 300 >/dev/null 2>&1
+	compare "perfkit record -g, $prog" "$T/pk-$prog.data"
+done
+# the non-PIE frames really are shown as file offsets, not addresses
+expect 'non-PIE: burn_one shown at its file offset (not 0x40....)' \
+	grep -Eq $'^\t +[0-9a-f]{1,5} burn_one\\+' "$T/pk.txt"
+# without call chains perf prints the sampled address itself
+perf record -o "$T/flat.data" -- "$T/nopie" 300 >/dev/null 2>&1
+compare "perf record (no call chains), nopie" "$T/flat.data"
+done_testing

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Option values of record, report, annotate, flamegraph, calibrate and
+# tcplife go through base/parse like bench's and stat's (0614): a value
+# outside its range, or not a number, is refused with one line naming the
+# option and the range (exit 2), never clamped or read partly (strtod's
+# "nan", a trailing word, 2^63 as a period).  Values in range still work.
+. "$(dirname "$0")/lib.sh"
+
+# usage PATTERN desc CMD... — exit 2, one line on stderr matching PATTERN
+usage() {
+	local pat=$1 d=$2; shift 2
+	"$@" </dev/null >"$T/out" 2>"$T/err"
+	local rc=$?
+	if [ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -qF -- "$pat" "$T/err"; then
+		ok "$d"
+	else
+		not_ok "$d (exit $rc)"; sed 's/^/# /' "$T/err" | head -5
+	fi
+}
+
+usage "-F expects an integer ≥ 1, got '0'" "record -F 0" "$PERFKIT" record -F 0 -o "$T/r.data" -- true
+usage "-F expects an integer ≥ 1, got '99999999999999999999'" "record -F past 64 bits" \
+	"$PERFKIT" record -F 99999999999999999999 -o "$T/r.data" -- true
+usage "-c expects an integer from 1 to 9223372036854775807, got '9223372036854775808'" \
+	"record -c 2^63 (the kernel refuses bit 63)" "$PERFKIT" record -c 9223372036854775808 -o "$T/r.data" -- true
+usage "-p expects an integer from 1 to 2147483647, got '-5'" "record -p -5" "$PERFKIT" record -p -5 -o "$T/r.data"
+usage "-m expects a power of 2 from 1 to 1048576 pages, got '3'" "record -m 3" "$PERFKIT" record -m 3 -o "$T/r.data" -- true
+usage "--call-graph dwarf,SIZE expects an integer from 1 to 65528, got '70000'" "record --call-graph dwarf,70000" \
+	"$PERFKIT" record --call-graph dwarf,70000 -o "$T/r.data" -- true
+
+usage "--percent-limit expects a number from 0 to 100, got '101'" "report --percent-limit 101" \
+	"$PERFKIT" report --percent-limit 101 -i /dev/null
+usage "--percent-limit expects a number from 0 to 100, got 'nan'" "report --percent-limit nan" \
+	"$PERFKIT" report --percent-limit nan -i /dev/null
+usage "--percent-limit expects a number from 0 to 100, got ' 5'" "report --percent-limit ' 5' (no blanks)" \
+	"$PERFKIT" report --percent-limit ' 5' -i /dev/null
+"$PERFKIT" report --percent-limit 5% -i /dev/null >/dev/null 2>"$T/err"
+expect "report --percent-limit 5%: accepted (perf's form); /dev/null then fails to read (exit 1)" test $? = 1
+
+usage "--threshold expects a number from 0 to 100, got '101'" "annotate --threshold=101" \
+	"$PERFKIT" annotate --threshold=101 "$T/none.cg"
+usage "--context expects an integer from 0 to 1000, got '5x'" "annotate --context=5x (no partial read)" \
+	"$PERFKIT" annotate --context=5x "$T/none.cg"
+usage "--min-percent expects a number from 0 to 100, got 'inf'" "annotate --min-percent inf" \
+	"$PERFKIT" annotate -i "$T/none.data" --min-percent inf
+
+usage "--width expects an integer from 21 to 10000000, got '1200.5'" "flamegraph --width 1200.5" \
+	"$PERFKIT" flamegraph --width 1200.5 "$T/none.txt"
+usage "--fontsize expects a number from 0.01 to 10000, got '0'" "flamegraph --fontsize 0" \
+	"$PERFKIT" flamegraph --fontsize 0 "$T/none.txt"
+usage "--minwidth (percent) expects a number from 0 to 100, got '200'" "flamegraph --minwidth 200%" \
+	"$PERFKIT" flamegraph --minwidth 200% "$T/none.txt"
+usage "--factor expects a number from 1e-09 to 1e+09, got 'x'" "flamegraph --factor x" \
+	"$PERFKIT" flamegraph --factor x "$T/none.txt"
+printf 'a;b 3\n' >"$T/in.txt"
+"$PERFKIT" flamegraph --width 300 --fontsize 10.5 --minwidth 0.5% --factor 2 "$T/in.txt" >"$T/ok.svg" 2>/dev/null
+expect "flamegraph with values in range: draws" grep -q '<svg' "$T/ok.svg"
+
+usage "--scale expects a number from 0.001 to 1000, got '0'" "calibrate --scale 0" "$PERFKIT" calibrate --scale 0
+usage "-r expects an integer from 1 to 1000, got '99999999999'" "calibrate -r 99999999999" \
+	"$PERFKIT" calibrate -r 99999999999
+if "$PERFKIT" tcplife --help >/dev/null 2>&1; then
+	usage "-L expects an integer from 1 to 65535, got '70000'" "tcplife -L 80,70000" "$PERFKIT" tcplife -L 80,70000
+else
+	skip "tcplife not built (no BPF tool chain)"
+fi
+done_testing

@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit bench interleaves runs (A B, B A, …): a command that gets slower
+# with every run it makes — it reads and bumps a counter file and burns
+# 5 ms more CPU time each time (spinning on its own CPU clock, so a loaded
+# machine does not change what it costs) — compared with itself is called
+# slower in hyperfine's order (--no-interleave: all of A's runs come first)
+# and not significantly different interleaved.  The verdict is on CPU time
+# (--metric=cpu): the drift (5 ms a run, 45 ms between the halves) is large
+# against the noise of CPU time, which waiting for a CPU does not lengthen.
+. "$(dirname "$0")/lib.sh"
+
+cat >"$T/drift.c" <<'EOF2'
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+int main(int argc, char **argv)
+{
+	long k = 0;
+	FILE *f = fopen(argv[1], "r");
+	if (f) {
+		if (fscanf(f, "%ld", &k) != 1)
+			k = 0;
+		fclose(f);
+	}
+	if (!(f = fopen(argv[1], "w")))
+		return 1;
+	fprintf(f, "%ld\n", k + 1);
+	fclose(f);
+	double until = atof(argv[2]) * (double)k / 1e3;   /* seconds of CPU */
+	struct timespec ts;
+	do
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	while ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9 < until);
+	return 0;
+}
+EOF2
+cc -O2 -o "$T/drift" "$T/drift.c" || { not_ok "build drift.c"; done_testing; exit; }
+
+"$PERFKIT" bench -N -w 1 -r 8 --metric=cpu --no-interleave --export-json "$T/seq.json" \
+	-n A "$T/drift $T/c1 5" -n B "$T/drift $T/c1 5" >"$T/seq" 2>&1
+expect "--no-interleave: B (run after A) is called slower, 2x at least" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["order"] == "sequential"
+c = d["comparisons"][0]
+assert c["command"] == "B" and c["comparison"]["verdict"] == "higher", c
+assert c["comparison"]["ratio"] > 2, c' "$T/seq.json"
+
+"$PERFKIT" bench -N -w 1 -r 8 --metric=cpu --export-json "$T/int.json" \
+	-n A "$T/drift $T/c2 5" -n B "$T/drift $T/c2 5" >"$T/int" 2>&1
+expect "interleaved: no significant difference, ratio within 10 %" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["order"] == "interleaved"
+c = d["comparisons"][0]["comparison"]
+assert c["verdict"] in ("no_difference", "below_min_effect"), c
+assert c["ratio"] < 1.1, c' "$T/int.json"
+expect "interleaved: both commands saw early and late runs" python3 -c '
+import json, sys
+a, b = json.load(open(sys.argv[1]))["results"]
+for r in (a, b):
+    assert min(r["cpu_times"]) < 0.03 and max(r["cpu_times"]) > 0.06, r["cpu_times"]' "$T/int.json"
+diag "$(grep -E 'verdict|times' "$T/seq" "$T/int")"
+done_testing

@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit diff OLD1 OLD2 … -- NEW1 NEW2 … on perf.data files: two builds of
+# slowf (f 2x slower with -DSLOW, same name), five recordings each
+# (cpu-clock:u, 4999 Hz): f is the one symbol marked, with its change,
+# interval, p and q; the same build against itself marks nothing.
+. "$(dirname "$0")/lib.sh"
+
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+SRC=$TOP/tests/workloads/slowf.c
+mkdir -p "$T/a" "$T/b"
+cc -O1 -g -fno-omit-frame-pointer -o "$T/a/slowf" "$SRC" &&
+	cc -O1 -g -fno-omit-frame-pointer -DSLOW -o "$T/b/slowf" "$SRC" ||
+	{ not_ok "build slowf.c twice"; done_testing; exit; }
+for i in 1 2 3 4 5; do
+	for s in a b c; do
+		d=$s; [ $s = c ] && d=a
+		"$PERFKIT" record -e cpu-clock:u -F 4999 -o "$T/$s$i.data" -- "$T/$d/slowf" 3000000 >/dev/null 2>&1
+	done
+done
+"$PERFKIT" diff --json "$T/ab.json" "$T"/a?.data -- "$T"/b?.data >"$T/ab" 2>"$T/ab.err"
+expect "exit 0" test $? -eq 0
+expect "header: five files a side, the test named" grep -q "^# 5 OLD files, 5 NEW files; self period as % of OLD's mean total$" "$T/ab"
+expect "f marked with change, interval, p, q" grep -Eq '^\* +[0-9.]+ +[0-9.]+ +\+[0-9.]+ \[\+[0-9.]+, \+[0-9.]+\] +[0-9.e-]+ +[0-9.e-]+  slowf +\[\.\] f$' "$T/ab"
+expect "f is the only symbol marked" test "$(grep -c '^\*' "$T/ab")" -eq 1
+expect "--json: the same rows, f the one significant" python3 -c '
+import json, sys
+(e,) = json.load(open(sys.argv[1]))["events"]
+assert e["event"] == "cpu-clock" and e["files_old"] == 5 and e["files_new"] == 5, e
+sig = [r["symbol"] for r in e["rows"] if r["significant"]]
+assert sig == ["f"], sig
+f = e["rows"][0]
+assert f["change_ci95"][0] > 0 and f["p"] < 0.01 and f["dso"] == "slowf", f' "$T/ab.json"
+"$PERFKIT" diff "$T"/a?.data -- "$T"/c?.data >"$T/aa" 2>&1
+expect "A/A: nothing marked" sh -c "! grep -q '^\*' '$T/aa'"
+"$PERFKIT" diff "$T/a1.data" -- >/dev/null 2>&1
+expect "no NEW file: usage error (2)" test $? -eq 2
+"$PERFKIT" diff --json "$T/x.json" "$T/a1.data" "$T/b1.data" >/dev/null 2>&1
+expect "--json with one file a side and no '--': usage error (2)" test $? -eq 2
+done_testing
