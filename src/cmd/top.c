@@ -100,15 +100,15 @@ struct top {
 	size_t *order;                  /* rows by period, for display */
 	uint64_t nr_samples, total;     /* this window's samples; the table's period */
 	bool no_color;          /* --no-color (the browser) */
+	bool graph;             /* -g: call chains sampled, a call graph per row */
+	struct cg_forest *cg;   /* -g: the last window's stacks (tags: rows) */
+	uint32_t *trees;        /* -g: per row, its tree of the last window (0: none) */
+	uint64_t win_period;    /* -g: the last window's period (the graphs' 100 %) */
 	/* the browser's annotation: the last window's samples by function */
 	struct ann_builder *annb;       /* while a window is fed */
 	struct ann_profile **ann;       /* the last window's, per event */
 	size_t nr_ann;
 	bool want_ann;
-	bool graph;             /* -g: call chains sampled, a call graph per row */
-	struct cg_forest *cg;   /* -g: the last window's stacks (tags: rows) */
-	uint32_t *trees;        /* -g: per row, its tree of the last window (0: none) */
-	uint64_t win_period;    /* -g: the last window's period (the graphs' 100 %) */
 };
 
 static volatile sig_atomic_t stop;
@@ -364,6 +364,13 @@ static int build_table(struct top *t)
 		t->win_period = 0;
 	}
 	err = session_feed(t->session, t->pend.buf, t->pend.len, true, on_sample, t);
+	if (t->graph && err >= 0) {   /* each row's tree: the stacks whose leaf it is, callee first */
+		free(t->trees);
+		t->trees = xcalloc(t->nr_rows + 1, sizeof(*t->trees));
+		for (size_t i = 0; i < t->nr_rows; i++)
+			t->trees[i] = cg_tree_new(t->cg);
+		cg_trees_from_stacks(t->cg, t->trees, t->nr_rows, CG_CALLEE, false, 0);
+	}
 	sb_reset(&t->pend);
 	if (t->annb) {
 		free_ann(t);
@@ -374,13 +381,6 @@ static int build_table(struct top *t)
 		t->annb = NULL;
 	}
 	session_trim(t->session);
-	if (t->graph && err >= 0) {   /* each row's tree: the stacks whose leaf it is, callee first */
-		free(t->trees);
-		t->trees = xcalloc(t->nr_rows + 1, sizeof(*t->trees));
-		for (size_t i = 0; i < t->nr_rows; i++)
-			t->trees[i] = cg_tree_new(t->cg);
-		cg_trees_from_stacks(t->cg, t->trees, t->nr_rows, CG_CALLEE, false, 0);
-	}
 	(void)pk_warnings_take();
 	if (err < 0)
 		return err;
@@ -519,9 +519,9 @@ static void top_release(struct top *t)
 	hm_release(&t->strings);
 	free(t->rows);
 	free(t->order);
-	free_ann(t);
 	free(t->trees);
 	cg_forest_free(t->cg);
+	free_ann(t);
 }
 
 int cmd_top(int argc, char **argv)
