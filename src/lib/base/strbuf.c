@@ -174,9 +174,9 @@ void sb_setlen(struct strbuf *sb, size_t len)
 	sb->buf[len] = '\0';
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t sb_utf8_len(const void *p, size_t n)
 {
+	const unsigned char *s = p;
 	unsigned c = s[0];
 	size_t need;
 	uint32_t cp;
@@ -217,7 +217,7 @@ static const char replacement[] = "\xef\xbf\xbd";
  * that starts none; returns the bytes used. */
 static size_t add_utf8(struct strbuf *sb, const unsigned char *p, size_t left)
 {
-	size_t ul = utf8_len(p, left);
+	size_t ul = sb_utf8_len(p, left);
 
 	if (!ul) {
 		sb_addstr(sb, replacement);
@@ -299,7 +299,7 @@ static size_t term_safe_len(const unsigned char *p, size_t left)
 		return 0;
 	if (c < 0x80)
 		return 1;
-	size_t ul = utf8_len(p, left);
+	size_t ul = sb_utf8_len(p, left);
 	if (ul == 2 && c == 0xc2 && p[1] < 0xa0)   /* U+0080..U+009F: C1 controls */
 		return 0;
 	return ul;

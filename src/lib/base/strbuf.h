@@ -82,4 +82,9 @@ char *xstrndup(const char *s, size_t n);
 /* A malloc'd string formatted as printf would (aborts on out-of-memory). */
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Length of the valid UTF-8 sequence at p (n bytes available): 1..4, or 0
+ * when it is no valid sequence (overlong forms, surrogates, code points
+ * above U+10FFFF, U+FFFE and U+FFFF count as invalid). */
+size_t sb_utf8_len(const void *p, size_t n);
+
 #endif

@@ -16,34 +16,11 @@
  * controls U+0080..U+009F, surrogates and overlongs are not), or 0. */
 static size_t utf8_ok(const unsigned char *s, size_t n)
 {
-	unsigned c = s[0];
-	size_t need;
-	uint32_t cp;
+	size_t k = sb_utf8_len(s, n);
 
-	if (c >= 0xc2 && c <= 0xdf) {
-		need = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		need = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		need = 4;
-		cp = c & 0x07;
-	} else {
+	if (k < 2 || (s[0] == 0xc2 && s[1] < 0xa0))
 		return 0;
-	}
-	if (n < need)
-		return 0;
-	for (size_t i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((need == 2 && cp < 0xa0) || (need == 3 && cp < 0x800) || (need == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	if (cp >= 0xd800 && cp <= 0xdfff)
-		return 0;
-	return need;
+	return k;
 }
 
 size_t tui_escape(const char *s, size_t len, bool utf8, char **out, size_t *cap, size_t at)
