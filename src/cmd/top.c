@@ -354,7 +354,7 @@ static int build_table(struct top *t)
 
 	decay_rows(t);
 	if (t->want_ann) {
-		struct ann_filter none = { 0 };
+		static const struct ann_filter none = { 0 };   /* the builder keeps the pointer */
 
 		t->annb = ann_builder_new(&none);
 	}
