@@ -102,7 +102,7 @@ tui_keys d s o Enter
 expect "s dso: one key column" tui_wait_re "Self  Shared Object *$"
 expect "s dso: a row per DSO" tui_wait_re '%  \[kernel\.kallsyms\] *$'
 tui_keys s
-for _ in $(seq 12); do tui_keys BSpace; done
+tui_keys C-u   # the pre-filled keys cleared at once, as readline's Ctrl-U
 tui_keys b o g u s Enter
 expect "s bogus: refused on the status line" tui_wait "unknown sort key 'bogus'"
 

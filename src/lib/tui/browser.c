@@ -660,6 +660,13 @@ static char *prompt(struct br *b, const char *label, const char *init)
 		if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 			if (sb.len)
 				sb_setlen(&sb, sb.len - 1);
+		} else if (ch == 0x15) {   /* Ctrl-U: the whole line, as readline */
+			sb_reset(&sb);
+		} else if (ch == 0x17) {   /* Ctrl-W: the word before the cursor */
+			while (sb.len && sb.buf[sb.len - 1] == ' ')
+				sb_setlen(&sb, sb.len - 1);
+			while (sb.len && sb.buf[sb.len - 1] != ' ' && sb.buf[sb.len - 1] != ',')
+				sb_setlen(&sb, sb.len - 1);
 		} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f && sb.len < 512) {
 			sb_addch(&sb, ch);
 		}
