@@ -249,11 +249,15 @@ int cmd_offcputime(int argc, char **argv)
 		goto fail;
 
 	bpfk_stop_on_signals();
-	fprintf(stderr, "Tracing off-CPU time (us) of %s by %s stack%s... Hit Ctrl-C to end.\n",
+	/* bcc's line: "... stack for 3 secs." with a duration, else "... Hit Ctrl-C to end." */
+	fprintf(stderr, "Tracing off-CPU time (us) of %s by %s stack",
 		o.pid ? "one process" : o.tid ? "one thread" : o.user_threads ? "user threads"
 		: o.kernel_threads ? "kernel threads" : "all threads",
-		o.user_stacks ? "user" : o.kernel_stacks ? "kernel" : "user + kernel",
-		o.duration > 0 ? " for the given duration" : "");
+		o.user_stacks ? "user" : o.kernel_stacks ? "kernel" : "user + kernel");
+	if (o.duration > 0)
+		fprintf(stderr, " for %g secs.\n", o.duration);
+	else
+		fprintf(stderr, "... Hit Ctrl-C to end.\n");
 	if (bpfk_poll_ring_work(pid_rb, o.duration, load_pending, cache))
 		goto fail;
 	offcputime_bpf__detach(skel);   /* stop before reading, so counts and stacks agree */

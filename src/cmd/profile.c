@@ -551,11 +551,15 @@ int cmd_profile(int argc, char **argv)
 	}
 
 	bpfk_stop_on_signals();
-	fprintf(stderr, "Sampling at %ld Hertz of %s by %s stack%s... Hit Ctrl-C to end.\n", o.freq,
-		o.pid ? "one process" : "all threads",
-		o.user_only ? "user" : o.kernel_only ? "kernel" : "user + kernel",
-		o.continuous ? ", one pprof file an interval" :
-		o.duration > 0 ? " for the given duration" : "");
+	/* bcc's line: "... stack for 3 secs." with a duration, else "... Hit Ctrl-C to end." */
+	fprintf(stderr, "Sampling at %ld Hertz of %s by %s stack", o.freq, o.pid ? "one process" : "all threads",
+		o.user_only ? "user" : o.kernel_only ? "kernel" : "user + kernel");
+	if (o.continuous)
+		fprintf(stderr, ", one pprof file an interval... Hit Ctrl-C to end.\n");
+	else if (o.duration > 0)
+		fprintf(stderr, " for %g secs.\n", o.duration);
+	else
+		fprintf(stderr, "... Hit Ctrl-C to end.\n");
 	if (o.continuous) {
 		if (run_continuous(skel, &o, pid_rb, &cache))
 			goto fail;

@@ -53,6 +53,11 @@ else
 	kill $napid 2>/dev/null
 fi
 
+# bcc's banner: "for N secs." with a duration, "Hit Ctrl-C to end." without
+"$PERFKIT" offcputime -U 1 >/dev/null 2>"$T/e0"
+expect 'banner with a duration: bcc'"'"'s "for 1 secs."' grep -qx 'Tracing off-CPU time (us) of all threads by user stack for 1 secs.' "$T/e0"
+expect 'banner without one: "Hit Ctrl-C to end."' grep -q 'stack\.\.\. Hit Ctrl-C to end\.$' "$T/err2"
+
 "$PERFKIT" offcputime -u -k >/dev/null 2>"$T/e1"
 expect '-u with -k: usage error (exit 2)' test $? = 2
 "$PERFKIT" offcputime -m 10 -M 5 >/dev/null 2>&1
