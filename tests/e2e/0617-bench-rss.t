@@ -63,5 +63,10 @@ f = d["max_rss_floor"]
 for r in d["results"]:
     print(1 if r["max_rss"] <= f * 1.05 + r["max_rss_stddev"] else 0)' "$T/f.json" >"$T/f.rule"
 same_file "at the floor: labelled exactly when the mean is within 5 % or one σ of the floor" "$T/f.rule" "$T/f.text"
-expect "... some commands are labelled, some not" sh -c "grep -q 1 '$T/f.rule' && grep -q 0 '$T/f.rule'"
+# (under the sanitizers perfkit's own floor is above every command here)
+if [ -n "${PK_SAN:-}" ]; then
+	skip "commands on both sides of the floor: ASan's shadow memory lifts perfkit's floor above them"
+else
+	expect "... some commands are labelled, some not" sh -c "grep -q 1 '$T/f.rule' && grep -q 0 '$T/f.rule'"
+fi
 done_testing
