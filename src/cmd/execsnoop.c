@@ -149,10 +149,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 	sb_reset(sb);
 	if (o->time) {
 		char buf[16];
-		time_t t = time(NULL);
-		struct tm tm;
-		strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&t, &tm));
-		sb_addf(sb, "%-8s ", buf);
+
+		sb_addf(sb, "%-8s ", bpfk_clock(buf, sizeof(buf)));
 	}
 	if (o->timestamp)
 		sb_addf(sb, "%-8.3f ", (double)(e->ts_ns - o->start_ns) / 1e9);

@@ -175,10 +175,8 @@ static void print_hist(struct funclatency_bpf *skel, const struct funclatency_op
 	}
 	if (o->timestamp) {
 		char buf[16];
-		time_t t = time(NULL);
-		struct tm tm;
-		strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&t, &tm));
-		sb_addf(&sb, "%-8s\n", buf);
+
+		sb_addf(&sb, "%-8s\n", bpfk_clock(buf, sizeof(buf)));
 	}
 	if (!o->lin_step)
 		hist_render(&sb, slots, LOG2_SLOTS, unit_name[o->units]);

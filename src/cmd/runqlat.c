@@ -209,11 +209,8 @@ int cmd_runqlat(int argc, char **argv)
 		printf("\n");
 		if (o.time) {
 			char buf[16];
-			time_t t = time(NULL);
-			struct tm tm;
 
-			strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&t, &tm));
-			printf("%-8s\n", buf);
+			printf("%-8s\n", bpfk_clock(buf, sizeof(buf)));
 		}
 		if (print_and_clear(fd, &o))
 			goto fail;

@@ -85,10 +85,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 	str_term_escape_buf(ecomm, 13);   /* the COMM column: never cut in an escape */
 	if (o->time) {
 		char buf[16];
-		time_t t = time(NULL);
-		struct tm tm;
-		strftime(buf, sizeof(buf), "%H:%M:%S", localtime_r(&t, &tm));
-		printf("%-8s ", buf);
+
+		printf("%-8s ", bpfk_clock(buf, sizeof(buf)));
 	}
 	if (o->timestamp)
 		printf("%-9.3f ", (double)(e->ts_us - o->start_us) / 1e6);

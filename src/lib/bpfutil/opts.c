@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/error.h"
 #include "base/parse.h"
@@ -90,4 +91,14 @@ bad:;
 	int err = pk_error(EINVAL, "%s expects ports 1..65535 separated by commas, got '%s'", opt, q.buf);
 	sb_release(&q);
 	return err;
+}
+
+const char *bpfk_clock(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!size || !strftime(buf, size, "%H:%M:%S", localtime_r(&t, &tm)))
+		buf[0] = '\0';
+	return buf;
 }

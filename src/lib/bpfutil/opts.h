@@ -19,6 +19,7 @@
 #ifndef PERFKIT_BPFUTIL_OPTS_H
 #define PERFKIT_BPFUTIL_OPTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 int bpfk_opt_pid(const char *opt, const char *s, long *pid);
@@ -27,5 +28,9 @@ int bpfk_opt_secs(const char *opt, const char *s, double *secs);
 int bpfk_opt_count(const char *opt, const char *s, long *n);
 int bpfk_opt_us(const char *opt, const char *s, uint64_t *us);
 int bpfk_opt_ports(const char *opt, const char *s, uint16_t *ports, int *n, int max);
+
+/* The local time of now as bcc's tools print it in their -T/--time column,
+ * "HH:MM:SS", into buf (at least 9 bytes); returns buf. */
+const char *bpfk_clock(char *buf, size_t size);
 
 #endif
