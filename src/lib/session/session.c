@@ -1184,6 +1184,8 @@ static void process_warnings(struct session *s)
  * wait.  Memory then follows a round's records (two at most), not the
  * file's: a file without rounds is sorted whole, as before.
  */
+static int process_stream(struct session *s, session_sample_fn fn, void *arg);
+
 int session_process(struct session *s, session_sample_fn fn, void *arg)
 {
 	int ret;
@@ -1191,6 +1193,8 @@ int session_process(struct session *s, session_sample_fn fn, void *arg)
 	memset(&s->stats, 0, sizeof(s->stats));
 	memset(s->broken_dsos, 0, sizeof(s->broken_dsos));
 	s->nr_compressed = 0;
+	if (pd_is_stream(s->f))
+		return process_stream(s, fn, arg);
 	queue_reset(s);
 	ret = process_data(s, 0, true, fn, arg);
 	free(s->recs);
@@ -1240,6 +1244,28 @@ int session_feed(struct session *s, const void *data, size_t len, bool final, se
 	pd_set_data(s->f, s->feed, s->feed_len);
 	if (final && !ret)
 		process_warnings(s);
+	return ret;
+}
+
+/* A pipe-mode stream: its pieces through session_feed as they are read,
+ * so memory follows a piece and the ordering window, not the stream. */
+static int process_stream(struct session *s, session_sample_fn fn, void *arg)
+{
+	const void *data;
+	size_t len;
+	int ret = 0, r;
+
+	if (pd_stream_started(s->f))
+		return pk_error(EINVAL, "%s: a stream is read once; it was read already", s->f->path);
+	while (!ret && (r = pd_stream_next(s->f, &data, &len)) == 1)
+		ret = session_feed(s, data, len, false, fn, arg);
+	if (!ret && r < 0)
+		ret = r;
+	if (!ret)
+		ret = session_feed(s, NULL, 0, true, fn, arg);
+	free(s->recs);
+	s->recs = NULL;
+	s->nr_recs = 0;
 	return ret;
 }
 
