@@ -185,14 +185,19 @@ static void usage(FILE *f)
 		"      --show-output         do not discard the commands' output\n"
 		"      --time-unit U         millisecond, second or microsecond\n"
 		"      --counters            count perf events (as perfkit stat) in each run\n"
-		"      --min-effect PCT      smallest difference called significant (default 1)\n"
+		"      --min-effect PCT      smallest difference called significant (default 1); with\n"
+		"                            --profile also a function's: its change in points of\n"
+		"                            the first command's total must exceed it\n"
 		"      --metric M            what the verdict is on: wall (elapsed, default), cpu\n"
 		"                            (user+sys) or instructions (counted where a PMU exists,\n"
 		"                            else simulated under perfkit's Valgrind tool)\n"
 		"      --profile[=DIR]       record a profile of every measured run (perfkit record\n"
 		"                            -g, cpu-clock) into DIR (bench-profile); with two\n"
 		"                            commands, print the functions whose cost changed\n"
-		"                            significantly and write DIR/diff.svg\n"
+		"                            significantly and write DIR/diff.svg (per function,\n"
+		"                            its samples per run as %% of the first command's mean\n"
+		"                            total, Welch's test of a change > --min-effect, Holm's\n"
+		"                            correction over the functions)\n"
 		"      --profile-freq HZ     its sampling frequency (1999)\n"
 		"      --profile-event EV    its event (cpu-clock; cpu-clock:u for user space only,\n"
 		"                            which is also quicker to read back)\n"
@@ -1250,6 +1255,9 @@ static int profile_compare(const struct bench_opts *o, struct result *res, int n
 
 	if (nres != 2)
 		return 0;
+	/* one smallest effect for the command and its functions: a function's
+	 * change, in points of OLD's mean total, counts from --min-effect % */
+	fo.min_effect = o->min_effect;
 	fdiff_init(&bp->fd, &fo);
 	bp->done = true;
 	for (int k = 0; k < 2 && !err; k++)

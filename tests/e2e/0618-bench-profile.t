@@ -90,7 +90,7 @@ p = d["profile"]
 assert p["event"] == "cpu-clock:u" and p["svg"].endswith("diff.svg"), p
 f = [r for r in p["functions"]["rows"] if r["name"] == "f"][0]
 assert f["significant"] and f["change"] > 15 and f["change_ci95"][0] > 0 and f["p"] < 0.01, f
-assert p["functions"]["test"] == "welch" and p["functions"]["fdr"] == "benjamini-hochberg", p' "$O.json"
+assert p["functions"]["test"] == "welch" and p["functions"]["correction"] == "holm", p' "$O.json"
 
 # the simulated instruction profile (--metric=instructions, no PMU): a flat
 # profile per run (Ir per function), deterministic — f alone is marked
