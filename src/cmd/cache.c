@@ -129,14 +129,6 @@ static void help(void)
 	       "Example: perfkit cache -o m.cg -- ./matmul naive && perfkit annotate m.cg\n");
 }
 
-/* The program execvp would run for name; a malloc'd path or NULL. */
-static char *find_program(const char *name)
-{
-	if (strchr(name, '/'))
-		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
-	return pk_path_search(name, true);
-}
-
 static uint64_t ev(const struct cgfile *cg, const char *name)
 {
 	int i = cgfile_event(cg, name);
@@ -468,11 +460,10 @@ int cmd_cache(int argc, char **argv)
 		return 2;
 	}
 
-	char *prog = find_program(argv[i]);
+	char *prog;
 
-	if (!prog) {
-		fprintf(stderr, "perfkit cache: '%s': %s\n", argv[i],
-			strchr(argv[i], '/') ? "no such executable file" : "command not found");
+	if (pk_find_program(argv[i], &prog) < 0) {
+		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
 		return 127;
 	}
 	/* the program's build-id, for `perfkit annotate --cache` to match

@@ -162,49 +162,25 @@ static int mem_record(int argc, char **argv)
 	char gbuf[3][96];
 	struct host_caches hc;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int k;
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-')
-			break;
-		for (k = 0; pass[k] && strncmp(a, pass[k], strlen(pass[k])); k++)
-			;
-		if (pass[k]) {
-			opts[n++] = a;
-			if (k >= 1 && k <= 3)
-				pinned[k - 1] = 1;
-		} else if (!strcmp(a, "-o")) {
-			if (++i >= argc) {
-				free(opts);
-				return usage("-o needs a file name");
-			}
-			out = argv[i];
-		} else if (!strncmp(a, "--output=", 9)) {
-			out = a + 9;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			free(opts);
+	i = memprof_record_args(argc, argv, pass, opts, &n, &out);
+	if (i <= 0) {
+		free(opts);
+		if (i == 0) {
 			help();
 			return 0;
-		} else {
-			free(opts);
-			fprintf(stderr, "perfkit mem record: unknown option '%s'\n", a);
-			return usage(NULL);
 		}
+		fprintf(stderr, "perfkit mem record: %s\n", pk_errmsg());
+		return usage(NULL);
 	}
-	if (i >= argc) {
-		free(opts);
-		return usage("record: no program to run");
-	}
-	char *prog = strchr(argv[i], '/') ? (access(argv[i], X_OK) == 0 ? xstrdup(argv[i]) : NULL)
-					  : pk_path_search(argv[i], true);
-	if (!prog) {
-		fprintf(stderr, "perfkit mem: '%s': %s\n", argv[i],
-			strchr(argv[i], '/') ? "no such executable file" : "command not found");
+	for (int k = 0; k < n; k++)	/* --D1=, --L2=, --LL= */
+		for (int l = 0; l < 3; l++)
+			if (!strncmp(opts[k], pass[l + 1], strlen(pass[l + 1])))
+				pinned[l] = 1;
+
+	char *prog;
+
+	if (pk_find_program(argv[i], &prog) < 0) {
+		fprintf(stderr, "perfkit mem: %s\n", pk_errmsg());
 		free(opts);
 		return 127;
 	}

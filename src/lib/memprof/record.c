@@ -77,6 +77,46 @@ static int copy_out(const char *from, struct outfile *of)
 	return 0;
 }
 
+int memprof_record_args(int argc, char **argv, const char *const pass[], const char **opts, int *nopts,
+			const char **out)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int k = 0;
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		while (pass && pass[k] && strncmp(a, pass[k], strlen(pass[k])))
+			k++;
+		if (pass && pass[k]) {
+			opts[(*nopts)++] = a;
+		} else if (!strcmp(a, "-o")) {
+			if (++i >= argc)
+				return pk_error(EINVAL, "-o needs a file name");
+			*out = argv[i];
+		} else if (!strncmp(a, "--output=", 9)) {
+			*out = a + 9;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			return 0;
+		} else {
+			struct strbuf q = STRBUF_INIT;
+			sb_add_term(&q, a, strlen(a));
+			int err = pk_error(EINVAL, "unknown option '%s'", q.buf);
+			sb_release(&q);
+			return err;
+		}
+	}
+	if (i >= argc)
+		return pk_error(EINVAL, "no program to run");
+	return i;
+}
+
 int memprof_check_program(const char *path)
 {
 	unsigned char m[4] = { 0 };
