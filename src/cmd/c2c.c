@@ -22,12 +22,13 @@
  */
 #include "cmd/cmds.h"
 
+#include "base/child.h"
 #include "base/error.h"
 #include "base/parse.h"
-#include "base/path.h"
 #include "base/strbuf.h"
 #include "memprof/memprof.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,26 +96,17 @@ static int c2c_record(int argc, char **argv)
 		help();
 		return 0;
 	}
-	char *prog;
-
-	if (pk_find_program(argv[i], &prog) < 0) {
+	n = memprof_program(argv[i]);
+	if (n < 0) {
 		fprintf(stderr, "perfkit c2c: %s\n", pk_errmsg());
-		return 127;
+		return n == -ENOENT ? 127 : 126;
 	}
-	if (memprof_check_program(prog) < 0) {
-		fprintf(stderr, "perfkit c2c: %s\n", pk_errmsg());
-		free(prog);
-		return 126;
-	}
-	free(prog);
 	if (memprof_record("c2c", NULL, out, argv + i, &status) < 0) {
 		fprintf(stderr, "perfkit c2c: %s\n", pk_errmsg());
 		return 1;
 	}
 	fprintf(stderr, "perfkit c2c: wrote %s (perfkit c2c report -i %s)\n", out, out);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return pk_exit_status(status);
 }
 
 /* ---- report ---- */

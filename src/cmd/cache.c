@@ -26,6 +26,7 @@
  */
 #include "cmd/cmds.h"
 
+#include "base/child.h"
 #include "base/error.h"
 #include "base/outfile.h"
 #include "base/parse.h"
@@ -619,10 +620,7 @@ int cmd_cache(int argc, char **argv)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 
-	if (WIFSIGNALED(status))
-		rc = 128 + WTERMSIG(status);
-	else
-		rc = WEXITSTATUS(status);
+	rc = pk_exit_status(status);
 
 	if (stat(tmp.buf, &st) != 0 || st.st_size == 0) {
 		/* the tool never wrote its output: Valgrind failed */

@@ -360,7 +360,7 @@ static int record_command(int argc, char **argv, const char *callgraph, char *di
 	if (r.lost)
 		fprintf(stderr, "perfkit flamegraph: warning: %" PRIu64 " samples lost (ring buffer full)\n", r.lost);
 	fprintf(stderr, "[ perfkit record: %" PRIu64 " samples, %" PRIu64 " lost ]\n", r.samples, r.lost);
-	st = r.have_status ? recorder_exit_status(r.status) : 0;
+	st = r.have_status ? pk_exit_status(r.status) : 0;
 out:
 	recorder_release(&r);
 	recorder_signals_restore(&sig);

@@ -41,8 +41,8 @@
  */
 #include "cmd/cmds.h"
 
+#include "base/child.h"
 #include "base/error.h"
-#include "base/path.h"
 #include "base/strbuf.h"
 #include "cachesim/cachesim.h"
 #include "cachesim/hostcache.h"
@@ -177,20 +177,12 @@ static int mem_record(int argc, char **argv)
 			if (!strncmp(opts[k], pass[l + 1], strlen(pass[l + 1])))
 				pinned[l] = 1;
 
-	char *prog;
-
-	if (pk_find_program(argv[i], &prog) < 0) {
+	rc = memprof_program(argv[i]);
+	if (rc < 0) {
 		fprintf(stderr, "perfkit mem: %s\n", pk_errmsg());
 		free(opts);
-		return 127;
+		return rc == -ENOENT ? 127 : 126;
 	}
-	if (memprof_check_program(prog) < 0) {
-		fprintf(stderr, "perfkit mem: %s\n", pk_errmsg());
-		free(prog);
-		free(opts);
-		return 126;
-	}
-	free(prog);
 	/* the default geometry: perfkit cache --model=modern's (hostcache.h) */
 	if (host_geometry(opts, &n, pinned, gbuf, &hc, &have_host) < 0) {
 		fprintf(stderr, "perfkit mem: %s\n", pk_errmsg());
@@ -207,9 +199,7 @@ static int mem_record(int argc, char **argv)
 	if (have_host && stat(out, &st) == 0 && S_ISREG(st.st_mode))	/* not a FIFO, /dev/stdout */
 		warn_geometry(out, pinned, &hc);
 	fprintf(stderr, "perfkit mem: wrote %s (perfkit mem report -i %s)\n", out, out);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return pk_exit_status(status);
 }
 
 /* ---- report ---- */

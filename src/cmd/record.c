@@ -334,7 +334,7 @@ int cmd_record(int argc, char **argv)
 			r.lost);
 	fprintf(stderr, "[ perfkit record: %" PRIu64 " samples, %" PRIu64 " lost, %.3f MB written to %s ]\n",
 		r.samples, r.lost, mb, a.o.output);
-	ret = r.have_status ? recorder_exit_status(r.status) : 0;
+	ret = r.have_status ? pk_exit_status(r.status) : 0;
 out:
 	recorder_release(&r);
 out_free:

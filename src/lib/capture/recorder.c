@@ -373,15 +373,6 @@ static void reap_unstarted(struct recorder *r)
 	}
 }
 
-int recorder_exit_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
-}
-
 static volatile sig_atomic_t rec_signal, rec_sigchld;
 
 static void on_rec_signal(int sig)

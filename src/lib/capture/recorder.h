@@ -105,8 +105,6 @@ struct recorder_result {
 int recorder_finish(struct recorder *r, int rc, struct recorder_result *res);
 void recorder_release(struct recorder *r);
 
-/* The exit status a shell would show for a wait status. */
-int recorder_exit_status(int status);
 
 /*
  * The signal set-up the header asks of the caller, for one recording at a

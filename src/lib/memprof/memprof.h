@@ -168,6 +168,12 @@ int memprof_record_args(int argc, char **argv, const char *const pass[], const c
  * -ENOEXEC with a message naming it; -errno when it cannot be read. */
 int memprof_check_program(const char *path);
 
+/* The program argument of c2c record and mem record: found as execvp
+ * would (pk_find_program: -ENOENT "'NAME': command not found" or "…: no
+ * such executable file", the command exits 127), then checked
+ * (memprof_check_program: the command exits 126).  0 when it can run. */
+int memprof_program(const char *name);
+
 int memprof_record(const char *mode, const char *const opts[], const char *out,
 		   char *const argv[], int *status);
 

@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 #include "cachesim/vgrun.h"
 
@@ -131,6 +132,18 @@ int memprof_check_program(const char *path)
 		return 0;
 	return pk_error(ENOEXEC, "'%s': cannot run it: neither an ELF executable nor a "
 			"#! script", path);
+}
+
+int memprof_program(const char *name)
+{
+	char *prog;
+	int err = pk_find_program(name, &prog);
+
+	if (err < 0)
+		return err;
+	err = memprof_check_program(prog);
+	free(prog);
+	return err == -ENOENT ? -EACCES : err;	/* -ENOENT means not found */
 }
 
 int memprof_record(const char *mode, const char *const opts[], const char *out,
