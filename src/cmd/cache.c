@@ -624,15 +624,9 @@ int cmd_cache(int argc, char **argv)
 
 	if (stat(tmp.buf, &st) != 0 || st.st_size == 0) {
 		/* the tool never wrote its output: Valgrind failed */
-		FILE *lf = fopen(log.buf, "re");
-		char line[512], last[512] = "";
+		char last[512];
 
-		while (lf && fgets(line, sizeof(line), lf))
-			if (line[0] != '\n' && strncmp(line, "==", 2))
-				snprintf(last, sizeof(last), "%s", line);
-		if (lf)
-			fclose(lf);
-		last[strcspn(last, "\n")] = 0;
+		vgrun_log_last(log.buf, last, sizeof(last));
 		if (WIFSIGNALED(status))
 			fprintf(stderr, "perfkit cache: %s: killed by signal %d (%s) before any result\n",
 				prog_name, WTERMSIG(status), sigdesc(WTERMSIG(status)));
@@ -672,11 +666,8 @@ int cmd_cache(int argc, char **argv)
 		char line[512];
 
 		while (lf && fgets(line, sizeof(line), lf)) {
-			const char *m = line;
-			if (!strncmp(m, "==", 2) && (m = strstr(m + 2, "== ")))
-				m += 3;
-			else
-				m = line;
+			const char *m = vgrun_log_text(line);
+
 			if (all)
 				fputs(line, stderr);
 			else if (!strncmp(m, "error: ", 7))

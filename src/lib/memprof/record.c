@@ -39,7 +39,7 @@ static void remove_dir(const char *dir)
 	rmdir(dir);
 }
 
-/* Valgrind's last message that is not a "==PID==" banner line. */
+/* Valgrind's last non-empty log line, its "==PID== " prefix removed. */
 static void last_log_line(const char *log, char *out, size_t n)
 {
 	FILE *lf = fopen(log, "re");
@@ -47,12 +47,8 @@ static void last_log_line(const char *log, char *out, size_t n)
 
 	out[0] = 0;
 	while (lf && fgets(line, sizeof(line), lf)) {
-		const char *m = line;
+		const char *m = vgrun_log_text(line);
 
-		if (!strncmp(m, "==", 2) && (m = strstr(m + 2, "== ")))
-			m += 3;
-		else
-			m = line;
 		if (*m != '\n' && *m)
 			snprintf(out, n, "%s", m);
 	}
