@@ -31,19 +31,23 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	return 0;
 }
 
+/* Every sample of the open session s into c; the session closed. */
+static int collapse_session(struct session *s, struct ps_collapser *c)
+{
+	psc_set_stable_names(c, true);   /* the session's names live as long as it */
+	int ret = session_process(s, on_sample, c);
+	psc_set_stable_names(c, false);
+	session_close(s);
+	return ret;
+}
+
 static int collapse_perfdata(const char *path, struct ps_collapser *c, const struct collapse_opts *o)
 {
 	struct session *s;
 	struct session_opts so = { .max_stack = o->max_stack, .no_demangle = o->no_demangle };
 	int ret = session_open(&s, path, &so);
 
-	if (ret)
-		return ret;
-	psc_set_stable_names(c, true);   /* the session's names live as long as it */
-	ret = session_process(s, on_sample, c);
-	psc_set_stable_names(c, false);
-	session_close(s);
-	return ret;
+	return ret ? ret : collapse_session(s, c);
 }
 
 /*
@@ -366,13 +370,7 @@ static int collapse_perfdata_stream(const unsigned char magic[8], struct ps_coll
 	struct session_opts so = { .max_stack = o->max_stack, .no_demangle = o->no_demangle };
 	int ret = session_open_stream(&s, "<stdin>", 0, magic, 8, &so);
 
-	if (ret)
-		return ret;
-	psc_set_stable_names(c, true);   /* the session's names live as long as it */
-	ret = session_process(s, on_sample, c);
-	psc_set_stable_names(c, false);
-	session_close(s);
-	return ret;
+	return ret ? ret : collapse_session(s, c);
 }
 
 const char *collapse_count_unit(const char *event, char *buf, size_t size)
