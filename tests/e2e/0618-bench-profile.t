@@ -147,6 +147,19 @@ assert len(secs) == 2, md
 assert re.search(r"^\| `f` \| [0-9.]+ \| [0-9.]+ \| \+[0-9.]+ \| \[\+[0-9.]+, \+[0-9.]+\] \|", secs[0], re.M), secs[0]
 assert "Holm" in secs[0] and "diff-cmd2.svg" in secs[0], secs[0]' "$T/r.md"
 
+# why the values are a percentage of A's total and not shares: the same
+# A/B profiles through perfkit diff (self period per symbol) mark f alone,
+# and with --share also g and h, whose share falls as f takes more time
+"$PERFKIT" diff --json "$T/abs.json" "$O"/cmd1-run*.data -- "$O"/cmd2-run*.data >/dev/null 2>&1 &&
+	"$PERFKIT" diff --share --json "$T/share.json" "$O"/cmd1-run*.data -- "$O"/cmd2-run*.data >/dev/null 2>&1
+expect "perfkit diff of the same profiles: f alone; with --share g and h too" python3 -c '
+import json, sys
+def marked(f):
+    return {r["symbol"]: r["change"] for r in json.load(open(f))["events"][0]["rows"] if r["significant"]}
+a, s = marked(sys.argv[1]), marked(sys.argv[2])
+assert list(a) == ["f"], a
+assert {"f", "g", "h"} <= set(s) and s["g"] < 0 and s["h"] < 0, s' "$T/abs.json" "$T/share.json"
+
 # the simulated instruction profile (--metric=instructions, no PMU): a flat
 # profile per run (Ir per function), deterministic — f alone is marked
 "$PERFKIT" bench -N -w 0 -r 2 --metric=instructions --profile="$T/sim" --export-json "$T/sim.json" \
