@@ -335,9 +335,9 @@ void fdiff_text(const struct fdiff *d, bool color, size_t limit, struct strbuf *
 		d->o.share ? "each profile's own total (shares)" : "OLD's mean total");
 	if (d->nside[0] >= 2 && d->nside[1] >= 2)
 		sb_addf(out, "# Welch's t-test per function over the profiles: did it change by more than\n"
-			"# %g points (the smallest change that counts)?  Holm's correction over the\n"
+			"# %g point%s (the smallest change that counts)?  Holm's correction over the\n"
 			"# functions, %g %% family-wise: %zu significant (*)\n",
-			d->o.min_effect, d->o.alpha * 100, nsig);
+			d->o.min_effect, d->o.min_effect == 1 ? "" : "s", d->o.alpha * 100, nsig);
 	else
 		sb_addstr(out, "# one profile on a side: no test, no change is called significant\n"
 			       "# (give several profiles per side: OLD1 OLD2 … -- NEW1 NEW2 …)\n");
@@ -514,10 +514,10 @@ void fdiff_markdown(const struct fdiff *d, struct strbuf *out)
 		return;
 	}
 	sb_addf(out, "%zu OLD and %zu NEW profiles; inclusive cost as %% of %s.  Welch's t-test per "
-		"function: did it change by more than %g points?  Holm's correction over the %zu "
+		"function: did it change by more than %g point%s?  Holm's correction over the %zu "
 		"functions, %g %% family-wise: %zu significant.\n",
 		d->nside[0], d->nside[1], d->o.share ? "each profile's own total" : "OLD's mean total",
-		d->o.min_effect, d->nrows, d->o.alpha * 100, nsig);
+		d->o.min_effect, d->o.min_effect == 1 ? "" : "s", d->nrows, d->o.alpha * 100, nsig);
 	if (!nsig)
 		return;
 	sb_addstr(out, "\n| Function | Before [%] | After [%] | Change [points] | 95 % CI | p | q |\n"
