@@ -85,6 +85,7 @@ struct session {
 	struct hashmap bids;      /* DSO path → its struct pd_build_id (BUILD_ID feature) */
 	uint64_t nr_replaced;     /* DSOs whose file changed since the recording */
 	struct rf_ent *rf;        /* resolved frames, 1 << RF_BITS (made on first use) */
+	struct thread *last_t;    /* the previous sample's thread (freed only by session_trim) */
 	/* the ordering queue's state (session_process, session_feed) */
 	size_t recs_alloc;
 	size_t syms_checked;      /* DSOs in the symbol cache at the last trim_symbols */
@@ -438,6 +439,61 @@ static int cmp_rec(const void *a, const void *b)
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static bool rec_less(const struct rec_ref *x, const struct rec_ref *y)
+{
+	return x->time < y->time || (x->time == y->time && x->pos < y->pos);
+}
+
+/* The end of the ascending run of v[0..n) that starts at i. */
+static size_t rec_run(const struct rec_ref *v, size_t i, size_t n)
+{
+	while (++i < n && !rec_less(&v[i], &v[i - 1]))
+		;
+	return i;
+}
+
+/* Sort v by (time, pos), as cmp_rec.  A round's records are a few ascending
+ * runs (one per CPU's ring buffer, and what an earlier round left): those
+ * are merged, pairwise per pass; many runs go to qsort. */
+static void recs_sort(struct rec_ref *v, size_t n)
+{
+	size_t runs = 1;
+	struct rec_ref *src = v, *dst, *tmp;
+
+	for (size_t i = 1; i < n; i++)
+		runs += rec_less(&v[i], &v[i - 1]);
+	if (runs == 1)
+		return;
+	if (runs > 32) {
+		qsort(v, n, sizeof(*v), cmp_rec);
+		return;
+	}
+	tmp = dst = xmalloc(n * sizeof(*v));
+	while (runs > 1) {
+		size_t i = 0, o = 0;
+
+		runs = 0;
+		while (i < n) {
+			size_t a = i, am = rec_run(src, i, n), bm = am < n ? rec_run(src, am, n) : am, b = am;
+
+			while (a < am && b < bm)
+				dst[o++] = rec_less(&src[b], &src[a]) ? src[b++] : src[a++];
+			while (a < am)
+				dst[o++] = src[a++];
+			while (b < bm)
+				dst[o++] = src[b++];
+			i = bm;
+			runs++;
+		}
+		struct rec_ref *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
 }
 
 static void session_init(struct session *s, const struct session_opts *opts);
@@ -988,7 +1044,9 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		*bad = true;
 		return 0;
 	}
-	t = thread_findnew(s, raw.pid, raw.tid);
+	/* a thread object stays its tid's until session_trim frees it */
+	t = s->last_t && s->last_t->tid == raw.tid ? s->last_t : thread_findnew(s, raw.pid, raw.tid);
+	s->last_t = t;
 	bool dwarf = (raw.evsel->attr.sample_type & PERF_SAMPLE_REGS_USER) && raw.user_regs &&
 		     raw.user_regs_abi && raw.user_stack_size;
 	bool truncated = false, cut = false;
@@ -1144,7 +1202,7 @@ static int flush_queue(struct session *s, uint64_t upto, uint64_t next_pos, bool
 	int ret = 0;
 
 	if (!*sorted)
-		qsort(s->recs, n, sizeof(*s->recs), cmp_rec);
+		recs_sort(s->recs, n);
 	*sorted = true;
 	for (i = 0; i < n && s->recs[i].time <= upto && !ret; i++)
 		ret = process_record(s, s->recs[i].pos, fn, arg, bad, bad_off);
@@ -1367,6 +1425,7 @@ void session_trim(struct session *s)
 		trim_symbols(s);
 		return;
 	}
+	s->last_t = NULL;
 	live = xmalloc((n ? n : 1) * sizeof(*live));
 	n = 0;
 	for (size_t i = 0; i < nr; i++) {
