@@ -59,7 +59,8 @@
 #define RC_EMPTY UINT64_MAX
 #define RC_NONE UINT32_MAX
 #define RC_MIN_SLOTS 64
-#define RC_MAX_SLOTS (1u << 17) /* 2 MiB of cache per table at most */
+#define RC_MAX_SLOTS (1u << 12) /* 64 KiB per table at most: a larger one misses the
+				 * CPU's caches, and a probe costs more than the search */
 
 struct sym {
 	uint64_t start, end;
