@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench/session-walk.c — what report, script and collapse pay before their
  * own work: session_process() over a perf.data file (ordering, sample

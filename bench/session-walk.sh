@@ -1,21 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/session-walk.sh FILE [BUILD [OLD_BUILD]] — the session's share of
-# report/script/collapse on FILE (a perf.data; REAL=1: bench/real-inputs.sh's
-# recording): bench/session-walk.c linked against BUILD's libperfkit.a (and
-# OLD_BUILD's, e.g. a worktree of main built with `make BUILD=build/main`),
-# run interleaved RUNS times (default 5).  CPU is user + system time; the
-# median is printed, and whether both builds resolved every frame alike.
+# bench/session-walk.sh [BUILD [OLD_BUILD]] — the session's share of
+# report/script/collapse on a perf.data (REPORT_DATA=FILE, or REAL=1:
+# bench/real-inputs.sh's recording; neither: nothing to do):
+# bench/session-walk.c linked against BUILD's libperfkit.a (and OLD_BUILD's,
+# e.g. a copy of main built with `make build/libperfkit.a`), run interleaved
+# RUNS times (default 5).  CPU is user + system time; the median is printed,
+# and whether both builds resolved every frame alike.
 set -eu
-DATA=${1:?usage: bench/session-walk.sh FILE|- [BUILD [OLD_BUILD]]}
-BUILD=${2:-build}
-OLD=${3:-}
+BUILD=${1:-build}
+OLD=${2:-}
 RUNS=${RUNS:-5}
 cd "$(dirname "$0")/.."
-if [ "$DATA" = - ] || [ "${REAL:-0}" = 1 ]; then
+DATA=${REPORT_DATA:-}
+if [ -z "$DATA" ] && [ "${REAL:-0}" = 1 ]; then
 	eval "$(bash bench/real-inputs.sh "$BUILD" | tail -1)"
 	DATA=$REAL_DIR/real.data
 fi
+[ -n "$DATA" ] || { echo "session-walk: no input (REPORT_DATA=FILE or REAL=1): skipped"; exit 0; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-walk.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 LIBS="$(pkg-config --libs libdw libelf zlib) -lzstd -lbpf -lcapstone -liberty -lprotobuf-c -lncursesw -ltinfo -lm -lpthread"
