@@ -61,7 +61,7 @@ static int collapse_perfdata(const char *path, struct ps_collapser *c, const str
  * parses every block in order.  Memory: at most 2 blocks per worker plus
  * one being read, whatever the input's size.
  */
-#define BLK_BYTES (4u << 20)
+#define BLK_BYTES (1u << 20)
 #define MAX_WORKERS 16
 
 struct blk {

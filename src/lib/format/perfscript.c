@@ -264,11 +264,15 @@ struct ps_collapser {
 	 * sample's first line (no prediction there) does not wait on memory. */
 	bool la_on;
 	const char *la, *la_end;   /* scanned up to la */
-	struct la_ent { const char *start, *line; size_t n; uint64_t h; bool ok, java; } la_ring[4];
+	struct la_ent {
+		const char *start, *line;
+		size_t n, ks, kl, p0, W, q;   /* frame_key's answer */
+		uint64_t h;
+		bool ok, java;
+	} la_ring[4];
 	unsigned la_head, la_n;
-	const char *la_line;       /* the current sample's first frame line, */
-	size_t la_len;             /* its length */
-	uint64_t la_h;             /* and its key's hash */
+	struct la_ent la_cur_ent;
+	const struct la_ent *la_cur;   /* the current sample's first frame line, or NULL */
 	struct pend { uint32_t *ids; size_t n, a; uint64_t h, count; } pend[3];
 	unsigned npend, pend_head;
 
@@ -985,7 +989,6 @@ static bool la_push(struct ps_collapser *c)
 	const char *st = find_blank(c->la, e);
 	const char *he = st ? find_nl(st, e) : NULL;
 	const char *fe = he ? find_nl(he + 1, e) : NULL;
-	size_t ks, kl, p0, W, q;
 
 	if (!fe) {
 		c->la = e;
@@ -997,14 +1000,14 @@ static bool la_push(struct ps_collapser *c)
 	x->start = st;
 	x->line = f;
 	x->n = (size_t)(fe - f);
-	x->ok = frame_key(c, f, (size_t)(fe - f), &ks, &kl, &p0, &W, &q);
+	x->ok = frame_key(c, f, (size_t)(fe - f), &x->ks, &x->kl, &x->p0, &x->W, &x->q);
 	if (!x->ok)
 		return true;
 	const char *cm = st;
 	while (cm < he && is_sp((unsigned char)*cm))
 		cm++;
 	x->java = he - cm >= 4 && !memcmp(cm, "java", 4);
-	x->h = bm_hash(f + ks, kl);
+	x->h = bm_hash(f + x->ks, x->kl);
 	const struct fcache *t = &c->cache[x->java];
 	if (t->mask)
 		__builtin_prefetch(&t->slots[x->h & t->mask]);
@@ -1015,13 +1018,12 @@ static bool la_push(struct ps_collapser *c)
  * entry, keep LA_N entries ahead, fetch the next one's record. */
 static void la_step(struct ps_collapser *c, const char *pos)
 {
-	c->la_line = NULL;
+	c->la_cur = NULL;
 	while (c->la_n && c->la_ring[c->la_head].start <= pos) {
 		const struct la_ent *x = &c->la_ring[c->la_head];
 		if (x->start == pos && x->ok) {
-			c->la_line = x->line;
-			c->la_len = x->n;
-			c->la_h = x->h;
+			c->la_cur_ent = *x;
+			c->la_cur = &c->la_cur_ent;
 		}
 		c->la_head = (c->la_head + 1) % LA_N;
 		c->la_n--;
@@ -1653,11 +1655,20 @@ static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
 		/* fast path: cache by the text from the symbol (or address) to
 		 * the last ')' */
 		size_t p0, W, q, ks, kl;
-		if (frame_key(c, l, n, &ks, &kl, &p0, &W, &q)) {
+		const struct la_ent *x = c->la_cur;
+		bool ahead = x && l == x->line && n == x->n;
+		if (ahead) {
+			ks = x->ks;
+			kl = x->kl;
+			p0 = x->p0;
+			W = x->W;
+			q = x->q;
+		}
+		if (ahead || frame_key(c, l, n, &ks, &kl, &p0, &W, &q)) {
 			struct fc_rec *r = c->prev ? c->prev->succ : NULL;
 			if (!r || r->len != kl || memcmp(fc_key(r), l + ks, kl)) {
 				struct fcache *cache = &c->cache[c->java];
-				uint64_t h = l == c->la_line && n == c->la_len ? c->la_h : bm_hash(l + ks, kl);
+				uint64_t h = ahead ? x->h : bm_hash(l + ks, kl);
 				r = fc_find(cache, l + ks, kl, h);
 				if (!r) {
 					if (!match_frame(l, n, &m)) {
@@ -1783,10 +1794,10 @@ int psc_parse_mem(struct ps_collapser *c, const char *buf, size_t len, const cha
 	c->la = buf;
 	c->la_end = buf + len;
 	c->la_n = c->la_head = 0;
-	c->la_line = NULL;
+	c->la_cur = NULL;
 	int ret = run_reader(c, &r);
 	c->la_on = false;
-	c->la_line = NULL;
+	c->la_cur = NULL;
 	return ret;
 }
 
