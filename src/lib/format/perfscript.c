@@ -217,6 +217,7 @@ struct group {
  */
 struct fc_rec {
 	struct fc_rec *succ;   /* the line that followed this one last time */
+	struct fc_rec *succ2;  /* the one that followed it before, if another */
 	uint32_t len;          /* key length */
 	uint32_t n;            /* frame ids: id when n == 1, else group's */
 	uint32_t id;
@@ -426,7 +427,7 @@ static struct fc_rec *fc_insert(struct fcache *t, const char *key, size_t len, u
 	}
 	bool whole = llen <= UINT32_MAX;
 	struct fc_rec *r = pk_arena_alloc(&t->arena, sizeof(*r) + (whole ? llen : len));
-	r->succ = NULL;
+	r->succ = r->succ2 = NULL;
 	r->len = (uint32_t)len;
 	r->llen = whole ? (uint32_t)llen : 0;
 	r->koff = whole ? (uint32_t)(key - line) : 0;
@@ -1628,6 +1629,20 @@ static void on_frame_nodso(struct ps_collapser *c, const char *l, size_t n)
 	drop_group(c, g);
 }
 
+/* r followed p: r becomes p's first prediction, the other one its second. */
+static inline void fc_set_succ(struct fc_rec *p, struct fc_rec *r)
+{
+	if (p && p->succ != r) {
+		p->succ2 = p->succ;
+		p->succ = r;
+	}
+}
+
+static inline bool fc_key_is(const struct fc_rec *r, const char *k, size_t kl)
+{
+	return r && r->len == kl && !memcmp(fc_key(r), k, kl);
+}
+
 /* A frame line found in the cache: its frames join the sample. */
 static inline void use_rec(struct ps_collapser *c, struct fc_rec *r)
 {
@@ -1644,6 +1659,10 @@ static inline void use_rec(struct ps_collapser *c, struct fc_rec *r)
 		fc_prefetch(sc);
 		if (sc->succ)
 			fc_prefetch(sc->succ);
+	}
+	if (r->succ2) {
+		__builtin_prefetch(r->succ2);
+		__builtin_prefetch((const char *)r->succ2 + 64);
 	}
 }
 
@@ -1666,7 +1685,10 @@ static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
 		}
 		if (ahead || frame_key(c, l, n, &ks, &kl, &p0, &W, &q)) {
 			struct fc_rec *r = c->prev ? c->prev->succ : NULL;
-			if (!r || r->len != kl || memcmp(fc_key(r), l + ks, kl)) {
+			if (!fc_key_is(r, l + ks, kl) && c->prev && fc_key_is(c->prev->succ2, l + ks, kl)) {
+				r = c->prev->succ2;
+				fc_set_succ(c->prev, r);
+			} else if (!fc_key_is(r, l + ks, kl)) {
 				struct fcache *cache = &c->cache[c->java];
 				uint64_t h = ahead ? x->h : bm_hash(l + ks, kl);
 				r = fc_find(cache, l + ks, kl, h);
@@ -1688,13 +1710,11 @@ static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
 					r->group = g;
 					r->n = c->groups[g].n;
 					r->id = r->n == 1 ? c->pool[c->groups[g].off] : 0;
-					if (c->prev)
-						c->prev->succ = r;
+					fc_set_succ(c->prev, r);
 					c->prev = r;
 					return;
 				}
-				if (c->prev)
-					c->prev->succ = r;
+				fc_set_succ(c->prev, r);
 			}
 			use_rec(c, r);
 			return;
@@ -1744,6 +1764,13 @@ static void on_line(struct ps_collapser *c, const char *l, size_t n)
 	on_frame_line(c, l, n);
 }
 
+/* The text at r's position is s's whole line, then '\n'. */
+static inline bool line_is(const struct lreader *r, const struct fc_rec *s)
+{
+	return s->llen && r->end - r->pos > s->llen && r->buf[r->pos + s->llen] == '\n' &&
+	       !memcmp(r->buf + r->pos, s->line, s->llen);
+}
+
 static int run_reader(struct ps_collapser *c, struct lreader *r)
 {
 	const char *l;
@@ -1757,12 +1784,19 @@ static int run_reader(struct ps_collapser *c, struct lreader *r)
 		/* the line the cache predicts (the one that followed the last
 		 * line the last time), compared whole, address included: it
 		 * names the same frames, with no scan of its fields */
-		const struct fc_rec *s = c->prev ? c->prev->succ : NULL;
-		if (s && s->llen && r->end - r->pos > s->llen && r->buf[r->pos + s->llen] == '\n' &&
-		    !memcmp(r->buf + r->pos, s->line, s->llen)) {
+		struct fc_rec *pv = c->prev, *s = pv ? pv->succ : NULL;
+		if (s && line_is(r, s)) {
 			r->pos = r->scan = r->pos + s->llen + 1;
 			r->lineno++;
-			use_rec(c, c->prev->succ);
+			use_rec(c, s);
+			continue;
+		}
+		/* or the line that followed it the time before */
+		if (s && (s = pv->succ2) != NULL && line_is(r, s)) {
+			r->pos = r->scan = r->pos + s->llen + 1;
+			r->lineno++;
+			fc_set_succ(pv, s);
+			use_rec(c, s);
 			continue;
 		}
 		if ((ret = lr_next(r, &l, &n)) <= 0)
