@@ -67,6 +67,9 @@ if want collapse-synthetic; then
 fi
 "$PK" record -F 999 -g -o "$W/burn.data" -- "$WL/burn2to1" 3000 >/dev/null 2>&1
 "$PK" record -g -F 20000 -o "$W/calltree.data" -- "$WL/calltree" 30000 >/dev/null 2>&1
+if want report-dwarf; then
+	"$PK" record -F 999 --call-graph dwarf -o "$W/dw.data" -- "$WL/calltree" 5000 >/dev/null 2>&1
+fi
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc --all) CPUs; perfkit $(git rev-parse --short HEAD 2>/dev/null)"
 prof record '^perfkit$' "$PK" record -F 999 -g -o "$W/rec.data" -- "$EX/matmul" naive 20
@@ -89,7 +92,7 @@ prof profile-continuous '^perfkit$' timeout -s INT 8 "$PK" profile --continuous 
 prof cache '^(pkcache|perfkit)' "$PK" cache -q --model=cachegrind --branch-sim=yes --I1=32768,8,64 --D1=49152,12,64 --LL=33554432,16,64 -o "$W/c.out" "$EX/matmul" ikj 1
 prof c2c '^(pkcache|perfkit)' "$PK" c2c record -o "$W/c2c.out" -- "$EX/falseshare" shared 200000
 prof calibrate '^(pkcache|perfkit)' "$PK" calibrate --scale 0.05 --max-size 8M -r 1 --no-save
-prof report-dwarf '^perfkit$' sh -c "'$PK' record -F 999 --call-graph dwarf -o '$W/dw.data' '$WL/calltree' 20000 >/dev/null 2>&1; '$PK' report --stdio -i '$W/dw.data' >/dev/null"
+prof report-dwarf '^perfkit$' "$PK" report --stdio -i "$W/dw.data"
 prof annotate '^perfkit$' "$PK" annotate -i "$W/calltree.data" --stdio
 prof report-html '^perfkit$' "$PK" report --html -o "$W/p.html" -i "$REAL/real.data"
 prof tui '^perfkit$' sh -c "(sleep 6; printf q) | TERM=xterm script -qfec \"'$PK' report -i '$W/calltree.data'\" /dev/null >/dev/null"
