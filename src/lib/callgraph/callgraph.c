@@ -184,7 +184,11 @@ static uint64_t sslot_hash(uint32_t parent, uint32_t frame, uint32_t tag)
 static void sslots_grow(struct cg_forest *f)
 {
 	size_t n = f->sslot_mask ? (f->sslot_mask + 1) * 2 : 1024;
-	sslot_t *v = xcalloc(n, sizeof(*v));
+	sslot_t *v;
+
+	while ((f->nr_snodes + 1) * 10 > n * 7)   /* after cg_stack_append() */
+		n *= 2;
+	v = xcalloc(n, sizeof(*v));
 
 	/* every node but the root has its slot: rebuild from the nodes */
 	for (size_t i = 1; i < f->nr_snodes; i++) {
@@ -236,6 +240,21 @@ void cg_stack_hit(struct cg_forest *f, uint32_t node, uint64_t period)
 	f->snodes[node].hit += period;
 	if (f->snodes[node].count < UINT32_MAX)
 		f->snodes[node].count++;
+}
+
+uint32_t cg_stack_append(struct cg_forest *f, uint32_t parent, uint32_t frame, uint32_t tag, uint64_t period,
+			 uint32_t count)
+{
+	struct snode *s;
+
+	/* the slot table no longer holds every node: the next push remakes it */
+	free(f->sslots);
+	f->sslots = NULL;
+	f->sslot_mask = 0;
+	f->snodes = grow(f->snodes, &f->alloc_snodes, f->nr_snodes, sizeof(*f->snodes));
+	s = &f->snodes[f->nr_snodes];
+	*s = (struct snode){ .parent = parent, .frame = frame, .tag = tag, .count = count, .hit = period };
+	return (uint32_t)f->nr_snodes++;
 }
 
 void cg_stack_each(struct cg_forest *f, cg_stack_fn fn, void *arg)

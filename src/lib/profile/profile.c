@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * profile.c — the aggregation model (see profile.h for the contract).
+ *
+ * Storage: plain arrays indexed by 32-bit ids.  Frames and nodes are
+ * found through open-addressing tables of ids (linear probing, at most
+ * 70 % full) whose slots keep 32 bits of the key's hash beside the id, so
+ * a probe reads a frame or node only when the bits match; frames through a
+ * direct-mapped cache first, and a thread's previous stack spares the
+ * lookups of the outer callers it shares with the next sample.
+ */
+#include "profile/profile.h"
+
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+#include "callgraph/callgraph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A frame's identity (profile.h): a = symbol start (known) or offset
+ * (unknown); ip 0 for a known symbol unless PROF_BY_IP. */
+struct fkey {
+	const char *dso, *sym;
+	uint64_t a, ip;
+	uint32_t flags;               /* 1 inlined, 2 kernel */
+};
+
+#define FCACHE_BITS 14
+struct fcache_slot {
+	struct fkey k;
+	uint32_t id;                  /* id + 1, 0: empty */
+};
+
+#define PREV_SLOTS 256
+struct prev_frame {
+	struct fkey k;
+	uint32_t node;
+};
+
+struct prev_stack {
+	const char *comm;
+	uint32_t pid, tid, root;      /* root: the thread's node, 0: unset */
+	struct prev_frame *v;
+	size_t nr, alloc;
+};
+
+struct prof {
+	unsigned flags;
+	struct pk_frame *frames;
+	struct fkey *fkeys;
+	size_t nr_frames, alloc_frames;
+	uint64_t *fslots;             /* hash high 32 | id + 1 */
+	size_t fslot_mask;
+	struct fcache_slot *fcache;
+	struct prof_thread *threads;
+	size_t nr_threads, alloc_threads;
+	struct hashmap tmap;          /* (comm, pid, tid) -> thread id + 1 */
+	struct prof_node *nodes;
+	size_t nr_nodes, alloc_nodes;
+	uint64_t *nslots;             /* hash high 32 | node */
+	size_t nslot_mask;
+	struct prev_stack *prevs;
+};
+
+static void *grow(void *p, size_t *alloc, size_t nr, size_t size)
+{
+	if (nr < *alloc)
+		return p;
+	*alloc = *alloc ? *alloc * 2 : 1024;
+	return xrealloc(p, *alloc * size);
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 32;
+	x *= 0xc4ceb9fe1a85ec53u;
+	return x ^ x >> 29;
+}
+
+struct prof *prof_new(unsigned flags)
+{
+	struct prof *p = xcalloc(1, sizeof(*p));
+
+	p->flags = flags;
+	hm_init(&p->tmap);
+	p->nodes = grow(NULL, &p->alloc_nodes, 0, sizeof(*p->nodes));
+	memset(&p->nodes[0], 0, sizeof(p->nodes[0]));
+	p->nodes[0].frame = PROF_NONE;
+	p->nr_nodes = 1;
+	p->fcache = xcalloc((size_t)1 << FCACHE_BITS, sizeof(*p->fcache));
+	p->prevs = xcalloc(PREV_SLOTS, sizeof(*p->prevs));
+	return p;
+}
+
+void prof_free(struct prof *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < PREV_SLOTS; i++)
+		free(p->prevs[i].v);
+	free(p->prevs);
+	free(p->frames);
+	free(p->fkeys);
+	free(p->fslots);
+	free(p->fcache);
+	free(p->threads);
+	hm_release(&p->tmap);
+	free(p->nodes);
+	free(p->nslots);
+	free(p);
+}
+
+static void fkey_of(const struct prof *p, const struct pk_frame *fr, struct fkey *k)
+{
+	k->dso = fr->dso;
+	k->sym = fr->sym;
+	k->a = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off;
+	k->ip = fr->sym && !(p->flags & PROF_BY_IP) ? 0 : fr->ip;
+	k->flags = (uint32_t)fr->inlined | (uint32_t)fr->kernel << 1;
+}
+
+static bool fkey_same(const struct fkey *x, const struct fkey *y)
+{
+	return x->sym == y->sym && x->dso == y->dso && x->a == y->a && x->ip == y->ip && x->flags == y->flags;
+}
+
+static uint64_t fkey_hash(const struct fkey *k)
+{
+	return mix((uint64_t)(uintptr_t)k->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)k->dso ^
+		   k->a * 0xff51afd7ed558ccdu ^ k->ip * 0x94d049bb133111ebu ^ k->flags);
+}
+
+static void fslots_grow(struct prof *p)
+{
+	size_t n = p->fslot_mask ? (p->fslot_mask + 1) * 2 : 1024;
+	uint64_t *v = xcalloc(n, sizeof(*v));
+
+	for (size_t i = 0; i < p->nr_frames; i++) {
+		uint64_t h = fkey_hash(&p->fkeys[i]);
+		size_t s = (size_t)h & (n - 1);
+
+		while (v[s])
+			s = (s + 1) & (n - 1);
+		v[s] = (h >> 32 << 32) | (i + 1);
+	}
+	free(p->fslots);
+	p->fslots = v;
+	p->fslot_mask = n - 1;
+}
+
+static uint32_t frame_id(struct prof *p, const struct fkey *k, const struct pk_frame *fr)
+{
+	uint64_t h = fkey_hash(k);
+	struct fcache_slot *c = &p->fcache[h >> (64 - FCACHE_BITS)];
+	size_t s;
+
+	if (c->id && fkey_same(&c->k, k))
+		return c->id - 1;
+	if (!p->fslots || (p->nr_frames + 1) * 10 > (p->fslot_mask + 1) * 7)
+		fslots_grow(p);
+	for (s = (size_t)h & p->fslot_mask; p->fslots[s]; s = (s + 1) & p->fslot_mask) {
+		uint64_t v = p->fslots[s];
+
+		if (v >> 32 == h >> 32 && fkey_same(&p->fkeys[(uint32_t)v - 1], k)) {
+			c->k = *k;
+			c->id = (uint32_t)v;
+			return (uint32_t)v - 1;
+		}
+	}
+	p->frames = grow(p->frames, &p->alloc_frames, p->nr_frames, sizeof(*p->frames));
+	p->fkeys = xrealloc(p->fkeys, p->alloc_frames * sizeof(*p->fkeys));
+	p->frames[p->nr_frames] = *fr;
+	p->fkeys[p->nr_frames] = *k;
+	p->fslots[s] = (h >> 32 << 32) | (p->nr_frames + 1);
+	c->k = *k;
+	c->id = (uint32_t)p->nr_frames + 1;
+	return (uint32_t)p->nr_frames++;
+}
+
+static uint64_t node_hash(uint32_t parent, uint32_t frame)
+{
+	return mix(((uint64_t)parent << 32 | frame) * 0x9e3779b97f4a7c15u);
+}
+
+static void nslots_grow(struct prof *p)
+{
+	size_t n = p->nslot_mask ? (p->nslot_mask + 1) * 2 : 1024;
+	uint64_t *v = xcalloc(n, sizeof(*v));
+
+	for (size_t i = 1; i < p->nr_nodes; i++) {
+		uint64_t h = node_hash(p->nodes[i].parent, p->nodes[i].frame);
+		size_t s = (size_t)h & (n - 1);
+
+		while (v[s])
+			s = (s + 1) & (n - 1);
+		v[s] = (h >> 32 << 32) | i;
+	}
+	free(p->nslots);
+	p->nslots = v;
+	p->nslot_mask = n - 1;
+}
+
+static uint32_t child(struct prof *p, uint32_t parent, uint32_t frame)
+{
+	uint64_t h;
+	size_t s;
+
+	if (!p->nslots || (p->nr_nodes + 1) * 10 > (p->nslot_mask + 1) * 7)
+		nslots_grow(p);
+	h = node_hash(parent, frame);
+	for (s = (size_t)h & p->nslot_mask; p->nslots[s]; s = (s + 1) & p->nslot_mask) {
+		uint64_t v = p->nslots[s];
+
+		if (v >> 32 == h >> 32) {
+			const struct prof_node *n = &p->nodes[(uint32_t)v];
+
+			if (n->parent == parent && n->frame == frame)
+				return (uint32_t)v;
+		}
+	}
+	p->nodes = grow(p->nodes, &p->alloc_nodes, p->nr_nodes, sizeof(*p->nodes));
+	p->nodes[p->nr_nodes] = (struct prof_node){ .parent = parent, .frame = frame };
+	p->nslots[s] = (h >> 32 << 32) | p->nr_nodes;
+	return (uint32_t)p->nr_nodes++;
+}
+
+static uint32_t thread_id(struct prof *p, const char *comm, uint32_t pid, uint32_t tid)
+{
+	struct { const char *comm; uint32_t pid, tid; } key = { comm, pid, tid };
+	int created;
+	struct hm_entry *e = hm_upsert(&p->tmap, &key, sizeof(key), &created);
+
+	if (created) {
+		p->threads = grow(p->threads, &p->alloc_threads, p->nr_threads, sizeof(*p->threads));
+		p->threads[p->nr_threads] = (struct prof_thread){ comm, pid, tid };
+		e->val.u = ++p->nr_threads;
+	}
+	return (uint32_t)e->val.u - 1;
+}
+
+void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
+	      size_t n, uint64_t period)
+{
+	struct prev_stack *ps = &p->prevs[(tid ^ tid >> 8) % PREV_SLOTS];
+	uint32_t node;
+	size_t j = 0;
+
+	if (!ps->root || ps->tid != tid || ps->pid != pid || ps->comm != comm) {
+		ps->comm = comm;
+		ps->pid = pid;
+		ps->tid = tid;
+		ps->root = child(p, 0, PROF_THREAD | thread_id(p, comm, pid, tid));
+		ps->nr = 0;
+	}
+	if (n > ps->alloc) {
+		ps->alloc = n * 2;
+		ps->v = xrealloc(ps->v, ps->alloc * sizeof(*ps->v));
+	}
+	node = ps->root;
+	/* the outer callers this thread's previous sample had too */
+	for (; j < n && j < ps->nr; j++) {
+		struct fkey k;
+
+		fkey_of(p, &frames[n - 1 - j], &k);
+		if (!fkey_same(&k, &ps->v[j].k))
+			break;
+		node = ps->v[j].node;
+	}
+	for (; j < n; j++) {
+		const struct pk_frame *fr = &frames[n - 1 - j];
+		struct prev_frame *pv = &ps->v[j];
+
+		fkey_of(p, fr, &pv->k);
+		node = child(p, node, frame_id(p, &pv->k, fr));
+		pv->node = node;
+	}
+	ps->nr = n;
+	p->nodes[node].period += period;
+	if (p->nodes[node].count < UINT32_MAX)
+		p->nodes[node].count++;
+}
+
+size_t prof_nr_nodes(const struct prof *p) { return p->nr_nodes; }
+const struct prof_node *prof_nodes(const struct prof *p) { return p->nodes; }
+size_t prof_nr_frames(const struct prof *p) { return p->nr_frames; }
+const struct pk_frame *prof_frame(const struct prof *p, uint32_t id) { return &p->frames[id]; }
+size_t prof_nr_threads(const struct prof *p) { return p->nr_threads; }
+const struct prof_thread *prof_thread(const struct prof *p, uint32_t id) { return &p->threads[id]; }
+
+/* ---- rows ---- */
+
+/* Dense ids of byte-string values (parts, combined keys). */
+static uint32_t intern(struct hashmap *m, const void *key, size_t len)
+{
+	int created;
+	struct hm_entry *e = hm_upsert(m, key, len, &created);
+
+	if (created)
+		e->val.u = m->nr;
+	return (uint32_t)e->val.u - 1;
+}
+
+/* Rows by (thread key, frame key): open addressing of the packed pair. */
+struct rtab {
+	uint64_t *keys;
+	uint32_t *rows;
+	size_t mask, nr;
+};
+
+static uint32_t rtab_get(struct rtab *t, uint64_t key, uint32_t next)
+{
+	size_t s;
+
+	if ((t->nr + 1) * 10 > (t->mask + 1) * 7) {
+		size_t n = (t->mask + 1) * 2;
+		uint64_t *k = xmalloc(n * sizeof(*k));
+		uint32_t *r = xmalloc(n * sizeof(*r));
+
+		memset(r, 0xff, n * sizeof(*r));
+		for (size_t i = 0; i <= t->mask; i++) {
+			if (t->rows[i] == PROF_NONE)
+				continue;
+			for (s = (size_t)mix(t->keys[i] * 0x9e3779b97f4a7c15u) & (n - 1); r[s] != PROF_NONE;
+			     s = (s + 1) & (n - 1))
+				;
+			k[s] = t->keys[i];
+			r[s] = t->rows[i];
+		}
+		free(t->keys);
+		free(t->rows);
+		t->keys = k;
+		t->rows = r;
+		t->mask = n - 1;
+	}
+	for (s = (size_t)mix(key * 0x9e3779b97f4a7c15u) & t->mask; t->rows[s] != PROF_NONE; s = (s + 1) & t->mask)
+		if (t->keys[s] == key)
+			return t->rows[s];
+	t->keys[s] = key;
+	t->rows[s] = next;
+	t->nr++;
+	return next;
+}
+
+void prof_rows_make(const struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
+		    prof_line_fn line, void *arg, struct prof_rows *out)
+{
+	struct hashmap parts[PROF_KEY_MAX], tk, fk;
+	uint32_t (*tpart)[PROF_KEY_MAX] = xcalloc(p->nr_threads + 1, sizeof(*tpart));
+	uint32_t (*fpart)[PROF_KEY_MAX] = xcalloc(p->nr_frames + 1, sizeof(*fpart));
+	uint32_t *tkey = xmalloc((p->nr_threads + 1) * sizeof(*tkey));
+	uint32_t *fkey = xmalloc((p->nr_frames + 1) * sizeof(*fkey));
+	uint32_t *thread_of = xmalloc(p->nr_nodes * sizeof(*thread_of));
+	bool want[PROF_KEY_MAX] = { false };
+	struct rtab rt = { .mask = 1023 };
+	size_t alloc = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (int k = 0; k < nr_keys; k++)
+		want[keys[k]] = true;
+	want[PROF_TID] = want[PROF_PID] = want[PROF_TID] || want[PROF_PID];
+	for (int k = 0; k < PROF_KEY_MAX; k++)
+		hm_init(&parts[k]);
+	hm_init(&tk);
+	hm_init(&fk);
+	/* each thread's and frame's key values, and their combination */
+	for (size_t i = 0; i < p->nr_threads; i++) {
+		const struct prof_thread *t = &p->threads[i];
+
+		if (want[PROF_COMM])
+			tpart[i][PROF_COMM] = intern(&parts[PROF_COMM], &t->comm, sizeof(t->comm));
+		if (want[PROF_PID])
+			tpart[i][PROF_PID] = tpart[i][PROF_TID] = intern(&parts[PROF_TID], &t->tid, sizeof(t->tid));
+		tkey[i] = intern(&tk, tpart[i], sizeof(tpart[i]));
+	}
+	for (size_t i = 0; i < p->nr_frames; i++) {
+		const struct pk_frame *fr = &p->frames[i];
+		const struct fkey *k = &p->fkeys[i];
+
+		if (want[PROF_DSO])
+			fpart[i][PROF_DSO] = intern(&parts[PROF_DSO], &fr->dso, sizeof(fr->dso));
+		if (want[PROF_SYM]) {
+			/* a symbol: one row per (name, start), kernel apart; an
+			 * unknown address: per (offset, DSO) */
+			struct { const char *sym, *dso; uint64_t a, kernel; } sk = {
+				fr->sym, fr->sym ? NULL : fr->dso, k->a, fr->kernel
+			};
+
+			fpart[i][PROF_SYM] = intern(&parts[PROF_SYM], &sk, sizeof(sk));
+		}
+		if (want[PROF_SRCLINE]) {
+			const void *l = line ? line(arg, fr) : NULL;
+
+			fpart[i][PROF_SRCLINE] = intern(&parts[PROF_SRCLINE], &l, sizeof(l));
+		}
+		fkey[i] = intern(&fk, fpart[i], sizeof(fpart[i]));
+	}
+	for (int k = 0; k < PROF_KEY_MAX; k++)
+		out->nr_parts[k] = parts[k].nr;
+	out->nr_parts[PROF_PID] = out->nr_parts[PROF_TID];
+
+	rt.keys = xmalloc((rt.mask + 1) * sizeof(*rt.keys));
+	rt.rows = xmalloc((rt.mask + 1) * sizeof(*rt.rows));
+	memset(rt.rows, 0xff, (rt.mask + 1) * sizeof(*rt.rows));
+	out->of_node = xmalloc(p->nr_nodes * sizeof(*out->of_node));
+	out->of_node[0] = PROF_NONE;
+	thread_of[0] = PROF_NONE;
+	for (size_t i = 1; i < p->nr_nodes; i++) {
+		const struct prof_node *nd = &p->nodes[i];
+		uint32_t t, r;
+
+		if (nd->frame & PROF_THREAD) {
+			thread_of[i] = nd->frame & ~PROF_THREAD;
+			out->of_node[i] = PROF_NONE;
+			continue;
+		}
+		t = thread_of[i] = thread_of[nd->parent];
+		if (!children && !nd->count) {
+			out->of_node[i] = PROF_NONE;
+			continue;
+		}
+		r = rtab_get(&rt, (uint64_t)tkey[t] << 32 | fkey[nd->frame], (uint32_t)out->nr);
+		if (r == out->nr) {
+			struct prof_row *row;
+
+			out->v = grow(out->v, &alloc, out->nr, sizeof(*out->v));
+			row = &out->v[out->nr++];
+			memset(row, 0, sizeof(*row));
+			row->thread = t;
+			row->frame = nd->frame;
+			for (int k = 0; k < PROF_KEY_MAX; k++)
+				row->part[k] = tpart[t][k] | fpart[nd->frame][k];
+		}
+		out->of_node[i] = r;
+		out->v[r].self += nd->period;
+		out->v[r].nr_self += nd->count;
+	}
+	free(rt.keys);
+	free(rt.rows);
+	free(thread_of);
+	free(tpart);
+	free(fpart);
+	free(tkey);
+	free(fkey);
+	for (int k = 0; k < PROF_KEY_MAX; k++)
+		hm_release(&parts[k]);
+	hm_release(&tk);
+	hm_release(&fk);
+	if (!children)
+		return;
+
+	/* Children: a row gets the period below each of its outermost nodes
+	 * (a depth-first walk counts the rows on the path) */
+	size_t n = p->nr_nodes;
+	uint32_t *first = xcalloc(n, sizeof(*first)), *next = xcalloc(n, sizeof(*next));
+	uint32_t *active = xcalloc(out->nr + 1, sizeof(*active));
+	uint64_t *sub = xcalloc(n, sizeof(*sub));
+
+	for (size_t i = n - 1; i >= 1; i--) {
+		uint32_t up = p->nodes[i].parent;
+
+		next[i] = first[up];
+		first[up] = (uint32_t)i;
+		sub[i] += p->nodes[i].period;
+		sub[up] += sub[i];
+	}
+	for (uint32_t cur = first[0]; cur;) {
+		uint32_t r = out->of_node[cur];
+
+		if (r != PROF_NONE && !active[r]++)
+			out->v[r].children += sub[cur];
+		if (first[cur]) {
+			cur = first[cur];
+			continue;
+		}
+		for (;;) {
+			r = out->of_node[cur];
+			if (r != PROF_NONE)
+				active[r]--;
+			if (next[cur]) {
+				cur = next[cur];
+				break;
+			}
+			cur = p->nodes[cur].parent;
+			if (!cur)
+				break;
+		}
+	}
+	free(first);
+	free(next);
+	free(active);
+	free(sub);
+}
+
+void prof_rows_free(struct prof_rows *r)
+{
+	free(r->v);
+	free(r->of_node);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- call graphs ---- */
+
+void prof_cg_load(const struct prof *p, const struct prof_rows *rows, struct cg_forest *f)
+{
+	uint32_t *cgframe = xmalloc((p->nr_frames + 1) * sizeof(*cgframe));
+	uint32_t *cgnode = xmalloc(p->nr_nodes * sizeof(*cgnode));
+
+	memset(cgframe, 0xff, (p->nr_frames + 1) * sizeof(*cgframe));
+	cgnode[0] = 0;
+	for (size_t i = 1; i < p->nr_nodes; i++) {
+		const struct prof_node *nd = &p->nodes[i];
+
+		if (nd->frame & PROF_THREAD) {   /* a thread's stacks start at the root */
+			cgnode[i] = 0;
+			continue;
+		}
+		if (cgframe[nd->frame] == PROF_NONE) {
+			const struct pk_frame *fr = &p->frames[nd->frame];
+			struct cg_frame cf = {
+				.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
+				.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
+			};
+
+			cgframe[nd->frame] = cg_frame_id(f, &cf);
+		}
+		cgnode[i] = cg_stack_append(f, cgnode[nd->parent], cgframe[nd->frame], rows->of_node[i], nd->period,
+					    nd->count);
+	}
+	free(cgframe);
+	free(cgnode);
+}
