@@ -82,6 +82,7 @@ struct report {
 	bool leaf_only;               /* the models hold leaves only (no
 					 children, no call graphs) */
 	bool by_ip;                   /* the models' frames per address (srcline) */
+	bool keep_models;             /* rows derived again later (the browser) */
 	struct cg_params cg;
 	const char *hint_sym;         /* the hottest Self row's symbol (annotate hint) */
 	uint64_t hint_self;
@@ -276,6 +277,7 @@ static void hist_derive(struct report *r, struct hist *h)
 		by_tid |= r->keys[k] == K_PID || r->keys[k] == K_TID;
 		srcline |= r->keys[k] == K_SRCLINE;
 	}
+	prof_compact(h->prof);   /* no more samples */
 	prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, r, &pr);
 	h->nr = pr.nr;
 	h->rows = xcalloc(pr.nr + 1, sizeof(*h->rows));
@@ -298,9 +300,16 @@ static void hist_derive(struct report *r, struct hist *h)
 		rank_key(r, h, &pr, k);
 	if (r->graph) {
 		h->cg = cg_forest_new();
-		prof_cg_load(h->prof, &pr, h->cg);
+		if (r->keep_models)
+			prof_cg_load(h->prof, &pr, h->cg);
+		else   /* the model's stacks become the forest's */
+			prof_cg_take(h->prof, &pr, h->cg);
 	}
 	prof_rows_free(&pr);
+	if (!r->keep_models) {   /* rows and stacks made: the model's part is done */
+		prof_free(h->prof);
+		h->prof = NULL;
+	}
 }
 
 static void hist_underive(struct hist *h)
@@ -785,6 +794,7 @@ int cmd_report(int argc, char **argv)
 	/* the whole stacks unless nothing reads more than the leaf (the
 	 * browser's '+' and call graphs do) */
 	r.leaf_only = !r.children && !r.graph && !tui;
+	r.keep_models = tui;
 	err = session_process(s, on_sample, &r);
 	if (err >= 0 && report_export)
 		err = write_export();

@@ -33,23 +33,28 @@ struct fcache_slot {
 	uint32_t id;                  /* id + 1, 0: empty */
 };
 
-#define PREV_SLOTS 256
 struct prev_frame {
 	struct fkey k;
 	uint32_t node;
 };
 
+/* A thread's previous stack, root first. */
 struct prev_stack {
-	const char *comm;
-	uint32_t pid, tid, root;      /* root: the thread's node, 0: unset */
+	uint32_t root;                /* the thread's node */
 	struct prev_frame *v;
 	size_t nr, alloc;
+};
+
+/* Threads by (comm, pid, tid): a direct-mapped cache in front of tmap. */
+#define TCACHE_SLOTS 256
+struct tcache_slot {
+	const char *comm;
+	uint32_t pid, tid, id;        /* id + 1, 0: empty */
 };
 
 struct prof {
 	unsigned flags;
 	struct pk_frame *frames;
-	struct fkey *fkeys;
 	size_t nr_frames, alloc_frames;
 	uint64_t *fslots;             /* hash high 32 | id + 1 */
 	size_t fslot_mask;
@@ -61,7 +66,8 @@ struct prof {
 	size_t nr_nodes, alloc_nodes;
 	uint64_t *nslots;             /* hash high 32 | node */
 	size_t nslot_mask;
-	struct prev_stack *prevs;
+	struct prev_stack *prevs;     /* per thread */
+	struct tcache_slot *tcache;
 };
 
 static void *grow(void *p, size_t *alloc, size_t nr, size_t size)
@@ -90,7 +96,6 @@ struct prof *prof_new(unsigned flags)
 	p->nodes[0].frame = PROF_NONE;
 	p->nr_nodes = 1;
 	p->fcache = xcalloc((size_t)1 << FCACHE_BITS, sizeof(*p->fcache));
-	p->prevs = xcalloc(PREV_SLOTS, sizeof(*p->prevs));
 	return p;
 }
 
@@ -98,11 +103,11 @@ void prof_free(struct prof *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < PREV_SLOTS; i++)
+	for (size_t i = 0; p->prevs && i < p->nr_threads; i++)
 		free(p->prevs[i].v);
 	free(p->prevs);
+	free(p->tcache);
 	free(p->frames);
-	free(p->fkeys);
 	free(p->fslots);
 	free(p->fcache);
 	free(p->threads);
@@ -135,10 +140,17 @@ static uint64_t fkey_hash(const struct fkey *k)
 static void fslots_grow(struct prof *p)
 {
 	size_t n = p->fslot_mask ? (p->fslot_mask + 1) * 2 : 1024;
-	uint64_t *v = xcalloc(n, sizeof(*v));
+	uint64_t *v;
 
+	while ((p->nr_frames + 1) * 10 > n * 7)   /* after prof_compact() */
+		n *= 2;
+	v = xcalloc(n, sizeof(*v));
 	for (size_t i = 0; i < p->nr_frames; i++) {
-		uint64_t h = fkey_hash(&p->fkeys[i]);
+		struct fkey k;
+		uint64_t h;
+
+		fkey_of(p, &p->frames[i], &k);
+		h = fkey_hash(&k);
 		size_t s = (size_t)h & (n - 1);
 
 		while (v[s])
@@ -163,16 +175,19 @@ static uint32_t frame_id(struct prof *p, const struct fkey *k, const struct pk_f
 	for (s = (size_t)h & p->fslot_mask; p->fslots[s]; s = (s + 1) & p->fslot_mask) {
 		uint64_t v = p->fslots[s];
 
-		if (v >> 32 == h >> 32 && fkey_same(&p->fkeys[(uint32_t)v - 1], k)) {
+		struct fkey o;
+
+		if (v >> 32 != h >> 32)
+			continue;
+		fkey_of(p, &p->frames[(uint32_t)v - 1], &o);
+		if (fkey_same(&o, k)) {
 			c->k = *k;
 			c->id = (uint32_t)v;
 			return (uint32_t)v - 1;
 		}
 	}
 	p->frames = grow(p->frames, &p->alloc_frames, p->nr_frames, sizeof(*p->frames));
-	p->fkeys = xrealloc(p->fkeys, p->alloc_frames * sizeof(*p->fkeys));
 	p->frames[p->nr_frames] = *fr;
-	p->fkeys[p->nr_frames] = *k;
 	p->fslots[s] = (h >> 32 << 32) | (p->nr_frames + 1);
 	c->k = *k;
 	c->id = (uint32_t)p->nr_frames + 1;
@@ -187,7 +202,11 @@ static uint64_t node_hash(uint32_t parent, uint32_t frame)
 static void nslots_grow(struct prof *p)
 {
 	size_t n = p->nslot_mask ? (p->nslot_mask + 1) * 2 : 1024;
-	uint64_t *v = xcalloc(n, sizeof(*v));
+	uint64_t *v;
+
+	while ((p->nr_nodes + 1) * 10 > n * 7)   /* after prof_compact() */
+		n *= 2;
+	v = xcalloc(n, sizeof(*v));
 
 	for (size_t i = 1; i < p->nr_nodes; i++) {
 		uint64_t h = node_hash(p->nodes[i].parent, p->nodes[i].frame);
@@ -229,29 +248,37 @@ static uint32_t child(struct prof *p, uint32_t parent, uint32_t frame)
 static uint32_t thread_id(struct prof *p, const char *comm, uint32_t pid, uint32_t tid)
 {
 	struct { const char *comm; uint32_t pid, tid; } key = { comm, pid, tid };
+	struct tcache_slot *c;
 	int created;
-	struct hm_entry *e = hm_upsert(&p->tmap, &key, sizeof(key), &created);
+	struct hm_entry *e;
 
+	if (!p->tcache)
+		p->tcache = xcalloc(TCACHE_SLOTS, sizeof(*p->tcache));
+	c = &p->tcache[(tid ^ tid >> 8) % TCACHE_SLOTS];
+	if (c->id && c->tid == tid && c->pid == pid && c->comm == comm)
+		return c->id - 1;
+	e = hm_upsert(&p->tmap, &key, sizeof(key), &created);
 	if (created) {
 		p->threads = grow(p->threads, &p->alloc_threads, p->nr_threads, sizeof(*p->threads));
+		p->prevs = xrealloc(p->prevs, p->alloc_threads * sizeof(*p->prevs));
 		p->threads[p->nr_threads] = (struct prof_thread){ comm, pid, tid };
+		memset(&p->prevs[p->nr_threads], 0, sizeof(*p->prevs));
 		e->val.u = ++p->nr_threads;
 	}
+	*c = (struct tcache_slot){ comm, pid, tid, (uint32_t)e->val.u };
 	return (uint32_t)e->val.u - 1;
 }
 
 void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
 	      size_t n, uint64_t period)
 {
-	struct prev_stack *ps = &p->prevs[(tid ^ tid >> 8) % PREV_SLOTS];
+	uint32_t t = thread_id(p, comm, pid, tid);
+	struct prev_stack *ps = &p->prevs[t];
 	uint32_t node;
 	size_t j = 0;
 
-	if (!ps->root || ps->tid != tid || ps->pid != pid || ps->comm != comm) {
-		ps->comm = comm;
-		ps->pid = pid;
-		ps->tid = tid;
-		ps->root = child(p, 0, PROF_THREAD | thread_id(p, comm, pid, tid));
+	if (!ps->root) {
+		ps->root = child(p, 0, PROF_THREAD | t);
 		ps->nr = 0;
 	}
 	if (n > ps->alloc) {
@@ -282,6 +309,22 @@ void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, cons
 		p->nodes[node].count++;
 }
 
+void prof_compact(struct prof *p)
+{
+	free(p->nslots);
+	p->nslots = NULL;
+	p->nslot_mask = 0;
+	free(p->fslots);
+	p->fslots = NULL;
+	p->fslot_mask = 0;
+	memset(p->fcache, 0, ((size_t)1 << FCACHE_BITS) * sizeof(*p->fcache));
+	for (size_t i = 0; p->prevs && i < p->nr_threads; i++) {
+		free(p->prevs[i].v);
+		p->prevs[i].v = NULL;
+		p->prevs[i].nr = p->prevs[i].alloc = 0;
+	}
+}
+
 size_t prof_nr_nodes(const struct prof *p) { return p->nr_nodes; }
 const struct prof_node *prof_nodes(const struct prof *p) { return p->nodes; }
 size_t prof_nr_frames(const struct prof *p) { return p->nr_frames; }
@@ -291,15 +334,56 @@ const struct prof_thread *prof_thread(const struct prof *p, uint32_t id) { retur
 
 /* ---- rows ---- */
 
-/* Dense ids of byte-string values (parts, combined keys). */
-static uint32_t intern(struct hashmap *m, const void *key, size_t len)
-{
-	int created;
-	struct hm_entry *e = hm_upsert(m, key, len, &created);
+/* Dense ids of values of three words (parts, combined keys): keys kept
+ * in id order, slots hold 32 bits of the hash and the id + 1. */
+struct idtab {
+	uint64_t (*keys)[3];
+	uint64_t *slots;
+	size_t mask, nr, alloc;
+};
 
-	if (created)
-		e->val.u = m->nr;
-	return (uint32_t)e->val.u - 1;
+static uint64_t id_hash(const uint64_t *k)
+{
+	return mix(k[0] * 0x9e3779b97f4a7c15u ^ k[1] * 0xff51afd7ed558ccdu ^ k[2] * 0x94d049bb133111ebu);
+}
+
+static uint32_t intern(struct idtab *t, uint64_t k0, uint64_t k1, uint64_t k2)
+{
+	uint64_t k[3] = { k0, k1, k2 }, h;
+	size_t s;
+
+	if ((t->nr + 1) * 10 > (t->mask + 1) * 7 || !t->slots) {
+		size_t n = t->slots ? (t->mask + 1) * 2 : 256;
+		uint64_t *v = xcalloc(n, sizeof(*v));
+
+		for (size_t i = 0; i < t->nr; i++) {
+			h = id_hash(t->keys[i]);
+			for (s = (size_t)h & (n - 1); v[s]; s = (s + 1) & (n - 1))
+				;
+			v[s] = (h >> 32 << 32) | (i + 1);
+		}
+		free(t->slots);
+		t->slots = v;
+		t->mask = n - 1;
+	}
+	h = id_hash(k);
+	for (s = (size_t)h & t->mask; t->slots[s]; s = (s + 1) & t->mask) {
+		uint64_t v = t->slots[s];
+		const uint64_t *o = t->keys[(uint32_t)v - 1];
+
+		if (v >> 32 == h >> 32 && o[0] == k0 && o[1] == k1 && o[2] == k2)
+			return (uint32_t)v - 1;
+	}
+	t->keys = grow(t->keys, &t->alloc, t->nr, sizeof(*t->keys));
+	memcpy(t->keys[t->nr], k, sizeof(k));
+	t->slots[s] = (h >> 32 << 32) | (t->nr + 1);
+	return (uint32_t)t->nr++;
+}
+
+static void idtab_free(struct idtab *t)
+{
+	free(t->keys);
+	free(t->slots);
 }
 
 /* Rows by (thread key, frame key): open addressing of the packed pair. */
@@ -346,7 +430,7 @@ static uint32_t rtab_get(struct rtab *t, uint64_t key, uint32_t next)
 void prof_rows_make(const struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
 		    prof_line_fn line, void *arg, struct prof_rows *out)
 {
-	struct hashmap parts[PROF_KEY_MAX], tk, fk;
+	struct idtab parts[PROF_KEY_MAX] = { { 0 } }, tk = { 0 }, fk = { 0 };
 	uint32_t (*tpart)[PROF_KEY_MAX] = xcalloc(p->nr_threads + 1, sizeof(*tpart));
 	uint32_t (*fpart)[PROF_KEY_MAX] = xcalloc(p->nr_frames + 1, sizeof(*fpart));
 	uint32_t *tkey = xmalloc((p->nr_threads + 1) * sizeof(*tkey));
@@ -360,41 +444,33 @@ void prof_rows_make(const struct prof *p, const enum prof_key *keys, int nr_keys
 	for (int k = 0; k < nr_keys; k++)
 		want[keys[k]] = true;
 	want[PROF_TID] = want[PROF_PID] = want[PROF_TID] || want[PROF_PID];
-	for (int k = 0; k < PROF_KEY_MAX; k++)
-		hm_init(&parts[k]);
-	hm_init(&tk);
-	hm_init(&fk);
 	/* each thread's and frame's key values, and their combination */
 	for (size_t i = 0; i < p->nr_threads; i++) {
 		const struct prof_thread *t = &p->threads[i];
 
 		if (want[PROF_COMM])
-			tpart[i][PROF_COMM] = intern(&parts[PROF_COMM], &t->comm, sizeof(t->comm));
+			tpart[i][PROF_COMM] = intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
 		if (want[PROF_PID])
-			tpart[i][PROF_PID] = tpart[i][PROF_TID] = intern(&parts[PROF_TID], &t->tid, sizeof(t->tid));
-		tkey[i] = intern(&tk, tpart[i], sizeof(tpart[i]));
+			tpart[i][PROF_PID] = tpart[i][PROF_TID] = intern(&parts[PROF_TID], t->tid, 0, 0);
+		tkey[i] = intern(&tk, tpart[i][PROF_COMM], tpart[i][PROF_TID], 0);
 	}
 	for (size_t i = 0; i < p->nr_frames; i++) {
 		const struct pk_frame *fr = &p->frames[i];
-		const struct fkey *k = &p->fkeys[i];
+		struct fkey kk, *k = &kk;
+
+		fkey_of(p, fr, k);
 
 		if (want[PROF_DSO])
-			fpart[i][PROF_DSO] = intern(&parts[PROF_DSO], &fr->dso, sizeof(fr->dso));
-		if (want[PROF_SYM]) {
+			fpart[i][PROF_DSO] = intern(&parts[PROF_DSO], (uintptr_t)fr->dso, 0, 0);
+		if (want[PROF_SYM])
 			/* a symbol: one row per (name, start), kernel apart; an
 			 * unknown address: per (offset, DSO) */
-			struct { const char *sym, *dso; uint64_t a, kernel; } sk = {
-				fr->sym, fr->sym ? NULL : fr->dso, k->a, fr->kernel
-			};
-
-			fpart[i][PROF_SYM] = intern(&parts[PROF_SYM], &sk, sizeof(sk));
-		}
-		if (want[PROF_SRCLINE]) {
-			const void *l = line ? line(arg, fr) : NULL;
-
-			fpart[i][PROF_SRCLINE] = intern(&parts[PROF_SRCLINE], &l, sizeof(l));
-		}
-		fkey[i] = intern(&fk, fpart[i], sizeof(fpart[i]));
+			fpart[i][PROF_SYM] = intern(&parts[PROF_SYM], fr->sym ? (uintptr_t)fr->sym : (uintptr_t)fr->dso,
+						    k->a, (uint64_t)fr->kernel << 1 | !fr->sym);
+		if (want[PROF_SRCLINE])
+			fpart[i][PROF_SRCLINE] = intern(&parts[PROF_SRCLINE],
+							(uintptr_t)(line ? line(arg, fr) : NULL), 0, 0);
+		fkey[i] = intern(&fk, fpart[i][PROF_DSO], fpart[i][PROF_SYM], fpart[i][PROF_SRCLINE]);
 	}
 	for (int k = 0; k < PROF_KEY_MAX; k++)
 		out->nr_parts[k] = parts[k].nr;
@@ -444,9 +520,9 @@ void prof_rows_make(const struct prof *p, const enum prof_key *keys, int nr_keys
 	free(tkey);
 	free(fkey);
 	for (int k = 0; k < PROF_KEY_MAX; k++)
-		hm_release(&parts[k]);
-	hm_release(&tk);
-	hm_release(&fk);
+		idtab_free(&parts[k]);
+	idtab_free(&tk);
+	idtab_free(&fk);
 	if (!children)
 		return;
 
@@ -530,4 +606,44 @@ void prof_cg_load(const struct prof *p, const struct prof_rows *rows, struct cg_
 	}
 	free(cgframe);
 	free(cgnode);
+}
+
+void prof_cg_take(struct prof *p, const struct prof_rows *rows, struct cg_forest *f)
+{
+	uint32_t *cgframe = xmalloc((p->nr_frames + 1) * sizeof(*cgframe));
+	struct cg_stack_node *v = (struct cg_stack_node *)(void *)p->nodes;
+
+	_Static_assert(sizeof(struct cg_stack_node) == sizeof(struct prof_node), "node sizes");
+	memset(cgframe, 0xff, (p->nr_frames + 1) * sizeof(*cgframe));
+	/* in place, in id order (a node's parent is already a cg node): a
+	 * thread node becomes a node nothing reaches (frame PROF_NONE, never
+	 * read), and its stacks start at the root */
+	for (size_t i = 1; i < p->nr_nodes; i++) {
+		struct prof_node nd;
+		struct cg_stack_node c = { .frame = PROF_NONE, .tag = PROF_NONE };
+
+		memcpy(&nd, &p->nodes[i], sizeof(nd));
+		if (!(nd.frame & PROF_THREAD)) {
+			uint32_t upframe;
+
+			memcpy(&upframe, &v[nd.parent].frame, sizeof(upframe));
+			if (cgframe[nd.frame] == PROF_NONE) {
+				const struct pk_frame *fr = &p->frames[nd.frame];
+				struct cg_frame cf = {
+					.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
+					.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
+				};
+
+				cgframe[nd.frame] = cg_frame_id(f, &cf);
+			}
+			c = (struct cg_stack_node){ .parent = upframe == PROF_NONE ? 0 : nd.parent,
+						    .frame = cgframe[nd.frame], .tag = rows->of_node[i],
+						    .count = nd.count, .hit = nd.period };
+		}
+		memcpy(&v[i], &c, sizeof(c));
+	}
+	cg_stacks_adopt(f, v, p->nr_nodes, p->alloc_nodes);
+	p->nodes = NULL;
+	p->nr_nodes = p->alloc_nodes = 0;
+	free(cgframe);
 }

@@ -75,6 +75,11 @@ void prof_free(struct prof *p);
 void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
 	      size_t n, uint64_t period);
 
+/* Free what only adding needs (the lookup tables, the threads' previous
+ * stacks): a model read only from now on takes less memory; a later
+ * prof_add() remakes them. */
+void prof_compact(struct prof *p);
+
 size_t prof_nr_nodes(const struct prof *p);
 const struct prof_node *prof_nodes(const struct prof *p);
 size_t prof_nr_frames(const struct prof *p);
@@ -117,5 +122,9 @@ void prof_rows_free(struct prof_rows *r);
  * PROF_NONE), frames interned as callgraph's (DSO, symbol) identities;
  * then cg_trees_from_stacks() builds the rows' trees. */
 void prof_cg_load(const struct prof *p, const struct prof_rows *rows, struct cg_forest *f);
+
+/* The same, taking the model's nodes over (no copy): the model has no
+ * stacks left after it, only prof_free() may follow. */
+void prof_cg_take(struct prof *p, const struct prof_rows *rows, struct cg_forest *f);
 
 #endif
