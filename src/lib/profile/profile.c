@@ -17,6 +17,7 @@
 #include "callgraph/callgraph.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 
 /* A frame's identity (profile.h): a = symbol start (known) or offset
@@ -65,6 +66,7 @@ struct prof {
 	struct prof_node *nodes;
 	size_t nr_nodes, alloc_nodes;
 	uint64_t *nslots;             /* hash high 32 | node */
+	bool nslots_mapped;
 	size_t nslot_mask;
 	struct prev_stack *prevs;     /* per thread */
 	struct tcache_slot *tcache;
@@ -76,6 +78,41 @@ static void *grow(void *p, size_t *alloc, size_t nr, size_t size)
 		return p;
 	*alloc = *alloc ? *alloc * 2 : 1024;
 	return xrealloc(p, *alloc * size);
+}
+
+/* A zeroed table of n words; a big one in huge pages where the kernel
+ * gives them on request (its probes are random: fewer TLB misses). */
+#define BIG_TABLE ((size_t)4 << 20)
+static uint64_t *table_new(size_t n, bool *mapped)
+{
+	size_t size = n * sizeof(uint64_t);
+	void *v = MAP_FAILED;
+
+	if (size >= BIG_TABLE)
+		v = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	*mapped = v != MAP_FAILED;
+	if (!*mapped)
+		return xcalloc(n, sizeof(uint64_t));
+	(void)madvise(v, size, MADV_HUGEPAGE);
+	return v;
+}
+
+static void table_free(uint64_t *v, size_t n, bool mapped)
+{
+	if (mapped)
+		munmap(v, n * sizeof(uint64_t));
+	else
+		free(v);
+}
+
+/* Ask for huge pages under a big array read at random (the nodes) */
+static void huge(void *v, size_t size)
+{
+	uintptr_t a = ((uintptr_t)v + ((uintptr_t)2 << 20) - 1) & ~(((uintptr_t)2 << 20) - 1);
+	uintptr_t e = ((uintptr_t)v + size) & ~(((uintptr_t)2 << 20) - 1);
+
+	if (size >= BIG_TABLE && e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 }
 
 static uint64_t mix(uint64_t x)
@@ -113,7 +150,8 @@ void prof_free(struct prof *p)
 	free(p->threads);
 	hm_release(&p->tmap);
 	free(p->nodes);
-	free(p->nslots);
+	if (p->nslots)
+		table_free(p->nslots, p->nslot_mask + 1, p->nslots_mapped);
 	free(p);
 }
 
@@ -204,9 +242,11 @@ static void nslots_grow(struct prof *p)
 	size_t n = p->nslot_mask ? (p->nslot_mask + 1) * 2 : 1024;
 	uint64_t *v;
 
+	bool mapped;
+
 	while ((p->nr_nodes + 1) * 10 > n * 7)   /* after prof_compact() */
 		n *= 2;
-	v = xcalloc(n, sizeof(*v));
+	v = table_new(n, &mapped);
 
 	for (size_t i = 1; i < p->nr_nodes; i++) {
 		uint64_t h = node_hash(p->nodes[i].parent, p->nodes[i].frame);
@@ -216,8 +256,10 @@ static void nslots_grow(struct prof *p)
 			s = (s + 1) & (n - 1);
 		v[s] = (h >> 32 << 32) | i;
 	}
-	free(p->nslots);
+	if (p->nslots)
+		table_free(p->nslots, p->nslot_mask + 1, p->nslots_mapped);
 	p->nslots = v;
+	p->nslots_mapped = mapped;
 	p->nslot_mask = n - 1;
 }
 
@@ -239,7 +281,10 @@ static uint32_t child(struct prof *p, uint32_t parent, uint32_t frame)
 				return (uint32_t)v;
 		}
 	}
-	p->nodes = grow(p->nodes, &p->alloc_nodes, p->nr_nodes, sizeof(*p->nodes));
+	if (p->nr_nodes == p->alloc_nodes) {
+		p->nodes = grow(p->nodes, &p->alloc_nodes, p->nr_nodes, sizeof(*p->nodes));
+		huge(p->nodes, p->alloc_nodes * sizeof(*p->nodes));
+	}
 	p->nodes[p->nr_nodes] = (struct prof_node){ .parent = parent, .frame = frame };
 	p->nslots[s] = (h >> 32 << 32) | p->nr_nodes;
 	return (uint32_t)p->nr_nodes++;
@@ -311,7 +356,8 @@ void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, cons
 
 void prof_compact(struct prof *p)
 {
-	free(p->nslots);
+	if (p->nslots)
+		table_free(p->nslots, p->nslot_mask + 1, p->nslots_mapped);
 	p->nslots = NULL;
 	p->nslot_mask = 0;
 	free(p->fslots);
