@@ -219,12 +219,13 @@ static int cmp_parts(const void *a, const void *b)
 	return strcmp(x->text, y->text);
 }
 
-/* Each row's rank of key k's text: the text of each distinct value once,
- * sorted (the rows then sort on integers). */
-static void rank_key(struct report *r, struct hist *h, const struct prof_rows *pr, int k)
+/* Each row's rank of key k's text: rank[k] holds the value's part id
+ * (profile.h) on entry, its text's rank on return; the text of each
+ * distinct value is made once and sorted (the rows then sort on
+ * integers). */
+static void rank_key(struct report *r, struct hist *h, size_t np, int k)
 {
 	enum sort_key key = r->keys[k];
-	size_t np = pr->nr_parts[key];
 	uint32_t *rep = xmalloc((np + 1) * sizeof(*rep));
 	uint32_t *rank = xmalloc((np + 1) * sizeof(*rank));
 	struct part_text *pt = xmalloc((np + 1) * sizeof(*pt));
@@ -232,10 +233,11 @@ static void rank_key(struct report *r, struct hist *h, const struct prof_rows *p
 	char buf[512];
 	size_t nt = 0;
 
+	(void)r;
 	memset(rep, 0xff, (np + 1) * sizeof(*rep));
-	for (size_t i = 0; i < pr->nr; i++)
-		if (rep[pr->v[i].part[key]] == UINT32_MAX)
-			rep[pr->v[i].part[key]] = (uint32_t)i;
+	for (size_t i = 0; i < h->nr; i++)
+		if (rep[h->rows[i].rank[k]] == UINT32_MAX)
+			rep[h->rows[i].rank[k]] = (uint32_t)i;
 	for (size_t p = 0; p < np; p++) {
 		const struct row *row = &h->rows[rep[p]];
 
@@ -251,8 +253,8 @@ static void rank_key(struct report *r, struct hist *h, const struct prof_rows *p
 			n++;
 		rank[pt[p].part] = (uint32_t)n;
 	}
-	for (size_t i = 0; i < pr->nr; i++)
-		h->rows[i].rank[k] = rank[pr->v[i].part[key]];
+	for (size_t i = 0; i < h->nr; i++)
+		h->rows[i].rank[k] = rank[h->rows[i].rank[k]];
 	pk_arena_release(&texts);
 	free(pt);
 	free(rank);
@@ -295,9 +297,13 @@ static void hist_derive(struct report *r, struct hist *h)
 			row->comm_last = session_thread_comm(r->sess, t->tid);
 		if (srcline)
 			row->srcline = session_srcline(r->sess, fr);
+		for (int k = 0; k < r->nr_keys; k++)
+			row->rank[k] = p->part[r->keys[k]];
 	}
+	free(pr.v);   /* copied: its memory before the ranks and the stacks' */
+	pr.v = NULL;
 	for (int k = 0; k < r->nr_keys; k++)
-		rank_key(r, h, &pr, k);
+		rank_key(r, h, pr.nr_parts[r->keys[k]], k);
 	if (r->graph) {
 		h->cg = cg_forest_new();
 		if (r->keep_models)
