@@ -35,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,9 @@ struct hist {
 	bool derived;
 	uint64_t nr_samples, total;
 	struct cg_forest *cg;         /* the model's stacks tagged with rows (-g) */
+	uint32_t *of_node;            /* the model's row per node, for cg (browser:
+					 made on the first call graph) */
+	uint32_t *rank_of[K_MAX];     /* browser: a key's rank per part id */
 };
 
 struct report {
@@ -132,7 +136,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	if (!s->nr_frames)
 		return 0;
 	if (!h->prof)
-		h->prof = prof_new(r->by_ip ? PROF_BY_IP : 0);
+		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0));
 	prof_add(h->prof, s->comm, s->pid, s->tid, s->frames, r->leaf_only ? 1 : s->nr_frames, s->period);
 	return 0;
 }
@@ -223,7 +227,7 @@ static int cmp_parts(const void *a, const void *b)
  * (profile.h) on entry, its text's rank on return; the text of each
  * distinct value is made once and sorted (the rows then sort on
  * integers). */
-static void rank_key(struct report *r, struct hist *h, size_t np, int k)
+static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool cache)
 {
 	enum sort_key key = r->keys[k];
 	uint32_t *rep = xmalloc((np + 1) * sizeof(*rep));
@@ -233,7 +237,22 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k)
 	char buf[512];
 	size_t nt = 0;
 
-	(void)r;
+	if (cache && h->rank_of[key]) {   /* the parts' ranks of an earlier call */
+		uint32_t *ro = h->rank_of[key];
+		size_t i = 0;
+
+		while (i < h->nr && ro[h->rows[i].rank[k]] != UINT32_MAX)
+			i++;
+		if (i == h->nr) {   /* every value of these rows is ranked */
+			for (i = 0; i < h->nr; i++)
+				h->rows[i].rank[k] = ro[h->rows[i].rank[k]];
+			free(rep);
+			free(rank);
+			free(pt);
+			return;
+		}
+	}
+	memset(rank, 0xff, (np + 1) * sizeof(*rank));
 	memset(rep, 0xff, (np + 1) * sizeof(*rep));
 	for (size_t i = 0; i < h->nr; i++)
 		if (rep[h->rows[i].rank[k]] == UINT32_MAX)
@@ -257,8 +276,13 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k)
 		h->rows[i].rank[k] = rank[h->rows[i].rank[k]];
 	pk_arena_release(&texts);
 	free(pt);
-	free(rank);
 	free(rep);
+	if (cache) {   /* parts are stable while the model does not change */
+		free(h->rank_of[key]);
+		h->rank_of[key] = rank;
+	} else {
+		free(rank);
+	}
 }
 
 /* The rows of the sort keys, from the event's model: one pass over its
@@ -303,13 +327,13 @@ static void hist_derive(struct report *r, struct hist *h)
 	free(pr.v);   /* copied: its memory before the ranks and the stacks' */
 	pr.v = NULL;
 	for (int k = 0; k < r->nr_keys; k++)
-		rank_key(r, h, pr.nr_parts[r->keys[k]], k);
-	if (r->graph) {
+		rank_key(r, h, pr.nr_parts[r->keys[k]], k, r->keep_models && r->keys[k] != K_SRCLINE);
+	if (r->graph && r->keep_models) {   /* the forest on the first call graph */
+		h->of_node = pr.of_node;
+		pr.of_node = NULL;
+	} else if (r->graph) {   /* the model's stacks become the forest's */
 		h->cg = cg_forest_new();
-		if (r->keep_models)
-			prof_cg_load(h->prof, &pr, h->cg);
-		else   /* the model's stacks become the forest's */
-			prof_cg_take(h->prof, &pr, h->cg);
+		prof_cg_take(h->prof, &pr, h->cg);
 	}
 	prof_rows_free(&pr);
 	if (!r->keep_models) {   /* rows and stacks made: the model's part is done */
@@ -318,14 +342,37 @@ static void hist_derive(struct report *r, struct hist *h)
 	}
 }
 
+/* The call-graph forest of the browser's rows, made once per derivation. */
+static struct cg_forest *hist_cg(struct hist *h)
+{
+	if (!h->cg && h->of_node && h->prof) {
+		struct prof_rows pr = { .of_node = h->of_node };
+
+		h->cg = cg_forest_new();
+		prof_cg_load(h->prof, &pr, h->cg);
+	}
+	return h->cg;
+}
+
 static void hist_underive(struct hist *h)
 {
+	free(h->of_node);
+	h->of_node = NULL;
 	free(h->rows);
 	h->rows = NULL;
 	h->nr = 0;
 	cg_forest_free(h->cg);
 	h->cg = NULL;
 	h->derived = false;
+}
+
+static void hist_free(struct hist *h)
+{
+	hist_underive(h);
+	prof_free(h->prof);
+	for (int k = 0; k < K_MAX; k++)
+		free(h->rank_of[k]);
+	*h = (struct hist){ 0 };
 }
 
 /* The printed rows' trees, from the unique stacks (tags are row ids);
@@ -845,8 +892,7 @@ int cmd_report(int argc, char **argv)
 	else
 		print_warnings();
 	for (size_t i = 0; i < r.f->nr_evsels; i++) {
-		hist_underive(&r.hists[i]);
-		prof_free(r.hists[i].prof);
+		hist_free(&r.hists[i]);
 	}
 	free(r.hists);
 	export_free(report_export);
@@ -949,10 +995,15 @@ static void rt_prepare(struct report_tui *rt)
 			tr->text[k] = row->text[k];
 		rt->hrow[rt->t.nr_rows++] = i;
 	}
-	if (r->graph && h->cg) {   /* the first view's trees, as --stdio builds them */
-		rt->trees[r->children] = build_trees(r, h, rt->show, total);
-		for (size_t i = 0; i < rt->t.nr_rows; i++)
-			rt->t.rows[i].has_graph = rt->trees[r->children][rt->hrow[i]] != 0;
+	if (r->graph && (h->of_node || h->cg)) {   /* a row has a graph when --stdio would print
+						       one: its trees are made on the first */
+		uint64_t min_hit = cg_min_hit(&r->cg, total);
+
+		for (size_t i = 0; i < rt->t.nr_rows; i++) {
+			const struct row *row = &h->rows[rt->hrow[i]];
+
+			rt->t.rows[i].has_graph = (r->children ? row->children : row->self) >= min_hit;
+		}
 	}
 }
 
@@ -963,9 +1014,9 @@ static int rt_graph(void *ctx, size_t i, bool children, FILE *fp)
 	const struct row *row;
 	int c = children && r->children;
 
-	if (!rt->h || !rt->h->cg || i >= rt->t.nr_rows)
+	if (!rt->h || !hist_cg(rt->h) || i >= rt->t.nr_rows)
 		return 0;
-	if (!rt->trees[c]) {   /* the other view: its trees once */
+	if (!rt->trees[c]) {   /* each view's trees once, on its first call graph */
 		bool was = r->children;
 		struct cg_params cg = r->cg;
 
@@ -1029,10 +1080,8 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 	r->children = has_cc && children;
 	r->cg = rt->cg[r->children];
 	if (ns) {
-		for (size_t i = 0; i < r->f->nr_evsels; i++) {
-			prof_free(r->hists[i].prof);
-			r->hists[i] = (struct hist){ 0 };
-		}
+		for (size_t i = 0; i < r->f->nr_evsels; i++)
+			hist_free(&r->hists[i]);
 		session_close(*rt->sess);
 		*rt->sess = ns;
 		r->sess = ns;
@@ -1094,6 +1143,11 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 	struct tui_opts o = { .color = color };
 	int err;
 
+	/* 's' and '+' make and free arrays of a few MB per 100 k rows: kept
+	 * in the heap and reused, not mapped and zeroed by the kernel anew
+	 * each time */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);   /* glibc's most */
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	snprintf(rt.sort, sizeof(rt.sort), "%s", sort);
 	rt.cg[0] = rt.cg[1] = r->cg;
 	if (r->children)   /* the Self view's order: perf's default without Children */

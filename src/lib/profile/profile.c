@@ -53,6 +53,9 @@ struct tcache_slot {
 	uint32_t pid, tid, id;        /* id + 1, 0: empty */
 };
 
+struct prof_cache;
+static void cache_free(struct prof_cache *c);
+
 struct prof {
 	unsigned flags;
 	struct pk_frame *frames;
@@ -70,6 +73,7 @@ struct prof {
 	size_t nslot_mask;
 	struct prev_stack *prevs;     /* per thread */
 	struct tcache_slot *tcache;
+	struct prof_cache *cache;     /* prof_rows_make()'s, PROF_REDERIVE */
 };
 
 static void *grow(void *p, size_t *alloc, size_t nr, size_t size)
@@ -144,6 +148,7 @@ void prof_free(struct prof *p)
 		free(p->prevs[i].v);
 	free(p->prevs);
 	free(p->tcache);
+	cache_free(p->cache);
 	free(p->frames);
 	free(p->fslots);
 	free(p->fcache);
@@ -317,7 +322,13 @@ static uint32_t thread_id(struct prof *p, const char *comm, uint32_t pid, uint32
 void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
 	      size_t n, uint64_t period)
 {
-	uint32_t t = thread_id(p, comm, pid, tid);
+	uint32_t t;
+
+	if (p->cache) {   /* the tree changes */
+		cache_free(p->cache);
+		p->cache = NULL;
+	}
+	t = thread_id(p, comm, pid, tid);
 	struct prev_stack *ps = &p->prevs[t];
 	uint32_t node;
 	size_t j = 0;
@@ -473,75 +484,138 @@ static uint32_t rtab_get(struct rtab *t, uint64_t key, uint32_t next)
 	return next;
 }
 
-void prof_rows_make(const struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
+/* What rows of any keys are made from: each thread's and frame's key
+ * values (parts; srcline apart), each node's thread, the trie's child
+ * lists and subtree periods.  Kept between calls with PROF_REDERIVE. */
+struct prof_cache {
+	uint32_t (*tpart)[PROF_KEY_MAX];
+	uint32_t (*fpart)[PROF_KEY_MAX];
+	size_t nr_parts[PROF_KEY_MAX];
+	uint32_t *thread_of;
+	uint32_t *first, *next;       /* children: made on the first need */
+	uint64_t *sub;
+};
+
+static void cache_free(struct prof_cache *c)
+{
+	if (!c)
+		return;
+	free(c->tpart);
+	free(c->fpart);
+	free(c->thread_of);
+	free(c->first);
+	free(c->next);
+	free(c->sub);
+	free(c);
+}
+
+static struct prof_cache *cache_make(const struct prof *p)
+{
+	struct prof_cache *c = xcalloc(1, sizeof(*c));
+	struct idtab parts[PROF_KEY_MAX] = { { 0 } };
+
+	c->tpart = xcalloc(p->nr_threads + 1, sizeof(*c->tpart));
+	c->fpart = xcalloc(p->nr_frames + 1, sizeof(*c->fpart));
+	for (size_t i = 0; i < p->nr_threads; i++) {
+		const struct prof_thread *t = &p->threads[i];
+
+		c->tpart[i][PROF_COMM] = intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
+		c->tpart[i][PROF_PID] = c->tpart[i][PROF_TID] = intern(&parts[PROF_TID], t->tid, 0, 0);
+	}
+	for (size_t i = 0; i < p->nr_frames; i++) {
+		const struct pk_frame *fr = &p->frames[i];
+		struct fkey k;
+
+		fkey_of(p, fr, &k);
+		c->fpart[i][PROF_DSO] = intern(&parts[PROF_DSO], (uintptr_t)fr->dso, 0, 0);
+		/* a symbol: one row per (name, start), kernel apart; an unknown
+		 * address: per (offset, DSO) */
+		c->fpart[i][PROF_SYM] = intern(&parts[PROF_SYM], fr->sym ? (uintptr_t)fr->sym : (uintptr_t)fr->dso,
+					       k.a, (uint64_t)fr->kernel << 1 | !fr->sym);
+	}
+	for (int k = 0; k < PROF_KEY_MAX; k++) {
+		c->nr_parts[k] = parts[k].nr;
+		idtab_free(&parts[k]);
+	}
+	c->nr_parts[PROF_PID] = c->nr_parts[PROF_TID];
+	c->thread_of = xmalloc(p->nr_nodes * sizeof(*c->thread_of));
+	c->thread_of[0] = PROF_NONE;
+	for (size_t i = 1; i < p->nr_nodes; i++) {
+		const struct prof_node *nd = &p->nodes[i];
+
+		c->thread_of[i] = nd->frame & PROF_THREAD ? nd->frame & ~PROF_THREAD : c->thread_of[nd->parent];
+	}
+	return c;
+}
+
+static void cache_tree(const struct prof *p, struct prof_cache *c)
+{
+	size_t n = p->nr_nodes;
+
+	if (c->first)
+		return;
+	c->first = xcalloc(n, sizeof(*c->first));
+	c->next = xcalloc(n, sizeof(*c->next));
+	c->sub = xcalloc(n, sizeof(*c->sub));
+	for (size_t i = n - 1; i >= 1; i--) {
+		uint32_t up = p->nodes[i].parent;
+
+		c->next[i] = c->first[up];
+		c->first[up] = (uint32_t)i;
+		c->sub[i] += p->nodes[i].period;
+		c->sub[up] += c->sub[i];
+	}
+}
+
+void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
 		    prof_line_fn line, void *arg, struct prof_rows *out)
 {
-	struct idtab parts[PROF_KEY_MAX] = { { 0 } }, tk = { 0 }, fk = { 0 };
-	uint32_t (*tpart)[PROF_KEY_MAX] = xcalloc(p->nr_threads + 1, sizeof(*tpart));
-	uint32_t (*fpart)[PROF_KEY_MAX] = xcalloc(p->nr_frames + 1, sizeof(*fpart));
+	struct prof_cache *c = p->cache ? p->cache : cache_make(p);
+	struct idtab tk = { 0 }, fk = { 0 }, lines = { 0 };
 	uint32_t *tkey = xmalloc((p->nr_threads + 1) * sizeof(*tkey));
 	uint32_t *fkey = xmalloc((p->nr_frames + 1) * sizeof(*fkey));
-	uint32_t *thread_of = xmalloc(p->nr_nodes * sizeof(*thread_of));
+	uint32_t *fline = NULL;
 	bool want[PROF_KEY_MAX] = { false };
 	struct rtab rt = { .mask = 1023 };
 	size_t alloc = 0;
+	uint32_t mask[PROF_KEY_MAX];
 
 	memset(out, 0, sizeof(*out));
 	for (int k = 0; k < nr_keys; k++)
 		want[keys[k]] = true;
 	want[PROF_TID] = want[PROF_PID] = want[PROF_TID] || want[PROF_PID];
-	/* each thread's and frame's key values, and their combination */
-	for (size_t i = 0; i < p->nr_threads; i++) {
-		const struct prof_thread *t = &p->threads[i];
-
-		if (want[PROF_COMM])
-			tpart[i][PROF_COMM] = intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
-		if (want[PROF_PID])
-			tpart[i][PROF_PID] = tpart[i][PROF_TID] = intern(&parts[PROF_TID], t->tid, 0, 0);
-		tkey[i] = intern(&tk, tpart[i][PROF_COMM], tpart[i][PROF_TID], 0);
-	}
+	for (int k = 0; k < PROF_KEY_MAX; k++)
+		mask[k] = want[k] ? UINT32_MAX : 0;
+	/* the rows' key: the asked parts of the thread's and the frame's */
+	for (size_t i = 0; i < p->nr_threads; i++)
+		tkey[i] = intern(&tk, c->tpart[i][PROF_COMM] & mask[PROF_COMM], c->tpart[i][PROF_TID] & mask[PROF_TID],
+				 0);
+	if (want[PROF_SRCLINE])
+		fline = xmalloc((p->nr_frames + 1) * sizeof(*fline));
 	for (size_t i = 0; i < p->nr_frames; i++) {
-		const struct pk_frame *fr = &p->frames[i];
-		struct fkey kk, *k = &kk;
-
-		fkey_of(p, fr, k);
-
-		if (want[PROF_DSO])
-			fpart[i][PROF_DSO] = intern(&parts[PROF_DSO], (uintptr_t)fr->dso, 0, 0);
-		if (want[PROF_SYM])
-			/* a symbol: one row per (name, start), kernel apart; an
-			 * unknown address: per (offset, DSO) */
-			fpart[i][PROF_SYM] = intern(&parts[PROF_SYM], fr->sym ? (uintptr_t)fr->sym : (uintptr_t)fr->dso,
-						    k->a, (uint64_t)fr->kernel << 1 | !fr->sym);
-		if (want[PROF_SRCLINE])
-			fpart[i][PROF_SRCLINE] = intern(&parts[PROF_SRCLINE],
-							(uintptr_t)(line ? line(arg, fr) : NULL), 0, 0);
-		fkey[i] = intern(&fk, fpart[i][PROF_DSO], fpart[i][PROF_SYM], fpart[i][PROF_SRCLINE]);
+		if (fline)
+			fline[i] = intern(&lines, (uintptr_t)(line ? line(arg, &p->frames[i]) : NULL), 0, 0);
+		fkey[i] = intern(&fk, c->fpart[i][PROF_DSO] & mask[PROF_DSO], c->fpart[i][PROF_SYM] & mask[PROF_SYM],
+				 fline ? fline[i] : 0);
 	}
 	for (int k = 0; k < PROF_KEY_MAX; k++)
-		out->nr_parts[k] = parts[k].nr;
-	out->nr_parts[PROF_PID] = out->nr_parts[PROF_TID];
+		out->nr_parts[k] = want[k] ? c->nr_parts[k] : 0;
+	out->nr_parts[PROF_SRCLINE] = lines.nr;
 
 	rt.keys = xmalloc((rt.mask + 1) * sizeof(*rt.keys));
 	rt.rows = xmalloc((rt.mask + 1) * sizeof(*rt.rows));
 	memset(rt.rows, 0xff, (rt.mask + 1) * sizeof(*rt.rows));
 	out->of_node = xmalloc(p->nr_nodes * sizeof(*out->of_node));
 	out->of_node[0] = PROF_NONE;
-	thread_of[0] = PROF_NONE;
 	for (size_t i = 1; i < p->nr_nodes; i++) {
 		const struct prof_node *nd = &p->nodes[i];
 		uint32_t t, r;
 
-		if (nd->frame & PROF_THREAD) {
-			thread_of[i] = nd->frame & ~PROF_THREAD;
+		if (nd->frame & PROF_THREAD || (!children && !nd->count)) {
 			out->of_node[i] = PROF_NONE;
 			continue;
 		}
-		t = thread_of[i] = thread_of[nd->parent];
-		if (!children && !nd->count) {
-			out->of_node[i] = PROF_NONE;
-			continue;
-		}
+		t = c->thread_of[i];
 		r = rtab_get(&rt, (uint64_t)tkey[t] << 32 | fkey[nd->frame], (uint32_t)out->nr);
 		if (r == out->nr) {
 			struct prof_row *row;
@@ -552,7 +626,9 @@ void prof_rows_make(const struct prof *p, const enum prof_key *keys, int nr_keys
 			row->thread = t;
 			row->frame = nd->frame;
 			for (int k = 0; k < PROF_KEY_MAX; k++)
-				row->part[k] = tpart[t][k] | fpart[nd->frame][k];
+				row->part[k] = (c->tpart[t][k] | c->fpart[nd->frame][k]) & mask[k];
+			if (fline)
+				row->part[PROF_SRCLINE] = fline[nd->frame];
 		}
 		out->of_node[i] = r;
 		out->v[r].self += nd->period;
@@ -560,59 +636,53 @@ void prof_rows_make(const struct prof *p, const enum prof_key *keys, int nr_keys
 	}
 	free(rt.keys);
 	free(rt.rows);
-	free(thread_of);
-	free(tpart);
-	free(fpart);
 	free(tkey);
 	free(fkey);
-	for (int k = 0; k < PROF_KEY_MAX; k++)
-		idtab_free(&parts[k]);
+	free(fline);
 	idtab_free(&tk);
 	idtab_free(&fk);
-	if (!children)
-		return;
-
-	/* Children: a row gets the period below each of its outermost nodes
-	 * (a depth-first walk counts the rows on the path) */
-	size_t n = p->nr_nodes;
-	uint32_t *first = xcalloc(n, sizeof(*first)), *next = xcalloc(n, sizeof(*next));
-	uint32_t *active = xcalloc(out->nr + 1, sizeof(*active));
-	uint64_t *sub = xcalloc(n, sizeof(*sub));
-
-	for (size_t i = n - 1; i >= 1; i--) {
-		uint32_t up = p->nodes[i].parent;
-
-		next[i] = first[up];
-		first[up] = (uint32_t)i;
-		sub[i] += p->nodes[i].period;
-		sub[up] += sub[i];
+	idtab_free(&lines);
+	if (!(p->flags & PROF_REDERIVE)) {   /* the parts were for this call */
+		free(c->thread_of);
+		free(c->tpart);
+		free(c->fpart);
+		c->thread_of = NULL;
+		c->tpart = c->fpart = NULL;
+	} else {
+		p->cache = c;
 	}
-	for (uint32_t cur = first[0]; cur;) {
-		uint32_t r = out->of_node[cur];
+	if (children) {
+		/* Children: a row gets the period below each of its outermost
+		 * nodes (a depth-first walk counts the rows on the path) */
+		uint32_t *active = xcalloc(out->nr + 1, sizeof(*active));
 
-		if (r != PROF_NONE && !active[r]++)
-			out->v[r].children += sub[cur];
-		if (first[cur]) {
-			cur = first[cur];
-			continue;
-		}
-		for (;;) {
-			r = out->of_node[cur];
-			if (r != PROF_NONE)
-				active[r]--;
-			if (next[cur]) {
-				cur = next[cur];
-				break;
+		cache_tree(p, c);
+		for (uint32_t cur = c->first[0]; cur;) {
+			uint32_t r = out->of_node[cur];
+
+			if (r != PROF_NONE && !active[r]++)
+				out->v[r].children += c->sub[cur];
+			if (c->first[cur]) {
+				cur = c->first[cur];
+				continue;
 			}
-			cur = p->nodes[cur].parent;
-			if (!cur)
-				break;
+			for (;;) {
+				r = out->of_node[cur];
+				if (r != PROF_NONE)
+					active[r]--;
+				if (c->next[cur]) {
+					cur = c->next[cur];
+					break;
+				}
+				cur = p->nodes[cur].parent;
+				if (!cur)
+					break;
+			}
 		}
+		free(active);
 	}
-	free(first);
-	free(next);
-	free(active);
-	free(sub);
+	if (!(p->flags & PROF_REDERIVE))
+		cache_free(c);
 }
 
 void prof_rows_free(struct prof_rows *r)

@@ -51,7 +51,10 @@ struct cg_forest;
 #define PROF_THREAD 0x80000000u
 #define PROF_NONE UINT32_MAX
 
-enum { PROF_BY_IP = 1 };
+/* PROF_BY_IP: frames per address.  PROF_REDERIVE: rows will be made
+ * again (other keys): prof_rows_make() keeps what does not depend on the
+ * keys (about 20 bytes per node) until the next prof_add(). */
+enum { PROF_BY_IP = 1, PROF_REDERIVE = 2 };
 
 struct prof_thread {
 	const char *comm;
@@ -113,7 +116,7 @@ typedef const void *(*prof_line_fn)(void *arg, const struct pk_frame *fr);
 
 /* Rows of the keys (nr_keys >= 1) into *out (free with prof_rows_free).
  * Children computed when children is set (else 0). */
-void prof_rows_make(const struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
+void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
 		    prof_line_fn line, void *arg, struct prof_rows *out);
 void prof_rows_free(struct prof_rows *r);
 
