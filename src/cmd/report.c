@@ -417,6 +417,82 @@ static uint64_t hist_shown(struct report *r, struct hist *h, uint64_t *total)
 	return n;
 }
 
+/* A row's sort key packed in integers (cmp_rows' order). */
+struct sortrec {
+	uint64_t v, self, ranks;
+	uint32_t id, pos;
+};
+
+static int cmp_recs(const void *a, const void *b)
+{
+	const struct sortrec *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v > y->v ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	if (x->ranks != y->ranks)
+		return x->ranks < y->ranks ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The rows in cmp_rows' order: when the keys' ranks fit in 64 bits, a
+ * sort of small records of integers, then the rows moved in place along
+ * the permutation's cycles; else qsort with cmp_rows. */
+static void sort_rows(struct report *r, struct hist *h)
+{
+	uint32_t maxr[K_MAX] = { 0 };
+	unsigned bits[K_MAX], total = 0;
+	struct sortrec *v;
+	bool *done;
+
+	for (size_t i = 0; i < h->nr; i++)
+		for (int k = 0; k < r->nr_keys; k++)
+			if (h->rows[i].rank[k] > maxr[k])
+				maxr[k] = h->rows[i].rank[k];
+	for (int k = 0; k < r->nr_keys; k++) {
+		bits[k] = 1;
+		while (bits[k] < 32 && maxr[k] >> bits[k])
+			bits[k]++;
+		total += bits[k];
+	}
+	if (total > 64 || h->nr < 2) {
+		sort_ctx = r;
+		qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
+		return;
+	}
+	v = xmalloc(h->nr * sizeof(*v));
+	for (size_t i = 0; i < h->nr; i++) {
+		const struct row *row = &h->rows[i];
+		uint64_t ranks = 0;
+
+		for (int k = 0; k < r->nr_keys; k++)
+			ranks = (bits[k] == 64 ? 0 : ranks << bits[k]) | row->rank[k];
+		v[i] = (struct sortrec){ r->children ? row->children : 0, row->self, ranks, row->id, (uint32_t)i };
+	}
+	qsort(v, h->nr, sizeof(*v), cmp_recs);
+	done = xcalloc(h->nr, sizeof(*done));
+	for (size_t i = 0; i < h->nr; i++) {
+		struct row tmp;
+		size_t j = i;
+
+		if (done[i] || v[i].pos == i) {
+			done[i] = true;
+			continue;
+		}
+		tmp = h->rows[i];
+		while (v[j].pos != i) {   /* position j takes the row from v[j].pos */
+			h->rows[j] = h->rows[v[j].pos];
+			done[j] = true;
+			j = v[j].pos;
+		}
+		h->rows[j] = tmp;
+		done[j] = true;
+	}
+	free(done);
+	free(v);
+}
+
 /* Sort the rows, mark those shown (*show, h->nr + 1 flags) and make their
  * texts (in *texts, *textv); returns how many are shown. */
 static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_t total, bool **show,
@@ -426,8 +502,7 @@ static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_
 	size_t shown = 0;
 
 	hist_derive(r, h);
-	sort_ctx = r;
-	qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
+	sort_rows(r, h);
 	*show = xcalloc(h->nr + 1, sizeof(**show));
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
