@@ -37,6 +37,7 @@
 #include "base/parse.h"
 #include "base/strbuf.h"
 #include "session/session.h"
+#include "profile/profile.h"
 #include "stats/compare.h"
 
 #include <unistd.h>
@@ -65,6 +66,7 @@ struct devent {
 	uint64_t total[2];
 	bool seen[2];
 	double *ftotal;          /* total period of each file */
+	struct prof *cur;        /* the file being read: its samples' leaves */
 };
 
 struct diff {
@@ -103,13 +105,6 @@ static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct diff *d = arg;
 	struct devent *ev = event_get(d, s->event);
-	const struct pk_frame *fr;
-	struct strbuf key = STRBUF_INIT;
-	char sym[64];
-	const char *symname;
-	struct hm_entry *e;
-	int created;
-	struct drow *r;
 
 	ev->seen[d->side] = true;
 	ev->total[d->side] += s->period;
@@ -118,38 +113,70 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	ev->ftotal[d->file] += (double)s->period;
 	if (!s->nr_frames)
 		return 0;
-	fr = &s->frames[0];
-	if (fr->sym) {
-		symname = fr->sym;
-	} else {
-		snprintf(sym, sizeof(sym), "%#.16" PRIx64, fr->sym_off);
-		symname = sym;
-	}
-	sb_init(&key, 128);
-	sb_addstr(&key, dso_short(fr->dso));
-	sb_addch(&key, '\0');
-	sb_addch(&key, fr->kernel ? 'k' : '.');
-	sb_addstr(&key, symname);
-	e = hm_upsert(&ev->rows, key.buf, key.len, &created);
-	if (created) {
-		if (ev->nr == ev->alloc) {
-			ev->alloc = ev->alloc ? ev->alloc * 2 : 256;
-			ev->r = xrealloc(ev->r, ev->alloc * sizeof(*ev->r));
-		}
-		r = &ev->r[ev->nr];
-		memset(r, 0, sizeof(*r));
-		r->per = xcalloc(d->nfiles, sizeof(double));
-		r->dso = hm_intern(&d->strings, key.buf, strlen(key.buf));
-		r->sym = hm_intern(&d->strings, key.buf + strlen(key.buf) + 1,
-				   key.len - strlen(key.buf) - 1);
-		e->val.u = ++ev->nr;
-	}
-	sb_release(&key);
-	r = &ev->r[e->val.u - 1];
-	r->period[d->side] += s->period;
-	r->per[d->file] += (double)s->period;
-	r->seen[d->side] = true;
+	if (!ev->cur)
+		ev->cur = prof_new(0);
+	prof_add(ev->cur, s->comm, s->pid, s->tid, s->frames, 1, s->period);
 	return 0;
+}
+
+/* The file just read: each event's model's rows by (DSO, symbol), Self,
+ * into the diff's rows, matched by (DSO base name, kernel/user, symbol
+ * name or address); before the session (which holds the names) closes. */
+static void fold_file(struct diff *d)
+{
+	static const enum prof_key keys[] = { PROF_DSO, PROF_SYM };
+
+	for (size_t i = 0; i < d->nr_ev; i++) {
+		struct devent *ev = &d->ev[i];
+		struct prof_rows pr;
+
+		if (!ev->cur)
+			continue;
+		prof_rows_make(ev->cur, keys, 2, false, NULL, NULL, &pr);
+		for (size_t k = 0; k < pr.nr; k++) {
+			const struct pk_frame *fr = prof_frame(ev->cur, pr.v[k].frame);
+			struct strbuf key = STRBUF_INIT;
+			char sym[64];
+			const char *symname;
+			struct hm_entry *e;
+			int created;
+			struct drow *r;
+
+			if (fr->sym) {
+				symname = fr->sym;
+			} else {
+				snprintf(sym, sizeof(sym), "%#.16" PRIx64, fr->sym_off);
+				symname = sym;
+			}
+			sb_init(&key, 128);
+			sb_addstr(&key, dso_short(fr->dso));
+			sb_addch(&key, '\0');
+			sb_addch(&key, fr->kernel ? 'k' : '.');
+			sb_addstr(&key, symname);
+			e = hm_upsert(&ev->rows, key.buf, key.len, &created);
+			if (created) {
+				if (ev->nr == ev->alloc) {
+					ev->alloc = ev->alloc ? ev->alloc * 2 : 256;
+					ev->r = xrealloc(ev->r, ev->alloc * sizeof(*ev->r));
+				}
+				r = &ev->r[ev->nr];
+				memset(r, 0, sizeof(*r));
+				r->per = xcalloc(d->nfiles, sizeof(double));
+				r->dso = hm_intern(&d->strings, key.buf, strlen(key.buf));
+				r->sym = hm_intern(&d->strings, key.buf + strlen(key.buf) + 1,
+						   key.len - strlen(key.buf) - 1);
+				e->val.u = ++ev->nr;
+			}
+			sb_release(&key);
+			r = &ev->r[e->val.u - 1];
+			r->period[d->side] += pr.v[k].self;
+			r->per[d->file] += (double)pr.v[k].self;
+			r->seen[d->side] = true;
+		}
+		prof_rows_free(&pr);
+		prof_free(ev->cur);
+		ev->cur = NULL;
+	}
 }
 
 static int cmp_rows(const void *a, const void *b)
@@ -462,6 +489,7 @@ read:
 		err = session_open(&s, fv[d.file], NULL);
 		if (!err) {
 			err = session_process(s, on_sample, &d);
+			fold_file(&d);
 			session_close(s);
 		}
 		print_warnings();

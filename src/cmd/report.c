@@ -26,6 +26,7 @@
 #include "export/export.h"
 #include "export/html.h"
 #include "callgraph/callgraph.h"
+#include "profile/profile.h"
 #include "event/event.h"
 #include "annotate/annotate.h"
 #include "symbol/inline.h"
@@ -34,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,8 @@
 
 enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_SRCLINE, K_MAX };
 
+/* A row of the table: derived from the event's model (profile/profile.h)
+ * for the sort keys, once samples are read. */
 struct row {
 	const char *comm, *dso, *sym; /* sym NULL: unknown, shown by address */
 	const char *comm_last;        /* the thread's last comm (pid/tid keys) */
@@ -50,43 +54,24 @@ struct row {
 	uint32_t pid, tid;
 	uint64_t self, children;
 	uint64_t nr_self;             /* samples whose leaf is the row (-n) */
-	uint64_t stamp;               /* last sample that counted children */
-	uint32_t id;                  /* index before sorting (stack tags) */
+	uint32_t id;                  /* the model's row index (stack tags) */
 	bool kernel;
-	bool no_map;                  /* dso "[unknown]" (cmp_rows) */
-	const char **text;            /* each sort key's text, made once for
-					 sorting and printing (print_hist;
-					 nr_keys pointers, not held per row
-					 while samples are read) */
+	uint32_t rank[K_MAX];         /* each sort key's text's rank (cmp_rows) */
+	const char **text;            /* each sort key's text, shown rows only */
 };
 
 struct hist {
-	struct hashmap keys;          /* packed key → row index + 1 */
-	struct row *rows;
-	size_t nr, alloc;
+	struct prof *prof;            /* the samples' stacks */
+	struct row *rows;             /* derived: hist_derive() */
+	size_t nr;
+	bool derived;
 	uint64_t nr_samples, total;
-	struct cg_forest *cg;         /* unique stacks, then trees (-g) */
-};
-
-/* A thread's last sample's stack, root first: the next sample of the
- * thread mostly shares its outer callers, whose rows and stack nodes are
- * then taken from here without a lookup. */
-#define PREV_SLOTS 256
-struct prev_frame {
-	const char *dso, *sym;
-	uint64_t ip;                  /* 0 for a known symbol */
-	uint64_t a;                   /* row_cached()'s a */
-	uint32_t tag;                 /* the row; UINT32_MAX: none */
-	uint32_t node;                /* stack node (call graphs) */
-	bool inlined, kernel;
-};
-
-struct prev_stack {
-	const void *h;                /* struct hist */
-	const char *comm;
-	uint32_t tid;
-	struct prev_frame *v;
-	size_t nr, alloc;
+	struct cg_forest *cg;         /* the model's stacks tagged with rows (-g) */
+	uint32_t *of_node;            /* the model's row per node, for cg (browser:
+					 made on the first call graph) */
+	uint32_t *rank_of[K_MAX];     /* browser: a key's rank per part id */
+	size_t rows_cap;              /* rows allocated (kept between derivations:
+					 fresh pages cost more than the rows) */
 };
 
 struct report {
@@ -96,18 +81,15 @@ struct report {
 	const struct pd_file *f;
 	struct session *sess;         /* for session_srcline() */
 	struct hist *hists;           /* one per evsel */
-	uint64_t stamp;
 	bool graph;                   /* call graphs printed */
 	bool show_nr;                 /* -n: perf's Samples column */
 	bool quiet;                   /* -q: no '#' lines, no warnings */
 	bool hide_unresolved;         /* --hide-unresolved: no rows without a symbol */
+	bool leaf_only;               /* the models hold leaves only (no
+					 children, no call graphs) */
+	bool by_ip;                   /* the models' frames per address (srcline) */
+	bool keep_models;             /* rows derived again later (the browser) */
 	struct cg_params cg;
-	uint32_t *rowbuf;             /* on_sample: row index per frame */
-	size_t rowbuf_alloc;
-	struct prev_stack *prevs;     /* PREV_SLOTS, by thread */
-	struct row_slot *row_cache;   /* row_cached(): 1 << ROW_CACHE_BITS */
-	bool no_row_cache;            /* a key (srcline) not in the slot */
-	bool row_by_tid;              /* a key (pid, tid) reads the thread */
 	const char *hint_sym;         /* the hottest Self row's symbol (annotate hint) */
 	uint64_t hint_self;
 };
@@ -132,129 +114,6 @@ static bool annotatable(struct report *r, const struct row *row)
 	return elf;   /* not a perf-PID.map of JIT code */
 }
 
-/* The packed key of a frame, from the chosen sort keys only. */
-static size_t make_key(const struct report *r, const struct pk_sample *s, const struct pk_frame *fr,
-		       unsigned char *buf)
-{
-	size_t n = 0;
-
-	for (int i = 0; i < r->nr_keys; i++) {
-		switch (r->keys[i]) {
-		case K_COMM:
-			memcpy(buf + n, &s->comm, sizeof(s->comm));
-			n += sizeof(s->comm);
-			break;
-		case K_DSO:
-			memcpy(buf + n, &fr->dso, sizeof(fr->dso));
-			n += sizeof(fr->dso);
-			break;
-		case K_SYM: {
-			/* a symbol is one row per (name, start address), as perf
-			 * keys rows by symbol: two overloads or two static
-			 * functions of one name stay apart; an inlined frame
-			 * is one row per name (perf compares their names) */
-			uint64_t addr = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off;
-
-			memcpy(buf + n, &fr->sym, sizeof(fr->sym));
-			n += sizeof(fr->sym);
-			memcpy(buf + n, &addr, 8);
-			n += 8;
-			buf[n++] = fr->kernel;
-			if (!fr->sym) {     /* unknown addresses are per DSO */
-				memcpy(buf + n, &fr->dso, sizeof(fr->dso));
-				n += sizeof(fr->dso);
-			}
-			break;
-		}
-		case K_PID:   /* perf's "pid" key is the thread: tid:comm */
-		case K_TID:
-			memcpy(buf + n, &s->tid, 4);
-			n += 4;
-			break;
-		case K_SRCLINE: {     /* interned: the pointer is the key */
-			const char *sl = session_srcline(r->sess, fr);
-
-			memcpy(buf + n, &sl, sizeof(sl));
-			n += sizeof(sl);
-			break;
-		}
-		default:
-			break;
-		}
-	}
-	return n;
-}
-
-static struct row *row_get(struct report *r, struct hist *h, const struct pk_sample *s,
-			   const struct pk_frame *fr)
-{
-	unsigned char key[8 * K_MAX * 4];
-	size_t n = make_key(r, s, fr, key);
-	int created;
-	struct hm_entry *e = hm_upsert(&h->keys, key, n, &created);
-	struct row *row;
-
-	if (!created)
-		return &h->rows[e->val.u - 1];
-	if (h->nr == h->alloc) {
-		h->alloc = h->alloc ? h->alloc * 2 : 256;
-		h->rows = xrealloc(h->rows, h->alloc * sizeof(*h->rows));
-	}
-	e->val.u = h->nr + 1;
-	row = &h->rows[h->nr++];
-	memset(row, 0, sizeof(*row));
-	row->id = (uint32_t)(h->nr - 1);
-	row->comm = s->comm;
-	row->dso = fr->dso;
-	row->sym = fr->sym;
-	row->addr = fr->sym_off;
-	row->kernel = fr->kernel;
-	row->pid = s->pid;
-	row->tid = s->tid;
-	for (int i = 0; i < r->nr_keys; i++)
-		if (r->keys[i] == K_SRCLINE)
-			row->srcline = session_srcline(r->sess, fr);
-	return row;
-}
-
-/* A direct-mapped cache in front of row_get(): a slot holds what
- * make_key() reads of a frame and its sample (but srcline), so a hit is
- * the same row without making, hashing and comparing the packed key. */
-#define ROW_CACHE_BITS 16
-struct row_slot {
-	const struct hist *h;
-	const char *comm, *dso, *sym;
-	uint64_t a;                   /* symbol start, or offset when unknown */
-	uint32_t tid, row;            /* row: index + 1, 0: empty */
-	bool kernel;
-};
-
-static uint32_t row_cached(struct report *r, struct hist *h, const struct pk_sample *s,
-			   const struct pk_frame *fr)
-{
-	uint64_t a = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off, x;
-	uint32_t tid = r->row_by_tid ? s->tid : 0;   /* else one slot for every
-							process of a comm */
-	struct row_slot *sl;
-
-	if (r->no_row_cache)
-		return (uint32_t)(row_get(r, h, s, fr) - h->rows);
-	if (!r->row_cache)
-		r->row_cache = xcalloc((size_t)1 << ROW_CACHE_BITS, sizeof(*r->row_cache));
-	x = (uint64_t)(uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)fr->dso ^
-	    a * 0xff51afd7ed558ccdu ^ (uint64_t)(uintptr_t)s->comm * 31 ^ tid ^ (uint64_t)(uintptr_t)h;
-	x ^= x >> 29;
-	x *= 0xc4ceb9fe1a85ec53u;
-	sl = &r->row_cache[x >> (64 - ROW_CACHE_BITS)];
-	if (sl->row && sl->h == h && sl->sym == fr->sym && sl->dso == fr->dso && sl->a == a &&
-	    sl->comm == s->comm && sl->tid == tid && sl->kernel == fr->kernel)
-		return sl->row - 1;
-	uint32_t row = (uint32_t)(row_get(r, h, s, fr) - h->rows);
-
-	*sl = (struct row_slot){ h, s->comm, fr->dso, fr->sym, a, tid, row + 1, fr->kernel };
-	return row;
-}
-
 /* --export=pprof|speedscope -o FILE: every sample also goes to the exporter
  * (src/lib/export), and the file replaces the table on stdout. */
 static struct pk_export *report_export;
@@ -267,75 +126,10 @@ static int write_export(void)
 	return export_write_speedscope(report_export, export_path);
 }
 
-/* The rows of a sample's frames into r->rowbuf (leaf first; without
- * Children only the leaf's, the others UINT32_MAX) and, with call graphs,
- * its stack node (returned), reusing the thread's previous stack as far as
- * the frames are the same. */
-static uint32_t sample_rows(struct report *r, struct hist *h, const struct pk_sample *s)
-{
-	struct prev_stack *ps;
-	uint32_t node = 0;
-	size_t n = s->nr_frames;
-
-	if (!r->prevs)
-		r->prevs = xcalloc(PREV_SLOTS, sizeof(*r->prevs));
-	ps = &r->prevs[(s->tid ^ s->tid >> 8) % PREV_SLOTS];
-	if (ps->h != h || ps->tid != s->tid || ps->comm != s->comm) {
-		ps->h = h;
-		ps->tid = s->tid;
-		ps->comm = s->comm;
-		ps->nr = 0;
-	}
-	if (n > r->rowbuf_alloc) {
-		r->rowbuf_alloc = n * 2;
-		r->rowbuf = xrealloc(r->rowbuf, r->rowbuf_alloc * sizeof(*r->rowbuf));
-	}
-	if (n > ps->alloc) {
-		ps->alloc = n * 2;
-		ps->v = xrealloc(ps->v, ps->alloc * sizeof(*ps->v));
-	}
-	if (r->graph && !h->cg)
-		h->cg = cg_forest_new();
-	for (size_t j = 0; j < n; j++) {
-		size_t i = n - 1 - j;
-		const struct pk_frame *fr = &s->frames[i];
-		struct prev_frame *pv = &ps->v[j];
-		/* srcline rows differ by address within a symbol */
-		uint64_t ip = fr->sym && !r->no_row_cache ? 0 : fr->ip;
-		uint64_t a = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off;
-		bool same = j < ps->nr && pv->dso == fr->dso && pv->sym == fr->sym && pv->ip == ip && pv->a == a &&
-			    pv->inlined == fr->inlined && pv->kernel == fr->kernel;
-		uint32_t tag;
-
-		/* the row of a frame is the same for the same frame, comm and
-		 * thread; without Children only the leaf has one */
-		if (same && (r->children || (i == 0) == (pv->tag != UINT32_MAX))) {
-			r->rowbuf[i] = pv->tag;
-			node = pv->node;
-			continue;
-		}
-		tag = r->children || i == 0 ? row_cached(r, h, s, fr) : UINT32_MAX;
-		r->rowbuf[i] = tag;
-		if (r->graph) {
-			struct cg_frame cf = {
-				.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
-				.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
-			};
-
-			node = cg_stack_push(h->cg, node, &cf, tag);
-		}
-		*pv = (struct prev_frame){ fr->dso, fr->sym, ip, a, tag, node, fr->inlined, fr->kernel };
-		ps->nr = j + 1;
-	}
-	ps->nr = n;
-	return node;
-}
-
 static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct report *r = arg;
 	struct hist *h = &r->hists[s->raw->evsel - r->f->evsels];
-	uint32_t node;
 
 	h->nr_samples++;
 	h->total += s->period;
@@ -343,23 +137,9 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		export_add(report_export, s);
 	if (!s->nr_frames)
 		return 0;
-	node = sample_rows(r, h, s);
-	h->rows[r->rowbuf[0]].self += s->period;
-	h->rows[r->rowbuf[0]].nr_self++;
-	if (r->children) {
-		/* every row of the chain once */
-		r->stamp++;
-		for (size_t i = 0; i < s->nr_frames; i++) {
-			struct row *row = &h->rows[r->rowbuf[i]];
-
-			if (row->stamp != r->stamp) {
-				row->stamp = r->stamp;
-				row->children += s->period;
-			}
-		}
-	}
-	if (r->graph)
-		cg_stack_hit(h->cg, node, s->period);
+	if (!h->prof)
+		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0));
+	prof_add(h->prof, s->comm, s->pid, s->tid, s->frames, r->leaf_only ? 1 : s->nr_frames, s->period);
 	return 0;
 }
 
@@ -408,24 +188,196 @@ static const char *key_header(enum sort_key k)
 
 static const struct report *sort_ctx;
 
+/* Rows by Children (when shown), Self, then each key's text, compared by
+ * rank: perf's order (a DSO "[unknown]", perf's no map, after every named
+ * one); equal rows in the model's order. */
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
-	int c;
 
 	if (sort_ctx->children && x->children != y->children)
 		return x->children > y->children ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
-	for (int i = 0; i < sort_ctx->nr_keys; i++) {
-		if (sort_ctx->keys[i] == K_DSO && x->no_map != y->no_map)
-			/* perf: no map (NULL dso) after every named one */
-			return x->no_map ? 1 : -1;
-		c = strcmp(x->text[i], y->text[i]);
-		if (c)
-			return c;
+	for (int i = 0; i < sort_ctx->nr_keys; i++)
+		if (x->rank[i] != y->rank[i])
+			return x->rank[i] < y->rank[i] ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static const void *line_of(void *arg, const struct pk_frame *fr)
+{
+	return session_srcline(((struct report *)arg)->sess, fr);
+}
+
+struct part_text {
+	const char *text;
+	uint32_t part;
+	bool no_map;
+};
+
+static int cmp_parts(const void *a, const void *b)
+{
+	const struct part_text *x = a, *y = b;
+
+	if (x->no_map != y->no_map)
+		return x->no_map ? 1 : -1;
+	return strcmp(x->text, y->text);
+}
+
+/* Each row's rank of key k's text: rank[k] holds the value's part id
+ * (profile.h) on entry, its text's rank on return; the text of each
+ * distinct value is made once and sorted (the rows then sort on
+ * integers). */
+static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool cache)
+{
+	enum sort_key key = r->keys[k];
+	uint32_t *rep = xmalloc((np + 1) * sizeof(*rep));
+	uint32_t *rank = xmalloc((np + 1) * sizeof(*rank));
+	struct part_text *pt = xmalloc((np + 1) * sizeof(*pt));
+	struct pk_arena texts = PK_ARENA_INIT;
+	char buf[512];
+	size_t nt = 0;
+
+	if (cache && h->rank_of[key]) {   /* the parts' ranks of an earlier call */
+		uint32_t *ro = h->rank_of[key];
+		size_t i = 0;
+
+		while (i < h->nr && ro[h->rows[i].rank[k]] != UINT32_MAX)
+			i++;
+		if (i == h->nr) {   /* every value of these rows is ranked */
+			for (i = 0; i < h->nr; i++)
+				h->rows[i].rank[k] = ro[h->rows[i].rank[k]];
+			free(rep);
+			free(rank);
+			free(pt);
+			return;
+		}
 	}
-	return 0;
+	memset(rank, 0xff, (np + 1) * sizeof(*rank));
+	memset(rep, 0xff, (np + 1) * sizeof(*rep));
+	for (size_t i = 0; i < h->nr; i++)
+		if (rep[h->rows[i].rank[k]] == UINT32_MAX)
+			rep[h->rows[i].rank[k]] = (uint32_t)i;
+	for (size_t p = 0; p < np; p++) {
+		const struct row *row = &h->rows[rep[p]];
+
+		if (rep[p] == UINT32_MAX)   /* a value of no row (a caller's, Self only) */
+			continue;
+		key_text(row, key, buf, sizeof(buf));
+		pt[nt++] = (struct part_text){ pk_arena_memdup0(&texts, buf, strlen(buf)), (uint32_t)p,
+					       key == K_DSO && !strcmp(row->dso, "[unknown]") };
+	}
+	qsort(pt, nt, sizeof(*pt), cmp_parts);
+	for (size_t p = 0, n = 0; p < nt; p++) {
+		if (p && cmp_parts(&pt[p - 1], &pt[p]))
+			n++;
+		rank[pt[p].part] = (uint32_t)n;
+	}
+	for (size_t i = 0; i < h->nr; i++)
+		h->rows[i].rank[k] = rank[h->rows[i].rank[k]];
+	pk_arena_release(&texts);
+	free(pt);
+	free(rep);
+	if (cache) {   /* parts are stable while the model does not change */
+		free(h->rank_of[key]);
+		h->rank_of[key] = rank;
+	} else {
+		free(rank);
+	}
+}
+
+/* The rows of the sort keys, from the event's model: one pass over its
+ * stack tree (and, with call graphs, its stacks tagged with the rows). */
+static void hist_derive(struct report *r, struct hist *h)
+{
+	enum prof_key keys[K_MAX];
+	struct prof_rows pr;
+	bool by_tid = false, srcline = false;
+
+	if (h->derived)
+		return;
+	h->derived = true;
+	if (!h->prof)
+		return;
+	for (int k = 0; k < r->nr_keys; k++) {
+		keys[k] = (enum prof_key)r->keys[k];
+		by_tid |= r->keys[k] == K_PID || r->keys[k] == K_TID;
+		srcline |= r->keys[k] == K_SRCLINE;
+	}
+	prof_compact(h->prof);   /* no more samples */
+	prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, r, &pr);
+	h->nr = pr.nr;
+	if (pr.nr + 1 > h->rows_cap) {   /* else the last derivation's, reused */
+		free(h->rows);
+		h->rows_cap = pr.nr + 1;
+		h->rows = xmalloc(h->rows_cap * sizeof(*h->rows));
+	}
+	for (size_t i = 0; i < pr.nr; i++) {
+		const struct prof_row *p = &pr.v[i];
+		const struct prof_thread *t = prof_thread(h->prof, p->thread);
+		const struct pk_frame *fr = prof_frame(h->prof, p->frame);
+		struct row *row = &h->rows[i];
+
+		*row = (struct row){ .comm = t->comm, .dso = fr->dso, .sym = fr->sym, .addr = fr->sym_off,
+				     .pid = t->pid, .tid = t->tid, .self = p->self, .children = p->children,
+				     .nr_self = p->nr_self, .id = (uint32_t)i, .kernel = fr->kernel };
+		/* perf's pid and tid keys name a thread by its last comm */
+		if (by_tid)
+			row->comm_last = session_thread_comm(r->sess, t->tid);
+		if (srcline)
+			row->srcline = session_srcline(r->sess, fr);
+		for (int k = 0; k < r->nr_keys; k++)
+			row->rank[k] = p->part[r->keys[k]];
+	}
+	free(pr.v);   /* copied: its memory before the ranks and the stacks' */
+	pr.v = NULL;
+	for (int k = 0; k < r->nr_keys; k++)
+		rank_key(r, h, pr.nr_parts[r->keys[k]], k, r->keep_models && r->keys[k] != K_SRCLINE);
+	if (r->graph && r->keep_models) {   /* the forest on the first call graph */
+		h->of_node = pr.of_node;
+		pr.of_node = NULL;
+	} else if (r->graph) {   /* the model's stacks become the forest's */
+		h->cg = cg_forest_new();
+		prof_cg_take(h->prof, &pr, h->cg);
+	}
+	prof_rows_free(&pr);
+	if (!r->keep_models) {   /* rows and stacks made: the model's part is done */
+		prof_free(h->prof);
+		h->prof = NULL;
+	}
+}
+
+/* The call-graph forest of the browser's rows, made once per derivation. */
+static struct cg_forest *hist_cg(struct hist *h)
+{
+	if (!h->cg && h->of_node && h->prof) {
+		struct prof_rows pr = { .of_node = h->of_node };
+
+		h->cg = cg_forest_new();
+		prof_cg_load(h->prof, &pr, h->cg);
+	}
+	return h->cg;
+}
+
+static void hist_underive(struct hist *h)
+{
+	free(h->of_node);
+	h->of_node = NULL;
+	h->nr = 0;
+	cg_forest_free(h->cg);
+	h->cg = NULL;
+	h->derived = false;
+}
+
+static void hist_free(struct hist *h)
+{
+	hist_underive(h);
+	free(h->rows);
+	prof_free(h->prof);
+	for (int k = 0; k < K_MAX; k++)
+		free(h->rank_of[k]);
+	*h = (struct hist){ 0 };
 }
 
 /* The printed rows' trees, from the unique stacks (tags are row ids);
@@ -452,7 +404,7 @@ static uint32_t *build_trees(const struct report *r, struct hist *h, const bool 
 /* The samples and the period an event's table is made of: all of them, or
  * with perf's --hide-unresolved only those of rows with a symbol (the
  * percentages are then of the resolved samples, as perf's). */
-static uint64_t hist_shown(const struct report *r, const struct hist *h, uint64_t *total)
+static uint64_t hist_shown(struct report *r, struct hist *h, uint64_t *total)
 {
 	uint64_t n = 0;
 
@@ -460,6 +412,7 @@ static uint64_t hist_shown(const struct report *r, const struct hist *h, uint64_
 		*total = h->total;
 		return h->nr_samples;
 	}
+	hist_derive(r, h);
 	*total = 0;
 	for (size_t i = 0; i < h->nr; i++)
 		if (h->rows[i].sym) {
@@ -469,16 +422,129 @@ static uint64_t hist_shown(const struct report *r, const struct hist *h, uint64_
 	return n;
 }
 
+/* A row's sort key packed in integers (cmp_rows' order). */
+struct sortrec {
+	uint64_t v, self, ranks;
+	uint32_t id, pos;
+};
+
+static int cmp_recs(const void *a, const void *b)
+{
+	const struct sortrec *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v > y->v ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	if (x->ranks != y->ranks)
+		return x->ranks < y->ranks ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The rows in cmp_rows' order: when the keys' ranks fit in 64 bits, a
+ * sort of small records of integers, then the rows moved in place along
+ * the permutation's cycles; else qsort with cmp_rows. */
+static void sort_rows(struct report *r, struct hist *h)
+{
+	uint32_t maxr[K_MAX] = { 0 };
+	unsigned bits[K_MAX], total = 0;
+	struct sortrec *v;
+	bool *done;
+
+	for (size_t i = 0; i < h->nr; i++)
+		for (int k = 0; k < r->nr_keys; k++)
+			if (h->rows[i].rank[k] > maxr[k])
+				maxr[k] = h->rows[i].rank[k];
+	for (int k = 0; k < r->nr_keys; k++) {
+		bits[k] = 1;
+		while (bits[k] < 32 && maxr[k] >> bits[k])
+			bits[k]++;
+		total += bits[k];
+	}
+	if (total > 64 || h->nr < 2) {
+		sort_ctx = r;
+		qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
+		return;
+	}
+	v = xmalloc(h->nr * sizeof(*v));
+	for (size_t i = 0; i < h->nr; i++) {
+		const struct row *row = &h->rows[i];
+		uint64_t ranks = 0;
+
+		for (int k = 0; k < r->nr_keys; k++)
+			ranks = (bits[k] == 64 ? 0 : ranks << bits[k]) | row->rank[k];
+		v[i] = (struct sortrec){ r->children ? row->children : 0, row->self, ranks, row->id, (uint32_t)i };
+	}
+	qsort(v, h->nr, sizeof(*v), cmp_recs);
+	done = xcalloc(h->nr, sizeof(*done));
+	for (size_t i = 0; i < h->nr; i++) {
+		struct row tmp;
+		size_t j = i;
+
+		if (done[i] || v[i].pos == i) {
+			done[i] = true;
+			continue;
+		}
+		tmp = h->rows[i];
+		while (v[j].pos != i) {   /* position j takes the row from v[j].pos */
+			h->rows[j] = h->rows[v[j].pos];
+			done[j] = true;
+			j = v[j].pos;
+		}
+		h->rows[j] = tmp;
+		done[j] = true;
+	}
+	free(done);
+	free(v);
+}
+
+/* Sort the rows, mark those shown (*show, h->nr + 1 flags) and make their
+ * texts (in *texts, *textv); returns how many are shown. */
+static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_t total, bool **show,
+			 struct pk_arena *texts, const char ***textv)
+{
+	char buf[512];
+	size_t shown = 0;
+
+	hist_derive(r, h);
+	sort_rows(r, h);
+	*show = xcalloc(h->nr + 1, sizeof(**show));
+	for (size_t i = 0; i < h->nr; i++) {
+		const struct row *row = &h->rows[i];
+		uint64_t v = r->children ? row->children : row->self;
+
+		if ((total ? 100.0 * (double)v / (double)total : 0) < limit || !v)
+			continue;
+		if (r->hide_unresolved && !row->sym)   /* perf: percentages stay of the whole */
+			continue;
+		(*show)[i] = true;
+		shown++;
+	}
+	*textv = xmalloc((shown + 1) * (size_t)r->nr_keys * sizeof(**textv));
+	for (size_t i = 0, j = 0; i < h->nr; i++) {
+		struct row *row = &h->rows[i];
+
+		if (!(*show)[i])
+			continue;
+		row->text = *textv + j++ * (size_t)r->nr_keys;
+		for (int k = 0; k < r->nr_keys; k++) {
+			key_text(row, r->keys[k], buf, sizeof(buf));
+			row->text[k] = pk_arena_memdup0(texts, buf, strlen(buf));
+		}
+	}
+	return shown;
+}
+
 static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
 {
 	uint32_t *trees = NULL;
 	size_t width[K_MAX];
-	char buf[512];
 	uint64_t total;
 	unsigned long n = (unsigned long)hist_shown(r, h, &total);
 	char unit = ' ';
-	size_t shown = 0;
 	bool *show;
+	struct pk_arena texts = PK_ARENA_INIT;
+	const char **textv;
 
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
@@ -487,47 +553,13 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
 		printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
 	}
-
-	/* no more rows: their key map goes before the texts and trees */
-	hm_release(&h->keys);
-	hm_init(&h->keys);
-	/* perf's pid and tid keys name a thread by its last comm */
-	for (size_t i = 0; i < h->nr; i++) {
-		h->rows[i].comm_last = session_thread_comm(r->sess, h->rows[i].tid);
-	}
-	/* each key's text once per row (not per comparison) */
-	struct pk_arena texts = PK_ARENA_INIT;
-
-	const char **textv = xmalloc((h->nr + 1) * (size_t)r->nr_keys * sizeof(*textv));
-
-	for (size_t i = 0; i < h->nr; i++) {
-		h->rows[i].text = textv + i * (size_t)r->nr_keys;
-		h->rows[i].no_map = !strcmp(h->rows[i].dso, "[unknown]");
-		for (int k = 0; k < r->nr_keys; k++) {
-			key_text(&h->rows[i], r->keys[k], buf, sizeof(buf));
-			h->rows[i].text[k] = pk_arena_memdup0(&texts, buf, strlen(buf));
-		}
-	}
-	sort_ctx = r;
-	qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
-	show = xcalloc(h->nr + 1, sizeof(*show));
+	hist_order(r, h, limit, total, &show, &texts, &textv);
 	for (int k = 0; k < r->nr_keys; k++)
 		width[k] = strlen(key_header(r->keys[k]));
-	for (size_t i = 0; i < h->nr; i++) {
-		const struct row *row = &h->rows[i];
-		double pct = total ? 100.0 * (double)(r->children ? row->children : row->self) /
-				     (double)total : 0;
-
-		if (pct < limit || (r->children ? row->children : row->self) == 0)
-			continue;
-		if (r->hide_unresolved && !row->sym)   /* perf: percentages stay of the whole */
-			continue;
-		show[i] = true;
-		shown++;
-		for (int k = 0; k < r->nr_keys; k++)
-			if (strlen(row->text[k]) > width[k])
-				width[k] = strlen(row->text[k]);
-	}
+	for (size_t i = 0; i < h->nr; i++)
+		for (int k = 0; show[i] && k < r->nr_keys; k++)
+			if (strlen(h->rows[i].text[k]) > width[k])
+				width[k] = strlen(h->rows[i].text[k]);
 	if (!r->quiet) {
 		if (r->children)
 			printf("# Children      Self");
@@ -582,7 +614,6 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	pk_arena_release(&texts);
 	free(textv);
 	printf("\n\n");
-	(void)shown;
 }
 
 static int parse_sort(struct report *r, const char *spec)
@@ -877,9 +908,7 @@ int cmd_report(int argc, char **argv)
 	r.f = session_file(s);
 	for (int k = 0; k < r.nr_keys; k++)
 		if (r.keys[k] == K_SRCLINE)
-			r.no_row_cache = true;
-		else if (r.keys[k] == K_PID || r.keys[k] == K_TID)
-			r.row_by_tid = true;
+			r.by_ip = true;
 	r.sess = s;
 	for (size_t i = 0; i < r.f->nr_evsels; i++)
 		if (r.f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
@@ -891,12 +920,14 @@ int cmd_report(int argc, char **argv)
 	else if (!order_set)
 		r.cg.order = r.children ? CG_CALLER : CG_CALLEE;
 	r.hists = xcalloc(r.f->nr_evsels, sizeof(*r.hists));
-	for (size_t i = 0; i < r.f->nr_evsels; i++)
-		hm_init(&r.hists[i].keys);
 	if (export_kind)
 		report_export = export_new_file(r.f);
 	/* on a terminal: the browser (src/lib/tui), else text */
 	tui = !stdio && !export_kind && strcmp(input, "-") && tui_usable();
+	/* the whole stacks unless nothing reads more than the leaf (the
+	 * browser's '+' and call graphs do) */
+	r.leaf_only = !r.children && !r.graph && !tui;
+	r.keep_models = tui;
 	err = session_process(s, on_sample, &r);
 	if (err >= 0 && report_export)
 		err = write_export();
@@ -941,16 +972,9 @@ int cmd_report(int argc, char **argv)
 	else
 		print_warnings();
 	for (size_t i = 0; i < r.f->nr_evsels; i++) {
-		hm_release(&r.hists[i].keys);
-		free(r.hists[i].rows);
-		cg_forest_free(r.hists[i].cg);
+		hist_free(&r.hists[i]);
 	}
 	free(r.hists);
-	free(r.rowbuf);
-	for (size_t i = 0; r.prevs && i < PREV_SLOTS; i++)
-		free(r.prevs[i].v);
-	free(r.prevs);
-	free(r.row_cache);
 	export_free(report_export);
 	report_export = NULL;
 	session_close(s);
@@ -960,11 +984,14 @@ int cmd_report(int argc, char **argv)
 /* ---- on a terminal: the browser (src/lib/tui) ----
  * The first event with samples, its rows as print_hist() orders and
  * filters them; call graphs from the same stacks (trees built for the
- * Children or the Self view, each once); 's' and '+' aggregate again (the
- * file read again); 'a' aggregates the file once more for annotate
+ * Children or the Self view, each once); 's' and '+' derive the rows again
+ * from the models (the file is read again only for srcline, whose frames
+ * are per address); 'a' aggregates the file once more for annotate
  * (src/lib/annotate), on the first 'a' only. */
 struct report_tui {
 	struct report *r;
+	struct tui_row *rows_keep;    /* t.rows' memory, kept between tables */
+	size_t rows_cap;
 	struct session **sess;
 	const char *input;
 	struct session_opts so;
@@ -993,7 +1020,8 @@ static void rt_release_hist(struct report_tui *rt)
 	}
 	free(rt->hrow);
 	free(rt->show);
-	free(rt->t.rows);
+	if (rt->t.rows)   /* reused by the next table */
+		rt->rows_keep = rt->t.rows;
 	free(rt->textv);
 	pk_arena_release(&rt->texts);
 	rt->hrow = NULL;
@@ -1008,7 +1036,6 @@ static void rt_prepare(struct report_tui *rt)
 	struct report *r = rt->r;
 	struct hist *h = NULL;
 	const struct pd_evsel *ev = NULL;
-	char buf[512];
 	uint64_t total = 0;
 	unsigned long n = 0;
 	char unit = ' ';
@@ -1035,33 +1062,19 @@ static void rt_prepare(struct report_tui *rt)
 		 session_stats(*rt->sess)->nr_lost, n, unit, ev ? ev->name : "none", total);
 	if (!h)
 		return;
-	hm_release(&h->keys);
-	hm_init(&h->keys);
-	for (size_t i = 0; i < h->nr; i++)
-		h->rows[i].comm_last = session_thread_comm(r->sess, h->rows[i].tid);
-	rt->textv = xmalloc((h->nr + 1) * (size_t)r->nr_keys * sizeof(*rt->textv));
-	for (size_t i = 0; i < h->nr; i++) {
-		h->rows[i].text = rt->textv + i * (size_t)r->nr_keys;
-		h->rows[i].no_map = !strcmp(h->rows[i].dso, "[unknown]");
-		for (int k = 0; k < r->nr_keys; k++) {
-			key_text(&h->rows[i], r->keys[k], buf, sizeof(buf));
-			h->rows[i].text[k] = pk_arena_memdup0(&rt->texts, buf, strlen(buf));
-		}
-	}
-	sort_ctx = r;
-	qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
-	rt->show = xcalloc(h->nr + 1, sizeof(*rt->show));
+	hist_order(r, h, rt->limit, total, &rt->show, &rt->texts, &rt->textv);
 	rt->hrow = xcalloc(h->nr + 1, sizeof(*rt->hrow));
-	rt->t.rows = xcalloc(h->nr + 1, sizeof(*rt->t.rows));
+	if (h->nr + 1 > rt->rows_cap) {
+		free(rt->rows_keep);
+		rt->rows_cap = h->nr + 1;
+		rt->rows_keep = xmalloc(rt->rows_cap * sizeof(*rt->t.rows));
+	}
+	rt->t.rows = rt->rows_keep;
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
-		uint64_t v = r->children ? row->children : row->self;
 
-		if ((total ? 100.0 * (double)v / (double)total : 0) < rt->limit || !v)
+		if (!rt->show[i])
 			continue;
-		if (r->hide_unresolved && !row->sym)
-			continue;
-		rt->show[i] = true;
 		struct tui_row *tr = &rt->t.rows[rt->t.nr_rows];
 
 		*tr = (struct tui_row){ .children = row->children, .self = row->self, .nr = row->nr_self,
@@ -1070,10 +1083,15 @@ static void rt_prepare(struct report_tui *rt)
 			tr->text[k] = row->text[k];
 		rt->hrow[rt->t.nr_rows++] = i;
 	}
-	if (r->graph && h->cg) {   /* the first view's trees, as --stdio builds them */
-		rt->trees[r->children] = build_trees(r, h, rt->show, total);
-		for (size_t i = 0; i < rt->t.nr_rows; i++)
-			rt->t.rows[i].has_graph = rt->trees[r->children][rt->hrow[i]] != 0;
+	if (r->graph && (h->of_node || h->cg)) {   /* a row has a graph when --stdio would print
+						       one: its trees are made on the first */
+		uint64_t min_hit = cg_min_hit(&r->cg, total);
+
+		for (size_t i = 0; i < rt->t.nr_rows; i++) {
+			const struct row *row = &h->rows[rt->hrow[i]];
+
+			rt->t.rows[i].has_graph = (r->children ? row->children : row->self) >= min_hit;
+		}
 	}
 }
 
@@ -1084,9 +1102,9 @@ static int rt_graph(void *ctx, size_t i, bool children, FILE *fp)
 	const struct row *row;
 	int c = children && r->children;
 
-	if (!rt->h || !rt->h->cg || i >= rt->t.nr_rows)
+	if (!rt->h || !hist_cg(rt->h) || i >= rt->t.nr_rows)
 		return 0;
-	if (!rt->trees[c]) {   /* the other view: its trees once */
+	if (!rt->trees[c]) {   /* each view's trees once, on its first call graph */
 		bool was = r->children;
 		struct cg_params cg = r->cg;
 
@@ -1109,8 +1127,8 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 	struct report *r = rt->r;
 	static const char *const known[] = { "comm", "dso", "sym", "symbol", "pid", "tid", "srcline" };
 	char *dup = xstrdup(keys), *save = NULL;
-	struct session *ns;
-	bool has_cc = false;
+	struct session *ns = NULL;
+	bool has_cc = false, need_ip = false;
 	int n = 0, err;
 
 	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++) {
@@ -1128,47 +1146,40 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 	free(dup);
 	if (!n)
 		return pk_error(-EINVAL, "no sort key");
-	err = session_open(&ns, rt->input, &rt->so);   /* before anything is freed */
-	if (err)
-		return err < 0 ? err : -EIO;
 	parse_sort(r, keys);
 	snprintf(rt->sort, sizeof(rt->sort), "%s", keys);
+	for (int k = 0; k < r->nr_keys; k++)
+		need_ip |= r->keys[k] == K_SRCLINE;
+	if (need_ip && !r->by_ip) {
+		/* lines differ within a function: the file once more, frames
+		 * per address (before anything is freed) */
+		err = session_open(&ns, rt->input, &rt->so);
+		if (err)
+			return err < 0 ? err : -EIO;
+	}
 	r->cg.skip_first = !strncmp(keys, "sym", 3);
 	rt->cg[0].skip_first = rt->cg[1].skip_first = r->cg.skip_first;
 	rt_release_hist(rt);
 	for (size_t i = 0; i < r->f->nr_evsels; i++) {
-		hm_release(&r->hists[i].keys);
-		free(r->hists[i].rows);
-		cg_forest_free(r->hists[i].cg);
-	}
-	free(r->hists);
-	for (size_t i = 0; r->prevs && i < PREV_SLOTS; i++)
-		free(r->prevs[i].v);
-	free(r->prevs);
-	free(r->row_cache);
-	r->prevs = NULL;
-	r->row_cache = NULL;
-	session_close(*rt->sess);
-	*rt->sess = ns;
-	r->sess = ns;
-	r->f = session_file(r->sess);
-	r->no_row_cache = r->row_by_tid = false;
-	for (int k = 0; k < r->nr_keys; k++)
-		if (r->keys[k] == K_SRCLINE)
-			r->no_row_cache = true;
-		else if (r->keys[k] == K_PID || r->keys[k] == K_TID)
-			r->row_by_tid = true;
-	for (size_t i = 0; i < r->f->nr_evsels; i++)
+		hist_underive(&r->hists[i]);
 		if (r->f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			has_cc = true;
+	}
 	r->children = has_cc && children;
 	r->cg = rt->cg[r->children];
-	r->hists = xcalloc(r->f->nr_evsels, sizeof(*r->hists));
-	for (size_t i = 0; i < r->f->nr_evsels; i++)
-		hm_init(&r->hists[i].keys);
-	err = session_process(r->sess, on_sample, r);
-	if (err < 0)
-		return err;
+	if (ns) {
+		for (size_t i = 0; i < r->f->nr_evsels; i++)
+			hist_free(&r->hists[i]);
+		session_close(*rt->sess);
+		*rt->sess = ns;
+		r->sess = ns;
+		r->f = session_file(r->sess);
+		r->by_ip = true;
+		err = session_process(r->sess, on_sample, r);
+		if (err < 0)
+			return err;
+	}
+	/* else the rows from the models already there: no sample read again */
 	rt_prepare(rt);
 	return 0;
 }
@@ -1220,6 +1231,11 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 	struct tui_opts o = { .color = color };
 	int err;
 
+	/* 's' and '+' make and free arrays of a few MB per 100 k rows: kept
+	 * in the heap and reused, not mapped and zeroed by the kernel anew
+	 * each time */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);   /* glibc's most */
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	snprintf(rt.sort, sizeof(rt.sort), "%s", sort);
 	rt.cg[0] = rt.cg[1] = r->cg;
 	if (r->children)   /* the Self view's order: perf's default without Children */
@@ -1227,6 +1243,7 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 	rt_prepare(&rt);
 	err = tui_browse(&rt.t, &ops, &rt, &o);
 	rt_release_hist(&rt);
+	free(rt.rows_keep);
 	if (rt.ann_sess)
 		session_close(rt.ann_sess);
 	ann_profile_free(rt.ann);

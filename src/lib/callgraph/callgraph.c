@@ -33,12 +33,6 @@ struct tnode {
 	uint64_t cumul, ccount;       /* chains through here */
 };
 
-struct snode {
-	uint32_t parent, frame, tag;
-	uint32_t count;               /* samples (saturates; the sums of counts
-					 below use 32 bits too) */
-	uint64_t hit;
-};
 
 /* Stack nodes by (parent, frame id, tag): open addressing, linear
  * probing, at most 70 % full; a slot is the key's hash's high 32 bits and
@@ -64,7 +58,7 @@ struct cg_forest {
 	struct fslot *fcache;
 	struct cg_frame *frames;
 	size_t nr_frames, alloc_frames;
-	struct snode *snodes;
+	struct cg_stack_node *snodes;
 	size_t nr_snodes, alloc_snodes;
 	struct tnode *tnodes;
 	size_t nr_tnodes, alloc_tnodes;
@@ -184,11 +178,15 @@ static uint64_t sslot_hash(uint32_t parent, uint32_t frame, uint32_t tag)
 static void sslots_grow(struct cg_forest *f)
 {
 	size_t n = f->sslot_mask ? (f->sslot_mask + 1) * 2 : 1024;
-	sslot_t *v = xcalloc(n, sizeof(*v));
+	sslot_t *v;
+
+	while ((f->nr_snodes + 1) * 10 > n * 7)   /* after cg_stack_append() */
+		n *= 2;
+	v = xcalloc(n, sizeof(*v));
 
 	/* every node but the root has its slot: rebuild from the nodes */
 	for (size_t i = 1; i < f->nr_snodes; i++) {
-		const struct snode *sn = &f->snodes[i];
+		const struct cg_stack_node *sn = &f->snodes[i];
 		uint64_t hash = sslot_hash(sn->parent, sn->frame, sn->tag);
 		size_t h = (size_t)hash & (n - 1);
 
@@ -206,7 +204,7 @@ uint32_t cg_stack_push(struct cg_forest *f, uint32_t parent, const struct cg_fra
 	uint32_t frame = frame_cached(f, fr);
 	uint64_t hash;
 	size_t h;
-	struct snode *s;
+	struct cg_stack_node *s;
 
 	if ((f->nr_snodes + 1) * 10 > (f->sslot_mask + 1) * 7 || !f->sslots)
 		sslots_grow(f);
@@ -215,7 +213,7 @@ uint32_t cg_stack_push(struct cg_forest *f, uint32_t parent, const struct cg_fra
 		uint64_t sl = f->sslots[h];
 
 		if (sl >> 32 == hash >> 32) {
-			const struct snode *sn = &f->snodes[(uint32_t)sl];
+			const struct cg_stack_node *sn = &f->snodes[(uint32_t)sl];
 
 			if (sn->parent == parent && sn->frame == frame && sn->tag == tag)
 				return (uint32_t)sl;
@@ -238,13 +236,40 @@ void cg_stack_hit(struct cg_forest *f, uint32_t node, uint64_t period)
 		f->snodes[node].count++;
 }
 
+void cg_stacks_adopt(struct cg_forest *f, struct cg_stack_node *v, size_t n, size_t alloc)
+{
+	free(f->sslots);
+	f->sslots = NULL;
+	f->sslot_mask = 0;
+	free(f->snodes);
+	f->snodes = v;
+	f->nr_snodes = n;
+	f->alloc_snodes = alloc;
+	f->snodes[0] = (struct cg_stack_node){ 0 };
+}
+
+uint32_t cg_stack_append(struct cg_forest *f, uint32_t parent, uint32_t frame, uint32_t tag, uint64_t period,
+			 uint32_t count)
+{
+	struct cg_stack_node *s;
+
+	/* the slot table no longer holds every node: the next push remakes it */
+	free(f->sslots);
+	f->sslots = NULL;
+	f->sslot_mask = 0;
+	f->snodes = grow(f->snodes, &f->alloc_snodes, f->nr_snodes, sizeof(*f->snodes));
+	s = &f->snodes[f->nr_snodes];
+	*s = (struct cg_stack_node){ .parent = parent, .frame = frame, .tag = tag, .count = count, .hit = period };
+	return (uint32_t)f->nr_snodes++;
+}
+
 void cg_stack_each(struct cg_forest *f, cg_stack_fn fn, void *arg)
 {
 	uint32_t *frames = NULL, *tags = NULL;
 	size_t alloc = 0;
 
 	for (size_t i = 1; i < f->nr_snodes; i++) {
-		const struct snode *s = &f->snodes[i];
+		const struct cg_stack_node *s = &f->snodes[i];
 		size_t n = 0;
 
 		if (!s->count)
@@ -394,7 +419,7 @@ static void tb_group(struct tb *b, uint32_t t, size_t base)
 
 		for (z = a; z < end && b->v[z].frame == b->v[a].frame; z++) {
 			const struct tb_item *it = &b->v[z];
-			const struct snode *s = &b->f->snodes[it->node];
+			const struct cg_stack_node *s = &b->f->snodes[it->node];
 
 			w += it->w;
 			wc += it->wc;
@@ -486,7 +511,7 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 		b.ex = xcalloc(n, sizeof(*b.ex));
 		b.exc = xcalloc(n, sizeof(*b.exc));
 		for (size_t i = n - 1; i >= 1; i--) {
-			const struct snode *s = &f->snodes[i];
+			const struct cg_stack_node *s = &f->snodes[i];
 
 			b.next[i] = b.first[s->parent];
 			b.first[s->parent] = (uint32_t)i;
@@ -538,7 +563,7 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 		w = xcalloc(n, sizeof(*w));
 		wc = xcalloc(n, sizeof(*wc));
 		for (size_t i = 1; i < n; i++) {
-			const struct snode *s = &f->snodes[i];
+			const struct cg_stack_node *s = &f->snodes[i];
 
 			if (!s->count)
 				continue;
@@ -571,7 +596,7 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 		if (b.caller) {
 			/* the tag's leaves: their share of every node above */
 			for (uint32_t k = leaves.start[t]; k < leaves.start[t + 1]; k++) {
-				const struct snode *l = &f->snodes[leaves.node[k]];
+				const struct cg_stack_node *l = &f->snodes[leaves.node[k]];
 
 				for (uint32_t y = leaves.node[k]; y; y = f->snodes[y].parent) {
 					if (!f->snodes[y].parent && !b.exc[y])

@@ -96,6 +96,29 @@ const struct cg_frame *cg_frame_get(const struct cg_forest *f, uint32_t id);
 uint32_t cg_stack_push(struct cg_forest *f, uint32_t parent, const struct cg_frame *fr, uint32_t tag);
 void cg_stack_hit(struct cg_forest *f, uint32_t node, uint64_t period);
 
+/* A stack node: parent (0: the root), frame id, tag; count and period
+ * of the stacks ending there. */
+struct cg_stack_node {
+	uint32_t parent, frame, tag;
+	uint32_t count;               /* samples (saturates; the sums of counts
+					 below use 32 bits too) */
+	uint64_t hit;
+};
+
+/* Replace the stacks of a forest with no tree yet by v[0..n) (xmalloc'd,
+ * alloc elements; the forest owns it now): v[0] the root (overwritten),
+ * every other node's parent below its own index.  Nodes nothing reaches
+ * (no hits below, no tag) are harmless. */
+void cg_stacks_adopt(struct cg_forest *f, struct cg_stack_node *v, size_t n, size_t alloc);
+
+/* Append a stack node made elsewhere (an aggregated trie: profile/):
+ * parent an existing node (0: the root), frame a cg_frame_id(), tag, and
+ * the period and samples of the stacks ending there.  No lookup: a later
+ * cg_stack_push() of the same key may make a second node (harmless to
+ * the trees, which group by frame). */
+uint32_t cg_stack_append(struct cg_forest *f, uint32_t parent, uint32_t frame, uint32_t tag, uint64_t period,
+			 uint32_t count);
+
 /* Call fn(arg, frames, tags, n, period, count) for every stack that got
  * hits: frames/tags from the outermost caller (0) to the leaf (n-1). */
 typedef void (*cg_stack_fn)(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n,

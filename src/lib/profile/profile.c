@@ -1,0 +1,843 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * profile.c — the aggregation model (see profile.h for the contract).
+ *
+ * Storage: plain arrays indexed by 32-bit ids.  Frames and nodes are
+ * found through open-addressing tables of ids (linear probing, at most
+ * 70 % full) whose slots keep 32 bits of the key's hash beside the id, so
+ * a probe reads a frame or node only when the bits match; frames through a
+ * direct-mapped cache first, and a thread's previous stack spares the
+ * lookups of the outer callers it shares with the next sample.
+ */
+#include "profile/profile.h"
+
+#include "base/error.h"
+#include "base/hashmap.h"
+#include "base/strbuf.h"
+#include "callgraph/callgraph.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <string.h>
+
+/* A frame's identity (profile.h): a = symbol start (known) or offset
+ * (unknown); ip 0 for a known symbol unless PROF_BY_IP. */
+struct fkey {
+	const char *dso, *sym;
+	uint64_t a, ip;
+	uint32_t flags;               /* 1 inlined, 2 kernel */
+};
+
+#define FCACHE_BITS 14
+struct fcache_slot {
+	struct fkey k;
+	uint32_t id;                  /* id + 1, 0: empty */
+};
+
+struct prev_frame {
+	struct fkey k;
+	uint32_t node;
+};
+
+/* A thread's previous stack, root first. */
+struct prev_stack {
+	uint32_t root;                /* the thread's node */
+	struct prev_frame *v;
+	size_t nr, alloc;
+};
+
+/* Threads by (comm, pid, tid): a direct-mapped cache in front of tmap. */
+#define TCACHE_SLOTS 256
+struct tcache_slot {
+	const char *comm;
+	uint32_t pid, tid, id;        /* id + 1, 0: empty */
+};
+
+struct prof_cache;
+static void cache_free(struct prof_cache *c);
+
+struct prof {
+	unsigned flags;
+	struct pk_frame *frames;
+	size_t nr_frames, alloc_frames;
+	uint64_t *fslots;             /* hash high 32 | id + 1 */
+	size_t fslot_mask;
+	struct fcache_slot *fcache;
+	struct prof_thread *threads;
+	size_t nr_threads, alloc_threads;
+	struct hashmap tmap;          /* (comm, pid, tid) -> thread id + 1 */
+	struct prof_node *nodes;
+	size_t nr_nodes, alloc_nodes;
+	uint64_t *nslots;             /* hash high 32 | node */
+	bool nslots_mapped;
+	size_t nslot_mask;
+	struct prev_stack *prevs;     /* per thread */
+	struct tcache_slot *tcache;
+	struct prof_cache *cache;     /* prof_rows_make()'s, PROF_REDERIVE */
+};
+
+static void *grow(void *p, size_t *alloc, size_t nr, size_t size)
+{
+	if (nr < *alloc)
+		return p;
+	*alloc = *alloc ? *alloc * 2 : 1024;
+	return xrealloc(p, *alloc * size);
+}
+
+/* A zeroed table of n words; a big one in huge pages where the kernel
+ * gives them on request (its probes are random: fewer TLB misses). */
+#define BIG_TABLE ((size_t)4 << 20)
+static uint64_t *table_new(size_t n, bool *mapped)
+{
+	size_t size = n * sizeof(uint64_t);
+	void *v = MAP_FAILED;
+
+	if (size >= BIG_TABLE)
+		v = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	*mapped = v != MAP_FAILED;
+	if (!*mapped)
+		return xcalloc(n, sizeof(uint64_t));
+	(void)madvise(v, size, MADV_HUGEPAGE);
+	return v;
+}
+
+static void table_free(uint64_t *v, size_t n, bool mapped)
+{
+	if (mapped)
+		munmap(v, n * sizeof(uint64_t));
+	else
+		free(v);
+}
+
+/* Ask for huge pages under a big array read at random (the nodes) */
+static void huge(void *v, size_t size)
+{
+	uintptr_t a = ((uintptr_t)v + ((uintptr_t)2 << 20) - 1) & ~(((uintptr_t)2 << 20) - 1);
+	uintptr_t e = ((uintptr_t)v + size) & ~(((uintptr_t)2 << 20) - 1);
+
+	if (size >= BIG_TABLE && e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 32;
+	x *= 0xc4ceb9fe1a85ec53u;
+	return x ^ x >> 29;
+}
+
+struct prof *prof_new(unsigned flags)
+{
+	struct prof *p = xcalloc(1, sizeof(*p));
+
+	p->flags = flags;
+	hm_init(&p->tmap);
+	p->nodes = grow(NULL, &p->alloc_nodes, 0, sizeof(*p->nodes));
+	memset(&p->nodes[0], 0, sizeof(p->nodes[0]));
+	p->nodes[0].frame = PROF_NONE;
+	p->nr_nodes = 1;
+	p->fcache = xcalloc((size_t)1 << FCACHE_BITS, sizeof(*p->fcache));
+	return p;
+}
+
+void prof_free(struct prof *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; p->prevs && i < p->nr_threads; i++)
+		free(p->prevs[i].v);
+	free(p->prevs);
+	free(p->tcache);
+	cache_free(p->cache);
+	free(p->frames);
+	free(p->fslots);
+	free(p->fcache);
+	free(p->threads);
+	hm_release(&p->tmap);
+	free(p->nodes);
+	if (p->nslots)
+		table_free(p->nslots, p->nslot_mask + 1, p->nslots_mapped);
+	free(p);
+}
+
+static void fkey_of(const struct prof *p, const struct pk_frame *fr, struct fkey *k)
+{
+	k->dso = fr->dso;
+	k->sym = fr->sym;
+	k->a = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off;
+	k->ip = fr->sym && !(p->flags & PROF_BY_IP) ? 0 : fr->ip;
+	k->flags = (uint32_t)fr->inlined | (uint32_t)fr->kernel << 1;
+}
+
+static bool fkey_same(const struct fkey *x, const struct fkey *y)
+{
+	return x->sym == y->sym && x->dso == y->dso && x->a == y->a && x->ip == y->ip && x->flags == y->flags;
+}
+
+static uint64_t fkey_hash(const struct fkey *k)
+{
+	return mix((uint64_t)(uintptr_t)k->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)k->dso ^
+		   k->a * 0xff51afd7ed558ccdu ^ k->ip * 0x94d049bb133111ebu ^ k->flags);
+}
+
+static void fslots_grow(struct prof *p)
+{
+	size_t n = p->fslot_mask ? (p->fslot_mask + 1) * 2 : 1024;
+	uint64_t *v;
+
+	while ((p->nr_frames + 1) * 10 > n * 7)   /* after prof_compact() */
+		n *= 2;
+	v = xcalloc(n, sizeof(*v));
+	for (size_t i = 0; i < p->nr_frames; i++) {
+		struct fkey k;
+		uint64_t h;
+
+		fkey_of(p, &p->frames[i], &k);
+		h = fkey_hash(&k);
+		size_t s = (size_t)h & (n - 1);
+
+		while (v[s])
+			s = (s + 1) & (n - 1);
+		v[s] = (h >> 32 << 32) | (i + 1);
+	}
+	free(p->fslots);
+	p->fslots = v;
+	p->fslot_mask = n - 1;
+}
+
+static uint32_t frame_id(struct prof *p, const struct fkey *k, const struct pk_frame *fr)
+{
+	uint64_t h = fkey_hash(k);
+	struct fcache_slot *c = &p->fcache[h >> (64 - FCACHE_BITS)];
+	size_t s;
+
+	if (c->id && fkey_same(&c->k, k))
+		return c->id - 1;
+	if (!p->fslots || (p->nr_frames + 1) * 10 > (p->fslot_mask + 1) * 7)
+		fslots_grow(p);
+	for (s = (size_t)h & p->fslot_mask; p->fslots[s]; s = (s + 1) & p->fslot_mask) {
+		uint64_t v = p->fslots[s];
+
+		struct fkey o;
+
+		if (v >> 32 != h >> 32)
+			continue;
+		fkey_of(p, &p->frames[(uint32_t)v - 1], &o);
+		if (fkey_same(&o, k)) {
+			c->k = *k;
+			c->id = (uint32_t)v;
+			return (uint32_t)v - 1;
+		}
+	}
+	p->frames = grow(p->frames, &p->alloc_frames, p->nr_frames, sizeof(*p->frames));
+	p->frames[p->nr_frames] = *fr;
+	p->fslots[s] = (h >> 32 << 32) | (p->nr_frames + 1);
+	c->k = *k;
+	c->id = (uint32_t)p->nr_frames + 1;
+	return (uint32_t)p->nr_frames++;
+}
+
+static uint64_t node_hash(uint32_t parent, uint32_t frame)
+{
+	return mix(((uint64_t)parent << 32 | frame) * 0x9e3779b97f4a7c15u);
+}
+
+static void nslots_grow(struct prof *p)
+{
+	size_t n = p->nslot_mask ? (p->nslot_mask + 1) * 2 : 1024;
+	uint64_t *v;
+
+	bool mapped;
+
+	while ((p->nr_nodes + 1) * 10 > n * 7)   /* after prof_compact() */
+		n *= 2;
+	v = table_new(n, &mapped);
+
+	for (size_t i = 1; i < p->nr_nodes; i++) {
+		uint64_t h = node_hash(p->nodes[i].parent, p->nodes[i].frame);
+		size_t s = (size_t)h & (n - 1);
+
+		while (v[s])
+			s = (s + 1) & (n - 1);
+		v[s] = (h >> 32 << 32) | i;
+	}
+	if (p->nslots)
+		table_free(p->nslots, p->nslot_mask + 1, p->nslots_mapped);
+	p->nslots = v;
+	p->nslots_mapped = mapped;
+	p->nslot_mask = n - 1;
+}
+
+static uint32_t child(struct prof *p, uint32_t parent, uint32_t frame)
+{
+	uint64_t h;
+	size_t s;
+
+	if (!p->nslots || (p->nr_nodes + 1) * 10 > (p->nslot_mask + 1) * 7)
+		nslots_grow(p);
+	h = node_hash(parent, frame);
+	for (s = (size_t)h & p->nslot_mask; p->nslots[s]; s = (s + 1) & p->nslot_mask) {
+		uint64_t v = p->nslots[s];
+
+		if (v >> 32 == h >> 32) {
+			const struct prof_node *n = &p->nodes[(uint32_t)v];
+
+			if (n->parent == parent && n->frame == frame)
+				return (uint32_t)v;
+		}
+	}
+	if (p->nr_nodes == p->alloc_nodes) {
+		p->nodes = grow(p->nodes, &p->alloc_nodes, p->nr_nodes, sizeof(*p->nodes));
+		huge(p->nodes, p->alloc_nodes * sizeof(*p->nodes));
+	}
+	p->nodes[p->nr_nodes] = (struct prof_node){ .parent = parent, .frame = frame };
+	p->nslots[s] = (h >> 32 << 32) | p->nr_nodes;
+	return (uint32_t)p->nr_nodes++;
+}
+
+static uint32_t thread_id(struct prof *p, const char *comm, uint32_t pid, uint32_t tid)
+{
+	struct { const char *comm; uint32_t pid, tid; } key = { comm, pid, tid };
+	struct tcache_slot *c;
+	int created;
+	struct hm_entry *e;
+
+	if (!p->tcache)
+		p->tcache = xcalloc(TCACHE_SLOTS, sizeof(*p->tcache));
+	c = &p->tcache[(tid ^ tid >> 8) % TCACHE_SLOTS];
+	if (c->id && c->tid == tid && c->pid == pid && c->comm == comm)
+		return c->id - 1;
+	e = hm_upsert(&p->tmap, &key, sizeof(key), &created);
+	if (created) {
+		p->threads = grow(p->threads, &p->alloc_threads, p->nr_threads, sizeof(*p->threads));
+		p->prevs = xrealloc(p->prevs, p->alloc_threads * sizeof(*p->prevs));
+		p->threads[p->nr_threads] = (struct prof_thread){ comm, pid, tid };
+		memset(&p->prevs[p->nr_threads], 0, sizeof(*p->prevs));
+		e->val.u = ++p->nr_threads;
+	}
+	*c = (struct tcache_slot){ comm, pid, tid, (uint32_t)e->val.u };
+	return (uint32_t)e->val.u - 1;
+}
+
+void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
+	      size_t n, uint64_t period)
+{
+	uint32_t t;
+
+	if (p->cache) {   /* the tree changes */
+		cache_free(p->cache);
+		p->cache = NULL;
+	}
+	t = thread_id(p, comm, pid, tid);
+	struct prev_stack *ps = &p->prevs[t];
+	uint32_t node;
+	size_t j = 0;
+
+	if (!ps->root) {
+		ps->root = child(p, 0, PROF_THREAD | t);
+		ps->nr = 0;
+	}
+	if (n > ps->alloc) {
+		ps->alloc = n * 2;
+		ps->v = xrealloc(ps->v, ps->alloc * sizeof(*ps->v));
+	}
+	node = ps->root;
+	/* the outer callers this thread's previous sample had too */
+	for (; j < n && j < ps->nr; j++) {
+		struct fkey k;
+
+		fkey_of(p, &frames[n - 1 - j], &k);
+		if (!fkey_same(&k, &ps->v[j].k))
+			break;
+		node = ps->v[j].node;
+	}
+	for (; j < n; j++) {
+		const struct pk_frame *fr = &frames[n - 1 - j];
+		struct prev_frame *pv = &ps->v[j];
+
+		fkey_of(p, fr, &pv->k);
+		node = child(p, node, frame_id(p, &pv->k, fr));
+		pv->node = node;
+	}
+	ps->nr = n;
+	p->nodes[node].period += period;
+	if (p->nodes[node].count < UINT32_MAX)
+		p->nodes[node].count++;
+}
+
+void prof_compact(struct prof *p)
+{
+	if (p->nslots)
+		table_free(p->nslots, p->nslot_mask + 1, p->nslots_mapped);
+	p->nslots = NULL;
+	p->nslot_mask = 0;
+	free(p->fslots);
+	p->fslots = NULL;
+	p->fslot_mask = 0;
+	memset(p->fcache, 0, ((size_t)1 << FCACHE_BITS) * sizeof(*p->fcache));
+	for (size_t i = 0; p->prevs && i < p->nr_threads; i++) {
+		free(p->prevs[i].v);
+		p->prevs[i].v = NULL;
+		p->prevs[i].nr = p->prevs[i].alloc = 0;
+	}
+}
+
+size_t prof_nr_nodes(const struct prof *p) { return p->nr_nodes; }
+const struct prof_node *prof_nodes(const struct prof *p) { return p->nodes; }
+size_t prof_nr_frames(const struct prof *p) { return p->nr_frames; }
+const struct pk_frame *prof_frame(const struct prof *p, uint32_t id) { return &p->frames[id]; }
+size_t prof_nr_threads(const struct prof *p) { return p->nr_threads; }
+const struct prof_thread *prof_thread(const struct prof *p, uint32_t id) { return &p->threads[id]; }
+
+/* ---- rows ---- */
+
+/* Dense ids of values of three words (parts, combined keys): keys kept
+ * in id order, slots hold 32 bits of the hash and the id + 1. */
+struct idtab {
+	uint64_t (*keys)[3];
+	uint64_t *slots;
+	size_t mask, nr, alloc;
+};
+
+static uint64_t id_hash(const uint64_t *k)
+{
+	return mix(k[0] * 0x9e3779b97f4a7c15u ^ k[1] * 0xff51afd7ed558ccdu ^ k[2] * 0x94d049bb133111ebu);
+}
+
+static uint32_t intern(struct idtab *t, uint64_t k0, uint64_t k1, uint64_t k2)
+{
+	uint64_t k[3] = { k0, k1, k2 }, h;
+	size_t s;
+
+	if ((t->nr + 1) * 10 > (t->mask + 1) * 7 || !t->slots) {
+		size_t n = t->slots ? (t->mask + 1) * 2 : 256;
+		uint64_t *v = xcalloc(n, sizeof(*v));
+
+		for (size_t i = 0; i < t->nr; i++) {
+			h = id_hash(t->keys[i]);
+			for (s = (size_t)h & (n - 1); v[s]; s = (s + 1) & (n - 1))
+				;
+			v[s] = (h >> 32 << 32) | (i + 1);
+		}
+		free(t->slots);
+		t->slots = v;
+		t->mask = n - 1;
+	}
+	h = id_hash(k);
+	for (s = (size_t)h & t->mask; t->slots[s]; s = (s + 1) & t->mask) {
+		uint64_t v = t->slots[s];
+		const uint64_t *o = t->keys[(uint32_t)v - 1];
+
+		if (v >> 32 == h >> 32 && o[0] == k0 && o[1] == k1 && o[2] == k2)
+			return (uint32_t)v - 1;
+	}
+	t->keys = grow(t->keys, &t->alloc, t->nr, sizeof(*t->keys));
+	memcpy(t->keys[t->nr], k, sizeof(k));
+	t->slots[s] = (h >> 32 << 32) | (t->nr + 1);
+	return (uint32_t)t->nr++;
+}
+
+static void idtab_free(struct idtab *t)
+{
+	free(t->keys);
+	free(t->slots);
+}
+
+/* Rows by (thread key, frame key): open addressing of the packed pair. */
+struct rtab {
+	uint64_t *keys;
+	uint32_t *rows;
+	size_t mask, nr;
+};
+
+static uint32_t rtab_get(struct rtab *t, uint64_t key, uint32_t next)
+{
+	size_t s;
+
+	if ((t->nr + 1) * 10 > (t->mask + 1) * 7) {
+		size_t n = (t->mask + 1) * 2;
+		uint64_t *k = xmalloc(n * sizeof(*k));
+		uint32_t *r = xmalloc(n * sizeof(*r));
+
+		memset(r, 0xff, n * sizeof(*r));
+		for (size_t i = 0; i <= t->mask; i++) {
+			if (t->rows[i] == PROF_NONE)
+				continue;
+			for (s = (size_t)mix(t->keys[i] * 0x9e3779b97f4a7c15u) & (n - 1); r[s] != PROF_NONE;
+			     s = (s + 1) & (n - 1))
+				;
+			k[s] = t->keys[i];
+			r[s] = t->rows[i];
+		}
+		free(t->keys);
+		free(t->rows);
+		t->keys = k;
+		t->rows = r;
+		t->mask = n - 1;
+	}
+	for (s = (size_t)mix(key * 0x9e3779b97f4a7c15u) & t->mask; t->rows[s] != PROF_NONE; s = (s + 1) & t->mask)
+		if (t->keys[s] == key)
+			return t->rows[s];
+	t->keys[s] = key;
+	t->rows[s] = next;
+	t->nr++;
+	return next;
+}
+
+/* What rows of any keys are made from: each thread's and frame's key
+ * values (parts; srcline apart), each node's thread, the trie's child
+ * lists and subtree periods.  Kept between calls with PROF_REDERIVE. */
+struct prof_cache {
+	uint32_t (*tpart)[PROF_KEY_MAX];
+	uint32_t (*fpart)[PROF_KEY_MAX];
+	size_t nr_parts[PROF_KEY_MAX];
+	uint32_t *thread_of;
+	uint32_t *first, *next;       /* children: made on the first need */
+	uint64_t *sub;
+	uint32_t *end;                /* PROF_REDERIVE: nodes are in depth-first
+					 order, a node's subtree ends before end[] */
+};
+
+static void cache_free(struct prof_cache *c)
+{
+	if (!c)
+		return;
+	free(c->tpart);
+	free(c->fpart);
+	free(c->thread_of);
+	free(c->first);
+	free(c->next);
+	free(c->sub);
+	free(c->end);
+	free(c);
+}
+
+/* Number the nodes in depth-first order (a subtree is a range of ids,
+ * parents still before children), with each subtree's end and period:
+ * rows made again and again then read the nodes in one sequential pass.
+ * The lookup tables go (prof_compact(); a later prof_add() remakes them). */
+static void renumber(struct prof *p, struct prof_cache *c)
+{
+	size_t n = p->nr_nodes, pos = 0, sp = 0;
+	uint32_t *first = xcalloc(n, sizeof(*first)), *next = xcalloc(n, sizeof(*next));
+	uint32_t *newid = xmalloc(n * sizeof(*newid)), *stack = xmalloc((n + 1) * sizeof(*stack));
+	struct prof_node *v = xmalloc((n + 1) * sizeof(*v));
+
+	prof_compact(p);
+	for (size_t i = n - 1; i >= 1; i--) {
+		next[i] = first[p->nodes[i].parent];
+		first[p->nodes[i].parent] = (uint32_t)i;
+	}
+	stack[sp++] = 0;
+	while (sp) {   /* preorder: children in id order */
+		uint32_t x = stack[--sp], cnt = 0;
+
+		newid[x] = (uint32_t)pos;
+		v[pos] = p->nodes[x];
+		v[pos].parent = x ? newid[p->nodes[x].parent] : 0;
+		pos++;
+		for (uint32_t z = first[x]; z; z = next[z])
+			cnt++;
+		sp += cnt;
+		for (uint32_t z = first[x], k = 1; z; z = next[z], k++)
+			stack[sp - k] = z;   /* the first child on top */
+	}
+	free(first);
+	free(next);
+	free(newid);
+	free(stack);
+	free(p->nodes);
+	p->nodes = v;
+	p->alloc_nodes = n + 1;
+	c->end = xmalloc(n * sizeof(*c->end));
+	c->sub = xcalloc(n, sizeof(*c->sub));
+	for (size_t i = 0; i < n; i++)
+		c->end[i] = (uint32_t)i + 1;
+	for (size_t i = n - 1; i >= 1; i--) {
+		uint32_t up = v[i].parent;
+
+		c->sub[i] += v[i].period;
+		c->sub[up] += c->sub[i];
+		if (c->end[i] > c->end[up])
+			c->end[up] = c->end[i];
+	}
+}
+
+static struct prof_cache *cache_make(struct prof *p)
+{
+	struct prof_cache *c = xcalloc(1, sizeof(*c));
+	struct idtab parts[PROF_KEY_MAX] = { { 0 } };
+
+	if (p->flags & PROF_REDERIVE)
+		renumber(p, c);
+
+	c->tpart = xcalloc(p->nr_threads + 1, sizeof(*c->tpart));
+	c->fpart = xcalloc(p->nr_frames + 1, sizeof(*c->fpart));
+	for (size_t i = 0; i < p->nr_threads; i++) {
+		const struct prof_thread *t = &p->threads[i];
+
+		c->tpart[i][PROF_COMM] = intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
+		c->tpart[i][PROF_PID] = c->tpart[i][PROF_TID] = intern(&parts[PROF_TID], t->tid, 0, 0);
+	}
+	for (size_t i = 0; i < p->nr_frames; i++) {
+		const struct pk_frame *fr = &p->frames[i];
+		struct fkey k;
+
+		fkey_of(p, fr, &k);
+		c->fpart[i][PROF_DSO] = intern(&parts[PROF_DSO], (uintptr_t)fr->dso, 0, 0);
+		/* a symbol: one row per (name, start), kernel apart; an unknown
+		 * address: per (offset, DSO) */
+		c->fpart[i][PROF_SYM] = intern(&parts[PROF_SYM], fr->sym ? (uintptr_t)fr->sym : (uintptr_t)fr->dso,
+					       k.a, (uint64_t)fr->kernel << 1 | !fr->sym);
+	}
+	for (int k = 0; k < PROF_KEY_MAX; k++) {
+		c->nr_parts[k] = parts[k].nr;
+		idtab_free(&parts[k]);
+	}
+	c->nr_parts[PROF_PID] = c->nr_parts[PROF_TID];
+	c->thread_of = xmalloc(p->nr_nodes * sizeof(*c->thread_of));
+	c->thread_of[0] = PROF_NONE;
+	for (size_t i = 1; i < p->nr_nodes; i++) {
+		const struct prof_node *nd = &p->nodes[i];
+
+		c->thread_of[i] = nd->frame & PROF_THREAD ? nd->frame & ~PROF_THREAD : c->thread_of[nd->parent];
+	}
+	return c;
+}
+
+static void cache_tree(const struct prof *p, struct prof_cache *c)
+{
+	size_t n = p->nr_nodes;
+
+	if (c->first)
+		return;
+	c->first = xcalloc(n, sizeof(*c->first));
+	c->next = xcalloc(n, sizeof(*c->next));
+	c->sub = xcalloc(n, sizeof(*c->sub));
+	for (size_t i = n - 1; i >= 1; i--) {
+		uint32_t up = p->nodes[i].parent;
+
+		c->next[i] = c->first[up];
+		c->first[up] = (uint32_t)i;
+		c->sub[i] += p->nodes[i].period;
+		c->sub[up] += c->sub[i];
+	}
+}
+
+void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
+		    prof_line_fn line, void *arg, struct prof_rows *out)
+{
+	struct prof_cache *c = p->cache ? p->cache : cache_make(p);
+	struct idtab tk = { 0 }, fk = { 0 }, lines = { 0 };
+	uint32_t *tkey = xmalloc((p->nr_threads + 1) * sizeof(*tkey));
+	uint32_t *fkey = xmalloc((p->nr_frames + 1) * sizeof(*fkey));
+	uint32_t *fline = NULL;
+	bool want[PROF_KEY_MAX] = { false };
+	struct rtab rt = { .mask = 1023 };
+	size_t alloc = 0;
+	uint32_t mask[PROF_KEY_MAX];
+
+	memset(out, 0, sizeof(*out));
+	for (int k = 0; k < nr_keys; k++)
+		want[keys[k]] = true;
+	want[PROF_TID] = want[PROF_PID] = want[PROF_TID] || want[PROF_PID];
+	for (int k = 0; k < PROF_KEY_MAX; k++)
+		mask[k] = want[k] ? UINT32_MAX : 0;
+	/* the rows' key: the asked parts of the thread's and the frame's */
+	for (size_t i = 0; i < p->nr_threads; i++)
+		tkey[i] = intern(&tk, c->tpart[i][PROF_COMM] & mask[PROF_COMM], c->tpart[i][PROF_TID] & mask[PROF_TID],
+				 0);
+	if (want[PROF_SRCLINE])
+		fline = xmalloc((p->nr_frames + 1) * sizeof(*fline));
+	for (size_t i = 0; i < p->nr_frames; i++) {
+		if (fline)
+			fline[i] = intern(&lines, (uintptr_t)(line ? line(arg, &p->frames[i]) : NULL), 0, 0);
+		fkey[i] = intern(&fk, c->fpart[i][PROF_DSO] & mask[PROF_DSO], c->fpart[i][PROF_SYM] & mask[PROF_SYM],
+				 fline ? fline[i] : 0);
+	}
+	for (int k = 0; k < PROF_KEY_MAX; k++)
+		out->nr_parts[k] = want[k] ? c->nr_parts[k] : 0;
+	out->nr_parts[PROF_SRCLINE] = lines.nr;
+
+	rt.keys = xmalloc((rt.mask + 1) * sizeof(*rt.keys));
+	rt.rows = xmalloc((rt.mask + 1) * sizeof(*rt.rows));
+	memset(rt.rows, 0xff, (rt.mask + 1) * sizeof(*rt.rows));
+	out->of_node = xmalloc(p->nr_nodes * sizeof(*out->of_node));
+	out->of_node[0] = PROF_NONE;
+	for (size_t i = 1; i < p->nr_nodes; i++) {
+		const struct prof_node *nd = &p->nodes[i];
+		uint32_t t, r;
+
+		if (nd->frame & PROF_THREAD || (!children && !nd->count)) {
+			out->of_node[i] = PROF_NONE;
+			continue;
+		}
+		t = c->thread_of[i];
+		r = rtab_get(&rt, (uint64_t)tkey[t] << 32 | fkey[nd->frame], (uint32_t)out->nr);
+		if (r == out->nr) {
+			struct prof_row *row;
+
+			out->v = grow(out->v, &alloc, out->nr, sizeof(*out->v));
+			row = &out->v[out->nr++];
+			memset(row, 0, sizeof(*row));
+			row->thread = t;
+			row->frame = nd->frame;
+			for (int k = 0; k < PROF_KEY_MAX; k++)
+				row->part[k] = (c->tpart[t][k] | c->fpart[nd->frame][k]) & mask[k];
+			if (fline)
+				row->part[PROF_SRCLINE] = fline[nd->frame];
+		}
+		out->of_node[i] = r;
+		out->v[r].self += nd->period;
+		out->v[r].nr_self += nd->count;
+	}
+	free(rt.keys);
+	free(rt.rows);
+	free(tkey);
+	free(fkey);
+	free(fline);
+	idtab_free(&tk);
+	idtab_free(&fk);
+	idtab_free(&lines);
+	if (!(p->flags & PROF_REDERIVE)) {   /* the parts were for this call */
+		free(c->thread_of);
+		free(c->tpart);
+		free(c->fpart);
+		c->thread_of = NULL;
+		c->tpart = c->fpart = NULL;
+	} else {
+		p->cache = c;
+	}
+	if (children && c->end) {
+		/* Children: a row gets the period below each of its outermost
+		 * nodes; in depth-first order, the open subtrees on a stack */
+		uint32_t *active = xcalloc(out->nr + 1, sizeof(*active));
+		uint32_t (*open)[2] = NULL;
+		size_t sp = 0, alloc_open = 0;
+
+		for (uint32_t i = 1; i < p->nr_nodes; i++) {
+			uint32_t r = out->of_node[i];
+
+			while (sp && open[sp - 1][0] <= i)
+				if (open[--sp][1] != PROF_NONE)
+					active[open[sp][1]]--;
+			if (r != PROF_NONE && !active[r]++)
+				out->v[r].children += c->sub[i];
+			open = grow(open, &alloc_open, sp, sizeof(*open));
+			open[sp][0] = c->end[i];
+			open[sp++][1] = r;
+		}
+		free(open);
+		free(active);
+	} else if (children) {
+		/* Children: a row gets the period below each of its outermost
+		 * nodes (a depth-first walk counts the rows on the path) */
+		uint32_t *active = xcalloc(out->nr + 1, sizeof(*active));
+
+		cache_tree(p, c);
+		for (uint32_t cur = c->first[0]; cur;) {
+			uint32_t r = out->of_node[cur];
+
+			if (r != PROF_NONE && !active[r]++)
+				out->v[r].children += c->sub[cur];
+			if (c->first[cur]) {
+				cur = c->first[cur];
+				continue;
+			}
+			for (;;) {
+				r = out->of_node[cur];
+				if (r != PROF_NONE)
+					active[r]--;
+				if (c->next[cur]) {
+					cur = c->next[cur];
+					break;
+				}
+				cur = p->nodes[cur].parent;
+				if (!cur)
+					break;
+			}
+		}
+		free(active);
+	}
+	if (!(p->flags & PROF_REDERIVE))
+		cache_free(c);
+}
+
+void prof_rows_free(struct prof_rows *r)
+{
+	free(r->v);
+	free(r->of_node);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- call graphs ---- */
+
+void prof_cg_load(const struct prof *p, const struct prof_rows *rows, struct cg_forest *f)
+{
+	uint32_t *cgframe = xmalloc((p->nr_frames + 1) * sizeof(*cgframe));
+	uint32_t *cgnode = xmalloc(p->nr_nodes * sizeof(*cgnode));
+
+	memset(cgframe, 0xff, (p->nr_frames + 1) * sizeof(*cgframe));
+	cgnode[0] = 0;
+	for (size_t i = 1; i < p->nr_nodes; i++) {
+		const struct prof_node *nd = &p->nodes[i];
+
+		if (nd->frame & PROF_THREAD) {   /* a thread's stacks start at the root */
+			cgnode[i] = 0;
+			continue;
+		}
+		if (cgframe[nd->frame] == PROF_NONE) {
+			const struct pk_frame *fr = &p->frames[nd->frame];
+			struct cg_frame cf = {
+				.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
+				.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
+			};
+
+			cgframe[nd->frame] = cg_frame_id(f, &cf);
+		}
+		cgnode[i] = cg_stack_append(f, cgnode[nd->parent], cgframe[nd->frame], rows->of_node[i], nd->period,
+					    nd->count);
+	}
+	free(cgframe);
+	free(cgnode);
+}
+
+void prof_cg_take(struct prof *p, const struct prof_rows *rows, struct cg_forest *f)
+{
+	uint32_t *cgframe = xmalloc((p->nr_frames + 1) * sizeof(*cgframe));
+	struct cg_stack_node *v = (struct cg_stack_node *)(void *)p->nodes;
+
+	_Static_assert(sizeof(struct cg_stack_node) == sizeof(struct prof_node), "node sizes");
+	memset(cgframe, 0xff, (p->nr_frames + 1) * sizeof(*cgframe));
+	/* in place, in id order (a node's parent is already a cg node): a
+	 * thread node becomes a node nothing reaches (frame PROF_NONE, never
+	 * read), and its stacks start at the root */
+	for (size_t i = 1; i < p->nr_nodes; i++) {
+		struct prof_node nd;
+		struct cg_stack_node c = { .frame = PROF_NONE, .tag = PROF_NONE };
+
+		memcpy(&nd, &p->nodes[i], sizeof(nd));
+		if (!(nd.frame & PROF_THREAD)) {
+			uint32_t upframe;
+
+			memcpy(&upframe, &v[nd.parent].frame, sizeof(upframe));
+			if (cgframe[nd.frame] == PROF_NONE) {
+				const struct pk_frame *fr = &p->frames[nd.frame];
+				struct cg_frame cf = {
+					.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
+					.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
+				};
+
+				cgframe[nd.frame] = cg_frame_id(f, &cf);
+			}
+			c = (struct cg_stack_node){ .parent = upframe == PROF_NONE ? 0 : nd.parent,
+						    .frame = cgframe[nd.frame], .tag = rows->of_node[i],
+						    .count = nd.count, .hit = nd.period };
+		}
+		memcpy(&v[i], &c, sizeof(c));
+	}
+	cg_stacks_adopt(f, v, p->nr_nodes, p->alloc_nodes);
+	p->nodes = NULL;
+	p->nr_nodes = p->alloc_nodes = 0;
+	free(cgframe);
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * profile.h — the aggregation model: one stack tree of a profile, with
+ * interned frames and threads, from which rows (perf report's hist
+ * entries for any set of sort keys) and their call graphs are derived
+ * without reading the samples again.
+ *
+ * Shape:
+ *  - Frames: a typed frame (struct pk_frame: DSO, symbol, ip, inlined,
+ *    kernel) is interned to a dense id from 0 by its identity: (DSO,
+ *    symbol, symbol start, inlined, kernel) for a known symbol, (DSO, ip,
+ *    offset, kernel) for an unknown one; with PROF_BY_IP the ip is part of
+ *    every frame's identity (keys that differ within a function: srcline).
+ *    The stored frame is the first one seen.  The dso, sym and comm
+ *    pointers are the identity (the session interns them) and must outlive
+ *    the model.
+ *  - Threads: (comm, pid, tid) interned to dense ids; a thread is the root
+ *    of its stacks.
+ *  - Nodes: a trie.  Node 0 is the root; its children are thread nodes
+ *    (frame = PROF_THREAD | thread id), theirs the samples' outermost
+ *    callers, down to the leaves.  A node's period and count are those of
+ *    the samples whose stack ends there (Self of that stack).  A parent's
+ *    id is below its children's.  Memory grows with distinct stacks and
+ *    frames, nothing per sample once a stack has been seen.
+ *
+ * Rows: prof_rows_make() groups nodes by the sort keys (a row key is the
+ * keys' values of the node's thread and frame) in one pass over the trie:
+ * Self of a row is the period of the stacks ending in it, Children the
+ * period of the stacks through it, each stack counted once however often
+ * the row recurs in it (perf's --children).  Each key value gets a dense
+ * "part" id per key, so rows compare as small integers.  Without
+ * children, only nodes where a stack ends get a row.
+ *
+ * Call graphs: prof_cg_load() fills a struct cg_forest's stacks from the
+ * trie, tagged with the rows (callgraph.h builds and prints the trees).
+ *
+ * Errors: allocation failure aborts (xmalloc); nothing here fails,
+ * prints or exits.
+ */
+#ifndef PERFKIT_PROFILE_H
+#define PERFKIT_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session/session.h"
+
+struct cg_forest;
+
+#define PROF_THREAD 0x80000000u
+#define PROF_NONE UINT32_MAX
+
+/* PROF_BY_IP: frames per address.  PROF_REDERIVE: rows will be made
+ * again (other keys): prof_rows_make() keeps what does not depend on the
+ * keys (about 20 bytes per node) until the next prof_add(). */
+enum { PROF_BY_IP = 1, PROF_REDERIVE = 2 };
+
+struct prof_thread {
+	const char *comm;
+	uint32_t pid, tid;
+};
+
+struct prof_node {
+	uint32_t parent, frame;       /* frame: a frame id, or PROF_THREAD | thread */
+	uint32_t count;               /* samples ending here (saturates) */
+	uint64_t period;              /* their period */
+};
+
+struct prof;
+
+struct prof *prof_new(unsigned flags);
+void prof_free(struct prof *p);
+
+/* One sample: frames leaf first (frames[0] the leaf, as struct pk_sample
+ * holds them), n >= 1.  Consecutive samples of a thread share the work
+ * for the outer callers they have in common. */
+void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
+	      size_t n, uint64_t period);
+
+/* Free what only adding needs (the lookup tables, the threads' previous
+ * stacks): a model read only from now on takes less memory; a later
+ * prof_add() remakes them. */
+void prof_compact(struct prof *p);
+
+size_t prof_nr_nodes(const struct prof *p);
+const struct prof_node *prof_nodes(const struct prof *p);
+size_t prof_nr_frames(const struct prof *p);
+const struct pk_frame *prof_frame(const struct prof *p, uint32_t id);
+size_t prof_nr_threads(const struct prof *p);
+const struct prof_thread *prof_thread(const struct prof *p, uint32_t id);
+
+/* The sort keys rows can be made of; PROF_PID and PROF_TID both key by
+ * the thread id (perf's "pid" key is the thread). */
+enum prof_key { PROF_COMM, PROF_DSO, PROF_SYM, PROF_PID, PROF_TID, PROF_SRCLINE, PROF_KEY_MAX };
+
+struct prof_row {
+	uint32_t thread, frame;       /* the first node's: the row's names */
+	uint32_t part[PROF_KEY_MAX];  /* per key (by enum prof_key): the
+					 value's dense id (equal ids, equal
+					 values); keys not asked: 0 */
+	uint64_t self, children;      /* periods */
+	uint64_t nr_self;             /* samples whose leaf is the row */
+};
+
+struct prof_rows {
+	struct prof_row *v;           /* in the order of their first node */
+	size_t nr;
+	uint32_t *of_node;            /* row per node, PROF_NONE: none */
+	size_t nr_parts[PROF_KEY_MAX];
+};
+
+/* The interned value of a frame for PROF_SRCLINE (e.g. session_srcline());
+ * equal values, one row.  Needs a PROF_BY_IP model to differ by line. */
+typedef const void *(*prof_line_fn)(void *arg, const struct pk_frame *fr);
+
+/* Rows of the keys (nr_keys >= 1) into *out (free with prof_rows_free).
+ * Children computed when children is set (else 0). */
+void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
+		    prof_line_fn line, void *arg, struct prof_rows *out);
+void prof_rows_free(struct prof_rows *r);
+
+/* Load the trie's stacks into an empty forest (cg_forest_new()), each
+ * node tagged with its row (tags are row indexes; nodes without a row:
+ * PROF_NONE), frames interned as callgraph's (DSO, symbol) identities;
+ * then cg_trees_from_stacks() builds the rows' trees. */
+void prof_cg_load(const struct prof *p, const struct prof_rows *rows, struct cg_forest *f);
+
+/* The same, taking the model's nodes over (no copy): the model has no
+ * stacks left after it, only prof_free() may follow. */
+void prof_cg_take(struct prof *p, const struct prof_rows *rows, struct cg_forest *f);
+
+#endif

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for src/lib/profile: interning, the stack trie, rows derived
+ * for several sort keys (Self, Children with recursion), call-graph stacks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/profile.h"
+#include "callgraph/callgraph.h"
+
+static const char EXE[] = "/bin/prog", LIBC[] = "/lib/libc.so.6", KERN[] = "[kernel.kallsyms]";
+static const char CA[] = "proga", CB[] = "progb";
+
+static struct pk_frame fr(const char *dso, const char *sym, uint64_t ip, uint64_t start)
+{
+	return (struct pk_frame){ .ip = ip, .sym = sym, .sym_off = sym ? ip - start : ip, .dso = dso,
+				  .kernel = dso == KERN, .addr = ip };
+}
+
+/* frames given root first, stored leaf first as pk_sample holds them */
+static void add(struct prof *p, const char *comm, uint32_t tid, uint64_t period, size_t n, ...)
+{
+	struct pk_frame v[16];
+	va_list ap;
+
+	va_start(ap, n);
+	for (size_t i = 0; i < n; i++)
+		v[n - 1 - i] = va_arg(ap, struct pk_frame);
+	va_end(ap);
+	prof_add(p, comm, tid, tid, v, n, period);
+}
+
+/* the row whose frame has symbol sym (and comm, when given) */
+static const struct prof_row *row_of(const struct prof *p, const struct prof_rows *r, const char *sym,
+				     const char *comm)
+{
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct pk_frame *f = prof_frame(p, r->v[i].frame);
+
+		if (f->sym && !strcmp(f->sym, sym) && (!comm || prof_thread(p, r->v[i].thread)->comm == comm))
+			return &r->v[i];
+	}
+	return NULL;
+}
+
+static struct prof *sample_profile_flags(unsigned flags)
+{
+	struct prof *p = prof_new(flags);
+	struct pk_frame start = fr(LIBC, "start", 0x100, 0x100), mn = fr(EXE, "main", 0x1010, 0x1000),
+			f = fr(EXE, "f", 0x2004, 0x2000), g = fr(EXE, "g", 0x3008, 0x3000),
+			f2 = fr(EXE, "f", 0x2010, 0x2000), k = fr(KERN, "sys", 0xffff0010, 0xffff0000);
+
+	add(p, CA, 1, 10, 3, start, mn, f);                 /* main -> f */
+	add(p, CA, 1, 20, 4, start, mn, f, g);              /* main -> f -> g */
+	add(p, CA, 1, 5, 3, start, mn, f2);                 /* f at another ip: same frame */
+	add(p, CA, 1, 7, 5, start, mn, f, g, f);            /* recursion: f twice */
+	add(p, CB, 2, 100, 4, start, mn, g, k);             /* another comm, into the kernel */
+	return p;
+}
+
+static struct prof *sample_profile(void)
+{
+	return sample_profile_flags(0);
+}
+
+/* Rows made again and again (PROF_REDERIVE: nodes renumbered depth-first,
+ * parts cached) equal the rows made once, for every key set. */
+static void test_rederive(void **state)
+{
+	static const enum prof_key sets[][3] = {
+		{ PROF_COMM, PROF_DSO, PROF_SYM }, { PROF_DSO }, { PROF_SYM, PROF_COMM }, { PROF_PID },
+		{ PROF_COMM, PROF_DSO, PROF_SYM },
+	};
+	static const int nr[] = { 3, 1, 2, 1, 3 };
+	struct prof *once = sample_profile(), *again = sample_profile_flags(PROF_REDERIVE);
+
+	(void)state;
+	for (size_t s = 0; s < 5; s++) {
+		for (int children = 0; children < 2; children++) {
+			struct prof_rows a, b;
+
+			prof_rows_make(once, sets[s], nr[s], children, NULL, NULL, &a);
+			prof_rows_make(again, sets[s], nr[s], children, NULL, NULL, &b);
+			assert_int_equal(a.nr, b.nr);
+			for (size_t i = 0; i < a.nr; i++) {
+				size_t j = 0;
+
+				/* the same row: the same key values */
+				while (j < b.nr && memcmp(a.v[i].part, b.v[j].part, sizeof(a.v[i].part)))
+					j++;
+				assert_true(j < b.nr);
+				assert_int_equal(a.v[i].self, b.v[j].self);
+				assert_int_equal(a.v[i].children, b.v[j].children);
+				assert_int_equal(a.v[i].nr_self, b.v[j].nr_self);
+			}
+			prof_rows_free(&a);
+			prof_rows_free(&b);
+		}
+	}
+	prof_free(once);
+	prof_free(again);
+}
+
+static void test_trie(void **state)
+{
+	struct prof *p = sample_profile();
+	const struct prof_node *n = prof_nodes(p);
+	size_t threads = 0, ends = 0;
+	uint64_t sum = 0;
+
+	(void)state;
+	/* frames: start, main, f, g, sys (f at 0x2010 is f) */
+	assert_int_equal(prof_nr_frames(p), 5);
+	assert_int_equal(prof_nr_threads(p), 2);
+	/* root, 2 threads, CA: start main f g f (5), CB: start main g sys (4) */
+	assert_int_equal(prof_nr_nodes(p), 1 + 2 + 5 + 4);
+	for (size_t i = 1; i < prof_nr_nodes(p); i++) {
+		assert_true(n[i].parent < i);
+		threads += (n[i].frame & PROF_THREAD) != 0;
+		ends += n[i].count != 0;
+		sum += n[i].period;
+	}
+	assert_int_equal(threads, 2);
+	assert_int_equal(ends, 4);   /* f's two samples end at one node */
+	assert_int_equal(sum, 142);
+	prof_free(p);
+}
+
+static void test_rows_comm_dso_sym(void **state)
+{
+	struct prof *p = sample_profile();
+	enum prof_key keys[] = { PROF_COMM, PROF_DSO, PROF_SYM };
+	struct prof_rows r;
+	const struct prof_row *x;
+
+	(void)state;
+	prof_rows_make(p, keys, 3, true, NULL, NULL, &r);
+	/* CA: start main f g; CB: start main g sys */
+	assert_int_equal(r.nr, 8);
+	x = row_of(p, &r, "f", CA);
+	assert_non_null(x);
+	assert_int_equal(x->self, 10 + 5 + 7);
+	assert_int_equal(x->nr_self, 3);
+	assert_int_equal(x->children, 10 + 20 + 5 + 7);   /* the recursive sample once */
+	x = row_of(p, &r, "g", CA);
+	assert_int_equal(x->self, 20);
+	assert_int_equal(x->children, 27);
+	x = row_of(p, &r, "main", CA);
+	assert_int_equal(x->self, 0);
+	assert_int_equal(x->children, 42);
+	x = row_of(p, &r, "g", CB);
+	assert_int_equal(x->children, 100);
+	x = row_of(p, &r, "sys", CB);
+	assert_int_equal(x->self, 100);
+	/* parts: two comms, three DSOs, five symbols */
+	assert_int_equal(r.nr_parts[PROF_COMM], 2);
+	assert_int_equal(r.nr_parts[PROF_DSO], 3);
+	assert_int_equal(r.nr_parts[PROF_SYM], 5);
+	assert_int_equal(row_of(p, &r, "g", CA)->part[PROF_SYM], row_of(p, &r, "g", CB)->part[PROF_SYM]);
+	assert_int_not_equal(row_of(p, &r, "g", CA)->part[PROF_COMM], row_of(p, &r, "g", CB)->part[PROF_COMM]);
+	prof_rows_free(&r);
+	prof_free(p);
+}
+
+static void test_rows_other_keys(void **state)
+{
+	struct prof *p = sample_profile();
+	enum prof_key dso[] = { PROF_DSO }, sym[] = { PROF_SYM };
+	struct prof_rows r;
+	uint64_t self = 0;
+
+	(void)state;
+	/* by DSO: EXE's children = every sample through main (both comms) */
+	prof_rows_make(p, dso, 1, true, NULL, NULL, &r);
+	assert_int_equal(r.nr, 3);
+	for (size_t i = 0; i < r.nr; i++) {
+		const struct pk_frame *f = prof_frame(p, r.v[i].frame);
+
+		self += r.v[i].self;
+		if (f->dso == EXE) {
+			assert_int_equal(r.v[i].self, 42);
+			assert_int_equal(r.v[i].children, 142);
+		} else if (f->dso == KERN) {
+			assert_int_equal(r.v[i].children, 100);
+		}
+	}
+	assert_int_equal(self, 142);
+	prof_rows_free(&r);
+	/* Self only: rows of leaves only, comms merged */
+	prof_rows_make(p, sym, 1, false, NULL, NULL, &r);
+	assert_int_equal(r.nr, 3);   /* f, g, sys */
+	assert_int_equal(row_of(p, &r, "f", NULL)->self, 22);
+	assert_int_equal(row_of(p, &r, "f", NULL)->children, 0);
+	assert_null(row_of(p, &r, "main", NULL));
+	prof_rows_free(&r);
+	prof_free(p);
+}
+
+/* The call graph of a row from the model equals the one pushed by hand. */
+static void test_cg_load(void **state)
+{
+	struct prof *p = sample_profile();
+	enum prof_key keys[] = { PROF_COMM, PROF_DSO, PROF_SYM };
+	struct prof_rows r;
+	struct cg_forest *f = cg_forest_new();
+	struct cg_params cp = { .mode = CG_GRAPH, .order = CG_CALLER, .value = CG_PERCENT };
+	uint32_t *tree_of = NULL, tree;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	const struct prof_row *x;
+
+	(void)state;
+	prof_rows_make(p, keys, 3, true, NULL, NULL, &r);
+	prof_cg_load(p, &r, f);
+	x = row_of(p, &r, "g", CA);
+	tree_of = calloc(r.nr, sizeof(*tree_of));
+	tree = cg_tree_new(f);
+	tree_of[x - r.v] = tree;
+	cg_trees_from_stacks(f, tree_of, r.nr, CG_CALLER, true, 0);
+	fp = open_memstream(&buf, &len);
+	cg_tree_print(fp, f, tree, &cp, 142, x->children);
+	fclose(fp);
+	/* g's chains: g (20) and g -> f (7) below it */
+	assert_non_null(strstr(buf, "g"));
+	assert_non_null(strstr(buf, "f"));
+	assert_null(strstr(buf, "sys"));   /* CB's g is another row */
+	free(buf);
+	free(tree_of);
+	cg_forest_free(f);
+	prof_rows_free(&r);
+	prof_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trie),
+		cmocka_unit_test(test_rows_comm_dso_sym),
+		cmocka_unit_test(test_rows_other_keys),
+		cmocka_unit_test(test_cg_load),
+		cmocka_unit_test(test_rederive),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
