@@ -89,6 +89,7 @@ struct report {
 					 children, no call graphs) */
 	bool by_ip;                   /* the models' frames per address (srcline) */
 	bool keep_models;             /* rows derived again later (the browser) */
+	bool by_thread;               /* the models' roots are threads, not comms */
 	struct cg_params cg;
 	const char *hint_sym;         /* the hottest Self row's symbol (annotate hint) */
 	uint64_t hint_self;
@@ -139,7 +140,10 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		return 0;
 	if (!h->prof)
 		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0));
-	prof_add(h->prof, s->comm, s->pid, s->tid, s->frames, r->leaf_only ? 1 : s->nr_frames, s->period);
+	/* stacks per thread only when a key or the browser reads threads:
+	 * else per comm, fewer nodes */
+	prof_add(h->prof, s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, s->frames,
+		 r->leaf_only ? 1 : s->nr_frames, s->period);
 	return 0;
 }
 
@@ -928,6 +932,9 @@ int cmd_report(int argc, char **argv)
 	 * browser's '+' and call graphs do) */
 	r.leaf_only = !r.children && !r.graph && !tui;
 	r.keep_models = tui;
+	r.by_thread = tui;
+	for (int k = 0; k < r.nr_keys; k++)
+		r.by_thread |= r.keys[k] == K_PID || r.keys[k] == K_TID;
 	err = session_process(s, on_sample, &r);
 	if (err >= 0 && report_export)
 		err = write_export();
