@@ -37,19 +37,22 @@ ge() { awk -v a="$1" -v k="$2" -v b="$3" 'BEGIN { exit !(a != "" && b != "" && a
 # pinned geometry is enough
 geos="pinned host"
 [ -n "${PK_SAN:-}" ] && geos=pinned
-# the lessons' simulations all at once, each writing its exit status
+# the lessons' simulations two at a time, each writing its exit status
 # (the simulated counts do not depend on the load; on two cores this takes
 # about half the time of one after the other)
+two() { while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done; }
 sims=()
 for geo in $geos; do
 	g=; [ $geo = pinned ] && g=$PIN
 	for v in naive ikj blocked; do
+		two
 		# shellcheck disable=SC2086
 		{ "$PERFKIT" stat --simulate $g -x';' -o "$T/mm-$v-$geo.csv" -- "$MM" $v 1 >/dev/null 2>"$T/mm-$v-$geo.err"
 		  echo $? >"$T/mm-$v-$geo.rc"; } &
 		sims+=($!)
 	done
 	for v in random sorted; do
+		two
 		# shellcheck disable=SC2086
 		{ "$PERFKIT" stat --simulate $g -x';' -o "$T/br-$v-$geo.csv" -- "$BR" $v 65536 20 >/dev/null 2>&1
 		  echo $? >"$T/br-$v-$geo.rc"; } &

@@ -55,12 +55,13 @@ same_totals() { # what cg-out pk-out
 	same_file "$1: events and totals identical to cachegrind" "$T/e.cg" "$T/e.pk"
 }
 
-# the eight simulations at once, in the background, each with its exit
-# status in OUT.rc (their counts do not depend on the load: two cores take
-# them in about half the time of one after the other)
+# the eight simulations two at a time, in the background, each with its
+# exit status in OUT.rc (their counts do not depend on the load: two cores
+# take them in about half the time of one after the other)
 bg() { # run out [geometry options] prog args...
 	local run=$1 out=$2
 	shift
+	while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
 	{ "$run" "$@"; echo $? >"$out.rc"; } &
 	jobs_+=($!)
 }
