@@ -70,6 +70,8 @@ struct hist {
 	uint32_t *of_node;            /* the model's row per node, for cg (browser:
 					 made on the first call graph) */
 	uint32_t *rank_of[K_MAX];     /* browser: a key's rank per part id */
+	size_t rows_cap;              /* rows allocated (kept between derivations:
+					 fresh pages cost more than the rows) */
 };
 
 struct report {
@@ -87,6 +89,7 @@ struct report {
 					 children, no call graphs) */
 	bool by_ip;                   /* the models' frames per address (srcline) */
 	bool keep_models;             /* rows derived again later (the browser) */
+	bool by_thread;               /* the models' roots are threads, not comms */
 	struct cg_params cg;
 	const char *hint_sym;         /* the hottest Self row's symbol (annotate hint) */
 	uint64_t hint_self;
@@ -137,7 +140,10 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		return 0;
 	if (!h->prof)
 		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0));
-	prof_add(h->prof, s->comm, s->pid, s->tid, s->frames, r->leaf_only ? 1 : s->nr_frames, s->period);
+	/* stacks per thread only when a key or the browser reads threads:
+	 * else per comm, fewer nodes */
+	prof_add(h->prof, s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, s->frames,
+		 r->leaf_only ? 1 : s->nr_frames, s->period);
 	return 0;
 }
 
@@ -306,7 +312,11 @@ static void hist_derive(struct report *r, struct hist *h)
 	prof_compact(h->prof);   /* no more samples */
 	prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, r, &pr);
 	h->nr = pr.nr;
-	h->rows = xcalloc(pr.nr + 1, sizeof(*h->rows));
+	if (pr.nr + 1 > h->rows_cap) {   /* else the last derivation's, reused */
+		free(h->rows);
+		h->rows_cap = pr.nr + 1;
+		h->rows = xmalloc(h->rows_cap * sizeof(*h->rows));
+	}
 	for (size_t i = 0; i < pr.nr; i++) {
 		const struct prof_row *p = &pr.v[i];
 		const struct prof_thread *t = prof_thread(h->prof, p->thread);
@@ -358,8 +368,6 @@ static void hist_underive(struct hist *h)
 {
 	free(h->of_node);
 	h->of_node = NULL;
-	free(h->rows);
-	h->rows = NULL;
 	h->nr = 0;
 	cg_forest_free(h->cg);
 	h->cg = NULL;
@@ -369,6 +377,7 @@ static void hist_underive(struct hist *h)
 static void hist_free(struct hist *h)
 {
 	hist_underive(h);
+	free(h->rows);
 	prof_free(h->prof);
 	for (int k = 0; k < K_MAX; k++)
 		free(h->rank_of[k]);
@@ -923,6 +932,9 @@ int cmd_report(int argc, char **argv)
 	 * browser's '+' and call graphs do) */
 	r.leaf_only = !r.children && !r.graph && !tui;
 	r.keep_models = tui;
+	r.by_thread = tui;
+	for (int k = 0; k < r.nr_keys; k++)
+		r.by_thread |= r.keys[k] == K_PID || r.keys[k] == K_TID;
 	err = session_process(s, on_sample, &r);
 	if (err >= 0 && report_export)
 		err = write_export();
@@ -985,6 +997,8 @@ int cmd_report(int argc, char **argv)
  * (src/lib/annotate), on the first 'a' only. */
 struct report_tui {
 	struct report *r;
+	struct tui_row *rows_keep;    /* t.rows' memory, kept between tables */
+	size_t rows_cap;
 	struct session **sess;
 	const char *input;
 	struct session_opts so;
@@ -1013,7 +1027,8 @@ static void rt_release_hist(struct report_tui *rt)
 	}
 	free(rt->hrow);
 	free(rt->show);
-	free(rt->t.rows);
+	if (rt->t.rows)   /* reused by the next table */
+		rt->rows_keep = rt->t.rows;
 	free(rt->textv);
 	pk_arena_release(&rt->texts);
 	rt->hrow = NULL;
@@ -1056,7 +1071,12 @@ static void rt_prepare(struct report_tui *rt)
 		return;
 	hist_order(r, h, rt->limit, total, &rt->show, &rt->texts, &rt->textv);
 	rt->hrow = xcalloc(h->nr + 1, sizeof(*rt->hrow));
-	rt->t.rows = xcalloc(h->nr + 1, sizeof(*rt->t.rows));
+	if (h->nr + 1 > rt->rows_cap) {
+		free(rt->rows_keep);
+		rt->rows_cap = h->nr + 1;
+		rt->rows_keep = xmalloc(rt->rows_cap * sizeof(*rt->t.rows));
+	}
+	rt->t.rows = rt->rows_keep;
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
 
@@ -1230,6 +1250,7 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 	rt_prepare(&rt);
 	err = tui_browse(&rt.t, &ops, &rt, &o);
 	rt_release_hist(&rt);
+	free(rt.rows_keep);
 	if (rt.ann_sess)
 		session_close(rt.ann_sess);
 	ann_profile_free(rt.ann);

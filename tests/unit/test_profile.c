@@ -48,9 +48,9 @@ static const struct prof_row *row_of(const struct prof *p, const struct prof_row
 	return NULL;
 }
 
-static struct prof *sample_profile(void)
+static struct prof *sample_profile_flags(unsigned flags)
 {
-	struct prof *p = prof_new(0);
+	struct prof *p = prof_new(flags);
 	struct pk_frame start = fr(LIBC, "start", 0x100, 0x100), mn = fr(EXE, "main", 0x1010, 0x1000),
 			f = fr(EXE, "f", 0x2004, 0x2000), g = fr(EXE, "g", 0x3008, 0x3000),
 			f2 = fr(EXE, "f", 0x2010, 0x2000), k = fr(KERN, "sys", 0xffff0010, 0xffff0000);
@@ -61,6 +61,49 @@ static struct prof *sample_profile(void)
 	add(p, CA, 1, 7, 5, start, mn, f, g, f);            /* recursion: f twice */
 	add(p, CB, 2, 100, 4, start, mn, g, k);             /* another comm, into the kernel */
 	return p;
+}
+
+static struct prof *sample_profile(void)
+{
+	return sample_profile_flags(0);
+}
+
+/* Rows made again and again (PROF_REDERIVE: nodes renumbered depth-first,
+ * parts cached) equal the rows made once, for every key set. */
+static void test_rederive(void **state)
+{
+	static const enum prof_key sets[][3] = {
+		{ PROF_COMM, PROF_DSO, PROF_SYM }, { PROF_DSO }, { PROF_SYM, PROF_COMM }, { PROF_PID },
+		{ PROF_COMM, PROF_DSO, PROF_SYM },
+	};
+	static const int nr[] = { 3, 1, 2, 1, 3 };
+	struct prof *once = sample_profile(), *again = sample_profile_flags(PROF_REDERIVE);
+
+	(void)state;
+	for (size_t s = 0; s < 5; s++) {
+		for (int children = 0; children < 2; children++) {
+			struct prof_rows a, b;
+
+			prof_rows_make(once, sets[s], nr[s], children, NULL, NULL, &a);
+			prof_rows_make(again, sets[s], nr[s], children, NULL, NULL, &b);
+			assert_int_equal(a.nr, b.nr);
+			for (size_t i = 0; i < a.nr; i++) {
+				size_t j = 0;
+
+				/* the same row: the same key values */
+				while (j < b.nr && memcmp(a.v[i].part, b.v[j].part, sizeof(a.v[i].part)))
+					j++;
+				assert_true(j < b.nr);
+				assert_int_equal(a.v[i].self, b.v[j].self);
+				assert_int_equal(a.v[i].children, b.v[j].children);
+				assert_int_equal(a.v[i].nr_self, b.v[j].nr_self);
+			}
+			prof_rows_free(&a);
+			prof_rows_free(&b);
+		}
+	}
+	prof_free(once);
+	prof_free(again);
 }
 
 static void test_trie(void **state)
@@ -201,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_rows_comm_dso_sym),
 		cmocka_unit_test(test_rows_other_keys),
 		cmocka_unit_test(test_cg_load),
+		cmocka_unit_test(test_rederive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -494,6 +494,8 @@ struct prof_cache {
 	uint32_t *thread_of;
 	uint32_t *first, *next;       /* children: made on the first need */
 	uint64_t *sub;
+	uint32_t *end;                /* PROF_REDERIVE: nodes are in depth-first
+					 order, a node's subtree ends before end[] */
 };
 
 static void cache_free(struct prof_cache *c)
@@ -506,13 +508,68 @@ static void cache_free(struct prof_cache *c)
 	free(c->first);
 	free(c->next);
 	free(c->sub);
+	free(c->end);
 	free(c);
 }
 
-static struct prof_cache *cache_make(const struct prof *p)
+/* Number the nodes in depth-first order (a subtree is a range of ids,
+ * parents still before children), with each subtree's end and period:
+ * rows made again and again then read the nodes in one sequential pass.
+ * The lookup tables go (prof_compact(); a later prof_add() remakes them). */
+static void renumber(struct prof *p, struct prof_cache *c)
+{
+	size_t n = p->nr_nodes, pos = 0, sp = 0;
+	uint32_t *first = xcalloc(n, sizeof(*first)), *next = xcalloc(n, sizeof(*next));
+	uint32_t *newid = xmalloc(n * sizeof(*newid)), *stack = xmalloc((n + 1) * sizeof(*stack));
+	struct prof_node *v = xmalloc((n + 1) * sizeof(*v));
+
+	prof_compact(p);
+	for (size_t i = n - 1; i >= 1; i--) {
+		next[i] = first[p->nodes[i].parent];
+		first[p->nodes[i].parent] = (uint32_t)i;
+	}
+	stack[sp++] = 0;
+	while (sp) {   /* preorder: children in id order */
+		uint32_t x = stack[--sp], cnt = 0;
+
+		newid[x] = (uint32_t)pos;
+		v[pos] = p->nodes[x];
+		v[pos].parent = x ? newid[p->nodes[x].parent] : 0;
+		pos++;
+		for (uint32_t z = first[x]; z; z = next[z])
+			cnt++;
+		sp += cnt;
+		for (uint32_t z = first[x], k = 1; z; z = next[z], k++)
+			stack[sp - k] = z;   /* the first child on top */
+	}
+	free(first);
+	free(next);
+	free(newid);
+	free(stack);
+	free(p->nodes);
+	p->nodes = v;
+	p->alloc_nodes = n + 1;
+	c->end = xmalloc(n * sizeof(*c->end));
+	c->sub = xcalloc(n, sizeof(*c->sub));
+	for (size_t i = 0; i < n; i++)
+		c->end[i] = (uint32_t)i + 1;
+	for (size_t i = n - 1; i >= 1; i--) {
+		uint32_t up = v[i].parent;
+
+		c->sub[i] += v[i].period;
+		c->sub[up] += c->sub[i];
+		if (c->end[i] > c->end[up])
+			c->end[up] = c->end[i];
+	}
+}
+
+static struct prof_cache *cache_make(struct prof *p)
 {
 	struct prof_cache *c = xcalloc(1, sizeof(*c));
 	struct idtab parts[PROF_KEY_MAX] = { { 0 } };
+
+	if (p->flags & PROF_REDERIVE)
+		renumber(p, c);
 
 	c->tpart = xcalloc(p->nr_threads + 1, sizeof(*c->tpart));
 	c->fpart = xcalloc(p->nr_frames + 1, sizeof(*c->fpart));
@@ -651,7 +708,28 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 	} else {
 		p->cache = c;
 	}
-	if (children) {
+	if (children && c->end) {
+		/* Children: a row gets the period below each of its outermost
+		 * nodes; in depth-first order, the open subtrees on a stack */
+		uint32_t *active = xcalloc(out->nr + 1, sizeof(*active));
+		uint32_t (*open)[2] = NULL;
+		size_t sp = 0, alloc_open = 0;
+
+		for (uint32_t i = 1; i < p->nr_nodes; i++) {
+			uint32_t r = out->of_node[i];
+
+			while (sp && open[sp - 1][0] <= i)
+				if (open[--sp][1] != PROF_NONE)
+					active[open[sp][1]]--;
+			if (r != PROF_NONE && !active[r]++)
+				out->v[r].children += c->sub[i];
+			open = grow(open, &alloc_open, sp, sizeof(*open));
+			open[sp][0] = c->end[i];
+			open[sp++][1] = r;
+		}
+		free(open);
+		free(active);
+	} else if (children) {
 		/* Children: a row gets the period below each of its outermost
 		 * nodes (a depth-first walk counts the rows on the path) */
 		uint32_t *active = xcalloc(out->nr + 1, sizeof(*active));
