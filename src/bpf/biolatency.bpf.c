@@ -7,6 +7,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "biolatency.h"
+#include "maputil.h"
 
 const volatile bool targ_per_disk = false;
 const volatile bool targ_queued = false;
@@ -60,16 +61,10 @@ int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_b
 {
 	struct bio_hist_key key = {};
 	struct bio_hist *h;
-	__u64 *tsp, delta;
+	__u64 delta;
 
-	tsp = bpf_map_lookup_elem(&start, &rq);
-	if (!tsp)
+	if (!start_elapsed(&start, &rq, targ_ms, &delta))
 		return 0;
-	delta = bpf_ktime_get_ns() - *tsp;
-	bpf_map_delete_elem(&start, &rq);
-	if ((__s64)delta < 0)
-		return 0;
-	delta /= targ_ms ? 1000000U : 1000U;
 
 	if (targ_per_disk) {
 		struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
@@ -77,13 +72,9 @@ int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_b
 			key.dev = ((__u32)BPF_CORE_READ(disk, major) << 20) |
 				  (__u32)BPF_CORE_READ(disk, first_minor);
 	}
-	h = bpf_map_lookup_elem(&hists, &key);
-	if (!h) {
-		bpf_map_update_elem(&hists, &key, &zero_hist, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&hists, &key);
-		if (!h)
-			return 0;
-	}
+	h = map_lookup_or_init(&hists, &key, &zero_hist);
+	if (!h)
+		return 0;
 	__sync_fetch_and_add(&h->slots[log2_slot(delta) & (LOG2_SLOTS - 1)], 1);
 	return 0;
 }

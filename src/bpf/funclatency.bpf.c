@@ -11,6 +11,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "funclatency.h"
+#include "maputil.h"
 
 const volatile __u32 targ_tgid = 0;
 const volatile int units = FUNC_NSEC;
@@ -46,13 +47,9 @@ int BPF_KPROBE(func_entry)
 
 	if (targ_tgid && (id >> 32) != targ_tgid)
 		return 0;
-	s = bpf_map_lookup_elem(&stacks, &tid);
-	if (!s) {
-		bpf_map_update_elem(&stacks, &tid, &empty_stack, BPF_NOEXIST);
-		s = bpf_map_lookup_elem(&stacks, &tid);
-		if (!s)
-			return 0;
-	}
+	s = map_lookup_or_init(&stacks, &tid, &empty_stack);
+	if (!s)
+		return 0;
 	/* open entries at this sp or above it cannot be running any more:
 	 * their frames were left without a return (longjmp, an exception) */
 	for (int i = 0; i < FUNC_MAX_DEPTH; i++) {

@@ -10,6 +10,7 @@
 #include <bpf/bpf_core_read.h>
 #include "offcputime.h"
 #include "pidseen.h"
+#include "maputil.h"
 
 #define PF_KTHREAD 0x00200000
 
@@ -116,18 +117,8 @@ int sched_switch(struct trace_event_raw_sched_switch *ctx)
 	if (!s)
 		return 0;
 	__u64 delta = now - s->ts;
-	if (delta >= min_ns && delta <= max_ns) {
-		__u64 *val = bpf_map_lookup_elem(&counts, &s->key);
-		if (val) {
-			__sync_fetch_and_add(val, delta);
-		} else if (bpf_map_update_elem(&counts, &s->key, &delta, BPF_NOEXIST)) {
-			val = bpf_map_lookup_elem(&counts, &s->key);
-			if (val)
-				__sync_fetch_and_add(val, delta);
-			else
-				__sync_fetch_and_add(&dropped, 1);
-		}
-	}
+	if (delta >= min_ns && delta <= max_ns)
+		map_add(&counts, &s->key, delta, &dropped);
 	bpf_map_delete_elem(&starts, &next);
 	return 0;
 }

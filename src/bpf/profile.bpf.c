@@ -11,6 +11,7 @@
 #include <bpf/bpf_tracing.h>
 #include "profile.h"
 #include "pidseen.h"
+#include "maputil.h"
 
 const volatile __u32 targ_tgid = 0;
 const volatile bool user_only = false;
@@ -68,7 +69,6 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	__u32 tgid = id >> 32, tid = (__u32)id;
 	struct prof_key key = {};
 	struct task_struct *task;
-	__u64 *val, one = 1;
 	bool in_user, alt = active & 1;
 	void *cmap = alt ? (void *)&counts1 : (void *)&counts;
 
@@ -98,16 +98,7 @@ int do_sample(struct bpf_perf_event_data *ctx)
 			pid_seen_note(tgid);   /* its mappings read while it lives */
 	}
 
-	val = bpf_map_lookup_elem(cmap, &key);
-	if (val) {
-		__sync_fetch_and_add(val, 1);
-	} else if (bpf_map_update_elem(cmap, &key, &one, BPF_NOEXIST)) {
-		val = bpf_map_lookup_elem(cmap, &key);   /* raced with another CPU */
-		if (val)
-			__sync_fetch_and_add(val, 1);
-		else
-			__sync_fetch_and_add(&dropped, 1);
-	}
+	map_add(cmap, &key, 1, &dropped);
 	return 0;
 }
 

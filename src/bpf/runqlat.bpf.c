@@ -9,6 +9,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "runqlat.h"
+#include "maputil.h"
 
 #define TASK_RUNNING 0
 
@@ -78,19 +79,13 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 {
 	__u32 tid = BPF_CORE_READ(next, pid), key = (__u32)-1;
 	struct runq_hist *h;
-	__u64 *tsp, delta;
+	__u64 delta;
 
 	if (task_state(prev) == TASK_RUNNING)
 		enqueue(BPF_CORE_READ(prev, tgid), BPF_CORE_READ(prev, pid));
 
-	tsp = bpf_map_lookup_elem(&start, &tid);
-	if (!tsp)
+	if (!start_elapsed(&start, &tid, targ_ms, &delta))
 		return 0;
-	delta = bpf_ktime_get_ns() - *tsp;
-	bpf_map_delete_elem(&start, &tid);
-	if ((__s64)delta < 0)
-		return 0;
-	delta /= targ_ms ? 1000000U : 1000U;
 
 	if (targ_per_process)
 		key = BPF_CORE_READ(next, tgid);
@@ -98,13 +93,9 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 		key = tid;
 	else if (targ_per_pidns)
 		key = BPF_CORE_READ(next, nsproxy, pid_ns_for_children, ns.inum);
-	h = bpf_map_lookup_elem(&hists, &key);
-	if (!h) {
-		bpf_map_update_elem(&hists, &key, &zero_hist, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&hists, &key);
-		if (!h)
-			return 0;
-	}
+	h = map_lookup_or_init(&hists, &key, &zero_hist);
+	if (!h)
+		return 0;
 	if (targ_per_process || targ_per_thread)   /* its latest name (after exec, not bash's) */
 		BPF_CORE_READ_STR_INTO(&h->comm, next, comm);
 	__sync_fetch_and_add(&h->slots[log2_slot(delta) & (LOG2_SLOTS - 1)], 1);

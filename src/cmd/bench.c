@@ -185,14 +185,21 @@ static void usage(FILE *f)
 		"      --show-output         do not discard the commands' output\n"
 		"      --time-unit U         millisecond, second or microsecond\n"
 		"      --counters            count perf events (as perfkit stat) in each run\n"
-		"      --min-effect PCT      smallest difference called significant (default 1)\n"
+		"      --min-effect PCT      smallest difference called significant (default 1); with\n"
+		"                            --profile also a function's: its change in points of\n"
+		"                            the first command's total must exceed it\n"
 		"      --metric M            what the verdict is on: wall (elapsed, default), cpu\n"
 		"                            (user+sys) or instructions (counted where a PMU exists,\n"
 		"                            else simulated under perfkit's Valgrind tool)\n"
 		"      --profile[=DIR]       record a profile of every measured run (perfkit record\n"
-		"                            -g, cpu-clock) into DIR (bench-profile); with two\n"
-		"                            commands, print the functions whose cost changed\n"
-		"                            significantly and write DIR/diff.svg\n"
+		"                            -g, cpu-clock) into DIR (bench-profile); print the\n"
+		"                            functions whose cost changed significantly from the\n"
+		"                            first command to each later one, and write DIR/diff.svg\n"
+		"                            (DIR/diff-cmdK.svg with more than two commands); per\n"
+		"                            function, its samples per run as %% of the first\n"
+		"                            command's mean total, Welch's test of a change larger\n"
+		"                            than --min-effect, Holm's correction over the functions;\n"
+		"                            the table in every export (CSV: FILE.functions.csv)\n"
 		"      --profile-freq HZ     its sampling frequency (1999)\n"
 		"      --profile-event EV    its event (cpu-clock; cpu-clock:u for user space only,\n"
 		"                            which is also quicker to read back)\n"
@@ -1192,9 +1199,10 @@ static const char *order_name(const struct bench_opts *o)
 
 /* ---- --profile: which functions changed ---- */
 
-/* One perf.data to folded text without its first frame (the process name:
- * two builds of a program may be named differently), into fd. */
-static int profile_add(struct fdiff *fd, int side, const char *path)
+/* One profile as folded text, into out: a perf.data collapsed, without its
+ * first frame (the process name: two builds of a program may be named
+ * differently), or a flat .folded profile (the simulated one) as it is. */
+static int profile_fold(const char *path, struct strbuf *out)
 {
 	struct collapse_opts co;
 	struct folded f;
@@ -1203,8 +1211,18 @@ static int profile_add(struct fdiff *fd, int side, const char *path)
 	int err;
 
 	size_t pl = strlen(path);
-	if (pl > 7 && !strcmp(path + pl - 7, ".folded"))
-		return fdiff_add_file(fd, side, path) < 0 ? -EIO : 0;
+	if (pl > 7 && !strcmp(path + pl - 7, ".folded")) {
+		FILE *in = fopen(path, "r");
+		char chunk[65536];
+		size_t n;
+		if (!in)
+			return pk_error(errno, "cannot open '%s': %s", path, strerror(errno));
+		while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0)
+			sb_add(out, chunk, n);
+		err = ferror(in) ? pk_error(EIO, "cannot read '%s'", path) : 0;
+		fclose(in);
+		return err;
+	}
 	memset(&co, 0, sizeof(co));
 	folded_init(&f);
 	err = collapse_file(path, &co, &f);
@@ -1217,78 +1235,120 @@ static int profile_add(struct fdiff *fd, int side, const char *path)
 	}
 	folded_release(&f);
 	if (!err) {
-		struct strbuf cut = STRBUF_INIT;
 		for (char *p = buf; p < buf + len;) {
 			char *nl = memchr(p, '\n', (size_t)(buf + len - p));
 			char *end = nl ? nl : buf + len;
 			char *semi = memchr(p, ';', (size_t)(end - p));
 			if (semi)
-				sb_add(&cut, semi + 1, (size_t)(end - semi - 1));
+				sb_add(out, semi + 1, (size_t)(end - semi - 1));
 			else   /* the process name alone: keep it */
-				sb_add(&cut, p, (size_t)(end - p));
-			sb_addch(&cut, '\n');
+				sb_add(out, p, (size_t)(end - p));
+			sb_addch(out, '\n');
 			p = end + 1;
 		}
-		fdiff_add_buf(fd, side, cut.buf ? cut.buf : "", cut.len);
-		sb_release(&cut);
 	}
 	free(buf);
 	return err;
 }
 
-struct bench_prof {
-	bool done;
+/* One comparison of profiles: the first command's (OLD) against another's. */
+struct bench_pcmp {
+	int idx;                     /* NEW: res[idx]; OLD is res[0] */
 	struct fdiff fd;
 	char *svg;                   /* the differential flame graph written */
 };
 
-/* The first command's profiles (OLD) against the second's (NEW). */
+struct bench_prof {
+	int n;                       /* comparisons: res[1..] against res[0] */
+	struct bench_pcmp *c;
+};
+
+static void prof_release(struct bench_prof *bp)
+{
+	for (int i = 0; i < bp->n; i++) {
+		fdiff_release(&bp->c[i].fd);
+		free(bp->c[i].svg);
+	}
+	free(bp->c);
+}
+
+/* Every later command's profiles (NEW) against the first's (OLD), as
+ * bench's own OLD → NEW reading: the first command is the baseline.  Each
+ * profile is folded once; DIR/diff.svg with two commands, else
+ * DIR/diff-cmdK.svg for command K. */
 static int profile_compare(const struct bench_opts *o, struct result *res, int nres, struct bench_prof *bp)
 {
 	struct fdiff_opts fo = FDIFF_OPTS_INIT;
+	struct strbuf **fold = xcalloc((size_t)nres, sizeof(*fold));
 	int err = 0;
 
-	if (nres != 2)
+	if (nres < 2) {
+		free(fold);
 		return 0;
-	fdiff_init(&bp->fd, &fo);
-	bp->done = true;
-	for (int k = 0; k < 2 && !err; k++)
+	}
+	/* one smallest effect for the command and its functions: a function's
+	 * change, in points of OLD's mean total, counts from --min-effect % */
+	fo.min_effect = o->min_effect;
+	for (int k = 0; k < nres && !err; k++) {
+		fold[k] = xcalloc(res[k].nprof ? res[k].nprof : 1, sizeof(**fold));
 		for (size_t i = 0; i < res[k].nprof && !err; i++)
-			err = profile_add(&bp->fd, k, res[k].prof[i]);
-	if (err)
-		return err;
-	fdiff_compute(&bp->fd);
-	struct strbuf svg = STRBUF_INIT, path = STRBUF_INIT;
-	char title[256];
-	snprintf(title, sizeof(title), "Differential profile: %.100s → %.100s", label(&res[0]), label(&res[1]));
-	err = fdiff_svg(&bp->fd, title, &svg);
-	if (err == -ENODATA)
-		err = 0;
-	sb_addf(&path, "%s/diff.svg", o->profile_dir);
-	if (!err)
-		err = write_file(path.buf, &svg);
-	if (!err)
-		bp->svg = sb_detach(&path, NULL);
-	sb_release(&path);
-	sb_release(&svg);
+			err = profile_fold(res[k].prof[i], &fold[k][i]);
+	}
+	bp->c = xcalloc((size_t)nres, sizeof(*bp->c));
+	for (int k = 1; k < nres && !err; k++) {
+		struct bench_pcmp *c = &bp->c[bp->n++];
+		c->idx = k;
+		fdiff_init(&c->fd, &fo);
+		for (int s = 0; s < 2; s++) {
+			int r = s ? k : 0;
+			for (size_t i = 0; i < res[r].nprof; i++)
+				fdiff_add_buf(&c->fd, s, fold[r][i].buf ? fold[r][i].buf : "", fold[r][i].len);
+		}
+		fdiff_compute(&c->fd);
+		struct strbuf svg = STRBUF_INIT, path = STRBUF_INIT;
+		char title[256];
+		snprintf(title, sizeof(title), "Differential profile: %.100s → %.100s", label(&res[0]), label(&res[k]));
+		err = fdiff_svg(&c->fd, title, &svg);
+		if (err == -ENODATA)
+			err = 0;
+		if (nres == 2)
+			sb_addf(&path, "%s/diff.svg", o->profile_dir);
+		else
+			sb_addf(&path, "%s/diff-cmd%d.svg", o->profile_dir, k + 1);
+		if (!err)
+			err = write_file(path.buf, &svg);
+		if (!err)
+			c->svg = sb_detach(&path, NULL);
+		sb_release(&path);
+		sb_release(&svg);
+	}
+	for (int k = 0; k < nres; k++) {
+		for (size_t i = 0; fold[k] && i < res[k].nprof; i++)
+			sb_release(&fold[k][i]);
+		free(fold[k]);
+	}
+	free(fold);
 	return err;
 }
 
 static void print_profile(const struct bench_opts *o, struct result *res, const struct bench_prof *bp)
 {
-	struct strbuf t = STRBUF_INIT;
+	for (int i = 0; i < bp->n; i++) {
+		const struct bench_pcmp *c = &bp->c[i];
+		struct strbuf t = STRBUF_INIT;
 
-	if (o->metric == M_INS)
-		printf(" \nProfile ('%s' → '%s', simulated instructions per function, a profile of each measured run):\n",
-		       label(&res[0]), label(&res[1]));
-	else
-		printf(" \nProfile ('%s' → '%s', %s at %d Hz, a profile of each measured run):\n",
-		       label(&res[0]), label(&res[1]), o->profile_event, o->profile_hz);
-	fdiff_text(&bp->fd, isatty(1), 0, &t);
-	fputs(t.buf ? t.buf : "", stdout);
-	if (bp->svg)
-		printf("Differential flame graph (only significant changes coloured): %s\n", bp->svg);
-	sb_release(&t);
+		if (o->metric == M_INS)
+			printf(" \nProfile ('%s' → '%s', simulated instructions per function, a profile of each measured run):\n",
+			       label(&res[0]), label(&res[c->idx]));
+		else
+			printf(" \nProfile ('%s' → '%s', %s at %d Hz, a profile of each measured run):\n",
+			       label(&res[0]), label(&res[c->idx]), o->profile_event, o->profile_hz);
+		fdiff_text(&c->fd, isatty(1), 0, &t);
+		fputs(t.buf ? t.buf : "", stdout);
+		if (c->svg)
+			printf("Differential flame graph (only significant changes coloured): %s\n", c->svg);
+		sb_release(&t);
+	}
 }
 
 /* ---- the summary, printed from the comparison ---- */
@@ -1452,6 +1512,27 @@ static void json_cmp(struct strbuf *sb, const struct st_compare *c)
 		c->verdict == ST_V_HIGHER || c->verdict == ST_V_LOWER ? "true" : "false");
 }
 
+static void json_profile(struct strbuf *sb, const struct bench_opts *o, struct result *res,
+			 const struct bench_pcmp *c)
+{
+	sb_addstr(sb, "{\"old\": ");
+	json_str(sb, label(&res[0]));
+	sb_addstr(sb, ", \"new\": ");
+	json_str(sb, label(&res[c->idx]));
+	sb_addstr(sb, ", \"event\": ");
+	json_str(sb, o->metric == M_INS ? "instructions (simulated)" : o->profile_event);
+	sb_addf(sb, ", \"frequency\": %d, \"directory\": ", o->profile_hz);
+	json_str(sb, o->profile_dir);
+	sb_addstr(sb, ", \"svg\": ");
+	if (c->svg)
+		json_str(sb, c->svg);
+	else
+		sb_addstr(sb, "null");
+	sb_addstr(sb, ",\n  \"functions\": ");
+	fdiff_json(&c->fd, sb);
+	sb_addstr(sb, "}");
+}
+
 static int export_json(const struct bench_opts *o, struct result *res, int nres,
 		       const struct machine *m, const struct busy *b, const struct bench_cmps *cs,
 		       const struct bench_prof *bp)
@@ -1576,23 +1657,17 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres,
 		sb_addstr(&sb, "}");
 	}
 	sb_addstr(&sb, cs->n ? "\n  ]" : "]");
-	if (bp->done) {
-		sb_addstr(&sb, ",\n  \"profile\": {\"old\": ");
-		json_str(&sb, label(&res[0]));
-		sb_addstr(&sb, ", \"new\": ");
-		json_str(&sb, label(&res[1]));
-		sb_addstr(&sb, ", \"event\": ");
-		json_str(&sb, o->metric == M_INS ? "instructions (simulated)" : o->profile_event);
-		sb_addf(&sb, ", \"frequency\": %d, \"directory\": ", o->profile_hz);
-		json_str(&sb, o->profile_dir);
-		sb_addstr(&sb, ", \"svg\": ");
-		if (bp->svg)
-			json_str(&sb, bp->svg);
-		else
-			sb_addstr(&sb, "null");
-		sb_addstr(&sb, ",\n  \"functions\": ");
-		fdiff_json(&bp->fd, &sb);
-		sb_addstr(&sb, "}");
+	/* "profile": the first comparison (the only one with two commands);
+	 * "profiles": every one, each later command against the first */
+	for (int i = 0; i < bp->n; i++) {
+		if (!i) {
+			sb_addstr(&sb, ",\n  \"profile\": ");
+			json_profile(&sb, o, res, &bp->c[0]);
+		}
+		sb_addstr(&sb, i ? ",\n    " : ",\n  \"profiles\": [\n    ");
+		json_profile(&sb, o, res, &bp->c[i]);
+		if (i == bp->n - 1)
+			sb_addstr(&sb, "]");
 	}
 	sb_addf(&sb, ",\n  \"machine\": {\"cpus\": %d, \"load_average\": ", m->cpus);
 	json_num(&sb, b->load, b->load >= 0);
@@ -1620,12 +1695,12 @@ static int fastest_of(struct result *res, int nres)
 /* A command's label as a Markdown code span: control characters escaped
  * (a row is one line, and no escape sequence reaches a terminal showing
  * the file), | and ` backslashed. */
-static void md_label(struct strbuf *sb, const struct result *r)
+static void md_code(struct strbuf *sb, const char *s)
 {
 	struct strbuf esc = STRBUF_INIT;
 
 	sb_addch(sb, '`');
-	sb_add_term(&esc, label(r), strlen(label(r)));
+	sb_add_term(&esc, s, strlen(s));
 	for (const char *p = esc.buf; *p; p++) {
 		if (*p == '|' || *p == '`')
 			sb_addch(sb, '\\');
@@ -1633,6 +1708,11 @@ static void md_label(struct strbuf *sb, const struct result *r)
 	}
 	sb_release(&esc);
 	sb_addch(sb, '`');
+}
+
+static void md_label(struct strbuf *sb, const struct result *r)
+{
+	md_code(sb, label(r));
 }
 
 static const char *md_verdict(const struct st_compare *c)
@@ -1649,7 +1729,7 @@ static const char *md_verdict(const struct st_compare *c)
 }
 
 static int export_md(const struct bench_opts *o, struct result *res, int nres,
-		     const struct bench_cmps *cs)
+		     const struct bench_cmps *cs, const struct bench_prof *bp)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int f = cs->ref;
@@ -1732,6 +1812,23 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres,
 				sb_addf(&sb, "%+.1f | %s |\n", c->rss.diff / MIB, md_verdict(&c->rss));
 		}
 	}
+	for (int i = 0; i < bp->n; i++) {
+		const struct bench_pcmp *c = &bp->c[i];
+		sb_addstr(&sb, "\n### Profile: ");
+		md_label(&sb, &res[0]);
+		sb_addstr(&sb, " → ");
+		md_label(&sb, &res[c->idx]);
+		if (o->metric == M_INS)
+			sb_addstr(&sb, "\n\nSimulated instructions per function, a profile of each measured run");
+		else
+			sb_addf(&sb, "\n\n%s at %d Hz, a profile of each measured run", o->profile_event, o->profile_hz);
+		if (c->svg) {
+			sb_addstr(&sb, "; differential flame graph: ");
+			md_code(&sb, c->svg);
+		}
+		sb_addstr(&sb, ".\n\n");
+		fdiff_markdown(&c->fd, &sb);
+	}
 	int err = write_file(o->export_md, &sb);
 	sb_release(&sb);
 	return err;
@@ -1776,8 +1873,37 @@ static void csv_cmp(struct strbuf *sb, const struct st_compare *c, bool ratio)
 	sb_addf(sb, ",%s", st_verdict_name(c->verdict));
 }
 
+/* --export-csv FILE's companion for --profile: the functions' table, one
+ * CSV table per file (FILE keeps hyperfine's columns): FILE without its
+ * ".csv" + ".functions.csv". */
+static char *functions_csv_path(const char *path)
+{
+	size_t l = strlen(path);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (l > 4 && !strcmp(path + l - 4, ".csv"))
+		l -= 4;
+	sb_add(&sb, path, l);
+	sb_addstr(&sb, ".functions.csv");
+	return sb_detach(&sb, NULL);
+}
+
+static int export_functions_csv(const struct bench_opts *o, struct result *res, const struct bench_prof *bp)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = functions_csv_path(o->export_csv);
+
+	sb_addstr(&sb, FDIFF_CSV_HEADER);
+	for (int i = 0; i < bp->n; i++)
+		fdiff_csv(&bp->c[i].fd, label(&res[0]), label(&res[bp->c[i].idx]), &sb);
+	int err = write_file(path, &sb);
+	sb_release(&sb);
+	free(path);
+	return err;
+}
+
 static int export_csv(const struct bench_opts *o, struct result *res, int nres,
-		      const struct bench_cmps *cs)
+		      const struct bench_cmps *cs, const struct bench_prof *bp)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -1842,6 +1968,8 @@ static int export_csv(const struct bench_opts *o, struct result *res, int nres,
 	}
 	int err = write_file(o->export_csv, &sb);
 	sb_release(&sb);
+	if (!err && bp->n)
+		err = export_functions_csv(o, res, bp);
 	return err;
 }
 
@@ -2381,24 +2509,22 @@ int cmd_bench(int argc, char **argv)
 		if (o.profile_dir && (err = profile_compare(&o, res, nres, &bp))) {
 			fprintf(stderr, "perfkit bench: --profile: %s\n", pk_errmsg());
 			rc = 1;
-		} else if (bp.done) {
+		} else if (bp.n) {
 			print_profile(&o, res, &bp);
 		} else if (o.profile_dir) {
-			printf(" \nProfiles of every measured run are in %s/ (the comparison of functions is\n"
-			       "made for two commands: OLD and NEW).\n", o.profile_dir);
+			printf(" \nProfiles of every measured run are in %s/ (the comparison of functions\n"
+			       "needs two commands or more: each later one against the first).\n", o.profile_dir);
 		}
 		fflush(stdout);
 		if (rc) {
 		} else if ((o.export_json && (err = export_json(&o, res, nres, &mach, &busy, &cs, &bp))) ||
-		    (o.export_md && (err = export_md(&o, res, nres, &cs))) ||
-		    (o.export_csv && (err = export_csv(&o, res, nres, &cs)))) {
+		    (o.export_md && (err = export_md(&o, res, nres, &cs, &bp))) ||
+		    (o.export_csv && (err = export_csv(&o, res, nres, &cs, &bp)))) {
 			fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
 			rc = 1;
 		}
 		cmps_release(&cs);
-		if (bp.done)
-			fdiff_release(&bp.fd);
-		free(bp.svg);
+		prof_release(&bp);
 	}
 	free_results(res, nres, o.nparam);
 	if (o.simdir) {

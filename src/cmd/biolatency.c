@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <linux/types.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,23 +131,11 @@ static int parse_opts(struct biolatency_opts *o, int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc) {
-		if (bpfk_opt_secs("the interval", argv[optind], &o->interval)) {
-			fprintf(stderr, "perfkit biolatency: %s\n", pk_errmsg());
-			return 2;
-		}
-		optind++;
-	}
-	if (optind < argc) {
-		if (bpfk_opt_count("the count", argv[optind], &o->count)) {
-			fprintf(stderr, "perfkit biolatency: %s\n", pk_errmsg());
-			return 2;
-		}
-		optind++;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "perfkit biolatency: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
+	c = bpfk_opt_args(argc, argv, optind, "the interval", &o->interval, &o->count);
+	if (c) {
+		fprintf(stderr, "perfkit biolatency: %s\n", pk_errmsg());
+		if (c == -E2BIG)
+			usage(stderr);
 		return 2;
 	}
 	return 0;
@@ -184,10 +171,7 @@ int cmd_biolatency(int argc, char **argv)
 	fprintf(stderr, "Tracing block device I/O... Hit Ctrl-C to end.\n");
 	int fd = bpf_map__fd(skel->maps.hists);
 	for (long n = 0;;) {
-		unsigned long long until = o.interval > 0 ?
-			bpfk_now_ns() + (unsigned long long)(o.interval * 1e9) : 0;
-		while (!bpfk_stopped() && (!until || bpfk_now_ns() < until))
-			poll(NULL, 0, 50);
+		bpfk_wait_interval(o.interval, 0);
 		if (o.time || (o.interval > 0 && !bpfk_stopped()))
 			printf("\n");
 		if (o.time) {
@@ -198,7 +182,7 @@ int cmd_biolatency(int argc, char **argv)
 		if (print_and_clear(fd, &o))
 			goto fail;
 		fflush(stdout);
-		if (bpfk_stopped() || !(o.interval > 0) || (o.count && ++n >= o.count))
+		if (bpfk_interval_last(o.interval, o.count, &n))
 			break;
 	}
 	if (skel->bss->missed_starts)

@@ -170,16 +170,11 @@ static int parse_opts(struct biosnoop_opts *o, int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc) {
-		if (bpfk_opt_secs("the duration", argv[optind], &o->duration)) {
-			fprintf(stderr, "perfkit biosnoop: %s\n", pk_errmsg());
-			return 2;
-		}
-		optind++;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "perfkit biosnoop: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
+	c = bpfk_opt_args(argc, argv, optind, "the duration", &o->duration, NULL);
+	if (c) {
+		fprintf(stderr, "perfkit biosnoop: %s\n", pk_errmsg());
+		if (c == -E2BIG)
+			usage(stderr);
 		return 2;
 	}
 	if (o->disk && disk_dev(o->disk, &o->dev)) {

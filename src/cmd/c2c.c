@@ -22,12 +22,13 @@
  */
 #include "cmd/cmds.h"
 
+#include "base/child.h"
 #include "base/error.h"
 #include "base/parse.h"
-#include "base/path.h"
 #include "base/strbuf.h"
 #include "memprof/memprof.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,54 +85,28 @@ static void help(void)
 static int c2c_record(int argc, char **argv)
 {
 	const char *out = "perfkit.c2c";
-	int i, status = 0;
+	int i, status = 0, n = 0;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-')
-			break;
-		if (!strcmp(a, "-o")) {
-			if (++i >= argc)
-				return usage("-o needs a file name");
-			out = argv[i];
-		} else if (!strncmp(a, "--output=", 9)) {
-			out = a + 9;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			help();
-			return 0;
-		} else {
-			fprintf(stderr, "perfkit c2c record: unknown option '%s'\n", a);
-			return usage(NULL);
-		}
+	i = memprof_record_args(argc, argv, NULL, NULL, &n, &out);
+	if (i < 0) {
+		fprintf(stderr, "perfkit c2c record: %s\n", pk_errmsg());
+		return usage(NULL);
 	}
-	if (i >= argc)
-		return usage("record: no program to run");
-	char *prog = strchr(argv[i], '/') ? (access(argv[i], X_OK) == 0 ? xstrdup(argv[i]) : NULL)
-					  : pk_path_search(argv[i], true);
-	if (!prog) {
-		fprintf(stderr, "perfkit c2c: '%s': %s\n", argv[i],
-			strchr(argv[i], '/') ? "no such executable file" : "command not found");
-		return 127;
+	if (i == 0) {
+		help();
+		return 0;
 	}
-	if (memprof_check_program(prog) < 0) {
+	n = memprof_program(argv[i]);
+	if (n < 0) {
 		fprintf(stderr, "perfkit c2c: %s\n", pk_errmsg());
-		free(prog);
-		return 126;
+		return n == -ENOENT ? 127 : 126;
 	}
-	free(prog);
 	if (memprof_record("c2c", NULL, out, argv + i, &status) < 0) {
 		fprintf(stderr, "perfkit c2c: %s\n", pk_errmsg());
 		return 1;
 	}
 	fprintf(stderr, "perfkit c2c: wrote %s (perfkit c2c report -i %s)\n", out, out);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return pk_exit_status(status);
 }
 
 /* ---- report ---- */

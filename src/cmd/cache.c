@@ -26,6 +26,7 @@
  */
 #include "cmd/cmds.h"
 
+#include "base/child.h"
 #include "base/error.h"
 #include "base/outfile.h"
 #include "base/parse.h"
@@ -127,14 +128,6 @@ static void help(void)
 	       "Exit status: CMD's (128+N when it died of signal N), 127 when CMD is not found,\n"
 	       "1 when the simulation fails, 2 on a usage error.\n"
 	       "Example: perfkit cache -o m.cg -- ./matmul naive && perfkit annotate m.cg\n");
-}
-
-/* The program execvp would run for name; a malloc'd path or NULL. */
-static char *find_program(const char *name)
-{
-	if (strchr(name, '/'))
-		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
-	return pk_path_search(name, true);
 }
 
 static uint64_t ev(const struct cgfile *cg, const char *name)
@@ -468,11 +461,10 @@ int cmd_cache(int argc, char **argv)
 		return 2;
 	}
 
-	char *prog = find_program(argv[i]);
+	char *prog;
 
-	if (!prog) {
-		fprintf(stderr, "perfkit cache: '%s': %s\n", argv[i],
-			strchr(argv[i], '/') ? "no such executable file" : "command not found");
+	if (pk_find_program(argv[i], &prog) < 0) {
+		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
 		return 127;
 	}
 	/* the program's build-id, for `perfkit annotate --cache` to match
@@ -628,22 +620,13 @@ int cmd_cache(int argc, char **argv)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 
-	if (WIFSIGNALED(status))
-		rc = 128 + WTERMSIG(status);
-	else
-		rc = WEXITSTATUS(status);
+	rc = pk_exit_status(status);
 
 	if (stat(tmp.buf, &st) != 0 || st.st_size == 0) {
 		/* the tool never wrote its output: Valgrind failed */
-		FILE *lf = fopen(log.buf, "re");
-		char line[512], last[512] = "";
+		char last[512];
 
-		while (lf && fgets(line, sizeof(line), lf))
-			if (line[0] != '\n' && strncmp(line, "==", 2))
-				snprintf(last, sizeof(last), "%s", line);
-		if (lf)
-			fclose(lf);
-		last[strcspn(last, "\n")] = 0;
+		vgrun_log_last(log.buf, last, sizeof(last));
 		if (WIFSIGNALED(status))
 			fprintf(stderr, "perfkit cache: %s: killed by signal %d (%s) before any result\n",
 				prog_name, WTERMSIG(status), sigdesc(WTERMSIG(status)));
@@ -683,11 +666,8 @@ int cmd_cache(int argc, char **argv)
 		char line[512];
 
 		while (lf && fgets(line, sizeof(line), lf)) {
-			const char *m = line;
-			if (!strncmp(m, "==", 2) && (m = strstr(m + 2, "== ")))
-				m += 3;
-			else
-				m = line;
+			const char *m = vgrun_log_text(line);
+
 			if (all)
 				fputs(line, stderr);
 			else if (!strncmp(m, "error: ", 7))

@@ -12,8 +12,9 @@
  * the empty stack with count 0.  Output order is first appearance.
  *
  * Several profiles per side (OLD1 OLD2 … -- NEW1 NEW2 …; one run each):
- * per function, its inclusive cost in every profile, a Welch t-test across
- * the profiles and Benjamini-Hochberg over the functions (flame/fdiff.h):
+ * per function, its inclusive cost in every profile, Welch's test across
+ * the profiles of a change larger than --min-effect and Holm's correction
+ * over the functions (flame/fdiff.h):
  * a table of the functions on stdout, significant ones marked '*' with
  * their change, 95 % interval, p and q, gone/new ones with their share;
  * -o FILE.svg the differential flame graph where only significant
@@ -55,10 +56,12 @@ static const char usage_text[] =
 	"\n"
 	"With several profiles per side (one run each), which functions changed beyond\n"
 	"the run-to-run noise: Welch's t-test per function on its inclusive cost across\n"
-	"the profiles, Benjamini-Hochberg false-discovery rate 5 % over the functions.\n"
+	"the profiles of a change larger than --min-effect, Holm's correction over the\n"
+	"functions (at most 5 % chance that any function that did not change is marked).\n"
 	"  --share           compare shares of each profile's total (default: cost as % of\n"
 	"                    OLD's mean total, so a slower function does not shrink the rest)\n"
-	"  --min-effect PTS  smallest change called significant, in points (0.5)\n"
+	"  --min-effect PTS  smallest change that counts, in points (0.5): the test asks\n"
+	"                    whether a function changed by more than this\n"
 	"  -o FILE.svg       differential flame graph: significant functions red (grew) or\n"
 	"                    blue (shrank), the rest grey; tooltips before/after/change/p\n"
 	"  --json FILE       the table as JSON\n";

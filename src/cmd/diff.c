@@ -21,10 +21,10 @@
  *
  * Several files per side (OLD1 OLD2 … -- NEW1 NEW2 …, one run each): per
  * symbol, its self period in every file as a percentage of OLD's mean
- * total (--share: of the file's own total), Welch's t-test across the
- * files and Benjamini-Hochberg over the symbols (stats/compare.h
- * st_compare_sets); significant changes (q < 0.05 and at least
- * --min-effect points, 0.5) are marked '*' (and coloured on a terminal)
+ * total (--share: of the file's own total), Welch's test across the
+ * files of a change larger than --min-effect points (0.5) and Holm's
+ * correction over the symbols (stats/compare.h st_compare_sets);
+ * significant changes (q < 0.05) are marked '*' (and coloured on a terminal)
  * with the change, its 95 % interval, p and q; gone/new with their share.
  * Why not shares by default: a function that got 2× slower takes share
  * from every other one, which would then all "change".
@@ -265,7 +265,7 @@ static void json_event(struct strbuf *js, const struct devent *ev, const struct 
 	sb_addstr(js, js->buf[js->len - 1] != '[' ? ",\n {\"event\": \"" : "\n {\"event\": \"");
 	sb_add_json(js, ev->name, strlen(ev->name));
 	sb_addf(js, "\", \"files_old\": %zu, \"files_new\": %zu, \"values\": \"%s\", \"test\": \"welch\", "
-		"\"fdr\": \"benjamini-hochberg\", \"alpha\": 0.05, \"min_effect\": %g, \"rows\": [",
+		"\"null\": \"|change| <= min_effect\", \"correction\": \"holm\", \"alpha\": 0.05, \"min_effect\": %g, \"rows\": [",
 		na, nb, share ? "share_percent" : "percent_of_old_mean_total", min_effect);
 	for (size_t i = 0; i < ev->nr; i++) {
 		const struct st_set_row *q = &m[i].x;
@@ -328,8 +328,9 @@ static void print_event_multi(struct devent *ev, size_t na, size_t nb, bool shar
 	printf("# %zu OLD files, %zu NEW files; self period as %% of %s\n", na, nb,
 	       share ? "each file's own total (shares)" : "OLD's mean total");
 	if (na >= 2 && nb >= 2)
-		printf("# Welch's t-test per symbol over the files, Benjamini-Hochberg FDR 5 %%,\n"
-		       "# smallest change %g points: %zu significant (*)\n", min_effect, nsig);
+		printf("# Welch's t-test per symbol over the files: did it change by more than %g points\n"
+		       "# (the smallest change that counts)?  Holm's correction over the symbols, 5 %%\n"
+		       "# family-wise: %zu significant (*)\n", min_effect, nsig);
 	else
 		printf("# one file on a side: no test, no change is called significant\n");
 	printf("#\n#   %8s %8s  %-28s %8s %8s  %-*s  Symbol\n", "Before", "After", "Change [95 % CI]", "p", "q",
@@ -382,8 +383,9 @@ static void usage(FILE *fp)
 		    "  Baseline = the symbol's share of OLD's samples, Delta Abs = NEW %% - OLD %%.\n"
 		    "  Defaults: perf.data.old and perf.data.\n"
 		    "  Several files per side (one run each): which symbols changed beyond the\n"
-		    "  run-to-run noise — Welch's t-test per symbol across the files, Benjamini-\n"
-		    "  Hochberg false-discovery rate 5 %% over the symbols; values are the self\n"
+		    "  run-to-run noise — Welch's t-test per symbol across the files of a change\n"
+		    "  larger than --min-effect points (0.5), Holm's correction over the symbols (at\n"
+		    "  most 5 %% chance that any unchanged symbol is marked); values are the self\n"
 		    "  period as %% of OLD's mean total (--share: of each file's own total).\n");
 }
 

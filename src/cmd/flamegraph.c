@@ -278,19 +278,6 @@ static int write_atomic(const char *path, const char *data, size_t len)
 	return of_commit(&of);
 }
 
-static volatile sig_atomic_t rec_signal, rec_sigchld;
-
-static void on_rec_signal(int sig)
-{
-	rec_signal = sig;
-}
-
-static void on_rec_sigchld(int sig)
-{
-	(void)sig;
-	rec_sigchld = 1;
-}
-
 /*
  * "flamegraph -o OUT -- CMD ARGS": record CMD with call chains into a
  * private temporary perf.data (perfkit record's defaults: cpu-clock,
@@ -305,8 +292,7 @@ static int record_command(int argc, char **argv, const char *callgraph, char *di
 	struct recorder_opts ro;
 	struct recorder r;
 	struct recorder_result res;
-	sigset_t mask, oldmask;
-	struct sigaction sa, old_int, old_term, old_chld;
+	struct recorder_signals sig;
 	char **rargv;
 	int st = -1, rc;
 
@@ -346,20 +332,7 @@ static int record_command(int argc, char **argv, const char *callgraph, char *di
 	ro.argv = rargv;
 
 	/* as record: SIGINT/SIGTERM/SIGCHLD blocked except while waiting */
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, &oldmask);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_rec_signal;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sa.sa_handler = on_rec_sigchld;
-	sigaction(SIGCHLD, &sa, &old_chld);
-	ro.got_signal = &rec_signal;
-	ro.got_sigchld = &rec_sigchld;
-	ro.oldmask = &oldmask;
+	recorder_signals_block(&sig, &ro);
 
 	rc = recorder_prepare(&r, &ro);
 	if (r.user_only)
@@ -387,13 +360,10 @@ static int record_command(int argc, char **argv, const char *callgraph, char *di
 	if (r.lost)
 		fprintf(stderr, "perfkit flamegraph: warning: %" PRIu64 " samples lost (ring buffer full)\n", r.lost);
 	fprintf(stderr, "[ perfkit record: %" PRIu64 " samples, %" PRIu64 " lost ]\n", r.samples, r.lost);
-	st = r.have_status ? recorder_exit_status(r.status) : 0;
+	st = r.have_status ? pk_exit_status(r.status) : 0;
 out:
 	recorder_release(&r);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGCHLD, &old_chld, NULL);
-	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	recorder_signals_restore(&sig);
 	free(rargv);
 	if (st < 0) {
 		unlink(path);

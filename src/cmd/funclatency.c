@@ -24,7 +24,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <linux/types.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -298,12 +297,7 @@ int cmd_funclatency(int argc, char **argv)
 	unsigned long long start = bpfk_now_ns();
 	unsigned long long end = o.duration > 0 ? start + (unsigned long long)(o.duration * 1e9) : 0;
 	for (;;) {
-		unsigned long long next = o.interval > 0 ?
-			bpfk_now_ns() + (unsigned long long)(o.interval * 1e9) : 0;
-		if (end && (!next || next > end))
-			next = end;
-		while (!bpfk_stopped() && (!next || bpfk_now_ns() < next))
-			poll(NULL, 0, 20);
+		bpfk_wait_interval(o.interval, end);
 		printf("\n");
 		print_hist(skel, &o);
 		if (bpfk_stopped() || (end && bpfk_now_ns() >= end) || !(o.interval > 0))

@@ -41,8 +41,8 @@
  */
 #include "cmd/cmds.h"
 
+#include "base/child.h"
 #include "base/error.h"
-#include "base/path.h"
 #include "base/strbuf.h"
 #include "cachesim/cachesim.h"
 #include "cachesim/hostcache.h"
@@ -162,59 +162,27 @@ static int mem_record(int argc, char **argv)
 	char gbuf[3][96];
 	struct host_caches hc;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int k;
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-')
-			break;
-		for (k = 0; pass[k] && strncmp(a, pass[k], strlen(pass[k])); k++)
-			;
-		if (pass[k]) {
-			opts[n++] = a;
-			if (k >= 1 && k <= 3)
-				pinned[k - 1] = 1;
-		} else if (!strcmp(a, "-o")) {
-			if (++i >= argc) {
-				free(opts);
-				return usage("-o needs a file name");
-			}
-			out = argv[i];
-		} else if (!strncmp(a, "--output=", 9)) {
-			out = a + 9;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			free(opts);
+	i = memprof_record_args(argc, argv, pass, opts, &n, &out);
+	if (i <= 0) {
+		free(opts);
+		if (i == 0) {
 			help();
 			return 0;
-		} else {
-			free(opts);
-			fprintf(stderr, "perfkit mem record: unknown option '%s'\n", a);
-			return usage(NULL);
 		}
+		fprintf(stderr, "perfkit mem record: %s\n", pk_errmsg());
+		return usage(NULL);
 	}
-	if (i >= argc) {
-		free(opts);
-		return usage("record: no program to run");
-	}
-	char *prog = strchr(argv[i], '/') ? (access(argv[i], X_OK) == 0 ? xstrdup(argv[i]) : NULL)
-					  : pk_path_search(argv[i], true);
-	if (!prog) {
-		fprintf(stderr, "perfkit mem: '%s': %s\n", argv[i],
-			strchr(argv[i], '/') ? "no such executable file" : "command not found");
-		free(opts);
-		return 127;
-	}
-	if (memprof_check_program(prog) < 0) {
+	for (int k = 0; k < n; k++)	/* --D1=, --L2=, --LL= */
+		for (int l = 0; l < 3; l++)
+			if (!strncmp(opts[k], pass[l + 1], strlen(pass[l + 1])))
+				pinned[l] = 1;
+
+	rc = memprof_program(argv[i]);
+	if (rc < 0) {
 		fprintf(stderr, "perfkit mem: %s\n", pk_errmsg());
-		free(prog);
 		free(opts);
-		return 126;
+		return rc == -ENOENT ? 127 : 126;
 	}
-	free(prog);
 	/* the default geometry: perfkit cache --model=modern's (hostcache.h) */
 	if (host_geometry(opts, &n, pinned, gbuf, &hc, &have_host) < 0) {
 		fprintf(stderr, "perfkit mem: %s\n", pk_errmsg());
@@ -231,9 +199,7 @@ static int mem_record(int argc, char **argv)
 	if (have_host && stat(out, &st) == 0 && S_ISREG(st.st_mode))	/* not a FIFO, /dev/stdout */
 		warn_geometry(out, pinned, &hc);
 	fprintf(stderr, "perfkit mem: wrote %s (perfkit mem report -i %s)\n", out, out);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return pk_exit_status(status);
 }
 
 /* ---- report ---- */

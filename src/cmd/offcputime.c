@@ -195,16 +195,11 @@ static int parse_opts(struct offcpu_opts *o, int argc, char **argv)
 		fprintf(stderr, "perfkit offcputime: %s exclude each other\n", clash);
 		return 2;
 	}
-	if (optind < argc) {
-		if (bpfk_opt_secs("the duration", argv[optind], &o->duration)) {
-			fprintf(stderr, "perfkit offcputime: %s\n", pk_errmsg());
-			return 2;
-		}
-		optind++;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "perfkit offcputime: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
+	c = bpfk_opt_args(argc, argv, optind, "the duration", &o->duration, NULL);
+	if (c) {
+		fprintf(stderr, "perfkit offcputime: %s\n", pk_errmsg());
+		if (c == -E2BIG)
+			usage(stderr);
 		return 2;
 	}
 	return 0;

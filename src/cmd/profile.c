@@ -460,16 +460,11 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 	}
 	if (o->continuous && !o->freq_set)
 		o->freq = 19;
-	if (optind < argc) {
-		if (bpfk_opt_secs("the duration", argv[optind], &o->duration)) {
-			fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
-			return 2;
-		}
-		optind++;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "perfkit profile: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
+	c = bpfk_opt_args(argc, argv, optind, "the duration", &o->duration, NULL);
+	if (c) {
+		fprintf(stderr, "perfkit profile: %s\n", pk_errmsg());
+		if (c == -E2BIG)
+			usage(stderr);
 		return 2;
 	}
 	return 0;

@@ -30,18 +30,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t got_signal, got_sigchld;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
-
-static void on_sigchld(int sig)
-{
-	(void)sig;
-	got_sigchld = 1;
-}
 
 static void usage(FILE *f)
 {
@@ -253,8 +241,7 @@ int cmd_record(int argc, char **argv)
 	struct rec_args a;
 	struct recorder r;
 	struct recorder_result res;
-	sigset_t mask, oldmask;
-	struct sigaction sa;
+	struct recorder_signals sig;	/* kept blocked to the end, as perf record */
 	struct stat st;
 	int ret, rc;
 
@@ -290,23 +277,9 @@ int cmd_record(int argc, char **argv)
 	}
 
 	/* Signals: blocked except inside ppoll(), so none is missed. */
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, &oldmask);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = on_sigchld;
-	sigaction(SIGCHLD, &sa, NULL);
-
+	recorder_signals_block(&sig, &a.o);
 	a.o.argc = argc;
 	a.o.argv = argv_copy;
-	a.o.got_signal = &got_signal;
-	a.o.got_sigchld = &got_sigchld;
-	a.o.oldmask = &oldmask;
 	rc = recorder_prepare(&r, &a.o);
 	if (r.user_only)
 		fprintf(stderr, "perfkit record: kernel.perf_event_paranoid=%d: sampling user space only; "
@@ -361,7 +334,7 @@ int cmd_record(int argc, char **argv)
 			r.lost);
 	fprintf(stderr, "[ perfkit record: %" PRIu64 " samples, %" PRIu64 " lost, %.3f MB written to %s ]\n",
 		r.samples, r.lost, mb, a.o.output);
-	ret = r.have_status ? recorder_exit_status(r.status) : 0;
+	ret = r.have_status ? pk_exit_status(r.status) : 0;
 out:
 	recorder_release(&r);
 out_free:

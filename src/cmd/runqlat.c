@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <linux/types.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,23 +149,11 @@ static int parse_opts(struct runqlat_opts *o, int argc, char **argv)
 		fprintf(stderr, "perfkit runqlat: -P, -L and --pidnss exclude each other\n");
 		return 2;
 	}
-	if (optind < argc) {
-		if (bpfk_opt_secs("the interval", argv[optind], &o->interval)) {
-			fprintf(stderr, "perfkit runqlat: %s\n", pk_errmsg());
-			return 2;
-		}
-		optind++;
-	}
-	if (optind < argc) {
-		if (bpfk_opt_count("the count", argv[optind], &o->count)) {
-			fprintf(stderr, "perfkit runqlat: %s\n", pk_errmsg());
-			return 2;
-		}
-		optind++;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "perfkit runqlat: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
+	c = bpfk_opt_args(argc, argv, optind, "the interval", &o->interval, &o->count);
+	if (c) {
+		fprintf(stderr, "perfkit runqlat: %s\n", pk_errmsg());
+		if (c == -E2BIG)
+			usage(stderr);
 		return 2;
 	}
 	return 0;
@@ -202,10 +189,7 @@ int cmd_runqlat(int argc, char **argv)
 	fprintf(stderr, "Tracing run queue latency... Hit Ctrl-C to end.\n");
 	int fd = bpf_map__fd(skel->maps.hists);
 	for (long n = 0;;) {
-		unsigned long long until = o.interval > 0 ?
-			bpfk_now_ns() + (unsigned long long)(o.interval * 1e9) : 0;
-		while (!bpfk_stopped() && (!until || bpfk_now_ns() < until))
-			poll(NULL, 0, 50);
+		bpfk_wait_interval(o.interval, 0);
 		printf("\n");
 		if (o.time) {
 			char buf[16];
@@ -215,7 +199,7 @@ int cmd_runqlat(int argc, char **argv)
 		if (print_and_clear(fd, &o))
 			goto fail;
 		fflush(stdout);
-		if (bpfk_stopped() || !(o.interval > 0) || (o.count && ++n >= o.count))
+		if (bpfk_interval_last(o.interval, o.count, &n))
 			break;
 	}
 	if (skel->bss->missed_starts)

@@ -47,6 +47,19 @@ elif can_perf_event && have python3 && [ -x /usr/bin/time ]; then
 	/usr/bin/time -f %M -o "$T/f.rss" "$PERFKIT" flamegraph "$T/big.data" -o "$T/big.svg" >/dev/null 2>&1
 	expect "flamegraph of it: written" test -s "$T/big.svg"
 	expect "... peak RSS under 48 MB ($(cat "$T/f.rss") KB)" test "$(cat "$T/f.rss")" -lt 49152
+	# the same samples as a pipe-mode stream (perf record -o - | …): read
+	# as they are processed, in pieces, not held whole (135 MB before)
+	if have perf && perf inject -i "$T/big.data" -o - >"$T/bigp.data" 2>/dev/null && [ -s "$T/bigp.data" ]; then
+		cat "$T/bigp.data" | /usr/bin/time -f %M -o "$T/p.rss" "$PERFKIT" report -i - --stdio \
+			>"$T/p.out" 2>/dev/null
+		expect "report of it from a pipe: the file's report" cmp -s "$T/r.out" "$T/p.out"
+		expect "... peak RSS under 48 MB ($(cat "$T/p.rss") KB)" test "$(cat "$T/p.rss")" -lt 49152
+		cat "$T/bigp.data" | PERFKIT_MEM_LIMIT_KB=16384 "$PERFKIT" collapse >"$T/p.folded" 2>"$T/p.err"
+		expect "collapse of the 64 MB stream under a 16 MiB data limit: exit 0" test $? = 0
+		expect "... its stacks" test -s "$T/p.folded"
+	else
+		skip "perf inject missing (the pipe-mode stream)"
+	fi
 else
 	skip "perf events, python3 or /usr/bin/time missing (the large-file cases)"
 fi

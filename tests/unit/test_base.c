@@ -210,6 +210,19 @@ static void test_path_search(void **state)
 	assert_string_equal(got, "./tool");
 	free(got);
 	assert_int_equal(chdir(cwd), 0);
+	/* pk_find_program: a name with '/' as it is, else $PATH */
+	snprintf(p, sizeof(p), "%s:%s", a, b);
+	setenv("PATH", p, 1);
+	assert_int_equal(pk_find_program("tool", &got), 0);
+	snprintf(p, sizeof(p), "%s/tool", b);
+	assert_string_equal(got, p);
+	free(got);
+	snprintf(p, sizeof(p), "%s/tool", a);
+	assert_int_equal(pk_find_program(p, &got), -ENOENT);   /* not executable */
+	assert_null(got);
+	assert_non_null(strstr(pk_errmsg(), "/tool': no such executable file"));
+	assert_int_equal(pk_find_program("no-such-tool\x1b", &got), -ENOENT);
+	assert_string_equal(pk_errmsg(), "'no-such-tool\\x1b': command not found");
 	if (saved)
 		setenv("PATH", saved, 1);
 	else

@@ -39,6 +39,40 @@ static void test_ports(void **state)
 	assert_string_equal(pk_errmsg(), "-L expects ports 1..65535 separated by commas, got '7\\x1b'");
 }
 
+static void test_args(void **state)
+{
+	char a0[] = "tool", a1[] = "0.5", a2[] = "3", a3[] = "x\x1b", a4[] = "0";
+	char *argv[] = { a0, a1, a2, a3, NULL };
+	double secs = -1;
+	long count = -1;
+
+	(void)state;
+	/* nothing after the options: nothing written */
+	assert_int_equal(bpfk_opt_args(1, argv, 1, "the interval", &secs, &count), 0);
+	assert_true(secs == -1 && count == -1);
+	assert_int_equal(bpfk_opt_args(2, argv, 1, "the interval", &secs, &count), 0);
+	assert_true(secs == 0.5 && count == -1);
+	assert_int_equal(bpfk_opt_args(3, argv, 1, "the interval", &secs, &count), 0);
+	assert_int_equal(count, 3);
+	/* one too many, escaped */
+	assert_int_equal(bpfk_opt_args(4, argv, 1, "the interval", &secs, &count), -E2BIG);
+	assert_string_equal(pk_errmsg(), "unexpected argument 'x\\x1b'");
+	assert_int_equal(bpfk_opt_args(3, argv, 1, "the duration", &secs, NULL), -E2BIG);
+	assert_string_equal(pk_errmsg(), "unexpected argument '3'");
+	assert_int_equal(bpfk_opt_args(2, argv, 1, NULL, NULL, NULL), -E2BIG);
+	assert_string_equal(pk_errmsg(), "unexpected argument '0.5'");
+	/* bad values name their argument */
+	argv[1] = a3;
+	assert_int_equal(bpfk_opt_args(2, argv, 1, "the duration", &secs, NULL), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "the duration expects"));
+	argv[1] = a1;
+	argv[2] = a4;
+	count = -1;
+	assert_int_equal(bpfk_opt_args(3, argv, 1, "the interval", &secs, &count), -ERANGE);
+	assert_non_null(strstr(pk_errmsg(), "the count expects"));
+	assert_int_equal(count, -1);
+}
+
 static void test_values(void **state)
 {
 	long pid = 0, cnt = 0;
@@ -118,6 +152,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ports),
+		cmocka_unit_test(test_args),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_ustack),
 	};

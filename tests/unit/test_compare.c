@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/lib/stats/compare.h: the comparison as data (ratio,
  * difference interval, both tests, the verdict on Welch's) and
- * Benjamini-Hochberg q-values (worked by hand from the definition). */
+ * Benjamini-Hochberg and Holm adjustments (worked by hand from the
+ * definitions), Welch's minimum-effect test and the many-key comparison. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
@@ -83,12 +85,97 @@ static void test_bh(void **state)
 	NEAR(big[1], 0.9, 1e-12);
 }
 
+static void test_holm(void **state)
+{
+	/* p = .01 .04 .03 .20 (n = 4): sorted .01 .03 .04 .20 → ×4 ×3 ×2 ×1 =
+	 * .04 .09 .08 .20 → running max from the bottom: .04 .09 .09 .20 */
+	double p[] = { 0.01, 0.04, 0.03, 0.20 }, q[4];
+
+	(void)state;
+	st_holm(p, 4, q);
+	NEAR(q[0], 0.04, 1e-12);
+	NEAR(q[1], 0.09, 1e-12);
+	NEAR(q[2], 0.09, 1e-12);
+	NEAR(q[3], 0.20, 1e-12);
+	st_holm(p, 4, p);
+	assert_memory_equal(p, q, sizeof(q));
+	double big[] = { 0.9, 0.8 };
+	st_holm(big, 2, big);
+	NEAR(big[0], 1, 1e-12);
+	NEAR(big[1], 1, 1e-12);
+}
+
+static void test_welch_margin(void **state)
+{
+	/* diff 2, s² = 1 each, se = √(2/3), ν = 4: margin 0 is Welch's
+	 * (p = .0705, scipy's ttest_ind equal_var=False); margin 1: t =
+	 * 1/√(2/3) = 1.2247, p = .2879; margin ≥ 2: p = 1 */
+	const double a[] = { 10, 11, 12 }, b[] = { 12, 13, 14 };
+	struct st_test t;
+
+	(void)state;
+	assert_int_equal(st_welch_margin(b, 3, a, 3, 0, &t), 0);
+	NEAR(t.p, 0.0704840, 1e-6);
+	assert_int_equal(st_welch_margin(b, 3, a, 3, 1, &t), 0);
+	NEAR(t.statistic, 1 / sqrt(2.0 / 3), 1e-9);
+	NEAR(t.p, 0.2878641, 1e-6);
+	assert_int_equal(st_welch_margin(a, 3, b, 3, 1, &t), 0);   /* sign does not matter */
+	NEAR(t.p, 0.2878641, 1e-6);
+	st_welch_margin(b, 3, a, 3, 2.5, &t);
+	NEAR(t.p, 1, 0);
+	/* no spread: beyond the margin or not */
+	const double c[] = { 5, 5, 5 }, d[] = { 7, 7, 7 };
+	st_welch_margin(d, 3, c, 3, 1, &t);
+	NEAR(t.p, 0, 0);
+	st_welch_margin(d, 3, c, 3, 3, &t);
+	NEAR(t.p, 1, 0);
+	assert_int_equal(st_welch_margin(a, 1, b, 3, 1, &t), -EDOM);
+}
+
+/* A changed key and its caller, and many unchanged ones of which one
+ * drifts a little: Benjamini-Hochberg would mark the drifting one with
+ * the two real changes; Holm with the minimum-effect test does not. */
+static void test_compare_sets_family(void **state)
+{
+	enum { K = 12, N = 10 };
+	double v[K * 2 * N];
+	struct st_set_row r[K];
+
+	(void)state;
+	for (int k = 0; k < K; k++)
+		for (int j = 0; j < 2 * N; j++)
+			v[k * 2 * N + j] = 30 + (j % 3) + (k % 4);   /* same in OLD and NEW */
+	for (int j = N; j < 2 * N; j++) {
+		v[0 * 2 * N + j] += 26;                            /* f: +26 points */
+		v[1 * 2 * N + j] += 26;                            /* its caller */
+		v[2 * 2 * N + j] += j < N + 8 ? 2 : 0;             /* drifts +1.6 */
+	}
+	st_compare_sets(v, K, N, N, 0.05, 1.0, r);
+	assert_true(r[0].significant && r[1].significant);
+	for (int k = 2; k < K; k++)
+		assert_false(r[k].significant);
+	/* tested against 0 (p = .0043), the drift is marked even by Holm
+	 * (q = 10·p = .043) … */
+	st_compare_sets(v, K, N, N, 0.05, 0, r);
+	NEAR(r[2].p, 0.0043196, 1e-6);
+	assert_true(r[2].significant);
+	double p[K];
+	for (int k = 0; k < K; k++)
+		p[k] = r[k].p;
+	/* … and by Benjamini-Hochberg (q = p·K/3 = .017) */
+	st_bh(p, K, p);
+	assert_true(p[2] < 0.05);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_verdicts),
 		cmocka_unit_test(test_compare_disagree),
 		cmocka_unit_test(test_bh),
+		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_welch_margin),
+		cmocka_unit_test(test_compare_sets_family),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

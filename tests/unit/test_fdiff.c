@@ -167,12 +167,50 @@ static void test_fdiff_recursion(void **state)
 	fdiff_release(&d);
 }
 
+/* the CSV and Markdown tables: every row in CSV (a name with a comma or a
+ * quote quoted, RFC 4180), the significant ones in Markdown (| and `
+ * backslashed, a control character escaped) */
+static void test_fdiff_csv_markdown(void **state)
+{
+	struct fdiff_opts o = FDIFF_OPTS_INIT;
+	struct fdiff d;
+	struct strbuf csv = STRBUF_INIT, md = STRBUF_INIT;
+	const int jit[] = { -2, 1, 0, 2, -1 };
+	char buf[256];
+
+	(void)state;
+	fdiff_init(&d, &o);
+	for (int side = 0; side < 2; side++)
+		for (int i = 0; i < 5; i++) {
+			int n = snprintf(buf, sizeof(buf), "main;pair<int, \"x\"> %d\nmain;a|b`c\033 %d\n",
+					 (side ? 200 : 100) + jit[i], (side ? 150 : 100) - jit[i]);
+			fdiff_add_buf(&d, side, buf, (size_t)n);
+		}
+	fdiff_compute(&d);
+	fdiff_csv(&d, "old,1", "new", &csv);
+	assert_non_null(strstr(csv.buf, "\"old,1\",new,\"pair<int, \"\"x\"\">\",50,100,50,"));
+	assert_non_null(strstr(csv.buf, ",true,both,"));
+	size_t lines = 0;
+	for (size_t i = 0; i < csv.len; i++)
+		lines += csv.buf[i] == '\n';
+	assert_int_equal(lines, d.nrows);
+	fdiff_markdown(&d, &md);
+	assert_non_null(strstr(md.buf, "| `pair<int, \"x\">` | 50.00 | 100.00 | +50.00 |"));
+	assert_non_null(strstr(md.buf, "| `a\\|b\\`c"));
+	assert_null(strchr(md.buf, '\033'));
+	assert_non_null(strstr(md.buf, "Holm"));
+	sb_release(&csv);
+	sb_release(&md);
+	fdiff_release(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fdiff_rows),
 		cmocka_unit_test(test_fdiff_share_and_one),
 		cmocka_unit_test(test_compare_sets),
+		cmocka_unit_test(test_fdiff_csv_markdown),
 		cmocka_unit_test(test_fdiff_recursion),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

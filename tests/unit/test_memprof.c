@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,50 @@ static void test_read_hostile(void **state)
 		     ":4: expected a stack with an id below 4");
 }
 
+/* c2c record's and mem record's options, up to the program */
+static int rargs(const char *line, const char *const *pass, const char **opts, int *n, const char **out)
+{
+	static char buf[256], *argv[16];
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (char *p = buf; *p && argc < 15;) {
+		argv[argc++] = p;
+		p += strcspn(p, " ");
+		if (*p)
+			*p++ = '\0';
+	}
+	argv[argc] = NULL;
+	*n = 0;
+	*out = "default";
+	return memprof_record_args(argc, argv, pass, opts, n, out);
+}
+
+static void test_record_args(void **state)
+{
+	static const char *const pass[] = { "--D1=", "--LL=", NULL };
+	const char *opts[16], *out;
+	int n;
+
+	(void)state;
+	assert_int_equal(rargs("record ./prog -o x", NULL, opts, &n, &out), 1);
+	assert_string_equal(out, "default");   /* the program's own -o */
+	assert_int_equal(rargs("record -o f --output=g -- -prog", NULL, opts, &n, &out), 5);
+	assert_string_equal(out, "g");
+	assert_int_equal(rargs("record --D1=1,2,3 -o f --LL=4,5,6 prog a", pass, opts, &n, &out), 5);
+	assert_int_equal(n, 2);
+	assert_string_equal(opts[0], "--D1=1,2,3");
+	assert_string_equal(opts[1], "--LL=4,5,6");
+	assert_string_equal(out, "f");
+	assert_int_equal(rargs("record --help prog", NULL, opts, &n, &out), 0);
+	assert_int_equal(rargs("record --D1=1,2,3 prog", NULL, opts, &n, &out), -EINVAL);
+	assert_string_equal(pk_errmsg(), "unknown option '--D1=1,2,3'");
+	assert_int_equal(rargs("record -o", NULL, opts, &n, &out), -EINVAL);
+	assert_string_equal(pk_errmsg(), "-o needs a file name");
+	assert_int_equal(rargs("record -o f --", pass, opts, &n, &out), -EINVAL);
+	assert_string_equal(pk_errmsg(), "no program to run");
+}
+
 static void test_classify(void **state)
 {
 	struct mp_lthr t[2] = { { 0, 100, 100, 0, 0xff, 0xff }, { 1, 100, 100, 0, 0xff00, 0xff00 } };
@@ -165,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_read_bad),
 		cmocka_unit_test(test_read_hostile),
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_record_args),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

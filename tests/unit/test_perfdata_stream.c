@@ -145,6 +145,34 @@ static void test_pipe_file(void **state)
 	sb_release(&sb);
 }
 
+/* A stream's samples: each piece pd_stream_next hands on, in place. */
+static int stream_samples(struct pd_file *f)
+{
+	const void *data;
+	size_t len;
+	int n = 0, r;
+
+	while ((r = pd_stream_next(f, &data, &len)) == 1) {
+		uint64_t pos = 0;
+		const struct perf_event_header *h;
+
+		pd_set_data(f, data, len);
+		while (pd_next(f, &pos, &h) == 1) {
+			struct pd_sample s;
+
+			if (h->type != PERF_RECORD_SAMPLE)
+				continue;
+			n++;
+			assert_int_equal(pd_parse_sample(f, h, &s), 0);
+			assert_int_equal(s.ip, 0x1000u * (unsigned)n);
+			assert_int_equal(s.tid, 43);
+		}
+	}
+	assert_int_equal(r, 0);
+	assert_int_equal(pd_stream_next(f, &data, &len), 0);   /* read once */
+	return n;
+}
+
 /* The same stream through a real pipe on stdin, path "-". */
 static void test_pipe_stdin(void **state)
 {
@@ -167,11 +195,14 @@ static void test_pipe_stdin(void **state)
 	dup2(p[0], 0);
 	close(p[0]);
 	assert_int_equal(pd_open(&f, "-"), 0);
+	assert_true(pd_is_stream(f));   /* read as it is processed */
+	assert_int_equal(f->nr_evsels, 1);
+	assert_string_equal(f->hostname, "host");
+	assert_int_equal(stream_samples(f), 3);
+	assert_true(pd_stream_started(f));
 	dup2(saved, 0);
 	close(saved);
 	waitpid(pid, NULL, 0);
-	assert_int_equal(f->nr_evsels, 1);
-	check_samples(f, 3);
 	pd_close(f);
 	sb_release(&sb);
 }

@@ -243,6 +243,57 @@ static void test_fork_exec_thread(void **state)
 	sb_release(&w.text);
 }
 
+/* Samples' times ascending, and n of them. */
+static void check_ascending(const struct seen *w, int n)
+{
+	uint64_t last = 0;
+
+	assert_int_equal(w->n, n);
+	for (const char *line = w->text.buf; *line; line = strchr(line, '\n') + 1) {
+		uint64_t t = strtoull(strstr(line, "t=") + 2, NULL, 10);
+
+		assert_true(t >= last);
+		last = t;
+	}
+}
+
+/* Records in a few interleaved ascending runs (as from several CPUs' ring
+ * buffers: merged), and in many (sorted): replayed in time order either
+ * way; a map that appears between two samples at one address changes what
+ * the second one resolves to. */
+static void test_runs_order(void **state)
+{
+	struct strbuf d = STRBUF_INIT;
+	struct seen w;
+
+	(void)state;
+	comm(&d, 1, 1, "p", false, 1);
+	for (int k = 0; k < 3; k++)          /* 3 runs: t = 10 + 3i + k */
+		for (int i = 0; i < 20; i++)
+			sample(&d, PERF_RECORD_MISC_USER, 0x10010, 1, 1, 10 + 3 * (uint64_t)i + (uint64_t)k,
+			       NULL, 0);
+	mmap2(&d, 1, 0x10000, 0x1000, 0, "/nonexistent/late", 500);
+	sample(&d, PERF_RECORD_MISC_USER, 0x10010, 1, 1, 501, NULL, 0);
+	write_file(tmp_path("runs.data"), &d);
+	sb_release(&d);
+	run(tmp_path("runs.data"), &w, NULL, NULL);
+	check_ascending(&w, 61);
+	assert_non_null(strstr(w.text.buf, "p 1/1 t=10 [unknown] ?\n"));
+	assert_non_null(strstr(w.text.buf, "p 1/1 t=69 [unknown] ?\n"));
+	assert_non_null(strstr(w.text.buf, "p 1/1 t=501 /nonexistent/late ?\n"));
+	sb_release(&w.text);
+
+	comm(&d, 1, 1, "p", false, 1);
+	for (int i = 0; i < 80; i++)         /* 40 runs of 2 */
+		sample(&d, PERF_RECORD_MISC_USER, 0x10010, 1, 1, 200 + (uint64_t)(79 - i + (i % 2) * 2),
+		       NULL, 0);
+	write_file(tmp_path("runs2.data"), &d);
+	sb_release(&d);
+	run(tmp_path("runs2.data"), &w, NULL, NULL);
+	check_ascending(&w, 80);
+	sb_release(&w.text);
+}
+
 /* An mmap over part of an older one splits it. */
 static void test_map_overlap(void **state)
 {
@@ -412,6 +463,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fork_exec_thread),
 		cmocka_unit_test(test_map_overlap),
+		cmocka_unit_test(test_runs_order),
 		cmocka_unit_test(test_callchain),
 		cmocka_unit_test(test_sym_is_entry),
 		cmocka_unit_test(test_unknown_thread),

@@ -116,3 +116,12 @@ void pk_child_abort(struct pk_child *c)
 	}
 	c->pid = -1;
 }
+
+int pk_exit_status(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	if (WIFSIGNALED(wstatus))
+		return 128 + WTERMSIG(wstatus);
+	return 1;
+}

@@ -49,4 +49,8 @@ int pk_child_fork(struct pk_child *c, char *const argv[], const sigset_t *mask, 
 int pk_child_release(struct pk_child *c);
 void pk_child_abort(struct pk_child *c);
 
+/* The exit status a shell shows for a waitpid() status: the program's own,
+ * 128+N when signal N killed it, 1 otherwise (stopped). */
+int pk_exit_status(int wstatus);
+
 #endif

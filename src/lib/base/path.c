@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "base/path.h"
 
+#include "base/error.h"
 #include "base/strbuf.h"
 
 #include <errno.h>
@@ -34,4 +35,18 @@ char *pk_path_search(const char *name, bool exec_only)
 	sb_release(&sb);
 	errno = ENOENT;
 	return NULL;
+}
+
+int pk_find_program(const char *name, char **path)
+{
+	bool is_path = strchr(name, '/') != NULL;
+
+	*path = is_path ? (access(name, X_OK) == 0 ? xstrdup(name) : NULL) : pk_path_search(name, true);
+	if (*path)
+		return 0;
+	struct strbuf q = STRBUF_INIT;
+	sb_add_term(&q, name, strlen(name));
+	int err = pk_error(ENOENT, "'%s': %s", q.buf, is_path ? "no such executable file" : "command not found");
+	sb_release(&q);
+	return err;
 }

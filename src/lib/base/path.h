@@ -9,6 +9,13 @@
  * file execvp(3) would run.  NAME must not contain '/' (the caller uses
  * such a name as it is).  Returns a malloc'd path, or NULL with errno
  * ENOENT when there is none (nothing is printed, no pk_error()).
+ *
+ * pk_find_program(name, &path): the program a command that runs NAME
+ * (cache, c2c record, mem record) execs: NAME as it is when it contains a
+ * '/' and is executable (access(2) X_OK), else pk_path_search(name, true).
+ * 0 with *path malloc'd; or -ENOENT with a pk_error() message naming it,
+ * escaped: "'NAME': no such executable file" (a path) or "'NAME': command
+ * not found" (looked up in $PATH) — the commands exit 127, as a shell does.
  */
 #ifndef PERFKIT_BASE_PATH_H
 #define PERFKIT_BASE_PATH_H
@@ -16,5 +23,6 @@
 #include <stdbool.h>
 
 char *pk_path_search(const char *name, bool exec_only);
+int pk_find_program(const char *name, char **path);
 
 #endif

@@ -93,6 +93,23 @@ bad:;
 	return err;
 }
 
+int bpfk_opt_args(int argc, char **argv, int first, const char *secs_name, double *secs, long *count)
+{
+	int i = first, err = 0;
+
+	if (secs_name && i < argc && !(err = bpfk_opt_secs(secs_name, argv[i], secs)))
+		i++;
+	if (!err && secs_name && count && i < argc && !(err = bpfk_opt_count("the count", argv[i], count)))
+		i++;
+	if (err || i >= argc)
+		return err;
+	struct strbuf q = STRBUF_INIT;
+	sb_add_term(&q, argv[i], strlen(argv[i]));
+	err = pk_error(E2BIG, "unexpected argument '%s'", q.buf);
+	sb_release(&q);
+	return err;
+}
+
 const char *bpfk_clock(char *buf, size_t size)
 {
 	time_t t = time(NULL);

@@ -15,6 +15,15 @@
  * bpfk_opt_ports(opt, s, ports, &n, max): a comma-separated list of ports
  *   1..65535 appended to ports[*n]; -E2BIG "OPT takes at most MAX ports" past
  *   max, -EINVAL "OPT expects ports 1..65535 separated by commas, got 'S'".
+ *
+ * bpfk_opt_args(argc, argv, first, secs_name, secs, count): the positional
+ *   arguments after the options, argv[first..argc), bcc's [DURATION] or
+ *   [INTERVAL [COUNT]]: with secs_name, an optional number of seconds read
+ *   as bpfk_opt_secs(secs_name) ("the duration", "the interval"); with count
+ *   as well, an optional count after it, bpfk_opt_count("the count").  Each
+ *   out-value is written only when its argument is there.  One argument more
+ *   (or any, with secs_name NULL): -E2BIG "unexpected argument 'ARG'" (ARG
+ *   escaped), after which the tool also prints its usage.
  */
 #ifndef PERFKIT_BPFUTIL_OPTS_H
 #define PERFKIT_BPFUTIL_OPTS_H
@@ -28,6 +37,7 @@ int bpfk_opt_secs(const char *opt, const char *s, double *secs);
 int bpfk_opt_count(const char *opt, const char *s, long *n);
 int bpfk_opt_us(const char *opt, const char *s, uint64_t *us);
 int bpfk_opt_ports(const char *opt, const char *s, uint16_t *ports, int *n, int max);
+int bpfk_opt_args(int argc, char **argv, int first, const char *secs_name, double *secs, long *count);
 
 /* The local time of now as bcc's tools print it in their -T/--time column,
  * "HH:MM:SS", into buf (at least 9 bytes); returns buf. */

@@ -7,6 +7,7 @@
 #endif
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -114,6 +115,21 @@ void bpfk_stop_on_signals(void)
 bool bpfk_stopped(void)
 {
 	return stop_flag != 0;
+}
+
+void bpfk_wait_interval(double interval_s, unsigned long long end_ns)
+{
+	unsigned long long until = interval_s > 0 ? bpfk_now_ns() + (unsigned long long)(interval_s * 1e9) : 0;
+
+	if (end_ns && (!until || until > end_ns))
+		until = end_ns;
+	while (!bpfk_stopped() && (!until || bpfk_now_ns() < until))
+		poll(NULL, 0, 20);
+}
+
+bool bpfk_interval_last(double interval_s, long count, long *n)
+{
+	return bpfk_stopped() || !(interval_s > 0) || (count && ++*n >= count);
 }
 
 unsigned long long bpfk_now_ns(void)

@@ -96,4 +96,21 @@ int bpfk_check_pid(long pid);
 /* CLOCK_MONOTONIC in nanoseconds, the clock of bpf_ktime_get_ns(). */
 unsigned long long bpfk_now_ns(void);
 
+/*
+ * The interval loop of the histogram tools (bcc's [INTERVAL [COUNT]]):
+ *
+ * bpfk_wait_interval(interval_s, end_ns): wait, looking at the stop flag
+ * every 20 ms, until SIGINT/SIGTERM (after bpfk_stop_on_signals), until
+ * interval_s seconds from now when interval_s > 0, or until end_ns
+ * (bpfk_now_ns's clock) when it is not 0, whichever comes first; with
+ * neither, until a signal.
+ *
+ * bpfk_interval_last(interval_s, count, &n): after printing an interval,
+ * true when it was the last: stopped by a signal, no interval (one summary
+ * at the end), or the count-th (count > 0; *n counts the intervals, start
+ * it at 0).
+ */
+void bpfk_wait_interval(double interval_s, unsigned long long end_ns);
+bool bpfk_interval_last(double interval_s, long count, long *n);
+
 #endif

@@ -24,21 +24,6 @@ uint64_t simcount_ev(const struct cgfile *cg, const char *name)
 	return i < 0 ? 0 : cg->totals[i];
 }
 
-/* The last line of Valgrind's log that is not one of its "==PID==" lines. */
-static void last_log_line(const char *log, char *buf, size_t len)
-{
-	FILE *lf = fopen(log, "re");
-	char line[512];
-
-	buf[0] = 0;
-	while (lf && fgets(line, sizeof(line), lf))
-		if (line[0] != '\n' && strncmp(line, "==", 2))
-			snprintf(buf, len, "%s", line);
-	if (lf)
-		fclose(lf);
-	buf[strcspn(buf, "\n")] = 0;
-}
-
 int simcount_run(const struct vgrun *vr, const struct simcount_opts *o, char *const argv[],
 		 struct cgfile **cg, int *status)
 {
@@ -146,7 +131,7 @@ int simcount_run(const struct vgrun *vr, const struct simcount_opts *o, char *co
 	if (!err && !files) {
 		char last[512];
 
-		last_log_line(log, last, sizeof(last));
+		vgrun_log_last(log, last, sizeof(last));
 		if (WIFSIGNALED(*status))
 			err = pk_error(ECHILD, "'%s' was killed by signal %d (%s) before any result", argv[0],
 				       WTERMSIG(*status), strsignal(WTERMSIG(*status)));

@@ -249,3 +249,26 @@ int vgrun_run(const struct vgrun *vr, const char *const opts[], const char *out,
 	sigaction(SIGQUIT, &old_quit, NULL);
 	return rc;
 }
+
+const char *vgrun_log_text(const char *line)
+{
+	const char *m;
+
+	if (!strncmp(line, "==", 2) && (m = strstr(line + 2, "== ")))
+		return m + 3;
+	return line;
+}
+
+void vgrun_log_last(const char *log, char *buf, size_t len)
+{
+	FILE *lf = fopen(log, "re");
+	char line[512];
+
+	buf[0] = 0;
+	while (lf && fgets(line, sizeof(line), lf))
+		if (line[0] != '\n' && strncmp(line, "==", 2))
+			snprintf(buf, len, "%s", line);
+	if (lf)
+		fclose(lf);
+	buf[strcspn(buf, "\n")] = 0;
+}

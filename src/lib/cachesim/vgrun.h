@@ -80,4 +80,19 @@ int vgrun_spawn(const struct vgrun *vr, const char *const opts[], const char *ou
 int vgrun_run(const struct vgrun *vr, const char *const opts[], const char *out,
 	      const char *log, char *const argv[], int *status);
 
+/*
+ * Valgrind's log (the LOG file above): the core writes its lines as
+ * "==PID== TEXT"; the launcher's own complaints and a program's failure to
+ * start have no such prefix.
+ *
+ * vgrun_log_text(line): TEXT, past the "==PID== " prefix; line itself
+ * when it has none.
+ *
+ * vgrun_log_last(log, buf, len): the last line of the file LOG that is not
+ * a "==" line and not empty (what Valgrind said when it could not run the
+ * program), newline removed, cut to len; "" when none or unreadable.
+ */
+const char *vgrun_log_text(const char *line);
+void vgrun_log_last(const char *log, char *buf, size_t len);
+
 #endif

@@ -373,13 +373,47 @@ static void reap_unstarted(struct recorder *r)
 	}
 }
 
-int recorder_exit_status(int status)
+static volatile sig_atomic_t rec_signal, rec_sigchld;
+
+static void on_rec_signal(int sig)
 {
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
+	rec_signal = sig;
+}
+
+static void on_rec_sigchld(int sig)
+{
+	(void)sig;
+	rec_sigchld = 1;
+}
+
+void recorder_signals_block(struct recorder_signals *sig, struct recorder_opts *o)
+{
+	struct sigaction sa;
+	sigset_t mask;
+
+	rec_signal = rec_sigchld = 0;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, &sig->oldmask);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_rec_signal;
+	sigaction(SIGINT, &sa, &sig->old_int);
+	sigaction(SIGTERM, &sa, &sig->old_term);
+	sa.sa_handler = on_rec_sigchld;
+	sigaction(SIGCHLD, &sa, &sig->old_chld);
+	o->got_signal = &rec_signal;
+	o->got_sigchld = &rec_sigchld;
+	o->oldmask = &sig->oldmask;
+}
+
+void recorder_signals_restore(const struct recorder_signals *sig)
+{
+	sigaction(SIGINT, &sig->old_int, NULL);
+	sigaction(SIGTERM, &sig->old_term, NULL);
+	sigaction(SIGCHLD, &sig->old_chld, NULL);
+	sigprocmask(SIG_SETMASK, &sig->oldmask, NULL);
 }
 
 int recorder_prepare(struct recorder *r, const struct recorder_opts *o)

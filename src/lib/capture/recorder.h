@@ -105,7 +105,21 @@ struct recorder_result {
 int recorder_finish(struct recorder *r, int rc, struct recorder_result *res);
 void recorder_release(struct recorder *r);
 
-/* The exit status a shell would show for a wait status. */
-int recorder_exit_status(int status);
+
+/*
+ * The signal set-up the header asks of the caller, for one recording at a
+ * time (record, flamegraph -- CMD): recorder_signals_block(&sig, &opts)
+ * blocks SIGINT, SIGTERM and SIGCHLD (recorder_run's ppoll lets them in,
+ * so none is missed), installs handlers that set flags of this module
+ * (cleared first) and points opts->got_signal, got_sigchld and oldmask at
+ * them and at sig->oldmask; recorder_signals_restore(&sig) puts the
+ * previous handlers and mask back.
+ */
+struct recorder_signals {
+	sigset_t oldmask;
+	struct sigaction old_int, old_term, old_chld;
+};
+void recorder_signals_block(struct recorder_signals *sig, struct recorder_opts *o);
+void recorder_signals_restore(const struct recorder_signals *sig);
 
 #endif

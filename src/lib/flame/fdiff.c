@@ -334,9 +334,10 @@ void fdiff_text(const struct fdiff *d, bool color, size_t limit, struct strbuf *
 		d->nside[0], d->nside[0] == 1 ? "" : "s", d->nside[1], d->nside[1] == 1 ? "" : "s",
 		d->o.share ? "each profile's own total (shares)" : "OLD's mean total");
 	if (d->nside[0] >= 2 && d->nside[1] >= 2)
-		sb_addf(out, "# Welch's t-test per function over the profiles, Benjamini-Hochberg FDR %g %%,\n"
-			"# smallest change %g points: %zu significant (*)\n",
-			d->o.alpha * 100, d->o.min_effect, nsig);
+		sb_addf(out, "# Welch's t-test per function over the profiles: did it change by more than\n"
+			"# %g point%s (the smallest change that counts)?  Holm's correction over the\n"
+			"# functions, %g %% family-wise: %zu significant (*)\n",
+			d->o.min_effect, d->o.min_effect == 1 ? "" : "s", d->o.alpha * 100, nsig);
 	else
 		sb_addstr(out, "# one profile on a side: no test, no change is called significant\n"
 			       "# (give several profiles per side: OLD1 OLD2 … -- NEW1 NEW2 …)\n");
@@ -393,7 +394,7 @@ static void json_d(struct strbuf *sb, double v)
 void fdiff_json(const struct fdiff *d, struct strbuf *out)
 {
 	sb_addf(out, "{\"profiles_old\": %zu, \"profiles_new\": %zu, \"values\": \"%s\", \"test\": \"welch\", "
-		"\"fdr\": \"benjamini-hochberg\", \"alpha\": %g, \"min_effect\": %g, \"rows\": [",
+		"\"null\": \"|change| <= min_effect\", \"correction\": \"holm\", \"alpha\": %g, \"min_effect\": %g, \"rows\": [",
 		d->nside[0], d->nside[1], d->o.share ? "share_percent" : "percent_of_old_mean_total",
 		d->o.alpha, d->o.min_effect);
 	for (size_t i = 0; i < d->nrows; i++) {
@@ -431,4 +432,113 @@ void fdiff_json(const struct fdiff *d, struct strbuf *out)
 		sb_addstr(out, "}");
 	}
 	sb_addstr(out, d->nrows ? "\n]}" : "]}");
+}
+
+/* a CSV field (RFC 4180: quoted when it holds a comma, quote or line end) */
+static void csv_str(struct strbuf *out, const char *s, size_t len)
+{
+	bool q = false;
+
+	for (size_t i = 0; i < len && !q; i++)
+		q = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+	if (!q) {
+		sb_add(out, s, len);
+		return;
+	}
+	sb_addch(out, '"');
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"')
+			sb_addch(out, '"');
+		sb_addch(out, s[i]);
+	}
+	sb_addch(out, '"');
+}
+
+static void csv_d(struct strbuf *out, double v, bool valid)
+{
+	sb_addch(out, ',');
+	if (valid && isfinite(v))
+		sb_addf(out, "%.10g", v);
+}
+
+void fdiff_csv(const struct fdiff *d, const char *old, const char *new, struct strbuf *out)
+{
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct fdiff_row *r = &d->rows[i];
+		const struct st_set_row *x = &r->incl;
+
+		csv_str(out, old, strlen(old));
+		sb_addch(out, ',');
+		csv_str(out, new, strlen(new));
+		sb_addch(out, ',');
+		csv_str(out, r->name, r->len);
+		csv_d(out, x->mean_a, true);
+		csv_d(out, x->mean_b, true);
+		csv_d(out, x->diff, true);
+		csv_d(out, x->diff_lo, true);
+		csv_d(out, x->diff_hi, true);
+		csv_d(out, x->p, x->tested);
+		csv_d(out, x->q, x->tested);
+		sb_addf(out, ",%s,%s", x->significant ? "true" : "false",
+			x->kind == ST_SET_NEW ? "new" : x->kind == ST_SET_GONE ? "gone" : "both");
+		csv_d(out, r->self_a, true);
+		csv_d(out, r->self_b, true);
+		sb_addch(out, '\n');
+	}
+}
+
+/* a name as a Markdown code span: terminal-safe, | and ` backslashed */
+static void md_name(struct strbuf *out, const char *s, size_t len)
+{
+	struct strbuf esc = STRBUF_INIT;
+
+	sb_add_term(&esc, s, len);
+	sb_addch(out, '`');
+	for (size_t i = 0; i < esc.len; i++) {
+		if (esc.buf[i] == '|' || esc.buf[i] == '`')
+			sb_addch(out, '\\');
+		sb_addch(out, esc.buf[i]);
+	}
+	sb_addch(out, '`');
+	sb_release(&esc);
+}
+
+void fdiff_markdown(const struct fdiff *d, struct strbuf *out)
+{
+	size_t nsig = 0;
+
+	for (size_t i = 0; i < d->nrows; i++)
+		nsig += d->rows[i].incl.significant;
+	if (d->nside[0] < 2 || d->nside[1] < 2) {
+		sb_addstr(out, "One profile on a side: no test, no change is called significant.\n");
+		return;
+	}
+	sb_addf(out, "%zu OLD and %zu NEW profiles; inclusive cost as %% of %s.  Welch's t-test per "
+		"function: did it change by more than %g point%s?  Holm's correction over the %zu "
+		"functions, %g %% family-wise: %zu significant.\n",
+		d->nside[0], d->nside[1], d->o.share ? "each profile's own total" : "OLD's mean total",
+		d->o.min_effect, d->o.min_effect == 1 ? "" : "s", d->nrows, d->o.alpha * 100, nsig);
+	if (!nsig)
+		return;
+	sb_addstr(out, "\n| Function | Before [%] | After [%] | Change [points] | 95 % CI | p | q |\n"
+		       "|:---|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct fdiff_row *r = &d->rows[i];
+		const struct st_set_row *x = &r->incl;
+
+		if (!x->significant)
+			continue;
+		sb_addstr(out, "| ");
+		md_name(out, r->name, r->len);
+		if (x->kind == ST_SET_NEW)
+			sb_addstr(out, " | new");
+		else
+			sb_addf(out, " | %.2f", x->mean_a);
+		if (x->kind == ST_SET_GONE)
+			sb_addstr(out, " | gone");
+		else
+			sb_addf(out, " | %.2f", x->mean_b);
+		sb_addf(out, " | %+.2f | [%+.2f, %+.2f] | %.2g | %.2g |\n", x->diff, x->diff_lo, x->diff_hi,
+			x->p, x->q);
+	}
 }

@@ -15,10 +15,11 @@
  *     per-profile share would fall for every other function: a 2× slower
  *     function takes share from all the rest);
  *   - share: the cost as a percentage of its own profile's total.
- * Then stats/compare.h's st_compare_sets on the inclusive values: Welch's
- * t-test across the profiles per function, Benjamini-Hochberg over the
- * functions, significant when q < alpha and |change| ≥ min_effect
- * (percentage points).  One profile per side gives no test: nothing is
+ * Then stats/compare.h's st_compare_sets on the inclusive values: per
+ * function, Welch's test across the profiles of a change larger than
+ * min_effect (percentage points), Holm's correction over the functions,
+ * significant when q < alpha (at most alpha the chance that any function
+ * that changed by min_effect or less is marked).  One profile per side gives no test: nothing is
  * significant and the changes are shown as they are.
  *
  * Output: rows (one per function, sorted: significant first, then by
@@ -94,6 +95,15 @@ void fdiff_text(const struct fdiff *d, bool color, size_t limit, struct strbuf *
 /* The computed rows as a JSON object ("profiles", "values", "rows": name,
  * before, after, change, change_ci95, p, q, significant, kind, self). */
 void fdiff_json(const struct fdiff *d, struct strbuf *out);
+/* The computed rows as CSV lines, one per function (every row, as the
+ * JSON), without a header line: FDIFF_CSV_HEADER's columns, OLD's and
+ * NEW's labels (old, new) first; empty fields where JSON has null. */
+#define FDIFF_CSV_HEADER "old,new,function,before,after,change,change_ci_lo,change_ci_hi,p,q,significant,kind,self_before,self_after\n"
+void fdiff_csv(const struct fdiff *d, const char *old, const char *new, struct strbuf *out);
+/* The computed rows as Markdown: a sentence saying what was compared and
+ * how, then a table of the significant functions (name, before, after,
+ * change, 95 % interval, p, q); no table when none is. */
+void fdiff_markdown(const struct fdiff *d, struct strbuf *out);
 /* The differential flame graph of the computed rows, into out. */
 int fdiff_svg(const struct fdiff *d, const char *title, struct strbuf *out);
 

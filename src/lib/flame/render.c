@@ -679,6 +679,29 @@ static void no_data_svg(struct strbuf *sb, const struct flame_opts *o, size_t li
 	sb_addstr(sb, "<g id=\"frames\">\n</g>\n</svg>\n");
 }
 
+/* Nothing to draw (no stack counted): the SVG that says so, and the error. */
+static int no_data(struct strbuf *sb, const struct flame_opts *o, size_t lines, size_t ignored)
+{
+	no_data_svg(sb, o, lines, ignored);
+	if (!lines)
+		return pk_error(ENODATA, "no stack counts found in the input: it is empty");
+	return pk_error(ENODATA, "no stack counts found in the input (%zu lines, %zu invalid)",
+			lines, ignored);
+}
+
+/* The time the graph's width stands for (the total counted, or --total
+ * when larger), and in L the narrowest frame drawn, in that time
+ * (--minwidth in pixels of the width less its 10-pixel margins, or %). */
+static double layout_scale(const struct flame_opts *o, double time, struct layout *L)
+{
+	double timemax = o->total > 0 && o->total >= time ? o->total : time;
+	const double xpad = 10;
+	const double widthpertime = (o->width - 2 * xpad) / timemax;
+
+	L->minwidth_time = o->minwidth_pct ? timemax * o->minwidth / 100 : o->minwidth / widthpertime;
+	return timemax;
+}
+
 /* 4. draw the merged frames (L's nodes) as the SVG document */
 static void draw_svg(const struct layout *L, const struct flame_opts *o, double timemax, double maxdelta,
 		     struct strbuf *out, struct flame_stats *st)
@@ -995,22 +1018,10 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		free(recs);
 		free(fr);
 		pk_arena_release(&A);
-		size_t nl = flame_input_nlines(in);
-		no_data_svg(out, o, nl, ignored);
-		if (!nl)
-			return pk_error(ENODATA, "no stack counts found in the input: it is empty");
-		return pk_error(ENODATA, "no stack counts found in the input (%zu lines, %zu invalid)",
-				nl, ignored);
+		return no_data(out, o, flame_input_nlines(in), ignored);
 	}
-	double timemax = time;
-
-	if (o->total > 0 && o->total >= time)
-		timemax = o->total;
-	const double xpad = 10;
-	const double widthpertime = (o->width - 2 * xpad) / timemax;
 	struct layout L = { 0 };
-
-	L.minwidth_time = o->minwidth_pct ? timemax * o->minwidth / 100 : o->minwidth / widthpertime;
+	double timemax = layout_scale(o, time, &L);
 
 	/* 3. merge (flamegraph.pl's flow) */
 	double t = 0;
@@ -1191,21 +1202,10 @@ int flame_render_stacks(const struct flame_stacks *fs, const struct flame_opts *
 	}
 	if (time <= 0) {
 		free(v);
-		no_data_svg(out, o, fs->nr, 0);
-		if (!fs->nr)
-			return pk_error(ENODATA, "no stack counts found in the input: it is empty");
-		return pk_error(ENODATA, "no stack counts found in the input (%zu lines, %zu invalid)",
-				fs->nr, (size_t)0);
+		return no_data(out, o, fs->nr, 0);
 	}
-	double timemax = time;
-
-	if (o->total > 0 && o->total >= time)
-		timemax = o->total;
-	const double xpad = 10;
-	const double widthpertime = (o->width - 2 * xpad) / timemax;
 	struct layout L = { 0 };
-
-	L.minwidth_time = o->minwidth_pct ? timemax * o->minwidth / 100 : o->minwidth / widthpertime;
+	double timemax = layout_scale(o, time, &L);
 
 	/* 2. merge (flamegraph.pl's flow): frames equal at the same depth as
 	 * the previous stack's stay open; equal names are equal ids */

@@ -33,7 +33,7 @@
  * sampled address (perf script shows a DSO-relative one).  Names are the
  * session's (perf script demangles C++; see session.h).
  *
- * Speed and memory: plain text (a file or a pipe alike) is read in 4 MB
+ * Speed and memory: plain text (a file or a pipe alike) is read in 1 MB
  * blocks cut at blank lines and parsed by one worker thread per CPU this
  * process may run on (sched_getaffinity), each into its own folded stacks,
  * merged at the end; same output and warnings (file line numbers, the

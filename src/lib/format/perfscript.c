@@ -209,21 +209,40 @@ struct group {
 /*
  * The frame-line cache: the text of a frame line from its symbol (or, with
  * addrs/inline, its address) to the last ')' → the frames it names.  A
- * record holds its key, its frame ids (inline when one) and the record of
- * the line that followed it last time: the caller's line of a stack seen
- * before is most often that one (94 % of the lines of a compile job's
- * profile), so it is compared first, with no hashing and no table probe,
- * and fetched ahead while the current line is processed.
+ * record holds its line (the key is part of it), its frame ids (inline
+ * when one) and the records of the two lines that followed it last: the
+ * caller's line of a stack seen before is most often one of them (all but
+ * 4 % of the lines after a sample's first, on a compile job's profile), so
+ * they are compared first, with no hashing and no table probe, and fetched
+ * ahead while the current line is processed.
  */
 struct fc_rec {
 	struct fc_rec *succ;   /* the line that followed this one last time */
+	struct fc_rec *succ2;  /* the one that followed it before, if another */
 	uint32_t len;          /* key length */
 	uint32_t n;            /* frame ids: id when n == 1, else group's */
 	uint32_t id;
 	uint32_t group;
-	uint32_t llen;         /* the whole line that made it, after the key */
-	char key[];            /* len bytes, then llen bytes */
+	uint32_t llen;         /* the whole line that made it (0: not kept) */
+	uint32_t koff;         /* where the key starts in line[] */
+	char line[];           /* the line (llen bytes) holding the key at koff,
+				* or the key alone (llen 0): one copy, so the
+				* predicted line's compare reads few cache lines */
 };
+
+static inline const char *fc_key(const struct fc_rec *r)
+{
+	return r->line + r->koff;
+}
+
+/* Fetch r's first 192 bytes (its fields and most lines) into the cache,
+ * without reading r (which would wait for it). */
+static inline void fc_prefetch(const struct fc_rec *r)
+{
+	__builtin_prefetch(r);
+	__builtin_prefetch((const char *)r + 64);
+	__builtin_prefetch((const char *)r + 128);
+}
 
 struct fcache {
 	struct fc_slot { uint64_t hash; struct fc_rec *rec; } *slots;
@@ -241,6 +260,21 @@ struct ps_collapser {
 	 * they are added to out, while their slot, entry and key are fetched
 	 * into the cache: on a large profile that lookup misses the cache. */
 	bool defer;
+	/* Look-ahead (text in memory): the first frame line of each of the
+	 * next LA_N samples is found ahead, its key hashed and its slot,
+	 * then its record, fetched into the cache, so the table lookup of a
+	 * sample's first line (no prediction there) does not wait on memory. */
+	bool la_on;
+	const char *la, *la_end;   /* scanned up to la */
+	struct la_ent {
+		const char *start, *line;
+		size_t n, ks, kl, p0, W, q;   /* frame_key's answer */
+		uint64_t h;
+		bool ok, java;
+	} la_ring[4];
+	unsigned la_head, la_n;
+	struct la_ent la_cur_ent;
+	const struct la_ent *la_cur;   /* the current sample's first frame line, or NULL */
 	struct pend { uint32_t *ids; size_t n, a; uint64_t h, count; } pend[3];
 	unsigned npend, pend_head;
 
@@ -359,7 +393,7 @@ static struct fc_rec *fc_find(const struct fcache *t, const char *key, size_t le
 		const struct fc_slot *sl = &t->slots[s];
 		if (!sl->rec)
 			return NULL;
-		if (sl->hash == h && sl->rec->len == len && !memcmp(sl->rec->key, key, len))
+		if (sl->hash == h && sl->rec->len == len && !memcmp(fc_key(sl->rec), key, len))
 			return sl->rec;
 	}
 }
@@ -374,6 +408,7 @@ static void fc_place(struct fcache *t, uint64_t h, struct fc_rec *r)
 	t->slots[s].rec = r;
 }
 
+/* key (len bytes) lies in line (llen bytes). */
 static struct fc_rec *fc_insert(struct fcache *t, const char *key, size_t len, uint64_t h,
 				 const char *line, size_t llen)
 {
@@ -387,14 +422,13 @@ static struct fc_rec *fc_insert(struct fcache *t, const char *key, size_t len, u
 				fc_place(t, old[i].hash, old[i].rec);
 		free(old);
 	}
-	if (llen > UINT32_MAX - len)
-		llen = 0;
-	struct fc_rec *r = pk_arena_alloc(&t->arena, sizeof(*r) + len + llen);
-	r->succ = NULL;
+	bool whole = llen <= UINT32_MAX;
+	struct fc_rec *r = pk_arena_alloc(&t->arena, sizeof(*r) + (whole ? llen : len));
+	r->succ = r->succ2 = NULL;
 	r->len = (uint32_t)len;
-	r->llen = (uint32_t)llen;
-	memcpy(r->key, key, len);
-	memcpy(r->key + len, line, llen);
+	r->llen = whole ? (uint32_t)llen : 0;
+	r->koff = whole ? (uint32_t)(key - line) : 0;
+	memcpy(r->line, whole ? line : key, whole ? llen : len);
 	fc_place(t, h, r);
 	t->nr++;
 	return r;
@@ -922,6 +956,93 @@ tail:;
 	*W_ = W;
 	*q_ = q;
 	return true;
+}
+
+/* After the first blank line ("\n\n") in [p, e), or NULL. */
+static const char *find_blank(const char *p, const char *e)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	while (e - p >= 17) {
+		__m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl);
+		__m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 1)), nl);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(a, b));
+		if (m)
+			return p + __builtin_ctz(m) + 2;
+		p += 16;
+	}
+#endif
+	for (; e - p >= 2; p++)
+		if (p[0] == '\n' && p[1] == '\n')
+			return p + 2;
+	return NULL;
+}
+
+#define LA_N 4
+
+/* Find the next sample ahead and fetch its first frame line's slot. */
+static bool la_push(struct ps_collapser *c)
+{
+	const char *e = c->la_end;
+	const char *st = find_blank(c->la, e);
+	const char *he = st ? find_nl(st, e) : NULL;
+	const char *fe = he ? find_nl(he + 1, e) : NULL;
+
+	if (!fe) {
+		c->la = e;
+		return false;
+	}
+	c->la = fe;
+	struct la_ent *x = &c->la_ring[(c->la_head + c->la_n++) % LA_N];
+	const char *f = he + 1;
+	x->start = st;
+	x->line = f;
+	x->n = (size_t)(fe - f);
+	x->ok = frame_key(c, f, (size_t)(fe - f), &x->ks, &x->kl, &x->p0, &x->W, &x->q);
+	if (!x->ok)
+		return true;
+	const char *cm = st;
+	while (cm < he && is_sp((unsigned char)*cm))
+		cm++;
+	x->java = he - cm >= 4 && !memcmp(cm, "java", 4);
+	x->h = bm_hash(f + x->ks, x->kl);
+	const struct fcache *t = &c->cache[x->java];
+	if (t->mask)
+		__builtin_prefetch(&t->slots[x->h & t->mask]);
+	return true;
+}
+
+/* At the start of a sample (pos: its header line): take its look-ahead
+ * entry, keep LA_N entries ahead, fetch the next one's record. */
+static void la_step(struct ps_collapser *c, const char *pos)
+{
+	c->la_cur = NULL;
+	while (c->la_n && c->la_ring[c->la_head].start <= pos) {
+		const struct la_ent *x = &c->la_ring[c->la_head];
+		if (x->start == pos && x->ok) {
+			c->la_cur_ent = *x;
+			c->la_cur = &c->la_cur_ent;
+		}
+		c->la_head = (c->la_head + 1) % LA_N;
+		c->la_n--;
+	}
+	if (c->la < pos)
+		c->la = pos;
+	while (c->la_n < LA_N && la_push(c))
+		;
+	if (c->la_n) {
+		const struct la_ent *x = &c->la_ring[c->la_head];
+		const struct fcache *t = &c->cache[x->java];
+		if (x->ok && t->mask) {
+			for (size_t s = x->h & t->mask; t->slots[s].rec; s = (s + 1) & t->mask) {
+				if (t->slots[s].hash == x->h) {
+					__builtin_prefetch(t->slots[s].rec);
+					__builtin_prefetch((const char *)t->slots[s].rec + 64);
+					break;
+				}
+			}
+		}
+	}
 }
 
 static void set_pname(struct ps_collapser *c)
@@ -1505,6 +1626,20 @@ static void on_frame_nodso(struct ps_collapser *c, const char *l, size_t n)
 	drop_group(c, g);
 }
 
+/* r followed p: r becomes p's first prediction, the other one its second. */
+static inline void fc_set_succ(struct fc_rec *p, struct fc_rec *r)
+{
+	if (p && p->succ != r) {
+		p->succ2 = p->succ;
+		p->succ = r;
+	}
+}
+
+static inline bool fc_key_is(const struct fc_rec *r, const char *k, size_t kl)
+{
+	return r && r->len == kl && !memcmp(fc_key(r), k, kl);
+}
+
 /* A frame line found in the cache: its frames join the sample. */
 static inline void use_rec(struct ps_collapser *c, struct fc_rec *r)
 {
@@ -1515,8 +1650,17 @@ static inline void use_rec(struct ps_collapser *c, struct fc_rec *r)
 		push_group(c, r->group);
 	}
 	c->prev = r;
-	if (r->succ)
-		__builtin_prefetch(r->succ);
+	/* the predicted next line (fetched one line ago) and the one after */
+	const struct fc_rec *sc = r->succ;
+	if (sc) {
+		fc_prefetch(sc);
+		if (sc->succ)
+			fc_prefetch(sc->succ);
+	}
+	if (r->succ2) {
+		__builtin_prefetch(r->succ2);
+		__builtin_prefetch((const char *)r->succ2 + 64);
+	}
 }
 
 static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
@@ -1527,11 +1671,23 @@ static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
 		/* fast path: cache by the text from the symbol (or address) to
 		 * the last ')' */
 		size_t p0, W, q, ks, kl;
-		if (frame_key(c, l, n, &ks, &kl, &p0, &W, &q)) {
+		const struct la_ent *x = c->la_cur;
+		bool ahead = x && l == x->line && n == x->n;
+		if (ahead) {
+			ks = x->ks;
+			kl = x->kl;
+			p0 = x->p0;
+			W = x->W;
+			q = x->q;
+		}
+		if (ahead || frame_key(c, l, n, &ks, &kl, &p0, &W, &q)) {
 			struct fc_rec *r = c->prev ? c->prev->succ : NULL;
-			if (!r || r->len != kl || memcmp(r->key, l + ks, kl)) {
+			if (!fc_key_is(r, l + ks, kl) && c->prev && fc_key_is(c->prev->succ2, l + ks, kl)) {
+				r = c->prev->succ2;
+				fc_set_succ(c->prev, r);
+			} else if (!fc_key_is(r, l + ks, kl)) {
 				struct fcache *cache = &c->cache[c->java];
-				uint64_t h = bm_hash(l + ks, kl);
+				uint64_t h = ahead ? x->h : bm_hash(l + ks, kl);
 				r = fc_find(cache, l + ks, kl, h);
 				if (!r) {
 					if (!match_frame(l, n, &m)) {
@@ -1551,13 +1707,11 @@ static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
 					r->group = g;
 					r->n = c->groups[g].n;
 					r->id = r->n == 1 ? c->pool[c->groups[g].off] : 0;
-					if (c->prev)
-						c->prev->succ = r;
+					fc_set_succ(c->prev, r);
 					c->prev = r;
 					return;
 				}
-				if (c->prev)
-					c->prev->succ = r;
+				fc_set_succ(c->prev, r);
 			}
 			use_rec(c, r);
 			return;
@@ -1607,6 +1761,13 @@ static void on_line(struct ps_collapser *c, const char *l, size_t n)
 	on_frame_line(c, l, n);
 }
 
+/* The text at r's position is s's whole line, then '\n'. */
+static inline bool line_is(const struct lreader *r, const struct fc_rec *s)
+{
+	return s->llen && r->end - r->pos > s->llen && r->buf[r->pos + s->llen] == '\n' &&
+	       !memcmp(r->buf + r->pos, s->line, s->llen);
+}
+
 static int run_reader(struct ps_collapser *c, struct lreader *r)
 {
 	const char *l;
@@ -1620,16 +1781,25 @@ static int run_reader(struct ps_collapser *c, struct lreader *r)
 		/* the line the cache predicts (the one that followed the last
 		 * line the last time), compared whole, address included: it
 		 * names the same frames, with no scan of its fields */
-		const struct fc_rec *s = c->prev ? c->prev->succ : NULL;
-		if (s && s->llen && r->end - r->pos > s->llen && r->buf[r->pos + s->llen] == '\n' &&
-		    !memcmp(r->buf + r->pos, s->key + s->len, s->llen)) {
+		struct fc_rec *pv = c->prev, *s = pv ? pv->succ : NULL;
+		if (s && line_is(r, s)) {
 			r->pos = r->scan = r->pos + s->llen + 1;
 			r->lineno++;
-			use_rec(c, c->prev->succ);
+			use_rec(c, s);
+			continue;
+		}
+		/* or the line that followed it the time before */
+		if (s && (s = pv->succ2) != NULL && line_is(r, s)) {
+			r->pos = r->scan = r->pos + s->llen + 1;
+			r->lineno++;
+			fc_set_succ(pv, s);
+			use_rec(c, s);
 			continue;
 		}
 		if ((ret = lr_next(r, &l, &n)) <= 0)
 			break;
+		if (!n && c->la_on)
+			la_step(c, r->buf + r->pos);
 		on_line(c, l, n);
 	}
 	/* a last sample without a final blank line is kept */
@@ -1651,7 +1821,15 @@ int psc_parse_mem(struct ps_collapser *c, const char *buf, size_t len, const cha
 	r.buf = (char *)buf;
 	r.end = r.cap = len;
 	r.eof = true;
-	return run_reader(c, &r);
+	c->la_on = !c->o.srcline && len > 0;
+	c->la = buf;
+	c->la_end = buf + len;
+	c->la_n = c->la_head = 0;
+	c->la_cur = NULL;
+	int ret = run_reader(c, &r);
+	c->la_on = false;
+	c->la_cur = NULL;
+	return ret;
 }
 
 int psc_parse_fd(struct ps_collapser *c, int fd, const char *name, const void *prefix,

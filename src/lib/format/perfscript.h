@@ -47,9 +47,12 @@
  * the Perl script drops or misnames frames).
  *
  * Speed: a frame line's result is cached by its text (address excluded
- * unless addrs/inline need it) with, per cached line, the line that
- * followed it last time; a line equal to that prediction (whole, or by its
- * key) costs one compare, no scan of its fields and no hash.  A header
+ * unless addrs/inline need it) with, per cached line, the two lines that
+ * followed it last; a line equal to one of these predictions (whole, or by
+ * its key) costs one compare, no scan of its fields and no hash.  In text
+ * held in memory (psc_parse_mem) the first frame line of each of the next
+ * few samples is found ahead and its table entry fetched into the cache
+ * before it is looked up.  A header
  * equal to one of the last four but for its time reuses their fields.
  * Samples are hashed as id sequences, the lookup fetched ahead of use;
  * input is read in large blocks, no per-line allocation.

@@ -149,9 +149,30 @@ const char *memprof_object_desc(const struct memprof *mp, int obj, char *buf, si
  * "valgrind could not run 'PROG': …" (Valgrind's last message line) when
  * no file came back, or memprof_read's message.
  */
+/*
+ * memprof_record_args(argc, argv, pass, opts, &nopts, &out): the options of
+ * `c2c record` and `mem record`, argv[1..] up to the program (the
+ * program's own options follow it, so the first word that is not an option
+ * ends them, as "--" does).  "-o FILE" and "--output=FILE" set *out; an
+ * option that starts with one of the prefixes in pass (NULL-terminated, or
+ * NULL for none), such as "--D1=", is appended to opts[(*nopts)++] for
+ * pkcache (opts has room for argc entries).  Returns the index in argv of
+ * the program (>= 1); 0 for -h or --help; or -EINVAL with a message, after
+ * which the command prints its usage: "-o needs a file name", "unknown
+ * option 'OPT'" (escaped), "no program to run".
+ */
+int memprof_record_args(int argc, char **argv, const char *const pass[], const char **opts, int *nopts,
+			const char **out);
+
 /* 0 when PATH starts like a program Valgrind can run (ELF, or #!), else
  * -ENOEXEC with a message naming it; -errno when it cannot be read. */
 int memprof_check_program(const char *path);
+
+/* The program argument of c2c record and mem record: found as execvp
+ * would (pk_find_program: -ENOENT "'NAME': command not found" or "…: no
+ * such executable file", the command exits 127), then checked
+ * (memprof_check_program: the command exits 126).  0 when it can run. */
+int memprof_program(const char *name);
 
 int memprof_record(const char *mode, const char *const opts[], const char *out,
 		   char *const argv[], int *status);

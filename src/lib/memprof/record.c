@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 #include "cachesim/vgrun.h"
 
@@ -38,7 +39,7 @@ static void remove_dir(const char *dir)
 	rmdir(dir);
 }
 
-/* Valgrind's last message that is not a "==PID==" banner line. */
+/* Valgrind's last non-empty log line, its "==PID== " prefix removed. */
 static void last_log_line(const char *log, char *out, size_t n)
 {
 	FILE *lf = fopen(log, "re");
@@ -46,12 +47,8 @@ static void last_log_line(const char *log, char *out, size_t n)
 
 	out[0] = 0;
 	while (lf && fgets(line, sizeof(line), lf)) {
-		const char *m = line;
+		const char *m = vgrun_log_text(line);
 
-		if (!strncmp(m, "==", 2) && (m = strstr(m + 2, "== ")))
-			m += 3;
-		else
-			m = line;
 		if (*m != '\n' && *m)
 			snprintf(out, n, "%s", m);
 	}
@@ -77,6 +74,46 @@ static int copy_out(const char *from, struct outfile *of)
 	return 0;
 }
 
+int memprof_record_args(int argc, char **argv, const char *const pass[], const char **opts, int *nopts,
+			const char **out)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int k = 0;
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		while (pass && pass[k] && strncmp(a, pass[k], strlen(pass[k])))
+			k++;
+		if (pass && pass[k]) {
+			opts[(*nopts)++] = a;
+		} else if (!strcmp(a, "-o")) {
+			if (++i >= argc)
+				return pk_error(EINVAL, "-o needs a file name");
+			*out = argv[i];
+		} else if (!strncmp(a, "--output=", 9)) {
+			*out = a + 9;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			return 0;
+		} else {
+			struct strbuf q = STRBUF_INIT;
+			sb_add_term(&q, a, strlen(a));
+			int err = pk_error(EINVAL, "unknown option '%s'", q.buf);
+			sb_release(&q);
+			return err;
+		}
+	}
+	if (i >= argc)
+		return pk_error(EINVAL, "no program to run");
+	return i;
+}
+
 int memprof_check_program(const char *path)
 {
 	unsigned char m[4] = { 0 };
@@ -91,6 +128,18 @@ int memprof_check_program(const char *path)
 		return 0;
 	return pk_error(ENOEXEC, "'%s': cannot run it: neither an ELF executable nor a "
 			"#! script", path);
+}
+
+int memprof_program(const char *name)
+{
+	char *prog;
+	int err = pk_find_program(name, &prog);
+
+	if (err < 0)
+		return err;
+	err = memprof_check_program(prog);
+	free(prog);
+	return err == -ENOENT ? -EACCES : err;	/* -ENOENT means not found */
 }
 
 int memprof_record(const char *mode, const char *const opts[], const char *out,

@@ -191,20 +191,39 @@ struct pd_file {
  * errors, -EINVAL for a file that is not perf.data ("PATH: not a perf.data
  * file (bad magic at offset 0)"), -EPROTONOSUPPORT for byte-swapped files.
  * Pipe-mode data (perf record -o -: a 16-byte header, then HEADER_ATTR /
- * HEADER_FEATURE records among the data), from a file, a pipe or stdin, and
- * perf record -z data (PERF_RECORD_COMPRESSED: zstd, one streaming
- * decompressor across the records) are decoded into memory at open: the
- * pd_file then shows a plain data section at offset 0 of f->map (offsets
- * in later messages are offsets in that decoded data), without the header
- * records and without COMPRESSED records.  -EFBIG past 64 GiB of decoded
- * data; a cut stream or a corrupt compressed payload warns and keeps the
- * records before it. */
+ * HEADER_FEATURE records among the data) in a regular file, and perf
+ * record -z data (PERF_RECORD_COMPRESSED: zstd, one streaming decompressor
+ * across the records) are decoded into memory at open: the pd_file then
+ * shows a plain data section at offset 0 of f->map (offsets in later
+ * messages are offsets in that decoded data), without the header records
+ * and without COMPRESSED records.  -EFBIG past 64 GiB of decoded data; a
+ * cut stream or a corrupt compressed payload warns and keeps the records
+ * before it.  PATH "-", a pipe or a FIFO is opened as pd_open_stream. */
 int pd_open(struct pd_file **out, const char *path);
 /* The same for a stream fd (a pipe) whose first prefix_len bytes the
- * caller has read already (to tell perf.data from text): the magic is
- * checked before anything more is read, then the stream is read into
- * memory (no temporary file).  name is used in messages. */
+ * caller has read already (to tell perf.data from text): the magic and the
+ * header's size are checked before anything more is read (no temporary
+ * file).  Pipe-mode data (perf record -o -) is then read as it is
+ * processed: open reads the header records up to the first data record
+ * (the events: -EINVAL when there is none), pd_stream_next hands on the
+ * data in pieces, and memory follows a piece (about 2 MiB), not the stream;
+ * the pd_file has no data section of its own (pd_set_data gives it the
+ * piece being processed).  File-mode data on a stream (`cat perf.data |`,
+ * whose features follow the data) is read into memory whole.  name is used
+ * in messages. */
 int pd_open_stream(struct pd_file **out, const char *name, int fd, const void *prefix, size_t prefix_len);
+
+/* Whether f is a pipe-mode stream read piece by piece (pd_stream_next). */
+bool pd_is_stream(const struct pd_file *f);
+/* The next piece of a stream's data records, whole, 8-byte aligned,
+ * decompressed, header records taken into f (a FEATURE or BUILD_ID record
+ * met on the way applies from then on, as in perf): returns 1 with
+ * data[0, *len) (valid until the next call), 0 at the end of the stream (a
+ * record cut by the end warns, as pd_open does), -errno on a read error
+ * or past the memory limit.  Offsets in messages are stream offsets. */
+int pd_stream_next(struct pd_file *f, const void **data, size_t *len);
+/* Whether pd_stream_next was called already (a stream is read once). */
+bool pd_stream_started(const struct pd_file *f);
 void pd_close(struct pd_file *f);
 
 /* A pd_file for records that come from memory (a live capture, records

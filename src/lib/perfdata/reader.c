@@ -50,6 +50,7 @@ struct pd_file_priv {
 	bool pipe;               /* pipe-mode stream */
 	uint8_t *tracing;        /* f->tracing_data: a copy (the map can be replaced) */
 	uint64_t released;       /* map bytes dropped by pd_release_before */
+	struct pd_stream *stream; /* a pipe-mode stream read as it is processed */
 };
 
 #define PRIV(f) ((struct pd_file_priv *)(f))
@@ -441,6 +442,7 @@ struct zwin {
 	size_t len;              /* decoded bytes not yet taken (a record's start) */
 	uint16_t last_type;      /* type of the last record kept */
 	uint64_t merged;         /* FINISHED_ROUND records folded into the one before */
+	bool broken;             /* a corrupt payload or record ended the walk */
 };
 #define ZWIN_SIZE (1u << 20)   /* > the largest record (64 KiB) */
 
@@ -542,13 +544,18 @@ struct featref {
 };
 
 /* Walk the records of src[start, end) and append them to m: COMPRESSED
- * records decompressed, pipe-mode header records (ATTR, FEATURE, BUILD_ID,
- * EVENT_TYPE, TRACING_DATA) taken into f instead.  A record that does not
- * fit ends the walk with a warning; the records before it are kept. */
-static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, uint64_t end,
-			 struct membuf *m, bool pipe)
+ * records decompressed (through *z, which lives across walks of one
+ * stream), pipe-mode header records (ATTR, FEATURE, BUILD_ID, EVENT_TYPE,
+ * TRACING_DATA) taken into f instead.  A record that does not fit ends the
+ * walk with a warning, the records before it kept, and sets z->broken —
+ * except with more (a stream with bytes still to come), where a record cut
+ * by `end` only stops the walk.  *stop: where the walk stopped; base: the
+ * stream offset of src[0] (for messages). */
+static int walk_records(struct pd_file *f, const uint8_t *src, uint64_t start, uint64_t end,
+			struct membuf *m, bool pipe, struct zwin *zp, bool more, uint64_t base,
+			uint64_t *stop)
 {
-	struct zwin z = { 0 };
+	struct zwin z = *zp;
 	struct featref *feats = NULL;
 	size_t nr_feats = 0;
 	uint64_t pos = start;
@@ -561,11 +568,15 @@ static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, 
 		uint64_t left = end - pos, extra = 0;
 
 		if (left < sizeof(h)) {
+			if (more)
+				goto cut;
 			snprintf(why, sizeof(why), " (truncated record header, %llu bytes left)",
 				 (unsigned long long)left);
 			goto short_data;
 		}
 		memcpy(&h, r, sizeof(h));
+		if (more && h.size >= sizeof(h) && !(h.size % 8 && h.type < PD_RECORD_HEADER_ATTR) && h.size > left)
+			goto cut;
 		/* kernel records are 8-byte multiples; perf's own (COMPRESSED,
 		 * pipe-mode HEADER_FEATURE) need not be */
 		if (h.size < sizeof(h) || (h.size % 8 && h.type < PD_RECORD_HEADER_ATTR) || h.size > left) {
@@ -579,6 +590,8 @@ static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, 
 		else if (h.type == PD_RECORD_AUXTRACE && h.size >= 16)
 			extra = rd64(r + 8);
 		if (extra > left - h.size) {
+			if (more)
+				goto cut;
 			snprintf(why, sizeof(why), " (type %u record's %llu-byte payload does not fit)",
 				 h.type, (unsigned long long)extra);
 			goto short_data;
@@ -594,10 +607,11 @@ static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, 
 				ZSTD_initDStream(z.ds);
 				z.buf = xmalloc(ZWIN_SIZE);
 			}
-			err = decompress(f, &z, m, r + 8, h.size - 8u, pos);
+			err = decompress(f, &z, m, r + 8, h.size - 8u, base + pos);
 			if (err == -EPROTO) {
 				pk_warn("%s; read the records before it", pk_errmsg());
 				err = 0;
+				z.broken = true;
 				goto done;
 			}
 			if (err)
@@ -611,7 +625,7 @@ static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, 
 			if (!pipe)
 				goto copy;
 			if (h.type == PD_RECORD_HEADER_ATTR) {
-				err = add_pipe_attr(f, r, h.size, pos);
+				err = add_pipe_attr(f, r, h.size, base + pos);
 				if (err)
 					goto out;
 			} else if (h.type == PD_RECORD_HEADER_FEATURE && h.size >= 16) {
@@ -645,20 +659,140 @@ static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, 
 		warn_short(f, pos, "");
 	goto done;
 short_data:
+	z.broken = true;
 	if (pipe)
 		pk_warn("%s: stream ends inside a record at offset %llu%s; read the records before it",
-			f->path, (unsigned long long)pos, why);
+			f->path, (unsigned long long)(base + pos), why);
 	else
 		warn_short(f, pos, why);
+	goto done;
+cut:
 done:
 	for (size_t i = 0; i < nr_feats; i++)
 		if (feats[i].bit < PD_FEAT_MAX)
 			parse_feature(f, (int)feats[i].bit, src + feats[i].off, feats[i].size);
 out:
+	if (err)
+		z.broken = true;
+	*stop = pos;
 	free(feats);
-	ZSTD_freeDStream(z.ds);
-	free(z.buf);
+	*zp = z;
 	return err;
+}
+
+static void zwin_release(struct zwin *z)
+{
+	ZSTD_freeDStream(z->ds);
+	free(z->buf);
+	z->ds = NULL;
+	z->buf = NULL;
+}
+
+/* The whole of src[start, end) (a file's data, or a pipe-mode stream read
+ * to its end) into m: see walk_records. */
+static int build_memdata(struct pd_file *f, const uint8_t *src, uint64_t start, uint64_t end,
+			 struct membuf *m, bool pipe)
+{
+	struct zwin z = { 0 };
+	uint64_t stop;
+	int err = walk_records(f, src, start, end, m, pipe, &z, false, 0, &stop);
+
+	zwin_release(&z);
+	return err;
+}
+
+/* ---- a pipe-mode stream, read as it is processed ---- */
+
+/* How much is read from the stream at a time (and so the latency of a
+ * live `perf record -o - |`): records are handed on in pieces of about
+ * this size, and memory follows it, not the stream. */
+#define STREAM_CHUNK (2u << 20)
+
+struct pd_stream {
+	int fd;
+	struct membuf raw;     /* read, not walked yet: a record's start at raw.buf[0] */
+	uint64_t raw_off;      /* the stream offset of raw.buf[0] */
+	struct zwin z;         /* perf record -z: the decompressor across the stream */
+	struct membuf out;     /* the data records of the last piece */
+	bool pending;          /* out holds records not handed on yet (open's) */
+	bool eof, done;
+	bool started;          /* pd_stream_next was called */
+};
+
+/* Read another piece and walk its whole records into st->out. */
+static int stream_fill(struct pd_file *f, struct pd_stream *st)
+{
+	uint64_t stop = 0, want = st->raw.len + STREAM_CHUNK;
+	int err = 0;
+
+	if (!st->eof) {
+		err = read_upto(f, st->fd, &st->raw, want);
+		if (err)
+			return err;
+		if (st->raw.len < want)
+			st->eof = true;
+	}
+	err = walk_records(f, st->raw.buf, 0, st->raw.len, &st->out, true, &st->z, !st->eof,
+			   st->raw_off, &stop);
+	memmove(st->raw.buf, st->raw.buf + stop, (size_t)(st->raw.len - stop));
+	st->raw.len -= stop;
+	st->raw_off += stop;
+	if (st->eof || st->z.broken || err)
+		st->done = true;
+	return err;
+}
+
+static void stream_free(struct pd_stream *st)
+{
+	if (!st)
+		return;
+	zwin_release(&st->z);
+	free(st->raw.buf);
+	free(st->out.buf);
+	free(st);
+}
+
+bool pd_is_stream(const struct pd_file *f)
+{
+	return PRIV(f)->stream != NULL;
+}
+
+int pd_stream_next(struct pd_file *f, const void **data, size_t *len)
+{
+	struct pd_stream *st = PRIV(f)->stream;
+
+	if (!st)
+		return 0;
+	if (st->started && !st->pending && st->done && !st->out.len)
+		return 0;
+	st->started = true;
+	if (st->pending) {
+		st->pending = false;
+	} else {
+		st->out.len = 0;
+		while (!st->out.len && !st->done) {
+			int err = stream_fill(f, st);
+
+			if (err)
+				return err;
+		}
+	}
+	if (!st->out.len)
+		return 0;
+	*data = st->out.buf;
+	*len = (size_t)st->out.len;
+	if (st->done) {
+		/* the last piece: nothing after it (the next call says so) */
+		st->pending = false;
+	}
+	return 1;
+}
+
+bool pd_stream_started(const struct pd_file *f)
+{
+	const struct pd_stream *st = PRIV(f)->stream;
+
+	return st && st->started;
 }
 
 /* Replace f's bytes by the in-memory data m (a data section at offset 0). */
@@ -724,11 +858,32 @@ static bool has_compressed(const struct pd_file *f)
 
 static int open_parse(struct pd_file *f);
 
-/* Read a stream (whose first prefix_len bytes were read already) into
- * memory, the magic checked before anything more is read. */
-static int read_stream(struct pd_file *f, int fd, const void *prefix, size_t prefix_len)
+/* The start of a stream (m holds what the caller read already): read up
+ * to 16 bytes, and check the magic and the header's size before anything
+ * more is read (`yes |` or /dev/zero is refused at once, not after reading
+ * it all). */
+static int check_stream_start(struct pd_file *f, int fd, struct membuf *m)
+{
+	int err = read_upto(f, fd, m, 16);
+
+	if (!err && m->len >= 8 && rd64(m->buf) != PD_MAGIC && rd64(m->buf) != PD_MAGIC_SWAPPED)
+		err = pk_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0, expected \"PERFILE2\")",
+			       f->path);
+	if (!err && m->len >= 16 && rd64(m->buf) == PD_MAGIC && rd64(m->buf + 8) != PD_PIPE_HEADER_SIZE &&
+	    rd64(m->buf + 8) != PD_HEADER_SIZE)
+		err = pk_error(EINVAL, "%s: bad header (size field %llu at offset 8; expected 16 or 104)",
+			       f->path, (unsigned long long)rd64(m->buf + 8));
+	return err;
+}
+
+/* A stream: pipe-mode data is read as it is processed (pd_stream_next),
+ * after its header records up to the first data record are taken in here;
+ * file-mode data (`cat perf.data |`: its features follow the data) is read
+ * into memory whole. */
+static int open_stream(struct pd_file *f, int fd, const void *prefix, size_t prefix_len)
 {
 	struct pd_file_priv *pv = PRIV(f);
+	struct pd_stream *st;
 	struct membuf m = { 0 };
 	int err = mb_reserve(f, &m, 16 > prefix_len ? 16 : prefix_len);
 
@@ -736,28 +891,38 @@ static int read_stream(struct pd_file *f, int fd, const void *prefix, size_t pre
 		memcpy(m.buf, prefix, prefix_len);
 		m.len = prefix_len;
 	}
-	/* the magic before anything more: `yes |` or /dev/zero is
-	 * refused at once, not after reading it all */
 	if (!err)
-		err = read_upto(f, fd, &m, 16);
-	if (!err && m.len >= 8 && rd64(m.buf) != PD_MAGIC && rd64(m.buf) != PD_MAGIC_SWAPPED)
-		err = pk_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0, expected \"PERFILE2\")",
-			       f->path);
-	/* and the header's size: a stream that is no perf.data after its
-	 * magic is refused before it is read to its end */
-	if (!err && m.len >= 16 && rd64(m.buf) == PD_MAGIC && rd64(m.buf + 8) != PD_PIPE_HEADER_SIZE &&
-	    rd64(m.buf + 8) != PD_HEADER_SIZE)
-		err = pk_error(EINVAL, "%s: bad header (size field %llu at offset 8; expected 16 or 104)",
-			       f->path, (unsigned long long)rd64(m.buf + 8));
-	if (!err && m.len >= 16)
-		err = read_upto(f, fd, &m, UINT64_MAX);
-	if (err) {
-		free(m.buf);
-		return err;
+		err = check_stream_start(f, fd, &m);
+	if (!err && m.len >= 16 && (rd64(m.buf) != PD_MAGIC || rd64(m.buf + 8) != PD_PIPE_HEADER_SIZE))
+		err = read_upto(f, fd, &m, UINT64_MAX);   /* file mode: the whole stream */
+	if (err || m.len < 16 || rd64(m.buf) != PD_MAGIC || rd64(m.buf + 8) != PD_PIPE_HEADER_SIZE) {
+		if (err) {
+			free(m.buf);
+			return err;
+		}
+		pv->heap = m.buf;
+		f->map = m.buf;
+		f->size = m.len;
+		return open_parse(f);
 	}
-	pv->heap = m.buf;
-	f->map = m.buf;
-	f->size = m.len;
+	st = xcalloc(1, sizeof(*st));
+	st->fd = fd;
+	memmove(m.buf, m.buf + PD_PIPE_HEADER_SIZE, (size_t)(m.len - PD_PIPE_HEADER_SIZE));
+	m.len -= PD_PIPE_HEADER_SIZE;
+	st->raw = m;
+	st->raw_off = PD_PIPE_HEADER_SIZE;
+	pv->pipe = true;
+	pv->stream = st;
+	/* the header records before the first data record: the events */
+	while (!st->out.len && !st->done) {
+		err = stream_fill(f, st);
+		if (err)
+			return err;
+	}
+	if (!f->nr_evsels)
+		return pk_error(EINVAL, "%s: pipe-mode data without any event (no HEADER_ATTR record)", f->path);
+	check_id_layout(f);
+	st->pending = st->out.len > 0;
 	return 0;
 }
 
@@ -770,9 +935,7 @@ int pd_open_stream(struct pd_file **out, const char *name, int fd, const void *p
 	*out = NULL;
 	f->path = xstrdup(name);
 	f->fd = -1;
-	err = read_stream(f, fd, prefix, prefix_len);
-	if (!err)
-		err = open_parse(f);
+	err = open_stream(f, fd, prefix, prefix_len);
 	if (err) {
 		pd_close(f);
 		return err;
@@ -820,10 +983,12 @@ int pd_open(struct pd_file **out, const char *path)
 		pv->mapped_size = f->size;
 		madvise((void *)f->map, f->size, MADV_WILLNEED);
 	} else if (!S_ISREG(st.st_mode)) {
-		/* a pipe, FIFO or terminal: the stream is read into memory */
-		err = read_stream(f, fd, NULL, 0);
+		/* a pipe, FIFO or terminal: read as a stream */
+		err = open_stream(f, fd, NULL, 0);
 		if (err)
 			goto fail;
+		*out = f;
+		return 0;
 	} else {
 		f->size = (uint64_t)st.st_size;
 	}
@@ -997,6 +1162,7 @@ void pd_close(struct pd_file *f)
 	if (pv->mapped_size)
 		munmap((void *)f->map, pv->mapped_size);
 	free(pv->heap);
+	stream_free(pv->stream);
 	free(pv->tracing);
 	if (f->fd >= 0)
 		close(f->fd);

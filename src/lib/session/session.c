@@ -37,6 +37,8 @@ struct map {
 struct mapgroup {
 	unsigned refs;
 	uint64_t gen;         /* changes with every map change (unwind cache key) */
+	uint64_t ver;         /* changes with every map change, anonymous ones
+				 too (resolved-frame cache key); unique */
 	struct map *v;
 	size_t nr, alloc;
 };
@@ -82,6 +84,8 @@ struct session {
 	struct hashmap dsofiles;  /* dso pointer → the file to read for it ("" none) */
 	struct hashmap bids;      /* DSO path → its struct pd_build_id (BUILD_ID feature) */
 	uint64_t nr_replaced;     /* DSOs whose file changed since the recording */
+	struct rf_ent *rf;        /* resolved frames, 1 << RF_BITS (made on first use) */
+	struct thread *last_t;    /* the previous sample's thread (freed only by session_trim) */
 	/* the ordering queue's state (session_process, session_feed) */
 	size_t recs_alloc;
 	size_t syms_checked;      /* DSOs in the symbol cache at the last trim_symbols */
@@ -97,6 +101,21 @@ struct session {
 
 /* Map group generations, unique across sessions (see unwind.h). */
 static _Atomic uint64_t mg_gens;
+/* Map group versions (struct mapgroup.ver), unique across sessions, never 0. */
+static _Atomic uint64_t mg_vers;
+
+/* The resolved-frame cache: a user frame's result is a function of its ip,
+ * its thread's maps (the group's version) and pid (/tmp/perf-PID.map), a
+ * kernel frame's of its ip alone; direct-mapped, emptied when the symbol or
+ * JIT caches whose names it holds are let go (session_trim). */
+#define RF_BITS 12
+struct rf_ent {
+	uint64_t ip, ver;     /* ver 0: a kernel frame (pid 0); ip 0, ver 0: empty */
+	const char *sym, *dso;
+	uint64_t sym_off, addr, map_ip;
+	uint32_t pid;
+	bool kernel;
+};
 
 /* ---- map groups ---- */
 
@@ -106,6 +125,7 @@ static struct mapgroup *mg_new(void)
 
 	g->refs = 1;
 	g->gen = ++mg_gens;
+	g->ver = ++mg_vers;
 	return g;
 }
 
@@ -152,6 +172,7 @@ static void mg_insert(struct mapgroup *g, const struct map *m)
 	 * unwinder reports): anonymous memory comes and goes all the time */
 	if (!m->no_symbols || !strcmp(m->dso, "[vdso]"))
 		g->gen = ++mg_gens;
+	g->ver = ++mg_vers;
 	mg_reserve(g, 2);
 	while (i < g->nr) {
 		struct map *o = &g->v[i];
@@ -420,6 +441,61 @@ static int cmp_rec(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+static bool rec_less(const struct rec_ref *x, const struct rec_ref *y)
+{
+	return x->time < y->time || (x->time == y->time && x->pos < y->pos);
+}
+
+/* The end of the ascending run of v[0..n) that starts at i. */
+static size_t rec_run(const struct rec_ref *v, size_t i, size_t n)
+{
+	while (++i < n && !rec_less(&v[i], &v[i - 1]))
+		;
+	return i;
+}
+
+/* Sort v by (time, pos), as cmp_rec.  A round's records are a few ascending
+ * runs (one per CPU's ring buffer, and what an earlier round left): those
+ * are merged, pairwise per pass; many runs go to qsort. */
+static void recs_sort(struct rec_ref *v, size_t n)
+{
+	size_t runs = 1;
+	struct rec_ref *src = v, *dst, *tmp;
+
+	for (size_t i = 1; i < n; i++)
+		runs += rec_less(&v[i], &v[i - 1]);
+	if (runs == 1)
+		return;
+	if (runs > 32) {
+		qsort(v, n, sizeof(*v), cmp_rec);
+		return;
+	}
+	tmp = dst = xmalloc(n * sizeof(*v));
+	while (runs > 1) {
+		size_t i = 0, o = 0;
+
+		runs = 0;
+		while (i < n) {
+			size_t a = i, am = rec_run(src, i, n), bm = am < n ? rec_run(src, am, n) : am, b = am;
+
+			while (a < am && b < bm)
+				dst[o++] = rec_less(&src[b], &src[a]) ? src[b++] : src[a++];
+			while (a < am)
+				dst[o++] = src[a++];
+			while (b < bm)
+				dst[o++] = src[b++];
+			i = bm;
+			runs++;
+		}
+		struct rec_ref *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+}
+
 static void session_init(struct session *s, const struct session_opts *opts);
 
 int session_open(struct session **out, const char *path, const struct session_opts *opts)
@@ -548,7 +624,8 @@ const struct session_stats *session_stats(const struct session *s)
 
 static const char *dso_file(struct session *s, const char *dso, bool deleted);
 
-static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
+/* Returns false when the result may change (a JIT map that may grow). */
+static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *fr)
 {
 	const struct map *m;
 	uint64_t file_off;
@@ -563,7 +640,7 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 		fr->sym = symcache_resolve_kernel(s->syms, fr->ip, &fr->sym_off);
 		if (!fr->sym)
 			fr->sym_off = fr->ip;
-		return;
+		return true;
 	}
 	m = mg_find(t->mg, fr->ip);
 	if (!m || !strncmp(m->dso, "//anon", 6) || !strncmp(m->dso, "[anon", 5)) {
@@ -578,11 +655,11 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 			fr->dso = map_path;
 			if (!fr->sym)
 				fr->sym_off = fr->ip;
-			return;
+			return fr->sym != NULL;   /* the map may grow (perfmap.h) */
 		}
 		if (!m) {
 			fr->dso = "[unknown]";
-			return;
+			return true;   /* a missing map stays missing (perfmap.h) */
 		}
 	}
 	fr->dso = m->dso;
@@ -597,6 +674,62 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 		if (!fr->sym)
 			fr->sym_off = file_off;
 	}
+	return true;
+}
+
+static void rf_clear(struct session *s)
+{
+	free(s->rf);
+	s->rf = NULL;
+}
+
+/* fr's slot in the resolved-frame cache, or NULL when not cached. */
+static struct rf_ent *rf_slot(struct session *s, const struct thread *t, const struct pk_frame *fr)
+{
+	uint64_t ver = fr->kernel ? 0 : t->mg ? t->mg->ver : UINT64_MAX;
+	uint32_t pid = fr->kernel ? 0 : t->pid;
+	uint64_t h = (fr->ip ^ ver * 0xff51afd7ed558ccdULL ^ (uint64_t)pid << 32) * 0x9e3779b97f4a7c15ULL;
+
+	if (ver == UINT64_MAX || (!fr->ip && !ver))
+		return NULL;
+	if (!s->rf)
+		s->rf = xcalloc((size_t)1 << RF_BITS, sizeof(*s->rf));
+	return &s->rf[h >> (64 - RF_BITS)];
+}
+
+/* The frames' cache slots are fetched together, not one miss after the other. */
+static void rf_prefetch(struct session *s, const struct thread *t, const struct pk_frame *fr, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct rf_ent *e = rf_slot(s, t, &fr[i]);
+
+		if (e)
+			__builtin_prefetch(e);
+	}
+}
+
+static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
+{
+	struct rf_ent *e = rf_slot(s, t, fr);
+	uint64_t ver = fr->kernel ? 0 : t->mg->ver;
+	uint32_t pid = fr->kernel ? 0 : t->pid;
+
+	if (!e) {
+		(void)resolve_frame(s, t, fr);
+		return;
+	}
+	if (e->ip == fr->ip && e->ver == ver && e->pid == pid && e->kernel == fr->kernel) {
+		fr->sym = e->sym;
+		fr->dso = e->dso;
+		fr->sym_off = e->sym_off;
+		fr->addr = e->addr;
+		fr->map_ip = e->map_ip;
+		fr->inlined = false;
+		return;
+	}
+	if (resolve_frame(s, t, fr))
+		*e = (struct rf_ent){ fr->ip, ver, fr->sym, fr->dso, fr->sym_off, fr->addr, fr->map_ip, pid,
+			      fr->kernel };
 }
 
 /* ---- build-ids: the file a DSO's symbols come from ---- */
@@ -911,7 +1044,9 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		*bad = true;
 		return 0;
 	}
-	t = thread_findnew(s, raw.pid, raw.tid);
+	/* a thread object stays its tid's until session_trim frees it */
+	t = s->last_t && s->last_t->tid == raw.tid ? s->last_t : thread_findnew(s, raw.pid, raw.tid);
+	s->last_t = t;
 	bool dwarf = (raw.evsel->attr.sample_type & PERF_SAMPLE_REGS_USER) && raw.user_regs &&
 		     raw.user_regs_abi && raw.user_stack_size;
 	bool truncated = false, cut = false;
@@ -967,6 +1102,7 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		fr->ip = raw.ip;
 		fr->kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	}
+	rf_prefetch(s, t, s->frames, n);
 	for (size_t i = 0; i < n; i++)
 		resolve(s, t, &s->frames[i]);
 	if (raw.callchain && raw.nr_callchain && !s->opts.no_callchain && !dwarf && !truncated && !cut)
@@ -1066,7 +1202,7 @@ static int flush_queue(struct session *s, uint64_t upto, uint64_t next_pos, bool
 	int ret = 0;
 
 	if (!*sorted)
-		qsort(s->recs, n, sizeof(*s->recs), cmp_rec);
+		recs_sort(s->recs, n);
 	*sorted = true;
 	for (i = 0; i < n && s->recs[i].time <= upto && !ret; i++)
 		ret = process_record(s, s->recs[i].pos, fn, arg, bad, bad_off);
@@ -1184,6 +1320,8 @@ static void process_warnings(struct session *s)
  * wait.  Memory then follows a round's records (two at most), not the
  * file's: a file without rounds is sorted whole, as before.
  */
+static int process_stream(struct session *s, session_sample_fn fn, void *arg);
+
 int session_process(struct session *s, session_sample_fn fn, void *arg)
 {
 	int ret;
@@ -1191,6 +1329,8 @@ int session_process(struct session *s, session_sample_fn fn, void *arg)
 	memset(&s->stats, 0, sizeof(s->stats));
 	memset(s->broken_dsos, 0, sizeof(s->broken_dsos));
 	s->nr_compressed = 0;
+	if (pd_is_stream(s->f))
+		return process_stream(s, fn, arg);
 	queue_reset(s);
 	ret = process_data(s, 0, true, fn, arg);
 	free(s->recs);
@@ -1243,6 +1383,28 @@ int session_feed(struct session *s, const void *data, size_t len, bool final, se
 	return ret;
 }
 
+/* A pipe-mode stream: its pieces through session_feed as they are read,
+ * so memory follows a piece and the ordering window, not the stream. */
+static int process_stream(struct session *s, session_sample_fn fn, void *arg)
+{
+	const void *data;
+	size_t len;
+	int ret = 0, r;
+
+	if (pd_stream_started(s->f))
+		return pk_error(EINVAL, "%s: a stream is read once; it was read already", s->f->path);
+	while (!ret && (r = pd_stream_next(s->f, &data, &len)) == 1)
+		ret = session_feed(s, data, len, false, fn, arg);
+	if (!ret && r < 0)
+		ret = r;
+	if (!ret)
+		ret = session_feed(s, NULL, 0, true, fn, arg);
+	free(s->recs);
+	s->recs = NULL;
+	s->nr_recs = 0;
+	return ret;
+}
+
 /* The symbol tables of binaries no live thread maps any more (a machine
  * that builds and runs new programs all day): once the cache holds more
  * than twice the DSOs mapped now (plus 64), start it afresh; what is still
@@ -1269,6 +1431,7 @@ static void trim_symbols(struct session *s)
 		}
 		if (symcache_nr_dsos(s->syms) > 2 * live_dsos.nr + 64) {
 			symcache_free(s->syms);
+			rf_clear(s);   /* its entries name the cache's symbols */
 			s->syms = symcache_new();
 			symcache_set_demangle(s->syms, !s->opts.no_demangle);
 			s->syms_checked = 0;
@@ -1288,6 +1451,7 @@ void session_trim(struct session *s)
 		trim_symbols(s);
 		return;
 	}
+	s->last_t = NULL;
 	live = xmalloc((n ? n : 1) * sizeof(*live));
 	n = 0;
 	for (size_t i = 0; i < nr; i++) {
@@ -1312,6 +1476,7 @@ void session_trim(struct session *s)
 	if (perfmap_cache_nr(s->jit) > 1024) {
 		perfmap_cache_free(s->jit);
 		s->jit = NULL;
+		rf_clear(s);   /* its entries name the map's symbols */
 	}
 	trim_symbols(s);
 }
@@ -1336,6 +1501,7 @@ void session_close(struct session *s)
 	hm_release(&s->bids);
 	sb_release(&s->tmp);
 	free(s->frames2);
+	free(s->rf);
 	free(s->umaps);
 	free(s->upcs);
 	symcache_free(s->syms);

@@ -99,6 +99,25 @@ void st_bh(const double *p, size_t n, double *q)
 	free(s);
 }
 
+void st_holm(const double *p, size_t n, double *q)
+{
+	if (!n)
+		return;
+	struct pidx *s = xmalloc(n * sizeof(*s));
+
+	for (size_t i = 0; i < n; i++)
+		s[i] = (struct pidx){ isnan(p[i]) ? 1 : p[i], i };
+	qsort(s, n, sizeof(*s), cmp_pidx);
+	double run = 0;
+	for (size_t k = 0; k < n; k++) {
+		double v = s[k].p * (double)(n - k);
+		if (v > run)
+			run = v;
+		q[s[k].i] = run > 1 ? 1 : run;
+	}
+	free(s);
+}
+
 void st_compare_sets(const double *v, size_t nkeys, size_t na, size_t nb, double alpha,
 		     double min_effect, struct st_set_row *out)
 {
@@ -123,13 +142,14 @@ void st_compare_sets(const double *v, size_t nkeys, size_t na, size_t nb, double
 		double hw = st_diff_halfwidth(b, nb, a, na);
 		r->diff_lo = r->diff - hw;
 		r->diff_hi = r->diff + hw;
-		r->tested = st_welch(b, nb, a, na, &t) == 0;
+		r->tested = st_welch_margin(b, nb, a, na, min_effect, &t) == 0;
 		p[k] = r->p = r->tested ? t.p : 1;
 	}
-	st_bh(p, nkeys, p);
+	st_holm(p, nkeys, p);
 	for (size_t k = 0; k < nkeys; k++) {
 		out[k].q = p[k];
-		out[k].significant = out[k].tested && p[k] < alpha && fabs(out[k].diff) >= min_effect;
+		/* q < alpha implies |diff| > min_effect (p = 1 otherwise) */
+		out[k].significant = out[k].tested && p[k] < alpha && fabs(out[k].diff) > min_effect;
 	}
 	free(p);
 }

@@ -67,14 +67,26 @@ double st_diff_halfwidth(const double *a, size_t na, const double *b, size_t nb)
 /* Benjamini-Hochberg q-values of n p-values into q (may alias p). */
 void st_bh(const double *p, size_t n, double *q);
 
+/* Holm's adjusted p-values of n p-values into q (may alias p):
+ * q₍ᵢ₎ = max_{j ≤ i} min(1, (n − j + 1) · p₍ⱼ₎) over the p sorted ascending
+ * (Holm, Scand. J. Statist. 6, 1979); "qᵢ < α" keeps the chance that any
+ * true null hypothesis is rejected (family-wise error) at most α, whatever
+ * the number of false ones and however the tests depend on each other. */
+void st_holm(const double *p, size_t n, double *q);
+
 /*
  * Many keys (functions) measured in several profiles per side: which keys
- * changed beyond the profile-to-profile noise.  v holds nkeys rows of
- * na + nb values, v[k * (na + nb) + j]: key k's cost in profile j, the
- * first na profiles the OLD side, the next nb the NEW one.  Per key:
- * the means, NEW − OLD with Welch's 95 % interval, Welch's p over the
- * per-profile values, and the Benjamini-Hochberg q over all tested keys.
- * significant: q < alpha and |NEW − OLD| ≥ min_effect (in v's units).
+ * changed by more than the smallest change that counts.  v holds nkeys rows
+ * of na + nb values, v[k * (na + nb) + j]: key k's cost in profile j, the
+ * first na profiles the OLD side, the next nb the NEW one.  Per key: the
+ * means, NEW − OLD with Welch's 95 % interval, p of Welch's minimum-effect
+ * test (st_welch_margin: H0 |NEW − OLD| ≤ min_effect, in v's units), and q,
+ * Holm's adjustment of the p over all tested keys.  significant: q < alpha
+ * (then |NEW − OLD| > min_effect): the chance that any key whose change is
+ * at most min_effect is marked stays below alpha, however many keys did
+ * change.  (Benjamini-Hochberg, the false-discovery rate, let that chance
+ * grow with the number of changed keys: a function 2× slower and its
+ * callers gave every unchanged function the threshold (R+1)·alpha/n.)
  * One profile on a side: no test (tested = false, p = q = 1), never
  * significant; a key with every value 0 on one side is "new" or "gone".
  */

@@ -263,6 +263,27 @@ int st_welch(const double *a, size_t na, const double *b, size_t nb, struct st_t
 	return 0;
 }
 
+int st_welch_margin(const double *a, size_t na, const double *b, size_t nb, double margin,
+		    struct st_test *o)
+{
+	int err = st_welch(a, na, b, nb, o);
+
+	if (err || !(margin > 0))
+		return err;
+	double ma = st_mean(a, na), mb = st_mean(b, nb), d = fabs(ma - mb);
+	double va = st_stddev(a, na), vb = st_stddev(b, nb);
+	double se = sqrt(va * va / (double)na + vb * vb / (double)nb);
+
+	if (!(se > 0)) {
+		o->statistic = 0;
+		o->p = d > margin ? 0 : 1;
+		return 0;
+	}
+	o->statistic = (d - margin) / se;
+	o->p = d > margin ? st_t_two_sided_p(o->statistic, o->df) : 1;
+	return 0;
+}
+
 struct ranked { double v; int group; };
 
 static int cmp_ranked(const void *x, const void *y)

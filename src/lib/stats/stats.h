@@ -93,6 +93,16 @@ struct st_test {
  * else p = 0 (the samples cannot overlap), df = n₁ + n₂ − 2. */
 int st_welch(const double *a, size_t na, const double *b, size_t nb, struct st_test *out);
 
+/* Welch's test of a minimum effect: H0 |mean(a) − mean(b)| ≤ margin (≥ 0)
+ * against |mean(a) − mean(b)| > margin.  statistic t = (|diff| − margin)/se
+ * with Welch's se and df; p = P(|T_ν| > t) = st_t_two_sided_p(t, ν) when
+ * |diff| > margin, else 1 (its level is at most the nominal one anywhere in
+ * H0: at |diff| = margin one tail is exactly half of it).  margin 0 is
+ * st_welch.  No spread: p = 0 when |diff| > margin, else 1.  0, or -EDOM
+ * as st_welch. */
+int st_welch_margin(const double *a, size_t na, const double *b, size_t nb, double margin,
+		    struct st_test *out);
+
 /* Mann-Whitney U (normal approximation).  0, or -EDOM when a sample is
  * empty.  statistic = z; p = 1 when all values are tied. */
 int st_mann_whitney(const double *a, size_t na, const double *b, size_t nb,

@@ -59,11 +59,13 @@
 #define RC_EMPTY UINT64_MAX
 #define RC_NONE UINT32_MAX
 #define RC_MIN_SLOTS 64
-#define RC_MAX_SLOTS (1u << 17) /* 2 MiB of cache per table at most */
+#define RC_MAX_SLOTS (1u << 12) /* 64 KiB per table at most: a larger one misses the
+				 * CPU's caches, and a probe costs more than the search */
 
 struct sym {
 	uint64_t start, end;
-	const char *name; /* interned */
+	const char *name;  /* interned */
+	const char *shown; /* the name as shown (shown()), NULL until asked */
 };
 
 /* One cached lookup: key (file offset or kernel ip) → symbol index and
@@ -268,6 +270,7 @@ static void symtab_build(struct symtab *st, struct cand *v, size_t n)
 			continue;
 		st->syms[m].start = v[i].start;
 		st->syms[m].name = v[i].name;
+		st->syms[m].shown = NULL;
 		limit[m] = v[i].limit;
 		size[m] = v[i].size;
 		m++;
@@ -308,6 +311,12 @@ static const struct sym *symtab_find(const struct symtab *st, uint64_t a)
 		return NULL;
 	const struct sym *s = &st->syms[lo - 1];
 	return a < s->end ? s : NULL;
+}
+
+static void symtab_forget_shown(struct symtab *st)
+{
+	for (size_t i = 0; i < st->n; i++)
+		st->syms[i].shown = NULL;
 }
 
 static void symtab_release(struct symtab *st)
@@ -899,8 +908,12 @@ struct symcache *symcache_new(void)
 
 void symcache_set_demangle(struct symcache *c, bool on)
 {
-	if (c)
-		c->no_demangle = !on;
+	if (!c || c->no_demangle == !on)
+		return;
+	c->no_demangle = !on;
+	symtab_forget_shown(&c->kernel);   /* the names shown so far follow the old setting */
+	for (size_t i = 0; i < c->dsos.nr; i++)
+		symtab_forget_shown(&((struct dso *)c->dsos.entries[i].val.ptr)->st);
 }
 
 /* The name as shown: demangled once per distinct raw name (see demangle.h). */
@@ -919,6 +932,14 @@ static const char *shown(struct symcache *c, const char *raw)
 	e->val.ptr = dm ? (void *)hm_intern(&c->names, dm, strlen(dm)) : (void *)raw;
 	free(dm);
 	return e->val.ptr;
+}
+
+/* shown() of a table's symbol, kept with it: no test or hash per lookup. */
+static const char *sym_shown(struct symcache *c, struct sym *s)
+{
+	if (!s->shown)
+		s->shown = shown(c, s->name);
+	return s->shown;
 }
 
 size_t symcache_nr_dsos(const struct symcache *c)
@@ -963,7 +984,7 @@ const char *symcache_resolve_kernel(struct symcache *c, uint64_t ip, uint64_t *s
 		return NULL;
 	if (sym_off)
 		*sym_off = ip - st->syms[idx].start;
-	return shown(c, st->syms[idx].name);
+	return sym_shown(c, &st->syms[idx]);
 }
 
 /* Paths that never name a readable ELF file: "//anon", "[heap]", ... */
@@ -1028,7 +1049,7 @@ const char *symcache_resolve(struct symcache *c, const char *path, uint64_t file
 		return NULL;
 	if (sym_off)
 		*sym_off = va - d->st.syms[idx].start;
-	return shown(c, d->st.syms[idx].name);
+	return sym_shown(c, &d->st.syms[idx]);
 }
 
 /* Index named[i] under key.  When a key is taken twice (static functions of

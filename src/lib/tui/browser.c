@@ -175,6 +175,21 @@ static attr_t pct_attr(struct br *b, double pct)
 	return A_NORMAL;
 }
 
+/* A percentage column "%7.2f%%" at x, coloured by its size unless the
+ * row is selected (the selection's colour wins); returns the next x. */
+static int put_pct(struct br *b, int y, int x, double pct, bool sel)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%7.2f%%", pct);
+	if (!sel)
+		attron(pct_attr(b, pct));
+	put(b, y, x, buf, COLS - x);
+	if (!sel)
+		attroff(pct_attr(b, pct));
+	return x + 10;
+}
+
 static void bar(struct br *b, int y, const char *text)
 {
 	attr_t a = b->color ? COLOR_PAIR(C_ROOT) : A_REVERSE;
@@ -449,26 +464,9 @@ static void draw(struct br *b)
 			int px = x0;
 
 			put_w(b, y, 0, mark, COLS);
-			if (b->children) {
-				double p = 100.0 * (double)r->children / tot;
-
-				snprintf(buf, sizeof(buf), "%7.2f%%", p);
-				if (!sel)
-					attron(pct_attr(b, p));
-				put(b, y, px, buf, COLS - px);
-				if (!sel)
-					attroff(pct_attr(b, p));
-				px += 10;
-			}
-			double p = 100.0 * (double)r->self / tot;
-
-			snprintf(buf, sizeof(buf), "%7.2f%%", p);
-			if (!sel)
-				attron(pct_attr(b, p));
-			put(b, y, px, buf, COLS - px);
-			if (!sel)
-				attroff(pct_attr(b, p));
-			px += 10;
+			if (b->children)
+				px = put_pct(b, y, px, 100.0 * (double)r->children / tot, sel);
+			px = put_pct(b, y, px, 100.0 * (double)r->self / tot, sel);
 			if (t->show_nr) {
 				snprintf(buf, sizeof(buf), "%12llu", (unsigned long long)r->nr);
 				put(b, y, px, buf, COLS - px);
