@@ -2,6 +2,8 @@
 #include "format/collapse.h"
 #include "format/perfscript.h"
 #include "session/session.h"
+#include "profile/profile.h"
+#include "profile/walk.h"
 #include "base/error.h"
 #include "base/strbuf.h"
 
@@ -16,38 +18,163 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * perf.data: the samples go into the aggregation model (profile.h), keyed
+ * by typed frames; the event filter drops samples before they get there.
+ * The folded stacks are then read off the model's stacks: each thread and
+ * each (frame, Java or not) named by the stackcollapse-perf.pl rules once
+ * (psc_thread_names, psc_frame_names), a stack's names the concatenation of
+ * its frames' names, added to out with the stack's period (stacks whose
+ * names come out equal are summed there, as the text path sums them).
+ * --inline names a frame by its address: frames per address then.
+ */
+struct pd_model {
+	struct prof *p;
+	struct ps_collapser *c;
+	struct folded *out;
+	bool count;
+	bool by_addr;              /* --addrs, --inline: names need the address */
+	bool pid, tid;             /* names need the pid, the tid */
+	struct pk_frame *frames;   /* a sample's, unknown symbols' addresses cleared */
+	size_t aframes;
+	/* names: per thread and per (frame, Java) an (offset + 1, n) into
+	 * pool; offset 0: not named yet */
+	struct nref { uint32_t off, n; } *tnames, *fnames[2];
+	bool *tjava;
+	size_t ntnames, nfnames;
+	uint32_t *pool;
+	size_t npool, apool;
+	uint32_t *stack;
+	size_t astack;
+};
+
 static int on_sample(const struct pk_sample *s, void *arg)
 {
-	struct ps_collapser *c = arg;
+	struct pd_model *m = arg;
+	const struct pk_frame *fr = s->frames;
+	size_t n = s->nr_frames;
 
-	if (!psc_sample_begin(c, s->comm, (long)s->pid, (long)s->tid, s->event, s->period))
+	if (!psc_event_keep(m->c, s->event) || !n)   /* the session gives >= 1 */
 		return 0;
-	for (size_t i = 0; i < s->nr_frames; i++) {
-		const struct pk_frame *f = &s->frames[i];
-		/* the ELF address when known: what --inline looks up (PIE too) */
-		psc_sample_frame(c, f->addr ? f->addr : f->ip, f->sym, f->sym_off, f->dso, f->kernel);
+	if (!m->by_addr) {
+		/* an unknown symbol is named by its DSO alone ("[libc.so.6]"):
+		 * one frame per DSO, not one per address */
+		size_t i = 0;
+
+		while (i < n && fr[i].sym)
+			i++;
+		if (i < n) {
+			if (n > m->aframes) {
+				m->aframes = n * 2;
+				m->frames = xrealloc(m->frames, m->aframes * sizeof(*m->frames));
+			}
+			memcpy(m->frames, fr, n * sizeof(*fr));
+			for (; i < n; i++)
+				if (!m->frames[i].sym)
+					m->frames[i].ip = m->frames[i].sym_off = m->frames[i].addr =
+						m->frames[i].map_ip = 0;
+			fr = m->frames;
+		}
 	}
-	psc_sample_end(c);
+	/* a thread is named by its comm, with --pid its pid, with --tid both */
+	prof_add(m->p, s->comm, m->pid ? s->pid : 0, m->tid ? s->tid : 0, fr, n, m->count ? 1 : s->period);
 	return 0;
 }
 
-/* Every sample of the open session s into c; the session closed. */
-static int collapse_session(struct session *s, struct ps_collapser *c)
+static struct nref pool_add(struct pd_model *m, const uint32_t *ids, size_t n)
 {
-	psc_set_stable_names(c, true);   /* the session's names live as long as it */
-	int ret = session_process(s, on_sample, c);
-	psc_set_stable_names(c, false);
+	struct nref r = { (uint32_t)m->npool + 1, (uint32_t)n };
+
+	if (m->npool + n > m->apool) {
+		m->apool = (m->npool + n) * 2 + 256;
+		m->pool = xrealloc(m->pool, m->apool * sizeof(*m->pool));
+	}
+	memcpy(m->pool + m->npool, ids, n * sizeof(*ids));
+	m->npool += n;
+	return r;
+}
+
+static int on_stack(void *arg, uint32_t thread, const uint32_t *frames, size_t n, const struct prof_node *end)
+{
+	struct pd_model *m = arg;
+	struct nref *t = &m->tnames[thread];
+	size_t len = 0;
+
+	if (!t->off) {
+		const struct prof_thread *th = prof_thread(m->p, thread);
+		size_t k;
+		const uint32_t *ids = psc_thread_names(m->c, th->comm, (long)th->pid, (long)th->tid, &k,
+						       &m->tjava[thread]);
+
+		*t = pool_add(m, ids, k);
+	}
+	bool java = m->tjava[thread];
+	struct nref *names = m->fnames[java];
+
+	for (size_t i = 0; i <= n; i++) {
+		const struct nref *r = i ? &names[frames[i - 1]] : t;
+
+		if (!r->off) {
+			const struct pk_frame *f = prof_frame(m->p, frames[i - 1]);
+			size_t k;
+			/* the ELF address when known: what --inline looks up (PIE too) */
+			const uint32_t *ids = psc_frame_names(m->c, f->addr ? f->addr : f->ip, f->sym,
+							      f->sym_off, f->dso, f->kernel, java, &k);
+
+			names[frames[i - 1]] = pool_add(m, ids, k);
+		}
+		if (len + r->n > m->astack) {
+			m->astack = (len + r->n) * 2 + 64;
+			m->stack = xrealloc(m->stack, m->astack * sizeof(*m->stack));
+		}
+		memcpy(m->stack + len, m->pool + r->off - 1, r->n * sizeof(*m->stack));
+		len += r->n;
+	}
+	folded_add_ids(m->out, m->stack, len, end->period);
+	return 0;
+}
+
+/* Every sample of the open session s into the model, then its stacks into
+ * out; the session closed. */
+static int collapse_session(struct session *s, struct ps_collapser *c, const struct collapse_opts *o,
+			    struct folded *out)
+{
+	struct pd_model m = { .c = c, .out = out, .count = o->count, .by_addr = o->addrs || o->inline_,
+			     .pid = o->pid || o->tid, .tid = o->tid };
+	int ret;
+
+	m.p = prof_new(o->inline_ ? PROF_BY_IP : 0);
+	ret = session_process(s, on_sample, &m);
+	if (!ret) {
+		prof_compact(m.p);
+		m.ntnames = prof_nr_threads(m.p);
+		m.nfnames = prof_nr_frames(m.p);
+		m.tnames = xcalloc(m.ntnames + 1, sizeof(*m.tnames));
+		m.tjava = xcalloc(m.ntnames + 1, sizeof(*m.tjava));
+		for (int j = 0; j < 2; j++)
+			m.fnames[j] = xcalloc(m.nfnames + 1, sizeof(*m.fnames[j]));
+		ret = prof_walk_stacks(m.p, on_stack, &m);
+	}
+	free(m.tnames);
+	free(m.tjava);
+	free(m.fnames[0]);
+	free(m.fnames[1]);
+	free(m.pool);
+	free(m.stack);
+	free(m.frames);
+	prof_free(m.p);
 	session_close(s);
 	return ret;
 }
 
-static int collapse_perfdata(const char *path, struct ps_collapser *c, const struct collapse_opts *o)
+static int collapse_perfdata(const char *path, struct ps_collapser *c, const struct collapse_opts *o,
+			     struct folded *out)
 {
 	struct session *s;
 	struct session_opts so = { .max_stack = o->max_stack, .no_demangle = o->no_demangle };
 	int ret = session_open(&s, path, &so);
 
-	return ret ? ret : collapse_session(s, c);
+	return ret ? ret : collapse_session(s, c, o, out);
 }
 
 /*
@@ -370,13 +497,13 @@ static int read_full(int fd, const char *name, unsigned char *buf, size_t n, siz
 /* perf.data on a pipe: the magic is read already; the session reads the
  * rest from the stream (no temporary file). */
 static int collapse_perfdata_stream(const unsigned char magic[8], struct ps_collapser *c,
-				    const struct collapse_opts *o)
+				    const struct collapse_opts *o, struct folded *out)
 {
 	struct session *s;
 	struct session_opts so = { .max_stack = o->max_stack, .no_demangle = o->no_demangle };
 	int ret = session_open_stream(&s, "<stdin>", 0, magic, 8, &so);
 
-	return ret ? ret : collapse_session(s, c);
+	return ret ? ret : collapse_session(s, c, o, out);
 }
 
 const char *collapse_count_unit(const char *event, char *buf, size_t size)
@@ -456,13 +583,13 @@ static int collapse_after_magic(int fd, bool is_stdin, const char *path_or_dash,
 	if (got == 8 && !memcmp(magic, "PERFILE2", 8)) {
 		struct stat st;
 		if (!is_stdin) {
-			ret = collapse_perfdata(path_or_dash, c, o);
+			ret = collapse_perfdata(path_or_dash, c, o, out);
 		} else if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) == 0) {
-			ret = collapse_perfdata("-", c, o);   /* pd_open names it <stdin> */
+			ret = collapse_perfdata("-", c, o, out);   /* pd_open names it <stdin> */
 		} else {
 			/* perf.data on a pipe (a file, or perf's pipe mode): read
 			 * from the stream */
-			ret = collapse_perfdata_stream(magic, c, o);
+			ret = collapse_perfdata_stream(magic, c, o, out);
 		}
 	} else {
 		bool gz = got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b;

@@ -292,8 +292,6 @@ struct ps_collapser {
 	} hm[4];
 	unsigned hm_next;
 
-	bool stable;               /* psc_set_stable_names: sym/dso pointers name their text */
-	struct bytemap pcache;     /* (sym, dso, kernel, java) pointers → group (stable) */
 	struct group *groups;
 	size_t ngroups, agroups;
 	uint32_t *pool;
@@ -336,7 +334,6 @@ struct ps_collapser *psc_new(const struct collapse_opts *o, struct folded *out)
 
 	c->o = *o;
 	c->out = out;
-	bm_init(&c->pcache);
 	sb_init(&c->filter, 0);
 	sb_init(&c->dropped_event, 0);
 	sb_init(&c->func, 64);
@@ -361,7 +358,6 @@ void psc_free(struct ps_collapser *c)
 		free(c->cache[i].slots);
 		pk_arena_release(&c->cache[i].arena);
 	}
-	bm_release(&c->pcache);
 	free(c->groups);
 	free(c->pool);
 	free(c->pname_ids);
@@ -1871,14 +1867,11 @@ int psc_parse_fd(struct ps_collapser *c, int fd, const char *name, const void *p
 	return ret;
 }
 
-/* --- samples from perf.data --- */
+/* --- typed frames (perf.data read into the aggregation model) --- */
 
-bool psc_sample_begin(struct ps_collapser *c, const char *comm, long pid, long tid,
-		      const char *event, uint64_t period)
+/* The process name frames of (comm, pid, tid) into c->pname_ids. */
+static void thread_pname(struct ps_collapser *c, const char *comm, long pid, long tid)
 {
-	if (event && !event_ok(c, event, strlen(event)))
-		return false;
-	c->period = c->o.count ? 1 : period;
 	sb_reset(&c->pname);
 	/* escaped as perf script text would show it: a comm with a newline
 	 * must not split the folded line */
@@ -1891,39 +1884,13 @@ bool psc_sample_begin(struct ps_collapser *c, const char *comm, long pid, long t
 	else if (c->o.pid)
 		sb_addf(&c->pname, "-%ld", pid);
 	set_pname(c);
-	return true;
 }
 
-void psc_set_stable_names(struct ps_collapser *c, bool on)
+/* Name one frame by the rules (as perf script would print it, then
+ * process_frame): a new group, root first. */
+static uint32_t frame_group(struct ps_collapser *c, uint64_t ip, const char *sym, uint64_t sym_off,
+			    const char *dso, bool kernel, bool java)
 {
-	/* the pointers of an earlier source may be reused for other names */
-	bm_release(&c->pcache);
-	bm_init(&c->pcache);
-	c->stable = on;
-}
-
-void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint64_t sym_off,
-		      const char *dso, bool kernel)
-{
-	/* names that stay put (a session's): the frame's group once per
-	 * (symbol, DSO, kernel, java), not the text rules per frame; not when
-	 * the address matters (--inline, --addrs) */
-	struct {
-		const char *sym, *dso;
-		uint64_t flags;
-	} key = { sym, dso, (uint64_t)kernel | (uint64_t)c->java << 1 };
-	size_t slot = 0;
-	bool cache = c->stable && c->have_pname && !c->o.inline_ && !c->o.addrs;
-
-	if (cache) {
-		int created;
-
-		slot = bm_upsert(&c->pcache, &key, sizeof(key), &created);
-		if (!created) {
-			push_group(c, (uint32_t)c->pcache.entries[slot].val);
-			return;
-		}
-	}
 	char pc[24];
 	int pcl = snprintf(pc, sizeof(pc), "%" PRIx64, ip);
 	const char *mod = dso && *dso ? dso : "[unknown]";
@@ -1942,26 +1909,37 @@ void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint
 		sb_addf(&c->pname_tmp, "+0x%" PRIx64, sym_off);
 		raw = c->pname_tmp.buf;
 	}
-
-	if (!c->have_pname) {
-		sb_release(&emod);
-		return;
-	}
 	/* perf script names kernel modules "[mod]"; a path to a .ko is kernel too */
 	c->force_kernel = kernel && !strstr(mod, "unknown");
-	uint32_t g = process_frame(c, pc, (size_t)pcl, raw, strlen(raw), mod, strlen(mod), c->java);
+	uint32_t g = process_frame(c, pc, (size_t)pcl, raw, strlen(raw), mod, strlen(mod), java);
 	c->force_kernel = false;
-	push_group(c, g);
-	if (cache)
-		c->pcache.entries[slot].val = g;   /* kept: the pool holds it */
-	else
-		drop_group(c, g);
 	sb_release(&emod);
+	return g;
 }
 
-void psc_sample_end(struct ps_collapser *c)
+bool psc_event_keep(struct ps_collapser *c, const char *event)
 {
-	flush_sample(c);
+	return !event || event_ok(c, event, strlen(event));
+}
+
+const uint32_t *psc_thread_names(struct ps_collapser *c, const char *comm, long pid, long tid,
+				 size_t *n, bool *java)
+{
+	thread_pname(c, comm, pid, tid);
+	c->have_pname = false;   /* no sample under way */
+	*n = c->npname;
+	*java = c->java;
+	return c->pname_ids;
+}
+
+const uint32_t *psc_frame_names(struct ps_collapser *c, uint64_t ip, const char *sym, uint64_t sym_off,
+				const char *dso, bool kernel, bool java, size_t *n)
+{
+	uint32_t gi = frame_group(c, ip, sym, sym_off, dso, kernel, java);   /* may move groups */
+	const struct group *g = &c->groups[gi];
+
+	*n = g->n;
+	return c->pool + g->off;
 }
 
 const char *psc_event(const struct ps_collapser *c)

@@ -81,21 +81,24 @@ int psc_parse_fd(struct ps_collapser *c, int fd, const char *name,
 /* Parse text held in memory. */
 int psc_parse_mem(struct ps_collapser *c, const char *buf, size_t len, const char *name);
 
-/* Samples from another source (perf.data): begin a sample (returns false
- * when the event filter drops it: then skip its frames and end), add its
- * frames leaf first, end it.  dso NULL means "[unknown]", sym NULL unknown. */
-bool psc_sample_begin(struct ps_collapser *c, const char *comm, long pid, long tid,
-		      const char *event, uint64_t period);
-void psc_sample_frame(struct ps_collapser *c, uint64_t ip, const char *sym, uint64_t sym_off,
-		      const char *dso, bool kernel);
-void psc_sample_end(struct ps_collapser *c);
-
-/* The caller promises that the sym and dso pointers it passes to
- * psc_sample_frame name the same text for the collapser's whole life (a
- * session's interned names): each (sym, dso, kernel) is then named by the
- * rules once and cached by its pointers (not with --inline or --addrs,
- * where the address matters). */
-void psc_set_stable_names(struct ps_collapser *c, bool on);
+/* Typed frames named once each, not per sample (perf.data read into the
+ * aggregation model, profile/profile.h):
+ *  - psc_event_keep applies the event filter (true: keep the sample; NULL:
+ *    no event); without --event-filter the first event kept is the filter;
+ *  - psc_thread_names gives the process name frames of a thread ("comm",
+ *    with --pid "comm-PID", with --tid "comm-PID/TID") and whether the
+ *    rules read it as a Java process;
+ *  - psc_frame_names gives the frames one typed frame is named by (ip: its
+ *    ELF address when known, what --inline looks up), root first: none for
+ *    a frame the rules skip, several for an inline chain; java: the
+ *    thread's.  Each call keeps its names: call it once per frame.
+ * Ids are frames of the folded stacks given to psc_new
+ * (folded_frame_name); the arrays returned are valid until the next call. */
+bool psc_event_keep(struct ps_collapser *c, const char *event);
+const uint32_t *psc_thread_names(struct ps_collapser *c, const char *comm, long pid, long tid,
+				 size_t *n, bool *java);
+const uint32_t *psc_frame_names(struct ps_collapser *c, uint64_t ip, const char *sym, uint64_t sym_off,
+				const char *dso, bool kernel, bool java, size_t *n);
 
 /* The event whose samples are kept ("" before the first sample). */
 const char *psc_event(const struct ps_collapser *c);
