@@ -1446,7 +1446,7 @@ static void print_summary(const struct bench_opts *o, struct result *res, const 
 static int write_file(const char *path, const struct strbuf *sb)
 {
 	struct outfile of;
-	int err = of_open(&of, path);
+	int err = of_open_shared(&of, path);
 
 	if (err)
 		return err;

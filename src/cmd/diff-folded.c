@@ -199,7 +199,7 @@ static int load(const char *path, int which, int striphex, struct hashmap *m,
 static int write_out(const char *path, const struct strbuf *sb)
 {
 	struct outfile of;
-	int err = of_open(&of, path);
+	int err = of_open_shared(&of, path);
 
 	if (err)
 		return err;

@@ -330,7 +330,8 @@ static void print_event_multi(struct devent *ev, size_t na, size_t nb, bool shar
 	if (na >= 2 && nb >= 2)
 		printf("# Welch's t-test per symbol over the files: did it change by more than %g points\n"
 		       "# (the smallest change that counts)?  Holm's correction over the symbols, 5 %%\n"
-		       "# family-wise: %zu significant (*)\n", min_effect, nsig);
+		       "# family-wise: %zu significant (*); p and the interval are each symbol's own,\n"
+		       "# q is p after Holm's correction (a * needs q < 0.05)\n", min_effect, nsig);
 	else
 		printf("# one file on a side: no test, no change is called significant\n");
 	printf("#\n#   %8s %8s  %-28s %8s %8s  %-*s  Symbol\n", "Before", "After", "Change [95 % CI]", "p", "q",

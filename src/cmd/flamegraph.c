@@ -270,7 +270,7 @@ static int read_upto(int fd, unsigned char *buf, size_t n, size_t *got)
 static int write_atomic(const char *path, const char *data, size_t len)
 {
 	struct outfile of;
-	int ret = of_open(&of, path);
+	int ret = of_open_shared(&of, path);
 
 	if (ret < 0)
 		return ret;

@@ -213,8 +213,9 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(r->o.output, "-")) {
-		fprintf(stderr, "perfkit record: writing to standard output (perf's pipe mode) is not supported; "
-			"give -o a file name\n");
+		fprintf(stderr, "perfkit record: writing perf's pipe mode to standard output (-o -) is not "
+			"supported; give -o a file name, or -o /dev/stdout for a stream perfkit reads "
+			"(`| perfkit report -i -`; perf reads only its pipe mode from a pipe)\n");
 		return 2;
 	}
 	struct stat st;

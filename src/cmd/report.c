@@ -22,6 +22,7 @@
 #include "base/parse.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
+#include "perfdata/perfdata.h"
 #include "session/session.h"
 #include "export/export.h"
 #include "export/html.h"
@@ -802,7 +803,7 @@ int cmd_report(int argc, char **argv)
 	};
 	struct report r = { .keys = { K_COMM, K_DSO, K_SYM }, .nr_keys = 3,
 			    .cg = { .mode = CG_GRAPH, .threshold = 0.5, .order = CG_CALLEE } };
-	const char *input = "perf.data";
+	const char *input = pd_default_path();
 	int no_children = 0, c, err;
 	double limit = 0;
 	struct session *s;

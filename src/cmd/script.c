@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
+#include "perfdata/perfdata.h"
 #include "session/session.h"
 #include "event/event.h"
 #include "event/tracepoint.h"
@@ -206,7 +207,7 @@ int cmd_script(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_opts so = { .inline_ = false };   /* perf script's default */
-	const char *input = "perf.data";
+	const char *input = pd_default_path();
 	struct session *s;
 	struct out o;
 	int c, err;

@@ -57,6 +57,18 @@ if have perf; then
 		cat "$T/pipe.data" | "$PERFKIT" collapse >"$T/pm2.folded" 2>/dev/null
 		"$PERFKIT" collapse "$T/pipe.data" >"$T/pm3.folded" 2>/dev/null
 		same_file "pipe-mode data: from a pipe as from the file" "$T/pm3.folded" "$T/pm2.folded"
+		# no -i with a piped stdin: the pipe, not a ./perf.data (perf's rule)
+		mkdir "$T/cwd" && cp "$T/f.data" "$T/cwd/perf.data"
+		"$PERFKIT" script -i "$T/pipe.data" >"$T/ps.file" 2>/dev/null
+		(cd "$T/cwd" && cat "$T/pipe.data" | "$PERFKIT" script >"$T/ps.pipe" 2>/dev/null)
+		same_file "cat pipe.data | script (no -i, a perf.data in the folder): the pipe's samples" \
+			"$T/ps.file" "$T/ps.pipe"
+		"$PERFKIT" report --stdio -i "$T/pipe.data" 2>/dev/null | grep -v '^# \(Total\|Samples\)' >"$T/pr.file"
+		(cd "$T/cwd" && cat "$T/pipe.data" | "$PERFKIT" report --stdio 2>/dev/null) |
+			grep -v '^# \(Total\|Samples\)' >"$T/pr.pipe"
+		same_file "... and report" "$T/pr.file" "$T/pr.pipe"
+		(cd "$T/cwd" && "$PERFKIT" script </dev/null 2>/dev/null | head -1 >"$T/ps.null")
+		expect "stdin not a pipe: ./perf.data as before" test -s "$T/ps.null"
 	else
 		skip "perf record -o - failed"
 	fi

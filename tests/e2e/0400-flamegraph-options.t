@@ -102,4 +102,12 @@ else
 	skip 'perf record with cpu-clock not usable here'
 fi
 
+# files made to be shared get the umask's mode, as `flamegraph.pl > x.svg`
+printf 'a;b 1\n' >"$T/um.folded"
+(umask 022 && "$PERFKIT" flamegraph -o "$T/um.svg" "$T/um.folded" 2>/dev/null)
+expect "-o a new SVG under umask 022: mode 644 ($(stat -c %a "$T/um.svg" 2>/dev/null))" \
+	test "$(stat -c %a "$T/um.svg" 2>/dev/null)" = 644
+(umask 077 && "$PERFKIT" flamegraph -o "$T/um2.svg" "$T/um.folded" 2>/dev/null)
+expect "... under umask 077: 600" test "$(stat -c %a "$T/um2.svg" 2>/dev/null)" = 600
+
 done_testing

@@ -11,6 +11,9 @@ PK_BUILD=${PK_BUILD:-$TOP/build}
 SHARED=${SHARED:-$(cd "$TOP/.." && pwd)/shared}
 T=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-e2e.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# standard input from nowhere: report and script read a piped stdin when no
+# -i is given (perf's rule), and the runner's stdin may be a pipe
+exec </dev/null
 _n=0
 _fail=0
 

@@ -46,7 +46,7 @@ int of_std_fd(const char *path)
 	return *end || v > 1000000 || fcntl((int)v, F_GETFD) < 0 ? -1 : (int)v;
 }
 
-int of_open(struct outfile *of, const char *path)
+static int open_mode(struct outfile *of, const char *path, bool shared)
 {
 	struct stat st, lst;
 	bool exists = stat(path, &st) == 0;
@@ -81,6 +81,14 @@ int of_open(struct outfile *of, const char *path)
 	if (fd >= 0 && exists && fchmod(fd, st.st_mode & 07777) != 0) {
 		/* keep 0600: only stricter than the file it replaces */
 	}
+	if (fd >= 0 && !exists && shared) {
+		mode_t um = umask(077);   /* read it back: umask cannot be asked alone */
+
+		umask(um);
+		if (fchmod(fd, 0666 & ~um) != 0) {
+			/* keep 0600: only stricter */
+		}
+	}
 	if (fd < 0 || !(of->f = fdopen(fd, "w"))) {
 		int err = errno;
 		if (fd >= 0) {
@@ -91,6 +99,16 @@ int of_open(struct outfile *of, const char *path)
 		return pk_error(err, "cannot write '%s': %s", path, strerror(err));
 	}
 	return 0;
+}
+
+int of_open(struct outfile *of, const char *path)
+{
+	return open_mode(of, path, false);
+}
+
+int of_open_shared(struct outfile *of, const char *path)
+{
+	return open_mode(of, path, true);
 }
 
 int of_commit(struct outfile *of)

@@ -35,6 +35,10 @@ struct outfile {
 };
 
 int of_open(struct outfile *of, const char *path);
+/* The same for a file made to be shared or served (an SVG, an HTML page,
+ * an export): a new file gets 0666 less the umask, as `cmd > FILE` or
+ * flamegraph.pl's output would, instead of 0600. */
+int of_open_shared(struct outfile *of, const char *path);
 
 /* True for paths under /dev/ and /proc/: written in place, never renamed
  * over (also used by the perf.data writer and record's -o checks). */

@@ -656,7 +656,7 @@ static int write_page(const struct html_opts *o, const struct strbuf *json)
 	sb_addstr(&sb, "</script>\n<script>\n");
 	sb_add(&sb, html_page_js, sizeof(html_page_js));
 	sb_addstr(&sb, "</script>\n</body>\n</html>\n");
-	err = of_open(&of, o->output);
+	err = of_open_shared(&of, o->output);
 	if (!err) {
 		if (fwrite(sb.buf, 1, sb.len, of.f) != sb.len) {
 			of_abort(&of);

@@ -82,7 +82,7 @@ static int write_gzip(const char *path, const uint8_t *buf, size_t len)
 	uint8_t out[65536];
 	int err, zr;
 
-	err = of_open(&of, path);
+	err = of_open_shared(&of, path);
 	if (err)
 		return err;
 	memset(&z, 0, sizeof(z));

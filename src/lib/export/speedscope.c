@@ -66,7 +66,7 @@ int export_write_speedscope(const struct pk_export *x, const char *path)
 		sb_addstr(&sb, "]}");
 	}
 	sb_addstr(&sb, "]}\n");
-	err = of_open(&of, path);
+	err = of_open_shared(&of, path);
 	if (!err) {
 		if (fwrite(sb.buf, 1, sb.len, of.f) != sb.len) {
 			of_abort(&of);

@@ -200,6 +200,10 @@ struct pd_file {
  * cut stream or a corrupt compressed payload warns and keeps the records
  * before it.  PATH "-", a pipe or a FIFO is opened as pd_open_stream. */
 int pd_open(struct pd_file **out, const char *path);
+/* The input when none is given: "-" when standard input is a pipe or a
+ * FIFO (`perf record -o - | perfkit report`), else "perf.data" — perf's
+ * rule (tools/perf/util/data.c, check_pipe). */
+const char *pd_default_path(void);
 /* The same for a stream fd (a pipe) whose first prefix_len bytes the
  * caller has read already (to tell perf.data from text): the magic and the
  * header's size are checked before anything more is read (no temporary

@@ -944,6 +944,13 @@ int pd_open_stream(struct pd_file **out, const char *name, int fd, const void *p
 	return 0;
 }
 
+const char *pd_default_path(void)
+{
+	struct stat st;
+
+	return fstat(STDIN_FILENO, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+}
+
 int pd_open(struct pd_file **out, const char *path)
 {
 	struct pd_file_priv *pv;

@@ -103,7 +103,10 @@ static const char *help_text =
 	"  a                annotate the selected symbol (q: back)\n"
 	"  P                write the current view as --stdio text to perf.hist.N\n"
 	"  ?                this help\n"
-	"  q, Esc           back: leave a view, undo the last zoom or search; else quit\n";
+	"  q, Esc           back: leave a view, undo the last zoom or search; else quit\n"
+	"\n"
+	"  In a prompt (/, s): Enter accepts, Esc cancels, Ctrl-U clears the line\n"
+	"  (s starts with the current keys), Ctrl-W deletes the word before the cursor\n";
 
 /* ---- drawing ---- */
 
@@ -790,7 +793,7 @@ static void print_view(struct br *b)
 			return;
 		}
 	}
-	err = of_open(&of, path);
+	err = of_open_shared(&of, path);
 	if (err) {
 		snprintf(b->msg, sizeof(b->msg), "P: %s", pk_errmsg());
 		return;
