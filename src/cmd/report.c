@@ -94,6 +94,7 @@ struct report {
 	struct cg_params cg;
 	const char *hint_sym;         /* the hottest Self row's symbol (annotate hint) */
 	uint64_t hint_self;
+	struct ann_leaves *leaves;    /* the browser's 'a' (annotate/annotate.h) */
 };
 
 /* Whether `perfkit annotate` can disassemble row's function: a user DSO
@@ -135,6 +136,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 
 	h->nr_samples++;
 	h->total += s->period;
+	if (r->leaves)
+		ann_leaves_add(r->leaves, s);
 	if (report_export)
 		export_add(report_export, s);
 	if (!s->nr_frames)
@@ -936,6 +939,8 @@ int cmd_report(int argc, char **argv)
 	r.by_thread = tui;
 	for (int k = 0; k < r.nr_keys; k++)
 		r.by_thread |= r.keys[k] == K_PID || r.keys[k] == K_TID;
+	if (tui)
+		r.leaves = ann_leaves_new();
 	err = session_process(s, on_sample, &r);
 	if (err >= 0 && report_export)
 		err = write_export();
@@ -983,6 +988,7 @@ int cmd_report(int argc, char **argv)
 		hist_free(&r.hists[i]);
 	}
 	free(r.hists);
+	ann_leaves_free(r.leaves);
 	export_free(report_export);
 	report_export = NULL;
 	session_close(s);
@@ -994,8 +1000,8 @@ int cmd_report(int argc, char **argv)
  * filters them; call graphs from the same stacks (trees built for the
  * Children or the Self view, each once); 's' and '+' derive the rows again
  * from the models (the file is read again only for srcline, whose frames
- * are per address); 'a' aggregates the file once more for annotate
- * (src/lib/annotate), on the first 'a' only. */
+ * are per address); 'a' annotates from the leaf samples report's own pass
+ * counted (annotate/annotate.h ann_leaves), disassembling the one symbol. */
 struct report_tui {
 	struct report *r;
 	struct tui_row *rows_keep;    /* t.rows' memory, kept between tables */
@@ -1015,8 +1021,6 @@ struct report_tui {
 	const char **textv;
 	struct tui_table t;
 	char title[512], head[512];
-	struct session *ann_sess;
-	struct ann_profile *ann;
 	struct inline_resolver *inl;
 };
 
@@ -1183,6 +1187,8 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 		r->sess = ns;
 		r->f = session_file(r->sess);
 		r->by_ip = true;
+		ann_leaves_free(r->leaves);   /* counted again by this pass */
+		r->leaves = ann_leaves_new();
 		err = session_process(r->sess, on_sample, r);
 		if (err < 0)
 			return err;
@@ -1195,39 +1201,27 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 static int rt_annotate(void *ctx, size_t i, FILE *fp)
 {
 	struct report_tui *rt = ctx;
+	struct report *r = rt->r;
 	const struct row *row;
-	const struct ann_func *f = NULL;
+	struct ann_profile *p;
 	const char *file;
 	int err;
 
-	if (!rt->h || i >= rt->t.nr_rows)
+	if (!rt->h || i >= rt->t.nr_rows || !r->leaves)
 		return -EINVAL;
 	row = &rt->h->rows[rt->hrow[i]];
-	if (!rt->ann) {
-		struct session_opts so = rt->so;
-		struct ann_filter none = { 0 };
-
-		so.no_demangle = true;
-		err = session_open(&rt->ann_sess, rt->input, &so);
-		if (!err)
-			err = ann_profile_build(rt->ann_sess, &none, &rt->ann);
-		if (err)
-			return err < 0 ? err : -EIO;
-		rt->inl = inline_resolver_new();
-	}
-	for (size_t k = 0; k < rt->ann->nr_funcs && !f; k++) {
-		const struct ann_func *a = rt->ann->funcs[k];
-
-		if (a->sym && a->kernel == row->kernel && !strcmp(a->dso, row->dso) &&
-		    (!strcmp(a->sym, row->sym) || (a->raw_sym && !strcmp(a->raw_sym, row->sym))))
-			f = a;
-	}
-	if (!f)
-		return pk_error(-ENOENT, "no samples of %s in its own code (only in its callees)", row->sym);
-	file = f->kernel ? "/proc/kcore" : f->dso[0] == '/' ? session_dso_file(rt->ann_sess, f->dso) : NULL;
+	file = row->kernel ? "/proc/kcore" : row->dso[0] == '/' ? session_dso_file(r->sess, row->dso) : NULL;
+	/* the samples counted per leaf address in report's own pass */
+	err = ann_leaves_profile(r->leaves, r->f->evsels[rt->h - r->hists].name, row->dso, row->sym, row->kernel,
+				 row->kernel ? NULL : file, &p);
+	if (err)
+		return err;
 	if (!file)
-		return pk_error(-ENOENT, "%s: no file to read (deleted, or not ELF)", dso_short(f->dso));
-	return tui_annotate_text(fp, rt->ann, f, file, rt->inl);
+		err = pk_error(-ENOENT, "%s: no file to read (deleted, or not ELF)", dso_short(row->dso));
+	else
+		err = tui_annotate_text(fp, p, p->funcs[0], file, rt->inl ? rt->inl : (rt->inl = inline_resolver_new()));
+	ann_profile_free(p);
+	return err;
 }
 
 /* 1: no browser here (print the text); else 0 or -errno. */
@@ -1252,9 +1246,6 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 	err = tui_browse(&rt.t, &ops, &rt, &o);
 	rt_release_hist(&rt);
 	free(rt.rows_keep);
-	if (rt.ann_sess)
-		session_close(rt.ann_sess);
-	ann_profile_free(rt.ann);
 	if (rt.inl)
 		inline_resolver_free(rt.inl);
 	if (err == -ENOTTY || err == -EOPNOTSUPP)

@@ -35,6 +35,21 @@ expect "folded input: exit 0, nothing on stderr" test ! -s "$T/err"
 static "$T/f.html" "folded page"
 "$PERFKIT" report --html --diff -o "$T/d.html" "$B/report.folded" "$B/report-new.folded"
 static "$T/d.html" "diff page"
+# -i -: folded text or a perf.data stream from stdin (the first bytes tell
+# which); the page is the file's but for the input's label
+"$PERFKIT" report --html -o "$T/fs.html" -i - <"$B/report.folded" 2>"$T/err"
+expect "folded on stdin: exit 0, nothing on stderr" test ! -s "$T/err"
+expect "folded on stdin: the file's page, labelled -" cmp <(sed 's/"input":"[^"]*"/"input":X/' "$T/f.html") \
+	<(sed 's/"input":"[^"]*"/"input":X/' "$T/fs.html")
+if can_perf_event; then
+	"$PERFKIT" record -g -F 999 -o "$T/s.data" -- "$PK_BUILD/tests/workloads/calltree" 200 >/dev/null 2>&1
+	"$PERFKIT" report --html -o "$T/s.html" -i "$T/s.data" 2>/dev/null
+	cat "$T/s.data" | "$PERFKIT" report --html -o "$T/ss.html" -i - 2>/dev/null
+	expect "perf.data on stdin: the file's page, labelled -" cmp <(sed 's/"input":"[^"]*"/"input":X/' "$T/s.html") \
+		<(sed 's/"input":"[^"]*"/"input":X/' "$T/ss.html")
+else
+	skip "perf events not allowed here"
+fi
 
 # hostile names, made here (printf): markup, a script end, U+2028, bad UTF-8
 {

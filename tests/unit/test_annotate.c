@@ -309,11 +309,93 @@ static void test_builder_filter_copy(void **state)
 	free(v);
 }
 
+/* ann_leaves (report's 'a') against the builder over the same samples:
+ * each function's self counts per address exactly, and its highest
+ * address (leaf or call site: what bounds an unsized view) the same */
+static void test_leaves(void **state)
+{
+	static const char *const syms[] = { "main", "f", "g", "h" };
+	static const char *dsos[] = { "/nonexistent/a", "[kernel.kallsyms]" };
+	struct ann_builder *b = ann_builder_new(NULL);
+	struct ann_leaves *l = ann_leaves_new();
+	struct ann_profile **v = NULL;
+	size_t nr = 0;
+	uint64_t seed = 42;
+
+	(void)state;
+	for (int k = 0; k < 5000; k++) {
+		struct pk_frame fr[140];
+		struct pk_sample s = { 0 };
+		size_t n;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		n = 1 + (seed >> 33) % 6;
+		if (k % 1000 == 7)
+			n = 135;   /* past the builder's 128 call sites */
+		for (size_t i = 0; i < n; i++) {
+			uint64_t r = (seed >> (i % 30)) ^ i * 0x9e37;
+			int si = i + 1 == n ? 0 : (int)(r % 4);   /* recursion too */
+			bool kern = i == 0 && (r & 64);
+
+			fr[i] = (struct pk_frame){ .sym = syms[si], .dso = dsos[kern], .kernel = kern };
+			fr[i].sym_off = (r >> 8) % 64 + (i ? 64 : 0);   /* call sites past the leaves */
+			fr[i].ip = (kern ? 0xffffffff81000000ull : 0x401000) + 0x100 * (uint64_t)si + fr[i].sym_off;
+			fr[i].addr = kern ? 0 : fr[i].ip;
+			fr[i].map_ip = fr[i].ip - 0x400000;
+		}
+		s.event = "cpu-clock";
+		s.comm = "x";
+		s.tid = (uint32_t)(seed >> 40) % 3;
+		s.period = 1 + (seed >> 50) % 7;
+		s.nr_frames = n;
+		s.frames = fr;
+		ann_builder_add(b, &s);
+		ann_leaves_add(l, &s);
+	}
+	assert_int_equal(ann_builder_finish(b, NULL, &v, &nr), 0);
+	assert_int_equal(nr, 1);
+	for (size_t i = 0; i < v[0]->nr_funcs; i++) {
+		const struct ann_func *f = v[0]->funcs[i];
+		struct ann_profile *p = NULL;
+
+		assert_int_equal(ann_leaves_profile(l, "cpu-clock", f->dso, f->raw_sym, f->kernel, NULL, &p), 0);
+		const struct ann_func *g = p->funcs[0];
+
+		assert_int_equal(p->total_period, v[0]->total_period);
+		assert_int_equal(g->start, f->start);
+		assert_int_equal(g->self.period, f->self.period);
+		assert_int_equal(g->self.hits, f->self.hits);
+		assert_int_equal(g->addrs[g->nr_addrs - 1].addr, f->addrs[f->nr_addrs - 1].addr);
+		size_t j = 0;
+
+		for (size_t k = 0; k < f->nr_addrs; k++) {
+			if (!f->addrs[k].self.hits)
+				continue;
+			while (j < g->nr_addrs && !g->addrs[j].self.hits)
+				j++;
+			assert_true(j < g->nr_addrs);
+			assert_int_equal(g->addrs[j].addr, f->addrs[k].addr);
+			assert_int_equal(g->addrs[j].self.period, f->addrs[k].self.period);
+			assert_int_equal(g->addrs[j].self.hits, f->addrs[k].self.hits);
+			j++;
+		}
+		ann_profile_free(p);
+	}
+	struct ann_profile *p = NULL;
+
+	assert_int_equal(ann_leaves_profile(l, "cpu-clock", dsos[0], "nothing", false, NULL, &p), -ENOENT);
+	assert_int_equal(ann_leaves_profile(l, "other", dsos[0], "f", false, NULL, &p), -ENOENT);
+	ann_profile_free(v[0]);
+	free(v);
+	ann_leaves_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_builder_filter_copy),
+		cmocka_unit_test(test_leaves),
 		cmocka_unit_test(test_plt),
 		cmocka_unit_test(test_sim),
 		cmocka_unit_test(test_kcore),

@@ -386,6 +386,301 @@ void ann_profile_free(struct ann_profile *p)
 	free(p);
 }
 
+/* ---- leaf index (ann_leaves: a browser's 'a' without reading the file again) ---- */
+
+struct lfunc {
+	const char *dso, *sym;     /* as the feeding session gave them */
+	uint64_t start;
+	uint64_t file_off;         /* a frame's file offset in dso (map_ip): the raw name's lookup */
+	uint64_t site1;            /* highest call-site address + 1; 0: none */
+	struct ann_count self;
+	uint32_t first;            /* its first leaf address: index + 1 in a, 0 none */
+	uint32_t ev;
+	bool kernel, unknown_addr;
+};
+
+struct laddr {
+	uint64_t addr, period;
+	uint32_t hits, fi, next;   /* next: the function's next address, index + 1 */
+};
+
+struct lprev {                 /* a caller frame of the thread's last sample */
+	const char *dso, *sym;     /* dso NULL: nothing recorded at this depth */
+	uint64_t ip, addr;
+	bool inlined;
+};
+
+struct lthread {
+	uint32_t tid, ev;
+	struct lprev *v;           /* by depth from the outermost caller */
+	size_t nr, alloc;
+};
+
+#define LEAF_THREADS 256
+
+struct ann_leaves {
+	struct lev {
+		const char *name;
+		struct ann_count total;
+		bool callchain;
+	} *ev;
+	size_t nr_ev;
+	uint32_t last_ev;
+	struct hashmap funcs;      /* (ev, dso, sym, start) → index + 1 */
+	struct lfunc *f;
+	size_t nr_f, alloc_f;
+	struct laddr *a;
+	size_t nr_a, alloc_a;
+	uint32_t *slots;           /* (function, address) → index + 1 in a; open addressing */
+	size_t nslots;
+	struct lthread th[LEAF_THREADS];
+	struct symcache *sc;       /* raw names (ann_leaves_profile) */
+};
+
+struct ann_leaves *ann_leaves_new(void)
+{
+	struct ann_leaves *l = xcalloc(1, sizeof(*l));
+
+	hm_init(&l->funcs);
+	l->last_ev = UINT32_MAX;
+	return l;
+}
+
+void ann_leaves_free(struct ann_leaves *l)
+{
+	if (!l)
+		return;
+	hm_release(&l->funcs);
+	free(l->ev);
+	free(l->f);
+	free(l->a);
+	free(l->slots);
+	for (size_t i = 0; i < LEAF_THREADS; i++)
+		free(l->th[i].v);
+	if (l->sc)
+		symcache_free(l->sc);
+	free(l);
+}
+
+static uint32_t leaves_ev(struct ann_leaves *l, const char *event)
+{
+	uint32_t i = l->last_ev;
+
+	if (i != UINT32_MAX && (l->ev[i].name == event || !strcmp(l->ev[i].name, event)))
+		return i;
+	for (i = 0; i < l->nr_ev; i++)
+		if (l->ev[i].name == event || !strcmp(l->ev[i].name, event))
+			break;
+	if (i == l->nr_ev) {
+		l->ev = xrealloc(l->ev, (l->nr_ev + 1) * sizeof(*l->ev));
+		l->ev[l->nr_ev++] = (struct lev){ .name = event };
+	}
+	return l->last_ev = i;
+}
+
+/* The function of fr as func_get() keys it, per event. */
+static uint32_t leaves_func(struct ann_leaves *l, uint32_t ev, const struct pk_frame *fr)
+{
+	struct {
+		uint64_t ev;
+		const char *dso, *sym;
+		uint64_t start;
+	} k = { ev, fr->dso, fr->sym, 0 };
+	int created;
+
+	if (fr->sym)
+		k.start = fr->kernel ? fr->ip - fr->sym_off : (fr->addr ? fr->addr : fr->ip) - fr->sym_off;
+	struct hm_entry *e = hm_upsert(&l->funcs, &k, sizeof(k), &created);
+
+	if (created) {
+		if (l->nr_f == l->alloc_f) {
+			l->alloc_f = l->alloc_f ? 2 * l->alloc_f : 1024;
+			l->f = xrealloc(l->f, l->alloc_f * sizeof(*l->f));
+		}
+		l->f[l->nr_f] = (struct lfunc){ .dso = fr->dso, .sym = fr->sym, .start = k.start,
+						.file_off = fr->map_ip, .ev = ev, .kernel = fr->kernel,
+						.unknown_addr = !fr->sym || (!fr->kernel && !fr->addr) };
+		e->val.u = ++l->nr_f;
+	}
+	return (uint32_t)(e->val.u - 1);
+}
+
+static size_t leaves_slot(const struct ann_leaves *l, uint32_t fi, uint64_t addr)
+{
+	uint64_t h = (addr ^ (uint64_t)fi * 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
+
+	return (size_t)(h >> 32) & (l->nslots - 1);
+}
+
+static struct laddr *leaves_addr(struct ann_leaves *l, uint32_t fi, uint64_t addr)
+{
+	size_t i;
+
+	if (2 * (l->nr_a + 1) > l->nslots) {   /* at most half full */
+		size_t n = l->nslots ? 2 * l->nslots : 4096;
+
+		free(l->slots);
+		l->slots = xcalloc(n, sizeof(*l->slots));
+		l->nslots = n;
+		for (size_t j = 0; j < l->nr_a; j++) {
+			for (i = leaves_slot(l, l->a[j].fi, l->a[j].addr); l->slots[i]; i = (i + 1) & (n - 1))
+				;
+			l->slots[i] = (uint32_t)j + 1;
+		}
+	}
+	for (i = leaves_slot(l, fi, addr); l->slots[i]; i = (i + 1) & (l->nslots - 1)) {
+		struct laddr *a = &l->a[l->slots[i] - 1];
+
+		if (a->fi == fi && a->addr == addr)
+			return a;
+	}
+	if (l->nr_a == l->alloc_a) {
+		l->alloc_a = l->alloc_a ? 2 * l->alloc_a : 4096;
+		l->a = xrealloc(l->a, l->alloc_a * sizeof(*l->a));
+	}
+	l->a[l->nr_a] = (struct laddr){ .addr = addr, .fi = fi, .next = l->f[fi].first };
+	l->f[fi].first = (uint32_t)++l->nr_a;
+	l->slots[i] = l->f[fi].first;
+	return &l->a[l->nr_a - 1];
+}
+
+void ann_leaves_add(struct ann_leaves *l, const struct pk_sample *s)
+{
+	uint32_t ev = leaves_ev(l, s->event);
+	size_t n = s->nr_frames;
+
+	l->ev[ev].total.period += s->period;
+	l->ev[ev].total.hits++;
+	if (!n)
+		return;
+	if (n > 1)
+		l->ev[ev].callchain = true;
+	const struct pk_frame *leaf = &s->frames[0];
+	uint32_t fi = leaves_func(l, ev, leaf);
+	struct laddr *a = leaves_addr(l, fi, frame_addr(leaf));
+
+	a->period += s->period;
+	a->hits++;
+	l->f[fi].self.period += s->period;
+	l->f[fi].self.hits++;
+	if (n < 2)
+		return;
+	/* call sites (add_sample's frames[1..128)): only their highest address
+	 * per function is kept, so a frame the thread's last sample had at
+	 * the same depth from the outermost caller adds nothing new */
+	struct lthread *t = &l->th[(s->tid ^ s->tid >> 8) % LEAF_THREADS];
+
+	if (t->tid != s->tid || t->ev != ev) {
+		t->tid = s->tid;
+		t->ev = ev;
+		t->nr = 0;
+	}
+	if (n > t->alloc) {
+		t->alloc = 2 * n;
+		t->v = xrealloc(t->v, t->alloc * sizeof(*t->v));
+	}
+	for (size_t j = 0; j < n; j++) {
+		size_t i = n - 1 - j;
+		const struct pk_frame *fr = &s->frames[i];
+		struct lprev *p = &t->v[j];
+
+		if (i == 0 || i >= 128) {
+			p->dso = NULL;
+			continue;
+		}
+		if (j < t->nr && p->dso == fr->dso && p->sym == fr->sym && p->ip == fr->ip && p->addr == fr->addr &&
+		    p->inlined == fr->inlined)
+			continue;
+		*p = (struct lprev){ fr->dso, fr->sym, fr->ip, fr->addr, fr->inlined };
+		if (!fr->sym || fr->inlined || (!fr->kernel && !fr->addr))
+			continue;
+		struct lfunc *f = &l->f[leaves_func(l, ev, fr)];
+		uint64_t site = frame_addr(fr);
+
+		if (site + 1 > f->site1)
+			f->site1 = site + 1;
+	}
+	t->nr = n;
+}
+
+int ann_leaves_profile(struct ann_leaves *l, const char *event, const char *dso, const char *sym, bool kernel,
+		       const char *elf_path, struct ann_profile **out)
+{
+	const struct lfunc *best = NULL;
+	uint32_t ev;
+
+	for (ev = 0; ev < l->nr_ev && strcmp(l->ev[ev].name, event); ev++)
+		;
+	if (ev == l->nr_ev)
+		return pk_error(ENOENT, "no samples of event '%s'", event);
+	for (size_t i = 0; i < l->nr_f; i++) {
+		const struct lfunc *f = &l->f[i];
+
+		if (f->ev == ev && f->sym && f->kernel == kernel && (f->dso == dso || !strcmp(f->dso, dso)) &&
+		    (f->sym == sym || !strcmp(f->sym, sym)) && (!best || f->self.period > best->self.period))
+			best = f;
+	}
+	if (!best)
+		return pk_error(ENOENT, "no samples of %s in its own code (only in its callees)", sym);
+
+	struct ann_profile *p = xcalloc(1, sizeof(*p));
+	struct ppriv *pp = xcalloc(1, sizeof(*pp));
+	struct ann_func *fn = xcalloc(1, sizeof(*fn));
+	const char *raw = best->sym;
+	uint64_t size = 0;
+	size_t n = 0;
+
+	hm_init(&pp->names);
+	p->priv = pp;
+	p->event = l->ev[ev].name;
+	p->total_period = l->ev[ev].total.period;
+	p->total_hits = l->ev[ev].total.hits;
+	p->has_callchain = l->ev[ev].callchain;
+	p->funcs = xcalloc(1, sizeof(*p->funcs));
+	p->funcs[0] = fn;
+	p->nr_funcs = 1;
+	/* the ELF name (the feeding session may have demangled it) */
+	if (!best->kernel && !best->unknown_addr && elf_path) {
+		uint64_t off = 0, va = 0;
+		const char *r;
+
+		if (!l->sc) {
+			l->sc = symcache_new();
+			symcache_set_demangle(l->sc, false);
+		}
+		r = symcache_resolve(l->sc, elf_path, best->file_off, &off, &va);
+		if (r && va && va - off == best->start)
+			raw = r;
+		/* what ann_view_build would look up, from this cache */
+		if (sym_lookup_name(l->sc, elf_path, raw, &va, &size) == 0 && va == best->start)
+			fn->size = size;
+	}
+	fn->dso = best->dso;
+	fn->raw_sym = hm_intern(&pp->names, raw, strlen(raw));
+	char *dm = sym_demangle(raw, strlen(raw), 0);
+
+	fn->sym = dm ? hm_intern(&pp->names, dm, strlen(dm)) : fn->raw_sym;
+	free(dm);
+	fn->start = best->start;
+	fn->kernel = best->kernel;
+	fn->unknown_addr = best->unknown_addr;
+	fn->self = best->self;
+	for (uint32_t k = best->first; k; k = l->a[k - 1].next)
+		n++;
+	fn->addrs = xcalloc(n + 1, sizeof(*fn->addrs));
+	for (uint32_t k = best->first; k; k = l->a[k - 1].next) {
+		const struct laddr *a = &l->a[k - 1];
+
+		fn->addrs[fn->nr_addrs++] = (struct ann_addr){ .addr = a->addr,
+							       .self = { a->period, a->hits } };
+	}
+	if (best->site1)   /* the highest call site, without counts */
+		fn->addrs[fn->nr_addrs++] = (struct ann_addr){ .addr = best->site1 - 1 };
+	qsort(fn->addrs, fn->nr_addrs, sizeof(*fn->addrs), cmp_addr);
+	*out = p;
+	return 0;
+}
+
 /* ---- reading code ---- */
 
 /* Open the ELF file at path: 0 with *fd, *e and *eh set (the caller ends
@@ -543,7 +838,10 @@ int ann_view_build(struct ann_view *v, const struct ann_func *f, const char *elf
 	memset(v, 0, sizeof(*v));
 	if (!f->sym || f->unknown_addr)
 		return pk_error(ENOENT, "no symbol for these addresses");
-	if (!f->kernel) {
+	if (!f->kernel && f->size) {
+		size = f->size;
+		sized = true;
+	} else if (!f->kernel) {
 		struct symcache *sc = symcache_new();
 		uint64_t a = 0;
 

@@ -65,6 +65,8 @@ struct ann_func {
 	uint64_t start;            /* ELF address of the symbol (kernel: address) */
 	bool kernel;
 	bool unknown_addr;         /* addrs are DSO file offsets, not ELF addresses */
+	uint64_t size;             /* st_size of raw_sym at start when its producer looked
+				      it up (ann_leaves); 0: ann_view_build looks it up */
 	struct ann_count self, callee;
 	struct ann_addr *addrs;    /* sorted by addr */
 	size_t nr_addrs;
@@ -105,6 +107,35 @@ struct ann_builder *ann_builder_new(const struct ann_filter *f);
 void ann_builder_add(struct ann_builder *b, const struct pk_sample *s);
 int ann_builder_finish(struct ann_builder *b, const struct pd_file *pf, struct ann_profile ***out,
 		       size_t *nr);
+
+/* A leaf index for a browser's 'a' (report's terminal browser): fed every
+ * sample of the caller's own pass (a session with demangled names is
+ * fine), it keeps per event and per function (DSO, symbol start, keyed as
+ * the builder keys them) the period and hits at each leaf address, and of
+ * the call sites only the highest address, so that one function's
+ * annotation needs no second reading of the file.  ann_leaves_profile()
+ * gives a profile of that one function: its self counts and addrs' self
+ * counts are ann_profile_build()'s exactly; addrs also holds the highest
+ * call site as an entry with zero counts (it bounds an unsized function's
+ * view as the builder's call sites do); callee counts are not kept (0).
+ * Cost per sample: one lookup for the leaf; a caller frame only where it
+ * differs from the one at the same depth (from the outermost caller) in
+ * the thread's previous sample.  Memory: about 40 bytes per distinct
+ * (function, leaf address) and 100 per function. */
+struct ann_leaves;
+struct ann_leaves *ann_leaves_new(void);
+void ann_leaves_add(struct ann_leaves *l, const struct pk_sample *s);
+/* The profile (one function) of the function called sym in dso (kernel
+ * or not) of event, the one with the most self period when several match
+ * (C++ overloads shown without parameters); dso, sym: the feeding
+ * session's strings (compared by value).  elf_path: the file to look the
+ * ELF name up in (the function's raw_sym; NULL: sym is taken as it).  The
+ * profile points into the session (names, event): free it first
+ * (ann_profile_free).  -ENOENT (no such event or function) with a
+ * message. */
+int ann_leaves_profile(struct ann_leaves *l, const char *event, const char *dso, const char *sym, bool kernel,
+		       const char *elf_path, struct ann_profile **out);
+void ann_leaves_free(struct ann_leaves *l);
 
 /* One decoded instruction of a view. */
 struct ann_insn {

@@ -67,18 +67,33 @@ static void json_str(struct strbuf *sb, const char *s)
 
 /* ---- inputs -------------------------------------------------------- */
 
+/* stdin ("-"): its first bytes, read to tell perf.data from folded text,
+ * then handed to the stream readers as their prefix. */
+static char stdin_pre[8];
+static size_t stdin_npre;
+
+static bool is_magic(const char *m)
+{
+	return !memcmp(m, "PERFILE2", 8) || !memcmp(m, "2ELIFREP", 8);
+}
+
 static bool is_perfdata(const char *path)
 {
 	char magic[8];
 	int fd;
 	bool yes;
 
-	if (!strcmp(path, "-"))
-		return true;
+	if (!strcmp(path, "-")) {
+		ssize_t n = 1;
+
+		for (stdin_npre = 0; stdin_npre < 8 && n > 0; stdin_npre += n > 0 ? (size_t)n : 0)
+			n = read(STDIN_FILENO, stdin_pre + stdin_npre, 8 - stdin_npre);
+		return stdin_npre == 8 && is_magic(stdin_pre);
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return true;       /* the session names the problem */
-	yes = read(fd, magic, 8) == 8 && (!memcmp(magic, "PERFILE2", 8) || !memcmp(magic, "2ELIFREP", 8));
+	yes = read(fd, magic, 8) == 8 && is_magic(magic);
 	close(fd);
 	return yes;
 }
@@ -112,7 +127,8 @@ static int load_perfdata(struct pk_export **out, const char *path, const struct 
 	int err;
 
 	raw.no_demangle = true;
-	err = session_open(&s, path, &raw);
+	err = strcmp(path, "-") ? session_open(&s, path, &raw)
+				: session_open_stream(&s, "-", STDIN_FILENO, stdin_pre, stdin_npre, &raw);
 	if (err)
 		return err;
 	*out = export_new_file(session_file(s));
@@ -142,7 +158,8 @@ static int load_folded(struct pk_export **out, const char *path)
 	int err;
 
 	flame_input_init(&in);
-	err = flame_input_add_file(&in, path);
+	err = strcmp(path, "-") ? flame_input_add_file(&in, path)
+				: flame_input_add_stream(&in, STDIN_FILENO, "-", stdin_pre, stdin_npre);
 	if (err) {
 		flame_input_release(&in);
 		return err;

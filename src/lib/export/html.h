@@ -4,7 +4,8 @@
  * self-contained HTML page to open in any browser, offline: every script
  * and style inline, no network load of any kind.
  *
- * Inputs: each input is a perf.data file (or "-", a perf.data stream;
+ * Inputs: each input is a perf.data file (or "-": stdin, a perf.data
+ * stream or folded text, told apart by its first 8 bytes;
  * read through the session with the caller's session_opts, so frames and
  * totals are those `perfkit report` sees) or a folded text file (FlameGraph
  * "a;b;c COUNT", split as flame/flame.h splits it: at the last whitespace,

@@ -10,9 +10,12 @@
 #include "base/strbuf.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -83,7 +86,12 @@ struct br {
 	size_t nopen;
 	bool keep;
 	size_t keep_pos;
+	pid_t writer;          /* 'P': the child writing the view, 0: none */
+	int writer_fd;         /* its error message comes through this pipe */
+	char writer_path[4096];
 };
+
+#define KEY_WRITTEN (KEY_MAX + 1)   /* getkey(): 'P''s child is done (b->msg says how) */
 
 #define NFILT (int)(sizeof(((struct br *)0)->filt) / sizeof(((struct br *)0)->filt[0]))
 
@@ -104,9 +112,7 @@ static const char *help_text =
 	"  P                write the current view as --stdio text to perf.hist.N\n"
 	"  ?                this help\n"
 	"  q, Esc           back: leave a view, undo the last zoom or search; else quit\n"
-	"\n"
-	"  In a prompt (/, s): Enter accepts, Esc cancels, Ctrl-U clears the line\n"
-	"  (s starts with the current keys), Ctrl-W deletes the word before the cursor\n";
+	"  In / and s: Ctrl-U clears the line (s starts with the keys), Ctrl-W a word\n";
 
 /* ---- drawing ---- */
 
@@ -513,12 +519,39 @@ static double mono_ms(void)
 
 /* A key; ERR after a live tick that changed the table (or ended: b->end).
  * Ticks come every tick_ms even while keys keep arriving. */
+/* 'P''s child: reap it when done (wait: block until it is), its message
+ * in b->msg.  Returns true when it was reaped. */
+static bool writer_done(struct br *b, bool wait)
+{
+	int st = 0;
+	char m[400];
+	ssize_t n;
+
+	if (b->writer <= 0 || waitpid(b->writer, &st, wait ? 0 : WNOHANG) == 0)
+		return false;
+	n = read(b->writer_fd, m, sizeof(m) - 1);
+	m[n > 0 ? n : 0] = 0;
+	close(b->writer_fd);
+	b->writer = 0;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		snprintf(b->msg, sizeof(b->msg), "the view written to %.400s", b->writer_path);
+	else
+		snprintf(b->msg, sizeof(b->msg), "P: %s", m[0] ? m : "the writer failed");
+	if (!b->ops->tick || b->o->tick_ms <= 0)
+		timeout(-1);   /* blocking reads again */
+	return true;
+}
+
 static int getkey(struct br *b, bool *changed)
 {
 	for (;;) {
 		int ch = getch(), r;
 
+		if (ch == ERR && writer_done(b, false))
+			return KEY_WRITTEN;
 		if (!b->ops->tick || b->o->tick_ms <= 0) {
+			if (ch == ERR && b->writer > 0)
+				continue;   /* the 50 ms poll of the writer */
 			if (ch != ERR) {
 				b->nerr = 0;
 				return ch;
@@ -775,17 +808,41 @@ static void annotate(struct br *b)
 	free(buf);
 }
 
+/* Write the view to path (outfile: whole or not at all); 0 or -errno. */
+static int write_view(struct br *b, const char *path)
+{
+	struct outfile of;
+	const char **g;
+	int err = of_open_shared(&of, path);
+
+	if (err)
+		return err;
+	g = xcalloc(b->nord + 1, sizeof(*g));
+	for (size_t i = 0; i < b->nord; i++)
+		if (b->expanded[b->order[i]])
+			g[i] = graph_of(b, b->order[i]);
+	tui_print_stdio(of.f, b->t, b->order, b->nord, b->children, g);
+	free(g);
+	return of_commit(&of);
+}
+
+/* 'P': a child process writes the view (a copy of the browser's memory),
+ * so the key answers at once; the status line says when the file is
+ * there (getkey polls the child every 50 ms).  Without fork: written here. */
 static void print_view(struct br *b)
 {
 	const char *prefix = b->o->hist_prefix ? b->o->hist_prefix : "perf.hist";
-	char path[4096];
-	struct outfile of;
+	char *path = b->writer_path;
 	struct stat st;
-	int err;
-	const char **g;
+	int err, fd[2];
+	pid_t pid;
 
+	if (b->writer > 0) {
+		snprintf(b->msg, sizeof(b->msg), "P: still writing %.400s", path);
+		return;
+	}
 	for (unsigned i = 0;; i++) {
-		snprintf(path, sizeof(path), "%s.%u", prefix, i);
+		snprintf(path, sizeof(b->writer_path), "%s.%u", prefix, i);
 		if (lstat(path, &st) && errno == ENOENT)
 			break;
 		if (i > 100000) {
@@ -793,18 +850,32 @@ static void print_view(struct br *b)
 			return;
 		}
 	}
-	err = of_open_shared(&of, path);
-	if (err) {
-		snprintf(b->msg, sizeof(b->msg), "P: %s", pk_errmsg());
-		return;
+	fflush(stdout);
+	if (pipe2(fd, O_CLOEXEC) == 0) {
+		pid = fork();
+		if (pid == 0) {   /* the child: write, say why not, leave (no atexit, no curses) */
+			close(fd[0]);
+			signal(SIGINT, SIG_IGN);
+			err = write_view(b, path);
+			if (err) {
+				const char *m = pk_errmsg();
+				ssize_t w = write(fd[1], m, strlen(m));
+
+				(void)w;
+			}
+			_exit(err ? 1 : 0);
+		}
+		close(fd[1]);
+		if (pid > 0) {
+			b->writer = pid;
+			b->writer_fd = fd[0];
+			snprintf(b->msg, sizeof(b->msg), "writing %.400s ...", path);
+			timeout(50);
+			return;
+		}
+		close(fd[0]);
 	}
-	g = xcalloc(b->nord + 1, sizeof(*g));
-	for (size_t i = 0; i < b->nord; i++)
-		if (b->expanded[b->order[i]])
-			g[i] = graph_of(b, b->order[i]);
-	tui_print_stdio(of.f, b->t, b->order, b->nord, b->children, g);
-	free(g);
-	err = of_commit(&of);
+	err = write_view(b, path);
 	if (err)
 		snprintf(b->msg, sizeof(b->msg), "P: %s", pk_errmsg());
 	else
@@ -968,6 +1039,8 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 
 		draw(&b);
 		ch = getkey(&b, &changed);
+		if (ch == KEY_WRITTEN)
+			continue;   /* draw the message */
 		if (changed || b.end) {
 			if (changed)
 				reload(&b);
@@ -1029,6 +1102,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 		default: break;
 		}
 	}
+	writer_done(&b, true);   /* the file whole before perfkit ends */
 	endwin();
 	delscreen(scr);
 	while (b.nfilt)
