@@ -20,6 +20,13 @@
  * perf's and bcc's rule); a process gone by then shows "[unknown]" frames
  * (its perf map, a file, still names JIT frames).  Kernel frames resolve
  * through /proc/kallsyms.
+ * Aggregation goes through the model (profile/profile.h): each key of the
+ * count map becomes typed frames (kernel ones flagged; a missing part a
+ * marker frame) added with its count as period, so stacks whose ids differ
+ * but whose frames are equal merge in the trie; both text layouts are
+ * rendered by walking it (profile/walk.h), then sorted as bcc does
+ * (ustack_lines_print, which still merges texts that coincide for
+ * different frames, e.g. one name in two DSOs).
  */
 #include "cmd/cmds.h"
 
@@ -52,6 +59,8 @@
 #include "bpfutil/setup.h"
 #include "bpfutil/ustack.h"
 #include "export/export.h"
+#include "profile/profile.h"
+#include "profile/walk.h"
 #include "capture/capture.h"
 #include "symbol/perfmap.h"
 #include "symbol/symbol.h"
@@ -117,39 +126,189 @@ static int read_stack(int fd, int id, __u64 *ips)
 	return n;
 }
 
-/* One text per key: folded or bcc's multi-line layout (without the count). */
-static char *render_key(const struct prof_key *k, int stack_fd, struct ustack_cache *c, bool folded)
+/* Marker frames of the model (the dso pointer tells them; sym: why). */
+static const char MISSING_USER[] = "[missing user stack]";
+static const char MISSING_KERNEL[] = "[missing kernel stack]";
+static const char NO_FRAMES[] = "[no frames]";   /* a key without any part */
+
+struct agg {
+	struct prof *p;
+	struct hashmap names;          /* interned comms, DSO paths, symbol names */
+	struct ustack_cache *c;
+	struct ustack_lines lines;
+	bool folded;
+};
+
+static const char *agg_intern(struct agg *a, const char *s)
+{
+	return s ? hm_intern(&a->names, s, strlen(s)) : NULL;
+}
+
+/* Frames of a stack id (ips leaf first) appended at fr[*n], named. */
+static void key_frames(struct agg *a, int pid, const __u64 *ips, int n_ips, bool kernel, struct pk_frame *fr,
+		       size_t *n)
+{
+	for (int i = 0; i < n_ips; i++) {
+		struct pk_frame *f = &fr[(*n)++];
+
+		memset(f, 0, sizeof(*f));
+		f->ip = ips[i];
+		f->kernel = kernel;
+		if (kernel) {
+			f->sym = agg_intern(a, ustack_kernel_sym(a->c, ips[i], &f->sym_off));
+			f->dso = "[kernel.kallsyms]";
+			continue;
+		}
+		const char *dso = NULL;
+		f->sym = agg_intern(a, ustack_user_sym(a->c, pid, ips[i], i == 0, &f->sym_off, &dso, NULL));
+		f->dso = dso ? agg_intern(a, dso) : "[unknown]";
+		if (!f->sym)
+			f->sym_off = 0;
+	}
+}
+
+static void marker(struct pk_frame *fr, size_t *n, const char *what, const char *why, bool kernel)
+{
+	struct pk_frame *f = &fr[(*n)++];
+
+	memset(f, 0, sizeof(*f));
+	f->dso = what;
+	f->sym = why;
+	f->kernel = kernel;
+}
+
+/* One key of the count map into the model: its frames leaf first (kernel
+ * leaf..outer, the kernel part's marker, user leaf..outer, the user
+ * part's marker), the count as period. */
+static void add_key(struct agg *a, const struct prof_bpf_key *k, int stack_fd, __u64 count)
 {
 	static __u64 uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
+	static struct pk_frame fr[2 * PROF_MAX_STACK + 2];
 	int nu = read_stack(stack_fd, k->user_stack_id, uips);
 	int nk = read_stack(stack_fd, k->kern_stack_id, kips);
 	bool ulost = k->user_stack_id < 0 && k->user_stack_id != PROF_NO_STACK;
 	bool klost = k->kern_stack_id < 0 && k->kern_stack_id != PROF_NO_STACK;
-	struct ustack_trace t = {
-		.pid = (int)k->pid, .comm = k->comm,
-		.uips = (const uint64_t *)uips, .nu = nu,
-		.umissing = ulost ? errname(k->user_stack_id) : k->user_stack_id >= 0 && !nu ? "evicted" : NULL,
-		.kips = (const uint64_t *)kips, .nk = nk,
-		.kmissing = klost ? errname(k->kern_stack_id) : k->kern_stack_id >= 0 && !nk ? "evicted" : NULL,
-	};
+	const char *umissing = ulost ? errname(k->user_stack_id) : k->user_stack_id >= 0 && !nu ? "evicted" : NULL;
+	const char *kmissing = klost ? errname(k->kern_stack_id) : k->kern_stack_id >= 0 && !nk ? "evicted" : NULL;
+	char comm[PROF_TASK_COMM_LEN + 1];
+	size_t n = 0;
 
-	return ustack_render(c, &t, folded);
+	key_frames(a, (int)k->pid, kips, nk, true, fr, &n);
+	if (kmissing)
+		marker(fr, &n, MISSING_KERNEL, kmissing, true);
+	key_frames(a, (int)k->pid, uips, nu, false, fr, &n);
+	if (umissing)
+		marker(fr, &n, MISSING_USER, umissing, false);
+	if (!n)
+		marker(fr, &n, NO_FRAMES, "", false);
+	snprintf(comm, sizeof(comm), "%.*s", PROF_TASK_COMM_LEN, k->comm);
+	prof_add(a->p, agg_intern(a, comm), k->pid, k->pid, fr, n, count);
+}
+
+/* A frame's name as bcc's profile prints it (ustack.h): a user symbol's
+ * ';' made ':', "[unknown]"; a kernel address without a symbol "0x...". */
+static void add_name(struct strbuf *sb, const struct pk_frame *f)
+{
+	if (f->kernel && !f->sym) {
+		sb_addf(sb, "0x%llx", (unsigned long long)f->ip);
+		return;
+	}
+	size_t at = sb->len;
+	sb_addstr(sb, f->sym ? f->sym : "[unknown]");
+	if (!f->kernel)
+		for (size_t i = at; i < sb->len; i++)
+			if (sb->buf[i] == ';')
+				sb->buf[i] = ':';
+}
+
+/* One stack of the model as ustack_render() lays it out (frames root
+ * first: user marker, user outer..leaf, kernel marker, kernel outer..leaf). */
+static int render_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t n, const struct prof_node *end)
+{
+	struct agg *a = arg;
+	const struct prof_thread *t = prof_thread(a->p, thread);
+	struct strbuf sb = STRBUF_INIT;
+	char comm[PROF_TASK_COMM_LEN + 1];
+	size_t nk = 0, nu = 0;
+
+	snprintf(comm, sizeof(comm), "%s", t->comm);
+	if (a->folded) {
+		for (char *q = comm; *q; q++)
+			if (*q == ';' || *q == ' ')
+				*q = '_';
+		sb_addstr(&sb, comm);
+		for (size_t i = 0; i < n; i++) {
+			const struct pk_frame *f = prof_frame(a->p, ids[i]);
+
+			if (f->dso == NO_FRAMES)
+				continue;
+			sb_addch(&sb, ';');
+			if (f->dso == MISSING_USER || f->dso == MISSING_KERNEL)
+				sb_addf(&sb, "[%s: %s]", f->dso == MISSING_USER ? "missing user stack"
+					: "missing kernel stack", f->sym);
+			else
+				add_name(&sb, f);
+			if (f->kernel && f->dso != MISSING_KERNEL)
+				sb_addstr(&sb, "_[k]");
+		}
+		sb_term_escape_from(&sb, 0);   /* one stack, one line */
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			const struct pk_frame *f = prof_frame(a->p, ids[i]);
+
+			if (f->dso != NO_FRAMES)
+				*(f->kernel ? &nk : &nu) += 1;
+		}
+		/* kernel frames leaf first, then the user ones */
+		for (int part = 1; part >= 0; part--) {
+			if (!part && nk && nu)
+				sb_addstr(&sb, "    --\n");
+			for (size_t i = n; i-- > 0;) {
+				const struct pk_frame *f = prof_frame(a->p, ids[i]);
+
+				if (f->dso == NO_FRAMES || f->kernel != (bool)part)
+					continue;
+				if (f->dso == MISSING_USER || f->dso == MISSING_KERNEL) {
+					sb_addf(&sb, "    [Missed %s Stack: %s]\n",
+						f->dso == MISSING_USER ? "User" : "Kernel", f->sym);
+					continue;
+				}
+				sb_addstr(&sb, "    ");
+				size_t at = sb.len;
+				add_name(&sb, f);
+				sb_term_escape_from(&sb, at);
+				sb_addch(&sb, '\n');
+			}
+		}
+		sb_addstr(&sb, "    -                ");
+		sb_add_term(&sb, comm, strlen(comm));
+		sb_addf(&sb, " (%d)\n", (int)t->pid);
+	}
+	/* equal stacks met once here; ustack_lines still merges texts
+	 * that coincide for different frames (a name in two DSOs, comms
+	 * equal once made printable) */
+	ustack_lines_add(&a->lines, sb_detach(&sb, NULL), end->period);
+	return 0;
 }
 
 static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o, struct ustack_cache *c)
 {
 	int counts_fd = bpf_map__fd(skel->maps.counts), stack_fd = bpf_map__fd(skel->maps.stackmap);
-	struct ustack_lines lines = { 0 };
-	struct prof_key key, next, *prev = NULL;
+	struct agg a = { .p = prof_new(0), .c = c, .folded = o->folded };
+	struct prof_bpf_key key, next, *prev = NULL;
 	__u64 count;
 
+	hm_init(&a.names);
 	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
 		if (bpf_map_lookup_elem(counts_fd, &next, &count) == 0)
-			ustack_lines_add(&lines, render_key(&next, stack_fd, c, o->folded), count);
+			add_key(&a, &next, stack_fd, count);
 		key = next;
 		prev = &key;
 	}
-	ustack_lines_print(&lines, o->folded);
+	prof_walk_stacks(a.p, render_stack, &a);
+	ustack_lines_print(&a.lines, o->folded);
+	prof_free(a.p);
+	hm_release(&a.names);
 	return 0;
 }
 
@@ -194,7 +353,7 @@ static void clear_map(int fd, size_t key_size)
 
 /* Stack id's frames as pk_frames (leaf first) appended at fr[*n]. */
 static void add_frames(struct pk_export *x, struct hashmap *bid_done, struct ustack_cache *c,
-		       const struct prof_key *k, const __u64 *ips, int n_ips, bool kernel,
+		       const struct prof_bpf_key *k, const __u64 *ips, int n_ips, bool kernel,
 		       struct pk_frame *fr, size_t *n)
 {
 	for (int i = 0; i < n_ips; i++) {
@@ -235,8 +394,8 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 	int stack_fd = bpf_map__fd(set ? skel->maps.stackmap1 : skel->maps.stackmap);
 	struct pk_export *x = export_new();
 	struct hashmap bid_done;
-	struct prof_key key, next, *prev = NULL;
-	struct prof_key *keys = NULL;
+	struct prof_bpf_key key, next, *prev = NULL;
+	struct prof_bpf_key *keys = NULL;
 	size_t nr = 0, alloc = 0;
 	__u64 count;
 	int err;
@@ -254,7 +413,7 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 		prev = &key;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		const struct prof_key *k = &keys[i];
+		const struct prof_bpf_key *k = &keys[i];
 		char comm[PROF_TASK_COMM_LEN + 1];
 		struct strbuf ec = STRBUF_INIT;
 		size_t nf = 0;
