@@ -26,7 +26,9 @@
  * but whose frames are equal merge in the trie; both text layouts are
  * rendered by walking it (profile/walk.h), then sorted as bcc does
  * (ustack_lines_print, which still merges texts that coincide for
- * different frames, e.g. one name in two DSOs).
+ * different frames, e.g. one name in two DSOs).  --continuous feeds a
+ * model per interval too (frames per address, PROF_BY_IP, as pprof's
+ * locations are) and writes its stacks with export_add_n().
  */
 #include "cmd/cmds.h"
 
@@ -137,6 +139,8 @@ struct agg {
 	struct ustack_cache *c;
 	struct ustack_lines lines;
 	bool folded;
+	struct pk_export *x;           /* --continuous: the interval's export */
+	unsigned long long period;     /* a sample's, ns */
 };
 
 static const char *agg_intern(struct agg *a, const char *s)
@@ -383,16 +387,44 @@ static void add_frames(struct pk_export *x, struct hashmap *bid_done, struct ust
 	}
 }
 
+/* --continuous: one stack of the model as a pprof sample standing for
+ * its count (frames leaf first again; a key without frames, none). */
+static int export_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t n, const struct prof_node *end)
+{
+	static struct pk_frame fr[2 * PROF_MAX_STACK + 1];
+	struct agg *a = arg;
+	const struct prof_thread *t = prof_thread(a->p, thread);
+	size_t nf = 0;
+
+	if (!end->period)
+		return 0;
+	for (size_t i = n; i-- > 0 && nf < sizeof(fr) / sizeof(fr[0]);) {
+		const struct pk_frame *f = prof_frame(a->p, ids[i]);
+
+		if (f->dso != NO_FRAMES)
+			fr[nf++] = *f;
+	}
+	struct pk_sample smp = {
+		.event = "cpu-clock", .comm = t->comm, .pid = t->pid, .tid = t->tid,
+		.period = a->period * end->period,   /* the model's period: samples */
+		.nr_frames = nf, .frames = fr,
+	};
+	export_add_n(a->x, &smp, end->period);
+	return 0;
+}
+
 /* Read and empty map set `set`, write it as one pprof file in o->outdir,
  * drop the oldest files past --max-files.  0 or -errno with a message. */
 static int write_interval(struct profile_bpf *skel, const struct profile_opts *o, int set,
 			  struct ustack_cache *c, struct cont *cs, int64_t start_unix_ns, int64_t dur_ns)
 {
 	static __u64 uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
-	static struct pk_frame frames[2 * PROF_MAX_STACK];
+	static struct pk_frame frames[2 * PROF_MAX_STACK + 1];
 	int counts_fd = bpf_map__fd(set ? skel->maps.counts1 : skel->maps.counts);
 	int stack_fd = bpf_map__fd(set ? skel->maps.stackmap1 : skel->maps.stackmap);
 	struct pk_export *x = export_new();
+	struct agg a = { .p = prof_new(PROF_BY_IP), .c = c, .x = x,
+			 .period = 1000000000ULL / (unsigned long long)o->freq };
 	struct hashmap bid_done;
 	struct prof_bpf_key key, next, *prev = NULL;
 	struct prof_bpf_key *keys = NULL;
@@ -401,6 +433,7 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 	int err;
 
 	hm_init(&bid_done);
+	hm_init(&a.names);
 	export_set_labels(x, cs->host);
 	export_set_time(x, start_unix_ns, dur_ns);
 	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
@@ -426,15 +459,17 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 			   frames, &nf);
 		snprintf(comm, sizeof(comm), "%.*s", PROF_TASK_COMM_LEN, k->comm);
 		sb_add_term(&ec, comm, strlen(comm));
-		struct pk_sample smp = {
-			.event = "cpu-clock", .comm = ec.buf, .pid = k->pid, .tid = k->pid,
-			.period = 1000000000ULL / (unsigned long long)o->freq,
-			.nr_frames = nf, .frames = frames,
-		};
-		for (__u64 n = 0; n < count; n++)
-			export_add(x, &smp);
+		for (size_t j = 0; j < nf; j++) {   /* the model's identities are pointers */
+			frames[j].sym = agg_intern(&a, frames[j].sym);
+			frames[j].dso = agg_intern(&a, frames[j].dso);
+		}
+		if (!nf)
+			marker(frames, &nf, NO_FRAMES, "", false);
+		prof_add(a.p, agg_intern(&a, ec.buf), k->pid, k->pid, frames, nf, count);
 		sb_release(&ec);
 	}
+	prof_walk_stacks(a.p, export_stack, &a);
+	prof_free(a.p);
 	for (size_t i = 0; i < nr; i++)
 		bpf_map_delete_elem(counts_fd, &keys[i]);
 	clear_map(stack_fd, sizeof(__u32));
@@ -451,6 +486,7 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 		(int)(start_unix_ns / 1000000 % 1000), ++cs->seq);
 	err = export_write_pprof(x, path.buf);
 	export_free(x);
+	hm_release(&a.names);   /* the names the export held */
 	hm_release(&bid_done);
 	if (err) {
 		sb_release(&path);
