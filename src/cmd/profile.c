@@ -60,6 +60,7 @@
 #include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
 #include "bpfutil/ustack.h"
+#include "bpfutil/ustack_prof.h"
 #include "export/export.h"
 #include "profile/profile.h"
 #include "profile/walk.h"
@@ -128,11 +129,6 @@ static int read_stack(int fd, int id, __u64 *ips)
 	return n;
 }
 
-/* Marker frames of the model (the dso pointer tells them; sym: why). */
-static const char MISSING_USER[] = "[missing user stack]";
-static const char MISSING_KERNEL[] = "[missing kernel stack]";
-static const char NO_FRAMES[] = "[no frames]";   /* a key without any part */
-
 struct agg {
 	struct prof *p;
 	struct hashmap names;          /* interned comms, DSO paths, symbol names */
@@ -171,16 +167,6 @@ static void key_frames(struct agg *a, int pid, const __u64 *ips, int n_ips, bool
 	}
 }
 
-static void marker(struct pk_frame *fr, size_t *n, const char *what, const char *why, bool kernel)
-{
-	struct pk_frame *f = &fr[(*n)++];
-
-	memset(f, 0, sizeof(*f));
-	f->dso = what;
-	f->sym = why;
-	f->kernel = kernel;
-}
-
 /* One key of the count map into the model: its frames leaf first (kernel
  * leaf..outer, the kernel part's marker, user leaf..outer, the user
  * part's marker), the count as period. */
@@ -199,99 +185,25 @@ static void add_key(struct agg *a, const struct prof_bpf_key *k, int stack_fd, _
 
 	key_frames(a, (int)k->pid, kips, nk, true, fr, &n);
 	if (kmissing)
-		marker(fr, &n, MISSING_KERNEL, kmissing, true);
+		ustack_marker(&fr[n++], USTACK_MISSING_KERNEL, kmissing);
 	key_frames(a, (int)k->pid, uips, nu, false, fr, &n);
 	if (umissing)
-		marker(fr, &n, MISSING_USER, umissing, false);
+		ustack_marker(&fr[n++], USTACK_MISSING_USER, umissing);
 	if (!n)
-		marker(fr, &n, NO_FRAMES, "", false);
+		ustack_marker(&fr[n++], USTACK_NO_FRAMES, NULL);
 	snprintf(comm, sizeof(comm), "%.*s", PROF_TASK_COMM_LEN, k->comm);
 	prof_add(a->p, agg_intern(a, comm), k->pid, k->pid, fr, n, count);
 }
 
-/* A frame's name as bcc's profile prints it (ustack.h): a user symbol's
- * ';' made ':', "[unknown]"; a kernel address without a symbol "0x...". */
-static void add_name(struct strbuf *sb, const struct pk_frame *f)
-{
-	if (f->kernel && !f->sym) {
-		sb_addf(sb, "0x%llx", (unsigned long long)f->ip);
-		return;
-	}
-	size_t at = sb->len;
-	sb_addstr(sb, f->sym ? f->sym : "[unknown]");
-	if (!f->kernel)
-		for (size_t i = at; i < sb->len; i++)
-			if (sb->buf[i] == ';')
-				sb->buf[i] = ':';
-}
-
-/* One stack of the model as ustack_render() lays it out (frames root
- * first: user marker, user outer..leaf, kernel marker, kernel outer..leaf). */
+/* One stack of the model as text, with its count (the period). */
 static int render_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t n, const struct prof_node *end)
 {
 	struct agg *a = arg;
-	const struct prof_thread *t = prof_thread(a->p, thread);
-	struct strbuf sb = STRBUF_INIT;
-	char comm[PROF_TASK_COMM_LEN + 1];
-	size_t nk = 0, nu = 0;
 
-	snprintf(comm, sizeof(comm), "%s", t->comm);
-	if (a->folded) {
-		for (char *q = comm; *q; q++)
-			if (*q == ';' || *q == ' ')
-				*q = '_';
-		sb_addstr(&sb, comm);
-		for (size_t i = 0; i < n; i++) {
-			const struct pk_frame *f = prof_frame(a->p, ids[i]);
-
-			if (f->dso == NO_FRAMES)
-				continue;
-			sb_addch(&sb, ';');
-			if (f->dso == MISSING_USER || f->dso == MISSING_KERNEL)
-				sb_addf(&sb, "[%s: %s]", f->dso == MISSING_USER ? "missing user stack"
-					: "missing kernel stack", f->sym);
-			else
-				add_name(&sb, f);
-			if (f->kernel && f->dso != MISSING_KERNEL)
-				sb_addstr(&sb, "_[k]");
-		}
-		sb_term_escape_from(&sb, 0);   /* one stack, one line */
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			const struct pk_frame *f = prof_frame(a->p, ids[i]);
-
-			if (f->dso != NO_FRAMES)
-				*(f->kernel ? &nk : &nu) += 1;
-		}
-		/* kernel frames leaf first, then the user ones */
-		for (int part = 1; part >= 0; part--) {
-			if (!part && nk && nu)
-				sb_addstr(&sb, "    --\n");
-			for (size_t i = n; i-- > 0;) {
-				const struct pk_frame *f = prof_frame(a->p, ids[i]);
-
-				if (f->dso == NO_FRAMES || f->kernel != (bool)part)
-					continue;
-				if (f->dso == MISSING_USER || f->dso == MISSING_KERNEL) {
-					sb_addf(&sb, "    [Missed %s Stack: %s]\n",
-						f->dso == MISSING_USER ? "User" : "Kernel", f->sym);
-					continue;
-				}
-				sb_addstr(&sb, "    ");
-				size_t at = sb.len;
-				add_name(&sb, f);
-				sb_term_escape_from(&sb, at);
-				sb_addch(&sb, '\n');
-			}
-		}
-		sb_addstr(&sb, "    -                ");
-		sb_add_term(&sb, comm, strlen(comm));
-		sb_addf(&sb, " (%d)\n", (int)t->pid);
-	}
 	/* equal stacks met once here; ustack_lines still merges texts
 	 * that coincide for different frames (a name in two DSOs, comms
 	 * equal once made printable) */
-	ustack_lines_add(&a->lines, sb_detach(&sb, NULL), end->period);
+	ustack_lines_add(&a->lines, ustack_prof_render(a->p, thread, ids, n, a->folded), end->period);
 	return 0;
 }
 
@@ -401,7 +313,7 @@ static int export_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t 
 	for (size_t i = n; i-- > 0 && nf < sizeof(fr) / sizeof(fr[0]);) {
 		const struct pk_frame *f = prof_frame(a->p, ids[i]);
 
-		if (f->dso != NO_FRAMES)
+		if (!ustack_is_marker(f, USTACK_NO_FRAMES))
 			fr[nf++] = *f;
 	}
 	struct pk_sample smp = {
@@ -464,7 +376,7 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 			frames[j].dso = agg_intern(&a, frames[j].dso);
 		}
 		if (!nf)
-			marker(frames, &nf, NO_FRAMES, "", false);
+			ustack_marker(&frames[nf++], USTACK_NO_FRAMES, NULL);
 		prof_add(a.p, agg_intern(&a, ec.buf), k->pid, k->pid, frames, nf, count);
 		sb_release(&ec);
 	}
