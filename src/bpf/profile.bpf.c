@@ -34,7 +34,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
-	__type(key, struct prof_key);
+	__type(key, struct prof_bpf_key);
 	__type(value, __u64);
 } counts SEC(".maps");
 
@@ -49,7 +49,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
-	__type(key, struct prof_key);
+	__type(key, struct prof_bpf_key);
 	__type(value, __u64);
 } counts1 SEC(".maps");
 
@@ -67,7 +67,7 @@ int do_sample(struct bpf_perf_event_data *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = (__u32)id;
-	struct prof_key key = {};
+	struct prof_bpf_key key = {};
 	struct task_struct *task;
 	bool in_user, alt = active & 1;
 	void *cmap = alt ? (void *)&counts1 : (void *)&counts;

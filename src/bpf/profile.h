@@ -14,7 +14,7 @@
  * full). */
 #define PROF_NO_STACK       (-0x7fff)
 
-struct prof_key {
+struct prof_bpf_key {
 	__u32 pid;                      /* tgid */
 	__s32 user_stack_id;
 	__s32 kern_stack_id;

@@ -20,6 +20,15 @@
  * perf's and bcc's rule); a process gone by then shows "[unknown]" frames
  * (its perf map, a file, still names JIT frames).  Kernel frames resolve
  * through /proc/kallsyms.
+ * Aggregation goes through the model (profile/profile.h): each key of the
+ * count map becomes typed frames (kernel ones flagged; a missing part a
+ * marker frame) added with its count as period, so stacks whose ids differ
+ * but whose frames are equal merge in the trie; both text layouts are
+ * rendered by walking it (profile/walk.h), then sorted as bcc does
+ * (ustack_lines_print, which still merges texts that coincide for
+ * different frames, e.g. one name in two DSOs).  --continuous feeds a
+ * model per interval too (frames per address, PROF_BY_IP, as pprof's
+ * locations are) and writes its stacks with export_add_n().
  */
 #include "cmd/cmds.h"
 
@@ -51,7 +60,10 @@
 #include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
 #include "bpfutil/ustack.h"
+#include "bpfutil/ustack_prof.h"
 #include "export/export.h"
+#include "profile/profile.h"
+#include "profile/walk.h"
 #include "capture/capture.h"
 #include "symbol/perfmap.h"
 #include "symbol/symbol.h"
@@ -117,39 +129,102 @@ static int read_stack(int fd, int id, __u64 *ips)
 	return n;
 }
 
-/* One text per key: folded or bcc's multi-line layout (without the count). */
-static char *render_key(const struct prof_key *k, int stack_fd, struct ustack_cache *c, bool folded)
+struct agg {
+	struct prof *p;
+	struct hashmap names;          /* interned comms, DSO paths, symbol names */
+	struct ustack_cache *c;
+	struct ustack_lines lines;
+	bool folded;
+	struct pk_export *x;           /* --continuous: the interval's export */
+	unsigned long long period;     /* a sample's, ns */
+};
+
+static const char *agg_intern(struct agg *a, const char *s)
+{
+	return s ? hm_intern(&a->names, s, strlen(s)) : NULL;
+}
+
+/* Frames of a stack id (ips leaf first) appended at fr[*n], named. */
+static void key_frames(struct agg *a, int pid, const __u64 *ips, int n_ips, bool kernel, struct pk_frame *fr,
+		       size_t *n)
+{
+	for (int i = 0; i < n_ips; i++) {
+		struct pk_frame *f = &fr[(*n)++];
+
+		memset(f, 0, sizeof(*f));
+		f->ip = ips[i];
+		f->kernel = kernel;
+		if (kernel) {
+			f->sym = agg_intern(a, ustack_kernel_sym(a->c, ips[i], &f->sym_off));
+			f->dso = "[kernel.kallsyms]";
+			continue;
+		}
+		const char *dso = NULL;
+		f->sym = agg_intern(a, ustack_user_sym(a->c, pid, ips[i], i == 0, &f->sym_off, &dso, NULL));
+		f->dso = dso ? agg_intern(a, dso) : "[unknown]";
+		if (!f->sym)
+			f->sym_off = 0;
+	}
+}
+
+/* One key of the count map into the model: its frames leaf first (kernel
+ * leaf..outer, the kernel part's marker, user leaf..outer, the user
+ * part's marker), the count as period. */
+static void add_key(struct agg *a, const struct prof_bpf_key *k, int stack_fd, __u64 count)
 {
 	static __u64 uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
+	static struct pk_frame fr[2 * PROF_MAX_STACK + 2];
 	int nu = read_stack(stack_fd, k->user_stack_id, uips);
 	int nk = read_stack(stack_fd, k->kern_stack_id, kips);
 	bool ulost = k->user_stack_id < 0 && k->user_stack_id != PROF_NO_STACK;
 	bool klost = k->kern_stack_id < 0 && k->kern_stack_id != PROF_NO_STACK;
-	struct ustack_trace t = {
-		.pid = (int)k->pid, .comm = k->comm,
-		.uips = (const uint64_t *)uips, .nu = nu,
-		.umissing = ulost ? errname(k->user_stack_id) : k->user_stack_id >= 0 && !nu ? "evicted" : NULL,
-		.kips = (const uint64_t *)kips, .nk = nk,
-		.kmissing = klost ? errname(k->kern_stack_id) : k->kern_stack_id >= 0 && !nk ? "evicted" : NULL,
-	};
+	const char *umissing = ulost ? errname(k->user_stack_id) : k->user_stack_id >= 0 && !nu ? "evicted" : NULL;
+	const char *kmissing = klost ? errname(k->kern_stack_id) : k->kern_stack_id >= 0 && !nk ? "evicted" : NULL;
+	char comm[PROF_TASK_COMM_LEN + 1];
+	size_t n = 0;
 
-	return ustack_render(c, &t, folded);
+	key_frames(a, (int)k->pid, kips, nk, true, fr, &n);
+	if (kmissing)
+		ustack_marker(&fr[n++], USTACK_MISSING_KERNEL, kmissing);
+	key_frames(a, (int)k->pid, uips, nu, false, fr, &n);
+	if (umissing)
+		ustack_marker(&fr[n++], USTACK_MISSING_USER, umissing);
+	if (!n)
+		ustack_marker(&fr[n++], USTACK_NO_FRAMES, NULL);
+	snprintf(comm, sizeof(comm), "%.*s", PROF_TASK_COMM_LEN, k->comm);
+	prof_add(a->p, agg_intern(a, comm), k->pid, k->pid, fr, n, count);
+}
+
+/* One stack of the model as text, with its count (the period). */
+static int render_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t n, const struct prof_node *end)
+{
+	struct agg *a = arg;
+
+	/* equal stacks met once here; ustack_lines still merges texts
+	 * that coincide for different frames (a name in two DSOs, comms
+	 * equal once made printable) */
+	ustack_lines_add(&a->lines, ustack_prof_render(a->p, thread, ids, n, a->folded), end->period);
+	return 0;
 }
 
 static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o, struct ustack_cache *c)
 {
 	int counts_fd = bpf_map__fd(skel->maps.counts), stack_fd = bpf_map__fd(skel->maps.stackmap);
-	struct ustack_lines lines = { 0 };
-	struct prof_key key, next, *prev = NULL;
+	struct agg a = { .p = prof_new(0), .c = c, .folded = o->folded };
+	struct prof_bpf_key key, next, *prev = NULL;
 	__u64 count;
 
+	hm_init(&a.names);
 	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
 		if (bpf_map_lookup_elem(counts_fd, &next, &count) == 0)
-			ustack_lines_add(&lines, render_key(&next, stack_fd, c, o->folded), count);
+			add_key(&a, &next, stack_fd, count);
 		key = next;
 		prev = &key;
 	}
-	ustack_lines_print(&lines, o->folded);
+	prof_walk_stacks(a.p, render_stack, &a);
+	ustack_lines_print(&a.lines, o->folded);
+	prof_free(a.p);
+	hm_release(&a.names);
 	return 0;
 }
 
@@ -194,7 +269,7 @@ static void clear_map(int fd, size_t key_size)
 
 /* Stack id's frames as pk_frames (leaf first) appended at fr[*n]. */
 static void add_frames(struct pk_export *x, struct hashmap *bid_done, struct ustack_cache *c,
-		       const struct prof_key *k, const __u64 *ips, int n_ips, bool kernel,
+		       const struct prof_bpf_key *k, const __u64 *ips, int n_ips, bool kernel,
 		       struct pk_frame *fr, size_t *n)
 {
 	for (int i = 0; i < n_ips; i++) {
@@ -224,24 +299,53 @@ static void add_frames(struct pk_export *x, struct hashmap *bid_done, struct ust
 	}
 }
 
+/* --continuous: one stack of the model as a pprof sample standing for
+ * its count (frames leaf first again; a key without frames, none). */
+static int export_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t n, const struct prof_node *end)
+{
+	static struct pk_frame fr[2 * PROF_MAX_STACK + 1];
+	struct agg *a = arg;
+	const struct prof_thread *t = prof_thread(a->p, thread);
+	size_t nf = 0;
+
+	if (!end->period)
+		return 0;
+	for (size_t i = n; i-- > 0 && nf < sizeof(fr) / sizeof(fr[0]);) {
+		const struct pk_frame *f = prof_frame(a->p, ids[i]);
+
+		if (!ustack_is_marker(f, USTACK_NO_FRAMES))
+			fr[nf++] = *f;
+	}
+	struct pk_sample smp = {
+		.event = "cpu-clock", .comm = t->comm, .pid = t->pid, .tid = t->tid,
+		.period = a->period * end->period,   /* the model's period: samples */
+		.nr_frames = nf, .frames = fr,
+	};
+	export_add_n(a->x, &smp, end->period);
+	return 0;
+}
+
 /* Read and empty map set `set`, write it as one pprof file in o->outdir,
  * drop the oldest files past --max-files.  0 or -errno with a message. */
 static int write_interval(struct profile_bpf *skel, const struct profile_opts *o, int set,
 			  struct ustack_cache *c, struct cont *cs, int64_t start_unix_ns, int64_t dur_ns)
 {
 	static __u64 uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
-	static struct pk_frame frames[2 * PROF_MAX_STACK];
+	static struct pk_frame frames[2 * PROF_MAX_STACK + 1];
 	int counts_fd = bpf_map__fd(set ? skel->maps.counts1 : skel->maps.counts);
 	int stack_fd = bpf_map__fd(set ? skel->maps.stackmap1 : skel->maps.stackmap);
 	struct pk_export *x = export_new();
+	struct agg a = { .p = prof_new(PROF_BY_IP), .c = c, .x = x,
+			 .period = 1000000000ULL / (unsigned long long)o->freq };
 	struct hashmap bid_done;
-	struct prof_key key, next, *prev = NULL;
-	struct prof_key *keys = NULL;
+	struct prof_bpf_key key, next, *prev = NULL;
+	struct prof_bpf_key *keys = NULL;
 	size_t nr = 0, alloc = 0;
 	__u64 count;
 	int err;
 
 	hm_init(&bid_done);
+	hm_init(&a.names);
 	export_set_labels(x, cs->host);
 	export_set_time(x, start_unix_ns, dur_ns);
 	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
@@ -254,7 +358,7 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 		prev = &key;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		const struct prof_key *k = &keys[i];
+		const struct prof_bpf_key *k = &keys[i];
 		char comm[PROF_TASK_COMM_LEN + 1];
 		struct strbuf ec = STRBUF_INIT;
 		size_t nf = 0;
@@ -267,15 +371,17 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 			   frames, &nf);
 		snprintf(comm, sizeof(comm), "%.*s", PROF_TASK_COMM_LEN, k->comm);
 		sb_add_term(&ec, comm, strlen(comm));
-		struct pk_sample smp = {
-			.event = "cpu-clock", .comm = ec.buf, .pid = k->pid, .tid = k->pid,
-			.period = 1000000000ULL / (unsigned long long)o->freq,
-			.nr_frames = nf, .frames = frames,
-		};
-		for (__u64 n = 0; n < count; n++)
-			export_add(x, &smp);
+		for (size_t j = 0; j < nf; j++) {   /* the model's identities are pointers */
+			frames[j].sym = agg_intern(&a, frames[j].sym);
+			frames[j].dso = agg_intern(&a, frames[j].dso);
+		}
+		if (!nf)
+			ustack_marker(&frames[nf++], USTACK_NO_FRAMES, NULL);
+		prof_add(a.p, agg_intern(&a, ec.buf), k->pid, k->pid, frames, nf, count);
 		sb_release(&ec);
 	}
+	prof_walk_stacks(a.p, export_stack, &a);
+	prof_free(a.p);
 	for (size_t i = 0; i < nr; i++)
 		bpf_map_delete_elem(counts_fd, &keys[i]);
 	clear_map(stack_fd, sizeof(__u32));
@@ -292,6 +398,7 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 		(int)(start_unix_ns / 1000000 % 1000), ++cs->seq);
 	err = export_write_pprof(x, path.buf);
 	export_free(x);
+	hm_release(&a.names);   /* the names the export held */
 	hm_release(&bid_done);
 	if (err) {
 		sb_release(&path);

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ustack_prof.c — the eBPF tools' stacks in the aggregation model (see ustack_prof.h). */
+#include "bpfutil/ustack_prof.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+
+/* The markers' dso strings: the pointer tells a marker. */
+static const char MISSING_USER[] = "[missing user stack]";
+static const char MISSING_KERNEL[] = "[missing kernel stack]";
+static const char NO_FRAMES[] = "[no frames]";
+
+static const char *const marker_dso[] = {
+	[USTACK_MISSING_USER] = MISSING_USER,
+	[USTACK_MISSING_KERNEL] = MISSING_KERNEL,
+	[USTACK_NO_FRAMES] = NO_FRAMES,
+};
+
+void ustack_marker(struct pk_frame *f, enum ustack_marker_kind kind, const char *why)
+{
+	memset(f, 0, sizeof(*f));
+	f->dso = marker_dso[kind];
+	f->sym = why ? why : "";
+	f->kernel = kind == USTACK_MISSING_KERNEL;
+}
+
+bool ustack_is_marker(const struct pk_frame *f, enum ustack_marker_kind kind)
+{
+	return f->dso == marker_dso[kind];
+}
+
+/* A frame's name as bcc's profile prints it (ustack.h): a user symbol's
+ * ';' made ':', "[unknown]"; a kernel address without a symbol "0x...". */
+static void add_name(struct strbuf *sb, const struct pk_frame *f)
+{
+	if (f->kernel && !f->sym) {
+		sb_addf(sb, "0x%llx", (unsigned long long)f->ip);
+		return;
+	}
+	size_t at = sb->len;
+	sb_addstr(sb, f->sym ? f->sym : "[unknown]");
+	if (!f->kernel)
+		for (size_t i = at; i < sb->len; i++)
+			if (sb->buf[i] == ';')
+				sb->buf[i] = ':';
+}
+
+/* One stack of the model as ustack_render() lays it out (frames root
+ * first: user marker, user outer..leaf, kernel marker, kernel outer..leaf). */
+char *ustack_prof_render(const struct prof *p, uint32_t thread, const uint32_t *ids, size_t n, bool folded)
+{
+	const struct prof_thread *t = prof_thread(p, thread);
+	struct strbuf sb = STRBUF_INIT;
+	char comm[17];
+	size_t nk = 0, nu = 0;
+
+	snprintf(comm, sizeof(comm), "%s", t->comm);
+	if (folded) {
+		for (char *q = comm; *q; q++)
+			if (*q == ';' || *q == ' ')
+				*q = '_';
+		sb_addstr(&sb, comm);
+		for (size_t i = 0; i < n; i++) {
+			const struct pk_frame *f = prof_frame(p, ids[i]);
+
+			if (f->dso == NO_FRAMES)
+				continue;
+			sb_addch(&sb, ';');
+			if (f->dso == MISSING_USER || f->dso == MISSING_KERNEL)
+				sb_addf(&sb, "[%s: %s]", f->dso == MISSING_USER ? "missing user stack"
+					: "missing kernel stack", f->sym);
+			else
+				add_name(&sb, f);
+			if (f->kernel && f->dso != MISSING_KERNEL)
+				sb_addstr(&sb, "_[k]");
+		}
+		sb_term_escape_from(&sb, 0);   /* one stack, one line */
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			const struct pk_frame *f = prof_frame(p, ids[i]);
+
+			if (f->dso != NO_FRAMES)
+				*(f->kernel ? &nk : &nu) += 1;
+		}
+		/* kernel frames leaf first, then the user ones */
+		for (int part = 1; part >= 0; part--) {
+			if (!part && nk && nu)
+				sb_addstr(&sb, "    --\n");
+			for (size_t i = n; i-- > 0;) {
+				const struct pk_frame *f = prof_frame(p, ids[i]);
+
+				if (f->dso == NO_FRAMES || f->kernel != (bool)part)
+					continue;
+				if (f->dso == MISSING_USER || f->dso == MISSING_KERNEL) {
+					sb_addf(&sb, "    [Missed %s Stack: %s]\n",
+						f->dso == MISSING_USER ? "User" : "Kernel", f->sym);
+					continue;
+				}
+				sb_addstr(&sb, "    ");
+				size_t at = sb.len;
+				add_name(&sb, f);
+				sb_term_escape_from(&sb, at);
+				sb_addch(&sb, '\n');
+			}
+		}
+		sb_addstr(&sb, "    -                ");
+		sb_add_term(&sb, comm, strlen(comm));
+		sb_addf(&sb, " (%d)\n", (int)t->pid);
+	}
+	return sb_detach(&sb, NULL);
+}
