@@ -14,7 +14,11 @@
  * (session_feed) and resolved with the symbol cache it keeps, so top
  * names functions exactly as perfkit report does, loads each DSO's
  * symbols once, and writes no file; exited threads are dropped from it
- * after each refresh (session_trim).
+ * after each refresh (session_trim).  A window's samples aggregate in a
+ * fresh model (profile/profile.h): the window's rows and, with -g, its
+ * call graphs are derived from it, and it is freed before session_trim
+ * (its frames name the session's DSOs and symbols; the table and the
+ * graphs keep copies of the names).
  * History decays as in perf top: at each refresh every function's period
  * is multiplied by 7/8 (perf's hists__decay_entries()) before the new
  * window's samples are added, and a function whose period reaches 0 is
