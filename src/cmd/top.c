@@ -14,7 +14,11 @@
  * (session_feed) and resolved with the symbol cache it keeps, so top
  * names functions exactly as perfkit report does, loads each DSO's
  * symbols once, and writes no file; exited threads are dropped from it
- * after each refresh (session_trim).
+ * after each refresh (session_trim).  A window's samples aggregate in a
+ * fresh model (profile/profile.h): the window's rows and, with -g, its
+ * call graphs are derived from it, and it is freed before session_trim
+ * (its frames name the session's DSOs and symbols; the table and the
+ * graphs keep copies of the names).
  * History decays as in perf top: at each refresh every function's period
  * is multiplied by 7/8 (perf's hists__decay_entries()) before the new
  * window's samples are added, and a function whose period reaches 0 is
@@ -36,6 +40,7 @@
 #include "callgraph/callgraph.h"
 #include "annotate/annotate.h"
 #include "base/arena.h"
+#include "profile/profile.h"
 #include "symbol/inline.h"
 #include "tui/tui.h"
 
@@ -104,6 +109,7 @@ struct top {
 	struct cg_forest *cg;   /* -g: the last window's stacks (tags: rows) */
 	uint32_t *trees;        /* -g: per row, its tree of the last window (0: none) */
 	uint64_t win_period;    /* -g: the last window's period (the graphs' 100 %) */
+	struct prof *win;       /* the window's samples, while it is fed (profile.h) */
 	/* the browser's annotation: the last window's samples by function */
 	struct ann_builder *annb;       /* while a window is fed */
 	struct ann_profile **ann;       /* the last window's, per event */
@@ -212,15 +218,11 @@ static const char *dso_short(const char *dso)
 	return slash ? slash + 1 : dso ? dso : "[unknown]";
 }
 
+/* A window's sample goes to its model (the leaf only without -g; one
+ * thread: top's rows and graphs do not key by thread). */
 static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct top *t = arg;
-	const struct pk_frame *fr;
-	char key[1024], addr[32];
-	const char *sym;
-	struct hm_entry *e;
-	int created;
-	uint64_t start;
 
 	t->nr_samples++;
 	t->total += s->period;
@@ -228,13 +230,33 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		ann_builder_add(t->annb, s);
 	if (!s->nr_frames)
 		return 0;
-	fr = &s->frames[0];
-	sym = fr->sym;
+	prof_add(t->win, "", 0, 0, s->frames, t->graph ? s->nr_frames : 1, s->period);
+	if (t->graph)
+		t->win_period += s->period;
+	return 0;
+}
+
+/* PROF_SRCLINE's value: an unknown frame's address (top shows one row per
+ * address), nothing for a symbol. */
+static const void *unknown_ip(void *arg, const struct pk_frame *fr)
+{
+	(void)arg;
+	return fr->sym ? NULL : (const void *)(uintptr_t)fr->ip;
+}
+
+/* The row of a model's frame in the table (made if new): its index. */
+static size_t table_row(struct top *t, const struct pk_frame *fr)
+{
+	char key[1024], addr[32];
+	const char *sym = fr->sym;
+	uint64_t start = pk_frame_sym_start(fr);
+	struct hm_entry *e;
+	int created;
+
 	if (!sym) {
 		snprintf(addr, sizeof(addr), "%#.16" PRIx64, fr->ip);
 		sym = addr;
 	}
-	start = pk_frame_sym_start(fr);
 	e = hm_upsert(&t->keys, key, row_key(key, sizeof(key), dso_short(fr->dso), fr->kernel, sym, start),
 		      &created);
 	if (created) {
@@ -258,24 +280,63 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		r->period = 0;
 		e->val.u = ++t->nr_rows;
 	}
-	t->rows[e->val.u - 1].period += s->period;
-	if (t->graph && s->nr_frames) {   /* the stack, outermost caller first */
-		uint32_t node = 0;
+	return e->val.u - 1;
+}
 
-		for (size_t j = s->nr_frames; j-- > 0;) {
-			const struct pk_frame *f = &s->frames[j];
-			/* names kept in t->strings: the session goes after the window */
-			struct cg_frame cf = { .sym = f->sym ? hm_intern(&t->strings, f->sym, strlen(f->sym)) : NULL,
-					       .dso = hm_intern(&t->strings, f->dso, strlen(f->dso)),
-					       .ip = f->ip, .inlined = f->inlined,
-					       .start = (f->addr ? f->addr : f->ip) - f->sym_off };
+/* The window's model into the table: its rows (DSO, symbol; an unknown
+ * frame per address: finer than or as fine as the table's key, which
+ * merges the rest) add their Self to the table's rows; with -g, its stacks
+ * into t->cg, each tagged with its table row where samples end there, the
+ * frames' names copied to t->strings (the session's may go with
+ * session_trim after the window). */
+static void window_to_table(struct top *t)
+{
+	static const enum prof_key keys[] = { PROF_DSO, PROF_SYM, PROF_SRCLINE };
+	struct prof_rows pr;
+	size_t *top_of;
 
-			node = cg_stack_push(t->cg, node, &cf, j ? UINT32_MAX : (uint32_t)(e->val.u - 1));
-		}
-		cg_stack_hit(t->cg, node, s->period);
-		t->win_period += s->period;
+	prof_rows_make(t->win, keys, 3, false, unknown_ip, NULL, &pr);
+	top_of = xmalloc((pr.nr + 1) * sizeof(*top_of));
+	for (size_t i = 0; i < pr.nr; i++) {
+		top_of[i] = table_row(t, prof_frame(t->win, pr.v[i].frame));
+		t->rows[top_of[i]].period += pr.v[i].self;
 	}
-	return 0;
+	if (t->graph) {
+		const struct prof_node *nodes = prof_nodes(t->win);
+		size_t nr_nodes = prof_nr_nodes(t->win), nr_frames = prof_nr_frames(t->win);
+		uint32_t *cgframe = xmalloc((nr_frames + 1) * sizeof(*cgframe));
+		uint32_t *cgnode = xmalloc((nr_nodes + 1) * sizeof(*cgnode));
+
+		memset(cgframe, 0xff, (nr_frames + 1) * sizeof(*cgframe));
+		cgnode[0] = 0;
+		for (size_t i = 1; i < nr_nodes; i++) {
+			const struct prof_node *nd = &nodes[i];
+			uint32_t row = pr.of_node[i];
+
+			if (nd->frame & PROF_THREAD) {   /* stacks start at the root */
+				cgnode[i] = 0;
+				continue;
+			}
+			if (cgframe[nd->frame] == PROF_NONE) {
+				const struct pk_frame *f = prof_frame(t->win, nd->frame);
+				struct cg_frame cf = {
+					.sym = f->sym ? hm_intern(&t->strings, f->sym, strlen(f->sym)) : NULL,
+					.dso = hm_intern(&t->strings, f->dso, strlen(f->dso)),
+					.ip = f->ip, .inlined = f->inlined,
+					.start = (f->addr ? f->addr : f->ip) - f->sym_off,
+				};
+
+				cgframe[nd->frame] = cg_frame_id(t->cg, &cf);
+			}
+			cgnode[i] = cg_stack_append(t->cg, cgnode[nd->parent], cgframe[nd->frame],
+						    row == PROF_NONE ? UINT32_MAX : (uint32_t)top_of[row], nd->period,
+						    nd->count);
+		}
+		free(cgframe);
+		free(cgnode);
+	}
+	free(top_of);
+	prof_rows_free(&pr);
 }
 
 static const struct top_row *sort_rows;
@@ -363,7 +424,12 @@ static int build_table(struct top *t)
 		t->cg = cg_forest_new();
 		t->win_period = 0;
 	}
+	t->win = prof_new(0);
 	err = session_feed(t->session, t->pend.buf, t->pend.len, true, on_sample, t);
+	if (err >= 0)
+		window_to_table(t);
+	prof_free(t->win);   /* before session_trim: its frames name the session's */
+	t->win = NULL;
 	if (t->graph && err >= 0) {   /* each row's tree: the stacks whose leaf it is, callee first */
 		free(t->trees);
 		t->trees = xcalloc(t->nr_rows + 1, sizeof(*t->trees));
