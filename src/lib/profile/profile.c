@@ -319,8 +319,8 @@ static uint32_t thread_id(struct prof *p, const char *comm, uint32_t pid, uint32
 	return (uint32_t)e->val.u - 1;
 }
 
-void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
-	      size_t n, uint64_t period)
+uint32_t prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
+		  size_t n, uint64_t period)
 {
 	uint32_t t;
 
@@ -363,6 +363,7 @@ void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, cons
 	p->nodes[node].period += period;
 	if (p->nodes[node].count < UINT32_MAX)
 		p->nodes[node].count++;
+	return node;
 }
 
 void prof_compact(struct prof *p)
