@@ -86,11 +86,13 @@ void export_add_n(struct pk_export *x, const struct pk_sample *s, uint64_t count
  * its first sample, and the samples' first and last times: the same model
  * as export_add() of every sample (same frames, locations, stacks and
  * order, so the same files), without the export's per-sample hashing.
+ * export_add_feed() drops the models' lookup tables and order (memory):
+ * only export_feed_free() may follow it.
  * Not for a model with export_set_labels (no pid or comm is kept). */
 struct export_feed;
 struct export_feed *export_feed_new(void);
 void export_feed_add(struct export_feed *f, const struct pk_sample *s);
-void export_add_feed(struct pk_export *x, const struct export_feed *f);
+void export_add_feed(struct pk_export *x, struct export_feed *f);
 void export_feed_free(struct export_feed *f);
 
 /* 0 / -errno.  pprof's duration is the span of the sample times; the

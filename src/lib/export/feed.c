@@ -107,7 +107,7 @@ static int cmp_seq(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void export_add_feed(struct pk_export *x, const struct export_feed *f)
+void export_add_feed(struct pk_export *x, struct export_feed *f)
 {
 	struct feed_stack *st = NULL;
 	size_t nst = 0, ast = 0, afr = 0;
@@ -116,9 +116,11 @@ void export_add_feed(struct pk_export *x, const struct export_feed *f)
 
 	/* the stacks of every model: where samples end */
 	for (size_t i = 0; i < f->nev; i++) {
-		const struct feed_event *e = &f->ev[i];
+		struct feed_event *e = &f->ev[i];
 		size_t nr = prof_nr_nodes(e->p);
 		const struct prof_node *nodes = prof_nodes(e->p);
+
+		prof_compact(e->p);   /* the lookup tables: not needed from here */
 
 		for (size_t k = 1; k < nr; k++) {
 			if (!nodes[k].count)
@@ -130,6 +132,9 @@ void export_add_feed(struct pk_export *x, const struct export_feed *f)
 			st[nst++] = (struct feed_stack){ k < e->nseq ? e->seq[k] : SEQ_NONE, (uint32_t)i,
 							 (uint32_t)k };
 		}
+		free(e->seq);
+		e->seq = NULL;
+		e->nseq = 0;
 	}
 	qsort(st, nst, sizeof(*st), cmp_seq);
 	/* events in the order of their first sample, as export_add() meets them */
