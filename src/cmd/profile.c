@@ -234,6 +234,7 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 	int counts_fd = bpf_map__fd(set ? skel->maps.counts1 : skel->maps.counts);
 	int stack_fd = bpf_map__fd(set ? skel->maps.stackmap1 : skel->maps.stackmap);
 	struct pk_export *x = export_new();
+	struct export_feed *feed = export_feed_new();   /* through the aggregation model */
 	struct hashmap bid_done;
 	struct prof_key key, next, *prev = NULL;
 	struct prof_key *keys = NULL;
@@ -244,6 +245,7 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 	hm_init(&bid_done);
 	export_set_labels(x, cs->host);
 	export_set_time(x, start_unix_ns, dur_ns);
+	export_feed_set_labels(feed);
 	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
 		if (nr == alloc) {
 			alloc = alloc ? 2 * alloc : 256;
@@ -269,13 +271,14 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 		sb_add_term(&ec, comm, strlen(comm));
 		struct pk_sample smp = {
 			.event = "cpu-clock", .comm = ec.buf, .pid = k->pid, .tid = k->pid,
-			.period = 1000000000ULL / (unsigned long long)o->freq,
+			.period = count * (1000000000ULL / (unsigned long long)o->freq),
 			.nr_frames = nf, .frames = frames,
 		};
-		for (__u64 n = 0; n < count; n++)
-			export_add(x, &smp);
+		export_feed_add_n(feed, &smp, count);
 		sb_release(&ec);
 	}
+	export_add_feed(x, feed);
+	export_feed_free(feed);
 	for (size_t i = 0; i < nr; i++)
 		bpf_map_delete_elem(counts_fd, &keys[i]);
 	clear_map(stack_fd, sizeof(__u32));

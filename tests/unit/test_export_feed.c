@@ -178,6 +178,47 @@ static void test_feed_time_span(void **state)
 }
 #endif
 
+#ifndef PERFKIT_NO_PPROF
+/* export_set_labels (profile --continuous): stacks apart per (pid, comm),
+ * counts standing for several samples; comm names in buffers that do not
+ * outlive the call */
+static void test_feed_labels(void **state)
+{
+	struct pk_export *a = export_new(), *b = export_new();
+	struct export_feed *f = export_feed_new();
+	static const struct { uint32_t pid; const char *comm; uint64_t count; } who[] = {
+		{ 10, "napper", 3 }, { 11, "napper", 2 }, { 10, "napper", 4 }, { 10, "other", 1 }, { 12, "x", 0 },
+	};
+
+	(void)state;
+	export_set_labels(a, "host1");
+	export_set_labels(b, "host1");
+	export_feed_set_labels(f);
+	for (size_t i = 0; i < NS; i++) {
+		char comm[16];
+		struct pk_sample s = samples[i];
+		uint64_t n = who[i % 5].count;
+
+		snprintf(comm, sizeof(comm), "%s", who[i % 5].comm);
+		s.comm = comm;
+		s.pid = s.tid = who[i % 5].pid;
+		s.period *= n;
+		export_add_n(a, &s, n);
+		export_feed_add_n(f, &s, n);
+		memset(comm, 'Z', sizeof(comm) - 1);   /* gone */
+	}
+	export_add_feed(b, f);
+	export_feed_free(f);
+	assert_int_equal(export_nr_samples(b), export_nr_samples(a));
+	write_both(a, "a");
+	write_both(b, "b");
+	same_file("a.pb.gz", "b.pb.gz");
+	same_file("a.json", "b.json");
+	export_free(a);
+	export_free(b);
+}
+#endif
+
 static void test_feed_empty(void **state)
 {
 	struct pk_export *x = export_new();
@@ -197,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_feed_same_files),
 #ifndef PERFKIT_NO_PPROF
 		cmocka_unit_test(test_feed_time_span),
+		cmocka_unit_test(test_feed_labels),
 #endif
 		cmocka_unit_test(test_feed_empty),
 	};

@@ -88,10 +88,14 @@ void export_add_n(struct pk_export *x, const struct pk_sample *s, uint64_t count
  * order, so the same files), without the export's per-sample hashing.
  * export_add_feed() drops the models' lookup tables and order (memory):
  * only export_feed_free() may follow it.
- * Not for a model with export_set_labels (no pid or comm is kept). */
+ * For a model with export_set_labels, call export_feed_set_labels() first
+ * (the pid and comm of each sample are kept, one model thread each). */
 struct export_feed;
 struct export_feed *export_feed_new(void);
+void export_feed_set_labels(struct export_feed *f);
 void export_feed_add(struct export_feed *f, const struct pk_sample *s);
+/* The same sample standing for count samples (s->period: their sum). */
+void export_feed_add_n(struct export_feed *f, const struct pk_sample *s, uint64_t count);
 void export_add_feed(struct pk_export *x, struct export_feed *f);
 void export_feed_free(struct export_feed *f);
 

@@ -14,7 +14,8 @@
  *
  * Frames are the model's per-address ones (PROF_BY_IP: a pprof location
  * is a code address); every sample goes to one thread ("", 0, 0): the
- * export merges stacks across threads.  A model frame stands for the
+ * export merges stacks across threads (with export_feed_set_labels, one
+ * thread per (comm, pid): the labels of the stacks).  A model frame stands for the
  * samples of one (DSO, symbol, ip); should two of them have different ELF
  * addresses (the same DSO mapped at the same address with another file
  * offset in two processes) the first one's is taken.
@@ -35,6 +36,8 @@ struct feed_event {
 };
 
 struct export_feed {
+	bool labels;               /* export_feed_set_labels: threads by (comm, pid) */
+	struct hashmap comms;      /* their names, interned */
 	struct feed_event *ev;
 	size_t nev;
 	uint64_t nr;               /* samples so far: the next sequence number */
@@ -43,7 +46,15 @@ struct export_feed {
 
 struct export_feed *export_feed_new(void)
 {
-	return xcalloc(1, sizeof(struct export_feed));
+	struct export_feed *f = xcalloc(1, sizeof(*f));
+
+	hm_init(&f->comms);
+	return f;
+}
+
+void export_feed_set_labels(struct export_feed *f)
+{
+	f->labels = true;
 }
 
 void export_feed_free(struct export_feed *f)
@@ -55,6 +66,7 @@ void export_feed_free(struct export_feed *f)
 		free(f->ev[i].seq);
 	}
 	free(f->ev);
+	hm_release(&f->comms);
 	free(f);
 }
 
@@ -70,6 +82,11 @@ static struct feed_event *feed_event(struct export_feed *f, const char *name)
 
 void export_feed_add(struct export_feed *f, const struct pk_sample *s)
 {
+	export_feed_add_n(f, s, 1);
+}
+
+void export_feed_add_n(struct export_feed *f, const struct pk_sample *s, uint64_t count)
+{
 	struct feed_event *e = feed_event(f, s->event ? s->event : "samples");
 	uint64_t seq = f->nr++;
 	uint32_t node;
@@ -80,7 +97,14 @@ void export_feed_add(struct export_feed *f, const struct pk_sample *s)
 		f->t_max = s->time;
 	if (!s->nr_frames)   /* the session gives every sample a frame */
 		return;
-	node = prof_add(e->p, "", 0, 0, s->frames, s->nr_frames, s->period);
+	if (f->labels) {
+		const char *comm = s->comm ? s->comm : "";
+
+		comm = hm_intern(&f->comms, comm, strlen(comm));
+		node = prof_add_n(e->p, comm, s->pid, 0, s->frames, s->nr_frames, count, s->period);
+	} else {
+		node = prof_add_n(e->p, "", 0, 0, s->frames, s->nr_frames, count, s->period);
+	}
 	if (node >= e->nseq) {
 		size_t n = e->nseq ? e->nseq : 1024;
 
@@ -118,19 +142,16 @@ void export_add_feed(struct pk_export *x, struct export_feed *f)
 	for (size_t i = 0; i < f->nev; i++) {
 		struct feed_event *e = &f->ev[i];
 		size_t nr = prof_nr_nodes(e->p);
-		const struct prof_node *nodes = prof_nodes(e->p);
 
 		prof_compact(e->p);   /* the lookup tables: not needed from here */
-
 		for (size_t k = 1; k < nr; k++) {
-			if (!nodes[k].count)
-				continue;
+			if (k >= e->nseq || e->seq[k] == SEQ_NONE)
+				continue;   /* no sample ends here (count 0 samples do) */
 			if (nst == ast) {
 				ast = ast ? ast * 2 : 4096;
 				st = xrealloc(st, ast * sizeof(*st));
 			}
-			st[nst++] = (struct feed_stack){ k < e->nseq ? e->seq[k] : SEQ_NONE, (uint32_t)i,
-							 (uint32_t)k };
+			st[nst++] = (struct feed_stack){ e->seq[k], (uint32_t)i, (uint32_t)k };
 		}
 		free(e->seq);
 		e->seq = NULL;
@@ -145,17 +166,23 @@ void export_add_feed(struct pk_export *x, struct export_feed *f)
 		const struct prof *p = f->ev[st[i].ev].p;
 		const struct prof_node *nodes = prof_nodes(p);
 		size_t n = 0;
+		uint32_t v = st[i].node, label = 0;
 
 		/* leaf first: up from the end to the thread's node */
-		for (uint32_t v = st[i].node; !(nodes[v].frame & PROF_THREAD); v = nodes[v].parent) {
+		for (; !(nodes[v].frame & PROF_THREAD); v = nodes[v].parent) {
 			if (n == afr) {
 				afr = afr ? afr * 2 : 256;
 				fr = xrealloc(fr, afr * sizeof(*fr));
 			}
 			fr[n++] = *prof_frame(p, nodes[v].frame);
 		}
+		if (x->host) {   /* as export_add_n(): labels only with export_set_labels */
+			const struct prof_thread *t = prof_thread(p, nodes[v].frame & ~PROF_THREAD);
+
+			label = ex_label_idx(x, t->pid, t->comm);
+		}
 		ex_add_stack(x, evidx[st[i].ev] - 1, fr, n, nodes[st[i].node].count,
-			     nodes[st[i].node].period, 0);
+			     nodes[st[i].node].period, label);
 	}
 	if (f->t_min && (!x->t_min || f->t_min < x->t_min))
 		x->t_min = f->t_min;

@@ -336,7 +336,7 @@ static void reserve_ids(uint32_t **ids, size_t nr, size_t *alloc, size_t more)
 }
 
 /* The (pid, comm) label set of a sample: index in labels[] + 1. */
-static uint32_t label_idx(struct pk_export *x, uint32_t pid, const char *comm)
+uint32_t ex_label_idx(struct pk_export *x, uint32_t pid, const char *comm)
 {
 	struct ex_label key;
 	int created;
@@ -362,7 +362,7 @@ void export_add(struct pk_export *x, const struct pk_sample *s)
 void export_add_n(struct pk_export *x, const struct pk_sample *s, uint64_t count)
 {
 	uint32_t ev = ex_event_idx(x, s->event ? s->event : "samples");
-	uint32_t label = x->host ? label_idx(x, s->pid, s->comm ? s->comm : "") : 0;
+	uint32_t label = x->host ? ex_label_idx(x, s->pid, s->comm ? s->comm : "") : 0;
 
 	if (s->time && (!x->t_min || s->time < x->t_min))
 		x->t_min = s->time;

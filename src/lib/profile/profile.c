@@ -842,3 +842,15 @@ void prof_cg_take(struct prof *p, const struct prof_rows *rows, struct cg_forest
 	p->nr_nodes = p->alloc_nodes = 0;
 	free(cgframe);
 }
+
+/* ---- a sample standing for several (export/feed.c: eBPF counts) ---- */
+
+uint32_t prof_add_n(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
+		    size_t n, uint64_t count, uint64_t period)
+{
+	uint32_t node = prof_add(p, comm, pid, tid, frames, n, period);
+	uint64_t c = (uint64_t)p->nodes[node].count - 1 + count;
+
+	p->nodes[node].count = c < UINT32_MAX ? (uint32_t)c : UINT32_MAX;
+	return node;
+}

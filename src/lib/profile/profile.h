@@ -79,6 +79,10 @@ void prof_free(struct prof *p);
 uint32_t prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
 		  size_t n, uint64_t period);
 
+/* The same for count samples of summed period (count 0: the period only). */
+uint32_t prof_add_n(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
+		    size_t n, uint64_t count, uint64_t period);
+
 /* Free what only adding needs (the lookup tables, the threads' previous
  * stacks): a model read only from now on takes less memory; a later
  * prof_add() remakes them. */
