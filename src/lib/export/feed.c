@@ -157,7 +157,8 @@ void export_add_feed(struct pk_export *x, struct export_feed *f)
 		e->seq = NULL;
 		e->nseq = 0;
 	}
-	qsort(st, nst, sizeof(*st), cmp_seq);
+	if (nst)
+		qsort(st, nst, sizeof(*st), cmp_seq);
 	/* events in the order of their first sample, as export_add() meets them */
 	for (size_t i = 0; i < nst; i++)
 		if (!evidx[st[i].ev])
