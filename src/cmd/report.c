@@ -120,10 +120,12 @@ static bool annotatable(struct report *r, const struct row *row)
 /* --export=pprof|speedscope -o FILE: every sample also goes to the exporter
  * (src/lib/export), and the file replaces the table on stdout. */
 static struct pk_export *report_export;
+static struct export_feed *report_feed;   /* the samples, through the model */
 static const char *export_kind, *export_path;
 
 static int write_export(void)
 {
+	export_add_feed(report_export, report_feed);
 	if (!strcmp(export_kind, "pprof"))
 		return export_write_pprof(report_export, export_path);
 	return export_write_speedscope(report_export, export_path);
@@ -138,8 +140,10 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	h->total += s->period;
 	if (r->leaves)
 		ann_leaves_add(r->leaves, s);
-	if (report_export)
-		export_add(report_export, s);
+	if (report_feed) {   /* the file replaces the table: no rows */
+		export_feed_add(report_feed, s);
+		return 0;
+	}
 	if (!s->nr_frames)
 		return 0;
 	if (!h->prof)
@@ -928,8 +932,10 @@ int cmd_report(int argc, char **argv)
 	else if (!order_set)
 		r.cg.order = r.children ? CG_CALLER : CG_CALLEE;
 	r.hists = xcalloc(r.f->nr_evsels, sizeof(*r.hists));
-	if (export_kind)
+	if (export_kind) {
 		report_export = export_new_file(r.f);
+		report_feed = export_feed_new();
+	}
 	/* on a terminal: the browser (src/lib/tui), else text */
 	tui = !stdio && !export_kind && strcmp(input, "-") && tui_usable();
 	/* the whole stacks unless nothing reads more than the leaf (the
@@ -991,6 +997,8 @@ int cmd_report(int argc, char **argv)
 	ann_leaves_free(r.leaves);
 	export_free(report_export);
 	report_export = NULL;
+	export_feed_free(report_feed);
+	report_feed = NULL;
 	session_close(s);
 	return err < 0 ? 1 : 0;
 }

@@ -79,6 +79,26 @@ void export_add(struct pk_export *x, const struct pk_sample *s);
  * s->period is their summed period). */
 void export_add_n(struct pk_export *x, const struct pk_sample *s, uint64_t count);
 
+/* A session's samples through the aggregation model (profile/profile.h):
+ * export_feed_add() puts each sample into the model of its event (frames
+ * per address, stacks merged across threads); export_add_feed() adds every
+ * distinct stack once, with its samples' count and period, in the order of
+ * its first sample, and the samples' first and last times: the same model
+ * as export_add() of every sample (same frames, locations, stacks and
+ * order, so the same files), without the export's per-sample hashing.
+ * export_add_feed() drops the models' lookup tables and order (memory):
+ * only export_feed_free() may follow it.
+ * For a model with export_set_labels, call export_feed_set_labels() first
+ * (the pid and comm of each sample are kept, one model thread each). */
+struct export_feed;
+struct export_feed *export_feed_new(void);
+void export_feed_set_labels(struct export_feed *f);
+void export_feed_add(struct export_feed *f, const struct pk_sample *s);
+/* The same sample standing for count samples (s->period: their sum). */
+void export_feed_add_n(struct export_feed *f, const struct pk_sample *s, uint64_t count);
+void export_add_feed(struct pk_export *x, struct export_feed *f);
+void export_feed_free(struct export_feed *f);
+
 /* 0 / -errno.  pprof's duration is the span of the sample times; the
  * pprof writer reads DWARF for the locations added since its last call. */
 int export_write_pprof(struct pk_export *x, const char *path);

@@ -101,7 +101,7 @@ static bool is_perfdata(const char *path)
 /* One reading of a perf.data feeds the export model and, for the input
  * the page annotates, the annotation builder. */
 struct loader {
-	struct pk_export *x;
+	struct export_feed *feed;
 	struct ann_builder *ann;
 };
 
@@ -109,7 +109,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct loader *l = arg;
 
-	export_add(l->x, s);
+	export_feed_add(l->feed, s);
 	if (l->ann)
 		ann_builder_add(l->ann, s);
 	return 0;
@@ -132,8 +132,10 @@ static int load_perfdata(struct pk_export **out, const char *path, const struct 
 	if (err)
 		return err;
 	*out = export_new_file(session_file(s));
-	l = (struct loader){ *out, ann };
+	l = (struct loader){ export_feed_new(), ann };
 	err = session_process(s, on_sample, &l);
+	export_add_feed(*out, l.feed);
+	export_feed_free(l.feed);
 	/* the file's event order, which report prints its tables in */
 	const struct pd_file *pf = session_file(s);
 

@@ -100,7 +100,7 @@ static const char *intern(struct pk_export *x, const char *s, size_t len)
 	return hm_intern(&x->strings, s, len);
 }
 
-static uint32_t event_idx(struct pk_export *x, const char *name)
+uint32_t ex_event_idx(struct pk_export *x, const char *name)
 {
 	const char *n = intern(x, name, strlen(name));
 
@@ -145,7 +145,7 @@ static uint32_t frame_idx(struct pk_export *x, const struct pk_frame *fr)
  * stack of map, stacks and *nr_ids: a new stack keeps its ids, a known one
  * gets the counts. */
 static void stack_add(struct hashmap *map, struct ex_stack **stacks, size_t *nr, size_t *alloc,
-		      uint32_t *ids, size_t *nr_ids, size_t start, size_t n, const struct pk_sample *s,
+		      uint32_t *ids, size_t *nr_ids, size_t start, size_t n, uint64_t period,
 		      uint64_t count, uint32_t label)
 {
 	int created;
@@ -170,7 +170,7 @@ static void stack_add(struct hashmap *map, struct ex_stack **stacks, size_t *nr,
 		e->val.u = ++*nr;
 	}
 	(*stacks)[e->val.u - 1].count += count;
-	(*stacks)[e->val.u - 1].period += s->period;
+	(*stacks)[e->val.u - 1].period += period;
 }
 
 static uint32_t func_idx(struct pk_export *x, const char *name, const char *file)
@@ -336,7 +336,7 @@ static void reserve_ids(uint32_t **ids, size_t nr, size_t *alloc, size_t more)
 }
 
 /* The (pid, comm) label set of a sample: index in labels[] + 1. */
-static uint32_t label_idx(struct pk_export *x, uint32_t pid, const char *comm)
+uint32_t ex_label_idx(struct pk_export *x, uint32_t pid, const char *comm)
 {
 	struct ex_label key;
 	int created;
@@ -361,18 +361,26 @@ void export_add(struct pk_export *x, const struct pk_sample *s)
 
 void export_add_n(struct pk_export *x, const struct pk_sample *s, uint64_t count)
 {
-	uint32_t ev = event_idx(x, s->event ? s->event : "samples");
-	size_t n = s->nr_frames, start, lstart, m = 0, run = 0;
-	bool have_prev = false, prev_kernel = false;
+	uint32_t ev = ex_event_idx(x, s->event ? s->event : "samples");
+	uint32_t label = x->host ? ex_label_idx(x, s->pid, s->comm ? s->comm : "") : 0;
 
 	if (s->time && (!x->t_min || s->time < x->t_min))
 		x->t_min = s->time;
 	if (s->time > x->t_max)
 		x->t_max = s->time;
+	ex_add_stack(x, ev, s->frames, s->nr_frames, count, s->period, label);
+}
+
+void ex_add_stack(struct pk_export *x, uint32_t ev, const struct pk_frame *frames, size_t n,
+		  uint64_t count, uint64_t period, uint32_t label)
+{
+	size_t start, lstart, m = 0, run = 0;
+	bool have_prev = false, prev_kernel = false;
+
 	x->nr_samples += count;
-	x->total_period += s->period;
+	x->total_period += period;
 	x->events[ev].nr_samples += count;
-	x->events[ev].period += s->period;
+	x->events[ev].period += period;
 
 	/* frames: the key is the event, then the frame indexes leaf first
 	 * (then the label, with export_set_labels) */
@@ -380,31 +388,30 @@ void export_add_n(struct pk_export *x, const struct pk_sample *s, uint64_t count
 	reserve_ids(&x->ids, x->nr_ids, &x->alloc_ids, n + 2);
 	x->ids[start] = ev;
 	for (size_t i = 0; i < n; i++)
-		x->ids[start + 1 + i] = frame_idx(x, &s->frames[i]);
+		x->ids[start + 1 + i] = frame_idx(x, &frames[i]);
 
 	/* locations: inlined frames fold into the real frame after them */
 	lstart = x->nr_lids;
 	reserve_ids(&x->lids, x->nr_lids, &x->alloc_lids, n + 2);
 	x->lids[lstart] = ev;
 	for (size_t i = 0; i < n; i++) {
-		const struct pk_frame *fr = &s->frames[i];
+		const struct pk_frame *fr = &frames[i];
 		bool caller;
 
 		if (fr->inlined && i + 1 < n)
 			continue;
 		caller = have_prev && prev_kernel == fr->kernel;
-		x->lids[lstart + 1 + m++] = loc_idx(x, s->frames + run, i - run, fr,
+		x->lids[lstart + 1 + m++] = loc_idx(x, frames + run, i - run, fr,
 						    x->ids[start + 1 + i], caller);
 		run = i + 1;
 		have_prev = true;
 		prev_kernel = fr->kernel;
 	}
 
-	uint32_t label = x->host ? label_idx(x, s->pid, s->comm ? s->comm : "") : 0;
 	stack_add(&x->stack_map, &x->stacks, &x->nr_stacks, &x->alloc_stacks, x->ids, &x->nr_ids,
-		  start, n, s, count, label);
+		  start, n, period, count, label);
 	stack_add(&x->lstack_map, &x->lstacks, &x->nr_lstacks, &x->alloc_lstacks, x->lids,
-		  &x->nr_lids, lstart, m, s, count, label);
+		  &x->nr_lids, lstart, m, period, count, label);
 }
 
 void export_set_time(struct pk_export *x, int64_t start_unix_ns, int64_t duration_ns)

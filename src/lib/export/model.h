@@ -118,4 +118,17 @@ struct pk_export {
  * the placeholder lines; each location is looked up once. */
 void ex_resolve_lines(struct pk_export *x);
 
+/* The index of the event named name in events[], added if new. */
+uint32_t ex_event_idx(struct pk_export *x, const char *name);
+
+/* The (pid, comm) label set of export_set_labels: index in labels[] + 1. */
+uint32_t ex_label_idx(struct pk_export *x, uint32_t pid, const char *comm);
+
+/* One stack of event ev (frames leaf first, n >= 0) standing for count
+ * samples of summed period, with label (label_idx + 1, 0: none): the
+ * frames, locations and merged stacks of both views, as export_add_n()
+ * makes them for a sample (which also takes its time and label). */
+void ex_add_stack(struct pk_export *x, uint32_t ev, const struct pk_frame *frames, size_t n,
+		  uint64_t count, uint64_t period, uint32_t label);
+
 #endif

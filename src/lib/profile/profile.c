@@ -319,8 +319,8 @@ static uint32_t thread_id(struct prof *p, const char *comm, uint32_t pid, uint32
 	return (uint32_t)e->val.u - 1;
 }
 
-void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
-	      size_t n, uint64_t period)
+uint32_t prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
+		  size_t n, uint64_t period)
 {
 	uint32_t t;
 
@@ -363,6 +363,7 @@ void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, cons
 	p->nodes[node].period += period;
 	if (p->nodes[node].count < UINT32_MAX)
 		p->nodes[node].count++;
+	return node;
 }
 
 void prof_compact(struct prof *p)
@@ -840,4 +841,16 @@ void prof_cg_take(struct prof *p, const struct prof_rows *rows, struct cg_forest
 	p->nodes = NULL;
 	p->nr_nodes = p->alloc_nodes = 0;
 	free(cgframe);
+}
+
+/* ---- a sample standing for several (export/feed.c: eBPF counts) ---- */
+
+uint32_t prof_add_n(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
+		    size_t n, uint64_t count, uint64_t period)
+{
+	uint32_t node = prof_add(p, comm, pid, tid, frames, n, period);
+	uint64_t c = (uint64_t)p->nodes[node].count - 1 + count;
+
+	p->nodes[node].count = c < UINT32_MAX ? (uint32_t)c : UINT32_MAX;
+	return node;
 }

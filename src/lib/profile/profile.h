@@ -74,9 +74,14 @@ void prof_free(struct prof *p);
 
 /* One sample: frames leaf first (frames[0] the leaf, as struct pk_sample
  * holds them), n >= 1.  Consecutive samples of a thread share the work
- * for the outer callers they have in common. */
-void prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
-	      size_t n, uint64_t period);
+ * for the outer callers they have in common.  Returns the node where the
+ * stack ends (its id stays until prof_rows_make() with PROF_REDERIVE). */
+uint32_t prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
+		  size_t n, uint64_t period);
+
+/* The same for count samples of summed period (count 0: the period only). */
+uint32_t prof_add_n(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
+		    size_t n, uint64_t count, uint64_t period);
 
 /* Free what only adding needs (the lookup tables, the threads' previous
  * stacks): a model read only from now on takes less memory; a later
