@@ -144,9 +144,11 @@ static const char *agg_intern(struct agg *a, const char *s)
 	return s ? hm_intern(&a->names, s, strlen(s)) : NULL;
 }
 
-/* Frames of a stack id (ips leaf first) appended at fr[*n], named. */
+/* Frames of a stack id (ips leaf first) appended at fr[*n], named, the
+ * names interned in a (the model's identities are pointers); with
+ * bid_done, each user mapping's build-id given to a->x once a file. */
 static void key_frames(struct agg *a, int pid, const __u64 *ips, int n_ips, bool kernel, struct pk_frame *fr,
-		       size_t *n)
+		       size_t *n, struct hashmap *bid_done)
 {
 	for (int i = 0; i < n_ips; i++) {
 		struct pk_frame *f = &fr[(*n)++];
@@ -159,11 +161,24 @@ static void key_frames(struct agg *a, int pid, const __u64 *ips, int n_ips, bool
 			f->dso = "[kernel.kallsyms]";
 			continue;
 		}
-		const char *dso = NULL;
-		f->sym = agg_intern(a, ustack_user_sym(a->c, pid, ips[i], i == 0, &f->sym_off, &dso, NULL));
+		const char *dso = NULL, *file = NULL;
+		f->sym = agg_intern(a, ustack_user_sym(a->c, pid, ips[i], i == 0, &f->sym_off, &dso,
+						       bid_done ? &file : NULL));
 		f->dso = dso ? agg_intern(a, dso) : "[unknown]";
 		if (!f->sym)
 			f->sym_off = 0;
+		if (bid_done && dso && file) {   /* the mapping's build-id, read once a file */
+			int created;
+
+			hm_upsert(bid_done, dso, strlen(dso), &created);
+			if (created) {
+				uint8_t id[20];
+				int len = sym_read_build_id(file, id, sizeof(id));
+
+				if (len > 0)
+					export_set_build_id(a->x, dso, id, (size_t)len);
+			}
+		}
 	}
 }
 
@@ -183,10 +198,10 @@ static void add_key(struct agg *a, const struct prof_bpf_key *k, int stack_fd, _
 	char comm[PROF_TASK_COMM_LEN + 1];
 	size_t n = 0;
 
-	key_frames(a, (int)k->pid, kips, nk, true, fr, &n);
+	key_frames(a, (int)k->pid, kips, nk, true, fr, &n, NULL);
 	if (kmissing)
 		ustack_marker(&fr[n++], USTACK_MISSING_KERNEL, kmissing);
-	key_frames(a, (int)k->pid, uips, nu, false, fr, &n);
+	key_frames(a, (int)k->pid, uips, nu, false, fr, &n, NULL);
 	if (umissing)
 		ustack_marker(&fr[n++], USTACK_MISSING_USER, umissing);
 	if (!n)
@@ -267,38 +282,6 @@ static void clear_map(int fd, size_t key_size)
 	}
 }
 
-/* Stack id's frames as pk_frames (leaf first) appended at fr[*n]. */
-static void add_frames(struct pk_export *x, struct hashmap *bid_done, struct ustack_cache *c,
-		       const struct prof_bpf_key *k, const __u64 *ips, int n_ips, bool kernel,
-		       struct pk_frame *fr, size_t *n)
-{
-	for (int i = 0; i < n_ips; i++) {
-		struct pk_frame *f = &fr[(*n)++];
-
-		memset(f, 0, sizeof(*f));
-		f->ip = ips[i];
-		f->kernel = kernel;
-		if (kernel) {
-			f->sym = ustack_kernel_sym(c, ips[i], &f->sym_off);
-			f->dso = "[kernel.kallsyms]";
-			continue;
-		}
-		const char *dso = NULL, *file = NULL;
-		f->sym = ustack_user_sym(c, (int)k->pid, ips[i], i == 0, &f->sym_off, &dso, &file);
-		f->dso = dso ? dso : "[unknown]";
-		if (dso && file) {   /* the mapping's build-id, read once a file */
-			int created;
-			hm_upsert(bid_done, dso, strlen(dso), &created);
-			if (created) {
-				uint8_t id[20];
-				int len = sym_read_build_id(file, id, sizeof(id));
-				if (len > 0)
-					export_set_build_id(x, dso, id, (size_t)len);
-			}
-		}
-	}
-}
-
 /* --continuous: one stack of the model as a pprof sample standing for
  * its count (frames leaf first again; a key without frames, none). */
 static int export_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t n, const struct prof_node *end)
@@ -365,16 +348,12 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 
 		if (bpf_map_lookup_elem(counts_fd, k, &count))
 			continue;
-		add_frames(x, &bid_done, c, k, kips, read_stack(stack_fd, k->kern_stack_id, kips), true,
-			   frames, &nf);
-		add_frames(x, &bid_done, c, k, uips, read_stack(stack_fd, k->user_stack_id, uips), false,
-			   frames, &nf);
+		key_frames(&a, (int)k->pid, kips, read_stack(stack_fd, k->kern_stack_id, kips), true,
+			   frames, &nf, &bid_done);
+		key_frames(&a, (int)k->pid, uips, read_stack(stack_fd, k->user_stack_id, uips), false,
+			   frames, &nf, &bid_done);
 		snprintf(comm, sizeof(comm), "%.*s", PROF_TASK_COMM_LEN, k->comm);
 		sb_add_term(&ec, comm, strlen(comm));
-		for (size_t j = 0; j < nf; j++) {   /* the model's identities are pointers */
-			frames[j].sym = agg_intern(&a, frames[j].sym);
-			frames[j].dso = agg_intern(&a, frames[j].dso);
-		}
 		if (!nf)
 			ustack_marker(&frames[nf++], USTACK_NO_FRAMES, NULL);
 		prof_add(a.p, agg_intern(&a, ec.buf), k->pid, k->pid, frames, nf, count);

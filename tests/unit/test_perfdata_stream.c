@@ -104,23 +104,31 @@ static void pipe_stream(struct strbuf *sb)
 	put_hdr(sb, PD_RECORD_FINISHED_ROUND, 8);
 }
 
-static void check_samples(const struct pd_file *f, int want)
+/* The samples of f's data section, numbered on from *n: sample k has ip
+ * 0x1000 * k, tid 43, period 100. */
+static void walk_samples(const struct pd_file *f, int *n)
 {
 	uint64_t pos = 0;
 	const struct perf_event_header *h;
-	int n = 0;
 
 	while (pd_next(f, &pos, &h) == 1) {
 		struct pd_sample s;
 
 		if (h->type != PERF_RECORD_SAMPLE)
 			continue;
-		n++;
+		++*n;
 		assert_int_equal(pd_parse_sample(f, h, &s), 0);
-		assert_int_equal(s.ip, 0x1000u * (unsigned)n);
+		assert_int_equal(s.ip, 0x1000u * (unsigned)*n);
 		assert_int_equal(s.tid, 43);
 		assert_int_equal(s.period, 100);
 	}
+}
+
+static void check_samples(const struct pd_file *f, int want)
+{
+	int n = 0;
+
+	walk_samples(f, &n);
 	assert_int_equal(n, want);
 }
 
@@ -153,20 +161,8 @@ static int stream_samples(struct pd_file *f)
 	int n = 0, r;
 
 	while ((r = pd_stream_next(f, &data, &len)) == 1) {
-		uint64_t pos = 0;
-		const struct perf_event_header *h;
-
 		pd_set_data(f, data, len);
-		while (pd_next(f, &pos, &h) == 1) {
-			struct pd_sample s;
-
-			if (h->type != PERF_RECORD_SAMPLE)
-				continue;
-			n++;
-			assert_int_equal(pd_parse_sample(f, h, &s), 0);
-			assert_int_equal(s.ip, 0x1000u * (unsigned)n);
-			assert_int_equal(s.tid, 43);
-		}
+		walk_samples(f, &n);
 	}
 	assert_int_equal(r, 0);
 	assert_int_equal(pd_stream_next(f, &data, &len), 0);   /* read once */
