@@ -510,8 +510,9 @@ static void sort_rows(struct report *r, struct hist *h)
 	free(v);
 }
 
-/* Sort the rows, mark those shown (*show, h->nr + 1 flags) and make their
- * texts (in *texts, *textv); returns how many are shown. */
+/* Sort the rows, mark those shown (*show, h->nr + 1 flags) and, unless
+ * textv is NULL (the browser makes the texts it shows), make their texts
+ * (in *texts, *textv); returns how many are shown. */
 static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_t total, bool **show,
 			 struct pk_arena *texts, const char ***textv)
 {
@@ -532,6 +533,8 @@ static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_
 		(*show)[i] = true;
 		shown++;
 	}
+	if (!textv)
+		return shown;
 	*textv = xmalloc((shown + 1) * (size_t)r->nr_keys * sizeof(**textv));
 	for (size_t i = 0, j = 0; i < h->nr; i++) {
 		struct row *row = &h->rows[i];
@@ -1050,6 +1053,17 @@ static void rt_release_hist(struct report_tui *rt)
 	rt->textv = NULL;
 }
 
+/* Table row i's text of key k, made when the browser shows it (tui.h):
+ * most rows of a large table are never on screen. */
+static const char *rt_text(void *ctx, size_t i, int k)
+{
+	struct report_tui *rt = ctx;
+	char buf[512];
+
+	key_text(&rt->h->rows[rt->hrow[i]], rt->r->keys[k], buf, sizeof(buf));
+	return rt->t.rows[i].text[k] = pk_arena_memdup0(&rt->texts, buf, strlen(buf));
+}
+
 /* The table of the first event with samples (print_hist's rows). */
 static void rt_prepare(struct report_tui *rt)
 {
@@ -1069,7 +1083,8 @@ static void rt_prepare(struct report_tui *rt)
 	rt->total = total;
 	rt->t = (struct tui_table){ .title = rt->title, .stdio_head = rt->head, .sort = rt->sort,
 				    .nr_keys = r->nr_keys, .children = r->children,
-				    .show_children = r->children, .show_nr = r->show_nr, .total = total };
+				    .show_children = r->children, .show_nr = r->show_nr, .total = total,
+				    .text = rt_text, .text_ctx = rt };
 	for (int k = 0; k < r->nr_keys; k++)
 		rt->t.headers[k] = key_header(r->keys[k]);
 	if (n > 1000) { n /= 1000; unit = 'K'; }
@@ -1082,7 +1097,7 @@ static void rt_prepare(struct report_tui *rt)
 		 session_stats(*rt->sess)->nr_lost, n, unit, ev ? ev->name : "none", total);
 	if (!h)
 		return;
-	hist_order(r, h, rt->limit, total, &rt->show, &rt->texts, &rt->textv);
+	hist_order(r, h, rt->limit, total, &rt->show, &rt->texts, NULL);
 	rt->hrow = xcalloc(h->nr + 1, sizeof(*rt->hrow));
 	if (h->nr + 1 > rt->rows_cap) {
 		free(rt->rows_keep);
@@ -1099,8 +1114,6 @@ static void rt_prepare(struct report_tui *rt)
 
 		*tr = (struct tui_row){ .children = row->children, .self = row->self, .nr = row->nr_self,
 					.comm = row->comm, .dso = row->dso, .sym = row->sym, .tid = row->tid };
-		for (int k = 0; k < r->nr_keys; k++)
-			tr->text[k] = row->text[k];
 		rt->hrow[rt->t.nr_rows++] = i;
 	}
 	if (r->graph && (h->of_node || h->cg)) {   /* a row has a graph when --stdio would print

@@ -309,12 +309,17 @@ static void rebuild(struct br *b)
 	size_t **so = &b->sorted[b->children];
 
 	if (!*so) {   /* once per table and view: then each rebuild is one pass */
+		size_t i;
+
 		*so = xmalloc((b->t->nr_rows + 1) * sizeof(**so));
-		for (size_t i = 0; i < b->t->nr_rows; i++)
+		for (i = 0; i < b->t->nr_rows; i++)
 			(*so)[i] = i;
 		sort_rows = b->t->rows;
 		sort_children = b->children;
-		qsort(*so, b->t->nr_rows, sizeof(**so), cmp_order);
+		for (i = 1; i < b->t->nr_rows && cmp_order(&(*so)[i - 1], &(*so)[i]) < 0; i++)
+			;
+		if (i < b->t->nr_rows)   /* else already in this order (report's rows) */
+			qsort(*so, b->t->nr_rows, sizeof(**so), cmp_order);
 	}
 	b->nord = 0;
 	for (size_t k = 0; k < b->t->nr_rows; k++)
@@ -415,7 +420,7 @@ static void draw(struct br *b)
 		size_t w = strlen(t->headers[k]);
 
 		for (size_t i = 0; i < b->nord && i < 4096; i++) {
-			size_t l = strlen(t->rows[b->order[i]].text[k]);
+			size_t l = strlen(tui_row_text(t, b->order[i], k));
 
 			if (l > w)
 				w = l;
@@ -482,7 +487,7 @@ static void draw(struct br *b)
 			}
 			for (int k = 0; k < t->nr_keys; k++)
 				if (show_key[k] && kx[k] < COLS)
-					put(b, y, kx[k], r->text[k], kw[k] < COLS - kx[k] ? kw[k] : COLS - kx[k]);
+					put(b, y, kx[k], tui_row_text(t, l->row, k), kw[k] < COLS - kx[k] ? kw[k] : COLS - kx[k]);
 		} else {
 			const char *g = b->graph[l->row] + l->off;
 			const char *nl = strchr(g, '\n');

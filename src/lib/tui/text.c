@@ -63,6 +63,13 @@ static const char *pct_head(bool children)
 	return children ? "# Children      Self" : "# Overhead";
 }
 
+const char *tui_row_text(const struct tui_table *t, size_t i, int k)
+{
+	const char *s = t->rows[i].text[k];
+
+	return s ? s : t->text ? t->text(t->text_ctx, i, k) : "";
+}
+
 void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, size_t n, bool children,
 		     const char *const *graph)
 {
@@ -74,7 +81,7 @@ void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, s
 		width[k] = strlen(t->headers[k]);
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < t->nr_keys; k++) {
-			size_t l = strlen(t->rows[order[i]].text[k]);
+			size_t l = strlen(tui_row_text(t, order[i], k));
 
 			if (l > width[k])
 				width[k] = l;
@@ -106,9 +113,9 @@ void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, s
 			fprintf(fp, "  %12" PRIu64, r->nr);
 		for (int k = 0; k < t->nr_keys; k++) {
 			if (k == t->nr_keys - 1)
-				fprintf(fp, "  %s", r->text[k]);
+				fprintf(fp, "  %s", tui_row_text(t, order[i], k));
 			else
-				fprintf(fp, "  %-*s", (int)width[k], r->text[k]);
+				fprintf(fp, "  %-*s", (int)width[k], tui_row_text(t, order[i], k));
 		}
 		fputc('\n', fp);
 		if (graph && graph[i])

@@ -57,7 +57,8 @@
 struct tui_row {
 	uint64_t children, self;   /* periods (Children: 0 when the table has none) */
 	uint64_t nr;               /* samples whose leaf is the row (-n) */
-	const char *text[TUI_MAX_KEYS];  /* each column's text, as --stdio prints it */
+	const char *text[TUI_MAX_KEYS];  /* each column's text, as --stdio prints it;
+					    NULL: made by the table's text() when shown */
 	const char *comm, *dso;    /* raw names for zooming (dso: as the table shows it) */
 	const char *sym;           /* raw symbol for '/' and 'a'; NULL: unknown */
 	uint32_t tid;              /* the row's thread for 't' (perf: the first one seen) */
@@ -77,7 +78,15 @@ struct tui_table {
 	uint64_t total;            /* the percentages' denominator */
 	struct tui_row *rows;
 	size_t nr_rows;
+	/* Optional: row i's text of column k, for rows whose text[k] is NULL
+	 * (tables of many rows make only the texts shown); it may store the
+	 * text in rows[i].text[k].  Must not fail. */
+	const char *(*text)(void *ctx, size_t i, int k);
+	void *text_ctx;
 };
+
+/* Row i's text of column k (rows[i].text[k], else made by t->text). */
+const char *tui_row_text(const struct tui_table *t, size_t i, int k);
 
 struct tui_ops {
 	/* Row i's call graph as --stdio prints it under the row, lines ending
