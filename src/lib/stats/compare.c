@@ -80,15 +80,23 @@ static int cmp_pidx(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-void st_bh(const double *p, size_t n, double *q)
+/* p[0, n) with their indices, ascending (NaN as 1), for the step-up and
+ * step-down corrections; n >= 1; the caller frees. */
+static struct pidx *sorted_p(const double *p, size_t n)
 {
-	if (!n)
-		return;
 	struct pidx *s = xmalloc(n * sizeof(*s));
 
 	for (size_t i = 0; i < n; i++)
 		s[i] = (struct pidx){ isnan(p[i]) ? 1 : p[i], i };
 	qsort(s, n, sizeof(*s), cmp_pidx);
+	return s;
+}
+
+void st_bh(const double *p, size_t n, double *q)
+{
+	if (!n)
+		return;
+	struct pidx *s = sorted_p(p, n);
 	double run = 1;
 	for (size_t k = n; k-- > 0;) {
 		double v = s[k].p * (double)n / (double)(k + 1);
@@ -103,11 +111,7 @@ void st_holm(const double *p, size_t n, double *q)
 {
 	if (!n)
 		return;
-	struct pidx *s = xmalloc(n * sizeof(*s));
-
-	for (size_t i = 0; i < n; i++)
-		s[i] = (struct pidx){ isnan(p[i]) ? 1 : p[i], i };
-	qsort(s, n, sizeof(*s), cmp_pidx);
+	struct pidx *s = sorted_p(p, n);
 	double run = 0;
 	for (size_t k = 0; k < n; k++) {
 		double v = s[k].p * (double)(n - k);
