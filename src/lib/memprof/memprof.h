@@ -112,6 +112,8 @@ struct memprof {
 	size_t nstack;
 };
 
+/* Read a memprof file (the accesses whose code lies in the preloaded
+ * pkmemwrap*.so, perfkit's own allocation hooks, are left out of acc). */
 int memprof_read(struct memprof *mp, const char *path);
 void memprof_release(struct memprof *mp);
 
