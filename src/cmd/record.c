@@ -58,6 +58,7 @@ struct rec_args {
 	struct recorder_opts o;
 	int force;              /* -f: replace an output that is a symlink */
 	int strict_freq;        /* --strict-freq: refuse -F above the kernel's maximum */
+	bool output_given;      /* -o was given (else a pipe on stdout gets pipe mode, as perf) */
 };
 
 /* An option value base/parse refused: its one line (option and range), exit 2. */
@@ -138,6 +139,7 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 			break;
 		case 'o':
 			r->o.output = optarg;
+			r->output_given = true;
 			break;
 		case 'f':
 			r->force = 1;
@@ -212,12 +214,6 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		fprintf(stderr, "perfkit record: -o needs a file name\n");
 		return 2;
 	}
-	if (!strcmp(r->o.output, "-")) {
-		fprintf(stderr, "perfkit record: writing perf's pipe mode to standard output (-o -) is not "
-			"supported; give -o a file name, or -o /dev/stdout for a stream perfkit reads "
-			"(`| perfkit report -i -`; perf reads only its pipe mode from a pipe)\n");
-		return 2;
-	}
 	struct stat st;
 	if (stat(r->o.output, &st) == 0 && S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "perfkit record: '%s' is a directory; give -o a file name\n", r->o.output);
@@ -261,6 +257,9 @@ int cmd_record(int argc, char **argv)
 	ret = parse_args(&a, argc, argv);
 	if (ret >= 0)
 		goto out_free;
+	/* like perf (check_pipe): no -o and stdout a pipe: pipe mode there */
+	if (!a.output_given && fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode))
+		a.o.output = "-";
 	if (pk_options_only) {   /* the option fuzz harness: stop before running */
 		ret = 0;
 		goto out_free;
@@ -334,7 +333,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "perfkit record: warning: %" PRIu64 " samples lost (ring buffer full); try a lower -F or a bigger -m\n",
 			r.lost);
 	fprintf(stderr, "[ perfkit record: %" PRIu64 " samples, %" PRIu64 " lost, %.3f MB written to %s ]\n",
-		r.samples, r.lost, mb, a.o.output);
+		r.samples, r.lost, mb, strcmp(a.o.output, "-") ? a.o.output : "standard output (pipe mode)");
 	ret = r.have_status ? pk_exit_status(r.status) : 0;
 out:
 	recorder_release(&r);

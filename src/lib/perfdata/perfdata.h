@@ -85,6 +85,8 @@ enum pd_feature {
 	PD_FEAT_CLOCK_DATA = 29,
 	PD_FEAT_HYBRID_TOPOLOGY = 30,
 	PD_FEAT_PMU_CAPS = 31,
+	PD_FEAT_LAST_PERF61 = 32,   /* HEADER_LAST_FEATURE of perf 6.1: the
+				       pipe-mode marker after the features */
 	PD_FEAT_MAX = 256,
 };
 
@@ -284,7 +286,10 @@ uint64_t pd_offset(const struct pd_file *f, const struct perf_event_header *rec)
 struct pd_writer;
 
 /* Start a perf.data at PATH (written to a temporary name first).  attrs and
- * names (perf's event names, used for HEADER_EVENT_DESC) have nr entries. */
+ * names (perf's event names, used for HEADER_EVENT_DESC) have nr entries.
+ * PATH "-": perf's pipe mode on standard output (perf record -o -), written
+ * in order as records come, nothing rewritten; ids must be added before the
+ * first record; a write error (EPIPE when the reader is gone) is returned. */
 int pd_writer_open(struct pd_writer **out, const char *path,
 		   const struct perf_event_attr *attrs, const char *const *names, size_t nr);
 

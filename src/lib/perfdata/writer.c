@@ -17,6 +17,16 @@
  *   ...  (only when ids were added after the first record: the ids and attr
  *        section again, which the final header then points to)
  *
+ * Pipe mode (path "-", perf record -o -): the stream perf writes to a pipe,
+ * in order, nothing rewritten: a 16-byte header {"PERFILE2", 16}, one
+ * HEADER_ATTR record per event (attr, then its ids), one HEADER_FEATURE
+ * record per feature ({u64 feature bit, the file-mode body}, in bit order)
+ * and the end-of-features marker perf 6.1 writes (bit PD_FEAT_LAST_PERF61),
+ * an EVENT_UPDATE record naming each event,
+ * a HEADER_TRACING_DATA record (its payload, padded to 8 bytes, follows
+ * outside its size) when tracepoints are recorded, then the records as
+ * given, and HEADER_BUILD_ID records at the end.
+ *
  * So that a recorder killed with SIGKILL leaves a readable file, the header
  * is valid from the first record on: no feature bits, and a data size that
  * is rewritten after every flush of the buffer (at least once a second
@@ -68,6 +78,7 @@ struct pd_writer {
 	                             in TMPDIR and copied into PATH at finish */
 	bool keep_tmp;            /* finish gave up on PATH: the temporary
 	                             file holds the recording, keep it */
+	bool pipe;                /* path "-": perf's pipe mode on stdout */
 	struct wevent *ev;
 	size_t nr_ev;
 	uint8_t *buf;
@@ -279,6 +290,8 @@ static void fill_header(const struct pd_writer *w, struct pd_writer_header *h, u
 	h->data_size = w->data_size;
 }
 
+static int start_pipe(struct pd_writer *w);
+
 /* Header, ids and attrs, before the first record (perf's order): from then
  * on the file is readable whatever happens to this process. */
 static int start(struct pd_writer *w)
@@ -288,6 +301,8 @@ static int start(struct pd_writer *w)
 
 	if (w->started)
 		return 0;
+	if (w->pipe)
+		return start_pipe(w);
 	sb_init(&sb, 4096);
 	sb_add(&sb, &h, sizeof(h));   /* placeholder, filled below */
 	put_attrs(w, &sb, 0, &w->attrs_off);
@@ -343,7 +358,7 @@ static int flush_buf(struct pd_writer *w)
 		return rc;
 	rc = write_records(w, w->buf, w->buf_len);
 	w->buf_len = 0;
-	if (!rc) {
+	if (!rc && !w->pipe) {
 		/* the data size on file follows the data: a killed recorder's
 		 * file is read up to here */
 		uint64_t ds = w->file_off - w->data_off;
@@ -363,6 +378,19 @@ int pd_writer_open(struct pd_writer **out, const char *path,
 	struct pd_writer *w = xcalloc(1, sizeof(*w));
 	w->path = xstrdup(path);
 	struct stat st;
+	if (!strcmp(path, "-")) {
+		/* perf's pipe mode on stdout: written as it comes */
+		w->pipe = true;
+		w->reserved_to = UINT64_MAX;
+		w->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (w->fd < 0) {
+			int e = errno;
+			free(w->path);
+			free(w);
+			return pk_error(e, "standard output: %s", strerror(e));
+		}
+		goto events;
+	}
 	w->direct = of_kernel_path(path) ||
 		    (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
 	if (w->direct) {
@@ -386,6 +414,7 @@ int pd_writer_open(struct pd_writer **out, const char *path,
 		return pk_error(e, "%s: cannot create file: %s", path, strerror(e));
 	}
 	fchmod(w->fd, 0600);
+events:
 	w->ev = xcalloc(nr, sizeof(*w->ev));
 	w->nr_ev = nr;
 	for (size_t i = 0; i < nr; i++) {
@@ -655,6 +684,77 @@ static size_t build_features(struct pd_writer *w, struct feat *fs)
 	return n;
 }
 
+/* Pipe mode's start: header, HEADER_ATTR and HEADER_FEATURE records, the
+ * tracing data (perf's order; tools/perf/util/header.c and
+ * perf.data-file-format.txt, "Pipe-mode data"). */
+static int start_pipe(struct pd_writer *w)
+{
+	struct strbuf sb;
+	struct feat fs[16];
+	uint64_t hsize = 16;
+
+	sb_init(&sb, 8192);
+	sb_add(&sb, "PERFILE2", 8);
+	put_u64(&sb, hsize);
+	for (size_t i = 0; i < w->nr_ev; i++) {
+		struct perf_event_attr a = w->ev[i].attr;
+		struct perf_event_header h = {
+			.type = PD_RECORD_HEADER_ATTR,
+			.size = (uint16_t)(sizeof(h) + PD_WRITER_ATTR_SIZE + w->ev[i].nr_ids * 8),
+		};
+		a.size = PD_WRITER_ATTR_SIZE;
+		sb_add(&sb, &h, sizeof(h));
+		sb_add(&sb, &a, PD_WRITER_ATTR_SIZE);
+		if (w->ev[i].nr_ids)
+			sb_add(&sb, w->ev[i].ids, w->ev[i].nr_ids * 8);
+	}
+	size_t nf = build_features(w, fs);
+	for (size_t i = 0; i <= nf; i++) {
+		size_t len = i < nf ? fs[i].body.len : 0;
+		struct perf_event_header h = {
+			.type = PD_RECORD_HEADER_FEATURE,
+			.size = (uint16_t)(sizeof(h) + 8 + len),
+		};
+		sb_add(&sb, &h, sizeof(h));
+		put_u64(&sb, i < nf ? (uint64_t)fs[i].bit : PD_FEAT_LAST_PERF61);
+		if (i < nf) {
+			sb_add(&sb, fs[i].body.buf, len);
+			sb_release(&fs[i].body);
+		}
+	}
+	/* each event's name as perf's EVENT_UPDATE (type NAME): perf names a
+	 * pipe's events from these, not from EVENT_DESC; sized as perf 6.1's
+	 * (its struct perf_record_event_update is 40 bytes) */
+	for (size_t i = 0; i < w->nr_ev; i++) {
+		if (!w->ev[i].nr_ids)
+			continue;
+		size_t nlen = strlen(w->ev[i].name) + 1, size = (40 + nlen + 7) / 8 * 8;
+		struct perf_event_header h = { .type = PD_RECORD_EVENT_UPDATE, .size = (uint16_t)size };
+		sb_add(&sb, &h, sizeof(h));
+		put_u64(&sb, 2);   /* PERF_EVENT_UPDATE__NAME */
+		put_u64(&sb, w->ev[i].ids[0]);
+		sb_add(&sb, w->ev[i].name, nlen);
+		for (size_t k = 24 + nlen; k < size; k++)
+			sb_addch(&sb, 0);
+	}
+	if (w->tracing.len) {
+		size_t padded = (w->tracing.len + 7) / 8 * 8;
+		struct perf_event_header h = { .type = PD_RECORD_HEADER_TRACING_DATA, .size = 16 };
+		sb_add(&sb, &h, sizeof(h));
+		put_u32(&sb, (uint32_t)padded);
+		put_u32(&sb, 0);
+		sb_add(&sb, w->tracing.buf, w->tracing.len);
+		for (size_t i = w->tracing.len; i < padded; i++)
+			sb_addch(&sb, 0);
+	}
+	w->started_ids = total_ids(w);
+	int rc = write_all(w, sb.buf, sb.len);
+	sb_release(&sb);
+	w->data_off = w->file_off;
+	w->started = !rc;
+	return rc;
+}
+
 static int cmp_feat(const void *a, const void *b)
 {
 	return ((const struct feat *)a)->bit - ((const struct feat *)b)->bit;
@@ -715,9 +815,29 @@ static size_t build_tail(struct pd_writer *w, int level, struct strbuf *tail, ui
 	return nf;
 }
 
+/* Pipe mode's end: the buffered records, then the build-ids as
+ * HEADER_BUILD_ID records (perf inject -b's form). */
+static int finish_pipe(struct pd_writer *w)
+{
+	int rc = w->failed ? -EIO : flush_buf(w);
+
+	if (!rc && w->build_ids.len)
+		rc = write_all(w, w->build_ids.buf, w->build_ids.len);
+	if (close(w->fd) != 0 && !rc && errno != EINTR)
+		rc = pk_error(errno, "standard output: close failed: %s", strerror(errno));
+	w->fd = -1;
+	if (rc == -EIO)
+		pk_error(EIO, "standard output: an earlier write failed");
+	pd_writer_abort(w);
+	return rc;
+}
+
 int pd_writer_finish(struct pd_writer *w)
 {
 	int rc = 0, cut = 0;  /* cut: the disk filled up in this call */
+
+	if (w->pipe)
+		return finish_pipe(w);
 	if (!w->failed) {
 		rc = flush_buf(w);   /* starts the file too */
 		cut = w->full;
