@@ -18,12 +18,8 @@ cd "$(dirname "$0")/.."
 TOP=$PWD
 PK=${PK:-$TOP/$BUILD/perfkit}
 RUNS=${RUNS:-3}
-W=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-bench.XXXXXX")
-SOCK="pk-bench-sort-$$"
 . bench/lib/tmux-keys.sh
-trap 'tm kill-server 2>/dev/null; rm -rf "$W"' EXIT
-[ -x "$PK" ] || { echo "build $PK first (make BUILD=$BUILD)" >&2; exit 1; }
-command -v tmux >/dev/null || { echo "tmux not installed (scripts/install-deps)" >&2; exit 1; }
+keys_init sort
 
 DATA=${SORT_DATA:-}
 [ -z "$DATA" ] && [ -r /work/big/tui-1m.data ] && DATA=/work/big/tui-1m.data

@@ -30,12 +30,8 @@ PK=$TOP/$BUILD/perfkit
 RUNS=${RUNS:-3}
 PERF_TUI=${PERF_TUI:-1}
 PERF_TIMEOUT=${PERF_TIMEOUT:-900}
-W=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-bench.XXXXXX")
-SOCK="pk-bench-tui-$$"
 . bench/lib/tmux-keys.sh
-trap 'tm kill-server 2>/dev/null; rm -rf "$W"' EXIT
-[ -x "$PK" ] || { echo "build $PK first (make BUILD=$BUILD)" >&2; exit 1; }
-command -v tmux >/dev/null || { echo "tmux not installed (scripts/install-deps)" >&2; exit 1; }
+keys_init tui
 
 DATA=${TUI_DATA:-}
 if [ -z "$DATA" ] && [ -r /work/big/big.data ]; then

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/lib/tmux-keys.sh — sourced by the benchmarks that time a terminal
 # browser's keys in tmux (bench/tui.sh, bench/report-sort-keys.sh).
-# The caller sets SOCK (a tmux socket name of its own) and W (its work
-# folder) before sourcing, starts the browser in session "b" and puts the
-# pane's pid in spid (tm display -p -t b '#{pane_pid}').
+# The caller sets PK (the perfkit binary) and BUILD, calls keys_init, starts
+# the browser in session "b" and puts the pane's pid in spid
+# (tm display -p -t b '#{pane_pid}').
+#   keys_init NAME  a work folder in W and a tmux socket of its own, both
+#                   removed on exit; exits 1 when PK or tmux is missing
 #   tm ARGS...      tmux on that socket, no config file
 #   now             wall-clock seconds (date +%s.%N)
 #   median          the median of the numbers on stdin, one a line
@@ -16,6 +18,13 @@
 #                   "NAME<TAB>wall ms<TAB>CPU ms" to $W/keys, and prints it as
 #                   a table row too when KEYS_PRINT=1.  Wall time includes
 #                   the tmux round trip (an upper bound).
+keys_init() {
+	W=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-bench.XXXXXX")
+	SOCK="pk-bench-$1-$$"
+	trap 'tm kill-server 2>/dev/null; rm -rf "$W"' EXIT
+	[ -x "$PK" ] || { echo "build $PK first (make BUILD=$BUILD)" >&2; exit 1; }
+	command -v tmux >/dev/null || { echo "tmux not installed (scripts/install-deps)" >&2; exit 1; }
+}
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 now() { date +%s.%N; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
