@@ -18,12 +18,8 @@ cd "$(dirname "$0")/.."
 TOP=$PWD
 PK=${PK:-$TOP/$BUILD/perfkit}
 RUNS=${RUNS:-3}
-W=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-bench.XXXXXX")
-SOCK="pk-bench-sort-$$"
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$W"' EXIT
-[ -x "$PK" ] || { echo "build $PK first (make BUILD=$BUILD)" >&2; exit 1; }
-command -v tmux >/dev/null || { echo "tmux not installed (scripts/install-deps)" >&2; exit 1; }
+. bench/lib/tmux-keys.sh
+keys_init sort
 
 DATA=${SORT_DATA:-}
 [ -z "$DATA" ] && [ -r /work/big/tui-1m.data ] && DATA=/work/big/tui-1m.data
@@ -31,35 +27,14 @@ if [ -z "$DATA" ]; then
 	DATA=$W/sort.data
 	"$PK" record -g -F 20000 -o "$DATA" -- "$TOP/$BUILD/tests/workloads/calltree" 30000 >/dev/null 2>&1
 fi
-now() { date +%s.%N; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-screen() { tm capture-pane -p -t b; }
-wait_for() {
-	local end=$((SECONDS + ${2:-600}))
-	until screen | grep -qE -- "$1"; do
-		[ "$SECONDS" -ge "$end" ] && { echo "timeout waiting for /$1/; screen:" >&2; screen >&2; return 1; }
-		sleep 0.005
-	done
-}
-cpu() { awk '{ printf "%.4f\n", $1 / 1e9 }' "/proc/$ppid/schedstat" 2>/dev/null || echo 0; }
 
 echo "input: $DATA, $(du -h "$DATA" | cut -f1), $("$PK" report --stdio -i "$DATA" -g none --no-children 2>/dev/null | sed -n 's/^# Samples: //p' | head -1)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 tm kill-server 2>/dev/null || true
 tm new-session -d -s b -x 200 -y 50 "cd '$W' && LC_ALL=C.UTF-8 exec '$PK' report -i '$DATA'"
-ppid=$(tm display -p -t b '#{pane_pid}')
+spid=$(tm display -p -t b '#{pane_pid}')
 wait_for "Press '\\?' for help"
 : >"$W/keys"
-key() {   # key NAME RE KEYS... — send KEYS, time until RE is on the screen
-	local name=$1 re=$2 t0 c0
-	shift 2
-	t0=$(now)
-	c0=$(cpu)
-	tm send-keys -t b "$@"
-	wait_for "$re"
-	printf '%s\t%.0f\t%.0f\n' "$name" "$(echo "($(now) - $t0) * 1000" | bc -l)" \
-		"$(echo "($(cpu) - $c0) * 1000" | bc -l)" >>"$W/keys"
-}
 for _ in $(seq "$RUNS"); do
 	key "s dso"              'Self  Shared Object *$'   s C-u d s o Enter
 	key "s comm,dso,sym"     'Self  Command .*Symbol'   s C-u c o m m , d s o , s y m Enter

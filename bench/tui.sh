@@ -30,12 +30,8 @@ PK=$TOP/$BUILD/perfkit
 RUNS=${RUNS:-3}
 PERF_TUI=${PERF_TUI:-1}
 PERF_TIMEOUT=${PERF_TIMEOUT:-900}
-W=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-bench.XXXXXX")
-SOCK="pk-bench-tui-$$"
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$W"' EXIT
-[ -x "$PK" ] || { echo "build $PK first (make BUILD=$BUILD)" >&2; exit 1; }
-command -v tmux >/dev/null || { echo "tmux not installed (scripts/install-deps)" >&2; exit 1; }
+. bench/lib/tmux-keys.sh
+keys_init tui
 
 DATA=${TUI_DATA:-}
 if [ -z "$DATA" ] && [ -r /work/big/big.data ]; then
@@ -45,25 +41,12 @@ if [ -z "$DATA" ]; then
 	DATA=$W/tui.data
 	"$PK" record -g -F 20000 -o "$DATA" -- "$TOP/$BUILD/tests/workloads/calltree" 30000 >/dev/null 2>&1
 fi
-now() { date +%s.%N; }
 since() { echo "$(now) - $1" | bc -l; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-screen() { tm capture-pane -p -t b; }
-# wait_for RE [SECS] — poll the screen until RE matches
-wait_for() {
-	local end=$((SECONDS + ${2:-600}))
-	until screen | grep -qE -- "$1"; do
-		[ "$SECONDS" -ge "$end" ] && { echo "timeout waiting for /$1/; screen:" >&2; screen >&2; return 1; }
-		sleep 0.005
-	done
-}
 start() {   # start CMD — in a fresh 200x50 terminal; its shell's pid in $spid
 	tm kill-server 2>/dev/null || true
 	tm new-session -d -s b -x 200 -y 50 "cd '$W' && LC_ALL=C.UTF-8 exec $*"
 	spid=$(tm display -p -t b '#{pane_pid}')
 }
-# cpu — CPU seconds the program in the pane has used so far
-cpu() { awk '{ printf "%.3f\n", $1 / 1e9 }' "/proc/$spid/schedstat" 2>/dev/null || echo 0; }
 
 echo "input: $DATA, $(du -h "$DATA" | cut -f1)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
@@ -94,16 +77,7 @@ open_cpu=$(median <"$W/open_cpu")
 start "'$PK' report -i '$DATA'"
 wait_for "Press '\\?' for help"
 : >"$W/keys"
-key() {   # key NAME RE KEYS... — send KEYS, time until RE is on the screen
-	local name=$1 re=$2 t0 c0
-	shift 2
-	t0=$(now)
-	c0=$(cpu)
-	tm send-keys -t b "$@"
-	wait_for "$re"
-	printf '%-34s %8.0f ms wall %8.0f ms CPU\n' "$name" "$(echo "($(now) - $t0) * 1000" | bc -l)" \
-		"$(echo "($(cpu) - $c0) * 1000" | bc -l)" | tee -a "$W/keys"
-}
+KEYS_PRINT=1
 key "Enter (expand the first row)"   '^▾ '          Enter
 key "Left (collapse it)"             '^▸ .*'        Left
 key "Down x5"                        '^▸ '          Down Down Down Down Down
@@ -156,6 +130,6 @@ printf '%-46s %9.2f %9.2f  (%.2fx --stdio wall, %.2fx CPU; aim < 2x)\n' \
 [ -n "$pf" ] && printf '%-46s %9.2f %9.2f  (%.2fx perfkit browser wall, %.2fx CPU)\n' \
 	"perf report TUI, first screen" "$pf" "$pf_cpu" "$(echo "$pf / $open" | bc -l)" \
 	"$(echo "$pf_cpu / $open_cpu" | bc -l)"
-slow=$(awk '$(NF - 5) > 100 { n++ } END { print n + 0 }' "$W/keys")
-slowc=$(awk '$(NF - 2) > 100 { n++ } END { print n + 0 }' "$W/keys")
+slow=$(awk -F'\t' '$2 > 100 { n++ } END { print n + 0 }' "$W/keys")
+slowc=$(awk -F'\t' '$3 > 100 { n++ } END { print n + 0 }' "$W/keys")
 echo "keys over 100 ms: $slowc of $(wc -l <"$W/keys") by CPU time, $slow by wall time (the tmux round trip included)"

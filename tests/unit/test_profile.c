@@ -12,28 +12,7 @@
 
 #include "profile/profile.h"
 #include "callgraph/callgraph.h"
-
-static const char EXE[] = "/bin/prog", LIBC[] = "/lib/libc.so.6", KERN[] = "[kernel.kallsyms]";
-static const char CA[] = "proga", CB[] = "progb";
-
-static struct pk_frame fr(const char *dso, const char *sym, uint64_t ip, uint64_t start)
-{
-	return (struct pk_frame){ .ip = ip, .sym = sym, .sym_off = sym ? ip - start : ip, .dso = dso,
-				  .kernel = dso == KERN, .addr = ip };
-}
-
-/* frames given root first, stored leaf first as pk_sample holds them */
-static void add(struct prof *p, const char *comm, uint32_t tid, uint64_t period, size_t n, ...)
-{
-	struct pk_frame v[16];
-	va_list ap;
-
-	va_start(ap, n);
-	for (size_t i = 0; i < n; i++)
-		v[n - 1 - i] = va_arg(ap, struct pk_frame);
-	va_end(ap);
-	prof_add(p, comm, tid, tid, v, n, period);
-}
+#include "prof_model.h"
 
 /* the row whose frame has symbol sym (and comm, when given) */
 static const struct prof_row *row_of(const struct prof *p, const struct prof_rows *r, const char *sym,

@@ -12,27 +12,7 @@
 #include <string.h>
 
 #include "profile/walk.h"
-
-static const char EXE[] = "/bin/prog";
-static const char CA[] = "proga", CB[] = "progb";
-
-static struct pk_frame fr(const char *sym, uint64_t ip)
-{
-	return (struct pk_frame){ .ip = ip, .sym = sym, .sym_off = 0, .dso = EXE, .addr = ip };
-}
-
-/* frames given root first, stored leaf first as pk_sample holds them */
-static void add(struct prof *p, const char *comm, uint32_t tid, uint64_t period, size_t n, ...)
-{
-	struct pk_frame v[16];
-	va_list ap;
-
-	va_start(ap, n);
-	for (size_t i = 0; i < n; i++)
-		v[n - 1 - i] = va_arg(ap, struct pk_frame);
-	va_end(ap);
-	prof_add(p, comm, tid, tid, v, n, period);
-}
+#include "prof_model.h"
 
 /* the stacks seen, as "comm:sym;sym;… period/count" lines */
 struct seen {
@@ -61,7 +41,8 @@ static void test_walk_stacks(void **state)
 {
 	(void)state;
 	struct prof *p = prof_new(0);
-	struct pk_frame mn = fr("main", 0x10), f = fr("f", 0x20), g = fr("g", 0x30), h = fr("h", 0x40);
+	struct pk_frame mn = fr(EXE, "main", 0x10, 0x10), f = fr(EXE, "f", 0x20, 0x20), g = fr(EXE, "g", 0x30, 0x30),
+			h = fr(EXE, "h", 0x40, 0x40);
 	struct seen s = { .p = p };
 
 	add(p, CA, 1, 10, 2, mn, f);          /* main;f */
