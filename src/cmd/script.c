@@ -72,19 +72,19 @@ static void add_frame(struct strbuf *sb, const struct pk_frame *fr, bool chain)
 	add_hex(sb, chain ? fr->map_ip : fr->ip, 16);
 	sb_addch(sb, ' ');
 	if (fr->inlined) {     /* as perf shows inlined functions */
-		sb_addstr(sb, fr->sym);
+		sb_add_line(sb, fr->sym, strlen(fr->sym));
 		sb_add(sb, " (inlined)\n", 11);
 		return;
 	}
 	if (fr->sym) {
-		sb_add_term(sb, fr->sym, strlen(fr->sym));
+		sb_add_line(sb, fr->sym, strlen(fr->sym));
 		sb_add(sb, "+0x", 3);
 		add_hex(sb, fr->sym_off, 0);
 	} else {
 		sb_add(sb, "[unknown]", 9);
 	}
 	sb_add(sb, " (", 2);
-	sb_add_term(sb, fr->dso, strlen(fr->dso));
+	sb_add_line(sb, fr->dso, strlen(fr->dso));
 	sb_add(sb, ")\n", 2);
 }
 
@@ -95,7 +95,16 @@ static void add_tracepoint(struct out *o, const struct pk_sample *s, const struc
 	struct strbuf *sb = &o->sb;
 	uint64_t t = s->raw->evsel->attr.sample_type;
 
-	sb_addf(sb, "%16s %5" PRIu32 " ", s->comm, s->tid);
+	size_t at = sb->len;
+	sb_add_line(sb, s->comm, strlen(s->comm));
+	if (sb->len - at < 16) {   /* "%16s" */
+		size_t cl = sb->len - at;
+		sb_grow(sb, 16 - cl);
+		memmove(sb->buf + at + 16 - cl, sb->buf + at, cl);
+		memset(sb->buf + at, ' ', 16 - cl);
+		sb_setlen(sb, at + 16);
+	}
+	sb_addf(sb, " %5" PRIu32 " ", s->tid);
 	if (t & PERF_SAMPLE_CPU)
 		sb_addf(sb, "[%03" PRIu32 "] ", s->cpu);
 	if (t & PERF_SAMPLE_TIME)
@@ -130,10 +139,11 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		goto flush;
 	}
 
-	/* the comm escaped (a newline in it would start a new sample) and,
-	 * without call chains, right-aligned on 16 columns */
+	/* the comm with its bytes as perf prints them (sb_add_line: only a
+	 * newline, which would start a new sample, escaped) and, without call
+	 * chains, right-aligned on 16 columns */
 	size_t at = sb->len;
-	sb_add_term(sb, s->comm, strlen(s->comm));
+	sb_add_line(sb, s->comm, strlen(s->comm));
 	size_t cl = sb->len - at;
 	if (!cc && cl < 16) {
 		sb_grow(sb, 16 - cl);
