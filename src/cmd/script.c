@@ -20,11 +20,49 @@
 #include "event/event.h"
 #include "event/tracepoint.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The fields of perf script's -F, as perf 6.1 prints them (builtin-script.c,
+ * process_event): "%16s " comm ("%s " when the call chain follows on lines
+ * of its own), "%5d/%-5d " pid/tid (or "%5d " for one), "[%03d] " cpu,
+ * "%5lu.%06lu: " time, "%10lu " period, "%*s: " event (padded to the
+ * longest name), the tracepoint's fields, "%16lx" addr, then the ip: " "
+ * and one frame, or "\n" and a line per frame of the call chain
+ * ("\t%16lx", " sym" with "+0xOFF" for symoff, " (dso)"), then "\n". */
+enum sfield {
+	SF_COMM = 1u << 0, SF_TID = 1u << 1, SF_PID = 1u << 2, SF_TIME = 1u << 3,
+	SF_CPU = 1u << 4, SF_EVENT = 1u << 5, SF_IP = 1u << 6, SF_SYM = 1u << 7,
+	SF_DSO = 1u << 8, SF_SYMOFF = 1u << 9, SF_PERIOD = 1u << 10, SF_ADDR = 1u << 11,
+	SF_TRACE = 1u << 12,
+};
+
+static const struct { const char *name; unsigned bit; } sfields[] = {
+	{ "comm", SF_COMM }, { "tid", SF_TID }, { "pid", SF_PID }, { "time", SF_TIME },
+	{ "cpu", SF_CPU }, { "event", SF_EVENT }, { "ip", SF_IP }, { "sym", SF_SYM },
+	{ "dso", SF_DSO }, { "symoff", SF_SYMOFF }, { "period", SF_PERIOD },
+	{ "addr", SF_ADDR }, { "trace", SF_TRACE },
+};
+
+/* perf's defaults: a hardware or software event, a tracepoint (its frames
+ * added when it has a call chain) */
+#define SF_DEFAULT (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_PERIOD | SF_EVENT | SF_IP | \
+		    SF_SYM | SF_SYMOFF | SF_DSO)
+#define SF_DEFAULT_TP (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE)
+
+/* One -F option: "[TYPE:]FIELD,…" (the list replaces the defaults) or
+ * "[TYPE:]+FIELD,-FIELD,…" (edits them); TYPE -1: every event. */
+struct fspec {
+	int type;
+	bool set;
+	unsigned fields, add, rm;
+};
+
+#define MAX_FSPECS 8
 
 /* Hand-made formatting: printf dominated the run time on large files. */
 struct out {
@@ -32,6 +70,9 @@ struct out {
 	struct strbuf sb;
 	int name_width;       /* perf pads event names to the longest one */
 	struct tp_formats tps; /* tracepoint formats from HEADER_TRACING_DATA */
+	const struct pd_evsel *evsels;
+	unsigned *fields;     /* per evsel */
+	size_t nr_evsels;
 };
 
 static void add_hex(struct strbuf *sb, uint64_t v, int width)
@@ -48,10 +89,6 @@ static void add_hex(struct strbuf *sb, uint64_t v, int width)
 	sb_add(sb, buf + sizeof(buf) - n, (size_t)n);
 }
 
-/* One frame "ip sym+0xoff (dso)\n"; chain: a call-chain line, whose
- * address perf 6.1 prints relative to its file mapping (kernel, JIT and
- * unmapped addresses as they are), where the sample's own ip (no call
- * chain) is printed as sampled. */
 /* v in decimal, padded on the left with pad to width columns */
 static void add_dec(struct strbuf *sb, uint64_t v, int width, char pad)
 {
@@ -67,52 +104,49 @@ static void add_dec(struct strbuf *sb, uint64_t v, int width, char pad)
 	sb_add(sb, buf + sizeof(buf) - n, (size_t)n);
 }
 
-static void add_frame(struct strbuf *sb, const struct pk_frame *fr, bool chain)
+/* a pid or tid as perf's "%*d" (-1 for a task past its exit) */
+static void add_int(struct strbuf *sb, uint32_t v, int width)
 {
-	add_hex(sb, chain ? fr->map_ip : fr->ip, 16);
-	sb_addch(sb, ' ');
-	if (fr->inlined) {     /* as perf shows inlined functions */
-		sb_addstr(sb, fr->sym);
-		sb_add(sb, " (inlined)\n", 11);
-		return;
-	}
-	if (fr->sym) {
-		sb_add_term(sb, fr->sym, strlen(fr->sym));
-		sb_add(sb, "+0x", 3);
-		add_hex(sb, fr->sym_off, 0);
+	if (v == UINT32_MAX) {
+		for (; width > 2; width--)
+			sb_addch(sb, ' ');
+		sb_add(sb, "-1", 2);
 	} else {
-		sb_add(sb, "[unknown]", 9);
+		add_dec(sb, v, width, ' ');
 	}
-	sb_add(sb, " (", 2);
-	sb_add_term(sb, fr->dso, strlen(fr->dso));
-	sb_add(sb, ")\n", 2);
 }
 
-/* A tracepoint sample, as perf script prints one: comm tid [cpu] time:
- * event: its fields (tracepoint.h), then the call chain if recorded. */
-static void add_tracepoint(struct out *o, const struct pk_sample *s, const struct tp_format *f)
+/* One frame "ip sym+0xoff (dso)" as f selects (ip, sym, symoff, dso);
+ * chain: a call-chain line, whose address perf 6.1 prints relative to its
+ * file mapping (kernel, JIT and unmapped addresses as they are), where the
+ * sample's own ip (no call chain) is printed as sampled. */
+static void add_frame(struct strbuf *sb, const struct pk_frame *fr, bool chain, unsigned f)
 {
-	struct strbuf *sb = &o->sb;
-	uint64_t t = s->raw->evsel->attr.sample_type;
-
-	sb_addf(sb, "%16s %5" PRIu32 " ", s->comm, s->tid);
-	if (t & PERF_SAMPLE_CPU)
-		sb_addf(sb, "[%03" PRIu32 "] ", s->cpu);
-	if (t & PERF_SAMPLE_TIME)
-		sb_addf(sb, "%5" PRIu64 ".%06" PRIu64 ": ", (uint64_t)(s->time / 1000000000u),
-			(uint64_t)(s->time % 1000000000u / 1000u));
-	sb_addf(sb, "%*s: ", o->name_width, s->event);
-	/* its print format when simple (as perf), else its fields */
-	if (tp_format_print(f, s->raw->raw, s->raw->raw_size, sb))
-		tp_format_fields_text(f, s->raw->raw, s->raw->raw_size, sb);
-	sb_addch(sb, '\n');
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		size_t nf = s->chain_empty ? 0 : s->nr_frames - (s->truncated && s->nr_frames);
-		for (size_t i = 0; i < nf; i++) {
-			sb_addch(sb, '\t');
-			add_frame(sb, &s->frames[i], true);
+	add_hex(sb, chain ? fr->map_ip : fr->ip, 16);
+	if (fr->inlined) {     /* as perf shows inlined functions */
+		if (f & SF_SYM) {
+			sb_addch(sb, ' ');
+			sb_add_line(sb, fr->sym, strlen(fr->sym));
 		}
-		sb_addch(sb, '\n');
+		sb_add(sb, " (inlined)", 10);
+		return;
+	}
+	if (f & SF_SYM) {
+		sb_addch(sb, ' ');
+		if (fr->sym) {
+			sb_add_line(sb, fr->sym, strlen(fr->sym));
+			if (f & SF_SYMOFF) {
+				sb_add(sb, "+0x", 3);
+				add_hex(sb, fr->sym_off, 0);
+			}
+		} else {
+			sb_add(sb, "[unknown]", 9);
+		}
+	}
+	if (f & SF_DSO) {
+		sb_add(sb, " (", 2);
+		sb_add_line(sb, fr->dso, strlen(fr->dso));
+		sb_addch(sb, ')');
 	}
 }
 
@@ -120,70 +154,210 @@ static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct out *o = arg;
 	struct strbuf *sb = &o->sb;
-	uint64_t t = s->raw->evsel->attr.sample_type;
+	const struct pd_evsel *ev = s->raw->evsel;
+	uint64_t t = ev->attr.sample_type;
 	bool cc = (t & PERF_SAMPLE_CALLCHAIN) != 0;
-	const struct tp_format *tpf;
+	size_t ei = (size_t)(ev - o->evsels);
+	unsigned f = ei < o->nr_evsels ? o->fields[ei] : SF_DEFAULT;
+	const struct tp_format *tpf = NULL;
 
-	if (s->raw->evsel->attr.type == PERF_TYPE_TRACEPOINT && s->raw->raw &&
-	    (tpf = tp_formats_find(&o->tps, s->raw->evsel->attr.config))) {
-		add_tracepoint(o, s, tpf);
-		goto flush;
-	}
+	if ((f & SF_TRACE) && ev->attr.type == PERF_TYPE_TRACEPOINT && s->raw->raw)
+		tpf = tp_formats_find(&o->tps, ev->attr.config);
 
-	/* the comm escaped (a newline in it would start a new sample) and,
-	 * without call chains, right-aligned on 16 columns */
-	size_t at = sb->len;
-	sb_add_term(sb, s->comm, strlen(s->comm));
-	size_t cl = sb->len - at;
-	if (!cc && cl < 16) {
-		sb_grow(sb, 16 - cl);
-		memmove(sb->buf + at + 16 - cl, sb->buf + at, cl);
-		memset(sb->buf + at, ' ', 16 - cl);
-		sb_setlen(sb, at + 16);
+	if (!f)   /* perf prints nothing for an event left with no field */
+		return 0;
+	if (f & SF_COMM) {
+		/* the comm with its bytes as perf prints them (sb_add_line:
+		 * only a newline, which would start a new sample, escaped)
+		 * and, unless the call chain follows, right-aligned on 16
+		 * columns; a sample of tid -1 (a task past its exit) is
+		 * perf's thread ":-1" */
+		const char *comm = s->tid == UINT32_MAX ? ":-1" : s->comm;
+		size_t at = sb->len;
+		sb_add_line(sb, comm, strlen(comm));
+		size_t cl = sb->len - at;
+		if (!((f & SF_IP) && cc) && cl < 16) {
+			sb_grow(sb, 16 - cl);
+			memmove(sb->buf + at + 16 - cl, sb->buf + at, cl);
+			memset(sb->buf + at, ' ', 16 - cl);
+			sb_setlen(sb, at + 16);
+		}
+		sb_addch(sb, ' ');
 	}
 	/* " %5u ", "[%03u] ", "%5lu.%06lu: ", "%10lu %*s: " by hand: printf
 	 * took a tenth of the run */
-	sb_addch(sb, ' ');
-	add_dec(sb, s->tid, 5, ' ');
-	sb_addch(sb, ' ');
-	if (t & PERF_SAMPLE_CPU) {
+	if (f & SF_PID) {
+		add_int(sb, s->pid, 5);
+		if (f & SF_TID) {
+			size_t at = sb->len;
+			sb_addch(sb, '/');
+			add_int(sb, s->tid, 0);
+			while (sb->len - at < 6)   /* "/%-5d" */
+				sb_addch(sb, ' ');
+		}
+		sb_addch(sb, ' ');
+	} else if (f & SF_TID) {
+		add_int(sb, s->tid, 5);
+		sb_addch(sb, ' ');
+	}
+	if (f & SF_CPU) {
 		sb_addch(sb, '[');
 		add_dec(sb, s->cpu, 3, '0');
 		sb_add(sb, "] ", 2);
 	}
-	if (t & PERF_SAMPLE_TIME) {
+	if (f & SF_TIME) {
 		add_dec(sb, s->time / 1000000000u, 5, ' ');
 		sb_addch(sb, '.');
 		add_dec(sb, s->time % 1000000000u / 1000u, 6, '0');
 		sb_add(sb, ": ", 2);
 	}
-	add_dec(sb, s->period, 10, ' ');
-	sb_addch(sb, ' ');
-	size_t evl = strlen(s->event);
-	for (size_t k = evl; k < (size_t)(o->name_width > 0 ? o->name_width : 0); k++)
+	if (f & SF_PERIOD) {
+		add_dec(sb, s->period, 10, ' ');
 		sb_addch(sb, ' ');
-	sb_add(sb, s->event, evl);
-	sb_add(sb, ": ", 2);
-	if (cc) {
+	}
+	if (f & SF_EVENT) {
+		size_t evl = strlen(s->event);
+		for (size_t k = evl; k < (size_t)(o->name_width > 0 ? o->name_width : 0); k++)
+			sb_addch(sb, ' ');
+		sb_add(sb, s->event, evl);
+		sb_add(sb, ": ", 2);
+	}
+	if (tpf && tp_format_print(tpf, s->raw->raw, s->raw->raw_size, sb))
+		tp_format_fields_text(tpf, s->raw->raw, s->raw->raw_size, sb);
+	if (f & SF_ADDR)
+		add_hex(sb, s->raw->addr, 16);
+	if ((f & SF_IP) && cc) {
 		/* perf prints no frame for an empty chain, nor a marker for a
 		 * chain the kernel cut at its maximum depth */
 		size_t nf = s->chain_empty ? 0 : s->nr_frames - (s->truncated && s->nr_frames);
 		sb_addch(sb, '\n');
 		for (size_t i = 0; i < nf; i++) {
 			sb_addch(sb, '\t');
-			add_frame(sb, &s->frames[i], true);
+			add_frame(sb, &s->frames[i], true, f);
+			sb_addch(sb, '\n');
 		}
-		sb_addch(sb, '\n');
-	} else if (s->nr_frames) {
+	} else if ((f & SF_IP) && s->nr_frames) {
 		sb_addch(sb, ' ');
-		add_frame(sb, &s->frames[0], false);
-	} else {
-		sb_addch(sb, '\n');
+		add_frame(sb, &s->frames[0], false, f);
 	}
-flush:
+	sb_addch(sb, '\n');
 	if (sb->len >= 1 << 20) {
 		fwrite(sb->buf, 1, sb->len, o->fp);
 		sb_reset(sb);
+	}
+	return 0;
+}
+
+/* Parse one -F argument into *fs; 0 or -EINVAL with the message recorded. */
+static int fspec_parse(const char *arg, struct fspec *fs)
+{
+	static const struct { const char *name; int type; } types[] = {
+		{ "hw", PERF_TYPE_HARDWARE }, { "sw", PERF_TYPE_SOFTWARE },
+		{ "trace", PERF_TYPE_TRACEPOINT }, { "raw", PERF_TYPE_RAW },
+		{ "break", PERF_TYPE_BREAKPOINT },
+	};
+	const char *p = arg, *colon = strchr(arg, ':');
+	int mode = 0;   /* 0 none yet, 1 a list, 2 edits */
+
+	*fs = (struct fspec){ .type = -1 };
+	if (colon) {
+		size_t n = (size_t)(colon - arg);
+		for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+			if (strlen(types[i].name) == n && !memcmp(types[i].name, arg, n))
+				fs->type = types[i].type;
+		if (fs->type < 0)
+			return pk_error(-EINVAL, "-F '%s': unknown event type '%.*s' (hw, sw, trace, raw, break)",
+					arg, (int)n, arg);
+		p = colon + 1;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		int m = 1;
+		bool plus = true;
+
+		if (!n) {
+			p++;
+			continue;
+		}
+		if (*p == '+' || *p == '-') {
+			plus = *p == '+';
+			m = 2;
+			p++;
+			n--;
+		}
+		if (mode && mode != m)
+			return pk_error(-EINVAL, "-F '%s': cannot mix +field/-field with a list of fields", arg);
+		mode = m;
+		unsigned bit = 0;
+		for (size_t i = 0; i < sizeof(sfields) / sizeof(sfields[0]); i++)
+			if (strlen(sfields[i].name) == n && !memcmp(sfields[i].name, p, n))
+				bit = sfields[i].bit;
+		if (!bit)
+			return pk_error(-EINVAL, "-F '%s': unknown field '%.*s' (known: comm, tid, pid, time, "
+					"cpu, event, ip, sym, symoff, dso, period, addr, trace)", arg, (int)n, p);
+		if (m == 1)
+			fs->fields |= bit;
+		else if (plus)
+			fs->add |= bit, fs->rm &= ~bit;
+		else
+			fs->rm |= bit, fs->add &= ~bit;
+		p += n;
+	}
+	if (!mode)
+		return pk_error(-EINVAL, "-F '%s': no field", arg);
+	fs->set = mode == 1;
+	return 0;
+}
+
+/* The fields of each event: perf's defaults less what its samples lack,
+ * then the -F options in order; a field named in -F that the samples lack
+ * is an error (as perf: it cannot be printed). */
+static int fields_resolve(struct out *o, const struct fspec *fs, size_t nfs)
+{
+	static const struct { unsigned bit; uint64_t type; const char *what; } need[] = {
+		{ SF_TID, PERF_SAMPLE_TID, "TID" }, { SF_PID, PERF_SAMPLE_TID, "TID" },
+		{ SF_TIME, PERF_SAMPLE_TIME, "TIME" }, { SF_CPU, PERF_SAMPLE_CPU, "CPU" },
+		{ SF_IP, PERF_SAMPLE_IP, "IP" }, { SF_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
+	};
+
+	for (size_t i = 0; i < o->nr_evsels; i++) {
+		const struct perf_event_attr *a = &o->evsels[i].attr;
+		bool tp = a->type == PERF_TYPE_TRACEPOINT && tp_formats_find(&o->tps, a->config);
+		unsigned f = tp ? SF_DEFAULT_TP : SF_DEFAULT & ~(unsigned)SF_TRACE, named = 0;
+
+		bool user_set = false;
+		for (size_t j = 0; j < nfs; j++)
+			user_set |= fs[j].type < 0 || fs[j].type == (int)a->type;
+		/* perf adds a tracepoint's frames when it has a call chain,
+		 * unless -F names fields for tracepoints */
+		if (tp && (a->sample_type & PERF_SAMPLE_CALLCHAIN) && !user_set)
+			f |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
+		for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++)
+			if (!(a->sample_type & need[k].type))
+				f &= ~need[k].bit;
+		for (size_t j = 0; j < nfs; j++) {
+			int type = (int)a->type == PERF_TYPE_HW_CACHE ? PERF_TYPE_HARDWARE : (int)a->type;
+			if (fs[j].type >= 0 && fs[j].type != type)
+				continue;
+			if (fs[j].set)
+				f = fs[j].fields, named = fs[j].fields;
+			else
+				f = (f | fs[j].add) & ~fs[j].rm, named = (named | fs[j].add) & ~fs[j].rm;
+		}
+		for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++)
+			if ((named & need[k].bit) && !(a->sample_type & need[k].type)) {
+				const char *fname = "";
+				for (size_t q = 0; q < sizeof(sfields) / sizeof(sfields[0]); q++)
+					if (sfields[q].bit == need[k].bit)
+						fname = sfields[q].name;
+				return pk_error(-EINVAL, "samples of event '%s' do not have the %s attribute set: "
+						"cannot print field '%s'", o->evsels[i].name, need[k].what, fname);
+			}
+		if (!tp)   /* perf: "'trace' not valid for … events. Ignoring." */
+			f &= ~(unsigned)SF_TRACE;
+		if ((f & SF_SYMOFF) && !(f & SF_SYM))
+			return pk_error(-EINVAL, "-F: symoff needs sym");
+		o->fields[i] = f;
 	}
 	return 0;
 }
@@ -193,12 +367,17 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [--max-stack N] [--no-demangle] [--inline]\n"
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [--max-stack N] [--no-demangle] [--inline]\n" \
+	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
+	"                     event, ip, sym, symoff, dso, period, addr, trace; a list replaces\n" \
+	"                     the defaults, +FIELD/-FIELD edit them; TYPE (hw, sw, trace, raw,\n" \
+	"                     break) limits the option to those events\n"
 
 int cmd_script(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
+		{ "fields", required_argument, NULL, 'F' },
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "inline", no_argument, NULL, 'I' },
@@ -210,12 +389,24 @@ int cmd_script(int argc, char **argv)
 	const char *input = pd_default_path();
 	struct session *s;
 	struct out o;
+	struct fspec fs[MAX_FSPECS];
+	size_t nfs = 0;
 	int c, err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
+		case 'F':
+			if (nfs == MAX_FSPECS) {
+				fprintf(stderr, "perfkit script: at most %d -F options\n", MAX_FSPECS);
+				return 2;
+			}
+			if (fspec_parse(optarg, &fs[nfs++])) {
+				fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
+				return 2;
+			}
+			break;
 		case 'M':
 			if (pk_parse_int("--max-stack", optarg, 1, 1000000, &so.max_stack)) {
 				fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
@@ -256,7 +447,19 @@ int cmd_script(int argc, char **argv)
 		if (len > (size_t)o.name_width && len < 256)
 			o.name_width = (int)len;
 	}
+	o.evsels = session_file(s)->evsels;
+	o.nr_evsels = session_file(s)->nr_evsels;
+	o.fields = xcalloc(o.nr_evsels ? o.nr_evsels : 1, sizeof(*o.fields));
+	if (fields_resolve(&o, fs, nfs)) {
+		fprintf(stderr, "perfkit script: %s: %s\n", input, pk_errmsg());
+		free(o.fields);
+		sb_release(&o.sb);
+		tp_formats_release(&o.tps);
+		session_close(s);
+		return 1;
+	}
 	err = session_process(s, on_sample, &o);
+	free(o.fields);
 	fwrite(o.sb.buf, 1, o.sb.len, stdout);
 	sb_release(&o.sb);
 	tp_formats_release(&o.tps);

@@ -350,6 +350,19 @@ void sb_add_term(struct strbuf *sb, const char *s, size_t len)
 	}
 }
 
+void sb_add_line(struct strbuf *sb, const char *s, size_t len)
+{
+	const char *nl;
+
+	while (len && (nl = memchr(s, '\n', len))) {
+		sb_add(sb, s, (size_t)(nl - s));
+		sb_add(sb, "\\x0a", 4);
+		len -= (size_t)(nl - s) + 1;
+		s = nl + 1;
+	}
+	sb_add(sb, s, len);
+}
+
 int fputs_term(const char *s, FILE *f)
 {
 	size_t len = strlen(s);

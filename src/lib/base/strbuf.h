@@ -58,6 +58,14 @@ void sb_add_json(struct strbuf *sb, const char *s, size_t len);
  * forge a line or an escape sequence). */
 void sb_add_term(struct strbuf *sb, const char *s, size_t len);
 
+/* Append s for a record-per-line text that perf's own tools write with the
+ * bytes as they are (perf script's text, folded stacks): every byte is
+ * copied — ESC, tab, DEL, C1 controls and invalid UTF-8 included, as perf
+ * 6.1 `perf script` and stackcollapse-perf.pl keep them — except a newline,
+ * written "\x0a" so that one record stays one line (perf writes it raw and
+ * splits the record, which no reader of its text parses back). */
+void sb_add_line(struct strbuf *sb, const char *s, size_t len);
+
 /* True when s (len bytes) has a byte sb_add_term() would escape. */
 int str_needs_term_escape(const char *s, size_t len);
 

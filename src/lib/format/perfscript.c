@@ -1873,10 +1873,11 @@ int psc_parse_fd(struct ps_collapser *c, int fd, const char *name, const void *p
 static void thread_pname(struct ps_collapser *c, const char *comm, long pid, long tid)
 {
 	sb_reset(&c->pname);
-	/* escaped as perf script text would show it: a comm with a newline
-	 * must not split the folded line */
+	/* as perf script text shows it (bytes kept, as stackcollapse-perf.pl
+	 * keeps them): only a newline, which would split the folded line, is
+	 * escaped */
 	if (comm && *comm)
-		sb_add_term(&c->pname, comm, strlen(comm));
+		sb_add_line(&c->pname, comm, strlen(comm));
 	else
 		sb_addstr(&c->pname, "[unknown]");
 	if (c->o.tid)
@@ -1895,8 +1896,8 @@ static uint32_t frame_group(struct ps_collapser *c, uint64_t ip, const char *sym
 	int pcl = snprintf(pc, sizeof(pc), "%" PRIx64, ip);
 	const char *mod = dso && *dso ? dso : "[unknown]";
 	struct strbuf emod = STRBUF_INIT;
-	if (str_needs_term_escape(mod, strlen(mod))) {
-		sb_add_term(&emod, mod, strlen(mod));
+	if (strchr(mod, '\n')) {
+		sb_add_line(&emod, mod, strlen(mod));
 		mod = emod.buf;
 	}
 	const char *raw = "[unknown]";
@@ -1905,7 +1906,7 @@ static uint32_t frame_group(struct ps_collapser *c, uint64_t ip, const char *sym
 		/* as perf script prints it: name+0xOFF (the offset is dropped
 		 * again, but --inline may need it) */
 		sb_reset(&c->pname_tmp);
-		sb_add_term(&c->pname_tmp, sym, strlen(sym));
+		sb_add_line(&c->pname_tmp, sym, strlen(sym));
 		sb_addf(&c->pname_tmp, "+0x%" PRIx64, sym_off);
 		raw = c->pname_tmp.buf;
 	}

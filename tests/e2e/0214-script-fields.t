@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit script -F: perf script's field lists (comm, tid, pid, time, cpu,
+# event, ip, sym, symoff, dso, period, addr, trace; a list replacing the
+# defaults, +field/-field editing them, a TYPE: prefix limiting them) print
+# the bytes perf script (6.1) prints for the same file and lists: on a
+# recording with call chains, one without, one with a tracepoint beside
+# cpu-clock; a field the samples lack is refused as perf refuses it.
+. "$(dirname "$0")/lib.sh"
+
+if ! have perf; then skip "perf (the oracle) is not installed"; done_testing; exit; fi
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+W=$PK_BUILD/tests/workloads/burn2to1
+
+# user-space samples (perf script reads no kallsyms: 0.05 s a run, not 0.4)
+perf record -q -e cpu-clock:u -g -o "$T/cg.data" -- "$W" 100 >/dev/null 2>&1
+perf record -q -e cpu-clock:u -o "$T/flat.data" -- "$W" 100 >/dev/null 2>&1
+"$PERFKIT" record -e cpu-clock:u -g -o "$T/pk.data" -- "$W" 100 >/dev/null 2>&1
+perf record -q -e cpu-clock -e sched:sched_process_exit -g -o "$T/tp.data" -- sh -c "$W 30; $W 30" >/dev/null 2>&1
+
+lists='comm,tid,pid,time,event,ip,sym,dso,symoff,period comm,tid pid,tid pid tid time
+event ip ip,sym ip,sym,symoff ip,dso sym period comm,event,period +period -time
+-sym,-symoff -dso -ip comm,ip comm,tid,ip,sym sw:comm,tid hw:comm comm,,tid
++pid trace:comm,tid trace:+period trace -trace comm,tid,event,trace'
+pklists='comm,tid,pid,time,event,ip,sym,dso,symoff,period comm,tid ip,sym ip,dso
++period -time -sym,-symoff comm,ip +pid'
+tplists='comm,tid,pid,time,event,ip,sym,dso,symoff,period trace:comm,tid trace:+period
+trace -trace comm,tid,event,trace +pid sw:-ip'
+for d in cg flat pk tp; do
+	fails=0 n=0
+	l=$lists; [ $d = tp ] && l=$tplists; [ $d = pk ] && l=$pklists
+	for F in $l; do
+		n=$((n + 1))
+		perf script -i "$T/$d.data" -F "$F" >"$T/perf.out" 2>/dev/null
+		"$PERFKIT" script -i "$T/$d.data" -F "$F" >"$T/pk.out" 2>"$T/pk.err"
+		if ! cmp -s "$T/perf.out" "$T/pk.out" || { ! [ -s "$T/perf.out" ] && [ "$F" != trace ]; }; then
+			fails=$((fails + 1))
+			diag "$d -F $F:"
+			diff "$T/perf.out" "$T/pk.out" | head -4 | while IFS= read -r l; do diag "$l"; done
+			head -2 "$T/pk.err" | while IFS= read -r l; do diag "$l"; done
+		fi
+	done
+	expect "$d.data: -F prints perf script's bytes for $n field lists" test "$fails" = 0
+done
+
+# refused as perf refuses them
+"$PERFKIT" script -i "$T/cg.data" -F comm,cpu >/dev/null 2>"$T/err"
+expect 'cpu on a file without PERF_SAMPLE_CPU: refused (1)' test $? = 1
+expect '... saying why' grep -q "do not have the CPU attribute set" "$T/err"
+"$PERFKIT" script -i "$T/cg.data" -F +addr >/dev/null 2>"$T/err"
+expect '+addr without PERF_SAMPLE_ADDR: one line naming the field' grep -q "cannot print field 'addr'" "$T/err"
+"$PERFKIT" script -i "$T/cg.data" -F comm,+tid >/dev/null 2>"$T/err"
+expect 'mixing a list with +field: usage error (2)' test $? = 2
+"$PERFKIT" script -i "$T/cg.data" -F comm,bogus >/dev/null 2>"$T/err"
+expect 'unknown field: usage error (2)' test $? = 2
+expect '... naming it' grep -q "unknown field 'bogus'" "$T/err"
+"$PERFKIT" script -i "$T/cg.data" -F ip,symoff >/dev/null 2>"$T/err"
+expect 'symoff without sym: refused' test $? = 1
+done_testing
