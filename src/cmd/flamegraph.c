@@ -158,34 +158,40 @@ static bool is_perf_data(const char *path)
  * feed the folded text to the graph.  The counts are the samples' periods:
  * *unit (unit_size bytes) gets what they count (collapse_count_unit: "ns"
  * for cpu-clock), the graph's count name unless --countname gives one. */
-/* A perf.data that is the graph's only input is drawn from its folded
- * stacks as they are (flame_render_stacks): no text printed and parsed
- * again.  typed_ok: allowed (one input, no option that rewrites the text);
- * typed: the stacks, once read. */
+/* A perf.data that is the graph's only input is drawn from the model's
+ * tree of named stacks (collapse_file_tree, flame_render_tree): no folded
+ * stacks, no text printed and parsed again.  typed_ok: allowed (one input,
+ * no option that rewrites the text); typed_names and typed: the names and
+ * the tree, once read. */
 static bool typed_ok;
-static struct folded typed;
+static struct folded typed_names;
+static struct prof_names typed;
 static bool have_typed;
 
-static const uint32_t *typed_stack(const void *ctx, size_t i, size_t *n)
+static void typed_node(const void *ctx, size_t i, uint32_t *parent, uint32_t *name)
 {
-	return folded_ids(ctx, i, n);
+	const struct prof_nnode *e = &((const struct prof_names *)ctx)->v[i];
+
+	*parent = e->parent;
+	*name = e->name;
 }
 
 static const char *typed_name(const void *ctx, uint32_t id, size_t *len)
 {
-	return folded_frame_name(ctx, id, len);
+	(void)ctx;
+	return folded_frame_name(&typed_names, id, len);
 }
 
+/* the period as the folded line prints it (folded_format_count) */
 static size_t typed_count(const void *ctx, size_t i, char *buf, size_t size)
 {
-	char num[64];
-	size_t n = folded_format_count(ctx, i, num);
+	const struct prof_nnode *e = &((const struct prof_names *)ctx)->v[i];
+	int n;
 
-	if (n >= size)
-		n = size - 1;
-	memcpy(buf, num, n);
-	buf[n] = '\0';
-	return n;
+	if (!e->end)
+		return 0;
+	n = snprintf(buf, size, "%llu", (unsigned long long)e->period);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
 static int add_perf_data(struct flame_input *in, const char *path, const void *prefix, size_t prefix_len,
@@ -201,10 +207,16 @@ static int add_perf_data(struct flame_input *in, const char *path, const void *p
 
 	memset(&co, 0, sizeof(co));
 	folded_init(&f);
-	if (prefix)   /* a pipe: the stream from its first bytes on */
+	if (typed_ok && !have_typed) {   /* drawn from the model's tree */
+		if (prefix)   /* a pipe: the stream from its first bytes on */
+			ret = collapse_stream_tree(0, "<stdin>", prefix, prefix_len, &co, &f, &typed, &info);
+		else
+			ret = collapse_file_tree(path, &co, &f, &typed, &info);
+	} else if (prefix) {
 		ret = collapse_stream_info(0, "<stdin>", prefix, prefix_len, &co, &f, &info);
-	else
+	} else {
 		ret = collapse_file_info(path, &co, &f, &info);
+	}
 	if (!ret) {
 		char buf[128];
 		snprintf(unit, unit_size, "%s", collapse_count_unit(info.event, buf, sizeof(buf)));
@@ -215,10 +227,11 @@ static int add_perf_data(struct flame_input *in, const char *path, const void *p
 		fprintf(stderr, "perfkit flamegraph: %s\n", w);
 	if (ret < 0) {
 		folded_release(&f);
+		prof_names_free(&typed);
 		return ret;
 	}
-	if (typed_ok && !have_typed) {
-		typed = f;   /* drawn as it is */
+	if (typed.nr) {
+		typed_names = f;   /* the tree's names */
 		have_typed = true;
 		return 0;
 	}
@@ -635,10 +648,11 @@ int cmd_flamegraph(int argc, char **argv)
 		o.countname = unit;
 	memset(&st, 0, sizeof(st));
 	if (have_typed) {
-		struct flame_stacks fs = { folded_nr(&typed), &typed, typed_stack, typed_name, typed_count };
+		struct flame_tree ft = { typed.nr, &typed, typed_node, typed_name, typed_count };
 
-		ret = flame_render_stacks(&fs, &o, &out, &st);
-		folded_release(&typed);
+		ret = flame_render_tree(&ft, &o, &out, &st);
+		prof_names_free(&typed);
+		folded_release(&typed_names);
 		have_typed = false;
 	} else {
 		flame_input_finish(&in);

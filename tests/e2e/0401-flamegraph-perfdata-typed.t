@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# perfkit flamegraph perf.data draws the folded stacks as they are (no text
+# perfkit flamegraph perf.data draws the model's tree of named stacks (no text
 # printed and parsed again): the graph is byte for byte the one drawn from
 # `perfkit collapse` text, also for frame names whose bytes sort around
 # the ';' and ' ' of folded lines ("f", "f x", "f.x", "f-x", "f!", "f;x",

@@ -195,39 +195,22 @@ static void line_add(struct pk_export *x, const char *name, const char *file, in
 	x->nr_lines++;
 }
 
-/* lines from inline_resolve_addr's "outer:file:line;…;inner:file:line" in
- * x->tmp: innermost first; the outermost is the real function, named as
- * the session names it (real). */
-static bool lines_from_dwarf(struct pk_export *x, const char *real)
+/* lines from the DWARF chain v[0..n) (outermost first, symbol/inline.h):
+ * innermost first; the outermost is the real function, named as the
+ * session names it (real).  Each file as its basename, as the text of
+ * inline_frame_text; false when one is unknown. */
+static bool lines_from_dwarf(struct pk_export *x, const char *real, const struct inline_frame *v, int n)
 {
-	char *buf = x->tmp.buf;
-	size_t end = x->tmp.len;
-
-	if (!end)
+	if (n <= 0)
 		return false;
-	while (end > 0) {
-		size_t st = end;
-		char *c2, *c1;
-		const char *file;
-		int64_t line;
+	for (int i = n; i-- > 0;) {
+		const char *file = v[i].file ? strrchr(v[i].file, '/') : NULL;
+		const char *name = v[i].name ? v[i].name : "??";
 
-		while (st > 0 && buf[st - 1] != ';')
-			st--;
-		buf[end] = '\0';
-		c2 = strrchr(buf + st, ':');
-		if (!c2)
+		file = file ? file + 1 : v[i].file;
+		if (!file || v[i].line < 0)
 			return false;
-		*c2 = '\0';
-		c1 = strrchr(buf + st, ':');
-		if (!c1)
-			return false;
-		*c1 = '\0';
-		line = strtoll(c2 + 1, NULL, 10);
-		file = strcmp(c1 + 1, "??") ? intern(x, c1 + 1, strlen(c1 + 1)) : NULL;
-		if (!file || line < 0)
-			return false;
-		line_add(x, st ? intern(x, buf + st, (size_t)(c1 - (buf + st))) : real, file, line);
-		end = st ? st - 1 : 0;
+		line_add(x, i ? intern(x, name, strlen(name)) : real, intern(x, file, strlen(file)), v[i].line);
 	}
 	return true;
 }
@@ -313,9 +296,10 @@ void ex_resolve_lines(struct pk_export *x)
 			x->inl = inline_resolver_new();
 			inline_resolver_set_mark(x->inl, false);
 		}
-		sb_reset(&x->tmp);
-		if (inline_resolve_addr(x->inl, file, l->addr, true, &x->tmp) == 0 &&
-		    lines_from_dwarf(x, x->frames[l->frame].name)) {
+		const struct inline_frame *v = NULL;
+		int n = inline_chain(x->inl, file, l->addr, NULL, 0, 0, &v);
+
+		if (lines_from_dwarf(x, x->frames[l->frame].name, v, n)) {
 			/* the placeholder lines stay behind, unreferenced */
 			l->first_line = (uint32_t)first;
 			l->nr_lines = (uint32_t)(x->nr_lines - first);

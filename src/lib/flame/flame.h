@@ -184,25 +184,31 @@ struct flame_stats {
 int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		 struct strbuf *out, struct flame_stats *st);
 
-/* Stacks handed in typed, not as folded text: stack i is the frames
- * stack(ctx, i, &n)[0..n) (root first, the first usually the process),
- * each an id named by name(ctx, id, &len) (equal names: equal ids), and
- * weighs the count count_text(ctx, i, buf, size) writes into buf as the
- * folded line would print it (returns its length).  Drawn exactly as
+/* Stacks handed in as a tree of named frames, not as folded text (the
+ * aggregation model's, profile/names.h, through the caller): node 0 is the
+ * root, above the stacks' first frames (usually the process); node i >= 1
+ * has node(ctx, i, &parent, &name): a parent below i and a name id, named
+ * by name(ctx, id, &len) (equal names: equal ids; no ';' in a name;
+ * siblings have distinct names).  The path of names from the root to a
+ * node is one stack, and count_text(ctx, i, buf, size) writes into buf the
+ * count of the stacks ending at node i as the folded line would print it
+ * (returns its length; 0: no stack ends there).  Drawn exactly as
  * flame_render draws the folded lines "name;name;… COUNT" of the same
  * stacks (sorted by those lines' bytes, merged at equal frames), without
- * printing or parsing them.  Not for --reverse, --flamechart or --colors
- * chain, which rewrite the text (-ENOTSUP): use flame_render. */
-struct flame_stacks {
+ * printing, parsing or sorting them: at each node only its children are
+ * ordered.  Not for --reverse, --flamechart or --colors chain, which
+ * rewrite the text (-ENOTSUP): use flame_render.  Memory: about 40 bytes
+ * a node besides the drawing. */
+struct flame_tree {
 	size_t nr;
 	const void *ctx;
-	const uint32_t *(*stack)(const void *ctx, size_t i, size_t *n);
+	void (*node)(const void *ctx, size_t i, uint32_t *parent, uint32_t *name);
 	const char *(*name)(const void *ctx, uint32_t id, size_t *len);
 	size_t (*count_text)(const void *ctx, size_t i, char *buf, size_t size);
 };
 
-int flame_render_stacks(const struct flame_stacks *fs, const struct flame_opts *o,
-			struct strbuf *out, struct flame_stats *st);
+int flame_render_tree(const struct flame_tree *ft, const struct flame_opts *o,
+		      struct strbuf *out, struct flame_stats *st);
 
 /* Colours (flamegraph.pl's color()): writes "rgb(r,g,b)" into buf (>= 32
  * bytes).  mode SEEDED derives the colour from a drand48 seeded with the

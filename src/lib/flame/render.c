@@ -1071,155 +1071,102 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 	return 0;
 }
 
-/* ---- typed stacks (flame_render_stacks) ---- */
+/* ---- a tree of named frames (flame_render_tree) ---- */
 
-struct tstack {
-	const uint32_t *ids;
-	size_t n;
-	char cnt[40];           /* the count as the folded line prints it */
-	uint8_t cntlen;
-	double count;           /* that text read back, as flame_render reads it */
+/* The folded lines of the tree's stacks, sorted as flamegraph.pl sorts
+ * them, are found without printing them: the lines through a node share
+ * its text, so at each node only its children's items are ordered, an
+ * item being a child's own line ("NAME COUNT") or the block of lines
+ * through the child ("NAME;…": one contiguous run of the sorted lines,
+ * since no other child's line starts with "NAME;").  The items compare as
+ * those bytes; a block's bytes after the ';' never decide (no other item
+ * shares them).  Walking the items depth first gives the lines in order. */
+struct tctx {
+	const struct flame_tree *ft;
+	const uint32_t *name;       /* per node: its name id */
+	const uint32_t *cnt_off;    /* per node: its count text in cnt_pool */
+	const uint8_t *cnt_len;
+	const char *cnt_pool;
 };
 
-static __thread const struct flame_stacks *ts_fs;
+static __thread const struct tctx *tc_cur;
 
-/* The bytes of the folded line "name;name;… COUNT" from frame k on (k > 0:
- * from the separator after frame k-1). */
-struct tstream {
-	const struct tstack *s;
-	size_t j;               /* frame */
-	const char *p;          /* name bytes left */
-	size_t left;
-	int phase;              /* 0 name, 1 separator before frame j, 2 count, 3 end */
-};
-
-static void ts_start(struct tstream *st, const struct tstack *s, size_t k)
+/* Byte i of an item's text after its name of length l: the separator and
+ * the count; -1 at the end of a line, 256 inside a block. */
+static int item_tail(const struct tctx *c, uint32_t it, size_t i)
 {
-	st->s = s;
-	st->j = k;
-	st->p = NULL;
-	st->left = 0;
-	st->phase = k ? 1 : 0;
-	if (!k) {
-		if (s->n) {
-			st->p = ts_fs->name(ts_fs->ctx, s->ids[0], &st->left);
-		} else {
-			st->phase = 2;   /* an empty stack: " COUNT" */
-			st->p = s->cnt;
-			st->left = s->cntlen;
-			st->j = 0;
-		}
-	}
-}
+	if (it & 1) {
+		uint32_t x = it >> 1;
 
-/* The next byte, or -1 at the end. */
-static int ts_next(struct tstream *st)
-{
-	for (;;) {
-		switch (st->phase) {
-		case 0:
-		case 2:
-			if (st->left) {
-				st->left--;
-				return (unsigned char)*st->p++;
-			}
-			if (st->phase == 2) {
-				st->phase = 3;
-				return -1;
-			}
-			st->j++;
-			st->phase = 1;
-			continue;
-		case 1:
-			if (st->j < st->s->n) {
-				st->p = ts_fs->name(ts_fs->ctx, st->s->ids[st->j], &st->left);
-				st->phase = 0;
-				return ';';
-			}
-			st->phase = 2;
-			st->p = st->s->cnt;
-			st->left = st->s->cntlen;
+		if (i == 0)
 			return ' ';
-		default:
-			return -1;
-		}
+		return i - 1 < c->cnt_len[x] ? (unsigned char)c->cnt_pool[c->cnt_off[x] + i - 1] : -1;
 	}
+	return i == 0 ? ';' : 256;
 }
 
-/* flamegraph.pl sorts the folded lines as byte strings: compare the lines
- * two stacks would print, skipping the frames they share. */
-static int cmp_tstack(const void *pa, const void *pb)
+static const char *item_name(const struct tctx *c, uint32_t it, size_t *len)
 {
-	const struct tstack *a = pa, *b = pb;
-	size_t k = 0;
+	uint32_t x = it >> 1;
 
-	while (k < a->n && k < b->n && a->ids[k] == b->ids[k])
-		k++;
-	struct tstream x, y;
-
-	ts_start(&x, a, k);
-	ts_start(&y, b, k);
-	for (;;) {
-		int c = ts_next(&x), d = ts_next(&y);
-
-		if (c != d)
-			return c < d ? -1 : 1;
-		if (c < 0)
-			return 0;
+	if (!x) {           /* the root's own line: an empty stack */
+		*len = 0;
+		return "";
 	}
+	return c->ft->name(c->ft->ctx, c->name[x], len);
 }
 
-int flame_render_stacks(const struct flame_stacks *fs, const struct flame_opts *o,
-			struct strbuf *out, struct flame_stats *st)
+static int cmp_item(const void *pa, const void *pb)
 {
-	struct tstack *v = xmalloc((fs->nr + 1) * sizeof(*v));
-	double time = 0;
+	const struct tctx *c = tc_cur;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	size_t la, lb;
+	const char *sa = item_name(c, a, &la), *sb = item_name(c, b, &lb);
+	size_t m = la < lb ? la : lb;
+	int r = memcmp(sa, sb, m);
 
-	if (o->reverse || o->flamechart || (o->colors && !strcmp(o->colors, "chain"))) {
-		free(v);
-		return pk_error(ENOTSUP, "--reverse, --flamechart and --colors chain draw from folded text");
-	}
-	for (size_t i = 0; i < fs->nr; i++) {
-		struct tstack *s = &v[i];
-		size_t n = fs->count_text(fs->ctx, i, s->cnt, sizeof(s->cnt));
+	if (r)
+		return r;
+	for (size_t i = m;; i++) {
+		int x = i < la ? (unsigned char)sa[i] : item_tail(c, a, i - la);
+		int y = i < lb ? (unsigned char)sb[i] : item_tail(c, b, i - lb);
 
-		s->ids = fs->stack(fs->ctx, i, &s->n);
-		s->cntlen = (uint8_t)(n < sizeof(s->cnt) ? n : sizeof(s->cnt) - 1);
-		s->cnt[s->cntlen] = '\0';
-		s->count = strtod(s->cnt, NULL);
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (x < 0 || x == 256)
+			break;
 	}
-	/* 1. order: the folded lines' byte order */
-	ts_fs = fs;
-	qsort(v, fs->nr, sizeof(*v), cmp_tstack);
-	ts_fs = NULL;
-	for (size_t i = 0; i < fs->nr; i++)
-		time += v[i].count;   /* summed in drawing order, as flamegraph.pl does */
-	if (st) {
-		st->lines = fs->nr;
-		st->ignored = 0;
-		st->total = time;
-		st->frames = 0;
-	}
-	if (time <= 0) {
-		free(v);
-		return no_data(out, o, fs->nr, 0);
-	}
+	return a < b ? -1 : a > b;   /* equal names (not a valid tree): by node */
+}
+
+/* 4. merge (flamegraph.pl's flow) the lines order[0..nl) and draw them:
+ * frames equal at the same depth as the previous line's stay open; equal
+ * paths of names are one node. */
+static void tree_draw(const struct flame_tree *ft, const uint32_t *parent, const uint32_t *name,
+		      const uint32_t *depth, const double *count, const uint32_t *order, size_t nl,
+		      double time, const struct flame_opts *o, struct strbuf *out, struct flame_stats *st)
+{
 	struct layout L = { 0 };
 	double timemax = layout_scale(o, time, &L);
-
-	/* 2. merge (flamegraph.pl's flow): frames equal at the same depth as
-	 * the previous stack's stay open; equal names are equal ids */
 	double t = 0;
-	const struct tstack *prev = NULL;
+	uint32_t *prev = NULL, *path = NULL;
+	size_t nprev = 0, apath = 0;
 
-	for (size_t i = 0; i < fs->nr; i++) {
-		const struct tstack *s = &v[i];
-		size_t same = 0;
+	for (size_t i = 0; i < nl; i++) {
+		uint32_t x = order[i];
+		size_t d = depth[x], same = 0;
 
+		if (d > apath) {
+			apath = d * 2;
+			path = xrealloc(path, apath * sizeof(*path));
+			prev = xrealloc(prev, apath * sizeof(*prev));
+		}
+		for (size_t k = d, v = x; k-- > 0; v = parent[v])
+			path[k] = (uint32_t)v;
 		if (L.nopen) {
 			size_t k = 0;
 
-			while (prev && k < prev->n && k < s->n && prev->ids[k] == s->ids[k])
+			while (k < nprev && k < d && prev[k] == path[k])
 				k++;
 			same = 1 + k;   /* the root and the shared frames */
 			if (same > L.nopen)
@@ -1228,19 +1175,161 @@ int flame_render_stacks(const struct flame_stacks *fs, const struct flame_opts *
 		close_to(&L, same, t);
 		if (same == 0)
 			open_frame(&L, "", 0, 0, t);
-		for (size_t k = same ? same - 1 : 0; k < s->n; k++) {
+		for (size_t k = same ? same - 1 : 0; k < d; k++) {
 			size_t len;
-			const char *name = fs->name(fs->ctx, s->ids[k], &len);
+			const char *nm = ft->name(ft->ctx, name[path[k]], &len);
 
-			open_frame(&L, name, len, 0, t);
+			open_frame(&L, nm, len, 0, t);
 		}
-		prev = s;
-		t += s->count;
+		uint32_t *tmp = prev;   /* this line is the next one's previous */
+
+		prev = path;
+		path = tmp;
+		nprev = d;
+		t += count[x];
 	}
 	close_to(&L, 0, t);
 	draw_svg(&L, o, timemax, 1, out, st);
 	free(L.nodes);
 	free(L.open);
-	free(v);
-	return 0;
+	free(prev);
+	free(path);
+}
+
+int flame_render_tree(const struct flame_tree *ft, const struct flame_opts *o,
+		      struct strbuf *out, struct flame_stats *st)
+{
+	size_t nr = ft->nr ? ft->nr : 1;
+
+	if (o->reverse || o->flamechart || (o->colors && !strcmp(o->colors, "chain")))
+		return pk_error(ENOTSUP, "--reverse, --flamechart and --colors chain draw from folded text");
+
+	uint32_t *parent = xmalloc(nr * sizeof(*parent)), *name = xmalloc(nr * sizeof(*name));
+	uint32_t *depth = xmalloc(nr * sizeof(*depth)), *cnt_off = xmalloc(nr * sizeof(*cnt_off));
+	uint32_t *start = xcalloc(nr + 1, sizeof(*start));
+	uint8_t *cnt_len = xcalloc(nr, sizeof(*cnt_len));
+	bool *haskids = xcalloc(nr, sizeof(*haskids));
+	double *count = xmalloc(nr * sizeof(*count));
+	struct strbuf pool = STRBUF_INIT;
+	size_t nlines = 0;
+
+	/* 1. the nodes, their counts as the folded lines print them */
+	parent[0] = name[0] = UINT32_MAX;
+	depth[0] = 0;
+	for (size_t i = 0; i < ft->nr; i++) {
+		char buf[48];
+		size_t n = ft->count_text(ft->ctx, i, buf, sizeof(buf));
+
+		if (i) {
+			ft->node(ft->ctx, i, &parent[i], &name[i]);
+			if (parent[i] >= i)   /* not a tree: drawn under the root */
+				parent[i] = 0;
+			depth[i] = depth[parent[i]] + 1;
+			haskids[parent[i]] = true;
+		}
+		if (n >= sizeof(buf))
+			n = sizeof(buf) - 1;
+		buf[n] = '\0';
+		cnt_off[i] = (uint32_t)pool.len;
+		cnt_len[i] = (uint8_t)n;
+		count[i] = n ? strtod(buf, NULL) : 0;
+		sb_add(&pool, buf, n);
+		nlines += n != 0;
+	}
+	/* 2. each node's items: its children's own lines and blocks (the
+	 * root's own line among the root's) */
+	for (size_t i = 0; i < ft->nr; i++) {
+		uint32_t at = i ? parent[i] : 0;
+
+		start[at + 1] += (cnt_len[i] != 0) + (i && haskids[i]);
+	}
+	for (size_t i = 0; i < nr; i++)
+		start[i + 1] += start[i];
+	uint32_t *items = xmalloc((start[nr] + 1) * sizeof(*items));
+	uint32_t *fill = xmalloc(nr * sizeof(*fill));
+
+	memcpy(fill, start, nr * sizeof(*fill));
+	for (size_t i = 0; i < ft->nr; i++) {
+		uint32_t at = i ? parent[i] : 0;
+
+		if (cnt_len[i])
+			items[fill[at]++] = (uint32_t)i << 1 | 1;
+		if (i && haskids[i])
+			items[fill[at]++] = (uint32_t)i << 1;
+	}
+	struct tctx c = { ft, name, cnt_off, cnt_len, pool.buf };
+
+	tc_cur = &c;
+	for (size_t i = 0; i < nr; i++)
+		if (start[i + 1] - start[i] > 1)
+			qsort(items + start[i], start[i + 1] - start[i], sizeof(*items), cmp_item);
+	tc_cur = NULL;
+
+	/* 3. the lines in order: the items depth first */
+	uint32_t *order = xmalloc((nlines + 1) * sizeof(*order));
+	uint32_t *dnode = NULL, *dpos = NULL;
+	size_t sp = 0, asp = 0, nl = 0;
+
+	if (ft->nr) {
+		asp = 64;
+		dnode = xmalloc(asp * sizeof(*dnode));
+		dpos = xmalloc(asp * sizeof(*dpos));
+		dnode[0] = 0;
+		dpos[0] = start[0];
+		sp = 1;
+	}
+	while (sp) {
+		uint32_t x = dnode[sp - 1];
+
+		if (dpos[sp - 1] == start[x + 1]) {
+			sp--;
+			continue;
+		}
+		uint32_t it = items[dpos[sp - 1]++];
+
+		if (it & 1) {
+			order[nl++] = it >> 1;
+			continue;
+		}
+		if (sp == asp) {
+			asp *= 2;
+			dnode = xrealloc(dnode, asp * sizeof(*dnode));
+			dpos = xrealloc(dpos, asp * sizeof(*dpos));
+		}
+		dnode[sp] = it >> 1;
+		dpos[sp] = start[it >> 1];
+		sp++;
+	}
+	free(dnode);
+	free(dpos);
+	free(items);
+	free(fill);
+	free(start);
+	free(haskids);
+
+	double time = 0;
+
+	for (size_t i = 0; i < nl; i++)
+		time += count[order[i]];   /* summed in drawing order, as flamegraph.pl does */
+	if (st) {
+		st->lines = nl;
+		st->ignored = 0;
+		st->total = time;
+		st->frames = 0;
+	}
+	int ret = 0;
+
+	if (time <= 0)
+		ret = no_data(out, o, nl, 0);
+	else
+		tree_draw(ft, parent, name, depth, count, order, nl, time, o, out, st);
+	free(order);
+	free(parent);
+	free(name);
+	free(depth);
+	free(cnt_off);
+	free(cnt_len);
+	free(count);
+	sb_release(&pool);
+	return ret;
 }

@@ -3,7 +3,7 @@
 #include "format/perfscript.h"
 #include "session/session.h"
 #include "profile/profile.h"
-#include "profile/walk.h"
+#include "profile/names.h"
 #include "base/error.h"
 #include "base/strbuf.h"
 
@@ -21,12 +21,13 @@
 /*
  * perf.data: the samples go into the aggregation model (profile.h), keyed
  * by typed frames; the event filter drops samples before they get there.
- * The folded stacks are then read off the model's stacks: each thread and
+ * The model's nodes are then named (profile/names.h): each thread and
  * each (frame, Java or not) named by the stackcollapse-perf.pl rules once
- * (psc_thread_names, psc_frame_names), a stack's names the concatenation of
- * its frames' names, added to out with the stack's period (stacks whose
- * names come out equal are summed there, as the text path sums them).
- * --inline names a frame by its address: frames per address then.
+ * (psc_thread_names, psc_frame_names), and stacks whose names come out
+ * equal merged into one node of the tree of names, as the text path sums
+ * them.  That tree is handed over (collapse_file_tree), or its stacks are
+ * added to out.  --inline names a frame by its address: frames per
+ * address then.
  */
 struct pd_model {
 	struct prof *p;
@@ -44,8 +45,6 @@ struct pd_model {
 	size_t ntnames, nfnames;
 	uint32_t *pool;
 	size_t npool, apool;
-	uint32_t *stack;
-	size_t astack;
 };
 
 static int on_sample(const struct pk_sample *s, void *arg)
@@ -94,50 +93,52 @@ static struct nref pool_add(struct pd_model *m, const uint32_t *ids, size_t n)
 	return r;
 }
 
-static int on_stack(void *arg, uint32_t thread, const uint32_t *frames, size_t n, const struct prof_node *end)
+/* The names of a thread (frame PROF_NONE) or of a frame in its stacks,
+ * each named once (per Java or not) and kept in the pool. */
+static const uint32_t *name_of(void *arg, uint32_t thread, uint32_t frame, size_t *n)
 {
 	struct pd_model *m = arg;
-	struct nref *t = &m->tnames[thread];
-	size_t len = 0;
+	struct nref *r;
 
-	if (!t->off) {
-		const struct prof_thread *th = prof_thread(m->p, thread);
-		size_t k;
-		const uint32_t *ids = psc_thread_names(m->c, th->comm, (long)th->pid, (long)th->tid, &k,
-						       &m->tjava[thread]);
-
-		*t = pool_add(m, ids, k);
-	}
-	bool java = m->tjava[thread];
-	struct nref *names = m->fnames[java];
-
-	for (size_t i = 0; i <= n; i++) {
-		const struct nref *r = i ? &names[frames[i - 1]] : t;
-
+	if (frame == PROF_NONE) {
+		r = &m->tnames[thread];
 		if (!r->off) {
-			const struct pk_frame *f = prof_frame(m->p, frames[i - 1]);
+			const struct prof_thread *th = prof_thread(m->p, thread);
+			size_t k;
+			const uint32_t *ids = psc_thread_names(m->c, th->comm, (long)th->pid, (long)th->tid, &k,
+							       &m->tjava[thread]);
+
+			*r = pool_add(m, ids, k);
+		}
+	} else {
+		bool java = m->tjava[thread];
+
+		r = &m->fnames[java][frame];
+		if (!r->off) {
+			const struct pk_frame *f = prof_frame(m->p, frame);
 			size_t k;
 			/* the ELF address when known: what --inline looks up (PIE too) */
 			const uint32_t *ids = psc_frame_names(m->c, f->addr ? f->addr : f->ip, f->sym,
 							      f->sym_off, f->dso, f->kernel, java, &k);
 
-			names[frames[i - 1]] = pool_add(m, ids, k);
+			*r = pool_add(m, ids, k);
 		}
-		if (len + r->n > m->astack) {
-			m->astack = (len + r->n) * 2 + 64;
-			m->stack = xrealloc(m->stack, m->astack * sizeof(*m->stack));
-		}
-		memcpy(m->stack + len, m->pool + r->off - 1, r->n * sizeof(*m->stack));
-		len += r->n;
 	}
-	folded_add_ids(m->out, m->stack, len, end->period);
+	*n = r->n;
+	return m->pool + r->off - 1;
+}
+
+static int on_named(void *arg, const uint32_t *names, size_t n, const struct prof_nnode *end)
+{
+	folded_add_ids(arg, names, n, end->period);
 	return 0;
 }
 
-/* Every sample of the open session s into the model, then its stacks into
- * out; the session closed. */
+/* Every sample of the open session s into the model, then its stacks
+ * named: into *tree when tree is given, else into out; the session
+ * closed. */
 static int collapse_session(struct session *s, struct ps_collapser *c, const struct collapse_opts *o,
-			    struct folded *out)
+			    struct folded *out, struct prof_names *tree)
 {
 	struct pd_model m = { .c = c, .out = out, .count = o->count, .by_addr = o->addrs || o->inline_,
 			     .pid = o->pid || o->tid, .tid = o->tid };
@@ -146,6 +147,8 @@ static int collapse_session(struct session *s, struct ps_collapser *c, const str
 	m.p = prof_new(o->inline_ ? PROF_BY_IP : 0);
 	ret = session_process(s, on_sample, &m);
 	if (!ret) {
+		struct prof_names t;
+
 		prof_compact(m.p);
 		m.ntnames = prof_nr_threads(m.p);
 		m.nfnames = prof_nr_frames(m.p);
@@ -153,28 +156,36 @@ static int collapse_session(struct session *s, struct ps_collapser *c, const str
 		m.tjava = xcalloc(m.ntnames + 1, sizeof(*m.tjava));
 		for (int j = 0; j < 2; j++)
 			m.fnames[j] = xcalloc(m.nfnames + 1, sizeof(*m.fnames[j]));
-		ret = prof_walk_stacks(m.p, on_stack, &m);
+		prof_names_make(m.p, name_of, &m, tree ? tree : &t);
+		session_close(s);   /* the frames' names were the session's */
+		s = NULL;
+		if (!tree) {
+			prof_free(m.p);
+			m.p = NULL;
+			ret = prof_names_walk(&t, on_named, out);
+			prof_names_free(&t);
+		}
 	}
 	free(m.tnames);
 	free(m.tjava);
 	free(m.fnames[0]);
 	free(m.fnames[1]);
 	free(m.pool);
-	free(m.stack);
 	free(m.frames);
 	prof_free(m.p);
-	session_close(s);
+	if (s)
+		session_close(s);
 	return ret;
 }
 
 static int collapse_perfdata(const char *path, struct ps_collapser *c, const struct collapse_opts *o,
-			     struct folded *out)
+			     struct folded *out, struct prof_names *tree)
 {
 	struct session *s;
 	struct session_opts so = { .max_stack = o->max_stack, .no_demangle = o->no_demangle };
 	int ret = session_open(&s, path, &so);
 
-	return ret ? ret : collapse_session(s, c, o, out);
+	return ret ? ret : collapse_session(s, c, o, out, tree);
 }
 
 /*
@@ -497,13 +508,13 @@ static int read_full(int fd, const char *name, unsigned char *buf, size_t n, siz
 /* perf.data on a pipe: the magic is read already; the session reads the
  * rest from the stream (no temporary file). */
 static int collapse_perfdata_stream(const unsigned char magic[8], struct ps_collapser *c,
-				    const struct collapse_opts *o, struct folded *out)
+				    const struct collapse_opts *o, struct folded *out, struct prof_names *tree)
 {
 	struct session *s;
 	struct session_opts so = { .max_stack = o->max_stack, .no_demangle = o->no_demangle };
 	int ret = session_open_stream(&s, "<stdin>", 0, magic, 8, &so);
 
-	return ret ? ret : collapse_session(s, c, o, out);
+	return ret ? ret : collapse_session(s, c, o, out, tree);
 }
 
 const char *collapse_count_unit(const char *event, char *buf, size_t size)
@@ -520,7 +531,7 @@ const char *collapse_count_unit(const char *event, char *buf, size_t size)
 
 static int collapse_after_magic(int fd, bool is_stdin, const char *path_or_dash, const char *name,
 				const unsigned char *magic, size_t got, const struct collapse_opts *o,
-				struct folded *out, struct collapse_info *info);
+				struct folded *out, struct prof_names *tree, struct collapse_info *info);
 
 int collapse_file(const char *path_or_dash, const struct collapse_opts *o, struct folded *out)
 {
@@ -530,6 +541,12 @@ int collapse_file(const char *path_or_dash, const struct collapse_opts *o, struc
 int collapse_file_info(const char *path_or_dash, const struct collapse_opts *o,
 		       struct folded *out, struct collapse_info *info)
 {
+	return collapse_file_tree(path_or_dash, o, out, NULL, info);
+}
+
+int collapse_file_tree(const char *path_or_dash, const struct collapse_opts *o, struct folded *out,
+		       struct prof_names *tree, struct collapse_info *info)
+{
 	bool is_stdin = !path_or_dash || !strcmp(path_or_dash, "-");
 	const char *name = is_stdin ? "<stdin>" : path_or_dash;
 	int fd = is_stdin ? 0 : open(path_or_dash, O_RDONLY | O_CLOEXEC);
@@ -537,13 +554,15 @@ int collapse_file_info(const char *path_or_dash, const struct collapse_opts *o,
 	size_t got;
 	int ret;
 
+	if (tree)
+		*tree = (struct prof_names){ 0 };
 	if (info)
 		info->event[0] = '\0';
 	if (fd < 0)
 		return pk_error(errno, "cannot open '%s': %s", name, strerror(errno));
 	ret = read_full(fd, name, magic, sizeof(magic), &got);
 	if (!ret)
-		ret = collapse_after_magic(fd, is_stdin, path_or_dash, name, magic, got, o, out, info);
+		ret = collapse_after_magic(fd, is_stdin, path_or_dash, name, magic, got, o, out, tree, info);
 	if (!is_stdin)
 		close(fd);
 	return ret;
@@ -552,10 +571,19 @@ int collapse_file_info(const char *path_or_dash, const struct collapse_opts *o,
 int collapse_stream_info(int fd, const char *name, const void *prefix, size_t prefix_len,
 			 const struct collapse_opts *o, struct folded *out, struct collapse_info *info)
 {
+	return collapse_stream_tree(fd, name, prefix, prefix_len, o, out, NULL, info);
+}
+
+int collapse_stream_tree(int fd, const char *name, const void *prefix, size_t prefix_len,
+			 const struct collapse_opts *o, struct folded *out, struct prof_names *tree,
+			 struct collapse_info *info)
+{
 	unsigned char magic[8];
 	size_t got = prefix_len < sizeof(magic) ? prefix_len : sizeof(magic);
 	int ret = 0;
 
+	if (tree)
+		*tree = (struct prof_names){ 0 };
 	if (info)
 		info->event[0] = '\0';
 	memcpy(magic, prefix, got);
@@ -568,7 +596,7 @@ int collapse_stream_info(int fd, const char *name, const void *prefix, size_t pr
 		got += more;
 	}
 	if (!ret)
-		ret = collapse_after_magic(fd, true, "-", name, magic, got, o, out, info);
+		ret = collapse_after_magic(fd, true, "-", name, magic, got, o, out, tree, info);
 	return ret;
 }
 
@@ -576,20 +604,21 @@ int collapse_stream_info(int fd, const char *name, const void *prefix, size_t pr
  * perf.data from (gzip) text and read the rest of fd. */
 static int collapse_after_magic(int fd, bool is_stdin, const char *path_or_dash, const char *name,
 				const unsigned char *magic, size_t got, const struct collapse_opts *o,
-				struct folded *out, struct collapse_info *info)
+				struct folded *out, struct prof_names *tree, struct collapse_info *info)
 {
 	int ret;
 	struct ps_collapser *c = psc_new(o, out);
+
 	if (got == 8 && !memcmp(magic, "PERFILE2", 8)) {
 		struct stat st;
 		if (!is_stdin) {
-			ret = collapse_perfdata(path_or_dash, c, o, out);
+			ret = collapse_perfdata(path_or_dash, c, o, out, tree);
 		} else if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) == 0) {
-			ret = collapse_perfdata("-", c, o, out);   /* pd_open names it <stdin> */
+			ret = collapse_perfdata("-", c, o, out, tree);   /* pd_open names it <stdin> */
 		} else {
 			/* perf.data on a pipe (a file, or perf's pipe mode): read
 			 * from the stream */
-			ret = collapse_perfdata_stream(magic, c, o, out);
+			ret = collapse_perfdata_stream(magic, c, o, out, tree);
 		}
 	} else {
 		bool gz = got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b;

@@ -51,6 +51,7 @@
 #define PERFKIT_FORMAT_COLLAPSE_H
 
 #include "stack/folded.h"
+#include "profile/names.h"
 
 #include <stdbool.h>
 
@@ -90,6 +91,21 @@ int collapse_file_info(const char *path_or_dash, const struct collapse_opts *o,
  * bytes (at most 8) the caller has read already into prefix. */
 int collapse_stream_info(int fd, const char *name, const void *prefix, size_t prefix_len,
 			 const struct collapse_opts *o, struct folded *out, struct collapse_info *info);
+
+/* collapse_file_info and collapse_stream_info, except that a perf.data's
+ * stacks are not flattened into out but left as the tree of their names
+ * (profile/names.h, for a consumer that reads stacks merged by name: a
+ * flame graph): out gets the names only (the tree's name ids are out's
+ * frame ids, folded_frame_name), *tree the stacks (each path from the
+ * root to a node with end set is a stack collapse_file_info would add,
+ * the node's period its count; free with prof_names_free).  Text input
+ * goes into out as with collapse_file_info, *tree left empty (nr 0, on
+ * errors too). */
+int collapse_file_tree(const char *path_or_dash, const struct collapse_opts *o, struct folded *out,
+		       struct prof_names *tree, struct collapse_info *info);
+int collapse_stream_tree(int fd, const char *name, const void *prefix, size_t prefix_len,
+			 const struct collapse_opts *o, struct folded *out, struct prof_names *tree,
+			 struct collapse_info *info);
 
 /* The unit of the counts of a collapse that weighed samples by their
  * period, for a flame graph's --countname (flamegraph.pl's convention:

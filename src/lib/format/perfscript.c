@@ -323,6 +323,10 @@ struct ps_collapser {
 
 	struct inline_resolver *inl;
 	bool force_kernel;
+	/* a typed frame being named (psc_frame_names): its DSO, ELF address,
+	 * symbol and offset for the typed inline chain; dso NULL: text */
+	const char *t_dso, *t_sym;
+	uint64_t t_addr, t_off;
 	struct strbuf dem;         /* --demangle scratch */
 	char *rust;                /* sym_rust_legacy_fixup scratch */
 	size_t arust;
@@ -723,6 +727,32 @@ static bool is_process_name(const char *raw, size_t n)
 	return true;   /* never closed: as the Perl script */
 }
 
+/* A typed frame's inline chain (symbol/inline.h), each item named as the
+ * text lines of inline_resolve would name it, into the pool; false when
+ * there is none (or one unnamed item: "??", "??:??:0"), for the plain
+ * rules. */
+static bool inline_typed(struct ps_collapser *c)
+{
+	const struct inline_frame *v;
+	int n = inline_chain(c->inl, c->t_dso, c->t_addr, c->t_sym, c->t_sym ? strlen(c->t_sym) : 0, c->t_off,
+			     &v);
+
+	if (n <= 0)
+		return false;
+	if (n == 1) {
+		sb_reset(&c->tmp);
+		inline_frame_text(&v[0], c->o.context, true, &c->tmp);
+		if (!c->tmp.len || !strcmp(c->tmp.buf, "??") || !strcmp(c->tmp.buf, "??:??:0"))
+			return false;
+	}
+	for (int i = 0; i < n; i++) {
+		sb_reset(&c->tmp);
+		inline_frame_text(&v[i], c->o.context, true, &c->tmp);
+		pool_push(c, c->tmp.buf, c->tmp.len);   /* split at a ';' as the text was */
+	}
+	return true;
+}
+
 /* Name the frames of one frame line and store them as a group (root
  * first); returns the group index. */
 static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl,
@@ -735,6 +765,11 @@ static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl
 	if (c->o.inline_ && !inline_excluded(mod, modl)) {
 		if (!c->inl)
 			c->inl = inline_resolver_new();
+		if (c->t_dso) {
+			if (inline_typed(c))
+				goto done;
+			goto plain;
+		}
 		sb_reset(&c->tmp);
 		if (inline_resolve(c->inl, pc, pcl, raw, rawl, mod, modl, c->o.context, &c->tmp) == 0 &&
 		    c->tmp.len && strcmp(c->tmp.buf, "??") && strcmp(c->tmp.buf, "??:??:0")) {
@@ -742,7 +777,7 @@ static uint32_t process_frame(struct ps_collapser *c, const char *pc, size_t pcl
 			goto done;
 		}
 	}
-
+plain:
 	/* s/\+0x[\da-f]+$// */
 	{
 		size_t e = rawl;
@@ -1912,7 +1947,13 @@ static uint32_t frame_group(struct ps_collapser *c, uint64_t ip, const char *sym
 	}
 	/* perf script names kernel modules "[mod]"; a path to a .ko is kernel too */
 	c->force_kernel = kernel && !strstr(mod, "unknown");
+	/* --inline: the chain as typed frames, looked up by address */
+	c->t_dso = dso && *dso ? dso : "[unknown]";
+	c->t_addr = ip;
+	c->t_sym = sym && *sym ? sym : NULL;
+	c->t_off = sym_off;
 	uint32_t g = process_frame(c, pc, (size_t)pcl, raw, strlen(raw), mod, strlen(mod), java);
+	c->t_dso = NULL;
 	c->force_kernel = false;
 	sb_release(&emod);
 	return g;

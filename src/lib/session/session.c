@@ -797,42 +797,39 @@ static struct inline_resolver *inl_get(struct session *s)
 }
 
 /* Insert the inlined functions' frames (innermost first) before each user
- * frame whose address DWARF places in inlined code; returns the new count. */
+ * frame whose address DWARF places in inlined code (symbol/inline.h's
+ * typed chain); returns the new count. */
 static size_t expand_inlines(struct session *s, size_t n)
 {
 	size_t out = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pk_frame *fr = &s->frames[i];
-		size_t k = 0;
+		const struct inline_frame *v = NULL;
+		int k = 0;
 
 		/* a caller's ip is a return address: look at the call itself */
 		const char *file = !fr->kernel && fr->sym && fr->addr && fr->dso[0] == '/'
 					   ? dso_file(s, fr->dso, false) : NULL;
 
 		if (file) {
-			sb_reset(&s->tmp);
-			if (inline_resolve_addr(inl_get(s), file, fr->addr - (i > 0 && !s->frames[i - 1].kernel),
-						false, &s->tmp) == 0)
-				for (size_t j = 0; j < s->tmp.len; j++)
-					k += s->tmp.buf[j] == ';';
+			k = inline_chain(inl_get(s), file, fr->addr - (i > 0 && !s->frames[i - 1].kernel), NULL, 0,
+					 0, &v);
+			k = k > 0 ? k - 1 : 0;   /* the items but the outermost (the real function) */
 		}
-		if (out + k + 1 > s->frames2_alloc) {
-			s->frames2_alloc = (out + k + 1) * 2 + 64;
+		if (out + (size_t)k + 1 > s->frames2_alloc) {
+			s->frames2_alloc = (out + (size_t)k + 1) * 2 + 64;
 			s->frames2 = xrealloc(s->frames2, s->frames2_alloc * sizeof(*s->frames2));
 		}
-		/* items are "outer;…;inner": emit inner … second, then fr */
-		for (size_t e = s->tmp.len, left = k; left > 0; left--) {
-			size_t st = e;
+		/* items are outermost first: emit the innermost first, then fr */
+		for (int j = k; j >= 1; j--) {
 			struct pk_frame *nf = &s->frames2[out++];
+			const char *name = v[j].name ? v[j].name : "??";
 
-			while (st > 0 && s->tmp.buf[st - 1] != ';')
-				st--;
 			*nf = *fr;
-			nf->sym = intern(s, s->tmp.buf + st, e - st);
+			nf->sym = intern(s, name, strlen(name));
 			nf->sym_off = 0;
 			nf->inlined = true;
-			e = st - 1;
 		}
 		s->frames2[out++] = *fr;
 	}
@@ -862,19 +859,20 @@ const char *session_srcline(struct session *s, const struct pk_frame *fr)
 	e = hm_upsert(&s->srclines, &key, sizeof(key), &created);
 	if (!created)
 		return e->val.ptr;
-	sb_reset(&s->tmp);
 	const char *file = fr->addr && fr->dso[0] == '/' ? dso_file(s, fr->dso, false) : NULL;
-	if (file && inline_resolve_addr(inl_get(s), file, fr->addr, true, &s->tmp) == 0) {
-		/* the innermost item is the last: "name:file:line" */
-		const char *last = strrchr(s->tmp.buf, ';');
-		const char *colon;
+	const struct inline_frame *v;
+	int nv;
 
-		last = last ? last + 1 : s->tmp.buf;
-		colon = strchr(last, ':');
-		if (colon && strcmp(colon + 1, "??:0")) {
-			res = intern(s, colon + 1, strlen(colon + 1));
-			goto done;
-		}
+	if (file && (nv = inline_chain(inl_get(s), file, fr->addr, NULL, 0, 0, &v)) > 0 &&
+	    (v[nv - 1].file || v[nv - 1].line)) {
+		/* the innermost item's "file:line" (file's basename) */
+		struct inline_frame last = v[nv - 1];
+
+		sb_reset(&s->tmp);
+		last.name = "";
+		inline_frame_text(&last, true, false, &s->tmp);   /* ":file:line" */
+		res = intern(s, s->tmp.buf + 1, s->tmp.len - 1);
+		goto done;
 	}
 	{
 		const char *base = strrchr(fr->dso, '/');

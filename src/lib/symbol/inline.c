@@ -12,10 +12,16 @@
 
 struct inline_resolver {
 	struct hashmap dsos;     /* path → Dwfl * (NULL: unusable) */
-	struct hashmap results;  /* "ctx\0dso\0pc" → strdup'd result or NULL */
-	struct strbuf key;
+	struct strbuf key, dso;
 	bool no_mark;          /* inline_resolver_set_mark(r, false) */
 	struct hashmap paths;    /* absolute source paths made by inline_resolve_frames */
+	struct hashmap chains;   /* (dso, addr) → struct chain * (NULL: no DWARF there) */
+};
+
+/* A cached chain, outermost first. */
+struct chain {
+	size_t n;
+	struct inline_frame v[];
 };
 
 static const Dwfl_Callbacks offline_cb = {
@@ -30,9 +36,10 @@ struct inline_resolver *inline_resolver_new(void)
 	struct inline_resolver *r = xcalloc(1, sizeof(*r));
 
 	hm_init(&r->dsos);
-	hm_init(&r->results);
 	hm_init(&r->paths);
+	hm_init(&r->chains);
 	sb_init(&r->key, 0);
+	sb_init(&r->dso, 0);
 	return r;
 }
 
@@ -43,12 +50,13 @@ void inline_resolver_free(struct inline_resolver *r)
 	for (size_t i = 0; i < r->dsos.nr; i++)
 		if (r->dsos.entries[i].val.ptr)
 			dwfl_end(r->dsos.entries[i].val.ptr);
-	for (size_t i = 0; i < r->results.nr; i++)
-		free(r->results.entries[i].val.ptr);
 	hm_release(&r->dsos);
-	hm_release(&r->results);
+	for (size_t i = 0; i < r->chains.nr; i++)
+		free(r->chains.entries[i].val.ptr);
 	hm_release(&r->paths);
+	hm_release(&r->chains);
 	sb_release(&r->key);
+	sb_release(&r->dso);
 	free(r);
 }
 
@@ -203,46 +211,73 @@ static int collect(Dwfl_Module *mod, uint64_t elf_pc, struct inline_frame *fr, i
 	return nfr ? nfr : -ENOENT;
 }
 
-static int resolve(Dwfl_Module *mod, uint64_t elf_pc, bool context, bool mark, struct strbuf *out)
+void inline_frame_text(const struct inline_frame *f, bool context, bool mark, struct strbuf *out)
+{
+	sb_addstr(out, f->name ? f->name : "??");
+	if (context)
+		sb_addf(out, ":%s:%d", f->file ? base_name(f->file) : "??", f->line);
+	if (mark && f->inlined)
+		sb_add(out, "_[i]", 4);
+}
+
+/* The chain's items joined by ';', outermost first. */
+static void chain_text(const struct inline_frame *v, size_t n, bool context, bool mark, struct strbuf *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sb_addch(out, ';');
+		inline_frame_text(&v[i], context, mark, out);
+	}
+}
+
+/* The chain at elf_pc, outermost first, or NULL. */
+static struct chain *chain_make(Dwfl_Module *mod, uint64_t elf_pc)
 {
 	struct inline_frame fr[256];
 	int n = collect(mod, elf_pc, fr, 256, NULL);
+	struct chain *ch;
 
-	/* outermost first, joined by ';' */
-	for (int i = n; i-- > 0;) {
-		if (i != n - 1)
-			sb_addch(out, ';');
-		sb_addstr(out, fr[i].name ? fr[i].name : "??");
-		if (context)
-			sb_addf(out, ":%s:%d", fr[i].file ? base_name(fr[i].file) : "??", fr[i].line);
-		if (mark && fr[i].inlined)
-			sb_add(out, "_[i]", 4);
-	}
-	return n > 0 ? 0 : -ENOENT;
+	if (n <= 0)
+		return NULL;
+	ch = xmalloc(sizeof(*ch) + (size_t)n * sizeof(ch->v[0]));
+	ch->n = (size_t)n;
+	for (int i = 0; i < n; i++)
+		ch->v[i] = fr[n - 1 - i];
+	return ch;
 }
 
-/* The cached answer for (kind, dso, what): 0 with it appended to out,
- * -ENOENT for a cached failure, or 1 when there is none yet (an empty
- * entry is made, and r->key holds its key for the caller to fill it). */
-static int cache_lookup(struct inline_resolver *r, char kind, const char *dso, size_t dsol,
-			const void *what, size_t whatl, struct strbuf *out)
+int inline_chain(struct inline_resolver *r, const char *dso, uint64_t addr, const char *sym, size_t syml,
+		 uint64_t sym_off, const struct inline_frame **out)
 {
+	struct {
+		const char *dso;   /* interned in dsos: one pointer per path */
+		uint64_t addr;
+	} key;
+	size_t dsol = strlen(dso);
+	Dwfl_Module *m = dso_open(r, dso, dsol);
 	int created;
+	struct hm_entry *e;
+	struct chain *ch;
 
-	sb_reset(&r->key);
-	sb_addch(&r->key, kind);
-	sb_add(&r->key, dso, dsol);
-	sb_addch(&r->key, '\0');
-	sb_add(&r->key, what, whatl);
-	struct hm_entry *e = hm_upsert(&r->results, r->key.buf, r->key.len, &created);
+	key.dso = hm_find(&r->dsos, dso, dsol)->key;
+	key.addr = addr;
+	e = hm_upsert(&r->chains, &key, sizeof(key), &created);
 	if (created) {
+		uint64_t base;
+
 		e->val.ptr = NULL;
-		return 1;
+		ch = m ? chain_make(m, addr) : NULL;
+		/* as the Perl script does with nm: the symbol's address + offset */
+		if (!ch && m && sym && syml && sym_addr(m, sym, syml, &base))
+			ch = chain_make(m, base + sym_off);
+		hm_find(&r->chains, &key, sizeof(key))->val.ptr = ch;
+	} else {
+		ch = e->val.ptr;
 	}
-	if (!e->val.ptr)
+	if (!ch)
 		return -ENOENT;
-	sb_addstr(out, e->val.ptr);
-	return 0;
+	*out = ch->v;
+	return (int)ch->n;
 }
 
 /* Hex digits s[0..n) (either case, no "0x") into *v; false on anything else. */
@@ -267,35 +302,28 @@ static bool parse_hex(const char *s, size_t n, uint64_t *v)
 int inline_resolve(struct inline_resolver *r, const char *pc, size_t pcl, const char *func,
 		   size_t funcl, const char *dso, size_t dsol, bool context, struct strbuf *out)
 {
-	int rc = cache_lookup(r, context ? 'c' : '-', dso, dsol, pc, pcl, out);
+	uint64_t addr, off = 0;
+	const char *plus = NULL;
+	const struct inline_frame *v;
+	int n;
 
-	if (rc <= 0)
-		return rc;
-	uint64_t addr;
 	if (!parse_hex(pc, pcl, &addr))
 		return -ENOENT;
-	Dwfl_Module *m = dso_open(r, dso, dsol);
-	if (!m)
+	/* "func+0xOFF": the symbol and offset tried when pc has no DWARF */
+	for (size_t i = funcl; i-- > 0;)
+		if (func[i] == '+') {
+			plus = func + i;
+			break;
+		}
+	if (!plus || plus == func || func + funcl - plus < 4 || memcmp(plus, "+0x", 3) ||
+	    !parse_hex(plus + 3, (size_t)(func + funcl - plus - 3), &off))
+		plus = NULL;
+	sb_reset(&r->dso);
+	sb_add(&r->dso, dso, dsol);
+	n = inline_chain(r, r->dso.buf, addr, func, plus ? (size_t)(plus - func) : 0, off, &v);
+	if (n <= 0)
 		return -ENOENT;
-	size_t before = out->len;
-	if (resolve(m, addr, context, !r->no_mark, out)) {
-		/* as the Perl script does with nm: "func+0xOFF" → address of func + OFF */
-		const char *plus = NULL;
-		for (size_t i = funcl; i-- > 0;)
-			if (func[i] == '+') {
-				plus = func + i;
-				break;
-			}
-		if (!plus || plus == func || func + funcl - plus < 4 || memcmp(plus, "+0x", 3))
-			return -ENOENT;
-		uint64_t off, base;
-		if (!parse_hex(plus + 3, (size_t)(func + funcl - plus - 3), &off))
-			return -ENOENT;
-		if (!sym_addr(m, func, (size_t)(plus - func), &base) ||
-		    resolve(m, base + off, context, !r->no_mark, out))
-			return -ENOENT;
-	}
-	hm_find(&r->results, r->key.buf, r->key.len)->val.ptr = xstrdup(out->buf + before);
+	chain_text(v, (size_t)n, context, !r->no_mark, out);
 	return 0;
 }
 
@@ -307,18 +335,12 @@ void inline_resolver_set_mark(struct inline_resolver *r, bool mark)
 int inline_resolve_addr(struct inline_resolver *r, const char *dso, uint64_t addr, bool context,
 			struct strbuf *out)
 {
-	size_t dsol = strlen(dso);
-	int rc = cache_lookup(r, context ? 'C' : 'A', dso, dsol, &addr, sizeof(addr), out);
+	const struct inline_frame *v;
+	int n = inline_chain(r, dso, addr, NULL, 0, 0, &v);
 
-	if (rc <= 0)
-		return rc;
-	Dwfl_Module *m = dso_open(r, dso, dsol);
-	size_t before = out->len;
-	if (!m || resolve(m, addr, context, !r->no_mark, out)) {
-		sb_setlen(out, before);
+	if (n <= 0)
 		return -ENOENT;
-	}
-	hm_find(&r->results, r->key.buf, r->key.len)->val.ptr = xstrdup(out->buf + before);
+	chain_text(v, (size_t)n, context, !r->no_mark, out);
 	return 0;
 }
 

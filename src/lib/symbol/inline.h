@@ -17,6 +17,9 @@
  *
  * Returns 0 with out filled, or -ENOENT when the DSO cannot be read or has
  * no DWARF for the address (out untouched; the caller falls back).
+ *
+ * The chains are made once per (DSO, address) as typed frames
+ * (inline_chain); the text functions print them.
  */
 #ifndef PERFKIT_SYMBOL_INLINE_H
 #define PERFKIT_SYMBOL_INLINE_H
@@ -65,5 +68,23 @@ struct inline_frame {
 
 int inline_resolve_frames(struct inline_resolver *r, const char *dso, uint64_t addr,
 			  struct inline_frame *out, size_t max);
+
+/* The chain at addr (an ELF address of the file dso) as typed frames, the
+ * form every other function here prints: *out points at the items,
+ * outermost first (out[0] the real function, inlined false; the others
+ * inlined), each with its DWARF name (NULL: none), the file as DWARF names
+ * it (NULL: unknown) and the line executing in that function (the next
+ * item's call site; the last: addr's line; 0: unknown).  When addr has no
+ * DWARF and sym (syml bytes, a symbol of dso) is given, sym's address +
+ * sym_off is tried, as the Perl script does with nm.  Cached per (dso,
+ * addr) (the first call's sym decides); the items live as long as r.
+ * Returns the number of items, or -ENOENT as above. */
+int inline_chain(struct inline_resolver *r, const char *dso, uint64_t addr, const char *sym, size_t syml,
+		 uint64_t sym_off, const struct inline_frame **out);
+
+/* Append one item as the text functions above print it: its name ("??"
+ * when none), with context ":FILE:LINE" (FILE the basename, "??" when
+ * unknown), "_[i]" when mark is set and the item is inlined. */
+void inline_frame_text(const struct inline_frame *f, bool context, bool mark, struct strbuf *out);
 
 #endif
