@@ -893,6 +893,37 @@ static void drop_group(struct ps_collapser *c, uint32_t g)
 
 /* --- sample assembly --- */
 
+/* l[1..17) of a line in perf script's own frame layout: spaces, then at
+ * least one word character to the end (the address, right-aligned in 16
+ * columns).  *p0: where the address starts.  l holds 17 bytes or more. */
+static inline bool addr16(const char *l, size_t *p0)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(l + 1));
+	unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+	__m128i lo = _mm_or_si128(v, _mm_set1_epi8(0x20));   /* A-Z → a-z */
+	__m128i w = _mm_or_si128(
+		_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+			      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))),
+		_mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(lo, _mm_set1_epi8('a' - 1)),
+					   _mm_cmplt_epi8(lo, _mm_set1_epi8('z' + 1))),
+			     _mm_cmpeq_epi8(v, _mm_set1_epi8('_'))));
+	unsigned wm = (unsigned)_mm_movemask_epi8(w);
+
+	*p0 = 1 + (size_t)__builtin_ctz(~sp | 0x10000u);   /* sp is a prefix: 2^k - 1 */
+	return (sp & (sp + 1)) == 0 && (sp | wm) == 0xffff && sp != 0xffff;
+#else
+	size_t i = 1;
+
+	while (i < 16 && l[i] == ' ')
+		i++;
+	*p0 = i;
+	while (i < 17 && is_word((unsigned char)l[i]))
+		i++;
+	return i == 17;
+#endif
+}
+
 /* The cache key of a frame line (see on_frame_line): l[*ks..*ks+*kl), the
  * text from the symbol (or with addrs/inline, the address) to the last
  * ')'; *p0, *W, *q: where the address starts, its length, where the
@@ -907,32 +938,7 @@ static inline bool frame_key(const struct ps_collapser *c, const char *l, size_t
 	 * the scan below finds, in one pass over a fixed width */
 	if (n > 19 && l[0] == '\t' && l[17] == ' ' && !is_sp((unsigned char)l[18]) &&
 	    is_word((unsigned char)l[16])) {
-		size_t i = 1;
-#ifdef __SSE2__
-		/* l[1..17): spaces, then word characters to the end */
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(l + 1));
-		unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
-		__m128i lo = _mm_or_si128(v, _mm_set1_epi8(0x20));   /* A-Z → a-z */
-		__m128i w = _mm_or_si128(
-			_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-				      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))),
-			_mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(lo, _mm_set1_epi8('a' - 1)),
-						   _mm_cmplt_epi8(lo, _mm_set1_epi8('z' + 1))),
-				     _mm_cmpeq_epi8(v, _mm_set1_epi8('_'))));
-		unsigned wm = (unsigned)_mm_movemask_epi8(w);
-		if ((sp & (sp + 1)) == 0 && (sp | wm) == 0xffff) {
-			p0 = 1 + (size_t)__builtin_ctz(~sp);   /* sp is a prefix: 2^k - 1 */
-			i = 17;
-		} else
-#endif
-		{
-			while (i < 16 && l[i] == ' ')
-				i++;
-			p0 = i;
-			while (i < 17 && is_word((unsigned char)l[i]))
-				i++;
-		}
-		if (i == 17) {
+		if (addr16(l, &p0)) {
 			W = 17 - p0;
 			q = 18;
 			goto tail;
@@ -1768,20 +1774,54 @@ static inline bool line_is(const struct lreader *r, const struct fc_rec *s)
 	       !memcmp(r->buf + r->pos, s->line, s->llen);
 }
 
+/* The text at r's position is a frame line in perf script's own layout
+ * (a tab, the address right-aligned in 16 columns, a space) whose key
+ * (the rest) is s's, then '\n': frame_key finds that key in it, so it names
+ * the same frames as s whatever its address (another process, another
+ * load address).  s's key is 2 bytes or more, starts with no space and
+ * ends with ')' (frame_key's), so the line ends at the key's end. */
+static inline bool key_line_is(const struct lreader *r, const struct fc_rec *s)
+{
+	const char *l = r->buf + r->pos;
+	size_t kl = s->len, p0;
+
+	return r->end - r->pos > 18 + kl && l[18 + kl] == '\n' && l[0] == '\t' && l[17] == ' ' &&
+	       !memcmp(l + 18, fc_key(s), kl) && addr16(l, &p0);
+}
+
 static int run_reader(struct ps_collapser *c, struct lreader *r)
 {
 	const char *l;
 	size_t n;
 	int ret;
+	/* without addrs and inline, a frame line's key leaves its address out */
+	bool by_key = !c->o.addrs && !c->o.inline_;
 
 	c->rd = r;
 	c->name = r->name;
 	c->defer = true;
 	for (;;) {
 		/* the line the cache predicts (the one that followed the last
-		 * line the last time), compared whole, address included: it
-		 * names the same frames, with no scan of its fields */
+		 * line the last time), compared by its key (or whole, address
+		 * included, with addrs or inline): it names the same frames,
+		 * with no scan of its fields */
 		struct fc_rec *pv = c->prev, *s = pv ? pv->succ : NULL;
+		if (s && by_key) {
+			if (key_line_is(r, s)) {
+				r->pos = r->scan = r->pos + 19 + s->len;
+				r->lineno++;
+				use_rec(c, s);
+				continue;
+			}
+			if ((s = pv->succ2) != NULL && key_line_is(r, s)) {
+				r->pos = r->scan = r->pos + 19 + s->len;
+				r->lineno++;
+				fc_set_succ(pv, s);
+				use_rec(c, s);
+				continue;
+			}
+			s = NULL;
+		}
 		if (s && line_is(r, s)) {
 			r->pos = r->scan = r->pos + s->llen + 1;
 			r->lineno++;
