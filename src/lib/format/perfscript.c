@@ -167,8 +167,8 @@ static inline const char *find_nl(const char *p, const char *e)
 	return memchr(p, '\n', (size_t)(e - p));
 }
 
-/* Next line without its '\n': 1, 0 at end of input, or -errno. */
-static int lr_next(struct lreader *r, const char **line, size_t *len)
+/* lr_next past its fast path: the line runs past the bytes read. */
+static int lr_next_slow(struct lreader *r, const char **line, size_t *len)
 {
 	for (;;) {
 		char *nl = (char *)find_nl(r->buf + r->scan, r->buf + r->end);
@@ -198,6 +198,53 @@ static int lr_next(struct lreader *r, const char **line, size_t *len)
 		if (ret)
 			return ret;
 	}
+}
+
+/* Next line without its '\n': 1, 0 at end of input, or -errno. */
+static inline int lr_next(struct lreader *r, const char **line, size_t *len)
+{
+	const char *nl = find_nl(r->buf + r->scan, r->buf + r->end);
+
+	if (__builtin_expect(nl != NULL, 1)) {
+		const char *l = r->buf + r->pos;
+		size_t n = (size_t)(nl - l);
+
+		if (n && nl[-1] == '\r')   /* CRLF text: "\r\n" ends a line */
+			n--;
+		*line = l;
+		*len = n;
+		r->pos = r->scan = (size_t)(nl - r->buf) + 1;
+		r->lineno++;
+		return 1;
+	}
+	r->scan = r->end;
+	return lr_next_slow(r, line, len);
+}
+
+/* a[0..n) == b[0..n), n >= 2: inline, 16 or 8 bytes a step (the last
+ * step overlapping the one before), a libc call costing more than the
+ * compare of a frame line's key. */
+static inline bool eq_bytes(const char *a, const char *b, size_t n)
+{
+#ifdef __SSE2__
+	if (n >= 16) {
+		for (size_t i = 0; i + 16 < n; i += 16)
+			if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + i)),
+							     _mm_loadu_si128((const __m128i *)(const void *)(b + i)))) != 0xffff)
+				return false;
+		return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + n - 16)),
+							_mm_loadu_si128((const __m128i *)(const void *)(b + n - 16)))) == 0xffff;
+	}
+#endif
+	if (n >= 8) {
+		uint64_t x, y, u, v;
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		memcpy(&u, a + n - 8, 8);
+		memcpy(&v, b + n - 8, 8);
+		return x == y && u == v;
+	}
+	return !memcmp(a, b, n);
 }
 
 /* ---- the collapser ---------------------------------------------------- */
@@ -967,17 +1014,20 @@ tail:;
 /* After the first blank line ("\n\n") in [p, e), or NULL. */
 static const char *find_blank(const char *p, const char *e)
 {
+	unsigned carry = 0;   /* p[-1] is a '\n' of the range */
 #ifdef __SSE2__
 	const __m128i nl = _mm_set1_epi8('\n');
-	while (e - p >= 17) {
-		__m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl);
-		__m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 1)), nl);
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(a, b));
-		if (m)
-			return p + __builtin_ctz(m) + 2;
+	while (e - p >= 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
+		unsigned x = ((m << 1) | carry) & m;   /* bit i: p[i - 1] and p[i] */
+		if (x)
+			return p + __builtin_ctz(x) + 1;
+		carry = m >> 15;
 		p += 16;
 	}
 #endif
+	if (carry && p < e && p[0] == '\n')
+		return p + 1;
 	for (; e - p >= 2; p++)
 		if (p[0] == '\n' && p[1] == '\n')
 			return p + 2;
@@ -1786,7 +1836,7 @@ static inline bool key_line_is(const struct lreader *r, const struct fc_rec *s)
 	size_t kl = s->len, p0;
 
 	return r->end - r->pos > 18 + kl && l[18 + kl] == '\n' && l[0] == '\t' && l[17] == ' ' &&
-	       !memcmp(l + 18, fc_key(s), kl) && addr16(l, &p0);
+	       eq_bytes(l + 18, fc_key(s), kl) && addr16(l, &p0);
 }
 
 static int run_reader(struct ps_collapser *c, struct lreader *r)
@@ -1838,8 +1888,27 @@ static int run_reader(struct ps_collapser *c, struct lreader *r)
 		}
 		if ((ret = lr_next(r, &l, &n)) <= 0)
 			break;
-		if (!n && c->la_on)
+		if (!n && c->la_on) {
 			la_step(c, r->buf + r->pos);
+			on_line(c, l, n);
+			/* the next sample's header and first frame line, whose
+			 * ends the look-ahead found: no newline search */
+			const struct la_ent *x = c->la_cur;
+			if (x && x->line - 1 > x->start) {
+				size_t hn = (size_t)(x->line - 1 - x->start), fn = x->n;
+				if (x->start[hn - 1] == '\r')
+					hn--;
+				r->pos = r->scan = (size_t)(x->line - r->buf);
+				r->lineno++;
+				on_line(c, x->start, hn);
+				if (x->line[fn - 1] == '\r')
+					fn--;
+				r->pos = r->scan = (size_t)(x->line - r->buf) + x->n + 1;
+				r->lineno++;
+				on_line(c, x->line, fn);
+			}
+			continue;
+		}
 		on_line(c, l, n);
 	}
 	/* a last sample without a final blank line is kept */
