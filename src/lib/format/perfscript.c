@@ -221,7 +221,7 @@ static inline int lr_next(struct lreader *r, const char **line, size_t *len)
 	return lr_next_slow(r, line, len);
 }
 
-/* a[0..n) == b[0..n), n >= 2: inline, 16 or 8 bytes a step (the last
+/* a[0..n) == b[0..n): inline, 16 or 8 bytes a step (the last
  * step overlapping the one before), a libc call costing more than the
  * compare of a frame line's key. */
 static inline bool eq_bytes(const char *a, const char *b, size_t n)
@@ -337,7 +337,7 @@ struct ps_collapser {
 		uint64_t period;
 		bool java, valid;
 	} hm[4];
-	unsigned hm_next;
+	unsigned hm_next, hm_hit;
 
 	struct group *groups;
 	size_t ngroups, agroups;
@@ -1141,16 +1141,29 @@ static void pend_drain(struct ps_collapser *c)
 		pend_pop(c);
 }
 
-static void pend_push(struct ps_collapser *c, const uint32_t *ids, size_t n, uint64_t count)
+/* The current sample's stack (process name, then its frames root first)
+ * into ids[0..n). */
+static inline void stack_ids(const struct ps_collapser *c, uint32_t *ids)
 {
+	memcpy(ids, c->pname_ids, c->npname * sizeof(*ids));
+	ids += c->npname;
+	for (size_t k = c->ncur; k-- > 0;)
+		*ids++ = c->cur[k];
+}
+
+/* The current sample's stack into the queue (written there directly). */
+static void pend_push(struct ps_collapser *c, uint64_t count)
+{
+	size_t n = c->npname + c->ncur;
+
 	if (c->npend == NPEND)
 		pend_pop(c);
 	struct pend *p = &c->pend[(c->pend_head + c->npend) % NPEND];
 	GROW(p->ids, 0, p->a, n ? n : 1);
-	memcpy(p->ids, ids, n * sizeof(*ids));
+	stack_ids(c, p->ids);
 	p->n = n;
 	p->count = count;
-	p->h = folded_ids_hash(ids, n);
+	p->h = folded_ids_hash(p->ids, n);
 	c->npend++;
 	folded_prefetch(c->out, p->h, 0);
 	/* the older ones one stage further: slot → entry → key */
@@ -1164,15 +1177,14 @@ static void flush_sample(struct ps_collapser *c)
 {
 	if (!c->have_pname)
 		return;
-	size_t n = c->npname + c->ncur;
-	GROW(c->stack, 0, c->astack, n);
-	memcpy(c->stack, c->pname_ids, c->npname * sizeof(*c->stack));
-	for (size_t k = 0; k < c->ncur; k++)
-		c->stack[c->npname + k] = c->cur[c->ncur - 1 - k];
-	if (c->defer)
-		pend_push(c, c->stack, n, c->period);
-	else
+	if (c->defer) {
+		pend_push(c, c->period);
+	} else {
+		size_t n = c->npname + c->ncur;
+		GROW(c->stack, 0, c->astack, n);
+		stack_ids(c, c->stack);
 		folded_add_ids(c->out, c->stack, n, c->period);
+	}
 	c->ncur = 0;
 	c->prev = NULL;
 	c->have_pname = false;
@@ -1464,16 +1476,18 @@ static bool on_header_rh(struct ps_collapser *c, const char *l, size_t n)
 	const char *ev, *per, *fr;
 	size_t evl, perl, frl;
 
-	for (unsigned i = 0; i < 4; i++) {
+	for (unsigned j = 0; j < 4; j++) {   /* the one that matched last first */
+		unsigned i = (c->hm_hit + j) % 4;
 		const struct hmemo *m = &c->hm[i];
-		if (!m->valid || n <= m->prel + m->sufl || memcmp(l, m->pre, m->prel))
+		if (!m->valid || n <= m->prel + m->sufl || !eq_bytes(l, m->pre, m->prel))
 			continue;
 		size_t k = skip_dig(l, m->prel, n);
 		if (k == m->prel || k >= n || l[k] != '.')
 			continue;
 		size_t k2 = skip_dig(l, k + 1, n);
-		if (k2 == k + 1 || n - k2 != m->sufl || memcmp(l + k2, m->suf, m->sufl))
+		if (k2 == k + 1 || n - k2 != m->sufl || !eq_bytes(l + k2, m->suf, m->sufl))
 			continue;
+		c->hm_hit = i;
 		c->period = m->period;
 		GROW(c->pname_ids, 0, c->apname, m->nids);
 		memcpy(c->pname_ids, m->ids, m->nids * sizeof(*m->ids));
