@@ -1011,20 +1011,32 @@ tail:;
 	return true;
 }
 
-/* After the first blank line ("\n\n") in [p, e), or NULL. */
+/* After the first blank line ("\n\n") in [p, e), or NULL: 64 bytes a
+ * step (a sample is a few hundred), each loaded once. */
 static const char *find_blank(const char *p, const char *e)
 {
-	unsigned carry = 0;   /* p[-1] is a '\n' of the range */
+	uint64_t carry = 0;   /* p[-1] is a '\n' of the range */
 #ifdef __SSE2__
 	const __m128i nl = _mm_set1_epi8('\n');
-	while (e - p >= 16) {
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
-		unsigned x = ((m << 1) | carry) & m;   /* bit i: p[i - 1] and p[i] */
+#define NLMASK(o) ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8( \
+	_mm_loadu_si128((const __m128i *)(const void *)(p + (o))), nl)) << (o))
+	while (e - p >= 64) {
+		uint64_t m = NLMASK(0) | NLMASK(16) | NLMASK(32) | NLMASK(48);
+		uint64_t x = ((m << 1) | carry) & m;   /* bit i: p[i - 1] and p[i] */
 		if (x)
-			return p + __builtin_ctz(x) + 1;
-		carry = m >> 15;
+			return p + __builtin_ctzll(x) + 1;
+		carry = m >> 63;
+		p += 64;
+	}
+	while (e - p >= 16) {
+		uint64_t m = NLMASK(0);
+		uint64_t x = ((m << 1) | carry) & m;
+		if (x)
+			return p + __builtin_ctzll(x) + 1;
+		carry = (m >> 15) & 1;
 		p += 16;
 	}
+#undef NLMASK
 #endif
 	if (carry && p < e && p[0] == '\n')
 		return p + 1;
@@ -1469,6 +1481,21 @@ static void set_header(struct ps_collapser *c, const char *comm, size_t comml,
 		       const char *pid, size_t pidl, const char *tid, size_t tidl);
 static void on_frame_line(struct ps_collapser *c, const char *l, size_t n);
 
+#ifdef __SSE2__
+/* l[0..T) is "DIGITS.DIGITS" (a header's time), T <= 16 and 16 bytes
+ * readable at l: one non-digit, a '.', neither first nor last. */
+static inline bool is_time16(const char *l, size_t T)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)l);
+	__m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+	unsigned dig = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
+	unsigned nd = ~dig & ((1u << T) - 1);   /* the non-digits */
+
+	return T >= 3 && nd && !(nd & (nd - 1)) && !(nd & 1) && !(nd >> (T - 1)) &&
+	       l[__builtin_ctz(nd)] == '.';
+}
+#endif
+
 /* A header in perf script's own layout; false to let the Perl rules try. */
 static bool on_header_rh(struct ps_collapser *c, const char *l, size_t n)
 {
@@ -1481,12 +1508,21 @@ static bool on_header_rh(struct ps_collapser *c, const char *l, size_t n)
 		const struct hmemo *m = &c->hm[i];
 		if (!m->valid || n <= m->prel + m->sufl || !eq_bytes(l, m->pre, m->prel))
 			continue;
-		size_t k = skip_dig(l, m->prel, n);
-		if (k == m->prel || k >= n || l[k] != '.')
-			continue;
-		size_t k2 = skip_dig(l, k + 1, n);
-		if (k2 == k + 1 || n - k2 != m->sufl || !eq_bytes(l + k2, m->suf, m->sufl))
-			continue;
+		size_t T = n - m->sufl - m->prel;   /* the time's length */
+#ifdef __SSE2__
+		if (T <= 16 && m->prel + 16 <= n) {
+			if (!is_time16(l + m->prel, T) || !eq_bytes(l + n - m->sufl, m->suf, m->sufl))
+				continue;
+		} else
+#endif
+		{
+			size_t k = skip_dig(l, m->prel, n);
+			if (k == m->prel || k >= n || l[k] != '.')
+				continue;
+			size_t k2 = skip_dig(l, k + 1, n);
+			if (k2 == k + 1 || n - k2 != m->sufl || !eq_bytes(l + k2, m->suf, m->sufl))
+				continue;
+		}
 		c->hm_hit = i;
 		c->period = m->period;
 		GROW(c->pname_ids, 0, c->apname, m->nids);
