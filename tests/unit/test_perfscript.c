@@ -215,6 +215,45 @@ static void test_srcline(void **state)
 	      &src, "a.out;[unknown];__strlen_avx2:libc-2.33.so;some_method:uniform_int_dist.h:300 667783\n");
 }
 
+/* The fast paths (a frame line predicted by its symbol and DSO whatever
+ * its address, a header equal to a recent one but for its time) give what
+ * the fields parsed give: a predicted line whose address is not one word
+ * is read by the regex (part of it joins the symbol), and a header whose
+ * time is not DIGITS.DIGITS is parsed, not taken from the memo.  Expected:
+ * stackcollapse-perf.pl's output on the same text. */
+static void test_fast_paths(void **state)
+{
+	(void)state;
+	CHECK("sh 30134  1228.113500:      33333 cpu-clock:ppp: \n"
+	      "\tffffffff816ad1d5 kfunc+0x155 ([kernel.kallsyms])\n"
+	      "\t    7fe0d30f2ad7 ufunc+0x1 (/usr/lib/libc.so.6)\n"
+	      "\t    55d0d30f2ad7 main+0x10 (/usr/bin/sh)\n"
+	      "\n"
+	      "sh 30135  1228.113600:      33333 cpu-clock:ppp: \n"
+	      "\tffffffff816ad1d5 kfunc+0x155 ([kernel.kallsyms])\n"
+	      "\t    7fe0aaaaaad7 ufunc+0x1 (/usr/lib/libc.so.6)\n"
+	      "\t    55d0bbbbbad7 main+0x10 (/usr/bin/sh)\n"
+	      "\n"
+	      "sh 30135  1228.113700:      33333 cpu-clock:ppp: \n"
+	      "\tffffffff816ad1d5 kfunc+0x155 ([kernel.kallsyms])\n"
+	      "\t    7fe0aaa.aad7 ufunc+0x1 (/usr/lib/libc.so.6)\n"
+	      "\t    55d0bbbb bad7 main+0x10 (/usr/bin/sh)\n"
+	      "\n"
+	      "sh 30135  1228.1137x0:      33333 cpu-clock:ppp: \n"
+	      "\tffffffff816ad1d5 kfunc+0x155 ([kernel.kallsyms])\n"
+	      "\n"
+	      "sh 30135  1228.:      33333 cpu-clock:ppp: \n"
+	      "\tffffffff816ad1d5 kfunc+0x155 ([kernel.kallsyms])\n"
+	      "\n"
+	      "sh 30135  12281.13700:      33333 cpu-clock:ppp: \n"
+	      "\tffffffff816ad1d5 kfunc+0x155 ([kernel.kallsyms])\n"
+	      "\n",
+	      NULL,
+	      "sh;bad7 main;.aad7 ufunc;kfunc 33333\n"
+	      "sh;kfunc 99999\n"
+	      "sh;main;ufunc;kfunc 66666\n");
+}
+
 static void test_file_gzip(void **state)
 {
 	char path[] = "/tmp/pk-test-perfscript-XXXXXX";
@@ -258,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_annotations),
 		cmocka_unit_test(test_odd_lines),
 		cmocka_unit_test(test_srcline),
+		cmocka_unit_test(test_fast_paths),
 		cmocka_unit_test(test_file_gzip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -167,8 +167,8 @@ static inline const char *find_nl(const char *p, const char *e)
 	return memchr(p, '\n', (size_t)(e - p));
 }
 
-/* Next line without its '\n': 1, 0 at end of input, or -errno. */
-static int lr_next(struct lreader *r, const char **line, size_t *len)
+/* lr_next past its fast path: the line runs past the bytes read. */
+static int lr_next_slow(struct lreader *r, const char **line, size_t *len)
 {
 	for (;;) {
 		char *nl = (char *)find_nl(r->buf + r->scan, r->buf + r->end);
@@ -198,6 +198,53 @@ static int lr_next(struct lreader *r, const char **line, size_t *len)
 		if (ret)
 			return ret;
 	}
+}
+
+/* Next line without its '\n': 1, 0 at end of input, or -errno. */
+static inline int lr_next(struct lreader *r, const char **line, size_t *len)
+{
+	const char *nl = find_nl(r->buf + r->scan, r->buf + r->end);
+
+	if (__builtin_expect(nl != NULL, 1)) {
+		const char *l = r->buf + r->pos;
+		size_t n = (size_t)(nl - l);
+
+		if (n && nl[-1] == '\r')   /* CRLF text: "\r\n" ends a line */
+			n--;
+		*line = l;
+		*len = n;
+		r->pos = r->scan = (size_t)(nl - r->buf) + 1;
+		r->lineno++;
+		return 1;
+	}
+	r->scan = r->end;
+	return lr_next_slow(r, line, len);
+}
+
+/* a[0..n) == b[0..n): inline, 16 or 8 bytes a step (the last
+ * step overlapping the one before), a libc call costing more than the
+ * compare of a frame line's key. */
+static inline bool eq_bytes(const char *a, const char *b, size_t n)
+{
+#ifdef __SSE2__
+	if (n >= 16) {
+		for (size_t i = 0; i + 16 < n; i += 16)
+			if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + i)),
+							     _mm_loadu_si128((const __m128i *)(const void *)(b + i)))) != 0xffff)
+				return false;
+		return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + n - 16)),
+							_mm_loadu_si128((const __m128i *)(const void *)(b + n - 16)))) == 0xffff;
+	}
+#endif
+	if (n >= 8) {
+		uint64_t x, y, u, v;
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		memcpy(&u, a + n - 8, 8);
+		memcpy(&v, b + n - 8, 8);
+		return x == y && u == v;
+	}
+	return !memcmp(a, b, n);
 }
 
 /* ---- the collapser ---------------------------------------------------- */
@@ -290,7 +337,7 @@ struct ps_collapser {
 		uint64_t period;
 		bool java, valid;
 	} hm[4];
-	unsigned hm_next;
+	unsigned hm_next, hm_hit;
 
 	struct group *groups;
 	size_t ngroups, agroups;
@@ -928,6 +975,37 @@ static void drop_group(struct ps_collapser *c, uint32_t g)
 
 /* --- sample assembly --- */
 
+/* l[1..17) of a line in perf script's own frame layout: spaces, then at
+ * least one word character to the end (the address, right-aligned in 16
+ * columns).  *p0: where the address starts.  l holds 17 bytes or more. */
+static inline bool addr16(const char *l, size_t *p0)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(l + 1));
+	unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+	__m128i lo = _mm_or_si128(v, _mm_set1_epi8(0x20));   /* A-Z → a-z */
+	__m128i w = _mm_or_si128(
+		_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+			      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))),
+		_mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(lo, _mm_set1_epi8('a' - 1)),
+					   _mm_cmplt_epi8(lo, _mm_set1_epi8('z' + 1))),
+			     _mm_cmpeq_epi8(v, _mm_set1_epi8('_'))));
+	unsigned wm = (unsigned)_mm_movemask_epi8(w);
+
+	*p0 = 1 + (size_t)__builtin_ctz(~sp | 0x10000u);   /* sp is a prefix: 2^k - 1 */
+	return (sp & (sp + 1)) == 0 && (sp | wm) == 0xffff && sp != 0xffff;
+#else
+	size_t i = 1;
+
+	while (i < 16 && l[i] == ' ')
+		i++;
+	*p0 = i;
+	while (i < 17 && is_word((unsigned char)l[i]))
+		i++;
+	return i == 17;
+#endif
+}
+
 /* The cache key of a frame line (see on_frame_line): l[*ks..*ks+*kl), the
  * text from the symbol (or with addrs/inline, the address) to the last
  * ')'; *p0, *W, *q: where the address starts, its length, where the
@@ -942,32 +1020,7 @@ static inline bool frame_key(const struct ps_collapser *c, const char *l, size_t
 	 * the scan below finds, in one pass over a fixed width */
 	if (n > 19 && l[0] == '\t' && l[17] == ' ' && !is_sp((unsigned char)l[18]) &&
 	    is_word((unsigned char)l[16])) {
-		size_t i = 1;
-#ifdef __SSE2__
-		/* l[1..17): spaces, then word characters to the end */
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(l + 1));
-		unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
-		__m128i lo = _mm_or_si128(v, _mm_set1_epi8(0x20));   /* A-Z → a-z */
-		__m128i w = _mm_or_si128(
-			_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-				      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))),
-			_mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(lo, _mm_set1_epi8('a' - 1)),
-						   _mm_cmplt_epi8(lo, _mm_set1_epi8('z' + 1))),
-				     _mm_cmpeq_epi8(v, _mm_set1_epi8('_'))));
-		unsigned wm = (unsigned)_mm_movemask_epi8(w);
-		if ((sp & (sp + 1)) == 0 && (sp | wm) == 0xffff) {
-			p0 = 1 + (size_t)__builtin_ctz(~sp);   /* sp is a prefix: 2^k - 1 */
-			i = 17;
-		} else
-#endif
-		{
-			while (i < 16 && l[i] == ' ')
-				i++;
-			p0 = i;
-			while (i < 17 && is_word((unsigned char)l[i]))
-				i++;
-		}
-		if (i == 17) {
+		if (addr16(l, &p0)) {
 			W = 17 - p0;
 			q = 18;
 			goto tail;
@@ -993,20 +1046,35 @@ tail:;
 	return true;
 }
 
-/* After the first blank line ("\n\n") in [p, e), or NULL. */
+/* After the first blank line ("\n\n") in [p, e), or NULL: 64 bytes a
+ * step (a sample is a few hundred), each loaded once. */
 static const char *find_blank(const char *p, const char *e)
 {
+	uint64_t carry = 0;   /* p[-1] is a '\n' of the range */
 #ifdef __SSE2__
 	const __m128i nl = _mm_set1_epi8('\n');
-	while (e - p >= 17) {
-		__m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl);
-		__m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 1)), nl);
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(a, b));
-		if (m)
-			return p + __builtin_ctz(m) + 2;
+#define NLMASK(o) ((uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8( \
+	_mm_loadu_si128((const __m128i *)(const void *)(p + (o))), nl)) << (o))
+	while (e - p >= 64) {
+		uint64_t m = NLMASK(0) | NLMASK(16) | NLMASK(32) | NLMASK(48);
+		uint64_t x = ((m << 1) | carry) & m;   /* bit i: p[i - 1] and p[i] */
+		if (x)
+			return p + __builtin_ctzll(x) + 1;
+		carry = m >> 63;
+		p += 64;
+	}
+	while (e - p >= 16) {
+		uint64_t m = NLMASK(0);
+		uint64_t x = ((m << 1) | carry) & m;
+		if (x)
+			return p + __builtin_ctzll(x) + 1;
+		carry = (m >> 15) & 1;
 		p += 16;
 	}
+#undef NLMASK
 #endif
+	if (carry && p < e && p[0] == '\n')
+		return p + 1;
 	for (; e - p >= 2; p++)
 		if (p[0] == '\n' && p[1] == '\n')
 			return p + 2;
@@ -1120,16 +1188,29 @@ static void pend_drain(struct ps_collapser *c)
 		pend_pop(c);
 }
 
-static void pend_push(struct ps_collapser *c, const uint32_t *ids, size_t n, uint64_t count)
+/* The current sample's stack (process name, then its frames root first)
+ * into ids[0..n). */
+static inline void stack_ids(const struct ps_collapser *c, uint32_t *ids)
 {
+	memcpy(ids, c->pname_ids, c->npname * sizeof(*ids));
+	ids += c->npname;
+	for (size_t k = c->ncur; k-- > 0;)
+		*ids++ = c->cur[k];
+}
+
+/* The current sample's stack into the queue (written there directly). */
+static void pend_push(struct ps_collapser *c, uint64_t count)
+{
+	size_t n = c->npname + c->ncur;
+
 	if (c->npend == NPEND)
 		pend_pop(c);
 	struct pend *p = &c->pend[(c->pend_head + c->npend) % NPEND];
 	GROW(p->ids, 0, p->a, n ? n : 1);
-	memcpy(p->ids, ids, n * sizeof(*ids));
+	stack_ids(c, p->ids);
 	p->n = n;
 	p->count = count;
-	p->h = folded_ids_hash(ids, n);
+	p->h = folded_ids_hash(p->ids, n);
 	c->npend++;
 	folded_prefetch(c->out, p->h, 0);
 	/* the older ones one stage further: slot → entry → key */
@@ -1143,15 +1224,14 @@ static void flush_sample(struct ps_collapser *c)
 {
 	if (!c->have_pname)
 		return;
-	size_t n = c->npname + c->ncur;
-	GROW(c->stack, 0, c->astack, n);
-	memcpy(c->stack, c->pname_ids, c->npname * sizeof(*c->stack));
-	for (size_t k = 0; k < c->ncur; k++)
-		c->stack[c->npname + k] = c->cur[c->ncur - 1 - k];
-	if (c->defer)
-		pend_push(c, c->stack, n, c->period);
-	else
+	if (c->defer) {
+		pend_push(c, c->period);
+	} else {
+		size_t n = c->npname + c->ncur;
+		GROW(c->stack, 0, c->astack, n);
+		stack_ids(c, c->stack);
 		folded_add_ids(c->out, c->stack, n, c->period);
+	}
 	c->ncur = 0;
 	c->prev = NULL;
 	c->have_pname = false;
@@ -1436,6 +1516,21 @@ static void set_header(struct ps_collapser *c, const char *comm, size_t comml,
 		       const char *pid, size_t pidl, const char *tid, size_t tidl);
 static void on_frame_line(struct ps_collapser *c, const char *l, size_t n);
 
+#ifdef __SSE2__
+/* l[0..T) is "DIGITS.DIGITS" (a header's time), T <= 16 and 16 bytes
+ * readable at l: one non-digit, a '.', neither first nor last. */
+static inline bool is_time16(const char *l, size_t T)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)l);
+	__m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+	unsigned dig = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
+	unsigned nd = ~dig & ((1u << T) - 1);   /* the non-digits */
+
+	return T >= 3 && nd && !(nd & (nd - 1)) && !(nd & 1) && !(nd >> (T - 1)) &&
+	       l[__builtin_ctz(nd)] == '.';
+}
+#endif
+
 /* A header in perf script's own layout; false to let the Perl rules try. */
 static bool on_header_rh(struct ps_collapser *c, const char *l, size_t n)
 {
@@ -1443,16 +1538,27 @@ static bool on_header_rh(struct ps_collapser *c, const char *l, size_t n)
 	const char *ev, *per, *fr;
 	size_t evl, perl, frl;
 
-	for (unsigned i = 0; i < 4; i++) {
+	for (unsigned j = 0; j < 4; j++) {   /* the one that matched last first */
+		unsigned i = (c->hm_hit + j) % 4;
 		const struct hmemo *m = &c->hm[i];
-		if (!m->valid || n <= m->prel + m->sufl || memcmp(l, m->pre, m->prel))
+		if (!m->valid || n <= m->prel + m->sufl || !eq_bytes(l, m->pre, m->prel))
 			continue;
-		size_t k = skip_dig(l, m->prel, n);
-		if (k == m->prel || k >= n || l[k] != '.')
-			continue;
-		size_t k2 = skip_dig(l, k + 1, n);
-		if (k2 == k + 1 || n - k2 != m->sufl || memcmp(l + k2, m->suf, m->sufl))
-			continue;
+		size_t T = n - m->sufl - m->prel;   /* the time's length */
+#ifdef __SSE2__
+		if (T <= 16 && m->prel + 16 <= n) {
+			if (!is_time16(l + m->prel, T) || !eq_bytes(l + n - m->sufl, m->suf, m->sufl))
+				continue;
+		} else
+#endif
+		{
+			size_t k = skip_dig(l, m->prel, n);
+			if (k == m->prel || k >= n || l[k] != '.')
+				continue;
+			size_t k2 = skip_dig(l, k + 1, n);
+			if (k2 == k + 1 || n - k2 != m->sufl || !eq_bytes(l + k2, m->suf, m->sufl))
+				continue;
+		}
+		c->hm_hit = i;
 		c->period = m->period;
 		GROW(c->pname_ids, 0, c->apname, m->nids);
 		memcpy(c->pname_ids, m->ids, m->nids * sizeof(*m->ids));
@@ -1803,20 +1909,54 @@ static inline bool line_is(const struct lreader *r, const struct fc_rec *s)
 	       !memcmp(r->buf + r->pos, s->line, s->llen);
 }
 
+/* The text at r's position is a frame line in perf script's own layout
+ * (a tab, the address right-aligned in 16 columns, a space) whose key
+ * (the rest) is s's, then '\n': frame_key finds that key in it, so it names
+ * the same frames as s whatever its address (another process, another
+ * load address).  s's key is 2 bytes or more, starts with no space and
+ * ends with ')' (frame_key's), so the line ends at the key's end. */
+static inline bool key_line_is(const struct lreader *r, const struct fc_rec *s)
+{
+	const char *l = r->buf + r->pos;
+	size_t kl = s->len, p0;
+
+	return r->end - r->pos > 18 + kl && l[18 + kl] == '\n' && l[0] == '\t' && l[17] == ' ' &&
+	       eq_bytes(l + 18, fc_key(s), kl) && addr16(l, &p0);
+}
+
 static int run_reader(struct ps_collapser *c, struct lreader *r)
 {
 	const char *l;
 	size_t n;
 	int ret;
+	/* without addrs and inline, a frame line's key leaves its address out */
+	bool by_key = !c->o.addrs && !c->o.inline_;
 
 	c->rd = r;
 	c->name = r->name;
 	c->defer = true;
 	for (;;) {
 		/* the line the cache predicts (the one that followed the last
-		 * line the last time), compared whole, address included: it
-		 * names the same frames, with no scan of its fields */
+		 * line the last time), compared by its key (or whole, address
+		 * included, with addrs or inline): it names the same frames,
+		 * with no scan of its fields */
 		struct fc_rec *pv = c->prev, *s = pv ? pv->succ : NULL;
+		if (s && by_key) {
+			if (key_line_is(r, s)) {
+				r->pos = r->scan = r->pos + 19 + s->len;
+				r->lineno++;
+				use_rec(c, s);
+				continue;
+			}
+			if ((s = pv->succ2) != NULL && key_line_is(r, s)) {
+				r->pos = r->scan = r->pos + 19 + s->len;
+				r->lineno++;
+				fc_set_succ(pv, s);
+				use_rec(c, s);
+				continue;
+			}
+			s = NULL;
+		}
 		if (s && line_is(r, s)) {
 			r->pos = r->scan = r->pos + s->llen + 1;
 			r->lineno++;
@@ -1833,8 +1973,27 @@ static int run_reader(struct ps_collapser *c, struct lreader *r)
 		}
 		if ((ret = lr_next(r, &l, &n)) <= 0)
 			break;
-		if (!n && c->la_on)
+		if (!n && c->la_on) {
 			la_step(c, r->buf + r->pos);
+			on_line(c, l, n);
+			/* the next sample's header and first frame line, whose
+			 * ends the look-ahead found: no newline search */
+			const struct la_ent *x = c->la_cur;
+			if (x && x->line - 1 > x->start) {
+				size_t hn = (size_t)(x->line - 1 - x->start), fn = x->n;
+				if (x->start[hn - 1] == '\r')
+					hn--;
+				r->pos = r->scan = (size_t)(x->line - r->buf);
+				r->lineno++;
+				on_line(c, x->start, hn);
+				if (x->line[fn - 1] == '\r')
+					fn--;
+				r->pos = r->scan = (size_t)(x->line - r->buf) + x->n + 1;
+				r->lineno++;
+				on_line(c, x->line, fn);
+			}
+			continue;
+		}
 		on_line(c, l, n);
 	}
 	/* a last sample without a final blank line is kept */
