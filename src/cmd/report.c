@@ -707,6 +707,7 @@ static void usage(FILE *fp)
 		    "      --header-only       the file's header only (perf's lines: captured on, hostname,\n"
 		    "                          os release, perf version, cmdline, events, ...)\n"
 		    "      --header            the header, then the report\n"
+		    "  -v, --verbose           also the notes perf shows with -v (a missing /tmp/perf-PID.map)\n"
 		    "  -g, --call-graph[=ARG]  call graph under each row when the file has callchains (the default):\n"
 		    "                          TYPE graph, fractal, flat, folded or none; THRESHOLD percent (0.5);\n"
 		    "                          then an optional print limit; ORDER caller or callee (default caller\n"
@@ -839,6 +840,7 @@ int cmd_report(int argc, char **argv)
 		{ "diff", no_argument, NULL, 1001 },
 		{ "header", no_argument, NULL, 1002 },
 		{ "header-only", no_argument, NULL, 1003 },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -854,7 +856,7 @@ int cmd_report(int argc, char **argv)
 
 	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqf", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqfv", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'N': no_children = 1; break;
@@ -924,6 +926,7 @@ int cmd_report(int argc, char **argv)
 		case 1001: html_diff = true; break;
 		case 1002: header = 1; break;
 		case 1003: header = 2; break;
+		case 'v': pk_set_verbose(1); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
