@@ -24,6 +24,7 @@ perf record -q -e cpu-clock:u -e sched:sched_process_exit -o "$T/tp.data" -- "$W
 "$PERFKIT" record -g -o "$T/pk.data" -- "$W" 30 >/dev/null 2>&1
 
 for d in plain kz grp pipe tp pk; do
+	if ! [ -s "$T/$d.data" ]; then skip "$d.data: not recorded here"; continue; fi
 	perf report --header-only -i "$T/$d.data" 2>/dev/null |
 		grep -Ev '^# (bpf_prog_info|btf info|cpu pmu capabilities|hybrid)' >"$T/$d.perf"
 	"$PERFKIT" report --header-only -i "$T/$d.data" >"$T/$d.pk" 2>"$T/$d.err"
