@@ -1715,18 +1715,23 @@ static void md_label(struct strbuf *sb, const struct result *r)
 	md_code(sb, label(r));
 }
 
-static const char *md_verdict(const struct st_compare *c)
+/* A verdict in the words of the text summary: more/less say what was
+ * compared ("slower", "more CPU time", "more memory" …). */
+static const char *md_verdict(const struct st_compare *c, const char *more, const char *less)
 {
 	switch (c->verdict) {
-	case ST_V_HIGHER: return "higher (significant)";
-	case ST_V_LOWER: return "lower (significant)";
+	case ST_V_HIGHER: return more;
+	case ST_V_LOWER: return less;
 	case ST_V_SAME: return "no significant difference";
-	case ST_V_SMALL: return "below the minimum effect";
-	case ST_V_TOO_FEW: return "too few runs";
+	case ST_V_SMALL: return "no significant difference (below the minimum effect)";
+	case ST_V_TOO_FEW: return "not enough runs for a significance test";
 	case ST_V_UNAVAILABLE: break;
 	}
 	return "n/a";
 }
+
+#define MORE_MEM "more memory (significant at 95 %)"
+#define LESS_MEM "less memory (significant at 95 %)"
 
 static int export_md(const struct bench_opts *o, struct result *res, int nres,
 		     const struct bench_cmps *cs, const struct bench_prof *bp)
@@ -1738,11 +1743,18 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres,
 	int d = !strcmp(u, "s") ? 3 : 1;
 
 	bool ins = o->metric == M_INS;
-	/* the Relative column names the metric the ratios are on */
-	sb_addf(&sb, "| Command | Mean [%s] | Min [%s] | Max [%s] | User+Sys [%s] | Max RSS [MiB] | %sRelative (%s%s) |\n"
+	/* hyperfine's columns (Command, Mean, Min, Max, Relative), ours
+	 * between; Relative names the metric when it is not wall time */
+	const char *mname = o->metric == M_CPU ? " (CPU)" : !ins ? "" :
+			    o->ins_sim ? " (instructions, simulated)" : " (instructions, counted)";
+	/* the words of the text summary */
+	const char *more = o->metric == M_CPU ? "more CPU time (significant at 95 %)" :
+			   ins ? "more instructions (significant at 95 %)" : "slower (significant at 95 %)";
+	const char *less = o->metric == M_CPU ? "less CPU time (significant at 95 %)" :
+			   ins ? "fewer instructions (significant at 95 %)" : "faster (significant at 95 %)";
+	sb_addf(&sb, "| Command | Mean [%s] | Min [%s] | Max [%s] | User+Sys [%s] | Max RSS [MiB] | %sRelative%s |\n"
 		"|:---|---:|---:|---:|---:|---:|%s---:|\n",
-		u, u, u, u, ins ? "Instructions | " : "", o->metric == M_CPU ? "CPU" : metric_name[o->metric],
-		ins ? (o->ins_sim ? ", simulated" : ", counted") : "", ins ? "---:|" : "");
+		u, u, u, u, ins ? "Instructions | " : "", mname, ins ? "---:|" : "");
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
 		sb_addstr(&sb, "| ");
@@ -1785,9 +1797,9 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres,
 		sb_addf(&sb, "\nRuns %s; each command against ", order_name(o));
 		md_label(&sb, &res[f]);
 		sb_addf(&sb, ", verdicts at 95 %% on Welch's t-test (Mann-Whitney U shown beside).\n\n"
-			"| Command | Ratio (%s) | 95 %% CI | Welch p | Mann-Whitney p | Verdict | CPU ratio | CPU verdict | Max RSS Δ [MiB] | Max RSS verdict |\n"
+			"| Command | Ratio%s | 95 %% CI | Welch p | Mann-Whitney p | Verdict | CPU ratio | CPU verdict | Max RSS Δ [MiB] | Max RSS verdict |\n"
 			"|:---|---:|---:|---:|---:|:---|---:|:---|---:|:---|\n",
-			o->metric == M_CPU ? "CPU" : metric_name[o->metric]);
+			mname);
 		for (int k = 0; k < cs->n; k++) {
 			const struct bench_cmp *c = &cs->c[k];
 			sb_addstr(&sb, "| ");
@@ -1800,16 +1812,18 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres,
 				sb_addf(&sb, " | %.3f | n/a | n/a | n/a | ", c->metric.ratio.ratio);
 			else
 				sb_addstr(&sb, " | n/a | n/a | n/a | n/a | ");
-			sb_addf(&sb, "%s | ", md_verdict(&c->metric));
+			sb_addf(&sb, "%s | ", md_verdict(&c->metric, more, less));
+			const char *cv = md_verdict(&c->cpu, "more CPU time (significant at 95 %)",
+						    "less CPU time (significant at 95 %)");
 			if (c->cpu.have_ratio)
-				sb_addf(&sb, "%.3f | %s | ", c->cpu.ratio.ratio, md_verdict(&c->cpu));
+				sb_addf(&sb, "%.3f | %s | ", c->cpu.ratio.ratio, cv);
 			else
-				sb_addf(&sb, "n/a | %s | ", md_verdict(&c->cpu));
+				sb_addf(&sb, "n/a | %s | ", cv);
 			if (c->rss.have_test)
 				sb_addf(&sb, "%+.1f [%+.1f, %+.1f] | %s |\n", c->rss.diff / MIB, c->rss.diff_lo / MIB,
-					c->rss.diff_hi / MIB, md_verdict(&c->rss));
+					c->rss.diff_hi / MIB, md_verdict(&c->rss, MORE_MEM, LESS_MEM));
 			else
-				sb_addf(&sb, "%+.1f | %s |\n", c->rss.diff / MIB, md_verdict(&c->rss));
+				sb_addf(&sb, "%+.1f | %s |\n", c->rss.diff / MIB, md_verdict(&c->rss, MORE_MEM, LESS_MEM));
 		}
 	}
 	for (int i = 0; i < bp->n; i++) {

@@ -30,6 +30,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,9 @@ struct row {		/* a Pareto row: one (offset, code) of a line */
 	unsigned off, size;
 	int code;
 	uint64_t loads, stores;
-	double transfers;
+	double transfers;	/* its share of its threads' transfers */
+	uint64_t count;		/* transfers as shown: rounded so the rows sum
+				   to the line's (largest remainder) */
 	char tids[96];
 };
 
@@ -179,6 +182,42 @@ static void add_tid(char *buf, size_t n, int tid)
 		snprintf(buf + len, n - len, "%s%s", len ? "," : "", t);
 }
 
+/* Whole transfer counts for rows whose exact shares are fractions (a
+ * thread's transfers spread over its sites by their references): each row
+ * its share rounded down, then the units the rounding lost (the exact sum,
+ * rounded, less the rounded-down sum) one each to the rows with the largest
+ * fractional parts, the earlier row first on a tie — Hamilton's
+ * largest-remainder method.  The rows then add up to the line's total
+ * (rounding each row alone dropped, e.g., four rows of 0.5 transfers). */
+static void apportion(struct row *r, size_t n)
+{
+	double exact = 0;
+	uint64_t floors = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		r[i].count = (uint64_t)r[i].transfers;
+		floors += r[i].count;
+		exact += r[i].transfers;
+	}
+	uint64_t want = (uint64_t)llround(exact);
+	while (floors < want) {
+		size_t best = n;
+		double bf = -1;
+
+		for (size_t i = 0; i < n; i++) {
+			double f = r[i].transfers - (double)r[i].count;
+			if (f > bf && f > 0) {
+				bf = f;
+				best = i;
+			}
+		}
+		if (best == n)
+			break;
+		r[best].count++;   /* its fraction is now negative: not chosen again */
+		floors++;
+	}
+}
+
 /* the line's Pareto rows: sites merged by (offset, code), threads listed */
 static struct row *pareto(const struct memprof *mp, const struct mp_line *l, size_t *nrows)
 {
@@ -209,6 +248,7 @@ static struct row *pareto(const struct memprof *mp, const struct mp_line *l, siz
 		add_tid(r[k].tids, sizeof(r[k].tids), memprof_tid(mp, s->serial));
 	}
 	qsort(r, n, sizeof(*r), cmp_row);
+	apportion(r, n);
 	*nrows = n;
 	return r;
 }
@@ -510,8 +550,8 @@ static int c2c_report(int argc, char **argv)
 			char off[16];
 
 			snprintf(off, sizeof(off), "0x%x", r[k].off);
-			printf("         %7.0f  %6.2f%%       %7" PRIu64 "  %7" PRIu64 "  %5s  %4u  %-10s  %#18" PRIx64
-			       "  %-24s  %-12s  %s\n", r[k].transfers, pct(r[k].transfers, (double)l->transfers),
+			printf("         %7" PRIu64 "  %6.2f%%       %7" PRIu64 "  %7" PRIu64 "  %5s  %4u  %-10s  %#18" PRIx64
+			       "  %-24s  %-12s  %s\n", r[k].count, pct((double)r[k].count, (double)l->transfers),
 			       r[k].loads, r[k].stores, off, r[k].size, r[k].tids, c->ip, c->fn,
 			       dso ? dso + 1 : c->dso, memprof_srcline(&mp, r[k].code, src, sizeof(src)));
 		}

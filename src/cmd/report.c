@@ -23,6 +23,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "perfdata/perfdata.h"
+#include "perfdata/header.h"
 #include "session/session.h"
 #include "export/export.h"
 #include "export/html.h"
@@ -41,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_SRCLINE, K_MAX };
@@ -672,12 +674,40 @@ static int parse_sort(struct report *r, const char *spec)
 	return 0;
 }
 
+/* --header / --header-only: the file's header as perf report prints it
+ * (perfdata/header.h); "captured on" is the file's modification time. */
+static int print_header(const char *input)
+{
+	struct pd_file *f;
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	int err;
+
+	pk_error_clear();
+	err = pd_open(&f, input);
+	if (err) {
+		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
+		return 1;
+	}
+	if (strcmp(input, "-") ? stat(input, &st) : fstat(0, &st))
+		st.st_mtime = time(NULL);
+	pd_header_text(f, st.st_mtime, &sb);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	sb_release(&sb);
+	pd_close(f);
+	return 0;
+}
+
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: perfkit report [-i FILE] [-g [TYPE,THRESHOLD,ORDER]] [--no-children] [--sort KEYS]\n"
 		    "                      [--percent-limit P] [-n] [-q] [--stdio] [--no-inline]\n"
 		    "       perfkit report --html -o FILE.html [-i FILE] | --html --diff -o FILE.html OLD NEW\n"
 		    "  -i, --input FILE        perf.data to read (default perf.data)\n"
+		    "      --header-only       the file's header only (perf's lines: captured on, hostname,\n"
+		    "                          os release, perf version, cmdline, events, ...)\n"
+		    "      --header            the header, then the report\n"
+		    "  -v, --verbose           also the notes perf shows with -v (a missing /tmp/perf-PID.map)\n"
 		    "  -g, --call-graph[=ARG]  call graph under each row when the file has callchains (the default):\n"
 		    "                          TYPE graph, fractal, flat, folded or none; THRESHOLD percent (0.5);\n"
 		    "                          then an optional print limit; ORDER caller or callee (default caller\n"
@@ -808,13 +838,16 @@ int cmd_report(int argc, char **argv)
 		{ "no-color", no_argument, NULL, 'K' },
 		{ "html", no_argument, NULL, 1000 },
 		{ "diff", no_argument, NULL, 1001 },
+		{ "header", no_argument, NULL, 1002 },
+		{ "header-only", no_argument, NULL, 1003 },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report r = { .keys = { K_COMM, K_DSO, K_SYM }, .nr_keys = 3,
 			    .cg = { .mode = CG_GRAPH, .threshold = 0.5, .order = CG_CALLEE } };
 	const char *input = pd_default_path();
-	int no_children = 0, c, err;
+	int no_children = 0, c, err, header = 0;
 	double limit = 0;
 	struct session *s;
 	struct session_opts so = { 0 };
@@ -823,7 +856,7 @@ int cmd_report(int argc, char **argv)
 
 	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqf", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqfv", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'N': no_children = 1; break;
@@ -891,6 +924,9 @@ int cmd_report(int argc, char **argv)
 		case 'o': export_path = optarg; break;
 		case 1000: html = true; break;
 		case 1001: html_diff = true; break;
+		case 1002: header = 1; break;
+		case 1003: header = 2; break;
+		case 'v': pk_set_verbose(1); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -911,6 +947,17 @@ int cmd_report(int argc, char **argv)
 	}
 	if (pk_options_only)   /* the option fuzz harness: stop before reading */
 		return 0;
+	if (header == 1 && !strcmp(input, "-")) {
+		fprintf(stderr, "perfkit report: --header reads the input twice: give a file (--header-only reads a pipe)\n");
+		return 2;
+	}
+	if (header) {
+		if (print_header(input))
+			return 1;
+		if (header == 2)
+			return 0;
+		stdio = true;
+	}
 	if (!so.max_stack)   /* perf's default --max-stack */
 		so.max_stack = (int)ev_max_stack();
 	pk_error_clear();

@@ -371,13 +371,15 @@ static void print_warnings(void)
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
 	"                     event, ip, sym, symoff, dso, period, addr, trace; a list replaces\n" \
 	"                     the defaults, +FIELD/-FIELD edit them; TYPE (hw, sw, trace, raw,\n" \
-	"                     break) limits the option to those events\n"
+	"                     break) limits the option to those events\n" \
+	"  -v, --verbose      also the notes perf shows with -v (a missing /tmp/perf-PID.map)\n"
 
 int cmd_script(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "inline", no_argument, NULL, 'I' },
@@ -394,7 +396,7 @@ int cmd_script(int argc, char **argv)
 	int c, err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:hv", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F':
@@ -414,6 +416,7 @@ int cmd_script(int argc, char **argv)
 			}
 			break;
 		case 'D': so.no_demangle = true; break;
+		case 'v': pk_set_verbose(1); break;
 		case 'I': so.inline_ = true; break;
 		case 'N': so.inline_ = false; break;
 		case 'h': printf("%s", SCRIPT_USAGE); return 0;

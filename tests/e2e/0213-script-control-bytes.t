@@ -41,6 +41,14 @@ expect_fail 'SVG: no raw ESC' grep -aq $'\033' "$T/ctl.svg"
 expect 'SVG: the comm shown with \x1b' grep -aqF 'c\x1b[31mt' "$T/ctl.svg"
 "$PERFKIT" report -i "$T/ctl.data" --stdio >"$T/rep.txt" 2>/dev/null
 expect_fail 'report: no raw ESC' grep -aq $'\033' "$T/rep.txt"
+"$PERFKIT" report -i "$T/ctl.data" --html -o "$T/ctl.html" >/dev/null 2>&1
+expect 'HTML written' test -s "$T/ctl.html"
+expect_fail 'HTML: no raw ESC' grep -aq $'\033' "$T/ctl.html"
+"$PERFKIT" report -i "$T/ctl.data" --export=speedscope -o "$T/ctl.json" >/dev/null 2>&1
+expect 'speedscope JSON: valid, no raw ESC' python3 -c '
+import json, sys
+json.load(open(sys.argv[1]))
+assert b"\x1b" not in open(sys.argv[1], "rb").read(), "raw ESC in the JSON"' "$T/ctl.json"
 
 # a newline: perf splits the record; perfkit writes \x0a
 perf record -q -e cpu-clock -g -o "$T/nl.data" -- "$dir/ctl" $'n\nl' 40 >/dev/null 2>&1

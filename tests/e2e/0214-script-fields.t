@@ -27,6 +27,7 @@ pklists='comm,tid,pid,time,event,ip,sym,dso,symoff,period comm,tid ip,sym ip,dso
 tplists='comm,tid,pid,time,event,ip,sym,dso,symoff,period trace:comm,tid trace:+period
 trace -trace comm,tid,event,trace +pid sw:-ip'
 for d in cg flat pk tp; do
+	if ! [ -s "$T/$d.data" ]; then skip "$d.data: not recorded (tracepoints not available?)"; continue; fi
 	fails=0 n=0
 	l=$lists; [ $d = tp ] && l=$tplists; [ $d = pk ] && l=$pklists
 	for F in $l; do

@@ -38,7 +38,9 @@ assert float(other["ratio_ci_lo"]) < float(other["ratio"]) < float(other["ratio_
 assert float(other["welch_p"]) < 0.05 and other["verdict"] == "higher", other
 assert other["max_rss_verdict"] and other["cpu_verdict"] and float(other["max_rss"]) > 0, other
 ' "$T/a.csv"
-expect "Markdown: the comparison table with the verdict" grep -q '^| `sleep 0.06` | [0-9.]* ± [0-9.]* | \[[0-9.]*, [0-9.]*\] | [0-9.e-]* | [0-9.e-]* | higher (significant) |' "$T/a.md"
+expect "Markdown: the comparison table with the verdict" grep -q '^| `sleep 0.06` | [0-9.]* ± [0-9.]* | \[[0-9.]*, [0-9.]*\] | [0-9.e-]* | [0-9.e-]* | slower (significant at 95 %) |' "$T/a.md"
+expect "Markdown: the text's words (slower), not higher/lower" grep -q "'sleep 0.06' is slower than 'sleep 0.02'" "$T/a"
+expect_fail "... no 'higher' or 'lower' in the Markdown" grep -Ewq 'higher|lower' "$T/a.md"
 expect "Markdown: the order and the test said" grep -q "^Runs interleaved; each command against .*Welch's t-test" "$T/a.md"
 
 # A/A: no significant difference, in every export

@@ -42,7 +42,7 @@ expect "CSV: max_rss and its verdict" python3 -c '
 import csv, sys
 a, b = csv.DictReader(open(sys.argv[1]))
 assert 95 <= float(b["max_rss_diff"]) / 2**20 <= 105 and b["max_rss_verdict"] == "higher", b' "$T/r.csv"
-expect "Markdown: the Max RSS column and the RSS verdict" grep -Eq '\| \+(9[5-9]|10[0-5])\.[0-9] \[.*\] \| higher \(significant\) \|$' "$T/r.md"
+expect "Markdown: the Max RSS column and the RSS verdict" grep -Eq '\| \+(9[5-9]|10[0-5])\.[0-9] \[.*\] \| more memory \(significant at 95 %\) \|$' "$T/r.md"
 diag "$(grep 'Max RSS' "$T/r")"
 
 # "at the floor": one rule for every command, on the mean shown (within 5 %

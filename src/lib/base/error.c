@@ -50,6 +50,26 @@ void pk_warn(const char *fmt, ...)
 	warnbuf[warnlen] = '\0';
 }
 
+static int verbose_level;
+
+void pk_set_verbose(int level)
+{
+	verbose_level = level;
+}
+
+void pk_debug(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (verbose_level <= 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	pk_warn("%s", buf);
+}
+
 const char *pk_warnings_take(void)
 {
 	memcpy(warnout, warnbuf, warnlen + 1);

@@ -35,6 +35,12 @@ void pk_error_clear(void);
 void pk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *pk_warnings_take(void);
 
+/* Notes that perf shows only with -v (a missing /tmp/perf-PID.map …):
+ * queued as warnings once a command asked for them with pk_set_verbose()
+ * (level > 0, its -v), else dropped.  The level is process-wide. */
+void pk_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pk_set_verbose(int level);
+
 /* For commands (a library never calls it): take the warnings and write
  * each as one line "PREFIX: warning: TEXT" to f. */
 void pk_warnings_print(FILE *f, const char *prefix);

@@ -187,6 +187,17 @@ struct pd_file {
 	 * larger than data_size: the file was cut).  pd_next() warns once, at
 	 * the end, when it differs from data_size. */
 	uint64_t data_size_header;
+	/* The bodies of feature sections 1..PD_FEAT_KEPT-1 (but TRACING_DATA
+	 * and BUILD_ID, decoded above) as the file holds them, copied: for
+	 * printing the header (perfdata/header.h).  NULL / 0 when absent. */
+#define PD_FEAT_KEPT 64
+	const uint8_t *feat_body[PD_FEAT_KEPT];
+	uint64_t feat_size[PD_FEAT_KEPT];
+	bool pipe_mode;          /* pipe-mode data (no file header, features
+	                            from HEADER_FEATURE records) */
+	uint64_t hdr_data_offset, hdr_data_size; /* the data section as the file
+	                            header gives it (0 in pipe mode), before
+	                            any correction or decompression */
 };
 
 /* Open and validate PATH ("-": standard input).  -ENOENT etc. for system

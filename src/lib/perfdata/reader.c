@@ -51,6 +51,7 @@ struct pd_file_priv {
 	uint8_t *tracing;        /* f->tracing_data: a copy (the map can be replaced) */
 	uint64_t released;       /* map bytes dropped by pd_release_before */
 	struct pd_stream *stream; /* a pipe-mode stream read as it is processed */
+	uint8_t *feat_copy[PD_FEAT_KEPT]; /* f->feat_body */
 };
 
 #define PRIV(f) ((struct pd_file_priv *)(f))
@@ -203,6 +204,18 @@ static void parse_feature(struct pd_file *f, int bit, const uint8_t *p, uint64_t
 	uint64_t used;
 	char **str = NULL;
 
+	if (bit > 0 && bit < PD_FEAT_MAX)   /* (pipe mode: from its records) */
+		f->features[bit / 64] |= 1ULL << (bit % 64);
+	if (bit > 0 && bit < PD_FEAT_KEPT && bit != PD_FEAT_TRACING_DATA && bit != PD_FEAT_BUILD_ID &&
+	    size < (16u << 20)) {
+		struct pd_file_priv *pv = PRIV(f);
+
+		free(pv->feat_copy[bit]);
+		pv->feat_copy[bit] = xmalloc(size ? (size_t)size : 1);
+		memcpy(pv->feat_copy[bit], p, (size_t)size);
+		f->feat_body[bit] = pv->feat_copy[bit];
+		f->feat_size[bit] = size;
+	}
 	switch (bit) {
 	case PD_FEAT_HOSTNAME: str = &f->hostname; break;
 	case PD_FEAT_OSRELEASE: str = &f->osrelease; break;
@@ -824,6 +837,7 @@ static int open_pipe(struct pd_file *f)
 	int err;
 
 	PRIV(f)->pipe = true;
+	f->pipe_mode = true;
 	err = build_memdata(f, f->map, PD_PIPE_HEADER_SIZE, f->size, &m, true);
 	if (!err && !f->nr_evsels)
 		err = pk_error(EINVAL, "%s: pipe-mode data without any event (no HEADER_ATTR record)", f->path);
@@ -912,6 +926,7 @@ static int open_stream(struct pd_file *f, int fd, const void *prefix, size_t pre
 	st->raw = m;
 	st->raw_off = PD_PIPE_HEADER_SIZE;
 	pv->pipe = true;
+	f->pipe_mode = true;
 	pv->stream = st;
 	/* the header records before the first data record: the events */
 	while (!st->out.len && !st->done) {
@@ -1052,6 +1067,8 @@ static int open_parse(struct pd_file *f)
 	asize = rd64(f->map + 32);
 	f->data_offset = rd64(f->map + 40);
 	f->data_size = rd64(f->map + 48);
+	f->hdr_data_offset = f->data_offset;
+	f->hdr_data_size = f->data_size;
 	memcpy(f->features, f->map + 72, sizeof(f->features));
 	if (!in_range(aoff, asize, f->size)) {
 		err = pk_error(EINVAL, "%s: attr section {%llu, %llu} (header offset 24) outside the %llu-byte file",
@@ -1171,6 +1188,8 @@ void pd_close(struct pd_file *f)
 	free(pv->heap);
 	stream_free(pv->stream);
 	free(pv->tracing);
+	for (int i = 0; i < PD_FEAT_KEPT; i++)
+		free(pv->feat_copy[i]);
 	if (f->fd >= 0)
 		close(f->fd);
 	for (size_t i = 0; i < f->nr_evsels; i++) {

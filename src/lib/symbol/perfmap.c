@@ -202,9 +202,11 @@ const char *perfmap_lookup(struct perfmap_cache *c, uint32_t pid, uint64_t addr,
 		m = xcalloc(1, sizeof(*m));
 		e->val.ptr = m;
 		pmap_read(c, m, path);
+		/* perf says nothing (its -v only): JIT-less anonymous
+		 * code is common in a system-wide profile */
 		if (!m->path && warn)
-			pk_warn("%s: no JIT symbol map (%s); its addresses stay [unknown]", path,
-				strerror(errno));
+			pk_debug("%s: no JIT symbol map (%s); its addresses stay [unknown]", path,
+				 strerror(errno));
 	}
 	m = e->val.ptr;
 	if (!m->path)

@@ -34,8 +34,9 @@ size_t perfmap_cache_nr(const struct perfmap_cache *c);
 /* The name of the entry of pid's map covering addr, or NULL.  *map_path
  * (may be NULL) receives the map's path when the map file exists (also
  * when no entry covers addr), else NULL; *sym_off (may be NULL) addr's
- * offset from the entry's start.  A missing map gives one pk_warn per
- * pid when warn is set (on the first lookup for that pid). */
+ * offset from the entry's start.  A missing map gives one pk_debug per
+ * pid when warn is set (on the first lookup for that pid): a note shown
+ * with -v, as perf (silent otherwise). */
 const char *perfmap_lookup(struct perfmap_cache *c, uint32_t pid, uint64_t addr, bool warn,
 			   const char **map_path, uint64_t *sym_off);
 

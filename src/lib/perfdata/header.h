@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfdata/header.h — a perf.data file's header as text, the lines of perf
+ * 6.1's `perf report --header-only` (tools/perf/util/header.c,
+ * perf_header__fprintf and the features' print functions; attributes as
+ * util/perf_event_attr_fprintf.c prints them):
+ *
+ *   # ========
+ *   # captured on    : <ctime of the file's mtime>
+ *   # header version : 1
+ *   # data offset    : N          (0 for pipe-mode data, as perf)
+ *   # data size      : N
+ *   # feat offset    : N          (data offset + data size)
+ *   then one block per feature present, in feature-bit order:
+ *     hostname, os release, perf version, arch, nrcpus online/avail,
+ *     cpudesc, cpuid, total memory ("N kB"), cmdline (each argument
+ *     followed by a space), event ("# event : name = NAME, , id = { … },
+ *     attr = value, …": every non-zero attribute, in perf's order),
+ *     CPU_TOPOLOGY / NUMA_TOPOLOGY / CACHE / MEM_TOPOLOGY ("info available,
+ *     use -I to display"), branch stack, pmu mappings, group, AUX area,
+ *     stat data, time of first/last sample and duration, clockid
+ *     frequency, directory data version, compressed, clockid and
+ *     reference time (CLOCK_DATA, in local time as perf);
+ *   # missing features: NAME … (the clear bits of 1..31, each + " ")
+ *   # ========
+ *   #
+ * Pipe-mode data has no section table: the first six lines show zeros,
+ * then "# ========" and "#", then the features it carried, and no missing
+ * list (as perf prints it).
+ *
+ * Not shown (perf prints them when present): BPF_PROG_INFO and BPF_BTF
+ * (programs loaded at record time), CPU_PMU_CAPS, HYBRID_TOPOLOGY,
+ * PMU_CAPS.  A feature section too short for its layout is shown as
+ * "# NAME : (N-byte section, malformed)".
+ */
+#ifndef PERFKIT_PERFDATA_HEADER_H
+#define PERFKIT_PERFDATA_HEADER_H
+
+#include "base/strbuf.h"
+#include "perfdata/perfdata.h"
+
+#include <time.h>
+
+/* Append f's header text to out; captured: the file's modification time
+ * (perf's "captured on"). */
+void pd_header_text(const struct pd_file *f, time_t captured, struct strbuf *out);
+
+#endif

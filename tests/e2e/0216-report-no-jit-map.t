@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Samples in anonymous executable memory with no /tmp/perf-PID.map (JIT
+# code nobody named; common in a system-wide profile): perf report and
+# perf script say nothing about the missing map, and neither do perfkit
+# report, script, collapse and flamegraph; with -v, report and script say it
+# once (perf's -v note).
+. "$(dirname "$0")/lib.sh"
+
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+W=$PK_BUILD/tests/workloads/anonexec
+"$PERFKIT" record -g -o "$T/a.data" -- "$W" 200 >/dev/null 2>&1
+expect 'recorded' test -s "$T/a.data"
+quiet() {   # quiet NAME COMMAND... — the command's stderr names no JIT map
+	local d=$1; shift
+	"$@" >/dev/null 2>"$T/err" </dev/null
+	expect_fail "$d: no warning about the missing JIT map" grep -q 'JIT symbol map\|perf-[0-9]*\.map' "$T/err"
+}
+quiet report "$PERFKIT" report --stdio -i "$T/a.data"
+quiet script "$PERFKIT" script -i "$T/a.data"
+quiet collapse "$PERFKIT" collapse "$T/a.data"
+quiet flamegraph "$PERFKIT" flamegraph "$T/a.data"
+"$PERFKIT" report -v --stdio -i "$T/a.data" >/dev/null 2>"$T/err"
+expect 'report -v: the note, once' test "$(grep -c 'no JIT symbol map' "$T/err")" = 1
+"$PERFKIT" script --verbose -i "$T/a.data" >/dev/null 2>"$T/err"
+expect 'script --verbose: the note' grep -q 'perf-[0-9]*\.map: no JIT symbol map' "$T/err"
+if have perf; then
+	perf report --stdio -i "$T/a.data" >/dev/null 2>"$T/perr"
+	expect_fail 'perf report is silent about it too' grep -q 'perf-[0-9]*\.map' "$T/perr"
+fi
+done_testing
