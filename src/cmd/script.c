@@ -67,12 +67,20 @@ static void add_dec(struct strbuf *sb, uint64_t v, int width, char pad)
 	sb_add(sb, buf + sizeof(buf) - n, (size_t)n);
 }
 
+/* inlined frames as perf 6.1 prints them by default (session_opts.inline_perf):
+ * with the offset of the frame they are part of */
+static bool inline_offsets;
+
 static void add_frame(struct strbuf *sb, const struct pk_frame *fr, bool chain)
 {
 	add_hex(sb, chain ? fr->map_ip : fr->ip, 16);
 	sb_addch(sb, ' ');
 	if (fr->inlined) {     /* as perf shows inlined functions */
 		sb_addstr(sb, fr->sym);
+		if (inline_offsets) {
+			sb_add(sb, "+0x", 3);
+			add_hex(sb, fr->sym_off, 0);
+		}
 		sb_add(sb, " (inlined)\n", 11);
 		return;
 	}
@@ -206,7 +214,8 @@ int cmd_script(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct session_opts so = { .inline_ = false };   /* perf script's default */
+	/* perf 6.1's default: inlined functions in --call-graph dwarf samples */
+	struct session_opts so = { .inline_ = false, .inline_perf = true };
 	const char *input = pd_default_path();
 	struct session *s;
 	struct out o;
@@ -224,7 +233,7 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'D': so.no_demangle = true; break;
 		case 'I': so.inline_ = true; break;
-		case 'N': so.inline_ = false; break;
+		case 'N': so.inline_ = so.inline_perf = false; break;
 		case 'h': printf("%s", SCRIPT_USAGE); return 0;
 		default: fprintf(stderr, "%s", SCRIPT_USAGE); return 2;
 		}
@@ -236,6 +245,7 @@ int cmd_script(int argc, char **argv)
 	}
 	if (!so.max_stack)   /* perf's default --max-stack */
 		so.max_stack = (int)ev_max_stack();
+	inline_offsets = so.inline_perf && !so.inline_;
 	pk_error_clear();
 	err = session_open(&s, input, &so);
 	if (err) {

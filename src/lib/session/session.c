@@ -16,6 +16,7 @@
 #include "base/strbuf.h"
 #include "session/unwind.h"
 #include "symbol/buildid.h"
+#include "symbol/demangle.h"
 #include "symbol/inline.h"
 #include "symbol/perfmap.h"
 #include "symbol/symbol.h"
@@ -796,6 +797,72 @@ static struct inline_resolver *inl_get(struct session *s)
 	return s->inl;
 }
 
+/* An item of fr's chain as perf 6.1 names it (session_opts.inline_perf):
+ * binutils' addr2line gives the linkage name, else the DWARF name, but the
+ * innermost item without a linkage name its ELF symbol; perf demangles. */
+static const char *perf_inline_name(struct session *s, const struct inline_frame *v, bool innermost,
+				    const struct pk_frame *fr)
+{
+	if (!v->linkage)
+		return innermost ? fr->sym : v->name ? v->name : "??";
+	if (!s->opts.no_demangle && sym_is_mangled(v->linkage)) {
+		char *d = sym_demangle(v->linkage, strlen(v->linkage), 0);   /* as symbol names */
+
+		if (d) {
+			const char *r = intern(s, d, strlen(d));
+
+			free(d);
+			return r;
+		}
+	}
+	return v->linkage;
+}
+
+/* perf 6.1's inline frames (session_opts.inline_perf) for the n frames of
+ * a DWARF sample; returns the new count. */
+static size_t expand_inlines_perf(struct session *s, size_t n)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pk_frame *fr = &s->frames[i];
+		const struct inline_frame *v = NULL;
+		const char *file = !fr->kernel && fr->sym && fr->addr && fr->dso[0] == '/'
+					   ? dso_file(s, fr->dso, false) : NULL;
+		int k = file ? inline_chain(inl_get(s), file, fr->addr, NULL, 0, 0, &v) : 0;
+		size_t need = out + (k > 0 ? (size_t)k : 1);
+
+		if (need > s->frames2_alloc) {
+			s->frames2_alloc = need * 2 + 64;
+			s->frames2 = xrealloc(s->frames2, s->frames2_alloc * sizeof(*s->frames2));
+		}
+		if (k <= 0) {
+			s->frames2[out++] = *fr;
+			continue;
+		}
+		/* the chain replaces the frame, innermost first */
+		for (int j = k - 1; j >= 0; j--) {
+			struct pk_frame *nf = &s->frames2[out++];
+			const char *name = perf_inline_name(s, &v[j], j == k - 1, fr);
+
+			*nf = *fr;
+			if (strcmp(name, fr->sym)) {
+				nf->sym = intern(s, name, strlen(name));
+				nf->inlined = true;
+			}
+		}
+	}
+	/* swap the buffers */
+	struct pk_frame *t = s->frames;
+	size_t ta = s->frames_alloc;
+
+	s->frames = s->frames2;
+	s->frames_alloc = s->frames2_alloc;
+	s->frames2 = t;
+	s->frames2_alloc = ta;
+	return out;
+}
+
 /* Insert the inlined functions' frames (innermost first) before each user
  * frame whose address DWARF places in inlined code (symbol/inline.h's
  * typed chain); returns the new count. */
@@ -1107,6 +1174,8 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		count_fp_chain(s, n);
 	if (s->opts.inline_)
 		n = expand_inlines(s, n);
+	else if (s->opts.inline_perf && dwarf)
+		n = expand_inlines_perf(s, n);
 	if (truncated) {
 		/* shown as the outermost frame, so a cut stack never poses as
 		 * top-level code */
