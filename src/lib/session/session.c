@@ -82,6 +82,7 @@ struct session {
 	struct pk_frame *frames2; /* scratch for inline expansion */
 	size_t frames2_alloc;
 	struct hashmap srclines;  /* (dso pointer, addr) → interned srcline */
+	struct hashmap perfnames; /* inline chain item pointer → its name as perf 6.1 gives it */
 	struct hashmap dsofiles;  /* dso pointer → the file to read for it ("" none) */
 	struct hashmap bids;      /* DSO path → its struct pd_build_id (BUILD_ID feature) */
 	uint64_t nr_replaced;     /* DSOs whose file changed since the recording */
@@ -564,6 +565,7 @@ static void session_init(struct session *s, const struct session_opts *opts)
 	hm_init(&s->strings);
 	hm_init(&s->threads);
 	hm_init(&s->srclines);
+	hm_init(&s->perfnames);
 	hm_init(&s->dsofiles);
 	hm_init(&s->bids);
 	for (size_t i = 0; i < s->f->nr_build_ids; i++) {
@@ -803,19 +805,24 @@ static struct inline_resolver *inl_get(struct session *s)
 static const char *perf_inline_name(struct session *s, const struct inline_frame *v, bool innermost,
 				    const struct pk_frame *fr)
 {
-	if (!v->linkage)
-		return innermost ? fr->sym : v->name ? v->name : "??";
-	if (!s->opts.no_demangle && sym_is_mangled(v->linkage)) {
-		char *d = sym_demangle(v->linkage, strlen(v->linkage), 0);   /* as symbol names */
+	if (!v->linkage && innermost)
+		return fr->sym;
+	/* items live as long as the resolver: named once */
+	int created;
+	struct hm_entry *e = hm_upsert(&s->perfnames, &v, sizeof(v), &created);
+	const char *r;
 
-		if (d) {
-			const char *r = intern(s, d, strlen(d));
+	if (!created)
+		return e->val.ptr;
+	const char *raw = v->linkage ? v->linkage : v->name ? v->name : "??";
+	char *d = !s->opts.no_demangle && sym_is_mangled(raw) ? sym_demangle(raw, strlen(raw), 0)   /* as symbol names */
+							      : NULL;
 
-			free(d);
-			return r;
-		}
-	}
-	return v->linkage;
+	r = d ? intern(s, d, strlen(d)) : intern(s, raw, strlen(raw));
+	free(d);
+	/* e may have moved: look up again */
+	hm_find(&s->perfnames, &v, sizeof(v))->val.ptr = (void *)r;
+	return r;
 }
 
 /* perf 6.1's inline frames (session_opts.inline_perf) for the n frames of
@@ -846,8 +853,8 @@ static size_t expand_inlines_perf(struct session *s, size_t n)
 			const char *name = perf_inline_name(s, &v[j], j == k - 1, fr);
 
 			*nf = *fr;
-			if (strcmp(name, fr->sym)) {
-				nf->sym = intern(s, name, strlen(name));
+			if (name != fr->sym && strcmp(name, fr->sym)) {
+				nf->sym = name;   /* interned */
 				nf->inlined = true;
 			}
 		}
@@ -1564,6 +1571,7 @@ void session_close(struct session *s)
 	perfmap_cache_free(s->jit);
 	inline_resolver_free(s->inl);
 	hm_release(&s->srclines);
+	hm_release(&s->perfnames);
 	hm_release(&s->dsofiles);
 	hm_release(&s->bids);
 	sb_release(&s->tmp);
