@@ -825,9 +825,14 @@ static const char *perf_inline_name(struct session *s, const struct inline_frame
 	return r;
 }
 
-/* perf 6.1's inline frames (session_opts.inline_perf) for the n frames of
- * a DWARF sample; returns the new count. */
-static size_t expand_inlines_perf(struct session *s, size_t n)
+/* Inline frames from DWARF (symbol/inline.h's typed chains) for the n
+ * frames of a sample; returns the new count.  Without perf
+ * (session_opts.inline_): the inlined functions' frames, innermost first,
+ * before each user frame whose address DWARF places in inlined code, a
+ * caller looked up at its call (its ip is a return address).  With perf
+ * (inline_perf, a DWARF sample): each frame replaced by its chain at its
+ * own address, named as perf 6.1 names it. */
+static size_t expand_inlines(struct session *s, size_t n, bool perf)
 {
 	size_t out = 0;
 
@@ -836,7 +841,8 @@ static size_t expand_inlines_perf(struct session *s, size_t n)
 		const struct inline_frame *v = NULL;
 		const char *file = !fr->kernel && fr->sym && fr->addr && fr->dso[0] == '/'
 					   ? dso_file(s, fr->dso, false) : NULL;
-		int k = file ? inline_chain(inl_get(s), file, fr->addr, NULL, 0, 0, &v) : 0;
+		uint64_t at = perf ? fr->addr : fr->addr - (i > 0 && !s->frames[i - 1].kernel);
+		int k = file ? inline_chain(inl_get(s), file, at, NULL, 0, 0, &v) : 0;
 		size_t need = out + (k > 0 ? (size_t)k : 1);
 
 		if (need > s->frames2_alloc) {
@@ -847,65 +853,23 @@ static size_t expand_inlines_perf(struct session *s, size_t n)
 			s->frames2[out++] = *fr;
 			continue;
 		}
-		/* the chain replaces the frame, innermost first */
+		/* the items are outermost first: the innermost first here; item
+		 * 0 is the real function, fr itself unless perf names it apart */
 		for (int j = k - 1; j >= 0; j--) {
 			struct pk_frame *nf = &s->frames2[out++];
-			const char *name = perf_inline_name(s, &v[j], j == k - 1, fr);
+			const char *name = perf ? perf_inline_name(s, &v[j], j == k - 1, fr) : NULL;
 
 			*nf = *fr;
-			if (name != fr->sym && strcmp(name, fr->sym)) {
-				nf->sym = name;   /* interned */
+			if (perf && name != fr->sym && strcmp(name, fr->sym)) {
+				nf->sym = name;   /* interned; sym_off: the frame's, as perf prints it */
+				nf->inlined = true;
+			} else if (!perf && j > 0) {
+				name = v[j].name ? v[j].name : "??";
+				nf->sym = intern(s, name, strlen(name));
+				nf->sym_off = 0;
 				nf->inlined = true;
 			}
 		}
-	}
-	/* swap the buffers */
-	struct pk_frame *t = s->frames;
-	size_t ta = s->frames_alloc;
-
-	s->frames = s->frames2;
-	s->frames_alloc = s->frames2_alloc;
-	s->frames2 = t;
-	s->frames2_alloc = ta;
-	return out;
-}
-
-/* Insert the inlined functions' frames (innermost first) before each user
- * frame whose address DWARF places in inlined code (symbol/inline.h's
- * typed chain); returns the new count. */
-static size_t expand_inlines(struct session *s, size_t n)
-{
-	size_t out = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct pk_frame *fr = &s->frames[i];
-		const struct inline_frame *v = NULL;
-		int k = 0;
-
-		/* a caller's ip is a return address: look at the call itself */
-		const char *file = !fr->kernel && fr->sym && fr->addr && fr->dso[0] == '/'
-					   ? dso_file(s, fr->dso, false) : NULL;
-
-		if (file) {
-			k = inline_chain(inl_get(s), file, fr->addr - (i > 0 && !s->frames[i - 1].kernel), NULL, 0,
-					 0, &v);
-			k = k > 0 ? k - 1 : 0;   /* the items but the outermost (the real function) */
-		}
-		if (out + (size_t)k + 1 > s->frames2_alloc) {
-			s->frames2_alloc = (out + (size_t)k + 1) * 2 + 64;
-			s->frames2 = xrealloc(s->frames2, s->frames2_alloc * sizeof(*s->frames2));
-		}
-		/* items are outermost first: emit the innermost first, then fr */
-		for (int j = k; j >= 1; j--) {
-			struct pk_frame *nf = &s->frames2[out++];
-			const char *name = v[j].name ? v[j].name : "??";
-
-			*nf = *fr;
-			nf->sym = intern(s, name, strlen(name));
-			nf->sym_off = 0;
-			nf->inlined = true;
-		}
-		s->frames2[out++] = *fr;
 	}
 	/* swap the buffers */
 	struct pk_frame *t = s->frames;
@@ -1179,10 +1143,8 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		resolve(s, t, &s->frames[i]);
 	if (raw.callchain && raw.nr_callchain && !s->opts.no_callchain && !dwarf && !truncated && !cut)
 		count_fp_chain(s, n);
-	if (s->opts.inline_)
-		n = expand_inlines(s, n);
-	else if (s->opts.inline_perf && dwarf)
-		n = expand_inlines_perf(s, n);
+	if (s->opts.inline_ || (s->opts.inline_perf && dwarf))
+		n = expand_inlines(s, n, !s->opts.inline_);
 	if (truncated) {
 		/* shown as the outermost frame, so a cut stack never poses as
 		 * top-level code */
