@@ -36,6 +36,9 @@
 #include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
 #include "bpfutil/ustack.h"
+#include "bpfutil/ustack_prof.h"
+#include "base/hashmap.h"
+#include "profile/walk.h"
 #include "offcputime.skel.h"
 
 struct offcpu_opts {
@@ -77,6 +80,13 @@ static const char *errname(int id)
 	}
 }
 
+struct offcpu_agg {
+	struct prof *p;
+	struct hashmap names;          /* interned comms, DSO paths, symbol names */
+	struct ustack_lines lines;
+	bool folded;
+};
+
 static int read_stack(int fd, int id, __u64 *ips)
 {
 	int n = 0;
@@ -88,14 +98,26 @@ static int read_stack(int fd, int id, __u64 *ips)
 	return n;
 }
 
+/* One stack of the model as text, with its count (microseconds). */
+static int render_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t n, const struct prof_node *end)
+{
+	struct offcpu_agg *a = arg;
+
+	ustack_lines_add(&a->lines, ustack_prof_render(a->p, thread, ids, n, a->folded), end->period);
+	return 0;
+}
+
+/* The counts into the aggregation model as typed frames (as profile's),
+ * each key's time rounded to microseconds; then its stacks as text. */
 static void print_stacks(struct offcputime_bpf *skel, const struct offcpu_opts *o, struct ustack_cache *c)
 {
 	static __u64 uips[OFFCPU_MAX_STACK], kips[OFFCPU_MAX_STACK];
 	int counts_fd = bpf_map__fd(skel->maps.counts), stack_fd = bpf_map__fd(skel->maps.stackmap);
-	struct ustack_lines lines = { 0 };
+	struct offcpu_agg a = { .p = prof_new(0), .folded = o->folded };
 	struct offcpu_key key, next, *prev = NULL;
 	__u64 ns;
 
+	hm_init(&a.names);
 	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
 		if (bpf_map_lookup_elem(counts_fd, &next, &ns) == 0) {
 			int nu = read_stack(stack_fd, next.user_stack_id, uips);
@@ -111,23 +133,17 @@ static void print_stacks(struct offcputime_bpf *skel, const struct offcpu_opts *
 				.kmissing = klost ? errname(next.kern_stack_id)
 					: next.kern_stack_id >= 0 && !nk ? "evicted" : NULL,
 			};
-			char *text = ustack_render(c, &t, o->folded);
-			if (!o->folded) {   /* bcc shows the thread id: "-  comm (tid)" */
-				char *p = strrchr(text, '(');
-				if (p && next.tid != next.tgid) {
-					struct strbuf sb = STRBUF_INIT;
-					sb_add(&sb, text, (size_t)(p - text));
-					sb_addf(&sb, "(%u)\n", next.tid);
-					free(text);
-					text = sb_detach(&sb, NULL);
-				}
-			}
-			ustack_lines_add(&lines, text, (ns + 500) / 1000);
+
+			/* bcc shows the thread id: "-  comm (tid)" */
+			ustack_prof_add(a.p, &a.names, c, &t, next.tid, next.tid, (ns + 500) / 1000);
 		}
 		key = next;
 		prev = &key;
 	}
-	ustack_lines_print(&lines, o->folded);
+	prof_walk_stacks(a.p, render_stack, &a);
+	ustack_lines_print(&a.lines, o->folded);
+	prof_free(a.p);
+	hm_release(&a.names);
 }
 
 static int on_pid_seen(void *ctx, void *data, size_t size)

@@ -145,38 +145,26 @@ static const char *agg_intern(struct agg *a, const char *s)
 }
 
 /* Frames of a stack id (ips leaf first) appended at fr[*n], named, the
- * names interned in a (the model's identities are pointers); with
- * bid_done, each user mapping's build-id given to a->x once a file. */
+ * names interned in a (the model's identities are pointers); each user
+ * mapping's build-id given to a->x once a file. */
 static void key_frames(struct agg *a, int pid, const __u64 *ips, int n_ips, bool kernel, struct pk_frame *fr,
 		       size_t *n, struct hashmap *bid_done)
 {
 	for (int i = 0; i < n_ips; i++) {
+		const char *file = NULL;
 		struct pk_frame *f = &fr[(*n)++];
 
-		memset(f, 0, sizeof(*f));
-		f->ip = ips[i];
-		f->kernel = kernel;
-		if (kernel) {
-			f->sym = agg_intern(a, ustack_kernel_sym(a->c, ips[i], &f->sym_off));
-			f->dso = "[kernel.kallsyms]";
-			continue;
-		}
-		const char *dso = NULL, *file = NULL;
-		f->sym = agg_intern(a, ustack_user_sym(a->c, pid, ips[i], i == 0, &f->sym_off, &dso,
-						       bid_done ? &file : NULL));
-		f->dso = dso ? agg_intern(a, dso) : "[unknown]";
-		if (!f->sym)
-			f->sym_off = 0;
-		if (bid_done && dso && file) {   /* the mapping's build-id, read once a file */
+		ustack_prof_frame(a->c, &a->names, pid, ips[i], i == 0, kernel, f, &file);
+		if (!kernel && file) {   /* the mapping's build-id, read once a file */
 			int created;
 
-			hm_upsert(bid_done, dso, strlen(dso), &created);
+			hm_upsert(bid_done, f->dso, strlen(f->dso), &created);
 			if (created) {
 				uint8_t id[20];
 				int len = sym_read_build_id(file, id, sizeof(id));
 
 				if (len > 0)
-					export_set_build_id(a->x, dso, id, (size_t)len);
+					export_set_build_id(a->x, f->dso, id, (size_t)len);
 			}
 		}
 	}
@@ -188,26 +176,19 @@ static void key_frames(struct agg *a, int pid, const __u64 *ips, int n_ips, bool
 static void add_key(struct agg *a, const struct prof_bpf_key *k, int stack_fd, __u64 count)
 {
 	static __u64 uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
-	static struct pk_frame fr[2 * PROF_MAX_STACK + 2];
 	int nu = read_stack(stack_fd, k->user_stack_id, uips);
 	int nk = read_stack(stack_fd, k->kern_stack_id, kips);
 	bool ulost = k->user_stack_id < 0 && k->user_stack_id != PROF_NO_STACK;
 	bool klost = k->kern_stack_id < 0 && k->kern_stack_id != PROF_NO_STACK;
-	const char *umissing = ulost ? errname(k->user_stack_id) : k->user_stack_id >= 0 && !nu ? "evicted" : NULL;
-	const char *kmissing = klost ? errname(k->kern_stack_id) : k->kern_stack_id >= 0 && !nk ? "evicted" : NULL;
-	char comm[PROF_TASK_COMM_LEN + 1];
-	size_t n = 0;
+	struct ustack_trace t = {
+		.pid = (int)k->pid, .comm = k->comm,
+		.uips = (const uint64_t *)uips, .nu = nu,
+		.umissing = ulost ? errname(k->user_stack_id) : k->user_stack_id >= 0 && !nu ? "evicted" : NULL,
+		.kips = (const uint64_t *)kips, .nk = nk,
+		.kmissing = klost ? errname(k->kern_stack_id) : k->kern_stack_id >= 0 && !nk ? "evicted" : NULL,
+	};
 
-	key_frames(a, (int)k->pid, kips, nk, true, fr, &n, NULL);
-	if (kmissing)
-		ustack_marker(&fr[n++], USTACK_MISSING_KERNEL, kmissing);
-	key_frames(a, (int)k->pid, uips, nu, false, fr, &n, NULL);
-	if (umissing)
-		ustack_marker(&fr[n++], USTACK_MISSING_USER, umissing);
-	if (!n)
-		ustack_marker(&fr[n++], USTACK_NO_FRAMES, NULL);
-	snprintf(comm, sizeof(comm), "%.*s", PROF_TASK_COMM_LEN, k->comm);
-	prof_add(a->p, agg_intern(a, comm), k->pid, k->pid, fr, n, count);
+	ustack_prof_add(a->p, &a->names, a->c, &t, k->pid, k->pid, count);
 }
 
 /* One stack of the model as text, with its count (the period). */

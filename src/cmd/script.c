@@ -116,6 +116,10 @@ static void add_int(struct strbuf *sb, uint32_t v, int width)
 	}
 }
 
+/* inlined frames as perf 6.1 prints them by default (session_opts.inline_perf):
+ * with the offset of the frame they are part of */
+static bool inline_offsets;
+
 /* One frame "ip sym+0xoff (dso)" as f selects (ip, sym, symoff, dso);
  * chain: a call-chain line, whose address perf 6.1 prints relative to its
  * file mapping (kernel, JIT and unmapped addresses as they are), where the
@@ -127,6 +131,10 @@ static void add_frame(struct strbuf *sb, const struct pk_frame *fr, bool chain, 
 		if (f & SF_SYM) {
 			sb_addch(sb, ' ');
 			sb_add_line(sb, fr->sym, strlen(fr->sym));
+			if (inline_offsets && (f & SF_SYMOFF)) {
+				sb_add(sb, "+0x", 3);
+				add_hex(sb, fr->sym_off, 0);
+			}
 		}
 		sb_add(sb, " (inlined)", 10);
 		return;
@@ -387,7 +395,8 @@ int cmd_script(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct session_opts so = { .inline_ = false };   /* perf script's default */
+	/* perf 6.1's default: inlined functions in --call-graph dwarf samples */
+	struct session_opts so = { .inline_ = false, .inline_perf = true };
 	const char *input = pd_default_path();
 	struct session *s;
 	struct out o;
@@ -418,7 +427,7 @@ int cmd_script(int argc, char **argv)
 		case 'D': so.no_demangle = true; break;
 		case 'v': pk_set_verbose(1); break;
 		case 'I': so.inline_ = true; break;
-		case 'N': so.inline_ = false; break;
+		case 'N': so.inline_ = so.inline_perf = false; break;
 		case 'h': printf("%s", SCRIPT_USAGE); return 0;
 		default: fprintf(stderr, "%s", SCRIPT_USAGE); return 2;
 		}
@@ -430,6 +439,7 @@ int cmd_script(int argc, char **argv)
 	}
 	if (!so.max_stack)   /* perf's default --max-stack */
 		so.max_stack = (int)ev_max_stack();
+	inline_offsets = so.inline_perf && !so.inline_;
 	pk_error_clear();
 	err = session_open(&s, input, &so);
 	if (err) {

@@ -289,52 +289,30 @@ static size_t table_row(struct top *t, const struct pk_frame *fr)
  * into t->cg, each tagged with its table row where samples end there, the
  * frames' names copied to t->strings (the session's may go with
  * session_trim after the window). */
+/* A call-graph frame's names copied into top's strings: the forest
+ * outlives the window's model and the session's trimmed names. */
+static void copy_names(void *arg, struct cg_frame *cf)
+{
+	struct top *t = arg;
+
+	cf->sym = cf->sym ? hm_intern(&t->strings, cf->sym, strlen(cf->sym)) : NULL;
+	cf->dso = hm_intern(&t->strings, cf->dso, strlen(cf->dso));
+}
+
 static void window_to_table(struct top *t)
 {
 	static const enum prof_key keys[] = { PROF_DSO, PROF_SYM, PROF_SRCLINE };
 	struct prof_rows pr;
-	size_t *top_of;
+	uint32_t *top_of;
 
 	prof_rows_make(t->win, keys, 3, false, unknown_ip, NULL, &pr);
 	top_of = xmalloc((pr.nr + 1) * sizeof(*top_of));
 	for (size_t i = 0; i < pr.nr; i++) {
-		top_of[i] = table_row(t, prof_frame(t->win, pr.v[i].frame));
+		top_of[i] = (uint32_t)table_row(t, prof_frame(t->win, pr.v[i].frame));
 		t->rows[top_of[i]].period += pr.v[i].self;
 	}
-	if (t->graph) {
-		const struct prof_node *nodes = prof_nodes(t->win);
-		size_t nr_nodes = prof_nr_nodes(t->win), nr_frames = prof_nr_frames(t->win);
-		uint32_t *cgframe = xmalloc((nr_frames + 1) * sizeof(*cgframe));
-		uint32_t *cgnode = xmalloc((nr_nodes + 1) * sizeof(*cgnode));
-
-		memset(cgframe, 0xff, (nr_frames + 1) * sizeof(*cgframe));
-		cgnode[0] = 0;
-		for (size_t i = 1; i < nr_nodes; i++) {
-			const struct prof_node *nd = &nodes[i];
-			uint32_t row = pr.of_node[i];
-
-			if (nd->frame & PROF_THREAD) {   /* stacks start at the root */
-				cgnode[i] = 0;
-				continue;
-			}
-			if (cgframe[nd->frame] == PROF_NONE) {
-				const struct pk_frame *f = prof_frame(t->win, nd->frame);
-				struct cg_frame cf = {
-					.sym = f->sym ? hm_intern(&t->strings, f->sym, strlen(f->sym)) : NULL,
-					.dso = hm_intern(&t->strings, f->dso, strlen(f->dso)),
-					.ip = f->ip, .inlined = f->inlined,
-					.start = (f->addr ? f->addr : f->ip) - f->sym_off,
-				};
-
-				cgframe[nd->frame] = cg_frame_id(t->cg, &cf);
-			}
-			cgnode[i] = cg_stack_append(t->cg, cgnode[nd->parent], cgframe[nd->frame],
-						    row == PROF_NONE ? UINT32_MAX : (uint32_t)top_of[row], nd->period,
-						    nd->count);
-		}
-		free(cgframe);
-		free(cgnode);
-	}
+	if (t->graph)   /* the stacks, tagged with top's rows */
+		prof_cg_load_with(t->win, &pr, top_of, copy_names, t, t->cg);
 	free(top_of);
 	prof_rows_free(&pr);
 }

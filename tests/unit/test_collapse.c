@@ -5,7 +5,8 @@
  *  - the parallel parse of a large perf script file against the one-thread
  *    parse of the same bytes: the same folded output and the same warnings
  *    (line numbers of the later pieces included);
- *  - perf.data -> folded: a perf.data written here (pd_writer) whose
+ *  - perf.data -> folded (and -> the tree of names, collapse_file_tree):
+ *    a perf.data written here (pd_writer) whose
  *    samples point into this program's own functions, collapsed to exact
  *    folded lines, with --pid, --count, --max-stack and the event filter. */
 #include <setjmp.h>
@@ -281,6 +282,34 @@ static char *collapse_path(const char *path, const struct collapse_opts *o)
 	return out;
 }
 
+/* a tree's stacks as "name;name COUNT" lines */
+struct tree_text {
+	const struct folded *names;
+	char *lines[16];
+	size_t nr;
+};
+
+static int tree_line(void *arg, const uint32_t *ids, size_t n, const struct prof_nnode *end)
+{
+	struct tree_text *tt = arg;
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_true(tt->nr < 16);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sb_addch(&sb, ';');
+		sb_addstr(&sb, folded_frame_name(tt->names, ids[i], NULL));
+	}
+	sb_addf(&sb, " %llu", (unsigned long long)end->period);
+	tt->lines[tt->nr++] = sb_detach(&sb, NULL);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static void test_perfdata_to_folded(void **state)
 {
 	char exe[4096];
@@ -370,6 +399,31 @@ static void test_perfdata_to_folded(void **state)
 	out = collapse_path(path, &pf);
 	assert_string_equal(out, "cc;collapse_test_mid;collapse_test_leaf 1000\n");
 	free(out);
+
+	/* the same stacks as a tree of names (collapse_file_tree): the
+	 * folded stacks' nodes, merged by name, in the names' folded */
+	struct folded fnames;
+	struct prof_names t;
+	struct tree_text tt = { .names = &fnames };
+
+	folded_init(&fnames);
+	assert_int_equal(collapse_file_tree(path, &o, &fnames, &t, NULL), 0);
+	assert_int_equal(folded_nr(&fnames), 0);   /* names only, no stacks */
+	assert_true(t.nr > 1);
+	assert_int_equal(prof_names_walk(&t, tree_line, &tt), 0);
+	qsort(tt.lines, tt.nr, sizeof(tt.lines[0]), cmp_str);
+	assert_int_equal(tt.nr, 4);
+	assert_string_equal(tt.lines[0], "cc;collapse_test_mid 7");
+	assert_string_equal(tt.lines[1], "cc;collapse_test_mid;[unknown] 1");
+	assert_string_equal(tt.lines[2], "cc;collapse_test_mid;collapse_test_leaf 40");
+	assert_string_equal(tt.lines[3], "worker_1;collapse_test_mid;collapse_test_leaf 5");
+	for (size_t i = 0; i < tt.nr; i++)
+		free(tt.lines[i]);
+	for (size_t i = 1; i < t.nr; i++)   /* siblings named apart */
+		for (uint32_t x = t.v[i].next; x != PROF_NONE; x = t.v[x].next)
+			assert_int_not_equal(t.v[x].name, t.v[i].name);
+	prof_names_free(&t);
+	folded_release(&fnames);
 	pk_warnings_take();
 	unlink(path);
 }

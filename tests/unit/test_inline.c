@@ -3,7 +3,8 @@
  * chain as typed frames, read from this test's own binary — the inlined
  * helper found under its caller, marked inlined, with its lines; the same
  * items inline_resolve_frames gives and the same text inline_resolve_addr
- * prints, at every address of the caller; cached; the "symbol + offset"
+ * prints, at every address of the caller; the linkage name of a C unit's
+ * function; cached; the "symbol + offset"
  * fallback of an address without DWARF. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -64,6 +65,9 @@ static void test_chain(void **state)
 		assert_ptr_equal(again, v);   /* cached */
 		assert_string_equal(v[0].name, "inline_target");
 		assert_false(v[0].inlined);
+		/* a C unit: the name is the linkage name (as binutils reads it) */
+		assert_non_null(v[0].linkage);
+		assert_string_equal(v[0].linkage, "inline_target");
 		sb_reset(&joined);
 		for (int i = 0; i < n; i++) {
 			assert_string_equal(v[i].name, fr[i].name);
@@ -109,7 +113,7 @@ static void test_frame_text(void **state)
 {
 	(void)state;
 	struct strbuf sb = STRBUF_INIT;
-	struct inline_frame f = { "g", "/src/dir/a.c", 12, true };
+	struct inline_frame f = { "g", "/src/dir/a.c", 12, true, NULL };
 
 	inline_frame_text(&f, true, true, &sb);
 	assert_string_equal(sb.buf, "g:a.c:12_[i]");
@@ -117,7 +121,7 @@ static void test_frame_text(void **state)
 	inline_frame_text(&f, false, false, &sb);
 	assert_string_equal(sb.buf, "g");
 	sb_reset(&sb);
-	f = (struct inline_frame){ NULL, NULL, 0, false };
+	f = (struct inline_frame){ NULL, NULL, 0, false, NULL };
 	inline_frame_text(&f, true, true, &sb);
 	assert_string_equal(sb.buf, "??:??:0");
 	sb_release(&sb);

@@ -216,6 +216,81 @@ static void test_cg_load(void **state)
 	prof_free(p);
 }
 
+/* prof_cg_load_with: the same stacks, tags mapped through tag_of, every
+ * frame's names passed once through the copy function. */
+struct stacks_seen {
+	char text[2048];
+	size_t len;
+	const struct cg_forest *f;
+};
+
+static void on_cg_stack(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n, uint64_t period,
+			uint64_t count)
+{
+	struct stacks_seen *s = arg;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct cg_frame *cf = cg_frame_get(s->f, frames[i]);
+
+		s->len += (size_t)snprintf(s->text + s->len, sizeof(s->text) - s->len, "%s%s/%d", i ? ";" : "",
+					   cf->sym ? cf->sym : "?",
+					   tags[i] == UINT32_MAX ? -1 : (int)(tags[i] % 100));
+	}
+	s->len += (size_t)snprintf(s->text + s->len, sizeof(s->text) - s->len, " %llu/%llu\n",
+				   (unsigned long long)period, (unsigned long long)count);
+}
+
+struct copier {
+	char pool[16][32];
+	int n;
+};
+
+static void copy_frame(void *arg, struct cg_frame *cf)
+{
+	struct copier *c = arg;
+
+	assert_true(c->n < 16);
+	snprintf(c->pool[c->n], sizeof(c->pool[c->n]), "%s", cf->sym ? cf->sym : "?");
+	cf->sym = c->pool[c->n++];
+}
+
+static void test_cg_load_with(void **state)
+{
+	struct prof *p = sample_profile();
+	enum prof_key keys[] = { PROF_COMM, PROF_DSO, PROF_SYM };
+	struct prof_rows r;
+	struct cg_forest *f1 = cg_forest_new(), *f2 = cg_forest_new();
+	struct stacks_seen a = { .f = f1 }, b = { .f = f2 };
+	struct copier c = { .n = 0 };
+	uint32_t tag_of[64];
+
+	(void)state;
+	prof_rows_make(p, keys, 3, false, NULL, NULL, &r);
+	assert_true(r.nr < 64);
+	for (size_t i = 0; i < r.nr; i++)
+		tag_of[i] = (uint32_t)i + 300;   /* the same modulo 100 */
+	prof_cg_load(p, &r, f1);
+	prof_cg_load_with(p, &r, tag_of, copy_frame, &c, f2);
+	assert_int_equal(c.n, (int)prof_nr_frames(p));   /* each frame once */
+	cg_stack_each(f1, on_cg_stack, &a);
+	cg_stack_each(f2, on_cg_stack, &b);
+	assert_true(a.len > 0);
+	assert_string_equal(a.text, b.text);
+	/* the names are the copies */
+	for (uint32_t id = 0; id < (uint32_t)c.n; id++) {
+		const struct cg_frame *cf = cg_frame_get(f2, id);
+		bool copied = false;
+
+		for (int k = 0; k < c.n; k++)
+			copied |= cf->sym == c.pool[k];
+		assert_true(copied);
+	}
+	cg_forest_free(f1);
+	cg_forest_free(f2);
+	prof_rows_free(&r);
+	prof_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_rows_comm_dso_sym),
 		cmocka_unit_test(test_rows_other_keys),
 		cmocka_unit_test(test_cg_load),
+		cmocka_unit_test(test_cg_load_with),
 		cmocka_unit_test(test_rederive),
 	};
 

@@ -9,7 +9,10 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/hashmap.h"
+#include "bpfutil/ustack.h"
 #include "bpfutil/ustack_prof.h"
 #include "profile/walk.h"
 
@@ -128,11 +131,59 @@ static void test_render_escapes(void **state)
 	prof_free(p);
 }
 
+/* ustack_prof_add: a trace through the model renders as ustack_render
+ * renders the trace itself (user frames of this process, named from its
+ * snapshot; markers; no parts; a comm of 16 bytes without NUL). */
+static struct got one;
+
+static void test_add_as_render(void **state)
+{
+	(void)state;
+	struct ustack_cache *c = ustack_cache_new();
+	int pid = (int)getpid();
+	uint64_t uips[2] = { (uint64_t)(uintptr_t)&test_add_as_render + 4, (uint64_t)(uintptr_t)&collect + 8 };
+	static const char comm16[16] = { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p' };
+	const struct ustack_trace tr[] = {
+		{ .pid = pid, .comm = "unit", .uips = uips, .nu = 2, .kmissing = "EFAULT" },
+		{ .pid = pid, .comm = "unit;x", .uips = uips, .nu = 1, .umissing = NULL },
+		{ .pid = pid, .comm = "unit", .umissing = "evicted", .kmissing = "EEXIST" },
+		{ .pid = pid, .comm = comm16 },
+	};
+
+	assert_int_equal(ustack_snapshot(c, pid), 0);
+	for (size_t i = 0; i < sizeof(tr) / sizeof(tr[0]); i++) {
+		struct prof *p = prof_new(0);
+		struct hashmap names;
+
+		hm_init(&names);
+		ustack_prof_add(p, &names, c, &tr[i], (uint32_t)pid, (uint32_t)pid, 5);
+		ustack_prof_add(p, &names, c, &tr[i], (uint32_t)pid, (uint32_t)pid, 2);   /* merged */
+		memset(&one, 0, sizeof(one));
+		cur = p;
+		assert_int_equal(prof_walk_stacks(p, collect, &one), 0);
+		assert_int_equal(one.nr, 1);
+		assert_int_equal(one.period[0], 7);
+		char *f = ustack_render(c, &tr[i], true), *l = ustack_render(c, &tr[i], false);
+
+		assert_string_equal(one.folded[0], f);
+		assert_string_equal(one.lines[0], l);
+		if (i == 0)
+			assert_non_null(strstr(f, "test_add_as_render"));   /* named */
+		free(f);
+		free(l);
+		got_free(&one);
+		prof_free(p);
+		hm_release(&names);
+	}
+	ustack_cache_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_render_layouts),
 		cmocka_unit_test(test_render_escapes),
+		cmocka_unit_test(test_add_as_render),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/hashmap.h"
 #include "base/strbuf.h"
+#include "bpfutil/ustack.h"
 
 /* The markers' dso strings: the pointer tells a marker. */
 static const char MISSING_USER[] = "[missing user stack]";
@@ -110,4 +112,52 @@ char *ustack_prof_render(const struct prof *p, uint32_t thread, const uint32_t *
 		sb_addf(&sb, " (%d)\n", (int)t->pid);
 	}
 	return sb_detach(&sb, NULL);
+}
+
+static const char *intern(struct hashmap *names, const char *s)
+{
+	return s ? hm_intern(names, s, strlen(s)) : NULL;
+}
+
+void ustack_prof_frame(struct ustack_cache *c, struct hashmap *names, int pid, uint64_t ip, bool leaf,
+		       bool kernel, struct pk_frame *f, const char **file)
+{
+	const char *dso = NULL;
+
+	memset(f, 0, sizeof(*f));
+	f->ip = ip;
+	f->kernel = kernel;
+	if (file)
+		*file = NULL;
+	if (kernel) {
+		f->sym = intern(names, ustack_kernel_sym(c, ip, &f->sym_off));
+		f->dso = "[kernel.kallsyms]";
+		return;
+	}
+	f->sym = intern(names, ustack_user_sym(c, pid, ip, leaf, &f->sym_off, &dso, file));
+	f->dso = dso ? intern(names, dso) : "[unknown]";
+	if (!f->sym)
+		f->sym_off = 0;
+}
+
+void ustack_prof_add(struct prof *p, struct hashmap *names, struct ustack_cache *c, const struct ustack_trace *t,
+		     uint32_t pid, uint32_t tid, uint64_t period)
+{
+	size_t max = (size_t)(t->nk > 0 ? t->nk : 0) + (size_t)(t->nu > 0 ? t->nu : 0) + 2, n = 0;
+	struct pk_frame *fr = xmalloc(max * sizeof(*fr));
+	char comm[17];
+
+	for (int i = 0; i < t->nk; i++)
+		ustack_prof_frame(c, names, t->pid, t->kips[i], false, true, &fr[n++], NULL);
+	if (t->kmissing)
+		ustack_marker(&fr[n++], USTACK_MISSING_KERNEL, t->kmissing);
+	for (int i = 0; i < t->nu; i++)
+		ustack_prof_frame(c, names, t->pid, t->uips[i], i == 0, false, &fr[n++], NULL);
+	if (t->umissing)
+		ustack_marker(&fr[n++], USTACK_MISSING_USER, t->umissing);
+	if (!n)
+		ustack_marker(&fr[n++], USTACK_NO_FRAMES, NULL);
+	snprintf(comm, sizeof(comm), "%.*s", 16, t->comm);
+	prof_add(p, intern(names, comm), pid, tid, fr, n, period);
+	free(fr);
 }

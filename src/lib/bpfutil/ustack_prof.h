@@ -43,4 +43,22 @@ bool ustack_is_marker(const struct pk_frame *f, enum ustack_marker_kind kind);
  * with the "-  comm (pid)" line). */
 char *ustack_prof_render(const struct prof *p, uint32_t thread, const uint32_t *ids, size_t n, bool folded);
 
+/* One frame of a stack the tools collect, typed (as above): ip, kernel or
+ * a user frame of process pid (leaf: the sampled one, not a return
+ * address), named through c, the names interned in names (the model's
+ * identities are pointers: names outlives the model); *file (when file is
+ * given) the path a user frame's mapping is read through, NULL: none. */
+struct hashmap;
+struct ustack_cache;
+struct ustack_trace;
+void ustack_prof_frame(struct ustack_cache *c, struct hashmap *names, int pid, uint64_t ip, bool leaf,
+		       bool kernel, struct pk_frame *f, const char **file);
+
+/* A whole trace (ustack.h: kernel and user parts, each frames or missing)
+ * into the model as the frames above, leaf first, with the markers; the
+ * thread is (t->comm, pid, tid) — pid the number the "-  comm (pid)" line
+ * shows — weighing period. */
+void ustack_prof_add(struct prof *p, struct hashmap *names, struct ustack_cache *c, const struct ustack_trace *t,
+		     uint32_t pid, uint32_t tid, uint64_t period);
+
 #endif

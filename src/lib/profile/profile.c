@@ -773,7 +773,8 @@ void prof_rows_free(struct prof_rows *r)
 
 /* ---- call graphs ---- */
 
-void prof_cg_load(const struct prof *p, const struct prof_rows *rows, struct cg_forest *f)
+void prof_cg_load_with(const struct prof *p, const struct prof_rows *rows, const uint32_t *tag_of,
+		       void (*copy)(void *arg, struct cg_frame *cf), void *arg, struct cg_forest *f)
 {
 	uint32_t *cgframe = xmalloc((p->nr_frames + 1) * sizeof(*cgframe));
 	uint32_t *cgnode = xmalloc(p->nr_nodes * sizeof(*cgnode));
@@ -782,6 +783,7 @@ void prof_cg_load(const struct prof *p, const struct prof_rows *rows, struct cg_
 	cgnode[0] = 0;
 	for (size_t i = 1; i < p->nr_nodes; i++) {
 		const struct prof_node *nd = &p->nodes[i];
+		uint32_t row = rows->of_node[i];
 
 		if (nd->frame & PROF_THREAD) {   /* a thread's stacks start at the root */
 			cgnode[i] = 0;
@@ -794,13 +796,20 @@ void prof_cg_load(const struct prof *p, const struct prof_rows *rows, struct cg_
 				.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
 			};
 
+			if (copy)
+				copy(arg, &cf);
 			cgframe[nd->frame] = cg_frame_id(f, &cf);
 		}
-		cgnode[i] = cg_stack_append(f, cgnode[nd->parent], cgframe[nd->frame], rows->of_node[i], nd->period,
-					    nd->count);
+		cgnode[i] = cg_stack_append(f, cgnode[nd->parent], cgframe[nd->frame],
+					    tag_of && row != PROF_NONE ? tag_of[row] : row, nd->period, nd->count);
 	}
 	free(cgframe);
 	free(cgnode);
+}
+
+void prof_cg_load(const struct prof *p, const struct prof_rows *rows, struct cg_forest *f)
+{
+	prof_cg_load_with(p, rows, NULL, NULL, NULL, f);
 }
 
 void prof_cg_take(struct prof *p, const struct prof_rows *rows, struct cg_forest *f)

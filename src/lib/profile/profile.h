@@ -131,6 +131,15 @@ void prof_rows_free(struct prof_rows *r);
  * then cg_trees_from_stacks() builds the rows' trees. */
 void prof_cg_load(const struct prof *p, const struct prof_rows *rows, struct cg_forest *f);
 
+/* prof_cg_load for a forest that outlives the model (top's, kept across
+ * windows): a node's tag is tag_of[its row] (the rows mapped to the
+ * caller's own; NULL: the row), and each frame passes through copy(arg,
+ * &cf) before being interned, to replace its dso and sym by copies that
+ * live as long as the forest (NULL: kept). */
+struct cg_frame;
+void prof_cg_load_with(const struct prof *p, const struct prof_rows *rows, const uint32_t *tag_of,
+		       void (*copy)(void *arg, struct cg_frame *cf), void *arg, struct cg_forest *f);
+
 /* The same, taking the model's nodes over (no copy): the model has no
  * stacks left after it, only prof_free() may follow. */
 void prof_cg_take(struct prof *p, const struct prof_rows *rows, struct cg_forest *f);

@@ -16,6 +16,7 @@
 #include "base/strbuf.h"
 #include "session/unwind.h"
 #include "symbol/buildid.h"
+#include "symbol/demangle.h"
 #include "symbol/inline.h"
 #include "symbol/perfmap.h"
 #include "symbol/symbol.h"
@@ -81,6 +82,7 @@ struct session {
 	struct pk_frame *frames2; /* scratch for inline expansion */
 	size_t frames2_alloc;
 	struct hashmap srclines;  /* (dso pointer, addr) → interned srcline */
+	struct hashmap perfnames; /* inline chain item pointer → its name as perf 6.1 gives it */
 	struct hashmap dsofiles;  /* dso pointer → the file to read for it ("" none) */
 	struct hashmap bids;      /* DSO path → its struct pd_build_id (BUILD_ID feature) */
 	uint64_t nr_replaced;     /* DSOs whose file changed since the recording */
@@ -563,6 +565,7 @@ static void session_init(struct session *s, const struct session_opts *opts)
 	hm_init(&s->strings);
 	hm_init(&s->threads);
 	hm_init(&s->srclines);
+	hm_init(&s->perfnames);
 	hm_init(&s->dsofiles);
 	hm_init(&s->bids);
 	for (size_t i = 0; i < s->f->nr_build_ids; i++) {
@@ -796,42 +799,77 @@ static struct inline_resolver *inl_get(struct session *s)
 	return s->inl;
 }
 
-/* Insert the inlined functions' frames (innermost first) before each user
- * frame whose address DWARF places in inlined code (symbol/inline.h's
- * typed chain); returns the new count. */
-static size_t expand_inlines(struct session *s, size_t n)
+/* An item of fr's chain as perf 6.1 names it (session_opts.inline_perf):
+ * binutils' addr2line gives the linkage name, else the DWARF name, but the
+ * innermost item without a linkage name its ELF symbol; perf demangles. */
+static const char *perf_inline_name(struct session *s, const struct inline_frame *v, bool innermost,
+				    const struct pk_frame *fr)
+{
+	if (!v->linkage && innermost)
+		return fr->sym;
+	/* items live as long as the resolver: named once */
+	int created;
+	struct hm_entry *e = hm_upsert(&s->perfnames, &v, sizeof(v), &created);
+	const char *r;
+
+	if (!created)
+		return e->val.ptr;
+	const char *raw = v->linkage ? v->linkage : v->name ? v->name : "??";
+	char *d = !s->opts.no_demangle && sym_is_mangled(raw) ? sym_demangle(raw, strlen(raw), 0)   /* as symbol names */
+							      : NULL;
+
+	r = d ? intern(s, d, strlen(d)) : intern(s, raw, strlen(raw));
+	free(d);
+	/* e may have moved: look up again */
+	hm_find(&s->perfnames, &v, sizeof(v))->val.ptr = (void *)r;
+	return r;
+}
+
+/* Inline frames from DWARF (symbol/inline.h's typed chains) for the n
+ * frames of a sample; returns the new count.  Without perf
+ * (session_opts.inline_): the inlined functions' frames, innermost first,
+ * before each user frame whose address DWARF places in inlined code, a
+ * caller looked up at its call (its ip is a return address).  With perf
+ * (inline_perf, a DWARF sample): each frame replaced by its chain at its
+ * own address, named as perf 6.1 names it. */
+static size_t expand_inlines(struct session *s, size_t n, bool perf)
 {
 	size_t out = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pk_frame *fr = &s->frames[i];
 		const struct inline_frame *v = NULL;
-		int k = 0;
-
-		/* a caller's ip is a return address: look at the call itself */
 		const char *file = !fr->kernel && fr->sym && fr->addr && fr->dso[0] == '/'
 					   ? dso_file(s, fr->dso, false) : NULL;
+		uint64_t at = perf ? fr->addr : fr->addr - (i > 0 && !s->frames[i - 1].kernel);
+		int k = file ? inline_chain(inl_get(s), file, at, NULL, 0, 0, &v) : 0;
+		size_t need = out + (k > 0 ? (size_t)k : 1);
 
-		if (file) {
-			k = inline_chain(inl_get(s), file, fr->addr - (i > 0 && !s->frames[i - 1].kernel), NULL, 0,
-					 0, &v);
-			k = k > 0 ? k - 1 : 0;   /* the items but the outermost (the real function) */
-		}
-		if (out + (size_t)k + 1 > s->frames2_alloc) {
-			s->frames2_alloc = (out + (size_t)k + 1) * 2 + 64;
+		if (need > s->frames2_alloc) {
+			s->frames2_alloc = need * 2 + 64;
 			s->frames2 = xrealloc(s->frames2, s->frames2_alloc * sizeof(*s->frames2));
 		}
-		/* items are outermost first: emit the innermost first, then fr */
-		for (int j = k; j >= 1; j--) {
+		if (k <= 0) {
+			s->frames2[out++] = *fr;
+			continue;
+		}
+		/* the items are outermost first: the innermost first here; item
+		 * 0 is the real function, fr itself unless perf names it apart */
+		for (int j = k - 1; j >= 0; j--) {
 			struct pk_frame *nf = &s->frames2[out++];
-			const char *name = v[j].name ? v[j].name : "??";
+			const char *name = perf ? perf_inline_name(s, &v[j], j == k - 1, fr) : NULL;
 
 			*nf = *fr;
-			nf->sym = intern(s, name, strlen(name));
-			nf->sym_off = 0;
-			nf->inlined = true;
+			if (perf && name != fr->sym && strcmp(name, fr->sym)) {
+				nf->sym = name;   /* interned; sym_off: the frame's, as perf prints it */
+				nf->inlined = true;
+			} else if (!perf && j > 0) {
+				name = v[j].name ? v[j].name : "??";
+				nf->sym = intern(s, name, strlen(name));
+				nf->sym_off = 0;
+				nf->inlined = true;
+			}
 		}
-		s->frames2[out++] = *fr;
 	}
 	/* swap the buffers */
 	struct pk_frame *t = s->frames;
@@ -1105,8 +1143,8 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		resolve(s, t, &s->frames[i]);
 	if (raw.callchain && raw.nr_callchain && !s->opts.no_callchain && !dwarf && !truncated && !cut)
 		count_fp_chain(s, n);
-	if (s->opts.inline_)
-		n = expand_inlines(s, n);
+	if (s->opts.inline_ || (s->opts.inline_perf && dwarf))
+		n = expand_inlines(s, n, !s->opts.inline_);
 	if (truncated) {
 		/* shown as the outermost frame, so a cut stack never poses as
 		 * top-level code */
@@ -1495,6 +1533,7 @@ void session_close(struct session *s)
 	perfmap_cache_free(s->jit);
 	inline_resolver_free(s->inl);
 	hm_release(&s->srclines);
+	hm_release(&s->perfnames);
 	hm_release(&s->dsofiles);
 	hm_release(&s->bids);
 	sb_release(&s->tmp);

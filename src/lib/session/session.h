@@ -112,6 +112,15 @@ struct session_opts {
 	bool inline_;         /* expand inlined functions from DWARF into frames of
 				 their own (user-space frames with debug info;
 				 each (DSO, address) resolved once) */
+	bool inline_perf;     /* (without inline_) perf 6.1's perf script: in
+				 samples unwound from DWARF (--call-graph dwarf)
+				 only, each user frame with debug info becomes its
+				 chain of functions at its address as binutils'
+				 addr2line names them (demangled as symbols are;
+				 the innermost one without a linkage name by the
+				 frame's symbol), innermost first: one named as
+				 the frame's symbol is the frame, any other an
+				 inlined frame (sym_off: the frame's) */
 };
 
 struct session_stats {

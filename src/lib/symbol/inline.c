@@ -187,8 +187,19 @@ static int collect(Dwfl_Module *mod, uint64_t elf_pc, struct inline_frame *fr, i
 	bool have = first_function(scopes, n, 0, &die);
 	free(scopes);
 	/* innermost function, then each inlined call's caller (as eu-addr2line -i) */
+	int lang = dwarf_srclang(cu);
+	bool c_unit = lang == DW_LANG_C89 || lang == DW_LANG_C || lang == DW_LANG_C99 || lang == DW_LANG_C11 ||
+		      lang == 0x2c /* DW_LANG_C17 */;
+
 	for (int depth = 0; have && depth < 256 && nfr < max; depth++) {
+		Dwarf_Attribute la;
+
 		fr[nfr].name = dwarf_diename(&die);
+		fr[nfr].linkage = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_linkage_name, &la));
+		if (!fr[nfr].linkage)
+			fr[nfr].linkage = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_MIPS_linkage_name, &la));
+		if (!fr[nfr].linkage && c_unit)
+			fr[nfr].linkage = fr[nfr].name;
 		fr[nfr].file = file;
 		fr[nfr].line = line;
 		fr[nfr].inlined = dwarf_tag(&die) == DW_TAG_inlined_subroutine;

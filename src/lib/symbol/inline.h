@@ -64,6 +64,11 @@ struct inline_frame {
 	const char *file;
 	int line;
 	bool inlined;        /* a DW_TAG_inlined_subroutine (all but out[0]) */
+	const char *linkage; /* the name the linker knows (DW_AT_linkage_name,
+				through the abstract origin; in a C unit, where
+				names are not mangled, the name itself); NULL:
+				DWARF has none (binutils' addr2line then names
+				the innermost item by the ELF symbol) */
 };
 
 int inline_resolve_frames(struct inline_resolver *r, const char *dso, uint64_t addr,
