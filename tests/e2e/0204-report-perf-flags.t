@@ -67,12 +67,20 @@ perf script -i d.data 2>/dev/null | awk '{ print $2 }' | grep -E '^(rec|flat|mai
 "$PERFKIT" script -i d.data 2>/dev/null | awk '{ print $2 }' | grep -E '^(rec|flat|main)\+|^$' >pk.syms
 depth=$("$PERFKIT" script -i d.data 2>/dev/null | awk '/^deep/ { if (n > m) m = n; n = 0; next } NF { n++ } END { if (n > m) m = n; print m }')
 max=$(cat /proc/sys/kernel/perf_event_max_stack 2>/dev/null || echo 127)
-expect "script: DWARF chains of a 300-deep recursion stop at perf's default ($max user frames; got $depth with the kernel's)" \
-	test "$depth" -ge "$max" -a "$depth" -lt $((max + 40))
-expect "script: the same frames as perf script (default --max-stack; $(grep -c . pk.syms) frames)" cmp -s pf.syms pk.syms
-"$PERFKIT" script --max-stack 400 -i d.data 2>/dev/null | grep -c 'rec+' >deep400
-"$PERFKIT" script -i d.data 2>/dev/null | grep -c 'rec+' >deep127
-expect "--max-stack 400 unwinds further than the default" test "$(cat deep400)" -gt "$(cat deep127)"
+if [ "$max" -ge 300 ]; then
+	# a default at or past the recursion's depth cuts nothing: these need
+	# the default 127 (0902 raises it for a while and restores it)
+	for c in "chains stop at the default" "the same frames as perf script" "--max-stack 400 further"; do
+		skip "kernel.perf_event_max_stack is $max, not below the 300-deep recursion: $c"
+	done
+else
+	expect "script: DWARF chains of a 300-deep recursion stop at perf's default ($max user frames; got $depth with the kernel's)" \
+		test "$depth" -ge "$max" -a "$depth" -lt $((max + 40))
+	expect "script: the same frames as perf script (default --max-stack; $(grep -c . pk.syms) frames)" cmp -s pf.syms pk.syms
+	"$PERFKIT" script --max-stack 400 -i d.data 2>/dev/null | grep -c 'rec+' >deep400
+	"$PERFKIT" script -i d.data 2>/dev/null | grep -c 'rec+' >deep127
+	expect "--max-stack 400 unwinds further than the default" test "$(cat deep400)" -gt "$(cat deep127)"
+fi
 "$PERFKIT" report -i d.data --no-children -g caller -q >rep.txt 2>/dev/null
 expect "report: no [truncated] root from the default cap (a --max-stack cut is not a truncation)" \
 	sh -c "! grep -q 'truncated' rep.txt"
