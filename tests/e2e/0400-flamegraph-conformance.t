@@ -14,9 +14,9 @@ if ! have python3; then
 fi
 
 # run_case NAME INPUTS OPTIONS COMPARE — perfkit flamegraph and fgframes in
-# $T/NAME; $T/NAME/step names the step that failed, else "done"
+# $T/NAME; $T/NAME/step names the step that failed, else "finished"
 run_case() {
-	local name=$1 inputs=$2 options=$3 compare=$4 work=$T/$1 flag= opts
+	local name=$1 inputs=$2 options=$3 compare=$4 work=$T/$1 flag='' opts
 	mkdir -p "$work"
 	cp -R "$C/inputs/$name/." "$work/"
 	eval "opts=($options)"
@@ -28,7 +28,7 @@ run_case() {
 	if ! python3 "$FG" $flag "$work/out.svg" >"$work/got.tsv" 2>"$work/fg.err"; then
 		echo fgframes >"$work/step"; return
 	fi
-	echo done >"$work/step"
+	echo finished >"$work/step"
 }
 # the cases two at a time in the background (nothing is timed), their TAP
 # lines afterwards in the cases' order; tabs become \037 first: read would
@@ -44,7 +44,7 @@ wait
 for name in "${names[@]}"; do
 	work=$T/$name
 	case $(cat "$work/step" 2>/dev/null) in
-	done) same_file "$name" "$C/expected/$name.frames.tsv" "$work/got.tsv" ;;
+	finished) same_file "$name" "$C/expected/$name.frames.tsv" "$work/got.tsv" ;;
 	flamegraph) not_ok "$name: perfkit flamegraph failed"; sed 's/^/# /' "$work/err.txt" ;;
 	fgframes) not_ok "$name: SVG does not parse"; sed 's/^/# /' "$work/fg.err" ;;
 	*) not_ok "$name: the case did not finish" ;;
