@@ -54,12 +54,15 @@ common() {
 # (perf orders DSOs by the address of its DSO objects)
 own() { blocks "$1" | grep -E '^ [0-9.]+%( [0-9.]+%)? calltree calltree '; }
 
-# same 'what' MODE-ARGS... — compare perfkit and perf on $DATA
+# same 'what' MODE-ARGS... — compare perfkit and perf on $DATA (the two
+# reports at once: neither is timed)
 same() {
-	local d=$1; shift
-	perf report --stdio -i "$DATA" "$@" >"$T/perf.out" 2>/dev/null
+	local d=$1 pp; shift
+	perf report --stdio -i "$DATA" "$@" >"$T/perf.out" 2>/dev/null &
+	pp=$!
 	"$PERFKIT" report -i "$DATA" "$@" >"$T/pk.out" 2>"$T/pk.err"
 	local rc=$?
+	wait $pp
 	$CMP "$T/perf.out" >"$T/perf.blk"
 	$CMP "$T/pk.out" >"$T/pk.blk"
 	if [ $rc = 0 ] && [ -s "$T/perf.blk" ] && common "$T/perf.blk" "$T/pk.blk" &&

@@ -12,8 +12,28 @@ fi
 FG=$SHARED/tools/fgframes
 have_shared "$FG" || { done_testing; exit; }
 
-# check NAME_BYTES(printf format) EXPECTED_TITLE_NAME [WIDTH [EXPECTED_LABEL]]
+# check DESC NAME_BYTES(printf format) EXPECTED_TITLE_NAME [WIDTH [EXPECTED_LABEL]]
+# — in the background, two at a time (nothing is timed), in its own folder
+# $T/cN; its TAP lines are written to $T/cN.tap and relayed by relay_checks
+ncheck=0
 check() {
+	ncheck=$((ncheck + 1))
+	while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+	( T=$T/c$ncheck; mkdir -p "$T"
+	  ok() { echo "OK $*"; }; not_ok() { echo "NOTOK $*"; }
+	  check_one "$@" >"$T.tap" 2>&1 ) &
+}
+relay_checks() {
+	local i l
+	wait
+	for ((i = 1; i <= ncheck; i++)); do
+		[ -s "$T/c$i.tap" ] || { not_ok "check $i: no result"; continue; }
+		while IFS= read -r l; do
+			case $l in OK\ *) ok "${l#OK }" ;; NOTOK\ *) not_ok "${l#NOTOK }" ;; *) echo "$l" ;; esac
+		done <"$T/c$i.tap"
+	done
+}
+check_one() {
 	local desc=$1 fmt=$2 want=$3 width=${4:-1200} label=${5-}
 	printf "main;$fmt 7\n" >"$T/in.txt"
 	if ! "$PERFKIT" flamegraph --hash --width "$width" "$T/in.txt" >"$T/out.svg" 2>"$T/err"; then
@@ -70,6 +90,7 @@ check '3-byte char kept whole at the label end' 'abcdef\xe6\x97\xa5xyzw' "abcdef
 check '3-byte char inside the label'            'abcde\xe6\x97\xa5xyzw' "abcde$(printf '\xe6\x97\xa5')xyzw" 88 "abcde$(printf '\xe6\x97\xa5')x.."
 check 'entity at the label end'                 'abcdef&&&&&&&&' 'abcdef&&&&&&&&' 80 'abcdef..'
 check 'entity inside the label'                 'abcde&&&&&&&&&' 'abcde&&&&&&&&&' 88 'abcde&&..'
+relay_checks
 
 # title, subtitle, countname and nametype are escaped too
 printf 'a;b 3\n' >"$T/t.txt"

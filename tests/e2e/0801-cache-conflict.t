@@ -93,6 +93,10 @@ if [ -x "$T/env" ]; then
 	expect "run from bash: the program sees _=valgrind's path under cachegrind" grep -q '^_=.*/valgrind$' "$T/penv.vg"
 	same_file "run from bash: the program's environment (with _) is cachegrind's" "$T/penv.vg" "$T/penv.pk"
 fi
+# The rest compares the counts of --model=cachegrind, all levels pinned,
+# with cachegrind's: nothing there is taken from a described CPU, so under
+# 0804-cache-geometries (PERFKIT_SYSFS_CPU set) it is left to the plain run.
+if [ -n "${PERFKIT_SYSFS_CPU:-}" ]; then done_testing; exit; fi
 valgrind -q --tool=cachegrind --cache-sim=yes "${G[@]}" --cachegrind-out-file="$T/pvg" "$T/conflict" >/dev/null 2>&1
 "$PERFKIT" cache -q --model=cachegrind "${G[@]}" -o "$T/ppk" "$T/conflict" >/dev/null 2>&1
 grep -E '^(events|summary):' "$T/pvg" | sed 's/ *$//' >"$T/tot-pvg"

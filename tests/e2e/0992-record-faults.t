@@ -45,16 +45,24 @@ readable() {
 	if ls "$f".tmp-* >/dev/null 2>&1; then not_ok "$what: a temporary file was left"; else ok "$what: no temporary file left"; fi
 }
 
-# signal_case SIG — SIG to perfkit record 1 s after its workload started
-# (a 5 s burn; 20 samples at least: the CPU may be busy)
+# SIGINT and SIGTERM to perfkit record, and SIGKILL to its target, each 1 s
+# after its workload started (a 5 s burn; 20 samples at least: the CPU may be
+# busy): the three recordings at once, then each checked
+declare -A rpid rrc
+for c in INT TERM kill; do
+	"$PERFKIT" record -F 1000 -g -o "$T/$c.data" -- "$burn" 5000 >/dev/null 2>"$T/$c.err" &
+	rpid[$c]=$!
+done
+for c in INT TERM kill; do wait_until 30 pgrep -P "${rpid[$c]}" -f burn2to1 >/dev/null; done
+sleep 1
+kill -s INT "${rpid[INT]}"
+kill -s TERM "${rpid[TERM]}"
+child=$(pgrep -P "${rpid[kill]}" -f burn2to1 | head -1)
+[ -n "$child" ] && kill -KILL "$child"
+for c in INT TERM; do wait "${rpid[$c]}"; rrc[$c]=$?; done
+# signal_case SIG — the recording stopped by SIG
 signal_case() {
-	local sig=$1 f=$T/$1.data pid rc
-	"$PERFKIT" record -F 1000 -g -o "$f" -- "$burn" 5000 >/dev/null 2>"$T/$sig.err" &
-	pid=$!
-	wait_until 30 pgrep -P "$pid" -f burn2to1 >/dev/null
-	sleep 1
-	kill -s "$sig" "$pid"
-	wait "$pid"; rc=$?
+	local sig=$1 f=$T/$1.data rc=${rrc[$1]}
 	if [ $rc -ne 0 ] && [ -s "$f" ]; then ok "SIG$sig: record ended (exit $rc) and wrote $f"
 	else not_ok "SIG$sig: record exit $rc, file $(stat -c %s "$f" 2>/dev/null || echo missing)"; head -3 "$T/$sig.err" | sed 's/^/# /'; fi
 	readable "$f" 20 "SIG$sig" burn_
@@ -64,13 +72,8 @@ signal_case TERM
 
 # the target killed by SIGKILL: record ends by itself and keeps the samples
 f=$T/kill.data
-"$PERFKIT" record -F 1000 -g -o "$f" -- "$burn" 5000 >/dev/null 2>"$T/kill.err" &
-pid=$!
-wait_until 30 pgrep -P "$pid" -f burn2to1 >/dev/null
-sleep 1
-child=$(pgrep -P "$pid" -f burn2to1 | head -1)
+pid=${rpid[kill]}
 if [ -n "$child" ]; then
-	kill -KILL "$child"
 	wait "$pid"; rc=$?
 	if [ -s "$f" ]; then ok "target SIGKILLed: record ended (exit $rc) and wrote the file"
 	else not_ok "target SIGKILLed: no file (exit $rc)"; head -3 "$T/kill.err" | sed 's/^/# /'; fi

@@ -101,7 +101,8 @@ static uint64_t lcg(uint64_t *s)
 	return *s >> 33;
 }
 
-/* About 24 MB of perf script text: 40 processes, stacks of 1..12 frames
+/* About 8 MB of perf script text (8 of collapse.c's 1 MiB blocks, shared
+ * among the workers): 40 processes, stacks of 1..12 frames
  * drawn from 3000 functions, periods; one "instructions" sample in 50 (the
  * first event is cycles, so they are dropped with a warning), an
  * unrecognized line now and then, and CRLF line ends in a stretch. */
@@ -110,7 +111,7 @@ static void make_text(struct strbuf *sb)
 	uint64_t s = 12345;
 	size_t i = 0;
 
-	while (sb->len < (24u << 20)) {
+	while (sb->len < (8u << 20)) {
 		int depth = 1 + (int)(lcg(&s) % 12);
 		int crlf = (i / 5000) % 7 == 3;
 		const char *nl = crlf ? "\r\n" : "\n";
@@ -123,7 +124,7 @@ static void make_text(struct strbuf *sb)
 			sb_addf(sb, "\t%llx fn_%d+0x%x (/usr/lib/libx%d.so)%s",
 				(unsigned long long)(0x400000 + lcg(&s) % 100000),
 				(int)(lcg(&s) % 3000), (unsigned)(lcg(&s) % 256), d % 3, nl);
-		if (lcg(&s) % 20000 == 0)
+		if (lcg(&s) % 5000 == 0)
 			sb_addf(sb, "\tNOT A FRAME LINE%s", nl);
 		sb_addstr(sb, nl);
 		i++;
