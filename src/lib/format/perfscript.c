@@ -317,6 +317,7 @@ struct ps_collapser {
 		const char *start, *line;
 		size_t n, ks, kl, p0, W, q;   /* frame_key's answer */
 		uint64_t h;
+		const struct fc_rec *rec;   /* the record of hash h, once fetched */
 		bool ok, java;
 	} la_ring[4];
 	unsigned la_head, la_n;
@@ -1101,6 +1102,7 @@ static bool la_push(struct ps_collapser *c)
 	x->start = st;
 	x->line = f;
 	x->n = (size_t)(fe - f);
+	x->rec = NULL;
 	x->ok = frame_key(c, f, (size_t)(fe - f), &x->ks, &x->kl, &x->p0, &x->W, &x->q);
 	if (!x->ok)
 		return true;
@@ -1134,11 +1136,12 @@ static void la_step(struct ps_collapser *c, const char *pos)
 	while (c->la_n < LA_N && la_push(c))
 		;
 	if (c->la_n) {
-		const struct la_ent *x = &c->la_ring[c->la_head];
+		struct la_ent *x = &c->la_ring[c->la_head];
 		const struct fcache *t = &c->cache[x->java];
 		if (x->ok && t->mask) {
 			for (size_t s = x->h & t->mask; t->slots[s].rec; s = (s + 1) & t->mask) {
 				if (t->slots[s].hash == x->h) {
+					x->rec = t->slots[s].rec;
 					__builtin_prefetch(t->slots[s].rec);
 					__builtin_prefetch((const char *)t->slots[s].rec + 64);
 					break;
@@ -1192,8 +1195,8 @@ static void pend_drain(struct ps_collapser *c)
  * into ids[0..n). */
 static inline void stack_ids(const struct ps_collapser *c, uint32_t *ids)
 {
-	memcpy(ids, c->pname_ids, c->npname * sizeof(*ids));
-	ids += c->npname;
+	for (size_t k = 0; k < c->npname; k++)   /* one or two: no libc call */
+		*ids++ = c->pname_ids[k];
 	for (size_t k = c->ncur; k-- > 0;)
 		*ids++ = c->cur[k];
 }
@@ -1561,7 +1564,8 @@ static bool on_header_rh(struct ps_collapser *c, const char *l, size_t n)
 		c->hm_hit = i;
 		c->period = m->period;
 		GROW(c->pname_ids, 0, c->apname, m->nids);
-		memcpy(c->pname_ids, m->ids, m->nids * sizeof(*m->ids));
+		for (size_t k = 0; k < m->nids; k++)
+			c->pname_ids[k] = m->ids[k];
 		c->npname = m->nids;
 		c->java = m->java;
 		c->prev = NULL;
@@ -1829,7 +1833,9 @@ static void on_frame_line(struct ps_collapser *c, const char *l, size_t n)
 			} else if (!fc_key_is(r, l + ks, kl)) {
 				struct fcache *cache = &c->cache[c->java];
 				uint64_t h = ahead ? x->h : bm_hash(l + ks, kl);
-				r = fc_find(cache, l + ks, kl, h);
+				/* the look-ahead's record when it holds this key */
+				r = ahead && fc_key_is(x->rec, l + ks, kl) ? (struct fc_rec *)x->rec
+									   : fc_find(cache, l + ks, kl, h);
 				if (!r) {
 					if (!match_frame(l, n, &m)) {
 						c->prev = NULL;

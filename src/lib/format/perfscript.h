@@ -49,7 +49,9 @@
  * Speed: a frame line's result is cached by its text (address excluded
  * unless addrs/inline need it) with, per cached line, the two lines that
  * followed it last; a line equal to one of these predictions (whole, or by
- * its key) costs one compare, no scan of its fields and no hash.  In text
+ * its key) costs one compare, no scan of its fields and no hash; in perf
+ * script's own layout (tab, 16 address columns, space) the key is compared
+ * in place, whatever the address, with no search for the line's end.  In text
  * held in memory (psc_parse_mem) the first frame line of each of the next
  * few samples is found ahead and its table entry fetched into the cache
  * before it is looked up.  A header

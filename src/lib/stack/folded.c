@@ -44,33 +44,6 @@ static size_t stack_entry(struct folded *f, const uint32_t *ids, size_t n)
 			 n * sizeof(*ids), NULL);
 }
 
-uint64_t folded_ids_hash(const uint32_t *ids, size_t n)
-{
-	static const uint32_t none;
-
-	return bm_hash(n ? (const void *)ids : (const void *)&none, n * sizeof(*ids));
-}
-
-void folded_prefetch(const struct folded *f, uint64_t h, int stage)
-{
-	const struct bytemap *m = &f->stacks;
-
-	if (!m->mask)
-		return;
-	const struct bm_slot *sl = &m->slots[h & m->mask];
-	if (stage == 0) {
-		__builtin_prefetch(sl);
-		return;
-	}
-	if (!sl->used || sl->hash != h)
-		return;
-	const struct bm_entry *e = &m->entries[sl->idx];
-	if (stage == 1)
-		__builtin_prefetch(e);
-	else
-		__builtin_prefetch(e->key);
-}
-
 void folded_add_ids_h(struct folded *f, const uint32_t *ids, size_t n, uint64_t h, uint64_t count)
 {
 	static const uint32_t none;

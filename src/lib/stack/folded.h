@@ -54,8 +54,33 @@ void folded_add_ids(struct folded *f, const uint32_t *ids, size_t n, uint64_t co
  * entry (stage 1, once the slot is in cache) and its key (stage 2) into
  * the cache while other work runs; prefetching is only a hint (a stale or
  * wrong hash costs nothing but the prefetch). */
-uint64_t folded_ids_hash(const uint32_t *ids, size_t n);
-void folded_prefetch(const struct folded *f, uint64_t h, int stage);
+static inline uint64_t folded_ids_hash(const uint32_t *ids, size_t n)
+{
+	static const uint32_t none;
+
+	return bm_hash(n ? (const void *)ids : (const void *)&none, n * sizeof(*ids));
+}
+
+/* (inline: called two or three times a sample on the text path) */
+static inline void folded_prefetch(const struct folded *f, uint64_t h, int stage)
+{
+	const struct bytemap *m = &f->stacks;
+
+	if (!m->mask)
+		return;
+	const struct bm_slot *sl = &m->slots[h & m->mask];
+	if (stage == 0) {
+		__builtin_prefetch(sl);
+		return;
+	}
+	if (!sl->used || sl->hash != h)
+		return;
+	const struct bm_entry *e = &m->entries[sl->idx];
+	if (stage == 1)
+		__builtin_prefetch(e);
+	else
+		__builtin_prefetch(e->key);
+}
 void folded_add_ids_h(struct folded *f, const uint32_t *ids, size_t n, uint64_t h, uint64_t count);
 void folded_add_ids_frac(struct folded *f, const uint32_t *ids, size_t n, double count);
 
