@@ -12,12 +12,17 @@
 #                   else a recording of tests/workloads/calltree made here)
 #   PK=BINARY       the perfkit to time (default BUILD/perfkit)
 #   RUNS=N          repetitions of each key (default 3)
+#   PAUSE=S         seconds between keys (default 0.5, a person's pause:
+#                   after 's' the browser sorts the first rows only, the
+#                   rest when idle for 100 ms; PAUSE=0 times keys that
+#                   come before that, such as '-' right after 's')
 set -eu
 BUILD=${1:-build}
 cd "$(dirname "$0")/.."
 TOP=$PWD
 PK=${PK:-$TOP/$BUILD/perfkit}
 RUNS=${RUNS:-3}
+PAUSE=${PAUSE:-0.5}
 W=$(mktemp -d "${TMPDIR:-/tmp}/perfkit-bench.XXXXXX")
 SOCK="pk-bench-sort-$$"
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
@@ -53,6 +58,7 @@ wait_for "Press '\\?' for help"
 key() {   # key NAME RE KEYS... — send KEYS, time until RE is on the screen
 	local name=$1 re=$2 t0 c0
 	shift 2
+	sleep "$PAUSE"   # a person's pause: the browser sorts the rest of the rows in it
 	t0=$(now)
 	c0=$(cpu)
 	tm send-keys -t b "$@"

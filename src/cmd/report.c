@@ -61,6 +61,8 @@ struct row {
 	const char **text;            /* each sort key's text, shown rows only */
 };
 
+struct sortrec;
+
 struct hist {
 	struct prof *prof;            /* the samples' stacks */
 	struct row *rows;             /* derived: hist_derive() */
@@ -73,6 +75,9 @@ struct hist {
 	uint32_t *rank_of[K_MAX];     /* browser: a key's rank per part id */
 	size_t rows_cap;              /* rows allocated (kept between derivations:
 					 fresh pages cost more than the rows) */
+	struct sortrec *ord;          /* the rows' order (sort_rows) */
+	size_t nr_sorted;             /* ord's first, in order */
+	bool wide;                    /* ranks compared per key */
 };
 
 struct report {
@@ -196,25 +201,6 @@ static const char *key_header(enum sort_key k)
 					     "      Tid:Command", "Source:Line" };
 
 	return names[k];
-}
-
-static const struct report *sort_ctx;
-
-/* Rows by Children (when shown), Self, then each key's text, compared by
- * rank: perf's order (a DSO "[unknown]", perf's no map, after every named
- * one); equal rows in the model's order. */
-static int cmp_rows(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-
-	if (sort_ctx->children && x->children != y->children)
-		return x->children > y->children ? -1 : 1;
-	if (x->self != y->self)
-		return x->self > y->self ? -1 : 1;
-	for (int i = 0; i < sort_ctx->nr_keys; i++)
-		if (x->rank[i] != y->rank[i])
-			return x->rank[i] < y->rank[i] ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 static const void *line_of(void *arg, const struct pk_frame *fr)
@@ -376,6 +362,9 @@ static void hist_underive(struct hist *h)
 {
 	free(h->of_node);
 	h->of_node = NULL;
+	free(h->ord);
+	h->ord = NULL;
+	h->nr_sorted = 0;
 	h->nr = 0;
 	cg_forest_free(h->cg);
 	h->cg = NULL;
@@ -434,11 +423,17 @@ static uint64_t hist_shown(struct report *r, struct hist *h, uint64_t *total)
 	return n;
 }
 
-/* A row's sort key packed in integers (cmp_rows' order). */
+/* A row's sort key packed in integers: Children (when shown), Self, then
+ * each key's text's rank (perf's order: a DSO "[unknown]", perf's no map,
+ * after every named one), equal rows in the model's order (id). */
 struct sortrec {
 	uint64_t v, self, ranks;
-	uint32_t id, pos;
+	uint32_t id, pos;             /* pos: the row's index in h->rows */
 };
+
+/* the rows whose ranks do not fit in 64 bits: compared by their ranks */
+static const struct report *wide_r;
+static const struct row *wide_rows;
 
 static int cmp_recs(const void *a, const void *b)
 {
@@ -448,20 +443,61 @@ static int cmp_recs(const void *a, const void *b)
 		return x->v > y->v ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
-	if (x->ranks != y->ranks)
+	if (wide_rows) {
+		for (int i = 0; i < wide_r->nr_keys; i++) {
+			uint32_t rx = wide_rows[x->pos].rank[i], ry = wide_rows[y->pos].rank[i];
+
+			if (rx != ry)
+				return rx < ry ? -1 : 1;
+		}
+	} else if (x->ranks != y->ranks) {
 		return x->ranks < y->ranks ? -1 : 1;
+	}
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* The rows in cmp_rows' order: when the keys' ranks fit in 64 bits, a
- * sort of small records of integers, then the rows moved in place along
- * the permutation's cycles; else qsort with cmp_rows. */
-static void sort_rows(struct report *r, struct hist *h)
+static void swap_recs(struct sortrec *x, struct sortrec *y)
+{
+	struct sortrec t = *x;
+
+	*x = *y;
+	*y = t;
+}
+
+/* Move the k first of v[0..n) in cmp_recs' order (a total order: ids
+ * differ) to v[0..k), in no order (quickselect, median of three). */
+static void select_first(struct sortrec *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1 && k > lo && k < hi) {
+		size_t mid = lo + (hi - lo) / 2, st = lo;
+
+		if (cmp_recs(&v[mid], &v[lo]) < 0)
+			swap_recs(&v[mid], &v[lo]);
+		if (cmp_recs(&v[hi - 1], &v[lo]) < 0)
+			swap_recs(&v[hi - 1], &v[lo]);
+		if (cmp_recs(&v[mid], &v[hi - 1]) < 0)
+			swap_recs(&v[mid], &v[hi - 1]);   /* the median at hi - 1 */
+		for (size_t i = lo; i < hi - 1; i++)
+			if (cmp_recs(&v[i], &v[hi - 1]) < 0)
+				swap_recs(&v[i], &v[st++]);
+		swap_recs(&v[st], &v[hi - 1]);
+		if (st < k)
+			lo = st + 1;
+		else
+			hi = st;
+	}
+}
+
+/* h->ord: the rows in cmp_recs' order, h->nr_sorted of them sorted: with
+ * want < h->nr only the first want (quickselect, then a sort of those),
+ * the rest (below all of them) by sort_rest().  The rows stay where they
+ * are (ord[].pos names them). */
+static void sort_rows(struct report *r, struct hist *h, size_t want)
 {
 	uint32_t maxr[K_MAX] = { 0 };
 	unsigned bits[K_MAX], total = 0;
-	struct sortrec *v;
-	bool *done;
 
 	for (size_t i = 0; i < h->nr; i++)
 		for (int k = 0; k < r->nr_keys; k++)
@@ -473,54 +509,48 @@ static void sort_rows(struct report *r, struct hist *h)
 			bits[k]++;
 		total += bits[k];
 	}
-	if (total > 64 || h->nr < 2) {
-		sort_ctx = r;
-		qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
-		return;
-	}
-	v = xmalloc(h->nr * sizeof(*v));
+	wide_r = r;
+	wide_rows = total > 64 ? h->rows : NULL;
+	h->wide = total > 64;
+	free(h->ord);
+	h->ord = xmalloc((h->nr + 1) * sizeof(*h->ord));
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
 		uint64_t ranks = 0;
 
-		for (int k = 0; k < r->nr_keys; k++)
-			ranks = (bits[k] == 64 ? 0 : ranks << bits[k]) | row->rank[k];
-		v[i] = (struct sortrec){ r->children ? row->children : 0, row->self, ranks, row->id, (uint32_t)i };
+		for (int k = 0; total <= 64 && k < r->nr_keys; k++)
+			ranks = ranks << bits[k] | row->rank[k];
+		h->ord[i] = (struct sortrec){ r->children ? row->children : 0, row->self, ranks, row->id, (uint32_t)i };
 	}
-	qsort(v, h->nr, sizeof(*v), cmp_recs);
-	done = xcalloc(h->nr, sizeof(*done));
-	for (size_t i = 0; i < h->nr; i++) {
-		struct row tmp;
-		size_t j = i;
-
-		if (done[i] || v[i].pos == i) {
-			done[i] = true;
-			continue;
-		}
-		tmp = h->rows[i];
-		while (v[j].pos != i) {   /* position j takes the row from v[j].pos */
-			h->rows[j] = h->rows[v[j].pos];
-			done[j] = true;
-			j = v[j].pos;
-		}
-		h->rows[j] = tmp;
-		done[j] = true;
-	}
-	free(done);
-	free(v);
+	h->nr_sorted = want < h->nr ? want : h->nr;
+	if (h->nr_sorted < h->nr)
+		select_first(h->ord, h->nr, h->nr_sorted);
+	qsort(h->ord, h->nr_sorted, sizeof(*h->ord), cmp_recs);
+	wide_rows = NULL;
 }
 
-/* Sort the rows, mark those shown (*show, h->nr + 1 flags) and, unless
- * textv is NULL (the browser makes the texts it shows), make their texts
- * (in *texts, *textv); returns how many are shown. */
-static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_t total, bool **show,
+/* The rest of sort_rows()' order. */
+static void sort_rest(struct report *r, struct hist *h)
+{
+	wide_r = r;
+	wide_rows = h->wide ? h->rows : NULL;
+	qsort(h->ord + h->nr_sorted, h->nr - h->nr_sorted, sizeof(*h->ord), cmp_recs);
+	wide_rows = NULL;
+	h->nr_sorted = h->nr;
+}
+
+/* Sort the rows (the first want: sort_rows), mark those shown (*show,
+ * h->nr + 1 flags by row index) and, unless textv is NULL (the browser
+ * makes the texts it shows), make their texts (in *texts, *textv);
+ * returns how many are shown. */
+static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_t total, size_t want, bool **show,
 			 struct pk_arena *texts, const char ***textv)
 {
 	char buf[512];
 	size_t shown = 0;
 
 	hist_derive(r, h);
-	sort_rows(r, h);
+	sort_rows(r, h, want);
 	*show = xcalloc(h->nr + 1, sizeof(**show));
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
@@ -568,7 +598,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
 		printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
 	}
-	hist_order(r, h, limit, total, &show, &texts, &textv);
+	hist_order(r, h, limit, total, SIZE_MAX, &show, &texts, &textv);
 	for (int k = 0; k < r->nr_keys; k++)
 		width[k] = strlen(key_header(r->keys[k]));
 	for (size_t i = 0; i < h->nr; i++)
@@ -599,7 +629,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	}
 	if (r->graph && h->cg)
 		trees = build_trees(r, h, show, total);
-	for (size_t i = 0; i < h->nr; i++) {
+	for (size_t j = 0; j < h->nr; j++) {
+		size_t i = h->ord[j].pos;
 		const struct row *row = &h->rows[i];
 
 		if (!show[i])
@@ -1064,6 +1095,13 @@ static const char *rt_text(void *ctx, size_t i, int k)
 	return rt->t.rows[i].text[k] = pk_arena_memdup0(&rt->texts, buf, strlen(buf));
 }
 
+/* How many rows a key sorts before the screen shows them: more than a
+ * screen, with room to scroll */
+#define RT_READY 2048
+
+static void rt_fill(struct report_tui *rt, size_t from);
+static void rt_order_rest(void *ctx);
+
 /* The table of the first event with samples (print_hist's rows). */
 static void rt_prepare(struct report_tui *rt)
 {
@@ -1097,35 +1135,52 @@ static void rt_prepare(struct report_tui *rt)
 		 session_stats(*rt->sess)->nr_lost, n, unit, ev ? ev->name : "none", total);
 	if (!h)
 		return;
-	hist_order(r, h, rt->limit, total, &rt->show, &rt->texts, NULL);
-	rt->hrow = xcalloc(h->nr + 1, sizeof(*rt->hrow));
-	if (h->nr + 1 > rt->rows_cap) {
+	/* the first rows sorted, the rest when the browser needs them
+	 * (rt_order_rest): most keys see only the first screen */
+	rt->t.nr_rows = hist_order(r, h, rt->limit, total, RT_READY, &rt->show, &rt->texts, NULL);
+	rt->hrow = xcalloc(rt->t.nr_rows + 1, sizeof(*rt->hrow));
+	if (rt->t.nr_rows + 1 > rt->rows_cap) {
 		free(rt->rows_keep);
-		rt->rows_cap = h->nr + 1;
+		rt->rows_cap = rt->t.nr_rows + 1;
 		rt->rows_keep = xmalloc(rt->rows_cap * sizeof(*rt->t.rows));
 	}
 	rt->t.rows = rt->rows_keep;
-	for (size_t i = 0; i < h->nr; i++) {
+	rt->t.order_rest = rt_order_rest;
+	rt_fill(rt, 0);
+}
+
+/* The table's rows from the sorted ones of h->ord[from..h->nr_sorted). */
+static void rt_fill(struct report_tui *rt, size_t from)
+{
+	struct report *r = rt->r;
+	struct hist *h = rt->h;
+	bool graphs = r->graph && (h->of_node || h->cg);   /* a row has a graph when --stdio
+							       would print one: its trees are
+							       made on the first */
+	uint64_t min_hit = cg_min_hit(&r->cg, rt->total);
+
+	for (size_t j = from; j < h->nr_sorted; j++) {
+		size_t i = h->ord[j].pos;
 		const struct row *row = &h->rows[i];
 
 		if (!rt->show[i])
 			continue;
-		struct tui_row *tr = &rt->t.rows[rt->t.nr_rows];
+		struct tui_row *tr = &rt->t.rows[rt->t.nr_ready];
 
 		*tr = (struct tui_row){ .children = row->children, .self = row->self, .nr = row->nr_self,
-					.comm = row->comm, .dso = row->dso, .sym = row->sym, .tid = row->tid };
-		rt->hrow[rt->t.nr_rows++] = i;
+					.comm = row->comm, .dso = row->dso, .sym = row->sym, .tid = row->tid,
+					.has_graph = graphs && (r->children ? row->children : row->self) >= min_hit };
+		rt->hrow[rt->t.nr_ready++] = i;
 	}
-	if (r->graph && (h->of_node || h->cg)) {   /* a row has a graph when --stdio would print
-						       one: its trees are made on the first */
-		uint64_t min_hit = cg_min_hit(&r->cg, total);
+}
 
-		for (size_t i = 0; i < rt->t.nr_rows; i++) {
-			const struct row *row = &h->rows[rt->hrow[i]];
+static void rt_order_rest(void *ctx)
+{
+	struct report_tui *rt = ctx;
+	size_t from = rt->h->nr_sorted;
 
-			rt->t.rows[i].has_graph = (r->children ? row->children : row->self) >= min_hit;
-		}
-	}
+	sort_rest(rt->r, rt->h);
+	rt_fill(rt, from);
 }
 
 static int rt_graph(void *ctx, size_t i, bool children, FILE *fp)

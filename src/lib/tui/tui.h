@@ -83,6 +83,15 @@ struct tui_table {
 	 * text in rows[i].text[k].  Must not fail. */
 	const char *(*text)(void *ctx, size_t i, int k);
 	void *text_ctx;
+	/* Optional (a large table sorted in part): rows [nr_ready, nr_rows)
+	 * are not filled yet; order_rest(text_ctx) fills them, each below
+	 * every ready row in the browser's order (Children, when the table
+	 * has them, then Self), and sets nr_ready to nr_rows.  The browser
+	 * calls it before it shows or reads any of them: scrolling near the
+	 * ready rows' end, End, a filter, 'P', expanding all, the other
+	 * order ('-').  NULL: every row is ready. */
+	size_t nr_ready;
+	void (*order_rest)(void *ctx);
 };
 
 /* Row i's text of column k (rows[i].text[k], else made by t->text). */
