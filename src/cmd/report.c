@@ -1096,8 +1096,17 @@ static const char *rt_text(void *ctx, size_t i, int k)
 }
 
 /* How many rows a key sorts before the screen shows them: more than a
- * screen, with room to scroll */
+ * screen, with room to scroll (PERFKIT_TUI_READY=N: N, for the tests of
+ * the rest's order on small profiles) */
 #define RT_READY 2048
+
+static size_t rt_ready(void)
+{
+	const char *e = getenv("PERFKIT_TUI_READY");
+	long n = e ? strtol(e, NULL, 10) : 0;
+
+	return n > 0 ? (size_t)n : RT_READY;
+}
 
 static void rt_fill(struct report_tui *rt, size_t from);
 static void rt_order_rest(void *ctx);
@@ -1137,7 +1146,7 @@ static void rt_prepare(struct report_tui *rt)
 		return;
 	/* the first rows sorted, the rest when the browser needs them
 	 * (rt_order_rest): most keys see only the first screen */
-	rt->t.nr_rows = hist_order(r, h, rt->limit, total, RT_READY, &rt->show, &rt->texts, NULL);
+	rt->t.nr_rows = hist_order(r, h, rt->limit, total, rt_ready(), &rt->show, &rt->texts, NULL);
 	rt->hrow = xcalloc(rt->t.nr_rows + 1, sizeof(*rt->hrow));
 	if (rt->t.nr_rows + 1 > rt->rows_cap) {
 		free(rt->rows_keep);

@@ -93,6 +93,7 @@ struct br {
 };
 
 #define KEY_WRITTEN (KEY_MAX + 1)   /* getkey(): 'P''s child is done (b->msg says how) */
+#define KEY_IDLE (KEY_MAX + 2)      /* getkey(): the rest of the rows sorted (draw again) */
 
 #define NFILT (int)(sizeof(((struct br *)0)->filt) / sizeof(((struct br *)0)->filt[0]))
 
@@ -597,7 +598,7 @@ static int getkey(struct br *b, bool *changed)
 			if (ch == ERR) {   /* no key yet: the rest of the rows now */
 				if (need_all(b))
 					rebuild(b);
-				continue;
+				return KEY_IDLE;
 			}
 		}
 
@@ -1101,7 +1102,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 		b.idle = true;
 		ch = getkey(&b, &changed);
 		b.idle = false;
-		if (ch == KEY_WRITTEN)
+		if (ch == KEY_WRITTEN || ch == KEY_IDLE)
 			continue;   /* draw the message */
 		if (changed || b.end) {
 			if (changed)
