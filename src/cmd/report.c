@@ -786,7 +786,8 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 /* --html [--diff OLD NEW] -o FILE: the page of export/html.h instead of
  * the table. */
 static int report_html(bool html, bool diff, const char *input, int nargs, char **args,
-		       struct session_opts *so)
+		       struct session_opts *so, const struct report *r, const char *sort, double limit,
+		       bool no_children)
 {
 	struct html_opts o;
 	int err;
@@ -807,6 +808,16 @@ static int report_html(bool html, bool diff, const char *input, int nargs, char 
 	o.so = *so;
 	if (!o.so.max_stack)   /* perf's default --max-stack */
 		o.so.max_stack = (int)ev_max_stack();
+	/* the table's rows are functions (dso, sym): --sort orders rows of
+	 * equal percentages by those two keys; the others have no column */
+	o.sort = sort;
+	o.percent_limit = limit;
+	o.no_children = no_children;
+	for (int k = 0; sort && k < r->nr_keys; k++)
+		if (r->keys[k] != K_DSO && r->keys[k] != K_SYM)
+			pk_warn("--html: the page's table has a row per function (dso, sym): sort key '%s' left out",
+				r->keys[k] == K_COMM ? "comm" : r->keys[k] == K_PID ? "pid" :
+				r->keys[k] == K_TID ? "tid" : "srcline");
 	pk_error_clear();
 	err = html_report(&o);
 	if (err < 0)
@@ -851,6 +862,7 @@ int cmd_report(int argc, char **argv)
 	struct session_opts so = { 0 };
 	bool has_cc = false, order_set = false, inverted = false, stdio = false, no_color = false, html = false, html_diff = false, tui;
 	const char *sort = "comm,dso,sym";
+	bool sort_given = false;
 
 	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
 	optind = 1;
@@ -877,6 +889,7 @@ int cmd_report(int argc, char **argv)
 			if (parse_sort(&r, optarg))
 				return 2;
 			sort = optarg;
+			sort_given = true;
 			r.cg.skip_first = !strncmp(optarg, "sym", 3);
 			break;
 		case 'P': {
@@ -929,7 +942,8 @@ int cmd_report(int argc, char **argv)
 	if (pk_options_only && (html || html_diff))   /* the option fuzz harness */
 		return 0;
 	if (html || html_diff)
-		return report_html(html, html_diff, input, argc - optind, argv + optind, &so);
+		return report_html(html, html_diff, input, argc - optind, argv + optind, &so, &r,
+				   sort_given ? sort : NULL, limit, no_children);
 	if (optind < argc) {
 		fprintf(stderr, "perfkit report: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
