@@ -37,6 +37,8 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1078,6 +1080,13 @@ struct report_tui {
 	struct tui_table t;
 	char title[512], head[512];
 	struct inline_resolver *inl;
+	pthread_t warm;               /* rt_idle's thread, loading a DSO's DWARF */
+	bool warming;
+	atomic_bool warm_done;
+	char *warm_file;
+	uint64_t warm_addr;
+	char **warmed;                /* the files loaded (or being loaded) */
+	size_t nr_warmed;
 };
 
 static void rt_release_hist(struct report_tui *rt)
@@ -1123,6 +1132,7 @@ static size_t rt_ready(void)
 }
 
 static void rt_fill(struct report_tui *rt, size_t from);
+static void rt_warm_join(struct report_tui *rt);
 static void rt_order_rest(void *ctx);
 
 /* The table of the first event with samples (print_hist's rows). */
@@ -1257,6 +1267,7 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 	free(dup);
 	if (!n)
 		return pk_error(-EINVAL, "no sort key");
+	rt_warm_join(rt);   /* nothing of the old table or session in use */
 	parse_sort(r, keys);
 	snprintf(rt->sort, sizeof(rt->sort), "%s", keys);
 	for (int k = 0; k < r->nr_keys; k++)
@@ -1297,18 +1308,13 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 	return 0;
 }
 
-static int rt_annotate(void *ctx, size_t i, FILE *fp)
+static int rt_annotate_row(struct report_tui *rt, const struct row *row, FILE *fp)
 {
-	struct report_tui *rt = ctx;
 	struct report *r = rt->r;
-	const struct row *row;
 	struct ann_profile *p;
 	const char *file;
 	int err;
 
-	if (!rt->h || i >= rt->t.nr_rows || !r->leaves)
-		return -EINVAL;
-	row = &rt->h->rows[rt->hrow[i]];
 	file = row->kernel ? "/proc/kcore" : row->dso[0] == '/' ? session_dso_file(r->sess, row->dso) : NULL;
 	/* the samples counted per leaf address in report's own pass */
 	err = ann_leaves_profile(r->leaves, r->f->evsels[rt->h - r->hists].name, row->dso, row->sym, row->kernel,
@@ -1323,11 +1329,89 @@ static int rt_annotate(void *ctx, size_t i, FILE *fp)
 	return err;
 }
 
+/* The DWARF of a DSO loaded by a thread while the browser is idle (the
+ * first 'a' in a DSO spent most of its time there: libc's compressed debug
+ * info).  The thread uses rt->inl alone: every other use joins it first. */
+static void *rt_warm_main(void *arg)
+{
+	struct report_tui *rt = arg;
+	struct inline_frame fr[8];
+
+	(void)inline_resolve_frames(rt->inl, rt->warm_file, rt->warm_addr, fr, 8);
+	atomic_store(&rt->warm_done, true);
+	return NULL;
+}
+
+static void rt_warm_join(struct report_tui *rt)
+{
+	if (!rt->warming)
+		return;
+	pthread_join(rt->warm, NULL);
+	rt->warming = false;
+	free(rt->warm_file);
+	rt->warm_file = NULL;
+}
+
+static int rt_annotate(void *ctx, size_t i, FILE *fp)
+{
+	struct report_tui *rt = ctx;
+
+	if (!rt->h || i >= rt->t.nr_rows || !rt->r->leaves)
+		return -EINVAL;
+	rt_warm_join(rt);
+	return rt_annotate_row(rt, &rt->h->rows[rt->hrow[i]], fp);
+}
+
+/* A pause on a row of a user DSO not seen yet: its DWARF loaded by a
+ * thread (rt_warm_main), at the function's address, for 'a'. */
+static int rt_idle(void *ctx, size_t i)
+{
+	struct report_tui *rt = ctx;
+	struct report *r = rt->r;
+	const struct row *row;
+	struct ann_profile *p;
+	const char *file;
+
+	if (rt->warming && !atomic_load(&rt->warm_done))
+		return 0;   /* one at a time */
+	rt_warm_join(rt);
+	if (!rt->h || i >= rt->t.nr_rows || !r->leaves)
+		return 0;
+	row = &rt->h->rows[rt->hrow[i]];
+	if (!row->sym || row->kernel || !annotatable(r, row))
+		return 0;
+	file = session_dso_file(r->sess, row->dso);
+	for (size_t k = 0; k < rt->nr_warmed; k++)
+		if (!file || !strcmp(rt->warmed[k], file))
+			return 0;
+	if (ann_leaves_profile(r->leaves, r->f->evsels[rt->h - r->hists].name, row->dso, row->sym, false, file,
+			       &p)) {
+		pk_error_clear();
+		return 0;
+	}
+	rt->warm_addr = p->funcs[0]->start;
+	ann_profile_free(p);
+	rt->warmed = xrealloc(rt->warmed, (rt->nr_warmed + 1) * sizeof(*rt->warmed));
+	rt->warmed[rt->nr_warmed++] = xstrdup(file);
+	if (!rt->inl)
+		rt->inl = inline_resolver_new();
+	rt->warm_file = xstrdup(file);
+	atomic_store(&rt->warm_done, false);
+	if (pthread_create(&rt->warm, NULL, rt_warm_main, rt)) {
+		free(rt->warm_file);
+		rt->warm_file = NULL;
+		return 0;
+	}
+	rt->warming = true;
+	return 1;
+}
+
 /* 1: no browser here (print the text); else 0 or -errno. */
 static int report_browse(struct report *r, const char *input, double limit, const struct session_opts *so,
 			 struct session **sess, bool color, const char *sort)
 {
-	static const struct tui_ops ops = { .graph = rt_graph, .annotate = rt_annotate, .regroup = rt_regroup };
+	static const struct tui_ops ops = { .graph = rt_graph, .annotate = rt_annotate, .regroup = rt_regroup,
+					    .idle = rt_idle };
 	struct report_tui rt = { .r = r, .sess = sess, .input = input, .so = *so, .limit = limit };
 	struct tui_opts o = { .color = color };
 	int err;
@@ -1343,6 +1427,10 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 		rt.cg[0].order = CG_CALLEE;
 	rt_prepare(&rt);
 	err = tui_browse(&rt.t, &ops, &rt, &o);
+	rt_warm_join(&rt);
+	for (size_t k = 0; k < rt.nr_warmed; k++)
+		free(rt.warmed[k]);
+	free(rt.warmed);
 	rt_release_hist(&rt);
 	free(rt.rows_keep);
 	if (rt.inl)

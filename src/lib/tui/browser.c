@@ -70,6 +70,7 @@ struct br {
 	struct line *lines;
 	size_t nlines, lines_alloc;
 	bool idle;                    /* getkey() may use a pause (main view) */
+	bool idle_done;               /* ops->idle called since the last key */
 	size_t sel, top;
 	char msg[512];
 	char *ebuf;            /* escape scratch */
@@ -587,7 +588,7 @@ static int getkey(struct br *b, bool *changed)
 {
 	for (;;) {
 		bool idle = b->idle && (!b->ops->tick || b->o->tick_ms <= 0) && b->writer <= 0 &&
-			    nr_ready(b) < b->t->nr_rows;
+			    (nr_ready(b) < b->t->nr_rows || (b->ops->idle && !b->idle_done));
 		int ch, r;
 
 		if (idle)
@@ -595,12 +596,18 @@ static int getkey(struct br *b, bool *changed)
 		ch = getch();
 		if (idle) {
 			timeout(-1);
-			if (ch == ERR) {   /* no key yet: the rest of the rows now */
-				if (need_all(b))
-					rebuild(b);
+			if (ch == ERR && need_all(b)) {   /* no key yet: the rest of the rows now */
+				rebuild(b);
 				return KEY_IDLE;
 			}
+			if (ch == ERR) {   /* then what the next key may need */
+				b->idle_done = true;
+				b->ops->idle(b->ctx, sel_row(b));
+				continue;
+			}
 		}
+		if (ch != ERR)   /* a key: the next pause may have new work */
+			b->idle_done = false;
 
 		if (ch == ERR && writer_done(b, false))
 			return KEY_WRITTEN;

@@ -117,6 +117,12 @@ struct tui_ops {
 	 * selected row or SIZE_MAX.  Returns 1 when handled (the table may
 	 * have changed), 0 to let the browser handle it. */
 	int (*key)(void *ctx, int key, size_t selected);
+	/* Optional: called once the table view has had no key for a pause
+	 * (100 ms), with the selected row (SIZE_MAX: none), for work a later
+	 * key is likely to need (report: the selected row's annotation, so
+	 * that 'a' finds it made).  Called again only after another key; it
+	 * must not change the table.  Its result is ignored. */
+	int (*idle)(void *ctx, size_t selected);
 	/* A status text for the bottom line (live: "frozen", filters), or NULL. */
 	const char *(*status)(void *ctx);
 };
