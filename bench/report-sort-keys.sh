@@ -66,6 +66,8 @@ key() {   # key NAME RE KEYS... — send KEYS, time until RE is on the screen
 	printf '%s\t%.0f\t%.0f\n' "$name" "$(echo "($(now) - $t0) * 1000" | bc -l)" \
 		"$(echo "($(cpu) - $c0) * 1000" | bc -l)" >>"$W/keys"
 }
+# keys never asked before in this browser (no part of their rows made yet)
+key "s sym,tid (first time)" 'Self  Symbol +Tid:Command *$' s C-u s y m , t i d Enter
 for _ in $(seq "$RUNS"); do
 	key "s dso"              'Self  Shared Object *$'   s C-u d s o Enter
 	key "s comm,dso,sym"     'Self  Command .*Symbol'   s C-u c o m m , d s o , s y m Enter
@@ -77,7 +79,7 @@ done
 tm kill-server
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-22s %14s %14s\n' "key" "wall ms (med)" "CPU ms (med)"
-for k in "s dso" "s comm,dso,sym" "s pid" "- (Children off)" "+ (Children on)"; do
+for k in "s sym,tid (first time)" "s dso" "s comm,dso,sym" "s pid" "- (Children off)" "+ (Children on)"; do
 	printf '%-22s %14s %14s\n' "$k" "$(awk -F'\t' -v k="$k" '$1 == k { print $2 }' "$W/keys" | median)" \
 		"$(awk -F'\t' -v k="$k" '$1 == k { print $3 }' "$W/keys" | median)"
 done
