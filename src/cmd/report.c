@@ -104,6 +104,15 @@ struct report {
 	struct ann_leaves *leaves;    /* the browser's 'a' (annotate/annotate.h) */
 };
 
+/* Where the kernel's code is read: /proc/kcore (PERFKIT_KCORE=PATH: PATH,
+ * the tests' stand-in for a machine where it is not readable). */
+static const char *kcore_path(void)
+{
+	const char *e = getenv("PERFKIT_KCORE");
+
+	return e && *e ? e : "/proc/kcore";
+}
+
 /* Whether `perfkit annotate` can disassemble row's function: a user DSO
  * whose file (or its copy by build-id) is there, or the kernel when
  * /proc/kcore is readable; [vdso], JIT maps (not ELF), unknown DSOs are
@@ -111,7 +120,7 @@ struct report {
 static bool annotatable(struct report *r, const struct row *row)
 {
 	if (row->kernel)
-		return access("/proc/kcore", R_OK) == 0;
+		return access(kcore_path(), R_OK) == 0;
 	if (!row->dso || row->dso[0] != '/' || !r->sess)
 		return false;
 	const char *file = session_dso_file(r->sess, row->dso);
@@ -1308,6 +1317,32 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 	return 0;
 }
 
+/* A kernel function whose code cannot be read (kcore unreadable: not
+ * root, or kernel.kptr_restrict): as perf does without a vmlinux, its
+ * address range, the sampled addresses with their shares and why there
+ * are no instructions. */
+static void kernel_addrs(FILE *fp, const struct ann_profile *p, const struct ann_func *f, const char *kcore)
+{
+	uint64_t end = f->start + f->size;
+
+	for (size_t i = 0; !f->size && i < f->nr_addrs; i++)
+		if (f->addrs[i].addr + 1 > end)
+			end = f->addrs[i].addr + 1;
+	fprintf(fp, " Percent |  Sampled addresses of [kernel.kallsyms] for %s (%" PRIu64 " samples, %.2f%% of all)\n",
+		p->event ? p->event : "samples", f->self.hits,
+		p->total_period ? 100.0 * (double)f->self.period / (double)p->total_period : 0);
+	fprintf(fp, "---------------------------------------------------------------\n");
+	fprintf(fp, "         :   %016" PRIx64 " <%s>: %016" PRIx64 "-%016" PRIx64 "%s\n", f->start,
+		f->sym ? f->sym : "??", f->start, end, f->size ? "" : " (the size unknown: to the last sample)");
+	for (size_t i = 0; i < f->nr_addrs; i++)
+		if (f->addrs[i].self.hits)
+			fprintf(fp, "%8.2f : %16" PRIx64 "\n",
+				f->self.period ? 100.0 * (double)f->addrs[i].self.period / (double)f->self.period : 0,
+				f->addrs[i].addr);
+	fprintf(fp, "No instructions: %s is not readable (the kernel's code; perf needs it or a vmlinux: run as root, "
+		"kernel.kptr_restrict=0)\n", kcore);
+}
+
 static int rt_annotate_row(struct report_tui *rt, const struct row *row, FILE *fp)
 {
 	struct report *r = rt->r;
@@ -1315,13 +1350,15 @@ static int rt_annotate_row(struct report_tui *rt, const struct row *row, FILE *f
 	const char *file;
 	int err;
 
-	file = row->kernel ? "/proc/kcore" : row->dso[0] == '/' ? session_dso_file(r->sess, row->dso) : NULL;
+	file = row->kernel ? kcore_path() : row->dso[0] == '/' ? session_dso_file(r->sess, row->dso) : NULL;
 	/* the samples counted per leaf address in report's own pass */
 	err = ann_leaves_profile(r->leaves, r->f->evsels[rt->h - r->hists].name, row->dso, row->sym, row->kernel,
 				 row->kernel ? NULL : file, &p);
 	if (err)
 		return err;
-	if (!file)
+	if (row->kernel && access(file, R_OK))
+		kernel_addrs(fp, p, p->funcs[0], file);
+	else if (!file)
 		err = pk_error(-ENOENT, "%s: no file to read (deleted, or not ELF)", dso_short(row->dso));
 	else
 		err = tui_annotate_text(fp, p, p->funcs[0], file, rt->inl ? rt->inl : (rt->inl = inline_resolver_new()));

@@ -7,7 +7,8 @@
 # screen must be what a full sort shows: after each 's KEYS' its rows are
 # `report --stdio --sort KEYS`'s rows in the same order, the row count is
 # the whole table's, End reaches --stdio's last row, and 'P' writes
-# --stdio's bytes.
+# --stdio's bytes.  Then 'a' on a kernel function without a readable
+# kcore.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"
 tui_require
@@ -83,4 +84,25 @@ same_file "P: the view's rows are --stdio's" "$T/want" "$T/got"
 
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
+
+# 'a' on a kernel function where the kernel's code cannot be read (here
+# PERFKIT_KCORE names a missing file in place of /proc/kcore): its address
+# range, the sampled addresses and the reason, not an error alone
+ksym=$("$PERFKIT" report -i "$T/p.data" --stdio --no-children -g none -q 2>/dev/null |
+	awk '$4 == "[k]" && $5 !~ /^0x/ { print $5; exit }')
+if [ -n "$ksym" ]; then
+	tui_start 200 50 "PERFKIT_KCORE=/nonexistent LC_ALL=C.UTF-8 '$PERFKIT' report -i p.data"
+	expect "kernel: the table" tui_wait "Children      Self  Command"
+	tui_keys / "$ksym" Enter
+	expect "kernel: $ksym found" tui_wait "Symbol: $ksym"
+	tui_keys a
+	expect "kernel a: the annotation view" tui_wait "Annotation of $ksym"
+	expect "kernel a: the address range" tui_wait_re "<$ksym>: [0-9a-f]{16}-[0-9a-f]{16}"
+	expect "kernel a: a sampled address with its share" tui_wait_re '^ +[0-9]+\.[0-9]{2} : +[0-9a-f]+$'
+	expect "kernel a: why no instructions" tui_wait "No instructions: /nonexistent is not readable"
+	tui_keys q q q   # the annotation, the search, the browser
+	expect "kernel: q quits" test "$(tui_wait_exit)" = 0
+else
+	skip "no kernel function among calltree's samples"
+fi
 done_testing
