@@ -770,12 +770,20 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 	out->of_node = xmalloc(p->nr_nodes * sizeof(*out->of_node));
 	out->of_node[0] = PROF_NONE;
 	if (children && c->pairs) {
-		/* rows from the pairs: Children sum when no two frames have the
-		 * same key (two pairs of a row are then of two threads, whose
-		 * stacks never meet), else the depth-first pass below */
+		/* rows from the pairs.  Children: a row's pairs of frames whose
+		 * key no other frame has are of different threads, whose stacks
+		 * never meet: their Children sum.  Pairs of frames sharing a key
+		 * (an inlined copy, an unknown address of a DSO mapped at two
+		 * places) may nest: for them, in the nodes' depth-first order, a
+		 * node counts when it is past the subtree of the row's last
+		 * counted node (rend), i.e. outermost. */
 		uint32_t *of_pair = xmalloc((c->nr_pairs + 1) * sizeof(*of_pair));
+		uint32_t *nfk = xcalloc(fk.nr + 1, sizeof(*nfk)), *rend;
+		uint8_t *shared = xmalloc(c->nr_pairs + 1);
+		bool any = false;
 
-		summed = fk.nr == p->nr_frames;
+		for (size_t i = 0; i < p->nr_frames; i++)
+			nfk[fkey[i]]++;
 		for (size_t q = 0; q < c->nr_pairs; q++) {
 			const struct pair *pq = &c->pairs[q];
 			uint32_t r = rtab_get(&rt, (uint64_t)tkey[pq->thread] << 32 | fkey[pq->frame], (uint32_t)out->nr);
@@ -785,14 +793,25 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 			of_pair[q] = r;
 			out->v[r].self += pq->self;
 			out->v[r].nr_self += pq->count;
-			if (summed)
+			shared[q] = nfk[fkey[pq->frame]] > 1;
+			any |= shared[q];
+			if (!shared[q])
 				out->v[r].children += pq->children;
 		}
-		for (size_t i = 1; i < p->nr_nodes; i++) {
-			uint32_t q = c->pair_of[i];
+		rend = any ? xcalloc(out->nr + 1, sizeof(*rend)) : NULL;
+		for (uint32_t i = 1; i < p->nr_nodes; i++) {
+			uint32_t q = c->pair_of[i], r = q == PROF_NONE ? PROF_NONE : of_pair[q];
 
-			out->of_node[i] = q == PROF_NONE ? PROF_NONE : of_pair[q];
+			out->of_node[i] = r;
+			if (rend && r != PROF_NONE && shared[q] && i >= rend[r]) {
+				out->v[r].children += c->sub[i];
+				rend[r] = c->end[i];
+			}
 		}
+		summed = true;
+		free(rend);
+		free(shared);
+		free(nfk);
 		free(of_pair);
 	}
 	for (size_t i = 1; !(children && c->pairs) && i < p->nr_nodes; i++) {
