@@ -28,6 +28,7 @@
 #include "export/html.h"
 #include "callgraph/callgraph.h"
 #include "profile/profile.h"
+#include "profile/flat.h"
 #include "event/event.h"
 #include "annotate/annotate.h"
 #include "symbol/inline.h"
@@ -63,6 +64,7 @@ struct row {
 
 struct hist {
 	struct prof *prof;            /* the samples' stacks */
+	struct prof_flat *flat;       /* or, r->flat, the rows alone */
 	struct row *rows;             /* derived: hist_derive() */
 	size_t nr;
 	bool derived;
@@ -86,8 +88,9 @@ struct report {
 	bool show_nr;                 /* -n: perf's Samples column */
 	bool quiet;                   /* -q: no '#' lines, no warnings */
 	bool hide_unresolved;         /* --hide-unresolved: no rows without a symbol */
-	bool leaf_only;               /* the models hold leaves only (no
-					 children, no call graphs) */
+	bool flat;                    /* rows counted without a model (no
+					 call graphs, no browser, no srcline):
+					 profile/flat.h */
 	bool by_ip;                   /* the models' frames per address (srcline) */
 	bool keep_models;             /* rows derived again later (the browser) */
 	bool by_thread;               /* the models' roots are threads, not comms */
@@ -146,12 +149,19 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	}
 	if (!s->nr_frames)
 		return 0;
+	if (r->flat) {
+		if (!h->flat)
+			h->flat = prof_flat_new((const enum prof_key *)r->keys, r->nr_keys, r->children);
+		prof_flat_add(h->flat, s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, s->frames,
+			      s->nr_frames, s->period);
+		return 0;
+	}
 	if (!h->prof)
 		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0));
 	/* stacks per thread only when a key or the browser reads threads:
 	 * else per comm, fewer nodes */
-	prof_add(h->prof, s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, s->frames,
-		 r->leaf_only ? 1 : s->nr_frames, s->period);
+	prof_add(h->prof, s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, s->frames, s->nr_frames,
+		 s->period);
 	return 0;
 }
 
@@ -310,15 +320,19 @@ static void hist_derive(struct report *r, struct hist *h)
 	if (h->derived)
 		return;
 	h->derived = true;
-	if (!h->prof)
+	if (!h->prof && !h->flat)
 		return;
 	for (int k = 0; k < r->nr_keys; k++) {
 		keys[k] = (enum prof_key)r->keys[k];
 		by_tid |= r->keys[k] == K_PID || r->keys[k] == K_TID;
 		srcline |= r->keys[k] == K_SRCLINE;
 	}
-	prof_compact(h->prof);   /* no more samples */
-	prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, r, &pr);
+	if (h->flat) {
+		prof_flat_rows(h->flat, &pr);
+	} else {
+		prof_compact(h->prof);   /* no more samples */
+		prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, r, &pr);
+	}
 	h->nr = pr.nr;
 	if (pr.nr + 1 > h->rows_cap) {   /* else the last derivation's, reused */
 		free(h->rows);
@@ -327,8 +341,9 @@ static void hist_derive(struct report *r, struct hist *h)
 	}
 	for (size_t i = 0; i < pr.nr; i++) {
 		const struct prof_row *p = &pr.v[i];
-		const struct prof_thread *t = prof_thread(h->prof, p->thread);
-		const struct pk_frame *fr = prof_frame(h->prof, p->frame);
+		const struct prof_thread *t = h->flat ? prof_flat_thread(h->flat, p->thread)
+						      : prof_thread(h->prof, p->thread);
+		const struct pk_frame *fr = h->flat ? prof_flat_frame(h->flat, p->frame) : prof_frame(h->prof, p->frame);
 		struct row *row = &h->rows[i];
 
 		*row = (struct row){ .comm = t->comm, .dso = fr->dso, .sym = fr->sym, .addr = fr->sym_off,
@@ -344,6 +359,8 @@ static void hist_derive(struct report *r, struct hist *h)
 	}
 	free(pr.v);   /* copied: its memory before the ranks and the stacks' */
 	pr.v = NULL;
+	prof_flat_free(h->flat);   /* the rows were all it had */
+	h->flat = NULL;
 	for (int k = 0; k < r->nr_keys; k++)
 		rank_key(r, h, pr.nr_parts[r->keys[k]], k, r->keep_models && r->keys[k] != K_SRCLINE);
 	if (r->graph && r->keep_models) {   /* the forest on the first call graph */
@@ -387,6 +404,7 @@ static void hist_free(struct hist *h)
 	hist_underive(h);
 	free(h->rows);
 	prof_free(h->prof);
+	prof_flat_free(h->flat);
 	for (int k = 0; k < K_MAX; k++)
 		free(h->rank_of[k]);
 	*h = (struct hist){ 0 };
@@ -941,9 +959,9 @@ int cmd_report(int argc, char **argv)
 	}
 	/* on a terminal: the browser (src/lib/tui), else text */
 	tui = !stdio && !export_kind && strcmp(input, "-") && tui_usable();
-	/* the whole stacks unless nothing reads more than the leaf (the
-	 * browser's '+' and call graphs do) */
-	r.leaf_only = !r.children && !r.graph && !tui;
+	/* rows alone unless something reads the stacks (call graphs, the
+	 * browser's '+') or a key is per address (srcline) */
+	r.flat = !r.graph && !tui && !r.by_ip;
 	r.keep_models = tui;
 	r.by_thread = tui;
 	for (int k = 0; k < r.nr_keys; k++)

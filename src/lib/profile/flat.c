@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * flat.c — rows counted straight from the samples (see flat.h).
+ *
+ * Storage: a row's key and sums in one 64-byte record (what every frame
+ * of every sample touches), its first thread and frame in arrays apart
+ * (written once); rows found through an open-addressing table of ids
+ * (linear probing, at most 70 % full) whose slots keep 32 bits of the
+ * key's hash.  A sample's frames are hashed first and their slots
+ * prefetched, then looked up outermost first (the rows' order).  A
+ * row's stamp (the number of the last sample that gave it Children)
+ * counts a recurring row once per sample.
+ */
+#include "profile/flat.h"
+
+#include "base/strbuf.h"
+#include "profile/idtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct frow {
+	const void *dso, *sym;        /* masked key (flat.h) */
+	uint64_t a;
+	uint32_t tpart, flags;
+	uint64_t self, children, nr_self;
+	uint32_t stamp, pad;
+};
+
+_Static_assert(sizeof(struct frow) == 64, "a row's record is one cache line");
+
+struct fkey {
+	const void *dso, *sym;
+	uint64_t a, h;
+	uint32_t flags;
+};
+
+#define TCACHE_SLOTS 64
+struct tslot {
+	const char *comm;
+	uint32_t pid, tid, tpart;     /* tpart + 1, 0: empty */
+};
+
+struct prof_flat {
+	bool want[PROF_KEY_MAX], children;
+	struct frow *rows;
+	struct pk_frame *frames;      /* per row: the first frame met */
+	struct prof_thread *threads;  /* per row: the first thread */
+	size_t nr, alloc;
+	uint64_t *slots;              /* hash high 32 | row + 1 */
+	size_t mask;
+	struct idtab tparts;          /* (comm, tid) masked -> thread part */
+	struct tslot tcache[TCACHE_SLOTS];
+	uint32_t seq;                 /* the sample's number (stamps) */
+	struct fkey *keys;            /* the sample's frames' keys */
+	size_t keys_alloc;
+};
+
+struct prof_flat *prof_flat_new(const enum prof_key *keys, int nr_keys, bool children)
+{
+	struct prof_flat *f = xcalloc(1, sizeof(*f));
+
+	for (int k = 0; k < nr_keys; k++)
+		f->want[keys[k]] = true;
+	f->want[PROF_TID] = f->want[PROF_PID] = f->want[PROF_TID] || f->want[PROF_PID];
+	f->children = children;
+	f->mask = 1023;
+	f->slots = xcalloc(f->mask + 1, sizeof(*f->slots));
+	return f;
+}
+
+void prof_flat_free(struct prof_flat *f)
+{
+	if (!f)
+		return;
+	free(f->rows);
+	free(f->frames);
+	free(f->threads);
+	free(f->slots);
+	free(f->keys);
+	idtab_free(&f->tparts);
+	free(f);
+}
+
+static uint64_t key_hash(const struct fkey *k, uint32_t tpart)
+{
+	return prof_mix((uint64_t)(uintptr_t)k->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)k->dso ^
+			k->a * 0xff51afd7ed558ccdu ^ ((uint64_t)tpart << 32 | k->flags) * 0x94d049bb133111ebu);
+}
+
+static void key_of(const struct prof_flat *f, const struct pk_frame *fr, struct fkey *k)
+{
+	k->dso = f->want[PROF_DSO] ? fr->dso : NULL;
+	if (f->want[PROF_SYM]) {
+		k->sym = fr->sym ? (const void *)fr->sym : (const void *)fr->dso;
+		k->a = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off;
+		k->flags = (uint32_t)fr->kernel << 1 | !fr->sym;
+	} else {
+		k->sym = NULL;
+		k->a = 0;
+		k->flags = 0;
+	}
+}
+
+static void slots_grow(struct prof_flat *f)
+{
+	size_t n = (f->mask + 1) * 2;
+	uint64_t *v = xcalloc(n, sizeof(*v));
+
+	for (size_t i = 0; i <= f->mask; i++) {
+		uint64_t x = f->slots[i];
+		size_t s;
+
+		if (!x)
+			continue;
+		const struct frow *r = &f->rows[(uint32_t)x - 1];
+		struct fkey k = { r->dso, r->sym, r->a, 0, r->flags };
+		uint64_t h = key_hash(&k, r->tpart);
+
+		for (s = (size_t)h & (n - 1); v[s]; s = (s + 1) & (n - 1))
+			;
+		v[s] = x;
+	}
+	free(f->slots);
+	f->slots = v;
+	f->mask = n - 1;
+}
+
+static uint32_t thread_part(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t tid)
+{
+	struct tslot *c = &f->tcache[(tid ^ tid >> 6 ^ (uintptr_t)comm >> 4) % TCACHE_SLOTS];
+
+	if (c->tpart && c->comm == comm && c->pid == pid && c->tid == tid)
+		return c->tpart - 1;
+	*c = (struct tslot){ comm, pid, tid, 0 };
+	c->tpart = idtab_intern(&f->tparts, f->want[PROF_COMM] ? (uintptr_t)comm : 0,
+				f->want[PROF_TID] ? tid : 0, 0) + 1;
+	return c->tpart - 1;
+}
+
+static uint32_t row_of(struct prof_flat *f, const struct fkey *k, uint32_t tpart, const struct pk_frame *fr,
+		       const char *comm, uint32_t pid, uint32_t tid)
+{
+	size_t s;
+
+	for (s = (size_t)k->h & f->mask; f->slots[s]; s = (s + 1) & f->mask) {
+		uint64_t v = f->slots[s];
+
+		if (v >> 32 == k->h >> 32) {
+			const struct frow *r = &f->rows[(uint32_t)v - 1];
+
+			if (r->sym == k->sym && r->a == k->a && r->dso == k->dso && r->tpart == tpart &&
+			    r->flags == k->flags)
+				return (uint32_t)v - 1;
+		}
+	}
+	if (f->nr == f->alloc) {
+		f->alloc = f->alloc ? f->alloc * 2 : 1024;
+		f->rows = xrealloc(f->rows, f->alloc * sizeof(*f->rows));
+		f->frames = xrealloc(f->frames, f->alloc * sizeof(*f->frames));
+		f->threads = xrealloc(f->threads, f->alloc * sizeof(*f->threads));
+	}
+	f->rows[f->nr] = (struct frow){ .dso = k->dso, .sym = k->sym, .a = k->a, .tpart = tpart, .flags = k->flags };
+	f->frames[f->nr] = *fr;
+	f->threads[f->nr] = (struct prof_thread){ comm, pid, tid };
+	f->slots[s] = (k->h >> 32 << 32) | (f->nr + 1);
+	f->nr++;
+	if ((f->nr + 1) * 10 > (f->mask + 1) * 7)
+		slots_grow(f);
+	return (uint32_t)f->nr - 1;
+}
+
+void prof_flat_add(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t tid,
+		   const struct pk_frame *frames, size_t n, uint64_t period)
+{
+	uint32_t tpart = thread_part(f, comm, pid, tid), r = 0;
+
+	if (!f->children)
+		n = 1;
+	if (n > f->keys_alloc) {
+		f->keys_alloc = n * 2;
+		f->keys = xrealloc(f->keys, f->keys_alloc * sizeof(*f->keys));
+	}
+	for (size_t j = 0; j < n; j++) {   /* hash all, fetch their slots */
+		struct fkey *k = &f->keys[j];
+
+		key_of(f, &frames[j], k);
+		k->h = key_hash(k, tpart);
+		__builtin_prefetch(&f->slots[(size_t)k->h & f->mask]);
+	}
+	if (++f->seq == 0) {   /* the stamps' numbers wrapped */
+		for (size_t i = 0; i < f->nr; i++)
+			f->rows[i].stamp = 0;
+		f->seq = 1;
+	}
+	for (size_t j = n; j-- > 0;) {   /* the outermost caller first */
+		r = row_of(f, &f->keys[j], tpart, &frames[j], comm, pid, tid);
+		if (f->children && f->rows[r].stamp != f->seq) {
+			f->rows[r].stamp = f->seq;
+			f->rows[r].children += period;
+		}
+	}
+	f->rows[r].self += period;   /* r: the leaf's */
+	f->rows[r].nr_self++;
+}
+
+void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
+{
+	struct idtab parts[PROF_KEY_MAX] = { { 0 } };
+
+	memset(out, 0, sizeof(*out));
+	out->nr = f->nr;
+	out->v = xmalloc((f->nr + 1) * sizeof(*out->v));
+	for (size_t i = 0; i < f->nr; i++) {
+		const struct frow *r = &f->rows[i];
+		const struct prof_thread *t = &f->threads[i];
+		struct prof_row *o = &out->v[i];
+
+		memset(o, 0, sizeof(*o));
+		o->thread = o->frame = (uint32_t)i;
+		o->self = r->self;
+		o->children = r->children;
+		o->nr_self = r->nr_self;
+		if (f->want[PROF_COMM])
+			o->part[PROF_COMM] = idtab_intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
+		if (f->want[PROF_TID])
+			o->part[PROF_TID] = o->part[PROF_PID] = idtab_intern(&parts[PROF_TID], t->tid, 0, 0);
+		if (f->want[PROF_DSO])
+			o->part[PROF_DSO] = idtab_intern(&parts[PROF_DSO], (uintptr_t)r->dso, 0, 0);
+		if (f->want[PROF_SYM])
+			o->part[PROF_SYM] = idtab_intern(&parts[PROF_SYM], (uintptr_t)r->sym, r->a, r->flags);
+	}
+	for (int k = 0; k < PROF_KEY_MAX; k++) {
+		out->nr_parts[k] = parts[k].nr;
+		idtab_free(&parts[k]);
+	}
+	out->nr_parts[PROF_PID] = out->nr_parts[PROF_TID];
+}
+
+const struct prof_thread *prof_flat_thread(const struct prof_flat *f, uint32_t id) { return &f->threads[id]; }
+const struct pk_frame *prof_flat_frame(const struct prof_flat *f, uint32_t id) { return &f->frames[id]; }
