@@ -22,6 +22,7 @@
 #include "base/parse.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
+#include "base/strsort.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
 #include "export/export.h"
@@ -73,6 +74,9 @@ struct hist {
 	uint32_t *of_node;            /* the model's row per node, for cg (browser:
 					 made on the first call graph) */
 	uint32_t *rank_of[K_MAX];     /* browser: a key's rank per part id */
+	const char **rank_text[K_MAX];/* by sort key index: its text per rank
+					 (comm, dso, sym), in texts; or NULL */
+	struct pk_arena texts;
 	size_t rows_cap;              /* rows allocated (kept between derivations:
 					 fresh pages cost more than the rows) */
 };
@@ -232,34 +236,21 @@ static const void *line_of(void *arg, const struct pk_frame *fr)
 	return session_srcline(((struct report *)arg)->sess, fr);
 }
 
-struct part_text {
-	const char *text;
-	uint32_t part;
-	bool no_map;
-};
-
-static int cmp_parts(const void *a, const void *b)
-{
-	const struct part_text *x = a, *y = b;
-
-	if (x->no_map != y->no_map)
-		return x->no_map ? 1 : -1;
-	return strcmp(x->text, y->text);
-}
-
 /* Each row's rank of key k's text: rank[k] holds the value's part id
  * (profile.h) on entry, its text's rank on return; the text of each
  * distinct value is made once and sorted (the rows then sort on
- * integers). */
+ * integers; perf's order: a DSO "[unknown]", perf's no map, after every
+ * named one).  The texts of comm, dso and sym (a text per value) are kept
+ * by rank for printing (h->rank_text). */
 static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool cache)
 {
 	enum sort_key key = r->keys[k];
 	uint32_t *rep = xmalloc((np + 1) * sizeof(*rep));
 	uint32_t *rank = xmalloc((np + 1) * sizeof(*rank));
-	struct part_text *pt = xmalloc((np + 1) * sizeof(*pt));
-	struct pk_arena texts = PK_ARENA_INIT;
+	struct pk_strrec *pt = xmalloc((np + 1) * sizeof(*pt));
+	const char **by_rank = NULL;
 	char buf[512];
-	size_t nt = 0;
+	size_t nt = 0, nm = 0, n = 0;
 
 	if (cache && h->rank_of[key]) {   /* the parts' ranks of an earlier call */
 		uint32_t *ro = h->rank_of[key];
@@ -281,24 +272,36 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	for (size_t i = 0; i < h->nr; i++)
 		if (rep[h->rows[i].rank[k]] == UINT32_MAX)
 			rep[h->rows[i].rank[k]] = (uint32_t)i;
+	/* named values from the front, no-map ones from the back */
 	for (size_t p = 0; p < np; p++) {
 		const struct row *row = &h->rows[rep[p]];
+		struct pk_strrec x;
 
 		if (rep[p] == UINT32_MAX)   /* a value of no row (a caller's, Self only) */
 			continue;
 		key_text(row, key, buf, sizeof(buf));
-		pt[nt++] = (struct part_text){ pk_arena_memdup0(&texts, buf, strlen(buf)), (uint32_t)p,
-					       key == K_DSO && !strcmp(row->dso, "[unknown]") };
+		x = (struct pk_strrec){ pk_arena_memdup0(&h->texts, buf, strlen(buf)), (uint32_t)p };
+		if (key == K_DSO && !strcmp(row->dso, "[unknown]"))
+			pt[np - ++nm] = x;
+		else
+			pt[nt++] = x;
 	}
-	qsort(pt, nt, sizeof(*pt), cmp_parts);
-	for (size_t p = 0, n = 0; p < nt; p++) {
-		if (p && cmp_parts(&pt[p - 1], &pt[p]))
+	memmove(pt + nt, pt + np - nm, nm * sizeof(*pt));
+	pk_strsort(pt, nt);
+	pk_strsort(pt + nt, nm);
+	if (key == K_COMM || key == K_DSO || key == K_SYM)
+		by_rank = xmalloc((nt + nm + 1) * sizeof(*by_rank));
+	for (size_t p = 0; p < nt + nm; p++) {
+		if (p && (p == nt || strcmp(pt[p - 1].s, pt[p].s)))
 			n++;
-		rank[pt[p].part] = (uint32_t)n;
+		rank[pt[p].id] = (uint32_t)n;
+		if (by_rank)
+			by_rank[n] = pt[p].s;
 	}
 	for (size_t i = 0; i < h->nr; i++)
 		h->rows[i].rank[k] = rank[h->rows[i].rank[k]];
-	pk_arena_release(&texts);
+	free(h->rank_text[k]);
+	h->rank_text[k] = by_rank;
 	free(pt);
 	free(rep);
 	if (cache) {   /* parts are stable while the model does not change */
@@ -391,6 +394,11 @@ static struct cg_forest *hist_cg(struct hist *h)
 
 static void hist_underive(struct hist *h)
 {
+	for (int k = 0; k < K_MAX; k++) {
+		free(h->rank_text[k]);
+		h->rank_text[k] = NULL;
+	}
+	pk_arena_release(&h->texts);
 	free(h->of_node);
 	h->of_node = NULL;
 	h->nr = 0;
@@ -561,6 +569,10 @@ static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_
 			continue;
 		row->text = *textv + j++ * (size_t)r->nr_keys;
 		for (int k = 0; k < r->nr_keys; k++) {
+			if (h->rank_text[k]) {   /* rank_key()'s */
+				row->text[k] = h->rank_text[k][row->rank[k]];
+				continue;
+			}
 			key_text(row, r->keys[k], buf, sizeof(buf));
 			row->text[k] = pk_arena_memdup0(texts, buf, strlen(buf));
 		}

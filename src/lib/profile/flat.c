@@ -18,6 +18,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct frow {
 	const void *dso, *sym;        /* masked key (flat.h) */
@@ -56,6 +57,29 @@ struct prof_flat {
 	size_t keys_alloc;
 };
 
+/* A zeroed array; a big one asks for huge pages (its reads are random:
+ * fewer TLB misses). */
+static void *zalloc(size_t size)
+{
+	void *v;
+
+	if (size < ((size_t)4 << 20))
+		return xcalloc(1, size);
+	v = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (v == MAP_FAILED)
+		return xcalloc(1, size);
+	(void)madvise(v, size, MADV_HUGEPAGE);
+	return v;
+}
+
+static void zfree(void *v, size_t size)
+{
+	if (size < ((size_t)4 << 20))
+		free(v);
+	else if (v)
+		munmap(v, size);
+}
+
 struct prof_flat *prof_flat_new(const enum prof_key *keys, int nr_keys, bool children)
 {
 	struct prof_flat *f = xcalloc(1, sizeof(*f));
@@ -65,7 +89,7 @@ struct prof_flat *prof_flat_new(const enum prof_key *keys, int nr_keys, bool chi
 	f->want[PROF_TID] = f->want[PROF_PID] = f->want[PROF_TID] || f->want[PROF_PID];
 	f->children = children;
 	f->mask = 1023;
-	f->slots = xcalloc(f->mask + 1, sizeof(*f->slots));
+	f->slots = zalloc((f->mask + 1) * sizeof(*f->slots));
 	return f;
 }
 
@@ -76,7 +100,7 @@ void prof_flat_free(struct prof_flat *f)
 	free(f->rows);
 	free(f->frames);
 	free(f->threads);
-	free(f->slots);
+	zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));
 	free(f->keys);
 	idtab_free(&f->tparts);
 	free(f);
@@ -102,10 +126,12 @@ static void key_of(const struct prof_flat *f, const struct pk_frame *fr, struct 
 	}
 }
 
+/* A slot's index and tag are the hash's high 32 bits: the table grows
+ * without reading a row. */
 static void slots_grow(struct prof_flat *f)
 {
 	size_t n = (f->mask + 1) * 2;
-	uint64_t *v = xcalloc(n, sizeof(*v));
+	uint64_t *v = zalloc(n * sizeof(*v));
 
 	for (size_t i = 0; i <= f->mask; i++) {
 		uint64_t x = f->slots[i];
@@ -113,15 +139,11 @@ static void slots_grow(struct prof_flat *f)
 
 		if (!x)
 			continue;
-		const struct frow *r = &f->rows[(uint32_t)x - 1];
-		struct fkey k = { r->dso, r->sym, r->a, 0, r->flags };
-		uint64_t h = key_hash(&k, r->tpart);
-
-		for (s = (size_t)h & (n - 1); v[s]; s = (s + 1) & (n - 1))
+		for (s = (size_t)(x >> 32) & (n - 1); v[s]; s = (s + 1) & (n - 1))
 			;
 		v[s] = x;
 	}
-	free(f->slots);
+	zfree(f->slots, (f->mask + 1) * sizeof(*v));
 	f->slots = v;
 	f->mask = n - 1;
 }
@@ -143,7 +165,7 @@ static uint32_t row_of(struct prof_flat *f, const struct fkey *k, uint32_t tpart
 {
 	size_t s;
 
-	for (s = (size_t)k->h & f->mask; f->slots[s]; s = (s + 1) & f->mask) {
+	for (s = (size_t)(k->h >> 32) & f->mask; f->slots[s]; s = (s + 1) & f->mask) {
 		uint64_t v = f->slots[s];
 
 		if (v >> 32 == k->h >> 32) {
@@ -186,7 +208,7 @@ void prof_flat_add(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t
 
 		key_of(f, &frames[j], k);
 		k->h = key_hash(k, tpart);
-		__builtin_prefetch(&f->slots[(size_t)k->h & f->mask]);
+		__builtin_prefetch(&f->slots[(size_t)(k->h >> 32) & f->mask]);
 	}
 	if (++f->seq == 0) {   /* the stamps' numbers wrapped */
 		for (size_t i = 0; i < f->nr; i++)
