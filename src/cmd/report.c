@@ -39,6 +39,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -514,6 +515,20 @@ static void sort_rows(struct report *r, struct hist *h)
 		v[i] = (struct sortrec){ r->children ? row->children : 0, row->self, ranks, row->id, (uint32_t)i };
 	}
 	qsort(v, h->nr, sizeof(*v), cmp_recs);
+	if (!r->keep_models) {   /* gathered into a new array: independent loads */
+		struct row *nv = xmalloc((h->nr + 1) * sizeof(*nv));
+
+		for (size_t i = 0; i < h->nr; i++) {
+			if (i + 16 < h->nr)
+				__builtin_prefetch(&h->rows[v[i + 16].pos]);
+			nv[i] = h->rows[v[i].pos];
+		}
+		free(h->rows);
+		h->rows = nv;
+		h->rows_cap = h->nr + 1;
+		free(v);
+		return;
+	}
 	done = xcalloc(h->nr, sizeof(*done));
 	for (size_t i = 0; i < h->nr; i++) {
 		struct row tmp;
@@ -580,6 +595,36 @@ static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_
 	return shown;
 }
 
+/* "  %7.2f%%" of 100 * v / total, as printf rounds it (the double's exact
+ * value to 2 decimals, ties to even): integers where no tie is near,
+ * printf where one is (or for what is not a plain percentage). */
+static void put_pct(uint64_t v, uint64_t total)
+{
+	double x = 100.0 * (double)v / (double)total, y = x * 100.0, f = floor(y);
+	char buf[16], *p = buf + sizeof(buf);
+	unsigned long long c;
+
+	if (!(y >= 0 && y < 1e12) || fabs(y - f - 0.5) < 1e-6) {
+		printf("  %7.2f%%", x);
+		return;
+	}
+	c = (unsigned long long)f + (y - f > 0.5);
+	*--p = '%';
+	*--p = (char)('0' + c % 10);
+	*--p = (char)('0' + c / 10 % 10);
+	*--p = '.';
+	c /= 100;
+	do {
+		*--p = (char)('0' + c % 10);
+		c /= 10;
+	} while (c);
+	while (buf + sizeof(buf) - p < 8)   /* width 7, and the '%' */
+		*--p = ' ';
+	*--p = ' ';
+	*--p = ' ';
+	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), stdout);
+}
+
 static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
 {
 	uint32_t *trees = NULL;
@@ -639,17 +684,19 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			r->hint_self = row->self;
 		}
 		if (r->children)
-			printf("  %7.2f%%", 100.0 * (double)row->children / (double)total);
-		printf("  %7.2f%%", 100.0 * (double)row->self / (double)total);
+			put_pct(row->children, total);
+		put_pct(row->self, total);
 		if (r->show_nr)   /* perf: the samples whose leaf is the row */
 			printf("  %12" PRIu64, row->nr_self);
 		for (int k = 0; k < r->nr_keys; k++) {
-			if (k == r->nr_keys - 1)
-				printf("  %s", row->text[k]);
-			else
-				printf("  %-*s", (int)width[k], row->text[k]);
+			size_t len = strlen(row->text[k]);
+
+			fputs_unlocked("  ", stdout);
+			fwrite_unlocked(row->text[k], 1, len, stdout);
+			for (size_t j = len; k < r->nr_keys - 1 && j < width[k]; j++)
+				putchar_unlocked(' ');
 		}
-		putchar('\n');
+		putchar_unlocked('\n');
 		if (trees && trees[i])
 			cg_tree_print(stdout, h->cg, trees[i], &r->cg, total,
 				      r->children ? row->children : row->self);

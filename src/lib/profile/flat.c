@@ -100,7 +100,8 @@ void prof_flat_free(struct prof_flat *f)
 	free(f->rows);
 	free(f->frames);
 	free(f->threads);
-	zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));
+	if (f->slots)
+		zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));
 	free(f->keys);
 	idtab_free(&f->tparts);
 	free(f);
@@ -231,6 +232,9 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 	struct idtab parts[PROF_KEY_MAX] = { { 0 } };
 
 	memset(out, 0, sizeof(*out));
+	for (int k = 0; k < PROF_KEY_MAX; k++)
+		if (f->want[k])
+			idtab_reserve(&parts[k], k == PROF_SYM ? f->nr : 1024);
 	out->nr = f->nr;
 	out->v = xmalloc((f->nr + 1) * sizeof(*out->v));
 	for (size_t i = 0; i < f->nr; i++) {
@@ -257,6 +261,11 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 		idtab_free(&parts[k]);
 	}
 	out->nr_parts[PROF_PID] = out->nr_parts[PROF_TID];
+	/* counting is over: the sums and the table go */
+	free(f->rows);
+	f->rows = NULL;
+	zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));
+	f->slots = NULL;
 }
 
 const struct prof_thread *prof_flat_thread(const struct prof_flat *f, uint32_t id) { return &f->threads[id]; }

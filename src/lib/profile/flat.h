@@ -20,7 +20,8 @@
  *    Children (children set): the period of the samples with the row
  *    anywhere in their chain, once a sample however often it recurs.
  *    Without children only the leaf of each sample is read.
- *  - Memory: about 150 bytes per row, nothing per sample.  PROF_SRCLINE
+ *  - Memory: about 150 bytes per row (72 after prof_flat_rows()),
+ *    nothing per sample.  PROF_SRCLINE
  *    is not a key here (its values are per address: use the model).
  *
  * Errors: allocation failure aborts (xmalloc); nothing here fails, prints
@@ -43,8 +44,9 @@ void prof_flat_add(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t
 
 /* The rows (free with prof_rows_free): row i's thread and frame are ids
  * for prof_flat_thread() and prof_flat_frame(), of_node is NULL; part[]
- * and nr_parts[] as prof_rows_make() gives them.  Adding may go on after
- * (the next call gives every row again). */
+ * and nr_parts[] as prof_rows_make() gives them.  Counting ends: the
+ * sums and the lookup table are freed, only prof_flat_thread(),
+ * prof_flat_frame() and prof_flat_free() may follow. */
 void prof_flat_rows(struct prof_flat *f, struct prof_rows *out);
 const struct prof_thread *prof_flat_thread(const struct prof_flat *f, uint32_t id);
 const struct pk_frame *prof_flat_frame(const struct prof_flat *f, uint32_t id);

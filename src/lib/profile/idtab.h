@@ -22,6 +22,8 @@ struct idtab {
 	size_t mask, nr, alloc;
 };
 
+/* Room for n values without growing (the table is sized once). */
+void idtab_reserve(struct idtab *t, size_t n);
 uint32_t idtab_intern(struct idtab *t, uint64_t k0, uint64_t k1, uint64_t k2);
 void idtab_free(struct idtab *t);
 
