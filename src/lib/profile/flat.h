@@ -44,7 +44,9 @@ void prof_flat_add(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t
 
 /* The rows (free with prof_rows_free): row i's thread and frame are ids
  * for prof_flat_thread() and prof_flat_frame(), of_node is NULL; part[]
- * and nr_parts[] as prof_rows_make() gives them.  Counting ends: the
+ * and nr_parts[] as prof_rows_make() gives them (equal ids, equal
+ * values), except that each row has a symbol part of its own (two rows
+ * of one symbol, in two comms, have two ids).  Counting ends: the
  * sums and the lookup table are freed, only prof_flat_thread(),
  * prof_flat_frame() and prof_flat_free() may follow. */
 void prof_flat_rows(struct prof_flat *f, struct prof_rows *out);
