@@ -77,6 +77,7 @@ struct hist {
 	uint32_t *rank_of[K_MAX];     /* browser: a key's rank per part id */
 	const char **rank_text[K_MAX];/* by sort key index: its text per rank
 					 (comm, dso, sym), in texts; or NULL */
+	uint32_t *rank_len[K_MAX];    /* their lengths */
 	struct pk_arena texts;
 	size_t rows_cap;              /* rows allocated (kept between derivations:
 					 fresh pages cost more than the rows) */
@@ -250,6 +251,7 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	uint32_t *rank = xmalloc((np + 1) * sizeof(*rank));
 	struct pk_strrec *pt = xmalloc((np + 1) * sizeof(*pt));
 	const char **by_rank = NULL;
+	uint32_t *len_by_rank = NULL;
 	char buf[512];
 	size_t nt = 0, nm = 0, n = 0;
 
@@ -290,19 +292,25 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	memmove(pt + nt, pt + np - nm, nm * sizeof(*pt));
 	pk_strsort(pt, nt);
 	pk_strsort(pt + nt, nm);
-	if (key == K_COMM || key == K_DSO || key == K_SYM)
+	if (key == K_COMM || key == K_DSO || key == K_SYM) {
 		by_rank = xmalloc((nt + nm + 1) * sizeof(*by_rank));
+		len_by_rank = xmalloc((nt + nm + 1) * sizeof(*len_by_rank));
+	}
 	for (size_t p = 0; p < nt + nm; p++) {
 		if (p && (p == nt || strcmp(pt[p - 1].s, pt[p].s)))
 			n++;
 		rank[pt[p].id] = (uint32_t)n;
-		if (by_rank)
+		if (by_rank) {
 			by_rank[n] = pt[p].s;
+			len_by_rank[n] = (uint32_t)strlen(pt[p].s);
+		}
 	}
 	for (size_t i = 0; i < h->nr; i++)
 		h->rows[i].rank[k] = rank[h->rows[i].rank[k]];
 	free(h->rank_text[k]);
+	free(h->rank_len[k]);
 	h->rank_text[k] = by_rank;
+	h->rank_len[k] = len_by_rank;
 	free(pt);
 	free(rep);
 	if (cache) {   /* parts are stable while the model does not change */
@@ -397,7 +405,9 @@ static void hist_underive(struct hist *h)
 {
 	for (int k = 0; k < K_MAX; k++) {
 		free(h->rank_text[k]);
+		free(h->rank_len[k]);
 		h->rank_text[k] = NULL;
+		h->rank_len[k] = NULL;
 	}
 	pk_arena_release(&h->texts);
 	free(h->of_node);
@@ -646,10 +656,16 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	hist_order(r, h, limit, total, &show, &texts, &textv);
 	for (int k = 0; k < r->nr_keys; k++)
 		width[k] = strlen(key_header(r->keys[k]));
-	for (size_t i = 0; i < h->nr; i++)
-		for (int k = 0; show[i] && k < r->nr_keys; k++)
-			if (strlen(h->rows[i].text[k]) > width[k])
-				width[k] = strlen(h->rows[i].text[k]);
+	for (int k = 0; k < r->nr_keys; k++)
+		for (size_t i = 0; i < h->nr; i++) {
+			size_t len;
+
+			if (!show[i])
+				continue;
+			len = h->rank_len[k] ? h->rank_len[k][h->rows[i].rank[k]] : strlen(h->rows[i].text[k]);
+			if (len > width[k])
+				width[k] = len;
+		}
 	if (!r->quiet) {
 		if (r->children)
 			printf("# Children      Self");
@@ -689,7 +705,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		if (r->show_nr)   /* perf: the samples whose leaf is the row */
 			printf("  %12" PRIu64, row->nr_self);
 		for (int k = 0; k < r->nr_keys; k++) {
-			size_t len = strlen(row->text[k]);
+			size_t len = h->rank_len[k] ? h->rank_len[k][row->rank[k]] : strlen(row->text[k]);
 
 			fputs_unlocked("  ", stdout);
 			fwrite_unlocked(row->text[k], 1, len, stdout);
