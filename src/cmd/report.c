@@ -183,10 +183,25 @@ static const char *dso_short(const char *dso)
 
 static void sym_text(const struct row *row, char *buf, size_t size)
 {
-	if (row->sym)
+	if (row->sym) {
 		snprintf(buf, size, "[%c] %s", row->kernel ? 'k' : '.', row->sym);
-	else
+	} else if (size >= 24) {   /* "[%c] %-#.16" PRIx64, without printf */
+		char *p = buf;
+
+		*p++ = '[';
+		*p++ = row->kernel ? 'k' : '.';
+		*p++ = ']';
+		*p++ = ' ';
+		if (row->addr) {
+			*p++ = '0';
+			*p++ = 'x';
+		}
+		for (int sh = 60; sh >= 0; sh -= 4)
+			*p++ = "0123456789abcdef"[(row->addr >> sh) & 0xf];
+		*p = '\0';
+	} else {
 		snprintf(buf, size, "[%c] %-#.16" PRIx64, row->kernel ? 'k' : '.', row->addr);
+	}
 }
 
 static void key_text(const struct row *row, enum sort_key k, char *buf, size_t size)
@@ -1056,8 +1071,16 @@ int cmd_report(int argc, char **argv)
 	if (err < 0) {
 		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 	} else if (!report_export && !tui) {
+		static char outbuf[1 << 18];
+		static bool outbuf_set;
 		uint64_t nr = 0;
 
+		/* the table's first output: written in 256 KiB pieces, not 4 KiB
+		 * (a row per symbol and comm: 84 MB on a compile job's file) */
+		if (!outbuf_set && !isatty(STDOUT_FILENO)) {
+			setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+			outbuf_set = true;
+		}
 		if (!r.quiet) {
 			printf("#\n#\n");
 			printf("# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);
