@@ -158,8 +158,9 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	if (r->flat) {
 		if (!h->flat)
 			h->flat = prof_flat_new((const enum prof_key *)r->keys, r->nr_keys, r->children);
-		prof_flat_add(h->flat, s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, s->frames,
-			      s->nr_frames, s->period);
+		/* the real thread: flat keys by it only for pid and tid, and
+		 * shares a thread's outer callers with its previous sample */
+		prof_flat_add(h->flat, s->comm, s->pid, s->tid, s->frames, s->nr_frames, s->period);
 		return 0;
 	}
 	if (!h->prof)

@@ -42,6 +42,16 @@ struct tslot {
 	uint32_t pid, tid, tpart;     /* tpart + 1, 0: empty */
 };
 
+/* A thread's previous sample: its frames' keys and rows, the outermost
+ * first (the next sample of the thread often shares its outer callers). */
+#define PREV_SLOTS 1024
+struct prev {
+	uint32_t tid, tpart;
+	size_t n, alloc;              /* n 0: none */
+	struct fkey *k;
+	uint32_t *row;
+};
+
 struct prof_flat {
 	bool want[PROF_KEY_MAX], children;
 	struct frow *rows;
@@ -55,6 +65,7 @@ struct prof_flat {
 	uint32_t seq;                 /* the sample's number (stamps) */
 	struct fkey *keys;            /* the sample's frames' keys */
 	size_t keys_alloc;
+	struct prev *prev;            /* by tid, direct-mapped */
 };
 
 /* A zeroed array; a big one asks for huge pages (its reads are random:
@@ -103,8 +114,18 @@ void prof_flat_free(struct prof_flat *f)
 	if (f->slots)
 		zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));
 	free(f->keys);
+	for (size_t i = 0; f->prev && i < PREV_SLOTS; i++) {
+		free(f->prev[i].k);
+		free(f->prev[i].row);
+	}
+	free(f->prev);
 	idtab_free(&f->tparts);
 	free(f);
+}
+
+static bool key_same(const struct fkey *x, const struct fkey *y)
+{
+	return x->sym == y->sym && x->a == y->a && x->dso == y->dso && x->flags == y->flags;
 }
 
 static uint64_t key_hash(const struct fkey *k, uint32_t tpart)
@@ -204,12 +225,27 @@ void prof_flat_add(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t
 		f->keys_alloc = n * 2;
 		f->keys = xrealloc(f->keys, f->keys_alloc * sizeof(*f->keys));
 	}
-	for (size_t j = 0; j < n; j++) {   /* hash all, fetch their slots */
+	if (!f->prev)
+		f->prev = xcalloc(PREV_SLOTS, sizeof(*f->prev));
+	struct prev *ps = &f->prev[tid % PREV_SLOTS];
+	size_t same = 0;
+
+	for (size_t j = 0; j < n; j++)
+		key_of(f, &frames[j], &f->keys[j]);
+	/* the outer callers of the thread's previous sample: their rows known */
+	if (ps->n && ps->tid == tid && ps->tpart == tpart)
+		while (same < n && same < ps->n && key_same(&f->keys[n - 1 - same], &ps->k[same]))
+			same++;
+	for (size_t j = 0; j + same < n; j++) {   /* hash the rest, fetch their slots */
 		struct fkey *k = &f->keys[j];
 
-		key_of(f, &frames[j], k);
 		k->h = key_hash(k, tpart);
 		__builtin_prefetch(&f->slots[(size_t)(k->h >> 32) & f->mask]);
+	}
+	if (n > ps->alloc) {
+		ps->alloc = n * 2;
+		ps->k = xrealloc(ps->k, ps->alloc * sizeof(*ps->k));
+		ps->row = xrealloc(ps->row, ps->alloc * sizeof(*ps->row));
 	}
 	if (++f->seq == 0) {   /* the stamps' numbers wrapped */
 		for (size_t i = 0; i < f->nr; i++)
@@ -217,12 +253,23 @@ void prof_flat_add(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t
 		f->seq = 1;
 	}
 	for (size_t j = n; j-- > 0;) {   /* the outermost caller first */
-		r = row_of(f, &f->keys[j], tpart, &frames[j], comm, pid, tid);
+		size_t o = n - 1 - j;
+
+		if (o < same) {
+			r = ps->row[o];
+		} else {
+			r = row_of(f, &f->keys[j], tpart, &frames[j], comm, pid, tid);
+			ps->k[o] = f->keys[j];
+			ps->row[o] = r;
+		}
 		if (f->children && f->rows[r].stamp != f->seq) {
 			f->rows[r].stamp = f->seq;
 			f->rows[r].children += period;
 		}
 	}
+	ps->tid = tid;
+	ps->tpart = tpart;
+	ps->n = n;
 	f->rows[r].self += period;   /* r: the leaf's */
 	f->rows[r].nr_self++;
 }

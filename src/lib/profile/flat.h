@@ -38,7 +38,10 @@ struct prof_flat;
 struct prof_flat *prof_flat_new(const enum prof_key *keys, int nr_keys, bool children);
 void prof_flat_free(struct prof_flat *f);
 
-/* One sample: frames leaf first (as struct pk_sample holds them), n >= 1. */
+/* One sample of thread (pid, tid): frames leaf first (as struct pk_sample
+ * holds them), n >= 1.  The thread is a key only for PROF_PID and
+ * PROF_TID; consecutive samples of a thread share the lookups of the
+ * outer callers they have in common. */
 void prof_flat_add(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t tid,
 		   const struct pk_frame *frames, size_t n, uint64_t period);
 
