@@ -52,12 +52,19 @@ struct prev {
 	uint32_t *row;
 };
 
+struct arr {
+	void *p;
+	size_t size;
+	bool mapped;
+};
+
 struct prof_flat {
 	bool want[PROF_KEY_MAX], children;
 	struct frow *rows;
 	struct pk_frame *frames;      /* per row: the first frame met */
 	struct prof_thread *threads;  /* per row: the first thread */
 	size_t nr, alloc;
+	struct arr rows_a, frames_a, threads_a;   /* rows, frames, threads */
 	uint64_t *slots;              /* hash high 32 | row + 1 */
 	size_t mask;
 	struct idtab tparts;          /* (comm, tid) masked -> thread part */
@@ -91,6 +98,40 @@ static void zfree(void *v, size_t size)
 		munmap(v, size);
 }
 
+/* A per-row array grown in its own mapping: mremap moves its pages and
+ * copies nothing (realloc copied each doubling below glibc's mmap
+ * threshold); the heap where mapping fails. */
+static void arr_grow(struct arr *a, size_t size)
+{
+	size = (size + 4095) & ~(size_t)4095;
+	if (a->mapped || !a->p) {
+		void *v = a->p ? mremap(a->p, a->size, size, MREMAP_MAYMOVE)
+			       : mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (v != MAP_FAILED) {
+			*a = (struct arr){ v, size, true };
+			return;
+		}
+		if (a->p) {
+			v = xmalloc(size);
+			memcpy(v, a->p, a->size);
+			munmap(a->p, a->size);
+			*a = (struct arr){ v, size, false };
+			return;
+		}
+	}
+	*a = (struct arr){ xrealloc(a->p, size), size, false };
+}
+
+static void arr_free(struct arr *a)
+{
+	if (a->mapped)
+		munmap(a->p, a->size);
+	else
+		free(a->p);
+	*a = (struct arr){ NULL, 0, false };
+}
+
 struct prof_flat *prof_flat_new(const enum prof_key *keys, int nr_keys, bool children)
 {
 	struct prof_flat *f = xcalloc(1, sizeof(*f));
@@ -108,9 +149,9 @@ void prof_flat_free(struct prof_flat *f)
 {
 	if (!f)
 		return;
-	free(f->rows);
-	free(f->frames);
-	free(f->threads);
+	arr_free(&f->rows_a);
+	arr_free(&f->frames_a);
+	arr_free(&f->threads_a);
 	if (f->slots)
 		zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));
 	free(f->keys);
@@ -200,9 +241,12 @@ static uint32_t row_of(struct prof_flat *f, const struct fkey *k, uint32_t tpart
 	}
 	if (f->nr == f->alloc) {
 		f->alloc = f->alloc ? f->alloc * 2 : 1024;
-		f->rows = xrealloc(f->rows, f->alloc * sizeof(*f->rows));
-		f->frames = xrealloc(f->frames, f->alloc * sizeof(*f->frames));
-		f->threads = xrealloc(f->threads, f->alloc * sizeof(*f->threads));
+		arr_grow(&f->rows_a, f->alloc * sizeof(*f->rows));
+		arr_grow(&f->frames_a, f->alloc * sizeof(*f->frames));
+		arr_grow(&f->threads_a, f->alloc * sizeof(*f->threads));
+		f->rows = f->rows_a.p;
+		f->frames = f->frames_a.p;
+		f->threads = f->threads_a.p;
 	}
 	f->rows[f->nr] = (struct frow){ .dso = k->dso, .sym = k->sym, .a = k->a, .tpart = tpart, .flags = k->flags };
 	f->frames[f->nr] = *fr;
@@ -311,7 +355,7 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 		out->nr_parts[PROF_SYM] = f->nr;
 	out->nr_parts[PROF_PID] = out->nr_parts[PROF_TID];
 	/* counting is over: the sums and the table go */
-	free(f->rows);
+	arr_free(&f->rows_a);
 	f->rows = NULL;
 	zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));
 	f->slots = NULL;
