@@ -13,6 +13,10 @@
 #   BUILDS=N          builds of the copy recorded (default 1; each is make -j2
 #                     then make clean)
 #   PERF_TIMEOUT=S    limit per perf run (default 1800)
+#   RUNS=N            the -g none pairs (with and without Children) run N
+#                     times interleaved, medians printed (default 1)
+#   ONLY=gnone        the -g none pairs only (perf's default report takes
+#                     minutes and 9 GB on a compile job's file)
 set -eu
 BUILD=${1:-build}
 cd "$(dirname "$0")/.."
@@ -56,16 +60,37 @@ t() {
 	printf -v "${name}_wall" '%.1f' "$e"
 	printf -v "${name}_rss" '%s' "$((m / 1024))"
 }
-t pk   "$PK" report -i "$DATA"
-t pf   perf report --stdio -i "$DATA"
-t pkn  "$PK" report -g none -i "$DATA"
-t pfn  perf report --stdio -g none -i "$DATA"
+# tm NAME CMD... — t, each run's figures kept; NAME* set to their medians
+tm() {
+	local name=$1 v; shift
+	t "$name" "$@"
+	for v in "" _wall _rss; do
+		eval "echo \"\$$name$v\"" >>"$W/$name$v.runs"
+		printf -v "$name$v" '%s' "$(sort -n "$W/$name$v.runs" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')"
+	done
+}
+if [ "${ONLY:-}" != gnone ]; then
+	t pk   "$PK" report -i "$DATA"
+	t pf   perf report --stdio -i "$DATA"
+fi
+for _ in $(seq "${RUNS:-1}"); do
+	tm pkn  "$PK" report -g none -i "$DATA"
+	tm pfn  perf report --stdio -g none -i "$DATA"
+	tm pknc "$PK" report -g none --no-children -i "$DATA"
+	tm pfnc perf report --stdio -g none --no-children -i "$DATA"
+done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-36s %9s %9s %10s\n' "command" "CPU s" "wall s" "peak MB" \
+printf '%-36s %9s %9s %10s\n' "command" "CPU s" "wall s" "peak MB"
+[ "${ONLY:-}" = gnone ] || printf '%-36s %9s %9s %10s\n' \
 	"perfkit report" "$pk" "$pk_wall" "$pk_rss" \
-	"perf report --stdio" "$pf" "$pf_wall" "$pf_rss" \
+	"perf report --stdio" "$pf" "$pf_wall" "$pf_rss"
+printf '%-36s %9s %9s %10s\n' \
 	"perfkit report -g none" "$pkn" "$pkn_wall" "$pkn_rss" \
-	"perf report --stdio -g none" "$pfn" "$pfn_wall" "$pfn_rss"
+	"perf report --stdio -g none" "$pfn" "$pfn_wall" "$pfn_rss" \
+	"perfkit report -g none --no-children" "$pknc" "$pknc_wall" "$pknc_rss" \
+	"perf report --stdio -g none --no-ch." "$pfnc" "$pfnc_wall" "$pfnc_rss"
+[ "${RUNS:-1}" = 1 ] || echo "(-g none rows: medians of ${RUNS} interleaved runs; CPU per run: perfkit $(tr '\n' ' ' <"$W/pkn.runs"), perf $(tr '\n' ' ' <"$W/pfn.runs"))"
 r() { printf '%.1f' "$(echo "$1 / $2" | bc -l)"; }
-echo "default: CPU $(r "$pf" "$pk")x less than perf (aim >= 5x), memory 1/$(r "$pf_rss" "$pk_rss") of perf's (aim >= 1/4, < 500 MB: ${pk_rss} MB)"
+[ "${ONLY:-}" = gnone ] || echo "default: CPU $(r "$pf" "$pk")x less than perf (aim >= 5x), memory 1/$(r "$pf_rss" "$pk_rss") of perf's (aim >= 1/4, < 500 MB: ${pk_rss} MB)"
 echo "-g none: CPU $(r "$pfn" "$pkn")x less than perf (aim >= 10x), memory 1/$(r "$pfn_rss" "$pkn_rss") of perf's (${pkn_rss} MB)"
+echo "-g none --no-children: CPU $(r "$pfnc" "$pknc")x less than perf, memory 1/$(r "$pfnc_rss" "$pknc_rss") of perf's (${pknc_rss} MB)"

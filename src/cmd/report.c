@@ -22,6 +22,7 @@
 #include "base/parse.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
+#include "base/strsort.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/header.h"
 #include "session/session.h"
@@ -29,6 +30,7 @@
 #include "export/html.h"
 #include "callgraph/callgraph.h"
 #include "profile/profile.h"
+#include "profile/flat.h"
 #include "event/event.h"
 #include "annotate/annotate.h"
 #include "symbol/inline.h"
@@ -40,6 +42,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +72,7 @@ struct sortrec;
 
 struct hist {
 	struct prof *prof;            /* the samples' stacks */
+	struct prof_flat *flat;       /* or, r->flat, the rows alone */
 	struct row *rows;             /* derived: hist_derive() */
 	size_t nr;
 	bool derived;
@@ -77,6 +81,10 @@ struct hist {
 	uint32_t *of_node;            /* the model's row per node, for cg (browser:
 					 made on the first call graph) */
 	uint32_t *rank_of[K_MAX];     /* browser: a key's rank per part id */
+	const char **rank_text[K_MAX];/* by sort key index: its text per rank
+					 (comm, dso, sym), in texts; or NULL */
+	uint32_t *rank_len[K_MAX];    /* their lengths */
+	struct pk_arena texts;
 	size_t rows_cap;              /* rows allocated (kept between derivations:
 					 fresh pages cost more than the rows) */
 	struct sortrec *ord;          /* the rows' order (sort_rows) */
@@ -95,8 +103,9 @@ struct report {
 	bool show_nr;                 /* -n: perf's Samples column */
 	bool quiet;                   /* -q: no '#' lines, no warnings */
 	bool hide_unresolved;         /* --hide-unresolved: no rows without a symbol */
-	bool leaf_only;               /* the models hold leaves only (no
-					 children, no call graphs) */
+	bool flat;                    /* rows counted without a model (no
+					 call graphs, no browser, no srcline):
+					 profile/flat.h */
 	bool by_ip;                   /* the models' frames per address (srcline) */
 	bool keep_models;             /* rows derived again later (the browser) */
 	bool by_thread;               /* the models' roots are threads, not comms */
@@ -164,12 +173,20 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	}
 	if (!s->nr_frames)
 		return 0;
+	if (r->flat) {
+		if (!h->flat)
+			h->flat = prof_flat_new((const enum prof_key *)r->keys, r->nr_keys, r->children);
+		/* the real thread: flat keys by it only for pid and tid, and
+		 * shares a thread's outer callers with its previous sample */
+		prof_flat_add(h->flat, s->comm, s->pid, s->tid, s->frames, s->nr_frames, s->period);
+		return 0;
+	}
 	if (!h->prof)
 		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0));
 	/* stacks per thread only when a key or the browser reads threads:
 	 * else per comm, fewer nodes */
-	prof_add(h->prof, s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, s->frames,
-		 r->leaf_only ? 1 : s->nr_frames, s->period);
+	prof_add(h->prof, s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, s->frames, s->nr_frames,
+		 s->period);
 	return 0;
 }
 
@@ -185,10 +202,25 @@ static const char *dso_short(const char *dso)
 
 static void sym_text(const struct row *row, char *buf, size_t size)
 {
-	if (row->sym)
+	if (row->sym) {
 		snprintf(buf, size, "[%c] %s", row->kernel ? 'k' : '.', row->sym);
-	else
+	} else if (size >= 24) {   /* "[%c] %-#.16" PRIx64, without printf */
+		char *p = buf;
+
+		*p++ = '[';
+		*p++ = row->kernel ? 'k' : '.';
+		*p++ = ']';
+		*p++ = ' ';
+		if (row->addr) {
+			*p++ = '0';
+			*p++ = 'x';
+		}
+		for (int sh = 60; sh >= 0; sh -= 4)
+			*p++ = "0123456789abcdef"[(row->addr >> sh) & 0xf];
+		*p = '\0';
+	} else {
 		snprintf(buf, size, "[%c] %-#.16" PRIx64, row->kernel ? 'k' : '.', row->addr);
+	}
 }
 
 static void key_text(const struct row *row, enum sort_key k, char *buf, size_t size)
@@ -221,34 +253,22 @@ static const void *line_of(void *arg, const struct pk_frame *fr)
 	return session_srcline(((struct report *)arg)->sess, fr);
 }
 
-struct part_text {
-	const char *text;
-	uint32_t part;
-	bool no_map;
-};
-
-static int cmp_parts(const void *a, const void *b)
-{
-	const struct part_text *x = a, *y = b;
-
-	if (x->no_map != y->no_map)
-		return x->no_map ? 1 : -1;
-	return strcmp(x->text, y->text);
-}
-
 /* Each row's rank of key k's text: rank[k] holds the value's part id
  * (profile.h) on entry, its text's rank on return; the text of each
  * distinct value is made once and sorted (the rows then sort on
- * integers). */
+ * integers; perf's order: a DSO "[unknown]", perf's no map, after every
+ * named one).  The texts of comm, dso and sym (a text per value) are kept
+ * by rank for printing (h->rank_text). */
 static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool cache)
 {
 	enum sort_key key = r->keys[k];
 	uint32_t *rep = xmalloc((np + 1) * sizeof(*rep));
 	uint32_t *rank = xmalloc((np + 1) * sizeof(*rank));
-	struct part_text *pt = xmalloc((np + 1) * sizeof(*pt));
-	struct pk_arena texts = PK_ARENA_INIT;
+	struct pk_strrec *pt = xmalloc((np + 1) * sizeof(*pt));
+	const char **by_rank = NULL;
+	uint32_t *len_by_rank = NULL;
 	char buf[512];
-	size_t nt = 0;
+	size_t nt = 0, nm = 0, n = 0;
 
 	if (cache && h->rank_of[key]) {   /* the parts' ranks of an earlier call */
 		uint32_t *ro = h->rank_of[key];
@@ -270,24 +290,42 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	for (size_t i = 0; i < h->nr; i++)
 		if (rep[h->rows[i].rank[k]] == UINT32_MAX)
 			rep[h->rows[i].rank[k]] = (uint32_t)i;
+	/* named values from the front, no-map ones from the back */
 	for (size_t p = 0; p < np; p++) {
 		const struct row *row = &h->rows[rep[p]];
+		struct pk_strrec x;
 
 		if (rep[p] == UINT32_MAX)   /* a value of no row (a caller's, Self only) */
 			continue;
 		key_text(row, key, buf, sizeof(buf));
-		pt[nt++] = (struct part_text){ pk_arena_memdup0(&texts, buf, strlen(buf)), (uint32_t)p,
-					       key == K_DSO && !strcmp(row->dso, "[unknown]") };
+		x = (struct pk_strrec){ pk_arena_memdup0(&h->texts, buf, strlen(buf)), (uint32_t)p };
+		if (key == K_DSO && !strcmp(row->dso, "[unknown]"))
+			pt[np - ++nm] = x;
+		else
+			pt[nt++] = x;
 	}
-	qsort(pt, nt, sizeof(*pt), cmp_parts);
-	for (size_t p = 0, n = 0; p < nt; p++) {
-		if (p && cmp_parts(&pt[p - 1], &pt[p]))
+	memmove(pt + nt, pt + np - nm, nm * sizeof(*pt));
+	pk_strsort(pt, nt);
+	pk_strsort(pt + nt, nm);
+	if (key == K_COMM || key == K_DSO || key == K_SYM) {
+		by_rank = xmalloc((nt + nm + 1) * sizeof(*by_rank));
+		len_by_rank = xmalloc((nt + nm + 1) * sizeof(*len_by_rank));
+	}
+	for (size_t p = 0; p < nt + nm; p++) {
+		if (p && (p == nt || strcmp(pt[p - 1].s, pt[p].s)))
 			n++;
-		rank[pt[p].part] = (uint32_t)n;
+		rank[pt[p].id] = (uint32_t)n;
+		if (by_rank) {
+			by_rank[n] = pt[p].s;
+			len_by_rank[n] = (uint32_t)strlen(pt[p].s);
+		}
 	}
 	for (size_t i = 0; i < h->nr; i++)
 		h->rows[i].rank[k] = rank[h->rows[i].rank[k]];
-	pk_arena_release(&texts);
+	free(h->rank_text[k]);
+	free(h->rank_len[k]);
+	h->rank_text[k] = by_rank;
+	h->rank_len[k] = len_by_rank;
 	free(pt);
 	free(rep);
 	if (cache) {   /* parts are stable while the model does not change */
@@ -309,15 +347,19 @@ static void hist_derive(struct report *r, struct hist *h)
 	if (h->derived)
 		return;
 	h->derived = true;
-	if (!h->prof)
+	if (!h->prof && !h->flat)
 		return;
 	for (int k = 0; k < r->nr_keys; k++) {
 		keys[k] = (enum prof_key)r->keys[k];
 		by_tid |= r->keys[k] == K_PID || r->keys[k] == K_TID;
 		srcline |= r->keys[k] == K_SRCLINE;
 	}
-	prof_compact(h->prof);   /* no more samples */
-	prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, r, &pr);
+	if (h->flat) {
+		prof_flat_rows(h->flat, &pr);
+	} else {
+		prof_compact(h->prof);   /* no more samples */
+		prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, r, &pr);
+	}
 	h->nr = pr.nr;
 	if (pr.nr + 1 > h->rows_cap) {   /* else the last derivation's, reused */
 		free(h->rows);
@@ -326,8 +368,9 @@ static void hist_derive(struct report *r, struct hist *h)
 	}
 	for (size_t i = 0; i < pr.nr; i++) {
 		const struct prof_row *p = &pr.v[i];
-		const struct prof_thread *t = prof_thread(h->prof, p->thread);
-		const struct pk_frame *fr = prof_frame(h->prof, p->frame);
+		const struct prof_thread *t = h->flat ? prof_flat_thread(h->flat, p->thread)
+						      : prof_thread(h->prof, p->thread);
+		const struct pk_frame *fr = h->flat ? prof_flat_frame(h->flat, p->frame) : prof_frame(h->prof, p->frame);
 		struct row *row = &h->rows[i];
 
 		*row = (struct row){ .comm = t->comm, .dso = fr->dso, .sym = fr->sym, .addr = fr->sym_off,
@@ -343,6 +386,8 @@ static void hist_derive(struct report *r, struct hist *h)
 	}
 	free(pr.v);   /* copied: its memory before the ranks and the stacks' */
 	pr.v = NULL;
+	prof_flat_free(h->flat);   /* the rows were all it had */
+	h->flat = NULL;
 	for (int k = 0; k < r->nr_keys; k++)
 		rank_key(r, h, pr.nr_parts[r->keys[k]], k, r->keep_models && r->keys[k] != K_SRCLINE);
 	if (r->graph && r->keep_models) {   /* the forest on the first call graph */
@@ -373,6 +418,13 @@ static struct cg_forest *hist_cg(struct hist *h)
 
 static void hist_underive(struct hist *h)
 {
+	for (int k = 0; k < K_MAX; k++) {
+		free(h->rank_text[k]);
+		free(h->rank_len[k]);
+		h->rank_text[k] = NULL;
+		h->rank_len[k] = NULL;
+	}
+	pk_arena_release(&h->texts);
 	free(h->of_node);
 	h->of_node = NULL;
 	free(h->ord);
@@ -389,6 +441,7 @@ static void hist_free(struct hist *h)
 	hist_underive(h);
 	free(h->rows);
 	prof_free(h->prof);
+	prof_flat_free(h->flat);
 	for (int k = 0; k < K_MAX; k++)
 		free(h->rank_of[k]);
 	*h = (struct hist){ 0 };
@@ -586,11 +639,45 @@ static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_
 			continue;
 		row->text = *textv + j++ * (size_t)r->nr_keys;
 		for (int k = 0; k < r->nr_keys; k++) {
+			if (h->rank_text[k]) {   /* rank_key()'s */
+				row->text[k] = h->rank_text[k][row->rank[k]];
+				continue;
+			}
 			key_text(row, r->keys[k], buf, sizeof(buf));
 			row->text[k] = pk_arena_memdup0(texts, buf, strlen(buf));
 		}
 	}
 	return shown;
+}
+
+/* "  %7.2f%%" of 100 * v / total, as printf rounds it (the double's exact
+ * value to 2 decimals, ties to even): integers where no tie is near,
+ * printf where one is (or for what is not a plain percentage). */
+static void put_pct(uint64_t v, uint64_t total)
+{
+	double x = 100.0 * (double)v / (double)total, y = x * 100.0, f = floor(y);
+	char buf[16], *p = buf + sizeof(buf);
+	unsigned long long c;
+
+	if (!(y >= 0 && y < 1e12) || fabs(y - f - 0.5) < 1e-6) {
+		printf("  %7.2f%%", x);
+		return;
+	}
+	c = (unsigned long long)f + (y - f > 0.5);
+	*--p = '%';
+	*--p = (char)('0' + c % 10);
+	*--p = (char)('0' + c / 10 % 10);
+	*--p = '.';
+	c /= 100;
+	do {
+		*--p = (char)('0' + c % 10);
+		c /= 10;
+	} while (c);
+	while (buf + sizeof(buf) - p < 8)   /* width 7, and the '%' */
+		*--p = ' ';
+	*--p = ' ';
+	*--p = ' ';
+	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), stdout);
 }
 
 static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
@@ -614,10 +701,16 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	hist_order(r, h, limit, total, SIZE_MAX, &show, &texts, &textv);
 	for (int k = 0; k < r->nr_keys; k++)
 		width[k] = strlen(key_header(r->keys[k]));
-	for (size_t i = 0; i < h->nr; i++)
-		for (int k = 0; show[i] && k < r->nr_keys; k++)
-			if (strlen(h->rows[i].text[k]) > width[k])
-				width[k] = strlen(h->rows[i].text[k]);
+	for (int k = 0; k < r->nr_keys; k++)
+		for (size_t i = 0; i < h->nr; i++) {
+			size_t len;
+
+			if (!show[i])
+				continue;
+			len = h->rank_len[k] ? h->rank_len[k][h->rows[i].rank[k]] : strlen(h->rows[i].text[k]);
+			if (len > width[k])
+				width[k] = len;
+		}
 	if (!r->quiet) {
 		if (r->children)
 			printf("# Children      Self");
@@ -653,17 +746,19 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			r->hint_self = row->self;
 		}
 		if (r->children)
-			printf("  %7.2f%%", 100.0 * (double)row->children / (double)total);
-		printf("  %7.2f%%", 100.0 * (double)row->self / (double)total);
+			put_pct(row->children, total);
+		put_pct(row->self, total);
 		if (r->show_nr)   /* perf: the samples whose leaf is the row */
 			printf("  %12" PRIu64, row->nr_self);
 		for (int k = 0; k < r->nr_keys; k++) {
-			if (k == r->nr_keys - 1)
-				printf("  %s", row->text[k]);
-			else
-				printf("  %-*s", (int)width[k], row->text[k]);
+			size_t len = h->rank_len[k] ? h->rank_len[k][row->rank[k]] : strlen(row->text[k]);
+
+			fputs_unlocked("  ", stdout);
+			fwrite_unlocked(row->text[k], 1, len, stdout);
+			for (size_t c = len; k < r->nr_keys - 1 && c < width[k]; c++)
+				putchar_unlocked(' ');
 		}
-		putchar('\n');
+		putchar_unlocked('\n');
 		if (trees && trees[i])
 			cg_tree_print(stdout, h->cg, trees[i], &r->cg, total,
 				      r->children ? row->children : row->self);
@@ -1044,9 +1139,9 @@ int cmd_report(int argc, char **argv)
 	}
 	/* on a terminal: the browser (src/lib/tui), else text */
 	tui = !stdio && !export_kind && strcmp(input, "-") && tui_usable();
-	/* the whole stacks unless nothing reads more than the leaf (the
-	 * browser's '+' and call graphs do) */
-	r.leaf_only = !r.children && !r.graph && !tui;
+	/* rows alone unless something reads the stacks (call graphs, the
+	 * browser's '+') or a key is per address (srcline) */
+	r.flat = !r.graph && !tui && !r.by_ip;
 	r.keep_models = tui;
 	r.by_thread = tui;
 	for (int k = 0; k < r.nr_keys; k++)
@@ -1066,8 +1161,16 @@ int cmd_report(int argc, char **argv)
 	if (err < 0) {
 		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 	} else if (!report_export && !tui) {
+		static char outbuf[1 << 18];
+		static bool outbuf_set;
 		uint64_t nr = 0;
 
+		/* the table's first output: written in 256 KiB pieces, not 4 KiB
+		 * (a row per symbol and comm: 84 MB on a compile job's file) */
+		if (!outbuf_set && !isatty(STDOUT_FILENO)) {
+			setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+			outbuf_set = true;
+		}
 		if (!r.quiet) {
 			printf("#\n#\n");
 			printf("# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);

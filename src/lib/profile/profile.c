@@ -15,6 +15,7 @@
 #include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "callgraph/callgraph.h"
+#include "profile/idtab.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -119,13 +120,6 @@ static void huge(void *v, size_t size)
 		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 }
 
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 32;
-	x *= 0xc4ceb9fe1a85ec53u;
-	return x ^ x >> 29;
-}
-
 struct prof *prof_new(unsigned flags)
 {
 	struct prof *p = xcalloc(1, sizeof(*p));
@@ -176,7 +170,7 @@ static bool fkey_same(const struct fkey *x, const struct fkey *y)
 
 static uint64_t fkey_hash(const struct fkey *k)
 {
-	return mix((uint64_t)(uintptr_t)k->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)k->dso ^
+	return prof_mix((uint64_t)(uintptr_t)k->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)k->dso ^
 		   k->a * 0xff51afd7ed558ccdu ^ k->ip * 0x94d049bb133111ebu ^ k->flags);
 }
 
@@ -239,7 +233,7 @@ static uint32_t frame_id(struct prof *p, const struct fkey *k, const struct pk_f
 
 static uint64_t node_hash(uint32_t parent, uint32_t frame)
 {
-	return mix(((uint64_t)parent << 32 | frame) * 0x9e3779b97f4a7c15u);
+	return prof_mix(((uint64_t)parent << 32 | frame) * 0x9e3779b97f4a7c15u);
 }
 
 static void nslots_grow(struct prof *p)
@@ -392,58 +386,6 @@ const struct prof_thread *prof_thread(const struct prof *p, uint32_t id) { retur
 
 /* ---- rows ---- */
 
-/* Dense ids of values of three words (parts, combined keys): keys kept
- * in id order, slots hold 32 bits of the hash and the id + 1. */
-struct idtab {
-	uint64_t (*keys)[3];
-	uint64_t *slots;
-	size_t mask, nr, alloc;
-};
-
-static uint64_t id_hash(const uint64_t *k)
-{
-	return mix(k[0] * 0x9e3779b97f4a7c15u ^ k[1] * 0xff51afd7ed558ccdu ^ k[2] * 0x94d049bb133111ebu);
-}
-
-static uint32_t intern(struct idtab *t, uint64_t k0, uint64_t k1, uint64_t k2)
-{
-	uint64_t k[3] = { k0, k1, k2 }, h;
-	size_t s;
-
-	if ((t->nr + 1) * 10 > (t->mask + 1) * 7 || !t->slots) {
-		size_t n = t->slots ? (t->mask + 1) * 2 : 256;
-		uint64_t *v = xcalloc(n, sizeof(*v));
-
-		for (size_t i = 0; i < t->nr; i++) {
-			h = id_hash(t->keys[i]);
-			for (s = (size_t)h & (n - 1); v[s]; s = (s + 1) & (n - 1))
-				;
-			v[s] = (h >> 32 << 32) | (i + 1);
-		}
-		free(t->slots);
-		t->slots = v;
-		t->mask = n - 1;
-	}
-	h = id_hash(k);
-	for (s = (size_t)h & t->mask; t->slots[s]; s = (s + 1) & t->mask) {
-		uint64_t v = t->slots[s];
-		const uint64_t *o = t->keys[(uint32_t)v - 1];
-
-		if (v >> 32 == h >> 32 && o[0] == k0 && o[1] == k1 && o[2] == k2)
-			return (uint32_t)v - 1;
-	}
-	t->keys = grow(t->keys, &t->alloc, t->nr, sizeof(*t->keys));
-	memcpy(t->keys[t->nr], k, sizeof(k));
-	t->slots[s] = (h >> 32 << 32) | (t->nr + 1);
-	return (uint32_t)t->nr++;
-}
-
-static void idtab_free(struct idtab *t)
-{
-	free(t->keys);
-	free(t->slots);
-}
-
 /* Rows by (thread key, frame key): open addressing of the packed pair. */
 struct rtab {
 	uint64_t *keys;
@@ -464,7 +406,7 @@ static uint32_t rtab_get(struct rtab *t, uint64_t key, uint32_t next)
 		for (size_t i = 0; i <= t->mask; i++) {
 			if (t->rows[i] == PROF_NONE)
 				continue;
-			for (s = (size_t)mix(t->keys[i] * 0x9e3779b97f4a7c15u) & (n - 1); r[s] != PROF_NONE;
+			for (s = (size_t)prof_mix(t->keys[i] * 0x9e3779b97f4a7c15u) & (n - 1); r[s] != PROF_NONE;
 			     s = (s + 1) & (n - 1))
 				;
 			k[s] = t->keys[i];
@@ -476,7 +418,7 @@ static uint32_t rtab_get(struct rtab *t, uint64_t key, uint32_t next)
 		t->rows = r;
 		t->mask = n - 1;
 	}
-	for (s = (size_t)mix(key * 0x9e3779b97f4a7c15u) & t->mask; t->rows[s] != PROF_NONE; s = (s + 1) & t->mask)
+	for (s = (size_t)prof_mix(key * 0x9e3779b97f4a7c15u) & t->mask; t->rows[s] != PROF_NONE; s = (s + 1) & t->mask)
 		if (t->keys[s] == key)
 			return t->rows[s];
 	t->keys[s] = key;
@@ -652,18 +594,18 @@ static struct prof_cache *cache_make(struct prof *p)
 	for (size_t i = 0; i < p->nr_threads; i++) {
 		const struct prof_thread *t = &p->threads[i];
 
-		c->tpart[i][PROF_COMM] = intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
-		c->tpart[i][PROF_PID] = c->tpart[i][PROF_TID] = intern(&parts[PROF_TID], t->tid, 0, 0);
+		c->tpart[i][PROF_COMM] = idtab_intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
+		c->tpart[i][PROF_PID] = c->tpart[i][PROF_TID] = idtab_intern(&parts[PROF_TID], t->tid, 0, 0);
 	}
 	for (size_t i = 0; i < p->nr_frames; i++) {
 		const struct pk_frame *fr = &p->frames[i];
 		struct fkey k;
 
 		fkey_of(p, fr, &k);
-		c->fpart[i][PROF_DSO] = intern(&parts[PROF_DSO], (uintptr_t)fr->dso, 0, 0);
+		c->fpart[i][PROF_DSO] = idtab_intern(&parts[PROF_DSO], (uintptr_t)fr->dso, 0, 0);
 		/* a symbol: one row per (name, start), kernel apart; an unknown
 		 * address: per (offset, DSO) */
-		c->fpart[i][PROF_SYM] = intern(&parts[PROF_SYM], fr->sym ? (uintptr_t)fr->sym : (uintptr_t)fr->dso,
+		c->fpart[i][PROF_SYM] = idtab_intern(&parts[PROF_SYM], fr->sym ? (uintptr_t)fr->sym : (uintptr_t)fr->dso,
 					       k.a, (uint64_t)fr->kernel << 1 | !fr->sym);
 	}
 	for (int k = 0; k < PROF_KEY_MAX; k++) {
@@ -740,7 +682,7 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		mask[k] = want[k] ? UINT32_MAX : 0;
 	/* the rows' key: the asked parts of the thread's and the frame's */
 	for (size_t i = 0; i < p->nr_threads; i++)
-		tkey[i] = intern(&tk, c->tpart[i][PROF_COMM] & mask[PROF_COMM], c->tpart[i][PROF_TID] & mask[PROF_TID],
+		tkey[i] = idtab_intern(&tk, c->tpart[i][PROF_COMM] & mask[PROF_COMM], c->tpart[i][PROF_TID] & mask[PROF_TID],
 				 0);
 	if (want[PROF_SRCLINE])
 		fline = xmalloc((p->nr_frames + 1) * sizeof(*fline));
@@ -752,8 +694,8 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 	} else {
 		for (size_t i = 0; i < p->nr_frames; i++) {
 			if (fline)
-				fline[i] = intern(&lines, (uintptr_t)(line ? line(arg, &p->frames[i]) : NULL), 0, 0);
-			fkey[i] = intern(&fk, c->fpart[i][PROF_DSO] & mask[PROF_DSO],
+				fline[i] = idtab_intern(&lines, (uintptr_t)(line ? line(arg, &p->frames[i]) : NULL), 0, 0);
+			fkey[i] = idtab_intern(&fk, c->fpart[i][PROF_DSO] & mask[PROF_DSO],
 					 c->fpart[i][PROF_SYM] & mask[PROF_SYM], fline ? fline[i] : 0);
 		}
 		if (!fline && (p->flags & PROF_REDERIVE)) {

@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * flat.c — rows counted straight from the samples (see flat.h).
+ *
+ * Storage: a row's key and sums in one 64-byte record (what every frame
+ * of every sample touches), its first thread and frame in arrays apart
+ * (written once); rows found through an open-addressing table of ids
+ * (linear probing, at most 70 % full) whose slots keep 32 bits of the
+ * key's hash.  A sample's frames are hashed first and their slots
+ * prefetched, then looked up outermost first (the rows' order).  A
+ * row's stamp (the number of the last sample that gave it Children)
+ * counts a recurring row once per sample.
+ */
+#include "profile/flat.h"
+
+#include "base/strbuf.h"
+#include "profile/idtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+struct frow {
+	const void *dso, *sym;        /* masked key (flat.h) */
+	uint64_t a;
+	uint32_t tpart, flags;
+	uint64_t self, children, nr_self;
+	uint32_t stamp, pad;
+};
+
+_Static_assert(sizeof(struct frow) == 64, "a row's record is one cache line");
+
+struct fkey {
+	const void *dso, *sym;
+	uint64_t a, h;
+	uint32_t flags;
+};
+
+#define TCACHE_SLOTS 64
+struct tslot {
+	const char *comm;
+	uint32_t pid, tid, tpart;     /* tpart + 1, 0: empty */
+};
+
+/* A thread's previous sample: its frames' keys and rows, the outermost
+ * first (the next sample of the thread often shares its outer callers). */
+#define PREV_SLOTS 1024
+struct prev {
+	uint32_t tid, tpart;
+	size_t n, alloc;              /* n 0: none */
+	struct fkey *k;
+	uint32_t *row;
+};
+
+struct arr {
+	void *p;
+	size_t size;
+	bool mapped;
+};
+
+struct prof_flat {
+	bool want[PROF_KEY_MAX], children;
+	struct frow *rows;
+	struct pk_frame *frames;      /* per row: the first frame met */
+	struct prof_thread *threads;  /* per row: the first thread */
+	size_t nr, alloc;
+	struct arr rows_a, frames_a, threads_a;   /* rows, frames, threads */
+	uint64_t *slots;              /* hash high 32 | row + 1 */
+	size_t mask;
+	struct idtab tparts;          /* (comm, tid) masked -> thread part */
+	struct tslot tcache[TCACHE_SLOTS];
+	uint32_t seq;                 /* the sample's number (stamps) */
+	struct fkey *keys;            /* the sample's frames' keys */
+	size_t keys_alloc;
+	struct prev *prev;            /* by tid, direct-mapped */
+};
+
+/* A zeroed array; a big one asks for huge pages (its reads are random:
+ * fewer TLB misses). */
+static void *zalloc(size_t size)
+{
+	void *v;
+
+	if (size < ((size_t)4 << 20))
+		return xcalloc(1, size);
+	v = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (v == MAP_FAILED)
+		return xcalloc(1, size);
+	(void)madvise(v, size, MADV_HUGEPAGE);
+	return v;
+}
+
+static void zfree(void *v, size_t size)
+{
+	if (size < ((size_t)4 << 20))
+		free(v);
+	else if (v)
+		munmap(v, size);
+}
+
+/* A per-row array grown in its own mapping: mremap moves its pages and
+ * copies nothing (realloc copied each doubling below glibc's mmap
+ * threshold); the heap where mapping fails. */
+static void arr_grow(struct arr *a, size_t size)
+{
+	size = (size + 4095) & ~(size_t)4095;
+	if (a->mapped || !a->p) {
+		void *v = a->p ? mremap(a->p, a->size, size, MREMAP_MAYMOVE)
+			       : mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (v != MAP_FAILED) {
+			*a = (struct arr){ v, size, true };
+			return;
+		}
+		if (a->p) {
+			v = xmalloc(size);
+			memcpy(v, a->p, a->size);
+			munmap(a->p, a->size);
+			*a = (struct arr){ v, size, false };
+			return;
+		}
+	}
+	*a = (struct arr){ xrealloc(a->p, size), size, false };
+}
+
+static void arr_free(struct arr *a)
+{
+	if (a->mapped)
+		munmap(a->p, a->size);
+	else
+		free(a->p);
+	*a = (struct arr){ NULL, 0, false };
+}
+
+struct prof_flat *prof_flat_new(const enum prof_key *keys, int nr_keys, bool children)
+{
+	struct prof_flat *f = xcalloc(1, sizeof(*f));
+
+	for (int k = 0; k < nr_keys; k++)
+		f->want[keys[k]] = true;
+	f->want[PROF_TID] = f->want[PROF_PID] = f->want[PROF_TID] || f->want[PROF_PID];
+	f->children = children;
+	f->mask = 1023;
+	f->slots = zalloc((f->mask + 1) * sizeof(*f->slots));
+	return f;
+}
+
+void prof_flat_free(struct prof_flat *f)
+{
+	if (!f)
+		return;
+	arr_free(&f->rows_a);
+	arr_free(&f->frames_a);
+	arr_free(&f->threads_a);
+	if (f->slots)
+		zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));
+	free(f->keys);
+	for (size_t i = 0; f->prev && i < PREV_SLOTS; i++) {
+		free(f->prev[i].k);
+		free(f->prev[i].row);
+	}
+	free(f->prev);
+	idtab_free(&f->tparts);
+	free(f);
+}
+
+static bool key_same(const struct fkey *x, const struct fkey *y)
+{
+	return x->sym == y->sym && x->a == y->a && x->dso == y->dso && x->flags == y->flags;
+}
+
+static uint64_t key_hash(const struct fkey *k, uint32_t tpart)
+{
+	return prof_mix((uint64_t)(uintptr_t)k->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)k->dso ^
+			k->a * 0xff51afd7ed558ccdu ^ ((uint64_t)tpart << 32 | k->flags) * 0x94d049bb133111ebu);
+}
+
+static void key_of(const struct prof_flat *f, const struct pk_frame *fr, struct fkey *k)
+{
+	k->dso = f->want[PROF_DSO] ? fr->dso : NULL;
+	if (f->want[PROF_SYM]) {
+		k->sym = fr->sym ? (const void *)fr->sym : (const void *)fr->dso;
+		k->a = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off;
+		k->flags = (uint32_t)fr->kernel << 1 | !fr->sym;
+	} else {
+		k->sym = NULL;
+		k->a = 0;
+		k->flags = 0;
+	}
+}
+
+/* A slot's index and tag are the hash's high 32 bits: the table grows
+ * without reading a row. */
+static void slots_grow(struct prof_flat *f)
+{
+	size_t n = (f->mask + 1) * 2;
+	uint64_t *v = zalloc(n * sizeof(*v));
+
+	for (size_t i = 0; i <= f->mask; i++) {
+		uint64_t x = f->slots[i];
+		size_t s;
+
+		if (!x)
+			continue;
+		for (s = (size_t)(x >> 32) & (n - 1); v[s]; s = (s + 1) & (n - 1))
+			;
+		v[s] = x;
+	}
+	zfree(f->slots, (f->mask + 1) * sizeof(*v));
+	f->slots = v;
+	f->mask = n - 1;
+}
+
+static uint32_t thread_part(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t tid)
+{
+	struct tslot *c = &f->tcache[(tid ^ tid >> 6 ^ (uintptr_t)comm >> 4) % TCACHE_SLOTS];
+
+	if (c->tpart && c->comm == comm && c->pid == pid && c->tid == tid)
+		return c->tpart - 1;
+	*c = (struct tslot){ comm, pid, tid, 0 };
+	c->tpart = idtab_intern(&f->tparts, f->want[PROF_COMM] ? (uintptr_t)comm : 0,
+				f->want[PROF_TID] ? tid : 0, 0) + 1;
+	return c->tpart - 1;
+}
+
+static uint32_t row_of(struct prof_flat *f, const struct fkey *k, uint32_t tpart, const struct pk_frame *fr,
+		       const char *comm, uint32_t pid, uint32_t tid)
+{
+	size_t s;
+
+	for (s = (size_t)(k->h >> 32) & f->mask; f->slots[s]; s = (s + 1) & f->mask) {
+		uint64_t v = f->slots[s];
+
+		if (v >> 32 == k->h >> 32) {
+			const struct frow *r = &f->rows[(uint32_t)v - 1];
+
+			if (r->sym == k->sym && r->a == k->a && r->dso == k->dso && r->tpart == tpart &&
+			    r->flags == k->flags)
+				return (uint32_t)v - 1;
+		}
+	}
+	if (f->nr == f->alloc) {
+		f->alloc = f->alloc ? f->alloc * 2 : 1024;
+		arr_grow(&f->rows_a, f->alloc * sizeof(*f->rows));
+		arr_grow(&f->frames_a, f->alloc * sizeof(*f->frames));
+		arr_grow(&f->threads_a, f->alloc * sizeof(*f->threads));
+		f->rows = f->rows_a.p;
+		f->frames = f->frames_a.p;
+		f->threads = f->threads_a.p;
+	}
+	f->rows[f->nr] = (struct frow){ .dso = k->dso, .sym = k->sym, .a = k->a, .tpart = tpart, .flags = k->flags };
+	f->frames[f->nr] = *fr;
+	f->threads[f->nr] = (struct prof_thread){ comm, pid, tid };
+	f->slots[s] = (k->h >> 32 << 32) | (f->nr + 1);
+	f->nr++;
+	if ((f->nr + 1) * 10 > (f->mask + 1) * 7)
+		slots_grow(f);
+	return (uint32_t)f->nr - 1;
+}
+
+void prof_flat_add(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t tid,
+		   const struct pk_frame *frames, size_t n, uint64_t period)
+{
+	uint32_t tpart = thread_part(f, comm, pid, tid), r = 0;
+
+	if (!f->children)
+		n = 1;
+	if (n > f->keys_alloc) {
+		f->keys_alloc = n * 2;
+		f->keys = xrealloc(f->keys, f->keys_alloc * sizeof(*f->keys));
+	}
+	if (!f->prev)
+		f->prev = xcalloc(PREV_SLOTS, sizeof(*f->prev));
+	struct prev *ps = &f->prev[tid % PREV_SLOTS];
+	size_t same = 0;
+
+	for (size_t j = 0; j < n; j++)
+		key_of(f, &frames[j], &f->keys[j]);
+	/* the outer callers of the thread's previous sample: their rows known */
+	if (ps->n && ps->tid == tid && ps->tpart == tpart)
+		while (same < n && same < ps->n && key_same(&f->keys[n - 1 - same], &ps->k[same]))
+			same++;
+	for (size_t j = 0; j + same < n; j++) {   /* hash the rest, fetch their slots */
+		struct fkey *k = &f->keys[j];
+
+		k->h = key_hash(k, tpart);
+		__builtin_prefetch(&f->slots[(size_t)(k->h >> 32) & f->mask]);
+	}
+	if (n > ps->alloc) {
+		ps->alloc = n * 2;
+		ps->k = xrealloc(ps->k, ps->alloc * sizeof(*ps->k));
+		ps->row = xrealloc(ps->row, ps->alloc * sizeof(*ps->row));
+	}
+	if (++f->seq == 0) {   /* the stamps' numbers wrapped */
+		for (size_t i = 0; i < f->nr; i++)
+			f->rows[i].stamp = 0;
+		f->seq = 1;
+	}
+	for (size_t j = n; j-- > 0;) {   /* the outermost caller first */
+		size_t o = n - 1 - j;
+
+		if (o < same) {
+			r = ps->row[o];
+		} else {
+			r = row_of(f, &f->keys[j], tpart, &frames[j], comm, pid, tid);
+			ps->k[o] = f->keys[j];
+			ps->row[o] = r;
+		}
+		if (f->children && f->rows[r].stamp != f->seq) {
+			f->rows[r].stamp = f->seq;
+			f->rows[r].children += period;
+		}
+	}
+	ps->tid = tid;
+	ps->tpart = tpart;
+	ps->n = n;
+	f->rows[r].self += period;   /* r: the leaf's */
+	f->rows[r].nr_self++;
+}
+
+void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
+{
+	struct idtab parts[PROF_KEY_MAX] = { { 0 } };
+
+	memset(out, 0, sizeof(*out));
+	out->nr = f->nr;
+	out->v = xmalloc((f->nr + 1) * sizeof(*out->v));
+	for (size_t i = 0; i < f->nr; i++) {
+		const struct frow *r = &f->rows[i];
+		const struct prof_thread *t = &f->threads[i];
+		struct prof_row *o = &out->v[i];
+
+		memset(o, 0, sizeof(*o));
+		o->thread = o->frame = (uint32_t)i;
+		o->self = r->self;
+		o->children = r->children;
+		o->nr_self = r->nr_self;
+		if (f->want[PROF_COMM])
+			o->part[PROF_COMM] = idtab_intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
+		if (f->want[PROF_TID])
+			o->part[PROF_TID] = o->part[PROF_PID] = idtab_intern(&parts[PROF_TID], t->tid, 0, 0);
+		if (f->want[PROF_DSO])
+			o->part[PROF_DSO] = idtab_intern(&parts[PROF_DSO], (uintptr_t)r->dso, 0, 0);
+		/* a symbol's part: the row's own (rows of one symbol in several
+		 * comms, 2.5 % of big.data's rows, get a text each; interning
+		 * every row's cost more) */
+		if (f->want[PROF_SYM])
+			o->part[PROF_SYM] = (uint32_t)i;
+	}
+	for (int k = 0; k < PROF_KEY_MAX; k++) {
+		out->nr_parts[k] = parts[k].nr;
+		idtab_free(&parts[k]);
+	}
+	if (f->want[PROF_SYM])
+		out->nr_parts[PROF_SYM] = f->nr;
+	out->nr_parts[PROF_PID] = out->nr_parts[PROF_TID];
+	/* counting is over: the sums and the table go */
+	arr_free(&f->rows_a);
+	f->rows = NULL;
+	zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));
+	f->slots = NULL;
+}
+
+const struct prof_thread *prof_flat_thread(const struct prof_flat *f, uint32_t id) { return &f->threads[id]; }
+const struct pk_frame *prof_flat_frame(const struct prof_flat *f, uint32_t id) { return &f->frames[id]; }
