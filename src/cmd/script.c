@@ -73,6 +73,7 @@ struct out {
 	const struct pd_evsel *evsels;
 	unsigned *fields;     /* per evsel */
 	size_t nr_evsels;
+	bool hide_cc;         /* -G: one line per sample, as without call chains */
 };
 
 static void add_hex(struct strbuf *sb, uint64_t v, int width)
@@ -164,7 +165,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	struct strbuf *sb = &o->sb;
 	const struct pd_evsel *ev = s->raw->evsel;
 	uint64_t t = ev->attr.sample_type;
-	bool cc = (t & PERF_SAMPLE_CALLCHAIN) != 0;
+	bool cc = (t & PERF_SAMPLE_CALLCHAIN) && !o->hide_cc;
 	size_t ei = (size_t)(ev - o->evsels);
 	unsigned f = ei < o->nr_evsels ? o->fields[ei] : SF_DEFAULT;
 	const struct tp_format *tpf = NULL;
@@ -338,7 +339,7 @@ static int fields_resolve(struct out *o, const struct fspec *fs, size_t nfs)
 			user_set |= fs[j].type < 0 || fs[j].type == (int)a->type;
 		/* perf adds a tracepoint's frames when it has a call chain,
 		 * unless -F names fields for tracepoints */
-		if (tp && (a->sample_type & PERF_SAMPLE_CALLCHAIN) && !user_set)
+		if (tp && (a->sample_type & PERF_SAMPLE_CALLCHAIN) && !user_set && !o->hide_cc)
 			f |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
 		for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++)
 			if (!(a->sample_type & need[k].type))
@@ -375,11 +376,19 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [--max-stack N] [--no-demangle] [--inline]\n" \
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
+	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
+	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
 	"                     event, ip, sym, symoff, dso, period, addr, trace; a list replaces\n" \
 	"                     the defaults, +FIELD/-FIELD edit them; TYPE (hw, sw, trace, raw,\n" \
 	"                     break) limits the option to those events\n" \
+	"  -G, --hide-call-graph  one line per sample, its own ip only, as perf script -G\n" \
+	"  --max-stack N      the N innermost frames of each chain (default: perf's,\n" \
+	"                     kernel.perf_event_max_stack)\n" \
+	"  --no-demangle      C++ and Rust names as stored\n" \
+	"  --inline           inlined functions (from DWARF) in every sample, name (inlined)\n" \
+	"  --no-inline        none (by default, as perf 6.1: in --call-graph dwarf samples only)\n" \
 	"  -v, --verbose      also the notes perf shows with -v (a missing /tmp/perf-PID.map)\n"
 
 int cmd_script(int argc, char **argv)
@@ -392,6 +401,7 @@ int cmd_script(int argc, char **argv)
 		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "inline", no_argument, NULL, 'I' },
 		{ "no-inline", no_argument, NULL, 'N' },
+		{ "hide-call-graph", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -402,10 +412,11 @@ int cmd_script(int argc, char **argv)
 	struct out o;
 	struct fspec fs[MAX_FSPECS];
 	size_t nfs = 0;
+	bool hide_cc = false;
 	int c, err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:hv", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:Ghv", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F':
@@ -426,6 +437,7 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'D': so.no_demangle = true; break;
 		case 'v': pk_set_verbose(1); break;
+		case 'G': hide_cc = true; break;
 		case 'I': so.inline_ = true; break;
 		case 'N': so.inline_ = so.inline_perf = false; break;
 		case 'h': printf("%s", SCRIPT_USAGE); return 0;
@@ -437,6 +449,8 @@ int cmd_script(int argc, char **argv)
 			argv[optind]);
 		return 2;
 	}
+	if (hide_cc)   /* -G: the sample's own ip and its ELF symbol, as perf */
+		so.no_callchain = true, so.inline_ = so.inline_perf = false;
 	if (!so.max_stack)   /* perf's default --max-stack */
 		so.max_stack = (int)ev_max_stack();
 	inline_offsets = so.inline_perf && !so.inline_;
@@ -450,6 +464,7 @@ int cmd_script(int argc, char **argv)
 	sb_init(&o.sb, 1 << 21);
 	o.fp = stdout;
 	o.name_width = 0;
+	o.hide_cc = hide_cc;
 	o.tps = (struct tp_formats){ 0 };
 	if (session_file(s)->tracing_data &&
 	    tp_tracing_data_parse(session_file(s)->tracing_data, session_file(s)->tracing_data_size, &o.tps))
