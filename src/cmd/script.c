@@ -64,6 +64,63 @@ struct fspec {
 
 #define MAX_FSPECS 8
 
+/* perf script's --comms, --pid and --tid: only the samples of these
+ * commands, processes or threads (each list comma-separated; several
+ * lists: a sample must pass each). */
+#define MAX_FILTER 64
+struct filter {
+	char *comms;              /* the --comms argument (argv's), commas turned to NULs */
+	const char *comm[MAX_FILTER];
+	size_t nr_comms;
+	uint32_t pid[MAX_FILTER], tid[MAX_FILTER];
+	size_t nr_pids, nr_tids;
+};
+
+/* "1,2,3" into ids[]; 0 or -EINVAL with the message recorded */
+static int parse_ids(const char *opt, const char *arg, uint32_t *ids, size_t *nr)
+{
+	const char *p = arg;
+
+	for (;;) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || errno || v > INT32_MAX || (*end && *end != ',') || *p == '-' || *p == '+')
+			return pk_error(EINVAL, "%s '%s': expected a comma-separated list of ids", opt, arg);
+		if (*nr == MAX_FILTER)
+			return pk_error(EINVAL, "%s: at most %d ids", opt, MAX_FILTER);
+		ids[(*nr)++] = (uint32_t)v;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
+static bool in_ids(const uint32_t *ids, size_t nr, uint32_t v)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] == v)
+			return true;
+	return false;
+}
+
+static bool filter_pass(const struct filter *f, const struct pk_sample *s)
+{
+	if (f->nr_pids && !in_ids(f->pid, f->nr_pids, s->pid))
+		return false;
+	if (f->nr_tids && !in_ids(f->tid, f->nr_tids, s->tid))
+		return false;
+	if (f->nr_comms) {
+		for (size_t i = 0; i < f->nr_comms; i++)
+			if (!strcmp(f->comm[i], s->comm))
+				return true;
+		return false;
+	}
+	return true;
+}
+
 /* Hand-made formatting: printf dominated the run time on large files. */
 struct out {
 	FILE *fp;
@@ -74,6 +131,7 @@ struct out {
 	unsigned *fields;     /* per evsel */
 	size_t nr_evsels;
 	bool hide_cc;         /* -G: one line per sample, as without call chains */
+	const struct filter *flt;   /* --comms, --pid, --tid */
 };
 
 static void add_hex(struct strbuf *sb, uint64_t v, int width)
@@ -174,6 +232,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		tpf = tp_formats_find(&o->tps, ev->attr.config);
 
 	if (!f)   /* perf prints nothing for an event left with no field */
+		return 0;
+	if (o->flt && !filter_pass(o->flt, s))
 		return 0;
 	if (f & SF_COMM) {
 		/* the comm with its bytes as perf prints them (sb_add_line:
@@ -376,7 +436,7 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [--comms|--pid|--tid LIST] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
 	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
 	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
@@ -384,6 +444,8 @@ static void print_warnings(void)
 	"                     the defaults, +FIELD/-FIELD edit them; TYPE (hw, sw, trace, raw,\n" \
 	"                     break) limits the option to those events\n" \
 	"  -G, --hide-call-graph  one line per sample, its own ip only, as perf script -G\n" \
+	"  --comms LIST, --pid LIST, --tid LIST  only the samples of these commands,\n" \
+	"                     processes or threads (comma-separated), as perf script\n" \
 	"  --max-stack N      the N innermost frames of each chain (default: perf's,\n" \
 	"                     kernel.perf_event_max_stack)\n" \
 	"  --no-demangle      C++ and Rust names as stored\n" \
@@ -402,6 +464,9 @@ int cmd_script(int argc, char **argv)
 		{ "inline", no_argument, NULL, 'I' },
 		{ "no-inline", no_argument, NULL, 'N' },
 		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "comms", required_argument, NULL, 'c' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "tid", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -413,6 +478,8 @@ int cmd_script(int argc, char **argv)
 	struct fspec fs[MAX_FSPECS];
 	size_t nfs = 0;
 	bool hide_cc = false;
+	struct filter flt = { 0 };
+	bool filtered = false;
 	int c, err;
 
 	optind = 1;
@@ -438,6 +505,33 @@ int cmd_script(int argc, char **argv)
 		case 'D': so.no_demangle = true; break;
 		case 'v': pk_set_verbose(1); break;
 		case 'G': hide_cc = true; break;
+		case 'c':
+			flt.comms = optarg;   /* argv's own string, cut in place */
+			flt.nr_comms = 0;
+			for (char *p = flt.comms, *e; p; p = e) {
+				if ((e = strchr(p, ',')))
+					*e++ = '\0';
+				if (!*p)
+					continue;
+				if (flt.nr_comms == MAX_FILTER) {
+					fprintf(stderr, "perfkit script: --comms: at most %d names\n", MAX_FILTER);
+					return 2;
+				}
+				flt.comm[flt.nr_comms++] = p;
+			}
+			filtered = true;
+			break;
+		case 'P':
+		case 'T':
+			flt.nr_pids = c == 'P' ? 0 : flt.nr_pids;
+			flt.nr_tids = c == 'T' ? 0 : flt.nr_tids;
+			if (parse_ids(c == 'P' ? "--pid" : "--tid", optarg, c == 'P' ? flt.pid : flt.tid,
+				      c == 'P' ? &flt.nr_pids : &flt.nr_tids)) {
+				fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
+				return 2;
+			}
+			filtered = true;
+			break;
 		case 'I': so.inline_ = true; break;
 		case 'N': so.inline_ = so.inline_perf = false; break;
 		case 'h': printf("%s", SCRIPT_USAGE); return 0;
@@ -465,6 +559,7 @@ int cmd_script(int argc, char **argv)
 	o.fp = stdout;
 	o.name_width = 0;
 	o.hide_cc = hide_cc;
+	o.flt = filtered ? &flt : NULL;
 	o.tps = (struct tp_formats){ 0 };
 	if (session_file(s)->tracing_data &&
 	    tp_tracing_data_parse(session_file(s)->tracing_data, session_file(s)->tracing_data_size, &o.tps))
