@@ -12,12 +12,17 @@
 #                   else a recording of tests/workloads/calltree made here)
 #   PK=BINARY       the perfkit to time (default BUILD/perfkit)
 #   RUNS=N          repetitions of each key (default 3)
+#   PAUSE=S         seconds between keys (default 0.5, a person's pause:
+#                   after 's' the browser sorts the first rows only, the
+#                   rest when idle for 100 ms; PAUSE=0 times keys that
+#                   come before that, such as '-' right after 's')
 set -eu
 BUILD=${1:-build}
 cd "$(dirname "$0")/.."
 TOP=$PWD
 PK=${PK:-$TOP/$BUILD/perfkit}
 RUNS=${RUNS:-3}
+PAUSE=${PAUSE:-0.5}
 . bench/lib/tmux-keys.sh
 keys_init sort
 
@@ -35,6 +40,8 @@ tm new-session -d -s b -x 200 -y 50 "cd '$W' && LC_ALL=C.UTF-8 exec '$PK' report
 spid=$(tm display -p -t b '#{pane_pid}')
 wait_for "Press '\\?' for help"
 : >"$W/keys"
+# keys never asked before in this browser (no part of their rows made yet)
+key "s sym,tid (first time)" 'Self  Symbol +Tid:Command *$' s C-u s y m , t i d Enter
 for _ in $(seq "$RUNS"); do
 	key "s dso"              'Self  Shared Object *$'   s C-u d s o Enter
 	key "s comm,dso,sym"     'Self  Command .*Symbol'   s C-u c o m m , d s o , s y m Enter
@@ -46,7 +53,7 @@ done
 tm kill-server
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-22s %14s %14s\n' "key" "wall ms (med)" "CPU ms (med)"
-for k in "s dso" "s comm,dso,sym" "s pid" "- (Children off)" "+ (Children on)"; do
+for k in "s sym,tid (first time)" "s dso" "s comm,dso,sym" "s pid" "- (Children off)" "+ (Children on)"; do
 	printf '%-22s %14s %14s\n' "$k" "$(awk -F'\t' -v k="$k" '$1 == k { print $2 }' "$W/keys" | median)" \
 		"$(awk -F'\t' -v k="$k" '$1 == k { print $3 }' "$W/keys" | median)"
 done

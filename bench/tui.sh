@@ -22,6 +22,10 @@
 # in a fresh copy of the perfkit tree (936 K samples, 83 MB).
 # 'P' answers when the status line says "writing perf.hist.0" (a child
 # writes the file); the time until "written to" is printed after the keys.
+#   PAUSE=S         seconds before each key (default 0.5, a person's pause:
+#                   after 100 ms without a key the browser sorts the rest
+#                   of a table sorted in part and annotates the selected
+#                   row, for 'a'; PAUSE=0 times keys sent back to back)
 set -eu
 BUILD=${1:-build}
 cd "$(dirname "$0")/.."
@@ -29,6 +33,7 @@ TOP=$PWD
 PK=$TOP/$BUILD/perfkit
 RUNS=${RUNS:-3}
 PERF_TUI=${PERF_TUI:-1}
+PAUSE=${PAUSE:-0.5}
 PERF_TIMEOUT=${PERF_TIMEOUT:-900}
 . bench/lib/tmux-keys.sh
 keys_init tui

@@ -40,6 +40,7 @@ cpu() { awk '{ printf "%.4f\n", $1 / 1e9 }' "/proc/$spid/schedstat" 2>/dev/null 
 key() {
 	local name=$1 re=$2 t0 c0 wall cput
 	shift 2
+	sleep "${PAUSE:-0}"   # a person's pause: the browser's idle work runs in it
 	t0=$(now)
 	c0=$(cpu)
 	tm send-keys -t b "$@"

@@ -38,6 +38,8 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +65,8 @@ struct row {
 	const char **text;            /* each sort key's text, shown rows only */
 };
 
+struct sortrec;
+
 struct hist {
 	struct prof *prof;            /* the samples' stacks */
 	struct row *rows;             /* derived: hist_derive() */
@@ -75,6 +79,9 @@ struct hist {
 	uint32_t *rank_of[K_MAX];     /* browser: a key's rank per part id */
 	size_t rows_cap;              /* rows allocated (kept between derivations:
 					 fresh pages cost more than the rows) */
+	struct sortrec *ord;          /* the rows' order (sort_rows) */
+	size_t nr_sorted;             /* ord's first, in order */
+	bool wide;                    /* ranks compared per key */
 };
 
 struct report {
@@ -99,6 +106,15 @@ struct report {
 	struct ann_leaves *leaves;    /* the browser's 'a' (annotate/annotate.h) */
 };
 
+/* Where the kernel's code is read: /proc/kcore (PERFKIT_KCORE=PATH: PATH,
+ * the tests' stand-in for a machine where it is not readable). */
+static const char *kcore_path(void)
+{
+	const char *e = getenv("PERFKIT_KCORE");
+
+	return e && *e ? e : "/proc/kcore";
+}
+
 /* Whether `perfkit annotate` can disassemble row's function: a user DSO
  * whose file (or its copy by build-id) is there, or the kernel when
  * /proc/kcore is readable; [vdso], JIT maps (not ELF), unknown DSOs are
@@ -106,7 +122,7 @@ struct report {
 static bool annotatable(struct report *r, const struct row *row)
 {
 	if (row->kernel)
-		return access("/proc/kcore", R_OK) == 0;
+		return access(kcore_path(), R_OK) == 0;
 	if (!row->dso || row->dso[0] != '/' || !r->sess)
 		return false;
 	const char *file = session_dso_file(r->sess, row->dso);
@@ -198,25 +214,6 @@ static const char *key_header(enum sort_key k)
 					     "      Tid:Command", "Source:Line" };
 
 	return names[k];
-}
-
-static const struct report *sort_ctx;
-
-/* Rows by Children (when shown), Self, then each key's text, compared by
- * rank: perf's order (a DSO "[unknown]", perf's no map, after every named
- * one); equal rows in the model's order. */
-static int cmp_rows(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-
-	if (sort_ctx->children && x->children != y->children)
-		return x->children > y->children ? -1 : 1;
-	if (x->self != y->self)
-		return x->self > y->self ? -1 : 1;
-	for (int i = 0; i < sort_ctx->nr_keys; i++)
-		if (x->rank[i] != y->rank[i])
-			return x->rank[i] < y->rank[i] ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 static const void *line_of(void *arg, const struct pk_frame *fr)
@@ -378,6 +375,9 @@ static void hist_underive(struct hist *h)
 {
 	free(h->of_node);
 	h->of_node = NULL;
+	free(h->ord);
+	h->ord = NULL;
+	h->nr_sorted = 0;
 	h->nr = 0;
 	cg_forest_free(h->cg);
 	h->cg = NULL;
@@ -436,11 +436,17 @@ static uint64_t hist_shown(struct report *r, struct hist *h, uint64_t *total)
 	return n;
 }
 
-/* A row's sort key packed in integers (cmp_rows' order). */
+/* A row's sort key packed in integers: Children (when shown), Self, then
+ * each key's text's rank (perf's order: a DSO "[unknown]", perf's no map,
+ * after every named one), equal rows in the model's order (id). */
 struct sortrec {
 	uint64_t v, self, ranks;
-	uint32_t id, pos;
+	uint32_t id, pos;             /* pos: the row's index in h->rows */
 };
+
+/* the rows whose ranks do not fit in 64 bits: compared by their ranks */
+static const struct report *wide_r;
+static const struct row *wide_rows;
 
 static int cmp_recs(const void *a, const void *b)
 {
@@ -450,20 +456,61 @@ static int cmp_recs(const void *a, const void *b)
 		return x->v > y->v ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
-	if (x->ranks != y->ranks)
+	if (wide_rows) {
+		for (int i = 0; i < wide_r->nr_keys; i++) {
+			uint32_t rx = wide_rows[x->pos].rank[i], ry = wide_rows[y->pos].rank[i];
+
+			if (rx != ry)
+				return rx < ry ? -1 : 1;
+		}
+	} else if (x->ranks != y->ranks) {
 		return x->ranks < y->ranks ? -1 : 1;
+	}
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* The rows in cmp_rows' order: when the keys' ranks fit in 64 bits, a
- * sort of small records of integers, then the rows moved in place along
- * the permutation's cycles; else qsort with cmp_rows. */
-static void sort_rows(struct report *r, struct hist *h)
+static void swap_recs(struct sortrec *x, struct sortrec *y)
+{
+	struct sortrec t = *x;
+
+	*x = *y;
+	*y = t;
+}
+
+/* Move the k first of v[0..n) in cmp_recs' order (a total order: ids
+ * differ) to v[0..k), in no order (quickselect, median of three). */
+static void select_first(struct sortrec *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1 && k > lo && k < hi) {
+		size_t mid = lo + (hi - lo) / 2, st = lo;
+
+		if (cmp_recs(&v[mid], &v[lo]) < 0)
+			swap_recs(&v[mid], &v[lo]);
+		if (cmp_recs(&v[hi - 1], &v[lo]) < 0)
+			swap_recs(&v[hi - 1], &v[lo]);
+		if (cmp_recs(&v[mid], &v[hi - 1]) < 0)
+			swap_recs(&v[mid], &v[hi - 1]);   /* the median at hi - 1 */
+		for (size_t i = lo; i < hi - 1; i++)
+			if (cmp_recs(&v[i], &v[hi - 1]) < 0)
+				swap_recs(&v[i], &v[st++]);
+		swap_recs(&v[st], &v[hi - 1]);
+		if (st < k)
+			lo = st + 1;
+		else
+			hi = st;
+	}
+}
+
+/* h->ord: the rows in cmp_recs' order, h->nr_sorted of them sorted: with
+ * want < h->nr only the first want (quickselect, then a sort of those),
+ * the rest (below all of them) by sort_rest().  The rows stay where they
+ * are (ord[].pos names them). */
+static void sort_rows(struct report *r, struct hist *h, size_t want)
 {
 	uint32_t maxr[K_MAX] = { 0 };
 	unsigned bits[K_MAX], total = 0;
-	struct sortrec *v;
-	bool *done;
 
 	for (size_t i = 0; i < h->nr; i++)
 		for (int k = 0; k < r->nr_keys; k++)
@@ -475,54 +522,48 @@ static void sort_rows(struct report *r, struct hist *h)
 			bits[k]++;
 		total += bits[k];
 	}
-	if (total > 64 || h->nr < 2) {
-		sort_ctx = r;
-		qsort(h->rows, h->nr, sizeof(*h->rows), cmp_rows);
-		return;
-	}
-	v = xmalloc(h->nr * sizeof(*v));
+	wide_r = r;
+	wide_rows = total > 64 ? h->rows : NULL;
+	h->wide = total > 64;
+	free(h->ord);
+	h->ord = xmalloc((h->nr + 1) * sizeof(*h->ord));
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
 		uint64_t ranks = 0;
 
-		for (int k = 0; k < r->nr_keys; k++)
-			ranks = (bits[k] == 64 ? 0 : ranks << bits[k]) | row->rank[k];
-		v[i] = (struct sortrec){ r->children ? row->children : 0, row->self, ranks, row->id, (uint32_t)i };
+		for (int k = 0; total <= 64 && k < r->nr_keys; k++)
+			ranks = ranks << bits[k] | row->rank[k];
+		h->ord[i] = (struct sortrec){ r->children ? row->children : 0, row->self, ranks, row->id, (uint32_t)i };
 	}
-	qsort(v, h->nr, sizeof(*v), cmp_recs);
-	done = xcalloc(h->nr, sizeof(*done));
-	for (size_t i = 0; i < h->nr; i++) {
-		struct row tmp;
-		size_t j = i;
-
-		if (done[i] || v[i].pos == i) {
-			done[i] = true;
-			continue;
-		}
-		tmp = h->rows[i];
-		while (v[j].pos != i) {   /* position j takes the row from v[j].pos */
-			h->rows[j] = h->rows[v[j].pos];
-			done[j] = true;
-			j = v[j].pos;
-		}
-		h->rows[j] = tmp;
-		done[j] = true;
-	}
-	free(done);
-	free(v);
+	h->nr_sorted = want < h->nr ? want : h->nr;
+	if (h->nr_sorted < h->nr)
+		select_first(h->ord, h->nr, h->nr_sorted);
+	qsort(h->ord, h->nr_sorted, sizeof(*h->ord), cmp_recs);
+	wide_rows = NULL;
 }
 
-/* Sort the rows, mark those shown (*show, h->nr + 1 flags) and, unless
- * textv is NULL (the browser makes the texts it shows), make their texts
- * (in *texts, *textv); returns how many are shown. */
-static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_t total, bool **show,
+/* The rest of sort_rows()' order. */
+static void sort_rest(struct report *r, struct hist *h)
+{
+	wide_r = r;
+	wide_rows = h->wide ? h->rows : NULL;
+	qsort(h->ord + h->nr_sorted, h->nr - h->nr_sorted, sizeof(*h->ord), cmp_recs);
+	wide_rows = NULL;
+	h->nr_sorted = h->nr;
+}
+
+/* Sort the rows (the first want: sort_rows), mark those shown (*show,
+ * h->nr + 1 flags by row index) and, unless textv is NULL (the browser
+ * makes the texts it shows), make their texts (in *texts, *textv);
+ * returns how many are shown. */
+static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_t total, size_t want, bool **show,
 			 struct pk_arena *texts, const char ***textv)
 {
 	char buf[512];
 	size_t shown = 0;
 
 	hist_derive(r, h);
-	sort_rows(r, h);
+	sort_rows(r, h, want);
 	*show = xcalloc(h->nr + 1, sizeof(**show));
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
@@ -570,7 +611,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
 		printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
 	}
-	hist_order(r, h, limit, total, &show, &texts, &textv);
+	hist_order(r, h, limit, total, SIZE_MAX, &show, &texts, &textv);
 	for (int k = 0; k < r->nr_keys; k++)
 		width[k] = strlen(key_header(r->keys[k]));
 	for (size_t i = 0; i < h->nr; i++)
@@ -601,7 +642,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	}
 	if (r->graph && h->cg)
 		trees = build_trees(r, h, show, total);
-	for (size_t i = 0; i < h->nr; i++) {
+	for (size_t j = 0; j < h->nr; j++) {
+		size_t i = h->ord[j].pos;
 		const struct row *row = &h->rows[i];
 
 		if (!show[i])
@@ -785,7 +827,8 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 /* --html [--diff OLD NEW] -o FILE: the page of export/html.h instead of
  * the table. */
 static int report_html(bool html, bool diff, const char *input, int nargs, char **args,
-		       struct session_opts *so)
+		       struct session_opts *so, const struct report *r, const char *sort, double limit,
+		       bool no_children)
 {
 	struct html_opts o;
 	int err;
@@ -806,6 +849,16 @@ static int report_html(bool html, bool diff, const char *input, int nargs, char 
 	o.so = *so;
 	if (!o.so.max_stack)   /* perf's default --max-stack */
 		o.so.max_stack = (int)ev_max_stack();
+	/* the table's rows are functions (dso, sym): --sort orders rows of
+	 * equal percentages by those two keys; the others have no column */
+	o.sort = sort;
+	o.percent_limit = limit;
+	o.no_children = no_children;
+	for (int k = 0; sort && k < r->nr_keys; k++)
+		if (r->keys[k] != K_DSO && r->keys[k] != K_SYM)
+			pk_warn("--html: the page's table has a row per function (dso, sym): sort key '%s' left out",
+				r->keys[k] == K_COMM ? "comm" : r->keys[k] == K_PID ? "pid" :
+				r->keys[k] == K_TID ? "tid" : "srcline");
 	pk_error_clear();
 	err = html_report(&o);
 	if (err < 0)
@@ -853,6 +906,7 @@ int cmd_report(int argc, char **argv)
 	struct session_opts so = { 0 };
 	bool has_cc = false, order_set = false, inverted = false, stdio = false, no_color = false, html = false, html_diff = false, tui;
 	const char *sort = "comm,dso,sym";
+	bool sort_given = false;
 
 	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
 	optind = 1;
@@ -879,6 +933,7 @@ int cmd_report(int argc, char **argv)
 			if (parse_sort(&r, optarg))
 				return 2;
 			sort = optarg;
+			sort_given = true;
 			r.cg.skip_first = !strncmp(optarg, "sym", 3);
 			break;
 		case 'P': {
@@ -934,7 +989,8 @@ int cmd_report(int argc, char **argv)
 	if (pk_options_only && (html || html_diff))   /* the option fuzz harness */
 		return 0;
 	if (html || html_diff)
-		return report_html(html, html_diff, input, argc - optind, argv + optind, &so);
+		return report_html(html, html_diff, input, argc - optind, argv + optind, &so, &r,
+				   sort_given ? sort : NULL, limit, no_children);
 	if (optind < argc) {
 		fprintf(stderr, "perfkit report: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
@@ -1080,6 +1136,13 @@ struct report_tui {
 	struct tui_table t;
 	char title[512], head[512];
 	struct inline_resolver *inl;
+	pthread_t warm;               /* rt_idle's thread, loading a DSO's DWARF */
+	bool warming;
+	atomic_bool warm_done;
+	char *warm_file;
+	uint64_t warm_addr;
+	char **warmed;                /* the files loaded (or being loaded) */
+	size_t nr_warmed;
 };
 
 static void rt_release_hist(struct report_tui *rt)
@@ -1110,6 +1173,23 @@ static const char *rt_text(void *ctx, size_t i, int k)
 	key_text(&rt->h->rows[rt->hrow[i]], rt->r->keys[k], buf, sizeof(buf));
 	return rt->t.rows[i].text[k] = pk_arena_memdup0(&rt->texts, buf, strlen(buf));
 }
+
+/* How many rows a key sorts before the screen shows them: more than a
+ * screen, with room to scroll (PERFKIT_TUI_READY=N: N, for the tests of
+ * the rest's order on small profiles) */
+#define RT_READY 2048
+
+static size_t rt_ready(void)
+{
+	const char *e = getenv("PERFKIT_TUI_READY");
+	long n = e ? strtol(e, NULL, 10) : 0;
+
+	return n > 0 ? (size_t)n : RT_READY;
+}
+
+static void rt_fill(struct report_tui *rt, size_t from);
+static void rt_warm_join(struct report_tui *rt);
+static void rt_order_rest(void *ctx);
 
 /* The table of the first event with samples (print_hist's rows). */
 static void rt_prepare(struct report_tui *rt)
@@ -1144,35 +1224,52 @@ static void rt_prepare(struct report_tui *rt)
 		 session_stats(*rt->sess)->nr_lost, n, unit, ev ? ev->name : "none", total);
 	if (!h)
 		return;
-	hist_order(r, h, rt->limit, total, &rt->show, &rt->texts, NULL);
-	rt->hrow = xcalloc(h->nr + 1, sizeof(*rt->hrow));
-	if (h->nr + 1 > rt->rows_cap) {
+	/* the first rows sorted, the rest when the browser needs them
+	 * (rt_order_rest): most keys see only the first screen */
+	rt->t.nr_rows = hist_order(r, h, rt->limit, total, rt_ready(), &rt->show, &rt->texts, NULL);
+	rt->hrow = xcalloc(rt->t.nr_rows + 1, sizeof(*rt->hrow));
+	if (rt->t.nr_rows + 1 > rt->rows_cap) {
 		free(rt->rows_keep);
-		rt->rows_cap = h->nr + 1;
+		rt->rows_cap = rt->t.nr_rows + 1;
 		rt->rows_keep = xmalloc(rt->rows_cap * sizeof(*rt->t.rows));
 	}
 	rt->t.rows = rt->rows_keep;
-	for (size_t i = 0; i < h->nr; i++) {
+	rt->t.order_rest = rt_order_rest;
+	rt_fill(rt, 0);
+}
+
+/* The table's rows from the sorted ones of h->ord[from..h->nr_sorted). */
+static void rt_fill(struct report_tui *rt, size_t from)
+{
+	struct report *r = rt->r;
+	struct hist *h = rt->h;
+	bool graphs = r->graph && (h->of_node || h->cg);   /* a row has a graph when --stdio
+							       would print one: its trees are
+							       made on the first */
+	uint64_t min_hit = cg_min_hit(&r->cg, rt->total);
+
+	for (size_t j = from; j < h->nr_sorted; j++) {
+		size_t i = h->ord[j].pos;
 		const struct row *row = &h->rows[i];
 
 		if (!rt->show[i])
 			continue;
-		struct tui_row *tr = &rt->t.rows[rt->t.nr_rows];
+		struct tui_row *tr = &rt->t.rows[rt->t.nr_ready];
 
 		*tr = (struct tui_row){ .children = row->children, .self = row->self, .nr = row->nr_self,
-					.comm = row->comm, .dso = row->dso, .sym = row->sym, .tid = row->tid };
-		rt->hrow[rt->t.nr_rows++] = i;
+					.comm = row->comm, .dso = row->dso, .sym = row->sym, .tid = row->tid,
+					.has_graph = graphs && (r->children ? row->children : row->self) >= min_hit };
+		rt->hrow[rt->t.nr_ready++] = i;
 	}
-	if (r->graph && (h->of_node || h->cg)) {   /* a row has a graph when --stdio would print
-						       one: its trees are made on the first */
-		uint64_t min_hit = cg_min_hit(&r->cg, total);
+}
 
-		for (size_t i = 0; i < rt->t.nr_rows; i++) {
-			const struct row *row = &h->rows[rt->hrow[i]];
+static void rt_order_rest(void *ctx)
+{
+	struct report_tui *rt = ctx;
+	size_t from = rt->h->nr_sorted;
 
-			rt->t.rows[i].has_graph = (r->children ? row->children : row->self) >= min_hit;
-		}
-	}
+	sort_rest(rt->r, rt->h);
+	rt_fill(rt, from);
 }
 
 static int rt_graph(void *ctx, size_t i, bool children, FILE *fp)
@@ -1226,6 +1323,7 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 	free(dup);
 	if (!n)
 		return pk_error(-EINVAL, "no sort key");
+	rt_warm_join(rt);   /* nothing of the old table or session in use */
 	parse_sort(r, keys);
 	snprintf(rt->sort, sizeof(rt->sort), "%s", keys);
 	for (int k = 0; k < r->nr_keys; k++)
@@ -1266,25 +1364,48 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 	return 0;
 }
 
-static int rt_annotate(void *ctx, size_t i, FILE *fp)
+/* A kernel function whose code cannot be read (kcore unreadable: not
+ * root, or kernel.kptr_restrict): as perf does without a vmlinux, its
+ * address range, the sampled addresses with their shares and why there
+ * are no instructions. */
+static void kernel_addrs(FILE *fp, const struct ann_profile *p, const struct ann_func *f, const char *kcore)
 {
-	struct report_tui *rt = ctx;
+	uint64_t end = f->start + f->size;
+
+	for (size_t i = 0; !f->size && i < f->nr_addrs; i++)
+		if (f->addrs[i].addr + 1 > end)
+			end = f->addrs[i].addr + 1;
+	fprintf(fp, " Percent |  Sampled addresses of [kernel.kallsyms] for %s (%" PRIu64 " samples, %.2f%% of all)\n",
+		p->event ? p->event : "samples", f->self.hits,
+		p->total_period ? 100.0 * (double)f->self.period / (double)p->total_period : 0);
+	fprintf(fp, "---------------------------------------------------------------\n");
+	fprintf(fp, "         :   %016" PRIx64 " <%s>: %016" PRIx64 "-%016" PRIx64 "%s\n", f->start,
+		f->sym ? f->sym : "??", f->start, end, f->size ? "" : " (the size unknown: to the last sample)");
+	for (size_t i = 0; i < f->nr_addrs; i++)
+		if (f->addrs[i].self.hits)
+			fprintf(fp, "%8.2f : %16" PRIx64 "\n",
+				f->self.period ? 100.0 * (double)f->addrs[i].self.period / (double)f->self.period : 0,
+				f->addrs[i].addr);
+	fprintf(fp, "No instructions: %s is not readable (the kernel's code; perf needs it or a vmlinux: run as root, "
+		"kernel.kptr_restrict=0)\n", kcore);
+}
+
+static int rt_annotate_row(struct report_tui *rt, const struct row *row, FILE *fp)
+{
 	struct report *r = rt->r;
-	const struct row *row;
 	struct ann_profile *p;
 	const char *file;
 	int err;
 
-	if (!rt->h || i >= rt->t.nr_rows || !r->leaves)
-		return -EINVAL;
-	row = &rt->h->rows[rt->hrow[i]];
-	file = row->kernel ? "/proc/kcore" : row->dso[0] == '/' ? session_dso_file(r->sess, row->dso) : NULL;
+	file = row->kernel ? kcore_path() : row->dso[0] == '/' ? session_dso_file(r->sess, row->dso) : NULL;
 	/* the samples counted per leaf address in report's own pass */
 	err = ann_leaves_profile(r->leaves, r->f->evsels[rt->h - r->hists].name, row->dso, row->sym, row->kernel,
 				 row->kernel ? NULL : file, &p);
 	if (err)
 		return err;
-	if (!file)
+	if (row->kernel && access(file, R_OK))
+		kernel_addrs(fp, p, p->funcs[0], file);
+	else if (!file)
 		err = pk_error(-ENOENT, "%s: no file to read (deleted, or not ELF)", dso_short(row->dso));
 	else
 		err = tui_annotate_text(fp, p, p->funcs[0], file, rt->inl ? rt->inl : (rt->inl = inline_resolver_new()));
@@ -1292,11 +1413,89 @@ static int rt_annotate(void *ctx, size_t i, FILE *fp)
 	return err;
 }
 
+/* The DWARF of a DSO loaded by a thread while the browser is idle (the
+ * first 'a' in a DSO spent most of its time there: libc's compressed debug
+ * info).  The thread uses rt->inl alone: every other use joins it first. */
+static void *rt_warm_main(void *arg)
+{
+	struct report_tui *rt = arg;
+	struct inline_frame fr[8];
+
+	(void)inline_resolve_frames(rt->inl, rt->warm_file, rt->warm_addr, fr, 8);
+	atomic_store(&rt->warm_done, true);
+	return NULL;
+}
+
+static void rt_warm_join(struct report_tui *rt)
+{
+	if (!rt->warming)
+		return;
+	pthread_join(rt->warm, NULL);
+	rt->warming = false;
+	free(rt->warm_file);
+	rt->warm_file = NULL;
+}
+
+static int rt_annotate(void *ctx, size_t i, FILE *fp)
+{
+	struct report_tui *rt = ctx;
+
+	if (!rt->h || i >= rt->t.nr_rows || !rt->r->leaves)
+		return -EINVAL;
+	rt_warm_join(rt);
+	return rt_annotate_row(rt, &rt->h->rows[rt->hrow[i]], fp);
+}
+
+/* A pause on a row of a user DSO not seen yet: its DWARF loaded by a
+ * thread (rt_warm_main), at the function's address, for 'a'. */
+static int rt_idle(void *ctx, size_t i)
+{
+	struct report_tui *rt = ctx;
+	struct report *r = rt->r;
+	const struct row *row;
+	struct ann_profile *p;
+	const char *file;
+
+	if (rt->warming && !atomic_load(&rt->warm_done))
+		return 0;   /* one at a time */
+	rt_warm_join(rt);
+	if (!rt->h || i >= rt->t.nr_rows || !r->leaves)
+		return 0;
+	row = &rt->h->rows[rt->hrow[i]];
+	if (!row->sym || row->kernel || !annotatable(r, row))
+		return 0;
+	file = session_dso_file(r->sess, row->dso);
+	for (size_t k = 0; k < rt->nr_warmed; k++)
+		if (!file || !strcmp(rt->warmed[k], file))
+			return 0;
+	if (ann_leaves_profile(r->leaves, r->f->evsels[rt->h - r->hists].name, row->dso, row->sym, false, file,
+			       &p)) {
+		pk_error_clear();
+		return 0;
+	}
+	rt->warm_addr = p->funcs[0]->start;
+	ann_profile_free(p);
+	rt->warmed = xrealloc(rt->warmed, (rt->nr_warmed + 1) * sizeof(*rt->warmed));
+	rt->warmed[rt->nr_warmed++] = xstrdup(file);
+	if (!rt->inl)
+		rt->inl = inline_resolver_new();
+	rt->warm_file = xstrdup(file);
+	atomic_store(&rt->warm_done, false);
+	if (pthread_create(&rt->warm, NULL, rt_warm_main, rt)) {
+		free(rt->warm_file);
+		rt->warm_file = NULL;
+		return 0;
+	}
+	rt->warming = true;
+	return 1;
+}
+
 /* 1: no browser here (print the text); else 0 or -errno. */
 static int report_browse(struct report *r, const char *input, double limit, const struct session_opts *so,
 			 struct session **sess, bool color, const char *sort)
 {
-	static const struct tui_ops ops = { .graph = rt_graph, .annotate = rt_annotate, .regroup = rt_regroup };
+	static const struct tui_ops ops = { .graph = rt_graph, .annotate = rt_annotate, .regroup = rt_regroup,
+					    .idle = rt_idle };
 	struct report_tui rt = { .r = r, .sess = sess, .input = input, .so = *so, .limit = limit };
 	struct tui_opts o = { .color = color };
 	int err;
@@ -1312,6 +1511,10 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 		rt.cg[0].order = CG_CALLEE;
 	rt_prepare(&rt);
 	err = tui_browse(&rt.t, &ops, &rt, &o);
+	rt_warm_join(&rt);
+	for (size_t k = 0; k < rt.nr_warmed; k++)
+		free(rt.warmed[k]);
+	free(rt.warmed);
 	rt_release_hist(&rt);
 	free(rt.rows_keep);
 	if (rt.inl)

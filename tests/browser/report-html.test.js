@@ -375,6 +375,19 @@ async function testMany(page, m) {
 	check(!(await page.locator("#pk-more").isVisible()), "many: no more to show");
 }
 
+// ---- report's --no-children --sort sym --percent-limit L: the table by
+// Self, then name; functions under L % of the total left out -----------
+async function testLimit(page, m, limit) {
+	const rows = [...m.funcs].map(([name, f]) => ({ name, self: f.self, total: f.total }));
+	const kept = rows.filter(r => 100 * r.self / m.total >= limit);
+	check(kept.length > 0 && kept.length < rows.length, "limit: the limit leaves some functions out", kept.length + " of " + rows.length);
+	const want = kept.slice().sort((a, b) => (b.self - a.self) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(r => r.name);
+	same((await tableRows(page, "#pk-table")).map(r => r[3]), want, "limit: the rows at or over the limit, by Self then name");
+	same(await page.evaluate(() => document.querySelector("#pk-table th.pk-desc").dataset.col), "self", "limit: sorted by Self (--no-children)");
+	check((await text(page, "#pk-table-info")).includes((rows.length - kept.length) + " under " + limit + " % left out"),
+	      "limit: the table says how many are left out", await text(page, "#pk-table-info"));
+}
+
 // ---- --diff ------------------------------------------------------------
 async function testDiff(page, mo, mn) {
 	const W = await graphWidth(page);
@@ -461,6 +474,7 @@ async function main() {
 	const page = args[0];
 	if (mode === "folded") await withPage(page, p => testFolded(p, model(fs.readFileSync(args[1], "utf8"))));
 	else if (mode === "perf") await withPage(page, p => testPerf(p, args[1], args[2]));
+	else if (mode === "limit") await withPage(page, p => testLimit(p, model(fs.readFileSync(args[1], "utf8")), Number(args[2])));
 	else if (mode === "many") await withPage(page, p => testMany(p, model(fs.readFileSync(args[1], "utf8"))));
 	else if (mode === "events") await withPage(page, p => testEvents(p, args[1]));
 	else if (mode === "diff") await withPage(page, p => testDiff(p, model(fs.readFileSync(args[1], "utf8")), model(fs.readFileSync(args[2], "utf8"))));

@@ -150,6 +150,14 @@ browse folded 50 folded "$T/f.html" "$B/report.folded"
 awk 'BEGIN { for (i = 1; i <= 600; i++) printf "main;f%d;g%d %d\n", i, i % 7, i }' >"$T/many.folded"
 "$PERFKIT" report --html -o "$T/many.html" -i "$T/many.folded"
 browse "600 functions" 4 many "$T/many.html" "$T/many.folded"
+# report's --no-children, --sort and --percent-limit: the table's first
+# order and the functions left out
+"$PERFKIT" report --html -o "$T/lim.html" -i "$B/report.folded" --no-children --sort sym --percent-limit 10 2>"$T/err"
+expect "--sort sym --percent-limit 10 --no-children: in the page's data" \
+	grep -q '"sort":\["name"\],"limit":10,"children":false,' "$T/lim.html"
+"$PERFKIT" report --html -o "$T/x.html" -i "$B/report.folded" --sort comm,sym 2>"$T/err"
+expect "--sort comm: a warning that the table has no comm" grep -q "sort key 'comm' left out" "$T/err"
+browse "--percent-limit" 4 limit "$T/lim.html" "$B/report.folded" 10
 browse diff 18 diff "$T/d.html" "$B/report.folded" "$B/report-new.folded"
 (cd "$B" && node report-html.test.js mkhostile "$T/hh.folded")
 if "$PERFKIT" report --html -o "$T/hh.html" -i "$T/hh.folded"; then

@@ -39,6 +39,8 @@ static struct prof *sample_profile_flags(unsigned flags)
 	add(p, CA, 1, 5, 3, start, mn, f2);                 /* f at another ip: same frame */
 	add(p, CA, 1, 7, 5, start, mn, f, g, f);            /* recursion: f twice */
 	add(p, CB, 2, 100, 4, start, mn, g, k);             /* another comm, into the kernel */
+	if (flags & PROF_BY_IP)   /* two frames of f (per address) on one stack */
+		add(p, CA, 1, 3, 5, start, mn, f, g, f2);
 	return p;
 }
 
@@ -46,6 +48,8 @@ static struct prof *sample_profile(void)
 {
 	return sample_profile_flags(0);
 }
+
+static void rederive_same(unsigned flags, const enum prof_key (*sets)[3], const int *nr, size_t nsets);
 
 /* Rows made again and again (PROF_REDERIVE: nodes renumbered depth-first,
  * parts cached) equal the rows made once, for every key set. */
@@ -56,10 +60,19 @@ static void test_rederive(void **state)
 		{ PROF_COMM, PROF_DSO, PROF_SYM },
 	};
 	static const int nr[] = { 3, 1, 2, 1, 3 };
-	struct prof *once = sample_profile(), *again = sample_profile_flags(PROF_REDERIVE);
 
 	(void)state;
-	for (size_t s = 0; s < 5; s++) {
+	/* per address too: f and f2 are two frames of one sym row, one
+	 * stack through both (Children not a sum of the frames') */
+	for (unsigned by_ip = 0; by_ip <= PROF_BY_IP; by_ip += PROF_BY_IP)
+		rederive_same(by_ip, sets, nr, 5);
+}
+
+static void rederive_same(unsigned flags, const enum prof_key (*sets)[3], const int *nr, size_t nsets)
+{
+	struct prof *once = sample_profile_flags(flags), *again = sample_profile_flags(flags | PROF_REDERIVE);
+
+	for (size_t s = 0; s < nsets; s++) {
 		for (int children = 0; children < 2; children++) {
 			struct prof_rows a, b;
 
@@ -76,6 +89,14 @@ static void test_rederive(void **state)
 				assert_int_equal(a.v[i].self, b.v[j].self);
 				assert_int_equal(a.v[i].children, b.v[j].children);
 				assert_int_equal(a.v[i].nr_self, b.v[j].nr_self);
+				/* as many nodes of the row (renumbered, not the same ids) */
+				size_t na = 0, nb = 0;
+
+				for (size_t x = 0; x < prof_nr_nodes(once); x++)
+					na += a.of_node[x] == i;
+				for (size_t x = 0; x < prof_nr_nodes(again); x++)
+					nb += b.of_node[x] == j;
+				assert_int_equal(na, nb);
 			}
 			prof_rows_free(&a);
 			prof_rows_free(&b);

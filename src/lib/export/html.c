@@ -716,6 +716,35 @@ static void add_profiles(struct model *m, const struct pk_export *x, int xi, con
 	}
 }
 
+/* report's --sort (the table's columns among them), --percent-limit and
+ * --no-children, each only when given */
+static void emit_table_opts(struct strbuf *sb, const struct html_opts *o)
+{
+	if (o->sort) {
+		const char *p = o->sort;
+		bool first = true;
+
+		sb_addstr(sb, "\"sort\":[");
+		while (*p) {
+			size_t n = strcspn(p, ",");
+
+			if ((n == 3 && !strncmp(p, "dso", 3)) || (n == 3 && !strncmp(p, "sym", 3)) ||
+			    (n == 6 && !strncmp(p, "symbol", 6))) {
+				sb_addstr(sb, first ? "\"" : ",\"");
+				sb_addstr(sb, p[0] == 'd' ? "dso" : "name");
+				sb_addch(sb, '"');
+				first = false;
+			}
+			p += n + (p[n] == ',');
+		}
+		sb_addstr(sb, "],");
+	}
+	if (o->percent_limit > 0)
+		sb_addf(sb, "\"limit\":%g,", o->percent_limit);
+	if (o->no_children)
+		sb_addstr(sb, "\"children\":false,");
+}
+
 int html_report(const struct html_opts *o)
 {
 	struct pk_export *xs[2] = { NULL, NULL };
@@ -757,8 +786,10 @@ int html_report(const struct html_opts *o)
 	sb_init(&sb, 1 << 20);
 	sb_addstr(&sb, "{\"version\":1,\"generator\":\"perfkit " PERFKIT_VERSION "\",\"title\":");
 	json_str(&sb, o->title ? o->title : "perfkit report");
-	sb_addf(&sb, ",\"diff\":%s,\"minwidth\":%g,\"pruned\":%zu,\"nodes\":%zu,\n\"frames\":[",
+	sb_addf(&sb, ",\"diff\":%s,\"minwidth\":%g,\"pruned\":%zu,\"nodes\":%zu,",
 		nx == 2 ? "true" : "false", o->minwidth_pct, m.pruned, m.nn);
+	emit_table_opts(&sb, o);
+	sb_addstr(&sb, "\n\"frames\":[");
 	for (size_t g = 0; g < m.ng; g++) {
 		sb_addstr(&sb, g ? ",[" : "[");
 		json_str(&sb, m.g[g].name);

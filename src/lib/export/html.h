@@ -76,6 +76,7 @@
 #include "base/strbuf.h"
 #include "session/session.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct html_opts {
@@ -87,6 +88,16 @@ struct html_opts {
 				     (0.01 = flamegraph.pl's 0.1 px of 1200) */
 	int annotate_max;         /* functions annotated at most (0: none) */
 	struct session_opts so;   /* how perf.data inputs are read */
+	/* report's --sort, --percent-limit, --no-children for the functions'
+	 * table (the page's D.sort, D.limit, D.children): sort keys, NULL or
+	 * a comma list of "dso" and "sym" (the table's columns: the order of
+	 * rows whose percentages are equal); rows whose Children (Self with
+	 * no_children) is below percent_limit % of the total are left out
+	 * of the table (not of the graph or the callers/callees); no_children
+	 * sorts the table by Self first. */
+	const char *sort;
+	double percent_limit;
+	bool no_children;
 };
 
 void html_opts_init(struct html_opts *o);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* perf.data header text (perfdata/header.h). */
 #include "perfdata/header.h"
+#include "base/bytes.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -24,22 +25,6 @@ static const char *const feat_names[] = {
 	[PD_FEAT_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY", [PD_FEAT_PMU_CAPS] = "PMU_CAPS",
 };
 #define NR_FEAT_NAMES ((int)(sizeof(feat_names) / sizeof(feat_names[0])))
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
 
 /* A perf header string {u32 len; char s[len] (NUL-padded)} at *off of a
  * size-byte body: its text (up to the first NUL) appended escaped; false

@@ -19,6 +19,7 @@
  * decoded once at open into a heap buffer that stands in for the map.
  */
 #include "perfdata/perfdata.h"
+#include "base/bytes.h"
 
 #include "base/error.h"
 #include "base/strbuf.h"
@@ -55,22 +56,6 @@ struct pd_file_priv {
 };
 
 #define PRIV(f) ((struct pd_file_priv *)(f))
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
 
 /* Is [off, off+len) inside a buffer of size total? (overflow-safe) */
 static bool in_range(uint64_t off, uint64_t len, uint64_t total)

@@ -497,6 +497,16 @@ struct prof_cache {
 	uint64_t *sub;
 	uint32_t *end;                /* PROF_REDERIVE: nodes are in depth-first
 					 order, a node's subtree ends before end[] */
+	/* PROF_REDERIVE: the (thread, frame) pairs of the nodes, numbered by
+	 * first node, with what rows of any keys sum from them: Self, samples
+	 * and Children (the period below each outermost node of the pair) */
+	uint32_t *pair_of;            /* per node, PROF_NONE: a thread node */
+	struct pair { uint32_t thread, frame; uint64_t self, count, children; } *pairs;
+	size_t nr_pairs;
+	/* PROF_REDERIVE: the frames' row keys of each choice of DSO and sym
+	 * (index: dso | sym << 1; srcline apart), made on the first need */
+	uint32_t *fkey[4];
+	size_t nr_fkeys[4];
 };
 
 static void cache_free(struct prof_cache *c)
@@ -510,6 +520,10 @@ static void cache_free(struct prof_cache *c)
 	free(c->next);
 	free(c->sub);
 	free(c->end);
+	free(c->pair_of);
+	free(c->pairs);
+	for (int i = 0; i < 4; i++)
+		free(c->fkey[i]);
 	free(c);
 }
 
@@ -564,6 +578,67 @@ static void renumber(struct prof *p, struct prof_cache *c)
 	}
 }
 
+static void rtab_init(struct rtab *t)
+{
+	*t = (struct rtab){ .mask = 1023 };
+	t->keys = xmalloc((t->mask + 1) * sizeof(*t->keys));
+	t->rows = xmalloc((t->mask + 1) * sizeof(*t->rows));
+	memset(t->rows, 0xff, (t->mask + 1) * sizeof(*t->rows));
+}
+
+static void rtab_free(struct rtab *t)
+{
+	free(t->keys);
+	free(t->rows);
+}
+
+/* The nodes' (thread, frame) pairs in order of first node, with their
+ * Self, samples and Children (prof_rows_make's depth-first pass, per
+ * pair): rows of keys that tell every frame apart sum them, no node read. */
+static void cache_pairs(const struct prof *p, struct prof_cache *c)
+{
+	size_t n = p->nr_nodes, alloc = 0, sp = 0, alloc_open = 0;
+	uint32_t *active, (*open)[2] = NULL;
+	struct rtab rt;
+
+	rtab_init(&rt);
+	c->pair_of = xmalloc(n * sizeof(*c->pair_of));
+	c->pair_of[0] = PROF_NONE;
+	for (size_t i = 1; i < n; i++) {
+		const struct prof_node *nd = &p->nodes[i];
+		uint32_t t = c->thread_of[i], q;
+
+		if (nd->frame & PROF_THREAD) {
+			c->pair_of[i] = PROF_NONE;
+			continue;
+		}
+		q = rtab_get(&rt, (uint64_t)t << 32 | nd->frame, (uint32_t)c->nr_pairs);
+		if (q == c->nr_pairs) {
+			c->pairs = grow(c->pairs, &alloc, c->nr_pairs, sizeof(*c->pairs));
+			c->pairs[c->nr_pairs++] = (struct pair){ .thread = t, .frame = nd->frame };
+		}
+		c->pair_of[i] = q;
+		c->pairs[q].self += nd->period;
+		c->pairs[q].count += nd->count;
+	}
+	rtab_free(&rt);
+	active = xcalloc(c->nr_pairs + 1, sizeof(*active));
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t q = c->pair_of[i];
+
+		while (sp && open[sp - 1][0] <= i)
+			if (open[--sp][1] != PROF_NONE)
+				active[open[sp][1]]--;
+		if (q != PROF_NONE && !active[q]++)
+			c->pairs[q].children += c->sub[i];
+		open = grow(open, &alloc_open, sp, sizeof(*open));
+		open[sp][0] = c->end[i];
+		open[sp++][1] = q;
+	}
+	free(open);
+	free(active);
+}
+
 static struct prof_cache *cache_make(struct prof *p)
 {
 	struct prof_cache *c = xcalloc(1, sizeof(*c));
@@ -603,6 +678,8 @@ static struct prof_cache *cache_make(struct prof *p)
 
 		c->thread_of[i] = nd->frame & PROF_THREAD ? nd->frame & ~PROF_THREAD : c->thread_of[nd->parent];
 	}
+	if (c->end)
+		cache_pairs(p, c);
 	return c;
 }
 
@@ -625,6 +702,22 @@ static void cache_tree(const struct prof *p, struct prof_cache *c)
 	}
 }
 
+static void new_row(struct prof_rows *out, size_t *alloc, const struct prof_cache *c, uint32_t t, uint32_t frame,
+		    const uint32_t *mask, const uint32_t *fline)
+{
+	struct prof_row *row;
+
+	out->v = grow(out->v, alloc, out->nr, sizeof(*out->v));
+	row = &out->v[out->nr++];
+	memset(row, 0, sizeof(*row));
+	row->thread = t;
+	row->frame = frame;
+	for (int k = 0; k < PROF_KEY_MAX; k++)
+		row->part[k] = (c->tpart[t][k] | c->fpart[frame][k]) & mask[k];
+	if (fline)
+		row->part[PROF_SRCLINE] = fline[frame];
+}
+
 void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
 		    prof_line_fn line, void *arg, struct prof_rows *out)
 {
@@ -634,8 +727,9 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 	uint32_t *fkey = xmalloc((p->nr_frames + 1) * sizeof(*fkey));
 	uint32_t *fline = NULL;
 	bool want[PROF_KEY_MAX] = { false };
-	struct rtab rt = { .mask = 1023 };
+	struct rtab rt;
 	size_t alloc = 0;
+	bool summed = false;
 	uint32_t mask[PROF_KEY_MAX];
 
 	memset(out, 0, sizeof(*out));
@@ -650,22 +744,77 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 				 0);
 	if (want[PROF_SRCLINE])
 		fline = xmalloc((p->nr_frames + 1) * sizeof(*fline));
-	for (size_t i = 0; i < p->nr_frames; i++) {
-		if (fline)
-			fline[i] = intern(&lines, (uintptr_t)(line ? line(arg, &p->frames[i]) : NULL), 0, 0);
-		fkey[i] = intern(&fk, c->fpart[i][PROF_DSO] & mask[PROF_DSO], c->fpart[i][PROF_SYM] & mask[PROF_SYM],
-				 fline ? fline[i] : 0);
+	int fsel = want[PROF_DSO] | want[PROF_SYM] << 1;
+
+	if (!fline && c->fkey[fsel]) {   /* made by an earlier call */
+		memcpy(fkey, c->fkey[fsel], (p->nr_frames + 1) * sizeof(*fkey));
+		fk.nr = c->nr_fkeys[fsel];
+	} else {
+		for (size_t i = 0; i < p->nr_frames; i++) {
+			if (fline)
+				fline[i] = intern(&lines, (uintptr_t)(line ? line(arg, &p->frames[i]) : NULL), 0, 0);
+			fkey[i] = intern(&fk, c->fpart[i][PROF_DSO] & mask[PROF_DSO],
+					 c->fpart[i][PROF_SYM] & mask[PROF_SYM], fline ? fline[i] : 0);
+		}
+		if (!fline && (p->flags & PROF_REDERIVE)) {
+			c->fkey[fsel] = xmalloc((p->nr_frames + 1) * sizeof(*fkey));
+			memcpy(c->fkey[fsel], fkey, (p->nr_frames + 1) * sizeof(*fkey));
+			c->nr_fkeys[fsel] = fk.nr;
+		}
 	}
 	for (int k = 0; k < PROF_KEY_MAX; k++)
 		out->nr_parts[k] = want[k] ? c->nr_parts[k] : 0;
 	out->nr_parts[PROF_SRCLINE] = lines.nr;
 
-	rt.keys = xmalloc((rt.mask + 1) * sizeof(*rt.keys));
-	rt.rows = xmalloc((rt.mask + 1) * sizeof(*rt.rows));
-	memset(rt.rows, 0xff, (rt.mask + 1) * sizeof(*rt.rows));
+	rtab_init(&rt);
 	out->of_node = xmalloc(p->nr_nodes * sizeof(*out->of_node));
 	out->of_node[0] = PROF_NONE;
-	for (size_t i = 1; i < p->nr_nodes; i++) {
+	if (children && c->pairs) {
+		/* rows from the pairs.  Children: a row's pairs of frames whose
+		 * key no other frame has are of different threads, whose stacks
+		 * never meet: their Children sum.  Pairs of frames sharing a key
+		 * (an inlined copy, an unknown address of a DSO mapped at two
+		 * places) may nest: for them, in the nodes' depth-first order, a
+		 * node counts when it is past the subtree of the row's last
+		 * counted node (rend), i.e. outermost. */
+		uint32_t *of_pair = xmalloc((c->nr_pairs + 1) * sizeof(*of_pair));
+		uint32_t *nfk = xcalloc(fk.nr + 1, sizeof(*nfk)), *rend;
+		uint8_t *shared = xmalloc(c->nr_pairs + 1);
+		bool any = false;
+
+		for (size_t i = 0; i < p->nr_frames; i++)
+			nfk[fkey[i]]++;
+		for (size_t q = 0; q < c->nr_pairs; q++) {
+			const struct pair *pq = &c->pairs[q];
+			uint32_t r = rtab_get(&rt, (uint64_t)tkey[pq->thread] << 32 | fkey[pq->frame], (uint32_t)out->nr);
+
+			if (r == out->nr)
+				new_row(out, &alloc, c, pq->thread, pq->frame, mask, fline);
+			of_pair[q] = r;
+			out->v[r].self += pq->self;
+			out->v[r].nr_self += pq->count;
+			shared[q] = nfk[fkey[pq->frame]] > 1;
+			any |= shared[q];
+			if (!shared[q])
+				out->v[r].children += pq->children;
+		}
+		rend = any ? xcalloc(out->nr + 1, sizeof(*rend)) : NULL;
+		for (uint32_t i = 1; i < p->nr_nodes; i++) {
+			uint32_t q = c->pair_of[i], r = q == PROF_NONE ? PROF_NONE : of_pair[q];
+
+			out->of_node[i] = r;
+			if (rend && r != PROF_NONE && shared[q] && i >= rend[r]) {
+				out->v[r].children += c->sub[i];
+				rend[r] = c->end[i];
+			}
+		}
+		summed = true;
+		free(rend);
+		free(shared);
+		free(nfk);
+		free(of_pair);
+	}
+	for (size_t i = 1; !(children && c->pairs) && i < p->nr_nodes; i++) {
 		const struct prof_node *nd = &p->nodes[i];
 		uint32_t t, r;
 
@@ -675,25 +824,13 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		}
 		t = c->thread_of[i];
 		r = rtab_get(&rt, (uint64_t)tkey[t] << 32 | fkey[nd->frame], (uint32_t)out->nr);
-		if (r == out->nr) {
-			struct prof_row *row;
-
-			out->v = grow(out->v, &alloc, out->nr, sizeof(*out->v));
-			row = &out->v[out->nr++];
-			memset(row, 0, sizeof(*row));
-			row->thread = t;
-			row->frame = nd->frame;
-			for (int k = 0; k < PROF_KEY_MAX; k++)
-				row->part[k] = (c->tpart[t][k] | c->fpart[nd->frame][k]) & mask[k];
-			if (fline)
-				row->part[PROF_SRCLINE] = fline[nd->frame];
-		}
+		if (r == out->nr)
+			new_row(out, &alloc, c, t, nd->frame, mask, fline);
 		out->of_node[i] = r;
 		out->v[r].self += nd->period;
 		out->v[r].nr_self += nd->count;
 	}
-	free(rt.keys);
-	free(rt.rows);
+	rtab_free(&rt);
 	free(tkey);
 	free(fkey);
 	free(fline);
@@ -709,7 +846,9 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 	} else {
 		p->cache = c;
 	}
-	if (children && c->end) {
+	if (children && summed) {
+		/* done */
+	} else if (children && c->end) {
 		/* Children: a row gets the period below each of its outermost
 		 * nodes; in depth-first order, the open subtrees on a stack */
 		uint32_t *active = xcalloc(out->nr + 1, sizeof(*active));

@@ -10,6 +10,7 @@
  * not sorted.
  */
 #include "session/session.h"
+#include "base/bytes.h"
 
 #include "base/error.h"
 #include "base/hashmap.h"
@@ -301,26 +302,10 @@ static struct thread *thread_findnew(struct session *s, uint32_t pid, uint32_t t
 
 /* ---- side-band records ---- */
 
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
 /* *acc += v, stopping at UINT64_MAX (counts a file claims can be anything) */
 static void sat_add(uint64_t *acc, uint64_t v)
 {
 	*acc = v > UINT64_MAX - *acc ? UINT64_MAX : *acc + v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
 }
 
 #define DELETED " (deleted)"

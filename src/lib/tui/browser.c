@@ -69,6 +69,8 @@ struct br {
 	size_t nrows_alloc;
 	struct line *lines;
 	size_t nlines, lines_alloc;
+	bool idle;                    /* getkey() may use a pause (main view) */
+	bool idle_done;               /* ops->idle called since the last key */
 	size_t sel, top;
 	char msg[512];
 	char *ebuf;            /* escape scratch */
@@ -92,6 +94,7 @@ struct br {
 };
 
 #define KEY_WRITTEN (KEY_MAX + 1)   /* getkey(): 'P''s child is done (b->msg says how) */
+#define KEY_IDLE (KEY_MAX + 2)      /* getkey(): the rest of the rows sorted (draw again) */
 
 #define NFILT (int)(sizeof(((struct br *)0)->filt) / sizeof(((struct br *)0)->filt[0]))
 
@@ -252,6 +255,28 @@ static void free_graphs(struct br *b)
 	}
 }
 
+/* The rows the browser may read: all, or the ready ones of a table
+ * sorted in part (tui.h order_rest). */
+static size_t nr_ready(const struct br *b)
+{
+	const struct tui_table *t = b->t;
+
+	return t->order_rest && t->nr_ready < t->nr_rows ? t->nr_ready : t->nr_rows;
+}
+
+/* Every row of a table sorted in part; true when some were added. */
+static bool need_all(struct br *b)
+{
+	if (nr_ready(b) == b->t->nr_rows)
+		return false;
+	b->t->order_rest(b->t->text_ctx);
+	b->t->nr_ready = b->t->nr_rows;
+	free(b->sorted[0]);
+	free(b->sorted[1]);
+	b->sorted[0] = b->sorted[1] = NULL;
+	return true;
+}
+
 /* The table changed (new rows): forget per-row state. */
 static void reset_rows(struct br *b)
 {
@@ -266,6 +291,8 @@ static void reset_rows(struct br *b)
 	b->graph = xcalloc(b->nrows_alloc + 1, sizeof(*b->graph));
 	b->expanded = xcalloc(b->nrows_alloc + 1, sizeof(*b->expanded));
 	b->order = xcalloc(b->nrows_alloc + 1, sizeof(*b->order));
+	if (b->expand_all)
+		need_all(b);
 	if (b->expand_all)
 		for (size_t i = 0; i < b->nrows_alloc; i++)
 			b->expanded[i] = b->t->rows[i].has_graph;
@@ -306,23 +333,28 @@ static void rebuild(struct br *b)
 	struct line keep = b->nlines && b->sel < b->nlines ? b->lines[b->sel] : (struct line){ SIZE_MAX, SIZE_MAX };
 	size_t old_sel = b->sel;
 
-	size_t **so = &b->sorted[b->children];
+	size_t **so = &b->sorted[b->children], n;
 
+	/* the ready rows are the first of the table's order only: a filter,
+	 * expanding all or the other order needs them all */
+	if (b->nfilt || b->expand_all || b->children != (b->t->children && b->t->show_children))
+		need_all(b);
+	n = nr_ready(b);
 	if (!*so) {   /* once per table and view: then each rebuild is one pass */
 		size_t i;
 
-		*so = xmalloc((b->t->nr_rows + 1) * sizeof(**so));
-		for (i = 0; i < b->t->nr_rows; i++)
+		*so = xmalloc((n + 1) * sizeof(**so));
+		for (i = 0; i < n; i++)
 			(*so)[i] = i;
 		sort_rows = b->t->rows;
 		sort_children = b->children;
-		for (i = 1; i < b->t->nr_rows && cmp_order(&(*so)[i - 1], &(*so)[i]) < 0; i++)
+		for (i = 1; i < n && cmp_order(&(*so)[i - 1], &(*so)[i]) < 0; i++)
 			;
-		if (i < b->t->nr_rows)   /* else already in this order (report's rows) */
-			qsort(*so, b->t->nr_rows, sizeof(**so), cmp_order);
+		if (i < n)   /* else already in this order (report's rows) */
+			qsort(*so, n, sizeof(**so), cmp_order);
 	}
 	b->nord = 0;
-	for (size_t k = 0; k < b->t->nr_rows; k++)
+	for (size_t k = 0; k < n; k++)
 		if (row_passes(b, &b->t->rows[(*so)[k]]))
 			b->order[b->nord++] = (*so)[k];
 	b->nlines = 0;
@@ -505,7 +537,7 @@ static void draw(struct br *b)
 	if (b->msg[0])
 		snprintf(buf, sizeof(buf), "%s", b->msg);
 	else
-		snprintf(buf, sizeof(buf), "%zu rows%s%s  Press '?' for help", b->nord, st ? "  " : "", st ? st : "");
+		snprintf(buf, sizeof(buf), "%zu rows%s%s  Press '?' for help", b->nord + b->t->nr_rows - nr_ready(b), st ? "  " : "", st ? st : "");
 	bar(b, LINES - 1, buf);
 	refresh();
 }
@@ -547,10 +579,35 @@ static bool writer_done(struct br *b, bool wait)
 	return true;
 }
 
+/* How long the browser waits for a key before it sorts the rest of a
+ * table sorted in part (tui.h order_rest), so that scrolling and '-' find
+ * it done: a person's pause between keys is longer. */
+#define IDLE_MS 100
+
 static int getkey(struct br *b, bool *changed)
 {
 	for (;;) {
-		int ch = getch(), r;
+		bool idle = b->idle && (!b->ops->tick || b->o->tick_ms <= 0) && b->writer <= 0 &&
+			    (nr_ready(b) < b->t->nr_rows || (b->ops->idle && !b->idle_done));
+		int ch, r;
+
+		if (idle)
+			timeout(IDLE_MS);
+		ch = getch();
+		if (idle) {
+			timeout(-1);
+			if (ch == ERR && need_all(b)) {   /* no key yet: the rest of the rows now */
+				rebuild(b);
+				return KEY_IDLE;
+			}
+			if (ch == ERR) {   /* then what the next key may need */
+				b->idle_done = true;
+				b->ops->idle(b->ctx, sel_row(b));
+				continue;
+			}
+		}
+		if (ch != ERR)   /* a key: the next pause may have new work */
+			b->idle_done = false;
 
 		if (ch == ERR && writer_done(b, false))
 			return KEY_WRITTEN;
@@ -641,6 +698,8 @@ static void remember(struct br *b)
 static void reload(struct br *b)
 {
 	reset_rows(b);
+	if (b->nopen)   /* an unfolded row may be anywhere */
+		need_all(b);
 	for (size_t k = 0; k < b->nopen; k++)   /* unfolded rows stay unfolded */
 		for (size_t i = 0; i < b->t->nr_rows; i++)
 			if (b->t->rows[i].has_graph && same_row(&b->t->rows[i], &b->open[k])) {
@@ -822,6 +881,8 @@ static int write_view(struct br *b, const char *path)
 
 	if (err)
 		return err;
+	if (need_all(b))
+		rebuild(b);
 	g = xcalloc(b->nord + 1, sizeof(*g));
 	for (size_t i = 0; i < b->nord; i++)
 		if (b->expanded[b->order[i]])
@@ -994,6 +1055,8 @@ static void expand(struct br *b, size_t r, bool on)
 static void expand_all(struct br *b, bool on)
 {
 	b->expand_all = on;
+	if (need_all(b))
+		rebuild(b);
 	for (size_t k = 0; k < b->nord; k++)
 		b->expanded[b->order[k]] = on && b->t->rows[b->order[k]].has_graph;
 	rebuild(b);
@@ -1043,8 +1106,10 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 		int ch;
 
 		draw(&b);
+		b.idle = true;
 		ch = getkey(&b, &changed);
-		if (ch == KEY_WRITTEN)
+		b.idle = false;
+		if (ch == KEY_WRITTEN || ch == KEY_IDLE)
 			continue;   /* draw the message */
 		if (changed || b.end) {
 			if (changed)
@@ -1059,6 +1124,11 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 		}
 		size_t h = (size_t)body_lines();
 
+		/* near the ready rows' end: the rest of a table sorted in part */
+		if ((ch == KEY_END || ch == 'G' ||
+		     ((ch == KEY_DOWN || ch == 'j' || ch == KEY_NPAGE || ch == ' ') && b.sel + 2 * h >= b.nlines)) &&
+		    need_all(&b))
+			rebuild(&b);
 		switch (ch) {
 		case KEY_RESIZE: break;
 		case KEY_UP: case 'k': if (b.sel) b.sel--; break;

@@ -83,6 +83,15 @@ struct tui_table {
 	 * text in rows[i].text[k].  Must not fail. */
 	const char *(*text)(void *ctx, size_t i, int k);
 	void *text_ctx;
+	/* Optional (a large table sorted in part): rows [nr_ready, nr_rows)
+	 * are not filled yet; order_rest(text_ctx) fills them, each below
+	 * every ready row in the browser's order (Children, when the table
+	 * has them, then Self), and sets nr_ready to nr_rows.  The browser
+	 * calls it before it shows or reads any of them: scrolling near the
+	 * ready rows' end, End, a filter, 'P', expanding all, the other
+	 * order ('-').  NULL: every row is ready. */
+	size_t nr_ready;
+	void (*order_rest)(void *ctx);
 };
 
 /* Row i's text of column k (rows[i].text[k], else made by t->text). */
@@ -108,6 +117,12 @@ struct tui_ops {
 	 * selected row or SIZE_MAX.  Returns 1 when handled (the table may
 	 * have changed), 0 to let the browser handle it. */
 	int (*key)(void *ctx, int key, size_t selected);
+	/* Optional: called once the table view has had no key for a pause
+	 * (100 ms), with the selected row (SIZE_MAX: none), for work a later
+	 * key is likely to need (report: the selected row's annotation, so
+	 * that 'a' finds it made).  Called again only after another key; it
+	 * must not change the table.  Its result is ignored. */
+	int (*idle)(void *ctx, size_t selected);
 	/* A status text for the bottom line (live: "frozen", filters), or NULL. */
 	const char *(*status)(void *ctx);
 };

@@ -59,7 +59,9 @@
 	const S = {
 		prof: D.diff ? P - 1 : 0,            // the profile drawn (diff: NEW)
 		zoom: 0, icicle: false, search: "", sel: -1,
-		sortCol: "total", sortDesc: true, filter: "",
+		// report's --no-children: Self first; --sort dso,sym: the order of
+		// equal rows; --percent-limit: rows under it left out (html.h)
+		sortCol: D.children === false ? "self" : "total", sortDesc: true, filter: "",
 	};
 	const other = () => D.diff ? (S.prof === 0 ? 1 : 0) : -1;
 
@@ -305,7 +307,8 @@
 			else if (key === "dself") c = Math.abs(a[key]) - Math.abs(b[key]);
 			else c = a[key] - b[key];
 			if (desc) c = -c;
-			if (!c) c = (b.total - a.total) || (b.self - a.self);
+			if (!c) c = D.children === false ? b.self - a.self : (b.total - a.total) || (b.self - a.self);
+			for (const k of D.sort || []) if (!c) c = a[k] < b[k] ? -1 : a[k] > b[k] ? 1 : 0;
 			if (!c) c = a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 			return c;
 		});
@@ -317,6 +320,12 @@
 		const p = S.prof, t = total(p), cs = cols();
 		let r = rowsOf(p);
 		const q = S.filter.toLowerCase();
+		let under = 0;
+		if (D.limit > 0) {                   // report's --percent-limit
+			const n = r.length;
+			r = r.filter(x => 100 * (D.children === false ? x.self : x.total) / (t || 1) >= D.limit);
+			under = n - r.length;
+		}
 		const all = r.length;
 		if (q) r = r.filter(x => x.name.toLowerCase().includes(q) || x.dso.toLowerCase().includes(q));
 		sortRows(r, S.sortCol, S.sortDesc);
@@ -352,7 +361,8 @@
 		}
 		table.replaceChildren(thead, tb);
 		tinfo.textContent = (q ? r.length + " matching of " + all + " functions" : all + " functions") +
-			(r.length > LIMIT ? ", the first " + LIMIT + " shown" : "");
+			(r.length > LIMIT ? ", the first " + LIMIT + " shown" : "") +
+			(under ? ", " + under + " under " + D.limit + " % left out (--percent-limit)" : "");
 		more.style.display = r.length > LIMIT ? "" : "none";
 	}
 
