@@ -336,6 +336,8 @@ static int annotate_cg(int argc, char **argv)
 			return usage("more than one input file");
 		}
 	}
+	bool defaulted = !path;
+
 	if (!path)
 		path = "perfkit.cache.out";
 	if (pk_options_only)   /* the option fuzz harness: stop before reading */
@@ -343,6 +345,12 @@ static int annotate_cg(int argc, char **argv)
 
 	struct cgfile *cg;
 
+	if (defaulted && access(path, F_OK) && errno == ENOENT && access("perf.data", F_OK)) {
+		/* nothing named: say both defaults, not only the last one tried */
+		fprintf(stderr, "perfkit annotate: no ./perf.data and no ./perfkit.cache.out here: "
+			"name the input (-i FILE for a perf.data, or a Cachegrind file)\n");
+		return 1;
+	}
 	if (cgfile_read(path, &cg) < 0) {
 		fprintf(stderr, "perfkit annotate: %s\n", pk_errmsg());
 		return 1;

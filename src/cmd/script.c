@@ -64,6 +64,63 @@ struct fspec {
 
 #define MAX_FSPECS 8
 
+/* perf script's --comms, --pid and --tid: only the samples of these
+ * commands, processes or threads (each list comma-separated; several
+ * lists: a sample must pass each). */
+#define MAX_FILTER 64
+struct filter {
+	char *comms;              /* the --comms argument (argv's), commas turned to NULs */
+	const char *comm[MAX_FILTER];
+	size_t nr_comms;
+	uint32_t pid[MAX_FILTER], tid[MAX_FILTER];
+	size_t nr_pids, nr_tids;
+};
+
+/* "1,2,3" into ids[]; 0 or -EINVAL with the message recorded */
+static int parse_ids(const char *opt, const char *arg, uint32_t *ids, size_t *nr)
+{
+	const char *p = arg;
+
+	for (;;) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || errno || v > INT32_MAX || (*end && *end != ',') || *p == '-' || *p == '+')
+			return pk_error(EINVAL, "%s '%s': expected a comma-separated list of ids", opt, arg);
+		if (*nr == MAX_FILTER)
+			return pk_error(EINVAL, "%s: at most %d ids", opt, MAX_FILTER);
+		ids[(*nr)++] = (uint32_t)v;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
+static bool in_ids(const uint32_t *ids, size_t nr, uint32_t v)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] == v)
+			return true;
+	return false;
+}
+
+static bool filter_pass(const struct filter *f, const struct pk_sample *s)
+{
+	if (f->nr_pids && !in_ids(f->pid, f->nr_pids, s->pid))
+		return false;
+	if (f->nr_tids && !in_ids(f->tid, f->nr_tids, s->tid))
+		return false;
+	if (f->nr_comms) {
+		for (size_t i = 0; i < f->nr_comms; i++)
+			if (!strcmp(f->comm[i], s->comm))
+				return true;
+		return false;
+	}
+	return true;
+}
+
 /* Hand-made formatting: printf dominated the run time on large files. */
 struct out {
 	FILE *fp;
@@ -73,6 +130,8 @@ struct out {
 	const struct pd_evsel *evsels;
 	unsigned *fields;     /* per evsel */
 	size_t nr_evsels;
+	bool hide_cc;         /* -G: one line per sample, as without call chains */
+	const struct filter *flt;   /* --comms, --pid, --tid */
 };
 
 static void add_hex(struct strbuf *sb, uint64_t v, int width)
@@ -164,7 +223,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	struct strbuf *sb = &o->sb;
 	const struct pd_evsel *ev = s->raw->evsel;
 	uint64_t t = ev->attr.sample_type;
-	bool cc = (t & PERF_SAMPLE_CALLCHAIN) != 0;
+	bool cc = (t & PERF_SAMPLE_CALLCHAIN) && !o->hide_cc;
 	size_t ei = (size_t)(ev - o->evsels);
 	unsigned f = ei < o->nr_evsels ? o->fields[ei] : SF_DEFAULT;
 	const struct tp_format *tpf = NULL;
@@ -173,6 +232,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		tpf = tp_formats_find(&o->tps, ev->attr.config);
 
 	if (!f)   /* perf prints nothing for an event left with no field */
+		return 0;
+	if (o->flt && !filter_pass(o->flt, s))
 		return 0;
 	if (f & SF_COMM) {
 		/* the comm with its bytes as perf prints them (sb_add_line:
@@ -338,7 +399,7 @@ static int fields_resolve(struct out *o, const struct fspec *fs, size_t nfs)
 			user_set |= fs[j].type < 0 || fs[j].type == (int)a->type;
 		/* perf adds a tracepoint's frames when it has a call chain,
 		 * unless -F names fields for tracepoints */
-		if (tp && (a->sample_type & PERF_SAMPLE_CALLCHAIN) && !user_set)
+		if (tp && (a->sample_type & PERF_SAMPLE_CALLCHAIN) && !user_set && !o->hide_cc)
 			f |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
 		for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++)
 			if (!(a->sample_type & need[k].type))
@@ -375,11 +436,21 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [--max-stack N] [--no-demangle] [--inline]\n" \
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [--comms|--pid|--tid LIST] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
+	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
+	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
 	"                     event, ip, sym, symoff, dso, period, addr, trace; a list replaces\n" \
 	"                     the defaults, +FIELD/-FIELD edit them; TYPE (hw, sw, trace, raw,\n" \
 	"                     break) limits the option to those events\n" \
+	"  -G, --hide-call-graph  one line per sample, its own ip only, as perf script -G\n" \
+	"  --comms LIST, --pid LIST, --tid LIST  only the samples of these commands,\n" \
+	"                     processes or threads (comma-separated), as perf script\n" \
+	"  --max-stack N      the N innermost frames of each chain (default: perf's,\n" \
+	"                     kernel.perf_event_max_stack)\n" \
+	"  --no-demangle      C++ and Rust names as stored\n" \
+	"  --inline           inlined functions (from DWARF) in every sample, name (inlined)\n" \
+	"  --no-inline        none (by default, as perf 6.1: in --call-graph dwarf samples only)\n" \
 	"  -v, --verbose      also the notes perf shows with -v (a missing /tmp/perf-PID.map)\n"
 
 int cmd_script(int argc, char **argv)
@@ -392,6 +463,10 @@ int cmd_script(int argc, char **argv)
 		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "inline", no_argument, NULL, 'I' },
 		{ "no-inline", no_argument, NULL, 'N' },
+		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "comms", required_argument, NULL, 'c' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "tid", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -402,10 +477,13 @@ int cmd_script(int argc, char **argv)
 	struct out o;
 	struct fspec fs[MAX_FSPECS];
 	size_t nfs = 0;
+	bool hide_cc = false;
+	struct filter flt = { 0 };
+	bool filtered = false;
 	int c, err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:hv", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:Ghv", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F':
@@ -426,6 +504,34 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'D': so.no_demangle = true; break;
 		case 'v': pk_set_verbose(1); break;
+		case 'G': hide_cc = true; break;
+		case 'c':
+			flt.comms = optarg;   /* argv's own string, cut in place */
+			flt.nr_comms = 0;
+			for (char *p = flt.comms, *e; p; p = e) {
+				if ((e = strchr(p, ',')))
+					*e++ = '\0';
+				if (!*p)
+					continue;
+				if (flt.nr_comms == MAX_FILTER) {
+					fprintf(stderr, "perfkit script: --comms: at most %d names\n", MAX_FILTER);
+					return 2;
+				}
+				flt.comm[flt.nr_comms++] = p;
+			}
+			filtered = true;
+			break;
+		case 'P':
+		case 'T':
+			flt.nr_pids = c == 'P' ? 0 : flt.nr_pids;
+			flt.nr_tids = c == 'T' ? 0 : flt.nr_tids;
+			if (parse_ids(c == 'P' ? "--pid" : "--tid", optarg, c == 'P' ? flt.pid : flt.tid,
+				      c == 'P' ? &flt.nr_pids : &flt.nr_tids)) {
+				fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
+				return 2;
+			}
+			filtered = true;
+			break;
 		case 'I': so.inline_ = true; break;
 		case 'N': so.inline_ = so.inline_perf = false; break;
 		case 'h': printf("%s", SCRIPT_USAGE); return 0;
@@ -437,6 +543,8 @@ int cmd_script(int argc, char **argv)
 			argv[optind]);
 		return 2;
 	}
+	if (hide_cc)   /* -G: the sample's own ip and its ELF symbol, as perf */
+		so.no_callchain = true, so.inline_ = so.inline_perf = false;
 	if (!so.max_stack)   /* perf's default --max-stack */
 		so.max_stack = (int)ev_max_stack();
 	inline_offsets = so.inline_perf && !so.inline_;
@@ -450,6 +558,8 @@ int cmd_script(int argc, char **argv)
 	sb_init(&o.sb, 1 << 21);
 	o.fp = stdout;
 	o.name_width = 0;
+	o.hide_cc = hide_cc;
+	o.flt = filtered ? &flt : NULL;
 	o.tps = (struct tp_formats){ 0 };
 	if (session_file(s)->tracing_data &&
 	    tp_tracing_data_parse(session_file(s)->tracing_data, session_file(s)->tracing_data_size, &o.tps))

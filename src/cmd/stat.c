@@ -893,32 +893,65 @@ static void record_run(struct report *r, const struct cnt_set *sum)
 	}
 }
 
+/* One -I interval as perf stat 6.1 prints it: each line of the table
+ * (text, -x CSV or -j JSON, with its metric: CPUs utilized over the
+ * nominal interval, as perf, and rates per second of the interval's
+ * task-clock) for the counts since prev, the time first ("%16.9f " in
+ * text and CSV, "interval" in JSON). */
 static void print_interval(struct strbuf *sb, double t_s, const struct cnt_set *cur,
-			   const struct cnt_set *prev, const char *sep)
+			   const struct cnt_set *prev, const struct stat_opts *o)
 {
+	struct stat_opts io = *o;
+	struct ev_samples *smp = xcalloc(cur->nr ? cur->nr : 1, sizeof(*smp));
+	double *vals = xcalloc(cur->nr ? cur->nr : 1, sizeof(*vals));
+	double elapsed = o->interval_ms / 1e3;
+	struct strbuf tmp;
+
+	io.runs = 1;
 	for (size_t i = 0; i < cur->nr; i++) {
 		const struct cnt_event *e = &cur->ev[i];
-		const char *name = e->name;
+		const struct cnt_event *pe = prev && i < prev->nr ? &prev->ev[i] : NULL;
+
+		smp[i].val = &vals[i];
 		if (e->state == CNT_NOT_SUPPORTED) {
-			if (sep)
-				sb_addf(sb, "%.9f%s<not supported>%s%s%s\n", t_s, sep, sep, sep, name);
-			else
-				sb_addf(sb, "%16.9f %18s      %s\n", t_s, "<not supported>", name);
+			smp[i].not_supported = 1;
 			continue;
 		}
-		double d = (double)(e->value - (prev ? prev->ev[i].value : 0));
-		if (is_msec(&e->attr)) {
-			if (sep)
-				sb_addf(sb, "%.9f%s%.2f%smsec%s%s\n", t_s, sep, d / 1e6, sep, sep, name);
-			else
-				sb_addf(sb, "%16.9f %18.2f msec %s\n", t_s, d / 1e6, name);
-		} else {
-			if (sep)
-				sb_addf(sb, "%.9f%s%.0f%s%s%s\n", t_s, sep, d, sep, sep, name);
-			else
-				sb_addf(sb, "%16.9f %18.0f      %s\n", t_s, d, name);
-		}
+		if (e->state == CNT_NOT_COUNTED)
+			continue;
+		vals[i] = (double)(e->value - (pe ? pe->value : 0));
+		smp[i].n = 1;
+		smp[i].enabled = (double)(e->enabled - (pe ? pe->enabled : 0));
+		smp[i].running = (double)(e->running - (pe ? pe->running : 0));
 	}
+
+	struct report r = { .o = &io, .set = cur, .smp = smp, .elapsed = &elapsed, .nruns = 1 };
+
+	build_summary(&r);
+	sb_init(&tmp, 4096);
+	if (o->json)
+		print_json(&r, &tmp);
+	else if (o->sep)
+		print_csv(&r, &tmp);
+	else
+		for (size_t i = 0; i < cur->nr; i++)
+			print_event_line(&r, &tmp, i);
+	for (size_t at = 0; at < tmp.len;) {
+		const char *line = tmp.buf + at, *nl = memchr(line, '\n', tmp.len - at);
+		size_t len = nl ? (size_t)(nl - line) + 1 : tmp.len - at;
+
+		if (o->json && line[0] == '{') {
+			sb_addf(sb, "{\"interval\" : %.9f, ", t_s);
+			sb_add(sb, line + 1, len - 1);
+		} else {
+			sb_addf(sb, o->sep ? "%16.9f%s" : "%16.9f ", t_s, o->sep ? o->sep : "");
+			sb_add(sb, line, len);
+		}
+		at += len;
+	}
+	sb_release(&tmp);
+	free(vals);
+	free(smp);
 }
 
 static int flush_out(FILE *out, struct strbuf *sb)
@@ -1179,17 +1212,20 @@ int cmd_stat(int argc, char **argv)
 			}
 			if (o.interval_ms && now_ns() >= next && !done) {
 				if (read_targets(&t, &cur) == 0) {
-					print_interval(&sb, (now_ns() - t0) / 1e9, &cur, &prev, o.sep);
+					print_interval(&sb, (now_ns() - t0) / 1e9, &cur, &prev, &o);
 					flush_out(out, &sb);
-					for (size_t i = 0; i < cur.nr; i++)
+					for (size_t i = 0; i < cur.nr; i++) {
 						prev.ev[i].value = cur.ev[i].value;
+						prev.ev[i].enabled = cur.ev[i].enabled;
+						prev.ev[i].running = cur.ev[i].running;
+					}
 				}
 				next += o.interval_ms * 1e6;
 			}
 		}
 		/* the last, partial interval, as perf stat -I prints it */
 		if (o.interval_ms && now_ns() > next - o.interval_ms * 1e6 && read_targets(&t, &cur) == 0) {
-			print_interval(&sb, (now_ns() - t0) / 1e9, &cur, &prev, o.sep);
+			print_interval(&sb, (now_ns() - t0) / 1e9, &cur, &prev, &o);
 			flush_out(out, &sb);
 		}
 		if (have_cmd) {

@@ -446,12 +446,20 @@ static void show_stdio(struct top *t, size_t max_rows)
 		printf(", %" PRIu64 " lost", t->lost);
 	if (t->user_only)
 		printf(", user space only (perf_event_paranoid)");
-	printf("\n# Overhead  Shared Object         Symbol\n");
+	/* the Shared Object column as wide as its widest shown name (at
+	 * least 20), so that the Symbol column stays aligned, as perf top's */
+	int w = 20;
+	for (size_t i = 0; i < t->nr_rows && i < max_rows; i++) {
+		size_t len = strlen(t->rows[t->order[i]].dso);
+		if (len > (size_t)w && len < 4096)
+			w = (int)len;
+	}
+	printf("\n# Overhead  %-*s  Symbol\n", w, "Shared Object");
 	for (size_t i = 0; i < t->nr_rows && i < max_rows; i++) {
 		const struct top_row *r = &t->rows[t->order[i]];
 
-		printf("%9.2f%%  %-20s  [%c] %s\n", t->total ? 100.0 * (double)r->period / (double)t->total : 0.0,
-		       r->dso, r->kernel ? 'k' : '.', r->sym);
+		printf("%9.2f%%  %-*s  [%c] %s\n", t->total ? 100.0 * (double)r->period / (double)t->total : 0.0,
+		       w, r->dso, r->kernel ? 'k' : '.', r->sym);
 	}
 	printf("\n");
 	fflush(stdout);

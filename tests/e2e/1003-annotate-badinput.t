@@ -88,4 +88,9 @@ run "$T/o" "$T/e" -i "$T/ct.data" --min-percent abc; rc=$?
 expect "bad --min-percent: exit 2" [ $rc -eq 2 ]
 run "$T/o" "$T/e" -i "$T/ct.data" --bogus; rc=$?
 expect "unknown option: exit 2" [ $rc -eq 2 ]
+# nothing named and neither default here: one line naming both defaults
+mkdir -p "$T/empty"
+(cd "$T/empty" && HOME=$T "$PERFKIT" annotate >"$T/o" 2>"$T/e"); rc=$?
+expect "no input and no default file: exit 1" [ $rc -eq 1 ]
+one "... one line naming both ./perf.data and ./perfkit.cache.out" "$T/e" "no ./perf.data and no ./perfkit.cache.out here"
 done_testing

@@ -255,6 +255,20 @@ static void test_reading_no_pmu(void **state)
 	assert_null(strstr(r, "perfkit cache"));   /* caches do not explain waiting */
 	free(r);
 
+	/* attached (-p) or system-wide: no voluntary/involuntary split, so a
+	 * CPU-bound process kept off the CPU by other load is not called
+	 * waiting for certain */
+	struct cnt_summary att = io;
+	att.have_csw = false;
+	att.vcsw = att.ivcsw = 0;
+	r = reading(&att);
+	assert_non_null(strstr(r, "43 context switches (159 per second of CPU time): a few long waits"));
+	assert_non_null(strstr(r, "or other load keeping it off the CPU"));
+	free(r);
+	r = reading(&io);
+	assert_null(strstr(r, "or other load keeping it off the CPU"));
+	free(r);
+
 	/* the same, blocking often */
 	io.v[CNT_K_CTX_SWITCHES] = 5000;
 	r = reading(&io);

@@ -191,8 +191,11 @@ static void cpu_part(const struct cnt_summary *s, struct strbuf *out, bool said_
 		if (cs >= CNT_CS_PER_SEC && n >= CNT_CS_MIN)
 			sb_addf(out, "%.0f context switches per second of CPU time (at least %.0f, %.0f switches): under a millisecond of work between switches, it blocks and wakes often (I/O, locks, many short sleeps) or shares its CPUs with other load.\n",
 				cs, CNT_CS_PER_SEC, n);
-		else if (waiting)
+		else if (waiting && s->have_csw)
 			sb_addf(out, "%.0f context switch%s (%.0f per second of CPU time): a few long waits (a sleep, slow I/O, a child process) rather than frequent blocking.\n",
+				n, n == 1 ? "" : "es", cs);
+		else if (waiting)   /* -p, -a: no voluntary/involuntary split */
+			sb_addf(out, "%.0f context switch%s (%.0f per second of CPU time): a few long waits (a sleep, slow I/O, a child process) or other load keeping it off the CPU (which of the two needs the command's voluntary and involuntary switches, known only for a command stat runs), rather than frequent blocking.\n",
 				n, n == 1 ? "" : "es", cs);
 	}
 	if (have(s, CNT_K_PAGE_FAULTS) && cpu_ns > 0) {
