@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# perfkit offcputime: napper spins 1 s in spin_here() and sleeps 200 ms
+# perfkit offcputime: napper spins 2 s in spin_here() and sleeps 200 ms
 # in nap_here(): the folded stack through nap_here carries 200 ms ± 20 % of
 # off-CPU time, the process had exited long before the tool printed (its
 # frames are named from the snapshot taken while it ran), and the folded
@@ -13,7 +13,7 @@ NAP=$PK_BUILD/tests/workloads/napper
 cp "$NAP" "$T/napx"   # a comm of its own: napx
 
 if tracer_start "$T/out" "$T/err" "$PERFKIT" offcputime -f -u; then
-	"$T/napx" 200 1000 1 >/dev/null   # 1 s of spin first: time to snapshot it on a loaded machine
+	"$T/napx" 200 2000 1 >/dev/null   # 2 s of spin first: time to snapshot it on a loaded machine (1 s was short once under ASan at load 10)
 	sleep 0.5   # the process is gone well before the tool prints
 	tracer_stop
 	expect 'Ctrl-C ends it with status 0' test $? = 0
