@@ -104,6 +104,42 @@ static void pipe_stream(struct strbuf *sb)
 	put_hdr(sb, PD_RECORD_FINISHED_ROUND, 8);
 }
 
+/* perf record -o - writes one HEADER_BUILD_ID record per DSO at the end:
+ * 40 of them (more than the first allocation's 16) each add one entry
+ * (an overflow of the build-id array once). */
+static void check_samples(const struct pd_file *f, int want);
+
+static void test_pipe_build_ids(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pd_file *f;
+	char name[16];
+
+	(void)state;
+	pipe_stream(&sb);
+	for (unsigned i = 0; i < 40; i++) {
+		uint8_t id[20];
+
+		put_hdr(&sb, PD_RECORD_HEADER_BUILD_ID, 36 + 16);
+		put32(&sb, (uint32_t)-1);
+		memset(id, (int)i, sizeof(id));
+		sb_add(&sb, id, sizeof(id));
+		put32(&sb, 0);   /* build-id size byte (misc bit 15 clear) + pad */
+		memset(name, 0, sizeof(name));
+		snprintf(name, sizeof(name), "/lib/x%02u.so", i);
+		sb_add(&sb, name, sizeof(name));
+	}
+	write_file(tmp_path("bid.data"), &sb);
+	assert_int_equal(pd_open(&f, tmp_path("bid.data")), 0);
+	assert_int_equal(f->nr_build_ids, 40);
+	assert_string_equal(f->build_ids[0].filename, "/lib/x00.so");
+	assert_string_equal(f->build_ids[39].filename, "/lib/x39.so");
+	assert_int_equal(f->build_ids[39].data[0], 39);
+	check_samples(f, 3);
+	pd_close(f);
+	sb_release(&sb);
+}
+
 /* The samples of f's data section, numbered on from *n: sample k has ip
  * 0x1000 * k, tid 43, period 100. */
 static void walk_samples(const struct pd_file *f, int *n)
@@ -335,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_pipe_stdin),
 		cmocka_unit_test(test_pipe_cut),
 		cmocka_unit_test(test_pipe_bad_attr),
+		cmocka_unit_test(test_pipe_build_ids),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_compressed_corrupt),
 	};

@@ -158,7 +158,7 @@ static void parse_event_desc(struct pd_file *f, const uint8_t *p, uint64_t size)
 static void parse_build_ids(struct pd_file *f, const uint8_t *p, uint64_t size)
 {
 	uint64_t off = 0;
-	size_t alloc = 0;
+	size_t alloc = 0;   /* known room: none yet (pipe data calls this once a record) */
 
 	while (off + 8 <= size) {
 		const uint8_t *r = p + off;
@@ -169,8 +169,8 @@ static void parse_build_ids(struct pd_file *f, const uint8_t *p, uint64_t size)
 		memcpy(&rsize, r + 6, 2);
 		if (rsize < 36 || rsize > size - off)
 			return;
-		if (f->nr_build_ids == alloc) {
-			alloc = alloc ? alloc * 2 : 16;
+		if (f->nr_build_ids >= alloc) {
+			alloc = f->nr_build_ids < 8 ? 16 : f->nr_build_ids * 2;
 			f->build_ids = xrealloc(f->build_ids, alloc * sizeof(*f->build_ids));
 		}
 		b = &f->build_ids[f->nr_build_ids++];
