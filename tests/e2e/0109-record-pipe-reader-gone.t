@@ -7,7 +7,7 @@
 # default disposition.
 . "$(dirname "$0")/lib.sh"
 if ! can_perf_event; then skip "perf events not allowed here"; done_testing; exit; fi
-cd "$T"
+cd "$T" || exit 1
 # a workload of ~30 s, its command line tagged
 tag=pk0109-$$-$RANDOM
 cat >wl.sh <<EOS
