@@ -257,6 +257,39 @@ static void test_pipe_cut(void **state)
 	sb_release(&sb);
 }
 
+/* A record of size 0 or 12 in a stream is corrupt, not cut: the warning
+ * says which (it said "does not fit in the N bytes left" for both). */
+static void test_pipe_bad_record(void **state)
+{
+	static const struct { uint16_t size; const char *why; } cases[] = {
+		{ 0, "corrupt stream at offset " },
+		{ 12, "not a multiple of 8" },
+		{ 4, "less than its 8-byte header" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct pd_file *f;
+		const char *w;
+
+		pipe_stream(&sb);
+		put_hdr(&sb, PERF_RECORD_SAMPLE, cases[i].size);
+		put64(&sb, 0);
+		put64(&sb, 0);
+		write_file(tmp_path("bad.data"), &sb);
+		(void)pk_warnings_take();
+		assert_int_equal(pd_open(&f, tmp_path("bad.data")), 0);
+		w = pk_warnings_take();
+		assert_non_null(strstr(w, cases[i].why));
+		assert_null(strstr(w, "does not fit"));
+		assert_null(strstr(w, "stream ends"));
+		check_samples(f, 3);
+		pd_close(f);
+		sb_release(&sb);
+	}
+}
+
 /* An attr record whose attr.size runs past the record: -EINVAL, no crash. */
 static void test_pipe_bad_attr(void **state)
 {
@@ -371,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_pipe_stdin),
 		cmocka_unit_test(test_pipe_cut),
 		cmocka_unit_test(test_pipe_bad_attr),
+		cmocka_unit_test(test_pipe_bad_record),
 		cmocka_unit_test(test_pipe_build_ids),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_compressed_corrupt),
