@@ -43,7 +43,8 @@ expect_fail "... no raw ESC in it" grep -q "$(printf '\033')" j.svg
 expect "flamegraph with a 100 kB name: exit 0, well-formed ($rc)" wellformed big.svg
 expect "... the name's end is in its title" grep -q 'XYZABCD (' big.svg
 
-"$PERFKIT" record -o none.data -- true 2>/dev/null
+# a 10 s period: no sample in a run of true, however loaded the machine
+"$PERFKIT" record -c 10000000000 -o none.data -- true 2>/dev/null
 "$PERFKIT" flamegraph -o none.svg none.data 2>none.err; rc=$?
 expect "flamegraph of perf.data without samples: exit 2 as flamegraph.pl ($rc)" test $rc = 2
 expect "... says so (not 'the input is empty')" grep -q '^perfkit flamegraph: no samples in the perf.data input: nothing to draw$' none.err
