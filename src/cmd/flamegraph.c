@@ -662,8 +662,12 @@ int cmd_flamegraph(int argc, char **argv)
 		report_ignored(&in, &st);
 	if (ret == -ENODATA) {
 		/* unusable input files are reported as a usage error (2); a
-		 * recorded command that gave no samples is a runtime one (1) */
-		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+		 * recorded command that gave no samples is a runtime one (1);
+		 * perf.data read whole but without a sample is not "empty" */
+		if (unit[0])
+			fprintf(stderr, "perfkit flamegraph: no samples in the perf.data input: nothing to draw\n");
+		else
+			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 		ret = rec_path[0] ? 1 : 2;
 	} else if (ret < 0) {
 		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());

@@ -19,6 +19,7 @@
 #include "event/event.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -265,6 +266,13 @@ int cmd_record(int argc, char **argv)
 		goto out_free;
 	}
 	ret = 1;
+	if ((!strcmp(a.o.output, "-") || of_std_fd(a.o.output) == STDOUT_FILENO) &&
+	    fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+		/* else the first descriptor opened (an event's) becomes "stdout" */
+		fprintf(stderr, "perfkit record: standard output is closed; nothing to write the data to "
+			"(give -o FILE)\n");
+		goto out_free;
+	}
 	struct stat ost, tst;
 	if (!a.force && !of_kernel_path(a.o.output) && lstat(a.o.output, &ost) == 0 && S_ISLNK(ost.st_mode) &&
 	    !(stat(a.o.output, &tst) == 0 && !S_ISREG(tst.st_mode) && !S_ISDIR(tst.st_mode))) {

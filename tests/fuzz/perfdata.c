@@ -3,12 +3,15 @@
  * perfdata.c — fuzz the perf.data reader (perfdata/perfdata.h): pd_open,
  * every record through pd_next, pd_parse_sample / pd_parse_sample_id, and
  * every field a sample points to (callchain, user regs, user stack) is read
- * so that ASan checks the bounds the reader promised.
+ * so that ASan checks the bounds the reader promised; then the header's
+ * text (perfdata/header.h, report --header-only) from the feature bodies.
  */
 #include "fuzz.h"
 #include "memfile.h"
 
 #include "base/error.h"
+#include "base/strbuf.h"
+#include "perfdata/header.h"
 #include "perfdata/perfdata.h"
 
 #include <string.h>
@@ -51,6 +54,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		for (size_t i = 0; i < f->nr_evsels; i++)
 			sink += f->evsels[i].nr_ids + (f->evsels[i].name ? 1 : 0);
+		struct strbuf hdr = STRBUF_INIT;
+		pd_header_text(f, 0, &hdr);
+		FUZZ_ASSERT(hdr.len && hdr.buf[hdr.len - 1] == '\n', "header text not ended by a newline");
+		sink += hdr.len;
+		sb_release(&hdr);
 		pd_close(f);
 	}
 	pk_warnings_take();

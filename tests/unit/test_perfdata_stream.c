@@ -104,6 +104,42 @@ static void pipe_stream(struct strbuf *sb)
 	put_hdr(sb, PD_RECORD_FINISHED_ROUND, 8);
 }
 
+/* perf record -o - writes one HEADER_BUILD_ID record per DSO at the end:
+ * 200 of them (more than the first allocation's 16) each add one entry
+ * (an overflow of the build-id array once: glibc aborted on the heap). */
+static void check_samples(const struct pd_file *f, int want);
+
+static void test_pipe_build_ids(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pd_file *f;
+	char name[16];
+
+	(void)state;
+	pipe_stream(&sb);
+	for (unsigned i = 0; i < 200; i++) {
+		uint8_t id[20];
+
+		put_hdr(&sb, PD_RECORD_HEADER_BUILD_ID, 36 + 16);
+		put32(&sb, (uint32_t)-1);
+		memset(id, (int)i, sizeof(id));
+		sb_add(&sb, id, sizeof(id));
+		put32(&sb, 0);   /* build-id size byte (misc bit 15 clear) + pad */
+		memset(name, 0, sizeof(name));
+		snprintf(name, sizeof(name), "/lib/x%03u.so", i);
+		sb_add(&sb, name, sizeof(name));
+	}
+	write_file(tmp_path("bid.data"), &sb);
+	assert_int_equal(pd_open(&f, tmp_path("bid.data")), 0);
+	assert_int_equal(f->nr_build_ids, 200);
+	assert_string_equal(f->build_ids[0].filename, "/lib/x000.so");
+	assert_string_equal(f->build_ids[199].filename, "/lib/x199.so");
+	assert_int_equal(f->build_ids[199].data[0], 199);
+	check_samples(f, 3);
+	pd_close(f);
+	sb_release(&sb);
+}
+
 /* The samples of f's data section, numbered on from *n: sample k has ip
  * 0x1000 * k, tid 43, period 100. */
 static void walk_samples(const struct pd_file *f, int *n)
@@ -221,6 +257,39 @@ static void test_pipe_cut(void **state)
 	sb_release(&sb);
 }
 
+/* A record of size 0 or 12 in a stream is corrupt, not cut: the warning
+ * says which (it said "does not fit in the N bytes left" for both). */
+static void test_pipe_bad_record(void **state)
+{
+	static const struct { uint16_t size; const char *why; } cases[] = {
+		{ 0, "corrupt stream at offset " },
+		{ 12, "not a multiple of 8" },
+		{ 4, "less than its 8-byte header" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct pd_file *f;
+		const char *w;
+
+		pipe_stream(&sb);
+		put_hdr(&sb, PERF_RECORD_SAMPLE, cases[i].size);
+		put64(&sb, 0);
+		put64(&sb, 0);
+		write_file(tmp_path("bad.data"), &sb);
+		(void)pk_warnings_take();
+		assert_int_equal(pd_open(&f, tmp_path("bad.data")), 0);
+		w = pk_warnings_take();
+		assert_non_null(strstr(w, cases[i].why));
+		assert_null(strstr(w, "does not fit"));
+		assert_null(strstr(w, "stream ends"));
+		check_samples(f, 3);
+		pd_close(f);
+		sb_release(&sb);
+	}
+}
+
 /* An attr record whose attr.size runs past the record: -EINVAL, no crash. */
 static void test_pipe_bad_attr(void **state)
 {
@@ -335,6 +404,8 @@ int main(void)
 		cmocka_unit_test(test_pipe_stdin),
 		cmocka_unit_test(test_pipe_cut),
 		cmocka_unit_test(test_pipe_bad_attr),
+		cmocka_unit_test(test_pipe_bad_record),
+		cmocka_unit_test(test_pipe_build_ids),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_compressed_corrupt),
 	};

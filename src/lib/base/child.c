@@ -47,6 +47,7 @@ int pk_child_fork(struct pk_child *c, char *const argv[], const sigset_t *mask, 
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);   /* an ignored one would stay so across exec */
 		if (mask)
 			sigprocmask(SIG_SETMASK, mask, NULL);
 		if (flags & PK_CHILD_QUIET) {

@@ -403,6 +403,10 @@ void recorder_signals_block(struct recorder_signals *sig, struct recorder_opts *
 	sigaction(SIGTERM, &sa, &sig->old_term);
 	sa.sa_handler = on_rec_sigchld;
 	sigaction(SIGCHLD, &sa, &sig->old_chld);
+	/* a reader that goes away (-o - | head -c 100): EPIPE from write, so
+	 * that the command is stopped and reaped rather than left running */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, &sig->old_pipe);
 	o->got_signal = &rec_signal;
 	o->got_sigchld = &rec_sigchld;
 	o->oldmask = &sig->oldmask;
@@ -413,6 +417,7 @@ void recorder_signals_restore(const struct recorder_signals *sig)
 	sigaction(SIGINT, &sig->old_int, NULL);
 	sigaction(SIGTERM, &sig->old_term, NULL);
 	sigaction(SIGCHLD, &sig->old_chld, NULL);
+	sigaction(SIGPIPE, &sig->old_pipe, NULL);
 	sigprocmask(SIG_SETMASK, &sig->oldmask, NULL);
 }
 

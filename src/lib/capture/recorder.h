@@ -117,7 +117,7 @@ void recorder_release(struct recorder *r);
  */
 struct recorder_signals {
 	sigset_t oldmask;
-	struct sigaction old_int, old_term, old_chld;
+	struct sigaction old_int, old_term, old_chld, old_pipe;
 };
 void recorder_signals_block(struct recorder_signals *sig, struct recorder_opts *o);
 void recorder_signals_restore(const struct recorder_signals *sig);

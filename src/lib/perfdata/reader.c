@@ -143,7 +143,7 @@ static void parse_event_desc(struct pd_file *f, const uint8_t *p, uint64_t size)
 static void parse_build_ids(struct pd_file *f, const uint8_t *p, uint64_t size)
 {
 	uint64_t off = 0;
-	size_t alloc = 0;
+	size_t alloc = 0;   /* known room: none yet (pipe data calls this once a record) */
 
 	while (off + 8 <= size) {
 		const uint8_t *r = p + off;
@@ -154,8 +154,8 @@ static void parse_build_ids(struct pd_file *f, const uint8_t *p, uint64_t size)
 		memcpy(&rsize, r + 6, 2);
 		if (rsize < 36 || rsize > size - off)
 			return;
-		if (f->nr_build_ids == alloc) {
-			alloc = alloc ? alloc * 2 : 16;
+		if (f->nr_build_ids >= alloc) {
+			alloc = f->nr_build_ids < 8 ? 16 : f->nr_build_ids * 2;
 			f->build_ids = xrealloc(f->build_ids, alloc * sizeof(*f->build_ids));
 		}
 		b = &f->build_ids[f->nr_build_ids++];
@@ -348,6 +348,23 @@ static void check_id_layout(struct pd_file *f)
 		    (b->sample_type & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID)))
 			f->sample_id_all_known = false;
 	}
+}
+
+/* why the record at hand was not read: " (record there: ...)"; true when it
+ * is well-formed but longer than what is left (the data cut off) */
+static bool record_why(char *why, size_t n, uint32_t type, uint16_t size, unsigned long long left)
+{
+	if (size < sizeof(struct perf_event_header)) {
+		snprintf(why, n, " (record there: type %u, size %u, less than its 8-byte header)", type, size);
+		return false;
+	}
+	if (size <= left) {
+		snprintf(why, n, " (record there: type %u, size %u, not a multiple of 8)", type, size);
+		return false;
+	}
+	snprintf(why, n, " (record there: type %u, size %u, does not fit in the %llu bytes left)",
+		 type, size, left);
+	return true;
 }
 
 static void warn_short(const struct pd_file *f, uint64_t stop, const char *why);
@@ -559,6 +576,7 @@ static int walk_records(struct pd_file *f, const uint8_t *src, uint64_t start, u
 	uint64_t pos = start;
 	int err = 0;
 	char why[160];
+	bool cutoff = true;   /* short_data: the stream ends, not a bad record */
 
 	while (pos < end) {
 		struct perf_event_header h;
@@ -578,8 +596,7 @@ static int walk_records(struct pd_file *f, const uint8_t *src, uint64_t start, u
 		/* kernel records are 8-byte multiples; perf's own (COMPRESSED,
 		 * pipe-mode HEADER_FEATURE) need not be */
 		if (h.size < sizeof(h) || (h.size % 8 && h.type < PD_RECORD_HEADER_ATTR) || h.size > left) {
-			snprintf(why, sizeof(why), " (record there: type %u, size %u, does not fit in the %llu bytes left)",
-				 h.type, h.size, (unsigned long long)left);
+			cutoff = record_why(why, sizeof(why), h.type, h.size, (unsigned long long)left);
 			goto short_data;
 		}
 		/* records followed by a payload outside their size */
@@ -659,8 +676,8 @@ static int walk_records(struct pd_file *f, const uint8_t *src, uint64_t start, u
 short_data:
 	z.broken = true;
 	if (pipe)
-		pk_warn("%s: stream ends inside a record at offset %llu%s; read the records before it",
-			f->path, (unsigned long long)(base + pos), why);
+		pk_warn("%s: %s at offset %llu%s; read the records before it", f->path,
+			cutoff ? "stream ends inside a record" : "corrupt stream", (unsigned long long)(base + pos), why);
 	else
 		warn_short(f, pos, why);
 	goto done;
@@ -1250,8 +1267,7 @@ int pd_next(const struct pd_file *f, uint64_t *pos, const struct perf_event_head
 	/* Kernel records are 8-byte multiples; perf's own PERF_RECORD_COMPRESSED
 	 * records are not (their payload is read with memcpy, never in place). */
 	if (hdr.size < sizeof(hdr) || (hdr.size % 8 && hdr.type != PD_RECORD_COMPRESSED) || hdr.size > left) {
-		snprintf(why, sizeof(why), " (record there: type %u, size %u, does not fit in the %llu bytes left)",
-			 hdr.type, hdr.size, (unsigned long long)left);
+		record_why(why, sizeof(why), hdr.type, hdr.size, (unsigned long long)left);
 		warn_short(f, off, why);
 		*pos = f->data_size + 1;
 		return 0;

@@ -114,6 +114,10 @@ static int write_all(struct pd_writer *w, const void *p, size_t len)
 			int e = errno;
 			w->failed = 1;
 			w->full = e == ENOSPC || e == EDQUOT;
+			if (e == EPIPE)
+				return pk_error(e, "%s: the reader closed the pipe after %llu bytes; recording stopped",
+						strcmp(w->path, "-") ? w->path : "standard output",
+						(unsigned long long)w->file_off);
 			return pk_error(e, "%s: write failed at offset %llu: %s", w->path,
 					(unsigned long long)w->file_off, strerror(e));
 		}
