@@ -47,7 +47,13 @@ done
 "$PERFKIT" c2c record -o "$T/fs.c2c" -- "$EX/falseshare" shared 2000 >/dev/null 2>&1
 n=$(wc -l <"$T/fs.c2c")
 head -n $((n - 1)) "$T/fs.c2c" >"$T/cut1.c2c"       # the end record missing
-head -c $(($(wc -c <"$T/fs.c2c") / 2)) "$T/fs.c2c" >"$T/cut2.c2c"   # mid-record
+# mid-record: half the file, moved back off a line's end (a cut there ends
+# a whole record: the recording's lengths vary, the ASan build's did)
+half=$(($(wc -c <"$T/fs.c2c") / 2))
+while [ "$half" -gt 1 ] && [ "$(head -c "$half" "$T/fs.c2c" | tail -c 1 | od -An -tx1 | tr -d ' ')" = 0a ]; do
+	half=$((half - 1))
+done
+head -c "$half" "$T/fs.c2c" >"$T/cut2.c2c"
 : >"$T/empty.c2c"
 head -c 300 "$EX/falseshare" >"$T/bin.c2c"
 printf 'events: Ir\nsummary: 1\n' >"$T/cg.c2c"
