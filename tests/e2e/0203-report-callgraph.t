@@ -69,7 +69,12 @@ same() {
 	   cmp -s "$T/perf.blk" "$T/pk.blk"; then
 		ok "$d: same as perf report --stdio $*"
 	else
-		not_ok "$d: same as perf report --stdio $* (rc $rc)"
+		# the first differing lines in the TAP line itself: a full run's
+		# log keeps only the "not ok" lines (a rare flake, 1 run in ~9)
+		local first
+		first=$(diff <(tr '\\' '\n' <"$T/perf.blk") <(tr '\\' '\n' <"$T/pk.blk") | grep '^[<>]' |
+			head -4 | tr -s ' \t\n' '   ' | cut -c1-400)
+		not_ok "$d: same as perf report --stdio $* (rc $rc; first differences: $first)"
 		diff <(tr '\\' '\n' <"$T/perf.blk") <(tr '\\' '\n' <"$T/pk.blk") | head -20 | sed 's/^/# /'
 	fi
 }
