@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* prof_model.h — what the profile-model unit tests (test_profile.c,
- * test_walk.c) build their small models from: frames of a program, libc and
- * the kernel, and stacks added root first.  Header only (static inline):
+ * test_walk.c, test_names.c) build their small models from: frames of a
+ * program, libc and the kernel, and stacks added root first.  Header only (static inline):
  * the Makefile builds each tests/unit/test_*.c on its own. */
 #ifndef PK_TESTS_UNIT_PROF_MODEL_H
 #define PK_TESTS_UNIT_PROF_MODEL_H

@@ -14,9 +14,15 @@
 #include <string.h>
 
 #include "profile/names.h"
+#include "prof_model.h"
 
-static const char EXE[] = "/bin/prog", LIB[] = "/lib/libx.so";
-static const char CA[] = "proga", CB[] = "progb";
+static const char LIB[] = "/lib/libx.so";
+
+/* a frame of the program at the start of its symbol */
+static struct pk_frame at(const char *sym, uint64_t ip)
+{
+	return fr(EXE, sym, ip, ip);
+}
 
 /* name ids: an index into this table */
 static const char *const NAMES[] = { "proga", "progb", "main", "f", "g", "outer", "inner" };
@@ -30,23 +36,6 @@ static uint32_t name_id(const char *s)
 	return 0;
 }
 
-static struct pk_frame fr(const char *sym, const char *dso, uint64_t ip)
-{
-	return (struct pk_frame){ .ip = ip, .sym = sym, .sym_off = 0, .dso = dso, .addr = ip };
-}
-
-/* frames given root first, stored leaf first as pk_sample holds them */
-static void add(struct prof *p, const char *comm, uint32_t tid, uint64_t period, size_t n, ...)
-{
-	struct pk_frame v[16];
-	va_list ap;
-
-	va_start(ap, n);
-	for (size_t i = 0; i < n; i++)
-		v[n - 1 - i] = va_arg(ap, struct pk_frame);
-	va_end(ap);
-	prof_add(p, comm, tid, tid, v, n, period);
-}
 
 struct namer {
 	const struct prof *p;
@@ -103,8 +92,8 @@ static void test_names_merge(void **state)
 {
 	(void)state;
 	struct prof *p = prof_new(0);
-	struct pk_frame mn = fr("main", EXE, 0x10), f = fr("f", EXE, 0x20), f2 = fr("f", LIB, 0x1020);
-	struct pk_frame g = fr("g", EXE, 0x30), skip = fr("skip", EXE, 0x40), inl = fr("inl", EXE, 0x50);
+	struct pk_frame mn = at("main", 0x10), f = at("f", 0x20), f2 = fr(LIB, "f", 0x1020, 0x1020);
+	struct pk_frame g = at("g", 0x30), skip = at("skip", 0x40), inl = at("inl", 0x50);
 	struct namer nm = { .p = p };
 	struct prof_names t;
 	struct seen s = { 0 };
@@ -185,10 +174,10 @@ static void test_names_many(void **state)
 
 	for (int i = 0; i < 3000; i++) {
 		snprintf(syms[i], sizeof(syms[i]), "s%d", i);
-		add(p, CA, 1, 1, 2, fr("main", EXE, 0x10), fr(syms[i], EXE, 0x100 + (uint64_t)i));
+		add(p, CA, 1, 1, 2, fr(EXE, "main", 0x10, 0x10), at(syms[i], 0x100 + (uint64_t)i));
 	}
 	for (int i = 0; i < 3000; i++)
-		add(p, CA, 1, 2, 2, fr("main", EXE, 0x10), fr(syms[i], EXE, 0x100 + (uint64_t)i));
+		add(p, CA, 1, 2, 2, fr(EXE, "main", 0x10, 0x10), at(syms[i], 0x100 + (uint64_t)i));
 	prof_names_make(p, by_id, &id, &t);
 	assert_int_equal(t.nr, 1 + 1 + 1 + 3000);   /* root, thread, main, the leaves */
 	for (size_t i = 3; i < t.nr; i++) {
