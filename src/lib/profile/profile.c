@@ -534,13 +534,39 @@ static void rtab_free(struct rtab *t)
 	free(t->rows);
 }
 
+/* Children: each key k of key_of[node] (PROF_NONE: none; nr keys) gets the
+ * period below each of its outermost nodes, added to the uint64_t field at
+ * byte offset field of record k of base (records stride bytes apart); in
+ * depth-first order, the open subtrees on a stack (c->end, c->sub). */
+static void add_children(const struct prof_cache *c, size_t nr_nodes, const uint32_t *key_of, size_t nr,
+			 void *base, size_t stride, size_t field)
+{
+	uint32_t *active = xcalloc(nr + 1, sizeof(*active));
+	uint32_t (*open)[2] = NULL;
+	size_t sp = 0, alloc_open = 0;
+
+	for (uint32_t i = 1; i < nr_nodes; i++) {
+		uint32_t k = key_of[i];
+
+		while (sp && open[sp - 1][0] <= i)
+			if (open[--sp][1] != PROF_NONE)
+				active[open[sp][1]]--;
+		if (k != PROF_NONE && !active[k]++)
+			*(uint64_t *)((char *)base + (size_t)k * stride + field) += c->sub[i];
+		open = grow(open, &alloc_open, sp, sizeof(*open));
+		open[sp][0] = c->end[i];
+		open[sp++][1] = k;
+	}
+	free(open);
+	free(active);
+}
+
 /* The nodes' (thread, frame) pairs in order of first node, with their
  * Self, samples and Children (prof_rows_make's depth-first pass, per
  * pair): rows of keys that tell every frame apart sum them, no node read. */
 static void cache_pairs(const struct prof *p, struct prof_cache *c)
 {
-	size_t n = p->nr_nodes, alloc = 0, sp = 0, alloc_open = 0;
-	uint32_t *active, (*open)[2] = NULL;
+	size_t n = p->nr_nodes, alloc = 0;
 	struct rtab rt;
 
 	rtab_init(&rt);
@@ -564,21 +590,7 @@ static void cache_pairs(const struct prof *p, struct prof_cache *c)
 		c->pairs[q].count += nd->count;
 	}
 	rtab_free(&rt);
-	active = xcalloc(c->nr_pairs + 1, sizeof(*active));
-	for (uint32_t i = 1; i < n; i++) {
-		uint32_t q = c->pair_of[i];
-
-		while (sp && open[sp - 1][0] <= i)
-			if (open[--sp][1] != PROF_NONE)
-				active[open[sp][1]]--;
-		if (q != PROF_NONE && !active[q]++)
-			c->pairs[q].children += c->sub[i];
-		open = grow(open, &alloc_open, sp, sizeof(*open));
-		open[sp][0] = c->end[i];
-		open[sp++][1] = q;
-	}
-	free(open);
-	free(active);
+	add_children(c, n, c->pair_of, c->nr_pairs, c->pairs, sizeof(*c->pairs), offsetof(struct pair, children));
 }
 
 static struct prof_cache *cache_make(struct prof *p)
@@ -791,26 +803,8 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 	if (children && summed) {
 		/* done */
 	} else if (children && c->end) {
-		/* Children: a row gets the period below each of its outermost
-		 * nodes; in depth-first order, the open subtrees on a stack */
-		uint32_t *active = xcalloc(out->nr + 1, sizeof(*active));
-		uint32_t (*open)[2] = NULL;
-		size_t sp = 0, alloc_open = 0;
-
-		for (uint32_t i = 1; i < p->nr_nodes; i++) {
-			uint32_t r = out->of_node[i];
-
-			while (sp && open[sp - 1][0] <= i)
-				if (open[--sp][1] != PROF_NONE)
-					active[open[sp][1]]--;
-			if (r != PROF_NONE && !active[r]++)
-				out->v[r].children += c->sub[i];
-			open = grow(open, &alloc_open, sp, sizeof(*open));
-			open[sp][0] = c->end[i];
-			open[sp++][1] = r;
-		}
-		free(open);
-		free(active);
+		add_children(c, p->nr_nodes, out->of_node, out->nr, out->v, sizeof(*out->v),
+			     offsetof(struct prof_row, children));
 	} else if (children) {
 		/* Children: a row gets the period below each of its outermost
 		 * nodes (a depth-first walk counts the rows on the path) */
