@@ -43,6 +43,13 @@ else
 	skip "perf not installed: perf's reading of the stream not checked"
 fi
 
+# a command line past a record's 16-bit size: its HEADER_FEATURE left
+# out, the stream still whole (a truncated size broke it)
+long=$(head -c 70000 /dev/zero | tr '\0' x)
+"$PERFKIT" record -o - -- sh -c "exec $burn 5 $long" >long.data 2>/dev/null
+"$PERFKIT" report -i - --stdio <long.data >long.rep 2>long.err
+expect "a 70 kB command line: the stream still reads (report -i -: samples)" grep -q "^# Samples: [1-9]" long.rep
+
 # no -o, stdout a pipe: pipe mode there, and no ./perf.data
 rm -f perf.data
 "$PERFKIT" record -- "${cmd[@]}" 2>err2 | "$PERFKIT" report -i - --stdio >rep3 2>&1

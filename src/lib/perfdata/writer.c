@@ -695,11 +695,16 @@ static int start_pipe(struct pd_writer *w)
 {
 	struct strbuf sb;
 	struct feat fs[16];
-	uint64_t hsize = 16;
 
+	/* a record's size is 16 bits: an event with more ids than fit (about
+	 * 8 000 threads x CPUs) cannot be said in this form */
+	for (size_t i = 0; i < w->nr_ev; i++)
+		if (sizeof(struct perf_event_header) + PD_WRITER_ATTR_SIZE + w->ev[i].nr_ids * 8 > UINT16_MAX)
+			return pk_error(E2BIG, "standard output: event %s has %zu sample ids, more than a pipe-mode "
+					"HEADER_ATTR record holds; give -o FILE", w->ev[i].name, w->ev[i].nr_ids);
 	sb_init(&sb, 8192);
 	sb_add(&sb, "PERFILE2", 8);
-	put_u64(&sb, hsize);
+	put_u64(&sb, 16);   /* the pipe header's size */
 	for (size_t i = 0; i < w->nr_ev; i++) {
 		struct perf_event_attr a = w->ev[i].attr;
 		struct perf_event_header h = {
@@ -714,7 +719,13 @@ static int start_pipe(struct pd_writer *w)
 	}
 	size_t nf = build_features(w, fs);
 	for (size_t i = 0; i <= nf; i++) {
-		size_t len = i < nf ? fs[i].body.len : 0;
+		/* a feature too big for one record (a command line of 64 KiB) is
+		 * left out, as perf leaves out what it cannot write */
+		size_t len = i < nf && fs[i].body.len <= UINT16_MAX - 16 ? fs[i].body.len : 0;
+		if (i < nf && !len) {
+			sb_release(&fs[i].body);
+			continue;
+		}
 		struct perf_event_header h = {
 			.type = PD_RECORD_HEADER_FEATURE,
 			.size = (uint16_t)(sizeof(h) + 8 + len),
