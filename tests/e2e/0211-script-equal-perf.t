@@ -17,10 +17,11 @@ if ! have cc; then skip "no C compiler for the workloads"; done_testing; exit; f
 cc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$T/pie" "$TOP/tests/workloads/burn2to1.c"
 cc -O1 -g -fno-omit-frame-pointer -fno-inline -no-pie -o "$T/nopie" "$TOP/tests/workloads/burn2to1.c"
 
-# runs of blanks squeezed; a sample in a .plt.sec stub of the non-PIE
-# program, which perf 6.1 names by the symbol before it (_init+0xN) and
-# perfkit as the stub (NAME@plt+0xN: README, script), made one text
-squeeze() { tr -s ' \t' '  ' <"$1" | sed -E 's/ (_init|[^ ]+@plt)\+0x[0-9a-f]+ \(([^)]*nopie)\)$/ PLT-STUB (\2)/'; }
+# runs of blanks squeezed; a sample in a PLT stub of either program (the
+# non-PIE's .plt.sec, the PIE's .plt), which perf 6.1 names by the symbol
+# before it (_init+0xN) and perfkit as the stub (NAME@plt+0xN: README,
+# script), made one text
+squeeze() { tr -s ' \t' '  ' <"$1" | sed -E 's/ (_init|[^ ]+@plt)\+0x[0-9a-f]+ \(([^)]*pie)\)$/ PLT-STUB (\2)/'; }
 
 compare() {   # compare NAME DATA
 	perf script -i "$2" >"$T/perf.txt" 2>/dev/null
