@@ -59,6 +59,7 @@ struct row {
 	const char *comm_last;        /* the thread's last comm (pid/tid keys) */
 	const char *srcline;          /* --sort srcline: session_srcline() */
 	uint64_t addr;
+	uint64_t sym_start;           /* the symbol's start as mapped (-S 0xADDR) */
 	uint32_t pid, tid;
 	uint64_t self, children;
 	uint64_t nr_self;             /* samples whose leaf is the row (-n) */
@@ -77,6 +78,7 @@ struct hist {
 	size_t nr;
 	bool derived;
 	uint64_t nr_samples, total;
+	uint64_t kept_samples, kept_total; /* those the sample filters kept */
 	struct cg_forest *cg;         /* the model's stacks tagged with rows (-g) */
 	uint32_t *of_node;            /* the model's row per node, for cg (browser:
 					 made on the first call graph) */
@@ -92,6 +94,22 @@ struct hist {
 	bool wide;                    /* ranks compared per key */
 };
 
+/* A comma-separated list of names, as perf's --comms, --dsos, --symbols:
+ * the option's argument itself (argv lives as long as the command). */
+struct namelist {
+	const char *arg;
+	const char *first;            /* the first name, and its length */
+	size_t first_len;
+	size_t n;                     /* names (empty ones dropped, as perf's strlist) */
+};
+
+/* A comma-separated list of ids, as perf's --pid and --tid. */
+#define IDLIST_MAX 256
+struct idlist {
+	uint32_t v[IDLIST_MAX];
+	size_t n;
+};
+
 struct report {
 	enum sort_key keys[K_MAX];
 	int nr_keys;
@@ -103,6 +121,21 @@ struct report {
 	bool show_nr;                 /* -n: perf's Samples column */
 	bool quiet;                   /* -q: no '#' lines, no warnings */
 	bool hide_unresolved;         /* --hide-unresolved: no rows without a symbol */
+	/* perf's filters (-c/--comms, -d/--dsos, -S/--symbols, --pid, --tid):
+	 * a thread's are applied to each sample; --dsos and --symbols to
+	 * each row by its own DSO or symbol when that is a sort key, else to
+	 * each sample by its leaf.  Percentages stay of the whole unless
+	 * --percentage relative. */
+	struct namelist comms, dsos, syms;
+	struct idlist pids, tids;
+	bool sample_filter;           /* some filter is applied per sample */
+	bool row_dsos, row_syms;      /* --dsos, --symbols applied per row */
+	bool relative;                /* --percentage relative */
+	const char *last_comm;        /* the comm filter's last answer, by pointer */
+	bool last_comm_kept;
+	bool elide[K_MAX];            /* --stdio: a sort key's column left out, as
+					 perf's when its filter names one value
+					 ("# comm: NAME" above the table) */
 	bool flat;                    /* rows counted without a model (no
 					 call graphs, no browser, no srcline):
 					 profile/flat.h */
@@ -158,6 +191,127 @@ static int write_export(void)
 	return export_write_speedscope(report_export, export_path);
 }
 
+/* NAME[,NAME...] as l (a later option replaces an earlier one). */
+static void namelist_parse(struct namelist *l, const char *arg)
+{
+	*l = (struct namelist){ .arg = arg };
+	for (const char *p = arg; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len && !l->n++) {
+			l->first = p;
+			l->first_len = len;
+		}
+		p += len + (p[len] == ',');
+	}
+}
+
+static bool namelist_has(const struct namelist *l, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (const char *p = l->arg; p && *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == nl && !memcmp(p, name, nl))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+/* ID[,ID...] into l; -1 with the error set on a bad id or too many. */
+static int idlist_parse(struct idlist *l, const char *opt, const char *arg)
+{
+	l->n = 0;
+	for (const char *p = arg; *p;) {
+		size_t len = strcspn(p, ",");
+		char id[16];
+		int v;
+
+		if (len) {
+			if (len >= sizeof(id) || l->n == IDLIST_MAX)
+				return pk_error(-EINVAL, "%s: expected at most %d ids of at most 10 digits: '%s'",
+						opt, IDLIST_MAX, arg);
+			memcpy(id, p, len);
+			id[len] = '\0';
+			if (pk_parse_int(opt, id, 0, INT32_MAX, &v))
+				return -1;
+			l->v[l->n++] = (uint32_t)v;
+		}
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+static bool idlist_has(const struct idlist *l, uint32_t id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == id)
+			return true;
+	return false;
+}
+
+static const char *dso_short(const char *dso);
+
+/* perf's --dsos: a DSO by its short name (the file's) or its path. */
+static bool dso_listed(const struct report *r, const char *dso)
+{
+	return dso && (namelist_has(&r->dsos, dso) || namelist_has(&r->dsos, dso_short(dso)));
+}
+
+/* perf's --symbols: a symbol by its name or its start ("0x" and hex, as
+ * mapped); a frame without a symbol is never listed. */
+static bool sym_listed(const struct report *r, const char *sym, uint64_t start)
+{
+	char hex[24];
+
+	if (!sym)
+		return false;
+	if (namelist_has(&r->syms, sym))
+		return true;
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, start);
+	return namelist_has(&r->syms, hex);
+}
+
+/* Whether the filters applied per sample keep s: its thread's (comm,
+ * pid, tid) and, for --dsos and --symbols not applied per row, its
+ * leaf's. */
+static bool sample_kept(struct report *r, const struct pk_sample *s)
+{
+	const struct pk_frame *leaf = s->nr_frames ? &s->frames[0] : NULL;
+
+	if (r->comms.n) {
+		if (s->comm != r->last_comm) {   /* comms are interned */
+			r->last_comm = s->comm;
+			r->last_comm_kept = s->comm && namelist_has(&r->comms, s->comm);
+		}
+		if (!r->last_comm_kept)
+			return false;
+	}
+	if (r->pids.n && !idlist_has(&r->pids, s->pid))
+		return false;
+	if (r->tids.n && !idlist_has(&r->tids, s->tid))
+		return false;
+	if (r->dsos.n && !r->row_dsos && !(leaf && dso_listed(r, leaf->dso)))
+		return false;
+	if (r->syms.n && !r->row_syms && !(leaf && sym_listed(r, leaf->sym, leaf->ip - leaf->sym_off)))
+		return false;
+	return true;
+}
+
+/* Whether a row is shown by the filters applied per row. */
+static bool row_kept(const struct report *r, const struct row *row)
+{
+	if (r->hide_unresolved && !row->sym)
+		return false;
+	if (r->row_dsos && !dso_listed(r, row->dso))
+		return false;
+	if (r->row_syms && !sym_listed(r, row->sym, row->sym_start))
+		return false;
+	return true;
+}
+
 static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct report *r = arg;
@@ -165,6 +319,10 @@ static int on_sample(const struct pk_sample *s, void *arg)
 
 	h->nr_samples++;
 	h->total += s->period;
+	if (r->sample_filter && !sample_kept(r, s))
+		return 0;   /* counted in the total, as perf's absolute percentages */
+	h->kept_samples++;
+	h->kept_total += s->period;
 	if (r->leaves)
 		ann_leaves_add(r->leaves, s);
 	if (report_feed) {   /* the file replaces the table: no rows */
@@ -374,6 +532,7 @@ static void hist_derive(struct report *r, struct hist *h)
 		struct row *row = &h->rows[i];
 
 		*row = (struct row){ .comm = t->comm, .dso = fr->dso, .sym = fr->sym, .addr = fr->sym_off,
+				     .sym_start = fr->ip - fr->sym_off,
 				     .pid = t->pid, .tid = t->tid, .self = p->self, .children = p->children,
 				     .nr_self = p->nr_self, .id = (uint32_t)i, .kernel = fr->kernel };
 		/* perf's pid and tid keys name a thread by its last comm */
@@ -470,19 +629,21 @@ static uint32_t *build_trees(const struct report *r, struct hist *h, const bool 
 
 /* The samples and the period an event's table is made of: all of them, or
  * with perf's --hide-unresolved only those of rows with a symbol (the
- * percentages are then of the resolved samples, as perf's). */
+ * percentages are then of the resolved samples, as perf's), or with
+ * --percentage relative those the filters keep (perf: the Self of the
+ * rows not filtered out). */
 static uint64_t hist_shown(struct report *r, struct hist *h, uint64_t *total)
 {
 	uint64_t n = 0;
 
-	if (!r->hide_unresolved) {
-		*total = h->total;
-		return h->nr_samples;
+	if (!r->hide_unresolved && !(r->relative && (r->row_dsos || r->row_syms))) {
+		*total = r->relative ? h->kept_total : h->total;
+		return r->relative ? h->kept_samples : h->nr_samples;
 	}
 	hist_derive(r, h);
 	*total = 0;
 	for (size_t i = 0; i < h->nr; i++)
-		if (h->rows[i].sym) {
+		if (row_kept(r, &h->rows[i])) {
 			*total += h->rows[i].self;
 			n += h->rows[i].nr_self;
 		}
@@ -624,7 +785,7 @@ static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_
 
 		if ((total ? 100.0 * (double)v / (double)total : 0) < limit || !v)
 			continue;
-		if (r->hide_unresolved && !row->sym)   /* perf: percentages stay of the whole */
+		if (!row_kept(r, row))   /* --hide-unresolved, --dsos, --symbols */
 			continue;
 		(*show)[i] = true;
 		shown++;
@@ -680,6 +841,37 @@ static void put_pct(uint64_t v, uint64_t total)
 	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), stdout);
 }
 
+/* perf's sort__setup_elide: a sort key whose filter names one value
+ * (--comms, --dsos, --symbols) gets a "# KEY: VALUE" line instead of a
+ * column, unless every column would go (then all stay).  Returns whether
+ * a line was printed. */
+static bool print_elided(struct report *r)
+{
+	bool any = false, all = true;
+
+	for (int k = 0; k < r->nr_keys; k++) {
+		const struct namelist *l = r->keys[k] == K_COMM ? &r->comms : r->keys[k] == K_DSO ? &r->dsos :
+					   r->keys[k] == K_SYM ? &r->syms : NULL;
+
+		r->elide[k] = l && l->n == 1;
+		all &= r->elide[k];
+	}
+	if (all) {
+		memset(r->elide, 0, sizeof(r->elide));
+		return false;
+	}
+	for (int k = 0; k < r->nr_keys; k++) {
+		if (!r->elide[k])
+			continue;
+		const struct namelist *l = r->keys[k] == K_COMM ? &r->comms : r->keys[k] == K_DSO ? &r->dsos : &r->syms;
+
+		printf("# %s: %.*s\n", r->keys[k] == K_COMM ? "comm" : r->keys[k] == K_DSO ? "dso" : "symbol",
+		       (int)l->first_len, l->first);
+		any = true;
+	}
+	return any;
+}
+
 static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
 {
 	uint32_t *trees = NULL;
@@ -719,13 +911,16 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		if (r->show_nr)
 			printf("  %12s", "Samples");
 		for (int k = 0; k < r->nr_keys; k++)
-			printf("  %-*s", (int)width[k], key_header(r->keys[k]));
+			if (!r->elide[k])
+				printf("  %-*s", (int)width[k], key_header(r->keys[k]));
 		printf("\n# ........");
 		if (r->children)
 			printf("  ........");
 		if (r->show_nr)
 			printf("  ............");
 		for (int k = 0; k < r->nr_keys; k++) {
+			if (r->elide[k])
+				continue;
 			putchar(' ');
 			putchar(' ');
 			for (size_t j = 0; j < width[k]; j++)
@@ -753,6 +948,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		for (int k = 0; k < r->nr_keys; k++) {
 			size_t len = h->rank_len[k] ? h->rank_len[k][row->rank[k]] : strlen(row->text[k]);
 
+			if (r->elide[k])
+				continue;
 			fputs_unlocked("  ", stdout);
 			fwrite_unlocked(row->text[k], 1, len, stdout);
 			for (size_t c = len; k < r->nr_keys - 1 && c < width[k]; c++)
@@ -864,6 +1061,17 @@ static void usage(FILE *fp)
 		    "                          collapse --inline add them)\n"
 		    "  -f, --force             accepted (perfkit does not check the file's owner)\n"
 		    "      --hide-unresolved   no rows for addresses without a symbol\n"
+		    "  -c, --comms LIST        only the samples of these commands (comma-separated)\n"
+		    "      --pid LIST          only the samples of these processes\n"
+		    "      --tid LIST          only the samples of these threads\n"
+		    "  -d, --dsos LIST         only rows of these DSOs (file name or path); one DSO:\n"
+		    "                          its column becomes a '# dso: NAME' line, as perf's\n"
+		    "  -S, --symbols LIST      only rows of these symbols (name, or 0x start address);\n"
+		    "                          when dso/sym is not a sort key: the samples whose leaf\n"
+		    "                          is in one\n"
+		    "      --percentage relative|absolute\n"
+		    "                          percentages of what the filters keep, or of the whole\n"
+		    "                          (default absolute, as perf)\n"
 		    "      --max-stack N       use at most N frames of each call chain (default: as\n"
 		    "                          perf, kernel.perf_event_max_stack, 127 unless changed)\n"
 		    "      --no-demangle       raw (mangled) C++/Rust symbol names\n"
@@ -972,7 +1180,13 @@ int cmd_report(int argc, char **argv)
 		{ "inverted", no_argument, NULL, 'G' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "percent-limit", required_argument, NULL, 'P' },
-		{ "stdio", no_argument, NULL, 'S' },
+		{ "stdio", no_argument, NULL, 1008 },
+		{ "comms", required_argument, NULL, 'c' },
+		{ "dsos", required_argument, NULL, 'd' },
+		{ "symbols", required_argument, NULL, 'S' },
+		{ "pid", required_argument, NULL, 1004 },
+		{ "tid", required_argument, NULL, 1005 },
+		{ "percentage", required_argument, NULL, 1006 },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "inline", no_argument, NULL, 'I' },
@@ -1005,7 +1219,7 @@ int cmd_report(int argc, char **argv)
 
 	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqfv", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqfvc:d:S:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'N': no_children = 1; break;
@@ -1049,7 +1263,24 @@ int cmd_report(int argc, char **argv)
 			r.cg.threshold = limit;   /* perf: the call graph's too */
 			break;
 		}
-		case 'S': stdio = true; break;
+		case 1008: stdio = true; break;
+		case 'c': namelist_parse(&r.comms, optarg); break;
+		case 'd': namelist_parse(&r.dsos, optarg); break;
+		case 'S': namelist_parse(&r.syms, optarg); break;
+		case 1004: case 1005:
+			if (idlist_parse(c == 1004 ? &r.pids : &r.tids, c == 1004 ? "--pid" : "--tid", optarg)) {
+				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
+				return 2;
+			}
+			break;
+		case 1006:
+			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute")) {
+				fprintf(stderr, "perfkit report: bad --percentage '%s' (expected relative or absolute)\n",
+					optarg);
+				return 2;
+			}
+			r.relative = !strcmp(optarg, "relative");
+			break;
 		case 'K': no_color = true; break;
 		case 'n': r.show_nr = true; break;
 		case 'q': r.quiet = true; break;
@@ -1144,8 +1375,13 @@ int cmd_report(int argc, char **argv)
 	r.flat = !r.graph && !tui && !r.by_ip;
 	r.keep_models = tui;
 	r.by_thread = tui;
-	for (int k = 0; k < r.nr_keys; k++)
+	for (int k = 0; k < r.nr_keys; k++) {
 		r.by_thread |= r.keys[k] == K_PID || r.keys[k] == K_TID;
+		r.row_dsos |= r.dsos.n && r.keys[k] == K_DSO;
+		r.row_syms |= r.syms.n && r.keys[k] == K_SYM;
+	}
+	r.sample_filter = r.comms.n || r.pids.n || r.tids.n || (r.dsos.n && !r.row_dsos) ||
+			  (r.syms.n && !r.row_syms);
 	if (tui)
 		r.leaves = ann_leaves_new();
 	err = session_process(s, on_sample, &r);
@@ -1171,10 +1407,12 @@ int cmd_report(int argc, char **argv)
 			setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 			outbuf_set = true;
 		}
-		if (!r.quiet) {
+		if (!r.quiet)
 			printf("#\n#\n");
+		if (print_elided(&r) && !r.quiet)
+			printf("#\n");
+		if (!r.quiet)
 			printf("# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);
-		}
 		for (size_t i = 0; i < r.f->nr_evsels; i++) {
 			uint64_t total;
 

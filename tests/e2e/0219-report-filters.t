@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit report's filters, perf report's options: -c/--comms, --pid,
+# --tid (the samples of those threads), -d/--dsos and -S/--symbols (the
+# rows of those DSOs or symbols), --percentage relative|absolute, and
+# perf's "# comm: NAME" line in place of a column whose filter names one
+# value.  Checked without perf (the rows kept are the unfiltered rows of
+# those names, with the same percentages; relative percentages add up to
+# 100) and, where perf is installed, row for row against perf report
+# --stdio (rows as a set, blanks squeezed: perf orders rows of equal
+# percentages by fields it may leave out).
+. "$(dirname "$0")/lib.sh"
+
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+B=$PK_BUILD/tests/workloads
+if [ ! -x "$B/calltree" ] || [ ! -x "$B/burn2to1" ]; then
+	skip "workloads not built (make tests)"; done_testing; exit
+fi
+cd "$T"
+# two programs at once, and the shell that starts them
+rec() { "$1" record -g -o "$2" -- sh -c "'$B/calltree' 300 & '$B/burn2to1' 300; wait" >/dev/null 2>&1; }
+rec "$PERFKIT" pk.data
+[ -s pk.data ] || { not_ok "perfkit record made no file"; done_testing; exit; }
+
+# the row lines, blanks squeezed, sorted; rows of unknown addresses left
+# out (perf names some of them [k], a difference of its own)
+rows() { grep -v '^#' "$1" | grep -E '^ +[0-9.]+%' | grep -v ' \[unknown\] ' | tr -s ' ' | LC_ALL=C sort; }
+export -f rows
+
+# without perf: the filtered rows are the unfiltered rows of those names
+"$PERFKIT" report --stdio -i pk.data -g none --no-children >all.out 2>/dev/null
+rows all.out >all.rows
+"$PERFKIT" report --stdio -i pk.data -g none --no-children --comms calltree,burn2to1 >c.out 2>c.err
+expect "--comms: exit 0, quiet" test $? = 0 -a ! -s c.err
+rows c.out >c.rows
+grep -E '^ [0-9.]+% (calltree|burn2to1) ' all.rows >c.want
+expect "--comms calltree,burn2to1: the unfiltered rows of those commands, same percentages ($(wc -l <c.rows) rows)" \
+	sh -c 'test -s c.rows && cmp -s c.rows c.want'
+expect "--comms: Samples and Event count of the whole file (absolute)" \
+	sh -c "test \"\$(grep '^# \\(Samples\\|Event count\\)' c.out)\" = \"\$(grep '^# \\(Samples\\|Event count\\)' all.out)\""
+
+"$PERFKIT" report --stdio -i pk.data -g none --no-children --comms calltree >c1.out 2>/dev/null
+expect "one comm: a '# comm: calltree' line" grep -qx '# comm: calltree' c1.out
+expect "one comm: no Command column" sh -c "grep -q '^# Overhead  Shared Object  *Symbol' c1.out && ! grep -q Command c1.out"
+expect "one comm: its rows, without the comm" \
+	bash -c "test \"\$(rows c1.out)\" = \"\$(grep -E '^ [0-9.]+% calltree ' all.rows | sed 's/^\\( [0-9.]*%\\) calltree /\\1 /')\""
+
+"$PERFKIT" report --stdio -i pk.data -g none --no-children --dsos burn2to1 -S burn_one,burn_two >d.out 2>/dev/null
+expect "--dsos burn2to1 -S burn_one,burn_two: '# dso: burn2to1', two rows" \
+	bash -c "grep -qx '# dso: burn2to1' d.out && test \"\$(rows d.out | wc -l)\" = 2 &&
+	       rows d.out | grep -q ' burn2to1 \\[\\.\\] burn_two\$' && rows d.out | grep -q ' burn2to1 \\[\\.\\] burn_one\$'"
+# without a sym key, --symbols keeps the samples whose leaf is one of them
+# (perf keeps or drops a whole row by the first sample it saw of it)
+"$PERFKIT" report --stdio -i pk.data -g none --no-children --sort comm -S burn_one,burn_two >sc.out 2>/dev/null
+want=$(rows d.out | awk '{ sub(/%/, "", $1); s += $1 } END { printf "%.1f", s }')
+got=$(rows sc.out | awk '$2 == "burn2to1" { sub(/%/, "", $1); printf "%.1f", $1 }')
+expect "--sort comm -S burn_one,burn_two: burn2to1 has their share ($got % = $want %), no other row" \
+	bash -c "test -n '$got' && awk 'BEGIN { d = $got - $want; exit !(d < 0.05 && d > -0.05) }' && test \$(rows sc.out | wc -l) = 1"
+"$PERFKIT" report --stdio -i pk.data -g none --no-children --dsos burn2to1 >d1.out 2>/dev/null
+"$PERFKIT" report --stdio -i pk.data -g none --no-children --dsos "$(readlink -f "$B/burn2to1")" >dp.out 2>/dev/null
+expect "--dsos by path: the same rows as by file name" bash -c 'test -n "$(rows d1.out)" && test "$(rows dp.out)" = "$(rows d1.out)"' 
+
+"$PERFKIT" report --stdio -i pk.data -g none --no-children --comms calltree --percentage relative >r.out 2>/dev/null
+sum=$(rows r.out | awk '{ sub(/%/, "", $1); s += $1 } END { printf "%.0f", s }')
+expect "--percentage relative: the rows add up to 100 % ($sum)" test "$sum" = 100
+
+pid=$("$PERFKIT" script -i pk.data -F comm,pid 2>/dev/null | awk '$1 == "burn2to1" { print $2; exit }')
+"$PERFKIT" report --stdio -i pk.data -g none --no-children --pid "$pid" >p.out 2>/dev/null
+expect "--pid $pid: burn2to1's rows only" bash -c "test -s p.out && test \"\$(rows p.out)\" = \"\$(grep -E '^ [0-9.]+% burn2to1 ' all.rows)\""
+"$PERFKIT" report --stdio -i pk.data -g none --no-children --tid "$pid" >t.out 2>/dev/null
+expect "--tid $pid: the same" cmp -s p.out t.out
+
+# the browser's rows follow the filters too: --comms with call graphs
+"$PERFKIT" report --stdio -i pk.data --comms burn2to1 >g.out 2>/dev/null
+expect "--comms with call graphs: no other command's frames" sh -c "grep -q burn_two g.out && ! grep -qE '\\[\\.\\] (a|b|c|d)\$' g.out"
+
+for bad in "--pid x" "--tid 1,,y" "--percentage half" "--pid $(printf '1,%.0s' $(seq 300))"; do
+	"$PERFKIT" report --stdio -i pk.data $bad >bad.out 2>bad.err
+	rc=$?
+	expect "report $(echo "$bad" | cut -c1-30): usage error (exit 2, one line) ($rc)" \
+		test $rc = 2 -a "$(wc -l <bad.err)" = 1 -a ! -s bad.out
+done
+
+# against perf report
+if ! have perf; then skip "perf (the oracle) is not installed"; done_testing; exit; fi
+rec perf p.data
+same() {   # same NAME ARGS...: the row lines and the '# key: value' lines
+	local d=$1; shift
+	perf report --stdio -i p.data "$@" >perf.out 2>/dev/null
+	"$PERFKIT" report --stdio -i p.data "$@" >pk.out 2>pk.err
+	local rc=$?
+	rows perf.out >perf.rows
+	rows pk.out >pk.rows
+	grep -E '^# (comm|dso|symbol): ' perf.out >perf.el
+	grep -E '^# (comm|dso|symbol): ' pk.out >pk.el
+	if [ $rc = 0 ] && cmp -s perf.rows pk.rows && cmp -s perf.el pk.el; then
+		ok "$d: same rows as perf report $*"
+	else
+		not_ok "$d: same rows as perf report $* (rc $rc; first differences:" \
+			"$(diff perf.rows pk.rows | grep '^[<>]' | head -3 | tr '\n' ' ' | cut -c1-300))"
+	fi
+}
+same "--comms" -g none --no-children --comms calltree,burn2to1
+same "one comm" -g none --no-children --comms calltree
+same "--dsos" -g none --no-children --dsos calltree,libc.so.6
+same "one dso" -g none --no-children --dsos burn2to1
+same "--symbols" -g none --no-children -S burn_one,burn_two
+same "--symbols, one" -g none --no-children --symbols burn_two
+same "--dsos, sort comm,sym (the leaf's)" -g none --no-children --sort comm,sym --dsos burn2to1
+same "--comms and --dsos" -g none --no-children --comms burn2to1 --dsos burn2to1
+same "--comms relative" -g none --no-children --comms calltree --percentage relative
+same "--dsos relative" -g none --no-children --dsos calltree,burn2to1 --percentage relative
+same "--comms, Children" -g none --comms calltree
+pid=$(perf script -i p.data -F comm,pid 2>/dev/null | awk '$1 == "calltree" { print $2; exit }')
+same "--pid" -g none --no-children --pid "$pid"
+same "--tid" -g none --no-children --tid "$pid"
+done_testing
