@@ -104,6 +104,15 @@
 #define MAX_PARAMS 8
 #define MIB (1024.0 * 1024.0)
 
+/* bytes in MiB for "%+.1f": a difference that rounds to zero prints
+ * "+0.0", never "-0.0" */
+static double mib1(double bytes)
+{
+	double m = bytes / MIB;
+
+	return fabs(m) < 0.05 ? 0.0 : m;
+}
+
 enum metric { M_WALL, M_CPU, M_INS };
 static const char *const metric_name[] = { "wall", "cpu", "instructions" };
 
@@ -1423,7 +1432,7 @@ static void print_summary(const struct bench_opts *o, struct result *res, const 
 			       "no significant difference");
 		if (c->rss.have_test)
 			printf("      Max RSS: %+.1f MiB, 95%% CI [%+.1f, %+.1f] MiB, p = %.3g: %s\n",
-			       c->rss.diff / MIB, c->rss.diff_lo / MIB, c->rss.diff_hi / MIB, c->rss.welch.p,
+			       mib1(c->rss.diff), mib1(c->rss.diff_lo), mib1(c->rss.diff_hi), c->rss.welch.p,
 			       c->rss.verdict == ST_V_HIGHER ? "more memory (significant at 95 %)" :
 			       c->rss.verdict == ST_V_LOWER ? "less memory (significant at 95 %)" :
 			       "no significant difference");
@@ -1820,10 +1829,10 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres,
 			else
 				sb_addf(&sb, "n/a | %s | ", cv);
 			if (c->rss.have_test)
-				sb_addf(&sb, "%+.1f [%+.1f, %+.1f] | %s |\n", c->rss.diff / MIB, c->rss.diff_lo / MIB,
-					c->rss.diff_hi / MIB, md_verdict(&c->rss, MORE_MEM, LESS_MEM));
+				sb_addf(&sb, "%+.1f [%+.1f, %+.1f] | %s |\n", mib1(c->rss.diff), mib1(c->rss.diff_lo),
+					mib1(c->rss.diff_hi), md_verdict(&c->rss, MORE_MEM, LESS_MEM));
 			else
-				sb_addf(&sb, "%+.1f | %s |\n", c->rss.diff / MIB, md_verdict(&c->rss, MORE_MEM, LESS_MEM));
+				sb_addf(&sb, "%+.1f | %s |\n", mib1(c->rss.diff), md_verdict(&c->rss, MORE_MEM, LESS_MEM));
 		}
 	}
 	for (int i = 0; i < bp->n; i++) {

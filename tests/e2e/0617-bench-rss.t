@@ -45,6 +45,13 @@ assert 95 <= float(b["max_rss_diff"]) / 2**20 <= 105 and b["max_rss_verdict"] ==
 expect "Markdown: the Max RSS column and the RSS verdict" grep -Eq '\| \+(9[5-9]|10[0-5])\.[0-9] \[.*\] \| more memory \(significant at 95 %\) \|$' "$T/r.md"
 diag "$(grep 'Max RSS' "$T/r")"
 
+# two runs of one command: a difference that rounds to zero is "+0.0",
+# never "-0.0" (a few kB less on the second side)
+"$PERFKIT" bench -N -r 5 --export-markdown "$T/z.md" "$T/alloc 20" "$T/alloc 20 " >"$T/z" 2>&1
+diag "$(grep 'Max RSS:' "$T/z")"
+expect "a difference near 0 MiB is never printed -0.0" \
+	sh -c "grep -q 'Max RSS: [-+][0-9]' '$T/z' && ! grep -q -- '-0\.0' '$T/z' '$T/z.md'"
+
 # "at the floor": one rule for every command, on the mean shown (within 5 %
 # or one σ of the floor), whatever a command's single lowest run.  Commands
 # that touch 4 … 9 MiB sweep across the floor (perfkit's own max RSS, some
