@@ -422,7 +422,11 @@ static int fields_resolve(struct out *o, const struct fspec *fs, size_t nfs)
 				return pk_error(-EINVAL, "samples of event '%s' do not have the %s attribute set: "
 						"cannot print field '%s'", o->evsels[i].name, need[k].what, fname);
 			}
-		if (!tp)   /* perf: "'trace' not valid for … events. Ignoring." */
+		if (!tp && (named & SF_TRACE))   /* perf: "'trace' not valid for … events. Ignoring." */
+			pk_warn("-F trace: not valid for event '%s' (%s): ignored", o->evsels[i].name,
+				a->type == PERF_TYPE_TRACEPOINT ? "a tracepoint without its format in the file" :
+				"not a tracepoint");
+		if (!tp)
 			f &= ~(unsigned)SF_TRACE;
 		if ((f & SF_SYMOFF) && !(f & SF_SYM))
 			return pk_error(-EINVAL, "-F: symoff needs sym");

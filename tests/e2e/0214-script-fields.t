@@ -57,4 +57,9 @@ expect 'unknown field: usage error (2)' test $? = 2
 expect '... naming it' grep -q "unknown field 'bogus'" "$T/err"
 "$PERFKIT" script -i "$T/cg.data" -F ip,symoff >/dev/null 2>"$T/err"
 expect 'symoff without sym: refused' test $? = 1
+# -F trace of a software event: nothing printed, as perf, and one warning
+# naming the event (perf: "'trace' not valid for software events. Ignoring.")
+"$PERFKIT" script -i "$T/cg.data" -F trace >"$T/out" 2>"$T/err"
+expect '-F trace on cpu-clock: exit 0, no output' test $? = 0 -a ! -s "$T/out"
+expect "... a warning naming 'trace' and the event" grep -q "trace.*not valid for event 'cpu-clock:u'" "$T/err"
 done_testing
