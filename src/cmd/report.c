@@ -26,6 +26,7 @@
 #include "perfdata/perfdata.h"
 #include "perfdata/header.h"
 #include "session/session.h"
+#include "session/filter.h"
 #include "export/export.h"
 #include "export/html.h"
 #include "callgraph/callgraph.h"
@@ -103,12 +104,6 @@ struct namelist {
 	size_t n;                     /* names (empty ones dropped, as perf's strlist) */
 };
 
-/* A comma-separated list of ids, as perf's --pid and --tid. */
-#define IDLIST_MAX 256
-struct idlist {
-	uint32_t v[IDLIST_MAX];
-	size_t n;
-};
 
 struct report {
 	enum sort_key keys[K_MAX];
@@ -121,18 +116,18 @@ struct report {
 	bool show_nr;                 /* -n: perf's Samples column */
 	bool quiet;                   /* -q: no '#' lines, no warnings */
 	bool hide_unresolved;         /* --hide-unresolved: no rows without a symbol */
-	/* perf's filters (-c/--comms, -d/--dsos, -S/--symbols, --pid, --tid):
-	 * a thread's are applied to each sample; --dsos and --symbols to
-	 * each row by its own DSO or symbol when that is a sort key, else to
-	 * each sample by its leaf.  Percentages stay of the whole unless
-	 * --percentage relative. */
-	struct namelist comms, dsos, syms;
-	struct idlist pids, tids;
+	/* perf's filters: the thread's, CPU and time (-c/--comms, --pid,
+	 * --tid, -C, --time: session/filter.h) are applied to each sample;
+	 * -d/--dsos and -S/--symbols to each row by its own DSO or symbol
+	 * when that is a sort key, else to each sample by its leaf.
+	 * Percentages stay of the whole unless --percentage relative. */
+	struct sample_filter sf;
+	struct namelist dsos, syms;
 	bool sample_filter;           /* some filter is applied per sample */
+	bool sf_when;                 /* -C or --time: samples not counted */
+	const char *time_arg;         /* --time's argument */
 	bool row_dsos, row_syms;      /* --dsos, --symbols applied per row */
 	bool relative;                /* --percentage relative */
-	const char *last_comm;        /* the comm filter's last answer, by pointer */
-	bool last_comm_kept;
 	bool elide[K_MAX];            /* --stdio: a sort key's column left out, as
 					 perf's when its filter names one value
 					 ("# comm: NAME" above the table) */
@@ -220,37 +215,6 @@ static bool namelist_has(const struct namelist *l, const char *name)
 	return false;
 }
 
-/* ID[,ID...] into l; -1 with the error set on a bad id or too many. */
-static int idlist_parse(struct idlist *l, const char *opt, const char *arg)
-{
-	l->n = 0;
-	for (const char *p = arg; *p;) {
-		size_t len = strcspn(p, ",");
-		char id[16];
-		int v;
-
-		if (len) {
-			if (len >= sizeof(id) || l->n == IDLIST_MAX)
-				return pk_error(-EINVAL, "%s: expected at most %d ids of at most 10 digits: '%s'",
-						opt, IDLIST_MAX, arg);
-			memcpy(id, p, len);
-			id[len] = '\0';
-			if (pk_parse_int(opt, id, 0, INT32_MAX, &v))
-				return -1;
-			l->v[l->n++] = (uint32_t)v;
-		}
-		p += len + (p[len] == ',');
-	}
-	return 0;
-}
-
-static bool idlist_has(const struct idlist *l, uint32_t id)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i] == id)
-			return true;
-	return false;
-}
 
 static const char *dso_short(const char *dso);
 
@@ -274,24 +238,14 @@ static bool sym_listed(const struct report *r, const char *sym, uint64_t start)
 	return namelist_has(&r->syms, hex);
 }
 
-/* Whether the filters applied per sample keep s: its thread's (comm,
- * pid, tid) and, for --dsos and --symbols not applied per row, its
- * leaf's. */
+/* Whether the filters applied per sample keep s: its thread's, CPU and
+ * time (session/filter.h) and, for --dsos and --symbols not applied per
+ * row, its leaf's. */
 static bool sample_kept(struct report *r, const struct pk_sample *s)
 {
 	const struct pk_frame *leaf = s->nr_frames ? &s->frames[0] : NULL;
 
-	if (r->comms.n) {
-		if (s->comm != r->last_comm) {   /* comms are interned */
-			r->last_comm = s->comm;
-			r->last_comm_kept = s->comm && namelist_has(&r->comms, s->comm);
-		}
-		if (!r->last_comm_kept)
-			return false;
-	}
-	if (r->pids.n && !idlist_has(&r->pids, s->pid))
-		return false;
-	if (r->tids.n && !idlist_has(&r->tids, s->tid))
+	if (!sfilt_keep_thread(&r->sf, s))
 		return false;
 	if (r->dsos.n && !r->row_dsos && !(leaf && dso_listed(r, leaf->dso)))
 		return false;
@@ -317,6 +271,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	struct report *r = arg;
 	struct hist *h = &r->hists[s->raw->evsel - r->f->evsels];
 
+	if (r->sf_when && !sfilt_keep_when(&r->sf, s))
+		return 0;   /* perf report: not counted at all */
 	h->nr_samples++;
 	h->total += s->period;
 	if (r->sample_filter && !sample_kept(r, s))
@@ -850,10 +806,9 @@ static bool print_elided(struct report *r)
 	bool any = false, all = true;
 
 	for (int k = 0; k < r->nr_keys; k++) {
-		const struct namelist *l = r->keys[k] == K_COMM ? &r->comms : r->keys[k] == K_DSO ? &r->dsos :
-					   r->keys[k] == K_SYM ? &r->syms : NULL;
+		const struct namelist *l = r->keys[k] == K_DSO ? &r->dsos : r->keys[k] == K_SYM ? &r->syms : NULL;
 
-		r->elide[k] = l && l->n == 1;
+		r->elide[k] = r->keys[k] == K_COMM ? r->sf.nr_comms == 1 : l && l->n == 1;
 		all &= r->elide[k];
 	}
 	if (all) {
@@ -863,10 +818,12 @@ static bool print_elided(struct report *r)
 	for (int k = 0; k < r->nr_keys; k++) {
 		if (!r->elide[k])
 			continue;
-		const struct namelist *l = r->keys[k] == K_COMM ? &r->comms : r->keys[k] == K_DSO ? &r->dsos : &r->syms;
+		const struct namelist *l = r->keys[k] == K_DSO ? &r->dsos : &r->syms;
 
-		printf("# %s: %.*s\n", r->keys[k] == K_COMM ? "comm" : r->keys[k] == K_DSO ? "dso" : "symbol",
-		       (int)l->first_len, l->first);
+		if (r->keys[k] == K_COMM)
+			printf("# comm: %.*s\n", (int)r->sf.comm0_len, r->sf.comm0);
+		else
+			printf("# %s: %.*s\n", r->keys[k] == K_DSO ? "dso" : "symbol", (int)l->first_len, l->first);
 		any = true;
 	}
 	return any;
@@ -887,7 +844,10 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
 	if (!r->quiet) {
-		printf("# Samples: %lu%c of event '%s'\n", n, unit, ev->name);
+		printf("# Samples: %lu%c of event '%s'", n, unit, ev->name);
+		if (r->time_arg)   /* perf's mark of a --time report */
+			printf(" (time slices: %s)", r->time_arg);
+		putchar('\n');
 		printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
 	}
 	hist_order(r, h, limit, total, SIZE_MAX, &show, &texts, &textv);
@@ -1064,6 +1024,10 @@ static void usage(FILE *fp)
 		    "  -c, --comms LIST        only the samples of these commands (comma-separated)\n"
 		    "      --pid LIST          only the samples of these processes\n"
 		    "      --tid LIST          only the samples of these threads\n"
+		    "  -C, --cpu LIST          only the samples taken on these CPUs (0,2-3)\n"
+		    "      --time START,STOP   only the samples in this time range (seconds, as perf\n"
+		    "                          script's time column; either end may be left out;\n"
+		    "                          ranges separated by blanks)\n"
 		    "  -d, --dsos LIST         only rows of these DSOs (file name or path); one DSO:\n"
 		    "                          its column becomes a '# dso: NAME' line, as perf's\n"
 		    "  -S, --symbols LIST      only rows of these symbols (name, or 0x start address);\n"
@@ -1175,7 +1139,7 @@ int cmd_report(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "no-children", no_argument, NULL, 'N' },
-		{ "children", no_argument, NULL, 'C' },
+		{ "children", no_argument, NULL, 1010 },
 		{ "call-graph", optional_argument, NULL, 'g' },
 		{ "inverted", no_argument, NULL, 'G' },
 		{ "sort", required_argument, NULL, 's' },
@@ -1187,6 +1151,8 @@ int cmd_report(int argc, char **argv)
 		{ "pid", required_argument, NULL, 1004 },
 		{ "tid", required_argument, NULL, 1005 },
 		{ "percentage", required_argument, NULL, 1006 },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "time", required_argument, NULL, 1009 },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "inline", no_argument, NULL, 'I' },
@@ -1219,11 +1185,11 @@ int cmd_report(int argc, char **argv)
 
 	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqfvc:d:S:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqfvc:d:S:C:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'N': no_children = 1; break;
-		case 'C': no_children = 0; break;
+		case 1010: no_children = 0; break;
 		case 'g': {
 			/* perf's -g takes the next word as its value unless that
 			 * is an option (or there is none) */
@@ -1264,11 +1230,13 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 		case 1008: stdio = true; break;
-		case 'c': namelist_parse(&r.comms, optarg); break;
+		case 'c': sfilt_comms(&r.sf, optarg); break;
 		case 'd': namelist_parse(&r.dsos, optarg); break;
 		case 'S': namelist_parse(&r.syms, optarg); break;
-		case 1004: case 1005:
-			if (idlist_parse(c == 1004 ? &r.pids : &r.tids, c == 1004 ? "--pid" : "--tid", optarg)) {
+		case 1004: case 1005: case 'C': case 1009:
+			if (c == 'C' ? sfilt_cpus(&r.sf, "--cpu", optarg) :
+			    c == 1009 ? (r.time_arg = optarg, sfilt_time(&r.sf, "--time", optarg)) :
+			    sfilt_ids(&r.sf, c == 1005, c == 1004 ? "--pid" : "--tid", optarg)) {
 				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 				return 2;
 			}
@@ -1350,6 +1318,11 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	r.f = session_file(s);
+	if (sfilt_check(&r.sf, r.f, input)) {
+		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
+		session_close(s);
+		return 1;
+	}
 	for (int k = 0; k < r.nr_keys; k++)
 		if (r.keys[k] == K_SRCLINE)
 			r.by_ip = true;
@@ -1380,7 +1353,8 @@ int cmd_report(int argc, char **argv)
 		r.row_dsos |= r.dsos.n && r.keys[k] == K_DSO;
 		r.row_syms |= r.syms.n && r.keys[k] == K_SYM;
 	}
-	r.sample_filter = r.comms.n || r.pids.n || r.tids.n || (r.dsos.n && !r.row_dsos) ||
+	r.sf_when = r.sf.cpus || r.sf.nr_times;
+	r.sample_filter = r.sf.comms || r.sf.nr_pids || r.sf.nr_tids || (r.dsos.n && !r.row_dsos) ||
 			  (r.syms.n && !r.row_syms);
 	if (tui)
 		r.leaves = ann_leaves_new();

@@ -19,6 +19,7 @@
 #include "session/session.h"
 #include "event/event.h"
 #include "event/tracepoint.h"
+#include "session/filter.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -64,63 +65,6 @@ struct fspec {
 
 #define MAX_FSPECS 8
 
-/* perf script's --comms, --pid and --tid: only the samples of these
- * commands, processes or threads (each list comma-separated; several
- * lists: a sample must pass each). */
-#define MAX_FILTER 64
-struct filter {
-	char *comms;              /* the --comms argument (argv's), commas turned to NULs */
-	const char *comm[MAX_FILTER];
-	size_t nr_comms;
-	uint32_t pid[MAX_FILTER], tid[MAX_FILTER];
-	size_t nr_pids, nr_tids;
-};
-
-/* "1,2,3" into ids[]; 0 or -EINVAL with the message recorded */
-static int parse_ids(const char *opt, const char *arg, uint32_t *ids, size_t *nr)
-{
-	const char *p = arg;
-
-	for (;;) {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(p, &end, 10);
-		if (end == p || errno || v > INT32_MAX || (*end && *end != ',') || *p == '-' || *p == '+')
-			return pk_error(EINVAL, "%s '%s': expected a comma-separated list of ids", opt, arg);
-		if (*nr == MAX_FILTER)
-			return pk_error(EINVAL, "%s: at most %d ids", opt, MAX_FILTER);
-		ids[(*nr)++] = (uint32_t)v;
-		if (!*end)
-			return 0;
-		p = end + 1;
-	}
-}
-
-static bool in_ids(const uint32_t *ids, size_t nr, uint32_t v)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (ids[i] == v)
-			return true;
-	return false;
-}
-
-static bool filter_pass(const struct filter *f, const struct pk_sample *s)
-{
-	if (f->nr_pids && !in_ids(f->pid, f->nr_pids, s->pid))
-		return false;
-	if (f->nr_tids && !in_ids(f->tid, f->nr_tids, s->tid))
-		return false;
-	if (f->nr_comms) {
-		for (size_t i = 0; i < f->nr_comms; i++)
-			if (!strcmp(f->comm[i], s->comm))
-				return true;
-		return false;
-	}
-	return true;
-}
-
 /* Hand-made formatting: printf dominated the run time on large files. */
 struct out {
 	FILE *fp;
@@ -131,7 +75,7 @@ struct out {
 	unsigned *fields;     /* per evsel */
 	size_t nr_evsels;
 	bool hide_cc;         /* -G: one line per sample, as without call chains */
-	const struct filter *flt;   /* --comms, --pid, --tid */
+	struct sample_filter *flt;  /* --comms, --pid, --tid, -C, --time, or NULL */
 };
 
 static void add_hex(struct strbuf *sb, uint64_t v, int width)
@@ -233,7 +177,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 
 	if (!f)   /* perf prints nothing for an event left with no field */
 		return 0;
-	if (o->flt && !filter_pass(o->flt, s))
+	if (o->flt && !sfilt_keep(o->flt, s))
 		return 0;
 	if (f & SF_COMM) {
 		/* the comm with its bytes as perf prints them (sb_add_line:
@@ -440,7 +384,7 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [--comms|--pid|--tid LIST] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [--comms|--pid|--tid|-C LIST] [--time START,STOP] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
 	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
 	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
@@ -450,6 +394,9 @@ static void print_warnings(void)
 	"  -G, --hide-call-graph  one line per sample, its own ip only, as perf script -G\n" \
 	"  --comms LIST, --pid LIST, --tid LIST  only the samples of these commands,\n" \
 	"                     processes or threads (comma-separated), as perf script\n" \
+	"  -C, --cpu LIST     only the samples taken on these CPUs (0,2-3)\n" \
+	"  --time START,STOP  only the samples in this time range (seconds, as the time\n" \
+	"                     column; either end may be left out; ranges separated by blanks)\n" \
 	"  --max-stack N      the N innermost frames of each chain (default: perf's,\n" \
 	"                     kernel.perf_event_max_stack)\n" \
 	"  --no-demangle      C++ and Rust names as stored\n" \
@@ -471,6 +418,8 @@ int cmd_script(int argc, char **argv)
 		{ "comms", required_argument, NULL, 'c' },
 		{ "pid", required_argument, NULL, 'P' },
 		{ "tid", required_argument, NULL, 'T' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "time", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -482,12 +431,13 @@ int cmd_script(int argc, char **argv)
 	struct fspec fs[MAX_FSPECS];
 	size_t nfs = 0;
 	bool hide_cc = false;
-	struct filter flt = { 0 };
-	bool filtered = false;
+	static struct sample_filter flt;   /* 36 kB: not on the stack */
+
 	int c, err;
 
+	memset(&flt, 0, sizeof(flt));   /* a second call (the option fuzz harness) */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:Ghv", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:GhvC:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F':
@@ -510,31 +460,15 @@ int cmd_script(int argc, char **argv)
 		case 'v': pk_set_verbose(1); break;
 		case 'G': hide_cc = true; break;
 		case 'c':
-			flt.comms = optarg;   /* argv's own string, cut in place */
-			flt.nr_comms = 0;
-			for (char *p = flt.comms, *e; p; p = e) {
-				if ((e = strchr(p, ',')))
-					*e++ = '\0';
-				if (!*p)
-					continue;
-				if (flt.nr_comms == MAX_FILTER) {
-					fprintf(stderr, "perfkit script: --comms: at most %d names\n", MAX_FILTER);
-					return 2;
-				}
-				flt.comm[flt.nr_comms++] = p;
-			}
-			filtered = true;
+			sfilt_comms(&flt, optarg);
 			break;
-		case 'P':
-		case 'T':
-			flt.nr_pids = c == 'P' ? 0 : flt.nr_pids;
-			flt.nr_tids = c == 'T' ? 0 : flt.nr_tids;
-			if (parse_ids(c == 'P' ? "--pid" : "--tid", optarg, c == 'P' ? flt.pid : flt.tid,
-				      c == 'P' ? &flt.nr_pids : &flt.nr_tids)) {
+		case 'P': case 'T': case 'C': case 'W':
+			if (c == 'C' ? sfilt_cpus(&flt, "--cpu", optarg) :
+			    c == 'W' ? sfilt_time(&flt, "--time", optarg) :
+			    sfilt_ids(&flt, c == 'T', c == 'P' ? "--pid" : "--tid", optarg)) {
 				fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
 				return 2;
 			}
-			filtered = true;
 			break;
 		case 'I': so.inline_ = true; break;
 		case 'N': so.inline_ = so.inline_perf = false; break;
@@ -559,11 +493,16 @@ int cmd_script(int argc, char **argv)
 		print_warnings();
 		return 1;
 	}
+	o.flt = sfilt_active(&flt) ? &flt : NULL;
+	if (o.flt && sfilt_check(o.flt, session_file(s), input)) {
+		fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
+		session_close(s);
+		return 1;
+	}
 	sb_init(&o.sb, 1 << 21);
 	o.fp = stdout;
 	o.name_width = 0;
 	o.hide_cc = hide_cc;
-	o.flt = filtered ? &flt : NULL;
 	o.tps = (struct tp_formats){ 0 };
 	if (session_file(s)->tracing_data &&
 	    tp_tracing_data_parse(session_file(s)->tracing_data, session_file(s)->tracing_data_size, &o.tps))

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# perfkit script --comms, --pid, --tid: perf script's filters, each a
-# comma-separated list; only the samples of those commands, processes or
-# threads are printed (all lists must pass).  Checked on a three-thread
+# perfkit script --comms, --pid, --tid, -C, --time: perf script's
+# filters, each a comma-separated list (--time: START,STOP ranges); only
+# the samples of those commands, processes, threads, CPUs or times are
+# printed (all lists must pass).  Checked on a three-thread
 # recording on its own (the kept samples are exactly the full output's
 # samples of that thread) and byte for byte against perf script (6.1)
 # where perf is installed; a bad id list is a usage error.
@@ -40,15 +41,58 @@ expect "--comms with --tid: both apply" cmp -s c.txt t.txt
 expect "--pid abc: usage error (2)" test $? = 2
 expect "... saying what was expected" grep -q "expected a comma-separated list of ids" e.txt
 
+# --time START,STOP (seconds, as the time column; both ends included;
+# either left out; ranges separated by blanks)
+"$PERFKIT" script -i pk.data -F time >times.txt
+n=$(wc -l <times.txt)
+mid=$(sed -n "$((n / 2))p" times.txt | tr -d ' :')
+"$PERFKIT" script -i pk.data -F time --time ",$mid" >lo.txt
+"$PERFKIT" script -i pk.data -F time --time "$mid," >hi.txt
+# the column shows microseconds, the samples' times are in ns: the sample
+# shown at $mid is after $mid.000000000
+expect "--time ,$mid and $mid,: every sample once ($(wc -l <lo.txt) + $(wc -l <hi.txt) = $n)" \
+	test $(($(wc -l <lo.txt) + $(wc -l <hi.txt))) = "$n" -a "$(head -1 hi.txt | tr -d ' :')" = "$mid"
+first=$(sed -n 3p times.txt | tr -d ' :')
+"$PERFKIT" script -i pk.data -F time --time ",$first $mid," >two.txt
+expect "--time with two ranges: a sample in either" test "$(wc -l <two.txt)" = $(($(wc -l <hi.txt) + 2))
+for bad in "x,1" "2,1" "1,2,3,4" "10%/2" "1.1234567890,"; do
+	"$PERFKIT" script -i pk.data --time "$bad" >/dev/null 2>e.txt
+	expect "--time '$bad': usage error (2), one line" test $? = 2 -a "$(wc -l <e.txt)" = 1
+done
+# -C: the file has no CPU field (perf record without -a or --sample-cpu)
+"$PERFKIT" script -i pk.data -C 0 >c0.txt 2>e.txt
+expect "-C on a file without CPUs: exit 1, saying so" test $? = 1 -a ! -s c0.txt -a -n "$(grep -i 'no CPU' e.txt)"
+for bad in 0-x 1,0 0,0 2-1 ""; do
+	"$PERFKIT" script -i pk.data -C "$bad" >/dev/null 2>e.txt
+	expect "-C '$bad': usage error (2), one line" test $? = 2 -a "$(wc -l <e.txt)" = 1
+done
+
 if have perf; then
 	perf record -q -e cpu-clock:u -g -o perf.data -- ./thr >/dev/null 2>&1
+	# -C against perf: a recording with the CPU of each sample
+	perf record -q -e cpu-clock:u --sample-cpu -o cpu.data -- ./thr >/dev/null 2>&1
+	if [ -s cpu.data ]; then
+		fails=0
+		for F in "-C 0" "-C 1" "-C 0-1" "-C 0 --comms thr" "-C 0,0"; do
+			# shellcheck disable=SC2086
+			perf script -i cpu.data $F >perf.out 2>/dev/null
+			# shellcheck disable=SC2086
+			"$PERFKIT" script -i cpu.data $F >pk.out 2>/dev/null
+			cmp -s perf.out pk.out || { fails=$((fails + 1)); diag "cpu.data $F differs"; }
+		done
+		expect "cpu.data: perf script's bytes for 5 -C lists" test "$fails" = 0
+		"$PERFKIT" script -i cpu.data -C 4095 >/dev/null 2>e.txt
+		expect "-C 4095, beyond the recording's CPUs: exit 1, naming it" test $? = 1 -a -n "$(grep 'CPU 4095' e.txt)"
+	fi
 	for d in pk perf; do
 		[ -s $d.data ] || { skip "$d.data: not recorded"; continue; }
 		t=$(perf script -i $d.data -F tid | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
 		p=$(perf script -i $d.data -F pid | awk 'NR == 1 { print $1 }')
 		fails=0
 		for F in "--comms thr" "--comms nope" "--comms nope,thr" "--pid $p" "--pid 1" "--tid $t" \
-			"--tid $t -F tid,ip,sym" "--tid $t --comms thr -G" "--comms thr --pid $p --tid $t"; do
+			"--tid $t -F tid,ip,sym" "--tid $t --comms thr -G" "--comms thr --pid $p --tid $t" \
+			"--time=$(perf script -i $d.data -F time | awk 'NR == 20 { sub(/:/, ""); print $1 }')," \
+			"--time=,$(perf script -i $d.data -F time | awk 'NR == 40 { sub(/:/, ""); print $1 }')"; do
 			# shellcheck disable=SC2086
 			perf script -i $d.data $F >perf.out 2>/dev/null
 			# shellcheck disable=SC2086
@@ -58,7 +102,7 @@ if have perf; then
 				diff perf.out pk.out | head -4 | while IFS= read -r l; do diag "$l"; done
 			fi
 		done
-		expect "$d.data: perf script's bytes for 9 filter combinations" test "$fails" = 0
+		expect "$d.data: perf script's bytes for 11 filter combinations" test "$fails" = 0
 	done
 else
 	skip "perf (the oracle) is not installed"

@@ -112,6 +112,23 @@ same "--comms relative" -g none --no-children --comms calltree --percentage rela
 same "--dsos relative" -g none --no-children --dsos calltree,burn2to1 --percentage relative
 same "--comms, Children" -g none --comms calltree
 pid=$(perf script -i p.data -F comm,pid 2>/dev/null | awk '$1 == "calltree" { print $2; exit }')
+t=$(perf script -i p.data -F time 2>/dev/null | awk 'NR == 200 { sub(/:/, ""); print $1 }')
+same "--time (not counted in the total)" -g none --no-children --time "$t,"
+t2=$(perf script -i p.data -F time 2>/dev/null | awk 'NR == 400 { sub(/:/, ""); print $1 }')
+same "--time, two ranges, Children" -g none --time ",$t $t2,"
+perf report --stdio -i p.data --time "$t," >perf.out 2>/dev/null
+"$PERFKIT" report --stdio -i p.data --time "$t," >pk.out 2>/dev/null
+expect "--time: perf's '# Samples' line (time slices)" \
+	test "$(grep '^# Samples' perf.out)" = "$(grep '^# Samples' pk.out)" -a -n "$(grep "time slices: $t,)" pk.out)"
+perf record -q --sample-cpu -o pc.data -- "$B/calltree" 200 >/dev/null 2>&1
+if [ -s pc.data ]; then
+	mv p.data p.data.g && mv pc.data p.data
+	same "-C 0" -g none --no-children -C 0
+	same "--cpu 0, Children" -g none --cpu 0
+	mv p.data.g p.data
+else
+	skip "perf record --sample-cpu failed"
+fi
 same "--pid" -g none --no-children --pid "$pid"
 same "--tid" -g none --no-children --tid "$pid"
 done_testing

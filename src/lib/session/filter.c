@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * filter.c — perf's sample filters (--comms, --pid, --tid, -C, --time);
+ * see filter.h.
+ */
+#include "session/filter.h"
+#include "base/error.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* The next comma-separated item of *p: its length; *p moves past it. */
+static size_t next_item(const char **p, const char **item)
+{
+	size_t len = strcspn(*p, ",");
+
+	*item = *p;
+	*p += len + ((*p)[len] == ',');
+	return len;
+}
+
+int sfilt_comms(struct sample_filter *f, const char *arg)
+{
+	f->comms = arg;
+	f->nr_comms = 0;
+	f->last_comm = NULL;
+	for (const char *p = arg, *it; *p;) {
+		size_t len = next_item(&p, &it);
+
+		if (len && !f->nr_comms++) {
+			f->comm0 = it;
+			f->comm0_len = len;
+		}
+	}
+	if (!f->nr_comms)
+		f->comms = NULL;
+	return 0;
+}
+
+bool sfilt_has_comm(const struct sample_filter *f, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (const char *p = f->comms ? f->comms : "", *it; *p;) {
+		size_t len = next_item(&p, &it);
+
+		if (len == nl && !memcmp(it, name, nl))
+			return true;
+	}
+	return false;
+}
+
+/* A decimal number of at most 10 digits from s[0..len) into *v. */
+static bool parse_u(const char *s, size_t len, uint64_t max, uint64_t *v)
+{
+	if (!len || len > 10)
+		return false;
+	*v = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		*v = *v * 10 + (uint64_t)(s[i] - '0');
+	}
+	return *v <= max;
+}
+
+int sfilt_ids(struct sample_filter *f, bool tid, const char *opt, const char *arg)
+{
+	uint32_t *ids = tid ? f->tid : f->pid;
+	size_t *nr = tid ? &f->nr_tids : &f->nr_pids;
+
+	*nr = 0;
+	for (const char *p = arg, *it; *p;) {
+		size_t len = next_item(&p, &it);
+		uint64_t v;
+
+		if (!len)
+			continue;
+		if (!parse_u(it, len, INT32_MAX, &v))
+			return pk_error(-EINVAL, "%s '%s': expected a comma-separated list of ids", opt, arg);
+		if (*nr == SFILT_MAX)
+			return pk_error(-EINVAL, "%s: at most %d ids", opt, SFILT_MAX);
+		ids[(*nr)++] = (uint32_t)v;
+	}
+	return 0;
+}
+
+int sfilt_cpus(struct sample_filter *f, const char *opt, const char *arg)
+{
+	memset(f->cpu_set, 0, sizeof(f->cpu_set));
+	f->cpus = false;
+	int64_t prev = -1;   /* perf's cpu lists go up: "1,0" and "0,0" are refused */
+	for (const char *p = arg, *it; *p;) {
+		size_t len = next_item(&p, &it), dash;
+		uint64_t lo, hi;
+
+		if (!len)
+			continue;
+		dash = strcspn(it, "-");
+		if (dash < len) {
+			if (!parse_u(it, dash, SFILT_CPUS - 1, &lo) ||
+			    !parse_u(it + dash + 1, len - dash - 1, SFILT_CPUS - 1, &hi) || hi < lo)
+				goto bad;
+		} else if (parse_u(it, len, SFILT_CPUS - 1, &lo)) {
+			hi = lo;
+		} else {
+			goto bad;
+		}
+		if ((int64_t)lo <= prev)
+			goto bad;
+		prev = (int64_t)hi;
+		for (uint64_t c = lo; c <= hi; c++)
+			f->cpu_set[c / 64] |= 1ull << (c % 64);
+		f->cpus = true;
+	}
+	if (!f->cpus)
+		goto bad;
+	return 0;
+bad:
+	return pk_error(-EINVAL, "%s '%s': expected a list of CPUs below %d, going up (0,2-3)", opt, arg, SFILT_CPUS);
+}
+
+/* "SEC[.FRACTION]" (up to 9 decimals) in s[0..len) into *ns. */
+static bool parse_sec(const char *s, size_t len, uint64_t *ns)
+{
+	size_t dot = strcspn(s, ".");
+	uint64_t sec, frac = 0;
+
+	if (dot > len)
+		dot = len;
+	if (!parse_u(s, dot, UINT32_MAX, &sec))
+		return false;
+	if (dot < len) {
+		size_t nd = len - dot - 1;
+
+		if (nd > 9 || (nd && !parse_u(s + dot + 1, nd, 999999999, &frac)))
+			return false;
+		for (size_t i = nd; i < 9; i++)
+			frac *= 10;
+	}
+	*ns = sec * 1000000000ull + frac;
+	return true;
+}
+
+int sfilt_time(struct sample_filter *f, const char *opt, const char *arg)
+{
+	f->nr_times = 0;
+	for (const char *p = arg; *p;) {
+		size_t len, comma;
+		uint64_t start = 0, end = 0;
+
+		p += strspn(p, " \t");
+		len = strcspn(p, " \t");
+		if (!len)
+			break;
+		if (memchr(p, '%', len))
+			return pk_error(-EINVAL, "%s '%s': perf's percent forms are not supported: "
+					"give START,STOP in seconds", opt, arg);
+		comma = strcspn(p, ",");
+		if (comma >= len ||
+		    (comma && !parse_sec(p, comma, &start)) ||
+		    (comma + 1 < len && !parse_sec(p + comma + 1, len - comma - 1, &end)) ||
+		    (end && end < start))
+			return pk_error(-EINVAL, "%s '%s': expected START,STOP in seconds (either may be "
+					"left out; STOP not before START), ranges separated by blanks", opt, arg);
+		if (f->nr_times == SFILT_TIMES)
+			return pk_error(-EINVAL, "%s: at most %d ranges", opt, SFILT_TIMES);
+		f->time[f->nr_times].start = start;
+		f->time[f->nr_times].end = end;
+		f->nr_times++;
+		p += len;
+	}
+	if (!f->nr_times)
+		return pk_error(-EINVAL, "%s '%s': expected START,STOP in seconds", opt, arg);
+	return 0;
+}
+
+int sfilt_check(const struct sample_filter *f, const struct pd_file *file, const char *path)
+{
+	uint64_t any = 0;
+
+	if (!file->nr_evsels)   /* perf's pipe mode: the events come later */
+		return 0;
+	for (size_t i = 0; i < file->nr_evsels; i++)
+		any |= file->evsels[i].attr.sample_type;
+	if (f->cpus && !(any & PERF_SAMPLE_CPU))
+		return pk_error(-EINVAL, "%s: the samples have no CPU (recorded without PERF_SAMPLE_CPU, "
+				"perf record -a or --sample-cpu records it): -C cannot choose", path);
+	for (uint32_t c = file->nr_cpus_avail; f->cpus && c && c < SFILT_CPUS; c++)
+		if (f->cpu_set[c / 64] >> (c % 64) & 1)   /* perf: "Requested CPU N too large" */
+			return pk_error(-EINVAL, "%s: -C: CPU %u is not in the recording (%u CPUs: 0-%u)", path, c,
+					file->nr_cpus_avail, file->nr_cpus_avail - 1);
+	if (f->nr_times && !(any & PERF_SAMPLE_TIME))
+		return pk_error(-EINVAL, "%s: the samples have no time (recorded without PERF_SAMPLE_TIME): "
+				"--time cannot choose", path);
+	return 0;
+}
+
+bool sfilt_active(const struct sample_filter *f)
+{
+	return f->comms || f->nr_pids || f->nr_tids || f->cpus || f->nr_times;
+}
+
+static bool in_ids(const uint32_t *ids, size_t nr, uint32_t v)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] == v)
+			return true;
+	return false;
+}
+
+bool sfilt_keep_when(const struct sample_filter *f, const struct pk_sample *s)
+{
+	if (f->cpus && (s->cpu >= SFILT_CPUS || !(f->cpu_set[s->cpu / 64] >> (s->cpu % 64) & 1)))
+		return false;
+	if (f->nr_times) {
+		for (size_t i = 0; i < f->nr_times; i++)
+			if (s->time >= f->time[i].start && (!f->time[i].end || s->time <= f->time[i].end))
+				return true;
+		return false;
+	}
+	return true;
+}
+
+bool sfilt_keep_thread(struct sample_filter *f, const struct pk_sample *s)
+{
+	if (f->nr_pids && !in_ids(f->pid, f->nr_pids, s->pid))
+		return false;
+	if (f->nr_tids && !in_ids(f->tid, f->nr_tids, s->tid))
+		return false;
+	if (f->comms) {
+		if (s->comm != f->last_comm || !f->last_comm) {   /* comms are interned */
+			f->last_comm = s->comm;
+			f->last_comm_kept = s->comm && sfilt_has_comm(f, s->comm);
+		}
+		if (!f->last_comm_kept)
+			return false;
+	}
+	return true;
+}
+
+bool sfilt_keep(struct sample_filter *f, const struct pk_sample *s)
+{
+	return sfilt_keep_thread(f, s) && sfilt_keep_when(f, s);
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * filter.h — perf's sample filters, shared by script and report: the
+ * sample's thread (--comms, --pid, --tid), its CPU (-C/--cpu) and its time
+ * (--time), as perf script and perf report take them.
+ *
+ * Shape: each list is comma-separated; a sample passes when it is in every
+ * list given (an empty filter passes everything).
+ *  - comms: names compared whole with the sample's comm at its time (the
+ *    argument itself is kept, not copied: it must outlive the filter, as
+ *    argv does);
+ *  - pid, tid: decimal ids, at most SFILT_MAX of each;
+ *  - cpu: "0,2-3" (perf's cpu list), CPUs below SFILT_CPUS;
+ *  - time: "START,STOP" in seconds of perf_clock with up to 9 decimals
+ *    (perf script's time column), either end left out for the file's
+ *    start or end, both ends included (perf's perf_time__skip_sample);
+ *    several ranges separated by blanks ("1.5,2 3,"), a sample in any.
+ *    perf's percent forms ("10%/2") are refused.
+ *
+ * Errors: the parse functions return -EINVAL with the message recorded
+ * (base/error.h) naming the option and what was expected; nothing here
+ * prints or exits.
+ */
+#ifndef PERFKIT_SESSION_FILTER_H
+#define PERFKIT_SESSION_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session/session.h"
+
+#define SFILT_MAX 256
+#define SFILT_CPUS 4096
+#define SFILT_TIMES 16
+
+struct sample_filter {
+	const char *comms;            /* the --comms argument (not copied), or NULL */
+	size_t nr_comms;              /* its names (empty ones dropped) */
+	const char *comm0;            /* the first name, comm0_len bytes */
+	size_t comm0_len;
+	uint32_t pid[SFILT_MAX], tid[SFILT_MAX];
+	size_t nr_pids, nr_tids;
+	bool cpus;                    /* -C given: cpu_set holds the CPUs */
+	uint64_t cpu_set[SFILT_CPUS / 64];
+	struct { uint64_t start, end; } time[SFILT_TIMES];   /* ns; end 0: open */
+	size_t nr_times;
+	const char *last_comm;        /* the comm test's last answer, by the
+					 session's interned pointer */
+	bool last_comm_kept;
+};
+
+/* Each replaces that list (a later option wins, as perf's). */
+int sfilt_comms(struct sample_filter *f, const char *arg);
+int sfilt_ids(struct sample_filter *f, bool tid, const char *opt, const char *arg);
+int sfilt_cpus(struct sample_filter *f, const char *opt, const char *arg);
+int sfilt_time(struct sample_filter *f, const char *opt, const char *arg);
+
+/* Whether file's samples carry what f selects by: -EINVAL with the
+ * message recorded (naming path) when -C is given and no event has
+ * PERF_SAMPLE_CPU or lists a CPU beyond the file's (HEADER_NRCPUS), or
+ * --time and none has PERF_SAMPLE_TIME (perf: "File does not contain CPU
+ * events", "Requested CPU N too large"). */
+struct pd_file;
+int sfilt_check(const struct sample_filter *f, const struct pd_file *file, const char *path);
+
+/* Whether any list is given. */
+bool sfilt_active(const struct sample_filter *f);
+
+/* Whether s passes (f is written: the comm test's cache): all the lists,
+ * or only those of its CPU and time (perf report drops those samples
+ * before counting them, the thread's after), or only its thread's. */
+bool sfilt_keep(struct sample_filter *f, const struct pk_sample *s);
+bool sfilt_keep_when(const struct sample_filter *f, const struct pk_sample *s);
+bool sfilt_keep_thread(struct sample_filter *f, const struct pk_sample *s);
+
+/* Whether name is one of --comms (false when none are given). */
+bool sfilt_has_comm(const struct sample_filter *f, const char *name);
+
+#endif
