@@ -95,16 +95,6 @@ struct hist {
 	bool wide;                    /* ranks compared per key */
 };
 
-/* A comma-separated list of names, as perf's --comms, --dsos, --symbols:
- * the option's argument itself (argv lives as long as the command). */
-struct namelist {
-	const char *arg;
-	const char *first;            /* the first name, and its length */
-	size_t first_len;
-	size_t n;                     /* names (empty ones dropped, as perf's strlist) */
-};
-
-
 struct report {
 	enum sort_key keys[K_MAX];
 	int nr_keys;
@@ -122,7 +112,6 @@ struct report {
 	 * when that is a sort key, else to each sample by its leaf.
 	 * Percentages stay of the whole unless --percentage relative. */
 	struct sample_filter sf;
-	struct namelist dsos, syms;
 	bool sample_filter;           /* some filter is applied per sample */
 	bool sf_when;                 /* -C or --time: samples not counted */
 	const char *time_arg;         /* --time's argument */
@@ -186,58 +175,6 @@ static int write_export(void)
 	return export_write_speedscope(report_export, export_path);
 }
 
-/* NAME[,NAME...] as l (a later option replaces an earlier one). */
-static void namelist_parse(struct namelist *l, const char *arg)
-{
-	*l = (struct namelist){ .arg = arg };
-	for (const char *p = arg; *p;) {
-		size_t len = strcspn(p, ",");
-
-		if (len && !l->n++) {
-			l->first = p;
-			l->first_len = len;
-		}
-		p += len + (p[len] == ',');
-	}
-}
-
-static bool namelist_has(const struct namelist *l, const char *name)
-{
-	size_t nl = strlen(name);
-
-	for (const char *p = l->arg; p && *p;) {
-		size_t len = strcspn(p, ",");
-
-		if (len == nl && !memcmp(p, name, nl))
-			return true;
-		p += len + (p[len] == ',');
-	}
-	return false;
-}
-
-
-static const char *dso_short(const char *dso);
-
-/* perf's --dsos: a DSO by its short name (the file's) or its path. */
-static bool dso_listed(const struct report *r, const char *dso)
-{
-	return dso && (namelist_has(&r->dsos, dso) || namelist_has(&r->dsos, dso_short(dso)));
-}
-
-/* perf's --symbols: a symbol by its name or its start ("0x" and hex, as
- * mapped); a frame without a symbol is never listed. */
-static bool sym_listed(const struct report *r, const char *sym, uint64_t start)
-{
-	char hex[24];
-
-	if (!sym)
-		return false;
-	if (namelist_has(&r->syms, sym))
-		return true;
-	snprintf(hex, sizeof(hex), "0x%" PRIx64, start);
-	return namelist_has(&r->syms, hex);
-}
-
 /* Whether the filters applied per sample keep s: its thread's, CPU and
  * time (session/filter.h) and, for --dsos and --symbols not applied per
  * row, its leaf's. */
@@ -247,9 +184,9 @@ static bool sample_kept(struct report *r, const struct pk_sample *s)
 
 	if (!sfilt_keep_thread(&r->sf, s))
 		return false;
-	if (r->dsos.n && !r->row_dsos && !(leaf && dso_listed(r, leaf->dso)))
+	if (r->sf.dsos.arg && !r->row_dsos && !(leaf && sfilt_dso_listed(&r->sf, leaf->dso)))
 		return false;
-	if (r->syms.n && !r->row_syms && !(leaf && sym_listed(r, leaf->sym, leaf->ip - leaf->sym_off)))
+	if (r->sf.syms.arg && !r->row_syms && !(leaf && sfilt_sym_listed(&r->sf, leaf->sym, leaf->ip - leaf->sym_off)))
 		return false;
 	return true;
 }
@@ -259,9 +196,9 @@ static bool row_kept(const struct report *r, const struct row *row)
 {
 	if (r->hide_unresolved && !row->sym)
 		return false;
-	if (r->row_dsos && !dso_listed(r, row->dso))
+	if (r->row_dsos && !sfilt_dso_listed(&r->sf, row->dso))
 		return false;
-	if (r->row_syms && !sym_listed(r, row->sym, row->sym_start))
+	if (r->row_syms && !sfilt_sym_listed(&r->sf, row->sym, row->sym_start))
 		return false;
 	return true;
 }
@@ -806,9 +743,10 @@ static bool print_elided(struct report *r)
 	bool any = false, all = true;
 
 	for (int k = 0; k < r->nr_keys; k++) {
-		const struct namelist *l = r->keys[k] == K_DSO ? &r->dsos : r->keys[k] == K_SYM ? &r->syms : NULL;
+		const struct sfilt_names *l = r->keys[k] == K_COMM ? &r->sf.comms : r->keys[k] == K_DSO ? &r->sf.dsos :
+					      r->keys[k] == K_SYM ? &r->sf.syms : NULL;
 
-		r->elide[k] = r->keys[k] == K_COMM ? r->sf.nr_comms == 1 : l && l->n == 1;
+		r->elide[k] = l && l->n == 1;
 		all &= r->elide[k];
 	}
 	if (all) {
@@ -818,12 +756,11 @@ static bool print_elided(struct report *r)
 	for (int k = 0; k < r->nr_keys; k++) {
 		if (!r->elide[k])
 			continue;
-		const struct namelist *l = r->keys[k] == K_DSO ? &r->dsos : &r->syms;
+		const struct sfilt_names *l = r->keys[k] == K_COMM ? &r->sf.comms : r->keys[k] == K_DSO ? &r->sf.dsos :
+					      &r->sf.syms;
 
-		if (r->keys[k] == K_COMM)
-			printf("# comm: %.*s\n", (int)r->sf.comm0_len, r->sf.comm0);
-		else
-			printf("# %s: %.*s\n", r->keys[k] == K_DSO ? "dso" : "symbol", (int)l->first_len, l->first);
+		printf("# %s: %.*s\n", r->keys[k] == K_COMM ? "comm" : r->keys[k] == K_DSO ? "dso" : "symbol",
+		       (int)l->first_len, l->first);
 		any = true;
 	}
 	return any;
@@ -1230,9 +1167,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 		case 1008: stdio = true; break;
-		case 'c': sfilt_comms(&r.sf, optarg); break;
-		case 'd': namelist_parse(&r.dsos, optarg); break;
-		case 'S': namelist_parse(&r.syms, optarg); break;
+		case 'c': sfilt_names_set(&r.sf.comms, optarg); break;
+		case 'd': sfilt_names_set(&r.sf.dsos, optarg); break;
+		case 'S': sfilt_names_set(&r.sf.syms, optarg); break;
 		case 1004: case 1005: case 'C': case 1009:
 			if (c == 'C' ? sfilt_cpus(&r.sf, "--cpu", optarg) :
 			    c == 1009 ? (r.time_arg = optarg, sfilt_time(&r.sf, "--time", optarg)) :
@@ -1350,12 +1287,12 @@ int cmd_report(int argc, char **argv)
 	r.by_thread = tui;
 	for (int k = 0; k < r.nr_keys; k++) {
 		r.by_thread |= r.keys[k] == K_PID || r.keys[k] == K_TID;
-		r.row_dsos |= r.dsos.n && r.keys[k] == K_DSO;
-		r.row_syms |= r.syms.n && r.keys[k] == K_SYM;
+		r.row_dsos |= r.sf.dsos.arg && r.keys[k] == K_DSO;
+		r.row_syms |= r.sf.syms.arg && r.keys[k] == K_SYM;
 	}
 	r.sf_when = r.sf.cpus || r.sf.nr_times;
-	r.sample_filter = r.sf.comms || r.sf.nr_pids || r.sf.nr_tids || (r.dsos.n && !r.row_dsos) ||
-			  (r.syms.n && !r.row_syms);
+	r.sample_filter = r.sf.comms.arg || r.sf.nr_pids || r.sf.nr_tids || (r.sf.dsos.arg && !r.row_dsos) ||
+			  (r.sf.syms.arg && !r.row_syms);
 	if (tui)
 		r.leaves = ann_leaves_new();
 	err = session_process(s, on_sample, &r);

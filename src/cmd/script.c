@@ -384,7 +384,7 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [--comms|--pid|--tid|-C LIST] [--time START,STOP] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
 	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
 	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
@@ -392,9 +392,11 @@ static void print_warnings(void)
 	"                     the defaults, +FIELD/-FIELD edit them; TYPE (hw, sw, trace, raw,\n" \
 	"                     break) limits the option to those events\n" \
 	"  -G, --hide-call-graph  one line per sample, its own ip only, as perf script -G\n" \
-	"  --comms LIST, --pid LIST, --tid LIST  only the samples of these commands,\n" \
+	"  -c, --comms LIST, --pid LIST, --tid LIST  only the samples of these commands,\n" \
 	"                     processes or threads (comma-separated), as perf script\n" \
 	"  -C, --cpu LIST     only the samples taken on these CPUs (0,2-3)\n" \
+	"  --dsos LIST, -S, --symbols LIST  only the samples whose leaf is in these DSOs\n" \
+	"                     (file name or path) or symbols (name, or 0x start address)\n" \
 	"  --time START,STOP  only the samples in this time range (seconds, as the time\n" \
 	"                     column; either end may be left out; ranges separated by blanks)\n" \
 	"  --max-stack N      the N innermost frames of each chain (default: perf's,\n" \
@@ -419,6 +421,8 @@ int cmd_script(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'P' },
 		{ "tid", required_argument, NULL, 'T' },
 		{ "cpu", required_argument, NULL, 'C' },
+		{ "dsos", required_argument, NULL, 'd' },
+		{ "symbols", required_argument, NULL, 'S' },
 		{ "time", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -437,7 +441,7 @@ int cmd_script(int argc, char **argv)
 
 	memset(&flt, 0, sizeof(flt));   /* a second call (the option fuzz harness) */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:GhvC:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:GhvC:c:S:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F':
@@ -460,7 +464,13 @@ int cmd_script(int argc, char **argv)
 		case 'v': pk_set_verbose(1); break;
 		case 'G': hide_cc = true; break;
 		case 'c':
-			sfilt_comms(&flt, optarg);
+			sfilt_names_set(&flt.comms, optarg);
+			break;
+		case 'd':
+			sfilt_names_set(&flt.dsos, optarg);
+			break;
+		case 'S':
+			sfilt_names_set(&flt.syms, optarg);
 			break;
 		case 'P': case 'T': case 'C': case 'W':
 			if (c == 'C' ? sfilt_cpus(&flt, "--cpu", optarg) :

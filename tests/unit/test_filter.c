@@ -36,16 +36,55 @@ static void test_comms(void **state)
 
 	(void)state;
 	memset(&f, 0, sizeof(f));
-	assert_int_equal(sfilt_comms(&f, ",ls,,make,"), 0);
-	assert_int_equal(f.nr_comms, 2);
-	assert_int_equal(f.comm0_len, 2);
-	assert_memory_equal(f.comm0, "ls", 2);
+	sfilt_names_set(&f.comms, ",ls,,make,");
+	assert_int_equal(f.comms.n, 2);
+	assert_int_equal(f.comms.first_len, 2);
+	assert_memory_equal(f.comms.first, "ls", 2);
 	assert_true(sfilt_keep(&f, &a));
 	assert_false(sfilt_keep(&f, &b));
 	assert_false(sfilt_keep(&f, &c));   /* whole names, not prefixes */
 	assert_true(sfilt_keep(&f, &a));    /* the cached answer follows the comm */
-	assert_true(sfilt_has_comm(&f, "make"));
-	assert_false(sfilt_has_comm(&f, "mak"));
+	assert_true(sfilt_names_has(&f.comms, "make"));
+	assert_false(sfilt_names_has(&f.comms, "mak"));
+	sfilt_names_set(&f.comms, ",,");   /* no name: no list */
+	assert_null(f.comms.arg);
+	assert_true(sfilt_keep(&f, &b));
+}
+
+/* --dsos and --symbols: the leaf's DSO by path or file name, its symbol
+ * by name or start address */
+static void test_leaf(void **state)
+{
+	struct pk_frame fr[2] = {
+		{ .ip = 0x401010, .sym = "work", .sym_off = 0x10, .dso = "/usr/bin/prog" },
+		{ .ip = 0x7f0000001000, .sym = NULL, .dso = "[unknown]" },
+	};
+	struct pk_sample s = sample("a", 1, 1, 0, 0), u = s, none = s;
+
+	(void)state;
+	s.frames = fr;
+	s.nr_frames = 2;
+	u.frames = fr + 1;
+	u.nr_frames = 1;
+	memset(&f, 0, sizeof(f));
+	sfilt_names_set(&f.dsos, "libc.so.6,prog");
+	assert_true(sfilt_keep(&f, &s));
+	assert_false(sfilt_keep(&f, &u));
+	assert_false(sfilt_keep(&f, &none));   /* no frame: no DSO */
+	sfilt_names_set(&f.dsos, "/usr/bin/prog");
+	assert_true(sfilt_keep(&f, &s));
+	sfilt_names_set(&f.dsos, "bin/prog");   /* a name or the whole path, no other suffix */
+	assert_false(sfilt_keep(&f, &s));
+	memset(&f, 0, sizeof(f));
+	sfilt_names_set(&f.syms, "main,0x401000");
+	assert_true(sfilt_keep(&f, &s));   /* by start address */
+	sfilt_names_set(&f.syms, "work");
+	assert_true(sfilt_keep(&f, &s));
+	assert_false(sfilt_keep(&f, &u));   /* no symbol */
+	sfilt_names_set(&f.syms, "wor,0x401010");   /* neither a prefix nor the ip */
+	assert_false(sfilt_keep(&f, &s));
+	assert_true(sfilt_sym_listed(&f, "wor", 0));
+	assert_false(sfilt_dso_listed(&f, NULL));
 }
 
 static void test_ids(void **state)
@@ -122,6 +161,7 @@ int main(void)
 		cmocka_unit_test(test_empty_passes),
 		cmocka_unit_test(test_comms),
 		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_leaf),
 		cmocka_unit_test(test_cpus),
 		cmocka_unit_test(test_time),
 	};

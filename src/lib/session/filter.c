@@ -7,6 +7,8 @@
 #include "base/error.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The next comma-separated item of *p: its length; *p moves past it. */
@@ -19,35 +21,62 @@ static size_t next_item(const char **p, const char **item)
 	return len;
 }
 
-int sfilt_comms(struct sample_filter *f, const char *arg)
+void sfilt_names_set(struct sfilt_names *l, const char *arg)
 {
-	f->comms = arg;
-	f->nr_comms = 0;
-	f->last_comm = NULL;
+	*l = (struct sfilt_names){ .arg = arg };
 	for (const char *p = arg, *it; *p;) {
 		size_t len = next_item(&p, &it);
 
-		if (len && !f->nr_comms++) {
-			f->comm0 = it;
-			f->comm0_len = len;
+		if (len && !l->n++) {
+			l->first = it;
+			l->first_len = len;
 		}
 	}
-	if (!f->nr_comms)
-		f->comms = NULL;
-	return 0;
+	if (!l->n)
+		l->arg = NULL;
 }
 
-bool sfilt_has_comm(const struct sample_filter *f, const char *name)
+bool sfilt_names_has(const struct sfilt_names *l, const char *name)
 {
 	size_t nl = strlen(name);
 
-	for (const char *p = f->comms ? f->comms : "", *it; *p;) {
+	for (const char *p = l->arg ? l->arg : "", *it; *p;) {
 		size_t len = next_item(&p, &it);
 
 		if (len == nl && !memcmp(it, name, nl))
 			return true;
 	}
 	return false;
+}
+
+bool sfilt_dso_listed(const struct sample_filter *f, const char *dso)
+{
+	const char *slash = dso && dso[0] == '/' ? strrchr(dso, '/') : NULL;
+
+	return dso && (sfilt_names_has(&f->dsos, dso) || (slash && sfilt_names_has(&f->dsos, slash + 1)));
+}
+
+bool sfilt_sym_listed(const struct sample_filter *f, const char *sym, uint64_t start)
+{
+	char hex[24];
+
+	if (!sym)
+		return false;
+	if (sfilt_names_has(&f->syms, sym))
+		return true;
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, start);
+	return sfilt_names_has(&f->syms, hex);
+}
+
+bool sfilt_keep_leaf(const struct sample_filter *f, const struct pk_sample *s)
+{
+	const struct pk_frame *leaf = s->nr_frames ? &s->frames[0] : NULL;
+
+	if (f->dsos.arg && !(leaf && sfilt_dso_listed(f, leaf->dso)))
+		return false;
+	if (f->syms.arg && !(leaf && leaf->sym && sfilt_sym_listed(f, leaf->sym, leaf->ip - leaf->sym_off)))
+		return false;
+	return true;
 }
 
 /* A decimal number of at most 10 digits from s[0..len) into *v. */
@@ -198,7 +227,7 @@ int sfilt_check(const struct sample_filter *f, const struct pd_file *file, const
 
 bool sfilt_active(const struct sample_filter *f)
 {
-	return f->comms || f->nr_pids || f->nr_tids || f->cpus || f->nr_times;
+	return f->comms.arg || f->nr_pids || f->nr_tids || f->cpus || f->nr_times || f->dsos.arg || f->syms.arg;
 }
 
 static bool in_ids(const uint32_t *ids, size_t nr, uint32_t v)
@@ -228,10 +257,10 @@ bool sfilt_keep_thread(struct sample_filter *f, const struct pk_sample *s)
 		return false;
 	if (f->nr_tids && !in_ids(f->tid, f->nr_tids, s->tid))
 		return false;
-	if (f->comms) {
+	if (f->comms.arg) {
 		if (s->comm != f->last_comm || !f->last_comm) {   /* comms are interned */
 			f->last_comm = s->comm;
-			f->last_comm_kept = s->comm && sfilt_has_comm(f, s->comm);
+			f->last_comm_kept = s->comm && sfilt_names_has(&f->comms, s->comm);
 		}
 		if (!f->last_comm_kept)
 			return false;
@@ -241,5 +270,5 @@ bool sfilt_keep_thread(struct sample_filter *f, const struct pk_sample *s)
 
 bool sfilt_keep(struct sample_filter *f, const struct pk_sample *s)
 {
-	return sfilt_keep_thread(f, s) && sfilt_keep_when(f, s);
+	return sfilt_keep_thread(f, s) && sfilt_keep_when(f, s) && sfilt_keep_leaf(f, s);
 }

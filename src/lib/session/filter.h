@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter.h — perf's sample filters, shared by script and report: the
- * sample's thread (--comms, --pid, --tid), its CPU (-C/--cpu) and its time
- * (--time), as perf script and perf report take them.
+ * sample's thread (--comms, --pid, --tid), its CPU (-C/--cpu), its time
+ * (--time) and its leaf's DSO and symbol (--dsos, -S/--symbols), as perf
+ * script and perf report take them.
  *
  * Shape: each list is comma-separated; a sample passes when it is in every
  * list given (an empty filter passes everything).
@@ -15,7 +16,11 @@
  *    (perf script's time column), either end left out for the file's
  *    start or end, both ends included (perf's perf_time__skip_sample);
  *    several ranges separated by blanks ("1.5,2 3,"), a sample in any.
- *    perf's percent forms ("10%/2") are refused.
+ *    perf's percent forms ("10%/2") are refused;
+ *  - dsos: a DSO by its file name or its path (perf's short and long
+ *    names); symbols: by name or "0x" and the hex start address as mapped;
+ *    a frame without a DSO map or symbol is in neither (perf's
+ *    machine__resolve).
  *
  * Errors: the parse functions return -EINVAL with the message recorded
  * (base/error.h) naming the option and what was expected; nothing here
@@ -34,11 +39,16 @@
 #define SFILT_CPUS 4096
 #define SFILT_TIMES 16
 
+/* A comma-separated list of names: the argument itself (not copied). */
+struct sfilt_names {
+	const char *arg;              /* NULL: no list */
+	size_t n;                     /* names (empty ones dropped, as perf's strlist) */
+	const char *first;            /* the first name, first_len bytes */
+	size_t first_len;
+};
+
 struct sample_filter {
-	const char *comms;            /* the --comms argument (not copied), or NULL */
-	size_t nr_comms;              /* its names (empty ones dropped) */
-	const char *comm0;            /* the first name, comm0_len bytes */
-	size_t comm0_len;
+	struct sfilt_names comms, dsos, syms;
 	uint32_t pid[SFILT_MAX], tid[SFILT_MAX];
 	size_t nr_pids, nr_tids;
 	bool cpus;                    /* -C given: cpu_set holds the CPUs */
@@ -51,7 +61,8 @@ struct sample_filter {
 };
 
 /* Each replaces that list (a later option wins, as perf's). */
-int sfilt_comms(struct sample_filter *f, const char *arg);
+void sfilt_names_set(struct sfilt_names *l, const char *arg);
+bool sfilt_names_has(const struct sfilt_names *l, const char *name);
 int sfilt_ids(struct sample_filter *f, bool tid, const char *opt, const char *arg);
 int sfilt_cpus(struct sample_filter *f, const char *opt, const char *arg);
 int sfilt_time(struct sample_filter *f, const char *opt, const char *arg);
@@ -74,7 +85,13 @@ bool sfilt_keep(struct sample_filter *f, const struct pk_sample *s);
 bool sfilt_keep_when(const struct sample_filter *f, const struct pk_sample *s);
 bool sfilt_keep_thread(struct sample_filter *f, const struct pk_sample *s);
 
-/* Whether name is one of --comms (false when none are given). */
-bool sfilt_has_comm(const struct sample_filter *f, const char *name);
+/* Whether dso (a path, "[kernel.kallsyms]", ...) is in --dsos by its
+ * path or file name; whether a symbol (name, start as mapped) is in
+ * --symbols.  NULL names are in neither. */
+bool sfilt_dso_listed(const struct sample_filter *f, const char *dso);
+bool sfilt_sym_listed(const struct sample_filter *f, const char *sym, uint64_t start);
+
+/* Whether s's leaf (frames[0]) passes --dsos and --symbols. */
+bool sfilt_keep_leaf(const struct sample_filter *f, const struct pk_sample *s);
 
 #endif
