@@ -61,6 +61,7 @@ struct row {
 	const char *srcline;          /* --sort srcline: session_srcline() */
 	uint64_t addr;
 	uint64_t sym_start;           /* the symbol's start as mapped (-S 0xADDR) */
+	uint64_t ip;                  /* the first frame's address as sampled */
 	uint32_t pid, tid;
 	uint64_t self, children;
 	uint64_t nr_self;             /* samples whose leaf is the row (-n) */
@@ -251,8 +252,14 @@ static const char *dso_short(const char *dso)
 	return slash ? slash + 1 : dso;
 }
 
+/* A row's symbol text; without a symbol its address: perf's, which is the
+ * address in the DSO's file for a sampled ip (the row has Self) and the
+ * address as sampled for a caller's return address only (perf's entries
+ * from call chains keep the chain's ip). */
 static void sym_text(const struct row *row, char *buf, size_t size)
 {
+	uint64_t addr = !row->sym && !row->kernel && !row->self && row->children ? row->ip : row->addr;
+
 	if (row->sym) {
 		snprintf(buf, size, "[%c] %s", row->kernel ? 'k' : '.', row->sym);
 	} else if (size >= 24) {   /* "[%c] %-#.16" PRIx64, without printf */
@@ -262,15 +269,15 @@ static void sym_text(const struct row *row, char *buf, size_t size)
 		*p++ = row->kernel ? 'k' : '.';
 		*p++ = ']';
 		*p++ = ' ';
-		if (row->addr) {
+		if (addr) {
 			*p++ = '0';
 			*p++ = 'x';
 		}
 		for (int sh = 60; sh >= 0; sh -= 4)
-			*p++ = "0123456789abcdef"[(row->addr >> sh) & 0xf];
+			*p++ = "0123456789abcdef"[(addr >> sh) & 0xf];
 		*p = '\0';
 	} else {
-		snprintf(buf, size, "[%c] %-#.16" PRIx64, row->kernel ? 'k' : '.', row->addr);
+		snprintf(buf, size, "[%c] %-#.16" PRIx64, row->kernel ? 'k' : '.', addr);
 	}
 }
 
@@ -425,7 +432,7 @@ static void hist_derive(struct report *r, struct hist *h)
 		struct row *row = &h->rows[i];
 
 		*row = (struct row){ .comm = t->comm, .dso = fr->dso, .sym = fr->sym, .addr = fr->sym_off,
-				     .sym_start = fr->ip - fr->sym_off,
+				     .sym_start = fr->ip - fr->sym_off, .ip = fr->ip,
 				     .pid = t->pid, .tid = t->tid, .self = p->self, .children = p->children,
 				     .nr_self = p->nr_self, .id = (uint32_t)i, .kernel = fr->kernel };
 		/* perf's pid and tid keys name a thread by its last comm */
@@ -736,8 +743,8 @@ static void put_pct(uint64_t v, uint64_t total)
 
 /* perf's sort__setup_elide: a sort key whose filter names one value
  * (--comms, --dsos, --symbols) gets a "# KEY: VALUE" line instead of a
- * column, unless every column would go (then all stay).  Returns whether
- * a line was printed. */
+ * column; when every column would go, the lines are printed and the
+ * columns stay.  Returns whether a line was printed. */
 static bool print_elided(struct report *r)
 {
 	bool any = false, all = true;
@@ -749,10 +756,6 @@ static bool print_elided(struct report *r)
 		r->elide[k] = l && l->n == 1;
 		all &= r->elide[k];
 	}
-	if (all) {
-		memset(r->elide, 0, sizeof(r->elide));
-		return false;
-	}
 	for (int k = 0; k < r->nr_keys; k++) {
 		if (!r->elide[k])
 			continue;
@@ -763,6 +766,8 @@ static bool print_elided(struct report *r)
 		       (int)l->first_len, l->first);
 		any = true;
 	}
+	if (all)   /* the lines stay, the columns too */
+		memset(r->elide, 0, sizeof(r->elide));
 	return any;
 }
 
@@ -825,6 +830,11 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		}
 		printf("\n#\n");
 	}
+	/* the call graphs' percentages stay of the whole, as perf's, also
+	 * when the rows' are of what the filters keep (their threshold is of
+	 * the rows' total, as perf's) */
+	uint64_t cg_total = r->relative ? h->total : total;
+
 	if (r->graph && h->cg)
 		trees = build_trees(r, h, show, total);
 	for (size_t j = 0; j < h->nr; j++) {
@@ -854,7 +864,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		}
 		putchar_unlocked('\n');
 		if (trees && trees[i])
-			cg_tree_print(stdout, h->cg, trees[i], &r->cg, total,
+			cg_tree_print_hit(stdout, h->cg, trees[i], &r->cg, cg_total, total,
 				      r->children ? row->children : row->self);
 	}
 	free(trees);
@@ -1329,7 +1339,7 @@ int cmd_report(int argc, char **argv)
 
 			/* as perf's (default) --skip-empty: an event with no
 			 * sample to show prints nothing */
-			if (!hist_shown(&r, &r.hists[i], &total))
+			if (!r.hists[i].nr_samples || (r.hide_unresolved && !hist_shown(&r, &r.hists[i], &total)))
 				continue;
 			print_hist(&r, &r.f->evsels[i], &r.hists[i], limit);
 			nr += r.hists[i].nr_samples;

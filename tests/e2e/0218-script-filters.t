@@ -63,7 +63,7 @@ done
 # -C: the file has no CPU field (perf record without -a or --sample-cpu)
 "$PERFKIT" script -i pk.data -C 0 >c0.txt 2>e.txt
 expect "-C on a file without CPUs: exit 1, saying so" test $? = 1 -a ! -s c0.txt -a -n "$(grep -i 'no CPU' e.txt)"
-for bad in 0-x 1,0 0,0 2-1 ""; do
+for bad in 0-x 1,0-1 0,0 2-1 ""; do
 	"$PERFKIT" script -i pk.data -C "$bad" >/dev/null 2>e.txt
 	expect "-C '$bad': usage error (2), one line" test $? = 2 -a "$(wc -l <e.txt)" = 1
 done

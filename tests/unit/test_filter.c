@@ -46,9 +46,10 @@ static void test_comms(void **state)
 	assert_true(sfilt_keep(&f, &a));    /* the cached answer follows the comm */
 	assert_true(sfilt_names_has(&f.comms, "make"));
 	assert_false(sfilt_names_has(&f.comms, "mak"));
-	sfilt_names_set(&f.comms, ",,");   /* no name: no list */
-	assert_null(f.comms.arg);
-	assert_true(sfilt_keep(&f, &b));
+	sfilt_names_set(&f.comms, ",,");   /* no name: nothing kept, as perf */
+	assert_int_equal(f.comms.n, 0);
+	assert_false(sfilt_keep(&f, &b));
+	assert_false(sfilt_keep(&f, &a));
 }
 
 /* --dsos and --symbols: the leaf's DSO by path or file name, its symbol
@@ -99,7 +100,7 @@ static void test_ids(void **state)
 	assert_int_equal(sfilt_ids(&f, true, "--tid", "12"), 0);
 	assert_false(sfilt_keep(&f, &a));   /* both lists must pass */
 	assert_true(sfilt_keep(&f, &b));
-	const char *bad[] = { "x", "1,y", "-1", "+1", "99999999999", "2147483648" };
+	const char *bad[] = { "x", "1,y", "-1", "+1", "99999999999", "2147483648", "", ",," };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(sfilt_ids(&f, false, "--pid", bad[i]), -EINVAL);
 		assert_non_null(strstr(pk_errmsg(), "--pid"));
@@ -112,15 +113,15 @@ static void test_cpus(void **state)
 
 	(void)state;
 	memset(&f, 0, sizeof(f));
-	assert_int_equal(sfilt_cpus(&f, "-C", "0,2-3,64"), 0);
+	assert_int_equal(sfilt_cpus(&f, "-C", "64,2-3,0"), 0);   /* any order */
 	for (uint32_t cpu = 0; cpu < 70; cpu++) {
 		s.cpu = cpu;
 		assert_int_equal(sfilt_keep(&f, &s), cpu == 0 || cpu == 2 || cpu == 3 || cpu == 64);
 	}
 	s.cpu = UINT32_MAX;
 	assert_false(sfilt_keep(&f, &s));
-	/* perf's lists go up */
-	const char *bad[] = { "", ",", "1,0", "0,0", "3-2", "1-", "-1", "x", "4096", "0-4096" };
+	/* each CPU once */
+	const char *bad[] = { "", ",", "1,0-1", "0,0", "3-2", "1-", "-1", "x", "4096", "0-4096" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(sfilt_cpus(&f, "-C", bad[i]), -EINVAL);
 }
@@ -148,7 +149,8 @@ static void test_time(void **state)
 	assert_true(sfilt_keep(&f, &s));
 	s.time = 7000000001;
 	assert_false(sfilt_keep(&f, &s));
-	const char *bad[] = { "", " ", "1", "x,2", "2,1", "1.1234567891,", "10%/2", "1,2,3,4", "1.,x" };
+	const char *bad[] = { "", " ", "1", "x,2", "2,1", "1.1234567891,", "10%/2", "1,2,3,4", "1.,x",
+			      "3,4 1,2", "1,3 2,4", "1, 2,3" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(sfilt_time(&f, "--time", bad[i]), -EINVAL);
 		assert_non_null(strstr(pk_errmsg(), "--time"));

@@ -971,9 +971,15 @@ static void print_flat(struct pctx *c, uint32_t tree, uint64_t total)
 void cg_tree_print(FILE *fp, struct cg_forest *f, uint32_t tree, const struct cg_params *p,
 		   uint64_t total, uint64_t entry_period)
 {
+	cg_tree_print_hit(fp, f, tree, p, total, total, entry_period);
+}
+
+void cg_tree_print_hit(FILE *fp, struct cg_forest *f, uint32_t tree, const struct cg_params *p,
+		       uint64_t total, uint64_t hit_total, uint64_t entry_period)
+{
 	struct pctx c = { .fp = fp, .f = f, .p = p };
 
-	c.min_hit = (uint64_t)((double)total * (p->threshold / 100.0));
+	c.min_hit = (uint64_t)((double)hit_total * (p->threshold / 100.0));
 	switch (p->mode) {
 	case CG_GRAPH:
 	case CG_FRACTAL:

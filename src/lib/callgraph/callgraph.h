@@ -157,4 +157,11 @@ uint64_t cg_min_hit(const struct cg_params *p, uint64_t total);
 void cg_tree_print(FILE *fp, struct cg_forest *f, uint32_t tree, const struct cg_params *p,
 		   uint64_t total, uint64_t entry_period);
 
+/* The same with the threshold a share of hit_total instead of total:
+ * perf report --percentage relative prints a graph's percentages of the
+ * whole (total) and hides its nodes below the threshold of what the
+ * filters kept (hit_total). */
+void cg_tree_print_hit(FILE *fp, struct cg_forest *f, uint32_t tree, const struct cg_params *p,
+		       uint64_t total, uint64_t hit_total, uint64_t entry_period);
+
 #endif

@@ -32,15 +32,13 @@ void sfilt_names_set(struct sfilt_names *l, const char *arg)
 			l->first_len = len;
 		}
 	}
-	if (!l->n)
-		l->arg = NULL;
 }
 
 bool sfilt_names_has(const struct sfilt_names *l, const char *name)
 {
 	size_t nl = strlen(name);
 
-	for (const char *p = l->arg ? l->arg : "", *it; *p;) {
+	for (const char *p = l->arg ? l->arg : "", *it; *p;) {   /* an empty list: nothing */
 		size_t len = next_item(&p, &it);
 
 		if (len == nl && !memcmp(it, name, nl))
@@ -111,6 +109,8 @@ int sfilt_ids(struct sample_filter *f, bool tid, const char *opt, const char *ar
 			return pk_error(-EINVAL, "%s: at most %d ids", opt, SFILT_MAX);
 		ids[(*nr)++] = (uint32_t)v;
 	}
+	if (!*nr)   /* perf: "problems parsing pid list" */
+		return pk_error(-EINVAL, "%s '%s': expected a comma-separated list of ids", opt, arg);
 	return 0;
 }
 
@@ -118,7 +118,7 @@ int sfilt_cpus(struct sample_filter *f, const char *opt, const char *arg)
 {
 	memset(f->cpu_set, 0, sizeof(f->cpu_set));
 	f->cpus = false;
-	int64_t prev = -1;   /* perf's cpu lists go up: "1,0" and "0,0" are refused */
+	/* perf's cpu lists: any order, no CPU twice ("0,0", "1,0-1" refused) */
 	for (const char *p = arg, *it; *p;) {
 		size_t len = next_item(&p, &it), dash;
 		uint64_t lo, hi;
@@ -135,18 +135,18 @@ int sfilt_cpus(struct sample_filter *f, const char *opt, const char *arg)
 		} else {
 			goto bad;
 		}
-		if ((int64_t)lo <= prev)
-			goto bad;
-		prev = (int64_t)hi;
-		for (uint64_t c = lo; c <= hi; c++)
+		for (uint64_t c = lo; c <= hi; c++) {
+			if (f->cpu_set[c / 64] >> (c % 64) & 1)
+				goto bad;
 			f->cpu_set[c / 64] |= 1ull << (c % 64);
+		}
 		f->cpus = true;
 	}
 	if (!f->cpus)
 		goto bad;
 	return 0;
 bad:
-	return pk_error(-EINVAL, "%s '%s': expected a list of CPUs below %d, going up (0,2-3)", opt, arg, SFILT_CPUS);
+	return pk_error(-EINVAL, "%s '%s': expected a list of CPUs below %d, each once (0,2-3)", opt, arg, SFILT_CPUS);
 }
 
 /* "SEC[.FRACTION]" (up to 9 decimals) in s[0..len) into *ns. */
@@ -194,6 +194,10 @@ int sfilt_time(struct sample_filter *f, const char *opt, const char *arg)
 					"left out; STOP not before START), ranges separated by blanks", opt, arg);
 		if (f->nr_times == SFILT_TIMES)
 			return pk_error(-EINVAL, "%s: at most %d ranges", opt, SFILT_TIMES);
+		/* perf: ranges in order, apart ("Invalid time string") */
+		if (f->nr_times && (!f->time[f->nr_times - 1].end || start <= f->time[f->nr_times - 1].end))
+			return pk_error(-EINVAL, "%s '%s': the ranges must come in order, each after the one "
+					"before it", opt, arg);
 		f->time[f->nr_times].start = start;
 		f->time[f->nr_times].end = end;
 		f->nr_times++;

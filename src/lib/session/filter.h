@@ -10,12 +10,14 @@
  *  - comms: names compared whole with the sample's comm at its time (the
  *    argument itself is kept, not copied: it must outlive the filter, as
  *    argv does);
- *  - pid, tid: decimal ids, at most SFILT_MAX of each;
- *  - cpu: "0,2-3" (perf's cpu list), CPUs below SFILT_CPUS;
+ *  - pid, tid: decimal ids, at least one, at most SFILT_MAX of each;
+ *  - cpu: "0,2-3" (perf's cpu list: any order, each CPU once), CPUs below
+ *    SFILT_CPUS;
  *  - time: "START,STOP" in seconds of perf_clock with up to 9 decimals
  *    (perf script's time column), either end left out for the file's
  *    start or end, both ends included (perf's perf_time__skip_sample);
- *    several ranges separated by blanks ("1.5,2 3,"), a sample in any.
+ *    several ranges separated by blanks ("1.5,2 3,"), in order and apart,
+ *    a sample in any.
  *    perf's percent forms ("10%/2") are refused;
  *  - dsos: a DSO by its file name or its path (perf's short and long
  *    names); symbols: by name or "0x" and the hex start address as mapped;
@@ -35,13 +37,14 @@
 
 #include "session/session.h"
 
-#define SFILT_MAX 256
+#define SFILT_MAX 1024
 #define SFILT_CPUS 4096
 #define SFILT_TIMES 16
 
 /* A comma-separated list of names: the argument itself (not copied). */
 struct sfilt_names {
-	const char *arg;              /* NULL: no list */
+	const char *arg;              /* NULL: no list; a list of no names (""
+					 or ",") keeps nothing, as perf's */
 	size_t n;                     /* names (empty ones dropped, as perf's strlist) */
 	const char *first;            /* the first name, first_len bytes */
 	size_t first_len;
