@@ -127,6 +127,16 @@ same "--comms relative" -g none --no-children --comms calltree --percentage rela
 same "--dsos relative" -g none --no-children --dsos calltree,burn2to1 --percentage relative
 same "--comms, Children" -g none --comms calltree
 same "--comms calltree --sort comm" -g none --comms calltree --sort comm
+# --sort srcline: the workloads' file:line rows, and "sym+OFFSET" (decimal)
+# for the kernel's, as perf prints a line it cannot find
+perf report --stdio -i p.data -g none --no-children --sort srcline >perf.out 2>/dev/null
+"$PERFKIT" report --stdio -i p.data -g none --no-children --sort srcline >pk.out 2>/dev/null
+sl() { grep -E '^ +[0-9.]+% +((calltree|burn2to1)\.c:[0-9]+|[A-Za-z_][A-Za-z0-9_.]*\+[0-9]+)$' "$1" | tr -s ' ' | LC_ALL=C sort; }
+sl perf.out >perf.sl
+sl pk.out >pk.sl
+expect "--sort srcline: the same file:line and sym+offset rows as perf ($(wc -l <pk.sl), $(grep -c '+' pk.sl) sym+offset)" \
+	sh -c 'test -s pk.sl && cmp -s perf.sl pk.sl'
+diff perf.sl pk.sl | head -4 | sed 's/^/# /'
 # --percentage relative: the rows' percentages of what is kept, the call
 # graphs' still of the whole (their threshold of what is kept), as perf's
 eval "$(sed -n '/^blocks() {/,/^}/p' "$TOP/tests/e2e/0203-report-callgraph.t")"

@@ -867,6 +867,19 @@ static size_t expand_inlines(struct session *s, size_t n, bool perf)
 	return out;
 }
 
+/* perf's srcline where no line is known but the symbol is: "sym+OFFSET",
+ * the offset in decimal (util/srcline.c) */
+static const char *srcline_sym(struct session *s, const struct pk_frame *fr)
+{
+	char buf[32];
+
+	sb_reset(&s->tmp);
+	sb_addstr(&s->tmp, fr->sym);
+	snprintf(buf, sizeof(buf), "+%" PRIu64, fr->sym_off);
+	sb_addstr(&s->tmp, buf);
+	return intern(s, s->tmp.buf, s->tmp.len);
+}
+
 const char *session_srcline(struct session *s, const struct pk_frame *fr)
 {
 	struct {
@@ -877,8 +890,10 @@ const char *session_srcline(struct session *s, const struct pk_frame *fr)
 	struct hm_entry *e;
 	const char *res;
 
-	if (fr->kernel || !fr->dso || !strcmp(fr->dso, "[unknown]"))
+	if (!fr->dso || !strcmp(fr->dso, "[unknown]") || (fr->kernel && !fr->sym))
 		return "[unknown]";
+	if (fr->kernel)   /* no vmlinux lines: perf's "sym+offset" (decimal) */
+		return srcline_sym(s, fr);
 	e = hm_upsert(&s->srclines, &key, sizeof(key), &created);
 	if (!created)
 		return e->val.ptr;
@@ -897,13 +912,15 @@ const char *session_srcline(struct session *s, const struct pk_frame *fr)
 		res = intern(s, s->tmp.buf + 1, s->tmp.len - 1);
 		goto done;
 	}
-	{
+	if (fr->sym) {
+		res = srcline_sym(s, fr);
+	} else {
 		const char *base = strrchr(fr->dso, '/');
 		char buf[64];
 
 		sb_reset(&s->tmp);
 		sb_addstr(&s->tmp, base ? base + 1 : fr->dso);
-		snprintf(buf, sizeof(buf), "[+%" PRIx64 "]", key.addr);
+		snprintf(buf, sizeof(buf), "[%" PRIx64 "]", key.addr);   /* perf: no "+" */
 		sb_addstr(&s->tmp, buf);
 		res = intern(s, s->tmp.buf, s->tmp.len);
 	}

@@ -201,10 +201,13 @@ const struct session_stats *session_stats(const struct session *s);
  * thread never seen. */
 const char *session_thread_comm(struct session *s, uint32_t tid);
 
-/* The source line of a user frame, "file.c:LINE" (file basename, innermost
- * inlined function's line) from DWARF, else "DSO[+OFF]" (DSO basename, OFF
- * in hex) as perf shows it, "[unknown]" without a DSO.  Interned in the
- * session; each (DSO, address) resolved once. */
+/* The source line of a frame, as perf's srcline (util/srcline.c):
+ * "file.c:LINE" (file basename, innermost inlined function's line) from
+ * DWARF; else "SYM+OFF" (OFF in decimal) when the symbol is known (every
+ * kernel frame with a symbol: no vmlinux lines are read); else "DSO[OFF]"
+ * (DSO basename, OFF in hex); "[unknown]" without a DSO or a kernel
+ * symbol.  Interned in the session; each user (DSO, address) resolved
+ * once. */
 const char *session_srcline(struct session *s, const struct pk_frame *fr);
 
 /* The file to read for the user DSO dso (a pk_frame's dso pointer, as the
