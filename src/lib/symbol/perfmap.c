@@ -196,9 +196,9 @@ const char *perfmap_lookup(struct perfmap_cache *c, uint32_t pid, uint64_t addr,
 		*map_path = NULL;
 	if (!c)
 		return NULL;
-	snprintf(path, sizeof(path), "%s/perf-%u.map", c->dir, pid);
 	e = hm_upsert(&c->maps, &pid, sizeof(pid), &created);
 	if (created) {
+		snprintf(path, sizeof(path), "%s/perf-%u.map", c->dir, pid);
 		m = xcalloc(1, sizeof(*m));
 		e->val.ptr = m;
 		pmap_read(c, m, path);
@@ -212,8 +212,8 @@ const char *perfmap_lookup(struct perfmap_cache *c, uint32_t pid, uint64_t addr,
 	if (!m->path)
 		return NULL;
 	ent = pmap_find(m, addr);
-	if (!ent && stat(path, &st) == 0 && st.st_size > m->size) {
-		pmap_read(c, m, path);   /* the JIT appended since */
+	if (!ent && stat(m->path, &st) == 0 && st.st_size > m->size) {
+		pmap_read(c, m, m->path);   /* the JIT appended since (the path is interned) */
 		ent = m->path ? pmap_find(m, addr) : NULL;
 	}
 	if (map_path)
