@@ -3,7 +3,8 @@
 # [vdso] frames are named: perfkit record saves the vdso in perf's build-id
 # cache (~/.debug/[vdso]/<build-id>/vdso) and lists it in the file's
 # build-ids, as perf record does, so perfkit report and perf report both
-# name __vdso_clock_gettime on a fresh HOME.
+# name __vdso_clock_gettime on a fresh HOME; a perf pipe-mode recording
+# (no build-ids) is named from this machine's vdso, as perf does.
 . "$(dirname "$0")/lib.sh"
 
 if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
@@ -22,4 +23,17 @@ if have perf; then
 fi
 HOME=$T/home "$PERFKIT" script -i "$T/v.data" 2>/dev/null | grep -m1 '(\[vdso\])' >"$T/s"
 expect "perfkit script names it" grep -q '__vdso_clock_gettime' "$T/s"
+# perf's pipe mode carries no build-ids: perf names [vdso] frames from its
+# own vdso (the same kernel's), and so does perfkit, through a temporary
+# file it removes
+if have perf; then
+	ls /tmp/perfkit-vdso-* >"$T/before" 2>/dev/null
+	HOME=$T/home perf record -q -o - -- "$W" >"$T/pipe.data" 2>/dev/null
+	HOME=$T/home "$PERFKIT" script -i "$T/pipe.data" >"$T/pk.txt" 2>/dev/null
+	HOME=$T/home perf script -i "$T/pipe.data" >"$T/perf.txt" 2>/dev/null
+	expect "perf's pipe mode: [vdso] frames named, as perf script's" \
+		sh -c "grep -q '__vdso_clock_gettime.*(\[vdso\])' '$T/pk.txt' && cmp -s '$T/pk.txt' '$T/perf.txt'"
+	ls /tmp/perfkit-vdso-* >"$T/after" 2>/dev/null
+	expect "... and its temporary copy of the vdso removed" cmp -s "$T/before" "$T/after"
+fi
 done_testing

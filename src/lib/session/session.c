@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 struct map {
@@ -71,6 +73,9 @@ struct session {
 	size_t frames_alloc;
 	uint64_t nr_compressed;   /* PERF_RECORD_COMPRESSED records (not decoded) */
 	char *vdso_image;         /* perf's build-id cache copy of the [vdso], or NULL */
+	bool vdso_local;          /* vdso_image is this machine's vdso, written
+				     to a temporary file (removed on close) */
+	bool vdso_tried;          /* the local fallback was tried */
 	struct unwinder *unw;     /* --call-graph dwarf samples, made on first use */
 	struct unwind_map *umaps;
 	size_t umaps_alloc, umaps_nr;
@@ -336,6 +341,47 @@ static void find_vdso_image(struct session *s)
 		}
 	}
 	sb_release(&path);
+}
+
+/* The [vdso] image to name [vdso] frames with: the recording's (perf's
+ * build-id cache), else, as perf does when it has none (a pipe-mode
+ * recording), this machine's own vdso written to a temporary file, when
+ * the recording's kernel release is this one's (or unknown): the vdso
+ * is the kernel's. */
+static const char *vdso_image(struct session *s)
+{
+	struct utsname u;
+	unsigned long base;
+	FILE *maps;
+	char line[512], tmpl[] = "/tmp/perfkit-vdso-XXXXXX";
+	unsigned long long start = 0, end = 0;
+	int fd;
+
+	if (s->vdso_image || s->vdso_tried)
+		return s->vdso_image;
+	s->vdso_tried = true;
+	if (s->f->osrelease && (uname(&u) || strcmp(u.release, s->f->osrelease)))
+		return NULL;
+	base = getauxval(AT_SYSINFO_EHDR);
+	if (!base || !(maps = fopen("/proc/self/maps", "re")))
+		return NULL;
+	while (fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &start, &end) == 2)
+			break;
+	fclose(maps);
+	if (start != base || end <= start || end - start > (1u << 20))
+		return NULL;
+	if ((fd = mkstemp(tmpl)) < 0)
+		return NULL;
+	if (write(fd, (const void *)(uintptr_t)start, end - start) != (ssize_t)(end - start)) {
+		close(fd);
+		unlink(tmpl);
+		return NULL;
+	}
+	close(fd);
+	s->vdso_image = xstrdup(tmpl);
+	s->vdso_local = true;
+	return s->vdso_image;
 }
 
 static void do_mmap(struct session *s, const struct perf_event_header *h, const uint8_t *p)
@@ -656,7 +702,7 @@ static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *
 	fr->sym_off = file_off;
 	const char *file = m->no_symbols ? NULL : dso_file(s, m->dso, m->deleted);
 
-	if (file || (m->no_symbols && s->vdso_image && !strcmp(m->dso, "[vdso]"))) {
+	if (file || (m->no_symbols && !strcmp(m->dso, "[vdso]") && vdso_image(s))) {
 		fr->sym = symcache_resolve(s->syms, m->no_symbols ? s->vdso_image : file, file_off,
 					   &fr->sym_off, m->no_symbols ? NULL : &fr->addr);
 		if (!fr->sym)
@@ -975,7 +1021,7 @@ static size_t unwind_user(struct session *s, struct thread *t, const struct pd_s
 		const char *dso = m->dso;
 
 		if (m->no_symbols) {
-			if (!s->vdso_image || strcmp(dso, "[vdso]"))
+			if (strcmp(dso, "[vdso]") || !vdso_image(s))
 				continue;
 			dso = s->vdso_image;
 		} else if (!(dso = dso_file(s, dso, m->deleted))) {
@@ -1547,6 +1593,8 @@ void session_close(struct session *s)
 	free(s->recs);
 	free(s->frames);
 	free(s->feed);
+	if (s->vdso_local)
+		unlink(s->vdso_image);
 	free(s->vdso_image);
 	pd_close(s->f);
 	free(s);

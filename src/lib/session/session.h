@@ -24,6 +24,10 @@
  * not the one recorded (HEADER_BUILD_ID): then a copy by build-id from
  * ~/.debug/.build-id or /usr/lib/debug/.build-id, else no symbols (one
  * warning) — a rebuilt binary never names an old recording's addresses.
+ * [vdso] frames are named from the recording's vdso in perf's build-id
+ * cache, else (perf's pipe mode has no build-ids) from this machine's own
+ * vdso, written to a temporary file removed on close, when the recording's
+ * kernel release is this one's or unknown, as perf does.
  * Addresses in anonymous memory ("//anon") or in no mapping at all are named
  * from the process's /tmp/perf-PID.map (JIT code; symbol/perfmap.h), with
  * the map's path as the DSO.
