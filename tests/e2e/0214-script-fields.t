@@ -32,8 +32,10 @@ for d in cg flat pk tp; do
 	l=$lists; [ $d = tp ] && l=$tplists; [ $d = pk ] && l=$pklists
 	for F in $l; do
 		n=$((n + 1))
-		perf script -i "$T/$d.data" -F "$F" >"$T/perf.out" 2>/dev/null
+		perf script -i "$T/$d.data" -F "$F" >"$T/perf.out" 2>/dev/null &   # the two at once
+		pp=$!
 		"$PERFKIT" script -i "$T/$d.data" -F "$F" >"$T/pk.out" 2>"$T/pk.err"
+		wait $pp
 		if ! cmp -s "$T/perf.out" "$T/pk.out" || { ! [ -s "$T/perf.out" ] && [ "$F" != trace ]; }; then
 			fails=$((fails + 1))
 			diag "$d -F $F:"

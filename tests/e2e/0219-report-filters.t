@@ -100,10 +100,12 @@ if ! have perf; then skip "perf (the oracle) is not installed"; done_testing; ex
 if [ -n "${PK_SAN:-}" ]; then skip "the comparisons with perf run in the gcc pass"; done_testing; exit; fi
 rec perf p.data
 same() {   # same NAME ARGS...: the row lines and the '# key: value' lines
-	local d=$1; shift
-	perf report --stdio -i p.data "$@" >perf.out 2>/dev/null
+	local d=$1 pp; shift
+	perf report --stdio -i p.data "$@" >perf.out 2>/dev/null &   # the two at once
+	pp=$!
 	"$PERFKIT" report --stdio -i p.data "$@" >pk.out 2>pk.err
 	local rc=$?
+	wait $pp
 	rows perf.out >perf.rows
 	rows pk.out >pk.rows
 	grep -E '^# (comm|dso|symbol): ' perf.out >perf.el
