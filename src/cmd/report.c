@@ -85,6 +85,8 @@ struct hist {
 	uint32_t *of_node;            /* the model's row per node, for cg (browser:
 					 made on the first call graph) */
 	uint32_t *rank_of[K_MAX];     /* browser: a key's rank per part id */
+	bool rank_full[K_MAX];        /* rank_of ranks every part: rows map
+					 their parts as they are made */
 	const char **rank_text[K_MAX];/* by sort key index: its text per rank
 					 (comm, dso, sym), in texts; or NULL */
 	uint32_t *rank_len[K_MAX];    /* their lengths */
@@ -389,6 +391,9 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	if (cache) {   /* parts are stable while the model does not change */
 		free(h->rank_of[key]);
 		h->rank_of[key] = rank;
+		h->rank_full[key] = true;
+		for (size_t p = 0; p < np && h->rank_full[key]; p++)
+			h->rank_full[key] = rank[p] != UINT32_MAX;
 	} else {
 		free(rank);
 	}
@@ -418,6 +423,12 @@ static void hist_derive(struct report *r, struct hist *h)
 		prof_compact(h->prof);   /* no more samples */
 		prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, r, &pr);
 	}
+	/* keys whose every part was ranked before: mapped as rows are made */
+	const uint32_t *ro[K_MAX] = { NULL };
+
+	for (int k = 0; r->keep_models && k < r->nr_keys; k++)
+		if (r->keys[k] != K_SRCLINE && h->rank_full[r->keys[k]])
+			ro[k] = h->rank_of[r->keys[k]];
 	h->nr = pr.nr;
 	if (pr.nr + 1 > h->rows_cap) {   /* else the last derivation's, reused */
 		free(h->rows);
@@ -441,14 +452,15 @@ static void hist_derive(struct report *r, struct hist *h)
 		if (srcline)
 			row->srcline = session_srcline(r->sess, fr);
 		for (int k = 0; k < r->nr_keys; k++)
-			row->rank[k] = p->part[r->keys[k]];
+			row->rank[k] = ro[k] ? ro[k][p->part[r->keys[k]]] : p->part[r->keys[k]];
 	}
 	free(pr.v);   /* copied: its memory before the ranks and the stacks' */
 	pr.v = NULL;
 	prof_flat_free(h->flat);   /* the rows were all it had */
 	h->flat = NULL;
 	for (int k = 0; k < r->nr_keys; k++)
-		rank_key(r, h, pr.nr_parts[r->keys[k]], k, r->keep_models && r->keys[k] != K_SRCLINE);
+		if (!ro[k])
+			rank_key(r, h, pr.nr_parts[r->keys[k]], k, r->keep_models && r->keys[k] != K_SRCLINE);
 	if (r->graph && r->keep_models) {   /* the forest on the first call graph */
 		h->of_node = pr.of_node;
 		pr.of_node = NULL;

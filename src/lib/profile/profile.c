@@ -449,7 +449,16 @@ struct prof_cache {
 	 * (index: dso | sym << 1; srcline apart), made on the first need */
 	uint32_t *fkey[4];
 	size_t nr_fkeys[4];
+	/* PROF_REDERIVE: for a choice of keys asked before (index: dso | sym
+	 * << 1 | comm << 2 | thread << 3; srcline apart), each pair's row and
+	 * each row's first pair: asking those keys again makes the rows
+	 * without hashing a pair (the browser's 's' back and forth) */
+	uint32_t *row_of_pair[16], *first_pair[16];   /* row | PAIR_SHARED */
+	size_t nr_rows[16];
+	bool any_shared[16];
 };
+
+#define PAIR_SHARED 0x80000000u   /* the pair's frame key is another frame's too */
 
 static void cache_free(struct prof_cache *c)
 {
@@ -466,6 +475,10 @@ static void cache_free(struct prof_cache *c)
 	free(c->pairs);
 	for (int i = 0; i < 4; i++)
 		free(c->fkey[i]);
+	for (int i = 0; i < 16; i++) {
+		free(c->row_of_pair[i]);
+		free(c->first_pair[i]);
+	}
 	free(c);
 }
 
@@ -731,42 +744,71 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		 * places) may nest: for them, in the nodes' depth-first order, a
 		 * node counts when it is past the subtree of the row's last
 		 * counted node (rend), i.e. outermost. */
-		uint32_t *of_pair = xmalloc((c->nr_pairs + 1) * sizeof(*of_pair));
-		uint32_t *nfk = xcalloc(fk.nr + 1, sizeof(*nfk)), *rend;
-		uint8_t *shared = xmalloc(c->nr_pairs + 1);
-		bool any = false;
+		int sel = fsel | want[PROF_COMM] << 2 | want[PROF_TID] << 3;
+		bool cached = !fline && c->row_of_pair[sel], keep = !fline && (p->flags & PROF_REDERIVE) && !cached;
+		uint32_t *of_pair = cached ? c->row_of_pair[sel] : xmalloc((c->nr_pairs + 1) * sizeof(*of_pair));
+		uint32_t *first = keep ? xmalloc((c->nr_pairs + 1) * sizeof(*first)) : NULL;
+		uint32_t *nfk = NULL, *rend;
+		bool any = cached && c->any_shared[sel];
 
-		for (size_t i = 0; i < p->nr_frames; i++)
-			nfk[fkey[i]]++;
+		if (!cached) {   /* how many frames have each frame key */
+			nfk = xcalloc(fk.nr + 1, sizeof(*nfk));
+			for (size_t i = 0; i < p->nr_frames; i++)
+				nfk[fkey[i]]++;
+		}
+		if (cached) {   /* the rows of these keys, named by their first pairs */
+			alloc = c->nr_rows[sel] + 1;
+			out->v = xmalloc(alloc * sizeof(*out->v));
+			for (size_t r = 0; r < c->nr_rows[sel]; r++) {
+				const struct pair *pq = &c->pairs[c->first_pair[sel][r]];
+
+				new_row(out, &alloc, c, pq->thread, pq->frame, mask, NULL);
+			}
+		}
 		for (size_t q = 0; q < c->nr_pairs; q++) {
 			const struct pair *pq = &c->pairs[q];
-			uint32_t r = rtab_get(&rt, (uint64_t)tkey[pq->thread] << 32 | fkey[pq->frame], (uint32_t)out->nr);
+			uint32_t r;
 
-			if (r == out->nr)
-				new_row(out, &alloc, c, pq->thread, pq->frame, mask, fline);
-			of_pair[q] = r;
+			if (!cached) {
+				r = rtab_get(&rt, (uint64_t)tkey[pq->thread] << 32 | fkey[pq->frame], (uint32_t)out->nr);
+				if (r == out->nr) {
+					if (first)
+						first[r] = (uint32_t)q;
+					new_row(out, &alloc, c, pq->thread, pq->frame, mask, fline);
+				}
+				/* the row, and whether another frame has this one's
+				 * key (PAIR_SHARED) */
+				of_pair[q] = r | (nfk[fkey[pq->frame]] > 1 ? PAIR_SHARED : 0);
+				any |= of_pair[q] >= PAIR_SHARED;
+			}
+			r = of_pair[q] & ~PAIR_SHARED;
 			out->v[r].self += pq->self;
 			out->v[r].nr_self += pq->count;
-			shared[q] = nfk[fkey[pq->frame]] > 1;
-			any |= shared[q];
-			if (!shared[q])
+			if (of_pair[q] < PAIR_SHARED)
 				out->v[r].children += pq->children;
 		}
 		rend = any ? xcalloc(out->nr + 1, sizeof(*rend)) : NULL;
 		for (uint32_t i = 1; i < p->nr_nodes; i++) {
-			uint32_t q = c->pair_of[i], r = q == PROF_NONE ? PROF_NONE : of_pair[q];
+			uint32_t q = c->pair_of[i], r = q == PROF_NONE ? PROF_NONE : of_pair[q] & ~PAIR_SHARED;
 
 			out->of_node[i] = r;
-			if (rend && r != PROF_NONE && shared[q] && i >= rend[r]) {
+			if (rend && r != PROF_NONE && of_pair[q] >= PAIR_SHARED && i >= rend[r]) {
 				out->v[r].children += c->sub[i];
 				rend[r] = c->end[i];
 			}
 		}
 		summed = true;
 		free(rend);
-		free(shared);
 		free(nfk);
-		free(of_pair);
+		if (keep) {
+			c->any_shared[sel] = any;
+			c->row_of_pair[sel] = of_pair;
+			c->first_pair[sel] = xrealloc(first, (out->nr + 1) * sizeof(*first));
+			c->nr_rows[sel] = out->nr;
+		} else if (!cached) {
+			free(of_pair);
+			free(first);
+		}
 	}
 	for (size_t i = 1; !(children && c->pairs) && i < p->nr_nodes; i++) {
 		const struct prof_node *nd = &p->nodes[i];
