@@ -60,8 +60,9 @@ struct row {
 	const char *comm_last;        /* the thread's last comm (pid/tid keys) */
 	const char *srcline;          /* --sort srcline: session_srcline() */
 	uint64_t addr;
-	uint64_t sym_start;           /* the symbol's start as mapped (-S 0xADDR) */
-	uint64_t ip;                  /* the first frame's address as sampled */
+	uint64_t at;                  /* with a symbol: its start as mapped (-S
+					 0xADDR); without: the first frame's
+					 address as sampled */
 	uint32_t pid, tid;
 	uint64_t self, children;
 	uint64_t nr_self;             /* samples whose leaf is the row (-n) */
@@ -201,7 +202,7 @@ static bool row_kept(const struct report *r, const struct row *row)
 		return false;
 	if (r->row_dsos && !sfilt_dso_listed(&r->sf, row->dso))
 		return false;
-	if (r->row_syms && !sfilt_sym_listed(&r->sf, row->sym, row->sym_start))
+	if (r->row_syms && !sfilt_sym_listed(&r->sf, row->sym, row->at))
 		return false;
 	return true;
 }
@@ -260,7 +261,7 @@ static const char *dso_short(const char *dso)
  * from call chains keep the chain's ip). */
 static void sym_text(const struct row *row, char *buf, size_t size)
 {
-	uint64_t addr = !row->sym && !row->kernel && !row->self && row->children ? row->ip : row->addr;
+	uint64_t addr = !row->sym && !row->kernel && !row->self && row->children ? row->at : row->addr;
 
 	if (row->sym) {
 		snprintf(buf, size, "[%c] %s", row->kernel ? 'k' : '.', row->sym);
@@ -443,7 +444,7 @@ static void hist_derive(struct report *r, struct hist *h)
 		struct row *row = &h->rows[i];
 
 		*row = (struct row){ .comm = t->comm, .dso = fr->dso, .sym = fr->sym, .addr = fr->sym_off,
-				     .sym_start = fr->ip - fr->sym_off, .ip = fr->ip,
+				     .at = fr->sym ? fr->ip - fr->sym_off : fr->ip,
 				     .pid = t->pid, .tid = t->tid, .self = p->self, .children = p->children,
 				     .nr_self = p->nr_self, .id = (uint32_t)i, .kernel = fr->kernel };
 		/* perf's pid and tid keys name a thread by its last comm */
