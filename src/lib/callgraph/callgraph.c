@@ -50,8 +50,10 @@ struct fslot {
 
 struct cg_forest {
 	struct hashmap tkeys;
-	uint32_t *fslots;             /* frame id + 1 by identity hash, 0: empty;
-					 at most 70 % full */
+	uint64_t *fslots;             /* the identity hash's high 32 bits | frame
+					 id + 1, 0: empty; at most 70 % full (a
+					 probe reads a frame only when the hash
+					 matches: frames are scattered) */
 	size_t fslot_mask;
 	sslot_t *sslots;
 	size_t sslot_mask;            /* number of slots - 1 */
@@ -117,27 +119,50 @@ static bool frame_same(const struct cg_frame *a, const struct cg_frame *b)
 	return a->dso == b->dso && a->sym == b->sym && (a->sym || a->ip == b->ip) && a->inlined == b->inlined;
 }
 
+/* The frame table sized for n frames (at most 70 % full). */
+static void fslots_size(struct cg_forest *f, size_t n)
+{
+	size_t ns = 1024, h;
+	uint64_t *v;
+
+	while (ns * 7 < n * 10)
+		ns *= 2;
+	if (f->fslots && ns <= f->fslot_mask + 1)
+		return;
+	v = xcalloc(ns, sizeof(*v));
+	for (size_t i = 0; i < f->nr_frames; i++) {
+		size_t x = frame_hash(&f->frames[i]);
+
+		for (h = x & (ns - 1); v[h]; h = (h + 1) & (ns - 1))
+			;
+		v[h] = (uint64_t)(x >> 32) << 32 | ((uint32_t)i + 1);
+	}
+	free(f->fslots);
+	f->fslots = v;
+	f->fslot_mask = ns - 1;
+}
+
+void cg_forest_reserve_frames(struct cg_forest *f, size_t n)
+{
+	fslots_size(f, f->nr_frames + n);
+	if (f->nr_frames + n > f->alloc_frames) {
+		f->alloc_frames = f->nr_frames + n;
+		f->frames = xrealloc(f->frames, f->alloc_frames * sizeof(*f->frames));
+	}
+}
+
 uint32_t cg_frame_id(struct cg_forest *f, const struct cg_frame *fr)
 {
-	size_t h;
+	size_t h, x;
 
-	if ((f->nr_frames + 1) * 10 > (f->fslot_mask + 1) * 7 || !f->fslots) {
-		size_t n = f->fslot_mask ? (f->fslot_mask + 1) * 2 : 1024;
-		uint32_t *v = xcalloc(n, sizeof(*v));
-
-		for (size_t i = 0; i < f->nr_frames; i++) {
-			for (h = frame_hash(&f->frames[i]) & (n - 1); v[h]; h = (h + 1) & (n - 1))
-				;
-			v[h] = (uint32_t)i + 1;
-		}
-		free(f->fslots);
-		f->fslots = v;
-		f->fslot_mask = n - 1;
-	}
-	for (h = frame_hash(fr) & f->fslot_mask; f->fslots[h]; h = (h + 1) & f->fslot_mask)
-		if (frame_same(&f->frames[f->fslots[h] - 1], fr))
-			return f->fslots[h] - 1;
-	f->fslots[h] = (uint32_t)f->nr_frames + 1;
+	if ((f->nr_frames + 1) * 10 > (f->fslot_mask + 1) * 7 || !f->fslots)
+		fslots_size(f, f->fslots ? (f->fslot_mask + 1) * 2 * 7 / 10 : 1);   /* double */
+	x = frame_hash(fr);
+	for (h = x & f->fslot_mask; f->fslots[h]; h = (h + 1) & f->fslot_mask)
+		if (f->fslots[h] >> 32 == (uint64_t)(x >> 32) &&
+		    frame_same(&f->frames[(uint32_t)f->fslots[h] - 1], fr))
+			return (uint32_t)f->fslots[h] - 1;
+	f->fslots[h] = (uint64_t)(x >> 32) << 32 | ((uint32_t)f->nr_frames + 1);
 	f->frames = grow(f->frames, &f->alloc_frames, f->nr_frames, sizeof(*f->frames));
 	f->frames[f->nr_frames] = *fr;
 	return (uint32_t)f->nr_frames++;
