@@ -153,7 +153,11 @@ for args in "--comms calltree --percentage relative --no-children -g graph,0.5,c
 	"$PERFKIT" report --stdio -i p.data $args >pk.out 2>/dev/null
 	blocks perf.out | grep -Ev '\[unknown\]|\] (0x)?[0-9a-f]{16}(\\n|$)' >perf.blk
 	blocks pk.out | grep -Ev '\[unknown\]|\] (0x)?[0-9a-f]{16}(\\n|$)' >pk.blk
-	expect "$args: rows and call graphs as perf's ($(wc -l <pk.blk) rows)" \
+	if [ ! -s perf.blk ]; then   # seen once under load: a recording without them
+		skip "$args: perf report shows no row of these ($(grep -c '^#' perf.out) '#' lines)"
+		continue
+	fi
+	expect "$args: rows and call graphs as perf's ($(wc -l <pk.blk) of $(wc -l <perf.blk) rows)" \
 		sh -c 'test -s pk.blk && cmp -s perf.blk pk.blk'
 done
 pid=$(perf script -i p.data -F comm,pid 2>/dev/null | awk '$1 == "calltree" { print $2; exit }')

@@ -348,6 +348,69 @@ static void test_trees_from_stacks(void **state)
 	assert_true(compared > 200);   /* most trees print something */
 }
 
+/* A group of thousands of items (a row's stacks through 6000 callers,
+ * each reached from two places: 12 000 distinct stacks) is radix-sorted,
+ * 16 bits a pass; its trees are those of the per-stack construction, in
+ * both orders.  Half the callers' ids are the other half's plus 65 536
+ * (filler frames between them), so that a sort by the low 16 bits alone
+ * splits their groups. */
+static void test_trees_big_group(void **state)
+{
+	enum { N = 60000, MIDS = 3000 };
+
+	(void)state;
+	for (int caller = 0; caller < 2; caller++) {
+		struct ref r = { .caller = caller, .children = false };
+		uint32_t mid[2 * MIDS];
+		uint64_t total = 0;
+		unsigned seed = 7;
+
+		r.f = forest();
+		for (uint32_t i = 0; i < 2 * MIDS; i++) {
+			struct cg_frame fr = { .dso = EXE, .ip = 0x400000u + i * 16u };
+
+			if (i == MIDS)   /* fillers up to the first id + 65 536 */
+				for (uint32_t k = 0; cg_frame_id(r.f, &(struct cg_frame){ .dso = LIBC, .ip = k }) + 1 <
+						     mid[0] + 65536; k++)
+					;
+			mid[i] = cg_frame_id(r.f, &fr);
+		}
+		assert_int_equal(mid[MIDS], mid[0] + 65536);
+		for (uint32_t k = 0; k < N; k++) {
+			uint32_t x = (seed = seed * 1103515245u + 12345u) >> 8;
+			uint32_t node = cg_stack_push(r.f, 0, cg_frame_get(r.f, ids[M]), UINT32_MAX);
+
+			node = cg_stack_push(r.f, node, cg_frame_get(r.f, ids[x >> 20 & 1 ? A : B]), UINT32_MAX);
+			node = cg_stack_push(r.f, node, cg_frame_get(r.f, mid[x % (2 * MIDS)]), UINT32_MAX);
+			node = cg_stack_push(r.f, node, cg_frame_get(r.f, ids[C]), C);
+			cg_stack_hit(r.f, node, 1 + k % 7);
+			total += 1 + k % 7;
+		}
+		for (int t = 0; t < NR; t++)
+			r.trees[t] = cg_tree_new(r.f);
+		cg_stack_each(r.f, ref_one, &r);
+		for (int th = 0; th < 2; th++) {
+			struct cg_params p = { .mode = CG_GRAPH, .threshold = th ? 0.01 : 0,
+					       .order = caller ? CG_CALLER : CG_CALLEE };
+			uint32_t mine[NR];
+
+			for (int t = 0; t < NR; t++)
+				mine[t] = cg_tree_new(r.f);
+			cg_trees_from_stacks(r.f, mine, NR, p.order, false, cg_min_hit(&p, total));
+			for (int t = C; t <= C; t++) {
+				char *want = print(r.f, r.trees[t], &p, total, r.entry[t]);
+				char *got = print(r.f, mine[t], &p, total, r.entry[t]);
+
+				assert_true(strlen(want) > 1000);
+				assert_string_equal(want, got);
+				free(want);
+				free(got);
+			}
+		}
+		cg_forest_free(r.f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_trees_from_stacks),
+		cmocka_unit_test(test_trees_big_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -433,12 +433,58 @@ static int cmp_items(const void *pa, const void *pb)
 	return a->frame < b->frame ? -1 : a->frame > b->frame;
 }
 
+/* v[0..n) by frame, stable: two counting passes of 16 bits. */
+static void radix_items(struct tb_item *v, size_t n)
+{
+	struct tb_item *tmp = xmalloc(n * sizeof(*tmp)), *src = v, *dst = tmp;
+	size_t *cnt = xmalloc(65536 * sizeof(*cnt));
+
+	for (int sh = 0; sh < 32; sh += 16) {
+		size_t sum = 0;
+
+		memset(cnt, 0, 65536 * sizeof(*cnt));
+		for (size_t i = 0; i < n; i++)
+			cnt[src[i].frame >> sh & 0xffff]++;
+		if (cnt[src[0].frame >> sh & 0xffff] == n)   /* one digit: nothing to move */
+			continue;
+		for (size_t d = 0; d < 65536; d++) {
+			size_t c = cnt[d];
+
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[cnt[src[i].frame >> sh & 0xffff]++] = src[i];
+		struct tb_item *t = src;
+
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(cnt);
+	free(tmp);
+}
+
 /* Items [base, nr) become the children of tree node t. */
 static void tb_group(struct tb *b, uint32_t t, size_t base)
 {
 	size_t end = b->nr;
 
-	qsort(b->v + base, end - base, sizeof(*b->v), cmp_items);
+	if (end - base <= 32) {   /* most groups: an insertion sort, stable as glibc's qsort (a merge sort) */
+		for (size_t i = base + 1; i < end; i++) {
+			struct tb_item x = b->v[i];
+			size_t j = i;
+
+			for (; j > base && b->v[j - 1].frame > x.frame; j--)
+				b->v[j] = b->v[j - 1];
+			b->v[j] = x;
+		}
+	} else if (end - base < 4096) {
+		qsort(b->v + base, end - base, sizeof(*b->v), cmp_items);
+	} else {   /* the big groups (a row's outermost callers): a stable radix sort */
+		radix_items(b->v + base, end - base);
+	}
 	for (size_t a = base, z; a < end; a = z) {
 		uint64_t w = 0, wc = 0, hit = 0, count = 0;
 
