@@ -97,6 +97,7 @@ struct hist {
 	struct sortrec *ord;          /* the rows' order (sort_rows) */
 	size_t nr_sorted;             /* ord's first, in order */
 	bool wide;                    /* ranks compared per key */
+	unsigned rank_bits[K_MAX];    /* else each key's bits in sortrec.ranks */
 };
 
 struct report {
@@ -728,6 +729,7 @@ static void sort_rows(struct report *r, struct hist *h, size_t want)
 	wide_r = r;
 	wide_rows = total > 64 ? h->rows : NULL;
 	h->wide = total > 64;
+	memcpy(h->rank_bits, bits, sizeof(bits));
 	free(h->ord);
 	h->ord = xmalloc((h->nr + 1) * sizeof(*h->ord));
 	for (size_t i = 0; i < h->nr; i++) {
@@ -926,35 +928,56 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 
 	if (r->graph && h->cg)
 		trees = build_trees(r, h, show, total);
+	/* the rows in order, read from their sort records where they can be:
+	 * a row itself is 136 bytes somewhere in a large array (a cache miss
+	 * a row on a compile job's 843 k rows) */
+	bool hint = !r->quiet && isatty(STDOUT_FILENO);   /* print_hint()'s */
+	bool need_row = hint || r->show_nr || h->wide;
+
+	for (int k = 0; k < r->nr_keys; k++)
+		need_row |= !h->rank_text[k];
 	for (size_t j = 0; j < h->nr; j++) {
-		size_t i = h->ord[j].pos;
-		const struct row *row = &h->rows[i];
+		const struct sortrec *o = &h->ord[j];
+		size_t i = o->pos;
+		const struct row *row = need_row ? &h->rows[i] : NULL;
+		uint32_t rk[K_MAX];
 
 		if (!show[i])
 			continue;
-		if (row->sym && row->self > r->hint_self && annotatable(r, row)) {
+		if (row && hint && row->sym && row->self > r->hint_self && annotatable(r, row)) {
 			r->hint_sym = row->sym;
 			r->hint_self = row->self;
 		}
+		if (h->wide) {
+			memcpy(rk, row->rank, sizeof(rk));
+		} else {   /* sort_rows' packing: the last key in the lowest bits */
+			uint64_t x = o->ranks;
+
+			for (int k = r->nr_keys - 1; k >= 0; k--) {
+				rk[k] = (uint32_t)(x & ((1ull << h->rank_bits[k]) - 1));
+				x >>= h->rank_bits[k];
+			}
+		}
 		if (r->children)
-			put_pct(row->children, total);
-		put_pct(row->self, total);
+			put_pct(o->v, total);
+		put_pct(o->self, total);
 		if (r->show_nr)   /* perf: the samples whose leaf is the row */
 			printf("  %12" PRIu64, row->nr_self);
 		for (int k = 0; k < r->nr_keys; k++) {
-			size_t len = h->rank_len[k] ? h->rank_len[k][row->rank[k]] : strlen(row->text[k]);
+			const char *text = h->rank_text[k] ? h->rank_text[k][rk[k]] : row->text[k];
+			size_t len = h->rank_len[k] ? h->rank_len[k][rk[k]] : strlen(text);
 
 			if (r->elide[k])
 				continue;
 			fputs_unlocked("  ", stdout);
-			fwrite_unlocked(row->text[k], 1, len, stdout);
+			fwrite_unlocked(text, 1, len, stdout);
 			for (size_t c = len; k < r->nr_keys - 1 && c < width[k]; c++)
 				putchar_unlocked(' ');
 		}
 		putchar_unlocked('\n');
 		if (trees && trees[i])
 			cg_tree_print_hit(stdout, h->cg, trees[i], &r->cg, cg_total, total,
-				      r->children ? row->children : row->self);
+				      r->children ? o->v : o->self);
 	}
 	free(trees);
 	free(show);
