@@ -60,6 +60,8 @@ struct rec_ref {
 	uint64_t pos;         /* offset in the data section (tie-break: file order) */
 };
 
+#define ENTRY_MEMO 64
+
 struct session {
 	struct pd_file *f;
 	struct session_opts opts;
@@ -76,6 +78,10 @@ struct session {
 	bool vdso_local;          /* vdso_image is this machine's vdso, written
 				     to a temporary file (removed on close) */
 	bool vdso_tried;          /* the local fallback was tried */
+	struct entry_memo {       /* session_sym_is_entry() of recent symbols */
+		const char *sym;
+		bool is_entry;
+	} entry_memo[ENTRY_MEMO];
 	struct unwinder *unw;     /* --call-graph dwarf samples, made on first use */
 	struct unwind_map *umaps;
 	size_t umaps_alloc, umaps_nr;
@@ -1078,8 +1084,14 @@ static void count_fp_chain(struct session *s, size_t n)
 	if (!outer)
 		return;   /* kernel only */
 	s->stats.nr_fp_chains++;
-	if (session_sym_is_entry(outer->sym))
-		return;
+	if (outer->sym) {   /* names are the symbol tables': one answer per pointer */
+		struct entry_memo *e = &s->entry_memo[((uintptr_t)outer->sym >> 3) % ENTRY_MEMO];
+
+		if (e->sym != outer->sym)
+			*e = (struct entry_memo){ outer->sym, session_sym_is_entry(outer->sym) };
+		if (e->is_entry)
+			return;
+	}
 	s->stats.nr_fp_broken++;
 	size_t k, nk = sizeof(s->broken_dsos) / sizeof(s->broken_dsos[0]);
 	for (k = 0; k < nk && s->broken_dsos[k].dso && s->broken_dsos[k].dso != outer->dso; k++)
