@@ -1341,6 +1341,11 @@ int cmd_report(int argc, char **argv)
 	}
 	if (pk_options_only && (html || html_diff))   /* the option fuzz harness */
 		return 0;
+	if ((html || html_diff) && (sfilt_active(&r.sf) || r.relative)) {
+		fprintf(stderr, "perfkit report: --html does not take the filters (--comms, --pid, --tid, -C, "
+			"--time, --dsos, --symbols, --percentage): the page shows the whole profile\n");
+		return 2;
+	}
 	if (html || html_diff)
 		return report_html(html, html_diff, input, argc - optind, argv + optind, &so, &r,
 				   sort_given ? sort : NULL, limit, no_children);

@@ -79,10 +79,18 @@ expect "--tid $pid: the same" cmp -s p.out t.out
 "$PERFKIT" report --stdio -i pk.data --comms burn2to1 >g.out 2>/dev/null
 expect "--comms with call graphs: no other command's frames" sh -c "grep -q burn_two g.out && ! grep -qE '\\[\\.\\] (a|b|c|d)\$' g.out"
 
+# --html draws the whole profile: a filter with it is a usage error, not
+# silently ignored
+"$PERFKIT" report -i pk.data --html -o page.html --comms calltree >h.out 2>h.err
+rc=$?
+expect "--html --comms: usage error (2), one line, no page ($rc)" \
+	test $rc = 2 -a "$(wc -l <h.err)" = 1 -a ! -e page.html
+
 # an empty list keeps nothing, as perf's (a "$VAR" left empty never shows
 # the whole profile)
 "$PERFKIT" report --stdio -i pk.data -g none --comms '' >e.out 2>e.err
-expect "--comms '': exit 0, no row" sh -c "test \$? = 0 && ! grep -Eq '^ +[0-9.]+%' e.out"
+rc=$?
+expect "--comms '': exit 0, no row ($rc)" sh -c "test $rc = 0 && ! grep -Eq '^ +[0-9.]+%' e.out"
 "$PERFKIT" report --stdio -i pk.data -g none --no-children -S , >e.out 2>e.err
 expect "-S ',': no row" sh -c "! grep -Eq '^ +[0-9.]+%' e.out && grep -q '^# Samples' e.out"
 # every column a one-value filter's: the '# comm:' line, and the column stays
