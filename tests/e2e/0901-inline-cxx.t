@@ -31,7 +31,10 @@ int main(int argc, char **argv) {
 C
 c++ -O2 -g -fomit-frame-pointer -o "$T/inl" "$T/inl.cc" || { skip "c++ failed"; done_testing; exit; }
 cd "$T"
-"$PERFKIT" record -F 2000 --call-graph dwarf -o inl.data ./inl 50000000 >/dev/null 2>rec.err
+# (the sanitizer build drains 8 kB stack copies slower: a lower rate, so
+# that no phase of the program loses its samples to a full ring buffer)
+hz=2000; [ -n "${PK_SAN:-}" ] && hz=700
+"$PERFKIT" record -F $hz --call-graph dwarf -o inl.data ./inl 50000000 >/dev/null 2>rec.err
 expect 'record: exit 0' test $? -eq 0
 
 "$PERFKIT" collapse --inline inl.data >inline.folded
@@ -76,6 +79,11 @@ perf report -i inl.data --sort srcline --no-children --stdio 2>/dev/null >perf-s
 top=$(awk '/%/ && !/^#/ { print $2; exit }' sl.txt)
 ptop=$(awk '/%/ && !/^#/ { print $2; exit }' perf-sl.txt)
 diag "top srcline: perfkit $top, perf $ptop"
-expect "report --sort srcline: the inner loop's line on top ($top)" test "$top" = "inl.cc:8"
-expect "perf agrees ($ptop)" test "$top" = "$ptop"
+if grep -q 'samples lost' rec.err; then   # whole phases of the run missing: no top to check
+	skip "srcline's top line: the recording lost samples ($(grep -o '[0-9]* samples lost' rec.err))"
+	skip "perf agrees: the recording lost samples"
+else
+	expect "report --sort srcline: the inner loop's line on top ($top)" test "$top" = "inl.cc:8"
+	expect "perf agrees ($ptop)" test "$top" = "$ptop"
+fi
 done_testing
