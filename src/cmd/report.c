@@ -185,15 +185,7 @@ static int write_export(void)
  * row, its leaf's. */
 static bool sample_kept(struct report *r, const struct pk_sample *s)
 {
-	const struct pk_frame *leaf = s->nr_frames ? &s->frames[0] : NULL;
-
-	if (!sfilt_keep_thread(&r->sf, s))
-		return false;
-	if (r->sf.dsos.arg && !r->row_dsos && !(leaf && sfilt_dso_listed(&r->sf, leaf->dso)))
-		return false;
-	if (r->sf.syms.arg && !r->row_syms && !(leaf && sfilt_sym_listed(&r->sf, leaf->sym, leaf->ip - leaf->sym_off)))
-		return false;
-	return true;
+	return sfilt_keep_thread(&r->sf, s) && sfilt_keep_leaf(&r->sf, s, !r->row_dsos, !r->row_syms);
 }
 
 /* Whether a row is shown by the filters applied per row. */
@@ -832,6 +824,12 @@ static void put_pct(uint64_t v, uint64_t total)
 	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), stdout);
 }
 
+/* The filter list of sort key key (comm, dso, sym), or NULL. */
+static const struct sfilt_names *key_list(const struct report *r, enum sort_key key)
+{
+	return key == K_COMM ? &r->sf.comms : key == K_DSO ? &r->sf.dsos : key == K_SYM ? &r->sf.syms : NULL;
+}
+
 /* perf's sort__setup_elide: a sort key whose filter names one value
  * (--comms, --dsos, --symbols) gets a "# KEY: VALUE" line instead of a
  * column; when every column would go, the lines are printed and the
@@ -841,8 +839,7 @@ static bool print_elided(struct report *r)
 	bool any = false, all = true;
 
 	for (int k = 0; k < r->nr_keys; k++) {
-		const struct sfilt_names *l = r->keys[k] == K_COMM ? &r->sf.comms : r->keys[k] == K_DSO ? &r->sf.dsos :
-					      r->keys[k] == K_SYM ? &r->sf.syms : NULL;
+		const struct sfilt_names *l = key_list(r, r->keys[k]);
 
 		r->elide[k] = l && l->n == 1;
 		all &= r->elide[k];
@@ -850,8 +847,7 @@ static bool print_elided(struct report *r)
 	for (int k = 0; k < r->nr_keys; k++) {
 		if (!r->elide[k])
 			continue;
-		const struct sfilt_names *l = r->keys[k] == K_COMM ? &r->sf.comms : r->keys[k] == K_DSO ? &r->sf.dsos :
-					      &r->sf.syms;
+		const struct sfilt_names *l = key_list(r, r->keys[k]);
 
 		printf("# %s: %.*s\n", r->keys[k] == K_COMM ? "comm" : r->keys[k] == K_DSO ? "dso" : "symbol",
 		       (int)l->first_len, l->first);

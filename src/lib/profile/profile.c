@@ -755,8 +755,7 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 			nfk = xcalloc(fk.nr + 1, sizeof(*nfk));
 			for (size_t i = 0; i < p->nr_frames; i++)
 				nfk[fkey[i]]++;
-		}
-		if (cached) {   /* the rows of these keys, named by their first pairs */
+		} else {   /* the rows of these keys, named by their first pairs */
 			alloc = c->nr_rows[sel] + 1;
 			out->v = xmalloc(alloc * sizeof(*out->v));
 			for (size_t r = 0; r < c->nr_rows[sel]; r++) {

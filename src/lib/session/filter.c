@@ -66,13 +66,13 @@ bool sfilt_sym_listed(const struct sample_filter *f, const char *sym, uint64_t s
 	return sfilt_names_has(&f->syms, hex);
 }
 
-bool sfilt_keep_leaf(const struct sample_filter *f, const struct pk_sample *s)
+bool sfilt_keep_leaf(const struct sample_filter *f, const struct pk_sample *s, bool dsos, bool syms)
 {
 	const struct pk_frame *leaf = s->nr_frames ? &s->frames[0] : NULL;
 
-	if (f->dsos.arg && !(leaf && sfilt_dso_listed(f, leaf->dso)))
+	if (dsos && f->dsos.arg && !(leaf && sfilt_dso_listed(f, leaf->dso)))
 		return false;
-	if (f->syms.arg && !(leaf && leaf->sym && sfilt_sym_listed(f, leaf->sym, leaf->ip - leaf->sym_off)))
+	if (syms && f->syms.arg && !(leaf && leaf->sym && sfilt_sym_listed(f, leaf->sym, leaf->ip - leaf->sym_off)))
 		return false;
 	return true;
 }
@@ -274,5 +274,5 @@ bool sfilt_keep_thread(struct sample_filter *f, const struct pk_sample *s)
 
 bool sfilt_keep(struct sample_filter *f, const struct pk_sample *s)
 {
-	return sfilt_keep_thread(f, s) && sfilt_keep_when(f, s) && sfilt_keep_leaf(f, s);
+	return sfilt_keep_thread(f, s) && sfilt_keep_when(f, s) && sfilt_keep_leaf(f, s, true, true);
 }

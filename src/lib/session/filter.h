@@ -94,7 +94,9 @@ bool sfilt_keep_thread(struct sample_filter *f, const struct pk_sample *s);
 bool sfilt_dso_listed(const struct sample_filter *f, const char *dso);
 bool sfilt_sym_listed(const struct sample_filter *f, const char *sym, uint64_t start);
 
-/* Whether s's leaf (frames[0]) passes --dsos and --symbols. */
-bool sfilt_keep_leaf(const struct sample_filter *f, const struct pk_sample *s);
+/* Whether s's leaf (frames[0]) passes --dsos (when dsos) and --symbols
+ * (when syms): report applies a list to its rows instead when the list's
+ * key is a sort key. */
+bool sfilt_keep_leaf(const struct sample_filter *f, const struct pk_sample *s, bool dsos, bool syms);
 
 #endif
