@@ -47,7 +47,9 @@ else
 fi
 
 if have perf; then
-	shape() { grep -v '^$' "$1" | sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g; s/^ //' | sort -u; }
+	# numbers masked, and a rate's prefix (K/sec or /sec: how many context
+	# switches an interval saw depends on the machine's load)
+	shape() { grep -v '^$' "$1" | sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[KMG]?\/sec/\/sec/g; s/ +/ /g; s/^ //' | sort -u; }
 	for m in "" "-x," "-j"; do
 		# shellcheck disable=SC2086
 		perf stat $m -I 150 -e $EV -- sh -c 'i=0; end=$(( $(date +%s%N) + 500000000 )); while [ $(date +%s%N) -lt $end ]; do i=$((i+1)); done' 2>"$T/perf.out"

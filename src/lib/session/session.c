@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -75,8 +76,9 @@ struct session {
 	size_t frames_alloc;
 	uint64_t nr_compressed;   /* PERF_RECORD_COMPRESSED records (not decoded) */
 	char *vdso_image;         /* perf's build-id cache copy of the [vdso], or NULL */
-	bool vdso_local;          /* vdso_image is this machine's vdso, written
-				     to a temporary file (removed on close) */
+	int vdso_fd;              /* this machine's vdso in an anonymous file
+				     (memfd_create(2)), vdso_image its
+				     /proc/self/fd path; -1 if none */
 	bool vdso_tried;          /* the local fallback was tried */
 	struct entry_memo {       /* session_sym_is_entry() of recent symbols */
 		const char *sym;
@@ -351,15 +353,17 @@ static void find_vdso_image(struct session *s)
 
 /* The [vdso] image to name [vdso] frames with: the recording's (perf's
  * build-id cache), else, as perf does when it has none (a pipe-mode
- * recording), this machine's own vdso written to a temporary file, when
- * the recording's kernel release is this one's (or unknown): the vdso
- * is the kernel's. */
+ * recording), this machine's own vdso, when the recording's kernel
+ * release is this one's (or unknown): the vdso is the kernel's.  The
+ * copy is an anonymous memory file (memfd_create(2)) named by its
+ * /proc/self/fd path, which the unwinder opens like any ELF file: no
+ * file is created anywhere (perfkit top writes none). */
 static const char *vdso_image(struct session *s)
 {
 	struct utsname u;
 	unsigned long base;
 	FILE *maps;
-	char line[512], tmpl[] = "/tmp/perfkit-vdso-XXXXXX";
+	char line[512], path[64];
 	unsigned long long start = 0, end = 0;
 	int fd;
 
@@ -377,16 +381,15 @@ static const char *vdso_image(struct session *s)
 	fclose(maps);
 	if (start != base || end <= start || end - start > (1u << 20))
 		return NULL;
-	if ((fd = mkstemp(tmpl)) < 0)
+	if ((fd = memfd_create("perfkit-vdso", MFD_CLOEXEC)) < 0)
 		return NULL;
 	if (write(fd, (const void *)(uintptr_t)start, end - start) != (ssize_t)(end - start)) {
 		close(fd);
-		unlink(tmpl);
 		return NULL;
 	}
-	close(fd);
-	s->vdso_image = xstrdup(tmpl);
-	s->vdso_local = true;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	s->vdso_fd = fd;
+	s->vdso_image = xstrdup(path);
 	return s->vdso_image;
 }
 
@@ -599,6 +602,7 @@ static void session_init(struct session *s, const struct session_opts *opts)
 {
 	if (opts)
 		s->opts = *opts;
+	s->vdso_fd = -1;
 	hm_init(&s->strings);
 	hm_init(&s->threads);
 	hm_init(&s->srclines);
@@ -1605,8 +1609,8 @@ void session_close(struct session *s)
 	free(s->recs);
 	free(s->frames);
 	free(s->feed);
-	if (s->vdso_local)
-		unlink(s->vdso_image);
+	if (s->vdso_fd >= 0)
+		close(s->vdso_fd);
 	free(s->vdso_image);
 	pd_close(s->f);
 	free(s);
