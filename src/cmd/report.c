@@ -1518,10 +1518,19 @@ struct report_tui {
 	uint64_t warm_addr;
 	char **warmed;                /* the files loaded (or being loaded) */
 	size_t nr_warmed;
+	pthread_t prep;               /* rt_idle's thread, making the call-graph
+					 forest and one view's trees (rt_prep_main) */
+	bool preparing;
+	int prep_c;                   /* the view it makes: 1 Children, 0 Self */
+	struct report prep_r;         /* its copy of the report's settings */
+	uint32_t *prep_trees;
 };
+
+static void rt_prep_join(struct report_tui *rt);
 
 static void rt_release_hist(struct report_tui *rt)
 {
+	rt_prep_join(rt);
 	for (int c = 0; c < 2; c++) {
 		free(rt->trees[c]);
 		rt->trees[c] = NULL;
@@ -1654,6 +1663,7 @@ static int rt_graph(void *ctx, size_t i, bool children, FILE *fp)
 	const struct row *row;
 	int c = children && r->children;
 
+	rt_prep_join(rt);
 	if (!rt->h || !hist_cg(rt->h) || i >= rt->t.nr_rows)
 		return 0;
 	if (!rt->trees[c]) {   /* each view's trees once, on its first call graph */
@@ -1699,6 +1709,7 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 	if (!n)
 		return pk_error(-EINVAL, "no sort key");
 	rt_warm_join(rt);   /* nothing of the old table or session in use */
+	rt_prep_join(rt);
 	parse_sort(r, keys);
 	snprintf(rt->sort, sizeof(rt->sort), "%s", keys);
 	for (int k = 0; k < r->nr_keys; k++)
@@ -1821,8 +1832,51 @@ static int rt_annotate(void *ctx, size_t i, FILE *fp)
 	return rt_annotate_row(rt, &rt->h->rows[rt->hrow[i]], fp);
 }
 
-/* A pause on a row of a user DSO not seen yet: its DWARF loaded by a
- * thread (rt_warm_main), at the function's address, for 'a'. */
+/* The first call graph's work, done by a thread while the browser waits
+ * for a key: the forest of the model's stacks (hist_cg) and the trees of
+ * the view shown (build_trees), so that the first Enter only prints.  It
+ * reads the model and the rows, which nothing changes while it runs
+ * (every path that does, 's', '+', '-', leaving, joins it first), and
+ * writes only the forest and its own result. */
+static void *rt_prep_main(void *arg)
+{
+	struct report_tui *rt = arg;
+
+	if (hist_cg(rt->h))
+		rt->prep_trees = build_trees(&rt->prep_r, rt->h, rt->show, rt->total);
+	return NULL;
+}
+
+static void rt_prep_join(struct report_tui *rt)
+{
+	if (!rt->preparing)
+		return;
+	pthread_join(rt->prep, NULL);
+	rt->preparing = false;
+	if (rt->prep_trees && !rt->trees[rt->prep_c])
+		rt->trees[rt->prep_c] = rt->prep_trees;
+	else
+		free(rt->prep_trees);
+	rt->prep_trees = NULL;
+}
+
+static void rt_prep_start(struct report_tui *rt)
+{
+	struct report *r = rt->r;
+	int c = r->children;
+
+	if (rt->preparing || !rt->h || !r->graph || rt->trees[c] || !rt->show)
+		return;
+	rt->prep_c = c;
+	rt->prep_r = *r;
+	rt->prep_r.cg = rt->cg[c];
+	rt->prep_trees = NULL;
+	rt->preparing = !pthread_create(&rt->prep, NULL, rt_prep_main, rt);
+}
+
+/* A pause: the first call graph prepared (rt_prep_start), and, on a row
+ * of a user DSO not seen yet, its DWARF loaded by a thread
+ * (rt_warm_main), at the function's address, for 'a'. */
 static int rt_idle(void *ctx, size_t i)
 {
 	struct report_tui *rt = ctx;
@@ -1831,6 +1885,7 @@ static int rt_idle(void *ctx, size_t i)
 	struct ann_profile *p;
 	const char *file;
 
+	rt_prep_start(rt);
 	if (rt->warming && !atomic_load(&rt->warm_done))
 		return 0;   /* one at a time */
 	rt_warm_join(rt);
@@ -1887,6 +1942,7 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 	rt_prepare(&rt);
 	err = tui_browse(&rt.t, &ops, &rt, &o);
 	rt_warm_join(&rt);
+	rt_prep_join(&rt);
 	for (size_t k = 0; k < rt.nr_warmed; k++)
 		free(rt.warmed[k]);
 	free(rt.warmed);
