@@ -596,15 +596,18 @@ static int getkey(struct br *b, bool *changed)
 		ch = getch();
 		if (idle) {
 			timeout(-1);
-			if (ch == ERR && need_all(b)) {   /* no key yet: the rest of the rows now */
+			/* no key yet: what the next key may need (report starts
+			 * threads there), then the rest of the rows */
+			if (ch == ERR && b->ops->idle && !b->idle_done) {
+				b->idle_done = true;
+				b->ops->idle(b->ctx, sel_row(b));
+			}
+			if (ch == ERR && need_all(b)) {
 				rebuild(b);
 				return KEY_IDLE;
 			}
-			if (ch == ERR) {   /* then what the next key may need */
-				b->idle_done = true;
-				b->ops->idle(b->ctx, sel_row(b));
+			if (ch == ERR)
 				continue;
-			}
 		}
 		if (ch != ERR)   /* a key: the next pause may have new work */
 			b->idle_done = false;
