@@ -242,8 +242,9 @@ static void print_event_line(struct report *r, struct strbuf *sb, size_t i)
 	size_t start = sb->len;
 
 	if (s->not_supported || !s->n) {
-		sb_addf(sb, "%18s      %-32s", s->not_supported ? "<not supported>" : "<not counted>",
-			e->name);
+		/* perf's unit column stays ("msec" of task-clock) */
+		sb_addf(sb, "%18s %-4s %-32s", s->not_supported ? "<not supported>" : "<not counted>",
+			is_msec(&e->attr) ? "msec" : "", e->name);
 		while (sb->len - start < 84)
 			sb_addch(sb, ' ');
 		sb_addch(sb, '\n');
@@ -353,7 +354,8 @@ static void print_csv(struct report *r, struct strbuf *sb)
 		double runtime = r->nruns ? s->running / (double)r->nruns : 0;
 		double pct = s->enabled > 0 ? 100.0 * s->running / s->enabled : 100.0;
 		if (s->not_supported || !s->n) {
-			sb_addf(sb, "%s%s%s%s", s->not_supported ? "<not supported>" : "<not counted>", x, x, e->name);
+			sb_addf(sb, "%s%s%s%s%s", s->not_supported ? "<not supported>" : "<not counted>", x,
+				is_msec(&e->attr) ? "msec" : "", x, e->name);
 			if (r->o->runs > 1)
 				sb_addf(sb, "%s0.00%%", x);
 			sb_addf(sb, "%s%.0f%s%.2f%s%s\n", x, s->not_supported ? 0.0 : runtime, x,
@@ -390,7 +392,7 @@ static void print_json(struct report *r, struct strbuf *sb)
 			sb_addstr(sb, s->not_supported ? "<not supported>" : "<not counted>");
 		else
 			sb_addf(sb, "%f", is_msec(&e->attr) ? v / 1e6 : v);
-		sb_addf(sb, "\", \"unit\" : \"%s\", \"event\" : \"", counted && is_msec(&e->attr) ? "msec" : "");
+		sb_addf(sb, "\", \"unit\" : \"%s\", \"event\" : \"", is_msec(&e->attr) ? "msec" : "");
 		sb_add_json(sb, e->name, strlen(e->name));
 		sb_addstr(sb, "\"");
 		if (r->o->runs > 1)
@@ -920,9 +922,12 @@ static void print_interval(struct strbuf *sb, double t_s, const struct cnt_set *
 		if (e->state == CNT_NOT_COUNTED)
 			continue;
 		vals[i] = (double)(e->value - (pe ? pe->value : 0));
-		smp[i].n = 1;
 		smp[i].enabled = (double)(e->enabled - (pe ? pe->enabled : 0));
 		smp[i].running = (double)(e->running - (pe ? pe->running : 0));
+		/* an event that did not run in the interval (the task slept:
+		 * a task's events run only while it does) is "<not counted>",
+		 * as perf prints it, not a zero with a metric */
+		smp[i].n = smp[i].running > 0 && smp[i].enabled > 0;
 	}
 
 	struct report r = { .o = &io, .set = cur, .smp = smp, .elapsed = &elapsed, .nruns = 1 };

@@ -4,7 +4,9 @@
 # cache (~/.debug/[vdso]/<build-id>/vdso) and lists it in the file's
 # build-ids, as perf record does, so perfkit report and perf report both
 # name __vdso_clock_gettime on a fresh HOME; a perf pipe-mode recording
-# (no build-ids) is named from this machine's vdso, as perf does.
+# (no build-ids) is named from this machine's vdso, as perf does.  Two
+# processes map the vdso at two addresses: their samples of one vdso
+# function are one row (perf's), not one per process.
 . "$(dirname "$0")/lib.sh"
 
 if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
@@ -23,6 +25,19 @@ if have perf; then
 fi
 HOME=$T/home "$PERFKIT" script -i "$T/v.data" 2>/dev/null | grep -m1 '(\[vdso\])' >"$T/s"
 expect "perfkit script names it" grep -q '__vdso_clock_gettime' "$T/s"
+# two processes at once: one [vdso] row for __vdso_clock_gettime
+HOME=$T/home "$PERFKIT" record -o "$T/two.data" -- sh -c "'$W' 2000000 & '$W' 2000000; wait" >/dev/null 2>&1
+HOME=$T/home "$PERFKIT" report -i "$T/two.data" --stdio -g none --sort dso,sym 2>/dev/null |
+	grep -c '\[vdso\] .*__vdso_clock_gettime' >"$T/nrows"
+expect "two processes' vdso samples: one dso,sym row ($(cat "$T/nrows"))" test "$(cat "$T/nrows")" = 1
+if have perf; then
+	for k in dso,sym comm,dso,sym; do
+		HOME=$T/home perf report -i "$T/two.data" --stdio -g none --sort $k 2>/dev/null | grep -v '^#' | grep . >"$T/perf.rows"
+		HOME=$T/home "$PERFKIT" report -i "$T/two.data" --stdio -g none --sort $k 2>/dev/null | grep -v '^#' | grep . >"$T/pk.rows"
+		expect "two processes, --sort $k: perf report's rows" cmp -s "$T/perf.rows" "$T/pk.rows"
+		diff "$T/perf.rows" "$T/pk.rows" | head -4 | sed 's/^/# /'
+	done
+fi
 # perf's pipe mode carries no build-ids: perf names [vdso] frames from its
 # own vdso (the same kernel's), and so does perfkit, through an anonymous
 # memory file: it creates no file (perfkit top reads the same way)

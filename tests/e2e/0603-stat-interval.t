@@ -46,6 +46,19 @@ else
 	expect "json: objects with an interval" grep -q '^{"interval" : [0-9.]*, "counter-value"' "$T/json"
 fi
 
+# a sleeping task: its events do not run in most intervals, which print
+# "<not counted>" (with the unit column), as perf's, not zeros with a metric
+"$PERFKIT" stat -I 200 -e task-clock,context-switches -- sleep 1 2>"$T/nc.txt"
+expect "sleep: intervals of a task that never ran say <not counted> msec task-clock" \
+	grep -qE '^ +[0-9]+\.[0-9]{9} +<not counted> msec task-clock +$' "$T/nc.txt"
+expect "sleep: ... and no 0.00 msec task-clock line with a metric" sh -c "! grep -q ' 0\.00 msec task-clock' '$T/nc.txt'"
+"$PERFKIT" stat -x, -I 200 -e task-clock,context-switches -- sleep 1 2>"$T/nc.csv"
+expect "sleep, -x,: <not counted>,msec,task-clock,0,100.00,, (perf's columns)" \
+	grep -qE '^ +[0-9]+\.[0-9]{9},<not counted>,msec,task-clock,0,100\.00,,$' "$T/nc.csv"
+"$PERFKIT" stat -j -I 200 -e task-clock,context-switches -- sleep 1 2>"$T/nc.json"
+expect "sleep, -j: counter-value <not counted>, unit msec" \
+	grep -q '"counter-value" : "<not counted>", "unit" : "msec", "event" : "task-clock"' "$T/nc.json"
+
 if have perf; then
 	# numbers masked, and a rate's prefix (K/sec or /sec: how many context
 	# switches an interval saw depends on the machine's load)
@@ -58,6 +71,14 @@ if have perf; then
 		shape "$T/perf.out" >"$T/perf.shape"; shape "$T/pk.out" >"$T/pk.shape"
 		if cmp -s "$T/perf.shape" "$T/pk.shape"; then ok "-I 150 ${m:-text}: the lines perf stat -I prints, numbers aside"
 		else not_ok "-I 150 ${m:-text}: the lines perf stat -I prints, numbers aside"
+			diff "$T/perf.shape" "$T/pk.shape" | head -6 | while IFS= read -r l; do diag "$l"; done; fi
+		# shellcheck disable=SC2086
+		perf stat $m -I 200 -e task-clock,context-switches -- sleep 1 2>"$T/perf.out"
+		# shellcheck disable=SC2086
+		"$PERFKIT" stat $m -I 200 -e task-clock,context-switches -- sleep 1 2>"$T/pk.out"
+		shape "$T/perf.out" >"$T/perf.shape"; shape "$T/pk.out" >"$T/pk.shape"
+		if cmp -s "$T/perf.shape" "$T/pk.shape"; then ok "-I 200 ${m:-text} of sleep 1: perf stat -I's lines, <not counted> ones too"
+		else not_ok "-I 200 ${m:-text} of sleep 1: perf stat -I's lines, <not counted> ones too"
 			diff "$T/perf.shape" "$T/pk.shape" | head -6 | while IFS= read -r l; do diag "$l"; done; fi
 	done
 else

@@ -153,4 +153,15 @@ tui_wait_exit >/dev/null
 tui_start 200 50 "TERM=dumb $R 2>&1 | head -12"
 expect "TERM=dumb: text" tui_wait "# Children      Self  Command"
 tui_wait_exit >/dev/null
+
+# arrows typed before the browser is up (while the file is read) arrive in
+# the terminal's normal cursor mode (ESC [ B): they are arrows, never an
+# Esc that quits
+tui_start 100 24 "sleep 0.5; $R"
+tui_keys Down Down
+expect "arrows typed before it opens: the browser opens and stays" tui_wait "Press '?' for help"
+tui_keys Enter
+expect "... and they moved the selection: the third row unfolds" tui_wait_re '^▾ '
+expect "... the third row" sh -c "tmux -S '$TUI_SOCK' -f /dev/null capture-pane -p -t tui | sed -n 5p | grep -q '^▾ '"
+tui_keys q; tui_keys q
 done_testing

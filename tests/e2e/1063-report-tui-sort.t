@@ -41,8 +41,15 @@ wait_rows() {   # N: until the screen shows N rows (the rest sorted when idle)
 	done
 }
 
-# 50 lines: every row of calltree's profile (about 20) on one screen
-tui_start 200 50 "PERFKIT_TUI_READY=2 LC_ALL=C.UTF-8 '$PERFKIT' report -i p.data"
+# every row of calltree's profile on one screen: about 20 rows, more when
+# a loaded machine adds kernel functions (52 seen): the screen as tall as
+# the longest table needs
+rmax=20
+for keys in comm,dso,sym sym dso,sym pid,sym; do
+	n=$(stdio_rows "$keys" | wc -l)
+	[ "$n" -gt "$rmax" ] && rmax=$n
+done
+tui_start 200 $((rmax + 30)) "PERFKIT_TUI_READY=2 LC_ALL=C.UTF-8 '$PERFKIT' report -i p.data"
 expect "open: the table" tui_wait "Children      Self  Command"
 stdio_rows comm,dso,sym >"$T/want"
 n=$(wc -l <"$T/want")

@@ -71,8 +71,7 @@ static size_t func_get(struct pbuild *b, const struct pk_frame *fr)
 	int created;
 
 	if (fr->sym)
-		k.start = fr->kernel ? fr->ip - fr->sym_off
-				     : (fr->addr ? fr->addr : fr->ip) - fr->sym_off;
+		k.start = fr->kernel ? fr->ip - fr->sym_off : pk_frame_dso_addr(fr) - fr->sym_off;
 	if (b->have_last && !memcmp(&k, &b->last, sizeof(k)))
 		return b->last_fi;
 	struct hm_entry *e = hm_upsert(&b->funcs, &k, sizeof(k), &created);
@@ -489,7 +488,7 @@ static uint32_t leaves_func(struct ann_leaves *l, uint32_t ev, const struct pk_f
 	int created;
 
 	if (fr->sym)
-		k.start = fr->kernel ? fr->ip - fr->sym_off : (fr->addr ? fr->addr : fr->ip) - fr->sym_off;
+		k.start = fr->kernel ? fr->ip - fr->sym_off : pk_frame_dso_addr(fr) - fr->sym_off;
 	struct hm_entry *e = hm_upsert(&l->funcs, &k, sizeof(k), &created);
 
 	if (created) {

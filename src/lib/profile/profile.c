@@ -910,7 +910,7 @@ void prof_cg_load_with(const struct prof *p, const struct prof_rows *rows, const
 			const struct pk_frame *fr = &p->frames[nd->frame];
 			struct cg_frame cf = {
 				.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
-				.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
+				.start = pk_frame_dso_addr(fr) - fr->sym_off,
 			};
 
 			if (copy)
@@ -952,7 +952,7 @@ void prof_cg_take(struct prof *p, const struct prof_rows *rows, struct cg_forest
 				const struct pk_frame *fr = &p->frames[nd.frame];
 				struct cg_frame cf = {
 					.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
-					.start = (fr->addr ? fr->addr : fr->ip) - fr->sym_off,
+					.start = pk_frame_dso_addr(fr) - fr->sym_off,
 				};
 
 				cgframe[nd.frame] = cg_frame_id(f, &cf);

@@ -80,14 +80,23 @@ struct pk_frame {
 				 and anonymous or unmapped memory */
 };
 
+/* fr's address as its DSO knows it, the same in every process that maps
+ * the DSO: the ELF address when known, else map_ip (the [vdso], mapped at
+ * a different address in each process, is resolved from its image by
+ * offset), else the sampled one (kernel, JIT code). */
+static inline uint64_t pk_frame_dso_addr(const struct pk_frame *fr)
+{
+	return fr->addr ? fr->addr : fr->map_ip ? fr->map_ip : fr->ip;
+}
+
 /* The start of fr's symbol, the same in every process that maps its DSO:
- * the ELF address when known (else the sampled one) less sym_off.  0 for
- * an unknown symbol or an inlined frame (whose ip belongs to its caller).
- * Rows keyed by it stay apart for two symbols of one name (C++
- * overloads), as perf keys its rows by symbol. */
+ * pk_frame_dso_addr() less sym_off.  0 for an unknown symbol or an
+ * inlined frame (whose ip belongs to its caller).  Rows keyed by it stay
+ * apart for two symbols of one name (C++ overloads), as perf keys its
+ * rows by symbol. */
 static inline uint64_t pk_frame_sym_start(const struct pk_frame *fr)
 {
-	return !fr->sym || fr->inlined ? 0 : (fr->addr ? fr->addr : fr->ip) - fr->sym_off;
+	return !fr->sym || fr->inlined ? 0 : pk_frame_dso_addr(fr) - fr->sym_off;
 }
 
 struct pk_sample {

@@ -1077,6 +1077,25 @@ static void setup_colors(struct br *b)
 	init_pair(C_SELECTED, COLOR_BLACK, COLOR_YELLOW);
 	init_pair(C_ROOT, COLOR_WHITE, COLOR_BLUE);
 }
+/* Keys typed before the browser switched the terminal to keypad mode
+ * (while the file was read) come in the terminal's normal cursor mode,
+ * CSI sequences ("ESC [ B") where terminfo names the keypad ones ("ESC O
+ * B"): both are the keys, never an Esc followed by letters (which would
+ * quit).  ncurses' define_key(3X). */
+static void cursor_keys_both_modes(void)
+{
+	static const struct { const char *seq; int key; } k[] = {
+		{ "\033[A", KEY_UP }, { "\033[B", KEY_DOWN }, { "\033[C", KEY_RIGHT }, { "\033[D", KEY_LEFT },
+		{ "\033[H", KEY_HOME }, { "\033[F", KEY_END }, { "\033[5~", KEY_PPAGE }, { "\033[6~", KEY_NPAGE },
+		{ "\033OA", KEY_UP }, { "\033OB", KEY_DOWN }, { "\033OC", KEY_RIGHT }, { "\033OD", KEY_LEFT },
+		{ "\033OH", KEY_HOME }, { "\033OF", KEY_END },
+	};
+
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (key_defined(k[i].seq) <= 0)
+			define_key(k[i].seq, k[i].key);
+}
+
 
 int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const struct tui_opts *o)
 {
@@ -1097,6 +1116,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
+	cursor_keys_both_modes();
 	curs_set(0);
 	set_escdelay(25);
 	if (o->tick_ms > 0)
