@@ -104,6 +104,9 @@ struct top {
 	size_t nr_rows, alloc_rows;
 	size_t *order;                  /* rows by period, for display */
 	uint64_t nr_samples, total;     /* this window's samples; the table's period */
+	double last_build;              /* CLOCK_MONOTONIC s of the last refresh, 0: none */
+	double win_s;                   /* this window's length (s): the time since the
+					   last refresh, which can exceed the delay */
 	bool no_color;          /* --no-color (the browser) */
 	bool graph;             /* -g: call chains sampled, a call graph per row */
 	struct cg_forest *cg;   /* -g: the last window's stacks (tags: rows) */
@@ -386,11 +389,16 @@ static int skip_sample(const struct pk_sample *s, void *arg)
 	return 0;
 }
 
+static double now_s(void);
+
 /* Resolve the records drained since the last refresh in top's session. */
 static int build_table(struct top *t)
 {
+	double now = now_s();
 	int err;
 
+	t->win_s = t->last_build > 0 ? now - t->last_build : t->delay;
+	t->last_build = now;
 	decay_rows(t);
 	if (t->want_ann) {
 		static const struct ann_filter none = { 0 };   /* the builder keeps the pointer */
@@ -439,7 +447,7 @@ static int build_table(struct top *t)
 static void show_stdio(struct top *t, size_t max_rows)
 {
 	printf("# perfkit top: %" PRIu64 " samples of %s in the last %.1f s%s, %s", t->nr_samples, t->event,
-	       t->delay, t->zero ? "" : " (history decaying by 7/8 per refresh)", t->pid ? "process " : "system-wide");
+	       t->win_s, t->zero ? "" : " (history decaying by 7/8 per refresh)", t->pid ? "process " : "system-wide");
 	if (t->pid)
 		printf("%d", (int)t->pid);
 	if (t->lost)
@@ -719,7 +727,7 @@ static void tt_fill(struct top_tui *tt)
 	tt->tab.headers[0] = tt->group == 1 ? "Symbol" : "Shared Object";
 	tt->tab.headers[1] = "Symbol";
 	snprintf(tt->title, sizeof(tt->title), "perfkit top: %" PRIu64 " samples of %s in the last %.1f s%s, %s%.0d%s%s",
-		 t->nr_samples, t->event, t->delay, t->zero ? "" : " (decaying)", t->pid ? "process " : "system-wide",
+		 t->nr_samples, t->event, t->win_s, t->zero ? "" : " (decaying)", t->pid ? "process " : "system-wide",
 		 (int)t->pid, t->lost ? ", samples lost" : "", t->user_only ? ", user space only (perf_event_paranoid)" : "");
 }
 
