@@ -29,8 +29,11 @@ expect 'script: the workload frame shown' grep -aqF "spin_ctl+0x" "$T/pk.txt"
 expect 'script: the DSO path with its raw ESC' grep -aqF "($dir/ctl)" "$T/pk.txt"
 expect_fail 'script: no \x1b escape in the text' grep -aqF '\x1b' "$T/pk.txt"
 
-# collapse of the file = collapse of perf script's text (the Perl rules keep the bytes)
-"$PERFKIT" collapse "$T/ctl.data" >"$T/pk.folded" 2>/dev/null
+# collapse of the file = collapse of perf script's text (the Perl rules keep the bytes);
+# a call chain cut at perf's 127 frames (a garbage frame-pointer chain at
+# start-up, now and then) gets perfkit's [truncated] frame, which perf
+# script's text cannot carry: taken out before the comparison
+"$PERFKIT" collapse "$T/ctl.data" 2>/dev/null | sed 's/;\[truncated\];/;/' >"$T/pk.folded"
 "$PERFKIT" collapse "$T/perf.txt" >"$T/txt.folded" 2>/dev/null
 same_file 'collapse perf.data = collapse of perf script text' "$T/txt.folded" "$T/pk.folded"
 expect 'collapse: folded line starts with the raw comm' grep -aq "^$name;.*spin_ctl [0-9]" "$T/pk.folded"
