@@ -105,6 +105,11 @@ tui_keys s
 tui_keys C-u   # the pre-filled keys cleared at once, as readline's Ctrl-U
 tui_keys b o g u s Enter
 expect "s bogus: refused on the status line" tui_wait "unknown sort key 'bogus'"
+# the keys shown (dso) are replaced by what is typed, or added to after ','
+tui_keys s c o m m Enter
+expect "s, comm typed over dso: comm alone" tui_wait_re "Self  Command *$"
+tui_keys s , d s o Enter
+expect "s, ',dso' after comm: comm,dso" tui_wait_re "Self  Command +Shared Object *$"
 
 # resize
 _tm resize-window -t tui -x 100 -y 30

@@ -115,7 +115,8 @@ static const char *help_text =
 	"  P                write the current view as --stdio text to perf.hist.N\n"
 	"  ?                this help\n"
 	"  q, Esc           back: leave a view, undo the last zoom or search; else quit\n"
-	"  In / and s: Ctrl-U clears the line (s starts with the keys), Ctrl-W a word\n";
+	"  In / and s: Ctrl-U clears the line, Ctrl-W a word; s starts with the keys:\n"
+	"    typing replaces them, ',' first adds to them, Backspace edits them\n";
 
 /* ---- drawing ---- */
 
@@ -723,10 +724,14 @@ static void reload(struct br *b)
 	}
 }
 
-/* A line of input on the status line; NULL when cancelled. */
+/* A line of input on the status line; NULL when cancelled.  It starts
+ * with init, which the first character typed replaces (as a selected
+ * field's text) unless it is a ',' (keys added to init's) or an editing
+ * key came first (Backspace, Ctrl-W: init is being edited). */
 static char *prompt(struct br *b, const char *label, const char *init)
 {
 	struct strbuf sb = STRBUF_INIT;
+	bool fresh = init && *init;
 
 	sb_addstr(&sb, init ? init : "");
 	curs_set(1);
@@ -758,6 +763,9 @@ static char *prompt(struct br *b, const char *label, const char *init)
 		}
 		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
 			break;
+		if (fresh && ch >= 0x20 && ch < 0x100 && ch != 0x7f && ch != ',')
+			sb_reset(&sb);
+		fresh = false;
 		if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 			if (sb.len)
 				sb_setlen(&sb, sb.len - 1);
