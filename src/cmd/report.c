@@ -423,11 +423,6 @@ static void hist_derive(struct report *r, struct hist *h)
 	for (int k = 0; r->keep_models && k < r->nr_keys; k++)
 		if (r->keys[k] != K_SRCLINE && h->rank_full[r->keys[k]])
 			ro[k] = h->rank_of[r->keys[k]];
-	struct comm_memo {
-		uint32_t thread;          /* the model's thread id + 1; 0: none */
-		const char *comm;
-	} memo[1024] = { { 0 } };
-
 	h->nr = pr.nr;
 	if (pr.nr + 1 > h->rows_cap) {   /* else the last derivation's, reused */
 		free(h->rows);
@@ -445,17 +440,9 @@ static void hist_derive(struct report *r, struct hist *h)
 				     .at = fr->sym ? fr->ip - fr->sym_off : fr->ip,
 				     .pid = t->pid, .tid = t->tid, .self = p->self, .children = p->children,
 				     .nr_self = p->nr_self, .id = (uint32_t)i, .kernel = fr->kernel };
-		/* perf's pid and tid keys name a thread by its last comm
-		 * (looked up once per thread of a run of its rows) */
-		if (by_tid) {
-			struct comm_memo *m = &memo[p->thread % (sizeof(memo) / sizeof(memo[0]))];
-
-			if (m->thread != p->thread + 1) {
-				m->thread = p->thread + 1;
-				m->comm = session_thread_comm(r->sess, t->tid);
-			}
-			row->comm_last = m->comm;
-		}
+		/* perf's pid and tid keys name a thread by its last comm */
+		if (by_tid)
+			row->comm_last = session_thread_comm(r->sess, t->tid);
 		if (srcline)
 			row->srcline = session_srcline(r->sess, fr);
 		for (int k = 0; k < r->nr_keys; k++)

@@ -174,6 +174,12 @@ static bool is_msec(const struct perf_event_attr *a)
 	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
+/* The unit column perf prints for an event: "msec" for the clocks. */
+static const char *unit_of(const struct cnt_event *e)
+{
+	return is_msec(&e->attr) ? "msec" : "";
+}
+
 static int precision_of(double num)
 {
 	if (num > 1 || !(num > 0))
@@ -244,7 +250,7 @@ static void print_event_line(struct report *r, struct strbuf *sb, size_t i)
 	if (s->not_supported || !s->n) {
 		/* perf's unit column stays ("msec" of task-clock) */
 		sb_addf(sb, "%18s %-4s %-32s", s->not_supported ? "<not supported>" : "<not counted>",
-			is_msec(&e->attr) ? "msec" : "", e->name);
+			unit_of(e), e->name);
 		while (sb->len - start < 84)
 			sb_addch(sb, ' ');
 		sb_addch(sb, '\n');
@@ -355,7 +361,7 @@ static void print_csv(struct report *r, struct strbuf *sb)
 		double pct = s->enabled > 0 ? 100.0 * s->running / s->enabled : 100.0;
 		if (s->not_supported || !s->n) {
 			sb_addf(sb, "%s%s%s%s%s", s->not_supported ? "<not supported>" : "<not counted>", x,
-				is_msec(&e->attr) ? "msec" : "", x, e->name);
+				unit_of(e), x, e->name);
 			if (r->o->runs > 1)
 				sb_addf(sb, "%s0.00%%", x);
 			sb_addf(sb, "%s%.0f%s%.2f%s%s\n", x, s->not_supported ? 0.0 : runtime, x,
@@ -392,7 +398,7 @@ static void print_json(struct report *r, struct strbuf *sb)
 			sb_addstr(sb, s->not_supported ? "<not supported>" : "<not counted>");
 		else
 			sb_addf(sb, "%f", is_msec(&e->attr) ? v / 1e6 : v);
-		sb_addf(sb, "\", \"unit\" : \"%s\", \"event\" : \"", is_msec(&e->attr) ? "msec" : "");
+		sb_addf(sb, "\", \"unit\" : \"%s\", \"event\" : \"", unit_of(e));
 		sb_add_json(sb, e->name, strlen(e->name));
 		sb_addstr(sb, "\"");
 		if (r->o->runs > 1)

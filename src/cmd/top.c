@@ -389,7 +389,13 @@ static int skip_sample(const struct pk_sample *s, void *arg)
 	return 0;
 }
 
-static double now_s(void);
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 /* Resolve the records drained since the last refresh in top's session. */
 static int build_table(struct top *t)
@@ -471,15 +477,6 @@ static void show_stdio(struct top *t, size_t max_rows)
 	}
 	printf("\n");
 	fflush(stdout);
-}
-
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static int parse_args(struct top *t, int argc, char **argv)

@@ -65,13 +65,20 @@ static bool dso_match(const char *dso, const char *want)
 	return !strcmp(dso, want) || !strcmp(base_of(dso), want);
 }
 
+/* The start of fr's function, as the functions are keyed (0: no symbol):
+ * the kernel's by address, a DSO's by its address in the DSO. */
+static uint64_t func_start(const struct pk_frame *fr)
+{
+	if (!fr->sym)
+		return 0;
+	return (fr->kernel ? fr->ip : pk_frame_dso_addr(fr)) - fr->sym_off;
+}
+
 static size_t func_get(struct pbuild *b, const struct pk_frame *fr)
 {
-	struct fkey k = { fr->dso, fr->sym, 0 };
+	struct fkey k = { fr->dso, fr->sym, func_start(fr) };
 	int created;
 
-	if (fr->sym)
-		k.start = fr->kernel ? fr->ip - fr->sym_off : pk_frame_dso_addr(fr) - fr->sym_off;
 	if (b->have_last && !memcmp(&k, &b->last, sizeof(k)))
 		return b->last_fi;
 	struct hm_entry *e = hm_upsert(&b->funcs, &k, sizeof(k), &created);
@@ -484,11 +491,9 @@ static uint32_t leaves_func(struct ann_leaves *l, uint32_t ev, const struct pk_f
 		uint64_t ev;
 		const char *dso, *sym;
 		uint64_t start;
-	} k = { ev, fr->dso, fr->sym, 0 };
+	} k = { ev, fr->dso, fr->sym, func_start(fr) };
 	int created;
 
-	if (fr->sym)
-		k.start = fr->kernel ? fr->ip - fr->sym_off : pk_frame_dso_addr(fr) - fr->sym_off;
 	struct hm_entry *e = hm_upsert(&l->funcs, &k, sizeof(k), &created);
 
 	if (created) {

@@ -889,6 +889,14 @@ void prof_rows_free(struct prof_rows *r)
 
 /* ---- call graphs ---- */
 
+/* A model frame as callgraph interns it: (DSO, symbol) and the symbol's
+ * start in its DSO (pk_frame_dso_addr). */
+static struct cg_frame cg_frame_of(const struct pk_frame *fr)
+{
+	return (struct cg_frame){ .sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
+				  .start = pk_frame_dso_addr(fr) - fr->sym_off };
+}
+
 void prof_cg_load_with(const struct prof *p, const struct prof_rows *rows, const uint32_t *tag_of,
 		       void (*copy)(void *arg, struct cg_frame *cf), void *arg, struct cg_forest *f)
 {
@@ -907,11 +915,7 @@ void prof_cg_load_with(const struct prof *p, const struct prof_rows *rows, const
 			continue;
 		}
 		if (cgframe[nd->frame] == PROF_NONE) {
-			const struct pk_frame *fr = &p->frames[nd->frame];
-			struct cg_frame cf = {
-				.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
-				.start = pk_frame_dso_addr(fr) - fr->sym_off,
-			};
+			struct cg_frame cf = cg_frame_of(&p->frames[nd->frame]);
 
 			if (copy)
 				copy(arg, &cf);
@@ -949,11 +953,7 @@ void prof_cg_take(struct prof *p, const struct prof_rows *rows, struct cg_forest
 
 			memcpy(&upframe, &v[nd.parent].frame, sizeof(upframe));
 			if (cgframe[nd.frame] == PROF_NONE) {
-				const struct pk_frame *fr = &p->frames[nd.frame];
-				struct cg_frame cf = {
-					.sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
-					.start = pk_frame_dso_addr(fr) - fr->sym_off,
-				};
+				struct cg_frame cf = cg_frame_of(&p->frames[nd.frame]);
 
 				cgframe[nd.frame] = cg_frame_id(f, &cf);
 			}

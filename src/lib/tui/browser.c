@@ -1085,6 +1085,7 @@ static void setup_colors(struct br *b)
 	init_pair(C_SELECTED, COLOR_BLACK, COLOR_YELLOW);
 	init_pair(C_ROOT, COLOR_WHITE, COLOR_BLUE);
 }
+
 /* Keys typed before the browser switched the terminal to keypad mode
  * (while the file was read) come in the terminal's normal cursor mode,
  * CSI sequences ("ESC [ B") where terminfo names the keypad ones ("ESC O
@@ -1103,7 +1104,6 @@ static void cursor_keys_both_modes(void)
 		if (key_defined(k[i].seq) <= 0)
 			define_key(k[i].seq, k[i].key);
 }
-
 
 int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const struct tui_opts *o)
 {
