@@ -10,6 +10,7 @@
 #include <bpf/bpf_core_read.h>
 #include "offcputime.h"
 #include "pidseen.h"
+#include "stackid.h"
 #include "maputil.h"
 
 #define PF_KTHREAD 0x00200000
@@ -46,6 +47,15 @@ struct {
 	__uint(value_size, OFFCPU_MAX_STACK * sizeof(__u64));
 	__uint(max_entries, 16384);
 } stackmap SEC(".maps");
+
+/* stacks whose bucket in stackmap holds another (stackid.h); user space
+ * sizes it to a quarter of stackmap */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, OFFCPU_MAX_STACK * sizeof(__u64));
+	__uint(max_entries, 4096);
+} stackmap_spill SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -97,12 +107,12 @@ int sched_switch(struct trace_event_raw_sched_switch *ctx)
 		s->key.user_stack_id = OFFCPU_NO_STACK;
 		s->key.kern_stack_id = OFFCPU_NO_STACK;
 		if (!user_stacks_only) {
-			s->key.kern_stack_id = bpf_get_stackid(ctx, &stackmap, 0);
+			s->key.kern_stack_id = stackid_get(ctx, &stackmap, &stackmap_spill, 0);
 			if (s->key.kern_stack_id < 0)
 				__sync_fetch_and_add(&kern_errors, 1);
 		}
 		if (!kernel_stacks_only && BPF_CORE_READ(task, mm)) {
-			s->key.user_stack_id = bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
+			s->key.user_stack_id = stackid_get(ctx, &stackmap, &stackmap_spill, BPF_F_USER_STACK);
 			if (s->key.user_stack_id < 0)
 				__sync_fetch_and_add(&user_errors, 1);
 			else

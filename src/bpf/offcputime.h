@@ -10,7 +10,7 @@
 struct offcpu_key {
 	__u32 tgid;
 	__u32 tid;
-	__s32 user_stack_id;            /* >= 0, OFFCPU_NO_STACK or -errno */
+	__s32 user_stack_id;            /* >= 0 (STACKID_SPILL: stackid.h), OFFCPU_NO_STACK or -errno */
 	__s32 kern_stack_id;
 	char comm[OFFCPU_TASK_COMM_LEN];
 };

@@ -3,14 +3,16 @@
  * each sample counts (pid, user stack, kernel stack, comm).  A sample taken
  * in user mode has no kernel part (PROF_NO_STACK, not an error).
  * Two sets of maps: samples go to set `active` (0: counts and stackmap,
- * 1: counts1 and stackmap1), so profile --continuous can switch sets and
- * read and empty the other one while sampling goes on. */
+ * 1: counts1 and stackmap1; each stack map with its spill map, stackid.h),
+ * so profile --continuous can switch sets and read and empty the other one
+ * while sampling goes on. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "profile.h"
 #include "pidseen.h"
+#include "stackid.h"
 #include "maputil.h"
 
 const volatile __u32 targ_tgid = 0;
@@ -31,6 +33,15 @@ struct {
 	__uint(max_entries, 16384);
 } stackmap SEC(".maps");
 
+/* stacks whose bucket in stackmap holds another (stackid.h); user space
+ * sizes it to a quarter of stackmap */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, PROF_MAX_STACK * sizeof(__u64));
+	__uint(max_entries, 4096);
+} stackmap_spill SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
@@ -45,6 +56,13 @@ struct {
 	__uint(value_size, PROF_MAX_STACK * sizeof(__u64));
 	__uint(max_entries, 16384);
 } stackmap1 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, PROF_MAX_STACK * sizeof(__u64));
+	__uint(max_entries, 4096);
+} stackmap1_spill SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -84,14 +102,15 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	key.kern_stack_id = PROF_NO_STACK;
 	key.user_stack_id = PROF_NO_STACK;
 	if (!user_only && !in_user) {
-		key.kern_stack_id = alt ? bpf_get_stackid(ctx, &stackmap1, 0) : bpf_get_stackid(ctx, &stackmap, 0);
+		key.kern_stack_id = alt ? stackid_get(ctx, &stackmap1, &stackmap1_spill, 0)
+					: stackid_get(ctx, &stackmap, &stackmap_spill, 0);
 		if (key.kern_stack_id < 0)
 			__sync_fetch_and_add(&kern_errors, 1);
 	}
 	task = (struct task_struct *)bpf_get_current_task();
 	if (!kernel_only && BPF_CORE_READ(task, mm)) {
-		key.user_stack_id = alt ? bpf_get_stackid(ctx, &stackmap1, BPF_F_USER_STACK)
-					: bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
+		key.user_stack_id = alt ? stackid_get(ctx, &stackmap1, &stackmap1_spill, BPF_F_USER_STACK)
+					: stackid_get(ctx, &stackmap, &stackmap_spill, BPF_F_USER_STACK);
 		if (key.user_stack_id < 0)
 			__sync_fetch_and_add(&user_errors, 1);
 		else

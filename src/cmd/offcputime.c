@@ -35,6 +35,7 @@
 #include "bpf/offcputime.h"
 #include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
+#include "bpfutil/stackmap.h"
 #include "bpfutil/ustack.h"
 #include "bpfutil/ustack_prof.h"
 #include "base/hashmap.h"
@@ -46,6 +47,7 @@ struct offcpu_opts {
 	bool user_threads, kernel_threads, user_stacks, kernel_stacks, folded;
 	uint64_t min_us, max_us;
 	long state;
+	long stack_storage;            /* stack map entries (--stack-storage-size) */
 	double duration;
 	int verbose;
 };
@@ -54,7 +56,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: perfkit offcputime [-p PID | -t TID] [-u|-k] [-U|-K] [-m MIN_US] [-M MAX_US]\n"
-		"                          [--state N] [-f] [-v] [duration]\n"
+		"                          [--state N] [--stack-storage-size N] [-f] [-v] [duration]\n"
 		"  -p, --pid PID                only this process (filtered in the kernel)\n"
 		"  -t, --tid TID                only this thread\n"
 		"  -u, --user-threads-only      user threads only (no kernel threads)\n"
@@ -65,19 +67,10 @@ static void usage(FILE *f)
 		"  -M, --max-block-time US      only blocks of at most US microseconds\n"
 		"      --state N                only threads leaving the CPU in state N (0 running/\n"
 		"                               preempted, 1 interruptible, 2 uninterruptible)\n"
+		"      --stack-storage-size N   distinct stacks kept (default 16384)\n"
 		"  -f, --folded                 folded stacks for `perfkit flamegraph --colors=io --countname=us`\n"
 		"  -v, --verbose                show libbpf's messages\n"
 		"  duration                     seconds to trace (default: until Ctrl-C)\n");
-}
-
-static const char *errname(int id)
-{
-	switch (-id) {
-	case EFAULT: return "EFAULT";
-	case EEXIST: return "EEXIST";
-	case ENOMEM: return "ENOMEM";
-	default: return "error";
-	}
 }
 
 struct offcpu_agg {
@@ -86,17 +79,6 @@ struct offcpu_agg {
 	struct ustack_lines lines;
 	bool folded;
 };
-
-static int read_stack(int fd, int id, __u64 *ips)
-{
-	int n = 0;
-
-	if (id < 0 || bpf_map_lookup_elem(fd, &id, ips))
-		return 0;
-	while (n < OFFCPU_MAX_STACK && ips[n])
-		n++;
-	return n;
-}
 
 /* One stack of the model as text, with its count (microseconds). */
 static int render_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t n, const struct prof_node *end)
@@ -111,8 +93,9 @@ static int render_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t 
  * each key's time rounded to microseconds; then its stacks as text. */
 static void print_stacks(struct offcputime_bpf *skel, const struct offcpu_opts *o, struct ustack_cache *c)
 {
-	static __u64 uips[OFFCPU_MAX_STACK], kips[OFFCPU_MAX_STACK];
+	static uint64_t uips[OFFCPU_MAX_STACK], kips[OFFCPU_MAX_STACK];
 	int counts_fd = bpf_map__fd(skel->maps.counts), stack_fd = bpf_map__fd(skel->maps.stackmap);
+	int spill_fd = bpf_map__fd(skel->maps.stackmap_spill);
 	struct offcpu_agg a = { .p = prof_new(0), .folded = o->folded };
 	struct offcpu_key key, next, *prev = NULL;
 	__u64 ns;
@@ -120,17 +103,17 @@ static void print_stacks(struct offcputime_bpf *skel, const struct offcpu_opts *
 	hm_init(&a.names);
 	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
 		if (bpf_map_lookup_elem(counts_fd, &next, &ns) == 0) {
-			int nu = read_stack(stack_fd, next.user_stack_id, uips);
-			int nk = read_stack(stack_fd, next.kern_stack_id, kips);
+			int nu = bpfk_stack_read(stack_fd, spill_fd, next.user_stack_id, uips, OFFCPU_MAX_STACK);
+			int nk = bpfk_stack_read(stack_fd, spill_fd, next.kern_stack_id, kips, OFFCPU_MAX_STACK);
 			bool ulost = next.user_stack_id < 0 && next.user_stack_id != OFFCPU_NO_STACK;
 			bool klost = next.kern_stack_id < 0 && next.kern_stack_id != OFFCPU_NO_STACK;
 			struct ustack_trace t = {
 				.pid = (int)next.tgid, .comm = next.comm,
-				.uips = (const uint64_t *)uips, .nu = nu,
-				.umissing = ulost ? errname(next.user_stack_id)
+				.uips = uips, .nu = nu,
+				.umissing = ulost ? bpfk_stack_errname(next.user_stack_id)
 					: next.user_stack_id >= 0 && !nu ? "evicted" : NULL,
-				.kips = (const uint64_t *)kips, .nk = nk,
-				.kmissing = klost ? errname(next.kern_stack_id)
+				.kips = kips, .nk = nk,
+				.kmissing = klost ? bpfk_stack_errname(next.kern_stack_id)
 					: next.kern_stack_id >= 0 && !nk ? "evicted" : NULL,
 			};
 
@@ -160,6 +143,7 @@ static bool load_pending(void *ctx)
 
 static int parse_opts(struct offcpu_opts *o, int argc, char **argv)
 {
+	enum { OPT_STACKS = 256 };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
@@ -170,6 +154,7 @@ static int parse_opts(struct offcpu_opts *o, int argc, char **argv)
 		{ "min-block-time", required_argument, NULL, 'm' },
 		{ "max-block-time", required_argument, NULL, 'M' },
 		{ "state", required_argument, NULL, 'S' },
+		{ "stack-storage-size", required_argument, NULL, OPT_STACKS },
 		{ "folded", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -192,6 +177,11 @@ static int parse_opts(struct offcpu_opts *o, int argc, char **argv)
 			err = pk_parse_i64("--state", optarg, 0, LONG_MAX, &v);
 			if (!err)
 				o->state = (long)v;
+			break;
+		case OPT_STACKS:
+			err = pk_parse_i64("--stack-storage-size", optarg, 1, 1 << 24, &v);
+			if (!err)
+				o->stack_storage = (long)v;
 			break;
 		case 'f': o->folded = true; break;
 		case 'v': o->verbose = 1; break;
@@ -254,6 +244,11 @@ int cmd_offcputime(int argc, char **argv)
 	skel->rodata->targ_state = o.state;
 	skel->rodata->min_ns = o.min_us ? o.min_us * 1000 : 1;
 	skel->rodata->max_ns = o.max_us ? o.max_us * 1000 : (__u64)-1;
+	if (o.stack_storage) {
+		bpf_map__set_max_entries(skel->maps.stackmap, (__u32)o.stack_storage);
+		bpf_map__set_max_entries(skel->maps.stackmap_spill,
+					 bpfk_stack_spill_size((uint32_t)o.stack_storage));
+	}
 	cache = ustack_cache_new();
 	if (bpfk_load_attach(skel->skeleton, "tracepoint sched/sched_switch") ||
 	    !(pid_rb = bpfk_ring_new(skel->maps.pid_events, on_pid_seen, cache)))

@@ -59,6 +59,7 @@
 #include "bpf/profile.h"
 #include "bpfutil/opts.h"
 #include "bpfutil/setup.h"
+#include "bpfutil/stackmap.h"
 #include "bpfutil/ustack.h"
 #include "bpfutil/ustack_prof.h"
 #include "export/export.h"
@@ -106,29 +107,6 @@ static void usage(FILE *f)
 		"  duration             seconds to sample (default: until Ctrl-C)\n");
 }
 
-static const char *errname(int id)
-{
-	switch (-id) {
-	case EFAULT: return "EFAULT";
-	case EEXIST: return "EEXIST";
-	case ENOMEM: return "ENOMEM";
-	case EINVAL: return "EINVAL";
-	default: return "error";
-	}
-}
-
-/* Frames of a stack id, leaf first; returns the number (0 on error). */
-static int read_stack(int fd, int id, __u64 *ips)
-{
-	int n = 0;
-
-	if (id < 0 || bpf_map_lookup_elem(fd, &id, ips))
-		return 0;
-	while (n < PROF_MAX_STACK && ips[n])
-		n++;
-	return n;
-}
-
 struct agg {
 	struct prof *p;
 	struct hashmap names;          /* interned comms, DSO paths, symbol names */
@@ -147,7 +125,7 @@ static const char *agg_intern(struct agg *a, const char *s)
 /* Frames of a stack id (ips leaf first) appended at fr[*n], named, the
  * names interned in a (the model's identities are pointers); each user
  * mapping's build-id given to a->x once a file. */
-static void key_frames(struct agg *a, int pid, const __u64 *ips, int n_ips, bool kernel, struct pk_frame *fr,
+static void key_frames(struct agg *a, int pid, const uint64_t *ips, int n_ips, bool kernel, struct pk_frame *fr,
 		       size_t *n, struct hashmap *bid_done)
 {
 	for (int i = 0; i < n_ips; i++) {
@@ -173,19 +151,19 @@ static void key_frames(struct agg *a, int pid, const __u64 *ips, int n_ips, bool
 /* One key of the count map into the model: its frames leaf first (kernel
  * leaf..outer, the kernel part's marker, user leaf..outer, the user
  * part's marker), the count as period. */
-static void add_key(struct agg *a, const struct prof_bpf_key *k, int stack_fd, __u64 count)
+static void add_key(struct agg *a, const struct prof_bpf_key *k, int stack_fd, int spill_fd, __u64 count)
 {
-	static __u64 uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
-	int nu = read_stack(stack_fd, k->user_stack_id, uips);
-	int nk = read_stack(stack_fd, k->kern_stack_id, kips);
+	static uint64_t uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
+	int nu = bpfk_stack_read(stack_fd, spill_fd, k->user_stack_id, uips, PROF_MAX_STACK);
+	int nk = bpfk_stack_read(stack_fd, spill_fd, k->kern_stack_id, kips, PROF_MAX_STACK);
 	bool ulost = k->user_stack_id < 0 && k->user_stack_id != PROF_NO_STACK;
 	bool klost = k->kern_stack_id < 0 && k->kern_stack_id != PROF_NO_STACK;
 	struct ustack_trace t = {
 		.pid = (int)k->pid, .comm = k->comm,
-		.uips = (const uint64_t *)uips, .nu = nu,
-		.umissing = ulost ? errname(k->user_stack_id) : k->user_stack_id >= 0 && !nu ? "evicted" : NULL,
-		.kips = (const uint64_t *)kips, .nk = nk,
-		.kmissing = klost ? errname(k->kern_stack_id) : k->kern_stack_id >= 0 && !nk ? "evicted" : NULL,
+		.uips = uips, .nu = nu,
+		.umissing = ulost ? bpfk_stack_errname(k->user_stack_id) : k->user_stack_id >= 0 && !nu ? "evicted" : NULL,
+		.kips = kips, .nk = nk,
+		.kmissing = klost ? bpfk_stack_errname(k->kern_stack_id) : k->kern_stack_id >= 0 && !nk ? "evicted" : NULL,
 	};
 
 	ustack_prof_add(a->p, &a->names, a->c, &t, k->pid, k->pid, count);
@@ -206,6 +184,7 @@ static int render_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t 
 static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o, struct ustack_cache *c)
 {
 	int counts_fd = bpf_map__fd(skel->maps.counts), stack_fd = bpf_map__fd(skel->maps.stackmap);
+	int spill_fd = bpf_map__fd(skel->maps.stackmap_spill);
 	struct agg a = { .p = prof_new(0), .c = c, .folded = o->folded };
 	struct prof_bpf_key key, next, *prev = NULL;
 	__u64 count;
@@ -213,7 +192,7 @@ static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o, 
 	hm_init(&a.names);
 	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
 		if (bpf_map_lookup_elem(counts_fd, &next, &count) == 0)
-			add_key(&a, &next, stack_fd, count);
+			add_key(&a, &next, stack_fd, spill_fd, count);
 		key = next;
 		prev = &key;
 	}
@@ -294,10 +273,11 @@ static int export_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t 
 static int write_interval(struct profile_bpf *skel, const struct profile_opts *o, int set,
 			  struct ustack_cache *c, struct cont *cs, int64_t start_unix_ns, int64_t dur_ns)
 {
-	static __u64 uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
+	static uint64_t uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
 	static struct pk_frame frames[2 * PROF_MAX_STACK + 1];
 	int counts_fd = bpf_map__fd(set ? skel->maps.counts1 : skel->maps.counts);
 	int stack_fd = bpf_map__fd(set ? skel->maps.stackmap1 : skel->maps.stackmap);
+	int spill_fd = bpf_map__fd(set ? skel->maps.stackmap1_spill : skel->maps.stackmap_spill);
 	struct pk_export *x = export_new();
 	struct agg a = { .p = prof_new(PROF_BY_IP), .c = c, .x = x,
 			 .period = 1000000000ULL / (unsigned long long)o->freq };
@@ -329,9 +309,11 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 
 		if (bpf_map_lookup_elem(counts_fd, k, &count))
 			continue;
-		key_frames(&a, (int)k->pid, kips, read_stack(stack_fd, k->kern_stack_id, kips), true,
+		key_frames(&a, (int)k->pid, kips,
+			   bpfk_stack_read(stack_fd, spill_fd, k->kern_stack_id, kips, PROF_MAX_STACK), true,
 			   frames, &nf, &bid_done);
-		key_frames(&a, (int)k->pid, uips, read_stack(stack_fd, k->user_stack_id, uips), false,
+		key_frames(&a, (int)k->pid, uips,
+			   bpfk_stack_read(stack_fd, spill_fd, k->user_stack_id, uips, PROF_MAX_STACK), false,
 			   frames, &nf, &bid_done);
 		snprintf(comm, sizeof(comm), "%.*s", PROF_TASK_COMM_LEN, k->comm);
 		sb_add_term(&ec, comm, strlen(comm));
@@ -345,6 +327,7 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 	for (size_t i = 0; i < nr; i++)
 		bpf_map_delete_elem(counts_fd, &keys[i]);
 	clear_map(stack_fd, sizeof(__u32));
+	clear_map(spill_fd, sizeof(__u32));
 	free(keys);
 
 	/* profile-YYYYmmddTHHMMSS.mmmZ.pb.gz, the interval's start in UTC */
@@ -567,11 +550,16 @@ int cmd_profile(int argc, char **argv)
 	skel->rodata->kernel_only = o.kernel_only;
 	skel->rodata->include_idle = o.idle;
 	if (o.stack_storage) {
+		uint32_t spill = bpfk_stack_spill_size((uint32_t)o.stack_storage);
+
 		bpf_map__set_max_entries(skel->maps.stackmap, (__u32)o.stack_storage);
 		bpf_map__set_max_entries(skel->maps.stackmap1, (__u32)o.stack_storage);
+		bpf_map__set_max_entries(skel->maps.stackmap_spill, spill);
+		bpf_map__set_max_entries(skel->maps.stackmap1_spill, spill);
 	}
 	if (!o.continuous) {   /* one map set is all it uses */
 		bpf_map__set_max_entries(skel->maps.stackmap1, 1);
+		bpf_map__set_max_entries(skel->maps.stackmap1_spill, 1);
 		bpf_map__set_max_entries(skel->maps.counts1, 1);
 	}
 	if (bpfk_load_attach(skel->skeleton, NULL) ||   /* attached by hand: perf events */
