@@ -5,11 +5,13 @@
  * sched/sched_switch tracepoint (kernel half: src/bpf/offcputime.bpf.c).
  *
  *   offcputime [-p PID | -t TID] [-u|-k] [-U|-K] [-m MIN_US] [-M MAX_US]
- *              [--state N] [-f] [duration]
+ *              [--state N] [--stack-storage-size N] [-f [-d]] [duration]
  * Output, bcc's: each stack (kernel frames, "--", user frames, leaf first),
  * "-  comm (tid)" and its total off-CPU time in microseconds, least first;
  * -f: folded "comm;user outer..leaf;kernel outer..leaf_[k] US" for
- * `perfkit flamegraph --colors=io --countname=us`.  User frames are named
+ * `perfkit flamegraph --colors=io --countname=us` (-d: a "-" frame between
+ * the user and kernel parts, as bcc's -df).  Options may follow the
+ * duration, as bcc's argparse allows.  User frames are named
  * from a snapshot of the process taken while it runs (bpfutil/ustack.h), so
  * processes that have exited by the time the tool prints keep their names.
  */
@@ -21,6 +23,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <linux/types.h>
 #include <signal.h>
@@ -44,7 +47,7 @@
 
 struct offcpu_opts {
 	long pid, tid;
-	bool user_threads, kernel_threads, user_stacks, kernel_stacks, folded;
+	bool user_threads, kernel_threads, user_stacks, kernel_stacks, folded, delimited;
 	uint64_t min_us, max_us;
 	long state;
 	long stack_storage;            /* stack map entries (--stack-storage-size) */
@@ -56,7 +59,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: perfkit offcputime [-p PID | -t TID] [-u|-k] [-U|-K] [-m MIN_US] [-M MAX_US]\n"
-		"                          [--state N] [--stack-storage-size N] [-f] [-v] [duration]\n"
+		"                          [--state N] [--stack-storage-size N] [-f [-d]] [-v] [duration]\n"
 		"  -p, --pid PID                only this process (filtered in the kernel)\n"
 		"  -t, --tid TID                only this thread\n"
 		"  -u, --user-threads-only      user threads only (no kernel threads)\n"
@@ -67,8 +70,11 @@ static void usage(FILE *f)
 		"  -M, --max-block-time US      only blocks of at most US microseconds\n"
 		"      --state N                only threads leaving the CPU in state N (0 running/\n"
 		"                               preempted, 1 interruptible, 2 uninterruptible)\n"
-		"      --stack-storage-size N   distinct stacks kept (default 16384)\n"
+		"      --stack-storage-size N   stack map size, rounded up to a power of two (default\n"
+		"                               16384), and a spill map a quarter that size\n"
 		"  -f, --folded                 folded stacks for `perfkit flamegraph --colors=io --countname=us`\n"
+		"  -d, --delimited              with -f, a \"-\" frame between the user and kernel parts\n"
+		"                               (the multi-line form always has its \"--\")\n"
 		"  -v, --verbose                show libbpf's messages\n"
 		"  duration                     seconds to trace (default: until Ctrl-C)\n");
 }
@@ -77,7 +83,7 @@ struct offcpu_agg {
 	struct prof *p;
 	struct hashmap names;          /* interned comms, DSO paths, symbol names */
 	struct ustack_lines lines;
-	bool folded;
+	unsigned how;                  /* ustack.h's USTACK_FOLDED, USTACK_DELIMITED */
 };
 
 /* One stack of the model as text, with its count (microseconds). */
@@ -85,7 +91,7 @@ static int render_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t 
 {
 	struct offcpu_agg *a = arg;
 
-	ustack_lines_add(&a->lines, ustack_prof_render(a->p, thread, ids, n, a->folded), end->period);
+	ustack_lines_add(&a->lines, ustack_prof_render(a->p, thread, ids, n, a->how), end->period);
 	return 0;
 }
 
@@ -96,7 +102,8 @@ static void print_stacks(struct offcputime_bpf *skel, const struct offcpu_opts *
 	static uint64_t uips[OFFCPU_MAX_STACK], kips[OFFCPU_MAX_STACK];
 	int counts_fd = bpf_map__fd(skel->maps.counts), stack_fd = bpf_map__fd(skel->maps.stackmap);
 	int spill_fd = bpf_map__fd(skel->maps.stackmap_spill);
-	struct offcpu_agg a = { .p = prof_new(0), .folded = o->folded };
+	struct offcpu_agg a = { .p = prof_new(0),
+				.how = (o->folded ? USTACK_FOLDED : 0) | (o->delimited ? USTACK_DELIMITED : 0) };
 	struct offcpu_key key, next, *prev = NULL;
 	__u64 ns;
 
@@ -156,6 +163,7 @@ static int parse_opts(struct offcpu_opts *o, int argc, char **argv)
 		{ "state", required_argument, NULL, 'S' },
 		{ "stack-storage-size", required_argument, NULL, OPT_STACKS },
 		{ "folded", no_argument, NULL, 'f' },
+		{ "delimited", no_argument, NULL, 'd' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -163,7 +171,7 @@ static int parse_opts(struct offcpu_opts *o, int argc, char **argv)
 	int c, err = 0;
 	int64_t v;
 
-	while ((c = getopt_long(argc, argv, "+p:t:ukUKm:M:fvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:t:ukUKm:M:fdvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': err = bpfk_opt_pid("-p", optarg, &o->pid); break;
 		case 't': err = bpfk_opt_pid("-t", optarg, &o->tid); break;
@@ -172,7 +180,9 @@ static int parse_opts(struct offcpu_opts *o, int argc, char **argv)
 		case 'U': o->user_stacks = true; break;
 		case 'K': o->kernel_stacks = true; break;
 		case 'm': err = bpfk_opt_us("-m", optarg, &o->min_us); break;
-		case 'M': err = bpfk_opt_us("-M", optarg, &o->max_us); break;
+		case 'M':   /* as bcc's: at least 1 (0 keeps no block) */
+			err = pk_parse_u64("-M", optarg, 1, INT64_MAX, &o->max_us);
+			break;
 		case 'S':
 			err = pk_parse_i64("--state", optarg, 0, LONG_MAX, &v);
 			if (!err)
@@ -184,6 +194,7 @@ static int parse_opts(struct offcpu_opts *o, int argc, char **argv)
 				o->stack_storage = (long)v;
 			break;
 		case 'f': o->folded = true; break;
+		case 'd': o->delimited = true; break;
 		case 'v': o->verbose = 1; break;
 		case 'h': usage(stdout); return -1;
 		default: usage(stderr); return 2;
@@ -195,10 +206,14 @@ static int parse_opts(struct offcpu_opts *o, int argc, char **argv)
 	}
 	const char *clash = o->user_threads && o->kernel_threads ? "-u and -k"
 		: o->user_stacks && o->kernel_stacks ? "-U and -K"
-		: o->pid && o->tid ? "-p and -t"
-		: o->max_us && o->min_us > o->max_us ? "-m above -M" : NULL;
+		: o->pid && o->tid ? "-p and -t" : NULL;
 	if (clash) {
 		fprintf(stderr, "perfkit offcputime: %s exclude each other\n", clash);
+		return 2;
+	}
+	if (o->max_us && o->min_us > o->max_us) {
+		fprintf(stderr, "perfkit offcputime: -m (%" PRIu64 " us) is above -M (%" PRIu64 " us): no block "
+			"can be kept\n", o->min_us, o->max_us);
 		return 2;
 	}
 	c = bpfk_opt_args(argc, argv, optind, "the duration", &o->duration, NULL);
@@ -245,9 +260,10 @@ int cmd_offcputime(int argc, char **argv)
 	skel->rodata->min_ns = o.min_us ? o.min_us * 1000 : 1;
 	skel->rodata->max_ns = o.max_us ? o.max_us * 1000 : (__u64)-1;
 	if (o.stack_storage) {
-		bpf_map__set_max_entries(skel->maps.stackmap, (__u32)o.stack_storage);
-		bpf_map__set_max_entries(skel->maps.stackmap_spill,
-					 bpfk_stack_spill_size((uint32_t)o.stack_storage));
+		uint32_t n = bpfk_stack_buckets((uint32_t)o.stack_storage);
+
+		bpf_map__set_max_entries(skel->maps.stackmap, n);
+		bpf_map__set_max_entries(skel->maps.stackmap_spill, bpfk_stack_spill_size(n));
 	}
 	cache = ustack_cache_new();
 	if (bpfk_load_attach(skel->skeleton, "tracepoint sched/sched_switch") ||
@@ -272,7 +288,8 @@ int cmd_offcputime(int argc, char **argv)
 		goto out;
 	if (skel->bss->dropped || skel->bss->user_errors || skel->bss->kern_errors)
 		fprintf(stderr, "perfkit offcputime: %llu blocks dropped (map full), %llu user and %llu "
-			"kernel stacks not collected (shown as [missing ... stack] frames)\n",
+			"kernel stacks not collected (shown as [Missed ... Stack] frames; for EEXIST, try a "
+			"bigger --stack-storage-size)\n",
 			(unsigned long long)skel->bss->dropped, (unsigned long long)skel->bss->user_errors,
 			(unsigned long long)skel->bss->kern_errors);
 	ret = 0;

@@ -5,13 +5,15 @@
  * PMU), counting them in the kernel, as bcc's profile does (kernel half:
  * src/bpf/profile.bpf.c).
  *
- *   profile [-F HZ] [-p PID] [-f] [-U|-K] [-I] [duration]
+ *   profile [-F HZ] [-p PID] [-f [-d]] [-U|-K] [-I] [--stack-storage-size N] [duration]
  * Default output: each distinct stack, kernel frames then user frames,
  * leaf first, with its comm, pid and count (least frequent first).
  * -f: folded stacks, one line each: `comm;outer;...;leaf COUNT` (user frames
- * then kernel frames, kernel ones suffixed "_[k]"), which `perfkit
- * flamegraph` draws.  A part that could not be collected appears as a frame
- * "[missing user stack: ERR]" / "[missing kernel stack: ERR]" and is
+ * then kernel frames, kernel ones suffixed "_[k]" (bcc's -a, always here;
+ * -d: a "-" frame between the parts), which `perfkit flamegraph` draws.
+ * Options may follow the duration, as bcc's argparse allows.  A part that
+ * could not be collected appears as a frame, bcc's "[Missed User Stack:
+ * ERR]" / "[Missed Kernel Stack: ERR]" (with the reason), and is
  * counted in the summary on stderr; samples lost because the count map was
  * full are reported there too.  Nothing is merged silently.
  * User frames are symbolized when sampling ends, through /proc/PID/maps and
@@ -73,7 +75,7 @@
 struct profile_opts {
 	long freq;
 	long pid;
-	bool folded, user_only, kernel_only, idle;
+	bool folded, delimited, user_only, kernel_only, idle;
 	double duration;
 	int verbose;
 	long stack_storage;            /* stack map entries (--stack-storage-size) */
@@ -88,16 +90,19 @@ struct profile_opts {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit profile [-F HZ] [-p PID] [-f] [-U|-K] [-I] [--stack-storage-size N] [-v] [duration]\n"
+		"usage: perfkit profile [-F HZ] [-p PID] [-f [-d]] [-U|-K] [-I] [--stack-storage-size N] [-v] [duration]\n"
 		"       perfkit profile --continuous --output-dir DIR [--interval SECS] [--max-files N]\n"
 		"                       [-F HZ] [-p PID] [-U|-K] [-I] [--stack-storage-size N]\n"
 		"  -F, --frequency HZ   samples per second on each CPU (default 49; 19 with --continuous)\n"
 		"  -p, --pid PID        only this process (filtered in the kernel)\n"
 		"  -f, --folded         folded stacks for `perfkit flamegraph`\n"
+		"  -d, --delimited      with -f, a \"-\" frame between the user and kernel parts\n"
+		"  -a, --annotations    accepted for bcc's -a: kernel frames always end in _[k]\n"
 		"  -U, --user-stacks-only    no kernel frames\n"
 		"  -K, --kernel-stacks-only  no user frames\n"
 		"  -I, --include-idle   count the idle task's samples too\n"
-		"      --stack-storage-size N  distinct stacks kept (default 16384)\n"
+		"      --stack-storage-size N  stack map size, rounded up to a power of two (default\n"
+		"                       16384), and a spill map a quarter that size\n"
 		"      --continuous     always-on: one pprof file per interval in --output-dir,\n"
 		"                       labels host, pid, comm; ends cleanly at Ctrl-C\n"
 		"      --interval SECS  length of each file's interval (default 60)\n"
@@ -112,7 +117,7 @@ struct agg {
 	struct hashmap names;          /* interned comms, DSO paths, symbol names */
 	struct ustack_cache *c;
 	struct ustack_lines lines;
-	bool folded;
+	unsigned how;                  /* ustack.h's USTACK_FOLDED, USTACK_DELIMITED */
 	struct pk_export *x;           /* --continuous: the interval's export */
 	unsigned long long period;     /* a sample's, ns */
 };
@@ -177,7 +182,7 @@ static int render_stack(void *arg, uint32_t thread, const uint32_t *ids, size_t 
 	/* equal stacks met once here; ustack_lines still merges texts
 	 * that coincide for different frames (a name in two DSOs, comms
 	 * equal once made printable) */
-	ustack_lines_add(&a->lines, ustack_prof_render(a->p, thread, ids, n, a->folded), end->period);
+	ustack_lines_add(&a->lines, ustack_prof_render(a->p, thread, ids, n, a->how), end->period);
 	return 0;
 }
 
@@ -185,7 +190,8 @@ static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o, 
 {
 	int counts_fd = bpf_map__fd(skel->maps.counts), stack_fd = bpf_map__fd(skel->maps.stackmap);
 	int spill_fd = bpf_map__fd(skel->maps.stackmap_spill);
-	struct agg a = { .p = prof_new(0), .c = c, .folded = o->folded };
+	struct agg a = { .p = prof_new(0), .c = c,
+			 .how = (o->folded ? USTACK_FOLDED : 0) | (o->delimited ? USTACK_DELIMITED : 0) };
 	struct prof_bpf_key key, next, *prev = NULL;
 	__u64 count;
 
@@ -447,6 +453,8 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 		{ "frequency", required_argument, NULL, 'F' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "folded", no_argument, NULL, 'f' },
+		{ "delimited", no_argument, NULL, 'd' },
+		{ "annotations", no_argument, NULL, 'a' },
 		{ "user-stacks-only", no_argument, NULL, 'U' },
 		{ "kernel-stacks-only", no_argument, NULL, 'K' },
 		{ "include-idle", no_argument, NULL, 'I' },
@@ -463,7 +471,7 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 	int c, err = 0;
 	int64_t v;
 
-	while ((c = getopt_long(argc, argv, "+F:p:fUKIvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:p:fdaUKIvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			err = pk_parse_i64("-F", optarg, 1, 100000, &v);
@@ -472,6 +480,8 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 			break;
 		case 'p': err = bpfk_opt_pid("-p", optarg, &o->pid); break;
 		case 'f': o->folded = true; break;
+		case 'd': o->delimited = true; break;
+		case 'a': break;   /* bcc's -a: kernel frames always end in _[k] here */
 		case 'U': o->user_only = true; break;
 		case 'K': o->kernel_only = true; break;
 		case 'I': o->idle = true; break;
@@ -550,10 +560,11 @@ int cmd_profile(int argc, char **argv)
 	skel->rodata->kernel_only = o.kernel_only;
 	skel->rodata->include_idle = o.idle;
 	if (o.stack_storage) {
-		uint32_t spill = bpfk_stack_spill_size((uint32_t)o.stack_storage);
+		uint32_t n = bpfk_stack_buckets((uint32_t)o.stack_storage);
+		uint32_t spill = bpfk_stack_spill_size(n);
 
-		bpf_map__set_max_entries(skel->maps.stackmap, (__u32)o.stack_storage);
-		bpf_map__set_max_entries(skel->maps.stackmap1, (__u32)o.stack_storage);
+		bpf_map__set_max_entries(skel->maps.stackmap, n);
+		bpf_map__set_max_entries(skel->maps.stackmap1, n);
 		bpf_map__set_max_entries(skel->maps.stackmap_spill, spill);
 		bpf_map__set_max_entries(skel->maps.stackmap1_spill, spill);
 	}
@@ -635,7 +646,8 @@ int cmd_profile(int argc, char **argv)
 	fprintf(stderr, "perfkit profile: %llu samples on %d CPUs", s, attached);
 	if (d || ue || ke)
 		fprintf(stderr, "; %llu dropped (count map full), %llu user and %llu kernel stacks "
-			"not collected (shown as [missing ... stack] frames)", d, ue, ke);
+			"not collected (shown as [Missed ... Stack] frames; for EEXIST, try a bigger "
+			"--stack-storage-size)", d, ue, ke);
 	fprintf(stderr, "\n");
 	ret = 0;
 	goto out;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "bpfutil/stackmap.h"
 #include "base/strbuf.h"
 #include "bpfutil/opts.h"
 #include "bpfutil/ustack.h"
@@ -105,6 +106,29 @@ __attribute__((noinline)) static int here(void)
 /* This process snapshotted: a user address of ours resolves, after
  * forgetting the snapshot it is taken again (the process lives); bcc's
  * layouts of a stack, with a comm to escape. */
+/* stack ids from the two stack maps (stackmap.h): sizes, names of errors */
+static void test_stackmap(void **state)
+{
+	(void)state;
+	uint64_t ips[4];
+
+	/* a size that is not a power of two would leave buckets without
+	 * entries: ENOMEM for stacks whose bucket is free */
+	assert_int_equal(bpfk_stack_buckets(1), 1);
+	assert_int_equal(bpfk_stack_buckets(3), 4);
+	assert_int_equal(bpfk_stack_buckets(16384), 16384);
+	assert_int_equal(bpfk_stack_buckets(16385), 32768);
+	assert_int_equal(bpfk_stack_buckets(1u << 24), 1u << 24);
+	assert_int_equal(bpfk_stack_spill_size(16384), 4096);
+	assert_int_equal(bpfk_stack_spill_size(2), 1);
+	assert_int_equal(bpfk_stack_spill_size(1), 1);
+	assert_string_equal(bpfk_stack_errname(-EEXIST), "EEXIST");
+	assert_string_equal(bpfk_stack_errname(-EFAULT), "EFAULT");
+	assert_string_equal(bpfk_stack_errname(-E2BIG), "error");
+	/* an error id reads no frames, whatever the maps */
+	assert_int_equal(bpfk_stack_read(-1, -1, -EEXIST, ips, 4), 0);
+}
+
 static void test_ustack(void **state)
 {
 	struct ustack_cache *c = ustack_cache_new();
@@ -131,7 +155,7 @@ static void test_ustack(void **state)
 	struct ustack_trace t = { .pid = getpid(), .comm = "a;b c\nd", .uips = u, .nu = 2,
 				  .kmissing = "EFAULT" };
 	char *folded = ustack_render(c, &t, true);
-	assert_string_equal(folded, "a_b_c\\x0ad;here;here;[missing kernel stack: EFAULT]");
+	assert_string_equal(folded, "a_b_c\\x0ad;here;here;[Missed Kernel Stack: EFAULT]");
 	free(folded);
 	char *multi = ustack_render(c, &t, false);
 	assert_non_null(strstr(multi, "    [Missed Kernel Stack: EFAULT]\n    --\n    here\n    here\n"));
@@ -155,6 +179,7 @@ int main(void)
 		cmocka_unit_test(test_args),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_ustack),
+		cmocka_unit_test(test_stackmap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

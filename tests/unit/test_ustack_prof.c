@@ -17,7 +17,7 @@
 #include "profile/walk.h"
 
 struct got {
-	char *folded[8], *lines[8];
+	char *folded[8], *lines[8], *delim[8];
 	uint64_t period[8];
 	int nr;
 };
@@ -32,6 +32,7 @@ static int collect(void *arg, uint32_t thread, const uint32_t *ids, size_t n, co
 	assert_true(g->nr < 8);
 	g->folded[g->nr] = ustack_prof_render(cur, thread, ids, n, true);
 	g->lines[g->nr] = ustack_prof_render(cur, thread, ids, n, false);
+	g->delim[g->nr] = ustack_prof_render(cur, thread, ids, n, USTACK_FOLDED | USTACK_DELIMITED);
 	g->period[g->nr++] = end->period;
 	return 0;
 }
@@ -41,6 +42,7 @@ static void got_free(struct got *g)
 	for (int i = 0; i < g->nr; i++) {
 		free(g->folded[i]);
 		free(g->lines[i]);
+		free(g->delim[i]);
 	}
 }
 
@@ -92,16 +94,20 @@ static void test_render_layouts(void **state)
 	assert_int_equal(g.nr, 3);
 
 	assert_string_equal(g.folded[0], "my_app;[unknown];leaf:x;0xffffffff81000010_[k];kleaf_[k]");
+	/* bcc's -df: "-" between the parts */
+	assert_string_equal(g.delim[0], "my_app;[unknown];leaf:x;-;0xffffffff81000010_[k];kleaf_[k]");
 	assert_string_equal(g.lines[0], "    kleaf\n    0xffffffff81000010\n    --\n    leaf:x\n    [unknown]\n"
 					"    -                my app (42)\n");
 	assert_int_equal(g.period[0], 5);
 
-	assert_string_equal(g.folded[1], "c;[missing user stack: EEXIST];[missing kernel stack: EFAULT]");
+	assert_string_equal(g.folded[1], "c;[Missed User Stack: EEXIST];[Missed Kernel Stack: EFAULT]");
+	assert_string_equal(g.delim[1], g.folded[1]);   /* no "-" beside a missing part */
 	assert_string_equal(g.lines[1], "    [Missed Kernel Stack: EFAULT]\n    --\n    [Missed User Stack: EEXIST]\n"
 					"    -                c (1)\n");
 	assert_int_equal(g.period[1], 7);
 
 	assert_string_equal(g.folded[2], "c");
+	assert_string_equal(g.delim[2], "c");
 	assert_string_equal(g.lines[2], "    -                c (1)\n");
 	got_free(&g);
 	prof_free(p);
@@ -142,9 +148,11 @@ static void test_add_as_render(void **state)
 	struct ustack_cache *c = ustack_cache_new();
 	int pid = (int)getpid();
 	uint64_t uips[2] = { (uint64_t)(uintptr_t)&test_add_as_render + 4, (uint64_t)(uintptr_t)&collect + 8 };
+	uint64_t kips[2] = { 0xffffffff81000010ULL, 0xffffffff81000020ULL };
 	static const char comm16[16] = { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p' };
 	const struct ustack_trace tr[] = {
 		{ .pid = pid, .comm = "unit", .uips = uips, .nu = 2, .kmissing = "EFAULT" },
+		{ .pid = pid, .comm = "unit", .uips = uips, .nu = 2, .kips = kips, .nk = 2 },
 		{ .pid = pid, .comm = "unit;x", .uips = uips, .nu = 1, .umissing = NULL },
 		{ .pid = pid, .comm = "unit", .umissing = "evicted", .kmissing = "EEXIST" },
 		{ .pid = pid, .comm = comm16 },
@@ -164,9 +172,16 @@ static void test_add_as_render(void **state)
 		assert_int_equal(one.nr, 1);
 		assert_int_equal(one.period[0], 7);
 		char *f = ustack_render(c, &tr[i], true), *l = ustack_render(c, &tr[i], false);
+		char *d = ustack_render(c, &tr[i], USTACK_FOLDED | USTACK_DELIMITED);
 
 		assert_string_equal(one.folded[0], f);
 		assert_string_equal(one.lines[0], l);
+		assert_string_equal(one.delim[0], d);
+		if (i == 1)
+			assert_non_null(strstr(d, ";-;"));
+		else
+			assert_null(strstr(d, ";-;"));
+		free(d);
 		if (i == 0)
 			assert_non_null(strstr(f, "test_add_as_render"));   /* named */
 		free(f);

@@ -24,6 +24,13 @@ int bpfk_stack_read(int fd, int spill_fd, int id, uint64_t *ips, int max)
 		n++;
 	return n;
 }
+#else
+/* built without libbpf: no tool has maps to read */
+int bpfk_stack_read(int fd, int spill_fd, int id, uint64_t *ips, int max)
+{
+	(void)fd, (void)spill_fd, (void)id, (void)ips, (void)max;
+	return 0;
+}
 #endif
 
 const char *bpfk_stack_errname(int id)
@@ -35,6 +42,15 @@ const char *bpfk_stack_errname(int id)
 	case EINVAL: return "EINVAL";
 	default: return "error";
 	}
+}
+
+uint32_t bpfk_stack_buckets(uint32_t n)
+{
+	uint32_t b = 1;
+
+	while (b < n && b < (1u << 31))
+		b <<= 1;
+	return b;
 }
 
 uint32_t bpfk_stack_spill_size(uint32_t entries)

@@ -309,25 +309,27 @@ void ustack_add_kernel(struct ustack_cache *c, struct strbuf *sb, uint64_t ip)
 		sb_addf(sb, "0x%llx", (unsigned long long)ip);
 }
 
-char *ustack_render(struct ustack_cache *c, const struct ustack_trace *t, bool folded)
+char *ustack_render(struct ustack_cache *c, const struct ustack_trace *t, unsigned how)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char comm[17];
 
 	snprintf(comm, sizeof(comm), "%.*s", 16, t->comm);
-	if (folded) {
+	if (how & USTACK_FOLDED) {
 		for (char *p = comm; *p; p++)
 			if (*p == ';' || *p == ' ')
 				*p = '_';
 		sb_addstr(&sb, comm);
 		if (t->umissing)
-			sb_addf(&sb, ";[missing user stack: %s]", t->umissing);
+			sb_addf(&sb, ";[Missed User Stack: %s]", t->umissing);
 		for (int i = t->nu - 1; i >= 0; i--) {
 			sb_addch(&sb, ';');
 			ustack_add_user(c, &sb, t->pid, t->uips[i], i == 0);
 		}
+		if ((how & USTACK_DELIMITED) && t->nu && t->nk)
+			sb_addstr(&sb, ";-");
 		if (t->kmissing)
-			sb_addf(&sb, ";[missing kernel stack: %s]", t->kmissing);
+			sb_addf(&sb, ";[Missed Kernel Stack: %s]", t->kmissing);
 		for (int i = t->nk - 1; i >= 0; i--) {
 			sb_addch(&sb, ';');
 			ustack_add_kernel(c, &sb, t->kips[i]);

@@ -32,11 +32,14 @@
  * ("0x..." when it cannot).
  *
  * ustack_render(): one stack as text, in the layout of bcc's profile and
- * offcputime: folded "comm;user outer..leaf;kernel outer..leaf_[k]" (comm's
- * ';' and ' ' made '_'), or the multi-line form (kernel frames leaf first,
- * "--", user frames leaf first, "-  comm (pid)"), control characters
- * escaped (strbuf.h) either way.  A part that could not be collected is
- * shown as a frame "[missing user stack: WHY]" / "[Missed User Stack: WHY]".
+ * offcputime: with USTACK_FOLDED "comm;user outer..leaf;kernel
+ * outer..leaf_[k]" (comm's ';' and ' ' made '_'; with USTACK_DELIMITED,
+ * bcc's -d, a "-" frame between the two parts when both were collected),
+ * else the multi-line form (kernel frames leaf first, "--", user frames
+ * leaf first, "-  comm (pid)"), control characters escaped (strbuf.h)
+ * either way.  A part that could not be collected is shown as a frame
+ * "[Missed User Stack: WHY]" / "[Missed Kernel Stack: WHY]" (bcc's names,
+ * with the reason: EEXIST, EFAULT, ...).
  *
  * Memory grows with the processes snapshotted and the files loaded; a
  * long-running tool calls ustack_forget_processes() now and then (profile
@@ -109,7 +112,8 @@ struct ustack_trace {
 
 /* The stack as a malloc'd string (no count, no trailing newline for
  * folded; the multi-line form ends with the "-  comm (pid)" line). */
-char *ustack_render(struct ustack_cache *c, const struct ustack_trace *t, bool folded);
+enum { USTACK_FOLDED = 1, USTACK_DELIMITED = 2 };   /* ustack_render()'s how */
+char *ustack_render(struct ustack_cache *c, const struct ustack_trace *t, unsigned how);
 
 /* Stacks rendered as texts with counts: equal texts merged (different stack
  * ids can name alike), then printed either folded ("TEXT COUNT", sorted by

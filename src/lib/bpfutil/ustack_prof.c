@@ -10,8 +10,8 @@
 #include "bpfutil/ustack.h"
 
 /* The markers' dso strings: the pointer tells a marker. */
-static const char MISSING_USER[] = "[missing user stack]";
-static const char MISSING_KERNEL[] = "[missing kernel stack]";
+static const char MISSING_USER[] = "[Missed User Stack]";
+static const char MISSING_KERNEL[] = "[Missed Kernel Stack]";
 static const char NO_FRAMES[] = "[no frames]";
 
 static const char *const marker_dso[] = {
@@ -51,7 +51,7 @@ static void add_name(struct strbuf *sb, const struct pk_frame *f)
 
 /* One stack of the model as ustack_render() lays it out (frames root
  * first: user marker, user outer..leaf, kernel marker, kernel outer..leaf). */
-char *ustack_prof_render(const struct prof *p, uint32_t thread, const uint32_t *ids, size_t n, bool folded)
+char *ustack_prof_render(const struct prof *p, uint32_t thread, const uint32_t *ids, size_t n, unsigned how)
 {
 	const struct prof_thread *t = prof_thread(p, thread);
 	struct strbuf sb = STRBUF_INIT;
@@ -59,7 +59,20 @@ char *ustack_prof_render(const struct prof *p, uint32_t thread, const uint32_t *
 	size_t nk = 0, nu = 0;
 
 	snprintf(comm, sizeof(comm), "%s", t->comm);
-	if (folded) {
+	if (how & USTACK_FOLDED) {
+		bool user = false, delim = false;
+
+		/* bcc's -d: "-" between the parts when both were collected */
+		for (size_t i = 0; (how & USTACK_DELIMITED) && i < n; i++) {
+			const struct pk_frame *f = prof_frame(p, ids[i]);
+
+			if (f->dso == MISSING_USER || f->dso == MISSING_KERNEL) {
+				delim = false;
+				break;
+			}
+			user |= f->dso != NO_FRAMES && !f->kernel;
+			delim |= user && f->kernel;
+		}
 		for (char *q = comm; *q; q++)
 			if (*q == ';' || *q == ' ')
 				*q = '_';
@@ -69,10 +82,13 @@ char *ustack_prof_render(const struct prof *p, uint32_t thread, const uint32_t *
 
 			if (f->dso == NO_FRAMES)
 				continue;
+			if (delim && f->kernel) {
+				sb_addstr(&sb, ";-");
+				delim = false;
+			}
 			sb_addch(&sb, ';');
 			if (f->dso == MISSING_USER || f->dso == MISSING_KERNEL)
-				sb_addf(&sb, "[%s: %s]", f->dso == MISSING_USER ? "missing user stack"
-					: "missing kernel stack", f->sym);
+				sb_addf(&sb, "[Missed %s Stack: %s]", f->dso == MISSING_USER ? "User" : "Kernel", f->sym);
 			else
 				add_name(&sb, f);
 			if (f->kernel && f->dso != MISSING_KERNEL)

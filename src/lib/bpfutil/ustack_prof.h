@@ -18,9 +18,10 @@
  * root first) laid out exactly as ustack_render() lays out the trace it
  * came from, folded or bcc's multi-line form (ustack.h): user symbols'
  * ';' made ':', unknown user frames "[unknown]", unknown kernel ones
- * "0x<ip>", kernel frames "_[k]" when folded, markers "[missing user
- * stack: WHY]" / "[Missed User Stack: WHY]" (kernel alike), comm (the
- * thread's) and pid from the thread, control characters escaped.
+ * "0x<ip>", kernel frames "_[k]" when folded (with USTACK_DELIMITED a "-"
+ * frame between the parts when both were collected), markers "[Missed
+ * User Stack: WHY]" / "[Missed Kernel Stack: WHY]", comm (the thread's)
+ * and pid from the thread, control characters escaped.
  *
  * Errors: none (allocation failure aborts); nothing printed.
  */
@@ -41,7 +42,7 @@ bool ustack_is_marker(const struct pk_frame *f, enum ustack_marker_kind kind);
 
 /* The malloc'd text (no count; folded without newline, multi-line ending
  * with the "-  comm (pid)" line). */
-char *ustack_prof_render(const struct prof *p, uint32_t thread, const uint32_t *ids, size_t n, bool folded);
+char *ustack_prof_render(const struct prof *p, uint32_t thread, const uint32_t *ids, size_t n, unsigned how);
 
 /* One frame of a stack the tools collect, typed (as above): ip, kernel or
  * a user frame of process pid (leaf: the sampled one, not a return
