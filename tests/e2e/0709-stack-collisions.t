@@ -30,19 +30,23 @@ else
 	not_ok 'offcputime starts'
 fi
 
-# profile, user stacks: spin_here's samples at many instructions, many
-# distinct stacks: two kept (their lines may read the same: frames are
-# named by function), the rest EEXIST; a kept id read back from the map it
-# is in (from the wrong one it would read as [Missed ... evicted])
-if tracer_start "$T/prof" "$T/prof.err" "$PERFKIT" profile -p "$napid" -U -f -F 499 --stack-storage-size 1; then
+# profile, user stacks of burn2to1, always on the CPU (napper, half
+# asleep, got too few samples beside the other lane under ASan): samples
+# at many instructions, many distinct stacks: two kept (their lines may
+# read the same: frames are named by function), the rest EEXIST; a kept id
+# read back from the map it is in (from the wrong one it would read as
+# [Missed ... evicted])
+"$PK_BUILD/tests/workloads/burn2to1" 60000 &
+burnid=$!
+if tracer_start "$T/prof" "$T/prof.err" "$PERFKIT" profile -p "$burnid" -U -f -F 499 --stack-storage-size 1; then
 	sleep 1.5
 	tracer_stop
 	sed 's/^/# /' "$T/prof" | head -8
-	kept=$(grep '^napper;' "$T/prof" | grep -vc 'Missed')
+	kept=$(grep '^burn2to1;' "$T/prof" | grep -vc 'Missed')
 	expect "profile: kept stacks read back, at most two lines of them ($kept)" test "$kept" -ge 1 -a "$kept" -le 2
 	expect 'profile: none read as evicted' sh -c "! grep -q 'evicted' '$T/prof'"
 	expect 'profile: the others shown as bcc'"'"'s [Missed User Stack: EEXIST]' \
-		grep -q '^napper;\[Missed User Stack: EEXIST\] [0-9]*$' "$T/prof"
+		grep -q '^burn2to1;\[Missed User Stack: EEXIST\] [0-9]*$' "$T/prof"
 	expect 'profile: the loss counted on stderr, with the way out' \
 		grep -Eq '[1-9][0-9]* user .*stacks not collected.*bigger --stack-storage-size' "$T/prof.err"
 else
@@ -60,14 +64,14 @@ expect '-d: a "-" frame between the user part and the kernel part' \
 # a size that is not a power of two is rounded up: 3 makes 4 buckets with
 # 4 entries.  The kernel rounds the buckets alone: 3 entries in 4 buckets
 # failed a stack whose bucket was free with ENOMEM, once 3 were kept (a
-# second kind of missing stack; spin_here's samples make dozens)
-"$PERFKIT" profile -p "$napid" 1 -U -f -d -a -F 499 --stack-storage-size 3 >"$T/prof3" 2>"$T/prof3.err"
+# second kind of missing stack; burn2to1's samples make dozens)
+"$PERFKIT" profile -p "$burnid" 1 -U -f -d -a -F 499 --stack-storage-size 3 >"$T/prof3" 2>"$T/prof3.err"
 expect 'profile DURATION -U -f -d -a --stack-storage-size 3: bcc'"'"'s options, after the duration' test $? = 0
 sed 's/^/# /' "$T/prof3" | head -4
 diag "$(grep -c EEXIST "$T/prof3") lines with EEXIST"
 expect '--stack-storage-size 3: no ENOMEM (3 made 4)' sh -c "! grep -q ENOMEM '$T/prof3'"
-expect '... -d adds no "-" without a kernel part (-U)' sh -c "grep -q '^napper;' '$T/prof3' && ! grep -q ';-;\|;- ' '$T/prof3'"
-kill "$napid" 2>/dev/null; wait "$napid" 2>/dev/null
+expect '... -d adds no "-" without a kernel part (-U)' sh -c "grep -q '^burn2to1;' '$T/prof3' && ! grep -q ';-;\|;- ' '$T/prof3'"
+kill "$napid" "$burnid" 2>/dev/null; wait "$napid" "$burnid" 2>/dev/null
 
 "$PERFKIT" offcputime --stack-storage-size 0 >/dev/null 2>"$T/e0"
 expect 'offcputime --stack-storage-size 0: usage error (exit 2)' test $? = 2
