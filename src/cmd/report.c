@@ -57,8 +57,6 @@ enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_SRCLINE, K_MAX };
  * for the sort keys, once samples are read. */
 struct row {
 	const char *comm, *dso, *sym; /* sym NULL: unknown, shown by address */
-	const char *comm_last;        /* the thread's last comm (pid/tid keys) */
-	const char *srcline;          /* --sort srcline: session_srcline() */
 	uint64_t addr;
 	uint64_t at;                  /* with a symbol: its start as mapped (-S
 					 0xADDR); without: the first frame's
@@ -69,8 +67,7 @@ struct row {
 	uint32_t id;                  /* the model's row index (stack tags) */
 	bool kernel;
 	uint32_t rank[K_MAX];         /* each sort key's text's rank (cmp_rows) */
-	const char **text;            /* each sort key's text, shown rows only */
-};
+};   /* 104 bytes: what only some keys need is in struct hist, by row */
 
 struct sortrec;
 
@@ -79,6 +76,10 @@ struct hist {
 	struct prof_flat *flat;       /* or, r->flat, the rows alone */
 	struct row *rows;             /* derived: hist_derive() */
 	size_t nr;
+	const char **comm_last;       /* by row: its thread's last comm (pid and
+					 tid keys), else NULL */
+	const char **srcline;         /* by row: session_srcline() (srcline key),
+					 else NULL */
 	bool derived;
 	uint64_t nr_samples, total;
 	uint64_t kept_samples, kept_total; /* those the sample filters kept */
@@ -97,7 +98,8 @@ struct hist {
 	struct sortrec *ord;          /* the rows' order (sort_rows) */
 	size_t nr_sorted;             /* ord's first, in order */
 	bool wide;                    /* ranks compared per key */
-	unsigned rank_bits[K_MAX];    /* else each key's bits in sortrec.ranks */
+	unsigned rank_bits[K_MAX];    /* else each key's bits in sortrec.key */
+	unsigned id_bits;             /* the row index's bits in sortrec.key */
 };
 
 struct report {
@@ -277,17 +279,20 @@ static void sym_text(const struct row *row, char *buf, size_t size)
 	}
 }
 
-static void key_text(const struct row *row, enum sort_key k, char *buf, size_t size)
+static void key_text(const struct hist *h, const struct row *row, enum sort_key k, char *buf, size_t size)
 {
+	size_t i = (size_t)(row - h->rows);
+
 	switch (k) {
 	case K_COMM: snprintf(buf, size, "%s", row->comm); break;
 	case K_DSO: snprintf(buf, size, "%s", dso_short(row->dso)); break;
 	case K_SYM: sym_text(row, buf, size); break;
 	case K_PID: /* fall through */
 	case K_TID:
-		snprintf(buf, size, "%7" PRIu32 ":%s", row->tid, row->comm_last ? row->comm_last : row->comm);
+		snprintf(buf, size, "%7" PRIu32 ":%s", row->tid,
+			 h->comm_last && h->comm_last[i] ? h->comm_last[i] : row->comm);
 		break;
-	case K_SRCLINE: snprintf(buf, size, "%s", row->srcline); break;
+	case K_SRCLINE: snprintf(buf, size, "%s", h->srcline ? h->srcline[i] : ""); break;
 	default: buf[0] = '\0'; break;
 	}
 	/* a name with a newline or an escape sequence stays on its row */
@@ -351,13 +356,15 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 
 		if (rep[p] == UINT32_MAX)   /* a value of no row (a caller's, Self only) */
 			continue;
-		key_text(row, key, buf, sizeof(buf));
+		key_text(h, row, key, buf, sizeof(buf));
 		x = (struct pk_strrec){ pk_arena_memdup0(&h->texts, buf, strlen(buf)), (uint32_t)p };
 		if (key == K_DSO && !strcmp(row->dso, "[unknown]"))
 			pt[np - ++nm] = x;
 		else
 			pt[nt++] = x;
 	}
+	free(rep);   /* before the sort's buffers */
+	rep = NULL;
 	memmove(pt + nt, pt + np - nm, nm * sizeof(*pt));
 	pk_strsort(pt, nt);
 	pk_strsort(pt + nt, nm);
@@ -424,12 +431,19 @@ static void hist_derive(struct report *r, struct hist *h)
 		if (r->keys[k] != K_SRCLINE && h->rank_full[r->keys[k]])
 			ro[k] = h->rank_of[r->keys[k]];
 	h->nr = pr.nr;
+	free(h->comm_last);
+	free(h->srcline);
+	h->comm_last = by_tid ? xmalloc((pr.nr + 1) * sizeof(*h->comm_last)) : NULL;
+	h->srcline = srcline ? xmalloc((pr.nr + 1) * sizeof(*h->srcline)) : NULL;
 	if (pr.nr + 1 > h->rows_cap) {   /* else the last derivation's, reused */
 		free(h->rows);
 		h->rows_cap = pr.nr + 1;
 		h->rows = xmalloc(h->rows_cap * sizeof(*h->rows));
 	}
-	for (size_t i = 0; i < pr.nr; i++) {
+	/* from the last row down, the memory of the rows copied given back
+	 * as the copies are made (-g none: the flat rows' 124 MB of big.data
+	 * no longer beside report's 108 MB) */
+	for (size_t i = pr.nr; i-- > 0;) {
 		const struct prof_row *p = &pr.v[i];
 		const struct prof_thread *t = h->flat ? prof_flat_thread(h->flat, p->thread)
 						      : prof_thread(h->prof, p->thread);
@@ -442,11 +456,16 @@ static void hist_derive(struct report *r, struct hist *h)
 				     .nr_self = p->nr_self, .id = (uint32_t)i, .kernel = fr->kernel };
 		/* perf's pid and tid keys name a thread by its last comm */
 		if (by_tid)
-			row->comm_last = session_thread_comm(r->sess, t->tid);
+			h->comm_last[i] = session_thread_comm(r->sess, t->tid);
 		if (srcline)
-			row->srcline = session_srcline(r->sess, fr);
+			h->srcline[i] = session_srcline(r->sess, fr);
 		for (int k = 0; k < r->nr_keys; k++)
 			row->rank[k] = ro[k] ? ro[k][p->part[r->keys[k]]] : p->part[r->keys[k]];
+		if (i % 16384 == 0) {
+			xrelease(pr.v, i * sizeof(*pr.v), pr.nr * sizeof(*pr.v));
+			if (h->flat)
+				prof_flat_release(h->flat, (uint32_t)i);
+		}
 	}
 	free(pr.v);   /* copied: its memory before the ranks and the stacks' */
 	pr.v = NULL;
@@ -490,6 +509,10 @@ static void hist_underive(struct hist *h)
 		h->rank_len[k] = NULL;
 	}
 	pk_arena_release(&h->texts);
+	free(h->comm_last);
+	free(h->srcline);
+	h->comm_last = NULL;
+	h->srcline = NULL;
 	free(h->of_node);
 	h->of_node = NULL;
 	free(h->ord);
@@ -558,10 +581,12 @@ static uint64_t hist_shown(struct report *r, struct hist *h, uint64_t *total)
 
 /* A row's sort key packed in integers: Children (when shown), Self, then
  * each key's text's rank (perf's order: a DSO "[unknown]", perf's no map,
- * after every named one), equal rows in the model's order (id). */
+ * after every named one), equal rows in the model's order (the row's id,
+ * which is its index in h->rows).  key: the ranks and the id packed,
+ * ranks << h->id_bits | id, when they fit in 64 bits; else (h->wide) the
+ * id alone, the ranks compared in the rows.  24 bytes: 843 k rows' 20 MB. */
 struct sortrec {
-	uint64_t v, self, ranks;
-	uint32_t id, pos;             /* pos: the row's index in h->rows */
+	uint64_t v, self, key;
 };
 
 /* the rows whose ranks do not fit in 64 bits: compared by their ranks */
@@ -578,15 +603,19 @@ static int cmp_recs(const void *a, const void *b)
 		return x->self > y->self ? -1 : 1;
 	if (wide_rows) {
 		for (int i = 0; i < wide_r->nr_keys; i++) {
-			uint32_t rx = wide_rows[x->pos].rank[i], ry = wide_rows[y->pos].rank[i];
+			uint32_t rx = wide_rows[x->key].rank[i], ry = wide_rows[y->key].rank[i];
 
 			if (rx != ry)
 				return rx < ry ? -1 : 1;
 		}
-	} else if (x->ranks != y->ranks) {
-		return x->ranks < y->ranks ? -1 : 1;
 	}
-	return x->id < y->id ? -1 : x->id > y->id;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The row a sort record names (its index in h->rows). */
+static size_t rec_row(const struct hist *h, const struct sortrec *o)
+{
+	return h->wide ? (size_t)o->key : (size_t)(o->key & ((1ull << h->id_bits) - 1));
 }
 
 static void swap_recs(struct sortrec *x, struct sortrec *y)
@@ -702,11 +731,11 @@ static void sort_recs(struct sortrec *v, size_t n)
 /* h->ord: the rows in cmp_recs' order, h->nr_sorted of them sorted: with
  * want < h->nr only the first want (quickselect, then a sort of those),
  * the rest (below all of them) by sort_rest().  The rows stay where they
- * are (ord[].pos names them). */
+ * are (rec_row() names them). */
 static void sort_rows(struct report *r, struct hist *h, size_t want)
 {
 	uint32_t maxr[K_MAX] = { 0 };
-	unsigned bits[K_MAX], total = 0;
+	unsigned bits[K_MAX], total = 0, id_bits = 1;
 
 	for (size_t i = 0; i < h->nr; i++)
 		for (int k = 0; k < r->nr_keys; k++)
@@ -718,9 +747,12 @@ static void sort_rows(struct report *r, struct hist *h, size_t want)
 			bits[k]++;
 		total += bits[k];
 	}
+	while (id_bits < 32 && (uint64_t)h->nr >> id_bits)
+		id_bits++;
+	h->wide = total + id_bits > 64;
+	h->id_bits = id_bits;
 	wide_r = r;
-	wide_rows = total > 64 ? h->rows : NULL;
-	h->wide = total > 64;
+	wide_rows = h->wide ? h->rows : NULL;
 	memcpy(h->rank_bits, bits, sizeof(bits));
 	free(h->ord);
 	h->ord = xmalloc((h->nr + 1) * sizeof(*h->ord));
@@ -728,9 +760,11 @@ static void sort_rows(struct report *r, struct hist *h, size_t want)
 		const struct row *row = &h->rows[i];
 		uint64_t ranks = 0;
 
-		for (int k = 0; total <= 64 && k < r->nr_keys; k++)
+		for (int k = 0; !h->wide && k < r->nr_keys; k++)
 			ranks = ranks << bits[k] | row->rank[k];
-		h->ord[i] = (struct sortrec){ r->children ? row->children : 0, row->self, ranks, row->id, (uint32_t)i };
+		/* row->id is i: the model's order is the rows' */
+		h->ord[i] = (struct sortrec){ r->children ? row->children : 0, row->self,
+					      h->wide ? i : ranks << id_bits | i };
 	}
 	h->nr_sorted = want < h->nr ? want : h->nr;
 	if (h->nr_sorted < h->nr)
@@ -751,7 +785,9 @@ static void sort_rest(struct report *r, struct hist *h)
 
 /* Sort the rows (the first want: sort_rows), mark those shown (*show,
  * h->nr + 1 flags by row index) and, unless textv is NULL (the browser
- * makes the texts it shows), make their texts (in *texts, *textv);
+ * makes the texts it shows), make the texts of their keys that
+ * rank_key() has none of (in *texts; row i's key k at (*textv)[i *
+ * nr_keys + k]; *textv NULL when every key's text is read by rank);
  * returns how many are shown. */
 static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_t total, size_t want, bool **show,
 			 struct pk_arena *texts, const char ***textv)
@@ -775,20 +811,22 @@ static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_
 	}
 	if (!textv)
 		return shown;
-	*textv = xmalloc((shown + 1) * (size_t)r->nr_keys * sizeof(**textv));
-	for (size_t i = 0, j = 0; i < h->nr; i++) {
-		struct row *row = &h->rows[i];
+	*textv = NULL;
+	for (int k = 0; k < r->nr_keys && !*textv; k++)
+		if (!h->rank_text[k])   /* else its text is read by rank (rank_key) */
+			*textv = xmalloc((h->nr + 1) * (size_t)r->nr_keys * sizeof(**textv));
+	if (!*textv)   /* -g none of 843 k rows: 20 MB not made */
+		return shown;
+	for (size_t i = 0; i < h->nr; i++) {
+		const char **text = *textv + i * (size_t)r->nr_keys;
 
 		if (!(*show)[i])
 			continue;
-		row->text = *textv + j++ * (size_t)r->nr_keys;
 		for (int k = 0; k < r->nr_keys; k++) {
-			if (h->rank_text[k]) {   /* rank_key()'s */
-				row->text[k] = h->rank_text[k][row->rank[k]];
+			if (h->rank_text[k])   /* read by rank */
 				continue;
-			}
-			key_text(row, r->keys[k], buf, sizeof(buf));
-			row->text[k] = pk_arena_memdup0(texts, buf, strlen(buf));
+			key_text(h, &h->rows[i], r->keys[k], buf, sizeof(buf));
+			text[k] = pk_arena_memdup0(texts, buf, strlen(buf));
 		}
 	}
 	return shown;
@@ -888,7 +926,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 
 			if (!show[i])
 				continue;
-			len = h->rank_len[k] ? h->rank_len[k][h->rows[i].rank[k]] : strlen(h->rows[i].text[k]);
+			len = h->rank_len[k] ? h->rank_len[k][h->rows[i].rank[k]]
+					     : strlen(textv[i * (size_t)r->nr_keys + k]);
 			if (len > width[k])
 				width[k] = len;
 		}
@@ -934,7 +973,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		need_row |= !h->rank_text[k];
 	for (size_t j = 0; j < h->nr; j++) {
 		const struct sortrec *o = &h->ord[j];
-		size_t i = o->pos;
+		size_t i = rec_row(h, o);
 		const struct row *row = need_row ? &h->rows[i] : NULL;
 		uint32_t rk[K_MAX];
 
@@ -947,7 +986,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		if (h->wide) {
 			memcpy(rk, row->rank, sizeof(rk));
 		} else {   /* sort_rows' packing: the last key in the lowest bits */
-			uint64_t x = o->ranks;
+			uint64_t x = o->key >> h->id_bits;
 
 			for (int k = r->nr_keys - 1; k >= 0; k--) {
 				rk[k] = (uint32_t)(x & ((1ull << h->rank_bits[k]) - 1));
@@ -960,7 +999,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		if (r->show_nr)   /* perf: the samples whose leaf is the row */
 			printf("  %12" PRIu64, row->nr_self);
 		for (int k = 0; k < r->nr_keys; k++) {
-			const char *text = h->rank_text[k] ? h->rank_text[k][rk[k]] : row->text[k];
+			const char *text = h->rank_text[k] ? h->rank_text[k][rk[k]]
+							   : textv[i * (size_t)r->nr_keys + k];
 			size_t len = h->rank_len[k] ? h->rank_len[k][rk[k]] : strlen(text);
 
 			if (r->elide[k])
@@ -1406,6 +1446,9 @@ int cmd_report(int argc, char **argv)
 	/* rows alone unless something reads the stacks (call graphs, the
 	 * browser's '+') or a key is per address (srcline) */
 	r.flat = !r.graph && !tui && !r.by_ip;
+	if (r.flat)   /* arrays of MBs each phase frees given back at once, not
+		       * kept in the heap by glibc's threshold grown to 32 MB */
+		mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	r.keep_models = tui;
 	r.by_thread = tui;
 	for (int k = 0; k < r.nr_keys; k++) {
@@ -1554,7 +1597,7 @@ static const char *rt_text(void *ctx, size_t i, int k)
 	struct report_tui *rt = ctx;
 	char buf[512];
 
-	key_text(&rt->h->rows[rt->hrow[i]], rt->r->keys[k], buf, sizeof(buf));
+	key_text(rt->h, &rt->h->rows[rt->hrow[i]], rt->r->keys[k], buf, sizeof(buf));
 	return rt->t.rows[i].text[k] = pk_arena_memdup0(&rt->texts, buf, strlen(buf));
 }
 
@@ -1633,7 +1676,7 @@ static void rt_fill(struct report_tui *rt, size_t from)
 	uint64_t min_hit = cg_min_hit(&r->cg, rt->total);
 
 	for (size_t j = from; j < h->nr_sorted; j++) {
-		size_t i = h->ord[j].pos;
+		size_t i = rec_row(h, &h->ord[j]);
 		const struct row *row = &h->rows[i];
 
 		if (!rt->show[i])

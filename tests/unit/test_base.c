@@ -55,6 +55,31 @@ static void xml(const char *in, size_t n, const char *want)
 	sb_release(&sb);
 }
 
+/* xrelease: the whole pages inside the range read as zero afterwards (the
+ * kernel took them back); the bytes around them, in partial pages, stay */
+static void test_xrelease(void **state)
+{
+	(void)state;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = 64 * page;
+	unsigned char *p = aligned_alloc(page, n);
+	size_t from = 3 * page + 100, to = 40 * page + 5;
+
+	assert_non_null(p);
+	memset(p, 0xab, n);
+	xrelease(p, from, to);
+	assert_int_equal(p[from], 0xab);              /* partial first page kept */
+	assert_int_equal(p[4 * page - 1], 0xab);
+	assert_int_equal(p[4 * page], 0);             /* whole pages released */
+	assert_int_equal(p[40 * page - 1], 0);
+	assert_int_equal(p[40 * page], 0xab);         /* partial last page kept */
+	assert_int_equal(p[0], 0xab);
+	assert_int_equal(p[n - 1], 0xab);
+	xrelease(p, to, from);                        /* empty range: nothing */
+	xrelease(p, 5, 10);                           /* no whole page: nothing */
+	assert_int_equal(p[5], 0xab);
+	free(p);
+}
+
 static void test_xml_escape(void **state)
 {
 	(void)state;
@@ -236,6 +261,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strbuf_grow),
+		cmocka_unit_test(test_xrelease),
 		cmocka_unit_test(test_xml_escape),
 		cmocka_unit_test(test_json_escape),
 		cmocka_unit_test(test_hashmap),

@@ -51,6 +51,15 @@ static void check(size_t n, int kind)
 			buf[l] = '\0';
 			break;
 		}
+		case 3: {   /* runs of 0xff: digits of all ones (the in-place
+			     * reordering marks places apart from the digits) */
+			size_t l = 8 + rnd(12);
+
+			memset(buf, 0xff, l);
+			buf[rnd((unsigned)l)] = (char)(1 + rnd(255));
+			buf[l] = '\0';
+			break;
+		}
 		default:   /* prefixes of one another: a, aa, aaa... of 'a'/'b' */
 			memset(buf, rnd(2) ? 'a' : 'b', 1 + rnd(40));
 			buf[rnd(41) + 1] = '\0';
@@ -77,7 +86,7 @@ static void test_orders(void **state)
 	static const size_t sizes[] = { 0, 1, 2, 5, 23, 24, 25, 100, 1000, 20000 };
 
 	(void)state;
-	for (int kind = 0; kind < 3; kind++)
+	for (int kind = 0; kind < 4; kind++)
 		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 			check(sizes[i], kind);
 }

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 char strbuf_empty[1];
 
@@ -21,6 +23,21 @@ void *xmalloc(size_t n)
 	if (!p)
 		oom(n);
 	return p;
+}
+
+void xrelease(void *p, size_t from, size_t to)
+{
+	static uintptr_t page;
+	uintptr_t a, b;
+
+	if (!page)
+		page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	if (!p || from >= to)
+		return;
+	a = ((uintptr_t)p + from + page - 1) & ~(page - 1);
+	b = ((uintptr_t)p + to) & ~(page - 1);
+	if (a < b)
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 void *xcalloc(size_t nmemb, size_t size)

@@ -87,6 +87,12 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* Give the whole pages inside bytes [from, to) of the block at p back to
+ * the kernel (madvise MADV_DONTNEED): memory an array no longer needs
+ * while the rest of it is still read (one consumed from its end).  The
+ * block stays allocated; those pages read as zero if touched again.
+ * Nothing when from >= to or the range holds no whole page. */
+void xrelease(void *p, size_t from, size_t to);
 /* A malloc'd string formatted as printf would (aborts on out-of-memory). */
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

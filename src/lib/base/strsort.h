@@ -12,7 +12,8 @@
  * are finished by insertion sort with strcmp.  Equal strings end in any
  * order (not stable).
  *
- * Memory: a copy of the records and 16 bytes a record.  Errors:
+ * Memory: 24 bytes a record (each record's digit and index, and the
+ * radix passes' buffer); the records are put in order in place.  Errors:
  * allocation failure aborts (xmalloc); nothing else fails.
  */
 #ifndef PERFKIT_BASE_STRSORT_H

@@ -324,7 +324,10 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 
 	memset(out, 0, sizeof(*out));
 	out->nr = f->nr;
+	zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));   /* counting is over */
+	f->slots = NULL;
 	out->v = xmalloc((f->nr + 1) * sizeof(*out->v));
+	/* the records' memory given back as their rows are made */
 	for (size_t i = 0; i < f->nr; i++) {
 		const struct frow *r = &f->rows[i];
 		const struct prof_thread *t = &f->threads[i];
@@ -346,6 +349,8 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 		 * every row's cost more) */
 		if (f->want[PROF_SYM])
 			o->part[PROF_SYM] = (uint32_t)i;
+		if (i % 16384 == 16383)
+			xrelease(f->rows, 0, (i + 1) * sizeof(*f->rows));
 	}
 	for (int k = 0; k < PROF_KEY_MAX; k++) {
 		out->nr_parts[k] = parts[k].nr;
@@ -354,11 +359,16 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 	if (f->want[PROF_SYM])
 		out->nr_parts[PROF_SYM] = f->nr;
 	out->nr_parts[PROF_PID] = out->nr_parts[PROF_TID];
-	/* counting is over: the sums and the table go */
-	arr_free(&f->rows_a);
+	arr_free(&f->rows_a);   /* the sums go */
 	f->rows = NULL;
-	zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));
-	f->slots = NULL;
+}
+
+void prof_flat_release(struct prof_flat *f, uint32_t from)
+{
+	if (from >= f->nr)
+		return;
+	xrelease(f->frames, from * sizeof(*f->frames), f->frames_a.size);
+	xrelease(f->threads, from * sizeof(*f->threads), f->threads_a.size);
 }
 
 const struct prof_thread *prof_flat_thread(const struct prof_flat *f, uint32_t id) { return &f->threads[id]; }

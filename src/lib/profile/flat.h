@@ -55,5 +55,9 @@ void prof_flat_add(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t
 void prof_flat_rows(struct prof_flat *f, struct prof_rows *out);
 const struct prof_thread *prof_flat_thread(const struct prof_flat *f, uint32_t id);
 const struct pk_frame *prof_flat_frame(const struct prof_flat *f, uint32_t id);
+/* After prof_flat_rows(): the threads and frames of rows from id on are
+ * read no more (their memory goes back to the kernel, xrelease()); for
+ * a caller that copies the rows out from the last one down. */
+void prof_flat_release(struct prof_flat *f, uint32_t from);
 
 #endif
