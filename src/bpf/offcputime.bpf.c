@@ -41,21 +41,11 @@ struct {
 	__type(value, struct start);
 } starts SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, OFFCPU_MAX_STACK * sizeof(__u64));
-	__uint(max_entries, 16384);
-} stackmap SEC(".maps");
+STACK_MAP(stackmap, OFFCPU_MAX_STACK, 16384);
 
 /* stacks whose bucket in stackmap holds another (stackid.h); user space
  * sizes it to a quarter of stackmap */
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, OFFCPU_MAX_STACK * sizeof(__u64));
-	__uint(max_entries, 4096);
-} stackmap_spill SEC(".maps");
+STACK_MAP(stackmap_spill, OFFCPU_MAX_STACK, 4096);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -26,21 +26,11 @@ __u64 user_errors;      /* user parts not collected (id < 0 recorded in the key)
 __u64 kern_errors;      /* kernel parts not collected */
 __u32 active;           /* the map set samples go to (user space flips it) */
 
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, PROF_MAX_STACK * sizeof(__u64));
-	__uint(max_entries, 16384);
-} stackmap SEC(".maps");
+STACK_MAP(stackmap, PROF_MAX_STACK, 16384);
 
 /* stacks whose bucket in stackmap holds another (stackid.h); user space
  * sizes it to a quarter of stackmap */
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, PROF_MAX_STACK * sizeof(__u64));
-	__uint(max_entries, 4096);
-} stackmap_spill SEC(".maps");
+STACK_MAP(stackmap_spill, PROF_MAX_STACK, 4096);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -50,19 +40,9 @@ struct {
 } counts SEC(".maps");
 
 /* the second set (profile --continuous; 1 entry otherwise) */
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, PROF_MAX_STACK * sizeof(__u64));
-	__uint(max_entries, 16384);
-} stackmap1 SEC(".maps");
+STACK_MAP(stackmap1, PROF_MAX_STACK, 16384);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, PROF_MAX_STACK * sizeof(__u64));
-	__uint(max_entries, 4096);
-} stackmap1_spill SEC(".maps");
+STACK_MAP(stackmap1_spill, PROF_MAX_STACK, 4096);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

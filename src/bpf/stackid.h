@@ -28,6 +28,16 @@
 #define STACKID_SPILL 0x40000000   /* the id is in the spill map (ids are < 2^24) */
 
 #ifdef __bpf__
+/* STACK_MAP(name, depth, entries): a stack map of entries stacks of up to
+ * depth frames (user space may resize it: bpf_map__set_max_entries). */
+#define STACK_MAP(name, depth, entries)                                  \
+	struct {                                                         \
+		__uint(type, BPF_MAP_TYPE_STACK_TRACE);                  \
+		__uint(key_size, sizeof(__u32));                         \
+		__uint(value_size, (depth) * sizeof(__u64));             \
+		__uint(max_entries, entries);                            \
+	} name SEC(".maps")
+
 #define STACKID_EEXIST 17   /* EEXIST (asm-generic/errno-base.h): vmlinux.h has no errno */
 
 static __always_inline long stackid_get(void *ctx, void *map, void *spill, __u64 flags)
