@@ -16,6 +16,7 @@
 #include "maputil.h"
 
 const volatile __u32 targ_tgid = 0;
+const volatile __u32 targ_tid = 0;    /* -L */
 const volatile bool user_only = false;
 const volatile bool kernel_only = false;
 const volatile bool include_idle = false;
@@ -73,6 +74,8 @@ int do_sample(struct bpf_perf_event_data *ctx)
 	if (!include_idle && tid == 0)
 		return 0;
 	if (targ_tgid && tgid != targ_tgid)
+		return 0;
+	if (targ_tid && tid != targ_tid)
 		return 0;
 	__sync_fetch_and_add(&samples, 1);
 

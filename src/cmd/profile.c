@@ -5,7 +5,8 @@
  * PMU), counting them in the kernel, as bcc's profile does (kernel half:
  * src/bpf/profile.bpf.c).
  *
- *   profile [-F HZ] [-p PID] [-f [-d]] [-U|-K] [-I] [--stack-storage-size N] [duration]
+ *   profile [-F HZ | -c COUNT] [-p PID | -L TID] [-C CPU] [-f [-d]] [-U|-K] [-I]
+ *           [--stack-storage-size N] [duration]
  * Default output: each distinct stack, kernel frames then user frames,
  * leaf first, with its comm, pid and count (least frequent first).
  * -f: folded stacks, one line each: `comm;outer;...;leaf COUNT` (user frames
@@ -45,6 +46,7 @@
 #include <linux/perf_event.h>
 #include <linux/types.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +76,9 @@
 
 struct profile_opts {
 	long freq;
-	long pid;
+	long count;                    /* -c: sample period, cpu-clock ns (0: -F) */
+	long pid, tid;                 /* -p, -L */
+	long cpu;                      /* -C: only this CPU (-1: all) */
 	bool folded, delimited, user_only, kernel_only, idle;
 	double duration;
 	int verbose;
@@ -87,14 +91,24 @@ struct profile_opts {
 	long max_files;
 };
 
+/* The cpu-clock sample period, ns: -c's, else that of -F's frequency. */
+static unsigned long long period_ns(const struct profile_opts *o)
+{
+	return o->count ? (unsigned long long)o->count : 1000000000ULL / (unsigned long long)o->freq;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit profile [-F HZ] [-p PID] [-f [-d]] [-U|-K] [-I] [--stack-storage-size N] [-v] [duration]\n"
+		"usage: perfkit profile [-F HZ | -c COUNT] [-p PID | -L TID] [-C CPU] [-f [-d]] [-U|-K] [-I]\n"
+		"                       [--stack-storage-size N] [-v] [duration]\n"
 		"       perfkit profile --continuous --output-dir DIR [--interval SECS] [--max-files N]\n"
 		"                       [-F HZ] [-p PID] [-U|-K] [-I] [--stack-storage-size N]\n"
 		"  -F, --frequency HZ   samples per second on each CPU (default 49; 19 with --continuous)\n"
+		"  -c, --count COUNT    a sample every COUNT events instead (cpu-clock: nanoseconds)\n"
 		"  -p, --pid PID        only this process (filtered in the kernel)\n"
+		"  -L, --tid TID        only this thread\n"
+		"  -C, --cpu CPU        only this CPU\n"
 		"  -f, --folded         folded stacks for `perfkit flamegraph`\n"
 		"  -d, --delimited      with -f, a \"-\" frame between the user and kernel parts\n"
 		"  -a, --annotations    accepted for bcc's -a: kernel frames always end in _[k]\n"
@@ -286,7 +300,7 @@ static int write_interval(struct profile_bpf *skel, const struct profile_opts *o
 	int spill_fd = bpf_map__fd(set ? skel->maps.stackmap1_spill : skel->maps.stackmap_spill);
 	struct pk_export *x = export_new();
 	struct agg a = { .p = prof_new(PROF_BY_IP), .c = c, .x = x,
-			 .period = 1000000000ULL / (unsigned long long)o->freq };
+			 .period = period_ns(o) };
 	struct hashmap bid_done;
 	struct prof_bpf_key key, next, *prev = NULL;
 	struct prof_bpf_key *keys = NULL;
@@ -452,6 +466,9 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "frequency", required_argument, NULL, 'F' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 'L' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "count", required_argument, NULL, 'c' },
 		{ "folded", no_argument, NULL, 'f' },
 		{ "delimited", no_argument, NULL, 'd' },
 		{ "annotations", no_argument, NULL, 'a' },
@@ -471,7 +488,7 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 	int c, err = 0;
 	int64_t v;
 
-	while ((c = getopt_long(argc, argv, "F:p:fdaUKIvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:p:L:C:c:fdaUKIvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			err = pk_parse_i64("-F", optarg, 1, 100000, &v);
@@ -479,6 +496,15 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 			o->freq_set = true;
 			break;
 		case 'p': err = bpfk_opt_pid("-p", optarg, &o->pid); break;
+		case 'L': err = bpfk_opt_pid("-L", optarg, &o->tid); break;
+		case 'C':
+			err = pk_parse_i64("-C", optarg, 0, 65535, &v);
+			o->cpu = err ? o->cpu : (long)v;
+			break;
+		case 'c':
+			err = pk_parse_i64("-c", optarg, 1000, 1000000000000LL, &v);   /* 1 us .. 1000 s */
+			o->count = err ? o->count : (long)v;
+			break;
 		case 'f': o->folded = true; break;
 		case 'd': o->delimited = true; break;
 		case 'a': break;   /* bcc's -a: kernel frames always end in _[k] here */
@@ -510,6 +536,8 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 		}
 	}
 	const char *bad = o->user_only && o->kernel_only ? "-U and -K exclude each other"
+		: o->pid && o->tid ? "-p and -L exclude each other"
+		: o->count && o->freq_set ? "-F and -c exclude each other"
 		: o->continuous && !o->outdir ? "--continuous needs --output-dir DIR"
 		: o->continuous && o->folded ? "--continuous writes pprof files: no -f"
 		: !o->continuous && (o->outdir || have_interval || have_max)
@@ -532,7 +560,7 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 
 int cmd_profile(int argc, char **argv)
 {
-	struct profile_opts o = { .freq = 49, .interval = 60, .max_files = 60 };
+	struct profile_opts o = { .freq = 49, .cpu = -1, .interval = 60, .max_files = 60 };
 	struct profile_bpf *skel = NULL;
 	struct bpf_link **links = NULL;
 	int *fds = NULL, ncpu = 0, err, ret = 1;
@@ -547,6 +575,10 @@ int cmd_profile(int argc, char **argv)
 		pk_error(errno, "--output-dir '%s': %s", o.outdir, strerror(errno));
 		goto fail;
 	}
+	if (o.tid && kill((pid_t)o.tid, 0) && errno == ESRCH) {
+		pk_error(ESRCH, "no thread with TID %ld", o.tid);
+		goto fail;
+	}
 	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, NULL, NULL, NULL))
 		goto fail;
 
@@ -556,6 +588,7 @@ int cmd_profile(int argc, char **argv)
 		goto fail;
 	}
 	skel->rodata->targ_tgid = (__u32)o.pid;
+	skel->rodata->targ_tid = (__u32)o.tid;
 	skel->rodata->user_only = o.user_only;
 	skel->rodata->kernel_only = o.kernel_only;
 	skel->rodata->include_idle = o.idle;
@@ -582,24 +615,35 @@ int cmd_profile(int argc, char **argv)
 		bpfk_error(ncpu, "counting CPUs");
 		goto fail;
 	}
+	if (o.cpu >= ncpu) {
+		pk_error(EINVAL, "-C %ld: this machine's CPUs are 0 to %d", o.cpu, ncpu - 1);
+		goto fail;
+	}
 	fds = xcalloc((size_t)ncpu, sizeof(*fds));
 	links = xcalloc((size_t)ncpu, sizeof(*links));
 	int attached = 0;
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		struct perf_event_attr attr;
 
+		fds[cpu] = -1;
+		if (o.cpu >= 0 && cpu != o.cpu)
+			continue;
 		memset(&attr, 0, sizeof(attr));
 		attr.size = sizeof(attr);
 		attr.type = PERF_TYPE_SOFTWARE;
 		attr.config = PERF_COUNT_SW_CPU_CLOCK;
-		attr.sample_period = 1000000000ULL / (unsigned long long)o.freq;  /* ns */
+		attr.sample_period = period_ns(&o);
 		fds[cpu] = cap_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fds[cpu] < 0) {
 			int oerr = -fds[cpu];
 
 			fds[cpu] = -1;
-			if (oerr == ENODEV)   /* offline CPU */
+			if (oerr == ENODEV && o.cpu < 0)   /* offline CPU */
 				continue;
+			if (oerr == ENODEV) {
+				pk_error(ENODEV, "-C %ld: that CPU is offline", o.cpu);
+				goto fail;
+			}
 			bpfk_error(oerr, "opening cpu-clock perf event (needs CONFIG_PERF_EVENTS=y)");
 			goto fail;
 		}
@@ -613,8 +657,14 @@ int cmd_profile(int argc, char **argv)
 
 	bpfk_stop_on_signals();
 	/* bcc's line: "... stack for 3 secs." with a duration, else "... Hit Ctrl-C to end." */
-	fprintf(stderr, "Sampling at %ld Hertz of %s by %s stack", o.freq, o.pid ? "one process" : "all threads",
+	if (o.count)
+		fprintf(stderr, "Sampling every %ld cpu-clock ns", o.count);
+	else
+		fprintf(stderr, "Sampling at %ld Hertz", o.freq);
+	fprintf(stderr, " of %s by %s stack", o.pid ? "one process" : o.tid ? "one thread" : "all threads",
 		o.user_only ? "user" : o.kernel_only ? "kernel" : "user + kernel");
+	if (o.cpu >= 0)
+		fprintf(stderr, " on CPU#%ld", o.cpu);
 	if (o.continuous)
 		fprintf(stderr, ", one pprof file an interval... Hit Ctrl-C to end.\n");
 	else if (o.duration > 0)

@@ -71,7 +71,23 @@ sed 's/^/# /' "$T/prof3" | head -4
 diag "$(grep -c EEXIST "$T/prof3") lines with EEXIST"
 expect '--stack-storage-size 3: no ENOMEM (3 made 4)' sh -c "! grep -q ENOMEM '$T/prof3'"
 expect '... -d adds no "-" without a kernel part (-U)' sh -c "grep -q '^burn2to1;' '$T/prof3' && ! grep -q ';-;\|;- ' '$T/prof3'"
+
+# bcc profile's -L TID (one thread), -C CPU (one CPU's perf event) and
+# -c COUNT (a sample every COUNT cpu-clock ns instead of -F)
+"$PERFKIT" profile -L "$burnid" -c 2000000 -f 1 >"$T/profL" 2>"$T/profL.err"
+expect 'profile -L TID -c 2000000: exit 0' test $? = 0
+sed 's/^/# /' "$T/profL.err"
+expect '-L: only that thread'"'"'s stacks' sh -c "test -s '$T/profL' && ! grep -qv '^burn2to1;' '$T/profL'"
+expect '-c: "every 2000000 cpu-clock ns" in the banner' grep -q '^Sampling every 2000000 cpu-clock ns of one thread' "$T/profL.err"
+"$PERFKIT" profile -C 0 1 >/dev/null 2>"$T/profC.err"
+expect 'profile -C 0: one CPU'"'"'s event' sh -c "grep -q ' on CPU#0 for 1 secs' '$T/profC.err' && grep -q ' on 1 CPUs' '$T/profC.err'"
 kill "$napid" "$burnid" 2>/dev/null; wait "$napid" "$burnid" 2>/dev/null
+for bad in "-p 1 -L 1" "-F 99 -c 5000" "-c 10" "-C 65536"; do
+	"$PERFKIT" profile $bad 1 >/dev/null 2>"$T/eb"
+	expect "profile $bad: usage error (exit 2), one line" sh -c "test $? = 2 && test \$(wc -l <'$T/eb') = 1"
+done
+"$PERFKIT" profile -C 4096 1 >/dev/null 2>"$T/ec"
+expect 'profile -C past the last CPU: exit 1, naming the CPUs' sh -c "test $? = 1 && grep -q '^perfkit profile: -C 4096: this machine.s CPUs are 0 to' '$T/ec'"
 
 "$PERFKIT" offcputime --stack-storage-size 0 >/dev/null 2>"$T/e0"
 expect 'offcputime --stack-storage-size 0: usage error (exit 2)' test $? = 2
