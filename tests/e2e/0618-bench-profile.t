@@ -69,7 +69,7 @@ for i in range(1, reps + 1):
         print("%d|ERROR %s|ERROR" % (i, e))
 EOF
 CALLERS=" main __libc_start_call_main __libc_start_main _start "
-good=0 quiet=0
+good=0 quiet=0 odd=
 while IFS='|' read -r i ab aa; do
 	case $i in '#'*) continue ;; esac
 	ok_rep=1
@@ -78,13 +78,16 @@ while IFS='|' read -r i ab aa; do
 		[ "$fn" = f ] && continue
 		case "$CALLERS" in *" $fn "*) ;; *) ok_rep=0 ;; esac
 	done
-	[ $ok_rep = 1 ] && good=$((good + 1)) || diag "A/B repetition $i marked: '$ab'"
-	[ -z "$aa" ] && quiet=$((quiet + 1)) || diag "A/A repetition $i marked: '$aa'"
+	[ $ok_rep = 1 ] && good=$((good + 1)) || odd="$odd"$'\n'"A/B repetition $i marked: '$ab'"
+	[ -z "$aa" ] && quiet=$((quiet + 1)) || odd="$odd"$'\n'"A/A repetition $i marked: '$aa'"
 done <"$T/marks"
-grep '^#' "$T/marks" | grep -vE '^# [0-9]+ (f|main|__libc_start_call_main|__libc_start_main|_start) ' |
-	while read -r line; do diag "mark: $line"; done
 expect "A/B: f (and only f and its callers) significant in $REPS of $REPS ($good)" test $good -eq $REPS
 expect "A/A: nothing significant in at least $((REPS - 1)) of $REPS ($quiet)" test $quiet -ge $((REPS - 1))
+# after the checks, so that a log cut to each failure's following lines
+# (scripts/check) shows which repetition marked what, and f's own figures
+[ -n "$odd" ] && diag "${odd#$'\n'}"
+grep '^#' "$T/marks" | grep -vE '^# [0-9]+ (main|__libc_start_call_main|__libc_start_main|_start) ' |
+	while read -r line; do diag "mark: $line"; done
 
 # the last repetition: text, SVG, JSON, CSV and Markdown
 O=$T/r$REPS
