@@ -64,7 +64,6 @@ struct row {
 	uint32_t pid, tid;
 	uint64_t self, children;
 	uint64_t nr_self;             /* samples whose leaf is the row (-n) */
-	uint32_t id;                  /* the model's row index (stack tags) */
 	bool kernel;
 	uint32_t rank[K_MAX];         /* each sort key's text's rank (cmp_rows) */
 };   /* 104 bytes: what only some keys need is in struct hist, by row */
@@ -74,7 +73,8 @@ struct sortrec;
 struct hist {
 	struct prof *prof;            /* the samples' stacks */
 	struct prof_flat *flat;       /* or, r->flat, the rows alone */
-	struct row *rows;             /* derived: hist_derive() */
+	struct row *rows;             /* derived: hist_derive(); rows[i] is the
+					 model's row i, the tag of its stacks */
 	size_t nr;
 	const char **comm_last;       /* by row: its thread's last comm (pid and
 					 tid keys), else NULL */
@@ -364,7 +364,6 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 			pt[nt++] = x;
 	}
 	free(rep);   /* before the sort's buffers */
-	rep = NULL;
 	memmove(pt + nt, pt + np - nm, nm * sizeof(*pt));
 	pk_strsort(pt, nt);
 	pk_strsort(pt + nt, nm);
@@ -388,7 +387,6 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	h->rank_text[k] = by_rank;
 	h->rank_len[k] = len_by_rank;
 	free(pt);
-	free(rep);
 	if (cache) {   /* parts are stable while the model does not change */
 		free(h->rank_of[key]);
 		h->rank_of[key] = rank;
@@ -453,7 +451,7 @@ static void hist_derive(struct report *r, struct hist *h)
 		*row = (struct row){ .comm = t->comm, .dso = fr->dso, .sym = fr->sym, .addr = fr->sym_off,
 				     .at = fr->sym ? fr->ip - fr->sym_off : fr->ip,
 				     .pid = t->pid, .tid = t->tid, .self = p->self, .children = p->children,
-				     .nr_self = p->nr_self, .id = (uint32_t)i, .kernel = fr->kernel };
+				     .nr_self = p->nr_self, .kernel = fr->kernel };
 		/* perf's pid and tid keys name a thread by its last comm */
 		if (by_tid)
 			h->comm_last[i] = session_thread_comm(r->sess, t->tid);
@@ -539,8 +537,7 @@ static void hist_free(struct hist *h)
  * rows whose period is below the threshold print no tree line. */
 static uint32_t *build_trees(const struct report *r, struct hist *h, const bool *show, uint64_t total)
 {
-	uint32_t *tree_of_tag = xcalloc(h->nr + 1, sizeof(*tree_of_tag));
-	uint32_t *trees = xcalloc(h->nr + 1, sizeof(*trees));
+	uint32_t *trees = xcalloc(h->nr + 1, sizeof(*trees));   /* by row: its tag (the model's row) */
 	uint64_t min_hit = cg_min_hit(&r->cg, total);
 
 	for (size_t i = 0; i < h->nr; i++) {
@@ -549,10 +546,8 @@ static uint32_t *build_trees(const struct report *r, struct hist *h, const bool 
 		if (!show[i] || (r->children ? row->children : row->self) < min_hit)
 			continue;
 		trees[i] = cg_tree_new(h->cg);
-		tree_of_tag[row->id] = trees[i];
 	}
-	cg_trees_from_stacks(h->cg, tree_of_tag, h->nr, r->cg.order, r->children, min_hit);
-	free(tree_of_tag);
+	cg_trees_from_stacks(h->cg, trees, h->nr, r->cg.order, r->children, min_hit);
 	return trees;
 }
 
@@ -581,10 +576,10 @@ static uint64_t hist_shown(struct report *r, struct hist *h, uint64_t *total)
 
 /* A row's sort key packed in integers: Children (when shown), Self, then
  * each key's text's rank (perf's order: a DSO "[unknown]", perf's no map,
- * after every named one), equal rows in the model's order (the row's id,
- * which is its index in h->rows).  key: the ranks and the id packed,
- * ranks << h->id_bits | id, when they fit in 64 bits; else (h->wide) the
- * id alone, the ranks compared in the rows.  24 bytes: 843 k rows' 20 MB. */
+ * after every named one), equal rows in the model's order (the row's
+ * index in h->rows).  key: the ranks and the index packed, ranks <<
+ * h->id_bits | index, when they fit in 64 bits; else (h->wide) the index
+ * alone, the ranks compared in the rows.  24 bytes: 843 k rows' 20 MB. */
 struct sortrec {
 	uint64_t v, self, key;
 };
@@ -762,7 +757,6 @@ static void sort_rows(struct report *r, struct hist *h, size_t want)
 
 		for (int k = 0; !h->wide && k < r->nr_keys; k++)
 			ranks = ranks << bits[k] | row->rank[k];
-		/* row->id is i: the model's order is the rows' */
 		h->ord[i] = (struct sortrec){ r->children ? row->children : 0, row->self,
 					      h->wide ? i : ranks << id_bits | i };
 	}
