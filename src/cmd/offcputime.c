@@ -26,7 +26,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/types.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,19 +109,12 @@ static void print_stacks(struct offcputime_bpf *skel, const struct offcpu_opts *
 	hm_init(&a.names);
 	while (bpf_map_get_next_key(counts_fd, prev, &next) == 0) {
 		if (bpf_map_lookup_elem(counts_fd, &next, &ns) == 0) {
-			int nu = bpfk_stack_read(stack_fd, spill_fd, next.user_stack_id, uips, OFFCPU_MAX_STACK);
-			int nk = bpfk_stack_read(stack_fd, spill_fd, next.kern_stack_id, kips, OFFCPU_MAX_STACK);
-			bool ulost = next.user_stack_id < 0 && next.user_stack_id != OFFCPU_NO_STACK;
-			bool klost = next.kern_stack_id < 0 && next.kern_stack_id != OFFCPU_NO_STACK;
-			struct ustack_trace t = {
-				.pid = (int)next.tgid, .comm = next.comm,
-				.uips = uips, .nu = nu,
-				.umissing = ulost ? bpfk_stack_errname(next.user_stack_id)
-					: next.user_stack_id >= 0 && !nu ? "evicted" : NULL,
-				.kips = kips, .nk = nk,
-				.kmissing = klost ? bpfk_stack_errname(next.kern_stack_id)
-					: next.kern_stack_id >= 0 && !nk ? "evicted" : NULL,
-			};
+			struct ustack_trace t = { .pid = (int)next.tgid, .comm = next.comm, .uips = uips, .kips = kips };
+
+			t.nu = bpfk_stack_part(stack_fd, spill_fd, next.user_stack_id, OFFCPU_NO_STACK, uips,
+					       OFFCPU_MAX_STACK, &t.umissing);
+			t.nk = bpfk_stack_part(stack_fd, spill_fd, next.kern_stack_id, OFFCPU_NO_STACK, kips,
+					       OFFCPU_MAX_STACK, &t.kmissing);
 
 			/* bcc shows the thread id: "-  comm (tid)" */
 			ustack_prof_add(a.p, &a.names, c, &t, next.tid, next.tid, (ns + 500) / 1000);
@@ -237,11 +229,7 @@ int cmd_offcputime(int argc, char **argv)
 	err = parse_opts(&o, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (o.tid && kill((pid_t)o.tid, 0) && errno == ESRCH) {
-		pk_error(ESRCH, "no thread with TID %ld", o.tid);
-		goto fail;
-	}
-	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, "sched", "sched_switch",
+	if (bpfk_check_tid(o.tid) || bpfk_check_pid(o.pid) || bpfk_start(o.verbose, "sched", "sched_switch",
 		       " (needs CONFIG_TRACEPOINTS)"))
 		goto fail;
 

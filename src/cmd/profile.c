@@ -46,7 +46,6 @@
 #include <linux/perf_event.h>
 #include <linux/types.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,17 +172,12 @@ static void key_frames(struct agg *a, int pid, const uint64_t *ips, int n_ips, b
 static void add_key(struct agg *a, const struct prof_bpf_key *k, int stack_fd, int spill_fd, __u64 count)
 {
 	static uint64_t uips[PROF_MAX_STACK], kips[PROF_MAX_STACK];
-	int nu = bpfk_stack_read(stack_fd, spill_fd, k->user_stack_id, uips, PROF_MAX_STACK);
-	int nk = bpfk_stack_read(stack_fd, spill_fd, k->kern_stack_id, kips, PROF_MAX_STACK);
-	bool ulost = k->user_stack_id < 0 && k->user_stack_id != PROF_NO_STACK;
-	bool klost = k->kern_stack_id < 0 && k->kern_stack_id != PROF_NO_STACK;
-	struct ustack_trace t = {
-		.pid = (int)k->pid, .comm = k->comm,
-		.uips = uips, .nu = nu,
-		.umissing = ulost ? bpfk_stack_errname(k->user_stack_id) : k->user_stack_id >= 0 && !nu ? "evicted" : NULL,
-		.kips = kips, .nk = nk,
-		.kmissing = klost ? bpfk_stack_errname(k->kern_stack_id) : k->kern_stack_id >= 0 && !nk ? "evicted" : NULL,
-	};
+	struct ustack_trace t = { .pid = (int)k->pid, .comm = k->comm, .uips = uips, .kips = kips };
+
+	t.nu = bpfk_stack_part(stack_fd, spill_fd, k->user_stack_id, PROF_NO_STACK, uips, PROF_MAX_STACK,
+			       &t.umissing);
+	t.nk = bpfk_stack_part(stack_fd, spill_fd, k->kern_stack_id, PROF_NO_STACK, kips, PROF_MAX_STACK,
+			       &t.kmissing);
 
 	ustack_prof_add(a->p, &a->names, a->c, &t, k->pid, k->pid, count);
 }
@@ -575,11 +569,7 @@ int cmd_profile(int argc, char **argv)
 		pk_error(errno, "--output-dir '%s': %s", o.outdir, strerror(errno));
 		goto fail;
 	}
-	if (o.tid && kill((pid_t)o.tid, 0) && errno == ESRCH) {
-		pk_error(ESRCH, "no thread with TID %ld", o.tid);
-		goto fail;
-	}
-	if (bpfk_check_pid(o.pid) || bpfk_start(o.verbose, NULL, NULL, NULL))
+	if (bpfk_check_tid(o.tid) || bpfk_check_pid(o.pid) || bpfk_start(o.verbose, NULL, NULL, NULL))
 		goto fail;
 
 	skel = profile_bpf__open();

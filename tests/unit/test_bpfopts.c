@@ -127,6 +127,16 @@ static void test_stackmap(void **state)
 	assert_string_equal(bpfk_stack_errname(-E2BIG), "error");
 	/* an error id reads no frames, whatever the maps */
 	assert_int_equal(bpfk_stack_read(-1, -1, -EEXIST, ips, 4), 0);
+	/* a part's reason for having no frames: its error, none when not
+	 * asked for, "evicted" for an id its map no longer holds */
+	const char *why = "x";
+
+	assert_int_equal(bpfk_stack_part(-1, -1, -EEXIST, -0x7fff, ips, 4, &why), 0);
+	assert_string_equal(why, "EEXIST");
+	assert_int_equal(bpfk_stack_part(-1, -1, -0x7fff, -0x7fff, ips, 4, &why), 0);
+	assert_null(why);
+	assert_int_equal(bpfk_stack_part(-1, -1, 5, -0x7fff, ips, 4, &why), 0);
+	assert_string_equal(why, "evicted");
 }
 
 static void test_ustack(void **state)

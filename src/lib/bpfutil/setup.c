@@ -219,6 +219,13 @@ struct ring_buffer *bpfk_ring_new(struct bpf_map *map, int (*fn)(void *ctx, void
 }
 #endif
 
+int bpfk_check_tid(long tid)
+{
+	if (tid && (tid < 0 || tid > INT_MAX || (kill((pid_t)tid, 0) && errno == ESRCH)))
+		return pk_error(ESRCH, "no thread with TID %ld", tid);
+	return 0;
+}
+
 int bpfk_check_pid(long pid)
 {
 	char path[64], line[256];

@@ -92,6 +92,10 @@ struct ring_buffer *bpfk_ring_new(struct bpf_map *map, int (*fn)(void *ctx, void
  * is not its process's id (/proc/N/status Tgid).
  */
 int bpfk_check_pid(long pid);
+/* bpfk_check_tid(tid): the same for -t/-L TID, compared with each event's
+ * thread id: 0 when tid is 0 or a live thread, else -ESRCH "no thread with
+ * TID N". */
+int bpfk_check_tid(long tid);
 
 /* CLOCK_MONOTONIC in nanoseconds, the clock of bpf_ktime_get_ns(). */
 unsigned long long bpfk_now_ns(void);

@@ -44,6 +44,14 @@ const char *bpfk_stack_errname(int id)
 	}
 }
 
+int bpfk_stack_part(int fd, int spill_fd, int id, int none, uint64_t *ips, int max, const char **why)
+{
+	int n = bpfk_stack_read(fd, spill_fd, id, ips, max);
+
+	*why = id == none || n ? NULL : id < 0 ? bpfk_stack_errname(id) : "evicted";
+	return n;
+}
+
 uint32_t bpfk_stack_buckets(uint32_t n)
 {
 	uint32_t b = 1;

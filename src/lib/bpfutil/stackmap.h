@@ -13,6 +13,14 @@
  * bpfk_stack_errname(id): "EFAULT" (no frames could be read), "EEXIST"
  * (both buckets held other stacks), "ENOMEM", "EINVAL", else "error".
  *
+ * bpfk_stack_part(fd, spill_fd, id, none, ips, max, &why): one part (user
+ * or kernel) of a recorded stack: bpfk_stack_read()'s frames, and in *why
+ * the reason a part that should have frames has none (the text of its
+ * [Missed ... Stack] frame): bpfk_stack_errname(id) when it was not
+ * collected, "evicted" when its id names no stack any more, NULL when it
+ * was read or id is `none` (the tool's NO_STACK: not asked for, or no
+ * such part).
+ *
  * bpfk_stack_buckets(n): n rounded up to a power of two, the stack map
  * size a --stack-storage-size of n asks for.  The kernel rounds a stack
  * map's buckets up so, but preallocates only n entries: with fewer
@@ -29,6 +37,7 @@
 
 int bpfk_stack_read(int fd, int spill_fd, int id, uint64_t *ips, int max);
 const char *bpfk_stack_errname(int id);
+int bpfk_stack_part(int fd, int spill_fd, int id, int none, uint64_t *ips, int max, const char **why);
 uint32_t bpfk_stack_buckets(uint32_t n);
 uint32_t bpfk_stack_spill_size(uint32_t entries);
 
