@@ -35,6 +35,7 @@
 #include "event/event.h"
 #include "annotate/annotate.h"
 #include "symbol/inline.h"
+#include "symbol/perfmap.h"
 #include "tui/tui.h"
 
 #include <errno.h>
@@ -285,7 +286,15 @@ static void key_text(const struct hist *h, const struct row *row, enum sort_key 
 
 	switch (k) {
 	case K_COMM: snprintf(buf, size, "%s", row->comm); break;
-	case K_DSO: snprintf(buf, size, "%s", dso_short(row->dso)); break;
+	case K_DSO: {
+		unsigned pid;
+
+		if (perfmap_path_pid(row->dso, &pid))   /* perf's dso__set_basename */
+			snprintf(buf, size, "[JIT] tid %u", pid);
+		else
+			snprintf(buf, size, "%s", dso_short(row->dso));
+		break;
+	}
 	case K_SYM: sym_text(row, buf, size); break;
 	case K_PID: /* fall through */
 	case K_TID:

@@ -301,7 +301,9 @@ function reportRows(rep) {
 	const ec = rep.match(/^# Event count \(approx\.\): (\d+)/m), want = [];
 	for (const l of rep.split("\n")) {
 		const r = l.match(/^\s+([\d.]+%)\s+([\d.]+%)\s+(\S+)\s+\[[.k]\] (.+)$/);
-		if (r && !/^0x[0-9a-f]+$/.test(r[4])) want.push({ children: r[1], self: r[2], dso: r[3], sym: r[4] });
+		// rows of a symbol; an address is not one (perf's "%#llx" prints 0 as
+		// 16 zeros, no 0x: the end of some kernels' user call chains)
+		if (r && !/^(0x)?[0-9a-f]{16}$/.test(r[4])) want.push({ children: r[1], self: r[2], dso: r[3], sym: r[4] });
 	}
 	return { total: ec && Number(ec[1]), want };
 }

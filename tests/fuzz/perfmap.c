@@ -22,7 +22,7 @@ static void look(struct perfmap_cache *c, uint64_t addr)
 {
 	const char *mp = NULL;
 	uint64_t off = 0;
-	const char *name = perfmap_lookup(c, 4242, addr, false, &mp, &off);
+	const char *name = perfmap_lookup(c, 4242, addr, false, NULL, &mp, &off);
 	if (name) {
 		sink += strlen(name);
 		FUZZ_ASSERT(off <= addr, "offset %llu past address %llu", (unsigned long long)off,

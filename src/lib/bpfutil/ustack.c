@@ -268,7 +268,7 @@ const char *ustack_user_sym(struct ustack_cache *c, int pid, uint64_t ip, bool l
 		 * seen), named by the process's perf map */
 		if (!c->jit)
 			c->jit = perfmap_cache_new(NULL);
-		name = perfmap_lookup(c->jit, (uint32_t)pid, a, false, NULL, &off);
+		name = perfmap_lookup(c->jit, (uint32_t)pid, a, false, NULL, NULL, &off);
 	} else if (f) {
 		name = symcache_resolve(c->syms, f, a - m->start + m->pgoff, &off, NULL);
 	} else if (!strcmp(m->path, "[vdso]")) {

@@ -5,6 +5,7 @@
  */
 #include "session/filter.h"
 #include "base/error.h"
+#include "symbol/perfmap.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -50,8 +51,16 @@ bool sfilt_names_has(const struct sfilt_names *l, const char *name)
 bool sfilt_dso_listed(const struct sample_filter *f, const char *dso)
 {
 	const char *slash = dso && dso[0] == '/' ? strrchr(dso, '/') : NULL;
+	char jit[32];
+	unsigned pid;
 
-	return dso && (sfilt_names_has(&f->dsos, dso) || (slash && sfilt_names_has(&f->dsos, slash + 1)));
+	if (dso && (sfilt_names_has(&f->dsos, dso) || (slash && sfilt_names_has(&f->dsos, slash + 1))))
+		return true;
+	/* a JIT map also by the name perf shows it by */
+	if (!perfmap_path_pid(dso, &pid))
+		return false;
+	snprintf(jit, sizeof(jit), "[JIT] tid %u", pid);
+	return sfilt_names_has(&f->dsos, jit);
 }
 
 bool sfilt_sym_listed(const struct sample_filter *f, const char *sym, uint64_t start)

@@ -690,21 +690,23 @@ static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *
 	if (!m || !strncmp(m->dso, "//anon", 6) || !strncmp(m->dso, "[anon", 5)) {
 		/* JIT code: anonymous memory, or no mapping at all (perf's rule),
 		 * named by the process's /tmp/perf-PID.map */
-		const char *map_path;
+		const char *name, *map_path;
 
 		if (!s->jit)
 			s->jit = perfmap_cache_new(NULL);
-		fr->sym = perfmap_lookup(s->jit, t->pid, fr->ip, m != NULL, &map_path, &fr->sym_off);
+		fr->sym = perfmap_lookup(s->jit, t->pid, fr->ip, m != NULL, &name, &map_path,
+					 &fr->sym_off);
 		if (map_path) {
 			fr->dso = map_path;
 			if (!fr->sym)
 				fr->sym_off = fr->ip;
 			return fr->sym != NULL;   /* the map may grow (perfmap.h) */
 		}
-		if (!m) {
-			fr->dso = "[unknown]";
-			return true;   /* a missing map stays missing (perfmap.h) */
-		}
+		/* a missing map stays missing (perfmap.h); the anonymous code
+		 * keeps the map's name as its DSO, as perf's map__new */
+		fr->dso = m ? name : "[unknown]";
+		fr->sym_off = fr->ip;
+		return true;
 	}
 	fr->dso = m->dso;
 	file_off = fr->ip - m->start + m->pgoff;

@@ -24,11 +24,14 @@ struct pm_ent {
 };
 
 struct pmap {
+	const char *name;     /* interned DIR/perf-PID.map, whether or not it exists */
 	const char *path;     /* interned; NULL when the file is missing */
 	off_t size;           /* file size when read */
 	struct pm_ent *v;     /* sorted by start, then line */
 	size_t nr;
 	uint64_t max_size;    /* largest entry: bounds the search for overlaps */
+	int err;              /* errno of the failed open, when path is NULL */
+	bool noted;           /* the missing file's note given */
 };
 
 struct perfmap_cache {
@@ -108,6 +111,7 @@ static int cmp_ent(const void *a, const void *b)
 static void pmap_read(struct perfmap_cache *c, struct pmap *m, const char *path)
 {
 	FILE *f = fopen(path, "r");
+	int err = errno;
 	struct strbuf sb = STRBUF_INIT;
 	char buf[65536];
 	size_t n, alloc = 0, line = 0;
@@ -117,6 +121,7 @@ static void pmap_read(struct perfmap_cache *c, struct pmap *m, const char *path)
 	m->v = NULL;
 	m->nr = 0;
 	if (!f) {
+		m->err = err;
 		m->path = NULL;
 		return;
 	}
@@ -183,7 +188,7 @@ static const struct pm_ent *pmap_find(const struct pmap *m, uint64_t addr)
 }
 
 const char *perfmap_lookup(struct perfmap_cache *c, uint32_t pid, uint64_t addr, bool warn,
-			   const char **map_path, uint64_t *sym_off)
+			   const char **name, const char **map_path, uint64_t *sym_off)
 {
 	char path[4096];
 	int created;
@@ -194,6 +199,8 @@ const char *perfmap_lookup(struct perfmap_cache *c, uint32_t pid, uint64_t addr,
 
 	if (map_path)
 		*map_path = NULL;
+	if (name)
+		*name = NULL;
 	if (!c)
 		return NULL;
 	e = hm_upsert(&c->maps, &pid, sizeof(pid), &created);
@@ -201,14 +208,20 @@ const char *perfmap_lookup(struct perfmap_cache *c, uint32_t pid, uint64_t addr,
 		snprintf(path, sizeof(path), "%s/perf-%u.map", c->dir, pid);
 		m = xcalloc(1, sizeof(*m));
 		e->val.ptr = m;
+		m->name = hm_intern(&c->strings, path, strlen(path));
 		pmap_read(c, m, path);
-		/* perf says nothing (its -v only): JIT-less anonymous
-		 * code is common in a system-wide profile */
-		if (!m->path && warn)
-			pk_debug("%s: no JIT symbol map (%s); its addresses stay [unknown]", path,
-				 strerror(errno));
 	}
 	m = e->val.ptr;
+	if (name)
+		*name = m->name;
+	/* perf says nothing (its -v only): JIT-less anonymous code is common
+	 * in a system-wide profile.  Once per pid, on its first lookup that
+	 * asks: an earlier one may not (an address in no mapping). */
+	if (!m->path && warn && !m->noted) {
+		m->noted = true;
+		pk_debug("%s: no JIT symbol map (%s); its addresses stay [unknown]", m->name,
+			 strerror(m->err));
+	}
 	if (!m->path)
 		return NULL;
 	ent = pmap_find(m, addr);
@@ -223,4 +236,20 @@ const char *perfmap_lookup(struct perfmap_cache *c, uint32_t pid, uint64_t addr,
 	if (sym_off)
 		*sym_off = addr - ent->start;
 	return ent->name;
+}
+
+bool perfmap_path_pid(const char *path, unsigned *pid)
+{
+	const char *base = path ? strrchr(path, '/') : NULL;
+	unsigned long v = 0;
+	const char *p;
+
+	if (!base || strncmp(base, "/perf-", 6))
+		return false;
+	for (p = base + 6; *p >= '0' && *p <= '9' && v <= UINT32_MAX; p++)
+		v = v * 10 + (unsigned long)(*p - '0');
+	if (p == base + 6 || v > UINT32_MAX || strcmp(p, ".map"))
+		return false;
+	*pid = (unsigned)v;
+	return true;
 }

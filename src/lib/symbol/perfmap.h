@@ -31,13 +31,20 @@ void perfmap_cache_free(struct perfmap_cache *c);
 /* The number of processes the cache holds (a map, or the note of none). */
 size_t perfmap_cache_nr(const struct perfmap_cache *c);
 
-/* The name of the entry of pid's map covering addr, or NULL.  *map_path
- * (may be NULL) receives the map's path when the map file exists (also
- * when no entry covers addr), else NULL; *sym_off (may be NULL) addr's
- * offset from the entry's start.  A missing map gives one pk_debug per
- * pid when warn is set (on the first lookup for that pid): a note shown
- * with -v, as perf (silent otherwise). */
+/* The name of the entry of pid's map covering addr, or NULL.  *name (may
+ * be NULL) receives the map's path, "DIR/perf-PID.map", whether or not the
+ * file exists: perf's DSO name for a process's JIT code, which it gives to
+ * executable anonymous memory (tools/perf/util/map.c); *map_path (may be
+ * NULL) the same path when the file exists (also when no entry covers
+ * addr), else NULL; *sym_off (may be NULL) addr's offset from the entry's
+ * start.  A missing map gives one pk_debug per pid, on the first lookup for
+ * that pid with warn set (earlier lookups without it do not use it up): a
+ * note shown with -v, as perf (silent otherwise). */
 const char *perfmap_lookup(struct perfmap_cache *c, uint32_t pid, uint64_t addr, bool warn,
-			   const char **map_path, uint64_t *sym_off);
+			   const char **name, const char **map_path, uint64_t *sym_off);
+/* Whether path is a JIT map's, "/tmp/perf-PID.map" (any DIR: also that
+ * of perfmap_cache_new), and its PID in *pid: perf shows such a DSO as
+ * "[JIT] tid PID" (tools/perf/util/dsos.c). */
+bool perfmap_path_pid(const char *path, unsigned *pid);
 
 #endif
