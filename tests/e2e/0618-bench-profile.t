@@ -159,19 +159,20 @@ assert "Holm" in secs[0] and "diff-cmd2.svg" in secs[0], secs[0]' "$T/r.md"
 
 # why the values are a percentage of A's total and not shares: the same
 # A/B profiles through perfkit diff (self period per symbol) mark f alone,
-# and with --share also g and h, whose share falls as f takes more time
+# and with --share also g and h (or one of them), whose share falls as f
+# takes more time
 "$PERFKIT" diff --json "$T/abs.json" "$O"/cmd1-run*.data -- "$O"/cmd2-run*.data >/dev/null 2>&1 &&
 	"$PERFKIT" diff --share --json "$T/share.json" "$O"/cmd1-run*.data -- "$O"/cmd2-run*.data >/dev/null 2>&1
-expect "perfkit diff of the same profiles: f (alone, or far ahead of one other); with --share g and h too" python3 -c '
+expect "perfkit diff of the same profiles: f alone; with --share g or h too" python3 -c '
 import json, sys
 def marked(f):
     return {r["symbol"]: r["change"] for r in json.load(open(f))["events"][0]["rows"] if r["significant"]}
 a, s = marked(sys.argv[1]), marked(sys.argv[2])
-# f alone, or f far ahead: the host once ran g 8 points faster in all ten B
-# runs of a repetition (noise of a shared machine, not of the statistics)
-assert "f" in a and all(abs(c) < a["f"] / 2 for n, c in a.items() if n != "f"), a
-assert list(a) == ["f"] or len(a) <= 2, a
-assert {"f", "g", "h"} <= set(s) and s["g"] < 0 and s["h"] < 0, s' "$T/abs.json" "$T/share.json"
+assert list(a) == ["f"], a
+# by share, g or h (unchanged) marked as falling too: both in most runs, one
+# where the host made the runs of a repetition noisy (h at 28 +- 3 % of the
+# total of A in one: f +14 and g -6 by share, h not marked)
+assert "f" in s and {"g", "h"} & set(s) and all(s[n] < 0 for n in ("g", "h") if n in s), s' "$T/abs.json" "$T/share.json"
 
 # the simulated instruction profile (--metric=instructions, no PMU): a flat
 # profile per run (Ir per function), deterministic — f alone is marked
