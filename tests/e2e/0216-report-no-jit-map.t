@@ -7,7 +7,8 @@
 # once (perf's -v note), even when an earlier frame of the process (an
 # address in no mapping) resolved without asking for it.  The anonymous code
 # keeps the map's name as its DSO, as perf: "/tmp/perf-PID.map" in script,
-# "[JIT] tid PID" in report's column, "[perf-PID.map]" in a folded stack.
+# "[JIT] tid PID" in report's column (and "[JIT] tid PID[ADDR]" as its
+# srcline), "[perf-PID.map]" in a folded stack.
 . "$(dirname "$0")/lib.sh"
 
 if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
@@ -42,5 +43,9 @@ if have perf; then
 	perf report --stdio --sort dso -g none -i "$T/a.data" 2>/dev/null | grep 'JIT' | sed 's/ *$//' >"$T/pr.txt"
 	"$PERFKIT" report --stdio --sort dso -g none -i "$T/a.data" 2>/dev/null | grep 'JIT' | sed 's/ *$//' >"$T/kr.txt"
 	expect "report --sort dso -g none: perf's [JIT] line ($(cat "$T/kr.txt"))" diff "$T/pr.txt" "$T/kr.txt"
+	perf report --stdio --sort dso,srcline -g none -i "$T/a.data" 2>/dev/null | grep 'JIT' | sed 's/ *$//' | LC_ALL=C sort >"$T/pr.txt"
+	"$PERFKIT" report --stdio --sort dso,srcline -g none -i "$T/a.data" 2>/dev/null | grep 'JIT' | sed 's/ *$//' | LC_ALL=C sort >"$T/kr.txt"
+	expect "report --sort dso,srcline: perf's '[JIT] tid PID[ADDR]' lines ($(wc -l <"$T/kr.txt"))" \
+		sh -c "test -s '$T/kr.txt' && diff '$T/pr.txt' '$T/kr.txt'"
 fi
 done_testing
