@@ -122,8 +122,9 @@ static void test_lookup(void **state)
 	perfmap_cache_free(c);
 }
 
-/* ---- through the session: a perf.data with samples of thread 4250 of
- * process 4242 and no mappings at all ---- */
+/* ---- through the session: a perf.data with an anonymous executable
+ * mapping of process 4242, samples of its thread 4250 in it and one at an
+ * address in no mapping, which the map covers too (perf: [unknown]) ---- */
 
 struct got {
 	char names[8][64];
@@ -147,7 +148,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 
 static void test_session(void **state)
 {
-	const uint64_t ips[] = { 0x7f3a10001010, 0x7f3a10001085, 0x7f3a100010df, 0x7f3a100010e0 };
+	const uint64_t ips[] = { 0x7f3a10001010, 0x7f3a10001085, 0x7f3a100010df, 0x7f3a100010e0,
+				 0x7f3a20000010 };
 	const char *names[] = { "cpu-clock" };
 	struct perf_event_attr attr;
 	struct pd_writer *w;
@@ -165,7 +167,20 @@ static void test_session(void **state)
 	attr.sample_period = 1000;
 	snprintf(path, sizeof(path), "%s/perf.data", dir);
 	assert_int_equal(pd_writer_open(&w, path, &attr, names, 1), 0);
-	for (size_t i = 0; i < 4; i++) {
+	{   /* PERF_RECORD_MMAP: pid, tid, start, len, pgoff, "//anon" */
+		uint8_t rec[8 + 8 + 24 + 8];
+		struct perf_event_header h = { PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, sizeof(rec) };
+		uint32_t pt[2] = { 4242, 4250 };
+		uint64_t v[3] = { 0x7f3a10000000, 0x10000, 0 };
+
+		memset(rec, 0, sizeof(rec));
+		memcpy(rec, &h, 8);
+		memcpy(rec + 8, pt, 8);
+		memcpy(rec + 16, v, 24);
+		memcpy(rec + 40, "//anon", 6);
+		assert_int_equal(pd_writer_write(w, rec, sizeof(rec)), 0);
+	}
+	for (size_t i = 0; i < 5; i++) {
 		uint8_t rec[32];
 		struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 32 };
 		uint32_t pt[2] = { 4242, 4250 };
@@ -179,6 +194,7 @@ static void test_session(void **state)
 	}
 	assert_int_equal(pd_writer_finish(w), 0);
 	write_map(map, "w", MAP);
+	write_map(map, "a", "7f3a20000000 100 not this\n");   /* no mapping there */
 	assert_int_equal(session_open(&s, path, NULL), 0);
 	assert_int_equal(session_process(s, on_sample, &g), 0);
 	session_close(s);
@@ -200,15 +216,19 @@ static void test_session(void **state)
 	assert_non_null(strstr(buf, ";Interpreted: RegExp:[&<>\"'] 1000\n"));
 	assert_non_null(strstr(buf, ";stub <adapter> 1000\n"));
 	assert_non_null(strstr(buf, ";[perf-4242.map] 1000\n"));
+	assert_non_null(strstr(buf, ";[unknown] 1000\n"));
+	assert_null(strstr(buf, "not this"));
 	free(buf);
 	unlink(map);
-	assert_int_equal(g.n, 4);
+	assert_int_equal(g.n, 5);
 	assert_string_equal(g.names[0], "Lcom/example/Foo;::bar");
 	assert_string_equal(g.names[1], "Interpreted: RegExp:[&<>\"']");
 	assert_string_equal(g.names[2], "stub <adapter>");
 	assert_string_equal(g.names[3], "[unknown]");
 	for (int i = 0; i < 4; i++)
 		assert_string_equal(g.dsos[i], map);
+	assert_string_equal(g.names[4], "[unknown]");
+	assert_string_equal(g.dsos[4], "[unknown]");
 }
 
 /* perf's "[JIT] tid PID" for a JIT map's path (dsos.c) */

@@ -687,14 +687,21 @@ static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *
 		return true;
 	}
 	m = mg_find(t->mg, fr->ip);
-	if (!m || !strncmp(m->dso, "//anon", 6) || !strncmp(m->dso, "[anon", 5)) {
-		/* JIT code: anonymous memory, or no mapping at all (perf's rule),
-		 * named by the process's /tmp/perf-PID.map */
+	if (!m) {
+		/* an address in no mapping (a broken frame-pointer chain's junk,
+		 * code before the exec): [unknown], as perf's thread__find_map,
+		 * whatever a JIT map says */
+		fr->dso = "[unknown]";
+		return true;
+	}
+	if (!strncmp(m->dso, "//anon", 6) || !strncmp(m->dso, "[anon", 5)) {
+		/* JIT code: anonymous executable memory, named by the process's
+		 * /tmp/perf-PID.map */
 		const char *name, *map_path;
 
 		if (!s->jit)
 			s->jit = perfmap_cache_new(NULL);
-		fr->sym = perfmap_lookup(s->jit, t->pid, fr->ip, m != NULL, &name, &map_path,
+		fr->sym = perfmap_lookup(s->jit, t->pid, fr->ip, true, &name, &map_path,
 					 &fr->sym_off);
 		if (map_path) {
 			fr->dso = map_path;
@@ -704,7 +711,7 @@ static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *
 		}
 		/* a missing map stays missing (perfmap.h); the anonymous code
 		 * keeps the map's name as its DSO, as perf's map__new */
-		fr->dso = m ? name : "[unknown]";
+		fr->dso = name;
 		fr->sym_off = fr->ip;
 		return true;
 	}

@@ -28,9 +28,10 @@
  * cache, else (perf's pipe mode has no build-ids) from this machine's own
  * vdso, written to a temporary file removed on close, when the recording's
  * kernel release is this one's or unknown, as perf does.
- * Addresses in anonymous memory ("//anon") or in no mapping at all are named
- * from the process's /tmp/perf-PID.map (JIT code; symbol/perfmap.h), with
- * the map's path as the DSO.
+ * Addresses in anonymous memory ("//anon", "[anon:…]") are named from the
+ * process's /tmp/perf-PID.map (JIT code; symbol/perfmap.h), with the map's
+ * path as the DSO whether or not the file exists, as perf's map__new; an
+ * address in no mapping at all is "[unknown]" (perf's thread__find_map).
  *
  * DWARF call graphs (PERF_SAMPLE_REGS_USER + PERF_SAMPLE_STACK_USER, perf
  * record --call-graph dwarf): the kernel part of the callchain, then the

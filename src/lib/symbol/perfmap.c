@@ -219,7 +219,7 @@ const char *perfmap_lookup(struct perfmap_cache *c, uint32_t pid, uint64_t addr,
 	 * asks: an earlier one may not (an address in no mapping). */
 	if (!m->path && warn && !m->noted) {
 		m->noted = true;
-		pk_debug("%s: no JIT symbol map (%s); its addresses stay [unknown]", m->name,
+		pk_debug("%s: no JIT symbol map (%s); its addresses stay unnamed", m->name,
 			 strerror(m->err));
 	}
 	if (!m->path)
