@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # perfkit diff OLD1 OLD2 … -- NEW1 NEW2 … on perf.data files: two builds of
 # slowf (f 2x slower with -DSLOW, same name), five recordings each
-# (cpu-clock:u, 4999 Hz): f is the one symbol marked, with its change,
+# (cpu-clock:u, 4999 Hz, 200 to 250 samples each): f is the one symbol marked, with its change,
 # interval, p and q; the same build against itself marks nothing.
 . "$(dirname "$0")/lib.sh"
 
@@ -15,7 +15,7 @@ cc -O1 -g -fno-omit-frame-pointer -o "$T/a/slowf" "$SRC" &&
 for i in 1 2 3 4 5; do
 	for s in a b c; do
 		d=$s; [ $s = c ] && d=a
-		"$PERFKIT" record -e cpu-clock:u -F 4999 -o "$T/$s$i.data" -- "$T/$d/slowf" 3000000 >/dev/null 2>&1
+		"$PERFKIT" record -e cpu-clock:u -F 4999 -o "$T/$s$i.data" -- "$T/$d/slowf" 6000000 >/dev/null 2>&1
 	done
 done
 "$PERFKIT" diff --json "$T/ab.json" "$T"/a?.data -- "$T"/b?.data >"$T/ab" 2>"$T/ab.err"
@@ -23,6 +23,14 @@ expect "exit 0" test $? -eq 0
 expect "header: five files a side, the test named" grep -q "^# 5 OLD files, 5 NEW files; self period as % of OLD's mean total$" "$T/ab"
 expect "f marked with change, interval, p, q" grep -Eq '^\* +[0-9.]+ +[0-9.]+ +\+[0-9.]+ \[\+[0-9.]+, \+[0-9.]+\] +[0-9.e-]+ +[0-9.e-]+  slowf +\[\.\] f$' "$T/ab"
 expect "f is the only symbol marked" test "$(grep -c '^\*' "$T/ab")" -eq 1
+# after the checks (a log cut to a failure's next lines shows them): the
+# table's first rows and each recording's samples
+grep -q '^\*.* \[\.\] f$' "$T/ab" && [ "$(grep -c '^\*' "$T/ab")" = 1 ] || {
+	grep -A4 '^#  *Before' "$T/ab" | sed 's/^/# /'
+	for f in "$T"/[ab]?.data; do
+		printf '%s %s; ' "${f##*/}" "$("$PERFKIT" report --stdio -i "$f" 2>/dev/null | sed -n 's/^# Samples: \([0-9]*\).*/\1/p')"
+	done | sed 's/^/# samples: /'; echo
+}
 expect "--json: the same rows, f the one significant" python3 -c '
 import json, sys
 (e,) = json.load(open(sys.argv[1]))["events"]
