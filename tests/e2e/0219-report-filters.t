@@ -145,10 +145,11 @@ same "--comms calltree --sort comm" -g none --comms calltree --sort comm
 # the rows of the workloads and the kernel only: perf asks binutils'
 # addr2line for the others, which names ld.so's lines in another file
 # (handle_amd: dl-get-cpu-features.c:333 for dl-cacheinfo.h:333, as
-# `addr2line -i` says, libdw not) and prints ":0" for _start's ("??:?")
+# `addr2line -i` says, libdw not) and prints ":0" for _start's ("??:?"),
+# in the workloads too (crt1's _start has no line: perfkit's "_start+2")
 perf report --stdio -i p.data -g none --no-children --sort dso,srcline >perf.out 2>/dev/null
 "$PERFKIT" report --stdio -i p.data -g none --no-children --sort dso,srcline >pk.out 2>/dev/null
-sl() { grep -E '^ +[0-9.]+% +(calltree|burn2to1|\[kernel\.kallsyms\]) +((calltree|burn2to1)\.c:[0-9]+|[A-Za-z_][A-Za-z0-9_.]*\+[0-9]+)$' "$1" | tr -s ' ' | LC_ALL=C sort; }
+sl() { grep -E '^ +[0-9.]+% +((calltree|burn2to1) +(calltree|burn2to1)\.c:[0-9]+|\[kernel\.kallsyms\] +[A-Za-z_][A-Za-z0-9_.]*\+[0-9]+)$' "$1" | tr -s ' ' | LC_ALL=C sort; }
 sl perf.out >perf.sl
 sl pk.out >pk.sl
 # perf 6.1 asks addr2line with a 1 s timeout: on a loaded machine a line it
