@@ -286,15 +286,10 @@ static void key_text(const struct hist *h, const struct row *row, enum sort_key 
 
 	switch (k) {
 	case K_COMM: snprintf(buf, size, "%s", row->comm); break;
-	case K_DSO: {
-		unsigned pid;
-
-		if (perfmap_path_pid(row->dso, &pid))   /* perf's dso__set_basename */
-			snprintf(buf, size, "[JIT] tid %u", pid);
-		else
+	case K_DSO:
+		if (!perfmap_jit_name(row->dso, buf, size))   /* perf's dso__set_basename */
 			snprintf(buf, size, "%s", dso_short(row->dso));
 		break;
-	}
 	case K_SYM: sym_text(row, buf, size); break;
 	case K_PID: /* fall through */
 	case K_TID:

@@ -248,6 +248,13 @@ static void test_path_pid(void **state)
 	assert_false(perfmap_path_pid("perf-12.map", &pid));
 	assert_false(perfmap_path_pid("//anon", &pid));
 	assert_false(perfmap_path_pid(NULL, &pid));
+
+	char buf[32] = "x";
+
+	assert_true(perfmap_jit_name("/tmp/perf-4720.map", buf, sizeof(buf)));
+	assert_string_equal(buf, "[JIT] tid 4720");
+	assert_false(perfmap_jit_name("//anon", buf, sizeof(buf)));
+	assert_string_equal(buf, "[JIT] tid 4720");
 }
 
 int main(void)

@@ -52,15 +52,11 @@ bool sfilt_dso_listed(const struct sample_filter *f, const char *dso)
 {
 	const char *slash = dso && dso[0] == '/' ? strrchr(dso, '/') : NULL;
 	char jit[32];
-	unsigned pid;
 
 	if (dso && (sfilt_names_has(&f->dsos, dso) || (slash && sfilt_names_has(&f->dsos, slash + 1))))
 		return true;
 	/* a JIT map also by the name perf shows it by */
-	if (!perfmap_path_pid(dso, &pid))
-		return false;
-	snprintf(jit, sizeof(jit), "[JIT] tid %u", pid);
-	return sfilt_names_has(&f->dsos, jit);
+	return perfmap_jit_name(dso, jit, sizeof(jit)) && sfilt_names_has(&f->dsos, jit);
 }
 
 bool sfilt_sym_listed(const struct sample_filter *f, const char *sym, uint64_t start)

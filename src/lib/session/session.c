@@ -982,15 +982,12 @@ const char *session_srcline(struct session *s, const struct pk_frame *fr)
 	} else {
 		const char *base = strrchr(fr->dso, '/');
 		char buf[64];
-		unsigned pid;
 
 		sb_reset(&s->tmp);
-		if (perfmap_path_pid(fr->dso, &pid)) {   /* perf's short name of a JIT map */
-			snprintf(buf, sizeof(buf), "[JIT] tid %u", pid);
+		if (perfmap_jit_name(fr->dso, buf, sizeof(buf)))   /* perf's short name of a JIT map */
 			sb_addstr(&s->tmp, buf);
-		} else {
+		else
 			sb_addstr(&s->tmp, base ? base + 1 : fr->dso);
-		}
 		snprintf(buf, sizeof(buf), "[%" PRIx64 "]", key.addr);   /* perf: no "+" */
 		sb_addstr(&s->tmp, buf);
 		res = intern(s, s->tmp.buf, s->tmp.len);

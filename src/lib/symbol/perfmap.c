@@ -253,3 +253,13 @@ bool perfmap_path_pid(const char *path, unsigned *pid)
 	*pid = (unsigned)v;
 	return true;
 }
+
+bool perfmap_jit_name(const char *path, char *buf, size_t size)
+{
+	unsigned pid;
+
+	if (!perfmap_path_pid(path, &pid))
+		return false;
+	snprintf(buf, size, "[JIT] tid %u", pid);
+	return true;
+}

@@ -46,5 +46,8 @@ const char *perfmap_lookup(struct perfmap_cache *c, uint32_t pid, uint64_t addr,
  * of perfmap_cache_new), and its PID in *pid: perf shows such a DSO as
  * "[JIT] tid PID" (tools/perf/util/dsos.c). */
 bool perfmap_path_pid(const char *path, unsigned *pid);
+/* perf's short name of a JIT map's path, "[JIT] tid PID", written to buf
+ * (size bytes); false (buf untouched) when path is not a JIT map's. */
+bool perfmap_jit_name(const char *path, char *buf, size_t size);
 
 #endif
