@@ -305,8 +305,8 @@ static void key_text(const struct hist *h, const struct row *row, enum sort_key 
 
 static const char *key_header(enum sort_key k)
 {
-	static const char *const names[] = { "Command", "Shared Object", "Symbol", "      Pid:Command",
-					     "      Tid:Command", "Source:Line" };
+	static const char *const names[] = { "Command", "Shared Object", "Symbol", "    Pid:Command",
+					     "    Tid:Command", "Source:Line" };
 
 	return names[k];
 }
@@ -319,8 +319,11 @@ static const void *line_of(void *arg, const struct pk_frame *fr)
 /* Each row's rank of key k's text: rank[k] holds the value's part id
  * (profile.h) on entry, its text's rank on return; the text of each
  * distinct value is made once and sorted (the rows then sort on
- * integers; perf's order: a DSO "[unknown]", perf's no map, after every
- * named one).  The texts of comm, dso and sym (a text per value) are kept
+ * integers).  perf's order (hist_entry__sort: sort_dso's cmp and
+ * sort__sym_sort, whose cmp_null puts a NULL map or symbol last): a DSO
+ * "[unknown]", perf's no map, after every named one; a symbol by its name
+ * alone, "[k] a" before "[.] b", and the rows with no symbol (shown as an
+ * address) after every named one, by address.  The texts of comm, dso and sym (a text per value) are kept
  * by rank for printing (h->rank_text). */
 static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool cache)
 {
@@ -328,6 +331,7 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	uint32_t *rep = xmalloc((np + 1) * sizeof(*rep));
 	uint32_t *rank = xmalloc((np + 1) * sizeof(*rank));
 	struct pk_strrec *pt = xmalloc((np + 1) * sizeof(*pt));
+	const char **shown = key == K_SYM ? xmalloc((np + 1) * sizeof(*shown)) : NULL;
 	const char **by_rank = NULL;
 	uint32_t *len_by_rank = NULL;
 	char buf[512];
@@ -362,7 +366,18 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 			continue;
 		key_text(h, row, key, buf, sizeof(buf));
 		x = (struct pk_strrec){ pk_arena_memdup0(&h->texts, buf, strlen(buf)), (uint32_t)p };
-		if (key == K_DSO && !strcmp(row->dso, "[unknown]"))
+		if (shown) {   /* "[l] NAME" sorts as "NAME\x01l" (escaped: no \x01 inside) */
+			size_t len = strlen(buf);
+			char *s = pk_arena_alloc(&h->texts, len);
+
+			shown[p] = x.s;
+			memcpy(s, buf + 4, len - 4);
+			s[len - 4] = '\x01';
+			s[len - 3] = buf[1];
+			s[len - 2] = '\0';
+			x.s = s;
+		}
+		if ((key == K_DSO && !strcmp(row->dso, "[unknown]")) || (key == K_SYM && !row->sym))
 			pt[np - ++nm] = x;
 		else
 			pt[nt++] = x;
@@ -380,10 +395,11 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 			n++;
 		rank[pt[p].id] = (uint32_t)n;
 		if (by_rank) {
-			by_rank[n] = pt[p].s;
-			len_by_rank[n] = (uint32_t)strlen(pt[p].s);
+			by_rank[n] = shown ? shown[pt[p].id] : pt[p].s;
+			len_by_rank[n] = (uint32_t)strlen(by_rank[n]);
 		}
 	}
+	free(shown);
 	for (size_t i = 0; i < h->nr; i++)
 		h->rows[i].rank[k] = rank[h->rows[i].rank[k]];
 	free(h->rank_text[k]);
@@ -579,8 +595,7 @@ static uint64_t hist_shown(struct report *r, struct hist *h, uint64_t *total)
 }
 
 /* A row's sort key packed in integers: Children (when shown), Self, then
- * each key's text's rank (perf's order: a DSO "[unknown]", perf's no map,
- * after every named one), equal rows in the model's order (the row's
+ * each key's text's rank (perf's order: rank_key), equal rows in the model's order (the row's
  * index in h->rows).  key: the ranks and the index packed, ranks <<
  * h->id_bits | index, when they fit in 64 bits; else (h->wide) the index
  * alone, the ranks compared in the rows.  24 bytes: 843 k rows' 20 MB. */
@@ -928,6 +943,11 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 					     : strlen(textv[i * (size_t)r->nr_keys + k]);
 			if (len > width[k])
 				width[k] = len;
+			/* perf's hists__set_unres_dso_col_len: a row shown
+			 * as an address widens the DSO column to 16 (not with
+			 * --dsos) */
+			if (r->keys[k] == K_DSO && width[k] < 16 && !r->sf.dsos.arg && !h->rows[i].sym)
+				width[k] = 16;
 		}
 	if (!r->quiet) {
 		if (r->children)
@@ -969,6 +989,15 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 
 	for (int k = 0; k < r->nr_keys; k++)
 		need_row |= !h->rank_text[k];
+	/* the last column: padded to its width as perf pads it (the
+	 * "%-*.*s" of its comm, dso and pid columns), a symbol or source
+	 * line not */
+	int last = r->nr_keys - 1;
+
+	while (last > 0 && r->elide[last])
+		last--;
+	bool pad_last = r->keys[last] != K_SYM && r->keys[last] != K_SRCLINE;
+
 	for (size_t j = 0; j < h->nr; j++) {
 		const struct sortrec *o = &h->ord[j];
 		size_t i = rec_row(h, o);
@@ -1005,7 +1034,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				continue;
 			fputs_unlocked("  ", stdout);
 			fwrite_unlocked(text, 1, len, stdout);
-			for (size_t c = len; k < r->nr_keys - 1 && c < width[k]; c++)
+			for (size_t c = len; c < width[k] && (k < last || pad_last); c++)
 				putchar_unlocked(' ');
 		}
 		putchar_unlocked('\n');
@@ -1482,8 +1511,10 @@ int cmd_report(int argc, char **argv)
 			setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 			outbuf_set = true;
 		}
+		if (!r.quiet && !header)   /* perf report's first line */
+			printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 		if (!r.quiet)
-			printf("#\n#\n");
+			printf("#\n");
 		if (print_elided(&r) && !r.quiet)
 			printf("#\n");
 		if (!r.quiet)
@@ -1637,14 +1668,19 @@ static void rt_prepare(struct report_tui *rt)
 				    .nr_keys = r->nr_keys, .children = r->children,
 				    .show_children = r->children, .show_nr = r->show_nr, .total = total,
 				    .text = rt_text, .text_ctx = rt };
-	for (int k = 0; k < r->nr_keys; k++)
+	for (int k = 0; k < r->nr_keys; k++) {   /* print_hist's layout */
 		rt->t.headers[k] = key_header(r->keys[k]);
+		rt->t.pad_last[k] = r->keys[k] != K_SYM && r->keys[k] != K_SRCLINE;
+		rt->t.unres_width[k] = r->keys[k] == K_DSO && !r->sf.dsos.arg ? 16 : 0;
+	}
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
 	snprintf(rt->title, sizeof(rt->title), "Samples: %lu%c of event '%s', Event count (approx.): %" PRIu64,
 		 n, unit, ev ? ev->name : "none", total);
-	snprintf(rt->head, sizeof(rt->head), "#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n"
+	snprintf(rt->head, sizeof(rt->head),
+		 "# To display the perf.data header info, please use --header/--header-only options.\n"
+		 "#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n"
 		 "# Samples: %lu%c of event '%s'\n# Event count (approx.): %" PRIu64 "\n#\n",
 		 session_stats(*rt->sess)->nr_lost, n, unit, ev ? ev->name : "none", total);
 	if (!h)

@@ -33,7 +33,7 @@ pid=$("$PERFKIT" script -F pid -i "$T/a.data" 2>/dev/null | tr -d ' ' | sort | u
 expect "script: the anonymous code's DSO is /tmp/perf-$pid.map" grep -q "\[unknown\] (/tmp/perf-$pid\.map)\$" "$T/s.txt"
 expect_fail '... not //anon' grep -q '//anon' "$T/s.txt"
 "$PERFKIT" report --stdio --sort dso -i "$T/a.data" >"$T/r.txt" 2>/dev/null
-expect "report --sort dso: [JIT] tid $pid" grep -q "%  \[JIT\] tid $pid\$" "$T/r.txt"
+expect "report --sort dso: [JIT] tid $pid" grep -q "%  \[JIT\] tid $pid *\$" "$T/r.txt"
 "$PERFKIT" collapse "$T/a.data" >"$T/c.folded" 2>/dev/null
 expect "collapse: [perf-$pid.map] frames" grep -q "\[perf-$pid\.map\]" "$T/c.folded"
 if have perf; then

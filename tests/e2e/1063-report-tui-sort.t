@@ -88,6 +88,14 @@ expect "P: the file named" tui_wait "written to perf.hist.0"
 rows "$T/stdio" >"$T/want"
 rows "$T/perf.hist.0" >"$T/got"
 same_file "P: the view's rows are --stdio's" "$T/want" "$T/got"
+# the layout too, byte for byte: the DSO column last, padded as perf pads
+# it (at least 16 wide where a row has no symbol)
+tui_keys s C-u s y m , d s o Enter P
+expect "P again: the file named" tui_wait "written to perf.hist.1"
+"$PERFKIT" report -i "$T/p.data" --stdio --sort sym,dso -g none 2>/dev/null | grep -E '^ +[0-9.]+%' >"$T/want"
+grep -E '^ +[0-9.]+%' "$T/perf.hist.1" >"$T/got"
+same_file "P, --sort sym,dso: the rows' bytes are --stdio's, the last column padded" "$T/want" "$T/got"
+expect "... which pads the DSO column" grep -q ' $' "$T/want"
 
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0

@@ -243,8 +243,52 @@ static void test_default_name(void **state)
 	(void)state;
 	basic_file(tmp_path("noname.data"), false);
 	assert_int_equal(pd_open(&f, tmp_path("noname.data")), 0);
-	assert_string_equal(f->evsels[0].name, "cpu-clock");
+	/* perf 6.1's name for this attr (nothing excluded): the modifiers
+	 * H and G, as `perf report` prints it */
+	assert_string_equal(f->evsels[0].name, "cpu-clock:HG");
 	pd_close(f);
+}
+
+/* perf 6.1's names (evsel__name) for attrs with no EVENT_DESC: the
+ * modifiers as `perf report` 6.1 printed them for each attr (an H where
+ * exclude_guest is its default, as perf record sets it for ":u") */
+static void test_default_name_modifiers(void **state)
+{
+	static const struct {
+		unsigned type, config, k, u, hv, precise, host, guest;
+		const char *name;
+	} c[] = {
+		{ PERF_TYPE_SOFTWARE, 0, 1, 0, 0, 0, 0, 0, "cpu-clock:uh" },
+		{ PERF_TYPE_SOFTWARE, 0, 0, 0, 0, 0, 0, 1, "cpu-clock" },
+		{ PERF_TYPE_SOFTWARE, 0, 1, 0, 1, 0, 0, 1, "cpu-clock:uH" },
+		{ PERF_TYPE_HARDWARE, 0, 0, 0, 0, 3, 0, 1, "cycles:pppH" },
+		{ PERF_TYPE_HARDWARE, 1, 0, 1, 1, 2, 0, 1, "instructions:kppH" },
+		{ PERF_TYPE_HARDWARE, 0, 0, 0, 0, 0, 1, 0, "cycles:G" },
+		{ PERF_TYPE_RAW, 0x1c4, 0, 0, 0, 0, 0, 1, "raw 0x1c4" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct fb b = { .data = STRBUF_INIT };
+		struct pd_file *f;
+
+		b.nr_attrs = 1;
+		base_attr(&b.attrs[0], ST_BASIC);
+		b.attrs[0].type = c[i].type;
+		b.attrs[0].config = c[i].config;
+		b.attrs[0].exclude_kernel = c[i].k;
+		b.attrs[0].exclude_user = c[i].u;
+		b.attrs[0].exclude_hv = c[i].hv;
+		b.attrs[0].precise_ip = c[i].precise;
+		b.attrs[0].exclude_host = c[i].host;
+		b.attrs[0].exclude_guest = c[i].guest;
+		add_comm(&b, 42, "work", 5);
+		fb_write(&b, tmp_path("mods.data"));
+		sb_release(&b.data);
+		assert_int_equal(pd_open(&f, tmp_path("mods.data")), 0);
+		assert_string_equal(f->evsels[0].name, c[i].name);
+		pd_close(f);
+	}
 }
 
 static void test_missing(void **state)
@@ -648,6 +692,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
 		cmocka_unit_test(test_default_name),
+		cmocka_unit_test(test_default_name_modifiers),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_not_perfdata),
 		cmocka_unit_test(test_truncated),

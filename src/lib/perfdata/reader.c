@@ -63,7 +63,42 @@ static bool in_range(uint64_t off, uint64_t len, uint64_t total)
 	return off <= total && len <= total - off;
 }
 
-/* perf's software/hardware event names, for files without EVENT_DESC. */
+/* perf 6.1's event modifiers (evsel__add_modifiers): ":" then k, u, h
+ * for the levels not excluded when one is, p per precise_ip, then H, G
+ * when exclude_host is set or exclude_guest is its default (set when a
+ * level is excluded or precise_ip is set). */
+static void add_modifiers(struct strbuf *sb, const struct perf_event_attr *a)
+{
+	char mod[16];
+	size_t n = 0;
+	bool guest_default = false;
+
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			mod[n++] = 'k';
+		if (!a->exclude_user)
+			mod[n++] = 'u';
+		if (!a->exclude_hv)
+			mod[n++] = 'h';
+		guest_default = true;
+	}
+	if (a->precise_ip) {
+		for (unsigned i = 0; i < a->precise_ip; i++)
+			mod[n++] = 'p';
+		guest_default = true;
+	}
+	if (a->exclude_host || (bool)a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			mod[n++] = 'H';
+		if (!a->exclude_guest)
+			mod[n++] = 'G';
+	}
+	if (n)
+		sb_addf(sb, ":%.*s", (int)n, mod);
+}
+
+/* perf's software/hardware event names, for files without EVENT_DESC
+ * (perf 6.1's evsel__name: the name, then its modifiers). */
 static char *default_name(const struct perf_event_attr *a)
 {
 	static const char *const sw[] = {
@@ -78,11 +113,15 @@ static char *default_name(const struct perf_event_attr *a)
 	};
 	struct strbuf sb = STRBUF_INIT;
 
-	if (a->type == PERF_TYPE_SOFTWARE && a->config < sizeof(sw) / sizeof(sw[0]))
+	if (a->type == PERF_TYPE_SOFTWARE && a->config < sizeof(sw) / sizeof(sw[0])) {
 		sb_addstr(&sb, sw[a->config]);
-	else if (a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw) / sizeof(hw[0]))
+		add_modifiers(&sb, a);
+	} else if (a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw) / sizeof(hw[0])) {
 		sb_addstr(&sb, hw[a->config]);
-	else
+		add_modifiers(&sb, a);
+	} else if (a->type == PERF_TYPE_RAW) {
+		sb_addf(&sb, "raw 0x%llx", (unsigned long long)a->config);
+	} else
 		sb_addf(&sb, "raw-%u-0x%llx", a->type, (unsigned long long)a->config);
 	return sb_detach(&sb, NULL);
 }

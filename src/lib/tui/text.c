@@ -83,6 +83,8 @@ void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, s
 		for (int k = 0; k < t->nr_keys; k++) {
 			size_t l = strlen(tui_row_text(t, order[i], k));
 
+			if (!t->rows[order[i]].sym && l < t->unres_width[k])
+				l = t->unres_width[k];
 			if (l > width[k])
 				width[k] = l;
 		}
@@ -112,7 +114,7 @@ void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, s
 		if (t->show_nr)
 			fprintf(fp, "  %12" PRIu64, r->nr);
 		for (int k = 0; k < t->nr_keys; k++) {
-			if (k == t->nr_keys - 1)
+			if (k == t->nr_keys - 1 && !t->pad_last[k])
 				fprintf(fp, "  %s", tui_row_text(t, order[i], k));
 			else
 				fprintf(fp, "  %-*s", (int)width[k], tui_row_text(t, order[i], k));

@@ -72,6 +72,13 @@ struct tui_table {
 	const char *sort;          /* the sort keys, "comm,dso,sym" ('s' starts from it) */
 	int nr_keys;
 	const char *headers[TUI_MAX_KEYS];
+	/* 'P' lays the columns out as perf report --stdio: pad_last[k],
+	 * column k padded to its width when it is the last one (perf's
+	 * "%-*s" columns: comm, DSO, pid); unres_width[k], column k's least
+	 * width (characters) when a row printed has no symbol (perf's
+	 * hists__set_unres_dso_col_len: 16 for the DSO; 0 none) */
+	bool pad_last[TUI_MAX_KEYS];
+	uint8_t unres_width[TUI_MAX_KEYS];
 	bool children;             /* rows have Children periods (a column can show them) */
 	bool show_children;        /* the Children column is shown (initially) */
 	bool show_nr;              /* a Samples column */

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Rows of equal period in perf's order, and perf's column layout, on a
+# perf.data made here (mkties.py: one sample a row, so every row ties):
+# perf report sorts equal rows by the sort keys (hist_entry__sort), a
+# symbol by its name alone and the rows shown as an address (no symbol)
+# after every named one, by address.  perfkit once put the addresses
+# first ("[.] 0x..." sorted as text): a CI run failed on two
+# cpu-clock rows of one sample each in dash.  The layout: the DSO
+# column at least 16 wide when a row has no symbol, the last column
+# padded when it is a comm, DSO or pid (perf's "%-*s"), not when a
+# symbol; perf's "# To display the perf.data header info" first line;
+# a file without event names named as perf 6.1 names it (cpu-clock:uh).
+. "$(dirname "$0")/lib.sh"
+
+if ! have python3 || ! have nm; then skip "python3 or nm not installed"; done_testing; exit; fi
+B=$PK_BUILD/tests/workloads/vdsoloop
+addr() { nm "$B" | awk -v s="$1" '$3 == s { print $1 }'; }
+# an address in the text after a sized function and before the next
+# symbol (crt1's _start is followed by alignment padding): no symbol
+gap= e=
+while read -r a s t n; do
+	if [ -n "$e" ]; then
+		if [ $((e)) -lt $((0x$a)) ]; then gap=$(printf %x $e); break; fi
+		e=
+	fi
+	case "$n:$t" in ?*:[tT]) e=$((0x$a + 0x$s)) ;; esac
+done < <(nm -nS --defined-only "$B")
+diag "a text address without a symbol: ${gap:-none}"
+gap_pt=${gap:+$gap:1}
+python3 "$TOP/tests/e2e/mkties.py" "$T/ties.data" "$B" "$(addr main):3" "$(addr _start):1" \
+	"$(addr register_tm_clones):1" "$(addr deregister_tm_clones):1" $gap_pt -- \
+	/nonexistent/libtie.so 300:1 100:1 200:1
+expect "mkties.py wrote the file" test -s "$T/ties.data"
+
+rows() { "$PERFKIT" report -i "$T/ties.data" --stdio -g none --sort "$1" 2>"$T/err" | grep -v '^#' | grep .; }
+gaprow() { [ -z "$gap" ] || printf '    10.00%%  %s[.] 0x%016x\n' "$1" "0x$gap"; }
+rows sym >"$T/sym.pk"
+{
+	printf '    30.00%%  [.] main\n'
+	printf '    10.00%%  [.] %s\n' _start deregister_tm_clones register_tm_clones
+	printf '    10.00%%  [.] 0x%016x\n' 0x100 0x200 0x300
+	gaprow ""
+} >"$T/sym.want"
+expect "--sort sym: equal rows by name, then the addresses by address" cmp -s "$T/sym.want" "$T/sym.pk"
+diff "$T/sym.want" "$T/sym.pk" | head -6 | sed 's/^/# /'
+
+rows dso,sym >"$T/dsosym.pk"
+{
+	printf '    30.00%%  vdsoloop          [.] main\n'
+	printf '    10.00%%  libtie.so         [.] 0x%016x\n' 0x100 0x200 0x300
+	printf '    10.00%%  vdsoloop          [.] %s\n' _start deregister_tm_clones register_tm_clones
+	gaprow "vdsoloop          "
+} >"$T/dsosym.want"
+expect "--sort dso,sym: by DSO, then names, then addresses; the DSO column 16 wide" \
+	cmp -s "$T/dsosym.want" "$T/dsosym.pk"
+diff "$T/dsosym.want" "$T/dsosym.pk" | head -6 | sed 's/^/# /'
+
+rows dso >"$T/dso.pk"
+printf '    70.00%%  vdsoloop        \n    30.00%%  libtie.so       \n' >"$T/dso.want"
+[ -n "$gap" ] || printf '    66.67%%  vdsoloop        \n    33.33%%  libtie.so       \n' >"$T/dso.want"
+expect "--sort dso: the last column padded to its width, as perf's" cmp -s "$T/dso.want" "$T/dso.pk"
+rows sym,dso | head -1 >"$T/symdso.pk"
+printf '    30.00%%  [.] main                  vdsoloop        \n' >"$T/symdso.want"
+expect "--sort sym,dso: the symbol column padded, the DSO too" cmp -s "$T/symdso.want" "$T/symdso.pk"
+rows pid >"$T/pid.pk"
+expect "--sort pid: '   4242:ties' padded to the header's 15" \
+	test "$(cat "$T/pid.pk")" = "   100.00%     4242:ties   "
+"$PERFKIT" report -i "$T/ties.data" --stdio -g none --sort pid 2>/dev/null | grep Pid >"$T/pid.head"
+expect "--sort pid: perf's header '    Pid:Command'" grep -qx '# Overhead      Pid:Command' "$T/pid.head"
+"$PERFKIT" report -i "$T/ties.data" --stdio -g none >"$T/full.pk" 2>/dev/null
+expect "perf's first line" test "$(head -1 "$T/full.pk")" = \
+	"# To display the perf.data header info, please use --header/--header-only options."
+expect "an attr without a name, exclude_kernel: perf's 'cpu-clock:uh'" grep -q "of event 'cpu-clock:uh'" "$T/full.pk"
+"$PERFKIT" report -i "$T/ties.data" --stdio -g none --header 2>/dev/null | grep -B3 'Total Lost' >"$T/hdr.pk"
+expect "--header: two '#' lines between the header and the table, as perf's" \
+	test "$(tr '\n' '|' <"$T/hdr.pk")" = "# ========|#|#|# Total Lost Samples: 0|"
+
+# the lines up to the last one that is neither empty nor '#'
+trim_tail() { awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && (l[n] == "" || l[n] == "#")) n--; for (i = 1; i <= n; i++) print l[i] }'; }
+if have perf; then
+	for k in sym dso,sym sym,dso comm,dso,sym dso pid comm; do
+		perf report -i "$T/ties.data" --stdio -g none --sort $k 2>/dev/null | grep -v '^# (Tip:' >"$T/perf.out"
+		"$PERFKIT" report -i "$T/ties.data" --stdio -g none --sort $k >"$T/pk.out" 2>/dev/null
+		# perf ends with a random tip between '#' lines
+		trim_tail <"$T/perf.out" >"$T/perf.cut"
+		trim_tail <"$T/pk.out" >"$T/pk.cut"
+		expect "--sort $k: the whole output is perf report's" cmp -s "$T/perf.cut" "$T/pk.cut"
+		diff "$T/perf.cut" "$T/pk.cut" | head -6 | cat -A | sed 's/^/# /'
+	done
+else
+	skip "perf (the oracle) is not installed"
+fi
+done_testing

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# mkties.py OUT ELF ELF_VADDR:COUNT... -- MISSING_PATH OFFSET:COUNT...
+# Write a perf.data (perf.data-file-format.txt: one cpu-clock event at a
+# fixed period, sample_type IP|TID|TIME|PERIOD, sample_id_all) of one
+# process, pid 4242 "ties": ELF's executable segment mapped at
+# 0x555555554000 + its p_vaddr, MISSING_PATH (a file that does not exist:
+# no symbols) at 0x7f0000000000, and COUNT samples of period 1000000 at
+# each ELF address (a virtual address of the file) and at each offset of
+# the missing file, in the order given.  Rows of one sample each tie: the
+# order of equal rows is then the sort keys' alone.
+import struct, sys
+
+out, elf = sys.argv[1], sys.argv[2]
+sep = sys.argv.index("--")
+elf_pts = [a.split(":") for a in sys.argv[3:sep]]
+missing = sys.argv[sep + 1]
+miss_pts = [a.split(":") for a in sys.argv[sep + 2:]]
+PID, PERIOD, BASE, MBASE = 4242, 1000000, 0x555555554000, 0x7F0000000000
+
+with open(elf, "rb") as f:
+    img = f.read()
+phoff, = struct.unpack_from("<Q", img, 32)
+phentsize, phnum = struct.unpack_from("<HH", img, 54)
+seg = None
+for i in range(phnum):
+    p_type, p_flags, p_off, p_vaddr, _, _, p_memsz, _ = struct.unpack_from("<IIQQQQQQ", img, phoff + i * phentsize)
+    if p_type == 1 and p_flags & 1:   # PT_LOAD, PF_X
+        seg = (p_off, p_vaddr, p_memsz)
+        break
+if seg is None:
+    sys.exit("mkties.py: %s: no executable PT_LOAD segment" % elf)
+p_off, p_vaddr, p_memsz = seg
+
+time = [1000]
+
+
+def sample_id():
+    time[0] += 1
+    return struct.pack("<IIQ", PID, PID, time[0])
+
+
+def rec(kind, misc, body):
+    return struct.pack("<IHH", kind, misc, 8 + len(body)) + body
+
+
+def padded(s):
+    b = s.encode() + b"\0"
+    return b + b"\0" * (-len(b) % 8)
+
+
+def mmap(addr, length, pgoff, path):   # PERF_RECORD_MMAP, user
+    return rec(1, 2, struct.pack("<IIQQQ", PID, PID, addr, length, pgoff) + padded(path) + sample_id())
+
+
+def sample(ip):   # PERF_RECORD_SAMPLE, user: IP, TID, TIME, PERIOD
+    time[0] += 1
+    return rec(9, 2, struct.pack("<QIIQQ", ip, PID, PID, time[0], PERIOD))
+
+
+data = rec(3, 0, struct.pack("<II", PID, PID) + padded("ties") + sample_id())   # PERF_RECORD_COMM
+start = BASE + (p_vaddr & ~0xFFF)
+data += mmap(start, (p_vaddr - (p_vaddr & ~0xFFF) + p_memsz + 0xFFF) & ~0xFFF, p_off & ~0xFFF, elf)
+data += mmap(MBASE, 0x10000, 0, missing)
+for a, n in elf_pts:
+    data += b"".join(sample(BASE + int(a, 16)) for _ in range(int(n)))
+for o, n in miss_pts:
+    data += b"".join(sample(MBASE + int(o, 16)) for _ in range(int(n)))
+
+attr = bytearray(128)
+struct.pack_into("<IIQQQ", attr, 0, 1, 128, 0, PERIOD, 0x1 | 0x2 | 0x4 | 0x100)   # sw cpu-clock
+struct.pack_into("<Q", attr, 40, (1 << 5) | (1 << 18))   # exclude_kernel, sample_id_all
+hdr = 104
+attrs = bytes(attr) + struct.pack("<QQ", hdr, 0)
+data_off = hdr + len(attrs)
+header = struct.pack("<8sQQQQQQQQ4Q", b"PERFILE2", hdr, 128 + 16, hdr, len(attrs),
+                     data_off, len(data), 0, 0, 0, 0, 0, 0)
+with open(out, "wb") as f:
+    f.write(header + attrs + data)
