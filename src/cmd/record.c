@@ -50,7 +50,13 @@ static void usage(FILE *f)
 		"  -a, --all-cpus       record the whole system\n"
 		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (default %d)\n"
 		"      --strict-freq    refuse an -F above the kernel's maximum sample rate\n"
-		"                       (perf_event_max_sample_rate) instead of lowering it\n",
+		"                       (perf_event_max_sample_rate) instead of lowering it\n"
+		"  -d, --data           sample the data addresses too (PERF_SAMPLE_ADDR)\n"
+		"  -s, --stat           per-thread counts (inherit_stat)\n"
+		"  -T, --timestamp, -P, --period  (always recorded: accepted, as perf)\n"
+		"  -N, --no-buildid-cache  write nothing to ~/.debug (the file still lists build-ids)\n"
+		"  -B, --no-buildid     no build-id list in the file, nothing written to ~/.debug\n"
+		"  -q, --quiet          no closing summary line\n",
 		RECORDER_DEFAULT_FREQ, RECORDER_RING_PAGES);
 }
 
@@ -60,6 +66,7 @@ struct rec_args {
 	int force;              /* -f: replace an output that is a symlink */
 	int strict_freq;        /* --strict-freq: refuse -F above the kernel's maximum */
 	bool output_given;      /* -o was given (else a pipe on stdout gets pipe mode, as perf) */
+	bool quiet;             /* -q: no summary line */
 };
 
 /* An option value base/parse refused: its one line (option and range), exit 2. */
@@ -82,6 +89,13 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "strict-freq", no_argument, NULL, 'S' },
+		{ "data", no_argument, NULL, 'd' },
+		{ "stat", no_argument, NULL, 's' },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "period", no_argument, NULL, 'P' },
+		{ "no-buildid-cache", no_argument, NULL, 'N' },
+		{ "no-buildid", no_argument, NULL, 'B' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -89,7 +103,7 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 	uint64_t v;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+F:c:e:go:fp:am:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+F:c:e:go:fp:am:hdsTPNBq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (pk_parse_u64("-F", optarg, 1, UINT64_MAX, &r->o.freq))
@@ -156,6 +170,24 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		case 'S':
 			r->strict_freq = 1;
 			break;
+		case 'd':
+			r->o.sample_addr = true;
+			break;
+		case 's':
+			r->o.inherit_stat = true;
+			break;
+		case 'T': /* fall through: time and period are in every sample */
+		case 'P':
+			break;
+		case 'N':
+			r->o.no_buildid_cache = true;
+			break;
+		case 'B':
+			r->o.no_buildid = r->o.no_buildid_cache = true;
+			break;
+		case 'q':
+			r->quiet = true;
+			break;
 		case 'm':
 			if (pk_parse_u64("-m", optarg, 1, 1u << 20, &r->o.mmap_pages))
 				return value_error();
@@ -171,6 +203,8 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		default:
 			if (optopt && strchr("Fceopm", optopt))
 				fprintf(stderr, "perfkit record: option -%c needs a value\n", optopt);
+			else if (optopt)   /* a short one, maybe within "-abc" */
+				fprintf(stderr, "perfkit record: unknown option '-%c'\n", optopt);
 			else
 				fprintf(stderr, "perfkit record: unknown option '%s'\n", argv[optind - 1]);
 			usage(stderr);
@@ -340,8 +374,9 @@ int cmd_record(int argc, char **argv)
 	if (r.lost)
 		fprintf(stderr, "perfkit record: warning: %" PRIu64 " samples lost (ring buffer full); try a lower -F or a bigger -m\n",
 			r.lost);
-	fprintf(stderr, "[ perfkit record: %" PRIu64 " samples, %" PRIu64 " lost, %.3f MB written to %s ]\n",
-		r.samples, r.lost, mb, strcmp(a.o.output, "-") ? a.o.output : "standard output (pipe mode)");
+	if (!a.quiet)
+		fprintf(stderr, "[ perfkit record: %" PRIu64 " samples, %" PRIu64 " lost, %.3f MB written to %s ]\n",
+			r.samples, r.lost, mb, strcmp(a.o.output, "-") ? a.o.output : "standard output (pipe mode)");
 	ret = r.have_status ? pk_exit_status(r.status) : 0;
 out:
 	recorder_release(&r);

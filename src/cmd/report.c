@@ -933,11 +933,13 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	hist_order(r, h, limit, total, SIZE_MAX, &show, &texts, &textv);
 	for (int k = 0; k < r->nr_keys; k++)
 		width[k] = strlen(key_header(r->keys[k]));
+	/* perf's widths (hists__calc_col_len): of every row the filters
+	 * keep, those under --percent-limit too */
 	for (int k = 0; k < r->nr_keys; k++)
 		for (size_t i = 0; i < h->nr; i++) {
 			size_t len;
 
-			if (!show[i])
+			if (!show[i] && !(row_kept(r, &h->rows[i]) && (r->children ? h->rows[i].children : h->rows[i].self)))
 				continue;
 			len = h->rank_len[k] ? h->rank_len[k][h->rows[i].rank[k]]
 					     : strlen(textv[i * (size_t)r->nr_keys + k]);
@@ -1511,14 +1513,13 @@ int cmd_report(int argc, char **argv)
 			setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 			outbuf_set = true;
 		}
-		if (!r.quiet && !header)   /* perf report's first line */
+		/* perf report's first lines; the "# symbol: main" lines of
+		 * elided columns (also with -q), then the table's head */
+		if (!r.quiet && !header)
 			printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+		print_elided(&r);
 		if (!r.quiet)
-			printf("#\n");
-		if (print_elided(&r) && !r.quiet)
-			printf("#\n");
-		if (!r.quiet)
-			printf("# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);
+			printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);
 		for (size_t i = 0; i < r.f->nr_evsels; i++) {
 			uint64_t total;
 

@@ -22,8 +22,10 @@ perf record -q -e '{cpu-clock,task-clock}:u' -o "$T/grp.data" -- "$W" 30 >/dev/n
 perf record -q -e cpu-clock:u -o - -- "$W" 30 2>/dev/null >"$T/pipe.data"
 perf record -q -e cpu-clock:u -e sched:sched_process_exit -o "$T/tp.data" -- "$W" 30 >/dev/null 2>&1
 "$PERFKIT" record -g -o "$T/pk.data" -- "$W" 30 >/dev/null 2>&1
+# quotes in the command line: perf prints each as \'
+"$PERFKIT" record -o "$T/quote.data" -- sh -c "'$W' 30" >/dev/null 2>&1
 
-for d in plain kz grp pipe tp pk; do
+for d in plain kz grp pipe tp pk quote; do
 	if ! [ -s "$T/$d.data" ]; then skip "$d.data: not recorded here"; continue; fi
 	perf report --header-only -i "$T/$d.data" 2>/dev/null |
 		grep -Ev '^# (bpf_prog_info|btf info|cpu pmu capabilities|hybrid)' >"$T/$d.perf"
@@ -37,6 +39,7 @@ for d in plain kz grp pipe tp pk; do
 		head -2 "$T/$d.err" | while IFS= read -r l; do diag "$l"; done
 	fi
 done
+expect "a quote in the cmdline written \\'" grep -qF "# cmdline : $PERFKIT record -o $T/quote.data -- sh -c \\'$W\\' 30 " "$T/quote.pk"
 expect 'the event line holds the attributes' grep -q '^# event : name = cpu-clock:u, , id = {.*sample_type = IP|TID|TIME|CALLCHAIN' "$T/plain.pk"
 [ -s "$T/kz.data" ] && expect 'compressed and clock data shown' grep -q '^# compressed : Zstd' "$T/kz.pk"
 [ -s "$T/grp.data" ] && expect 'the group shown' grep -qF '# group: {cpu-clock,task-clock}' "$T/grp.pk"

@@ -79,7 +79,10 @@ expect "--header: two '#' lines between the header and the table, as perf's" \
 # the lines up to the last one that is neither empty nor '#'
 trim_tail() { awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && (l[n] == "" || l[n] == "#")) n--; for (i = 1; i <= n; i++) print l[i] }'; }
 if have perf; then
-	for k in sym dso,sym sym,dso comm,dso,sym dso pid comm; do
+	# widths of every row kept, those under --percent-limit too; the
+	# "# symbol: main" line of an elided column before the table's head
+	for k in sym dso,sym sym,dso comm,dso,sym dso pid comm "sym,dso --percent-limit 20" \
+		"dso,sym -S main" "comm,dso --dsos libtie.so" "sym --comms ties -q"; do
 		perf report -i "$T/ties.data" --stdio -g none --sort $k 2>/dev/null | grep -v '^# (Tip:' >"$T/perf.out"
 		"$PERFKIT" report -i "$T/ties.data" --stdio -g none --sort $k >"$T/pk.out" 2>/dev/null
 		# perf ends with a random tip between '#' lines

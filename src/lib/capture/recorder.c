@@ -138,11 +138,14 @@ static void note_dso(struct recorder *r, const char *path)
 static void add_build_ids(struct recorder *r)
 {
 	uint8_t id[20];
+	if (r->o.no_buildid)   /* -B */
+		return;
 	int n = bid_kernel(id, sizeof(id));
 	if (n > 0)
 		pd_writer_add_build_id(r->w, PERF_RECORD_MISC_KERNEL, UINT32_MAX, id, (size_t)n,
 				       "[kernel.kallsyms]");
-	n = bid_save_vdso(id, sizeof(id));
+	/* -N: the vdso's id comes with its copy in the cache: none */
+	n = r->o.no_buildid_cache ? 0 : bid_save_vdso(id, sizeof(id));
 	if (n > 0)
 		pd_writer_add_build_id(r->w, PERF_RECORD_MISC_USER, UINT32_MAX, id, (size_t)n, "[vdso]");
 	for (size_t i = 0; i < r->dsos.nr; i++) {
@@ -157,7 +160,7 @@ static void add_build_ids(struct recorder *r)
 			snprintf(fdp, sizeof(fdp), "/proc/self/fd/%d", (int)(held - 1));
 			int hn = sym_read_build_id(fdp, hid, sizeof(hid));
 			if (hn > 0 && (n != hn || memcmp(id, hid, (size_t)hn)))
-				n = sym_build_id_cache_save(fdp, path, id, sizeof(id));
+				n = r->o.no_buildid_cache ? 0 : sym_build_id_cache_save(fdp, path, id, sizeof(id));
 		}
 		if (n > 0)
 			pd_writer_add_build_id(r->w, PERF_RECORD_MISC_USER, UINT32_MAX, id, (size_t)n, path);
@@ -223,6 +226,10 @@ static int setup_attrs(struct recorder *r)
 			a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
 		if (r->o.callgraph)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		if (r->o.sample_addr) {   /* perf record -d: the data maps too */
+			a->sample_type |= PERF_SAMPLE_ADDR;
+			a->mmap_data = e == 0;
+		}
 		if (r->o.callgraph == 2) {
 			/* as perf: kernel callchain + user registers and stack,
 			 * unwound at report time (x86-64: all but the segment regs) */
@@ -247,6 +254,7 @@ static int setup_attrs(struct recorder *r)
 		}
 		a->read_format = PERF_FORMAT_ID;
 		a->inherit = !r->o.system_wide;
+		a->inherit_stat = a->inherit && r->o.inherit_stat;
 		a->sample_id_all = 1;
 		/* side-band records from the first event only, as perf does */
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = e == 0;
@@ -308,7 +316,7 @@ static int emit_synth(void *arg, const struct perf_event_header *h)
 	note_dso(r, name);
 	/* a binary deleted while it runs: save it by build-id while the
 	 * process holds it, so its symbols can be read later */
-	if (nl > 10 && !strcmp(name + nl - 10, " (deleted)")) {
+	if (nl > 10 && !strcmp(name + nl - 10, " (deleted)") && !r->o.no_buildid_cache) {
 		uint32_t pid;
 		uint64_t start, len;
 		char mf[96];

@@ -58,6 +58,10 @@ struct recorder_opts {
 	bool system_wide;            /* -a */
 	char **cmd;                  /* a command to run, NULL-terminated, or NULL */
 	uint64_t mmap_pages;         /* data pages per ring (0: RECORDER_RING_PAGES) */
+	bool sample_addr;            /* -d: PERF_SAMPLE_ADDR, data mmaps recorded */
+	bool inherit_stat;           /* -s: attr.inherit_stat (per-thread counts) */
+	bool no_buildid_cache;       /* -N: nothing written to the build-id cache */
+	bool no_buildid;             /* -B: no HEADER_BUILD_ID list either */
 	int argc;                    /* the command line for HEADER_CMDLINE */
 	char **argv;                 /* (argv[0] "perfkit record" is shown as "record") */
 	volatile sig_atomic_t *got_signal, *got_sigchld;

@@ -29,17 +29,31 @@ static const char *const feat_names[] = {
 /* A perf header string {u32 len; char s[len] (NUL-padded)} at *off of a
  * size-byte body: its text (up to the first NUL) appended escaped; false
  * when it does not fit. */
-static bool add_string(struct strbuf *out, const uint8_t *p, uint64_t size, uint64_t *off)
+static bool add_string_q(struct strbuf *out, const uint8_t *p, uint64_t size, uint64_t *off, bool quotes)
 {
 	if (size < 4 || *off > size - 4)
 		return false;
 	uint32_t len = rd32(p + *off);
 	if (len > size - *off - 4)
 		return false;
-	const char *s = (const char *)p + *off + 4;
-	sb_add_term(out, s, strnlen(s, len));
+	const char *s = (const char *)p + *off + 4, *q;
+	size_t n = strnlen(s, len);
+
+	/* quotes: each ' written \' (perf's print_cmdline) */
+	while (quotes && (q = memchr(s, '\'', n))) {
+		sb_add_term(out, s, (size_t)(q - s));
+		sb_add(out, "\\'", 2);
+		n -= (size_t)(q - s) + 1;
+		s = q + 1;
+	}
+	sb_add_term(out, s, n);
 	*off += 4 + (uint64_t)len;
 	return true;
+}
+
+static bool add_string(struct strbuf *out, const uint8_t *p, uint64_t size, uint64_t *off)
+{
+	return add_string_q(out, p, size, off, false);
 }
 
 static bool has(const struct pd_file *f, int bit)
@@ -238,7 +252,7 @@ static void add_feature(struct strbuf *out, const struct pd_file *f, int bit)
 		off = 4;
 		sb_add(out, "# cmdline : ", 12);
 		for (uint32_t i = 0; i < n; i++) {
-			if (!add_string(out, p, size, &off)) {
+			if (!add_string_q(out, p, size, &off, true)) {
 				sb_setlen(out, at);
 				malformed(out, bit, size);
 				return;

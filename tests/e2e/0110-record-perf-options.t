@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perf record's options that perf's own test suite (perftool-testsuite's
+# perf_report setup: `perf record -asdg -e cpu-clock -- sleep`) and
+# users' command lines pass: -s (--stat), -d (--data), -T, -P, -q, -N,
+# -B, short options run together; an unknown one inside a group named as
+# itself, not as the command's name.
+. "$(dirname "$0")/lib.sh"
+
+"$PERFKIT" record -xz -o "$T/x.data" true >/dev/null 2>"$T/x.err"
+expect "an unknown short option in a group: exit 2 ($?)" test $? = 2
+expect "... named '-x'" grep -q "unknown option '-x'" "$T/x.err"
+
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+W=$PK_BUILD/tests/workloads/burn2to1
+mkdir -p "$T/home"
+HOME=$T/home "$PERFKIT" record -sdgTP -e cpu-clock -o "$T/d.data" -- "$W" 100 >/dev/null 2>"$T/d.err"
+expect "-sdgTP: exit 0" test $? = 0
+diag "$(tail -1 "$T/d.err")"
+"$PERFKIT" report -i "$T/d.data" --header-only >"$T/d.head" 2>/dev/null
+expect "-d: the samples carry ADDR, the data maps recorded" \
+	grep -q 'sample_type = IP|TID|TIME|ADDR|CALLCHAIN|PERIOD|IDENTIFIER.*mmap_data = 1' "$T/d.head"
+expect "-s: inherit_stat" grep -q 'inherit_stat = 1' "$T/d.head"
+"$PERFKIT" script -i "$T/d.data" >"$T/d.txt" 2>/dev/null
+expect "... and the file reads: script shows the workload" grep -q "burn2to1" "$T/d.txt"
+if have perf; then
+	perf script -i "$T/d.data" >"$T/d.perf" 2>/dev/null
+	expect "... as perf script does" cmp -s "$T/d.perf" "$T/d.txt"
+fi
+
+HOME=$T/home2 "$PERFKIT" record -q -N -o "$T/q.data" -- "$W" 50 >/dev/null 2>"$T/q.err"
+expect "-q: exit 0, nothing on stderr" sh -c "test $? = 0 && test ! -s '$T/q.err'"
+expect "-N: nothing written to ~/.debug" test ! -e "$T/home2/.debug"
+HOME=$T/home3 "$PERFKIT" record -B -o "$T/b.data" -- "$W" 50 >/dev/null 2>&1
+expect "-B: nothing in ~/.debug" test ! -e "$T/home3/.debug"
+# the header's build-id table (HEADER_BUILD_ID): perf's buildid-list reads it
+"$PERFKIT" report -i "$T/q.data" --header-only >"$T/q.head" 2>/dev/null
+"$PERFKIT" report -i "$T/b.data" --header-only >"$T/b.head" 2>/dev/null
+expect "-N: the feature BUILD_ID kept" sh -c "! grep -q 'missing features:.* BUILD_ID' '$T/q.head'"
+expect "-B: no BUILD_ID feature" grep -q 'missing features:.* BUILD_ID' "$T/b.head"
+if have perf; then
+	perf buildid-list -i "$T/q.data" >"$T/q.bid" 2>/dev/null
+	expect "-N: perf buildid-list shows the workload's build-id" grep -Eq "^[0-9a-f]{40} .*burn2to1\$" "$T/q.bid"
+fi
+"$PERFKIT" report -i "$T/b.data" --stdio -g none >"$T/b.rep" 2>/dev/null
+expect "... and it reports: the workload's function" grep -q 'burn_' "$T/b.rep"
+done_testing
