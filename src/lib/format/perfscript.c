@@ -2117,7 +2117,13 @@ static uint32_t frame_group(struct ps_collapser *c, uint64_t ip, const char *sym
 	c->t_addr = ip;
 	c->t_sym = sym && *sym ? sym : NULL;
 	c->t_off = sym_off;
-	uint32_t g = process_frame(c, pc, (size_t)pcl, raw, strlen(raw), mod, strlen(mod), java);
+	/* "PATH (deleted)" (perf's DSO name for a removed file): PATH, as
+	 * match_frame reads it from perf script's text */
+	size_t modl = strlen(mod);
+
+	if (modl > DELETED_LEN + 1 && !memcmp(mod + modl - DELETED_LEN, DELETED, DELETED_LEN))
+		modl -= DELETED_LEN;
+	uint32_t g = process_frame(c, pc, (size_t)pcl, raw, strlen(raw), mod, modl, java);
 	c->t_dso = NULL;
 	c->force_kernel = false;
 	sb_release(&emod);

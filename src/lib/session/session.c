@@ -37,6 +37,12 @@ struct map {
 	const char *dso;      /* interned */
 	bool no_symbols;      /* anon, [heap], [vdso], …: no ELF file to read */
 	bool deleted;         /* the kernel named it "PATH (deleted)" */
+	bool identity;        /* anonymous memory, [stack], [heap], /SYSV: an
+				 address is its own offset (perf's
+				 identity__map_ip: script prints ip itself) */
+	bool exec;            /* PROT_EXEC (MMAP2's prot; an MMAP without
+				 PERF_RECORD_MISC_MMAP_DATA), as perf's
+				 machine__process_mmap*_event */
 };
 
 struct mapgroup {
@@ -410,16 +416,22 @@ static void do_mmap(struct session *s, const struct perf_event_header *h, const 
 	m.start = rd64(p + 16);
 	m.end = m.start + rd64(p + 24);
 	m.pgoff = rd64(p + 32);
+	m.exec = h->type == PERF_RECORD_MMAP2 ? (rd32(p + 64) & PROT_EXEC) != 0
+					       : !(h->misc & PERF_RECORD_MISC_MMAP_DATA);
 	if (m.end <= m.start)
 		return;
 	len = strnlen((const char *)p + fn_off, h->size - fn_off);
 	/* a file removed while mapped: the kernel appends " (deleted)"; the
-	 * DSO is the path (symbols come from the copy saved by its build-id) */
+	 * DSO keeps it, as perf's (script prints "(PATH (deleted))", report
+	 * "NAME (deleted)"); its symbols come from the copy saved by its
+	 * build-id (dso_file) */
 	m.deleted = len > DELETED_LEN && !memcmp(p + fn_off + len - DELETED_LEN, DELETED, DELETED_LEN);
-	if (m.deleted)
-		len -= DELETED_LEN;
 	m.dso = intern(s, (const char *)p + fn_off, len);
 	m.no_symbols = dso_has_no_file(m.dso);
+	/* perf's is_anon_memory and is_no_dso_memory (map__new) */
+	m.identity = !strcmp(m.dso, "//anon") || !strncmp(m.dso, "/dev/zero", 9) ||
+		     !strncmp(m.dso, "/anon_hugepage", 14) || !strncmp(m.dso, "[stack", 6) ||
+		     !strncmp(m.dso, "/SYSV", 5) || !strcmp(m.dso, "[heap]");
 	t = thread_findnew(s, pid, tid);
 	mg_insert(t->mg, &m);
 }
@@ -694,9 +706,10 @@ static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *
 		fr->dso = "[unknown]";
 		return true;
 	}
-	if (!strncmp(m->dso, "//anon", 6) || !strncmp(m->dso, "[anon", 5)) {
+	if (m->exec && (!strncmp(m->dso, "//anon", 6) || !strncmp(m->dso, "[anon", 5))) {
 		/* JIT code: anonymous executable memory, named by the process's
-		 * /tmp/perf-PID.map */
+		 * /tmp/perf-PID.map (anonymous data, recorded with -d, stays
+		 * "//anon": perf's map__new) */
 		const char *name, *map_path;
 
 		if (!s->jit)
@@ -716,7 +729,7 @@ static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *
 		return true;
 	}
 	fr->dso = m->dso;
-	file_off = fr->ip - m->start + m->pgoff;
+	file_off = m->identity ? fr->ip : fr->ip - m->start + m->pgoff;
 	fr->map_ip = file_off;
 	fr->sym_off = file_off;
 	const char *file = m->no_symbols ? NULL : dso_file(s, m->dso, m->deleted);
@@ -809,6 +822,16 @@ static const char *dso_file(struct session *s, const char *dso, bool deleted)
 
 	if (!created)
 		return *(const char *)e->val.ptr ? e->val.ptr : NULL;
+	/* a map's DSO keeps the kernel's " (deleted)" (perf's name): the
+	 * file is the path before it */
+	size_t dl = strlen(dso);
+	const char *key = dso;
+
+	if (dl > DELETED_LEN && !memcmp(dso + dl - DELETED_LEN, DELETED, DELETED_LEN)) {
+		dso = intern(s, dso, dl - DELETED_LEN);
+		res = dso;
+		deleted = true;
+	}
 	be = hm_find(&s->bids, dso, strlen(dso));
 	b = be ? be->val.ptr : NULL;
 	if (deleted && !(b && b->size >= 2)) {
@@ -831,7 +854,7 @@ static const char *dso_file(struct session *s, const char *dso, bool deleted)
 	sb_release(&hex);
 	sb_release(&cand);
 	/* e may have moved: look up again */
-	hm_find(&s->dsofiles, &dso, sizeof(dso))->val.ptr = (void *)(res ? res : "");
+	hm_find(&s->dsofiles, &key, sizeof(key))->val.ptr = (void *)(res ? res : "");
 	return res;
 }
 
