@@ -114,6 +114,7 @@ struct report {
 	bool show_nr;                 /* -n: perf's Samples column */
 	bool quiet;                   /* -q: no '#' lines, no warnings */
 	bool hide_unresolved;         /* --hide-unresolved: no rows without a symbol */
+	const char *sym_filter;       /* --symbol-filter: rows whose symbol holds it */
 	/* perf's filters: the thread's, CPU and time (-c/--comms, --pid,
 	 * --tid, -C, --time: session/filter.h) are applied to each sample;
 	 * -d/--dsos and -S/--symbols to each row by its own DSO or symbol
@@ -196,6 +197,8 @@ static bool row_kept(const struct report *r, const struct row *row)
 {
 	if (r->hide_unresolved && !row->sym)
 		return false;
+	if (r->sym_filter && (!row->sym || !strstr(row->sym, r->sym_filter)))
+		return false;   /* perf's hists__filter_by_symbol */
 	if (r->row_dsos && !sfilt_dso_listed(&r->sf, row->dso))
 		return false;
 	if (r->row_syms && !sfilt_sym_listed(&r->sf, row->sym, row->at))
@@ -580,7 +583,7 @@ static uint64_t hist_shown(struct report *r, struct hist *h, uint64_t *total)
 {
 	uint64_t n = 0;
 
-	if (!r->hide_unresolved && !(r->relative && (r->row_dsos || r->row_syms))) {
+	if (!r->hide_unresolved && !(r->relative && (r->row_dsos || r->row_syms || r->sym_filter))) {
 		*total = r->relative ? h->kept_total : h->total;
 		return r->relative ? h->kept_samples : h->nr_samples;
 	}
@@ -916,6 +919,11 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	uint64_t total;
 	unsigned long n = (unsigned long)hist_shown(r, h, &total);
 	char unit = ' ';
+
+	/* perf 6.1 with --symbol-filter alone: the event count is of the rows
+	 * kept (relative) but the sample count stays the whole one */
+	if (r->sym_filter && r->relative && !r->row_dsos && !r->row_syms && !r->hide_unresolved)
+		n = (unsigned long)h->kept_samples;
 	bool *show;
 	struct pk_arena texts = PK_ARENA_INIT;
 	const char **textv;
@@ -1145,6 +1153,7 @@ static void usage(FILE *fp)
 		    "                          collapse --inline add them)\n"
 		    "  -f, --force             accepted (perfkit does not check the file's owner)\n"
 		    "      --hide-unresolved   no rows for addresses without a symbol\n"
+		    "      --symbol-filter STR only the rows whose symbol name contains STR\n"
 		    "  -c, --comms LIST        only the samples of these commands (comma-separated)\n"
 		    "      --pid LIST          only the samples of these processes\n"
 		    "      --tid LIST          only the samples of these threads\n"
@@ -1283,6 +1292,7 @@ int cmd_report(int argc, char **argv)
 		{ "no-inline", no_argument, NULL, 'X' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "hide-unresolved", no_argument, NULL, 'U' },
+		{ "symbol-filter", required_argument, NULL, 1011 },
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "export", required_argument, NULL, 'E' },
@@ -1379,6 +1389,7 @@ int cmd_report(int argc, char **argv)
 		case 'I': case 'X': break;   /* report's frames never include inlined ones */
 		case 'f': break;             /* no ownership check to skip */
 		case 'U': r.hide_unresolved = true; break;
+		case 1011: r.sym_filter = optarg; break;
 		case 'M':
 			if (pk_parse_int("--max-stack", optarg, 1, 1000000, &so.max_stack)) {
 				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
