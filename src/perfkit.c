@@ -38,6 +38,7 @@ static const struct cmd {
 	{ "diff",        cmd_diff,        "compare two perf.data files by symbol (baseline %, delta %)" },
 	{ "top",         cmd_top,         "live sampling: the hottest functions, refreshed" },
 	{ "list",        cmd_list,        "the events -e takes: software, hardware, cache, tracepoints" },
+	{ "evlist",      cmd_evlist,      "the events a perf.data holds (-F frequency, -v attributes)" },
 	{ "stat",        cmd_stat,        "run a command and count events (cycles, IPC, misses) with a reading" },
 	{ "bench",       cmd_bench,       "benchmark commands against each other, with statistics and a verdict" },
 	{ "cache",       cmd_cache,       "simulate caches, TLB and branches under Valgrind (cachegrind format)" },

@@ -21,6 +21,7 @@ int cmd_mem(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_evlist(int argc, char **argv);
 int cmd_execsnoop(int argc, char **argv);
 int cmd_opensnoop(int argc, char **argv);
 int cmd_biolatency(int argc, char **argv);

@@ -112,12 +112,11 @@ static void add_bits(struct strbuf *out, uint64_t v, const struct bitname *names
 		}
 }
 
-#define ATTR_U(label, v) do { if (v) sb_addf(out, ", %s = %" PRIu64, label, (uint64_t)(v)); } while (0)
-#define ATTR_X(label, v) do { if (v) sb_addf(out, ", %s = %#" PRIx64, label, (uint64_t)(v)); } while (0)
-#define ATTR_BITS(label, v, names) do { if (v) { sb_addf(out, ", %s = ", label); add_bits(out, v, names); } } while (0)
+#define ATTR_U(label, v) do { if (v) sb_addf(out, ", %s%s%" PRIu64, label, eq, (uint64_t)(v)); } while (0)
+#define ATTR_X(label, v) do { if (v) sb_addf(out, ", %s%s%#" PRIx64, label, eq, (uint64_t)(v)); } while (0)
+#define ATTR_BITS(label, v, names) do { if (v) { sb_addf(out, ", %s%s", label, eq); add_bits(out, v, names); } } while (0)
 
-/* ", name = value" for every non-zero attribute, in perf's order */
-static void add_attr(struct strbuf *out, const struct perf_event_attr *a)
+void pd_attr_text(const struct perf_event_attr *a, const char *eq, struct strbuf *out)
 {
 	ATTR_U("type", a->type);
 	ATTR_U("size", a->size);
@@ -170,7 +169,7 @@ static void add_attr(struct strbuf *out, const struct perf_event_attr *a)
 	ATTR_X("sample_regs_user", a->sample_regs_user);
 	ATTR_U("sample_stack_user", a->sample_stack_user);
 	if (a->clockid)
-		sb_addf(out, ", clockid = %" PRId64, (int64_t)(int32_t)a->clockid);
+		sb_addf(out, ", clockid%s%" PRId64, eq, (int64_t)(int32_t)a->clockid);
 	ATTR_X("sample_regs_intr", a->sample_regs_intr);
 	ATTR_U("aux_watermark", a->aux_watermark);
 	ATTR_U("sample_max_stack", a->sample_max_stack);
@@ -192,7 +191,7 @@ static void add_events(struct strbuf *out, const struct pd_file *f)
 				sb_addf(out, "%s %" PRIu64, j ? "," : "", e->ids[j]);
 			sb_add(out, " }", 2);
 		}
-		add_attr(out, &e->attr);
+		pd_attr_text(&e->attr, " = ", out);
 		sb_addch(out, '\n');
 	}
 }

@@ -45,4 +45,11 @@
  * (perf's "captured on"). */
 void pd_header_text(const struct pd_file *f, time_t captured, struct strbuf *out);
 
+/* Append a's attributes to out as perf prints them
+ * (perf_event_attr__fprintf, perf's order): ", NAME<eq>VALUE" for each
+ * non-zero one ("type", "size", "config", "{ sample_period, sample_freq }",
+ * "sample_type" as IP|TID|..., ...); eq is " = " in the header's
+ * "# event :" lines, ": " in `perf evlist -v`. */
+void pd_attr_text(const struct perf_event_attr *a, const char *eq, struct strbuf *out);
+
 #endif
