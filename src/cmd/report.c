@@ -87,6 +87,8 @@ struct hist {
 	struct cg_forest *cg;         /* the model's stacks tagged with rows (-g) */
 	uint32_t *of_node;            /* the model's row per node, for cg (browser:
 					 made on the first call graph) */
+	uint32_t *depth;              /* by row, Children with call graphs: its
+					 deepest chain (tie_depth()), else NULL */
 	uint32_t *rank_of[K_MAX];     /* browser: a key's rank per part id */
 	bool rank_full[K_MAX];        /* rank_of ranks every part: rows map
 					 their parts as they are made */
@@ -421,6 +423,56 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	}
 }
 
+/* perf's order of rows of equal Children (__hpp__sort_acc, for rows of
+ * one thread when call graphs are shown): by the max_depth of the
+ * callchain each row holds.  perf appends to a sample's leaf row the whole
+ * chain (its length: the leaf's depth) and to each other row of the chain
+ * the chain from that frame on, in the graph's order: towards the leaf
+ * (caller order: 1 + the frames below it) or towards the outermost caller
+ * (callee order: its depth).  Caller order puts the deepest first, callee
+ * order the shallowest.  Returns the depth by row (nr rows), or NULL when
+ * the tree's nodes do not come after their parents. */
+static uint32_t *tie_depth(const struct prof *p, const uint32_t *of_node, size_t nr, bool caller)
+{
+	size_t n = prof_nr_nodes(p);
+	const struct prof_node *nd = prof_nodes(p);
+	uint32_t *d = xcalloc(n + 1, sizeof(*d)), *below = xcalloc(n + 1, sizeof(*below));
+	uint32_t *depth = xcalloc(nr + 1, sizeof(*depth));
+
+	for (size_t i = 1; i < n; i++) {   /* the depth: 1 for the outermost frame */
+		uint32_t up = nd[i].parent;
+
+		if (up >= i) {
+			free(d);
+			free(below);
+			free(depth);
+			return NULL;
+		}
+		if (!(nd[i].frame & PROF_THREAD))
+			d[i] = (up && !(nd[up].frame & PROF_THREAD) ? d[up] : 0) + 1;
+	}
+	for (size_t i = n; caller && i-- > 1;) {   /* the frames from a node down to its deepest leaf */
+		uint32_t up = nd[i].parent;
+
+		if (nd[i].frame & PROF_THREAD)
+			continue;
+		below[i] = below[i] ? below[i] : 1;
+		if (up && !(nd[up].frame & PROF_THREAD) && below[up] < below[i] + 1)
+			below[up] = below[i] + 1;
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint32_t v = caller ? below[i] : d[i];
+
+		if (caller && nd[i].count && d[i] > v)   /* a leaf row: the whole chain */
+			v = d[i];
+		if (of_node[i] != PROF_NONE && of_node[i] < nr && v > depth[of_node[i]])
+			depth[of_node[i]] = v;
+	}
+	free(d);
+	free(below);
+	return depth;
+}
+
 /* The rows of the sort keys, from the event's model: one pass over its
  * stack tree (and, with call graphs, its stacks tagged with the rows). */
 static void hist_derive(struct report *r, struct hist *h)
@@ -490,6 +542,9 @@ static void hist_derive(struct report *r, struct hist *h)
 	}
 	free(pr.v);   /* copied: its memory before the ranks and the stacks' */
 	pr.v = NULL;
+	free(h->depth);
+	h->depth = r->children && r->graph && h->prof && pr.of_node
+			   ? tie_depth(h->prof, pr.of_node, pr.nr, r->cg.order == CG_CALLER) : NULL;
 	prof_flat_free(h->flat);   /* the rows were all it had */
 	h->flat = NULL;
 	for (int k = 0; k < r->nr_keys; k++)
@@ -536,6 +591,8 @@ static void hist_underive(struct hist *h)
 	h->srcline = NULL;
 	free(h->of_node);
 	h->of_node = NULL;
+	free(h->depth);
+	h->depth = NULL;
 	free(h->ord);
 	h->ord = NULL;
 	h->nr_sorted = 0;
@@ -609,6 +666,12 @@ struct sortrec {
 /* the rows whose ranks do not fit in 64 bits: compared by their ranks */
 static const struct report *wide_r;
 static const struct row *wide_rows;
+/* equal Children: tie_depth()'s order for rows of one thread (tie_rows:
+ * the rows; tie_mask: a record's row index in its key) */
+static const uint32_t *tie_depths;
+static const struct row *tie_rows;
+static uint64_t tie_mask;
+static bool tie_caller;
 
 static int cmp_recs(const void *a, const void *b)
 {
@@ -616,6 +679,13 @@ static int cmp_recs(const void *a, const void *b)
 
 	if (x->v != y->v)
 		return x->v > y->v ? -1 : 1;
+	if (tie_depths) {
+		size_t ix = (size_t)(x->key & tie_mask), iy = (size_t)(y->key & tie_mask);
+		uint32_t dx = tie_depths[ix], dy = tie_depths[iy];
+
+		if (dx != dy && tie_rows[ix].tid == tie_rows[iy].tid)
+			return (dx > dy) == tie_caller ? -1 : 1;
+	}
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
 	if (wide_rows) {
@@ -749,6 +819,15 @@ static void sort_recs(struct sortrec *v, size_t n)
  * want < h->nr only the first want (quickselect, then a sort of those),
  * the rest (below all of them) by sort_rest().  The rows stay where they
  * are (rec_row() names them). */
+/* cmp_recs' equal-Children order for h's records (none without depths) */
+static void tie_set(const struct report *r, const struct hist *h)
+{
+	tie_depths = h->depth;
+	tie_rows = h->rows;
+	tie_mask = h->wide ? UINT64_MAX : (1ull << h->id_bits) - 1;
+	tie_caller = r->cg.order == CG_CALLER;
+}
+
 static void sort_rows(struct report *r, struct hist *h, size_t want)
 {
 	uint32_t maxr[K_MAX] = { 0 };
@@ -770,6 +849,7 @@ static void sort_rows(struct report *r, struct hist *h, size_t want)
 	h->id_bits = id_bits;
 	wide_r = r;
 	wide_rows = h->wide ? h->rows : NULL;
+	tie_set(r, h);
 	memcpy(h->rank_bits, bits, sizeof(bits));
 	free(h->ord);
 	h->ord = xmalloc((h->nr + 1) * sizeof(*h->ord));
@@ -787,6 +867,7 @@ static void sort_rows(struct report *r, struct hist *h, size_t want)
 		select_first(h->ord, h->nr, h->nr_sorted);
 	sort_recs(h->ord, h->nr_sorted);
 	wide_rows = NULL;
+	tie_depths = NULL;
 }
 
 /* The rest of sort_rows()' order. */
@@ -794,8 +875,10 @@ static void sort_rest(struct report *r, struct hist *h)
 {
 	wide_r = r;
 	wide_rows = h->wide ? h->rows : NULL;
+	tie_set(r, h);
 	sort_recs(h->ord + h->nr_sorted, h->nr - h->nr_sorted);
 	wide_rows = NULL;
+	tie_depths = NULL;
 	h->nr_sorted = h->nr;
 }
 

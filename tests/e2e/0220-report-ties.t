@@ -82,6 +82,28 @@ expect "--header: two '#' lines between the header and the table, as perf's" \
 "$PERFKIT" report -i "$T/ties.data" --stdio -g none --symbol-filter=reg 2>/dev/null | grep -v '^#' | grep . >"$T/sf.pk"
 printf '    10.00%%  ties     vdsoloop       [.] %s\n' deregister_tm_clones register_tm_clones >"$T/sf.want"
 same_file "--symbol-filter=reg: the two *register_tm_clones rows" "$T/sf.want" "$T/sf.pk"
+# rows of equal Children with call graphs: perf's __hpp__sort_acc puts
+# them by the depth of the chains each holds (a sample's leaf row: the
+# whole chain; caller order: the deepest first, callee order: the
+# shallowest), then Self, then the keys; -g none by Self and keys alone.
+# One 5-frame chain: every row 100%.
+python3 "$TOP/tests/e2e/mkties.py" "$T/chain.data" "$B" \
+	"$(addr register_tm_clones),$(addr frame_dummy),$(addr deregister_tm_clones),$(addr main),$(addr _start):2" \
+	-- /nonexistent/libtie.so 10:1
+fnrows() { "$PERFKIT" report -i "$T/chain.data" --stdio "$@" 2>/dev/null | grep -E '^ +[0-9.]+%' | grep vdsoloop | awk '{ print $NF }' | tr '\n' ' '; }
+expect "Children ties, caller order: the whole chain's leaf, then the deepest ($(fnrows))" \
+	test "$(fnrows)" = "register_tm_clones _start main deregister_tm_clones frame_dummy "
+expect "Children ties, -g callee: the shallowest first ($(fnrows -g callee))" \
+	test "$(fnrows -g callee)" = "_start main deregister_tm_clones frame_dummy register_tm_clones "
+expect "-g none: Self, then names ($(fnrows -g none))" \
+	test "$(fnrows -g none)" = "register_tm_clones _start deregister_tm_clones frame_dummy main "
+if have perf; then
+	for o in "" "-g callee" "-g none" "-G"; do
+		perf report -i "$T/chain.data" --stdio $o 2>/dev/null | grep vdsoloop >"$T/cp.rows"
+		"$PERFKIT" report -i "$T/chain.data" --stdio $o 2>/dev/null | grep vdsoloop >"$T/ck.rows"
+		same_file "call chains, report $o: perf's rows of the workload, in its order" "$T/cp.rows" "$T/ck.rows"
+	done
+fi
 # the lines up to the last one that is neither empty nor '#'
 trim_tail() { awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && (l[n] == "" || l[n] == "#")) n--; for (i = 1; i <= n; i++) print l[i] }'; }
 if have perf; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# mkties.py OUT ELF ELF_VADDR:COUNT... -- MISSING_PATH OFFSET:COUNT...
+# mkties.py OUT ELF ELF_VADDR[,CALLER_VADDR...]:COUNT... -- MISSING_PATH OFFSET:COUNT...
 # Write a perf.data (perf.data-file-format.txt: one cpu-clock event at a
 # fixed period, sample_type IP|TID|TIME|PERIOD, sample_id_all) of one
 # process, pid 4242 "ties": ELF's executable segment mapped at
@@ -8,7 +8,9 @@
 # no symbols) at 0x7f0000000000, and COUNT samples of period 1000000 at
 # each ELF address (a virtual address of the file) and at each offset of
 # the missing file, in the order given.  Rows of one sample each tie: the
-# order of equal rows is then the sort keys' alone.
+# order of equal rows is then the sort keys' alone.  An ELF point with
+# callers (leaf first) gives the file's samples call chains
+# (PERF_SAMPLE_CALLCHAIN, user context): rows of equal Children.
 import struct, sys
 
 out, elf = sys.argv[1], sys.argv[2]
@@ -53,9 +55,16 @@ def mmap(addr, length, pgoff, path):   # PERF_RECORD_MMAP, user
     return rec(1, 2, struct.pack("<IIQQQ", PID, PID, addr, length, pgoff) + padded(path) + sample_id())
 
 
-def sample(ip):   # PERF_RECORD_SAMPLE, user: IP, TID, TIME, PERIOD
+chains = any("," in a for a, _ in elf_pts)
+
+
+def sample(ip, callers=()):   # PERF_RECORD_SAMPLE, user: IP, TID, TIME, PERIOD[, CALLCHAIN]
     time[0] += 1
-    return rec(9, 2, struct.pack("<QIIQQ", ip, PID, PID, time[0], PERIOD))
+    body = struct.pack("<QIIQQ", ip, PID, PID, time[0], PERIOD)
+    if chains:
+        ips = [0xFFFFFFFFFFFFFE00, ip] + list(callers)   # PERF_CONTEXT_USER, leaf first
+        body += struct.pack("<Q", len(ips)) + b"".join(struct.pack("<Q", x) for x in ips)
+    return rec(9, 2, body)
 
 
 data = rec(3, 0, struct.pack("<II", PID, PID) + padded("ties") + sample_id())   # PERF_RECORD_COMM
@@ -63,12 +72,13 @@ start = BASE + (p_vaddr & ~0xFFF)
 data += mmap(start, (p_vaddr - (p_vaddr & ~0xFFF) + p_memsz + 0xFFF) & ~0xFFF, p_off & ~0xFFF, elf)
 data += mmap(MBASE, 0x10000, 0, missing)
 for a, n in elf_pts:
-    data += b"".join(sample(BASE + int(a, 16)) for _ in range(int(n)))
+    pcs = [BASE + int(x, 16) for x in a.split(",")]
+    data += b"".join(sample(pcs[0], pcs[1:]) for _ in range(int(n)))
 for o, n in miss_pts:
     data += b"".join(sample(MBASE + int(o, 16)) for _ in range(int(n)))
 
 attr = bytearray(128)
-struct.pack_into("<IIQQQ", attr, 0, 1, 128, 0, PERIOD, 0x1 | 0x2 | 0x4 | 0x100)   # sw cpu-clock
+struct.pack_into("<IIQQQ", attr, 0, 1, 128, 0, PERIOD, 0x1 | 0x2 | 0x4 | 0x100 | (0x20 if chains else 0))   # sw cpu-clock
 struct.pack_into("<Q", attr, 40, (1 << 5) | (1 << 18))   # exclude_kernel, sample_id_all
 hdr = 104
 attrs = bytes(attr) + struct.pack("<QQ", hdr, 0)

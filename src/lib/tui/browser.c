@@ -241,9 +241,11 @@ static int cmp_order(const void *x, const void *y)
 	size_t a = *(const size_t *)x, c = *(const size_t *)y;
 	const struct tui_row *r = &sort_rows[a], *s = &sort_rows[c];
 
+	/* rows of equal Children keep the table's order (the command's: perf
+	 * puts a caller above its callee there, whatever their Self) */
 	if (sort_children && r->children != s->children)
 		return r->children > s->children ? -1 : 1;
-	if (r->self != s->self)
+	if (!sort_children && r->self != s->self)
 		return r->self > s->self ? -1 : 1;
 	return a < c ? -1 : a > c;
 }

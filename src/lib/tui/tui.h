@@ -83,7 +83,10 @@ struct tui_table {
 	bool show_children;        /* the Children column is shown (initially) */
 	bool show_nr;              /* a Samples column */
 	uint64_t total;            /* the percentages' denominator */
-	struct tui_row *rows;
+	struct tui_row *rows;      /* in the command's order; the browser
+				      orders them by Children (Children
+				      view: equal ones keep this order) or
+				      by Self, then this order */
 	size_t nr_rows;
 	/* Optional: row i's text of column k, for rows whose text[k] is NULL
 	 * (tables of many rows make only the texts shown); it may store the
