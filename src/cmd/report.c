@@ -116,6 +116,8 @@ struct report {
 	bool show_nr;                 /* -n: perf's Samples column */
 	bool quiet;                   /* -q: no '#' lines, no warnings */
 	bool hide_unresolved;         /* --hide-unresolved: no rows without a symbol */
+	struct pk_frame *kept_frames; /* --hide-unresolved: a sample's frames with one */
+	size_t nr_kept_alloc;
 	const char *sym_filter;       /* --symbol-filter: rows whose symbol holds it */
 	/* perf's filters: the thread's, CPU and time (-c/--comms, --pid,
 	 * --tid, -C, --time: session/filter.h) are applied to each sample;
@@ -229,19 +231,37 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	}
 	if (!s->nr_frames)
 		return 0;
+	const struct pk_frame *frames = s->frames;
+	size_t nr_frames = s->nr_frames;
+
+	if (r->hide_unresolved && nr_frames > 1) {
+		/* perf's add_callchain_ip drops the frames without a symbol
+		 * from the chain (the leaf's row is hidden by row_kept) */
+		if (r->nr_kept_alloc < nr_frames) {
+			free(r->kept_frames);
+			r->nr_kept_alloc = nr_frames * 2;
+			r->kept_frames = xmalloc(r->nr_kept_alloc * sizeof(*r->kept_frames));
+		}
+		r->kept_frames[0] = s->frames[0];
+		nr_frames = 1;
+		for (size_t i = 1; i < s->nr_frames; i++)
+			if (s->frames[i].sym)
+				r->kept_frames[nr_frames++] = s->frames[i];
+		frames = r->kept_frames;
+	}
 	if (r->flat) {
 		if (!h->flat)
 			h->flat = prof_flat_new((const enum prof_key *)r->keys, r->nr_keys, r->children);
 		/* the real thread: flat keys by it only for pid and tid, and
 		 * shares a thread's outer callers with its previous sample */
-		prof_flat_add(h->flat, s->comm, s->pid, s->tid, s->frames, s->nr_frames, s->period);
+		prof_flat_add(h->flat, s->comm, s->pid, s->tid, frames, nr_frames, s->period);
 		return 0;
 	}
 	if (!h->prof)
 		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0));
 	/* stacks per thread only when a key or the browser reads threads:
 	 * else per comm, fewer nodes */
-	prof_add(h->prof, s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, s->frames, s->nr_frames,
+	prof_add(h->prof, s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, frames, nr_frames,
 		 s->period);
 	return 0;
 }
@@ -1642,6 +1662,7 @@ int cmd_report(int argc, char **argv)
 		hist_free(&r.hists[i]);
 	}
 	free(r.hists);
+	free(r.kept_frames);
 	ann_leaves_free(r.leaves);
 	export_free(report_export);
 	report_export = NULL;

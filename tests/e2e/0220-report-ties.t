@@ -106,6 +106,23 @@ if have perf; then
 fi
 # the lines up to the last one that is neither empty nor '#'
 trim_tail() { awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && (l[n] == "" || l[n] == "#")) n--; for (i = 1; i <= n; i++) print l[i] }'; }
+# --hide-unresolved: frames without a symbol leave the call chains too
+# (perf's add_callchain_ip), not only the rows; a chain through the text
+# address without a symbol
+if [ -n "$gap" ]; then
+	python3 "$TOP/tests/e2e/mkties.py" "$T/unres.data" "$B" "$(addr register_tm_clones),$gap,$(addr main):2" \
+		-- /nonexistent/libtie.so 10:1
+	"$PERFKIT" report -i "$T/unres.data" --stdio --no-children --hide-unresolved 2>/dev/null >"$T/unres.pk"
+	expect "--hide-unresolved: the chain, register_tm_clones then main, without the address" \
+		test "$(sed -n '/---register_tm_clones/,/^$/p' "$T/unres.pk" | tr -d ' ' | grep . | tr '\n' ' ')" = "---register_tm_clones main "
+	if have perf; then
+		for o in "--no-children --hide-unresolved" "--hide-unresolved"; do
+			perf report -i "$T/unres.data" --stdio $o 2>/dev/null | grep -v '^# (Tip:' | trim_tail >"$T/up.out"
+			"$PERFKIT" report -i "$T/unres.data" --stdio $o 2>/dev/null | trim_tail >"$T/uk.out"
+			same_file "report $o: perf report's output" "$T/up.out" "$T/uk.out"
+		done
+	fi
+fi
 if have perf; then
 	# widths of every row kept, those under --percent-limit too; the
 	# "# symbol: main" line of an elided column before the table's head
