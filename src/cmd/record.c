@@ -48,7 +48,7 @@ static void usage(FILE *f)
 		"  -f, --force          replace it (the link itself: its target is never written)\n"
 		"  -p, --pid PID        record an existing process (all its threads)\n"
 		"  -a, --all-cpus       record the whole system\n"
-		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (default %d)\n"
+		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (else rounded up; default %d)\n"
 		"      --strict-freq    refuse an -F above the kernel's maximum sample rate\n"
 		"                       (perf_event_max_sample_rate) instead of lowering it\n"
 		"  -d, --data           sample the data addresses too (PERF_SAMPLE_ADDR)\n"
@@ -56,7 +56,10 @@ static void usage(FILE *f)
 		"  -T, --timestamp, -P, --period  (always recorded: accepted, as perf)\n"
 		"  -N, --no-buildid-cache  write nothing to ~/.debug (the file still lists build-ids)\n"
 		"  -B, --no-buildid     no build-id list in the file, nothing written to ~/.debug\n"
-		"  -q, --quiet          no closing summary line\n",
+		"  -q, --quiet          no closing summary line\n"
+		"      --no-inherit     the command's own threads only (not the children it makes)\n"
+		"      --sample-cpu     the CPU in every sample (always with -a)\n"
+		"  -F max               the kernel's maximum rate (perf_event_max_sample_rate)\n",
 		RECORDER_DEFAULT_FREQ, RECORDER_RING_PAGES);
 }
 
@@ -95,6 +98,8 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		{ "period", no_argument, NULL, 'P' },
 		{ "no-buildid-cache", no_argument, NULL, 'N' },
 		{ "no-buildid", no_argument, NULL, 'B' },
+		{ "no-inherit", no_argument, NULL, 1001 },
+		{ "sample-cpu", no_argument, NULL, 1002 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -106,6 +111,18 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+F:c:e:go:fp:am:hdsTPNBq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
+			if (!strcmp(optarg, "max")) {   /* perf's: the kernel's maximum rate */
+				unsigned max;
+
+				if (ev_max_sample_rate(&max) || !max) {
+					fprintf(stderr, "perfkit record: -F max: cannot read "
+							"/proc/sys/kernel/perf_event_max_sample_rate\n");
+					return 1;
+				}
+				r->o.freq = max;
+				fprintf(stderr, "info: Using a maximum frequency rate of %u Hz\n", max);
+				break;
+			}
 			if (pk_parse_u64("-F", optarg, 1, UINT64_MAX, &r->o.freq))
 				return value_error();
 			break;
@@ -188,13 +205,28 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		case 'q':
 			r->quiet = true;
 			break;
+		case 1001:
+			r->o.no_inherit = true;
+			break;
+		case 1002:
+			r->o.sample_cpu = true;
+			break;
 		case 'm':
 			if (pk_parse_u64("-m", optarg, 1, 1u << 20, &r->o.mmap_pages))
 				return value_error();
 			if (r->o.mmap_pages & (r->o.mmap_pages - 1)) {
-				fprintf(stderr, "perfkit record: -m expects a power of 2 from 1 to 1048576 pages, got '%s'\n",
-					optarg);
-				return 2;
+				/* perf's: rounded up to a power of 2, with a note */
+				uint64_t up = 1;
+
+				while (up < r->o.mmap_pages)   /* at most 1 << 20, as parsed */
+					up <<= 1;
+				r->o.mmap_pages = up;
+				if (up * 4 < 1024)
+					fprintf(stderr, "rounding mmap pages size to %lluK (%llu pages)\n",
+						(unsigned long long)up * 4, (unsigned long long)up);
+				else
+					fprintf(stderr, "rounding mmap pages size to %lluM (%llu pages)\n",
+						(unsigned long long)up * 4 / 1024, (unsigned long long)up);
 			}
 			break;
 		case 'h':

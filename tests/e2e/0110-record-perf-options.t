@@ -44,4 +44,16 @@ if have perf; then
 fi
 "$PERFKIT" report -i "$T/b.data" --stdio -g none >"$T/b.rep" 2>/dev/null
 expect "... and it reports: the workload's function" grep -q 'burn_' "$T/b.rep"
+"$PERFKIT" record -m 3 -q -o "$T/m3.data" -- "$W" 20 >/dev/null 2>"$T/m3.err"
+expect "-m 3: rounded up to 4 pages, as perf ($(head -1 "$T/m3.err"))" \
+	sh -c "test $? = 0 && grep -qx 'rounding mmap pages size to 16K (4 pages)' '$T/m3.err'"
+"$PERFKIT" record -F max -q -o "$T/fm.data" -- "$W" 20 >/dev/null 2>"$T/fm.err"
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+expect "-F max: the kernel's maximum rate ($max Hz)" \
+	sh -c "grep -qx 'info: Using a maximum frequency rate of $max Hz' '$T/fm.err' &&
+		'$PERFKIT' evlist -F -i '$T/fm.data' | grep -qx 'cpu-clock: sample_freq=$max'"
+"$PERFKIT" record --no-inherit --sample-cpu -q -o "$T/ni.data" -- "$W" 20 >/dev/null 2>&1
+"$PERFKIT" evlist -v -i "$T/ni.data" >"$T/ni.ev"
+expect "--sample-cpu: CPU in the samples" grep -q 'sample_type: IP|TID|TIME|CPU|PERIOD' "$T/ni.ev"
+expect_fail "--no-inherit: no inherit" grep -q 'inherit: 1' "$T/ni.ev"
 done_testing

@@ -220,7 +220,7 @@ static int setup_attrs(struct recorder *r)
 		}
 		a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 				 PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-		if (r->o.system_wide)
+		if (r->o.system_wide || r->o.sample_cpu)
 			a->sample_type |= PERF_SAMPLE_CPU;
 		if (a->type == PERF_TYPE_TRACEPOINT)   /* its record, and the CPU (as perf) */
 			a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
@@ -253,7 +253,7 @@ static int setup_attrs(struct recorder *r)
 			}
 		}
 		a->read_format = PERF_FORMAT_ID;
-		a->inherit = !r->o.system_wide;
+		a->inherit = !r->o.system_wide && !r->o.no_inherit;
 		a->inherit_stat = a->inherit && r->o.inherit_stat;
 		a->sample_id_all = 1;
 		/* side-band records from the first event only, as perf does */

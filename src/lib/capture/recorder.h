@@ -62,6 +62,8 @@ struct recorder_opts {
 	bool inherit_stat;           /* -s: attr.inherit_stat (per-thread counts) */
 	bool no_buildid_cache;       /* -N: nothing written to the build-id cache */
 	bool no_buildid;             /* -B: no HEADER_BUILD_ID list either */
+	bool no_inherit;             /* --no-inherit: attr.inherit 0 */
+	bool sample_cpu;             /* --sample-cpu: PERF_SAMPLE_CPU */
 	int argc;                    /* the command line for HEADER_CMDLINE */
 	char **argv;                 /* (argv[0] "perfkit record" is shown as "record") */
 	volatile sig_atomic_t *got_signal, *got_sigchld;
