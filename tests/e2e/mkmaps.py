@@ -11,55 +11,33 @@
 #   [stack], rw-             the stack, pgoff as the kernel gives it
 # Each of the 3 samples is a user call chain: leaf in the removed file,
 # callers in the JIT code, the anonymous data and the stack.
-import struct, sys
+import os, struct, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pdgen import Gen, padded  # noqa: E402
 
 out = sys.argv[1]
 PID, PERIOD = 5151, 1000000
-time = [1000]
-
-
-def sample_id():
-    time[0] += 1
-    return struct.pack("<IIQ", PID, PID, time[0])
-
-
-def rec(kind, misc, body):
-    return struct.pack("<IHH", kind, misc, 8 + len(body)) + body
-
-
-def padded(s):
-    b = s.encode() + b"\0"
-    return b + b"\0" * (-len(b) % 8)
+g = Gen(PID, "maps")
 
 
 def mmap2(addr, length, pgoff, prot, path):   # PERF_RECORD_MMAP2, user
-    return rec(10, 2, struct.pack("<IIQQQIIQQII", PID, PID, addr, length, pgoff, 8, 1, 77, 0, prot, 2)
-               + padded(path) + sample_id())
+    g.add(10, 2, struct.pack("<IIQQQIIQQII", PID, PID, addr, length, pgoff, 8, 1, 77, 0, prot, 2)
+          + padded(path) + g.sample_id())
 
 
 def sample(chain):   # IP, TID, TIME, PERIOD, CALLCHAIN (PERF_CONTEXT_USER first)
-    time[0] += 1
     ips = [0xFFFFFFFFFFFFFE00] + chain
-    return rec(9, 2, struct.pack("<QIIQQQ", chain[0], PID, PID, time[0], PERIOD, len(ips))
-               + b"".join(struct.pack("<Q", ip) for ip in ips))
+    g.add(9, 2, struct.pack("<QIIQQQ", chain[0], PID, PID, g.tick(), PERIOD, len(ips))
+          + b"".join(struct.pack("<Q", ip) for ip in ips))
 
 
 APP, JIT, DATA, STACK = 0x400000, 0x7F0000100000, 0x7F0000200000, 0x7FFD12340000
-data = rec(3, 0, struct.pack("<II", PID, PID) + padded("maps") + sample_id())   # PERF_RECORD_COMM
-data += mmap2(APP, 0x1000, 0x1000, 5, "/opt/gone/app (deleted)")
-data += mmap2(JIT, 0x1000, 0, 5, "//anon")
-data += mmap2(DATA, 0x2000, 0, 3, "//anon")
-data += mmap2(STACK, 0x21000, 0x7FFFFFFDE, 3, "[stack]")
+mmap2(APP, 0x1000, 0x1000, 5, "/opt/gone/app (deleted)")
+mmap2(JIT, 0x1000, 0, 5, "//anon")
+mmap2(DATA, 0x2000, 0, 3, "//anon")
+mmap2(STACK, 0x21000, 0x7FFFFFFDE, 3, "[stack]")
 for leaf in (0x400010, 0x400020, 0x400010):
-    data += sample([leaf, JIT + 0x40, DATA + 0x1008, STACK + 0x20F00])
-
-attr = bytearray(128)
-struct.pack_into("<IIQQQ", attr, 0, 1, 128, 0, PERIOD, 0x1 | 0x2 | 0x4 | 0x20 | 0x100)   # sw cpu-clock
-struct.pack_into("<Q", attr, 40, (1 << 5) | (1 << 6) | (1 << 18))   # exclude_kernel, exclude_hv, sample_id_all
-hdr = 104
-attrs = bytes(attr) + struct.pack("<QQ", hdr, 0)
-data_off = hdr + len(attrs)
-header = struct.pack("<8sQQQQQQQQ4Q", b"PERFILE2", hdr, 128 + 16, hdr, len(attrs),
-                     data_off, len(data), 0, 0, 0, 0, 0, 0)
-with open(out, "wb") as f:
-    f.write(header + attrs + data)
+    sample([leaf, JIT + 0x40, DATA + 0x1008, STACK + 0x20F00])
+# IP|TID|TIME|CALLCHAIN|PERIOD; exclude_kernel, exclude_hv, sample_id_all
+g.write(out, PERIOD, 0x1 | 0x2 | 0x4 | 0x20 | 0x100, (1 << 5) | (1 << 6) | (1 << 18))

@@ -11,7 +11,10 @@
 # order of equal rows is then the sort keys' alone.  An ELF point with
 # callers (leaf first) gives the file's samples call chains
 # (PERF_SAMPLE_CALLCHAIN, user context): rows of equal Children.
-import struct, sys
+import os, struct, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pdgen import Gen, padded  # noqa: E402
 
 out, elf = sys.argv[1], sys.argv[2]
 sep = sys.argv.index("--")
@@ -34,56 +37,33 @@ if seg is None:
     sys.exit("mkties.py: %s: no executable PT_LOAD segment" % elf)
 p_off, p_vaddr, p_memsz = seg
 
-time = [1000]
-
-
-def sample_id():
-    time[0] += 1
-    return struct.pack("<IIQ", PID, PID, time[0])
-
-
-def rec(kind, misc, body):
-    return struct.pack("<IHH", kind, misc, 8 + len(body)) + body
-
-
-def padded(s):
-    b = s.encode() + b"\0"
-    return b + b"\0" * (-len(b) % 8)
+g = Gen(PID, "ties")
 
 
 def mmap(addr, length, pgoff, path):   # PERF_RECORD_MMAP, user
-    return rec(1, 2, struct.pack("<IIQQQ", PID, PID, addr, length, pgoff) + padded(path) + sample_id())
+    g.add(1, 2, struct.pack("<IIQQQ", PID, PID, addr, length, pgoff) + padded(path) + g.sample_id())
 
 
 chains = any("," in a for a, _ in elf_pts)
 
 
 def sample(ip, callers=()):   # PERF_RECORD_SAMPLE, user: IP, TID, TIME, PERIOD[, CALLCHAIN]
-    time[0] += 1
-    body = struct.pack("<QIIQQ", ip, PID, PID, time[0], PERIOD)
+    body = struct.pack("<QIIQQ", ip, PID, PID, g.tick(), PERIOD)
     if chains:
         ips = [0xFFFFFFFFFFFFFE00, ip] + list(callers)   # PERF_CONTEXT_USER, leaf first
         body += struct.pack("<Q", len(ips)) + b"".join(struct.pack("<Q", x) for x in ips)
-    return rec(9, 2, body)
+    g.add(9, 2, body)
 
 
-data = rec(3, 0, struct.pack("<II", PID, PID) + padded("ties") + sample_id())   # PERF_RECORD_COMM
 start = BASE + (p_vaddr & ~0xFFF)
-data += mmap(start, (p_vaddr - (p_vaddr & ~0xFFF) + p_memsz + 0xFFF) & ~0xFFF, p_off & ~0xFFF, elf)
-data += mmap(MBASE, 0x10000, 0, missing)
+mmap(start, (p_vaddr - (p_vaddr & ~0xFFF) + p_memsz + 0xFFF) & ~0xFFF, p_off & ~0xFFF, elf)
+mmap(MBASE, 0x10000, 0, missing)
 for a, n in elf_pts:
     pcs = [BASE + int(x, 16) for x in a.split(",")]
-    data += b"".join(sample(pcs[0], pcs[1:]) for _ in range(int(n)))
+    for _ in range(int(n)):
+        sample(pcs[0], pcs[1:])
 for o, n in miss_pts:
-    data += b"".join(sample(MBASE + int(o, 16)) for _ in range(int(n)))
-
-attr = bytearray(128)
-struct.pack_into("<IIQQQ", attr, 0, 1, 128, 0, PERIOD, 0x1 | 0x2 | 0x4 | 0x100 | (0x20 if chains else 0))   # sw cpu-clock
-struct.pack_into("<Q", attr, 40, (1 << 5) | (1 << 18))   # exclude_kernel, sample_id_all
-hdr = 104
-attrs = bytes(attr) + struct.pack("<QQ", hdr, 0)
-data_off = hdr + len(attrs)
-header = struct.pack("<8sQQQQQQQQ4Q", b"PERFILE2", hdr, 128 + 16, hdr, len(attrs),
-                     data_off, len(data), 0, 0, 0, 0, 0, 0)
-with open(out, "wb") as f:
-    f.write(header + attrs + data)
+    for _ in range(int(n)):
+        sample(MBASE + int(o, 16))
+# IP|TID|TIME|PERIOD[|CALLCHAIN]; exclude_kernel, sample_id_all
+g.write(out, PERIOD, 0x1 | 0x2 | 0x4 | 0x100 | (0x20 if chains else 0), (1 << 5) | (1 << 18))
