@@ -32,9 +32,20 @@ diag "$(cat "$T/false")"
 expect "false: a 0 count has a 0 rate" \
 	awk '$2 ~ /^(context-switches|cpu-migrations)$/ && $1 == 0 && !($4 == "0.000" && $5 == "/sec") { bad = 1 } END { exit bad }' "$T/false"
 expect_fail "false: no ( +- ) spread after a 0 count" grep -Eq '^ +0 +[a-z-]+ .*\( \+-' "$T/false"
-expect "false: too short to tell, said" grep -q 'too short to tell' "$T/false"
-expect_fail "false: no 'mostly waits' verdict" grep -q 'mostly waits' "$T/false"
-expect_fail "false: no biolatency advice" grep -q 'biolatency' "$T/false"
+# the reading's threshold is the mean elapsed time, 10 ms (CNT_SHORT_NS):
+# a loaded machine (the other e2e lane) can keep `false` off the CPU past
+# it, and then the reading rightly judges the waiting it saw
+el=$(awk '/seconds time elapsed/ { print $1; exit }' "$T/false")
+if [ -n "$el" ] && awk -v e="$el" 'BEGIN { exit !(e < 0.010) }'; then
+	expect "false: too short to tell, said" grep -q 'too short to tell' "$T/false"
+	expect_fail "false: no 'mostly waits' verdict" grep -q 'mostly waits' "$T/false"
+	expect_fail "false: no biolatency advice" grep -q 'biolatency' "$T/false"
+else
+	expect_fail "false ran ${el:-?} s here (over 10 ms: a loaded machine): no 'too short' line" \
+		grep -q 'too short to tell' "$T/false"
+	skip "false: the verdicts of a run under 10 ms (this one took ${el:-?} s)"
+	skip "false: no biolatency advice (idem)"
+fi
 "$PERFKIT" stat -e L1-dcache-loads,L1-dcache-load-misses -- sleep 0.2 2>"$T/l1"
 expect "-e L1-dcache-loads,L1-dcache-load-misses: a reading" grep -q 'Reading:' "$T/l1"
 expect "… CPU use from user + system time" grep -q 'CPUs utilized (user + system time)' "$T/l1"
