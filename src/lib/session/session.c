@@ -36,7 +36,6 @@ struct map {
 	uint64_t start, end, pgoff;
 	const char *dso;      /* interned */
 	bool no_symbols;      /* anon, [heap], [vdso], …: no ELF file to read */
-	bool deleted;         /* the kernel named it "PATH (deleted)" */
 	bool identity;        /* anonymous memory, [stack], [heap], /SYSV: an
 				 address is its own offset (perf's
 				 identity__map_ip: script prints ip itself) */
@@ -425,7 +424,6 @@ static void do_mmap(struct session *s, const struct perf_event_header *h, const 
 	 * DSO keeps it, as perf's (script prints "(PATH (deleted))", report
 	 * "NAME (deleted)"); its symbols come from the copy saved by its
 	 * build-id (dso_file) */
-	m.deleted = len > DELETED_LEN && !memcmp(p + fn_off + len - DELETED_LEN, DELETED, DELETED_LEN);
 	m.dso = intern(s, (const char *)p + fn_off, len);
 	m.no_symbols = dso_has_no_file(m.dso);
 	/* perf's is_anon_memory and is_no_dso_memory (map__new) */
@@ -678,7 +676,7 @@ const struct session_stats *session_stats(const struct session *s)
 
 /* ---- samples ---- */
 
-static const char *dso_file(struct session *s, const char *dso, bool deleted);
+static const char *dso_file(struct session *s, const char *dso);
 
 /* Returns false when the result may change (a JIT map that may grow). */
 static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *fr)
@@ -732,7 +730,7 @@ static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *
 	file_off = m->identity ? fr->ip : fr->ip - m->start + m->pgoff;
 	fr->map_ip = file_off;
 	fr->sym_off = file_off;
-	const char *file = m->no_symbols ? NULL : dso_file(s, m->dso, m->deleted);
+	const char *file = m->no_symbols ? NULL : dso_file(s, m->dso);
 
 	if (file || (m->no_symbols && !strcmp(m->dso, "[vdso]") && vdso_image(s))) {
 		fr->sym = symcache_resolve(s->syms, m->no_symbols ? s->vdso_image : file, file_off,
@@ -806,12 +804,12 @@ static bool same_bid(const char *path, const struct pd_build_id *b)
 }
 
 /* The file to read for dso: the DSO itself when its build-id is the one
- * recorded (or none was, unless the file was deleted when mapped: whatever
- * is at the path now is another file), else a copy by build-id from perf's
+ * recorded (or none was, unless the file was deleted when mapped, named
+ * "PATH (deleted)": whatever is at PATH now is another file), else a copy by build-id from perf's
  * cache (~/.debug/.build-id/xx/rest[/elf]) or the debug tree
  * (/usr/lib/debug/.build-id/xx/rest.debug); NULL when none matches: a
  * rebuilt binary is never read for an old recording. */
-static const char *dso_file(struct session *s, const char *dso, bool deleted)
+static const char *dso_file(struct session *s, const char *dso)
 {
 	int created;
 	struct hm_entry *e = hm_upsert(&s->dsofiles, &dso, sizeof(dso), &created);
@@ -826,11 +824,11 @@ static const char *dso_file(struct session *s, const char *dso, bool deleted)
 	 * file is the path before it */
 	size_t dl = strlen(dso);
 	const char *key = dso;
+	bool deleted = dl > DELETED_LEN && !memcmp(dso + dl - DELETED_LEN, DELETED, DELETED_LEN);
 
-	if (dl > DELETED_LEN && !memcmp(dso + dl - DELETED_LEN, DELETED, DELETED_LEN)) {
+	if (deleted) {
 		dso = intern(s, dso, dl - DELETED_LEN);
 		res = dso;
-		deleted = true;
 	}
 	be = hm_find(&s->bids, dso, strlen(dso));
 	b = be ? be->val.ptr : NULL;
@@ -860,7 +858,7 @@ static const char *dso_file(struct session *s, const char *dso, bool deleted)
 
 const char *session_dso_file(struct session *s, const char *dso)
 {
-	return dso && dso[0] == '/' ? dso_file(s, dso, false) : NULL;
+	return dso && dso[0] == '/' ? dso_file(s, dso) : NULL;
 }
 
 static struct inline_resolver *inl_get(struct session *s)
@@ -913,7 +911,7 @@ static size_t expand_inlines(struct session *s, size_t n, bool perf)
 		const struct pk_frame *fr = &s->frames[i];
 		const struct inline_frame *v = NULL;
 		const char *file = !fr->kernel && fr->sym && fr->addr && fr->dso[0] == '/'
-					   ? dso_file(s, fr->dso, false) : NULL;
+					   ? dso_file(s, fr->dso) : NULL;
 		uint64_t at = perf ? fr->addr : fr->addr - (i > 0 && !s->frames[i - 1].kernel);
 		int k = file ? inline_chain(inl_get(s), file, at, NULL, 0, 0, &v) : 0;
 		size_t need = out + (k > 0 ? (size_t)k : 1);
@@ -985,7 +983,7 @@ const char *session_srcline(struct session *s, const struct pk_frame *fr)
 	e = hm_upsert(&s->srclines, &key, sizeof(key), &created);
 	if (!created)
 		return e->val.ptr;
-	const char *file = fr->addr && fr->dso[0] == '/' ? dso_file(s, fr->dso, false) : NULL;
+	const char *file = fr->addr && fr->dso[0] == '/' ? dso_file(s, fr->dso) : NULL;
 	const struct inline_frame *v;
 	int nv;
 
@@ -1069,7 +1067,7 @@ static size_t unwind_user(struct session *s, struct thread *t, const struct pd_s
 			if (strcmp(dso, "[vdso]") || !vdso_image(s))
 				continue;
 			dso = s->vdso_image;
-		} else if (!(dso = dso_file(s, dso, m->deleted))) {
+		} else if (!(dso = dso_file(s, dso))) {
 			continue;
 		}
 		s->umaps[nm++] = (struct unwind_map){ m->start, m->end, m->pgoff, dso };
