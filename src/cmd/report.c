@@ -328,6 +328,25 @@ static void key_text(const struct hist *h, const struct row *row, enum sort_key 
 	str_term_escape_buf(buf, size);
 }
 
+/* perf report's first line (without --header) */
+static const char header_note[] =
+	"# To display the perf.data header info, please use --header/--header-only options.\n";
+
+/* perf's layout of key k's column: padded to its width when it is the
+ * last one (the "%-*.*s" of perf's comm, dso and pid columns; a symbol or
+ * source line is not), and at least unres_width(r, k) wide when a row has
+ * no symbol (hists__set_unres_dso_col_len: 16 for the DSO, not with
+ * --dsos) */
+static bool key_pads_last(enum sort_key k)
+{
+	return k != K_SYM && k != K_SRCLINE;
+}
+
+static size_t unres_width(const struct report *r, enum sort_key k)
+{
+	return k == K_DSO && !r->sf.dsos.arg ? 16 : 0;
+}
+
 static const char *key_header(enum sort_key k)
 {
 	static const char *const names[] = { "Command", "Shared Object", "Symbol", "    Pid:Command",
@@ -1046,22 +1065,21 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		width[k] = strlen(key_header(r->keys[k]));
 	/* perf's widths (hists__calc_col_len): of every row the filters
 	 * keep, those under --percent-limit too */
-	for (int k = 0; k < r->nr_keys; k++)
-		for (size_t i = 0; i < h->nr; i++) {
-			size_t len;
+	for (size_t i = 0; i < h->nr; i++) {
+		const struct row *row = &h->rows[i];
 
-			if (!show[i] && !(row_kept(r, &h->rows[i]) && (r->children ? h->rows[i].children : h->rows[i].self)))
-				continue;
-			len = h->rank_len[k] ? h->rank_len[k][h->rows[i].rank[k]]
-					     : strlen(textv[i * (size_t)r->nr_keys + k]);
+		if (!show[i] && !(row_kept(r, row) && (r->children ? row->children : row->self)))
+			continue;
+		for (int k = 0; k < r->nr_keys; k++) {
+			size_t len = h->rank_len[k] ? h->rank_len[k][row->rank[k]]
+						    : strlen(textv[i * (size_t)r->nr_keys + k]);
+
+			if (!row->sym && len < unres_width(r, r->keys[k]))
+				len = unres_width(r, r->keys[k]);
 			if (len > width[k])
 				width[k] = len;
-			/* perf's hists__set_unres_dso_col_len: a row shown
-			 * as an address widens the DSO column to 16 (not with
-			 * --dsos) */
-			if (r->keys[k] == K_DSO && width[k] < 16 && !r->sf.dsos.arg && !h->rows[i].sym)
-				width[k] = 16;
 		}
+	}
 	if (!r->quiet) {
 		if (r->children)
 			printf("# Children      Self");
@@ -1102,14 +1120,12 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 
 	for (int k = 0; k < r->nr_keys; k++)
 		need_row |= !h->rank_text[k];
-	/* the last column: padded to its width as perf pads it (the
-	 * "%-*.*s" of its comm, dso and pid columns), a symbol or source
-	 * line not */
+	/* the last column shown: padded as perf pads it (key_pads_last) */
 	int last = r->nr_keys - 1;
 
 	while (last > 0 && r->elide[last])
 		last--;
-	bool pad_last = r->keys[last] != K_SYM && r->keys[last] != K_SRCLINE;
+	bool pad_last = key_pads_last(r->keys[last]);
 
 	for (size_t j = 0; j < h->nr; j++) {
 		const struct sortrec *o = &h->ord[j];
@@ -1630,7 +1646,7 @@ int cmd_report(int argc, char **argv)
 		/* perf report's first lines; the "# symbol: main" lines of
 		 * elided columns (also with -q), then the table's head */
 		if (!r.quiet && !header)
-			printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+			printf("%s#\n", header_note);
 		print_elided(&r);
 		if (!r.quiet)
 			printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", session_stats(s)->nr_lost);
@@ -1786,8 +1802,8 @@ static void rt_prepare(struct report_tui *rt)
 				    .text = rt_text, .text_ctx = rt };
 	for (int k = 0; k < r->nr_keys; k++) {   /* print_hist's layout */
 		rt->t.headers[k] = key_header(r->keys[k]);
-		rt->t.pad_last[k] = r->keys[k] != K_SYM && r->keys[k] != K_SRCLINE;
-		rt->t.unres_width[k] = r->keys[k] == K_DSO && !r->sf.dsos.arg ? 16 : 0;
+		rt->t.pad_last[k] = key_pads_last(r->keys[k]);
+		rt->t.unres_width[k] = (uint8_t)unres_width(r, r->keys[k]);
 	}
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
@@ -1795,10 +1811,9 @@ static void rt_prepare(struct report_tui *rt)
 	snprintf(rt->title, sizeof(rt->title), "Samples: %lu%c of event '%s', Event count (approx.): %" PRIu64,
 		 n, unit, ev ? ev->name : "none", total);
 	snprintf(rt->head, sizeof(rt->head),
-		 "# To display the perf.data header info, please use --header/--header-only options.\n"
-		 "#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n"
+		 "%s#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n"
 		 "# Samples: %lu%c of event '%s'\n# Event count (approx.): %" PRIu64 "\n#\n",
-		 session_stats(*rt->sess)->nr_lost, n, unit, ev ? ev->name : "none", total);
+		 header_note, session_stats(*rt->sess)->nr_lost, n, unit, ev ? ev->name : "none", total);
 	if (!h)
 		return;
 	/* the first rows sorted, the rest when the browser needs them
