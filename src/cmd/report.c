@@ -1036,6 +1036,7 @@ static bool print_elided(struct report *r)
 
 static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
 {
+	char buf[512];
 	uint32_t *trees = NULL;
 	size_t width[K_MAX];
 	uint64_t total;
@@ -1071,8 +1072,16 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		if (!show[i] && !(row_kept(r, row) && (r->children ? row->children : row->self)))
 			continue;
 		for (int k = 0; k < r->nr_keys; k++) {
-			size_t len = h->rank_len[k] ? h->rank_len[k][row->rank[k]]
-						    : strlen(textv[i * (size_t)r->nr_keys + k]);
+			size_t len;
+
+			if (h->rank_len[k]) {
+				len = h->rank_len[k][row->rank[k]];
+			} else if (show[i]) {
+				len = strlen(textv[i * (size_t)r->nr_keys + k]);
+			} else {   /* hist_order made the texts of shown rows only */
+				key_text(h, row, r->keys[k], buf, sizeof(buf));
+				len = strlen(buf);
+			}
 
 			if (!row->sym && len < unres_width(r, r->keys[k]))
 				len = unres_width(r, r->keys[k]);

@@ -104,6 +104,13 @@ if have perf; then
 		same_file "call chains, report $o: perf's rows of the workload, in its order" "$T/cp.rows" "$T/ck.rows"
 	done
 fi
+# widths count the rows under --percent-limit: of keys whose texts are
+# made per row (pid, tid, srcline) too (it read texts never made: a crash)
+for k in pid,sym tid,sym srcline; do
+	"$PERFKIT" report -i "$T/ties.data" --stdio -g none --sort $k --percent-limit 20 >"$T/pl.out" 2>"$T/pl.err"
+	expect "--sort $k --percent-limit 20: exit 0, the 30% row" \
+		sh -c "test $? = 0 && grep -Eq '^ +30\.00%' '$T/pl.out'"
+done
 # the lines up to the last one that is neither empty nor '#'
 trim_tail() { awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && (l[n] == "" || l[n] == "#")) n--; for (i = 1; i <= n; i++) print l[i] }'; }
 # --hide-unresolved: frames without a symbol leave the call chains too
@@ -128,7 +135,8 @@ if have perf; then
 	# "# symbol: main" line of an elided column before the table's head
 	for k in sym dso,sym sym,dso comm,dso,sym dso pid comm "sym,dso --percent-limit 20" \
 		"dso,sym -S main" "comm,dso --dsos libtie.so" "sym --comms ties -q" \
-		"comm,dso,sym --symbol-filter=reg" "comm,sym --symbol-filter=reg --percentage relative"; do
+		"comm,dso,sym --symbol-filter=reg" "comm,sym --symbol-filter=reg --percentage relative" \
+		"pid,sym --percent-limit 20"; do
 		perf report -i "$T/ties.data" --stdio -g none --sort $k 2>/dev/null | grep -v '^# (Tip:' >"$T/perf.out"
 		"$PERFKIT" report -i "$T/ties.data" --stdio -g none --sort $k >"$T/pk.out" 2>/dev/null
 		# perf ends with a random tip between '#' lines
