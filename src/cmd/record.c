@@ -221,12 +221,11 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 				while (up < r->o.mmap_pages)   /* at most 1 << 20, as parsed */
 					up <<= 1;
 				r->o.mmap_pages = up;
-				if (up * 4 < 1024)
-					fprintf(stderr, "rounding mmap pages size to %lluK (%llu pages)\n",
-						(unsigned long long)up * 4, (unsigned long long)up);
-				else
-					fprintf(stderr, "rounding mmap pages size to %lluM (%llu pages)\n",
-						(unsigned long long)up * 4 / 1024, (unsigned long long)up);
+				bool mib = up * 4 >= 1024;   /* 4 KiB pages */
+
+				fprintf(stderr, "rounding mmap pages size to %llu%c (%llu pages)\n",
+					(unsigned long long)(mib ? up * 4 / 1024 : up * 4), mib ? 'M' : 'K',
+					(unsigned long long)up);
 			}
 			break;
 		case 'h':
