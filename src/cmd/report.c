@@ -551,6 +551,7 @@ static void hist_derive(struct report *r, struct hist *h)
 		free(h->rows);
 		h->rows_cap = pr.nr + 1;
 		h->rows = xmalloc(h->rows_cap * sizeof(*h->rows));
+		xhuge(h->rows, h->rows_cap * sizeof(*h->rows));
 	}
 	/* from the last row down, the memory of the rows copied given back
 	 * as the copies are made (-g none: the flat rows' 124 MB of big.data
@@ -573,7 +574,7 @@ static void hist_derive(struct report *r, struct hist *h)
 			h->srcline[i] = session_srcline(r->sess, fr);
 		for (int k = 0; k < r->nr_keys; k++)
 			row->rank[k] = ro[k] ? ro[k][p->part[r->keys[k]]] : p->part[r->keys[k]];
-		if (i % 16384 == 0) {
+		if (i % 16384 == 0 && !r->keep_models) {   /* the browser derives again: kept */
 			xrelease(pr.v, i * sizeof(*pr.v), pr.nr * sizeof(*pr.v));
 			if (h->flat)
 				prof_flat_release(h->flat, (uint32_t)i);
@@ -892,6 +893,7 @@ static void sort_rows(struct report *r, struct hist *h, size_t want)
 	memcpy(h->rank_bits, bits, sizeof(bits));
 	free(h->ord);
 	h->ord = xmalloc((h->nr + 1) * sizeof(*h->ord));
+	xhuge(h->ord, (h->nr + 1) * sizeof(*h->ord));
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
 		uint64_t ranks = 0;
@@ -1724,13 +1726,15 @@ struct report_tui {
 	struct tui_table t;
 	char title[512], head[512];
 	struct inline_resolver *inl;
-	pthread_t warm;               /* rt_idle's thread, loading a DSO's DWARF */
+	pthread_t warm;               /* rt_idle's thread, annotating the row
+					 the browser rests on (rt_warm_main) */
 	bool warming;
 	atomic_bool warm_done;
-	char *warm_file;
-	uint64_t warm_addr;
-	char **warmed;                /* the files loaded (or being loaded) */
-	size_t nr_warmed;
+	char *warm_file;              /* its input: the row's ELF file ... */
+	struct ann_profile *warm_p;   /* ... and its samples by address */
+	const struct row *warm_row;   /* the row of warm_text */
+	char *warm_text;              /* what 'a' shows for warm_row, or NULL */
+	size_t warm_len;
 	pthread_t prep;               /* rt_idle's thread, making the call-graph
 					 forest and one view's trees (rt_prep_main) */
 	bool preparing;
@@ -1741,9 +1745,12 @@ struct report_tui {
 
 static void rt_prep_join(struct report_tui *rt);
 
+static void rt_warm_forget(struct report_tui *rt);
+
 static void rt_release_hist(struct report_tui *rt)
 {
 	rt_prep_join(rt);
+	rt_warm_forget(rt);   /* its row is of this table */
 	for (int c = 0; c < 2; c++) {
 		free(rt->trees[c]);
 		rt->trees[c] = NULL;
@@ -2016,15 +2023,28 @@ static int rt_annotate_row(struct report_tui *rt, const struct row *row, FILE *f
 	return err;
 }
 
-/* The DWARF of a DSO loaded by a thread while the browser is idle (the
- * first 'a' in a DSO spent most of its time there: libc's compressed debug
- * info).  The thread uses rt->inl alone: every other use joins it first. */
+/* The annotation of the row the browser rests on, written by a thread
+ * while it waits for a key (the first 'a' on a function spent 90-130 ms
+ * of CPU on libdw's lines and capstone, on libc's DWARF more).  The thread
+ * owns rt->inl, warm_p and warm_file until joined; 'a' on that row then
+ * shows warm_text.  It reads the ELF file only: nothing of the session. */
 static void *rt_warm_main(void *arg)
 {
 	struct report_tui *rt = arg;
-	struct inline_frame fr[8];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	int err = fp ? tui_annotate_text(fp, rt->warm_p, rt->warm_p->funcs[0], rt->warm_file, rt->inl) : -ENOMEM;
 
-	(void)inline_resolve_frames(rt->inl, rt->warm_file, rt->warm_addr, fr, 8);
+	if (fp && fclose(fp))
+		err = -ENOMEM;
+	if (err) {   /* 'a' does it again and reports the error */
+		free(buf);
+		buf = NULL;
+		pk_error_clear();
+	}
+	rt->warm_text = buf;
+	rt->warm_len = len;
 	atomic_store(&rt->warm_done, true);
 	return NULL;
 }
@@ -2037,16 +2057,31 @@ static void rt_warm_join(struct report_tui *rt)
 	rt->warming = false;
 	free(rt->warm_file);
 	rt->warm_file = NULL;
+	ann_profile_free(rt->warm_p);
+	rt->warm_p = NULL;
+}
+
+/* Join the thread and drop its text (the rows it names are going). */
+static void rt_warm_forget(struct report_tui *rt)
+{
+	rt_warm_join(rt);
+	free(rt->warm_text);
+	rt->warm_text = NULL;
+	rt->warm_row = NULL;
 }
 
 static int rt_annotate(void *ctx, size_t i, FILE *fp)
 {
 	struct report_tui *rt = ctx;
+	const struct row *row;
 
 	if (!rt->h || i >= rt->t.nr_rows || !rt->r->leaves)
 		return -EINVAL;
 	rt_warm_join(rt);
-	return rt_annotate_row(rt, &rt->h->rows[rt->hrow[i]], fp);
+	row = &rt->h->rows[rt->hrow[i]];
+	if (row == rt->warm_row && rt->warm_text)   /* made in the pause */
+		return fwrite(rt->warm_text, 1, rt->warm_len, fp) == rt->warm_len ? 0 : -EIO;
+	return rt_annotate_row(rt, row, fp);
 }
 
 /* The first call graph's work, done by a thread while the browser waits
@@ -2091,9 +2126,9 @@ static void rt_prep_start(struct report_tui *rt)
 	rt->preparing = !pthread_create(&rt->prep, NULL, rt_prep_main, rt);
 }
 
-/* A pause: the first call graph prepared (rt_prep_start), and, on a row
- * of a user DSO not seen yet, its DWARF loaded by a thread
- * (rt_warm_main), at the function's address, for 'a'. */
+/* A pause: the first call graph prepared (rt_prep_start), and the
+ * selected row, when it is a function of a user DSO with samples of its
+ * own, annotated by a thread (rt_warm_main) for 'a'. */
 static int rt_idle(void *ctx, size_t i)
 {
 	struct report_tui *rt = ctx;
@@ -2109,21 +2144,18 @@ static int rt_idle(void *ctx, size_t i)
 	if (!rt->h || i >= rt->t.nr_rows || !r->leaves)
 		return 0;
 	row = &rt->h->rows[rt->hrow[i]];
-	if (!row->sym || row->kernel || !annotatable(r, row))
+	if (row == rt->warm_row || !row->sym || row->kernel || !annotatable(r, row))
 		return 0;
 	file = session_dso_file(r->sess, row->dso);
-	for (size_t k = 0; k < rt->nr_warmed; k++)
-		if (!file || !strcmp(rt->warmed[k], file))
-			return 0;
-	if (ann_leaves_profile(r->leaves, r->f->evsels[rt->h - r->hists].name, row->dso, row->sym, false, file,
-			       &p)) {
+	if (!file || ann_leaves_profile(r->leaves, r->f->evsels[rt->h - r->hists].name, row->dso, row->sym, false,
+					file, &p)) {
 		pk_error_clear();
 		return 0;
 	}
-	rt->warm_addr = p->funcs[0]->start;
-	ann_profile_free(p);
-	rt->warmed = xrealloc(rt->warmed, (rt->nr_warmed + 1) * sizeof(*rt->warmed));
-	rt->warmed[rt->nr_warmed++] = xstrdup(file);
+	free(rt->warm_text);
+	rt->warm_text = NULL;
+	rt->warm_row = row;
+	rt->warm_p = p;
 	if (!rt->inl)
 		rt->inl = inline_resolver_new();
 	rt->warm_file = xstrdup(file);
@@ -2131,6 +2163,9 @@ static int rt_idle(void *ctx, size_t i)
 	if (pthread_create(&rt->warm, NULL, rt_warm_main, rt)) {
 		free(rt->warm_file);
 		rt->warm_file = NULL;
+		ann_profile_free(p);
+		rt->warm_p = NULL;
+		rt->warm_row = NULL;
 		return 0;
 	}
 	rt->warming = true;
@@ -2158,12 +2193,8 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 		rt.cg[0].order = CG_CALLEE;
 	rt_prepare(&rt);
 	err = tui_browse(&rt.t, &ops, &rt, &o);
-	rt_warm_join(&rt);
 	rt_prep_join(&rt);
-	for (size_t k = 0; k < rt.nr_warmed; k++)
-		free(rt.warmed[k]);
-	free(rt.warmed);
-	rt_release_hist(&rt);
+	rt_release_hist(&rt);   /* the annotating thread joined there */
 	free(rt.rows_keep);
 	if (rt.inl)
 		inline_resolver_free(rt.inl);

@@ -40,6 +40,16 @@ void xrelease(void *p, size_t from, size_t to)
 		(void)madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
+void xhuge(void *p, size_t size)
+{
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t e = ((uintptr_t)p + size) & ~(huge - 1);
+
+	if (p && size >= 2 * huge && e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+}
+
 void *xcalloc(size_t nmemb, size_t size)
 {
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);

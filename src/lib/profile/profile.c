@@ -82,7 +82,9 @@ static void *grow(void *p, size_t *alloc, size_t nr, size_t size)
 	if (nr < *alloc)
 		return p;
 	*alloc = *alloc ? *alloc * 2 : 1024;
-	return xrealloc(p, *alloc * size);
+	p = xrealloc(p, *alloc * size);
+	xhuge(p, *alloc * size);   /* big ones are read at random */
+	return p;
 }
 
 /* A zeroed table of n words; a big one in huge pages where the kernel
@@ -108,16 +110,6 @@ static void table_free(uint64_t *v, size_t n, bool mapped)
 		munmap(v, n * sizeof(uint64_t));
 	else
 		free(v);
-}
-
-/* Ask for huge pages under a big array read at random (the nodes) */
-static void huge(void *v, size_t size)
-{
-	uintptr_t a = ((uintptr_t)v + ((uintptr_t)2 << 20) - 1) & ~(((uintptr_t)2 << 20) - 1);
-	uintptr_t e = ((uintptr_t)v + size) & ~(((uintptr_t)2 << 20) - 1);
-
-	if (size >= BIG_TABLE && e > a)
-		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 }
 
 struct prof *prof_new(unsigned flags)
@@ -282,7 +274,7 @@ static uint32_t child(struct prof *p, uint32_t parent, uint32_t frame)
 	}
 	if (p->nr_nodes == p->alloc_nodes) {
 		p->nodes = grow(p->nodes, &p->alloc_nodes, p->nr_nodes, sizeof(*p->nodes));
-		huge(p->nodes, p->alloc_nodes * sizeof(*p->nodes));
+		xhuge(p->nodes, p->alloc_nodes * sizeof(*p->nodes));
 	}
 	p->nodes[p->nr_nodes] = (struct prof_node){ .parent = parent, .frame = frame };
 	p->nslots[s] = (h >> 32 << 32) | p->nr_nodes;
@@ -584,6 +576,7 @@ static void cache_pairs(const struct prof *p, struct prof_cache *c)
 
 	rtab_init(&rt);
 	c->pair_of = xmalloc(n * sizeof(*c->pair_of));
+	xhuge(c->pair_of, n * sizeof(*c->pair_of));
 	c->pair_of[0] = PROF_NONE;
 	for (size_t i = 1; i < n; i++) {
 		const struct prof_node *nd = &p->nodes[i];
@@ -616,6 +609,7 @@ static struct prof_cache *cache_make(struct prof *p)
 
 	c->tpart = xcalloc(p->nr_threads + 1, sizeof(*c->tpart));
 	c->fpart = xcalloc(p->nr_frames + 1, sizeof(*c->fpart));
+	xhuge(c->fpart, (p->nr_frames + 1) * sizeof(*c->fpart));
 	for (size_t i = 0; i < p->nr_threads; i++) {
 		const struct prof_thread *t = &p->threads[i];
 
@@ -639,6 +633,7 @@ static struct prof_cache *cache_make(struct prof *p)
 	}
 	c->nr_parts[PROF_PID] = c->nr_parts[PROF_TID];
 	c->thread_of = xmalloc(p->nr_nodes * sizeof(*c->thread_of));
+	xhuge(c->thread_of, p->nr_nodes * sizeof(*c->thread_of));
 	c->thread_of[0] = PROF_NONE;
 	for (size_t i = 1; i < p->nr_nodes; i++) {
 		const struct prof_node *nd = &p->nodes[i];
@@ -735,7 +730,13 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 
 	rtab_init(&rt);
 	out->of_node = xmalloc(p->nr_nodes * sizeof(*out->of_node));
+	xhuge(out->of_node, p->nr_nodes * sizeof(*out->of_node));
 	out->of_node[0] = PROF_NONE;
+	/* room for the most rows there can be (pages untouched cost nothing):
+	 * written once, not grown and copied */
+	alloc = (children && c->pairs ? c->nr_pairs : p->nr_nodes) + 1;
+	out->v = xmalloc(alloc * sizeof(*out->v));
+	xhuge(out->v, alloc * sizeof(*out->v));
 	if (children && c->pairs) {
 		/* rows from the pairs.  Children: a row's pairs of frames whose
 		 * key no other frame has are of different threads, whose stacks
@@ -756,8 +757,6 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 			for (size_t i = 0; i < p->nr_frames; i++)
 				nfk[fkey[i]]++;
 		} else {   /* the rows of these keys, named by their first pairs */
-			alloc = c->nr_rows[sel] + 1;
-			out->v = xmalloc(alloc * sizeof(*out->v));
 			for (size_t r = 0; r < c->nr_rows[sel]; r++) {
 				const struct pair *pq = &c->pairs[c->first_pair[sel][r]];
 
