@@ -89,6 +89,10 @@ struct hist {
 					 made on the first call graph) */
 	uint32_t *depth;              /* by row, Children with call graphs: its
 					 deepest chain (tie_depth()), else NULL */
+	uint32_t *node_depth;         /* by model node, the depth tie_depth()
+					 gives its row (browser: kept while the
+					 model is; for node_caller's order) */
+	bool node_caller;
 	uint32_t *rank_of[K_MAX];     /* browser: a key's rank per part id */
 	bool rank_full[K_MAX];        /* rank_of ranks every part: rows map
 					 their parts as they are made */
@@ -462,35 +466,29 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	}
 }
 
-/* perf's order of rows of equal Children (__hpp__sort_acc, for rows of
- * one thread when call graphs are shown): by the max_depth of the
- * callchain each row holds.  perf appends to a sample's leaf row the whole
- * chain (its length: the leaf's depth) and to each other row of the chain
- * the chain from that frame on, in the graph's order: towards the leaf
- * (caller order: 1 + the frames below it) or towards the outermost caller
- * (callee order: its depth).  Caller order puts the deepest first, callee
- * order the shallowest.  Returns the depth by row (nr rows), or NULL when
- * the tree's nodes do not come after their parents. */
-static uint32_t *tie_depth(const struct prof *p, const uint32_t *of_node, size_t nr, bool caller)
+/* Each node's value for tie_depth() (n nodes), or NULL when the tree's
+ * nodes do not come after their parents. */
+static uint32_t *node_depths(const struct prof *p, bool caller)
 {
 	size_t n = prof_nr_nodes(p);
 	const struct prof_node *nd = prof_nodes(p);
-	uint32_t *d = xcalloc(n + 1, sizeof(*d)), *below = xcalloc(n + 1, sizeof(*below));
-	uint32_t *depth = xcalloc(nr + 1, sizeof(*depth));
+	uint32_t *d = xcalloc(n + 1, sizeof(*d)), *below = caller ? xcalloc(n + 1, sizeof(*below)) : NULL;
 
+	xhuge(d, (n + 1) * sizeof(*d));
 	for (size_t i = 1; i < n; i++) {   /* the depth: 1 for the outermost frame */
 		uint32_t up = nd[i].parent;
 
 		if (up >= i) {
 			free(d);
 			free(below);
-			free(depth);
 			return NULL;
 		}
 		if (!(nd[i].frame & PROF_THREAD))
 			d[i] = (up && !(nd[up].frame & PROF_THREAD) ? d[up] : 0) + 1;
 	}
-	for (size_t i = n; caller && i-- > 1;) {   /* the frames from a node down to its deepest leaf */
+	if (!caller)
+		return d;
+	for (size_t i = n; i-- > 1;) {   /* the frames from a node down to its deepest leaf */
 		uint32_t up = nd[i].parent;
 
 		if (nd[i].frame & PROF_THREAD)
@@ -499,16 +497,42 @@ static uint32_t *tie_depth(const struct prof *p, const uint32_t *of_node, size_t
 		if (up && !(nd[up].frame & PROF_THREAD) && below[up] < below[i] + 1)
 			below[up] = below[i] + 1;
 	}
-	for (size_t i = 1; i < n; i++) {
-		uint32_t v = caller ? below[i] : d[i];
-
-		if (caller && nd[i].count && d[i] > v)   /* a leaf row: the whole chain */
-			v = d[i];
-		if (of_node[i] != PROF_NONE && of_node[i] < nr && v > depth[of_node[i]])
-			depth[of_node[i]] = v;
-	}
+	for (size_t i = 1; i < n; i++)   /* a leaf row: the whole chain */
+		if (nd[i].count && d[i] > below[i])
+			below[i] = d[i];
 	free(d);
-	free(below);
+	return below;
+}
+
+/* perf's order of rows of equal Children (__hpp__sort_acc, for rows of
+ * one thread when call graphs are shown): by the max_depth of the
+ * callchain each row holds.  perf appends to a sample's leaf row the whole
+ * chain (its length: the leaf's depth) and to each other row of the chain
+ * the chain from that frame on, in the graph's order: towards the leaf
+ * (caller order: 1 + the frames below it) or towards the outermost caller
+ * (callee order: its depth).  Caller order puts the deepest first, callee
+ * order the shallowest.  Returns the depth by row (nr rows), or NULL when
+ * the tree's nodes do not come after their parents.  The nodes' values
+ * (node_depths()) are kept in h when keep is true (the model stays). */
+static uint32_t *tie_depth(struct hist *h, const uint32_t *of_node, size_t nr, bool caller, bool keep)
+{
+	size_t n = prof_nr_nodes(h->prof);
+	uint32_t *v = h->node_depth && h->node_caller == caller ? h->node_depth : node_depths(h->prof, caller);
+	uint32_t *depth;
+
+	if (!v)
+		return NULL;
+	depth = xcalloc(nr + 1, sizeof(*depth));
+	for (size_t i = 1; i < n; i++)
+		if (of_node[i] != PROF_NONE && of_node[i] < nr && v[i] > depth[of_node[i]])
+			depth[of_node[i]] = v[i];
+	if (keep && v != h->node_depth) {
+		free(h->node_depth);
+		h->node_depth = v;
+		h->node_caller = caller;
+	} else if (!keep) {
+		free(v);
+	}
 	return depth;
 }
 
@@ -546,6 +570,13 @@ static void hist_derive(struct report *r, struct hist *h)
 	free(h->comm_last);
 	free(h->srcline);
 	h->comm_last = by_tid ? xmalloc((pr.nr + 1) * sizeof(*h->comm_last)) : NULL;
+	/* by the model's thread: its last comm (tcomm_unset: not looked up) */
+	static const char tcomm_unset[1];
+	size_t nt = by_tid && !h->flat ? prof_nr_threads(h->prof) : 0;
+	const char **tcomm = nt ? xmalloc(nt * sizeof(*tcomm)) : NULL;
+
+	for (size_t t = 0; t < nt; t++)
+		tcomm[t] = tcomm_unset;
 	h->srcline = srcline ? xmalloc((pr.nr + 1) * sizeof(*h->srcline)) : NULL;
 	if (pr.nr + 1 > h->rows_cap) {   /* else the last derivation's, reused */
 		free(h->rows);
@@ -563,13 +594,22 @@ static void hist_derive(struct report *r, struct hist *h)
 		const struct pk_frame *fr = h->flat ? prof_flat_frame(h->flat, p->frame) : prof_frame(h->prof, p->frame);
 		struct row *row = &h->rows[i];
 
+		if (i >= 16 && !h->flat)   /* the frame of a row ahead: read at random */
+			__builtin_prefetch(prof_frame(h->prof, pr.v[i - 16].frame));
+
 		*row = (struct row){ .comm = t->comm, .dso = fr->dso, .sym = fr->sym, .addr = fr->sym_off,
 				     .at = fr->sym ? fr->ip - fr->sym_off : fr->ip,
 				     .pid = t->pid, .tid = t->tid, .self = p->self, .children = p->children,
 				     .nr_self = p->nr_self, .kernel = fr->kernel };
-		/* perf's pid and tid keys name a thread by its last comm */
-		if (by_tid)
+		/* perf's pid and tid keys name a thread by its last comm
+		 * (looked up once per thread of the model) */
+		if (by_tid && tcomm) {
+			if (tcomm[p->thread] == tcomm_unset)
+				tcomm[p->thread] = session_thread_comm(r->sess, t->tid);
+			h->comm_last[i] = tcomm[p->thread];
+		} else if (by_tid) {
 			h->comm_last[i] = session_thread_comm(r->sess, t->tid);
+		}
 		if (srcline)
 			h->srcline[i] = session_srcline(r->sess, fr);
 		for (int k = 0; k < r->nr_keys; k++)
@@ -580,11 +620,12 @@ static void hist_derive(struct report *r, struct hist *h)
 				prof_flat_release(h->flat, (uint32_t)i);
 		}
 	}
+	free(tcomm);
 	free(pr.v);   /* copied: its memory before the ranks and the stacks' */
 	pr.v = NULL;
 	free(h->depth);
 	h->depth = r->children && r->graph && h->prof && pr.of_node
-			   ? tie_depth(h->prof, pr.of_node, pr.nr, r->cg.order == CG_CALLER) : NULL;
+			   ? tie_depth(h, pr.of_node, pr.nr, r->cg.order == CG_CALLER, r->keep_models) : NULL;
 	prof_flat_free(h->flat);   /* the rows were all it had */
 	h->flat = NULL;
 	for (int k = 0; k < r->nr_keys; k++)
@@ -646,6 +687,7 @@ static void hist_free(struct hist *h)
 {
 	hist_underive(h);
 	free(h->rows);
+	free(h->node_depth);
 	prof_free(h->prof);
 	prof_flat_free(h->flat);
 	for (int k = 0; k < K_MAX; k++)

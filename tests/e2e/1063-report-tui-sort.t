@@ -46,7 +46,7 @@ wait_rows() {   # N: until the screen shows N rows (the rest sorted when idle)
 # a loaded machine adds kernel functions (52 seen): the screen as tall as
 # the longest table needs
 rmax=20
-for keys in comm,dso,sym sym dso,sym pid,sym; do
+for keys in comm,dso,sym sym dso,sym pid,sym sym,tid comm,tid,dso; do
 	n=$(stdio_rows "$keys" | wc -l)
 	[ "$n" -gt "$rmax" ] && rmax=$n
 done
@@ -60,7 +60,7 @@ expect "open: every row once idle" wait_rows "$n"
 screen_rows >"$T/got"
 same_file "open: the rows are --stdio's, in its order" "$T/want" "$T/got"
 
-for keys in sym dso,sym pid,sym comm,dso,sym; do
+for keys in sym dso,sym pid,sym sym,tid comm,tid,dso comm,dso,sym; do
 	tui_keys s C-u
 	tui_keys "$keys" Enter
 	stdio_rows "$keys" >"$T/want"

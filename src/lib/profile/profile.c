@@ -680,6 +680,36 @@ static void new_row(struct prof_rows *out, size_t *alloc, const struct prof_cach
 		row->part[PROF_SRCLINE] = fline[frame];
 }
 
+/* With the tid key, rows join only the threads of one tid (its comms).
+ * Most such thread keys (tkey) have their pairs in one run (the nodes are
+ * in depth-first order, a thread's under its own node): their rows are
+ * found in a table by frame key (nr_fkeys slots, "tkey + 1 << 32 | row",
+ * a few MB read at random) instead of the hash of every (thread key,
+ * frame key).  Returns that table, zeroed, and in *split the thread keys
+ * whose pairs are in more than one run (1: they use the hash). */
+static uint64_t *thread_runs(const struct prof_cache *c, const uint32_t *tkey, size_t nr_tkeys, size_t nr_fkeys,
+			     uint8_t **split)
+{
+	uint8_t *seen = xcalloc(nr_tkeys + 1, 1);
+	uint64_t *slots = xcalloc(nr_fkeys + 1, sizeof(*slots));
+	uint32_t last = PROF_NONE;
+
+	*split = xcalloc(nr_tkeys + 1, 1);
+	for (size_t q = 0; q < c->nr_pairs; q++) {
+		uint32_t k = tkey[c->pairs[q].thread];
+
+		if (k == last)
+			continue;
+		if (seen[k])
+			(*split)[k] = 1;
+		seen[k] = 1;
+		last = k;
+	}
+	free(seen);
+	xhuge(slots, (nr_fkeys + 1) * sizeof(*slots));
+	return slots;
+}
+
 void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
 		    prof_line_fn line, void *arg, struct prof_rows *out)
 {
@@ -750,12 +780,15 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		uint32_t *of_pair = cached ? c->row_of_pair[sel] : xmalloc((c->nr_pairs + 1) * sizeof(*of_pair));
 		uint32_t *first = keep ? xmalloc((c->nr_pairs + 1) * sizeof(*first)) : NULL;
 		uint32_t *nfk = NULL, *rend;
+		uint64_t *run_row = NULL;
+		uint8_t *split = NULL;
 		bool any = cached && c->any_shared[sel];
 
 		if (!cached) {   /* how many frames have each frame key */
 			nfk = xcalloc(fk.nr + 1, sizeof(*nfk));
 			for (size_t i = 0; i < p->nr_frames; i++)
 				nfk[fkey[i]]++;
+			run_row = want[PROF_TID] ? thread_runs(c, tkey, tk.nr, fk.nr, &split) : NULL;
 		} else {   /* the rows of these keys, named by their first pairs */
 			for (size_t r = 0; r < c->nr_rows[sel]; r++) {
 				const struct pair *pq = &c->pairs[c->first_pair[sel][r]];
@@ -767,8 +800,19 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 			const struct pair *pq = &c->pairs[q];
 			uint32_t r;
 
-			if (!cached) {
+			if (run_row && !split[tkey[pq->thread]]) {
+				/* the thread key's pairs are one run: a row is
+				 * new when its frame key's slot is of another */
+				uint64_t *slot = &run_row[fkey[pq->frame]], stamp = (uint64_t)(tkey[pq->thread] + 1) << 32;
+
+				if (q + 8 < c->nr_pairs)   /* the slot of a pair ahead */
+					__builtin_prefetch(&run_row[fkey[c->pairs[q + 8].frame]], 1);
+				r = (*slot & ~(uint64_t)UINT32_MAX) == stamp ? (uint32_t)*slot : (uint32_t)out->nr;
+				*slot = stamp | r;
+			} else if (!cached) {
 				r = rtab_get(&rt, (uint64_t)tkey[pq->thread] << 32 | fkey[pq->frame], (uint32_t)out->nr);
+			}
+			if (!cached) {
 				if (r == out->nr) {
 					if (first)
 						first[r] = (uint32_t)q;
@@ -798,6 +842,8 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		summed = true;
 		free(rend);
 		free(nfk);
+		free(run_row);
+		free(split);
 		if (keep) {
 			c->any_shared[sel] = any;
 			c->row_of_pair[sel] = of_pair;
