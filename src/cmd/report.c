@@ -373,13 +373,22 @@ static const void *line_of(void *arg, const struct pk_frame *fr)
  * alone, "[k] a" before "[.] b", and the rows with no symbol (shown as an
  * address) after every named one, by address.  The texts of comm, dso and sym (a text per value) are kept
  * by rank for printing (h->rank_text). */
+/* xmalloc(n) of an array about to be written whole: huge pages (xhuge) */
+static void *xmalloc_big(size_t n)
+{
+	void *p = xmalloc(n);
+
+	xhuge(p, n);
+	return p;
+}
+
 static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool cache)
 {
 	enum sort_key key = r->keys[k];
-	uint32_t *rep = xmalloc((np + 1) * sizeof(*rep));
-	uint32_t *rank = xmalloc((np + 1) * sizeof(*rank));
-	struct pk_strrec *pt = xmalloc((np + 1) * sizeof(*pt));
-	const char **shown = key == K_SYM ? xmalloc((np + 1) * sizeof(*shown)) : NULL;
+	uint32_t *rep = xmalloc_big((np + 1) * sizeof(*rep));
+	uint32_t *rank = xmalloc_big((np + 1) * sizeof(*rank));
+	struct pk_strrec *pt = xmalloc_big((np + 1) * sizeof(*pt));
+	const char **shown = key == K_SYM ? xmalloc_big((np + 1) * sizeof(*shown)) : NULL;
 	const char **by_rank = NULL;
 	uint32_t *len_by_rank = NULL;
 	char buf[512];
@@ -435,8 +444,8 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	pk_strsort(pt, nt);
 	pk_strsort(pt + nt, nm);
 	if (key == K_COMM || key == K_DSO || key == K_SYM) {
-		by_rank = xmalloc((nt + nm + 1) * sizeof(*by_rank));
-		len_by_rank = xmalloc((nt + nm + 1) * sizeof(*len_by_rank));
+		by_rank = xmalloc_big((nt + nm + 1) * sizeof(*by_rank));
+		len_by_rank = xmalloc_big((nt + nm + 1) * sizeof(*len_by_rank));
 	}
 	for (size_t p = 0; p < nt + nm; p++) {
 		if (p && (p == nt || strcmp(pt[p - 1].s, pt[p].s)))

@@ -110,6 +110,7 @@ static void arr_grow(struct arr *a, size_t size)
 
 		if (v != MAP_FAILED) {
 			*a = (struct arr){ v, size, true };
+			xhuge(v, size);   /* written once, 2 MiB a fault */
 			return;
 		}
 		if (a->p) {
@@ -327,6 +328,7 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 	zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));   /* counting is over */
 	f->slots = NULL;
 	out->v = xmalloc((f->nr + 1) * sizeof(*out->v));
+	xhuge(out->v, (f->nr + 1) * sizeof(*out->v));
 	/* the records' memory given back as their rows are made */
 	for (size_t i = 0; i < f->nr; i++) {
 		const struct frow *r = &f->rows[i];
