@@ -1786,6 +1786,13 @@ struct report_tui {
 	const struct row *warm_row;   /* the row of warm_text */
 	char *warm_text;              /* what 'a' shows for warm_row, or NULL */
 	size_t warm_len;
+	struct rt_ann {               /* annotations made (in a pause or by
+					 'a'): 'a' on their rows shows them */
+		const struct row *row;
+		char *text;
+		size_t len;
+	} ann[8];
+	unsigned ann_next;            /* the slot the next one takes */
 	pthread_t prep;               /* rt_idle's thread, making the call-graph
 					 forest and one view's trees (rt_prep_main) */
 	bool preparing;
@@ -2074,6 +2081,26 @@ static int rt_annotate_row(struct report_tui *rt, const struct row *row, FILE *f
 	return err;
 }
 
+/* The annotation kept for row, or NULL. */
+static const struct rt_ann *rt_ann_find(const struct report_tui *rt, const struct row *row)
+{
+	for (size_t k = 0; k < sizeof(rt->ann) / sizeof(rt->ann[0]); k++)
+		if (rt->ann[k].text && rt->ann[k].row == row)
+			return &rt->ann[k];
+	return NULL;
+}
+
+/* Keep text (malloc'd, len bytes: taken) as row's annotation, in the
+ * oldest slot. */
+static const struct rt_ann *rt_ann_keep(struct report_tui *rt, const struct row *row, char *text, size_t len)
+{
+	struct rt_ann *a = &rt->ann[rt->ann_next++ % (sizeof(rt->ann) / sizeof(rt->ann[0]))];
+
+	free(a->text);
+	*a = (struct rt_ann){ row, text, len };
+	return a;
+}
+
 /* The annotation of the row the browser rests on, written by a thread
  * while it waits for a key (the first 'a' on a function spent 90-130 ms
  * of CPU on libdw's lines and capstone, on libc's DWARF more).  The thread
@@ -2110,15 +2137,21 @@ static void rt_warm_join(struct report_tui *rt)
 	rt->warm_file = NULL;
 	ann_profile_free(rt->warm_p);
 	rt->warm_p = NULL;
+	if (rt->warm_text)
+		rt_ann_keep(rt, rt->warm_row, rt->warm_text, rt->warm_len);
+	rt->warm_text = NULL;
+	rt->warm_row = NULL;
 }
 
-/* Join the thread and drop its text (the rows it names are going). */
+/* Join the thread and drop the annotations kept (the rows they name are
+ * going). */
 static void rt_warm_forget(struct report_tui *rt)
 {
 	rt_warm_join(rt);
-	free(rt->warm_text);
-	rt->warm_text = NULL;
-	rt->warm_row = NULL;
+	for (size_t k = 0; k < sizeof(rt->ann) / sizeof(rt->ann[0]); k++) {
+		free(rt->ann[k].text);
+		rt->ann[k] = (struct rt_ann){ 0 };
+	}
 }
 
 static int rt_annotate(void *ctx, size_t i, FILE *fp)
@@ -2130,9 +2163,23 @@ static int rt_annotate(void *ctx, size_t i, FILE *fp)
 		return -EINVAL;
 	rt_warm_join(rt);
 	row = &rt->h->rows[rt->hrow[i]];
-	if (row == rt->warm_row && rt->warm_text)   /* made in the pause */
-		return fwrite(rt->warm_text, 1, rt->warm_len, fp) == rt->warm_len ? 0 : -EIO;
-	return rt_annotate_row(rt, row, fp);
+	const struct rt_ann *a = rt_ann_find(rt, row);
+
+	if (!a) {   /* made now, and kept */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&buf, &len);
+		int err = mem ? rt_annotate_row(rt, row, mem) : -ENOMEM;
+
+		if (mem && fclose(mem) && !err)
+			err = -ENOMEM;
+		if (err) {
+			free(buf);
+			return err;
+		}
+		a = rt_ann_keep(rt, row, buf, len);
+	}
+	return fwrite(a->text, 1, a->len, fp) == a->len ? 0 : -EIO;
 }
 
 /* The first call graph's work, done by a thread while the browser waits
@@ -2195,7 +2242,7 @@ static int rt_idle(void *ctx, size_t i)
 	if (!rt->h || i >= rt->t.nr_rows || !r->leaves)
 		return 0;
 	row = &rt->h->rows[rt->hrow[i]];
-	if (row == rt->warm_row || !row->sym || row->kernel || !annotatable(r, row))
+	if (rt_ann_find(rt, row) || !row->sym || row->kernel || !annotatable(r, row))
 		return 0;
 	file = session_dso_file(r->sess, row->dso);
 	if (!file || ann_leaves_profile(r->leaves, r->f->evsels[rt->h - r->hists].name, row->dso, row->sym, false,
@@ -2203,8 +2250,6 @@ static int rt_idle(void *ctx, size_t i)
 		pk_error_clear();
 		return 0;
 	}
-	free(rt->warm_text);
-	rt->warm_text = NULL;
 	rt->warm_row = row;
 	rt->warm_p = p;
 	if (!rt->inl)

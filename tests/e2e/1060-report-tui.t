@@ -62,16 +62,26 @@ expect "annotate: an instruction with samples" tui_wait_re '^ +[0-9]+\.[0-9]+ : 
 tui_screen >"$T/ann1"
 tui_keys q
 expect "annotate: q goes back to the table" tui_wait "Children      Self  Command"
-# a pause on the row: a thread annotates it then (rt_idle), and 'a' shows
-# that text, the same screen
+# 'a' again on that row: the text kept, the same screen
 sleep 1
 tui_keys a
-expect "annotate after a pause: the view of c" tui_wait "Annotation of c"
-expect "annotate after a pause: the source line" tui_wait "calltree.c:"
+expect "annotate again: the view of c" tui_wait "Annotation of c"
+expect "annotate again: the source line" tui_wait "calltree.c:"
 tui_screen >"$T/ann2"
-expect "annotate after a pause: the same screen as without" cmp -s "$T/ann1" "$T/ann2"
+expect "annotate again: the same screen" cmp -s "$T/ann1" "$T/ann2"
 tui_keys q
 expect "annotate: q goes back again" tui_wait "Children      Self  Command"
+# a pause on b (the row above): a thread annotates it then (rt_idle), and
+# 'a' shows that text: b's
+tui_keys Up
+sleep 1
+tui_keys a
+expect "annotate after a pause: the view of b" tui_wait "Annotation of b"
+expect "annotate after a pause: b's source line" tui_wait "calltree.c:"
+expect "annotate after a pause: an instruction with samples" tui_wait_re '^ +[0-9]+\.[0-9]+ : +[0-9a-f]+: '
+tui_keys q
+expect "annotate after a pause: q goes back" tui_wait "Children      Self  Command"
+tui_keys Down
 tui_keys d
 expect "zoom DSO again: zoomed out" tui_wait "[k]"
 tui_keys Home c
