@@ -364,15 +364,6 @@ static const void *line_of(void *arg, const struct pk_frame *fr)
 	return session_srcline(((struct report *)arg)->sess, fr);
 }
 
-/* Each row's rank of key k's text: rank[k] holds the value's part id
- * (profile.h) on entry, its text's rank on return; the text of each
- * distinct value is made once and sorted (the rows then sort on
- * integers).  perf's order (hist_entry__sort: sort_dso's cmp and
- * sort__sym_sort, whose cmp_null puts a NULL map or symbol last): a DSO
- * "[unknown]", perf's no map, after every named one; a symbol by its name
- * alone, "[k] a" before "[.] b", and the rows with no symbol (shown as an
- * address) after every named one, by address.  The texts of comm, dso and sym (a text per value) are kept
- * by rank for printing (h->rank_text). */
 /* xmalloc(n) of an array about to be written whole: huge pages (xhuge) */
 static void *xmalloc_big(size_t n)
 {
@@ -382,6 +373,15 @@ static void *xmalloc_big(size_t n)
 	return p;
 }
 
+/* Each row's rank of key k's text: rank[k] holds the value's part id
+ * (profile.h) on entry, its text's rank on return; the text of each
+ * distinct value is made once and sorted (the rows then sort on
+ * integers).  perf's order (hist_entry__sort: sort_dso's cmp and
+ * sort__sym_sort, whose cmp_null puts a NULL map or symbol last): a DSO
+ * "[unknown]", perf's no map, after every named one; a symbol by its name
+ * alone, "[k] a" before "[.] b", and the rows with no symbol (shown as an
+ * address) after every named one, by address.  The texts of comm, dso and sym (a text per value) are kept
+ * by rank for printing (h->rank_text). */
 static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool cache)
 {
 	enum sort_key key = r->keys[k];
@@ -590,8 +590,7 @@ static void hist_derive(struct report *r, struct hist *h)
 	if (pr.nr + 1 > h->rows_cap) {   /* else the last derivation's, reused */
 		free(h->rows);
 		h->rows_cap = pr.nr + 1;
-		h->rows = xmalloc(h->rows_cap * sizeof(*h->rows));
-		xhuge(h->rows, h->rows_cap * sizeof(*h->rows));
+		h->rows = xmalloc_big(h->rows_cap * sizeof(*h->rows));
 	}
 	/* from the last row down, the memory of the rows copied given back
 	 * as the copies are made (-g none: the flat rows' 124 MB of big.data
@@ -943,8 +942,7 @@ static void sort_rows(struct report *r, struct hist *h, size_t want)
 	tie_set(r, h);
 	memcpy(h->rank_bits, bits, sizeof(bits));
 	free(h->ord);
-	h->ord = xmalloc((h->nr + 1) * sizeof(*h->ord));
-	xhuge(h->ord, (h->nr + 1) * sizeof(*h->ord));
+	h->ord = xmalloc_big((h->nr + 1) * sizeof(*h->ord));
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
 		uint64_t ranks = 0;
@@ -1757,6 +1755,8 @@ int cmd_report(int argc, char **argv)
  * from the models (the file is read again only for srcline, whose frames
  * are per address); 'a' annotates from the leaf samples report's own pass
  * counted (annotate/annotate.h ann_leaves), disassembling the one symbol. */
+#define RT_ANNS 8   /* annotations kept */
+
 struct report_tui {
 	struct report *r;
 	struct tui_row *rows_keep;    /* t.rows' memory, kept between tables */
@@ -1791,7 +1791,7 @@ struct report_tui {
 		const struct row *row;
 		char *text;
 		size_t len;
-	} ann[8];
+	} ann[RT_ANNS];
 	unsigned ann_next;            /* the slot the next one takes */
 	pthread_t prep;               /* rt_idle's thread, making the call-graph
 					 forest and one view's trees (rt_prep_main) */
@@ -2084,7 +2084,7 @@ static int rt_annotate_row(struct report_tui *rt, const struct row *row, FILE *f
 /* The annotation kept for row, or NULL. */
 static const struct rt_ann *rt_ann_find(const struct report_tui *rt, const struct row *row)
 {
-	for (size_t k = 0; k < sizeof(rt->ann) / sizeof(rt->ann[0]); k++)
+	for (size_t k = 0; k < RT_ANNS; k++)
 		if (rt->ann[k].text && rt->ann[k].row == row)
 			return &rt->ann[k];
 	return NULL;
@@ -2094,11 +2094,27 @@ static const struct rt_ann *rt_ann_find(const struct report_tui *rt, const struc
  * oldest slot. */
 static const struct rt_ann *rt_ann_keep(struct report_tui *rt, const struct row *row, char *text, size_t len)
 {
-	struct rt_ann *a = &rt->ann[rt->ann_next++ % (sizeof(rt->ann) / sizeof(rt->ann[0]))];
+	struct rt_ann *a = &rt->ann[rt->ann_next++ % (RT_ANNS)];
 
 	free(a->text);
 	*a = (struct rt_ann){ row, text, len };
 	return a;
+}
+
+/* End text written to mem (open_memstream(buf, ...), NULL if that
+ * failed) after a write that returned err: err, or -ENOMEM when the text
+ * could not be made; *buf is freed and NULL unless 0 is returned. */
+static int mem_text_end(FILE *mem, int err, char **buf)
+{
+	if (!mem)
+		err = -ENOMEM;
+	else if (fclose(mem) && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return err;
 }
 
 /* The annotation of the row the browser rests on, written by a thread
@@ -2112,15 +2128,10 @@ static void *rt_warm_main(void *arg)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	int err = fp ? tui_annotate_text(fp, rt->warm_p, rt->warm_p->funcs[0], rt->warm_file, rt->inl) : -ENOMEM;
+	int err = fp ? tui_annotate_text(fp, rt->warm_p, rt->warm_p->funcs[0], rt->warm_file, rt->inl) : 0;
 
-	if (fp && fclose(fp))
-		err = -ENOMEM;
-	if (err) {   /* 'a' does it again and reports the error */
-		free(buf);
-		buf = NULL;
+	if (mem_text_end(fp, err, &buf))   /* 'a' does it again and reports the error */
 		pk_error_clear();
-	}
 	rt->warm_text = buf;
 	rt->warm_len = len;
 	atomic_store(&rt->warm_done, true);
@@ -2148,7 +2159,7 @@ static void rt_warm_join(struct report_tui *rt)
 static void rt_warm_forget(struct report_tui *rt)
 {
 	rt_warm_join(rt);
-	for (size_t k = 0; k < sizeof(rt->ann) / sizeof(rt->ann[0]); k++) {
+	for (size_t k = 0; k < RT_ANNS; k++) {
 		free(rt->ann[k].text);
 		rt->ann[k] = (struct rt_ann){ 0 };
 	}
@@ -2169,14 +2180,10 @@ static int rt_annotate(void *ctx, size_t i, FILE *fp)
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *mem = open_memstream(&buf, &len);
-		int err = mem ? rt_annotate_row(rt, row, mem) : -ENOMEM;
+		int err = mem_text_end(mem, mem ? rt_annotate_row(rt, row, mem) : 0, &buf);
 
-		if (mem && fclose(mem) && !err)
-			err = -ENOMEM;
-		if (err) {
-			free(buf);
+		if (err)
 			return err;
-		}
 		a = rt_ann_keep(rt, row, buf, len);
 	}
 	return fwrite(a->text, 1, a->len, fp) == a->len ? 0 : -EIO;

@@ -272,10 +272,8 @@ static uint32_t child(struct prof *p, uint32_t parent, uint32_t frame)
 				return (uint32_t)v;
 		}
 	}
-	if (p->nr_nodes == p->alloc_nodes) {
+	if (p->nr_nodes == p->alloc_nodes)   /* in huge pages (grow) */
 		p->nodes = grow(p->nodes, &p->alloc_nodes, p->nr_nodes, sizeof(*p->nodes));
-		xhuge(p->nodes, p->alloc_nodes * sizeof(*p->nodes));
-	}
 	p->nodes[p->nr_nodes] = (struct prof_node){ .parent = parent, .frame = frame };
 	p->nslots[s] = (h >> 32 << 32) | p->nr_nodes;
 	return (uint32_t)p->nr_nodes++;
