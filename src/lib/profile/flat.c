@@ -110,7 +110,11 @@ static void arr_grow(struct arr *a, size_t size)
 
 		if (v != MAP_FAILED) {
 			*a = (struct arr){ v, size, true };
-			xhuge(v, size);   /* written once, 2 MiB a fault */
+			/* the whole mapping, not its aligned interior
+			 * (xhuge): a madvise of part of it splits its VMA,
+			 * and mremap cannot move a range of two (the growth
+			 * fell back to a copy into 4 KiB pages) */
+			(void)madvise(v, size, MADV_HUGEPAGE);   /* written once, 2 MiB a fault */
 			return;
 		}
 		if (a->p) {
