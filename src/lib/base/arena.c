@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Blocks double from 64 KiB to 8 MiB: an arena of texts of a few MB
+ * then fills blocks big enough for transparent huge pages (xhuge: a
+ * fault per 2 MiB, not per 4 KiB). */
 #define ARENA_FIRST (64u << 10)
-#define ARENA_MAX   (1u << 20)
+#define ARENA_MAX   (8u << 20)
 
 struct pk_arena_block {
 	struct pk_arena_block *next;
@@ -29,6 +32,7 @@ void *pk_arena_alloc(struct pk_arena *a, size_t n)
 		if (need > sz)
 			sz = need;
 		b = xmalloc(sizeof(*b) + sz);
+		xhuge(b, sizeof(*b) + sz);
 		b->next = a->head;
 		b->used = 0;
 		b->size = sz;

@@ -4,7 +4,8 @@
  * rewritten lines) freed all at once.
  *
  * Memory comes in blocks: the first 64 KiB, each next one twice the last
- * up to 1 MiB, or exactly the size asked for when that is larger.
+ * up to 8 MiB, or exactly the size asked for when that is larger; a block
+ * of 4 MiB or more asks for transparent huge pages (xhuge).
  * Allocations are 8-byte aligned (a key may be read back as an array of
  * 64-bit words).  Allocation failure aborts, as xmalloc() does
  * (base/strbuf.h).  Pointers stay valid until pk_arena_release().
