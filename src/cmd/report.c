@@ -373,6 +373,61 @@ static void *xmalloc_big(size_t n)
 	return p;
 }
 
+/* A symbol key's value with no symbol, shown by address ("[l] 0x…",
+ * sym_text): its text's order is the address's, then the level's ('.'
+ * before 'k'), so these sort as integers (radix), not as texts. */
+struct unk {
+	uint64_t addr;
+	uint32_t id, row;             /* the value's part id, a row of it */
+	bool kernel;
+};
+
+static uint64_t unk_addr(const struct row *row)
+{
+	return !row->self && row->children ? row->at : row->addr;   /* sym_text's */
+}
+
+/* v in (addr, kernel) order, stable: LSD passes of a byte each, the
+ * level first, a pass where every record has the same byte skipped. */
+static void unk_sort(struct unk *v, size_t n)
+{
+	struct unk *tmp = xmalloc_big((n + 1) * sizeof(*tmp)), *a = v, *b = tmp;
+	uint64_t same = ~(uint64_t)0, first = n ? v[0].addr : 0;
+	size_t nk = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		same &= ~(v[i].addr ^ first);
+		nk += v[i].kernel != 0;
+	}
+	if (nk && nk < n) {   /* the level: '.' rows, then 'k' rows */
+		size_t at[2] = { 0, n - nk };
+
+		for (size_t i = 0; i < n; i++)
+			b[at[a[i].kernel != 0]++] = a[i];
+		a = tmp;
+		b = v;
+	}
+	for (int sh = 0; sh < 64; sh += 8) {
+		size_t cnt[257] = { 0 };
+
+		if (((same >> sh) & 0xff) == 0xff)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			cnt[((a[i].addr >> sh) & 0xff) + 1]++;
+		for (int d = 0; d < 256; d++)
+			cnt[d + 1] += cnt[d];
+		for (size_t i = 0; i < n; i++)
+			b[cnt[(a[i].addr >> sh) & 0xff]++] = a[i];
+		struct unk *t = a;
+
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, n * sizeof(*v));
+	free(tmp);
+}
+
 /* Each row's rank of key k's text: rank[k] holds the value's part id
  * (profile.h) on entry, its text's rank on return; the text of each
  * distinct value is made once and sorted (the rows then sort on
@@ -389,6 +444,7 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	uint32_t *rank = xmalloc_big((np + 1) * sizeof(*rank));
 	struct pk_strrec *pt = xmalloc_big((np + 1) * sizeof(*pt));
 	const char **shown = key == K_SYM ? xmalloc_big((np + 1) * sizeof(*shown)) : NULL;
+	struct unk *unk = key == K_SYM ? xmalloc_big((np + 1) * sizeof(*unk)) : NULL;
 	const char **by_rank = NULL;
 	uint32_t *len_by_rank = NULL;
 	char buf[512];
@@ -421,6 +477,10 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 
 		if (rep[p] == UINT32_MAX)   /* a value of no row (a caller's, Self only) */
 			continue;
+		if (unk && !row->sym) {   /* by address, after every named one */
+			unk[nm++] = (struct unk){ unk_addr(row), (uint32_t)p, rep[p], row->kernel };
+			continue;
+		}
 		key_text(h, row, key, buf, sizeof(buf));
 		x = (struct pk_strrec){ pk_arena_memdup0(&h->texts, buf, strlen(buf)), (uint32_t)p };
 		if (shown) {   /* "[l] NAME" sorts as "NAME\x01l" (escaped: no \x01 inside) */
@@ -440,14 +500,18 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 			pt[nt++] = x;
 	}
 	free(rep);   /* before the sort's buffers */
-	memmove(pt + nt, pt + np - nm, nm * sizeof(*pt));
+	if (unk) {
+		unk_sort(unk, nm);
+	} else {
+		memmove(pt + nt, pt + np - nm, nm * sizeof(*pt));
+		pk_strsort(pt + nt, nm);
+	}
 	pk_strsort(pt, nt);
-	pk_strsort(pt + nt, nm);
 	if (key == K_COMM || key == K_DSO || key == K_SYM) {
 		by_rank = xmalloc_big((nt + nm + 1) * sizeof(*by_rank));
 		len_by_rank = xmalloc_big((nt + nm + 1) * sizeof(*len_by_rank));
 	}
-	for (size_t p = 0; p < nt + nm; p++) {
+	for (size_t p = 0; p < nt + (unk ? 0 : nm); p++) {
 		if (p && (p == nt || strcmp(pt[p - 1].s, pt[p].s)))
 			n++;
 		rank[pt[p].id] = (uint32_t)n;
@@ -456,6 +520,20 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 			len_by_rank[n] = (uint32_t)strlen(by_rank[n]);
 		}
 	}
+	for (size_t u = 0; unk && u < nm; u++) {   /* equal address and level: one rank */
+		if (nt || u) {
+			if (u && unk[u].addr == unk[u - 1].addr && unk[u].kernel == unk[u - 1].kernel) {
+				rank[unk[u].id] = (uint32_t)n;
+				continue;
+			}
+			n++;
+		}
+		rank[unk[u].id] = (uint32_t)n;
+		sym_text(&h->rows[unk[u].row], buf, sizeof(buf));
+		by_rank[n] = pk_arena_memdup0(&h->texts, buf, strlen(buf));
+		len_by_rank[n] = (uint32_t)strlen(by_rank[n]);
+	}
+	free(unk);
 	free(shown);
 	for (size_t i = 0; i < h->nr; i++)
 		h->rows[i].rank[k] = rank[h->rows[i].rank[k]];
