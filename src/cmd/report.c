@@ -284,29 +284,36 @@ static const char *dso_short(const char *dso)
  * address in the DSO's file for a sampled ip (the row has Self) and the
  * address as sampled for a caller's return address only (perf's entries
  * from call chains keep the chain's ip). */
+/* "[%c] %-#.16" PRIx64 without printf: 23 bytes at most with the NUL;
+ * returns the text's length */
+static size_t addr_text(char *buf, bool kernel, uint64_t addr)
+{
+	char *p = buf;
+
+	*p++ = '[';
+	*p++ = kernel ? 'k' : '.';
+	*p++ = ']';
+	*p++ = ' ';
+	if (addr) {
+		*p++ = '0';
+		*p++ = 'x';
+	}
+	for (int sh = 60; sh >= 0; sh -= 4)
+		*p++ = "0123456789abcdef"[(addr >> sh) & 0xf];
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
 static void sym_text(const struct row *row, char *buf, size_t size)
 {
 	uint64_t addr = !row->sym && !row->kernel && !row->self && row->children ? row->at : row->addr;
 
-	if (row->sym) {
+	if (row->sym)
 		snprintf(buf, size, "[%c] %s", row->kernel ? 'k' : '.', row->sym);
-	} else if (size >= 24) {   /* "[%c] %-#.16" PRIx64, without printf */
-		char *p = buf;
-
-		*p++ = '[';
-		*p++ = row->kernel ? 'k' : '.';
-		*p++ = ']';
-		*p++ = ' ';
-		if (addr) {
-			*p++ = '0';
-			*p++ = 'x';
-		}
-		for (int sh = 60; sh >= 0; sh -= 4)
-			*p++ = "0123456789abcdef"[(addr >> sh) & 0xf];
-		*p = '\0';
-	} else {
+	else if (size >= 24)
+		addr_text(buf, row->kernel, addr);
+	else
 		snprintf(buf, size, "[%c] %-#.16" PRIx64, row->kernel ? 'k' : '.', addr);
-	}
 }
 
 static void key_text(const struct hist *h, const struct row *row, enum sort_key k, char *buf, size_t size)
@@ -378,13 +385,13 @@ static void *xmalloc_big(size_t n)
  * before 'k'), so these sort as integers (radix), not as texts. */
 struct unk {
 	uint64_t addr;
-	uint32_t id, row;             /* the value's part id, a row of it */
+	uint32_t id;                  /* the value's part id */
 	bool kernel;
 };
 
 static uint64_t unk_addr(const struct row *row)
 {
-	return !row->self && row->children ? row->at : row->addr;   /* sym_text's */
+	return !row->kernel && !row->self && row->children ? row->at : row->addr;   /* sym_text's */
 }
 
 /* v in (addr, kernel) order, stable: LSD passes of a byte each, the
@@ -478,7 +485,7 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 		if (rep[p] == UINT32_MAX)   /* a value of no row (a caller's, Self only) */
 			continue;
 		if (unk && !row->sym) {   /* by address, after every named one */
-			unk[nm++] = (struct unk){ unk_addr(row), (uint32_t)p, rep[p], row->kernel };
+			unk[nm++] = (struct unk){ unk_addr(row), (uint32_t)p, row->kernel };
 			continue;
 		}
 		key_text(h, row, key, buf, sizeof(buf));
@@ -529,9 +536,10 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 			n++;
 		}
 		rank[unk[u].id] = (uint32_t)n;
-		sym_text(&h->rows[unk[u].row], buf, sizeof(buf));
-		by_rank[n] = pk_arena_memdup0(&h->texts, buf, strlen(buf));
-		len_by_rank[n] = (uint32_t)strlen(by_rank[n]);
+		size_t len = addr_text(buf, unk[u].kernel, unk[u].addr);   /* sym_text's */
+
+		by_rank[n] = pk_arena_memdup0(&h->texts, buf, len);
+		len_by_rank[n] = (uint32_t)len;
 	}
 	free(unk);
 	free(shown);
