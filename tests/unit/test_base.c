@@ -145,6 +145,38 @@ static void test_hashmap(void **state)
 	hm_release(&m);
 }
 
+/* hm_reserve: room made once, the entries found after it and after
+ * the keys it had (a reserve on a map holding keys rehashes them) */
+static void test_hashmap_reserve(void **state)
+{
+	struct hashmap m;
+	char key[32];
+	int created;
+
+	(void)state;
+	hm_init(&m);
+	hm_upsert(&m, "before", 6, &created)->val.u = 7;
+	hm_reserve(&m, 5000);
+	const uint64_t *slots = m.slots;
+	const struct hm_entry *entries = m.entries;
+
+	assert_true(m.alloc >= 5001);
+	assert_true(5001 * 10 < m.nslots * 7);
+	for (int i = 0; i < 5000; i++) {
+		int n = snprintf(key, sizeof(key), "sym_%d", i);
+
+		hm_upsert(&m, key, (size_t)n, &created)->val.u = (uint64_t)i;
+		assert_true(created);
+	}
+	assert_ptr_equal(slots, m.slots);   /* no growth */
+	assert_ptr_equal(entries, m.entries);
+	assert_int_equal(hm_find(&m, "before", 6)->val.u, 7);
+	assert_int_equal(hm_find(&m, "sym_4999", 8)->val.u, 4999);
+	hm_reserve(&m, 0);   /* nothing to do */
+	assert_ptr_equal(slots, m.slots);
+	hm_release(&m);
+}
+
 static void test_error(void **state)
 {
 	(void)state;
@@ -265,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_xml_escape),
 		cmocka_unit_test(test_json_escape),
 		cmocka_unit_test(test_hashmap),
+		cmocka_unit_test(test_hashmap_reserve),
 		cmocka_unit_test(test_arena),
 		cmocka_unit_test(test_error),
 		cmocka_unit_test(test_path_search),

@@ -85,6 +85,20 @@ static struct hm_entry *lookup(const struct hashmap *m, const void *key, size_t 
 	return NULL;
 }
 
+void hm_reserve(struct hashmap *m, size_t n)
+{
+	size_t want = m->nr + n, nslots = m->nslots ? m->nslots : 64;
+
+	while ((want + 1) * 10 >= nslots * 7)
+		nslots *= 2;
+	if (nslots != m->nslots)
+		rehash(m, nslots);
+	if (want > m->alloc) {
+		m->alloc = want;
+		m->entries = xrealloc(m->entries, m->alloc * sizeof(*m->entries));
+	}
+}
+
 struct hm_entry *hm_find(const struct hashmap *m, const void *key, size_t len)
 {
 	size_t slot;

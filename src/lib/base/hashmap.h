@@ -46,6 +46,11 @@ void hm_release(struct hashmap *m);
 /* 64-bit hash of a byte string (stable across runs). */
 uint64_t hm_hash(const void *key, size_t len);
 
+/* Room for n more entries without growing (a caller that knows about how
+ * many keys come: a symbol table); n too large costs memory only (16
+ * bytes of slots and 40 of entry per key). */
+void hm_reserve(struct hashmap *m, size_t n);
+
 /* Find the entry for key, or NULL. */
 struct hm_entry *hm_find(const struct hashmap *m, const void *key, size_t len);
 

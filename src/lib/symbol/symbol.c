@@ -362,6 +362,7 @@ static size_t collect(struct symcache *c, Elf *e, Elf_Scn *scn, Elf_Scn *xscn,
 	if (verscn)
 		verdata = elf_getdata(verscn, NULL);
 	size_t nsyms = data->d_size / entsz;
+	hm_reserve(&c->names, nsyms / 2);   /* about half are functions */
 	for (size_t i = 1; i < nsyms; i++) {
 		GElf_Sym s;
 		Elf32_Word xndx = 0;
@@ -844,6 +845,8 @@ static void kernel_load(struct symcache *c)
 	struct cands cs = { 0 };
 	int nonzero = 0;
 	const char *p = buf, *end = buf + len;
+
+	hm_reserve(&c->names, len / 48);   /* about 40 bytes a line, most text symbols */
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
