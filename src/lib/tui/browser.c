@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -443,14 +444,15 @@ static void draw(struct br *b)
 	snprintf(buf, sizeof(buf), "%s%s", filt_desc(b, fd, sizeof(fd)), t->title ? t->title : "");
 	bar(b, 0, buf);
 
-	/* columns: every key but the last as wide as its widest visible text
-	 * (at most a share of the screen); the last takes the rest.  Too
-	 * narrow for all: the last key alone. */
-	int x = x0 + pw + (t->show_nr ? 14 : 0), need = 0;
-	int cap = (COLS - x) / (t->nr_keys + 1);
+	/* columns: every key but the last as wide as its widest text in the
+	 * first rows shown; the last takes the rest, 12 at least.  When they
+	 * do not fit, the widest give way first: each is cut to one width
+	 * (the most that fits), so a short column (comm, tid) stays whole
+	 * and a long one (a symbol) keeps what is left.  Too narrow for all:
+	 * the last key alone. */
+	int x = x0 + pw + (t->show_nr ? 14 : 0), need = 0, cut = INT_MAX, last = t->nr_keys - 1;
+	int nat[TUI_MAX_KEYS], room = COLS - x - 2 * t->nr_keys, sum = 0;
 
-	if (cap < 8)
-		cap = 8;
 	for (int k = 0; k < t->nr_keys; k++) {
 		size_t w = strlen(t->headers[k]);
 
@@ -460,7 +462,26 @@ static void draw(struct br *b)
 			if (l > w)
 				w = l;
 		}
-		kw[k] = k == t->nr_keys - 1 ? 0 : (int)w > cap ? cap : (int)w;
+		nat[k] = w > 4096 ? 4096 : (int)w;
+		sum += nat[k];
+	}
+	if (sum > room || sum - nat[last] > room - 12) {   /* the largest cut that fits */
+		int lo = 8, hi = 4096;
+
+		while (lo < hi) {
+			int c = (lo + hi + 1) / 2, s = 0;
+
+			for (int k = 0; k < last; k++)
+				s += nat[k] < c ? nat[k] : c;
+			if (s <= room - 12 && s + (nat[last] < c ? nat[last] : c) <= room)
+				lo = c;
+			else
+				hi = c - 1;
+		}
+		cut = lo;
+	}
+	for (int k = 0; k < t->nr_keys; k++) {
+		kw[k] = k == last ? 0 : nat[k] > cut ? cut : nat[k];
 		need += kw[k] + 2;
 		show_key[k] = true;
 	}
@@ -1006,7 +1027,10 @@ static void search(struct br *b)
 	rebuild(b);
 }
 
-static void regroup(struct br *b, const char *keys, bool children)
+/* Aggregate again (keys, Children).  fresh: a new table, shown from its
+ * top with nothing unfolded ('s', as a new perf report); else the
+ * selected and unfolded rows are found again by name ('+'). */
+static void regroup(struct br *b, const char *keys, bool children, bool fresh)
 {
 	int err;
 
@@ -1018,6 +1042,12 @@ static void regroup(struct br *b, const char *keys, bool children)
 	refresh();
 	pk_error_clear();
 	remember(b);
+	if (fresh) {
+		b->keep = false;
+		b->keep_pos = 0;
+		b->top = 0;
+		forget_open(b);
+	}
 	err = b->ops->regroup(b->ctx, keys, children);
 	if (err == -EINVAL) {
 		snprintf(b->msg, sizeof(b->msg), "%s", pk_errmsg());
@@ -1039,7 +1069,7 @@ static void set_children(struct br *b, bool on)
 		if (!b->ops->regroup)
 			snprintf(b->msg, sizeof(b->msg), "no Children data (the profile has no call chains)");
 		else
-			regroup(b, b->t->sort, true);
+			regroup(b, b->t->sort, true, false);
 		return;
 	}
 	b->children = on;
@@ -1166,9 +1196,19 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 		case KEY_RESIZE: break;
 		case KEY_UP: case 'k': if (b.sel) b.sel--; break;
 		case KEY_DOWN: case 'j': if (b.sel + 1 < b.nlines) b.sel++; break;
-		case KEY_PPAGE: b.sel = b.sel > h ? b.sel - h : 0; break;
+		/* a page: the view moves with the selection (perf's
+		 * ui_browser), the selection keeps its place on the screen */
+		case KEY_PPAGE:
+			b.sel = b.sel > h ? b.sel - h : 0;
+			b.top = b.top > h ? b.top - h : 0;
+			break;
 		case KEY_NPAGE: case ' ':
-			b.sel = b.sel + h < b.nlines ? b.sel + h : b.nlines ? b.nlines - 1 : 0;
+			if (b.sel + h < b.nlines) {
+				b.sel += h;
+				b.top += h;
+			} else {
+				b.sel = b.nlines ? b.nlines - 1 : 0;
+			}
 			break;
 		case KEY_HOME: case 'g': b.sel = 0; break;
 		case KEY_END: case 'G': b.sel = b.nlines ? b.nlines - 1 : 0; break;
@@ -1190,7 +1230,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 			char *keys = prompt(&b, "Sort keys (comm,dso,sym,pid,tid,srcline): ", t->sort);
 
 			if (keys && *keys)
-				regroup(&b, keys, b.children);
+				regroup(&b, keys, b.children, true);
 			free(keys);
 			break;
 		}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 1064 — how report's browser places its view (tmux), as perf's:
+#  - PgDn and PgUp move the view a page with the selection, which keeps
+#    its place on the screen (perfkit moved the selection a page and the
+#    view one row);
+#  - 's' shows the new table from its first row (perfkit kept the row
+#    selected before, found again deep in the new table);
+#  - with four sort keys on 160 columns, the Symbol column holds a
+#    64-character name whole: the narrow columns (comm, dso, tid) keep
+#    their width and the widest gives way only when all do not fit
+#    (perfkit cut every column but the last to a fifth of the screen).
+# mkrows.py's table: row i is command r<i> at [.] 0x1000+i, 40 rows in
+# address order.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tui-lib.sh"
+tui_require
+if ! have python3; then skip "python3 not installed"; done_testing; exit; fi
+python3 "$TOP/tests/e2e/mkrows.py" "$T/rows.data" 40
+
+# the first row on the screen, as its address; the screen line (1: the
+# title) of the selection, the one line in reverse video between the
+# title and the status bar
+first_row() { tui_screen | grep -oE '0x0{12}[0-9a-f]{4}' | head -1; }
+sel_line() { tui_screen -e | sed '1d;$d' | grep -nE $'\e\\[([0-9]+;)*7m' | head -1 | cut -d: -f1 | awk '{ print $1 + 1 }'; }
+first_is() { [ "$(first_row)" = "$(printf '0x%016x' $((0x1000 + $1)))" ]; }
+sel_is() { [ "$(sel_line)" = "$1" ]; }
+
+tui_start 80 12 "LC_ALL=C.UTF-8 '$PERFKIT' report -i rows.data --no-color --sort comm,sym"
+expect "open: the table" tui_wait "[.] 0x0000000000001000"
+shown=$(tui_screen | grep -cE '0x0{12}[0-9a-f]{4}')
+diag "rows on a 12-line screen: $shown"
+expect "open: the selection on the first row (line 3)" sel_is 3
+tui_keys Down Down
+expect "Down twice: the selection on line 5" wait_until 10 sel_is 5
+tui_keys NPage
+expect "PgDn: the view moves a page (row $shown first)" wait_until 10 first_is "$shown"
+expect "PgDn: the selection keeps its line (5)" sel_is 5
+tui_keys PPage
+expect "PgUp: back to the first page" wait_until 10 first_is 0
+expect "PgUp: the selection on line 5 again" sel_is 5
+
+# 's' deep in the table: the new table from its top
+tui_keys End
+expect "End: the last row shown" wait_until 10 tui_wait "[.] 0x0000000000001027"
+tui_keys s C-u
+tui_keys -l "sym,comm"
+tui_keys Enter
+expect "s sym,comm: the new table" tui_wait "Symbol  "
+expect "s: the table's first row first" wait_until 10 first_is 0
+expect "s: the selection on it (line 3)" sel_is 3
+tui_keys q
+expect "q quits with status 0" test "$(tui_wait_exit)" = 0
+
+# the Symbol column with four keys on 160 columns
+if ! can_perf_event; then
+	skip "perf events not allowed here (the long-name recording)"
+	done_testing; exit
+fi
+long=a_function_whose_name_is_sixty_four_characters_long_0123456789ab
+"$PERFKIT" record -g -F 999 -o "$T/p.data" -- "$PK_BUILD/tests/workloads/longname" 400 >/dev/null 2>&1
+expect "recorded" test -s "$T/p.data"
+tui_start 160 24 "LC_ALL=C.UTF-8 '$PERFKIT' report -i p.data --no-color --sort comm,dso,sym,tid"
+expect "comm,dso,sym,tid on 160 columns: the 64-character name whole" tui_wait_re "\\[\\.\\] $long +[0-9]+:longname"
+tui_keys q
+expect "quits" test "$(tui_wait_exit)" = 0
+done_testing
