@@ -86,7 +86,13 @@ struct hist {
 	uint64_t kept_samples, kept_total; /* those the sample filters kept */
 	struct cg_forest *cg;         /* the model's stacks tagged with rows (-g) */
 	uint32_t *of_node;            /* the model's row per node, for cg (browser:
-					 made on the first call graph) */
+					 made by a thread as the rows are ranked,
+					 hist_cg_start) */
+	pthread_t cg_thread;          /* browser: making cg_made from the model */
+	bool cg_building;
+	pid_t cg_pid;                 /* the process that started it ('P''s
+					 child has no such thread) */
+	struct cg_forest *cg_made;
 	uint32_t *depth;              /* by row, Children with call graphs: its
 					 deepest chain (tie_depth()), else NULL */
 	uint32_t *node_depth;         /* by model node, the depth tie_depth()
@@ -633,6 +639,8 @@ static uint32_t *tie_depth(struct hist *h, const uint32_t *of_node, size_t nr, b
 
 /* The rows of the sort keys, from the event's model: one pass over its
  * stack tree (and, with call graphs, its stacks tagged with the rows). */
+static void hist_cg_start(struct hist *h);
+
 static void hist_derive(struct report *r, struct hist *h)
 {
 	enum prof_key keys[K_MAX];
@@ -722,13 +730,15 @@ static void hist_derive(struct report *r, struct hist *h)
 			   ? tie_depth(h, pr.of_node, pr.nr, r->cg.order == CG_CALLER, r->keep_models) : NULL;
 	prof_flat_free(h->flat);   /* the rows were all it had */
 	h->flat = NULL;
+	if (r->graph && r->keep_models) {   /* the forest made meanwhile */
+		h->of_node = pr.of_node;
+		pr.of_node = NULL;
+		hist_cg_start(h);
+	}
 	for (int k = 0; k < r->nr_keys; k++)
 		if (!ro[k])
 			rank_key(r, h, pr.nr_parts[r->keys[k]], k, r->keep_models && r->keys[k] != K_SRCLINE);
-	if (r->graph && r->keep_models) {   /* the forest on the first call graph */
-		h->of_node = pr.of_node;
-		pr.of_node = NULL;
-	} else if (r->graph) {   /* the model's stacks become the forest's */
+	if (r->graph && !r->keep_models) {   /* the model's stacks become the forest's */
 		h->cg = cg_forest_new();
 		prof_cg_take(h->prof, &pr, h->cg);
 	}
@@ -739,9 +749,52 @@ static void hist_derive(struct report *r, struct hist *h)
 	}
 }
 
-/* The call-graph forest of the browser's rows, made once per derivation. */
+/* The browser's forest made by a thread from the model while the rows are
+ * ranked and sorted and the first screen is drawn (on a second CPU), so
+ * that the first call graph does not wait for it: it reads the model's
+ * nodes and frames and h->of_node, which nothing changes until the rows
+ * are made again (hist_underive joins it first), and writes only
+ * h->cg_made. */
+static void *hist_cg_main(void *arg)
+{
+	struct hist *h = arg;
+	struct prof_rows pr = { .of_node = h->of_node };
+
+	h->cg_made = cg_forest_new();
+	prof_cg_load(h->prof, &pr, h->cg_made);
+	return NULL;
+}
+
+static void hist_cg_start(struct hist *h)
+{
+	if (h->cg || h->cg_building || !h->of_node || !h->prof)
+		return;
+	h->cg_pid = getpid();
+	h->cg_building = !pthread_create(&h->cg_thread, NULL, hist_cg_main, h);
+}
+
+static void hist_cg_wait(struct hist *h)
+{
+	if (!h->cg_building)
+		return;
+	if (h->cg_pid != getpid()) {   /* a fork's child ('P'): the thread is not
+					* here and its forest is half made: made
+					* again by hist_cg */
+		h->cg_building = false;
+		h->cg_made = NULL;
+		return;
+	}
+	pthread_join(h->cg_thread, NULL);
+	h->cg_building = false;
+	h->cg = h->cg_made;
+	h->cg_made = NULL;
+}
+
+/* The call-graph forest of the browser's rows, made once per derivation
+ * (by hist_cg_start's thread, or here when it could not start). */
 static struct cg_forest *hist_cg(struct hist *h)
 {
+	hist_cg_wait(h);
 	if (!h->cg && h->of_node && h->prof) {
 		struct prof_rows pr = { .of_node = h->of_node };
 
@@ -753,6 +806,7 @@ static struct cg_forest *hist_cg(struct hist *h)
 
 static void hist_underive(struct hist *h)
 {
+	hist_cg_wait(h);   /* it reads what is freed here */
 	for (int k = 0; k < K_MAX; k++) {
 		free(h->rank_text[k]);
 		free(h->rank_len[k]);
@@ -1879,9 +1933,10 @@ struct report_tui {
 		size_t len;
 	} ann[RT_ANNS];
 	unsigned ann_next;            /* the slot the next one takes */
-	pthread_t prep;               /* rt_idle's thread, making the call-graph
+	pthread_t prep;               /* a thread started when a table is made,
 					 forest and one view's trees (rt_prep_main) */
 	bool preparing;
+	pid_t prep_pid;               /* the process that started it */
 	int prep_c;                   /* the view it makes: 1 Children, 0 Self */
 	struct report prep_r;         /* its copy of the report's settings */
 	uint32_t *prep_trees;
@@ -1938,6 +1993,7 @@ static size_t rt_ready(void)
 static void rt_fill(struct report_tui *rt, size_t from);
 static void rt_warm_join(struct report_tui *rt);
 static void rt_order_rest(void *ctx);
+static void rt_prep_start(struct report_tui *rt);
 
 /* The table of the first event with samples (print_hist's rows). */
 static void rt_prepare(struct report_tui *rt)
@@ -1988,6 +2044,7 @@ static void rt_prepare(struct report_tui *rt)
 	rt->t.rows = rt->rows_keep;
 	rt->t.order_rest = rt_order_rest;
 	rt_fill(rt, 0);
+	rt_prep_start(rt);   /* the first view's trees meanwhile, not after a pause */
 }
 
 /* The table's rows from the sorted ones of h->ord[from..h->nr_sorted). */
@@ -2294,6 +2351,12 @@ static void rt_prep_join(struct report_tui *rt)
 {
 	if (!rt->preparing)
 		return;
+	if (rt->prep_pid != getpid()) {   /* 'P''s child: no such thread here, its
+					   * trees half made: made again */
+		rt->preparing = false;
+		rt->prep_trees = NULL;
+		return;
+	}
 	pthread_join(rt->prep, NULL);
 	rt->preparing = false;
 	if (rt->prep_trees && !rt->trees[rt->prep_c])
@@ -2314,6 +2377,7 @@ static void rt_prep_start(struct report_tui *rt)
 	rt->prep_r = *r;
 	rt->prep_r.cg = rt->cg[c];
 	rt->prep_trees = NULL;
+	rt->prep_pid = getpid();
 	rt->preparing = !pthread_create(&rt->prep, NULL, rt_prep_main, rt);
 }
 

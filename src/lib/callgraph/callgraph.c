@@ -151,6 +151,19 @@ void cg_forest_reserve_frames(struct cg_forest *f, size_t n)
 	}
 }
 
+void cg_forest_reserve_stacks(struct cg_forest *f, size_t n)
+{
+	if (f->nr_snodes + n <= f->alloc_snodes)
+		return;
+	struct cg_stack_node *v = xmalloc((f->nr_snodes + n) * sizeof(*v));
+
+	xhuge(v, (f->nr_snodes + n) * sizeof(*v));   /* written once, in order */
+	memcpy(v, f->snodes, f->nr_snodes * sizeof(*v));
+	free(f->snodes);
+	f->snodes = v;
+	f->alloc_snodes = f->nr_snodes + n;
+}
+
 uint32_t cg_frame_id(struct cg_forest *f, const struct cg_frame *fr)
 {
 	size_t h, x;

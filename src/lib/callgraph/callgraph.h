@@ -93,6 +93,10 @@ uint32_t cg_frame_id(struct cg_forest *f, const struct cg_frame *fr);
 /* Room for n more frames: a caller that knows how many distinct frames
  * it will intern (prof_cg_load: the model's) saves the table's regrowth. */
 void cg_forest_reserve_frames(struct cg_forest *f, size_t n);
+
+/* Room for n more stack nodes (cg_stack_append), in huge pages when
+ * large: prof_cg_load appends one per model node. */
+void cg_forest_reserve_stacks(struct cg_forest *f, size_t n);
 const struct cg_frame *cg_frame_get(const struct cg_forest *f, uint32_t id);
 
 /* Stacks: parent 0 is the root; returns the child node (never 0).  The

@@ -948,6 +948,8 @@ void prof_cg_load_with(const struct prof *p, const struct prof_rows *rows, const
 
 	memset(cgframe, 0xff, (p->nr_frames + 1) * sizeof(*cgframe));
 	cg_forest_reserve_frames(f, p->nr_frames);
+	cg_forest_reserve_stacks(f, p->nr_nodes);
+	xhuge(cgnode, p->nr_nodes * sizeof(*cgnode));
 	cgnode[0] = 0;
 	for (size_t i = 1; i < p->nr_nodes; i++) {
 		const struct prof_node *nd = &p->nodes[i];
