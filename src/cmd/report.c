@@ -86,8 +86,8 @@ struct hist {
 	uint64_t kept_samples, kept_total; /* those the sample filters kept */
 	struct cg_forest *cg;         /* the model's stacks tagged with rows (-g) */
 	uint32_t *of_node;            /* the model's row per node, for cg (browser:
-					 made by a thread as the rows are ranked,
-					 hist_cg_start) */
+					 made by a thread as the rows are copied and
+					 ranked, hist_cg_start) */
 	pthread_t cg_thread;          /* browser: making cg_made from the model */
 	bool cg_building;
 	pid_t cg_pid;                 /* the process that started it ('P''s
@@ -662,6 +662,10 @@ static void hist_derive(struct report *r, struct hist *h)
 	} else {
 		prof_compact(h->prof);   /* no more samples */
 		prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, r, &pr);
+		if (r->graph && r->keep_models) {   /* the forest made meanwhile */
+			h->of_node = pr.of_node;
+			hist_cg_start(h);
+		}
 	}
 	/* keys whose every part was ranked before: mapped as rows are made */
 	const uint32_t *ro[K_MAX] = { NULL };
@@ -730,11 +734,8 @@ static void hist_derive(struct report *r, struct hist *h)
 			   ? tie_depth(h, pr.of_node, pr.nr, r->cg.order == CG_CALLER, r->keep_models) : NULL;
 	prof_flat_free(h->flat);   /* the rows were all it had */
 	h->flat = NULL;
-	if (r->graph && r->keep_models) {   /* the forest made meanwhile */
-		h->of_node = pr.of_node;
+	if (r->graph && r->keep_models)   /* h->of_node now (hist_cg_start) */
 		pr.of_node = NULL;
-		hist_cg_start(h);
-	}
 	for (int k = 0; k < r->nr_keys; k++)
 		if (!ro[k])
 			rank_key(r, h, pr.nr_parts[r->keys[k]], k, r->keep_models && r->keys[k] != K_SRCLINE);
@@ -750,7 +751,7 @@ static void hist_derive(struct report *r, struct hist *h)
 }
 
 /* The browser's forest made by a thread from the model while the rows are
- * ranked and sorted and the first screen is drawn (on a second CPU), so
+ * copied, ranked and sorted and the first screen is drawn (on a second CPU), so
  * that the first call graph does not wait for it: it reads the model's
  * nodes and frames and h->of_node, which nothing changes until the rows
  * are made again (hist_underive joins it first), and writes only

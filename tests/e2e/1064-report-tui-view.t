@@ -62,6 +62,19 @@ long=a_function_whose_name_is_sixty_four_characters_long_0123456789ab
 expect "recorded" test -s "$T/p.data"
 tui_start 160 24 "LC_ALL=C.UTF-8 '$PERFKIT' report -i p.data --no-color --sort comm,dso,sym,tid"
 expect "comm,dso,sym,tid on 160 columns: the 64-character name whole" tui_wait_re "\\[\\.\\] $long +[0-9]+:longname"
+
+# '-': the Self view, in an order of its own (made in a pause, by a radix
+# sort): the long function, whose Self is the highest, first (its caller
+# __libc_start_call_main is first by Children), Self never rising
+selfs() { tui_screen | grep -E '%  ' | grep -oE '[0-9]+\.[0-9]+%' | tr -d '%'; }
+self_falls() { local v; v=$(selfs); [ -n "$v" ] && [ "$v" = "$(printf '%s\n' "$v" | sort -rn)" ]; }
+sleep 0.3   # a pause: the other view's order is made then
+tui_keys -
+expect "-: the Self view" tui_wait "  Overhead  Command"
+expect "-: the long function first" wait_until 10 bash -c "tmux -S '$TUI_SOCK' capture-pane -p -t tui | sed -n 3p | grep -q '$long'"
+expect "-: Self never rises down the screen" self_falls
+tui_keys +
+expect "+: Children again" tui_wait "Children      Self"
 tui_keys q
 expect "quits" test "$(tui_wait_exit)" = 0
 done_testing
