@@ -457,7 +457,11 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	uint32_t *rank = xmalloc_big((np + 1) * sizeof(*rank));
 	struct pk_strrec *pt = xmalloc_big((np + 1) * sizeof(*pt));
 	const char **shown = key == K_SYM ? xmalloc_big((np + 1) * sizeof(*shown)) : NULL;
-	struct unk *unk = key == K_SYM ? xmalloc_big((np + 1) * sizeof(*unk)) : NULL;
+	/* a symbol key's unknown values fill pt's memory from its end
+	 * (records of one size; named ones from the front) */
+	struct unk *unk = key == K_SYM ? (struct unk *)(void *)pt : NULL;
+
+	_Static_assert(sizeof(struct unk) == sizeof(struct pk_strrec), "pt holds unk records");
 	const char **by_rank = NULL;
 	uint32_t *len_by_rank = NULL;
 	char buf[512];
@@ -491,7 +495,7 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 		if (rep[p] == UINT32_MAX)   /* a value of no row (a caller's, Self only) */
 			continue;
 		if (unk && !row->sym) {   /* by address, after every named one */
-			unk[nm++] = (struct unk){ unk_addr(row), (uint32_t)p, row->kernel };
+			unk[np - ++nm] = (struct unk){ unk_addr(row), (uint32_t)p, row->kernel };
 			continue;
 		}
 		key_text(h, row, key, buf, sizeof(buf));
@@ -514,6 +518,7 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	}
 	free(rep);   /* before the sort's buffers */
 	if (unk) {
+		unk += np - nm;
 		unk_sort(unk, nm);
 	} else {
 		memmove(pt + nt, pt + np - nm, nm * sizeof(*pt));
@@ -547,7 +552,6 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 		by_rank[n] = pk_arena_memdup0(&h->texts, buf, len);
 		len_by_rank[n] = (uint32_t)len;
 	}
-	free(unk);
 	free(shown);
 	for (size_t i = 0; i < h->nr; i++)
 		h->rows[i].rank[k] = rank[h->rows[i].rank[k]];
