@@ -50,6 +50,21 @@ void xhuge(void *p, size_t size)
 		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 }
 
+void *xcalloc_huge(size_t n, size_t size)
+{
+	size_t bytes = n * size;
+	void *p;
+
+	if (bytes < ((size_t)4 << 20))
+		return xcalloc(n, size);
+	if (size && bytes / size != n)
+		oom(bytes);
+	p = xmalloc(bytes);
+	xhuge(p, bytes);
+	memset(p, 0, bytes);
+	return p;
+}
+
 void *xcalloc(size_t nmemb, size_t size)
 {
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);

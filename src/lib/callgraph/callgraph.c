@@ -558,17 +558,6 @@ static void tag_lists_free(struct tag_lists *l)
 	free(l->node);
 }
 
-/* n zeroed items of size bytes, a big array in huge pages (asked for
- * before the zeroing touches them: a fault per 2 MiB, not per 4 KiB) */
-static void *zalloc_big(size_t n, size_t size)
-{
-	void *v = xmalloc(n * size + 1);
-
-	xhuge(v, n * size + 1);
-	memset(v, 0, n * size);
-	return v;
-}
-
 void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size_t nr_tags,
 			  enum cg_order order, bool children, uint64_t min_hit)
 {
@@ -599,12 +588,12 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 	} while (0)
 
 	if (b.caller) {
-		b.first = zalloc_big(n, sizeof(*b.first));
-		b.next = zalloc_big(n, sizeof(*b.next));
-		b.sub = zalloc_big(n, sizeof(*b.sub));
-		b.subc = zalloc_big(n, sizeof(*b.subc));
-		b.ex = zalloc_big(n, sizeof(*b.ex));
-		b.exc = zalloc_big(n, sizeof(*b.exc));
+		b.first = xcalloc_huge(n, sizeof(*b.first));
+		b.next = xcalloc_huge(n, sizeof(*b.next));
+		b.sub = xcalloc_huge(n, sizeof(*b.sub));
+		b.subc = xcalloc_huge(n, sizeof(*b.subc));
+		b.ex = xcalloc_huge(n, sizeof(*b.ex));
+		b.exc = xcalloc_huge(n, sizeof(*b.exc));
 		for (size_t i = n - 1; i >= 1; i--) {
 			const struct cg_stack_node *s = &f->snodes[i];
 
@@ -655,8 +644,8 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 	} else {
 		/* each stack's period goes to its innermost node of each tag
 		 * (the leaf's own tag first); without children the leaf only */
-		w = zalloc_big(n, sizeof(*w));
-		wc = zalloc_big(n, sizeof(*wc));
+		w = xcalloc_huge(n, sizeof(*w));
+		wc = xcalloc_huge(n, sizeof(*wc));
 		for (size_t i = 1; i < n; i++) {
 			const struct cg_stack_node *s = &f->snodes[i];
 

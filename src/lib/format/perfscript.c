@@ -467,7 +467,7 @@ static struct fc_rec *fc_insert(struct fcache *t, const char *key, size_t len, u
 	if ((t->nr + 1) * 2 > t->mask + 1 || !t->mask) {
 		size_t ns = t->mask ? (t->mask + 1) * 2 : 1024, on = t->mask ? t->mask + 1 : 0;
 		struct fc_slot *old = t->slots;
-		t->slots = xcalloc(ns, sizeof(*t->slots));
+		t->slots = xcalloc_huge(ns, sizeof(*t->slots));
 		t->mask = ns - 1;
 		for (size_t i = 0; i < on; i++)
 			if (old[i].rec)

@@ -34,7 +34,7 @@ size_t bm_insert_h(struct bytemap *m, const void *key, size_t len, uint64_t h, u
 		size_t ns = m->mask ? (m->mask + 1) * 2 : 1024;
 		struct bm_slot *old = m->slots;
 		size_t oldn = m->mask ? m->mask + 1 : 0;
-		m->slots = xcalloc(ns, sizeof(*m->slots));
+		m->slots = xcalloc_huge(ns, sizeof(*m->slots));
 		m->mask = ns - 1;
 		for (size_t i = 0; i < oldn; i++)
 			if (old[i].used)
