@@ -269,8 +269,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	}
 	if (!h->prof)
 		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0));
-	/* stacks per thread only when a key or the browser reads threads:
-	 * else per comm, fewer nodes */
+	/* stacks per thread only when a key, the browser or perf's order of
+	 * equal rows reads threads: else per comm, fewer nodes */
 	prof_add(h->prof, s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, frames, nr_frames,
 		 s->period);
 	return 0;
@@ -1814,7 +1814,10 @@ int cmd_report(int argc, char **argv)
 		       * kept in the heap by glibc's threshold grown to 32 MB */
 		mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	r.keep_models = tui;
-	r.by_thread = tui;
+	/* perf orders rows of equal Children by their chains' depth only
+	 * within one thread (the row's first, hist_entry->thread): the rows
+	 * need their threads then (tie_depth) */
+	r.by_thread = tui || (r.children && r.graph);
 	for (int k = 0; k < r.nr_keys; k++) {
 		r.by_thread |= r.keys[k] == K_PID || r.keys[k] == K_TID;
 		r.row_dsos |= r.sf.dsos.arg && r.keys[k] == K_DSO;
