@@ -52,6 +52,19 @@ expect "s: the selection on it (line 3)" sel_is 3
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 
+# a row of two threads is the thread's of its first sample (perf's
+# hist_entry->thread): 't' on 0x400 (first sampled in 8202, though 8201
+# sampled first) zooms into 8202.  The browser's stacks are in depth-first
+# order, thread by thread: the row took 8201, the first thread.
+python3 "$TOP/tests/e2e/mkfirstthread.py" "$T/ft.data"
+tui_start 100 20 "LC_ALL=C.UTF-8 '$PERFKIT' report -i ft.data --no-color --sort comm,sym"
+expect "first thread: the table" tui_wait "[.] 0x0000000000000400"
+tui_select '\] 0x0+400'
+tui_keys t
+expect "t on 0x400: thread 8202, its first sample's" tui_wait "Thread: 8202 |"
+tui_keys q q
+expect "quits" test "$(tui_wait_exit)" = 0
+
 # the Symbol column with four keys on 160 columns
 if ! can_perf_event; then
 	skip "perf events not allowed here (the long-name recording)"

@@ -429,11 +429,15 @@ struct prof_cache {
 	uint64_t *sub;
 	uint32_t *end;                /* PROF_REDERIVE: nodes are in depth-first
 					 order, a node's subtree ends before end[] */
+	uint32_t *born;               /* PROF_REDERIVE: each node's id before
+					 that order, the order the samples made
+					 the nodes in (a row's thread is that of
+					 its first node: perf's first sample) */
 	/* PROF_REDERIVE: the (thread, frame) pairs of the nodes, numbered by
 	 * first node, with what rows of any keys sum from them: Self, samples
 	 * and Children (the period below each outermost node of the pair) */
 	uint32_t *pair_of;            /* per node, PROF_NONE: a thread node */
-	struct pair { uint32_t thread, frame; uint64_t self, count, children; } *pairs;
+	struct pair { uint32_t thread, frame, born; uint64_t self, count, children; } *pairs;
 	size_t nr_pairs;
 	/* PROF_REDERIVE: the frames' row keys of each choice of DSO and sym
 	 * (index: dso | sym << 1; srcline apart), made on the first need */
@@ -461,6 +465,7 @@ static void cache_free(struct prof_cache *c)
 	free(c->next);
 	free(c->sub);
 	free(c->end);
+	free(c->born);
 	free(c->pair_of);
 	free(c->pairs);
 	for (int i = 0; i < 4; i++)
@@ -483,6 +488,7 @@ static void renumber(struct prof *p, struct prof_cache *c)
 	uint32_t *newid = xmalloc(n * sizeof(*newid)), *stack = xmalloc((n + 1) * sizeof(*stack));
 	struct prof_node *v = xmalloc((n + 1) * sizeof(*v));
 
+	c->born = xmalloc((n + 1) * sizeof(*c->born));
 	prof_compact(p);
 	for (size_t i = n - 1; i >= 1; i--) {
 		next[i] = first[p->nodes[i].parent];
@@ -493,6 +499,7 @@ static void renumber(struct prof *p, struct prof_cache *c)
 		uint32_t x = stack[--sp], cnt = 0;
 
 		newid[x] = (uint32_t)pos;
+		c->born[pos] = x;
 		v[pos] = p->nodes[x];
 		v[pos].parent = x ? newid[p->nodes[x].parent] : 0;
 		pos++;
@@ -587,7 +594,9 @@ static void cache_pairs(const struct prof *p, struct prof_cache *c)
 		q = rtab_get(&rt, (uint64_t)t << 32 | nd->frame, (uint32_t)c->nr_pairs);
 		if (q == c->nr_pairs) {
 			c->pairs = grow(c->pairs, &alloc, c->nr_pairs, sizeof(*c->pairs));
-			c->pairs[c->nr_pairs++] = (struct pair){ .thread = t, .frame = nd->frame };
+			c->pairs[c->nr_pairs++] = (struct pair){ .thread = t, .frame = nd->frame, .born = c->born[i] };
+		} else if (c->born[i] < c->pairs[q].born) {
+			c->pairs[q].born = c->born[i];
 		}
 		c->pair_of[i] = q;
 		c->pairs[q].self += nd->period;
@@ -777,6 +786,8 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		bool cached = !fline && c->row_of_pair[sel], keep = !fline && (p->flags & PROF_REDERIVE) && !cached;
 		uint32_t *of_pair = cached ? c->row_of_pair[sel] : xmalloc((c->nr_pairs + 1) * sizeof(*of_pair));
 		uint32_t *first = keep ? xmalloc((c->nr_pairs + 1) * sizeof(*first)) : NULL;
+		/* each row's earliest pair so far: the row takes its thread */
+		uint32_t *rborn = cached ? NULL : xmalloc((c->nr_pairs + 1) * sizeof(*rborn));
 		uint32_t *nfk = NULL, *rend;
 		uint64_t *run_row = NULL;
 		uint8_t *split = NULL;
@@ -814,7 +825,14 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 				if (r == out->nr) {
 					if (first)
 						first[r] = (uint32_t)q;
+					rborn[r] = pq->born;
 					new_row(out, &alloc, c, pq->thread, pq->frame, mask, fline);
+				} else if (pq->born < rborn[r]) {   /* a thread seen earlier */
+					rborn[r] = pq->born;
+					out->v[r].thread = pq->thread;
+					out->v[r].frame = pq->frame;
+					if (first)
+						first[r] = (uint32_t)q;
 				}
 				/* the row, and whether another frame has this one's
 				 * key (PAIR_SHARED) */
@@ -838,6 +856,7 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 			}
 		}
 		summed = true;
+		free(rborn);
 		free(rend);
 		free(nfk);
 		free(run_row);
@@ -852,6 +871,10 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 			free(first);
 		}
 	}
+	/* nodes in depth-first order (c->born): a row takes the thread and
+	 * frame of its earliest node */
+	uint32_t *nborn = !(children && c->pairs) && c->born ? xmalloc(alloc * sizeof(*nborn)) : NULL;
+
 	for (size_t i = 1; !(children && c->pairs) && i < p->nr_nodes; i++) {
 		const struct prof_node *nd = &p->nodes[i];
 		uint32_t t, r;
@@ -862,12 +885,20 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		}
 		t = c->thread_of[i];
 		r = rtab_get(&rt, (uint64_t)tkey[t] << 32 | fkey[nd->frame], (uint32_t)out->nr);
-		if (r == out->nr)
+		if (r == out->nr) {
+			if (nborn)
+				nborn[r] = c->born[i];
 			new_row(out, &alloc, c, t, nd->frame, mask, fline);
+		} else if (nborn && c->born[i] < nborn[r]) {
+			nborn[r] = c->born[i];
+			out->v[r].thread = t;
+			out->v[r].frame = nd->frame;
+		}
 		out->of_node[i] = r;
 		out->v[r].self += nd->period;
 		out->v[r].nr_self += nd->count;
 	}
+	free(nborn);
 	rtab_free(&rt);
 	free(tkey);
 	free(fkey);
