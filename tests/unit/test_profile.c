@@ -27,9 +27,14 @@ static const struct prof_row *row_of(const struct prof *p, const struct prof_row
 	return NULL;
 }
 
+/* sample_profile_flags(): after thread 2, thread 1 again, into a new
+ * function and into the kernel function thread 2 reached first (the
+ * nodes' depth-first order is then not the samples' order) */
+#define LATE_THREADS 0x1000u
+
 static struct prof *sample_profile_flags(unsigned flags)
 {
-	struct prof *p = prof_new(flags);
+	struct prof *p = prof_new(flags & ~LATE_THREADS);
 	struct pk_frame start = fr(LIBC, "start", 0x100, 0x100), mn = fr(EXE, "main", 0x1010, 0x1000),
 			f = fr(EXE, "f", 0x2004, 0x2000), g = fr(EXE, "g", 0x3008, 0x3000),
 			f2 = fr(EXE, "f", 0x2010, 0x2000), k = fr(KERN, "sys", 0xffff0010, 0xffff0000);
@@ -41,6 +46,10 @@ static struct prof *sample_profile_flags(unsigned flags)
 	add(p, CB, 2, 100, 4, start, mn, g, k);             /* another comm, into the kernel */
 	if (flags & PROF_BY_IP)   /* two frames of f (per address) on one stack */
 		add(p, CA, 1, 3, 5, start, mn, f, g, f2);
+	if (flags & LATE_THREADS) {
+		add(p, CA, 1, 4, 3, start, mn, fr(EXE, "h", 0x4004, 0x4000));
+		add(p, CA, 1, 2, 4, start, mn, f, k);
+	}
 	return p;
 }
 
@@ -64,8 +73,10 @@ static void test_rederive(void **state)
 	(void)state;
 	/* per address too: f and f2 are two frames of one sym row, one
 	 * stack through both (Children not a sum of the frames') */
-	for (unsigned by_ip = 0; by_ip <= PROF_BY_IP; by_ip += PROF_BY_IP)
+	for (unsigned by_ip = 0; by_ip <= PROF_BY_IP; by_ip += PROF_BY_IP) {
 		rederive_same(by_ip, sets, nr, 5);
+		rederive_same(by_ip | LATE_THREADS, sets, nr, 5);
+	}
 }
 
 static void rederive_same(unsigned flags, const enum prof_key (*sets)[3], const int *nr, size_t nsets)
@@ -86,6 +97,12 @@ static void rederive_same(unsigned flags, const enum prof_key (*sets)[3], const 
 				while (j < b.nr && memcmp(a.v[i].part, b.v[j].part, sizeof(a.v[i].part)))
 					j++;
 				assert_true(j < b.nr);
+				/* in the same place, named by the same thread and
+				 * frame: the order the samples made them in (rows
+				 * of equal shares then sort alike) */
+				assert_int_equal(i, j);
+				assert_int_equal(a.v[i].thread, b.v[j].thread);
+				assert_int_equal(a.v[i].frame, b.v[j].frame);
 				assert_int_equal(a.v[i].self, b.v[j].self);
 				assert_int_equal(a.v[i].children, b.v[j].children);
 				assert_int_equal(a.v[i].nr_self, b.v[j].nr_self);

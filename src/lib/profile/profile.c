@@ -717,6 +717,31 @@ static uint64_t *thread_runs(const struct prof_cache *c, const uint32_t *tkey, s
 	return slots;
 }
 
+/* The rows in the order of their earliest node (born: distinct node ids
+ * below nr_nodes), the order rows of a model made without PROF_REDERIVE
+ * have (its nodes are in the samples' order): equal rows then sort alike
+ * in both (the browser's 'P' and --stdio).  Returns each row's new index
+ * (rows[] permuted), for the caller to rename its references. */
+static uint32_t *rows_by_born(struct prof_rows *out, const uint32_t *born, size_t nr_nodes)
+{
+	uint32_t *at = xmalloc((nr_nodes + 1) * sizeof(*at)), *newid = xmalloc((out->nr + 1) * sizeof(*newid));
+	struct prof_row *v = xmalloc((out->nr + 1) * sizeof(*v));
+	size_t k = 0;
+
+	memset(at, 0xff, (nr_nodes + 1) * sizeof(*at));
+	for (size_t r = 0; r < out->nr; r++)
+		at[born[r]] = (uint32_t)r;
+	for (size_t i = 0; i <= nr_nodes; i++)
+		if (at[i] != PROF_NONE)
+			newid[at[i]] = (uint32_t)k++;
+	for (size_t r = 0; r < out->nr; r++)
+		v[newid[r]] = out->v[r];
+	memcpy(out->v, v, out->nr * sizeof(*v));
+	free(v);
+	free(at);
+	return newid;
+}
+
 void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
 		    prof_line_fn line, void *arg, struct prof_rows *out)
 {
@@ -845,6 +870,18 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 			if (of_pair[q] < PAIR_SHARED)
 				out->v[r].children += pq->children;
 		}
+		if (rborn) {   /* rows in their earliest nodes' order */
+			uint32_t *newid = rows_by_born(out, rborn, p->nr_nodes);
+
+			for (size_t q = 0; q < c->nr_pairs; q++)
+				of_pair[q] = newid[of_pair[q] & ~PAIR_SHARED] | (of_pair[q] & PAIR_SHARED);
+			if (first) {
+				for (size_t r = 0; r < out->nr; r++)
+					rborn[newid[r]] = first[r];
+				memcpy(first, rborn, out->nr * sizeof(*first));
+			}
+			free(newid);
+		}
 		rend = any ? xcalloc(out->nr + 1, sizeof(*rend)) : NULL;
 		for (uint32_t i = 1; i < p->nr_nodes; i++) {
 			uint32_t q = c->pair_of[i], r = q == PROF_NONE ? PROF_NONE : of_pair[q] & ~PAIR_SHARED;
@@ -897,6 +934,14 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		out->of_node[i] = r;
 		out->v[r].self += nd->period;
 		out->v[r].nr_self += nd->count;
+	}
+	if (nborn) {   /* rows in their earliest nodes' order */
+		uint32_t *newid = rows_by_born(out, nborn, p->nr_nodes);
+
+		for (size_t i = 1; i < p->nr_nodes; i++)
+			if (out->of_node[i] != PROF_NONE)
+				out->of_node[i] = newid[out->of_node[i]];
+		free(newid);
 	}
 	free(nborn);
 	rtab_free(&rt);
