@@ -52,6 +52,20 @@ expect "s: the selection on it (line 3)" sel_is 3
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 
+# a warning of the file (here: truncated) is said once when 's srcline'
+# reads the file again (it was said twice)
+sz=$(stat -c %s "$T/rows.data")
+head -c $((sz - 20)) "$T/rows.data" >"$T/cut.data"
+tui_start 80 12 "LC_ALL=C.UTF-8 '$PERFKIT' report -i cut.data --no-color 2>cut.err"
+expect "truncated file: the table" tui_wait "Press '?'"
+tui_keys s C-u
+tui_keys -l "srcline"
+tui_keys Enter
+expect "s srcline: the table again" tui_wait "Source:Line"
+tui_keys q
+expect "quits" test "$(tui_wait_exit)" = 0
+expect "the warning said once" test "$(grep -c 'file truncated' "$T/cut.err")" = 1
+
 # a row of two threads is the thread's of its first sample (perf's
 # hist_entry->thread): 't' on 0x400 (first sampled in 8202, though 8201
 # sampled first) zooms into 8202.  The browser's stacks are in depth-first
