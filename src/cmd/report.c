@@ -21,6 +21,7 @@
 #include "base/error.h"
 #include "base/parse.h"
 #include "base/hashmap.h"
+#include "base/kvsort.h"
 #include "base/strbuf.h"
 #include "base/strsort.h"
 #include "perfdata/perfdata.h"
@@ -388,57 +389,29 @@ static void *xmalloc_big(size_t n)
 
 /* A symbol key's value with no symbol, shown by address ("[l] 0x…",
  * sym_text): its text's order is the address's, then the level's ('.'
- * before 'k'), so these sort as integers (radix), not as texts. */
-struct unk {
-	uint64_t addr;
-	uint32_t id;                  /* the value's part id */
-	bool kernel;
-};
-
+ * before 'k'), so these sort as integers (pk_kv_sort), not as texts.  A
+ * record: k the address, v the value's part id << 1 | kernel. */
 static uint64_t unk_addr(const struct row *row)
 {
 	return !row->kernel && !row->self && row->children ? row->at : row->addr;   /* sym_text's */
 }
 
-/* v in (addr, kernel) order, stable: LSD passes of a byte each, the
- * level first, a pass where every record has the same byte skipped. */
-static void unk_sort(struct unk *v, size_t n)
+/* v in (address, level) order: the level first ('.' records, then 'k'),
+ * then by address, stably */
+static void unk_sort(struct pk_kv *v, size_t n)
 {
-	struct unk *tmp = xmalloc_big((n + 1) * sizeof(*tmp)), *a = v, *b = tmp;
-	uint64_t same = ~(uint64_t)0, first = n ? v[0].addr : 0;
-	size_t nk = 0;
+	struct pk_kv *tmp = xmalloc_big((n + 1) * sizeof(*tmp));
+	size_t nk = 0, at[2];
 
-	for (size_t i = 0; i < n; i++) {
-		same &= ~(v[i].addr ^ first);
-		nk += v[i].kernel != 0;
-	}
-	if (nk && nk < n) {   /* the level: '.' rows, then 'k' rows */
-		size_t at[2] = { 0, n - nk };
-
-		for (size_t i = 0; i < n; i++)
-			b[at[a[i].kernel != 0]++] = a[i];
-		a = tmp;
-		b = v;
-	}
-	for (int sh = 0; sh < 64; sh += 8) {
-		size_t cnt[257] = { 0 };
-
-		if (((same >> sh) & 0xff) == 0xff)
-			continue;
-		for (size_t i = 0; i < n; i++)
-			cnt[((a[i].addr >> sh) & 0xff) + 1]++;
-		for (int d = 0; d < 256; d++)
-			cnt[d + 1] += cnt[d];
-		for (size_t i = 0; i < n; i++)
-			b[cnt[(a[i].addr >> sh) & 0xff]++] = a[i];
-		struct unk *t = a;
-
-		a = b;
-		b = t;
-	}
-	if (a != v)
-		memcpy(v, a, n * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		nk += v[i].v & 1;
+	at[0] = 0;
+	at[1] = n - nk;
+	for (size_t i = 0; i < n; i++)
+		tmp[at[v[i].v & 1]++] = v[i];
+	memcpy(v, tmp, n * sizeof(*v));
 	free(tmp);
+	pk_kv_sort(v, n);
 }
 
 /* Each row's rank of key k's text: rank[k] holds the value's part id
@@ -459,9 +432,9 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	const char **shown = key == K_SYM ? xmalloc_big((np + 1) * sizeof(*shown)) : NULL;
 	/* a symbol key's unknown values fill pt's memory from its end
 	 * (records of one size; named ones from the front) */
-	struct unk *unk = key == K_SYM ? (struct unk *)(void *)pt : NULL;
+	struct pk_kv *unk = key == K_SYM ? (struct pk_kv *)(void *)pt : NULL;
 
-	_Static_assert(sizeof(struct unk) == sizeof(struct pk_strrec), "pt holds unk records");
+	_Static_assert(sizeof(struct pk_kv) == sizeof(struct pk_strrec), "pt holds unk records");
 	const char **by_rank = NULL;
 	uint32_t *len_by_rank = NULL;
 	char buf[512];
@@ -495,7 +468,7 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 		if (rep[p] == UINT32_MAX)   /* a value of no row (a caller's, Self only) */
 			continue;
 		if (unk && !row->sym) {   /* by address, after every named one */
-			unk[np - ++nm] = (struct unk){ unk_addr(row), (uint32_t)p, row->kernel };
+			unk[np - ++nm] = (struct pk_kv){ unk_addr(row), (uint64_t)p << 1 | row->kernel };
 			continue;
 		}
 		key_text(h, row, key, buf, sizeof(buf));
@@ -540,14 +513,14 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	}
 	for (size_t u = 0; unk && u < nm; u++) {   /* equal address and level: one rank */
 		if (nt || u) {
-			if (u && unk[u].addr == unk[u - 1].addr && unk[u].kernel == unk[u - 1].kernel) {
-				rank[unk[u].id] = (uint32_t)n;
+			if (u && unk[u].k == unk[u - 1].k && (unk[u].v & 1) == (unk[u - 1].v & 1)) {
+				rank[unk[u].v >> 1] = (uint32_t)n;
 				continue;
 			}
 			n++;
 		}
-		rank[unk[u].id] = (uint32_t)n;
-		size_t len = addr_text(buf, unk[u].kernel, unk[u].addr);   /* sym_text's */
+		rank[unk[u].v >> 1] = (uint32_t)n;
+		size_t len = addr_text(buf, unk[u].v & 1, unk[u].k);   /* sym_text's */
 
 		by_rank[n] = pk_arena_memdup0(&h->texts, buf, len);
 		len_by_rank[n] = (uint32_t)len;

@@ -7,26 +7,19 @@
 # twice the same.  Row 0x400 (comm,sym) is of both threads; its first
 # sample is 8202's, so the row's thread is 8202 (perf: hist_entry->thread,
 # the thread of the sample that made the entry), although 8201 came first.
-import os, struct, sys
+import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pdgen import Gen, padded  # noqa: E402
+from pdgen import Gen  # noqa: E402
 
 out = sys.argv[1]
-PERIOD, CTX_USER = 1000, 0xFFFFFFFFFFFFFE00
+PERIOD = 1000
 g = Gen(8201, "tt")
-g.add(3, 0, struct.pack("<II", 8202, 8202) + padded("tt") + struct.pack("<IIQ", 8202, 8202, g.tick()))
+g.comm(8202, "tt")
 
-
-def sample(pid, chain):   # IP, TID, TIME, PERIOD, CALLCHAIN (leaf first)
-    ips = [CTX_USER] + chain
-    g.add(9, 2, struct.pack("<QIIQQQ", chain[0], pid, pid, g.tick(), PERIOD, len(ips))
-          + b"".join(struct.pack("<Q", ip) for ip in ips))
-
-
-sample(8201, [0x100])
-sample(8202, [0x300, 0x400])
-sample(8201, [0x300, 0x400])
-sample(8201, [0x300, 0x400])
+g.user_sample(8201, [0x100], PERIOD)
+g.user_sample(8202, [0x300, 0x400], PERIOD)
+g.user_sample(8201, [0x300, 0x400], PERIOD)
+g.user_sample(8201, [0x300, 0x400], PERIOD)
 # IP|TID|TIME|CALLCHAIN|PERIOD; sample_id_all
 g.write(out, PERIOD, 0x1 | 0x2 | 0x4 | 0x20 | 0x100, 1 << 18)

@@ -12,26 +12,18 @@
 # perf compares the chains' depth of equal rows only when they are of one
 # thread (hist_entry->thread); rows of two threads go by Self: tb's 0x600
 # before ta's 0x300.
-import os, struct, sys
+import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pdgen import Gen, padded  # noqa: E402
+from pdgen import Gen  # noqa: E402
 
 out = sys.argv[1]
-PERIOD, CTX_USER = 1000, 0xFFFFFFFFFFFFFE00
+PERIOD = 1000
 g = Gen(8101, "ta")
-g.add(3, 0, struct.pack("<II", 8102, 8102) + padded("tb") + struct.pack("<IIQ", 8102, 8102, g.tick()))
-
-
-def sample(pid, chain):   # IP, TID, TIME, PERIOD, CALLCHAIN (leaf first)
-    ips = [CTX_USER] + chain
-    g.add(9, 2, struct.pack("<QIIQQQ", chain[0], pid, pid, g.tick(), PERIOD, len(ips))
-          + b"".join(struct.pack("<Q", ip) for ip in ips))
-
-
+g.comm(8102, "tb")
 for _ in range(2):
-    sample(8101, [0x100, 0x200, 0x300, 0x400])
-sample(8102, [0x600])
-sample(8102, [0x700, 0x600])
+    g.user_sample(8101, [0x100, 0x200, 0x300, 0x400], PERIOD)
+g.user_sample(8102, [0x600], PERIOD)
+g.user_sample(8102, [0x700, 0x600], PERIOD)
 # IP|TID|TIME|CALLCHAIN|PERIOD; sample_id_all
 g.write(out, PERIOD, 0x1 | 0x2 | 0x4 | 0x20 | 0x100, 1 << 18)

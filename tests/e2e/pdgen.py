@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pdgen.py — what the e2e tests' perf.data writers (mkties.py, mkmaps.py)
+# pdgen.py — what the e2e tests' perf.data writers (mkties.py, mkmaps.py, …)
 # share (perf.data-file-format.txt): one process's records with the
 # sample_id_all trailer of sample_type IP|TID|TIME[|...] (pid, tid, time),
 # its COMM record, and the file around one cpu-clock event.
@@ -24,6 +24,16 @@ class Gen:
 
     def add(self, kind, misc, body):
         self.data += self.rec(kind, misc, body)
+
+    def comm(self, pid, comm):   # PERF_RECORD_COMM of another process
+        self.add(3, 0, struct.pack("<II", pid, pid) + padded(comm) + struct.pack("<IIQ", pid, pid, self.tick()))
+
+    def user_sample(self, pid, chain, period):
+        """A sample of sample_type IP|TID|TIME|PERIOD|CALLCHAIN: a user
+        call chain, leaf first (PERF_CONTEXT_USER put before it)."""
+        ips = [0xFFFFFFFFFFFFFE00] + chain
+        self.add(9, 2, struct.pack("<QIIQQQ", chain[0], pid, pid, self.tick(), period, len(ips))
+                 + b"".join(struct.pack("<Q", ip) for ip in ips))
 
     def write(self, out, period, sample_type, flags):
         """One software cpu-clock event (attr size 128) of a fixed period,

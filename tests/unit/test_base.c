@@ -16,6 +16,7 @@
 #include "base/arena.h"
 #include "base/error.h"
 #include "base/hashmap.h"
+#include "base/kvsort.h"
 #include "base/path.h"
 #include "base/strbuf.h"
 
@@ -177,6 +178,35 @@ static void test_hashmap_reserve(void **state)
 	hm_release(&m);
 }
 
+/* pk_kv_sort: ascending keys whatever their bytes, equal keys in their
+ * first order, keys alike left as they are */
+static void test_kv_sort(void **state)
+{
+	struct pk_kv v[2000];
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	for (size_t i = 0; i < 2000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* few distinct keys (ties), spread over the low and high bytes */
+		v[i] = (struct pk_kv){ (x % 7) << 56 | (x % 5) << 8 | (x % 3), i };
+	}
+	pk_kv_sort(v, 2000);
+	for (size_t i = 1; i < 2000; i++) {
+		assert_true(v[i - 1].k <= v[i].k);
+		if (v[i - 1].k == v[i].k)
+			assert_true(v[i - 1].v < v[i].v);   /* stable */
+	}
+	for (size_t i = 0; i < 10; i++)
+		v[i] = (struct pk_kv){ 42, 9 - i };
+	pk_kv_sort(v, 10);
+	for (size_t i = 0; i < 10; i++)
+		assert_int_equal(v[i].v, 9 - i);
+	pk_kv_sort(v, 0);
+}
+
 static void test_error(void **state)
 {
 	(void)state;
@@ -298,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_json_escape),
 		cmocka_unit_test(test_hashmap),
 		cmocka_unit_test(test_hashmap_reserve),
+		cmocka_unit_test(test_kv_sort),
 		cmocka_unit_test(test_arena),
 		cmocka_unit_test(test_error),
 		cmocka_unit_test(test_path_search),
