@@ -1288,7 +1288,9 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	 * the rows' total, as perf's) */
 	uint64_t cg_total = r->relative ? h->total : total;
 
-	if (r->graph && h->cg)
+	/* kept models (the browser could not start): the forest made by
+	 * hist_cg_start's thread, or here */
+	if (r->graph && (r->keep_models ? hist_cg(h) : h->cg))
 		trees = build_trees(r, h, show, total);
 	/* the rows in order, read from their sort records where they can be:
 	 * a row itself is 136 bytes somewhere in a large array (a cache miss
@@ -2358,9 +2360,13 @@ static void rt_prep_join(struct report_tui *rt)
 	if (!rt->preparing)
 		return;
 	if (rt->prep_pid != getpid()) {   /* 'P''s child: no such thread here, its
-					   * trees half made: made again */
+					   * trees half made and the forest maybe
+					   * in the middle of a change: both made
+					   * again (hist_cg) */
 		rt->preparing = false;
 		rt->prep_trees = NULL;
+		if (rt->h && !rt->h->cg_building)
+			rt->h->cg = NULL;
 		return;
 	}
 	pthread_join(rt->prep, NULL);

@@ -1075,20 +1075,20 @@ static void regroup(struct br *b, const char *keys, bool children, bool fresh)
 	refresh();
 	pk_error_clear();
 	remember(b);
-	if (fresh) {
-		b->keep = false;
-		b->keep_pos = 0;
-		b->top = 0;
-		forget_open(b);
-	}
 	err = b->ops->regroup(b->ctx, keys, children);
-	if (err == -EINVAL) {
+	if (err == -EINVAL) {   /* keys refused: the table as it was */
 		snprintf(b->msg, sizeof(b->msg), "%s", pk_errmsg());
 		return;
 	}
 	if (err < 0) {
 		b->err = err;
 		return;
+	}
+	if (fresh) {
+		b->keep = false;
+		b->keep_pos = 0;
+		b->top = 0;
+		forget_open(b);
 	}
 	b->children = b->t->show_children;
 	reload(b);
