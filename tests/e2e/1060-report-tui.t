@@ -11,10 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"
 tui_require
-if ! can_perf_event; then
-	skip "perf events not allowed here"
-	done_testing; exit
-fi
+perf_event_require
 "$PERFKIT" record -g -F 999 -o "$T/p.data" -- "$PK_BUILD/tests/workloads/calltree" 600 >/dev/null 2>&1
 "$PERFKIT" report -i "$T/p.data" --stdio >"$T/stdio" 2>/dev/null
 expect "the profile has calltree's c" grep -q '\[\.\] c$' "$T/stdio"

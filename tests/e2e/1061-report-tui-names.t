@@ -10,10 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"
 tui_require
-if ! can_perf_event; then
-	skip "perf events not allowed here"
-	done_testing; exit
-fi
+perf_event_require
 if [ "$(uname -m)" != x86_64 ] || ! have cc; then
 	skip "needs x86-64 and cc (the JIT code is x86-64 machine code)"
 	done_testing; exit

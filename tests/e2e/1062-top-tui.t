@@ -10,10 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"
 tui_require
-if ! can_perf_event; then
-	skip "perf events not allowed here"
-	done_testing; exit
-fi
+perf_event_require
 W=$PK_BUILD/tests/workloads/burn2to1
 "$W" 60000 >/dev/null 2>&1 &
 wp=$!

@@ -12,10 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"
 tui_require
-if ! can_perf_event; then
-	skip "perf events not allowed here"
-	done_testing; exit
-fi
+perf_event_require
 "$PERFKIT" record -g -F 999 -o "$T/p.data" -- "$PK_BUILD/tests/workloads/calltree" 600 >/dev/null 2>&1
 expect "recorded" test -s "$T/p.data"
 

@@ -9,10 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"
 tui_require
-if ! can_perf_event; then
-	skip "perf events not allowed here"
-	done_testing; exit
-fi
+perf_event_require
 "$PERFKIT" record -g -e cpu-clock,task-clock -o "$T/two.data" -- "$PK_BUILD/tests/workloads/calltree" 300 >/dev/null 2>&1
 expect "recorded two events" test "$(grep -c "^# Samples" < <("$PERFKIT" report -i "$T/two.data" --stdio 2>/dev/null))" = 2
 want=$("$PERFKIT" report -i "$T/two.data" --stdio 2>/dev/null | grep -c -- '---')

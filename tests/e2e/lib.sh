@@ -46,6 +46,15 @@ have() { command -v "$1" >/dev/null 2>&1; }
 can_perf_event() {
 	[ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)" -le 2 ]
 }
+# perf_event_require — the whole test skipped (done_testing; exit) where
+# perf events are not allowed
+perf_event_require() {
+	if ! can_perf_event; then
+		skip "perf events not allowed here"
+		done_testing
+		exit
+	fi
+}
 
 done_testing() { echo "1..$_n"; [ "$_fail" -eq 0 ]; }
 
