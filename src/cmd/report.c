@@ -1916,8 +1916,6 @@ struct report_tui {
 		size_t len;
 	} ann[RT_ANNS];
 	unsigned ann_next;            /* the slot the next one takes */
-	char *warned;                 /* the warnings before the file was read
-					 again ('s' srcline): said once */
 	pthread_t prep;               /* a thread started when a table is made,
 					 forest and one view's trees (rt_prep_main) */
 	bool preparing;
@@ -1930,23 +1928,6 @@ struct report_tui {
 static void rt_prep_join(struct report_tui *rt);
 
 static void rt_warm_forget(struct report_tui *rt);
-
-/* The file read again ('s' srcline) warns as the first reading did: its
- * warnings dropped, the first's queued again (shown once at the end). */
-static void rt_rewarn(struct report_tui *rt)
-{
-	char *w = rt->warned, *nl;
-
-	pk_warnings_take();
-	for (; w && *w; w = nl + 1) {
-		nl = strchr(w, '\n');
-		if (!nl)
-			nl = w + strlen(w) - 1;
-		pk_warn("%.*s", (int)(nl - w + (*nl != '\n')), w);
-	}
-	free(rt->warned);
-	rt->warned = NULL;
-}
 
 static void rt_release_hist(struct report_tui *rt)
 {
@@ -2143,15 +2124,11 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 		need_ip |= r->keys[k] == K_SRCLINE;
 	if (need_ip && !r->by_ip) {
 		/* lines differ within a function: the file once more, frames
-		 * per address (before anything is freed); its warnings are
-		 * those of the first pass, said once (rt_rewarn) */
-		free(rt->warned);
-		rt->warned = xstrdup(pk_warnings_take());
+		 * per address (before anything is freed); the warnings it
+		 * repeats are queued once (pk_warn) */
 		err = session_open(&ns, rt->input, &rt->so);
-		if (err) {
-			rt_rewarn(rt);
+		if (err)
 			return err < 0 ? err : -EIO;
-		}
 	}
 	r->cg.skip_first = !strncmp(keys, "sym", 3);
 	rt->cg[0].skip_first = rt->cg[1].skip_first = r->cg.skip_first;
@@ -2174,7 +2151,6 @@ static int rt_regroup(void *ctx, const char *keys, bool children)
 		ann_leaves_free(r->leaves);   /* counted again by this pass */
 		r->leaves = ann_leaves_new();
 		err = session_process(r->sess, on_sample, r);
-		rt_rewarn(rt);
 		if (err < 0)
 			return err;
 	}

@@ -216,7 +216,10 @@ static void test_error(void **state)
 	assert_string_equal(pk_errmsg(), "f: bad magic at offset 0");
 	pk_warn("one %d", 1);
 	pk_warn("two");
-	assert_string_equal(pk_warnings_take(), "one 1\ntwo");
+	pk_warn("one %d", 1);   /* said already: once */
+	pk_warn("one");         /* a line that begins another is its own */
+	pk_warn("tw");
+	assert_string_equal(pk_warnings_take(), "one 1\ntwo\none\ntw");
 	assert_string_equal(pk_warnings_take(), "");
 }
 

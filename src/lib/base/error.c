@@ -2,6 +2,7 @@
 #include "base/error.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,15 +31,28 @@ void pk_error_clear(void)
 	errbuf[0] = '\0';
 }
 
+/* Is the line warnbuf[at..warnlen) one of the lines before it? */
+static bool warned_before(size_t at)
+{
+	size_t len = warnlen - at;
+
+	for (size_t i = 0; i + len < at; i = (size_t)((char *)memchr(warnbuf + i, '\n', at - i) - warnbuf) + 1)
+		if (warnbuf[i + len] == '\n' && !memcmp(warnbuf + i, warnbuf + at, len))
+			return true;
+	return false;
+}
+
 void pk_warn(const char *fmt, ...)
 {
 	va_list ap;
 	int n;
+	size_t was = warnlen, at;
 
 	if (warnlen >= sizeof(warnbuf) - 2)
 		return;
 	if (warnlen)
 		warnbuf[warnlen++] = '\n';
+	at = warnlen;
 	va_start(ap, fmt);
 	n = vsnprintf(warnbuf + warnlen, sizeof(warnbuf) - warnlen, fmt, ap);
 	va_end(ap);
@@ -47,6 +61,8 @@ void pk_warn(const char *fmt, ...)
 	warnlen += (size_t)n;
 	if (warnlen >= sizeof(warnbuf))
 		warnlen = sizeof(warnbuf) - 1;
+	if (at && warned_before(at))   /* said already (a file read twice) */
+		warnlen = was;
 	warnbuf[warnlen] = '\0';
 }
 

@@ -30,8 +30,10 @@ void pk_error_clear(void);
 
 /* Warnings a library wants the command to show (for example "file truncated
  * at offset N, N complete records read").  Up to a small fixed number are
- * kept; pk_warnings_take() returns them joined by '\n' (or "" when none) and
- * clears the list.  The returned string is valid until the next call. */
+ * kept, each once (a warning already queued, word for word, is not queued
+ * again: a file read twice warns once); pk_warnings_take() returns them
+ * joined by '\n' (or "" when none) and clears the list.  The returned
+ * string is valid until the next call. */
 void pk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *pk_warnings_take(void);
 
