@@ -378,15 +378,6 @@ static const void *line_of(void *arg, const struct pk_frame *fr)
 	return session_srcline(((struct report *)arg)->sess, fr);
 }
 
-/* xmalloc(n) of an array about to be written whole: huge pages (xhuge) */
-static void *xmalloc_big(size_t n)
-{
-	void *p = xmalloc(n);
-
-	xhuge(p, n);
-	return p;
-}
-
 /* A symbol key's value with no symbol, shown by address ("[l] 0x…",
  * sym_text): its text's order is the address's, then the level's ('.'
  * before 'k'), so these sort as integers (pk_kv_sort), not as texts.  A
@@ -400,7 +391,7 @@ static uint64_t unk_addr(const struct row *row)
  * then by address, stably */
 static void unk_sort(struct pk_kv *v, size_t n)
 {
-	struct pk_kv *tmp = xmalloc_big((n + 1) * sizeof(*tmp));
+	struct pk_kv *tmp = xmalloc_huge((n + 1) * sizeof(*tmp));
 	size_t nk = 0, at[2];
 
 	for (size_t i = 0; i < n; i++)
@@ -426,10 +417,10 @@ static void unk_sort(struct pk_kv *v, size_t n)
 static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool cache)
 {
 	enum sort_key key = r->keys[k];
-	uint32_t *rep = xmalloc_big((np + 1) * sizeof(*rep));
-	uint32_t *rank = xmalloc_big((np + 1) * sizeof(*rank));
-	struct pk_strrec *pt = xmalloc_big((np + 1) * sizeof(*pt));
-	const char **shown = key == K_SYM ? xmalloc_big((np + 1) * sizeof(*shown)) : NULL;
+	uint32_t *rep = xmalloc_huge((np + 1) * sizeof(*rep));
+	uint32_t *rank = xmalloc_huge((np + 1) * sizeof(*rank));
+	struct pk_strrec *pt = xmalloc_huge((np + 1) * sizeof(*pt));
+	const char **shown = key == K_SYM ? xmalloc_huge((np + 1) * sizeof(*shown)) : NULL;
 	/* a symbol key's unknown values fill pt's memory from its end
 	 * (records of one size; named ones from the front) */
 	struct pk_kv *unk = key == K_SYM ? (struct pk_kv *)(void *)pt : NULL;
@@ -499,8 +490,8 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	}
 	pk_strsort(pt, nt);
 	if (key == K_COMM || key == K_DSO || key == K_SYM) {
-		by_rank = xmalloc_big((nt + nm + 1) * sizeof(*by_rank));
-		len_by_rank = xmalloc_big((nt + nm + 1) * sizeof(*len_by_rank));
+		by_rank = xmalloc_huge((nt + nm + 1) * sizeof(*by_rank));
+		len_by_rank = xmalloc_huge((nt + nm + 1) * sizeof(*len_by_rank));
 	}
 	for (size_t p = 0; p < nt + (unk ? 0 : nm); p++) {
 		if (p && (p == nt || strcmp(pt[p - 1].s, pt[p].s)))
@@ -550,9 +541,8 @@ static uint32_t *node_depths(const struct prof *p, bool caller)
 {
 	size_t n = prof_nr_nodes(p);
 	const struct prof_node *nd = prof_nodes(p);
-	uint32_t *d = xcalloc(n + 1, sizeof(*d)), *below = caller ? xcalloc(n + 1, sizeof(*below)) : NULL;
+	uint32_t *d = xcalloc_huge(n + 1, sizeof(*d)), *below = caller ? xcalloc(n + 1, sizeof(*below)) : NULL;
 
-	xhuge(d, (n + 1) * sizeof(*d));
 	for (size_t i = 1; i < n; i++) {   /* the depth: 1 for the outermost frame */
 		uint32_t up = nd[i].parent;
 
@@ -665,7 +655,7 @@ static void hist_derive(struct report *r, struct hist *h)
 	if (pr.nr + 1 > h->rows_cap) {   /* else the last derivation's, reused */
 		free(h->rows);
 		h->rows_cap = pr.nr + 1;
-		h->rows = xmalloc_big(h->rows_cap * sizeof(*h->rows));
+		h->rows = xmalloc_huge(h->rows_cap * sizeof(*h->rows));
 	}
 	/* from the last row down, the memory of the rows copied given back
 	 * as the copies are made (-g none: the flat rows' 124 MB of big.data
@@ -1060,7 +1050,7 @@ static void sort_rows(struct report *r, struct hist *h, size_t want)
 	tie_set(r, h);
 	memcpy(h->rank_bits, bits, sizeof(bits));
 	free(h->ord);
-	h->ord = xmalloc_big((h->nr + 1) * sizeof(*h->ord));
+	h->ord = xmalloc_huge((h->nr + 1) * sizeof(*h->ord));
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
 		uint64_t ranks = 0;

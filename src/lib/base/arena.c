@@ -31,8 +31,7 @@ void *pk_arena_alloc(struct pk_arena *a, size_t n)
 			a->next_size = ARENA_MAX;
 		if (need > sz)
 			sz = need;
-		b = xmalloc(sizeof(*b) + sz);
-		xhuge(b, sizeof(*b) + sz);
+		b = xmalloc_huge(sizeof(*b) + sz);
 		b->next = a->head;
 		b->used = 0;
 		b->size = sz;

@@ -17,8 +17,7 @@ void pk_kv_sort(struct pk_kv *v, size_t n)
 		same &= ~(v[i].k ^ v[0].k);
 	if (same == ~(uint64_t)0)
 		return;
-	tmp = xmalloc(n * sizeof(*tmp));
-	xhuge(tmp, n * sizeof(*tmp));
+	tmp = xmalloc_huge(n * sizeof(*tmp));
 	b = tmp;
 	for (int sh = 0; sh < 64; sh += 8) {
 		size_t cnt[257] = { 0 };

@@ -50,6 +50,14 @@ void xhuge(void *p, size_t size)
 		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 }
 
+void *xmalloc_huge(size_t size)
+{
+	void *p = xmalloc(size);
+
+	xhuge(p, size);
+	return p;
+}
+
 void *xcalloc_huge(size_t n, size_t size)
 {
 	size_t bytes = n * size;
@@ -59,8 +67,7 @@ void *xcalloc_huge(size_t n, size_t size)
 		return xcalloc(n, size);
 	if (size && bytes / size != n)
 		oom(bytes);
-	p = xmalloc(bytes);
-	xhuge(p, bytes);
+	p = xmalloc_huge(bytes);
 	memset(p, 0, bytes);
 	return p;
 }

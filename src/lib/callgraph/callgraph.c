@@ -155,9 +155,7 @@ void cg_forest_reserve_stacks(struct cg_forest *f, size_t n)
 {
 	if (f->nr_snodes + n <= f->alloc_snodes)
 		return;
-	struct cg_stack_node *v = xmalloc((f->nr_snodes + n) * sizeof(*v));
-
-	xhuge(v, (f->nr_snodes + n) * sizeof(*v));   /* written once, in order */
+	struct cg_stack_node *v = xmalloc_huge((f->nr_snodes + n) * sizeof(*v));   /* written once, in order */
 	memcpy(v, f->snodes, f->nr_snodes * sizeof(*v));
 	free(f->snodes);
 	f->snodes = v;

@@ -331,8 +331,7 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 	out->nr = f->nr;
 	zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));   /* counting is over */
 	f->slots = NULL;
-	out->v = xmalloc((f->nr + 1) * sizeof(*out->v));
-	xhuge(out->v, (f->nr + 1) * sizeof(*out->v));
+	out->v = xmalloc_huge((f->nr + 1) * sizeof(*out->v));
 	/* the records' memory given back as their rows are made */
 	for (size_t i = 0; i < f->nr; i++) {
 		const struct frow *r = &f->rows[i];

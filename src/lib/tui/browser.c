@@ -258,9 +258,7 @@ static int cmp_order(const void *x, const void *y)
  * ('-'). */
 static void radix_order(const struct tui_row *rows, bool children, size_t *out, size_t n)
 {
-	struct pk_kv *a = xmalloc((n + 1) * sizeof(*a));
-
-	xhuge(a, (n + 1) * sizeof(*a));   /* 16 MB for a million rows */
+	struct pk_kv *a = xmalloc_huge((n + 1) * sizeof(*a));   /* 16 MB for a million rows */
 	for (size_t i = 0; i < n; i++)
 		a[i] = (struct pk_kv){ ~(children ? rows[i].children : rows[i].self), i };
 	pk_kv_sort(a, n);
