@@ -104,8 +104,13 @@ struct hist {
 	bool rank_full[K_MAX];        /* rank_of ranks every part: rows map
 					 their parts as they are made */
 	const char **rank_text[K_MAX];/* by sort key index: its text per rank
-					 (comm, dso, sym), in texts; or NULL */
+					 (comm, dso, sym), in texts; or NULL;
+					 from rank unk_from[k] on (a symbol key's
+					 unknown addresses) rank_text() makes it */
 	uint32_t *rank_len[K_MAX];    /* their lengths */
+	uint32_t unk_from[K_MAX];     /* the first rank shown as an address */
+	uint64_t *unk_addr[K_MAX];    /* by rank - unk_from: its address */
+	uint8_t *unk_kernel[K_MAX];   /* and its level, a bit each ('k': 1) */
 	struct pk_arena texts;
 	size_t rows_cap;              /* rows allocated (kept between derivations:
 					 fresh pages cost more than the rows) */
@@ -489,9 +494,9 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 		pk_strsort(pt + nt, nm);
 	}
 	pk_strsort(pt, nt);
-	if (key == K_COMM || key == K_DSO || key == K_SYM) {
-		by_rank = xmalloc_huge((nt + nm + 1) * sizeof(*by_rank));
-		len_by_rank = xmalloc_huge((nt + nm + 1) * sizeof(*len_by_rank));
+	if (key == K_COMM || key == K_DSO || key == K_SYM) {   /* the unknown addresses' apart */
+		by_rank = xmalloc_huge((nt + (unk ? 0 : nm) + 1) * sizeof(*by_rank));
+		len_by_rank = xmalloc_huge((nt + (unk ? 0 : nm) + 1) * sizeof(*len_by_rank));
 	}
 	for (size_t p = 0; p < nt + (unk ? 0 : nm); p++) {
 		if (p && (p == nt || strcmp(pt[p - 1].s, pt[p].s)))
@@ -502,19 +507,31 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 			len_by_rank[n] = (uint32_t)strlen(by_rank[n]);
 		}
 	}
-	for (size_t u = 0; unk && u < nm; u++) {   /* equal address and level: one rank */
-		if (nt || u) {
-			if (u && unk[u].k == unk[u - 1].k && (unk[u].v & 1) == (unk[u - 1].v & 1)) {
-				rank[unk[u].v >> 1] = (uint32_t)n;
+	/* the unknown addresses: their texts made as they are printed
+	 * (rank_text), 644 k of a compile job's 667 k rows: 22 bytes each
+	 * and a pointer not kept */
+	free(h->unk_addr[k]);
+	free(h->unk_kernel[k]);
+	h->unk_addr[k] = NULL;
+	h->unk_kernel[k] = NULL;
+	h->unk_from[k] = UINT32_MAX;
+	if (unk && nm) {
+		size_t nu = 0;
+
+		h->unk_from[k] = (uint32_t)(nt ? n + 1 : 0);
+		h->unk_addr[k] = xmalloc_huge(nm * sizeof(*h->unk_addr[k]));
+		h->unk_kernel[k] = xcalloc(nm / 8 + 1, 1);
+		for (size_t u = 0; u < nm; u++) {   /* equal address and level: one rank */
+			if (nu && unk[u].k == h->unk_addr[k][nu - 1] &&
+			    (unk[u].v & 1) == (uint64_t)(h->unk_kernel[k][(nu - 1) / 8] >> ((nu - 1) % 8) & 1)) {
+				rank[unk[u].v >> 1] = h->unk_from[k] + (uint32_t)(nu - 1);
 				continue;
 			}
-			n++;
+			rank[unk[u].v >> 1] = h->unk_from[k] + (uint32_t)nu;
+			h->unk_addr[k][nu] = unk[u].k;
+			h->unk_kernel[k][nu / 8] |= (uint8_t)((unk[u].v & 1) << (nu % 8));
+			nu++;
 		}
-		rank[unk[u].v >> 1] = (uint32_t)n;
-		size_t len = addr_text(buf, unk[u].v & 1, unk[u].k);   /* sym_text's */
-
-		by_rank[n] = pk_arena_memdup0(&h->texts, buf, len);
-		len_by_rank[n] = (uint32_t)len;
 	}
 	free(shown);
 	for (size_t i = 0; i < h->nr; i++)
@@ -533,6 +550,20 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	} else {
 		free(rank);
 	}
+}
+
+/* Key k's text of rank rk, *len its length: rank_key's, or made in buf
+ * (24 bytes or more) for an unknown address. */
+static const char *rank_text(const struct hist *h, int k, uint32_t rk, char *buf, size_t *len)
+{
+	if (h->unk_addr[k] && rk >= h->unk_from[k]) {
+		uint32_t u = rk - h->unk_from[k];
+
+		*len = addr_text(buf, h->unk_kernel[k][u / 8] >> (u % 8) & 1, h->unk_addr[k][u]);
+		return buf;
+	}
+	*len = h->rank_len[k][rk];
+	return h->rank_text[k][rk];
 }
 
 /* Each node's value for tie_depth() (n nodes), or NULL when the tree's
@@ -778,8 +809,12 @@ static void hist_underive(struct hist *h)
 	for (int k = 0; k < K_MAX; k++) {
 		free(h->rank_text[k]);
 		free(h->rank_len[k]);
+		free(h->unk_addr[k]);
+		free(h->unk_kernel[k]);
 		h->rank_text[k] = NULL;
 		h->rank_len[k] = NULL;
+		h->unk_addr[k] = NULL;
+		h->unk_kernel[k] = NULL;
 	}
 	pk_arena_release(&h->texts);
 	free(h->comm_last);
@@ -1234,7 +1269,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			size_t len;
 
 			if (h->rank_len[k]) {
-				len = h->rank_len[k][row->rank[k]];
+				rank_text(h, k, row->rank[k], buf, &len);
 			} else if (show[i]) {
 				len = strlen(textv[i * (size_t)r->nr_keys + k]);
 			} else {   /* hist_order made the texts of shown rows only */
@@ -1325,10 +1360,12 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		if (r->show_nr)   /* perf: the samples whose leaf is the row */
 			printf("  %12" PRIu64, row->nr_self);
 		for (int k = 0; k < r->nr_keys; k++) {
-			const char *text = h->rank_text[k] ? h->rank_text[k][rk[k]]
+			size_t len;
+			const char *text = h->rank_text[k] ? rank_text(h, k, rk[k], buf, &len)
 							   : textv[i * (size_t)r->nr_keys + k];
-			size_t len = h->rank_len[k] ? h->rank_len[k][rk[k]] : strlen(text);
 
+			if (!h->rank_text[k])
+				len = strlen(text);
 			if (r->elide[k])
 				continue;
 			fputs_unlocked("  ", stdout);
