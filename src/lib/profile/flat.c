@@ -62,7 +62,10 @@ struct prof_flat {
 	bool want[PROF_KEY_MAX], children;
 	struct frow *rows;
 	struct pk_frame *frames;      /* per row: the first frame met */
-	struct prof_thread *threads;  /* per row: the first thread */
+	struct prof_thread *threads;  /* per row: the first thread (pid and tid
+					 keys), else NULL: tthreads */
+	struct prof_thread *tthreads; /* per thread part: its first thread */
+	size_t nr_tthreads, alloc_tthreads;
 	size_t nr, alloc;
 	struct arr rows_a, frames_a, threads_a;   /* rows, frames, threads */
 	uint64_t *slots;              /* hash high 32 | row + 1 */
@@ -157,6 +160,7 @@ void prof_flat_free(struct prof_flat *f)
 	arr_free(&f->rows_a);
 	arr_free(&f->frames_a);
 	arr_free(&f->threads_a);
+	free(f->tthreads);
 	if (f->slots)
 		zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));
 	free(f->keys);
@@ -225,6 +229,13 @@ static uint32_t thread_part(struct prof_flat *f, const char *comm, uint32_t pid,
 	*c = (struct tslot){ comm, pid, tid, 0 };
 	c->tpart = idtab_intern(&f->tparts, f->want[PROF_COMM] ? (uintptr_t)comm : 0,
 				f->want[PROF_TID] ? tid : 0, 0) + 1;
+	if (c->tpart > f->nr_tthreads) {   /* a new part: its first thread */
+		if (f->nr_tthreads == f->alloc_tthreads) {
+			f->alloc_tthreads = f->alloc_tthreads ? f->alloc_tthreads * 2 : 64;
+			f->tthreads = xrealloc(f->tthreads, f->alloc_tthreads * sizeof(*f->tthreads));
+		}
+		f->tthreads[f->nr_tthreads++] = (struct prof_thread){ comm, pid, tid };
+	}
 	return c->tpart - 1;
 }
 
@@ -248,14 +259,16 @@ static uint32_t row_of(struct prof_flat *f, const struct fkey *k, uint32_t tpart
 		f->alloc = f->alloc ? f->alloc * 2 : 1024;
 		arr_grow(&f->rows_a, f->alloc * sizeof(*f->rows));
 		arr_grow(&f->frames_a, f->alloc * sizeof(*f->frames));
-		arr_grow(&f->threads_a, f->alloc * sizeof(*f->threads));
+		if (f->want[PROF_TID])
+			arr_grow(&f->threads_a, f->alloc * sizeof(*f->threads));
 		f->rows = f->rows_a.p;
 		f->frames = f->frames_a.p;
 		f->threads = f->threads_a.p;
 	}
 	f->rows[f->nr] = (struct frow){ .dso = k->dso, .sym = k->sym, .a = k->a, .tpart = tpart, .flags = k->flags };
 	f->frames[f->nr] = *fr;
-	f->threads[f->nr] = (struct prof_thread){ comm, pid, tid };
+	if (f->threads)
+		f->threads[f->nr] = (struct prof_thread){ comm, pid, tid };
 	f->slots[s] = (k->h >> 32 << 32) | (f->nr + 1);
 	f->nr++;
 	if ((f->nr + 1) * 10 > (f->mask + 1) * 7)
@@ -335,11 +348,13 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 	/* the records' memory given back as their rows are made */
 	for (size_t i = 0; i < f->nr; i++) {
 		const struct frow *r = &f->rows[i];
-		const struct prof_thread *t = &f->threads[i];
+		uint32_t tid_of = f->threads ? (uint32_t)i : r->tpart;
+		const struct prof_thread *t = prof_flat_thread(f, tid_of);
 		struct prof_row *o = &out->v[i];
 
 		memset(o, 0, sizeof(*o));
-		o->thread = o->frame = (uint32_t)i;
+		o->thread = tid_of;
+		o->frame = (uint32_t)i;
 		o->self = r->self;
 		o->children = r->children;
 		o->nr_self = r->nr_self;
@@ -373,8 +388,12 @@ void prof_flat_release(struct prof_flat *f, uint32_t from)
 	if (from >= f->nr)
 		return;
 	xrelease(f->frames, from * sizeof(*f->frames), f->frames_a.size);
-	xrelease(f->threads, from * sizeof(*f->threads), f->threads_a.size);
+	if (f->threads)
+		xrelease(f->threads, from * sizeof(*f->threads), f->threads_a.size);
 }
 
-const struct prof_thread *prof_flat_thread(const struct prof_flat *f, uint32_t id) { return &f->threads[id]; }
+const struct prof_thread *prof_flat_thread(const struct prof_flat *f, uint32_t id)
+{
+	return f->threads ? &f->threads[id] : &f->tthreads[id];
+}
 const struct pk_frame *prof_flat_frame(const struct prof_flat *f, uint32_t id) { return &f->frames[id]; }
