@@ -39,6 +39,13 @@ tui_keys Left
 expect "collapse (Left): the graph is gone" tui_wait_gone "%--a"
 tui_keys Right
 expect "expand (Right)" tui_wait_re '--[0-9.]+%--a$'
+# 'a' on a call-graph line: the function the line names (a, which the
+# search hides), not the row's (main)
+tui_select '--[0-9.]+%--a$'
+tui_keys a
+expect "annotate a call-graph line: the view of a" tui_wait "Annotation of a"
+tui_keys q
+expect "back from it: the graph as it was" tui_wait_re '--[0-9.]+%--a$'
 tui_keys Left
 expect "collapse again" tui_wait_gone "%--a"
 tui_keys Escape

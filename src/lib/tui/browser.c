@@ -113,7 +113,7 @@ static const char *help_text =
 	"  t                zoom into the selected row's thread (again: zoom out)\n"
 	"  s                sort keys (comm, dso, sym, pid, tid, srcline): aggregate again\n"
 	"  + / -            Children column on / off\n"
-	"  a                annotate the selected symbol (q: back)\n"
+	"  a                annotate the selected row's (graph line's) function (q: back)\n"
 	"  P                write the current view as --stdio text to perf.hist.N\n"
 	"  ?                this help\n"
 	"  q, Esc           back: leave a view, undo the last zoom or search; else quit\n"
@@ -904,6 +904,60 @@ static void show_help(struct br *b)
 	sb_release(&sb);
 }
 
+/* The function a call-graph line names, in buf (perf's --stdio graph: a
+ * prefix of spaces, '|' and '-', then "NN.NN%--" on a branch's first
+ * line); false when the line names none. */
+static bool graph_line_sym(const char *g, size_t off, char *buf, size_t size)
+{
+	const char *p = g + off, *e = strchr(p, '\n'), *q;
+
+	if (!e)
+		e = p + strlen(p);
+	while (p < e && (*p == ' ' || *p == '|' || *p == '-'))
+		p++;
+	for (q = p; q < e && ((*q >= '0' && *q <= '9') || *q == '.'); q++)
+		;
+	if (q > p && q < e && *q == '%') {   /* a share, then "--" */
+		for (q++; q < e && *q == '-'; q++)
+			;
+		p = q;
+	}
+	while (e > p && e[-1] == ' ')
+		e--;
+	if (p == e)
+		return false;
+	snprintf(buf, size, "%.*s", (int)(e - p), p);
+	return true;
+}
+
+/* 'a' on a call-graph line: the first row of the view with the function
+ * the line names (perf annotates a callchain entry's symbol), or
+ * SIZE_MAX with a message why not. */
+static size_t graph_line_row(struct br *b)
+{
+	const struct line *l = &b->lines[b->sel];
+	const char *g = graph_of(b, l->row);
+	char name[512];
+
+	if (!g || !graph_line_sym(g, l->off, name, sizeof(name))) {
+		snprintf(b->msg, sizeof(b->msg), "no function on this line to annotate");
+		return SIZE_MAX;
+	}
+	if (need_all(b))
+		rebuild(b);
+	for (size_t i = 0; i < b->nord; i++) {
+		const struct tui_row *row = &b->t->rows[b->order[i]];
+
+		if (row->sym && !strcmp(row->sym, name))
+			return b->order[i];
+	}
+	for (size_t i = 0; i < b->t->nr_rows; i++)   /* a row the filters hide */
+		if (b->t->rows[i].sym && !strcmp(b->t->rows[i].sym, name))
+			return i;
+	snprintf(b->msg, sizeof(b->msg), "no row of %.200s to annotate", name);
+	return SIZE_MAX;
+}
+
 static void annotate(struct br *b)
 {
 	size_t r = sel_row(b);
@@ -913,6 +967,8 @@ static void annotate(struct br *b)
 	int err;
 
 	if (r == SIZE_MAX || !b->ops->annotate)
+		return;
+	if (b->lines[b->sel].off != SIZE_MAX && (r = graph_line_row(b)) == SIZE_MAX)
 		return;
 	if (!b->t->rows[r].sym) {
 		snprintf(b->msg, sizeof(b->msg), "no symbol to annotate (an unknown address)");
