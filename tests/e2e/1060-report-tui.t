@@ -5,7 +5,8 @@
 # DSO, command and thread and back, annotate, help, sort keys, Children off
 # and on, P (the view as --stdio text: with every graph expanded, the same
 # bytes as report --stdio), a resize, 40 columns, colours (none with
-# NO_COLOR or --no-color), ASCII outside a UTF-8 locale, quit.  --stdio and
+# NO_COLOR or --no-color), ASCII outside a UTF-8 locale, quit (Esc at the
+# top asks first, as perf's).  --stdio and
 # TERM=dumb print the text.  The profile: tests/workloads/calltree
 # (main → a → b → c, main → d), whose rows order a > b > c > d by Children.
 . "$(dirname "$0")/lib.sh"
@@ -150,8 +151,23 @@ expect "40 columns: rows" tui_wait_re '^▸ +[0-9.]+% +[0-9.]+%  \[\.\] main$'
 expect "40 columns: no line longer than the screen" test "$(tui_screen | sed 's/▸/+/' | awk '{ if (length($0) > 40) n++ } END { print n + 0 }')" -eq 0
 tui_keys Enter
 expect "40 columns: a graph" tui_wait "%--a"
-tui_keys q
-expect "40 columns: quits" test "$(tui_wait_exit)" = 0
+# the s prompt wider than the screen: its end shown, where the typing is
+tui_keys s t i d
+last_line() { tui_screen | tail -1 | grep -qE -- "$1"; }
+expect "40 columns: s shows the keys typed" wait_until 10 last_line ': tid *$'
+tui_keys Escape
+expect "40 columns: Esc leaves the prompt" wait_until 10 sh -c "! tmux -S '$TUI_SOCK' -f /dev/null capture-pane -p -t tui | tail -1 | grep -q ': tid'"
+# Esc at the top asks first (perf's "Do you really want to exit?"): n
+# stays, y quits
+tui_keys Escape
+expect "Esc at the top: asks" tui_wait "Do you really want to exit?"
+tui_keys n
+expect "n: the browser stays" tui_wait_gone "Do you really want to exit?"
+expect "... still the table" tui_wait "%--a"
+tui_keys Escape
+tui_wait "Do you really want to exit?" >/dev/null
+tui_keys y
+expect "40 columns: Esc, y quits with status 0" test "$(tui_wait_exit)" = 0
 
 # colours: red (31) for rows at 5 % and more, none with NO_COLOR or --no-color
 has_red() { _tm capture-pane -e -p -t tui | grep -q $'\e\\[31m *[0-9.]*%'; }

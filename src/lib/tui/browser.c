@@ -116,7 +116,7 @@ static const char *help_text =
 	"  a                annotate the selected row's (graph line's) function (q: back)\n"
 	"  P                write the current view as --stdio text to perf.hist.N\n"
 	"  ?                this help\n"
-	"  q, Esc           back: leave a view, undo the last zoom or search; else quit\n"
+	"  q, Esc           back (a view, the last zoom or search), else quit; Esc asks\n"
 	"  In / and s: Ctrl-U clears the line, Ctrl-W a word; s starts with the keys:\n"
 	"    typing replaces them, ',' first adds to them, Backspace edits them\n";
 
@@ -795,8 +795,12 @@ static char *prompt(struct br *b, const char *label, const char *init)
 		int ch;
 
 		snprintf(line, sizeof(line), "%s%s", label, sb.buf);
-		bar(b, LINES - 1, line);
-		move(LINES - 1, (int)strlen(line) < COLS ? (int)strlen(line) : COLS - 1);
+		/* wider than the screen: its end, where the typing is (the
+		 * label goes first) */
+		size_t shown = strlen(line) < (size_t)COLS ? 0 : strlen(line) - (size_t)(COLS > 1 ? COLS - 1 : 1);
+
+		bar(b, LINES - 1, line + shown);
+		move(LINES - 1, (int)(strlen(line) - shown));
 		refresh();
 		ch = getkey(b, &changed);
 		if (changed)
@@ -836,6 +840,29 @@ static char *prompt(struct br *b, const char *label, const char *init)
 	}
 	curs_set(0);
 	return sb_detach(&sb, NULL);
+}
+
+/* A yes/no question on the status line, as perf's "Do you really want to
+ * exit?": y or Enter is yes, any other key no. */
+static bool confirm(struct br *b, const char *question)
+{
+	for (;;) {
+		bool changed = false;
+		int ch;
+
+		bar(b, LINES - 1, question);
+		refresh();
+		ch = getkey(b, &changed);
+		if (changed)
+			reload(b);
+		if (b->end)
+			return true;
+		if (ch == ERR || ch == KEY_RESIZE || ch == KEY_IDLE || ch == KEY_WRITTEN) {
+			draw(b);
+			continue;
+		}
+		return ch == 'y' || ch == 'Y' || ch == '\n' || ch == '\r' || ch == KEY_ENTER;
+	}
 }
 
 /* A scrolling text view (annotation, help) until q/Esc/Left. */
@@ -1330,8 +1357,8 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 			if (b.nfilt) {
 				pop_filter(&b, b.nfilt - 1);
 				rebuild(&b);
-			} else {
-				quit = true;
+			} else {   /* Esc at the top asks first, as perf's */
+				quit = ch == 'q' || confirm(&b, "Do you really want to exit? (y/n)");
 			}
 			break;
 		default: break;
