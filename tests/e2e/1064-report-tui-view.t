@@ -9,7 +9,8 @@
 #  - with four sort keys on 160 columns, the Symbol column holds a
 #    64-character name whole: the narrow columns (comm, dso, tid) keep
 #    their width and the widest gives way only when all do not fit
-#    (perfkit cut every column but the last to a fifth of the screen).
+#    (perfkit cut every column but the last to a fifth of the screen);
+#  - C (collapse all) leaves the selected row on its screen line.
 # mkrows.py's table: row i is command r<i> at [.] 0x1000+i, 40 rows in
 # address order.
 . "$(dirname "$0")/lib.sh"
@@ -104,4 +105,21 @@ tui_keys +
 expect "+: Children again" tui_wait "Children      Self"
 tui_keys q
 expect "quits" test "$(tui_wait_exit)" = 0
+
+# C (collapse every graph) keeps the selected row on its screen line
+# (perfkit put it on the first line): mkrows.py's rows with one caller
+# each, every graph expanded (E), the view a few pages down
+python3 "$TOP/tests/e2e/mkrows.py" "$T/rows1.data" 40 1
+tui_start 80 24 "LC_ALL=C.UTF-8 '$PERFKIT' report -i rows1.data --no-color --sort sym"
+expect "graphs: the table" tui_wait "[.] 0x0000000000009000"
+tui_keys E
+expect "E: every graph expanded" tui_wait_re "%--0x1"
+tui_keys NPage NPage NPage NPage NPage Down Down
+expect "E, 5 PgDn, 2 Down: the selection on line 5" wait_until 10 sel_is 5
+tui_keys C
+expect "C: the graphs collapsed" tui_wait_gone "%--0x1"
+expect "C: the selected row still on line 5" wait_until 10 sel_is 5
+diag "C: selection on line $(sel_line)"
+tui_keys q
+tui_wait_exit >/dev/null
 done_testing

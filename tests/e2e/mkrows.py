@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# mkrows.py OUT N — write a perf.data (perf.data-file-format.txt: one
+# mkrows.py OUT N [CALLERS] — write a perf.data (perf.data-file-format.txt: one
 # cpu-clock event, sample_type IP|TID|TIME|CALLCHAIN|PERIOD,
 # sample_id_all) whose table has N rows of known order: row i (0 first) is
 # process 7000 + i, named r00, r01, ... (a COMM record each), sampled N - i
@@ -13,6 +13,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pdgen import Gen, padded  # noqa: E402
 
 out, n = sys.argv[1], int(sys.argv[2])
+# CALLERS (optional, 0): each sample's chain also holds that many callers,
+# the same for all (0x9000, 0x9001, ...: rows of their own, first by
+# Children), so each row has a call graph of a few lines
+callers = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 PERIOD, CTX_USER = 1000000, 0xFFFFFFFFFFFFFE00
 g = Gen(7000, "r00")
 for i in range(1, n):
@@ -21,6 +25,8 @@ for i in range(1, n):
 for i in range(n):
     pid, ip = 7000 + i, 0x1000 + i
     for _ in range(n - i):
-        g.add(9, 2, struct.pack("<QIIQQQQQ", ip, pid, pid, g.tick(), PERIOD, 2, CTX_USER, ip))
+        chain = [CTX_USER, ip] + [0x9000 + j for j in range(callers)]
+        g.add(9, 2, struct.pack("<QIIQQQ", ip, pid, pid, g.tick(), PERIOD, len(chain)) +
+              struct.pack("<%dQ" % len(chain), *chain))
 # IP|TID|TIME|CALLCHAIN|PERIOD; sample_id_all
 g.write(out, PERIOD, 0x1 | 0x2 | 0x4 | 0x20 | 0x100, 1 << 18)

@@ -1209,14 +1209,21 @@ static void expand(struct br *b, size_t r, bool on)
 	rebuild(b);
 }
 
+/* E / C.  C leaves the selected row where it is on the screen (the graph
+ * lines above it go, not the view's place: it was put on the first
+ * line). */
 static void expand_all(struct br *b, bool on)
 {
+	size_t at = b->sel >= b->top ? b->sel - b->top : 0;
+
 	b->expand_all = on;
 	if (need_all(b))
 		rebuild(b);
 	for (size_t k = 0; k < b->nord; k++)
 		b->expanded[b->order[k]] = on && b->t->rows[b->order[k]].has_graph;
 	rebuild(b);
+	if (!on)
+		b->top = b->sel >= at ? b->sel - at : 0;
 }
 
 static void setup_colors(struct br *b)
