@@ -59,6 +59,7 @@ tui_keys d
 expect "zoom DSO: in the title" tui_wait "DSO: calltree |"
 expect "zoom DSO: no kernel rows" tui_wait_gone "[k]"
 expect "zoom DSO: no libc rows" tui_wait_gone "libc"
+expect "zoom DSO: its column hidden, as perf's" tui_wait_re "Self  Command +Symbol *$"
 # rows main, a, b, c (by Children): the fourth is c; annotate it
 tui_keys Down Down Down a
 expect "annotate: the view of c" tui_wait "Annotation of c"
@@ -89,8 +90,10 @@ expect "annotate after a pause: q goes back" tui_wait "Children      Self  Comma
 tui_keys Down
 tui_keys d
 expect "zoom DSO again: zoomed out" tui_wait "[k]"
+expect "zoom DSO again: the column back" tui_wait_re "Self  Command +Shared Object +Symbol *$"
 tui_keys Home c
 expect "zoom command: in the title" tui_wait "Command: calltree"
+expect "zoom command: its column hidden" tui_wait_re "Self  Shared Object +Symbol *$"
 tui_keys c
 expect "zoom command again: out" tui_wait_gone "Command: calltree"
 tui_keys Home t

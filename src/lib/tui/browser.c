@@ -478,11 +478,31 @@ static void draw(struct br *b)
 	 * (the most that fits), so a short column (comm, tid) stays whole
 	 * and a long one (a symbol) keeps what is left.  Too narrow for all:
 	 * the last key alone. */
-	int x = x0 + pw + (t->show_nr ? 14 : 0), need = 0, cut = INT_MAX, last = t->nr_keys - 1;
-	int nat[TUI_MAX_KEYS], room = COLS - x - 2 * t->nr_keys, sum = 0;
+	bool vis[TUI_MAX_KEYS];   /* not hidden by a zoom (tui_table.kind) */
+	int nvis = 0, last = -1;
+
+	for (int k = 0; k < t->nr_keys; k++) {
+		vis[k] = true;
+		for (int i = 0; i < b->nfilt && t->kind[k]; i++)
+			if (b->filt[i].kind == t->kind[k])
+				vis[k] = false;
+		nvis += vis[k];
+	}
+	for (int k = 0; k < t->nr_keys; k++) {
+		vis[k] |= !nvis;
+		if (vis[k])
+			last = k;
+	}
+	nvis = nvis ? nvis : t->nr_keys;
+	int x = x0 + pw + (t->show_nr ? 14 : 0), need = 0, cut = INT_MAX;
+	int nat[TUI_MAX_KEYS], room = COLS - x - 2 * nvis, sum = 0;
 
 	for (int k = 0; k < t->nr_keys; k++) {
 		size_t w = strlen(t->headers[k]);
+
+		nat[k] = 0;
+		if (!vis[k])
+			continue;
 
 		for (size_t i = 0; i < b->nord && i < 4096; i++) {
 			size_t l = strlen(tui_row_text(t, b->order[i], k));
@@ -500,7 +520,7 @@ static void draw(struct br *b)
 			int c = (lo + hi + 1) / 2, s = 0;
 
 			for (int k = 0; k < last; k++)
-				s += nat[k] < c ? nat[k] : c;
+				s += vis[k] ? (nat[k] < c ? nat[k] : c) : 0;
 			if (s <= room - 12 && s + (nat[last] < c ? nat[last] : c) <= room)
 				lo = c;
 			else
@@ -510,17 +530,17 @@ static void draw(struct br *b)
 	}
 	for (int k = 0; k < t->nr_keys; k++) {
 		kw[k] = k == last ? 0 : nat[k] > cut ? cut : nat[k];
-		need += kw[k] + 2;
-		show_key[k] = true;
+		need += vis[k] ? kw[k] + 2 : 0;
+		show_key[k] = vis[k];
 	}
-	if (x + need + 12 > COLS && t->nr_keys > 1)
-		for (int k = 0; k < t->nr_keys - 1; k++)
+	if (x + need + 12 > COLS && nvis > 1)
+		for (int k = 0; k < last; k++)
 			show_key[k] = false;
 	for (int k = 0; k < t->nr_keys; k++) {
 		if (!show_key[k])
 			continue;
 		kx[k] = x;
-		if (k == t->nr_keys - 1)
+		if (k == last)
 			kw[k] = COLS - x > 0 ? COLS - x : 0;
 		x += kw[k] + 2;
 	}
