@@ -123,9 +123,17 @@ static void heap_thp(char **argv)
 	fclose(f);
 	if (!strstr(buf, "[always]") && !strstr(buf, "[madvise]"))
 		return;
+	/* the binary by its own path, not /proc/self/exe: the process keeps
+	 * its name (comm: "perfkit", not "exe") */
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0 || (size_t)n >= sizeof(self) - 1)
+		return;
+	self[n] = '\0';
 	if (setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1) || setenv("PERFKIT_HEAP_THP", "1", 1))
 		return;
-	execv("/proc/self/exe", argv);
+	execv(self, argv);
 	unsetenv("GLIBC_TUNABLES");   /* not restarted: as before */
 	unsetenv("PERFKIT_HEAP_THP");
 }

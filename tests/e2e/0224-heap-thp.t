@@ -33,6 +33,7 @@ started() {
 		sleep 1
 	tr '\0' '\n' <"/proc/$pid/environ" >"$T/env" 2>/dev/null
 	tr '\0' ' ' <"/proc/$pid/cmdline" >"$T/args" 2>/dev/null
+	cat "/proc/$pid/comm" >"$T/comm" 2>/dev/null
 	: >"$T/in"   # a writer opens and closes it: empty input, the command ends
 	wait $pid 2>/dev/null
 }
@@ -40,6 +41,7 @@ started() {
 started -- report --stdio
 expect "report: restarted with glibc.malloc.hugetlb=1" grep -qx 'GLIBC_TUNABLES=glibc.malloc.hugetlb=1' "$T/env"
 expect "report: its arguments as given" grep -q "report --stdio -i $T/in $" "$T/args"
+expect "report: its name kept ($(cat "$T/comm"), not exe)" test "$(cat "$T/comm")" = "$(basename "$PERFKIT" | cut -c1-15)"
 started -- script
 expect "script: restarted with glibc.malloc.hugetlb=1" grep -qx 'GLIBC_TUNABLES=glibc.malloc.hugetlb=1' "$T/env"
 started GLIBC_TUNABLES=glibc.malloc.perturb=0 -- report --stdio
