@@ -725,8 +725,7 @@ static void hist_derive(struct report *r, struct hist *h)
 		}
 	}
 	free(tcomm);
-	free(pr.v);   /* copied: its memory before the ranks and the stacks' */
-	pr.v = NULL;
+	prof_rows_free_v(&pr);   /* copied: its memory before the ranks and the stacks' */
 	free(h->depth);
 	h->depth = r->children && r->graph && h->prof && pr.of_node
 			   ? tie_depth(h, pr.of_node, pr.nr, r->cg.order == CG_CALLER, r->keep_models) : NULL;

@@ -344,10 +344,19 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 	out->nr = f->nr;
 	zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));   /* counting is over */
 	f->slots = NULL;
-	out->v = xmalloc_huge((f->nr + 1) * sizeof(*out->v));
-	/* the records' memory given back as their rows are made */
+	/* the rows made in the records' own memory, each over the records
+	 * read already (a row, 56 bytes, is smaller than a record, 64): no
+	 * fresh pages (on a compile job's 667 k rows, 37 MB) */
+	_Static_assert(sizeof(struct prof_row) <= sizeof(struct frow), "rows made in place");
+	if (!f->rows) {   /* no sample */
+		f->alloc = 1;
+		arr_grow(&f->rows_a, sizeof(*f->rows));
+		f->rows = f->rows_a.p;
+	}
+	out->v = (struct prof_row *)(void *)f->rows;
+	out->v_mapped = f->rows_a.mapped ? f->rows_a.size : 0;
 	for (size_t i = 0; i < f->nr; i++) {
-		const struct frow *r = &f->rows[i];
+		const struct frow rec = f->rows[i], *r = &rec;
 		uint32_t tid_of = f->threads ? (uint32_t)i : r->tpart;
 		const struct prof_thread *t = prof_flat_thread(f, tid_of);
 		struct prof_row *o = &out->v[i];
@@ -369,8 +378,6 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 		 * every row's cost more) */
 		if (f->want[PROF_SYM])
 			o->part[PROF_SYM] = (uint32_t)i;
-		if (i % 16384 == 16383)
-			xrelease(f->rows, 0, (i + 1) * sizeof(*f->rows));
 	}
 	for (int k = 0; k < PROF_KEY_MAX; k++) {
 		out->nr_parts[k] = parts[k].nr;
@@ -379,7 +386,7 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 	if (f->want[PROF_SYM])
 		out->nr_parts[PROF_SYM] = f->nr;
 	out->nr_parts[PROF_PID] = out->nr_parts[PROF_TID];
-	arr_free(&f->rows_a);   /* the sums go */
+	f->rows_a = (struct arr){ NULL, 0, false };   /* out->v's now */
 	f->rows = NULL;
 }
 

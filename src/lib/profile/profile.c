@@ -995,9 +995,19 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		cache_free(c);
 }
 
+void prof_rows_free_v(struct prof_rows *r)
+{
+	if (r->v_mapped)
+		munmap(r->v, r->v_mapped);
+	else
+		free(r->v);
+	r->v = NULL;
+	r->v_mapped = 0;
+}
+
 void prof_rows_free(struct prof_rows *r)
 {
-	free(r->v);
+	prof_rows_free_v(r);
 	free(r->of_node);
 	memset(r, 0, sizeof(*r));
 }

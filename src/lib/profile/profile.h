@@ -115,6 +115,8 @@ struct prof_row {
 struct prof_rows {
 	struct prof_row *v;           /* in the order of their first node */
 	size_t nr;
+	size_t v_mapped;              /* v's own mapping's size (bytes), or 0:
+					 malloc'd (prof_rows_free_v() knows) */
 	uint32_t *of_node;            /* row per node, PROF_NONE: none */
 	size_t nr_parts[PROF_KEY_MAX];
 };
@@ -128,6 +130,8 @@ typedef const void *(*prof_line_fn)(void *arg, const struct pk_frame *fr);
 void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
 		    prof_line_fn line, void *arg, struct prof_rows *out);
 void prof_rows_free(struct prof_rows *r);
+/* Only r->v (NULL after): a caller done with the rows before the rest. */
+void prof_rows_free_v(struct prof_rows *r);
 
 /* Load the trie's stacks into an empty forest (cg_forest_new()), each
  * node tagged with its row (tags are row indexes; nodes without a row:
