@@ -112,6 +112,8 @@ key "a (annotate again)"             'Annotation of|annotate: ' a
 key "q (back)"                       'Children      Self' q
 key "Esc (search off)"               '^Samples: '   Escape
 key "s dso (aggregate again)"        'Self  Shared Object *$' s BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace d s o Enter
+key "s sym (typed over the keys)"    'Self  Symbol *$' s s y m Enter
+key "s comm,dso,sym (back)"          'Self  Command +Shared Object +Symbol *$' s c o m m , d s o , s y m Enter
 tm kill-server
 
 pf=""
