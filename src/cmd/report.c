@@ -2461,6 +2461,9 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 	if (r->children)   /* the Self view's order: perf's default without Children */
 		rt.cg[0].order = CG_CALLEE;
 	rt_prepare(&rt);
+	/* the file's warnings (truncated, broken stacks) on the first
+	 * screen too, not only once the browser is left */
+	o.notice = pk_warnings_peek();
 	err = tui_browse(&rt.t, &ops, &rt, &o);
 	rt_prep_join(&rt);
 	rt_release_hist(&rt);   /* the annotating thread joined there */

@@ -53,12 +53,17 @@ expect "s: the selection on it (line 3)" sel_is 3
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 
-# a warning of the file (here: truncated) is said once when 's srcline'
-# reads the file again (it was said twice)
+# a warning of the file (here: truncated) is on the first screen's status
+# line (it was said only once the browser was left), and said once when 's
+# srcline' reads the file again (it was said twice)
 sz=$(stat -c %s "$T/rows.data")
 head -c $((sz - 20)) "$T/rows.data" >"$T/cut.data"
 tui_start 80 12 "LC_ALL=C.UTF-8 '$PERFKIT' report -i cut.data --no-color 2>cut.err"
 expect "truncated file: the table" tui_wait "Press '?'"
+# ... and the warning on the first screen's status line, until a key
+expect "truncated file: the warning shown at once" tui_wait "for help  warning: cut.data: file truncated"
+tui_keys Down
+expect "... until a key" tui_wait_gone "warning: cut.data"
 tui_keys s C-u
 tui_keys -l "srcline"
 tui_keys Enter

@@ -219,8 +219,11 @@ static void test_error(void **state)
 	pk_warn("one %d", 1);   /* said already: once */
 	pk_warn("one");         /* a line that begins another is its own */
 	pk_warn("tw");
+	/* peek: the same text, still queued */
+	assert_string_equal(pk_warnings_peek(), "one 1\ntwo\none\ntw");
 	assert_string_equal(pk_warnings_take(), "one 1\ntwo\none\ntw");
 	assert_string_equal(pk_warnings_take(), "");
+	assert_string_equal(pk_warnings_peek(), "");
 }
 
 /* arena: 8-byte alignment, copies with NULs, a block larger than the

@@ -86,6 +86,11 @@ void pk_debug(const char *fmt, ...)
 	pk_warn("%s", buf);
 }
 
+const char *pk_warnings_peek(void)
+{
+	return warnbuf;
+}
+
 const char *pk_warnings_take(void)
 {
 	memcpy(warnout, warnbuf, warnlen + 1);

@@ -36,6 +36,10 @@ void pk_error_clear(void);
  * string is valid until the next call. */
 void pk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *pk_warnings_take(void);
+/* The warnings queued so far, as pk_warnings_take() joins them, kept
+ * queued (a browser shows them at once and the command prints them at
+ * its end).  Valid until the next pk_warn() or take. */
+const char *pk_warnings_peek(void);
 
 /* Notes that perf shows only with -v (a missing /tmp/perf-PID.map …):
  * queued as warnings once a command asked for them with pk_set_verbose()

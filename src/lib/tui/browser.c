@@ -75,6 +75,7 @@ struct br {
 	bool idle_done;               /* ops->idle called since the last key */
 	size_t sel, top;
 	char msg[512];
+	char notice[512];      /* after the status line's hint until the first key (tui_opts) */
 	char *ebuf;            /* escape scratch */
 	size_t ecap;
 	wchar_t *wbuf;
@@ -609,7 +610,8 @@ static void draw(struct br *b)
 	if (b->msg[0])
 		snprintf(buf, sizeof(buf), "%s", b->msg);
 	else
-		snprintf(buf, sizeof(buf), "%zu rows%s%s  Press '?' for help", b->nord + b->t->nr_rows - nr_ready(b), st ? "  " : "", st ? st : "");
+		snprintf(buf, sizeof(buf), "%zu rows%s%s  Press '?' for help%s", b->nord + b->t->nr_rows - nr_ready(b),
+			 st ? "  " : "", st ? st : "", b->notice);
 	bar(b, LINES - 1, buf);
 	refresh();
 }
@@ -1281,6 +1283,9 @@ static void cursor_keys_both_modes(void)
 int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const struct tui_opts *o)
 {
 	struct br b = { .t = t, .ops = ops, .ctx = ctx, .o = o };
+
+	if (o->notice && *o->notice)   /* its first line; all again at the end */
+		snprintf(b.notice, sizeof(b.notice), "  warning: %.*s", (int)strcspn(o->notice, "\n"), o->notice);
 	SCREEN *scr;
 	const char *cs;
 	bool quit = false;
@@ -1321,6 +1326,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 			continue;
 		}
 		b.msg[0] = 0;
+		b.notice[0] = 0;
 		if (ops->key && ch != KEY_RESIZE && (remember(&b), ops->key(ctx, ch, sel_row(&b)) > 0)) {
 			if (t->nr_rows != b.nrows_alloc || ops->tick)
 				reload(&b);

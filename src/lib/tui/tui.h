@@ -148,6 +148,8 @@ struct tui_opts {
 	int tick_ms;               /* > 0: call ops.tick this often (live) */
 	const char *help_extra;    /* lines added to the '?' screen (a source's keys) */
 	const char *hist_prefix;   /* 'P' writes <prefix>.N, first free N (default "perf.hist") */
+	const char *notice;        /* shown on the status line as the browser opens, until a
+				      key (a warning about the file: truncated, broken stacks) */
 };
 
 /* Whether a browser can run here: stdout and stdin are terminals and TERM
