@@ -10,7 +10,8 @@
 #    64-character name whole: the narrow columns (comm, dso, tid) keep
 #    their width and the widest gives way only when all do not fit
 #    (perfkit cut every column but the last to a fifth of the screen);
-#  - C (collapse all) leaves the selected row on its screen line.
+#  - C (collapse all) leaves the selected row on its screen line;
+#  - Up and Down pass over a call graph's connector lines ("  |").
 # mkrows.py's table: row i is command r<i> at [.] 0x1000+i, 40 rows in
 # address order.
 . "$(dirname "$0")/lib.sh"
@@ -119,11 +120,23 @@ tui_start 80 24 "LC_ALL=C.UTF-8 '$PERFKIT' report -i rows1.data --no-color --sor
 expect "graphs: the table" tui_wait "[.] 0x0000000000009000"
 tui_keys E
 expect "E: every graph expanded" tui_wait_re "%--0x1"
-tui_keys NPage NPage NPage NPage NPage Down Down
-expect "E, 5 PgDn, 2 Down: the selection on line 5" wait_until 10 sel_is 5
+# Down passes over the graphs' connector lines ("  |"): each Down from
+# the top lands on a line with a name
+sel_text() { tui_screen | sed -n "$(sel_line)p"; }
+named_sel() { sel_text | grep -q '[^ |]'; }
+tui_keys Down
+expect "Down: past the connector line (on '$(sel_text | sed 's/^ *//')')" wait_until 10 named_sel
+tui_keys Down
+expect "Down again: a line with a name" wait_until 10 named_sel
+tui_keys Up
+expect "Up: a line with a name" wait_until 10 named_sel
+tui_keys Home NPage NPage NPage NPage NPage Down Down
+sleep 0.3
+at=$(sel_line)
+expect "E, 5 PgDn, 2 Down: the selection below the first line (line $at)" test "${at:-0}" -gt 3
 tui_keys C
 expect "C: the graphs collapsed" tui_wait_gone "%--0x1"
-expect "C: the selected row still on line 5" wait_until 10 sel_is 5
+expect "C: the selected row still on line $at" wait_until 10 sel_is "$at"
 diag "C: selection on line $(sel_line)"
 tui_keys q
 tui_wait_exit >/dev/null

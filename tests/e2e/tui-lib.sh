@@ -91,6 +91,8 @@ tui_select() {
 	local n
 	n=$(tui_screen | grep -nE -- "$1" | head -1 | cut -d: -f1)
 	[ -n "$n" ] || { _tui_fail "no /$1/ to select"; return 1; }
+	# Down passes over a call graph's connector lines ("  |  |")
+	[ "$n" -gt 3 ] && n=$((3 + $(tui_screen | sed -n "3,$((n - 1))p" | grep -cvE '^[ |]*$')))
 	tui_keys Home
 	while [ "$n" -gt 3 ]; do
 		tui_keys Down

@@ -425,6 +425,21 @@ static void rebuild(struct br *b)
 		b->sel = old_sel < b->nlines ? old_sel : b->nlines ? b->nlines - 1 : 0;
 }
 
+/* Line i is a call graph's connector alone ("   |   |"): the selection
+ * passes over it (perf's browser draws no such line). */
+static bool connector(struct br *b, size_t i)
+{
+	const struct line *l = &b->lines[i];
+	const char *g;
+
+	if (l->off == SIZE_MAX || !(g = b->graph[l->row]))
+		return false;
+	for (g += l->off; *g && *g != '\n'; g++)
+		if (*g != ' ' && *g != '|')
+			return false;
+	return true;
+}
+
 static size_t sel_row(struct br *b)
 {
 	return b->nlines ? b->lines[b->sel].row : SIZE_MAX;
@@ -1341,8 +1356,20 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 			rebuild(&b);
 		switch (ch) {
 		case KEY_RESIZE: break;
-		case KEY_UP: case 'k': if (b.sel) b.sel--; break;
-		case KEY_DOWN: case 'j': if (b.sel + 1 < b.nlines) b.sel++; break;
+		case KEY_UP: case 'k':   /* past connector lines */
+			for (size_t i = b.sel; i-- > 0;)
+				if (!connector(&b, i)) {
+					b.sel = i;
+					break;
+				}
+			break;
+		case KEY_DOWN: case 'j':
+			for (size_t i = b.sel + 1; i < b.nlines; i++)
+				if (!connector(&b, i)) {
+					b.sel = i;
+					break;
+				}
+			break;
 		/* a page: the view moves with the selection (perf's
 		 * ui_browser), the selection keeps its place on the screen */
 		case KEY_PPAGE:
