@@ -829,31 +829,22 @@ static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann
 			printf("    0.00");
 		printf(" :\t%6llx: %c %-6s %s", (unsigned long long)ai->in.addr,
 		       ai->jump_target ? '>' : ' ', ai->in.mnemonic, ai->in.ops);
-		if (ai->in.has_target && ai->in.target >= f->start &&
-		    ai->in.target < v->insns[v->nr_insns - 1].in.addr + v->insns[v->nr_insns - 1].in.size) {
-			printf(" <");
-			put_str(f->sym);
-			printf("+%#llx>", (unsigned long long)(ai->in.target - f->start));
-			if (ai->back_edge)
-				printf("  # loop back");
-		}
-		else if ((ai->in.kind == DIS_CALL || ai->in.kind == DIS_JUMP) && ai->in.has_target &&
-			 !f->kernel) {
-			/* the callee's name: a PLT slot's symbol (strcmp@plt, as
-			 * objdump and perf), else from DWARF */
-			struct inline_frame cf;
-			const char *plt = ann_plt_name(plt_of(c, file), ai->in.target);
+		/* the target's name: f's own (+offset), a PLT slot's symbol
+		 * (strcmp@plt, as objdump and perf), else a callee's from DWARF */
+		const char *tname;
+		uint64_t toff;
+		enum ann_target tk = ann_target_of(f, v, ai, ai->in.has_target && !f->kernel ? plt_of(c, file) : NULL,
+						   c->inl, file, &tname, &toff);
 
-			if (plt) {
-				printf(" <");
-				put_str(plt);
-				printf("@plt>");
-			} else if (ai->in.kind == DIS_CALL &&
-				   inline_resolve_frames(c->inl, file, ai->in.target, &cf, 1) > 0 && cf.name) {
-				printf(" <");
-				put_str(cf.name);
-				printf(">");
-			}
+		if (tk != ANN_TGT_NONE) {
+			printf(" <");
+			put_str(tname);
+			if (tk == ANN_TGT_SELF)
+				printf("+%#llx>", (unsigned long long)toff);
+			else
+				printf(tk == ANN_TGT_PLT ? "@plt>" : ">");
+			if (tk == ANN_TGT_SELF && ai->back_edge)
+				printf("  # loop back");
 		}
 		if (ai->in.kind == DIS_CALL && ai->callee.hits && c->p->total_period)
 			printf("  # callees: %.2f%% of all samples (%llu, inclusive)",

@@ -66,6 +66,9 @@ expect "annotate: the view of c" tui_wait "Annotation of c"
 expect "annotate: the source line of the loop" tui_wait "calltree.c:"
 expect "annotate: an instruction with samples" tui_wait_re '^ +[0-9]+\.[0-9]+ : +[0-9a-f]+: '
 tui_screen >"$T/ann1"
+# c's call of step named, as perf's annotate ("callq 0x1149" had no name)
+tui_keys End
+expect "annotate: the call named (<step>)" tui_wait_re 'call[q]? +0x[0-9a-f]+ <step>$'
 tui_keys q
 expect "annotate: q goes back to the table" tui_wait "Children      Self  Command"
 # 'a' again on that row: the text kept, the same screen

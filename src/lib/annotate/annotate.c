@@ -1387,6 +1387,35 @@ const char *ann_plt_name(const struct ann_plt *p, uint64_t addr)
 	return NULL;
 }
 
+enum ann_target ann_target_of(const struct ann_func *f, const struct ann_view *v, const struct ann_insn *ai,
+			      const struct ann_plt *plt, struct inline_resolver *inl, const char *file,
+			      const char **name, uint64_t *off)
+{
+	const struct dis_insn *last = v->nr_insns ? &v->insns[v->nr_insns - 1].in : NULL;
+	struct inline_frame cf;
+
+	*name = NULL;
+	*off = 0;
+	if (!ai->in.has_target)
+		return ANN_TGT_NONE;
+	if (last && ai->in.target >= f->start && ai->in.target < last->addr + last->size) {
+		*name = f->sym;
+		*off = ai->in.target - f->start;
+		return ANN_TGT_SELF;
+	}
+	if ((ai->in.kind != DIS_CALL && ai->in.kind != DIS_JUMP) || f->kernel)
+		return ANN_TGT_NONE;
+	if ((*name = ann_plt_name(plt, ai->in.target)))
+		return ANN_TGT_PLT;
+	if (ai->in.kind == DIS_CALL && inl && file && inline_resolve_frames(inl, file, ai->in.target, &cf, 1) > 0 &&
+	    cf.name) {
+		*name = cf.name;
+		return ANN_TGT_CALL;
+	}
+	*name = NULL;
+	return ANN_TGT_NONE;
+}
+
 void ann_plt_free(struct ann_plt *p)
 {
 	if (!p)

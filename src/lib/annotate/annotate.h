@@ -216,4 +216,15 @@ int ann_plt_load(const char *elf_path, struct ann_plt **out);
 const char *ann_plt_name(const struct ann_plt *p, uint64_t addr);
 void ann_plt_free(struct ann_plt *p);
 
+/* What a branch's target is named after its operands, as perf and objdump
+ * print it: ANN_TGT_SELF " <F+0xOFF>" inside f itself (*off), ANN_TGT_PLT
+ * " <NAME@plt>" a PLT slot (plt may be NULL), ANN_TGT_CALL " <NAME>" a
+ * call into a function DWARF names (inl, file: f's ELF file; none for
+ * kernel code), else ANN_TGT_NONE.  *name (unescaped, for the printer to
+ * escape) is valid until the next use of plt or inl. */
+enum ann_target { ANN_TGT_NONE, ANN_TGT_SELF, ANN_TGT_PLT, ANN_TGT_CALL };
+enum ann_target ann_target_of(const struct ann_func *f, const struct ann_view *v, const struct ann_insn *ai,
+			      const struct ann_plt *plt, struct inline_resolver *inl, const char *file,
+			      const char **name, uint64_t *off);
+
 #endif

@@ -6,6 +6,7 @@
 #include "tui/tui.h"
 
 #include "annotate/annotate.h"
+#include "base/error.h"
 #include "base/strbuf.h"
 
 #include <errno.h>
@@ -140,10 +141,15 @@ int tui_annotate_text(FILE *fp, const struct ann_profile *p, const struct ann_fu
 	struct ann_srccache *src;
 	const char *last_file = NULL;
 	int last_line = 0;
+	struct ann_plt *plt = NULL;
 	int err = ann_view_build(&v, f, elf_path, inl);
 
 	if (err)
 		return err;
+	if (!f->kernel) {   /* call targets named as perf's: strcmp@plt */
+		ann_plt_load(elf_path, &plt);
+		pk_error_clear();
+	}
 	src = ann_srccache_new();
 	fprintf(fp, " Percent |  Source code & Disassembly of ");
 	fputs_term(base_name(f->dso), fp);
@@ -184,8 +190,21 @@ int tui_annotate_text(FILE *fp, const struct ann_profile *p, const struct ann_fu
 			fprintf(fp, "    0.00");
 		fprintf(fp, " : %6" PRIx64 ": %c %-6s ", ai->in.addr, ai->jump_target ? '>' : ' ', ai->in.mnemonic);
 		fputs_term(ai->in.ops, fp);
+		const char *tname;
+		uint64_t toff;
+		enum ann_target tk = ann_target_of(f, &v, ai, plt, inl, elf_path, &tname, &toff);
+
+		if (tk != ANN_TGT_NONE) {   /* the target named, as annotate --stdio */
+			fputs(" <", fp);
+			fputs_term(tname, fp);
+			if (tk == ANN_TGT_SELF)
+				fprintf(fp, "+%#" PRIx64 ">", toff);
+			else
+				fputs(tk == ANN_TGT_PLT ? "@plt>" : ">", fp);
+		}
 		fputc('\n', fp);
 	}
+	ann_plt_free(plt);
 	ann_srccache_free(src);
 	ann_view_release(&v);
 	return 0;
