@@ -154,6 +154,7 @@ expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 # 40 columns: the percentages and the symbol (the last key) on each row
 tui_start 40 24 "$R"
 expect "40 columns: rows" tui_wait_re '^▸ +[0-9.]+% +[0-9.]+%  \[\.\] main$'
+expect "40 columns: the hidden key columns said in the header" tui_wait "Symbol (+2 hidden)"
 expect "40 columns: no line longer than the screen" test "$(tui_screen | sed 's/▸/+/' | awk '{ if (length($0) > 40) n++ } END { print n + 0 }')" -eq 0
 tui_keys Enter
 expect "40 columns: a graph" tui_wait "%--a"

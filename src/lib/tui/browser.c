@@ -567,9 +567,19 @@ static void draw(struct br *b)
 	snprintf(buf, sizeof(buf), "%*s%s%s", x0, "", b->children ? "Children      Self" : "Overhead",
 		 t->show_nr ? "       Samples" : "");
 	put(b, 1, 0, buf, COLS);
+	int narrow = 0;   /* key columns the screen is too narrow for */
+
 	for (int k = 0; k < t->nr_keys; k++)
-		if (show_key[k])
-			put(b, 1, kx[k], t->headers[k], kw[k] < COLS - kx[k] ? kw[k] : COLS - kx[k]);
+		narrow += vis[k] && !show_key[k];
+	for (int k = 0; k < t->nr_keys; k++) {
+		if (!show_key[k])
+			continue;
+		if (k == last && narrow)   /* said, not hidden silently */
+			snprintf(buf, sizeof(buf), "%s (+%d hidden)", t->headers[k], narrow);
+		else
+			snprintf(buf, sizeof(buf), "%s", t->headers[k]);
+		put(b, 1, kx[k], buf, kw[k] < COLS - kx[k] ? kw[k] : COLS - kx[k]);
+	}
 	attroff(A_BOLD);
 
 	/* keep the selection on screen */
