@@ -771,6 +771,14 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 	if (!fline && c->fkey[fsel]) {   /* made by an earlier call */
 		memcpy(fkey, c->fkey[fsel], (p->nr_frames + 1) * sizeof(*fkey));
 		fk.nr = c->nr_fkeys[fsel];
+	} else if (!fline && (fsel == 1 || fsel == 2)) {
+		/* the DSO or the symbol alone: its part is the key (parts are
+		 * numbered by first frame, as the interning would number them) */
+		int k = fsel == 1 ? PROF_DSO : PROF_SYM;
+
+		for (size_t i = 0; i < p->nr_frames; i++)
+			fkey[i] = c->fpart[i][k];
+		fk.nr = c->nr_parts[k];
 	} else {
 		for (size_t i = 0; i < p->nr_frames; i++) {
 			if (fline)
@@ -809,7 +817,7 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		uint32_t *first = keep ? xmalloc((c->nr_pairs + 1) * sizeof(*first)) : NULL;
 		/* each row's earliest pair so far: the row takes its thread */
 		uint32_t *rborn = cached ? NULL : xmalloc((c->nr_pairs + 1) * sizeof(*rborn));
-		uint32_t *nfk = NULL, *rend;
+		uint32_t *nfk = NULL, *rend, *by_fkey = NULL;
 		uint64_t *run_row = NULL;
 		uint8_t *split = NULL;
 		bool any = cached && c->any_shared[sel];
@@ -819,6 +827,10 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 			for (size_t i = 0; i < p->nr_frames; i++)
 				nfk[fkey[i]]++;
 			run_row = want[PROF_TID] ? thread_runs(c, tkey, tk.nr, fk.nr, &split) : NULL;
+			if (!run_row && tk.nr <= 1) {   /* no thread key: a row per frame key, by index */
+				by_fkey = xmalloc_huge((fk.nr + 1) * sizeof(*by_fkey));
+				memset(by_fkey, 0xff, (fk.nr + 1) * sizeof(*by_fkey));
+			}
 		} else {   /* the rows of these keys, named by their first pairs */
 			for (size_t r = 0; r < c->nr_rows[sel]; r++) {
 				const struct pair *pq = &c->pairs[c->first_pair[sel][r]];
@@ -839,6 +851,12 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 					__builtin_prefetch(&run_row[fkey[c->pairs[q + 8].frame]], 1);
 				r = (*slot & ~(uint64_t)UINT32_MAX) == stamp ? (uint32_t)*slot : (uint32_t)out->nr;
 				*slot = stamp | r;
+			} else if (by_fkey) {
+				uint32_t *slot = &by_fkey[fkey[pq->frame]];
+
+				if (*slot == PROF_NONE)
+					*slot = (uint32_t)out->nr;
+				r = *slot;
 			} else if (!cached) {
 				r = rtab_get(&rt, (uint64_t)tkey[pq->thread] << 32 | fkey[pq->frame], (uint32_t)out->nr);
 			}
@@ -893,6 +911,7 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		free(rend);
 		free(nfk);
 		free(run_row);
+		free(by_fkey);
 		free(split);
 		if (keep) {
 			c->any_shared[sel] = any;
