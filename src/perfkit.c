@@ -99,8 +99,9 @@ static size_t edit_distance(const char *a, const char *b)
  * (docs/PERFORMANCE.md).  Both variables are removed again at once, so
  * that no program perfkit runs inherits them; a user's own
  * GLIBC_TUNABLES is left as it is (no restart), as is PERFKIT_NO_HEAP_THP
- * set, or a kernel with THP off.  If the restart fails, perfkit goes on
- * as it was. */
+ * set, a kernel with THP off, perfkit started by the dynamic loader by
+ * hand or under valgrind.  If the restart fails, perfkit goes on as it
+ * was. */
 static void heap_thp(char **argv)
 {
 	const char *mark = getenv("PERFKIT_HEAP_THP");
@@ -131,6 +132,14 @@ static void heap_thp(char **argv)
 	if (n <= 0 || (size_t)n >= sizeof(self) - 1)
 		return;
 	self[n] = '\0';
+	/* started by the dynamic loader by hand (ld.so ./perfkit ...): the
+	 * loader is the executable and argv its arguments' tail; under
+	 * valgrind the restart would run natively, unchecked */
+	const char *base = strrchr(self, '/') ? strrchr(self, '/') + 1 : self;
+	const char *pre = getenv("LD_PRELOAD");
+
+	if (!strncmp(base, "ld-", 3) || !strncmp(base, "ld.so", 5) || (pre && strstr(pre, "vgpreload")))
+		return;
 	if (setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1) || setenv("PERFKIT_HEAP_THP", "1", 1))
 		return;
 	execv(self, argv);

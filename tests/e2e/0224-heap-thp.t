@@ -41,7 +41,7 @@ started() {
 started -- report --stdio
 expect "report: restarted with glibc.malloc.hugetlb=1" grep -qx 'GLIBC_TUNABLES=glibc.malloc.hugetlb=1' "$T/env"
 expect "report: its arguments as given" grep -q "report --stdio -i $T/in $" "$T/args"
-expect "report: its name kept ($(cat "$T/comm"), not exe)" test "$(cat "$T/comm")" = "$(basename "$PERFKIT" | cut -c1-15)"
+expect "report: its name kept ($(cat "$T/comm"), not exe)" test "$(cat "$T/comm")" = "$(basename "$(readlink -f "$PERFKIT")" | cut -c1-15)"
 started -- script
 expect "script: restarted with glibc.malloc.hugetlb=1" grep -qx 'GLIBC_TUNABLES=glibc.malloc.hugetlb=1' "$T/env"
 started GLIBC_TUNABLES=glibc.malloc.perturb=0 -- report --stdio
@@ -49,6 +49,26 @@ expect "a user's GLIBC_TUNABLES kept as it is" grep -qx 'GLIBC_TUNABLES=glibc.ma
 expect "... and no restart" test "$(grep -c '^GLIBC_TUNABLES=\|^PERFKIT_HEAP_THP=' "$T/env")" -eq 1
 started PERFKIT_NO_HEAP_THP=1 -- report --stdio
 expect "PERFKIT_NO_HEAP_THP: no restart" test "$(grep -c '^GLIBC_TUNABLES=\|^PERFKIT_HEAP_THP=' "$T/env")" -eq 0
+# under valgrind (its preload library): no restart, which would run natively
+# (not under the sanitizers: their runtime wants to be loaded first)
+if [ -z "${PK_SAN:-}" ]; then
+	started LD_PRELOAD=/nonexistent/vgpreload_memcheck-amd64-linux.so -- report --stdio
+	expect "under valgrind: no restart" test "$(grep -c '^GLIBC_TUNABLES=\|^PERFKIT_HEAP_THP=' "$T/env")" -eq 0
+else
+	skip "a preload library under the sanitizers"
+fi
+# started by the dynamic loader by hand: not restarted as the loader (which
+# took argv[1], "report", for the program: exit 127)
+ldso=$(ls /lib64/ld-linux-x86-64.so.2 /lib/ld-linux-aarch64.so.1 2>/dev/null | head -1)
+if [ -n "$ldso" ] && [ -z "${PK_SAN:-}" ]; then
+	: >"$T/empty.data"
+	"$ldso" "$PERFKIT" report --stdio -i "$T/empty.data" >/dev/null 2>"$T/ldso.err"
+	rc=$?
+	expect "started by $ldso: report runs (exit 1, its own error; got $rc)" \
+		sh -c "[ $rc = 1 ] && grep -q 'not a perf.data file' '$T/ldso.err'"
+else
+	skip "no dynamic loader at a known path, or under the sanitizers"
+fi
 
 if can_perf_event; then
 	"$PERFKIT" record -o "$T/r.data" -- sh -c 'echo "GT=${GLIBC_TUNABLES-unset} MARK=${PERFKIT_HEAP_THP-unset}"' \

@@ -151,6 +151,17 @@ expect "resize: the status line is the 30th" test "$(tui_screen | sed -n 30p | g
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 
+# 'a' on a call-graph line of periods (-g ...,period: "--1234--a")
+tui_start 100 30 "$R -g graph,0.5,caller,function,period"
+expect "period graph: the table" tui_wait "Press '?'"
+tui_keys / m a i n Enter Enter
+expect "period graph: main's graph, by period" tui_wait_re '[0-9]--a$'
+tui_select '[0-9]--a$'
+tui_keys a
+expect "period graph: 'a' on a's line annotates a" tui_wait "Annotation of a"
+tui_keys q q q q
+tui_wait_exit >/dev/null
+
 # 40 columns: the percentages and the symbol (the last key) on each row
 tui_start 40 24 "$R"
 expect "40 columns: rows" tui_wait_re '^▸ +[0-9.]+% +[0-9.]+%  \[\.\] main$'

@@ -991,7 +991,9 @@ static bool graph_line_sym(const char *g, size_t off, char *buf, size_t size)
 		p++;
 	for (q = p; q < e && ((*q >= '0' && *q <= '9') || *q == '.'); q++)
 		;
-	if (q > p && q < e && *q == '%') {   /* a share, then "--" */
+	if (q > p && q < e && *q == '%')   /* a share, or a period or count (-g ...,period) */
+		q++;
+	if (q > p && q + 1 < e && q[0] == '-' && q[1] == '-') {   /* then "--" */
 		for (q++; q < e && *q == '-'; q++)
 			;
 		p = q;
@@ -1009,22 +1011,28 @@ static bool graph_line_sym(const char *g, size_t off, char *buf, size_t size)
  * SIZE_MAX with a message why not. */
 static size_t graph_line_row(struct br *b)
 {
-	const struct line *l = &b->lines[b->sel];
-	const char *g = graph_of(b, l->row);
+	size_t grow = b->lines[b->sel].row;   /* the lines may move (rebuild) */
+	const char *g = graph_of(b, grow);
 	char name[512];
 
-	if (!g || !graph_line_sym(g, l->off, name, sizeof(name))) {
+	if (!g || !graph_line_sym(g, b->lines[b->sel].off, name, sizeof(name))) {
 		snprintf(b->msg, sizeof(b->msg), "no function on this line to annotate");
 		return SIZE_MAX;
 	}
 	if (need_all(b))
 		rebuild(b);
-	for (size_t i = 0; i < b->nord; i++) {
-		const struct tui_row *row = &b->t->rows[b->order[i]];
+	/* the graph's own command first: a name in two programs (main) or
+	 * in a program and the kernel is the graph's row's process's */
+	const char *comm = b->t->rows[grow].comm;
 
-		if (row->sym && !strcmp(row->sym, name))
-			return b->order[i];
-	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < b->nord; i++) {
+			const struct tui_row *row = &b->t->rows[b->order[i]];
+
+			if (row->sym && !strcmp(row->sym, name) &&
+			    (pass || !comm || (row->comm && !strcmp(row->comm, comm))))
+				return b->order[i];
+		}
 	for (size_t i = 0; i < b->t->nr_rows; i++)   /* a row the filters hide */
 		if (b->t->rows[i].sym && !strcmp(b->t->rows[i].sym, name))
 			return i;
