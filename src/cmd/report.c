@@ -522,8 +522,7 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 		h->unk_addr[k] = xmalloc_huge(nm * sizeof(*h->unk_addr[k]));
 		h->unk_kernel[k] = xcalloc(nm / 8 + 1, 1);
 		for (size_t u = 0; u < nm; u++) {   /* equal address and level: one rank */
-			if (nu && unk[u].k == h->unk_addr[k][nu - 1] &&
-			    (unk[u].v & 1) == (uint64_t)(h->unk_kernel[k][(nu - 1) / 8] >> ((nu - 1) % 8) & 1)) {
+			if (u && unk[u].k == unk[u - 1].k && (unk[u].v & 1) == (unk[u - 1].v & 1)) {
 				rank[unk[u].v >> 1] = h->unk_from[k] + (uint32_t)(nu - 1);
 				continue;
 			}
