@@ -296,8 +296,14 @@ static const char *dso_short(const char *dso)
  * address in the DSO's file for a sampled ip (the row has Self) and the
  * address as sampled for a caller's return address only (perf's entries
  * from call chains keep the chain's ip). */
+/* addr_text()'s length: "[l] ", "0x" but for 0, 16 digits */
+static size_t addr_text_len(uint64_t addr)
+{
+	return 4 + (addr ? 2 : 0) + 16;
+}
+
 /* "[%c] %-#.16" PRIx64 without printf: 23 bytes at most with the NUL;
- * returns the text's length */
+ * returns the text's length (addr_text_len()) */
 static size_t addr_text(char *buf, bool kernel, uint64_t addr)
 {
 	char *p = buf;
@@ -551,11 +557,23 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	}
 }
 
+/* Whether rank rk of key k is an unknown address (rank_text() makes it). */
+static bool rank_is_addr(const struct hist *h, int k, uint32_t rk)
+{
+	return h->unk_addr[k] && rk >= h->unk_from[k];
+}
+
+/* The length of rank_text(h, k, rk), without making it. */
+static size_t rank_text_len(const struct hist *h, int k, uint32_t rk)
+{
+	return rank_is_addr(h, k, rk) ? addr_text_len(h->unk_addr[k][rk - h->unk_from[k]]) : h->rank_len[k][rk];
+}
+
 /* Key k's text of rank rk, *len its length: rank_key's, or made in buf
  * (24 bytes or more) for an unknown address. */
 static const char *rank_text(const struct hist *h, int k, uint32_t rk, char *buf, size_t *len)
 {
-	if (h->unk_addr[k] && rk >= h->unk_from[k]) {
+	if (rank_is_addr(h, k, rk)) {
 		uint32_t u = rk - h->unk_from[k];
 
 		*len = addr_text(buf, h->unk_kernel[k][u / 8] >> (u % 8) & 1, h->unk_addr[k][u]);
@@ -1266,8 +1284,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		for (int k = 0; k < r->nr_keys; k++) {
 			size_t len;
 
-			if (h->rank_len[k]) {
-				rank_text(h, k, row->rank[k], buf, &len);
+			if (h->rank_len[k]) {   /* no text made for the width */
+				len = rank_text_len(h, k, row->rank[k]);
 			} else if (show[i]) {
 				len = strlen(textv[i * (size_t)r->nr_keys + k]);
 			} else {   /* hist_order made the texts of shown rows only */
