@@ -1412,8 +1412,7 @@ enum ann_target ann_target_of(const struct ann_func *f, const struct ann_view *v
 		*name = cf.name;
 		return ANN_TGT_CALL;
 	}
-	*name = NULL;
-	return ANN_TGT_NONE;
+	return ANN_TGT_NONE;   /* *name NULL: ann_plt_name's */
 }
 
 void ann_plt_free(struct ann_plt *p)

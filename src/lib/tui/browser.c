@@ -1316,13 +1316,12 @@ static void cursor_keys_both_modes(void)
 int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const struct tui_opts *o)
 {
 	struct br b = { .t = t, .ops = ops, .ctx = ctx, .o = o };
-
-	if (o->notice && *o->notice)   /* its first line; all again at the end */
-		snprintf(b.notice, sizeof(b.notice), "  warning: %.*s", (int)strcspn(o->notice, "\n"), o->notice);
 	SCREEN *scr;
 	const char *cs;
 	bool quit = false;
 
+	if (o->notice && *o->notice)   /* its first line; all again at the end */
+		snprintf(b.notice, sizeof(b.notice), "  warning: %.*s", (int)strcspn(o->notice, "\n"), o->notice);
 	setlocale(LC_CTYPE, "");
 	cs = nl_langinfo(CODESET);
 	b.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
