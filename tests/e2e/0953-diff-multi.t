@@ -29,10 +29,12 @@ nsamp() { "$PERFKIT" report --stdio -i "$1" 2>/dev/null | sed -n 's/^# Samples: 
 for s in a b c; do
 	d=$s; [ $s = c ] && d=a
 	for try in 1 2; do
-		med=$(for i in 1 2 3 4 5; do nsamp "$T/$s$i.data"; done | sort -n | sed -n 3p)
+		ns=()   # each recording's samples, read once a try
+		for i in 1 2 3 4 5; do ns[i]=$(nsamp "$T/$s$i.data"); done
+		med=$(printf '%s\n' "${ns[@]}" | sort -n | sed -n 3p)
 		again=
 		for i in 1 2 3 4 5; do
-			n=$(nsamp "$T/$s$i.data")
+			n=${ns[i]}
 			if [ $((n * 20)) -gt $((med * 23)) ] || [ $((n * 20)) -lt $((med * 17)) ]; then
 				diag "$s$i.data: $n samples against a median of $med: recorded again"
 				"$PERFKIT" record -e cpu-clock:u -F 4999 -o "$T/$s$i.data" -- "$T/$d/slowf" 12000000 >/dev/null 2>&1
