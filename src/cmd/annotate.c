@@ -1390,9 +1390,14 @@ enum in_kind { IN_NONE = -1, IN_OTHER = 0, IN_PERF = 1, IN_CG = 2 };
 static enum in_kind input_kind(const char *path)
 {
 	char buf[512];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
+	int fd;
 
+	/* not opened unless regular: a FIFO's writer would pair with this
+	 * open and be gone when the reader opens it */
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return IN_NONE;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return IN_NONE;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {

@@ -38,6 +38,24 @@ done
 cat "$T/n.data" | "$PERFKIT" flamegraph >"$T/pipe.svg" 2>/dev/null
 "$PERFKIT" flamegraph --countname ns "$T/n.folded" >"$T/text.svg" 2>/dev/null
 same_file "... from a pipe too" "$T/text.svg" "$T/pipe.svg"
+# a named FIFO is opened once: its writer's data is the input, and one
+# that opened it and wrote nothing is an empty input (opened twice, the
+# second open waited for a writer that had gone)
+rm -f "$T/fifo" && mkfifo "$T/fifo"
+cat "$T/n.folded" >"$T/fifo" &
+timeout 20 "$PERFKIT" flamegraph --countname ns "$T/fifo" >"$T/fifo.svg" 2>/dev/null
+wait
+same_file "a FIFO of folded stacks: the same graph" "$T/text.svg" "$T/fifo.svg"
+rm -f "$T/fifo" && mkfifo "$T/fifo"
+timeout 20 "$PERFKIT" flamegraph "$T/fifo" >/dev/null 2>"$T/fifo.err" &
+fg=$!
+# the reader waiting in its open, then a writer that writes nothing
+wait_until 10 grep -q "wait_for_partner\|fifo" "/proc/$fg/wchan" 2>/dev/null
+: >"$T/fifo"
+wait $fg
+rc=$?
+expect "a FIFO whose writer wrote nothing: exit 2, 'empty' (got $rc, not a hang: 124)" \
+	sh -c "[ $rc = 2 ] && grep -q empty '$T/fifo.err'"
 FG=$SHARED/tools/fgframes
 if [ -x "$FG" ] && have python3; then
 	"$FG" "$T/text.svg" >"$T/text.frames" && "$FG" "$T/pipe.svg" >"$T/typed.frames"

@@ -93,4 +93,20 @@ mkdir -p "$T/empty"
 (cd "$T/empty" && HOME=$T "$PERFKIT" annotate >"$T/o" 2>"$T/e"); rc=$?
 expect "no input and no default file: exit 1" [ $rc -eq 1 ]
 one "... one line naming both ./perf.data and ./perfkit.cache.out" "$T/e" "no ./perf.data and no ./perfkit.cache.out here"
+# a FIFO as the input is opened once: a writer that opened it and wrote
+# nothing leaves an empty input, not a second open waiting for a writer
+# (five tries: the writer must close between perfkit's two opens)
+hung=0
+for try in 1 2 3 4 5; do
+	rm -f "$T/fifo" && mkfifo "$T/fifo"
+	( : >"$T/fifo" ) &   # the writer first, waiting in its open
+	wr=$!
+	sleep 0.2
+	timeout 5 "$PERFKIT" annotate --stdio -i "$T/fifo" >/dev/null 2>"$T/e"
+	rc=$?
+	kill $wr 2>/dev/null; wait $wr 2>/dev/null
+	[ $rc -eq 1 ] || { hung=1; break; }
+done
+expect "a FIFO with nothing written: exit 1, not a hang (got $rc; 124: timed out)" [ $hung -eq 0 ]
+one "... one line: too short for the magic" "$T/e" "too short for the magic"
 done_testing
