@@ -8,10 +8,12 @@
 #include "cmd/cmds.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef PERFKIT_NO_BPF   /* set by mk/bpf.mk when BTF, bpftool, libbpf or clang is missing */
@@ -31,36 +33,38 @@ static const struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *help;
-	bool heap_thp;   /* reads large profiles and runs no program: heap_thp() */
+	enum { THP_NO, THP_ALWAYS, THP_INPUT } heap_thp;   /* heap_thp(): reads
+					 * profiles and runs no program (INPUT:
+					 * when large_input() says so) */
 } commands[] = {
-	{ "record",      cmd_record,      "run a command and record its samples into perf.data", false },
-	{ "report",      cmd_report,      "read perf.data and show where the time went", true },
-	{ "script",      cmd_script,      "print perf.data samples as perf script text", true },
-	{ "collapse",    cmd_collapse,    "perf.data or perf script text to folded stacks", true },
-	{ "flamegraph",  cmd_flamegraph,  "folded stacks (or perf.data) to an SVG flame graph", true },
-	{ "diff-folded", cmd_diff_folded, "two folded profiles to a two-column differential profile", true },
-	{ "diff",        cmd_diff,        "compare two perf.data files by symbol (baseline %, delta %)", true },
-	{ "top",         cmd_top,         "live sampling: the hottest functions, refreshed", false },
-	{ "list",        cmd_list,        "the events -e takes: software, hardware, cache, tracepoints", false },
-	{ "evlist",      cmd_evlist,      "the events a perf.data holds (-F frequency, -v attributes)", false },
-	{ "stat",        cmd_stat,        "run a command and count events (cycles, IPC, misses) with a reading", false },
-	{ "bench",       cmd_bench,       "benchmark commands against each other, with statistics and a verdict", false },
-	{ "cache",       cmd_cache,       "simulate caches, TLB and branches under Valgrind (cachegrind format)", false },
-	{ "c2c",         cmd_c2c,         "which cache lines threads pass between cores (false/true sharing), simulated", false },
-	{ "mem",         cmd_mem,         "loads and stores by data object and the cache level that served them, simulated", false },
-	{ "calibrate",   cmd_calibrate,   "measure the CPI model's penalties here; rank correlation of the simulators", false },
-	{ "annotate",    cmd_annotate,    "per-instruction and per-line costs of a profile or a cache simulation", true },
-	{ "execsnoop",   BPF_CMD(cmd_execsnoop),   "eBPF: trace every exec with its arguments", false },
-	{ "opensnoop",   BPF_CMD(cmd_opensnoop),   "eBPF: trace open/openat/openat2 with their results", false },
-	{ "biolatency",  BPF_CMD(cmd_biolatency),  "eBPF: block I/O latency histogram", false },
-	{ "funclatency", BPF_CMD(cmd_funclatency), "eBPF: latency histogram of a user function (uprobes)", false },
-	{ "profile",     BPF_CMD(cmd_profile),     "eBPF: stack sampling, folded output for flame graphs", false },
-	{ "tcplife",     BPF_CMD(cmd_tcplife),     "eBPF: TCP sessions with bytes and duration", false },
-	{ "runqlat",     BPF_CMD(cmd_runqlat),     "eBPF: run queue (scheduler) latency histogram", false },
-	{ "biosnoop",    BPF_CMD(cmd_biosnoop),    "eBPF: one line per block I/O with its latency", false },
-	{ "offcputime",  BPF_CMD(cmd_offcputime),  "eBPF: off-CPU (blocked) time by stack, folded for flame graphs", false },
-	{ "tcpconnect",  BPF_CMD(cmd_tcpconnect),  "eBPF: active TCP opens (connect) with both ports", false },
-	{ "tcpaccept",   BPF_CMD(cmd_tcpaccept),   "eBPF: passive TCP opens (accept) with both ports", false },
+	{ "record",      cmd_record,      "run a command and record its samples into perf.data", THP_NO },
+	{ "report",      cmd_report,      "read perf.data and show where the time went", THP_ALWAYS },
+	{ "script",      cmd_script,      "print perf.data samples as perf script text", THP_ALWAYS },
+	{ "collapse",    cmd_collapse,    "perf.data or perf script text to folded stacks", THP_INPUT },
+	{ "flamegraph",  cmd_flamegraph,  "folded stacks (or perf.data) to an SVG flame graph", THP_NO },
+	{ "diff-folded", cmd_diff_folded, "two folded profiles to a two-column differential profile", THP_NO },
+	{ "diff",        cmd_diff,        "compare two perf.data files by symbol (baseline %, delta %)", THP_ALWAYS },
+	{ "top",         cmd_top,         "live sampling: the hottest functions, refreshed", THP_NO },
+	{ "list",        cmd_list,        "the events -e takes: software, hardware, cache, tracepoints", THP_NO },
+	{ "evlist",      cmd_evlist,      "the events a perf.data holds (-F frequency, -v attributes)", THP_NO },
+	{ "stat",        cmd_stat,        "run a command and count events (cycles, IPC, misses) with a reading", THP_NO },
+	{ "bench",       cmd_bench,       "benchmark commands against each other, with statistics and a verdict", THP_NO },
+	{ "cache",       cmd_cache,       "simulate caches, TLB and branches under Valgrind (cachegrind format)", THP_NO },
+	{ "c2c",         cmd_c2c,         "which cache lines threads pass between cores (false/true sharing), simulated", THP_NO },
+	{ "mem",         cmd_mem,         "loads and stores by data object and the cache level that served them, simulated", THP_NO },
+	{ "calibrate",   cmd_calibrate,   "measure the CPI model's penalties here; rank correlation of the simulators", THP_NO },
+	{ "annotate",    cmd_annotate,    "per-instruction and per-line costs of a profile or a cache simulation", THP_ALWAYS },
+	{ "execsnoop",   BPF_CMD(cmd_execsnoop),   "eBPF: trace every exec with its arguments", THP_NO },
+	{ "opensnoop",   BPF_CMD(cmd_opensnoop),   "eBPF: trace open/openat/openat2 with their results", THP_NO },
+	{ "biolatency",  BPF_CMD(cmd_biolatency),  "eBPF: block I/O latency histogram", THP_NO },
+	{ "funclatency", BPF_CMD(cmd_funclatency), "eBPF: latency histogram of a user function (uprobes)", THP_NO },
+	{ "profile",     BPF_CMD(cmd_profile),     "eBPF: stack sampling, folded output for flame graphs", THP_NO },
+	{ "tcplife",     BPF_CMD(cmd_tcplife),     "eBPF: TCP sessions with bytes and duration", THP_NO },
+	{ "runqlat",     BPF_CMD(cmd_runqlat),     "eBPF: run queue (scheduler) latency histogram", THP_NO },
+	{ "biosnoop",    BPF_CMD(cmd_biosnoop),    "eBPF: one line per block I/O with its latency", THP_NO },
+	{ "offcputime",  BPF_CMD(cmd_offcputime),  "eBPF: off-CPU (blocked) time by stack, folded for flame graphs", THP_NO },
+	{ "tcpconnect",  BPF_CMD(cmd_tcpconnect),  "eBPF: active TCP opens (connect) with both ports", THP_NO },
+	{ "tcpaccept",   BPF_CMD(cmd_tcpaccept),   "eBPF: passive TCP opens (accept) with both ports", THP_NO },
 };
 
 /* Levenshtein distance, for "did you mean" (names are short; capped). */
@@ -100,8 +104,71 @@ static size_t edit_distance(const char *a, const char *b)
  * that no program perfkit runs inherits them; a user's own
  * GLIBC_TUNABLES is left as it is (no restart), as is PERFKIT_NO_HEAP_THP
  * set, a kernel with THP off, perfkit started by the dynamic loader by
- * hand or under valgrind.  If the restart fails, perfkit goes on as it
- * was. */
+ * hand or under valgrind, and a build with the sanitizers (their
+ * allocator is not glibc's: the restart was their start-up twice, 90 ms a
+ * report).  If the restart fails, perfkit goes on as it was.  The folded
+ * stacks' commands (flamegraph, diff-folded) are not restarted: nothing
+ * to gain on a compile job's 9.4 MB of folded stacks, and a restart costs
+ * a tiny input's run (7 ms of 12); collapse only for a large input. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PK_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(PK_ASAN)
+static const bool sanitized = true;
+#else
+static const bool sanitized = false;
+#endif
+
+/* Whether the file open as fd is a perf.data (its magic, "PERFILE2") or a
+ * regular file of 16 MB or more. */
+static bool large_fd(int fd)
+{
+	struct stat st;
+	char magic[8];
+
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return false;
+	return st.st_size >= 16 << 20 ||
+	       (pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) && !memcmp(magic, "PERFILE2", 8));
+}
+
+/* collapse's input is worth the restart: one of its arguments (FILE, or
+ * OPT=FILE) names a perf.data or a file of 16 MB or more, or with no
+ * FILE, standard input is one. */
+static bool large_input(int argc, char **argv)
+{
+	bool file = false;
+
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *eq = a[0] == '-' ? strchr(a, '=') : NULL;
+		int fd;
+
+		struct stat st;
+
+		if (eq)
+			a = eq + 1;
+		else if (a[0] == '-')
+			continue;
+		else
+			file = true;
+		/* only a regular file is opened: a FIFO's writer would pair
+		 * with this open, not with the command's */
+		if (stat(a, &st) || !S_ISREG(st.st_mode))
+			continue;
+		fd = open(a, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		bool big = large_fd(fd);
+
+		close(fd);
+		if (big)
+			return true;
+	}
+	return !file && large_fd(0);
+}
+
 static void heap_thp(char **argv)
 {
 	const char *mark = getenv("PERFKIT_HEAP_THP");
@@ -114,7 +181,7 @@ static void heap_thp(char **argv)
 		unsetenv("PERFKIT_HEAP_THP");
 		return;
 	}
-	if (getenv("GLIBC_TUNABLES") || getenv("PERFKIT_NO_HEAP_THP"))
+	if (sanitized || getenv("GLIBC_TUNABLES") || getenv("PERFKIT_NO_HEAP_THP"))
 		return;
 	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
 	if (!f)
@@ -179,7 +246,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
-		if (commands[i].heap_thp)
+		if (commands[i].heap_thp == THP_ALWAYS ||
+		    (commands[i].heap_thp == THP_INPUT && large_input(argc, argv)))
 			heap_thp(argv);
 		/* argv[0] of a command is "perfkit <name>", so getopt's own
 		 * messages read like ours ("perfkit report: invalid option") */
