@@ -68,6 +68,10 @@ struct br {
 	size_t *sorted[2];     /* every row ordered for the Self [0] / Children [1] view, once per table */
 	bool *expanded;
 	char **graph;          /* per row: its graph text (current view), or NULL */
+	struct line *fold;     /* the folded call-graph nodes (Enter on a graph
+				  line): their lines, as row and offset in the
+				  row's graph text; forgotten with the texts */
+	size_t nfold;
 	size_t nrows_alloc;
 	struct line *lines;
 	size_t nlines, lines_alloc;
@@ -106,6 +110,7 @@ static const char *help_text =
 	"\n"
 	"  Up/Down, PgUp/PgDn, Home/End   move\n"
 	"  Enter, Right     expand the selected row's call graph (Enter again: collapse)\n"
+	"  Enter on a graph line   fold / unfold that node's callees (callers)\n"
 	"  Left             collapse it\n"
 	"  E / C, e         expand / collapse every call graph; e: toggle\n"
 	"  /                show rows whose symbol contains a text (empty: all)\n"
@@ -274,6 +279,50 @@ static void free_graphs(struct br *b)
 		free(b->graph[i]);
 		b->graph[i] = NULL;
 	}
+	free(b->fold);
+	b->fold = NULL;
+	b->nfold = 0;
+}
+
+/* ---- folding a call graph's nodes (perf's Enter on a callchain line) ----
+ * The graph is --stdio's text: a node's line has its marker ("---name",
+ * or "--12.34%--name") after its parents' bars ("|"), and the lines of
+ * its chain below it start where its name does.  Its subtree is the lines
+ * after it that start (past bars and spaces) at its name's column or
+ * right of it. */
+
+/* The column of line s's first character other than a space or a bar
+ * ("|"), -1 when it has none (a connector line, or a blank one). */
+static long graph_col(const char *s)
+{
+	for (long c = 0; s[c] && s[c] != '\n'; c++)
+		if (s[c] != ' ' && s[c] != '|')
+			return c;
+	return -1;
+}
+
+/* The column where line s's name starts when s is a node's line ("---"
+ * or "--N%--" at graph_col), else -1. */
+static long graph_node_name(const char *s)
+{
+	long c = graph_col(s);
+
+	if (c < 0 || s[c] != '-' || s[c + 1] != '-')
+		return -1;
+	if (s[c + 2] == '-')
+		return c + 3;
+	for (long i = c + 2; s[i] && s[i] != '\n'; i++)   /* "--12.34%--" */
+		if (s[i] == '-' && s[i + 1] == '-')
+			return s[i - 1] == '%' ? i + 2 : -1;
+	return -1;
+}
+
+static bool is_folded(const struct br *b, size_t row, size_t off)
+{
+	for (size_t i = 0; i < b->nfold; i++)
+		if (b->fold[i].row == row && b->fold[i].off == off)
+			return true;
+	return false;
 }
 
 /* The rows the browser may read: all, or the ready ones of a table
@@ -398,6 +447,7 @@ static void rebuild(struct br *b)
 		if (!b->expanded[r])
 			continue;
 		const char *g = graph_of(b, r);
+		long hide = -1;   /* in a folded node's subtree: its name's column */
 
 		for (size_t off = 0; g && g[off];) {
 			const char *nl = strchr(g + off, '\n');
@@ -407,8 +457,19 @@ static void rebuild(struct br *b)
 			for (size_t j = off; j < end; j++)
 				if (g[j] != ' ' && g[j] != '\n')
 					blank = false;
+			if (hide >= 0) {
+				long c = graph_col(g + off);
+
+				if (c < 0 || c >= hide) {
+					off = end;
+					continue;
+				}
+				hide = -1;
+			}
 			if (!blank)
 				add_line(b, r, off);
+			if (b->nfold && is_folded(b, r, off))
+				hide = graph_node_name(g + off);
 			off = end;
 		}
 	}
@@ -622,7 +683,13 @@ static void draw(struct br *b)
 			const char *g = b->graph[l->row] + l->off;
 			const char *nl = strchr(g, '\n');
 			size_t len = nl ? (size_t)(nl - g) : strlen(g);
+			long c = b->nfold && is_folded(b, l->row, l->off) ? graph_col(g) : -1;
 
+			if (c >= 0 && (size_t)c < len && len < sizeof(buf)) {   /* folded: "+-" */
+				memcpy(buf, g, len);
+				buf[c] = '+';
+				g = buf;
+			}
 			put_w(b, y, 0, esc(b, g, len), COLS);
 		}
 		if (sel)
@@ -1264,6 +1331,59 @@ static void expand(struct br *b, size_t r, bool on)
 	rebuild(b);
 }
 
+/* Enter on a call-graph line: fold or unfold its node (a line of a
+ * node's chain: that node's).  False when the line is no node's (the
+ * graph is no tree: -g folded, flat), for Enter to act on the row. */
+static bool toggle_fold(struct br *b)
+{
+	const struct line *l = b->nlines ? &b->lines[b->sel] : NULL;
+	const char *g;
+	size_t at = b->sel;
+
+	if (!l || l->off == SIZE_MAX || !(g = b->graph[l->row]))
+		return false;
+	if (graph_node_name(g + l->off) < 0) {   /* a chain's line: its node's, above */
+		long c = graph_col(g + l->off);
+
+		if (c < 0)
+			return false;
+		while (at > 0 && b->lines[at - 1].off != SIZE_MAX && graph_node_name(g + b->lines[at - 1].off) != c) {
+			long up = graph_col(g + b->lines[at - 1].off);
+
+			if (up >= 0 && up != c)   /* another node's line: no chain of this one */
+				return false;
+			at--;
+		}
+		if (at == 0 || b->lines[at - 1].off == SIZE_MAX)
+			return false;
+		at--;
+	}
+	l = &b->lines[at];
+	for (size_t i = 0; i < b->nfold; i++)
+		if (b->fold[i].row == l->row && b->fold[i].off == l->off) {
+			b->fold[i] = b->fold[--b->nfold];
+			b->sel = at;
+			rebuild(b);
+			return true;
+		}
+	/* a node with nothing under it: nothing to fold */
+	long name = graph_node_name(g + l->off);
+	const char *nx = strchr(g + l->off, '\n');
+
+	while (nx && nx[1] && graph_col(nx + 1) < 0 && nx[1] != '\n')
+		nx = strchr(nx + 1, '\n');
+	if (!nx || !nx[1] || graph_col(nx + 1) < name) {
+		snprintf(b->msg, sizeof(b->msg), "nothing below this line to fold");
+		b->sel = at;
+		return true;
+	}
+	b->fold = xrealloc(b->fold, (b->nfold + 1) * sizeof(*b->fold));
+	b->fold[b->nfold++] = *l;
+	b->sel = at;
+	rebuild(b);
+	return true;
+}
+
 /* E / C.  C leaves the selected row where it is on the screen (the graph
  * lines above it go, not the view's place: it was put on the first
  * line). */
@@ -1272,6 +1392,7 @@ static void expand_all(struct br *b, bool on)
 	size_t at = b->sel >= b->top ? b->sel - b->top : 0;
 
 	b->expand_all = on;
+	b->nfold = 0;   /* E and C: no node folded */
 	if (need_all(b))
 		rebuild(b);
 	for (size_t k = 0; k < b->nord; k++)
@@ -1406,7 +1527,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 		case '\n': case '\r': case KEY_ENTER: {
 			size_t r = sel_row(&b);
 
-			if (r != SIZE_MAX)
+			if (r != SIZE_MAX && !toggle_fold(&b))
 				expand(&b, r, !b.expanded[r]);
 			break;
 		}

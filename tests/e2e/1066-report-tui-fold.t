@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 1066 — report's browser folds a call graph's nodes (tmux), as perf's
+# Enter on a callchain line (hist_browser__toggle_fold): Enter on a node's
+# line hides the lines under it (its callees in the Children view) and
+# marks it "+-", Enter again shows them; Enter on a line of a node's chain
+# folds that node; a node with nothing under it says so; E unfolds every
+# node.  mktree.py's profile: 0x9000 calls 0x9100 (which calls 0x9110 and
+# 0x9120) and 0x9200 (which calls 0x9210).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tui-lib.sh"
+tui_require
+if ! have python3; then skip "python3 not installed"; done_testing; exit; fi
+python3 "$TOP/tests/e2e/mktree.py" "$T/tree.data"
+
+# the selected line's text (the one line in reverse video between the
+# title and the status bar)
+sel_text() {
+	local n
+	n=$(tui_screen -e | sed '1d;$d' | grep -nE $'\e\\[([0-9]+;)*7m' | head -1 | cut -d: -f1)
+	[ -n "$n" ] && tui_screen | sed -n "$((n + 1))p"
+}
+sel_has() { sel_text | grep -qF -- "$1"; }
+shown() { tui_screen | grep -qF -- "$1"; }
+
+tui_start 80 24 "LC_ALL=C.UTF-8 '$PERFKIT' report -i tree.data --no-color --sort sym"
+expect "open: the table" tui_wait "[.] 0x0000000000009000"
+tui_keys Enter
+expect "Enter on the first row: its graph" tui_wait "--60.00%--0x9110"
+tui_keys Down
+expect "Down: the 0x9100 node's line" wait_until 10 sel_has "--90.00%--0x9100"
+tui_keys Enter
+expect "Enter on it: its callees hidden" tui_wait_gone "--60.00%--0x9110"
+expect "... 0x9120 too" wait_until 5 bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -qF -- '--30.00%--0x9120'"
+expect "... the line marked folded (|+-90.00%)" wait_until 5 sel_has "|+-90.00%--0x9100"
+expect "... its sibling 0x9200 still shown" shown "--10.00%--0x9200"
+expect "... and the other rows" shown "[.] 0x0000000000009110"
+tui_keys Enter
+expect "Enter again: the callees back" tui_wait "--60.00%--0x9110"
+expect "... the mark gone" wait_until 5 sel_has "|--90.00%--0x9100"
+# a line of a node's chain (0x9210 under 0x9200) folds that node
+tui_keys Down Down Down Down
+expect "Down to 0x9210, a line of 0x9200's chain" wait_until 10 sel_has "0x9210"
+tui_keys Enter
+expect "Enter on it: the chain's node folded, 0x9210 hidden" wait_until 10 bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | sed -n '3,12p' | grep -qF 0x9210"
+expect "... the selection on the node's line, marked" wait_until 5 sel_has "+-10.00%--0x9200"
+# a node with nothing under it
+tui_keys Up
+expect "Up: the 0x9120 node (a leaf)" wait_until 10 sel_has "--30.00%--0x9120"
+tui_keys Enter
+expect "Enter on a leaf: 'nothing below this line to fold'" tui_wait "nothing below this line to fold"
+expect "... the graph still shown" shown "--60.00%--0x9110"
+# E: every graph expanded, no node folded
+tui_keys E
+expect "E: 0x9210 shown again under 0x9200" wait_until 10 bash -c "tmux -S '$TUI_SOCK' capture-pane -p -t tui | sed -n '3,14p' | grep -qF 0x9210"
+expect "... no line marked folded" wait_until 5 bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -qF '+-'"
+# Enter on the row's own line still collapses its graph
+tui_keys Home Enter
+expect "Enter on the row: its graph collapsed" tui_wait_gone "--90.00%--0x9100"
+tui_keys q
+expect "q quits with status 0" test "$(tui_wait_exit)" = 0
+done_testing
