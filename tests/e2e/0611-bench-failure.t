@@ -17,7 +17,7 @@ expect_fail "no summary of partial results" grep -q 'Time (mean' "$T/out"
 expect "it stopped at run 4" test "$(cat "$T/n")" -eq 4
 
 rm -f "$T/n"
-"$PERFKIT" bench -i -r 6 --export-json "$T/j.json" -n flaky "$cmd" 'sleep 0.05' >"$T/out2" 2>"$T/err2"; rc=$?
+"$PERFKIT" bench -i -r 6 --export-json "$T/j.json" -n flaky "$cmd" 'sleep 0.3' >"$T/out2" 2>"$T/err2"; rc=$?
 expect "-i keeps going, exit 0" test $rc -eq 0
 expect "-i shows the failed runs" grep -q 'Failed runs: *3 of 6 (exit codes: 1 1 1)' "$T/out2"
 expect "-i: statistics over the 3 good runs" grep -Eq 'Range .* 3 runs' "$T/out2"
