@@ -5,7 +5,8 @@
 # line hides the lines under it (its callees in the Children view) and
 # marks it "+-", Enter again shows them; Enter on a line of a node's chain
 # folds that node; a node with nothing under it says so; E unfolds every
-# node.  mktree.py's profile: 0x9000 calls 0x9100 (which calls 0x9110 and
+# node; on a narrow screen a deep line's graph is drawn shifted left to
+# show its name.  mktree.py's profile: 0x9000 calls 0x9100 (which calls 0x9110 and
 # 0x9120) and 0x9200 (which calls 0x9210).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"
@@ -59,4 +60,22 @@ tui_keys Home Enter
 expect "Enter on the row: its graph collapsed" tui_wait_gone "--90.00%--0x9100"
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
+
+# a narrow screen (36 columns): a selected graph line whose name starts
+# past three quarters of it (0x9110 at column 34) is drawn shifted left,
+# with its graph's other lines, a '<' at their left edge; the row lines
+# stay
+tui_start 36 20 "LC_ALL=C.UTF-8 '$PERFKIT' report -i tree.data --no-color --sort sym"
+expect "36 columns: the table" tui_wait "[.] 0x00000000"
+tui_keys Enter Down
+expect "0x9100's line selected (name at column 23: not shifted)" wait_until 10 sel_has "--90.00%--0x9100"
+expect "... no line shifted" bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -q '^<'"
+tui_keys Down
+expect "Down: 0x9110 whole on the selected line" wait_until 10 sel_has "%--0x9110"
+expect "... the line shifted ('<' first)" wait_until 5 bash -c "tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -q '^<.*0x9110'"
+expect "... the row's line not shifted" shown "100.00%"
+tui_keys Home
+expect "Home: the row selected, nothing shifted" wait_until 10 bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -q '^<'"
+tui_keys q
+expect "quits" test "$(tui_wait_exit)" = 0
 done_testing

@@ -650,6 +650,21 @@ static void draw(struct br *b)
 		b->top = b->sel - (size_t)h + 1;
 	if (b->top + (size_t)h > b->nlines)
 		b->top = b->nlines > (size_t)h ? b->nlines - (size_t)h : 0;
+	/* a deep graph line selected whose name starts past three quarters of
+	 * the screen (11 columns a level: 40 columns hold two levels): the
+	 * lines of its graph drawn shifted left, so that the name starts a
+	 * quarter in, a '<' at their left edge */
+	size_t shift = 0, shift_row = SIZE_MAX;
+
+	if (b->nlines && b->lines[b->sel].off != SIZE_MAX && b->graph[b->lines[b->sel].row]) {
+		const char *g = b->graph[b->lines[b->sel].row] + b->lines[b->sel].off;
+		long name = graph_node_name(g) >= 0 ? graph_node_name(g) : graph_col(g);
+
+		if (name >= 0 && name > (long)COLS * 3 / 4) {
+			shift = (size_t)(name - COLS / 4);
+			shift_row = b->lines[b->sel].row;
+		}
+	}
 	for (int i = 0; i < h && b->top + (size_t)i < b->nlines; i++) {
 		size_t li = b->top + (size_t)i;
 		const struct line *l = &b->lines[li];
@@ -690,7 +705,17 @@ static void draw(struct br *b)
 				buf[c] = '+';
 				g = buf;
 			}
+			if (l->row == shift_row) {   /* shifted (a name's UTF-8 not cut) */
+				size_t k = shift < len ? shift : len;
+
+				while (k < len && ((unsigned char)g[k] & 0xc0) == 0x80)
+					k++;
+				g += k;
+				len -= k;
+			}
 			put_w(b, y, 0, esc(b, g, len), COLS);
+			if (l->row == shift_row && COLS > 0)
+				put_w(b, y, 0, "<", 1);
 		}
 		if (sel)
 			attroff(sa);
