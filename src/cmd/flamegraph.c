@@ -199,7 +199,7 @@ static size_t typed_count(const void *ctx, size_t i, char *buf, size_t size)
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
-static int add_perf_data(struct flame_input *in, const char *path, const void *prefix, size_t prefix_len,
+static int add_perf_data(struct flame_input *in, const char *path, int fd, const void *prefix, size_t prefix_len,
 			 char *unit, size_t unit_size)
 {
 	struct folded f;
@@ -213,12 +213,12 @@ static int add_perf_data(struct flame_input *in, const char *path, const void *p
 	memset(&co, 0, sizeof(co));
 	folded_init(&f);
 	if (typed_ok && !have_typed) {   /* drawn from the model's tree */
-		if (prefix)   /* a pipe: the stream from its first bytes on */
-			ret = collapse_stream_tree(0, "<stdin>", prefix, prefix_len, &co, &f, &typed, &info);
+		if (prefix)   /* a pipe (fd): the stream from its first bytes on */
+			ret = collapse_stream_tree(fd, path, prefix, prefix_len, &co, &f, &typed, &info);
 		else
 			ret = collapse_file_tree(path, &co, &f, &typed, &info);
 	} else if (prefix) {
-		ret = collapse_stream_info(0, "<stdin>", prefix, prefix_len, &co, &f, &info);
+		ret = collapse_stream_info(fd, path, prefix, prefix_len, &co, &f, &info);
 	} else {
 		ret = collapse_file_info(path, &co, &f, &info);
 	}
@@ -592,7 +592,7 @@ int cmd_flamegraph(int argc, char **argv)
 		o.palette = &pal;
 	}
 	if (rec_path[0]) {
-		if (add_perf_data(&in, rec_path, NULL, 0, unit, sizeof(unit)) < 0) {
+		if (add_perf_data(&in, rec_path, -1, NULL, 0, unit, sizeof(unit)) < 0) {
 			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 			ret = 1;
 			goto out;
@@ -602,16 +602,25 @@ int cmd_flamegraph(int argc, char **argv)
 		const char *path = i < nargs ? argv[i] : "-";
 		size_t first = in.nr;
 
-		if (!strcmp(path, "-") && !stdin_seekable()) {
-			/* a pipe: its first bytes say perf.data or folded text */
+		bool std = !strcmp(path, "-");
+		struct stat pst;
+
+		if (std ? !stdin_seekable() : stat(path, &pst) == 0 && !S_ISREG(pst.st_mode)) {
+			/* a pipe or a FIFO (opened once: its writer may have
+			 * gone): its first bytes say perf.data or folded text */
 			unsigned char pre[8];
 			size_t got = 0;
-			int rd = read_upto(0, pre, sizeof(pre), &got);
+			const char *nm = std ? "<stdin>" : path;
+			int fd = std ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+			int rd = fd < 0 ? pk_error(errno, "cannot open '%s': %s", path, strerror(errno))
+					: read_upto(fd, pre, sizeof(pre), &got);
 
 			if (!rd && got == 8 && !memcmp(pre, "PERFILE2", 8))
-				rd = add_perf_data(&in, path, pre, got, unit, sizeof(unit));
+				rd = add_perf_data(&in, nm, fd, pre, got, unit, sizeof(unit));
 			else if (!rd)
-				rd = flame_input_add_stream(&in, 0, "<stdin>", pre, got);
+				rd = flame_input_add_stream(&in, fd, nm, pre, got);
+			if (fd > 0)
+				close(fd);
 			if (rd < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 				ret = 1;
@@ -624,7 +633,7 @@ int cmd_flamegraph(int argc, char **argv)
 		if (is_perf_data(path)) {
 			/* read as perf.data straight away: not split into lines
 			 * first (that held the whole file in memory) */
-			if (add_perf_data(&in, path, NULL, 0, unit, sizeof(unit)) < 0) {
+			if (add_perf_data(&in, path, -1, NULL, 0, unit, sizeof(unit)) < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 				ret = 1;
 				goto out;
@@ -639,7 +648,7 @@ int cmd_flamegraph(int argc, char **argv)
 		if (in.perfdata || (!in.merge && in.nr > first && in.lines[first].len >= 8 &&
 				    !memcmp(in.lines[first].s, "PERFILE2", 8))) {
 			in.nr = first; /* not folded text: read it as perf.data */
-			if (add_perf_data(&in, path, NULL, 0, unit, sizeof(unit)) < 0) {
+			if (add_perf_data(&in, path, -1, NULL, 0, unit, sizeof(unit)) < 0) {
 				fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 				ret = 1;
 				goto out;

@@ -507,12 +507,13 @@ static int read_full(int fd, const char *name, unsigned char *buf, size_t n, siz
 
 /* perf.data on a pipe: the magic is read already; the session reads the
  * rest from the stream (no temporary file). */
-static int collapse_perfdata_stream(const unsigned char magic[8], struct ps_collapser *c,
-				    const struct collapse_opts *o, struct folded *out, struct prof_names *tree)
+static int collapse_perfdata_stream(int fd, const char *name, const unsigned char magic[8],
+				    struct ps_collapser *c, const struct collapse_opts *o, struct folded *out,
+				    struct prof_names *tree)
 {
 	struct session *s;
 	struct session_opts so = { .max_stack = o->max_stack, .no_demangle = o->no_demangle };
-	int ret = session_open_stream(&s, "<stdin>", 0, magic, 8, &so);
+	int ret = session_open_stream(&s, name, fd, magic, 8, &so);
 
 	return ret ? ret : collapse_session(s, c, o, out, tree);
 }
@@ -611,14 +612,17 @@ static int collapse_after_magic(int fd, bool is_stdin, const char *path_or_dash,
 
 	if (got == 8 && !memcmp(magic, "PERFILE2", 8)) {
 		struct stat st;
-		if (!is_stdin) {
+		bool reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+
+		if (!is_stdin && reg) {
 			ret = collapse_perfdata(path_or_dash, c, o, out, tree);
-		} else if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_SET) == 0) {
+		} else if (reg && lseek(0, 0, SEEK_SET) == 0) {
 			ret = collapse_perfdata("-", c, o, out, tree);   /* pd_open names it <stdin> */
 		} else {
-			/* perf.data on a pipe (a file, or perf's pipe mode): read
-			 * from the stream */
-			ret = collapse_perfdata_stream(magic, c, o, out, tree);
+			/* perf.data on a pipe or a FIFO (a file, or perf's pipe
+			 * mode): read from the stream, not opened again (a FIFO's
+			 * writer may be gone, or its bytes read already) */
+			ret = collapse_perfdata_stream(fd, name, magic, c, o, out, tree);
 		}
 	} else {
 		bool gz = got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b;
