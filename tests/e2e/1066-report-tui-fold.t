@@ -6,7 +6,7 @@
 # marks it "+-", Enter again shows them; Enter on a line of a node's chain
 # folds that node; a node with nothing under it says so; E unfolds every
 # node; on a narrow screen a deep line's graph is drawn shifted left to
-# show its name.  mktree.py's profile: 0x9000 calls 0x9100 (which calls 0x9110 and
+# show its name, and the help wraps its lines.  mktree.py's profile: 0x9000 calls 0x9100 (which calls 0x9110 and
 # 0x9120) and 0x9200 (which calls 0x9210).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"
@@ -61,19 +61,29 @@ expect "Enter on the row: its graph collapsed" tui_wait_gone "--90.00%--0x9100"
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 
-# a narrow screen (36 columns): a selected graph line whose name starts
-# past three quarters of it (0x9110 at column 34) is drawn shifted left,
-# with its graph's other lines, a '<' at their left edge; the row lines
-# stay
+# a narrow screen (36 columns): a selected graph line wider than it
+# (0x9110's, 40 columns) is drawn shifted left, with its graph's other
+# lines, from two columns before its marker, a '<' at their left edge;
+# the row lines stay
 tui_start 36 20 "LC_ALL=C.UTF-8 '$PERFKIT' report -i tree.data --no-color --sort sym"
 expect "36 columns: the table" tui_wait "[.] 0x00000000"
 tui_keys Enter Down
-expect "0x9100's line selected (name at column 23: not shifted)" wait_until 10 sel_has "--90.00%--0x9100"
+expect "0x9100's line selected (29 columns: not shifted)" wait_until 10 sel_has "--90.00%--0x9100"
 expect "... no line shifted" bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -q '^<'"
 tui_keys Down
 expect "Down: 0x9110 whole on the selected line" wait_until 10 sel_has "%--0x9110"
-expect "... the line shifted ('<' first)" wait_until 5 bash -c "tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -q '^<.*0x9110'"
+expect "... the line shifted ('<' first), its marker whole" wait_until 5 bash -c "tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -q '^<|--60.00%--0x9110'"
 expect "... the row's line not shifted" shown "100.00%"
+# '?' on 36 columns: the help's lines wrapped, none cut off (the s key's
+# "srcline" was past the edge)
+tui_keys '?'
+expect "? on 36 columns: the help" tui_wait "Up/Down, PgUp/PgDn"
+expect "... its long lines wrapped (Enter's last word, 'collapse)', shown)" shown "collapse)"
+tui_keys NPage
+expect "... PgDn: s's 'srcline' shown" tui_wait "srcline"
+
+tui_keys q
+expect "q: back to the table" tui_wait "Press '?'"
 tui_keys Home
 expect "Home: the row selected, nothing shifted" wait_until 10 bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -q '^<'"
 tui_keys q

@@ -650,18 +650,20 @@ static void draw(struct br *b)
 		b->top = b->sel - (size_t)h + 1;
 	if (b->top + (size_t)h > b->nlines)
 		b->top = b->nlines > (size_t)h ? b->nlines - (size_t)h : 0;
-	/* a deep graph line selected whose name starts past three quarters of
-	 * the screen (11 columns a level: 40 columns hold two levels): the
-	 * lines of its graph drawn shifted left, so that the name starts a
-	 * quarter in, a '<' at their left edge */
+	/* a graph line selected that is wider than the screen (11 columns a
+	 * level: 40 columns hold two levels): the lines of its graph drawn
+	 * shifted left, from two columns before its marker ("|--", "+-"),
+	 * which shows whole, a '<' at their left edge */
 	size_t shift = 0, shift_row = SIZE_MAX;
 
 	if (b->nlines && b->lines[b->sel].off != SIZE_MAX && b->graph[b->lines[b->sel].row]) {
 		const char *g = b->graph[b->lines[b->sel].row] + b->lines[b->sel].off;
-		long name = graph_node_name(g) >= 0 ? graph_node_name(g) : graph_col(g);
+		const char *nl = strchr(g, '\n');
+		size_t len = nl ? (size_t)(nl - g) : strlen(g);
+		long c = graph_col(g);
 
-		if (name >= 0 && name > (long)COLS * 3 / 4) {
-			shift = (size_t)(name - COLS / 4);
+		if (c > 2 && len > (size_t)COLS) {
+			shift = (size_t)c - 2;
 			shift_row = b->lines[b->sel].row;
 		}
 	}
@@ -1057,16 +1059,60 @@ static void pager(struct br *b, const char *title, const char *text)
 	free(lo);
 }
 
+/* text's lines wider than cols wrapped at spaces into sb, a line's
+ * continuations indented to its description (after its first gap of two
+ * spaces: "  Left    collapse it"), at most a third of the width. */
+static void wrap_text(struct strbuf *sb, const char *text, size_t cols)
+{
+	if (cols < 8)
+		cols = 8;
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l), ind = 0, at = 0;
+
+		for (size_t i = 2; i + 1 < len && !ind; i++)   /* the description's column */
+			if (l[i] == ' ' && l[i + 1] == ' ' && l[i - 1] != ' ') {
+				ind = i;
+				while (ind < len && l[ind] == ' ')
+					ind++;
+			}
+		if (ind > cols / 3 || ind >= len)
+			ind = cols / 3;
+		while (len - at > (at ? cols - ind : cols)) {   /* one screen line a pass */
+			size_t room = at ? cols - ind : cols, cut = at + room;
+
+			while (cut > at + 1 && l[cut] != ' ')
+				cut--;
+			if (cut <= at + 1)   /* one word wider than the line: cut it */
+				cut = at + room;
+			if (at)
+				sb_addf(sb, "%*s", (int)ind, "");
+			sb_add(sb, l + at, cut - at);
+			sb_addstr(sb, "\n");
+			at = cut;
+			while (at < len && l[at] == ' ')
+				at++;
+		}
+		if (at)
+			sb_addf(sb, "%*s", (int)ind, "");
+		sb_add(sb, l + at, len - at);
+		sb_addstr(sb, "\n");
+		l = nl ? nl + 1 : l + len;
+	}
+}
+
 static void show_help(struct br *b)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, w = STRBUF_INIT;
 
 	sb_addstr(&sb, help_text);
 	if (b->o->help_extra) {
 		sb_addstr(&sb, "\n");
 		sb_addstr(&sb, b->o->help_extra);
 	}
-	pager(b, "Help", sb.buf);
+	wrap_text(&w, sb.buf, COLS > 0 ? (size_t)COLS : 80);   /* at this width: no line cut off */
+	pager(b, "Help", w.buf);
+	sb_release(&w);
 	sb_release(&sb);
 }
 
