@@ -59,22 +59,22 @@ expect "a FIFO whose writer wrote nothing: exit 2, 'empty' (got $rc, not a hang:
 # a FIFO carrying a perf.data: read as a stream, not opened again after its
 # magic (the second open waited for a writer that had gone, or read the
 # stream's rest as the start of a file)
+# via_fifo CMD REF: perfkit CMD of n.data through a FIFO (a writer alive
+# as it reads) exits 0 and prints what CMD of the file printed (REF)
+via_fifo() {
+	local rc
+	rm -f "$T/fifo" && mkfifo "$T/fifo"
+	cat "$T/n.data" >"$T/fifo" &
+	timeout 20 "$PERFKIT" "$1" "$T/fifo" >"$T/fifo.out" 2>"$T/fifo.err"
+	rc=$?
+	wait
+	expect "$1 of a FIFO carrying a perf.data: exit 0 (got $rc; 124: a hang)" test $rc = 0
+	same_file "... the output of the file" "$2" "$T/fifo.out"
+}
 "$PERFKIT" flamegraph "$T/n.data" >"$T/file.svg" 2>/dev/null
-rm -f "$T/fifo" && mkfifo "$T/fifo"
-cat "$T/n.data" >"$T/fifo" &
-timeout 20 "$PERFKIT" flamegraph "$T/fifo" >"$T/fifo.svg" 2>"$T/fifo.err"
-rc=$?
-wait
-expect "flamegraph of a FIFO carrying a perf.data: exit 0 (got $rc; 124: a hang)" test $rc = 0
-same_file "... the graph of the file" "$T/file.svg" "$T/fifo.svg"
+via_fifo flamegraph "$T/file.svg"
 "$PERFKIT" collapse "$T/n.data" >"$T/file.folded" 2>/dev/null
-rm -f "$T/fifo" && mkfifo "$T/fifo"
-cat "$T/n.data" >"$T/fifo" &
-timeout 20 "$PERFKIT" collapse "$T/fifo" >"$T/fifo.folded" 2>"$T/fifo.err"
-rc=$?
-wait
-expect "collapse of a FIFO carrying a perf.data: exit 0 (got $rc; 124: a hang)" test $rc = 0
-same_file "... the stacks of the file" "$T/file.folded" "$T/fifo.folded"
+via_fifo collapse "$T/file.folded"
 FG=$SHARED/tools/fgframes
 if [ -x "$FG" ] && have python3; then
 	"$FG" "$T/text.svg" >"$T/text.frames" && "$FG" "$T/pipe.svg" >"$T/typed.frames"
