@@ -35,7 +35,8 @@ static const struct cmd {
 	const char *help;
 	enum { THP_NO, THP_ALWAYS, THP_INPUT } heap_thp;   /* heap_thp(): reads
 					 * profiles and runs no program (INPUT:
-					 * when large_input() says so) */
+					 * when large_input() says so, on the
+					 * first start only) */
 } commands[] = {
 	{ "record",      cmd_record,      "run a command and record its samples into perf.data", THP_NO },
 	{ "report",      cmd_report,      "read perf.data and show where the time went", THP_ALWAYS },
@@ -121,16 +122,13 @@ static const bool sanitized = true;
 static const bool sanitized = false;
 #endif
 
-/* Whether the file open as fd is a perf.data (its magic, "PERFILE2") or a
- * regular file of 16 MB or more. */
-static bool large_fd(int fd)
+/* Whether the regular file open as fd (st: its status) is a perf.data
+ * (its magic, "PERFILE2") or of 16 MB or more. */
+static bool large_fd(int fd, const struct stat *st)
 {
-	struct stat st;
 	char magic[8];
 
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode))
-		return false;
-	return st.st_size >= 16 << 20 ||
+	return st->st_size >= 16 << 20 ||
 	       (pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) && !memcmp(magic, "PERFILE2", 8));
 }
 
@@ -140,12 +138,11 @@ static bool large_fd(int fd)
 static bool large_input(int argc, char **argv)
 {
 	bool file = false;
+	struct stat st;
 
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *eq = a[0] == '-' ? strchr(a, '=') : NULL;
 		int fd;
-
-		struct stat st;
 
 		if (eq)
 			a = eq + 1;
@@ -160,16 +157,17 @@ static bool large_input(int argc, char **argv)
 		fd = open(a, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		if (fd < 0)
 			continue;
-		bool big = large_fd(fd);
+		bool big = large_fd(fd, &st);
 
 		close(fd);
 		if (big)
 			return true;
 	}
-	return !file && large_fd(0);
+	return !file && !fstat(0, &st) && S_ISREG(st.st_mode) && large_fd(0, &st);
 }
 
-static void heap_thp(char **argv)
+/* argc: collapse's, whose input is read first (large_input), else 0. */
+static void heap_thp(int argc, char **argv)
 {
 	const char *mark = getenv("PERFKIT_HEAP_THP");
 	char buf[64] = "";
@@ -181,7 +179,8 @@ static void heap_thp(char **argv)
 		unsetenv("PERFKIT_HEAP_THP");
 		return;
 	}
-	if (sanitized || getenv("GLIBC_TUNABLES") || getenv("PERFKIT_NO_HEAP_THP"))
+	if (sanitized || getenv("GLIBC_TUNABLES") || getenv("PERFKIT_NO_HEAP_THP") ||
+	    (argc && !large_input(argc, argv)))
 		return;
 	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
 	if (!f)
@@ -246,9 +245,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
-		if (commands[i].heap_thp == THP_ALWAYS ||
-		    (commands[i].heap_thp == THP_INPUT && large_input(argc, argv)))
-			heap_thp(argv);
+		if (commands[i].heap_thp != THP_NO)
+			heap_thp(commands[i].heap_thp == THP_INPUT ? argc : 0, argv);
 		/* argv[0] of a command is "perfkit <name>", so getopt's own
 		 * messages read like ours ("perfkit report: invalid option") */
 		char name[64];
