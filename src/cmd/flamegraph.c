@@ -142,15 +142,10 @@ static int valid_bg(const char *s)
 static bool is_perf_data(const char *path)
 {
 	bool std = !strcmp(path, "-");
-	struct stat st;
+	int fd = std ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 	char m[8];
 	bool yes;
-	int fd;
 
-	/* a FIFO is not opened twice: its writer may have come and gone */
-	if (!std && (stat(path, &st) || !S_ISREG(st.st_mode)))
-		return false;
-	fd = std ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	yes = pread(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) && !memcmp(m, "PERFILE2", 8);
