@@ -316,12 +316,18 @@ static long graph_node_name(const char *s)
 	return -1;
 }
 
-static bool is_folded(const struct br *b, size_t row, size_t off)
+/* The index in b->fold of row's graph line at off, or SIZE_MAX: not folded. */
+static size_t fold_index(const struct br *b, size_t row, size_t off)
 {
 	for (size_t i = 0; i < b->nfold; i++)
 		if (b->fold[i].row == row && b->fold[i].off == off)
-			return true;
-	return false;
+			return i;
+	return SIZE_MAX;
+}
+
+static bool is_folded(const struct br *b, size_t row, size_t off)
+{
+	return fold_index(b, row, off) != SIZE_MAX;
 }
 
 /* The rows the browser may read: all, or the ready ones of a table
@@ -1429,13 +1435,14 @@ static bool toggle_fold(struct br *b)
 		at--;
 	}
 	l = &b->lines[at];
-	for (size_t i = 0; i < b->nfold; i++)
-		if (b->fold[i].row == l->row && b->fold[i].off == l->off) {
-			b->fold[i] = b->fold[--b->nfold];
-			b->sel = at;
-			rebuild(b);
-			return true;
-		}
+	size_t fi = fold_index(b, l->row, l->off);
+
+	if (fi != SIZE_MAX) {   /* folded: unfolded */
+		b->fold[fi] = b->fold[--b->nfold];
+		b->sel = at;
+		rebuild(b);
+		return true;
+	}
 	/* a node with nothing under it: nothing to fold */
 	long name = graph_node_name(g + l->off);
 	const char *nx = strchr(g + l->off, '\n');
