@@ -35,10 +35,31 @@ expect "Enter on it: its callees hidden" tui_wait_gone "--60.00%--0x9110"
 expect "... 0x9120 too" wait_until 5 bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -qF -- '--30.00%--0x9120'"
 expect "... the line marked folded (|+-90.00%)" wait_until 5 sel_has "|+-90.00%--0x9100"
 expect "... its sibling 0x9200 still shown" shown "--10.00%--0x9200"
+# the connector that joins the folded node to its next sibling stays
+# (the subtree's own connectors go): the line after it is "|", then 0x9200
+after_fold() { tui_screen | grep -A2 -F -- "+-90.00%--0x9100" | sed 1d | tr '\n' '#'; }
+expect "... the connector to 0x9200 kept, the subtree's gone ($(after_fold))" \
+	bash -c "[[ '$(after_fold)' =~ ^\ +\|\ *#\ +--10.00%--0x9200 ]]"
+# P writes the view as shown: the folded node without its subtree
+tui_keys P
+expect "P with a node folded: the file named" tui_wait "written to perf.hist.0"
 expect "... and the other rows" shown "[.] 0x0000000000009110"
 tui_keys Enter
 expect "Enter again: the callees back" tui_wait "--60.00%--0x9110"
 expect "... the mark gone" wait_until 5 sel_has "|--90.00%--0x9100"
+# ... and P again, unfolded: perf.hist.0 is perf.hist.1 with 0x9100's
+# subtree left out (its connector to 0x9200 kept) and its line marked "+-"
+tui_keys P
+expect "P unfolded: perf.hist.1" tui_wait "written to perf.hist.1"
+awk '/--90\.00%--0x9100/ { sub(/--90\.00%/, "+-90.00%"); print; skip = 1; next }
+     skip && /--10\.00%--0x9200/ { skip = 0 }
+     skip && /^ *\| *$/ { conn = $0; next }
+     skip { conn = ""; next }
+     { if (conn != "") print conn; conn = ""; print }' "$T/perf.hist.1" >"$T/folded.want"
+expect "... (the awk made the fold)" grep -qF -- "+-90.00%--0x9100" "$T/folded.want"
+expect "P with 0x9100 folded wrote the view as shown: no subtree, the node marked +-" \
+	cmp "$T/folded.want" "$T/perf.hist.0"
+diag "$(diff "$T/folded.want" "$T/perf.hist.0" | head -20)"
 # a line of a node's chain (0x9210 under 0x9200) folds that node
 tui_keys Down Down Down Down
 expect "Down to 0x9210, a line of 0x9200's chain" wait_until 10 sel_has "0x9210"

@@ -424,6 +424,68 @@ static void add_line(struct br *b, size_t row, size_t off)
 	b->lines[b->nlines++] = (struct line){ row, off };
 }
 
+/* The lines of row r's graph text g that the view shows: all but those
+ * under a folded node (perf's Enter on a callchain line).  A folded node's
+ * subtree is the lines after it that start at its name's column or right
+ * of it, and the connector lines ("|") among them, but the connector just
+ * before the next line outside it, which joins the node to its next
+ * sibling as perf draws it.  emit(ctx, off, end) for each line shown,
+ * g[off, end) (its '\n' included), in order; blank lines are shown. */
+static void graph_visible(const struct br *b, size_t r, const char *g,
+			  void (*emit)(void *ctx, size_t off, size_t end), void *ctx)
+{
+	long hide = -1;   /* in a folded node's subtree: its name's column */
+	size_t pend = SIZE_MAX, pend_end = 0;   /* the last connector hidden */
+
+	for (size_t off = 0; g && g[off];) {
+		const char *nl = strchr(g + off, '\n');
+		size_t end = nl ? (size_t)(nl - g) + 1 : strlen(g);
+
+		if (hide >= 0) {
+			long c = graph_col(g + off);
+			bool blank = c < 0 && !memchr(g + off, '|', end - off);
+
+			if (c < 0 && !blank) {   /* a connector: shown if the subtree ends here */
+				pend = off;
+				pend_end = end;
+				off = end;
+				continue;
+			}
+			if (c >= hide) {
+				pend = SIZE_MAX;
+				off = end;
+				continue;
+			}
+			hide = -1;   /* a line outside the subtree, or the graph's end */
+			if (pend != SIZE_MAX && !blank)
+				emit(ctx, pend, pend_end);
+			pend = SIZE_MAX;
+		}
+		emit(ctx, off, end);
+		if (b->nfold && is_folded(b, r, off))
+			hide = graph_node_name(g + off);
+		off = end;
+	}
+}
+
+/* graph_visible's emit for rebuild: a line of the view, unless blank */
+struct shown_lines {
+	struct br *b;
+	size_t r;
+	const char *g;
+};
+
+static void add_shown_line(void *ctx, size_t off, size_t end)
+{
+	struct shown_lines *sl = ctx;
+
+	for (size_t j = off; j < end; j++)
+		if (sl->g[j] != ' ' && sl->g[j] != '\n') {
+			add_line(sl->b, sl->r, off);
+			return;
+		}
+}
+
 /* Order, filter and flatten into lines, keeping the selected line when it
  * is still there (else its row, else the same position). */
 static void rebuild(struct br *b)
@@ -451,32 +513,9 @@ static void rebuild(struct br *b)
 		add_line(b, r, SIZE_MAX);
 		if (!b->expanded[r])
 			continue;
-		const char *g = graph_of(b, r);
-		long hide = -1;   /* in a folded node's subtree: its name's column */
+		struct shown_lines sl = { b, r, graph_of(b, r) };
 
-		for (size_t off = 0; g && g[off];) {
-			const char *nl = strchr(g + off, '\n');
-			size_t end = nl ? (size_t)(nl - g) + 1 : strlen(g);
-			bool blank = true;
-
-			for (size_t j = off; j < end; j++)
-				if (g[j] != ' ' && g[j] != '\n')
-					blank = false;
-			if (hide >= 0) {
-				long c = graph_col(g + off);
-
-				if (c < 0 || c >= hide) {
-					off = end;
-					continue;
-				}
-				hide = -1;
-			}
-			if (!blank)
-				add_line(b, r, off);
-			if (b->nfold && is_folded(b, r, off))
-				hide = graph_node_name(g + off);
-			off = end;
-		}
+		graph_visible(b, r, sl.g, add_shown_line, &sl);
 	}
 	b->sel = SIZE_MAX;
 	for (size_t i = 0; i < b->nlines && keep.row != SIZE_MAX; i++)
@@ -1218,11 +1257,32 @@ static void annotate(struct br *b)
 	free(buf);
 }
 
-/* Write the view to path (outfile: whole or not at all); 0 or -errno. */
+/* graph_visible's emit for write_view: the line's text */
+struct shown_text {
+	const struct br *b;
+	size_t r;
+	const char *g;
+	struct strbuf sb;
+};
+
+static void add_shown_text(void *ctx, size_t off, size_t end)
+{
+	struct shown_text *st = ctx;
+	size_t at = st->sb.len;
+	long c;
+
+	sb_add(&st->sb, st->g + off, end - off);
+	if (is_folded(st->b, st->r, off) && (c = graph_col(st->g + off)) >= 0)
+		st->sb.buf[at + (size_t)c] = '+';   /* folded: "+-", as drawn */
+}
+
+/* Write the view to path (outfile: whole or not at all), the graphs as
+ * shown (folded nodes without their subtrees); 0 or -errno. */
 static int write_view(struct br *b, const char *path)
 {
 	struct outfile of;
 	const char **g;
+	bool *folded;
 	int err = of_open_shared(&of, path);
 
 	if (err)
@@ -1230,10 +1290,27 @@ static int write_view(struct br *b, const char *path)
 	if (need_all(b))
 		rebuild(b);
 	g = xcalloc(b->nord + 1, sizeof(*g));
-	for (size_t i = 0; i < b->nord; i++)
-		if (b->expanded[b->order[i]])
-			g[i] = graph_of(b, b->order[i]);
+	folded = xcalloc(b->nord + 1, sizeof(*folded));
+	for (size_t i = 0; i < b->nord; i++) {
+		size_t r = b->order[i];
+
+		if (!b->expanded[r])
+			continue;
+		g[i] = graph_of(b, r);
+		if (g[i] && b->nfold) {   /* folded nodes: the lines shown */
+			struct shown_text st = { b, r, g[i], { 0 } };
+
+			sb_init(&st.sb, 0);
+			graph_visible(b, r, g[i], add_shown_text, &st);
+			g[i] = sb_detach(&st.sb, NULL);
+			folded[i] = true;
+		}
+	}
 	tui_print_stdio(of.f, b->t, b->order, b->nord, b->children, g);
+	for (size_t i = 0; i < b->nord; i++)
+		if (folded[i])
+			free((char *)g[i]);
+	free(folded);
 	free(g);
 	return of_commit(&of);
 }
