@@ -97,6 +97,27 @@ t1=$(tui_screen | sed -n 1p)
 changed() { [ "$(tui_screen | sed -n 1p)" != "$t1" ]; }
 wait_until 30 changed
 expect "-g: still unfolded after a refresh" tui_wait_re '%--c$'
+# Enter on c's node line folds it (its chain b, a hidden, marked +-); the
+# fold holds across refreshes (each is a new table: kept by the node's
+# path of names, not its place)
+tui_keys Down
+# (the selected line: black on yellow, perf's colours)
+sel_node() { tui_screen -e | grep -qE $'\e\\[30m\e\\[43m +--[0-9.]+%--c'; }
+expect "-g: Down, c's node line selected" wait_until 10 sel_node
+t1=$(tui_screen | sed -n 1p)
+wait_until 30 changed
+expect "-g: ... still selected after a refresh (the line kept by its node)" sel_node
+tui_keys Enter
+expect "-g: Enter folds c's node: a hidden" wait_until 10 bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -qE '^ +a$'"
+expect "-g: ... marked +-" tui_wait_re '\+-[0-9.]+%--c$'
+t1=$(tui_screen | sed -n 1p)
+wait_until 30 changed
+t1=$(tui_screen | sed -n 1p)
+wait_until 30 changed
+expect "-g: two refreshes later, still folded (+-)" tui_wait_re '\+-[0-9.]+%--c$'
+expect "-g: ... a still hidden" bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -qE '^ +a$'"
+tui_keys Enter
+expect "-g: Enter unfolds it: a back" tui_wait_re '^ +a$'
 tui_keys e
 expect "e: d's graph too" tui_wait_re '%--d$'
 tui_keys e

@@ -56,6 +56,13 @@ struct line {
 	size_t off;            /* SIZE_MAX: the row itself; else offset in its graph text */
 };
 
+/* A folded node kept across a new table (top's refresh, '+'): its row's
+ * names and its node path (node_path()). */
+struct kept_fold {
+	struct tui_row row;   /* sym, dso, comm: copies */
+	char *path;
+};
+
 struct br {
 	struct tui_table *t;
 	const struct tui_ops *ops;
@@ -90,9 +97,13 @@ struct br {
 	int nerr;              /* getch() failures in a row (blocking mode) */
 	double last_tick;      /* ms, CLOCK_MONOTONIC */
 	char *keep_sym, *keep_dso, *keep_comm;   /* remember() */
+	char *keep_path;       /* remember(): the selected graph line's node (node_path), or NULL */
+	size_t keep_k;         /* ... and the line's place in its node's chain (0: the node's line) */
 	uint32_t keep_tid;
 	struct tui_row *open;  /* remember(): the unfolded rows' names (copies) */
 	size_t nopen;
+	struct kept_fold *kfold;   /* remember(): the folded nodes, by name */
+	size_t nkfold;
 	bool keep;
 	size_t keep_pos;
 	pid_t writer;          /* 'P': the child writing the view, 0: none */
@@ -328,6 +339,96 @@ static size_t fold_index(const struct br *b, size_t row, size_t off)
 static bool is_folded(const struct br *b, size_t row, size_t off)
 {
 	return fold_index(b, row, off) != SIZE_MAX;
+}
+
+/* The node path of the node line at off in graph text g: "COL NAME\n"
+ * for each node line that holds it (the nodes it is nested in, by
+ * column, and itself), outermost first.  Shares are left out, so that a
+ * node has the same path in the next refresh's graph.  malloc'd. */
+static char *node_path(const char *g, size_t off)
+{
+	enum { DEPTH = 512 };
+	struct pnode {
+		long col;
+		size_t name, len;
+	} st[DEPTH];
+	int n = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t o = 0; g[o];) {
+		const char *nl = strchr(g + o, '\n');
+		size_t end = nl ? (size_t)(nl - g) : strlen(g);
+		long name = graph_node_name(g + o);
+
+		if (name >= 0) {
+			long c = graph_col(g + o);
+
+			while (n > 0 && st[n - 1].col >= c)
+				n--;
+			if (n < DEPTH)
+				st[n++] = (struct pnode){ c, o + (size_t)name, end - o - (size_t)name };
+		}
+		if (o == off || !nl)
+			break;
+		o = end + 1;
+	}
+	for (int i = 0; i < n; i++) {
+		sb_addf(&sb, "%ld ", st[i].col);
+		sb_add(&sb, g + st[i].name, st[i].len);
+		sb_addch(&sb, '\n');
+	}
+	return sb_detach(&sb, NULL);
+}
+
+/* The node line of graph line off in g (itself, or the node whose chain
+ * it is on), with *k the line's place below it (0: the node's line);
+ * SIZE_MAX: no node's (a connector). */
+static size_t node_of(const char *g, size_t off, size_t *k)
+{
+	long col = graph_col(g + off);
+	size_t node = SIZE_MAX, n = 0;
+
+	*k = 0;
+	if (graph_node_name(g + off) >= 0)
+		return off;
+	if (col < 0)
+		return SIZE_MAX;
+	for (size_t o = 0; o < off;) {   /* the last node line whose name starts at col */
+		const char *nl = strchr(g + o, '\n');
+
+		if (!nl)
+			break;
+		if (graph_node_name(g + o) == col) {
+			node = o;
+			n = 0;
+		}
+		n++;
+		o = (size_t)(nl - g) + 1;
+	}
+	*k = n;
+	return node;
+}
+
+/* The offset in g of the node line whose node_path() is path, or
+ * SIZE_MAX: none. */
+static size_t find_node(const char *g, const char *path)
+{
+	for (size_t o = 0; g && g[o];) {
+		const char *nl = strchr(g + o, '\n');
+
+		if (graph_node_name(g + o) >= 0) {
+			char *p = node_path(g, o);
+			bool same = !strcmp(p, path);
+
+			free(p);
+			if (same)
+				return o;
+		}
+		if (!nl)
+			break;
+		o = (size_t)(nl - g) + 1;
+	}
+	return SIZE_MAX;
 }
 
 /* The rows the browser may read: all, or the ready ones of a table
@@ -891,16 +992,33 @@ static bool same_name(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+static void free_names(struct tui_row *r)
+{
+	free((char *)r->sym);
+	free((char *)r->dso);
+	free((char *)r->comm);
+}
+
+static struct tui_row copy_names(const struct tui_row *o)
+{
+	return (struct tui_row){ .sym = o->sym ? xstrdup(o->sym) : NULL, .dso = o->dso ? xstrdup(o->dso) : NULL,
+				 .comm = o->comm ? xstrdup(o->comm) : NULL, .tid = o->tid };
+}
+
 static void forget_open(struct br *b)
 {
-	for (size_t i = 0; i < b->nopen; i++) {
-		free((char *)b->open[i].sym);
-		free((char *)b->open[i].dso);
-		free((char *)b->open[i].comm);
-	}
+	for (size_t i = 0; i < b->nopen; i++)
+		free_names(&b->open[i]);
 	free(b->open);
 	b->open = NULL;
 	b->nopen = 0;
+	for (size_t i = 0; i < b->nkfold; i++) {
+		free_names(&b->kfold[i].row);
+		free(b->kfold[i].path);
+	}
+	free(b->kfold);
+	b->kfold = NULL;
+	b->nkfold = 0;
 }
 
 static bool same_row(const struct tui_row *a, const struct tui_row *c)
@@ -925,6 +1043,14 @@ static void remember(struct br *b)
 	b->keep_tid = w ? w->tid : 0;
 	b->keep = w != NULL;
 	b->keep_pos = b->sel;
+	free(b->keep_path);   /* a graph line selected: its node's path and place */
+	b->keep_path = NULL;
+	if (w && b->lines[b->sel].off != SIZE_MAX && r < b->nrows_alloc && b->graph[r]) {
+		size_t node = node_of(b->graph[r], b->lines[b->sel].off, &b->keep_k);
+
+		if (node != SIZE_MAX)
+			b->keep_path = node_path(b->graph[r], node);
+	}
 	forget_open(b);
 	for (size_t i = 0; i < b->nrows_alloc && i < b->t->nr_rows; i++) {
 		const struct tui_row *o = &b->t->rows[i];
@@ -932,9 +1058,17 @@ static void remember(struct br *b)
 		if (!b->expanded[i] || b->expand_all)
 			continue;
 		b->open = xrealloc(b->open, (b->nopen + 1) * sizeof(*b->open));
-		b->open[b->nopen++] = (struct tui_row){ .sym = o->sym ? xstrdup(o->sym) : NULL,
-							.dso = o->dso ? xstrdup(o->dso) : NULL,
-							.comm = o->comm ? xstrdup(o->comm) : NULL, .tid = o->tid };
+		b->open[b->nopen++] = copy_names(o);
+	}
+	/* the folded nodes, by their row's names and their node path */
+	for (size_t i = 0; i < b->nfold; i++) {
+		const struct line *f = &b->fold[i];
+
+		if (f->row >= b->t->nr_rows || f->row >= b->nrows_alloc || !b->graph[f->row])
+			continue;
+		b->kfold = xrealloc(b->kfold, (b->nkfold + 1) * sizeof(*b->kfold));
+		b->kfold[b->nkfold++] = (struct kept_fold){ copy_names(&b->t->rows[f->row]),
+							    node_path(b->graph[f->row], f->off) };
 	}
 }
 
@@ -949,6 +1083,17 @@ static void reload(struct br *b)
 				b->expanded[i] = true;
 				break;
 			}
+	for (size_t k = 0; k < b->nkfold; k++)   /* folded nodes stay folded */
+		for (size_t i = 0; i < b->t->nr_rows; i++)
+			if (b->expanded[i] && same_row(&b->t->rows[i], &b->kfold[k].row)) {
+				size_t off = find_node(graph_of(b, i), b->kfold[k].path);
+
+				if (off != SIZE_MAX && !is_folded(b, i, off)) {
+					b->fold = xrealloc(b->fold, (b->nfold + 1) * sizeof(*b->fold));
+					b->fold[b->nfold++] = (struct line){ i, off };
+				}
+				break;
+			}
 	b->nlines = 0;
 	rebuild(b);
 	b->sel = b->keep_pos < b->nlines ? b->keep_pos : b->nlines ? b->nlines - 1 : 0;
@@ -961,6 +1106,21 @@ static void reload(struct br *b)
 			break;
 		}
 	}
+	/* a graph line was selected: the same line of the same node, if shown */
+	size_t r = b->nlines ? b->lines[b->sel].row : SIZE_MAX;
+	const char *g = b->keep && b->keep_path && r != SIZE_MAX && b->expanded[r] ? graph_of(b, r) : NULL;
+	size_t off = g ? find_node(g, b->keep_path) : SIZE_MAX;
+
+	for (size_t k = 0; off != SIZE_MAX && k < b->keep_k; k++) {
+		const char *nl = strchr(g + off, '\n');
+
+		off = nl && nl[1] ? (size_t)(nl + 1 - g) : SIZE_MAX;
+	}
+	for (size_t i = b->sel; off != SIZE_MAX && i < b->nlines && b->lines[i].row == r; i++)
+		if (b->lines[i].off == off) {
+			b->sel = i;
+			break;
+		}
 }
 
 /* A line of input on the status line; NULL when cancelled.  It starts
@@ -1731,6 +1891,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	free(b.ebuf);
 	free(b.wbuf);
 	free(b.keep_sym);
+	free(b.keep_path);
 	free(b.keep_dso);
 	free(b.keep_comm);
 	forget_open(&b);
