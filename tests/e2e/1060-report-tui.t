@@ -45,6 +45,15 @@ expect "expand (Right)" tui_wait_re '--[0-9.]+%--a$'
 tui_select '--[0-9.]+%--a$'
 tui_keys a
 expect "annotate a call-graph line: the view of a" tui_wait "Annotation of a"
+# its callees' share, and on its call of b the samples under that call,
+# as annotate --stdio prints them (the browser's own pass counted them)
+"$PERFKIT" annotate --stdio -i "$T/p.data" a >"$T/ann-a" 2>/dev/null
+want_with=$(grep -o '[0-9.]*% with its callees' "$T/ann-a")
+want_call=$(grep -o '<b>  # callees: [0-9.]*% of all samples' "$T/ann-a")
+expect "annotate --stdio: a's callees share and call of b ($want_with; $want_call)" \
+	test -n "$want_with" -a -n "$want_call"
+expect "annotate a: the header has its callees' share, as --stdio's ($want_with)" tui_wait "   $want_with"
+expect "annotate a: the call of b has its callees' share, as --stdio's" tui_wait "$want_call"
 tui_keys q
 expect "back from it: the graph as it was" tui_wait_re '--[0-9.]+%--a$'
 tui_keys Left

@@ -310,8 +310,8 @@ static void test_builder_filter_copy(void **state)
 }
 
 /* ann_leaves (report's 'a') against the builder over the same samples:
- * each function's self counts per address exactly, and its highest
- * address (leaf or call site: what bounds an unsized view) the same */
+ * each function's self and callee counts, and per address (leaves and
+ * call sites, recursion and inlined frames among them) exactly */
 static void test_leaves(void **state)
 {
 	static const char *const syms[] = { "main", "f", "g", "h" };
@@ -343,9 +343,18 @@ static void test_leaves(void **state)
 			fr[i].addr = kern ? 0 : fr[i].ip;
 			fr[i].map_ip = fr[i].ip - 0x400000;
 		}
+		/* an inlined frame: the ip of the frame after it (its caller's
+		 * call site, which add_sample then skips) */
+		for (size_t i = 1; i + 1 < n; i++)
+			if (((seed >> (i % 40)) & 7) == 3 && !fr[i + 1].kernel) {
+				fr[i] = fr[i + 1];
+				fr[i].sym = "inl";
+				fr[i].inlined = true;
+				i++;   /* its function's frame after it */
+			}
 		s.event = "cpu-clock";
 		s.comm = "x";
-		s.tid = (uint32_t)(seed >> 40) % 3;
+		s.tid = (uint32_t[]){ 0, 1, 257 }[(seed >> 40) % 3];   /* 257 shares 0's slot */
 		s.period = 1 + (seed >> 50) % 7;
 		s.nr_frames = n;
 		s.frames = fr;
@@ -365,20 +374,18 @@ static void test_leaves(void **state)
 		assert_int_equal(g->start, f->start);
 		assert_int_equal(g->self.period, f->self.period);
 		assert_int_equal(g->self.hits, f->self.hits);
-		assert_int_equal(g->addrs[g->nr_addrs - 1].addr, f->addrs[f->nr_addrs - 1].addr);
-		size_t j = 0;
-
+		assert_int_equal(g->callee.period, f->callee.period);
+		assert_int_equal(g->callee.hits, f->callee.hits);
+		assert_int_equal(g->nr_addrs, f->nr_addrs);
 		for (size_t k = 0; k < f->nr_addrs; k++) {
-			if (!f->addrs[k].self.hits)
-				continue;
-			while (j < g->nr_addrs && !g->addrs[j].self.hits)
-				j++;
-			assert_true(j < g->nr_addrs);
-			assert_int_equal(g->addrs[j].addr, f->addrs[k].addr);
-			assert_int_equal(g->addrs[j].self.period, f->addrs[k].self.period);
-			assert_int_equal(g->addrs[j].self.hits, f->addrs[k].self.hits);
-			j++;
+			assert_int_equal(g->addrs[k].addr, f->addrs[k].addr);
+			assert_int_equal(g->addrs[k].self.period, f->addrs[k].self.period);
+			assert_int_equal(g->addrs[k].self.hits, f->addrs[k].self.hits);
+			assert_int_equal(g->addrs[k].callee.period, f->addrs[k].callee.period);
+			assert_int_equal(g->addrs[k].callee.hits, f->addrs[k].callee.hits);
 		}
+		if (!strcmp(f->raw_sym, "main") && !f->kernel)
+			assert_true(f->callee.hits > 0);   /* the test has call sites */
 		ann_profile_free(p);
 	}
 	struct ann_profile *p = NULL;

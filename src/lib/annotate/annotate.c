@@ -398,22 +398,25 @@ struct lfunc {
 	const char *dso, *sym;     /* as the feeding session gave them */
 	uint64_t start;
 	uint64_t file_off;         /* a frame's file offset in dso (map_ip): the raw name's lookup */
-	uint64_t site1;            /* highest call-site address + 1; 0: none */
-	struct ann_count self;
-	uint32_t first;            /* its first leaf address: index + 1 in a, 0 none */
+	struct ann_count self, callee;
+	uint32_t first;            /* its first address: index + 1 in a, 0 none */
 	uint32_t ev;
 	bool kernel, unknown_addr;
 };
 
-struct laddr {
-	uint64_t addr, period;
-	uint32_t hits, fi, next;   /* next: the function's next address, index + 1 */
+struct laddr {                 /* a leaf address or a call site of a function */
+	uint64_t addr, period;     /* period, hits: as the leaf; cperiod, chits: as a call site */
+	uint64_t cperiod;
+	uint32_t hits, chits, fi, next;   /* next: the function's next address, index + 1 */
 };
 
 struct lprev {                 /* a caller frame of the thread's last sample */
 	const char *dso, *sym;     /* dso NULL: nothing recorded at this depth */
 	uint64_t ip, addr;
 	bool inlined;
+	uint32_t ai;               /* its call site: index + 1 in a; 0: not counted */
+	uint32_t phits;            /* counts for ai not yet added to it (leaves_flush) */
+	uint64_t pperiod;
 };
 
 struct lthread {
@@ -440,6 +443,10 @@ struct ann_leaves {
 	uint32_t *slots;           /* (function, address) → index + 1 in a; open addressing */
 	size_t nslots;
 	struct lthread th[LEAF_THREADS];
+	struct lseen {             /* the call sites met in the current sample (ai, gen) */
+		uint32_t ai, gen;
+	} seen[512];
+	uint32_t gen;
 	struct symcache *sc;       /* raw names (ann_leaves_profile) */
 };
 
@@ -548,6 +555,21 @@ static struct laddr *leaves_addr(struct ann_leaves *l, uint32_t fi, uint64_t add
 	return &l->a[l->nr_a - 1];
 }
 
+/* Add the counts a thread's frame holds to its call site. */
+static void leaves_flush(struct ann_leaves *l, struct lprev *p)
+{
+	if (!p->ai || !p->phits)
+		return;
+	struct laddr *site = &l->a[p->ai - 1];
+
+	site->cperiod += p->pperiod;
+	site->chits += p->phits;
+	l->f[site->fi].callee.period += p->pperiod;
+	l->f[site->fi].callee.hits += p->phits;
+	p->pperiod = 0;
+	p->phits = 0;
+}
+
 void ann_leaves_add(struct ann_leaves *l, const struct pk_sample *s)
 {
 	uint32_t ev = leaves_ev(l, s->event);
@@ -569,12 +591,14 @@ void ann_leaves_add(struct ann_leaves *l, const struct pk_sample *s)
 	l->f[fi].self.hits++;
 	if (n < 2)
 		return;
-	/* call sites (add_sample's frames[1..128)): only their highest address
-	 * per function is kept, so a frame the thread's last sample had at
-	 * the same depth from the outermost caller adds nothing new */
+	/* call sites (add_sample's frames[1..128)), each counted once per
+	 * sample: a frame the thread's last sample had at the same depth from
+	 * the outermost caller is looked up again by the index it had */
 	struct lthread *t = &l->th[(s->tid ^ s->tid >> 8) % LEAF_THREADS];
 
-	if (t->tid != s->tid || t->ev != ev) {
+	if (t->tid != s->tid || t->ev != ev) {   /* another thread's slot */
+		for (size_t j = 0; j < t->nr; j++)
+			leaves_flush(l, &t->v[j]);
 		t->tid = s->tid;
 		t->ev = ev;
 		t->nr = 0;
@@ -583,26 +607,61 @@ void ann_leaves_add(struct ann_leaves *l, const struct pk_sample *s)
 		t->alloc = 2 * n;
 		t->v = xrealloc(t->v, t->alloc * sizeof(*t->v));
 	}
+	for (size_t j = n; j < t->nr; j++)   /* depths this sample has not */
+		leaves_flush(l, &t->v[j]);
 	for (size_t j = 0; j < n; j++) {
 		size_t i = n - 1 - j;
 		const struct pk_frame *fr = &s->frames[i];
 		struct lprev *p = &t->v[j];
 
 		if (i == 0 || i >= 128) {
+			if (j < t->nr)
+				leaves_flush(l, p);
 			p->dso = NULL;
+			p->ai = 0;
 			continue;
 		}
-		if (j < t->nr && p->dso == fr->dso && p->sym == fr->sym && p->ip == fr->ip && p->addr == fr->addr &&
-		    p->inlined == fr->inlined)
-			continue;
-		*p = (struct lprev){ fr->dso, fr->sym, fr->ip, fr->addr, fr->inlined };
-		if (!fr->sym || fr->inlined || (!fr->kernel && !fr->addr))
-			continue;
-		struct lfunc *f = &l->f[leaves_func(l, ev, fr)];
-		uint64_t site = frame_addr(fr);
+		if (j >= t->nr || p->dso != fr->dso || p->sym != fr->sym || p->ip != fr->ip || p->addr != fr->addr ||
+		    p->inlined != fr->inlined) {
+			if (j < t->nr)
+				leaves_flush(l, p);
+			*p = (struct lprev){ fr->dso, fr->sym, fr->ip, fr->addr, fr->inlined, 0, 0, 0 };
+			if (fr->sym && !fr->inlined && (fr->kernel || fr->addr)) {
+				uint32_t cfi = leaves_func(l, ev, fr);
 
-		if (site + 1 > f->site1)
-			f->site1 = site + 1;
+				p->ai = (uint32_t)(leaves_addr(l, cfi, frame_addr(fr)) - l->a) + 1;
+			}
+		}
+	}
+	/* the counts, leaf side first as add_sample: a call site once per
+	 * sample (the first time met: l->seen), and a frame just after an
+	 * inlined frame of the same ip (the function the inlined code is in)
+	 * not counted; add_sample skips a frame whose ip a frame nearer the
+	 * leaf (but the leaf) had, which these two rules give where inlined
+	 * frames come before their function's, as the session gives them.
+	 * Counted in the thread's frame (p), added to the call site when the
+	 * frame there changes: the sites' array is touched on changes only */
+	if (++l->gen == 0) {
+		memset(l->seen, 0, sizeof(l->seen));
+		l->gen = 1;
+	}
+	for (size_t i = 1; i < n && i < 128; i++) {
+		struct lprev *p = &t->v[n - 1 - i];
+		const struct pk_frame *fr = &s->frames[i];
+
+		if (!p->ai)
+			continue;
+		size_t h = (p->ai * 0x9e3779b1u) >> 23;
+
+		while (l->seen[h].gen == l->gen && l->seen[h].ai != p->ai)
+			h = (h + 1) & 511;
+		if (l->seen[h].gen == l->gen)
+			continue;
+		l->seen[h] = (struct lseen){ p->ai, l->gen };
+		if (i > 1 && s->frames[i - 1].ip == fr->ip && s->frames[i - 1].dso == fr->dso)
+			continue;
+		p->pperiod += s->period;
+		p->phits++;
 	}
 	t->nr = n;
 }
@@ -613,6 +672,9 @@ int ann_leaves_profile(struct ann_leaves *l, const char *event, const char *dso,
 	const struct lfunc *best = NULL;
 	uint32_t ev;
 
+	for (size_t i = 0; i < LEAF_THREADS; i++)   /* the counts the threads' frames hold */
+		for (size_t j = 0; j < l->th[i].nr; j++)
+			leaves_flush(l, &l->th[i].v[j]);
 	for (ev = 0; ev < l->nr_ev && strcmp(l->ev[ev].name, event); ev++)
 		;
 	if (ev == l->nr_ev)
@@ -621,7 +683,8 @@ int ann_leaves_profile(struct ann_leaves *l, const char *event, const char *dso,
 		const struct lfunc *f = &l->f[i];
 
 		if (f->ev == ev && f->sym && f->kernel == kernel && (f->dso == dso || !strcmp(f->dso, dso)) &&
-		    (f->sym == sym || !strcmp(f->sym, sym)) && (!best || f->self.period > best->self.period))
+		    (f->sym == sym || !strcmp(f->sym, sym)) &&
+		    (!best || f->self.period + f->callee.period > best->self.period + best->callee.period))
 			best = f;
 	}
 	if (!best)
@@ -669,6 +732,7 @@ int ann_leaves_profile(struct ann_leaves *l, const char *event, const char *dso,
 	fn->kernel = best->kernel;
 	fn->unknown_addr = best->unknown_addr;
 	fn->self = best->self;
+	fn->callee = best->callee;
 	for (uint32_t k = best->first; k; k = l->a[k - 1].next)
 		n++;
 	fn->addrs = xcalloc(n + 1, sizeof(*fn->addrs));
@@ -676,10 +740,9 @@ int ann_leaves_profile(struct ann_leaves *l, const char *event, const char *dso,
 		const struct laddr *a = &l->a[k - 1];
 
 		fn->addrs[fn->nr_addrs++] = (struct ann_addr){ .addr = a->addr,
-							       .self = { a->period, a->hits } };
+							       .self = { a->period, a->hits },
+							       .callee = { a->cperiod, a->chits } };
 	}
-	if (best->site1)   /* the highest call site, without counts */
-		fn->addrs[fn->nr_addrs++] = (struct ann_addr){ .addr = best->site1 - 1 };
 	qsort(fn->addrs, fn->nr_addrs, sizeof(*fn->addrs), cmp_addr);
 	*out = p;
 	return 0;

@@ -111,22 +111,21 @@ int ann_builder_finish(struct ann_builder *b, const struct pd_file *pf, struct a
 /* A leaf index for a browser's 'a' (report's terminal browser): fed every
  * sample of the caller's own pass (a session with demangled names is
  * fine), it keeps per event and per function (DSO, symbol start, keyed as
- * the builder keys them) the period and hits at each leaf address, and of
- * the call sites only the highest address, so that one function's
- * annotation needs no second reading of the file.  ann_leaves_profile()
- * gives a profile of that one function: its self counts and addrs' self
- * counts are ann_profile_build()'s exactly; addrs also holds the highest
- * call site as an entry with zero counts (it bounds an unsized function's
- * view as the builder's call sites do); callee counts are not kept (0).
- * Cost per sample: one lookup for the leaf; a caller frame only where it
- * differs from the one at the same depth (from the outermost caller) in
- * the thread's previous sample.  Memory: about 40 bytes per distinct
- * (function, leaf address) and 100 per function. */
+ * the builder keys them) the period and hits at each leaf address and at
+ * each call site, so that one function's annotation needs no second
+ * reading of the file.  ann_leaves_profile() gives a profile of that one
+ * function: its self and callee counts and its addrs' are
+ * ann_profile_build()'s exactly (a call site counted once per sample, as
+ * add_sample does).  Cost per sample: one lookup for the leaf; for a
+ * caller frame, a lookup only where it differs from the one at the same
+ * depth (from the outermost caller) in the thread's previous sample, else
+ * an add to the entry it had.  Memory: about 56 bytes per distinct
+ * (function, address) and 100 per function. */
 struct ann_leaves;
 struct ann_leaves *ann_leaves_new(void);
 void ann_leaves_add(struct ann_leaves *l, const struct pk_sample *s);
 /* The profile (one function) of the function called sym in dso (kernel
- * or not) of event, the one with the most self period when several match
+ * or not) of event, the one with the most period (self and callees) when several match
  * (C++ overloads shown without parameters); dso, sym: the feeding
  * session's strings (compared by value).  elf_path: the file to look the
  * ELF name up in (the function's raw_sym; NULL: sym is taken as it).  The

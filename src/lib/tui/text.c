@@ -155,6 +155,9 @@ int tui_annotate_text(FILE *fp, const struct ann_profile *p, const struct ann_fu
 	fputs_term(base_name(f->dso), fp);
 	fprintf(fp, " for %s (%" PRIu64 " samples, %.2f%% of all)\n", p->event ? p->event : "samples",
 		f->self.hits, p->total_period ? 100.0 * (double)f->self.period / (double)p->total_period : 0);
+	if (f->callee.hits && p->total_period)   /* as annotate --stdio, on a line of its own (80 columns) */
+		fprintf(fp, "         :   %.2f%% with its callees\n",
+			100.0 * (double)(f->self.period + f->callee.period) / (double)p->total_period);
 	fprintf(fp, "---------------------------------------------------------------\n");
 	fprintf(fp, "         :   %016" PRIx64 " <", f->start);
 	fputs_term(f->sym ? f->sym : "??", fp);
@@ -202,6 +205,9 @@ int tui_annotate_text(FILE *fp, const struct ann_profile *p, const struct ann_fu
 			else
 				fputs(tk == ANN_TGT_PLT ? "@plt>" : ">", fp);
 		}
+		if (ai->in.kind == DIS_CALL && ai->callee.hits && p->total_period)   /* as annotate --stdio */
+			fprintf(fp, "  # callees: %.2f%% of all samples (%" PRIu64 ", inclusive)",
+				100.0 * (double)ai->callee.period / (double)p->total_period, ai->callee.hits);
 		fputc('\n', fp);
 	}
 	ann_plt_free(plt);
