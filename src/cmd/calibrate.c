@@ -17,6 +17,8 @@
  *     the core's frequency (cpi_host_mhz) = measured cycles per operation;
  *   - its counts per operation under the modern model (host geometry, or
  *     the pinned --I1/--D1/--L2/--LL) and under the cachegrind model.
+ * The native times are taken first, one kernel at a time; the simulations
+ * then run in processes of their own, several at once (simulate_all).
  * Then the penalties are fitted (cpi_fit: non-negative least squares on
  * relative error) and written to FILE (default: cpi_params_path(), which
  * `perfkit stat --simulate` reads), and the table, the fitted constants,
@@ -45,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/child.h"
 #include "base/error.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
@@ -266,12 +269,13 @@ static int per_op(const struct cgfile *cg, double ops, struct cpi_counts *c)
 	return 0;
 }
 
-static int run_kernel(const char *bin, const struct vgrun *vr, const struct simcount_opts *so,
-		      struct kernel *k, int reps, unsigned long long *reach)
+/* Kernel k's native CPU time per operation (the fastest of reps passes),
+ * alone on the machine (no simulation runs meanwhile). */
+static int time_kernel(const char *bin, struct kernel *k, int reps)
 {
 	char a[32], o[32], r[16], out[256];
 	char *argv[] = { (char *)bin, (char *)kname[k->kind], a, o, r, NULL };
-	int err, status;
+	int err;
 
 	snprintf(a, sizeof(a), "%llu", k->arg);
 	snprintf(o, sizeof(o), "%llu", k->ops);
@@ -286,26 +290,178 @@ static int run_kernel(const char *bin, const struct vgrun *vr, const struct simc
 	char *p = strstr(out, "ns_per_op=");
 	if (!p || sscanf(p, "ns_per_op=%lf", &k->ns_per_op) != 1 || !(k->ns_per_op > 0))
 		return pk_error(EIO, "kernel '%s' printed no time per operation", k->label);
-
-	snprintf(r, sizeof(r), "1");
-	for (int m = 0; m < 2; m++) {
-		struct simcount_opts mo = *so;
-		struct cgfile *cg = NULL;
-
-		mo.model = m ? "cachegrind" : "modern";
-		err = simcount_run(vr, &mo, argv, &cg, &status);
-		if (!err && (!WIFEXITED(status) || WEXITSTATUS(status)))
-			err = pk_error(EIO, "exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-		if (!err)
-			err = per_op(cg, (double)k->ops, m ? &k->cg : &k->modern);
-		if (!err && !m)
-			read_reach(cg, reach);
-		cgfile_free(cg);
-		if (err)
-			return pk_error(err, "kernel '%s' failed under the %s model: %s", k->label, mo.model,
-					pk_errmsg());
-	}
 	return 0;
+}
+
+/* What a simulation sends back from its process (sim_job). */
+struct sim_result {
+	int err;                                 /* 0, or the error (msg) */
+	struct cpi_counts c;                     /* per operation */
+	unsigned long long reach[CPI_NCLASS];    /* the modern model's (read_reach) */
+	char msg[512];
+};
+
+/* One pass of kernel k under model m (0 modern, 1 cachegrind): its counts
+ * per operation into *res. */
+static void sim_kernel(const char *bin, const struct vgrun *vr, const struct simcount_opts *so,
+		       const struct kernel *k, int m, struct sim_result *res)
+{
+	char a[32], o[32], one[] = "1";
+	char *argv[] = { (char *)bin, (char *)kname[k->kind], a, o, one, NULL };
+	struct simcount_opts mo = *so;
+	struct cgfile *cg = NULL;
+	int err, status;
+
+	snprintf(a, sizeof(a), "%llu", k->arg);
+	snprintf(o, sizeof(o), "%llu", k->ops);
+	if (k->kind == K_SWEEP) {
+		char b[32];
+		snprintf(b, sizeof(b), "%llu", k->buf);
+		setenv("PKCALIB_BUF", b, 1);
+	}
+	mo.model = m ? "cachegrind" : "modern";
+	err = simcount_run(vr, &mo, argv, &cg, &status);
+	if (!err && (!WIFEXITED(status) || WEXITSTATUS(status)))
+		err = pk_error(EIO, "exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	if (!err)
+		err = per_op(cg, (double)k->ops, &res->c);
+	if (!err && !m)
+		read_reach(cg, res->reach);
+	cgfile_free(cg);
+	res->err = err;
+	if (err)
+		snprintf(res->msg, sizeof(res->msg), "kernel '%s' failed under the %s model: %s", k->label, mo.model,
+			 pk_errmsg());
+}
+
+/* The simulations of every kernel under both models (2 x n jobs), each in
+ * a process of its own, as many at once as the machine has CPUs (at most
+ * 16) and its available memory holds (each job counted at twice its
+ * kernel's working set, plus 256 MiB for Valgrind; one always runs):
+ * Valgrind's counts do not depend on the load, and one simulation uses
+ * one core.  0, or the first failure's error with its message. */
+static int simulate_all(const char *bin, const struct vgrun *vr, const struct simcount_opts *so, struct suite *s,
+			int tty)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long long avail = 0, used = 0, line;
+	size_t njobs = 2 * s->n, next = 0, done = 0, running = 0;
+	struct job {
+		pid_t pid;
+		int fd;
+		unsigned long long mem;
+	} *job = xcalloc(njobs, sizeof(*job));
+	int err = 0;
+	char buf[256];
+	FILE *mi = fopen("/proc/meminfo", "r");
+
+	while (mi && fgets(buf, sizeof(buf), mi))
+		if (sscanf(buf, "MemAvailable: %llu kB", &line) == 1)
+			avail = line * 1024;
+	if (mi)
+		fclose(mi);
+	if (ncpu < 1)
+		ncpu = 1;
+	if (ncpu > 16)
+		ncpu = 16;
+	for (size_t j = 0; j < njobs; j++)
+		job[j] = (struct job){ -1, -1, 2 * ws_of(&s->k[j / 2]) + (256ull << 20) };
+	fflush(NULL);
+	while (done < njobs) {
+		/* start what fits: a CPU free, and memory (or nothing running) */
+		while (!err && next < njobs && running < (size_t)ncpu &&
+		       (!running || !avail || used + job[next].mem <= avail)) {
+			struct job *jb = &job[next];
+			int pfd[2];
+
+			if (pipe(pfd) < 0) {
+				err = pk_error(errno, "pipe: %s", strerror(errno));
+				break;
+			}
+			jb->pid = fork();
+			if (jb->pid < 0) {
+				err = pk_error(errno, "fork: %s", strerror(errno));
+				close(pfd[0]);
+				close(pfd[1]);
+				break;
+			}
+			if (jb->pid == 0) {   /* the job: its result down the pipe */
+				struct sim_result res = { 0 };
+
+				close(pfd[0]);
+				sim_kernel(bin, vr, so, &s->k[next / 2], (int)(next % 2), &res);
+				ssize_t w = write(pfd[1], &res, sizeof(res));
+
+				_exit(w == (ssize_t)sizeof(res) ? 0 : 1);
+			}
+			close(pfd[1]);
+			jb->fd = pfd[0];
+			used += jb->mem;
+			running++;
+			next++;
+		}
+		if (!running)
+			break;
+		if (tty)
+			fprintf(stderr, "\rperfkit calibrate: simulating [%zu/%zu] %zu at once   ", done + 1, njobs,
+				running);
+		/* the next job to end: its result read whole, then reaped */
+		int st;
+		pid_t pid = wait(&st);
+
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			err = err ? err : pk_error(errno, "wait: %s", strerror(errno));
+			break;
+		}
+		for (size_t j = 0; j < next; j++) {
+			struct job *jb = &job[j];
+
+			if (jb->pid != pid)
+				continue;
+			struct sim_result res;
+			size_t got = 0;
+			ssize_t r;
+
+			while (got < sizeof(res) &&
+			       ((r = read(jb->fd, (char *)&res + got, sizeof(res) - got)) > 0 || (r < 0 && errno == EINTR)))
+				if (r > 0)
+					got += (size_t)r;
+			close(jb->fd);
+			jb->pid = -1;
+			used -= jb->mem;
+			running--;
+			done++;
+			struct kernel *k = &s->k[j / 2];
+
+			if (got != sizeof(res) || !WIFEXITED(st) || WEXITSTATUS(st)) {
+				if (!err)
+					err = pk_error(EIO, "kernel '%s': its simulation under the %s model ended without a result (status %d)",
+						       k->label, j % 2 ? "cachegrind" : "modern", pk_exit_status(st));
+			} else if (res.err) {
+				if (!err) {
+					res.msg[sizeof(res.msg) - 1] = 0;
+					err = pk_error(res.err, "%s", res.msg);
+				}
+			} else if (j % 2) {
+				k->cg = res.c;
+			} else {
+				k->modern = res.c;
+				for (int c = 0; c < CPI_NCLASS; c++)
+					if (res.reach[c])
+						s->reach[c] = res.reach[c];
+			}
+			break;
+		}
+	}
+	for (size_t j = 0; j < njobs; j++)   /* after a failure: the others' ends */
+		if (job[j].pid > 0) {
+			waitpid(job[j].pid, NULL, 0);
+			close(job[j].fd);
+		}
+	free(job);
+	return err;
 }
 
 static int parse_size(const char *s, unsigned long long *v)
@@ -530,10 +686,12 @@ int cmd_calibrate(int argc, char **argv)
 		goto out;
 	}
 	int tty = isatty(2);
+	/* the native times first, one kernel at a time on a quiet machine;
+	 * then the simulations, several at once */
 	for (size_t n = 0; n < s.n; n++) {
 		if (tty)
-			fprintf(stderr, "\rperfkit calibrate: [%zu/%zu] %-28s", n + 1, s.n, s.k[n].label);
-		if (run_kernel(bin, &vr, &so, &s.k[n], reps, s.reach)) {
+			fprintf(stderr, "\rperfkit calibrate: timing [%zu/%zu] %-28s", n + 1, s.n, s.k[n].label);
+		if (time_kernel(bin, &s.k[n], reps)) {
 			if (tty)
 				fputc('\n', stderr);
 			fprintf(stderr, "perfkit calibrate: %s\n", pk_errmsg());
@@ -541,6 +699,13 @@ int cmd_calibrate(int argc, char **argv)
 			goto out;
 		}
 		s.k[n].cyc_per_op = s.k[n].ns_per_op * mhz / 1000.0;
+	}
+	if (simulate_all(bin, &vr, &so, &s, tty)) {
+		if (tty)
+			fputc('\n', stderr);
+		fprintf(stderr, "perfkit calibrate: %s\n", pk_errmsg());
+		rc = 1;
+		goto out;
 	}
 	if (tty)
 		fprintf(stderr, "\r\033[K");

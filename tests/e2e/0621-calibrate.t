@@ -119,5 +119,21 @@ PERFKIT_VALGRIND_LIB=$T/empty "$PERFKIT" calibrate --no-save >/dev/null 2>"$T/b4
 expect "no Valgrind tool: exit 1" test $? = 1
 expect "... one line" sh -c '[ $(wc -l <"$0") = 1 ] && grep -q "pkcache" "$0"' "$T/b4"
 expect "-o into a new folder: created" test -s "$T/nodir/y"
+# a kernel that runs natively but fails under the simulator (the
+# simulations run several at once): exit 1, one line naming it and the
+# status, no simulation left running
+cat >"$T/kern.sh" <<EOF
+#!/bin/sh
+case "\$LD_PRELOAD" in *vgpreload*) [ "\$1" = branch ] && exit 3 ;; esac
+exec "$PK_BUILD/calibrate/pkcalib" "\$@"
+EOF
+chmod +x "$T/kern.sh"
+PERFKIT_CALIB_KERNELS=$T/kern.sh "$PERFKIT" calibrate --kernels branch,chase --max-size 64K --scale 0.02 -r 1 \
+	--no-save >/dev/null 2>"$T/b6"
+expect "a kernel failing under the simulator: exit 1" test $? = 1
+expect "... one line naming it, its model and status" sh -c '[ $(wc -l <"$0") = 1 ] &&
+	grep -qE "kernel .branch [a-z]+. failed under the (modern|cachegrind) model: exit status 3" "$0"' "$T/b6"
+diag "$(cat "$T/b6")"
+expect "... no simulation of it left running" sh -c '! ps -eo args= | grep -q "^[^ ]*valgrind[^ ]* .*kern\.sh"'
 
 done_testing
