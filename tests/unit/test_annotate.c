@@ -321,6 +321,7 @@ static void test_leaves(void **state)
 	struct ann_profile **v = NULL;
 	size_t nr = 0;
 	uint64_t seed = 42;
+	uint64_t children[4][2] = { { 0 } };   /* per symbol and DSO: perf's Children */
 
 	(void)state;
 	for (int k = 0; k < 5000; k++) {
@@ -360,6 +361,16 @@ static void test_leaves(void **state)
 		s.frames = fr;
 		ann_builder_add(b, &s);
 		ann_leaves_add(l, &s);
+		/* the functions the sample passes through, each once */
+		bool in[4][2] = { { false } };
+
+		for (size_t i = 0; i < n && i < 128; i++)
+			for (int si = 0; si < 4; si++)
+				if (fr[i].sym == syms[si] && (i == 0 || !fr[i].inlined))
+					in[si][fr[i].kernel] = true;
+		for (int si = 0; si < 4; si++)
+			for (int d = 0; d < 2; d++)
+				children[si][d] += in[si][d] ? s.period : 0;
 	}
 	assert_int_equal(ann_builder_finish(b, NULL, &v, &nr), 0);
 	assert_int_equal(nr, 1);
@@ -386,6 +397,10 @@ static void test_leaves(void **state)
 		}
 		if (!strcmp(f->raw_sym, "main") && !f->kernel)
 			assert_true(f->callee.hits > 0);   /* the test has call sites */
+		/* with its callees = Children: each sample once, recursion or not */
+		for (int si = 0; si < 4; si++)
+			if (!strcmp(f->raw_sym, syms[si]))
+				assert_int_equal(f->self.period + f->callee.period, children[si][f->kernel]);
 		ann_profile_free(p);
 	}
 	struct ann_profile *p = NULL;

@@ -33,6 +33,7 @@ struct fkey {
 struct fbuild {
 	struct ann_func f;
 	size_t alloc;
+	uint64_t stamp;           /* the last sample (pbuild.seq) that counted f.callee */
 };
 
 struct pbuild {
@@ -44,6 +45,7 @@ struct pbuild {
 	size_t nr_fb, alloc_fb;
 	struct hashmap names;     /* demangled names */
 	const char *event;
+	uint64_t seq;             /* samples with call sites (fbuild.stamp) */
 	struct fkey last;         /* the last function looked up, and its index */
 	size_t last_fi;
 	bool have_last;
@@ -210,25 +212,31 @@ static int add_sample(struct pbuild *b, const struct pk_sample *s)
 	a->self.hits++;
 	b->fb[fi]->f.self.period += s->period;
 	b->fb[fi]->f.self.hits++;
-	/* call sites: once per (function, address) per sample */
+	/* call sites: once per (function, address) per sample; a function's
+	 * callee counts once per sample, and not when the leaf is in it (so
+	 * that self + callee is perf's Children, recursion or not) */
 	size_t n = s->nr_frames < 128 ? s->nr_frames : 128;
 
+	b->fb[fi]->stamp = ++b->seq;
 	for (size_t i = 1; i < n; i++) {
 		const struct pk_frame *fr = &s->frames[i];
 		bool seen = false;
 
 		if (!fr->sym || fr->inlined || (!fr->kernel && !fr->addr))
 			continue;
+		fi = func_get(b, fr);
+		if (b->fb[fi]->stamp != b->seq) {
+			b->fb[fi]->stamp = b->seq;
+			b->fb[fi]->f.callee.period += s->period;
+			b->fb[fi]->f.callee.hits++;
+		}
 		for (size_t j = 1; j < i && !seen; j++)
 			seen = s->frames[j].ip == fr->ip && s->frames[j].dso == fr->dso;
 		if (seen)
 			continue;
-		fi = func_get(b, fr);
 		a = addr_get(b, fi, frame_addr(fr));
 		a->callee.period += s->period;
 		a->callee.hits++;
-		b->fb[fi]->f.callee.period += s->period;
-		b->fb[fi]->f.callee.hits++;
 	}
 	return 0;
 }
@@ -415,8 +423,10 @@ struct lprev {                 /* a caller frame of the thread's last sample */
 	uint64_t ip, addr;
 	bool inlined;
 	uint32_t ai;               /* its call site: index + 1 in a; 0: not counted */
-	uint32_t phits;            /* counts for ai not yet added to it (leaves_flush) */
-	uint64_t pperiod;
+	uint32_t fi;               /* its function (with ai) */
+	uint32_t phits, fhits;     /* counts for ai and for fi's callee not yet added
+				      to them (leaves_flush) */
+	uint64_t pperiod, fperiod;
 };
 
 struct lthread {
@@ -443,7 +453,7 @@ struct ann_leaves {
 	uint32_t *slots;           /* (function, address) → index + 1 in a; open addressing */
 	size_t nslots;
 	struct lthread th[LEAF_THREADS];
-	struct lseen {             /* the call sites met in the current sample (ai, gen) */
+	struct lseen {             /* the call sites (ai) and functions (fi | LEAF_FUNC) met in the current sample */
 		uint32_t ai, gen;
 	} seen[512];
 	uint32_t gen;
@@ -558,16 +568,31 @@ static struct laddr *leaves_addr(struct ann_leaves *l, uint32_t fi, uint64_t add
 /* Add the counts a thread's frame holds to its call site. */
 static void leaves_flush(struct ann_leaves *l, struct lprev *p)
 {
-	if (!p->ai || !p->phits)
+	if (!p->ai)
 		return;
 	struct laddr *site = &l->a[p->ai - 1];
 
 	site->cperiod += p->pperiod;
 	site->chits += p->phits;
-	l->f[site->fi].callee.period += p->pperiod;
-	l->f[site->fi].callee.hits += p->phits;
-	p->pperiod = 0;
-	p->phits = 0;
+	l->f[p->fi].callee.period += p->fperiod;
+	l->f[p->fi].callee.hits += p->fhits;
+	p->pperiod = p->fperiod = 0;
+	p->phits = p->fhits = 0;
+}
+
+/* Whether key (a call site's ai, or a function's fi | LEAF_FUNC) is new
+ * in the current sample (l->seen, generation l->gen); it is then added. */
+#define LEAF_FUNC 0x80000000u
+static bool leaves_first(struct ann_leaves *l, uint32_t key)
+{
+	size_t h = (key * 0x9e3779b1u) >> 23;
+
+	while (l->seen[h].gen == l->gen && l->seen[h].ai != key)
+		h = (h + 1) & 511;
+	if (l->seen[h].gen == l->gen)
+		return false;
+	l->seen[h] = (struct lseen){ key, l->gen };
+	return true;
 }
 
 void ann_leaves_add(struct ann_leaves *l, const struct pk_sample *s)
@@ -625,11 +650,10 @@ void ann_leaves_add(struct ann_leaves *l, const struct pk_sample *s)
 		    p->inlined != fr->inlined) {
 			if (j < t->nr)
 				leaves_flush(l, p);
-			*p = (struct lprev){ fr->dso, fr->sym, fr->ip, fr->addr, fr->inlined, 0, 0, 0 };
+			*p = (struct lprev){ fr->dso, fr->sym, fr->ip, fr->addr, fr->inlined, 0, 0, 0, 0, 0, 0 };
 			if (fr->sym && !fr->inlined && (fr->kernel || fr->addr)) {
-				uint32_t cfi = leaves_func(l, ev, fr);
-
-				p->ai = (uint32_t)(leaves_addr(l, cfi, frame_addr(fr)) - l->a) + 1;
+				p->fi = leaves_func(l, ev, fr);
+				p->ai = (uint32_t)(leaves_addr(l, p->fi, frame_addr(fr)) - l->a) + 1;
 			}
 		}
 	}
@@ -645,19 +669,19 @@ void ann_leaves_add(struct ann_leaves *l, const struct pk_sample *s)
 		memset(l->seen, 0, sizeof(l->seen));
 		l->gen = 1;
 	}
+	leaves_first(l, fi | LEAF_FUNC);   /* the leaf's function: its self, not its callee */
 	for (size_t i = 1; i < n && i < 128; i++) {
 		struct lprev *p = &t->v[n - 1 - i];
 		const struct pk_frame *fr = &s->frames[i];
 
 		if (!p->ai)
 			continue;
-		size_t h = (p->ai * 0x9e3779b1u) >> 23;
-
-		while (l->seen[h].gen == l->gen && l->seen[h].ai != p->ai)
-			h = (h + 1) & 511;
-		if (l->seen[h].gen == l->gen)
+		if (leaves_first(l, p->fi | LEAF_FUNC)) {   /* a function's callee: once a sample */
+			p->fperiod += s->period;
+			p->fhits++;
+		}
+		if (!leaves_first(l, p->ai))
 			continue;
-		l->seen[h] = (struct lseen){ p->ai, l->gen };
 		if (i > 1 && s->frames[i - 1].ip == fr->ip && s->frames[i - 1].dso == fr->dso)
 			continue;
 		p->pperiod += s->period;
