@@ -118,6 +118,16 @@ expect "-g: two refreshes later, still folded (+-)" tui_wait_re '\+-[0-9.]+%--c$
 expect "-g: ... a still hidden" bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -qE '^ +a$'"
 tui_keys Enter
 expect "-g: Enter unfolds it: a back" tui_wait_re '^ +a$'
+# a line of c's chain (b, c's caller) selected stays selected across
+# refreshes (found again as the node's first chain line)
+tui_keys Down
+sel_b() { tui_screen -e | grep -qE $'\e\\[30m\e\\[43m +b *$'; }
+expect "-g: Down, b (c's chain) selected" wait_until 10 sel_b
+t1=$(tui_screen | sed -n 1p)
+wait_until 30 changed
+t1=$(tui_screen | sed -n 1p)
+wait_until 30 changed
+expect "-g: ... still selected two refreshes later" sel_b
 tui_keys e
 expect "e: d's graph too" tui_wait_re '%--d$'
 tui_keys e

@@ -24,7 +24,8 @@ sel_text() {
 sel_has() { sel_text | grep -qF -- "$1"; }
 shown() { tui_screen | grep -qF -- "$1"; }
 
-tui_start 80 24 "LC_ALL=C.UTF-8 '$PERFKIT' report -i tree.data --no-color --sort sym"
+# TERM=xterm-256color: its terminfo names ESC [ 1 ~ and ESC [ 4 ~ Find and Select
+tui_start 80 24 "TERM=xterm-256color LC_ALL=C.UTF-8 '$PERFKIT' report -i tree.data --no-color --sort sym"
 expect "open: the table" tui_wait "[.] 0x0000000000009000"
 tui_keys Enter
 expect "Enter on the first row: its graph" tui_wait "--60.00%--0x9110"
@@ -72,6 +73,11 @@ expect "Up: the 0x9120 node (a leaf)" wait_until 10 sel_has "--30.00%--0x9120"
 tui_keys Enter
 expect "Enter on a leaf: 'nothing below this line to fold'" tui_wait "nothing below this line to fold"
 expect "... the graph still shown" shown "--60.00%--0x9110"
+# Home and End as tmux and the VT220 send them (ESC [ 1 ~, ESC [ 4 ~)
+tui_keys -l $'\e[4~'
+expect "ESC [ 4 ~ (End): the last row selected" wait_until 10 sel_has "[.] 0x0000000000009200"
+tui_keys -l $'\e[1~'
+expect "ESC [ 1 ~ (Home): the first row selected" wait_until 10 sel_has "[.] 0x0000000000009000"
 # E: every graph expanded, no node folded
 tui_keys E
 expect "E: 0x9210 shown again under 0x9200" wait_until 10 bash -c "tmux -S '$TUI_SOCK' capture-pane -p -t tui | sed -n '3,14p' | grep -qF 0x9210"

@@ -341,9 +341,9 @@ static bool is_folded(const struct br *b, size_t row, size_t off)
 	return fold_index(b, row, off) != SIZE_MAX;
 }
 
-/* The node path of the node line at off in graph text g: "COL NAME\n"
- * for each node line that holds it (the nodes it is nested in, by
- * column, and itself), outermost first.  Shares are left out, so that a
+/* The node path of the node line at off in graph text g: "NAME\n" for
+ * each node line that holds it (the nodes it is nested in, by column, and
+ * itself), outermost first.  Shares are left out, so that a
  * node has the same path in the next refresh's graph.  malloc'd. */
 static char *node_path(const char *g, size_t off)
 {
@@ -372,8 +372,7 @@ static char *node_path(const char *g, size_t off)
 			break;
 		o = end + 1;
 	}
-	for (int i = 0; i < n; i++) {
-		sb_addf(&sb, "%ld ", st[i].col);
+	for (int i = 0; i < n; i++) {   /* names only: a column moves with a share's digits */
 		sb_add(&sb, g + st[i].name, st[i].len);
 		sb_addch(&sb, '\n');
 	}
@@ -846,11 +845,14 @@ static void draw(struct br *b)
 			const char *nl = strchr(g, '\n');
 			size_t len = nl ? (size_t)(nl - g) : strlen(g);
 			long c = b->nfold && is_folded(b, l->row, l->off) ? graph_col(g) : -1;
+			char *heap = NULL;   /* a folded line longer than buf */
 
-			if (c >= 0 && (size_t)c < len && len < sizeof(buf)) {   /* folded: "+-" */
-				memcpy(buf, g, len);
-				buf[c] = '+';
-				g = buf;
+			if (c >= 0 && (size_t)c < len) {   /* folded: "+-" */
+				char *m = len < sizeof(buf) ? buf : (heap = xmalloc(len));
+
+				memcpy(m, g, len);
+				m[c] = '+';
+				g = m;
 			}
 			if (l->row == shift_row) {   /* shifted (a name's UTF-8 not cut) */
 				size_t k = shift < len ? shift : len;
@@ -861,6 +863,7 @@ static void draw(struct br *b)
 				len -= k;
 			}
 			put_w(b, y, 0, esc(b, g, len), COLS);
+			free(heap);
 			if (l->row == shift_row && COLS > 0)
 				put_w(b, y, 0, "<", 1);
 		}
@@ -1255,9 +1258,9 @@ static void pager(struct br *b, const char *title, const char *text)
 			top += (size_t)h;
 		else if (ch == KEY_PPAGE)
 			top = top > (size_t)h ? top - (size_t)h : 0;
-		else if (ch == KEY_HOME || ch == 'g')
+		else if (ch == KEY_HOME || ch == KEY_FIND || ch == 'g')
 			top = 0;
-		else if (ch == KEY_END || ch == 'G')
+		else if (ch == KEY_END || ch == KEY_SELECT || ch == 'G')
 			top = n;
 	}
 	free(lo);
@@ -1741,6 +1744,8 @@ static void cursor_keys_both_modes(void)
 		{ "\033[H", KEY_HOME }, { "\033[F", KEY_END }, { "\033[5~", KEY_PPAGE }, { "\033[6~", KEY_NPAGE },
 		{ "\033OA", KEY_UP }, { "\033OB", KEY_DOWN }, { "\033OC", KEY_RIGHT }, { "\033OD", KEY_LEFT },
 		{ "\033OH", KEY_HOME }, { "\033OF", KEY_END },
+		/* Home and End as tmux, screen and the VT220 send them, and rxvt */
+		{ "\033[1~", KEY_HOME }, { "\033[4~", KEY_END }, { "\033[7~", KEY_HOME }, { "\033[8~", KEY_END },
 	};
 
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
@@ -1802,7 +1807,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 		size_t h = (size_t)body_lines();
 
 		/* near the ready rows' end: the rest of a table sorted in part */
-		if ((ch == KEY_END || ch == 'G' ||
+		if ((ch == KEY_END || ch == KEY_SELECT || ch == 'G' ||
 		     ((ch == KEY_DOWN || ch == 'j' || ch == KEY_NPAGE || ch == ' ') && b.sel + 2 * h >= b.nlines)) &&
 		    need_all(&b))
 			rebuild(&b);
@@ -1836,8 +1841,8 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 				b.sel = b.nlines ? b.nlines - 1 : 0;
 			}
 			break;
-		case KEY_HOME: case 'g': b.sel = 0; break;
-		case KEY_END: case 'G': b.sel = b.nlines ? b.nlines - 1 : 0; break;
+		case KEY_HOME: case KEY_FIND: case 'g': b.sel = 0; break;   /* Find, Select: the VT220's */
+		case KEY_END: case KEY_SELECT: case 'G': b.sel = b.nlines ? b.nlines - 1 : 0; break;
 		case '\n': case '\r': case KEY_ENTER: {
 			size_t r = sel_row(&b);
 
