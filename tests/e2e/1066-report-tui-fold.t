@@ -115,4 +115,21 @@ tui_keys Home
 expect "Home: the row selected, nothing shifted" wait_until 10 bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -q '^<'"
 tui_keys q
 expect "quits" test "$(tui_wait_exit)" = 0
+
+# PgDn and PgUp pass connector lines ("   |") as Down and Up do: on 6
+# lines (a page of 3) with every graph expanded, each PgDn and PgUp lands
+# on a line with a name (a connector selected, Enter folded its row)
+tui_start 80 6 "LC_ALL=C.UTF-8 '$PERFKIT' report -i tree.data --no-color --sort sym"
+expect "6 lines: the table" tui_wait "[.] 0x00000000"
+tui_keys E
+expect "E: the graphs" tui_wait "%--0x9100"
+conn=0
+for k in NPage NPage NPage NPage PPage PPage; do
+	tui_keys $k
+	sleep 0.2
+	sel_text | grep -qE '^[ |]*$' && conn=$((conn + 1))
+done
+expect "PgDn x4, PgUp x2: no connector line selected ($conn)" test "$conn" = 0
+tui_keys q
+expect "quits" test "$(tui_wait_exit)" = 0
 done_testing

@@ -645,6 +645,21 @@ static bool connector(struct br *b, size_t i)
 	return true;
 }
 
+/* A page key left the selection on a connector line: the next line that
+ * is none (the one before when none follows), as Down and Up pass them. */
+static void off_connector(struct br *b)
+{
+	size_t i = b->sel;
+
+	while (i < b->nlines && connector(b, i))
+		i++;
+	if (i == b->nlines)
+		for (i = b->sel; i > 0 && connector(b, i); i--)
+			;
+	if (i < b->nlines)
+		b->sel = i;
+}
+
 static size_t sel_row(struct br *b)
 {
 	return b->nlines ? b->lines[b->sel].row : SIZE_MAX;
@@ -1832,6 +1847,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 		case KEY_PPAGE:
 			b.sel = b.sel > h ? b.sel - h : 0;
 			b.top = b.top > h ? b.top - h : 0;
+			off_connector(&b);
 			break;
 		case KEY_NPAGE: case ' ':
 			if (b.sel + h < b.nlines) {
@@ -1840,6 +1856,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 			} else {
 				b.sel = b.nlines ? b.nlines - 1 : 0;
 			}
+			off_connector(&b);
 			break;
 		case KEY_HOME: case KEY_FIND: case 'g': b.sel = 0; break;   /* Find, Select: the VT220's */
 		case KEY_END: case KEY_SELECT: case 'G': b.sel = b.nlines ? b.nlines - 1 : 0; break;
