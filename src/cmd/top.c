@@ -66,7 +66,8 @@
 #define TOP_RING_PAGES 128
 
 struct top_row {
-	const char *dso, *sym;   /* interned */
+	const char *dso, *sym;   /* interned, escaped for the terminal (shown) */
+	const char *kdso, *ksym; /* interned, as the session gave them (the row's key) */
 	bool kernel;
 	uint64_t start;          /* the symbol's address: overloads stay apart */
 	uint64_t period;
@@ -270,6 +271,8 @@ static size_t table_row(struct top *t, const struct pk_frame *fr)
 			t->rows = xrealloc(t->rows, t->alloc_rows * sizeof(*t->rows));
 		}
 		r = &t->rows[t->nr_rows];
+		r->kdso = hm_intern(&t->strings, dso_short(fr->dso), strlen(dso_short(fr->dso)));
+		r->ksym = hm_intern(&t->strings, sym, strlen(sym));
 		/* shown escaped: a name must not break the row or drive the terminal */
 		struct strbuf esc = STRBUF_INIT;
 		sb_add_term(&esc, dso_short(fr->dso), strlen(dso_short(fr->dso)));
@@ -352,7 +355,9 @@ static void decay_rows(struct top *t)
 		r.period = r.period * 7 / 8;
 		if (!r.period)
 			continue;
-		hm_upsert(&t->keys, key, row_key(key, sizeof(key), r.dso, r.kernel, r.sym, r.start),
+		/* the raw names, as table_row keys them (an escaped name differs:
+		 * its row came again as a new one each refresh) */
+		hm_upsert(&t->keys, key, row_key(key, sizeof(key), r.kdso, r.kernel, r.ksym, r.start),
 			  NULL)->val.u = n + 1;
 		t->total += r.period;
 		t->rows[n++] = r;
@@ -367,6 +372,8 @@ static void decay_rows(struct top *t)
 		for (size_t i = 0; i < n; i++) {
 			t->rows[i].dso = hm_intern(&live, t->rows[i].dso, strlen(t->rows[i].dso));
 			t->rows[i].sym = hm_intern(&live, t->rows[i].sym, strlen(t->rows[i].sym));
+			t->rows[i].kdso = hm_intern(&live, t->rows[i].kdso, strlen(t->rows[i].kdso));
+			t->rows[i].ksym = hm_intern(&live, t->rows[i].ksym, strlen(t->rows[i].ksym));
 		}
 		hm_release(&t->strings);
 		t->strings = live;
