@@ -839,7 +839,7 @@ static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann
 		if (tk != ANN_TGT_NONE) {
 			printf(" <");
 			put_str(tname);
-			if (tk == ANN_TGT_SELF)
+			if (tk == ANN_TGT_SELF && toff)   /* its start: the name alone, as objdump */
 				printf("+%#llx>", (unsigned long long)toff);
 			else
 				printf(tk == ANN_TGT_PLT ? "@plt>" : ">");

@@ -200,7 +200,7 @@ int tui_annotate_text(FILE *fp, const struct ann_profile *p, const struct ann_fu
 		if (tk != ANN_TGT_NONE) {   /* the target named, as annotate --stdio */
 			fputs(" <", fp);
 			fputs_term(tname, fp);
-			if (tk == ANN_TGT_SELF)
+			if (tk == ANN_TGT_SELF && toff)   /* its start: the name alone, as objdump */
 				fprintf(fp, "+%#" PRIx64 ">", toff);
 			else
 				fputs(tk == ANN_TGT_PLT ? "@plt>" : ">", fp);
