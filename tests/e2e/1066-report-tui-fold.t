@@ -82,6 +82,11 @@ expect "ESC [ 1 ~ (Home): the first row selected" wait_until 10 sel_has "[.] 0x0
 tui_keys E
 expect "E: 0x9210 shown again under 0x9200" wait_until 10 bash -c "tmux -S '$TUI_SOCK' capture-pane -p -t tui | sed -n '3,14p' | grep -qF 0x9210"
 expect "... no line marked folded" wait_until 5 bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -qF '+-'"
+# P twice at once: the second waits for the first, then writes its own
+# file (perf writes one a key; it was refused, its message hidden)
+tui_keys P P
+expect "P P: perf.hist.2 and perf.hist.3 both written" wait_until 15 test -s "$T/perf.hist.2" -a -s "$T/perf.hist.3"
+expect "... the same view" cmp "$T/perf.hist.2" "$T/perf.hist.3"
 # Enter on the row's own line still collapses its graph
 tui_keys Home Enter
 expect "Enter on the row: its graph collapsed" tui_wait_gone "--90.00%--0x9100"

@@ -107,6 +107,7 @@ struct br {
 	bool keep;
 	size_t keep_pos;
 	pid_t writer;          /* 'P': the child writing the view, 0: none */
+	int p_queued;          /* 'P's pressed while it wrote: each writes a file after it */
 	int writer_fd;         /* its error message comes through this pipe */
 	char writer_path[4096];
 };
@@ -912,8 +913,11 @@ static double mono_ms(void)
 
 /* A key; ERR after a live tick that changed the table (or ended: b->end).
  * Ticks come every tick_ms even while keys keep arriving. */
+static void print_view(struct br *b);
+
 /* 'P''s child: reap it when done (wait: block until it is), its message
- * in b->msg.  Returns true when it was reaped. */
+ * in b->msg; a 'P' pressed meanwhile then starts the next file.  Returns
+ * true when it was reaped. */
 static bool writer_done(struct br *b, bool wait)
 {
 	int st = 0;
@@ -932,6 +936,10 @@ static bool writer_done(struct br *b, bool wait)
 		snprintf(b->msg, sizeof(b->msg), "P: %s", m[0] ? m : "the writer failed");
 	if (!b->ops->tick || b->o->tick_ms <= 0)
 		timeout(-1);   /* blocking reads again */
+	if (b->p_queued > 0) {   /* the next 'P' */
+		b->p_queued--;
+		print_view(b);
+	}
 	return true;
 }
 
@@ -1504,8 +1512,9 @@ static void print_view(struct br *b)
 	int err, fd[2];
 	pid_t pid;
 
-	if (b->writer > 0) {
-		snprintf(b->msg, sizeof(b->msg), "P: still writing %.400s", path);
+	if (b->writer > 0) {   /* written after it, as perf writes one file a key */
+		b->p_queued++;
+		snprintf(b->msg, sizeof(b->msg), "writing %.400s; %d more after it", path, b->p_queued);
 		return;
 	}
 	for (unsigned i = 0;; i++) {
@@ -1898,7 +1907,8 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 		default: break;
 		}
 	}
-	writer_done(&b, true);   /* the file whole before perfkit ends */
+	while (writer_done(&b, true))   /* the files whole before perfkit ends (and those queued) */
+		;
 	endwin();
 	delscreen(scr);
 	while (b.nfilt)
