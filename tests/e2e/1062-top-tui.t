@@ -106,7 +106,7 @@ sel_node() { tui_screen -e | grep -qE $'\e\\[30m\e\\[43m +--[0-9.]+%--c'; }
 expect "-g: Down, c's node line selected" wait_until 10 sel_node
 t1=$(tui_screen | sed -n 1p)
 wait_until 30 changed
-expect "-g: ... still selected after a refresh (the line kept by its node)" sel_node
+expect "-g: ... still selected after a refresh (the line kept by its node)" wait_until 3 sel_node
 tui_keys Enter
 expect "-g: Enter folds c's node: a hidden" wait_until 10 bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -qE '^ +a$'"
 expect "-g: ... marked +-" tui_wait_re '\+-[0-9.]+%--c$'
@@ -127,7 +127,7 @@ t1=$(tui_screen | sed -n 1p)
 wait_until 30 changed
 t1=$(tui_screen | sed -n 1p)
 wait_until 30 changed
-expect "-g: ... still selected two refreshes later" sel_b
+expect "-g: ... still selected two refreshes later (once lost, it would stay on the row)" wait_until 3 sel_b
 tui_keys e
 expect "e: d's graph too" tui_wait_re '%--d$'
 tui_keys e

@@ -99,6 +99,7 @@ struct br {
 	char *keep_sym, *keep_dso, *keep_comm;   /* remember() */
 	char *keep_path;       /* remember(): the selected graph line's node (node_path), or NULL */
 	size_t keep_k;         /* ... and the line's place in its node's chain (0: the node's line) */
+	char *keep_name;       /* ... and its name (line_name), when the tree's shape changed */
 	uint32_t keep_tid;
 	struct tui_row *open;  /* remember(): the unfolded rows' names (copies) */
 	size_t nopen;
@@ -407,6 +408,22 @@ static size_t node_of(const char *g, size_t off, size_t *k)
 	}
 	*k = n;
 	return node;
+}
+
+/* The name on graph line s (a node's, after its marker; a chain line's),
+ * its length in *len; NULL: none (a connector). */
+static const char *line_name(const char *s, size_t *len)
+{
+	long c = graph_node_name(s);
+
+	if (c < 0)
+		c = graph_col(s);
+	if (c < 0)
+		return NULL;
+	const char *nl = strchr(s + c, '\n');
+
+	*len = nl ? (size_t)(nl - (s + c)) : strlen(s + c);
+	return s + c;
 }
 
 /* The offset in g of the node line whose node_path() is path, or
@@ -1071,11 +1088,18 @@ static void remember(struct br *b)
 	b->keep_pos = b->sel;
 	free(b->keep_path);   /* a graph line selected: its node's path and place */
 	b->keep_path = NULL;
+	free(b->keep_name);
+	b->keep_name = NULL;
 	if (w && b->lines[b->sel].off != SIZE_MAX && r < b->nrows_alloc && b->graph[r]) {
 		size_t node = node_of(b->graph[r], b->lines[b->sel].off, &b->keep_k);
 
+		size_t len;
+		const char *nm = line_name(b->graph[r] + b->lines[b->sel].off, &len);
+
 		if (node != SIZE_MAX)
 			b->keep_path = node_path(b->graph[r], node);
+		if (nm)
+			b->keep_name = xstrndup(nm, len);
 	}
 	forget_open(b);
 	for (size_t i = 0; i < b->nrows_alloc && i < b->t->nr_rows; i++) {
@@ -1142,11 +1166,25 @@ static void reload(struct br *b)
 
 		off = nl && nl[1] ? (size_t)(nl + 1 - g) : SIZE_MAX;
 	}
+	size_t row_line = b->sel;
+
 	for (size_t i = b->sel; off != SIZE_MAX && i < b->nlines && b->lines[i].row == r; i++)
 		if (b->lines[i].off == off) {
 			b->sel = i;
 			break;
 		}
+	/* not there (the graph's shape changed: a chain line became a node,
+	 * another caller came): the first line of the graph with its name */
+	for (size_t i = row_line + 1; g && b->sel == row_line && b->keep_name && i < b->nlines && b->lines[i].row == r;
+	     i++) {
+		size_t len;
+		const char *nm = line_name(g + b->lines[i].off, &len);
+
+		if (nm && len == strlen(b->keep_name) && !memcmp(nm, b->keep_name, len)) {
+			b->sel = i;
+			break;
+		}
+	}
 }
 
 /* A line of input on the status line; NULL when cancelled.  It starts
@@ -1924,6 +1962,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	free(b.wbuf);
 	free(b.keep_sym);
 	free(b.keep_path);
+	free(b.keep_name);
 	free(b.keep_dso);
 	free(b.keep_comm);
 	forget_open(&b);
