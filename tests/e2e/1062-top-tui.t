@@ -95,6 +95,13 @@ expect "-g: c's graph, b its caller" tui_wait_re '%--c$'
 expect "-g: ... then a" tui_wait_re '^ +a$'
 t1=$(tui_screen | sed -n 1p)
 changed() { [ "$(tui_screen | sed -n 1p)" != "$t1" ]; }
+# refreshes N: wait for N refreshes (the title's sample count changes)
+refreshes() {
+	for ((k = 0; k < $1; k++)); do
+		t1=$(tui_screen | sed -n 1p)
+		wait_until 30 changed
+	done
+}
 wait_until 30 changed
 expect "-g: still unfolded after a refresh" tui_wait_re '%--c$'
 # Enter on c's node line folds it (its chain b, a hidden, marked +-); the
@@ -104,16 +111,12 @@ tui_keys Down
 # (the selected line: black on yellow, perf's colours)
 sel_node() { tui_screen -e | grep -qE $'\e\\[30m\e\\[43m +--[0-9.]+%--c'; }
 expect "-g: Down, c's node line selected" wait_until 10 sel_node
-t1=$(tui_screen | sed -n 1p)
-wait_until 30 changed
+refreshes 1
 expect "-g: ... still selected after a refresh (the line kept by its node)" wait_until 3 sel_node
 tui_keys Enter
 expect "-g: Enter folds c's node: a hidden" wait_until 10 bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -qE '^ +a$'"
 expect "-g: ... marked +-" tui_wait_re '\+-[0-9.]+%--c$'
-t1=$(tui_screen | sed -n 1p)
-wait_until 30 changed
-t1=$(tui_screen | sed -n 1p)
-wait_until 30 changed
+refreshes 2
 expect "-g: two refreshes later, still folded (+-)" tui_wait_re '\+-[0-9.]+%--c$'
 expect "-g: ... a still hidden" bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -qE '^ +a$'"
 tui_keys Enter
@@ -123,10 +126,7 @@ expect "-g: Enter unfolds it: a back" tui_wait_re '^ +a$'
 tui_keys Down
 sel_b() { tui_screen -e | grep -qE $'\e\\[30m\e\\[43m +b *$'; }
 expect "-g: Down, b (c's chain) selected" wait_until 10 sel_b
-t1=$(tui_screen | sed -n 1p)
-wait_until 30 changed
-t1=$(tui_screen | sed -n 1p)
-wait_until 30 changed
+refreshes 2
 expect "-g: ... still selected two refreshes later (once lost, it would stay on the row)" wait_until 3 sel_b
 tui_keys e
 expect "e: d's graph too" tui_wait_re '%--d$'
