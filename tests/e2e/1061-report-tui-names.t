@@ -96,6 +96,7 @@ tui_keys Escape
 expect "Esc: the search undone" tui_wait_gone "Symbol: RED"
 tui_keys / l o n g Enter a
 expect "annotating JIT code: a reason on the status line" tui_wait "annotate: "
+expect "... that no file holds its code" tui_wait "no file holds its instructions"
 tui_screen | tail -1 | sed 's/^/# /'
 tui_keys q
 expect "q: the search undone" tui_wait_gone "Symbol: long"

@@ -927,6 +927,9 @@ int ann_view_build(struct ann_view *v, const struct ann_func *f, const char *elf
 	int rc;
 
 	memset(v, 0, sizeof(*v));
+	if (f->sym && f->unknown_addr)   /* a name from a perf map: no file holds the code */
+		return pk_error(ENOENT, "no file holds its instructions (JIT or anonymous memory, named by %s)",
+				f->dso ? f->dso : "a perf map");
 	if (!f->sym || f->unknown_addr)
 		return pk_error(ENOENT, "no symbol for these addresses");
 	if (!f->kernel && f->size) {
