@@ -343,39 +343,53 @@ static bool is_folded(const struct br *b, size_t row, size_t off)
 	return fold_index(b, row, off) != SIZE_MAX;
 }
 
-/* The node path of the node line at off in graph text g: "NAME\n" for
- * each node line that holds it (the nodes it is nested in, by column, and
- * itself), outermost first.  Shares are left out, so that a
- * node has the same path in the next refresh's graph.  malloc'd. */
-static char *node_path(const char *g, size_t off)
-{
-	enum { DEPTH = 512 };
+/* The node lines that hold a graph line, outermost first (nested by
+ * column): node_push() is given each line of a graph text in order. */
+struct nstack {
 	struct pnode {
 		long col;
-		size_t name, len;
-	} st[DEPTH];
-	int n = 0;
+		size_t name, len;   /* the node's name: g[name, name + len) */
+	} st[512];
+	int n;
+};
+
+/* Line g[o, end) (end: its '\n' or the text's end): a node line pops the
+ * nodes it is no longer in and is pushed.  Returns whether it was one. */
+static bool node_push(struct nstack *s, const char *g, size_t o, size_t end)
+{
+	long name = graph_node_name(g + o), c;
+
+	if (name < 0)
+		return false;
+	c = graph_col(g + o);
+	while (s->n > 0 && s->st[s->n - 1].col >= c)
+		s->n--;
+	if (s->n < (int)(sizeof(s->st) / sizeof(s->st[0])))
+		s->st[s->n++] = (struct pnode){ c, o + (size_t)name, end - o - (size_t)name };
+	return true;
+}
+
+/* The node path of the node line at off in graph text g: "NAME\n" for
+ * each node line that holds it (the nodes it is nested in, by column, and
+ * itself), outermost first.  Shares are left out, so that a node has the
+ * same path in the next refresh's graph (a column moves with a share's
+ * digits: names only).  malloc'd. */
+static char *node_path(const char *g, size_t off)
+{
+	struct nstack ns = { .n = 0 };
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t o = 0; g[o];) {
 		const char *nl = strchr(g + o, '\n');
 		size_t end = nl ? (size_t)(nl - g) : strlen(g);
-		long name = graph_node_name(g + o);
 
-		if (name >= 0) {
-			long c = graph_col(g + o);
-
-			while (n > 0 && st[n - 1].col >= c)
-				n--;
-			if (n < DEPTH)
-				st[n++] = (struct pnode){ c, o + (size_t)name, end - o - (size_t)name };
-		}
+		node_push(&ns, g, o, end);
 		if (o == off || !nl)
 			break;
 		o = end + 1;
 	}
-	for (int i = 0; i < n; i++) {   /* names only: a column moves with a share's digits */
-		sb_add(&sb, g + st[i].name, st[i].len);
+	for (int i = 0; i < ns.n; i++) {
+		sb_add(&sb, g + ns.st[i].name, ns.st[i].len);
 		sb_addch(&sb, '\n');
 	}
 	return sb_detach(&sb, NULL);
@@ -427,23 +441,32 @@ static const char *line_name(const char *s, size_t *len)
 }
 
 /* The offset in g of the node line whose node_path() is path, or
- * SIZE_MAX: none. */
+ * SIZE_MAX: none.  One pass: each node line's path compared as it is met. */
 static size_t find_node(const char *g, const char *path)
 {
+	struct nstack ns = { .n = 0 };
+
 	for (size_t o = 0; g && g[o];) {
 		const char *nl = strchr(g + o, '\n');
+		size_t end = nl ? (size_t)(nl - g) : strlen(g);
 
-		if (graph_node_name(g + o) >= 0) {
-			char *p = node_path(g, o);
-			bool same = !strcmp(p, path);
+		if (node_push(&ns, g, o, end)) {
+			const char *p = path;
+			int i = 0;
 
-			free(p);
-			if (same)
+			for (; i < ns.n; i++) {   /* path's names, a line each */
+				const struct pnode *q = &ns.st[i];
+
+				if (strncmp(p, g + q->name, q->len) || p[q->len] != '\n')
+					break;
+				p += q->len + 1;
+			}
+			if (i == ns.n && !*p)
 				return o;
 		}
 		if (!nl)
 			break;
-		o = (size_t)(nl - g) + 1;
+		o = end + 1;
 	}
 	return SIZE_MAX;
 }
@@ -928,8 +951,6 @@ static double mono_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* A key; ERR after a live tick that changed the table (or ended: b->end).
- * Ticks come every tick_ms even while keys keep arriving. */
 static void print_view(struct br *b);
 
 /* 'P''s child: reap it when done (wait: block until it is), its message
@@ -965,6 +986,8 @@ static bool writer_done(struct br *b, bool wait)
  * it done: a person's pause between keys is longer. */
 #define IDLE_MS 100
 
+/* A key; ERR after a live tick that changed the table (or ended: b->end).
+ * Ticks come every tick_ms even while keys keep arriving. */
 static int getkey(struct br *b, bool *changed)
 {
 	for (;;) {
@@ -1091,9 +1114,7 @@ static void remember(struct br *b)
 	free(b->keep_name);
 	b->keep_name = NULL;
 	if (w && b->lines[b->sel].off != SIZE_MAX && r < b->nrows_alloc && b->graph[r]) {
-		size_t node = node_of(b->graph[r], b->lines[b->sel].off, &b->keep_k);
-
-		size_t len;
+		size_t len, node = node_of(b->graph[r], b->lines[b->sel].off, &b->keep_k);
 		const char *nm = line_name(b->graph[r] + b->lines[b->sel].off, &len);
 
 		if (node != SIZE_MAX)
