@@ -269,22 +269,34 @@ static int per_op(const struct cgfile *cg, double ops, struct cpi_counts *c)
 	return 0;
 }
 
-/* Kernel k's native CPU time per operation (the fastest of reps passes),
- * alone on the machine (no simulation runs meanwhile). */
-static int time_kernel(const char *bin, struct kernel *k, int reps)
+/* pkcalib's command line for kernel k, reps passes, into argv (its
+ * strings in a: 3 x 32 bytes); a sweep's buffer size in PKCALIB_BUF. */
+static void kernel_argv(const char *bin, const struct kernel *k, int reps, char *argv[6], char a[3][32])
 {
-	char a[32], o[32], r[16], out[256];
-	char *argv[] = { (char *)bin, (char *)kname[k->kind], a, o, r, NULL };
-	int err;
-
-	snprintf(a, sizeof(a), "%llu", k->arg);
-	snprintf(o, sizeof(o), "%llu", k->ops);
-	snprintf(r, sizeof(r), "%d", reps);
+	snprintf(a[0], 32, "%llu", k->arg);
+	snprintf(a[1], 32, "%llu", k->ops);
+	snprintf(a[2], 32, "%d", reps);
 	if (k->kind == K_SWEEP) {
 		char b[32];
 		snprintf(b, sizeof(b), "%llu", k->buf);
 		setenv("PKCALIB_BUF", b, 1);
 	}
+	argv[0] = (char *)bin;
+	argv[1] = (char *)kname[k->kind];
+	argv[2] = a[0];
+	argv[3] = a[1];
+	argv[4] = a[2];
+	argv[5] = NULL;
+}
+
+/* Kernel k's native CPU time per operation (the fastest of reps passes),
+ * alone on the machine (no simulation runs meanwhile). */
+static int time_kernel(const char *bin, struct kernel *k, int reps)
+{
+	char a[3][32], out[256], *argv[6];
+	int err;
+
+	kernel_argv(bin, k, reps, argv, a);
 	if ((err = run_capture(argv, out, sizeof(out))))
 		return pk_error(err, "kernel '%s' failed natively: %s", k->label, pk_errmsg());
 	char *p = strstr(out, "ns_per_op=");
@@ -293,7 +305,7 @@ static int time_kernel(const char *bin, struct kernel *k, int reps)
 	return 0;
 }
 
-/* What a simulation sends back from its process (sim_job). */
+/* What a simulation sends back from its process (simulate_all). */
 struct sim_result {
 	int err;                                 /* 0, or the error (msg) */
 	struct cpi_counts c;                     /* per operation */
@@ -306,23 +318,16 @@ struct sim_result {
 static void sim_kernel(const char *bin, const struct vgrun *vr, const struct simcount_opts *so,
 		       const struct kernel *k, int m, struct sim_result *res)
 {
-	char a[32], o[32], one[] = "1";
-	char *argv[] = { (char *)bin, (char *)kname[k->kind], a, o, one, NULL };
+	char a[3][32], *argv[6];
 	struct simcount_opts mo = *so;
 	struct cgfile *cg = NULL;
 	int err, status;
 
-	snprintf(a, sizeof(a), "%llu", k->arg);
-	snprintf(o, sizeof(o), "%llu", k->ops);
-	if (k->kind == K_SWEEP) {
-		char b[32];
-		snprintf(b, sizeof(b), "%llu", k->buf);
-		setenv("PKCALIB_BUF", b, 1);
-	}
+	kernel_argv(bin, k, 1, argv, a);   /* one pass */
 	mo.model = m ? "cachegrind" : "modern";
 	err = simcount_run(vr, &mo, argv, &cg, &status);
 	if (!err && (!WIFEXITED(status) || WEXITSTATUS(status)))
-		err = pk_error(EIO, "exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		err = pk_error(EIO, "exit status %d", pk_exit_status(status));
 	if (!err)
 		err = per_op(cg, (double)k->ops, &res->c);
 	if (!err && !m)
