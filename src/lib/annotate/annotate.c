@@ -454,7 +454,7 @@ struct ann_leaves {
 	size_t nslots;
 	struct lthread th[LEAF_THREADS];
 	struct lseen {             /* the call sites (ai) and functions (fi | LEAF_FUNC) met in the current sample */
-		uint32_t ai, gen;
+		uint32_t key, gen;
 	} seen[512];
 	uint32_t gen;
 	struct symcache *sc;       /* raw names (ann_leaves_profile) */
@@ -587,7 +587,7 @@ static bool leaves_first(struct ann_leaves *l, uint32_t key)
 {
 	size_t h = (key * 0x9e3779b1u) >> 23;
 
-	while (l->seen[h].gen == l->gen && l->seen[h].ai != key)
+	while (l->seen[h].gen == l->gen && l->seen[h].key != key)
 		h = (h + 1) & 511;
 	if (l->seen[h].gen == l->gen)
 		return false;
@@ -650,7 +650,8 @@ void ann_leaves_add(struct ann_leaves *l, const struct pk_sample *s)
 		    p->inlined != fr->inlined) {
 			if (j < t->nr)
 				leaves_flush(l, p);
-			*p = (struct lprev){ fr->dso, fr->sym, fr->ip, fr->addr, fr->inlined, 0, 0, 0, 0, 0, 0 };
+			*p = (struct lprev){ .dso = fr->dso, .sym = fr->sym, .ip = fr->ip, .addr = fr->addr,
+					     .inlined = fr->inlined };
 			if (fr->sym && !fr->inlined && (fr->kernel || fr->addr)) {
 				p->fi = leaves_func(l, ev, fr);
 				p->ai = (uint32_t)(leaves_addr(l, p->fi, frame_addr(fr)) - l->a) + 1;
