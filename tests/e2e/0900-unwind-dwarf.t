@@ -62,8 +62,11 @@ expect "fast unwinder = libdwfl unwinder (PERFKIT_UNWIND=dwfl): $ndiff of $nsamp
 mainpct=$(awk '$NF == "main" && $(NF-1) == "[.]" { sub(/%/, "", $1); print int($1); exit }' report.txt)
 expect "report: main's Children cover c's samples (${mainpct:-none}%)" test "${mainpct:-0}" -ge 80
 "$PERFKIT" report -i dw.data --max-stack 2 >ms2.txt 2>/dev/null
-expect 'report --max-stack 2: main is gone from the chains' \
-	sh -c '! grep -q "\[\.\] main\$" ms2.txt'
+# c's chains are cut to c;b, so main keeps only the samples whose leaf is
+# main's own callee (a's own code, strtoul): a few at most, never c's
+ms2pct=$(awk '$NF == "main" && $(NF-1) == "[.]" { sub(/%/, "", $1); print int($1); exit }' ms2.txt)
+expect "report --max-stack 2: main is gone from c's chains (Children ${ms2pct:-0}%)" \
+	test "${ms2pct:-0}" -lt 10
 
 # frame pointers: -g and --call-graph fp record no registers
 "$PERFKIT" record -F 999 --call-graph fp -o fp.data ./abc 10000000 >/dev/null 2>&1
