@@ -127,7 +127,22 @@ tui_keys Down
 sel_b() { tui_screen -e | grep -qE $'\e\\[30m\e\\[43m +b *$'; }
 expect "-g: Down, b (c's chain) selected" wait_until 10 sel_b
 refreshes 2
-expect "-g: ... still selected two refreshes later (once lost, it would stay on the row)" wait_until 3 sel_b
+# b stays selected: as a chain line, or as a node line of its own when a
+# refresh's samples split c's chain there (a sample taken in c's prologue
+# has a as its caller)
+sel_b2() { tui_screen -e | grep -qE $'\e\\[30m\e\\[43m.*[ -]b *$'; }
+wait_until 3 sel_b2 || diag "$(tui_screen -e | cat -v)"
+expect "-g: ... still selected two refreshes later (once lost, it would stay on the row)" wait_until 1 sel_b2
+# the graph's shape changes under the selection: d calls c too
+# (SIGUSR1), so b turns from c's chain line into a node line of its own
+# beside d; the selection follows b by its name
+kill -USR1 $cp
+split_c() { tui_screen | grep -qE '[0-9.]+%--d *$'; }
+expect "-g: c's graph split: d a caller of c" wait_until 30 split_c
+refreshes 1
+sel_bnode() { tui_screen -e | grep -qE $'\e\\[30m\e\\[43m.*[0-9.]+%--b *$'; }
+wait_until 3 sel_bnode || diag "$(tui_screen -e | cat -v)"
+expect "-g: ... b, now a node line, still selected" wait_until 1 sel_bnode
 tui_keys e
 expect "e: d's graph too" tui_wait_re '%--d$'
 tui_keys e

@@ -9,7 +9,10 @@
  * `perf record -g` sees every caller.
  *   calltree [MILLISECONDS]   total CPU time to burn (default 600): the
  *   process's CPU time, so a loaded machine gives as many samples, later.
+ * After SIGUSR1, d calls c too (a call graph whose shape changes while
+ * top shows it: c gets a second caller).
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
@@ -33,7 +36,14 @@ __attribute__((noinline)) void step(void) { __asm__ volatile(""); }
 __attribute__((noinline)) void c(void) { BURN(4); step(); }
 __attribute__((noinline)) void b(void) { BURN(1); c(); step(); }
 __attribute__((noinline)) void a(void) { BURN(1); b(); step(); }
-__attribute__((noinline)) void d(void) { BURN(2); step(); }
+static volatile sig_atomic_t d_calls_c;   /* set by SIGUSR1 */
+__attribute__((noinline)) void d(void) { BURN(2); if (d_calls_c) c(); step(); }
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	d_calls_c = 1;
+}
 
 static double now(void)
 {
@@ -47,6 +57,8 @@ int main(int argc, char **argv)
 {
 	double ms = argc > 1 ? atof(argv[1]) : 600;
 	double end = now() + ms / 1e3;
+
+	signal(SIGUSR1, on_usr1);
 	while (now() < end) {
 		a();
 		d();

@@ -1187,6 +1187,13 @@ static void reload(struct br *b)
 
 		off = nl && nl[1] ? (size_t)(nl + 1 - g) : SIZE_MAX;
 	}
+	if (off != SIZE_MAX && b->keep_name) {   /* the place holds another name now */
+		size_t len;
+		const char *nm = line_name(g + off, &len);
+
+		if (!nm || len != strlen(b->keep_name) || memcmp(nm, b->keep_name, len))
+			off = SIZE_MAX;
+	}
 	size_t row_line = b->sel;
 
 	for (size_t i = b->sel; off != SIZE_MAX && i < b->nlines && b->lines[i].row == r; i++)
