@@ -64,7 +64,7 @@
 
 struct sym {
 	uint64_t start, end;
-	const char *name;  /* interned */
+	const char *name;  /* interned (the kernel's: in symcache.kbuf, interned when shown) */
 	const char *shown; /* the name as shown (shown()), NULL until asked */
 };
 
@@ -114,6 +114,8 @@ struct dso {
 
 struct symcache {
 	struct hashmap names; /* interned symbol names */
+	char *kbuf;           /* /proc/kallsyms' text, the kernel symbols' names
+			       * cut in place (interned when first shown) */
 	struct hashmap dsos;  /* path → struct dso * */
 	struct dso *last;     /* the DSO of the previous lookup */
 	struct symtab kernel;
@@ -254,12 +256,21 @@ static int cand_cmp(const void *pa, const void *pb)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-/* Sort the candidates, keep the best per address and fix up the ends. */
-static void symtab_build(struct symtab *st, struct cand *v, size_t n)
+/* Sort the candidates, keep the best per address and fix up the ends.
+ * by_start: v is sorted by start already (kallsyms): only the runs of
+ * one address are sorted, which cand_cmp orders the same. */
+static void symtab_build(struct symtab *st, struct cand *v, size_t n, bool by_start)
 {
 	if (!n)
 		return;
-	qsort(v, n, sizeof(*v), cand_cmp);
+	if (!by_start)
+		qsort(v, n, sizeof(*v), cand_cmp);
+	for (size_t i = 0, j; by_start && i < n; i = j) {
+		for (j = i + 1; j < n && v[j].start == v[i].start; j++)
+			;
+		if (j - i > 1)
+			qsort(v + i, j - i, sizeof(*v), cand_cmp);
+	}
 	st->syms = xmalloc(n * sizeof(*st->syms));
 	size_t m = 0;
 	uint64_t *limit = xmalloc(n * sizeof(*limit));
@@ -713,7 +724,7 @@ static int elf_load(struct symcache *c, struct dso *d, Elf *e, const char *path)
 				cands_push(&funcs, &labels.v[i]);
 		}
 	}
-	symtab_build(&d->st, funcs.v, funcs.n);
+	symtab_build(&d->st, funcs.v, funcs.n, false);
 	free(funcs.v);
 	free(labels.v);
 	return 0;
@@ -841,15 +852,18 @@ static void kernel_load(struct symcache *c)
 		len += (size_t)r;
 	}
 	close(fd);
+	buf[len] = '\0';
 
-	struct cands cs = { 0 };
+	/* about 40 bytes a line, most of them text symbols */
+	struct cands cs = { .alloc = len / 32 + 16 };
 	int nonzero = 0;
-	const char *p = buf, *end = buf + len;
+	bool sorted = true;   /* by address, as the kernel lists most */
+	char *p = buf, *end = buf + len;
 
-	hm_reserve(&c->names, len / 48);   /* about 40 bytes a line, most text symbols */
+	cs.v = xmalloc(cs.alloc * sizeof(*cs.v));
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *le = nl ? nl : end;
 		uint64_t a = 0;
 		int h, digits = 0;
 
@@ -861,7 +875,7 @@ static void kernel_load(struct symcache *c)
 		/* "<hex> <type> <name>[\t[module]]" */
 		if (digits && le - p >= 4 && p[0] == ' ' && p[2] == ' ') {
 			char type = p[1];
-			const char *name = p + 3, *ne = name;
+			char *name = p + 3, *ne = name;
 
 			while (ne < le && *ne != '\t' && *ne != ' ')
 				ne++;
@@ -870,28 +884,33 @@ static void kernel_load(struct symcache *c)
 			if (ne > name && (type == 't' || type == 'T' || type == 'w' || type == 'W')) {
 				struct cand cd = {
 					.start = a,
-					.name = hm_intern(&c->names, name, (size_t)(ne - name)),
+					.name = name,   /* cut below: *ne is not read again */
 					.namelen = (uint32_t)(ne - name),
 					/* perf's kallsyms2elf_binding() */
 					.rank = type == 'T' ? 0 : type == 't' ? 1 : 2,
 				};
+				*ne = '\0';
 				cd.limit = a + KSYM_MAX_EXTENT < a ? UINT64_MAX : a + KSYM_MAX_EXTENT;
+				sorted &= !cs.n || cs.v[cs.n - 1].start <= a;
 				cands_push(&cs, &cd);
 			}
 		}
 		p = le + 1;
 	}
-	free(buf);
 	/* the lengths perf sees: all but the last listed at an address have
 	 * 0 (cands are in file order, sorted by address with few exceptions) */
 	if (cs.n) {
-		qsort(cs.v, cs.n, sizeof(*cs.v), start_order_cmp);
+		if (!sorted)
+			qsort(cs.v, cs.n, sizeof(*cs.v), start_order_cmp);
 		for (size_t i = 0; i < cs.n; i++)
 			cs.v[i].zero_len = i + 1 < cs.n && cs.v[i + 1].start == cs.v[i].start;
 	}
 	if (nonzero && cs.n) {
-		symtab_build(&c->kernel, cs.v, cs.n);
+		symtab_build(&c->kernel, cs.v, cs.n, true);
 		c->kstate = DSO_LOADED;
+		c->kbuf = buf;
+	} else {
+		free(buf);
 	}
 	free(cs.v);
 }
@@ -959,6 +978,7 @@ void symcache_free(struct symcache *c)
 		dso_free(c->dsos.entries[i].val.ptr);
 	hm_release(&c->dsos);
 	symtab_release(&c->kernel);
+	free(c->kbuf);
 	hm_release(&c->names);
 	free(c);
 }
@@ -987,7 +1007,11 @@ const char *symcache_resolve_kernel(struct symcache *c, uint64_t ip, uint64_t *s
 		return NULL;
 	if (sym_off)
 		*sym_off = ip - st->syms[idx].start;
-	return sym_shown(c, &st->syms[idx]);
+	struct sym *s = &st->syms[idx];
+
+	if (!s->shown)   /* the name interned once shown: one pointer per name */
+		s->shown = shown(c, hm_intern(&c->names, s->name, strlen(s->name)));
+	return s->shown;
 }
 
 /* Paths that never name a readable ELF file: "//anon", "[heap]", ... */
