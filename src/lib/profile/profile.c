@@ -878,11 +878,6 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 				of_pair[q] = r | (nfk[fkey[pq->frame]] > 1 ? PAIR_SHARED : 0);
 				any |= of_pair[q] >= PAIR_SHARED;
 			}
-			r = of_pair[q] & ~PAIR_SHARED;
-			out->v[r].self += pq->self;
-			out->v[r].nr_self += pq->count;
-			if (of_pair[q] < PAIR_SHARED)
-				out->v[r].children += pq->children;
 		}
 		if (rborn) {   /* rows in their earliest nodes' order */
 			uint32_t *newid = rows_by_born(out, rborn);
@@ -895,6 +890,19 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 				memcpy(first, rborn, out->nr * sizeof(*first));
 			}
 			free(newid);
+		}
+		/* the sums, each pair's row known by now: the row of a pair
+		 * ahead prefetched (rows are read at random, tens of MB) */
+		for (size_t q = 0; q < c->nr_pairs; q++) {
+			const struct pair *pq = &c->pairs[q];
+			uint32_t r = of_pair[q] & ~PAIR_SHARED;
+
+			if (q + 16 < c->nr_pairs)
+				__builtin_prefetch(&out->v[of_pair[q + 16] & ~PAIR_SHARED], 1);
+			out->v[r].self += pq->self;
+			out->v[r].nr_self += pq->count;
+			if (of_pair[q] < PAIR_SHARED)
+				out->v[r].children += pq->children;
 		}
 		rend = any ? xcalloc(out->nr + 1, sizeof(*rend)) : NULL;
 		for (uint32_t i = 1; i < p->nr_nodes; i++) {
