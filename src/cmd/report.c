@@ -988,6 +988,40 @@ static void select_first(struct sortrec *v, size_t n, size_t k)
 	}
 }
 
+/* The k-th largest (k >= 1) of v[0..n), k <= n; v reordered
+ * (quickselect on the values alone: no tie is read). */
+static uint64_t kth_largest(uint64_t *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n, want = k - 1;
+
+	while (hi - lo > 1) {
+		uint64_t x = v[lo], y = v[lo + (hi - lo) / 2], z = v[hi - 1];
+		uint64_t p = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+		size_t lt = lo, i = lo, gt = hi;   /* [lo, lt) > p, [lt, i) == p, [gt, hi) < p */
+
+		while (i < gt) {
+			uint64_t t = v[i];
+
+			if (t > p) {
+				v[i++] = v[lt];
+				v[lt++] = t;
+			} else if (t < p) {
+				v[i] = v[--gt];
+				v[gt] = t;
+			} else {
+				i++;
+			}
+		}
+		if (want < lt)
+			hi = lt;
+		else if (want >= gt)
+			lo = gt;
+		else
+			return p;
+	}
+	return v[want];
+}
+
 /* v[0..n) in cmp_recs' order: an introsort (quicksort, median of three,
  * heapsort past 2 log2 n levels, insertion sort below 24) whose compares
  * are inlined; glibc's qsort called cmp_recs through a pointer, 7 % of
@@ -1112,8 +1146,23 @@ static void sort_rows(struct report *r, struct hist *h, size_t want)
 					      h->wide ? i : ranks << id_bits | i };
 	}
 	h->nr_sorted = want < h->nr ? want : h->nr;
-	if (h->nr_sorted < h->nr)
-		select_first(h->ord, h->nr, h->nr_sorted);
+	if (h->nr_sorted < h->nr) {
+		/* the records at or above the want-th largest value first: the
+		 * first want are among them (the quickselect's pivots over all
+		 * rows were small values shared by most, each tie read at
+		 * random: tie_depths, the rows) */
+		uint64_t *vs = xmalloc(h->nr * sizeof(*vs)), t;
+		size_t m = 0;
+
+		for (size_t i = 0; i < h->nr; i++)
+			vs[i] = h->ord[i].v;
+		t = kth_largest(vs, h->nr, h->nr_sorted);
+		free(vs);
+		for (size_t i = 0; i < h->nr; i++)
+			if (h->ord[i].v >= t)
+				swap_recs(&h->ord[i], &h->ord[m++]);
+		select_first(h->ord, m, h->nr_sorted);
+	}
 	sort_recs(h->ord, h->nr_sorted);
 	wide_rows = NULL;
 	tie_depths = NULL;
