@@ -440,6 +440,15 @@ static const char *line_name(const char *s, size_t *len)
 	return s + c;
 }
 
+/* Does graph line s name name (line_name())? */
+static bool line_named(const char *s, const char *name)
+{
+	size_t len;
+	const char *nm = line_name(s, &len);
+
+	return nm && len == strlen(name) && !memcmp(nm, name, len);
+}
+
 /* The offset in g of the node line whose node_path() is path, or
  * SIZE_MAX: none.  One pass: each node line's path compared as it is met. */
 static size_t find_node(const char *g, const char *path)
@@ -1187,13 +1196,8 @@ static void reload(struct br *b)
 
 		off = nl && nl[1] ? (size_t)(nl + 1 - g) : SIZE_MAX;
 	}
-	if (off != SIZE_MAX && b->keep_name) {   /* the place holds another name now */
-		size_t len;
-		const char *nm = line_name(g + off, &len);
-
-		if (!nm || len != strlen(b->keep_name) || memcmp(nm, b->keep_name, len))
-			off = SIZE_MAX;
-	}
+	if (off != SIZE_MAX && b->keep_name && !line_named(g + off, b->keep_name))
+		off = SIZE_MAX;   /* the place holds another name now */
 	size_t row_line = b->sel;
 
 	for (size_t i = b->sel; off != SIZE_MAX && i < b->nlines && b->lines[i].row == r; i++)
@@ -1204,15 +1208,11 @@ static void reload(struct br *b)
 	/* not there (the graph's shape changed: a chain line became a node,
 	 * another caller came): the first line of the graph with its name */
 	for (size_t i = row_line + 1; g && b->sel == row_line && b->keep_name && i < b->nlines && b->lines[i].row == r;
-	     i++) {
-		size_t len;
-		const char *nm = line_name(g + b->lines[i].off, &len);
-
-		if (nm && len == strlen(b->keep_name) && !memcmp(nm, b->keep_name, len)) {
+	     i++)
+		if (line_named(g + b->lines[i].off, b->keep_name)) {
 			b->sel = i;
 			break;
 		}
-	}
 }
 
 /* A line of input on the status line; NULL when cancelled.  It starts
