@@ -956,11 +956,13 @@ static const char *shown(struct symcache *c, const char *raw)
 	return e->val.ptr;
 }
 
-/* shown() of a table's symbol, kept with it: no test or hash per lookup. */
+/* shown() of a table's symbol, kept with it: no test or hash per lookup.
+ * The name is interned here (the kernel's are not before: one pointer per
+ * name, whichever table it came from). */
 static const char *sym_shown(struct symcache *c, struct sym *s)
 {
 	if (!s->shown)
-		s->shown = shown(c, s->name);
+		s->shown = shown(c, hm_intern(&c->names, s->name, strlen(s->name)));
 	return s->shown;
 }
 
@@ -1007,11 +1009,7 @@ const char *symcache_resolve_kernel(struct symcache *c, uint64_t ip, uint64_t *s
 		return NULL;
 	if (sym_off)
 		*sym_off = ip - st->syms[idx].start;
-	struct sym *s = &st->syms[idx];
-
-	if (!s->shown)   /* the name interned once shown: one pointer per name */
-		s->shown = shown(c, hm_intern(&c->names, s->name, strlen(s->name)));
-	return s->shown;
+	return sym_shown(c, &st->syms[idx]);
 }
 
 /* Paths that never name a readable ELF file: "//anon", "[heap]", ... */
