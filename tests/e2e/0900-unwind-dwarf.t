@@ -59,12 +59,14 @@ nsamp=$(awk 'BEGIN { RS = "" } END { print NR }' dwfl.txt)
 expect "fast unwinder = libdwfl unwinder (PERFKIT_UNWIND=dwfl): $ndiff of $nsamp samples differ" \
 	awk -v d="$ndiff" -v n="$nsamp" 'BEGIN { exit !(n > 0 && d * 100 <= n) }'
 "$PERFKIT" report -i dw.data >report.txt 2>report.err
-mainpct=$(awk '$NF == "main" && $(NF-1) == "[.]" { sub(/%/, "", $1); print int($1); exit }' report.txt)
+# main_pct FILE: main's Children in a report, whole percent (empty: no row)
+main_pct() { awk '$NF == "main" && $(NF-1) == "[.]" { sub(/%/, "", $1); print int($1); exit }' "$1"; }
+mainpct=$(main_pct report.txt)
 expect "report: main's Children cover c's samples (${mainpct:-none}%)" test "${mainpct:-0}" -ge 80
 "$PERFKIT" report -i dw.data --max-stack 2 >ms2.txt 2>/dev/null
 # c's chains are cut to c;b, so main keeps only the samples whose leaf is
 # main's own callee (a's own code, strtoul): a few at most, never c's
-ms2pct=$(awk '$NF == "main" && $(NF-1) == "[.]" { sub(/%/, "", $1); print int($1); exit }' ms2.txt)
+ms2pct=$(main_pct ms2.txt)
 expect "report --max-stack 2: main is gone from c's chains (Children ${ms2pct:-0}%)" \
 	test "${ms2pct:-0}" -lt 10
 
