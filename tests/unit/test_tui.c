@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/lib/tui's terminal-free parts: display escaping
- * (control bytes, invalid UTF-8, C1 controls; ASCII only outside UTF-8)
+ * (control bytes, invalid UTF-8, C1 controls, bidi and zero-width format
+ * controls; ASCII only outside UTF-8)
  * and the --stdio text of a view ('P'). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -42,6 +43,15 @@ static void test_escape(void **state)
 	/* invalid UTF-8, a C1 control (U+009B, CSI), an overlong '/' */
 	e = esc("x\xff\xfe\xc2\x9b\xc0\xaf", 7, true);
 	assert_string_equal(e, "x\\xff\\xfe\\xc2\\x9b\\xc0\\xaf");
+	free(e);
+	/* format controls that reorder or hide text: U+202E (right-to-left
+	 * override), U+2067 (right-to-left isolate), U+200B (zero width space),
+	 * U+FEFF; their neighbours U+2030 (per mille) and U+2070 stay */
+	e = esc("f\xe2\x80\xae" "cba\xe2\x81\xa7" "z\xe2\x80\x8b" "w\xef\xbb\xbf", 18, true);
+	assert_string_equal(e, "f\\xe2\\x80\\xae" "cba\\xe2\\x81\\xa7" "z\\xe2\\x80\\x8b" "w\\xef\\xbb\\xbf");
+	free(e);
+	e = esc("\xe2\x80\xb0\xe2\x81\xb0", 6, true);
+	assert_string_equal(e, "\xe2\x80\xb0\xe2\x81\xb0");
 	free(e);
 	/* a truncated sequence at the end */
 	e = esc("y\xe2\x82", 3, true);

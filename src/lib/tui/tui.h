@@ -161,7 +161,9 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 /* ---- text helpers (no terminal needed; used by the browser, tested alone) ---- */
 
 /* Append s[0..len) to *out escaped for display: control bytes, DEL, C1
- * controls and invalid UTF-8 as "\xNN"; with utf8 false every byte >= 0x80
+ * controls, invalid UTF-8 and the format controls that reorder or hide text
+ * (U+200B..U+200F, U+2028..U+202E, U+2060..U+206F, U+FEFF: bidi overrides,
+ * zero-width characters) as "\xNN" per byte; with utf8 false every byte >= 0x80
  * too (ASCII only).  *out is a malloc'd buffer of *cap bytes, grown as
  * needed and NUL-terminated; returns its new length. */
 size_t tui_escape(const char *s, size_t len, bool utf8, char **out, size_t *cap, size_t at);
