@@ -50,6 +50,10 @@ static void test_escape(void **state)
 	e = esc("f\xe2\x80\xae" "cba\xe2\x81\xa7" "z\xe2\x80\x8b" "w\xef\xbb\xbf", 18, true);
 	assert_string_equal(e, "f\\xe2\\x80\\xae" "cba\\xe2\\x81\\xa7" "z\\xe2\\x80\\x8b" "w\\xef\\xbb\\xbf");
 	free(e);
+	/* U+061C (Arabic letter mark, 2 bytes); U+061B (Arabic semicolon) stays */
+	e = esc("\xd8\x9c" "a\xd8\x9b", 5, true);
+	assert_string_equal(e, "\\xd8\\x9c" "a\xd8\x9b");
+	free(e);
 	e = esc("\xe2\x80\xb0\xe2\x81\xb0", 6, true);
 	assert_string_equal(e, "\xe2\x80\xb0\xe2\x81\xb0");
 	free(e);

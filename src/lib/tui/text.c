@@ -13,13 +13,18 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* Whether the 3-byte sequence at s is a format control that reorders or
- * hides text: U+200B..U+200F (zero-width, LRM, RLM), U+2028..U+202E (line and
- * paragraph separators, bidi embeddings and overrides: U+202E shows the rest
- * of the line reversed), U+2060..U+206F (word joiner, bidi isolates), U+FEFF.
- * The Unicode "Trojan Source" set (CVE-2021-42574) and its neighbours. */
-static bool utf8_format_control(const unsigned char *s)
+/* Whether the UTF-8 sequence of k bytes at s is a format control that
+ * reorders or hides text: U+061C (Arabic letter mark), U+200B..U+200F
+ * (zero-width, LRM, RLM), U+2028..U+202E (line and paragraph separators,
+ * bidi embeddings and overrides: U+202E shows the rest of the line
+ * reversed), U+2060..U+206F (word joiner, bidi isolates), U+FEFF.  The
+ * Unicode "Trojan Source" set (CVE-2021-42574) and its neighbours. */
+static bool utf8_format_control(const unsigned char *s, size_t k)
 {
+	if (k == 2)
+		return s[0] == 0xd8 && s[1] == 0x9c;
+	if (k != 3)
+		return false;
 	if (s[0] == 0xe2 && s[1] == 0x80)
 		return (s[2] >= 0x8b && s[2] <= 0x8f) || (s[2] >= 0xa8 && s[2] <= 0xae);
 	if (s[0] == 0xe2 && s[1] == 0x81)
@@ -34,7 +39,7 @@ static size_t utf8_ok(const unsigned char *s, size_t n)
 {
 	size_t k = sb_utf8_len(s, n);
 
-	if (k < 2 || (s[0] == 0xc2 && s[1] < 0xa0) || (k == 3 && utf8_format_control(s)))
+	if (k < 2 || (s[0] == 0xc2 && s[1] < 0xa0) || utf8_format_control(s, k))
 		return 0;
 	return k;
 }
