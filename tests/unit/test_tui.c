@@ -54,6 +54,11 @@ static void test_escape(void **state)
 	e = esc("\xd8\x9c" "a\xd8\x9b", 5, true);
 	assert_string_equal(e, "\\xd8\\x9c" "a\xd8\x9b");
 	free(e);
+	/* tag characters U+E0041 (TAG LATIN CAPITAL LETTER A) and U+E007F
+	 * (CANCEL TAG); U+E0100 (a variation selector) stays */
+	e = esc("\xf3\xa0\x81\x81" "\xf3\xa0\x81\xbf" "\xf3\xa0\x84\x80", 12, true);
+	assert_string_equal(e, "\\xf3\\xa0\\x81\\x81\\xf3\\xa0\\x81\\xbf" "\xf3\xa0\x84\x80");
+	free(e);
 	e = esc("\xe2\x80\xb0\xe2\x81\xb0", 6, true);
 	assert_string_equal(e, "\xe2\x80\xb0\xe2\x81\xb0");
 	free(e);

@@ -17,12 +17,16 @@
  * reorders or hides text: U+061C (Arabic letter mark), U+200B..U+200F
  * (zero-width, LRM, RLM), U+2028..U+202E (line and paragraph separators,
  * bidi embeddings and overrides: U+202E shows the rest of the line
- * reversed), U+2060..U+206F (word joiner, bidi isolates), U+FEFF.  The
- * Unicode "Trojan Source" set (CVE-2021-42574) and its neighbours. */
+ * reversed), U+2060..U+206F (word joiner, bidi isolates), U+FEFF, and the
+ * tag characters U+E0000..U+E007F (invisible: they can carry hidden ASCII
+ * text).  The Unicode "Trojan Source" set (CVE-2021-42574) and its
+ * neighbours. */
 static bool utf8_format_control(const unsigned char *s, size_t k)
 {
 	if (k == 2)
 		return s[0] == 0xd8 && s[1] == 0x9c;
+	if (k == 4)
+		return s[0] == 0xf3 && s[1] == 0xa0 && (s[2] == 0x80 || s[2] == 0x81);
 	if (k != 3)
 		return false;
 	if (s[0] == 0xe2 && s[1] == 0x80)
