@@ -162,9 +162,9 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 
 /* Append s[0..len) to *out escaped for display: control bytes, DEL, C1
  * controls, invalid UTF-8 and the format controls that reorder or hide text
- * (U+061C, U+200B..U+200F, U+2028..U+202E, U+2060..U+206F, U+FEFF, the tag
- * characters U+E0000..U+E007F: bidi overrides,
- * zero-width characters) as "\xNN" per byte; with utf8 false every byte >= 0x80
+ * (bidi overrides, zero-width characters: U+061C, U+200B..U+200F,
+ * U+2028..U+202E, U+2060..U+206F, U+FEFF, the tag characters
+ * U+E0000..U+E007F) as "\xNN" per byte; with utf8 false every byte >= 0x80
  * too (ASCII only).  *out is a malloc'd buffer of *cap bytes, grown as
  * needed and NUL-terminated; returns its new length. */
 size_t tui_escape(const char *s, size_t len, bool utf8, char **out, size_t *cap, size_t at);
