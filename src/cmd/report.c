@@ -712,7 +712,9 @@ static void hist_derive(struct report *r, struct hist *h)
 		const struct prof_row *p = &pr.v[i];
 		const struct prof_thread *t = h->flat ? prof_flat_thread(h->flat, p->thread)
 						      : prof_thread(h->prof, p->thread);
-		const struct pk_frame *fr = h->flat ? prof_flat_frame(h->flat, p->frame) : prof_frame(h->prof, p->frame);
+		struct pk_frame ff;
+		const struct pk_frame *fr = h->flat ? (prof_flat_frame(h->flat, p->frame, &ff), &ff)
+						    : prof_frame(h->prof, p->frame);
 		struct row *row = &h->rows[i];
 
 		if (i >= 16 && !h->flat)   /* the frame of a row ahead: read at random */
