@@ -63,12 +63,15 @@ struct row {
 	uint64_t at;                  /* with a symbol: its start as mapped (-S
 					 0xADDR); without: the first frame's
 					 address as sampled */
-	uint32_t pid, tid;
 	uint64_t self, children;
-	uint64_t nr_self;             /* samples whose leaf is the row (-n) */
+	uint32_t pid, tid;
+	uint32_t nr_self;             /* samples whose leaf is the row (-n; 32
+					 bits as perf's he_stat.nr_events) */
 	bool kernel;
 	uint32_t rank[K_MAX];         /* each sort key's text's rank (cmp_rows) */
-};   /* 104 bytes: what only some keys need is in struct hist, by row */
+};   /* 96 bytes: what only some keys need is in struct hist, by row */
+
+_Static_assert(sizeof(struct row) == 96, "a row of a compile job's 530 k: 51 MB");
 
 struct sortrec;
 
@@ -431,7 +434,9 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	uint32_t *rep = xmalloc_huge((np + 1) * sizeof(*rep));
 	uint32_t *rank = xmalloc_huge((np + 1) * sizeof(*rank));
 	struct pk_strrec *pt = xmalloc_huge((np + 1) * sizeof(*pt));
-	const char **shown = key == K_SYM ? xmalloc_huge((np + 1) * sizeof(*shown)) : NULL;
+	/* a symbol's sort text follows its shown one: "[l] NAME\0NAME\x01l\0"
+	 * (no array of the shown texts by part) */
+	bool shown = key == K_SYM;
 	/* a symbol key's unknown values fill pt's memory from its end
 	 * (records of one size; named ones from the front) */
 	struct pk_kv *unk = key == K_SYM ? (struct pk_kv *)(void *)pt : NULL;
@@ -474,17 +479,18 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 			continue;
 		}
 		key_text(h, row, key, buf, sizeof(buf));
-		x = (struct pk_strrec){ pk_arena_memdup0(&h->texts, buf, strlen(buf)), (uint32_t)p };
 		if (shown) {   /* "[l] NAME" sorts as "NAME\x01l" (escaped: no \x01 inside) */
 			size_t len = strlen(buf);
-			char *s = pk_arena_alloc(&h->texts, len);
+			char *s = pk_arena_alloc(&h->texts, 2 * len - 1);
 
-			shown[p] = x.s;
-			memcpy(s, buf + 4, len - 4);
-			s[len - 4] = '\x01';
-			s[len - 3] = buf[1];
-			s[len - 2] = '\0';
-			x.s = s;
+			memcpy(s, buf, len + 1);
+			memcpy(s + len + 1, buf + 4, len - 4);
+			s[2 * len - 3] = '\x01';
+			s[2 * len - 2] = buf[1];
+			s[2 * len - 1] = '\0';
+			x = (struct pk_strrec){ s + len + 1, (uint32_t)p };
+		} else {
+			x = (struct pk_strrec){ pk_arena_memdup0(&h->texts, buf, strlen(buf)), (uint32_t)p };
 		}
 		if ((key == K_DSO && !strcmp(row->dso, "[unknown]")) || (key == K_SYM && !row->sym))
 			pt[np - ++nm] = x;
@@ -509,7 +515,8 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 			n++;
 		rank[pt[p].id] = (uint32_t)n;
 		if (by_rank) {
-			by_rank[n] = shown ? shown[pt[p].id] : pt[p].s;
+			/* the shown text: before the sort text, 2 bytes longer */
+			by_rank[n] = shown ? pt[p].s - strlen(pt[p].s) - 3 : pt[p].s;
 			len_by_rank[n] = (uint32_t)strlen(by_rank[n]);
 		}
 	}
@@ -538,7 +545,6 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 			nu++;
 		}
 	}
-	free(shown);
 	for (size_t i = 0; i < h->nr; i++)
 		h->rows[i].rank[k] = rank[h->rows[i].rank[k]];
 	free(h->rank_text[k]);
@@ -723,7 +729,8 @@ static void hist_derive(struct report *r, struct hist *h)
 		*row = (struct row){ .comm = t->comm, .dso = fr->dso, .sym = fr->sym, .addr = fr->sym_off,
 				     .at = fr->sym ? fr->ip - fr->sym_off : fr->ip,
 				     .pid = t->pid, .tid = t->tid, .self = p->self, .children = p->children,
-				     .nr_self = p->nr_self, .kernel = fr->kernel };
+				     .nr_self = p->nr_self > UINT32_MAX ? UINT32_MAX : (uint32_t)p->nr_self,
+				     .kernel = fr->kernel };
 		/* perf's pid and tid keys name a thread by its last comm
 		 * (looked up once per thread of the model) */
 		if (by_tid && tcomm) {
@@ -1425,7 +1432,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			put_pct(o->v, total);
 		put_pct(o->self, total);
 		if (r->show_nr)   /* perf: the samples whose leaf is the row */
-			printf("  %12" PRIu64, row->nr_self);
+			printf("  %12" PRIu32, row->nr_self);
 		for (int k = 0; k < r->nr_keys; k++) {
 			size_t len;
 			const char *text = h->rank_text[k] ? rank_text(h, k, rk[k], buf, &len)
