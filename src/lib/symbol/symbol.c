@@ -114,8 +114,8 @@ struct dso {
 
 struct symcache {
 	struct hashmap names; /* interned symbol names */
-	char *kbuf;           /* /proc/kallsyms' text, the kernel symbols' names
-			       * cut in place (interned when first shown) */
+	char *kbuf;           /* the kernel text symbols' names from /proc/kallsyms,
+			       * packed (interned when first shown) */
 	struct hashmap dsos;  /* path → struct dso * */
 	struct dso *last;     /* the DSO of the previous lookup */
 	struct symtab kernel;
@@ -906,9 +906,23 @@ static void kernel_load(struct symcache *c)
 			cs.v[i].zero_len = i + 1 < cs.n && cs.v[i + 1].start == cs.v[i].start;
 	}
 	if (nonzero && cs.n) {
+		/* the text symbols' names alone kept, packed (half of the
+		 * text: 2.6 of 5.4 MB here), the rest of the text freed */
+		size_t total = 0;
+
+		for (size_t i = 0; i < cs.n; i++)
+			total += cs.v[i].namelen + 1;
+		char *names = xmalloc(total), *q = names;
+
+		for (size_t i = 0; i < cs.n; i++) {
+			memcpy(q, cs.v[i].name, cs.v[i].namelen + 1);
+			cs.v[i].name = q;
+			q += cs.v[i].namelen + 1;
+		}
+		free(buf);
 		symtab_build(&c->kernel, cs.v, cs.n, true);
 		c->kstate = DSO_LOADED;
-		c->kbuf = buf;
+		c->kbuf = names;
 	} else {
 		free(buf);
 	}
