@@ -52,9 +52,20 @@ void xhuge(void *p, size_t size)
 
 void *xmalloc_huge(size_t size)
 {
-	void *p = xmalloc(size);
+	const size_t huge = (size_t)2 << 20;
+	void *p;
 
-	xhuge(p, size);
+	if (size < huge) {
+		p = xmalloc(size);
+		xhuge(p, size);
+		return p;
+	}
+	/* from 2 MiB: at a huge page's start, so that every whole 2 MiB of
+	 * it is a huge page (a block at any address has one fewer, and
+	 * none under 4 MiB); the last part, under 2 MiB, in 4 KiB pages */
+	if (posix_memalign(&p, huge, size))
+		oom(size);
+	(void)madvise(p, size - size % huge, MADV_HUGEPAGE);
 	return p;
 }
 

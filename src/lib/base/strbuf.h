@@ -100,8 +100,10 @@ void xrelease(void *p, size_t from, size_t to);
  * or read at random (fewer TLB misses).  Nothing where the kernel has THP
  * off; the block is freed as before. */
 void xhuge(void *p, size_t size);
-/* xmalloc(size) for a big array about to be written whole: in huge
- * pages (xhuge) when it is 4 MiB or more; freed with free(). */
+/* xmalloc(size) for a big array about to be written whole: from 2 MiB
+ * on, aligned to 2 MiB with its whole 2 MiB parts in huge pages (one
+ * fault each instead of 512), its last part under 2 MiB in 4 KiB pages;
+ * under 2 MiB as xmalloc.  Freed with free(). */
 void *xmalloc_huge(size_t size);
 /* xcalloc(n, size) for a big table (a hash table's slots): in huge pages
  * (xhuge) asked for before the zeroing touches them; freed with free(). */
