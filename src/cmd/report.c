@@ -1035,68 +1035,86 @@ static uint64_t kth_largest(uint64_t *v, size_t n, size_t k)
  * heapsort past 2 log2 n levels, insertion sort below 24) whose compares
  * are inlined; glibc's qsort called cmp_recs through a pointer, 7 % of
  * `report -g none` on a compile job's million rows. */
-static void sift_recs(struct sortrec *v, size_t n, size_t i)
+/* cmp_recs with no depths to compare and the ranks in the key (no wide
+ * rows): inlined in the sort made of it (-g none's 530 k rows of a
+ * compile job: 100 ms of calls through cmp_recs) */
+static inline int cmp_recs_plain(const struct sortrec *x, const struct sortrec *y)
 {
-	for (size_t c; (c = 2 * i + 1) < n; i = c) {
-		if (c + 1 < n && cmp_recs(&v[c], &v[c + 1]) < 0)
-			c++;
-		if (cmp_recs(&v[i], &v[c]) >= 0)
-			break;
-		swap_recs(&v[i], &v[c]);
-	}
+	if (x->v != y->v)
+		return x->v > y->v ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
 }
 
-static void sort_recs_depth(struct sortrec *v, size_t n, unsigned depth)
-{
-	while (n > 24) {
-		if (!depth--) {   /* heapsort */
-			for (size_t i = n / 2; i-- > 0;)
-				sift_recs(v, n, i);
-			for (size_t m = n; m-- > 1;) {
-				swap_recs(&v[0], &v[m]);
-				sift_recs(v, m, 0);
-			}
-			return;
-		}
-		size_t mid = n / 2, i = 0, j = n - 1;
-
-		if (cmp_recs(&v[mid], &v[0]) < 0)
-			swap_recs(&v[mid], &v[0]);
-		if (cmp_recs(&v[n - 1], &v[0]) < 0)
-			swap_recs(&v[n - 1], &v[0]);
-		if (cmp_recs(&v[n - 1], &v[mid]) < 0)
-			swap_recs(&v[n - 1], &v[mid]);
-		struct sortrec p = v[mid];   /* v[0] <= p <= v[n - 1]: the scans stop */
-
-		for (;;) {
-			while (cmp_recs(&v[++i], &p) < 0)
-				;
-			while (cmp_recs(&p, &v[--j]) < 0)
-				;
-			if (i >= j)
-				break;
-			swap_recs(&v[i], &v[j]);
-		}
-		/* [0, i) <= p <= [i, n), both parts non-empty: the smaller one
-		 * recursively, the larger in this loop */
-		if (i < n - i) {
-			sort_recs_depth(v, i, depth);
-			v += i;
-			n -= i;
-		} else {
-			sort_recs_depth(v + i, n - i, depth);
-			n = i;
-		}
+/* An introsort of sort records in CMP's order: NAME_depth(v, n, depth),
+ * quicksort (median of three) turning to heapsort after depth levels,
+ * insertion sort below 25 records. */
+#define SORTREC_FUNCS(NAME, CMP)                                                                       \
+	static void NAME##_sift(struct sortrec *v, size_t n, size_t i)                                 \
+	{                                                                                              \
+		for (size_t c; (c = 2 * i + 1) < n; i = c) {                                           \
+			if (c + 1 < n && CMP(&v[c], &v[c + 1]) < 0)                                    \
+				c++;                                                                   \
+			if (CMP(&v[i], &v[c]) >= 0)                                                    \
+				break;                                                                 \
+			swap_recs(&v[i], &v[c]);                                                       \
+		}                                                                                      \
+	}                                                                                              \
+	static void NAME##_depth(struct sortrec *v, size_t n, unsigned depth)                          \
+	{                                                                                              \
+		while (n > 24) {                                                                       \
+			if (!depth--) { /* heapsort */                                                 \
+				for (size_t i = n / 2; i-- > 0;)                                       \
+					NAME##_sift(v, n, i);                                          \
+				for (size_t m = n; m-- > 1;) {                                         \
+					swap_recs(&v[0], &v[m]);                                       \
+					NAME##_sift(v, m, 0);                                          \
+				}                                                                      \
+				return;                                                                \
+			}                                                                              \
+			size_t mid = n / 2, i = 0, j = n - 1;                                          \
+                                                                                                       \
+			if (CMP(&v[mid], &v[0]) < 0)                                                   \
+				swap_recs(&v[mid], &v[0]);                                             \
+			if (CMP(&v[n - 1], &v[0]) < 0)                                                 \
+				swap_recs(&v[n - 1], &v[0]);                                           \
+			if (CMP(&v[n - 1], &v[mid]) < 0)                                               \
+				swap_recs(&v[n - 1], &v[mid]);                                         \
+			struct sortrec p = v[mid]; /* v[0] <= p <= v[n - 1]: the scans stop */         \
+                                                                                                       \
+			for (;;) {                                                                     \
+				while (CMP(&v[++i], &p) < 0)                                           \
+					;                                                              \
+				while (CMP(&p, &v[--j]) < 0)                                           \
+					;                                                              \
+				if (i >= j)                                                            \
+					break;                                                         \
+				swap_recs(&v[i], &v[j]);                                               \
+			}                                                                              \
+			/* [0, i) <= p <= [i, n), both parts non-empty: the smaller one                \
+			 * recursively, the larger in this loop */                                     \
+			if (i < n - i) {                                                               \
+				NAME##_depth(v, i, depth);                                             \
+				v += i;                                                                \
+				n -= i;                                                                \
+			} else {                                                                       \
+				NAME##_depth(v + i, n - i, depth);                                     \
+				n = i;                                                                 \
+			}                                                                              \
+		}                                                                                      \
+		for (size_t i = 1; i < n; i++) {                                                       \
+			struct sortrec x = v[i];                                                       \
+			size_t j = i;                                                                  \
+                                                                                                       \
+			for (; j > 0 && CMP(&x, &v[j - 1]) < 0; j--)                                   \
+				v[j] = v[j - 1];                                                       \
+			v[j] = x;                                                                      \
+		}                                                                                      \
 	}
-	for (size_t i = 1; i < n; i++) {
-		struct sortrec x = v[i];
-		size_t j = i;
 
-		for (; j > 0 && cmp_recs(&x, &v[j - 1]) < 0; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
+SORTREC_FUNCS(sort_recs, cmp_recs)
+SORTREC_FUNCS(sort_plain, cmp_recs_plain)
 
 static void sort_recs(struct sortrec *v, size_t n)
 {
@@ -1104,7 +1122,10 @@ static void sort_recs(struct sortrec *v, size_t n)
 
 	for (size_t m = n; m > 1; m >>= 1)
 		depth += 2;
-	sort_recs_depth(v, n, depth);
+	if (!tie_depths && !wide_rows)
+		sort_plain_depth(v, n, depth);
+	else
+		sort_recs_depth(v, n, depth);
 }
 
 /* h->ord: the rows in cmp_recs' order, h->nr_sorted of them sorted: with
