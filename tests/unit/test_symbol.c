@@ -389,6 +389,11 @@ static void test_libc_all(void **state)
 		if (va != v + sz / 2 || so != sz / 2)
 			fail_msg("%s at %#llx+%#llx: got %s+%#llx", n, v, sz / 2, r,
 				 (unsigned long long)so);
+		/* and at its first byte (a bucket's edge of the table's
+		 * search, symtab_build, falls anywhere) */
+		r = symcache_resolve(c, path, off, &so, &va);
+		if (!r || va != v || so != 0)
+			fail_msg("%s at %#llx: got %s+%#llx", n, v, r ? r : "(none)", (unsigned long long)so);
 		/* The default version of a name is the one found by name. */
 		if (strstr(n, "@@") && (*strstr(n, "@@") = '\0', 1)) {
 			if (sym_lookup_name(c, path, n, &a2, NULL) != 0)

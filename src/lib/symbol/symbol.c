@@ -84,6 +84,14 @@ struct symtab {
 	struct sym *syms;
 	uint64_t *starts; /* syms[i].start, dense for the binary search */
 	size_t n;
+	/* Buckets of the addresses from starts[0] on, 1 << shift bytes each:
+	 * bucket[b] is the first symbol starting at or after bucket b's
+	 * start, bucket[nb] n; the search reads one bucket's symbols (a few
+	 * cache lines) instead of log2(n) levels of starts (a miss each).
+	 * NULL for small tables. */
+	uint32_t *bucket;
+	size_t nb;
+	unsigned shift;
 	struct rcache rc;
 };
 
@@ -305,12 +313,48 @@ static void symtab_build(struct symtab *st, struct cand *v, size_t n, bool by_st
 	st->starts = xmalloc(m * sizeof(*st->starts));
 	for (size_t i = 0; i < m; i++)
 		st->starts[i] = st->syms[i].start;
+	st->bucket = NULL;
+	if (m >= 256 && m < UINT32_MAX) {   /* about 4 symbols a bucket */
+		uint64_t base = st->starts[0], span = st->starts[m - 1] - base;
+		size_t nb = 1, i = 0;
+
+		while (nb < m / 4)
+			nb <<= 1;
+		st->shift = 0;
+		while (st->shift < 63 && span >> st->shift >= nb)
+			st->shift++;
+		st->nb = nb;
+		st->bucket = xmalloc((nb + 1) * sizeof(*st->bucket));
+		for (size_t b = 0; b < nb; b++) {
+			uint64_t from = (uint64_t)b << st->shift;
+
+			if (from >> st->shift != b)   /* past 2^64: no symbol there */
+				from = UINT64_MAX;
+			while (i < m && st->starts[i] - base < from)
+				i++;
+			st->bucket[b] = (uint32_t)i;
+		}
+		st->bucket[nb] = (uint32_t)m;
+	}
 }
 
 static const struct sym *symtab_find(const struct symtab *st, uint64_t a)
 {
 	size_t lo = 0, hi = st->n;
 
+	if (st->bucket && st->n) {   /* the bucket of a */
+		uint64_t b;
+
+		if (a < st->starts[0])
+			return NULL;
+		b = (a - st->starts[0]) >> st->shift;
+		if (b >= st->nb) {
+			lo = hi = st->n;
+		} else {
+			lo = st->bucket[b];
+			hi = st->bucket[b + 1];
+		}
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (st->starts[mid] <= a)
@@ -334,6 +378,7 @@ static void symtab_release(struct symtab *st)
 {
 	free(st->syms);
 	free(st->starts);
+	free(st->bucket);
 	free(st->rc.ent);
 	memset(st, 0, sizeof(*st));
 }
