@@ -8,6 +8,7 @@
 #include "stack/folded.h"
 #include "base/error.h"
 #include "base/parse.h"
+#include "base/strbuf.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@ int cmd_collapse(int argc, char **argv)
 {
 	enum { O_PID = 256, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_EVENT, O_INLINE,
 	       O_CONTEXT, O_SRCLINE, O_COUNT, O_MAXSTACK, O_NODEMANGLE, O_DEMANGLE };
+	xmalloc_reuse();   /* before the parser's threads */
 	static const struct option longopts[] = {
 		{ "pid", no_argument, NULL, O_PID },
 		{ "tid", no_argument, NULL, O_TID },

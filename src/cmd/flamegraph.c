@@ -423,6 +423,7 @@ int cmd_flamegraph(int argc, char **argv)
 	const char *callgraph = "fp";
 	char rec_dir[64] = "", rec_path[96] = "", unit[128] = "";
 
+	xmalloc_reuse();   /* before the text parser's threads */
 	flame_opts_init(&o);
 	/* "-- CMD ARGS": record the command and draw it */
 	for (int i = 1; i < argc; i++) {

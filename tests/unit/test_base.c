@@ -2,6 +2,7 @@
 /* Unit tests for src/lib/base: strbuf (growth, escaping), hashmap, errors. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -9,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <malloc.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/arena.h"
@@ -325,8 +329,92 @@ static void test_path_search(void **state)
 	assert_int_equal(system(p), 0);
 }
 
-int main(void)
+/* xmalloc_reuse, in a child program (whose malloc has no history: an
+ * earlier free of a mapped block raises glibc's threshold by itself, an
+ * earlier thread leaves its arena): a
+ * block of a few MB comes from the heap, not a mapping of its own, and a
+ * thread's block from the main heap ([heap]), not an arena of
+ * the thread's own (a mapping apart).  Exit status: 0 fine, else which. */
+static void *alloc_in_thread(void *arg)
 {
+	return malloc((size_t)(uintptr_t)arg);
+}
+
+/* Whether p is in the [heap] mapping of /proc/self/maps. */
+static bool in_heap(const void *p)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	bool in = false;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		if (strstr(line, "[heap]") && sscanf(line, "%lx-%lx", &a, &b) == 2)
+			in |= (uintptr_t)p >= a && (uintptr_t)p < b;
+	}
+	if (f)
+		fclose(f);
+	return in;
+}
+
+static int reuse_child(bool tune)
+{
+	pthread_t th;
+	void *p, *q;
+
+	if (tune)
+		xmalloc_reuse();
+	p = malloc(4u << 20);
+	if (!p || mallinfo2().hblks != 0)
+		return 1;
+	if (pthread_create(&th, NULL, alloc_in_thread, (void *)(uintptr_t)(64u << 10)) || pthread_join(th, &q) || !q)
+		return 2;
+	if (!in_heap(q))
+		return 3;
+	free(q);
+	free(p);
+	return 0;
+}
+
+static int reuse_status(bool tune)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {   /* a new image: no arena nor threshold of this one's */
+		execl("/proc/self/exe", "test_base", "--reuse-child", tune ? "1" : "0", (char *)NULL);
+		_exit(127);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* a sanitizer's own malloc: glibc's settings do not apply */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED_MALLOC 1
+#endif
+#endif
+
+static void test_malloc_reuse(void **state)
+{
+	(void)state;
+#ifdef SANITIZED_MALLOC
+	skip();
+#endif
+	assert_int_equal(reuse_status(true), 0);
+	assert_int_equal(reuse_status(false), 1);   /* glibc's own: a mapping */
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--reuse-child"))   /* test_malloc_reuse's */
+		return reuse_child(argv[2][0] == '1');
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strbuf_grow),
 		cmocka_unit_test(test_xrelease),
@@ -338,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_arena),
 		cmocka_unit_test(test_error),
 		cmocka_unit_test(test_path_search),
+		cmocka_unit_test(test_malloc_reuse),
 	};
 	return cmocka_run_group_tests_name("base", tests, NULL, NULL);
 }

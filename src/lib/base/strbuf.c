@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -67,6 +68,13 @@ void *xmalloc_huge(size_t size)
 		oom(size);
 	(void)madvise(p, size - size % huge, MADV_HUGEPAGE);
 	return p;
+}
+
+void xmalloc_reuse(void)
+{
+	(void)mallopt(M_MMAP_THRESHOLD, 32 << 20);   /* glibc's most */
+	(void)mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	(void)mallopt(M_ARENA_MAX, 1);
 }
 
 void *xcalloc_huge(size_t n, size_t size)
