@@ -485,7 +485,7 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 		key_text(h, row, key, buf, sizeof(buf));
 		if (shown) {   /* "[l] NAME" sorts as "NAME\x01l" (escaped: no \x01 inside) */
 			size_t len = strlen(buf);
-			char *s = pk_arena_alloc(&h->texts, 2 * len - 1);
+			char *s = pk_arena_alloc(&h->texts, 2 * len);   /* len + 1, len - 4, 3 */
 
 			memcpy(s, buf, len + 1);
 			memcpy(s + len + 1, buf + 4, len - 4);
