@@ -78,6 +78,7 @@ struct prof_flat {
 	size_t nr, alloc;
 	struct arr rows_a, frames_a, threads_a;   /* rows, frames, threads */
 	uint64_t *slots;              /* hash high 32 | row + 1 */
+	bool slots_mapped;            /* zalloc's */
 	size_t mask;
 	struct idtab tparts;          /* (comm, tid) masked -> thread part */
 	struct tslot tcache[TCACHE_SLOTS];
@@ -108,23 +109,26 @@ static void *map_aligned(size_t size)
 }
 
 /* A zeroed array; from 2 MiB in huge pages (its reads are random: fewer
- * TLB misses, and 2 MiB a fault). */
-static void *zalloc(size_t size)
+ * TLB misses, and 2 MiB a fault).  *mapped: whether zfree unmaps it (a
+ * failed mapping falls back to the heap). */
+static void *zalloc(size_t size, bool *mapped)
 {
 	void *v;
 
+	*mapped = false;
 	if (size < HUGE_PAGE || !(v = map_aligned(size)))
 		return xcalloc(1, size);
 	(void)madvise(v, size, MADV_HUGEPAGE);
+	*mapped = true;
 	return v;
 }
 
-static void zfree(void *v, size_t size)
+static void zfree(void *v, size_t size, bool mapped)
 {
-	if (size < HUGE_PAGE)
-		free(v);
-	else if (v)
+	if (mapped)
 		munmap(v, size);
+	else
+		free(v);
 }
 
 /* A per-row array grown in its own mapping: mremap moves its pages and
@@ -186,7 +190,7 @@ struct prof_flat *prof_flat_new(const enum prof_key *keys, int nr_keys, bool chi
 	f->want[PROF_TID] = f->want[PROF_PID] = f->want[PROF_TID] || f->want[PROF_PID];
 	f->children = children;
 	f->mask = 1023;
-	f->slots = zalloc((f->mask + 1) * sizeof(*f->slots));
+	f->slots = zalloc((f->mask + 1) * sizeof(*f->slots), &f->slots_mapped);
 	return f;
 }
 
@@ -200,7 +204,7 @@ void prof_flat_free(struct prof_flat *f)
 	free(f->kernel);
 	free(f->tthreads);
 	if (f->slots)
-		zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));
+		zfree(f->slots, (f->mask + 1) * sizeof(*f->slots), f->slots_mapped);
 	free(f->keys);
 	for (size_t i = 0; f->prev && i < PREV_SLOTS; i++) {
 		free(f->prev[i].k);
@@ -241,7 +245,8 @@ static void key_of(const struct prof_flat *f, const struct pk_frame *fr, struct 
 static void slots_grow(struct prof_flat *f)
 {
 	size_t n = (f->mask + 1) * 2;
-	uint64_t *v = zalloc(n * sizeof(*v));
+	bool mapped;
+	uint64_t *v = zalloc(n * sizeof(*v), &mapped);
 
 	for (size_t i = 0; i <= f->mask; i++) {
 		uint64_t x = f->slots[i];
@@ -253,8 +258,9 @@ static void slots_grow(struct prof_flat *f)
 			;
 		v[s] = x;
 	}
-	zfree(f->slots, (f->mask + 1) * sizeof(*v));
+	zfree(f->slots, (f->mask + 1) * sizeof(*v), f->slots_mapped);
 	f->slots = v;
+	f->slots_mapped = mapped;
 	f->mask = n - 1;
 }
 
@@ -392,7 +398,7 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 
 	memset(out, 0, sizeof(*out));
 	out->nr = f->nr;
-	zfree(f->slots, (f->mask + 1) * sizeof(*f->slots));   /* counting is over */
+	zfree(f->slots, (f->mask + 1) * sizeof(*f->slots), f->slots_mapped);   /* counting is over */
 	f->slots = NULL;
 	/* the rows made in the records' own memory, each over the records
 	 * read already (a row, 56 bytes, is smaller than a record, 64): no
