@@ -383,7 +383,10 @@ static int reuse_status(bool tune)
 	pid_t pid = fork();
 
 	if (pid == 0) {   /* a new image: no arena nor threshold of this one's */
-		execl("/proc/self/exe", "test_base", "--reuse-child", tune ? "1" : "0", (char *)NULL);
+		/* no malloc settings of the caller's (MALLOC_*_, GLIBC_TUNABLES) */
+		char *const env[] = { NULL };
+
+		execle("/proc/self/exe", "test_base", "--reuse-child", tune ? "1" : "0", (char *)NULL, env);
 		_exit(127);
 	}
 	assert_true(pid > 0);
