@@ -140,11 +140,14 @@ static void arr_grow(struct arr *a, size_t size)
 	if (a->mapped || !a->p) {
 		/* grown where it is, else moved to a place at a multiple of
 		 * 2 MiB (map_aligned) */
-		void *v = a->p ? mremap(a->p, a->size, size, 0) : map_aligned(size);
+		void *v = MAP_FAILED;
 
-		if (!v) {
-			v = MAP_FAILED;
-		} else if (v == MAP_FAILED && a->p) {
+		if (!a->p) {
+			void *m = map_aligned(size);
+
+			if (m)
+				v = m;
+		} else if ((v = mremap(a->p, a->size, size, 0)) == MAP_FAILED) {
 			void *to = map_aligned(size);
 
 			v = to ? mremap(a->p, a->size, size, MREMAP_MAYMOVE | MREMAP_FIXED, to)
