@@ -331,10 +331,10 @@ static void test_path_search(void **state)
 
 /* xmalloc_reuse, in a child program (whose malloc has no history: an
  * earlier free of a mapped block raises glibc's threshold by itself, an
- * earlier thread leaves its arena): a
- * block of a few MB comes from the heap, not a mapping of its own, and a
- * thread's block from the main heap ([heap]), not an arena of
- * the thread's own (a mapping apart).  Exit status: 0 fine, else which. */
+ * earlier thread leaves its arena): a block of a few MB comes from the
+ * heap, not a mapping of its own, and a thread's block from the main heap
+ * ([heap]), not an arena of the thread's own (a mapping apart).  Exit
+ * status: 0 fine, else which check failed. */
 static void *alloc_in_thread(void *arg)
 {
 	return malloc((size_t)(uintptr_t)arg);
