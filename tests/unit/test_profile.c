@@ -123,6 +123,77 @@ static void rederive_same(unsigned flags, const enum prof_key (*sets)[3], const 
 	prof_free(again);
 }
 
+/* A random model: threads of a few comms (one tid seen under two comms),
+ * stacks drawn from frames of which several share a symbol (an ip apart)
+ * or a DSO, recursion included, added in the order samples would give. */
+static struct prof *random_profile(unsigned flags, unsigned seed)
+{
+	static const char *const syms[] = { "a", "b", "c", "d", "e", "f", "g", "h" };
+	static const char *const dsos[] = { EXE, LIBC, KERN };
+	static const char *const comms[] = { CA, CB };
+	struct prof *p = prof_new(flags);
+	struct pk_frame pool[24];
+
+	for (size_t i = 0; i < 24; i++) {   /* sym i % 8 in dso i % 3: 3 copies of a name */
+		const char *dso = dsos[i % 3];
+		uint64_t start = 0x1000 * (i % 8 + 1) + (dso == KERN ? 0xffff0000u : 0);
+
+		pool[i] = fr(dso, i == 23 ? NULL : syms[i % 8], start + 4 * (i / 8), start);
+	}
+	for (int s = 0; s < 400; s++) {
+		struct pk_frame v[10];
+		size_t n = 1 + (size_t)(rand_r(&seed) % 10);
+		uint32_t tid = 1 + (uint32_t)(rand_r(&seed) % 5);
+		const char *comm = comms[tid == 3 ? (unsigned)rand_r(&seed) % 2 : tid % 2];
+
+		for (size_t i = 0; i < n; i++)   /* a few outer frames common to most */
+			v[n - 1 - i] = pool[i < 2 && rand_r(&seed) % 4 ? i : (size_t)rand_r(&seed) % 24];
+		prof_add(p, comm, tid, tid, v, n, 1 + (uint64_t)(rand_r(&seed) % 100));
+	}
+	return p;
+}
+
+/* Rows of any keys made again (PROF_REDERIVE, keys asked twice) equal the
+ * rows made once, on random models: a key that names no thread sums the
+ * frames' totals, one that does the (thread, frame) pairs'. */
+static void test_rederive_random(void **state)
+{
+	static const enum prof_key sets[][3] = {
+		{ PROF_COMM, PROF_DSO, PROF_SYM }, { PROF_SYM }, { PROF_DSO }, { PROF_DSO, PROF_SYM }, { PROF_SYM },
+		{ PROF_TID, PROF_SYM }, { PROF_COMM }, { PROF_DSO }, { PROF_COMM, PROF_DSO, PROF_SYM }, { PROF_SYM, PROF_DSO },
+	};
+	static const int nr[] = { 3, 1, 1, 2, 1, 2, 1, 1, 3, 2 };
+
+	(void)state;
+	for (unsigned seed = 1; seed <= 20; seed++) {
+		for (unsigned by_ip = 0; by_ip <= PROF_BY_IP; by_ip += PROF_BY_IP) {
+			struct prof *once = random_profile(by_ip, seed), *again = random_profile(by_ip | PROF_REDERIVE, seed);
+
+			for (size_t s = 0; s < sizeof(nr) / sizeof(nr[0]); s++) {
+				for (int children = 1; children >= 0; children--) {
+					struct prof_rows a, b;
+
+					prof_rows_make(once, sets[s], nr[s], children, NULL, NULL, &a);
+					prof_rows_make(again, sets[s], nr[s], children, NULL, NULL, &b);
+					assert_int_equal(a.nr, b.nr);
+					for (size_t i = 0; i < a.nr; i++) {
+						assert_memory_equal(a.v[i].part, b.v[i].part, sizeof(a.v[i].part));
+						assert_int_equal(a.v[i].thread, b.v[i].thread);
+						assert_int_equal(a.v[i].frame, b.v[i].frame);
+						assert_int_equal(a.v[i].self, b.v[i].self);
+						assert_int_equal(a.v[i].children, b.v[i].children);
+						assert_int_equal(a.v[i].nr_self, b.v[i].nr_self);
+					}
+					prof_rows_free(&a);
+					prof_rows_free(&b);
+				}
+			}
+			prof_free(once);
+			prof_free(again);
+		}
+	}
+}
+
 static void test_trie(void **state)
 {
 	struct prof *p = sample_profile();
@@ -338,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_cg_load),
 		cmocka_unit_test(test_cg_load_with),
 		cmocka_unit_test(test_rederive),
+		cmocka_unit_test(test_rederive_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -440,6 +440,12 @@ struct prof_cache {
 	uint32_t *pair_of;            /* per node, PROF_NONE: a thread node */
 	struct pair { uint32_t thread, frame, born; uint64_t self, count, children; } *pairs;
 	size_t nr_pairs;
+	/* PROF_REDERIVE: the same sums per frame (all its pairs; thread and
+	 * born those of its earliest), indexed by frame id: rows of keys that
+	 * do not name the thread sum 579 k frames in order, not 1.2 M pairs
+	 * of frames read at random (a compile job's; born PROF_NONE: a frame
+	 * of no node) */
+	struct pair *fpairs;
 	/* PROF_REDERIVE: the frames' row keys of each choice of DSO and sym
 	 * (index: dso | sym << 1; srcline apart), made on the first need */
 	uint32_t *fkey[4];
@@ -469,6 +475,7 @@ static void cache_free(struct prof_cache *c)
 	free(c->born);
 	free(c->pair_of);
 	free(c->pairs);
+	free(c->fpairs);
 	for (int i = 0; i < 4; i++)
 		free(c->fkey[i]);
 	for (int i = 0; i < 16; i++) {
@@ -604,6 +611,25 @@ static void cache_pairs(const struct prof *p, struct prof_cache *c)
 	}
 	rtab_free(&rt);
 	add_children(c, n, c->pair_of, c->nr_pairs, c->pairs, sizeof(*c->pairs), offsetof(struct pair, children));
+	/* per frame: a frame's pairs are of different threads, whose stacks
+	 * never meet, so its Children is theirs summed */
+	c->fpairs = xmalloc_huge((p->nr_frames + 1) * sizeof(*c->fpairs));
+	for (size_t f = 0; f < p->nr_frames; f++)
+		c->fpairs[f] = (struct pair){ .thread = PROF_NONE, .frame = (uint32_t)f, .born = PROF_NONE };
+	for (size_t q = 0; q < c->nr_pairs; q++) {
+		const struct pair *pq = &c->pairs[q];
+		struct pair *fq = &c->fpairs[pq->frame];
+
+		if (q + 8 < c->nr_pairs)
+			__builtin_prefetch(&c->fpairs[c->pairs[q + 8].frame], 1);
+		if (pq->born < fq->born) {
+			fq->born = pq->born;
+			fq->thread = pq->thread;
+		}
+		fq->self += pq->self;
+		fq->count += pq->count;
+		fq->children += pq->children;
+	}
 }
 
 static struct prof_cache *cache_make(struct prof *p)
@@ -812,11 +838,15 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		 * node counts when it is past the subtree of the row's last
 		 * counted node (rend), i.e. outermost. */
 		int sel = fsel | want[PROF_COMM] << 2 | want[PROF_TID] << 3;
+		/* no key names the thread: the rows sum frames, not pairs */
+		bool by_frame = !want[PROF_COMM] && !want[PROF_TID];
+		const struct pair *units = by_frame ? c->fpairs : c->pairs;
+		size_t nr_units = by_frame ? p->nr_frames : c->nr_pairs;
 		bool cached = !fline && c->row_of_pair[sel], keep = !fline && (p->flags & PROF_REDERIVE) && !cached;
-		uint32_t *of_pair = cached ? c->row_of_pair[sel] : xmalloc((c->nr_pairs + 1) * sizeof(*of_pair));
-		uint32_t *first = keep ? xmalloc((c->nr_pairs + 1) * sizeof(*first)) : NULL;
+		uint32_t *of_pair = cached ? c->row_of_pair[sel] : xmalloc((nr_units + 1) * sizeof(*of_pair));
+		uint32_t *first = keep ? xmalloc((nr_units + 1) * sizeof(*first)) : NULL;
 		/* each row's earliest pair so far: the row takes its thread */
-		uint32_t *rborn = cached ? NULL : xmalloc((c->nr_pairs + 1) * sizeof(*rborn));
+		uint32_t *rborn = cached ? NULL : xmalloc((nr_units + 1) * sizeof(*rborn));
 		uint32_t *nfk = NULL, *rend, *by_fkey = NULL;
 		uint64_t *run_row = NULL;
 		uint8_t *split = NULL;
@@ -833,22 +863,26 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 			}
 		} else {   /* the rows of these keys, named by their first pairs */
 			for (size_t r = 0; r < c->nr_rows[sel]; r++) {
-				const struct pair *pq = &c->pairs[c->first_pair[sel][r]];
+				const struct pair *pq = &units[c->first_pair[sel][r]];
 
 				new_row(out, &alloc, c, pq->thread, pq->frame, mask, NULL);
 			}
 		}
-		for (size_t q = 0; q < c->nr_pairs; q++) {
-			const struct pair *pq = &c->pairs[q];
+		for (size_t q = 0; q < nr_units; q++) {
+			const struct pair *pq = &units[q];
 			uint32_t r;
 
+			if (pq->born == PROF_NONE) {   /* a frame of no node */
+				of_pair[q] = PROF_NONE;
+				continue;
+			}
 			if (run_row && !split[tkey[pq->thread]]) {
 				/* the thread key's pairs are one run: a row is
 				 * new when its frame key's slot is of another */
 				uint64_t *slot = &run_row[fkey[pq->frame]], stamp = (uint64_t)(tkey[pq->thread] + 1) << 32;
 
-				if (q + 8 < c->nr_pairs)   /* the slot of a pair ahead */
-					__builtin_prefetch(&run_row[fkey[c->pairs[q + 8].frame]], 1);
+				if (q + 8 < nr_units)   /* the slot of a pair ahead */
+					__builtin_prefetch(&run_row[fkey[units[q + 8].frame]], 1);
 				r = (*slot & ~(uint64_t)UINT32_MAX) == stamp ? (uint32_t)*slot : (uint32_t)out->nr;
 				*slot = stamp | r;
 			} else if (by_fkey) {
@@ -882,8 +916,9 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		if (rborn) {   /* rows in their earliest nodes' order */
 			uint32_t *newid = rows_by_born(out, rborn);
 
-			for (size_t q = 0; q < c->nr_pairs; q++)
-				of_pair[q] = newid[of_pair[q] & ~PAIR_SHARED] | (of_pair[q] & PAIR_SHARED);
+			for (size_t q = 0; q < nr_units; q++)
+				if (of_pair[q] != PROF_NONE)
+					of_pair[q] = newid[of_pair[q] & ~PAIR_SHARED] | (of_pair[q] & PAIR_SHARED);
 			if (first) {
 				for (size_t r = 0; r < out->nr; r++)
 					rborn[newid[r]] = first[r];
@@ -893,12 +928,14 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		}
 		/* the sums, each pair's row known by now: the row of a pair
 		 * ahead prefetched (rows are read at random, tens of MB) */
-		for (size_t q = 0; q < c->nr_pairs; q++) {
-			const struct pair *pq = &c->pairs[q];
+		for (size_t q = 0; q < nr_units; q++) {
+			const struct pair *pq = &units[q];
 			uint32_t r = of_pair[q] & ~PAIR_SHARED;
 
-			if (q + 16 < c->nr_pairs)
+			if (q + 16 < nr_units)
 				__builtin_prefetch(&out->v[of_pair[q + 16] & ~PAIR_SHARED], 1);
+			if (of_pair[q] == PROF_NONE)
+				continue;
 			out->v[r].self += pq->self;
 			out->v[r].nr_self += pq->count;
 			if (of_pair[q] < PAIR_SHARED)
@@ -906,7 +943,9 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		}
 		rend = any ? xcalloc(out->nr + 1, sizeof(*rend)) : NULL;
 		for (uint32_t i = 1; i < p->nr_nodes; i++) {
-			uint32_t q = c->pair_of[i], r = q == PROF_NONE ? PROF_NONE : of_pair[q] & ~PAIR_SHARED;
+			uint32_t fr = p->nodes[i].frame;
+			uint32_t q = !by_frame ? c->pair_of[i] : fr & PROF_THREAD ? PROF_NONE : fr;
+			uint32_t r = q == PROF_NONE ? PROF_NONE : of_pair[q] & ~PAIR_SHARED;
 
 			out->of_node[i] = r;
 			if (rend && r != PROF_NONE && of_pair[q] >= PAIR_SHARED && i >= rend[r]) {

@@ -53,11 +53,13 @@ struct cg_forest;
 
 /* PROF_BY_IP: frames per address.  PROF_REDERIVE: rows will be made
  * again (other keys): prof_rows_make() keeps what does not depend on the
- * keys until the next prof_add() (about 24 bytes per node, 32 per
- * distinct (thread, frame) pair, 4 per frame and choice of dso/sym keys):
- * rows with Children are then summed from the pairs, and only rows whose
- * frames share a key (an inlined copy, keys such as dso) read the nodes,
- * in one sequential pass. */
+ * keys until the next prof_add() (about 24 bytes per node, 40 per
+ * distinct (thread, frame) pair, 40 per frame, 4 per frame and choice of
+ * dso/sym keys): rows with Children are then summed from the pairs, or,
+ * when no key names the thread (comm, pid, tid), from the frames' sums
+ * (in frame order, half as many on a compile job's profile), and only
+ * rows whose frames share a key (an inlined copy, keys such as dso) read
+ * the nodes, in one sequential pass. */
 enum { PROF_BY_IP = 1, PROF_REDERIVE = 2 };
 
 struct prof_thread {
