@@ -451,12 +451,13 @@ struct prof_cache {
 	uint32_t *fkey[4];
 	size_t nr_fkeys[4];
 	/* PROF_REDERIVE: for a choice of keys asked before (index: dso | sym
-	 * << 1 | comm << 2 | thread << 3; srcline apart), each pair's row and
-	 * each row's first pair: asking those keys again makes the rows
-	 * without hashing a pair (the browser's 's' back and forth) */
-	uint32_t *row_of_pair[16], *first_pair[16];   /* row | PAIR_SHARED */
+	 * << 1 | comm << 2 | thread << 3; srcline apart), each pair's (or,
+	 * without a thread key, frame's) row, and the rows made: their names
+	 * and sums.  Asking those keys again copies the rows, reading no pair
+	 * (the browser's 's' back and forth: 32 bytes a row) */
+	uint32_t *row_of_pair[16];    /* row | PAIR_SHARED */
+	struct crow { uint32_t thread, frame; uint64_t self, children, nr_self; } *rows[16];
 	size_t nr_rows[16];
-	bool any_shared[16];
 };
 
 #define PAIR_SHARED 0x80000000u   /* the pair's frame key is another frame's too */
@@ -480,7 +481,7 @@ static void cache_free(struct prof_cache *c)
 		free(c->fkey[i]);
 	for (int i = 0; i < 16; i++) {
 		free(c->row_of_pair[i]);
-		free(c->first_pair[i]);
+		free(c->rows[i]);
 	}
 	free(c);
 }
@@ -844,13 +845,12 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		size_t nr_units = by_frame ? p->nr_frames : c->nr_pairs;
 		bool cached = !fline && c->row_of_pair[sel], keep = !fline && (p->flags & PROF_REDERIVE) && !cached;
 		uint32_t *of_pair = cached ? c->row_of_pair[sel] : xmalloc((nr_units + 1) * sizeof(*of_pair));
-		uint32_t *first = keep ? xmalloc((nr_units + 1) * sizeof(*first)) : NULL;
 		/* each row's earliest pair so far: the row takes its thread */
 		uint32_t *rborn = cached ? NULL : xmalloc((nr_units + 1) * sizeof(*rborn));
 		uint32_t *nfk = NULL, *rend, *by_fkey = NULL;
 		uint64_t *run_row = NULL;
 		uint8_t *split = NULL;
-		bool any = cached && c->any_shared[sel];
+		bool any = false;
 
 		if (!cached) {   /* how many frames have each frame key */
 			nfk = xcalloc(fk.nr + 1, sizeof(*nfk));
@@ -861,14 +861,17 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 				by_fkey = xmalloc_huge((fk.nr + 1) * sizeof(*by_fkey));
 				memset(by_fkey, 0xff, (fk.nr + 1) * sizeof(*by_fkey));
 			}
-		} else {   /* the rows of these keys, named by their first pairs */
+		} else {   /* the rows of these keys as made before */
 			for (size_t r = 0; r < c->nr_rows[sel]; r++) {
-				const struct pair *pq = &units[c->first_pair[sel][r]];
+				const struct crow *cr = &c->rows[sel][r];
 
-				new_row(out, &alloc, c, pq->thread, pq->frame, mask, NULL);
+				new_row(out, &alloc, c, cr->thread, cr->frame, mask, NULL);
+				out->v[r].self = cr->self;
+				out->v[r].children = cr->children;
+				out->v[r].nr_self = cr->nr_self;
 			}
 		}
-		for (size_t q = 0; q < nr_units; q++) {
+		for (size_t q = 0; !cached && q < nr_units; q++) {
 			const struct pair *pq = &units[q];
 			uint32_t r;
 
@@ -896,16 +899,12 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 			}
 			if (!cached) {
 				if (r == out->nr) {
-					if (first)
-						first[r] = (uint32_t)q;
 					rborn[r] = pq->born;
 					new_row(out, &alloc, c, pq->thread, pq->frame, mask, fline);
 				} else if (pq->born < rborn[r]) {   /* a thread seen earlier */
 					rborn[r] = pq->born;
 					out->v[r].thread = pq->thread;
 					out->v[r].frame = pq->frame;
-					if (first)
-						first[r] = (uint32_t)q;
 				}
 				/* the row, and whether another frame has this one's
 				 * key (PAIR_SHARED) */
@@ -919,16 +918,11 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 			for (size_t q = 0; q < nr_units; q++)
 				if (of_pair[q] != PROF_NONE)
 					of_pair[q] = newid[of_pair[q] & ~PAIR_SHARED] | (of_pair[q] & PAIR_SHARED);
-			if (first) {
-				for (size_t r = 0; r < out->nr; r++)
-					rborn[newid[r]] = first[r];
-				memcpy(first, rborn, out->nr * sizeof(*first));
-			}
 			free(newid);
 		}
 		/* the sums, each pair's row known by now: the row of a pair
 		 * ahead prefetched (rows are read at random, tens of MB) */
-		for (size_t q = 0; q < nr_units; q++) {
+		for (size_t q = 0; !cached && q < nr_units; q++) {
 			const struct pair *pq = &units[q];
 			uint32_t r = of_pair[q] & ~PAIR_SHARED;
 
@@ -960,14 +954,15 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		free(run_row);
 		free(by_fkey);
 		free(split);
-		if (keep) {
-			c->any_shared[sel] = any;
+		if (keep) {   /* the rows summed: kept for these keys' next time */
 			c->row_of_pair[sel] = of_pair;
-			c->first_pair[sel] = xrealloc(first, (out->nr + 1) * sizeof(*first));
+			c->rows[sel] = xmalloc_huge((out->nr + 1) * sizeof(*c->rows[sel]));
+			for (size_t r = 0; r < out->nr; r++)
+				c->rows[sel][r] = (struct crow){ out->v[r].thread, out->v[r].frame, out->v[r].self,
+								 out->v[r].children, out->v[r].nr_self };
 			c->nr_rows[sel] = out->nr;
 		} else if (!cached) {
 			free(of_pair);
-			free(first);
 		}
 	}
 	/* nodes in depth-first order (c->born): a row takes the thread and
