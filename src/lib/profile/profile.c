@@ -438,6 +438,9 @@ struct prof_cache {
 	 * first node, with what rows of any keys sum from them: Self, samples
 	 * and Children (the period below each outermost node of the pair) */
 	uint32_t *pair_of;            /* per node, PROF_NONE: a thread node */
+	uint32_t *frame_of;           /* per node, its frame (PROF_NONE: a thread
+					 node): a row per frame key reads 4 bytes
+					 a node, not the node's 24 */
 	struct pair { uint32_t thread, frame, born; uint64_t self, count, children; } *pairs;
 	size_t nr_pairs;
 	/* PROF_REDERIVE: the same sums per frame (all its pairs; thread and
@@ -475,6 +478,7 @@ static void cache_free(struct prof_cache *c)
 	free(c->end);
 	free(c->born);
 	free(c->pair_of);
+	free(c->frame_of);
 	free(c->pairs);
 	free(c->fpairs);
 	for (int i = 0; i < 4; i++)
@@ -590,15 +594,17 @@ static void cache_pairs(const struct prof *p, struct prof_cache *c)
 
 	rtab_init(&rt);
 	c->pair_of = xmalloc_huge(n * sizeof(*c->pair_of));
-	c->pair_of[0] = PROF_NONE;
+	c->frame_of = xmalloc_huge(n * sizeof(*c->frame_of));
+	c->pair_of[0] = c->frame_of[0] = PROF_NONE;
 	for (size_t i = 1; i < n; i++) {
 		const struct prof_node *nd = &p->nodes[i];
 		uint32_t t = c->thread_of[i], q;
 
 		if (nd->frame & PROF_THREAD) {
-			c->pair_of[i] = PROF_NONE;
+			c->pair_of[i] = c->frame_of[i] = PROF_NONE;
 			continue;
 		}
+		c->frame_of[i] = nd->frame;
 		q = rtab_get(&rt, (uint64_t)t << 32 | nd->frame, (uint32_t)c->nr_pairs);
 		if (q == c->nr_pairs) {
 			c->pairs = grow(c->pairs, &alloc, c->nr_pairs, sizeof(*c->pairs));
@@ -937,8 +943,7 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		}
 		rend = any ? xcalloc(out->nr + 1, sizeof(*rend)) : NULL;
 		for (uint32_t i = 1; i < p->nr_nodes; i++) {
-			uint32_t fr = p->nodes[i].frame;
-			uint32_t q = !by_frame ? c->pair_of[i] : fr & PROF_THREAD ? PROF_NONE : fr;
+			uint32_t q = by_frame ? c->frame_of[i] : c->pair_of[i];
 			uint32_t r = q == PROF_NONE ? PROF_NONE : of_pair[q] & ~PAIR_SHARED;
 
 			out->of_node[i] = r;

@@ -53,7 +53,7 @@ struct cg_forest;
 
 /* PROF_BY_IP: frames per address.  PROF_REDERIVE: rows will be made
  * again (other keys): prof_rows_make() keeps what does not depend on the
- * keys until the next prof_add() (about 24 bytes per node, 40 per
+ * keys until the next prof_add() (about 28 bytes per node, 40 per
  * distinct (thread, frame) pair, 40 per frame, 4 per frame and choice of
  * dso/sym keys): rows with Children are then summed from the pairs, or,
  * when no key names the thread (comm, pid, tid), from the frames' sums
