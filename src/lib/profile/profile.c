@@ -438,16 +438,18 @@ struct prof_cache {
 	 * first node, with what rows of any keys sum from them: Self, samples
 	 * and Children (the period below each outermost node of the pair) */
 	uint32_t *pair_of;            /* per node, PROF_NONE: a thread node */
-	uint32_t *frame_of;           /* per node, its frame (PROF_NONE: a thread
-					 node): a row per frame key reads 4 bytes
-					 a node, not the node's 24 */
+	uint32_t *frame_of;           /* per node, its frame's index in fpairs
+					 (PROF_NONE: a thread node): a row per
+					 frame key reads 4 bytes a node, not the
+					 node's 24 */
 	struct pair { uint32_t thread, frame, born; uint64_t self, count, children; } *pairs;
 	size_t nr_pairs;
 	/* PROF_REDERIVE: the same sums per frame (all its pairs; thread and
-	 * born those of its earliest), indexed by frame id: rows of keys that
+	 * born those of its earliest), in the order of their earliest nodes
+	 * (born; frames of no node, born PROF_NONE, last): rows of keys that
 	 * do not name the thread sum 579 k frames in order, not 1.2 M pairs
-	 * of frames read at random (a compile job's; born PROF_NONE: a frame
-	 * of no node) */
+	 * of frames read at random (a compile job's), and are made in the
+	 * order of their earliest nodes, not sorted to it */
 	struct pair *fpairs;
 	/* PROF_REDERIVE: the frames' row keys of each choice of DSO and sym
 	 * (index: dso | sym << 1; srcline apart), made on the first need */
@@ -637,6 +639,25 @@ static void cache_pairs(const struct prof *p, struct prof_cache *c)
 		fq->count += pq->count;
 		fq->children += pq->children;
 	}
+	/* in born order; the nodes name their frame's place in it */
+	struct pk_kv *kv = xmalloc_huge((p->nr_frames + 1) * sizeof(*kv));
+	struct pair *sorted = xmalloc_huge((p->nr_frames + 1) * sizeof(*sorted));
+	uint32_t *pos = xmalloc_huge((p->nr_frames + 1) * sizeof(*pos));
+
+	for (size_t f = 0; f < p->nr_frames; f++)
+		kv[f] = (struct pk_kv){ c->fpairs[f].born, f };
+	pk_kv_sort(kv, p->nr_frames);
+	for (size_t k = 0; k < p->nr_frames; k++) {
+		sorted[k] = c->fpairs[kv[k].v];
+		pos[kv[k].v] = (uint32_t)k;
+	}
+	for (size_t i = 1; i < n; i++)
+		if (c->frame_of[i] != PROF_NONE)
+			c->frame_of[i] = pos[c->frame_of[i]];
+	free(kv);
+	free(pos);
+	free(c->fpairs);
+	c->fpairs = sorted;
 }
 
 static struct prof_cache *cache_make(struct prof *p)
@@ -851,8 +872,9 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		size_t nr_units = by_frame ? p->nr_frames : c->nr_pairs;
 		bool cached = !fline && c->row_of_pair[sel], keep = !fline && (p->flags & PROF_REDERIVE) && !cached;
 		uint32_t *of_pair = cached ? c->row_of_pair[sel] : xmalloc((nr_units + 1) * sizeof(*of_pair));
-		/* each row's earliest pair so far: the row takes its thread */
-		uint32_t *rborn = cached ? NULL : xmalloc((nr_units + 1) * sizeof(*rborn));
+		/* each row's earliest pair so far: the row takes its thread (the
+		 * frames come in born order: a row's first is its earliest) */
+		uint32_t *rborn = cached || by_frame ? NULL : xmalloc((nr_units + 1) * sizeof(*rborn));
 		uint32_t *nfk = NULL, *rend, *by_fkey = NULL;
 		uint64_t *run_row = NULL;
 		uint8_t *split = NULL;
@@ -905,9 +927,10 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 			}
 			if (!cached) {
 				if (r == out->nr) {
-					rborn[r] = pq->born;
+					if (rborn)
+						rborn[r] = pq->born;
 					new_row(out, &alloc, c, pq->thread, pq->frame, mask, fline);
-				} else if (pq->born < rborn[r]) {   /* a thread seen earlier */
+				} else if (rborn && pq->born < rborn[r]) {   /* a thread seen earlier */
 					rborn[r] = pq->born;
 					out->v[r].thread = pq->thread;
 					out->v[r].frame = pq->frame;
