@@ -17,6 +17,12 @@
 #                     times interleaved, medians printed (default 1)
 #   ONLY=gnone        the -g none pairs only (perf's default report takes
 #                     minutes and 9 GB on a compile job's file)
+#   COMPACT=1         before each timed command, compact the kernel's free
+#                     memory (root: /proc/sys/vm/compact_memory), so that no
+#                     command pays for the one before it: perf frees 500 MB
+#                     in 4 KiB pieces, and perfkit's huge pages right after
+#                     are compacted first in its page faults (its system
+#                     time doubles).  Without it, the order is the script's.
 set -eu
 BUILD=${1:-build}
 cd "$(dirname "$0")/.."
@@ -53,6 +59,9 @@ cat "$DATA" >/dev/null
 # t NAME CMD... — CPU seconds (user + sys) into NAME, peak RSS (MB) into NAME_rss
 t() {
 	local name=$1 rc=0; shift
+	if [ "${COMPACT:-0}" = 1 ]; then
+		echo 1 >/proc/sys/vm/compact_memory || { echo "COMPACT=1 needs root" >&2; exit 1; }
+	fi
 	/usr/bin/time -f '%U %S %e %M' -o "$W/time" timeout "$PERF_TIMEOUT" "$@" >/dev/null 2>&1 || rc=$?
 	[ "$rc" = 124 ] && echo "warning: $* cut off after ${PERF_TIMEOUT}s: its time is a lower bound" >&2
 	read -r u s e m < <(tail -1 "$W/time")
@@ -80,6 +89,7 @@ for _ in $(seq "${RUNS:-1}"); do
 	tm pfnc perf report --stdio -g none --no-children -i "$DATA"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ "${COMPACT:-0}" = 1 ] && echo "(free memory compacted before each command: COMPACT=1)"
 printf '%-36s %9s %9s %10s\n' "command" "CPU s" "wall s" "peak MB"
 [ "${ONLY:-}" = gnone ] || printf '%-36s %9s %9s %10s\n' \
 	"perfkit report" "$pk" "$pk_wall" "$pk_rss" \

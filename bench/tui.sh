@@ -140,3 +140,10 @@ printf '%-46s %9.2f %9.2f  (%.2fx --stdio wall, %.2fx CPU; aim < 2x)\n' \
 slow=$(awk -F'\t' '$2 > 100 { n++ } END { print n + 0 }' "$W/keys")
 slowc=$(awk -F'\t' '$3 > 100 { n++ } END { print n + 0 }' "$W/keys")
 echo "keys over 100 ms: $slowc of $(wc -l <"$W/keys") by CPU time, $slow by wall time (the tmux round trip included)"
+# the round trip itself: the median wall time of the keys that used under
+# 5 ms of CPU (send-keys, the redraw, capture-pane polled every 5 ms)
+rt=$(awk -F'\t' '$3 < 5 { print $2 }' "$W/keys" | median)
+if [ -n "$rt" ]; then
+	slowr=$(awk -F'\t' -v rt="$rt" '$2 - rt > 100 { n++ } END { print n + 0 }' "$W/keys")
+	echo "tmux round trip (median wall of the keys under 5 ms CPU): $rt ms; keys over 100 ms of wall beyond it: $slowr"
+fi
