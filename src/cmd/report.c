@@ -2154,7 +2154,7 @@ static void rt_prepare(struct report_tui *rt)
 	for (int k = 0; k < r->nr_keys; k++) {   /* print_hist's layout */
 		rt->t.headers[k] = key_header(r->keys[k]);
 		rt->t.kind[k] = r->keys[k] == K_COMM ? 'c' : r->keys[k] == K_DSO ? 'd'
-			      : r->keys[k] == K_PID || r->keys[k] == K_TID ? 't' : 0;
+			      : r->keys[k] == K_PID || r->keys[k] == K_TID ? 't' : r->keys[k] == K_SYM ? 's' : 0;
 		rt->t.pad_last[k] = key_pads_last(r->keys[k]);
 		rt->t.unres_width[k] = (uint8_t)unres_width(r, r->keys[k]);
 	}

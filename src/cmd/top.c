@@ -730,6 +730,8 @@ static void tt_fill(struct top_tui *tt)
 				      .total = t->total, .rows = tt->rows, .nr_rows = n };
 	tt->tab.headers[0] = tt->group == 1 ? "Symbol" : "Shared Object";
 	tt->tab.headers[1] = "Symbol";
+	tt->tab.kind[0] = tt->group == 1 ? 's' : 'd';   /* a DSO zoom hides its column, and stays after 's' */
+	tt->tab.kind[1] = 's';
 	snprintf(tt->title, sizeof(tt->title), "perfkit top: %" PRIu64 " samples of %s in the last %.1f s%s, %s%.0d%s%s",
 		 t->nr_samples, t->event, t->win_s, t->zero ? "" : " (decaying)", t->pid ? "process " : "system-wide",
 		 (int)t->pid, t->lost ? ", samples lost" : "", t->user_only ? ", user space only (perf_event_paranoid)" : "");

@@ -95,6 +95,35 @@ grep -E '^ +[0-9.]+%' "$T/perf.hist.1" >"$T/got"
 same_file "P, --sort sym,dso: the rows' bytes are --stdio's, the last column padded" "$T/want" "$T/got"
 expect "... which pads the DSO column" grep -q ' $' "$T/want"
 
+# zooms and new keys: a zoom keeps the rows whose column has its value, so
+# it stays after 's' only while a column of the new keys shows that value
+# (a DSO's: the DSO or the symbol column; '/': the symbol column); else it
+# is left, and the status line names it.  Kept, a thread zoom on rows of
+# 'dso' would show each DSO's whole share under "Thread: N".
+tui_keys s C-u c o m m , d s o , s y m Enter Home t
+expect "zoom t: the thread" tui_wait "Thread: "
+tui_keys s C-u d s o Enter
+expect "s dso: the thread zoom left, and said" tui_wait "zoomed out of Thread: no column of the new keys shows it"
+not_on_screen() { ! tui_screen | grep -qE -- "$1"; }
+expect "s dso: no thread zoom on the screen" not_on_screen "Thread: [0-9]"
+stdio_rows dso >"$T/want"
+expect "s dso after the zoom: every row" wait_rows "$(wc -l <"$T/want")"
+screen_rows >"$T/got"
+same_file "s dso after the zoom: the rows are --stdio --sort dso's" "$T/want" "$T/got"
+tui_keys Home d
+expect "zoom d: the DSO" tui_wait "DSO: "
+tui_keys s C-u s y m Enter
+expect "s sym: the table" tui_wait_re "Self  Symbol *$"
+expect "s sym: the DSO zoom stays (a symbol is of one DSO)" tui_wait "DSO: "
+expect "s sym: nothing said of a zoom" not_on_screen "zoomed out"
+tui_keys / m a i n Enter
+expect "/ main: the symbol filter" tui_wait "Symbol: main"
+tui_keys s C-u d s o Enter
+expect "s dso: the symbol filter left, and said" tui_wait "zoomed out of Symbol: no column of the new keys shows it"
+expect "s dso: the DSO zoom stays" tui_wait "DSO: "
+tui_keys d   # zoom out of the DSO
+expect "d: no zoom left" tui_wait_gone "DSO: "
+
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 

@@ -1669,6 +1669,38 @@ static void search(struct br *b)
 	rebuild(b);
 }
 
+/* After 's': the zooms (and the '/' filter) the new keys cannot show.
+ * A zoom keeps the rows whose column has its value, so it holds only
+ * while a column shows that value: a thread zoom kept on rows of 'dso'
+ * would show each DSO's whole share under "Thread: N".  A DSO zoom holds
+ * with a symbol column too (a symbol is of one DSO), '/' with a symbol
+ * column.  Those dropped are named in the status line. */
+static void drop_hidden_zooms(struct br *b)
+{
+	bool has[128] = { false };
+	char gone[200] = "";
+	size_t n = 0;
+
+	for (int k = 0; k < b->t->nr_keys; k++)
+		has[(unsigned char)b->t->kind[k] & 127] = true;
+	for (int i = b->nfilt - 1; i >= 0; i--) {
+		const struct filt *f = &b->filt[i];
+		bool keep = f->kind == '/' ? has['s'] : f->kind == 'd' ? has['d'] || has['s'] : has[f->kind & 127];
+		const char *what = f->kind == 'd' ? "DSO" : f->kind == 'c' ? "Command" : f->kind == 't' ? "Thread" : "Symbol";
+
+		if (keep)
+			continue;
+		if (n < sizeof(gone)) {
+			int m = snprintf(gone + n, sizeof(gone) - n, "%s%s", n ? ", " : "", what);
+
+			n += m > 0 ? (size_t)m : 0;
+		}
+		pop_filter(b, i);
+	}
+	if (n)
+		snprintf(b->msg, sizeof(b->msg), "zoomed out of %s: no column of the new keys shows it", gone);
+}
+
 /* Aggregate again (keys, Children).  fresh: a new table, shown from its
  * top with nothing unfolded ('s', as a new perf report); else the
  * selected and unfolded rows are found again by name ('+'). */
@@ -1698,6 +1730,7 @@ static void regroup(struct br *b, const char *keys, bool children, bool fresh)
 		b->keep_pos = 0;
 		b->top = 0;
 		forget_open(b);
+		drop_hidden_zooms(b);
 	}
 	b->children = b->t->show_children;
 	reload(b);

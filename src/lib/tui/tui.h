@@ -73,10 +73,11 @@ struct tui_table {
 	int nr_keys;
 	const char *headers[TUI_MAX_KEYS];
 	/* each column's kind: 'c' the command, 'd' the DSO, 't' the thread
-	 * (pid, tid), 0 another.  A zoom of that kind (c, d, t) hides the
-	 * column, all its rows showing one value, as perf's zoom elides it
-	 * (perf_hpp__set_elide); the other columns stay, and with every one
-	 * hidden all show. */
+	 * (pid, tid), 's' the symbol, 0 another.  A zoom of that kind (c, d,
+	 * t) hides the column, all its rows showing one value, as perf's zoom
+	 * elides it (perf_hpp__set_elide); the other columns stay, and with
+	 * every one hidden all show.  After new keys ('s') a zoom stays only
+	 * when a column shows its value (a DSO's: 'd' or 's'; '/': 's'). */
 	char kind[TUI_MAX_KEYS];
 	/* 'P' lays the columns out as perf report --stdio: pad_last[k],
 	 * column k padded to its width when it is the last one (perf's
