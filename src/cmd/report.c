@@ -1510,6 +1510,27 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	printf("\n\n");
 }
 
+/* A sort-key list as perf splits it (strtok on ", "): "comm, dso" and
+ * "comm dso" are "comm,dso".  Into buf (size bytes, cut there). */
+static const char *keys_norm(char *buf, size_t size, const char *spec)
+{
+	size_t n = 0;
+	bool sep = false;
+
+	for (const char *c = spec; *c && n + 2 < size; c++) {
+		if (*c == ',' || *c == ' ' || *c == '\t') {
+			sep = n > 0;
+			continue;
+		}
+		if (sep)
+			buf[n++] = ',';
+		sep = false;
+		buf[n++] = *c;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
 static int parse_sort(struct report *r, const char *spec)
 {
 	char *dup = xstrdup(spec), *save = NULL;
@@ -1766,6 +1787,7 @@ int cmd_report(int argc, char **argv)
 	struct session_opts so = { 0 };
 	bool has_cc = false, order_set = false, inverted = false, stdio = false, no_color = false, html = false, html_diff = false, tui;
 	const char *sort = "comm,dso,sym";
+	char sort_buf[256];
 	bool sort_given = false;
 
 	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
@@ -1790,11 +1812,11 @@ int cmd_report(int argc, char **argv)
 		}
 		case 'G': inverted = true; break;
 		case 's':
-			if (parse_sort(&r, optarg))
+			sort = keys_norm(sort_buf, sizeof(sort_buf), optarg);
+			if (parse_sort(&r, sort))
 				return 2;
-			sort = optarg;
 			sort_given = true;
-			r.cg.skip_first = !strncmp(optarg, "sym", 3);
+			r.cg.skip_first = !strncmp(sort, "sym", 3);
 			break;
 		case 'P': {
 			/* "5" or "5%", as perf takes it */
@@ -2245,9 +2267,11 @@ static int rt_graph(void *ctx, size_t i, bool children, FILE *fp)
 	return 0;
 }
 
-static int rt_regroup(void *ctx, const char *keys, bool children)
+static int rt_regroup(void *ctx, const char *spec, bool children)
 {
 	struct report_tui *rt = ctx;
+	char keys_buf[256];
+	const char *keys = keys_norm(keys_buf, sizeof(keys_buf), spec);
 	struct report *r = rt->r;
 	static const char *const known[] = { "comm", "dso", "sym", "symbol", "pid", "tid", "srcline" };
 	char *dup = xstrdup(keys), *save = NULL;

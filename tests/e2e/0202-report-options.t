@@ -75,6 +75,11 @@ expect "--sort dso: two columns only" grep -Eq '^# Overhead  Shared Object *$' "
 # --sort sym,comm: the order of columns follows the keys
 "$PERFKIT" report -i "$T/p.data" --no-children --sort sym,comm >"$T/pk.sc" 2>/dev/null
 expect "--sort sym,comm header" grep -Eq '^# Overhead  Symbol +Command *$' "$T/pk.sc"
+# keys split as perf splits them (on ", "): "sym, comm" and "sym comm" are sym,comm
+"$PERFKIT" report -i "$T/p.data" --no-children --sort 'sym, comm' >"$T/pk.sc2" 2>/dev/null
+same_file "--sort 'sym, comm' is --sort sym,comm" "$T/pk.sc" "$T/pk.sc2"
+"$PERFKIT" report -i "$T/p.data" --no-children --sort 'sym comm' >"$T/pk.sc3" 2>/dev/null
+same_file "--sort 'sym comm' is --sort sym,comm" "$T/pk.sc" "$T/pk.sc3"
 
 # --percent-limit hides the small rows
 all=$(grep -vc '^#' "$T/pk")

@@ -69,6 +69,13 @@ for keys in sym dso,sym pid,sym sym,tid comm,tid,dso comm,dso,sym; do
 	same_file "s $keys: the rows are --stdio --sort $keys's, in its order" "$T/want" "$T/got"
 done
 
+# keys typed as perf splits them (on ", "): "dso, sym" is dso,sym
+tui_keys s C-u "dso, sym" Enter
+stdio_rows dso,sym >"$T/want"
+expect "s 'dso, sym': every row once idle" wait_rows "$(wc -l <"$T/want")"
+screen_rows >"$T/got"
+same_file "s 'dso, sym': the rows are --stdio --sort dso,sym's" "$T/want" "$T/got"
+
 # a fresh table (2 rows sorted) and End with the same keys (before any
 # pause): every row there, in --stdio's order
 stdio_rows sym >"$T/want"
