@@ -2359,8 +2359,17 @@ static void kernel_addrs(FILE *fp, const struct ann_profile *p, const struct ann
 			fprintf(fp, "%8.2f : %16" PRIx64 "\n",
 				f->self.period ? 100.0 * (double)f->addrs[i].self.period / (double)f->self.period : 0,
 				f->addrs[i].addr);
-	fprintf(fp, "No instructions: %s is not readable (the kernel's code; perf needs it or a vmlinux: run as root, "
-		"kernel.kptr_restrict=0)\n", kcore);
+	/* why: a kernel without the file (CONFIG_PROC_KCORE), or a user who may
+	 * not read it; in lines a 80-column screen shows whole */
+	int why = access(kcore, F_OK) ? errno : access(kcore, R_OK) ? errno : 0;
+
+	if (why == ENOENT)
+		fprintf(fp, "No instructions: %s does not exist (this kernel has no\n"
+			    "/proc/kcore to read its code from; perf needs it or a vmlinux)\n", kcore);
+	else
+		fprintf(fp, "No instructions: %s is not readable (%s; the kernel's code:\n"
+			    "perf needs it or a vmlinux: run as root, kernel.kptr_restrict=0)\n", kcore,
+			why ? strerror(why) : "its addresses hidden");
 }
 
 static int rt_annotate_row(struct report_tui *rt, const struct row *row, FILE *fp)

@@ -153,7 +153,7 @@ if [ -n "$ksym" ]; then
 	expect "kernel a: the annotation view" tui_wait "Annotation of $ksym"
 	expect "kernel a: the address range" tui_wait_re "<$ksym>: [0-9a-f]{16}-[0-9a-f]{16}"
 	expect "kernel a: a sampled address with its share" tui_wait_re '^ +[0-9]+\.[0-9]{2} : +[0-9a-f]+$'
-	expect "kernel a: why no instructions" tui_wait "No instructions: /nonexistent is not readable"
+	expect "kernel a: why no instructions" tui_wait "No instructions: /nonexistent does not exist"
 	tui_keys q q q   # the annotation, the search, the browser
 	expect "kernel: q quits" test "$(tui_wait_exit)" = 0
 else
