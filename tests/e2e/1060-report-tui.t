@@ -78,6 +78,8 @@ tui_screen >"$T/ann1"
 # c's call of step named, as perf's annotate ("callq 0x1149" had no name)
 tui_keys End
 expect "annotate: the call named (<step>)" tui_wait_re 'call[q]? +0x[0-9a-f]+ <step>$'
+# the jump back to the top of c's loop marked, as annotate --stdio marks it
+expect "annotate: c's loop's jump back marked" tui_wait_re ' <c\+0x[0-9a-f]+>  # loop back$'
 tui_keys q
 expect "annotate: q goes back to the table" tui_wait "Children      Self  Command"
 # 'a' again on that row: the text kept, the same screen

@@ -228,6 +228,8 @@ int tui_annotate_text(FILE *fp, const struct ann_profile *p, const struct ann_fu
 				fprintf(fp, "+%#" PRIx64 ">", toff);
 			else
 				fputs(tk == ANN_TGT_PLT ? "@plt>" : ">", fp);
+			if (tk == ANN_TGT_SELF && ai->back_edge)   /* as annotate --stdio */
+				fputs("  # loop back", fp);
 		}
 		if (ai->in.kind == DIS_CALL && ai->callee.hits && p->total_period)   /* as annotate --stdio */
 			fprintf(fp, "  # callees: %.2f%% of all samples (%" PRIu64 ", inclusive)",
