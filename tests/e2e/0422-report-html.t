@@ -90,6 +90,7 @@ if can_perf_event && [ -x "$PK_BUILD/examples/matmul" ]; then
 		"$PERFKIT" report --html -o "$T/p.html" -i "$T/p.data" 2>"$T/err"
 		static "$T/p.html" "perf.data page"
 		expect "perf.data page: the hottest function annotated" grep -q '"insns":\[\["' "$T/p.html"
+		expect "perf.data page: its loops' jumps back marked, as annotate --stdio" grep -q '# loop back"' "$T/p.html"
 		perf_ok=1
 		if "$PERFKIT" record -e cpu-clock,task-clock -g -F 499 -o "$T/e.data" -- "$PK_BUILD/examples/matmul" >/dev/null 2>&1; then
 			"$PERFKIT" report --stdio --sort dso,sym -g none -i "$T/e.data" >"$T/erep.txt" 2>/dev/null

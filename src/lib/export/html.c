@@ -562,6 +562,8 @@ static void emit_view(struct strbuf *sb, const struct ann_func *f, const struct 
 		struct strbuf t = STRBUF_INIT;
 
 		sb_addf(&t, "%s%s%s", in->in.mnemonic, in->in.ops[0] ? " " : "", in->in.ops);
+		if (in->back_edge)   /* as annotate --stdio marks it */
+			sb_addstr(&t, "  # loop back");
 		sb_addf(sb, "%s[\"%" PRIx64 "\",%" PRIu64 ",", i ? "," : "", in->in.addr, in->self.period);
 		json_str(sb, t.buf);
 		sb_release(&t);
