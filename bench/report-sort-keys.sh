@@ -44,6 +44,7 @@ wait_for "Press '\\?' for help"
 key "s sym,tid (first time)" 'Self  Symbol +Tid:Command *$' s C-u s y m , t i d Enter
 for _ in $(seq "$RUNS"); do
 	key "s dso"              'Self  Shared Object *$'   s C-u d s o Enter
+	key "s sym"              'Self  Symbol *$'          s C-u s y m Enter
 	key "s comm,dso,sym"     'Self  Command .*Symbol'   s C-u c o m m , d s o , s y m Enter
 	key "s pid"              'Self +Pid:Command *$'     s C-u p i d Enter
 	key "s comm,dso,sym"     'Self  Command .*Symbol'   s C-u c o m m , d s o , s y m Enter
@@ -53,7 +54,7 @@ done
 tm kill-server
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-22s %14s %14s\n' "key" "wall ms (med)" "CPU ms (med)"
-for k in "s sym,tid (first time)" "s dso" "s comm,dso,sym" "s pid" "- (Children off)" "+ (Children on)"; do
+for k in "s sym,tid (first time)" "s dso" "s sym" "s comm,dso,sym" "s pid" "- (Children off)" "+ (Children on)"; do
 	printf '%-22s %14s %14s\n' "$k" "$(awk -F'\t' -v k="$k" '$1 == k { print $2 }' "$W/keys" | median)" \
 		"$(awk -F'\t' -v k="$k" '$1 == k { print $3 }' "$W/keys" | median)"
 done
