@@ -478,6 +478,14 @@ int cmd_diff(int argc, char **argv)
 		files[1] = argv[optind + 1];
 	}
 read:
+	/* every input there before any is read: a missing one is the one
+	 * line said, not after the warnings of the files before it */
+	for (size_t i = 0; i < d.nfiles; i++)
+		if (access(fv[i], R_OK)) {
+			fprintf(stderr, "perfkit diff: %s: cannot open: %s\n", fv[i], strerror(errno));
+			ret = 1;
+			goto out;
+		}
 	if (json)
 		sb_addstr(&js, "{\"events\": [");
 	hm_init(&d.strings);

@@ -55,6 +55,12 @@ expect "... and no warning" test ! -s "$T/mixed.err"
 expect "one file: compared with ./perf.data, missing here: exit 1" test $? = 1
 "$PERFKIT" diff a b c 2>/dev/null
 expect "three files: usage error (2)" test $? = 2
+# a missing NEW file is the one line said, before OLD is read (OLD cut
+# short here, whose warning came first)
+head -c 20000 "$T/old.data" >"$T/cut.data"
+"$PERFKIT" diff "$T/cut.data" "$T/nosuch.data" >/dev/null 2>"$T/err"
+expect "missing NEW: exit 1" test $? = 1
+expect "... one line, naming it" sh -c "test \$(wc -l <'$T/err') = 1 && grep -q 'nosuch.data: cannot open' '$T/err'"
 printf 'not perf data' >"$T/bad.data"
 "$PERFKIT" diff "$T/old.data" "$T/bad.data" >/dev/null 2>"$T/err"
 expect "bad NEW file: exit 1" test $? = 1
