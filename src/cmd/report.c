@@ -1714,6 +1714,17 @@ static int report_html(bool html, bool diff, const char *input, int nargs, char 
 			       : "unexpected argument (two files need --diff)");
 		return 2;
 	}
+	/* a page that cannot be written is said before the profile is read
+	 * (seconds on a big one, and its warnings after the error) */
+	char *dir = xstrdup(export_path), *slash = strrchr(dir, '/');
+	const char *d = !slash ? "." : slash == dir ? "/" : (*slash = 0, dir);
+	int werr = access(export_path, F_OK) && access(d, W_OK | X_OK) ? errno : 0;
+
+	free(dir);
+	if (werr) {
+		fprintf(stderr, "perfkit report: cannot write '%s': %s\n", export_path, strerror(werr));
+		return 1;
+	}
 	html_opts_init(&o);
 	o.output = export_path;
 	o.input = diff ? args[1] : input;

@@ -80,6 +80,12 @@ expect "... one line naming the file" bash -c '[ "$(grep -c . "$1")" -le 2 ] && 
 expect "... no output file" test ! -e "$T/x.html"
 "$PERFKIT" report --html -o "$T/x.html" -i "$T/nonexistent.data" >/dev/null 2>"$T/err"
 expect "a missing input: exit 1, no output file" bash -c '[ $1 = 1 ] && [ ! -e "$2" ]' - $? "$T/x.html"
+# a page that cannot be written: said before the input is read, so the
+# input's warnings (a line without a count) do not follow it
+printf 'a;b 10\nno count here\na;c 5\n' >"$T/warn.folded"
+"$PERFKIT" report --html -o "$T/nodir/x.html" -i "$T/warn.folded" >/dev/null 2>"$T/err"
+expect "an unwritable page: exit 1" test $? = 1
+expect "... one line, naming it" bash -c '[ "$(wc -l <"$1")" = 1 ] && grep -q "cannot write .*nodir/x.html" "$1"' - "$T/err"
 
 # perf.data input: recorded here
 perf_ok=
