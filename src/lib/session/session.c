@@ -80,6 +80,8 @@ struct session {
 	struct pk_frame *frames;
 	size_t frames_alloc;
 	uint64_t nr_compressed;   /* PERF_RECORD_COMPRESSED records (not decoded) */
+	uint64_t kernel_start;    /* the lowest kernel map's start (the kernel's
+				     [kernel.kallsyms]_text mmap), 0: none seen */
 	char *vdso_image;         /* perf's build-id cache copy of the [vdso], or NULL */
 	int vdso_fd;              /* this machine's vdso in an anonymous file
 				     (memfd_create(2)), vdso_image its
@@ -410,8 +412,16 @@ static void do_mmap(struct session *s, const struct perf_event_header *h, const 
 		return;
 	pid = rd32(p + 8);
 	tid = rd32(p + 12);
-	if (pid == (uint32_t)-1 || (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
-		return; /* kernel and module maps: resolved through kallsyms */
+	if (pid == (uint32_t)-1 || (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) {
+		/* kernel and module maps: resolved through kallsyms; where the
+		 * kernel's maps start is kept (an address below: in none) */
+		uint64_t start = rd64(p + 16);
+
+		if (h->size > fn_off + 17 && !strncmp((const char *)p + fn_off, "[kernel.kallsyms]", 17) && start &&
+		    (!s->kernel_start || start < s->kernel_start))
+			s->kernel_start = start;
+		return;
+	}
 	m.start = rd64(p + 16);
 	m.end = m.start + rd64(p + 24);
 	m.pgoff = rd64(p + 32);
@@ -689,6 +699,13 @@ static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *
 	fr->inlined = false;
 	fr->addr = 0;
 	fr->map_ip = fr->ip;
+	if (fr->kernel && fr->ip < s->kernel_start) {
+		/* an address below the kernel's maps in its context (a user
+		 * address after a stray context word in a broken chain): in
+		 * none of them, so [unknown], as perf's thread__find_map */
+		fr->dso = "[unknown]";
+		return true;
+	}
 	if (fr->kernel) {
 		fr->dso = "[kernel.kallsyms]";
 		fr->sym = symcache_resolve_kernel(s->syms, fr->ip, &fr->sym_off);
