@@ -720,6 +720,12 @@ static int body_lines(void)
 	return LINES > 3 ? LINES - 3 : 1;
 }
 
+/* A filter's kind as the status line names it. */
+static const char *filt_name(int kind)
+{
+	return kind == 'd' ? "DSO" : kind == 'c' ? "Command" : kind == 't' ? "Thread" : "Symbol";
+}
+
 static const char *filt_desc(struct br *b, char *buf, size_t size)
 {
 	size_t n = 0;
@@ -727,7 +733,7 @@ static const char *filt_desc(struct br *b, char *buf, size_t size)
 	buf[0] = 0;
 	for (int i = 0; i < b->nfilt && n + 1 < size; i++) {
 		const struct filt *f = &b->filt[i];
-		const char *what = f->kind == 'd' ? "DSO" : f->kind == 'c' ? "Command" : f->kind == 't' ? "Thread" : "Symbol";
+		const char *what = filt_name(f->kind);
 		int m;
 
 		const char *v = f->val;
@@ -1686,7 +1692,7 @@ static void drop_hidden_zooms(struct br *b)
 	for (int i = b->nfilt - 1; i >= 0; i--) {
 		const struct filt *f = &b->filt[i];
 		bool keep = f->kind == '/' ? has['s'] : f->kind == 'd' ? has['d'] || has['s'] : has[f->kind & 127];
-		const char *what = f->kind == 'd' ? "DSO" : f->kind == 'c' ? "Command" : f->kind == 't' ? "Thread" : "Symbol";
+		const char *what = filt_name(f->kind);
 
 		if (keep)
 			continue;
