@@ -922,31 +922,28 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 				if (*slot == PROF_NONE)
 					*slot = (uint32_t)out->nr;
 				r = *slot;
-			} else if (!cached) {
+			} else {
 				r = rtab_get(&rt, (uint64_t)tkey[pq->thread] << 32 | fkey[pq->frame], (uint32_t)out->nr);
 			}
-			if (!cached) {
-				if (r == out->nr) {
-					if (rborn)
-						rborn[r] = pq->born;
-					new_row(out, &alloc, c, pq->thread, pq->frame, mask, fline);
-				} else if (rborn && pq->born < rborn[r]) {   /* a thread seen earlier */
+			if (r == out->nr) {
+				if (rborn)
 					rborn[r] = pq->born;
-					out->v[r].thread = pq->thread;
-					out->v[r].frame = pq->frame;
-				}
-				/* the row, and whether another frame has this one's
-				 * key (PAIR_SHARED) */
-				of_pair[q] = r | (nfk[fkey[pq->frame]] > 1 ? PAIR_SHARED : 0);
-				any |= of_pair[q] >= PAIR_SHARED;
+				new_row(out, &alloc, c, pq->thread, pq->frame, mask, fline);
+			} else if (rborn && pq->born < rborn[r]) {   /* a thread seen earlier */
+				rborn[r] = pq->born;
+				out->v[r].thread = pq->thread;
+				out->v[r].frame = pq->frame;
 			}
+			/* the row, and whether another frame has this one's key
+			 * (PAIR_SHARED) */
+			of_pair[q] = r | (nfk[fkey[pq->frame]] > 1 ? PAIR_SHARED : 0);
+			any |= of_pair[q] >= PAIR_SHARED;
 		}
 		if (rborn) {   /* rows in their earliest nodes' order */
 			uint32_t *newid = rows_by_born(out, rborn);
 
-			for (size_t q = 0; q < nr_units; q++)
-				if (of_pair[q] != PROF_NONE)
-					of_pair[q] = newid[of_pair[q] & ~PAIR_SHARED] | (of_pair[q] & PAIR_SHARED);
+			for (size_t q = 0; q < nr_units; q++)   /* pairs: each of a node */
+				of_pair[q] = newid[of_pair[q] & ~PAIR_SHARED] | (of_pair[q] & PAIR_SHARED);
 			free(newid);
 		}
 		/* the sums, each pair's row known by now: the row of a pair
