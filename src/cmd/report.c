@@ -69,6 +69,8 @@ struct row {
 	uint32_t nr_self;             /* samples whose leaf is the row (-n; 32
 					 bits as perf's he_stat.nr_events) */
 	bool kernel;
+	bool sym_out;                 /* --symbol-filter: the row's entry symbol
+					 (entry_sym()) does not hold it */
 	uint32_t rank[K_MAX];         /* each sort key's text's rank (cmp_rows) */
 };   /* 96 bytes: what only some keys need is in struct hist, by row */
 
@@ -126,6 +128,9 @@ struct hist {
 	bool wide;                    /* ranks compared per key */
 	unsigned rank_bits[K_MAX];    /* else each key's bits in sortrec.key */
 	unsigned id_bits;             /* the row index's bits in sortrec.key */
+	struct hashmap *entry_syms;   /* r->entry_syms: (comm, dso, tid) → the
+					 symbol of the frame that made perf's
+					 entry (const char *, NULL: none) */
 };
 
 struct report {
@@ -141,7 +146,12 @@ struct report {
 	bool hide_unresolved;         /* --hide-unresolved: no rows without a symbol */
 	struct pk_frame *kept_frames; /* --hide-unresolved: a sample's frames with one */
 	size_t nr_kept_alloc;
-	const char *sym_filter;       /* --symbol-filter: rows whose symbol holds it */
+	const char *sym_filter;       /* --symbol-filter: rows whose symbol holds it
+					 (with a comm key only, as perf 6.1:
+					 sym_filter_on()) */
+	bool entry_syms;              /* sym_filter_on() with no sym or srcline
+					 key: rows' symbols as perf's entries'
+					 (hist.entry_syms), read at sample time */
 	/* perf's filters: the thread's, CPU and time (-c/--comms, --pid,
 	 * --tid, -C, --time: session/filter.h) are applied to each sample;
 	 * -d/--dsos and -S/--symbols to each row by its own DSO or symbol
@@ -219,18 +229,81 @@ static bool sample_kept(struct report *r, const struct pk_sample *s)
 	return sfilt_keep_thread(&r->sf, s) && sfilt_keep_leaf(&r->sf, s, !r->row_dsos, !r->row_syms);
 }
 
-/* Whether a row is shown by the filters applied per row. */
-static bool row_kept(const struct report *r, const struct row *row)
+/* perf 6.1 filters its entries by --symbol-filter as it collapses them
+ * (hists__collapse_resort, hists__apply_filters), which it does only when
+ * a sort key needs it (se_collapse): of perfkit's keys, comm alone.  With
+ * -s dso, sym or pid the filter leaves every row (checked against perf
+ * 6.1: `perf report -s dso --symbol-filter=xyzzy` prints them all). */
+static bool sym_filter_on(const struct report *r)
+{
+	for (int k = 0; r->sym_filter && k < r->nr_keys; k++)
+		if (r->keys[k] == K_COMM)
+			return true;
+	return false;
+}
+
+/* The symbol perf filters an entry by is that of the frame which made the
+ * entry (hist_entry.ms, never changed as samples add to it): in sample
+ * order, a sample's leaf and then (Children) its callers, leaf first
+ * (hist_entry_iter's cumulative entries).  With a symbol key every frame
+ * of a row has the row's symbol; without one, the first frame to have the
+ * row's keys is kept here as the samples are read: keyed by comm, and DSO
+ * and thread when they are keys (struct entry_key). */
+struct entry_key {
+	const char *comm, *dso;
+	uint32_t tid;
+};
+
+static struct entry_key entry_key_of(const struct report *r, const char *comm, const char *dso, uint32_t tid)
+{
+	struct entry_key k;
+
+	memset(&k, 0, sizeof(k));   /* the padding too: the map hashes the bytes */
+	k.comm = comm;
+	for (int i = 0; i < r->nr_keys; i++) {
+		if (r->keys[i] == K_DSO)
+			k.dso = dso;
+		else if (r->keys[i] == K_PID || r->keys[i] == K_TID)
+			k.tid = tid;
+	}
+	return k;
+}
+
+static void entry_syms_add(struct report *r, struct hist *h, const struct pk_sample *s,
+			   const struct pk_frame *frames, size_t n)
+{
+	if (!h->entry_syms) {
+		h->entry_syms = xmalloc(sizeof(*h->entry_syms));
+		hm_init(h->entry_syms);
+	}
+	for (size_t i = 0; i < (r->children ? n : 1); i++) {
+		struct entry_key k = entry_key_of(r, s->comm, frames[i].dso, (uint32_t)s->tid);
+		int created;
+		struct hm_entry *e = hm_upsert(h->entry_syms, &k, sizeof(k), &created);
+
+		if (created)
+			e->val.ptr = (void *)frames[i].sym;
+	}
+}
+
+/* Whether a row is shown by the filters applied per row (symf: the
+ * symbol filter too). */
+static bool row_kept_by(const struct report *r, const struct row *row, bool symf)
 {
 	if (r->hide_unresolved && !row->sym)
 		return false;
-	if (r->sym_filter && (!row->sym || !strstr(row->sym, r->sym_filter)))
+	if (symf && row->sym_out && sym_filter_on(r))
 		return false;   /* perf's hists__filter_by_symbol */
 	if (r->row_dsos && !sfilt_dso_listed(&r->sf, row->dso))
 		return false;
 	if (r->row_syms && !sfilt_sym_listed(&r->sf, row->sym, row->at))
 		return false;
 	return true;
+}
+
+static bool row_kept(const struct report *r, const struct row *row)
+{
+	return row_kept_by(r, row, true);
 }
 
 static int on_sample(const struct pk_sample *s, void *arg)
@@ -272,6 +345,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 				r->kept_frames[nr_frames++] = s->frames[i];
 		frames = r->kept_frames;
 	}
+	if (r->entry_syms)
+		entry_syms_add(r, h, s, frames, nr_frames);
 	if (r->flat) {
 		if (!h->flat)
 			h->flat = prof_flat_new((const enum prof_key *)r->keys, r->nr_keys, r->children);
@@ -776,6 +851,20 @@ static void hist_derive(struct report *r, struct hist *h)
 		}
 	}
 	free(tcomm);
+	if (sym_filter_on(r)) {   /* row_kept's */
+		for (size_t i = 0; i < pr.nr; i++) {
+			struct row *row = &h->rows[i];
+			const char *sym = row->sym;
+
+			if (h->entry_syms) {
+				struct entry_key k = entry_key_of(r, row->comm, row->dso, row->tid);
+				const struct hm_entry *e = hm_find(h->entry_syms, &k, sizeof(k));
+
+				sym = e ? e->val.ptr : NULL;
+			}
+			row->sym_out = !sym || !strstr(sym, r->sym_filter);
+		}
+	}
 	if (in_place)
 		pr.v = NULL;
 	prof_rows_free_v(&pr);   /* copied: its memory before the ranks and the stacks' */
@@ -898,6 +987,9 @@ static void hist_free(struct hist *h)
 	prof_flat_free(h->flat);
 	for (int k = 0; k < K_MAX; k++)
 		free(h->rank_of[k]);
+	if (h->entry_syms)
+		hm_release(h->entry_syms);
+	free(h->entry_syms);
 	*h = (struct hist){ 0 };
 }
 
@@ -923,22 +1015,32 @@ static uint32_t *build_trees(const struct report *r, struct hist *h, const bool 
  * with perf's --hide-unresolved only those of rows with a symbol (the
  * percentages are then of the resolved samples, as perf's), or with
  * --percentage relative those the filters keep (perf: the Self of the
- * rows not filtered out). */
-static uint64_t hist_shown(struct report *r, struct hist *h, uint64_t *total)
+ * rows not filtered out).  *cg_total (may be NULL): the period the call
+ * graphs' threshold is of, perf's callchain_non_filtered_period: the same
+ * but for the symbol filter, which perf applies after the samples are
+ * added (as it collapses the entries), when that sum is made. */
+static uint64_t hist_shown(struct report *r, struct hist *h, uint64_t *total, uint64_t *cg_total)
 {
-	uint64_t n = 0;
+	uint64_t n = 0, cg = 0;
 
-	if (!r->hide_unresolved && !(r->relative && (r->row_dsos || r->row_syms || r->sym_filter))) {
+	if (!r->hide_unresolved && !(r->relative && (r->row_dsos || r->row_syms || sym_filter_on(r)))) {
 		*total = r->relative ? h->kept_total : h->total;
+		if (cg_total)
+			*cg_total = *total;
 		return r->relative ? h->kept_samples : h->nr_samples;
 	}
 	hist_derive(r, h);
 	*total = 0;
-	for (size_t i = 0; i < h->nr; i++)
+	for (size_t i = 0; i < h->nr; i++) {
 		if (row_kept(r, &h->rows[i])) {
 			*total += h->rows[i].self;
 			n += h->rows[i].nr_self;
 		}
+		if (cg_total && row_kept_by(r, &h->rows[i], false))
+			cg += h->rows[i].self;
+	}
+	if (cg_total)
+		*cg_total = r->relative ? cg : *total;
 	return n;
 }
 
@@ -1359,12 +1461,13 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	uint32_t *trees = NULL;
 	size_t width[K_MAX];
 	uint64_t total;
-	unsigned long n = (unsigned long)hist_shown(r, h, &total);
+	uint64_t thr_total;
+	unsigned long n = (unsigned long)hist_shown(r, h, &total, &thr_total);
 	char unit = ' ';
 
 	/* perf 6.1 with --symbol-filter alone: the event count is of the rows
 	 * kept (relative) but the sample count stays the whole one */
-	if (r->sym_filter && r->relative && !r->row_dsos && !r->row_syms && !r->hide_unresolved)
+	if (sym_filter_on(r) && r->relative && !r->row_dsos && !r->row_syms && !r->hide_unresolved)
 		n = (unsigned long)h->kept_samples;
 	bool *show;
 	struct pk_arena texts = PK_ARENA_INIT;
@@ -1435,13 +1538,13 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	}
 	/* the call graphs' percentages stay of the whole, as perf's, also
 	 * when the rows' are of what the filters keep (their threshold is of
-	 * the rows' total, as perf's) */
+	 * the rows' total, as perf's, but for the symbol filter: thr_total) */
 	uint64_t cg_total = r->relative ? h->total : total;
 
 	/* kept models (the browser could not start): the forest made by
 	 * hist_cg_start's thread, or here */
 	if (r->graph && (r->keep_models ? hist_cg(h) : h->cg))
-		trees = build_trees(r, h, show, total);
+		trees = build_trees(r, h, show, thr_total);
 	/* the rows in order, read from their sort records where they can be:
 	 * a row itself is 136 bytes somewhere in a large array (a cache miss
 	 * a row on a compile job's 843 k rows) */
@@ -1625,7 +1728,8 @@ static void usage(FILE *fp)
 		    "                          collapse --inline add them)\n"
 		    "  -f, --force             accepted (perfkit does not check the file's owner)\n"
 		    "      --hide-unresolved   no rows for addresses without a symbol\n"
-		    "      --symbol-filter STR only the rows whose symbol name contains STR\n"
+		    "      --symbol-filter STR only the rows whose symbol name contains STR (as perf\n"
+		    "                          6.1: when the sort keys include comm)\n"
 		    "  -c, --comms LIST        only the samples of these commands (comma-separated)\n"
 		    "      --pid LIST          only the samples of these processes\n"
 		    "      --tid LIST          only the samples of these threads\n"
@@ -1983,6 +2087,9 @@ int cmd_report(int argc, char **argv)
 		r.row_dsos |= r.sf.dsos.arg && r.keys[k] == K_DSO;
 		r.row_syms |= r.sf.syms.arg && r.keys[k] == K_SYM;
 	}
+	r.entry_syms = sym_filter_on(&r) && !tui;
+	for (int k = 0; k < r.nr_keys; k++)
+		r.entry_syms &= r.keys[k] != K_SYM && r.keys[k] != K_SRCLINE;
 	r.sf_when = r.sf.cpus || r.sf.nr_times;
 	r.sample_filter = r.sf.comms.arg || r.sf.nr_pids || r.sf.nr_tids || (r.sf.dsos.arg && !r.row_dsos) ||
 			  (r.sf.syms.arg && !r.row_syms);
@@ -2023,7 +2130,7 @@ int cmd_report(int argc, char **argv)
 
 			/* as perf's (default) --skip-empty: an event with no
 			 * sample to show prints nothing */
-			if (!r.hists[i].nr_samples || (r.hide_unresolved && !hist_shown(&r, &r.hists[i], &total)))
+			if (!r.hists[i].nr_samples || (r.hide_unresolved && !hist_shown(&r, &r.hists[i], &total, NULL)))
 				continue;
 			print_hist(&r, &r.f->evsels[i], &r.hists[i], limit);
 			nr += r.hists[i].nr_samples;
@@ -2174,7 +2281,7 @@ static void rt_prepare(struct report_tui *rt)
 	char unit = ' ';
 
 	for (size_t i = 0; i < r->f->nr_evsels && !h; i++)
-		if ((n = (unsigned long)hist_shown(r, &r->hists[i], &total))) {
+		if ((n = (unsigned long)hist_shown(r, &r->hists[i], &total, NULL))) {
 			h = &r->hists[i];
 			ev = &r->f->evsels[i];
 		}
