@@ -546,6 +546,37 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	for (size_t i = 0; i < h->nr; i++)
 		if (rep[h->rows[i].rank[k]] == UINT32_MAX)
 			rep[h->rows[i].rank[k]] = (uint32_t)i;
+	/* an address with no symbol is one part whatever its level (perf's
+	 * entries compare by address alone) but each row shows its own
+	 * level, that of its first frame (perf's entry's): a part whose rows
+	 * have both levels gets a second rank, for the rows of the level its
+	 * first row has not (alt: the first such row, then that rank); the
+	 * browser (cache) keeps a rank a part */
+	uint32_t *alt = NULL;
+	size_t nalt = 0;
+
+	if (unk && !cache) {
+		for (size_t i = 0; i < h->nr; i++) {
+			uint32_t p = h->rows[i].rank[k];
+			const struct row *r0 = &h->rows[rep[p]];
+
+			if (r0->sym || h->rows[i].kernel == r0->kernel)
+				continue;
+			if (!alt) {
+				alt = xmalloc_huge((np + 1) * sizeof(*alt));
+				memset(alt, 0xff, (np + 1) * sizeof(*alt));
+			}
+			if (alt[p] == UINT32_MAX) {
+				alt[p] = (uint32_t)i;
+				nalt++;
+			}
+		}
+		if (nalt) {
+			pt = xrealloc(pt, (np + nalt + 1) * sizeof(*pt));
+			unk = (struct pk_kv *)(void *)pt;
+		}
+	}
+	size_t nb = np + nalt;   /* unk's records fill pt from here down */
 	/* named values from the front, no-map ones from the back */
 	for (size_t p = 0; p < np; p++) {
 		const struct row *row = &h->rows[rep[p]];
@@ -554,7 +585,12 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 		if (rep[p] == UINT32_MAX)   /* a value of no row (a caller's, Self only) */
 			continue;
 		if (unk && !row->sym) {   /* by address, after every named one */
-			unk[np - ++nm] = (struct pk_kv){ unk_addr(row), (uint64_t)p << 1 | row->kernel };
+			unk[nb - ++nm] = (struct pk_kv){ unk_addr(row), (uint64_t)p << 2 | row->kernel };
+			if (alt && alt[p] != UINT32_MAX) {
+				const struct row *ar = &h->rows[alt[p]];
+
+				unk[nb - ++nm] = (struct pk_kv){ unk_addr(ar), (uint64_t)p << 2 | 2 | ar->kernel };
+			}
 			continue;
 		}
 		key_text(h, row, key, buf, sizeof(buf));
@@ -578,7 +614,7 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	}
 	free(rep);   /* before the sort's buffers */
 	if (unk) {
-		unk += np - nm;
+		unk += nb - nm;
 		unk_sort(unk, nm);
 	} else {
 		memmove(pt + nt, pt + np - nm, nm * sizeof(*pt));
@@ -614,18 +650,33 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 		h->unk_addr[k] = xmalloc_huge(nm * sizeof(*h->unk_addr[k]));
 		h->unk_kernel[k] = xcalloc(nm / 8 + 1, 1);
 		for (size_t u = 0; u < nm; u++) {   /* equal address and level: one rank */
+			uint32_t *to = unk[u].v & 2 ? &alt[unk[u].v >> 2] : &rank[unk[u].v >> 2];
+
 			if (u && unk[u].k == unk[u - 1].k && (unk[u].v & 1) == (unk[u - 1].v & 1)) {
-				rank[unk[u].v >> 1] = h->unk_from[k] + (uint32_t)(nu - 1);
+				*to = h->unk_from[k] + (uint32_t)(nu - 1);
 				continue;
 			}
-			rank[unk[u].v >> 1] = h->unk_from[k] + (uint32_t)nu;
+			*to = h->unk_from[k] + (uint32_t)nu;
 			h->unk_addr[k][nu] = unk[u].k;
 			h->unk_kernel[k][nu / 8] |= (uint8_t)((unk[u].v & 1) << (nu % 8));
 			nu++;
 		}
 	}
-	for (size_t i = 0; i < h->nr; i++)
-		h->rows[i].rank[k] = rank[h->rows[i].rank[k]];
+	for (size_t i = 0; i < h->nr; i++) {
+		uint32_t p = h->rows[i].rank[k];
+
+		/* alt[p] is a rank now: its level is the one rank[p]'s is not */
+		if (alt && alt[p] != UINT32_MAX && !h->rows[i].sym) {
+			uint32_t u = rank[p] - h->unk_from[k];
+
+			if (h->rows[i].kernel != (h->unk_kernel[k][u / 8] >> (u % 8) & 1)) {
+				h->rows[i].rank[k] = alt[p];
+				continue;
+			}
+		}
+		h->rows[i].rank[k] = rank[p];
+	}
+	free(alt);
 	free(h->rank_text[k]);
 	free(h->rank_len[k]);
 	h->rank_text[k] = by_rank;

@@ -4,9 +4,9 @@
 # cpu-clock event, sample_type IP|TID|TIME|CALLCHAIN|PERIOD,
 # sample_id_all) of one process, pid 6262 "unk", with no mapping: every
 # sample's one frame is an address of no DSO, shown by address.  Kernel
-# and user samples share addresses, and the addresses differ in their low,
-# middle and high bytes, so that report's order of such rows (the
-# address, then the level: "[.]" before "[k]") is seen whole.  Each
+# and user samples share addresses (one row each, the level of its first
+# sample), and the addresses differ in their low, middle and high bytes,
+# so that report's order of such rows (by address) is seen whole.  Each
 # sample has the same period: the rows tie.
 import os, struct, sys
 

@@ -235,7 +235,7 @@ static void key_of(const struct prof_flat *f, const struct pk_frame *fr, struct 
 	if (f->want[PROF_SYM]) {
 		k->sym = fr->sym ? (const void *)fr->sym : (const void *)fr->dso;
 		k->a = fr->sym ? pk_frame_sym_start(fr) : fr->sym_off;
-		k->flags = (uint32_t)fr->kernel << 1 | !fr->sym;
+		k->flags = (uint32_t)(fr->sym && fr->kernel) << 1 | !fr->sym;   /* profile.c's */
 	} else {
 		k->sym = NULL;
 		k->a = 0;

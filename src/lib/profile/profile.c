@@ -683,9 +683,11 @@ static struct prof_cache *cache_make(struct prof *p)
 		fkey_of(p, fr, &k);
 		c->fpart[i][PROF_DSO] = idtab_intern(&parts[PROF_DSO], (uintptr_t)fr->dso, 0, 0);
 		/* a symbol: one row per (name, start), kernel apart; an unknown
-		 * address: per (offset, DSO) */
+		 * address: per (offset, DSO), kernel or not (perf's entries of
+		 * no symbol compare by address alone: the level shown is the
+		 * row's first frame's) */
 		c->fpart[i][PROF_SYM] = idtab_intern(&parts[PROF_SYM], fr->sym ? (uintptr_t)fr->sym : (uintptr_t)fr->dso,
-					       k.a, (uint64_t)fr->kernel << 1 | !fr->sym);
+					       k.a, (uint64_t)(fr->sym && fr->kernel) << 1 | !fr->sym);
 	}
 	for (int k = 0; k < PROF_KEY_MAX; k++) {
 		c->nr_parts[k] = parts[k].nr;

@@ -688,6 +688,9 @@ const struct session_stats *session_stats(const struct session *s)
 
 static const char *dso_file(struct session *s, const char *dso);
 
+/* x86-64's kernel addresses: the upper half of the canonical space */
+#define KERNEL_HALF 0xffff800000000000ull
+
 /* Returns false when the result may change (a JIT map that may grow). */
 static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *fr)
 {
@@ -699,10 +702,12 @@ static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *
 	fr->inlined = false;
 	fr->addr = 0;
 	fr->map_ip = fr->ip;
-	if (fr->kernel && fr->ip < s->kernel_start) {
+	if (fr->kernel && fr->ip < (s->kernel_start ? s->kernel_start : KERNEL_HALF)) {
 		/* an address below the kernel's maps in its context (a user
 		 * address after a stray context word in a broken chain): in
-		 * none of them, so [unknown], as perf's thread__find_map */
+		 * none of them, so [unknown], as perf's thread__find_map.
+		 * A file without the kernel's mmap: perf maps the running
+		 * kernel, in the upper half of the address space */
 		fr->dso = "[unknown]";
 		return true;
 	}
