@@ -306,6 +306,46 @@ static bool row_kept(const struct report *r, const struct row *row)
 	return row_kept_by(r, row, true);
 }
 
+/* A frame of no map ([unknown]): perf's entry for it shows no level of
+ * its own.  perf makes a sample's entries with Children from one
+ * addr_location, each caller's filled in by fill_callchain_info, which
+ * sets the level from the caller's map and leaves it as it was when there
+ * is none: such a frame takes the level of the frame before it in the
+ * chain's order (caller order, perf's with Children: the nearest mapped
+ * frame toward the root, callee order: toward the leaf), or the sample's
+ * when there is none.  The frames, leaf first, with those levels: frames
+ * itself, or a copy in r->kept_frames. */
+static const struct pk_frame *chain_levels(struct report *r, const struct pk_frame *frames, size_t n)
+{
+	bool caller = r->cg.order == CG_CALLER, lvl = frames[0].kernel;
+	struct pk_frame *out = NULL;
+
+	for (size_t j = 1; j < n; j++) {
+		size_t i = caller ? n - j : j;
+		const struct pk_frame *fr = &frames[i];
+
+		if (fr->sym || strcmp(fr->dso, "[unknown]")) {
+			lvl = fr->kernel;
+			continue;
+		}
+		if (fr->kernel == lvl)
+			continue;
+		if (!out && frames == r->kept_frames) {
+			out = r->kept_frames;
+		} else if (!out) {
+			if (r->nr_kept_alloc < n) {
+				free(r->kept_frames);
+				r->nr_kept_alloc = n * 2;
+				r->kept_frames = xmalloc(r->nr_kept_alloc * sizeof(*r->kept_frames));
+			}
+			memcpy(r->kept_frames, frames, n * sizeof(*frames));
+			out = r->kept_frames;
+		}
+		out[i].kernel = lvl;
+	}
+	return out ? out : frames;
+}
+
 static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct report *r = arg;
@@ -345,6 +385,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 				r->kept_frames[nr_frames++] = s->frames[i];
 		frames = r->kept_frames;
 	}
+	if (r->children && nr_frames > 1)
+		frames = chain_levels(r, frames, nr_frames);
 	if (r->entry_syms)
 		entry_syms_add(r, h, s, frames, nr_frames);
 	if (r->flat) {

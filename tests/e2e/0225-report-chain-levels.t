@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The level ("[k]" or "[.]") of a caller of no mapping, with Children, on a
+# perf.data made here (mkchainlvl.py: chains through kernel and user
+# contexts, unmapped addresses and a mapped file without symbols): perf
+# fills each caller's entry from one addr_location whose level a frame of
+# no map leaves as it was, so such a frame shows the level of the frame
+# before it in the chain's order, not its own context's.  On real profiles
+# without frame pointers these are the chains' junk roots (0x0 and the
+# like), tens of percent of Children under a "[k]".
+. "$(dirname "$0")/lib.sh"
+
+if ! have python3; then skip "python3 not installed"; done_testing; exit; fi
+python3 "$TOP/tests/e2e/mkchainlvl.py" "$T/lvl.data"
+lvl() { "$PERFKIT" report -i "$T/lvl.data" --stdio --comms lvl "$@" 2>/dev/null | awk 'NF > 1 && $(NF - 1) ~ /^\[[k.]\]$/ { print $NF "=" $(NF - 1) }' | sort | tr '\n' ' '; }
+want="0x000000000000000b=[k] 0x000000000000000c=[.] 0x000000000000000d=[k] 0x000000000000000e=[k] "
+want+="0x0000000000000100=[k] 0x0000000000000200=[k] 0x0000000000000300=[k] 0x0000000000000400=[.] "
+want+="0x00007f0000000100=[.] 0x00007f0000000200=[.] "
+got=$(lvl -g none)
+expect "Children, caller order: a kernel sample's unmapped roots [k], 0x400 [.] below the mapped root ($got)" \
+	test "$got" = "$want"
+got=$(lvl -g callee)
+want=${want/0x0000000000000300=\[k\]/0x0000000000000300=[.]}
+want=${want/0x0000000000000400=\[.\]/0x0000000000000400=[k]}
+expect "Children, callee order: toward the leaf, 0x300 [.] below the mapped frame, 0x400 [k] ($got)" \
+	test "$got" = "$want"
+got=$("$PERFKIT" report -i "$T/lvl.data" --stdio --no-children -g none 2>/dev/null | grep -c '\[.\] 0x00000000000001')
+expect "--no-children: the callers have no rows ($got)" test "$got" = 0
+# another process's row of 0x100, made by a user sample before any of lvl's
+got=$("$PERFKIT" report -i "$T/lvl.data" --stdio -g none 2>/dev/null | awk '$NF == "0x0000000000000100" { print $3 $(NF - 1) }' | sort | tr '\n' ' ')
+expect "0x100: lvl2's row [.], lvl's [k], each its own first frame's level ($got)" test "$got" = "lvl2[.] lvl[k] "
+got=$("$PERFKIT" report -i "$T/lvl.data" --stdio 2>/dev/null | awk '$NF == "0x0000000000000100" { print $3 $(NF - 1) }' | sort | tr '\n' ' ')
+expect "0x100 with call graphs: the same ($got)" test "$got" = "lvl2[.] lvl[k] "
+if have perf; then
+	trim_tail() { awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && (l[n] == "" || l[n] == "#")) n--; for (i = 1; i <= n; i++) print l[i] }'; }
+	# (not -g callee: rows of equal Children in two processes come in
+	# another order than perf's, a tie order apart from the levels)
+	for o in "" "-g none" "-G" "-s sym" "--no-children" "-s pid,sym" "-s dso,sym -g none"; do
+		perf report -i "$T/lvl.data" --stdio $o 2>/dev/null | grep -v '^# (Tip:' | trim_tail >"$T/p.out"
+		"$PERFKIT" report -i "$T/lvl.data" --stdio $o 2>/dev/null | trim_tail >"$T/k.out"
+		same_file "report $o: perf report's output" "$T/p.out" "$T/k.out"
+	done
+else
+	skip "perf (the oracle) is not installed"
+fi
+done_testing
