@@ -244,8 +244,9 @@ static bool sym_filter_on(const struct report *r)
 
 /* The symbol perf filters an entry by is that of the frame which made the
  * entry (hist_entry.ms, never changed as samples add to it): in sample
- * order, a sample's leaf and then (Children) its callers, leaf first
- * (hist_entry_iter's cumulative entries).  With a symbol key every frame
+ * order, a sample's leaf and then (Children) its callers in the call
+ * graph's order, root first in caller order (hist_entry_iter's cumulative
+ * entries walk the callchain cursor, made in that order).  With a symbol key every frame
  * of a row has the row's symbol; without one, the first frame to have the
  * row's keys is kept here as the samples are read: keyed by comm, and DSO
  * and thread when they are keys (struct entry_key). */
@@ -276,7 +277,10 @@ static void entry_syms_add(struct report *r, struct hist *h, const struct pk_sam
 		h->entry_syms = xmalloc(sizeof(*h->entry_syms));
 		hm_init(h->entry_syms);
 	}
-	for (size_t i = 0; i < (r->children ? n : 1); i++) {
+	bool caller = r->cg.order == CG_CALLER;
+
+	for (size_t j = 0; j < (r->children ? n : 1); j++) {
+		size_t i = !j || !caller ? j : n - j;   /* the leaf, then the chain's order */
 		struct entry_key k = entry_key_of(r, s->comm, frames[i].dso, (uint32_t)s->tid);
 		int created;
 		struct hm_entry *e = hm_upsert(h->entry_syms, &k, sizeof(k), &created);

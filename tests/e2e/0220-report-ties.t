@@ -111,7 +111,27 @@ expect "--sort comm,dso --symbol-filter=reg: the row made by register_tm_clones 
 	grep -v '^#' | grep . | awk '{ print $NF }' | tr '\n' ' ' >"$T/sfd.pk"
 expect "--sort dso --symbol-filter=xyzzy: every row, as perf 6.1 ($(cat "$T/sfd.pk"))" \
 	test "$(cat "$T/sfd.pk")" = "vdsoloop libtie.so "
+# a chain from a leaf in libtie.so through register_tm_clones and main to
+# _start: with Children perf makes vdsoloop's entry from the chain in the
+# call graph's order, _start first in caller order (the default),
+# register_tm_clones first in callee order
+python3 "$TOP/tests/e2e/mkties.py" "$T/leafin.data" "$B" -- /nonexistent/libtie.so \
+	"10,$(addr register_tm_clones),$(addr main),$(addr _start):2" 20:1
+sfrows() { "$PERFKIT" report -i "$T/leafin.data" --stdio --sort comm,dso "$@" 2>/dev/null | grep -v '^#' | grep -c vdsoloop; }
+expect "caller order: the entry made by _start ($(sfrows --symbol-filter=start) $(sfrows --symbol-filter=reg))" \
+	test "$(sfrows --symbol-filter=start) $(sfrows --symbol-filter=reg)" = "1 0"
+expect "callee order: the entry made by register_tm_clones ($(sfrows -g callee --symbol-filter=start) $(sfrows -g callee --symbol-filter=reg))" \
+	test "$(sfrows -g callee --symbol-filter=start) $(sfrows -g callee --symbol-filter=reg)" = "0 1"
 if have perf; then
+	for o in "" "-g callee" "-g none" "-G"; do
+		for f in start reg main; do
+			perf report -i "$T/leafin.data" --stdio $o --sort comm,dso --symbol-filter=$f 2>/dev/null |
+				grep -v '^# (Tip:' | trim_tail >"$T/lp.out"
+			"$PERFKIT" report -i "$T/leafin.data" --stdio $o --sort comm,dso --symbol-filter=$f 2>/dev/null |
+				trim_tail >"$T/lk.out"
+			same_file "report $o --sort comm,dso --symbol-filter=$f: perf report's output" "$T/lp.out" "$T/lk.out"
+		done
+	done
 	for o in "" "-g callee" "-g none" "-G"; do
 		perf report -i "$T/chain.data" --stdio $o 2>/dev/null | grep vdsoloop >"$T/cp.rows"
 		"$PERFKIT" report -i "$T/chain.data" --stdio $o 2>/dev/null | grep vdsoloop >"$T/ck.rows"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# mkties.py OUT ELF ELF_VADDR[,CALLER_VADDR...]:COUNT... -- MISSING_PATH OFFSET:COUNT...
+# mkties.py OUT ELF ELF_VADDR[,CALLER_VADDR...]:COUNT... -- MISSING_PATH OFFSET[,CALLER_VADDR...]:COUNT...
 # Write a perf.data (perf.data-file-format.txt: one cpu-clock event at a
 # fixed period, sample_type IP|TID|TIME|PERIOD, sample_id_all) of one
 # process, pid 4242 "ties": ELF's executable segment mapped at
@@ -10,7 +10,8 @@
 # the missing file, in the order given.  Rows of one sample each tie: the
 # order of equal rows is then the sort keys' alone.  An ELF point with
 # callers (leaf first) gives the file's samples call chains
-# (PERF_SAMPLE_CALLCHAIN, user context): rows of equal Children.
+# (PERF_SAMPLE_CALLCHAIN, user context): rows of equal Children; so does
+# a missing file's offset with callers (ELF addresses).
 import os, struct, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -44,7 +45,7 @@ def mmap(addr, length, pgoff, path):   # PERF_RECORD_MMAP, user
     g.add(1, 2, struct.pack("<IIQQQ", PID, PID, addr, length, pgoff) + padded(path) + g.sample_id())
 
 
-chains = any("," in a for a, _ in elf_pts)
+chains = any("," in a for a, _ in elf_pts + miss_pts)
 
 
 def sample(ip, callers=()):   # PERF_RECORD_SAMPLE, user: IP, TID, TIME, PERIOD[, CALLCHAIN]
@@ -63,7 +64,8 @@ for a, n in elf_pts:
     for _ in range(int(n)):
         sample(pcs[0], pcs[1:])
 for o, n in miss_pts:
+    offs = o.split(",")
     for _ in range(int(n)):
-        sample(MBASE + int(o, 16))
+        sample(MBASE + int(offs[0], 16), [BASE + int(x, 16) for x in offs[1:]])
 # IP|TID|TIME|PERIOD[|CALLCHAIN]; exclude_kernel, sample_id_all
 g.write(out, PERIOD, 0x1 | 0x2 | 0x4 | 0x100 | (0x20 if chains else 0), (1 << 5) | (1 << 18))
