@@ -133,9 +133,22 @@ struct hist {
 					 entry (const char *, NULL: none) */
 };
 
+/* A column of -F/--fields, or a sort field: 'c' Children (perf's
+ * overhead_children), 's' Self (overhead), 'n' samples (sample), 'p' Self's
+ * period (period), 'k' the sort key keys[key]. */
+struct rfield {
+	char kind;
+	int key;
+};
+#define MAX_FIELDS (K_MAX + 4)
+
 struct report {
 	enum sort_key keys[K_MAX];
 	int nr_keys;
+	struct rfield fields[2 * MAX_FIELDS];   /* -F: the columns, or none */
+	int nr_fields;
+	struct rfield sorts[2 * MAX_FIELDS];    /* -F: the rows' order, field by field */
+	int nr_sorts;
 	bool children;
 	const struct pd_file *f;
 	struct session *sess;         /* for session_srcline() */
@@ -1445,6 +1458,66 @@ static void sort_rest(struct report *r, struct hist *h)
  * rank_key() has none of (in *texts; row i's key k at (*textv)[i *
  * nr_keys + k]; *textv NULL when every key's text is read by rank);
  * returns how many are shown. */
+/* -F's order: field by field (perf sorts by its output fields when -F
+ * is given: numbers largest first, keys by their text's rank), then
+ * sort_rows' order (pos: a record's place in it). */
+static const struct report *fs_r;
+static const struct hist *fs_h;
+
+struct fsrec {
+	struct sortrec o;
+	size_t pos;
+};
+
+static int cmp_fields(const void *a, const void *b)
+{
+	const struct fsrec *x = a, *y = b;
+	const struct row *rx = &fs_h->rows[rec_row(fs_h, &x->o)], *ry = &fs_h->rows[rec_row(fs_h, &y->o)];
+
+	for (int i = 0; i < fs_r->nr_sorts; i++) {
+		const struct rfield *f = &fs_r->sorts[i];
+		uint64_t vx, vy;
+
+		switch (f->kind) {
+		case 'c':   /* perf's __hpp__sort_acc: equal, by depth in a thread */
+			if (!fs_r->children)
+				continue;
+			vx = rx->children;
+			vy = ry->children;
+			if (vx == vy && fs_h->depth && rx->tid == ry->tid) {
+				uint32_t dx = fs_h->depth[rx - fs_h->rows], dy = fs_h->depth[ry - fs_h->rows];
+
+				if (dx != dy)
+					return (dx > dy) == (fs_r->cg.order == CG_CALLER) ? -1 : 1;
+			}
+			break;
+		case 'n': vx = rx->nr_self; vy = ry->nr_self; break;
+		case 'k':   /* ascending */
+			vx = ry->rank[f->key];
+			vy = rx->rank[f->key];
+			break;
+		default: vx = rx->self; vy = ry->self; break;
+		}
+		if (vx != vy)
+			return vx > vy ? -1 : 1;
+	}
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static void sort_fields(const struct report *r, struct hist *h)
+{
+	struct fsrec *v = xmalloc_huge((h->nr + 1) * sizeof(*v));
+
+	for (size_t i = 0; i < h->nr; i++)
+		v[i] = (struct fsrec){ h->ord[i], i };
+	fs_r = r;
+	fs_h = h;
+	qsort(v, h->nr, sizeof(*v), cmp_fields);
+	for (size_t i = 0; i < h->nr; i++)
+		h->ord[i] = v[i].o;
+	free(v);
+}
+
 static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_t total, size_t want, bool **show,
 			 struct pk_arena *texts, const char ***textv)
 {
@@ -1452,7 +1525,9 @@ static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_
 	size_t shown = 0;
 
 	hist_derive(r, h);
-	sort_rows(r, h, want);
+	sort_rows(r, h, r->nr_sorts ? SIZE_MAX : want);
+	if (r->nr_sorts)
+		sort_fields(r, h);
 	*show = xcalloc(h->nr + 1, sizeof(**show));
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
@@ -1608,30 +1683,55 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				width[k] = len;
 		}
 	}
-	if (!r->quiet) {
+	/* the columns: -F's, or perf's default ones */
+	struct rfield defs[MAX_FIELDS];
+	const struct rfield *fv = r->fields;
+	int nf = r->nr_fields;
+
+	if (!nf) {
 		if (r->children)
-			printf("# Children      Self");
-		else
-			printf("# Overhead");
+			defs[nf++] = (struct rfield){ 'c', 0 };
+		defs[nf++] = (struct rfield){ 's', 0 };
 		if (r->show_nr)
-			printf("  %12s", "Samples");
+			defs[nf++] = (struct rfield){ 'n', 0 };
 		for (int k = 0; k < r->nr_keys; k++)
-			if (!r->elide[k])
-				printf("  %-*s", (int)width[k], key_header(r->keys[k]));
-		printf("\n# ........");
-		if (r->children)
-			printf("  ........");
-		if (r->show_nr)
-			printf("  ............");
-		for (int k = 0; k < r->nr_keys; k++) {
-			if (r->elide[k])
-				continue;
-			putchar(' ');
-			putchar(' ');
-			for (size_t j = 0; j < width[k]; j++)
-				putchar('.');
+			defs[nf++] = (struct rfield){ 'k', k };
+		fv = defs;
+	}
+	/* the last column shown: padded as perf pads it (key_pads_last) */
+	int lastf = nf - 1;
+
+	while (lastf > 0 && fv[lastf].kind == 'k' && r->elide[fv[lastf].key])
+		lastf--;
+	bool pad_last = fv[lastf].kind != 'k' || key_pads_last(r->keys[fv[lastf].key]);
+
+	if (!r->quiet) {
+		for (int pass = 0; pass < 2; pass++) {   /* the names, then the dots */
+			bool first = true;
+
+			for (int i = 0; i < nf; i++) {
+				const struct rfield *f = &fv[i];
+				size_t w = f->kind == 'n' || f->kind == 'p' ? 12 : f->kind == 'k' ? width[f->key] : 8;
+				const char *name = f->kind == 'c' ? "Children" : f->kind == 'n' ? "Samples"
+						 : f->kind == 'p' ? "Period" : f->kind == 'k' ? key_header(r->keys[f->key])
+						 : r->children && !r->nr_fields ? "Self" : "Overhead";
+
+				if (f->kind == 'k' && r->elide[f->key])
+					continue;
+				fputs(first ? "# " : "  ", stdout);
+				first = false;
+				if (pass) {
+					for (size_t j = 0; j < w; j++)
+						putchar('.');
+				} else if (f->kind == 'k') {
+					printf("%-*s", (int)w, name);
+				} else {
+					printf("%*s", (int)w, name);
+				}
+			}
+			putchar('\n');
 		}
-		printf("\n#\n");
+		printf("#\n");
 	}
 	/* the call graphs' percentages stay of the whole, as perf's, also
 	 * when the rows' are of what the filters keep (their threshold is of
@@ -1650,12 +1750,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 
 	for (int k = 0; k < r->nr_keys; k++)
 		need_row |= !h->rank_text[k];
-	/* the last column shown: padded as perf pads it (key_pads_last) */
-	int last = r->nr_keys - 1;
-
-	while (last > 0 && r->elide[last])
-		last--;
-	bool pad_last = key_pads_last(r->keys[last]);
+	need_row |= r->nr_fields > 0;   /* Children, period: the row's */
 
 	for (size_t j = 0; j < h->nr; j++) {
 		const struct sortrec *o = &h->ord[j];
@@ -1679,12 +1774,22 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				x >>= h->rank_bits[k];
 			}
 		}
-		if (r->children)
-			put_pct(o->v, total);
-		put_pct(o->self, total);
-		if (r->show_nr)   /* perf: the samples whose leaf is the row */
-			printf("  %12" PRIu32, row->nr_self);
-		for (int k = 0; k < r->nr_keys; k++) {
+		for (int fi = 0; fi < nf; fi++) {
+			int k = fv[fi].key;
+
+			switch (fv[fi].kind) {
+			case 'c':
+				if (r->children)
+					put_pct(r->nr_fields ? row->children : o->v, total);
+				else   /* -F overhead_children without Children: perf's */
+					printf("  %8s", "N/A");
+				continue;
+			case 's': put_pct(o->self, total); continue;
+			case 'n':   /* perf: the samples whose leaf is the row */
+				printf("  %12" PRIu32, row->nr_self);
+				continue;
+			case 'p': printf("  %12" PRIu64, row->self); continue;
+			}
 			size_t len;
 			const char *text = h->rank_text[k] ? rank_text(h, k, rk[k], buf, &len)
 							   : textv[i * (size_t)r->nr_keys + k];
@@ -1695,7 +1800,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				continue;
 			fputs_unlocked("  ", stdout);
 			fwrite_unlocked(text, 1, len, stdout);
-			for (size_t c = len; c < width[k] && (k < last || pad_last); c++)
+			for (size_t c = len; c < width[k] && (fi < lastf || pad_last); c++)
 				putchar_unlocked(' ');
 		}
 		putchar_unlocked('\n');
@@ -1772,6 +1877,88 @@ static int parse_sort(struct report *r, const char *spec)
 	return 0;
 }
 
+/* -F/--fields LIST (perf's --fields): the columns in LIST's order, of
+ * overhead (Self, headed "Overhead"), overhead_children (Children),
+ * sample, period and the sort keys.  perf then sorts by the -s keys (when
+ * given; LIST's keys are added to them, and the -s keys missing from LIST
+ * to its end) and then by LIST's fields in order; without -s the keys are
+ * LIST's.  r->keys, fields and sorts set; -1 (told) on a bad LIST. */
+static int parse_fields(struct report *r, const char *spec, bool sort_given)
+{
+	char *dup = xstrdup(spec), *save = NULL;
+	int nsort = sort_given ? r->nr_keys : 0;
+
+	if (!sort_given)
+		r->nr_keys = 0;
+	r->nr_fields = r->nr_sorts = 0;
+	for (int k = 0; k < nsort; k++)
+		r->sorts[r->nr_sorts++] = (struct rfield){ 'k', k };
+	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct rfield f = { 0, 0 };
+
+		if (!strcmp(tok, "overhead"))
+			f.kind = 's';
+		else if (!strcmp(tok, "overhead_children"))
+			f.kind = 'c';
+		else if (!strcmp(tok, "sample"))
+			f.kind = 'n';
+		else if (!strcmp(tok, "period"))
+			f.kind = 'p';
+		if (!f.kind) {
+			struct report one = { .nr_keys = 0 };
+			bool dup_key = false;
+
+			if (!strcmp(tok, "comm") || !strcmp(tok, "dso") || !strcmp(tok, "sym") || !strcmp(tok, "symbol") ||
+			    !strcmp(tok, "pid") || !strcmp(tok, "tid") || !strcmp(tok, "srcline"))
+				(void)parse_sort(&one, tok);
+			if (!one.nr_keys) {
+				fprintf(stderr, "perfkit report: unknown field '%s' (expected overhead, overhead_children, "
+					"sample, period, comm, dso, sym, pid, tid, srcline)\n", tok);
+				free(dup);
+				return -1;
+			}
+			f.kind = 'k';
+			for (int k = 0; k < r->nr_keys && !dup_key; k++)
+				if (r->keys[k] == one.keys[0]) {
+					f.key = k;
+					dup_key = true;
+				}
+			if (!dup_key) {
+				if (r->nr_keys == K_MAX) {
+					fprintf(stderr, "perfkit report: too many keys in '%s'\n", spec);
+					free(dup);
+					return -1;
+				}
+				f.key = r->nr_keys;
+				r->keys[r->nr_keys++] = one.keys[0];
+			}
+		}
+		bool seen = false;
+
+		for (int i = 0; i < r->nr_fields; i++)
+			seen |= r->fields[i].kind == f.kind && (f.kind != 'k' || r->fields[i].key == f.key);
+		if (seen)
+			continue;
+		r->fields[r->nr_fields++] = f;
+		if (f.kind != 'k' || f.key >= nsort)
+			r->sorts[r->nr_sorts++] = f;
+	}
+	free(dup);
+	for (int k = 0; k < nsort; k++) {   /* -s keys not in LIST: shown last */
+		bool in = false;
+
+		for (int i = 0; i < r->nr_fields; i++)
+			in |= r->fields[i].kind == 'k' && r->fields[i].key == k;
+		if (!in)
+			r->fields[r->nr_fields++] = (struct rfield){ 'k', k };
+	}
+	if (!r->nr_keys) {
+		fprintf(stderr, "perfkit report: -F '%s' names no sort key (comm, dso, sym, pid, tid, srcline)\n", spec);
+		return -1;
+	}
+	return 0;
+}
+
 /* --header / --header-only: the file's header as perf report prints it
  * (perfdata/header.h); "captured on" is the file's modification time. */
 static int print_header(const char *input)
@@ -1816,6 +2003,8 @@ static void usage(FILE *fp)
 		    "  -s, --sort KEYS         comm, dso, sym, pid, tid, srcline (default comm,dso,sym)\n"
 		    "      --percent-limit P   hide rows below P percent\n"
 		    "  -n, --show-nr-samples   a Samples column: the samples whose leaf is the row\n"
+		    "  -F, --fields LIST       the columns in this order, the rows sorted by them (perf's):\n"
+		    "                          overhead, overhead_children, sample, period, sort keys\n"
 		    "  -q, --quiet             the rows only: no '#' header lines, no warnings\n"
 		    "      --stdio             text, also on a terminal (default there: a browser, '?' lists its keys)\n"
 		    "      --no-color          no colours in the browser (also when NO_COLOR is set)\n"
@@ -1961,6 +2150,7 @@ int cmd_report(int argc, char **argv)
 		{ "inverted", no_argument, NULL, 'G' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "percent-limit", required_argument, NULL, 'P' },
+		{ "fields", required_argument, NULL, 'F' },
 		{ "stdio", no_argument, NULL, 1008 },
 		{ "comms", required_argument, NULL, 'c' },
 		{ "dsos", required_argument, NULL, 'd' },
@@ -2001,10 +2191,12 @@ int cmd_report(int argc, char **argv)
 	const char *sort = "comm,dso,sym";
 	char sort_buf[256];
 	bool sort_given = false;
+	const char *fields = NULL;   /* -F/--fields */
+	char fields_buf[256];
 
 	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqfvc:d:S:C:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqfvc:d:S:C:F:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'N': no_children = 1; break;
@@ -2070,6 +2262,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'K': no_color = true; break;
 		case 'n': r.show_nr = true; break;
+		case 'F': fields = keys_norm(fields_buf, sizeof(fields_buf), optarg); break;
 		case 'q': r.quiet = true; break;
 		case 'I': case 'X': break;   /* report's frames never include inlined ones */
 		case 'f': break;             /* no ownership check to skip */
@@ -2100,6 +2293,10 @@ int cmd_report(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
+	if (fields && parse_fields(&r, fields, sort_given))
+		return 2;
+	if (fields)   /* perf skips a sym-sorted chain's first line only without -F */
+		r.cg.skip_first = false;
 	if (pk_options_only && (html || html_diff))   /* the option fuzz harness */
 		return 0;
 	if ((html || html_diff) && (sfilt_active(&r.sf) || r.relative)) {

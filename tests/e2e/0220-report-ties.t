@@ -122,7 +122,30 @@ expect "caller order: the entry made by _start ($(sfrows --symbol-filter=start) 
 	test "$(sfrows --symbol-filter=start) $(sfrows --symbol-filter=reg)" = "1 0"
 expect "callee order: the entry made by register_tm_clones ($(sfrows -g callee --symbol-filter=start) $(sfrows -g callee --symbol-filter=reg))" \
 	test "$(sfrows -g callee --symbol-filter=start) $(sfrows -g callee --symbol-filter=reg)" = "0 1"
+# -F/--fields: perf's columns in the list's order, the rows ordered by
+# them (numbers largest first, keys by text), "Overhead" for Self
+"$PERFKIT" report -i "$T/chain.data" --stdio -g none -F sym,overhead >"$T/F.pk" 2>/dev/null
+expect "-F sym,overhead: perf's header, Symbol first" grep -q '^# Symbol  *Overhead$' "$T/F.pk"
+expect "-F sym,overhead: rows by symbol name ($(grep -v '^#' "$T/F.pk" | grep . | head -2 | awk '{ print $2 }' | tr '\n' ' '))" \
+	test "$(grep -v '^#' "$T/F.pk" | grep . | head -2 | awk '{ print $2 }' | tr '\n' ' ')" = "_start deregister_tm_clones "
+"$PERFKIT" report -i "$T/chain.data" --stdio -g none -F overhead,period,dso >"$T/F2.pk" 2>/dev/null
+expect "-F overhead,period,dso: Self, its period, the DSO ($(grep vdsoloop "$T/F2.pk"))" \
+	grep -Eq '^ +66\.67% +2000000  vdsoloop' "$T/F2.pk"
+"$PERFKIT" report -i "$T/chain.data" --stdio -F overhead,cost >/dev/null 2>"$T/F.err"
+expect "-F with an unknown field: exit 2, the field named" \
+	sh -c "\"$PERFKIT\" report -i '$T/chain.data' --stdio -F overhead,cost >/dev/null 2>&1; test \$? = 2 && grep -q \"'cost'\" '$T/F.err'"
+# (a file of named frames only: perf's two rows of an address with no
+# symbol in Children mode are a difference of their own, README)
+python3 "$TOP/tests/e2e/mkties.py" "$T/named.data" "$B" \
+	"$(addr register_tm_clones),$(addr frame_dummy),$(addr main),$(addr _start):2" \
+	"$(addr deregister_tm_clones),$(addr main),$(addr _start):2" "$(addr main),$(addr _start):1" -- /nonexistent/libtie.so
 if have perf; then
+	for o in "-F overhead,sym" "-F sym,overhead" "-F overhead_children,overhead,sym" "-F overhead,sample,period,comm,dso,sym" \
+		"-F overhead,sym -s dso" "-F overhead_children,dso --no-children" "-F dso,overhead_children,overhead -g callee"; do
+		perf report -i "$T/named.data" --stdio $o 2>/dev/null | grep -v '^# (Tip:' | trim_tail >"$T/fp.out"
+		"$PERFKIT" report -i "$T/named.data" --stdio $o 2>/dev/null | trim_tail >"$T/fk.out"
+		same_file "report $o: perf report's output" "$T/fp.out" "$T/fk.out"
+	done
 	for o in "" "-g callee" "-g none" "-G"; do
 		for f in start reg main; do
 			perf report -i "$T/leafin.data" --stdio $o --sort comm,dso --symbol-filter=$f 2>/dev/null |
