@@ -128,6 +128,10 @@ struct hist {
 	bool wide;                    /* ranks compared per key */
 	unsigned rank_bits[K_MAX];    /* else each key's bits in sortrec.key */
 	unsigned id_bits;             /* the row index's bits in sortrec.key */
+	size_t split_from;            /* split_unknown(): rows from here on are
+					 the cumulative entries of the rows
+					 split_x names (by row - split_from) */
+	uint32_t *split_x;
 	struct hashmap *entry_syms;   /* r->entry_syms: (comm, dso, tid) → the
 					 symbol of the frame that made perf's
 					 entry (const char *, NULL: none) */
@@ -162,6 +166,8 @@ struct report {
 	const char *sym_filter;       /* --symbol-filter: rows whose symbol holds it
 					 (with a comm key only, as perf 6.1:
 					 sym_filter_on()) */
+	bool split_unk;               /* --stdio with Children and a sym key (no
+					 srcline): split_unknown() */
 	bool entry_syms;              /* sym_filter_on() with no sym or srcline
 					 key: rows' symbols as perf's entries'
 					 (hist.entry_syms), read at sample time */
@@ -847,6 +853,116 @@ static uint32_t *tie_depth(struct hist *h, const uint32_t *of_node, size_t nr, b
 	return depth;
 }
 
+/* A row of an address with no symbol in a mapped file (its file offset
+ * not its address) that is a sample's leaf is two entries in perf with
+ * Children: the sample's own (hist_entry.ip the file offset, map_ip) with
+ * the Self and as Children only that Self, and its cumulative one (the
+ * address as sampled, the callchain's ip: they compare apart) with the
+ * Children of every sample through it and no Self.  Such a row keeps the
+ * first; its second is added after the model's rows (a part of the sym key
+ * of its own: it shows the address), h->split_x naming its first.  Needs
+ * the sym key's parts not ranked yet.  Returns how many were added. */
+static size_t split_unknown(struct report *r, struct hist *h, struct prof_rows *pr)
+{
+	size_t n = 0, nr = h->nr;
+	int ksym = -1;
+
+	h->split_from = nr;
+	free(h->split_x);
+	h->split_x = NULL;
+	for (int k = 0; k < r->nr_keys; k++)
+		if (r->keys[k] == K_SYM)
+			ksym = k;
+	for (size_t i = 0; i < nr; i++) {
+		const struct row *row = &h->rows[i];
+
+		n += !row->sym && row->self && row->addr != row->at && strcmp(row->dso, "[unknown]");
+	}
+	if (!n || ksym < 0)
+		return 0;
+	if (nr + n + 1 > h->rows_cap) {
+		struct row *v = xmalloc_huge((nr + n + 1) * sizeof(*v));
+
+		memcpy(v, h->rows, nr * sizeof(*v));
+		if (h->rows_mapped)
+			munmap(h->rows, h->rows_mapped);
+		else
+			free(h->rows);
+		h->rows = v;
+		h->rows_mapped = 0;
+		h->rows_cap = nr + n + 1;
+	}
+	if (h->comm_last)
+		h->comm_last = xrealloc(h->comm_last, (nr + n + 1) * sizeof(*h->comm_last));
+	h->split_x = xmalloc(n * sizeof(*h->split_x));
+	n = 0;
+	for (size_t i = 0; i < nr; i++) {
+		struct row *row = &h->rows[i], *y = &h->rows[nr + n];
+
+		if (row->sym || !row->self || row->addr == row->at || !strcmp(row->dso, "[unknown]"))
+			continue;
+		*y = *row;
+		y->self = 0;
+		y->nr_self = 0;
+		y->rank[ksym] = (uint32_t)(pr->nr_parts[K_SYM] + n);
+		row->children = row->self;
+		if (h->comm_last)
+			h->comm_last[nr + n] = h->comm_last[i];
+		h->split_x[n++] = (uint32_t)i;
+	}
+	pr->nr_parts[K_SYM] += n;
+	h->nr = nr + n;
+	return n;
+}
+
+/* split_unknown()'s rows' depths for tie_depth's order (depth: nr rows,
+ * grown to h->nr): the sample's own entry that of its whole chains (a
+ * leaf's depth), the cumulative one of the chain from it on (caller order:
+ * down to the deepest leaf, callee order: up to the outermost caller). */
+static uint32_t *split_depths(const struct hist *h, const uint32_t *of_node, size_t nr, bool caller,
+			      uint32_t *depth)
+{
+	size_t n = prof_nr_nodes(h->prof), ns = h->nr - h->split_from;
+	const struct prof_node *nd = prof_nodes(h->prof);
+	uint32_t *d = xcalloc_huge(n + 1, sizeof(*d)), *below = xcalloc_huge(n + 1, sizeof(*below));
+	uint32_t *y_of = xmalloc((nr + 1) * sizeof(*y_of));
+
+	depth = xrealloc(depth, (h->nr + 1) * sizeof(*depth));
+	memset(y_of, 0xff, (nr + 1) * sizeof(*y_of));
+	for (size_t j = 0; j < ns; j++) {
+		y_of[h->split_x[j]] = (uint32_t)(h->split_from + j);
+		depth[h->split_x[j]] = 0;
+		depth[h->split_from + j] = 0;
+	}
+	for (size_t i = 1; i < n; i++)
+		if (!(nd[i].frame & PROF_THREAD))
+			d[i] = (nd[i].parent && !(nd[nd[i].parent].frame & PROF_THREAD) ? d[nd[i].parent] : 0) + 1;
+	for (size_t i = n; i-- > 1;) {
+		uint32_t up = nd[i].parent;
+
+		if (nd[i].frame & PROF_THREAD)
+			continue;
+		below[i] = below[i] ? below[i] : 1;
+		if (up && !(nd[up].frame & PROF_THREAD) && below[up] < below[i] + 1)
+			below[up] = below[i] + 1;
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint32_t x = of_node[i], y, v;
+
+		if (x == PROF_NONE || x >= nr || (y = y_of[x]) == UINT32_MAX)
+			continue;
+		if (nd[i].count && d[i] > depth[x])
+			depth[x] = d[i];
+		v = caller ? below[i] : d[i];
+		if (v > depth[y])
+			depth[y] = v;
+	}
+	free(d);
+	free(below);
+	free(y_of);
+	return depth;
+}
+
 /* The rows of the sort keys, from the event's model: one pass over its
  * stack tree (and, with call graphs, its stacks tagged with the rows). */
 static void hist_cg_start(struct hist *h);
@@ -961,8 +1077,10 @@ static void hist_derive(struct report *r, struct hist *h)
 		}
 	}
 	free(tcomm);
+	if (r->split_unk)
+		split_unknown(r, h, &pr);
 	if (sym_filter_on(r)) {   /* row_kept's */
-		for (size_t i = 0; i < pr.nr; i++) {
+		for (size_t i = 0; i < h->nr; i++) {
 			struct row *row = &h->rows[i];
 			const char *sym = row->sym;
 
@@ -981,6 +1099,8 @@ static void hist_derive(struct report *r, struct hist *h)
 	free(h->depth);
 	h->depth = r->children && r->graph && h->prof && pr.of_node
 			   ? tie_depth(h, pr.of_node, pr.nr, r->cg.order == CG_CALLER, r->keep_models) : NULL;
+	if (h->depth && h->nr > pr.nr)
+		h->depth = split_depths(h, pr.of_node, pr.nr, r->cg.order == CG_CALLER, h->depth);
 	prof_flat_free(h->flat);   /* the rows were all it had */
 	h->flat = NULL;
 	if (r->graph && r->keep_models)   /* h->of_node now (hist_cg_start) */
@@ -1100,11 +1220,105 @@ static void hist_free(struct hist *h)
 	if (h->entry_syms)
 		hm_release(h->entry_syms);
 	free(h->entry_syms);
+	free(h->split_x);
 	*h = (struct hist){ 0 };
 }
 
 /* The printed rows' trees, from the unique stacks (tags are row ids);
  * rows whose period is below the threshold print no tree line. */
+/* split_unknown()'s rows' trees, as perf's entries hold them: the
+ * sample's own entry the whole chains of the samples ending in it, the
+ * cumulative one the chain from it on of every sample through it (its
+ * outermost place in caller order, chains root first; its innermost in
+ * callee order, chains leaf first). */
+struct split_ctx {
+	const struct report *r;
+	const struct hist *h;
+	uint32_t *trees;
+	uint32_t *y_of;               /* by model row: its split row's index - split_from + 1, or 0 */
+	uint32_t *chain, *seen;
+	size_t nseen;
+};
+
+static void split_add(struct split_ctx *c, uint32_t tree, const uint32_t *frames, size_t n, bool rev,
+		      uint64_t period, uint64_t count)
+{
+	if (!tree || !n)
+		return;
+	if (rev) {
+		for (size_t i = 0; i < n; i++)
+			c->chain[i] = frames[n - 1 - i];
+		frames = c->chain;
+	}
+	cg_tree_add(c->h->cg, tree, frames, n, period, count);
+}
+
+static void split_stack(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n, uint64_t period,
+			uint64_t count)
+{
+	struct split_ctx *c = arg;
+	bool caller = c->r->cg.order == CG_CALLER;
+	uint32_t t = tags[n - 1];
+
+	if (t < c->h->split_from && c->y_of[t] && period)   /* a sample's own entry: whole chains */
+		split_add(c, c->trees[t], frames, n, !caller, period, count);
+	c->nseen = 0;
+	for (size_t k = 0; k < n; k++) {   /* each cumulative entry once */
+		size_t p = caller ? k : n - 1 - k;
+		uint32_t x = tags[p];
+		bool dup = false;
+
+		if (x >= c->h->split_from || !c->y_of[x])
+			continue;
+		for (size_t j = 0; j < c->nseen && !dup; j++)
+			dup = c->seen[j] == x;
+		if (dup)
+			continue;
+		c->seen[c->nseen++] = x;
+		uint32_t tree = c->trees[c->h->split_from + c->y_of[x] - 1];
+
+		if (caller)
+			split_add(c, tree, frames + p, n - p, false, period, count);
+		else
+			split_add(c, tree, frames, p + 1, true, period, count);
+	}
+}
+
+static void split_stack_grow(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n, uint64_t period,
+			     uint64_t count)
+{
+	size_t *most = arg;
+
+	(void)frames;
+	(void)tags;
+	(void)period;
+	(void)count;
+	if (n > *most)
+		*most = n;
+}
+
+static void split_trees(const struct report *r, struct hist *h, uint32_t *trees)
+{
+	struct split_ctx c = { .r = r, .h = h, .trees = trees };
+	size_t ns = h->nr - h->split_from, most = 0;
+
+	c.y_of = xcalloc(h->split_from + 1, sizeof(*c.y_of));
+	for (size_t j = 0; j < ns; j++) {
+		uint32_t x = h->split_x[j];
+
+		c.y_of[x] = (uint32_t)j + 1;
+		if (trees[x])   /* the model row's tree held both */
+			trees[x] = cg_tree_new(h->cg);
+	}
+	cg_stack_each(h->cg, split_stack_grow, &most);
+	c.chain = xmalloc((most + 1) * sizeof(*c.chain));
+	c.seen = xmalloc((most + 1) * sizeof(*c.seen));
+	cg_stack_each(h->cg, split_stack, &c);
+	free(c.chain);
+	free(c.seen);
+	free(c.y_of);
+}
+
 static uint32_t *build_trees(const struct report *r, struct hist *h, const bool *show, uint64_t total)
 {
 	uint32_t *trees = xcalloc(h->nr + 1, sizeof(*trees));   /* by row: its tag (the model's row) */
@@ -1118,6 +1332,8 @@ static uint32_t *build_trees(const struct report *r, struct hist *h, const bool 
 		trees[i] = cg_tree_new(h->cg);
 	}
 	cg_trees_from_stacks(h->cg, trees, h->nr, r->cg.order, r->children, min_hit);
+	if (h->split_x && h->nr > h->split_from)
+		split_trees(r, h, trees);
 	return trees;
 }
 
@@ -2382,6 +2598,15 @@ int cmd_report(int argc, char **argv)
 		r.row_syms |= r.sf.syms.arg && r.keys[k] == K_SYM;
 	}
 	r.entry_syms = sym_filter_on(&r) && !tui;
+	/* perf's two entries of a leaf address with no symbol (a sym key
+	 * tells them apart): in the text */
+	bool sym_key = false, srcline_key = false;
+
+	for (int k = 0; k < r.nr_keys; k++) {
+		sym_key |= r.keys[k] == K_SYM;
+		srcline_key |= r.keys[k] == K_SRCLINE;
+	}
+	r.split_unk = r.children && sym_key && !srcline_key && !tui && !export_kind;
 	for (int k = 0; k < r.nr_keys; k++)
 		r.entry_syms &= r.keys[k] != K_SYM && r.keys[k] != K_SRCLINE;
 	r.sf_when = r.sf.cpus || r.sf.nr_times;

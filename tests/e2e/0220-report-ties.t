@@ -134,8 +134,17 @@ expect "-F overhead,period,dso: Self, its period, the DSO ($(grep vdsoloop "$T/F
 "$PERFKIT" report -i "$T/chain.data" --stdio -F overhead,cost >/dev/null 2>"$T/F.err"
 expect "-F with an unknown field: exit 2, the field named" \
 	sh -c "\"$PERFKIT\" report -i '$T/chain.data' --stdio -F overhead,cost >/dev/null 2>&1; test \$? = 2 && grep -q \"'cost'\" '$T/F.err'"
-# (a file of named frames only: perf's two rows of an address with no
-# symbol in Children mode are a difference of their own, README)
+# a leaf address with no symbol in a mapped file is two rows with
+# Children, as perf's two entries: the sample's own (the file offset, its
+# Self and that as Children) and the cumulative one (the address as
+# sampled, no Self, the Children of every sample through it)
+"$PERFKIT" report -i "$T/leafin.data" --stdio -g none --sort sym 2>/dev/null | grep -F '[.] 0x' >"$T/xy.pk"
+printf '%s\n' '    66.67%    66.67%  [.] 0x0000000000000010' '    66.67%     0.00%  [.] 0x00007f0000000010' \
+	'    33.33%    33.33%  [.] 0x0000000000000020' '    33.33%     0.00%  [.] 0x00007f0000000020' >"$T/xy.want"
+same_file "a leaf with no symbol: its file offset's row (Self), its address's (Children)" "$T/xy.want" "$T/xy.pk"
+"$PERFKIT" report -i "$T/leafin.data" --stdio --no-children -g none --sort sym 2>/dev/null | grep -cF '[.] 0x00007f' >"$T/xy.nc" || true
+expect "--no-children: the file offset's rows only" test "$(cat "$T/xy.nc")" = 0
+# (-F on a file of named frames only)
 python3 "$TOP/tests/e2e/mkties.py" "$T/named.data" "$B" \
 	"$(addr register_tm_clones),$(addr frame_dummy),$(addr main),$(addr _start):2" \
 	"$(addr deregister_tm_clones),$(addr main),$(addr _start):2" "$(addr main),$(addr _start):1" -- /nonexistent/libtie.so
@@ -145,6 +154,11 @@ if have perf; then
 		perf report -i "$T/named.data" --stdio $o 2>/dev/null | grep -v '^# (Tip:' | trim_tail >"$T/fp.out"
 		"$PERFKIT" report -i "$T/named.data" --stdio $o 2>/dev/null | trim_tail >"$T/fk.out"
 		same_file "report $o: perf report's output" "$T/fp.out" "$T/fk.out"
+	done
+	for o in "" "-g callee" "-g none" "-G" "-s sym" "-s dso,sym -g caller" "-g callee -s sym"; do
+		perf report -i "$T/leafin.data" --stdio $o 2>/dev/null | grep -v '^# (Tip:' | trim_tail >"$T/xp.out"
+		"$PERFKIT" report -i "$T/leafin.data" --stdio $o 2>/dev/null | trim_tail >"$T/xk.out"
+		same_file "a leaf with no symbol, report $o: perf report's output" "$T/xp.out" "$T/xk.out"
 	done
 	for o in "" "-g callee" "-g none" "-G"; do
 		for f in start reg main; do
@@ -162,7 +176,7 @@ if have perf; then
 	done
 	# the symbol filter: by the entry's symbol, the call graphs' threshold
 	# of the whole (perf filters after adding the samples)
-	for o in "-s comm,dso" "-s comm" "-s comm,dso --no-children" "-s dso" "-s pid" \
+	for o in "-s comm,dso" "-s comm" "-s comm,dso --no-children" "-s dso" "-s pid" "-s sym" \
 		"-s comm,dso --percentage relative" "--percentage relative" "-s comm,pid -g none"; do
 		perf report -i "$T/chain.data" --stdio $o --symbol-filter=reg 2>/dev/null | grep -v '^# (Tip:' |
 			trim_tail >"$T/cp.out"
