@@ -784,28 +784,24 @@ static const char *rank_text(const struct hist *h, int k, uint32_t rk, char *buf
 	return h->rank_text[k][rk];
 }
 
-/* Each node's value for tie_depth() (n nodes), or NULL when the tree's
- * nodes do not come after their parents. */
-static uint32_t *node_depths(const struct prof *p, bool caller)
+/* Each node's depth into d (1 for the outermost frame) and, below not
+ * NULL, the frames from it down to its deepest leaf (n + 1 zeroed
+ * entries each); false when the tree's nodes do not come after their
+ * parents. */
+static bool node_heights(const struct prof *p, uint32_t *d, uint32_t *below)
 {
 	size_t n = prof_nr_nodes(p);
 	const struct prof_node *nd = prof_nodes(p);
-	uint32_t *d = xcalloc_huge(n + 1, sizeof(*d)), *below = caller ? xcalloc(n + 1, sizeof(*below)) : NULL;
 
-	for (size_t i = 1; i < n; i++) {   /* the depth: 1 for the outermost frame */
+	for (size_t i = 1; i < n; i++) {
 		uint32_t up = nd[i].parent;
 
-		if (up >= i) {
-			free(d);
-			free(below);
-			return NULL;
-		}
+		if (up >= i)
+			return false;
 		if (!(nd[i].frame & PROF_THREAD))
 			d[i] = (up && !(nd[up].frame & PROF_THREAD) ? d[up] : 0) + 1;
 	}
-	if (!caller)
-		return d;
-	for (size_t i = n; i-- > 1;) {   /* the frames from a node down to its deepest leaf */
+	for (size_t i = n; below && i-- > 1;) {
 		uint32_t up = nd[i].parent;
 
 		if (nd[i].frame & PROF_THREAD)
@@ -814,6 +810,24 @@ static uint32_t *node_depths(const struct prof *p, bool caller)
 		if (up && !(nd[up].frame & PROF_THREAD) && below[up] < below[i] + 1)
 			below[up] = below[i] + 1;
 	}
+	return true;
+}
+
+/* Each node's value for tie_depth() (n nodes), or NULL when the tree's
+ * nodes do not come after their parents. */
+static uint32_t *node_depths(const struct prof *p, bool caller)
+{
+	size_t n = prof_nr_nodes(p);
+	const struct prof_node *nd = prof_nodes(p);
+	uint32_t *d = xcalloc_huge(n + 1, sizeof(*d)), *below = caller ? xcalloc(n + 1, sizeof(*below)) : NULL;
+
+	if (!node_heights(p, d, below)) {
+		free(d);
+		free(below);
+		return NULL;
+	}
+	if (!caller)
+		return d;
 	for (size_t i = 1; i < n; i++)   /* a leaf row: the whole chain */
 		if (nd[i].count && d[i] > below[i])
 			below[i] = d[i];
@@ -934,18 +948,7 @@ static uint32_t *split_depths(const struct hist *h, const uint32_t *of_node, siz
 		depth[h->split_x[j]] = 0;
 		depth[h->split_from + j] = 0;
 	}
-	for (size_t i = 1; i < n; i++)
-		if (!(nd[i].frame & PROF_THREAD))
-			d[i] = (nd[i].parent && !(nd[nd[i].parent].frame & PROF_THREAD) ? d[nd[i].parent] : 0) + 1;
-	for (size_t i = n; i-- > 1;) {
-		uint32_t up = nd[i].parent;
-
-		if (nd[i].frame & PROF_THREAD)
-			continue;
-		below[i] = below[i] ? below[i] : 1;
-		if (up && !(nd[up].frame & PROF_THREAD) && below[up] < below[i] + 1)
-			below[up] = below[i] + 1;
-	}
+	(void)node_heights(h->prof, d, below);   /* tie_depth's nodes: in order */
 	for (size_t i = 1; i < n; i++) {
 		uint32_t x = of_node[i], y, v;
 

@@ -33,8 +33,6 @@ python3 "$TOP/tests/e2e/mkties.py" "$T/ties.data" "$B" "$(addr main):3" "$(addr 
 	/nonexistent/libtie.so 300:1 100:1 200:1
 expect "mkties.py wrote the file" test -s "$T/ties.data"
 
-# the lines up to the last one that is neither empty nor '#'
-trim_tail() { awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && (l[n] == "" || l[n] == "#")) n--; for (i = 1; i <= n; i++) print l[i] }'; }
 rows() { "$PERFKIT" report -i "$T/ties.data" --stdio -g none --sort "$1" 2>"$T/err" | grep -v '^#' | grep .; }
 gaprow() { [ -z "$gap" ] || printf '    10.00%%  %s[.] 0x%016x\n' "$1" "0x$gap"; }
 rows sym >"$T/sym.pk"
@@ -151,14 +149,10 @@ python3 "$TOP/tests/e2e/mkties.py" "$T/named.data" "$B" \
 if have perf; then
 	for o in "-F overhead,sym" "-F sym,overhead" "-F overhead_children,overhead,sym" "-F overhead,sample,period,comm,dso,sym" \
 		"-F overhead,sym -s dso" "-F overhead_children,dso --no-children" "-F dso,overhead_children,overhead -g callee"; do
-		perf report -i "$T/named.data" --stdio $o 2>/dev/null | grep -v '^# (Tip:' | trim_tail >"$T/fp.out"
-		"$PERFKIT" report -i "$T/named.data" --stdio $o 2>/dev/null | trim_tail >"$T/fk.out"
-		same_file "report $o: perf report's output" "$T/fp.out" "$T/fk.out"
+		same_as_perf "$T/named.data" $o
 	done
 	for o in "" "-g callee" "-g none" "-G" "-s sym" "-s dso,sym -g caller" "-g callee -s sym"; do
-		perf report -i "$T/leafin.data" --stdio $o 2>/dev/null | grep -v '^# (Tip:' | trim_tail >"$T/xp.out"
-		"$PERFKIT" report -i "$T/leafin.data" --stdio $o 2>/dev/null | trim_tail >"$T/xk.out"
-		same_file "a leaf with no symbol, report $o: perf report's output" "$T/xp.out" "$T/xk.out"
+		same_as_perf "$T/leafin.data" $o
 	done
 	for o in "" "-g callee" "-g none" "-G"; do
 		for f in start reg main; do
@@ -178,10 +172,7 @@ if have perf; then
 	# of the whole (perf filters after adding the samples)
 	for o in "-s comm,dso" "-s comm" "-s comm,dso --no-children" "-s dso" "-s pid" "-s sym" \
 		"-s comm,dso --percentage relative" "--percentage relative" "-s comm,pid -g none"; do
-		perf report -i "$T/chain.data" --stdio $o --symbol-filter=reg 2>/dev/null | grep -v '^# (Tip:' |
-			trim_tail >"$T/cp.out"
-		"$PERFKIT" report -i "$T/chain.data" --stdio $o --symbol-filter=reg 2>/dev/null | trim_tail >"$T/ck.out"
-		same_file "report $o --symbol-filter=reg: perf report's output" "$T/cp.out" "$T/ck.out"
+		same_as_perf "$T/chain.data" $o --symbol-filter=reg
 	done
 fi
 # widths count the rows under --percent-limit: of keys whose texts are
@@ -202,9 +193,7 @@ if [ -n "$gap" ]; then
 		test "$(sed -n '/---register_tm_clones/,/^$/p' "$T/unres.pk" | tr -d ' ' | grep . | tr '\n' ' ')" = "---register_tm_clones main "
 	if have perf; then
 		for o in "--no-children --hide-unresolved" "--hide-unresolved"; do
-			perf report -i "$T/unres.data" --stdio $o 2>/dev/null | grep -v '^# (Tip:' | trim_tail >"$T/up.out"
-			"$PERFKIT" report -i "$T/unres.data" --stdio $o 2>/dev/null | trim_tail >"$T/uk.out"
-			same_file "report $o: perf report's output" "$T/up.out" "$T/uk.out"
+			same_as_perf "$T/unres.data" $o
 		done
 	fi
 fi

@@ -26,11 +26,8 @@ done
 sed 's/^.*%  /[unknown] /' "$T/want" >"$T/want.dso"
 same_file "-s dso,sym: every row [unknown], none [kernel.kallsyms]" "$T/want.dso" "$T/got"
 if have perf; then
-	trim_tail() { awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && (l[n] == "" || l[n] == "#")) n--; for (i = 1; i <= n; i++) print l[i] }'; }
 	for o in "" "--no-children -s sym" "-s dso,sym -g none"; do
-		perf report -i "$T/unk.data" --stdio $o 2>/dev/null | grep -v '^# (Tip:' | trim_tail >"$T/p.out"
-		"$PERFKIT" report -i "$T/unk.data" --stdio $o 2>/dev/null | trim_tail >"$T/k.out"
-		same_file "report $o: perf report's output" "$T/p.out" "$T/k.out"
+		same_as_perf "$T/unk.data" $o
 	done
 else
 	skip "perf (the oracle) is not installed"

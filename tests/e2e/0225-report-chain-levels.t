@@ -32,13 +32,10 @@ expect "0x100: lvl2's row [.], lvl's [k], each its own first frame's level ($got
 got=$("$PERFKIT" report -i "$T/lvl.data" --stdio 2>/dev/null | awk '$NF == "0x0000000000000100" { print $3 $(NF - 1) }' | sort | tr '\n' ' ')
 expect "0x100 with call graphs: the same ($got)" test "$got" = "lvl2[.] lvl[k] "
 if have perf; then
-	trim_tail() { awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && (l[n] == "" || l[n] == "#")) n--; for (i = 1; i <= n; i++) print l[i] }'; }
 	# (not -g callee: rows of equal Children in two processes come in
 	# another order than perf's, a tie order apart from the levels)
 	for o in "" "-g none" "-G" "-s sym" "--no-children" "-s pid,sym" "-s dso,sym -g none"; do
-		perf report -i "$T/lvl.data" --stdio $o 2>/dev/null | grep -v '^# (Tip:' | trim_tail >"$T/p.out"
-		"$PERFKIT" report -i "$T/lvl.data" --stdio $o 2>/dev/null | trim_tail >"$T/k.out"
-		same_file "report $o: perf report's output" "$T/p.out" "$T/k.out"
+		same_as_perf "$T/lvl.data" $o
 	done
 else
 	skip "perf (the oracle) is not installed"

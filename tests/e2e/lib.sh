@@ -42,6 +42,19 @@ same_file() {
 # have CMD — is a command available
 have() { command -v "$1" >/dev/null 2>&1; }
 
+# The lines of standard input up to the last one that is neither empty nor
+# '#' (perf report ends with a random tip between '#' lines).
+trim_tail() { awk '{ l[NR] = $0 } END { n = NR; while (n > 0 && (l[n] == "" || l[n] == "#")) n--; for (i = 1; i <= n; i++) print l[i] }'; }
+
+# same_as_perf DATA OPTS...: perfkit report --stdio's output is perf
+# report's (the oracle; the caller checks `have perf`), tip and tail apart.
+same_as_perf() {
+	local d=$1; shift
+	perf report -i "$d" --stdio "$@" 2>/dev/null | grep -v '^# (Tip:' | trim_tail >"$T/perf.oracle"
+	"$PERFKIT" report -i "$d" --stdio "$@" 2>/dev/null | trim_tail >"$T/perfkit.oracle"
+	same_file "report $* (${d##*/}): perf report's output" "$T/perf.oracle" "$T/perfkit.oracle"
+}
+
 # can_perf_event — may this user open a cpu-clock perf event on a child?
 can_perf_event() {
 	[ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)" -le 2 ]
