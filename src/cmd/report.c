@@ -181,6 +181,12 @@ struct report {
 	bool sf_when;                 /* -C or --time: samples not counted */
 	const char *time_arg;         /* --time's argument */
 	bool row_dsos, row_syms;      /* --dsos, --symbols applied per row */
+	bool row_threads;             /* --pid, --tid, or --comms with no comm
+					 key: applied per row, by its first
+					 sample's thread (perf marks a sample's
+					 entries filtered by its thread, and an
+					 entry keeps the mark of the sample that
+					 made it) */
 	bool relative;                /* --percentage relative */
 	bool elide[K_MAX];            /* --stdio: a sort key's column left out, as
 					 perf's when its filter names one value
@@ -245,7 +251,7 @@ static int write_export(void)
  * row, its leaf's. */
 static bool sample_kept(struct report *r, const struct pk_sample *s)
 {
-	return sfilt_keep_thread(&r->sf, s) && sfilt_keep_leaf(&r->sf, s, !r->row_dsos, !r->row_syms);
+	return (r->row_threads || sfilt_keep_thread(&r->sf, s)) && sfilt_keep_leaf(&r->sf, s, !r->row_dsos, !r->row_syms);
 }
 
 /* perf 6.1 filters its entries by --symbol-filter as it collapses them
@@ -318,6 +324,8 @@ static bool row_kept_by(const struct report *r, const struct row *row, bool symf
 	if (symf && row->sym_out && sym_filter_on(r))
 		return false;   /* perf's hists__filter_by_symbol */
 	if (r->row_dsos && !sfilt_dso_listed(&r->sf, row->dso))
+		return false;
+	if (r->row_threads && !sfilt_thread_listed(&r->sf, row->comm, row->pid, row->tid))
 		return false;
 	if (r->row_syms && !sfilt_sym_listed(&r->sf, row->sym, row->at))
 		return false;
@@ -1082,7 +1090,7 @@ static void hist_derive(struct report *r, struct hist *h)
 	free(tcomm);
 	if (r->split_unk)
 		split_unknown(r, h, &pr);
-	if (sym_filter_on(r)) {   /* row_kept's */
+	if (sym_filter_on(r) && h == r->hists) {   /* row_kept's: perf filters the first event's only */
 		for (size_t i = 0; i < h->nr; i++) {
 			struct row *row = &h->rows[i];
 			const char *sym = row->sym;
@@ -1352,7 +1360,7 @@ static uint64_t hist_shown(struct report *r, struct hist *h, uint64_t *total, ui
 {
 	uint64_t n = 0, cg = 0;
 
-	if (!r->hide_unresolved && !(r->relative && (r->row_dsos || r->row_syms || sym_filter_on(r)))) {
+	if (!r->hide_unresolved && !(r->relative && (r->row_dsos || r->row_syms || r->row_threads || sym_filter_on(r)))) {
 		*total = r->relative ? h->kept_total : h->total;
 		if (cg_total)
 			*cg_total = *total;
@@ -2586,7 +2594,13 @@ int cmd_report(int argc, char **argv)
 	tui = !stdio && !export_kind && strcmp(input, "-") && tui_usable();
 	/* rows alone unless something reads the stacks (call graphs, the
 	 * browser's '+') or a key is per address (srcline) */
-	r.flat = !r.graph && !tui && !r.by_ip;
+	bool comm_key = false;
+
+	for (int k = 0; k < r.nr_keys; k++)
+		comm_key |= r.keys[k] == K_COMM;
+	r.row_threads = r.sf.nr_pids || r.sf.nr_tids || (r.sf.comms.arg && !comm_key);
+	/* the flat rows keep no first thread: the model's rows do */
+	r.flat = !r.graph && !tui && !r.by_ip && !r.row_threads;
 	if (r.flat)   /* arrays of MBs each phase frees given back at once, not
 		       * kept in the heap by glibc's threshold grown to 32 MB */
 		mallopt(M_MMAP_THRESHOLD, 1 << 20);
@@ -2594,7 +2608,7 @@ int cmd_report(int argc, char **argv)
 	/* perf orders rows of equal Children by their chains' depth only
 	 * within one thread (the row's first, hist_entry->thread): the rows
 	 * need their threads then (tie_depth) */
-	r.by_thread = tui || (r.children && r.graph);
+	r.by_thread = tui || (r.children && r.graph) || r.row_threads;
 	for (int k = 0; k < r.nr_keys; k++) {
 		r.by_thread |= r.keys[k] == K_PID || r.keys[k] == K_TID;
 		r.row_dsos |= r.sf.dsos.arg && r.keys[k] == K_DSO;

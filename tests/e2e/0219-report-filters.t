@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # perfkit report's filters, perf report's options: -c/--comms, --pid,
-# --tid (the samples of those threads), -d/--dsos and -S/--symbols (the
+# --tid (the rows those threads made first: perf's entries keep the filter
+# mark of the sample that made them), -d/--dsos and -S/--symbols (the
 # rows of those DSOs or symbols), --percentage relative|absolute, and
 # perf's "# comm: NAME" line in place of a column whose filter names one
 # value.  Checked without perf (the rows kept are the unfiltered rows of
@@ -197,13 +198,37 @@ if [ -s pc.data ]; then
 else
 	skip "perf record --sample-cpu failed"
 fi
-# --pid, --tid: the rows of comm sh left out.  Before its exec the pid's
-# process is a forked sh, whose rows (comm,dso,sym) it shares with its
-# parent's: perf shows such a row or not by which of the two made it first
-# (an entry keeps the filter flag of the sample that created it, and rows of
-# two threads merge in an order of pointers), a difference of its own.
-export ROWS_DROP='^ [0-9.]+% sh '
+# --pid, --tid: before its exec the pid's process is a forked sh, whose
+# rows (comm,dso,sym) it shares with its parent's: perf shows such a row or
+# not by which of the two made it first (an entry keeps the filter flag of
+# the sample that created it), with the samples of both
 same "--pid" -g none --no-children --pid "$pid"
 same "--tid" -g none --no-children --tid "$pid"
-unset ROWS_DROP
+same "--pid, Children" -g none --pid "$pid"
+# the same on a file made here (mkfirstthread.py): two processes of one
+# command; rows 0x300 and 0x400 first sampled by 8202, then twice by 8201
+python3 "$TOP/tests/e2e/mkfirstthread.py" ft.data
+ftrows() { "$PERFKIT" report -i ft.data --stdio -g none "$@" 2>/dev/null | grep -E '^ +[0-9.]+%' | awk '{ print $1 $NF }' | tr '\n' ' '; }
+expect "--pid 8202: the rows it made first, with 8201's samples too ($(ftrows --pid 8202))" \
+	test "$(ftrows --pid 8202)" = "75.00%0x0000000000000300 75.00%0x0000000000000400 "
+expect "--pid 8201: only the row it made first ($(ftrows --pid 8201))" \
+	test "$(ftrows --pid 8201)" = "25.00%0x0000000000000100 "
+expect "--tid 8202 --percentage relative: of its rows' Self ($(ftrows --tid 8202 --percentage relative))" \
+	test "$(ftrows --tid 8202 --percentage relative)" = "100.00%0x0000000000000300 100.00%0x0000000000000400 "
+# --symbol-filter: perf gives it to the first event's rows only
+perf record -q -g -e cpu-clock,task-clock -o two.data -- "$B/calltree" 100 >/dev/null 2>&1
+if [ -s two.data ]; then
+	"$PERFKIT" report -i two.data --stdio -g none --no-children --symbol-filter=c >two.out 2>/dev/null
+	n=$(awk '/^# Samples/ { e++ } e == 2 && /^ +[0-9.]+%/ { n++ } END { print n + 0 }' two.out)
+	expect "--symbol-filter, two events: the second event's rows all there ($n rows)" test "$n" -gt 1
+	awk '/^# Samples/ { e++ } e == 1 && /^ +[0-9.]+%/ && $NF !~ /c/ { bad++ } END { exit bad > 0 }' two.out
+	expect "--symbol-filter, two events: the first event's rows hold 'c'" test $? = 0
+	for o in "-g none --no-children" "" "--percentage relative -g none"; do
+		perf report -i two.data --stdio $o --symbol-filter=c 2>/dev/null | grep -v '^# (Tip:' | trim_tail >two.p
+		"$PERFKIT" report -i two.data --stdio $o --symbol-filter=c 2>/dev/null | trim_tail >two.k
+		same_file "two events, $o --symbol-filter=c: perf report's output" two.p two.k
+	done
+else
+	skip "perf record -e cpu-clock,task-clock failed"
+fi
 done_testing

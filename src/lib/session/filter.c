@@ -277,6 +277,12 @@ bool sfilt_keep_thread(struct sample_filter *f, const struct pk_sample *s)
 	return true;
 }
 
+bool sfilt_thread_listed(const struct sample_filter *f, const char *comm, uint32_t pid, uint32_t tid)
+{
+	return (!f->nr_pids || in_ids(f->pid, f->nr_pids, pid)) && (!f->nr_tids || in_ids(f->tid, f->nr_tids, tid)) &&
+	       (!f->comms.arg || (comm && sfilt_names_has(&f->comms, comm)));
+}
+
 bool sfilt_keep(struct sample_filter *f, const struct pk_sample *s)
 {
 	return sfilt_keep_thread(f, s) && sfilt_keep_when(f, s) && sfilt_keep_leaf(f, s, true, true);

@@ -87,6 +87,8 @@ bool sfilt_active(const struct sample_filter *f);
 bool sfilt_keep(struct sample_filter *f, const struct pk_sample *s);
 bool sfilt_keep_when(const struct sample_filter *f, const struct pk_sample *s);
 bool sfilt_keep_thread(struct sample_filter *f, const struct pk_sample *s);
+/* sfilt_keep_thread() for a thread (comm, pid, tid) not of a sample. */
+bool sfilt_thread_listed(const struct sample_filter *f, const char *comm, uint32_t pid, uint32_t tid);
 
 /* Whether dso (a path, "[kernel.kallsyms]", ...) is in --dsos by its
  * path or file name; whether a symbol (name, start as mapped) is in
