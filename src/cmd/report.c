@@ -2579,12 +2579,18 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < r.f->nr_evsels; i++)
 		if (r.f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			has_cc = true;
-	r.children = has_cc && !no_children;
+	/* perf reading pipe-mode data (a pipe, or a file of it) decides
+	 * Children before the stream's attrs say whether there are call
+	 * chains, and drops it: Self only, the call graphs still in the caller
+	 * order it took for Children */
+	bool pipe_in = r.f->pipe_mode;
+
+	r.children = has_cc && !no_children && !pipe_in;
 	r.graph = has_cc && r.cg.mode != CG_NONE && !export_kind;
 	if (inverted)
 		r.cg.order = CG_CALLER;
 	else if (!order_set)
-		r.cg.order = r.children ? CG_CALLER : CG_CALLEE;
+		r.cg.order = r.children || (pipe_in && !no_children) ? CG_CALLER : CG_CALLEE;
 	r.hists = xcalloc(r.f->nr_evsels, sizeof(*r.hists));
 	if (export_kind) {
 		report_export = export_new_file(r.f);

@@ -151,6 +151,17 @@ if have perf; then
 		"-F overhead,sym -s dso" "-F overhead_children,dso --no-children" "-F dso,overhead_children,overhead -g callee"; do
 		same_as_perf "$T/named.data" $o
 	done
+	# a pipe ("-i -"): perf drops Children, its call graphs in caller order
+	if perf inject -i "$T/named.data" -o - >"$T/namedp.data" 2>/dev/null && [ -s "$T/namedp.data" ]; then
+		for o in "" "--children" "-g callee" "--no-children" "-g none"; do
+			perf report -i - --stdio $o <"$T/namedp.data" 2>/dev/null | grep -v '^# (Tip:' | trim_tail >"$T/pp.out"
+			"$PERFKIT" report -i - --stdio $o <"$T/namedp.data" 2>/dev/null | trim_tail >"$T/pk.out"
+			same_file "report -i - $o (a pipe): perf report's output" "$T/pp.out" "$T/pk.out"
+		done
+		same_as_perf "$T/namedp.data" -g callee
+	else
+		skip "perf inject -o - failed"
+	fi
 	for o in "" "-g callee" "-g none" "-G" "-s sym" "-s dso,sym -g caller" "-g callee -s sym"; do
 		same_as_perf "$T/leafin.data" $o
 	done
