@@ -319,8 +319,8 @@ static void entry_syms_add(struct report *r, struct hist *h, const struct pk_sam
  * symbol filter too). */
 static bool row_kept_by(const struct report *r, const struct row *row, bool symf)
 {
-	if (r->hide_unresolved && !row->sym)
-		return false;
+	if (r->hide_unresolved && (!row->sym || (!row->addr && !row->at && !strcmp(row->sym, "[truncated]"))))
+		return false;   /* perfkit's "[truncated]" marker too */
 	if (symf && row->sym_out && sym_filter_on(r))
 		return false;   /* perf's hists__filter_by_symbol */
 	if (r->row_dsos && !sfilt_dso_listed(&r->sf, row->dso))
@@ -346,13 +346,14 @@ static bool row_kept(const struct report *r, const struct row *row)
  * frame toward the root, callee order: toward the leaf), or the sample's
  * when there is none.  The frames, leaf first, with those levels: frames
  * itself, or a copy in r->kept_frames. */
-static const struct pk_frame *chain_levels(struct report *r, const struct pk_frame *frames, size_t n)
+static const struct pk_frame *chain_levels(struct report *r, const struct pk_frame *frames, size_t n, bool marker)
 {
 	bool caller = r->cg.order == CG_CALLER, lvl = frames[0].kernel;
 	struct pk_frame *out = NULL;
+	size_t nc = n - marker;   /* perfkit's "[truncated]" (the outermost): not perf's, no level */
 
-	for (size_t j = 1; j < n; j++) {
-		size_t i = caller ? n - j : j;
+	for (size_t j = 1; j < nc; j++) {
+		size_t i = caller ? nc - j : j;
 		const struct pk_frame *fr = &frames[i];
 
 		if (fr->sym || strcmp(fr->dso, "[unknown]")) {
@@ -411,13 +412,15 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		}
 		r->kept_frames[0] = s->frames[0];
 		nr_frames = 1;
-		for (size_t i = 1; i < s->nr_frames; i++)
+		/* perfkit's "[truncated]" marker is unresolved too: perf has none */
+		for (size_t i = 1; i < s->nr_frames - s->truncated; i++)
 			if (s->frames[i].sym)
 				r->kept_frames[nr_frames++] = s->frames[i];
 		frames = r->kept_frames;
 	}
 	if (r->children && nr_frames > 1)
-		frames = chain_levels(r, frames, nr_frames);
+		frames = chain_levels(r, frames, nr_frames, s->truncated && frames[nr_frames - 1].sym &&
+							     !strcmp(frames[nr_frames - 1].sym, "[truncated]"));
 	if (r->entry_syms)
 		entry_syms_add(r, h, s, frames, nr_frames);
 	if (r->flat) {

@@ -142,6 +142,15 @@ printf '%s\n' '    66.67%    66.67%  [.] 0x0000000000000010' '    66.67%     0.0
 same_file "a leaf with no symbol: its file offset's row (Self), its address's (Children)" "$T/xy.want" "$T/xy.pk"
 "$PERFKIT" report -i "$T/leafin.data" --stdio --no-children -g none --sort sym 2>/dev/null | grep -cF '[.] 0x00007f' >"$T/xy.nc" || true
 expect "--no-children: the file offset's rows only" test "$(cat "$T/xy.nc")" = 0
+# --hide-unresolved leaves out perfkit's "[truncated]" marker row too (a
+# chain of 131 frames, cut at the kernel's limit)
+ch=$(addr register_tm_clones)
+for _ in $(seq 130); do ch="$ch,$(addr main)"; done
+python3 "$TOP/tests/e2e/mkties.py" "$T/cut.data" "$B" "$ch:3" "$(addr frame_dummy),$(addr main):1" -- /nonexistent/libtie.so
+"$PERFKIT" report -i "$T/cut.data" --stdio -g none >"$T/cut.all" 2>/dev/null
+"$PERFKIT" report -i "$T/cut.data" --stdio -g none --hide-unresolved >"$T/cut.hu" 2>/dev/null
+expect "--hide-unresolved: the [truncated] row left out (there without it)" \
+	sh -c "grep -q 'truncated' '$T/cut.all' && ! grep -q 'truncated' '$T/cut.hu'"
 # (-F on a file of named frames only)
 python3 "$TOP/tests/e2e/mkties.py" "$T/named.data" "$B" \
 	"$(addr register_tm_clones),$(addr frame_dummy),$(addr main),$(addr _start):2" \

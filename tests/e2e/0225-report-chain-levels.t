@@ -31,6 +31,11 @@ got=$("$PERFKIT" report -i "$T/lvl.data" --stdio -g none 2>/dev/null | awk '$NF 
 expect "0x100: lvl2's row [.], lvl's [k], each its own first frame's level ($got)" test "$got" = "lvl2[.] lvl[k] "
 got=$("$PERFKIT" report -i "$T/lvl.data" --stdio 2>/dev/null | awk '$NF == "0x0000000000000100" { print $3 $(NF - 1) }' | sort | tr '\n' ' ')
 expect "0x100 with call graphs: the same ($got)" test "$got" = "lvl2[.] lvl[k] "
+# a chain cut at the kernel's limit: perfkit's "[truncated]" marker (its
+# outermost frame, perf has none) sets no level: the callers stay [k]
+python3 "$TOP/tests/e2e/mkchainlvl.py" "$T/deep.data" deep
+got=$("$PERFKIT" report -i "$T/deep.data" --stdio -g none 2>/dev/null | grep -c '\[\.\] 0x')
+expect "a cut chain: no caller [.] ($got)" test "$got" = 0
 if have perf; then
 	# (not -g callee: rows of equal Children in two processes come in
 	# another order than perf's, a tie order apart from the levels)

@@ -13,7 +13,10 @@
 #   B user:   0x0c 0x100 0x200              (rows made by A already)
 #   C kernel: 0x0d | user LIB+0x100 0x300   0x300: [k] (the root: the sample's)
 #   D kernel: 0x0e | user 0x400 LIB+0x200   0x400: [.] (LIB's, toward the root)
-# With -g callee (the chain leaf first) 0x400 is [k] (the leaf's).  First
+# With -g callee (the chain leaf first) 0x400 is [k] (the leaf's).
+# mkchainlvl.py OUT deep: instead, one kernel sample whose user chain of
+# 130 unmapped addresses (0x1000 on) reaches the kernel's stack limit (127):
+# perfkit's "[truncated]" marker ends it, which must set no level: all [k].  First
 # of all, another process, pid 7374 "lvl2", has a user sample through
 # 0x100: its row is [.], lvl's [k] (a level a row, not one an address).
 import os, struct, sys
@@ -35,12 +38,14 @@ def sample(kernel, leaf, callers, pid=PID):   # IP, TID, TIME, PERIOD, CALLCHAIN
           + b"".join(struct.pack("<Q", x) for x in ips))
 
 
-g.comm(PID + 1, "lvl2")
-sample(False, 0x0F, [0x100], PID + 1)
-
-sample(True, 0x0B, [0x100, 0x200])
-sample(False, 0x0C, [0x100, 0x200])
-sample(True, 0x0D, [LIB + 0x100, 0x300])
-sample(True, 0x0E, [0x400, LIB + 0x200])
+if len(sys.argv) > 2 and sys.argv[2] == "deep":
+    sample(True, 0x0B, [0x1000 + 16 * i for i in range(130)])
+else:
+    g.comm(PID + 1, "lvl2")
+    sample(False, 0x0F, [0x100], PID + 1)
+    sample(True, 0x0B, [0x100, 0x200])
+    sample(False, 0x0C, [0x100, 0x200])
+    sample(True, 0x0D, [LIB + 0x100, 0x300])
+    sample(True, 0x0E, [0x400, LIB + 0x200])
 # IP|TID|TIME|CALLCHAIN|PERIOD; sample_id_all
 g.write(out, PERIOD, 0x1 | 0x2 | 0x4 | 0x20 | 0x100, 1 << 18)
