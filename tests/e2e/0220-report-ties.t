@@ -15,7 +15,8 @@
 
 if ! have python3 || ! have nm; then skip "python3 or nm not installed"; done_testing; exit; fi
 B=$PK_BUILD/tests/workloads/vdsoloop
-addr() { nm "$B" | awk -v s="$1" '$3 == s { print $1 }'; }
+nm "$B" >"$T/nm.out" 2>/dev/null
+addr() { awk -v s="$1" '$3 == s { print $1 }' "$T/nm.out"; }
 # an address in the text after a sized function and before the next
 # symbol (crt1's _start is followed by alignment padding): no symbol
 gap= e=
@@ -144,8 +145,8 @@ same_file "a leaf with no symbol: its file offset's row (Self), its address's (C
 expect "--no-children: the file offset's rows only" test "$(cat "$T/xy.nc")" = 0
 # --hide-unresolved leaves out perfkit's "[truncated]" marker row too (a
 # chain of 131 frames, cut at the kernel's limit)
-ch=$(addr register_tm_clones)
-for _ in $(seq 130); do ch="$ch,$(addr main)"; done
+ch=$(addr register_tm_clones) am=$(addr main)
+for _ in $(seq 130); do ch="$ch,$am"; done
 python3 "$TOP/tests/e2e/mkties.py" "$T/cut.data" "$B" "$ch:3" "$(addr frame_dummy),$(addr main):1" -- /nonexistent/libtie.so
 "$PERFKIT" report -i "$T/cut.data" --stdio -g none >"$T/cut.all" 2>/dev/null
 "$PERFKIT" report -i "$T/cut.data" --stdio -g none --hide-unresolved >"$T/cut.hu" 2>/dev/null
