@@ -34,7 +34,12 @@ expect "search: c is filtered out" tui_wait_gone "[.] c"
 # expand the first row: its graph shows main's callees a and d
 tui_keys Enter
 expect "expand: the call graph of main (a under it)" tui_wait_re '--[0-9.]+%--a$'
+# d is below the screen when a chain under c (a timer interrupt's, over the
+# graph's threshold in some runs) takes its lines: a page down shows it
+paged=
+tui_screen | grep -qE -- '--[0-9.]+%--d$' || { tui_keys NPage; paged=1; }
 expect "expand: ... and d" tui_wait_re '--[0-9.]+%--d$'
+[ -z "$paged" ] || tui_keys Home
 expect "expand: the row is marked open" tui_wait_re '^▾ +[0-9.]+%'
 tui_keys Left
 expect "collapse (Left): the graph is gone" tui_wait_gone "%--a"
@@ -130,7 +135,7 @@ expect "+: Children again" tui_wait "Children      Self"
 
 # P with every graph expanded: report --stdio's bytes
 tui_keys E
-expect "E: every graph open" tui_wait_re '--[0-9.]+%--b$'
+expect "E: every graph open" tui_wait_re '%--'   # (which lines show: the runs' samples)
 tui_keys P
 expect "P: the file named" tui_wait "written to perf.hist.0"
 same_file "P: the view is report --stdio's text" "$T/stdio" "$T/perf.hist.0"
