@@ -337,6 +337,17 @@ static bool row_kept(const struct report *r, const struct row *row)
 	return row_kept_by(r, row, true);
 }
 
+/* r->kept_frames with room for n frames (its frames not kept). */
+static struct pk_frame *kept_room(struct report *r, size_t n)
+{
+	if (r->nr_kept_alloc < n) {
+		free(r->kept_frames);
+		r->nr_kept_alloc = n * 2;
+		r->kept_frames = xmalloc(r->nr_kept_alloc * sizeof(*r->kept_frames));
+	}
+	return r->kept_frames;
+}
+
 /* A frame of no map ([unknown]): perf's entry for it shows no level of
  * its own.  perf makes a sample's entries with Children from one
  * addr_location, each caller's filled in by fill_callchain_info, which
@@ -365,13 +376,7 @@ static const struct pk_frame *chain_levels(struct report *r, const struct pk_fra
 		if (!out && frames == r->kept_frames) {
 			out = r->kept_frames;
 		} else if (!out) {
-			if (r->nr_kept_alloc < n) {
-				free(r->kept_frames);
-				r->nr_kept_alloc = n * 2;
-				r->kept_frames = xmalloc(r->nr_kept_alloc * sizeof(*r->kept_frames));
-			}
-			memcpy(r->kept_frames, frames, n * sizeof(*frames));
-			out = r->kept_frames;
+			out = memcpy(kept_room(r, n), frames, n * sizeof(*frames));
 		}
 		out[i].kernel = lvl;
 	}
@@ -405,12 +410,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	if (r->hide_unresolved && nr_frames > 1) {
 		/* perf's add_callchain_ip drops the frames without a symbol
 		 * from the chain (the leaf's row is hidden by row_kept) */
-		if (r->nr_kept_alloc < nr_frames) {
-			free(r->kept_frames);
-			r->nr_kept_alloc = nr_frames * 2;
-			r->kept_frames = xmalloc(r->nr_kept_alloc * sizeof(*r->kept_frames));
-		}
-		r->kept_frames[0] = s->frames[0];
+		kept_room(r, nr_frames)[0] = s->frames[0];
 		nr_frames = 1;
 		/* perfkit's "[truncated]" marker is unresolved too: perf has none */
 		for (size_t i = 1; i < s->nr_frames - s->truncated; i++)
@@ -887,6 +887,11 @@ static uint32_t *tie_depth(struct hist *h, const uint32_t *of_node, size_t nr, b
  * first; its second is added after the model's rows (a part of the sym key
  * of its own: it shows the address), h->split_x naming its first.  Needs
  * the sym key's parts not ranked yet.  Returns how many were added. */
+static bool splits(const struct row *row)
+{
+	return !row->sym && row->self && row->addr != row->at && strcmp(row->dso, "[unknown]");
+}
+
 static size_t split_unknown(struct report *r, struct hist *h, struct prof_rows *pr)
 {
 	size_t n = 0, nr = h->nr;
@@ -898,11 +903,8 @@ static size_t split_unknown(struct report *r, struct hist *h, struct prof_rows *
 	for (int k = 0; k < r->nr_keys; k++)
 		if (r->keys[k] == K_SYM)
 			ksym = k;
-	for (size_t i = 0; i < nr; i++) {
-		const struct row *row = &h->rows[i];
-
-		n += !row->sym && row->self && row->addr != row->at && strcmp(row->dso, "[unknown]");
-	}
+	for (size_t i = 0; i < nr; i++)
+		n += splits(&h->rows[i]);
 	if (!n || ksym < 0)
 		return 0;
 	if (nr + n + 1 > h->rows_cap) {
@@ -924,7 +926,7 @@ static size_t split_unknown(struct report *r, struct hist *h, struct prof_rows *
 	for (size_t i = 0; i < nr; i++) {
 		struct row *row = &h->rows[i], *y = &h->rows[nr + n];
 
-		if (row->sym || !row->self || row->addr == row->at || !strcmp(row->dso, "[unknown]"))
+		if (!splits(row))
 			continue;
 		*y = *row;
 		y->self = 0;
@@ -1250,8 +1252,8 @@ struct split_ctx {
 	const struct hist *h;
 	uint32_t *trees;
 	uint32_t *y_of;               /* by model row: its split row's index - split_from + 1, or 0 */
-	uint32_t *chain, *seen;
-	size_t nseen;
+	uint32_t *chain, *seen;       /* room for alloc frames */
+	size_t nseen, alloc;
 };
 
 static void split_add(struct split_ctx *c, uint32_t tree, const uint32_t *frames, size_t n, bool rev,
@@ -1274,6 +1276,11 @@ static void split_stack(void *arg, const uint32_t *frames, const uint32_t *tags,
 	bool caller = c->r->cg.order == CG_CALLER;
 	uint32_t t = tags[n - 1];
 
+	if (n > c->alloc) {
+		c->alloc = n * 2;
+		c->chain = xrealloc(c->chain, c->alloc * sizeof(*c->chain));
+		c->seen = xrealloc(c->seen, c->alloc * sizeof(*c->seen));
+	}
 	if (t < c->h->split_from && c->y_of[t] && period)   /* a sample's own entry: whole chains */
 		split_add(c, c->trees[t], frames, n, !caller, period, count);
 	c->nseen = 0;
@@ -1298,23 +1305,10 @@ static void split_stack(void *arg, const uint32_t *frames, const uint32_t *tags,
 	}
 }
 
-static void split_stack_grow(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n, uint64_t period,
-			     uint64_t count)
-{
-	size_t *most = arg;
-
-	(void)frames;
-	(void)tags;
-	(void)period;
-	(void)count;
-	if (n > *most)
-		*most = n;
-}
-
 static void split_trees(const struct report *r, struct hist *h, uint32_t *trees)
 {
 	struct split_ctx c = { .r = r, .h = h, .trees = trees };
-	size_t ns = h->nr - h->split_from, most = 0;
+	size_t ns = h->nr - h->split_from;
 
 	c.y_of = xcalloc(h->split_from + 1, sizeof(*c.y_of));
 	for (size_t j = 0; j < ns; j++) {
@@ -1324,9 +1318,6 @@ static void split_trees(const struct report *r, struct hist *h, uint32_t *trees)
 		if (trees[x])   /* the model row's tree held both */
 			trees[x] = cg_tree_new(h->cg);
 	}
-	cg_stack_each(h->cg, split_stack_grow, &most);
-	c.chain = xmalloc((most + 1) * sizeof(*c.chain));
-	c.seen = xmalloc((most + 1) * sizeof(*c.seen));
 	cg_stack_each(h->cg, split_stack, &c);
 	free(c.chain);
 	free(c.seen);
@@ -2603,10 +2594,13 @@ int cmd_report(int argc, char **argv)
 	tui = !stdio && !export_kind && strcmp(input, "-") && tui_usable();
 	/* rows alone unless something reads the stacks (call graphs, the
 	 * browser's '+') or a key is per address (srcline) */
-	bool comm_key = false;
+	bool comm_key = false, sym_key = false, srcline_key = false;
 
-	for (int k = 0; k < r.nr_keys; k++)
+	for (int k = 0; k < r.nr_keys; k++) {
 		comm_key |= r.keys[k] == K_COMM;
+		sym_key |= r.keys[k] == K_SYM;
+		srcline_key |= r.keys[k] == K_SRCLINE;
+	}
 	r.row_threads = r.sf.nr_pids || r.sf.nr_tids || (r.sf.comms.arg && !comm_key);
 	/* the flat rows keep no first thread: the model's rows do */
 	r.flat = !r.graph && !tui && !r.by_ip && !r.row_threads;
@@ -2623,18 +2617,10 @@ int cmd_report(int argc, char **argv)
 		r.row_dsos |= r.sf.dsos.arg && r.keys[k] == K_DSO;
 		r.row_syms |= r.sf.syms.arg && r.keys[k] == K_SYM;
 	}
-	r.entry_syms = sym_filter_on(&r) && !tui;
+	r.entry_syms = sym_filter_on(&r) && !tui && !sym_key && !srcline_key;
 	/* perf's two entries of a leaf address with no symbol (a sym key
 	 * tells them apart): in the text */
-	bool sym_key = false, srcline_key = false;
-
-	for (int k = 0; k < r.nr_keys; k++) {
-		sym_key |= r.keys[k] == K_SYM;
-		srcline_key |= r.keys[k] == K_SRCLINE;
-	}
 	r.split_unk = r.children && sym_key && !srcline_key && !tui && !export_kind;
-	for (int k = 0; k < r.nr_keys; k++)
-		r.entry_syms &= r.keys[k] != K_SYM && r.keys[k] != K_SRCLINE;
 	r.sf_when = r.sf.cpus || r.sf.nr_times;
 	r.sample_filter = r.sf.comms.arg || r.sf.nr_pids || r.sf.nr_tids || (r.sf.dsos.arg && !r.row_dsos) ||
 			  (r.sf.syms.arg && !r.row_syms);
