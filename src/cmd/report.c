@@ -907,16 +907,23 @@ static size_t split_unknown(struct report *r, struct hist *h, struct prof_rows *
 		n += splits(&h->rows[i]);
 	if (!n || ksym < 0)
 		return 0;
-	if (nr + n + 1 > h->rows_cap) {
-		struct row *v = xmalloc_huge((nr + n + 1) * sizeof(*v));
+	if (nr + n + 1 > h->rows_cap) {   /* grown where they are: no copy of every row */
+		size_t need = ((nr + n + 1) * sizeof(*h->rows) + 4095) & ~(size_t)4095;
+		void *v = h->rows_mapped ? mremap(h->rows, h->rows_mapped, need, MREMAP_MAYMOVE) : MAP_FAILED;
 
-		memcpy(v, h->rows, nr * sizeof(*v));
-		if (h->rows_mapped)
+		if (v != MAP_FAILED) {
+			h->rows = v;
+			h->rows_mapped = need;
+		} else if (h->rows_mapped) {
+			struct row *c = xmalloc_huge(need);
+
+			memcpy(c, h->rows, nr * sizeof(*c));
 			munmap(h->rows, h->rows_mapped);
-		else
-			free(h->rows);
-		h->rows = v;
-		h->rows_mapped = 0;
+			h->rows = c;
+			h->rows_mapped = 0;
+		} else {
+			h->rows = xrealloc(h->rows, need);
+		}
 		h->rows_cap = nr + n + 1;
 	}
 	if (h->comm_last)
