@@ -92,6 +92,7 @@ struct hist {
 	uint64_t nr_samples, total;
 	uint64_t kept_samples, kept_total; /* those the sample filters kept */
 	struct cg_forest *cg;         /* the model's stacks tagged with rows (-g) */
+	enum cg_key cg_key;           /* its frames' key (-g's KEY) */
 	uint32_t *of_node;            /* the model's row per node, for cg (browser:
 					 made by a thread as the rows are copied and
 					 ranked, hist_cg_start) */
@@ -986,6 +987,19 @@ static uint32_t *split_depths(const struct hist *h, const uint32_t *of_node, siz
 	return depth;
 }
 
+/* The srcline texts of the model's frames for -g's address and srcline
+ * keys (perf's callchain_srcline), made here on the thread that owns the
+ * session (the browser's forest is made on another). */
+static void hist_cg_srclines(struct report *r, struct hist *h)
+{
+	size_t n = prof_nr_frames(h->prof);
+	const char **v = xmalloc((n + 1) * sizeof(*v));
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = session_chain_srcline(r->sess, prof_frame(h->prof, (uint32_t)i), h->cg_key == CG_KEY_ADDRESS);
+	prof_cg_set_srclines(h->prof, v, n);
+}
+
 /* The rows of the sort keys, from the event's model: one pass over its
  * stack tree (and, with call graphs, its stacks tagged with the rows). */
 static void hist_cg_start(struct hist *h);
@@ -1010,6 +1024,9 @@ static void hist_derive(struct report *r, struct hist *h)
 		prof_flat_rows(h->flat, &pr);
 	} else {
 		prof_compact(h->prof);   /* no more samples */
+		h->cg_key = r->graph ? r->cg.key : CG_KEY_FUNCTION;
+		if (h->cg_key != CG_KEY_FUNCTION)
+			hist_cg_srclines(r, h);
 		prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, r, &pr);
 		if (r->graph && r->keep_models) {   /* the forest made meanwhile */
 			h->of_node = pr.of_node;
@@ -1133,6 +1150,7 @@ static void hist_derive(struct report *r, struct hist *h)
 			rank_key(r, h, pr.nr_parts[r->keys[k]], k, r->keep_models && r->keys[k] != K_SRCLINE);
 	if (r->graph && !r->keep_models) {   /* the model's stacks become the forest's */
 		h->cg = cg_forest_new();
+		cg_forest_set_key(h->cg, h->cg_key);
 		prof_cg_take(h->prof, &pr, h->cg);
 	}
 	prof_rows_free(&pr);
@@ -1154,6 +1172,7 @@ static void *hist_cg_main(void *arg)
 	struct prof_rows pr = { .of_node = h->of_node };
 
 	h->cg_made = cg_forest_new();
+	cg_forest_set_key(h->cg_made, h->cg_key);
 	prof_cg_load(h->prof, &pr, h->cg_made);
 	return NULL;
 }
@@ -1192,6 +1211,7 @@ static struct cg_forest *hist_cg(struct hist *h)
 		struct prof_rows pr = { .of_node = h->of_node };
 
 		h->cg = cg_forest_new();
+		cg_forest_set_key(h->cg, h->cg_key);
 		prof_cg_load(h->prof, &pr, h->cg);
 	}
 	return h->cg;
@@ -2224,7 +2244,9 @@ static void usage(FILE *fp)
 		    "  -g, --call-graph[=ARG]  call graph under each row when the file has callchains (the default):\n"
 		    "                          TYPE graph, fractal, flat, folded or none; THRESHOLD percent (0.5);\n"
 		    "                          then an optional print limit; ORDER caller or callee (default caller\n"
-		    "                          with Children, else callee); VALUE percent, period or count\n"
+		    "                          with Children, else callee); KEY function, address (a node per\n"
+		    "                          address, shown SYM FILE:LINE) or srcline (a node per source\n"
+		    "                          line); VALUE percent, period or count\n"
 		    "  -G, --inverted          caller-based call graph (same as ORDER caller)\n"
 		    "      --children          show the Children column (default when the file has callchains)\n"
 		    "      --no-children       Self only\n"
@@ -2576,6 +2598,8 @@ int cmd_report(int argc, char **argv)
 	for (int k = 0; k < r.nr_keys; k++)
 		if (r.keys[k] == K_SRCLINE)
 			r.by_ip = true;
+	if (r.cg.key != CG_KEY_FUNCTION)   /* the call graphs' frames per address */
+		r.by_ip = true;
 	r.sess = s;
 	for (size_t i = 0; i < r.f->nr_evsels; i++)
 		if (r.f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)

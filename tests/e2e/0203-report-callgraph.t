@@ -119,6 +119,16 @@ same "--sort sym: lone chain skips the symbol" --sort sym
 same "--sort dso" --sort dso
 same "--percent-limit 10" --percent-limit 10
 same "period values" -g graph,0.5,period
+# perf's keys address and srcline (each frame's "file.c:LINE", or
+# "+OFF" for address); glibc's __libc_start_call_main made one text: perf's
+# binutils addr2line names its compilation unit (libc-start.c), libdw the
+# header the function is in (libc_start_call_main.h, README)
+srcl() { sed -E 's/ (libc-start\.c|libc_start_call_main\.h):/ LIBC-START:/' "$1" >"$1.s"; blocks "$1.s"; }
+CMP=srcl
+same "address key" -g address
+same "address key --no-children" -g caller,0.5,callee,address --no-children
+same "srcline key" -g srcline
+same "srcline key --no-children, folded" -g folded,srcline --no-children
 CMP=own
 same "threshold 0 (own rows)" -g graph,0
 same "threshold 0 callee (own rows)" -g graph,0,callee

@@ -141,6 +141,70 @@ static void test_single_chain(void **state)
 	cg_forest_free(f);
 }
 
+/* perf's -g keys: address makes a node per address and shows each frame's
+ * srcline; srcline makes one node of the frames of one line, whatever
+ * their function (named after the first). */
+static void test_keys(void **state)
+{
+	static const char *l12 = "x.c:12", *l13 = "x.c:13", *off = "+7";
+	struct cg_params p = { .mode = CG_GRAPH, .threshold = 0.5 };
+	struct cg_frame fr[] = {
+		{ .sym = "main", .dso = EXE, .ip = 0x10, .srcline = l12 },
+		{ .sym = "main", .dso = EXE, .ip = 0x20, .srcline = l13 },
+		{ .sym = "f", .dso = EXE, .ip = 0x30, .srcline = l12 },
+		{ .sym = "g", .dso = LIBC, .ip = 0x40, .srcline = off },
+	};
+	enum cg_key keys[] = { CG_KEY_FUNCTION, CG_KEY_ADDRESS, CG_KEY_SRCLINE };
+	const char *want[] = {
+		/* function: main's two addresses one node, f apart */
+		"            |\n"
+		"            ---g\n"
+		"               |          \n"
+		"               |--60.00%--main\n"
+		"               |          \n"
+		"                --30.00%--f\n"
+		"\n",
+		/* address: a node per address, each with its srcline */
+		"            |\n"
+		"            ---g +7\n"
+		"               |          \n"
+		"               |--40.00%--main x.c:13\n"
+		"               |          \n"
+		"               |--30.00%--f x.c:12\n"
+		"               |          \n"
+		"                --20.00%--main x.c:12\n"
+		"\n",
+		/* srcline: main at line 12 and f one node (main's name, met
+		 * first), line 13 apart */
+		"            |\n"
+		"            ---g +7\n"
+		"               |          \n"
+		"               |--50.00%--main x.c:12\n"
+		"               |          \n"
+		"                --40.00%--main x.c:13\n"
+		"\n",
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		struct cg_forest *f = cg_forest_new();
+		uint32_t id[4], t;
+		char *s;
+
+		cg_forest_set_key(f, keys[k]);
+		for (int i = 0; i < 4; i++)
+			id[i] = cg_frame_id(f, &fr[i]);
+		t = cg_tree_new(f);
+		cg_tree_add(f, t, (uint32_t[]){ id[3], id[0] }, 2, 200, 1);
+		cg_tree_add(f, t, (uint32_t[]){ id[3], id[1] }, 2, 400, 1);
+		cg_tree_add(f, t, (uint32_t[]){ id[3], id[2] }, 2, 300, 1);
+		s = print(f, t, &p, 1000, 900);
+		assert_string_equal(s, want[k]);
+		free(s);
+		cg_forest_free(f);
+	}
+}
+
 static void test_folded_flat(void **state)
 {
 	struct cg_forest *f = forest();
@@ -247,7 +311,13 @@ static void test_parse(void **state)
 	assert_int_equal(p.mode, CG_NONE);
 	assert_true(cg_parse(&p, "bogus", &set) < 0);
 	assert_true(cg_parse(&p, "graph,0.5,1,2", &set) < 0);
-	assert_true(cg_parse(&p, "address", &set) < 0);
+	assert_int_equal(cg_parse(&p, "address", &set), 0);   /* perf's keys */
+	assert_int_equal(p.key, CG_KEY_ADDRESS);
+	assert_int_equal(cg_parse(&p, "caller,sr", &set), 0);
+	assert_int_equal(p.key, CG_KEY_SRCLINE);
+	assert_int_equal(cg_parse(&p, "fu", &set), 0);
+	assert_int_equal(p.key, CG_KEY_FUNCTION);
+	assert_true(cg_parse(&p, "branch", &set) < 0);
 }
 
 /* cg_trees_from_stacks() against the per-stack construction it replaces
@@ -416,6 +486,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_graph),
 		cmocka_unit_test(test_single_chain),
+		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_folded_flat),
 		cmocka_unit_test(test_fractal),
 		cmocka_unit_test(test_stacks),

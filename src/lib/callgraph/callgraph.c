@@ -64,6 +64,7 @@ struct cg_forest {
 	size_t nr_snodes, alloc_snodes;
 	struct tnode *tnodes;
 	size_t nr_tnodes, alloc_tnodes;
+	enum cg_key key;
 };
 
 static void *grow(void *p, size_t *alloc, size_t nr, size_t size)
@@ -103,20 +104,37 @@ void cg_forest_free(struct cg_forest *f)
 	free(f);
 }
 
-static size_t frame_hash(const struct cg_frame *fr)
+/* A frame's identity as the forest's key has it (perf's match_chain):
+ * function: (DSO, symbol), or (DSO, ip) when unknown; address: (DSO, ip)
+ * (and the symbol, apart for an inlined one); srcline: the srcline text
+ * when the frame has one, else as function. */
+static bool by_srcline(const struct cg_forest *f, const struct cg_frame *fr)
 {
-	uint64_t x = (uint64_t)(uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)fr->dso ^
-		     (fr->sym ? 0 : fr->ip) * 0xff51afd7ed558ccdu ^ fr->inlined;
+	return f->key == CG_KEY_SRCLINE && fr->srcline;
+}
+
+static uint64_t frame_ip(const struct cg_forest *f, const struct cg_frame *fr)
+{
+	return fr->sym && f->key != CG_KEY_ADDRESS ? 0 : fr->ip;
+}
+
+static size_t frame_hash(const struct cg_forest *f, const struct cg_frame *fr)
+{
+	uint64_t x = by_srcline(f, fr) ? (uint64_t)(uintptr_t)fr->srcline * 0x9e3779b97f4a7c15u ^ fr->inlined
+				       : (uint64_t)(uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^
+						 (uint64_t)(uintptr_t)fr->dso ^
+						 frame_ip(f, fr) * 0xff51afd7ed558ccdu ^ fr->inlined;
 
 	x ^= x >> 32;
 	x *= 0xc4ceb9fe1a85ec53u;
 	return (size_t)(x ^ x >> 29);
 }
 
-/* perf's "function" key: (DSO, symbol), or (DSO, ip) when unknown */
-static bool frame_same(const struct cg_frame *a, const struct cg_frame *b)
+static bool frame_same(const struct cg_forest *f, const struct cg_frame *a, const struct cg_frame *b)
 {
-	return a->dso == b->dso && a->sym == b->sym && (a->sym || a->ip == b->ip) && a->inlined == b->inlined;
+	if (by_srcline(f, a) || by_srcline(f, b))
+		return a->srcline == b->srcline && a->inlined == b->inlined;
+	return a->dso == b->dso && a->sym == b->sym && frame_ip(f, a) == frame_ip(f, b) && a->inlined == b->inlined;
 }
 
 /* The frame table sized for n frames (at most 70 % full). */
@@ -131,7 +149,7 @@ static void fslots_size(struct cg_forest *f, size_t n)
 		return;
 	v = xcalloc(ns, sizeof(*v));
 	for (size_t i = 0; i < f->nr_frames; i++) {
-		size_t x = frame_hash(&f->frames[i]);
+		size_t x = frame_hash(f, &f->frames[i]);
 
 		for (h = x & (ns - 1); v[h]; h = (h + 1) & (ns - 1))
 			;
@@ -168,15 +186,20 @@ uint32_t cg_frame_id(struct cg_forest *f, const struct cg_frame *fr)
 
 	if ((f->nr_frames + 1) * 10 > (f->fslot_mask + 1) * 7 || !f->fslots)
 		fslots_size(f, f->fslots ? (f->fslot_mask + 1) * 2 * 7 / 10 : 1);   /* double */
-	x = frame_hash(fr);
+	x = frame_hash(f, fr);
 	for (h = x & f->fslot_mask; f->fslots[h]; h = (h + 1) & f->fslot_mask)
 		if (f->fslots[h] >> 32 == (uint64_t)(x >> 32) &&
-		    frame_same(&f->frames[(uint32_t)f->fslots[h] - 1], fr))
+		    frame_same(f, &f->frames[(uint32_t)f->fslots[h] - 1], fr))
 			return (uint32_t)f->fslots[h] - 1;
 	f->fslots[h] = (uint64_t)(x >> 32) << 32 | ((uint32_t)f->nr_frames + 1);
 	f->frames = grow(f->frames, &f->alloc_frames, f->nr_frames, sizeof(*f->frames));
 	f->frames[f->nr_frames] = *fr;
 	return (uint32_t)f->nr_frames++;
+}
+
+void cg_forest_set_key(struct cg_forest *f, enum cg_key key)
+{
+	f->key = key;
 }
 
 const struct cg_frame *cg_frame_get(const struct cg_forest *f, uint32_t id)
@@ -189,6 +212,8 @@ static uint32_t frame_cached(struct cg_forest *f, const struct cg_frame *fr)
 	uint64_t ip = fr->sym ? 0 : fr->ip, x;
 	struct fslot *sl;
 
+	if (f->key != CG_KEY_FUNCTION)   /* the cache knows the function key only */
+		return cg_frame_id(f, fr);
 	if (!f->fcache)
 		f->fcache = xcalloc((size_t)1 << FCACHE_BITS, sizeof(*f->fcache));
 	x = (uint64_t)(uintptr_t)fr->sym * 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)fr->dso ^
@@ -757,10 +782,14 @@ struct pctx {
 static int cmp_key(const struct cg_forest *f, uint32_t a, uint32_t b)
 {
 	const struct cg_frame *x = &f->frames[f->tnodes[a].frame], *y = &f->frames[f->tnodes[b].frame];
-	uint64_t ax = x->sym ? x->start : x->ip, ay = y->sym ? y->start : y->ip;
+	bool addr = f->key == CG_KEY_ADDRESS;
+	uint64_t ax = x->sym && !addr ? x->start : x->ip, ay = y->sym && !addr ? y->start : y->ip;
 	uintptr_t dx = (uintptr_t)x->dso, dy = (uintptr_t)y->dso;
 	int c;
 
+	/* the srcline key: by text, when both have one (match_chain_strings) */
+	if (by_srcline(f, x) && by_srcline(f, y) && (c = strcmp(y->srcline, x->srcline)))
+		return c;
 	if (dx != dy)
 		return dx > dy ? -1 : 1;
 	if (ax != ay)
@@ -821,6 +850,10 @@ static void put_name(struct pctx *c, uint32_t node)
 
 	if (fr->sym) {
 		fputs_term(fr->sym, c->fp);
+		if (fr->srcline && c->f->key != CG_KEY_FUNCTION) {   /* perf's "%s %s%s" */
+			fputc(' ', c->fp);
+			fputs_term(fr->srcline, c->fp);
+		}
 		if (fr->inlined)
 			fputs(" (inlined)", c->fp);
 	}
@@ -1106,9 +1139,13 @@ int cg_parse(struct cg_params *p, const char *arg, bool *order_set)
 			p->order = prefix(tok, "caller") ? CG_CALLER : CG_CALLEE;
 			*order_set = true;
 		} else if (prefix(tok, "function"))
-			;
-		else if (prefix(tok, "address") || prefix(tok, "srcline") || prefix(tok, "branch")) {
-			err = pk_error(EINVAL, "call-graph key '%s' is not supported (only 'function')", tok);
+			p->key = CG_KEY_FUNCTION;
+		else if (prefix(tok, "address"))
+			p->key = CG_KEY_ADDRESS;
+		else if (prefix(tok, "srcline"))
+			p->key = CG_KEY_SRCLINE;
+		else if (prefix(tok, "branch")) {
+			err = pk_error(EINVAL, "call-graph key '%s' is not supported (function, address, srcline)", tok);
 			break;
 		} else if (prefix(tok, "percent"))
 			p->value = CG_PERCENT;

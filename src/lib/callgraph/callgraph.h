@@ -53,6 +53,15 @@
 enum cg_mode { CG_NONE, CG_GRAPH, CG_FRACTAL, CG_FLAT, CG_FOLDED };
 enum cg_order { CG_CALLER, CG_CALLEE };
 enum cg_value { CG_PERCENT, CG_PERIOD, CG_COUNT };
+/* perf's callchain keys (-g's KEY, util/callchain.c match_chain): what makes
+ * two frames one node, and what a node prints */
+enum cg_key {
+	CG_KEY_FUNCTION,   /* (DSO, symbol), (DSO, ip) when unknown: "SYM" */
+	CG_KEY_ADDRESS,    /* (DSO, ip): "SYM SRCLINE", SRCLINE "file.c:LINE"
+			      or, without line information, "+OFF" (decimal) */
+	CG_KEY_SRCLINE,    /* its "file.c:LINE" when it has one, else as
+			      function: "SYM file.c:LINE" or "SYM" */
+};
 
 struct cg_params {
 	enum cg_mode mode;
@@ -63,6 +72,7 @@ struct cg_params {
 				  (graph) or chains (flat, folded) per level */
 	bool skip_first;       /* sort order starts with "sym": a lone top
 				  chain does not repeat the entry's symbol */
+	enum cg_key key;       /* the forest's (cg_forest_set_key) */
 };
 
 struct cg_frame {
@@ -71,6 +81,10 @@ struct cg_frame {
 	uint64_t ip;
 	uint64_t start;       /* symbol start address (ordering of ties) */
 	bool inlined;         /* printed with " (inlined)" */
+	const char *srcline;  /* CG_KEY_ADDRESS and CG_KEY_SRCLINE: the
+				 frame's srcline text (see enum cg_key),
+				 interned (equal texts, equal pointers), or
+				 NULL: none; ignored by CG_KEY_FUNCTION */
 };
 
 /*
@@ -78,8 +92,8 @@ struct cg_frame {
  * KEY,VALUE" in any order (each word may be abbreviated, numbers: the first
  * is the threshold, the second the print limit).  Updates *p; sets
  * *order_set when an order was given.  Returns 0, or -EINVAL (message in
- * pk_errmsg()) for an unknown word, a bad number, or the unsupported keys
- * "address", "srcline" and "branch".
+ * pk_errmsg()) for an unknown word, a bad number, or the unsupported
+ * "branch".
  */
 int cg_parse(struct cg_params *p, const char *arg, bool *order_set);
 
@@ -87,6 +101,10 @@ struct cg_forest;
 
 struct cg_forest *cg_forest_new(void);
 void cg_forest_free(struct cg_forest *f);
+
+/* The forest's callchain key (enum cg_key; CG_KEY_FUNCTION unless set):
+ * set before the first frame is interned. */
+void cg_forest_set_key(struct cg_forest *f, enum cg_key key);
 
 uint32_t cg_frame_id(struct cg_forest *f, const struct cg_frame *fr);
 

@@ -76,6 +76,9 @@ struct prof {
 	struct prev_stack *prevs;     /* per thread */
 	struct tcache_slot *tcache;
 	struct prof_cache *cache;     /* prof_rows_make()'s, PROF_REDERIVE */
+	const char **cg_srcline;      /* per frame, its call graphs' srcline
+					 text (prof_cg_set_srclines), or NULL */
+	size_t nr_cg_srcline;
 };
 
 static void *grow(void *p, size_t *alloc, size_t nr, size_t size)
@@ -136,6 +139,7 @@ void prof_free(struct prof *p)
 	free(p->prevs);
 	free(p->tcache);
 	cache_free(p->cache);
+	free(p->cg_srcline);
 	free(p->frames);
 	free(p->fslots);
 	free(p->fcache);
@@ -1104,10 +1108,20 @@ void prof_rows_free(struct prof_rows *r)
 
 /* A model frame as callgraph interns it: (DSO, symbol) and the symbol's
  * start in its DSO (pk_frame_dso_addr). */
-static struct cg_frame cg_frame_of(const struct pk_frame *fr)
+static struct cg_frame cg_frame_of(const struct prof *p, uint32_t id)
 {
+	const struct pk_frame *fr = &p->frames[id];
+
 	return (struct cg_frame){ .sym = fr->sym, .dso = fr->dso, .ip = fr->ip, .inlined = fr->inlined,
-				  .start = pk_frame_dso_addr(fr) - fr->sym_off };
+				  .start = pk_frame_dso_addr(fr) - fr->sym_off,
+				  .srcline = id < p->nr_cg_srcline ? p->cg_srcline[id] : NULL };
+}
+
+void prof_cg_set_srclines(struct prof *p, const char **v, size_t n)
+{
+	free(p->cg_srcline);
+	p->cg_srcline = v;
+	p->nr_cg_srcline = v ? n : 0;
 }
 
 void prof_cg_load_with(const struct prof *p, const struct prof_rows *rows, const uint32_t *tag_of,
@@ -1129,7 +1143,7 @@ void prof_cg_load_with(const struct prof *p, const struct prof_rows *rows, const
 			continue;
 		}
 		if (cgframe[nd->frame] == PROF_NONE) {
-			struct cg_frame cf = cg_frame_of(&p->frames[nd->frame]);
+			struct cg_frame cf = cg_frame_of(p, nd->frame);
 
 			if (copy)
 				copy(arg, &cf);
@@ -1167,7 +1181,7 @@ void prof_cg_take(struct prof *p, const struct prof_rows *rows, struct cg_forest
 
 			memcpy(&upframe, &v[nd.parent].frame, sizeof(upframe));
 			if (cgframe[nd.frame] == PROF_NONE) {
-				struct cg_frame cf = cg_frame_of(&p->frames[nd.frame]);
+				struct cg_frame cf = cg_frame_of(p, nd.frame);
 
 				cgframe[nd.frame] = cg_frame_id(f, &cf);
 			}

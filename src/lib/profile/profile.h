@@ -150,6 +150,13 @@ struct cg_frame;
 void prof_cg_load_with(const struct prof *p, const struct prof_rows *rows, const uint32_t *tag_of,
 		       void (*copy)(void *arg, struct cg_frame *cf), void *arg, struct cg_forest *f);
 
+/* The srcline texts of the model's frames for their call graphs (the
+ * forest's CG_KEY_ADDRESS or CG_KEY_SRCLINE, callgraph.h): v[frame id],
+ * n of them (prof_nr_frames() when made; later frames have none),
+ * xmalloc'd, the model's now (freed by it, or by the next call; NULL:
+ * none).  The texts are the caller's and must outlive the forest. */
+void prof_cg_set_srclines(struct prof *p, const char **v, size_t n);
+
 /* The same, taking the model's nodes over (no copy): the model has no
  * stacks left after it, only prof_free() may follow. */
 void prof_cg_take(struct prof *p, const struct prof_rows *rows, struct cg_forest *f);

@@ -1041,6 +1041,25 @@ done:
 	return res;
 }
 
+const char *session_chain_srcline(struct session *s, const struct pk_frame *fr, bool address)
+{
+	const char *t;
+	size_t n, len, sl;
+
+	if (!fr->sym)
+		return NULL;
+	t = session_srcline(s, fr);
+	n = len = strlen(t);
+	while (n && t[n - 1] >= '0' && t[n - 1] <= '9')
+		n--;
+	if (n > 1 && n < len && t[n - 1] == ':')   /* "file.c:LINE" */
+		return t;
+	sl = strlen(fr->sym);
+	if (address && !strncmp(t, fr->sym, sl) && t[sl] == '+')   /* "SYM+OFF" */
+		return t + sl;
+	return NULL;
+}
+
 static struct pk_frame *frame_slot(struct session *s, size_t n)
 {
 	if (n >= s->frames_alloc) {

@@ -224,6 +224,13 @@ const char *session_thread_comm(struct session *s, uint32_t tid);
  * once. */
 const char *session_srcline(struct session *s, const struct pk_frame *fr);
 
+/* A call-graph entry's srcline, as perf's callchain_srcline() gives it
+ * for the -g keys address (address set) and srcline: the frame's
+ * "file.c:LINE" (session_srcline's, from DWARF); else, for address, "+OFF"
+ * (OFF in decimal from the symbol's start), else NULL.  NULL for a frame
+ * without a symbol (perf prints its address alone).  Interned. */
+const char *session_chain_srcline(struct session *s, const struct pk_frame *fr, bool address);
+
 /* The file to read for the user DSO dso (a pk_frame's dso pointer, as the
  * session interned it): dso itself when its build-id is the one recorded
  * (or none was), else its copy by build-id (~/.debug, /usr/lib/debug), the
