@@ -74,7 +74,9 @@ int cmd_collapse(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	/* as stackcollapse-perf.pl's Getopt::Long: "-pid" is "--pid", and
+	 * options may follow the files */
+	while ((opt = getopt_long_only(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case O_PID: o.pid = true; break;
 		case O_TID: o.tid = true; break;
@@ -100,18 +102,31 @@ int cmd_collapse(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			fprintf(stderr, "perfkit collapse: unknown or incomplete option '%s'\n%s",
-				argv[optind - 1], usage);
+			if (optopt > 0 && optopt < 256)
+				fprintf(stderr, "perfkit collapse: unknown option '-%c'\n%s", optopt, usage);
+			else
+				fprintf(stderr, "perfkit collapse: unknown or incomplete option '%s'\n%s",
+					argv[optind - 1], usage);
 			return 2;
 		}
 	}
+
+	struct collapse_info info = { "" };
+	char first[sizeof(info.event)] = "";
 
 	folded_init(&f);
 	if (optind >= argc) {
 		ret = collapse_file("-", &o, &f);
 	} else {
-		for (int i = optind; i < argc && !ret; i++)
-			ret = collapse_file(argv[i], &o, &f);
+		for (int i = optind; i < argc && !ret; i++) {
+			ret = collapse_file_info(argv[i], &o, &f, &info);
+			/* one default filter for all the files: the first
+			 * event of the first that has one */
+			if (!ret && !first[0] && info.event[0] && !(o.event_filter && *o.event_filter)) {
+				snprintf(first, sizeof(first), "%s", info.event);
+				o.first_event = first;
+			}
+		}
 	}
 	show_warnings();
 	if (ret) {

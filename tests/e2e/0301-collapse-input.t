@@ -142,4 +142,20 @@ printf 'ab;f 2\n' >"$T/nonl.want"
 same_file 'last sample without final newline is kept' "$T/nonl.want" "$T/nonl.out"
 "$PERFKIT" collapse </dev/null >"$T/empty.out"
 same_file 'empty input: empty output' /dev/null "$T/empty.out"
+
+# options as stackcollapse-perf.pl's Getopt::Long reads them: one dash
+# ("-pid"), and after the files
+printf 'ab 7/8 1.0: 2 c:\n\t1 f (m)\n\ncd 9 1.1: 3 e:\n\t2 g (m)\n\n' >"$T/ev2.txt"
+"$PERFKIT" collapse --tid "$T/ev2.txt" >"$T/tid.want" 2>/dev/null
+"$PERFKIT" collapse -tid "$T/ev2.txt" >"$T/tid1.out" 2>/dev/null
+same_file 'collapse -tid is --tid' "$T/tid.want" "$T/tid1.out"
+"$PERFKIT" collapse "$T/ev2.txt" --tid >"$T/tid2.out" 2>/dev/null
+same_file 'collapse FILE --tid: options after the file' "$T/tid.want" "$T/tid2.out"
+# several files: one default event filter (the first file's first event)
+# for all, as the Perl script reads them as one stream
+printf 'ab 1 1.0: 2 x:\n\t1 f (m)\n\n' >"$T/ev1.txt"
+"$PERFKIT" collapse "$T/ev1.txt" "$T/ev2.txt" >"$T/two.out" 2>"$T/two.err"
+printf 'ab;f 2\n' >"$T/two.want"
+same_file 'two files: the second one'"'"'s events (c, e) dropped, not the first file'"'"'s (x)' "$T/two.want" "$T/two.out"
+expect 'two files: the warning names the event kept (x)' grep -q 'events of type x:' "$T/two.err"
 done_testing

@@ -68,6 +68,12 @@ struct collapse_opts {
 	bool demangle;     /* --demangle: text input: demangle mangled C++/Rust
 			      names (perf script --no-demangle output) */
 	const char *event_filter; /* NULL or "": the first event seen */
+	const char *first_event;  /* without event_filter: the first event of
+				     the files read before (collapse_info's),
+				     kept as if seen first in this one (one
+				     filter for several files, as the Perl
+				     script reads them as one stream); NULL:
+				     none */
 	/* perf.data input only (text input has its names and frames set) */
 	int max_stack;     /* --max-stack N: at most N frames a stack (0: all) */
 	bool no_demangle;  /* --no-demangle: raw C++/Rust symbol names */

@@ -394,8 +394,12 @@ struct ps_collapser *psc_new(const struct collapse_opts *o, struct folded *out)
 	sb_init(&c->key, 0);
 	sb_init(&c->pname_tmp, 0);
 	sb_init(&c->dem, 0);
-	if (o->event_filter && *o->event_filter)
+	if (o->event_filter && *o->event_filter) {
 		sb_addstr(&c->filter, o->event_filter);
+	} else if (o->first_event && *o->first_event) {
+		sb_addstr(&c->filter, o->first_event);
+		c->filter_defaulted = true;
+	}
 	c->name = "<input>";
 	for (int i = 0; i < MAX_WARN_LINES; i++)
 		sb_init(&c->warn_text[i], 0);
