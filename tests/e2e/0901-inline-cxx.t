@@ -95,4 +95,25 @@ else
 	expect "perf agrees ($ptop)" test "$top" = "$ptop"
 	diag "top srcline: perfkit $top, perf $ptop"
 fi
+
+# collapse --inline names C++ functions by their linkage names, as binutils'
+# addr2line -C (stackcollapse-perf.pl --inline): two classes' operator()
+# stay apart (DWARF's own name, "operator()", would make them one frame)
+cat >"$T/two.cc" <<'C'
+#include <cstdlib>
+static volatile double sink;
+struct A { __attribute__((noinline)) double operator()(double x) const { for (int i = 0; i < 2000; i++) x = x * 1.0000001 + 1; return x; } };
+struct B { __attribute__((noinline)) double operator()(double x) const { for (int i = 0; i < 2000; i++) x = x * 0.9999999 + 1; return x; } };
+int main(int argc, char **argv) { long n = argc > 1 ? atol(argv[1]) : 1; A a; B b; for (long k = 0; k < n; k++) sink = a(sink) + b(sink); return 0; }
+C
+if c++ -O2 -g -fno-omit-frame-pointer -o "$T/two" "$T/two.cc" &&
+   "$PERFKIT" record -F 2000 -g -o two.data ./two 150000 >/dev/null 2>&1; then
+	"$PERFKIT" collapse --inline two.data >two.folded 2>/dev/null
+	expect 'collapse --inline perf.data: A::operator() and B::operator() apart' 		sh -c "grep -q ';A::operator() ' two.folded && grep -q ';B::operator() ' two.folded"
+	perf script -i two.data 2>/dev/null | "$PERFKIT" collapse --inline >two-text.folded 2>/dev/null
+	expect 'perf script | collapse --inline: addr2line -C names, "A::operator()(double) const" and B'"'"'s' 		sh -c "grep -q ';A::operator()(double) const ' two-text.folded && grep -q ';B::operator()(double) const ' two-text.folded"
+else
+	skip "the two-class program did not build or record"
+	skip "the two-class program did not build or record"
+fi
 done_testing

@@ -78,7 +78,7 @@ static void test_chain(void **state)
 				assert_string_equal(base(v[i].file), base(fr[i].file));
 			if (i)
 				sb_addch(&joined, ';');
-			inline_frame_text(&v[i], true, true, &joined);
+			inline_frame_text(&v[i], true, true, true, &joined);
 		}
 		sb_reset(&text);
 		inline_resolver_set_mark(r, true);
@@ -108,22 +108,35 @@ static void test_chain(void **state)
 }
 
 /* The text of one item: name or "??", ":file:line" with the basename,
- * "_[i]" only when marked and inlined. */
+ * "_[i]" only when marked and inlined; a C++ linkage name demangled (with
+ * its parameters when asked: addr2line -C's), else the ELF symbol of a
+ * real function without one. */
 static void test_frame_text(void **state)
 {
 	(void)state;
 	struct strbuf sb = STRBUF_INIT;
-	struct inline_frame f = { "g", "/src/dir/a.c", 12, true, NULL };
+	struct inline_frame f = { "g", "/src/dir/a.c", 12, true, NULL, NULL };
 
-	inline_frame_text(&f, true, true, &sb);
+	inline_frame_text(&f, true, true, true, &sb);
 	assert_string_equal(sb.buf, "g:a.c:12_[i]");
 	sb_reset(&sb);
-	inline_frame_text(&f, false, false, &sb);
+	inline_frame_text(&f, false, false, true, &sb);
 	assert_string_equal(sb.buf, "g");
 	sb_reset(&sb);
-	f = (struct inline_frame){ NULL, NULL, 0, false, NULL };
-	inline_frame_text(&f, true, true, &sb);
+	f = (struct inline_frame){ NULL, NULL, 0, false, NULL, NULL };
+	inline_frame_text(&f, true, true, true, &sb);
 	assert_string_equal(sb.buf, "??:??:0");
+	sb_reset(&sb);
+	f = (struct inline_frame){ "operator()", NULL, 0, false, "_ZNK1AclEd", NULL };
+	inline_frame_text(&f, false, false, true, &sb);
+	assert_string_equal(sb.buf, "A::operator()(double) const");
+	sb_reset(&sb);
+	inline_frame_text(&f, false, false, false, &sb);
+	assert_string_equal(sb.buf, "A::operator()");
+	sb_reset(&sb);
+	f = (struct inline_frame){ "helper", NULL, 0, false, NULL, "_ZN12_GLOBAL__N_16helperEd" };
+	inline_frame_text(&f, false, false, true, &sb);
+	assert_string_equal(sb.buf, "(anonymous namespace)::helper(double)");
 	sb_release(&sb);
 }
 

@@ -793,13 +793,13 @@ static bool inline_typed(struct ps_collapser *c)
 		return false;
 	if (n == 1) {
 		sb_reset(&c->tmp);
-		inline_frame_text(&v[0], c->o.context, true, &c->tmp);
+		inline_frame_text(&v[0], c->o.context, true, false, &c->tmp);
 		if (!c->tmp.len || !strcmp(c->tmp.buf, "??") || !strcmp(c->tmp.buf, "??:??:0"))
 			return false;
 	}
 	for (int i = 0; i < n; i++) {
 		sb_reset(&c->tmp);
-		inline_frame_text(&v[i], c->o.context, true, &c->tmp);
+		inline_frame_text(&v[i], c->o.context, true, false, &c->tmp);
 		pool_push(c, c->tmp.buf, c->tmp.len);   /* split at a ';' as the text was */
 	}
 	return true;

@@ -1016,7 +1016,8 @@ const char *session_srcline(struct session *s, const struct pk_frame *fr)
 
 		sb_reset(&s->tmp);
 		last.name = "";
-		inline_frame_text(&last, true, false, &s->tmp);   /* ":file:line" */
+		last.linkage = last.elf_sym = NULL;
+		inline_frame_text(&last, true, false, false, &s->tmp);   /* ":file:line" */
 		res = intern(s, s->tmp.buf + 1, s->tmp.len - 1);
 		goto done;
 	}

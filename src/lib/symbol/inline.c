@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "symbol/inline.h"
 #include "base/hashmap.h"
+#include "symbol/demangle.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -200,6 +201,12 @@ static int collect(Dwfl_Module *mod, uint64_t elf_pc, struct inline_frame *fr, i
 			fr[nfr].linkage = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_MIPS_linkage_name, &la));
 		if (!fr[nfr].linkage && c_unit)
 			fr[nfr].linkage = fr[nfr].name;
+		/* binutils names the innermost item without a linkage name
+		 * by the ELF symbol at the address: here only a real
+		 * function (an inlined one is not the symbol's function) */
+		fr[nfr].elf_sym = !nfr && !fr[nfr].linkage && dwarf_tag(&die) == DW_TAG_subprogram
+					  ? dwfl_module_addrname(mod, pc)
+					  : NULL;
 		fr[nfr].file = file;
 		fr[nfr].line = line;
 		fr[nfr].inlined = dwarf_tag(&die) == DW_TAG_inlined_subroutine;
@@ -222,9 +229,18 @@ static int collect(Dwfl_Module *mod, uint64_t elf_pc, struct inline_frame *fr, i
 	return nfr ? nfr : -ENOENT;
 }
 
-void inline_frame_text(const struct inline_frame *f, bool context, bool mark, struct strbuf *out)
+void inline_frame_text(const struct inline_frame *f, bool context, bool mark, bool params, struct strbuf *out)
 {
-	sb_addstr(out, f->name ? f->name : "??");
+	/* as binutils' addr2line -C names it (stackcollapse-perf.pl
+	 * --inline): the linkage name demangled, parameters and all with
+	 * params ("A::operator()(double) const": two classes' operator()
+	 * apart), or the innermost real function's ELF symbol's, else the
+	 * DWARF name */
+	const char *ln = f->linkage ? f->linkage : f->elf_sym;
+	char *d = ln && sym_is_mangled(ln) ? sym_demangle(ln, strlen(ln), params ? PK_DEMANGLE_PARAMS : 0) : NULL;
+
+	sb_addstr(out, d ? d : f->name ? f->name : "??");
+	free(d);
 	if (context)
 		sb_addf(out, ":%s:%d", f->file ? base_name(f->file) : "??", f->line);
 	if (mark && f->inlined)
@@ -237,7 +253,7 @@ static void chain_text(const struct inline_frame *v, size_t n, bool context, boo
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			sb_addch(out, ';');
-		inline_frame_text(&v[i], context, mark, out);
+		inline_frame_text(&v[i], context, mark, true, out);
 	}
 }
 

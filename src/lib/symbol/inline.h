@@ -69,6 +69,9 @@ struct inline_frame {
 				names are not mangled, the name itself); NULL:
 				DWARF has none (binutils' addr2line then names
 				the innermost item by the ELF symbol) */
+	const char *elf_sym; /* the innermost item, a real function without a
+				linkage name: the ELF symbol at the address
+				(as in the file, mangled), or NULL */
 };
 
 int inline_resolve_frames(struct inline_resolver *r, const char *dso, uint64_t addr,
@@ -87,9 +90,12 @@ int inline_resolve_frames(struct inline_resolver *r, const char *dso, uint64_t a
 int inline_chain(struct inline_resolver *r, const char *dso, uint64_t addr, const char *sym, size_t syml,
 		 uint64_t sym_off, const struct inline_frame **out);
 
-/* Append one item as the text functions above print it: its name ("??"
- * when none), with context ":FILE:LINE" (FILE the basename, "??" when
- * unknown), "_[i]" when mark is set and the item is inlined. */
-void inline_frame_text(const struct inline_frame *f, bool context, bool mark, struct strbuf *out);
+/* Append one item as the text functions above print it: its name as
+ * binutils' addr2line -C gives it (the linkage name, or elf_sym, demangled
+ * with its parameter list when params is set, as perf names symbols when
+ * not; else the DWARF name; "??" when none), with context ":FILE:LINE"
+ * (FILE the basename, "??" when unknown), "_[i]" when mark is set and the
+ * item is inlined.  The text functions above name items with params. */
+void inline_frame_text(const struct inline_frame *f, bool context, bool mark, bool params, struct strbuf *out);
 
 #endif
