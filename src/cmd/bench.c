@@ -723,24 +723,49 @@ static int shell_overhead(struct bench_opts *o, struct overhead *oh)
 	return 0;
 }
 
-static int run_prepare(const struct bench_opts *o, int idx, const char *what)
+static char *substitute(const char *tmpl, const char *var, const char *val);
+
+/* tmpl with r's parameter values in place of their {NAME}s, as hyperfine
+ * fills in the commands, --prepare and --cleanup alike (malloc'ed). */
+static char *with_params(const struct bench_opts *o, const struct result *r, const char *tmpl)
 {
-	const char *cmd = o->nprepare == 0 ? NULL : o->nprepare == 1 ? o->prepare[0] : o->prepare[idx];
+	char *s = xstrdup(tmpl);
+
+	for (int p = 0; r->params && p < o->nparam; p++) {
+		char *t = substitute(s, o->param_vars[p], r->params[p]);
+
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* A --prepare or --cleanup command of result r (its parameters filled
+ * in), run through the shell; an error when it fails. */
+static int run_aux(const struct bench_opts *o, const struct result *r, const char *tmpl, const char *what)
+{
 	struct run_out ro;
 
-	if (!cmd)
+	if (!tmpl)
 		return 0;
 	struct bench_opts sh = *o;
 	if (!sh.shell)
 		sh.shell = "sh";
+	char *cmd = with_params(o, r, tmpl);
 	int err = run_once(&sh, cmd, !o->show_output, NULL, false, &ro);
-	if (err)
-		return err;
-	if (ro.code != 0) {
+
+	if (!err && ro.code != 0) {
 		char how[64];
-		return pk_error(EINVAL, "%s command '%s' failed%s", what, cmd, how_ended(ro.code, true, how, sizeof(how)));
+
+		err = pk_error(EINVAL, "%s command '%s' failed%s", what, cmd, how_ended(ro.code, true, how, sizeof(how)));
 	}
-	return 0;
+	free(cmd);
+	return err;
+}
+
+static int run_prepare(const struct bench_opts *o, int idx, const struct result *r)
+{
+	return run_aux(o, r, o->nprepare == 0 ? NULL : o->nprepare == 1 ? o->prepare[0] : o->prepare[idx], "prepare");
 }
 
 /* One warm-up run of result idx (not timed). */
@@ -749,7 +774,7 @@ static int warm_once(struct bench_opts *o, int idx, struct result *r, int i)
 	struct run_out ro;
 	int err;
 
-	if ((err = run_prepare(o, idx, "prepare")))
+	if ((err = run_prepare(o, idx, r)))
 		return err;
 	if ((err = run_once(o, r->command, !o->show_output, NULL, false, &ro)))
 		return err;
@@ -784,7 +809,7 @@ static int measure_once(struct bench_opts *o, int idx, struct result *r, const s
 {
 	int err;
 
-	if ((err = run_prepare(o, idx, "prepare")))
+	if ((err = run_prepare(o, idx, r)))
 		return err;
 	struct strbuf path = STRBUF_INIT;
 	if (o->profile_dir) {
@@ -824,20 +849,10 @@ static int measure_once(struct bench_opts *o, int idx, struct result *r, const s
 /* After the runs of result r: its cleanup command and its summaries. */
 static int finish_one(struct bench_opts *o, struct result *r)
 {
-	struct run_out ro;
 	int err;
 
-	if (o->cleanup) {
-		struct bench_opts sh = *o;
-		if (!sh.shell)
-			sh.shell = "sh";
-		if ((err = run_once(&sh, o->cleanup, !o->show_output, NULL, false, &ro)))
-			return err;
-		if (ro.code) {
-			char how[64];
-			return pk_error(EINVAL, "cleanup command '%s' failed%s", o->cleanup, how_ended(ro.code, true, how, sizeof(how)));
-		}
-	}
+	if ((err = run_aux(o, r, o->cleanup, "cleanup")))
+		return err;
 	st_summarize(r->t, r->n, &r->s);
 	st_summarize(r->cpu, r->n, &r->cs);
 	st_summarize(r->ins, r->n, &r->is);

@@ -132,4 +132,9 @@ expect "unwritable --export-json: the message names it" grep -q "nodir/x.json" "
 "$PERFKIT" bench -N -r 1 -n $'two\nlines' --export-markdown "$T/nl.md" true >/dev/null 2>&1
 expect "markdown: a name with a newline keeps its row on one line" \
 	sh -c "test \$(grep -c . '$T/nl.md') = 3 && ! grep -v '^|' '$T/nl.md' | grep -q ."
+# a parameter's value fills in --prepare and --cleanup too, as hyperfine
+"$PERFKIT" bench -r 1 -w 0 --no-interleave -L x a,b -p "echo p{x} >>'$T/plog'" -c "echo c{x} >>'$T/plog'" \
+	"echo r{x} >>'$T/plog'" >/dev/null 2>&1
+got=$(tr '\n' ' ' <"$T/plog")
+expect "-L: {x} filled in --prepare and --cleanup ($got)" test "$got" = "pa ra ca pb rb cb "
 done_testing
