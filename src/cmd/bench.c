@@ -1614,11 +1614,9 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres,
 		if (o->metric == M_INS)
 			json_array(&sb, "instruction_counts", r->ins, r->n);
 		sb_addstr(&sb, ",\n      \"exit_codes\": [");
+		/* a signal's death as hyperfine 1.15 exports it: 128 + N */
 		for (size_t k = 0; k < r->nruns; k++)
-			if (r->codes[k] >= 0)
-				sb_addf(&sb, "%s%d", k ? ", " : "", r->codes[k]);
-			else    /* hyperfine's null: no exit code, a signal ended the run */
-				sb_addf(&sb, "%snull", k ? ", " : "");
+			sb_addf(&sb, "%s%d", k ? ", " : "", r->codes[k] >= 0 ? r->codes[k] : 128 - r->codes[k]);
 		sb_addstr(&sb, "]");
 		if (r->params) {
 			sb_addstr(&sb, ",\n      \"parameters\": {");

@@ -28,10 +28,10 @@ expect "the message names the signal" grep -q "failed in run 1: terminated by si
 expect_fail "… and no exit code 139" grep -q "exit code 139" "$T/se"
 "$PERFKIT" bench -N -i -r 2 --export-json "$T/s.json" "sh -c 'kill -TERM \$\$'" true >"$T/s2" 2>&1
 expect "-i: failed runs listed by signal name" grep -q 'Failed runs: *2 of 2 (exit codes: SIGTERM SIGTERM)\|No successful runs' "$T/s2"
-expect "-i: JSON exit code null for a signal death, as hyperfine" python3 -c '
+expect "-i: JSON exit code 128 + N for a signal death, as hyperfine 1.15" python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
-assert r[0]["exit_codes"] == [None, None], r[0]["exit_codes"]' "$T/s.json"
+assert r[0]["exit_codes"] == [143, 143], r[0]["exit_codes"]' "$T/s.json"
 "$PERFKIT" bench -r 2 "sh -c 'kill -SEGV \$\$'; exit \$?" >/dev/null 2>"$T/sh"
 expect "under the shell: exit code 139 read as the shell's signal 11" grep -q "exit code 139 (from the shell: signal 11, SIGSEGV)" "$T/sh"
 "$PERFKIT" bench -N -r 2 "sh -c 'exit 3'" >/dev/null 2>"$T/e3"
