@@ -1159,10 +1159,12 @@ int cmd_stat(int argc, char **argv)
 		unsigned flags = 0;
 		if (o.pid <= 0 && !o.all_cpus)
 			flags = CNT_ENABLE_ON_EXEC | CNT_INHERIT;
+		else if (o.pid > 0)   /* as perf stat -p: the children it forks from now on too */
+			flags = CNT_INHERIT;
 		err = open_targets(&t, o.events, target, o.all_cpus, flags);
 		if (!err && t.sets[0].paranoid_fallback)
 			note_user_only(&t.sets[0], &sum, run == 0);
-		if (!err && flags == 0)
+		if (!err && !(flags & CNT_ENABLE_ON_EXEC))
 			for (int i = 0; i < t.nr && !err; i++)
 				err = cnt_set_enable(&t.sets[i]);
 		if (err) {

@@ -129,6 +129,13 @@ expect "a {group} of software events counts both" grep -Eq '^ +[0-9]+ +page-faul
 sleep 1.5 & pid=$!	# long enough for stat to attach on a loaded machine
 "$PERFKIT" stat -p $pid -e task-clock,context-switches 2>"$T/p"
 expect "-p counts until the process exits" grep -q "process id '$pid'" "$T/p"
+# -p counts the children the process forks after stat attached, as perf
+# stat -p (inherit): 100 runs of true fault in thousands of pages, the
+# shell's loop itself in none
+sh -c 'sleep 0.5; i=0; while [ $i -lt 100 ]; do true; /bin/true; i=$((i + 1)); done' & pid=$!
+"$PERFKIT" stat -p $pid -e page-faults 2>"$T/pc"
+pf=$(awk '$2 == "page-faults" { gsub(/,/, "", $1); print $1 }' "$T/pc")
+expect "-p: the children forked after attaching count ($pf page faults)" test "${pf:-0}" -gt 1000
 "$PERFKIT" stat -I 100 -e task-clock -- sleep 0.55 2>"$T/i"
 n=$(grep -c 'task-clock' "$T/i")
 diag "-I 100 over 0.55 s: $n lines"
