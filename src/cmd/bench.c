@@ -121,6 +121,7 @@ struct bench_opts {
 	const char *prepare[MAX_CMDS];
 	int nprepare;
 	const char *cleanup;
+	const char *setup;          /* -s: once per command before its runs */
 	const char *shell;          /* NULL with -N */
 	int ignore_failure, show_output, counters;
 	const char *names[MAX_CMDS];
@@ -184,6 +185,7 @@ static void usage(FILE *f)
 		"  -M, --max-runs N          at most N runs\n"
 		"  -p, --prepare CMD         run before each run (once, or once per command)\n"
 		"  -c, --cleanup CMD         run after the runs of each command\n"
+		"  -s, --setup CMD           run once before the runs of each command\n"
 		"  -S, --shell SHELL         shell to run commands with (default sh); -N: none\n"
 		"  -N                        no shell: split CMD on blanks and exec it\n"
 		"  -i, --ignore-failure      keep going on non-zero exit; failed runs are left out\n"
@@ -192,7 +194,9 @@ static void usage(FILE *f)
 		"  -L, --parameter-list V A,B,…     run CMD with {V} = each value\n"
 		"      --export-json/--export-markdown/--export-csv FILE\n"
 		"      --show-output         do not discard the commands' output\n"
-		"      --time-unit U         millisecond, second or microsecond\n"
+		"  -u, --time-unit U         millisecond, second or microsecond\n"
+		"      --output WHERE        null (default) or pipe: discarded; inherit: as --show-output\n"
+		"      --style STYLE         basic, full, nocolor, color (accepted) or none (no text)\n"
 		"      --counters            count perf events (as perfkit stat) in each run\n"
 		"      --min-effect PCT      smallest difference called significant (default 1); with\n"
 		"                            --profile also a function's: its change in points of\n"
@@ -874,6 +878,8 @@ static int bench_one(struct bench_opts *o, int idx, struct result *r, const stru
 
 	if (o->counters && (err = cnt_set_add_defaults(&r->cnt)))
 		return err;
+	if ((err = run_aux(o, r, o->setup, "setup")))
+		return err;
 	for (int i = 0; i < o->warmup; i++) {
 		progress(tty, "Warmup", (size_t)i, (size_t)o->warmup, 0);
 		if ((err = warm_once(o, idx, r, i)))
@@ -912,6 +918,8 @@ static int bench_interleaved(struct bench_opts *o, struct result *res, int nres,
 	for (int k = 0; k < nres && !err; k++)
 		if (o->counters)
 			err = cnt_set_add_defaults(&res[k].cnt);
+	for (int k = 0; k < nres && !err; k++)   /* every command's set up before the first run */
+		err = run_aux(o, &res[k], o->setup, "setup");
 	for (int i = 0; i < o->warmup && !err; i++) {
 		progress(tty, "Warmup", (size_t)i, (size_t)o->warmup, 0);
 		for (int k = 0; k < nres && !err; k++)
@@ -2132,7 +2140,7 @@ static void free_vals(char *vals[][MAX_CMDS], const int *nvals, int nparam)
 }
 
 enum { OPT_JSON = 256, OPT_MD, OPT_CSV, OPT_SHOW, OPT_UNIT, OPT_COUNTERS, OPT_EFFECT, OPT_STEP, OPT_METRIC,
-       OPT_NO_INTERLEAVE, OPT_PROFILE, OPT_PROFILE_FREQ, OPT_PROFILE_EVENT };
+       OPT_NO_INTERLEAVE, OPT_PROFILE, OPT_PROFILE_FREQ, OPT_PROFILE_EVENT, OPT_OUTPUT, OPT_STYLE };
 
 /* --metric=instructions: count instructions:u where the machine can (a
  * probe on this process), else find the Valgrind tool and a folder for its
@@ -2192,7 +2200,7 @@ int cmd_bench(int argc, char **argv)
 		{ "export-markdown", required_argument, NULL, OPT_MD },
 		{ "export-csv", required_argument, NULL, OPT_CSV },
 		{ "show-output", no_argument, NULL, OPT_SHOW },
-		{ "time-unit", required_argument, NULL, OPT_UNIT },
+		{ "time-unit", required_argument, NULL, 'u' },
 		{ "counters", no_argument, NULL, OPT_COUNTERS },
 		{ "min-effect", required_argument, NULL, OPT_EFFECT },
 		{ "metric", required_argument, NULL, OPT_METRIC },
@@ -2200,6 +2208,9 @@ int cmd_bench(int argc, char **argv)
 		{ "profile", optional_argument, NULL, OPT_PROFILE },
 		{ "profile-freq", required_argument, NULL, OPT_PROFILE_FREQ },
 		{ "profile-event", required_argument, NULL, OPT_PROFILE_EVENT },
+		{ "setup", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "style", required_argument, NULL, OPT_STYLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -2207,12 +2218,13 @@ int cmd_bench(int argc, char **argv)
 				.profile_event = "cpu-clock",
 				.icnt = CNT_SET_INIT };
 	int min_given = 0;
+	bool style_none = false;
 	const char *scan_min = NULL, *scan_max = NULL, *step = NULL, *lists[MAX_PARAMS] = { 0 };
 	int nlists = 0;
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "w:r:m:M:p:c:S:Nin:P:D:L:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "w:r:m:M:p:c:s:S:Nin:P:D:L:u:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'w': if (parse_int("--warmup", optarg, 0, &o.warmup)) return 2; break;
 		case 'r': if (parse_int("--runs", optarg, 1, &o.runs)) return 2; break;
@@ -2224,6 +2236,7 @@ int cmd_bench(int argc, char **argv)
 			o.prepare[o.nprepare++] = optarg;
 			break;
 		case 'c': o.cleanup = optarg; break;
+		case 's': o.setup = optarg; break;
 		case 'S': o.shell = strcmp(optarg, "none") ? optarg : NULL; break;
 		case 'N': o.shell = NULL; break;
 		case 'i': o.ignore_failure = 1; break;
@@ -2257,7 +2270,22 @@ int cmd_bench(int argc, char **argv)
 		case OPT_MD: o.export_md = optarg; break;
 		case OPT_CSV: o.export_csv = optarg; break;
 		case OPT_SHOW: o.show_output = 1; break;
-		case OPT_UNIT:
+		case OPT_OUTPUT:   /* hyperfine's null (the default), pipe, inherit */
+			if (!strcmp(optarg, "inherit"))
+				o.show_output = 1;
+			else if (strcmp(optarg, "null") && strcmp(optarg, "pipe"))
+				return fprintf(stderr, "perfkit bench: --output expects null, pipe or inherit, got '%s' "
+						       "(a file is not supported: redirect inside the command)\n", optarg), 2;
+			break;
+		case OPT_STYLE:   /* hyperfine's; none: no text on stdout (the exports are written) */
+			if (!strcmp(optarg, "none"))
+				style_none = true;
+			else if (strcmp(optarg, "basic") && strcmp(optarg, "full") && strcmp(optarg, "nocolor") &&
+				 strcmp(optarg, "color"))
+				return fprintf(stderr, "perfkit bench: --style expects basic, full, nocolor, color or none, "
+						       "got '%s'\n", optarg), 2;
+			break;
+		case 'u':
 			if (!strcmp(optarg, "millisecond") || !strcmp(optarg, "ms"))
 				o.time_unit = "ms";
 			else if (!strcmp(optarg, "second") || !strcmp(optarg, "s"))
@@ -2454,6 +2482,15 @@ int cmd_bench(int argc, char **argv)
 		free_results(res, nres, o.nparam);
 		free_vals(vals, nvals, o.nparam);
 		return 0;
+	}
+	if (style_none) {   /* --style none: no text; the exports and errors as always */
+		int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		fflush(stdout);
+		if (nul >= 0) {
+			(void)dup2(nul, 1);
+			close(nul);
+		}
 	}
 	bool tty = isatty(2);
 	int rc = 0, err = 0;

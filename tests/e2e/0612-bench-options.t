@@ -137,4 +137,16 @@ expect "markdown: a name with a newline keeps its row on one line" \
 	"echo r{x} >>'$T/plog'" >/dev/null 2>&1
 got=$(tr '\n' ' ' <"$T/plog")
 expect "-L: {x} filled in --prepare and --cleanup ($got)" test "$got" = "pa ra ca pb rb cb "
+# hyperfine's -s/--setup (once per command, before its runs), -u, --style
+# none (no text, the export written) and --output inherit
+"$PERFKIT" bench -r 2 -w 1 --no-interleave -L x a,b -s "echo s{x} >>'$T/slog'" "echo r{x} >>'$T/slog'" >/dev/null 2>&1
+got=$(tr '\n' ' ' <"$T/slog")
+expect "-s: once per command before its warm-up and runs ($got)" test "$got" = "sa ra ra ra sb rb rb rb "
+"$PERFKIT" bench -N -r 2 -u second --style none --export-json "$T/none.json" true >"$T/none.out" 2>&1; rc=$?
+expect "--style none: exit 0, nothing printed, the export written" \
+	sh -c "test $rc = 0 && ! test -s '$T/none.out' && grep -q '\"mean\"' '$T/none.json'"
+"$PERFKIT" bench -r 1 -w 0 --output inherit "echo inherited-out" >"$T/inh.out" 2>&1
+expect "--output inherit: the command's output shown" grep -q '^inherited-out$' "$T/inh.out"
+"$PERFKIT" bench -r 1 --style fancy true >/dev/null 2>&1; rc=$?
+expect "--style with an unknown value: exit 2" test $rc = 2
 done_testing
