@@ -96,6 +96,8 @@ static void usage(FILE *f)
 		"  -o, --output FILE         write the counts to FILE instead of stderr\n"
 		"  -p, --pid PID             count an existing process (until it exits, Ctrl-C or CMD ends)\n"
 		"  -a, --all-cpus            count on every CPU (until Ctrl-C or CMD ends)\n"
+		"  -d, --detailed            also L1-dcache and LLC loads and misses (perf's -d); -dd adds\n"
+		"                            L1-icache, dTLB and iTLB, -ddd L1-dcache prefetches\n"
 		"  -I, --interval-print MS   print the counts every MS milliseconds\n"
 		"      --simulate            also run CMD under perfkit's Valgrind tool (modern model, host cache\n"
 		"                            geometry): simulated instructions, branches, cache and TLB misses, and\n"
@@ -104,9 +106,23 @@ static void usage(FILE *f)
 		"      --I1/--D1/--L2/--LL=SIZE,ASSOC,LINE   pin the simulated geometry (with --simulate)\n");
 }
 
+/* -d, -dd, -ddd: perf stat's detailed events (builtin-stat.c's
+ * detailed_attrs, very_detailed_attrs, very_very_detailed_attrs), added to
+ * the events asked */
+static int detailed;
+
 static int add_events(struct cnt_set *s, const char *events)
 {
-	return events ? cnt_set_add_list(s, events) : cnt_set_add_defaults(s);
+	static const char *const level[3] = {
+		"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+		"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
+		"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+	};
+	int err = events ? cnt_set_add_list(s, events) : cnt_set_add_defaults(s);
+
+	for (int k = 0; !err && k < detailed && k < 3; k++)
+		err = cnt_set_add_list(s, level[k]);
+	return err;
 }
 
 /* Open one set per CPU (-a) or one for the target. */
@@ -1007,6 +1023,7 @@ int cmd_stat(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "detailed", no_argument, NULL, 'd' },
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "simulate", no_argument, NULL, 'S' },
 		{ "I1", required_argument, NULL, 1000 + SIM_I1 },
@@ -1023,7 +1040,8 @@ int cmd_stat(int argc, char **argv)
 	int c, status = 0, have_geom = 0, signaled = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:aI:h", lopts, NULL)) != -1) {
+	detailed = 0;
+	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:adI:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (events.len)
@@ -1042,6 +1060,7 @@ int cmd_stat(int argc, char **argv)
 				return opt_error(&events);
 			break;
 		case 'a': o.all_cpus = 1; break;
+		case 'd': detailed++; break;
 		case 'I':
 			if (pk_parse_int("-I", optarg, 10, INT_MAX, &o.interval_ms))
 				return opt_error(&events);
@@ -1107,7 +1126,7 @@ int cmd_stat(int argc, char **argv)
 
 	/* validate the events before running anything */
 	struct cnt_set sum = CNT_SET_INIT;
-	int err = o.events ? cnt_set_add_list(&sum, o.events) : cnt_set_add_defaults(&sum);
+	int err = add_events(&sum, o.events);
 	if (err) {
 		fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
 		cnt_set_release(&sum);

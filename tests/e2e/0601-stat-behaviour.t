@@ -123,6 +123,15 @@ fi
 expect "unknown event with modifiers → exit 2, named ($rc)" test $rc -eq 2
 expect "... as unknown event 'nosuch'" grep -q "unknown event 'nosuch'" "$T/e5"
 
+# -d, -dd, -ddd: perf's detailed events after the defaults, in perf's order
+"$PERFKIT" stat -ddd -x, -- true 2>&1 | cut -d, -f3 | grep -v '^cache-' | tr '\n' ' ' >"$T/ddd"
+want="task-clock context-switches cpu-migrations page-faults cycles instructions branches branch-misses "
+want+="L1-dcache-loads L1-dcache-load-misses LLC-loads LLC-load-misses L1-icache-loads L1-icache-load-misses "
+want+="dTLB-loads dTLB-load-misses iTLB-loads iTLB-load-misses L1-dcache-prefetches L1-dcache-prefetch-misses "
+expect "-ddd: perf stat's detailed events ($(cat "$T/ddd"))" test "$(cat "$T/ddd")" = "$want"
+n=$("$PERFKIT" stat -d -x, -- true 2>&1 | grep -c 'L1-dcache-loads\|LLC-load-misses\|dTLB')
+expect "-d: L1-dcache and LLC only ($n of the 3 names)" test "$n" = 2
+
 # groups and -p / -I
 "$PERFKIT" stat -e '{task-clock,page-faults}' -- true 2>"$T/g"
 expect "a {group} of software events counts both" grep -Eq '^ +[0-9]+ +page-faults' "$T/g"
