@@ -1144,7 +1144,7 @@ int cmd_stat(int argc, char **argv)
 	FILE *out = stderr;
 	struct outfile of;
 	if (o.output) {
-		if (of_open(&of, o.output)) {
+		if (of_open_shared(&of, o.output)) {
 			fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
 			cnt_set_release(&sum);
 			sb_release(&events);
