@@ -231,6 +231,7 @@ static void build_summary(struct report *r)
 {
 	memset(&r->sum, 0, sizeof(r->sum));
 	r->sum.elapsed_ns = st_mean(r->elapsed, r->nruns) * 1e9;
+	r->sum.system_wide = r->o->all_cpus;
 	if (r->o->pid <= 0 && !r->o->all_cpus && r->nruns)   /* rusage is the command's */
 	{
 		r->sum.cpu_ns = r->cpu_s_sum / (double)r->nruns * 1e9;

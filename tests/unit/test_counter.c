@@ -269,6 +269,19 @@ static void test_reading_no_pmu(void **state)
 	assert_null(strstr(r, "or other load keeping it off the CPU"));
 	free(r);
 
+	/* system-wide (stat -a): task-clock is every CPU's, so 2.00 CPUs
+	 * says nothing of the command: no CPU-use verdict, no advice built
+	 * on one */
+	struct cnt_summary sys = io;
+	sys.system_wide = true;
+	sys.v[CNT_K_TASK_CLOCK] = 2e9;
+	r = reading(&sys);
+	assert_null(strstr(r, "CPUs utilized"));
+	assert_null(strstr(r, "CPU-bound"));
+	assert_null(strstr(r, "biolatency"));
+	assert_non_null(strstr(r, "not supported on this machine"));
+	free(r);
+
 	/* the same, blocking often */
 	io.v[CNT_K_CTX_SWITCHES] = 5000;
 	r = reading(&io);

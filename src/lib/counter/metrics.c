@@ -146,7 +146,7 @@ struct cpu_use {
 static struct cpu_use cpu_use_of(const struct cnt_summary *s)
 {
 	struct cpu_use u;
-	bool known = s->elapsed_ns > 0 && (s->have[CNT_K_TASK_CLOCK] || s->cpu_ns > 0);
+	bool known = !s->system_wide && s->elapsed_ns > 0 && (s->have[CNT_K_TASK_CLOCK] || s->cpu_ns > 0);
 
 	u.cpu_ns = s->have[CNT_K_TASK_CLOCK] ? s->v[CNT_K_TASK_CLOCK] : s->cpu_ns;
 	u.cpus = known ? shown(u.cpu_ns / s->elapsed_ns) : -1;
@@ -243,8 +243,8 @@ void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 	cpu_part(s, out, said_ipc, hw_missing);
 	if (hw_missing) {
 		sb_addstr(out, "hardware counters (cycles, instructions, branches, caches) are not supported on this machine: it has no usable PMU (a virtual machine without PMU passthrough?), so IPC and miss rates cannot be measured here.\n");
-		if (u.too_short)
-			;   /* said above: nothing concluded */
+		if (u.too_short || s->system_wide)
+			;   /* said above: nothing concluded; or no one command */
 		else if (u.waiting)
 			sb_addstr(out, "it mostly waits, so cache and branch counts would not explain its time: look at what it waits for (block I/O latency with `perfkit biolatency`, its files with `perfkit opensnoop`).\n");
 		else if (u.cpus >= 0)

@@ -88,6 +88,9 @@ struct cnt_summary {
 	double cpu_ns;
 	bool have_csw;
 	double vcsw, ivcsw;
+	bool system_wide;     /* every CPU's counts (stat -a): task-clock is
+				 the CPUs', not a command's, so no CPU-use
+				 verdict is read from it */
 };
 
 /* Which kind an event is (counting only user-visible defaults), or -1. */
