@@ -1405,8 +1405,24 @@ static void print_summary(const struct bench_opts *o, struct result *res, const 
 	if (f->failed)
 		printf("  Warning: '%s' had %zu failed run%s; it is the fastest of its successful runs only.\n",
 		       label(f), f->failed, f->failed == 1 ? "" : "s");
+	/* the others from the closest to the slowest, as hyperfine 1.15
+	 * orders its summary (by mean; those without a ratio last) */
+	int *ord = xmalloc(((size_t)cs->n + 1) * sizeof(*ord));
+
 	for (int i = 0; i < cs->n; i++) {
-		const struct bench_cmp *c = &cs->c[i];
+		int j = i;
+
+		for (; j > 0; j--) {   /* insertion, stable: a few commands */
+			const struct st_compare *a = &cs->c[ord[j - 1]].metric, *b = &cs->c[i].metric;
+
+			if (!b->have_ratio || (a->have_ratio && a->ratio.ratio <= b->ratio.ratio))
+				break;
+			ord[j] = ord[j - 1];
+		}
+		ord[j] = i;
+	}
+	for (int oi = 0; oi < cs->n; oi++) {
+		const struct bench_cmp *c = &cs->c[ord[oi]];
 		const struct st_compare *m = &c->metric;
 		struct result *r = &res[c->idx];
 
@@ -1471,6 +1487,7 @@ static void print_summary(const struct bench_opts *o, struct result *res, const 
 		if (c->ctr && ipc_of(r, &ipc_r) && ipc_of(f, &ipc_f))
 			printf("      %-18s %.2f vs %.2f\n", "IPC", ipc_r, ipc_f);
 	}
+	free(ord);
 }
 
 /* ---- exports (written to a temp file, then renamed) ---- */

@@ -147,6 +147,10 @@ expect "--style none: exit 0, nothing printed, the export written" \
 	sh -c "test $rc = 0 && ! test -s '$T/none.out' && grep -q '\"mean\"' '$T/none.json'"
 "$PERFKIT" bench -r 1 -w 0 --output inherit "echo inherited-out" >"$T/inh.out" 2>&1
 expect "--output inherit: the command's output shown" grep -q '^inherited-out$' "$T/inh.out"
+# the summary lists the others from the closest to the slowest (hyperfine 1.15)
+"$PERFKIT" bench -N -r 3 -w 0 'sleep 0.09' 'sleep 0.01' 'sleep 0.04' >"$T/ord.out" 2>/dev/null
+got=$(grep -o "times [a-z ]* 'sleep 0\.0[0-9]'" "$T/ord.out" | grep -o "0\.0[0-9]" | tr '\n' ' ')
+expect "summary: by ratio, not command order ($got)" test "$got" = "0.04 0.09 "
 "$PERFKIT" bench -r 1 --style fancy true >/dev/null 2>&1; rc=$?
 expect "--style with an unknown value: exit 2" test $rc = 2
 done_testing
