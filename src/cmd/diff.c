@@ -84,12 +84,29 @@ static const char *dso_short(const char *dso)
 	return slash ? slash + 1 : dso;
 }
 
+/* name's length without perf's modifiers (a last ":" followed by modifier
+ * letters only: "cpu-clock:ppp", "cycles:u"); a tracepoint's
+ * "sched:sched_switch" is kept whole. */
+static size_t event_base_len(const char *name)
+{
+	const char *c = strrchr(name, ':');
+
+	if (!c || !c[1] || c[strspn(c + 1, "ukhpPGHISDWe") + 1])
+		return strlen(name);
+	return (size_t)(c - name);
+}
+
 /* Events are matched by perf's name without its modifiers, so a file
  * from `perf record` ("cpu-clock:ppp") compares with one from perfkit
- * ("cpu-clock"). */
+ * ("cpu-clock"); tracepoints stay apart. */
 static struct devent *event_get(struct diff *d, const char *name)
 {
-	const char *n = hm_intern(&d->strings, name, strcspn(name, ":"));
+	struct strbuf esc = STRBUF_INIT;
+
+	sb_add_term(&esc, name, event_base_len(name));   /* the file's text: printed escaped everywhere */
+	const char *n = hm_intern(&d->strings, esc.buf, esc.len);
+
+	sb_release(&esc);
 
 	for (size_t i = 0; i < d->nr_ev; i++)
 		if (d->ev[i].name == n)
@@ -208,7 +225,9 @@ static void print_event(struct devent *ev)
 			w = (int)strlen(r->dso);
 	}
 	qsort(ev->r, ev->nr, sizeof(*ev->r), cmp_rows);
-	printf("# Event '%s'\n#\n", ev->name);
+	fputs("# Event '", stdout);
+	fputs_term(ev->name, stdout);
+	fputs("'\n#\n", stdout);
 	printf("# Baseline  Delta Abs  %-*s  Symbol\n", w, "Shared Object");
 	printf("# ........  .........  ");
 	for (int i = 0; i < w; i++)
@@ -324,7 +343,9 @@ static void print_event_multi(struct devent *ev, size_t na, size_t nb, bool shar
 	qsort(m, ev->nr, sizeof(*m), cmp_mrows);
 	if (js)
 		json_event(js, ev, m, na, nb, share, min_effect);
-	printf("# Event '%s'\n#\n", ev->name);
+	fputs("# Event '", stdout);
+	fputs_term(ev->name, stdout);
+	fputs("'\n#\n", stdout);
 	printf("# %zu OLD files, %zu NEW files; self period as %% of %s\n", na, nb,
 	       share ? "each file's own total (shares)" : "OLD's mean total");
 	if (na >= 2 && nb >= 2)

@@ -1897,7 +1897,9 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
 	if (!r->quiet) {
-		printf("# Samples: %lu%c of event '%s'", n, unit, ev->name);
+		printf("# Samples: %lu%c of event '", n, unit);
+		fputs_term(ev->name, stdout);   /* the file's text: escaped */
+		putchar('\'');
 		if (r->time_arg)   /* perf's mark of a --time report */
 			printf(" (time slices: %s)", r->time_arg);
 		putchar('\n');
@@ -2863,12 +2865,16 @@ static void rt_prepare(struct report_tui *rt)
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
+	char evname[256];   /* the file's text, escaped */
+
+	snprintf(evname, sizeof(evname), "%s", ev ? ev->name : "none");
+	str_term_escape_buf(evname, sizeof(evname));
 	snprintf(rt->title, sizeof(rt->title), "Samples: %lu%c of event '%s', Event count (approx.): %" PRIu64,
-		 n, unit, ev ? ev->name : "none", total);
+		 n, unit, evname, total);
 	snprintf(rt->head, sizeof(rt->head),
 		 "%s#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n"
 		 "# Samples: %lu%c of event '%s'\n# Event count (approx.): %" PRIu64 "\n#\n",
-		 header_note, session_stats(*rt->sess)->nr_lost, n, unit, ev ? ev->name : "none", total);
+		 header_note, session_stats(*rt->sess)->nr_lost, n, unit, evname, total);
 	if (!h)
 		return;
 	/* the first rows sorted, the rest when the browser needs them

@@ -228,6 +228,43 @@ static void test_error(void **state)
 	assert_string_equal(pk_warnings_take(), "one 1\ntwo\none\ntw");
 	assert_string_equal(pk_warnings_take(), "");
 	assert_string_equal(pk_warnings_peek(), "");
+	/* untrusted text in a message (a path, a line of a file): no byte
+	 * of it drives the terminal or splits the line */
+	pk_error(22, "unrecognised line '%s'", "\033]0;pwned\007\033[2J");
+	assert_string_equal(pk_errmsg(), "unrecognised line '\\x1b]0;pwned\\x07\\x1b[2J'");
+	pk_warn("%s: missing", "/bin/ev\033[32mil\nnl");
+	pk_warn("next");
+	assert_string_equal(pk_warnings_take(), "/bin/ev\\x1b[32mil\\x0anl: missing\nnext");
+}
+
+/* pk_open_regular: a regular file opens; a FIFO is refused at once
+ * (never waited on), a directory too, a missing file with ENOENT */
+static void test_open_regular(void **state)
+{
+	char dir[] = "/tmp/pk-reg.XXXXXX", f[64], fifo[64];
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(f, sizeof(f), "%s/f", dir);
+	snprintf(fifo, sizeof(fifo), "%s/p", dir);
+	fd = open(f, O_WRONLY | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	fd = pk_open_regular(f);
+	assert_true(fd >= 0);
+	assert_false(fcntl(fd, F_GETFL) & O_NONBLOCK);
+	close(fd);
+	errno = 0;
+	assert_int_equal(pk_open_regular(fifo), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(pk_open_regular(dir), -1);
+	assert_int_equal(pk_open_regular("/nonexistent/x"), -1);
+	assert_int_equal(errno, ENOENT);
+	unlink(f);
+	unlink(fifo);
+	rmdir(dir);
 }
 
 /* arena: 8-byte alignment, copies with NULs, a block larger than the
@@ -429,6 +466,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_arena),
 		cmocka_unit_test(test_error),
 		cmocka_unit_test(test_path_search),
+		cmocka_unit_test(test_open_regular),
 		cmocka_unit_test(test_malloc_reuse),
 	};
 	return cmocka_run_group_tests_name("base", tests, NULL, NULL);

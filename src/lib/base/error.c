@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "base/error.h"
+#include "base/strbuf.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -18,6 +19,10 @@ int pk_error(int errnum, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(errbuf, sizeof(errbuf), fmt, ap);
 	va_end(ap);
+	/* a message names untrusted text (a path, a name or a line from a
+	 * file): no byte of it may drive the terminal or split the line */
+	if (str_needs_term_escape(errbuf, strlen(errbuf)))
+		str_term_escape_buf(errbuf, sizeof(errbuf));
 	return errnum > 0 ? -errnum : errnum;
 }
 
@@ -61,6 +66,12 @@ void pk_warn(const char *fmt, ...)
 	warnlen += (size_t)n;
 	if (warnlen >= sizeof(warnbuf))
 		warnlen = sizeof(warnbuf) - 1;
+	warnbuf[warnlen] = '\0';
+	/* one warning, one line: escaped as pk_error's messages */
+	if (str_needs_term_escape(warnbuf + at, warnlen - at)) {
+		str_term_escape_buf(warnbuf + at, sizeof(warnbuf) - at);
+		warnlen = at + strlen(warnbuf + at);
+	}
 	if (at && warned_before(at))   /* said already (a file read twice) */
 		warnlen = was;
 	warnbuf[warnlen] = '\0';

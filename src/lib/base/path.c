@@ -5,6 +5,7 @@
 #include "base/strbuf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,4 +50,22 @@ int pk_find_program(const char *name, char **path)
 	int err = pk_error(ENOENT, "'%s': %s", q.buf, is_path ? "no such executable file" : "command not found");
 	sb_release(&q);
 	return err;
+}
+
+int pk_open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		int err = S_ISREG(st.st_mode) ? errno : EINVAL;
+
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
 }

@@ -16,6 +16,13 @@
  * 0 with *path malloc'd; or -ENOENT with a pk_error() message naming it,
  * escaped: "'NAME': no such executable file" (a path) or "'NAME': command
  * not found" (looked up in $PATH) — the commands exit 127, as a shell does.
+ *
+ * pk_open_regular(path): path opened read-only (close-on-exec) when it is a
+ * regular file, checked on the open file: a FIFO, a device or a directory
+ * that a recording names (a DSO path, a JIT map) would block a reader
+ * forever or make no sense, so it is refused without waiting on it
+ * (O_NONBLOCK while opening, cleared after).  The fd, or -1 with errno set
+ * (open(2)'s, or EINVAL for a file that is not regular).
  */
 #ifndef PERFKIT_BASE_PATH_H
 #define PERFKIT_BASE_PATH_H
@@ -24,5 +31,6 @@
 
 char *pk_path_search(const char *name, bool exec_only);
 int pk_find_program(const char *name, char **path);
+int pk_open_regular(const char *path);
 
 #endif

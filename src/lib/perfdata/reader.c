@@ -216,8 +216,11 @@ static void set_tracing_data(struct pd_file *f, const uint8_t *p, uint64_t size)
 	struct pd_file_priv *pv = PRIV(f);
 
 	free(pv->tracing);
-	pv->tracing = xmalloc(size ? (size_t)size : 1);
+	/* a NUL after the data: its text parts (a format's last line) end
+	 * there for the string functions that read them */
+	pv->tracing = xmalloc((size_t)size + 1);
 	memcpy(pv->tracing, p, (size_t)size);
+	((char *)pv->tracing)[size] = '\0';
 	f->tracing_data = pv->tracing;
 	f->tracing_data_size = size;
 }

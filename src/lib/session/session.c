@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -854,7 +855,14 @@ static const char *dso_file(struct session *s, const char *dso)
 	}
 	be = hm_find(&s->bids, dso, strlen(dso));
 	b = be ? be->val.ptr : NULL;
-	if (deleted && !(b && b->size >= 2)) {
+	struct stat st;
+
+	if (stat(dso, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a FIFO (a reader would wait on it forever), a device, a
+		 * directory: not an object file */
+		res = NULL;
+		pk_warn("%s: not a regular file: its symbols are shown as [unknown]", dso);
+	} else if (deleted && !(b && b->size >= 2)) {
 		res = NULL;
 		pk_warn("%s: deleted while it ran and no build-id was recorded for it: "
 			"its symbols are shown as [unknown]", dso);

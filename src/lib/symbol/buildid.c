@@ -6,6 +6,7 @@
  * mapped.
  */
 #include "symbol/buildid.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 
 #include <elf.h>
@@ -37,7 +38,7 @@ static int find_gnu_build_id(Elf_Data *d, uint8_t *id, size_t idsize)
 
 int sym_read_build_id(const char *path, uint8_t *id, size_t idsize)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = pk_open_regular(path);   /* never a FIFO a recording names */
 	if (fd < 0)
 		return -errno;
 	elf_version(EV_CURRENT);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "symbol/inline.h"
 #include "base/hashmap.h"
+#include "base/path.h"
 #include "symbol/demangle.h"
 
 #include <dwarf.h>
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct inline_resolver {
 	struct hashmap dsos;     /* path → Dwfl * (NULL: unusable) */
@@ -74,10 +76,15 @@ static Dwfl_Module *dso_open(struct inline_resolver *r, const char *dso, size_t 
 		return m;
 	}
 	const char *path = e->key;
-	Dwfl *d = dwfl_begin(&offline_cb);
+	/* opened here, a regular file only (a FIFO would block libdwfl's
+	 * open); the module owns the fd */
+	int fd = pk_open_regular(path);
+	Dwfl *d = fd >= 0 ? dwfl_begin(&offline_cb) : NULL;
+	if (!d && fd >= 0)
+		close(fd);
 	if (d) {
 		dwfl_report_begin(d);
-		m = dwfl_report_offline(d, "", path, -1);
+		m = dwfl_report_offline(d, "", path, fd);
 		dwfl_report_end(d, NULL, NULL);
 		if (!m) {
 			dwfl_end(d);

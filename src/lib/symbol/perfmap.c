@@ -8,11 +8,13 @@
 
 #include "base/error.h"
 #include "base/hashmap.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -110,8 +112,12 @@ static int cmp_ent(const void *a, const void *b)
 
 static void pmap_read(struct perfmap_cache *c, struct pmap *m, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	int fd = pk_open_regular(path);   /* a FIFO named /tmp/perf-PID.map: refused, not waited on */
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	int err = errno;
+
+	if (!f && fd >= 0)
+		close(fd);
 	struct strbuf sb = STRBUF_INIT;
 	char buf[65536];
 	size_t n, alloc = 0, line = 0;

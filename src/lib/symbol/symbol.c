@@ -41,6 +41,7 @@
  * bounded (RC_MAX_SLOTS) and simply cleared when full.
  */
 #include "symbol/symbol.h"
+#include "base/path.h"
 #include "symbol/demangle.h"
 #include "base/hashmap.h"
 #include "base/strbuf.h"
@@ -577,7 +578,7 @@ static int read_symbols(struct symcache *c, Elf *e, struct cands *funcs, struct 
  * directory).  Returns an open fd or -1. */
 static int debuglink_open(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), dfd = -1;
+	int fd = pk_open_regular(path), dfd = -1;
 	Elf *e;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -614,7 +615,7 @@ static int debuglink_open(const char *path)
 	for (int i = 0; i < 3 && dfd < 0; i++) {
 		snprintf(cand, sizeof(cand), fmt[i], dl, path, name);
 		if (strcmp(cand, path))
-			dfd = open(cand, O_RDONLY | O_CLOEXEC);
+			dfd = pk_open_regular(cand);
 	}
 	return dfd;
 }
@@ -629,7 +630,7 @@ static Elf *debug_elf(const char *path, int *fdp)
 
 	*fdp = -1;
 	if (n >= 2 && bid_debug_path(id, (size_t)n, &dpath) == 0)
-		*fdp = open(dpath.buf, O_RDONLY | O_CLOEXEC);
+		*fdp = pk_open_regular(dpath.buf);
 	sb_release(&dpath);
 	if (*fdp < 0)
 		*fdp = debuglink_open(path);
@@ -812,7 +813,7 @@ static void dso_load(struct symcache *c, struct dso *d)
 	if (!strcmp(d->path, "[vdso]")) {
 		ret = vdso_load(c, d);
 	} else {
-		int fd = open(d->path, O_RDONLY | O_CLOEXEC);
+		int fd = pk_open_regular(d->path);   /* never a FIFO: it would block */
 		if (fd >= 0) {
 			Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 			if (e)
