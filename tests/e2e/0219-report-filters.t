@@ -225,7 +225,15 @@ if [ -s two.data ]; then
 	expect "--symbol-filter, two events: the first event's rows hold 'c'" test $? = 0
 	for o in "-g none --no-children" "" "--percentage relative -g none"; do
 		perf report -i two.data --stdio $o --symbol-filter=c 2>/dev/null | grep -v '^# (Tip:' | trim_tail >two.p
-		"$PERFKIT" report -i two.data --stdio $o --symbol-filter=c 2>/dev/null | trim_tail >two.k
+		# perfkit's "[truncated]" row (a chain as long as the kernel's
+		# limit, a stack walked through garbage under load): perf has no
+		# such marker (README)
+		"$PERFKIT" report -i two.data --stdio $o --symbol-filter=c 2>/dev/null | trim_tail |
+			grep -v '^ .*%  *[^ ]*  *\[unknown\]  *\[\.\] \[truncated\]$' >two.k
+		if grep -q '\[truncated\]' two.k; then
+			skip "two events, $o: a chain cut at the kernel's limit in this recording's call graphs"
+			continue
+		fi
 		same_file "two events, $o --symbol-filter=c: perf report's output" two.p two.k
 	done
 else
