@@ -54,14 +54,14 @@ int pk_find_program(const char *name, char **path)
 
 int pk_open_regular(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), err;
 	struct stat st;
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		int err = S_ISREG(st.st_mode) ? errno : EINVAL;
-
+	/* st is read only when fstat filled it */
+	err = fstat(fd, &st) != 0 ? errno : S_ISREG(st.st_mode) ? 0 : EINVAL;
+	if (err) {
 		close(fd);
 		errno = err;
 		return -1;
