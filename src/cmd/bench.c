@@ -727,7 +727,21 @@ static int shell_overhead(struct bench_opts *o, struct overhead *oh)
 	return 0;
 }
 
-static char *substitute(const char *tmpl, const char *var, const char *val);
+static char *substitute(const char *tmpl, const char *var, const char *val)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t vl = strlen(var);
+
+	for (const char *p = tmpl; *p;) {
+		if (*p == '{' && !strncmp(p + 1, var, vl) && p[1 + vl] == '}') {
+			sb_addstr(&sb, val);
+			p += vl + 2;
+		} else {
+			sb_addch(&sb, *p++);
+		}
+	}
+	return sb_detach(&sb, NULL);
+}
 
 /* tmpl with r's parameter values in place of their {NAME}s, as hyperfine
  * fills in the commands, --prepare and --cleanup alike (malloc'ed). */
@@ -2034,21 +2048,6 @@ static int export_csv(const struct bench_opts *o, struct result *res, int nres,
 	return err;
 }
 
-static char *substitute(const char *tmpl, const char *var, const char *val)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t vl = strlen(var);
-
-	for (const char *p = tmpl; *p;) {
-		if (*p == '{' && !strncmp(p + 1, var, vl) && p[1 + vl] == '}') {
-			sb_addstr(&sb, val);
-			p += vl + 2;
-		} else {
-			sb_addch(&sb, *p++);
-		}
-	}
-	return sb_detach(&sb, NULL);
-}
 
 /* A decimal number v / 10^scale, exactly (hyperfine steps -P with exact
  * decimals: 0.1 + 0.2 is 0.3, never 0.30000000000000004). */
@@ -2473,25 +2472,17 @@ int cmd_bench(int argc, char **argv)
 	for (int t = 0, k = 0; t < ntmpl; t++) {
 		for (long comb = 0; comb < ncomb; comb++, k++) {
 			const char *name = t < o.nnames ? o.names[t] : NULL;
-			res[k].command = xstrdup(tmpl[t]);
-			res[k].name = name ? xstrdup(name) : NULL;
-			if (!o.nparam)
-				continue;
-			res[k].params = xcalloc((size_t)o.nparam, sizeof(char *));
-			for (int p = 0, rest = (int)comb; p < o.nparam; p++) {
-				const char *v = vals[p][rest % nvals[p]];
-				char *cmd = substitute(res[k].command, o.param_vars[p], v);
 
-				rest /= nvals[p];
-				free(res[k].command);
-				res[k].command = cmd;
-				if (res[k].name) {
-					char *nm = substitute(res[k].name, o.param_vars[p], v);
-					free(res[k].name);
-					res[k].name = nm;
+			if (o.nparam) {
+				res[k].params = xcalloc((size_t)o.nparam, sizeof(char *));
+				for (int p = 0, rest = (int)comb; p < o.nparam; p++) {
+					res[k].params[p] = xstrdup(vals[p][rest % nvals[p]]);
+					rest /= nvals[p];
 				}
-				res[k].params[p] = xstrdup(v);
 			}
+			/* the values filled in as in --prepare, --cleanup, --setup */
+			res[k].command = with_params(&o, &res[k], tmpl[t]);
+			res[k].name = name ? with_params(&o, &res[k], name) : NULL;
 		}
 	}
 
