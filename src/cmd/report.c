@@ -987,6 +987,15 @@ static uint32_t *split_depths(const struct hist *h, const uint32_t *of_node, siz
 	return depth;
 }
 
+/* An empty forest for the hist's call graphs, frames compared by its key. */
+static struct cg_forest *hist_forest_new(const struct hist *h)
+{
+	struct cg_forest *f = cg_forest_new();
+
+	cg_forest_set_key(f, h->cg_key);
+	return f;
+}
+
 /* The srcline texts of the model's frames for -g's address and srcline
  * keys (perf's callchain_srcline), made here on the thread that owns the
  * session (the browser's forest is made on another). */
@@ -1149,8 +1158,7 @@ static void hist_derive(struct report *r, struct hist *h)
 		if (!ro[k])
 			rank_key(r, h, pr.nr_parts[r->keys[k]], k, r->keep_models && r->keys[k] != K_SRCLINE);
 	if (r->graph && !r->keep_models) {   /* the model's stacks become the forest's */
-		h->cg = cg_forest_new();
-		cg_forest_set_key(h->cg, h->cg_key);
+		h->cg = hist_forest_new(h);
 		prof_cg_take(h->prof, &pr, h->cg);
 	}
 	prof_rows_free(&pr);
@@ -1171,8 +1179,7 @@ static void *hist_cg_main(void *arg)
 	struct hist *h = arg;
 	struct prof_rows pr = { .of_node = h->of_node };
 
-	h->cg_made = cg_forest_new();
-	cg_forest_set_key(h->cg_made, h->cg_key);
+	h->cg_made = hist_forest_new(h);
 	prof_cg_load(h->prof, &pr, h->cg_made);
 	return NULL;
 }
@@ -1210,8 +1217,7 @@ static struct cg_forest *hist_cg(struct hist *h)
 	if (!h->cg && h->of_node && h->prof) {
 		struct prof_rows pr = { .of_node = h->of_node };
 
-		h->cg = cg_forest_new();
-		cg_forest_set_key(h->cg, h->cg_key);
+		h->cg = hist_forest_new(h);
 		prof_cg_load(h->prof, &pr, h->cg);
 	}
 	return h->cg;
