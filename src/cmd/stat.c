@@ -48,6 +48,10 @@ struct stat_opts {
 	char **argv;          /* the command, NULL-terminated */
 	int argc;
 	int simulate;         /* --simulate */
+	int detailed;         /* -d, -dd, -ddd: perf stat's detailed events
+				 (builtin-stat.c's detailed_attrs,
+				 very_detailed_attrs,
+				 very_very_detailed_attrs), after those asked */
 	struct simcount_opts so;
 };
 
@@ -106,21 +110,17 @@ static void usage(FILE *f)
 		"      --I1/--D1/--L2/--LL=SIZE,ASSOC,LINE   pin the simulated geometry (with --simulate)\n");
 }
 
-/* -d, -dd, -ddd: perf stat's detailed events (builtin-stat.c's
- * detailed_attrs, very_detailed_attrs, very_very_detailed_attrs), added to
- * the events asked */
-static int detailed;
-
-static int add_events(struct cnt_set *s, const char *events)
+/* o's events (-e, else the defaults), then its detailed ones */
+static int add_events(struct cnt_set *s, const struct stat_opts *o)
 {
 	static const char *const level[3] = {
 		"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
 		"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
 		"L1-dcache-prefetches,L1-dcache-prefetch-misses",
 	};
-	int err = events ? cnt_set_add_list(s, events) : cnt_set_add_defaults(s);
+	int err = o->events ? cnt_set_add_list(s, o->events) : cnt_set_add_defaults(s);
 
-	for (int k = 0; !err && k < detailed && k < 3; k++)
+	for (int k = 0; !err && k < o->detailed && k < 3; k++)
 		err = cnt_set_add_list(s, level[k]);
 	return err;
 }
@@ -131,7 +131,7 @@ struct targets {
 	int nr;
 };
 
-static int open_targets(struct targets *t, const char *events, pid_t pid, int all, unsigned flags)
+static int open_targets(struct targets *t, const struct stat_opts *o, pid_t pid, int all, unsigned flags)
 {
 	int ncpu = all ? (int)sysconf(_SC_NPROCESSORS_ONLN) : 1;
 
@@ -140,7 +140,7 @@ static int open_targets(struct targets *t, const char *events, pid_t pid, int al
 	t->sets = xcalloc((size_t)ncpu, sizeof(*t->sets));
 	t->nr = ncpu;
 	for (int i = 0; i < ncpu; i++) {
-		int err = add_events(&t->sets[i], events);
+		int err = add_events(&t->sets[i], o);
 		if (err)
 			return err;
 		err = cnt_set_open(&t->sets[i], all ? -1 : pid, all ? i : -1, flags);
@@ -1041,7 +1041,6 @@ int cmd_stat(int argc, char **argv)
 	int c, status = 0, have_geom = 0, signaled = 0;
 
 	optind = 1;
-	detailed = 0;
 	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:adI:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -1061,7 +1060,7 @@ int cmd_stat(int argc, char **argv)
 				return opt_error(&events);
 			break;
 		case 'a': o.all_cpus = 1; break;
-		case 'd': detailed++; break;
+		case 'd': o.detailed++; break;
 		case 'I':
 			if (pk_parse_int("-I", optarg, 10, INT_MAX, &o.interval_ms))
 				return opt_error(&events);
@@ -1127,7 +1126,7 @@ int cmd_stat(int argc, char **argv)
 
 	/* validate the events before running anything */
 	struct cnt_set sum = CNT_SET_INIT;
-	int err = add_events(&sum, o.events);
+	int err = add_events(&sum, &o);
 	if (err) {
 		fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
 		cnt_set_release(&sum);
@@ -1181,7 +1180,7 @@ int cmd_stat(int argc, char **argv)
 			flags = CNT_ENABLE_ON_EXEC | CNT_INHERIT;
 		else if (o.pid > 0)   /* as perf stat -p: the children it forks from now on too */
 			flags = CNT_INHERIT;
-		err = open_targets(&t, o.events, target, o.all_cpus, flags);
+		err = open_targets(&t, &o, target, o.all_cpus, flags);
 		if (!err && t.sets[0].paranoid_fallback)
 			note_user_only(&t.sets[0], &sum, run == 0);
 		if (!err && !(flags & CNT_ENABLE_ON_EXEC))
@@ -1212,8 +1211,8 @@ int cmd_stat(int argc, char **argv)
 			pfd = pidfd_open_(o.pid);
 		struct cnt_set prev = CNT_SET_INIT, cur = CNT_SET_INIT;
 		if (o.interval_ms) {
-			add_events(&prev, o.events);
-			add_events(&cur, o.events);
+			add_events(&prev, &o);
+			add_events(&cur, &o);
 			note_user_only(&t.sets[0], &cur, false);
 		}
 		double next = t0 + o.interval_ms * 1e6;
