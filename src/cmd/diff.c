@@ -36,6 +36,7 @@
 #include "base/outfile.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
+#include "format/perfscript.h"
 #include "session/session.h"
 #include "profile/profile.h"
 #include "stats/compare.h"
@@ -84,18 +85,6 @@ static const char *dso_short(const char *dso)
 	return slash ? slash + 1 : dso;
 }
 
-/* name's length without perf's modifiers (a last ":" followed by modifier
- * letters only: "cpu-clock:ppp", "cycles:u"); a tracepoint's
- * "sched:sched_switch" is kept whole. */
-static size_t event_base_len(const char *name)
-{
-	const char *c = strrchr(name, ':');
-
-	if (!c || !c[1] || c[strspn(c + 1, "ukhpPGHISDWe") + 1])
-		return strlen(name);
-	return (size_t)(c - name);
-}
-
 /* Events are matched by perf's name without its modifiers, so a file
  * from `perf record` ("cpu-clock:ppp") compares with one from perfkit
  * ("cpu-clock"); tracepoints stay apart. */
@@ -103,7 +92,7 @@ static struct devent *event_get(struct diff *d, const char *name)
 {
 	struct strbuf esc = STRBUF_INIT;
 
-	sb_add_term(&esc, name, event_base_len(name));   /* the file's text: printed escaped everywhere */
+	sb_add_term(&esc, name, psc_event_base_len(name, strlen(name)));   /* the file's text: printed escaped everywhere */
 	const char *n = hm_intern(&d->strings, esc.buf, esc.len);
 
 	sb_release(&esc);
