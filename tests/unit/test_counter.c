@@ -161,8 +161,34 @@ static void test_metrics(void **state)
 	assert_true(cnt_metric(&hc, 2e6, &s, &m));
 	NEAR(m.value, 2.0, 1e-12);
 	assert_string_equal(m.unit, "M/sec");
-	hc.config = 0x10000;                                 /* L1-dcache-load-misses */
-	assert_false(cnt_metric(&hc, 2e6, &s, &m));
+	/* load misses: a share of their loads, perf's words (stat-shadow.c) */
+	static const struct { uint64_t cache; int loads; const char *unit; } lm[] = {
+		{ PERF_COUNT_HW_CACHE_L1D, CNT_K_L1D_LOADS, "of all L1-dcache accesses" },
+		{ PERF_COUNT_HW_CACHE_L1I, CNT_K_L1I_LOADS, "of all L1-icache accesses" },
+		{ PERF_COUNT_HW_CACHE_LL, CNT_K_LLC_LOADS, "of all LL-cache accesses" },
+		{ PERF_COUNT_HW_CACHE_DTLB, CNT_K_DTLB_LOADS, "of all dTLB cache accesses" },
+		{ PERF_COUNT_HW_CACHE_ITLB, CNT_K_ITLB_LOADS, "of all iTLB cache accesses" },
+	};
+	for (size_t i = 0; i < sizeof(lm) / sizeof(lm[0]); i++) {
+		struct perf_event_attr ld = { .type = PERF_TYPE_HW_CACHE, .config = lm[i].cache };
+		hc.config = lm[i].cache | (uint64_t)PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
+		assert_int_equal(cnt_kind_of(&ld), lm[i].loads);
+		assert_int_equal(cnt_kind_of(&hc), lm[i].loads + 1);
+		s.v[lm[i].loads] = 8e6;
+		assert_true(cnt_metric(&hc, 2e6, &s, &m));
+		NEAR(m.value, 25.0, 1e-9);
+		assert_true(m.percent);
+		assert_string_equal(m.unit, lm[i].unit);
+		assert_true(cnt_metric(&ld, 8e6, &s, &m));   /* the loads: a rate */
+		assert_string_equal(m.unit, "M/sec");
+		s.have[lm[i].loads] = false;                 /* no loads counted: none */
+		assert_false(cnt_metric(&hc, 2e6, &s, &m));
+		s.have[lm[i].loads] = true;
+	}
+	hc.config = 0x10000 | PERF_COUNT_HW_CACHE_OP_WRITE << 8;   /* L1-dcache-store-misses: a rate */
+	assert_int_equal(cnt_kind_of(&hc), -1);
+	assert_true(cnt_metric(&hc, 2e6, &s, &m));
+	assert_string_equal(m.unit, "M/sec");
 	hc.config = 0x10005;                                 /* branch-load-misses */
 	assert_true(cnt_metric(&hc, 2e3, &s, &m));
 	assert_string_equal(m.unit, "K/sec");

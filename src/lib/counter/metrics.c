@@ -15,6 +15,21 @@ int cnt_kind_of(const struct perf_event_attr *a)
 		return CNT_K_CTX_SWITCHES;
 	if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_PAGE_FAULTS)
 		return CNT_K_PAGE_FAULTS;
+	if (a->type == PERF_TYPE_HW_CACHE) {
+		/* config: cache | op << 8 | result << 16 (perf_event_open(2));
+		 * L1D, L1I, LL, DTLB, ITLB are 0..4 */
+		uint64_t cache = a->config & 0xff, op = a->config >> 8 & 0xff, res = a->config >> 16 & 0xff;
+
+		if (a->config >> 24 || op != PERF_COUNT_HW_CACHE_OP_READ || cache > PERF_COUNT_HW_CACHE_ITLB)
+			return -1;
+		static const int loads[] = { CNT_K_L1D_LOADS, CNT_K_L1I_LOADS, CNT_K_LLC_LOADS,
+					     CNT_K_DTLB_LOADS, CNT_K_ITLB_LOADS };
+		if (res == PERF_COUNT_HW_CACHE_RESULT_ACCESS)
+			return loads[cache];
+		if (res == PERF_COUNT_HW_CACHE_RESULT_MISS)
+			return loads[cache] + 1;
+		return -1;
+	}
 	if (a->type != PERF_TYPE_HARDWARE)
 		return -1;
 	switch (a->config) {
@@ -82,24 +97,30 @@ bool cnt_metric(const struct perf_event_attr *attr, double value,
 		return ratio(value, s, CNT_K_BRANCHES, 100, "of all branches", m);
 	case CNT_K_CACHE_MISSES:
 		return ratio(value, s, CNT_K_CACHE_REFS, 100, "of all cache refs", m);
+	case CNT_K_L1D_MISSES:
+		return ratio(value, s, CNT_K_L1D_LOADS, 100, "of all L1-dcache accesses", m);
+	case CNT_K_L1I_MISSES:
+		return ratio(value, s, CNT_K_L1I_LOADS, 100, "of all L1-icache accesses", m);
+	case CNT_K_LLC_MISSES:
+		return ratio(value, s, CNT_K_LLC_LOADS, 100, "of all LL-cache accesses", m);
+	case CNT_K_DTLB_MISSES:
+		return ratio(value, s, CNT_K_DTLB_LOADS, 100, "of all dTLB cache accesses", m);
+	case CNT_K_ITLB_MISSES:
+		return ratio(value, s, CNT_K_ITLB_LOADS, 100, "of all iTLB cache accesses", m);
 	case CNT_K_BRANCHES:
 	case CNT_K_CACHE_REFS:
 	case CNT_K_CTX_SWITCHES:
 	case CNT_K_PAGE_FAULTS:
+	case CNT_K_L1D_LOADS:
+	case CNT_K_L1I_LOADS:
+	case CNT_K_LLC_LOADS:
+	case CNT_K_DTLB_LOADS:
+	case CNT_K_ITLB_LOADS:
 		return rate(value, s, m);
 	default:
-		if (attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT)
+		if (attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT ||
+		    attr->type == PERF_TYPE_HW_CACHE)
 			return rate(value, s, m);
-		if (attr->type == PERF_TYPE_HW_CACHE) {
-			/* perf shows load misses of these caches as a share of
-			 * their loads (not computed here), so no rate for them */
-			uint64_t c = attr->config & 0xff;
-			bool load_miss = (attr->config >> 8 & 0xffff) ==
-				(PERF_COUNT_HW_CACHE_OP_READ | PERF_COUNT_HW_CACHE_RESULT_MISS << 8);
-			if (load_miss && c <= PERF_COUNT_HW_CACHE_ITLB)
-				return false;
-			return rate(value, s, m);
-		}
 		return false;
 	}
 }
@@ -214,10 +235,10 @@ void cnt_reading_cpu(const struct cnt_summary *s, struct strbuf *out)
 
 void cnt_reading(const struct cnt_summary *s, struct strbuf *out)
 {
-	bool hw_missing = s->unsupported[CNT_K_CYCLES] || s->unsupported[CNT_K_INSTRUCTIONS] ||
-			  s->unsupported[CNT_K_BRANCHES] || s->unsupported[CNT_K_BRANCH_MISSES] ||
-			  s->unsupported[CNT_K_CACHE_REFS] || s->unsupported[CNT_K_CACHE_MISSES] ||
-			  s->other_hw_unsupported;
+	bool hw_missing = s->other_hw_unsupported;
+
+	for (int k = CNT_K_CYCLES; k < CNT_K__N; k++)   /* the hardware and cache kinds */
+		hw_missing |= k != CNT_K_CTX_SWITCHES && k != CNT_K_PAGE_FAULTS && s->unsupported[k];
 	bool said_ipc = false;
 	struct cpu_use u = cpu_use_of(s);
 

@@ -8,8 +8,13 @@
  *   task-clock, cpu-clock   task_clock_ns / elapsed_ns        "CPUs utilized"
  *   other software events   count / task-clock seconds        "/sec", "K/sec", "M/sec", "G/sec"
  *   tracepoints, hardware   count / task-clock seconds        "/sec" … "G/sec"
- *   cache events (but the load misses of L1-dcache, L1-icache, LLC, dTLB,
- *   iTLB, which perf shows as "% of all … accesses": not shown here)
+ *   cache events (but the load misses below)   count / task-clock seconds   "/sec" … "G/sec"
+ *   L1-dcache-load-misses   100 · misses / L1-dcache-loads    "of all L1-dcache accesses" (percent)
+ *   L1-icache-load-misses   100 · misses / L1-icache-loads    "of all L1-icache accesses" (percent)
+ *   LLC-load-misses         100 · misses / LLC-loads          "of all LL-cache accesses" (percent)
+ *   dTLB-load-misses        100 · misses / dTLB-loads         "of all dTLB cache accesses" (percent)
+ *   iTLB-load-misses        100 · misses / iTLB-loads         "of all iTLB cache accesses" (percent)
+ *   (the load misses without their loads counted: no metric, as perf)
  *   cycles                  cycles / task_clock_ns            "GHz"
  *   instructions            instructions / cycles             "insn per cycle"
  *   branches                count / task-clock seconds        "/sec" … "G/sec"
@@ -59,7 +64,12 @@
 enum cnt_kind {
 	CNT_K_TASK_CLOCK, CNT_K_CYCLES, CNT_K_INSTRUCTIONS, CNT_K_BRANCHES,
 	CNT_K_BRANCH_MISSES, CNT_K_CACHE_REFS, CNT_K_CACHE_MISSES,
-	CNT_K_CTX_SWITCHES, CNT_K_PAGE_FAULTS, CNT_K__N
+	CNT_K_CTX_SWITCHES, CNT_K_PAGE_FAULTS,
+	/* cache events (PERF_TYPE_HW_CACHE, read): loads, then load misses,
+	 * of L1-dcache, L1-icache, LLC, dTLB, iTLB (perf stat -d, -dd) */
+	CNT_K_L1D_LOADS, CNT_K_L1D_MISSES, CNT_K_L1I_LOADS, CNT_K_L1I_MISSES,
+	CNT_K_LLC_LOADS, CNT_K_LLC_MISSES, CNT_K_DTLB_LOADS, CNT_K_DTLB_MISSES,
+	CNT_K_ITLB_LOADS, CNT_K_ITLB_MISSES, CNT_K__N
 };
 
 #define CNT_IPC_LOW       1.0
@@ -93,7 +103,8 @@ struct cnt_summary {
 				 verdict is read from it */
 };
 
-/* Which kind an event is (counting only user-visible defaults), or -1. */
+/* Which kind an event is (the defaults, and the cache loads and load
+ * misses a metric needs), or -1. */
 int cnt_kind_of(const struct perf_event_attr *attr);
 
 struct cnt_metric {
