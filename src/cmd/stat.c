@@ -36,15 +36,29 @@
 #include "event/event.h"
 #include "stats/stats.h"
 
+#define STAT_MAX_PIDS 1024
+
 struct stat_opts {
 	const char *events;   /* joined -e lists, or NULL for the defaults */
 	int runs;
 	const char *sep;      /* -x */
 	int json;
 	const char *output;
-	pid_t pid;
+	pid_t pid;            /* the first of pids (-p, -t), else 0 */
+	pid_t pids[STAT_MAX_PIDS];   /* -p PID,... or -t TID,...: existing tasks */
+	int npids;
+	const char *pid_arg;  /* as given (the header names it) */
+	int by_tid;           /* -t: thread ids */
 	int all_cpus;
 	int interval_ms;
+	int interval_count;   /* --interval-count: stop after that many */
+	int timeout_ms;       /* --timeout: stop the command after it */
+	int null_run;         /* -n: no counters, the times only */
+	int no_inherit;       /* -i: the command's children not counted */
+	int quiet;            /* --quiet: nothing printed */
+	int sync;             /* -S: sync(2) before each run */
+	int append;           /* --append: -o FILE appended to */
+	const char *pre_cmd, *post_cmd;   /* --pre, --post: sh -c around each run */
 	char **argv;          /* the command, NULL-terminated */
 	int argc;
 	int simulate;         /* --simulate */
@@ -89,7 +103,7 @@ static double now_ns(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit stat [-e EVENTS] [-r N] [-x SEP | -j] [-o FILE] [-p PID | -a] [-I MS] [--] CMD [ARGS...]\n"
+		"usage: perfkit stat [-e EVENTS] [-r N] [-x SEP | -j] [-o FILE] [-p PID | -t TID | -a] [-I MS] [--] CMD [ARGS...]\n"
 		"       perfkit stat --simulate [--I1/--D1/--L2/--LL=SIZE,ASSOC,LINE] [-r N] [-x SEP | -j] [-o FILE] [--] CMD [ARGS...]\n"
 		"  -e, --event EVENTS        events to count (perf's names: software, hardware, cache events\n"
 		"                            such as L1-dcache-load-misses, SUBSYS:NAME tracepoints;\n"
@@ -98,11 +112,20 @@ static void usage(FILE *f)
 		"  -x, --field-separator S   CSV output in perf's field order\n"
 		"  -j, --json-output         one JSON object per counter\n"
 		"  -o, --output FILE         write the counts to FILE instead of stderr\n"
-		"  -p, --pid PID             count an existing process (until it exits, Ctrl-C or CMD ends)\n"
+		"  -p, --pid PID[,PID...]    count existing processes (until they exit, Ctrl-C or CMD ends)\n"
+		"  -t, --tid TID[,TID...]    count existing threads\n"
 		"  -a, --all-cpus            count on every CPU (until Ctrl-C or CMD ends)\n"
 		"  -d, --detailed            also L1-dcache and LLC loads and misses (perf's -d); -dd adds\n"
 		"                            L1-icache, dTLB and iTLB, -ddd L1-dcache prefetches\n"
 		"  -I, --interval-print MS   print the counts every MS milliseconds\n"
+		"      --interval-count N    with -I: stop (the command too) after N intervals\n"
+		"      --timeout MS          stop the command after MS milliseconds (>= 10) and print the counts\n"
+		"  -n, --null                count nothing: the times only\n"
+		"  -i, --no-inherit          the command's children are not counted\n"
+		"  -S, --sync                sync(2) before each run\n"
+		"      --pre CMD, --post CMD run sh -c CMD before / after each run (stop if it fails)\n"
+		"      --append              with -o: add to FILE instead of replacing it\n"
+		"      --quiet               print nothing (the exit status is the command's)\n"
 		"      --simulate            also run CMD under perfkit's Valgrind tool (modern model, host cache\n"
 		"                            geometry): simulated instructions, branches, cache and TLB misses, and\n"
 		"                            estimated cycles and IPC (native task-clock x frequency, and the CPI\n"
@@ -118,6 +141,8 @@ static int add_events(struct cnt_set *s, const struct stat_opts *o)
 		"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
 		"L1-dcache-prefetches,L1-dcache-prefetch-misses",
 	};
+	if (o->null_run)   /* -n: no events */
+		return 0;
 	int err = o->events ? cnt_set_add_list(s, o->events) : cnt_set_add_defaults(s);
 
 	for (int k = 0; !err && k < o->detailed && k < 3; k++)
@@ -131,23 +156,77 @@ struct targets {
 	int nr;
 };
 
+/* One set per CPU (-a), per task of -p/-t, or one for pid (the command). */
 static int open_targets(struct targets *t, const struct stat_opts *o, pid_t pid, int all, unsigned flags)
 {
-	int ncpu = all ? (int)sysconf(_SC_NPROCESSORS_ONLN) : 1;
+	int n = all ? (int)sysconf(_SC_NPROCESSORS_ONLN) : o->npids > 1 ? o->npids : 1;
 
-	if (ncpu < 1)
-		ncpu = 1;
-	t->sets = xcalloc((size_t)ncpu, sizeof(*t->sets));
-	t->nr = ncpu;
-	for (int i = 0; i < ncpu; i++) {
+	if (n < 1)
+		n = 1;
+	t->sets = xcalloc((size_t)n, sizeof(*t->sets));
+	t->nr = n;
+	for (int i = 0; i < n; i++) {
 		int err = add_events(&t->sets[i], o);
 		if (err)
 			return err;
-		err = cnt_set_open(&t->sets[i], all ? -1 : pid, all ? i : -1, flags);
+		if (!t->sets[i].nr)   /* -n */
+			continue;
+		err = cnt_set_open(&t->sets[i], all ? -1 : o->npids > 1 ? o->pids[i] : pid, all ? i : -1, flags);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+/* Whether a task of -p/-t still runs (kill(2) with signal 0 finds a
+ * thread id too). */
+static bool targets_alive(const struct stat_opts *o)
+{
+	for (int i = 0; i < o->npids; i++)
+		if (kill(o->pids[i], 0) == 0 || errno != ESRCH)
+			return true;
+	return false;
+}
+
+/* "1,2,3" into o->pids (a list of -p or -t); -EINVAL with a message */
+static int parse_pids(struct stat_opts *o, const char *opt, const char *arg)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	int err = 0;
+
+	o->npids = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		int v;
+
+		if (o->npids == STAT_MAX_PIDS)
+			err = pk_error(E2BIG, "%s: more than %d ids", opt, STAT_MAX_PIDS);
+		else if ((err = pk_parse_int(opt, tok, 1, INT_MAX, &v)) == 0)
+			o->pids[o->npids++] = v;
+	}
+	free(copy);
+	if (!err && !o->npids)
+		err = pk_error(EINVAL, "%s: expected a list of ids, got '%s'", opt, arg);
+	o->pid = o->npids ? o->pids[0] : 0;
+	o->pid_arg = arg;
+	return err;
+}
+
+/* --pre / --post: sh -c CMD; -ECHILD with a message when it fails */
+static int run_hook(const char *opt, const char *cmd)
+{
+	int st;
+
+	if (!cmd)
+		return 0;
+	fflush(NULL);
+	st = system(cmd);
+	if (st == -1)
+		return pk_error(errno, "%s: cannot run '%s': %s", opt, cmd, strerror(errno));
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	if (WIFSIGNALED(st))
+		return pk_error(ECHILD, "%s command '%s' was killed by signal %d", opt, cmd, WTERMSIG(st));
+	return pk_error(ECHILD, "%s command '%s' failed (exit status %d)", opt, cmd, WEXITSTATUS(st));
 }
 
 static void close_targets(struct targets *t)
@@ -305,7 +384,7 @@ static void print_header(struct report *r, struct strbuf *sb)
 	if (o->all_cpus)
 		sb_addstr(sb, "'system wide'");
 	else if (o->pid > 0)
-		sb_addf(sb, "process id '%d'", (int)o->pid);
+		sb_addf(sb, "%s id '%s'", o->by_tid ? "thread" : "process", o->pid_arg);
 	else {
 		sb_addch(sb, '\'');
 		for (int i = 0; i < o->argc; i++)
@@ -322,7 +401,8 @@ static void print_std(struct report *r, struct strbuf *sb)
 	print_header(r, sb);
 	for (size_t i = 0; i < r->set->nr; i++)
 		print_event_line(r, sb, i);
-	sb_addch(sb, '\n');
+	if (r->set->nr)   /* -n: the times right after the header, as perf */
+		sb_addch(sb, '\n');
 	print_times(r, sb);
 	print_reading(r, sb);
 }
@@ -1026,7 +1106,17 @@ int cmd_stat(int argc, char **argv)
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "detailed", no_argument, NULL, 'd' },
 		{ "interval-print", required_argument, NULL, 'I' },
-		{ "simulate", no_argument, NULL, 'S' },
+		{ "simulate", no_argument, NULL, 1099 },
+		{ "tid", required_argument, NULL, 't' },
+		{ "null", no_argument, NULL, 'n' },
+		{ "no-inherit", no_argument, NULL, 'i' },
+		{ "sync", no_argument, NULL, 'S' },
+		{ "append", no_argument, NULL, 1100 },
+		{ "pre", required_argument, NULL, 1101 },
+		{ "post", required_argument, NULL, 1102 },
+		{ "interval-count", required_argument, NULL, 1103 },
+		{ "timeout", required_argument, NULL, 1104 },
+		{ "quiet", no_argument, NULL, 1105 },
 		{ "I1", required_argument, NULL, 1000 + SIM_I1 },
 		{ "D1", required_argument, NULL, 1000 + SIM_D1 },
 		{ "L2", required_argument, NULL, 1000 + SIM_L2 },
@@ -1041,7 +1131,7 @@ int cmd_stat(int argc, char **argv)
 	int c, status = 0, have_geom = 0, signaled = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:adI:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:t:adI:nhiS", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (events.len)
@@ -1056,16 +1146,33 @@ int cmd_stat(int argc, char **argv)
 		case 'j': o.json = 1; break;
 		case 'o': o.output = optarg; break;
 		case 'p':
-			if (pk_parse_int("-p", optarg, 1, INT_MAX, &o.pid))
+		case 't':
+			o.by_tid = c == 't';
+			if (parse_pids(&o, c == 't' ? "-t" : "-p", optarg))
 				return opt_error(&events);
 			break;
+		case 'n': o.null_run = 1; break;
+		case 'i': o.no_inherit = 1; break;
+		case 'S': o.sync = 1; break;
+		case 1100: o.append = 1; break;
+		case 1101: o.pre_cmd = optarg; break;
+		case 1102: o.post_cmd = optarg; break;
+		case 1103:
+			if (pk_parse_int("--interval-count", optarg, 1, INT_MAX, &o.interval_count))
+				return opt_error(&events);
+			break;
+		case 1104:
+			if (pk_parse_int("--timeout", optarg, 10, INT_MAX, &o.timeout_ms))
+				return opt_error(&events);
+			break;
+		case 1105: o.quiet = 1; break;
 		case 'a': o.all_cpus = 1; break;
 		case 'd': o.detailed++; break;
 		case 'I':
 			if (pk_parse_int("-I", optarg, 10, INT_MAX, &o.interval_ms))
 				return opt_error(&events);
 			break;
-		case 'S': o.simulate = 1; break;
+		case 1099: o.simulate = 1; break;
 		case 1000 + SIM_I1: case 1000 + SIM_D1: case 1000 + SIM_L2: case 1000 + SIM_LL: {
 			static const char *const lv[] = { "--I1", "--D1", "--L2", "--LL" };
 			int k = c - 1000;
@@ -1094,13 +1201,21 @@ int cmd_stat(int argc, char **argv)
 		sb_release(&events);
 		return 2;
 	}
-	if (o.pid > 0 && o.all_cpus) {
-		fprintf(stderr, "perfkit stat: -p and -a cannot be used together\n");
-		sb_release(&events);
-		return 2;
-	}
-	if ((o.pid > 0 || o.all_cpus || o.interval_ms) && o.runs > 1) {
-		fprintf(stderr, "perfkit stat: -r cannot be combined with -p, -a or -I\n");
+	const char *bad = NULL;   /* a combination refused, as perf stat refuses it */
+	if (o.pid > 0 && o.all_cpus)
+		bad = o.by_tid ? "-t and -a cannot be used together" : "-p and -a cannot be used together";
+	else if ((o.pid > 0 || o.all_cpus || o.interval_ms) && o.runs > 1)
+		bad = "-r cannot be combined with -p, -t, -a or -I";
+	else if (o.interval_count && !o.interval_ms)
+		bad = "--interval-count needs -I";
+	else if (o.timeout_ms && o.interval_ms)
+		bad = "--timeout is not supported with -I";
+	else if (o.append && !o.output)
+		bad = "--append needs -o FILE";
+	else if (o.null_run && (events.len || o.detailed || o.interval_ms || o.simulate))
+		bad = "-n counts nothing: -e, -d, -I and --simulate cannot be combined with it";
+	if (bad) {
+		fprintf(stderr, "perfkit stat: %s\n", bad);
 		sb_release(&events);
 		return 2;
 	}
@@ -1143,15 +1258,29 @@ int cmd_stat(int argc, char **argv)
 
 	FILE *out = stderr;
 	struct outfile of;
+	FILE *append = NULL;
 	if (o.output) {
-		if (of_open_shared(&of, o.output)) {
+		/* --append: added to the file as it is (a log), so written in
+		 * place; else a temp file renamed over FILE at the end */
+		if (o.append && !(append = fopen(o.output, "a")))
+			pk_error(errno, "%s: cannot open for appending: %s", o.output, strerror(errno));
+		if (o.append ? !append : of_open_shared(&of, o.output) != 0) {
 			fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
 			cnt_set_release(&sum);
 			sb_release(&events);
 			vgrun_release(&vr);
 			return 1;
 		}
-		out = of.f;
+		out = o.append ? append : of.f;
+		if (!o.quiet) {   /* as perf stat -o */
+			time_t now = time(NULL);
+			struct tm tm;
+			char when[64];   /* ctime(3)'s form, as perf writes it */
+
+			if (!localtime_r(&now, &tm) || !strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm))
+				snprintf(when, sizeof(when), "?");
+			fprintf(out, "# started on %s\n\n", when);
+		}
 	}
 
 	struct report r = { .o = &o, .set = &sum };
@@ -1170,6 +1299,12 @@ int cmd_stat(int argc, char **argv)
 		struct targets t = { 0 };
 		struct pk_child ch = PK_CHILD_INIT;
 		bool have_cmd = o.argc > 0;
+		if (o.sync)
+			sync();
+		if ((err = run_hook("--pre", o.pre_cmd))) {
+			rc = 1;
+			break;
+		}
 		if (have_cmd && (err = pk_child_fork(&ch, o.argv, NULL, 0))) {
 			rc = 1;
 			break;
@@ -1177,8 +1312,8 @@ int cmd_stat(int argc, char **argv)
 		pid_t target = o.pid > 0 ? o.pid : ch.pid;
 		unsigned flags = 0;
 		if (o.pid <= 0 && !o.all_cpus)
-			flags = CNT_ENABLE_ON_EXEC | CNT_INHERIT;
-		else if (o.pid > 0)   /* as perf stat -p: the children it forks from now on too */
+			flags = CNT_ENABLE_ON_EXEC | (o.no_inherit ? 0 : CNT_INHERIT);
+		else if (o.pid > 0 && !o.no_inherit)   /* as perf stat -p: the children it forks from now on too */
 			flags = CNT_INHERIT;
 		err = open_targets(&t, &o, target, o.all_cpus, flags);
 		if (!err && t.sets[0].paranoid_fallback)
@@ -1207,8 +1342,12 @@ int cmd_stat(int argc, char **argv)
 		int pfd = -1;
 		if (have_cmd)
 			pfd = pidfd_open_(ch.pid);
-		else if (o.pid > 0)
+		else if (o.npids == 1 && !o.by_tid)
 			pfd = pidfd_open_(o.pid);
+		/* --timeout: the command stopped (SIGTERM, as perf) at the deadline */
+		double deadline = o.timeout_ms ? t0 + o.timeout_ms * 1e6 : 0;
+		int intervals = 0;
+		bool stopped = false;   /* by --timeout or --interval-count */
 		struct cnt_set prev = CNT_SET_INIT, cur = CNT_SET_INIT;
 		if (o.interval_ms) {
 			add_events(&prev, &o);
@@ -1225,7 +1364,9 @@ int cmd_stat(int argc, char **argv)
 		bool done = false;
 		while (!done && !interrupted) {
 			int timeout = o.interval_ms ? (int)((next - now_ns()) / 1e6) : -1;
-			if (o.interval_ms && timeout < 0)
+			if (deadline)
+				timeout = (int)((deadline - now_ns()) / 1e6);
+			if ((o.interval_ms || deadline) && timeout < 0)
 				timeout = 0;
 			if (pfd >= 0) {
 				struct pollfd p = { .fd = pfd, .events = POLLIN };
@@ -1237,15 +1378,27 @@ int cmd_stat(int argc, char **argv)
 				done = true;
 			} else if (o.pid > 0) {
 				poll(NULL, 0, timeout < 0 || timeout > 100 ? 100 : timeout);
-				if (kill(o.pid, 0) < 0 && errno == ESRCH)
+				if (!targets_alive(&o))
 					done = true;
 			} else {
 				poll(NULL, 0, timeout < 0 || timeout > 100 ? 100 : timeout);
 			}
+			if (deadline && !done && now_ns() >= deadline) {
+				done = stopped = true;
+				if (have_cmd)
+					kill(ch.pid, SIGTERM);
+			}
 			if (o.interval_ms && now_ns() >= next && !done) {
 				if (read_targets(&t, &cur) == 0) {
 					print_interval(&sb, (now_ns() - t0) / 1e9, &cur, &prev, &o);
+					if (o.quiet)
+						sb_reset(&sb);
 					flush_out(out, &sb);
+					if (o.interval_count && ++intervals == o.interval_count) {
+						done = stopped = true;
+						if (have_cmd)
+							kill(ch.pid, SIGTERM);
+					}
 					for (size_t i = 0; i < cur.nr; i++) {
 						prev.ev[i].value = cur.ev[i].value;
 						prev.ev[i].enabled = cur.ev[i].enabled;
@@ -1256,8 +1409,10 @@ int cmd_stat(int argc, char **argv)
 			}
 		}
 		/* the last, partial interval, as perf stat -I prints it */
-		if (o.interval_ms && now_ns() > next - o.interval_ms * 1e6 && read_targets(&t, &cur) == 0) {
+		if (o.interval_ms && !stopped && now_ns() > next - o.interval_ms * 1e6 && read_targets(&t, &cur) == 0) {
 			print_interval(&sb, (now_ns() - t0) / 1e9, &cur, &prev, &o);
+			if (o.quiet)
+				sb_reset(&sb);
 			flush_out(out, &sb);
 		}
 		if (have_cmd) {
@@ -1265,6 +1420,8 @@ int cmd_stat(int argc, char **argv)
 				;
 			if (WIFEXITED(wstatus))
 				status = WEXITSTATUS(wstatus);
+			else if (stopped && WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGTERM)
+				status = 0;   /* stopped as asked: perf stat exits 0 */
 			else if (WIFSIGNALED(wstatus)) {
 				status = 128 + WTERMSIG(wstatus);
 				signaled = WTERMSIG(wstatus);
@@ -1288,6 +1445,10 @@ int cmd_stat(int argc, char **argv)
 		r.cpu_s_sum += r.user_s + r.sys_s;
 		r.vcsw_sum += (double)ru.ru_nvcsw;
 		r.ivcsw_sum += (double)ru.ru_nivcsw;
+		if ((err = run_hook("--post", o.post_cmd))) {
+			rc = 1;
+			break;
+		}
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
@@ -1314,12 +1475,19 @@ int cmd_stat(int argc, char **argv)
 			print_csv(&r, &sb);
 		else if (!o.interval_ms)
 			print_std(&r, &sb);
+		if (o.quiet)
+			sb_reset(&sb);
 		if (!rc && flush_out(out, &sb) != 0) {
 			fprintf(stderr, "perfkit stat: write error: %s\n", strerror(errno));
 			rc = 1;
 		}
 	}
-	if (o.output) {
+	if (append) {
+		if (fclose(append) != 0 && !rc) {
+			fprintf(stderr, "perfkit stat: %s: %s\n", o.output, strerror(errno));
+			rc = 1;
+		}
+	} else if (o.output) {
 		if (rc) {
 			of_abort(&of);
 		} else if (of_commit(&of)) {

@@ -157,4 +157,46 @@ expect "-I 100 prints an interval line about every 100 ms ($n over 0.55 s)" test
 "$PERFKIT" stat -I 5000 -e task-clock -- sleep 0.2 2>"$T/i2"
 expect "-I longer than the run: the last, partial interval is printed (as perf)" \
 	test "$(grep -c 'task-clock' "$T/i2")" = 1
+# perf stat's run options
+"$PERFKIT" stat -n -- true 2>"$T/n"
+expect "-n: no counter lines" sh -c "! grep -Eq 'task-clock|page-faults' '$T/n'"
+expect "-n: the elapsed time right after the header, as perf" \
+	sh -c "grep -A2 'Performance counter stats' '$T/n' | sed -n 3p | grep -q 'seconds time elapsed'"
+"$PERFKIT" stat -n -e task-clock -- true 2>"$T/ne"; rc=$?
+expect "-n with -e: usage error ($rc)" test $rc -eq 2
+"$PERFKIT" stat --pre "echo pre >>'$T/hooks'" --post "echo post >>'$T/hooks'" -r 2 -e task-clock \
+	-- sh -c "echo run >>'$T/hooks'" 2>/dev/null
+expect "--pre and --post run around each run ($(tr '\n' ' ' <"$T/hooks"))" \
+	test "$(tr '\n' ' ' <"$T/hooks")" = "pre run post pre run post "
+"$PERFKIT" stat --pre false -e task-clock -- true 2>"$T/pre"; rc=$?
+expect "--pre failing: stat stops, exit 1 ($rc)" test $rc -eq 1
+expect "... named" grep -q "pre command 'false' failed" "$T/pre"
+start=$(date +%s%N)
+"$PERFKIT" stat --timeout 200 -e task-clock -- sleep 5 2>"$T/to"; rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+expect "--timeout 200 stops the command, counts printed, exit 0 ($rc, $ms ms)" \
+	sh -c "[ $rc -eq 0 ] && [ $ms -lt 4000 ] && grep -q task-clock '$T/to'"
+"$PERFKIT" stat -I 100 --interval-count 2 -e task-clock -- sleep 5 2>"$T/ic"; rc=$?
+expect "--interval-count 2: two intervals, then the command stopped ($rc)" \
+	sh -c "[ $rc -eq 0 ] && [ \$(grep -c task-clock '$T/ic') -eq 2 ]"
+"$PERFKIT" stat --interval-count 2 -- true 2>/dev/null; rc=$?
+expect "--interval-count without -I: usage error ($rc)" test $rc -eq 2
+rm -f "$T/ap"
+"$PERFKIT" stat -e task-clock -o "$T/ap" -- true
+"$PERFKIT" stat -e task-clock -o "$T/ap" --append -x, -- true
+expect "-o starts with perf's '# started on' line" sh -c "head -1 '$T/ap' | grep -q '^# started on '"
+expect "--append keeps the first run and adds the second" \
+	sh -c "[ \$(grep -c '^# started on' '$T/ap') -eq 2 ] && grep -q 'seconds time elapsed' '$T/ap' && grep -q '^[0-9.]*,msec,task-clock,' '$T/ap'"
+"$PERFKIT" stat --quiet -e task-clock -- sh -c 'exit 3' 2>"$T/q"; rc=$?
+expect "--quiet prints nothing and keeps the exit status ($rc)" sh -c "[ $rc -eq 3 ] && [ ! -s '$T/q' ]"
+loop='i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done'
+inh=$("$PERFKIT" stat -x, -e task-clock -- sh -c "sh -c '$loop'" 2>&1 | cut -d, -f1)
+noinh=$("$PERFKIT" stat -i -x, -e task-clock -- sh -c "sh -c '$loop'" 2>&1 | cut -d, -f1)
+expect "-i: the child's loop not counted ($noinh ms against $inh)" awk -v a="$noinh" -v b="$inh" 'BEGIN { exit !(a * 3 < b) }'
+sleep 1.5 & p1=$!; sleep 1.5 & p2=$!
+"$PERFKIT" stat -p "$p1,$p2" -e task-clock 2>"$T/pl"
+expect "-p with a list: both, named as perf names them" grep -q "process id '$p1,$p2'" "$T/pl"
+sleep 1.5 & p1=$!
+"$PERFKIT" stat -t "$p1" -e task-clock --timeout 300 2>"$T/tl"; rc=$?
+expect "-t TID: thread id in the header ($rc)" sh -c "[ $rc -eq 0 ] && grep -q \"thread id '$p1'\" '$T/tl'"
 done_testing
