@@ -529,6 +529,20 @@ int cmd_flamegraph(int argc, char **argv)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	/* "-- FILE...": the end of the options, as flamegraph.pl reads it,
+	 * when what follows is data (standard input, or a file that is not
+	 * executable), not a command to record */
+	if (cmd_at >= 0 && cmd_at < argc) {
+		struct stat cst;
+		const char *a = argv[cmd_at];
+
+		if (!strcmp(a, "-") || (stat(a, &cst) == 0 && S_ISREG(cst.st_mode) && access(a, X_OK) != 0)) {
+			for (int k = nargs; k + 1 < argc; k++)   /* drop the "--" */
+				argv[k] = argv[k + 1];
+			nargs = argc - 1;
+			cmd_at = -1;
+		}
+	}
 	/* as in flamegraph.pl, --hash wins over --random */
 	o.colormode = hash ? FLAME_COLOR_HASH : rnd ? FLAME_COLOR_RANDOM : FLAME_COLOR_SEEDED;
 	if (pk_options_only && cmd_at < 0)   /* the option fuzz harness: stop before reading */
@@ -685,14 +699,20 @@ int cmd_flamegraph(int argc, char **argv)
 		goto out;
 	} else {
 		ret = 0;
-		if (st.total < 100 && !unit[0])
+		/* as flamegraph.pl: only when the counts are samples (another
+		 * --countname: not samples, few may be right) */
+		if (st.total < 100 && !unit[0] && (!o.countname || !strcmp(o.countname, "samples")))
 			fprintf(stderr, "perfkit flamegraph: warning: only %g samples in all (fewer "
 				"than 100): the graph may not be representative\n", st.total);
 		if (o.total > 0 && o.total < st.total && o.total / st.total > 0.02)
 			fprintf(stderr, "perfkit flamegraph: --total %g is less than the actual total %g, so ignored\n",
 				o.total, st.total);
 	}
-	if (output) {
+	if (output && ret == 2) {
+		/* nothing to draw: FILE is left as it was (on standard output
+		 * the error graph is written, as flamegraph.pl writes it) */
+		fprintf(stderr, "perfkit flamegraph: %s not written\n", output);
+	} else if (output) {
 		if (write_atomic(output, out.buf, out.len) < 0) {
 			fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 			ret = 1;

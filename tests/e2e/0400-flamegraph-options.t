@@ -110,4 +110,26 @@ expect "-o a new SVG under umask 022: mode 644 ($(stat -c %a "$T/um.svg" 2>/dev/
 (umask 077 && "$PERFKIT" flamegraph -o "$T/um2.svg" "$T/um.folded" 2>/dev/null)
 expect "... under umask 077: 600" test "$(stat -c %a "$T/um2.svg" 2>/dev/null)" = 600
 
+# nothing to draw with -o: the file is left as it was, exit 2
+printf 'a;b 1\n' >"$T/keep.svg"
+: | "$PERFKIT" flamegraph -o "$T/keep.svg" 2>"$T/err"; rc=$?
+expect "empty input with -o: exit 2, FILE untouched ($rc)" sh -c "[ $rc -eq 2 ] && [ \"\$(cat '$T/keep.svg')\" = 'a;b 1' ]"
+expect "... and said" grep -q 'keep.svg not written' "$T/err"
+# counts past the largest double: one line, nothing drawn (not NaN widths)
+big=1$(printf '0%.0s' $(seq 308))
+printf 'a;b %s\na;c %s\n' "$big" "$big" | "$PERFKIT" flamegraph >"$T/big.svg" 2>"$T/err"; rc=$?
+expect "counts adding up past 1.8e308: exit 1, no SVG ($rc)" sh -c "[ $rc -eq 1 ] && [ ! -s '$T/big.svg' ]"
+expect "... said" grep -q 'largest number' "$T/err"
+# '--' ends the options when data follows, as in flamegraph.pl
+for i in $(seq 120); do echo 'a;b 1'; done >"$T/dd.folded"
+"$PERFKIT" flamegraph -- "$T/dd.folded" >"$T/dd.svg" 2>"$T/err"
+expect "flamegraph -- FILE draws FILE" grep -q 'all (120 samples' "$T/dd.svg"
+"$PERFKIT" flamegraph "$T/um.folded" -- "$T/dd.folded" >"$T/dd2.svg" 2>"$T/err"
+expect "FILE -- FILE draws both" grep -q 'all (121 samples' "$T/dd2.svg"
+# the low-count warning only when the counts are samples (flamegraph.pl)
+printf 'a;b 5\n' | "$PERFKIT" flamegraph --countname bytes >/dev/null 2>"$T/err"
+expect "--countname bytes: no low-sample warning" sh -c "! grep -q 'fewer than 100' '$T/err'"
+printf 'a;b 5\n' | "$PERFKIT" flamegraph >/dev/null 2>"$T/err"
+expect "samples: the warning" grep -q 'fewer than 100' "$T/err"
+
 done_testing

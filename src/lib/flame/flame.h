@@ -51,7 +51,8 @@
  * Errors: functions return 0 or -errno and record a message with
  * pk_error(); flame_render returns -ENODATA when no valid stack was read
  * (the output then holds a small SVG whose title states the error: empty
- * input, or how many lines were ignored).
+ * input, or how many lines were ignored), and -ERANGE when the counts add
+ * up past the largest double (nothing drawn).
  */
 #ifndef PERFKIT_FLAME_FLAME_H
 #define PERFKIT_FLAME_FLAME_H

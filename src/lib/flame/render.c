@@ -689,6 +689,12 @@ static int no_data(struct strbuf *sb, const struct flame_opts *o, size_t lines, 
 			lines, ignored);
 }
 
+/* Counts whose sum is not a number (past DBL_MAX): nothing drawn. */
+static int too_large(void)
+{
+	return pk_error(ERANGE, "the counts add up to more than the largest number (about 1.8e308): nothing drawn");
+}
+
 /* The time the graph's width stands for (the total counted, or --total
  * when larger), and in L the narrowest frame drawn, in that time
  * (--minwidth in pixels of the width less its 10-pixel margins, or %). */
@@ -1013,12 +1019,12 @@ int flame_render(const struct flame_input *in, const struct flame_opts *o,
 		st->total = time;
 		st->frames = 0;
 	}
-	if (time <= 0) {
+	if (time <= 0 || !isfinite(time)) {
 		free(keys);
 		free(recs);
 		free(fr);
 		pk_arena_release(&A);
-		return no_data(out, o, flame_input_nlines(in), ignored);
+		return time <= 0 ? no_data(out, o, flame_input_nlines(in), ignored) : too_large();
 	}
 	struct layout L = { 0 };
 	double timemax = layout_scale(o, time, &L);
@@ -1321,6 +1327,8 @@ int flame_render_tree(const struct flame_tree *ft, const struct flame_opts *o,
 
 	if (time <= 0)
 		ret = no_data(out, o, nl, 0);
+	else if (!isfinite(time))
+		ret = too_large();
 	else
 		tree_draw(ft, parent, name, depth, count, order, nl, time, o, out, st);
 	free(order);
