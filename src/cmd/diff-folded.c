@@ -307,7 +307,21 @@ int cmd_diff_folded(int argc, char **argv)
 	int nfiles = 0, nold = 0;
 
 	opterr = 0;
-	for (int side = 0; side < (sep < argc ? 2 : 1); side++) {
+	/* "[OPTIONS] -- BEFORE AFTER" (no profile before the "--"): the end of
+	 * the options, as difffolded.pl's getopts reads it; two files after */
+	bool dd_end = false;
+	if (sep < argc) {
+		dd_end = true;
+		for (int i = 1; i < sep && dd_end; i++) {
+			bool takes = !strcmp(argv[i], "-o") || !strcmp(argv[i], "--json") ||
+				     !strcmp(argv[i], "--min-effect");
+			if (argv[i][0] != '-' || !argv[i][1])
+				dd_end = false;   /* a file (or '-'): OLD … -- NEW … */
+			else if (takes)
+				i++;              /* its value */
+		}
+	}
+	for (int side = 0; side < (sep < argc && !dd_end ? 2 : 1); side++) {
 		int sargc = side ? argc - sep : sep;
 		char **sargv = side ? argv + sep : argv;
 
@@ -343,6 +357,11 @@ int cmd_diff_folded(int argc, char **argv)
 			files[nfiles++] = sargv[i];
 		if (!side)
 			nold = nfiles;
+	}
+	if (dd_end) {   /* every argument after the "--" is a file */
+		for (int i = sep + 1; i < argc; i++)
+			files[nfiles++] = argv[i];
+		sep = argc;
 	}
 	if (sep < argc) {
 		if (normalize) {

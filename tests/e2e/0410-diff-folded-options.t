@@ -40,4 +40,11 @@ printf 'a;b 3\ngarbage line\n' >"$T/bad1"; printf 'a;b 4\n' >"$T/bad2"
 expect 'malformed line: exit 0, the output difffolded.pl gives' grep -qx ' 0 0' "$T/bad.out"
 expect '... and one warning naming the file and line' \
 	sh -c "test \$(wc -l <'$T/bad.err') = 1 && grep -q \"bad1: 1 line is not 'STACK COUNT' (first: 'garbage line')\" '$T/bad.err'"
+
+# "-- BEFORE AFTER": the end of the options, as difffolded.pl's getopts
+printf 'a;b 3\n' >"$T/dd1"; printf 'a;b 5\n' >"$T/dd2"
+expect "diff-folded -- A B: the two files" test "$("$PERFKIT" diff-folded -- "$T/dd1" "$T/dd2")" = "a;b 3 5"
+expect "diff-folded -n -- A B: options before it still read" \
+	test "$("$PERFKIT" diff-folded -n -- "$T/dd1" "$T/dd2")" = "a;b 5 5"
+
 done_testing
