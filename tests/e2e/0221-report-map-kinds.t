@@ -46,6 +46,14 @@ if have perf; then
 	done
 	perf script -i "$T/maps.data" 2>/dev/null | "$PERFKIT" collapse >"$T/f.perf" 2>/dev/null
 	same_file "collapse of perf.data = collapse of perf script's text" "$T/f.perf" "$T/f.txt"
+	# maps laid over maps (cut, split, replaced): each sample's DSO and
+	# address as perf resolves them
+	for seed in 1 2 3; do
+		python3 "$TOP/tests/e2e/mkoverlap.py" "$T/ov.data" 3000 $seed
+		perf script -i "$T/ov.data" -F ip,dso >"$T/ov.perf" 2>/dev/null
+		"$PERFKIT" script -i "$T/ov.data" -F ip,dso >"$T/ov.pk" 2>/dev/null
+		same_file "3000 overlapping maps (seed $seed): perf script's DSOs and addresses" "$T/ov.perf" "$T/ov.pk"
+	done
 else
 	skip "perf (the oracle) is not installed"
 fi

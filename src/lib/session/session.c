@@ -50,8 +50,9 @@ struct mapgroup {
 	uint64_t gen;         /* changes with every map change (unwind cache key) */
 	uint64_t ver;         /* changes with every map change, anonymous ones
 				 too (resolved-frame cache key); unique */
-	struct map *v;
-	size_t nr, alloc;
+	struct map *v;        /* sorted by start, not overlapping */
+	size_t nr, alloc;     /* maps, and slots allocated from v - head */
+	size_t head;          /* free slots before v (mg_open_slot) */
 };
 
 struct thread {
@@ -162,7 +163,7 @@ static struct mapgroup *mg_get(struct mapgroup *g)
 static void mg_put(struct mapgroup *g)
 {
 	if (g && --g->refs == 0) {
-		free(g->v);
+		free(g->v - g->head);
 		free(g);
 	}
 }
@@ -179,65 +180,116 @@ static struct mapgroup *mg_copy(const struct mapgroup *src)
 	return g;
 }
 
-static void mg_reserve(struct mapgroup *g, size_t extra)
+/* The maps are an array sorted by start with free room at both ends
+ * (g->v is g->head slots into its allocation of g->alloc): a process's
+ * maps come in address order (perf's synthesized ones) or, as mmap(2)
+ * places them, top down, and either way a new one goes in at an end
+ * without moving the others (200 000 maps: no quadratic cost).  Room for
+ * one more at index at, the smaller side moved (when that side has no
+ * room left, the array is copied with room at both ends: amortized). */
+static void mg_open_slot(struct mapgroup *g, size_t at)
 {
-	if (g->nr + extra > g->alloc) {
-		g->alloc = (g->nr + extra) * 2;
-		g->v = xrealloc(g->v, g->alloc * sizeof(*g->v));
+	size_t back = g->alloc - g->head - g->nr;
+	bool front = at < g->nr / 2;   /* the smaller side: the maps before at */
+
+	if (front ? !g->head : !back) {   /* no room on that side: room at both */
+		size_t alloc = 2 * g->nr + 16, head = (alloc - g->nr) / 2;
+		struct map *base = xmalloc(alloc * sizeof(*base));
+
+		if (g->nr)
+			memcpy(base + head, g->v, g->nr * sizeof(*base));
+		free(g->v - g->head);
+		g->v = base + head;
+		g->head = head;
+		g->alloc = alloc;
+		back = alloc - head - g->nr;
 	}
+	if (front) {
+		g->v--;
+		g->head--;
+		memmove(g->v, g->v + 1, at * sizeof(*g->v));
+	} else {
+		memmove(g->v + at + 1, g->v + at, (g->nr - at) * sizeof(*g->v));
+	}
+	g->nr++;
 }
 
-/* Insert m, cutting away whatever part of older maps it overlaps. */
+/* Remove the maps [i, j), the smaller side moved. */
+static void mg_remove(struct mapgroup *g, size_t i, size_t j)
+{
+	size_t k = j - i;
+
+	if (!k)
+		return;
+	if (i < g->nr - j) {
+		memmove(g->v + k, g->v, i * sizeof(*g->v));
+		g->v += k;
+		g->head += k;
+	} else {
+		memmove(g->v + i, g->v + j, (g->nr - j) * sizeof(*g->v));
+	}
+	g->nr -= k;
+}
+
+/* A map whose change the unwinder sees (file-backed, or the vDSO). */
+static void mg_touch(struct mapgroup *g, const struct map *o)
+{
+	if (!o->no_symbols || !strcmp(o->dso, "[vdso]"))
+		g->gen = ++mg_gens;
+}
+
+/* Insert m, cutting away whatever part of older maps it overlaps (found
+ * by binary search: the maps do not overlap, so their ends are sorted
+ * too). */
 static void mg_insert(struct mapgroup *g, const struct map *m)
 {
-	size_t i = 0, at;
+	size_t lo = 0, hi = g->nr, j;
 
 	/* the generation changes with the file-backed maps only (what the
 	 * unwinder reports): anonymous memory comes and goes all the time */
-	if (!m->no_symbols || !strcmp(m->dso, "[vdso]"))
-		g->gen = ++mg_gens;
+	mg_touch(g, m);
 	g->ver = ++mg_vers;
-	mg_reserve(g, 2);
-	while (i < g->nr) {
-		struct map *o = &g->v[i];
+	while (lo < hi) {   /* the first map ending after m's start */
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (o->end <= m->start || o->start >= m->end) {
-			i++;
-			continue;
-		}
-		if (!o->no_symbols || !strcmp(o->dso, "[vdso]"))
-			g->gen = ++mg_gens;
-		if (o->start < m->start && o->end > m->end) {
-			/* split in two */
-			struct map tail = *o;
-
-			tail.pgoff += m->end - o->start;
-			tail.start = m->end;
-			o->end = m->start;
-			memmove(&g->v[i + 2], &g->v[i + 1], (g->nr - i - 1) * sizeof(*o));
-			g->v[i + 1] = tail;
-			g->nr++;
-			mg_reserve(g, 1);
-			break;
-		}
-		if (o->start < m->start) {
-			o->end = m->start;
-			i++;
-		} else if (o->end > m->end) {
-			o->pgoff += m->end - o->start;
-			o->start = m->end;
-			i++;
-		} else {
-			memmove(&g->v[i], &g->v[i + 1], (g->nr - i - 1) * sizeof(*o));
-			g->nr--;
-		}
+		if (g->v[mid].end <= m->start)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	mg_reserve(g, 1);
-	for (at = 0; at < g->nr && g->v[at].start < m->start; at++)
-		;
-	memmove(&g->v[at + 1], &g->v[at], (g->nr - at) * sizeof(*m));
-	g->v[at] = *m;
-	g->nr++;
+	if (lo < g->nr && g->v[lo].start < m->start && g->v[lo].end > m->end) {
+		/* inside one map: split it in two around m */
+		struct map tail = g->v[lo];
+
+		mg_touch(g, &tail);
+		tail.pgoff += m->end - tail.start;
+		tail.start = m->end;
+		g->v[lo].end = m->start;
+		mg_open_slot(g, lo + 1);
+		g->v[lo + 1] = tail;
+		mg_open_slot(g, lo + 1);
+		g->v[lo + 1] = *m;
+		return;
+	}
+	if (lo < g->nr && g->v[lo].start < m->start && g->v[lo].end > m->start) {
+		mg_touch(g, &g->v[lo]);   /* its head stays */
+		g->v[lo].end = m->start;
+		lo++;
+	}
+	for (j = lo; j < g->nr && g->v[j].start < m->end && g->v[j].end <= m->end; j++)
+		mg_touch(g, &g->v[j]);    /* wholly under m: goes */
+	if (j < g->nr && g->v[j].start < m->end) {   /* its tail stays */
+		mg_touch(g, &g->v[j]);
+		g->v[j].pgoff += m->end - g->v[j].start;
+		g->v[j].start = m->end;
+	}
+	if (j > lo) {   /* m takes the first removed map's slot */
+		g->v[lo] = *m;
+		mg_remove(g, lo + 1, j);
+	} else {
+		mg_open_slot(g, lo);
+		g->v[lo] = *m;
+	}
 }
 
 static const struct map *mg_find(const struct mapgroup *g, uint64_t ip)
