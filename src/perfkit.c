@@ -5,6 +5,7 @@
  * process exit status (0 ok, 1 runtime error, 2 usage error, or the profiled
  * command's own status for record/stat).
  */
+#include "base/outfile.h"
 #include "cmd/cmds.h"
 
 #include <errno.h>
@@ -242,6 +243,7 @@ int main(int argc, char **argv)
 		printf("perfkit %s\n", PERFKIT_VERSION);
 		return 0;
 	}
+	of_unlink_on_signals();   /* a Ctrl-C leaves no temporary output file */
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;

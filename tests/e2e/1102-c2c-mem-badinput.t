@@ -99,4 +99,14 @@ ln -s "$T/victim" "$T/link.c2c"
 "$PERFKIT" c2c record -o "$T/link.c2c" -- "$EX/listchase" array 100 1 >/dev/null 2>"$T/link.err"
 expect "record refuses to write through a symbolic link" test "$(cat "$T/victim")" = keep
 expect "... and says so in one line" test "$(wc -l <"$T/link.err")" = 1
+
+# killed while recording (SIGTERM, Ctrl-C): no temporary file left beside
+# the output, as no half-written output (base/outfile.h)
+mkdir -p "$T/killed"
+"$PERFKIT" mem record -o "$T/killed/m.out" -- sleep 5 >/dev/null 2>&1 &
+kp=$!
+for _ in $(seq 50); do ls "$T/killed"/m.out.tmp* >/dev/null 2>&1 && break; sleep 0.1; done
+expect "mem record writes through a temporary file" sh -c "ls '$T/killed'/m.out.tmp* >/dev/null 2>&1"
+kill -TERM $kp; wait $kp 2>/dev/null
+expect "... SIGTERM: it is removed ($(ls "$T/killed" | tr '\n' ' '))" test -z "$(ls -A "$T/killed")"
 done_testing

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,53 @@
 
 #include "base/error.h"
 #include "base/strbuf.h"
+
+/* The temporary files being written, for of_unlink_on_signals()'s handler
+ * (fixed slots: read in a signal handler; a path that does not fit, or a
+ * ninth file, is not tracked). */
+#define OF_LIVE 8
+static char live_tmp[OF_LIVE][PATH_MAX];
+static volatile sig_atomic_t live_used[OF_LIVE];
+
+static void live_add(const char *tmp)
+{
+	for (int i = 0; i < OF_LIVE; i++) {
+		if (live_used[i] || strlen(tmp) >= PATH_MAX)
+			continue;
+		memcpy(live_tmp[i], tmp, strlen(tmp) + 1);
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		live_used[i] = 1;
+		return;
+	}
+}
+
+static void live_del(const char *tmp)
+{
+	for (int i = 0; i < OF_LIVE; i++)
+		if (live_used[i] && !strcmp(live_tmp[i], tmp))
+			live_used[i] = 0;
+}
+
+static void on_fatal(int sig)
+{
+	for (int i = 0; i < OF_LIVE; i++)
+		if (live_used[i])
+			unlink(live_tmp[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void of_unlink_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old, sa = { .sa_handler = on_fatal };
+
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
 
 static void of_free(struct outfile *of)
 {
@@ -98,6 +146,7 @@ static int open_mode(struct outfile *of, const char *path, bool shared)
 		of_free(of);
 		return pk_error(err, "cannot write '%s': %s", path, strerror(err));
 	}
+	live_add(of->tmp);
 	return 0;
 }
 
@@ -122,6 +171,8 @@ int of_commit(struct outfile *of)
 	of->f = NULL;
 	if (!err && of->tmp && rename(of->tmp, of->target) != 0)
 		err = errno;
+	if (of->tmp)
+		live_del(of->tmp);
 	if (err) {
 		if (of->tmp)
 			unlink(of->tmp);
@@ -135,7 +186,9 @@ void of_abort(struct outfile *of)
 {
 	if (of->f)
 		fclose(of->f);
-	if (of->tmp)
+	if (of->tmp) {
 		unlink(of->tmp);
+		live_del(of->tmp);
+	}
 	of_free(of);
 }

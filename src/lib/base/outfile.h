@@ -49,6 +49,11 @@ bool of_kernel_path(const char *path);
  * it rather than reopening the path, which would truncate a file the shell
  * opened with >> and lose its offset. */
 int of_std_fd(const char *path);
+/* For main(): SIGINT, SIGTERM and SIGHUP, where they still have their
+ * default action, first remove the temporary files being written, then
+ * end the process as the signal would (a Ctrl-C leaves no FILE.tmpXXXXXX
+ * beside FILE).  A command that sets its own handler later replaces it. */
+void of_unlink_on_signals(void);
 int of_commit(struct outfile *of);   /* flush, close, rename; frees */
 void of_abort(struct outfile *of);   /* close, remove the temp file; frees */
 
