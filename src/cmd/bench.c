@@ -128,7 +128,7 @@ struct bench_opts {
 	int nnames;
 	const char *param_vars[MAX_PARAMS];   /* -P (one) or -L (several) */
 	int nparam;
-	const char *export_json, *export_md, *export_csv;
+	const char *export_json, *export_md, *export_csv, *export_adoc, *export_org;
 	const char *time_unit;      /* "ms", "s", "us" or NULL (auto) */
 	double min_effect;
 	enum metric metric;
@@ -193,6 +193,7 @@ static void usage(FILE *f)
 		"  -P, --parameter-scan V MIN MAX   run CMD with {V} = MIN..MAX (-D step)\n"
 		"  -L, --parameter-list V A,B,…     run CMD with {V} = each value\n"
 		"      --export-json/--export-markdown/--export-csv FILE\n"
+		"      --export-asciidoc/--export-orgmode FILE   hyperfine's table (Command, Mean, Min, Max, Relative)\n"
 		"      --show-output         do not discard the commands' output\n"
 		"  -u, --time-unit U         millisecond, second or microsecond\n"
 		"      --output WHERE        null (default) or pipe: discarded; inherit: as --show-output\n"
@@ -1791,6 +1792,84 @@ static const char *md_verdict(const struct st_compare *c, const char *more, cons
 	return "n/a";
 }
 
+/* --export-asciidoc (asciidoc) or --export-orgmode: hyperfine 1.15's
+ * table in that markup, its five columns (Command, Mean, Min, Max,
+ * Relative: against the reference command here, as the other exports). */
+static int export_table(const struct bench_opts *o, struct result *res, int nres, const struct bench_cmps *cs,
+			bool asciidoc)
+{
+	struct strbuf sb = STRBUF_INIT, cell = STRBUF_INIT;
+	int f = cs->ref;
+	double sc;
+	const char *u = unit_for(o, f >= 0 ? res[f].s.mean : 0, &sc);
+	int d = !strcmp(u, "s") ? 3 : 1;
+	const char *head[5] = { "Command", "Mean", "Min", "Max", "Relative" };
+
+	if (asciidoc)
+		sb_addstr(&sb, "[cols=\"<,>,>,>,>\"]\n|===\n");
+	for (int c = 0; c < 5; c++) {
+		char h[64];
+
+		snprintf(h, sizeof(h), c >= 1 && c <= 3 ? "%s [%s]" : "%s", head[c], u);
+		if (asciidoc)
+			sb_addf(&sb, "| %s \n", h);
+		else
+			sb_addf(&sb, c ? "  %s |%s" : "| %s  |%s", h, c == 4 ? "\n|--+--+--+--+--|\n" : "");
+	}
+	for (int i = 0; i < nres; i++) {
+		const struct result *r = &res[i];
+		const struct st_compare *q = NULL;
+		char v[4][96];
+
+		for (int k = 0; k < cs->n; k++)
+			if (cs->c[k].idx == i)
+				q = &cs->c[k].metric;
+		if (!r->n) {
+			for (int c = 0; c < 4; c++)
+				snprintf(v[c], sizeof(v[c]), "n/a");
+		} else {
+			if (r->n >= 2)
+				snprintf(v[0], sizeof(v[0]), "%.*f ± %.*f", d, r->s.mean * sc, d, r->s.stddev * sc);
+			else
+				snprintf(v[0], sizeof(v[0]), "%.*f", d, r->s.mean * sc);
+			snprintf(v[1], sizeof(v[1]), "%.*f", d, r->s.min * sc);
+			snprintf(v[2], sizeof(v[2]), "%.*f", d, r->s.max * sc);
+			if (i == f && st_mean(metric_vals(o, r), r->n) > 0)
+				snprintf(v[3], sizeof(v[3]), "1.00");
+			else if (!q || !q->have_ratio)
+				snprintf(v[3], sizeof(v[3]), "n/a");
+			else
+				snprintf(v[3], sizeof(v[3]), "%.2f ± %.2f", q->ratio.ratio, q->ratio.sigma);
+		}
+		/* the command in the markup's code span, its '|' escaped (a
+		 * cell ends there) and control bytes shown escaped */
+		sb_reset(&cell);
+		sb_add_term(&cell, label(r), strlen(label(r)));
+		if (asciidoc) {
+			sb_addstr(&sb, "\n| `");
+			for (const char *p = cell.buf; *p; p++)
+				sb_addstr(&sb, *p == '|' ? "\\|" : *p == '`' ? "\\`" : (char[2]){ *p, 0 });
+			sb_addstr(&sb, "` \n");
+			for (int c = 0; c < 4; c++)
+				sb_addf(&sb, "| %s \n", v[c]);
+		} else {
+			sb_addstr(&sb, "| =");
+			for (const char *p = cell.buf; *p; p++)
+				sb_addstr(&sb, *p == '|' ? "\\vert{}" : (char[2]){ *p, 0 });
+			sb_addstr(&sb, "=  |");
+			for (int c = 0; c < 4; c++)
+				sb_addf(&sb, "  %s |", v[c]);
+			sb_addch(&sb, '\n');
+		}
+	}
+	if (asciidoc)
+		sb_addstr(&sb, "|===\n");
+	int err = write_file(asciidoc ? o->export_adoc : o->export_org, &sb);
+	sb_release(&sb);
+	sb_release(&cell);
+	return err;
+}
+
 #define MORE_MEM "more memory (significant at 95 %)"
 #define LESS_MEM "less memory (significant at 95 %)"
 
@@ -2155,7 +2234,7 @@ static void free_vals(char *vals[][MAX_CMDS], const int *nvals, int nparam)
 			free(vals[k][i]);
 }
 
-enum { OPT_JSON = 256, OPT_MD, OPT_CSV, OPT_SHOW, OPT_UNIT, OPT_COUNTERS, OPT_EFFECT, OPT_STEP, OPT_METRIC,
+enum { OPT_JSON = 256, OPT_MD, OPT_CSV, OPT_ADOC, OPT_ORG, OPT_SHOW, OPT_UNIT, OPT_COUNTERS, OPT_EFFECT, OPT_STEP, OPT_METRIC,
        OPT_NO_INTERLEAVE, OPT_PROFILE, OPT_PROFILE_FREQ, OPT_PROFILE_EVENT, OPT_OUTPUT, OPT_STYLE };
 
 /* --metric=instructions: count instructions:u where the machine can (a
@@ -2215,6 +2294,8 @@ int cmd_bench(int argc, char **argv)
 		{ "export-json", required_argument, NULL, OPT_JSON },
 		{ "export-markdown", required_argument, NULL, OPT_MD },
 		{ "export-csv", required_argument, NULL, OPT_CSV },
+		{ "export-asciidoc", required_argument, NULL, OPT_ADOC },
+		{ "export-orgmode", required_argument, NULL, OPT_ORG },
 		{ "show-output", no_argument, NULL, OPT_SHOW },
 		{ "time-unit", required_argument, NULL, 'u' },
 		{ "counters", no_argument, NULL, OPT_COUNTERS },
@@ -2285,6 +2366,8 @@ int cmd_bench(int argc, char **argv)
 		case OPT_JSON: o.export_json = optarg; break;
 		case OPT_MD: o.export_md = optarg; break;
 		case OPT_CSV: o.export_csv = optarg; break;
+		case OPT_ADOC: o.export_adoc = optarg; break;
+		case OPT_ORG: o.export_org = optarg; break;
 		case OPT_SHOW: o.show_output = 1; break;
 		case OPT_OUTPUT:   /* hyperfine's null (the default), pipe, inherit */
 			if (!strcmp(optarg, "inherit"))
@@ -2353,7 +2436,7 @@ int cmd_bench(int argc, char **argv)
 		o.min_runs = o.max_runs;
 	}
 	/* an export that cannot be written fails now, not after the runs */
-	const char *exports[] = { o.export_json, o.export_md, o.export_csv };
+	const char *exports[] = { o.export_json, o.export_md, o.export_csv, o.export_adoc, o.export_org };
 	for (size_t k = 0; k < sizeof(exports) / sizeof(exports[0]); k++) {
 		struct outfile probe;
 
@@ -2600,7 +2683,9 @@ int cmd_bench(int argc, char **argv)
 		if (rc) {
 		} else if ((o.export_json && (err = export_json(&o, res, nres, &mach, &busy, &cs, &bp))) ||
 		    (o.export_md && (err = export_md(&o, res, nres, &cs, &bp))) ||
-		    (o.export_csv && (err = export_csv(&o, res, nres, &cs, &bp)))) {
+		    (o.export_csv && (err = export_csv(&o, res, nres, &cs, &bp))) ||
+		    (o.export_adoc && (err = export_table(&o, res, nres, &cs, true))) ||
+		    (o.export_org && (err = export_table(&o, res, nres, &cs, false)))) {
 			fprintf(stderr, "perfkit bench: %s\n", pk_errmsg());
 			rc = 1;
 		}

@@ -153,4 +153,17 @@ got=$(grep -o "times [a-z ]* 'sleep 0\.0[0-9]'" "$T/ord.out" | grep -o "0\.0[0-9
 expect "summary: by ratio, not command order ($got)" test "$got" = "0.04 0.09 "
 "$PERFKIT" bench -r 1 --style fancy true >/dev/null 2>&1; rc=$?
 expect "--style with an unknown value: exit 2" test $rc = 2
+
+# --export-asciidoc and --export-orgmode: hyperfine 1.15's tables (the
+# layout checked with the numbers masked: as hyperfine writes them)
+"$PERFKIT" bench -N -r 3 --export-asciidoc "$T/t.adoc" --export-orgmode "$T/t.org" 'true' 'sleep 0.01' >/dev/null 2>&1
+printf '%s\n' '[cols="<,>,>,>,>"]' '|===' '| Command ' '| Mean [ms] ' '| Min [ms] ' '| Max [ms] ' '| Relative ' '' \
+	'| `true` ' '| N ± N ' '| N ' '| N ' '| N ' '' '| `sleep N` ' '| N ± N ' '| N ' '| N ' '| N ± N ' '|===' >"$T/want.adoc"
+sed 's/[0-9][0-9.]*/N/g' "$T/t.adoc" >"$T/got.adoc"
+same_file "--export-asciidoc: hyperfine's table" "$T/want.adoc" "$T/got.adoc"
+printf '%s\n' '| Command  |  Mean [ms] |  Min [ms] |  Max [ms] |  Relative |' '|--+--+--+--+--|' \
+	'| =true=  |  N ± N |  N |  N |  N |' '| =sleep N=  |  N ± N |  N |  N |  N ± N |' >"$T/want.org"
+sed 's/[0-9][0-9.]*/N/g' "$T/t.org" >"$T/got.org"
+same_file "--export-orgmode: hyperfine's table" "$T/want.org" "$T/got.org"
+
 done_testing
