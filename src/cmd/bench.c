@@ -186,8 +186,10 @@ static void usage(FILE *f)
 		"  -p, --prepare CMD         run before each run (once, or once per command)\n"
 		"  -c, --cleanup CMD         run after the runs of each command\n"
 		"  -s, --setup CMD           run once before the runs of each command\n"
-		"  -S, --shell SHELL         shell to run commands with (default sh); -N: none\n"
-		"  -N                        no shell: split CMD on blanks and exec it\n"
+		"  -S, --shell SHELL         shell to run commands with (default sh; a command line such as\n"
+		"                            \"bash --norc\" too); -N: none\n"
+		"  -N                        no shell: split CMD into words as sh would (quotes, backslashes;\n"
+		"                            no expansions) and exec it\n"
 		"  -i, --ignore-failure      keep going on non-zero exit; failed runs are left out\n"
 		"  -n, --command-name NAME   name of the next command in the output\n"
 		"  -P, --parameter-scan V MIN MAX   run CMD with {V} = MIN..MAX (-D step)\n"
@@ -229,25 +231,54 @@ static void usage(FILE *f)
 
 /* ---- running ---- */
 
-static char **split_blank(const char *cmd)
+/* CMD split into words as a POSIX shell would split it, without
+ * expansions (hyperfine's -N and -S use the shell-words crate alike):
+ * blanks separate words; '…' keeps everything; "…" keeps everything but a
+ * backslash before $ ` " \ or a newline; a backslash outside quotes keeps
+ * the next character (a newline after it goes); '#' at the start of a word
+ * ends the line.  NULL (*why set) for an unmatched quote or a backslash at
+ * the end. */
+static char **split_words(const char *cmd, const char **why)
 {
 	size_t cap = 8, n = 0;
 	char **v = xmalloc(cap * sizeof(*v));
 	const char *p = cmd;
 
+	*why = NULL;
 	for (;;) {
-		while (*p == ' ' || *p == '\t')
+		while (*p == ' ' || *p == '\t' || *p == '\n')
 			p++;
-		if (!*p)
+		if (!*p || *p == '#')
 			break;
 		struct strbuf w = STRBUF_INIT;
-		while (*p && *p != ' ' && *p != '\t') {
-			if (*p == '\'' || *p == '"') {
-				char q = *p++;
-				while (*p && *p != q)
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && !*why) {
+			if (*p == '\'') {
+				for (p++; *p && *p != '\''; )
 					sb_addch(&w, *p++);
-				if (*p)
+				if (!*p)
+					*why = "an unmatched single quote";
+				else
 					p++;
+			} else if (*p == '"') {
+				for (p++; *p && *p != '"'; p++) {
+					if (*p == '\\' && p[1] && strchr("$`\"\\\n", p[1])) {
+						if (p[1] != '\n')
+							sb_addch(&w, p[1]);
+						p++;
+					} else {
+						sb_addch(&w, *p);
+					}
+				}
+				if (!*p)
+					*why = "an unmatched double quote";
+				else
+					p++;
+			} else if (*p == '\\') {
+				if (!p[1])
+					*why = "a backslash at the end";
+				else if (p[1] != '\n')
+					sb_addch(&w, p[1]);
+				p += p[1] ? 2 : 1;
 			} else {
 				sb_addch(&w, *p++);
 			}
@@ -255,8 +286,16 @@ static char **split_blank(const char *cmd)
 		if (n + 2 > cap)
 			v = xrealloc(v, (cap *= 2) * sizeof(*v));
 		v[n++] = sb_detach(&w, NULL);
+		if (*why)
+			break;
 	}
 	v[n] = NULL;
+	if (*why) {
+		for (size_t i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		return NULL;
+	}
 	return v;
 }
 
@@ -472,19 +511,36 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	if (o->shell) {
+	if (o->shell && !strpbrk(o->shell, " \t")) {
 		shv[0] = (char *)o->shell;
 		shv[1] = "-c";
 		shv[2] = (char *)cmd;
 		shv[3] = NULL;
 		argv = shv;
 	} else {
-		argv = split_blank(cmd);
+		/* -N: CMD's words; -S "bash --norc": the shell's words, then
+		 * -c CMD (hyperfine's --shell takes a command line) */
+		const char *why;
+		size_t n = 0;
+
+		argv = split_words(o->shell ? o->shell : cmd, &why);
+		if (!argv)
+			return pk_error(EINVAL, "cannot split %s '%s' into words: %s", o->shell ? "the shell" : "the command",
+					o->shell ? o->shell : cmd, why);
 		if (!argv[0]) {
 			free_argv(argv);
-			return pk_error(EINVAL, "empty command");
+			return pk_error(EINVAL, o->shell ? "empty shell" : "empty command");
+		}
+		while (o->shell && argv[n])
+			n++;
+		if (o->shell) {
+			argv = xrealloc(argv, (n + 3) * sizeof(*argv));
+			argv[n] = xstrdup("-c");
+			argv[n + 1] = xstrdup(cmd);
+			argv[n + 2] = NULL;
 		}
 	}
+	bool own_argv = argv != shv;
 	struct cnt_set *icnt = want_ins && !o->ins_sim ? &o->icnt : NULL;
 	char **rec = NULL;
 	if (o->prof_path && o->metric != M_INS) {
@@ -505,7 +561,7 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 		for (size_t i = 0; i < n; i++)
 			rec[k++] = xstrdup(argv[i]);
 		rec[k] = NULL;
-		if (!o->shell)
+		if (own_argv)
 			free_argv(argv);
 		argv = rec;
 	}
@@ -569,7 +625,7 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 				       cmd, code);
 	}
 out:
-	if (rec || !o->shell)
+	if (rec || own_argv)
 		free_argv(argv);
 	return err;
 }

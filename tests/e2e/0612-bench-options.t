@@ -166,4 +166,15 @@ printf '%s\n' '| Command  |  Mean [ms] |  Min [ms] |  Max [ms] |  Relative |' '|
 sed 's/[0-9][0-9.]*/N/g' "$T/t.org" >"$T/got.org"
 same_file "--export-orgmode: hyperfine's table" "$T/want.org" "$T/got.org"
 
+# -N splits as sh would (shell-words, as hyperfine): quotes and backslashes
+"$PERFKIT" bench -N -r 1 --show-output "printf <%s> 'a b' \"c\\\"d\" e\\ f" >"$T/nw" 2>&1
+expect "-N: quoted words and escapes ($(head -c 40 "$T/nw"))" grep -q '^<a b><c"d><e f>' "$T/nw"
+"$PERFKIT" bench -N -r 1 "echo 'open" >/dev/null 2>"$T/nq"; rc=$?
+expect "-N with an unmatched quote: one line, exit 1 ($rc)" sh -c "[ $rc -eq 1 ] && grep -q 'unmatched single quote' '$T/nq'"
+# -S takes a command line: its words, then -c CMD
+"$PERFKIT" bench -S "sh -e" -r 1 'false; true' >/dev/null 2>"$T/se"; rc=$?
+expect "-S 'sh -e': the shell's own option applies (the run fails, $rc)" test $rc -ne 0
+"$PERFKIT" bench -S "sh -e" -r 1 'true' >/dev/null 2>&1
+expect "-S 'sh -e' runs commands" test $? -eq 0
+
 done_testing
