@@ -123,6 +123,7 @@ struct bench_opts {
 	const char *cleanup;
 	const char *setup;          /* -s: once per command before its runs */
 	const char *shell;          /* NULL with -N */
+	const char *output_file;    /* --output FILE: each run's stdout (made anew) */
 	int ignore_failure, show_output, counters;
 	const char *names[MAX_CMDS];
 	int nnames;
@@ -198,7 +199,8 @@ static void usage(FILE *f)
 		"      --export-asciidoc/--export-orgmode FILE   hyperfine's table (Command, Mean, Min, Max, Relative)\n"
 		"      --show-output         do not discard the commands' output\n"
 		"  -u, --time-unit U         millisecond, second or microsecond\n"
-		"      --output WHERE        null (default) or pipe: discarded; inherit: as --show-output\n"
+		"      --output WHERE        null (default) or pipe: discarded; inherit: as --show-output;\n"
+		"                            FILE: each run's stdout written to FILE (made anew each run)\n"
 		"      --style STYLE         basic, full, nocolor, color (accepted) or none (no text)\n"
 		"      --counters            count perf events (as perfkit stat) in each run\n"
 		"      --min-effect PCT      smallest difference called significant (default 1); with\n"
@@ -338,7 +340,7 @@ static const char *resolve(const char *name)
 
 /* Without counters: posix_spawn (vfork-like, no handshake), the cheapest
  * way to start a process, so the harness adds little to each run. */
-static int spawn_plain(char **argv, bool quiet, struct run_out *r)
+static int spawn_plain(char **argv, bool quiet, int out_fd, struct run_out *r)
 {
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
@@ -353,7 +355,7 @@ static int spawn_plain(char **argv, bool quiet, struct run_out *r)
 	posix_spawn_file_actions_init(&fa);
 	if (quiet && devnull >= 0) {
 		for (int k = 0; k < 3; k++)
-			posix_spawn_file_actions_adddup2(&fa, devnull, k);
+			posix_spawn_file_actions_adddup2(&fa, k == 1 && out_fd >= 0 ? out_fd : devnull, k);
 	} else if (quiet) {
 		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
@@ -565,13 +567,24 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 			free_argv(argv);
 		argv = rec;
 	}
+	/* --output FILE: the run's stdout, the file made anew for each run
+	 * (hyperfine's File::create) */
+	int out_fd = -1;
+	if (quiet && o->output_file) {
+		out_fd = open(o->output_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (out_fd < 0) {
+			err = pk_error(errno, "--output %s: %s", o->output_file, strerror(errno));
+			goto out;
+		}
+	}
 	if (!cnt && !icnt) {
-		err = spawn_plain(argv, quiet, r);
+		err = spawn_plain(argv, quiet, out_fd, r);
 	} else {
-		struct pk_child ch;
+		struct pk_child ch = PK_CHILD_INIT;
 		unsigned fl = CNT_ENABLE_ON_EXEC | CNT_INHERIT;
 
-		err = pk_child_fork(&ch, argv, NULL, quiet ? PK_CHILD_QUIET : 0);
+		ch.out_fd = out_fd;
+		err = pk_child_fork(&ch, argv, NULL, quiet ? PK_CHILD_QUIET | PK_CHILD_STDOUT_FD : 0);
 		if (err)
 			goto out;
 		if ((cnt && (err = cnt_set_open(cnt, ch.pid, -1, fl))) ||
@@ -625,6 +638,8 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 				       cmd, code);
 	}
 out:
+	if (out_fd >= 0)
+		close(out_fd);
 	if (rec || own_argv)
 		free_argv(argv);
 	return err;
@@ -826,6 +841,7 @@ static int run_aux(const struct bench_opts *o, const struct result *r, const cha
 	struct bench_opts sh = *o;
 	if (!sh.shell)
 		sh.shell = "sh";
+	sh.output_file = NULL;   /* --output is the benchmarked commands' */
 	char *cmd = with_params(o, r, tmpl);
 	int err = run_once(&sh, cmd, !o->show_output, NULL, false, &ro);
 
@@ -2429,8 +2445,7 @@ int cmd_bench(int argc, char **argv)
 			if (!strcmp(optarg, "inherit"))
 				o.show_output = 1;
 			else if (strcmp(optarg, "null") && strcmp(optarg, "pipe"))
-				return fprintf(stderr, "perfkit bench: --output expects null, pipe or inherit, got '%s' "
-						       "(a file is not supported: redirect inside the command)\n", optarg), 2;
+				o.output_file = optarg;   /* a file: each run's stdout */
 			break;
 		case OPT_STYLE:   /* hyperfine's; none: no text on stdout (the exports are written) */
 			if (!strcmp(optarg, "none"))

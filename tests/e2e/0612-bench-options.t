@@ -147,6 +147,11 @@ expect "--style none: exit 0, nothing printed, the export written" \
 	sh -c "test $rc = 0 && ! test -s '$T/none.out' && grep -q '\"mean\"' '$T/none.json'"
 "$PERFKIT" bench -r 1 -w 0 --output inherit "echo inherited-out" >"$T/inh.out" 2>&1
 expect "--output inherit: the command's output shown" grep -q '^inherited-out$' "$T/inh.out"
+# --output FILE: each run's stdout, the file made anew each run (hyperfine)
+"$PERFKIT" bench -r 3 -w 0 --output "$T/o.txt" "echo run; echo err >&2" >"$T/o.out" 2>&1
+expect "--output FILE: the last run's stdout only, stderr not ($(tr '\n' ' ' <"$T/o.txt"))" \
+	test "$(cat "$T/o.txt")" = run
+expect "... nothing of it on bench's own output" sh -c "! grep -q '^run$\|^err$' '$T/o.out'"
 # the summary lists the others from the closest to the slowest (hyperfine 1.15)
 "$PERFKIT" bench -N -r 3 -w 0 'sleep 0.09' 'sleep 0.01' 'sleep 0.04' >"$T/ord.out" 2>/dev/null
 got=$(grep -o "times [a-z ]* 'sleep 0\.0[0-9]'" "$T/ord.out" | grep -o "0\.0[0-9]" | tr '\n' ' ')

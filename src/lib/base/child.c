@@ -59,6 +59,8 @@ int pk_child_fork(struct pk_child *c, char *const argv[], const sigset_t *mask, 
 				if (nul > 2)
 					close(nul);
 			}
+			if ((flags & PK_CHILD_STDOUT_FD) && c->out_fd >= 0)
+				dup2(c->out_fd, 1);
 		} else if (flags & PK_CHILD_STDOUT_TO_STDERR) {
 			dup2(2, 1);
 		}

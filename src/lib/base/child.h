@@ -9,7 +9,8 @@
  * pipe ends, resets SIGINT, SIGTERM and SIGCHLD to their defaults, sets the
  * signal mask to *mask when mask is given, with PK_CHILD_QUIET puts
  * /dev/null on its stdin, stdout and stderr (with PK_CHILD_STDOUT_TO_STDERR
- * its stdout on our stderr instead), and then blocks until
+ * its stdout on our stderr instead; with PK_CHILD_STDOUT_FD too, c->out_fd,
+ * set by the caller, as its stdout), and then blocks until
  * released.  Returns 0 with c->pid set, or -errno (pipe2 or fork failed;
  * message in pk_errmsg()).
  *
@@ -35,14 +36,17 @@ struct pk_child {
 	pid_t pid;        /* -1 before pk_child_fork */
 	int go_fd;        /* write end: one byte releases the child (-1 once used) */
 	int err_fd;       /* read end: the errno of a failed execvp (-1 once used) */
+	int out_fd;       /* PK_CHILD_STDOUT_FD: the child's stdout (set by the caller) */
 };
 
-#define PK_CHILD_INIT { .pid = -1, .go_fd = -1, .err_fd = -1 }
+#define PK_CHILD_INIT { .pid = -1, .go_fd = -1, .err_fd = -1, .out_fd = -1 }
 
 enum {
 	PK_CHILD_QUIET = 1,   /* stdin, stdout and stderr on /dev/null */
 	PK_CHILD_STDOUT_TO_STDERR = 2,   /* its stdout is our stderr (record
 					  * writing its data to our stdout) */
+	PK_CHILD_STDOUT_FD = 4,          /* with PK_CHILD_QUIET: c->out_fd is its
+					  * stdout (bench --output FILE) */
 };
 
 int pk_child_fork(struct pk_child *c, char *const argv[], const sigset_t *mask, int flags);
