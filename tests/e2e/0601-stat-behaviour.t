@@ -199,4 +199,17 @@ expect "-p with a list: both, named as perf names them" grep -q "process id '$p1
 sleep 1.5 & p1=$!
 "$PERFKIT" stat -t "$p1" -e task-clock --timeout 300 2>"$T/tl"; rc=$?
 expect "-t TID: thread id in the header ($rc)" sh -c "[ $rc -eq 0 ] && grep -q \"thread id '$p1'\" '$T/tl'"
+
+# perf's event syntax: a group's modifiers, PMU/terms/
+"$PERFKIT" stat -x, -e '{task-clock,page-faults}:u' -- true 2>"$T/gm"; rc=$?
+expect "{a,b}:u: both counted ($rc)" sh -c "[ $rc -eq 0 ] && grep -q ',task-clock,' '$T/gm' && grep -q ',page-faults,' '$T/gm'"
+if [ -r /sys/bus/event_source/devices/msr/events/tsc ]; then
+	"$PERFKIT" stat -x, -e msr/tsc/,task-clock -- true 2>"$T/pmu"; rc=$?
+	expect "-e msr/tsc/: the msr PMU's tsc counted ($rc)" sh -c "[ $rc -eq 0 ] && grep -Eq '^[0-9]+,,msr/tsc/,' '$T/pmu'"
+else
+	skip "no msr PMU here for -e PMU/terms/"
+fi
+"$PERFKIT" stat -e nopmu/event=0x3c,umask=0x1/ -- true 2>"$T/nopmu"; rc=$?
+expect "-e with a PMU this machine lacks: exit 2, named ($rc)" sh -c "[ $rc -eq 2 ] && grep -q \"no PMU 'nopmu'\" '$T/nopmu'"
+
 done_testing

@@ -85,6 +85,24 @@ static void test_event_lists(void **state)
 	cnt_set_release(&s);
 	assert_int_equal(cnt_set_add_list(&s, "cycles,,instructions"), -EINVAL);
 	cnt_set_release(&s);
+	/* a group's modifiers apply to each member; the names stay as given
+	 * (perf stat prints them so) */
+	assert_int_equal(cnt_set_add_list(&s, "page-faults,{task-clock,cycles:k}:u,instructions"), 0);
+	assert_int_equal(s.nr, 4);
+	assert_int_equal(s.ev[0].attr.exclude_kernel, 0);
+	assert_int_equal(s.ev[1].attr.exclude_kernel, 1);
+	assert_int_equal(s.ev[2].attr.exclude_kernel, 1);   /* the group's u over its k */
+	assert_int_equal(s.ev[2].attr.exclude_user, 0);
+	assert_int_equal(s.ev[2].leader, 1);
+	assert_int_equal(s.ev[3].attr.exclude_kernel, 0);
+	assert_string_equal(s.ev[1].name, "task-clock");
+	cnt_set_release(&s);
+	assert_int_equal(cnt_set_add_list(&s, "{task-clock}:q"), -EINVAL);
+	cnt_set_release(&s);
+	/* a PMU's terms hold commas: one event, not two */
+	assert_int_equal(cnt_set_add_list(&s, "nopmu/event=0x3c,umask=0x0/,task-clock"), -ENOENT);
+	assert_non_null(strstr(pk_errmsg(), "nopmu/event=0x3c,umask=0x0/"));
+	cnt_set_release(&s);
 	assert_int_equal(cnt_set_add_defaults(&s), 0);
 	assert_int_equal(s.nr, 10);
 	assert_int_equal(s.ev[5].leader, 4);     /* instructions with cycles */

@@ -108,6 +108,87 @@ static void test_modifiers(void **state)
 	assert_int_equal(a.precise_ip, 3);
 }
 
+/* perf's other modifiers: G/H (guest/host), I, D, e; W and S accepted */
+static void test_more_modifiers(void **state)
+{
+	(void)state;
+	struct perf_event_attr a;
+
+	assert_int_equal(ev_parse("cycles:G", &a), 0);
+	assert_int_equal(a.exclude_host, 1);
+	assert_int_equal(a.exclude_guest, 0);
+	assert_int_equal(ev_parse("cycles:H", &a), 0);
+	assert_int_equal(a.exclude_host, 0);
+	assert_int_equal(a.exclude_guest, 1);
+	assert_int_equal(ev_parse("cycles:GH", &a), 0);
+	assert_int_equal(a.exclude_host + a.exclude_guest, 0);
+	assert_int_equal(ev_parse("task-clock:D", &a), 0);
+	assert_int_equal(a.pinned, 1);
+	assert_int_equal(ev_parse("cycles:uIe", &a), 0);
+	assert_int_equal(a.exclude_idle, 1);
+	assert_int_equal(a.exclusive, 1);
+	assert_int_equal(a.exclude_kernel, 1);
+	assert_int_equal(ev_parse("cycles:WS", &a), 0);
+	/* and onto a parsed event: a group's modifiers */
+	assert_int_equal(ev_parse("task-clock", &a), 0);
+	assert_int_equal(ev_apply_modifiers("task-clock", "u", &a), 0);
+	assert_int_equal(a.exclude_kernel, 1);
+	assert_int_equal(ev_apply_modifiers("task-clock", "q", &a), -EINVAL);
+}
+
+/* "PMU/terms/" against a sysfs tree made here (PERFKIT_SYSFS_PMU) */
+static void put(const char *dir, const char *file, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_pmu_terms(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/pk-pmu-XXXXXX", d[64], cmd[256];
+	struct perf_event_attr a;
+
+	assert_non_null(mkdtemp(root));
+	snprintf(d, sizeof(d), "%s/fake", root);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/format %s/events", d, d);
+	assert_int_equal(system(cmd), 0);
+	put(d, "type", "42\n");
+	put(d, "format/event", "config:0-7\n");
+	put(d, "format/umask", "config:8-15\n");
+	put(d, "format/split", "config:16-17,20-21\n");
+	put(d, "format/any", "config:23\n");
+	put(d, "format/ldlat", "config1:0-15\n");
+	put(d, "events/loads", "event=0xcd,umask=0x01\n");
+	setenv("PERFKIT_SYSFS_PMU", root, 1);
+
+	check("fake/event=0x3c,umask=0x2/", 42, 0x023c);
+	check("fake/loads/", 42, 0x01cd);
+	check("fake/any/", 42, 1u << 23);
+	check("fake/split=0xf/", 42, (3u << 16) | (3u << 20));   /* low bits to the first range */
+	check("fake/config=0x1234/", 42, 0x1234);
+	assert_int_equal(ev_parse("fake/loads,ldlat=30/u", &a), 0);
+	assert_int_equal(a.config1, 30);
+	assert_int_equal(a.exclude_kernel, 1);
+	assert_int_equal(ev_parse("fake/event=1/:k", &a), 0);
+	assert_int_equal(a.exclude_user, 1);
+	assert_int_equal(ev_parse("fake/nosuch/", &a), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "unknown term 'nosuch' for PMU 'fake'"));
+	assert_int_equal(ev_parse("fake/event=zz/", &a), -EINVAL);
+	assert_int_equal(ev_parse("fake/event=1", &a), -EINVAL);
+	assert_int_equal(ev_parse("nopmu/event=1/", &a), -ENOENT);
+	assert_non_null(strstr(pk_errmsg(), "no PMU 'nopmu'"));
+	unsetenv("PERFKIT_SYSFS_PMU");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -304,6 +385,8 @@ int main(void)
 		cmocka_unit_test(test_software_names),
 		cmocka_unit_test(test_hardware_names),
 		cmocka_unit_test(test_modifiers),
+		cmocka_unit_test(test_more_modifiers),
+		cmocka_unit_test(test_pmu_terms),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_cache_names),

@@ -42,6 +42,7 @@ int cnt_set_add_list(struct cnt_set *s, const char *list)
 {
 	const char *p = list;
 	bool in_group = false, first = false;
+	size_t group_at = 0;   /* the group's first event */
 	int err = 0;
 
 	while (*p && !err) {
@@ -49,10 +50,14 @@ int cnt_set_add_list(struct cnt_set *s, const char *list)
 			if (in_group)
 				return pk_error(EINVAL, "event list '%s': nested '{'", list);
 			in_group = first = true;
+			group_at = s->nr;
 			p++;
 			continue;
 		}
-		size_t len = strcspn(p, ",{}");
+		/* the name ends at ',', '{' or '}' outside a PMU's "/terms/" */
+		size_t len = 0;
+		for (bool terms = false; p[len] && (terms || !strchr(",{}", p[len])); len++)
+			terms ^= p[len] == '/';
 		if (len == 0)
 			return pk_error(EINVAL, "event list '%s': empty event name at offset %zu",
 					list, (size_t)(p - list));
@@ -66,6 +71,15 @@ int cnt_set_add_list(struct cnt_set *s, const char *list)
 				return pk_error(EINVAL, "event list '%s': '}' without '{'", list);
 			in_group = false;
 			p++;
+			if (*p == ':' && !err) {   /* "{a,b}:u": the modifiers of every member */
+				size_t ml = strcspn(p + 1, ",{");
+				char *mods = xstrndup(p + 1, ml);
+
+				for (size_t i = group_at; i < s->nr && !err; i++)
+					err = ev_apply_modifiers(s->ev[i].name, mods, &s->ev[i].attr);
+				free(mods);
+				p += 1 + ml;
+			}
 		}
 		if (*p == ',')
 			p++;
@@ -100,8 +114,8 @@ bool cnt_errno_unsupported(int err, const struct perf_event_attr *attr)
 	switch (err) {
 	case ENOENT: case EOPNOTSUPP: case ENODEV: case ENOSYS:
 		return true;
-	case EINVAL:
-		return ev_needs_pmu(attr);
+	case EINVAL:   /* a hardware event, or one of a PMU of its own ("msr/tsc/u") */
+		return ev_needs_pmu(attr) || attr->type >= PERF_TYPE_MAX;
 	default:
 		return false;
 	}

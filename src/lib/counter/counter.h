@@ -20,7 +20,8 @@
  *   CNT_NOT_COUNTED    opened, but running = 0 (never got on the PMU)
  *   CNT_NOT_SUPPORTED  the machine cannot count it: perf_event_open failed
  *                      with ENOENT, EOPNOTSUPP, ENODEV, ENOSYS or EINVAL on a
- *                      hardware/raw event (a VM without a PMU), or its group
+ *                      hardware/raw event (a VM without a PMU) or an event of
+ *                      a PMU of its own (type >= PERF_TYPE_MAX), or its group
  *                      leader could not be opened.  Never reported as 0.
  *
  * Errors (0 / -errno with a pk_error() message, nothing printed):

@@ -224,9 +224,203 @@ static int parse_raw(const char *name, size_t len, uint64_t *config)
 
 /* Does s hold only modifier letters (so "x:uk" is an event with modifiers,
  * not the tracepoint x:uk)? */
+#define EV_MODIFIERS "ukhpGHIDeWS"
+
 static bool only_modifiers(const char *s)
 {
-	return *s && strspn(s, "ukhp") == strlen(s);
+	return *s && strspn(s, EV_MODIFIERS) == strlen(s);
+}
+
+/* The sysfs root of the PMUs (PERFKIT_SYSFS_PMU overrides it for tests). */
+static const char *pmu_root(void)
+{
+	const char *r = getenv("PERFKIT_SYSFS_PMU");
+
+	return r && *r ? r : "/sys/bus/event_source/devices";
+}
+
+/* A small sysfs file's first line into buf; false when unreadable. */
+static bool read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	bool ok = f && fgets(buf, (int)len, f);
+
+	if (f)
+		fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = 0;
+	return ok;
+}
+
+/* Set the bits of a format ("config:0-7,21", "config1:0-31") of attr to
+ * val, the value's bits spread over the ranges low ones first. */
+static int put_format(const char *fmt, uint64_t val, struct perf_event_attr *attr, const char *spec)
+{
+	const char *colon = strchr(fmt, ':');
+	__u64 *word;
+
+	if (!colon)
+		return pk_error(EINVAL, "event '%s': bad PMU format '%s'", spec, fmt);
+	if (!strncmp(fmt, "config:", 7))
+		word = &attr->config;
+	else if (!strncmp(fmt, "config1:", 8))
+		word = &attr->config1;
+	else if (!strncmp(fmt, "config2:", 8))
+		word = &attr->config2;
+	else
+		return pk_error(EINVAL, "event '%s': PMU format '%s' not supported", spec, fmt);
+	for (const char *p = colon + 1; *p;) {
+		char *end;
+		unsigned long lo = strtoul(p, &end, 10), hi = lo;
+
+		if (end == p)
+			return pk_error(EINVAL, "event '%s': bad PMU format '%s'", spec, fmt);
+		if (*end == '-')
+			hi = strtoul(end + 1, &end, 10);
+		if (hi < lo || hi > 63)
+			return pk_error(EINVAL, "event '%s': bad PMU format '%s'", spec, fmt);
+		for (unsigned long b = lo; b <= hi; b++, val >>= 1)
+			*word = (*word & ~(1ull << b)) | (val & 1) << b;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return pk_error(EINVAL, "event '%s': bad PMU format '%s'", spec, fmt);
+	}
+	return 0;
+}
+
+/* "PMU/TERM[=VALUE],.../" (perf's PMU syntax, Documentation/ABI/testing/
+ * sysfs-bus-event_source-devices-format and -events): the type from
+ * PMU/type; each term a format of PMU/format (VALUE, default 1, placed in
+ * its bits), config/config1/config2 (set whole), or an event alias of
+ * PMU/events whose file holds terms ("event=0x3c"); depth guards an alias
+ * naming itself. */
+static int parse_pmu_terms(const char *pmu, const char *terms, size_t tlen, struct perf_event_attr *attr,
+			   const char *spec, int depth)
+{
+	char path[PATH_MAX], buf[256];
+	const char *p = terms, *end = terms + tlen;
+
+	while (p < end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		size_t n = comma ? (size_t)(comma - p) : (size_t)(end - p);
+		const char *eq = memchr(p, '=', n);
+		size_t klen = eq ? (size_t)(eq - p) : n;
+		char key[64];
+		uint64_t val = 1;
+
+		if (!klen || klen >= sizeof(key))
+			return pk_error(EINVAL, "event '%s': bad term '%.*s'", spec, (int)n, p);
+		memcpy(key, p, klen);
+		key[klen] = 0;
+		if (eq) {
+			char vb[64], *ve;
+			size_t vl = n - klen - 1;
+
+			if (!vl || vl >= sizeof(vb))
+				return pk_error(EINVAL, "event '%s': bad value in '%.*s'", spec, (int)n, p);
+			memcpy(vb, eq + 1, vl);
+			vb[vl] = 0;
+			errno = 0;
+			val = strtoull(vb, &ve, 0);
+			if (*ve || errno)
+				return pk_error(EINVAL, "event '%s': bad value in '%.*s'", spec, (int)n, p);
+		}
+		int rc = 0;
+		if (!strcmp(key, "config"))
+			attr->config = val;
+		else if (!strcmp(key, "config1"))
+			attr->config1 = val;
+		else if (!strcmp(key, "config2"))
+			attr->config2 = val;
+		else if (snprintf(path, sizeof(path), "%s/%s/format/%s", pmu_root(), pmu, key) < (int)sizeof(path) &&
+			 read_line(path, buf, sizeof(buf)))
+			rc = put_format(buf, val, attr, spec);
+		else if (!eq && depth < 4 &&
+			 snprintf(path, sizeof(path), "%s/%s/events/%s", pmu_root(), pmu, key) < (int)sizeof(path) &&
+			 read_line(path, buf, sizeof(buf)))
+			rc = parse_pmu_terms(pmu, buf, strlen(buf), attr, spec, depth + 1);
+		else
+			rc = pk_error(EINVAL, "event '%s': unknown term '%s' for PMU '%s'", spec, key, pmu);
+		if (rc)
+			return rc;
+		p += n + (comma ? 1 : 0);
+	}
+	return 0;
+}
+
+static int parse_pmu(const char *spec, const char *slash, struct perf_event_attr *attr, const char **mods)
+{
+	char pmu[64], path[PATH_MAX], buf[64];
+	size_t plen = (size_t)(slash - spec);
+	const char *close = strchr(slash + 1, '/');
+	char *end;
+
+	if (!close)
+		return pk_error(EINVAL, "event '%s': expected '/' to close the PMU terms", spec);
+	if (!plen || plen >= sizeof(pmu))
+		return pk_error(EINVAL, "event '%s': expected a PMU name before '/'", spec);
+	memcpy(pmu, spec, plen);
+	pmu[plen] = 0;
+	if (strchr(pmu, '.') || strchr(pmu, ':'))
+		return pk_error(EINVAL, "event '%s': bad PMU name '%s'", spec, pmu);
+	snprintf(path, sizeof(path), "%s/%s/type", pmu_root(), pmu);
+	if (!read_line(path, buf, sizeof(buf)))
+		return pk_error(ENOENT, "event '%s': no PMU '%s' on this machine (%s/%s)", spec, pmu, pmu_root(), pmu);
+	unsigned long type = strtoul(buf, &end, 10);
+	if (*end || type > UINT32_MAX)
+		return pk_error(EINVAL, "event '%s': %s reads '%s', not a PMU type", spec, path, buf);
+	attr->type = (uint32_t)type;
+	/* modifiers after the terms, with or without ':' ("msr/tsc/u") */
+	*mods = !close[1] ? NULL : close[1] == ':' ? close + 1 : close;
+	return parse_pmu_terms(pmu, slash + 1, (size_t)(close - slash - 1), attr, spec, 0);
+}
+
+/* The modifiers after ':' (perf's parse-events.c letters): u, k, h (the
+ * levels counted: those not named are excluded), p (precise_ip, at most
+ * 3), G (guest only: exclude_host), H (host only: exclude_guest; GH
+ * both), I (exclude_idle), D (pinned), e (exclusive), W (weak group) and
+ * S (sample read: accepted; they change nothing here). */
+static int apply_modifiers(const char *spec, const char *m, struct perf_event_attr *attr)
+{
+	int u = 0, k = 0, h = 0, p = 0, G = 0, H = 0;
+
+	if (!*m)
+		return pk_error(EINVAL, "event '%s': empty modifier after ':'", spec);
+	for (; *m; m++) {
+		switch (*m) {
+		case 'u': u = 1; break;
+		case 'k': k = 1; break;
+		case 'h': h = 1; break;
+		case 'p': p++; break;
+		case 'G': G = 1; break;
+		case 'H': H = 1; break;
+		case 'I': attr->exclude_idle = 1; break;
+		case 'D': attr->pinned = 1; break;
+		case 'e': attr->exclusive = 1; break;
+		case 'W': case 'S': break;
+		default:
+			return pk_error(EINVAL, "event '%s': unknown modifier '%c'", spec, *m);
+		}
+	}
+	if (p > 3)
+		return pk_error(EINVAL, "event '%s': at most 3 'p' modifiers", spec);
+	if (u || k || h) {
+		attr->exclude_user = !u;
+		attr->exclude_kernel = !k;
+		attr->exclude_hv = !h;
+	}
+	if (G || H) {
+		attr->exclude_host = !H;
+		attr->exclude_guest = !G;
+	}
+	if (p)
+		attr->precise_ip = (unsigned)p;
+	return 0;
+}
+
+int ev_apply_modifiers(const char *spec, const char *mods, struct perf_event_attr *attr)
+{
+	return apply_modifiers(spec, mods, attr);
 }
 
 /* "sched:sched_switch" → PERF_TYPE_TRACEPOINT, config = its tracefs id.
@@ -272,11 +466,15 @@ int ev_parse(const char *spec, struct perf_event_attr *attr)
 	if (!spec || !*spec)
 		return pk_error(EINVAL, "empty event name");
 	const char *colon = strchr(spec, ':');
+	const char *slash = strchr(spec, '/');
 	size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
 	const struct ev_info *e = lookup_n(spec, len);
 	uint64_t raw = 0;
 	int rc;
-	if (e) {
+	if (slash && (!colon || slash < colon)) {   /* PMU/terms/ */
+		if ((rc = parse_pmu(spec, slash, attr, &colon)) != 0)
+			return rc;
+	} else if (e) {
 		attr->type = e->type;
 		attr->config = e->config;
 	} else if ((rc = parse_cache(spec, len, &raw)) != 0) {
@@ -298,29 +496,7 @@ int ev_parse(const char *spec, struct perf_event_attr *attr)
 	}
 	if (!colon)
 		return 0;
-	int u = 0, k = 0, h = 0, p = 0;
-	const char *m = colon + 1;
-	if (!*m)
-		return pk_error(EINVAL, "event '%s': empty modifier after ':'", spec);
-	for (; *m; m++) {
-		switch (*m) {
-		case 'u': u = 1; break;
-		case 'k': k = 1; break;
-		case 'h': h = 1; break;
-		case 'p': p++; break;
-		default:
-			return pk_error(EINVAL, "event '%s': unknown modifier '%c'", spec, *m);
-		}
-	}
-	if (p > 3)
-		return pk_error(EINVAL, "event '%s': at most 3 'p' modifiers", spec);
-	if (u || k || h) {
-		attr->exclude_user = !u;
-		attr->exclude_kernel = !k;
-		attr->exclude_hv = !h;
-	}
-	attr->precise_ip = (unsigned)p;
-	return 0;
+	return apply_modifiers(spec, colon + 1, attr);
 }
 
 bool ev_needs_pmu(const struct perf_event_attr *attr)

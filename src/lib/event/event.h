@@ -37,10 +37,21 @@
  * 'sched:nosuch' …", -EPERM when tracefs is absent and cannot be mounted).
  * Modifiers may follow a second ':'.  Patterns (sched:*) are -EINVAL.
  *
- * Modifiers follow a ':' as in perf: u (user), k (kernel), h (hypervisor)
- * — naming any of them excludes the privilege levels not named —, and p
- * (each p raises precise_ip by one, at most 3).  "cycles:uk" counts user
- * and kernel, not hv.  Any other modifier letter is an error.
+ * PMU events: "PMU/TERM[=VALUE],.../" as perf writes them ("msr/tsc/",
+ * "cpu/event=0x3c,umask=0x0/"): the type from
+ * /sys/bus/event_source/devices/PMU/type, each term a format of PMU/format
+ * (its value, default 1, put in the bits the format names:
+ * "config:0-7,21"), config/config1/config2 whole, or an alias of
+ * PMU/events (a file of terms).  -ENOENT when there is no such PMU, -EINVAL
+ * for an unknown term.  PERFKIT_SYSFS_PMU names another root (tests).
+ *
+ * Modifiers follow a ':' as in perf (parse-events.c): u (user), k
+ * (kernel), h (hypervisor) — naming any of them excludes the privilege
+ * levels not named —, p (each p raises precise_ip by one, at most 3), G
+ * (guest: exclude_host), H (host: exclude_guest; GH: both counted), I
+ * (exclude_idle), D (pinned), e (exclusive), and W and S (accepted, no
+ * effect on counting).  "cycles:uk" counts user and kernel, not hv.  Any
+ * other modifier letter is an error.
  *
  * Errors: -EINVAL with a pk_error() message ("unknown event 'x'",
  * "event 'x': unknown modifier 'q'").  Nothing is printed.  An unknown name
@@ -105,6 +116,10 @@ const char *ev_suggest(const char *name);
 int ev_tracepoints_each(int (*fn)(const char *system, const char *name, void *arg), void *arg);
 
 /* True for events that need a hardware PMU (hardware, cache, raw). */
+/* Apply modifier letters (as after ':', above) to attr: a group's "{a,b}:u"
+ * to each member.  -EINVAL with spec named for an unknown letter. */
+int ev_apply_modifiers(const char *spec, const char *mods, struct perf_event_attr *attr);
+
 bool ev_needs_pmu(const struct perf_event_attr *attr);
 
 /* The software event to suggest when a hardware one is unavailable. */
