@@ -1425,6 +1425,10 @@ int cmd_stat(int argc, char **argv)
 			else if (WIFSIGNALED(wstatus)) {
 				status = 128 + WTERMSIG(wstatus);
 				signaled = WTERMSIG(wstatus);
+				/* as perf stat (psignal): "sh: Segmentation fault";
+				 * --simulate says it in its own line */
+				if (!o.simulate && !o.quiet)
+					fprintf(stderr, "%s: %s\n", o.argv[0], strsignal(signaled));
 			}
 		}
 		double t1 = now_ns();

@@ -212,4 +212,9 @@ fi
 "$PERFKIT" stat -e nopmu/event=0x3c,umask=0x1/ -- true 2>"$T/nopmu"; rc=$?
 expect "-e with a PMU this machine lacks: exit 2, named ($rc)" sh -c "[ $rc -eq 2 ] && grep -q \"no PMU 'nopmu'\" '$T/nopmu'"
 
+# a command killed by a signal: named first, as perf's psignal line
+"$PERFKIT" stat -e task-clock -- sh -c 'kill -SEGV $$' 2>"$T/sig"; rc=$?
+expect "killed by SIGSEGV: exit 139, 'sh: Segmentation fault' said ($rc)" \
+	sh -c "[ $rc -eq 139 ] && grep -q '^sh: Segmentation fault$' '$T/sig'"
+
 done_testing
