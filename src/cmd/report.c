@@ -154,6 +154,8 @@ struct report {
 	int nr_fields;
 	struct rfield sorts[2 * MAX_FIELDS];    /* -F: the rows' order, field by field */
 	int nr_sorts;
+	int outer_max;                /* --max-stack N with Children in caller
+					 order: the N outermost frames (on_sample) */
 	bool children;
 	const struct pd_file *f;
 	struct session *sess;         /* for session_srcline() */
@@ -418,6 +420,19 @@ static int on_sample(const struct pk_sample *s, void *arg)
 			if (s->frames[i].sym)
 				r->kept_frames[nr_frames++] = s->frames[i];
 		frames = r->kept_frames;
+	}
+	if (r->outer_max && nr_frames > (size_t)r->outer_max + 1) {
+		/* --max-stack N with Children in caller order: perf's cumulative
+		 * entries walk the N outermost frames of the chain
+		 * (thread__resolve_callchain_sample, ORDER_CALLER), the leaf
+		 * keeping its own entry: the leaf, then those N */
+		struct pk_frame *k = kept_room(r, (size_t)r->outer_max + 1);
+
+		if (k != frames)
+			k[0] = frames[0];
+		memmove(k + 1, frames + nr_frames - (size_t)r->outer_max, (size_t)r->outer_max * sizeof(*k));
+		frames = k;
+		nr_frames = (size_t)r->outer_max + 1;
 	}
 	if (r->children && nr_frames > 1)
 		frames = chain_levels(r, frames, nr_frames, s->truncated && frames[nr_frames - 1].sym &&
@@ -2446,6 +2461,7 @@ int cmd_report(int argc, char **argv)
 	struct session *s;
 	struct session_opts so = { 0 };
 	bool has_cc = false, order_set = false, inverted = false, stdio = false, no_color = false, html = false, html_diff = false, tui;
+	int user_max_stack = 0;   /* --max-stack as given */
 	const char *sort = "comm,dso,sym";
 	char sort_buf[256];
 	bool sort_given = false;
@@ -2531,6 +2547,7 @@ int cmd_report(int argc, char **argv)
 				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 				return 2;
 			}
+			user_max_stack = so.max_stack;
 			break;
 		case 'D': so.no_demangle = true; break;
 		case 'E':
@@ -2624,6 +2641,12 @@ int cmd_report(int argc, char **argv)
 		r.cg.order = CG_CALLER;
 	else if (!order_set)
 		r.cg.order = r.children || (pipe_in && !no_children) ? CG_CALLER : CG_CALLEE;
+	if (user_max_stack && r.children && r.cg.order == CG_CALLER) {
+		/* perf keeps the outermost frames then (on_sample): the
+		 * session reads whole chains */
+		r.outer_max = user_max_stack;
+		session_set_max_stack(s, 0);
+	}
 	r.hists = xcalloc(r.f->nr_evsels, sizeof(*r.hists));
 	if (export_kind) {
 		report_export = export_new_file(r.f);

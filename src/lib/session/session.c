@@ -725,6 +725,11 @@ const struct pd_file *session_file(const struct session *s)
 	return s->f;
 }
 
+void session_set_max_stack(struct session *s, int max_stack)
+{
+	s->opts.max_stack = max_stack;
+}
+
 const char *session_thread_comm(struct session *s, uint32_t tid)
 {
 	struct thread *t = thread_find(s, tid);

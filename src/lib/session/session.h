@@ -203,6 +203,10 @@ void session_trim(struct session *s);
 /* The underlying file (header, events, features). */
 const struct pd_file *session_file(const struct session *s);
 
+/* Change opts.max_stack before the samples are read (a caller that decides
+ * its limit from the file's events, as report does with Children). */
+void session_set_max_stack(struct session *s, int max_stack);
+
 /* Call fn for every sample in time order; fn returns 0 to go on, non-zero
  * to stop (that value is returned).  The sample and its frames are valid
  * only during the call. Returns 0, fn's value, or -errno. */
