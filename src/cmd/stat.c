@@ -49,7 +49,11 @@ struct stat_opts {
 	int npids;
 	const char *pid_arg;  /* as given (the header names it) */
 	int by_tid;           /* -t: thread ids */
-	int all_cpus;
+	int all_cpus;         /* -a, or -C (cpus) */
+	int cpus[STAT_MAX_PIDS];   /* -C LIST: these CPUs only */
+	int ncpus;
+	const char *cpu_arg;  /* -C as given (the header names it) */
+	int no_aggr;          /* -A: each CPU's counts apart */
 	int interval_ms;
 	int interval_count;   /* --interval-count: stop after that many */
 	int timeout_ms;       /* --timeout: stop the command after it */
@@ -115,6 +119,8 @@ static void usage(FILE *f)
 		"  -p, --pid PID[,PID...]    count existing processes (until they exit, Ctrl-C or CMD ends)\n"
 		"  -t, --tid TID[,TID...]    count existing threads\n"
 		"  -a, --all-cpus            count on every CPU (until Ctrl-C or CMD ends)\n"
+		"  -C, --cpu LIST            count on these CPUs only (0,2-3), system-wide\n"
+		"  -A, --no-aggr             with -a or -C: each CPU's counts on lines of their own\n"
 		"  -d, --detailed            also L1-dcache and LLC loads and misses (perf's -d); -dd adds\n"
 		"                            L1-icache, dTLB and iTLB, -ddd L1-dcache prefetches\n"
 		"  -I, --interval-print MS   print the counts every MS milliseconds\n"
@@ -159,7 +165,7 @@ struct targets {
 /* One set per CPU (-a), per task of -p/-t, or one for pid (the command). */
 static int open_targets(struct targets *t, const struct stat_opts *o, pid_t pid, int all, unsigned flags)
 {
-	int n = all ? (int)sysconf(_SC_NPROCESSORS_ONLN) : o->npids > 1 ? o->npids : 1;
+	int n = all ? (o->ncpus ? o->ncpus : (int)sysconf(_SC_NPROCESSORS_ONLN)) : o->npids > 1 ? o->npids : 1;
 
 	if (n < 1)
 		n = 1;
@@ -171,7 +177,8 @@ static int open_targets(struct targets *t, const struct stat_opts *o, pid_t pid,
 			return err;
 		if (!t->sets[i].nr)   /* -n */
 			continue;
-		err = cnt_set_open(&t->sets[i], all ? -1 : o->npids > 1 ? o->pids[i] : pid, all ? i : -1, flags);
+		err = cnt_set_open(&t->sets[i], all ? -1 : o->npids > 1 ? o->pids[i] : pid,
+				   all ? (o->ncpus ? o->cpus[i] : i) : -1, flags);
 		if (err)
 			return err;
 	}
@@ -209,6 +216,44 @@ static int parse_pids(struct stat_opts *o, const char *opt, const char *arg)
 	o->pid = o->npids ? o->pids[0] : 0;
 	o->pid_arg = arg;
 	return err;
+}
+
+/* -C "0,2-3" into o->cpus (each a CPU this machine has); -EINVAL with a
+ * message */
+static int parse_cpus(struct stat_opts *o, const char *arg)
+{
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	const char *p = arg;
+
+	o->ncpus = 0;
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p || lo < 0)
+			return pk_error(EINVAL, "-C: expected a CPU list such as 0,2-3, got '%s'", arg);
+		if (*end == '-') {
+			const char *q = end + 1;
+
+			hi = strtol(q, &end, 10);
+			if (end == q || hi < lo)
+				return pk_error(EINVAL, "-C: expected a CPU list such as 0,2-3, got '%s'", arg);
+		}
+		if (*end && *end != ',')
+			return pk_error(EINVAL, "-C: expected a CPU list such as 0,2-3, got '%s'", arg);
+		if (conf > 0 && hi >= conf)
+			return pk_error(EINVAL, "-C: CPU %ld does not exist (CPUs 0-%ld)", hi, conf - 1);
+		for (long c = lo; c <= hi; c++) {
+			if (o->ncpus == STAT_MAX_PIDS)
+				return pk_error(E2BIG, "-C: more than %d CPUs", STAT_MAX_PIDS);
+			o->cpus[o->ncpus++] = (int)c;
+		}
+		p = *end ? end + 1 : end;
+	}
+	if (!o->ncpus)
+		return pk_error(EINVAL, "-C: expected a CPU list such as 0,2-3, got '%s'", arg);
+	o->cpu_arg = arg;
+	return 0;
 }
 
 /* --pre / --post: sh -c CMD; -ECHILD with a message when it fails */
@@ -381,7 +426,9 @@ static void print_header(struct report *r, struct strbuf *sb)
 	const struct stat_opts *o = r->o;
 
 	sb_addstr(sb, "\n Performance counter stats for ");
-	if (o->all_cpus)
+	if (o->ncpus)
+		sb_addf(sb, "'CPU(s) %s'", o->cpu_arg);
+	else if (o->all_cpus)
 		sb_addstr(sb, "'system wide'");
 	else if (o->pid > 0)
 		sb_addf(sb, "%s id '%s'", o->by_tid ? "thread" : "process", o->pid_arg);
@@ -447,11 +494,11 @@ static void print_reading(struct report *r, struct strbuf *sb)
 	sb_release(&rd);
 }
 
-static void print_csv(struct report *r, struct strbuf *sb)
+static void print_csv_line(struct report *r, struct strbuf *sb, size_t i)
 {
 	const char *x = r->o->sep;
 
-	for (size_t i = 0; i < r->set->nr; i++) {
+	{
 		const struct cnt_event *e = &r->set->ev[i];
 		const struct ev_samples *s = &r->smp[i];
 		double runtime = r->nruns ? s->running / (double)r->nruns : 0;
@@ -463,7 +510,7 @@ static void print_csv(struct report *r, struct strbuf *sb)
 				sb_addf(sb, "%s0.00%%", x);
 			sb_addf(sb, "%s%.0f%s%.2f%s%s\n", x, s->not_supported ? 0.0 : runtime, x,
 				s->not_supported ? 100.0 : pct, x, x);
-			continue;
+			return;
 		}
 		double v = shown_count(e, ev_mean(s));
 		if (is_msec(&e->attr))
@@ -481,16 +528,26 @@ static void print_csv(struct report *r, struct strbuf *sb)
 	}
 }
 
-static void print_json(struct report *r, struct strbuf *sb)
+static void print_csv(struct report *r, struct strbuf *sb)
 {
-	for (size_t i = 0; i < r->set->nr; i++) {
+	for (size_t i = 0; i < r->set->nr; i++)
+		print_csv_line(r, sb, i);
+}
+
+/* One event's JSON object; cpu >= 0 (-A): perf's "cpu" member first. */
+static void print_json_line(struct report *r, struct strbuf *sb, size_t i, int cpu)
+{
+	{
 		const struct cnt_event *e = &r->set->ev[i];
 		const struct ev_samples *s = &r->smp[i];
 		double runtime = r->nruns ? s->running / (double)r->nruns : 0;
 		double pct = s->enabled > 0 ? 100.0 * s->running / s->enabled : 100.0;
 		bool counted = !s->not_supported && s->n;
 		double v = counted ? ev_mean(s) : 0;
-		sb_addstr(sb, "{\"counter-value\" : \"");
+		if (cpu >= 0)
+			sb_addf(sb, "{\"cpu\" : \"%d\", \"counter-value\" : \"", cpu);
+		else
+			sb_addstr(sb, "{\"counter-value\" : \"");
 		if (!counted)
 			sb_addstr(sb, s->not_supported ? "<not supported>" : "<not counted>");
 		else
@@ -507,6 +564,43 @@ static void print_json(struct report *r, struct strbuf *sb)
 			sb_addf(sb, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n", m.value, m.unit);
 		else
 			sb_addstr(sb, ", \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n");
+	}
+}
+
+static void print_json(struct report *r, struct strbuf *sb)
+{
+	for (size_t i = 0; i < r->set->nr; i++)
+		print_json_line(r, sb, i, -1);
+}
+
+/* -A: every event's line once per CPU (pc[c]: CPU o->cpus[c]'s counts),
+ * each with the CPU first ("CPU0" padded to 11 columns, "CPU0," in CSV,
+ * "cpu" in JSON), as perf stat -A; then the times and the reading of the
+ * sums (r). */
+static void print_per_cpu(struct report *r, struct report *pc, int ncpu, struct strbuf *sb)
+{
+	const struct stat_opts *o = r->o;
+
+	if (!o->sep && !o->json)
+		print_header(r, sb);
+	for (size_t i = 0; i < r->set->nr; i++)
+		for (int c = 0; c < ncpu; c++) {
+			int cpu = o->ncpus ? o->cpus[c] : c;
+
+			if (o->json) {
+				print_json_line(&pc[c], sb, i, cpu);
+			} else if (o->sep) {
+				sb_addf(sb, "CPU%d%s", cpu, o->sep);
+				print_csv_line(&pc[c], sb, i);
+			} else {
+				sb_addf(sb, "CPU%-8d", cpu);
+				print_event_line(&pc[c], sb, i);
+			}
+		}
+	if (!o->sep && !o->json) {
+		sb_addch(sb, '\n');
+		print_times(r, sb);
+		print_reading(r, sb);
 	}
 }
 
@@ -1117,6 +1211,8 @@ int cmd_stat(int argc, char **argv)
 		{ "interval-count", required_argument, NULL, 1103 },
 		{ "timeout", required_argument, NULL, 1104 },
 		{ "quiet", no_argument, NULL, 1105 },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "cpu", required_argument, NULL, 'C' },
 		{ "I1", required_argument, NULL, 1000 + SIM_I1 },
 		{ "D1", required_argument, NULL, 1000 + SIM_D1 },
 		{ "L2", required_argument, NULL, 1000 + SIM_L2 },
@@ -1131,7 +1227,7 @@ int cmd_stat(int argc, char **argv)
 	int c, status = 0, have_geom = 0, signaled = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:t:adI:nhiS", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:t:adI:nhiSAC:", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (events.len)
@@ -1166,6 +1262,12 @@ int cmd_stat(int argc, char **argv)
 				return opt_error(&events);
 			break;
 		case 1105: o.quiet = 1; break;
+		case 'A': o.no_aggr = 1; break;
+		case 'C':
+			if (parse_cpus(&o, optarg))
+				return opt_error(&events);
+			o.all_cpus = 1;   /* system-wide, on those CPUs */
+			break;
 		case 'a': o.all_cpus = 1; break;
 		case 'd': o.detailed++; break;
 		case 'I':
@@ -1212,6 +1314,10 @@ int cmd_stat(int argc, char **argv)
 		bad = "--timeout is not supported with -I";
 	else if (o.append && !o.output)
 		bad = "--append needs -o FILE";
+	else if (o.no_aggr && !o.all_cpus)
+		bad = "-A (per CPU) needs -a or -C, as perf stat";
+	else if (o.no_aggr && o.interval_ms)
+		bad = "-A with -I is not supported";
 	else if (o.null_run && (events.len || o.detailed || o.interval_ms || o.simulate))
 		bad = "-n counts nothing: -e, -d, -I and --simulate cannot be combined with it";
 	if (bad) {
@@ -1295,6 +1401,8 @@ int cmd_stat(int argc, char **argv)
 
 	struct strbuf sb = STRBUF_INIT;
 	int rc = 0;
+	struct cnt_set *percpu = NULL;   /* -A: each CPU's counts */
+	int npercpu = 0;
 	for (int run = 0; run < o.runs && !interrupted; run++) {
 		struct targets t = { 0 };
 		struct pk_child ch = PK_CHILD_INIT;
@@ -1437,6 +1545,25 @@ int cmd_stat(int argc, char **argv)
 		cnt_set_release(&prev);
 		cnt_set_release(&cur);
 		err = read_targets(&t, &sum);
+		if (!err && o.no_aggr && !percpu) {   /* -A: each CPU's counts kept */
+			npercpu = t.nr;
+			percpu = xcalloc((size_t)t.nr, sizeof(*percpu));
+			for (int cp = 0; cp < t.nr; cp++) {
+				add_events(&percpu[cp], &o);
+				for (size_t k = 0; k < percpu[cp].nr && k < t.sets[cp].nr; k++) {
+					struct cnt_event *d = &percpu[cp].ev[k];
+					const struct cnt_event *e = &t.sets[cp].ev[k];
+
+					d->attr = e->attr;
+					d->raw = e->raw;
+					d->value = e->value;
+					d->enabled = e->enabled;
+					d->running = e->running;
+					d->state = e->state;
+					d->open_errno = e->open_errno;
+				}
+			}
+		}
 		close_targets(&t);
 		if (err) {
 			rc = 1;
@@ -1473,6 +1600,26 @@ int cmd_stat(int argc, char **argv)
 				print_sim_csv(&r, &sim, &sb);
 			else
 				print_sim_std(&r, &sim, &sb);
+		} else if (percpu) {
+			struct report *pc = xcalloc((size_t)npercpu, sizeof(*pc));
+
+			for (int cp = 0; cp < npercpu; cp++) {
+				pc[cp] = (struct report){ .o = &o, .set = &percpu[cp] };
+				pc[cp].smp = xcalloc(percpu[cp].nr ? percpu[cp].nr : 1, sizeof(*pc[cp].smp));
+				for (size_t i = 0; i < percpu[cp].nr; i++)
+					pc[cp].smp[i].val = xcalloc(1, sizeof(double));
+				pc[cp].elapsed = r.elapsed;
+				pc[cp].nruns = r.nruns;
+				record_run(&pc[cp], &percpu[cp]);
+				build_summary(&pc[cp]);
+			}
+			print_per_cpu(&r, pc, npercpu, &sb);
+			for (int cp = 0; cp < npercpu; cp++) {
+				for (size_t i = 0; i < percpu[cp].nr; i++)
+					free(pc[cp].smp[i].val);
+				free(pc[cp].smp);
+			}
+			free(pc);
 		} else if (!o.interval_ms && o.json)
 			print_json(&r, &sb);
 		else if (!o.interval_ms && o.sep)
@@ -1502,6 +1649,9 @@ int cmd_stat(int argc, char **argv)
 	for (size_t i = 0; i < sum.nr; i++)
 		free(r.smp[i].val);
 	free(r.smp);
+	for (int cp = 0; cp < npercpu; cp++)
+		cnt_set_release(&percpu[cp]);
+	free(percpu);
 	free(r.elapsed);
 	cnt_set_release(&sum);
 	sb_release(&sb);

@@ -217,4 +217,20 @@ expect "-e with a PMU this machine lacks: exit 2, named ($rc)" sh -c "[ $rc -eq 
 expect "killed by SIGSEGV: exit 139, 'sh: Segmentation fault' said ($rc)" \
 	sh -c "[ $rc -eq 139 ] && grep -q '^sh: Segmentation fault$' '$T/sig'"
 
+# -C LIST and -A: system-wide on some CPUs, each CPU apart (perf's layout)
+"$PERFKIT" stat -C 0 -e task-clock -- sleep 0.05 2>"$T/c0"; rc=$?
+expect "-C 0: counted, headed 'CPU(s) 0' ($rc)" sh -c "[ $rc -eq 0 ] && grep -q \"stats for 'CPU(s) 0'\" '$T/c0' && grep -q 'msec task-clock' '$T/c0'"
+"$PERFKIT" stat -C 0 -A -e task-clock,page-faults -- sleep 0.05 2>"$T/ca"
+expect "-C 0 -A: each event's line starts with CPU0, in 11 columns" \
+	sh -c "[ \$(grep -c '^CPU0        *[0-9.]* .*\(task-clock\|page-faults\)' '$T/ca') -eq 2 ]"
+"$PERFKIT" stat -a -A -x, -e task-clock -- sleep 0.05 2>"$T/cax"
+n=$(grep -c '^CPU[0-9]*,[0-9.]*,msec,task-clock,' "$T/cax")
+expect "-a -A -x,: a CSV line per online CPU ($n of $(getconf _NPROCESSORS_ONLN))" test "$n" -eq "$(getconf _NPROCESSORS_ONLN)"
+"$PERFKIT" stat -a -A -j -e task-clock -- sleep 0.05 2>"$T/caj"
+expect "-a -A -j: perf's \"cpu\" member first" grep -q '^{"cpu" : "0", "counter-value" : ' "$T/caj"
+"$PERFKIT" stat -A -- true 2>/dev/null; rc=$?
+expect "-A without -a or -C: usage error ($rc)" test $rc -eq 2
+"$PERFKIT" stat -C 100000 -- true 2>"$T/cbad"; rc=$?
+expect "-C with a CPU this machine lacks: usage error, named ($rc)" sh -c "[ $rc -eq 2 ] && grep -q 'CPU 100000 does not exist' '$T/cbad'"
+
 done_testing
