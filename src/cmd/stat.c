@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <locale.h>
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
@@ -89,6 +90,11 @@ struct ev_samples {
 };
 
 static volatile sig_atomic_t interrupted;
+
+/* -B (perf's default): counts in the text table with the locale's
+ * thousands separator ("1,888.08 msec", "107,097"), as perf stat prints
+ * them; false in the C locale, with -x, -j or --no-big-num */
+static bool big_num;
 
 static void on_sigint(int sig)
 {
@@ -399,9 +405,9 @@ static void print_event_line(struct report *r, struct strbuf *sb, size_t i)
 	}
 	double v = shown_count(e, ev_mean(s));
 	if (is_msec(&e->attr))
-		sb_addf(sb, "%18.2f msec %-32s", v / 1e6, e->name);
+		sb_addf(sb, big_num ? "%'18.2f msec %-32s" : "%18.2f msec %-32s", v / 1e6, e->name);
 	else
-		sb_addf(sb, "%18.0f      %-32s", v, e->name);
+		sb_addf(sb, big_num ? "%'18.0f      %-32s" : "%18.0f      %-32s", v, e->name);
 	struct cnt_metric m;
 	if (cnt_metric(&e->attr, v, &r->sum, &m)) {
 		if (m.percent)
@@ -1212,6 +1218,8 @@ int cmd_stat(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 1104 },
 		{ "quiet", no_argument, NULL, 1105 },
 		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "big-num", no_argument, NULL, 'B' },
+		{ "no-big-num", no_argument, NULL, 1106 },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "I1", required_argument, NULL, 1000 + SIM_I1 },
 		{ "D1", required_argument, NULL, 1000 + SIM_D1 },
@@ -1224,10 +1232,10 @@ int cmd_stat(int argc, char **argv)
 	struct strbuf events = STRBUF_INIT;
 	struct vgrun vr = VGRUN_INIT;
 	struct sim_result sim = { 0 };
-	int c, status = 0, have_geom = 0, signaled = 0;
+	int c, status = 0, have_geom = 0, signaled = 0, no_big_num = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:t:adI:nhiSAC:", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:t:adI:nhiSAC:B", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (events.len)
@@ -1263,6 +1271,8 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case 1105: o.quiet = 1; break;
 		case 'A': o.no_aggr = 1; break;
+		case 'B': no_big_num = 0; break;
+		case 1106: no_big_num = 1; break;
 		case 'C':
 			if (parse_cpus(&o, optarg))
 				return opt_error(&events);
@@ -1302,6 +1312,14 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "perfkit stat: -x and -j cannot be used together\n");
 		sb_release(&events);
 		return 2;
+	}
+	/* the locale's numbers in the text table, as perf (setlocale(LC_ALL,
+	 * "") and the ' flag): its thousands separator, and its decimal point */
+	big_num = false;
+	if (!o.sep && !o.json && !no_big_num && setlocale(LC_NUMERIC, "")) {
+		const struct lconv *lc = localeconv();
+
+		big_num = lc->thousands_sep && *lc->thousands_sep;
 	}
 	const char *bad = NULL;   /* a combination refused, as perf stat refuses it */
 	if (o.pid > 0 && o.all_cpus)

@@ -233,4 +233,18 @@ expect "-A without -a or -C: usage error ($rc)" test $rc -eq 2
 "$PERFKIT" stat -C 100000 -- true 2>"$T/cbad"; rc=$?
 expect "-C with a CPU this machine lacks: usage error, named ($rc)" sh -c "[ $rc -eq 2 ] && grep -q 'CPU 100000 does not exist' '$T/cbad'"
 
+# -B, perf's default: the locale's thousands separator in the table
+if have localedef && mkdir -p "$T/loc" && localedef -i en_US -f UTF-8 "$T/loc/en_US.UTF-8" >/dev/null 2>&1; then
+	big='i=0; while [ $i -lt 3000 ]; do /bin/true; i=$((i + 1)); done'
+	LOCPATH="$T/loc" LC_ALL=en_US.UTF-8 "$PERFKIT" stat -e page-faults -- sh -c "$big" 2>"$T/bn"
+	expect "en_US: page faults printed 1,234-style ($(grep page-faults "$T/bn" | awk '{print $1}'))" \
+		grep -Eq '^ +[0-9]{1,3}(,[0-9]{3})+ +page-faults' "$T/bn"
+	LOCPATH="$T/loc" LC_ALL=en_US.UTF-8 "$PERFKIT" stat --no-big-num -e page-faults -- sh -c "$big" 2>"$T/nbn"
+	expect "--no-big-num: plain digits" grep -Eq '^ +[0-9]{4,} +page-faults' "$T/nbn"
+	LOCPATH="$T/loc" LC_ALL=en_US.UTF-8 "$PERFKIT" stat -x, -e page-faults -- sh -c "$big" 2>"$T/xbn"
+	expect "-x,: plain digits (CSV)" grep -Eq '^[0-9]{4,},,page-faults,' "$T/xbn"
+else
+	skip "localedef cannot make en_US.UTF-8 here"
+fi
+
 done_testing
