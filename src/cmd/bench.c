@@ -237,9 +237,9 @@ static void usage(FILE *f)
  * expansions (hyperfine's -N and -S use the shell-words crate alike):
  * blanks separate words; '…' keeps everything; "…" keeps everything but a
  * backslash before $ ` " \ or a newline; a backslash outside quotes keeps
- * the next character (a newline after it goes); '#' at the start of a word
- * ends the line.  NULL (*why set) for an unmatched quote or a backslash at
- * the end. */
+ * the next character (a newline after it goes; one at the very end is
+ * kept, as sh keeps it); '#' at the start of a word ends the line.  NULL
+ * (*why set) for an unmatched quote. */
 static char **split_words(const char *cmd, const char **why)
 {
 	size_t cap = 8, n = 0;
@@ -276,8 +276,8 @@ static char **split_words(const char *cmd, const char **why)
 				else
 					p++;
 			} else if (*p == '\\') {
-				if (!p[1])
-					*why = "a backslash at the end";
+				if (!p[1])   /* as sh: a backslash at the end is itself */
+					sb_addch(&w, '\\');
 				else if (p[1] != '\n')
 					sb_addch(&w, p[1]);
 				p += p[1] ? 2 : 1;
@@ -2406,7 +2406,11 @@ int cmd_bench(int argc, char **argv)
 			break;
 		case 'c': o.cleanup = optarg; break;
 		case 's': o.setup = optarg; break;
-		case 'S': o.shell = strcmp(optarg, "none") ? optarg : NULL; break;
+		case 'S':
+			if (!optarg[strspn(optarg, " \t")])   /* hyperfine's words */
+				return fprintf(stderr, "perfkit bench: empty command specified for --shell\n"), 2;
+			o.shell = strcmp(optarg, "none") ? optarg : NULL;
+			break;
 		case 'N': o.shell = NULL; break;
 		case 'i': o.ignore_failure = 1; break;
 		case 'n':
@@ -2640,6 +2644,12 @@ int cmd_bench(int argc, char **argv)
 		}
 	}
 
+	if (style_none && o.show_output) {   /* as hyperfine: the output would be lost */
+		fprintf(stderr, "perfkit bench: --show-output (or --output inherit) cannot be used with --style none\n");
+		free_results(res, nres, o.nparam);
+		free_vals(vals, nvals, o.nparam);
+		return 2;
+	}
 	if (pk_options_only) {   /* the option fuzz harness: stop before running */
 		free_results(res, nres, o.nparam);
 		free_vals(vals, nvals, o.nparam);

@@ -174,6 +174,12 @@ same_file "--export-orgmode: hyperfine's table" "$T/want.org" "$T/got.org"
 # -N splits as sh would (shell-words, as hyperfine): quotes and backslashes
 "$PERFKIT" bench -N -r 1 --show-output "printf <%s> 'a b' \"c\\\"d\" e\\ f" >"$T/nw" 2>&1
 expect "-N: quoted words and escapes ($(head -c 40 "$T/nw"))" grep -q '^<a b><c"d><e f>' "$T/nw"
+"$PERFKIT" bench -N -r 1 --show-output 'printf [%s] x\' >"$T/nb" 2>&1
+expect "-N: a backslash at the end is itself, as sh ($(head -c 10 "$T/nb"))" grep -q '^\[x\\\]' "$T/nb"
+"$PERFKIT" bench -N -r 1 --show-output --style none true >/dev/null 2>&1; rc=$?
+expect "--show-output with --style none: usage error, as hyperfine ($rc)" test $rc -eq 2
+"$PERFKIT" bench -S '' -r 1 true >/dev/null 2>&1; rc=$?
+expect "-S '': usage error ($rc)" test $rc -eq 2
 "$PERFKIT" bench -N -r 1 "echo 'open" >/dev/null 2>"$T/nq"; rc=$?
 expect "-N with an unmatched quote: one line, exit 1 ($rc)" sh -c "[ $rc -eq 1 ] && grep -q 'unmatched single quote' '$T/nq'"
 # -S takes a command line: its words, then -c CMD
