@@ -153,7 +153,7 @@ static int add_events(struct cnt_set *s, const struct stat_opts *o)
 		"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
 		"L1-dcache-prefetches,L1-dcache-prefetch-misses",
 	};
-	if (o->null_run)   /* -n: no events */
+	if (o->null_run && !o->events)   /* -n: no default events (-d neither); -e's still, as perf */
 		return 0;
 	int err = o->events ? cnt_set_add_list(s, o->events) : cnt_set_add_defaults(s);
 
@@ -208,7 +208,9 @@ static int parse_pids(struct stat_opts *o, const char *opt, const char *arg)
 	int err = 0;
 
 	o->npids = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+	if (!*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
+		err = pk_error(EINVAL, "%s: an empty id in '%s'", opt, arg);
+	for (char *tok = err ? NULL : strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
 		int v;
 
 		if (o->npids == STAT_MAX_PIDS)
@@ -362,6 +364,7 @@ static void build_summary(struct report *r)
 	memset(&r->sum, 0, sizeof(r->sum));
 	r->sum.elapsed_ns = st_mean(r->elapsed, r->nruns) * 1e9;
 	r->sum.system_wide = r->o->all_cpus;
+	r->sum.children_uncounted = r->o->no_inherit;
 	if (r->o->pid <= 0 && !r->o->all_cpus && r->nruns)   /* rusage is the command's */
 	{
 		r->sum.cpu_ns = r->cpu_s_sum / (double)r->nruns * 1e9;
@@ -1251,6 +1254,8 @@ int cmd_stat(int argc, char **argv)
 		case 'o': o.output = optarg; break;
 		case 'p':
 		case 't':
+			if (c == 't' && o.npids && !o.by_tid)
+				break;   /* -p and -t: the PIDs win, as perf's target */
 			o.by_tid = c == 't';
 			if (parse_pids(&o, c == 't' ? "-t" : "-p", optarg))
 				return opt_error(&events);
@@ -1281,7 +1286,7 @@ int cmd_stat(int argc, char **argv)
 		case 'a': o.all_cpus = 1; break;
 		case 'd': o.detailed++; break;
 		case 'I':
-			if (pk_parse_int("-I", optarg, 10, INT_MAX, &o.interval_ms))
+			if (pk_parse_int("-I", optarg, 1, INT_MAX, &o.interval_ms))
 				return opt_error(&events);
 			break;
 		case 1099: o.simulate = 1; break;
@@ -1330,14 +1335,16 @@ int cmd_stat(int argc, char **argv)
 		bad = "--interval-count needs -I";
 	else if (o.timeout_ms && o.interval_ms)
 		bad = "--timeout is not supported with -I";
+	else if (o.output && !*o.output)
+		bad = "-o: an empty file name";
 	else if (o.append && !o.output)
 		bad = "--append needs -o FILE";
 	else if (o.no_aggr && !o.all_cpus)
 		bad = "-A (per CPU) needs -a or -C, as perf stat";
 	else if (o.no_aggr && o.interval_ms)
 		bad = "-A with -I is not supported";
-	else if (o.null_run && (events.len || o.detailed || o.interval_ms || o.simulate))
-		bad = "-n counts nothing: -e, -d, -I and --simulate cannot be combined with it";
+	else if (o.null_run && o.simulate)
+		bad = "-n counts nothing: --simulate cannot be combined with it";
 	if (bad) {
 		fprintf(stderr, "perfkit stat: %s\n", bad);
 		sb_release(&events);
@@ -1481,7 +1488,7 @@ int cmd_stat(int argc, char **argv)
 			note_user_only(&t.sets[0], &cur, false);
 		}
 		double next = t0 + o.interval_ms * 1e6;
-		if (o.interval_ms && !o.sep && !o.json) {
+		if (o.interval_ms && !o.sep && !o.json && !o.quiet) {
 			sb_addstr(&sb, "#           time             counts unit events\n");
 			flush_out(out, &sb);
 		}
@@ -1546,8 +1553,11 @@ int cmd_stat(int argc, char **argv)
 				;
 			if (WIFEXITED(wstatus))
 				status = WEXITSTATUS(wstatus);
-			else if (stopped && WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGTERM)
-				status = 0;   /* stopped as asked: perf stat exits 0 */
+			else if (stopped && WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGTERM) {
+				status = 0;   /* stopped as asked: perf stat exits 0, and says so */
+				if (!o.quiet)
+					fprintf(stderr, "%s: %s\n", o.argv[0], strsignal(SIGTERM));
+			}
 			else if (WIFSIGNALED(wstatus)) {
 				status = 128 + WTERMSIG(wstatus);
 				signaled = WTERMSIG(wstatus);

@@ -163,7 +163,15 @@ expect "-n: no counter lines" sh -c "! grep -Eq 'task-clock|page-faults' '$T/n'"
 expect "-n: the elapsed time right after the header, as perf" \
 	sh -c "grep -A2 'Performance counter stats' '$T/n' | sed -n 3p | grep -q 'seconds time elapsed'"
 "$PERFKIT" stat -n -e task-clock -- true 2>"$T/ne"; rc=$?
-expect "-n with -e: usage error ($rc)" test $rc -eq 2
+expect "-n with -e: the events asked are counted, as perf ($rc)" sh -c "[ $rc -eq 0 ] && grep -q 'msec task-clock' '$T/ne'"
+"$PERFKIT" stat -n -d -- true 2>"$T/nd"; rc=$?
+expect "-n with -d: times only, as perf ($rc)" sh -c "[ $rc -eq 0 ] && ! grep -q 'L1-dcache' '$T/nd'"
+"$PERFKIT" stat -p 1,,2 -- true 2>/dev/null; rc=$?
+expect "-p with an empty id: usage error ($rc)" test $rc -eq 2
+"$PERFKIT" stat -o '' -- true 2>/dev/null; rc=$?
+expect "-o '': usage error before running ($rc)" test $rc -eq 2
+"$PERFKIT" stat --quiet -I 100 --interval-count 1 -e task-clock -- sleep 0.3 2>"$T/qi"
+expect "--quiet with -I: nothing printed, the header neither" test ! -s "$T/qi"
 "$PERFKIT" stat --pre "echo pre >>'$T/hooks'" --post "echo post >>'$T/hooks'" -r 2 -e task-clock \
 	-- sh -c "echo run >>'$T/hooks'" 2>/dev/null
 expect "--pre and --post run around each run ($(tr '\n' ' ' <"$T/hooks"))" \
@@ -176,6 +184,7 @@ start=$(date +%s%N)
 ms=$((($(date +%s%N) - start) / 1000000))
 expect "--timeout 200 stops the command, counts printed, exit 0 ($rc, $ms ms)" \
 	sh -c "[ $rc -eq 0 ] && [ $ms -lt 4000 ] && grep -q task-clock '$T/to'"
+expect "... and says so, as perf ('sleep: Terminated')" grep -q '^sleep: Terminated$' "$T/to"
 "$PERFKIT" stat -I 100 --interval-count 2 -e task-clock -- sleep 5 2>"$T/ic"; rc=$?
 expect "--interval-count 2: two intervals, then the command stopped ($rc)" \
 	sh -c "[ $rc -eq 0 ] && [ \$(grep -c task-clock '$T/ic') -eq 2 ]"

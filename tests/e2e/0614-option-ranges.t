@@ -48,7 +48,7 @@ usage "one per command" "bench with 2 --prepare for 3 commands refused" \
 
 usage "-r expects an integer from 1 to 1000000, got '4294967297'" "stat -r 2^32+1 refused (not 1)" \
 	"$PERFKIT" stat -r 4294967297 -- true
-usage "-I expects an integer ≥ 10, got '99999999999999999999'" "stat -I overflow refused" \
+usage "-I expects an integer ≥ 1, got '99999999999999999999'" "stat -I overflow refused" \
 	"$PERFKIT" stat -I 99999999999999999999 -- true
 usage "-p expects an integer ≥ 1" "stat -p -1 refused" "$PERFKIT" stat -p -1
 usage "-p expects an integer ≥ 1, got ' 5'" "stat -p ' 5' refused (no blanks)" "$PERFKIT" stat -p ' 5'

@@ -374,6 +374,17 @@ static void test_reading_no_pmu(void **state)
 	assert_null(strstr(r, "mostly waits"));
 	free(r);
 
+	/* stat -i: task-clock left the children out; the rusage (children in)
+	 * tells the CPU use */
+	struct cnt_summary noinh = io;
+	noinh.v[CNT_K_TASK_CLOCK] = 1e7;     /* the shell alone: 0.01 CPUs */
+	noinh.cpu_ns = 9.5e8;                /* with its children */
+	noinh.children_uncounted = true;
+	r = reading(&noinh);
+	assert_non_null(strstr(r, "CPUs utilized (user + system time)"));
+	assert_null(strstr(r, "mostly waits"));
+	free(r);
+
 	/* -e L1-dcache-loads alone: no task-clock, user + system time used */
 	struct cnt_summary l1 = { .elapsed_ns = 1e9, .cpu_ns = 9.5e8, .other_hw_unsupported = true };
 	r = reading(&l1);

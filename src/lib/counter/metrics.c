@@ -164,12 +164,20 @@ struct cpu_use {
 	bool too_short;      /* ran under CNT_SHORT_NS: start-up dominates, nothing concluded */
 };
 
+/* Whether the CPU use is read from task-clock: not when the counters left
+ * the command's children out (stat -i) and its rusage, which has them,
+ * is known. */
+static bool by_task_clock(const struct cnt_summary *s)
+{
+	return s->have[CNT_K_TASK_CLOCK] && !(s->children_uncounted && s->cpu_ns > 0);
+}
+
 static struct cpu_use cpu_use_of(const struct cnt_summary *s)
 {
 	struct cpu_use u;
 	bool known = !s->system_wide && s->elapsed_ns > 0 && (s->have[CNT_K_TASK_CLOCK] || s->cpu_ns > 0);
 
-	u.cpu_ns = s->have[CNT_K_TASK_CLOCK] ? s->v[CNT_K_TASK_CLOCK] : s->cpu_ns;
+	u.cpu_ns = by_task_clock(s) ? s->v[CNT_K_TASK_CLOCK] : s->cpu_ns;
 	u.cpus = known ? shown(u.cpu_ns / s->elapsed_ns) : -1;
 	u.too_short = known && s->elapsed_ns < CNT_SHORT_NS;
 	u.low = !u.too_short && u.cpus >= 0 && u.cpus < CNT_CPUS_WAITING;
@@ -189,7 +197,7 @@ static void cpu_part(const struct cnt_summary *s, struct strbuf *out, bool said_
 	bool low = u.low, preempted = u.preempted, waiting = u.waiting;
 
 	if (cpus >= 0 && (!said_ipc || low || u.too_short)) {
-		const char *from = s->have[CNT_K_TASK_CLOCK] ? "" : " (user + system time)";
+		const char *from = by_task_clock(s) ? "" : " (user + system time)";
 		if (u.too_short)
 			sb_addf(out, "%.2f CPUs utilized%s, but it ran only %.1f ms (under %.0f ms): too short to tell waiting from start-up cost (exec, loading, first page touches), so nothing is concluded about how it uses the CPU; measure a longer run.\n",
 				cpus, from, s->elapsed_ns / 1e6, CNT_SHORT_NS / 1e6);

@@ -98,6 +98,10 @@ struct cnt_summary {
 	double cpu_ns;
 	bool have_csw;
 	double vcsw, ivcsw;
+	bool children_uncounted;   /* the counters left the command's children
+				      out (stat -i): CPU use read from cpu_ns
+				      (its rusage, children included) when
+				      known, not from task-clock */
 	bool system_wide;     /* every CPU's counts (stat -a): task-clock is
 				 the CPUs', not a command's, so no CPU-use
 				 verdict is read from it */
