@@ -204,8 +204,10 @@ static int write_out(const char *path, const struct strbuf *sb)
 	if (err)
 		return err;
 	if (sb->len && fwrite(sb->buf, 1, sb->len, of.f) != sb->len) {
+		int e = errno ? errno : EIO;
+
 		of_abort(&of);
-		return pk_error(EIO, "cannot write '%s'", path);
+		return pk_error(e, "cannot write '%s': %s", path, strerror(e));
 	}
 	return of_commit(&of);
 }

@@ -253,6 +253,23 @@ static int add_perf_data(struct flame_input *in, const char *path, int fd, const
 	return 0;
 }
 
+/* Whether name (no '/') is a program in a directory of $PATH. */
+static bool on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	for (const char *p = path ? path : ""; *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)(n ? n : 1), n ? p : ".", name) < (int)sizeof(buf) &&
+		    access(buf, X_OK) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}
+
 static bool stdin_seekable(void)
 {
 	struct stat st;
@@ -260,8 +277,8 @@ static bool stdin_seekable(void)
 	return fstat(0, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Read up to n bytes (fewer only at the end of the stream). */
-static int read_upto(int fd, unsigned char *buf, size_t n, size_t *got)
+/* Read up to n bytes of name (fewer only at the end of the stream). */
+static int read_upto(int fd, const char *name, unsigned char *buf, size_t n, size_t *got)
 {
 	*got = 0;
 	while (*got < n) {
@@ -270,7 +287,7 @@ static int read_upto(int fd, unsigned char *buf, size_t n, size_t *got)
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0)
-			return pk_error(errno, "<stdin>: read error: %s", strerror(errno));
+			return pk_error(errno, "%s: read error: %s", name, strerror(errno));
 		if (k == 0)
 			break;
 		*got += (size_t)k;
@@ -530,13 +547,17 @@ int cmd_flamegraph(int argc, char **argv)
 		}
 	}
 	/* "-- FILE...": the end of the options, as flamegraph.pl reads it,
-	 * when what follows is data (standard input, or a file that is not
-	 * executable), not a command to record */
+	 * when what follows is data (standard input, a file that is not
+	 * executable, or a name that is neither a file nor a program on
+	 * PATH: a mistyped file is said to be missing), not a command to
+	 * record */
 	if (cmd_at >= 0 && cmd_at < argc) {
 		struct stat cst;
 		const char *a = argv[cmd_at];
+		bool exists = stat(a, &cst) == 0;
 
-		if (!strcmp(a, "-") || (stat(a, &cst) == 0 && S_ISREG(cst.st_mode) && access(a, X_OK) != 0)) {
+		if (!strcmp(a, "-") || (exists && S_ISREG(cst.st_mode) && access(a, X_OK) != 0) ||
+		    (!exists && (strchr(a, '/') || !on_path(a)))) {
 			for (int k = nargs; k + 1 < argc; k++)   /* drop the "--" */
 				argv[k] = argv[k + 1];
 			nargs = argc - 1;
@@ -623,7 +644,7 @@ int cmd_flamegraph(int argc, char **argv)
 			const char *nm = std ? "<stdin>" : path;
 			int fd = std ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 			int rd = fd < 0 ? pk_error(errno, "cannot open '%s': %s", path, strerror(errno))
-					: read_upto(fd, pre, sizeof(pre), &got);
+					: read_upto(fd, nm, pre, sizeof(pre), &got);
 
 			if (!rd && got == 8 && !memcmp(pre, "PERFILE2", 8))
 				rd = add_perf_data(&in, nm, fd, pre, got, unit, sizeof(unit));

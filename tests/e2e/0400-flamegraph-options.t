@@ -124,6 +124,10 @@ expect "... said" grep -q 'largest number' "$T/err"
 for i in $(seq 120); do echo 'a;b 1'; done >"$T/dd.folded"
 "$PERFKIT" flamegraph -- "$T/dd.folded" >"$T/dd.svg" 2>"$T/err"
 expect "flamegraph -- FILE draws FILE" grep -q 'all (120 samples' "$T/dd.svg"
+"$PERFKIT" flamegraph -- "$T/nosuch.folded" >/dev/null 2>"$T/err"; rc=$?
+expect "flamegraph -- MISSING: said missing, not run as a command ($rc)" grep -q "cannot open '.*nosuch.folded'" "$T/err"
+"$PERFKIT" flamegraph "$T" >/dev/null 2>"$T/err"
+expect "a directory as input: named in the message" grep -q "^perfkit flamegraph: $T: " "$T/err"
 "$PERFKIT" flamegraph "$T/um.folded" -- "$T/dd.folded" >"$T/dd2.svg" 2>"$T/err"
 expect "FILE -- FILE draws both" grep -q 'all (121 samples' "$T/dd2.svg"
 # the low-count warning only when the counts are samples (flamegraph.pl)
