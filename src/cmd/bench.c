@@ -607,6 +607,7 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 		r->wall = now_s() - t0;
 		if (cnt) {
 			err = cnt_set_read(cnt);
+			cnt_set_duration(cnt, (uint64_t)(r->wall * 1e9));
 			cnt_set_close(cnt);
 		}
 		if (icnt) {

@@ -322,10 +322,11 @@ static bool is_msec(const struct perf_event_attr *a)
 	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
-/* The unit column perf prints for an event: "msec" for the clocks. */
+/* The unit column perf prints for an event: "msec" for the clocks, "ns"
+ * for duration_time. */
 static const char *unit_of(const struct cnt_event *e)
 {
-	return is_msec(&e->attr) ? "msec" : "";
+	return e->duration ? "ns" : is_msec(&e->attr) ? "msec" : "";
 }
 
 static int precision_of(double num)
@@ -409,6 +410,8 @@ static void print_event_line(struct report *r, struct strbuf *sb, size_t i)
 	double v = shown_count(e, ev_mean(s));
 	if (is_msec(&e->attr))
 		sb_addf(sb, big_num ? "%'18.2f msec %-32s" : "%18.2f msec %-32s", v / 1e6, e->name);
+	else if (e->duration)
+		sb_addf(sb, big_num ? "%'18.0f ns   %-32s" : "%18.0f ns   %-32s", v, e->name);
 	else
 		sb_addf(sb, big_num ? "%'18.0f      %-32s" : "%18.0f      %-32s", v, e->name);
 	struct cnt_metric m;
@@ -525,7 +528,7 @@ static void print_csv_line(struct report *r, struct strbuf *sb, size_t i)
 		if (is_msec(&e->attr))
 			sb_addf(sb, "%.2f%smsec%s%s", v / 1e6, x, x, e->name);
 		else
-			sb_addf(sb, "%.0f%s%s%s", v, x, x, e->name);
+			sb_addf(sb, "%.0f%s%s%s%s", v, x, unit_of(e), x, e->name);
 		if (r->o->runs > 1)
 			sb_addf(sb, "%s%.2f%%", x, st_rel_stderr_pct(s->val, s->n));
 		sb_addf(sb, "%s%.0f%s%.2f", x, runtime, x, pct);
@@ -1523,7 +1526,10 @@ int cmd_stat(int argc, char **argv)
 			}
 			if (o.interval_ms && now_ns() >= next && !done) {
 				if (read_targets(&t, &cur) == 0) {
-					print_interval(&sb, (now_ns() - t0) / 1e9, &cur, &prev, &o);
+					double tn = now_ns();
+
+					cnt_set_duration(&cur, (uint64_t)(tn - t0));
+					print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, &o);
 					if (o.quiet)
 						sb_reset(&sb);
 					flush_out(out, &sb);
@@ -1543,7 +1549,10 @@ int cmd_stat(int argc, char **argv)
 		}
 		/* the last, partial interval, as perf stat -I prints it */
 		if (o.interval_ms && !stopped && now_ns() > next - o.interval_ms * 1e6 && read_targets(&t, &cur) == 0) {
-			print_interval(&sb, (now_ns() - t0) / 1e9, &cur, &prev, &o);
+			double tn = now_ns();
+
+			cnt_set_duration(&cur, (uint64_t)(tn - t0));
+			print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, &o);
 			if (o.quiet)
 				sb_reset(&sb);
 			flush_out(out, &sb);
@@ -1573,12 +1582,15 @@ int cmd_stat(int argc, char **argv)
 		cnt_set_release(&prev);
 		cnt_set_release(&cur);
 		err = read_targets(&t, &sum);
+		cnt_set_duration(&sum, (uint64_t)(t1 - t0));   /* duration_time: the run's wall time */
 		if (!err && o.no_aggr && !percpu) {   /* -A: each CPU's counts kept */
 			npercpu = t.nr;
 			percpu = xcalloc((size_t)t.nr, sizeof(*percpu));
 			for (int cp = 0; cp < t.nr; cp++) {
 				add_events(&percpu[cp], &o);
 				for (size_t k = 0; k < percpu[cp].nr && k < t.sets[cp].nr; k++) {
+					if (percpu[cp].ev[k].duration)
+						continue;   /* set below */
 					struct cnt_event *d = &percpu[cp].ev[k];
 					const struct cnt_event *e = &t.sets[cp].ev[k];
 
@@ -1590,6 +1602,7 @@ int cmd_stat(int argc, char **argv)
 					d->state = e->state;
 					d->open_errno = e->open_errno;
 				}
+				cnt_set_duration(&percpu[cp], (uint64_t)(t1 - t0));
 			}
 		}
 		close_targets(&t);

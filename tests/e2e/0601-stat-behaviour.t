@@ -256,4 +256,17 @@ else
 	skip "localedef cannot make en_US.UTF-8 here"
 fi
 
+# duration_time, perf's tool event: the run's wall time in ns, as the
+# elapsed line says it
+"$PERFKIT" stat -e duration_time,task-clock -- sleep 0.05 2>"$T/dur"; rc=$?
+d=$(awk '$2 == "ns" && $3 == "duration_time" { print $1 }' "$T/dur")
+el=$(awk '/seconds time elapsed/ { printf "%.0f", $1 * 1e9 }' "$T/dur")
+expect "duration_time: the elapsed time in ns ($d against $el, rc $rc)" \
+	sh -c "[ $rc -eq 0 ] && [ -n '$d' ] && [ '$d' = '$el' ] && [ '$d' -ge 50000000 ]"
+"$PERFKIT" stat -x, -e duration_time -- true 2>"$T/durx"
+expect "duration_time in CSV: unit ns" grep -Eq '^[0-9]+,ns,duration_time,' "$T/durx"
+"$PERFKIT" stat -I 100 -e duration_time -- sleep 0.25 2>"$T/duri"
+expect "duration_time with -I: each interval's own length (about 100 ms)" \
+	awk '$3 == "ns" { n++; if ($2 < 50000000 || $2 > 1000000000) bad = 1 } END { exit !(n >= 2 && !bad) }' "$T/duri"
+
 done_testing

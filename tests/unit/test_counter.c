@@ -103,6 +103,20 @@ static void test_event_lists(void **state)
 	assert_int_equal(cnt_set_add_list(&s, "nopmu/event=0x3c,umask=0x0/,task-clock"), -ENOENT);
 	assert_non_null(strstr(pk_errmsg(), "nopmu/event=0x3c,umask=0x0/"));
 	cnt_set_release(&s);
+	/* duration_time: a tool event, its value what the caller measured */
+	assert_int_equal(cnt_set_add_list(&s, "duration_time,task-clock"), 0);
+	assert_true(s.ev[0].duration);
+	assert_false(s.ev[1].duration);
+	cnt_set_duration(&s, 123456789);
+	assert_int_equal(s.ev[0].value, 123456789);
+	assert_int_equal(s.ev[0].state, CNT_OK);
+	struct cnt_set sum2 = CNT_SET_INIT;
+	assert_int_equal(cnt_set_add_list(&sum2, "duration_time,task-clock"), 0);
+	cnt_set_duration(&sum2, 5);
+	cnt_set_accumulate(&sum2, &s);   /* per-CPU sets: the wall time is not summed */
+	assert_int_equal(sum2.ev[0].value, 5);
+	cnt_set_release(&sum2);
+	cnt_set_release(&s);
 	assert_int_equal(cnt_set_add_defaults(&s), 0);
 	assert_int_equal(s.nr, 10);
 	assert_int_equal(s.ev[5].leader, 4);     /* instructions with cycles */

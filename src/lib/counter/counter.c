@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -20,7 +21,15 @@
 int cnt_set_add(struct cnt_set *s, const char *spec, bool group)
 {
 	struct perf_event_attr attr;
-	int err = ev_parse(spec, &attr);
+	/* perf's tool event: no kernel counter (a dummy software attr) */
+	bool duration = !strncasecmp(spec, "duration_time", 13) && (!spec[13] || spec[13] == ':');
+	int err = 0;
+
+	if (duration)
+		attr = (struct perf_event_attr){ .type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+						 .config = PERF_COUNT_SW_DUMMY };
+	else
+		err = ev_parse(spec, &attr);
 
 	if (err)
 		return err;
@@ -33,6 +42,7 @@ int cnt_set_add(struct cnt_set *s, const char *spec, bool group)
 	e->name = xstrdup(spec);
 	e->attr = attr;
 	e->fd = -1;
+	e->duration = duration;
 	e->leader = (group && s->nr) ? s->ev[s->nr - 1].leader : (int)s->nr;
 	s->nr++;
 	return 0;
@@ -155,6 +165,8 @@ int cnt_set_open(struct cnt_set *s, pid_t pid, int cpu, unsigned flags)
 
 		e->open_errno = 0;
 		e->state = CNT_OK;
+		if (e->duration)   /* nothing to open: cnt_set_duration */
+			continue;
 		if (!is_leader && l->fd < 0) {
 			/* the leader could not be opened: the group cannot run */
 			e->open_errno = l->open_errno ? l->open_errno : EOPNOTSUPP;
@@ -346,9 +358,23 @@ void cnt_set_accumulate(struct cnt_set *into, const struct cnt_set *from)
 			e->state = CNT_NOT_SUPPORTED;
 			continue;
 		}
+		if (e->duration)   /* a wall time, not a count to sum */
+			continue;
 		e->raw += f->raw;
 		e->enabled += f->enabled;
 		e->running += f->running;
+		finish(e);
+	}
+}
+
+void cnt_set_duration(struct cnt_set *s, uint64_t ns)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		struct cnt_event *e = &s->ev[i];
+
+		if (!e->duration)
+			continue;
+		e->raw = e->enabled = e->running = ns;
 		finish(e);
 	}
 }

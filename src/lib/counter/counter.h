@@ -59,6 +59,9 @@ struct cnt_event {
 	uint64_t value;              /* raw scaled by enabled/running */
 	enum cnt_state state;
 	bool user_only;              /* see paranoid_fallback */
+	bool duration;               /* perf's "duration_time" tool event: not
+				      * opened; its value (ns) is what the
+				      * caller measured (cnt_set_duration) */
 };
 
 struct cnt_set {
@@ -72,9 +75,16 @@ struct cnt_set {
 
 #define CNT_SET_INIT { NULL, 0, 0, false, 0 }
 
-/* Add an event by perf name ("task-clock", "cycles:u", "r1a8").  group:
- * join the previous event's group (ignored for the first event). */
+/* Add an event by perf name ("task-clock", "cycles:u", "r1a8", or perf's
+ * tool event "duration_time": the wall time in ns, which no kernel counter
+ * gives: see cnt_set_duration).  group: join the previous event's group
+ * (ignored for the first event). */
 int cnt_set_add(struct cnt_set *s, const char *spec, bool group);
+
+/* Set every duration_time event of s to ns (counted, not scaled): the wall
+ * time the caller measured for the counts it read (a run, an interval
+ * since the start). */
+void cnt_set_duration(struct cnt_set *s, uint64_t ns);
 
 /* Add a comma-separated list ("cycles,instructions"); each name is its own
  * group unless the list is wrapped in braces "{cycles,instructions}" as in
