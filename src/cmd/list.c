@@ -32,7 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { K_SW = 1, K_HW = 2, K_CACHE = 4, K_TP = 8 };
+enum { K_SW = 1, K_HW = 2, K_CACHE = 4, K_TP = 8, K_TOOL = 16 };
 
 struct filter {
 	unsigned kinds;          /* kinds named; 0: all */
@@ -211,6 +211,8 @@ int cmd_list(int argc, char **argv)
 			f.kinds |= K_CACHE;
 		} else if (!strcmp(a, "tracepoint")) {
 			f.kinds |= K_TP;
+		} else if (!strcmp(a, "tool")) {
+			f.kinds |= K_TOOL;
 		} else {
 			globs[f.nr_globs++] = a;
 		}
@@ -219,6 +221,9 @@ int cmd_list(int argc, char **argv)
 	printf("\nList of pre-defined events (to be used in -e):\n\n");
 	list_table(&f, PERF_TYPE_HARDWARE, K_HW, "Hardware event");
 	list_table(&f, PERF_TYPE_SOFTWARE, K_SW, "Software event");
+	/* perf's tool events: counted by stat itself (counter.h) */
+	if (wanted(&f, K_TOOL, "duration_time", NULL))
+		line(&f, "duration_time", NULL, "Tool event", false, "wall-clock time of the run (stat), in ns");
 	list_cache(&f);
 	if (!f.kinds || (f.kinds & K_TP)) {
 		if (tracefs_ensure() == 0 && tracefs_dir())

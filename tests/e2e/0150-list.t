@@ -60,4 +60,7 @@ expect "top -e cpu-clok: exit 2, did you mean 'cpu-clock'?" test $rc -eq 2 -a "$
 "$PERFKIT" stat -e xyzzy true 2>"$T/e5"
 expect "nothing near: no suggestion" sh -c "grep -q \"unknown event 'xyzzy'\" '$T/e5' && ! grep -q 'did you mean' '$T/e5'"
 
+"$PERFKIT" list tool >"$T/tool" 2>&1
+expect "list tool: perf's duration_time, a Tool event" grep -q 'duration_time .*\[Tool event\]' "$T/tool"
+
 done_testing
