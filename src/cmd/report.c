@@ -154,8 +154,8 @@ struct report {
 	int nr_fields;
 	struct rfield sorts[2 * MAX_FIELDS];    /* -F: the rows' order, field by field */
 	int nr_sorts;
-	int outer_max;                /* --max-stack N with Children in caller
-					 order: the N outermost frames (on_sample) */
+	int outer_max;                /* --max-stack N in caller order: the N
+					 outermost frames (on_sample) */
 	bool children;
 	const struct pd_file *f;
 	struct session *sess;         /* for session_srcline() */
@@ -422,8 +422,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		frames = r->kept_frames;
 	}
 	if (r->outer_max && nr_frames > (size_t)r->outer_max + 1) {
-		/* --max-stack N with Children in caller order: perf's cumulative
-		 * entries walk the N outermost frames of the chain
+		/* --max-stack N in caller order (Children's default): perf's
+		 * cursor holds the N outermost frames of the chain
 		 * (thread__resolve_callchain_sample, ORDER_CALLER), the leaf
 		 * keeping its own entry: the leaf, then those N */
 		struct pk_frame *k = kept_room(r, (size_t)r->outer_max + 1);
@@ -2543,11 +2543,13 @@ int cmd_report(int argc, char **argv)
 		case 'U': r.hide_unresolved = true; break;
 		case 1011: r.sym_filter = optarg; break;
 		case 'M':
-			if (pk_parse_int("--max-stack", optarg, 1, 1000000, &so.max_stack)) {
+			if (pk_parse_int("--max-stack", optarg, 0, 1000000, &so.max_stack)) {
 				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 				return 2;
 			}
 			user_max_stack = so.max_stack;
+			if (!so.max_stack)   /* perf's idiom: no chains (Children = Self) */
+				so.no_callchain = true;
 			break;
 		case 'D': so.no_demangle = true; break;
 		case 'E':
@@ -2636,12 +2638,12 @@ int cmd_report(int argc, char **argv)
 	bool pipe_in = r.f->pipe_mode;
 
 	r.children = has_cc && !no_children && !pipe_in;
-	r.graph = has_cc && r.cg.mode != CG_NONE && !export_kind;
+	r.graph = has_cc && r.cg.mode != CG_NONE && !export_kind && !so.no_callchain;
 	if (inverted)
 		r.cg.order = CG_CALLER;
 	else if (!order_set)
 		r.cg.order = r.children || (pipe_in && !no_children) ? CG_CALLER : CG_CALLEE;
-	if (user_max_stack && r.children && r.cg.order == CG_CALLER) {
+	if (user_max_stack && r.cg.order == CG_CALLER) {
 		/* perf keeps the outermost frames then (on_sample): the
 		 * session reads whole chains */
 		r.outer_max = user_max_stack;

@@ -252,6 +252,9 @@ static int parse_cpus(struct stat_opts *o, const char *arg)
 		if (conf > 0 && hi >= conf)
 			return pk_error(EINVAL, "-C: CPU %ld does not exist (CPUs 0-%ld)", hi, conf - 1);
 		for (long c = lo; c <= hi; c++) {
+			for (int k = 0; k < o->ncpus; k++)
+				if (o->cpus[k] == c)
+					return pk_error(EINVAL, "-C: CPU %ld given twice in '%s'", c, arg);
 			if (o->ncpus == STAT_MAX_PIDS)
 				return pk_error(E2BIG, "-C: more than %d CPUs", STAT_MAX_PIDS);
 			o->cpus[o->ncpus++] = (int)c;
@@ -260,6 +263,13 @@ static int parse_cpus(struct stat_opts *o, const char *arg)
 	}
 	if (!o->ncpus)
 		return pk_error(EINVAL, "-C: expected a CPU list such as 0,2-3, got '%s'", arg);
+	for (int i = 1; i < o->ncpus; i++)   /* in order, as perf's CPU map */
+		for (int k = i; k > 0 && o->cpus[k - 1] > o->cpus[k]; k--) {
+			int t = o->cpus[k];
+
+			o->cpus[k] = o->cpus[k - 1];
+			o->cpus[k - 1] = t;
+		}
 	o->cpu_arg = arg;
 	return 0;
 }
@@ -1244,6 +1254,11 @@ int cmd_stat(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:t:adI:nhiSAC:B", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
+			if (!*optarg) {
+				fprintf(stderr, "perfkit stat: -e: an empty event list\n");
+				sb_release(&events);
+				return 2;
+			}
 			if (events.len)
 				sb_addch(&events, ',');
 			sb_addstr(&events, optarg);
@@ -1331,7 +1346,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	const char *bad = NULL;   /* a combination refused, as perf stat refuses it */
 	if (o.pid > 0 && o.all_cpus)
-		bad = o.by_tid ? "-t and -a cannot be used together" : "-p and -a cannot be used together";
+		bad = o.by_tid ? "-t and -a (or -C) cannot be used together" : "-p and -a (or -C) cannot be used together";
 	else if ((o.pid > 0 || o.all_cpus || o.interval_ms) && o.runs > 1)
 		bad = "-r cannot be combined with -p, -t, -a or -I";
 	else if (o.interval_count && !o.interval_ms)

@@ -90,7 +90,8 @@ expect "report: no [truncated] root from the default cap (a --max-stack cut is n
 # take the N outermost frames of each chain, the leaf its own entry; with
 # --no-children or -g callee, the N innermost
 "$PERFKIT" record -g -F 999 -o ms.data ./deep 6 30000000 >/dev/null 2>&1
-for o in "--max-stack 3 -g none" "--max-stack 5 -g none" "--max-stack 3 --no-children -g none" "--max-stack 3 -g callee"; do
+for o in "--max-stack 3 -g none" "--max-stack 5 -g none" "--max-stack 3 --no-children -g none" "--max-stack 3 -g callee" \
+	"--max-stack 0" "--max-stack 0 --no-children"; do
 	# shellcheck disable=SC2086
 	same_as_perf "$T/ms.data" $o
 done

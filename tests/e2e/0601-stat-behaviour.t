@@ -269,4 +269,20 @@ expect "duration_time in CSV: unit ns" grep -Eq '^[0-9]+,ns,duration_time,' "$T/
 expect "duration_time with -I: each interval's own length (about 100 ms)" \
 	awk '$3 == "ns" { n++; if ($2 < 50000000 || $2 > 1000000000) bad = 1 } END { exit !(n >= 2 && !bad) }' "$T/duri"
 
+# found by a fresh helper against perf 6.1
+"$PERFKIT" stat -x, -e '{task-clock,page-faults}:D' -- true 2>"$T/gd"; rc=$?
+expect "{a,b}:D pins the leader only: both counted ($rc)" sh -c "[ $rc -eq 0 ] && grep -q '^[0-9]*,,page-faults,' '$T/gd'"
+big=$(python3 -c "print('{' + ','.join(['page-faults'] * 70) + '}')")
+"$PERFKIT" stat -x, -e "$big" -- true 2>"$T/g70"; rc=$?
+expect "a group of 70 events is read whole ($rc, $(grep -c page-faults "$T/g70") lines)" \
+	sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^[0-9]*,,page-faults,' '$T/g70') -eq 70 ]"
+"$PERFKIT" stat -C 0,0 -- true 2>/dev/null; rc=$?
+expect "-C with a CPU twice: usage error, as perf ($rc)" test $rc -eq 2
+"$PERFKIT" stat -e '' -- true 2>/dev/null; rc=$?
+expect "-e '': usage error, not the default events ($rc)" test $rc -eq 2
+if [ -r /sys/bus/event_source/devices/msr/events/tsc ]; then
+	"$PERFKIT" stat -e msr/tsc/,task-clock -- true 2>"$T/tscr"
+	expect "a PMU event gets perf's rate per second of task-clock" grep -Eq 'msr/tsc/ +# +[0-9.]+ [KMG]?/sec' "$T/tscr"
+fi
+
 done_testing

@@ -97,6 +97,11 @@ static void test_event_lists(void **state)
 	assert_int_equal(s.ev[3].attr.exclude_kernel, 0);
 	assert_string_equal(s.ev[1].name, "task-clock");
 	cnt_set_release(&s);
+	/* pinned and exclusive: the group's leader only, as perf */
+	assert_int_equal(cnt_set_add_list(&s, "{task-clock,page-faults}:De"), 0);
+	assert_int_equal(s.ev[0].attr.pinned + s.ev[0].attr.exclusive, 2);
+	assert_int_equal(s.ev[1].attr.pinned + s.ev[1].attr.exclusive, 0);
+	cnt_set_release(&s);
 	assert_int_equal(cnt_set_add_list(&s, "{task-clock}:q"), -EINVAL);
 	cnt_set_release(&s);
 	/* a PMU's terms hold commas: one event, not two */
@@ -217,6 +222,13 @@ static void test_metrics(void **state)
 		assert_false(cnt_metric(&hc, 2e6, &s, &m));
 		s.have[lm[i].loads] = true;
 	}
+	/* raw events and PMUs of their own: a rate too, as perf */
+	struct perf_event_attr pmu = { .type = 17, .config = 0 };   /* msr/tsc/ */
+	assert_true(cnt_metric(&pmu, 2e9, &s, &m));
+	assert_string_equal(m.unit, "G/sec");
+	pmu.type = PERF_TYPE_RAW;
+	assert_true(cnt_metric(&pmu, 2e6, &s, &m));
+	assert_string_equal(m.unit, "M/sec");
 	hc.config = 0x10000 | PERF_COUNT_HW_CACHE_OP_WRITE << 8;   /* L1-dcache-store-misses: a rate */
 	assert_int_equal(cnt_kind_of(&hc), -1);
 	assert_true(cnt_metric(&hc, 2e6, &s, &m));

@@ -85,8 +85,11 @@ int cnt_set_add_list(struct cnt_set *s, const char *list)
 				size_t ml = strcspn(p + 1, ",{");
 				char *mods = xstrndup(p + 1, ml);
 
-				for (size_t i = group_at; i < s->nr && !err; i++)
+				for (size_t i = group_at; i < s->nr && !err; i++) {
 					err = ev_apply_modifiers(s->ev[i].name, mods, &s->ev[i].attr);
+					if (i > group_at)   /* pinned, exclusive: the leader's (perf) */
+						s->ev[i].attr.pinned = s->ev[i].attr.exclusive = 0;
+				}
 				free(mods);
 				p += 1 + ml;
 			}
@@ -299,22 +302,29 @@ static void finish(struct cnt_event *e)
 
 int cnt_set_read(struct cnt_set *s)
 {
-	uint64_t buf[3 + 2 * 64];
+	uint64_t buf[4];
 
 	for (size_t i = 0; i < s->nr; i++) {
 		struct cnt_event *e = &s->ev[i];
 		if (e->fd < 0 || e->leader != (int)i)
 			continue;
 		if (!s->no_group_read) {
-			ssize_t n = read(e->fd, buf, sizeof(buf));
-			if (n < 0)
-				return pk_error(errno, "read of event '%s': %s", e->name, strerror(errno));
-			struct cnt_value v[64];
+			/* the group's read: 3 words, then (value, id) per member */
+			size_t g = 0;
+			for (size_t j = i; j < s->nr; j++)
+				g += s->ev[j].leader == (int)i;
+			uint64_t *gbuf = xmalloc((3 + 2 * g) * sizeof(*gbuf));
+			struct cnt_value *v = xmalloc(g * sizeof(*v));
+			ssize_t n = read(e->fd, gbuf, (3 + 2 * g) * sizeof(*gbuf));
 			size_t nv;
 			uint64_t en, run;
-			int err = cnt_parse_group_read(buf, (size_t)n, RF_GROUP, &en, &run, v, 64, &nv);
-			if (err)
+			int err = n < 0 ? pk_error(errno, "read of event '%s': %s", e->name, strerror(errno))
+					: cnt_parse_group_read(gbuf, (size_t)n, RF_GROUP, &en, &run, v, g, &nv);
+			free(gbuf);
+			if (err) {
+				free(v);
 				return err;
+			}
 			for (size_t j = i; j < s->nr; j++) {
 				struct cnt_event *m = &s->ev[j];
 				if (m->leader != (int)i || m->fd < 0)
@@ -329,6 +339,7 @@ int cnt_set_read(struct cnt_set *s)
 					}
 				}
 			}
+			free(v);
 			continue;
 		}
 		for (size_t j = i; j < s->nr; j++) {

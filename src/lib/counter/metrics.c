@@ -118,8 +118,11 @@ bool cnt_metric(const struct perf_event_attr *attr, double value,
 	case CNT_K_ITLB_LOADS:
 		return rate(value, s, m);
 	default:
+		/* as perf's default: a rate per second of task-clock, raw
+		 * events and PMUs of their own ("msr/tsc/") too */
 		if (attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT ||
-		    attr->type == PERF_TYPE_HW_CACHE)
+		    attr->type == PERF_TYPE_HW_CACHE || attr->type == PERF_TYPE_RAW ||
+		    attr->type == PERF_TYPE_BREAKPOINT || attr->type >= PERF_TYPE_MAX)
 			return rate(value, s, m);
 		return false;
 	}

@@ -8,6 +8,7 @@
  *   task-clock, cpu-clock   task_clock_ns / elapsed_ns        "CPUs utilized"
  *   other software events   count / task-clock seconds        "/sec", "K/sec", "M/sec", "G/sec"
  *   tracepoints, hardware   count / task-clock seconds        "/sec" … "G/sec"
+ *   raw, breakpoint, PMU    count / task-clock seconds        (the same: "msr/tsc/" too)
  *   cache events (but the load misses below)   count / task-clock seconds   "/sec" … "G/sec"
  *   L1-dcache-load-misses   100 · misses / L1-dcache-loads    "of all L1-dcache accesses" (percent)
  *   L1-icache-load-misses   100 · misses / L1-icache-loads    "of all L1-icache accesses" (percent)
