@@ -178,6 +178,17 @@ static void test_pmu_terms(void **state)
 	assert_int_equal(a.exclude_kernel, 1);
 	assert_int_equal(ev_parse("fake/event=1/:k", &a), 0);
 	assert_int_equal(a.exclude_user, 1);
+	/* name= names it (ev_pmu_name), period= sets the sample period, an
+	 * alias matches without regard to case */
+	const char *nm = NULL;
+	check("fake/event=0x3c,name=busy/", 42, 0x3c);
+	assert_int_equal(ev_pmu_name("fake/event=0x3c,name=busy/", &nm), 4);
+	assert_memory_equal(nm, "busy", 4);
+	assert_int_equal(ev_pmu_name("fake/event=0x3c/", &nm), 0);
+	assert_int_equal(ev_pmu_name("cycles:u", &nm), 0);
+	check("fake/LOADS/", 42, 0x01cd);
+	assert_int_equal(ev_parse("fake/loads,period=1000/", &a), 0);
+	assert_int_equal(a.sample_period, 1000);
 	assert_int_equal(ev_parse("fake/nosuch/", &a), -EINVAL);
 	assert_non_null(strstr(pk_errmsg(), "unknown term 'nosuch' for PMU 'fake'"));
 	assert_int_equal(ev_parse("fake/event=zz/", &a), -EINVAL);

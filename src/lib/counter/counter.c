@@ -39,7 +39,10 @@ int cnt_set_add(struct cnt_set *s, const char *spec, bool group)
 	}
 	struct cnt_event *e = &s->ev[s->nr];
 	memset(e, 0, sizeof(*e));
-	e->name = xstrdup(spec);
+	const char *pname;
+	size_t plen = ev_pmu_name(spec, &pname);
+
+	e->name = plen ? xstrndup(pname, plen) : xstrdup(spec);   /* "cpu/…,name=busy/": "busy" */
 	e->attr = attr;
 	e->fd = -1;
 	e->duration = duration;

@@ -288,6 +288,8 @@ static int put_format(const char *fmt, uint64_t val, struct perf_event_attr *att
 	return 0;
 }
 
+static bool alias_terms(const char *pmu, const char *key, char *buf, size_t len);
+
 /* "PMU/TERM[=VALUE],.../" (perf's PMU syntax, Documentation/ABI/testing/
  * sysfs-bus-event_source-devices-format and -events): the type from
  * PMU/type; each term a format of PMU/format (VALUE, default 1, placed in
@@ -312,6 +314,10 @@ static int parse_pmu_terms(const char *pmu, const char *terms, size_t tlen, stru
 			return pk_error(EINVAL, "event '%s': bad term '%.*s'", spec, (int)n, p);
 		memcpy(key, p, klen);
 		key[klen] = 0;
+		if (eq && !strcmp(key, "name")) {   /* the name shown (ev_pmu_name) */
+			p += n + (comma ? 1 : 0);
+			continue;
+		}
 		if (eq) {
 			char vb[64], *ve;
 			size_t vl = n - klen - 1;
@@ -332,18 +338,53 @@ static int parse_pmu_terms(const char *pmu, const char *terms, size_t tlen, stru
 			attr->config1 = val;
 		else if (!strcmp(key, "config2"))
 			attr->config2 = val;
+		else if (!strcmp(key, "period"))
+			attr->sample_period = val;
 		else if (snprintf(path, sizeof(path), "%s/%s/format/%s", pmu_root(), pmu, key) < (int)sizeof(path) &&
 			 read_line(path, buf, sizeof(buf)))
 			rc = put_format(buf, val, attr, spec);
-		else if (!eq && depth < 4 &&
-			 snprintf(path, sizeof(path), "%s/%s/events/%s", pmu_root(), pmu, key) < (int)sizeof(path) &&
-			 read_line(path, buf, sizeof(buf)))
+		else if (!eq && depth < 4 && alias_terms(pmu, key, buf, sizeof(buf)))
 			rc = parse_pmu_terms(pmu, buf, strlen(buf), attr, spec, depth + 1);
 		else
 			rc = pk_error(EINVAL, "event '%s': unknown term '%s' for PMU '%s'", spec, key, pmu);
 		if (rc)
 			return rc;
 		p += n + (comma ? 1 : 0);
+	}
+	return 0;
+}
+
+/* The terms of PMU's event alias key (PMU/events/KEY, matched without
+ * regard to case as perf matches it) into buf; false when there is none. */
+static bool alias_terms(const char *pmu, const char *key, char *buf, size_t len)
+{
+	char path[PATH_MAX], low[64];
+	size_t i;
+
+	if (snprintf(path, sizeof(path), "%s/%s/events/%s", pmu_root(), pmu, key) < (int)sizeof(path) &&
+	    read_line(path, buf, len))
+		return true;
+	for (i = 0; key[i] && i + 1 < sizeof(low); i++)
+		low[i] = (char)tolower((unsigned char)key[i]);
+	low[i] = 0;
+	return strcmp(low, key) && snprintf(path, sizeof(path), "%s/%s/events/%s", pmu_root(), pmu, low) < (int)sizeof(path) &&
+	       read_line(path, buf, len);
+}
+
+size_t ev_pmu_name(const char *spec, const char **name)
+{
+	const char *slash = strchr(spec, '/'), *colon = strchr(spec, ':');
+
+	if (!slash || (colon && colon < slash))
+		return 0;
+	for (const char *p = slash + 1; *p && *p != '/';) {
+		size_t n = strcspn(p, ",/");
+
+		if (n > 5 && !strncmp(p, "name=", 5)) {
+			*name = p + 5;
+			return n - 5;
+		}
+		p += n + (p[n] == ',');
 	}
 	return 0;
 }

@@ -41,8 +41,9 @@
  * "cpu/event=0x3c,umask=0x0/"): the type from
  * /sys/bus/event_source/devices/PMU/type, each term a format of PMU/format
  * (its value, default 1, put in the bits the format names:
- * "config:0-7,21"), config/config1/config2 whole, or an alias of
- * PMU/events (a file of terms).  -ENOENT when there is no such PMU, -EINVAL
+ * "config:0-7,21"), config/config1/config2 whole, period (the sample
+ * period), name=NAME (the name shown: ev_pmu_name), or an alias of
+ * PMU/events (a file of terms; its name matched without regard to case).  -ENOENT when there is no such PMU, -EINVAL
  * for an unknown term.  PERFKIT_SYSFS_PMU names another root (tests).
  *
  * Modifiers follow a ':' as in perf (parse-events.c): u (user), k
@@ -116,6 +117,11 @@ const char *ev_suggest(const char *name);
 int ev_tracepoints_each(int (*fn)(const char *system, const char *name, void *arg), void *arg);
 
 /* True for events that need a hardware PMU (hardware, cache, raw). */
+/* The name a PMU event's "name=NAME" term gives it ("cpu/event=0x3c,
+ * name=busy/" is shown as "busy", as perf shows it): *name and its length,
+ * or 0 when spec has none. */
+size_t ev_pmu_name(const char *spec, const char **name);
+
 /* Apply modifier letters (as after ':', above) to attr: a group's "{a,b}:u"
  * to each member.  -EINVAL with spec named for an unknown letter. */
 int ev_apply_modifiers(const char *spec, const char *mods, struct perf_event_attr *attr);
