@@ -512,7 +512,10 @@ static void print_reading(struct report *r, struct strbuf *sb)
 	struct strbuf rd = STRBUF_INIT;
 
 	cnt_reading(&r->sum, &rd);
-	add_reading(sb, &rd);
+	/* perf ends a command's table with one more blank line than a
+	 * system-wide or -p one's */
+	if (rd.len || (r->o->pid <= 0 && !r->o->all_cpus))
+		add_reading(sb, &rd);
 	sb_release(&rd);
 }
 

@@ -285,4 +285,9 @@ if [ -r /sys/bus/event_source/devices/msr/events/tsc ]; then
 	expect "a PMU event gets perf's rate per second of task-clock" grep -Eq 'msr/tsc/ +# +[0-9.]+ [KMG]?/sec' "$T/tscr"
 fi
 
+# -a ends as perf's: one blank line after the elapsed time
+"$PERFKIT" stat -a -e task-clock -- sleep 0.05 2>"$T/aend"
+expect "-a: the output ends 'seconds time elapsed', then one blank line" \
+	sh -c "tail -2 '$T/aend' | head -1 | grep -q 'seconds time elapsed' && [ -z \"\$(tail -1 '$T/aend')\" ]"
+
 done_testing
