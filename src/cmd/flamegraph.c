@@ -548,16 +548,16 @@ int cmd_flamegraph(int argc, char **argv)
 	}
 	/* "-- FILE...": the end of the options, as flamegraph.pl reads it,
 	 * when what follows is data (standard input, a file that is not
-	 * executable, or a name that is neither a file nor a program on
-	 * PATH: a mistyped file is said to be missing), not a command to
-	 * record */
+	 * executable, or, without the -o that recording needs, a name that
+	 * is neither a file nor a program on PATH: a mistyped file is said
+	 * to be missing), not a command to record */
 	if (cmd_at >= 0 && cmd_at < argc) {
 		struct stat cst;
 		const char *a = argv[cmd_at];
 		bool exists = stat(a, &cst) == 0;
 
 		if (!strcmp(a, "-") || (exists && S_ISREG(cst.st_mode) && access(a, X_OK) != 0) ||
-		    (!exists && (strchr(a, '/') || !on_path(a)))) {
+		    (!exists && !output && (strchr(a, '/') || !on_path(a)))) {
 			for (int k = nargs; k + 1 < argc; k++)   /* drop the "--" */
 				argv[k] = argv[k + 1];
 			nargs = argc - 1;

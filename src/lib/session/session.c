@@ -160,10 +160,16 @@ static struct mapgroup *mg_get(struct mapgroup *g)
 	return g;
 }
 
+/* The allocation g->v lies in (NULL: none). */
+static struct map *mg_base(const struct mapgroup *g)
+{
+	return g->v ? g->v - g->head : NULL;
+}
+
 static void mg_put(struct mapgroup *g)
 {
 	if (g && --g->refs == 0) {
-		free(g->v - g->head);
+		free(mg_base(g));
 		free(g);
 	}
 }
@@ -198,7 +204,7 @@ static void mg_open_slot(struct mapgroup *g, size_t at)
 
 		if (g->nr)
 			memcpy(base + head, g->v, g->nr * sizeof(*base));
-		free(g->v - g->head);
+		free(mg_base(g));
 		g->v = base + head;
 		g->head = head;
 		g->alloc = alloc;
