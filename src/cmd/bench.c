@@ -1865,6 +1865,31 @@ static const char *md_verdict(const struct st_compare *c, const char *more, cons
 	return "n/a";
 }
 
+/* Result i's comparison with the reference (NULL: i is the reference, or
+ * it was not compared). */
+static const struct bench_cmp *cmp_of(const struct bench_cmps *cs, int i)
+{
+	for (int k = 0; k < cs->n; k++)
+		if (cs->c[k].idx == i)
+			return &cs->c[k];
+	return NULL;
+}
+
+/* hyperfine's Relative cell of result i (res[i] has runs): "1.00" for the
+ * reference, the ratio "R ± S" for the others, "n/a" without one. */
+static void relative_text(const struct bench_opts *o, const struct result *res, const struct bench_cmps *cs, int i,
+			  char *buf, size_t len)
+{
+	const struct bench_cmp *c = cmp_of(cs, i);
+
+	if (i == cs->ref && st_mean(metric_vals(o, &res[i]), res[i].n) > 0)
+		snprintf(buf, len, "1.00");
+	else if (!c || !c->metric.have_ratio)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.2f ± %.2f", c->metric.ratio.ratio, c->metric.ratio.sigma);
+}
+
 /* --export-asciidoc (asciidoc) or --export-orgmode: hyperfine 1.15's
  * table in that markup, its five columns (Command, Mean, Min, Max,
  * Relative: against the reference command here, as the other exports). */
@@ -1891,12 +1916,8 @@ static int export_table(const struct bench_opts *o, struct result *res, int nres
 	}
 	for (int i = 0; i < nres; i++) {
 		const struct result *r = &res[i];
-		const struct st_compare *q = NULL;
 		char v[4][96];
 
-		for (int k = 0; k < cs->n; k++)
-			if (cs->c[k].idx == i)
-				q = &cs->c[k].metric;
 		if (!r->n) {
 			for (int c = 0; c < 4; c++)
 				snprintf(v[c], sizeof(v[c]), "n/a");
@@ -1907,12 +1928,7 @@ static int export_table(const struct bench_opts *o, struct result *res, int nres
 				snprintf(v[0], sizeof(v[0]), "%.*f", d, r->s.mean * sc);
 			snprintf(v[1], sizeof(v[1]), "%.*f", d, r->s.min * sc);
 			snprintf(v[2], sizeof(v[2]), "%.*f", d, r->s.max * sc);
-			if (i == f && st_mean(metric_vals(o, r), r->n) > 0)
-				snprintf(v[3], sizeof(v[3]), "1.00");
-			else if (!q || !q->have_ratio)
-				snprintf(v[3], sizeof(v[3]), "n/a");
-			else
-				snprintf(v[3], sizeof(v[3]), "%.2f ± %.2f", q->ratio.ratio, q->ratio.sigma);
+			relative_text(o, res, cs, i, v[3], sizeof(v[3]));
 		}
 		/* the command in the markup's code span, its '|' escaped (a
 		 * cell ends there) and control bytes shown escaped */
@@ -1994,16 +2010,10 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres,
 			sb_addf(&sb, "%.0f ± %.0f | ", r->is.mean, r->is.stddev);
 		else if (ins)
 			sb_addf(&sb, "%.0f | ", r->is.mean);
-		const struct st_compare *q = NULL;
-		for (int k = 0; k < cs->n; k++)
-			if (cs->c[k].idx == i)
-				q = &cs->c[k].metric;
-		if (i == f && st_mean(metric_vals(o, r), r->n) > 0)
-			sb_addstr(&sb, "1.00 |\n");
-		else if (!q || !q->have_ratio)
-			sb_addstr(&sb, "n/a |\n");
-		else
-			sb_addf(&sb, "%.2f ± %.2f |\n", q->ratio.ratio, q->ratio.sigma);
+		char rel[96];
+
+		relative_text(o, res, cs, i, rel, sizeof(rel));
+		sb_addf(&sb, "%s |\n", rel);
 	}
 	if (cs->n) {
 		/* the comparison: each command against the reference */
@@ -2179,10 +2189,7 @@ static int export_csv(const struct bench_opts *o, struct result *res, int nres,
 		sb_addf(&sb, ",%s,", order_name(o));
 		if (cs->ref >= 0)
 			csv_field(&sb, label(&res[cs->ref]));
-		const struct bench_cmp *c = NULL;
-		for (int k = 0; k < cs->n; k++)
-			if (cs->c[k].idx == i)
-				c = &cs->c[k];
+		const struct bench_cmp *c = cmp_of(cs, i);
 		if (c) {
 			csv_cmp(&sb, &c->metric, true);
 			csv_cmp(&sb, &c->cpu, true);

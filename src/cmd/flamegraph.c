@@ -23,6 +23,7 @@
 
 #include "base/error.h"
 #include "base/outfile.h"
+#include "base/path.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
 #include "capture/recorder.h"
@@ -253,21 +254,14 @@ static int add_perf_data(struct flame_input *in, const char *path, int fd, const
 	return 0;
 }
 
-/* Whether name (no '/') is a program in a directory of $PATH. */
+/* Whether name (no '/') is a program execvp(3) would find in $PATH. */
 static bool on_path(const char *name)
 {
-	const char *path = getenv("PATH");
-	char buf[4096];
+	char *found = pk_path_search(name, true);
+	bool yes = found != NULL;
 
-	for (const char *p = path ? path : ""; *p;) {
-		size_t n = strcspn(p, ":");
-
-		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)(n ? n : 1), n ? p : ".", name) < (int)sizeof(buf) &&
-		    access(buf, X_OK) == 0)
-			return true;
-		p += n + (p[n] == ':');
-	}
-	return false;
+	free(found);
+	return yes;
 }
 
 static bool stdin_seekable(void)
