@@ -208,7 +208,6 @@ static void mg_open_slot(struct mapgroup *g, size_t at)
 		g->v = base + head;
 		g->head = head;
 		g->alloc = alloc;
-		back = alloc - head - g->nr;
 	}
 	if (front) {
 		g->v--;
@@ -244,25 +243,34 @@ static void mg_touch(struct mapgroup *g, const struct map *o)
 		g->gen = ++mg_gens;
 }
 
-/* Insert m, cutting away whatever part of older maps it overlaps (found
- * by binary search: the maps do not overlap, so their ends are sorted
- * too). */
+/* The index of the first map ending after addr (g->nr: none), by binary
+ * search: the maps do not overlap, so their ends are sorted as their
+ * starts are.  The map holding addr, if one does, is that one. */
+static size_t mg_first_after(const struct mapgroup *g, uint64_t addr)
+{
+	size_t lo = 0, hi = g->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->v[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Insert m, cutting away whatever part of older maps it overlaps. */
 static void mg_insert(struct mapgroup *g, const struct map *m)
 {
-	size_t lo = 0, hi = g->nr, j;
+	size_t lo, j;
 
 	/* the generation changes with the file-backed maps only (what the
 	 * unwinder reports): anonymous memory comes and goes all the time */
 	mg_touch(g, m);
 	g->ver = ++mg_vers;
-	while (lo < hi) {   /* the first map ending after m's start */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->v[mid].end <= m->start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = mg_first_after(g, m->start);
 	if (lo < g->nr && g->v[lo].start < m->start && g->v[lo].end > m->end) {
 		/* inside one map: split it in two around m */
 		struct map tail = g->v[lo];
@@ -300,22 +308,9 @@ static void mg_insert(struct mapgroup *g, const struct map *m)
 
 static const struct map *mg_find(const struct mapgroup *g, uint64_t ip)
 {
-	size_t lo = 0, hi;
+	size_t i = g ? mg_first_after(g, ip) : 0;
 
-	if (!g)
-		return NULL;
-	hi = g->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->v[mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return NULL;
-	return ip < g->v[lo - 1].end ? &g->v[lo - 1] : NULL;
+	return g && i < g->nr && g->v[i].start <= ip ? &g->v[i] : NULL;
 }
 
 /* ---- threads ---- */
