@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -68,4 +69,19 @@ int pk_open_regular(const char *path)
 	}
 	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
+}
+
+int pk_read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		err = ferror(f) ? -EIO : -ENODATA;
+	fclose(f);
+	if (!err)
+		buf[strcspn(buf, "\n")] = 0;
+	return err;
 }

@@ -23,14 +23,21 @@
  * forever or make no sense, so it is refused without waiting on it
  * (O_NONBLOCK while opening, cleared after).  The fd, or -1 with errno set
  * (open(2)'s, or EINVAL for a file that is not regular).
+ *
+ * pk_read_line(path, buf, len): the first line of a small file (a sysfs
+ * attribute: a PMU's type, a cache's size), its newline cut, into buf (len
+ * bytes, a longer line cut there).  0, or -errno of fopen(3), -EIO for a
+ * read error, -ENODATA for an empty file; nothing printed, no pk_error().
  */
 #ifndef PERFKIT_BASE_PATH_H
 #define PERFKIT_BASE_PATH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 char *pk_path_search(const char *name, bool exec_only);
 int pk_find_program(const char *name, char **path);
 int pk_open_regular(const char *path);
+int pk_read_line(const char *path, char *buf, size_t len);
 
 #endif

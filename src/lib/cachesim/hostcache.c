@@ -4,6 +4,7 @@
 #include "cachesim/cachesim.h"
 
 #include "base/error.h"
+#include "base/path.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,19 +14,9 @@
 static int read_line(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[512];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
+	return pk_read_line(path, buf, len) ? -1 : 0;
 }
 
 static uint64_t parse_size(const char *s)

@@ -3,6 +3,7 @@
 #include "event/event.h"
 
 #include "base/error.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 #include "tracefs/tracefs.h"
 
@@ -239,19 +240,6 @@ static const char *pmu_root(void)
 	return r && *r ? r : "/sys/bus/event_source/devices";
 }
 
-/* A small sysfs file's first line into buf; false when unreadable. */
-static bool read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	bool ok = f && fgets(buf, (int)len, f);
-
-	if (f)
-		fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = 0;
-	return ok;
-}
-
 /* Set the bits of a format ("config:0-7,21", "config1:0-31") of attr to
  * val, the value's bits spread over the ranges low ones first. */
 static int put_format(const char *fmt, uint64_t val, struct perf_event_attr *attr, const char *spec)
@@ -341,7 +329,7 @@ static int parse_pmu_terms(const char *pmu, const char *terms, size_t tlen, stru
 		else if (!strcmp(key, "period"))
 			attr->sample_period = val;
 		else if (snprintf(path, sizeof(path), "%s/%s/format/%s", pmu_root(), pmu, key) < (int)sizeof(path) &&
-			 read_line(path, buf, sizeof(buf)))
+			 !pk_read_line(path, buf, sizeof(buf)))
 			rc = put_format(buf, val, attr, spec);
 		else if (!eq && depth < 4 && alias_terms(pmu, key, buf, sizeof(buf)))
 			rc = parse_pmu_terms(pmu, buf, strlen(buf), attr, spec, depth + 1);
@@ -362,13 +350,13 @@ static bool alias_terms(const char *pmu, const char *key, char *buf, size_t len)
 	size_t i;
 
 	if (snprintf(path, sizeof(path), "%s/%s/events/%s", pmu_root(), pmu, key) < (int)sizeof(path) &&
-	    read_line(path, buf, len))
+	    !pk_read_line(path, buf, len))
 		return true;
 	for (i = 0; key[i] && i + 1 < sizeof(low); i++)
 		low[i] = (char)tolower((unsigned char)key[i]);
 	low[i] = 0;
 	return strcmp(low, key) && snprintf(path, sizeof(path), "%s/%s/events/%s", pmu_root(), pmu, low) < (int)sizeof(path) &&
-	       read_line(path, buf, len);
+	       !pk_read_line(path, buf, len);
 }
 
 size_t ev_pmu_name(const char *spec, const char **name)
@@ -405,7 +393,7 @@ static int parse_pmu(const char *spec, const char *slash, struct perf_event_attr
 	if (strchr(pmu, '.') || strchr(pmu, ':'))
 		return pk_error(EINVAL, "event '%s': bad PMU name '%s'", spec, pmu);
 	snprintf(path, sizeof(path), "%s/%s/type", pmu_root(), pmu);
-	if (!read_line(path, buf, sizeof(buf)))
+	if (pk_read_line(path, buf, sizeof(buf)))
 		return pk_error(ENOENT, "event '%s': no PMU '%s' on this machine (%s/%s)", spec, pmu, pmu_root(), pmu);
 	unsigned long type = strtoul(buf, &end, 10);
 	if (*end || type > UINT32_MAX)
