@@ -55,6 +55,11 @@ struct stat_opts {
 	int ncpus;
 	const char *cpu_arg;  /* -C as given (the header names it) */
 	int no_aggr;          /* -A: each CPU's counts apart */
+	bool big_num;         /* -B (perf's default): counts in the text table
+				 with the locale's thousands separator
+				 ("1,888.08 msec", "107,097"), as perf prints
+				 them; false in the C locale, with -x, -j or
+				 --no-big-num */
 	int interval_ms;
 	int interval_count;   /* --interval-count: stop after that many */
 	int timeout_ms;       /* --timeout: stop the command after it */
@@ -91,10 +96,6 @@ struct ev_samples {
 
 static volatile sig_atomic_t interrupted;
 
-/* -B (perf's default): counts in the text table with the locale's
- * thousands separator ("1,888.08 msec", "107,097"), as perf stat prints
- * them; false in the C locale, with -x, -j or --no-big-num */
-static bool big_num;
 
 static void on_sigint(int sig)
 {
@@ -419,11 +420,11 @@ static void print_event_line(struct report *r, struct strbuf *sb, size_t i)
 	}
 	double v = shown_count(e, ev_mean(s));
 	if (is_msec(&e->attr))
-		sb_addf(sb, big_num ? "%'18.2f msec %-32s" : "%18.2f msec %-32s", v / 1e6, e->name);
+		sb_addf(sb, o->big_num ? "%'18.2f msec %-32s" : "%18.2f msec %-32s", v / 1e6, e->name);
 	else if (e->duration)
-		sb_addf(sb, big_num ? "%'18.0f ns   %-32s" : "%18.0f ns   %-32s", v, e->name);
+		sb_addf(sb, o->big_num ? "%'18.0f ns   %-32s" : "%18.0f ns   %-32s", v, e->name);
 	else
-		sb_addf(sb, big_num ? "%'18.0f      %-32s" : "%18.0f      %-32s", v, e->name);
+		sb_addf(sb, o->big_num ? "%'18.0f      %-32s" : "%18.0f      %-32s", v, e->name);
 	struct cnt_metric m;
 	if (cnt_metric(&e->attr, v, &r->sum, &m)) {
 		if (m.percent)
@@ -1341,11 +1342,10 @@ int cmd_stat(int argc, char **argv)
 	}
 	/* the locale's numbers in the text table, as perf (setlocale(LC_ALL,
 	 * "") and the ' flag): its thousands separator, and its decimal point */
-	big_num = false;
 	if (!o.sep && !o.json && !no_big_num && setlocale(LC_NUMERIC, "")) {
 		const struct lconv *lc = localeconv();
 
-		big_num = lc->thousands_sep && *lc->thousands_sep;
+		o.big_num = lc->thousands_sep && *lc->thousands_sep;
 	}
 	const char *bad = NULL;   /* a combination refused, as perf stat refuses it */
 	if (o.pid > 0 && o.all_cpus)
