@@ -24,10 +24,12 @@ static volatile sig_atomic_t live_used[OF_LIVE];
 
 static void live_add(const char *tmp)
 {
-	for (int i = 0; i < OF_LIVE; i++) {
-		if (live_used[i] || strlen(tmp) >= PATH_MAX)
+	size_t n = strlen(tmp) + 1;
+
+	for (int i = 0; i < OF_LIVE && n <= PATH_MAX; i++) {
+		if (live_used[i])
 			continue;
-		memcpy(live_tmp[i], tmp, strlen(tmp) + 1);
+		memcpy(live_tmp[i], tmp, n);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		live_used[i] = 1;
 		return;
