@@ -421,7 +421,12 @@ static int on_sample(const struct pk_sample *s, void *arg)
 				r->kept_frames[nr_frames++] = s->frames[i];
 		frames = r->kept_frames;
 	}
-	if (r->outer_max && nr_frames > (size_t)r->outer_max + 1) {
+	/* the chain's real frames: perfkit's "[truncated]" marker (a chain
+	 * the kernel cut) is none of perf's */
+	size_t real = nr_frames - (s->truncated && frames[nr_frames - 1].sym &&
+				   !strcmp(frames[nr_frames - 1].sym, "[truncated]"));
+
+	if (r->outer_max && real > (size_t)r->outer_max + 1) {
 		/* --max-stack N in caller order (Children's default): perf's
 		 * cursor holds the N outermost frames of the chain
 		 * (thread__resolve_callchain_sample, ORDER_CALLER), the leaf
@@ -430,7 +435,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 
 		if (k != frames)
 			k[0] = frames[0];
-		memmove(k + 1, frames + nr_frames - (size_t)r->outer_max, (size_t)r->outer_max * sizeof(*k));
+		memmove(k + 1, frames + real - (size_t)r->outer_max, (size_t)r->outer_max * sizeof(*k));
 		frames = k;
 		nr_frames = (size_t)r->outer_max + 1;
 	}
