@@ -80,9 +80,19 @@ same() {
 	$CMP "$T/perf.out" >"$T/perf.blk"
 	$CMP "$T/pk.out" >"$T/pk.blk"
 	drop_truncated "$T/pk.blk" "$T/perf.blk"
-	if [ $rc = 0 ] && [ -s "$T/perf.blk" ] && common "$T/perf.blk" "$T/pk.blk" &&
-	   cmp -s "$T/perf.blk" "$T/pk.blk"; then
+	local kept=no
+	[ $rc = 0 ] && [ -s "$T/perf.blk" ] && common "$T/perf.blk" "$T/pk.blk" && kept=yes
+	if [ $kept = yes ] && cmp -s "$T/perf.blk" "$T/pk.blk"; then
 		ok "$d: same as perf report --stdio $*"
+	elif [ $kept = yes ] &&
+	     cmp -s <(python3 "$TOP/tests/e2e/cgties.py" "$T/perf.blk") \
+		    <(python3 "$TOP/tests/e2e/cgties.py" "$T/pk.blk"); then
+		# perf orders siblings of equal period by the heap address of
+		# their DSO objects: allocation order most of the time, not
+		# always (CI saw __tls_init_tp before __libc_start_call_main
+		# once); the order within one DSO is test_callgraph's
+		ok "$d: same as perf report --stdio $* (tied siblings in another order)"
+		diff <(tr '\\' '\n' <"$T/perf.blk") <(tr '\\' '\n' <"$T/pk.blk") | head -8 | sed 's/^/# /'
 	else
 		# the first differing lines in the TAP line itself: a full run's
 		# log keeps only the "not ok" lines (a rare flake, 1 run in ~9)

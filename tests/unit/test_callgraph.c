@@ -251,6 +251,45 @@ static void test_fractal(void **state)
 	cg_forest_free(f);
 }
 
+/* Siblings of equal period: perf's key order, descending: symbol start
+ * within one DSO (d at 0x5000 before c at 0x4000), and across DSOs the
+ * DSO's address (the session interns DSO names in map order, as perf
+ * makes its DSO objects); 0203 only checks these against perf up to
+ * perf's heap order, so the order itself is pinned here */
+static void test_ties(void **state)
+{
+	struct cg_forest *f = forest();
+	uint32_t t = cg_tree_new(f);
+	struct cg_params p = { .mode = CG_FRACTAL, .threshold = 0 };
+	bool libc_first = (uintptr_t)LIBC > (uintptr_t)EXE;
+	char *s, want[512];
+
+	(void)state;
+	add(f, t, 100, 2, A, C);
+	add(f, t, 100, 2, A, D);
+	add(f, t, 100, 2, B, L);
+	add(f, t, 100, 2, B, M);
+	s = print(f, t, &p, 400, 400);
+	snprintf(want, sizeof(want),
+		 "            |          \n"
+		 "            |--50.00%%--b\n"
+		 "            |          |          \n"
+		 "            |          |--50.00%%--%s\n"
+		 "            |          |          \n"
+		 "            |           --50.00%%--%s\n"
+		 "            |          \n"
+		 "             --50.00%%--a\n"
+		 "                       |          \n"
+		 "                       |--50.00%%--d\n"
+		 "                       |          \n"
+		 "                        --50.00%%--c\n"
+		 "\n",
+		 libc_first ? "__libc_start_call_main" : "main", libc_first ? "main" : "__libc_start_call_main");
+	assert_string_equal(s, want);
+	free(s);
+	cg_forest_free(f);
+}
+
 static void check(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n, uint64_t period, uint64_t count)
 {
 	int *calls = arg;
@@ -489,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_folded_flat),
 		cmocka_unit_test(test_fractal),
+		cmocka_unit_test(test_ties),
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_trees_from_stacks),
