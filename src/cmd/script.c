@@ -75,6 +75,7 @@ struct out {
 	unsigned *fields;     /* per evsel */
 	size_t nr_evsels;
 	bool hide_cc;         /* -G: one line per sample, as without call chains */
+	bool ns;              /* --ns: the time column in ns (9 decimals), as perf */
 	struct sample_filter *flt;  /* --comms, --pid, --tid, -C, --time, or NULL */
 };
 
@@ -221,7 +222,10 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	if (f & SF_TIME) {
 		add_dec(sb, s->time / 1000000000u, 5, ' ');
 		sb_addch(sb, '.');
-		add_dec(sb, s->time % 1000000000u / 1000u, 6, '0');
+		if (o->ns)
+			add_dec(sb, s->time % 1000000000u, 9, '0');
+		else
+			add_dec(sb, s->time % 1000000000u / 1000u, 6, '0');
 		sb_add(sb, ": ", 2);
 	}
 	if (f & SF_PERIOD) {
@@ -384,7 +388,7 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
 	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
 	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
@@ -399,6 +403,7 @@ static void print_warnings(void)
 	"                     (file name or path) or symbols (name, or 0x start address)\n" \
 	"  --time START,STOP  only the samples in this time range (seconds, as the time\n" \
 	"                     column; either end may be left out; ranges separated by blanks)\n" \
+	"  --ns               the time column in nanoseconds (9 decimals), as perf script --ns\n" \
 	"  --max-stack N      the N innermost frames of each chain (default: perf's,\n" \
 	"                     kernel.perf_event_max_stack)\n" \
 	"  --no-demangle      C++ and Rust names as stored\n" \
@@ -424,6 +429,7 @@ int cmd_script(int argc, char **argv)
 		{ "dsos", required_argument, NULL, 'd' },
 		{ "symbols", required_argument, NULL, 'S' },
 		{ "time", required_argument, NULL, 'W' },
+		{ "ns", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -434,7 +440,7 @@ int cmd_script(int argc, char **argv)
 	struct out o;
 	struct fspec fs[MAX_FSPECS];
 	size_t nfs = 0;
-	bool hide_cc = false;
+	bool hide_cc = false, ns = false;
 	static struct sample_filter flt;   /* 36 kB: not on the stack */
 
 	int c, err;
@@ -463,6 +469,7 @@ int cmd_script(int argc, char **argv)
 		case 'D': so.no_demangle = true; break;
 		case 'v': pk_set_verbose(1); break;
 		case 'G': hide_cc = true; break;
+		case 'n': ns = true; break;
 		case 'c':
 			sfilt_names_set(&flt.comms, optarg);
 			break;
@@ -513,6 +520,7 @@ int cmd_script(int argc, char **argv)
 	o.fp = stdout;
 	o.name_width = 0;
 	o.hide_cc = hide_cc;
+	o.ns = ns;
 	o.tps = (struct tp_formats){ 0 };
 	if (session_file(s)->tracing_data &&
 	    tp_tracing_data_parse(session_file(s)->tracing_data, session_file(s)->tracing_data_size, &o.tps))

@@ -46,6 +46,18 @@ for d in cg flat pk tp; do
 	expect "$d.data: -F prints perf script's bytes for $n field lists" test "$fails" = 0
 done
 
+# --ns: the time column with 9 decimals, default fields and a list, on a
+# file with call chains and one without
+for d in cg flat; do
+	perf script -i "$T/$d.data" --ns >"$T/perf.out" 2>/dev/null
+	"$PERFKIT" script -i "$T/$d.data" --ns >"$T/pk.out" 2>/dev/null
+	perf script -i "$T/$d.data" --ns -F comm,tid,time,ip >"$T/perf2.out" 2>/dev/null
+	"$PERFKIT" script -i "$T/$d.data" --ns -F comm,tid,time,ip >"$T/pk2.out" 2>/dev/null
+	expect "$d.data --ns: perf script --ns's bytes (default fields and -F comm,tid,time,ip)" \
+		sh -c 'cmp -s "$1" "$2" && cmp -s "$3" "$4" && [ -s "$2" ]' - \
+		"$T/perf.out" "$T/pk.out" "$T/perf2.out" "$T/pk2.out"
+done
+
 # refused as perf refuses them
 "$PERFKIT" script -i "$T/cg.data" -F comm,cpu >/dev/null 2>"$T/err"
 expect 'cpu on a file without PERF_SAMPLE_CPU: refused (1)' test $? = 1

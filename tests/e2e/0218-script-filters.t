@@ -42,23 +42,45 @@ expect "--comms with --tid: both apply" cmp -s c.txt t.txt
 expect "--pid abc: usage error (2)" test $? = 2
 expect "... saying what was expected" grep -q "expected a comma-separated list of ids" e.txt
 
-# --time START,STOP (seconds, as the time column; both ends included;
-# either left out; ranges separated by blanks)
-"$PERFKIT" script -i pk.data -F time >times.txt
+# --time START,STOP (seconds, as the time column, up to 9 decimals; both
+# ends included; either left out; ranges separated by blanks).  The times
+# are taken with --ns (perf script's, 9 decimals): the µs column truncates,
+# and neighbouring samples may share a microsecond
+"$PERFKIT" script -i pk.data -F time --ns >times.txt
+"$PERFKIT" script -i pk.data -F time >us.txt
+expect "--ns: the time column with 9 decimals, the default's 6 and 3 more" \
+	cmp -s us.txt <(sed -E 's/([0-9]{6})[0-9]{3}:/\1:/' times.txt)
+expect "--ns: every time has 9 decimals" test -z "$(grep -Ev '^ *[0-9]+\.[0-9]{9}: ?$' times.txt | head -1)"
 n=$(wc -l <times.txt)
 mid=$(sed -n "$((n / 2))p" times.txt | tr -d ' :')
-"$PERFKIT" script -i pk.data -F time --time ",$mid" >lo.txt
-"$PERFKIT" script -i pk.data -F time --time "$mid," >hi.txt
-# the column shows microseconds, the samples' times are in ns: the sample
-# shown at $mid is after $mid.000000000, but for one taken exactly then
-# (a CI run's), which both ranges hold (both ends included)
-both=0
-[ "$(tail -1 lo.txt | tr -d ' :')" = "$mid" ] && both=1
-expect "--time ,$mid and $mid,: every sample once ($(wc -l <lo.txt) + $(wc -l <hi.txt) = $n + $both)" \
-	test $(($(wc -l <lo.txt) + $(wc -l <hi.txt))) = $((n + both)) -a "$(head -1 hi.txt | tr -d ' :')" = "$mid"
 first=$(sed -n 3p times.txt | tr -d ' :')
-"$PERFKIT" script -i pk.data -F time --time ",$first $mid," >two.txt
-expect "--time with two ranges: a sample in either" test "$(wc -l <two.txt)" = $(($(wc -l <hi.txt) + 2))
+# count OP T: how many samples' times are OP T (the decimal strings
+# compared by their integer ns, exact)
+count() {
+	awk -v op="$1" -v t="$2" 'function ns(x,  p) { p = index(x, "."); return substr(x, 1, p - 1) substr(x, p + 1) }
+		{ x = $1; sub(/:$/, "", x); a = ns(x); b = ns(t)
+		  c = length(a) != length(b) ? (length(a) < length(b) ? -1 : 1) : (a < b ? -1 : a > b ? 1 : 0)
+		  if ((op == "le" && c <= 0) || (op == "ge" && c >= 0)) k++ }
+		END { print k + 0 }' times.txt
+}
+"$PERFKIT" script -i pk.data -F time --ns --time ",$mid" >lo.txt
+"$PERFKIT" script -i pk.data -F time --ns --time "$mid," >hi.txt
+le=$(count le "$mid"); ge=$(count ge "$mid")
+expect "--time ,$mid: the samples up to it, that one included ($(wc -l <lo.txt) = $le)" \
+	test "$(wc -l <lo.txt)" = "$le" -a "$(tail -1 lo.txt | tr -d ' :')" = "$mid"
+expect "--time $mid,: the samples from it on ($(wc -l <hi.txt) = $ge)" \
+	test "$(wc -l <hi.txt)" = "$ge" -a "$(head -1 hi.txt | tr -d ' :')" = "$mid"
+expect "--time ,$mid and $mid,: every sample, the ones at $mid in both" \
+	test $((le + ge)) -ge "$n" -a $((le + ge)) -lt $((n + 3))
+"$PERFKIT" script -i pk.data -F time --ns --time ",$first $mid," >two.txt
+expect "--time with two ranges: a sample in either" \
+	test "$(wc -l <two.txt)" = $(($(count le "$first") + ge))
+# the µs column's value as a bound: a sample shown at it is after it
+# unless taken on the microsecond itself
+us_mid=${mid%???}
+"$PERFKIT" script -i pk.data -F time --time ",$us_mid" >lo_us.txt
+expect "--time ,$us_mid (6 decimals): the samples up to $us_mid.000" \
+	test "$(wc -l <lo_us.txt)" = "$(count le "${us_mid}000")"
 for bad in "x,1" "2,1" "1,2,3,4" "10%/2" "1.1234567890,"; do
 	"$PERFKIT" script -i pk.data --time "$bad" >/dev/null 2>e.txt
 	expect "--time '$bad': usage error (2), one line" test $? = 2 -a "$(wc -l <e.txt)" = 1
