@@ -122,6 +122,12 @@ same "folded --no-children" -g folded --no-children
 same "flat" -g flat
 same "fractal" -g fractal
 same "threshold 5" -g graph,5
+# any number, as perf: over 100 or below 0 no node is shown (a product
+# above -1 truncates to 0: everything)
+same "threshold over 100 (rows, no graph)" -g graph,101
+same "threshold 200 (the first number)" -g 200
+same "fractal threshold -0.5" -g fractal,-0.5
+same "graph threshold -0.001 (every node)" -g graph,-0.001
 same "print limit" -g graph,0.5,1
 same "print limit 0.5 (read as perf does: 0)" -g graph,1,0.5
 same "--call-graph=folded,callee" --call-graph=folded,callee
@@ -192,7 +198,7 @@ expect "no call chains: rows printed" grep -Eq '^ +[0-9.]+% +calltree +calltree 
 expect_fail "no call chains: no call graph line" grep -Eq '^ {12}(\||---)' "$T/nocc.out"
 
 # numbers out of range are usage errors, never undefined conversions
-for bad in "-g graph,inf" "-g graph,nan" "-g graph,1e400" "-g graph,101" "--percent-limit=nan" \
+for bad in "-g graph,inf" "-g graph,nan" "-g graph,1e400" "--percent-limit=nan" \
 	   "--percent-limit=1e300" "--max-stack=4294967297"; do
 	"$PERFKIT" report -i "$DATA" $bad >/dev/null 2>&1
 	expect "report $bad: usage error (2)" test $? = 2

@@ -357,6 +357,20 @@ static void test_parse(void **state)
 	assert_int_equal(cg_parse(&p, "fu", &set), 0);
 	assert_int_equal(p.key, CG_KEY_FUNCTION);
 	assert_true(cg_parse(&p, "branch", &set) < 0);
+	/* thresholds: any finite number, as perf; over 100 or below -1 % of
+	 * the total no node passes */
+	assert_int_equal(cg_parse(&p, "graph,101", &set), 0);
+	assert_true(p.threshold == 101.0);
+	assert_true(cg_min_hit(&p, 1000) == 1010);
+	assert_int_equal(cg_parse(&p, "graph,-5", &set), 0);
+	assert_true(cg_min_hit(&p, 1000) == UINT64_MAX);
+	assert_int_equal(cg_parse(&p, "graph,-0.05", &set), 0);
+	assert_true(cg_min_hit(&p, 1000) == 0);   /* -0.5 truncates to 0 */
+	assert_int_equal(cg_parse(&p, "graph,50", &set), 0);
+	assert_true(cg_min_hit(&p, 1001) == 500);
+	assert_true(cg_parse(&p, "graph,inf", &set) < 0);
+	assert_true(cg_parse(&p, "graph,nan", &set) < 0);
+	assert_true(cg_parse(&p, "graph,1e400", &set) < 0);
 }
 
 /* cg_trees_from_stacks() against the per-stack construction it replaces

@@ -756,9 +756,24 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 	free(b.v);
 }
 
+/* percent % of base as perf's u64 min_callchain_hits: truncated; a
+ * threshold over 100 or below 0 (perf takes any number) is over every
+ * period, as perf's conversion of such a double makes it (a negative
+ * product above -1 truncates to 0) */
+static uint64_t pct_hits(double base, double percent, bool up)
+{
+	double v = base * (percent / 100.0);
+
+	if (up)
+		v = ceil(v);
+	if (v <= -1 || !(v < 18446744073709551615.0))
+		return UINT64_MAX;
+	return v < 0 ? 0 : (uint64_t)v;
+}
+
 uint64_t cg_min_hit(const struct cg_params *p, uint64_t total)
 {
-	return p->mode == CG_FRACTAL ? 0 : (uint64_t)((double)total * (p->threshold / 100.0));
+	return p->mode == CG_FRACTAL ? 0 : pct_hits((double)total, p->threshold, false);
 }
 
 /* ---- printing ---- */
@@ -913,7 +928,7 @@ static void graph_entry(struct pctx *c, uint32_t node, bool first, uint64_t peri
 
 static uint64_t rel_min(const struct pctx *c, uint64_t children_hit)
 {
-	return (uint64_t)ceil((double)children_hit * (c->p->threshold / 100.0));
+	return pct_hits((double)children_hit, c->p->threshold, true);
 }
 
 /* Print the children of node (the end of a run) at depth. */
@@ -1094,7 +1109,7 @@ void cg_tree_print_hit(FILE *fp, struct cg_forest *f, uint32_t tree, const struc
 {
 	struct pctx c = { .fp = fp, .f = f, .p = p };
 
-	c.min_hit = (uint64_t)((double)hit_total * (p->threshold / 100.0));
+	c.min_hit = pct_hits((double)hit_total, p->threshold, false);
 	switch (p->mode) {
 	case CG_GRAPH:
 	case CG_FRACTAL:
@@ -1156,7 +1171,9 @@ int cg_parse(struct cg_params *p, const char *arg, bool *order_set)
 		else if (numbers == 0) {
 			double v = strtod(tok, &end);
 
-			if (end == tok || *end || !(v >= 0 && v <= 100)) {   /* NaN and inf too */
+			/* any finite number, as perf: over 100 or below 0 no
+			 * node is shown */
+			if (end == tok || *end || !isfinite(v)) {
 				err = pk_error(EINVAL, "bad call-graph word '%s' (expected graph, flat, folded, fractal, "
 						       "none, caller, callee, a threshold percent or a print limit)",
 					       tok);

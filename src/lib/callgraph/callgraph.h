@@ -90,7 +90,8 @@ struct cg_frame {
 /*
  * Parse perf's -g/--call-graph argument, "TYPE,THRESHOLD,PRINT_LIMIT,ORDER,
  * KEY,VALUE" in any order (each word may be abbreviated, numbers: the first
- * is the threshold, the second the print limit).  Updates *p; sets
+ * is the threshold, the second the print limit; a threshold is any finite
+ * number, as perf's: over 100 or below 0 it hides every node).  Updates *p; sets
  * *order_set when an order was given.  Returns 0, or -EINVAL (message in
  * pk_errmsg()) for an unknown word, a bad number, or the unsupported
  * "branch".
