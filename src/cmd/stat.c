@@ -1252,7 +1252,7 @@ int cmd_stat(int argc, char **argv)
 	struct strbuf events = STRBUF_INIT;
 	struct vgrun vr = VGRUN_INIT;
 	struct sim_result sim = { 0 };
-	int c, status = 0, have_geom = 0, signaled = 0, no_big_num = 0;
+	int c, status = 0, have_geom = 0, signaled = 0, no_big_num = 0, big_num_given = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:t:adI:nhiSAC:B", lopts, NULL)) != -1) {
@@ -1298,8 +1298,8 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case 1105: o.quiet = 1; break;
 		case 'A': o.no_aggr = 1; break;
-		case 'B': no_big_num = 0; break;
-		case 1106: no_big_num = 1; break;
+		case 'B': no_big_num = 0, big_num_given = 1; break;
+		case 1106: no_big_num = 1, big_num_given = 0; break;
 		case 'C':
 			if (parse_cpus(&o, optarg))
 				return opt_error(&events);
@@ -1340,6 +1340,17 @@ int cmd_stat(int argc, char **argv)
 		sb_release(&events);
 		return 2;
 	}
+	if (o.sep && big_num_given) {   /* perf's refusal, word for word */
+		fprintf(stderr, "perfkit stat: -B option not supported with -x\n");
+		sb_release(&events);
+		return 2;
+	}
+	/* perf's target__validate: a process given wins over -a or -C,
+	 * with a warning */
+	if (o.pid > 0 && o.all_cpus) {
+		fprintf(stderr, "perfkit stat: warning: PID/TID switch overriding %s\n", o.ncpus ? "CPU" : "SYSTEM");
+		o.all_cpus = 0, o.ncpus = 0, o.cpu_arg = NULL;
+	}
 	/* the locale's numbers in the text table, as perf (setlocale(LC_ALL,
 	 * "") and the ' flag): its thousands separator, and its decimal point */
 	if (!o.sep && !o.json && !no_big_num && setlocale(LC_NUMERIC, "")) {
@@ -1348,9 +1359,7 @@ int cmd_stat(int argc, char **argv)
 		o.big_num = lc->thousands_sep && *lc->thousands_sep;
 	}
 	const char *bad = NULL;   /* a combination refused, as perf stat refuses it */
-	if (o.pid > 0 && o.all_cpus)
-		bad = o.by_tid ? "-t and -a (or -C) cannot be used together" : "-p and -a (or -C) cannot be used together";
-	else if ((o.pid > 0 || o.all_cpus || o.interval_ms) && o.runs > 1)
+	if ((o.pid > 0 || o.all_cpus || o.interval_ms) && o.runs > 1)
 		bad = "-r cannot be combined with -p, -t, -a or -I";
 	else if (o.interval_count && !o.interval_ms)
 		bad = "--interval-count needs -I";

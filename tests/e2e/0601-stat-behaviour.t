@@ -205,6 +205,13 @@ expect "-i: the child's loop not counted ($noinh ms against $inh)" awk -v a="$no
 sleep 1 & p1=$!; sleep 1 & p2=$!
 "$PERFKIT" stat -p "$p1,$p2" -e task-clock 2>"$T/pl"
 expect "-p with a list: both, named as perf names them" grep -q "process id '$p1,$p2'" "$T/pl"
+sleep 1 & p1=$!
+"$PERFKIT" stat -p "$p1" -a -e task-clock --timeout 100 2>"$T/pa"; rc=$?
+expect "-p with -a: the process wins, with perf's warning ($rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'PID/TID switch overriding SYSTEM' '$T/pa' && grep -q \"process id '$p1'\" '$T/pa'"
+"$PERFKIT" stat -p "$p1" -C 0 -e task-clock --timeout 100 2>"$T/pc"; rc=$?
+expect "-p with -C: the process wins, overriding CPU ($rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'PID/TID switch overriding CPU' '$T/pc' && grep -q \"process id '$p1'\" '$T/pc'"
 sleep 1.5 & p1=$!
 "$PERFKIT" stat -t "$p1" -e task-clock --timeout 300 2>"$T/tl"; rc=$?
 expect "-t TID: thread id in the header ($rc)" sh -c "[ $rc -eq 0 ] && grep -q \"thread id '$p1'\" '$T/tl'"
@@ -262,6 +269,12 @@ if [ -d "$T/loc/grp" ] && LOCPATH="$T/loc" LC_ALL=grp locale -k thousands_sep 2>
 else
 	skip "localedef cannot make a locale here (the locales package's sources)"
 fi
+
+"$PERFKIT" stat -x, -B -e page-faults -- true 2>"$T/xb"; rc=$?
+expect "-x, -B: refused as perf refuses it ($rc)" \
+	sh -c "[ $rc -eq 2 ] && grep -q -- '-B option not supported with -x' '$T/xb'"
+"$PERFKIT" stat -x, -B --no-big-num -e page-faults -- true 2>/dev/null; rc=$?
+expect "-x, -B --no-big-num: the last wins, accepted ($rc)" test $rc -eq 0
 
 # duration_time, perf's tool event: the run's wall time in ns, as the
 # elapsed line says it
