@@ -42,6 +42,7 @@
 struct stat_opts {
 	const char *events;   /* joined -e lists, or NULL for the defaults */
 	int runs;
+	bool forever;         /* -r 0: one run after another, each printed, until Ctrl-C (perf's) */
 	const char *sep;      /* -x */
 	int json;
 	const char *output;
@@ -119,7 +120,8 @@ static void usage(FILE *f)
 		"  -e, --event EVENTS        events to count (perf's names: software, hardware, cache events\n"
 		"                            such as L1-dcache-load-misses, SUBSYS:NAME tracepoints;\n"
 		"                            comma-separated, {a,b} groups)\n"
-		"  -r, --repeat N            run the command N times; print means and ( +- relative SE )\n"
+		"  -r, --repeat N            run the command N times; print means and ( +- relative SE );\n"
+		"                            0: again and again, each run's table, until Ctrl-C\n"
 		"  -x, --field-separator S   CSV output in perf's field order\n"
 		"  -j, --json-output         one JSON object per counter\n"
 		"  -o, --output FILE         write the counts to FILE instead of stderr\n"
@@ -353,6 +355,7 @@ struct report {
 	struct ev_samples *smp;
 	double *elapsed;         /* seconds per run */
 	size_t nruns;
+	size_t nruns_total;      /* -r 0: the runs shown before this one */
 	double user_s, sys_s;
 	double cpu_s_sum;        /* the command's user + sys, all runs (rusage) */
 	double vcsw_sum, ivcsw_sum; /* its voluntary, involuntary context switches */
@@ -483,7 +486,7 @@ static void print_times(struct report *r, struct strbuf *sb)
 	double avg = st_mean(r->elapsed, r->nruns);
 	if (r->nruns <= 1) {
 		sb_addf(sb, " %17.9f seconds time elapsed\n\n", avg);
-		if (o->pid <= 0 && !o->all_cpus)
+		if (o->pid <= 0 && !o->all_cpus && !o->forever)   /* perf: not with -r 0 */
 			sb_addf(sb, " %17.9f seconds user\n %17.9f seconds sys\n\n", r->user_s, r->sys_s);
 	} else {
 		double sd = st_stderr(r->elapsed, r->nruns);
@@ -1268,8 +1271,11 @@ int cmd_stat(int argc, char **argv)
 			sb_addstr(&events, optarg);
 			break;
 		case 'r':
-			if (pk_parse_int("-r", optarg, 1, 1000000, &o.runs))
+			if (pk_parse_int("-r", optarg, 0, 1000000, &o.runs))
 				return opt_error(&events);
+			o.forever = o.runs == 0;   /* perf's "forever: 0" */
+			if (o.forever)
+				o.runs = 1;
 			break;
 		case 'x': o.sep = optarg; break;
 		case 'j': o.json = 1; break;
@@ -1359,7 +1365,7 @@ int cmd_stat(int argc, char **argv)
 		o.big_num = lc->thousands_sep && *lc->thousands_sep;
 	}
 	const char *bad = NULL;   /* a combination refused, as perf stat refuses it */
-	if ((o.pid > 0 || o.all_cpus || o.interval_ms) && o.runs > 1)
+	if ((o.pid > 0 || o.all_cpus || o.interval_ms) && (o.runs > 1 || o.forever))
 		bad = "-r cannot be combined with -p, -t, -a or -I";
 	else if (o.interval_count && !o.interval_ms)
 		bad = "--interval-count needs -I";
@@ -1373,6 +1379,8 @@ int cmd_stat(int argc, char **argv)
 		bad = "-A (per CPU) needs -a or -C, as perf stat";
 	else if (o.no_aggr && o.interval_ms)
 		bad = "-A with -I is not supported";
+	else if (o.forever && (o.simulate || o.no_aggr))
+		bad = "-r 0 cannot be combined with --simulate or -A";
 	else if (o.null_run && o.simulate)
 		bad = "-n counts nothing: --simulate cannot be combined with it";
 	if (bad) {
@@ -1480,7 +1488,7 @@ int cmd_stat(int argc, char **argv)
 			flags = CNT_INHERIT;
 		err = open_targets(&t, &o, target, o.all_cpus, flags);
 		if (!err && t.sets[0].paranoid_fallback)
-			note_user_only(&t.sets[0], &sum, run == 0);
+			note_user_only(&t.sets[0], &sum, run == 0 && !r.nruns_total);
 		if (!err && !(flags & CNT_ENABLE_ON_EXEC))
 			for (int i = 0; i < t.nr && !err; i++)
 				err = cnt_set_enable(&t.sets[i]);
@@ -1637,6 +1645,8 @@ int cmd_stat(int argc, char **argv)
 			rc = 1;
 			break;
 		}
+		if (o.forever && interrupted)
+			break;   /* -r 0: the run Ctrl-C cut is not shown, as perf */
 		record_run(&r, &sum);
 		r.elapsed[r.nruns++] = (t1 - t0) / 1e9;
 		r.user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
@@ -1647,6 +1657,27 @@ int cmd_stat(int argc, char **argv)
 		if ((err = run_hook("--post", o.post_cmd))) {
 			rc = 1;
 			break;
+		}
+		if (o.forever) {   /* -r 0: this run's table, then the next run */
+			build_summary(&r);
+			if (o.json)
+				print_json(&r, &sb);
+			else if (o.sep)
+				print_csv(&r, &sb);
+			else
+				print_std(&r, &sb);
+			if (o.quiet)
+				sb_reset(&sb);
+			if (flush_out(out, &sb) != 0) {
+				err = pk_error(errno, "write error: %s", strerror(errno));
+				rc = 1;
+				break;
+			}
+			r.nruns = 0, r.nruns_total++;
+			r.cpu_s_sum = r.vcsw_sum = r.ivcsw_sum = 0;
+			for (size_t i = 0; i < sum.nr; i++)
+				r.smp[i] = (struct ev_samples){ .val = r.smp[i].val };
+			run = -1;
 		}
 	}
 	sigaction(SIGINT, &old_int, NULL);

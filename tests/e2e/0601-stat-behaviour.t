@@ -59,8 +59,8 @@ expect "missing command → non-zero exit" test $rc -ne 0
 expect "missing command named" grep -q "cannot run '/nonexistent/cmd'" "$T/e2"
 "$PERFKIT" stat 2>/dev/null; rc=$?
 expect "no command → exit 2" test $rc -eq 2
-"$PERFKIT" stat -r 0 true 2>/dev/null; rc=$?
-expect "-r 0 → exit 2" test $rc -eq 2
+"$PERFKIT" stat -r -1 true 2>/dev/null; rc=$?
+expect "-r -1 → exit 2" test $rc -eq 2
 
 # generic hardware cache events (PERF_TYPE_HW_CACHE), compared with perf
 cev=L1-dcache-load-misses,LLC-stores,dTLB-loads,l1d-read-miss
@@ -275,6 +275,23 @@ expect "-x, -B: refused as perf refuses it ($rc)" \
 	sh -c "[ $rc -eq 2 ] && grep -q -- '-B option not supported with -x' '$T/xb'"
 "$PERFKIT" stat -x, -B --no-big-num -e page-faults -- true 2>/dev/null; rc=$?
 expect "-x, -B --no-big-num: the last wins, accepted ($rc)" test $rc -eq 0
+
+# -r 0: perf's "forever": one run after another, each its own table
+# (no user/sys lines, no spread), until Ctrl-C; the run it cuts not shown
+"$PERFKIT" stat -r 0 -x, -e task-clock -- sleep 0.05 2>"$T/r0x" & p=$!
+"$PERFKIT" stat -r 0 -e task-clock -- sleep 0.05 2>"$T/r0" & p2=$!
+sleep 0.6
+kill -INT $p $p2
+wait $p; rc=$?
+wait $p2; rc2=$?
+n=$(grep -c 'Performance counter stats for' "$T/r0")
+expect "-r 0: a table per run until SIGINT, exit 0 ($n tables, rc $rc2)" sh -c "[ $rc2 -eq 0 ] && [ $n -ge 2 ]"
+expect "-r 0: each table its own run's, no spread, no user/sys lines" \
+	sh -c "[ \$(grep -c 'seconds time elapsed' '$T/r0') -eq $n ] && ! grep -q -e '+-' -e 'seconds user' -e 'runs)' '$T/r0'"
+expect "-r 0 -x,: a CSV line per run ($(grep -c ',task-clock,' "$T/r0x"), rc $rc)" \
+	sh -c "[ $rc -eq 0 ] && [ \$(grep -c ',task-clock,' '$T/r0x') -ge 2 ]"
+"$PERFKIT" stat -r 0 -a -- true 2>/dev/null
+expect "-r 0 with -a: refused as -r N is (2)" test $? -eq 2
 
 # duration_time, perf's tool event: the run's wall time in ns, as the
 # elapsed line says it
