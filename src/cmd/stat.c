@@ -56,6 +56,7 @@ struct stat_opts {
 	int ncpus;
 	const char *cpu_arg;  /* -C as given (the header names it) */
 	int no_aggr;          /* -A: each CPU's counts apart */
+	int per;              /* --per-socket, -die, -core, -node (PER_*): CPUs' counts summed by those */
 	bool big_num;         /* -B (perf's default): counts in the text table
 				 with the locale's thousands separator
 				 ("1,888.08 msec", "107,097"), as perf prints
@@ -95,6 +96,8 @@ struct ev_samples {
 	int open_errno;
 };
 
+enum { PER_NONE, PER_SOCKET, PER_DIE, PER_CORE, PER_NODE };
+
 static volatile sig_atomic_t interrupted;
 
 
@@ -130,6 +133,8 @@ static void usage(FILE *f)
 		"  -a, --all-cpus            count on every CPU (until Ctrl-C or CMD ends)\n"
 		"  -C, --cpu LIST            count on these CPUs only (0,2-3), system-wide\n"
 		"  -A, --no-aggr             with -a or -C: each CPU's counts on lines of their own\n"
+		"  --per-socket, --per-die, --per-core, --per-node  with -a or -C: the CPUs' counts\n"
+		"                            summed by socket, die, core or NUMA node (sysfs topology)\n"
 		"  -d, --detailed            also L1-dcache and LLC loads and misses (perf's -d); -dd adds\n"
 		"                            L1-icache, dTLB and iTLB, -ddd L1-dcache prefetches\n"
 		"  -I, --interval-print MS   print the counts every MS milliseconds\n"
@@ -563,8 +568,9 @@ static void print_csv(struct report *r, struct strbuf *sb)
 		print_csv_line(r, sb, i);
 }
 
-/* One event's JSON object; cpu >= 0 (-A): perf's "cpu" member first. */
-static void print_json_line(struct report *r, struct strbuf *sb, size_t i, int cpu)
+/* One event's JSON object; pre: members that come first (-A's "cpu",
+ * --per-core's "core" and "aggregate-number"), or NULL. */
+static void print_json_line(struct report *r, struct strbuf *sb, size_t i, const char *pre)
 {
 	{
 		const struct cnt_event *e = &r->set->ev[i];
@@ -573,10 +579,7 @@ static void print_json_line(struct report *r, struct strbuf *sb, size_t i, int c
 		double pct = s->enabled > 0 ? 100.0 * s->running / s->enabled : 100.0;
 		bool counted = !s->not_supported && s->n;
 		double v = counted ? ev_mean(s) : 0;
-		if (cpu >= 0)
-			sb_addf(sb, "{\"cpu\" : \"%d\", \"counter-value\" : \"", cpu);
-		else
-			sb_addstr(sb, "{\"counter-value\" : \"");
+		sb_addf(sb, "{%s\"counter-value\" : \"", pre ? pre : "");
 		if (!counted)
 			sb_addstr(sb, s->not_supported ? "<not supported>" : "<not counted>");
 		else
@@ -599,33 +602,42 @@ static void print_json_line(struct report *r, struct strbuf *sb, size_t i, int c
 static void print_json(struct report *r, struct strbuf *sb)
 {
 	for (size_t i = 0; i < r->set->nr; i++)
-		print_json_line(r, sb, i, -1);
+		print_json_line(r, sb, i, NULL);
 }
 
-/* -A: every event's line once per CPU (pc[c]: CPU o->cpus[c]'s counts),
- * each with the CPU first ("CPU0" padded to 11 columns, "CPU0," in CSV,
- * "cpu" in JSON), as perf stat -A; then the times and the reading of the
- * sums (r). */
-static void print_per_cpu(struct report *r, struct report *pc, int ncpu, struct strbuf *sb)
+/* One line's head of -A or --per-*: perf's label in each layout. */
+struct aggr_label {
+	char std[64], csv[64], json[128];
+};
+
+/* -A: every event's line once per CPU, each with the CPU first ("CPU0"
+ * padded to 11 columns, "CPU0," in CSV, "cpu" in JSON), event by event;
+ * --per-*: each group's lines together (event_major false), headed "S0"
+ * "S0-D0", "S0-D0-C0" or "N0" and the number of CPUs summed, as perf stat's
+ * aggr_printout.  pc[g]: the CPU's or group's counts.  Then the times and
+ * the reading of the sums (r). */
+static void print_aggr(struct report *r, struct report *pc, const struct aggr_label *lab, int n,
+		       bool event_major, struct strbuf *sb)
 {
 	const struct stat_opts *o = r->o;
+	size_t nev = r->set->nr;
 
 	if (!o->sep && !o->json)
 		print_header(r, sb);
-	for (size_t i = 0; i < r->set->nr; i++)
-		for (int c = 0; c < ncpu; c++) {
-			int cpu = o->ncpus ? o->cpus[c] : c;
+	for (size_t k = 0; k < nev * (size_t)n; k++) {
+		size_t i = event_major ? k / (size_t)n : k % nev;
+		int c = (int)(event_major ? k % (size_t)n : k / nev);
 
-			if (o->json) {
-				print_json_line(&pc[c], sb, i, cpu);
-			} else if (o->sep) {
-				sb_addf(sb, "CPU%d%s", cpu, o->sep);
-				print_csv_line(&pc[c], sb, i);
-			} else {
-				sb_addf(sb, "CPU%-8d", cpu);
-				print_event_line(&pc[c], sb, i);
-			}
+		if (o->json) {
+			print_json_line(&pc[c], sb, i, lab[c].json);
+		} else if (o->sep) {
+			sb_addstr(sb, lab[c].csv);
+			print_csv_line(&pc[c], sb, i);
+		} else {
+			sb_addstr(sb, lab[c].std);
+			print_event_line(&pc[c], sb, i);
 		}
+	}
 	if (!o->sep && !o->json) {
 		sb_addch(sb, '\n');
 		print_times(r, sb);
@@ -633,6 +645,61 @@ static void print_per_cpu(struct report *r, struct report *pc, int ncpu, struct 
 	}
 }
 
+/* The group key of a CPU's topology for --per-*: socket, die, core or node
+ * (the others -1), so that equal keys are one group and keys sort as perf's. */
+static struct cnt_cpu_topo per_key(int per, const struct cnt_cpu_topo *t)
+{
+	struct cnt_cpu_topo k = { -1, -1, -1, -1 };
+
+	if (per == PER_NODE) {
+		k.node = t->node;
+		return k;
+	}
+	k.socket = t->socket;
+	if (per >= PER_DIE)
+		k.die = t->die;
+	if (per == PER_CORE)
+		k.core = t->core;
+	return k;
+}
+
+static int cmp_topo(const struct cnt_cpu_topo *a, const struct cnt_cpu_topo *b)
+{
+	int x[4] = { a->socket, a->die, a->core, a->node }, y[4] = { b->socket, b->die, b->core, b->node };
+
+	for (int i = 0; i < 4; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+static void per_label(struct aggr_label *l, int per, const struct cnt_cpu_topo *k, int ncpu, const char *x)
+{
+	switch (per) {
+	case PER_SOCKET:
+		snprintf(l->std, sizeof(l->std), "S%-5d %4d ", k->socket, ncpu);
+		snprintf(l->csv, sizeof(l->csv), "S%d%s%d%s", k->socket, x, ncpu, x);
+		snprintf(l->json, sizeof(l->json), "\"socket\" : \"S%d\", \"aggregate-number\" : %d, ", k->socket, ncpu);
+		break;
+	case PER_DIE:
+		snprintf(l->std, sizeof(l->std), "S%d-D%-8d %4d ", k->socket, k->die, ncpu);
+		snprintf(l->csv, sizeof(l->csv), "S%d-D%d%s%d%s", k->socket, k->die, x, ncpu, x);
+		snprintf(l->json, sizeof(l->json), "\"die\" : \"S%d-D%d\", \"aggregate-number\" : %d, ",
+			 k->socket, k->die, ncpu);
+		break;
+	case PER_CORE:
+		snprintf(l->std, sizeof(l->std), "S%d-D%d-C%-8d %4d ", k->socket, k->die, k->core, ncpu);
+		snprintf(l->csv, sizeof(l->csv), "S%d-D%d-C%d%s%d%s", k->socket, k->die, k->core, x, ncpu, x);
+		snprintf(l->json, sizeof(l->json), "\"core\" : \"S%d-D%d-C%d\", \"aggregate-number\" : %d, ",
+			 k->socket, k->die, k->core, ncpu);
+		break;
+	default:
+		snprintf(l->std, sizeof(l->std), "N%-5d %4d ", k->node, ncpu);
+		snprintf(l->csv, sizeof(l->csv), "N%d%s%d%s", k->node, x, ncpu, x);
+		snprintf(l->json, sizeof(l->json), "\"node\" : \"N%d\", \"aggregate-number\" : %d, ", k->node, ncpu);
+		break;
+	}
+}
 
 /* ---- --simulate ---- */
 
@@ -1241,6 +1308,10 @@ int cmd_stat(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 1104 },
 		{ "quiet", no_argument, NULL, 1105 },
 		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "per-socket", no_argument, NULL, 1107 },
+		{ "per-die", no_argument, NULL, 1108 },
+		{ "per-core", no_argument, NULL, 1109 },
+		{ "per-node", no_argument, NULL, 1110 },
 		{ "big-num", no_argument, NULL, 'B' },
 		{ "no-big-num", no_argument, NULL, 1106 },
 		{ "cpu", required_argument, NULL, 'C' },
@@ -1303,7 +1374,11 @@ int cmd_stat(int argc, char **argv)
 				return opt_error(&events);
 			break;
 		case 1105: o.quiet = 1; break;
-		case 'A': o.no_aggr = 1; break;
+		case 'A': o.no_aggr = 1, o.per = PER_NONE; break;   /* the last of these wins, as perf's */
+		case 1107: case 1108: case 1109: case 1110:
+			o.per = c == 1107 ? PER_SOCKET : c == 1108 ? PER_DIE : c == 1109 ? PER_CORE : PER_NODE;
+			o.no_aggr = 0;
+			break;
 		case 'B': no_big_num = 0, big_num_given = 1; break;
 		case 1106: no_big_num = 1, big_num_given = 0; break;
 		case 'C':
@@ -1377,10 +1452,14 @@ int cmd_stat(int argc, char **argv)
 		bad = "--append needs -o FILE";
 	else if (o.no_aggr && !o.all_cpus)
 		bad = "-A (per CPU) needs -a or -C, as perf stat";
-	else if (o.no_aggr && o.interval_ms)
-		bad = "-A with -I is not supported";
-	else if (o.forever && (o.simulate || o.no_aggr))
-		bad = "-r 0 cannot be combined with --simulate or -A";
+	else if (o.per && !o.all_cpus)
+		bad = "--per-socket, --per-die, --per-core and --per-node need -a or -C, as perf stat";
+	else if ((o.no_aggr || o.per) && o.interval_ms)
+		bad = "-A and --per-* with -I are not supported";
+	else if ((o.no_aggr || o.per) && o.simulate)
+		bad = "-A and --per-* count the machine's CPUs: --simulate cannot be combined with them";
+	else if (o.forever && (o.simulate || o.no_aggr || o.per))
+		bad = "-r 0 cannot be combined with --simulate, -A or --per-*";
 	else if (o.null_run && o.simulate)
 		bad = "-n counts nothing: --simulate cannot be combined with it";
 	if (bad) {
@@ -1466,6 +1545,7 @@ int cmd_stat(int argc, char **argv)
 	int rc = 0;
 	struct cnt_set *percpu = NULL;   /* -A: each CPU's counts */
 	int npercpu = 0;
+	uint64_t percpu_ns = 0;          /* the run's wall time, of percpu's counts */
 	for (int run = 0; run < o.runs && !interrupted; run++) {
 		struct targets t = { 0 };
 		struct pk_child ch = PK_CHILD_INIT;
@@ -1618,7 +1698,7 @@ int cmd_stat(int argc, char **argv)
 		cnt_set_release(&cur);
 		err = read_targets(&t, &sum);
 		cnt_set_duration(&sum, (uint64_t)(t1 - t0));   /* duration_time: the run's wall time */
-		if (!err && o.no_aggr && !percpu) {   /* -A: each CPU's counts kept */
+		if (!err && (o.no_aggr || o.per) && !percpu) {   /* -A, --per-*: each CPU's counts kept */
 			npercpu = t.nr;
 			percpu = xcalloc((size_t)t.nr, sizeof(*percpu));
 			for (int cp = 0; cp < t.nr; cp++) {
@@ -1638,6 +1718,7 @@ int cmd_stat(int argc, char **argv)
 					d->open_errno = e->open_errno;
 				}
 				cnt_set_duration(&percpu[cp], (uint64_t)(t1 - t0));
+				percpu_ns = (uint64_t)(t1 - t0);
 			}
 		}
 		close_targets(&t);
@@ -1700,25 +1781,88 @@ int cmd_stat(int argc, char **argv)
 			else
 				print_sim_std(&r, &sim, &sb);
 		} else if (percpu) {
-			struct report *pc = xcalloc((size_t)npercpu, sizeof(*pc));
+			/* -A: a row per CPU; --per-*: the CPUs summed by their
+			 * topology's key, the groups in key order */
+			struct cnt_set *sets = percpu;
+			struct aggr_label *lab = xcalloc((size_t)npercpu, sizeof(*lab));
+			struct cnt_cpu_topo *keys = NULL;
+			int *members = NULL, n = npercpu;
 
-			for (int cp = 0; cp < npercpu; cp++) {
-				pc[cp] = (struct report){ .o = &o, .set = &percpu[cp] };
-				pc[cp].smp = xcalloc(percpu[cp].nr ? percpu[cp].nr : 1, sizeof(*pc[cp].smp));
-				for (size_t i = 0; i < percpu[cp].nr; i++)
-					pc[cp].smp[i].val = xcalloc(1, sizeof(double));
-				pc[cp].elapsed = r.elapsed;
-				pc[cp].nruns = r.nruns;
-				record_run(&pc[cp], &percpu[cp]);
-				build_summary(&pc[cp]);
+			if (o.per) {
+				keys = xcalloc((size_t)npercpu, sizeof(*keys));
+				members = xcalloc((size_t)npercpu, sizeof(*members));
+				sets = xcalloc((size_t)npercpu, sizeof(*sets));
+				n = 0;
+				for (int cp = 0; cp < npercpu && !rc; cp++) {
+					struct cnt_cpu_topo t, k;
+					int g = 0;
+
+					if (cnt_cpu_topo(o.ncpus ? o.cpus[cp] : cp, &t)) {
+						rc = 1;
+						break;
+					}
+					k = per_key(o.per, &t);
+					while (g < n && cmp_topo(&keys[g], &k))
+						g++;
+					if (g == n) {   /* a new group, kept in key order */
+						for (g = n; g > 0 && cmp_topo(&keys[g - 1], &k) > 0; g--) {
+							keys[g] = keys[g - 1];
+							members[g] = members[g - 1];
+							sets[g] = sets[g - 1];
+						}
+						keys[g] = k;
+						members[g] = 0;
+						sets[g] = (struct cnt_set)CNT_SET_INIT;
+						add_events(&sets[g], &o);
+						n++;
+					}
+					members[g]++;
+					cnt_set_accumulate(&sets[g], &percpu[cp]);
+				}
+				for (int g = 0; g < n; g++) {
+					cnt_set_duration(&sets[g], percpu_ns);
+					per_label(&lab[g], o.per, &keys[g], members[g], o.sep ? o.sep : "");
+				}
+			} else {
+				for (int cp = 0; cp < npercpu; cp++) {
+					int cpu = o.ncpus ? o.cpus[cp] : cp;
+
+					snprintf(lab[cp].std, sizeof(lab[cp].std), "CPU%-8d", cpu);
+					snprintf(lab[cp].csv, sizeof(lab[cp].csv), "CPU%d%s", cpu, o.sep ? o.sep : "");
+					snprintf(lab[cp].json, sizeof(lab[cp].json), "\"cpu\" : \"%d\", ", cpu);
+				}
 			}
-			print_per_cpu(&r, pc, npercpu, &sb);
-			for (int cp = 0; cp < npercpu; cp++) {
-				for (size_t i = 0; i < percpu[cp].nr; i++)
-					free(pc[cp].smp[i].val);
-				free(pc[cp].smp);
+			struct report *pc = xcalloc((size_t)n + 1, sizeof(*pc));
+
+			for (int g = 0; g < n && !rc; g++) {
+				pc[g] = (struct report){ .o = &o, .set = &sets[g] };
+				pc[g].smp = xcalloc(sets[g].nr ? sets[g].nr : 1, sizeof(*pc[g].smp));
+				for (size_t i = 0; i < sets[g].nr; i++)
+					pc[g].smp[i].val = xcalloc(1, sizeof(double));
+				pc[g].elapsed = r.elapsed;
+				pc[g].nruns = r.nruns;
+				record_run(&pc[g], &sets[g]);
+				build_summary(&pc[g]);
+			}
+			if (rc)
+				fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
+			else
+				print_aggr(&r, pc, lab, n, !o.per, &sb);
+			for (int g = 0; g < n; g++) {
+				if (pc[g].smp)
+					for (size_t i = 0; i < sets[g].nr; i++)
+						free(pc[g].smp[i].val);
+				free(pc[g].smp);
 			}
 			free(pc);
+			if (o.per) {
+				for (int g = 0; g < n; g++)
+					cnt_set_release(&sets[g]);
+				free(sets);
+			}
+			free(keys);
+			free(members);
+			free(lab);
 		} else if (!o.interval_ms && o.json)
 			print_json(&r, &sb);
 		else if (!o.interval_ms && o.sep)

@@ -293,6 +293,45 @@ expect "-r 0 -x,: a CSV line per run ($(grep -c ',task-clock,' "$T/r0x"), rc $rc
 "$PERFKIT" stat -r 0 -a -- true 2>/dev/null
 expect "-r 0 with -a: refused as -r N is (2)" test $? -eq 2
 
+# --per-socket, --per-die, --per-core, --per-node: the CPUs' counts summed
+# by their sysfs topology, perf's labels and the number of CPUs summed.
+# A made-up topology for CPU 0 (every machine has one): socket 1, die 2,
+# core 7, node 3
+tp=$T/topo/cpu0
+mkdir -p "$tp/topology" "$tp/node3"
+echo 1 >"$tp/topology/physical_package_id"; echo 2 >"$tp/topology/die_id"; echo 7 >"$tp/topology/core_id"
+for m in socket:S1 die:S1-D2 core:S1-D2-C7 node:N3; do
+	PERFKIT_SYSFS_CPU=$T/topo "$PERFKIT" stat -C 0 --per-${m%%:*} -x, -e task-clock,context-switches -- true \
+		2>"$T/per.csv"; rc=$?
+	expect "--per-${m%%:*} -C 0 on a made-up topology: '${m#*:},1,' heads each line ($rc)" \
+		sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^${m#*:},1,[0-9.]*,.*,\(task-clock\|context-switches\),' '$T/per.csv') -eq 2 ]"
+done
+PERFKIT_SYSFS_CPU=$T/topo "$PERFKIT" stat -C 0 --per-core -e task-clock -- true 2>"$T/per.txt"
+expect "--per-core text: perf's columns ('S1-D2-C7' padded, the count of CPUs on 4)" \
+	grep -Eq '^S1-D2-C7 {11}1 [ 0-9.]{18} msec task-clock' "$T/per.txt"
+PERFKIT_SYSFS_CPU=$T/topo "$PERFKIT" stat -C 0 --per-socket -j -e task-clock -- true 2>"$T/per.json"
+expect "--per-socket JSON: \"socket\" and \"aggregate-number\" first" \
+	grep -q '^{"socket" : "S1", "aggregate-number" : 1, "counter-value" : ' "$T/per.json"
+mkdir -p "$T/notopo"
+PERFKIT_SYSFS_CPU=$T/notopo "$PERFKIT" stat -C 0 --per-core -e task-clock -- true 2>"$T/per.err"; rc=$?
+expect "--per-core without a topology: exit 1, naming the folder ($rc)" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'notopo/cpu0/topology' '$T/per.err'"
+"$PERFKIT" stat --per-socket -e task-clock -- true 2>"$T/per.err"; rc=$?
+expect "--per-socket without -a or -C: usage error ($rc)" test $rc -eq 2
+# this machine's topology: the groups hold every CPU once; with perf, the
+# same groups (its labels and CPU counts)
+ncpu=$("$PERFKIT" stat -a -A -x, -e task-clock -- true 2>&1 | grep -c '^CPU[0-9]*,')
+for m in socket die core node; do
+	"$PERFKIT" stat -a --per-$m -x, -e task-clock -- true 2>"$T/pk.$m"
+	sum=$(awk -F, '$5 == "task-clock" { s += $2 } END { print s + 0 }' "$T/pk.$m")
+	expect "--per-$m -a: the groups hold the $ncpu CPUs ($sum)" test "$sum" = "$ncpu"
+	if have perf && can_perf_event; then
+		perf stat -a --per-$m -x, -e task-clock -- true 2>"$T/perf.$m"
+		expect "--per-$m -a: perf's groups" \
+			cmp -s <(grep task-clock "$T/perf.$m" | cut -d, -f1,2) <(grep task-clock "$T/pk.$m" | cut -d, -f1,2)
+	fi
+done
+
 # duration_time, perf's tool event: the run's wall time in ns, as the
 # elapsed line says it
 "$PERFKIT" stat -e duration_time,task-clock -- sleep 0.05 2>"$T/dur"; rc=$?

@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 #include "event/event.h"
 
@@ -409,4 +411,54 @@ void cnt_set_release(struct cnt_set *s)
 		free(s->ev[i].name);
 	free(s->ev);
 	memset(s, 0, sizeof(*s));
+}
+
+/* ---- topology (sysfs) ---- */
+
+static int topo_int(const char *dir, int cpu, const char *file, int *v)
+{
+	char path[4096], line[64], *end;
+	long x;
+
+	snprintf(path, sizeof(path), "%s/cpu%d/topology/%s", dir, cpu, file);
+	if (pk_read_line(path, line, sizeof(line)) != 0)
+		return -ENOENT;
+	x = strtol(line, &end, 10);
+	if (end == line || x < -1 || x > 1 << 30)
+		return -ENOENT;
+	*v = (int)x;
+	return 0;
+}
+
+int cnt_cpu_topo(int cpu, struct cnt_cpu_topo *t)
+{
+	const char *dir = getenv("PERFKIT_SYSFS_CPU");
+	char path[4096];
+	DIR *d;
+	struct dirent *de;
+
+	if (!dir || !*dir)
+		dir = "/sys/devices/system/cpu";
+	*t = (struct cnt_cpu_topo){ .node = -1 };
+	if (topo_int(dir, cpu, "physical_package_id", &t->socket) || topo_int(dir, cpu, "core_id", &t->core))
+		return pk_error(ENOENT, "%s/cpu%d/topology: no physical_package_id or core_id", dir, cpu);
+	if (topo_int(dir, cpu, "die_id", &t->die))
+		t->die = 0;
+	snprintf(path, sizeof(path), "%s/cpu%d", dir, cpu);
+	if ((d = opendir(path))) {
+		while ((de = readdir(d))) {
+			char *end;
+			long n;
+
+			if (strncmp(de->d_name, "node", 4) || !de->d_name[4])
+				continue;
+			n = strtol(de->d_name + 4, &end, 10);
+			if (!*end && n >= 0 && n <= 1 << 20) {
+				t->node = (int)n;
+				break;
+			}
+		}
+		closedir(d);
+	}
+	return 0;
 }
