@@ -8,6 +8,7 @@
  */
 #include "cmd/cmds.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -29,6 +30,7 @@
 #include "base/error.h"
 #include "base/outfile.h"
 #include "base/parse.h"
+#include "base/path.h"
 #include "base/strbuf.h"
 #include "cachesim/cpimodel.h"
 #include "cachesim/simcount.h"
@@ -56,7 +58,8 @@ struct stat_opts {
 	int ncpus;
 	const char *cpu_arg;  /* -C as given (the header names it) */
 	int no_aggr;          /* -A: each CPU's counts apart */
-	int per;              /* --per-socket, -die, -core, -node (PER_*): CPUs' counts summed by those */
+	int per;              /* --per-socket, -die, -core, -node (PER_*): CPUs' counts summed by
+				 those; --per-thread (PER_THREAD): -p/-t's threads apart */
 	bool big_num;         /* -B (perf's default): counts in the text table
 				 with the locale's thousands separator
 				 ("1,888.08 msec", "107,097"), as perf prints
@@ -96,7 +99,7 @@ struct ev_samples {
 	int open_errno;
 };
 
-enum { PER_NONE, PER_SOCKET, PER_DIE, PER_CORE, PER_NODE };
+enum { PER_NONE, PER_SOCKET, PER_DIE, PER_CORE, PER_NODE, PER_THREAD };
 
 static volatile sig_atomic_t interrupted;
 
@@ -135,6 +138,7 @@ static void usage(FILE *f)
 		"  -A, --no-aggr             with -a or -C: each CPU's counts on lines of their own\n"
 		"  --per-socket, --per-die, --per-core, --per-node  with -a or -C: the CPUs' counts\n"
 		"                            summed by socket, die, core or NUMA node (sysfs topology)\n"
+		"  --per-thread              with -p or -t: each thread's counts on lines of their own\n"
 		"  -d, --detailed            also L1-dcache and LLC loads and misses (perf's -d); -dd adds\n"
 		"                            L1-icache, dTLB and iTLB, -ddd L1-dcache prefetches\n"
 		"  -I, --interval-print MS   print the counts every MS milliseconds\n"
@@ -174,25 +178,98 @@ static int add_events(struct cnt_set *s, const struct stat_opts *o)
 struct targets {
 	struct cnt_set *sets;
 	int nr;
+	pid_t *tids;          /* -p, -t: each set's thread */
+	char (*comms)[16];    /* and its name when opened (comm) */
 };
 
-/* One set per CPU (-a), per task of -p/-t, or one for pid (the command). */
+/* The threads of process pid now (/proc/PID/task), appended to *tids;
+ * none listed (a thread id, a process gone): pid itself. */
+static void list_threads(pid_t pid, pid_t **tids, int *n, int *alloc)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+	int before = *n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((d = opendir(path))) {
+		while ((de = readdir(d))) {
+			char *end;
+			long tid = strtol(de->d_name, &end, 10);
+
+			if (*end || end == de->d_name || tid <= 0)
+				continue;
+			if (*n == *alloc)
+				*tids = xrealloc(*tids, (size_t)(*alloc = *alloc ? *alloc * 2 : 16) * sizeof(**tids));
+			(*tids)[(*n)++] = (pid_t)tid;
+		}
+		closedir(d);
+	}
+	if (*n == before) {
+		if (*n == *alloc)
+			*tids = xrealloc(*tids, (size_t)(*alloc = *alloc ? *alloc * 2 : 16) * sizeof(**tids));
+		(*tids)[(*n)++] = pid;
+	}
+}
+
+/* One set per CPU (-a), per thread of -p's processes (each thread its own
+ * counter, as perf stat -p: a counter on a process id counts only its
+ * first thread), per thread of -t, or one for pid (the command).  A
+ * thread of -p that ended before its counter was opened is left out. */
 static int open_targets(struct targets *t, const struct stat_opts *o, pid_t pid, int all, unsigned flags)
 {
-	int n = all ? (o->ncpus ? o->ncpus : (int)sysconf(_SC_NPROCESSORS_ONLN)) : o->npids > 1 ? o->npids : 1;
+	int n, alloc = 0;
 
+	t->tids = NULL;
+	t->comms = NULL;
+	if (all) {
+		n = o->ncpus ? o->ncpus : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	} else if (o->pid > 0) {
+		n = 0;
+		for (int i = 0; i < o->npids; i++) {
+			if (o->by_tid) {
+				if (n == alloc)
+					t->tids = xrealloc(t->tids, (size_t)(alloc = alloc ? alloc * 2 : 16) * sizeof(*t->tids));
+				t->tids[n++] = o->pids[i];
+			} else {
+				list_threads(o->pids[i], &t->tids, &n, &alloc);
+			}
+		}
+		t->comms = xcalloc((size_t)n, sizeof(*t->comms));
+	} else {
+		n = 1;
+	}
 	if (n < 1)
 		n = 1;
 	t->sets = xcalloc((size_t)n, sizeof(*t->sets));
-	t->nr = n;
+	t->nr = 0;
 	for (int i = 0; i < n; i++) {
-		int err = add_events(&t->sets[i], o);
-		if (err)
+		struct cnt_set *cs = &t->sets[t->nr];
+		int err = add_events(cs, o);
+		if (err) {
+			t->nr++;
 			return err;
-		if (!t->sets[i].nr)   /* -n */
+		}
+		if (t->tids) {
+			char path[64];
+
+			snprintf(path, sizeof(path), "/proc/%d/comm", (int)t->tids[i]);   /* a thread's too */
+			if (pk_read_line(path, t->comms[t->nr], sizeof(t->comms[0])) != 0)
+				snprintf(t->comms[t->nr], sizeof(t->comms[0]), "?");
+			t->tids[t->nr] = t->tids[i];
+		}
+		if (!cs->nr) {   /* -n */
+			t->nr++;
 			continue;
-		err = cnt_set_open(&t->sets[i], all ? -1 : o->npids > 1 ? o->pids[i] : pid,
-				   all ? (o->ncpus ? o->cpus[i] : i) : -1, flags);
+		}
+		err = cnt_set_open(cs, all ? -1 : t->tids ? t->tids[i] : pid, all ? (o->ncpus ? o->cpus[i] : i) : -1, flags);
+		if (err == -ESRCH && t->tids && !o->by_tid && (t->nr > 0 || i + 1 < n)) {
+			cnt_set_release(cs);   /* a thread that has ended: perf leaves it out too */
+			*cs = (struct cnt_set)CNT_SET_INIT;
+			pk_error_clear();
+			continue;
+		}
+		t->nr++;
 		if (err)
 			return err;
 	}
@@ -305,7 +382,11 @@ static void close_targets(struct targets *t)
 	for (int i = 0; i < t->nr; i++)
 		cnt_set_release(&t->sets[i]);
 	free(t->sets);
+	free(t->tids);
+	free(t->comms);
 	t->sets = NULL;
+	t->tids = NULL;
+	t->comms = NULL;
 	t->nr = 0;
 }
 
@@ -616,17 +697,45 @@ struct aggr_label {
  * "S0-D0", "S0-D0-C0" or "N0" and the number of CPUs summed, as perf stat's
  * aggr_printout.  pc[g]: the CPU's or group's counts.  Then the times and
  * the reading of the sums (r). */
+/* the rows of event sort_event by their count, largest first (perf's
+ * --per-thread order: sort_aggr_thread), equal ones as they came */
+static const struct report *sort_pc;
+static size_t sort_event;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	int a = *(const int *)pa, b = *(const int *)pb;
+	const struct ev_samples *x = &sort_pc[a].smp[sort_event], *y = &sort_pc[b].smp[sort_event];
+	double vx = x->n ? ev_mean(x) : 0, vy = y->n ? ev_mean(y) : 0;
+
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
 static void print_aggr(struct report *r, struct report *pc, const struct aggr_label *lab, int n,
-		       bool event_major, struct strbuf *sb)
+		       bool event_major, bool by_count, struct strbuf *sb)
 {
 	const struct stat_opts *o = r->o;
 	size_t nev = r->set->nr;
+	int *order = xcalloc((size_t)n + 1, sizeof(*order));
 
 	if (!o->sep && !o->json)
 		print_header(r, sb);
 	for (size_t k = 0; k < nev * (size_t)n; k++) {
 		size_t i = event_major ? k / (size_t)n : k % nev;
 		int c = (int)(event_major ? k % (size_t)n : k / nev);
+
+		if (event_major && by_count) {   /* --per-thread: each event's rows by count */
+			if (c == 0) {
+				for (int j = 0; j < n; j++)
+					order[j] = j;
+				sort_pc = pc;
+				sort_event = i;
+				qsort(order, (size_t)n, sizeof(*order), cmp_rows);
+			}
+			c = order[c];
+		}
 
 		if (o->json) {
 			print_json_line(&pc[c], sb, i, lab[c].json);
@@ -638,6 +747,7 @@ static void print_aggr(struct report *r, struct report *pc, const struct aggr_la
 			print_event_line(&pc[c], sb, i);
 		}
 	}
+	free(order);
 	if (!o->sep && !o->json) {
 		sb_addch(sb, '\n');
 		print_times(r, sb);
@@ -1312,6 +1422,7 @@ int cmd_stat(int argc, char **argv)
 		{ "per-die", no_argument, NULL, 1108 },
 		{ "per-core", no_argument, NULL, 1109 },
 		{ "per-node", no_argument, NULL, 1110 },
+		{ "per-thread", no_argument, NULL, 1111 },
 		{ "big-num", no_argument, NULL, 'B' },
 		{ "no-big-num", no_argument, NULL, 1106 },
 		{ "cpu", required_argument, NULL, 'C' },
@@ -1375,8 +1486,9 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case 1105: o.quiet = 1; break;
 		case 'A': o.no_aggr = 1, o.per = PER_NONE; break;   /* the last of these wins, as perf's */
-		case 1107: case 1108: case 1109: case 1110:
-			o.per = c == 1107 ? PER_SOCKET : c == 1108 ? PER_DIE : c == 1109 ? PER_CORE : PER_NODE;
+		case 1107: case 1108: case 1109: case 1110: case 1111:
+			o.per = c == 1107 ? PER_SOCKET : c == 1108 ? PER_DIE : c == 1109 ? PER_CORE :
+				c == 1110 ? PER_NODE : PER_THREAD;
 			o.no_aggr = 0;
 			break;
 		case 'B': no_big_num = 0, big_num_given = 1; break;
@@ -1452,8 +1564,10 @@ int cmd_stat(int argc, char **argv)
 		bad = "--append needs -o FILE";
 	else if (o.no_aggr && !o.all_cpus)
 		bad = "-A (per CPU) needs -a or -C, as perf stat";
-	else if (o.per && !o.all_cpus)
+	else if (o.per && o.per != PER_THREAD && !o.all_cpus)
 		bad = "--per-socket, --per-die, --per-core and --per-node need -a or -C, as perf stat";
+	else if (o.per == PER_THREAD && o.pid <= 0)
+		bad = "--per-thread needs -p or -t (perf's system-wide form is not supported)";
 	else if ((o.no_aggr || o.per) && o.interval_ms)
 		bad = "-A and --per-* with -I are not supported";
 	else if ((o.no_aggr || o.per) && o.simulate)
@@ -1546,6 +1660,8 @@ int cmd_stat(int argc, char **argv)
 	struct cnt_set *percpu = NULL;   /* -A: each CPU's counts */
 	int npercpu = 0;
 	uint64_t percpu_ns = 0;          /* the run's wall time, of percpu's counts */
+	pid_t *ptids = NULL;             /* --per-thread: percpu[i]'s thread */
+	char (*pcomms)[16] = NULL;       /* and its name */
 	for (int run = 0; run < o.runs && !interrupted; run++) {
 		struct targets t = { 0 };
 		struct pk_child ch = PK_CHILD_INIT;
@@ -1698,9 +1814,15 @@ int cmd_stat(int argc, char **argv)
 		cnt_set_release(&cur);
 		err = read_targets(&t, &sum);
 		cnt_set_duration(&sum, (uint64_t)(t1 - t0));   /* duration_time: the run's wall time */
-		if (!err && (o.no_aggr || o.per) && !percpu) {   /* -A, --per-*: each CPU's counts kept */
+		if (!err && (o.no_aggr || o.per) && !percpu) {   /* -A, --per-*: each CPU's (thread's) counts kept */
 			npercpu = t.nr;
 			percpu = xcalloc((size_t)t.nr, sizeof(*percpu));
+			if (o.per == PER_THREAD && t.tids) {
+				ptids = xcalloc((size_t)t.nr, sizeof(*ptids));
+				pcomms = xcalloc((size_t)t.nr, sizeof(*pcomms));
+				memcpy(ptids, t.tids, (size_t)t.nr * sizeof(*ptids));
+				memcpy(pcomms, t.comms, (size_t)t.nr * sizeof(*pcomms));
+			}
 			for (int cp = 0; cp < t.nr; cp++) {
 				add_events(&percpu[cp], &o);
 				for (size_t k = 0; k < percpu[cp].nr && k < t.sets[cp].nr; k++) {
@@ -1788,7 +1910,19 @@ int cmd_stat(int argc, char **argv)
 			struct cnt_cpu_topo *keys = NULL;
 			int *members = NULL, n = npercpu;
 
-			if (o.per) {
+			if (o.per == PER_THREAD) {
+				for (int cp = 0; cp < npercpu; cp++) {
+					const char *comm = pcomms ? pcomms[cp] : "?";
+					int tid = ptids ? (int)ptids[cp] : 0;
+					struct strbuf js = STRBUF_INIT;
+
+					snprintf(lab[cp].std, sizeof(lab[cp].std), "%16s-%-8d ", comm, tid);
+					snprintf(lab[cp].csv, sizeof(lab[cp].csv), "%s-%d%s", comm, tid, o.sep ? o.sep : "");
+					sb_add_json(&js, comm, strlen(comm));
+					snprintf(lab[cp].json, sizeof(lab[cp].json), "\"thread\" : \"%s-%d\", ", js.buf ? js.buf : "", tid);
+					sb_release(&js);
+				}
+			} else if (o.per) {
 				keys = xcalloc((size_t)npercpu, sizeof(*keys));
 				members = xcalloc((size_t)npercpu, sizeof(*members));
 				sets = xcalloc((size_t)npercpu, sizeof(*sets));
@@ -1847,7 +1981,7 @@ int cmd_stat(int argc, char **argv)
 			if (rc)
 				fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
 			else
-				print_aggr(&r, pc, lab, n, !o.per, &sb);
+				print_aggr(&r, pc, lab, n, !o.per || o.per == PER_THREAD, o.per == PER_THREAD, &sb);
 			for (int g = 0; g < n; g++) {
 				if (pc[g].smp)
 					for (size_t i = 0; i < sets[g].nr; i++)
@@ -1855,7 +1989,7 @@ int cmd_stat(int argc, char **argv)
 				free(pc[g].smp);
 			}
 			free(pc);
-			if (o.per) {
+			if (o.per && o.per != PER_THREAD) {
 				for (int g = 0; g < n; g++)
 					cnt_set_release(&sets[g]);
 				free(sets);
@@ -1895,6 +2029,8 @@ int cmd_stat(int argc, char **argv)
 	for (int cp = 0; cp < npercpu; cp++)
 		cnt_set_release(&percpu[cp]);
 	free(percpu);
+	free(ptids);
+	free(pcomms);
 	free(r.elapsed);
 	cnt_set_release(&sum);
 	sb_release(&sb);

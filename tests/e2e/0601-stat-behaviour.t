@@ -332,6 +332,41 @@ for m in socket die core node; do
 	fi
 done
 
+# -p of a multi-threaded process: every thread counted (a counter on the
+# process id alone counts its first thread only, here the one that
+# waits); --per-thread: each thread's lines, comm-TID, largest first
+if have cc; then
+	cat >"$T/spin2.c" <<'C'
+#include <pthread.h>
+#include <time.h>
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }
+static void *spin(void *a) { double e = now() + 4; volatile long n = 0; while (now() < e) n++; return a; }
+int main(void) { pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, spin, 0);
+	for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }
+C
+	cc -O1 -pthread -o "$T/spin2" "$T/spin2.c"
+	"$T/spin2" & sp=$!
+	sleep 0.2
+	"$PERFKIT" stat -p $sp -x, -e task-clock --timeout 300 2>"$T/mt"
+	tc=$(awk -F, '$3 == "task-clock" { printf "%d", $1 }' "$T/mt")
+	expect "-p of a process whose main thread waits: its two spinning threads counted ($tc ms in 300)" \
+		test "${tc:-0}" -ge 50
+	"$PERFKIT" stat -p $sp --per-thread -x, -e task-clock,context-switches --timeout 300 2>"$T/pt"; rc=$?
+	tids=$(ls /proc/$sp/task | sort -n | paste -sd' ')
+	got=$(awk -F, '$4 == "task-clock" { sub(/^spin2-/, "", $1); print $1 }' "$T/pt" | sort -n | paste -sd' ')
+	expect "--per-thread -x,: a task-clock line per thread, spin2-TID ($got; threads $tids; rc $rc)" \
+		sh -c "[ $rc -eq 0 ] && [ '$got' = '$tids' ] && [ \$(grep -c ',context-switches,' '$T/pt') -eq 3 ]"
+	expect "--per-thread: largest first, the waiting main thread last" \
+		sh -c "awk -F, '\$4 == \"task-clock\"' '$T/pt' | tail -1 | grep -q '^spin2-$sp,'"
+	"$PERFKIT" stat -p $sp --per-thread -e task-clock --timeout 200 2>"$T/ptt"
+	expect "--per-thread text: perf's '%16s-%-8d' label" grep -Eq "^ {11}spin2-$sp {1,8} +<not counted>|^ {11}spin2-$sp {1,8} +[0-9.]+ msec task-clock" "$T/ptt"
+	kill $sp 2>/dev/null; wait $sp 2>/dev/null
+else
+	skip "no C compiler for the threaded workload"
+fi
+"$PERFKIT" stat --per-thread -e task-clock -- true 2>/dev/null
+expect "--per-thread without -p or -t: usage error" test $? -eq 2
+
 # duration_time, perf's tool event: the run's wall time in ns, as the
 # elapsed line says it
 "$PERFKIT" stat -e duration_time,task-clock -- sleep 0.05 2>"$T/dur"; rc=$?
