@@ -8,7 +8,6 @@
  */
 #include "cmd/cmds.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -34,6 +33,7 @@
 #include "base/strbuf.h"
 #include "cachesim/cpimodel.h"
 #include "cachesim/simcount.h"
+#include "capture/capture.h"
 #include "counter/counter.h"
 #include "counter/metrics.h"
 #include "event/event.h"
@@ -182,34 +182,27 @@ struct targets {
 	char (*comms)[16];    /* and its name when opened (comm) */
 };
 
-/* The threads of process pid now (/proc/PID/task), appended to *tids;
- * none listed (a thread id, a process gone): pid itself. */
+/* The threads of process pid now (capture's cap_list_threads: its
+ * /proc/PID/task), appended to *tids; none listed (a process gone): pid
+ * itself, whose counter's open then says so. */
 static void list_threads(pid_t pid, pid_t **tids, int *n, int *alloc)
 {
-	char path[64];
-	DIR *d;
-	struct dirent *de;
-	int before = *n;
+	pid_t *got = NULL;
+	size_t nr = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if ((d = opendir(path))) {
-		while ((de = readdir(d))) {
-			char *end;
-			long tid = strtol(de->d_name, &end, 10);
-
-			if (*end || end == de->d_name || tid <= 0)
-				continue;
-			if (*n == *alloc)
-				*tids = xrealloc(*tids, (size_t)(*alloc = *alloc ? *alloc * 2 : 16) * sizeof(**tids));
-			(*tids)[(*n)++] = (pid_t)tid;
-		}
-		closedir(d);
+	if (cap_list_threads(pid, &got, &nr) != 0) {
+		pk_error_clear();
+		free(got);
+		got = xmalloc(sizeof(*got));
+		got[0] = pid;
+		nr = 1;
 	}
-	if (*n == before) {
+	for (size_t i = 0; i < nr; i++) {
 		if (*n == *alloc)
 			*tids = xrealloc(*tids, (size_t)(*alloc = *alloc ? *alloc * 2 : 16) * sizeof(**tids));
-		(*tids)[(*n)++] = pid;
+		(*tids)[(*n)++] = got[i];
 	}
+	free(got);
 }
 
 /* One set per CPU (-a), per thread of -p's processes (each thread its own
