@@ -132,6 +132,13 @@ expect "--comm with no samples: one line" [ "$(wc -l <"$T/e")" = 1 ]
 "$PERFKIT" annotate -i "$T/pk.data" --dso matmul --min-percent 5 >"$T/d" 2>/dev/null
 expect "--dso matmul --min-percent 5: only matmul's hot function" \
 	[ "$(grep -c 'Source code & Disassembly of matmul' "$T/d")" = 1 ]
+# capstone is loaded by the first decoder, not at every start (8 ms of
+# CPU a process): annotate decodes (above), a command that does not
+# never maps it
+LD_DEBUG=files "$PERFKIT" --version >/dev/null 2>"$T/ldv"
+expect "perfkit --version does not load libcapstone" sh -c "! grep -q capstone '$T/ldv' && grep -q 'file=' '$T/ldv'"
+LD_DEBUG=files "$PERFKIT" annotate -i "$T/pk.data" $SYM >/dev/null 2>"$T/lda"
+expect "annotate loads it when it decodes" grep -q 'file=libcapstone' "$T/lda"
 # -i defaults to ./perf.data
 (cd "$T" && cp pk.data perf.data && "$PERFKIT" annotate $SYM >"$T/def" 2>/dev/null)
 expect "no -i: ./perf.data" grep -q "<$SYM>:" "$T/def"

@@ -27,6 +27,56 @@ int disasm_arch_of_elf(unsigned e_machine, enum dis_arch *out)
 
 #ifdef PERFKIT_HAVE_CAPSTONE
 #include <capstone/capstone.h>
+#include <dlfcn.h>
+#include <pthread.h>
+
+/* capstone is loaded (dlopen) when the first decoder is opened, not when
+ * perfkit starts: its 77 k relative relocations and the pages they touch
+ * cost every process about 8 ms of CPU and 370 page faults at start-up
+ * (docs/PERFORMANCE.md), and most commands never decode an instruction.
+ * The library loaded is the one of the headers built against
+ * (libcapstone.so.CS_API_MAJOR: the structures are that version's). */
+#define CS_STR_(x) #x
+#define CS_STR(x) CS_STR_(x)
+#define CS_SONAME "libcapstone.so." CS_STR(CS_API_MAJOR)
+
+static struct {
+	cs_err (*open)(cs_arch, cs_mode, csh *);
+	cs_err (*close)(csh *);
+	cs_err (*option)(csh, cs_opt_type, size_t);
+	const char *(*strerror)(cs_err);
+	cs_insn *(*malloc)(csh);
+	void (*free)(cs_insn *, size_t);
+	bool (*disasm_iter)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *);
+	bool (*insn_group)(csh, const cs_insn *, unsigned int);
+	char why[256];   /* when not loaded: dlerror()'s words */
+} cs;
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+
+static void cs_load(void)
+{
+	void *h = dlopen(CS_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *e;
+
+	if (!h) {
+		e = dlerror();
+		snprintf(cs.why, sizeof(cs.why), "%s", e ? e : CS_SONAME ": cannot be loaded");
+		return;
+	}
+	*(void **)&cs.open = dlsym(h, "cs_open");
+	*(void **)&cs.close = dlsym(h, "cs_close");
+	*(void **)&cs.option = dlsym(h, "cs_option");
+	*(void **)&cs.strerror = dlsym(h, "cs_strerror");
+	*(void **)&cs.malloc = dlsym(h, "cs_malloc");
+	*(void **)&cs.free = dlsym(h, "cs_free");
+	*(void **)&cs.disasm_iter = dlsym(h, "cs_disasm_iter");
+	*(void **)&cs.insn_group = dlsym(h, "cs_insn_group");
+	if (!cs.open || !cs.close || !cs.option || !cs.strerror || !cs.malloc || !cs.free || !cs.disasm_iter ||
+	    !cs.insn_group) {
+		snprintf(cs.why, sizeof(cs.why), "%s: a function is missing", CS_SONAME);
+		cs.open = NULL;
+	}
+}
 
 struct disasm {
 	csh h;
@@ -36,26 +86,30 @@ struct disasm {
 
 int disasm_open(struct disasm **out, enum dis_arch arch)
 {
-	struct disasm *d = calloc(1, sizeof(*d));
+	struct disasm *d;
 	cs_err e;
 
+	pthread_once(&cs_once, cs_load);
+	if (!cs.open)
+		return pk_error(EOPNOTSUPP, "capstone not loaded (%s): no disassembly", cs.why);
+	d = calloc(1, sizeof(*d));
 	if (!d)
 		return pk_error(ENOMEM, "out of memory");
 	d->arch = arch;
 	if (arch == DIS_X86_64)
-		e = cs_open(CS_ARCH_X86, CS_MODE_64, &d->h);
+		e = cs.open(CS_ARCH_X86, CS_MODE_64, &d->h);
 	else
-		e = cs_open(CS_ARCH_ARM64, CS_MODE_LITTLE_ENDIAN, &d->h);
+		e = cs.open(CS_ARCH_ARM64, CS_MODE_LITTLE_ENDIAN, &d->h);
 	if (e != CS_ERR_OK) {
 		free(d);
-		return pk_error(EOPNOTSUPP, "capstone: %s", cs_strerror(e));
+		return pk_error(EOPNOTSUPP, "capstone: %s", cs.strerror(e));
 	}
-	cs_option(d->h, CS_OPT_DETAIL, CS_OPT_ON);
+	cs.option(d->h, CS_OPT_DETAIL, CS_OPT_ON);
 	if (arch == DIS_X86_64)
-		cs_option(d->h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	d->insn = cs_malloc(d->h);
+		cs.option(d->h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	d->insn = cs.malloc(d->h);
 	if (!d->insn) {
-		cs_close(&d->h);
+		cs.close(&d->h);
 		free(d);
 		return pk_error(ENOMEM, "out of memory");
 	}
@@ -67,8 +121,8 @@ void disasm_close(struct disasm *d)
 {
 	if (!d)
 		return;
-	cs_free(d->insn, 1);
-	cs_close(&d->h);
+	cs.free(d->insn, 1);
+	cs.close(&d->h);
 	free(d);
 }
 
@@ -80,18 +134,18 @@ int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 	uint64_t a = addr;
 	cs_insn *in = d->insn;
 
-	if (!len || !cs_disasm_iter(d->h, &p, &n, &a, in))
+	if (!len || !cs.disasm_iter(d->h, &p, &n, &a, in))
 		return pk_error(EINVAL, "no instruction decodes at %#llx", (unsigned long long)addr);
 	memset(out, 0, sizeof(*out));
 	out->addr = addr;
 	out->size = in->size;
 	snprintf(out->mnemonic, sizeof(out->mnemonic), "%s", in->mnemonic);
 	snprintf(out->ops, sizeof(out->ops), "%s", in->op_str);
-	if (cs_insn_group(d->h, in, CS_GRP_CALL))
+	if (cs.insn_group(d->h, in, CS_GRP_CALL))
 		out->kind = DIS_CALL;
-	else if (cs_insn_group(d->h, in, CS_GRP_RET))
+	else if (cs.insn_group(d->h, in, CS_GRP_RET))
 		out->kind = DIS_RET;
-	else if (cs_insn_group(d->h, in, CS_GRP_JUMP))
+	else if (cs.insn_group(d->h, in, CS_GRP_JUMP))
 		out->kind = DIS_JUMP;
 	if (!in->detail)
 		return 0;

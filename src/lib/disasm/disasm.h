@@ -6,7 +6,11 @@
  *
  * Architectures: x86-64 (AT&T syntax, as objdump and perf annotate print
  * it) and AArch64.  A build without capstone (see mk/capstone.mk) keeps the
- * same interface: disasm_open() then returns -EOPNOTSUPP.
+ * same interface: disasm_open() then returns -EOPNOTSUPP.  capstone is not
+ * linked: the first disasm_open() loads libcapstone.so.N (N the major
+ * version of the headers built against; dlopen(3), once, thread-safe),
+ * so that commands that decode nothing do not pay its start-up; a
+ * library that cannot be loaded is -EOPNOTSUPP naming dlerror()'s reason.
  *
  * Instruction kinds come from capstone's groups: DIS_JUMP for every jump
  * (conditional, direct, indirect), DIS_CALL, DIS_RET.  has_target is set
