@@ -361,6 +361,26 @@ C
 	"$PERFKIT" stat -p $sp --per-thread -e task-clock --timeout 200 2>"$T/ptt"
 	expect "--per-thread text: perf's '%16s-%-8d' label" grep -Eq "^ {11}spin2-$sp {1,8} +<not counted>|^ {11}spin2-$sp {1,8} +[0-9.]+ msec task-clock" "$T/ptt"
 	kill $sp 2>/dev/null; wait $sp 2>/dev/null
+	# an fd per event and thread: 200 threads and the default events are
+	# more than a soft limit of 256 descriptors, raised as perf does
+	cat >"$T/many.c" <<'C'
+#include <pthread.h>
+#include <unistd.h>
+static void *f(void *a) { sleep(5); return a; }
+int main(void) { pthread_t t[200]; for (int i = 0; i < 200; i++) pthread_create(&t[i], 0, f, 0);
+	for (int i = 0; i < 200; i++) pthread_join(t[i], 0); return 0; }
+C
+	cc -O1 -pthread -o "$T/many" "$T/many.c"
+	"$T/many" & mp=$!
+	sleep 0.3
+	if [ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -ge 4096 ]; then
+		(ulimit -Sn 256; "$PERFKIT" stat -p $mp -x, --timeout 100 2>"$T/many.out"); rc=$?
+		expect "-p of 201 threads under a soft limit of 256 fds: counted, not EMFILE ($rc)" \
+			sh -c "[ $rc -eq 0 ] && grep -q ',task-clock,' '$T/many.out' && ! grep -q 'Too many' '$T/many.out'"
+	else
+		skip "the hard limit on open files is below 4096 here"
+	fi
+	kill $mp 2>/dev/null; wait $mp 2>/dev/null
 else
 	skip "no C compiler for the threaded workload"
 fi
