@@ -964,7 +964,7 @@ static int bench_one(struct bench_opts *o, int idx, struct result *r, const stru
 	size_t code_cap = 0;
 	int err;
 
-	if (o->counters && (err = cnt_set_add_defaults(&r->cnt)))
+	if (o->counters && (err = cnt_set_add_defaults(&r->cnt, false)))
 		return err;
 	if ((err = run_aux(o, r, o->setup, "setup")))
 		return err;
@@ -1005,7 +1005,7 @@ static int bench_interleaved(struct bench_opts *o, struct result *res, int nres,
 
 	for (int k = 0; k < nres && !err; k++)
 		if (o->counters)
-			err = cnt_set_add_defaults(&res[k].cnt);
+			err = cnt_set_add_defaults(&res[k].cnt, false);
 	for (int k = 0; k < nres && !err; k++)   /* every command's set up before the first run */
 		err = run_aux(o, &res[k], o->setup, "setup");
 	for (int i = 0; i < o->warmup && !err; i++) {

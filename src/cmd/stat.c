@@ -167,7 +167,7 @@ static int add_events(struct cnt_set *s, const struct stat_opts *o)
 	};
 	if (o->null_run && !o->events)   /* -n: no default events (-d neither); -e's still, as perf */
 		return 0;
-	int err = o->events ? cnt_set_add_list(s, o->events) : cnt_set_add_defaults(s);
+	int err = o->events ? cnt_set_add_list(s, o->events) : cnt_set_add_defaults(s, o->all_cpus);
 
 	for (int k = 0; !err && k < o->detailed && k < 3; k++)
 		err = cnt_set_add_list(s, level[k]);

@@ -318,6 +318,17 @@ expect "--per-core without a topology: exit 1, naming the folder ($rc)" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'notopo/cpu0/topology' '$T/per.err'"
 "$PERFKIT" stat --per-socket -e task-clock -- true 2>"$T/per.err"; rc=$?
 expect "--per-socket without -a or -C: usage error ($rc)" test $rc -eq 2
+# -a's default events: cpu-clock first, as perf 6.1's system-wide default
+"$PERFKIT" stat -a -x, -- true 2>"$T/adef"
+expect "-a, default events: cpu-clock first ($(head -1 "$T/adef" | cut -d, -f3))" \
+	sh -c "head -1 '$T/adef' | grep -q '^[0-9.]*,msec,cpu-clock,'"
+if have perf && can_perf_event; then
+	perf stat -a -x, -- true 2>"$T/adef.perf"
+	# perfkit's defaults add the cache references and misses (the miss
+	# rate the reading uses) to perf 6.1's
+	expect "-a, default events: perf's list, and the cache pair" \
+		cmp -s <(grep -v '^$' "$T/adef.perf" | cut -d, -f3) <(cut -d, -f3 "$T/adef" | grep -v '^cache-')
+fi
 # this machine's topology: the groups hold every CPU once; with perf, the
 # same groups (its labels and CPU counts)
 ncpu=$("$PERFKIT" stat -a -A -x, -e task-clock -- true 2>&1 | grep -c '^CPU[0-9]*,')

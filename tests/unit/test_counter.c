@@ -122,10 +122,15 @@ static void test_event_lists(void **state)
 	assert_int_equal(sum2.ev[0].value, 5);
 	cnt_set_release(&sum2);
 	cnt_set_release(&s);
-	assert_int_equal(cnt_set_add_defaults(&s), 0);
+	assert_int_equal(cnt_set_add_defaults(&s, false), 0);
 	assert_int_equal(s.nr, 10);
 	assert_int_equal(s.ev[5].leader, 4);     /* instructions with cycles */
 	assert_int_equal(s.ev[9].leader, 8);     /* cache-misses with references */
+	assert_string_equal(s.ev[0].name, "task-clock");
+	cnt_set_release(&s);
+	assert_int_equal(cnt_set_add_defaults(&s, true), 0);   /* -a: perf 6.1 counts cpu-clock */
+	assert_string_equal(s.ev[0].name, "cpu-clock");
+	assert_int_equal(s.nr, 10);
 	cnt_set_release(&s);
 }
 

@@ -110,7 +110,7 @@ int cnt_set_add_list(struct cnt_set *s, const char *list)
 	return err;
 }
 
-int cnt_set_add_defaults(struct cnt_set *s)
+int cnt_set_add_defaults(struct cnt_set *s, bool system_wide)
 {
 	static const struct { const char *name; bool group; } def[] = {
 		{ "task-clock", false }, { "context-switches", false },
@@ -120,7 +120,7 @@ int cnt_set_add_defaults(struct cnt_set *s)
 		{ "cache-references", false }, { "cache-misses", true },
 	};
 	for (size_t i = 0; i < sizeof(def) / sizeof(def[0]); i++) {
-		int err = cnt_set_add(s, def[i].name, def[i].group);
+		int err = cnt_set_add(s, i == 0 && system_wide ? "cpu-clock" : def[i].name, def[i].group);
 		if (err)
 			return err;
 	}

@@ -91,10 +91,11 @@ void cnt_set_duration(struct cnt_set *s, uint64_t ns);
  * perf.  -EINVAL with the bad name. */
 int cnt_set_add_list(struct cnt_set *s, const char *list);
 
-/* perf stat's default events: task-clock, context-switches, cpu-migrations,
- * page-faults, {cycles, instructions}, {branches, branch-misses},
- * {cache-references, cache-misses}. */
-int cnt_set_add_defaults(struct cnt_set *s);
+/* perf stat's default events: task-clock (cpu-clock when system_wide:
+ * perf 6.1 counts CPUs' time there, target__has_cpu), context-switches,
+ * cpu-migrations, page-faults, {cycles, instructions}, {branches,
+ * branch-misses}, {cache-references, cache-misses}. */
+int cnt_set_add_defaults(struct cnt_set *s, bool system_wide);
 
 #define CNT_ENABLE_ON_EXEC 1u   /* start counting at the target's execve */
 #define CNT_INHERIT        2u   /* count the target's children too */
