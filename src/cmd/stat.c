@@ -1554,8 +1554,9 @@ int cmd_stat(int argc, char **argv)
 		o.big_num = lc->thousands_sep && *lc->thousands_sep;
 	}
 	const char *bad = NULL;   /* a combination refused, as perf stat refuses it */
-	if ((o.pid > 0 || o.all_cpus || o.interval_ms) && (o.runs > 1 || o.forever))
-		bad = "-r cannot be combined with -p, -t, -a or -I";
+	if ((o.pid > 0 || o.interval_ms || (o.all_cpus && (!o.argc || o.no_aggr || o.per))) &&
+	    (o.runs > 1 || o.forever))
+		bad = "-r cannot be combined with -p, -t, -I, -A or --per-*, nor -a without a command";
 	else if (o.interval_count && !o.interval_ms)
 		bad = "--interval-count needs -I";
 	else if (o.timeout_ms && o.interval_ms)

@@ -290,8 +290,16 @@ expect "-r 0: each table its own run's, no spread, no user/sys lines" \
 	sh -c "[ \$(grep -c 'seconds time elapsed' '$T/r0') -eq $n ] && ! grep -q -e '+-' -e 'seconds user' -e 'runs)' '$T/r0'"
 expect "-r 0 -x,: a CSV line per run ($(grep -c ',task-clock,' "$T/r0x"), rc $rc)" \
 	sh -c "[ $rc -eq 0 ] && [ \$(grep -c ',task-clock,' '$T/r0x') -ge 2 ]"
-"$PERFKIT" stat -r 0 -a -- true 2>/dev/null
-expect "-r 0 with -a: refused as -r N is (2)" test $? -eq 2
+"$PERFKIT" stat -r 0 -a 2>/dev/null
+expect "-r 0 with -a and no command: refused as -r N is (2)" test $? -eq 2
+# -r N with -a and a command: the runs averaged, as perf
+"$PERFKIT" stat -a -r 3 -e cpu-clock -- sleep 0.02 2>"$T/ar"; rc=$?
+expect "-a -r 3: perf's header and spreads ($rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q \"for 'system wide' (3 runs):\" '$T/ar' && grep -q 'seconds time elapsed  ( +-' '$T/ar'"
+"$PERFKIT" stat -a -r 3 -x, -e cpu-clock -- sleep 0.02 2>"$T/arx"
+expect "-a -r 3 -x,: the variance column" grep -Eq '^[0-9.]+,msec,cpu-clock,[0-9.]+%,' "$T/arx"
+"$PERFKIT" stat -a -A -r 2 -e cpu-clock -- true 2>/dev/null
+expect "-a -A -r 2: refused (2)" test $? -eq 2
 
 # --per-socket, --per-die, --per-core, --per-node: the CPUs' counts summed
 # by their sysfs topology, perf's labels and the number of CPUs summed.
