@@ -1806,7 +1806,7 @@ int cmd_stat(int argc, char **argv)
 				signaled = WTERMSIG(wstatus);
 				/* as perf stat (psignal): "sh: Segmentation fault";
 				 * --simulate says it in its own line */
-				if (!o.simulate && !o.quiet)
+				if (!o.simulate && !o.quiet && !(o.forever && interrupted))   /* perf: none in -r 0's Ctrl-C */
 					fprintf(stderr, "%s: %s\n", o.argv[0], strsignal(signaled));
 			}
 		}

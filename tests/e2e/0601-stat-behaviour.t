@@ -290,6 +290,16 @@ expect "-r 0: each table its own run's, no spread, no user/sys lines" \
 	sh -c "[ \$(grep -c 'seconds time elapsed' '$T/r0') -eq $n ] && ! grep -q -e '+-' -e 'seconds user' -e 'runs)' '$T/r0'"
 expect "-r 0 -x,: a CSV line per run ($(grep -c ',task-clock,' "$T/r0x"), rc $rc)" \
 	sh -c "[ $rc -eq 0 ] && [ \$(grep -c ',task-clock,' '$T/r0x') -ge 2 ]"
+# Ctrl-C as a terminal sends it: to the whole process group, the command
+# dies of it; perf says nothing of the command's signal in -r 0's end
+if have setsid; then
+	setsid sh -c 'echo $$ >"$1.pg"; exec "$2" stat -r 0 -e task-clock -- sleep 0.1 2>"$1"' - "$T/r0g" "$PERFKIT" & sp=$!
+	sleep 0.5
+	kill -INT -- -"$(cat "$T/r0g.pg")" 2>/dev/null
+	wait $sp
+	expect "-r 0, Ctrl-C to the process group: tables, no 'sleep: Interrupt' line" \
+		sh -c "grep -q 'Performance counter stats' '$T/r0g' && ! grep -q 'Interrupt' '$T/r0g'"
+fi
 "$PERFKIT" stat -r 0 -a 2>/dev/null
 expect "-r 0 with -a and no command: refused as -r N is (2)" test $? -eq 2
 # -r N with -a and a command: the runs averaged, as perf
