@@ -128,6 +128,10 @@ same "threshold over 100 (rows, no graph)" -g graph,101
 same "threshold 200 (the first number)" -g 200
 same "fractal threshold -0.5" -g fractal,-0.5
 same "graph threshold -0.001 (every node)" -g graph,-0.001
+same "threshold inf (as perf's x86-64 conversion: every node)" -g graph,inf
+same "threshold nan (no node)" -g graph,nan
+same "fractal threshold 1e400" -g fractal,1e400
+same "print limit -1 (strtoul's: none)" -g graph,0.5,-1
 same "print limit" -g graph,0.5,1
 same "print limit 0.5 (read as perf does: 0)" -g graph,1,0.5
 same "--call-graph=folded,callee" --call-graph=folded,callee
@@ -198,7 +202,7 @@ expect "no call chains: rows printed" grep -Eq '^ +[0-9.]+% +calltree +calltree 
 expect_fail "no call chains: no call graph line" grep -Eq '^ {12}(\||---)' "$T/nocc.out"
 
 # numbers out of range are usage errors, never undefined conversions
-for bad in "-g graph,inf" "-g graph,nan" "-g graph,1e400" "--percent-limit=nan" \
+for bad in "-g graph,5x" "-g graph,0.5,x" "--percent-limit=nan" \
 	   "--percent-limit=1e300" "--max-stack=4294967297"; do
 	"$PERFKIT" report -i "$DATA" $bad >/dev/null 2>&1
 	expect "report $bad: usage error (2)" test $? = 2

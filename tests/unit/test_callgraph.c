@@ -2,6 +2,7 @@
 /* Unit tests for src/lib/callgraph: stacks, trees, perf's stdio layouts
  * (expected texts written from perf 6.1's output for the same trees). */
 #include <setjmp.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -363,14 +364,24 @@ static void test_parse(void **state)
 	assert_true(p.threshold == 101.0);
 	assert_true(cg_min_hit(&p, 1000) == 1010);
 	assert_int_equal(cg_parse(&p, "graph,-5", &set), 0);
-	assert_true(cg_min_hit(&p, 1000) == UINT64_MAX);
+	assert_true(cg_min_hit(&p, 1000) == (uint64_t)-50);   /* -50 as u64: over every period */
 	assert_int_equal(cg_parse(&p, "graph,-0.05", &set), 0);
 	assert_true(cg_min_hit(&p, 1000) == 0);   /* -0.5 truncates to 0 */
 	assert_int_equal(cg_parse(&p, "graph,50", &set), 0);
 	assert_true(cg_min_hit(&p, 1001) == 500);
-	assert_true(cg_parse(&p, "graph,inf", &set) < 0);
-	assert_true(cg_parse(&p, "graph,nan", &set) < 0);
-	assert_true(cg_parse(&p, "graph,1e400", &set) < 0);
+	/* perf takes them, converted as its x86-64 build does: inf and 1e400
+	 * (2^64 and more) truncate to 0, every node; NaN hides them all */
+	assert_int_equal(cg_parse(&p, "graph,inf", &set), 0);
+	assert_true(cg_min_hit(&p, 1000) == 0);
+	assert_int_equal(cg_parse(&p, "graph,1e400", &set), 0);
+	assert_true(cg_min_hit(&p, 1000) == 0);
+	assert_int_equal(cg_parse(&p, "graph,nan", &set), 0);
+	assert_true(cg_min_hit(&p, 1000) == UINT64_C(1) << 63);
+	assert_int_equal(cg_parse(&p, "graph,1e18", &set), 0);   /* 1e19: 2^63 taken off */
+	assert_true(cg_min_hit(&p, 1000) == UINT64_C(10000000000000000000));
+	assert_true(cg_parse(&p, "graph,5x", &set) < 0);
+	assert_int_equal(cg_parse(&p, "graph,0.5,-1", &set), 0);   /* strtoul's: no limit */
+	assert_true(p.print_limit == UINT_MAX);
 }
 
 /* cg_trees_from_stacks() against the per-stack construction it replaces

@@ -756,19 +756,27 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 	free(b.v);
 }
 
-/* percent % of base as perf's u64 min_callchain_hits: truncated; a
- * threshold over 100 or below 0 (perf takes any number) is over every
- * period, as perf's conversion of such a double makes it (a negative
- * product above -1 truncates to 0) */
+/* percent % of base as perf's u64 min_callchain_hits: the double
+ * converted to u64 as perf's build does it on x86-64 (cvttsd2si, with 2^63
+ * taken off first at or above 2^63), since perf takes any threshold: over
+ * 100 % hides every node, 2^64 and more (1e400, inf) truncate to 0 and
+ * show every node, NaN and below -1 hide every node, a negative product
+ * above -1 truncates to 0. */
 static uint64_t pct_hits(double base, double percent, bool up)
 {
+	const double two63 = 9223372036854775808.0;
+	const uint64_t indefinite = UINT64_C(1) << 63;   /* cvttsd2si's out of range */
 	double v = base * (percent / 100.0);
 
 	if (up)
 		v = ceil(v);
-	if (v <= -1 || !(v < 18446744073709551615.0))
-		return UINT64_MAX;
-	return v < 0 ? 0 : (uint64_t)v;
+	if (v >= two63) {
+		v -= two63;
+		return (v >= two63 ? indefinite : (uint64_t)v) ^ indefinite;
+	}
+	if (!(v > -two63 - 1))   /* NaN, or below INT64_MIN */
+		return indefinite;
+	return (uint64_t)(int64_t)v;
 }
 
 uint64_t cg_min_hit(const struct cg_params *p, uint64_t total)
@@ -1171,9 +1179,9 @@ int cg_parse(struct cg_params *p, const char *arg, bool *order_set)
 		else if (numbers == 0) {
 			double v = strtod(tok, &end);
 
-			/* any finite number, as perf: over 100 or below 0 no
-			 * node is shown */
-			if (end == tok || *end || !isfinite(v)) {
+			/* any number strtod(3) reads, as perf: over 100, below
+			 * 0, infinite or NaN no node is shown (pct_hits) */
+			if (end == tok || *end) {
 				err = pk_error(EINVAL, "bad call-graph word '%s' (expected graph, flat, folded, fractal, "
 						       "none, caller, callee, a threshold percent or a print limit)",
 					       tok);
@@ -1184,9 +1192,10 @@ int cg_parse(struct cg_params *p, const char *arg, bool *order_set)
 		} else if (numbers == 1) {
 			/* as perf reads it: the whole number it starts with
 			 * ("0.5" is 0, no limit), an error only without one */
-			unsigned long v = tok[0] == '-' ? 0 : strtoul(tok, &end, 0);
+			/* strtoul's: "-1" is ULONG_MAX, no limit */
+			unsigned long v = strtoul(tok, &end, 0);
 
-			if (tok[0] == '-' || end == tok) {
+			if (end == tok) {
 				err = pk_error(EINVAL, "bad call-graph print limit '%s' (expected a whole number)", tok);
 				break;
 			}

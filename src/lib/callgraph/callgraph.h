@@ -90,8 +90,11 @@ struct cg_frame {
 /*
  * Parse perf's -g/--call-graph argument, "TYPE,THRESHOLD,PRINT_LIMIT,ORDER,
  * KEY,VALUE" in any order (each word may be abbreviated, numbers: the first
- * is the threshold, the second the print limit; a threshold is any finite
- * number, as perf's: over 100 or below 0 it hides every node).  Updates *p; sets
+ * is the threshold, the second the print limit; a threshold is any number
+ * strtod(3) reads, converted to a period as perf's build on x86-64 does:
+ * over 100, NaN or a negative share below -1 hide every node, a share of
+ * 2^64 and more (inf, 1e400) shows every node; a print limit is read by
+ * strtoul(3), "-1" no limit).  Updates *p; sets
  * *order_set when an order was given.  Returns 0, or -EINVAL (message in
  * pk_errmsg()) for an unknown word, a bad number, or the unsupported
  * "branch".
