@@ -46,7 +46,7 @@ usage "at most 64 commands" "bench -L 9 x -L 8 values refused" \
 usage "one per command" "bench with 2 --prepare for 3 commands refused" \
 	"$PERFKIT" bench -r 1 -N -p true -p true -L x 1,2,3 'echo {x}'
 
-usage "-r expects an integer from 1 to 1000000, got '4294967297'" "stat -r 2^32+1 refused (not 1)" \
+usage "-r expects an integer from 0 to 1000000, got '4294967297'" "stat -r 2^32+1 refused (not 1)" \
 	"$PERFKIT" stat -r 4294967297 -- true
 usage "-I expects an integer ≥ 1, got '99999999999999999999'" "stat -I overflow refused" \
 	"$PERFKIT" stat -I 99999999999999999999 -- true
