@@ -76,6 +76,9 @@ struct out {
 	size_t nr_evsels;
 	bool hide_cc;         /* -G: one line per sample, as without call chains */
 	bool ns;              /* --ns: the time column in ns (9 decimals), as perf */
+	int rel;              /* --reltime (1): since the first sample shown;
+				 --deltatime (2): since the one before */
+	uint64_t t_first, t_prev;   /* for rel; 0: none shown yet */
 	struct sample_filter *flt;  /* --comms, --pid, --tid, -C, --time, or NULL */
 };
 
@@ -220,12 +223,22 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		sb_add(sb, "] ", 2);
 	}
 	if (f & SF_TIME) {
-		add_dec(sb, s->time / 1000000000u, 5, ' ');
+		uint64_t tm = s->time;
+
+		if (o->rel == 1) {   /* perf's initial_time: the first sample printed */
+			if (!o->t_first)
+				o->t_first = tm;
+			tm -= o->t_first;
+		} else if (o->rel == 2) {
+			tm = o->t_prev ? tm - o->t_prev : 0;
+			o->t_prev = s->time;
+		}
+		add_dec(sb, tm / 1000000000u, 5, ' ');
 		sb_addch(sb, '.');
 		if (o->ns)
-			add_dec(sb, s->time % 1000000000u, 9, '0');
+			add_dec(sb, tm % 1000000000u, 9, '0');
 		else
-			add_dec(sb, s->time % 1000000000u / 1000u, 6, '0');
+			add_dec(sb, tm % 1000000000u / 1000u, 6, '0');
 		sb_add(sb, ": ", 2);
 	}
 	if (f & SF_PERIOD) {
@@ -388,7 +401,7 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--reltime|--deltatime] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
 	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
 	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
@@ -404,6 +417,8 @@ static void print_warnings(void)
 	"  --time START,STOP  only the samples in this time range (seconds, as the time\n" \
 	"                     column; either end may be left out; ranges separated by blanks)\n" \
 	"  --ns               the time column in nanoseconds (9 decimals), as perf script --ns\n" \
+	"  --reltime, --deltatime  the time column since the first sample shown, or since\n" \
+	"                     the sample shown before, as perf script's\n" \
 	"  --max-stack N      the N innermost frames of each chain (default: perf's,\n" \
 	"                     kernel.perf_event_max_stack)\n" \
 	"  --no-demangle      C++ and Rust names as stored\n" \
@@ -430,6 +445,8 @@ int cmd_script(int argc, char **argv)
 		{ "symbols", required_argument, NULL, 'S' },
 		{ "time", required_argument, NULL, 'W' },
 		{ "ns", no_argument, NULL, 'n' },
+		{ "reltime", no_argument, NULL, 1001 },
+		{ "deltatime", no_argument, NULL, 1002 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -441,6 +458,7 @@ int cmd_script(int argc, char **argv)
 	struct fspec fs[MAX_FSPECS];
 	size_t nfs = 0;
 	bool hide_cc = false, ns = false;
+	int rel = 0, rel_both = 0;
 	static struct sample_filter flt;   /* 36 kB: not on the stack */
 
 	int c, err;
@@ -470,6 +488,10 @@ int cmd_script(int argc, char **argv)
 		case 'v': pk_set_verbose(1); break;
 		case 'G': hide_cc = true; break;
 		case 'n': ns = true; break;
+		case 1001: case 1002:
+			rel_both |= c == 1001 ? 1 : 2;
+			rel = c == 1001 ? 1 : 2;
+			break;
 		case 'c':
 			sfilt_names_set(&flt.comms, optarg);
 			break;
@@ -498,6 +520,11 @@ int cmd_script(int argc, char **argv)
 			argv[optind]);
 		return 2;
 	}
+	if (rel_both == 3) {   /* perf's refusal */
+		fprintf(stderr, "perfkit script: --reltime and --deltatime cannot be used together; "
+				"use one of them\n");
+		return 2;
+	}
 	if (hide_cc)   /* -G: the sample's own ip and its ELF symbol, as perf */
 		so.no_callchain = true, so.inline_ = so.inline_perf = false;
 	if (!so.max_stack)   /* perf's default --max-stack */
@@ -521,6 +548,8 @@ int cmd_script(int argc, char **argv)
 	o.name_width = 0;
 	o.hide_cc = hide_cc;
 	o.ns = ns;
+	o.rel = rel;
+	o.t_first = o.t_prev = 0;
 	o.tps = (struct tp_formats){ 0 };
 	if (session_file(s)->tracing_data &&
 	    tp_tracing_data_parse(session_file(s)->tracing_data, session_file(s)->tracing_data_size, &o.tps))

@@ -58,6 +58,21 @@ for d in cg flat; do
 		"$T/perf.out" "$T/pk.out" "$T/perf2.out" "$T/pk2.out"
 done
 
+# --reltime (since the first sample shown) and --deltatime (since the one
+# before), with and without --ns
+for d in cg flat; do
+	n=0 bad=
+	for o in --reltime --deltatime "--reltime --ns" "--deltatime --ns -F comm,tid,time"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		cmp -s <(perf script -i "$T/$d.data" $o 2>/dev/null) <("$PERFKIT" script -i "$T/$d.data" $o 2>/dev/null) ||
+			bad="$bad [$o]"
+	done
+	expect "$d.data --reltime/--deltatime: perf script's bytes ($n ways${bad:+; differ:$bad})" test -z "$bad"
+done
+"$PERFKIT" script -i "$T/cg.data" --reltime --deltatime >/dev/null 2>"$T/err"
+expect '--reltime with --deltatime: refused as perf (2)' sh -c "[ $? -eq 2 ] && grep -q 'cannot be used together' '$T/err'"
+
 # refused as perf refuses them
 "$PERFKIT" script -i "$T/cg.data" -F comm,cpu >/dev/null 2>"$T/err"
 expect 'cpu on a file without PERF_SAMPLE_CPU: refused (1)' test $? = 1
