@@ -76,6 +76,7 @@ struct out {
 	size_t nr_evsels;
 	bool hide_cc;         /* -G: one line per sample, as without call chains */
 	bool ns;              /* --ns: the time column in ns (9 decimals), as perf */
+	bool no_frames;       /* --max-stack 0: each sample's header, no frame line (perf's) */
 	int rel;              /* --reltime (1): since the first sample shown;
 				 --deltatime (2): since the one before */
 	uint64_t t_first, t_prev;   /* for rel; 0: none shown yet */
@@ -259,7 +260,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	if ((f & SF_IP) && cc) {
 		/* perf prints no frame for an empty chain, nor a marker for a
 		 * chain the kernel cut at its maximum depth */
-		size_t nf = s->chain_empty ? 0 : s->nr_frames - (s->truncated && s->nr_frames);
+		size_t nf = s->chain_empty || o->no_frames ? 0 : s->nr_frames - (s->truncated && s->nr_frames);
 		sb_addch(sb, '\n');
 		for (size_t i = 0; i < nf; i++) {
 			sb_addch(sb, '\t');
@@ -420,7 +421,7 @@ static void print_warnings(void)
 	"  --reltime, --deltatime  the time column since the first sample shown, or since\n" \
 	"                     the sample shown before, as perf script's\n" \
 	"  --max-stack N      the N innermost frames of each chain (default: perf's,\n" \
-	"                     kernel.perf_event_max_stack)\n" \
+	"                     kernel.perf_event_max_stack; 0: the samples' lines, no frame)\n" \
 	"  --no-demangle      C++ and Rust names as stored\n" \
 	"  --inline           inlined functions (from DWARF) in every sample, name (inlined)\n" \
 	"  --no-inline        none (by default, as perf 6.1: in --call-graph dwarf samples only)\n" \
@@ -457,7 +458,7 @@ int cmd_script(int argc, char **argv)
 	struct out o;
 	struct fspec fs[MAX_FSPECS];
 	size_t nfs = 0;
-	bool hide_cc = false, ns = false;
+	bool hide_cc = false, ns = false, max0 = false, stack_given = false;
 	int rel = 0, rel_both = 0;
 	static struct sample_filter flt;   /* 36 kB: not on the stack */
 
@@ -479,10 +480,11 @@ int cmd_script(int argc, char **argv)
 			}
 			break;
 		case 'M':
-			if (pk_parse_int("--max-stack", optarg, 1, 1000000, &so.max_stack)) {
+			if (pk_parse_int("--max-stack", optarg, 0, 1000000, &so.max_stack)) {
 				fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
 				return 2;
 			}
+			stack_given = true;
 			break;
 		case 'D': so.no_demangle = true; break;
 		case 'v': pk_set_verbose(1); break;
@@ -527,7 +529,8 @@ int cmd_script(int argc, char **argv)
 	}
 	if (hide_cc)   /* -G: the sample's own ip and its ELF symbol, as perf */
 		so.no_callchain = true, so.inline_ = so.inline_perf = false;
-	if (!so.max_stack)   /* perf's default --max-stack */
+	max0 = so.max_stack == 0 && stack_given;
+	if (!so.max_stack)   /* perf's default --max-stack (0 given: no frame printed) */
 		so.max_stack = (int)ev_max_stack();
 	inline_offsets = so.inline_perf && !so.inline_;
 	pk_error_clear();
@@ -548,6 +551,7 @@ int cmd_script(int argc, char **argv)
 	o.name_width = 0;
 	o.hide_cc = hide_cc;
 	o.ns = ns;
+	o.no_frames = max0;
 	o.rel = rel;
 	o.t_first = o.t_prev = 0;
 	o.tps = (struct tp_formats){ 0 };

@@ -70,6 +70,10 @@ for d in cg flat; do
 	done
 	expect "$d.data --reltime/--deltatime: perf script's bytes ($n ways${bad:+; differ:$bad})" test -z "$bad"
 done
+for m in 0 2; do
+	expect "cg.data --max-stack $m: perf script's bytes (0: the samples' lines, no frame)" \
+		cmp -s <(perf script -i "$T/cg.data" --max-stack $m 2>/dev/null) <("$PERFKIT" script -i "$T/cg.data" --max-stack $m 2>/dev/null)
+done
 "$PERFKIT" script -i "$T/cg.data" --reltime --deltatime >/dev/null 2>"$T/err"
 expect '--reltime with --deltatime: refused as perf (2)' sh -c "[ $? -eq 2 ] && grep -q 'cannot be used together' '$T/err'"
 

@@ -52,7 +52,7 @@ usage "-I expects an integer ≥ 1, got '99999999999999999999'" "stat -I overflo
 	"$PERFKIT" stat -I 99999999999999999999 -- true
 usage "-p expects an integer ≥ 1" "stat -p -1 refused" "$PERFKIT" stat -p -1
 usage "-p expects an integer ≥ 1, got ' 5'" "stat -p ' 5' refused (no blanks)" "$PERFKIT" stat -p ' 5'
-usage "--max-stack expects an integer from 1 to 1000000, got '4294967297'" "script --max-stack 2^32+1 refused (was read as 1)" \
+usage "--max-stack expects an integer from 0 to 1000000, got '4294967297'" "script --max-stack 2^32+1 refused (was read as 1)" \
 	"$PERFKIT" script --max-stack 4294967297 -i /dev/null
 usage "--max-stack expects an integer from 0 to 1000000" "report --max-stack -1 refused" \
 	"$PERFKIT" report --max-stack -1 -i /dev/null
