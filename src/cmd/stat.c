@@ -697,8 +697,9 @@ struct aggr_label {
  * padded to 11 columns, "CPU0," in CSV, "cpu" in JSON), event by event;
  * --per-*: each group's lines together (event_major false), headed "S0"
  * "S0-D0", "S0-D0-C0" or "N0" and the number of CPUs summed, as perf stat's
- * aggr_printout.  pc[g]: the CPU's or group's counts.  Then the times and
- * the reading of the sums (r). */
+ * aggr_printout.  pc[g]: the CPU's or group's counts; labels[g], or with
+ * lab_nev (--per-*: the CPU count may differ by event) labels[g * lab_nev
+ * + event].  Then the times and the reading of the sums (r). */
 /* the rows of event sort_event by their count, largest first (perf's
  * --per-thread order: sort_aggr_thread), equal ones as they came */
 static const struct report *sort_pc;
@@ -715,8 +716,8 @@ static int cmp_rows(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-static void print_aggr(struct report *r, struct report *pc, const struct aggr_label *lab, int n,
-		       bool event_major, bool by_count, struct strbuf *sb)
+static void print_aggr(struct report *r, struct report *pc, const struct aggr_label *labels, size_t lab_nev,
+		       int n, bool event_major, bool by_count, struct strbuf *sb)
 {
 	const struct stat_opts *o = r->o;
 	size_t nev = r->set->nr;
@@ -739,13 +740,15 @@ static void print_aggr(struct report *r, struct report *pc, const struct aggr_la
 			c = order[c];
 		}
 
+		const struct aggr_label *lab = lab_nev ? &labels[(size_t)c * lab_nev + i] : &labels[c];
+
 		if (o->json) {
-			print_json_line(&pc[c], sb, i, lab[c].json);
+			print_json_line(&pc[c], sb, i, lab->json);
 		} else if (o->sep) {
-			sb_addstr(sb, lab[c].csv);
+			sb_addstr(sb, lab->csv);
 			print_csv_line(&pc[c], sb, i);
 		} else {
-			sb_addstr(sb, lab[c].std);
+			sb_addstr(sb, lab->std);
 			print_event_line(&pc[c], sb, i);
 		}
 	}
@@ -1911,7 +1914,8 @@ int cmd_stat(int argc, char **argv)
 			struct cnt_set *sets = percpu;
 			struct aggr_label *lab = xcalloc((size_t)npercpu, sizeof(*lab));
 			struct cnt_cpu_topo *keys = NULL;
-			int *members = NULL, n = npercpu;
+			int n = npercpu;
+			size_t nev = 0;       /* --per-*: a label per group and event (its CPU count) */
 
 			if (o.per == PER_THREAD) {
 				for (int cp = 0; cp < npercpu; cp++) {
@@ -1926,40 +1930,69 @@ int cmd_stat(int argc, char **argv)
 					sb_release(&js);
 				}
 			} else if (o.per) {
+				struct cnt_cpu_topo *cpukey = xcalloc((size_t)npercpu, sizeof(*cpukey));
+
 				keys = xcalloc((size_t)npercpu, sizeof(*keys));
-				members = xcalloc((size_t)npercpu, sizeof(*members));
 				sets = xcalloc((size_t)npercpu, sizeof(*sets));
 				n = 0;
-				for (int cp = 0; cp < npercpu && !rc; cp++) {
-					struct cnt_cpu_topo t, k;
+				for (int cp = 0; cp < npercpu && !rc; cp++) {   /* the groups, in key order */
+					struct cnt_cpu_topo t;
 					int g = 0;
 
 					if (cnt_cpu_topo(o.ncpus ? o.cpus[cp] : cp, &t)) {
 						rc = 1;
 						break;
 					}
-					k = per_key(o.per, &t);
-					while (g < n && cmp_topo(&keys[g], &k))
+					cpukey[cp] = per_key(o.per, &t);
+					while (g < n && cmp_topo(&keys[g], &cpukey[cp]))
 						g++;
-					if (g == n) {   /* a new group, kept in key order */
-						for (g = n; g > 0 && cmp_topo(&keys[g - 1], &k) > 0; g--) {
+					if (g == n) {
+						for (g = n; g > 0 && cmp_topo(&keys[g - 1], &cpukey[cp]) > 0; g--)
 							keys[g] = keys[g - 1];
-							members[g] = members[g - 1];
-							sets[g] = sets[g - 1];
-						}
-						keys[g] = k;
-						members[g] = 0;
-						sets[g] = (struct cnt_set)CNT_SET_INIT;
-						add_events(&sets[g], &o);
+						keys[g] = cpukey[cp];
 						n++;
 					}
-					members[g]++;
-					cnt_set_accumulate(&sets[g], &percpu[cp]);
 				}
-				for (int g = 0; g < n; g++) {
+				/* each group's sums, event by event, as perf's aggr_cb:
+				 * its CPUs in order, counted until the first one that did
+				 * not count the event (then the event is not counted in
+				 * the group, and that CPU the last of its count) */
+				nev = sum.nr;
+				lab = xrealloc(lab, (size_t)(n ? n : 1) * (nev ? nev : 1) * sizeof(*lab));
+				for (int g = 0; g < n && !rc; g++) {
+					sets[g] = (struct cnt_set)CNT_SET_INIT;
+					add_events(&sets[g], &o);
+					for (size_t k = 0; k < sets[g].nr; k++) {
+						struct cnt_event *d = &sets[g].ev[k];
+						int nr = 0;
+
+						d->raw = d->enabled = d->running = 0;
+						d->state = CNT_OK;
+						for (int cp = 0; cp < npercpu; cp++) {
+							const struct cnt_event *e = &percpu[cp].ev[k];
+
+							if (cmp_topo(&cpukey[cp], &keys[g]))
+								continue;
+							nr++;
+							if (d->duration)
+								continue;
+							if (e->state != CNT_OK || !e->enabled || !e->running) {
+								d->state = e->state == CNT_NOT_SUPPORTED ? CNT_NOT_SUPPORTED : CNT_NOT_COUNTED;
+								d->open_errno = e->open_errno;
+								d->raw = d->enabled = d->running = 0;
+								break;
+							}
+							d->raw += e->raw;
+							d->enabled += e->enabled;
+							d->running += e->running;
+						}
+						if (d->state == CNT_OK && !d->duration)
+							d->value = cnt_scale(d->raw, d->enabled, d->running, &d->state);
+						per_label(&lab[(size_t)g * nev + k], o.per, &keys[g], nr, o.sep ? o.sep : "");
+					}
 					cnt_set_duration(&sets[g], percpu_ns);
-					per_label(&lab[g], o.per, &keys[g], members[g], o.sep ? o.sep : "");
 				}
+				free(cpukey);
 			} else {
 				for (int cp = 0; cp < npercpu; cp++) {
 					int cpu = o.ncpus ? o.cpus[cp] : cp;
@@ -1984,7 +2017,7 @@ int cmd_stat(int argc, char **argv)
 			if (rc)
 				fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
 			else
-				print_aggr(&r, pc, lab, n, !o.per || o.per == PER_THREAD, o.per == PER_THREAD, &sb);
+				print_aggr(&r, pc, lab, nev, n, !o.per || o.per == PER_THREAD, o.per == PER_THREAD, &sb);
 			for (int g = 0; g < n; g++) {
 				if (pc[g].smp)
 					for (size_t i = 0; i < sets[g].nr; i++)
@@ -1998,7 +2031,6 @@ int cmd_stat(int argc, char **argv)
 				free(sets);
 			}
 			free(keys);
-			free(members);
 			free(lab);
 		} else if (!o.interval_ms && o.json)
 			print_json(&r, &sb);
