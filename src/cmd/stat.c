@@ -1308,14 +1308,14 @@ static void record_run(struct report *r, const struct cnt_set *sum)
  * nominal interval, as perf, and rates per second of the interval's
  * task-clock) for the counts since prev, the time first ("%16.9f " in
  * text and CSV, "interval" in JSON). */
-static void print_interval(struct strbuf *sb, double t_s, const struct cnt_set *cur,
-			   const struct cnt_set *prev, const struct stat_opts *o)
+/* One interval's lines (an event each, no time) into tmp. */
+static void interval_body(struct strbuf *tmp, const struct cnt_set *cur, const struct cnt_set *prev,
+			  const struct stat_opts *o)
 {
 	struct stat_opts io = *o;
 	struct ev_samples *smp = xcalloc(cur->nr ? cur->nr : 1, sizeof(*smp));
 	double *vals = xcalloc(cur->nr ? cur->nr : 1, sizeof(*vals));
 	double elapsed = o->interval_ms / 1e3;
-	struct strbuf tmp;
 
 	io.runs = 1;
 	for (size_t i = 0; i < cur->nr; i++) {
@@ -1341,30 +1341,87 @@ static void print_interval(struct strbuf *sb, double t_s, const struct cnt_set *
 	struct report r = { .o = &io, .set = cur, .smp = smp, .elapsed = &elapsed, .nruns = 1 };
 
 	build_summary(&r);
-	sb_init(&tmp, 4096);
 	if (o->json)
-		print_json(&r, &tmp);
+		print_json(&r, tmp);
 	else if (o->sep)
-		print_csv(&r, &tmp);
+		print_csv(&r, tmp);
 	else
 		for (size_t i = 0; i < cur->nr; i++)
-			print_event_line(&r, &tmp, i);
+			print_event_line(&r, tmp, i);
+	free(vals);
+	free(smp);
+}
+
+/* perf stat -I's line head: the time, then a label (-A's "CPU0", or ""). */
+static void interval_head(struct strbuf *sb, double t_s, const char *line, size_t len, int cpu,
+			  const struct stat_opts *o)
+{
+	if (o->json && line[0] == '{') {
+		sb_addf(sb, "{\"interval\" : %.9f, ", t_s);
+		if (cpu >= 0)
+			sb_addf(sb, "\"cpu\" : \"%d\", ", cpu);
+		sb_add(sb, line + 1, len - 1);
+		return;
+	}
+	sb_addf(sb, o->sep ? "%16.9f%s" : "%16.9f ", t_s, o->sep ? o->sep : "");
+	if (cpu >= 0)
+		sb_addf(sb, o->sep ? "CPU%d%s" : "CPU%-8d", cpu, o->sep ? o->sep : "");
+	sb_add(sb, line, len);
+}
+
+static void print_interval(struct strbuf *sb, double t_s, const struct cnt_set *cur,
+			   const struct cnt_set *prev, const struct stat_opts *o)
+{
+	struct strbuf tmp;
+
+	sb_init(&tmp, 4096);
+	interval_body(&tmp, cur, prev, o);
 	for (size_t at = 0; at < tmp.len;) {
 		const char *line = tmp.buf + at, *nl = memchr(line, '\n', tmp.len - at);
 		size_t len = nl ? (size_t)(nl - line) + 1 : tmp.len - at;
 
-		if (o->json && line[0] == '{') {
-			sb_addf(sb, "{\"interval\" : %.9f, ", t_s);
-			sb_add(sb, line + 1, len - 1);
-		} else {
-			sb_addf(sb, o->sep ? "%16.9f%s" : "%16.9f ", t_s, o->sep ? o->sep : "");
-			sb_add(sb, line, len);
-		}
+		interval_head(sb, t_s, line, len, -1, o);
 		at += len;
 	}
 	sb_release(&tmp);
-	free(vals);
-	free(smp);
+}
+
+/* -I with -A: each CPU's counts since its prev[c] (then prev[c] takes
+ * them), event by event and CPU by CPU, each line headed by the time and
+ * "CPU0", as perf stat -A -I. */
+static void print_interval_cpus(struct strbuf *sb, double t_s, struct cnt_set *cpus, struct cnt_set *prev, int n,
+				uint64_t dur_ns, const struct stat_opts *o)
+{
+	struct strbuf *body = xcalloc((size_t)n + 1, sizeof(*body));
+	size_t *at = xcalloc((size_t)n + 1, sizeof(*at));
+	size_t nev = n ? cpus[0].nr : 0;
+
+	for (int c = 0; c < n; c++) {
+		cnt_set_duration(&cpus[c], dur_ns);
+		sb_init(&body[c], 1024);
+		interval_body(&body[c], &cpus[c], &prev[c], o);
+		for (size_t i = 0; i < prev[c].nr && i < cpus[c].nr; i++) {
+			prev[c].ev[i].value = cpus[c].ev[i].value;
+			prev[c].ev[i].enabled = cpus[c].ev[i].enabled;
+			prev[c].ev[i].running = cpus[c].ev[i].running;
+		}
+	}
+	for (size_t i = 0; i < nev; i++)
+		for (int c = 0; c < n; c++) {
+			const char *line = body[c].buf + at[c], *nl;
+			size_t len;
+
+			if (at[c] >= body[c].len)
+				continue;
+			nl = memchr(line, '\n', body[c].len - at[c]);
+			len = nl ? (size_t)(nl - line) + 1 : body[c].len - at[c];
+			interval_head(sb, t_s, line, len, o->ncpus ? o->cpus[c] : c, o);
+			at[c] += len;
+		}
+	for (int c = 0; c < n; c++)
+		sb_release(&body[c]);
+	free(body);
+	free(at);
 }
 
 static int flush_out(FILE *out, struct strbuf *sb)
@@ -1574,8 +1631,8 @@ int cmd_stat(int argc, char **argv)
 		bad = "--per-socket, --per-die, --per-core and --per-node need -a or -C, as perf stat";
 	else if (o.per == PER_THREAD && o.pid <= 0)
 		bad = "--per-thread needs -p or -t (perf's system-wide form is not supported)";
-	else if ((o.no_aggr || o.per) && o.interval_ms)
-		bad = "-A and --per-* with -I are not supported";
+	else if (o.per && o.interval_ms)
+		bad = "--per-* with -I is not supported (-A is)";
 	else if ((o.no_aggr || o.per) && o.simulate)
 		bad = "-A and --per-* count the machine's CPUs: --simulate cannot be combined with them";
 	else if (o.forever && (o.simulate || o.no_aggr || o.per))
@@ -1722,14 +1779,21 @@ int cmd_stat(int argc, char **argv)
 		int intervals = 0;
 		bool stopped = false;   /* by --timeout or --interval-count */
 		struct cnt_set prev = CNT_SET_INIT, cur = CNT_SET_INIT;
+		struct cnt_set *cpu_prev = NULL;   /* -I -A: each CPU's last interval's counts */
 		if (o.interval_ms) {
 			add_events(&prev, &o);
 			add_events(&cur, &o);
 			note_user_only(&t.sets[0], &cur, false);
+			if (o.no_aggr) {
+				cpu_prev = xcalloc((size_t)t.nr + 1, sizeof(*cpu_prev));
+				for (int ci = 0; ci < t.nr; ci++)
+					add_events(&cpu_prev[ci], &o);
+			}
 		}
 		double next = t0 + o.interval_ms * 1e6;
 		if (o.interval_ms && !o.sep && !o.json && !o.quiet) {
-			sb_addstr(&sb, "#           time             counts unit events\n");
+			sb_addstr(&sb, o.no_aggr ? "#           time CPU                    counts unit events\n"
+						  : "#           time             counts unit events\n");
 			flush_out(out, &sb);
 		}
 		int wstatus = 0;
@@ -1766,7 +1830,11 @@ int cmd_stat(int argc, char **argv)
 					double tn = now_ns();
 
 					cnt_set_duration(&cur, (uint64_t)(tn - t0));
-					print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, &o);
+					if (cpu_prev)
+						print_interval_cpus(&sb, (tn - t0) / 1e9, t.sets, cpu_prev, t.nr,
+								    (uint64_t)(tn - t0), &o);
+					else
+						print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, &o);
 					if (o.quiet)
 						sb_reset(&sb);
 					flush_out(out, &sb);
@@ -1789,10 +1857,18 @@ int cmd_stat(int argc, char **argv)
 			double tn = now_ns();
 
 			cnt_set_duration(&cur, (uint64_t)(tn - t0));
-			print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, &o);
+			if (cpu_prev)
+				print_interval_cpus(&sb, (tn - t0) / 1e9, t.sets, cpu_prev, t.nr, (uint64_t)(tn - t0), &o);
+			else
+				print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, &o);
 			if (o.quiet)
 				sb_reset(&sb);
 			flush_out(out, &sb);
+		}
+		if (cpu_prev) {
+			for (int ci = 0; ci < t.nr; ci++)
+				cnt_set_release(&cpu_prev[ci]);
+			free(cpu_prev);
 		}
 		if (have_cmd) {
 			while (wait4(ch.pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
@@ -1908,7 +1984,7 @@ int cmd_stat(int argc, char **argv)
 				print_sim_csv(&r, &sim, &sb);
 			else
 				print_sim_std(&r, &sim, &sb);
-		} else if (percpu) {
+		} else if (percpu && !o.interval_ms) {   /* with -I, the intervals are the output */
 			/* -A: a row per CPU; --per-*: the CPUs summed by their
 			 * topology's key, the groups in key order */
 			struct cnt_set *sets = percpu;

@@ -244,6 +244,19 @@ n=$(grep -c '^CPU[0-9]*,[0-9.]*,msec,task-clock,' "$T/cax")
 expect "-a -A -x,: a CSV line per online CPU ($n of $(getconf _NPROCESSORS_ONLN))" test "$n" -eq "$(getconf _NPROCESSORS_ONLN)"
 "$PERFKIT" stat -a -A -j -e task-clock -- sleep 0.05 2>"$T/caj"
 expect "-a -A -j: perf's \"cpu\" member first" grep -q '^{"cpu" : "0", "counter-value" : ' "$T/caj"
+# -I with -A: each interval's lines per CPU, event by event, perf's heads;
+# the intervals are the whole output
+ncpu_on=$(getconf _NPROCESSORS_ONLN)
+"$PERFKIT" stat -a -A -I 100 -x, -e cpu-clock,context-switches -- sleep 0.25 2>"$T/cai"; rc=$?
+first=$(head -1 "$T/cai" | cut -d, -f1)
+expect "-a -A -I 100 -x,: the first interval, a line per CPU and event, CPU by CPU within each event ($rc)" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(grep '^ *$first,' '$T/cai' | cut -d, -f2,5 | paste -sd' ')\" = \"\$(for e in cpu-clock context-switches; do for c in \$(seq 0 $((ncpu_on - 1))); do printf 'CPU%s,%s ' \$c \$e; done; done | sed 's/ \$//')\" ]"
+expect "-a -A -I: no table after the intervals" sh -c "! grep -q '^CPU' '$T/cai'"
+"$PERFKIT" stat -a -A -I 100 -e cpu-clock -- sleep 0.15 2>"$T/cait"
+expect "-a -A -I text: perf's header and 'TIME CPU0' heads" \
+	sh -c "head -1 '$T/cait' | grep -q '^#           time CPU                    counts unit events' && grep -Eq '^ +[0-9]+\.[0-9]{9} CPU0 +[0-9.]+ msec cpu-clock' '$T/cait'"
+"$PERFKIT" stat -a -A -I 100 -j -e cpu-clock -- sleep 0.15 2>"$T/caij"
+expect "-a -A -I -j: \"interval\" then \"cpu\" first" grep -q '^{"interval" : [0-9.]*, "cpu" : "0", "counter-value" : ' "$T/caij"
 "$PERFKIT" stat -A -- true 2>/dev/null; rc=$?
 expect "-A without -a or -C: usage error ($rc)" test $rc -eq 2
 "$PERFKIT" stat -C 100000 -- true 2>"$T/cbad"; rc=$?
