@@ -688,18 +688,22 @@ static void print_json(struct report *r, struct strbuf *sb)
 		print_json_line(r, sb, i, NULL);
 }
 
+/* The run's table in the layout asked (-j, -x, else perf's text). */
+static void print_table(struct report *r, struct strbuf *sb)
+{
+	if (r->o->json)
+		print_json(r, sb);
+	else if (r->o->sep)
+		print_csv(r, sb);
+	else
+		print_std(r, sb);
+}
+
 /* One line's head of -A or --per-*: perf's label in each layout. */
 struct aggr_label {
 	char std[64], csv[64], json[128];
 };
 
-/* -A: every event's line once per CPU, each with the CPU first ("CPU0"
- * padded to 11 columns, "CPU0," in CSV, "cpu" in JSON), event by event;
- * --per-*: each group's lines together (event_major false), headed "S0"
- * "S0-D0", "S0-D0-C0" or "N0" and the number of CPUs summed, as perf stat's
- * aggr_printout.  pc[g]: the CPU's or group's counts; labels[g], or with
- * lab_nev (--per-*: the CPU count may differ by event) labels[g * lab_nev
- * + event].  Then the times and the reading of the sums (r). */
 /* the rows of event sort_event by their count, largest first (perf's
  * --per-thread order: sort_aggr_thread), equal ones as they came */
 static const struct report *sort_pc;
@@ -716,6 +720,13 @@ static int cmp_rows(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* -A: every event's line once per CPU, each with the CPU first ("CPU0"
+ * padded to 11 columns, "CPU0," in CSV, "cpu" in JSON), event by event;
+ * --per-*: each group's lines together (event_major false), headed "S0"
+ * "S0-D0", "S0-D0-C0" or "N0" and the number of CPUs summed, as perf stat's
+ * aggr_printout.  pc[g]: the CPU's or group's counts; labels[g], or with
+ * lab_nev (--per-*: the CPU count may differ by event) labels[g * lab_nev
+ * + event].  Then the times and the reading of the sums (r). */
 static void print_aggr(struct report *r, struct report *pc, const struct aggr_label *labels, size_t lab_nev,
 		       int n, bool event_major, bool by_count, struct strbuf *sb)
 {
@@ -814,6 +825,120 @@ static void per_label(struct aggr_label *l, int per, const struct cnt_cpu_topo *
 		snprintf(l->json, sizeof(l->json), "\"node\" : \"N%d\", \"aggregate-number\" : %d, ", k->node, ncpu);
 		break;
 	}
+}
+
+/* -A's labels: "CPU0" for each CPU counted (o->cpus[c], or c). */
+static struct aggr_label *cpu_labels(int n, const struct stat_opts *o)
+{
+	struct aggr_label *lab = xcalloc((size_t)n + 1, sizeof(*lab));
+
+	for (int c = 0; c < n; c++) {
+		int cpu = o->ncpus ? o->cpus[c] : c;
+
+		snprintf(lab[c].std, sizeof(lab[c].std), "CPU%-8d", cpu);
+		snprintf(lab[c].csv, sizeof(lab[c].csv), "CPU%d%s", cpu, o->sep ? o->sep : "");
+		snprintf(lab[c].json, sizeof(lab[c].json), "\"cpu\" : \"%d\", ", cpu);
+	}
+	return lab;
+}
+
+/* --per-thread's labels: perf's "comm-TID" (tids[c], comms[c]; the comm
+ * escaped in JSON). */
+static struct aggr_label *thread_labels(int n, const pid_t *tids, char (*comms)[16], const struct stat_opts *o)
+{
+	struct aggr_label *lab = xcalloc((size_t)n + 1, sizeof(*lab));
+
+	for (int c = 0; c < n; c++) {
+		const char *comm = comms ? comms[c] : "?";
+		int tid = tids ? (int)tids[c] : 0;
+		struct strbuf js = STRBUF_INIT;
+
+		snprintf(lab[c].std, sizeof(lab[c].std), "%16s-%-8d ", comm, tid);
+		snprintf(lab[c].csv, sizeof(lab[c].csv), "%s-%d%s", comm, tid, o->sep ? o->sep : "");
+		sb_add_json(&js, comm, strlen(comm));
+		snprintf(lab[c].json, sizeof(lab[c].json), "\"thread\" : \"%s-%d\", ", js.buf ? js.buf : "", tid);
+		sb_release(&js);
+	}
+	return lab;
+}
+
+/* --per-*: the CPUs' counts (percpu[c], nev events, over ns of wall time)
+ * summed by their topology's key (per_key), the groups in key order, into
+ * *sets, and their labels (a group's per event: its CPU count may differ)
+ * into *lab.  Each event is summed as perf's aggr_cb: the group's CPUs in
+ * order, until the first one that did not count it (then the event is not
+ * counted in the group, and that CPU the last of its count).  Returns the
+ * number of groups, or -1 (message set, *sets and *lab NULL) when a CPU's
+ * topology cannot be read. */
+static int per_groups(const struct stat_opts *o, const struct cnt_set *percpu, int npercpu, size_t nev, uint64_t ns,
+		      struct cnt_set **sets_out, struct aggr_label **lab_out)
+{
+	struct cnt_cpu_topo *cpukey = xcalloc((size_t)npercpu + 1, sizeof(*cpukey));
+	struct cnt_cpu_topo *keys = xcalloc((size_t)npercpu + 1, sizeof(*keys));
+	struct cnt_set *sets;
+	struct aggr_label *lab;
+	int n = 0;
+
+	*sets_out = NULL;
+	*lab_out = NULL;
+	for (int cp = 0; cp < npercpu; cp++) {   /* the groups, in key order */
+		struct cnt_cpu_topo t;
+		int g = 0;
+
+		if (cnt_cpu_topo(o->ncpus ? o->cpus[cp] : cp, &t)) {
+			free(cpukey);
+			free(keys);
+			return -1;
+		}
+		cpukey[cp] = per_key(o->per, &t);
+		while (g < n && cmp_topo(&keys[g], &cpukey[cp]))
+			g++;
+		if (g == n) {
+			for (g = n; g > 0 && cmp_topo(&keys[g - 1], &cpukey[cp]) > 0; g--)
+				keys[g] = keys[g - 1];
+			keys[g] = cpukey[cp];
+			n++;
+		}
+	}
+	sets = xcalloc((size_t)n + 1, sizeof(*sets));
+	lab = xcalloc((size_t)(n ? n : 1) * (nev ? nev : 1), sizeof(*lab));
+	for (int g = 0; g < n; g++) {
+		add_events(&sets[g], o);
+		for (size_t k = 0; k < sets[g].nr; k++) {
+			struct cnt_event *d = &sets[g].ev[k];
+			int nr = 0;
+
+			d->raw = d->enabled = d->running = 0;
+			d->state = CNT_OK;
+			for (int cp = 0; cp < npercpu; cp++) {
+				const struct cnt_event *e = &percpu[cp].ev[k];
+
+				if (cmp_topo(&cpukey[cp], &keys[g]))
+					continue;
+				nr++;
+				if (d->duration)
+					continue;
+				if (e->state != CNT_OK || !e->enabled || !e->running) {
+					d->state = e->state == CNT_NOT_SUPPORTED ? CNT_NOT_SUPPORTED : CNT_NOT_COUNTED;
+					d->open_errno = e->open_errno;
+					d->raw = d->enabled = d->running = 0;
+					break;
+				}
+				d->raw += e->raw;
+				d->enabled += e->enabled;
+				d->running += e->running;
+			}
+			if (d->state == CNT_OK && !d->duration)
+				d->value = cnt_scale(d->raw, d->enabled, d->running, &d->state);
+			per_label(&lab[(size_t)g * nev + k], o->per, &keys[g], nr, o->sep ? o->sep : "");
+		}
+		cnt_set_duration(&sets[g], ns);
+	}
+	free(cpukey);
+	free(keys);
+	*sets_out = sets;
+	*lab_out = lab;
+	return n;
 }
 
 /* ---- --simulate ---- */
@@ -1303,11 +1428,16 @@ static void record_run(struct report *r, const struct cnt_set *sum)
 	}
 }
 
-/* One -I interval as perf stat 6.1 prints it: each line of the table
- * (text, -x CSV or -j JSON, with its metric: CPUs utilized over the
- * nominal interval, as perf, and rates per second of the interval's
- * task-clock) for the counts since prev, the time first ("%16.9f " in
- * text and CSV, "interval" in JSON). */
+/* prev takes cur's counts (same events): the start of the next interval */
+static void keep_counts(struct cnt_set *prev, const struct cnt_set *cur)
+{
+	for (size_t i = 0; i < prev->nr && i < cur->nr; i++) {
+		prev->ev[i].value = cur->ev[i].value;
+		prev->ev[i].enabled = cur->ev[i].enabled;
+		prev->ev[i].running = cur->ev[i].running;
+	}
+}
+
 /* One interval's lines (an event each, no time) into tmp. */
 static void interval_body(struct strbuf *tmp, const struct cnt_set *cur, const struct cnt_set *prev,
 			  const struct stat_opts *o)
@@ -1369,6 +1499,11 @@ static void interval_head(struct strbuf *sb, double t_s, const char *line, size_
 	sb_add(sb, line, len);
 }
 
+/* One -I interval as perf stat 6.1 prints it: each line of the table
+ * (text, -x CSV or -j JSON, with its metric: CPUs utilized over the
+ * nominal interval, as perf, and rates per second of the interval's
+ * task-clock) for the counts since prev, the time first ("%16.9f " in
+ * text and CSV, "interval" in JSON). */
 static void print_interval(struct strbuf *sb, double t_s, const struct cnt_set *cur,
 			   const struct cnt_set *prev, const struct stat_opts *o)
 {
@@ -1400,11 +1535,7 @@ static void print_interval_cpus(struct strbuf *sb, double t_s, struct cnt_set *c
 		cnt_set_duration(&cpus[c], dur_ns);
 		sb_init(&body[c], 1024);
 		interval_body(&body[c], &cpus[c], &prev[c], o);
-		for (size_t i = 0; i < prev[c].nr && i < cpus[c].nr; i++) {
-			prev[c].ev[i].value = cpus[c].ev[i].value;
-			prev[c].ev[i].enabled = cpus[c].ev[i].enabled;
-			prev[c].ev[i].running = cpus[c].ev[i].running;
-		}
+		keep_counts(&prev[c], &cpus[c]);
 	}
 	for (size_t i = 0; i < nev; i++)
 		for (int c = 0; c < n; c++) {
@@ -1843,11 +1974,7 @@ int cmd_stat(int argc, char **argv)
 						if (have_cmd)
 							kill(ch.pid, SIGTERM);
 					}
-					for (size_t i = 0; i < cur.nr; i++) {
-						prev.ev[i].value = cur.ev[i].value;
-						prev.ev[i].enabled = cur.ev[i].enabled;
-						prev.ev[i].running = cur.ev[i].running;
-					}
+					keep_counts(&prev, &cur);
 				}
 				next += o.interval_ms * 1e6;
 			}
@@ -1896,7 +2023,9 @@ int cmd_stat(int argc, char **argv)
 		cnt_set_release(&cur);
 		err = read_targets(&t, &sum);
 		cnt_set_duration(&sum, (uint64_t)(t1 - t0));   /* duration_time: the run's wall time */
-		if (!err && (o.no_aggr || o.per) && !percpu) {   /* -A, --per-*: each CPU's (thread's) counts kept */
+		/* -A, --per-*: each CPU's (thread's) counts kept; with -I the
+		 * intervals are the output */
+		if (!err && (o.no_aggr || o.per) && !o.interval_ms && !percpu) {
 			npercpu = t.nr;
 			percpu = xcalloc((size_t)t.nr, sizeof(*percpu));
 			if (o.per == PER_THREAD && t.tids) {
@@ -1945,12 +2074,7 @@ int cmd_stat(int argc, char **argv)
 		}
 		if (o.forever) {   /* -r 0: this run's table, then the next run */
 			build_summary(&r);
-			if (o.json)
-				print_json(&r, &sb);
-			else if (o.sep)
-				print_csv(&r, &sb);
-			else
-				print_std(&r, &sb);
+			print_table(&r, &sb);
 			if (o.quiet)
 				sb_reset(&sb);
 			if (flush_out(out, &sb) != 0) {
@@ -1984,103 +2108,25 @@ int cmd_stat(int argc, char **argv)
 				print_sim_csv(&r, &sim, &sb);
 			else
 				print_sim_std(&r, &sim, &sb);
-		} else if (percpu && !o.interval_ms) {   /* with -I, the intervals are the output */
-			/* -A: a row per CPU; --per-*: the CPUs summed by their
-			 * topology's key, the groups in key order */
+		} else if (percpu) {
 			struct cnt_set *sets = percpu;
-			struct aggr_label *lab = xcalloc((size_t)npercpu, sizeof(*lab));
-			struct cnt_cpu_topo *keys = NULL;
+			struct aggr_label *lab;
+			size_t lab_nev = 0;
 			int n = npercpu;
-			size_t nev = 0;       /* --per-*: a label per group and event (its CPU count) */
 
 			if (o.per == PER_THREAD) {
-				for (int cp = 0; cp < npercpu; cp++) {
-					const char *comm = pcomms ? pcomms[cp] : "?";
-					int tid = ptids ? (int)ptids[cp] : 0;
-					struct strbuf js = STRBUF_INIT;
-
-					snprintf(lab[cp].std, sizeof(lab[cp].std), "%16s-%-8d ", comm, tid);
-					snprintf(lab[cp].csv, sizeof(lab[cp].csv), "%s-%d%s", comm, tid, o.sep ? o.sep : "");
-					sb_add_json(&js, comm, strlen(comm));
-					snprintf(lab[cp].json, sizeof(lab[cp].json), "\"thread\" : \"%s-%d\", ", js.buf ? js.buf : "", tid);
-					sb_release(&js);
-				}
+				lab = thread_labels(npercpu, ptids, pcomms, &o);
 			} else if (o.per) {
-				struct cnt_cpu_topo *cpukey = xcalloc((size_t)npercpu, sizeof(*cpukey));
-
-				keys = xcalloc((size_t)npercpu, sizeof(*keys));
-				sets = xcalloc((size_t)npercpu, sizeof(*sets));
-				n = 0;
-				for (int cp = 0; cp < npercpu && !rc; cp++) {   /* the groups, in key order */
-					struct cnt_cpu_topo t;
-					int g = 0;
-
-					if (cnt_cpu_topo(o.ncpus ? o.cpus[cp] : cp, &t)) {
-						rc = 1;
-						break;
-					}
-					cpukey[cp] = per_key(o.per, &t);
-					while (g < n && cmp_topo(&keys[g], &cpukey[cp]))
-						g++;
-					if (g == n) {
-						for (g = n; g > 0 && cmp_topo(&keys[g - 1], &cpukey[cp]) > 0; g--)
-							keys[g] = keys[g - 1];
-						keys[g] = cpukey[cp];
-						n++;
-					}
-				}
-				/* each group's sums, event by event, as perf's aggr_cb:
-				 * its CPUs in order, counted until the first one that did
-				 * not count the event (then the event is not counted in
-				 * the group, and that CPU the last of its count) */
-				nev = sum.nr;
-				lab = xrealloc(lab, (size_t)(n ? n : 1) * (nev ? nev : 1) * sizeof(*lab));
-				for (int g = 0; g < n && !rc; g++) {
-					sets[g] = (struct cnt_set)CNT_SET_INIT;
-					add_events(&sets[g], &o);
-					for (size_t k = 0; k < sets[g].nr; k++) {
-						struct cnt_event *d = &sets[g].ev[k];
-						int nr = 0;
-
-						d->raw = d->enabled = d->running = 0;
-						d->state = CNT_OK;
-						for (int cp = 0; cp < npercpu; cp++) {
-							const struct cnt_event *e = &percpu[cp].ev[k];
-
-							if (cmp_topo(&cpukey[cp], &keys[g]))
-								continue;
-							nr++;
-							if (d->duration)
-								continue;
-							if (e->state != CNT_OK || !e->enabled || !e->running) {
-								d->state = e->state == CNT_NOT_SUPPORTED ? CNT_NOT_SUPPORTED : CNT_NOT_COUNTED;
-								d->open_errno = e->open_errno;
-								d->raw = d->enabled = d->running = 0;
-								break;
-							}
-							d->raw += e->raw;
-							d->enabled += e->enabled;
-							d->running += e->running;
-						}
-						if (d->state == CNT_OK && !d->duration)
-							d->value = cnt_scale(d->raw, d->enabled, d->running, &d->state);
-						per_label(&lab[(size_t)g * nev + k], o.per, &keys[g], nr, o.sep ? o.sep : "");
-					}
-					cnt_set_duration(&sets[g], percpu_ns);
-				}
-				free(cpukey);
+				lab_nev = sum.nr;
+				n = per_groups(&o, percpu, npercpu, lab_nev, percpu_ns, &sets, &lab);
+				if (n < 0)
+					rc = 1, n = 0;
 			} else {
-				for (int cp = 0; cp < npercpu; cp++) {
-					int cpu = o.ncpus ? o.cpus[cp] : cp;
-
-					snprintf(lab[cp].std, sizeof(lab[cp].std), "CPU%-8d", cpu);
-					snprintf(lab[cp].csv, sizeof(lab[cp].csv), "CPU%d%s", cpu, o.sep ? o.sep : "");
-					snprintf(lab[cp].json, sizeof(lab[cp].json), "\"cpu\" : \"%d\", ", cpu);
-				}
+				lab = cpu_labels(npercpu, &o);
 			}
 			struct report *pc = xcalloc((size_t)n + 1, sizeof(*pc));
 
-			for (int g = 0; g < n && !rc; g++) {
+			for (int g = 0; g < n; g++) {
 				pc[g] = (struct report){ .o = &o, .set = &sets[g] };
 				pc[g].smp = xcalloc(sets[g].nr ? sets[g].nr : 1, sizeof(*pc[g].smp));
 				for (size_t i = 0; i < sets[g].nr; i++)
@@ -2093,27 +2139,22 @@ int cmd_stat(int argc, char **argv)
 			if (rc)
 				fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
 			else
-				print_aggr(&r, pc, lab, nev, n, !o.per || o.per == PER_THREAD, o.per == PER_THREAD, &sb);
+				print_aggr(&r, pc, lab, lab_nev, n, !o.per || o.per == PER_THREAD, o.per == PER_THREAD, &sb);
 			for (int g = 0; g < n; g++) {
-				if (pc[g].smp)
-					for (size_t i = 0; i < sets[g].nr; i++)
-						free(pc[g].smp[i].val);
+				for (size_t i = 0; i < sets[g].nr; i++)
+					free(pc[g].smp[i].val);
 				free(pc[g].smp);
 			}
 			free(pc);
-			if (o.per && o.per != PER_THREAD) {
+			if (sets != percpu) {
 				for (int g = 0; g < n; g++)
 					cnt_set_release(&sets[g]);
 				free(sets);
 			}
-			free(keys);
 			free(lab);
-		} else if (!o.interval_ms && o.json)
-			print_json(&r, &sb);
-		else if (!o.interval_ms && o.sep)
-			print_csv(&r, &sb);
-		else if (!o.interval_ms)
-			print_std(&r, &sb);
+		} else if (!o.interval_ms) {
+			print_table(&r, &sb);
+		}
 		if (o.quiet)
 			sb_reset(&sb);
 		if (!rc && flush_out(out, &sb) != 0) {
