@@ -85,3 +85,10 @@ int pk_read_line(const char *path, char *buf, size_t len)
 		buf[strcspn(buf, "\n")] = 0;
 	return err;
 }
+
+const char *pk_sysfs_cpu(void)
+{
+	const char *env = getenv("PERFKIT_SYSFS_CPU");
+
+	return env && *env ? env : "/sys/devices/system/cpu";
+}

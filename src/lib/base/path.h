@@ -28,6 +28,10 @@
  * attribute: a PMU's type, a cache's size), its newline cut, into buf (len
  * bytes, a longer line cut there).  0, or -errno of fopen(3), -EIO for a
  * read error, -ENODATA for an empty file; nothing printed, no pk_error().
+ *
+ * pk_sysfs_cpu(): the folder that describes the CPUs, laid out as
+ * /sys/devices/system/cpu (cpuN/cache/, cpuN/topology/): $PERFKIT_SYSFS_CPU
+ * when set and not empty (a copy, for tests), else that path.
  */
 #ifndef PERFKIT_BASE_PATH_H
 #define PERFKIT_BASE_PATH_H
@@ -39,5 +43,6 @@ char *pk_path_search(const char *name, bool exec_only);
 int pk_find_program(const char *name, char **path);
 int pk_open_regular(const char *path);
 int pk_read_line(const char *path, char *buf, size_t len);
+const char *pk_sysfs_cpu(void);
 
 #endif

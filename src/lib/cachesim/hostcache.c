@@ -79,9 +79,7 @@ int hostcache_read(const char *root, struct host_caches *hc)
 
 const char *hostcache_sysfs_cpu(void)
 {
-	const char *env = getenv("PERFKIT_SYSFS_CPU");
-
-	return env && *env ? env : "/sys/devices/system/cpu";
+	return pk_sysfs_cpu();
 }
 
 int hostcache_read_host(struct host_caches *hc)

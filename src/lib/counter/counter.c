@@ -432,13 +432,11 @@ static int topo_int(const char *dir, int cpu, const char *file, int *v)
 
 int cnt_cpu_topo(int cpu, struct cnt_cpu_topo *t)
 {
-	const char *dir = getenv("PERFKIT_SYSFS_CPU");
+	const char *dir = pk_sysfs_cpu();
 	char path[4096];
 	DIR *d;
 	struct dirent *de;
 
-	if (!dir || !*dir)
-		dir = "/sys/devices/system/cpu";
 	*t = (struct cnt_cpu_topo){ .node = -1 };
 	if (topo_int(dir, cpu, "physical_package_id", &t->socket) || topo_int(dir, cpu, "core_id", &t->core))
 		return pk_error(ENOENT, "%s/cpu%d/topology: no physical_package_id or core_id", dir, cpu);

@@ -139,8 +139,8 @@ bool cnt_errno_unsupported(int err, const struct perf_event_attr *attr);
 /* A CPU's place in the machine, for perf stat's --per-socket, --per-die,
  * --per-core and --per-node: the ids sysfs gives in
  * DIR/cpuN/topology/{physical_package_id,die_id,core_id} and the node of
- * the DIR/cpuN/nodeM link, DIR being $PERFKIT_SYSFS_CPU when set (a copy
- * for tests) or /sys/devices/system/cpu.  As perf (cpu__get_die_id), a
+ * the DIR/cpuN/nodeM link, DIR being base's pk_sysfs_cpu() ($PERFKIT_SYSFS_CPU
+ * when set, a copy for tests, or /sys/devices/system/cpu).  As perf (cpu__get_die_id), a
  * kernel without die_id gives die 0; a CPU in no node gives node -1.
  * Returns 0, or -ENOENT (message set) when cpuN has no topology/
  * physical_package_id or core_id (not a CPU of this machine). */
