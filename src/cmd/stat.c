@@ -255,15 +255,8 @@ static int open_targets(struct targets *t, const struct stat_opts *o, pid_t pid,
 			t->nr++;
 			continue;
 		}
-		if (i == 0) {   /* an fd per event and CPU or thread: many need more than 1024, as perf */
-			struct rlimit rl;
-			rlim_t need = (rlim_t)n * cs->nr + 64;
-
-			if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < need && rl.rlim_cur < rl.rlim_max) {
-				rl.rlim_cur = need < rl.rlim_max ? need : rl.rlim_max;
-				setrlimit(RLIMIT_NOFILE, &rl);
-			}
-		}
+		if (i == 0)   /* an fd per event and CPU or thread */
+			cap_raise_nofile((size_t)n * cs->nr);
 		err = cnt_set_open(cs, all ? -1 : t->tids ? t->tids[i] : pid, all ? (o->ncpus ? o->cpus[i] : i) : -1, flags);
 		if (err == -ESRCH && t->tids && !o->by_tid && (t->nr > 0 || i + 1 < n)) {
 			cnt_set_release(cs);   /* a thread that has ended: perf leaves it out too */

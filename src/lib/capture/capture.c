@@ -135,19 +135,23 @@ static int map_ring(struct cap_events *ce, struct cap_ring *rg, int fd, int cpu)
 	return 0;
 }
 
-int cap_events_open(struct cap_events *ce)
+void cap_raise_nofile(size_t nr_fds)
 {
 	struct rlimit rl;
 
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max && rl.rlim_cur < nr_fds + 64) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+int cap_events_open(struct cap_events *ce)
+{
 	ce->nr_fds = ce->nr_ev * ce->nr_tids * ce->nr_cpus;
 	ce->user_only = false;
 	ce->failed_open = false;
 	/* one fd per (event, thread, CPU): many threads need more than 1024 */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
-	    rl.rlim_cur < ce->nr_fds + 64) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
+	cap_raise_nofile(ce->nr_fds);
 	ce->fds = xmalloc((ce->nr_fds ? ce->nr_fds : 1) * sizeof(int));
 	ce->ids = xcalloc(ce->nr_fds ? ce->nr_fds : 1, sizeof(uint64_t));
 	for (size_t i = 0; i < ce->nr_fds; i++)

@@ -60,6 +60,12 @@ int cap_online_cpus(int **cpus, size_t *nr);
 /* The threads of pid (/proc/PID/task).  -ESRCH (message set) when none. */
 int cap_list_threads(pid_t pid, pid_t **tids, size_t *nr);
 
+/* Room for nr_fds more descriptors (an event's per thread or CPU: many
+ * threads need more than the usual soft limit of 1024): the soft
+ * RLIMIT_NOFILE raised to the hard one when it is below nr_fds + 64, as
+ * perf does.  Nothing reported: an open that still fails says EMFILE. */
+void cap_raise_nofile(size_t nr_fds);
+
 /* perf_event_paranoid, or -1 when unreadable. */
 int cap_paranoid(void);
 
