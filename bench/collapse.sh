@@ -50,12 +50,12 @@ size=$(stat -L -c %s "$W/in.txt")
 cat "$W/in.txt" >/dev/null   # warm the page cache
 
 RUNS=${RUNS:-3}
-# t OUT CMD... — best of RUNS: wall seconds into OUT, CPU seconds (user +
-# system) into OUT_cpu, peak RSS (MB) into OUT_mb
+# t OUT CMD... — best of RUNS (bench/lib/rtime.c): wall seconds into OUT,
+# CPU seconds (user + system) into OUT_cpu, peak RSS (MB) into OUT_mb
 t() {
 	local out=$1 best= bcpu= bmb= u s e m; shift
 	for _ in $(seq "$RUNS"); do
-		/usr/bin/time -f '%U %S %e %M' -o "$W/tm" "$@" >/dev/null 2>&1 || true
+		"$W/rtime" "$W/tm" "$@" >/dev/null 2>&1 || true
 		read -r u s e m < <(tail -1 "$W/tm")
 		local c; c=$(echo "$u + $s" | bc -l)
 		if [ -z "$best" ] || [ "$(echo "$e < $best" | bc -l)" = 1 ]; then best=$e; fi
@@ -63,20 +63,21 @@ t() {
 		bmb=$m
 		[ "$(echo "$e > 20" | bc -l)" = 1 ] && break   # slow peers: one run
 	done
-	printf -v "$out" '%.3f' "$best"
-	printf -v "${out}_cpu" '%.3f' "$bcpu"
+	printf -v "$out" '%.4f' "$best"
+	printf -v "${out}_cpu" '%.4f' "$bcpu"
 	printf -v "${out}_mb" '%.1f' "$(echo "$bmb / 1024" | bc -l)"
 }
 mbps() { echo "scale=1; $size / 1048576 / $1" | bc -l; }
 r() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
-[ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) needed" >&2; exit 1; }
+# times to the microsecond: GNU time's hundredths are 0 for wc -l of 50 MB
+${CC:-cc} -O2 -o "$W/rtime" bench/lib/rtime.c
 NW=$(nproc)   # worker threads: one per usable CPU
 
 printf 'input: %s MB of perf script text (%s lines)\n' "$((size / 1048576))" "$(wc -l <"$W/in.txt")"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc --all) CPUs"
 t T_WC wc -l "$W/in.txt"
 t T_PK "$PK" collapse "$W/in.txt"
-pipe_pk() { cat "$W/in.txt" | /usr/bin/time -f '%U %S %e %M' -o "$W/tmp1" "$PK" collapse >/dev/null 2>&1; }
+pipe_pk() { cat "$W/in.txt" | "$W/rtime" "$W/tmp1" "$PK" collapse >/dev/null 2>&1; }
 best_pc=; best_pe=
 for _ in $(seq "$RUNS"); do
 	s0=$(date +%s.%N); pipe_pk; e0=$(date +%s.%N)
@@ -89,7 +90,7 @@ done
 printf '%-30s %8s %8s %9s %9s\n' "" "wall s" "CPU s" "MB/s" "peak MB"
 printf '%-30s %8s %8s %9s %9.1f\n' "wc -l (floor)" "$T_WC" "$T_WC_cpu" "$(mbps "$T_WC")" "$T_WC_mb"
 printf '%-30s %8s %8s %9s %9.1f\n' "perfkit collapse FILE" "$T_PK" "$T_PK_cpu" "$(mbps "$T_PK")" "$T_PK_mb"
-printf '%-30s %8.3f %8.3f %9s %9.1f\n' "cat FILE | perfkit collapse" "$best_pe" "$best_pc" "$(mbps "$best_pe")" "$M_PP"
+printf '%-30s %8.4f %8.4f %9s %9.1f\n' "cat FILE | perfkit collapse" "$best_pe" "$best_pc" "$(mbps "$best_pe")" "$M_PP"
 echo "perfkit, CPU time against wc -l's: FILE $(r "$T_PK_cpu" "$T_WC_cpu")x in all, $(r "$(echo "$T_PK_cpu / $NW" | bc -l)" "$T_WC_cpu")x per worker thread ($NW) (aim: 2.5x); pipe $(r "$best_pc" "$T_WC_cpu")x in all, $(r "$(echo "$best_pc / $NW" | bc -l)" "$T_WC_cpu")x per worker thread (aim: 4x)"
 echo "perfkit, wall time against wc -l's: FILE $(r "$T_PK" "$T_WC")x, pipe $(r "$best_pe" "$T_WC")x (both move with the load)"
 
