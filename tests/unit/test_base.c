@@ -414,7 +414,53 @@ static int reuse_child(bool tune)
 	return 0;
 }
 
+/* Whether the mapping holding p is asked for huge pages: "hg" among its
+ * VmFlags in /proc/self/smaps (madvise MADV_HUGEPAGE). */
+static bool huge_advised(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	bool in = false, hg = false;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = (uintptr_t)p >= a && (uintptr_t)p < b;
+		else if (in && !strncmp(line, "VmFlags:", 8))
+			hg = strstr(line, " hg") != NULL;
+	}
+	if (f)
+		fclose(f);
+	return hg;
+}
+
+/* xheap_thp, in a child program as above: the heap's next megabytes are
+ * asked for huge pages, so a block of 6 MiB malloc'd after it is in a
+ * mapping with MADV_HUGEPAGE (its middle: the aligned 2 MiB there); 1
+ * when it is not (glibc's own heap, without the call). */
+static int thp_child(bool hint)
+{
+	xmalloc_reuse();
+	if (hint)
+		xheap_thp(16u << 20);
+	char *p = malloc(6u << 20);
+
+	if (!p)
+		return 2;
+	bool hg = huge_advised(p + (3u << 20));
+	free(p);
+	return hg ? 0 : 1;
+}
+
+static int child_status(const char *mode, bool on);
+
 static int reuse_status(bool tune)
+{
+	return child_status("--reuse-child", tune);
+}
+
+static int child_status(const char *mode, bool on)
 {
 	int st;
 	pid_t pid = fork();
@@ -423,7 +469,7 @@ static int reuse_status(bool tune)
 		/* no malloc settings of the caller's (MALLOC_*_, GLIBC_TUNABLES) */
 		char *const env[] = { NULL };
 
-		execle("/proc/self/exe", "test_base", "--reuse-child", tune ? "1" : "0", (char *)NULL, env);
+		execle("/proc/self/exe", "test_base", mode, on ? "1" : "0", (char *)NULL, env);
 		_exit(127);
 	}
 	assert_true(pid > 0);
@@ -451,13 +497,36 @@ static void test_malloc_reuse(void **state)
 	assert_int_equal(reuse_status(false), 1);   /* glibc's own: a mapping */
 }
 
+static void test_heap_thp(void **state)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char buf[128] = "";
+
+	(void)state;
+#ifdef SANITIZED_MALLOC
+	skip();
+#endif
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	if (!strstr(buf, "[madvise]") && !strstr(buf, "[always]"))
+		skip();   /* THP off: madvise is refused, nothing to see */
+	assert_int_equal(child_status("--thp-child", true), 0);
+	assert_int_equal(child_status("--thp-child", false), 1);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--reuse-child"))   /* test_malloc_reuse's */
 		return reuse_child(argv[2][0] == '1');
+	if (argc == 3 && !strcmp(argv[1], "--thp-child"))   /* test_heap_thp's */
+		return thp_child(argv[2][0] == '1');
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strbuf_grow),
 		cmocka_unit_test(test_xrelease),
+		cmocka_unit_test(test_heap_thp),
 		cmocka_unit_test(test_xml_escape),
 		cmocka_unit_test(test_json_escape),
 		cmocka_unit_test(test_hashmap),

@@ -77,6 +77,21 @@ void xmalloc_reuse(void)
 	(void)mallopt(M_ARENA_MAX, 1);
 }
 
+void xheap_thp(size_t bytes)
+{
+	/* the block comes from the top of the heap (below xmalloc_reuse's
+	 * mmap threshold), is asked for huge pages and freed back to the top
+	 * (not trimmed): the allocations that follow fill it */
+	void *p;
+
+	if (getenv("PERFKIT_NO_HEAP_THP"))   /* perfkit.c's way out, as its restart's */
+		return;
+	if (!(p = malloc(bytes)))
+		return;
+	xhuge(p, bytes);
+	free(p);
+}
+
 void *xcalloc_huge(size_t n, size_t size)
 {
 	size_t bytes = n * size;

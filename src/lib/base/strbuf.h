@@ -115,6 +115,16 @@ void *xmalloc_huge(size_t size);
  * compile job's 336 MB of perf script text (collapse): 9.8 k page faults
  * -> 2.0 k, 1.47x less CPU, the peak 46 -> 64 MiB. */
 void xmalloc_reuse(void);
+/* Ask for transparent huge pages under the next `bytes` of the heap (a
+ * block that size taken from its top, madvised with xhuge and freed back
+ * to it), as glibc's tunable glibc.malloc.hugetlb=1 does for the heap it
+ * grows, for a program that learns only as it runs that it will allocate
+ * much (collapse reading a pipe: 4 KiB page faults cost it 35 % more CPU
+ * than huge pages).  bytes must be below the mmap threshold (32 MiB after
+ * xmalloc_reuse, which is to be called first) and 4 MiB or more.  The
+ * pages already in use keep their size; nothing where THP is off or
+ * $PERFKIT_NO_HEAP_THP is set (as for perfkit.c's restart). */
+void xheap_thp(size_t bytes);
 /* xcalloc(n, size) for a big table (a hash table's slots): in huge pages
  * (xhuge) asked for before the zeroing touches them; freed with free(). */
 void *xcalloc_huge(size_t n, size_t size);

@@ -372,8 +372,21 @@ static int parse_stream(struct ps_collapser *c, const struct collapse_opts *o, i
 	 * system's pipe-max-size, then as it was) lets the writer run ahead
 	 * with fewer wake-ups and reads */
 	struct stat sb;
-	if (fstat(fd, &sb) == 0 && S_ISFIFO(sb.st_mode))
+	bool have_sb = fstat(fd, &sb) == 0, regular = have_sb && S_ISREG(sb.st_mode);
+	if (have_sb && S_ISFIFO(sb.st_mode))
 		(void)fcntl(fd, F_SETPIPE_SZ, (int)BLK_BYTES);
+	/* a large input: huge pages asked for under the heap's top (blocks,
+	 * the parsers' tables) from the start for a file of 16 MiB or more,
+	 * from the 4th MiB read on for a pipe, and again every 16 MiB read
+	 * while the tables grow; a small input is not worth a huge page's
+	 * zeroing.  (No restart with glibc's heap tunable, as perfkit.c does
+	 * for perf.data: its second start cost more than it saved.) */
+	const uint64_t mib = (uint64_t)1 << 20;
+	uint64_t nread = 0, next_thp = !regular ? 4 * mib : (uint64_t)sb.st_size >= 16 * mib ? 0 : UINT64_MAX;
+	if (!next_thp) {
+		xheap_thp((size_t)(30 * mib));
+		next_thp = 16 * mib;
+	}
 	memset(&st, 0, sizeof(st));
 	pthread_mutex_init(&st.mu, NULL);
 	pthread_cond_init(&st.cv, NULL);
@@ -385,9 +398,15 @@ static int parse_stream(struct ps_collapser *c, const struct collapse_opts *o, i
 	b->len = prefix_len;
 	size_t nstarted = 0;
 	for (;;) {
+		size_t had = b->len;
 		ret = fill_blk(fd, name, b, &eof);
 		if (ret)
 			break;
+		nread += b->len - had;
+		if (nread >= next_thp) {
+			xheap_thp((size_t)(30 * mib));
+			next_thp = nread + 16 * mib;
+		}
 		size_t cut = eof ? b->len : last_cut(b->buf, b->len);
 		if (!cut && !eof) {   /* one sample longer than the block: read on */
 			b->cap *= 2;
