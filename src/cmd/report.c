@@ -24,6 +24,7 @@
 #include "base/kvsort.h"
 #include "base/strbuf.h"
 #include "base/strsort.h"
+#include "base/thread.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/header.h"
 #include "session/session.h"
@@ -1199,6 +1200,7 @@ static void *hist_cg_main(void *arg)
 	struct hist *h = arg;
 	struct prof_rows pr = { .of_node = h->of_node };
 
+	(void)pk_thread_background();   /* the keys' thread first */
 	h->cg_made = hist_forest_new(h);
 	prof_cg_load(h->prof, &pr, h->cg_made);
 	return NULL;
@@ -3163,6 +3165,8 @@ static void *rt_warm_main(void *arg)
 	struct report_tui *rt = arg;
 	char *buf = NULL;
 	size_t len = 0;
+
+	(void)pk_thread_background();   /* the keys' thread first */
 	FILE *fp = open_memstream(&buf, &len);
 	int err = fp ? tui_annotate_text(fp, rt->warm_p, rt->warm_p->funcs[0], rt->warm_file, rt->inl) : 0;
 
@@ -3235,6 +3239,7 @@ static void *rt_prep_main(void *arg)
 {
 	struct report_tui *rt = arg;
 
+	(void)pk_thread_background();   /* the keys' thread first */
 	if (hist_cg(rt->h))
 		rt->prep_trees = build_trees(&rt->prep_r, rt->h, rt->show, rt->total);
 	return NULL;

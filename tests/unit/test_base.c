@@ -13,6 +13,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 #include "base/kvsort.h"
 #include "base/path.h"
 #include "base/strbuf.h"
+#include "base/thread.h"
 
 static void test_strbuf_grow(void **state)
 {
@@ -497,6 +499,33 @@ static void test_malloc_reuse(void **state)
 	assert_int_equal(reuse_status(false), 1);   /* glibc's own: a mapping */
 }
 
+/* pk_thread_background in a thread: its own nice is 10 (or the
+ * process's, when nicer), the calling thread's is as it was. */
+static void *background_in_thread(void *arg)
+{
+	int *nice = arg;
+
+	nice[0] = pk_thread_background();
+	errno = 0;
+	nice[1] = getpriority(PRIO_PROCESS, (id_t)gettid());
+	return NULL;
+}
+
+static void test_thread_background(void **state)
+{
+	pthread_t th;
+	int got[2] = { 1, -100 }, before;
+
+	(void)state;
+	errno = 0;
+	before = getpriority(PRIO_PROCESS, (id_t)gettid());
+	assert_int_equal(pthread_create(&th, NULL, background_in_thread, got), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(got[0], 0);
+	assert_int_equal(got[1], before > PK_BACKGROUND_NICE ? before : PK_BACKGROUND_NICE);
+	assert_int_equal(getpriority(PRIO_PROCESS, (id_t)gettid()), before);   /* this thread's own */
+}
+
 static void test_heap_thp(void **state)
 {
 	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
@@ -527,6 +556,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_strbuf_grow),
 		cmocka_unit_test(test_xrelease),
 		cmocka_unit_test(test_heap_thp),
+		cmocka_unit_test(test_thread_background),
 		cmocka_unit_test(test_xml_escape),
 		cmocka_unit_test(test_json_escape),
 		cmocka_unit_test(test_hashmap),
