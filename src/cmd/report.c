@@ -2503,24 +2503,13 @@ int cmd_report(int argc, char **argv)
 			sort_given = true;
 			r.cg.skip_first = !strncmp(sort, "sym", 3);
 			break;
-		case 'P': {
-			/* "5" or "5%", as perf takes it */
-			char pct[64];
-			size_t l = strlen(optarg);
-			const char *v = optarg;
-
-			if (l && l < sizeof(pct) && optarg[l - 1] == '%') {
-				memcpy(pct, optarg, l - 1);
-				pct[l - 1] = '\0';
-				v = pct;
-			}
-			if (pk_parse_double("--percent-limit", v, 0, 100, &limit)) {
-				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
-				return 2;
-			}
+		case 'P':
+			/* as perf reads it (parse_percent_limit: strtof's number,
+			 * never an error): "5%" is 5, "abc" 0, over 100 or inf
+			 * hides every row, negative or nan hides none */
+			limit = strtof(optarg, NULL);
 			r.cg.threshold = limit;   /* perf: the call graph's too */
 			break;
-		}
 		case 1008: stdio = true; break;
 		case 'c': sfilt_names_set(&r.sf.comms, optarg); break;
 		case 'd': sfilt_names_set(&r.sf.dsos, optarg); break;

@@ -138,6 +138,15 @@ same "--call-graph=folded,callee" --call-graph=folded,callee
 same "--sort sym: lone chain skips the symbol" --sort sym
 same "--sort dso" --sort dso
 same "--percent-limit 10" --percent-limit 10
+# read as perf reads them (strtof's number, never an error; strtod's for
+# -g's threshold, the rest of the word not read; each number after it is
+# the print limit again)
+same "--percent-limit 5x (5)" --percent-limit 5x
+same "--percent-limit abc (0)" --percent-limit abc
+same "--percent-limit nan (every row)" --percent-limit nan
+same "--percent-limit -1 (every row, no graph node)" --percent-limit -1
+same "threshold 5x (5)" -g graph,5x
+same "print limits 3 then 1 (the last)" -g graph,0.5,3,1
 same "period values" -g graph,0.5,period
 # perf's keys address and srcline (each frame's "file.c:LINE", or
 # "+OFF" for address); glibc's __libc_start_call_main made one text: perf's
@@ -202,8 +211,7 @@ expect "no call chains: rows printed" grep -Eq '^ +[0-9.]+% +calltree +calltree 
 expect_fail "no call chains: no call graph line" grep -Eq '^ {12}(\||---)' "$T/nocc.out"
 
 # numbers out of range are usage errors, never undefined conversions
-for bad in "-g graph,5x" "-g graph,0.5,x" "--percent-limit=nan" \
-	   "--percent-limit=1e300" "--max-stack=4294967297"; do
+for bad in "-g graph,x5" "-g graph,0.5,x" "--max-stack=4294967297"; do
 	"$PERFKIT" report -i "$DATA" $bad >/dev/null 2>&1
 	expect "report $bad: usage error (2)" test $? = 2
 done

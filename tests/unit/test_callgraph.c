@@ -350,7 +350,14 @@ static void test_parse(void **state)
 	assert_int_equal(cg_parse(&p, "none", &set), 0);
 	assert_int_equal(p.mode, CG_NONE);
 	assert_true(cg_parse(&p, "bogus", &set) < 0);
-	assert_true(cg_parse(&p, "graph,0.5,1,2", &set) < 0);
+	/* as perf: each number after the threshold is the print limit
+	 * again, and a number's trailing text is not read */
+	assert_int_equal(cg_parse(&p, "graph,0.5,1,2", &set), 0);
+	assert_int_equal(p.print_limit, 2);
+	assert_int_equal(cg_parse(&p, "graph,5x,3y", &set), 0);
+	assert_true(p.threshold == 5.0);
+	assert_int_equal(p.print_limit, 3);
+	assert_true(cg_parse(&p, "graph,x5", &set) < 0);
 	assert_int_equal(cg_parse(&p, "address", &set), 0);   /* perf's keys */
 	assert_int_equal(p.key, CG_KEY_ADDRESS);
 	assert_int_equal(cg_parse(&p, "caller,sr", &set), 0);
@@ -379,7 +386,7 @@ static void test_parse(void **state)
 	assert_true(cg_min_hit(&p, 1000) == UINT64_C(1) << 63);
 	assert_int_equal(cg_parse(&p, "graph,1e18", &set), 0);   /* 1e19: 2^63 taken off */
 	assert_true(cg_min_hit(&p, 1000) == UINT64_C(10000000000000000000));
-	assert_true(cg_parse(&p, "graph,5x", &set) < 0);
+	assert_true(cg_parse(&p, "graph,-x", &set) < 0);   /* no number at all */
 	assert_int_equal(cg_parse(&p, "graph,0.5,-1", &set), 0);   /* strtoul's: no limit */
 	assert_true(p.print_limit == UINT_MAX);
 }

@@ -1180,8 +1180,9 @@ int cg_parse(struct cg_params *p, const char *arg, bool *order_set)
 			double v = strtod(tok, &end);
 
 			/* any number strtod(3) reads, as perf: over 100, below
-			 * 0, infinite or NaN no node is shown (pct_hits) */
-			if (end == tok || *end) {
+			 * 0, infinite or NaN no node is shown (pct_hits); what
+			 * follows the number is not read ("5x" is 5) */
+			if (end == tok) {
 				err = pk_error(EINVAL, "bad call-graph word '%s' (expected graph, flat, folded, fractal, "
 						       "none, caller, callee, a threshold percent or a print limit)",
 					       tok);
@@ -1189,9 +1190,10 @@ int cg_parse(struct cg_params *p, const char *arg, bool *order_set)
 			}
 			p->threshold = v;
 			numbers++;
-		} else if (numbers == 1) {
+		} else {
 			/* as perf reads it: the whole number it starts with
-			 * ("0.5" is 0, no limit), an error only without one */
+			 * ("0.5" is 0, no limit), an error only without one;
+			 * each number after the threshold is the limit again */
 			/* strtoul's: "-1" is ULONG_MAX, no limit */
 			unsigned long v = strtoul(tok, &end, 0);
 
@@ -1200,11 +1202,6 @@ int cg_parse(struct cg_params *p, const char *arg, bool *order_set)
 				break;
 			}
 			p->print_limit = v > UINT_MAX ? UINT_MAX : (unsigned)v;
-			numbers++;
-		} else {
-			err = pk_error(EINVAL, "bad call-graph word '%s' (threshold and print limit already given)",
-				       tok);
-			break;
 		}
 	}
 	free(dup);

@@ -90,14 +90,16 @@ struct cg_frame {
 /*
  * Parse perf's -g/--call-graph argument, "TYPE,THRESHOLD,PRINT_LIMIT,ORDER,
  * KEY,VALUE" in any order (each word may be abbreviated, numbers: the first
- * is the threshold, the second the print limit; a threshold is any number
+ * is the threshold, each after it the print limit, the last one kept; a
+ * number is read from the start of its word, the rest not read ("5x" is
+ * 5), as perf does; a threshold is any number
  * strtod(3) reads, converted to a period as perf's build on x86-64 does:
  * over 100, NaN or a negative share below -1 hide every node, a share of
  * 2^64 and more (inf, 1e400) shows every node; a print limit is read by
  * strtoul(3), "-1" no limit).  Updates *p; sets
  * *order_set when an order was given.  Returns 0, or -EINVAL (message in
- * pk_errmsg()) for an unknown word, a bad number, or the unsupported
- * "branch".
+ * pk_errmsg()) for an unknown word (one that starts with no number), or
+ * the unsupported "branch".
  */
 int cg_parse(struct cg_params *p, const char *arg, bool *order_set);
 
