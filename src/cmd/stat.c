@@ -1431,9 +1431,11 @@ static void keep_counts(struct cnt_set *prev, const struct cnt_set *cur)
 	}
 }
 
-/* One interval's lines (an event each, no time) into tmp. */
+/* One interval's lines (an event each, no time) into tmp, for the counts
+ * of cur since prev (NULL: cur's own); lab: event i's line headed by
+ * lab[i] (--per-*'s group), or NULL. */
 static void interval_body(struct strbuf *tmp, const struct cnt_set *cur, const struct cnt_set *prev,
-			  const struct stat_opts *o)
+			  const struct aggr_label *lab, const struct stat_opts *o)
 {
 	struct stat_opts io = *o;
 	struct ev_samples *smp = xcalloc(cur->nr ? cur->nr : 1, sizeof(*smp));
@@ -1464,13 +1466,19 @@ static void interval_body(struct strbuf *tmp, const struct cnt_set *cur, const s
 	struct report r = { .o = &io, .set = cur, .smp = smp, .elapsed = &elapsed, .nruns = 1 };
 
 	build_summary(&r);
-	if (o->json)
-		print_json(&r, tmp);
-	else if (o->sep)
-		print_csv(&r, tmp);
-	else
-		for (size_t i = 0; i < cur->nr; i++)
+	for (size_t i = 0; i < cur->nr; i++) {
+		if (o->json) {
+			print_json_line(&r, tmp, i, lab ? lab[i].json : NULL);
+		} else if (o->sep) {
+			if (lab)
+				sb_addstr(tmp, lab[i].csv);
+			print_csv_line(&r, tmp, i);
+		} else {
+			if (lab)
+				sb_addstr(tmp, lab[i].std);
 			print_event_line(&r, tmp, i);
+		}
+	}
 	free(vals);
 	free(smp);
 }
@@ -1503,7 +1511,7 @@ static void print_interval(struct strbuf *sb, double t_s, const struct cnt_set *
 	struct strbuf tmp;
 
 	sb_init(&tmp, 4096);
-	interval_body(&tmp, cur, prev, o);
+	interval_body(&tmp, cur, prev, NULL, o);
 	for (size_t at = 0; at < tmp.len;) {
 		const char *line = tmp.buf + at, *nl = memchr(line, '\n', tmp.len - at);
 		size_t len = nl ? (size_t)(nl - line) + 1 : tmp.len - at;
@@ -1527,7 +1535,7 @@ static void print_interval_cpus(struct strbuf *sb, double t_s, struct cnt_set *c
 	for (int c = 0; c < n; c++) {
 		cnt_set_duration(&cpus[c], dur_ns);
 		sb_init(&body[c], 1024);
-		interval_body(&body[c], &cpus[c], &prev[c], o);
+		interval_body(&body[c], &cpus[c], &prev[c], NULL, o);
 		keep_counts(&prev[c], &cpus[c]);
 	}
 	for (size_t i = 0; i < nev; i++)
@@ -1546,6 +1554,60 @@ static void print_interval_cpus(struct strbuf *sb, double t_s, struct cnt_set *c
 		sb_release(&body[c]);
 	free(body);
 	free(at);
+}
+
+/* -I with --per-socket, -die, -core or -node: each CPU's counts since its
+ * prev[c] (then prev[c] takes them) summed by group as per_groups() sums
+ * a run's, the group's lines together, each headed by the time and the
+ * group's label ("S0        2"), as perf stat -I --per-*.  int_ns: the
+ * interval's length (duration_time's count).  Returns 0, or -1 when the
+ * topology cannot be read (pk_error set). */
+static int print_interval_per(struct strbuf *sb, double t_s, const struct cnt_set *cpus, struct cnt_set *prev,
+			      int n, uint64_t int_ns, const struct stat_opts *o)
+{
+	struct cnt_set *delta = xcalloc((size_t)n + 1, sizeof(*delta)), *sets = NULL;
+	struct aggr_label *lab = NULL;
+	size_t nev = n ? cpus[0].nr : 0;
+	int ng;
+
+	for (int c = 0; c < n; c++) {
+		add_events(&delta[c], o);
+		for (size_t k = 0; k < delta[c].nr && k < cpus[c].nr; k++) {
+			const struct cnt_event *e = &cpus[c].ev[k], *pe = &prev[c].ev[k];
+			struct cnt_event *d = &delta[c].ev[k];
+
+			d->state = e->state;
+			d->open_errno = e->open_errno;
+			d->raw = e->raw - pe->raw;
+			d->enabled = e->enabled - pe->enabled;
+			d->running = e->running - pe->running;
+		}
+		keep_counts(&prev[c], &cpus[c]);
+		for (size_t k = 0; k < prev[c].nr && k < cpus[c].nr; k++)
+			prev[c].ev[k].raw = cpus[c].ev[k].raw;
+	}
+	ng = per_groups(o, delta, n, nev, int_ns, &sets, &lab);
+	for (int g = 0; g < ng; g++) {
+		struct strbuf body;
+
+		sb_init(&body, 1024);
+		interval_body(&body, &sets[g], NULL, &lab[(size_t)g * nev], o);
+		for (size_t at = 0; at < body.len;) {
+			const char *line = body.buf + at, *nl = memchr(line, '\n', body.len - at);
+			size_t len = nl ? (size_t)(nl - line) + 1 : body.len - at;
+
+			interval_head(sb, t_s, line, len, -1, o);
+			at += len;
+		}
+		sb_release(&body);
+		cnt_set_release(&sets[g]);
+	}
+	for (int c = 0; c < n; c++)
+		cnt_set_release(&delta[c]);
+	free(delta);
+	free(sets);
+	free(lab);
+	return ng < 0 ? -1 : 0;
 }
 
 static int flush_out(FILE *out, struct strbuf *sb)
@@ -1755,8 +1817,8 @@ int cmd_stat(int argc, char **argv)
 		bad = "--per-socket, --per-die, --per-core and --per-node need -a or -C, as perf stat";
 	else if (o.per == PER_THREAD && o.pid <= 0)
 		bad = "--per-thread needs -p or -t (perf's system-wide form is not supported)";
-	else if (o.per && o.interval_ms)
-		bad = "--per-* with -I is not supported (-A is)";
+	else if (o.per == PER_THREAD && o.interval_ms)
+		bad = "--per-thread with -I is not supported (-A and --per-socket, -die, -core, -node are)";
 	else if ((o.no_aggr || o.per) && o.simulate)
 		bad = "-A and --per-* count the machine's CPUs: --simulate cannot be combined with them";
 	else if (o.forever && (o.simulate || o.no_aggr || o.per))
@@ -1908,7 +1970,7 @@ int cmd_stat(int argc, char **argv)
 			add_events(&prev, &o);
 			add_events(&cur, &o);
 			note_user_only(&t.sets[0], &cur, false);
-			if (o.no_aggr) {
+			if (o.no_aggr || o.per) {   /* -A, --per-*: counted by CPU */
 				cpu_prev = xcalloc((size_t)t.nr + 1, sizeof(*cpu_prev));
 				for (int ci = 0; ci < t.nr; ci++)
 					add_events(&cpu_prev[ci], &o);
@@ -1916,10 +1978,19 @@ int cmd_stat(int argc, char **argv)
 		}
 		double next = t0 + o.interval_ms * 1e6;
 		if (o.interval_ms && !o.sep && !o.json && !o.quiet) {
+			/* perf stat's heads, aggregation by aggregation */
+			static const char *const per_head[] = {
+				[PER_SOCKET] = "#           time socket cpus             counts unit events\n",
+				[PER_DIE] = "#           time die          cpus             counts unit events\n",
+				[PER_CORE] = "#           time core            cpus             counts unit events\n",
+				[PER_NODE] = "#           time node   cpus             counts unit events\n",
+			};
 			sb_addstr(&sb, o.no_aggr ? "#           time CPU                    counts unit events\n"
-						  : "#           time             counts unit events\n");
+				       : o.per   ? per_head[o.per]
+						 : "#           time             counts unit events\n");
 			flush_out(out, &sb);
 		}
+		uint64_t last_ns = 0;   /* -I --per-*: the last interval's end */
 		int wstatus = 0;
 		struct rusage ru = { 0 };
 		bool done = false;
@@ -1954,7 +2025,14 @@ int cmd_stat(int argc, char **argv)
 					double tn = now_ns();
 
 					cnt_set_duration(&cur, (uint64_t)(tn - t0));
-					if (cpu_prev)
+					if (cpu_prev && o.per) {
+						if (print_interval_per(&sb, (tn - t0) / 1e9, t.sets, cpu_prev, t.nr,
+								       (uint64_t)(tn - t0) - last_ns, &o)) {
+							fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
+							done = stopped = true;
+						}
+						last_ns = (uint64_t)(tn - t0);
+					} else if (cpu_prev)
 						print_interval_cpus(&sb, (tn - t0) / 1e9, t.sets, cpu_prev, t.nr,
 								    (uint64_t)(tn - t0), &o);
 					else
@@ -1977,7 +2055,11 @@ int cmd_stat(int argc, char **argv)
 			double tn = now_ns();
 
 			cnt_set_duration(&cur, (uint64_t)(tn - t0));
-			if (cpu_prev)
+			if (cpu_prev && o.per) {
+				if (print_interval_per(&sb, (tn - t0) / 1e9, t.sets, cpu_prev, t.nr,
+						       (uint64_t)(tn - t0) - last_ns, &o))
+					fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
+			} else if (cpu_prev)
 				print_interval_cpus(&sb, (tn - t0) / 1e9, t.sets, cpu_prev, t.nr, (uint64_t)(tn - t0), &o);
 			else
 				print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, &o);

@@ -343,6 +343,28 @@ expect "--per-core text: perf's columns ('S1-D2-C7' padded, the count of CPUs on
 PERFKIT_SYSFS_CPU=$T/topo "$PERFKIT" stat -C 0 --per-socket -j -e task-clock -- true 2>"$T/per.json"
 expect "--per-socket JSON: \"socket\" and \"aggregate-number\" first" \
 	grep -q '^{"socket" : "S1", "aggregate-number" : 1, "counter-value" : ' "$T/per.json"
+# -I with --per-*: each interval's counts by group, the time then the
+# group's label heading each line, perf's header naming the aggregation
+PERFKIT_SYSFS_CPU=$T/topo "$PERFKIT" stat -C 0 -I 100 --per-core -e task-clock,context-switches -- sleep 0.25 \
+	2>"$T/peri.txt"; rc=$?
+expect "-I 100 --per-core: perf's header ($(head -1 "$T/peri.txt"))" \
+	sh -c "[ $rc -eq 0 ] && head -1 '$T/peri.txt' | grep -qx '#           time core            cpus             counts unit events'"
+expect "-I 100 --per-core: 'TIME S1-D2-C7 1' heads the first interval's lines, the group's events together" \
+	sh -c "sed -n 2,3p '$T/peri.txt' | awk '{ print \$2, \$3, \$NF ~ /./ }' | sort -u | grep -qx 'S1-D2-C7 1 1' &&
+	       sed -n 2p '$T/peri.txt' | grep -Eq '^ +0\.1[0-9]{8} S1-D2-C7 {11}1 [ 0-9.]{18} msec task-clock' &&
+	       sed -n 3p '$T/peri.txt' | grep -q ' context-switches '"
+# each interval's own counts: one CPU's task-clock over the intervals sums
+# to about the time of the last (sums since the start would add up to
+# twice that and more, whatever the machine's load)
+expect "-I --per-core: the intervals' own counts, not sums since the start ($(grep task-clock "$T/peri.txt" | awk '{ printf "%s@%s ", $4, $1 }'))" \
+	sh -c "[ \$(grep -c task-clock '$T/peri.txt') -ge 2 ] &&
+	       grep task-clock '$T/peri.txt' | awk '{ s += \$4; t = \$1 } END { exit !(s < 1400 * t) }'"
+for f in "-x,:^ *0\.1[0-9]*,S1,1,[0-9.]*,msec,task-clock," "-j:^{\"interval\" : 0\.1[0-9]*, \"socket\" : \"S1\", \"aggregate-number\" : 1, \"counter-value\""; do
+	PERFKIT_SYSFS_CPU=$T/topo "$PERFKIT" stat -C 0 -I 100 --per-socket ${f%%:*} -e task-clock -- sleep 0.15 2>"$T/peri.out"
+	expect "-I --per-socket ${f%%:*}: the time, then the group's fields" grep -q "${f#*:}" "$T/peri.out"
+done
+"$PERFKIT" stat -p $$ -I 100 --per-thread -e task-clock --timeout 150 2>/dev/null
+expect "-I --per-thread: refused (2)" test $? -eq 2
 mkdir -p "$T/notopo"
 PERFKIT_SYSFS_CPU=$T/notopo "$PERFKIT" stat -C 0 --per-core -e task-clock -- true 2>"$T/per.err"; rc=$?
 expect "--per-core without a topology: exit 1, naming the folder ($rc)" \
@@ -385,6 +407,12 @@ for m in socket die core node; do
 		expect "--per-$m -a, default events: perf's group, CPU count and event on each line" \
 			cmp -s <(grep , "$T/perfd.$m" | awk -F, '{ print $1, $2, ($3 ~ /^</ ? $3 : "N"), $5 }') \
 			       <(grep , "$T/pkd.$m" | grep -v ',cache-' | awk -F, '{ print $1, $2, ($3 ~ /^</ ? $3 : "N"), $5 }')
+		# with -I: the first interval's lines as perf's, the time apart
+		perf stat -a -I 100 --per-$m -x, -e task-clock,context-switches -- sleep 0.15 2>"$T/perfi.$m"
+		"$PERFKIT" stat -a -I 100 --per-$m -x, -e task-clock,context-switches -- sleep 0.15 2>"$T/pki.$m"
+		first() { awk -F, 'NR == 1 { t = $1 } $1 == t { print $2, $3, $6 }' "$1"; }
+		expect "-I 100 --per-$m -a: the first interval's groups, CPU counts and events as perf's ($(first "$T/pki.$m" | tr '\n' ';'))" \
+			cmp -s <(first "$T/perfi.$m") <(first "$T/pki.$m")
 	fi
 done
 
