@@ -166,6 +166,107 @@ static void add_frame(struct strbuf *sb, const struct pk_frame *fr, bool chain, 
 	}
 }
 
+/* perf_sample__fprintf_start's part of a line, the fields in f: the comm
+ * with its bytes as perf prints them (sb_add_line: only a newline, which
+ * would start a new sample, escaped) and, unless the call chain follows
+ * (cc with the ip field), right-aligned on 16 columns; "%5d/%-5d " pid and
+ * tid, "[%03d] " cpu, "%5lu.%06lu: " time (since the first line printed
+ * with --reltime, the one before with --deltatime) */
+static void print_head(struct out *o, struct strbuf *sb, unsigned f, bool cc, const char *comm, uint32_t pid,
+		       uint32_t tid, uint32_t cpu, uint64_t time)
+{
+	if (f & SF_COMM) {
+		size_t at = sb->len;
+		sb_add_line(sb, comm, strlen(comm));
+		size_t cl = sb->len - at;
+		if (!((f & SF_IP) && cc) && cl < 16) {
+			sb_grow(sb, 16 - cl);
+			memmove(sb->buf + at + 16 - cl, sb->buf + at, cl);
+			memset(sb->buf + at, ' ', 16 - cl);
+			sb_setlen(sb, at + 16);
+		}
+		sb_addch(sb, ' ');
+	}
+	/* " %5u ", "[%03u] ", "%5lu.%06lu: " by hand: printf took a tenth
+	 * of the run */
+	if (f & SF_PID) {
+		add_int(sb, pid, 5);
+		if (f & SF_TID) {
+			size_t at = sb->len;
+			sb_addch(sb, '/');
+			add_int(sb, tid, 0);
+			while (sb->len - at < 6)   /* "/%-5d" */
+				sb_addch(sb, ' ');
+		}
+		sb_addch(sb, ' ');
+	} else if (f & SF_TID) {
+		add_int(sb, tid, 5);
+		sb_addch(sb, ' ');
+	}
+	if (f & SF_CPU) {
+		sb_addch(sb, '[');
+		add_dec(sb, cpu, 3, '0');
+		sb_add(sb, "] ", 2);
+	}
+	if (f & SF_TIME) {
+		uint64_t tm = time;
+
+		if (o->rel == 1) {   /* perf's initial_time: the first line printed */
+			if (!o->t_first)
+				o->t_first = tm;
+			tm -= o->t_first;
+		} else if (o->rel == 2) {
+			tm = o->t_prev ? tm - o->t_prev : 0;
+			o->t_prev = time;
+		}
+		add_dec(sb, tm / 1000000000u, 5, ' ');
+		sb_addch(sb, '.');
+		if (o->ns)
+			add_dec(sb, tm % 1000000000u, 9, '0');
+		else
+			add_dec(sb, tm % 1000000000u / 1000u, 6, '0');
+		sb_add(sb, ": ", 2);
+	}
+}
+
+static void flush_some(struct out *o)
+{
+	if (o->sb.len >= 1 << 20) {
+		fwrite(o->sb.buf, 1, o->sb.len, o->fp);
+		sb_reset(&o->sb);
+	}
+}
+
+/* --show-task-events: a COMM, FORK or EXIT record as perf script prints it
+ * (process_comm_event and the others: perf_sample__fprintf_start with the
+ * fields of the event its sample_id names, then perf_event__fprintf's
+ * "PERF_RECORD_COMM exec: NAME:PID/TID", "PERF_RECORD_FORK(PID:TID):
+ * (PPID:PTID)", "PERF_RECORD_EXIT(…)"); of the filters only -C applies, as
+ * in perf. */
+static int on_task(const struct pk_task_event *e, void *arg)
+{
+	struct out *o = arg;
+	struct strbuf *sb = &o->sb;
+	const struct pd_evsel *ev = e->evsel;
+	size_t ei = ev ? (size_t)(ev - o->evsels) : 0;
+	unsigned f = ei < o->nr_evsels ? o->fields[ei] : SF_DEFAULT;
+	bool cc = ev && (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && !o->hide_cc;
+
+	if (o->flt && !sfilt_keep_cpu(o->flt, e->cpu))
+		return 0;
+	print_head(o, sb, f, cc, e->comm, e->s_pid, e->s_tid, e->cpu, e->time);
+	if (e->type == PERF_RECORD_COMM) {
+		sb_addstr(sb, e->exec ? "PERF_RECORD_COMM exec: " : "PERF_RECORD_COMM: ");
+		sb_add_line(sb, e->name, strlen(e->name));
+		sb_addf(sb, ":%d/%d\n", (int)e->pid, (int)e->tid);
+	} else {
+		sb_addf(sb, "PERF_RECORD_%s(%d:%d):(%d:%d)\n", e->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
+			(int)e->pid, (int)e->tid, (int)e->ppid, (int)e->ptid);
+	}
+	flush_some(o);
+	return 0;
+}
+
 static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct out *o = arg;
@@ -184,64 +285,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		return 0;
 	if (o->flt && !sfilt_keep(o->flt, s))
 		return 0;
-	if (f & SF_COMM) {
-		/* the comm with its bytes as perf prints them (sb_add_line:
-		 * only a newline, which would start a new sample, escaped)
-		 * and, unless the call chain follows, right-aligned on 16
-		 * columns; a sample of tid -1 (a task past its exit) is
-		 * perf's thread ":-1" */
-		const char *comm = s->tid == UINT32_MAX ? ":-1" : s->comm;
-		size_t at = sb->len;
-		sb_add_line(sb, comm, strlen(comm));
-		size_t cl = sb->len - at;
-		if (!((f & SF_IP) && cc) && cl < 16) {
-			sb_grow(sb, 16 - cl);
-			memmove(sb->buf + at + 16 - cl, sb->buf + at, cl);
-			memset(sb->buf + at, ' ', 16 - cl);
-			sb_setlen(sb, at + 16);
-		}
-		sb_addch(sb, ' ');
-	}
-	/* " %5u ", "[%03u] ", "%5lu.%06lu: ", "%10lu %*s: " by hand: printf
-	 * took a tenth of the run */
-	if (f & SF_PID) {
-		add_int(sb, s->pid, 5);
-		if (f & SF_TID) {
-			size_t at = sb->len;
-			sb_addch(sb, '/');
-			add_int(sb, s->tid, 0);
-			while (sb->len - at < 6)   /* "/%-5d" */
-				sb_addch(sb, ' ');
-		}
-		sb_addch(sb, ' ');
-	} else if (f & SF_TID) {
-		add_int(sb, s->tid, 5);
-		sb_addch(sb, ' ');
-	}
-	if (f & SF_CPU) {
-		sb_addch(sb, '[');
-		add_dec(sb, s->cpu, 3, '0');
-		sb_add(sb, "] ", 2);
-	}
-	if (f & SF_TIME) {
-		uint64_t tm = s->time;
-
-		if (o->rel == 1) {   /* perf's initial_time: the first sample printed */
-			if (!o->t_first)
-				o->t_first = tm;
-			tm -= o->t_first;
-		} else if (o->rel == 2) {
-			tm = o->t_prev ? tm - o->t_prev : 0;
-			o->t_prev = s->time;
-		}
-		add_dec(sb, tm / 1000000000u, 5, ' ');
-		sb_addch(sb, '.');
-		if (o->ns)
-			add_dec(sb, tm % 1000000000u, 9, '0');
-		else
-			add_dec(sb, tm % 1000000000u / 1000u, 6, '0');
-		sb_add(sb, ": ", 2);
-	}
+	print_head(o, sb, f, cc, s->tid == UINT32_MAX ? ":-1" : s->comm, s->pid, s->tid, s->cpu, s->time);
 	if (f & SF_PERIOD) {
 		add_dec(sb, s->period, 10, ' ');
 		sb_addch(sb, ' ');
@@ -272,10 +316,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		add_frame(sb, &s->frames[0], false, f);
 	}
 	sb_addch(sb, '\n');
-	if (sb->len >= 1 << 20) {
-		fwrite(sb->buf, 1, sb->len, o->fp);
-		sb_reset(sb);
-	}
+	flush_some(o);
 	return 0;
 }
 
@@ -402,7 +443,7 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--reltime|--deltatime] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--reltime|--deltatime] [--show-task-events] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
 	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
 	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
@@ -420,6 +461,7 @@ static void print_warnings(void)
 	"  --ns               the time column in nanoseconds (9 decimals), as perf script --ns\n" \
 	"  --reltime, --deltatime  the time column since the first sample shown, or since\n" \
 	"                     the sample shown before, as perf script's\n" \
+	"  --show-task-events  also the COMM, FORK and EXIT records, in time order, as perf\n" \
 	"  --max-stack N      the N innermost frames of each chain (default: perf's,\n" \
 	"                     kernel.perf_event_max_stack; 0: the samples' lines, no frame)\n" \
 	"  --no-demangle      C++ and Rust names as stored\n" \
@@ -448,6 +490,7 @@ int cmd_script(int argc, char **argv)
 		{ "ns", no_argument, NULL, 'n' },
 		{ "reltime", no_argument, NULL, 1001 },
 		{ "deltatime", no_argument, NULL, 1002 },
+		{ "show-task-events", no_argument, NULL, 1003 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -458,7 +501,7 @@ int cmd_script(int argc, char **argv)
 	struct out o;
 	struct fspec fs[MAX_FSPECS];
 	size_t nfs = 0;
-	bool hide_cc = false, ns = false, max0 = false, stack_given = false;
+	bool hide_cc = false, ns = false, max0 = false, stack_given = false, tasks = false;
 	int rel = 0, rel_both = 0;
 	static struct sample_filter flt;   /* 36 kB: not on the stack */
 
@@ -490,6 +533,7 @@ int cmd_script(int argc, char **argv)
 		case 'v': pk_set_verbose(1); break;
 		case 'G': hide_cc = true; break;
 		case 'n': ns = true; break;
+		case 1003: tasks = true; break;
 		case 1001: case 1002:
 			rel_both |= c == 1001 ? 1 : 2;
 			rel = c == 1001 ? 1 : 2;
@@ -575,6 +619,8 @@ int cmd_script(int argc, char **argv)
 		session_close(s);
 		return 1;
 	}
+	if (tasks)
+		session_set_task_fn(s, on_task, &o);
 	err = session_process(s, on_sample, &o);
 	free(o.fields);
 	fwrite(o.sb.buf, 1, o.sb.len, stdout);

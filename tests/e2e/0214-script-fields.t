@@ -6,6 +6,7 @@
 # the bytes perf script (6.1) prints for the same file and lists: on a
 # recording with call chains, one without, one with a tracepoint beside
 # cpu-clock; a field the samples lack is refused as perf refuses it.
+# --ns, --reltime, --deltatime, --max-stack and --show-task-events likewise.
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf; then skip "perf (the oracle) is not installed"; done_testing; exit; fi
@@ -76,6 +77,29 @@ for m in 0 2; do
 done
 "$PERFKIT" script -i "$T/cg.data" --reltime --deltatime >/dev/null 2>"$T/err"
 expect '--reltime with --deltatime: refused as perf (2)' sh -c "[ $? -eq 2 ] && grep -q 'cannot be used together' '$T/err'"
+
+# --show-task-events: the COMM, FORK and EXIT records among the samples in
+# time order, each headed by the fields of the event its sample_id names
+# (a trailer of zeros, perf's synthesized records: the first event's),
+# of the filters only -C applying: perf script's bytes, on a process that
+# forks and execs, with and without call chains, two events, and (root)
+# the whole system (perf synthesizes every task there before recording)
+perf record -q -e cpu-clock:u -g -o "$T/task.data" -- sh -c "$W 30 & $W 30; wait; (true)" >/dev/null 2>&1
+perf record -q -e cpu-clock:u,task-clock:u -o "$T/task2.data" -- sh -c "$W 20; (sleep 0.01)" >/dev/null 2>&1
+perf record -q -e cpu-clock:u -a -o "$T/task3.data" -- sh -c "$W 20; $W 20" >/dev/null 2>&1
+for d in task task2 task3; do
+	if ! [ -s "$T/$d.data" ]; then skip "$d.data: not recorded (-a needs privileges)"; continue; fi
+	n=0 bad=
+	for o in "" --ns "-F comm,pid,tid,cpu,time" "-F ip" "-F period" --reltime --deltatime -G "-C 0" "--pid 1" "--time 0,1"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		cmp -s <(perf script -i "$T/$d.data" --show-task-events $o 2>/dev/null) \
+		       <("$PERFKIT" script -i "$T/$d.data" --show-task-events $o 2>/dev/null) || bad="$bad [$o]"
+	done
+	tasks=$("$PERFKIT" script -i "$T/$d.data" --show-task-events 2>/dev/null | grep -c 'PERF_RECORD_\(COMM\|FORK\|EXIT\)')
+	expect "$d.data --show-task-events: perf script's bytes ($n ways, $tasks task records${bad:+; differ:$bad})" \
+		sh -c "[ -z '$bad' ] && [ $tasks -ge 3 ]"
+done
 
 # refused as perf refuses them
 "$PERFKIT" script -i "$T/cg.data" -F comm,cpu >/dev/null 2>"$T/err"

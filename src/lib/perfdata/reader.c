@@ -1386,10 +1386,13 @@ static const struct pd_evsel *record_evsel(const struct pd_file *f, const struct
 	}
 	if (!f->evsels[0].attr.sample_id_all)
 		return NULL;
+	/* an id of 0 names the first event, as perf's evlist__id2evsel: the
+	 * records perf synthesizes (the tasks and maps there before the
+	 * recording) have a trailer of zeros */
 	if (t & PERF_SAMPLE_IDENTIFIER) {
 		if (body < 8)
 			return NULL;
-		return pd_evsel_by_id(f, rd64(p + body - 8));
+		return rd64(p + body - 8) ? pd_evsel_by_id(f, rd64(p + body - 8)) : &f->evsels[0];
 	}
 	if (t & PERF_SAMPLE_ID) {
 		/* trailer order: TID TIME ID STREAM_ID CPU IDENTIFIER; from the end */
@@ -1401,7 +1404,7 @@ static const struct pd_evsel *record_evsel(const struct pd_file *f, const struct
 			back += 8;
 		if (body < back)
 			return NULL;
-		return pd_evsel_by_id(f, rd64(p + body - back));
+		return rd64(p + body - back) ? pd_evsel_by_id(f, rd64(p + body - back)) : &f->evsels[0];
 	}
 	return NULL;
 }

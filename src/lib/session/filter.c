@@ -247,9 +247,14 @@ static bool in_ids(const uint32_t *ids, size_t nr, uint32_t v)
 	return false;
 }
 
+bool sfilt_keep_cpu(const struct sample_filter *f, uint32_t cpu)
+{
+	return !f->cpus || (cpu < SFILT_CPUS && (f->cpu_set[cpu / 64] >> (cpu % 64) & 1));
+}
+
 bool sfilt_keep_when(const struct sample_filter *f, const struct pk_sample *s)
 {
-	if (f->cpus && (s->cpu >= SFILT_CPUS || !(f->cpu_set[s->cpu / 64] >> (s->cpu % 64) & 1)))
+	if (!sfilt_keep_cpu(f, s->cpu))
 		return false;
 	if (f->nr_times) {
 		for (size_t i = 0; i < f->nr_times; i++)

@@ -86,6 +86,9 @@ bool sfilt_active(const struct sample_filter *f);
  * before counting them, the thread's after), or only its thread's. */
 bool sfilt_keep(struct sample_filter *f, const struct pk_sample *s);
 bool sfilt_keep_when(const struct sample_filter *f, const struct pk_sample *s);
+/* Whether a record of CPU cpu passes -C (every one when no list is given):
+ * perf script's filter_cpu, the only filter its task records see. */
+bool sfilt_keep_cpu(const struct sample_filter *f, uint32_t cpu);
 bool sfilt_keep_thread(struct sample_filter *f, const struct pk_sample *s);
 /* sfilt_keep_thread() for a thread (comm, pid, tid) not of a sample. */
 bool sfilt_thread_listed(const struct sample_filter *f, const char *comm, uint32_t pid, uint32_t tid);

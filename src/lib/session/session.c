@@ -111,6 +111,8 @@ struct session {
 	uint64_t nr_replaced;     /* DSOs whose file changed since the recording */
 	struct rf_ent *rf;        /* resolved frames, 1 << RF_BITS (made on first use) */
 	struct thread *last_t;    /* the previous sample's thread (freed only by session_trim) */
+	session_task_fn task_fn;  /* session_set_task_fn's */
+	void *task_arg;
 	/* the ordering queue's state (session_process, session_feed) */
 	size_t recs_alloc;
 	size_t syms_checked;      /* DSOs in the symbol cache at the last trim_symbols */
@@ -729,6 +731,58 @@ const struct pd_file *session_file(const struct session *s)
 void session_set_max_stack(struct session *s, int max_stack)
 {
 	s->opts.max_stack = max_stack;
+}
+
+void session_set_task_fn(struct session *s, session_task_fn fn, void *arg)
+{
+	s->task_fn = fn;
+	s->task_arg = arg;
+}
+
+/* The task record at p (its type's fields read, the file's bounds
+ * checked by the caller: h->size) handed to s->task_fn; after (COMM,
+ * FORK) or before (EXIT) the session applies it, as perf script prints
+ * it.  Returns fn's value; 0 for a record too short to name its task. */
+static int task_event(struct session *s, const struct perf_event_header *h, const uint8_t *p)
+{
+	struct pk_task_event e = { .type = h->type };
+	struct pd_sample_id sid = { 0 };
+	struct thread *t;
+
+	if (h->type == PERF_RECORD_COMM) {
+		if (h->size < 16)
+			return 0;
+		e.exec = h->misc & PERF_RECORD_MISC_COMM_EXEC;
+		e.pid = rd32(p + 8);
+		e.tid = rd32(p + 12);
+	} else {
+		if (h->size < 24)
+			return 0;
+		e.pid = rd32(p + 8);
+		e.ppid = rd32(p + 12);
+		e.tid = rd32(p + 16);
+		e.ptid = rd32(p + 20);
+	}
+	t = thread_findnew(s, e.pid, e.tid);
+	e.comm = t->comm;
+	if (h->type == PERF_RECORD_COMM)
+		e.name = t->comm;   /* do_comm's: the record's name, interned */
+	e.evsel = s->f->nr_evsels ? &s->f->evsels[0] : NULL;
+	if (pd_parse_sample_id(s->f, h, &sid) == 0 && sid.valid) {
+		const struct pd_evsel *ev = pd_evsel_by_id(s->f, sid.id);
+
+		if (ev)
+			e.evsel = ev;
+		e.s_pid = sid.pid;
+		e.s_tid = sid.tid;
+		e.cpu = sid.cpu;
+		e.time = sid.time;
+	} else {
+		e.s_pid = e.pid;
+		e.s_tid = e.tid;
+		e.time = h->type != PERF_RECORD_COMM && h->size >= 32 ? rd64(p + 24) : 0;
+	}
+	return s->task_fn(&e, s->task_arg);
 }
 
 const char *session_thread_comm(struct session *s, uint32_t tid)
@@ -1404,9 +1458,13 @@ static int process_record(struct session *s, uint64_t rpos, session_sample_fn fn
 		break;
 	case PERF_RECORD_COMM:
 		do_comm(s, h, p);
+		if (s->task_fn)
+			ret = task_event(s, h, p);
 		break;
 	case PERF_RECORD_FORK:
 		do_fork(s, h, p);
+		if (s->task_fn)
+			ret = task_event(s, h, p);
 		break;
 	case PERF_RECORD_LOST:
 		if (h->size >= 24)
@@ -1419,6 +1477,8 @@ static int process_record(struct session *s, uint64_t rpos, session_sample_fn fn
 			sat_add(&s->stats.nr_lost, rd64(p + 8));
 		break;
 	case PERF_RECORD_EXIT:
+		if (s->task_fn)
+			ret = task_event(s, h, p);
 		/* the thread stays: late samples still resolve (session_trim
 		 * drops it) */
 		if (h->size >= 24) {

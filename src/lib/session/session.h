@@ -212,6 +212,34 @@ void session_set_max_stack(struct session *s, int max_stack);
  * only during the call. Returns 0, fn's value, or -errno. */
 int session_process(struct session *s, session_sample_fn fn, void *arg);
 
+/* A task record (PERF_RECORD_COMM, _FORK or _EXIT: perf_event_open(2)'s
+ * side-band records) as the session applies it, in time order among the
+ * samples: what perf script --show-task-events prints of it. */
+struct pk_task_event {
+	uint32_t type;            /* PERF_RECORD_COMM, PERF_RECORD_FORK or PERF_RECORD_EXIT */
+	bool exec;                /* COMM: PERF_RECORD_MISC_COMM_EXEC (an execve) */
+	uint32_t pid, tid;        /* the record's task (FORK: the child) */
+	uint32_t ppid, ptid;      /* FORK, EXIT: the parent */
+	const char *name;         /* COMM: the new name (NUL-ended), else NULL */
+	const char *comm;         /* the name task tid has: after a COMM, a FORK's
+				     child's (inherited), an EXIT's before it */
+	const struct pd_evsel *evsel; /* the event its sample_id names (the first
+				     event when none or unknown) */
+	/* its sample_id_all trailer, as perf script takes it: without one
+	 * (the event has no sample_id_all) pid/tid the record's, cpu 0, time
+	 * FORK's and EXIT's own, COMM's 0 */
+	uint32_t s_pid, s_tid, cpu;
+	uint64_t time;            /* ns */
+};
+
+typedef int (*session_task_fn)(const struct pk_task_event *e, void *arg);
+
+/* Have session_process() (and session_feed()) call fn for each task
+ * record too, in the same time order as the samples (a COMM after its
+ * name is applied, an EXIT before); fn's non-zero value stops the
+ * processing as a sample callback's does.  fn NULL: none (the default). */
+void session_set_task_fn(struct session *s, session_task_fn fn, void *arg);
+
 const struct session_stats *session_stats(const struct session *s);
 
 /* The command name thread tid has now (after session_process: its last
