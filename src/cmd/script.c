@@ -237,13 +237,71 @@ static void flush_some(struct out *o)
 	}
 }
 
-/* --show-task-events: a COMM, FORK or EXIT record as perf script prints it
- * (process_comm_event and the others: perf_sample__fprintf_start with the
- * fields of the event its sample_id names, then perf_event__fprintf's
- * "PERF_RECORD_COMM exec: NAME:PID/TID", "PERF_RECORD_FORK(PID:TID):
- * (PPID:PTID)", "PERF_RECORD_EXIT(…)"); of the filters only -C applies, as
- * in perf. */
-static int on_task(const struct pk_task_event *e, void *arg)
+/* printf's "%#lx": 0x and the hex digits, "0" for zero */
+static void add_alt_hex(struct strbuf *sb, uint64_t v)
+{
+	if (v)
+		sb_addf(sb, "%#" PRIx64, v);
+	else
+		sb_addch(sb, '0');
+}
+
+/* An MMAP or MMAP2 record's text after "PERF_RECORD_MMAP2", as perf's
+ * perf_event__fprintf_mmap2 (and _mmap) prints it: " PID/TID: [START(LEN)
+ * @ PGOFF MAJ:MIN INO INO_GEN]: rwxp FILE" (an MMAP2 with a build-id:
+ * "<BUILD-ID>" for the device and inode; an MMAP: "]: x FILE", r for
+ * data). */
+static void add_mmap(struct strbuf *sb, const struct pk_side_event *e)
+{
+	const uint8_t *p = (const uint8_t *)e->rec;
+	uint64_t start, len, pgoff;
+
+	memcpy(&start, p + 16, 8);
+	memcpy(&len, p + 24, 8);
+	memcpy(&pgoff, p + 32, 8);
+	sb_addf(sb, " %d/%d: [", (int)e->pid, (int)e->tid);
+	add_alt_hex(sb, start);
+	sb_addch(sb, '(');
+	add_alt_hex(sb, len);
+	sb_add(sb, ") @ ", 4);
+	add_alt_hex(sb, pgoff);
+	if (e->type == PERF_RECORD_MMAP) {
+		sb_addf(sb, "]: %c ", e->rec->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
+	} else {
+		uint32_t maj, min, prot, flags;
+		uint64_t ino, gen;
+
+		memcpy(&prot, p + 64, 4);
+		memcpy(&flags, p + 68, 4);
+		if (e->rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			size_t n = p[40] <= 20 ? p[40] : 20;
+
+			sb_add(sb, " <", 2);
+			for (size_t i = 0; i < n; i++)
+				sb_addf(sb, "%02x", p[44 + i]);
+			sb_addch(sb, '>');
+		} else {
+			memcpy(&maj, p + 40, 4);
+			memcpy(&min, p + 44, 4);
+			memcpy(&ino, p + 48, 8);
+			memcpy(&gen, p + 56, 8);
+			sb_addf(sb, " %02x:%02x %" PRIu64 " %" PRIu64, maj, min, ino, gen);
+		}
+		sb_addf(sb, "]: %c%c%c%c ", prot & 1 ? 'r' : '-', prot & 2 ? 'w' : '-', prot & 4 ? 'x' : '-',
+			flags & 1 ? 's' : 'p');   /* PROT_READ, _WRITE, _EXEC; MAP_SHARED */
+	}
+	sb_add_line(sb, e->name, strlen(e->name));
+	sb_addch(sb, '\n');
+}
+
+/* --show-task-events, --show-mmap-events: a COMM, FORK, EXIT, MMAP or
+ * MMAP2 record as perf script prints it (process_comm_event and the
+ * others: perf_sample__fprintf_start with the fields of the event its
+ * sample_id names, then perf_event__fprintf's "PERF_RECORD_COMM exec:
+ * NAME:PID/TID", "PERF_RECORD_FORK(PID:TID):(PPID:PTID)",
+ * "PERF_RECORD_EXIT(…)", "PERF_RECORD_MMAP2 PID/TID: […]"); of the
+ * filters only -C applies, as in perf. */
+static int on_side(const struct pk_side_event *e, void *arg)
 {
 	struct out *o = arg;
 	struct strbuf *sb = &o->sb;
@@ -255,13 +313,21 @@ static int on_task(const struct pk_task_event *e, void *arg)
 	if (o->flt && !sfilt_keep_cpu(o->flt, e->cpu))
 		return 0;
 	print_head(o, sb, f, cc, e->comm, e->s_pid, e->s_tid, e->cpu, e->time);
-	if (e->type == PERF_RECORD_COMM) {
+	switch (e->type) {
+	case PERF_RECORD_COMM:
 		sb_addstr(sb, e->exec ? "PERF_RECORD_COMM exec: " : "PERF_RECORD_COMM: ");
 		sb_add_line(sb, e->name, strlen(e->name));
 		sb_addf(sb, ":%d/%d\n", (int)e->pid, (int)e->tid);
-	} else {
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
 		sb_addf(sb, "PERF_RECORD_%s(%d:%d):(%d:%d)\n", e->type == PERF_RECORD_FORK ? "FORK" : "EXIT",
 			(int)e->pid, (int)e->tid, (int)e->ppid, (int)e->ptid);
+		break;
+	default:
+		sb_addstr(sb, e->type == PERF_RECORD_MMAP2 ? "PERF_RECORD_MMAP2" : "PERF_RECORD_MMAP");
+		add_mmap(sb, e);
+		break;
 	}
 	flush_some(o);
 	return 0;
@@ -443,7 +509,7 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--reltime|--deltatime] [--show-task-events] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--reltime|--deltatime] [--show-task-events] [--show-mmap-events] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
 	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
 	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
@@ -462,6 +528,7 @@ static void print_warnings(void)
 	"  --reltime, --deltatime  the time column since the first sample shown, or since\n" \
 	"                     the sample shown before, as perf script's\n" \
 	"  --show-task-events  also the COMM, FORK and EXIT records, in time order, as perf\n" \
+	"  --show-mmap-events  also the MMAP and MMAP2 records, likewise\n" \
 	"  --max-stack N      the N innermost frames of each chain (default: perf's,\n" \
 	"                     kernel.perf_event_max_stack; 0: the samples' lines, no frame)\n" \
 	"  --no-demangle      C++ and Rust names as stored\n" \
@@ -491,6 +558,7 @@ int cmd_script(int argc, char **argv)
 		{ "reltime", no_argument, NULL, 1001 },
 		{ "deltatime", no_argument, NULL, 1002 },
 		{ "show-task-events", no_argument, NULL, 1003 },
+		{ "show-mmap-events", no_argument, NULL, 1004 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -501,7 +569,8 @@ int cmd_script(int argc, char **argv)
 	struct out o;
 	struct fspec fs[MAX_FSPECS];
 	size_t nfs = 0;
-	bool hide_cc = false, ns = false, max0 = false, stack_given = false, tasks = false;
+	bool hide_cc = false, ns = false, max0 = false, stack_given = false;
+	uint32_t side = 0;   /* the side-band records shown: 1 << PERF_RECORD_* */
 	int rel = 0, rel_both = 0;
 	static struct sample_filter flt;   /* 36 kB: not on the stack */
 
@@ -533,7 +602,10 @@ int cmd_script(int argc, char **argv)
 		case 'v': pk_set_verbose(1); break;
 		case 'G': hide_cc = true; break;
 		case 'n': ns = true; break;
-		case 1003: tasks = true; break;
+		case 1003:
+			side |= 1u << PERF_RECORD_COMM | 1u << PERF_RECORD_FORK | 1u << PERF_RECORD_EXIT;
+			break;
+		case 1004: side |= 1u << PERF_RECORD_MMAP | 1u << PERF_RECORD_MMAP2; break;
 		case 1001: case 1002:
 			rel_both |= c == 1001 ? 1 : 2;
 			rel = c == 1001 ? 1 : 2;
@@ -619,8 +691,8 @@ int cmd_script(int argc, char **argv)
 		session_close(s);
 		return 1;
 	}
-	if (tasks)
-		session_set_task_fn(s, on_task, &o);
+	if (side)
+		session_set_side_fn(s, side, on_side, &o);
 	err = session_process(s, on_sample, &o);
 	free(o.fields);
 	fwrite(o.sb.buf, 1, o.sb.len, stdout);

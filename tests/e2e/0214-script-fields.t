@@ -6,7 +6,8 @@
 # the bytes perf script (6.1) prints for the same file and lists: on a
 # recording with call chains, one without, one with a tracepoint beside
 # cpu-clock; a field the samples lack is refused as perf refuses it.
-# --ns, --reltime, --deltatime, --max-stack and --show-task-events likewise.
+# --ns, --reltime, --deltatime, --max-stack, --show-task-events and
+# --show-mmap-events likewise.
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf; then skip "perf (the oracle) is not installed"; done_testing; exit; fi
@@ -78,6 +79,8 @@ done
 "$PERFKIT" script -i "$T/cg.data" --reltime --deltatime >/dev/null 2>"$T/err"
 expect '--reltime with --deltatime: refused as perf (2)' sh -c "[ $? -eq 2 ] && grep -q 'cannot be used together' '$T/err'"
 
+# a recording with build-ids in its MMAP2 records ("<BUILD-ID>" printed)
+perf record -q -e cpu-clock:u --buildid-mmap -o "$T/task4.data" -- sh -c "$W 20" >/dev/null 2>&1
 # --show-task-events: the COMM, FORK and EXIT records among the samples in
 # time order, each headed by the fields of the event its sample_id names
 # (a trailer of zeros, perf's synthesized records: the first event's),
@@ -87,8 +90,8 @@ expect '--reltime with --deltatime: refused as perf (2)' sh -c "[ $? -eq 2 ] && 
 perf record -q -e cpu-clock:u -g -o "$T/task.data" -- sh -c "$W 30 & $W 30; wait; (true)" >/dev/null 2>&1
 perf record -q -e cpu-clock:u,task-clock:u -o "$T/task2.data" -- sh -c "$W 20; (sleep 0.01)" >/dev/null 2>&1
 perf record -q -e cpu-clock:u -a -o "$T/task3.data" -- sh -c "$W 20; $W 20" >/dev/null 2>&1
-for d in task task2 task3; do
-	if ! [ -s "$T/$d.data" ]; then skip "$d.data: not recorded (-a needs privileges)"; continue; fi
+for d in task task2 task3 task4; do
+	if ! [ -s "$T/$d.data" ]; then skip "$d.data: not recorded (-a needs privileges; --buildid-mmap a newer perf)"; continue; fi
 	n=0 bad=
 	for o in "" --ns "-F comm,pid,tid,cpu,time" "-F ip" "-F period" --reltime --deltatime -G "-C 0" "--pid 1" "--time 0,1"; do
 		n=$((n + 1))
@@ -99,6 +102,19 @@ for d in task task2 task3; do
 	tasks=$("$PERFKIT" script -i "$T/$d.data" --show-task-events 2>/dev/null | grep -c 'PERF_RECORD_\(COMM\|FORK\|EXIT\)')
 	expect "$d.data --show-task-events: perf script's bytes ($n ways, $tasks task records${bad:+; differ:$bad})" \
 		sh -c "[ -z '$bad' ] && [ $tasks -ge 3 ]"
+	# --show-mmap-events: the MMAP and MMAP2 records likewise (the
+	# kernel's "PERF_RECORD_MMAP -1/0: […]: x [kernel.kallsyms]_text",
+	# a file's "[START(LEN) @ PGOFF MAJ:MIN INO GEN]: r-xp FILE")
+	n=0 bad=
+	for o in "" "--show-task-events" "-F comm,pid,tid,cpu,time" "-F ip" "-C 0"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		cmp -s <(perf script -i "$T/$d.data" --show-mmap-events $o 2>/dev/null) \
+		       <("$PERFKIT" script -i "$T/$d.data" --show-mmap-events $o 2>/dev/null) || bad="$bad [$o]"
+	done
+	maps=$("$PERFKIT" script -i "$T/$d.data" --show-mmap-events 2>/dev/null | grep -c 'PERF_RECORD_MMAP2\? ')
+	expect "$d.data --show-mmap-events: perf script's bytes ($n ways, $maps map records${bad:+; differ:$bad})" \
+		sh -c "[ -z '$bad' ] && [ $maps -ge 3 ]"
 done
 
 # refused as perf refuses them

@@ -111,8 +111,9 @@ struct session {
 	uint64_t nr_replaced;     /* DSOs whose file changed since the recording */
 	struct rf_ent *rf;        /* resolved frames, 1 << RF_BITS (made on first use) */
 	struct thread *last_t;    /* the previous sample's thread (freed only by session_trim) */
-	session_task_fn task_fn;  /* session_set_task_fn's */
-	void *task_arg;
+	session_side_fn side_fn;  /* session_set_side_fn's */
+	void *side_arg;
+	uint32_t side_types;
 	/* the ordering queue's state (session_process, session_feed) */
 	size_t recs_alloc;
 	size_t syms_checked;      /* DSOs in the symbol cache at the last trim_symbols */
@@ -733,36 +734,49 @@ void session_set_max_stack(struct session *s, int max_stack)
 	s->opts.max_stack = max_stack;
 }
 
-void session_set_task_fn(struct session *s, session_task_fn fn, void *arg)
+void session_set_side_fn(struct session *s, uint32_t types, session_side_fn fn, void *arg)
 {
-	s->task_fn = fn;
-	s->task_arg = arg;
+	s->side_fn = fn;
+	s->side_arg = arg;
+	s->side_types = fn ? types : 0;
 }
 
-/* The task record at p (its type's fields read, the file's bounds
- * checked by the caller: h->size) handed to s->task_fn; after (COMM,
- * FORK) or before (EXIT) the session applies it, as perf script prints
- * it.  Returns fn's value; 0 for a record too short to name its task. */
-static int task_event(struct session *s, const struct perf_event_header *h, const uint8_t *p)
+/* The side-band record at p handed to s->side_fn, when its type is asked
+ * for: after (COMM, FORK, MMAP) or before (EXIT) the session applies it,
+ * as perf script prints it.  Returns fn's value; 0 for a record too short
+ * for its type's fields. */
+static int side_event(struct session *s, const struct perf_event_header *h, const uint8_t *p)
 {
-	struct pk_task_event e = { .type = h->type };
+	struct pk_side_event e = { .type = h->type, .rec = h };
 	struct pd_sample_id sid = { 0 };
 	struct thread *t;
 
-	if (h->type == PERF_RECORD_COMM) {
+	if (h->type >= 32 || !(s->side_types >> h->type & 1))
+		return 0;
+	switch (h->type) {
+	case PERF_RECORD_COMM:
 		if (h->size < 16)
 			return 0;
 		e.exec = h->misc & PERF_RECORD_MISC_COMM_EXEC;
-		e.pid = rd32(p + 8);
-		e.tid = rd32(p + 12);
-	} else {
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
 		if (h->size < 24)
 			return 0;
-		e.pid = rd32(p + 8);
 		e.ppid = rd32(p + 12);
-		e.tid = rd32(p + 16);
 		e.ptid = rd32(p + 20);
+		break;
+	default: {   /* MMAP, MMAP2: the file name NUL-ended in the record */
+		size_t fn_off = h->type == PERF_RECORD_MMAP2 ? 72 : 40;
+
+		if (h->size <= fn_off || !memchr(p + fn_off, '\0', h->size - fn_off))
+			return 0;
+		e.name = (const char *)p + fn_off;
+		break;
 	}
+	}
+	e.pid = rd32(p + 8);
+	e.tid = rd32(p + (h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT ? 16 : 12));
 	t = thread_findnew(s, e.pid, e.tid);
 	e.comm = t->comm;
 	if (h->type == PERF_RECORD_COMM)
@@ -778,11 +792,13 @@ static int task_event(struct session *s, const struct perf_event_header *h, cons
 		e.cpu = sid.cpu;
 		e.time = sid.time;
 	} else {
+		pk_error_clear();
 		e.s_pid = e.pid;
 		e.s_tid = e.tid;
-		e.time = h->type != PERF_RECORD_COMM && h->size >= 32 ? rd64(p + 24) : 0;
+		e.time = (h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT) && h->size >= 32 ? rd64(p + 24)
+													: 0;
 	}
-	return s->task_fn(&e, s->task_arg);
+	return s->side_fn(&e, s->side_arg);
 }
 
 const char *session_thread_comm(struct session *s, uint32_t tid)
@@ -1455,16 +1471,18 @@ static int process_record(struct session *s, uint64_t rpos, session_sample_fn fn
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		do_mmap(s, h, p);
+		if (s->side_types)
+			ret = side_event(s, h, p);
 		break;
 	case PERF_RECORD_COMM:
 		do_comm(s, h, p);
-		if (s->task_fn)
-			ret = task_event(s, h, p);
+		if (s->side_types)
+			ret = side_event(s, h, p);
 		break;
 	case PERF_RECORD_FORK:
 		do_fork(s, h, p);
-		if (s->task_fn)
-			ret = task_event(s, h, p);
+		if (s->side_types)
+			ret = side_event(s, h, p);
 		break;
 	case PERF_RECORD_LOST:
 		if (h->size >= 24)
@@ -1477,8 +1495,8 @@ static int process_record(struct session *s, uint64_t rpos, session_sample_fn fn
 			sat_add(&s->stats.nr_lost, rd64(p + 8));
 		break;
 	case PERF_RECORD_EXIT:
-		if (s->task_fn)
-			ret = task_event(s, h, p);
+		if (s->side_types)
+			ret = side_event(s, h, p);
 		/* the thread stays: late samples still resolve (session_trim
 		 * drops it) */
 		if (h->size >= 24) {

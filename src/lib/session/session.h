@@ -212,33 +212,40 @@ void session_set_max_stack(struct session *s, int max_stack);
  * only during the call. Returns 0, fn's value, or -errno. */
 int session_process(struct session *s, session_sample_fn fn, void *arg);
 
-/* A task record (PERF_RECORD_COMM, _FORK or _EXIT: perf_event_open(2)'s
- * side-band records) as the session applies it, in time order among the
- * samples: what perf script --show-task-events prints of it. */
-struct pk_task_event {
-	uint32_t type;            /* PERF_RECORD_COMM, PERF_RECORD_FORK or PERF_RECORD_EXIT */
+/* A side-band record (PERF_RECORD_COMM, _FORK, _EXIT, _MMAP or _MMAP2:
+ * perf_event_open(2)'s layouts) as the session applies it, in time order
+ * among the samples: what perf script --show-task-events and
+ * --show-mmap-events print of it. */
+struct pk_side_event {
+	uint32_t type;            /* PERF_RECORD_COMM, _FORK, _EXIT, _MMAP or _MMAP2 */
+	const struct perf_event_header *rec; /* the record; its size holds its
+				     type's fixed fields (an MMAP's file name
+				     is NUL-ended within it) */
 	bool exec;                /* COMM: PERF_RECORD_MISC_COMM_EXEC (an execve) */
-	uint32_t pid, tid;        /* the record's task (FORK: the child) */
+	uint32_t pid, tid;        /* the record's task (FORK: the child; MMAP:
+				     pid -1 for the kernel's maps) */
 	uint32_t ppid, ptid;      /* FORK, EXIT: the parent */
-	const char *name;         /* COMM: the new name (NUL-ended), else NULL */
+	const char *name;         /* COMM: the new name; MMAP: the file name */
 	const char *comm;         /* the name task tid has: after a COMM, a FORK's
 				     child's (inherited), an EXIT's before it */
 	const struct pd_evsel *evsel; /* the event its sample_id names (the first
-				     event when none or unknown) */
+				     event for an id of 0, or none) */
 	/* its sample_id_all trailer, as perf script takes it: without one
 	 * (the event has no sample_id_all) pid/tid the record's, cpu 0, time
-	 * FORK's and EXIT's own, COMM's 0 */
+	 * FORK's and EXIT's own, the others' 0 */
 	uint32_t s_pid, s_tid, cpu;
 	uint64_t time;            /* ns */
 };
 
-typedef int (*session_task_fn)(const struct pk_task_event *e, void *arg);
+typedef int (*session_side_fn)(const struct pk_side_event *e, void *arg);
 
-/* Have session_process() (and session_feed()) call fn for each task
- * record too, in the same time order as the samples (a COMM after its
- * name is applied, an EXIT before); fn's non-zero value stops the
- * processing as a sample callback's does.  fn NULL: none (the default). */
-void session_set_task_fn(struct session *s, session_task_fn fn, void *arg);
+/* Have session_process() (and session_feed()) call fn for each side-band
+ * record of the types in the mask types (1u << PERF_RECORD_COMM, ...),
+ * in the same time order as the samples (a COMM or an MMAP after the
+ * session applies it, an EXIT before); fn's non-zero value stops the
+ * processing as a sample callback's does.  types 0 or fn NULL: none (the
+ * default). */
+void session_set_side_fn(struct session *s, uint32_t types, session_side_fn fn, void *arg);
 
 const struct session_stats *session_stats(const struct session *s);
 
