@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "session/session.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static volatile size_t sink;
@@ -31,16 +32,35 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	return 0;
 }
 
+/* script's --show-task-events and --show-mmap-events: every side-band
+ * record's fields read */
+static int on_side(const struct pk_side_event *e, void *arg)
+{
+	size_t acc = e->pid + e->tid + e->ppid + e->ptid + e->s_tid + e->cpu + (size_t)e->time + e->rec->size;
+
+	if (e->name)
+		acc += strlen(e->name);
+	if (e->comm)
+		acc += strlen(e->comm);
+	if (e->evsel)
+		acc += (size_t)e->evsel->attr.sample_type;
+	sink += acc;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct session_opts opts = { 0 };
 	struct session *s;
+	bool side = size && (data[size - 1] & 16);
 	/* the last byte picks the options, as the commands would */
 	if (size) {
 		opts.no_callchain = data[size - 1] & 1;
 		opts.max_stack = (data[size - 1] >> 1) & 7;
 	}
 	if (session_open(&s, fuzz_memfile(data, size), &opts) == 0) {
+		if (side)
+			session_set_side_fn(s, ~0u, on_side, NULL);
 		session_process(s, on_sample, NULL);
 		sink += session_stats(s)->nr_samples;
 		session_close(s);
