@@ -1504,14 +1504,15 @@ static void interval_head(struct strbuf *sb, double t_s, const char *line, size_
  * (text, -x CSV or -j JSON, with its metric: CPUs utilized over the
  * nominal interval, as perf, and rates per second of the interval's
  * task-clock) for the counts since prev, the time first ("%16.9f " in
- * text and CSV, "interval" in JSON). */
+ * text and CSV, "interval" in JSON), then lab[i] for event i's line
+ * (--per-*'s group) when lab is given. */
 static void print_interval(struct strbuf *sb, double t_s, const struct cnt_set *cur,
-			   const struct cnt_set *prev, const struct stat_opts *o)
+			   const struct cnt_set *prev, const struct aggr_label *lab, const struct stat_opts *o)
 {
 	struct strbuf tmp;
 
 	sb_init(&tmp, 4096);
-	interval_body(&tmp, cur, prev, NULL, o);
+	interval_body(&tmp, cur, prev, lab, o);
 	for (size_t at = 0; at < tmp.len;) {
 		const char *line = tmp.buf + at, *nl = memchr(line, '\n', tmp.len - at);
 		size_t len = nl ? (size_t)(nl - line) + 1 : tmp.len - at;
@@ -1588,18 +1589,7 @@ static int print_interval_per(struct strbuf *sb, double t_s, const struct cnt_se
 	}
 	ng = per_groups(o, delta, n, nev, int_ns, &sets, &lab);
 	for (int g = 0; g < ng; g++) {
-		struct strbuf body;
-
-		sb_init(&body, 1024);
-		interval_body(&body, &sets[g], NULL, &lab[(size_t)g * nev], o);
-		for (size_t at = 0; at < body.len;) {
-			const char *line = body.buf + at, *nl = memchr(line, '\n', body.len - at);
-			size_t len = nl ? (size_t)(nl - line) + 1 : body.len - at;
-
-			interval_head(sb, t_s, line, len, -1, o);
-			at += len;
-		}
-		sb_release(&body);
+		print_interval(sb, t_s, &sets[g], NULL, &lab[(size_t)g * nev], o);
 		cnt_set_release(&sets[g]);
 	}
 	for (int c = 0; c < n; c++)
@@ -2036,7 +2026,7 @@ int cmd_stat(int argc, char **argv)
 						print_interval_cpus(&sb, (tn - t0) / 1e9, t.sets, cpu_prev, t.nr,
 								    (uint64_t)(tn - t0), &o);
 					else
-						print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, &o);
+						print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, NULL, &o);
 					if (o.quiet)
 						sb_reset(&sb);
 					flush_out(out, &sb);
@@ -2062,7 +2052,7 @@ int cmd_stat(int argc, char **argv)
 			} else if (cpu_prev)
 				print_interval_cpus(&sb, (tn - t0) / 1e9, t.sets, cpu_prev, t.nr, (uint64_t)(tn - t0), &o);
 			else
-				print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, &o);
+				print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, NULL, &o);
 			if (o.quiet)
 				sb_reset(&sb);
 			flush_out(out, &sb);

@@ -90,28 +90,31 @@ perf record -q -e cpu-clock:u --buildid-mmap -o "$T/task4.data" -- sh -c "$W 20"
 perf record -q -e cpu-clock:u -g -o "$T/task.data" -- sh -c "$W 30 & $W 30; wait; (true)" >/dev/null 2>&1
 perf record -q -e cpu-clock:u,task-clock:u -o "$T/task2.data" -- sh -c "$W 20; (sleep 0.01)" >/dev/null 2>&1
 perf record -q -e cpu-clock:u -a -o "$T/task3.data" -- sh -c "$W 20; $W 20" >/dev/null 2>&1
-for d in task task2 task3 task4; do
-	if ! [ -s "$T/$d.data" ]; then skip "$d.data: not recorded (-a needs privileges; --buildid-mmap a newer perf)"; continue; fi
+# side_same FILE SHOW OPTS...: perf script and perfkit script of FILE with
+# SHOW and each of OPTS (split by the shell) compared: how many in $n, the
+# ones that differ in $bad
+side_same() {
+	local f=$1 show=$2 o
+	shift 2
 	n=0 bad=
-	for o in "" --ns "-F comm,pid,tid,cpu,time" "-F ip" "-F period" --reltime --deltatime -G "-C 0" "--pid 1" "--time 0,1"; do
+	for o in "$@"; do
 		n=$((n + 1))
 		# shellcheck disable=SC2086
-		cmp -s <(perf script -i "$T/$d.data" --show-task-events $o 2>/dev/null) \
-		       <("$PERFKIT" script -i "$T/$d.data" --show-task-events $o 2>/dev/null) || bad="$bad [$o]"
+		cmp -s <(perf script -i "$f" $show $o 2>/dev/null) <("$PERFKIT" script -i "$f" $show $o 2>/dev/null) ||
+			bad="$bad [$o]"
 	done
+}
+for d in task task2 task3 task4; do
+	if ! [ -s "$T/$d.data" ]; then skip "$d.data: not recorded (-a needs privileges; --buildid-mmap a newer perf)"; continue; fi
+	side_same "$T/$d.data" --show-task-events "" --ns "-F comm,pid,tid,cpu,time" "-F ip" "-F period" --reltime \
+		--deltatime -G "-C 0" "--pid 1" "--time 0,1"
 	tasks=$("$PERFKIT" script -i "$T/$d.data" --show-task-events 2>/dev/null | grep -c 'PERF_RECORD_\(COMM\|FORK\|EXIT\)')
 	expect "$d.data --show-task-events: perf script's bytes ($n ways, $tasks task records${bad:+; differ:$bad})" \
 		sh -c "[ -z '$bad' ] && [ $tasks -ge 3 ]"
 	# --show-mmap-events: the MMAP and MMAP2 records likewise (the
 	# kernel's "PERF_RECORD_MMAP -1/0: […]: x [kernel.kallsyms]_text",
 	# a file's "[START(LEN) @ PGOFF MAJ:MIN INO GEN]: r-xp FILE")
-	n=0 bad=
-	for o in "" "--show-task-events" "-F comm,pid,tid,cpu,time" "-F ip" "-C 0"; do
-		n=$((n + 1))
-		# shellcheck disable=SC2086
-		cmp -s <(perf script -i "$T/$d.data" --show-mmap-events $o 2>/dev/null) \
-		       <("$PERFKIT" script -i "$T/$d.data" --show-mmap-events $o 2>/dev/null) || bad="$bad [$o]"
-	done
+	side_same "$T/$d.data" --show-mmap-events "" --show-task-events "-F comm,pid,tid,cpu,time" "-F ip" "-C 0"
 	maps=$("$PERFKIT" script -i "$T/$d.data" --show-mmap-events 2>/dev/null | grep -c 'PERF_RECORD_MMAP2\? ')
 	expect "$d.data --show-mmap-events: perf script's bytes ($n ways, $maps map records${bad:+; differ:$bad})" \
 		sh -c "[ -z '$bad' ] && [ $maps -ge 3 ]"

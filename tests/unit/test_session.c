@@ -415,6 +415,59 @@ static void test_unknown_thread(void **state)
 	sb_release(&w.text);
 }
 
+/* session_set_side_fn: the side-band records asked for, in time order
+ * among the samples, each with its task's name as perf script shows it */
+static int side_collect(const struct pk_side_event *e, void *arg)
+{
+	struct seen *w = arg;
+
+	sb_addf(&w->text, "%s %u/%u t=%llu type=%u", e->comm, e->s_pid, e->s_tid, (unsigned long long)e->time,
+		e->type);
+	if (e->name)
+		sb_addf(&w->text, " name=%s%s", e->name, e->exec ? " exec" : "");
+	if (e->type == PERF_RECORD_FORK || e->type == PERF_RECORD_EXIT)
+		sb_addf(&w->text, " %u:%u<-%u:%u", e->pid, e->tid, e->ppid, e->ptid);
+	sb_addch(&w->text, '\n');
+	return 0;
+}
+
+static void test_side_events(void **state)
+{
+	struct strbuf d = STRBUF_INIT;
+	struct seen w;
+	struct session *s;
+
+	(void)state;
+	comm(&d, 100, 100, "parent", false, 1);
+	fork_rec(&d, 200, 100, 200, 100, 3);
+	sample(&d, PERF_RECORD_MISC_USER, 0x1234, 200, 200, 4, NULL, 0);
+	comm(&d, 200, 200, "child", true, 5);
+	/* the parent of 300 has no name yet: the child keeps its own ":300"
+	 * (perf's thread__fork copies a parent's name only once it has one) */
+	fork_rec(&d, 300, 400, 300, 400, 6);
+	sample(&d, PERF_RECORD_MISC_USER, 0x1234, 300, 300, 7, NULL, 0);
+	mmap2(&d, 200, 0x400000, 0x1000, 0, "/nonexistent/child", 2);   /* in time before the fork */
+	write_file(tmp_path("side.data"), &d);
+	sb_release(&d);
+
+	sb_init(&w.text, 256);
+	w.n = 0;
+	assert_int_equal(session_open(&s, tmp_path("side.data"), NULL), 0);
+	session_set_side_fn(s, 1u << PERF_RECORD_COMM | 1u << PERF_RECORD_FORK | 1u << PERF_RECORD_MMAP2,
+			    side_collect, &w);
+	assert_int_equal(session_process(s, collect, &w), 0);
+	session_close(s);
+	assert_string_equal(w.text.buf,
+			    "parent 100/100 t=1 type=3 name=parent\n"
+			    ":200 200/200 t=2 type=10 name=/nonexistent/child\n"
+			    "parent 200/200 t=3 type=7 200:200<-100:100\n"
+			    "parent 200/200 t=4 [unknown] ?\n"
+			    "child 200/200 t=5 type=3 name=child exec\n"
+			    ":300 300/300 t=6 type=7 300:300<-400:400\n"
+			    ":300 300/300 t=7 [unknown] ?\n");
+	sb_release(&w.text);
+}
+
 /* A callback's non-zero value stops the walk and is returned. */
 static int stop_at_first(const struct pk_sample *s, void *arg)
 {
@@ -486,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_callchain),
 		cmocka_unit_test(test_sym_is_entry),
 		cmocka_unit_test(test_unknown_thread),
+		cmocka_unit_test(test_side_events),
 		cmocka_unit_test(test_stop),
 	};
 

@@ -352,10 +352,22 @@ static struct thread *thread_new(struct session *s, uint32_t pid, uint32_t tid)
 	return t;
 }
 
+/* The name of thread tid before any is known, as perf's thread__comm_str:
+ * "swapper" for 0, else ":TID". */
+static const char *comm_placeholder(struct session *s, uint32_t tid)
+{
+	char buf[32];
+	int n;
+
+	if (tid == 0)
+		return intern(s, "swapper", 7);
+	n = snprintf(buf, sizeof(buf), ":%u", tid);
+	return intern(s, buf, (size_t)n);
+}
+
 static struct thread *thread_findnew(struct session *s, uint32_t pid, uint32_t tid)
 {
 	struct thread *t = thread_find(s, tid), *leader;
-	char buf[32];
 
 	if (t)
 		return t;
@@ -366,13 +378,8 @@ static struct thread *thread_findnew(struct session *s, uint32_t pid, uint32_t t
 		t->comm = leader->comm;
 		t->comm_known = true;
 	} else {
-		if (tid == 0) {
-			t->comm = intern(s, "swapper", 7);
-		} else {
-			int n = snprintf(buf, sizeof(buf), ":%u", tid);
-
-			t->comm = intern(s, buf, (size_t)n);
-		}
+		t->comm = comm_placeholder(s, tid);
+		t->comm_known = tid == 0;   /* perf's machine sets "swapper" as a name */
 	}
 	return t;
 }
@@ -544,7 +551,9 @@ static void do_fork(struct session *s, const struct perf_event_header *h, const 
 	else                           /* a new process: a copy of the parent's */
 		mg = mg_copy(parent->mg);
 	child = thread_new(s, pid, tid);
-	child->comm = comm;
+	/* the parent's name when it has one, as perf's thread__fork; else the
+	 * child's own ":TID", not the parent's */
+	child->comm = parent->comm_known ? comm : comm_placeholder(s, tid);
 	child->comm_known = parent->comm_known;
 	child->mg = mg;
 }
