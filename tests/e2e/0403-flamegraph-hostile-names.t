@@ -43,6 +43,12 @@ expect_fail "... no raw ESC in it" grep -q "$(printf '\033')" j.svg
 expect "flamegraph with a 100 kB name: exit 0, well-formed ($rc)" wellformed big.svg
 expect "... the name's end is in its title" grep -q 'XYZABCD (' big.svg
 
+# report prints the whole name on its row, as perf (a 512-byte buffer cut
+# long C++ names, and different ones then read alike)
+"$PERFKIT" report -i big.data --stdio -g none --sort sym >big.rep 2>/dev/null; rc=$?
+expect "report with a 100 kB name: exit 0, the whole name on its row ($rc; $(awk '/XYZABCD/ { print length($0) }' big.rep) columns)" \
+	sh -c "[ $rc = 0 ] && awk '/XYZABCD\$/ && length(\$0) > 100000 { f = 1 } END { exit !f }' big.rep"
+
 # a 10 s period: no sample in a run of true, however loaded the machine
 "$PERFKIT" record -c 10000000000 -o none.data -- true 2>/dev/null
 "$PERFKIT" flamegraph -o none.svg none.data 2>none.err; rc=$?
