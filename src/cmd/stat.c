@@ -746,6 +746,9 @@ static void print_aggr(struct report *r, struct report *pc, const struct aggr_la
 
 		const struct aggr_label *lab = lab_nev ? &labels[(size_t)c * lab_nev + i] : &labels[c];
 
+		if (!o->per && c > 0 && r->set->ev[i].duration)   /* -A: perf's tool event on the first CPU only */
+			continue;
+
 		if (o->json) {
 			print_json_line(&pc[c], sb, i, lab->json);
 		} else if (o->sep) {
@@ -895,6 +898,8 @@ static int per_groups(const struct stat_opts *o, const struct cnt_set *percpu, i
 	}
 	sets = xcalloc((size_t)n + 1, sizeof(*sets));
 	lab = xcalloc((size_t)(n ? n : 1) * (nev ? nev : 1), sizeof(*lab));
+	bool *dur_none = xcalloc(nev + 1, sizeof(*dur_none));
+
 	for (int g = 0; g < n; g++) {
 		add_events(&sets[g], o);
 		for (size_t k = 0; k < sets[g].nr; k++) {
@@ -908,9 +913,11 @@ static int per_groups(const struct stat_opts *o, const struct cnt_set *percpu, i
 
 				if (cmp_topo(&cpukey[cp], &keys[g]))
 					continue;
-				nr++;
-				if (d->duration)
+				if (d->duration) {   /* perf's tool event: counted once, on the first CPU */
+					nr += cp == 0;
 					continue;
+				}
+				nr++;
 				if (e->state != CNT_OK || !e->enabled || !e->running) {
 					d->state = e->state == CNT_NOT_SUPPORTED ? CNT_NOT_SUPPORTED : CNT_NOT_COUNTED;
 					d->open_errno = e->open_errno;
@@ -923,10 +930,19 @@ static int per_groups(const struct stat_opts *o, const struct cnt_set *percpu, i
 			}
 			if (d->state == CNT_OK && !d->duration)
 				d->value = cnt_scale(d->raw, d->enabled, d->running, &d->state);
+			if (k < nev)
+				dur_none[k] = d->duration && !nr;
 			per_label(&lab[(size_t)g * nev + k], o->per, &keys[g], nr, o->sep ? o->sep : "");
 		}
 		cnt_set_duration(&sets[g], ns);
+		for (size_t k = 0; k < sets[g].nr && k < nev; k++)
+			if (dur_none[k]) {   /* a group without the first CPU: perf's "<not counted>" */
+				sets[g].ev[k].state = CNT_NOT_COUNTED;
+				sets[g].ev[k].raw = sets[g].ev[k].enabled = sets[g].ev[k].running = 0;
+				sets[g].ev[k].value = 0;
+			}
 	}
+	free(dur_none);
 	free(cpukey);
 	free(keys);
 	*sets_out = sets;
@@ -1548,7 +1564,8 @@ static void print_interval_cpus(struct strbuf *sb, double t_s, struct cnt_set *c
 				continue;
 			nl = memchr(line, '\n', body[c].len - at[c]);
 			len = nl ? (size_t)(nl - line) + 1 : body[c].len - at[c];
-			interval_head(sb, t_s, line, len, o->ncpus ? o->cpus[c] : c, o);
+			if (!(c > 0 && cpus[c].ev[i].duration))   /* perf's tool event: the first CPU's only */
+				interval_head(sb, t_s, line, len, o->ncpus ? o->cpus[c] : c, o);
 			at[c] += len;
 		}
 	for (int c = 0; c < n; c++)

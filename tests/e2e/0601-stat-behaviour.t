@@ -416,6 +416,23 @@ for m in socket die core node; do
 	fi
 done
 
+# duration_time, perf's tool event, is counted once, on the first CPU: -A
+# prints it for that CPU alone, --per-* in the group holding it (1 CPU),
+# the others "<not counted>" with 0 (test: the lines as perf's, numbers
+# masked)
+if have perf && can_perf_event; then
+	maskn() { sed -E 's/[0-9]+\.[0-9]+/N/g; s/[0-9]{4,}/N/g; s/ +/ /g; s/[KMG]?\/sec/\/sec/'; }
+	bad=
+	for a in "-A" "--per-core" "--per-socket" "--per-socket -x," "-A -I 100" "--per-core -I 100"; do
+		# shellcheck disable=SC2086
+		perf stat -a $a -e cpu-clock,duration_time -- sleep 0.15 2>&1 | maskn >"$T/dur.perf"
+		# shellcheck disable=SC2086
+		"$PERFKIT" stat -a $a -e cpu-clock,duration_time -- sleep 0.15 2>&1 | maskn >"$T/dur.pk"
+		cmp -s "$T/dur.perf" "$T/dur.pk" || bad="$bad [$a]"
+	done
+	expect "duration_time with -A and --per-*: on the first CPU only, as perf${bad:+ (differ:$bad)}" test -z "$bad"
+fi
+
 # -p of a multi-threaded process: every thread counted (a counter on the
 # process id alone counts its first thread only, here the one that
 # waits); --per-thread: each thread's lines, comm-TID, largest first
