@@ -750,10 +750,11 @@ void session_set_side_fn(struct session *s, uint32_t types, session_side_fn fn, 
 	s->side_types = fn ? types : 0;
 }
 
-/* The side-band record at p handed to s->side_fn, when its type is asked
- * for: after (COMM, FORK, MMAP) or before (EXIT) the session applies it,
- * as perf script prints it.  Returns fn's value; 0 for a record too short
- * for its type's fields. */
+/* The side-band record at p (COMM, FORK, EXIT, MMAP or MMAP2) handed to
+ * s->side_fn when its type is asked for, after the session applies it
+ * (an EXIT leaves the task's name as it was), as perf script prints it.
+ * Returns fn's value; 0 for any other record, or one too short for its
+ * type's fields. */
 static int side_event(struct session *s, const struct perf_event_header *h, const uint8_t *p)
 {
 	struct pk_side_event e = { .type = h->type, .rec = h };
@@ -775,7 +776,8 @@ static int side_event(struct session *s, const struct perf_event_header *h, cons
 		e.ppid = rd32(p + 12);
 		e.ptid = rd32(p + 20);
 		break;
-	default: {   /* MMAP, MMAP2: the file name NUL-ended in the record */
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {   /* the file name NUL-ended in the record */
 		size_t fn_off = h->type == PERF_RECORD_MMAP2 ? 72 : 40;
 
 		if (h->size <= fn_off || !memchr(p + fn_off, '\0', h->size - fn_off))
@@ -783,6 +785,8 @@ static int side_event(struct session *s, const struct perf_event_header *h, cons
 		e.name = (const char *)p + fn_off;
 		break;
 	}
+	default:
+		return 0;
 	}
 	e.pid = rd32(p + 8);
 	e.tid = rd32(p + (h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT ? 16 : 12));
@@ -1480,18 +1484,12 @@ static int process_record(struct session *s, uint64_t rpos, session_sample_fn fn
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		do_mmap(s, h, p);
-		if (s->side_types)
-			ret = side_event(s, h, p);
 		break;
 	case PERF_RECORD_COMM:
 		do_comm(s, h, p);
-		if (s->side_types)
-			ret = side_event(s, h, p);
 		break;
 	case PERF_RECORD_FORK:
 		do_fork(s, h, p);
-		if (s->side_types)
-			ret = side_event(s, h, p);
 		break;
 	case PERF_RECORD_LOST:
 		if (h->size >= 24)
@@ -1504,8 +1502,6 @@ static int process_record(struct session *s, uint64_t rpos, session_sample_fn fn
 			sat_add(&s->stats.nr_lost, rd64(p + 8));
 		break;
 	case PERF_RECORD_EXIT:
-		if (s->side_types)
-			ret = side_event(s, h, p);
 		/* the thread stays: late samples still resolve (session_trim
 		 * drops it) */
 		if (h->size >= 24) {
@@ -1518,6 +1514,8 @@ static int process_record(struct session *s, uint64_t rpos, session_sample_fn fn
 	default:
 		break;
 	}
+	if (s->side_types && !ret)   /* session_set_side_fn's records, as applied */
+		ret = side_event(s, h, p);
 	return ret;
 }
 

@@ -241,8 +241,8 @@ typedef int (*session_side_fn)(const struct pk_side_event *e, void *arg);
 
 /* Have session_process() (and session_feed()) call fn for each side-band
  * record of the types in the mask types (1u << PERF_RECORD_COMM, ...),
- * in the same time order as the samples (a COMM or an MMAP after the
- * session applies it, an EXIT before); fn's non-zero value stops the
+ * in the same time order as the samples, each after the session applies
+ * it (an EXIT leaves the task's name as it was); fn's non-zero value stops the
  * processing as a sample callback's does.  types 0 or fn NULL: none (the
  * default). */
 void session_set_side_fn(struct session *s, uint32_t types, session_side_fn fn, void *arg);
