@@ -12,6 +12,7 @@
  */
 #include "cmd/cmds.h"
 
+#include "base/bytes.h"
 #include "base/error.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
@@ -229,6 +230,15 @@ static void print_head(struct out *o, struct strbuf *sb, unsigned f, bool cc, co
 	}
 }
 
+/* The -F fields of event ev's lines (perf's defaults for an event the
+ * table lacks) */
+static unsigned fields_of(const struct out *o, const struct pd_evsel *ev)
+{
+	size_t ei = ev ? (size_t)(ev - o->evsels) : 0;
+
+	return ei < o->nr_evsels ? o->fields[ei] : SF_DEFAULT;
+}
+
 static void flush_some(struct out *o)
 {
 	if (o->sb.len >= 1 << 20) {
@@ -254,25 +264,18 @@ static void add_alt_hex(struct strbuf *sb, uint64_t v)
 static void add_mmap(struct strbuf *sb, const struct pk_side_event *e)
 {
 	const uint8_t *p = (const uint8_t *)e->rec;
-	uint64_t start, len, pgoff;
 
-	memcpy(&start, p + 16, 8);
-	memcpy(&len, p + 24, 8);
-	memcpy(&pgoff, p + 32, 8);
 	sb_addf(sb, " %d/%d: [", (int)e->pid, (int)e->tid);
-	add_alt_hex(sb, start);
+	add_alt_hex(sb, rd64(p + 16));   /* start */
 	sb_addch(sb, '(');
-	add_alt_hex(sb, len);
+	add_alt_hex(sb, rd64(p + 24));   /* length */
 	sb_add(sb, ") @ ", 4);
-	add_alt_hex(sb, pgoff);
+	add_alt_hex(sb, rd64(p + 32));   /* page offset */
 	if (e->type == PERF_RECORD_MMAP) {
 		sb_addf(sb, "]: %c ", e->rec->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
 	} else {
-		uint32_t maj, min, prot, flags;
-		uint64_t ino, gen;
+		uint32_t prot = rd32(p + 64), flags = rd32(p + 68);
 
-		memcpy(&prot, p + 64, 4);
-		memcpy(&flags, p + 68, 4);
 		if (e->rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 			size_t n = p[40] <= 20 ? p[40] : 20;
 
@@ -280,12 +283,9 @@ static void add_mmap(struct strbuf *sb, const struct pk_side_event *e)
 			for (size_t i = 0; i < n; i++)
 				sb_addf(sb, "%02x", p[44 + i]);
 			sb_addch(sb, '>');
-		} else {
-			memcpy(&maj, p + 40, 4);
-			memcpy(&min, p + 44, 4);
-			memcpy(&ino, p + 48, 8);
-			memcpy(&gen, p + 56, 8);
-			sb_addf(sb, " %02x:%02x %" PRIu64 " %" PRIu64, maj, min, ino, gen);
+		} else {   /* major, minor, inode, inode generation */
+			sb_addf(sb, " %02x:%02x %" PRIu64 " %" PRIu64, rd32(p + 40), rd32(p + 44), rd64(p + 48),
+				rd64(p + 56));
 		}
 		sb_addf(sb, "]: %c%c%c%c ", prot & 1 ? 'r' : '-', prot & 2 ? 'w' : '-', prot & 4 ? 'x' : '-',
 			flags & 1 ? 's' : 'p');   /* PROT_READ, _WRITE, _EXEC; MAP_SHARED */
@@ -306,8 +306,7 @@ static int on_side(const struct pk_side_event *e, void *arg)
 	struct out *o = arg;
 	struct strbuf *sb = &o->sb;
 	const struct pd_evsel *ev = e->evsel;
-	size_t ei = ev ? (size_t)(ev - o->evsels) : 0;
-	unsigned f = ei < o->nr_evsels ? o->fields[ei] : SF_DEFAULT;
+	unsigned f = fields_of(o, ev);
 	bool cc = ev && (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && !o->hide_cc;
 
 	if (o->flt && !sfilt_keep_cpu(o->flt, e->cpu))
@@ -340,8 +339,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	const struct pd_evsel *ev = s->raw->evsel;
 	uint64_t t = ev->attr.sample_type;
 	bool cc = (t & PERF_SAMPLE_CALLCHAIN) && !o->hide_cc;
-	size_t ei = (size_t)(ev - o->evsels);
-	unsigned f = ei < o->nr_evsels ? o->fields[ei] : SF_DEFAULT;
+	unsigned f = fields_of(o, ev);
 	const struct tp_format *tpf = NULL;
 
 	if ((f & SF_TRACE) && ev->attr.type == PERF_TYPE_TRACEPOINT && s->raw->raw)
