@@ -898,25 +898,23 @@ static int per_groups(const struct stat_opts *o, const struct cnt_set *percpu, i
 	}
 	sets = xcalloc((size_t)n + 1, sizeof(*sets));
 	lab = xcalloc((size_t)(n ? n : 1) * (nev ? nev : 1), sizeof(*lab));
-	bool *dur_none = xcalloc(nev + 1, sizeof(*dur_none));
-
 	for (int g = 0; g < n; g++) {
+		/* perf's tool event (duration_time) is counted once, on the
+		 * first CPU: in its group, "<not counted>" in the others */
+		bool first = npercpu && !cmp_topo(&cpukey[0], &keys[g]);
+
 		add_events(&sets[g], o);
 		for (size_t k = 0; k < sets[g].nr; k++) {
 			struct cnt_event *d = &sets[g].ev[k];
-			int nr = 0;
+			int nr = d->duration ? first : 0;
 
 			d->raw = d->enabled = d->running = 0;
 			d->state = CNT_OK;
-			for (int cp = 0; cp < npercpu; cp++) {
+			for (int cp = 0; cp < npercpu && !d->duration; cp++) {
 				const struct cnt_event *e = &percpu[cp].ev[k];
 
 				if (cmp_topo(&cpukey[cp], &keys[g]))
 					continue;
-				if (d->duration) {   /* perf's tool event: counted once, on the first CPU */
-					nr += cp == 0;
-					continue;
-				}
 				nr++;
 				if (e->state != CNT_OK || !e->enabled || !e->running) {
 					d->state = e->state == CNT_NOT_SUPPORTED ? CNT_NOT_SUPPORTED : CNT_NOT_COUNTED;
@@ -930,19 +928,15 @@ static int per_groups(const struct stat_opts *o, const struct cnt_set *percpu, i
 			}
 			if (d->state == CNT_OK && !d->duration)
 				d->value = cnt_scale(d->raw, d->enabled, d->running, &d->state);
-			if (k < nev)
-				dur_none[k] = d->duration && !nr;
 			per_label(&lab[(size_t)g * nev + k], o->per, &keys[g], nr, o->sep ? o->sep : "");
 		}
-		cnt_set_duration(&sets[g], ns);
-		for (size_t k = 0; k < sets[g].nr && k < nev; k++)
-			if (dur_none[k]) {   /* a group without the first CPU: perf's "<not counted>" */
-				sets[g].ev[k].state = CNT_NOT_COUNTED;
-				sets[g].ev[k].raw = sets[g].ev[k].enabled = sets[g].ev[k].running = 0;
-				sets[g].ev[k].value = 0;
-			}
+		if (first)
+			cnt_set_duration(&sets[g], ns);
+		else
+			for (size_t k = 0; k < sets[g].nr; k++)
+				if (sets[g].ev[k].duration)
+					sets[g].ev[k].state = CNT_NOT_COUNTED;
 	}
-	free(dur_none);
 	free(cpukey);
 	free(keys);
 	*sets_out = sets;
@@ -1441,6 +1435,7 @@ static void record_run(struct report *r, const struct cnt_set *sum)
 static void keep_counts(struct cnt_set *prev, const struct cnt_set *cur)
 {
 	for (size_t i = 0; i < prev->nr && i < cur->nr; i++) {
+		prev->ev[i].raw = cur->ev[i].raw;
 		prev->ev[i].value = cur->ev[i].value;
 		prev->ev[i].enabled = cur->ev[i].enabled;
 		prev->ev[i].running = cur->ev[i].running;
@@ -1601,8 +1596,6 @@ static int print_interval_per(struct strbuf *sb, double t_s, const struct cnt_se
 			d->running = e->running - pe->running;
 		}
 		keep_counts(&prev[c], &cpus[c]);
-		for (size_t k = 0; k < prev[c].nr && k < cpus[c].nr; k++)
-			prev[c].ev[k].raw = cpus[c].ev[k].raw;
 	}
 	ng = per_groups(o, delta, n, nev, int_ns, &sets, &lab);
 	for (int g = 0; g < ng; g++) {
@@ -1623,6 +1616,35 @@ static int flush_out(FILE *out, struct strbuf *sb)
 		return -1;
 	sb_reset(sb);
 	return fflush(out);
+}
+
+/* One -I interval, el_ns since the start, in the form asked: --per-*'s
+ * groups (*last_ns: the last interval's end, for duration_time; then this
+ * one's), -A's CPUs (cpu_prev: their last counts), else the sums (cur, read
+ * now, since prev); into sb, then out (nothing with --quiet).  Returns 0,
+ * or -1 when --per-*'s topology cannot be read (said on stderr). */
+static int interval_out(FILE *out, struct strbuf *sb, double el_ns, uint64_t *last_ns, const struct targets *t,
+			struct cnt_set *cpu_prev, struct cnt_set *cur, const struct cnt_set *prev,
+			const struct stat_opts *o)
+{
+	int ret = 0;
+
+	cnt_set_duration(cur, (uint64_t)el_ns);
+	if (cpu_prev && o->per) {
+		if (print_interval_per(sb, el_ns / 1e9, t->sets, cpu_prev, t->nr, (uint64_t)el_ns - *last_ns, o)) {
+			fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
+			ret = -1;
+		}
+		*last_ns = (uint64_t)el_ns;
+	} else if (cpu_prev) {
+		print_interval_cpus(sb, el_ns / 1e9, t->sets, cpu_prev, t->nr, (uint64_t)el_ns, o);
+	} else {
+		print_interval(sb, el_ns / 1e9, cur, prev, NULL, o);
+	}
+	if (o->quiet)
+		sb_reset(sb);
+	flush_out(out, sb);
+	return ret;
 }
 
 /* perf_event_paranoid made some events count user space only: their
@@ -2031,22 +2053,8 @@ int cmd_stat(int argc, char **argv)
 				if (read_targets(&t, &cur) == 0) {
 					double tn = now_ns();
 
-					cnt_set_duration(&cur, (uint64_t)(tn - t0));
-					if (cpu_prev && o.per) {
-						if (print_interval_per(&sb, (tn - t0) / 1e9, t.sets, cpu_prev, t.nr,
-								       (uint64_t)(tn - t0) - last_ns, &o)) {
-							fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
-							done = stopped = true;
-						}
-						last_ns = (uint64_t)(tn - t0);
-					} else if (cpu_prev)
-						print_interval_cpus(&sb, (tn - t0) / 1e9, t.sets, cpu_prev, t.nr,
-								    (uint64_t)(tn - t0), &o);
-					else
-						print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, NULL, &o);
-					if (o.quiet)
-						sb_reset(&sb);
-					flush_out(out, &sb);
+					if (interval_out(out, &sb, tn - t0, &last_ns, &t, cpu_prev, &cur, &prev, &o))
+						done = stopped = true;
 					if (o.interval_count && ++intervals == o.interval_count) {
 						done = stopped = true;
 						if (have_cmd)
@@ -2061,18 +2069,7 @@ int cmd_stat(int argc, char **argv)
 		if (o.interval_ms && !stopped && now_ns() > next - o.interval_ms * 1e6 && read_targets(&t, &cur) == 0) {
 			double tn = now_ns();
 
-			cnt_set_duration(&cur, (uint64_t)(tn - t0));
-			if (cpu_prev && o.per) {
-				if (print_interval_per(&sb, (tn - t0) / 1e9, t.sets, cpu_prev, t.nr,
-						       (uint64_t)(tn - t0) - last_ns, &o))
-					fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
-			} else if (cpu_prev)
-				print_interval_cpus(&sb, (tn - t0) / 1e9, t.sets, cpu_prev, t.nr, (uint64_t)(tn - t0), &o);
-			else
-				print_interval(&sb, (tn - t0) / 1e9, &cur, &prev, NULL, &o);
-			if (o.quiet)
-				sb_reset(&sb);
-			flush_out(out, &sb);
+			(void)interval_out(out, &sb, tn - t0, &last_ns, &t, cpu_prev, &cur, &prev, &o);
 		}
 		if (cpu_prev) {
 			for (int ci = 0; ci < t.nr; ci++)
