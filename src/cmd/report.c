@@ -514,15 +514,16 @@ static void sym_text(const struct row *row, char *buf, size_t size)
 		snprintf(buf, size, "[%c] %-#.16" PRIx64, row->kernel ? 'k' : '.', addr);
 }
 
-/* key_text()'s buffer for each of its callers, which copy or print the
- * text before the next call (the browser's helper threads make none):
- * room for a whole name, as perf prints it (C++ template names run to
- * kilobytes; the hostile names' tests to 100 kB) */
-#define KEY_TEXT_MAX (256u << 10)
-static char key_buf[KEY_TEXT_MAX];
-
-static void key_text(const struct hist *h, const struct row *row, enum sort_key k, char *buf, size_t size)
+/* Row row's text of key k, escaped (a name with a newline or an escape
+ * sequence stays on its row), in a buffer of key_text's own, valid until
+ * its next call: its callers copy or print it at once, and the browser's
+ * helper threads make none.  The buffer holds a whole name, as perf prints
+ * it (C++ template names run to kilobytes; the hostile names' tests to
+ * 100 kB; a 512-byte one cut them and different names read alike). */
+static const char *key_text(const struct hist *h, const struct row *row, enum sort_key k)
 {
+	static char buf[256u << 10];
+	const size_t size = sizeof(buf);
 	size_t i = (size_t)(row - h->rows);
 
 	switch (k) {
@@ -540,8 +541,8 @@ static void key_text(const struct hist *h, const struct row *row, enum sort_key 
 	case K_SRCLINE: snprintf(buf, size, "%s", h->srcline ? h->srcline[i] : ""); break;
 	default: buf[0] = '\0'; break;
 	}
-	/* a name with a newline or an escape sequence stays on its row */
 	str_term_escape_buf(buf, size);
+	return buf;
 }
 
 /* perf report's first line (without --header) */
@@ -628,7 +629,6 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 	_Static_assert(sizeof(struct pk_kv) == sizeof(struct pk_strrec), "pt holds unk records");
 	const char **by_rank = NULL;
 	uint32_t *len_by_rank = NULL;
-	char *buf = key_buf;
 	size_t nt = 0, nm = 0, n = 0;
 
 	if (cache && h->rank_of[key]) {   /* the parts' ranks of an earlier call */
@@ -698,7 +698,8 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 			}
 			continue;
 		}
-		key_text(h, row, key, buf, KEY_TEXT_MAX);
+		const char *buf = key_text(h, row, key);
+
 		if (shown) {   /* "[l] NAME" sorts as "NAME\x01l" (escaped: no \x01 inside) */
 			size_t len = strlen(buf);
 			char *s = pk_arena_alloc(&h->texts, 2 * len);   /* len + 1, len - 4, 3 */
@@ -1804,7 +1805,6 @@ static void sort_fields(const struct report *r, struct hist *h)
 static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_t total, size_t want, bool **show,
 			 struct pk_arena *texts, const char ***textv)
 {
-	char *buf = key_buf;
 	size_t shown = 0;
 
 	hist_derive(r, h);
@@ -1839,8 +1839,9 @@ static size_t hist_order(struct report *r, struct hist *h, double limit, uint64_
 		for (int k = 0; k < r->nr_keys; k++) {
 			if (h->rank_text[k])   /* read by rank */
 				continue;
-			key_text(h, &h->rows[i], r->keys[k], buf, KEY_TEXT_MAX);
-			text[k] = pk_arena_memdup0(texts, buf, strlen(buf));
+			const char *t = key_text(h, &h->rows[i], r->keys[k]);
+
+			text[k] = pk_arena_memdup0(texts, t, strlen(t));
 		}
 	}
 	return shown;
@@ -1912,7 +1913,7 @@ static bool print_elided(struct report *r)
 
 static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
 {
-	char *buf = key_buf;
+	char buf[32];   /* rank_text's unknown address */
 	uint32_t *trees = NULL;
 	size_t width[K_MAX];
 	uint64_t total;
@@ -1958,8 +1959,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			} else if (show[i]) {
 				len = strlen(textv[i * (size_t)r->nr_keys + k]);
 			} else {   /* hist_order made the texts of shown rows only */
-				key_text(h, row, r->keys[k], buf, KEY_TEXT_MAX);
-				len = strlen(buf);
+				len = strlen(key_text(h, row, r->keys[k]));
 			}
 
 			if (!row->sym && len < unres_width(r, r->keys[k]))
@@ -2856,10 +2856,9 @@ static void rt_release_hist(struct report_tui *rt)
 static const char *rt_text(void *ctx, size_t i, int k)
 {
 	struct report_tui *rt = ctx;
-	char *buf = key_buf;
+	const char *t = key_text(rt->h, &rt->h->rows[rt->hrow[i]], rt->r->keys[k]);
 
-	key_text(rt->h, &rt->h->rows[rt->hrow[i]], rt->r->keys[k], buf, KEY_TEXT_MAX);
-	return rt->t.rows[i].text[k] = pk_arena_memdup0(&rt->texts, buf, strlen(buf));
+	return rt->t.rows[i].text[k] = pk_arena_memdup0(&rt->texts, t, strlen(t));
 }
 
 /* How many rows a key sorts before the screen shows them: more than a
