@@ -36,7 +36,7 @@ static const struct cmd {
 	const char *help;
 	enum { THP_NO, THP_ALWAYS, THP_INPUT } heap_thp;   /* heap_thp(): reads
 					 * profiles and runs no program (INPUT:
-					 * when large_input() says so, on the
+					 * when perfdata_input() says so, on the
 					 * first start only) */
 } commands[] = {
 	{ "record",      cmd_record,      "run a command and record its samples into perf.data", THP_NO },
@@ -138,7 +138,7 @@ static bool perfdata_fd(int fd)
  * large (format/collapse.c's parse_stream, xheap_thp), which saves the
  * second start (on a compile job's 54 MB of perf script text, 4 % of
  * collapse's CPU). */
-static bool large_input(int argc, char **argv)
+static bool perfdata_input(int argc, char **argv)
 {
 	bool file = false;
 	struct stat st;
@@ -169,7 +169,7 @@ static bool large_input(int argc, char **argv)
 	return !file && !fstat(0, &st) && S_ISREG(st.st_mode) && perfdata_fd(0);
 }
 
-/* argc: collapse's, whose input is read first (large_input), else 0. */
+/* argc: collapse's, whose input is read first (perfdata_input), else 0. */
 static void heap_thp(int argc, char **argv)
 {
 	const char *mark = getenv("PERFKIT_HEAP_THP");
@@ -183,7 +183,7 @@ static void heap_thp(int argc, char **argv)
 		return;
 	}
 	if (sanitized || getenv("GLIBC_TUNABLES") || getenv("PERFKIT_NO_HEAP_THP") ||
-	    (argc && !large_input(argc, argv)))
+	    (argc && !perfdata_input(argc, argv)))
 		return;
 	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
 	if (!f)

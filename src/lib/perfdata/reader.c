@@ -1389,10 +1389,13 @@ static const struct pd_evsel *record_evsel(const struct pd_file *f, const struct
 	/* an id of 0 names the first event, as perf's evlist__id2evsel: the
 	 * records perf synthesizes (the tasks and maps there before the
 	 * recording) have a trailer of zeros */
+	uint64_t id;
+
 	if (t & PERF_SAMPLE_IDENTIFIER) {
 		if (body < 8)
 			return NULL;
-		return rd64(p + body - 8) ? pd_evsel_by_id(f, rd64(p + body - 8)) : &f->evsels[0];
+		id = rd64(p + body - 8);
+		return id ? pd_evsel_by_id(f, id) : &f->evsels[0];
 	}
 	if (t & PERF_SAMPLE_ID) {
 		/* trailer order: TID TIME ID STREAM_ID CPU IDENTIFIER; from the end */
@@ -1404,7 +1407,8 @@ static const struct pd_evsel *record_evsel(const struct pd_file *f, const struct
 			back += 8;
 		if (body < back)
 			return NULL;
-		return rd64(p + body - back) ? pd_evsel_by_id(f, rd64(p + body - back)) : &f->evsels[0];
+		id = rd64(p + body - back);
+		return id ? pd_evsel_by_id(f, id) : &f->evsels[0];
 	}
 	return NULL;
 }
