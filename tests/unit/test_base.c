@@ -13,6 +13,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -397,6 +398,44 @@ static bool in_heap(const void *p)
 	return in;
 }
 
+/* pk_reserve in a heap set as the browser sets it: the block, faulted in
+ * by the thread and freed, is what the next malloc of its size gets, its
+ * pages resident (mincore); without the reserve (on false) they are not. */
+static int reserve_child(bool on)
+{
+	const size_t size = (size_t)16 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *vec;
+	size_t resident = 0, n;
+	uintptr_t a, b;
+	char *p;
+
+	mallopt(M_MMAP_MAX, 0);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	if (pk_reserve_start(0) || pk_reserve_end(NULL) || pk_reserve_done(NULL))
+		return 2;
+	if (on) {
+		struct pk_reserve *rs = pk_reserve_start(size);
+
+		if (!rs)
+			return 3;
+		for (int i = 0; i < 60000 && pk_reserve_done(rs) < size; i++)
+			usleep(1000);
+		if (pk_reserve_end(rs) != size)
+			return 4;
+	}
+	if (!(p = malloc(size)))
+		return 5;
+	a = ((uintptr_t)p + page - 1) & ~(page - 1);
+	b = ((uintptr_t)p + size) & ~(page - 1);
+	n = (b - a) / page;
+	vec = malloc(n);
+	if (!vec || mincore((void *)a, b - a, vec))
+		return 6;
+	for (size_t i = 0; i < n; i++)
+		resident += vec[i] & 1;
+	return resident * 10 >= n * 9 ? 0 : 1;
+}
+
 static int reuse_child(bool tune)
 {
 	pthread_t th;
@@ -526,6 +565,16 @@ static void test_thread_background(void **state)
 	assert_int_equal(getpriority(PRIO_PROCESS, (id_t)gettid()), before);   /* this thread's own */
 }
 
+static void test_reserve(void **state)
+{
+	(void)state;
+#ifdef SANITIZED_MALLOC
+	skip();   /* its own malloc: freed blocks are not reused at once */
+#endif
+	assert_int_equal(child_status("--reserve-child", true), 0);
+	assert_int_equal(child_status("--reserve-child", false), 1);
+}
+
 static void test_heap_thp(void **state)
 {
 	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
@@ -552,11 +601,14 @@ int main(int argc, char **argv)
 		return reuse_child(argv[2][0] == '1');
 	if (argc == 3 && !strcmp(argv[1], "--thp-child"))   /* test_heap_thp's */
 		return thp_child(argv[2][0] == '1');
+	if (argc == 3 && !strcmp(argv[1], "--reserve-child"))   /* test_reserve's */
+		return reserve_child(argv[2][0] == '1');
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strbuf_grow),
 		cmocka_unit_test(test_xrelease),
 		cmocka_unit_test(test_heap_thp),
 		cmocka_unit_test(test_thread_background),
+		cmocka_unit_test(test_reserve),
 		cmocka_unit_test(test_xml_escape),
 		cmocka_unit_test(test_json_escape),
 		cmocka_unit_test(test_hashmap),

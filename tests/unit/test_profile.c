@@ -4,6 +4,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
@@ -192,6 +194,111 @@ static void test_rederive_random(void **state)
 			prof_free(again);
 		}
 	}
+}
+
+/* prof_max_rows: the nodes before any rows are made; then the (thread,
+ * frame) pairs, no fewer than the rows of any keys, Children or not. */
+static void test_max_rows(void **state)
+{
+	static const enum prof_key sets[][4] = {
+		{ PROF_COMM, PROF_TID, PROF_DSO, PROF_SYM }, { PROF_COMM, PROF_DSO, PROF_SYM }, { PROF_SYM },
+		{ PROF_TID, PROF_SYM }, { PROF_PID }, { PROF_COMM, PROF_TID, PROF_DSO },
+	};
+	static const int nr[] = { 4, 3, 1, 2, 1, 3 };
+
+	(void)state;
+	for (unsigned seed = 1; seed <= 8; seed++) {
+		struct prof *p = random_profile(seed % 2 ? PROF_REDERIVE : PROF_REDERIVE | PROF_BY_IP, seed);
+		size_t most = 0, max;
+
+		assert_int_equal(prof_max_rows(p), prof_nr_nodes(p));
+		for (size_t s = 0; s < sizeof(nr) / sizeof(nr[0]); s++) {
+			for (int children = 1; children >= 0; children--) {
+				struct prof_rows r;
+
+				prof_rows_make(p, sets[s], nr[s], children, NULL, NULL, &r);
+				max = prof_max_rows(p);
+				assert_true(r.nr <= max);
+				most = r.nr > most ? r.nr : most;
+				prof_rows_free(&r);
+			}
+		}
+		/* comm, tid, dso, sym tell every pair apart (a thread is a comm
+		 * and a tid: tid 3 has two comms) but for frames of one symbol
+		 * at several addresses (PROF_BY_IP): the bound is met */
+		if (seed % 2)
+			assert_int_equal(most, prof_max_rows(p));
+		assert_true(prof_max_rows(p) < prof_nr_nodes(p));
+		prof_free(p);
+	}
+}
+
+/* A forest's stop flag (cg_forest_set_stop): set, prof_cg_load leaves
+ * stacks out (checked each 64 k nodes) and cg_trees_from_stacks makes no
+ * tree; clear, everything, as without a flag. */
+static void count_stack(void *arg, const uint32_t *frames, const uint32_t *tags, size_t n, uint64_t period,
+			uint64_t count)
+{
+	(void)frames;
+	(void)tags;
+	(void)n;
+	(void)period;
+	*(uint64_t *)arg += count;
+}
+
+static void test_cg_stop(void **state)
+{
+	struct prof *p = prof_new(0);
+	static char names[300][8];
+	struct pk_frame pool[300];
+	enum prof_key keys[] = { PROF_SYM };
+	struct cg_params cp = { .mode = CG_GRAPH, .order = CG_CALLER, .value = CG_PERCENT };
+	uint64_t seen[3] = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 300; i++) {
+		snprintf(names[i], sizeof(names[i]), "f%d", i);
+		pool[i] = fr(EXE, names[i], 0x1000 + 16 * (uint64_t)i, 0x1000 + 16 * (uint64_t)i);
+	}
+	for (int i = 0; i < 300; i++)   /* 90 000 stacks of two frames: 90 k nodes */
+		for (int j = 0; j < 300; j++)
+			add(p, CA, 1, 1, 2, pool[i], pool[j]);
+	assert_true(prof_nr_nodes(p) > 65536);
+	for (int stop = 0; stop <= 2; stop++) {   /* 2: a flag, clear */
+		atomic_bool flag = stop == 1;
+		struct cg_forest *f = cg_forest_new();
+		struct prof_rows r;
+		uint32_t *tree_of, tree;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp;
+
+		if (stop)
+			cg_forest_set_stop(f, &flag);
+		assert_int_equal(cg_forest_stopped(f), stop == 1);
+		prof_rows_make(p, keys, 1, true, NULL, NULL, &r);
+		prof_cg_load(p, &r, f);
+		cg_stack_each(f, count_stack, &seen[stop]);
+		tree_of = calloc(r.nr, sizeof(*tree_of));
+		tree = cg_tree_new(f);
+		tree_of[0] = tree;   /* f0's row: the first made */
+		cg_trees_from_stacks(f, tree_of, r.nr, CG_CALLER, true, 0);
+		fp = open_memstream(&buf, &len);
+		cg_tree_print(fp, f, tree, &cp, 90000, r.v[0].children);
+		fclose(fp);
+		if (stop == 1)
+			assert_int_equal(len, 0);   /* no tree made */
+		else
+			assert_non_null(strstr(buf, "f299"));   /* f0 -> f299, the last callee */
+		free(buf);
+		free(tree_of);
+		prof_rows_free(&r);
+		cg_forest_free(f);
+	}
+	assert_int_equal(seen[0], 90000);
+	assert_int_equal(seen[2], 90000);
+	assert_true(seen[1] < 90000);
+	prof_free(p);
 }
 
 static void test_trie(void **state)
@@ -410,6 +517,8 @@ int main(void)
 		cmocka_unit_test(test_cg_load_with),
 		cmocka_unit_test(test_rederive),
 		cmocka_unit_test(test_rederive_random),
+		cmocka_unit_test(test_max_rows),
+		cmocka_unit_test(test_cg_stop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,7 +65,18 @@ struct cg_forest {
 	struct tnode *tnodes;
 	size_t nr_tnodes, alloc_tnodes;
 	enum cg_key key;
+	const atomic_bool *stop;      /* cg_forest_set_stop()'s, or NULL */
 };
+
+void cg_forest_set_stop(struct cg_forest *f, const atomic_bool *stop)
+{
+	f->stop = stop;
+}
+
+bool cg_forest_stopped(const struct cg_forest *f)
+{
+	return f->stop && atomic_load_explicit(f->stop, memory_order_relaxed);
+}
 
 static void *grow(void *p, size_t *alloc, size_t nr, size_t size)
 {
@@ -602,6 +613,8 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 	free(f->fslots);
 	f->fslots = NULL;
 	f->fslot_mask = 0;
+	if (cg_forest_stopped(f))
+		goto out;
 #define WANT(t) ((t) < nr_tags && tree_of_tag[(t)])
 #define PAIR(t, x)                                                          \
 	do {                                                                \
@@ -611,12 +624,20 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 	} while (0)
 
 	if (b.caller) {
+		/* 20 MB each on a compile job's 3 M nodes, zeroed: the stop
+		 * flag read between them */
 		b.first = xcalloc_huge(n, sizeof(*b.first));
 		b.next = xcalloc_huge(n, sizeof(*b.next));
+		if (cg_forest_stopped(f))
+			goto out;
 		b.sub = xcalloc_huge(n, sizeof(*b.sub));
 		b.subc = xcalloc_huge(n, sizeof(*b.subc));
+		if (cg_forest_stopped(f))
+			goto out;
 		b.ex = xcalloc_huge(n, sizeof(*b.ex));
 		b.exc = xcalloc_huge(n, sizeof(*b.exc));
+		if (cg_forest_stopped(f))
+			goto out;
 		for (size_t i = n - 1; i >= 1; i--) {
 			const struct cg_stack_node *s = &f->snodes[i];
 
@@ -627,6 +648,8 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 			b.sub[s->parent] += b.sub[i];
 			b.subc[s->parent] += b.subc[i];
 		}
+		if (cg_forest_stopped(f))
+			goto out;
 		/* each tag's outermost nodes: a walk that counts the tags
 		 * on the path (mark) */
 		if (children) {
@@ -658,6 +681,8 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 				}
 			}
 		}
+		if (cg_forest_stopped(f))
+			goto out;
 		tag_lists_make(&starts, (const uint32_t (*)[2])pairs, np, nr_tags);
 		np = 0;
 		for (size_t i = 1; i < n; i++)
@@ -669,6 +694,8 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 		 * (the leaf's own tag first); without children the leaf only */
 		w = xcalloc_huge(n, sizeof(*w));
 		wc = xcalloc_huge(n, sizeof(*wc));
+		if (cg_forest_stopped(f))
+			goto out;
 		for (size_t i = 1; i < n; i++) {
 			const struct cg_stack_node *s = &f->snodes[i];
 
@@ -684,6 +711,8 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 				}
 			}
 		}
+		if (cg_forest_stopped(f))
+			goto out;
 		for (size_t i = 1; i < n; i++)
 			if (wc[i] && WANT(f->snodes[i].tag))
 				PAIR(f->snodes[i].tag, (uint32_t)i);
@@ -691,11 +720,15 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 	}
 	free(pairs);
 	free(mark);
+	pairs = NULL;
+	mark = NULL;
 
 	for (size_t t = 0; t < nr_tags; t++) {
 		uint32_t tree = tree_of_tag[t];
 		uint64_t sum = 0, sumc = 0;
 
+		if (t % 1024 == 0 && cg_forest_stopped(f))
+			break;
 		if (!tree)
 			continue;
 		b.tag = (uint32_t)t;
@@ -743,6 +776,9 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 	}
 #undef WANT
 #undef PAIR
+out:   /* also when stopped (cg_forest_set_stop) */
+	free(pairs);
+	free(mark);
 	tag_lists_free(&starts);
 	tag_lists_free(&leaves);
 	free(w);

@@ -45,6 +45,7 @@
 #ifndef PERFKIT_CALLGRAPH_H
 #define PERFKIT_CALLGRAPH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -107,6 +108,17 @@ struct cg_forest;
 
 struct cg_forest *cg_forest_new(void);
 void cg_forest_free(struct cg_forest *f);
+
+/* A flag that ends the forest's long work early once true: loading a
+ * model's stacks (prof_cg_load) and building trees (cg_trees_from_stacks),
+ * done by a thread for a view that a person may leave before it is made
+ * (the browser's new sort keys stop it instead of waiting).  A stopped
+ * load leaves part of the stacks, a stopped build part of the trees: only
+ * cg_forest_free() (and free() of the tree ids) may follow.  NULL: none.
+ * The flag must outlive the forest's use. */
+void cg_forest_set_stop(struct cg_forest *f, const atomic_bool *stop);
+/* Whether the stop flag is set (false without one). */
+bool cg_forest_stopped(const struct cg_forest *f);
 
 /* The forest's callchain key (enum cg_key; CG_KEY_FUNCTION unless set):
  * set before the first frame is interned. */
@@ -174,7 +186,8 @@ void cg_tree_add(struct cg_forest *f, uint32_t tree, const uint32_t *frames, siz
  * parent still counts it in its number of children, so printing is the
  * same for thresholds >= min_hit).  Trees must be empty (cg_tree_new()).
  * Cost: about the size of the made nodes' trie neighbourhoods, plus one
- * walk of each stack; nothing per sample.
+ * walk of each stack; nothing per sample.  Ends early, trees partly
+ * made, when the forest's stop flag is set (cg_forest_set_stop).
  */
 void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size_t nr_tags,
 			  enum cg_order order, bool children, uint64_t min_hit);

@@ -800,6 +800,13 @@ static uint32_t *rows_by_born(struct prof_rows *out, const uint32_t *born)
 	return newid;
 }
 
+size_t prof_max_rows(const struct prof *p)
+{
+	/* rows are made of pairs (a row per pair at most), or of frames
+	 * when no key names the thread (no more than the pairs then) */
+	return p->cache && p->cache->pairs ? p->cache->nr_pairs : p->nr_nodes;
+}
+
 void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
 		    prof_line_fn line, void *arg, struct prof_rows *out)
 {
@@ -1137,6 +1144,9 @@ void prof_cg_load_with(const struct prof *p, const struct prof_rows *rows, const
 	for (size_t i = 1; i < p->nr_nodes; i++) {
 		const struct prof_node *nd = &p->nodes[i];
 		uint32_t row = rows->of_node[i];
+
+		if (i % 65536 == 0 && cg_forest_stopped(f))   /* given up: part loaded */
+			break;
 
 		if (nd->frame & PROF_THREAD) {   /* a thread's stacks start at the root */
 			cgnode[i] = 0;

@@ -100,6 +100,11 @@ size_t prof_nr_frames(const struct prof *p);
 const struct pk_frame *prof_frame(const struct prof *p, uint32_t id);
 size_t prof_nr_threads(const struct prof *p);
 const struct prof_thread *prof_thread(const struct prof *p, uint32_t id);
+/* The most rows prof_rows_make() can make of this model, whatever the
+ * keys and Children (PROF_REDERIVE, after a first call: its distinct
+ * (thread, frame) pairs); else the nodes, a looser bound.  A reader of
+ * memory to come (the browser's reserve for its next 's'). */
+size_t prof_max_rows(const struct prof *p);
 
 /* The sort keys rows can be made of; PROF_PID and PROF_TID both key by
  * the thread id (perf's "pid" key is the thread). */
@@ -138,7 +143,9 @@ void prof_rows_free_v(struct prof_rows *r);
 /* Load the trie's stacks into an empty forest (cg_forest_new()), each
  * node tagged with its row (tags are row indexes; nodes without a row:
  * PROF_NONE), frames interned as callgraph's (DSO, symbol) identities;
- * then cg_trees_from_stacks() builds the rows' trees. */
+ * then cg_trees_from_stacks() builds the rows' trees.  Ends early, part
+ * of the stacks loaded, once the forest's stop flag is set
+ * (cg_forest_set_stop). */
 void prof_cg_load(const struct prof *p, const struct prof_rows *rows, struct cg_forest *f);
 
 /* prof_cg_load for a forest that outlives the model (top's, kept across
