@@ -102,6 +102,10 @@ struct hist {
 	pid_t cg_pid;                 /* the process that started it ('P''s
 					 child has no such thread) */
 	struct cg_forest *cg_made;
+	atomic_bool cg_stop;          /* set: the forest and the trees made of it
+					 are given up (the browser's next rows,
+					 its end): their threads stop early
+					 (cg_forest_set_stop) */
 	uint32_t *depth;              /* by row, Children with call graphs: its
 					 deepest chain (tie_depth()), else NULL */
 	uint32_t *node_depth;         /* by model node, the depth tie_depth()
@@ -1017,11 +1021,12 @@ static uint32_t *split_depths(const struct hist *h, const uint32_t *of_node, siz
 }
 
 /* An empty forest for the hist's call graphs, frames compared by its key. */
-static struct cg_forest *hist_forest_new(const struct hist *h)
+static struct cg_forest *hist_forest_new(struct hist *h)
 {
 	struct cg_forest *f = cg_forest_new();
 
 	cg_forest_set_key(f, h->cg_key);
+	cg_forest_set_stop(f, &h->cg_stop);
 	return f;
 }
 
@@ -1256,6 +1261,7 @@ static struct cg_forest *hist_cg(struct hist *h)
 static void hist_underive(struct hist *h)
 {
 	hist_cg_wait(h);   /* it reads what is freed here */
+	atomic_store(&h->cg_stop, false);   /* the next forest's */
 	for (int k = 0; k < K_MAX; k++) {
 		free(h->rank_text[k]);
 		free(h->rank_len[k]);
@@ -1395,6 +1401,8 @@ static uint32_t *build_trees(const struct report *r, struct hist *h, const bool 
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct row *row = &h->rows[i];
 
+		if (i % 65536 == 0 && cg_forest_stopped(h->cg))   /* given up (rt_give_up) */
+			return trees;
 		if (!show[i] || (r->children ? row->children : row->self) < min_hit)
 			continue;
 		trees[i] = cg_tree_new(h->cg);
@@ -1448,14 +1456,18 @@ struct sortrec {
 };
 
 /* the rows whose ranks do not fit in 64 bits: compared by their ranks */
-static const struct report *wide_r;
-static const struct row *wide_rows;
+static _Thread_local const struct report *wide_r;
+static _Thread_local const struct row *wide_rows;
 /* equal Children: tie_depth()'s order for rows of one thread (tie_rows:
- * the rows; tie_mask: a record's row index in its key) */
-static const uint32_t *tie_depths;
-static const struct row *tie_rows;
-static uint64_t tie_mask;
-static bool tie_caller;
+ * the rows; tie_mask: a record's row index in its key).  A thread's own:
+ * the browser sorts the rest of its rows in a thread (rt_rest_main) */
+static _Thread_local const uint32_t *tie_depths;
+static _Thread_local const struct row *tie_rows;
+static _Thread_local uint64_t tie_mask;
+static _Thread_local bool tie_caller;
+/* set: a sort of this thread ends early once it is true, its records in
+ * no order (the browser's rest sort, its table given up) */
+static _Thread_local const atomic_bool *sort_stop;
 
 static int cmp_recs(const void *a, const void *b)
 {
@@ -1590,6 +1602,8 @@ static inline int cmp_recs_plain(const struct sortrec *x, const struct sortrec *
 	static void NAME##_depth(struct sortrec *v, size_t n, unsigned depth)                          \
 	{                                                                                              \
 		while (n > 24) {                                                                       \
+			if (sort_stop && atomic_load_explicit(sort_stop, memory_order_relaxed))        \
+				return;                                                                \
 			if (!depth--) { /* heapsort */                                                 \
 				for (size_t i = n / 2; i-- > 0;)                                       \
 					NAME##_sift(v, n, i);                                          \
@@ -1724,15 +1738,25 @@ static void sort_rows(struct report *r, struct hist *h, size_t want)
 	tie_depths = NULL;
 }
 
-/* The rest of sort_rows()' order. */
-static void sort_rest(struct report *r, struct hist *h)
+/* v[0..n), records of h past its sorted ones, in sort_rows()' order;
+ * stop: as sort_stop (NULL: none). */
+static void sort_rest_of(const struct report *r, const struct hist *h, struct sortrec *v, size_t n,
+			 const atomic_bool *stop)
 {
 	wide_r = r;
 	wide_rows = h->wide ? h->rows : NULL;
 	tie_set(r, h);
-	sort_recs(h->ord + h->nr_sorted, h->nr - h->nr_sorted);
+	sort_stop = stop;
+	sort_recs(v, n);
+	sort_stop = NULL;
 	wide_rows = NULL;
 	tie_depths = NULL;
+}
+
+/* The rest of sort_rows()' order. */
+static void sort_rest(struct report *r, struct hist *h)
+{
+	sort_rest_of(r, h, h->ord + h->nr_sorted, h->nr - h->nr_sorted, NULL);
 	h->nr_sorted = h->nr;
 }
 
@@ -2825,14 +2849,34 @@ struct report_tui {
 	int prep_c;                   /* the view it makes: 1 Children, 0 Self */
 	struct report prep_r;         /* its copy of the report's settings */
 	uint32_t *prep_trees;
+	struct pk_reserve *reserve;   /* rt_reserve()'s, ended by the next
+					 derivation (rt_regroup) */
+	pthread_t rest;               /* sorting the rows past the first
+					 screen's (rt_rest_main) */
+	bool resting;
+	pid_t rest_pid;               /* the process that started it */
+	atomic_bool rest_stop, rest_done;
+	struct sortrec *rest_v;       /* its copy of h->ord[nr_sorted..nr) */
+	size_t rest_n;
+	size_t rest_at, rest_end;     /* the table rows it fills: from the
+					 first not ready, to here */
+	struct rt_graphs {            /* rt_fill_from()'s: whether a row has
+					 a call graph (--stdio would print one) */
+		bool on;
+		uint64_t min_hit;
+		bool children;
+	} rest_g;
 };
 
 static void rt_prep_join(struct report_tui *rt);
 
 static void rt_warm_forget(struct report_tui *rt);
 
+static bool rt_rest_join(struct report_tui *rt, bool keep);
+
 static void rt_release_hist(struct report_tui *rt)
 {
+	rt_rest_join(rt, false);
 	rt_prep_join(rt);
 	rt_warm_forget(rt);   /* its row is of this table */
 	for (int c = 0; c < 2; c++) {
@@ -2877,6 +2921,8 @@ static size_t rt_ready(void)
 static void rt_fill(struct report_tui *rt, size_t from);
 static void rt_warm_join(struct report_tui *rt);
 static void rt_order_rest(void *ctx);
+static bool rt_rest_ready(void *ctx);
+static void rt_rest_start(struct report_tui *rt);
 static void rt_prep_start(struct report_tui *rt);
 
 /* The table of the first event with samples (print_hist's rows). */
@@ -2933,33 +2979,131 @@ static void rt_prepare(struct report_tui *rt)
 	}
 	rt->t.rows = rt->rows_keep;
 	rt->t.order_rest = rt_order_rest;
+	rt->t.rest_ready = rt_rest_ready;
 	rt_fill(rt, 0);
+	rt_rest_start(rt);   /* the rest sorted meanwhile */
 	rt_prep_start(rt);   /* the first view's trees meanwhile, not after a pause */
+}
+
+/* Whether a row has a call graph: when --stdio would print one (its
+ * trees are made on the first). */
+static struct rt_graphs rt_graphs_of(const struct report_tui *rt)
+{
+	const struct report *r = rt->r;
+
+	return (struct rt_graphs){ r->graph && (rt->h->of_node || rt->h->cg), cg_min_hit(&r->cg, rt->total),
+				   r->children };
+}
+
+/* The table's rows from records v[0..n), from table row at on; returns
+ * the table row after the last (reads the rows and rt->show only: the
+ * rest thread's too). */
+static size_t rt_fill_from(struct report_tui *rt, const struct sortrec *v, size_t n, size_t at, struct rt_graphs g)
+{
+	const struct hist *h = rt->h;
+
+	for (size_t j = 0; j < n; j++) {
+		size_t i = rec_row(h, &v[j]);
+		const struct row *row = &h->rows[i];
+
+		if (j % 65536 == 0 && sort_stop && atomic_load(sort_stop))   /* the rest thread's, given up */
+			break;
+
+		if (!rt->show[i])
+			continue;
+		rt->t.rows[at] = (struct tui_row){ .children = row->children, .self = row->self, .nr = row->nr_self,
+						   .comm = row->comm, .dso = row->dso, .sym = row->sym, .tid = row->tid,
+						   .has_graph = g.on && (g.children ? row->children : row->self) >= g.min_hit };
+		rt->hrow[at++] = i;
+	}
+	return at;
 }
 
 /* The table's rows from the sorted ones of h->ord[from..h->nr_sorted). */
 static void rt_fill(struct report_tui *rt, size_t from)
 {
-	struct report *r = rt->r;
 	struct hist *h = rt->h;
-	bool graphs = r->graph && (h->of_node || h->cg);   /* a row has a graph when --stdio
-							       would print one: its trees are
-							       made on the first */
-	uint64_t min_hit = cg_min_hit(&r->cg, rt->total);
 
-	for (size_t j = from; j < h->nr_sorted; j++) {
-		size_t i = rec_row(h, &h->ord[j]);
-		const struct row *row = &h->rows[i];
+	rt->t.nr_ready = rt_fill_from(rt, h->ord + from, h->nr_sorted - from, rt->t.nr_ready, rt_graphs_of(rt));
+}
 
-		if (!rt->show[i])
-			continue;
-		struct tui_row *tr = &rt->t.rows[rt->t.nr_ready];
+/* The rows past the first screen's sorted by a thread while the browser
+ * waits for keys (rt_prepare starts it), on a copy of their records: a
+ * pause, a scroll or 'P' takes the sorted copy (rt_order_rest), a new
+ * table stops it.  On a compile job's 1.24 M rows of 's sym,tid', 330 ms
+ * of the browser's thread in the pause after the key, when a key that
+ * came then waited for it. */
+static void *rt_rest_main(void *arg)
+{
+	struct report_tui *rt = arg;
+	const struct hist *h = rt->h;
 
-		*tr = (struct tui_row){ .children = row->children, .self = row->self, .nr = row->nr_self,
-					.comm = row->comm, .dso = row->dso, .sym = row->sym, .tid = row->tid,
-					.has_graph = graphs && (r->children ? row->children : row->self) >= min_hit };
-		rt->hrow[rt->t.nr_ready++] = i;
+	(void)pk_thread_background();
+	memcpy(rt->rest_v, h->ord + h->nr_sorted, rt->rest_n * sizeof(*rt->rest_v));
+	sort_rest_of(rt->r, h, rt->rest_v, rt->rest_n, &rt->rest_stop);
+	/* and their table rows, past the ready ones (which the browser reads
+	 * meanwhile) */
+	sort_stop = &rt->rest_stop;
+	if (!atomic_load(&rt->rest_stop))
+		rt->rest_end = rt_fill_from(rt, rt->rest_v, rt->rest_n, rt->rest_at, rt->rest_g);
+	sort_stop = NULL;
+	atomic_store(&rt->rest_done, true);
+	return NULL;
+}
+
+static void rt_rest_start(struct report_tui *rt)
+{
+	struct hist *h = rt->h;
+
+	if (rt->resting || !h || h->nr_sorted >= h->nr)
+		return;
+	rt->rest_n = h->nr - h->nr_sorted;
+	rt->rest_v = xmalloc(rt->rest_n * sizeof(*rt->rest_v));
+	rt->rest_g = rt_graphs_of(rt);   /* h->cg is set meanwhile (hist_cg_wait) */
+	rt->rest_at = rt->t.nr_ready;
+	atomic_store(&rt->rest_stop, false);
+	atomic_store(&rt->rest_done, false);
+	rt->rest_pid = getpid();
+	rt->resting = !pthread_create(&rt->rest, NULL, rt_rest_main, rt);
+	if (!rt->resting) {   /* sorted here when needed (rt_order_rest) */
+		free(rt->rest_v);
+		rt->rest_v = NULL;
 	}
+}
+
+/* The thread ended (keep: let finish, its order put in h->ord; else
+ * stopped).  True when h->ord's rest is sorted by it.  In a fork's child
+ * ('P') the thread is not there: nothing (the child sorts itself). */
+static bool rt_rest_join(struct report_tui *rt, bool keep)
+{
+	bool placed = false;
+
+	if (!rt->resting)
+		return false;
+	rt->resting = false;
+	if (rt->rest_pid != getpid())
+		return false;
+	if (!keep)
+		atomic_store(&rt->rest_stop, true);
+	pthread_join(rt->rest, NULL);
+	if (keep && atomic_load(&rt->rest_done)) {
+		struct hist *h = rt->h;
+
+		memcpy(h->ord + h->nr_sorted, rt->rest_v, rt->rest_n * sizeof(*rt->rest_v));
+		h->nr_sorted = h->nr;
+		rt->t.nr_ready = rt->rest_end;
+		placed = true;
+	}
+	free(rt->rest_v);
+	rt->rest_v = NULL;
+	return placed;
+}
+
+static bool rt_rest_ready(void *ctx)
+{
+	struct report_tui *rt = ctx;
+
+	return !rt->resting || atomic_load(&rt->rest_done);
 }
 
 static void rt_order_rest(void *ctx)
@@ -2967,7 +3111,9 @@ static void rt_order_rest(void *ctx)
 	struct report_tui *rt = ctx;
 	size_t from = rt->h->nr_sorted;
 
-	sort_rest(rt->r, rt->h);
+	if (rt_rest_join(rt, true))   /* sorted and filled by the thread */
+		return;
+	sort_rest(rt->r, rt->h);   /* no thread, or a fork's child */
 	rt_fill(rt, from);
 }
 
@@ -2998,6 +3144,41 @@ static int rt_graph(void *ctx, size_t i, bool children, FILE *fp)
 	return 0;
 }
 
+/* The browser leaves its table (new keys, its end): the threads still
+ * working for it stop instead of being waited for: the forest and the
+ * first view's trees (hist cg_stop, at their next 64 k nodes or 1 k
+ * trees) and the rest's sort.  On the compile job's file, an 's' half a
+ * second after the first screen waited 154-387 ms for the trees. */
+static void rt_give_up(struct report_tui *rt)
+{
+	for (size_t i = 0; i < rt->r->f->nr_evsels; i++)
+		atomic_store(&rt->r->hists[i].cg_stop, true);
+	rt_rest_join(rt, false);
+}
+
+/* After rt_give_up, the table kept after all: the forests and trees,
+ * maybe stopped half made, are dropped, to be made again (hist_cg). */
+static void rt_graphs_again(struct report_tui *rt)
+{
+	struct report *r = rt->r;
+
+	rt_prep_join(rt);
+	for (size_t i = 0; i < r->f->nr_evsels; i++) {
+		struct hist *h = &r->hists[i];
+
+		hist_cg_wait(h);
+		if (atomic_load(&h->cg_stop)) {
+			cg_forest_free(h->cg);
+			h->cg = NULL;
+			atomic_store(&h->cg_stop, false);
+		}
+	}
+	for (int c = 0; c < 2; c++) {
+		free(rt->trees[c]);
+		rt->trees[c] = NULL;
+	}
+}
+
 static int rt_regroup(void *ctx, const char *spec, bool children)
 {
 	struct report_tui *rt = ctx;
@@ -3025,6 +3206,10 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 	free(dup);
 	if (!n)
 		return pk_error(-EINVAL, "no sort key");
+	/* the pages faulted in a pause, free for the rows to come */
+	pk_reserve_end(rt->reserve);
+	rt->reserve = NULL;
+	rt_give_up(rt);   /* the threads still making this table's graphs stop */
 	rt_warm_join(rt);   /* nothing of the old table or session in use */
 	rt_prep_join(rt);
 	parse_sort(r, keys);
@@ -3036,8 +3221,10 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 		 * per address (before anything is freed); the warnings it
 		 * repeats are queued once (pk_warn) */
 		err = session_open(&ns, rt->input, &rt->so);
-		if (err)
+		if (err) {
+			rt_graphs_again(rt);   /* the table stays: its graphs made anew */
 			return err < 0 ? err : -EIO;
+		}
 	}
 	r->cg.skip_first = !strncmp(keys, "sym", 3);
 	rt->cg[0].skip_first = rt->cg[1].skip_first = r->cg.skip_first;
@@ -3290,9 +3477,52 @@ static void rt_prep_start(struct report_tui *rt)
 	rt->preparing = !pthread_create(&rt->prep, NULL, rt_prep_main, rt);
 }
 
-/* A pause: the first call graph prepared (rt_prep_start), and the
- * selected row, when it is a function of a user DSO with samples of its
- * own, annotated by a thread (rt_warm_main) for 'a'. */
+/* The heap a derivation to come ('s', '-', '+') takes, faulted in during
+ * a pause by a thread that runs only on an idle CPU (base pk_reserve), so
+ * that the derivation writes its rows on pages already there.  The rows
+ * of one model are at most its (thread, frame) pairs (prof_max_rows); at
+ * the derivation's peak each takes report's row (96 bytes), the model's
+ * (56), its maps by pair and node, and room lost between blocks: 240
+ * reserved.  On a compile job's 1.47 M samples, 's sym,tid' the first time
+ * makes 1.24 M rows of 1.29 M possible: of its 436 ms of CPU, 250 were the
+ * kernel (and the hypervisor under it) faulting 240 MB in; with the
+ * reserve 184 ms.  RSS after it: 1.25 -> 1.29 GB.  A profile whose rows
+ * all fit in RT_RESERVE_MIN ($PERFKIT_RESERVE_MIN) reserves nothing, nor
+ * one whose free heap and rows already hold what the derivation takes. */
+#define RT_RESERVE_ROW 240
+#define RT_RESERVE_MIN ((size_t)64 << 20)
+
+static void rt_reserve(struct report_tui *rt)
+{
+	struct report *r = rt->r;
+	size_t want = 0, have;
+
+	if (rt->reserve)
+		return;
+	/* what is there: the heap's free memory and the blocks of report's
+	 * rows, which the derivation frees before it makes new ones (after
+	 * an 's' of a million rows, the next needs no reserve) */
+	have = mallinfo2().fordblks;
+	for (size_t i = 0; i < r->f->nr_evsels; i++)
+		if (r->hists[i].prof) {
+			want += prof_max_rows(r->hists[i].prof) * RT_RESERVE_ROW;
+			have += r->hists[i].rows_cap * sizeof(struct row);
+		}
+	/* $PERFKIT_RESERVE_MIN: the least reserve worth making, in bytes
+	 * (0: one in every pause, whatever the heap holds: the tests') */
+	const char *env = getenv("PERFKIT_RESERVE_MIN");
+	size_t min = RT_RESERVE_MIN;
+
+	if (env && *env)
+		min = strtoull(env, NULL, 10);
+	if (want && want >= min && (have < want || !min))
+		rt->reserve = pk_reserve_start(want);
+}
+
+/* A pause: the first call graph prepared (rt_prep_start), the heap of a
+ * derivation to come faulted in (rt_reserve), and the selected row, when
+ * it is a function of a user DSO with samples of its own, annotated by a
+ * thread (rt_warm_main) for 'a'. */
 static int rt_idle(void *ctx, size_t i)
 {
 	struct report_tui *rt = ctx;
@@ -3302,6 +3532,7 @@ static int rt_idle(void *ctx, size_t i)
 	const char *file;
 
 	rt_prep_start(rt);
+	rt_reserve(rt);
 	if (rt->warming && !atomic_load(&rt->warm_done))
 		return 0;   /* one at a time */
 	rt_warm_join(rt);
@@ -3353,6 +3584,9 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 	 * screen too, not only once the browser is left */
 	o.notice = pk_warnings_peek();
 	err = tui_browse(&rt.t, &ops, &rt, &o);
+	pk_reserve_end(rt.reserve);
+	if (err != -ENOTTY && err != -EOPNOTSUPP)   /* else the text is printed from the same rows */
+		rt_give_up(&rt);
 	rt_prep_join(&rt);
 	rt_release_hist(&rt);   /* the annotating thread joined there */
 	free(rt.rows_keep);

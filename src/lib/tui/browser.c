@@ -1022,7 +1022,8 @@ static int getkey(struct br *b, bool *changed)
 				b->idle_done = true;
 				b->ops->idle(b->ctx, sel_row(b));
 			}
-			if (ch == ERR && need_all(b)) {
+			/* the rest of the rows, once made (not waited for) */
+			if (ch == ERR && (!b->t->rest_ready || b->t->rest_ready(b->t->text_ctx)) && need_all(b)) {
 				rebuild(b);
 				return KEY_IDLE;
 			}

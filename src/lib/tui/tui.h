@@ -109,6 +109,12 @@ struct tui_table {
 	 * order ('-').  NULL: every row is ready. */
 	size_t nr_ready;
 	void (*order_rest)(void *ctx);
+	/* Optional, with order_rest: false while the rest is still being
+	 * sorted elsewhere (a thread), so that a pause does not wait for it:
+	 * the browser asks again after the next pause.  A key that needs the
+	 * rows calls order_rest all the same, which then waits.  NULL: the
+	 * rest is always ready to be ordered. */
+	bool (*rest_ready)(void *ctx);
 };
 
 /* Row i's text of column k (rows[i].text[k], else made by t->text). */
