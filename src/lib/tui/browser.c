@@ -1019,8 +1019,7 @@ static int getkey(struct br *b, bool *changed)
 			/* no key yet: what the next key may need (report starts
 			 * threads there), then the rest of the rows */
 			if (ch == ERR && b->ops->idle && !b->idle_done) {
-				b->idle_done = true;
-				b->ops->idle(b->ctx, sel_row(b));
+				b->idle_done = b->ops->idle(b->ctx, sel_row(b)) != TUI_IDLE_AGAIN;
 			}
 			/* the rest of the rows, once made (not waited for) */
 			if (ch == ERR && (!b->t->rest_ready || b->t->rest_ready(b->t->text_ctx)) && need_all(b)) {

@@ -143,12 +143,16 @@ struct tui_ops {
 	/* Optional: called once the table view has had no key for a pause
 	 * (100 ms), with the selected row (SIZE_MAX: none), for work a later
 	 * key is likely to need (report: the selected row's annotation, so
-	 * that 'a' finds it made).  Called again only after another key; it
-	 * must not change the table.  Its result is ignored. */
+	 * that 'a' finds it made).  Called again only after another key, or
+	 * after the next pause when it returns TUI_IDLE_AGAIN (work that
+	 * waits for other work to end first); it must not change the table.
+	 * Other results are ignored. */
 	int (*idle)(void *ctx, size_t selected);
 	/* A status text for the bottom line (live: "frozen", filters), or NULL. */
 	const char *(*status)(void *ctx);
 };
+
+#define TUI_IDLE_AGAIN 2   /* ops.idle: call again after the next pause */
 
 struct tui_opts {
 	bool color;                /* false: no colours (NO_COLOR, --no-color) */
