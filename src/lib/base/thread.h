@@ -23,8 +23,8 @@ int pk_thread_background(void);
  * a background thread while it waits for a person (the browser in a pause
  * before an 's' that makes a million rows).  A fresh page is zeroed by the
  * kernel at its first touch, and under a hypervisor also mapped by the
- * host: on the 2-CPU VM of docs/PERFORMANCE.md 1-2 ms of CPU per MiB, most of the
- * time of a derivation that writes 250 MB of new rows.
+ * host: on the 2-CPU VM of docs/PERFORMANCE.md, 1-2 ms of CPU per MiB,
+ * most of the time of a derivation that writes 250 MB of new rows.
  *
  * pk_reserve_start(bytes): from the calling thread, malloc(bytes) (the
  * heap of the thread that will allocate: call it from that one), asked for
