@@ -138,7 +138,7 @@ static void usage(FILE *f)
 		"  -A, --no-aggr             with -a or -C: each CPU's counts on lines of their own\n"
 		"  --per-socket, --per-die, --per-core, --per-node  with -a or -C: the CPUs' counts\n"
 		"                            summed by socket, die, core or NUMA node (sysfs topology)\n"
-		"  --per-thread              with -p or -t: each thread's counts on lines of their own\n"
+		"  --per-thread              with -p or -t: each thread's counts on lines of their own (with -I too)\n"
 		"  -d, --detailed            also L1-dcache and LLC loads and misses (perf's -d); -dd adds\n"
 		"                            L1-icache, dTLB and iTLB, -ddd L1-dcache prefetches\n"
 		"  -I, --interval-print MS   print the counts every MS milliseconds\n"
@@ -1610,6 +1610,83 @@ static int print_interval_per(struct strbuf *sb, double t_s, const struct cnt_se
 	return ng < 0 ? -1 : 0;
 }
 
+/* -I with --per-thread: each thread's counts since its prev[c] (then
+ * prev[c] takes them), event by event, the threads of an event by their
+ * interval's count, largest first (equal ones, and those not counted, in
+ * their order), each line headed by the time and perf's "comm-TID", as
+ * perf stat -I --per-thread. */
+struct thread_rank {
+	double v;
+	int c;
+};
+
+static int cmp_thread_rank(const void *pa, const void *pb)
+{
+	const struct thread_rank *a = pa, *b = pb;
+
+	if (a->v != b->v)
+		return a->v > b->v ? -1 : 1;
+	return a->c < b->c ? -1 : a->c > b->c;
+}
+
+static void print_interval_threads(struct strbuf *sb, double t_s, const struct targets *t, struct cnt_set *prev,
+				   uint64_t dur_ns, const struct stat_opts *o)
+{
+	int n = t->nr;
+	size_t nev = n ? t->sets[0].nr : 0;
+	struct aggr_label *tl = thread_labels(n, t->tids, t->comms, o);
+	struct aggr_label *lab = xcalloc(nev ? nev : 1, sizeof(*lab));
+	struct strbuf *body = xcalloc((size_t)n + 1, sizeof(*body));
+	const char **line = xcalloc((size_t)n * (nev ? nev : 1) + 1, sizeof(*line));
+	size_t *len = xcalloc((size_t)n * (nev ? nev : 1) + 1, sizeof(*len));
+	double *count = xcalloc((size_t)n * (nev ? nev : 1) + 1, sizeof(*count));
+	struct thread_rank *rank = xcalloc((size_t)n + 1, sizeof(*rank));
+
+	for (int c = 0; c < n; c++) {
+		struct cnt_set *cur = &t->sets[c];
+
+		cnt_set_duration(cur, dur_ns);
+		for (size_t i = 0; i < nev && i < cur->nr; i++) {
+			const struct cnt_event *e = &cur->ev[i], *pe = &prev[c].ev[i];
+
+			lab[i] = tl[c];
+			/* not counted in the interval (the thread slept): last */
+			count[(size_t)c * nev + i] = e->state == CNT_OK && e->running > pe->running
+							     ? (double)(e->value - pe->value) : -1;
+		}
+		sb_init(&body[c], 1024);
+		interval_body(&body[c], cur, &prev[c], lab, o);
+		keep_counts(&prev[c], cur);
+		for (size_t i = 0, at = 0; i < nev && at < body[c].len; i++) {   /* a line an event */
+			const char *l = body[c].buf + at, *nl = memchr(l, '\n', body[c].len - at);
+
+			line[(size_t)c * nev + i] = l;
+			len[(size_t)c * nev + i] = nl ? (size_t)(nl - l) + 1 : body[c].len - at;
+			at += len[(size_t)c * nev + i];
+		}
+	}
+	for (size_t i = 0; i < nev; i++) {
+		for (int c = 0; c < n; c++)
+			rank[c] = (struct thread_rank){ count[(size_t)c * nev + i], c };
+		qsort(rank, (size_t)n, sizeof(*rank), cmp_thread_rank);
+		for (int k = 0; k < n; k++) {
+			size_t at = (size_t)rank[k].c * nev + i;
+
+			if (line[at])
+				interval_head(sb, t_s, line[at], len[at], -1, o);
+		}
+	}
+	for (int c = 0; c < n; c++)
+		sb_release(&body[c]);
+	free(body);
+	free(line);
+	free(len);
+	free(count);
+	free(rank);
+	free(lab);
+	free(tl);
+}
+
 static int flush_out(FILE *out, struct strbuf *sb)
 {
 	if (sb->len && fwrite(sb->buf, 1, sb->len, out) != sb->len)
@@ -1630,7 +1707,9 @@ static int interval_out(FILE *out, struct strbuf *sb, double el_ns, uint64_t *la
 	int ret = 0;
 
 	cnt_set_duration(cur, (uint64_t)el_ns);
-	if (cpu_prev && o->per) {
+	if (cpu_prev && o->per == PER_THREAD) {
+		print_interval_threads(sb, el_ns / 1e9, t, cpu_prev, (uint64_t)el_ns, o);
+	} else if (cpu_prev && o->per) {
 		if (print_interval_per(sb, el_ns / 1e9, t->sets, cpu_prev, t->nr, (uint64_t)el_ns - *last_ns, o)) {
 			fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
 			ret = -1;
@@ -1846,8 +1925,6 @@ int cmd_stat(int argc, char **argv)
 		bad = "--per-socket, --per-die, --per-core and --per-node need -a or -C, as perf stat";
 	else if (o.per == PER_THREAD && o.pid <= 0)
 		bad = "--per-thread needs -p or -t (perf's system-wide form is not supported)";
-	else if (o.per == PER_THREAD && o.interval_ms)
-		bad = "--per-thread with -I is not supported (-A and --per-socket, -die, -core, -node are)";
 	else if ((o.no_aggr || o.per) && o.simulate)
 		bad = "-A and --per-* count the machine's CPUs: --simulate cannot be combined with them";
 	else if (o.forever && (o.simulate || o.no_aggr || o.per))
@@ -2015,6 +2092,7 @@ int cmd_stat(int argc, char **argv)
 				[PER_NODE] = "#           time node   cpus             counts unit events\n",
 			};
 			sb_addstr(&sb, o.no_aggr ? "#           time CPU                    counts unit events\n"
+				       : o.per == PER_THREAD ? "#           time             comm-pid                  counts unit events\n"
 				       : o.per   ? per_head[o.per]
 						 : "#           time             counts unit events\n");
 			flush_out(out, &sb);

@@ -363,8 +363,6 @@ for f in "-x,:^ *0\.1[0-9]*,S1,1,[0-9.]*,msec,task-clock," "-j:^{\"interval\" : 
 	PERFKIT_SYSFS_CPU=$T/topo "$PERFKIT" stat -C 0 -I 100 --per-socket ${f%%:*} -e task-clock -- sleep 0.15 2>"$T/peri.out"
 	expect "-I --per-socket ${f%%:*}: the time, then the group's fields" grep -q "${f#*:}" "$T/peri.out"
 done
-"$PERFKIT" stat -p $$ -I 100 --per-thread -e task-clock --timeout 150 2>/dev/null
-expect "-I --per-thread: refused (2)" test $? -eq 2
 mkdir -p "$T/notopo"
 PERFKIT_SYSFS_CPU=$T/notopo "$PERFKIT" stat -C 0 --per-core -e task-clock -- true 2>"$T/per.err"; rc=$?
 expect "--per-core without a topology: exit 1, naming the folder ($rc)" \
@@ -441,7 +439,7 @@ if have cc; then
 #include <pthread.h>
 #include <time.h>
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }
-static void *spin(void *a) { double e = now() + 4; volatile long n = 0; while (now() < e) n++; return a; }
+static void *spin(void *a) { double e = now() + 8; volatile long n = 0; while (now() < e) n++; return a; }
 int main(void) { pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, spin, 0);
 	for (int i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }
 C
@@ -461,6 +459,33 @@ C
 		sh -c "awk -F, '\$4 == \"task-clock\"' '$T/pt' | tail -1 | grep -q '^spin2-$sp,'"
 	"$PERFKIT" stat -p $sp --per-thread -e task-clock --timeout 200 2>"$T/ptt"
 	expect "--per-thread text: perf's '%16s-%-8d' label" grep -Eq "^ {11}spin2-$sp {1,8} +<not counted>|^ {11}spin2-$sp {1,8} +[0-9.]+ msec task-clock" "$T/ptt"
+	# -I --per-thread: each interval's lines per event, its threads by
+	# the interval's count, the waiting main thread ("<not counted>")
+	# last; the layout perf's in text, CSV and JSON (numbers masked, each
+	# interval's lines sorted: two spinning threads' order moves)
+	ipt() {   # ARGS: perfkit's or perf's lines, masked
+		"$@" -p $sp -I 100 --per-thread -e task-clock,context-switches --interval-count 2 2>&1 >/dev/null |
+			sed -E "s/spin2-[0-9]+/spin2-TID/; s/[0-9]+\.[0-9]+|[0-9]+/N/g; s/ +/ /g" | sort
+	}
+	"$PERFKIT" stat -p $sp -I 100 --per-thread -e task-clock,context-switches --interval-count 2 2>"$T/ipt"; rc=$?
+	expect "-I --per-thread: 2 intervals of 3 threads and 2 events (rc $rc)" \
+		sh -c "[ $rc -eq 0 ] && [ \$(grep -c 'spin2-' '$T/ipt') -eq 12 ]"
+	expect "-I --per-thread: perf's head" grep -qx "#           time             comm-pid                  counts unit events" "$T/ipt"
+	"$PERFKIT" stat -p $sp -I 100 --per-thread -x, -e task-clock,context-switches --interval-count 2 2>"$T/iptx"
+	expect "-I --per-thread: each event's main thread, not counted, after the two spinning ones" \
+		awk -F, -v main="spin2-$sp" '{ k = $1 "/" $5; n[k]++; if ($2 == main && $3 == "<not counted>") at[k] = n[k] }
+			END { for (k in n) if (at[k] != 3) exit 1; exit length(n) != 4 }' "$T/iptx"
+	if $have_perf; then
+		bad=
+		for m in "" -x, -j; do
+			ipt perf stat $m >"$T/ipt.perf"
+			ipt "$PERFKIT" stat $m >"$T/ipt.pk"
+			cmp -s "$T/ipt.perf" "$T/ipt.pk" || bad="$bad [${m:-text}]"
+		done
+		expect "-I --per-thread: perf's lines in text, CSV and JSON, numbers masked${bad:+ (differ:$bad)}" test -z "$bad"
+	else
+		skip "perf not installed: -I --per-thread's layout against perf's"
+	fi
 	kill $sp 2>/dev/null; wait $sp 2>/dev/null
 	# an fd per event and thread: 200 threads and the default events are
 	# more than a soft limit of 256 descriptors, raised as perf does
