@@ -3147,8 +3147,8 @@ static int rt_graph(void *ctx, size_t i, bool children, FILE *fp)
 
 /* The browser leaves its table (new keys, its end): the threads still
  * working for it stop instead of being waited for: the forest and the
- * first view's trees (hist cg_stop, at their next 64 k nodes or 1 k
- * trees) and the rest's sort.  On the compile job's file, an 's' half a
+ * first view's trees (hist cg_stop, at their next 64 k nodes or tree)
+ * and the rest's sort.  On the compile job's file, an 's' half a
  * second after the first screen waited 154-387 ms for the trees. */
 static void rt_give_up(struct report_tui *rt)
 {

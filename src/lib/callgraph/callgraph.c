@@ -727,7 +727,9 @@ void cg_trees_from_stacks(struct cg_forest *f, const uint32_t *tree_of_tag, size
 		uint32_t tree = tree_of_tag[t];
 		uint64_t sum = 0, sumc = 0;
 
-		if (t % 1024 == 0 && cg_forest_stopped(f))
+		/* a relaxed load a tree: a few trees (a DSO's each) can
+		 * take long each */
+		if (cg_forest_stopped(f))
 			break;
 		if (!tree)
 			continue;
