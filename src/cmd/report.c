@@ -174,6 +174,9 @@ struct report {
 	const char *sym_filter;       /* --symbol-filter: rows whose symbol holds it
 					 (with a comm key only, as perf 6.1:
 					 sym_filter_on()) */
+	bool cg_order_set;            /* -g's ORDER or -G given: the graphs keep
+					 it with Children on and off (else
+					 caller with, callee without, as perf) */
 	bool split_unk;               /* --stdio with Children and a sym key (no
 					 srcline): split_unknown() */
 	bool entry_syms;              /* sym_filter_on() with no sym or srcline
@@ -2666,6 +2669,7 @@ int cmd_report(int argc, char **argv)
 
 	r.children = has_cc && !no_children && !pipe_in;
 	r.graph = has_cc && r.cg.mode != CG_NONE && !export_kind && !so.no_callchain;
+	r.cg_order_set = inverted || order_set || (pipe_in && !no_children);   /* pipe: perf's caller kept */
 	if (inverted)
 		r.cg.order = CG_CALLER;
 	else if (!order_set)
@@ -3012,9 +3016,13 @@ static size_t rt_fill_from(struct report_tui *rt, const struct sortrec *v, size_
 
 		if (!rt->show[i])
 			continue;
+		/* the Self view's tie: the keys' ranks then the row, as
+		 * cmp_recs orders equal Self without Children (perf's
+		 * --no-children); wide keys: the row alone */
 		rt->t.rows[at] = (struct tui_row){ .children = row->children, .self = row->self, .nr = row->nr_self,
 						   .comm = row->comm, .dso = row->dso, .sym = row->sym, .tid = row->tid,
-						   .has_graph = g.on && (g.children ? row->children : row->self) >= g.min_hit };
+						   .has_graph = g.on && (g.children ? row->children : row->self) >= g.min_hit,
+						   .tie = h->wide ? (uint64_t)i : v[j].key };
 		rt->hrow[at++] = i;
 	}
 	return at;
@@ -3587,8 +3595,10 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 
 	snprintf(rt.sort, sizeof(rt.sort), "%s", sort);
 	rt.cg[0] = rt.cg[1] = r->cg;
-	if (r->children)   /* the Self view's order: perf's default without Children */
+	if (!r->cg_order_set) {   /* perf's default of each view ('-', '+') */
 		rt.cg[0].order = CG_CALLEE;
+		rt.cg[1].order = CG_CALLER;
+	}
 	rt_prepare(&rt);
 	/* the file's warnings (truncated, broken stacks) on the first
 	 * screen too, not only once the browser is left */

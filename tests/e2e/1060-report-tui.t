@@ -170,6 +170,28 @@ tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 
 # 'a' on a call-graph line of periods (-g ...,period: "--1234--a")
+# opened with --no-children: '+' shows the Children view with perf's
+# default order for it (caller), '-' the Self view in callee order again,
+# each 'P' (every graph unfolded) the bytes of --stdio in that mode
+"$PERFKIT" report -i "$T/p.data" --stdio --no-children >"$T/stdio-nc" 2>/dev/null
+tui_start 80 24 "$R --no-children"
+expect "--no-children: the Self view" tui_wait "  Overhead  Command"
+tui_keys +
+expect "--no-children, +: Children" tui_wait "Children      Self"
+tui_keys E
+expect "--no-children, +, E: every graph open" tui_wait_re '%--'
+tui_keys P
+expect "--no-children, +, P: the file named" tui_wait "written to perf.hist.1"
+same_file "--no-children, +, P: report --stdio's text (Children, caller order)" "$T/stdio" "$T/perf.hist.1"
+tui_keys -
+expect "--no-children, +, -: Self again" tui_wait "  Overhead  Command"
+tui_keys E
+tui_keys P
+expect "--no-children, +, -, P: the file named" tui_wait "written to perf.hist.2"
+same_file "--no-children, +, -, P: report --stdio --no-children's text (callee order)" "$T/stdio-nc" "$T/perf.hist.2"
+tui_keys q
+tui_wait_exit >/dev/null
+
 tui_start 100 30 "$R -g graph,0.5,caller,function,period"
 expect "period graph: the table" tui_wait "Press '?'"
 tui_keys / m a i n Enter Enter

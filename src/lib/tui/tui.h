@@ -63,6 +63,10 @@ struct tui_row {
 	const char *sym;           /* raw symbol for '/' and 'a'; NULL: unknown */
 	uint32_t tid;              /* the row's thread for 't' (perf: the first one seen) */
 	bool has_graph;            /* graph() has something for it */
+	uint64_t tie;              /* the Self view's order of rows of equal Self,
+				      lowest first (report: perf's --no-children
+				      order, by the keys' texts); equal ties keep
+				      the table's order (0 for every row: all) */
 };
 
 struct tui_table {
