@@ -811,7 +811,10 @@ static void draw(struct br *b)
 		if (!vis[k])
 			continue;
 
-		for (size_t i = 0; i < b->nord && i < 4096; i++) {
+		/* the first 2048 rows' widths: a large table's first rows
+		 * sorted (report's RT_READY), so that the columns keep their
+		 * widths when the rest comes (they grew a second after an 's') */
+		for (size_t i = 0; i < b->nord && i < 2048; i++) {
 			size_t l = strlen(tui_row_text(t, b->order[i], k));
 
 			if (l > w)
