@@ -3489,8 +3489,9 @@ static void rt_prep_start(struct report_tui *rt)
 }
 
 /* The heap a derivation to come ('s', '-', '+') takes, faulted in during
- * a pause by a thread that runs only on an idle CPU (base pk_reserve), so
- * that the derivation writes its rows on pages already there.  The rows
+ * a pause by a thread at nice 10 (base pk_reserve), once the first view's
+ * trees are made (rt_idle), so that the derivation writes its rows on
+ * pages already there.  The rows
  * of one model are at most its (thread, frame) pairs (prof_max_rows); at
  * the derivation's peak each takes report's row (96 bytes), the model's
  * (56), its maps by pair and node, and room lost between blocks: 240
