@@ -1534,41 +1534,6 @@ static void print_interval(struct strbuf *sb, double t_s, const struct cnt_set *
 	sb_release(&tmp);
 }
 
-/* -I with -A: each CPU's counts since its prev[c] (then prev[c] takes
- * them), event by event and CPU by CPU, each line headed by the time and
- * "CPU0", as perf stat -A -I. */
-static void print_interval_cpus(struct strbuf *sb, double t_s, struct cnt_set *cpus, struct cnt_set *prev, int n,
-				uint64_t dur_ns, const struct stat_opts *o)
-{
-	struct strbuf *body = xcalloc((size_t)n + 1, sizeof(*body));
-	size_t *at = xcalloc((size_t)n + 1, sizeof(*at));
-	size_t nev = n ? cpus[0].nr : 0;
-
-	for (int c = 0; c < n; c++) {
-		cnt_set_duration(&cpus[c], dur_ns);
-		sb_init(&body[c], 1024);
-		interval_body(&body[c], &cpus[c], &prev[c], NULL, o);
-		keep_counts(&prev[c], &cpus[c]);
-	}
-	for (size_t i = 0; i < nev; i++)
-		for (int c = 0; c < n; c++) {
-			const char *line = body[c].buf + at[c], *nl;
-			size_t len;
-
-			if (at[c] >= body[c].len)
-				continue;
-			nl = memchr(line, '\n', body[c].len - at[c]);
-			len = nl ? (size_t)(nl - line) + 1 : body[c].len - at[c];
-			if (!(c > 0 && cpus[c].ev[i].duration))   /* perf's tool event: the first CPU's only */
-				interval_head(sb, t_s, line, len, o->ncpus ? o->cpus[c] : c, o);
-			at[c] += len;
-		}
-	for (int c = 0; c < n; c++)
-		sb_release(&body[c]);
-	free(body);
-	free(at);
-}
-
 /* -I with --per-socket, -die, -core or -node: each CPU's counts since its
  * prev[c] (then prev[c] takes them) summed by group as per_groups() sums
  * a run's, the group's lines together, each headed by the time and the
@@ -1610,70 +1575,72 @@ static int print_interval_per(struct strbuf *sb, double t_s, const struct cnt_se
 	return ng < 0 ? -1 : 0;
 }
 
-/* -I with --per-thread: each thread's counts since its prev[c] (then
- * prev[c] takes them), event by event, the threads of an event by their
- * interval's count, largest first (equal ones, and those not counted, in
- * their order), each line headed by the time and perf's "comm-TID", as
- * perf stat -I --per-thread. */
-struct thread_rank {
+/* -I with -A or --per-thread: each set's counts (a CPU's, a thread's)
+ * since its prev[c] (then prev[c] takes them), event by event and set by
+ * set, each line headed by the time and the set's label: labels NULL,
+ * -A's "CPU0" (perf's tool event on the first CPU only, as perf stat -A
+ * -I); else --per-thread's "comm-TID" (labels[c]), an event's threads by
+ * their interval's count, largest first (equal ones, and those not
+ * counted, in their order), as perf stat -I --per-thread. */
+struct set_rank {
 	double v;
 	int c;
 };
 
-static int cmp_thread_rank(const void *pa, const void *pb)
+static int cmp_set_rank(const void *pa, const void *pb)
 {
-	const struct thread_rank *a = pa, *b = pb;
+	const struct set_rank *a = pa, *b = pb;
 
 	if (a->v != b->v)
 		return a->v > b->v ? -1 : 1;
 	return a->c < b->c ? -1 : a->c > b->c;
 }
 
-static void print_interval_threads(struct strbuf *sb, double t_s, const struct targets *t, struct cnt_set *prev,
-				   uint64_t dur_ns, const struct stat_opts *o)
+static void print_interval_sets(struct strbuf *sb, double t_s, struct cnt_set *sets, struct cnt_set *prev, int n,
+				uint64_t dur_ns, const struct aggr_label *labels, const struct stat_opts *o)
 {
-	int n = t->nr;
-	size_t nev = n ? t->sets[0].nr : 0;
-	struct aggr_label *tl = thread_labels(n, t->tids, t->comms, o);
-	struct aggr_label *lab = xcalloc(nev ? nev : 1, sizeof(*lab));
+	size_t nev = n ? sets[0].nr : 0, nl = (size_t)n * (nev ? nev : 1) + 1;
+	struct aggr_label *lab = labels ? xcalloc(nev ? nev : 1, sizeof(*lab)) : NULL;
 	struct strbuf *body = xcalloc((size_t)n + 1, sizeof(*body));
-	const char **line = xcalloc((size_t)n * (nev ? nev : 1) + 1, sizeof(*line));
-	size_t *len = xcalloc((size_t)n * (nev ? nev : 1) + 1, sizeof(*len));
-	double *count = xcalloc((size_t)n * (nev ? nev : 1) + 1, sizeof(*count));
-	struct thread_rank *rank = xcalloc((size_t)n + 1, sizeof(*rank));
+	const char **line = xcalloc(nl, sizeof(*line));   /* set c's event i: [c * nev + i] */
+	size_t *len = xcalloc(nl, sizeof(*len));
+	double *count = xcalloc(nl, sizeof(*count));
+	struct set_rank *rank = xcalloc((size_t)n + 1, sizeof(*rank));
 
 	for (int c = 0; c < n; c++) {
-		struct cnt_set *cur = &t->sets[c];
+		cnt_set_duration(&sets[c], dur_ns);
+		for (size_t i = 0; i < nev && i < sets[c].nr; i++) {
+			const struct cnt_event *e = &sets[c].ev[i], *pe = &prev[c].ev[i];
 
-		cnt_set_duration(cur, dur_ns);
-		for (size_t i = 0; i < nev && i < cur->nr; i++) {
-			const struct cnt_event *e = &cur->ev[i], *pe = &prev[c].ev[i];
-
-			lab[i] = tl[c];
+			if (lab)
+				lab[i] = labels[c];
 			/* not counted in the interval (the thread slept): last */
 			count[(size_t)c * nev + i] = e->state == CNT_OK && e->running > pe->running
 							     ? (double)(e->value - pe->value) : -1;
 		}
 		sb_init(&body[c], 1024);
-		interval_body(&body[c], cur, &prev[c], lab, o);
-		keep_counts(&prev[c], cur);
+		interval_body(&body[c], &sets[c], &prev[c], lab, o);
+		keep_counts(&prev[c], &sets[c]);
 		for (size_t i = 0, at = 0; i < nev && at < body[c].len; i++) {   /* a line an event */
-			const char *l = body[c].buf + at, *nl = memchr(l, '\n', body[c].len - at);
+			const char *l = body[c].buf + at, *nlp = memchr(l, '\n', body[c].len - at);
 
 			line[(size_t)c * nev + i] = l;
-			len[(size_t)c * nev + i] = nl ? (size_t)(nl - l) + 1 : body[c].len - at;
+			len[(size_t)c * nev + i] = nlp ? (size_t)(nlp - l) + 1 : body[c].len - at;
 			at += len[(size_t)c * nev + i];
 		}
 	}
 	for (size_t i = 0; i < nev; i++) {
 		for (int c = 0; c < n; c++)
-			rank[c] = (struct thread_rank){ count[(size_t)c * nev + i], c };
-		qsort(rank, (size_t)n, sizeof(*rank), cmp_thread_rank);
+			rank[c] = (struct set_rank){ labels ? count[(size_t)c * nev + i] : 0, c };
+		if (labels)
+			qsort(rank, (size_t)n, sizeof(*rank), cmp_set_rank);
 		for (int k = 0; k < n; k++) {
-			size_t at = (size_t)rank[k].c * nev + i;
+			int c = rank[k].c;
+			size_t at = (size_t)c * nev + i;
 
-			if (line[at])
-				interval_head(sb, t_s, line[at], len[at], -1, o);
+			if (!line[at] || (!labels && c > 0 && sets[c].ev[i].duration))
+				continue;   /* -A: perf's tool event, the first CPU's only */
+			interval_head(sb, t_s, line[at], len[at], labels ? -1 : o->ncpus ? o->cpus[c] : c, o);
 		}
 	}
 	for (int c = 0; c < n; c++)
@@ -1684,7 +1651,6 @@ static void print_interval_threads(struct strbuf *sb, double t_s, const struct t
 	free(count);
 	free(rank);
 	free(lab);
-	free(tl);
 }
 
 static int flush_out(FILE *out, struct strbuf *sb)
@@ -1708,7 +1674,10 @@ static int interval_out(FILE *out, struct strbuf *sb, double el_ns, uint64_t *la
 
 	cnt_set_duration(cur, (uint64_t)el_ns);
 	if (cpu_prev && o->per == PER_THREAD) {
-		print_interval_threads(sb, el_ns / 1e9, t, cpu_prev, (uint64_t)el_ns, o);
+		struct aggr_label *lab = thread_labels(t->nr, t->tids, t->comms, o);
+
+		print_interval_sets(sb, el_ns / 1e9, t->sets, cpu_prev, t->nr, (uint64_t)el_ns, lab, o);
+		free(lab);
 	} else if (cpu_prev && o->per) {
 		if (print_interval_per(sb, el_ns / 1e9, t->sets, cpu_prev, t->nr, (uint64_t)el_ns - *last_ns, o)) {
 			fprintf(stderr, "perfkit stat: %s\n", pk_errmsg());
@@ -1716,7 +1685,7 @@ static int interval_out(FILE *out, struct strbuf *sb, double el_ns, uint64_t *la
 		}
 		*last_ns = (uint64_t)el_ns;
 	} else if (cpu_prev) {
-		print_interval_cpus(sb, el_ns / 1e9, t->sets, cpu_prev, t->nr, (uint64_t)el_ns, o);
+		print_interval_sets(sb, el_ns / 1e9, t->sets, cpu_prev, t->nr, (uint64_t)el_ns, NULL, o);
 	} else {
 		print_interval(sb, el_ns / 1e9, cur, prev, NULL, o);
 	}
