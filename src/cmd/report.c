@@ -3002,8 +3002,9 @@ static struct rt_graphs rt_graphs_of(const struct report_tui *rt)
 
 /* The table's rows from records v[0..n), from table row at on; returns
  * the table row after the last (reads the rows and rt->show only: the
- * rest thread's too). */
-static size_t rt_fill_from(struct report_tui *rt, const struct sortrec *v, size_t n, size_t at, struct rt_graphs g)
+ * rest thread's too, which passes its stop flag; else NULL). */
+static size_t rt_fill_from(struct report_tui *rt, const struct sortrec *v, size_t n, size_t at, struct rt_graphs g,
+			   const atomic_bool *stop)
 {
 	const struct hist *h = rt->h;
 
@@ -3011,7 +3012,7 @@ static size_t rt_fill_from(struct report_tui *rt, const struct sortrec *v, size_
 		size_t i = rec_row(h, &v[j]);
 		const struct row *row = &h->rows[i];
 
-		if (j % 65536 == 0 && sort_stop && atomic_load(sort_stop))   /* the rest thread's, given up */
+		if (j % 65536 == 0 && stop && atomic_load(stop))   /* given up */
 			break;
 
 		if (!rt->show[i])
@@ -3033,7 +3034,7 @@ static void rt_fill(struct report_tui *rt, size_t from)
 {
 	struct hist *h = rt->h;
 
-	rt->t.nr_ready = rt_fill_from(rt, h->ord + from, h->nr_sorted - from, rt->t.nr_ready, rt_graphs_of(rt));
+	rt->t.nr_ready = rt_fill_from(rt, h->ord + from, h->nr_sorted - from, rt->t.nr_ready, rt_graphs_of(rt), NULL);
 }
 
 /* The rows past the first screen's sorted by a thread while the browser
@@ -3052,10 +3053,8 @@ static void *rt_rest_main(void *arg)
 	sort_rest_of(rt->r, h, rt->rest_v, rt->rest_n, &rt->rest_stop);
 	/* and their table rows, past the ready ones (which the browser reads
 	 * meanwhile) */
-	sort_stop = &rt->rest_stop;
 	if (!atomic_load(&rt->rest_stop))
-		rt->rest_end = rt_fill_from(rt, rt->rest_v, rt->rest_n, rt->rest_at, rt->rest_g);
-	sort_stop = NULL;
+		rt->rest_end = rt_fill_from(rt, rt->rest_v, rt->rest_n, rt->rest_at, rt->rest_g, &rt->rest_stop);
 	atomic_store(&rt->rest_done, true);
 	return NULL;
 }
@@ -3491,9 +3490,8 @@ static void rt_prep_start(struct report_tui *rt)
 /* The heap a derivation to come ('s', '-', '+') takes, faulted in during
  * a pause by a thread at nice 10 (base pk_reserve), once the first view's
  * trees are made (rt_idle), so that the derivation writes its rows on
- * pages already there.  The rows
- * of one model are at most its (thread, frame) pairs (prof_max_rows); at
- * the derivation's peak each takes report's row (96 bytes), the model's
+ * pages already there.  The rows of one model are at most its (thread,
+ * frame) pairs (prof_max_rows); at the derivation's peak each takes report's row (96 bytes), the model's
  * (56), its maps by pair and node, and room lost between blocks: 240
  * reserved.  On a compile job's 1.47 M samples, 's sym,tid' the first time
  * makes 1.24 M rows of 1.29 M possible: of its 436 ms of CPU, 250 were the
