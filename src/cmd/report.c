@@ -177,6 +177,9 @@ struct report {
 	bool cg_order_set;            /* -g's ORDER or -G given: the graphs keep
 					 it with Children on and off (else
 					 caller with, callee without, as perf) */
+	int chain_lv;                 /* the graph order whose levels frames of
+					 no map take (chain_levels), -1: none
+					 (Self only, no browser's '+') */
 	bool split_unk;               /* --stdio with Children and a sym key (no
 					 srcline): split_unknown() */
 	bool entry_syms;              /* sym_filter_on() with no sym or srcline
@@ -370,7 +373,7 @@ static struct pk_frame *kept_room(struct report *r, size_t n)
  * itself, or a copy in r->kept_frames. */
 static const struct pk_frame *chain_levels(struct report *r, const struct pk_frame *frames, size_t n, bool marker)
 {
-	bool caller = r->cg.order == CG_CALLER, lvl = frames[0].kernel;
+	bool caller = r->chain_lv == CG_CALLER, lvl = frames[0].kernel;
 	struct pk_frame *out = NULL;
 	size_t nc = n - marker;   /* perfkit's "[truncated]" (the outermost): not perf's, no level */
 
@@ -447,7 +450,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		frames = k;
 		nr_frames = (size_t)r->outer_max + 1;
 	}
-	if (r->children && nr_frames > 1)
+	if (r->chain_lv >= 0 && nr_frames > 1)
 		frames = chain_levels(r, frames, nr_frames, s->truncated && frames[nr_frames - 1].sym &&
 							     !strcmp(frames[nr_frames - 1].sym, "[truncated]"));
 	if (r->entry_syms)
@@ -2727,6 +2730,11 @@ int cmd_report(int argc, char **argv)
 	r.entry_syms = sym_filter_on(&r) && !tui && !sym_key && !srcline_key;
 	/* perf's two entries of a leaf address with no symbol (a sym key
 	 * tells them apart): in the text */
+	/* the levels of the view with Children: the browser opened without
+	 * them takes them for its '+' (caller order unless -g or -G named
+	 * one); the Self view's rows are leaves, whose level stays */
+	r.chain_lv = r.children ? (int)r.cg.order
+		   : tui && has_cc ? (int)(r.cg_order_set ? r.cg.order : CG_CALLER) : -1;
 	r.split_unk = r.children && sym_key && !srcline_key && !tui && !export_kind;
 	r.sf_when = r.sf.cpus || r.sf.nr_times;
 	r.sample_filter = r.sf.comms.arg || r.sf.nr_pids || r.sf.nr_tids || (r.sf.dsos.arg && !r.row_dsos) ||

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 1067 — the browser's levels ("[k]", "[.]") of callers of no mapping, on
+# the perf.data of 0225 (mkchainlvl.py: such callers take the level of the
+# frame before them in the chain's order, caller order with Children).
+# Opened with --no-children, '+' shows Children in caller order: its rows
+# of no mapping must show the levels --stdio shows with Children (they
+# came at their own contexts' levels, 0x100 and 0x200 "[.]" where perf
+# shows "[k]"), and '-' the Self view of --stdio --no-children again.
+# With -g callee the levels are those of callee order; opened with
+# Children, '-' gives the Self view's.  Each compared through 'P' (every
+# graph unfolded: the bytes of --stdio).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tui-lib.sh"
+tui_require
+if ! have python3; then skip "python3 not installed"; done_testing; exit; fi
+python3 "$TOP/tests/e2e/mkchainlvl.py" "$T/lvl.data"
+R="LC_ALL=C.UTF-8 '$PERFKIT' report -i lvl.data"
+n=0
+
+# view KEY HEAD NAME FILE: press KEY, wait for the view's head, unfold
+# every graph, write the view (perf.hist.$n) and compare it with FILE
+view() {
+	tui_keys "$1"
+	expect "$3: the view" tui_wait "$2"
+	tui_keys E P
+	expect "$3: P wrote perf.hist.$n" tui_wait "written to perf.hist.$n"
+	same_file "$3: the text of --stdio$5" "$4" "$T/perf.hist.$n"
+	n=$((n + 1))
+}
+
+for o in "" "-g none" "-g callee"; do
+	s=${o:+ $o}   # the options in the tests' names
+	"$PERFKIT" report -i "$T/lvl.data" --stdio $o >"$T/ch" 2>/dev/null
+	"$PERFKIT" report -i "$T/lvl.data" --stdio --no-children $o >"$T/nc" 2>/dev/null
+	expect "--stdio$s: 0x200 at [k] with Children" grep -q '\[k\] 0x0000000000000200$' "$T/ch"
+	tui_start 100 40 "$R --no-children $o"
+	expect "--no-children$s: the Self view" tui_wait "  Overhead  Command"
+	view + "Children      Self" "--no-children$s, +" "$T/ch" "$s"
+	view - "  Overhead  Command" "--no-children$s, +, -" "$T/nc" " --no-children$s"
+	tui_keys q
+	expect "--no-children$s: q quits" test "$(tui_wait_exit)" = 0
+
+	tui_start 100 40 "$R $o"
+	expect "opened$s: the Children view" tui_wait "Children      Self"
+	view - "  Overhead  Command" "opened$s, -" "$T/nc" " --no-children$s"
+	view + "Children      Self" "opened$s, -, +" "$T/ch" "$s"
+	tui_keys q
+	expect "opened$s: q quits" test "$(tui_wait_exit)" = 0
+done
+done_testing
