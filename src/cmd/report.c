@@ -2177,6 +2177,12 @@ static int parse_sort(struct report *r, const char *spec)
 			free(dup);
 			return -1;
 		}
+		bool taken = false;
+
+		for (int j = 0; j < r->nr_keys; j++)
+			taken |= r->keys[j] == k;
+		if (taken)   /* perf's sort_dimension__add: a key taken is skipped */
+			continue;
 		if (r->nr_keys == K_MAX) {
 			fprintf(stderr, "perfkit report: too many sort keys in '%s'\n", spec);
 			free(dup);

@@ -78,6 +78,9 @@ expect "--sort sym,comm header" grep -Eq '^# Overhead  Symbol +Command *$' "$T/p
 # keys split as perf splits them (on ", "): "sym, comm" and "sym comm" are sym,comm
 "$PERFKIT" report -i "$T/p.data" --no-children --sort 'sym, comm' >"$T/pk.sc2" 2>/dev/null
 same_file "--sort 'sym, comm' is --sort sym,comm" "$T/pk.sc" "$T/pk.sc2"
+# a key given again is skipped, as perf's sort_dimension__add skips a taken one
+"$PERFKIT" report -i "$T/p.data" --no-children --sort sym,comm,sym,symbol,comm >"$T/pk.sc3" 2>/dev/null
+same_file "--sort sym,comm,sym,symbol,comm is --sort sym,comm" "$T/pk.sc" "$T/pk.sc3"
 "$PERFKIT" report -i "$T/p.data" --no-children --sort 'sym comm' >"$T/pk.sc3" 2>/dev/null
 same_file "--sort 'sym comm' is --sort sym,comm" "$T/pk.sc" "$T/pk.sc3"
 

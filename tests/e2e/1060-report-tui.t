@@ -160,6 +160,9 @@ tui_keys s c o m m Enter
 expect "s, comm typed over dso: comm alone" tui_wait_re "Self  Command *$"
 tui_keys s , d s o Enter
 expect "s, ',dso' after comm: comm,dso" tui_wait_re "Self  Command +Shared Object *$"
+# Ctrl-W takes a word and the ',' before it: comm,dso,pid -> comm,dso, -> comm,
+tui_keys s , p i d C-w C-w s y m Enter
+expect "s, ',pid', Ctrl-W twice, 'sym': comm,sym" tui_wait_re "Self  Command +Symbol *$"
 
 # resize
 _tm resize-window -t tui -x 100 -y 30

@@ -1289,8 +1289,8 @@ static char *prompt(struct br *b, const char *label, const char *init)
 				sb_setlen(&sb, sb.len - 1);
 		} else if (ch == 0x15) {   /* Ctrl-U: the whole line, as readline */
 			sb_reset(&sb);
-		} else if (ch == 0x17) {   /* Ctrl-W: the word before the cursor */
-			while (sb.len && sb.buf[sb.len - 1] == ' ')
+		} else if (ch == 0x17) {   /* Ctrl-W: the word before the cursor (and the separators after it) */
+			while (sb.len && (sb.buf[sb.len - 1] == ' ' || sb.buf[sb.len - 1] == ','))
 				sb_setlen(&sb, sb.len - 1);
 			while (sb.len && sb.buf[sb.len - 1] != ' ' && sb.buf[sb.len - 1] != ',')
 				sb_setlen(&sb, sb.len - 1);
