@@ -1917,14 +1917,19 @@ static const struct sfilt_names *key_list(const struct report *r, enum sort_key 
  * (--comms, --dsos, --symbols) gets a "# KEY: VALUE" line instead of a
  * column; when every column would go, the lines are printed and the
  * columns stay.  Returns whether a line was printed. */
+static const struct sfilt_names *key_elided(const struct report *r, int k)
+{
+	const struct sfilt_names *l = key_list(r, r->keys[k]);
+
+	return l && l->n == 1 ? l : NULL;
+}
+
 static bool print_elided(struct report *r)
 {
 	bool any = false, all = true;
 
 	for (int k = 0; k < r->nr_keys; k++) {
-		const struct sfilt_names *l = key_list(r, r->keys[k]);
-
-		r->elide[k] = l && l->n == 1;
+		r->elide[k] = key_elided(r, k);
 		all &= r->elide[k];
 	}
 	for (int k = 0; k < r->nr_keys; k++) {
@@ -2843,6 +2848,7 @@ struct report_tui {
 	const char **textv;
 	struct tui_table t;
 	char title[512], head[512];
+	char *elided[K_MAX];          /* t.elided's texts (the filters' names) */
 	struct inline_resolver *inl;
 	pthread_t warm;               /* rt_idle's thread, annotating the row
 					 the browser rests on (rt_warm_main) */
@@ -2972,6 +2978,15 @@ static void rt_prepare(struct report_tui *rt)
 		rt->t.pad_last[k] = key_pads_last(r->keys[k]);
 		rt->t.unres_width[k] = (uint8_t)unres_width(r, r->keys[k]);
 	}
+	/* print_elided's columns: left out, a line each in 'P''s head */
+	for (int k = 0; k < K_MAX; k++) {
+		const struct sfilt_names *l = k < r->nr_keys ? key_elided(r, k) : NULL;
+
+		free(rt->elided[k]);
+		rt->elided[k] = l ? xstrndup(l->first, l->first_len) : NULL;
+		rt->t.elided[k] = rt->elided[k];
+	}
+	rt->t.stdio_elide_at = strlen(header_note) + 2;   /* after its "#\n" */
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
@@ -3623,6 +3638,8 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 	rt_prep_join(&rt);
 	rt_release_hist(&rt);   /* the annotating thread joined there */
 	free(rt.rows_keep);
+	for (int k = 0; k < K_MAX; k++)
+		free(rt.elided[k]);
 	if (rt.inl)
 		inline_resolver_free(rt.inl);
 	if (err == -ENOTTY || err == -EOPNOTSUPP)

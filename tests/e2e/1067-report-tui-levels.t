@@ -9,7 +9,8 @@
 # shows "[k]"), and '-' the Self view of --stdio --no-children again.
 # With -g callee the levels are those of callee order; opened with
 # Children, '-' gives the Self view's.  Each compared through 'P' (every
-# graph unfolded: the bytes of --stdio).
+# graph unfolded: the bytes of --stdio).  Then the columns that zooms and
+# the command's filters of one name leave out, as --stdio leaves them.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"
 tui_require
@@ -47,5 +48,44 @@ for o in "" "-g none" "-g callee"; do
 	view + "Children      Self" "opened$s, -, +" "$T/ch" "$s"
 	tui_keys q
 	expect "opened$s: q quits" test "$(tui_wait_exit)" = 0
+done
+
+# the columns a filter of one name leaves out (perf's sort__setup_elide):
+# --comms lvl at the start, then 'c' or 'd' on a row; 'P' writes what
+# --stdio prints with those filters, a "# comm: lvl" line for each column
+# left out (with every column left out, all stay); a thread zoom ('t')
+# leaves the text as --tid does, columns and all
+pv() {   # pv NAME --stdio's options...: the view now against --stdio
+	local name=$1
+	shift
+	"$PERFKIT" report -i "$T/lvl.data" --stdio "$@" >"$T/want" 2>/dev/null
+	tui_keys E P
+	expect "$name: P wrote perf.hist.$n" tui_wait "written to perf.hist.$n"
+	same_file "$name: the text of --stdio $*" "$T/want" "$T/perf.hist.$n"
+	n=$((n + 1))
+}
+tui_start 100 40 "$R"
+expect "zooms: the table" tui_wait "Children      Self"
+tui_select 'lvl +\[unknown\] +\[k\] 0x0+200$'
+tui_keys c
+expect "c: the command zoomed" tui_wait "Command: lvl |"
+pv "c" --comms lvl
+tui_keys d
+expect "c, d: the DSO zoomed" tui_wait "DSO: [unknown] |"
+pv "c, d" --comms lvl --dsos '[unknown]'
+tui_keys c
+expect "c, d, c: the command zoomed out" tui_wait_gone "Command: lvl |"
+pv "c, d, c" --dsos '[unknown]'
+tui_keys d t
+expect "t: the thread zoomed" tui_wait "Thread: 7373 |"
+pv "t" --tid 7373
+tui_keys q
+tui_wait_exit >/dev/null
+for o in "--comms lvl" "--comms lvl --dsos [unknown] -s comm,dso" "--comms lvl -s pid,comm,sym"; do
+	tui_start 100 40 "$R $o"
+	expect "$o: the table" tui_wait "Children      Self"
+	pv "opened with $o" $o
+	tui_keys q
+	tui_wait_exit >/dev/null
 done
 done_testing

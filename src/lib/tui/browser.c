@@ -788,7 +788,7 @@ static void draw(struct br *b)
 	int nvis = 0, last = -1;
 
 	for (int k = 0; k < t->nr_keys; k++) {
-		vis[k] = true;
+		vis[k] = !t->elided[k];
 		for (int i = 0; i < b->nfilt && t->kind[k]; i++)
 			if (b->filt[i].kind == t->kind[k])
 				vis[k] = false;
@@ -1553,10 +1553,30 @@ static void add_shown_text(void *ctx, size_t off, size_t end)
 
 /* Write the view to path (outfile: whole or not at all), the graphs as
  * shown (folded nodes without their subtrees); 0 or -errno. */
+/* The value 'P' prints for column k in place of the column, as
+ * report --stdio's "# dso: VALUE" of --dsos VALUE (tui_table.elided): the
+ * command's, else a command or DSO zoom's (as the column shows it); NULL:
+ * the column is printed (a thread zoom's too: --tid elides nothing). */
+static const char *elided_value(const struct br *b, int k)
+{
+	const struct tui_table *t = b->t;
+
+	if (t->elided[k])
+		return t->elided[k];
+	for (int i = 0; i < b->nfilt; i++) {
+		const struct filt *f = &b->filt[i];
+
+		if ((f->kind == 'c' || f->kind == 'd') && f->kind == t->kind[k])
+			return f->kind == 'd' && strrchr(f->val, '/') ? strrchr(f->val, '/') + 1 : f->val;
+	}
+	return NULL;
+}
+
 static int write_view(struct br *b, const char *path)
 {
 	struct outfile of;
 	const char **g;
+	const char *elide[TUI_MAX_KEYS];
 	bool *folded;
 	int err = of_open_shared(&of, path);
 
@@ -1581,7 +1601,9 @@ static int write_view(struct br *b, const char *path)
 			folded[i] = true;
 		}
 	}
-	tui_print_stdio(of.f, b->t, b->order, b->nord, b->children, g);
+	for (int k = 0; k < b->t->nr_keys; k++)
+		elide[k] = elided_value(b, k);
+	tui_print_stdio(of.f, b->t, b->order, b->nord, b->children, g, elide);
 	for (size_t i = 0; i < b->nord; i++)
 		if (folded[i])
 			free((char *)g[i]);

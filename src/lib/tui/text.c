@@ -96,12 +96,30 @@ const char *tui_row_text(const struct tui_table *t, size_t i, int k)
 }
 
 void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, size_t n, bool children,
-		     const char *const *graph)
+		     const char *const *graph, const char *const *elide)
 {
 	size_t width[TUI_MAX_KEYS];
+	bool show[TUI_MAX_KEYS];
+	int nshow = 0, last = -1;
 
-	if (t->stdio_head)
-		fputs(t->stdio_head, fp);
+	for (int k = 0; k < t->nr_keys; k++)
+		nshow += show[k] = !elide || !elide[k];
+	for (int k = 0; k < t->nr_keys; k++) {
+		show[k] |= !nshow;   /* perf's: every column elided, all stay */
+		if (show[k])
+			last = k;
+	}
+	if (t->stdio_head) {
+		size_t at = strlen(t->stdio_head);
+
+		at = t->stdio_elide_at < at ? t->stdio_elide_at : at;
+		fwrite(t->stdio_head, 1, at, fp);
+		for (int k = 0; elide && k < t->nr_keys; k++)
+			if (elide[k])
+				fprintf(fp, "# %s: %s\n", t->kind[k] == 'c' ? "comm" : t->kind[k] == 'd' ? "dso" : "symbol",
+					elide[k]);
+		fputs(t->stdio_head + at, fp);
+	}
 	for (int k = 0; k < t->nr_keys; k++)
 		width[k] = strlen(t->headers[k]);
 	for (size_t i = 0; i < n; i++)
@@ -117,13 +135,16 @@ void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, s
 	if (t->show_nr)
 		fprintf(fp, "  %12s", "Samples");
 	for (int k = 0; k < t->nr_keys; k++)
-		fprintf(fp, "  %-*s", (int)width[k], t->headers[k]);
+		if (show[k])
+			fprintf(fp, "  %-*s", (int)width[k], t->headers[k]);
 	fputs("\n# ........", fp);
 	if (children)
 		fputs("  ........", fp);
 	if (t->show_nr)
 		fputs("  ............", fp);
 	for (int k = 0; k < t->nr_keys; k++) {
+		if (!show[k])
+			continue;
 		fputs("  ", fp);
 		for (size_t j = 0; j < width[k]; j++)
 			fputc('.', fp);
@@ -139,7 +160,9 @@ void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, s
 		if (t->show_nr)
 			fprintf(fp, "  %12" PRIu64, r->nr);
 		for (int k = 0; k < t->nr_keys; k++) {
-			if (k == t->nr_keys - 1 && !t->pad_last[k])
+			if (!show[k])
+				continue;
+			if (k == last && !t->pad_last[k])
 				fprintf(fp, "  %s", tui_row_text(t, order[i], k));
 			else
 				fprintf(fp, "  %-*s", (int)width[k], tui_row_text(t, order[i], k));

@@ -90,6 +90,15 @@ struct tui_table {
 	 * hists__set_unres_dso_col_len: 16 for the DSO; 0 none) */
 	bool pad_last[TUI_MAX_KEYS];
 	uint8_t unres_width[TUI_MAX_KEYS];
+	/* Optional: elided[k], the one value the command's filter leaves
+	 * column k (kind 'c', 'd' or 's'; perf's sort__setup_elide: --comms,
+	 * --dsos, --symbols of one name), which is then not shown, and 'P'
+	 * prints "# comm: VALUE" ("dso", "symbol") instead, at byte
+	 * stdio_elide_at of stdio_head; a zoom ('c', 'd') elides its column
+	 * the same way.  With every column elided, all show (the lines are
+	 * still printed).  NULL: shown. */
+	const char *elided[TUI_MAX_KEYS];
+	size_t stdio_elide_at;
 	bool children;             /* rows have Children periods (a column can show them) */
 	bool show_children;        /* the Children column is shown (initially) */
 	bool show_nr;              /* a Samples column */
@@ -187,11 +196,14 @@ size_t tui_escape(const char *s, size_t len, bool utf8, char **out, size_t *cap,
 struct strbuf;
 
 /* The --stdio text of rows order[0..n) of t ('P'): the header as report
- * prints it (t->stdio_head, the column header and dots), one line per row
- * with the Children column when children is true, and after each row whose
- * graph[k] is non-NULL that text; then two blank lines. */
+ * prints it (t->stdio_head, with a "# comm: VALUE" line for each column k
+ * whose elide[k] is non-NULL at t->stdio_elide_at, then the column header
+ * and dots), one line per row with the Children column when children is
+ * true and without the elided columns (all of them when every one is), and
+ * after each row whose graph[k] is non-NULL that text; then two blank
+ * lines.  elide may be NULL: none. */
 void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, size_t n, bool children,
-		     const char *const *graph);
+		     const char *const *graph, const char *const *elide);
 
 /* Annotation text of one function (src/lib/annotate): the address, share
  * of the function's samples and instruction of each instruction, the
