@@ -3004,7 +3004,10 @@ static void rt_prepare(struct report_tui *rt)
 		return;
 	/* the first rows sorted, the rest when the browser needs them
 	 * (rt_order_rest): most keys see only the first screen */
-	rt->t.nr_rows = hist_order(r, h, rt->limit, total, rt_ready(), &rt->show, &rt->texts, NULL);
+	/* every row: the browser leaves out those under --percent-limit in
+	 * the view shown (its Self or Children) */
+	rt->t.percent_limit = rt->limit;
+	rt->t.nr_rows = hist_order(r, h, 0, total, rt_ready(), &rt->show, &rt->texts, NULL);
 	rt->hrow = xcalloc(rt->t.nr_rows + 1, sizeof(*rt->hrow));
 	if (rt->t.nr_rows + 1 > rt->rows_cap) {
 		free(rt->rows_keep);

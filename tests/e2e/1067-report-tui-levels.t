@@ -10,7 +10,8 @@
 # With -g callee the levels are those of callee order; opened with
 # Children, '-' gives the Self view's.  Each compared through 'P' (every
 # graph unfolded: the bytes of --stdio).  Then the columns that zooms and
-# the command's filters of one name leave out, as --stdio leaves them.
+# the command's filters of one name leave out, as --stdio leaves them, and
+# --percent-limit applied to the view shown.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"
 tui_require
@@ -85,6 +86,42 @@ for o in "--comms lvl" "--comms lvl --dsos [unknown] -s comm,dso" "--comms lvl -
 	tui_start 100 40 "$R $o"
 	expect "$o: the table" tui_wait "Children      Self"
 	pv "opened with $o" $o
+	tui_keys q
+	tui_wait_exit >/dev/null
+done
+
+# --percent-limit in the view shown (mklimit.py: 0x200 has Children 90 %,
+# Self 10 %; a-long-command1's row 10 %): '-' leaves out 0x200 (under 20
+# in Self), '+' shows it again; 'P' widens Command for the row left out,
+# as --stdio (perf's widths are of every row)
+python3 "$TOP/tests/e2e/mklimit.py" "$T/lim.data"
+lim() {   # lim NAME --stdio's options...
+	local name=$1
+	shift
+	"$PERFKIT" report -i "$T/lim.data" --stdio --percent-limit 20 "$@" >"$T/want" 2>/dev/null
+	tui_keys E P
+	expect "$name: P wrote perf.hist.$n" tui_wait "written to perf.hist.$n"
+	same_file "$name: the text of --stdio --percent-limit 20${*:+ $*}" "$T/want" "$T/perf.hist.$n"
+	n=$((n + 1))
+}
+for o in "" --no-children; do
+	s=${o:+ $o}
+	tui_start 100 40 "LC_ALL=C.UTF-8 '$PERFKIT' report -i lim.data --percent-limit 20 $o"
+	expect "--percent-limit 20$s: the table" tui_wait "Press '?'"
+	lim "--percent-limit 20$s" $o
+	if [ -z "$o" ]; then
+		tui_keys -
+		expect "--percent-limit 20, -: 0x200 left out" tui_wait_gone "0x0000000000000200"
+		lim "--percent-limit 20, -" --no-children
+		tui_keys +
+	else
+		tui_keys +
+		expect "--percent-limit 20 --no-children, +: 0x200 shown" tui_wait "0x0000000000000200"
+		lim "--percent-limit 20 --no-children, +"
+		tui_keys -
+	fi
+	expect "--percent-limit 20$s, twice: the view as it opened" tui_wait "Press '?'"
+	lim "--percent-limit 20$s, twice" $o
 	tui_keys q
 	tui_wait_exit >/dev/null
 done

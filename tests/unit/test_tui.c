@@ -95,7 +95,7 @@ static void test_print_stdio(void **state)
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
-	tui_print_stdio(fp, &t, order, 2, true, graph, NULL);
+	tui_print_stdio(fp, &t, order, 2, true, graph, NULL, NULL, 0);
 	fclose(fp);
 	assert_string_equal(buf, "# head\n"
 				 "# Children      Self  Command   Symbol  \n"
@@ -109,7 +109,7 @@ static void test_print_stdio(void **state)
 	/* Self only, one row */
 	buf = NULL;
 	fp = open_memstream(&buf, &len);
-	tui_print_stdio(fp, &t, order + 1, 1, false, NULL, NULL);
+	tui_print_stdio(fp, &t, order + 1, 1, false, NULL, NULL, NULL, 0);
 	fclose(fp);
 	assert_string_equal(buf, "# head\n"
 				 "# Overhead  Command   Symbol\n"

@@ -235,9 +235,15 @@ static void bar(struct br *b, int y, const char *text)
 
 /* ---- the view ---- */
 
-static bool row_passes(struct br *b, const struct tui_row *r)
+/* Whether row r is shown: its view's share not 0, nor under the
+ * table's percent_limit when limit is true, and every filter keeps it. */
+static bool row_passes_if(struct br *b, const struct tui_row *r, bool limit)
 {
 	if (!b->children && !r->self)
+		return false;
+	if (limit && b->t->percent_limit > 0 &&
+	    100.0 * (double)(b->children ? r->children : r->self) / (double)(b->t->total ? b->t->total : 1) <
+		    b->t->percent_limit)
 		return false;
 	for (int i = 0; i < b->nfilt; i++) {
 		const struct filt *f = &b->filt[i];
@@ -251,6 +257,11 @@ static bool row_passes(struct br *b, const struct tui_row *r)
 		}
 	}
 	return true;
+}
+
+static bool row_passes(struct br *b, const struct tui_row *r)
+{
+	return row_passes_if(b, r, true);
 }
 
 static const struct tui_row *sort_rows;
@@ -1603,7 +1614,20 @@ static int write_view(struct br *b, const char *path)
 	}
 	for (int k = 0; k < b->t->nr_keys; k++)
 		elide[k] = elided_value(b, k);
-	tui_print_stdio(of.f, b->t, b->order, b->nord, b->children, g, elide);
+	/* the widths: of the rows under --percent-limit too */
+	size_t *wide = NULL, nwide = 0;
+
+	if (b->t->percent_limit > 0) {
+		const size_t *so = b->sorted[b->children];
+		size_t n = nr_ready(b);
+
+		wide = xmalloc((n + 1) * sizeof(*wide));
+		for (size_t k = 0; k < n; k++)
+			if (row_passes_if(b, &b->t->rows[so[k]], false))
+				wide[nwide++] = so[k];
+	}
+	tui_print_stdio(of.f, b->t, b->order, b->nord, b->children, g, elide, wide, nwide);
+	free(wide);
 	for (size_t i = 0; i < b->nord; i++)
 		if (folded[i])
 			free((char *)g[i]);

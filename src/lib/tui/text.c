@@ -96,7 +96,7 @@ const char *tui_row_text(const struct tui_table *t, size_t i, int k)
 }
 
 void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, size_t n, bool children,
-		     const char *const *graph, const char *const *elide)
+		     const char *const *graph, const char *const *elide, const size_t *wide, size_t nwide)
 {
 	size_t width[TUI_MAX_KEYS];
 	bool show[TUI_MAX_KEYS];
@@ -122,11 +122,15 @@ void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, s
 	}
 	for (int k = 0; k < t->nr_keys; k++)
 		width[k] = strlen(t->headers[k]);
-	for (size_t i = 0; i < n; i++)
+	if (!wide) {
+		wide = order;
+		nwide = n;
+	}
+	for (size_t i = 0; i < nwide; i++)
 		for (int k = 0; k < t->nr_keys; k++) {
-			size_t l = strlen(tui_row_text(t, order[i], k));
+			size_t l = strlen(tui_row_text(t, wide[i], k));
 
-			if (!t->rows[order[i]].sym && l < t->unres_width[k])
+			if (!t->rows[wide[i]].sym && l < t->unres_width[k])
 				l = t->unres_width[k];
 			if (l > width[k])
 				width[k] = l;

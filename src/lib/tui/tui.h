@@ -103,6 +103,12 @@ struct tui_table {
 	bool show_children;        /* the Children column is shown (initially) */
 	bool show_nr;              /* a Samples column */
 	uint64_t total;            /* the percentages' denominator */
+	/* rows whose share of the view (Children in the Children view, else
+	 * Self) is under percent_limit % of total are not shown (report's
+	 * --percent-limit, as perf's browser applies it to the view shown);
+	 * 'P' gives the columns the widths of their texts all the same, as
+	 * --stdio (perf's hists__calc_col_len).  0: every row. */
+	double percent_limit;
 	struct tui_row *rows;      /* in the command's order; the browser
 				      orders them by Children (Children
 				      view: equal ones keep this order) or
@@ -201,9 +207,11 @@ struct strbuf;
  * and dots), one line per row with the Children column when children is
  * true and without the elided columns (all of them when every one is), and
  * after each row whose graph[k] is non-NULL that text; then two blank
- * lines.  elide may be NULL: none. */
+ * lines.  elide may be NULL: none.  The columns are as wide as their
+ * widest text in rows wide[0..nwide) (a superset of order's: rows below
+ * --percent-limit count, as perf's), or order's when wide is NULL. */
 void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, size_t n, bool children,
-		     const char *const *graph, const char *const *elide);
+		     const char *const *graph, const char *const *elide, const size_t *wide, size_t nwide);
 
 /* Annotation text of one function (src/lib/annotate): the address, share
  * of the function's samples and instruction of each instruction, the
