@@ -727,7 +727,7 @@ static void tt_fill(struct top_tui *tt)
 		m->text[1] = s;
 	}
 	tt->tab = (struct tui_table){ .title = tt->title, .sort = tt->sort, .nr_keys = tt->group ? 1 : 2,
-				      .total = t->total, .rows = tt->rows, .nr_rows = n };
+				      .total = t->total, .rows = tt->rows, .nr_rows = n, .no_threads = true };
 	tt->tab.headers[0] = tt->group == 1 ? "Symbol" : "Shared Object";
 	tt->tab.headers[1] = "Symbol";
 	tt->tab.kind[0] = tt->group == 1 ? 's' : 'd';   /* a DSO zoom hides its column, and stays after 's' */
@@ -857,7 +857,7 @@ static int top_browse(struct top *t, bool color)
 	static const struct tui_ops ops = { .graph = tt_graph, .annotate = tt_annotate, .regroup = tt_regroup, .tick = tt_tick,
 					    .key = tt_key, .status = tt_status };
 	struct top_tui tt = { .t = t, .next = now_s() + t->delay, .texts = PK_ARENA_INIT };
-	struct tui_opts o = { .color = color, .tick_ms = 100,
+	struct tui_opts o = { .color = color, .tick_ms = 100, .sort_keys = "dso,sym, sym or dso",
 			      .help_extra = "perf top's keys\n\n"
 					    "  z                zero the history: show the last window only (toggle)\n"
 					    "  f                freeze the view (toggle); sampling goes on\n"

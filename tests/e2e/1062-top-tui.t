@@ -65,10 +65,22 @@ for _ in $(seq 10); do tui_keys BSpace; done
 tui_keys c o m m Enter
 expect "s comm: refused, top's keys named" tui_wait "top's sort keys"
 
+tui_keys s
+expect "s: the prompt names top's keys" tui_wait "Sort keys (dso,sym, sym or dso)"
+tui_keys Escape
 tui_keys '?'
 expect "?: top's keys listed" tui_wait "zero the history"
+expect "?: s names top's keys, not report's" tui_wait "sort keys (dso,sym, sym or dso): regroup"
 tui_keys q
 expect "?: q goes back" tui_wait "Overhead  Symbol"
+# keys of report's browser that top's rows cannot serve say so
+tui_keys c
+expect "c: no command in top's rows, said" tui_wait "no command to zoom into"
+tui_keys t
+expect "t: no thread in top's rows, said" tui_wait "no thread to zoom into"
+expect "t: no thread zoom made" tui_wait_gone "Thread:"
+tui_keys +
+expect "+: no Children in top, said" tui_wait "no Children data"
 
 _tm resize-window -t tui -x 100 -y 30
 status30() { tui_screen | sed -n 30p | grep -q Press; }

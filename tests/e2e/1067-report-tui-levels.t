@@ -125,4 +125,10 @@ for o in "" --no-children; do
 	tui_keys q
 	tui_wait_exit >/dev/null
 done
+tui_start 100 40 "LC_ALL=C.UTF-8 '$PERFKIT' report -i lim.data --percent-limit 85"
+expect "--percent-limit 85: one row, said so" tui_wait_re "^ *1 row  Press '\?'"
+tui_keys -
+expect "--percent-limit 85, -: none" tui_wait_re "^ *0 rows  Press '\?'"
+tui_keys q
+tui_wait_exit >/dev/null
 done_testing

@@ -118,7 +118,7 @@ struct br {
 
 #define NFILT (int)(sizeof(((struct br *)0)->filt) / sizeof(((struct br *)0)->filt[0]))
 
-static const char *help_text =
+static const char help_text[] =   /* a format: the sort keys (sort_keys()) */
 	"Keys\n"
 	"\n"
 	"  Up/Down, PgUp/PgDn, Home/End   move\n"
@@ -129,7 +129,7 @@ static const char *help_text =
 	"  d                zoom into the selected row's DSO (again: zoom out)\n"
 	"  c                zoom into the selected row's command (again: zoom out)\n"
 	"  t                zoom into the selected row's thread (again: zoom out)\n"
-	"  s                sort keys (comm, dso, sym, pid, tid, srcline): regroup\n"
+	"  s                sort keys (%s): regroup\n"
 	"  + / -            Children column on / off\n"
 	"  a                annotate the selected row's (graph line's) function (q: back)\n"
 	"  P                write the current view as --stdio text to perf.hist.N\n"
@@ -973,11 +973,14 @@ static void draw(struct br *b)
 	/* status line */
 	const char *st = b->ops->status ? b->ops->status(b->ctx) : NULL;
 
-	if (b->msg[0])
+	if (b->msg[0]) {
 		snprintf(buf, sizeof(buf), "%s", b->msg);
-	else
-		snprintf(buf, sizeof(buf), "%zu rows%s%s  Press '?' for help%s", b->nord + b->t->nr_rows - nr_ready(b),
+	} else {
+		size_t n = b->nord + b->t->nr_rows - nr_ready(b);
+
+		snprintf(buf, sizeof(buf), "%zu row%s%s%s  Press '?' for help%s", n, n == 1 ? "" : "s",
 			 st ? "  " : "", st ? st : "", b->notice);
+	}
 	bar(b, LINES - 1, buf);
 	refresh();
 }
@@ -1431,11 +1434,17 @@ static void wrap_text(struct strbuf *sb, const char *text, size_t cols)
 	}
 }
 
+/* The keys 's' takes, as its prompt and '?' name them. */
+static const char *sort_keys(const struct br *b)
+{
+	return b->o->sort_keys ? b->o->sort_keys : "comm, dso, sym, pid, tid, srcline";
+}
+
 static void show_help(struct br *b)
 {
 	struct strbuf sb = STRBUF_INIT, w = STRBUF_INIT;
 
-	sb_addstr(&sb, help_text);
+	sb_addf(&sb, help_text, sort_keys(b));
 	if (b->o->help_extra) {
 		sb_addstr(&sb, "\n");
 		sb_addstr(&sb, b->o->help_extra);
@@ -1713,10 +1722,13 @@ static void zoom(struct br *b, int kind)
 	if (r == SIZE_MAX || b->nfilt == NFILT)
 		return;
 	const struct tui_row *row = &b->t->rows[r];
-	const char *v = kind == 'd' ? row->dso : kind == 'c' ? row->comm : "";
+	const char *v = kind == 'd' ? row->dso : kind == 'c' ? row->comm : b->t->no_threads ? NULL : "";
 
-	if (!v)
+	if (!v) {   /* (top's rows: no command, no thread) */
+		snprintf(b->msg, sizeof(b->msg), "no %s to zoom into: this table's rows have none",
+			 kind == 'd' ? "DSO" : kind == 'c' ? "command" : "thread");
 		return;
+	}
 	b->filt[b->nfilt++] = (struct filt){ kind, xstrdup(v), row->tid };
 	rebuild(b);
 }
@@ -1814,6 +1826,8 @@ static void set_children(struct br *b, bool on)
 			snprintf(b->msg, sizeof(b->msg), "no Children data (the profile has no call chains)");
 		else
 			regroup(b, b->t->sort, true, false);
+		if (!b->t->children && !b->msg[0])   /* aggregated again, still none */
+			snprintf(b->msg, sizeof(b->msg), "no Children data (the profile has no call chains)");
 		return;
 	}
 	b->children = on;
@@ -2052,7 +2066,10 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 		case '/': search(&b); break;
 		case 'd': case 'c': case 't': zoom(&b, ch); break;
 		case 's': {
-			char *keys = prompt(&b, "Sort keys (comm,dso,sym,pid,tid,srcline): ", t->sort);
+			char label[160];
+
+			snprintf(label, sizeof(label), "Sort keys (%s): ", sort_keys(&b));
+			char *keys = prompt(&b, label, t->sort);
 
 			if (keys && *keys)
 				regroup(&b, keys, b.children, true);
