@@ -260,6 +260,31 @@ static int write_export(void)
 	return export_write_speedscope(report_export, export_path);
 }
 
+/* Where the filters apply for r's keys (perf's entries): --comms per row
+ * (by the row's first thread) without a comm key, else per sample (a row
+ * is one command's, and the order of equal rows is of the samples kept);
+ * --pid, --tid per row; --dsos, --symbols per row with their key, else by
+ * the sample's leaf.  Returns whether that changed. */
+static bool place_filters(struct report *r)
+{
+	bool comm_key = false, threads, dsos = false, syms = false;
+
+	for (int k = 0; k < r->nr_keys; k++) {
+		comm_key |= r->keys[k] == K_COMM;
+		dsos |= r->sf.dsos.arg && r->keys[k] == K_DSO;
+		syms |= r->sf.syms.arg && r->keys[k] == K_SYM;
+	}
+	threads = r->sf.nr_pids || r->sf.nr_tids || (r->sf.comms.arg && !comm_key);
+	bool changed = threads != r->row_threads || dsos != r->row_dsos || syms != r->row_syms;
+
+	r->row_threads = threads;
+	r->row_dsos = dsos;
+	r->row_syms = syms;
+	r->sample_filter = r->sf.comms.arg || r->sf.nr_pids || r->sf.nr_tids || (r->sf.dsos.arg && !dsos) ||
+			   (r->sf.syms.arg && !syms);
+	return changed;
+}
+
 /* Whether the filters applied per sample keep s: its thread's, CPU and
  * time (session/filter.h) and, for --dsos and --symbols not applied per
  * row, its leaf's. */
@@ -2703,14 +2728,13 @@ int cmd_report(int argc, char **argv)
 	tui = !stdio && !export_kind && strcmp(input, "-") && tui_usable();
 	/* rows alone unless something reads the stacks (call graphs, the
 	 * browser's '+') or a key is per address (srcline) */
-	bool comm_key = false, sym_key = false, srcline_key = false;
+	bool sym_key = false, srcline_key = false;
 
 	for (int k = 0; k < r.nr_keys; k++) {
-		comm_key |= r.keys[k] == K_COMM;
 		sym_key |= r.keys[k] == K_SYM;
 		srcline_key |= r.keys[k] == K_SRCLINE;
 	}
-	r.row_threads = r.sf.nr_pids || r.sf.nr_tids || (r.sf.comms.arg && !comm_key);
+	place_filters(&r);
 	/* the flat rows keep no first thread: the model's rows do */
 	r.flat = !r.graph && !tui && !r.by_ip && !r.row_threads;
 	if (r.flat)   /* arrays of MBs each phase frees given back at once, not
@@ -2733,11 +2757,8 @@ int cmd_report(int argc, char **argv)
 	 * within one thread (the row's first, hist_entry->thread): the rows
 	 * need their threads then (tie_depth) */
 	r.by_thread = tui || (r.children && r.graph) || r.row_threads;
-	for (int k = 0; k < r.nr_keys; k++) {
+	for (int k = 0; k < r.nr_keys; k++)
 		r.by_thread |= r.keys[k] == K_PID || r.keys[k] == K_TID;
-		r.row_dsos |= r.sf.dsos.arg && r.keys[k] == K_DSO;
-		r.row_syms |= r.sf.syms.arg && r.keys[k] == K_SYM;
-	}
 	r.entry_syms = sym_filter_on(&r) && !tui && !sym_key && !srcline_key;
 	/* perf's two entries of a leaf address with no symbol (a sym key
 	 * tells them apart): in the text */
@@ -2748,8 +2769,6 @@ int cmd_report(int argc, char **argv)
 		   : tui && has_cc ? (int)(r.cg_order_set ? r.cg.order : CG_CALLER) : -1;
 	r.split_unk = r.children && sym_key && !srcline_key && !tui && !export_kind;
 	r.sf_when = r.sf.cpus || r.sf.nr_times;
-	r.sample_filter = r.sf.comms.arg || r.sf.nr_pids || r.sf.nr_tids || (r.sf.dsos.arg && !r.row_dsos) ||
-			  (r.sf.syms.arg && !r.row_syms);
 	if (tui)
 		r.leaves = ann_leaves_new();
 	err = session_process(s, on_sample, &r);
@@ -3252,16 +3271,27 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 	rt_give_up(rt);   /* the threads still making this table's graphs stop */
 	rt_warm_join(rt);   /* nothing of the old table or session in use */
 	rt_prep_join(rt);
+	struct report was = *r;
+
 	parse_sort(r, keys);
 	snprintf(rt->sort, sizeof(rt->sort), "%s", keys);
 	for (int k = 0; k < r->nr_keys; k++)
 		need_ip |= r->keys[k] == K_SRCLINE;
-	if (need_ip && !r->by_ip) {
+	/* the filters move between samples and rows with the keys (--comms
+	 * without a comm key: by the rows' first threads, perf's): the
+	 * samples read again then, as for lines */
+	bool refilter = place_filters(r);
+
+	if ((need_ip && !r->by_ip) || refilter) {
 		/* lines differ within a function: the file once more, frames
 		 * per address (before anything is freed); the warnings it
 		 * repeats are queued once (pk_warn) */
 		err = session_open(&ns, rt->input, &rt->so);
 		if (err) {
+			r->row_threads = was.row_threads;   /* the samples read as they were */
+			r->row_dsos = was.row_dsos;
+			r->row_syms = was.row_syms;
+			r->sample_filter = was.sample_filter;
 			rt_graphs_again(rt);   /* the table stays: its graphs made anew */
 			return err < 0 ? err : -EIO;
 		}
@@ -3283,7 +3313,7 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 		*rt->sess = ns;
 		r->sess = ns;
 		r->f = session_file(r->sess);
-		r->by_ip = true;
+		r->by_ip |= need_ip;
 		ann_leaves_free(r->leaves);   /* counted again by this pass */
 		r->leaves = ann_leaves_new();
 		err = session_process(r->sess, on_sample, r);

@@ -82,6 +82,19 @@ expect "t: the thread zoomed" tui_wait "Thread: 7373 |"
 pv "t" --tid 7373
 tui_keys q
 tui_wait_exit >/dev/null
+# --comms without a comm key keeps the rows whose first thread is listed
+# (perf's entries): lvl2 made 0x100's row, so '--comms lvl -s sym' has
+# none; 's' from or to a comm key reads the samples again to place it
+tui_start 100 40 "$R --comms lvl"
+expect "--comms lvl: the table" tui_wait "Children      Self"
+tui_keys s C-u s y m Enter
+expect "--comms lvl, s sym: the keys" tui_wait_re "Self  Symbol *$"
+pv "--comms lvl, s sym" --comms lvl --sort sym
+tui_keys s C-u c o m m , s y m Enter
+expect "--comms lvl, s sym, s comm,sym: the keys" tui_wait_re "Self  Symbol *$"
+pv "--comms lvl, s sym, s comm,sym" --comms lvl --sort comm,sym
+tui_keys q
+tui_wait_exit >/dev/null
 for o in "--comms lvl" "--comms lvl --dsos [unknown] -s comm,dso" "--comms lvl -s pid,comm,sym"; do
 	tui_start 100 40 "$R $o"
 	expect "$o: the table" tui_wait "Children      Self"
