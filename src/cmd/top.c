@@ -805,7 +805,8 @@ static int tt_regroup(void *ctx, const char *keys, bool children)
 	struct top_tui *tt = ctx;
 	int g = !strcmp(keys, "dso,sym") ? 0 : !strcmp(keys, "sym") ? 1 : !strcmp(keys, "dso") ? 2 : -1;
 
-	(void)children;
+	if (children)   /* '+': rows of the samples' own functions only */
+		return pk_error(-EINVAL, "top has no Children view (its rows are Self only)");
 	if (g < 0)
 		return pk_error(-EINVAL, "top's sort keys: dso,sym, sym or dso (not '%s')", keys);
 	tt->group = g;

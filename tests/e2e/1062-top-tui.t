@@ -80,7 +80,7 @@ tui_keys t
 expect "t: no thread in top's rows, said" tui_wait "no thread to zoom into"
 expect "t: no thread zoom made" tui_wait_gone "Thread:"
 tui_keys +
-expect "+: no Children in top, said" tui_wait "no Children data"
+expect "+: no Children in top, said" tui_wait "top has no Children view"
 
 _tm resize-window -t tui -x 100 -y 30
 status30() { tui_screen | sed -n 30p | grep -q Press; }
