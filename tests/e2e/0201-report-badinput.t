@@ -54,7 +54,10 @@ head -c $((doff + dsize / 2)) "$T/good.data" >"$T/cut.data"
 "$PERFKIT" report -i "$T/cut.data" >"$T/out" 2>"$T/err"; rc=$?
 diag "$(cat "$T/err")"
 expect "cut file: report exits 0" test $rc = 0
-expect "cut file: one warning line" test "$(grep -c 'warning' "$T/err")" = 1
+# (the truncation said once; the chains' warning may come too: burn2to1's
+# chains stop in libc, and one that reaches _start makes it count them)
+expect "cut file: one truncation warning" test "$(grep -c 'warning: .*cut.data: file truncated' "$T/err")" = 1
+expect "cut file: warnings only" test "$(grep -vc '^perfkit report: warning: ' "$T/err")" = 0
 expect "cut file: warning names the file" grep -q 'cut.data' "$T/err"
 # the hottest leaf among the records the cut kept, as script reads them
 hot=$("$PERFKIT" script -i "$T/cut.data" 2>/dev/null |
