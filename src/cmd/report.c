@@ -1938,10 +1938,8 @@ static const struct sfilt_names *key_list(const struct report *r, enum sort_key 
 	return key == K_COMM ? &r->sf.comms : key == K_DSO ? &r->sf.dsos : key == K_SYM ? &r->sf.syms : NULL;
 }
 
-/* perf's sort__setup_elide: a sort key whose filter names one value
- * (--comms, --dsos, --symbols) gets a "# KEY: VALUE" line instead of a
- * column; when every column would go, the lines are printed and the
- * columns stay.  Returns whether a line was printed. */
+/* The filter list of key k when it names one value (sort__setup_elide's
+ * test), else NULL. */
 static const struct sfilt_names *key_elided(const struct report *r, int k)
 {
 	const struct sfilt_names *l = key_list(r, r->keys[k]);
@@ -1949,6 +1947,10 @@ static const struct sfilt_names *key_elided(const struct report *r, int k)
 	return l && l->n == 1 ? l : NULL;
 }
 
+/* perf's sort__setup_elide: a sort key whose filter names one value
+ * (--comms, --dsos, --symbols) gets a "# KEY: VALUE" line instead of a
+ * column; when every column would go, the lines are printed and the
+ * columns stay.  Returns whether a line was printed. */
 static bool print_elided(struct report *r)
 {
 	bool any = false, all = true;
@@ -2760,13 +2762,13 @@ int cmd_report(int argc, char **argv)
 	for (int k = 0; k < r.nr_keys; k++)
 		r.by_thread |= r.keys[k] == K_PID || r.keys[k] == K_TID;
 	r.entry_syms = sym_filter_on(&r) && !tui && !sym_key && !srcline_key;
-	/* perf's two entries of a leaf address with no symbol (a sym key
-	 * tells them apart): in the text */
 	/* the levels of the view with Children: the browser opened without
 	 * them takes them for its '+' (caller order unless -g or -G named
 	 * one); the Self view's rows are leaves, whose level stays */
 	r.chain_lv = r.children ? (int)r.cg.order
 		   : tui && has_cc ? (int)(r.cg_order_set ? r.cg.order : CG_CALLER) : -1;
+	/* perf's two entries of a leaf address with no symbol (a sym key
+	 * tells them apart): in the text */
 	r.split_unk = r.children && sym_key && !srcline_key && !tui && !export_kind;
 	r.sf_when = r.sf.cpus || r.sf.nr_times;
 	if (tui)
@@ -3271,7 +3273,9 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 	rt_give_up(rt);   /* the threads still making this table's graphs stop */
 	rt_warm_join(rt);   /* nothing of the old table or session in use */
 	rt_prep_join(rt);
-	struct report was = *r;
+	/* the filters' places the samples were read with (place_filters) */
+	bool was_threads = r->row_threads, was_dsos = r->row_dsos, was_syms = r->row_syms;
+	bool was_filter = r->sample_filter;
 
 	parse_sort(r, keys);
 	snprintf(rt->sort, sizeof(rt->sort), "%s", keys);
@@ -3288,10 +3292,10 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 		 * repeats are queued once (pk_warn) */
 		err = session_open(&ns, rt->input, &rt->so);
 		if (err) {
-			r->row_threads = was.row_threads;   /* the samples read as they were */
-			r->row_dsos = was.row_dsos;
-			r->row_syms = was.row_syms;
-			r->sample_filter = was.sample_filter;
+			r->row_threads = was_threads;   /* the samples read as they were */
+			r->row_dsos = was_dsos;
+			r->row_syms = was_syms;
+			r->sample_filter = was_filter;
 			rt_graphs_again(rt);   /* the table stays: its graphs made anew */
 			return err < 0 ? err : -EIO;
 		}

@@ -751,6 +751,12 @@ static const char *filt_name(int kind)
 	return kind == 'd' ? "DSO" : kind == 'c' ? "Command" : kind == 't' ? "Thread" : "Symbol";
 }
 
+/* A zoom's value as its column shows it (a DSO by its file's name). */
+static const char *filt_shown(const struct filt *f)
+{
+	return f->kind == 'd' && strrchr(f->val, '/') ? strrchr(f->val, '/') + 1 : f->val;
+}
+
 static const char *filt_desc(struct br *b, char *buf, size_t size)
 {
 	size_t n = 0;
@@ -761,10 +767,8 @@ static const char *filt_desc(struct br *b, char *buf, size_t size)
 		const char *what = filt_name(f->kind);
 		int m;
 
-		const char *v = f->val;
+		const char *v = filt_shown(f);
 
-		if (f->kind == 'd' && strrchr(v, '/'))   /* as the column shows it */
-			v = strrchr(v, '/') + 1;
 		if (f->kind == 't')
 			m = snprintf(buf + n, size - n, "%s: %u | ", what, f->tid);
 		else
@@ -1571,8 +1575,6 @@ static void add_shown_text(void *ctx, size_t off, size_t end)
 		st->sb.buf[at + (size_t)c] = '+';   /* folded: "+-", as drawn */
 }
 
-/* Write the view to path (outfile: whole or not at all), the graphs as
- * shown (folded nodes without their subtrees); 0 or -errno. */
 /* The value 'P' prints for column k in place of the column, as
  * report --stdio's "# dso: VALUE" of --dsos VALUE (tui_table.elided): the
  * command's, else a command or DSO zoom's (as the column shows it); NULL:
@@ -1587,11 +1589,13 @@ static const char *elided_value(const struct br *b, int k)
 		const struct filt *f = &b->filt[i];
 
 		if ((f->kind == 'c' || f->kind == 'd') && f->kind == t->kind[k])
-			return f->kind == 'd' && strrchr(f->val, '/') ? strrchr(f->val, '/') + 1 : f->val;
+			return filt_shown(f);
 	}
 	return NULL;
 }
 
+/* Write the view to path (outfile: whole or not at all), the graphs as
+ * shown (folded nodes without their subtrees); 0 or -errno. */
 static int write_view(struct br *b, const char *path)
 {
 	struct outfile of;
@@ -1822,11 +1826,9 @@ static void set_children(struct br *b, bool on)
 	if (on == b->children)
 		return;
 	if (on && !b->t->children) {
-		if (!b->ops->regroup)
-			snprintf(b->msg, sizeof(b->msg), "no Children data (the profile has no call chains)");
-		else
+		if (b->ops->regroup)
 			regroup(b, b->t->sort, true, false);
-		if (!b->t->children && !b->msg[0])   /* aggregated again, still none */
+		if (!b->t->children && !b->msg[0])   /* none, or aggregated again and still none */
 			snprintf(b->msg, sizeof(b->msg), "no Children data (the profile has no call chains)");
 		return;
 	}
