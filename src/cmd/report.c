@@ -3364,27 +3364,49 @@ static void kernel_addrs(FILE *fp, const struct ann_profile *p, const struct ann
 			why ? strerror(why) : "its addresses hidden");
 }
 
-static int rt_annotate_row(struct report_tui *rt, const struct row *row, FILE *fp)
+/* The annotation of function sym of dso (kernel or not), from the samples
+ * report's own pass counted (r->leaves). */
+static int rt_annotate_func(struct report_tui *rt, const char *dso, const char *sym, bool kernel, FILE *fp)
 {
 	struct report *r = rt->r;
 	struct ann_profile *p;
 	const char *file;
 	int err;
 
-	file = row->kernel ? kcore_path() : row->dso[0] == '/' ? session_dso_file(r->sess, row->dso) : NULL;
-	/* the samples counted per leaf address in report's own pass */
-	err = ann_leaves_profile(r->leaves, r->f->evsels[rt->h - r->hists].name, row->dso, row->sym, row->kernel,
-				 row->kernel ? NULL : file, &p);
+	file = kernel ? kcore_path() : dso[0] == '/' ? session_dso_file(r->sess, dso) : NULL;
+	err = ann_leaves_profile(r->leaves, r->f->evsels[rt->h - r->hists].name, dso, sym, kernel,
+				 kernel ? NULL : file, &p);
 	if (err)
 		return err;
-	if (row->kernel && access(file, R_OK))
+	if (kernel && access(file, R_OK))
 		kernel_addrs(fp, p, p->funcs[0], file);
 	else if (!file)
-		err = pk_error(-ENOENT, "%s: no file to read (deleted, or not ELF)", dso_short(row->dso));
+		err = pk_error(ENOENT, "%s: no file to read (deleted, or not ELF)", dso_short(dso));
 	else
 		err = tui_annotate_text(fp, p, p->funcs[0], file, rt->inl ? rt->inl : (rt->inl = inline_resolver_new()));
 	ann_profile_free(p);
 	return err;
+}
+
+static int rt_annotate_row(struct report_tui *rt, const struct row *row, FILE *fp)
+{
+	return rt_annotate_func(rt, row->dso, row->sym, row->kernel, fp);
+}
+
+/* 'a' on a call-graph line whose function no row has (keys without sym):
+ * the function of that name with the most samples, in any DSO. */
+static int rt_annotate_name(void *ctx, size_t i, const char *name, FILE *fp)
+{
+	struct report_tui *rt = ctx;
+	const char *dso;
+	bool kernel;
+	int err;
+
+	if (!rt->h || i >= rt->t.nr_rows || !rt->r->leaves)
+		return -EINVAL;
+	rt_warm_join(rt);   /* rt->inl is the thread's until then */
+	err = ann_leaves_find(rt->r->leaves, rt->r->f->evsels[rt->h - rt->r->hists].name, name, &dso, &kernel);
+	return err ? err : rt_annotate_func(rt, dso, name, kernel, fp);
 }
 
 /* The annotation kept for row, or NULL. */
@@ -3652,7 +3674,7 @@ static int rt_idle(void *ctx, size_t i)
 static int report_browse(struct report *r, const char *input, double limit, const struct session_opts *so,
 			 struct session **sess, bool color, const char *sort)
 {
-	static const struct tui_ops ops = { .graph = rt_graph, .annotate = rt_annotate, .regroup = rt_regroup,
+	static const struct tui_ops ops = { .graph = rt_graph, .annotate = rt_annotate, .annotate_name = rt_annotate_name, .regroup = rt_regroup,
 					    .idle = rt_idle };
 	struct report_tui rt = { .r = r, .sess = sess, .input = input, .so = *so, .limit = limit };
 	struct tui_opts o = { .color = color };

@@ -205,6 +205,22 @@ expect "period graph: 'a' on a's line annotates a" tui_wait "Annotation of a"
 tui_keys q q q q
 tui_wait_exit >/dev/null
 
+# 'a' on a call-graph line when no row has a symbol (--sort comm, as
+# --sort dso or pid): the function the line names, found by its name
+# (perf annotates the callchain entry's symbol)
+tui_start 100 30 "$R --sort comm"
+expect "--sort comm: the table" tui_wait "Press '?'"
+tui_keys Enter
+expect "--sort comm: the row's graph" tui_wait_re '--[0-9.]+%--a$'
+tui_select '--[0-9.]+%--a$'
+tui_keys a
+expect "--sort comm, 'a' on a's line: a's annotation" tui_wait "Annotation of a"
+expect "--sort comm, 'a': its callees' share, as annotate --stdio's ($want_with)" tui_wait "   $want_with"
+tui_keys q
+expect "--sort comm, back: the graph as it was" tui_wait_re '--[0-9.]+%--a$'
+tui_keys q q q
+tui_wait_exit >/dev/null
+
 # 40 columns: the percentages and the symbol (the last key) on each row
 tui_start 40 24 "$R"
 expect "40 columns: rows" tui_wait_re '^▸ +[0-9.]+% +[0-9.]+%  \[\.\] main$'

@@ -403,6 +403,26 @@ static void test_leaves(void **state)
 				assert_int_equal(f->self.period + f->callee.period, children[si][f->kernel]);
 		ann_profile_free(p);
 	}
+	/* by name alone (a call-graph line's): the DSO with the most Children */
+	for (int si = 0; si < 4; si++) {
+		const char *dso = NULL;
+		bool kern = false;
+
+		if (children[si][0] == children[si][1])
+			continue;
+		assert_int_equal(ann_leaves_find(l, "cpu-clock", syms[si], &dso, &kern), 0);
+		assert_int_equal(kern, children[si][1] > children[si][0]);
+		assert_string_equal(dso, dsos[kern]);
+	}
+	assert_true(children[0][0] != children[0][1]);   /* the loop checked main */
+	{
+		const char *dso = NULL;
+		bool kern = false;
+
+		assert_int_equal(ann_leaves_find(l, "cpu-clock", "nothing", &dso, &kern), -ENOENT);
+		assert_int_equal(ann_leaves_find(l, "other", "f", &dso, &kern), -ENOENT);
+		assert_null(dso);
+	}
 	struct ann_profile *p = NULL;
 
 	assert_int_equal(ann_leaves_profile(l, "cpu-clock", dsos[0], "nothing", false, NULL, &p), -ENOENT);

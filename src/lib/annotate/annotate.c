@@ -691,8 +691,11 @@ void ann_leaves_add(struct ann_leaves *l, const struct pk_sample *s)
 	t->nr = n;
 }
 
-int ann_leaves_profile(struct ann_leaves *l, const char *event, const char *dso, const char *sym, bool kernel,
-		       const char *elf_path, struct ann_profile **out)
+/* The function called sym in dso (NULL: any) of event, kernel or not
+ * (any: kernel < 0), with the most period (self and callees), or NULL
+ * with a message (pk_error). */
+static const struct lfunc *leaves_best(struct ann_leaves *l, const char *event, const char *dso, const char *sym,
+				       int kernel)
 {
 	const struct lfunc *best = NULL;
 	uint32_t ev;
@@ -702,19 +705,42 @@ int ann_leaves_profile(struct ann_leaves *l, const char *event, const char *dso,
 			leaves_flush(l, &l->th[i].v[j]);
 	for (ev = 0; ev < l->nr_ev && strcmp(l->ev[ev].name, event); ev++)
 		;
-	if (ev == l->nr_ev)
-		return pk_error(ENOENT, "no samples of event '%s'", event);
+	if (ev == l->nr_ev) {
+		pk_error(ENOENT, "no samples of event '%s'", event);
+		return NULL;
+	}
 	for (size_t i = 0; i < l->nr_f; i++) {
 		const struct lfunc *f = &l->f[i];
 
-		if (f->ev == ev && f->sym && f->kernel == kernel && (f->dso == dso || !strcmp(f->dso, dso)) &&
-		    (f->sym == sym || !strcmp(f->sym, sym)) &&
+		if (f->ev == ev && f->sym && (kernel < 0 || f->kernel == kernel) &&
+		    (!dso || f->dso == dso || !strcmp(f->dso, dso)) && (f->sym == sym || !strcmp(f->sym, sym)) &&
 		    (!best || f->self.period + f->callee.period > best->self.period + best->callee.period))
 			best = f;
 	}
 	if (!best)
-		return pk_error(ENOENT, "no samples of %s in its own code (only in its callees)", sym);
+		pk_error(ENOENT, "no samples of %s in its own code (only in its callees)", sym);
+	return best;
+}
 
+int ann_leaves_find(struct ann_leaves *l, const char *event, const char *sym, const char **dso, bool *kernel)
+{
+	const struct lfunc *f = leaves_best(l, event, NULL, sym, -1);
+
+	if (!f)
+		return -ENOENT;
+	*dso = f->dso;
+	*kernel = f->kernel;
+	return 0;
+}
+
+int ann_leaves_profile(struct ann_leaves *l, const char *event, const char *dso, const char *sym, bool kernel,
+		       const char *elf_path, struct ann_profile **out)
+{
+	const struct lfunc *best = leaves_best(l, event, dso, sym, kernel);
+
+	if (!best)
+		return -ENOENT;
+	uint32_t ev = best->ev;
 	struct ann_profile *p = xcalloc(1, sizeof(*p));
 	struct ppriv *pp = xcalloc(1, sizeof(*pp));
 	struct ann_func *fn = xcalloc(1, sizeof(*fn));

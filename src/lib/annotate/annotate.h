@@ -134,6 +134,12 @@ void ann_leaves_add(struct ann_leaves *l, const struct pk_sample *s);
  * message. */
 int ann_leaves_profile(struct ann_leaves *l, const char *event, const char *dso, const char *sym, bool kernel,
 		       const char *elf_path, struct ann_profile **out);
+/* Where the function called sym of event is (a call-graph line names a
+ * function by its name alone): the DSO (the feeding session's string) and
+ * kernel flag of the one with the most period, self and callees, of any
+ * DSO.  0, or -ENOENT (no such event, or no sample in its own code) with a
+ * message. */
+int ann_leaves_find(struct ann_leaves *l, const char *event, const char *sym, const char **dso, bool *kernel);
 void ann_leaves_free(struct ann_leaves *l);
 
 /* One decoded instruction of a view. */

@@ -1489,14 +1489,16 @@ static bool graph_line_sym(const char *g, size_t off, char *buf, size_t size)
 
 /* 'a' on a call-graph line: the first row of the view with the function
  * the line names (perf annotates a callchain entry's symbol), or
- * SIZE_MAX with a message why not. */
-static size_t graph_line_row(struct br *b)
+ * SIZE_MAX: then name holds the function's name when the line has one
+ * (else it is empty and b->msg says why). */
+static size_t graph_line_row(struct br *b, char *name, size_t size)
 {
 	size_t grow = b->lines[b->sel].row;   /* the lines may move (rebuild) */
 	const char *g = graph_of(b, grow);
-	char name[512];
 
-	if (!g || !graph_line_sym(g, b->lines[b->sel].off, name, sizeof(name))) {
+	name[0] = 0;
+	if (!g || !graph_line_sym(g, b->lines[b->sel].off, name, size)) {
+		name[0] = 0;
 		snprintf(b->msg, sizeof(b->msg), "no function on this line to annotate");
 		return SIZE_MAX;
 	}
@@ -1523,34 +1525,37 @@ static size_t graph_line_row(struct br *b)
 
 static void annotate(struct br *b)
 {
-	size_t r = sel_row(b);
-	char *buf = NULL;
+	size_t r = sel_row(b), grow = r;
+	char *buf = NULL, name[512] = "";
 	size_t len = 0;
 	FILE *fp;
 	int err;
 
 	if (r == SIZE_MAX || !b->ops->annotate)
 		return;
-	if (b->lines[b->sel].off != SIZE_MAX && (r = graph_line_row(b)) == SIZE_MAX)
+	if (b->lines[b->sel].off != SIZE_MAX && (r = graph_line_row(b, name, sizeof(name))) == SIZE_MAX &&
+	    (!name[0] || !b->ops->annotate_name))
 		return;
-	if (!b->t->rows[r].sym) {
+	if (r != SIZE_MAX && !b->t->rows[r].sym) {
 		snprintf(b->msg, sizeof(b->msg), "no symbol to annotate (an unknown address)");
 		return;
 	}
+	b->msg[0] = 0;
 	bar(b, LINES - 1, "annotating ...");
 	refresh();
 	fp = open_memstream(&buf, &len);
 	if (!fp)
 		return;
 	pk_error_clear();
-	err = b->ops->annotate(b->ctx, r, fp);
+	/* a function no row has (keys without sym): by its name */
+	err = r == SIZE_MAX ? b->ops->annotate_name(b->ctx, grow, name, fp) : b->ops->annotate(b->ctx, r, fp);
 	fclose(fp);
 	if (err < 0) {
 		snprintf(b->msg, sizeof(b->msg), "annotate: %s", pk_errmsg()[0] ? pk_errmsg() : strerror(-err));
 	} else {
-		char title[512];
+		char title[600];
 
-		snprintf(title, sizeof(title), "Annotation of %s", b->t->rows[r].sym);
+		snprintf(title, sizeof(title), "Annotation of %s", r == SIZE_MAX ? name : b->t->rows[r].sym);
 		pager(b, title, buf);
 	}
 	free(buf);

@@ -148,6 +148,11 @@ struct tui_ops {
 	/* An annotation of row i's symbol, as text lines.  0 or -errno (with
 	 * a pk_error() message, shown on the status line). */
 	int (*annotate)(void *ctx, size_t i, FILE *fp);
+	/* Optional: an annotation of the function called name, which a line
+	 * of row i's call graph names and no row of the table has as its
+	 * symbol (sort keys without sym: comm, dso, pid).  0 or -errno (with
+	 * a pk_error() message). */
+	int (*annotate_name)(void *ctx, size_t i, const char *name, FILE *fp);
 	/* Aggregate again with these sort keys and Children on or off, into
 	 * the same table.  -EINVAL (bad keys: message shown, table unchanged)
 	 * or other -errno (fatal: tui_browse returns it). */
