@@ -1066,7 +1066,7 @@ static const char *dso_problem(struct pctx *c, const struct ann_func *f, const c
 		*file = "/proc/kcore";
 		return f->sym ? NULL : "no kernel symbol (kallsyms hidden?): addresses only";
 	}
-	if (f->dso[0] != '/') {
+	if (f->dso[0] != '/' && strcmp(f->dso, "[vdso]")) {
 		snprintf(why, sizeof(why), "%s has no file to read: addresses only", esc(f->dso));
 		return why;
 	}

@@ -227,14 +227,14 @@ static const char *kcore_path(void)
 }
 
 /* Whether `perfkit annotate` can disassemble row's function: a user DSO
- * whose file (or its copy by build-id) is there, or the kernel when
- * /proc/kcore is readable; [vdso], JIT maps (not ELF), unknown DSOs are
- * not. */
+ * whose file (or its copy by build-id) is there, [vdso] when its image is
+ * (session_dso_file), or the kernel when /proc/kcore is readable; JIT
+ * maps (not ELF) and unknown DSOs are not. */
 static bool annotatable(struct report *r, const struct row *row)
 {
 	if (row->kernel)
 		return access(kcore_path(), R_OK) == 0;
-	if (!row->dso || row->dso[0] != '/' || !r->sess)
+	if (!row->dso || !r->sess)
 		return false;
 	const char *file = session_dso_file(r->sess, row->dso);
 	char magic[4];
@@ -3373,7 +3373,7 @@ static int rt_annotate_func(struct report_tui *rt, const char *dso, const char *
 	const char *file;
 	int err;
 
-	file = kernel ? kcore_path() : dso[0] == '/' ? session_dso_file(r->sess, dso) : NULL;
+	file = kernel ? kcore_path() : session_dso_file(r->sess, dso);
 	err = ann_leaves_profile(r->leaves, r->f->evsels[rt->h - r->hists].name, dso, sym, kernel,
 				 kernel ? NULL : file, &p);
 	if (err)

@@ -837,7 +837,7 @@ static int tt_annotate(void *ctx, size_t i, FILE *fp)
 			f = a;
 	}
 	sb_release(&sb);
-	const char *file = !f ? NULL : f->kernel ? "/proc/kcore" : f->dso[0] == '/' ? session_dso_file(t->session, f->dso) : NULL;
+	const char *file = !f ? NULL : f->kernel ? "/proc/kcore" : session_dso_file(t->session, f->dso);
 
 	if (!f)
 		err = pk_error(-ENOENT, "no samples of %s in the last window", row->sym);

@@ -30,6 +30,35 @@ if have perf; then
 fi
 HOME=$T/home "$PERFKIT" script -i "$T/v.data" 2>/dev/null | grep '(\[vdso\])' >"$T/s"
 expect "perfkit script names it" grep -q '__vdso_clock_gettime+0x[0-9a-f]* (\[vdso\])' "$T/s"
+# annotate: the vdso's instructions from its image (perf's build-id
+# cache copy, or this machine's), as perf annotate shows them, not
+# addresses only; in the browser too ('a' on its row)
+HOME=$T/home "$PERFKIT" annotate --stdio -i "$T/v.data" __vdso_clock_gettime >"$T/ann" 2>"$T/ann.err"
+expect "annotate [vdso]: no 'addresses only' warning" sh -c "! grep -q 'addresses only' '$T/ann.err'"
+expect "annotate [vdso]: its disassembly" grep -q '<__vdso_clock_gettime>:' "$T/ann"
+# (percent, address) of each sampled instruction
+grep -E '^ +[0-9.]+ :' "$T/ann" | grep -v ' 0\.00 :' | awk '{print $1, $3}' >"$T/ann.hot"
+diag "perfkit: $(head -2 "$T/ann.hot" | tr '\n' ' ')"
+expect "annotate [vdso]: sampled instructions" test -s "$T/ann.hot"
+if have perf; then
+	HOME=$T/home perf annotate --stdio -i "$T/v.data" __vdso_clock_gettime 2>/dev/null |
+		grep -E '^ +[0-9.]+ :' | grep -v ' 0\.00 :' | awk '{print $1, $3}' >"$T/perf.hot"
+	diag "perf: $(head -2 "$T/perf.hot" | tr '\n' ' ')"
+	expect "annotate [vdso]: perf annotate's shares at the same addresses" cmp -s "$T/perf.hot" "$T/ann.hot"
+fi
+if have tmux; then
+	. "$(dirname "$0")/tui-lib.sh"
+	tui_require
+	tui_start 100 30 "HOME='$T/home' LC_ALL=C.UTF-8 '$PERFKIT' report -i v.data --no-children --sort dso,sym"
+	expect "browser: the vdso's row" tui_wait_re '\[vdso\] +\[\.\] __vdso_clock_gettime'
+	tui_select '\[vdso\] +\[\.\] __vdso_clock_gettime'
+	tui_keys a
+	expect "browser, 'a' on the vdso's row: its instructions" tui_wait '<__vdso_clock_gettime>:'
+	tui_keys q q q
+	tui_wait_exit >/dev/null
+else
+	skip "tmux is not installed (scripts/install-deps installs it)"
+fi
 # two processes at once: one [vdso] row for __vdso_clock_gettime
 HOME=$T/home "$PERFKIT" record -o "$T/two.data" -- sh -c "'$W' 2000000 & '$W' 2000000; wait" >/dev/null 2>&1
 HOME=$T/home "$PERFKIT" report -i "$T/two.data" --stdio -g none --sort dso,sym 2>/dev/null |

@@ -624,7 +624,7 @@ static void emit_annot(struct strbuf *sb, struct model *m, const struct html_opt
 
 			if (!p->total_period || 200.0 * (double)f->self.period < (double)p->total_period)
 				break;     /* below 0.5 % */
-			if (!f->sym || f->kernel || f->unknown_addr || f->dso[0] != '/')
+			if (!f->sym || f->kernel || f->unknown_addr)
 				continue;
 			file = session_dso_file(s, f->dso);
 			if (!is_elf(file))

@@ -898,7 +898,7 @@ static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *
 
 	if (file || (m->no_symbols && !strcmp(m->dso, "[vdso]") && vdso_image(s))) {
 		fr->sym = symcache_resolve(s->syms, m->no_symbols ? s->vdso_image : file, file_off,
-					   &fr->sym_off, m->no_symbols ? NULL : &fr->addr);
+					   &fr->sym_off, &fr->addr);
 		if (!fr->sym)
 			fr->sym_off = file_off;
 	}
@@ -1029,6 +1029,8 @@ static const char *dso_file(struct session *s, const char *dso)
 
 const char *session_dso_file(struct session *s, const char *dso)
 {
+	if (dso && !strcmp(dso, "[vdso]"))
+		return vdso_image(s);
 	return dso && dso[0] == '/' ? dso_file(s, dso) : NULL;
 }
 

@@ -274,7 +274,11 @@ const char *session_chain_srcline(struct session *s, const struct pk_frame *fr, 
  * session interned it): dso itself when its build-id is the one recorded
  * (or none was), else its copy by build-id (~/.debug, /usr/lib/debug), the
  * same file symbols came from; NULL when none matches (a missing or
- * rebuilt binary: its warning is queued with pk_warn once). */
+ * rebuilt binary: its warning is queued with pk_warn once).  For
+ * "[vdso]": the image its frames are named from, perf's copy by build-id
+ * (~/.debug/[vdso]/BUILD-ID/vdso, which perf record saves), else this
+ * machine's own when the recording's kernel release is this one's (a
+ * /proc/self/fd path), else NULL. */
 const char *session_dso_file(struct session *s, const char *dso);
 void session_close(struct session *s);
 
