@@ -136,4 +136,14 @@ expect "--countname bytes: no low-sample warning" sh -c "! grep -q 'fewer than 1
 printf 'a;b 5\n' | "$PERFKIT" flamegraph >/dev/null 2>"$T/err"
 expect "samples: the warning" grep -q 'fewer than 100' "$T/err"
 
+# --notes: a comment as flamegraph.pl writes it (entities are not read in
+# a comment: '&' stays), written empty without --notes; "--" may not be in
+# a comment, '<' and '>' are refused as the Perl script refuses them
+printf 'a;b 5\n' | "$PERFKIT" flamegraph --notes 'x & y -- z' >"$T/n.svg" 2>/dev/null
+expect "--notes: the comment, '&' as given, '--' broken" grep -qxF '<!-- NOTES: x & y - - z -->' "$T/n.svg"
+printf 'a;b 5\n' | "$PERFKIT" flamegraph >"$T/n0.svg" 2>/dev/null
+expect "no --notes: an empty NOTES comment (flamegraph.pl's)" grep -qxF '<!-- NOTES:  -->' "$T/n0.svg"
+printf 'a;b 5\n' | "$PERFKIT" flamegraph --notes 'a<b' >/dev/null 2>&1
+expect "--notes with '<': refused, exit 2" test $? = 2
+
 done_testing

@@ -565,19 +565,30 @@ static void header(struct strbuf *sb, const struct flame_opts *o, double height)
 		  "xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
 		  "<!-- Flame graph drawn by perfkit flamegraph: frame width is proportional to "
 		  "the count, the y axis is stack depth. Click a frame to zoom, Ctrl-F to search. -->\n");
-	if (o->notes && *o->notes) {
-		sb_addstr(sb, "<!-- NOTES: ");
-		struct strbuf tmp = STRBUF_INIT;
+	/* as flamegraph.pl: the notes as given, in a comment (where entities
+	 * are not read: '&' stays '&'), written when empty too; "--" cannot be
+	 * in a comment (a space between), control bytes are spaces and bytes
+	 * that are not UTF-8 U+FFFD (sb_add_xml), so the file stays XML */
+	const char *n = o->notes ? o->notes : "";
+	size_t nl = strlen(n);
 
-		sb_add_xml(&tmp, o->notes, strlen(o->notes));
-		for (size_t i = 0; i < tmp.len; i++) {
-			sb_addch(sb, tmp.buf[i]);
-			if (tmp.buf[i] == '-' && (i + 1 == tmp.len || tmp.buf[i + 1] == '-'))
+	sb_addstr(sb, "<!-- NOTES: ");
+	for (size_t i = 0; i < nl;) {
+		unsigned char ch = (unsigned char)n[i];
+		size_t j = i + 1;
+
+		if (ch >= 0x80) {   /* a run of non-ASCII bytes */
+			while (j < nl && (unsigned char)n[j] >= 0x80)
+				j++;
+			sb_add_xml(sb, n + i, j - i);
+		} else {
+			sb_addch(sb, ch < 0x20 && ch != '\t' ? ' ' : (char)ch);
+			if (ch == '-' && (j == nl || n[j] == '-'))
 				sb_addch(sb, ' ');
 		}
-		sb_release(&tmp);
-		sb_addstr(sb, " -->\n");
+		i = j;
 	}
+	sb_addstr(sb, " -->\n");
 }
 
 static void bg_colors(const struct flame_opts *o, const char **c1, const char **c2)
