@@ -263,11 +263,14 @@ static int write_export(void)
 /* Where the filters apply for r's keys (perf's entries): --comms per row
  * (by the row's first thread) without a comm key, else per sample (a row
  * is one command's, and the order of equal rows is of the samples kept);
- * --pid, --tid per row; --dsos, --symbols per row with their key, else by
- * the sample's leaf.  Returns whether that changed. */
+ * --pid, --tid per row; --dsos, --symbols per row with their key or
+ * without Children (perf keeps or drops an entry by the sample that made
+ * it, whose leaf is the row's first frame: `--sort comm --dsos X` keeps a
+ * command's row, all its samples, when its first sample's leaf is in X),
+ * else by the sample's leaf.  Returns whether that changed. */
 static bool place_filters(struct report *r)
 {
-	bool comm_key = false, threads, dsos = false, syms = false;
+	bool comm_key = false, threads, dsos = r->sf.dsos.arg && !r->children, syms = r->sf.syms.arg && !r->children;
 
 	for (int k = 0; k < r->nr_keys; k++) {
 		comm_key |= r->keys[k] == K_COMM;
@@ -547,6 +550,19 @@ static void sym_text(const struct row *row, char *buf, size_t size)
 		addr_text(buf, row->kernel, addr);
 	else
 		snprintf(buf, size, "[%c] %-#.16" PRIx64, row->kernel ? 'k' : '.', addr);
+}
+
+/* The comm perf sizes the Command column by (hists__calc_col_len: the
+ * length of the row's thread's comm, thread__comm_len, made once all
+ * samples are read, so the thread's last): a row of a comm the thread had
+ * before an exec or a prctl(PR_SET_NAME) prints cut to that width
+ * ("perf-exec" as "perf-exe" beside "burn2to1"), the column no wider.
+ * The row's own comm when its thread is not known. */
+static const char *comm_shown(const struct report *r, const struct row *row)
+{
+	const char *c = r->sess ? session_thread_comm(r->sess, row->tid) : NULL;
+
+	return c ? c : row->comm;
 }
 
 /* Row row's text of key k, escaped (a name with a newline or an escape
@@ -2016,7 +2032,9 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		for (int k = 0; k < r->nr_keys; k++) {
 			size_t len;
 
-			if (h->rank_len[k]) {   /* no text made for the width */
+			if (r->keys[k] == K_COMM) {   /* perf: the thread's last comm */
+				len = strlen(comm_shown(r, row));
+			} else if (h->rank_len[k]) {   /* no text made for the width */
 				len = rank_text_len(h, k, row->rank[k]);
 			} else if (show[i]) {
 				len = strlen(textv[i * (size_t)r->nr_keys + k]);
@@ -2145,6 +2163,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				len = strlen(text);
 			if (r->elide[k])
 				continue;
+			if (len > width[k] && r->keys[k] == K_COMM)   /* perf's %-*.*s */
+				len = width[k];
 			fputs_unlocked("  ", stdout);
 			fwrite_unlocked(text, 1, len, stdout);
 			for (size_t c = len; c < width[k] && (fi < lastf || pad_last); c++)
@@ -2951,6 +2971,15 @@ static const char *rt_text(void *ctx, size_t i, int k)
 	return rt->t.rows[i].text[k] = pk_arena_memdup0(&rt->texts, t, strlen(t));
 }
 
+/* The Command column's width as print_hist's (comm_shown) */
+static size_t rt_text_len(void *ctx, size_t i, int k)
+{
+	struct report_tui *rt = ctx;
+
+	(void)k;
+	return strlen(comm_shown(rt->r, &rt->h->rows[rt->hrow[i]]));
+}
+
 /* How many rows a key sorts before the screen shows them: more than a
  * screen, with room to scroll (PERFKIT_TUI_READY=N: N, for the tests of
  * the rest's order on small profiles) */
@@ -2991,9 +3020,10 @@ static void rt_prepare(struct report_tui *rt)
 	rt->t = (struct tui_table){ .title = rt->title, .stdio_head = rt->head, .sort = rt->sort,
 				    .nr_keys = r->nr_keys, .children = r->children,
 				    .show_children = r->children, .show_nr = r->show_nr, .total = total,
-				    .text = rt_text, .text_ctx = rt };
+				    .text = rt_text, .text_len = rt_text_len, .text_ctx = rt };
 	for (int k = 0; k < r->nr_keys; k++) {   /* print_hist's layout */
 		rt->t.headers[k] = key_header(r->keys[k]);
+		rt->t.cut[k] = r->keys[k] == K_COMM;
 		rt->t.kind[k] = r->keys[k] == K_COMM ? 'c' : r->keys[k] == K_DSO ? 'd'
 			      : r->keys[k] == K_PID || r->keys[k] == K_TID ? 't' : r->keys[k] == K_SYM ? 's' : 0;
 		rt->t.pad_last[k] = key_pads_last(r->keys[k]);
@@ -3282,8 +3312,14 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 	for (int k = 0; k < r->nr_keys; k++)
 		need_ip |= r->keys[k] == K_SRCLINE;
 	/* the filters move between samples and rows with the keys (--comms
-	 * without a comm key: by the rows' first threads, perf's): the
-	 * samples read again then, as for lines */
+	 * without a comm key: by the rows' first threads, perf's) and with
+	 * Children (--dsos, --symbols without their key): the samples read
+	 * again then, as for lines */
+	bool was_children = r->children;
+
+	for (size_t i = 0; i < r->f->nr_evsels; i++)
+		has_cc |= (r->f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+	r->children = has_cc && children;
 	bool refilter = place_filters(r);
 
 	if ((need_ip && !r->by_ip) || refilter) {
@@ -3296,6 +3332,7 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 			r->row_dsos = was_dsos;
 			r->row_syms = was_syms;
 			r->sample_filter = was_filter;
+			r->children = was_children;
 			rt_graphs_again(rt);   /* the table stays: its graphs made anew */
 			return err < 0 ? err : -EIO;
 		}

@@ -375,6 +375,16 @@ static int on_sample(const struct pk_sample *s, void *arg)
 			add_frame(sb, &s->frames[i], true, f);
 			sb_addch(sb, '\n');
 		}
+		/* a DWARF unwind that ran past the stack copy: perf's libdw
+		 * unwinder reports one more frame there, of pc 0, which it
+		 * prints as the return address 0 - 1 */
+		if (nf && s->truncated && (s->raw->evsel->attr.sample_type & PERF_SAMPLE_STACK_USER)) {
+			const struct pk_frame cut = { .ip = UINT64_MAX, .map_ip = UINT64_MAX, .dso = "[unknown]" };
+
+			sb_addch(sb, '\t');
+			add_frame(sb, &cut, true, f);
+			sb_addch(sb, '\n');
+		}
 	} else if ((f & SF_IP) && s->nr_frames) {
 		sb_addch(sb, ' ');
 		add_frame(sb, &s->frames[0], false, f);

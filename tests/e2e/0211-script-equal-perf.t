@@ -50,4 +50,27 @@ expect 'non-PIE: burn_one shown at its file offset (not 0x40....)' \
 # without call chains perf prints the sampled address itself
 perf record -o "$T/flat.data" -- "$T/nopie" 300 >/dev/null 2>&1
 compare "perf record (no call chains), nopie" "$T/flat.data"
+# DWARF chains from a small stack copy: one that runs past the copy ends
+# with perf's "ffffffffffffffff [unknown]" frame (its libdw unwinder's pc
+# 0, less 1); code without CFI (crtstuff's __do_global_dtors_aux) is
+# unwound on by frame pointer, as libdwfl does.  ld.so's syscall stubs
+# (mprotect, munmap), which perf names by binutils' alias as inlined
+# frames (README, script), left out on both sides
+perf record --call-graph dwarf,2048 -c 20000 -o "$T/dw.data" -- "$PK_BUILD/tests/workloads/calltree" 20 >/dev/null 2>&1
+if [ -s "$T/dw.data" ]; then
+	perf script -i "$T/dw.data" 2>/dev/null | grep -Ev '(mprotect|munmap)\+' >"$T/dw-perf.txt"
+	"$PERFKIT" script -i "$T/dw.data" 2>/dev/null | grep -Ev '(mprotect|munmap)\+' >"$T/dw-pk.txt"
+	n=$(grep -c 'ffffffffffffffff \[unknown\]' "$T/dw-perf.txt")
+	expect "dwarf,2048: perf ends chains cut by the copy with ffffffffffffffff ($n)" test "$n" -gt 0
+	squeeze "$T/dw-perf.txt" >"$T/perf.sq"
+	squeeze "$T/dw-pk.txt" >"$T/pk.sq"
+	if cmp -s "$T/perf.sq" "$T/pk.sq"; then
+		ok "dwarf,2048: the same text as perf script ($(grep -c '' "$T/perf.sq") lines)"
+	else
+		not_ok "dwarf,2048: the same text as perf script"
+		diff "$T/perf.sq" "$T/pk.sq" | head -8 | while IFS= read -r l; do diag "$l"; done
+	fi
+else
+	skip "perf record --call-graph dwarf failed"
+fi
 done_testing

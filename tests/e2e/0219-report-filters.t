@@ -52,11 +52,12 @@ expect "one comm: its rows, without the comm" \
 expect "--dsos burn2to1 -S burn_one,burn_two: '# dso: burn2to1', two rows" \
 	bash -c "grep -qx '# dso: burn2to1' d.out && test \"\$(rows d.out | wc -l)\" = 2 &&
 	       rows d.out | grep -q ' burn2to1 \\[\\.\\] burn_two\$' && rows d.out | grep -q ' burn2to1 \\[\\.\\] burn_one\$'"
-# without a sym key, --symbols keeps the samples whose leaf is one of them
-# (perf keeps or drops a whole row by the first sample it saw of it)
-"$PERFKIT" report --stdio -i pk.data -g none --no-children --sort comm -S burn_one,burn_two >sc.out 2>/dev/null
+# without a sym key and with Children, --symbols keeps the samples whose
+# leaf is one of them: the Self of their command's row (without Children
+# perf keeps or drops a whole row by its first sample: 'same' below)
+"$PERFKIT" report --stdio -i pk.data -g none --sort comm -S burn_one,burn_two >sc.out 2>/dev/null
 want=$(rows d.out | awk '{ sub(/%/, "", $1); s += $1 } END { printf "%.2f", s }')
-got=$(rows sc.out | awk '$2 == "burn2to1" { sub(/%/, "", $1); printf "%.2f", $1 }')
+got=$(rows sc.out | awk '$3 == "burn2to1" { sub(/%/, "", $2); printf "%.2f", $2 }')
 expect "--sort comm -S burn_one,burn_two: burn2to1 has their share ($got % = $want %), no other row" \
 	bash -c "test -n '$got' && awk 'BEGIN { d = $got - $want; exit !(d < 0.03 && d > -0.03) }' && test \$(rows sc.out | wc -l) = 1"
 "$PERFKIT" report --stdio -i pk.data -g none --no-children --dsos burn2to1 >d1.out 2>/dev/null
@@ -137,6 +138,12 @@ same "--symbols" -g none --no-children -S burn_one,burn_two
 same "--symbols, one" -g none --no-children --symbols burn_two
 same "--dsos, sort comm,sym (the leaf's)" -g none --no-children --sort comm,sym --dsos burn2to1
 same "--comms and --dsos" -g none --no-children --comms burn2to1 --dsos burn2to1
+# without their key, perf keeps or drops a row by its first sample's leaf
+# (its entry's), with all its samples
+same "--dsos, sort comm (a command's row by its first sample)" -g none --no-children --sort comm --dsos burn2to1
+same "--dsos libc, sort comm" -g none --no-children --sort comm --dsos libc.so.6,calltree
+same "--symbols, sort dso" -g none --no-children --sort dso --symbols burn_one,main
+same "--symbols, sort pid" -g none --no-children --sort pid --symbols burn_two
 same "--comms relative" -g none --no-children --comms calltree --percentage relative
 same "--dsos relative" -g none --no-children --dsos calltree,burn2to1 --percentage relative
 same "--comms, Children" -g none --comms calltree

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ctlcomm NAME [MILLIONS]: renames its comm to NAME (prctl PR_SET_NAME, so
- * it may hold control bytes) and spins MILLIONS million iterations
- * (default 100) in spin_ctl(). */
+/* ctlcomm NAME [MILLIONS [BEFORE]]: spins BEFORE million iterations
+ * (default 0) under its own comm, renames its comm to NAME (prctl
+ * PR_SET_NAME, so it may hold control bytes) and spins MILLIONS million
+ * iterations (default 100) in spin_ctl(). */
 #include <stdlib.h>
 #include <sys/prctl.h>
 
@@ -15,6 +16,8 @@ __attribute__((noinline)) static void spin_ctl(unsigned long n)
 
 int main(int argc, char **argv)
 {
+	if (argc > 3)
+		spin_ctl(strtoul(argv[3], NULL, 10) * 1000000UL);
 	if (argc > 1)
 		prctl(PR_SET_NAME, argv[1]);
 	spin_ctl((argc > 2 ? strtoul(argv[2], NULL, 10) : 100) * 1000000UL);

@@ -35,7 +35,9 @@ struct aspace {
 /* The x86-64 CFI row at a pc, when it is the simple kind compilers emit:
  * CFA = rsp or rbp + cfa_off; return address at CFA + ra_off; rbp saved at
  * CFA + bp_off, or unchanged.  Packed into a hashmap value. */
-enum { R_NONE, R_SIMPLE, R_END, R_COMPLEX };
+enum { R_NONE, R_SIMPLE, R_END, R_COMPLEX, R_NOCFI };   /* R_NONE: in no module; R_NOCFI: in one,
+							     no CFI for the pc (libdwfl goes on by
+							     frame pointer there) */
 enum { BP_SAME, BP_AT, BP_UNDEF };
 struct rule {
 	uint8_t kind;              /* R_*: R_END = outermost frame (RA undefined) */
@@ -223,7 +225,7 @@ static struct rule rule_compute(Dwfl *dwfl, uint64_t pc)
 		cfi = dwfl_module_dwarf_cfi(mod, &bias);
 		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &fr) != 0) {
 			free(fr);
-			return (struct rule){ .kind = R_NONE };
+			return (struct rule){ .kind = R_NOCFI };
 		}
 	}
 	/* the return address: undefined marks the outermost frame */
@@ -310,7 +312,7 @@ static bool unwind_fast(struct unwinder *u, struct aspace *a)
 		r = rule_get(a, look);
 		if (r.kind == R_NONE || r.kind == R_END)
 			return true;
-		if (r.kind != R_SIMPLE)
+		if (r.kind != R_SIMPLE)   /* R_COMPLEX, R_NOCFI: libdwfl's */
 			return false;
 		if (r.cfa_reg == 7)
 			cfa = sp + (uint64_t)(int64_t)r.cfa_off;

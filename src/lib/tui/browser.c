@@ -829,7 +829,7 @@ static void draw(struct br *b)
 		 * sorted (report's RT_READY), so that the columns keep their
 		 * widths when the rest comes (they grew a second after an 's') */
 		for (size_t i = 0; i < b->nord && i < 2048; i++) {
-			size_t l = strlen(tui_row_text(t, b->order[i], k));
+			size_t l = tui_row_text_len(t, b->order[i], k);
 
 			if (l > w)
 				w = l;

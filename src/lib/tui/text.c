@@ -95,6 +95,13 @@ const char *tui_row_text(const struct tui_table *t, size_t i, int k)
 	return s ? s : t->text ? t->text(t->text_ctx, i, k) : "";
 }
 
+size_t tui_row_text_len(const struct tui_table *t, size_t i, int k)
+{
+	if (t->cut[k] && t->text_len)
+		return t->text_len(t->text_ctx, i, k);
+	return strlen(tui_row_text(t, i, k));
+}
+
 void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, size_t n, bool children,
 		     const char *const *graph, const char *const *elide, const size_t *wide, size_t nwide)
 {
@@ -128,7 +135,7 @@ void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, s
 	}
 	for (size_t i = 0; i < nwide; i++)
 		for (int k = 0; k < t->nr_keys; k++) {
-			size_t l = strlen(tui_row_text(t, wide[i], k));
+			size_t l = tui_row_text_len(t, wide[i], k);
 
 			if (!t->rows[wide[i]].sym && l < t->unres_width[k])
 				l = t->unres_width[k];
@@ -166,7 +173,9 @@ void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, s
 		for (int k = 0; k < t->nr_keys; k++) {
 			if (!show[k])
 				continue;
-			if (k == last && !t->pad_last[k])
+			if (t->cut[k])
+				fprintf(fp, "  %-*.*s", (int)width[k], (int)width[k], tui_row_text(t, order[i], k));
+			else if (k == last && !t->pad_last[k])
 				fprintf(fp, "  %s", tui_row_text(t, order[i], k));
 			else
 				fprintf(fp, "  %-*s", (int)width[k], tui_row_text(t, order[i], k));

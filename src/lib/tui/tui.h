@@ -120,6 +120,14 @@ struct tui_table {
 	 * text in rows[i].text[k].  Must not fail. */
 	const char *(*text)(void *ctx, size_t i, int k);
 	void *text_ctx;
+	/* Optional: the length (bytes) row i's column k takes when the
+	 * columns are sized, for the columns with cut[k] set, whose texts are
+	 * then cut to the column's width (printf's "%-*.*s"): report's
+	 * Command column, which perf sizes by the length of each row's
+	 * thread's last comm (hists__calc_col_len), so that a comm the thread
+	 * had before an exec prints cut.  Others: their texts' lengths. */
+	size_t (*text_len)(void *ctx, size_t i, int k);
+	bool cut[TUI_MAX_KEYS];
 	/* Optional (a large table sorted in part): rows [nr_ready, nr_rows)
 	 * are not filled yet; order_rest(text_ctx) fills them, each below
 	 * every ready row in the browser's order (Children, when the table
@@ -139,6 +147,9 @@ struct tui_table {
 
 /* Row i's text of column k (rows[i].text[k], else made by t->text). */
 const char *tui_row_text(const struct tui_table *t, size_t i, int k);
+/* The length row i's column k takes in the column's width: t->text_len's
+ * for a column with cut[k], else its text's. */
+size_t tui_row_text_len(const struct tui_table *t, size_t i, int k);
 
 struct tui_ops {
 	/* Row i's call graph as --stdio prints it under the row, lines ending

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 0226 — the Command column as perf sizes it: by the length of each row's
+# thread's last comm (hists__calc_col_len, thread__comm_len), so that a
+# row of a comm the thread had before a rename (prctl PR_SET_NAME, or an
+# exec: perf's "perf-exec" rows) prints cut to that width ("%-*.*s"), the
+# column no wider; in --stdio, with --sort comm, and in the browser's 'P'.
+. "$(dirname "$0")/lib.sh"
+perf_event_require
+# a long first name (15 characters, comm's most), then "ab"
+cp "$PK_BUILD/tests/workloads/ctlcomm" "$T/ctlcommlongname"
+"$PERFKIT" record -F 4999 -o "$T/c.data" -- "$T/ctlcommlongname" ab 150 150 >/dev/null 2>&1
+"$PERFKIT" report -i "$T/c.data" --stdio --no-children 2>/dev/null >"$T/r"
+expect "the profile has samples before the rename" grep -q '^ *[0-9.]*%  ctlcomm ' "$T/r"
+expect "... and after it" grep -q '^ *[0-9.]*%  ab  ' "$T/r"
+expect "the Command column is as wide as its header (the last comm, ab, is shorter)" \
+	grep -q '^# Overhead  Command  Shared Object' "$T/r"
+expect "the first comm is cut to that width, as perf's %-*.*s" sh -c "! grep -q '%  ctlcommlongname' '$T/r'"
+"$PERFKIT" report -i "$T/c.data" --stdio --sort comm -g none 2>/dev/null >"$T/rc"
+expect "--sort comm: the two comms' rows, the first cut" \
+	sh -c "grep -q '%  ctlcomm\$' '$T/rc' && grep -q '%  ab *\$' '$T/rc'"
+if have perf; then
+	same_as_perf "$T/c.data" --no-children
+	same_as_perf "$T/c.data"
+	same_as_perf "$T/c.data" --sort comm -g none
+	same_as_perf "$T/c.data" --sort pid,comm -g none
+else
+	skip "perf is not installed"
+fi
+if have tmux; then
+	. "$(dirname "$0")/tui-lib.sh"
+	tui_require
+	"$PERFKIT" report -i "$T/c.data" --stdio 2>/dev/null >"$T/stdio"
+	tui_start 120 30 "LC_ALL=C.UTF-8 '$PERFKIT' report -i c.data"
+	expect "browser: the first comm cut on the screen" tui_wait_re '%  ctlcomm  +ctlcommlongname'
+	tui_keys E P
+	expect "browser: P written" tui_wait "written to perf.hist.0"
+	same_file "browser: P is report --stdio's text" "$T/stdio" "$T/perf.hist.0"
+	tui_keys q q q
+	tui_wait_exit >/dev/null
+else
+	skip "tmux is not installed (scripts/install-deps installs it)"
+fi
+done_testing
