@@ -2182,6 +2182,67 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	printf("\n\n");
 }
 
+/* perf report --stats: the data section's records by type, with perf's
+ * names (util/event.c perf_event__names), then each event's samples
+ * (perf_session__fprintf_nr_events, evlist__fprintf_nr_events, empty ones
+ * left out as perf's default --skip-empty). */
+static const char *const record_names[128] = {
+	[0] = "TOTAL", [1] = "MMAP", [2] = "LOST", [3] = "COMM", [4] = "EXIT", [5] = "THROTTLE",
+	[6] = "UNTHROTTLE", [7] = "FORK", [8] = "READ", [9] = "SAMPLE", [10] = "MMAP2", [11] = "AUX",
+	[12] = "ITRACE_START", [13] = "LOST_SAMPLES", [14] = "SWITCH", [15] = "SWITCH_CPU_WIDE",
+	[16] = "NAMESPACES", [17] = "KSYMBOL", [18] = "BPF_EVENT", [19] = "CGROUP", [20] = "TEXT_POKE",
+	[21] = "AUX_OUTPUT_HW_ID", [64] = "ATTR", [65] = "EVENT_TYPE", [66] = "TRACING_DATA",
+	[67] = "BUILD_ID", [68] = "FINISHED_ROUND", [69] = "ID_INDEX", [70] = "AUXTRACE_INFO",
+	[71] = "AUXTRACE", [72] = "AUXTRACE_ERROR", [73] = "THREAD_MAP", [74] = "CPU_MAP",
+	[75] = "STAT_CONFIG", [76] = "STAT", [77] = "STAT_ROUND", [78] = "EVENT_UPDATE",
+	[79] = "TIME_CONV", [80] = "FEATURE", [81] = "COMPRESSED", [82] = "FINISHED_INIT",
+};
+
+struct stats_ctx {
+	const struct pd_file *f;
+	uint64_t *samples;   /* by event */
+};
+
+static int stats_sample(const struct pk_sample *s, void *arg)
+{
+	struct stats_ctx *c = arg;
+
+	if (s->raw && s->raw->evsel)
+		c->samples[s->raw->evsel - c->f->evsels]++;
+	return 0;
+}
+
+static int report_stats(struct session *s)
+{
+	struct stats_ctx c = { session_file(s), NULL };
+	int err;
+
+	c.samples = xcalloc(c.f->nr_evsels + 1, sizeof(*c.samples));
+	err = session_process(s, stats_sample, &c);
+	if (err < 0) {
+		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
+		free(c.samples);
+		return 1;
+	}
+	const struct session_stats *st = session_stats(s);
+	uint64_t total = 0, nr[128];
+
+	for (int t = 1; t < 128; t++)   /* those the reader took in too */
+		total += nr[t] = st->nr_by_type[t] + c.f->nr_taken[t];
+	printf("\nAggregated stats:\n%16s events: %10" PRIu64 "\n", "TOTAL", total);
+	for (int t = 1; t < 128; t++)
+		if (record_names[t] && nr[t])
+			printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", record_names[t], nr[t],
+			       100.0 * (double)nr[t] / (double)total);
+	for (size_t i = 0; i < c.f->nr_evsels; i++)
+		if (c.samples[i]) {
+			fputs_term(c.f->evsels[i].name, stdout);   /* the file's text: escaped */
+			printf(" stats:\n%16s events: %10" PRIu64 "\n", "SAMPLE", c.samples[i]);
+		}
+	free(c.samples);
+	return 0;
+}
+
 /* A sort-key list as perf splits it (strtok on ", "): "comm, dso" and
  * "comm dso" are "comm,dso".  Into buf (size bytes, cut there). */
 static const char *keys_norm(char *buf, size_t size, const char *spec)
@@ -2365,6 +2426,8 @@ static void usage(FILE *fp)
 		    "      --header-only       the file's header only (perf's lines: captured on, hostname,\n"
 		    "                          os release, perf version, cmdline, events, ...)\n"
 		    "      --header            the header, then the report\n"
+		    "      --stats             the records counted by type and each event's samples, as\n"
+		    "                          perf report --stats (no table)\n"
 		    "  -v, --verbose           also the notes perf shows with -v (a missing /tmp/perf-PID.map)\n"
 		    "  -g, --call-graph[=ARG]  call graph under each row when the file has callchains (the default):\n"
 		    "                          TYPE graph, fractal, flat, folded or none; THRESHOLD percent (0.5);\n"
@@ -2551,6 +2614,7 @@ int cmd_report(int argc, char **argv)
 		{ "diff", no_argument, NULL, 1001 },
 		{ "header", no_argument, NULL, 1002 },
 		{ "header-only", no_argument, NULL, 1003 },
+		{ "stats", no_argument, NULL, 1012 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -2566,7 +2630,7 @@ int cmd_report(int argc, char **argv)
 	int user_max_stack = 0;   /* --max-stack as given */
 	const char *sort = "comm,dso,sym";
 	char sort_buf[256];
-	bool sort_given = false;
+	bool sort_given = false, stats_only = false;
 	const char *fields = NULL;   /* -F/--fields */
 	char fields_buf[256];
 
@@ -2656,6 +2720,7 @@ int cmd_report(int argc, char **argv)
 		case 1001: html_diff = true; break;
 		case 1002: header = 1; break;
 		case 1003: header = 2; break;
+		case 1012: stats_only = true; break;
 		case 'v': pk_set_verbose(1); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -2706,6 +2771,12 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 		print_warnings();
 		return 1;
+	}
+	if (stats_only) {   /* perf's --stats: the counts alone */
+		err = report_stats(s);
+		print_warnings();
+		session_close(s);
+		return err;
 	}
 	r.f = session_file(s);
 	if (sfilt_check(&r.sf, r.f, input)) {

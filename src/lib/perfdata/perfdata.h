@@ -195,6 +195,11 @@ struct pd_file {
 	uint64_t feat_size[PD_FEAT_KEPT];
 	bool pipe_mode;          /* pipe-mode data (no file header, features
 	                            from HEADER_FEATURE records) */
+	uint64_t nr_taken[128];  /* records by type (below 128) the reader took
+	                            in as it read the data, which pd_next() then
+	                            does not yield: COMPRESSED records (their
+	                            contents it yields) and pipe mode's header
+	                            records (ATTR, FEATURE, BUILD_ID, …) */
 	uint64_t hdr_data_offset, hdr_data_size; /* the data section as the file
 	                            header gives it (0 in pipe mode), before
 	                            any correction or decompression */

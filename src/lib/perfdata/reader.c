@@ -653,6 +653,10 @@ static int walk_records(struct pd_file *f, const uint8_t *src, uint64_t start, u
 				 h.type, (unsigned long long)extra);
 			goto short_data;
 		}
+		if (h.type < 128 && (h.type == PD_RECORD_COMPRESSED || (pipe && h.type >= PD_RECORD_HEADER_ATTR &&
+									h.type <= PD_RECORD_HEADER_BUILD_ID) ||
+				     (pipe && h.type == PD_RECORD_HEADER_FEATURE)))
+			f->nr_taken[h.type]++;
 		switch (h.type) {
 		case PD_RECORD_COMPRESSED:
 			if (!z.ds) {

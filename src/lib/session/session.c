@@ -1586,10 +1586,14 @@ static int process_data(struct session *s, uint64_t pos, bool final, session_sam
 			memcpy(&type, h, sizeof(type));
 			if (type == PD_RECORD_COMPRESSED)
 				s->nr_compressed++;
+			if (type < 128)
+				s->stats.nr_by_type[type]++;
 			here = pos;
 			continue;
 		}
 		here = pos;
+		if (h->type < 128)
+			s->stats.nr_by_type[h->type]++;
 		if (h->type == PD_RECORD_COMPRESSED) {
 			s->nr_compressed++;
 			continue;

@@ -149,6 +149,10 @@ struct session_stats {
 	uint64_t nr_truncated; /* samples whose stack was cut short (see below) */
 	uint64_t nr_fp_chains; /* frame-pointer chains with user frames (above) */
 	uint64_t nr_fp_broken; /* … whose outermost user frame is no entry */
+	/* the data section's records by type (perf_event_header.type, kernel
+	 * and perf's own, below 128), each as read, processed or not: perf
+	 * report --stats' counts (events_stats) */
+	uint64_t nr_by_type[128];
 };
 
 /* Whether sym names a program or thread entry, the outermost frame of a
