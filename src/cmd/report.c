@@ -637,6 +637,12 @@ static uint64_t unk_addr(const struct row *row)
 	return !row->kernel && !row->self && row->children ? row->at : row->addr;   /* sym_text's */
 }
 
+/* An unknown address's sort key: the address with its top bit flipped, so
+ * that addresses sort as signed integers, as perf's entries of unknown
+ * symbols do (sort__sym_cmp: (int64_t)(right->ip - left->ip)): garbage
+ * addresses of 2^63 and more before the small ones. */
+#define UNK_SIGN (1ull << 63)
+
 /* v in (address, level) order: the level first ('.' records, then 'k'),
  * then by address, stably */
 static void unk_sort(struct pk_kv *v, size_t n)
@@ -741,11 +747,11 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 		if (rep[p] == UINT32_MAX)   /* a value of no row (a caller's, Self only) */
 			continue;
 		if (unk && !row->sym) {   /* by address, after every named one */
-			unk[nb - ++nm] = (struct pk_kv){ unk_addr(row), (uint64_t)p << 2 | row->kernel };
+			unk[nb - ++nm] = (struct pk_kv){ unk_addr(row) ^ UNK_SIGN, (uint64_t)p << 2 | row->kernel };
 			if (alt && alt[p] != UINT32_MAX) {
 				const struct row *ar = &h->rows[alt[p]];
 
-				unk[nb - ++nm] = (struct pk_kv){ unk_addr(ar), (uint64_t)p << 2 | 2 | ar->kernel };
+				unk[nb - ++nm] = (struct pk_kv){ unk_addr(ar) ^ UNK_SIGN, (uint64_t)p << 2 | 2 | ar->kernel };
 			}
 			continue;
 		}
@@ -814,7 +820,7 @@ static void rank_key(struct report *r, struct hist *h, size_t np, int k, bool ca
 				continue;
 			}
 			*to = h->unk_from[k] + (uint32_t)nu;
-			h->unk_addr[k][nu] = unk[u].k;
+			h->unk_addr[k][nu] = unk[u].k ^ UNK_SIGN;
 			h->unk_kernel[k][nu / 8] |= (uint8_t)((unk[u].v & 1) << (nu % 8));
 			nu++;
 		}

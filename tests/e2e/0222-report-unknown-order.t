@@ -25,10 +25,19 @@ done
 	grep -v '^#' | grep . | awk '{ print $2, $3, $4 }' >"$T/got"
 sed 's/^.*%  /[unknown] /' "$T/want" >"$T/want.dso"
 same_file "-s dso,sym: every row [unknown], none [kernel.kallsyms]" "$T/want.dso" "$T/got"
+# addresses of 2^63 and more (garbage of broken chains) before the small
+# ones: perf compares its entries' addresses as a signed difference
+python3 "$TOP/tests/e2e/mkunknown.py" --high "$T/high.data"
+printf '%s\n' '    25.00%  [.] 0xa09bf00000003232' '    25.00%  [.] 0xa432a0ef32ada700' \
+	'    25.00%  [.] 0x000000000000000c' '    25.00%  [.] 0x0000000000000010' >"$T/want"
+"$PERFKIT" report -i "$T/high.data" --stdio -g none --no-children -s sym 2>/dev/null | grep -v '^#' | grep . >"$T/got"
+same_file "-s sym: addresses of 2^63 and more first, as perf's signed order" "$T/want" "$T/got"
 if have perf; then
 	for o in "" "--no-children -s sym" "-s dso,sym -g none"; do
 		same_as_perf "$T/unk.data" $o
 	done
+	same_as_perf "$T/high.data"
+	same_as_perf "$T/high.data" --no-children -s sym
 else
 	skip "perf (the oracle) is not installed"
 fi
