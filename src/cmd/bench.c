@@ -154,6 +154,8 @@ struct result {
 	double *rss;                 /* max RSS of each run, bytes (wait4's ru_maxrss) */
 	size_t n, alloc;
 	int *codes;                  /* exit code of every run (−signal for a signal death) */
+	double *all_t, *all_user, *all_sys;   /* every run's, failed ones too (the export's
+					 times, aligned with codes, as hyperfine's) */
 	size_t nruns, failed;
 	struct st_summary s;         /* wall time */
 	struct st_summary cs, is;    /* CPU time, instructions */
@@ -745,12 +747,18 @@ static const double *metric_vals(const struct bench_opts *o, const struct result
 	return o->metric == M_CPU ? r->cpu : o->metric == M_INS ? r->ins : r->t;
 }
 
-static void add_code(struct result *r, int code, size_t *cap)
+static void add_code(struct result *r, int code, double t, double u, double sy, size_t *cap)
 {
 	if (r->nruns == *cap) {
 		*cap = *cap ? 2 * *cap : 16;
 		r->codes = xrealloc(r->codes, *cap * sizeof(int));
+		r->all_t = xrealloc(r->all_t, *cap * sizeof(double));
+		r->all_user = xrealloc(r->all_user, *cap * sizeof(double));
+		r->all_sys = xrealloc(r->all_sys, *cap * sizeof(double));
 	}
+	r->all_t[r->nruns] = t;
+	r->all_user[r->nruns] = u;
+	r->all_sys[r->nruns] = sy;
 	r->codes[r->nruns++] = code;
 }
 
@@ -920,7 +928,11 @@ static int measure_once(struct bench_opts *o, int idx, struct result *r, const s
 		return err;
 	if (ro->exec_errno)
 		return pk_error(ro->exec_errno, "cannot run '%s': %s", r->command, strerror(ro->exec_errno));
-	add_code(r, ro->code, code_cap);
+	{
+		double t = ro->wall - oh->t, u = ro->user - oh->u, sy = ro->sys - oh->s;
+
+		add_code(r, ro->code, t > 0 ? t : 0, u > 0 ? u : 0, sy > 0 ? sy : 0, code_cap);
+	}
 	if (ro->code) {
 		if (!o->ignore_failure) {
 			char how[64];
@@ -1714,14 +1726,16 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres,
 		sb_addstr(&sb, ",\n      \"max\": ");
 		json_num(&sb, r->s.max, have);
 		sb_addf(&sb, ",\n      \"outliers\": %zu,\n      \"failed_runs\": %zu", r->outliers, r->failed);
+		/* every run's, failed ones too: aligned with exit_codes, as
+		 * hyperfine's (the statistics above are of the successful) */
 		sb_addstr(&sb, ",\n      \"times\": [");
-		for (size_t k = 0; k < r->n; k++) {
+		for (size_t k = 0; k < r->nruns; k++) {
 			sb_addstr(&sb, k ? ", " : "");
-			json_num(&sb, r->t[k], true);
+			json_num(&sb, r->all_t[k], true);
 		}
 		sb_addstr(&sb, "]");
-		json_array(&sb, "user_times", r->user, r->n);
-		json_array(&sb, "system_times", r->sys, r->n);
+		json_array(&sb, "user_times", r->all_user, r->nruns);
+		json_array(&sb, "system_times", r->all_sys, r->nruns);
 		json_array(&sb, "cpu_times", r->cpu, r->n);
 		json_array(&sb, "max_rss_values", r->rss, r->n);
 		if (o->metric == M_INS)
@@ -2298,6 +2312,9 @@ static void free_results(struct result *res, int nres, int nparam)
 			free(r->prof[k]);
 		free(r->prof);
 		free(r->codes);
+		free(r->all_t);
+		free(r->all_user);
+		free(r->all_sys);
 		for (size_t k = 0; r->cv && k < r->cnt.nr; k++)
 			free(r->cv[k]);
 		free(r->cv);
@@ -2463,8 +2480,8 @@ int cmd_bench(int argc, char **argv)
 			if (!strcmp(optarg, "none"))
 				style_none = true;
 			else if (strcmp(optarg, "basic") && strcmp(optarg, "full") && strcmp(optarg, "nocolor") &&
-				 strcmp(optarg, "color"))
-				return fprintf(stderr, "perfkit bench: --style expects basic, full, nocolor, color or none, "
+				 strcmp(optarg, "color") && strcmp(optarg, "auto"))
+				return fprintf(stderr, "perfkit bench: --style expects auto, basic, full, nocolor, color or none, "
 						       "got '%s'\n", optarg), 2;
 			break;
 		case 'u':
@@ -2507,6 +2524,12 @@ int cmd_bench(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	for (int k = 0; k < ntmpl && !o.shell; k++)   /* -N: words to run, found before any run */
+		if (!tmpl[k][strspn(tmpl[k], " \t\n")]) {
+			fprintf(stderr, "perfkit bench: command %d is empty (-N runs its words, without a shell)\n",
+				k + 1);
+			return 2;
+		}
 	if (o.runs && o.max_runs && o.runs > o.max_runs) {
 		fprintf(stderr, "perfkit bench: --runs %d exceeds --max-runs %d\n", o.runs, o.max_runs);
 		return 2;

@@ -1840,19 +1840,18 @@ int cmd_stat(int argc, char **argv)
 			break;
 		}
 		case 'h': usage(stdout); sb_release(&events); return 0;
-		default: usage(stderr); sb_release(&events); return 2;
+		default:   /* getopt named the option: one line more, not the whole help */
+			fprintf(stderr, "usage: perfkit stat [options] [-- CMD [ARGS...]]   (perfkit stat --help: the options)\n");
+			sb_release(&events);
+			return 2;
 		}
 	}
 	o.argv = argv + optind;
 	o.argc = argc - optind;
 	if (events.len)
 		o.events = events.buf;
-	if (o.argc == 0 && o.pid <= 0 && !o.all_cpus) {
-		fprintf(stderr, "perfkit stat: no command given (perfkit stat [options] -- CMD [ARGS...])\n");
-		usage(stderr);
-		sb_release(&events);
-		return 2;
-	}
+	if (o.argc == 0 && o.pid <= 0 && !o.all_cpus)   /* perf: no command, no target: system-wide */
+		o.all_cpus = 1;
 	if (o.sep && o.json) {
 		fprintf(stderr, "perfkit stat: -x and -j cannot be used together\n");
 		sb_release(&events);

@@ -57,8 +57,15 @@ expect "unknown event named" grep -q "unknown event 'nosuchevent'" "$T/e1"
 "$PERFKIT" stat -- /nonexistent/cmd 2>"$T/e2"; rc=$?
 expect "missing command → non-zero exit" test $rc -ne 0
 expect "missing command named" grep -q "cannot run '/nonexistent/cmd'" "$T/e2"
-"$PERFKIT" stat 2>/dev/null; rc=$?
-expect "no command → exit 2" test $rc -eq 2
+# no command and no target: system-wide until Ctrl-C, as perf stat
+timeout -s INT 1 "$PERFKIT" stat -e task-clock >"$T/sw" 2>&1
+expect "no command → system-wide, as perf" grep -q "Performance counter stats for 'system wide'" "$T/sw"
+"$PERFKIT" stat -q 2>"$T/bad"; rc=$?
+expect "a bad option → exit 2, two lines, not the whole help ($(wc -l <"$T/bad"))" \
+	test $rc -eq 2 -a "$(wc -l <"$T/bad")" = 2
+"$PERFKIT" stat -e task-clock, -- true 2>"$T/comma"; rc=$?
+expect "-e with a trailing comma → exit 2, as perf's syntax error" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'empty event name' '$T/comma'"
 "$PERFKIT" stat -r -1 true 2>/dev/null; rc=$?
 expect "-r -1 → exit 2" test $rc -eq 2
 

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # perfkit bench with a command that fails from its 4th run on: it stops with
 # the command, run and exit code, and no summary; with -i the failed runs are
-# left out, counted, shown and exported, and a failing fastest gets a warning.
+# left out of the statistics, counted, shown and exported (their times
+# too, aligned with exit_codes, as hyperfine's JSON), and a failing fastest
+# gets a warning.
 . "$(dirname "$0")/lib.sh"
 
 # fails (exit 1) from the 4th run on, counting runs in a file
@@ -27,7 +29,9 @@ import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 assert r[0]["command"] == "flaky"
 assert r[0]["exit_codes"] == [0, 0, 0, 1, 1, 1], r[0]["exit_codes"]
-assert r[0]["failed_runs"] == 3 and len(r[0]["times"]) == 3
+# the times of every run, aligned with exit_codes, as in the hyperfine export
+assert r[0]["failed_runs"] == 3 and len(r[0]["times"]) == 6, r[0]["times"]
+assert len(r[0]["user_times"]) == 6 and len(r[0]["system_times"]) == 6
 assert r[1]["exit_codes"] == [0] * 6
 ' "$T/j.json"
 

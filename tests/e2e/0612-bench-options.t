@@ -188,4 +188,12 @@ expect "-S 'sh -e': the shell's own option applies (the run fails, $rc)" test $r
 "$PERFKIT" bench -S "sh -e" -r 1 'true' >/dev/null 2>&1
 expect "-S 'sh -e' runs commands" test $? -eq 0
 
+# --style auto (hyperfine's default) is taken; with -N an empty command is
+# refused before any run, not after the first
+"$PERFKIT" bench --style auto -N -r 2 true >"$T/auto" 2>&1
+expect "--style auto: runs, exit 0" sh -c "test $? = 0 && grep -q 'Time (mean' '$T/auto'"
+"$PERFKIT" bench -N -r 2 '' 'sleep 0.001' >"$T/empty.out" 2>"$T/empty.err"; rc=$?
+expect "-N '': usage error, nothing run ($rc)" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'command 1 is empty' '$T/empty.err' && ! grep -q 'Benchmark' '$T/empty.out'"
+
 done_testing

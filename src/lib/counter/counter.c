@@ -99,6 +99,9 @@ int cnt_set_add_list(struct cnt_set *s, const char *list)
 				p += 1 + ml;
 			}
 		}
+		if (*p == ',' && !p[1] && !err)   /* perf: "event syntax error: 'a,'" */
+			return pk_error(EINVAL, "event list '%s': empty event name at offset %zu", list,
+					(size_t)(p + 1 - list));
 		if (*p == ',')
 			p++;
 		else if (*p && *p != '{' && !err)
