@@ -928,11 +928,13 @@ static int measure_once(struct bench_opts *o, int idx, struct result *r, const s
 		return err;
 	if (ro->exec_errno)
 		return pk_error(ro->exec_errno, "cannot run '%s': %s", r->command, strerror(ro->exec_errno));
-	{
-		double t = ro->wall - oh->t, u = ro->user - oh->u, sy = ro->sys - oh->s;
+	/* the shell's start-up taken off, never below 0 */
+	double t = ro->wall - oh->t, u = ro->user - oh->u, sy = ro->sys - oh->s;
 
-		add_code(r, ro->code, t > 0 ? t : 0, u > 0 ? u : 0, sy > 0 ? sy : 0, code_cap);
-	}
+	t = t > 0 ? t : 0;
+	u = u > 0 ? u : 0;
+	sy = sy > 0 ? sy : 0;
+	add_code(r, ro->code, t, u, sy, code_cap);
 	if (ro->code) {
 		if (!o->ignore_failure) {
 			char how[64];
@@ -941,9 +943,8 @@ static int measure_once(struct bench_opts *o, int idx, struct result *r, const s
 		}
 		r->failed++;
 	} else {
-		double t = ro->wall - oh->t, u = ro->user - oh->u, s = ro->sys - oh->s;
 		double ins = ro->ins - oh->ins;
-		add_sample(r, t > 0 ? t : 0, u > 0 ? u : 0, s > 0 ? s : 0, ins > 0 ? ins : 0, ro->rss);
+		add_sample(r, t, u, sy, ins > 0 ? ins : 0, ro->rss);
 		if (o->counters)
 			add_counts(r, cap);
 	}

@@ -2249,7 +2249,7 @@ static int report_stats(struct session *s)
 
 	for (int t = 1; t < 128; t++)   /* those the reader took in too */
 		total += nr[t] = st->nr_by_type[t] + c.f->nr_taken[t];
-	printf("\nAggregated stats:\n%16s events: %10" PRIu64 "\n", "TOTAL", total);
+	printf("\nAggregated stats:\n%16s events: %10" PRIu64 "\n", record_names[0], total);
 	for (int t = 1; t < 128; t++)
 		if (record_names[t] && nr[t])
 			printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", record_names[t], nr[t],
@@ -3431,13 +3431,9 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 	r->cg.skip_first = !strncmp(keys, "sym", 3);
 	rt->cg[0].skip_first = rt->cg[1].skip_first = r->cg.skip_first;
 	rt_release_hist(rt);
-	for (size_t i = 0; i < r->f->nr_evsels; i++) {
+	for (size_t i = 0; i < r->f->nr_evsels; i++)
 		hist_underive(&r->hists[i]);
-		if (r->f->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
-			has_cc = true;
-	}
-	r->children = has_cc && children;
-	r->cg = rt->cg[r->children];
+	r->cg = rt->cg[r->children];   /* r->children: set above, with the filters' places */
 	if (ns) {
 		for (size_t i = 0; i < r->f->nr_evsels; i++)
 			hist_free(&r->hists[i]);

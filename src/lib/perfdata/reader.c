@@ -653,12 +653,9 @@ static int walk_records(struct pd_file *f, const uint8_t *src, uint64_t start, u
 				 h.type, (unsigned long long)extra);
 			goto short_data;
 		}
-		if (h.type < 128 && (h.type == PD_RECORD_COMPRESSED || (pipe && h.type >= PD_RECORD_HEADER_ATTR &&
-									h.type <= PD_RECORD_HEADER_BUILD_ID) ||
-				     (pipe && h.type == PD_RECORD_HEADER_FEATURE)))
-			f->nr_taken[h.type]++;
 		switch (h.type) {
 		case PD_RECORD_COMPRESSED:
+			f->nr_taken[h.type]++;
 			if (!z.ds) {
 				z.ds = ZSTD_createDStream();
 				if (!z.ds) {
@@ -685,6 +682,7 @@ static int walk_records(struct pd_file *f, const uint8_t *src, uint64_t start, u
 		case PD_RECORD_HEADER_TRACING_DATA:
 			if (!pipe)
 				goto copy;
+			f->nr_taken[h.type]++;
 			if (h.type == PD_RECORD_HEADER_ATTR) {
 				err = add_pipe_attr(f, r, h.size, base + pos);
 				if (err)

@@ -1577,23 +1577,20 @@ static int process_data(struct session *s, uint64_t pos, bool final, session_sam
 
 	while (!ret && pd_next(f, &pos, &h) == 1) {
 		struct rec_ref r = { 0, here };
+		uint32_t type;
 
+		memcpy(&type, h, sizeof(type));   /* h may be unaligned (below) */
+		if (type < 128)
+			s->stats.nr_by_type[type]++;
 		if (((uintptr_t)h & 7) || (here & 7) || (pos & 7)) {   /* absolute: the data offset may be odd */
 			/* perf's COMPRESSED records are not 8-byte multiples: count
 			 * them here, never touch them unaligned later */
-			uint32_t type;
-
-			memcpy(&type, h, sizeof(type));
 			if (type == PD_RECORD_COMPRESSED)
 				s->nr_compressed++;
-			if (type < 128)
-				s->stats.nr_by_type[type]++;
 			here = pos;
 			continue;
 		}
 		here = pos;
-		if (h->type < 128)
-			s->stats.nr_by_type[h->type]++;
 		if (h->type == PD_RECORD_COMPRESSED) {
 			s->nr_compressed++;
 			continue;
