@@ -2786,6 +2786,8 @@ int cmd_report(int argc, char **argv)
 	if (!so.max_stack)   /* perf's default --max-stack */
 		so.max_stack = (int)ev_max_stack();
 	pk_error_clear();
+	if (stats_only)   /* counts only: no chain resolved, nor unwound */
+		so.no_callchain = true;
 	err = session_open(&s, input, &so);
 	if (err) {
 		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
