@@ -106,8 +106,7 @@ static volatile sig_atomic_t interrupted;
 
 static void on_sigint(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	interrupted = sig;
 }
 
 static double now_ns(void)
@@ -2316,5 +2315,16 @@ int cmd_stat(int argc, char **argv)
 	vgrun_release(&vr);
 	if (rc)
 		return status ? status : 1;
+	if (interrupted && (o.argc == 0 || o.forever)) {
+		/* no command (-a, -p, -t, -C) or -r 0: stopped by the signal, whose
+		 * death the shell sees once the counts are out, as perf stat's
+		 * sig_atexit (Ctrl-C: 130) */
+		int sig = interrupted;
+
+		fflush(stdout);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
 	return status;
 }

@@ -58,8 +58,21 @@ expect "unknown event named" grep -q "unknown event 'nosuchevent'" "$T/e1"
 expect "missing command → non-zero exit" test $rc -ne 0
 expect "missing command named" grep -q "cannot run '/nonexistent/cmd'" "$T/e2"
 # no command and no target: system-wide until Ctrl-C, as perf stat
-timeout -s INT 1 "$PERFKIT" stat -e task-clock >"$T/sw" 2>&1
+timeout --preserve-status -s INT 1 "$PERFKIT" stat -e task-clock >"$T/sw" 2>&1; rc=$?
 expect "no command → system-wide, as perf" grep -q "Performance counter stats for 'system wide'" "$T/sw"
+# then dies of the signal once the counts are out, as perf's sig_atexit:
+# the shell sees 128 + 2 (a script's Ctrl-C stops the script)
+expect "no command, Ctrl-C: the counts, then exit 130 ($rc)" \
+	sh -c "[ $rc -eq 130 ] && grep -q 'seconds time elapsed' '$T/sw'"
+timeout --preserve-status -s TERM 1 "$PERFKIT" stat -a -e task-clock >"$T/swt" 2>&1; rc=$?
+expect "-a, SIGTERM: the counts, then exit 143 ($rc)" \
+	sh -c "[ $rc -eq 143 ] && grep -q 'seconds time elapsed' '$T/swt'"
+"$PERFKIT" stat -e task-clock -- sleep 0.5 2>"$T/swc" & p=$!
+sleep 0.2
+kill -INT $p
+wait $p; rc=$?
+expect "a command, SIGINT to perfkit alone: the command ends, its exit status ($rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'seconds time elapsed' '$T/swc'"
 "$PERFKIT" stat -q 2>"$T/bad"; rc=$?
 expect "a bad option → exit 2, two lines, not the whole help ($(wc -l <"$T/bad"))" \
 	test $rc -eq 2 -a "$(wc -l <"$T/bad")" = 2
@@ -305,11 +318,12 @@ kill -INT $p $p2
 wait $p; rc=$?
 wait $p2; rc2=$?
 n=$(grep -c 'Performance counter stats for' "$T/r0")
-expect "-r 0: a table per run until SIGINT, exit 0 ($n tables, rc $rc2)" sh -c "[ $rc2 -eq 0 ] && [ $n -ge 2 ]"
+expect "-r 0: a table per run until SIGINT, then its death (130, as perf's; $n tables, rc $rc2)" \
+	sh -c "[ $rc2 -eq 130 ] && [ $n -ge 2 ]"
 expect "-r 0: each table its own run's, no spread, no user/sys lines" \
 	sh -c "[ \$(grep -c 'seconds time elapsed' '$T/r0') -eq $n ] && ! grep -q -e '+-' -e 'seconds user' -e 'runs)' '$T/r0'"
 expect "-r 0 -x,: a CSV line per run ($(grep -c ',task-clock,' "$T/r0x"), rc $rc)" \
-	sh -c "[ $rc -eq 0 ] && [ \$(grep -c ',task-clock,' '$T/r0x') -ge 2 ]"
+	sh -c "[ $rc -eq 130 ] && [ \$(grep -c ',task-clock,' '$T/r0x') -ge 2 ]"
 # Ctrl-C as a terminal sends it: to the whole process group, the command
 # dies of it; perf says nothing of the command's signal in -r 0's end
 if have setsid; then
