@@ -35,6 +35,7 @@
 #include "profile/profile.h"
 #include "profile/flat.h"
 #include "event/event.h"
+#include "event/tracepoint.h"
 #include "annotate/annotate.h"
 #include "symbol/inline.h"
 #include "symbol/perfmap.h"
@@ -55,7 +56,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_SRCLINE, K_MAX };
+/* perf's sort keys, numbered as the model's (enum prof_key); K_TRACE:
+ * perf's "trace", a tracepoint sample's fields as its print format writes
+ * them (the model's thread tag) */
+enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_SRCLINE, K_TRACE, K_MAX };
+/* the most sort keys of one report (a row ranks each) */
+#define KEYS_MAX 6
 
 /* A row of the table: derived from the event's model (profile/profile.h)
  * for the sort keys, once samples are read. */
@@ -72,7 +78,7 @@ struct row {
 	bool kernel;
 	bool sym_out;                 /* --symbol-filter: the row's entry symbol
 					 (entry_sym()) does not hold it */
-	uint32_t rank[K_MAX];         /* each sort key's text's rank (cmp_rows) */
+	uint32_t rank[KEYS_MAX];      /* each sort key's text's rank (cmp_rows) */
 };   /* 96 bytes: what only some keys need is in struct hist, by row */
 
 _Static_assert(sizeof(struct row) == 96, "a row of a compile job's 530 k: 51 MB");
@@ -89,6 +95,8 @@ struct hist {
 					 tid keys), else NULL */
 	const char **srcline;         /* by row: session_srcline() (srcline key),
 					 else NULL */
+	const char **trace;           /* by row: its thread's tag, the trace
+					 key's text (trace_text), else NULL */
 	bool derived;
 	uint64_t nr_samples, total;
 	uint64_t kept_samples, kept_total; /* those the sample filters kept */
@@ -215,6 +223,11 @@ struct report {
 	const char *hint_sym;         /* the hottest Self row's symbol (annotate hint) */
 	uint64_t hint_self;
 	struct ann_leaves *leaves;    /* the browser's 'a' (annotate/annotate.h) */
+	bool trace_tags;              /* the samples' threads tagged with their
+					 trace text (trace key): trace_text */
+	struct tp_formats tps;        /* the file's tracepoint formats */
+	struct hashmap trace_names;   /* the trace texts, interned */
+	struct strbuf trace_sb;
 };
 
 /* Where the kernel's code is read: /proc/kcore (PERFKIT_KCORE=PATH: PATH,
@@ -425,6 +438,23 @@ static const struct pk_frame *chain_levels(struct report *r, const struct pk_fra
 	return out ? out : frames;
 }
 
+/* A tracepoint sample's text for the trace key, as perf's trace output:
+ * its print format's (tracepoint.h), else its fields, interned; NULL for
+ * another event's sample (shown "N/A", as perf shows it). */
+static const char *trace_text(struct report *r, const struct pk_sample *s)
+{
+	const struct pd_evsel *ev = s->raw->evsel;
+	const struct tp_format *tpf;
+
+	if (ev->attr.type != PERF_TYPE_TRACEPOINT || !s->raw->raw ||
+	    !(tpf = tp_formats_find(&r->tps, ev->attr.config)))
+		return NULL;
+	sb_reset(&r->trace_sb);
+	if (tp_format_print(tpf, s->raw->raw, s->raw->raw_size, &r->trace_sb))
+		tp_format_fields_text(tpf, s->raw->raw, s->raw->raw_size, &r->trace_sb);
+	return hm_intern(&r->trace_names, r->trace_sb.buf ? r->trace_sb.buf : "", r->trace_sb.len);
+}
+
 static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct report *r = arg;
@@ -483,20 +513,25 @@ static int on_sample(const struct pk_sample *s, void *arg)
 							     !strcmp(frames[nr_frames - 1].sym, "[truncated]"));
 	if (r->entry_syms)
 		entry_syms_add(r, h, s, frames, nr_frames);
+	const char *tag = r->trace_tags ? trace_text(r, s) : NULL;
+
 	if (r->flat) {
 		if (!h->flat)
 			h->flat = prof_flat_new((const enum prof_key *)r->keys, r->nr_keys, r->children);
 		/* the real thread: flat keys by it only for pid and tid, and
 		 * shares a thread's outer callers with its previous sample */
-		prof_flat_add(h->flat, s->comm, s->pid, s->tid, frames, nr_frames, s->period);
+		const struct prof_thread th = { s->comm, s->pid, s->tid, tag };
+
+		prof_flat_add(h->flat, &th, frames, nr_frames, s->period);
 		return 0;
 	}
 	if (!h->prof)
 		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0));
 	/* stacks per thread only when a key, the browser or perf's order of
 	 * equal rows reads threads: else per comm, fewer nodes */
-	prof_add(h->prof, s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, frames, nr_frames,
-		 s->period);
+	const struct prof_thread th = { s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, tag };
+
+	prof_add_thread(h->prof, &th, frames, nr_frames, s->period);
 	return 0;
 }
 
@@ -604,10 +639,51 @@ static const char *key_text(const struct hist *h, const struct row *row, enum so
 			 h->comm_last && h->comm_last[i] ? h->comm_last[i] : row->comm);
 		break;
 	case K_SRCLINE: snprintf(buf, size, "%s", h->srcline ? h->srcline[i] : ""); break;
+	case K_TRACE: snprintf(buf, size, "%s", h->trace && h->trace[i] ? h->trace[i] : "N/A"); break;
 	default: buf[0] = '\0'; break;
 	}
 	str_term_escape_buf(buf, size);
 	return buf;
+}
+
+/* Which rows' trace texts widen their column, as in perf: an entry's
+ * trace output is made (and counted in hists__calc_col_len) only when
+ * the entries' compare reaches the trace key, i.e. when another sample
+ * has the same values of the keys before it (all samples when it is the
+ * first key), or with Children, where a sample's callers' entries are
+ * compared with its own (iter_add_next_cumulative_entry), and only for a
+ * tracepoint's ("N/A" rows have none).  By row, or NULL when the report
+ * has no trace key. */
+static uint8_t *trace_sized(const struct report *r, const struct hist *h)
+{
+	int kt = 0;
+
+	while (kt < r->nr_keys && r->keys[kt] != K_TRACE)
+		kt++;
+	if (kt == r->nr_keys || !h->trace)
+		return NULL;
+	uint8_t *v = xcalloc(h->nr + 1, 1);
+	struct hashmap groups;   /* the keys before: their samples */
+
+	hm_init(&groups);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < h->nr; i++) {
+			const struct row *row = &h->rows[i];
+			struct hm_entry *e;
+			int created;
+
+			if (!kt || r->children) {
+				v[i] = (h->kept_samples >= 2 || r->children) && h->trace[i];
+				continue;
+			}
+			e = hm_upsert(&groups, row->rank, (size_t)kt * sizeof(row->rank[0]), &created);
+			if (!pass)   /* a row is one sample at least */
+				e->val.u += row->nr_self ? row->nr_self : 1;
+			else
+				v[i] = e->val.u >= 2 && h->trace[i];
+		}
+	hm_release(&groups);
+	return v;
 }
 
 /* perf report's first line (without --header) */
@@ -615,13 +691,13 @@ static const char header_note[] =
 	"# To display the perf.data header info, please use --header/--header-only options.\n";
 
 /* perf's layout of key k's column: padded to its width when it is the
- * last one (the "%-*.*s" of perf's comm, dso and pid columns; a symbol or
- * source line is not), and at least unres_width(r, k) wide when a row has
+ * last one (the "%-*.*s" of perf's comm, dso and pid columns; a symbol,
+ * source line or trace is not), and at least unres_width(r, k) wide when a row has
  * no symbol (hists__set_unres_dso_col_len: 16 for the DSO, not with
  * --dsos) */
 static bool key_pads_last(enum sort_key k)
 {
-	return k != K_SYM && k != K_SRCLINE;
+	return k != K_SYM && k != K_SRCLINE && k != K_TRACE;
 }
 
 static size_t unres_width(const struct report *r, enum sort_key k)
@@ -632,7 +708,7 @@ static size_t unres_width(const struct report *r, enum sort_key k)
 static const char *key_header(enum sort_key k)
 {
 	static const char *const names[] = { "Command", "Shared Object", "Symbol", "    Pid:Command",
-					     "    Tid:Command", "Source:Line" };
+					     "    Tid:Command", "Source:Line", "Trace output" };
 
 	return names[k];
 }
@@ -1029,6 +1105,8 @@ static size_t split_unknown(struct report *r, struct hist *h, struct prof_rows *
 	}
 	if (h->comm_last)
 		h->comm_last = xrealloc(h->comm_last, (nr + n + 1) * sizeof(*h->comm_last));
+	if (h->trace)
+		h->trace = xrealloc(h->trace, (nr + n + 1) * sizeof(*h->trace));
 	h->split_x = xmalloc(n * sizeof(*h->split_x));
 	n = 0;
 	for (size_t i = 0; i < nr; i++) {
@@ -1043,6 +1121,8 @@ static size_t split_unknown(struct report *r, struct hist *h, struct prof_rows *
 		row->children = row->self;
 		if (h->comm_last)
 			h->comm_last[nr + n] = h->comm_last[i];
+		if (h->trace)
+			h->trace[nr + n] = h->trace[i];
 		h->split_x[n++] = (uint32_t)i;
 	}
 	pr->nr_parts[K_SYM] += n;
@@ -1118,7 +1198,7 @@ static void hist_derive(struct report *r, struct hist *h)
 {
 	enum prof_key keys[K_MAX];
 	struct prof_rows pr;
-	bool by_tid = false, srcline = false;
+	bool by_tid = false, srcline = false, trace = false;
 
 	if (h->derived)
 		return;
@@ -1129,6 +1209,7 @@ static void hist_derive(struct report *r, struct hist *h)
 		keys[k] = (enum prof_key)r->keys[k];
 		by_tid |= r->keys[k] == K_PID || r->keys[k] == K_TID;
 		srcline |= r->keys[k] == K_SRCLINE;
+		trace |= r->keys[k] == K_TRACE;
 	}
 	if (h->flat) {
 		prof_flat_rows(h->flat, &pr);
@@ -1161,6 +1242,8 @@ static void hist_derive(struct report *r, struct hist *h)
 	for (size_t t = 0; t < nt; t++)
 		tcomm[t] = tcomm_unset;
 	h->srcline = srcline ? xmalloc((pr.nr + 1) * sizeof(*h->srcline)) : NULL;
+	free(h->trace);
+	h->trace = trace ? xmalloc((pr.nr + 1) * sizeof(*h->trace)) : NULL;
 	/* the flat rows' own mapping grown into the report's rows, each
 	 * written over model rows copied already (a row, 96 bytes, from the
 	 * last down over rows of 56): on a compile job's 530 k rows 17 MB of
@@ -1217,6 +1300,8 @@ static void hist_derive(struct report *r, struct hist *h)
 		}
 		if (srcline)
 			h->srcline[i] = session_srcline(r->sess, fr);
+		if (trace)
+			h->trace[i] = t->tag;
 		for (int k = 0; k < r->nr_keys; k++)
 			row->rank[k] = ro[k] ? ro[k][p->part[r->keys[k]]] : p->part[r->keys[k]];
 		if (i % 16384 == 0 && !r->keep_models) {   /* the browser derives again: kept */
@@ -1342,8 +1427,10 @@ static void hist_underive(struct hist *h)
 	pk_arena_release(&h->texts);
 	free(h->comm_last);
 	free(h->srcline);
+	free(h->trace);
 	h->comm_last = NULL;
 	h->srcline = NULL;
+	h->trace = NULL;
 	free(h->of_node);
 	h->of_node = NULL;
 	free(h->depth);
@@ -2042,6 +2129,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	hist_order(r, h, limit, total, SIZE_MAX, &show, &texts, &textv);
 	for (int k = 0; k < r->nr_keys; k++)
 		width[k] = strlen(key_header(r->keys[k]));
+	uint8_t *tsized = trace_sized(r, h);
+
 	/* perf's widths (hists__calc_col_len): of every row the filters
 	 * keep, those under --percent-limit too */
 	for (size_t i = 0; i < h->nr; i++) {
@@ -2054,6 +2143,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 
 			if (r->keys[k] == K_COMM) {   /* perf: the thread's last comm */
 				len = comm_shown_len(r, row);
+			} else if (r->keys[k] == K_TRACE && !tsized[i]) {
+				continue;
 			} else if (h->rank_len[k]) {   /* no text made for the width */
 				len = rank_text_len(h, k, row->rank[k]);
 			} else if (show[i]) {
@@ -2068,6 +2159,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				width[k] = len;
 		}
 	}
+	free(tsized);
 	/* the columns: -F's, or perf's default ones */
 	struct rfield defs[MAX_FIELDS];
 	const struct rfield *fv = r->fields;
@@ -2183,7 +2275,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				len = strlen(text);
 			if (r->elide[k])
 				continue;
-			if (len > width[k] && r->keys[k] == K_COMM)   /* perf's %-*.*s */
+			if (len > width[k] && (r->keys[k] == K_COMM || r->keys[k] == K_TRACE))   /* perf's %-*.*s, %-.*s */
 				len = width[k];
 			fputs_unlocked("  ", stdout);
 			fwrite_unlocked(text, 1, len, stdout);
@@ -2304,8 +2396,11 @@ static int parse_sort(struct report *r, const char *spec)
 			k = K_TID;
 		else if (!strcmp(tok, "srcline"))
 			k = K_SRCLINE;
+		else if (!strcmp(tok, "trace"))
+			k = K_TRACE;
 		else {
-			fprintf(stderr, "perfkit report: unknown sort key '%s' (expected comm, dso, sym, pid, tid, srcline)\n",
+			fprintf(stderr,
+				"perfkit report: unknown sort key '%s' (expected comm, dso, sym, pid, tid, srcline, trace)\n",
 				tok);
 			free(dup);
 			return -1;
@@ -2316,7 +2411,7 @@ static int parse_sort(struct report *r, const char *spec)
 			taken |= r->keys[j] == k;
 		if (taken)   /* perf's sort_dimension__add: a key taken is skipped */
 			continue;
-		if (r->nr_keys == K_MAX) {
+		if (r->nr_keys == KEYS_MAX) {
 			fprintf(stderr, "perfkit report: too many sort keys in '%s'\n", spec);
 			free(dup);
 			return -1;
@@ -2363,11 +2458,11 @@ static int parse_fields(struct report *r, const char *spec, bool sort_given)
 			bool dup_key = false;
 
 			if (!strcmp(tok, "comm") || !strcmp(tok, "dso") || !strcmp(tok, "sym") || !strcmp(tok, "symbol") ||
-			    !strcmp(tok, "pid") || !strcmp(tok, "tid") || !strcmp(tok, "srcline"))
+			    !strcmp(tok, "pid") || !strcmp(tok, "tid") || !strcmp(tok, "srcline") || !strcmp(tok, "trace"))
 				(void)parse_sort(&one, tok);
 			if (!one.nr_keys) {
 				fprintf(stderr, "perfkit report: unknown field '%s' (expected overhead, overhead_children, "
-					"sample, period, comm, dso, sym, pid, tid, srcline)\n", tok);
+					"sample, period, comm, dso, sym, pid, tid, srcline, trace)\n", tok);
 				free(dup);
 				return -1;
 			}
@@ -2378,7 +2473,7 @@ static int parse_fields(struct report *r, const char *spec, bool sort_given)
 					dup_key = true;
 				}
 			if (!dup_key) {
-				if (r->nr_keys == K_MAX) {
+				if (r->nr_keys == KEYS_MAX) {
 					fprintf(stderr, "perfkit report: too many keys in '%s'\n", spec);
 					free(dup);
 					return -1;
@@ -2458,7 +2553,8 @@ static void usage(FILE *fp)
 		    "  -G, --inverted          caller-based call graph (same as ORDER caller)\n"
 		    "      --children          show the Children column (default when the file has callchains)\n"
 		    "      --no-children       Self only\n"
-		    "  -s, --sort KEYS         comm, dso, sym, pid, tid, srcline (default comm,dso,sym)\n"
+		    "  -s, --sort KEYS         comm, dso, sym, pid, tid, srcline, trace (default comm,dso,sym;\n"
+		    "                          a file of tracepoints only: trace, their formatted fields)\n"
 		    "      --percent-limit P   hide rows below P percent\n"
 		    "  -n, --show-nr-samples   a Samples column: the samples whose leaf is the row\n"
 		    "  -F, --fields LIST       the columns in this order, the rows sorted by them (perf's):\n"
@@ -2589,7 +2685,7 @@ static int report_html(bool html, bool diff, const char *input, int nargs, char 
 		if (r->keys[k] != K_DSO && r->keys[k] != K_SYM)
 			pk_warn("--html: the page's table has a row per function (dso, sym): sort key '%s' left out",
 				r->keys[k] == K_COMM ? "comm" : r->keys[k] == K_PID ? "pid" :
-				r->keys[k] == K_TID ? "tid" : "srcline");
+				r->keys[k] == K_TID ? "tid" : r->keys[k] == K_TRACE ? "trace" : "srcline");
 	pk_error_clear();
 	err = html_report(&o);
 	if (err < 0)
@@ -2788,6 +2884,7 @@ int cmd_report(int argc, char **argv)
 	pk_error_clear();
 	if (stats_only)   /* counts only: no chain resolved, nor unwound */
 		so.no_callchain = true;
+	hm_init(&r.trace_names);
 	err = session_open(&s, input, &so);
 	if (err) {
 		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
@@ -2806,6 +2903,23 @@ int cmd_report(int argc, char **argv)
 		session_close(s);
 		return 1;
 	}
+	/* a file of tracepoints only: perf's default rows are their trace
+	 * output (sort.c's default_tracepoint_sort_order) */
+	bool all_tp = r.f->nr_evsels > 0, any_tp = false;
+
+	for (size_t i = 0; i < r.f->nr_evsels; i++) {
+		all_tp &= r.f->evsels[i].attr.type == PERF_TYPE_TRACEPOINT;
+		any_tp |= r.f->evsels[i].attr.type == PERF_TYPE_TRACEPOINT;
+	}
+	if (all_tp && !sort_given && !fields) {
+		r.keys[0] = K_TRACE;
+		r.nr_keys = 1;
+	}
+	for (int k = 0; k < r.nr_keys; k++)
+		r.trace_tags |= r.keys[k] == K_TRACE;
+	if (any_tp && r.f->tracing_data &&
+	    tp_tracing_data_parse(r.f->tracing_data, r.f->tracing_data_size, &r.tps))
+		pk_error_clear();   /* no format: the trace key shows N/A */
 	for (int k = 0; k < r.nr_keys; k++)
 		if (r.keys[k] == K_SRCLINE)
 			r.by_ip = true;
@@ -3369,10 +3483,10 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 	char keys_buf[256];
 	const char *keys = keys_norm(keys_buf, sizeof(keys_buf), spec);
 	struct report *r = rt->r;
-	static const char *const known[] = { "comm", "dso", "sym", "symbol", "pid", "tid", "srcline" };
+	static const char *const known[] = { "comm", "dso", "sym", "symbol", "pid", "tid", "srcline", "trace" };
 	char *dup = xstrdup(keys), *save = NULL;
 	struct session *ns = NULL;
-	bool has_cc = false, need_ip = false;
+	bool has_cc = false, need_ip = false, need_tags = false;
 	int n = 0, err;
 
 	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++) {
@@ -3380,9 +3494,9 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 
 		while (k < sizeof(known) / sizeof(known[0]) && strcmp(tok, known[k]))
 			k++;
-		if (k == sizeof(known) / sizeof(known[0]) || n == K_MAX) {
-			err = n == K_MAX ? pk_error(-EINVAL, "too many sort keys") :
-			      pk_error(-EINVAL, "unknown sort key '%s' (comm, dso, sym, pid, tid, srcline)", tok);
+		if (k == sizeof(known) / sizeof(known[0]) || n == KEYS_MAX) {
+			err = n == KEYS_MAX ? pk_error(-EINVAL, "too many sort keys") :
+			      pk_error(-EINVAL, "unknown sort key '%s' (comm, dso, sym, pid, tid, srcline, trace)", tok);
 			free(dup);
 			return err;
 		}
@@ -3402,8 +3516,10 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 
 	parse_sort(r, keys);
 	snprintf(rt->sort, sizeof(rt->sort), "%s", keys);
-	for (int k = 0; k < r->nr_keys; k++)
+	for (int k = 0; k < r->nr_keys; k++) {
 		need_ip |= r->keys[k] == K_SRCLINE;
+		need_tags |= r->keys[k] == K_TRACE && !r->trace_tags;
+	}
 	/* the filters move between samples and rows with the keys (--comms
 	 * without a comm key: by the rows' first threads, perf's) and with
 	 * Children (--dsos, --symbols without their key): the samples read
@@ -3415,7 +3531,7 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 	r->children = has_cc && children;
 	bool refilter = place_filters(r);
 
-	if ((need_ip && !r->by_ip) || refilter) {
+	if ((need_ip && !r->by_ip) || need_tags || refilter) {
 		/* lines differ within a function: the file once more, frames
 		 * per address (before anything is freed); the warnings it
 		 * repeats are queued once (pk_warn) */
@@ -3444,6 +3560,7 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 		r->sess = ns;
 		r->f = session_file(r->sess);
 		r->by_ip |= need_ip;
+		r->trace_tags |= need_tags;
 		ann_leaves_free(r->leaves);   /* counted again by this pass */
 		r->leaves = ann_leaves_new();
 		err = session_process(r->sess, on_sample, r);

@@ -19,6 +19,8 @@
 static const char EXE[] = "/bin/prog", LIBC[] = "/lib/libc.so.6", KERN[] = "[kernel.kallsyms]", UNK[] = "[unknown]";
 static const char *const COMMS[] = { "cc1", "as", "make" };
 static const char *const SYMS[] = { "main", "f", "g", "h", "memset", "sys" };
+/* tracepoint samples' texts (report's trace key): a thread's tag */
+static const char *const TAGS[] = { "prev_comm=a ==> next_comm=b", "nr=0", "N/A" };
 
 #define NFRAMES 24
 static struct pk_frame pool[NFRAMES];
@@ -77,11 +79,14 @@ static void compare(const enum prof_key *keys, int nr_keys, bool children, bool 
 		uint32_t t = rnd(5);
 		const char *comm = COMMS[t % 3];
 		uint64_t period = 1000 + rnd(50);
+		/* the tags of one thread vary from sample to sample */
+		const struct prof_thread th = { comm, by_thread ? t : 0, by_thread ? t : 0,
+						want[PROF_TRACE] || s % 2 ? TAGS[rnd(3)] : NULL };
 
 		for (size_t j = 0; j < n; j++)
 			v[j] = pool[rnd(j < 3 ? NFRAMES : 8)];   /* outer frames from fewer: shared stacks */
-		prof_add(p, comm, by_thread ? t : 0, by_thread ? t : 0, v, children ? n : 1, period);
-		prof_flat_add(f, comm, by_thread ? t : 0, by_thread ? t : 0, v, n, period);
+		prof_add_thread(p, &th, v, children ? n : 1, period);
+		prof_flat_add(f, &th, v, n, period);
 	}
 	prof_rows_make(p, keys, nr_keys, children, NULL, NULL, &a);
 	prof_flat_rows(f, &b);
@@ -117,6 +122,8 @@ static void compare(const enum prof_key *keys, int nr_keys, bool children, bool 
 			assert_ptr_equal(ta->comm, tb->comm);
 		if (want[PROF_TID])
 			assert_int_equal(ta->tid, tb->tid);
+		if (want[PROF_TRACE])
+			assert_ptr_equal(ta->tag, tb->tag);
 		for (size_t j = 0; j < i; j++)   /* equal parts in one, equal in the other
 						    (flat: a symbol part per row) */
 			for (int k = 0; k < PROF_KEY_MAX; k++)
@@ -138,9 +145,9 @@ static void test_same_rows(void **state)
 {
 	static const enum prof_key sets[][3] = {
 		{ PROF_COMM, PROF_DSO, PROF_SYM }, { PROF_DSO }, { PROF_SYM, PROF_COMM }, { PROF_PID },
-		{ PROF_SYM }, { PROF_TID, PROF_SYM },
+		{ PROF_SYM }, { PROF_TID, PROF_SYM }, { PROF_TRACE }, { PROF_COMM, PROF_TRACE }, { PROF_TRACE, PROF_SYM },
 	};
-	static const int nr[] = { 3, 1, 2, 1, 1, 2 };
+	static const int nr[] = { 3, 1, 2, 1, 1, 2, 1, 2, 2 };
 
 	(void)state;
 	make_pool();
@@ -163,8 +170,10 @@ static void test_recursion_once(void **state)
 	v[0] = pool[1];   /* f <- g <- f: leaf first */
 	v[1] = pool[2];
 	v[2] = pool[1];
-	prof_flat_add(f, "cc1", 0, 0, v, 3, 10);
-	prof_flat_add(f, "cc1", 0, 0, v + 1, 1, 5);   /* g alone */
+	const struct prof_thread cc1 = { "cc1", 0, 0, NULL };
+
+	prof_flat_add(f, &cc1, v, 3, 10);
+	prof_flat_add(f, &cc1, v + 1, 1, 5);   /* g alone */
 	prof_flat_rows(f, &r);
 	assert_int_equal(r.nr, 2);
 	prof_flat_frame(f, r.v[0].frame, &v[0]);

@@ -46,7 +46,7 @@ struct fkey {
 
 #define TCACHE_SLOTS 64
 struct tslot {
-	const char *comm;
+	const char *comm, *tag;
 	uint32_t pid, tid, tpart;     /* tpart + 1, 0: empty */
 };
 
@@ -267,27 +267,29 @@ static void slots_grow(struct prof_flat *f)
 	f->mask = n - 1;
 }
 
-static uint32_t thread_part(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t tid)
+static uint32_t thread_part(struct prof_flat *f, const struct prof_thread *t)
 {
-	struct tslot *c = &f->tcache[(tid ^ tid >> 6 ^ (uintptr_t)comm >> 4) % TCACHE_SLOTS];
+	const char *comm = t->comm, *tag = t->tag;
+	uint32_t pid = t->pid, tid = t->tid;
+	struct tslot *c = &f->tcache[(tid ^ tid >> 6 ^ (uintptr_t)comm >> 4 ^ (uintptr_t)tag >> 4) % TCACHE_SLOTS];
 
-	if (c->tpart && c->comm == comm && c->pid == pid && c->tid == tid)
+	if (c->tpart && c->comm == comm && c->tag == tag && c->pid == pid && c->tid == tid)
 		return c->tpart - 1;
-	*c = (struct tslot){ comm, pid, tid, 0 };
+	*c = (struct tslot){ comm, tag, pid, tid, 0 };
 	c->tpart = idtab_intern(&f->tparts, f->want[PROF_COMM] ? (uintptr_t)comm : 0,
-				f->want[PROF_TID] ? tid : 0, 0) + 1;
+				f->want[PROF_TID] ? tid : 0, f->want[PROF_TRACE] ? (uintptr_t)tag : 0) + 1;
 	if (c->tpart > f->nr_tthreads) {   /* a new part: its first thread */
 		if (f->nr_tthreads == f->alloc_tthreads) {
 			f->alloc_tthreads = f->alloc_tthreads ? f->alloc_tthreads * 2 : 64;
 			f->tthreads = xrealloc(f->tthreads, f->alloc_tthreads * sizeof(*f->tthreads));
 		}
-		f->tthreads[f->nr_tthreads++] = (struct prof_thread){ comm, pid, tid };
+		f->tthreads[f->nr_tthreads++] = *t;
 	}
 	return c->tpart - 1;
 }
 
 static uint32_t row_of(struct prof_flat *f, const struct fkey *k, uint32_t tpart, const struct pk_frame *fr,
-		       const char *comm, uint32_t pid, uint32_t tid)
+		       const struct prof_thread *t)
 {
 	size_t s;
 
@@ -319,7 +321,7 @@ static uint32_t row_of(struct prof_flat *f, const struct fkey *k, uint32_t tpart
 		f->kernel[f->nr / 64] = 0;
 	f->kernel[f->nr / 64] |= (uint64_t)fr->kernel << (f->nr % 64);
 	if (f->threads)
-		f->threads[f->nr] = (struct prof_thread){ comm, pid, tid };
+		f->threads[f->nr] = *t;
 	f->slots[s] = (k->h >> 32 << 32) | (f->nr + 1);
 	f->nr++;
 	if ((f->nr + 1) * 10 > (f->mask + 1) * 7)
@@ -327,10 +329,10 @@ static uint32_t row_of(struct prof_flat *f, const struct fkey *k, uint32_t tpart
 	return (uint32_t)f->nr - 1;
 }
 
-void prof_flat_add(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t tid,
-		   const struct pk_frame *frames, size_t n, uint64_t period)
+void prof_flat_add(struct prof_flat *f, const struct prof_thread *t, const struct pk_frame *frames, size_t n,
+		   uint64_t period)
 {
-	uint32_t tpart = thread_part(f, comm, pid, tid), r = 0;
+	uint32_t tid = t->tid, tpart = thread_part(f, t), r = 0;
 
 	if (!f->children)
 		n = 1;
@@ -379,7 +381,7 @@ void prof_flat_add(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t
 		if (o < same) {
 			r = ps->row[o];
 		} else {
-			r = row_of(f, &f->keys[j], tpart, &frames[j], comm, pid, tid);
+			r = row_of(f, &f->keys[j], tpart, &frames[j], t);
 			ps->k[o] = f->keys[j];
 			ps->row[o] = r;
 		}
@@ -430,6 +432,8 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 			o->part[PROF_COMM] = idtab_intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
 		if (f->want[PROF_TID])
 			o->part[PROF_TID] = o->part[PROF_PID] = idtab_intern(&parts[PROF_TID], t->tid, 0, 0);
+		if (f->want[PROF_TRACE])
+			o->part[PROF_TRACE] = idtab_intern(&parts[PROF_TRACE], (uintptr_t)t->tag, 0, 0);
 		if (f->want[PROF_DSO])
 			o->part[PROF_DSO] = idtab_intern(&parts[PROF_DSO], (uintptr_t)r->dso, 0, 0);
 		/* a symbol's part: the row's own (rows of one symbol in several

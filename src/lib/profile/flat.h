@@ -38,12 +38,12 @@ struct prof_flat;
 struct prof_flat *prof_flat_new(const enum prof_key *keys, int nr_keys, bool children);
 void prof_flat_free(struct prof_flat *f);
 
-/* One sample of thread (pid, tid): frames leaf first (as struct pk_sample
- * holds them), n >= 1.  The thread is a key only for PROF_PID and
- * PROF_TID; consecutive samples of a thread share the lookups of the
- * outer callers they have in common. */
-void prof_flat_add(struct prof_flat *f, const char *comm, uint32_t pid, uint32_t tid,
-		   const struct pk_frame *frames, size_t n, uint64_t period);
+/* One sample of thread t (comm, pid, tid, tag): frames leaf first (as
+ * struct pk_sample holds them), n >= 1.  The thread is a key only for
+ * PROF_PID and PROF_TID, its tag for PROF_TRACE; consecutive samples of a
+ * thread share the lookups of the outer callers they have in common. */
+void prof_flat_add(struct prof_flat *f, const struct prof_thread *t, const struct pk_frame *frames, size_t n,
+		   uint64_t period);
 
 /* The rows (free with prof_rows_free): row i's thread and frame are ids
  * for prof_flat_thread() and prof_flat_frame(), of_node is NULL.  A row's

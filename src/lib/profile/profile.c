@@ -51,7 +51,7 @@ struct prev_stack {
 /* Threads by (comm, pid, tid): a direct-mapped cache in front of tmap. */
 #define TCACHE_SLOTS 256
 struct tcache_slot {
-	const char *comm;
+	const char *comm, *tag;
 	uint32_t pid, tid, id;        /* id + 1, 0: empty */
 };
 
@@ -67,7 +67,7 @@ struct prof {
 	struct fcache_slot *fcache;
 	struct prof_thread *threads;
 	size_t nr_threads, alloc_threads;
-	struct hashmap tmap;          /* (comm, pid, tid) -> thread id + 1 */
+	struct hashmap tmap;          /* (comm, pid, tid, tag) -> thread id + 1 */
 	struct prof_node *nodes;
 	size_t nr_nodes, alloc_nodes;
 	uint64_t *nslots;             /* hash high 32 | node */
@@ -284,32 +284,41 @@ static uint32_t child(struct prof *p, uint32_t parent, uint32_t frame)
 	return (uint32_t)p->nr_nodes++;
 }
 
-static uint32_t thread_id(struct prof *p, const char *comm, uint32_t pid, uint32_t tid)
+static uint32_t thread_id(struct prof *p, const struct prof_thread *th)
 {
-	struct { const char *comm; uint32_t pid, tid; } key = { comm, pid, tid };
+	struct { const char *comm, *tag; uint32_t pid, tid; } key = { th->comm, th->tag, th->pid, th->tid };
 	struct tcache_slot *c;
 	int created;
 	struct hm_entry *e;
+	uint32_t tid = th->tid;
 
 	if (!p->tcache)
 		p->tcache = xcalloc(TCACHE_SLOTS, sizeof(*p->tcache));
-	c = &p->tcache[(tid ^ tid >> 8) % TCACHE_SLOTS];
-	if (c->id && c->tid == tid && c->pid == pid && c->comm == comm)
+	c = &p->tcache[(tid ^ tid >> 8 ^ (uint32_t)((uintptr_t)th->tag >> 4)) % TCACHE_SLOTS];
+	if (c->id && c->tid == tid && c->pid == th->pid && c->comm == th->comm && c->tag == th->tag)
 		return c->id - 1;
 	e = hm_upsert(&p->tmap, &key, sizeof(key), &created);
 	if (created) {
 		p->threads = grow(p->threads, &p->alloc_threads, p->nr_threads, sizeof(*p->threads));
 		p->prevs = xrealloc(p->prevs, p->alloc_threads * sizeof(*p->prevs));
-		p->threads[p->nr_threads] = (struct prof_thread){ comm, pid, tid };
+		p->threads[p->nr_threads] = *th;
 		memset(&p->prevs[p->nr_threads], 0, sizeof(*p->prevs));
 		e->val.u = ++p->nr_threads;
 	}
-	*c = (struct tcache_slot){ comm, pid, tid, (uint32_t)e->val.u };
+	*c = (struct tcache_slot){ th->comm, th->tag, th->pid, tid, (uint32_t)e->val.u };
 	return (uint32_t)e->val.u - 1;
 }
 
 uint32_t prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
 		  size_t n, uint64_t period)
+{
+	const struct prof_thread th = { comm, pid, tid, NULL };
+
+	return prof_add_thread(p, &th, frames, n, period);
+}
+
+uint32_t prof_add_thread(struct prof *p, const struct prof_thread *th, const struct pk_frame *frames, size_t n,
+			 uint64_t period)
 {
 	uint32_t t;
 
@@ -317,7 +326,7 @@ uint32_t prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, 
 		cache_free(p->cache);
 		p->cache = NULL;
 	}
-	t = thread_id(p, comm, pid, tid);
+	t = thread_id(p, th);
 	struct prev_stack *ps = &p->prevs[t];
 	uint32_t node;
 	size_t j = 0;
@@ -460,13 +469,13 @@ struct prof_cache {
 	uint32_t *fkey[4];
 	size_t nr_fkeys[4];
 	/* PROF_REDERIVE: for a choice of keys asked before (index: dso | sym
-	 * << 1 | comm << 2 | thread << 3; srcline apart), each pair's (or,
+	 * << 1 | comm << 2 | thread << 3 | trace << 4; srcline apart), each pair's (or,
 	 * without a thread key, frame's) row, and the rows made: their names
 	 * and sums.  Asking those keys again copies the rows, reading no pair
 	 * (the browser's 's' back and forth: 32 bytes a row) */
-	uint32_t *row_of_pair[16];    /* row | PAIR_SHARED */
-	struct crow { uint32_t thread, frame; uint64_t self, children, nr_self; } *rows[16];
-	size_t nr_rows[16];
+	uint32_t *row_of_pair[32];    /* row | PAIR_SHARED */
+	struct crow { uint32_t thread, frame; uint64_t self, children, nr_self; } *rows[32];
+	size_t nr_rows[32];
 };
 
 #define PAIR_SHARED 0x80000000u   /* the pair's frame key is another frame's too */
@@ -489,7 +498,7 @@ static void cache_free(struct prof_cache *c)
 	free(c->fpairs);
 	for (int i = 0; i < 4; i++)
 		free(c->fkey[i]);
-	for (int i = 0; i < 16; i++) {
+	for (int i = 0; i < 32; i++) {
 		free(c->row_of_pair[i]);
 		free(c->rows[i]);
 	}
@@ -679,6 +688,7 @@ static struct prof_cache *cache_make(struct prof *p)
 
 		c->tpart[i][PROF_COMM] = idtab_intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
 		c->tpart[i][PROF_PID] = c->tpart[i][PROF_TID] = idtab_intern(&parts[PROF_TID], t->tid, 0, 0);
+		c->tpart[i][PROF_TRACE] = idtab_intern(&parts[PROF_TRACE], (uintptr_t)t->tag, 0, 0);
 	}
 	for (size_t i = 0; i < p->nr_frames; i++) {
 		const struct pk_frame *fr = &p->frames[i];
@@ -830,7 +840,7 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 	/* the rows' key: the asked parts of the thread's and the frame's */
 	for (size_t i = 0; i < p->nr_threads; i++)
 		tkey[i] = idtab_intern(&tk, c->tpart[i][PROF_COMM] & mask[PROF_COMM], c->tpart[i][PROF_TID] & mask[PROF_TID],
-				 0);
+				 c->tpart[i][PROF_TRACE] & mask[PROF_TRACE]);
 	if (want[PROF_SRCLINE])
 		fline = xmalloc((p->nr_frames + 1) * sizeof(*fline));
 	int fsel = want[PROF_DSO] | want[PROF_SYM] << 1;
@@ -878,9 +888,9 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		 * places) may nest: for them, in the nodes' depth-first order, a
 		 * node counts when it is past the subtree of the row's last
 		 * counted node (rend), i.e. outermost. */
-		int sel = fsel | want[PROF_COMM] << 2 | want[PROF_TID] << 3;
+		int sel = fsel | want[PROF_COMM] << 2 | want[PROF_TID] << 3 | want[PROF_TRACE] << 4;
 		/* no key names the thread: the rows sum frames, not pairs */
-		bool by_frame = !want[PROF_COMM] && !want[PROF_TID];
+		bool by_frame = !want[PROF_COMM] && !want[PROF_TID] && !want[PROF_TRACE];
 		const struct pair *units = by_frame ? c->fpairs : c->pairs;
 		size_t nr_units = by_frame ? p->nr_frames : c->nr_pairs;
 		bool cached = !fline && c->row_of_pair[sel], keep = !fline && (p->flags & PROF_REDERIVE) && !cached;

@@ -62,9 +62,13 @@ struct cg_forest;
  * the nodes, in one sequential pass. */
 enum { PROF_BY_IP = 1, PROF_REDERIVE = 2 };
 
+/* A thread as the model keys it.  tag: NULL, or an interned text that
+ * is part of the thread's identity and PROF_TRACE's value (report's trace
+ * key: a tracepoint sample's formatted fields, perf's "Trace output"). */
 struct prof_thread {
 	const char *comm;
 	uint32_t pid, tid;
+	const char *tag;
 };
 
 struct prof_node {
@@ -84,6 +88,10 @@ void prof_free(struct prof *p);
  * stack ends (its id stays until prof_rows_make() with PROF_REDERIVE). */
 uint32_t prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
 		  size_t n, uint64_t period);
+
+/* The same for a thread with a tag (t->tag, see struct prof_thread). */
+uint32_t prof_add_thread(struct prof *p, const struct prof_thread *t, const struct pk_frame *frames, size_t n,
+			 uint64_t period);
 
 /* The same for count samples of summed period (count 0: the period only). */
 uint32_t prof_add_n(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
@@ -107,8 +115,9 @@ const struct prof_thread *prof_thread(const struct prof *p, uint32_t id);
 size_t prof_max_rows(const struct prof *p);
 
 /* The sort keys rows can be made of; PROF_PID and PROF_TID both key by
- * the thread id (perf's "pid" key is the thread). */
-enum prof_key { PROF_COMM, PROF_DSO, PROF_SYM, PROF_PID, PROF_TID, PROF_SRCLINE, PROF_KEY_MAX };
+ * the thread id (perf's "pid" key is the thread); PROF_TRACE by the
+ * thread's tag. */
+enum prof_key { PROF_COMM, PROF_DSO, PROF_SYM, PROF_PID, PROF_TID, PROF_SRCLINE, PROF_TRACE, PROF_KEY_MAX };
 
 struct prof_row {
 	uint32_t thread, frame;       /* the first node's: the row's names */
