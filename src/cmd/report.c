@@ -58,8 +58,8 @@
 
 /* perf's sort keys, numbered as the model's (enum prof_key); K_TRACE:
  * perf's "trace", a tracepoint sample's fields as its print format writes
- * them (the model's thread tag) */
-enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_SRCLINE, K_TRACE, K_MAX };
+ * them (the model's thread tag); K_CPU: the sample's CPU */
+enum sort_key { K_COMM, K_DSO, K_SYM, K_PID, K_TID, K_SRCLINE, K_TRACE, K_CPU, K_MAX };
 /* the most sort keys of one report (a row ranks each) */
 #define KEYS_MAX 6
 
@@ -97,6 +97,8 @@ struct hist {
 					 else NULL */
 	const char **trace;           /* by row: its thread's tag, the trace
 					 key's text (trace_text), else NULL */
+	uint32_t *cpu;                /* by row: its thread's cpu (cpu key),
+					 else NULL */
 	bool derived;
 	uint64_t nr_samples, total;
 	uint64_t kept_samples, kept_total; /* those the sample filters kept */
@@ -225,6 +227,7 @@ struct report {
 	struct ann_leaves *leaves;    /* the browser's 'a' (annotate/annotate.h) */
 	bool trace_tags;              /* the samples' threads tagged with their
 					 trace text (trace key): trace_text */
+	bool by_cpu;                  /* and with their CPU (cpu key) */
 	struct tp_formats tps;        /* the file's tracepoint formats */
 	struct hashmap trace_names;   /* the trace texts, interned */
 	struct strbuf trace_sb;
@@ -455,6 +458,13 @@ static const char *trace_text(struct report *r, const struct pk_sample *s)
 	return hm_intern(&r->trace_names, r->trace_sb.buf ? r->trace_sb.buf : "", r->trace_sb.len);
 }
 
+/* The cpu key's value: the sample's CPU, -1 when the event records none
+ * (perf's sample.cpu then). */
+static uint32_t sample_cpu(const struct pk_sample *s)
+{
+	return s->raw->evsel->attr.sample_type & PERF_SAMPLE_CPU ? s->cpu : UINT32_MAX;
+}
+
 static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct report *r = arg;
@@ -520,7 +530,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 			h->flat = prof_flat_new((const enum prof_key *)r->keys, r->nr_keys, r->children);
 		/* the real thread: flat keys by it only for pid and tid, and
 		 * shares a thread's outer callers with its previous sample */
-		const struct prof_thread th = { s->comm, s->pid, s->tid, tag };
+		const struct prof_thread th = { s->comm, s->pid, s->tid, tag, r->by_cpu ? sample_cpu(s) : 0 };
 
 		prof_flat_add(h->flat, &th, frames, nr_frames, s->period);
 		return 0;
@@ -529,7 +539,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0));
 	/* stacks per thread only when a key, the browser or perf's order of
 	 * equal rows reads threads: else per comm, fewer nodes */
-	const struct prof_thread th = { s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, tag };
+	const struct prof_thread th = { s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, tag,
+					r->by_cpu ? sample_cpu(s) : 0 };
 
 	prof_add_thread(h->prof, &th, frames, nr_frames, s->period);
 	return 0;
@@ -640,6 +651,9 @@ static const char *key_text(const struct hist *h, const struct row *row, enum so
 		break;
 	case K_SRCLINE: snprintf(buf, size, "%s", h->srcline ? h->srcline[i] : ""); break;
 	case K_TRACE: snprintf(buf, size, "%s", h->trace && h->trace[i] ? h->trace[i] : "N/A"); break;
+	case K_CPU:   /* perf's "%0*.*d", 3 wide: -001 for a file without CPUs */
+		snprintf(buf, size, "%.3" PRId32, h->cpu ? (int32_t)h->cpu[i] : 0);
+		break;
 	default: buf[0] = '\0'; break;
 	}
 	str_term_escape_buf(buf, size);
@@ -708,7 +722,7 @@ static size_t unres_width(const struct report *r, enum sort_key k)
 static const char *key_header(enum sort_key k)
 {
 	static const char *const names[] = { "Command", "Shared Object", "Symbol", "    Pid:Command",
-					     "    Tid:Command", "Source:Line", "Trace output" };
+					     "    Tid:Command", "Source:Line", "Trace output", "CPU" };
 
 	return names[k];
 }
@@ -1107,6 +1121,8 @@ static size_t split_unknown(struct report *r, struct hist *h, struct prof_rows *
 		h->comm_last = xrealloc(h->comm_last, (nr + n + 1) * sizeof(*h->comm_last));
 	if (h->trace)
 		h->trace = xrealloc(h->trace, (nr + n + 1) * sizeof(*h->trace));
+	if (h->cpu)
+		h->cpu = xrealloc(h->cpu, (nr + n + 1) * sizeof(*h->cpu));
 	h->split_x = xmalloc(n * sizeof(*h->split_x));
 	n = 0;
 	for (size_t i = 0; i < nr; i++) {
@@ -1123,6 +1139,8 @@ static size_t split_unknown(struct report *r, struct hist *h, struct prof_rows *
 			h->comm_last[nr + n] = h->comm_last[i];
 		if (h->trace)
 			h->trace[nr + n] = h->trace[i];
+		if (h->cpu)
+			h->cpu[nr + n] = h->cpu[i];
 		h->split_x[n++] = (uint32_t)i;
 	}
 	pr->nr_parts[K_SYM] += n;
@@ -1198,7 +1216,7 @@ static void hist_derive(struct report *r, struct hist *h)
 {
 	enum prof_key keys[K_MAX];
 	struct prof_rows pr;
-	bool by_tid = false, srcline = false, trace = false;
+	bool by_tid = false, srcline = false, trace = false, cpu = false;
 
 	if (h->derived)
 		return;
@@ -1210,6 +1228,7 @@ static void hist_derive(struct report *r, struct hist *h)
 		by_tid |= r->keys[k] == K_PID || r->keys[k] == K_TID;
 		srcline |= r->keys[k] == K_SRCLINE;
 		trace |= r->keys[k] == K_TRACE;
+		cpu |= r->keys[k] == K_CPU;
 	}
 	if (h->flat) {
 		prof_flat_rows(h->flat, &pr);
@@ -1244,6 +1263,8 @@ static void hist_derive(struct report *r, struct hist *h)
 	h->srcline = srcline ? xmalloc((pr.nr + 1) * sizeof(*h->srcline)) : NULL;
 	free(h->trace);
 	h->trace = trace ? xmalloc((pr.nr + 1) * sizeof(*h->trace)) : NULL;
+	free(h->cpu);
+	h->cpu = cpu ? xmalloc((pr.nr + 1) * sizeof(*h->cpu)) : NULL;
 	/* the flat rows' own mapping grown into the report's rows, each
 	 * written over model rows copied already (a row, 96 bytes, from the
 	 * last down over rows of 56): on a compile job's 530 k rows 17 MB of
@@ -1302,6 +1323,8 @@ static void hist_derive(struct report *r, struct hist *h)
 			h->srcline[i] = session_srcline(r->sess, fr);
 		if (trace)
 			h->trace[i] = t->tag;
+		if (cpu)
+			h->cpu[i] = t->cpu;
 		for (int k = 0; k < r->nr_keys; k++)
 			row->rank[k] = ro[k] ? ro[k][p->part[r->keys[k]]] : p->part[r->keys[k]];
 		if (i % 16384 == 0 && !r->keep_models) {   /* the browser derives again: kept */
@@ -1428,9 +1451,11 @@ static void hist_underive(struct hist *h)
 	free(h->comm_last);
 	free(h->srcline);
 	free(h->trace);
+	free(h->cpu);
 	h->comm_last = NULL;
 	h->srcline = NULL;
 	h->trace = NULL;
+	h->cpu = NULL;
 	free(h->of_node);
 	h->of_node = NULL;
 	free(h->depth);
@@ -2143,8 +2168,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 
 			if (r->keys[k] == K_COMM) {   /* perf: the thread's last comm */
 				len = comm_shown_len(r, row);
-			} else if (r->keys[k] == K_TRACE && !tsized[i]) {
-				continue;
+			} else if ((r->keys[k] == K_TRACE && !tsized[i]) || r->keys[k] == K_CPU) {
+				continue;   /* perf's CPU column: 3 wide, whatever it holds */
 			} else if (h->rank_len[k]) {   /* no text made for the width */
 				len = rank_text_len(h, k, row->rank[k]);
 			} else if (show[i]) {
@@ -2398,9 +2423,11 @@ static int parse_sort(struct report *r, const char *spec)
 			k = K_SRCLINE;
 		else if (!strcmp(tok, "trace"))
 			k = K_TRACE;
+		else if (!strcmp(tok, "cpu"))
+			k = K_CPU;
 		else {
 			fprintf(stderr,
-				"perfkit report: unknown sort key '%s' (expected comm, dso, sym, pid, tid, srcline, trace)\n",
+				"perfkit report: unknown sort key '%s' (expected comm, dso, sym, pid, tid, srcline, trace, cpu)\n",
 				tok);
 			free(dup);
 			return -1;
@@ -2458,11 +2485,12 @@ static int parse_fields(struct report *r, const char *spec, bool sort_given)
 			bool dup_key = false;
 
 			if (!strcmp(tok, "comm") || !strcmp(tok, "dso") || !strcmp(tok, "sym") || !strcmp(tok, "symbol") ||
-			    !strcmp(tok, "pid") || !strcmp(tok, "tid") || !strcmp(tok, "srcline") || !strcmp(tok, "trace"))
+			    !strcmp(tok, "pid") || !strcmp(tok, "tid") || !strcmp(tok, "srcline") || !strcmp(tok, "trace") ||
+			    !strcmp(tok, "cpu"))
 				(void)parse_sort(&one, tok);
 			if (!one.nr_keys) {
 				fprintf(stderr, "perfkit report: unknown field '%s' (expected overhead, overhead_children, "
-					"sample, period, comm, dso, sym, pid, tid, srcline, trace)\n", tok);
+					"sample, period, comm, dso, sym, pid, tid, srcline, trace, cpu)\n", tok);
 				free(dup);
 				return -1;
 			}
@@ -2553,7 +2581,7 @@ static void usage(FILE *fp)
 		    "  -G, --inverted          caller-based call graph (same as ORDER caller)\n"
 		    "      --children          show the Children column (default when the file has callchains)\n"
 		    "      --no-children       Self only\n"
-		    "  -s, --sort KEYS         comm, dso, sym, pid, tid, srcline, trace (default comm,dso,sym;\n"
+		    "  -s, --sort KEYS         comm, dso, sym, pid, tid, srcline, trace, cpu (default comm,dso,sym;\n"
 		    "                          a file of tracepoints only: trace, their formatted fields)\n"
 		    "      --percent-limit P   hide rows below P percent\n"
 		    "  -n, --show-nr-samples   a Samples column: the samples whose leaf is the row\n"
@@ -2685,7 +2713,8 @@ static int report_html(bool html, bool diff, const char *input, int nargs, char 
 		if (r->keys[k] != K_DSO && r->keys[k] != K_SYM)
 			pk_warn("--html: the page's table has a row per function (dso, sym): sort key '%s' left out",
 				r->keys[k] == K_COMM ? "comm" : r->keys[k] == K_PID ? "pid" :
-				r->keys[k] == K_TID ? "tid" : r->keys[k] == K_TRACE ? "trace" : "srcline");
+				r->keys[k] == K_TID ? "tid" : r->keys[k] == K_TRACE ? "trace" :
+				r->keys[k] == K_CPU ? "cpu" : "srcline");
 	pk_error_clear();
 	err = html_report(&o);
 	if (err < 0)
@@ -2915,8 +2944,10 @@ int cmd_report(int argc, char **argv)
 		r.keys[0] = K_TRACE;
 		r.nr_keys = 1;
 	}
-	for (int k = 0; k < r.nr_keys; k++)
+	for (int k = 0; k < r.nr_keys; k++) {
 		r.trace_tags |= r.keys[k] == K_TRACE;
+		r.by_cpu |= r.keys[k] == K_CPU;
+	}
 	if (any_tp && r.f->tracing_data &&
 	    tp_tracing_data_parse(r.f->tracing_data, r.f->tracing_data_size, &r.tps))
 		pk_error_clear();   /* no format: the trace key shows N/A */
@@ -3483,7 +3514,7 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 	char keys_buf[256];
 	const char *keys = keys_norm(keys_buf, sizeof(keys_buf), spec);
 	struct report *r = rt->r;
-	static const char *const known[] = { "comm", "dso", "sym", "symbol", "pid", "tid", "srcline", "trace" };
+	static const char *const known[] = { "comm", "dso", "sym", "symbol", "pid", "tid", "srcline", "trace", "cpu" };
 	char *dup = xstrdup(keys), *save = NULL;
 	struct session *ns = NULL;
 	bool has_cc = false, need_ip = false, need_tags = false;
@@ -3496,7 +3527,7 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 			k++;
 		if (k == sizeof(known) / sizeof(known[0]) || n == KEYS_MAX) {
 			err = n == KEYS_MAX ? pk_error(-EINVAL, "too many sort keys") :
-			      pk_error(-EINVAL, "unknown sort key '%s' (comm, dso, sym, pid, tid, srcline, trace)", tok);
+			      pk_error(-EINVAL, "unknown sort key '%s' (comm, dso, sym, pid, tid, srcline, trace, cpu)", tok);
 			free(dup);
 			return err;
 		}
@@ -3518,7 +3549,7 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 	snprintf(rt->sort, sizeof(rt->sort), "%s", keys);
 	for (int k = 0; k < r->nr_keys; k++) {
 		need_ip |= r->keys[k] == K_SRCLINE;
-		need_tags |= r->keys[k] == K_TRACE && !r->trace_tags;
+		need_tags |= (r->keys[k] == K_TRACE && !r->trace_tags) || (r->keys[k] == K_CPU && !r->by_cpu);
 	}
 	/* the filters move between samples and rows with the keys (--comms
 	 * without a comm key: by the rows' first threads, perf's) and with
@@ -3560,7 +3591,10 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 		r->sess = ns;
 		r->f = session_file(r->sess);
 		r->by_ip |= need_ip;
-		r->trace_tags |= need_tags;
+		for (int k = 0; k < r->nr_keys; k++) {   /* what the samples are read with now */
+			r->trace_tags |= r->keys[k] == K_TRACE;
+			r->by_cpu |= r->keys[k] == K_CPU;
+		}
 		ann_leaves_free(r->leaves);   /* counted again by this pass */
 		r->leaves = ann_leaves_new();
 		err = session_process(r->sess, on_sample, r);

@@ -81,7 +81,8 @@ static void compare(const enum prof_key *keys, int nr_keys, bool children, bool 
 		uint64_t period = 1000 + rnd(50);
 		/* the tags of one thread vary from sample to sample */
 		const struct prof_thread th = { comm, by_thread ? t : 0, by_thread ? t : 0,
-						want[PROF_TRACE] || s % 2 ? TAGS[rnd(3)] : NULL };
+						want[PROF_TRACE] || s % 2 ? TAGS[rnd(3)] : NULL,
+						want[PROF_CPU] || s % 3 ? rnd(3) : 0 };
 
 		for (size_t j = 0; j < n; j++)
 			v[j] = pool[rnd(j < 3 ? NFRAMES : 8)];   /* outer frames from fewer: shared stacks */
@@ -124,6 +125,8 @@ static void compare(const enum prof_key *keys, int nr_keys, bool children, bool 
 			assert_int_equal(ta->tid, tb->tid);
 		if (want[PROF_TRACE])
 			assert_ptr_equal(ta->tag, tb->tag);
+		if (want[PROF_CPU])
+			assert_int_equal(ta->cpu, tb->cpu);
 		for (size_t j = 0; j < i; j++)   /* equal parts in one, equal in the other
 						    (flat: a symbol part per row) */
 			for (int k = 0; k < PROF_KEY_MAX; k++)
@@ -146,8 +149,9 @@ static void test_same_rows(void **state)
 	static const enum prof_key sets[][3] = {
 		{ PROF_COMM, PROF_DSO, PROF_SYM }, { PROF_DSO }, { PROF_SYM, PROF_COMM }, { PROF_PID },
 		{ PROF_SYM }, { PROF_TID, PROF_SYM }, { PROF_TRACE }, { PROF_COMM, PROF_TRACE }, { PROF_TRACE, PROF_SYM },
+		{ PROF_CPU }, { PROF_CPU, PROF_SYM }, { PROF_COMM, PROF_CPU, PROF_TRACE },
 	};
-	static const int nr[] = { 3, 1, 2, 1, 1, 2, 1, 2, 2 };
+	static const int nr[] = { 3, 1, 2, 1, 1, 2, 1, 2, 2, 1, 2, 3 };
 
 	(void)state;
 	make_pool();
@@ -170,7 +174,7 @@ static void test_recursion_once(void **state)
 	v[0] = pool[1];   /* f <- g <- f: leaf first */
 	v[1] = pool[2];
 	v[2] = pool[1];
-	const struct prof_thread cc1 = { "cc1", 0, 0, NULL };
+	const struct prof_thread cc1 = { "cc1", 0, 0, NULL, 0 };
 
 	prof_flat_add(f, &cc1, v, 3, 10);
 	prof_flat_add(f, &cc1, v + 1, 1, 5);   /* g alone */

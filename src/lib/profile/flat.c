@@ -47,7 +47,7 @@ struct fkey {
 #define TCACHE_SLOTS 64
 struct tslot {
 	const char *comm, *tag;
-	uint32_t pid, tid, tpart;     /* tpart + 1, 0: empty */
+	uint32_t pid, tid, cpu, tpart; /* tpart + 1, 0: empty */
 };
 
 /* A thread's previous sample: its frames' keys and rows, the outermost
@@ -270,14 +270,16 @@ static void slots_grow(struct prof_flat *f)
 static uint32_t thread_part(struct prof_flat *f, const struct prof_thread *t)
 {
 	const char *comm = t->comm, *tag = t->tag;
-	uint32_t pid = t->pid, tid = t->tid;
-	struct tslot *c = &f->tcache[(tid ^ tid >> 6 ^ (uintptr_t)comm >> 4 ^ (uintptr_t)tag >> 4) % TCACHE_SLOTS];
+	uint32_t pid = t->pid, tid = t->tid, cpu = t->cpu;
+	struct tslot *c = &f->tcache[(tid ^ tid >> 6 ^ (uintptr_t)comm >> 4 ^ (uintptr_t)tag >> 4 ^ cpu * 31) %
+				     TCACHE_SLOTS];
 
-	if (c->tpart && c->comm == comm && c->tag == tag && c->pid == pid && c->tid == tid)
+	if (c->tpart && c->comm == comm && c->tag == tag && c->pid == pid && c->tid == tid && c->cpu == cpu)
 		return c->tpart - 1;
-	*c = (struct tslot){ comm, tag, pid, tid, 0 };
+	*c = (struct tslot){ comm, tag, pid, tid, cpu, 0 };
 	c->tpart = idtab_intern(&f->tparts, f->want[PROF_COMM] ? (uintptr_t)comm : 0,
-				f->want[PROF_TID] ? tid : 0, f->want[PROF_TRACE] ? (uintptr_t)tag : 0) + 1;
+				(f->want[PROF_TID] ? tid : 0) | (f->want[PROF_CPU] ? (uint64_t)cpu << 32 : 0),
+				f->want[PROF_TRACE] ? (uintptr_t)tag : 0) + 1;
 	if (c->tpart > f->nr_tthreads) {   /* a new part: its first thread */
 		if (f->nr_tthreads == f->alloc_tthreads) {
 			f->alloc_tthreads = f->alloc_tthreads ? f->alloc_tthreads * 2 : 64;
@@ -434,6 +436,8 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 			o->part[PROF_TID] = o->part[PROF_PID] = idtab_intern(&parts[PROF_TID], t->tid, 0, 0);
 		if (f->want[PROF_TRACE])
 			o->part[PROF_TRACE] = idtab_intern(&parts[PROF_TRACE], (uintptr_t)t->tag, 0, 0);
+		if (f->want[PROF_CPU])
+			o->part[PROF_CPU] = idtab_intern(&parts[PROF_CPU], t->cpu, 0, 0);
 		if (f->want[PROF_DSO])
 			o->part[PROF_DSO] = idtab_intern(&parts[PROF_DSO], (uintptr_t)r->dso, 0, 0);
 		/* a symbol's part: the row's own (rows of one symbol in several

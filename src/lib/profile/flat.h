@@ -38,10 +38,11 @@ struct prof_flat;
 struct prof_flat *prof_flat_new(const enum prof_key *keys, int nr_keys, bool children);
 void prof_flat_free(struct prof_flat *f);
 
-/* One sample of thread t (comm, pid, tid, tag): frames leaf first (as
- * struct pk_sample holds them), n >= 1.  The thread is a key only for
- * PROF_PID and PROF_TID, its tag for PROF_TRACE; consecutive samples of a
- * thread share the lookups of the outer callers they have in common. */
+/* One sample of thread t (comm, pid, tid, tag, cpu): frames leaf first
+ * (as struct pk_sample holds them), n >= 1.  The thread is a key only for
+ * PROF_PID and PROF_TID, its tag for PROF_TRACE, its cpu for PROF_CPU;
+ * consecutive samples of a thread share the lookups of the outer callers
+ * they have in common. */
 void prof_flat_add(struct prof_flat *f, const struct prof_thread *t, const struct pk_frame *frames, size_t n,
 		   uint64_t period);
 

@@ -52,7 +52,7 @@ struct prev_stack {
 #define TCACHE_SLOTS 256
 struct tcache_slot {
 	const char *comm, *tag;
-	uint32_t pid, tid, id;        /* id + 1, 0: empty */
+	uint32_t pid, tid, cpu, id;   /* id + 1, 0: empty */
 };
 
 struct prof_cache;
@@ -67,7 +67,7 @@ struct prof {
 	struct fcache_slot *fcache;
 	struct prof_thread *threads;
 	size_t nr_threads, alloc_threads;
-	struct hashmap tmap;          /* (comm, pid, tid, tag) -> thread id + 1 */
+	struct hashmap tmap;          /* (comm, pid, tid, tag, cpu) -> thread id + 1 */
 	struct prof_node *nodes;
 	size_t nr_nodes, alloc_nodes;
 	uint64_t *nslots;             /* hash high 32 | node */
@@ -286,7 +286,8 @@ static uint32_t child(struct prof *p, uint32_t parent, uint32_t frame)
 
 static uint32_t thread_id(struct prof *p, const struct prof_thread *th)
 {
-	struct { const char *comm, *tag; uint32_t pid, tid; } key = { th->comm, th->tag, th->pid, th->tid };
+	struct { const char *comm, *tag; uint32_t pid, tid, cpu, pad; } key = { th->comm, th->tag, th->pid, th->tid,
+									   th->cpu, 0 };
 	struct tcache_slot *c;
 	int created;
 	struct hm_entry *e;
@@ -294,8 +295,9 @@ static uint32_t thread_id(struct prof *p, const struct prof_thread *th)
 
 	if (!p->tcache)
 		p->tcache = xcalloc(TCACHE_SLOTS, sizeof(*p->tcache));
-	c = &p->tcache[(tid ^ tid >> 8 ^ (uint32_t)((uintptr_t)th->tag >> 4)) % TCACHE_SLOTS];
-	if (c->id && c->tid == tid && c->pid == th->pid && c->comm == th->comm && c->tag == th->tag)
+	c = &p->tcache[(tid ^ tid >> 8 ^ (uint32_t)((uintptr_t)th->tag >> 4) ^ th->cpu * 31) % TCACHE_SLOTS];
+	if (c->id && c->tid == tid && c->pid == th->pid && c->comm == th->comm && c->tag == th->tag &&
+	    c->cpu == th->cpu)
 		return c->id - 1;
 	e = hm_upsert(&p->tmap, &key, sizeof(key), &created);
 	if (created) {
@@ -305,14 +307,14 @@ static uint32_t thread_id(struct prof *p, const struct prof_thread *th)
 		memset(&p->prevs[p->nr_threads], 0, sizeof(*p->prevs));
 		e->val.u = ++p->nr_threads;
 	}
-	*c = (struct tcache_slot){ th->comm, th->tag, th->pid, tid, (uint32_t)e->val.u };
+	*c = (struct tcache_slot){ th->comm, th->tag, th->pid, tid, th->cpu, (uint32_t)e->val.u };
 	return (uint32_t)e->val.u - 1;
 }
 
 uint32_t prof_add(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
 		  size_t n, uint64_t period)
 {
-	const struct prof_thread th = { comm, pid, tid, NULL };
+	const struct prof_thread th = { comm, pid, tid, NULL, 0 };
 
 	return prof_add_thread(p, &th, frames, n, period);
 }
@@ -469,13 +471,13 @@ struct prof_cache {
 	uint32_t *fkey[4];
 	size_t nr_fkeys[4];
 	/* PROF_REDERIVE: for a choice of keys asked before (index: dso | sym
-	 * << 1 | comm << 2 | thread << 3 | trace << 4; srcline apart), each pair's (or,
+	 * << 1 | comm << 2 | thread << 3 | trace << 4 | cpu << 5; srcline apart), each pair's (or,
 	 * without a thread key, frame's) row, and the rows made: their names
 	 * and sums.  Asking those keys again copies the rows, reading no pair
 	 * (the browser's 's' back and forth: 32 bytes a row) */
-	uint32_t *row_of_pair[32];    /* row | PAIR_SHARED */
-	struct crow { uint32_t thread, frame; uint64_t self, children, nr_self; } *rows[32];
-	size_t nr_rows[32];
+	uint32_t *row_of_pair[64];    /* row | PAIR_SHARED */
+	struct crow { uint32_t thread, frame; uint64_t self, children, nr_self; } *rows[64];
+	size_t nr_rows[64];
 };
 
 #define PAIR_SHARED 0x80000000u   /* the pair's frame key is another frame's too */
@@ -498,7 +500,7 @@ static void cache_free(struct prof_cache *c)
 	free(c->fpairs);
 	for (int i = 0; i < 4; i++)
 		free(c->fkey[i]);
-	for (int i = 0; i < 32; i++) {
+	for (int i = 0; i < 64; i++) {
 		free(c->row_of_pair[i]);
 		free(c->rows[i]);
 	}
@@ -689,6 +691,7 @@ static struct prof_cache *cache_make(struct prof *p)
 		c->tpart[i][PROF_COMM] = idtab_intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
 		c->tpart[i][PROF_PID] = c->tpart[i][PROF_TID] = idtab_intern(&parts[PROF_TID], t->tid, 0, 0);
 		c->tpart[i][PROF_TRACE] = idtab_intern(&parts[PROF_TRACE], (uintptr_t)t->tag, 0, 0);
+		c->tpart[i][PROF_CPU] = idtab_intern(&parts[PROF_CPU], t->cpu, 0, 0);
 	}
 	for (size_t i = 0; i < p->nr_frames; i++) {
 		const struct pk_frame *fr = &p->frames[i];
@@ -840,7 +843,8 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 	/* the rows' key: the asked parts of the thread's and the frame's */
 	for (size_t i = 0; i < p->nr_threads; i++)
 		tkey[i] = idtab_intern(&tk, c->tpart[i][PROF_COMM] & mask[PROF_COMM], c->tpart[i][PROF_TID] & mask[PROF_TID],
-				 c->tpart[i][PROF_TRACE] & mask[PROF_TRACE]);
+				 (c->tpart[i][PROF_TRACE] & mask[PROF_TRACE]) |
+					 (uint64_t)(c->tpart[i][PROF_CPU] & mask[PROF_CPU]) << 32);
 	if (want[PROF_SRCLINE])
 		fline = xmalloc((p->nr_frames + 1) * sizeof(*fline));
 	int fsel = want[PROF_DSO] | want[PROF_SYM] << 1;
@@ -888,9 +892,9 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 		 * places) may nest: for them, in the nodes' depth-first order, a
 		 * node counts when it is past the subtree of the row's last
 		 * counted node (rend), i.e. outermost. */
-		int sel = fsel | want[PROF_COMM] << 2 | want[PROF_TID] << 3 | want[PROF_TRACE] << 4;
+		int sel = fsel | want[PROF_COMM] << 2 | want[PROF_TID] << 3 | want[PROF_TRACE] << 4 | want[PROF_CPU] << 5;
 		/* no key names the thread: the rows sum frames, not pairs */
-		bool by_frame = !want[PROF_COMM] && !want[PROF_TID] && !want[PROF_TRACE];
+		bool by_frame = !want[PROF_COMM] && !want[PROF_TID] && !want[PROF_TRACE] && !want[PROF_CPU];
 		const struct pair *units = by_frame ? c->fpairs : c->pairs;
 		size_t nr_units = by_frame ? p->nr_frames : c->nr_pairs;
 		bool cached = !fline && c->row_of_pair[sel], keep = !fline && (p->flags & PROF_REDERIVE) && !cached;

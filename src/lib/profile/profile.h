@@ -64,11 +64,13 @@ enum { PROF_BY_IP = 1, PROF_REDERIVE = 2 };
 
 /* A thread as the model keys it.  tag: NULL, or an interned text that
  * is part of the thread's identity and PROF_TRACE's value (report's trace
- * key: a tracepoint sample's formatted fields, perf's "Trace output"). */
+ * key: a tracepoint sample's formatted fields, perf's "Trace output");
+ * cpu: part of it too, PROF_CPU's value (0 when no key reads it). */
 struct prof_thread {
 	const char *comm;
 	uint32_t pid, tid;
 	const char *tag;
+	uint32_t cpu;
 };
 
 struct prof_node {
@@ -116,8 +118,8 @@ size_t prof_max_rows(const struct prof *p);
 
 /* The sort keys rows can be made of; PROF_PID and PROF_TID both key by
  * the thread id (perf's "pid" key is the thread); PROF_TRACE by the
- * thread's tag. */
-enum prof_key { PROF_COMM, PROF_DSO, PROF_SYM, PROF_PID, PROF_TID, PROF_SRCLINE, PROF_TRACE, PROF_KEY_MAX };
+ * thread's tag, PROF_CPU by its cpu. */
+enum prof_key { PROF_COMM, PROF_DSO, PROF_SYM, PROF_PID, PROF_TID, PROF_SRCLINE, PROF_TRACE, PROF_CPU, PROF_KEY_MAX };
 
 struct prof_row {
 	uint32_t thread, frame;       /* the first node's: the row's names */

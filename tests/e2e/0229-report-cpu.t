@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# report's cpu key: rows by the samples' CPU, perf's "CPU" column (three
+# digits, "%0*.*d"; -001 for a recording whose samples carry no CPU, as
+# perf record of a command without -a makes), alone or with other keys,
+# with Children and call graphs, in -F, and the browser's 's cpu'.
+# Checked against perfkit script's CPU column (no assumption on how many
+# CPUs the machine has) and against perf report where perf is installed.
+. "$(dirname "$0")/lib.sh"
+perf_event_require
+cd "$T"
+"$PERFKIT" record -a -g -F 999 -o sys.data -- "$PK_BUILD/tests/workloads/burn2to1" 300 >/dev/null 2>rec.err; rc=$?
+expect "record -a: exit 0 ($rc)" test $rc -eq 0
+"$PERFKIT" report --stdio --sort cpu -g none -i sys.data >cpu.txt 2>/dev/null
+diag "$(grep '%' cpu.txt | head -4)"
+expect "--sort cpu: perf's CPU column" grep -q '^# Children      Self  CPU$' cpu.txt
+# each row a CPU that script shows, with its share of the samples
+"$PERFKIT" script -F cpu -i sys.data 2>/dev/null | tr -d '[] ' | sort | uniq -c >sc.txt
+"$PERFKIT" report --stdio -n --no-children --sort cpu -g none -i sys.data 2>/dev/null |
+	awk '/%/ { print $2, $3 }' | sort -k2 >rows.txt
+awk '{ print $1, $2 }' sc.txt | sort -k2 >want.txt
+expect "a row per CPU, its samples those perfkit script shows on it ($(tr '\n' ' ' <rows.txt))" cmp -s want.txt rows.txt
+"$PERFKIT" report --stdio --sort cpu,comm -g none --no-children -i sys.data >cc.txt 2>/dev/null
+expect "--sort cpu,comm: burn2to1's rows, a CPU each" grep -Eq '^ +[0-9.]+%  [0-9]{3}  burn2to1' cc.txt
+# no CPU in the samples: -001, the column 3 wide all the same
+"$PERFKIT" record -g -F 999 -o task.data -- "$PK_BUILD/tests/workloads/burn2to1" 200 >/dev/null 2>&1
+"$PERFKIT" report --stdio --sort cpu,dso -g none -i task.data >task.txt 2>/dev/null
+expect "samples without their CPU: -001, the column as perf's (3 wide)" \
+	sh -c "grep -q '^# Children      Self  CPU  Shared Object' task.txt && grep -Eq '^ +[0-9.]+% +[0-9.]+%  -001  burn2to1' task.txt"
+"$PERFKIT" report --stdio --sort cpux -i task.data >/dev/null 2>bad.err; rc=$?
+expect "an unknown key names cpu among the known ones ($rc)" sh -c "[ $rc -eq 2 ] && grep -q 'srcline, trace, cpu' bad.err"
+if have tmux; then
+	tmux -L pkc kill-server 2>/dev/null
+	tmux -L pkc new-session -d -s t -x 120 -y 20 "cd '$T' && TERM=xterm '$PERFKIT' report -i sys.data"
+	sleep 1
+	tmux -L pkc send-keys -t t s
+	sleep 0.3
+	tmux -L pkc send-keys -t t C-u 'cpu,comm' Enter
+	sleep 1
+	tmux -L pkc capture-pane -p -t t >tui.txt
+	tmux -L pkc kill-server 2>/dev/null
+	diag "$(head -4 tui.txt)"
+	expect "browser: 's cpu,comm' reads the CPUs in (the rows had none)" \
+		sh -c "grep -q 'Self  CPU  Command' tui.txt && grep -Eq '%  [0-9]{3}  ' tui.txt"
+fi
+if have perf; then
+	perf record -g -F 999 -o perf-task.data -- "$PK_BUILD/tests/workloads/burn2to1" 200 >/dev/null 2>&1
+	perf record -a -g -F 999 -o perf-sys.data -- "$PK_BUILD/tests/workloads/burn2to1" 200 >/dev/null 2>&1
+	for f in sys.data task.data perf-task.data perf-sys.data; do
+		same_as_perf "$T/$f" --sort cpu
+		same_as_perf "$T/$f" --sort cpu,comm -g none --no-children
+		same_as_perf "$T/$f" -n --sort dso,cpu -g none
+		same_as_perf "$T/$f" -F overhead,cpu,sym -g none
+	done
+else
+	skip "perf not installed: the comparison with perf report"
+fi
+done_testing
