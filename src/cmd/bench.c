@@ -1987,8 +1987,9 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres,
 	int d = !strcmp(u, "s") ? 3 : 1;
 
 	bool ins = o->metric == M_INS;
-	/* hyperfine's columns (Command, Mean, Min, Max, Relative), ours
-	 * between; Relative names the metric when it is not wall time */
+	/* hyperfine's columns (Command, Mean, Min, Max, Relative) first, in
+	 * its places (a script reading its table by column reads ours), ours
+	 * after; Relative names the metric when it is not wall time */
 	const char *mname = o->metric == M_CPU ? " (CPU)" : !ins ? "" :
 			    o->ins_sim ? " (instructions, simulated)" : " (instructions, counted)";
 	/* the words of the text summary */
@@ -1996,9 +1997,9 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres,
 			   ins ? "more instructions (significant at 95 %)" : "slower (significant at 95 %)";
 	const char *less = o->metric == M_CPU ? "less CPU time (significant at 95 %)" :
 			   ins ? "fewer instructions (significant at 95 %)" : "faster (significant at 95 %)";
-	sb_addf(&sb, "| Command | Mean [%s] | Min [%s] | Max [%s] | User+Sys [%s] | Max RSS [MiB] | %sRelative%s |\n"
-		"|:---|---:|---:|---:|---:|---:|%s---:|\n",
-		u, u, u, u, ins ? "Instructions | " : "", mname, ins ? "---:|" : "");
+	sb_addf(&sb, "| Command | Mean [%s] | Min [%s] | Max [%s] | Relative%s | User+Sys [%s] | Max RSS [MiB] |%s\n"
+		"|:---|---:|---:|---:|---:|---:|---:|%s\n",
+		u, u, u, mname, u, ins ? " Instructions |" : "", ins ? "---:|" : "");
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
 		sb_addstr(&sb, "| ");
@@ -2013,6 +2014,10 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres,
 		else
 			sb_addf(&sb, "%.*f", d, r->s.mean * sc);
 		sb_addf(&sb, " | %.*f | %.*f | ", d, r->s.min * sc, d, r->s.max * sc);
+		char rel[96];
+
+		relative_text(o, res, cs, i, rel, sizeof(rel));
+		sb_addf(&sb, "%s | ", rel);
 		if (r->n >= 2)
 			sb_addf(&sb, "%.*f ± %.*f | ", d, r->cs.mean * sc, d, r->cs.stddev * sc);
 		else
@@ -2025,10 +2030,8 @@ static int export_md(const struct bench_opts *o, struct result *res, int nres,
 			sb_addf(&sb, "%.0f ± %.0f | ", r->is.mean, r->is.stddev);
 		else if (ins)
 			sb_addf(&sb, "%.0f | ", r->is.mean);
-		char rel[96];
-
-		relative_text(o, res, cs, i, rel, sizeof(rel));
-		sb_addf(&sb, "%s |\n", rel);
+		sb_setlen(&sb, sb.len - 1);   /* the row's last space */
+		sb_addch(&sb, '\n');
 	}
 	if (cs->n) {
 		/* the comparison: each command against the reference */

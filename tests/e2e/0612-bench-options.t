@@ -13,11 +13,12 @@ r = json.load(open(sys.argv[1]))["results"][0]
 assert r["stddev"] is None and r["mean"] > 0.009, r' "$T/one.json"
 expect "CSV header as hyperfine's, then ours" grep -q '^command,mean,stddev,median,user,system,min,max,runs,failed_runs,metric,cpu,cpu_stddev,instructions,instructions_stddev,max_rss,max_rss_stddev,order,reference,ratio,ratio_stddev,ratio_ci_lo,ratio_ci_hi,welch_p,mann_whitney_p,verdict,cpu_ratio,.*,max_rss_verdict$' "$T/one.csv"
 expect "CSV row: the metric, the CPU time, no instructions" grep -Eq '^sleep 0.01,([0-9.e-]+,){7}1,0,wall,[0-9.e-]+,[0-9.e-]+,,,[0-9]+,0,sequential,sleep 0.01,,,,,,,reference,' "$T/one.csv"
-expect "markdown table" grep -q '^| `sleep 0.01` | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* | 1.00 |$' "$T/one.md"
-expect "markdown: hyperfine's column names (Mean [ms], Min [ms], Max [ms], Relative)" \
-	grep -q '^| Command | Mean \[ms\] | Min \[ms\] | Max \[ms\] | User+Sys \[ms\] | Max RSS \[MiB\] | Relative |$' "$T/one.md"
+expect "markdown table: hyperfine's five columns first, in its places, ours after" \
+	grep -q '^| `sleep 0.01` | [0-9.]* | [0-9.]* | [0-9.]* | 1.00 | [0-9.]* | [0-9.]* |$' "$T/one.md"
+expect "markdown: hyperfine's column names (Mean [ms], Min [ms], Max [ms], Relative), then ours" \
+	grep -q '^| Command | Mean \[ms\] | Min \[ms\] | Max \[ms\] | Relative | User+Sys \[ms\] | Max RSS \[MiB\] |$' "$T/one.md"
 "$PERFKIT" bench -N -r 1 --metric cpu --export-markdown "$T/cpu.md" 'sleep 0.01' >/dev/null 2>&1
-expect "markdown, --metric cpu: the Relative column names it" grep -q '| Relative (CPU) |$' "$T/cpu.md"
+expect "markdown, --metric cpu: the Relative column names it" grep -q '| Max \[ms\] | Relative (CPU) | User+Sys' "$T/cpu.md"
 
 out=$("$PERFKIT" bench -N -r 1 --export-markdown /dev/stdout 'sleep 0.01' 2>/dev/null)
 expect "--export-markdown /dev/stdout prints the table" grep -q '^| Command | Mean' <<<"$out"

@@ -48,7 +48,7 @@ struct prev_stack {
 	size_t nr, alloc;
 };
 
-/* Threads by (comm, pid, tid): a direct-mapped cache in front of tmap. */
+/* Threads by (comm, pid, tid, tag, cpu): a direct-mapped cache in front of tmap. */
 #define TCACHE_SLOTS 256
 struct tcache_slot {
 	const char *comm, *tag;

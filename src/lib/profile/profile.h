@@ -14,7 +14,7 @@
  *    The stored frame is the first one seen.  The dso, sym and comm
  *    pointers are the identity (the session interns them) and must outlive
  *    the model.
- *  - Threads: (comm, pid, tid) interned to dense ids; a thread is the root
+ *  - Threads: (comm, pid, tid, tag, cpu) interned to dense ids; a thread is the root
  *    of its stacks.
  *  - Nodes: a trie.  Node 0 is the root; its children are thread nodes
  *    (frame = PROF_THREAD | thread id), theirs the samples' outermost
