@@ -177,6 +177,8 @@ struct report {
 	struct hist *hists;           /* one per evsel */
 	bool graph;                   /* call graphs printed */
 	bool show_nr;                 /* -n: perf's Samples column */
+	bool show_period;             /* --show-total-period: perf's Period
+					 column (Self's), after Samples */
 	bool quiet;                   /* -q: no '#' lines, no warnings */
 	bool hide_unresolved;         /* --hide-unresolved: no rows without a symbol */
 	struct pk_frame *kept_frames; /* --hide-unresolved: a sample's frames with one */
@@ -230,6 +232,9 @@ struct report {
 	bool by_cpu;                  /* and with their CPU (cpu key) */
 	struct tp_formats tps;        /* the file's tracepoint formats */
 	struct hashmap trace_names;   /* the trace texts, interned */
+	struct hashmap comm_tid;      /* !by_thread, the models' rows: a comm's
+					 first thread (comm_shown) */
+	const char *comm_tid_last;
 	struct strbuf trace_sb;
 };
 
@@ -537,6 +542,14 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	}
 	if (!h->prof)
 		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0));
+	if (!r->by_thread && s->comm != r->comm_tid_last) {   /* comm_shown's */
+		int created;
+		struct hm_entry *e = hm_upsert(&r->comm_tid, &s->comm, sizeof(s->comm), &created);
+
+		if (created)
+			e->val.u = s->tid;
+		r->comm_tid_last = s->comm;
+	}
 	/* stacks per thread only when a key, the browser or perf's order of
 	 * equal rows reads threads: else per comm, fewer nodes */
 	const struct prof_thread th = { s->comm, r->by_thread ? s->pid : 0, r->by_thread ? s->tid : 0, tag,
@@ -606,7 +619,15 @@ static void sym_text(const struct row *row, char *buf, size_t size)
  * The row's own comm when its thread is not known. */
 static const char *comm_shown(const struct report *r, const struct row *row)
 {
-	const char *c = r->sess ? session_thread_comm(r->sess, row->tid) : NULL;
+	uint32_t tid = row->tid;
+
+	if (!r->by_thread && !r->flat) {   /* the model's rows are per comm: its first thread */
+		const struct hm_entry *e = hm_find(&r->comm_tid, &row->comm, sizeof(row->comm));
+
+		if (e)
+			tid = (uint32_t)e->val.u;
+	}
+	const char *c = r->sess ? session_thread_comm(r->sess, tid) : NULL;
 
 	return c ? c : row->comm;
 }
@@ -1330,8 +1351,8 @@ static void hist_derive(struct report *r, struct hist *h)
 		if (i % 16384 == 0 && !r->keep_models) {   /* the browser derives again: kept */
 			if (!in_place)
 				xrelease(pr.v, i * sizeof(*pr.v), pr.nr * sizeof(*pr.v));
-			if (h->flat)
-				prof_flat_release(h->flat, (uint32_t)i);
+			if (h->flat)   /* the rows' frame ids grow with them */
+				prof_flat_release(h->flat, p->frame);
 		}
 	}
 	free(tcomm);
@@ -2196,6 +2217,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 		defs[nf++] = (struct rfield){ 's', 0 };
 		if (r->show_nr)
 			defs[nf++] = (struct rfield){ 'n', 0 };
+		if (r->show_period)
+			defs[nf++] = (struct rfield){ 'p', 0 };
 		for (int k = 0; k < r->nr_keys; k++)
 			defs[nf++] = (struct rfield){ 'k', k };
 		fv = defs;
@@ -2248,7 +2271,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	 * a row itself is 136 bytes somewhere in a large array (a cache miss
 	 * a row on a compile job's 843 k rows) */
 	bool hint = !r->quiet && isatty(STDOUT_FILENO);   /* print_hint()'s */
-	bool need_row = hint || r->show_nr || h->wide;
+	bool need_row = hint || r->show_nr || r->show_period || h->wide;
 
 	for (int k = 0; k < r->nr_keys; k++)
 		need_row |= !h->rank_text[k];
@@ -2267,7 +2290,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			r->hint_self = row->self;
 		}
 		if (h->wide) {
-			memcpy(rk, row->rank, sizeof(rk));
+			memcpy(rk, row->rank, sizeof(row->rank));
 		} else {   /* sort_rows' packing: the last key in the lowest bits */
 			uint64_t x = o->key >> h->id_bits;
 
@@ -2530,7 +2553,7 @@ static int parse_fields(struct report *r, const char *spec, bool sort_given)
 			r->fields[r->nr_fields++] = (struct rfield){ 'k', k };
 	}
 	if (!r->nr_keys) {
-		fprintf(stderr, "perfkit report: -F '%s' names no sort key (comm, dso, sym, pid, tid, srcline)\n", spec);
+		fprintf(stderr, "perfkit report: -F '%s' names no sort key (comm, dso, sym, pid, tid, srcline, trace, cpu)\n", spec);
 		return -1;
 	}
 	return 0;
@@ -2585,6 +2608,7 @@ static void usage(FILE *fp)
 		    "                          a file of tracepoints only: trace, their formatted fields)\n"
 		    "      --percent-limit P   hide rows below P percent\n"
 		    "  -n, --show-nr-samples   a Samples column: the samples whose leaf is the row\n"
+		    "      --show-total-period a Period column: the period of those samples (Self's)\n"
 		    "  -F, --fields LIST       the columns in this order, the rows sorted by them (perf's):\n"
 		    "                          overhead, overhead_children, sample, period, sort keys\n"
 		    "  -q, --quiet             the rows only: no '#' header lines, no warnings\n"
@@ -2760,6 +2784,7 @@ int cmd_report(int argc, char **argv)
 		{ "header", no_argument, NULL, 1002 },
 		{ "header-only", no_argument, NULL, 1003 },
 		{ "stats", no_argument, NULL, 1012 },
+		{ "show-total-period", no_argument, NULL, 1013 },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -2771,7 +2796,7 @@ int cmd_report(int argc, char **argv)
 	double limit = 0;
 	struct session *s;
 	struct session_opts so = { 0 };
-	bool has_cc = false, order_set = false, inverted = false, stdio = false, no_color = false, html = false, html_diff = false, tui;
+	bool has_cc = false, g_given = false, order_set = false, inverted = false, stdio = false, no_color = false, html = false, html_diff = false, tui;
 	int user_max_stack = 0;   /* --max-stack as given */
 	const char *sort = "comm,dso,sym";
 	char sort_buf[256];
@@ -2797,6 +2822,7 @@ int cmd_report(int argc, char **argv)
 				fprintf(stderr, "perfkit report: bad -g '%s': %s\n", arg, pk_errmsg());
 				return 2;
 			}
+			g_given = r.cg.mode != CG_NONE;
 			break;
 		}
 		case 'G': inverted = true; break;
@@ -2866,6 +2892,7 @@ int cmd_report(int argc, char **argv)
 		case 1002: header = 1; break;
 		case 1003: header = 2; break;
 		case 1012: stats_only = true; break;
+		case 1013: r.show_period = true; break;
 		case 'v': pk_set_verbose(1); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -2914,6 +2941,7 @@ int cmd_report(int argc, char **argv)
 	if (stats_only)   /* counts only: no chain resolved, nor unwound */
 		so.no_callchain = true;
 	hm_init(&r.trace_names);
+	hm_init(&r.comm_tid);
 	err = session_open(&s, input, &so);
 	if (err) {
 		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
@@ -2965,6 +2993,13 @@ int cmd_report(int argc, char **argv)
 	 * chains, and drops it: Self only, the call graphs still in the caller
 	 * order it took for Children */
 	bool pipe_in = r.f->pipe_mode;
+
+	if (g_given && !has_cc && !pipe_in && r.f->nr_evsels) {   /* perf's report__setup_sample_type */
+		fprintf(stderr, "perfkit report: %s: -g given but the samples have no call chains "
+			"(recorded without -g or --call-graph)\n", input);
+		session_close(s);
+		return 1;
+	}
 
 	r.children = has_cc && !no_children && !pipe_in;
 	r.graph = has_cc && r.cg.mode != CG_NONE && !export_kind && !so.no_callchain;
@@ -3257,7 +3292,8 @@ static void rt_prepare(struct report_tui *rt)
 	rt->total = total;
 	rt->t = (struct tui_table){ .title = rt->title, .stdio_head = rt->head, .sort = rt->sort,
 				    .nr_keys = r->nr_keys, .children = r->children,
-				    .show_children = r->children, .show_nr = r->show_nr, .total = total,
+				    .show_children = r->children, .show_nr = r->show_nr,
+				    .show_period = r->show_period, .total = total,
 				    .text = rt_text, .text_len = rt_text_len, .text_ctx = rt };
 	for (int k = 0; k < r->nr_keys; k++) {   /* print_hist's layout */
 		rt->t.headers[k] = key_header(r->keys[k]);

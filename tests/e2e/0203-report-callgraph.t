@@ -203,10 +203,15 @@ expect "-g bogus: nothing on stdout" test ! -s "$T/bad.out"
 "$PERFKIT" report -i "$DATA" --call-graph=graph,x1 >/dev/null 2>&1
 expect "--call-graph=graph,x1: exit 2" test $? = 2
 
-# a file without call chains: the table, no tree, no error
+# a file without call chains: -g asked is refused, as perf's "Selected -g
+# ... But no callchain" (one line, exit 1, no table); without -g, or with
+# -g none: the table, no tree, no error
 perf record -o "$T/flat.data" -- "$W" 200 >/dev/null 2>&1
 "$PERFKIT" report -i "$T/flat.data" -g graph >"$T/nocc.out" 2>"$T/nocc.err"
-expect "no call chains, -g graph: exit 0, quiet" test $? = 0 -a ! -s "$T/nocc.err"
+expect "no call chains, -g graph: refused in one line, exit 1" \
+	sh -c "[ $? = 1 ] && [ \$(wc -l <'$T/nocc.err') = 1 ] && grep -q 'no call chains' '$T/nocc.err' && [ ! -s '$T/nocc.out' ]"
+"$PERFKIT" report -i "$T/flat.data" >"$T/nocc.out" 2>"$T/nocc.err"
+expect "no call chains, no -g: exit 0, quiet" test $? = 0 -a ! -s "$T/nocc.err"
 expect "no call chains: rows printed" grep -Eq '^ +[0-9.]+% +calltree +calltree +\[\.\] c$' "$T/nocc.out"
 expect_fail "no call chains: no call graph line" grep -Eq '^ {12}(\||---)' "$T/nocc.out"
 

@@ -19,6 +19,15 @@ expect "the first comm is cut to that width, as perf's %-*.*s" sh -c "! grep -q 
 "$PERFKIT" report -i "$T/c.data" --stdio --sort comm -g none 2>/dev/null >"$T/rc"
 expect "--sort comm: the two comms' rows, the first cut" \
 	sh -c "grep -q '%  ctlcomm\$' '$T/rc' && grep -q '%  ab *\$' '$T/rc'"
+# with call graphs and no thread key the model's rows are per comm, not
+# per thread: the width still comes from a thread of the row's comm (a
+# 15-character name printed whole, not cut to the 7 of thread 0's
+# "swapper", whose idle samples a system-wide recording has)
+cp "$PK_BUILD/tests/workloads/burn2to1" "$T/burnlongname15c"
+"$PERFKIT" record -a -g -F 999 -o "$T/g.data" -- sh -c "'$T/burnlongname15c' 100; sleep 0.3" >/dev/null 2>&1
+"$PERFKIT" report -i "$T/g.data" --stdio --no-children 2>/dev/null >"$T/rg"
+expect "--no-children with call graphs: the long comm whole, the column as wide" \
+	sh -c "grep -q '^# Overhead  Command          Shared Object' '$T/rg' && grep -q '%  burnlongname15c  ' '$T/rg'"
 if have perf; then
 	same_as_perf "$T/c.data" --no-children
 	same_as_perf "$T/c.data"

@@ -48,6 +48,18 @@ expect "one sample: the text cut to 'Trace output''s 12 characters" \
 expect "a file with other events too: comm,dso,sym by default" grep -q '^# Overhead  Command' mix.txt
 "$PERFKIT" report --stdio --sort trace -i mixed.data >mixt.txt 2>/dev/null
 expect "--sort trace: another event's samples are one N/A row" grep -Eq '^ +100\.00%  N/A$' mixt.txt
+# -C on a file whose task-clock samples carry no CPU (the tracepoint's
+# do): refused, as perf's perf_session__cpu_bitmap refuses it
+"$PERFKIT" report --stdio -C 0 -i mixed.data >/dev/null 2>c.err; rc=$?
+expect "-C with an event of no CPU: refused, the event named ($rc)" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'the samples of task-clock have no CPU' c.err"
+# -g asked of a file without call chains: perf's "Selected -g ... But no
+# callchain" (-g none and -G are taken)
+"$PERFKIT" report --stdio -g caller -i mixed.data >/dev/null 2>g.err; rc=$?
+expect "-g caller on a file without call chains: refused ($rc)" \
+	sh -c "[ $rc -eq 1 ] && grep -q -- '-g given but the samples have no call chains' g.err"
+"$PERFKIT" report --stdio -G -i mixed.data >/dev/null 2>&1 && "$PERFKIT" report --stdio -g none -i mixed.data >/dev/null 2>&1
+expect "-G or -g none on it: taken" test $? -eq 0
 # the browser: the same rows, 's' to the key from comm,dso,sym
 if have tmux; then
 	tmux -L pkt kill-server 2>/dev/null

@@ -17,6 +17,8 @@
 #include "profile/profile.h"
 
 static const char EXE[] = "/bin/prog", LIBC[] = "/lib/libc.so.6", KERN[] = "[kernel.kallsyms]", UNK[] = "[unknown]";
+/* another file of EXE's short name: one DSO to perf's dso key */
+static const char EXE2[] = "/opt/v2/prog";
 static const char *const COMMS[] = { "cc1", "as", "make" };
 static const char *const SYMS[] = { "main", "f", "g", "h", "memset", "sys" };
 /* tracepoint samples' texts (report's trace key): a thread's tag */
@@ -84,8 +86,15 @@ static void compare(const enum prof_key *keys, int nr_keys, bool children, bool 
 						want[PROF_TRACE] || s % 2 ? TAGS[rnd(3)] : NULL,
 						want[PROF_CPU] || s % 3 ? rnd(3) : 0 };
 
-		for (size_t j = 0; j < n; j++)
+		/* a third of the samples from another file of EXE's short name
+		 * (a second build of the program), never mixed in one chain */
+		bool v2 = rnd(3) == 0;
+
+		for (size_t j = 0; j < n; j++) {
 			v[j] = pool[rnd(j < 3 ? NFRAMES : 8)];   /* outer frames from fewer: shared stacks */
+			if (v2 && v[j].dso == EXE)
+				v[j].dso = EXE2;
+		}
 		prof_add_thread(p, &th, v, children ? n : 1, period);
 		prof_flat_add(f, &th, v, n, period);
 	}
@@ -115,7 +124,8 @@ static void compare(const enum prof_key *keys, int nr_keys, bool children, bool 
 
 		for (int j = 0; j < NFRAMES && !sampled; j++)
 			sampled = pool[j].ip == fb->ip && pool[j].sym_off == fb->sym_off && pool[j].sym == fb->sym &&
-				  pool[j].dso == fb->dso && pool[j].kernel == fb->kernel;
+				  (pool[j].dso == fb->dso || (pool[j].dso == EXE && fb->dso == EXE2)) &&
+				  pool[j].kernel == fb->kernel;
 		assert_true(sampled);
 		/* the thread's fields a key shows (flat.h: the others are not
 		 * kept per row) */
@@ -161,6 +171,27 @@ static void test_same_rows(void **state)
 				compare(sets[s], nr[s], children, by_thread);
 }
 
+/* DSOs by short name: the first of a name stands for the others; names
+ * not paths ([vdso]) are their own; the aliasing is seen. */
+static void test_dsokey(void **state)
+{
+	static const char a[] = "/usr/lib/libc.so.6", b[] = "/srv/root/usr/lib/libc.so.6", c[] = "/bin/prog",
+			  v[] = "[vdso]", w[] = "[vdso]";
+	struct prof_dsokey *k = prof_dsokey_new();
+
+	(void)state;
+	assert_ptr_equal(prof_dsokey(k, a), a);
+	assert_ptr_equal(prof_dsokey(k, c), c);
+	assert_false(prof_dsokey_aliased(k));
+	assert_ptr_equal(prof_dsokey(k, b), a);
+	assert_ptr_equal(prof_dsokey(k, b), a);   /* remembered */
+	assert_true(prof_dsokey_aliased(k));
+	assert_ptr_equal(prof_dsokey(k, v), v);
+	assert_ptr_equal(prof_dsokey(k, w), v);
+	assert_null(prof_dsokey(k, NULL));
+	prof_dsokey_free(k);
+}
+
 /* Children: a sample counts once for a row met twice in its chain. */
 static void test_recursion_once(void **state)
 {
@@ -195,6 +226,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_rows),
+		cmocka_unit_test(test_dsokey),
 		cmocka_unit_test(test_recursion_once),
 	};
 

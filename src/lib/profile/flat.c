@@ -13,6 +13,7 @@
  */
 #include "profile/flat.h"
 
+#include "base/hashmap.h"
 #include "base/strbuf.h"
 #include "profile/idtab.h"
 
@@ -418,8 +419,37 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 	}
 	out->v = (struct prof_row *)(void *)f->rows;
 	out->v_mapped = f->rows_a.mapped ? f->rows_a.size : 0;
+	/* DSOs by short name, as perf's dso key compares them: rows counted
+	 * apart for two files of one name are one (the first) when any two
+	 * rows' DSOs share a name */
+	struct prof_dsokey *dk = prof_dsokey_new();
+
+	for (size_t i = 0; i < f->nr; i++)
+		(void)prof_dsokey(dk, f->frames[i].dso);
+	uint32_t *into = prof_dsokey_aliased(dk) ? xmalloc((f->nr + 1) * sizeof(*into)) : NULL;
+	struct hashmap same;
+
+	hm_init(&same);
 	for (size_t i = 0; i < f->nr; i++) {
 		const struct frow rec = f->rows[i], *r = &rec;
+
+		if (into) {   /* the row's key with its DSO by name */
+			struct { const void *dso, *sym; uint64_t a; uint32_t tpart, flags; } k;
+			const char *cd = prof_dsokey(dk, f->frames[i].dso);
+			int created;
+
+			memset(&k, 0, sizeof(k));
+			k.dso = r->dso ? cd : NULL;
+			k.sym = r->flags & 1 ? (const void *)cd : r->sym;   /* unknown: by DSO and offset */
+			k.a = r->a;
+			k.tpart = r->tpart;
+			k.flags = r->flags;
+			struct hm_entry *e = hm_upsert(&same, &k, sizeof(k), &created);
+
+			if (created)
+				e->val.u = i;
+			into[i] = (uint32_t)e->val.u;
+		}
 		uint32_t tid_of = f->threads ? (uint32_t)i : r->tpart;
 		const struct prof_thread *t = prof_flat_thread(f, tid_of);
 		struct prof_row *o = &out->v[i];
@@ -439,12 +469,32 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 		if (f->want[PROF_CPU])
 			o->part[PROF_CPU] = idtab_intern(&parts[PROF_CPU], t->cpu, 0, 0);
 		if (f->want[PROF_DSO])
-			o->part[PROF_DSO] = idtab_intern(&parts[PROF_DSO], (uintptr_t)r->dso, 0, 0);
+			o->part[PROF_DSO] = idtab_intern(&parts[PROF_DSO], (uintptr_t)prof_dsokey(dk, r->dso), 0, 0);
 		/* a symbol's part: the row's own (rows of one symbol in several
 		 * comms, 2.5 % of big.data's rows, get a text each; interning
 		 * every row's cost more) */
 		if (f->want[PROF_SYM])
 			o->part[PROF_SYM] = (uint32_t)i;
+	}
+	hm_release(&same);
+	prof_dsokey_free(dk);
+	if (into) {   /* each row added to its first, the others dropped, in order */
+		size_t n = 0;
+
+		for (size_t i = 0; i < f->nr; i++) {
+			struct prof_row *to = &out->v[into[i]];
+
+			if (into[i] != i) {
+				to->self += out->v[i].self;
+				to->children += out->v[i].children;
+				to->nr_self += out->v[i].nr_self;
+			}
+		}
+		for (size_t i = 0; i < f->nr; i++)
+			if (into[i] == i)
+				out->v[n++] = out->v[i];
+		out->nr = n;
+		free(into);
 	}
 	for (int k = 0; k < PROF_KEY_MAX; k++) {
 		out->nr_parts[k] = parts[k].nr;

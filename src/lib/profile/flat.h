@@ -47,7 +47,11 @@ void prof_flat_add(struct prof_flat *f, const struct prof_thread *t, const struc
 		   uint64_t period);
 
 /* The rows (free with prof_rows_free): row i's thread and frame are ids
- * for prof_flat_thread() and prof_flat_frame(), of_node is NULL.  A row's
+ * for prof_flat_thread() and prof_flat_frame() (frame ids grow with the
+ * rows), of_node is NULL.  Rows whose DSOs have one short name
+ * (prof_dsokey) are one, the first, as in perf (their Children summed: a
+ * chain through the same function of both files, which perf counts once,
+ * counts twice).  A row's
  * thread is the first that sampled it with the pid or tid key; else the
  * first of its comm (with the comm key) or of the whole profile: the
  * fields no key shows are not kept per row (a compile job's 667 k rows:
@@ -62,9 +66,10 @@ const struct prof_thread *prof_flat_thread(const struct prof_flat *f, uint32_t i
 /* Row id's first frame into *out: its ip, sym, sym_off, dso and kernel
  * (the fields a row shows); addr and map_ip 0, inlined false. */
 void prof_flat_frame(const struct prof_flat *f, uint32_t id, struct pk_frame *out);
-/* After prof_flat_rows(): the threads and frames of rows from id on are
- * read no more (their memory goes back to the kernel, xrelease()); for
- * a caller that copies the rows out from the last one down. */
+/* After prof_flat_rows(): the threads and frames of ids from `from` on
+ * (a row's frame id) are read no more (their memory goes back to the
+ * kernel, xrelease()); for a caller that copies the rows out from the
+ * last one down. */
 void prof_flat_release(struct prof_flat *f, uint32_t from);
 
 #endif

@@ -151,6 +151,59 @@ void prof_free(struct prof *p)
 	free(p);
 }
 
+/* ---- DSOs by short name (profile.h) ---- */
+
+#define DSOKEY_MEMO 64
+struct prof_dsokey {
+	struct hashmap by_name;       /* short name -> first DSO */
+	struct { const char *dso, *key; } memo[DSOKEY_MEMO];
+	bool aliased;
+};
+
+struct prof_dsokey *prof_dsokey_new(void)
+{
+	struct prof_dsokey *k = xcalloc(1, sizeof(*k));
+
+	hm_init(&k->by_name);
+	return k;
+}
+
+void prof_dsokey_free(struct prof_dsokey *k)
+{
+	if (!k)
+		return;
+	hm_release(&k->by_name);
+	free(k);
+}
+
+bool prof_dsokey_aliased(const struct prof_dsokey *k)
+{
+	return k->aliased;
+}
+
+const char *prof_dsokey(struct prof_dsokey *k, const char *dso)
+{
+	if (!dso)
+		return NULL;
+	size_t m = ((uintptr_t)dso >> 4 ^ (uintptr_t)dso >> 10) % DSOKEY_MEMO;
+
+	if (k->memo[m].dso == dso)
+		return k->memo[m].key;
+	/* perf's short name: the part after the last '/' of a path; a name
+	 * such as [kernel.kallsyms] or [vdso] is its own */
+	const char *slash = dso[0] == '/' ? strrchr(dso, '/') : NULL, *name = slash ? slash + 1 : dso;
+	int created;
+	struct hm_entry *e = hm_upsert(&k->by_name, name, strlen(name), &created);
+
+	if (created)
+		e->val.ptr = (void *)(uintptr_t)dso;
+	else if (e->val.ptr != dso)
+		k->aliased = true;
+	k->memo[m].dso = dso;
+	k->memo[m].key = e->val.ptr;
+	return e->val.ptr;
+}
+
 static void fkey_of(const struct prof *p, const struct pk_frame *fr, struct fkey *k)
 {
 	k->dso = fr->dso;
@@ -685,6 +738,8 @@ static struct prof_cache *cache_make(struct prof *p)
 
 	c->tpart = xcalloc(p->nr_threads + 1, sizeof(*c->tpart));
 	c->fpart = xcalloc_huge(p->nr_frames + 1, sizeof(*c->fpart));
+	struct prof_dsokey *dk = prof_dsokey_new();
+
 	for (size_t i = 0; i < p->nr_threads; i++) {
 		const struct prof_thread *t = &p->threads[i];
 
@@ -698,14 +753,17 @@ static struct prof_cache *cache_make(struct prof *p)
 		struct fkey k;
 
 		fkey_of(p, fr, &k);
-		c->fpart[i][PROF_DSO] = idtab_intern(&parts[PROF_DSO], (uintptr_t)fr->dso, 0, 0);
+		const char *dso = prof_dsokey(dk, fr->dso);   /* perf's: by short name */
+
+		c->fpart[i][PROF_DSO] = idtab_intern(&parts[PROF_DSO], (uintptr_t)dso, 0, 0);
 		/* a symbol: one row per (name, start), kernel apart; an unknown
 		 * address: per (offset, DSO), kernel or not (perf's entries of
 		 * no symbol compare by address alone: the level shown is the
 		 * row's first frame's) */
-		c->fpart[i][PROF_SYM] = idtab_intern(&parts[PROF_SYM], fr->sym ? (uintptr_t)fr->sym : (uintptr_t)fr->dso,
+		c->fpart[i][PROF_SYM] = idtab_intern(&parts[PROF_SYM], fr->sym ? (uintptr_t)fr->sym : (uintptr_t)dso,
 					       k.a, (uint64_t)(fr->sym && fr->kernel) << 1 | !fr->sym);
 	}
+	prof_dsokey_free(dk);
 	for (int k = 0; k < PROF_KEY_MAX; k++) {
 		c->nr_parts[k] = parts[k].nr;
 		idtab_free(&parts[k]);

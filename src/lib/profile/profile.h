@@ -139,6 +139,18 @@ struct prof_rows {
 	size_t nr_parts[PROF_KEY_MAX];
 };
 
+/* A DSO as perf's dso key compares it (sort.c's _sort__dso_cmp: by its
+ * short name, a path's last part): dso itself, or the first DSO given
+ * with the same short name, so that two files of one name (two builds of
+ * a program, a container's copy of a library) are one row.  The rows'
+ * DSO part and an unknown address's symbol part are of this DSO. */
+struct prof_dsokey;
+struct prof_dsokey *prof_dsokey_new(void);
+void prof_dsokey_free(struct prof_dsokey *k);
+const char *prof_dsokey(struct prof_dsokey *k, const char *dso);
+/* Whether two DSOs given so far had one short name. */
+bool prof_dsokey_aliased(const struct prof_dsokey *k);
+
 /* The interned value of a frame for PROF_SRCLINE (e.g. session_srcline());
  * equal values, one row.  Needs a PROF_BY_IP model to differ by line. */
 typedef const void *(*prof_line_fn)(void *arg, const struct pk_frame *fr);

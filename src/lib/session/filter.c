@@ -221,9 +221,21 @@ int sfilt_check(const struct sample_filter *f, const struct pd_file *file, const
 		return 0;
 	for (size_t i = 0; i < file->nr_evsels; i++)
 		any |= file->evsels[i].attr.sample_type;
-	if (f->cpus && !(any & PERF_SAMPLE_CPU))
-		return pk_error(-EINVAL, "%s: the samples have no CPU (recorded without PERF_SAMPLE_CPU, "
-				"perf record -a or --sample-cpu records it): -C cannot choose", path);
+	/* perf's perf_session__cpu_bitmap: the first event of each type
+	 * must have its CPU (a task-clock beside tracepoints, which always
+	 * do, has none unless recorded with -a) */
+	for (size_t i = 0; f->cpus && i < file->nr_evsels; i++) {
+		const struct perf_event_attr *a = &file->evsels[i].attr;
+		bool first = true;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = file->evsels[j].attr.type != a->type;
+		if (first && !(a->sample_type & PERF_SAMPLE_CPU))
+			return pk_error(-EINVAL, "%s: the samples%s%s have no CPU (recorded without "
+					"PERF_SAMPLE_CPU, perf record -a or --sample-cpu records it): -C cannot choose",
+					path, (any & PERF_SAMPLE_CPU) ? " of " : "",
+					(any & PERF_SAMPLE_CPU) ? file->evsels[i].name : "");
+	}
 	for (uint32_t c = file->nr_cpus_avail; f->cpus && c && c < SFILT_CPUS; c++)
 		if (f->cpu_set[c / 64] >> (c % 64) & 1)   /* perf: "Requested CPU N too large" */
 			return pk_error(-EINVAL, "%s: -C: CPU %u is not in the recording (%u CPUs: 0-%u)", path, c,

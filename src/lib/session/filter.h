@@ -71,8 +71,9 @@ int sfilt_cpus(struct sample_filter *f, const char *opt, const char *arg);
 int sfilt_time(struct sample_filter *f, const char *opt, const char *arg);
 
 /* Whether file's samples carry what f selects by: -EINVAL with the
- * message recorded (naming path) when -C is given and no event has
- * PERF_SAMPLE_CPU or lists a CPU beyond the file's (HEADER_NRCPUS), or
+ * message recorded (naming path) when -C is given and the first event of
+ * some type has no PERF_SAMPLE_CPU (perf_session__cpu_bitmap) or lists a
+ * CPU beyond the file's (HEADER_NRCPUS), or
  * --time and none has PERF_SAMPLE_TIME (perf: "File does not contain CPU
  * events", "Requested CPU N too large"). */
 struct pd_file;

@@ -815,7 +815,7 @@ static void draw(struct br *b)
 			last = k;
 	}
 	nvis = nvis ? nvis : t->nr_keys;
-	int x = x0 + pw + (t->show_nr ? 14 : 0), need = 0, cut = INT_MAX;
+	int x = x0 + pw + (t->show_nr ? 14 : 0) + (t->show_period ? 14 : 0), need = 0, cut = INT_MAX;
 	int nat[TUI_MAX_KEYS], room = COLS - x - 2 * nvis, sum = 0;
 
 	for (int k = 0; k < t->nr_keys; k++) {
@@ -872,8 +872,8 @@ static void draw(struct br *b)
 	/* header */
 	attron(A_BOLD);
 	mvhline(1, 0, ' ', COLS);
-	snprintf(buf, sizeof(buf), "%*s%s%s", x0, "", b->children ? "Children      Self" : "Overhead",
-		 t->show_nr ? "       Samples" : "");
+	snprintf(buf, sizeof(buf), "%*s%s%s%s", x0, "", b->children ? "Children      Self" : "Overhead",
+		 t->show_nr ? "       Samples" : "", t->show_period ? "        Period" : "");
 	put(b, 1, 0, buf, COLS);
 	int narrow = 0;   /* key columns the screen is too narrow for */
 
@@ -938,6 +938,11 @@ static void draw(struct br *b)
 			px = put_pct(b, y, px, 100.0 * (double)r->self / tot, sel);
 			if (t->show_nr) {
 				snprintf(buf, sizeof(buf), "%12llu", (unsigned long long)r->nr);
+				put(b, y, px, buf, COLS - px);
+				px += 14;
+			}
+			if (t->show_period) {
+				snprintf(buf, sizeof(buf), "%12llu", (unsigned long long)r->self);
 				put(b, y, px, buf, COLS - px);
 			}
 			for (int k = 0; k < t->nr_keys; k++)
@@ -1441,7 +1446,7 @@ static void wrap_text(struct strbuf *sb, const char *text, size_t cols)
 /* The keys 's' takes, as its prompt and '?' name them. */
 static const char *sort_keys(const struct br *b)
 {
-	return b->o->sort_keys ? b->o->sort_keys : "comm, dso, sym, pid, tid, srcline";
+	return b->o->sort_keys ? b->o->sort_keys : "comm, dso, sym, pid, tid, srcline, trace, cpu";
 }
 
 static void show_help(struct br *b)

@@ -145,6 +145,8 @@ void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, s
 	fputs(pct_head(children), fp);
 	if (t->show_nr)
 		fprintf(fp, "  %12s", "Samples");
+	if (t->show_period)
+		fprintf(fp, "  %12s", "Period");
 	for (int k = 0; k < t->nr_keys; k++)
 		if (show[k])
 			fprintf(fp, "  %-*s", (int)width[k], t->headers[k]);
@@ -152,6 +154,8 @@ void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, s
 	if (children)
 		fputs("  ........", fp);
 	if (t->show_nr)
+		fputs("  ............", fp);
+	if (t->show_period)
 		fputs("  ............", fp);
 	for (int k = 0; k < t->nr_keys; k++) {
 		if (!show[k])
@@ -170,6 +174,8 @@ void tui_print_stdio(FILE *fp, const struct tui_table *t, const size_t *order, s
 		fprintf(fp, "  %7.2f%%", 100.0 * (double)r->self / tot);
 		if (t->show_nr)
 			fprintf(fp, "  %12" PRIu64, r->nr);
+		if (t->show_period)
+			fprintf(fp, "  %12" PRIu64, r->self);
 		for (int k = 0; k < t->nr_keys; k++) {
 			if (!show[k])
 				continue;

@@ -102,6 +102,7 @@ struct tui_table {
 	bool children;             /* rows have Children periods (a column can show them) */
 	bool show_children;        /* the Children column is shown (initially) */
 	bool show_nr;              /* a Samples column */
+	bool show_period;          /* a Period column (Self's), after it */
 	bool no_threads;           /* rows[].tid names no thread: 't' says so */
 	uint64_t total;            /* the percentages' denominator */
 	/* rows whose share of the view (Children in the Children view, else
@@ -195,7 +196,7 @@ struct tui_opts {
 	int tick_ms;               /* > 0: call ops.tick this often (live) */
 	const char *help_extra;    /* lines added to the '?' screen (a source's keys) */
 	const char *sort_keys;     /* the keys regroup takes, as 's' and '?' name them
-				      (NULL: "comm, dso, sym, pid, tid, srcline") */
+				      (NULL: "comm, dso, sym, pid, tid, srcline, trace, cpu") */
 	const char *hist_prefix;   /* 'P' writes <prefix>.N, first free N (default "perf.hist") */
 	const char *notice;        /* shown on the status line as the browser opens, until a
 				      key (a warning about the file: truncated, broken stacks) */
