@@ -51,6 +51,18 @@ if have tmux; then
 	diag "$(head -4 tui.txt)"
 	expect "browser: 's cpu,comm' reads the CPUs in (the rows had none)" \
 		sh -c "grep -q 'Self  CPU  Command' tui.txt && grep -Eq '%  [0-9]{3}  ' tui.txt"
+	tmux -L pkc new-session -d -s t -x 120 -y 20 "cd '$T' && TERM=xterm '$PERFKIT' report -n --show-total-period --no-children --sort cpu -i sys.data"
+	sleep 1
+	tmux -L pkc capture-pane -p -t t >tuip.txt
+	tmux -L pkc send-keys -t t P
+	sleep 1
+	tmux -L pkc kill-server 2>/dev/null
+	expect "browser --show-total-period: the Period column after Samples" \
+		sh -c "grep -q 'Overhead       Samples        Period  CPU' tuip.txt && grep -Eq '%  +[0-9]+  +[0-9]+  [0-9]{3}' tuip.txt"
+	"$PERFKIT" report --stdio -n --show-total-period --no-children --sort cpu -i sys.data 2>/dev/null |
+		grep -E '^ +[0-9.]+%' >pst.txt
+	grep -E '^ +[0-9.]+%' perf.hist.0 >pp.txt 2>/dev/null
+	expect "… and 'P' prints it as --stdio does" cmp -s pst.txt pp.txt
 fi
 if have perf; then
 	perf record -g -F 999 -o perf-task.data -- "$PK_BUILD/tests/workloads/burn2to1" 200 >/dev/null 2>&1
