@@ -3145,6 +3145,8 @@ int cmd_report(int argc, char **argv)
 
 struct report_tui {
 	struct report *r;
+	size_t ev;                    /* the event shown (Tab): its hists index + 1,
+					 0: the first with samples */
 	struct tui_row *rows_keep;    /* t.rows' memory, kept between tables */
 	size_t rows_cap;
 	struct session **sess;
@@ -3273,7 +3275,8 @@ static bool rt_rest_ready(void *ctx);
 static void rt_rest_start(struct report_tui *rt);
 static void rt_prep_start(struct report_tui *rt);
 
-/* The table of the first event with samples (print_hist's rows). */
+/* The table of the event shown (rt->ev, else the first with samples;
+ * print_hist's rows). */
 static void rt_prepare(struct report_tui *rt)
 {
 	struct report *r = rt->r;
@@ -3283,6 +3286,11 @@ static void rt_prepare(struct report_tui *rt)
 	unsigned long n = 0;
 	char unit = ' ';
 
+	if (rt->ev && rt->ev <= r->f->nr_evsels &&
+	    (n = (unsigned long)hist_shown(r, &r->hists[rt->ev - 1], &total, NULL))) {
+		h = &r->hists[rt->ev - 1];
+		ev = &r->f->evsels[rt->ev - 1];
+	}
 	for (size_t i = 0; i < r->f->nr_evsels && !h; i++)
 		if ((n = (unsigned long)hist_shown(r, &r->hists[i], &total, NULL))) {
 			h = &r->hists[i];
@@ -3542,6 +3550,32 @@ static void rt_graphs_again(struct report_tui *rt)
 		free(rt->trees[c]);
 		rt->trees[c] = NULL;
 	}
+}
+
+/* Tab / Shift-Tab (tui.h next_event): the next or previous event with
+ * samples, its table made as the first one was (its rows derived on the
+ * first need, kept for the way back). */
+static int rt_next_event(void *ctx, int dir)
+{
+	struct report_tui *rt = ctx;
+	struct report *r = rt->r;
+	size_t n = r->f->nr_evsels, cur = rt->h ? (size_t)(rt->h - r->hists) : 0;
+
+	for (size_t step = 1; step < n; step++) {
+		size_t j = (cur + n + (dir > 0 ? step : n - step)) % n;
+		uint64_t total;
+
+		if (!r->hists[j].nr_samples || !hist_shown(r, &r->hists[j], &total, NULL))
+			continue;
+		rt_give_up(rt);   /* this table's helper threads stop */
+		rt_warm_join(rt);
+		rt_graphs_again(rt);   /* forests they left half made: made again on need */
+		rt_release_hist(rt);
+		rt->ev = j + 1;
+		rt_prepare(rt);
+		return 1;
+	}
+	return 0;
 }
 
 static int rt_regroup(void *ctx, const char *spec, bool children)
@@ -3987,7 +4021,7 @@ static int rt_idle(void *ctx, size_t i)
 static int report_browse(struct report *r, const char *input, double limit, const struct session_opts *so,
 			 struct session **sess, bool color, const char *sort)
 {
-	static const struct tui_ops ops = { .graph = rt_graph, .annotate = rt_annotate, .annotate_name = rt_annotate_name, .regroup = rt_regroup,
+	static const struct tui_ops ops = { .graph = rt_graph, .annotate = rt_annotate, .annotate_name = rt_annotate_name, .regroup = rt_regroup, .next_event = rt_next_event,
 					    .idle = rt_idle };
 	struct report_tui rt = { .r = r, .sess = sess, .input = input, .so = *so, .limit = limit };
 	struct tui_opts o = { .color = color };

@@ -133,6 +133,7 @@ static const char help_text[] =   /* a format: the sort keys (sort_keys()) */
 	"  + / -            Children column on / off\n"
 	"  a                annotate the selected row's (graph line's) function (q: back)\n"
 	"  P                write the current view as --stdio text to perf.hist.N\n"
+	"  Tab / Shift-Tab  the next / previous event's table (a file of several events)\n"
 	"  ?                this help\n"
 	"  q, Esc           back (a view, the last zoom or search), else quit; Esc asks\n"
 	"  In / and s: Ctrl-U clears the line, Ctrl-W a word; s starts with the keys:\n"
@@ -2092,6 +2093,25 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 		case '-': set_children(&b, false); break;
 		case 'a': annotate(&b); break;
 		case 'P': print_view(&b); break;
+		case '\t': case KEY_BTAB: {   /* perf's TAB / UNTAB: switch events */
+			int r = ops->next_event ? (remember(&b), ops->next_event(ctx, ch == '\t' ? 1 : -1)) : 0;
+
+			if (r < 0) {
+				b.err = r;
+			} else if (!r) {
+				snprintf(b.msg, sizeof(b.msg), "no other event with samples");
+			} else {   /* another table: from its top, nothing unfolded, as perf */
+				b.keep = false;
+				b.keep_pos = 0;
+				b.top = 0;
+				b.sel = 0;
+				forget_open(&b);
+				drop_hidden_zooms(&b);
+				b.children = t->show_children;
+				reload(&b);
+			}
+			break;
+		}
 		case '?': case 'h': case KEY_F(1): show_help(&b); break;
 		case 'q': case 27:
 			if (b.nfilt) {

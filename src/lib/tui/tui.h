@@ -185,6 +185,11 @@ struct tui_ops {
 	 * waits for other work to end first); it must not change the table.
 	 * Other results are ignored. */
 	int (*idle)(void *ctx, size_t selected);
+	/* Optional: show the next (dir 1) or previous (dir -1) event's table
+	 * instead (a file of several events: perf's TAB / shift-TAB).  1 when
+	 * the table changed, 0 when there is no other event with samples,
+	 * other -errno: fatal (tui_browse returns it). */
+	int (*next_event)(void *ctx, int dir);
 	/* A status text for the bottom line (live: "frozen", filters), or NULL. */
 	const char *(*status)(void *ctx);
 };
