@@ -118,7 +118,7 @@ struct br {
 
 #define NFILT (int)(sizeof(((struct br *)0)->filt) / sizeof(((struct br *)0)->filt[0]))
 
-static const char help_text[] =   /* a format: the sort keys (sort_keys()) */
+static const char help_text[] =   /* a format: the sort keys (sort_keys()), then the Tab line or "" */
 	"Keys\n"
 	"\n"
 	"  Up/Down, PgUp/PgDn, Home/End   move\n"
@@ -133,7 +133,7 @@ static const char help_text[] =   /* a format: the sort keys (sort_keys()) */
 	"  + / -            Children column on / off\n"
 	"  a                annotate the selected row's (graph line's) function (q: back)\n"
 	"  P                write the current view as --stdio text to perf.hist.N\n"
-	"  Tab / Shift-Tab  the next / previous event's table (a file of several events)\n"
+	"%s"
 	"  ?                this help\n"
 	"  q, Esc           back (a view, the last zoom or search), else quit; Esc asks\n"
 	"  In / and s: Ctrl-U clears the line, Ctrl-W a word; s starts with the keys:\n"
@@ -1454,7 +1454,10 @@ static void show_help(struct br *b)
 {
 	struct strbuf sb = STRBUF_INIT, w = STRBUF_INIT;
 
-	sb_addf(&sb, help_text, sort_keys(b));
+	/* Tab only where the source has events to switch between */
+	sb_addf(&sb, help_text, sort_keys(b),
+		b->ops->next_event ? "  Tab / Shift-Tab  the next / previous event's table (a file of several events)\n"
+				   : "");
 	if (b->o->help_extra) {
 		sb_addstr(&sb, "\n");
 		sb_addstr(&sb, b->o->help_extra);
