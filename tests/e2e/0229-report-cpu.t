@@ -8,6 +8,7 @@
 # Checked against perfkit script's CPU column (no assumption on how many
 # CPUs the machine has) and against perf report where perf is installed.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tui-lib.sh"   # the browser's steps (tmux)
 perf_event_require
 cd "$T"
 "$PERFKIT" record -a -g -F 999 -o sys.data -- "$PK_BUILD/tests/workloads/burn2to1" 300 >/dev/null 2>rec.err; rc=$?
@@ -39,30 +40,26 @@ expect "--show-total-period: a Period column after Samples, summing to the event
 "$PERFKIT" report --stdio --show-total-period -i sys.data >/dev/null 2>&1
 expect "--show-total-period with Children and call graphs: exit 0" test $? -eq 0
 if have tmux; then
-	tmux -L pkc kill-server 2>/dev/null
-	tmux -L pkc new-session -d -s t -x 120 -y 20 "cd '$T' && TERM=xterm '$PERFKIT' report -i sys.data"
-	sleep 1
-	tmux -L pkc send-keys -t t s
-	sleep 0.3
-	tmux -L pkc send-keys -t t C-u 'cpu,comm' Enter
-	sleep 1
-	tmux -L pkc capture-pane -p -t t >tui.txt
-	tmux -L pkc kill-server 2>/dev/null
-	diag "$(head -4 tui.txt)"
-	expect "browser: 's cpu,comm' reads the CPUs in (the rows had none)" \
-		sh -c "grep -q 'Self  CPU  Command' tui.txt && grep -Eq '%  [0-9]{3}  ' tui.txt"
-	tmux -L pkc new-session -d -s t -x 120 -y 20 "cd '$T' && TERM=xterm '$PERFKIT' report -n --show-total-period --no-children --sort cpu -i sys.data"
-	sleep 1
-	tmux -L pkc capture-pane -p -t t >tuip.txt
-	tmux -L pkc send-keys -t t P
-	sleep 1
-	tmux -L pkc kill-server 2>/dev/null
+	tui_start 120 20 "'$PERFKIT' report -i sys.data"
+	expect "browser: opens on comm,dso,sym" tui_wait "Shared Object"
+	tui_keys s C-u cpu,comm Enter
+	expect "browser: 's cpu,comm' reads the CPUs in (the rows had none)" tui_wait "Self  CPU  Command"
+	expect "… a CPU a row" tui_wait_re '%  [0-9]{3}  '
+	tui_keys q q
+	tui_start 120 20 "'$PERFKIT' report -n --show-total-period --no-children --sort cpu -i sys.data"
 	expect "browser --show-total-period: the Period column after Samples" \
-		sh -c "grep -q 'Overhead       Samples        Period  CPU' tuip.txt && grep -Eq '%  +[0-9]+  +[0-9]+  [0-9]{3}' tuip.txt"
+		tui_wait "Overhead       Samples        Period  CPU"
+	expect "… its values" tui_wait_re '%  +[0-9]+  +[0-9]+  [0-9]{3}'
+	tui_keys P
+	expect "P: written" tui_wait "written to"
+	tui_keys q q
 	"$PERFKIT" report --stdio -n --show-total-period --no-children --sort cpu -i sys.data 2>/dev/null |
 		grep -E '^ +[0-9.]+%' >pst.txt
 	grep -E '^ +[0-9.]+%' perf.hist.0 >pp.txt 2>/dev/null
 	expect "… and 'P' prints it as --stdio does" cmp -s pst.txt pp.txt
+	_tm kill-server 2>/dev/null
+else
+	skip "tmux not installed: the browser"
 fi
 if have perf; then
 	perf record -g -F 999 -o perf-task.data -- "$PK_BUILD/tests/workloads/burn2to1" 200 >/dev/null 2>&1
