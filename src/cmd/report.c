@@ -446,6 +446,16 @@ static const struct pk_frame *chain_levels(struct report *r, const struct pk_fra
 	return out ? out : frames;
 }
 
+/* What the trace key and the Command column's widths kept (trace_text,
+ * comm_shown). */
+static void report_names_free(struct report *r)
+{
+	tp_formats_release(&r->tps);
+	hm_release(&r->trace_names);
+	sb_release(&r->trace_sb);
+	hm_release(&r->comm_tid);
+}
+
 /* A tracepoint sample's text for the trace key, as perf's trace output:
  * its print format's (tracepoint.h), else its fields, interned; NULL for
  * another event's sample (shown "N/A", as perf shows it). */
@@ -2997,6 +3007,7 @@ int cmd_report(int argc, char **argv)
 	if (g_given && !has_cc && !pipe_in && r.f->nr_evsels) {   /* perf's report__setup_sample_type */
 		fprintf(stderr, "perfkit report: %s: -g given but the samples have no call chains "
 			"(recorded without -g or --call-graph)\n", input);
+		report_names_free(&r);
 		session_close(s);
 		return 1;
 	}
@@ -3130,6 +3141,7 @@ int cmd_report(int argc, char **argv)
 	report_export = NULL;
 	export_feed_free(report_feed);
 	report_feed = NULL;
+	report_names_free(&r);
 	session_close(s);
 	return err < 0 ? 1 : 0;
 }

@@ -26,8 +26,10 @@ expect "--sort comm: the two comms' rows, the first cut" \
 cp "$PK_BUILD/tests/workloads/burn2to1" "$T/burnlongname15c"
 "$PERFKIT" record -a -g -F 999 -o "$T/g.data" -- sh -c "'$T/burnlongname15c' 100; sleep 0.3" >/dev/null 2>&1
 "$PERFKIT" report -i "$T/g.data" --stdio --no-children 2>/dev/null >"$T/rg"
+# (other processes recorded beside it may have longer, escaped names: the
+# column at least 15 wide)
 expect "--no-children with call graphs: the long comm whole, the column as wide" \
-	sh -c "grep -q '^# Overhead  Command          Shared Object' '$T/rg' && grep -q '%  burnlongname15c  ' '$T/rg'"
+	sh -c "grep -Eq '^# Overhead  Command {8,}' '$T/rg' && grep -q '%  burnlongname15c ' '$T/rg'"
 if have perf; then
 	same_as_perf "$T/c.data" --no-children
 	same_as_perf "$T/c.data"
