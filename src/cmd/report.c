@@ -456,6 +456,17 @@ static void report_names_free(struct report *r)
 	hm_release(&r->comm_tid);
 }
 
+/* The samples' threads read from here on with what the keys show of
+ * them: their trace text (trace key), their CPU (cpu key); a model read
+ * with them serves keys without them too. */
+static void keys_tag_threads(struct report *r)
+{
+	for (int k = 0; k < r->nr_keys; k++) {
+		r->trace_tags |= r->keys[k] == K_TRACE;
+		r->by_cpu |= r->keys[k] == K_CPU;
+	}
+}
+
 /* A tracepoint sample's text for the trace key, as perf's trace output:
  * its print format's (tracepoint.h), else its fields, interned; NULL for
  * another event's sample (shown "N/A", as perf shows it). */
@@ -708,6 +719,12 @@ static uint8_t *trace_sized(const struct report *r, const struct hist *h)
 	if (kt == r->nr_keys || !h->trace)
 		return NULL;
 	uint8_t *v = xcalloc(h->nr + 1, 1);
+
+	if (!kt || r->children) {   /* every entry compared on it, once there are two */
+		for (size_t i = 0; i < h->nr; i++)
+			v[i] = (h->kept_samples >= 2 || r->children) && h->trace[i];
+		return v;
+	}
 	struct hashmap groups;   /* the keys before: their samples */
 
 	hm_init(&groups);
@@ -717,10 +734,6 @@ static uint8_t *trace_sized(const struct report *r, const struct hist *h)
 			struct hm_entry *e;
 			int created;
 
-			if (!kt || r->children) {
-				v[i] = (h->kept_samples >= 2 || r->children) && h->trace[i];
-				continue;
-			}
 			e = hm_upsert(&groups, row->rank, (size_t)kt * sizeof(row->rank[0]), &created);
 			if (!pass)   /* a row is one sample at least */
 				e->val.u += row->nr_self ? row->nr_self : 1;
@@ -2982,10 +2995,7 @@ int cmd_report(int argc, char **argv)
 		r.keys[0] = K_TRACE;
 		r.nr_keys = 1;
 	}
-	for (int k = 0; k < r.nr_keys; k++) {
-		r.trace_tags |= r.keys[k] == K_TRACE;
-		r.by_cpu |= r.keys[k] == K_CPU;
-	}
+	keys_tag_threads(&r);
 	if (any_tp && r.f->tracing_data &&
 	    tp_tracing_data_parse(r.f->tracing_data, r.f->tracing_data_size, &r.tps))
 		pk_error_clear();   /* no format: the trace key shows N/A */
@@ -3673,10 +3683,7 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 		r->sess = ns;
 		r->f = session_file(r->sess);
 		r->by_ip |= need_ip;
-		for (int k = 0; k < r->nr_keys; k++) {   /* what the samples are read with now */
-			r->trace_tags |= r->keys[k] == K_TRACE;
-			r->by_cpu |= r->keys[k] == K_CPU;
-		}
+		keys_tag_threads(r);   /* what the samples are read with now */
 		ann_leaves_free(r->leaves);   /* counted again by this pass */
 		r->leaves = ann_leaves_new();
 		err = session_process(r->sess, on_sample, r);
