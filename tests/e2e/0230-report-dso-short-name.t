@@ -12,7 +12,7 @@ cd "$T"
 mkdir -p v1 v2
 cp "$PK_BUILD/tests/workloads/burn2to1" v1/burn
 cp "$PK_BUILD/tests/workloads/burn2to1" v2/burn
-"$PERFKIT" record -g -F 999 -o two.data -- sh -c './v1/burn 150; ./v2/burn 150' >/dev/null 2>rec.err; rc=$?
+"$PERFKIT" record -g -F 4999 -o two.data -- sh -c './v1/burn 300; ./v2/burn 300' >/dev/null 2>rec.err; rc=$?
 expect "record the two copies: exit 0 ($rc)" test $rc -eq 0
 "$PERFKIT" report --stdio --no-children --sort dso -g none -i two.data >dso.txt 2>/dev/null
 diag "$(grep '%' dso.txt)"
