@@ -70,6 +70,7 @@ int cmd_collapse(int argc, char **argv)
 	struct collapse_opts o;
 	struct folded f;
 	int opt, ret = 0;
+	bool unopened = false;
 
 	memset(&o, 0, sizeof(o));
 	optind = 1;
@@ -111,7 +112,7 @@ int cmd_collapse(int argc, char **argv)
 		}
 	}
 
-	struct collapse_info info = { "" };
+	struct collapse_info info = { .event = "" };
 	char first[sizeof(info.event)] = "";
 
 	folded_init(&f);
@@ -120,6 +121,15 @@ int cmd_collapse(int argc, char **argv)
 	} else {
 		for (int i = optind; i < argc && !ret; i++) {
 			ret = collapse_file_info(argv[i], &o, &f, &info);
+			/* as stackcollapse-perf.pl (Perl's <>): a file that
+			 * cannot be opened is named and skipped, the others
+			 * are read; the exit status says one was missing */
+			if (ret && !info.opened) {
+				fprintf(stderr, "perfkit collapse: %s\n", pk_errmsg());
+				unopened = true;
+				ret = 0;
+				continue;
+			}
 			/* one default filter for all the files: the first
 			 * event of the first that has one */
 			if (!ret && !first[0] && info.event[0] && !(o.event_filter && *o.event_filter)) {
@@ -134,7 +144,7 @@ int cmd_collapse(int argc, char **argv)
 		folded_release(&f);
 		return 1;
 	}
-	if (folded_nr(&f) == 0)
+	if (folded_nr(&f) == 0 && !unopened)
 		fprintf(stderr, "perfkit collapse: warning: no samples found in the input; "
 			"expected `perf script` output (record with `perf record -g` for call "
 			"chains) or a perf.data file\n");
@@ -143,5 +153,5 @@ int cmd_collapse(int argc, char **argv)
 		ret = 1;
 	}
 	folded_release(&f);
-	return ret;
+	return ret || unopened ? 1 : 0;
 }

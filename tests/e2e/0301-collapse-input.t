@@ -55,6 +55,14 @@ expect 'missing file exits 1' test $? -eq 1
 expect 'missing file: one line naming it' \
 	test "$(grep -c "perfkit collapse: cannot open '$T/missing.txt'" "$T/missing.err")" -eq 1
 same_file 'missing file: nothing on stdout' /dev/null "$T/missing.out"
+# as stackcollapse-perf.pl (Perl's <>): a missing file among others is
+# named and skipped, the others are read
+"$PERFKIT" collapse "$T/missing.txt" "$T/local.txt" >"$T/missing2.out" 2>"$T/missing2.err"
+expect 'a missing file among others exits 1' test $? -eq 1
+expect 'a missing file among others: one line naming it' \
+	test "$(grep -c "perfkit collapse: cannot open '$T/missing.txt'" "$T/missing2.err")" -eq 1
+"$PERFKIT" collapse "$T/local.txt" >"$T/local.out" 2>/dev/null
+same_file 'a missing file among others: the others collapsed' "$T/local.out" "$T/missing2.out"
 printf '\037\213garbage, not deflate data' >"$T/bad.gz"
 "$PERFKIT" collapse "$T/bad.gz" >/dev/null 2>"$T/badgz.err"
 expect 'corrupt gzip exits 1' test $? -eq 1

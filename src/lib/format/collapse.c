@@ -576,8 +576,10 @@ int collapse_file_tree(const char *path_or_dash, const struct collapse_opts *o, 
 
 	if (tree)
 		*tree = (struct prof_names){ 0 };
-	if (info)
+	if (info) {
 		info->event[0] = '\0';
+		info->opened = fd >= 0;
+	}
 	if (fd < 0)
 		return pk_error(errno, "cannot open '%s': %s", name, strerror(errno));
 	ret = read_full(fd, name, magic, sizeof(magic), &got);
@@ -604,8 +606,10 @@ int collapse_stream_tree(int fd, const char *name, const void *prefix, size_t pr
 
 	if (tree)
 		*tree = (struct prof_names){ 0 };
-	if (info)
+	if (info) {
 		info->event[0] = '\0';
+		info->opened = true;
+	}
 	memcpy(magic, prefix, got);
 	if (prefix_len > got)
 		return pk_error(EINVAL, "%s: at most 8 bytes may be read ahead", name);
