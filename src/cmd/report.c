@@ -177,6 +177,8 @@ struct report {
 	struct hist *hists;           /* one per evsel */
 	bool graph;                   /* call graphs printed */
 	bool show_nr;                 /* -n: perf's Samples column */
+	const char *field_sep;        /* -t: between the columns, as perf's
+					 symbol_conf.field_sep (NULL: "  ") */
 	bool show_period;             /* --show-total-period: perf's Period
 					 column (Self's), after Samples */
 	bool quiet;                   /* -q: no '#' lines, no warnings */
@@ -2165,6 +2167,62 @@ static bool print_elided(struct report *r)
 	return any;
 }
 
+/* A row with -t SEP, as perf's hist_entry__snprintf with a field_sep:
+ * SEP between the columns; a number printed at width 1 (" 12.42%",
+ * " 360") then padded to its column's width, a key's text as without SEP
+ * but each of SEP's first character in it made '.' (repsep_snprintf);
+ * every column padded but the list's last (hist_entry__snprintf_alignment;
+ * an elided key stays in the list). */
+static void print_sep_row(const struct report *r, const struct hist *h, const struct row *row,
+			  const struct sortrec *o, const uint32_t *rk, const char **textv,
+			  const struct rfield *fv, int nf, const size_t *width, uint64_t total)
+{
+	bool first = true;
+	char buf[32], num[48];
+
+	for (int fi = 0; fi < nf; fi++) {
+		int k = fv[fi].key;
+		size_t len, w = fv[fi].kind == 'n' || fv[fi].kind == 'p' ? 12 : fv[fi].kind == 'k' ? width[k] : 8;
+		const char *text = num;
+		bool pad = fi < nf - 1;
+
+		if (fv[fi].kind == 'k' && r->elide[k])
+			continue;
+		switch (fv[fi].kind) {
+		case 'c':
+			if (r->children)
+				snprintf(num, sizeof(num), " %.2f%%",
+					 100.0 * (double)(r->nr_fields ? row->children : o->v) / (double)total);
+			else
+				snprintf(num, sizeof(num), " N/A");
+			len = strlen(num);
+			break;
+		case 's':
+			snprintf(num, sizeof(num), " %.2f%%", 100.0 * (double)o->self / (double)total);
+			len = strlen(num);
+			break;
+		case 'n': len = (size_t)snprintf(num, sizeof(num), " %" PRIu32, row->nr_self); break;
+		case 'p': len = (size_t)snprintf(num, sizeof(num), " %" PRIu64, row->self); break;
+		default:
+			text = h->rank_text[k] ? rank_text(h, k, rk[k], buf, &len) : textv[k];
+			if (!h->rank_text[k])
+				len = strlen(text);
+			if (len > width[k] && (r->keys[k] == K_COMM || r->keys[k] == K_TRACE))
+				len = width[k];
+			pad |= key_pads_last(r->keys[k]);
+			break;
+		}
+		if (!first)
+			fputs_unlocked(r->field_sep, stdout);
+		first = false;
+		for (size_t c = 0; c < len; c++)
+			putchar_unlocked(text[c] == r->field_sep[0] ? '.' : text[c]);
+		for (size_t c = len; pad && c < w; c++)
+			putchar_unlocked(' ');
+	}
+	putchar_unlocked('\n');
+}
+
 static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
 {
 	char buf[32];   /* rank_text's unknown address */
@@ -2254,7 +2312,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	bool pad_last = fv[lastf].kind != 'k' || key_pads_last(r->keys[fv[lastf].key]);
 
 	if (!r->quiet) {
-		for (int pass = 0; pass < 2; pass++) {   /* the names, then the dots */
+		/* perf's with a separator: the names only */
+		for (int pass = 0; pass < (r->field_sep ? 1 : 2); pass++) {   /* the names, then the dots */
 			bool first = true;
 
 			for (int i = 0; i < nf; i++) {
@@ -2266,7 +2325,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 
 				if (f->kind == 'k' && r->elide[f->key])
 					continue;
-				fputs(first ? "# " : "  ", stdout);
+				fputs(first ? "# " : r->field_sep ? r->field_sep : "  ", stdout);
 				first = false;
 				if (pass) {
 					for (size_t j = 0; j < w; j++)
@@ -2279,7 +2338,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 			}
 			putchar('\n');
 		}
-		printf("#\n");
+		if (!r->field_sep)
+			printf("#\n");
 	}
 	/* the call graphs' percentages stay of the whole, as perf's, also
 	 * when the rows' are of what the filters keep (their threshold is of
@@ -2322,6 +2382,11 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				x >>= h->rank_bits[k];
 			}
 		}
+		if (r->field_sep) {
+			print_sep_row(r, h, row, o, rk, textv ? textv + i * (size_t)r->nr_keys : NULL, fv, nf,
+				      width, total);
+			goto graph;
+		}
 		for (int fi = 0; fi < nf; fi++) {
 			int k = fv[fi].key;
 
@@ -2354,6 +2419,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				putchar_unlocked(' ');
 		}
 		putchar_unlocked('\n');
+graph:
 		if (trees && trees[i])
 			cg_tree_print_hit(stdout, h->cg, trees[i], &r->cg, cg_total, total,
 				      r->children ? o->v : o->self);
@@ -2635,6 +2701,9 @@ static void usage(FILE *fp)
 		    "  -F, --fields LIST       the columns in this order, the rows sorted by them (perf's):\n"
 		    "                          overhead, overhead_children, sample, period, sort keys\n"
 		    "  -q, --quiet             the rows only: no '#' header lines, no warnings\n"
+		    "  -t, --field-separator SEP\n"
+		    "                          SEP between the columns (for scripts, as perf's): numbers\n"
+		    "                          left-aligned, SEP's first character in a name becomes '.'\n"
 		    "      --stdio             text, also on a terminal (default there: a browser, '?' lists its keys)\n"
 		    "      --no-color          no colours in the browser (also when NO_COLOR is set)\n"
 		    "      --no-inline         accepted: report never adds inlined functions as frames\n"
@@ -2808,6 +2877,7 @@ int cmd_report(int argc, char **argv)
 		{ "header-only", no_argument, NULL, 1003 },
 		{ "stats", no_argument, NULL, 1012 },
 		{ "show-total-period", no_argument, NULL, 1013 },
+		{ "field-separator", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -2829,7 +2899,7 @@ int cmd_report(int argc, char **argv)
 
 	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqfvc:d:S:C:F:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqfvc:d:S:C:F:t:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'N': no_children = 1; break;
@@ -2916,6 +2986,14 @@ int cmd_report(int argc, char **argv)
 		case 1003: header = 2; break;
 		case 1012: stats_only = true; break;
 		case 1013: r.show_period = true; break;
+		case 't':
+			if (optarg[0] == '.') {   /* perf's refusal: a row's "..." */
+				fprintf(stderr, "perfkit report: '.' is the only non valid --field-separator argument\n");
+				return 2;
+			}
+			r.field_sep = optarg;
+			stdio = true;   /* text made for scripts */
+			break;
 		case 'v': pk_set_verbose(1); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
