@@ -344,7 +344,8 @@ int cap_synth_comm(const struct cap_synth *sy, uint32_t pid, uint32_t tid, const
 	uint64_t buf[32];
 	uint8_t *b = (uint8_t *)buf;
 	struct perf_event_header *h = (struct perf_event_header *)b;
-	char c[17];
+	char c[16];   /* TASK_COMM_LEN: 15 bytes and the NUL, as perf's
+			 synthesized COMM (a kworker's /proc comm is longer) */
 
 	h->type = PERF_RECORD_COMM;
 	h->misc = 0;
