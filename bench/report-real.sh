@@ -13,8 +13,9 @@
 #   BUILDS=N          builds of the copy recorded (default 1; each is make -j2
 #                     then make clean)
 #   PERF_TIMEOUT=S    limit per perf run (default 1800)
-#   RUNS=N            the -g none pairs (with and without Children) run N
-#                     times interleaved, medians printed (default 1)
+#   RUNS=N            the -g none pairs (with and without Children) and the
+#                     --stats pair run N times interleaved, medians printed
+#                     (default 1)
 #   ONLY=gnone        the -g none pairs only (perf's default report takes
 #                     minutes and 9 GB on a compile job's file)
 #   COMPACT=1         before each timed command, compact the kernel's free
@@ -87,6 +88,8 @@ for _ in $(seq "${RUNS:-1}"); do
 	tm pfn  perf report --stdio -g none -i "$DATA"
 	tm pknc "$PK" report -g none --no-children -i "$DATA"
 	tm pfnc perf report --stdio -g none --no-children -i "$DATA"
+	tm pks  "$PK" report --stats -i "$DATA"
+	tm pfs  perf report --stats -i "$DATA"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "${COMPACT:-0}" = 1 ] && echo "(free memory compacted before each command: COMPACT=1)"
@@ -98,9 +101,12 @@ printf '%-36s %9s %9s %10s\n' \
 	"perfkit report -g none" "$pkn" "$pkn_wall" "$pkn_rss" \
 	"perf report --stdio -g none" "$pfn" "$pfn_wall" "$pfn_rss" \
 	"perfkit report -g none --no-children" "$pknc" "$pknc_wall" "$pknc_rss" \
-	"perf report --stdio -g none --no-ch." "$pfnc" "$pfnc_wall" "$pfnc_rss"
+	"perf report --stdio -g none --no-ch." "$pfnc" "$pfnc_wall" "$pfnc_rss" \
+	"perfkit report --stats" "$pks" "$pks_wall" "$pks_rss" \
+	"perf report --stats" "$pfs" "$pfs_wall" "$pfs_rss"
 [ "${RUNS:-1}" = 1 ] || echo "(-g none rows: medians of ${RUNS} interleaved runs; CPU per run: perfkit $(tr '\n' ' ' <"$W/pkn.runs"), perf $(tr '\n' ' ' <"$W/pfn.runs"))"
 r() { printf '%.1f' "$(echo "$1 / $2" | bc -l)"; }
 [ "${ONLY:-}" = gnone ] || echo "default: CPU $(r "$pf" "$pk")x less than perf (aim >= 5x), memory 1/$(r "$pf_rss" "$pk_rss") of perf's (aim >= 1/4, < 500 MB: ${pk_rss} MB)"
 echo "-g none: CPU $(r "$pfn" "$pkn")x less than perf (aim >= 10x), memory 1/$(r "$pfn_rss" "$pkn_rss") of perf's (${pkn_rss} MB)"
 echo "-g none --no-children: CPU $(r "$pfnc" "$pknc")x less than perf, memory 1/$(r "$pfnc_rss" "$pknc_rss") of perf's (${pknc_rss} MB)"
+echo "--stats: CPU $(r "$pfs" "$pks")x less than perf, memory 1/$(r "$pfs_rss" "$pks_rss") of perf's (${pks_rss} MB)"

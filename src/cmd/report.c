@@ -3039,8 +3039,8 @@ int cmd_report(int argc, char **argv)
 	if (!so.max_stack)   /* perf's default --max-stack */
 		so.max_stack = (int)ev_max_stack();
 	pk_error_clear();
-	if (stats_only)   /* counts only: no chain resolved, nor unwound */
-		so.no_callchain = true;
+	if (stats_only)   /* counts only: no sample resolved, nor unwound */
+		so.no_callchain = so.counts_only = true;
 	hm_init(&r.trace_names);
 	hm_init(&r.comm_tid);
 	err = session_open(&s, input, &so);

@@ -396,6 +396,21 @@ static void test_callchain(void **state)
 	/* max_stack 2: the kernel sample keeps its two kernel frames only */
 	assert_null(strstr(w.text.buf, "t=4 k:[kernel.kallsyms] ?;k:[kernel.kallsyms] ?;"));
 	sb_release(&w.text);
+
+	/* counts_only (report --stats): every sample, in the file's order,
+	 * with no frame or thread resolved; the records counted alike */
+	struct session_opts co = { .counts_only = true };
+	struct session_stats all, counted;
+
+	run(tmp_path("cc.data"), &w, NULL, &all);
+	sb_release(&w.text);
+	run(tmp_path("cc.data"), &w, &co, &counted);
+	assert_int_equal(w.n, 3);
+	assert_string_equal(w.text.buf, "(null) 5/5 t=3\n(null) 5/5 t=4\n(null) 5/5 t=5\n");
+	assert_int_equal(counted.nr_samples, all.nr_samples);
+	assert_int_equal(counted.total_period, all.total_period);
+	assert_memory_equal(counted.nr_by_type, all.nr_by_type, sizeof(all.nr_by_type));
+	sb_release(&w.text);
 }
 
 /* A sample for a thread never announced: comm ":tid", dso [unknown];

@@ -1370,6 +1370,22 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		*bad = true;
 		return 0;
 	}
+	if (s->opts.counts_only) {   /* counted, not resolved */
+		if (!(raw.evsel->attr.sample_type & PERF_SAMPLE_PERIOD))
+			raw.period = raw.evsel->attr.freq ? 1 : raw.evsel->attr.sample_period;
+		s->stats.nr_samples++;
+		s->stats.total_period += raw.period;
+		memset(&smp, 0, sizeof(smp));
+		smp.raw = &raw;
+		smp.event = raw.evsel->name;
+		smp.pid = raw.pid;
+		smp.tid = raw.tid;
+		smp.cpu = raw.cpu;
+		smp.time = raw.time;
+		smp.period = raw.period;
+		smp.cpumode = cpumode;
+		return fn(&smp, arg);
+	}
 	/* a thread object stays its tid's until session_trim frees it */
 	t = s->last_t && s->last_t->tid == raw.tid ? s->last_t : thread_findnew(s, raw.pid, raw.tid);
 	s->last_t = t;
@@ -1601,6 +1617,11 @@ static int process_data(struct session *s, uint64_t pos, bool final, session_sam
 			s->q_limit = s->q_seen_max;
 			/* the queue is sorted now: a new record compares with its end */
 			s->q_last = s->nr_recs ? s->recs[s->nr_recs - 1].time : 0;
+			continue;
+		}
+		if (s->opts.counts_only) {   /* counted: in no order, nothing queued */
+			ret = process_record(s, r.pos, fn, arg, &s->q_bad, &s->q_bad_off);
+			pd_release_before(f, pos);   /* the file read so far (8 MiB steps) */
 			continue;
 		}
 		if (h->type == PERF_RECORD_SAMPLE) {

@@ -118,6 +118,9 @@ struct pk_sample {
 
 struct session_opts {
 	bool no_callchain;    /* use the sample ip only even with a callchain */
+	bool counts_only;     /* samples handed over decoded but not resolved: no
+				 frame, thread or symbol (comm NULL, nr_frames
+				 0); for counting them (report --stats) */
 	int max_stack;        /* 0: no limit; else keep at most this many frames
 				 of the recorded chain, and at most this many
 				 unwound user frames of a DWARF sample (perf's
