@@ -68,6 +68,77 @@ static void test_aggregate_and_sort(void **state)
 	folded_release(&f);
 }
 
+static int cmp_lines(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Many stacks sharing long prefixes (the radix sort's levels), bytes
+ * above 0x7f (compared unsigned), a stack the prefix of another: the
+ * lines come out in memcmp's order, as qsort of the texts puts them. */
+static void test_sort_many(void **state)
+{
+	struct folded f;
+	enum { N = 3000 };
+	char **want = malloc(N * sizeof(*want)), line[160];
+	unsigned seed = 12345;
+
+	(void)state;
+	folded_init(&f);
+	for (int i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		int depth = (int)(seed >> 16) % 6;
+		int n = snprintf(line, sizeof(line), "_start;__libc_start_main;main;run_all_the_things");
+
+		for (int d = 0; d < depth; d++) {
+			seed = seed * 1103515245u + 12345u;
+			n += snprintf(line + n, sizeof(line) - (size_t)n, ";f%c%u", (seed >> 30) ? 'x' : '\xe9',
+				      (seed >> 8) % 7);
+		}
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ";leaf%d", i);
+		folded_add_stack(&f, line, (size_t)n, 1);
+		want[i] = strdup(line);
+	}
+	qsort(want, N, sizeof(*want), cmp_lines);
+	char *out = dump(&f), *p = out;
+
+	for (int i = 0; i < N; i++) {
+		size_t l = strlen(want[i]);
+
+		assert_memory_equal(p, want[i], l);
+		assert_memory_equal(p + l, " 1\n", 3);
+		p += l + 3;
+		free(want[i]);
+	}
+	assert_int_equal(*p, 0);
+	free(out);
+	free(want);
+	folded_release(&f);
+}
+
+/* A name holding a NUL byte (binary garbage read as a frame): sorted as
+ * memcmp sorts it, the NUL below every other byte, the line kept whole. */
+static void test_sort_nul(void **state)
+{
+	struct folded f;
+	char *buf = NULL;
+	size_t len = 0;
+
+	(void)state;
+	folded_init(&f);
+	folded_add_stack(&f, "a;b\0z", 5, 1);
+	folded_add_stack(&f, "a;b", 3, 2);
+	folded_add_stack(&f, "a;b\x01", 4, 3);
+	FILE *m = open_memstream(&buf, &len);
+	assert_non_null(m);
+	assert_int_equal(folded_write(&f, m), 0);
+	fclose(m);
+	assert_int_equal(len, 4 + 2 + 6 + 2 + 5 + 2);
+	assert_memory_equal(buf, "a;b 2\na;b\0z 1\na;b\x01 3\n", len);
+	free(buf);
+	folded_release(&f);
+}
+
 static void test_counts(void **state)
 {
 	struct folded f;
@@ -101,6 +172,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intern),
 		cmocka_unit_test(test_aggregate_and_sort),
+		cmocka_unit_test(test_sort_many),
+		cmocka_unit_test(test_sort_nul),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_empty),
 	};

@@ -2,6 +2,7 @@
 #include "stack/folded.h"
 #include "base/error.h"
 #include "base/strbuf.h"
+#include "base/strsort.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -209,11 +210,14 @@ void folded_sort(const struct folded *f, struct folded_sorted *out)
 		const uint32_t *ids = folded_ids(f, i, &n);
 		for (size_t k = 0; k < n; k++)
 			total += f->frames.entries[ids[k]].len + 1;
+		total++;   /* an empty stack's NUL */
 	}
 	out->nr = nr;
 	out->lines = xmalloc((nr ? nr : 1) * sizeof(*out->lines));
 	out->text = xmalloc(total + 1);
 	char *p = out->text;
+	bool nul = false;   /* a NUL in a name: strcmp's order is not memcmp's */
+
 	for (size_t i = 0; i < nr; i++) {
 		size_t n;
 		const uint32_t *ids = folded_ids(f, i, &n);
@@ -223,13 +227,32 @@ void folded_sort(const struct folded *f, struct folded_sorted *out)
 			if (k)
 				*p++ = ';';
 			memcpy(p, e->key, e->len);
+			nul |= memchr(e->key, 0, e->len) != NULL;
 			p += e->len;
 		}
 		out->lines[i].stack = start;
 		out->lines[i].len = (size_t)(p - start);
 		out->lines[i].index = i;
+		*p++ = '\0';   /* the line's end, for pk_strsort (total counts it) */
 	}
-	qsort(out->lines, nr, sizeof(*out->lines), line_cmp);
+	if (nul || nr > UINT32_MAX) {
+		qsort(out->lines, nr, sizeof(*out->lines), line_cmp);
+		return;
+	}
+	/* the lines share long prefixes (the stacks' outer callers): a radix
+	 * sort reads each prefix byte about once, where qsort's memcmp read
+	 * it at every comparison (5 % of collapse's CPU on a compile job) */
+	struct pk_strrec *v = xmalloc((nr ? nr : 1) * sizeof(*v));
+	struct folded_line *sorted = xmalloc((nr ? nr : 1) * sizeof(*sorted));
+
+	for (size_t i = 0; i < nr; i++)
+		v[i] = (struct pk_strrec){ out->lines[i].stack, (uint32_t)i };
+	pk_strsort(v, nr);
+	for (size_t i = 0; i < nr; i++)
+		sorted[i] = out->lines[v[i].id];
+	free(v);
+	free(out->lines);
+	out->lines = sorted;
 }
 
 void folded_sorted_release(struct folded_sorted *s)
