@@ -754,7 +754,7 @@ static const char header_note[] =
  * last one (the "%-*.*s" of perf's comm, dso and pid columns; a symbol,
  * source line or trace is not), and at least unres_width(r, k) wide when a row has
  * no symbol (hists__set_unres_dso_col_len: 16 for the DSO, not with
- * --dsos) */
+ * --dsos nor -t) */
 static bool key_pads_last(enum sort_key k)
 {
 	return k != K_SYM && k != K_SRCLINE && k != K_TRACE;
@@ -762,7 +762,7 @@ static bool key_pads_last(enum sort_key k)
 
 static size_t unres_width(const struct report *r, enum sort_key k)
 {
-	return k == K_DSO && !r->sf.dsos.arg ? 16 : 0;
+	return k == K_DSO && !r->sf.dsos.arg && !r->field_sep ? 16 : 0;
 }
 
 static const char *key_header(enum sort_key k)
@@ -2170,9 +2170,11 @@ static bool print_elided(struct report *r)
 /* A row with -t SEP, as perf's hist_entry__snprintf with a field_sep:
  * SEP between the columns; a number printed at width 1 (" 12.42%",
  * " 360") then padded to its column's width, a key's text as without SEP
- * but each of SEP's first character in it made '.' (repsep_snprintf);
- * every column padded but the list's last (hist_entry__snprintf_alignment;
- * an elided key stays in the list). */
+ * but each of SEP's first character in it made '.' (repsep_snprintf),
+ * the padding of a key that pads itself (key_pads_last: comm, dso, pid)
+ * included; every column padded but the list's last
+ * (hist_entry__snprintf_alignment; an elided key stays in the list),
+ * with spaces. */
 static void print_sep_row(const struct report *r, const struct hist *h, const struct row *row,
 			  const struct sortrec *o, const uint32_t *rk, const char **textv,
 			  const struct rfield *fv, int nf, const size_t *width, uint64_t total)
@@ -2209,14 +2211,21 @@ static void print_sep_row(const struct report *r, const struct hist *h, const st
 				len = strlen(text);
 			if (len > width[k] && (r->keys[k] == K_COMM || r->keys[k] == K_TRACE))
 				len = width[k];
-			pad |= key_pads_last(r->keys[k]);
 			break;
 		}
 		if (!first)
 			fputs_unlocked(r->field_sep, stdout);
 		first = false;
-		for (size_t c = 0; c < len; c++)
-			putchar_unlocked(text[c] == r->field_sep[0] ? '.' : text[c]);
+		if (fv[fi].kind != 'k') {
+			fwrite_unlocked(text, 1, len, stdout);
+		} else {   /* the key's own padding is its text's */
+			for (size_t c = 0; c < len; c++)
+				putchar_unlocked(text[c] == r->field_sep[0] ? '.' : text[c]);
+			for (size_t c = len; key_pads_last(r->keys[k]) && c < w; c++)
+				putchar_unlocked(r->field_sep[0] == ' ' ? '.' : ' ');
+			if (key_pads_last(r->keys[k]))
+				len = w > len ? w : len;
+		}
 		for (size_t c = len; pad && c < w; c++)
 			putchar_unlocked(' ');
 	}
@@ -2991,8 +3000,10 @@ int cmd_report(int argc, char **argv)
 				fprintf(stderr, "perfkit report: '.' is the only non valid --field-separator argument\n");
 				return 2;
 			}
-			r.field_sep = optarg;
-			stdio = true;   /* text made for scripts */
+			/* perf: an empty one is none */
+			r.field_sep = *optarg ? optarg : NULL;
+			r.cg.folded_sep = r.field_sep;   /* -g folded's frames too */
+			stdio |= r.field_sep != NULL;   /* text made for scripts */
 			break;
 		case 'v': pk_set_verbose(1); break;
 		case 'h': usage(stdout); return 0;

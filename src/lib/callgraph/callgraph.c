@@ -1123,7 +1123,7 @@ static void print_flat(struct pctx *c, uint32_t tree, uint64_t total)
 			fputc(' ', c->fp);
 			for (size_t j = 0; j < depth; j++) {
 				if (j)
-					fputc(';', c->fp);
+					fputs(c->p->folded_sep ? c->p->folded_sep : ";", c->fp);
 				put_name(c, c->path[j]);
 			}
 			fputc('\n', c->fp);

@@ -74,6 +74,8 @@ struct cg_params {
 	bool skip_first;       /* sort order starts with "sym": a lone top
 				  chain does not repeat the entry's symbol */
 	enum cg_key key;       /* the forest's (cg_forest_set_key) */
+	const char *folded_sep; /* CG_FOLDED: between a chain's frames (perf's
+				  report -t field separator); NULL: ";" */
 };
 
 struct cg_frame {
