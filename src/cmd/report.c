@@ -690,7 +690,7 @@ static const char *key_text(const struct hist *h, const struct row *row, enum so
 	case K_SYM: sym_text(row, buf, size); break;
 	case K_PID: /* fall through */
 	case K_TID:
-		snprintf(buf, size, "%7" PRIu32 ":%s", row->tid,
+		snprintf(buf, size, "%7" PRId32 ":%s", (int32_t)row->tid,   /* perf's %7d */
 			 h->comm_last && h->comm_last[i] ? h->comm_last[i] : row->comm);
 		break;
 	case K_SRCLINE: snprintf(buf, size, "%s", h->srcline ? h->srcline[i] : ""); break;

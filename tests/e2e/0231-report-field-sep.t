@@ -49,22 +49,31 @@ if cc -O1 -static -s -o stburn st.c 2>/dev/null; then
 else
 	skip "no static C build here: the unresolved rows' widths"
 fi
+# same_as_perf without the README's one known difference: a chain the
+# kernel cut short (an exec's first samples, on a loaded machine) is a
+# "[truncated]" row here, none in perf
+same_as_perf_nt() {
+	local d=$1; shift
+	perf report -i "$d" --stdio "$@" 2>/dev/null | grep -v '^# (Tip:' | grep -v '\[truncated\]' | trim_tail >"$T/perf.oracle"
+	"$PERFKIT" report -i "$d" --stdio "$@" 2>/dev/null | grep -v '\[truncated\]' | trim_tail >"$T/perfkit.oracle"
+	same_file "report $* (${d##*/}): perf report's output" "$T/perf.oracle" "$T/perfkit.oracle"
+}
 if have perf; then
 	perf record -g -F 999 -o perf-task.data -- "$PK_BUILD/tests/workloads/burn2to1" 200 >/dev/null 2>&1
 	[ -r st.data ] && same_as_perf "$T/st.data" -t , --no-children
 	for f in task.data perf-task.data; do
-		same_as_perf "$T/$f" -t , --no-children -g none
-		same_as_perf "$T/$f" -t _ -n --show-total-period --no-children -g none
-		same_as_perf "$T/$f" -t '|;' --sort sym,dso
-		same_as_perf "$T/$f" -t , -F overhead,sym,comm -g none
-		same_as_perf "$T/$f" -t , --sort pid,cpu -g none
-		same_as_perf "$T/$f" -t , -g none --sort dso,comm --comms burn2to1
-		same_as_perf "$T/$f" -t , -q --no-children
-		same_as_perf "$T/$f" -t 0 -n --show-total-period --no-children -g none
-		same_as_perf "$T/$f" -t ' ' --sort pid,dso,sym -g none
-		same_as_perf "$T/$f" -t '' --no-children -g none
-		same_as_perf "$T/$f" -t , --no-children -g folded
-		same_as_perf "$T/$f" -t '::' -g folded,0.5,caller
+		same_as_perf_nt "$T/$f" -t , --no-children -g none
+		same_as_perf_nt "$T/$f" -t _ -n --show-total-period --no-children -g none
+		same_as_perf_nt "$T/$f" -t '|;' --sort sym,dso
+		same_as_perf_nt "$T/$f" -t , -F overhead,sym,comm -g none
+		same_as_perf_nt "$T/$f" -t , --sort pid,cpu -g none
+		same_as_perf_nt "$T/$f" -t , -g none --sort dso,comm --comms burn2to1
+		same_as_perf_nt "$T/$f" -t , -q --no-children
+		same_as_perf_nt "$T/$f" -t 0 -n --show-total-period --no-children -g none
+		same_as_perf_nt "$T/$f" -t ' ' --sort pid,dso,sym -g none
+		same_as_perf_nt "$T/$f" -t '' --no-children -g none
+		same_as_perf_nt "$T/$f" -t , --no-children -g folded
+		same_as_perf_nt "$T/$f" -t '::' -g folded,0.5,caller
 	done
 else
 	skip "perf not installed: the comparison with perf report"

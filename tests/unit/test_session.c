@@ -428,6 +428,18 @@ static void test_unknown_thread(void **state)
 	run(tmp_path("unk.data"), &w, NULL, NULL);
 	assert_string_equal(w.text.buf, ":78 77/78 t=1 [unknown] ?\nswapper 0/0 t=2 [unknown] ?\n");
 	sb_release(&w.text);
+
+	/* a thread no FORK or COMM named is ":TID" even when its leader has
+	 * a name (perf's thread__init_maps shares the leader's maps, not its
+	 * comm); a sample's tid -1 is ":-1" (perf's ":%d") */
+	comm(&d, 80, 80, "leader", false, 1);
+	sample(&d, PERF_RECORD_MISC_USER, 0x1234, 80, 81, 2, NULL, 0);
+	sample(&d, PERF_RECORD_MISC_USER, 0x1234, (uint32_t)-1, (uint32_t)-1, 3, NULL, 0);
+	write_file(tmp_path("unk2.data"), &d);
+	sb_release(&d);
+	run(tmp_path("unk2.data"), &w, NULL, NULL);
+	assert_string_equal(w.text.buf, ":81 80/81 t=2 [unknown] ?\n:-1 4294967295/4294967295 t=3 [unknown] ?\n");
+	sb_release(&w.text);
 }
 
 /* session_set_side_fn: the side-band records asked for, in time order

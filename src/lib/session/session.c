@@ -352,8 +352,8 @@ static struct thread *thread_new(struct session *s, uint32_t pid, uint32_t tid)
 	return t;
 }
 
-/* The name of thread tid before any is known, as perf's thread__comm_str:
- * "swapper" for 0, else ":TID". */
+/* The name of thread tid before any is known, as perf's thread__new:
+ * "swapper" for 0, else ":TID", TID signed (a sample's -1: ":-1"). */
 static const char *comm_placeholder(struct session *s, uint32_t tid)
 {
 	char buf[32];
@@ -361,7 +361,7 @@ static const char *comm_placeholder(struct session *s, uint32_t tid)
 
 	if (tid == 0)
 		return intern(s, "swapper", 7);
-	n = snprintf(buf, sizeof(buf), ":%u", tid);
+	n = snprintf(buf, sizeof(buf), ":%" PRId32, (int32_t)tid);
 	return intern(s, buf, (size_t)n);
 }
 
@@ -374,13 +374,10 @@ static struct thread *thread_findnew(struct session *s, uint32_t pid, uint32_t t
 	leader = pid != tid && pid != (uint32_t)-1 ? thread_findnew(s, pid, pid) : NULL;
 	t = thread_new(s, pid, tid);
 	t->mg = leader ? mg_get(leader->mg) : mg_new();
-	if (leader && leader->comm_known) {
-		t->comm = leader->comm;
-		t->comm_known = true;
-	} else {
-		t->comm = comm_placeholder(s, tid);
-		t->comm_known = tid == 0;   /* perf's machine sets "swapper" as a name */
-	}
+	/* the leader's maps, not its name: a thread no FORK or COMM named
+	 * is ":TID" as in perf (thread__init_maps shares the maps only) */
+	t->comm = comm_placeholder(s, tid);
+	t->comm_known = tid == 0;   /* perf's machine sets "swapper" as a name */
 	return t;
 }
 
