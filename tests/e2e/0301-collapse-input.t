@@ -63,6 +63,11 @@ expect 'a missing file among others: one line naming it' \
 	test "$(grep -c "perfkit collapse: cannot open '$T/missing.txt'" "$T/missing2.err")" -eq 1
 "$PERFKIT" collapse "$T/local.txt" >"$T/local.out" 2>/dev/null
 same_file 'a missing file among others: the others collapsed' "$T/local.out" "$T/missing2.out"
+mkdir "$T/adir"
+"$PERFKIT" collapse "$T/adir" "$T/local.txt" >"$T/dir.out" 2>"$T/dir.err"
+expect 'a directory among the files exits 1' test $? -eq 1
+expect 'a directory: one line naming it' grep -q "perfkit collapse: cannot open '$T/adir': Is a directory" "$T/dir.err"
+same_file 'a directory: the other files collapsed (Perl reads nothing of it)' "$T/local.out" "$T/dir.out"
 printf '\037\213garbage, not deflate data' >"$T/bad.gz"
 "$PERFKIT" collapse "$T/bad.gz" >/dev/null 2>"$T/badgz.err"
 expect 'corrupt gzip exits 1' test $? -eq 1

@@ -576,6 +576,13 @@ int collapse_file_tree(const char *path_or_dash, const struct collapse_opts *o, 
 
 	if (tree)
 		*tree = (struct prof_names){ 0 };
+	struct stat st;
+
+	if (fd >= 0 && !is_stdin && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);   /* Perl's <> reads nothing of it */
+		fd = -1;
+		errno = EISDIR;
+	}
 	if (info) {
 		info->event[0] = '\0';
 		info->opened = fd >= 0;

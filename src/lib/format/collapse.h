@@ -87,7 +87,8 @@ int collapse_file(const char *path_or_dash, const struct collapse_opts *o,
 /* What a collapse kept, for naming its counts. */
 struct collapse_info {
 	char event[128];   /* the event whose samples were kept ("" if none) */
-	bool opened;       /* false: the file could not be opened (nothing read) */
+	bool opened;       /* false: the file could not be opened, or is a
+			      directory (nothing read) */
 };
 
 /* collapse_file, and the event kept in *info (info may be NULL). */
