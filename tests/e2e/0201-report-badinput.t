@@ -69,6 +69,17 @@ expect "cut file: report shows the cut's hottest leaf (${hot:-none})" \
 cut=$(nsamples "$T/cut.data")
 expect "cut file: some but not all samples ($cut of $full)" test "$cut" -gt 0 -a "$cut" -lt "$full"
 
+# a file cut after its data, in the feature sections (event names):
+# perf reads on silently ("cpu-clock:HG"), perfkit says why, once
+head -c $(($(stat -c %s "$T/good.data") - 2)) "$T/good.data" >"$T/feat.data"
+for cmd in "report --stats" "report --stdio" "script"; do
+	"$PERFKIT" $cmd -i "$T/feat.data" >"$T/out" 2>"$T/err"; rc=$?
+	expect "$cmd, file cut in its feature sections: exit 0, one warning naming the file and what was not read" \
+		sh -c "[ $rc = 0 ] && [ \$(grep -c 'warning: .*feat.data: the header.s feature sections end past the file.s end .*not read' '$T/err') = 1 ]"
+done
+"$PERFKIT" report --stats -i "$T/good.data" >/dev/null 2>"$T/err"
+expect "… no such warning on the whole file" sh -c "! grep -q 'feature sections' '$T/err'"
+
 # header data size (offset 48) patched to 0: read to the end of the file
 cp "$T/good.data" "$T/zero.data"
 printf '\0\0\0\0\0\0\0\0' | dd of="$T/zero.data" bs=1 seek=48 conv=notrunc 2>/dev/null

@@ -26,6 +26,11 @@ static const char *const feat_names[] = {
 };
 #define NR_FEAT_NAMES ((int)(sizeof(feat_names) / sizeof(feat_names[0])))
 
+const char *pd_feature_name(int bit)
+{
+	return bit >= 0 && bit < NR_FEAT_NAMES ? feat_names[bit] : NULL;
+}
+
 /* A perf header string {u32 len; char s[len] (NUL-padded)} at *off of a
  * size-byte body: its text (up to the first NUL) appended escaped; false
  * when it does not fit. */

@@ -52,4 +52,8 @@ void pd_header_text(const struct pd_file *f, time_t captured, struct strbuf *out
  * "# event :" lines, ": " in `perf evlist -v`. */
 void pd_attr_text(const struct perf_event_attr *a, const char *eq, struct strbuf *out);
 
+/* perf's name of feature bit (HEADER_* without the prefix: "EVENT_DESC",
+ * "TRACING_DATA"), or NULL for a bit perf 6.1 does not name. */
+const char *pd_feature_name(int bit);
+
 #endif

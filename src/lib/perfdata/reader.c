@@ -19,6 +19,7 @@
  * decoded once at open into a heap buffer that stands in for the map.
  */
 #include "perfdata/perfdata.h"
+#include "perfdata/header.h"
 #include "base/bytes.h"
 
 #include "base/error.h"
@@ -309,22 +310,37 @@ static void parse_features(struct pd_file *f)
 	uint64_t secoff = f->data_offset + f->data_size;
 	int nr = 0;
 
+	int missing = -1;   /* the first feature the file holds no whole body of */
+
 	for (int bit = 0; bit < PD_FEAT_MAX; bit++) {
 		uint64_t off, size;
 		const uint8_t *p;
 
 		if (!(f->features[bit / 64] & (1ULL << (bit % 64))))
 			continue;
-		if (!in_range(secoff + (uint64_t)nr * 16, 16, f->size))
-			return;
+		if (!in_range(secoff + (uint64_t)nr * 16, 16, f->size)) {
+			if (missing < 0)
+				missing = bit;
+			break;
+		}
 		p = f->map + secoff + (uint64_t)nr * 16;
 		nr++;
 		off = rd64(p);
 		size = rd64(p + 8);
-		if (!in_range(off, size, f->size))
+		if (!in_range(off, size, f->size)) {
+			if (missing < 0)
+				missing = bit;
 			continue;
+		}
 		parse_feature(f, bit, f->map + off, size);
 	}
+	/* perf reads on silently (an event named "cpu-clock:HG", a tracepoint
+	 * "raw-2-0x174"): one line says why the names are not the file's */
+	if (missing >= 0 && secoff <= f->size)   /* else the data's own cut is said */
+		pk_warn("%s: the header's feature sections end past the file's end (offset %llu; cut "
+			"short?): %s and the features after it not read (event names, tracing data, build-ids)",
+			f->path, (unsigned long long)f->size,
+			pd_feature_name(missing) ? pd_feature_name(missing) : "a feature");
 }
 
 static int cmp_u64(const void *a, const void *b)
