@@ -114,6 +114,12 @@ static void test_more_modifiers(void **state)
 	(void)state;
 	struct perf_event_attr a;
 
+	/* neither: perf's default, guests left out (exclude_GH default) */
+	assert_int_equal(ev_parse("cpu-clock", &a), 0);
+	assert_int_equal(a.exclude_guest, 1);
+	assert_int_equal(a.exclude_host, 0);
+	assert_int_equal(ev_parse("task-clock:u", &a), 0);
+	assert_int_equal(a.exclude_guest, 1);
 	assert_int_equal(ev_parse("cycles:G", &a), 0);
 	assert_int_equal(a.exclude_host, 1);
 	assert_int_equal(a.exclude_guest, 0);

@@ -26,6 +26,20 @@ int cap_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int gr
 {
 	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 
+	if (fd < 0 && errno == EINVAL && (attr->exclude_guest || attr->exclude_host)) {
+		/* a PMU that knows no guests (msr, uncore ones) refuses the
+		 * bits: opened without them, as perf switches them off */
+		struct perf_event_attr was = *attr;
+
+		attr->exclude_guest = attr->exclude_host = 0;
+		fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+		if (fd < 0) {
+			int e = errno;
+
+			*attr = was;
+			errno = e;
+		}
+	}
 	return fd < 0 ? -errno : (int)fd;
 }
 

@@ -49,7 +49,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* The perf_event_open(2) syscall: the new fd, or -errno. */
+/* The perf_event_open(2) syscall: the new fd, or -errno.  Refused with
+ * EINVAL while exclude_guest or exclude_host is set (a PMU without guests:
+ * msr, uncore), it is tried again without them, as perf does, and *attr
+ * keeps them cleared when that succeeds. */
 int cap_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			unsigned long flags);
 

@@ -492,6 +492,10 @@ int ev_parse(const char *spec, struct perf_event_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
+	/* perf's default without G or H (parse-events' exclude_GH default: a
+	 * host's tools leave its guests out); a reader of the attr alone
+	 * (perf's pipe mode) names the event "cpu-clock", not "cpu-clock:HG" */
+	attr->exclude_guest = 1;
 	if (!spec || !*spec)
 		return pk_error(EINVAL, "empty event name");
 	const char *colon = strchr(spec, ':');
