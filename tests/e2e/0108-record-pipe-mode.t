@@ -32,6 +32,9 @@ if have perf; then
 	perf report -i - --stdio <pipe.data >prep 2>prep.err
 	pn=$(sed -n "s/^# Samples: \([0-9]*\) *of event 'cpu-clock'.*/\1/p" prep)
 	expect "perf report -i - reads it: $pn samples of 'cpu-clock' (perfkit: $n)" test "${pn:-x}" = "$n"
+	perf report --stats -i - <pipe.data >pstats 2>/dev/null
+	expect "perf report --stats names its event from the attr as perf's own: 'cpu-clock' (exclude_guest, perf's default)" \
+		grep -q '^cpu-clock stats:' pstats
 	perf report --header-only -i - <pipe.data >hdr 2>&1
 	expect "... its header: the command line from HEADER_FEATURE" grep -q '^# cmdline : .*record -o - -- sh -c' hdr
 	expect "... the event, named, with its ids" grep -q '^# event : name = cpu-clock, .*id = { [0-9]' hdr
