@@ -53,7 +53,12 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	const struct pk_frame *fr = s->frames;
 	size_t n = s->nr_frames;
 
-	if (!psc_event_keep(m->c, s->event) || !n)   /* the session gives >= 1 */
+	/* a tracepoint's line in perf script's text goes on past the event
+	 * name (its fields): stackcollapse-perf.pl reads no event there, so
+	 * it neither filters such a sample nor takes it as the first event */
+	bool tp = s->raw && s->raw->evsel && s->raw->evsel->attr.type == PERF_TYPE_TRACEPOINT;
+
+	if (!psc_event_keep(m->c, tp ? NULL : s->event) || !n)   /* the session gives >= 1 */
 		return 0;
 	if (!m->by_addr) {
 		/* an unknown symbol is named by its DSO alone ("[libc.so.6]"):
