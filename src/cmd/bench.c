@@ -156,6 +156,8 @@ struct result {
 	int *codes;                  /* exit code of every run (−signal for a signal death) */
 	double *all_t, *all_user, *all_sys;   /* every run's, failed ones too (the export's
 					 times, aligned with codes, as hyperfine's) */
+	double *all_cpu, *all_rss, *all_ins;  /* the same for the export's cpu_times,
+					 max_rss_values, instruction_counts */
 	size_t nruns, failed;
 	struct st_summary s;         /* wall time */
 	struct st_summary cs, is;    /* CPU time, instructions */
@@ -747,7 +749,8 @@ static const double *metric_vals(const struct bench_opts *o, const struct result
 	return o->metric == M_CPU ? r->cpu : o->metric == M_INS ? r->ins : r->t;
 }
 
-static void add_code(struct result *r, int code, double t, double u, double sy, size_t *cap)
+static void add_code(struct result *r, int code, double t, double u, double sy, double rss, double ins,
+		     size_t *cap)
 {
 	if (r->nruns == *cap) {
 		*cap = *cap ? 2 * *cap : 16;
@@ -755,10 +758,16 @@ static void add_code(struct result *r, int code, double t, double u, double sy, 
 		r->all_t = xrealloc(r->all_t, *cap * sizeof(double));
 		r->all_user = xrealloc(r->all_user, *cap * sizeof(double));
 		r->all_sys = xrealloc(r->all_sys, *cap * sizeof(double));
+		r->all_cpu = xrealloc(r->all_cpu, *cap * sizeof(double));
+		r->all_rss = xrealloc(r->all_rss, *cap * sizeof(double));
+		r->all_ins = xrealloc(r->all_ins, *cap * sizeof(double));
 	}
 	r->all_t[r->nruns] = t;
 	r->all_user[r->nruns] = u;
 	r->all_sys[r->nruns] = sy;
+	r->all_cpu[r->nruns] = u + sy;
+	r->all_rss[r->nruns] = rss;
+	r->all_ins[r->nruns] = ins;
 	r->codes[r->nruns++] = code;
 }
 
@@ -934,7 +943,9 @@ static int measure_once(struct bench_opts *o, int idx, struct result *r, const s
 	t = t > 0 ? t : 0;
 	u = u > 0 ? u : 0;
 	sy = sy > 0 ? sy : 0;
-	add_code(r, ro->code, t, u, sy, code_cap);
+	double ins_run = ro->ins - oh->ins;
+
+	add_code(r, ro->code, t, u, sy, ro->rss, ins_run > 0 ? ins_run : 0, code_cap);
 	if (ro->code) {
 		if (!o->ignore_failure) {
 			char how[64];
@@ -1737,10 +1748,11 @@ static int export_json(const struct bench_opts *o, struct result *res, int nres,
 		sb_addstr(&sb, "]");
 		json_array(&sb, "user_times", r->all_user, r->nruns);
 		json_array(&sb, "system_times", r->all_sys, r->nruns);
-		json_array(&sb, "cpu_times", r->cpu, r->n);
-		json_array(&sb, "max_rss_values", r->rss, r->n);
+		/* every run's too, aligned with times and exit_codes */
+		json_array(&sb, "cpu_times", r->all_cpu, r->nruns);
+		json_array(&sb, "max_rss_values", r->all_rss, r->nruns);
 		if (o->metric == M_INS)
-			json_array(&sb, "instruction_counts", r->ins, r->n);
+			json_array(&sb, "instruction_counts", r->all_ins, r->nruns);
 		sb_addstr(&sb, ",\n      \"exit_codes\": [");
 		/* a signal's death as hyperfine 1.15 exports it: 128 + N */
 		for (size_t k = 0; k < r->nruns; k++)
@@ -1844,20 +1856,36 @@ static int fastest_of(struct result *res, int nres)
 
 /* A command's label as a Markdown code span: control characters escaped
  * (a row is one line, and no escape sequence reaches a terminal showing
- * the file), | and ` backslashed. */
+ * the file), | backslashed (GFM's table rule, inside code spans too); the
+ * span's fence one backtick longer than the longest run of backticks in
+ * it, and a space inside each fence when the label starts or ends with
+ * one (CommonMark code spans: a backslash escapes nothing in them). */
 static void md_code(struct strbuf *sb, const char *s)
 {
 	struct strbuf esc = STRBUF_INIT;
+	size_t run = 0, longest = 0;
 
-	sb_addch(sb, '`');
 	sb_add_term(&esc, s, strlen(s));
 	for (const char *p = esc.buf; *p; p++) {
-		if (*p == '|' || *p == '`')
+		run = *p == '`' ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	bool pad = esc.len && (esc.buf[0] == '`' || esc.buf[esc.len - 1] == '`');
+
+	for (size_t k = 0; k <= longest; k++)
+		sb_addch(sb, '`');
+	if (pad)
+		sb_addch(sb, ' ');
+	for (const char *p = esc.buf; *p; p++) {
+		if (*p == '|')
 			sb_addch(sb, '\\');
 		sb_addch(sb, *p);
 	}
+	if (pad)
+		sb_addch(sb, ' ');
+	for (size_t k = 0; k <= longest; k++)
+		sb_addch(sb, '`');
 	sb_release(&esc);
-	sb_addch(sb, '`');
 }
 
 static void md_label(struct strbuf *sb, const struct result *r)
@@ -2317,6 +2345,9 @@ static void free_results(struct result *res, int nres, int nparam)
 		free(r->prof);
 		free(r->codes);
 		free(r->all_t);
+		free(r->all_cpu);
+		free(r->all_rss);
+		free(r->all_ins);
 		free(r->all_user);
 		free(r->all_sys);
 		for (size_t k = 0; r->cv && k < r->cnt.nr; k++)
@@ -2518,7 +2549,9 @@ int cmd_bench(int argc, char **argv)
 				return fprintf(stderr, "perfkit bench: %s\n", pk_errmsg()), 2;
 			break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default:   /* getopt named the option */
+			fputs("usage: perfkit bench [options] CMD...   (perfkit bench --help: the options)\n", stderr);
+			return 2;
 		}
 	}
 	int ntmpl = argc - optind;
@@ -2528,14 +2561,19 @@ int cmd_bench(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	for (int k = 0; k < ntmpl && !o.shell; k++)   /* -N: words to run, found before any run */
+	for (int k = 0; k < ntmpl; k++)   /* hyperfine refuses an empty one; -N: words to run */
 		if (!tmpl[k][strspn(tmpl[k], " \t\n")]) {
-			fprintf(stderr, "perfkit bench: command %d is empty (-N runs its words, without a shell)\n",
-				k + 1);
+			fprintf(stderr, "perfkit bench: command %d is empty%s\n", k + 1,
+				o.shell ? "" : " (-N runs its words, without a shell)");
 			return 2;
 		}
-	if (o.runs && o.max_runs && o.runs > o.max_runs) {
-		fprintf(stderr, "perfkit bench: --runs %d exceeds --max-runs %d\n", o.runs, o.max_runs);
+	if (o.nnames > ntmpl) {   /* hyperfine's "Too many --command-name options" */
+		fprintf(stderr, "perfkit bench: too many --command-name options: %d for %d command%s\n", o.nnames,
+			ntmpl, ntmpl == 1 ? "" : "s");
+		return 2;
+	}
+	if (o.runs && (min_given || o.max_runs)) {   /* hyperfine: they conflict */
+		fprintf(stderr, "perfkit bench: --runs cannot be used with --%s-runs\n", min_given ? "min" : "max");
 		return 2;
 	}
 	if (o.max_runs && o.min_runs > o.max_runs) {

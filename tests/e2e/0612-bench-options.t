@@ -129,6 +129,35 @@ expect "-m 5 -M 2: nothing ran" test ! -e "$T/ran-m"
 expect "unwritable --export-json: exit 1" test $? = 1
 expect "unwritable --export-json: nothing ran" test ! -e "$T/ran-x"
 expect "unwritable --export-json: the message names it" grep -q "nodir/x.json" "$T/x.err"
+# hyperfine's refusals: an empty command, more names than commands,
+# --runs with --min-runs or --max-runs; an unknown option in two lines
+"$PERFKIT" bench '' >/dev/null 2>"$T/empty.err"; rc=$?
+expect "an empty command: usage error (2), named ($rc)" sh -c "[ $rc = 2 ] && grep -q 'command 1 is empty' '$T/empty.err'"
+"$PERFKIT" bench -r 1 -n A -n B -n C "touch $T/ran-n" true >/dev/null 2>"$T/n.err"; rc=$?
+expect "three names for two commands: usage error (2), nothing ran ($rc)" \
+	sh -c "[ $rc = 2 ] && grep -q 'too many --command-name' '$T/n.err' && [ ! -e '$T/ran-n' ]"
+"$PERFKIT" bench --runs 2 --min-runs 30 true >/dev/null 2>"$T/rm.err"; rc=$?
+expect "--runs with --min-runs: usage error (2) ($rc)" sh -c "[ $rc = 2 ] && grep -q 'cannot be used with --min-runs' '$T/rm.err'"
+"$PERFKIT" bench -r 2 -M 3 true >/dev/null 2>&1
+expect "--runs with --max-runs: usage error (2)" test $? = 2
+"$PERFKIT" bench --bogus true >/dev/null 2>"$T/bogus.err"; rc=$?
+expect "an unknown option: exit 2, two lines (the option, where the usage is)" \
+	sh -c "[ $rc = 2 ] && [ \$(wc -l <'$T/bogus.err') = 2 ] && grep -q -- '--bogus' '$T/bogus.err'"
+# Markdown: a label holding backticks in a longer fence (a backslash
+# escapes nothing in a code span); | backslashed for the table
+"$PERFKIT" bench -N -r 1 -n 'a`b``c|d' -n '`x' --export-markdown "$T/bt.md" true true >/dev/null 2>&1
+expect "markdown: backticks inside a longer fence" grep -qF '| ```a`b``c\|d``` |' "$T/bt.md"
+expect "markdown: a label starting with a backtick padded inside its fence" grep -qF '| `` `x `` |' "$T/bt.md"
+# the JSON's per-run arrays aligned with times and exit_codes, failed runs too
+"$PERFKIT" bench -N -i -r 4 --export-json "$T/al.json" "sh -c 'test -e $T/flip && exit 3; touch $T/flip'" >/dev/null 2>&1
+expect "JSON with -i: cpu_times and max_rss_values as long as times and exit_codes" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+n = len(r["times"])
+assert n == 4 and len(r["exit_codes"]) == n, r
+assert len(r["cpu_times"]) == n and len(r["max_rss_values"]) == n, r
+assert 3 in r["exit_codes"] and 0 in r["exit_codes"], r["exit_codes"]
+' "$T/al.json"
 # a command name with a newline stays on one Markdown table row
 "$PERFKIT" bench -N -r 1 -n $'two\nlines' --export-markdown "$T/nl.md" true >/dev/null 2>&1
 expect "markdown: a name with a newline keeps its row on one line" \
