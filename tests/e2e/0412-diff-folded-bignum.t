@@ -19,4 +19,15 @@ expect 'flamegraph: "1e+15 2e+15" is a differential count' \
 expect 'flamegraph: no frame named "b 1e+15"' sh -c "! grep -q 'b 1e+15' '$T/e.svg'"
 printf 'a;c 3E2\na;d 100\n' | "$PERFKIT" flamegraph >"$T/f.svg" 2>"$T/f.err"
 expect 'flamegraph: "3E2" reads 300' grep -q '<title>c (300 samples' "$T/f.svg"
+# a count above 10^15 keeps every digit its double has (flamegraph.pl's
+# frame times are Perl integers, its label sprintf("%.0f")): not 15
+# significant digits
+printf 'a;b 1234567890123456\n' | "$PERFKIT" flamegraph >"$T/g.svg" 2>/dev/null
+expect 'flamegraph: 1234567890123456 shown whole' grep -q '<title>b (1,234,567,890,123,456 samples' "$T/g.svg"
+printf 'a;b 12345678901234567890\n' | "$PERFKIT" flamegraph >"$T/h.svg" 2>/dev/null
+expect 'flamegraph: a count past 2^63 as its double (…567,168), as flamegraph.pl' \
+	grep -q '<title>b (12,345,678,901,234,567,168 samples' "$T/h.svg"
+printf 'a;b 123456789012345678901234\n' | "$PERFKIT" flamegraph >"$T/i.svg" 2>/dev/null
+expect 'flamegraph: past 2^64, 15 significant digits (Perl'"'"'s number)' \
+	grep -q '<title>b (123,456,789,012,346,004,570,112 samples' "$T/i.svg"
 done_testing

@@ -342,12 +342,14 @@ struct layout {
 };
 
 /* flamegraph.pl keeps a frame's end time in a hash key, so it is the
- * number as Perl prints it (15 significant digits), read back. */
+ * number as Perl prints it, read back: all its digits while it is a sum of
+ * integers (Perl's IV or UV: from -2^63, below 2^64), else 15
+ * significant digits. */
 static double perl_num(double t)
 {
 	char tmp[40];
 
-	if (t == floor(t) && fabs(t) < 1e15)
+	if (t == floor(t) && (t >= 0 ? t < 18446744073709551616.0 : t >= -9223372036854775808.0))
 		return t;
 	snprintf(tmp, sizeof(tmp), "%.15g", t);
 	return strtod(tmp, NULL);
