@@ -433,6 +433,7 @@ int cmd_flamegraph(int argc, char **argv)
 	int cp = 0, hash = 0, rnd = 0, countname_set = 0, ret = 0, nargs = argc, cmd_at = -1, rec_status = 0;
 	const char *callgraph = "fp";
 	char rec_dir[64] = "", rec_path[96] = "", unit[128] = "";
+	bool unopened = false;   /* a FILE of several skipped (cannot be opened) */
 
 	xmalloc_reuse();   /* before the text parser's threads */
 	flame_opts_init(&o);
@@ -630,6 +631,22 @@ int cmd_flamegraph(int argc, char **argv)
 		bool std = !strcmp(path, "-");
 		struct stat pst;
 
+		if (!std && nargs - optind > 1) {
+			/* as flamegraph.pl's <>: a file that cannot be opened,
+			 * or a directory, is named and skipped, the others are
+			 * drawn; the exit status says so */
+			int tfd = open(path, O_RDONLY | O_CLOEXEC);
+			int terr = tfd < 0 ? errno : fstat(tfd, &pst) == 0 && S_ISDIR(pst.st_mode) ? EISDIR : 0;
+
+			if (tfd >= 0)
+				close(tfd);
+			if (terr) {
+				fprintf(stderr, "perfkit flamegraph: cannot open '%s': %s; skipped\n", path,
+					strerror(terr));
+				unopened = true;
+				continue;
+			}
+		}
 		if (std ? !stdin_seekable() : stat(path, &pst) == 0 && !S_ISREG(pst.st_mode)) {
 			/* a pipe or a FIFO (opened once: its writer may have
 			 * gone): its first bytes say perf.data or folded text */
@@ -742,6 +759,8 @@ int cmd_flamegraph(int argc, char **argv)
 		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
 		ret = 1;
 	}
+	if (unopened && ret == 0)
+		ret = 1;   /* drawn from the others; one was missing */
 out:
 	if (rec_path[0]) {
 		unlink(rec_path);

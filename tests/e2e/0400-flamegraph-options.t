@@ -71,6 +71,14 @@ fi
 rc=$?
 expect 'missing file: exit 1' test $rc -eq 1
 expect 'missing file: message names it' grep -q "perfkit flamegraph: cannot open '$T/nosuch.txt'" "$T/err"
+# among several (flamegraph.pl's <>): named and skipped, the others drawn
+printf 'a;b 3\na;c 2\n' >"$T/one.folded"
+mkdir -p "$T/adir"
+"$PERFKIT" flamegraph "$T/one.folded" "$T/nosuch.txt" "$T/adir" >"$T/several.svg" 2>"$T/err"
+rc=$?
+expect "a missing file and a directory among others: exit 1 ($rc)" test $rc -eq 1
+expect '… each named once, skipped' sh -c "[ \$(grep -c 'cannot open .*; skipped' '$T/err') = 2 ]"
+expect '… the other file drawn' grep -q '<title>b (3 samples' "$T/several.svg"
 printf 'no counts\n\n' | "$PERFKIT" flamegraph >"$T/empty.svg" 2>"$T/err"
 rc=$?
 expect 'no valid input: exit 2 (P2 acceptance item 4)' test $rc -eq 2
