@@ -1353,6 +1353,26 @@ static void warn_fp_chains(const struct session *s)
 		base ? base + 1 : dso ? dso : "[unknown]");
 }
 
+/* The sample's period (a fixed one, -c N, is in the attr, not in each
+ * sample), counted; smp's fields from raw, then smp to fn. */
+static int hand_over(struct session *s, struct pd_sample *raw, struct pk_sample *smp, uint16_t cpumode,
+		     session_sample_fn fn, void *arg)
+{
+	if (!(raw->evsel->attr.sample_type & PERF_SAMPLE_PERIOD))
+		raw->period = raw->evsel->attr.freq ? 1 : raw->evsel->attr.sample_period;
+	s->stats.nr_samples++;
+	s->stats.total_period += raw->period;
+	smp->raw = raw;
+	smp->event = raw->evsel->name;
+	smp->pid = raw->pid;
+	smp->tid = raw->tid;
+	smp->cpu = raw->cpu;
+	smp->time = raw->time;
+	smp->period = raw->period;
+	smp->cpumode = cpumode;
+	return fn(smp, arg);
+}
+
 static int do_sample(struct session *s, const struct perf_event_header *h, session_sample_fn fn,
 		     void *arg, bool *bad)
 {
@@ -1368,20 +1388,8 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		return 0;
 	}
 	if (s->opts.counts_only) {   /* counted, not resolved */
-		if (!(raw.evsel->attr.sample_type & PERF_SAMPLE_PERIOD))
-			raw.period = raw.evsel->attr.freq ? 1 : raw.evsel->attr.sample_period;
-		s->stats.nr_samples++;
-		s->stats.total_period += raw.period;
 		memset(&smp, 0, sizeof(smp));
-		smp.raw = &raw;
-		smp.event = raw.evsel->name;
-		smp.pid = raw.pid;
-		smp.tid = raw.tid;
-		smp.cpu = raw.cpu;
-		smp.time = raw.time;
-		smp.period = raw.period;
-		smp.cpumode = cpumode;
-		return fn(&smp, arg);
+		return hand_over(s, &raw, &smp, cpumode, fn, arg);
 	}
 	/* a thread object stays its tid's until session_trim frees it */
 	t = s->last_t && s->last_t->tid == raw.tid ? s->last_t : thread_findnew(s, raw.pid, raw.tid);
@@ -1459,23 +1467,10 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		fr->dso = "[unknown]";
 	}
 	smp.truncated = truncated;
-	if (!(raw.evsel->attr.sample_type & PERF_SAMPLE_PERIOD))
-		/* a fixed period (-c N) is in the attr, not in each sample */
-		raw.period = raw.evsel->attr.freq ? 1 : raw.evsel->attr.sample_period;
-	s->stats.nr_samples++;
-	s->stats.total_period += raw.period;
-	smp.raw = &raw;
-	smp.event = raw.evsel->name;
 	smp.comm = t->comm;
-	smp.pid = raw.pid;
-	smp.tid = raw.tid;
-	smp.cpu = raw.cpu;
-	smp.time = raw.time;
-	smp.period = raw.period;
-	smp.cpumode = cpumode;
 	smp.nr_frames = n;
 	smp.frames = s->frames;
-	return fn(&smp, arg);
+	return hand_over(s, &raw, &smp, cpumode, fn, arg);
 }
 
 static int process_record(struct session *s, uint64_t rpos, session_sample_fn fn, void *arg,
