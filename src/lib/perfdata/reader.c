@@ -1226,13 +1226,17 @@ void pd_set_data(struct pd_file *f, const void *data, size_t len)
 void pd_release_before(const struct pd_file *f, uint64_t pos)
 {
 	const struct pd_file_priv *pv = (const struct pd_file_priv *)f;
-	long psz = sysconf(_SC_PAGESIZE);
 	uint64_t end = f->data_offset + pos, done = pv->released;
 
-	if (!pv->mapped_size || psz <= 0)
+	/* in steps of 8 MiB or more: one madvise per step (most calls end
+	 * here: a caller may call once a record) */
+	if (!pv->mapped_size || end < done + (8u << 20))
+		return;
+	long psz = sysconf(_SC_PAGESIZE);
+
+	if (psz <= 0)
 		return;
 	end -= end % (uint64_t)psz;
-	/* in steps of 8 MiB or more: one madvise per step */
 	if (end > pv->mapped_size || end < done + (8u << 20))
 		return;
 	madvise((void *)(f->map + done), (size_t)(end - done), MADV_DONTNEED);
