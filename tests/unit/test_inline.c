@@ -3,7 +3,8 @@
  * chain as typed frames, read from this test's own binary — the inlined
  * helper found under its caller, marked inlined, with its lines; the same
  * items inline_resolve_frames gives and the same text inline_resolve_addr
- * prints, at every address of the caller; the linkage name of a C unit's
+ * prints, at every address of the caller, whose innermost line inline_line
+ * gives alone; the linkage name of a C unit's
  * function; cached; the "symbol + offset"
  * fallback of an address without DWARF. */
 #include <setjmp.h>
@@ -58,9 +59,16 @@ static void test_chain(void **state)
 		int n = inline_chain(r, "/proc/self/exe", a, NULL, 0, 0, &v);
 		int m = inline_resolve_frames(r, "/proc/self/exe", a, fr, 16);
 
+		const char *lf = NULL;
+		int ll = -1;
+
 		assert_int_equal(n, m);
 		if (n <= 0)
 			continue;
+		/* the line-table entry alone: the innermost item's line */
+		assert_int_equal(inline_line(r, "/proc/self/exe", a, &lf, &ll), 0);
+		assert_int_equal(ll, v[n - 1].line);
+		assert_true(lf == v[n - 1].file || (lf && v[n - 1].file && !strcmp(lf, v[n - 1].file)));
 		assert_int_equal(inline_chain(r, "/proc/self/exe", a, NULL, 0, 0, &again), n);
 		assert_ptr_equal(again, v);   /* cached */
 		assert_string_equal(v[0].name, "inline_target");
@@ -102,6 +110,11 @@ static void test_chain(void **state)
 	assert_string_equal(v[0].name, "inline_target");
 	/* an unreadable file */
 	assert_int_equal(inline_chain(r, "/nonexistent/file", 0x1000, NULL, 0, 0, &v), -ENOENT);
+	const char *lf;
+	int ll;
+
+	assert_int_equal(inline_line(r, "/nonexistent/file", 0x1000, &lf, &ll), -ENOENT);
+	assert_int_equal(inline_line(r, "/proc/self/exe", 8, &lf, &ll), -ENOENT);   /* no unit holds 8 */
 	sb_release(&text);
 	sb_release(&joined);
 	inline_resolver_free(r);

@@ -1154,19 +1154,20 @@ const char *session_srcline(struct session *s, const struct pk_frame *fr)
 	if (!created)
 		return e->val.ptr;
 	const char *file = fr->addr && fr->dso[0] == '/' ? dso_file(s, fr->dso) : NULL;
-	const struct inline_frame *v;
-	int nv;
+	const char *src = NULL;
+	int line = 0;
 
-	if (file && (nv = inline_chain(inl_get(s), file, fr->addr, NULL, 0, 0, &v)) > 0 &&
-	    (v[nv - 1].file || v[nv - 1].line)) {
-		/* the innermost item's "file:line" (file's basename) */
-		struct inline_frame last = v[nv - 1];
+	/* the line-table entry (the innermost inlined item's line): "file:line",
+	 * file's basename */
+	if (file && inline_line(inl_get(s), file, fr->addr, &src, &line) == 0 && (src || line)) {
+		const char *base = src ? strrchr(src, '/') : NULL;
+		char buf[24];
 
 		sb_reset(&s->tmp);
-		last.name = "";
-		last.linkage = last.elf_sym = NULL;
-		inline_frame_text(&last, true, false, false, &s->tmp);   /* ":file:line" */
-		res = intern(s, s->tmp.buf + 1, s->tmp.len - 1);
+		sb_addstr(&s->tmp, !src ? "??" : base ? base + 1 : src);
+		snprintf(buf, sizeof(buf), ":%d", line);
+		sb_addstr(&s->tmp, buf);
+		res = intern(s, s->tmp.buf, s->tmp.len);
 		goto done;
 	}
 	if (fr->sym) {

@@ -145,17 +145,17 @@ static bool first_function(const Dwarf_Die *scopes, int n, int from, Dwarf_Die *
 /* The chain at elf_pc, innermost first, into fr[0..max): each function
  * (real or inlined) with the file:line executing in it.  Returns the count
  * or -ENOENT. */
-static int collect(Dwfl_Module *mod, uint64_t elf_pc, struct inline_frame *fr, int max,
-		   const char **comp_dir)
+/* The unit holding pc (a module address) and pc's line-table entry (file
+ * NULL, line 0 when it has none); NULL when no unit holds pc.  *bias: the
+ * module's DWARF bias; cu_scan: storage for a unit found by scanning. */
+static Dwarf_Die *line_at(Dwfl_Module *mod, uint64_t pc, Dwarf_Addr *biasp, Dwarf_Die *cu_scan,
+			  const char **filep, int *linep)
 {
 	Dwarf_Addr bias = 0;
-	int nfr = 0;
-
-	dwfl_module_getelf(mod, &bias);
-	uint64_t pc = elf_pc + bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias), cu_scan;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias);
 	const char *file = NULL;
 	int line = 0;
+
 	if (cu) {
 		Dwfl_Line *dl = dwfl_module_getsrc(mod, pc);
 		if (dl)
@@ -169,18 +169,39 @@ static int collect(Dwfl_Module *mod, uint64_t elf_pc, struct inline_frame *fr, i
 		size_t hsize;
 		while (dw && !cu && dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, NULL, NULL,
 						    NULL) == 0) {
-			if (dwarf_offdie(dw, off + hsize, &cu_scan) && dwarf_haspc(&cu_scan, pc - bias) > 0)
-				cu = &cu_scan;
+			if (dwarf_offdie(dw, off + hsize, cu_scan) && dwarf_haspc(cu_scan, pc - bias) > 0)
+				cu = cu_scan;
 			off = next;
 		}
 		if (!cu)
-			return -ENOENT;
+			return NULL;
 		Dwarf_Line *dl = dwarf_getsrc_die(cu, pc - bias);
 		if (dl) {
 			file = dwarf_linesrc(dl, NULL, NULL);
 			dwarf_lineno(dl, &line);
 		}
 	}
+	*biasp = bias;
+	*filep = file;
+	*linep = line;
+	return cu;
+}
+
+static int collect(Dwfl_Module *mod, uint64_t elf_pc, struct inline_frame *fr, int max,
+		   const char **comp_dir)
+{
+	Dwarf_Addr bias = 0;
+	int nfr = 0;
+
+	dwfl_module_getelf(mod, &bias);
+	uint64_t pc = elf_pc + bias;
+	Dwarf_Die cu_scan;
+	const char *file = NULL;
+	int line = 0;
+	Dwarf_Die *cu = line_at(mod, pc, &bias, &cu_scan, &file, &line);
+
+	if (!cu)
+		return -ENOENT;
 	if (comp_dir) {
 		Dwarf_Attribute ca;
 
@@ -278,6 +299,20 @@ static struct chain *chain_make(Dwfl_Module *mod, uint64_t elf_pc)
 	for (int i = 0; i < n; i++)
 		ch->v[i] = fr[n - 1 - i];
 	return ch;
+}
+
+int inline_line(struct inline_resolver *r, const char *dso, uint64_t addr, const char **file, int *line)
+{
+	Dwfl_Module *m = dso_open(r, dso, strlen(dso));
+	Dwarf_Addr bias = 0;
+	Dwarf_Die cu_scan;
+
+	if (!m)
+		return -ENOENT;
+	dwfl_module_getelf(m, &bias);
+	if (!line_at(m, addr + bias, &bias, &cu_scan, file, line))
+		return -ENOENT;
+	return 0;
 }
 
 int inline_chain(struct inline_resolver *r, const char *dso, uint64_t addr, const char *sym, size_t syml,

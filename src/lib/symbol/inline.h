@@ -90,6 +90,14 @@ int inline_resolve_frames(struct inline_resolver *r, const char *dso, uint64_t a
 int inline_chain(struct inline_resolver *r, const char *dso, uint64_t addr, const char *sym, size_t syml,
 		 uint64_t sym_off, const struct inline_frame **out);
 
+/* The line-table entry of addr (an ELF address of the file dso): the
+ * innermost source line executing there, what binutils' addr2line without
+ * -i prints and the last item of inline_chain's chain.  *file as DWARF names
+ * it (NULL: the entry names none), *line (0: unknown); both live as long as
+ * r.  Not cached (a lookup in the unit's sorted line table).  Returns 0, or
+ * -ENOENT when dso cannot be read or no unit of its DWARF holds addr. */
+int inline_line(struct inline_resolver *r, const char *dso, uint64_t addr, const char **file, int *line);
+
 /* Append one item as the text functions above print it: its name as
  * binutils' addr2line -C gives it (the linkage name, or elf_sym, demangled
  * with its parameter list when params is set, as perf names symbols when
