@@ -326,6 +326,42 @@ static void test_trie(void **state)
 	prof_free(p);
 }
 
+/* Samples added after rows were made (PROF_REDERIVE: the nodes renumbered
+ * and the lookup tables dropped, as top's kept model): a stack seen before
+ * ends at its old node, found again through the remade table, and only new
+ * frames make nodes; the nodes stay after their parents. */
+static void test_trie_after_rows(void **state)
+{
+	struct prof *p = sample_profile_flags(PROF_REDERIVE);
+	const enum prof_key keys[] = { PROF_SYM };
+	struct prof_rows r;
+	struct pk_frame start = fr(LIBC, "start", 0x100, 0x100), mn = fr(EXE, "main", 0x1010, 0x1000),
+			f = fr(EXE, "f", 0x2004, 0x2000), g = fr(EXE, "g", 0x3008, 0x3000),
+			k = fr(KERN, "sys", 0xffff0010, 0xffff0000);
+	size_t before;
+	uint64_t sum = 0;
+
+	(void)state;
+	prof_rows_make(p, keys, 1, true, NULL, NULL, &r);
+	prof_rows_free(&r);
+	before = prof_nr_nodes(p);
+	add(p, CA, 1, 1, 4, start, mn, f, g);   /* old stacks of both threads */
+	add(p, CB, 2, 1, 4, start, mn, g, k);
+	assert_int_equal(prof_nr_nodes(p), before);
+	add(p, CA, 1, 1, 5, start, mn, f, g, k);   /* one new frame: one node */
+	assert_int_equal(prof_nr_nodes(p), before + 1);
+	for (size_t i = 1; i < prof_nr_nodes(p); i++) {
+		assert_true(prof_nodes(p)[i].parent < i);
+		sum += prof_nodes(p)[i].period;
+	}
+	assert_int_equal(sum, 142 + 3);
+	prof_rows_make(p, keys, 1, true, NULL, NULL, &r);
+	assert_int_equal(row_of(p, &r, "g", NULL)->self, 20 + 1);
+	assert_int_equal(row_of(p, &r, "sys", NULL)->self, 100 + 1 + 1);
+	prof_rows_free(&r);
+	prof_free(p);
+}
+
 static void test_rows_comm_dso_sym(void **state)
 {
 	struct prof *p = sample_profile();
@@ -511,6 +547,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trie),
+		cmocka_unit_test(test_trie_after_rows),
 		cmocka_unit_test(test_rows_comm_dso_sym),
 		cmocka_unit_test(test_rows_other_keys),
 		cmocka_unit_test(test_cg_load),

@@ -38,12 +38,14 @@ struct fcache_slot {
 
 struct prev_frame {
 	struct fkey k;
-	uint32_t node;
+	uint64_t h;                   /* the node's path hash (path_hash) */
+	uint32_t node, frame;
 };
 
 /* A thread's previous stack, root first. */
 struct prev_stack {
 	uint32_t root;                /* the thread's node */
+	uint64_t root_h;              /* its path hash */
 	struct prev_frame *v;
 	size_t nr, alloc;
 };
@@ -70,7 +72,7 @@ struct prof {
 	struct hashmap tmap;          /* (comm, pid, tid, tag, cpu) -> thread id + 1 */
 	struct prof_node *nodes;
 	size_t nr_nodes, alloc_nodes;
-	uint64_t *nslots;             /* hash high 32 | node */
+	uint64_t *nslots;             /* path hash high 32 | node (0: empty) */
 	bool nslots_mapped;
 	size_t nslot_mask;
 	struct prev_stack *prevs;     /* per thread */
@@ -281,46 +283,71 @@ static uint32_t frame_id(struct prof *p, const struct fkey *k, const struct pk_f
 	return (uint32_t)p->nr_frames++;
 }
 
-static uint64_t node_hash(uint32_t parent, uint32_t frame)
+/* A node's slot is found by the hash of its whole path from the root
+ * (the root node 0's is 0), not of its parent's id: a sample's frames'
+ * slots are known, and fetched together, before any of its nodes is. */
+static uint64_t path_hash(uint64_t parent_h, uint32_t frame)
 {
-	return prof_mix(((uint64_t)parent << 32 | frame) * 0x9e3779b97f4a7c15u);
+	return prof_mix((parent_h + frame + 1) * 0x9e3779b97f4a7c15u);
+}
+
+/* The slot index of a path hash: its top bits (a slot keeps the hash's
+ * high 32 bits, so the table grows without the nodes' hashes). */
+static size_t slot_of(uint64_t h, size_t mask)
+{
+	return (size_t)(h >> 32) * (mask + 1) >> 32;
 }
 
 static void nslots_grow(struct prof *p)
 {
 	size_t n = p->nslot_mask ? (p->nslot_mask + 1) * 2 : 1024;
 	uint64_t *v;
-
 	bool mapped;
 
 	while ((p->nr_nodes + 1) * 10 > n * 7)   /* after prof_compact() */
 		n *= 2;
 	v = table_new(n, &mapped);
+	if (p->nslots) {   /* each slot moved by the hash bits it keeps */
+		for (size_t i = 0; i <= p->nslot_mask; i++) {
+			uint64_t x = p->nslots[i];
+			size_t s;
 
-	for (size_t i = 1; i < p->nr_nodes; i++) {
-		uint64_t h = node_hash(p->nodes[i].parent, p->nodes[i].frame);
-		size_t s = (size_t)h & (n - 1);
-
-		while (v[s])
-			s = (s + 1) & (n - 1);
-		v[s] = (h >> 32 << 32) | i;
-	}
-	if (p->nslots)
+			if (!x)
+				continue;
+			for (s = slot_of(x, n - 1); v[s]; s = (s + 1) & (n - 1))
+				;
+			v[s] = x;
+		}
 		table_free(p->nslots, p->nslot_mask + 1, p->nslots_mapped);
+	} else if (p->nr_nodes > 1) {   /* after prof_compact(): the paths hashed
+					   again, a parent before its children */
+		uint64_t *h = xmalloc(p->nr_nodes * sizeof(*h));
+
+		h[0] = 0;
+		for (size_t i = 1; i < p->nr_nodes; i++) {
+			size_t s;
+
+			h[i] = path_hash(h[p->nodes[i].parent], p->nodes[i].frame);
+			for (s = slot_of(h[i], n - 1); v[s]; s = (s + 1) & (n - 1))
+				;
+			v[s] = (h[i] >> 32 << 32) | i;
+		}
+		free(h);
+	}
 	p->nslots = v;
 	p->nslots_mapped = mapped;
 	p->nslot_mask = n - 1;
 }
 
-static uint32_t child(struct prof *p, uint32_t parent, uint32_t frame)
+/* The node of frame under parent, made when new; h: its path hash
+ * (path_hash of the parent's and frame). */
+static uint32_t child(struct prof *p, uint32_t parent, uint32_t frame, uint64_t h)
 {
-	uint64_t h;
 	size_t s;
 
 	if (!p->nslots || (p->nr_nodes + 1) * 10 > (p->nslot_mask + 1) * 7)
 		nslots_grow(p);
-	h = node_hash(parent, frame);
-	for (s = (size_t)h & p->nslot_mask; p->nslots[s]; s = (s + 1) & p->nslot_mask) {
+	for (s = slot_of(h, p->nslot_mask); p->nslots[s]; s = (s + 1) & p->nslot_mask) {
 		uint64_t v = p->nslots[s];
 
 		if (v >> 32 == h >> 32) {
@@ -387,7 +414,8 @@ uint32_t prof_add_thread(struct prof *p, const struct prof_thread *th, const str
 	size_t j = 0;
 
 	if (!ps->root) {
-		ps->root = child(p, 0, PROF_THREAD | t);
+		ps->root_h = path_hash(0, PROF_THREAD | t);
+		ps->root = child(p, 0, PROF_THREAD | t, ps->root_h);
 		ps->nr = 0;
 	}
 	if (n > ps->alloc) {
@@ -395,6 +423,8 @@ uint32_t prof_add_thread(struct prof *p, const struct prof_thread *th, const str
 		ps->v = xrealloc(ps->v, ps->alloc * sizeof(*ps->v));
 	}
 	node = ps->root;
+	uint64_t h = ps->root_h;
+
 	/* the outer callers this thread's previous sample had too */
 	for (; j < n && j < ps->nr; j++) {
 		struct fkey k;
@@ -403,14 +433,32 @@ uint32_t prof_add_thread(struct prof *p, const struct prof_thread *th, const str
 		if (!fkey_same(&k, &ps->v[j].k))
 			break;
 		node = ps->v[j].node;
+		h = ps->v[j].h;
 	}
+	/* the others' frames and path hashes, their slots fetched; then the
+	 * nodes their first slots name: the misses overlap instead of coming
+	 * one after another */
+	size_t from = j;
+
 	for (; j < n; j++) {
-		const struct pk_frame *fr = &frames[n - 1 - j];
 		struct prev_frame *pv = &ps->v[j];
 
-		fkey_of(p, fr, &pv->k);
-		node = child(p, node, frame_id(p, &pv->k, fr));
-		pv->node = node;
+		fkey_of(p, &frames[n - 1 - j], &pv->k);
+		pv->frame = frame_id(p, &pv->k, &frames[n - 1 - j]);
+		h = pv->h = path_hash(h, pv->frame);
+		if (p->nslots)
+			__builtin_prefetch(&p->nslots[slot_of(h, p->nslot_mask)]);
+	}
+	for (j = from; p->nslots && j < n; j++) {
+		uint64_t v = p->nslots[slot_of(ps->v[j].h, p->nslot_mask)];
+
+		if (v && v >> 32 == ps->v[j].h >> 32)
+			__builtin_prefetch(&p->nodes[(uint32_t)v]);
+	}
+	for (j = from; j < n; j++) {
+		struct prev_frame *pv = &ps->v[j];
+
+		node = pv->node = child(p, node, pv->frame, pv->h);
 	}
 	ps->nr = n;
 	p->nodes[node].period += period;
