@@ -634,6 +634,39 @@ static void sym_text(const struct row *row, char *buf, size_t size)
 		snprintf(buf, size, "[%c] %-#.16" PRIx64, row->kernel ? 'k' : '.', addr);
 }
 
+/* perf's override of a thread's ":TID" by its first COMM (session_comm_renamed):
+ * the models' threads renamed once all samples are read, so that the
+ * samples before the COMM count under the name it gave; a comm's first
+ * thread (comm_shown) is the placeholder's when the name had none. */
+static const char *renamed_comm(const void *sess, const char *comm)
+{
+	return session_comm_renamed(sess, comm);
+}
+
+static void rename_comms(struct report *r)
+{
+	for (size_t i = 0; i < r->f->nr_evsels; i++) {
+		if (r->hists[i].prof)
+			prof_rename_comms(r->hists[i].prof, renamed_comm, r->sess);
+		if (r->hists[i].flat)
+			prof_flat_rename_comms(r->hists[i].flat, renamed_comm, r->sess);
+	}
+	for (size_t i = 0; i < r->comm_tid.nr; i++) {
+		const char *was = *(const char *const *)r->comm_tid.entries[i].key;
+		const char *now = session_comm_renamed(r->sess, was);
+		int created;
+
+		if (now == was)
+			continue;
+		uint64_t tid = r->comm_tid.entries[i].val.u;
+		struct hm_entry *e = hm_upsert(&r->comm_tid, &now, sizeof(now), &created);
+
+		if (created)
+			e->val.u = tid;
+	}
+	r->comm_tid_last = NULL;
+}
+
 /* The comm perf sizes the Command column by (hists__calc_col_len: the
  * length of the row's thread's comm, thread__comm_len, made once all
  * samples are read, so the thread's last): a row of a comm the thread had
@@ -3177,6 +3210,8 @@ int cmd_report(int argc, char **argv)
 	if (tui)
 		r.leaves = ann_leaves_new();
 	err = session_process(s, on_sample, &r);
+	if (err >= 0)
+		rename_comms(&r);
 	if (err >= 0 && report_export)
 		err = write_export();
 	if (err >= 0 && tui) {
@@ -3778,6 +3813,7 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 		err = session_process(r->sess, on_sample, r);
 		if (err < 0)
 			return err;
+		rename_comms(r);
 	}
 	/* else the rows from the models already there: no sample read again */
 	rt_prepare(rt);

@@ -87,6 +87,8 @@ struct prof_flat {
 	struct fkey *keys;            /* the sample's frames' keys */
 	size_t keys_alloc;
 	struct prev *prev;            /* by tid, direct-mapped */
+	bool renamed;                 /* a thread part's comm renamed
+					 (prof_flat_rename_comms) */
 };
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -400,6 +402,37 @@ void prof_flat_add(struct prof_flat *f, const struct prof_thread *t, const struc
 	f->rows[r].nr_self++;
 }
 
+void prof_flat_rename_comms(struct prof_flat *f, prof_rename_fn fn, const void *arg)
+{
+	for (size_t i = 0; i < f->nr_tthreads; i++) {
+		const char *c = fn(arg, f->tthreads[i].comm);
+
+		f->renamed |= c != f->tthreads[i].comm && f->want[PROF_COMM];
+		f->tthreads[i].comm = c;
+	}
+	for (size_t i = 0; f->threads && i < f->nr; i++)
+		f->threads[i].comm = fn(arg, f->threads[i].comm);
+	memset(f->tcache, 0, sizeof(f->tcache));   /* its slots name the old comms */
+}
+
+/* With renamed comms, each thread part's identity as thread_part() would
+ * give it now: parts that differ only by a renamed comm get one. */
+static uint32_t *parts_renamed(const struct prof_flat *f)
+{
+	struct idtab t = { 0 };
+	uint32_t *v = xmalloc((f->nr_tthreads + 1) * sizeof(*v));
+
+	for (size_t i = 0; i < f->nr_tthreads; i++) {
+		const struct prof_thread *th = &f->tthreads[i];
+
+		v[i] = idtab_intern(&t, f->want[PROF_COMM] ? (uintptr_t)th->comm : 0,
+				    (f->want[PROF_TID] ? th->tid : 0) | (f->want[PROF_CPU] ? (uint64_t)th->cpu << 32 : 0),
+				    f->want[PROF_TRACE] ? (uintptr_t)th->tag : 0);
+	}
+	idtab_free(&t);
+	return v;
+}
+
 void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 {
 	struct idtab parts[PROF_KEY_MAX] = { { 0 } };
@@ -426,14 +459,15 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 
 	for (size_t i = 0; i < f->nr; i++)
 		(void)prof_dsokey(dk, f->frames[i].dso);
-	uint32_t *into = prof_dsokey_aliased(dk) ? xmalloc((f->nr + 1) * sizeof(*into)) : NULL;
+	uint32_t *tcanon = f->renamed ? parts_renamed(f) : NULL;
+	uint32_t *into = prof_dsokey_aliased(dk) || tcanon ? xmalloc((f->nr + 1) * sizeof(*into)) : NULL;
 	struct hashmap same;
 
 	hm_init(&same);
 	for (size_t i = 0; i < f->nr; i++) {
 		const struct frow rec = f->rows[i], *r = &rec;
 
-		if (into) {   /* the row's key with its DSO by name */
+		if (into) {   /* the row's key with its DSO by name, its comm renamed */
 			struct { const void *dso, *sym; uint64_t a; uint32_t tpart, flags; } k;
 			const char *cd = prof_dsokey(dk, f->frames[i].dso);
 			int created;
@@ -442,7 +476,7 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 			k.dso = r->dso ? cd : NULL;
 			k.sym = r->flags & 1 ? (const void *)cd : r->sym;   /* unknown: by DSO and offset */
 			k.a = r->a;
-			k.tpart = r->tpart;
+			k.tpart = tcanon ? tcanon[r->tpart] : r->tpart;   /* comms renamed: by the new name */
 			k.flags = r->flags;
 			struct hm_entry *e = hm_upsert(&same, &k, sizeof(k), &created);
 
@@ -478,6 +512,7 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 	}
 	hm_release(&same);
 	prof_dsokey_free(dk);
+	free(tcanon);
 	if (into) {   /* each row added to its first, the others dropped, in order */
 		size_t n = 0;
 

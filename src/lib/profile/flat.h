@@ -46,6 +46,11 @@ void prof_flat_free(struct prof_flat *f);
 void prof_flat_add(struct prof_flat *f, const struct prof_thread *t, const struct pk_frame *frames, size_t n,
 		   uint64_t period);
 
+/* Rename the threads' comms as prof_rename_comms() does, before
+ * prof_flat_rows(): rows that differ only by a renamed comm are one then
+ * (summed, the first kept). */
+void prof_flat_rename_comms(struct prof_flat *f, prof_rename_fn fn, const void *arg);
+
 /* The rows (free with prof_rows_free): row i's thread and frame are ids
  * for prof_flat_thread() and prof_flat_frame() (frame ids grow with the
  * rows), of_node is NULL.  Rows whose DSOs have one short name

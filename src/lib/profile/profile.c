@@ -467,6 +467,26 @@ uint32_t prof_add_thread(struct prof *p, const struct prof_thread *th, const str
 	return node;
 }
 
+void prof_rename_comms(struct prof *p, prof_rename_fn fn, const void *arg)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < p->nr_threads; i++) {
+		const char *c = fn(arg, p->threads[i].comm);
+
+		any |= c != p->threads[i].comm;
+		p->threads[i].comm = c;
+	}
+	if (!any)
+		return;
+	if (p->tcache)   /* its slots name the old comms */
+		memset(p->tcache, 0, TCACHE_SLOTS * sizeof(*p->tcache));
+	if (p->cache) {   /* the rows' thread parts */
+		cache_free(p->cache);
+		p->cache = NULL;
+	}
+}
+
 void prof_compact(struct prof *p)
 {
 	if (p->nslots)

@@ -99,6 +99,14 @@ uint32_t prof_add_thread(struct prof *p, const struct prof_thread *t, const stru
 uint32_t prof_add_n(struct prof *p, const char *comm, uint32_t pid, uint32_t tid, const struct pk_frame *frames,
 		    size_t n, uint64_t count, uint64_t period);
 
+/* Rename the threads' comms: each becomes fn(arg, comm) (report: the
+ * session's session_comm_renamed, perf's override of a thread's ":TID"
+ * by its first COMM).  Called once the samples are added and before rows
+ * are made; rows of a renamed comm and of the name it took are then one.
+ * A later prof_add() under the old name adds to the renamed thread. */
+typedef const char *(*prof_rename_fn)(const void *arg, const char *comm);
+void prof_rename_comms(struct prof *p, prof_rename_fn fn, const void *arg);
+
 /* Free what only adding needs (the lookup tables, the threads' previous
  * stacks): a model read only from now on takes less memory; a later
  * prof_add() remakes them. */

@@ -108,6 +108,8 @@ struct session {
 	struct hashmap perfnames; /* inline chain item pointer → its name as perf 6.1 gives it */
 	struct hashmap dsofiles;  /* dso pointer → the file to read for it ("" none) */
 	struct hashmap bids;      /* DSO path → its struct pd_build_id (BUILD_ID feature) */
+	struct hashmap renames;   /* a placeholder comm (":TID", pointer) → the
+				     first name a COMM gave its thread */
 	uint64_t nr_replaced;     /* DSOs whose file changed since the recording */
 	struct rf_ent *rf;        /* resolved frames, 1 << RF_BITS (made on first use) */
 	struct thread *last_t;    /* the previous sample's thread (freed only by session_trim) */
@@ -514,7 +516,19 @@ static void do_comm(struct session *s, const struct perf_event_header *h, const 
 		return;
 	t = thread_findnew(s, rd32(p + 8), rd32(p + 12));
 	len = strnlen((const char *)p + 16, h->size - 16u);
+	const char *was = t->comm;
+
 	t->comm = intern(s, (const char *)p + 16, len);
+	if (!t->comm_known && was && was != t->comm) {
+		/* the thread's first name: perf's thread__set_comm overrides
+		 * the ":TID" it had in place (comm__override), so that its
+		 * samples until now are named so too in report's rows */
+		int created;
+		struct hm_entry *e = hm_upsert(&s->renames, &was, sizeof(was), &created);
+
+		if (created)
+			e->val.ptr = (void *)t->comm;
+	}
 	t->comm_known = true;
 	/* exec: the old image's maps stay until the new image's maps overlap
 	 * them (mg_insert), as in perf.  The COMM comes early in execve,
@@ -692,6 +706,7 @@ static void session_init(struct session *s, const struct session_opts *opts)
 	hm_init(&s->perfnames);
 	hm_init(&s->dsofiles);
 	hm_init(&s->bids);
+	hm_init(&s->renames);
 	for (size_t i = 0; i < s->f->nr_build_ids; i++) {
 		const struct pd_build_id *b = &s->f->build_ids[i];
 		int created;
@@ -816,6 +831,13 @@ const char *session_thread_comm(struct session *s, uint32_t tid)
 	struct thread *t = thread_find(s, tid);
 
 	return t ? t->comm : NULL;
+}
+
+const char *session_comm_renamed(const struct session *s, const char *comm)
+{
+	const struct hm_entry *e = s->renames.nr ? hm_find(&s->renames, &comm, sizeof(comm)) : NULL;
+
+	return e ? e->val.ptr : comm;
 }
 
 const struct session_stats *session_stats(const struct session *s)
@@ -1843,6 +1865,7 @@ void session_close(struct session *s)
 	hm_release(&s->perfnames);
 	hm_release(&s->dsofiles);
 	hm_release(&s->bids);
+	hm_release(&s->renames);
 	sb_release(&s->tmp);
 	free(s->frames2);
 	free(s->rf);

@@ -261,6 +261,16 @@ const struct session_stats *session_stats(const struct session *s);
  * thread never seen. */
 const char *session_thread_comm(struct session *s, uint32_t tid);
 
+/* What a sample's comm is called at the end, as perf's report names it:
+ * a thread no FORK or COMM had named carries ":TID" (comm_placeholder);
+ * its first COMM renames that name in place (perf's thread__set_comm,
+ * comm__override), its samples before it included, so comm, the ":TID"
+ * pointer a sample carried, gives the thread's first name then.  Any
+ * other comm (and all of them before the COMM is read) is returned as it
+ * is.  Only report's aggregation renames; script prints ":TID" as perf
+ * script does. */
+const char *session_comm_renamed(const struct session *s, const char *comm);
+
 /* The source line of a frame, as perf's srcline (util/srcline.c):
  * "file.c:LINE" (file basename, innermost inlined function's line) from
  * DWARF; else "SYM+OFF" (OFF in decimal) when the symbol is known (every
