@@ -463,9 +463,11 @@ int cmd_cache(int argc, char **argv)
 
 	char *prog;
 
-	if (pk_find_program(argv[i], &prog) < 0) {
+	int found = pk_find_program(argv[i], &prog);
+
+	if (found < 0) {   /* as valgrind and the shell: 126 there but not runnable */
 		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
-		return 127;
+		return found == -EACCES ? 126 : 127;
 	}
 	/* the program's build-id, for `perfkit annotate --cache` to match
 	 * the binary a recording sampled: "desc: build-id: HEX" */

@@ -2024,7 +2024,8 @@ int cmd_stat(int argc, char **argv)
 			err = pk_error(exec_err, "cannot run '%s': %s", o.argv[0], strerror(exec_err));
 			close_targets(&t);
 			rc = 1;
-			status = 127;
+			/* the shell's: 126 found but not runnable, 127 not found */
+			status = exec_err == EACCES || exec_err == ENOEXEC || exec_err == EISDIR ? 126 : 127;
 			break;
 		}
 		/* wait for the end: the command, the watched process, or Ctrl-C */

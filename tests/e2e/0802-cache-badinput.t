@@ -31,6 +31,17 @@ one_line "missing program: one line" "$T/e" "'/nonexistent/prog': no such execut
 "$PERFKIT" cache -q -o "$T/none.out" -- no-such-command-pk 2>"$T/e"; rc=$?
 one_line "unknown command: one line" "$T/e" "'no-such-command-pk': command not found"
 expect "no output file after a failed start" [ ! -e "$T/none.out" ]
+# there but not runnable: valgrind's and the shell's 126, "Permission denied"
+printf 'x\n' >"$T/notexec.txt"
+chmod 644 "$T/notexec.txt"
+"$PERFKIT" cache -q -o "$T/none.out" -- "$T/notexec.txt" 2>"$T/e"; rc=$?
+expect "a file that cannot be run: exit 126" [ $rc -eq 126 ]
+one_line "... one line: Permission denied" "$T/e" "'$T/notexec.txt': Permission denied"
+"$PERFKIT" cache -q -o "$T/none.out" -- "$T" 2>"$T/e"; rc=$?
+expect "a directory: exit 126" [ $rc -eq 126 ]
+one_line "... one line: Is a directory" "$T/e" "'$T': Is a directory"
+"$PERFKIT" stat -- "$T/notexec.txt" >/dev/null 2>"$T/e"; rc=$?
+expect "stat of a file that cannot be run: exit 126" [ $rc -eq 126 ]
 
 # annotate on bad files (no Valgrind needed)
 printf 'cmd: x\nevents: Ir Dr\nfl=a.c\nfn=f\n12 3 4\n13 x 1\n' >"$T/bad.out"

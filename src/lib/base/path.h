@@ -15,7 +15,10 @@
  * '/' and is executable (access(2) X_OK), else pk_path_search(name, true).
  * 0 with *path malloc'd; or -ENOENT with a pk_error() message naming it,
  * escaped: "'NAME': no such executable file" (a path) or "'NAME': command
- * not found" (looked up in $PATH) — the commands exit 127, as a shell does.
+ * not found" (looked up in $PATH) — the commands exit 127, as a shell does;
+ * or -EACCES for a path that is there but cannot be run ("'NAME':
+ * Permission denied", "'NAME': Is a directory") — exit 126, as a shell's
+ * and valgrind's.
  *
  * pk_open_regular(path): path opened read-only (close-on-exec) when it is a
  * regular file, checked on the open file: a FIFO, a device or a directory
