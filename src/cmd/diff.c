@@ -60,7 +60,10 @@ struct drow {
 };
 
 struct devent {
-	const char *name;        /* interned */
+	const char *name;        /* interned, without modifiers (event_get) */
+	const char *shown;       /* the name as the first file that has the
+				    event names it ("cpu-clock:ppp"), perf
+				    diff's header */
 	struct hashmap rows;     /* key → row index + 1 */
 	struct drow *r;
 	size_t nr, alloc;
@@ -95,14 +98,18 @@ static struct devent *event_get(struct diff *d, const char *name)
 	sb_add_term(&esc, name, psc_event_base_len(name, strlen(name)));   /* the file's text: printed escaped everywhere */
 	const char *n = hm_intern(&d->strings, esc.buf, esc.len);
 
-	sb_release(&esc);
-
 	for (size_t i = 0; i < d->nr_ev; i++)
-		if (d->ev[i].name == n)
+		if (d->ev[i].name == n) {
+			sb_release(&esc);
 			return &d->ev[i];
+		}
 	d->ev = xrealloc(d->ev, (d->nr_ev + 1) * sizeof(*d->ev));
 	memset(&d->ev[d->nr_ev], 0, sizeof(*d->ev));
 	d->ev[d->nr_ev].name = n;
+	sb_reset(&esc);
+	sb_add_term(&esc, name, strlen(name));
+	d->ev[d->nr_ev].shown = hm_intern(&d->strings, esc.buf, esc.len);
+	sb_release(&esc);
 	hm_init(&d->ev[d->nr_ev].rows);
 	return &d->ev[d->nr_ev++];
 }
@@ -215,7 +222,7 @@ static void print_event(struct devent *ev)
 	}
 	qsort(ev->r, ev->nr, sizeof(*ev->r), cmp_rows);
 	fputs("# Event '", stdout);
-	fputs_term(ev->name, stdout);
+	fputs_term(ev->shown, stdout);
 	fputs("'\n#\n", stdout);
 	printf("# Baseline  Delta Abs  %-*s  Symbol\n", w, "Shared Object");
 	printf("# ........  .........  ");
@@ -388,11 +395,11 @@ static void print_warnings(void)
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: perfkit diff [OLD.data [NEW.data]]\n"
+	fprintf(fp, "usage: perfkit diff [[OLD.data] NEW.data]\n"
 		    "       perfkit diff [--share] [--min-effect PTS] [--json FILE] OLD1 OLD2 … -- NEW1 NEW2 …\n"
 		    "  Compare two perf.data files by shared object and symbol, like perf diff:\n"
 		    "  Baseline = the symbol's share of OLD's samples, Delta Abs = NEW %% - OLD %%.\n"
-		    "  Defaults: perf.data.old and perf.data.\n"
+		    "  Defaults: perf.data.old and perf.data; one file: perf.data.old against it.\n"
 		    "  Several files per side (one run each): which symbols changed beyond the\n"
 		    "  run-to-run noise — Welch's t-test per symbol across the files of a change\n"
 		    "  larger than --min-effect points (0.5), Holm's correction over the symbols (at\n"
@@ -481,8 +488,8 @@ int cmd_diff(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (argc - optind == 1)
-		files[0] = argv[optind];
+	if (argc - optind == 1)   /* perf diff FILE: perf.data.old against FILE */
+		files[1] = argv[optind];
 	else if (argc - optind == 2) {
 		files[0] = argv[optind];
 		files[1] = argv[optind + 1];
@@ -507,6 +514,12 @@ read:
 		pk_error_clear();
 		err = session_open(&s, fv[d.file], NULL);
 		if (!err) {
+			const struct pd_file *pf = session_file(s);
+
+			/* the events in the file's order (perf diff's), not in
+			 * their first samples' */
+			for (size_t i = 0; i < pf->nr_evsels; i++)
+				(void)event_get(&d, pf->evsels[i].name);
 			err = session_process(s, on_sample, &d);
 			fold_file(&d);
 			session_close(s);
@@ -521,6 +534,8 @@ read:
 	for (size_t i = 0; i < d.nr_ev && multi; i++) {
 		/* an event only one side recorded is no comparison: every
 		 * symbol would read "new" or "gone" */
+		if (!d.ev[i].seen[0] && !d.ev[i].seen[1])
+			continue;
 		if (d.ev[i].seen[0] && d.ev[i].seen[1])
 			print_event_multi(&d.ev[i], na, d.nfiles - na, share, min_effect, json ? &js : NULL);
 		else
@@ -528,15 +543,21 @@ read:
 				d.ev[i].name, d.ev[i].seen[0] ? "NEW" : "OLD");
 	}
 	for (size_t i = 0; i < d.nr_ev && !multi; i++) {
+		if (!d.ev[i].seen[0] && !d.ev[i].seen[1])
+			continue;   /* named by a file, sampled by neither */
 		if (d.ev[i].seen[0])
 			print_event(&d.ev[i]);
 		else
 			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in '%s', only in '%s'\n",
 				d.ev[i].name, files[0], files[1]);
 	}
-	if (!d.nr_ev && multi)
+	size_t sampled = 0;
+
+	for (size_t i = 0; i < d.nr_ev; i++)
+		sampled += d.ev[i].seen[0] || d.ev[i].seen[1];
+	if (!sampled && multi)
 		fprintf(stderr, "perfkit diff: warning: none of the files has samples\n");
-	else if (!d.nr_ev)
+	else if (!sampled)
 		fprintf(stderr, "perfkit diff: warning: neither '%s' nor '%s' has samples\n", files[0], files[1]);
 	if (json) {
 		struct outfile of;

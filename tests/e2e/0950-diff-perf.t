@@ -61,7 +61,7 @@ expect "perf file vs perfkit file: burn_two has a delta" \
 expect "... and no warning" test ! -s "$T/mixed.err"
 
 (cd "$T" && "$PERFKIT" diff old.data 2>/dev/null >/dev/null)
-expect "one file: compared with ./perf.data, missing here: exit 1" test $? = 1
+expect "one file: NEW, against ./perf.data.old, missing here: exit 1" test $? = 1
 "$PERFKIT" diff a b c 2>/dev/null
 expect "three files: usage error (2)" test $? = 2
 # a missing NEW file is the one line said, before OLD is read (OLD cut
