@@ -81,6 +81,9 @@ struct out {
 	int rel;              /* --reltime (1): since the first sample shown;
 				 --deltatime (2): since the one before */
 	uint64_t t_first, t_prev;   /* for rel; 0: none shown yet */
+	bool time_rel;              /* --reltime with --time: the ranges are
+				       shifted by the file's first sample's
+				       time (rel_shift) before the first test */
 	struct sample_filter *flt;  /* --comms, --pid, --tid, -C, --time, or NULL */
 };
 
@@ -332,9 +335,27 @@ static int on_side(const struct pk_side_event *e, void *arg)
 	return 0;
 }
 
+/* --reltime --time A,B: A and B are seconds since the file's first sample,
+ * as perf 6.1 reads them (perf_time__parse_for_ranges_reltime adds the
+ * evlist's first_sample_time): the SAMPLE_TIME feature's first time, or
+ * without it (perfkit's recordings) the first sample's.  An open end stays
+ * open (perf's becomes the first sample's time: nothing kept). */
+static void rel_shift(struct sample_filter *f, uint64_t base)
+{
+	for (size_t i = 0; i < f->nr_times; i++) {
+		f->time[i].start += base;
+		if (f->time[i].end)
+			f->time[i].end += base;
+	}
+}
+
 static int on_sample(const struct pk_sample *s, void *arg)
 {
 	struct out *o = arg;
+	if (o->time_rel) {   /* the first sample: the ranges' base */
+		rel_shift(o->flt, s->time);
+		o->time_rel = false;
+	}
 	struct strbuf *sb = &o->sb;
 	const struct pd_evsel *ev = s->raw->evsel;
 	uint64_t t = ev->attr.sample_type;
@@ -678,6 +699,20 @@ int cmd_script(int argc, char **argv)
 	o.no_frames = max0;
 	o.rel = rel;
 	o.t_first = o.t_prev = 0;
+	o.time_rel = false;
+	if (rel == 1 && o.flt && o.flt->nr_times) {
+		const struct pd_file *pf = session_file(s);
+		const uint8_t *st = pf->feat_body[PD_FEAT_SAMPLE_TIME];
+
+		if (st && pf->feat_size[PD_FEAT_SAMPLE_TIME] >= 16) {
+			uint64_t first;
+
+			memcpy(&first, st, sizeof(first));
+			rel_shift(o.flt, first);
+		} else {
+			o.time_rel = true;
+		}
+	}
 	o.tps = (struct tp_formats){ 0 };
 	if (session_file(s)->tracing_data &&
 	    tp_tracing_data_parse(session_file(s)->tracing_data, session_file(s)->tracing_data_size, &o.tps))

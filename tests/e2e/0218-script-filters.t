@@ -81,6 +81,16 @@ us_mid=${mid%???}
 "$PERFKIT" script -i pk.data -F time --time ",$us_mid" >lo_us.txt
 expect "--time ,$us_mid (6 decimals): the samples up to $us_mid.000" \
 	test "$(wc -l <lo_us.txt)" = "$(count le "${us_mid}000")"
+# --reltime --time A,B: seconds since the file's first sample, as perf's
+# (perfkit read them as absolute times: nothing kept)
+"$PERFKIT" script -i pk.data -F time --ns --reltime >rel.txt
+rmid=$(sed -n "$((n / 2))p" rel.txt | tr -d ' :')
+"$PERFKIT" script -i pk.data -F time --ns --reltime --time ",$rmid" >rlo.txt
+expect "--reltime --time ,$rmid: the samples up to the middle one ($(wc -l <rlo.txt) = $le)" \
+	test "$(wc -l <rlo.txt)" = "$le"
+"$PERFKIT" script -i pk.data -F time --ns --reltime --time "$rmid," >rhi.txt
+expect "--reltime --time $rmid,: the samples from it on ($(wc -l <rhi.txt) = $ge)" \
+	test "$(wc -l <rhi.txt)" = "$ge"
 for bad in "x,1" "2,1" "1,2,3,4" "10%/2" "1.1234567890,"; do
 	"$PERFKIT" script -i pk.data --time "$bad" >/dev/null 2>e.txt
 	expect "--time '$bad': usage error (2), one line" test $? = 2 -a "$(wc -l <e.txt)" = 1
@@ -116,6 +126,15 @@ if have perf; then
 		expect "cpu.data: perf script's bytes for 5 -C lists" test "$fails" = 0
 		"$PERFKIT" script -i cpu.data -C 4095 >/dev/null 2>e.txt
 		expect "-C 4095, beyond the recording's CPUs: exit 1, naming it" test $? = 1 -a -n "$(grep 'CPU 4095' e.txt)"
+	fi
+	# --reltime --time on perf's recording (its SAMPLE_TIME feature's first
+	# time the base, as perf's)
+	if [ -s perf.data ]; then
+		rt=$(perf script -i perf.data -F time --reltime | awk 'NR == 30 { sub(/:/, ""); print $1 }')
+		perf script -i perf.data --reltime --time ",$rt" -F tid,time >perf.out 2>/dev/null
+		"$PERFKIT" script -i perf.data --reltime --time ",$rt" -F tid,time >pk.out 2>/dev/null
+		expect "--reltime --time ,$rt: perf script's lines ($(wc -l <perf.out))" \
+			test -s perf.out -a "$(wc -l <perf.out)" = "$(wc -l <pk.out)"
 	fi
 	for d in pk perf; do
 		[ -s $d.data ] || { skip "$d.data: not recorded"; continue; }
