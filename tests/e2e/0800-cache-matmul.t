@@ -125,4 +125,18 @@ if have cg_annotate; then
 else
 	skip "cg_annotate not installed"
 fi
+# without the branch events, cachegrind's events: line ends with a blank,
+# and cg_merge compares the line as a string: the same bytes, so that
+# cg_merge takes a perfkit file and a cachegrind one together
+env -i "${ENVV[@]}" valgrind -q --tool=cachegrind --cache-sim=yes --cachegrind-out-file="$T/m.cg" \
+	sort -r "$T/words" >/dev/null 2>&1
+env -i "${ENVV[@]}" "$PERFKIT" cache -q --model=cachegrind -o "$T/m.pk" sort -r "$T/words" >/dev/null 2>&1
+expect "cache events alone: the events: line byte for byte as cachegrind's" \
+	test -n "$(grep '^events:' "$T/m.cg")" -a "$(grep '^events:' "$T/m.cg")" = "$(grep '^events:' "$T/m.pk")"
+if have cg_merge; then
+	cg_merge -o "$T/m.merged" "$T/m.pk" "$T/m.cg" >/dev/null 2>&1
+	expect "cg_merge merges a perfkit file with a cachegrind one" test $? = 0 -a -s "$T/m.merged"
+else
+	skip "cg_merge not installed"
+fi
 done_testing
