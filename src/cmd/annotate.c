@@ -1607,6 +1607,19 @@ int cmd_annotate(int argc, char **argv)
 			o.syms[o.nr_syms++] = a;
 		}
 	}
+	/* a symbol named twice is one (its annotation once, no "no samples"
+	 * for the second) */
+	size_t nu = 0;
+
+	for (size_t k = 0; k < o.nr_syms; k++) {
+		size_t j = 0;
+
+		while (j < nu && strcmp(o.syms[j], o.syms[k]))
+			j++;
+		if (j == nu)
+			o.syms[nu++] = o.syms[k];
+	}
+	o.nr_syms = nu;
 	if (pk_options_only) {   /* the option fuzz harness: stop before reading */
 		free(o.syms);
 		return 0;

@@ -38,6 +38,10 @@ fi
 (cd "$T" && printf 'x\0y' >c && "$PERFKIT" annotate c --no-source >"$T/o" 2>"$T/e")
 expect "'annotate c' with a file 'c' here: function c annotated" grep -q '^ *:	[0-9a-f]* <c>:' "$T/o"
 expect "… no complaint about the file" [ ! -s "$T/e" ]
+# a symbol named twice: annotated once, no "no samples" for the second
+"$PERFKIT" annotate -i "$T/perf.data" --stdio --no-source c c >"$T/o" 2>"$T/e"; rc=$?
+expect "SYMBOL twice: exit 0, no error" [ $rc -eq 0 -a ! -s "$T/e" ]
+expect "… annotated once" [ "$(grep -c '^ *:	[0-9a-f]* <c>:' "$T/o")" = 1 ]
 (cd "$T" && "$PERFKIT" annotate nope.cg >/dev/null 2>"$T/e"); rc=$?
 expect "a missing nope.cg with ./perf.data: exit 1" [ $rc -eq 1 ]
 expect "… one line saying there is no such file" \
