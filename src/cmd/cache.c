@@ -115,18 +115,22 @@ static void help(void)
 	       "  --D1=S,A,L                 the first-level data cache\n"
 	       "  --L2=S,A,L                 the L2 (modern only)\n"
 	       "  --LL=S,A,L                 the last-level cache\n"
-	       "  --prefetch=none|next-line|stride\n"
-	       "                             the L2 prefetcher (modern only; default stride)\n"
+	       "  --prefetch=none|next-line|stride|stream\n"
+	       "                             the L2 prefetcher (modern only; default stream)\n"
+	       "  --l1-prefetch=yes|no       next-line prefetch into D1 (modern only; default yes)\n"
 	       "  --tlb=ENTRIES,ASSOC,PAGE|none\n"
 	       "                             the data TLB (modern only; default 64,4,4096)\n"
-	       "  --branch-sim=yes|no        simulate branch prediction (default yes)\n"
+	       "  --stlb=ENTRIES,ASSOC|none  the second-level TLB (modern only; default 1536,12)\n"
+	       "  --branch-sim=yes|no        simulate branch prediction (default: yes with\n"
+	       "                             modern, no with cachegrind, as cachegrind's)\n"
 	       "  -o, --output=FILE          the counts file (default perfkit.cache.out); each\n"
 	       "                             PERFKIT_CACHE_DUMP() of the program writes FILE.N\n"
 	       "  -q, --quiet                no totals on stderr\n"
 	       "  -h, --help                 this help\n"
 	       "\n"
 	       "Exit status: CMD's (128+N when it died of signal N), 127 when CMD is not found,\n"
-	       "1 when the simulation fails, 2 on a usage error.\n"
+	       "126 when it cannot be run, 1 when the simulation fails (no counts), 2 on a\n"
+	       "usage error.\n"
 	       "Example: perfkit cache -o m.cg -- ./matmul naive && perfkit annotate m.cg\n");
 }
 
@@ -632,9 +636,12 @@ int cmd_cache(int argc, char **argv)
 		if (WIFSIGNALED(status))
 			fprintf(stderr, "perfkit cache: %s: killed by signal %d (%s) before any result\n",
 				prog_name, WTERMSIG(status), sigdesc(WTERMSIG(status)));
+		else if (!last[0])   /* no word from valgrind: the process left it */
+			fprintf(stderr, "perfkit cache: %s exited (status %d) with no counts written: it most likely replaced "
+				"itself with exec(), and valgrind does not follow an exec (cachegrind writes "
+				"nothing either); run the exec'd program itself\n", prog_name, rc);
 		else
-			fprintf(stderr, "perfkit cache: valgrind failed (exit %d)%s%s\n", rc,
-				last[0] ? ": " : "", last);
+			fprintf(stderr, "perfkit cache: valgrind failed (exit %d): %s\n", rc, last);
 		unlink(tmp.buf);
 		unlink(log.buf);
 		if (rc == 0)

@@ -31,6 +31,17 @@ one_line "missing program: one line" "$T/e" "'/nonexistent/prog': no such execut
 "$PERFKIT" cache -q -o "$T/none.out" -- no-such-command-pk 2>"$T/e"; rc=$?
 one_line "unknown command: one line" "$T/e" "'no-such-command-pk': command not found"
 expect "no output file after a failed start" [ ! -e "$T/none.out" ]
+# --help states the defaults the tool uses (stream was missing, stride named)
+"$PERFKIT" cache --help >"$T/h" 2>&1
+for o in '--prefetch=none|next-line|stride|stream' 'default stream' '--l1-prefetch=yes|no' '--stlb=ENTRIES,ASSOC|none' \
+	'no with cachegrind' '126 when it cannot be run'; do
+	expect "--help: $o" grep -qF -- "$o" "$T/h"
+done
+# a program that execs another: valgrind follows no exec and writes nothing
+# (cachegrind neither); one line saying so, not "valgrind failed (exit 0)"
+"$PERFKIT" cache -q -o "$T/none.out" -- sh -c 'exec true' 2>"$T/e"; rc=$?
+expect "a program that execs: exit 1, no file" [ $rc -eq 1 -a ! -e "$T/none.out" ]
+one_line "... one line naming the exec" "$T/e" "sh exited (status 0) with no counts written: .*exec()"
 # there but not runnable: valgrind's and the shell's 126, "Permission denied"
 printf 'x\n' >"$T/notexec.txt"
 chmod 644 "$T/notexec.txt"
