@@ -631,9 +631,14 @@ static Elf *debug_elf(const char *path, int *fdp)
 	*fdp = -1;
 	if (n >= 2 && bid_debug_path(id, (size_t)n, &dpath) == 0)
 		*fdp = pk_open_regular(dpath.buf);
-	sb_release(&dpath);
 	if (*fdp < 0)
 		*fdp = debuglink_open(path);
+	/* perf's build-id cache (~/.debug/.build-id/XX/REST/elf): the copy
+	 * perf record saved, the file not stripped when the build was kept
+	 * (perf reads its symbols from there too, DSO_BINARY_TYPE__BUILD_ID_CACHE) */
+	if (*fdp < 0 && n >= 2 && bid_find(id, (size_t)n, &dpath) == 0 && strcmp(dpath.buf, path))
+		*fdp = pk_open_regular(dpath.buf);
+	sb_release(&dpath);
 	if (*fdp < 0)
 		return NULL;
 	Elf *e = elf_begin(*fdp, ELF_C_READ_MMAP, NULL);
