@@ -57,6 +57,9 @@ struct drow {
 	double *per;             /* self period in each file (several per side) */
 	bool seen[2];
 	double pct[2], delta;
+	bool unk;                /* the DSO's samples without a symbol, one row
+				    (perf diff's), shown at the lowest address */
+	uint64_t unk_addr;
 };
 
 struct devent {
@@ -155,12 +158,10 @@ static void fold_file(struct diff *d)
 			int created;
 			struct drow *r;
 
-			if (fr->sym) {
-				symname = fr->sym;
-			} else {
-				snprintf(sym, sizeof(sym), "%#.16" PRIx64, fr->sym_off);
-				symname = sym;
-			}
+			/* a DSO's addresses without a symbol are one row, as perf
+			 * diff collapses them (its sym key compares names) */
+			snprintf(sym, sizeof(sym), "%#.16" PRIx64, fr->sym_off);
+			symname = fr->sym ? fr->sym : "\001";
 			sb_init(&key, 128);
 			sb_addstr(&key, dso_short(fr->dso));
 			sb_addch(&key, '\0');
@@ -178,10 +179,19 @@ static void fold_file(struct diff *d)
 				r->dso = hm_intern(&d->strings, key.buf, strlen(key.buf));
 				r->sym = hm_intern(&d->strings, key.buf + strlen(key.buf) + 1,
 						   key.len - strlen(key.buf) - 1);
+				r->unk = !fr->sym;
+				r->unk_addr = UINT64_MAX;
 				e->val.u = ++ev->nr;
 			}
-			sb_release(&key);
 			r = &ev->r[e->val.u - 1];
+			if (r->unk && fr->sym_off < r->unk_addr) {   /* shown at its lowest address */
+				sb_reset(&key);
+				sb_addch(&key, fr->kernel ? 'k' : '.');
+				sb_addstr(&key, sym);
+				r->sym = hm_intern(&d->strings, key.buf, key.len);
+				r->unk_addr = fr->sym_off;
+			}
+			sb_release(&key);
 			r->period[d->side] += pr.v[k].self;
 			r->per[d->file] += (double)pr.v[k].self;
 			r->seen[d->side] = true;
@@ -203,7 +213,11 @@ static int cmp_rows(const void *a, const void *b)
 		return kx > ky ? -1 : 1;
 	if (x->pct[0] != y->pct[0])
 		return x->pct[0] > y->pct[0] ? -1 : 1;
-	return strcmp(x->sym + 1, y->sym + 1);
+	/* equal changes and baselines: by DSO name, then symbol, as perf
+	 * diff's ([kernel.kallsyms] before calltree before libc.so.6) */
+	int c = strcmp(x->dso, y->dso);
+
+	return c ? c : strcmp(x->sym + 1, y->sym + 1);
 }
 
 static void print_event(struct devent *ev)

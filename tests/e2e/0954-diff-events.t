@@ -6,7 +6,8 @@
 # file names it ("cpu-clock:ppp" for a plain perf record, where perfkit
 # printed "cpu-clock"), and one argument read as NEW, against
 # ./perf.data.old (perfkit read it as OLD, against ./perf.data: the signs
-# of every delta reversed).  Checked against perf diff on the same files.
+# of every delta reversed); equal rows in perf's order, a DSO's samples
+# without symbols one row.  Checked against perf diff on the same files.
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf; then skip "perf not installed"; done_testing; exit; fi
@@ -44,6 +45,15 @@ both() { grep -E '^ ?[0-9.]+% [-+][0-9.]+% ' | sort; }
 both <"$T/got" >"$T/got.both"
 expect "... perf diff FILE's rows there" test -s "$T/perf"
 same_file "... perf diff FILE's rows of symbols in both" "$T/perf" "$T/got.both"
+# a file against itself, every delta +0.00%: perf diff's rows exactly,
+# equal rows by baseline, then DSO name, then symbol, and the samples of a
+# DSO without symbols (forkexec runs dash, stripped) one row at its lowest
+# address (perfkit printed one row per address, ordered by symbol alone)
+perf record -q -F 2000 -o "$T/f.data" -- "$PK_BUILD/tests/workloads/forkexec" >/dev/null 2>&1
+perf diff "$T/f.data" "$T/f.data" 2>/dev/null | rows >"$T/perf"
+"$PERFKIT" diff "$T/f.data" "$T/f.data" 2>/dev/null | rows >"$T/got"
+expect "a file against itself: rows there" test -s "$T/perf"
+same_file "... perf diff's rows, in its order" "$T/perf" "$T/got"
 rm "$T/perf.data.old"
 (cd "$T" && "$PERFKIT" diff b.data >/dev/null 2>"$T/err")
 expect "one file, no ./perf.data.old: exit 1" test $? = 1
