@@ -220,7 +220,7 @@ static int cmp_rows(const void *a, const void *b)
 	return c ? c : strcmp(x->sym + 1, y->sym + 1);
 }
 
-static void print_event(struct devent *ev)
+static void print_event(struct devent *ev, bool first)
 {
 	int w = (int)strlen("Shared Object");
 	char delta[32], base[32];
@@ -234,15 +234,27 @@ static void print_event(struct devent *ev)
 		if ((int)strlen(r->dso) > w)
 			w = (int)strlen(r->dso);
 	}
+	/* the Symbol column as wide as its longest "[.] NAME", as perf's
+	 * header and dotted line */
+	int sw = (int)strlen("Symbol");
+
+	for (size_t i = 0; i < ev->nr; i++)
+		if ((int)strlen(ev->r[i].sym + 1) + 4 > sw)
+			sw = (int)strlen(ev->r[i].sym + 1) + 4;
 	qsort(ev->r, ev->nr, sizeof(*ev->r), cmp_rows);
+	if (!first)   /* a blank line between events, none after the last */
+		putchar('\n');
 	fputs("# Event '", stdout);
 	fputs_term(ev->shown, stdout);
 	fputs("'\n#\n", stdout);
-	printf("# Baseline  Delta Abs  %-*s  Symbol\n", w, "Shared Object");
+	printf("# Baseline  Delta Abs  %-*s  %-*s\n", w, "Shared Object", sw, "Symbol");
 	printf("# ........  .........  ");
 	for (int i = 0; i < w; i++)
 		putchar('.');
-	printf("  ......\n#\n");
+	printf("  ");
+	for (int i = 0; i < sw; i++)
+		putchar('.');
+	printf("\n#\n");
 	for (size_t i = 0; i < ev->nr; i++) {
 		const struct drow *r = &ev->r[i];
 
@@ -259,7 +271,6 @@ static void print_event(struct devent *ev)
 		fputs_term(r->sym + 1, stdout);   /* escaped: one row, one line */
 		putchar('\n');
 	}
-	printf("\n");
 }
 
 struct mrow {
@@ -556,14 +567,18 @@ read:
 			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in the %s files\n",
 				d.ev[i].name, d.ev[i].seen[0] ? "NEW" : "OLD");
 	}
+	bool first = true;
+
 	for (size_t i = 0; i < d.nr_ev && !multi; i++) {
 		if (!d.ev[i].seen[0] && !d.ev[i].seen[1])
 			continue;   /* named by a file, sampled by neither */
-		if (d.ev[i].seen[0])
-			print_event(&d.ev[i]);
-		else
+		if (d.ev[i].seen[0]) {
+			print_event(&d.ev[i], first);
+			first = false;
+		} else {
 			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in '%s', only in '%s'\n",
 				d.ev[i].name, files[0], files[1]);
+		}
 	}
 	size_t sampled = 0;
 
