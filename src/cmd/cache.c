@@ -124,7 +124,9 @@ static void help(void)
 	       "  --branch-sim=yes|no        simulate branch prediction (default: yes with\n"
 	       "                             modern, no with cachegrind, as cachegrind's)\n"
 	       "  -o, --output=FILE          the counts file (default perfkit.cache.out); each\n"
-	       "                             PERFKIT_CACHE_DUMP() of the program writes FILE.N\n"
+	       "                             PERFKIT_CACHE_DUMP() of the program writes FILE.N;\n"
+	       "                             also cachegrind's --cachegrind-out-file=FILE\n"
+	       "  Options take their value after '=' or as the next argument.\n"
 	       "  -q, --quiet                no totals on stderr\n"
 	       "  -h, --help                 this help\n"
 	       "\n"
@@ -345,6 +347,27 @@ static int copy_to_outfile(const char *src, const char *head, struct outfile *of
 	return of_commit(of);
 }
 
+/* "NAME=V" or "NAME V" (V the next argument), as valgrind and getopt take
+ * them: 1 with *v set, 0 when a is another option, -1 when V is missing. */
+static int optval(int argc, char **argv, int *i, const char *name, const char **v)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n))
+		return 0;
+	if (a[n] == '=') {
+		*v = a + n + 1;
+		return 1;
+	}
+	if (a[n])
+		return 0;
+	if (*i + 1 >= argc)
+		return -1;
+	*v = argv[++*i];
+	return 1;
+}
+
 int cmd_cache(int argc, char **argv)
 {
 	const char *model = "modern", *out = "perfkit.cache.out", *prefetch = NULL, *tlb = NULL;
@@ -364,72 +387,81 @@ int cmd_cache(int argc, char **argv)
 		}
 		if (a[0] != '-')
 			break;
-		if (!strncmp(a, "--model=", 8)) {
-			model = a + 8;
+		const char *v = NULL;
+		int r;
+
+		if ((r = optval(argc, argv, &i, "--model", &v))) {
+			if (r < 0)
+				return usage("--model needs a value: cachegrind or modern");
+			model = v;
 			if (strcmp(model, "cachegrind") && strcmp(model, "modern"))
 				return usage("--model: expected cachegrind or modern");
-		} else if (!strncmp(a, "--prefetch=", 11)) {
-			prefetch = a + 11;
+		} else if ((r = optval(argc, argv, &i, "--prefetch", &v))) {
+			prefetch = r < 0 ? "" : v;
 			if (strcmp(prefetch, "none") && strcmp(prefetch, "next-line") &&
 			    strcmp(prefetch, "stride") && strcmp(prefetch, "stream"))
 				return usage("--prefetch: expected none, next-line, stride or stream");
-		} else if (!strncmp(a, "--l1-prefetch=", 14)) {
-			l1pf = a + 14;
+		} else if ((r = optval(argc, argv, &i, "--l1-prefetch", &v))) {
+			l1pf = r < 0 ? "" : v;
 			if (strcmp(l1pf, "yes") && strcmp(l1pf, "no"))
 				return usage("--l1-prefetch: expected yes or no");
-		} else if (!strncmp(a, "--stlb=", 7)) {
-			stlb = a + 7;
+		} else if ((r = optval(argc, argv, &i, "--stlb", &v))) {
+			stlb = r < 0 ? "" : v;
 			if (strcmp(stlb, "none")) {
 				static const char *const fields[] = { "--stlb ENTRIES", "--stlb ASSOC" };
 				static const uint64_t max[] = { 1u << 20, 1u << 20 };
-				uint64_t v[2];
-				int r = parse_fields(stlb, 2, fields, max, v);
+				uint64_t f[2];
+				int pr = parse_fields(stlb, 2, fields, max, f);
 
-				if (r == -2)
+				if (pr == -2)
 					return value_error();
-				if (r || v[1] > v[0] || (v[0] / v[1]) & (v[0] / v[1] - 1) || v[0] % v[1]) {
+				if (pr || f[1] > f[0] || (f[0] / f[1]) & (f[0] / f[1] - 1) || f[0] % f[1]) {
 					fprintf(stderr, "perfkit cache: --stlb=%s: expected ENTRIES,ASSOC with ENTRIES/ASSOC a power of two (e.g. 1536,12) or none\n", stlb);
 					return 2;
 				}
 			}
-		} else if (!strncmp(a, "--tlb=", 6)) {
+		} else if ((r = optval(argc, argv, &i, "--tlb", &v))) {
+			if (r < 0)
+				return usage("--tlb needs ENTRIES,ASSOC,PAGE or none");
 			struct cache_geom t;
 
-			tlb = a + 6;
+			tlb = v;
 			if (strcmp(tlb, "none")) {
 				/* ENTRIES,ASSOC,PAGE = a cache of ENTRIES*PAGE bytes */
 				static const char *const fields[] = { "--tlb ENTRIES", "--tlb ASSOC", "--tlb PAGE" };
 				static const uint64_t max[] = { 1u << 20, 1u << 20, 1u << 30 };
-				uint64_t v[3];
-				int r = parse_fields(tlb, 3, fields, max, v);
+				uint64_t f[3];
+				int pr = parse_fields(tlb, 3, fields, max, f);
 
-				if (r == -2)
+				if (pr == -2)
 					return value_error();
-				if (r) {
+				if (pr) {
 					fprintf(stderr, "perfkit cache: --tlb=%s: expected ENTRIES,ASSOC,PAGE (e.g. 64,4,4096) or none\n", tlb);
 					return 2;
 				}
 				char buf[96];
 
-				snprintf(buf, sizeof(buf), "%llu,%llu,%llu", (unsigned long long)(v[0] * v[2]),
-					 (unsigned long long)v[1], (unsigned long long)v[2]);
+				snprintf(buf, sizeof(buf), "%llu,%llu,%llu", (unsigned long long)(f[0] * f[2]),
+					 (unsigned long long)f[1], (unsigned long long)f[2]);
 				if (cache_geom_parse("--tlb", buf, &t) < 0) {
 					fprintf(stderr, "perfkit cache: --tlb=%s: entries, associativity and page size do not make a simulable TLB\n", tlb);
 					return 2;
 				}
 			}
-		} else if (!strncmp(a, "--branch-sim=", 13)) {
-			bsim = a + 13;
+		} else if ((r = optval(argc, argv, &i, "--branch-sim", &v))) {
+			bsim = r < 0 ? "" : v;
 			if (strcmp(bsim, "yes") && strcmp(bsim, "no"))
 				return usage("--branch-sim: expected yes or no");
-		} else if (!strcmp(a, "-o") || !strncmp(a, "--output=", 9)) {
-			if (a[1] == 'o') {
-				if (++i >= argc)
-					return usage("-o needs a file name");
-				out = argv[i];
-			} else {
-				out = a + 9;
-			}
+		} else if ((r = optval(argc, argv, &i, "-o", &v)) || (r = optval(argc, argv, &i, "--output", &v)) ||
+			   (r = optval(argc, argv, &i, "--cachegrind-out-file", &v))) {
+			/* --cachegrind-out-file: cachegrind's name for it */
+			if (r < 0)
+				return usage("-o needs a file name");
+			out = v;
+		} else if ((r = optval(argc, argv, &i, "--cache-sim", &v))) {
+			/* cachegrind's: the caches are what this simulates */
+			if (r < 0 || strcmp(v, "yes"))
+				return usage("--cache-sim: only yes (perfkit cache always simulates the caches)");
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -439,8 +471,17 @@ int cmd_cache(int argc, char **argv)
 			for (k = 0; k < 4; k++) {
 				size_t l = strlen(names[k]);
 
-				if (!strncmp(a + 2, names[k], l) && a[2 + l] == '=' && a[1] == '-')
+				if (a[1] == '-' && !strncmp(a + 2, names[k], l) && (a[2 + l] == '=' || !a[2 + l]))
 					break;
+			}
+			const char *gv = k < 4 ? a + 3 + strlen(names[k]) : NULL;
+
+			if (k < 4 && !a[2 + strlen(names[k])]) {   /* --D1 S,A,L */
+				if (i + 1 >= argc) {
+					fprintf(stderr, "perfkit cache: --%s needs SIZE,ASSOC,LINE\n", names[k]);
+					return 2;
+				}
+				gv = argv[++i];
 			}
 			if (k == 4) {
 				fprintf(stderr, "perfkit cache: unknown option '%s'\n", a);
@@ -449,7 +490,7 @@ int cmd_cache(int argc, char **argv)
 			char opt[8];
 
 			snprintf(opt, sizeof(opt), "--%s", names[k]);
-			if (cache_geom_parse(opt, a + 3 + strlen(names[k]), &g[k]) < 0) {
+			if (cache_geom_parse(opt, gv, &g[k]) < 0) {
 				fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
 				return 2;
 			}

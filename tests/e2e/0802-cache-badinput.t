@@ -37,6 +37,19 @@ for o in '--prefetch=none|next-line|stride|stream' 'default stream' '--l1-prefet
 	'no with cachegrind' '126 when it cannot be run'; do
 	expect "--help: $o" grep -qF -- "$o" "$T/h"
 done
+# options with their values as separate arguments (getopt's and valgrind's
+# "--output FILE"), and cachegrind's own names for the output file and the
+# cache simulation
+"$PERFKIT" cache -q --model cachegrind --output "$T/sp.out" --D1 32768,8,64 -- true 2>"$T/e"; rc=$?
+expect "--model cachegrind --output FILE --D1 S,A,L: exit 0, the file written" [ $rc -eq 0 -a -s "$T/sp.out" ]
+expect "... the D1 given" grep -q '^desc: D1 cache: *32768 B, 64 B, 8-way' "$T/sp.out"
+expect "... the cachegrind model's events" grep -q '^events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw $' "$T/sp.out"
+"$PERFKIT" cache -q --cachegrind-out-file="$T/cgo.out" --cache-sim=yes -- true 2>"$T/e"; rc=$?
+expect "--cachegrind-out-file=FILE --cache-sim=yes: exit 0, the file written" [ $rc -eq 0 -a -s "$T/cgo.out" ]
+"$PERFKIT" cache -q --cache-sim=no -- true 2>"$T/e"; rc=$?
+expect "--cache-sim=no: usage error (2), saying why" [ $rc -eq 2 ] && grep -q 'always simulates the caches' "$T/e"
+"$PERFKIT" cache -q --model 2>"$T/e"; rc=$?
+expect "--model without a value: usage error (2)" [ $rc -eq 2 ]
 # a program that execs another: valgrind follows no exec and writes nothing
 # (cachegrind neither); one line saying so, not "valgrind failed (exit 0)"
 "$PERFKIT" cache -q -o "$T/none.out" -- sh -c 'exec true' 2>"$T/e"; rc=$?
