@@ -54,6 +54,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,8 +112,9 @@ static int cmp_agg(const void *a, const void *b)
 {
 	const struct agg *x = a, *y = b;
 
+	/* counts are signed (a cg_diff file's may be negative) */
 	if (x->c[sort_ev] != y->c[sort_ev])
-		return x->c[sort_ev] < y->c[sort_ev] ? 1 : -1;
+		return (int64_t)x->c[sort_ev] < (int64_t)y->c[sort_ev] ? 1 : -1;
 	int r = strcmp(x->file, y->file);
 
 	if (r)
@@ -438,7 +440,7 @@ static int annotate_cg(int argc, char **argv)
 			sb_add(&sb, base, sp ? (size_t)(sp - base) : strlen(base));
 			sb_addch(&sb, ';');
 			folded_name(&sb, fns.v[i].fn);
-			printf("%s %llu\n", sb.buf, (unsigned long long)fns.v[i].c[e]);
+			printf("%s %lld\n", sb.buf, (long long)fns.v[i].c[e]);
 		}
 		sb_release(&sb);
 		goto out;
@@ -453,8 +455,12 @@ static int annotate_cg(int argc, char **argv)
 		if ((int)strlen(cg->ev[show[i]]) > width[i])
 			width[i] = (int)strlen(cg->ev[show[i]]);
 	}
-	uint64_t total = cg->totals[sort_ev];
-	double cut = (double)total * threshold / 100.0;
+	/* a row is shown when its count is at least the threshold's share of
+	 * the total, both taken as magnitudes (a cg_diff file's counts and
+	 * total may be negative; then the rows below it, further down the
+	 * order, may still be shown) */
+	int64_t total = (int64_t)cg->totals[sort_ev];
+	double cut = fabs((double)total) * threshold / 100.0;
 
 	printf("--------------------------------------------------------------------------------\n");
 	for (size_t i = 0; i < cg->ndesc; i++)
@@ -477,8 +483,8 @@ static int annotate_cg(int argc, char **argv)
 	if (fns.n)   /* qsort(NULL, 0) is undefined */
 		qsort(fns.v, fns.n, sizeof(*fns.v), cmp_agg);
 	for (size_t i = 0; i < fns.n; i++) {
-		if ((double)fns.v[i].c[sort_ev] < cut || !fns.v[i].c[sort_ev])
-			break;
+		if (fabs((double)(int64_t)fns.v[i].c[sort_ev]) < cut || !fns.v[i].c[sort_ev])
+			continue;
 		print_counts(fns.v[i].c, show, nshow, 0);
 		printf(" %s:%s\n", fns.v[i].file, fns.v[i].fn);
 	}
@@ -492,8 +498,8 @@ static int annotate_cg(int argc, char **argv)
 	size_t nlines_shown = 0;
 
 	for (size_t i = 0; i < lines.n; i++) {
-		if ((double)lines.v[i].c[sort_ev] < cut || !lines.v[i].c[sort_ev])
-			break;
+		if (fabs((double)(int64_t)lines.v[i].c[sort_ev]) < cut || !lines.v[i].c[sort_ev])
+			continue;
 		print_counts(lines.v[i].c, show, nshow, 0);
 		/* line 0: code the compiler gave no line to (e.g. clang's
 		 * vectorised loop set-up), shown as "?" rather than a line */

@@ -133,6 +133,20 @@ env -i "${ENVV[@]}" valgrind -q --tool=cachegrind --cache-sim=yes --cachegrind-o
 env -i "${ENVV[@]}" "$PERFKIT" cache -q --model=cachegrind -o "$T/m.pk" sort -r "$T/words" >/dev/null 2>&1
 expect "cache events alone: the events: line byte for byte as cachegrind's" \
 	test -n "$(grep '^events:' "$T/m.cg")" -a "$(grep '^events:' "$T/m.cg")" = "$(grep '^events:' "$T/m.pk")"
+# cg_diff's output (NEW minus OLD: negative counts) read by annotate as
+# cg_annotate reads it: the totals and the rows with their signs
+if have cg_diff; then
+	cg_diff "$T/cg-naive" "$T/cg-ikj" >"$T/d.out" 2>/dev/null
+	"$PERFKIT" annotate "$T/d.out" --auto=no >"$T/d.ann" 2>"$T/d.err"
+	expect "annotate reads cg_diff's output (negative counts): exit 0" test $? = 0 -a ! -s "$T/d.err"
+	tot=$(awk '/^summary:/ { print $2 }' "$T/d.out")
+	expect "... its Ir total negative in the file ($tot)" test "${tot:0:1}" = "-"
+	expect "... printed with its sign and commas" \
+		grep -qE "^ *$(echo "$tot" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta') .*PROGRAM TOTALS" "$T/d.ann"
+	expect "... the naive loop's function among the rows" grep -q 'matmul.c:mm_naive\|matmul.c:naive' "$T/d.ann"
+else
+	skip "cg_diff not installed"
+fi
 if have cg_merge; then
 	cg_merge -o "$T/m.merged" "$T/m.pk" "$T/m.cg" >/dev/null 2>&1
 	expect "cg_merge merges a perfkit file with a cachegrind one" test $? = 0 -a -s "$T/m.merged"

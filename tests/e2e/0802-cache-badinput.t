@@ -71,7 +71,7 @@ expect "stat of a file that cannot be run: exit 126" [ $rc -eq 126 ]
 printf 'cmd: x\nevents: Ir Dr\nfl=a.c\nfn=f\n12 3 4\n13 x 1\n' >"$T/bad.out"
 "$PERFKIT" annotate "$T/bad.out" >"$T/o" 2>"$T/e"; rc=$?
 expect "annotate bad count line: exit 1" [ $rc -eq 1 ]
-one_line "annotate bad count line: FILE:LINE" "$T/e" "bad.out:6: expected a line number and up to 2 unsigned counts"
+one_line "annotate bad count line: FILE:LINE" "$T/e" "bad.out:6: expected a line number and up to 2 counts"
 expect "annotate bad file: nothing on stdout" [ ! -s "$T/o" ]
 printf 'hello\n' >"$T/text"
 "$PERFKIT" annotate "$T/text" 2>"$T/e" >/dev/null

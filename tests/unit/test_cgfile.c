@@ -85,9 +85,11 @@ struct bad {
 static void test_bad(void **state)
 {
 	static const struct bad cases[] = {
-		{ "cmd: x\nevents: Ir\nfl=f\nfn=g\n1 2 3\n", "t.out:5: expected a line number and up to 1 unsigned counts" },
+		{ "cmd: x\nevents: Ir\nfl=f\nfn=g\n1 2 3\n", "t.out:5: expected a line number and up to 1 counts" },
 		{ "cmd: x\nevents: Ir\nfl=f\nfn=g\n1 x\n", "t.out:5: expected a line number" },
-		{ "cmd: x\nevents: Ir\nfl=f\nfn=g\n1 -3\n", "t.out:5:" },
+		{ "cmd: x\nevents: Ir\nfl=f\nfn=g\n1 --3\n", "t.out:5:" },
+		{ "cmd: x\nevents: Ir\nfl=f\nfn=g\n-1 3\n", "t.out:5: unrecognised line" },
+		{ "cmd: x\nevents: Ir\nfl=f\nfn=g\n1 9223372036854775808\n", "t.out:5: expected a line number" },
 		{ "cmd: x\nevents: Ir\nfl=f\nfn=g\n1 99999999999999999999999\n", "t.out:5:" },
 		{ "cmd: x\nevents: Ir\nfl=f\nfn=g\n9999999999 1\n", "t.out:5: line number 9999999999 out of range" },
 		{ "cmd: x\nfl=f\nfn=g\n1 2\n", "t.out:4: count line before the events: line" },
@@ -98,10 +100,10 @@ static void test_bad(void **state)
 		{ "cmd: x\ncmd: y\n", "t.out:2: second cmd: line" },
 		{ "cmd: x\nevents: Ir\ndesc: late\n", "t.out:3: desc: line after cmd:/events:" },
 		{ "cmd: x\nevents: Ir\nfl=f\n1 1\nsummary: 1\n2 2\n", "t.out:6: text after the summary: line" },
-		{ "cmd: x\nevents: Ir\nsummary: 1 2\n", "t.out:3: summary: expected up to 1 unsigned counts" },
+		{ "cmd: x\nevents: Ir\nsummary: 1 2\n", "t.out:3: summary: expected up to 1 counts" },
 		{ "events: Ir\nfl=f\n1 1\n", "t.out: no cmd: line" },
 		{ "cmd: x\n", "t.out: no events: line" },
-		{ "cmd: x\nevents: Ir\nfl=f\n1 18446744073709551615\n2 1\n", "t.out:5: total of event Ir overflows" },
+		{ "cmd: x\nevents: Ir\nfl=f\n1 9223372036854775807\n2 1\n", "t.out:5: total of event Ir overflows" },
 		{ "", "t.out: no cmd: line" },
 	};
 
@@ -124,6 +126,31 @@ static void test_bad(void **state)
 	}
 }
 
+/* cg_diff's output: counts may be negative (OLD subtracted from NEW),
+ * read as two's complement, summed, printed with the sign. */
+static void test_negative(void **state)
+{
+	static const char t[] = "desc: Files compared: a; b\ncmd: x\nevents: Ir Dr \nfl=f\nfn=g\n"
+				"1 -1099044 5\n2 44 -7\nsummary: -1099000 -2\n";
+	struct cgfile *cg;
+	char b[32];
+
+	(void)state;
+	assert_int_equal(cgfile_parse(t, sizeof(t) - 1, "t.out", &cg), 0);
+	assert_int_equal((int64_t)cgfile_counts(cg, 0)[0], -1099044);
+	assert_int_equal((int64_t)cgfile_counts(cg, 1)[1], -7);
+	assert_int_equal((int64_t)cg->totals[0], -1099000);
+	assert_int_equal((int64_t)cg->totals[1], -2);
+	assert_int_equal((int64_t)cg->summary[0], -1099000);
+	cgfile_fmt_count(b, sizeof(b), cg->totals[0]);
+	assert_string_equal(b, "-1,099,000");
+	cgfile_fmt_count(b, sizeof(b), (uint64_t)-(int64_t)100);
+	assert_string_equal(b, "-100");
+	cgfile_fmt_count(b, sizeof(b), 1234567);
+	assert_string_equal(b, "1,234,567");
+	cgfile_free(cg);
+}
+
 static void test_read_errors(void **state)
 {
 	struct cgfile *cg;
@@ -141,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_summary_mismatch_warns),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_negative),
 		cmocka_unit_test(test_read_errors),
 	};
 

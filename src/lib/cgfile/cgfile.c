@@ -7,6 +7,7 @@
 #include "base/strbuf.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,11 @@ static const char *skip_ws(const char *p, const char *end)
 
 /* Parse up to max unsigned numbers from [p, end) into v; returns how many,
  * or -1 on a malformed token (*bad points at it). */
-static int parse_nums(const char *p, const char *end, uint64_t *v, size_t max, const char **bad)
+/* Numbers separated by blanks into v (at most max): the first `first`
+ * unsigned (a line number), the rest signed 64-bit counts — negative in a
+ * cg_diff output — stored as two's complement.  Returns how many, or -1
+ * with *bad at the first wrong byte. */
+static int parse_nums(const char *p, const char *end, uint64_t *v, size_t max, size_t first, const char **bad)
 {
 	size_t n = 0;
 
@@ -39,16 +44,20 @@ static int parse_nums(const char *p, const char *end, uint64_t *v, size_t max, c
 		p = skip_ws(p, end);
 		if (p >= end)
 			return (int)n;
+		bool neg = n >= first && *p == '-' && p + 1 < end && p[1] >= '0' && p[1] <= '9';
+
+		if (neg)
+			p++;
 		if (*p < '0' || *p > '9' || n == max) {
 			*bad = p;
 			return -1;
 		}
-		uint64_t x = 0;
+		uint64_t x = 0, lim = n < first ? UINT64_MAX : (uint64_t)INT64_MAX;
 
 		while (p < end && *p >= '0' && *p <= '9') {
 			unsigned d = (unsigned)(*p - '0');
 
-			if (x > (UINT64_MAX - d) / 10) {
+			if (x > (lim - d) / 10) {
 				*bad = p;
 				return -1;
 			}
@@ -59,7 +68,7 @@ static int parse_nums(const char *p, const char *end, uint64_t *v, size_t max, c
 			*bad = p;
 			return -1;
 		}
-		v[n++] = x;
+		v[n++] = neg ? (uint64_t)-(int64_t)x : x;
 	}
 }
 
@@ -148,10 +157,10 @@ int cgfile_parse(const char *buf, size_t len, const char *name, struct cgfile **
 				pk_error(EINVAL, "%s:%zu: summary: before events:", name, lineno);
 				goto fail;
 			}
-			int n = parse_nums(p + 8, le, cg->summary, cg->nev, &bad);
+			int n = parse_nums(p + 8, le, cg->summary, cg->nev, 0, &bad);
 
 			if (n < 0) {
-				pk_error(EINVAL, "%s:%zu: summary: expected up to %zu unsigned counts",
+				pk_error(EINVAL, "%s:%zu: summary: expected up to %zu counts",
 					 name, lineno, cg->nev);
 				goto fail;
 			}
@@ -169,10 +178,10 @@ int cgfile_parse(const char *buf, size_t len, const char *name, struct cgfile **
 				pk_error(EINVAL, "%s:%zu: count line before any fl= line", name, lineno);
 				goto fail;
 			}
-			int n = parse_nums(p, le, v, cg->nev + 1, &bad);
+			int n = parse_nums(p, le, v, cg->nev + 1, 1, &bad);
 
 			if (n < 0) {
-				pk_error(EINVAL, "%s:%zu: expected a line number and up to %zu unsigned counts, found '%.*s'",
+				pk_error(EINVAL, "%s:%zu: expected a line number and up to %zu counts, found '%.*s'",
 					 name, lineno, cg->nev, (int)(le - p > 40 ? 40 : le - p), p);
 				goto fail;
 			}
@@ -193,8 +202,10 @@ int cgfile_parse(const char *buf, size_t len, const char *name, struct cgfile **
 			r->fn = fn ? fn : hm_intern(cg->strs, "???", 3);
 			r->line = (uint32_t)v[0];
 			for (size_t i = 0; i < cg->nev; i++) {
+				int64_t sum;
+
 				c[i] = (int)i + 1 < n ? v[i + 1] : 0;
-				if (cg->totals[i] + c[i] < cg->totals[i]) {
+				if (__builtin_add_overflow((int64_t)cg->totals[i], (int64_t)c[i], &sum)) {
 					pk_error(EINVAL, "%s:%zu: total of event %s overflows", name,
 						 lineno, cg->ev[i]);
 					goto fail;
@@ -220,9 +231,8 @@ int cgfile_parse(const char *buf, size_t len, const char *name, struct cgfile **
 	if (cg->has_summary) {
 		for (size_t i = 0; i < cg->nev; i++)
 			if (cg->summary[i] != cg->totals[i]) {
-				pk_warn("%s: summary %s = %llu but the lines add up to %llu", name,
-					cg->ev[i], (unsigned long long)cg->summary[i],
-					(unsigned long long)cg->totals[i]);
+				pk_warn("%s: summary %s = %lld but the lines add up to %lld", name,
+					cg->ev[i], (long long)cg->summary[i], (long long)cg->totals[i]);
 				break;
 			}
 	} else {
@@ -291,10 +301,10 @@ int cgfile_event(const struct cgfile *cg, const char *name)
 void cgfile_fmt_count(char *buf, size_t len, uint64_t v)
 {
 	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v), o = 0;
+	int n = snprintf(tmp, sizeof(tmp), "%lld", (long long)v), o = 0, sign = tmp[0] == '-';
 
 	for (int i = 0; i < n && o + 2 < (int)len; i++) {
-		if (i && (n - i) % 3 == 0)
+		if (i > sign && (n - i) % 3 == 0)
 			buf[o++] = ',';
 		buf[o++] = tmp[i];
 	}

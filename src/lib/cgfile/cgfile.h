@@ -19,7 +19,10 @@
  * disagrees with the sum of the counts gives a pk_warn().  A count line
  * before any fn= gets the function "???".  Strings are interned; records
  * keep file order (the same file/fn/line may repeat; consumers add).
- * Counts are unsigned 64-bit; overflow is an error.
+ * Counts are signed 64-bit (negative ones come from cg_diff, which
+ * subtracts two files), kept as uint64_t in two's complement: read them
+ * as (int64_t); a count beyond INT64_MAX, or a total that overflows, is an
+ * error.
  */
 #ifndef PERFKIT_CGFILE_H
 #define PERFKIT_CGFILE_H
@@ -63,8 +66,8 @@ static inline const uint64_t *cgfile_counts(const struct cgfile *cg, size_t rec)
 	return cg->counts + rec * cg->nev;
 }
 
-/* v in decimal with a comma between groups of three digits, as
- * cg_annotate prints counts ("1,234,567"), into buf (len bytes, always
+/* v (as int64_t) in decimal with a comma between groups of three digits, as
+ * cg_annotate prints counts ("1,234,567", "-1,099,044"), into buf (len bytes, always
  * NUL-terminated; digits that do not fit are cut). */
 void cgfile_fmt_count(char *buf, size_t len, uint64_t v);
 
