@@ -60,6 +60,15 @@ static int on_sample(const struct pk_sample *s, void *arg)
 
 	if (!psc_event_keep(m->c, tp ? NULL : s->event) || !n)   /* the session gives >= 1 */
 		return 0;
+	/* a tracepoint sample of tid -1 (sched_switch out of an exiting
+	 * task): perf script prints ":-1    -1 [001] …: sched:…: FIELDS",
+	 * where stackcollapse-perf.pl's header pattern finds no pid (no
+	 * number stands alone after the "-1"), so it drops the sample; as it
+	 * does, and as the text path (test 0312).  Another event's line ends
+	 * in its period, which the pattern takes for the pid: kept, named
+	 * ":-1" here (the Perl script makes the whole head its name) */
+	if (tp && s->tid == UINT32_MAX)
+		return 0;
 	if (!m->by_addr) {
 		/* an unknown symbol is named by its DSO alone ("[libc.so.6]"):
 		 * one frame per DSO, not one per address */
