@@ -167,7 +167,16 @@ expect "s, ',pid', Ctrl-W twice, 'sym': comm,sym" tui_wait_re "Self  Command +Sy
 # resize
 _tm resize-window -t tui -x 100 -y 30
 expect "resize: 30 lines drawn" tui_wait_re '^ *[0-9]+ rows  Press'
-expect "resize: the status line is the 30th" test "$(tui_screen | sed -n 30p | grep -c 'Press')" -eq 1
+# the status line seen may be the old screen's 24th, drawn before the
+# resize reached the browser: wait for the 30th
+status30() {
+	local end=$((SECONDS + TUI_TIMEOUT))
+	until [ "$(tui_screen | sed -n 30p | grep -c 'Press')" -eq 1 ]; do
+		[ "$SECONDS" -ge "$end" ] && return 1
+		sleep 0.1
+	done
+}
+expect "resize: the status line is the 30th" status30
 
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
