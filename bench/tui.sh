@@ -18,8 +18,9 @@
 #   TUI_SYM=NAME    the symbol 'a' annotates (found with '/'; default: the
 #                   hottest Self row of a user DSO with a symbol)
 # The 1 M-sample file of the acceptance: /work/big/tui-1m.data, made with
-#   perf record -g -F 17000 -o tui-1m.data -- make -j2
-# in a fresh copy of the perfkit tree (936 K samples, 83 MB).
+#   perf record -g -F 11000 -o tui-1m.data -- make -j2
+# in a fresh copy of the perfkit tree (985 K samples, 89 MB on 2026-12-05;
+# the tree grows: an earlier copy gave 936 K at -F 17000).
 # 'P' answers when the status line says "writing perf.hist.0" (a child
 # writes the file); the time until "written to" is printed after the keys.
 #   PAUSE=S         seconds before each key (default 0.5, a person's pause:
