@@ -258,7 +258,9 @@ static void annotate_file(const char *file, struct agg **lines, size_t n, const 
 			near = 1;
 		if (!near)
 			continue;
-		if (last_printed && ln != last_printed + 1)
+		/* a block that does not follow the last, or a first one
+		 * not at line 1: its line, as cg_annotate marks it */
+		if (last_printed ? ln != last_printed + 1 : ln != 1)
 			printf("-- line %u ----------------------------------------\n", ln);
 		if (len > 0 && buf[len - 1] == '\n')
 			buf[len - 1] = 0;
@@ -266,9 +268,11 @@ static void annotate_file(const char *file, struct agg **lines, size_t n, const 
 		printf(" %s\n", buf);
 		last_printed = ln;
 	}
-	if (k < n && lines[n - 1]->line > ln)
+	while (k < n && lines[k]->line <= ln)   /* the first counted line past the end */
+		k++;
+	if (k < n)
 		printf("   (counts for line %u and later lie past the end of the file: out of date source?)\n",
-		       lines[n - 1]->line);
+		       lines[k]->line);
 	free(buf);
 	fclose(f);
 }

@@ -31,6 +31,19 @@ one_line "missing program: one line" "$T/e" "'/nonexistent/prog': no such execut
 "$PERFKIT" cache -q -o "$T/none.out" -- no-such-command-pk 2>"$T/e"; rc=$?
 one_line "unknown command: one line" "$T/e" "'no-such-command-pk': command not found"
 expect "no output file after a failed start" [ ! -e "$T/none.out" ]
+# annotate's source view as cg_annotate's: the first block not at line 1
+# is marked with its line; counts past the end of the file are noted from
+# the first such line (it named the last)
+printf 'x\n' >"$T/one.c"
+printf 'cmd: x\nevents: Ir\nfl=%s\nfn=f\n2 5\n7 3\n9 1\nsummary: 9\n' "$T/one.c" >"$T/one.out"
+"$PERFKIT" annotate "$T/one.out" >"$T/o" 2>/dev/null
+expect "annotate: counts past the end noted from the first such line (2)" \
+	grep -q 'counts for line 2 and later lie past the end of the file' "$T/o"
+seq 1 20 | sed 's/^/line /' >"$T/twenty.c"
+printf 'cmd: x\nevents: Ir\nfl=%s\nfn=f\n12 5\nsummary: 5\n' "$T/twenty.c" >"$T/twenty.out"
+"$PERFKIT" annotate "$T/twenty.out" --context=2 >"$T/o" 2>/dev/null
+expect "annotate --context=2: the first block marked '-- line 10', as cg_annotate's" \
+	sh -c "grep -A1 -- '^-- Source file: $T/twenty.c' '$T/o' | grep -q -- '^-- line 10 ---'"
 # --help states the defaults the tool uses (stream was missing, stride named)
 "$PERFKIT" cache --help >"$T/h" 2>&1
 for o in '--prefetch=none|next-line|stride|stream' 'default stream' '--l1-prefetch=yes|no' '--stlb=ENTRIES,ASSOC|none' \
