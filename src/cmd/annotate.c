@@ -107,6 +107,8 @@ static void table_free(struct table *t)
 }
 
 static int sort_ev;
+static int sort_more[CGFILE_MAX_EVENTS];   /* --sort=A,B,…: B, … break ties */
+static int nsort_more;
 
 static int cmp_agg(const void *a, const void *b)
 {
@@ -115,6 +117,9 @@ static int cmp_agg(const void *a, const void *b)
 	/* counts are signed (a cg_diff file's may be negative) */
 	if (x->c[sort_ev] != y->c[sort_ev])
 		return (int64_t)x->c[sort_ev] < (int64_t)y->c[sort_ev] ? 1 : -1;
+	for (int i = 0; i < nsort_more; i++)
+		if (x->c[sort_more[i]] != y->c[sort_more[i]])
+			return (int64_t)x->c[sort_more[i]] < (int64_t)y->c[sort_more[i]] ? 1 : -1;
 	int r = strcmp(x->file, y->file);
 
 	if (r)
@@ -198,7 +203,8 @@ static void help(void)
 	       "  --show=E1,E2,...   the events to show, in this order (default: all in the file,\n"
 	       "                     e.g. Ir,I1mr,ILmr,Dr,D1mr,DLmr,Dw,D1mw,DLmw)\n"
 	       "  --sort=EVENT       order the function and line tables by EVENT (default: the\n"
-	       "                     first shown)\n"
+	       "                     first shown); as cg_annotate's, EVENT[:P],EVENT2,...: ties\n"
+	       "                     by EVENT2, ..., and P in place of --threshold\n"
 	       "  --threshold=P      leave out rows below P %% of the sort event's total\n"
 	       "                     (default 0.1)\n"
 	       "  --auto=yes|no      annotate every source file with a line above the threshold\n"
@@ -393,10 +399,39 @@ static int annotate_cg(int argc, char **argv)
 			show[nshow++] = (int)i;
 	}
 	sort_ev = show[0];
-	if (sort_s && (sort_ev = cgfile_event(cg, sort_s)) < 0) {
-		fprintf(stderr, "perfkit annotate: --sort: %s has no event '%s'\n", path, sort_s);
-		cgfile_free(cg);
-		return 2;
+	nsort_more = 0;
+	if (sort_s) {
+		/* cg_annotate's --sort=A[:T],B[:T],…: by A, ties by B, …; A's
+		 * threshold T (percent of its total) in place of --threshold */
+		char *list = xstrdup(sort_s), *save = NULL;
+		int k = 0;
+
+		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save), k++) {
+			char *colon = strchr(t, ':');
+			int e;
+
+			if (colon)
+				*colon = 0;
+			if ((e = cgfile_event(cg, t)) < 0 ||
+			    (colon && pk_parse_double("--sort threshold", colon + 1, 0, 100, k ? &(double){ 0 } : &threshold))) {
+				if (e < 0)
+					fprintf(stderr, "perfkit annotate: --sort: %s has no event '%s'\n", path, t);
+				else
+					fprintf(stderr, "perfkit annotate: --sort: %s\n", pk_errmsg());
+				free(list);
+				cgfile_free(cg);
+				return 2;
+			}
+			if (!k)
+				sort_ev = e;
+			else if (nsort_more < CGFILE_MAX_EVENTS)
+				sort_more[nsort_more++] = e;
+		}
+		free(list);
+		if (!k) {
+			cgfile_free(cg);
+			return usage("--sort: no event named");
+		}
 	}
 	const char *cutmsg = cg_cut_short(path, cg);
 
@@ -472,7 +507,10 @@ static int annotate_cg(int argc, char **argv)
 	printf("Command:          %s\nData file:        %s\nEvents shown:    ", cg->cmd, path);
 	for (int i = 0; i < nshow; i++)
 		printf(" %s", cg->ev[show[i]]);
-	printf("\nEvent sort order: %s\nThreshold:        %g%%\n", cg->ev[sort_ev], threshold);
+	printf("\nEvent sort order: %s", cg->ev[sort_ev]);
+	for (int i = 0; i < nsort_more; i++)
+		printf(" %s", cg->ev[sort_more[i]]);
+	printf("\nThreshold:        %g%%\n", threshold);
 	printf("--------------------------------------------------------------------------------\n");
 	for (int i = 0; i < nshow; i++)
 		printf("%*s ", width[i], cg->ev[show[i]]);

@@ -44,6 +44,18 @@ printf 'cmd: x\nevents: Ir\nfl=%s\nfn=f\n12 5\nsummary: 5\n' "$T/twenty.c" >"$T/
 "$PERFKIT" annotate "$T/twenty.out" --context=2 >"$T/o" 2>/dev/null
 expect "annotate --context=2: the first block marked '-- line 10', as cg_annotate's" \
 	sh -c "grep -A1 -- '^-- Source file: $T/twenty.c' '$T/o' | grep -q -- '^-- line 10 ---'"
+# cg_annotate's --sort list: by the first event, ties by the next; the
+# first's ":P" its threshold
+printf 'cmd: x\nevents: Ir D1mr\nfl=%s\nfn=f\n1 10 1\nfn=g\n2 10 5\nfn=h\n3 1 0\nsummary: 21 6\n' "$T/twenty.c" >"$T/ties.out"
+"$PERFKIT" annotate "$T/ties.out" --sort=Ir,D1mr --auto=no >"$T/o" 2>&1
+expect "--sort=Ir,D1mr: the order named" grep -q '^Event sort order: Ir D1mr$' "$T/o"
+expect "... equal Ir: g (D1mr 5) before f (D1mr 1)" \
+	test "$(grep -E ':(f|g)$' "$T/o" | head -2 | sed 's/.*://' | tr '\n' ' ')" = "g f "
+"$PERFKIT" annotate "$T/ties.out" --sort=Ir:10 --auto=no >"$T/o" 2>&1
+expect "--sort=Ir:10: threshold 10 %" grep -q '^Threshold: *10%$' "$T/o"
+expect "... h (1 of 21 Ir) left out" sh -c "! grep -q ':h\$' '$T/o'"
+"$PERFKIT" annotate "$T/ties.out" --sort=Ir,Nope >/dev/null 2>"$T/e"; rc=$?
+expect "--sort=Ir,Nope: usage error (2) naming the event" [ $rc -eq 2 ] && grep -q "no event 'Nope'" "$T/e"
 # --help states the defaults the tool uses (stream was missing, stride named)
 "$PERFKIT" cache --help >"$T/h" 2>&1
 for o in '--prefetch=none|next-line|stride|stream' 'default stream' '--l1-prefetch=yes|no' '--stlb=ENTRIES,ASSOC|none' \
