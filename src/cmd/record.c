@@ -306,7 +306,7 @@ int cmd_record(int argc, char **argv)
 	struct recorder_result res;
 	struct recorder_signals sig;	/* kept blocked to the end, as perf record */
 	struct stat st;
-	int ret, rc;
+	int ret, rc, die = 0;
 
 	memset(&a, 0, sizeof(a));
 	memset(&r, 0, sizeof(r));
@@ -365,7 +365,8 @@ int cmd_record(int argc, char **argv)
 	rc = recorder_start(&r);
 	if (rc) {
 		fprintf(stderr, "perfkit record: cannot run '%s': %s\n", a.o.cmd[0], strerror(rc));
-		ret = 127;
+		/* the shell's: 126 found but not runnable, 127 not found */
+		ret = rc == EACCES || rc == ENOEXEC || rc == EISDIR ? 126 : 127;
 		goto out;
 	}
 	rc = recorder_run(&r);
@@ -409,11 +410,27 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "[ perfkit record: %" PRIu64 " samples, %" PRIu64 " lost, %.3f MB written to %s ]\n",
 			r.samples, r.lost, mb, strcmp(a.o.output, "-") ? a.o.output : "standard output (pipe mode)");
 	ret = r.have_status ? pk_exit_status(r.status) : 0;
+	/* no command (-a, -p): stopped by SIGINT or SIGTERM, it dies of the
+	 * signal once the file is written, as perf record's sig_atexit (the
+	 * shell sees 130 or 143) */
+	if (!r.have_status && a.o.got_signal && *a.o.got_signal)
+		die = (int)*a.o.got_signal;
 out:
 	recorder_release(&r);
 out_free:
 	for (int i = 0; i < argc; i++)
 		free(argv_copy[i]);
 	free(argv_copy);
+	if (die) {
+		sigset_t one;
+
+		fflush(stdout);
+		signal(die, SIG_DFL);
+		sigemptyset(&one);
+		sigaddset(&one, die);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		raise(die);
+		return 128 + die;
+	}
 	return ret;
 }

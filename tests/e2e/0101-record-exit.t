@@ -26,7 +26,7 @@ expect 'and no temporary file' test -z "$(ls | grep -F 'none.data')"
 
 echo 'echo hi' >noexec.sh
 "$PERFKIT" record -o noexec.data -- ./noexec.sh 2>noexec.err
-expect 'a non-executable file exits 127' test $? -eq 127
+expect 'a non-executable file exits 126 (the shell'"'"'s: there, not runnable)' test $? -eq 126
 expect '... naming the reason' grep -q "cannot run './noexec.sh': Permission denied" noexec.err
 expect '... and leaves no file' test -z "$(ls | grep -F 'noexec.data')"
 

@@ -29,4 +29,20 @@ for sig in INT TERM; do
 	expect "SIG$sig: samples of sh are in it" grep -q '^ *sh ' $sig.out
 done
 
+# no command (-a): stopped by the signal, it writes the file and then dies
+# of the signal, as perf record (its sig_atexit): the shell sees 130 / 143
+# (it exited 0)
+for sig in INT TERM; do
+	"$PERFKIT" record -a -o a$sig.data 2>a$sig.err &
+	pid=$!
+	wait_until 30 sh -c "ls | grep -q '^a$sig.data'" || diag "-a SIG$sig: no file in 30 s"
+	sleep 0.5
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	case $sig in INT) want=130;; TERM) want=143;; esac
+	expect "-a, SIG$sig: dies of it after writing ($want, got $rc)" test $rc -eq $want
+	expect "-a, SIG$sig: the file is there, perf reads it" sh -c "test -s a$sig.data && perf report -i a$sig.data --stdio >/dev/null 2>&1"
+done
+
 done_testing

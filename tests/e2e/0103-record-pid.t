@@ -25,7 +25,7 @@ wait_until 30 sh -c 'ls pid.data.tmp-* >/dev/null 2>&1' || diag "record -p: no f
 sleep 0.8
 kill -INT $rec
 wait $rec
-expect '-p: SIGINT ends the recording with status 0' test $? -eq 0
+expect '-p: SIGINT ends the recording, then record dies of it (130), as perf record' test $? -eq 130
 expect '-p: the target is still running' kill -0 $spin
 perf script -i pid.data >pid.out 2>pid.perr
 same_file '-p: perf script stderr is empty' /dev/null pid.perr
