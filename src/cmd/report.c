@@ -53,6 +53,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -2555,31 +2556,39 @@ static const char *keys_norm(char *buf, size_t size, const char *spec)
 	return buf;
 }
 
+/* A sort key's name as perf's sort_dimension__add reads it: any case, and
+ * any prefix of a name, the first name in perf's order (pid, comm, dso,
+ * sym, cpu, srcline, trace) that it starts: "co" is comm, "s" sym.  A
+ * whole name first (perfkit's tid, and "symbol" for sym).  -1: none. */
+static int sort_key_of(const char *tok)
+{
+	static const struct { const char *name; enum sort_key k; } names[] = {
+		{ "pid", K_PID }, { "comm", K_COMM }, { "dso", K_DSO }, { "sym", K_SYM }, { "cpu", K_CPU },
+		{ "srcline", K_SRCLINE }, { "trace", K_TRACE }, { "tid", K_TID }, { "symbol", K_SYM },
+	};
+	size_t n = sizeof(names) / sizeof(names[0]), len = strlen(tok);
+
+	if (!len)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(tok, names[i].name))
+			return (int)names[i].k;
+	for (size_t i = 0; i < n; i++)
+		if (len < strlen(names[i].name) && !strncasecmp(tok, names[i].name, len))
+			return (int)names[i].k;
+	return -1;
+}
+
 static int parse_sort(struct report *r, const char *spec)
 {
 	char *dup = xstrdup(spec), *save = NULL;
 
 	r->nr_keys = 0;
 	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		enum sort_key k;
+		int kv = sort_key_of(tok);
+		enum sort_key k = (enum sort_key)kv;
 
-		if (!strcmp(tok, "comm"))
-			k = K_COMM;
-		else if (!strcmp(tok, "dso"))
-			k = K_DSO;
-		else if (!strcmp(tok, "sym") || !strcmp(tok, "symbol"))
-			k = K_SYM;
-		else if (!strcmp(tok, "pid"))
-			k = K_PID;
-		else if (!strcmp(tok, "tid"))
-			k = K_TID;
-		else if (!strcmp(tok, "srcline"))
-			k = K_SRCLINE;
-		else if (!strcmp(tok, "trace"))
-			k = K_TRACE;
-		else if (!strcmp(tok, "cpu"))
-			k = K_CPU;
-		else {
+		if (kv < 0) {
 			fprintf(stderr,
 				"perfkit report: unknown sort key '%s' (expected comm, dso, sym, pid, tid, srcline, trace, cpu)\n",
 				tok);
@@ -3730,18 +3739,13 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 	char keys_buf[256];
 	const char *keys = keys_norm(keys_buf, sizeof(keys_buf), spec);
 	struct report *r = rt->r;
-	static const char *const known[] = { "comm", "dso", "sym", "symbol", "pid", "tid", "srcline", "trace", "cpu" };
 	char *dup = xstrdup(keys), *save = NULL;
 	struct session *ns = NULL;
 	bool has_cc = false, need_ip = false, need_tags = false;
 	int n = 0, err;
 
 	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++) {
-		size_t k = 0;
-
-		while (k < sizeof(known) / sizeof(known[0]) && strcmp(tok, known[k]))
-			k++;
-		if (k == sizeof(known) / sizeof(known[0]) || n == KEYS_MAX) {
+		if (sort_key_of(tok) < 0 || n == KEYS_MAX) {
 			err = n == KEYS_MAX ? pk_error(-EINVAL, "too many sort keys") :
 			      pk_error(-EINVAL, "unknown sort key '%s' (comm, dso, sym, pid, tid, srcline, trace, cpu)", tok);
 			free(dup);
@@ -3793,7 +3797,7 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 			return err < 0 ? err : -EIO;
 		}
 	}
-	r->cg.skip_first = !strncmp(keys, "sym", 3);
+	r->cg.skip_first = r->nr_keys && r->keys[0] == K_SYM;
 	rt->cg[0].skip_first = rt->cg[1].skip_first = r->cg.skip_first;
 	rt_release_hist(rt);
 	for (size_t i = 0; i < r->f->nr_evsels; i++)

@@ -54,6 +54,18 @@ pl=$(rows "$T/perf" | awk '$1 == "leaf" { print $2; exit }')
 expect "leaf self $lc% within 1 point of perf ($pl%)" near "$lc" "$pl" 1
 
 # --sort pid: one row per process, like perf's "Pid:Command"
+# sort keys as perf reads them: any case, any prefix (the first key in
+# perf's order it starts: "co" comm, "ds" dso, "s" sym)
+"$PERFKIT" report -i "$T/p.data" --stdio -g none --sort comm,dso,sym >"$T/k.full" 2>/dev/null
+"$PERFKIT" report -i "$T/p.data" --stdio -g none --sort Comm,DSO,Sym >"$T/k.case" 2>/dev/null
+"$PERFKIT" report -i "$T/p.data" --stdio -g none --sort co,ds,s >"$T/k.pre" 2>"$T/k.err"
+expect "--sort Comm,DSO,Sym: the same table as comm,dso,sym" sh -c "test -s '$T/k.full' && cmp -s '$T/k.full' '$T/k.case'"
+expect "--sort co,ds,s: the same table too" cmp -s "$T/k.full" "$T/k.pre"
+perf report -i "$T/p.data" --stdio -g none --sort co,ds,s 2>/dev/null | grep '%' >"$T/perf.pre"
+grep '%' "$T/k.pre" >"$T/pk.pre"
+same_file "--sort co,ds,s: perf's rows" "$T/perf.pre" "$T/pk.pre"
+"$PERFKIT" report -i "$T/p.data" --stdio --sort x >/dev/null 2>&1
+expect "--sort x: still a usage error" test $? = 2
 "$PERFKIT" report -i "$T/p.data" --no-children -g none --sort pid >"$T/pk.pid" 2>/dev/null
 perf report --stdio --no-children -g none --sort pid -i "$T/p.data" >"$T/perf.pid" 2>/dev/null
 kp=$(grep -v '^#' "$T/pk.pid" | awk 'NF { print $2, $1 }' | sort)
