@@ -47,7 +47,8 @@ static void usage(FILE *f)
 		"                       created mode 0600; a symbolic link there is not replaced\n"
 		"  -f, --force          replace it (the link itself: its target is never written)\n"
 		"  -p, --pid PID        record an existing process (all its threads)\n"
-		"  -a, --all-cpus       record the whole system\n"
+		"  -a, --all-cpus       record the whole system (also with no command and no -p,\n"
+		"                       as perf record: until Ctrl-C)\n"
 		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (else rounded up; default %d)\n"
 		"      --strict-freq    refuse an -F above the kernel's maximum sample rate\n"
 		"                       (perf_event_max_sample_rate) instead of lowering it\n"
@@ -287,11 +288,10 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 	}
 	if (optind < argc)
 		r->o.cmd = argv + optind;
-	if (!r->o.cmd && !r->o.target_pid && !r->o.system_wide) {
-		fprintf(stderr, "perfkit record: nothing to record: give a command, -p PID or -a\n");
-		usage(stderr);
-		return 2;
-	}
+	/* no command and no target: every CPU until Ctrl-C, as perf record's
+	 * default target (target__none: system-wide) */
+	if (!r->o.cmd && !r->o.target_pid && !r->o.system_wide)
+		r->o.system_wide = true;
 	if (!r->o.nr_events)
 		r->o.events[r->o.nr_events++] = "cpu-clock";
 	if (!r->o.mmap_pages)

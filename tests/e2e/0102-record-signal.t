@@ -32,8 +32,11 @@ done
 # no command (-a): stopped by the signal, it writes the file and then dies
 # of the signal, as perf record (its sig_atexit): the shell sees 130 / 143
 # (it exited 0)
+# (no command and no -p is -a too, as perf record: INT's run without -a)
 for sig in INT TERM; do
-	"$PERFKIT" record -a -o a$sig.data 2>a$sig.err &
+	a=-a
+	[ $sig = INT ] && a=
+	"$PERFKIT" record $a -o a$sig.data 2>a$sig.err &
 	pid=$!
 	wait_until 30 sh -c "ls | grep -q '^a$sig.data'" || diag "-a SIG$sig: no file in 30 s"
 	sleep 0.5
@@ -41,8 +44,8 @@ for sig in INT TERM; do
 	wait $pid
 	rc=$?
 	case $sig in INT) want=130;; TERM) want=143;; esac
-	expect "-a, SIG$sig: dies of it after writing ($want, got $rc)" test $rc -eq $want
-	expect "-a, SIG$sig: the file is there, perf reads it" sh -c "test -s a$sig.data && perf report -i a$sig.data --stdio >/dev/null 2>&1"
+	expect "${a:-no command}, SIG$sig: dies of it after writing ($want, got $rc)" test $rc -eq $want
+	expect "${a:-no command}, SIG$sig: the file is there, perf reads it" sh -c "test -s a$sig.data && perf report -i a$sig.data --stdio >/dev/null 2>&1"
 done
 
 done_testing
