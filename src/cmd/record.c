@@ -49,7 +49,8 @@ static void usage(FILE *f)
 		"  -p, --pid PID        record an existing process (all its threads)\n"
 		"  -a, --all-cpus       record the whole system (also with no command and no -p,\n"
 		"                       as perf record: until Ctrl-C)\n"
-		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (else rounded up; default %d)\n"
+		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (else rounded up; default %d),\n"
+		"                       or a size with a unit (512K, 1M: B, K, M, G), as perf's; ',AUX' ignored\n"
 		"      --strict-freq    refuse an -F above the kernel's maximum sample rate\n"
 		"                       (perf_event_max_sample_rate) instead of lowering it\n"
 		"  -d, --data           sample the data addresses too (PERF_SAMPLE_ADDR)\n"
@@ -212,9 +213,38 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		case 1002:
 			r->o.sample_cpu = true;
 			break;
-		case 'm':
-			if (pk_parse_u64("-m", optarg, 1, 1u << 20, &r->o.mmap_pages))
+		case 'm': {
+			/* perf's forms: PAGES, or a size with a unit (B, K, M, G:
+			 * bytes made pages), then ",AUX" pages (no AUX area here:
+			 * read and left) */
+			char num[64];
+			size_t nl = strcspn(optarg, ",");
+			uint64_t unit = 0;
+
+			if (nl >= sizeof(num) || !nl) {
+				fprintf(stderr, "perfkit record: -m '%s': expected PAGES or a size such as 512K\n", optarg);
+				return 2;
+			}
+			memcpy(num, optarg, nl);
+			num[nl] = 0;
+			switch (num[nl - 1]) {
+			case 'B': case 'b': unit = 1; break;
+			case 'K': case 'k': unit = 1u << 10; break;
+			case 'M': case 'm': unit = 1u << 20; break;
+			case 'G': case 'g': unit = 1u << 30; break;
+			}
+			if (unit)
+				num[nl - 1] = 0;
+			if (pk_parse_u64("-m", num, unit ? 1 : 0, unit ? (uint64_t)4 << 30 : 1u << 20, &r->o.mmap_pages))
 				return value_error();
+			if (unit)   /* bytes to 4 KiB pages, at least one */
+				r->o.mmap_pages = (r->o.mmap_pages * unit + 4095) / 4096;
+			if (r->o.mmap_pages > 1u << 20) {
+				fprintf(stderr, "perfkit record: -m '%s': more than 4 GiB of ring per CPU\n", optarg);
+				return 2;
+			}
+			if (!r->o.mmap_pages)   /* perf's 0: the default */
+				break;
 			if (r->o.mmap_pages & (r->o.mmap_pages - 1)) {
 				/* perf's: rounded up to a power of 2, with a note */
 				uint64_t up = 1;
@@ -229,6 +259,7 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 					(unsigned long long)up);
 			}
 			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;

@@ -56,6 +56,13 @@ expect '... the file written' test -s nocmd.data
 expect '-F 0 is a usage error' test $? -eq 2
 "$PERFKIT" record -F 99 -c 5 -- true 2>/dev/null
 expect '-F with -c is a usage error' test $? -eq 2
+# -m in perf's forms: PAGES, a size with a unit, ",AUX" pages after
+for m in 512K 16,4 0 1M; do
+	"$PERFKIT" record -q -m "$m" -o m.data -- true >/dev/null 2>m.err
+	expect "-m $m: accepted, as perf's" test $? -eq 0 -a -s m.data
+done
+"$PERFKIT" record -q -m 1Q -o m.data -- true >/dev/null 2>&1
+expect '-m 1Q: a usage error (2)' test $? -eq 2
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 100000)
 "$PERFKIT" record --strict-freq -F $((max * 10)) -o fast.data -- true 2>fast.err
 expect '--strict-freq: -F above the kernel maximum fails (1)' test $? -eq 1
