@@ -49,15 +49,6 @@ if cc -O1 -static -s -o stburn st.c 2>/dev/null; then
 else
 	skip "no static C build here: the unresolved rows' widths"
 fi
-# same_as_perf without the README's one known difference: a chain the
-# kernel cut short (an exec's first samples, on a loaded machine) is a
-# "[truncated]" row here, none in perf
-same_as_perf_nt() {
-	local d=$1; shift
-	perf report -i "$d" --stdio "$@" 2>/dev/null | grep -v '^# (Tip:' | grep -v '\[truncated\]' | trim_tail >"$T/perf.oracle"
-	"$PERFKIT" report -i "$d" --stdio "$@" 2>/dev/null | grep -v '\[truncated\]' | trim_tail >"$T/perfkit.oracle"
-	same_file "report $* (${d##*/}): perf report's output" "$T/perf.oracle" "$T/perfkit.oracle"
-}
 if have perf; then
 	perf record -g -F 999 -o perf-task.data -- "$PK_BUILD/tests/workloads/burn2to1" 200 >/dev/null 2>&1
 	[ -r st.data ] && same_as_perf "$T/st.data" -t , --no-children
