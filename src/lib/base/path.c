@@ -44,16 +44,15 @@ int pk_find_program(const char *name, char **path)
 	bool is_path = strchr(name, '/') != NULL;
 
 	struct stat st;
+	bool there = is_path && stat(name, &st) == 0;
 
-	*path = is_path ? (access(name, X_OK) == 0 && stat(name, &st) == 0 && !S_ISDIR(st.st_mode) ? xstrdup(name)
-												   : NULL)
-			: pk_path_search(name, true);
+	*path = !is_path ? pk_path_search(name, true)
+	      : there && !S_ISDIR(st.st_mode) && access(name, X_OK) == 0 ? xstrdup(name) : NULL;
 	if (*path)
 		return 0;
 	struct strbuf q = STRBUF_INIT;
 	sb_add_term(&q, name, strlen(name));
 	/* a file there that cannot be run: the shell's 126 (EACCES), not 127 */
-	bool there = is_path && stat(name, &st) == 0;
 	int err = there ? pk_error(EACCES, "'%s': %s", q.buf, S_ISDIR(st.st_mode) ? "Is a directory" : "Permission denied")
 			: pk_error(ENOENT, "'%s': %s", q.buf, is_path ? "no such executable file" : "command not found");
 	sb_release(&q);

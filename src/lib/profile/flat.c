@@ -270,6 +270,15 @@ static void slots_grow(struct prof_flat *f)
 	f->mask = n - 1;
 }
 
+/* A thread's part id in tab: its fields the keys read (comm, tid, cpu,
+ * trace tag), the others left out. */
+static uint32_t part_intern(const struct prof_flat *f, struct idtab *tab, const struct prof_thread *t)
+{
+	return idtab_intern(tab, f->want[PROF_COMM] ? (uintptr_t)t->comm : 0,
+			    (f->want[PROF_TID] ? t->tid : 0) | (f->want[PROF_CPU] ? (uint64_t)t->cpu << 32 : 0),
+			    f->want[PROF_TRACE] ? (uintptr_t)t->tag : 0);
+}
+
 static uint32_t thread_part(struct prof_flat *f, const struct prof_thread *t)
 {
 	const char *comm = t->comm, *tag = t->tag;
@@ -280,9 +289,7 @@ static uint32_t thread_part(struct prof_flat *f, const struct prof_thread *t)
 	if (c->tpart && c->comm == comm && c->tag == tag && c->pid == pid && c->tid == tid && c->cpu == cpu)
 		return c->tpart - 1;
 	*c = (struct tslot){ comm, tag, pid, tid, cpu, 0 };
-	c->tpart = idtab_intern(&f->tparts, f->want[PROF_COMM] ? (uintptr_t)comm : 0,
-				(f->want[PROF_TID] ? tid : 0) | (f->want[PROF_CPU] ? (uint64_t)cpu << 32 : 0),
-				f->want[PROF_TRACE] ? (uintptr_t)tag : 0) + 1;
+	c->tpart = part_intern(f, &f->tparts, t) + 1;
 	if (c->tpart > f->nr_tthreads) {   /* a new part: its first thread */
 		if (f->nr_tthreads == f->alloc_tthreads) {
 			f->alloc_tthreads = f->alloc_tthreads ? f->alloc_tthreads * 2 : 64;
@@ -422,13 +429,8 @@ static uint32_t *parts_renamed(const struct prof_flat *f)
 	struct idtab t = { 0 };
 	uint32_t *v = xmalloc((f->nr_tthreads + 1) * sizeof(*v));
 
-	for (size_t i = 0; i < f->nr_tthreads; i++) {
-		const struct prof_thread *th = &f->tthreads[i];
-
-		v[i] = idtab_intern(&t, f->want[PROF_COMM] ? (uintptr_t)th->comm : 0,
-				    (f->want[PROF_TID] ? th->tid : 0) | (f->want[PROF_CPU] ? (uint64_t)th->cpu << 32 : 0),
-				    f->want[PROF_TRACE] ? (uintptr_t)th->tag : 0);
-	}
+	for (size_t i = 0; i < f->nr_tthreads; i++)
+		v[i] = part_intern(f, &t, &f->tthreads[i]);
 	idtab_free(&t);
 	return v;
 }
