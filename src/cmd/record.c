@@ -35,7 +35,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit record [-F HZ | -c PERIOD] [-e EVENT] [-g] [-o FILE [-f]] [-m PAGES] [-p PID | -a] [-- CMD ARGS...]\n"
+		"usage: perfkit record [-F HZ | -c PERIOD] [-e EVENT] [-g] [-o FILE [-f]] [-m PAGES] [-p PID,... | -t TID,... | -a] [-C CPUS] [-- CMD ARGS...]\n"
 		"  -F, --freq HZ        sample at HZ samples per second (default %d)\n"
 		"  -c, --count PERIOD   sample every PERIOD events\n"
 		"  -e, --event EVENT    event to sample (perf's names; default cpu-clock), repeatable\n"
@@ -46,9 +46,13 @@ static void usage(FILE *f)
 		"                       a device or FIFO such as /dev/null is written to directly),\n"
 		"                       created mode 0600; a symbolic link there is not replaced\n"
 		"  -f, --force          replace it (the link itself: its target is never written)\n"
-		"  -p, --pid PID        record an existing process (all its threads)\n"
+		"  -p, --pid PID,...    record existing processes (all their threads), until\n"
+		"                       they end or Ctrl-C\n"
+		"  -t, --tid TID,...    record existing threads only (not the threads they make)\n"
 		"  -a, --all-cpus       record the whole system (also with no command and no -p,\n"
 		"                       as perf record: until Ctrl-C)\n"
+		"  -C, --cpu CPUS       the whole system on those CPUs only (0,2-3; with CMD,\n"
+		"                       while it runs); -p and -t override it, as perf's\n"
 		"  -m, --mmap-pages N   ring buffer data pages per CPU, a power of 2 (else rounded up; default %d),\n"
 		"                       or a size with a unit (512K, 1M: B, K, M, G), as perf's; ',AUX' ignored\n"
 		"      --strict-freq    refuse an -F above the kernel's maximum sample rate\n"
@@ -66,12 +70,19 @@ static void usage(FILE *f)
 }
 
 
+#define RECORD_MAX_TARGETS 1024
+
 struct rec_args {
 	struct recorder_opts o;
 	int force;              /* -f: replace an output that is a symlink */
 	int strict_freq;        /* --strict-freq: refuse -F above the kernel's maximum */
 	bool output_given;      /* -o was given (else a pipe on stdout gets pipe mode, as perf) */
 	bool quiet;             /* -q: no summary line */
+	pid_t targets[RECORD_MAX_TARGETS];   /* -p or -t ids */
+	int nr_pids, nr_tids;
+	pid_t tids[RECORD_MAX_TARGETS];
+	int cpus[RECORD_MAX_TARGETS];        /* -C */
+	int nr_cpus;
 };
 
 /* An option value base/parse refused: its one line (option and range), exit 2. */
@@ -91,6 +102,8 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "cpu", required_argument, NULL, 'C' },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "strict-freq", no_argument, NULL, 'S' },
@@ -107,10 +120,9 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	uint64_t v;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+F:c:e:go:fp:am:hdsTPNBq", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+F:c:e:go:fp:t:C:am:hdsTPNBq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (!strcmp(optarg, "max")) {   /* perf's: the kernel's maximum rate */
@@ -179,9 +191,16 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 			r->force = 1;
 			break;
 		case 'p':
-			if (pk_parse_u64("-p", optarg, 1, INT_MAX, &v))
+			if (pk_parse_id_list("-p", optarg, r->targets, RECORD_MAX_TARGETS, &r->nr_pids))
 				return value_error();
-			r->o.target_pid = (pid_t)v;
+			break;
+		case 't':
+			if (pk_parse_id_list("-t", optarg, r->tids, RECORD_MAX_TARGETS, &r->nr_tids))
+				return value_error();
+			break;
+		case 'C':
+			if (pk_parse_cpu_list("-C", optarg, r->cpus, RECORD_MAX_TARGETS, &r->nr_cpus))
+				return value_error();
 			break;
 		case 'a':
 			r->o.system_wide = 1;
@@ -304,9 +323,25 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 			r->o.freq = max;
 		}
 	}
-	if (r->o.target_pid && r->o.system_wide) {
-		fprintf(stderr, "perfkit record: -p and -a cannot be used together\n");
+	/* perf's target: -p wins over -t, either over -C (with perf's warning) */
+	if (r->nr_pids) {
+		r->o.targets = r->targets;
+		r->o.nr_targets = (size_t)r->nr_pids;
+	} else if (r->nr_tids) {
+		r->o.targets = r->tids;
+		r->o.nr_targets = (size_t)r->nr_tids;
+		r->o.target_tids = true;
+	}
+	if (r->o.nr_targets && r->o.system_wide) {
+		fprintf(stderr, "perfkit record: -%c and -a cannot be used together\n", r->nr_pids ? 'p' : 't');
 		return 2;
+	}
+	if (r->nr_cpus && r->o.nr_targets) {
+		fprintf(stderr, "Warning:\nPID/TID switch overriding CPU\n");
+	} else if (r->nr_cpus) {
+		r->o.cpu_list = r->cpus;
+		r->o.nr_cpu_list = (size_t)r->nr_cpus;
+		r->o.system_wide = true;   /* perf: a CPU list is a system-wide target */
 	}
 	if (!r->o.output[0]) {
 		fprintf(stderr, "perfkit record: -o needs a file name\n");
@@ -321,7 +356,7 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		r->o.cmd = argv + optind;
 	/* no command and no target: every CPU until Ctrl-C, as perf record's
 	 * default target (target__none: system-wide) */
-	if (!r->o.cmd && !r->o.target_pid && !r->o.system_wide)
+	if (!r->o.cmd && !r->o.nr_targets && !r->o.system_wide)
 		r->o.system_wide = true;
 	if (!r->o.nr_events)
 		r->o.events[r->o.nr_events++] = "cpu-clock";

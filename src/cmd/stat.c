@@ -283,23 +283,10 @@ static bool targets_alive(const struct stat_opts *o)
 /* "1,2,3" into o->pids (a list of -p or -t); -EINVAL with a message */
 static int parse_pids(struct stat_opts *o, const char *opt, const char *arg)
 {
-	char *copy = xstrdup(arg), *save = NULL;
-	int err = 0;
+	int err = pk_parse_id_list(opt, arg, o->pids, STAT_MAX_PIDS, &o->npids);
 
-	o->npids = 0;
-	if (!*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
-		err = pk_error(EINVAL, "%s: an empty id in '%s'", opt, arg);
-	for (char *tok = err ? NULL : strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
-		int v;
-
-		if (o->npids == STAT_MAX_PIDS)
-			err = pk_error(E2BIG, "%s: more than %d ids", opt, STAT_MAX_PIDS);
-		else if ((err = pk_parse_int(opt, tok, 1, INT_MAX, &v)) == 0)
-			o->pids[o->npids++] = v;
-	}
-	free(copy);
-	if (!err && !o->npids)
-		err = pk_error(EINVAL, "%s: expected a list of ids, got '%s'", opt, arg);
+	if (err)
+		o->npids = 0;
 	o->pid = o->npids ? o->pids[0] : 0;
 	o->pid_arg = arg;
 	return err;
@@ -309,48 +296,12 @@ static int parse_pids(struct stat_opts *o, const char *opt, const char *arg)
  * message */
 static int parse_cpus(struct stat_opts *o, const char *arg)
 {
-	long conf = sysconf(_SC_NPROCESSORS_CONF);
-	const char *p = arg;
+	int err = pk_parse_cpu_list("-C", arg, o->cpus, STAT_MAX_PIDS, &o->ncpus);
 
-	o->ncpus = 0;
-	while (*p) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (end == p || lo < 0)
-			return pk_error(EINVAL, "-C: expected a CPU list such as 0,2-3, got '%s'", arg);
-		if (*end == '-') {
-			const char *q = end + 1;
-
-			hi = strtol(q, &end, 10);
-			if (end == q || hi < lo)
-				return pk_error(EINVAL, "-C: expected a CPU list such as 0,2-3, got '%s'", arg);
-		}
-		if (*end && *end != ',')
-			return pk_error(EINVAL, "-C: expected a CPU list such as 0,2-3, got '%s'", arg);
-		if (conf > 0 && hi >= conf)
-			return pk_error(EINVAL, "-C: CPU %ld does not exist (CPUs 0-%ld)", hi, conf - 1);
-		for (long c = lo; c <= hi; c++) {
-			for (int k = 0; k < o->ncpus; k++)
-				if (o->cpus[k] == c)
-					return pk_error(EINVAL, "-C: CPU %ld given twice in '%s'", c, arg);
-			if (o->ncpus == STAT_MAX_PIDS)
-				return pk_error(E2BIG, "-C: more than %d CPUs", STAT_MAX_PIDS);
-			o->cpus[o->ncpus++] = (int)c;
-		}
-		p = *end ? end + 1 : end;
-	}
-	if (!o->ncpus)
-		return pk_error(EINVAL, "-C: expected a CPU list such as 0,2-3, got '%s'", arg);
-	for (int i = 1; i < o->ncpus; i++)   /* in order, as perf's CPU map */
-		for (int k = i; k > 0 && o->cpus[k - 1] > o->cpus[k]; k--) {
-			int t = o->cpus[k];
-
-			o->cpus[k] = o->cpus[k - 1];
-			o->cpus[k - 1] = t;
-		}
+	if (err)
+		o->ncpus = 0;
 	o->cpu_arg = arg;
-	return 0;
+	return err;
 }
 
 /* --pre / --post: sh -c CMD; -ECHILD with a message when it fails */

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # perfkit record -p PID (attach to a running process; its maps and names come
-# from /proc) and -a (system-wide).
+# from /proc), -p PID,PID, -t TID, -C CPUS and -a (system-wide).
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf || ! have cc || ! can_perf_event; then
@@ -14,6 +14,16 @@ __attribute__((noinline)) void spin_here(void) { for (;;) sink++; }
 int main(void) { spin_here(); }
 C
 cc -O1 -g -fno-omit-frame-pointer -o spin spin.c || { skip "cc failed"; done_testing; exit; }
+cat >thr.c <<'C'
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+static volatile unsigned long sink;
+static void *spin(void *a) { printf("%ld\n", (long)syscall(SYS_gettid)); fflush(stdout); for (;;) sink++; return a; }
+int main(void) { pthread_t t; pthread_create(&t, NULL, spin, NULL); pthread_create(&t, NULL, spin, NULL); pause(); return 0; }
+C
+cc -O1 -pthread -o thr thr.c || { skip "cc failed"; done_testing; exit; }
 
 ./spin &
 spin=$!
@@ -54,6 +64,62 @@ expect "-p: ... and leaves a readable file" test $? -eq 0
 "$PERFKIT" record -p 999999999 -o nope.data 2>nope.err
 expect '-p with no such process fails' test $? -ne 0
 expect '... and leaves no file' test -z "$(ls | grep -F nope.data)"
+
+# -p PID,PID: both processes (perf's comma list), until both end; -t TID:
+# that thread only
+./spin &
+s1=$!
+./thr >thr.tids &
+s2=$!
+./spin &
+s3=$!
+wait_until 30 execd $s1 ./spin
+wait_until 30 execd $s3 ./spin
+wait_until 30 sh -c 'test "$(wc -l <thr.tids)" -ge 2'
+"$PERFKIT" record -p $s1,$s2 -o two.data 2>two.err &
+rec=$!
+wait_until 30 sh -c 'ls two.data.tmp-* >/dev/null 2>&1' || diag "record -p A,B: no file after 30 s"
+sleep 0.8
+kill $s1; wait $s1 2>/dev/null
+sleep 0.3
+expect '-p A,B: still recording while B runs' kill -0 $rec
+kill $s2; wait $s2 2>/dev/null
+if ! wait_until 10 sh -c "! kill -0 $rec 2>/dev/null"; then
+	not_ok '-p A,B: recording ends when both exit'
+	kill -INT $rec
+else
+	ok '-p A,B: recording ends when both exit'
+fi
+wait $rec
+pids=$(perf script -F pid -i two.data 2>/dev/null | sort -un | tr -s ' \n' ' ')
+diag "-p $s1,$s2 (not $s3): sampled pids $pids"
+expect "-p A,B: samples of both processes, none of the third" test "$pids" = " $s1 $s2 " -o "$pids" = " $s2 $s1 "
+expect "-p A,B: each named (COMM from /proc)" sh -c "perf script -F comm -i two.data 2>/dev/null | tr -d ' ' | sort -u | tr '\n' ' ' | grep -qx 'spin thr '"
+
+./thr >thr2.tids &
+s2=$!
+wait_until 30 sh -c 'test "$(wc -l <thr2.tids)" -ge 2'
+t1=$(head -1 thr2.tids)
+"$PERFKIT" record -t $t1 -o tid.data -- sleep 0.6 2>tid.err
+expect "-t TID -- sleep: exit 0" test $? -eq 0
+tids=$(perf script -F tid -i tid.data 2>/dev/null | sort -un | tr -d ' \n')
+diag "-t $t1 of threads $(tr '\n' ' ' <thr2.tids): sampled tids $tids"
+expect "-t TID: that thread's samples only" test "$tids" = "$t1"
+kill $s2 $s3; wait $s2 $s3 2>/dev/null
+"$PERFKIT" record -t 999999999 -o nope2.data 2>nope.err
+expect '-t with no such thread fails' test $? -ne 0
+expect '... saying so' grep -q 'no thread with id 999999999' nope.err
+
+# -C: the whole system on those CPUs only (perf's CPU list), for the command
+"$PERFKIT" record -C 0 -o cpu.data -- sh -c './spin & a=$!; ./spin & b=$!; ./spin & c=$!; sleep 0.6; kill $a $b $c' 2>/dev/null
+expect '-C 0 -- CMD: exit 0' test $? -eq 0
+cpus=$(perf script -F cpu -i cpu.data 2>/dev/null | sort -u | tr -d ' \n')
+expect "-C 0: samples of CPU 0 only ($cpus)" test "$cpus" = "[000]"
+"$PERFKIT" record -C 0,0 -o nope3.data -- true 2>nope.err
+expect "-C 0,0: a usage error (2)" test $? -eq 2
+expect '... naming the CPU given twice' grep -q 'CPU 0 given twice' nope.err
+"$PERFKIT" record -C 100000 -o nope3.data -- true 2>nope.err
+expect "-C a CPU not there: a usage error (2)" test $? -eq 2
 
 # -a: system-wide, bounded by a command
 ./spin &

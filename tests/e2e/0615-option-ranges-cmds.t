@@ -26,7 +26,7 @@ usage "-F expects an integer ≥ 1, got '99999999999999999999'" "record -F past 
 	"$PERFKIT" record -F 99999999999999999999 -o "$T/r.data" -- true
 usage "-c expects an integer from 1 to 9223372036854775807, got '9223372036854775808'" \
 	"record -c 2^63 (the kernel refuses bit 63)" "$PERFKIT" record -c 9223372036854775808 -o "$T/r.data" -- true
-usage "-p expects an integer from 1 to 2147483647, got '-5'" "record -p -5" "$PERFKIT" record -p -5 -o "$T/r.data"
+usage "-p expects an integer ≥ 1, got '-5'" "record -p -5" "$PERFKIT" record -p -5 -o "$T/r.data"
 usage "-m expects an integer from 0 to 1048576, got '1048577'" "record -m 1048577 (3 is rounded up to 4, as perf)" "$PERFKIT" record -m 1048577 -o "$T/r.data" -- true
 usage "--call-graph dwarf,SIZE expects an integer from 1 to 65528, got '70000'" "record --call-graph dwarf,70000" \
 	"$PERFKIT" record --call-graph dwarf,70000 -o "$T/r.data" -- true

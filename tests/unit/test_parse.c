@@ -101,6 +101,37 @@ static void test_term_escape(void **state)
 	sb_release(&sb);
 }
 
+/* perf's id and CPU lists (record and stat -p/-t/-C) */
+static void test_lists(void **state)
+{
+	int v[4], n = -1;
+
+	(void)state;
+	assert_int_equal(pk_parse_id_list("-p", "12,3", v, 4, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0], 12);
+	assert_int_equal(v[1], 3);
+	assert_int_equal(pk_parse_id_list("-p", "1,,2", v, 4, &n), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "an empty id in '1,,2'"));
+	assert_int_equal(pk_parse_id_list("-t", "1,", v, 4, &n), -EINVAL);
+	assert_int_equal(pk_parse_id_list("-p", "0", v, 4, &n), -ERANGE);
+	assert_int_equal(pk_parse_id_list("-p", "1,2,3,4,5", v, 4, &n), -E2BIG);
+	assert_int_equal(n, 2);   /* untouched on error */
+
+	assert_int_equal(pk_parse_cpu_list("-C", "0", v, 4, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(pk_parse_cpu_list("-C", "0,0", v, 4, &n), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "CPU 0 given twice"));
+	assert_int_equal(pk_parse_cpu_list("-C", "x", v, 4, &n), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "expected a CPU list such as 0,2-3, got 'x'"));
+	assert_int_equal(pk_parse_cpu_list("-C", "1-0", v, 4, &n), -EINVAL);
+	assert_int_equal(pk_parse_cpu_list("-C", "-1", v, 4, &n), -EINVAL);
+	assert_int_equal(pk_parse_cpu_list("-C", "0,", v, 4, &n), 0);   /* perf's: a trailing comma */
+	assert_int_equal(pk_parse_cpu_list("-C", "99999999", v, 4, &n), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "does not exist"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -108,6 +139,7 @@ int main(void)
 		cmocka_unit_test(test_int_u64),
 		cmocka_unit_test(test_double),
 		cmocka_unit_test(test_term_escape),
+		cmocka_unit_test(test_lists),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/error.h"
 #include "base/strbuf.h"
@@ -116,4 +117,75 @@ int pk_parse_double(const char *opt, const char *s, double min, double max, doub
 		return refuse(ERANGE, opt, s, what);
 	*out = v;
 	return 0;
+}
+
+int pk_parse_id_list(const char *opt, const char *arg, int *out, int max, int *n)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	int err = 0, cnt = 0;
+
+	if (!*arg || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
+		err = pk_error(EINVAL, "%s: an empty id in '%s'", opt, arg);
+	for (char *tok = err ? NULL : strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		int v;
+
+		if (cnt == max)
+			err = pk_error(E2BIG, "%s: more than %d ids", opt, max);
+		else if ((err = pk_parse_int(opt, tok, 1, INT_MAX, &v)) == 0)
+			out[cnt++] = v;
+	}
+	free(copy);
+	if (!err)
+		*n = cnt;
+	return err;
+}
+
+int pk_parse_cpu_list(const char *opt, const char *arg, int *out, int max, int *n)
+{
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	const char *p = arg;
+	int cnt = 0;
+
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p || lo < 0 || *p == '+' || *p == '-' || *p == ' ')
+			goto bad;
+		if (*end == '-') {
+			const char *q = end + 1;
+
+			if (*q < '0' || *q > '9')
+				goto bad;
+			hi = strtol(q, &end, 10);
+			if (end == q || hi < lo)
+				goto bad;
+		}
+		if (*end && *end != ',')
+			goto bad;
+		if (conf > 0 && hi >= conf)
+			return pk_error(EINVAL, "%s: CPU %ld does not exist (CPUs 0-%ld)", opt, hi, conf - 1);
+		for (long c = lo; c <= hi; c++) {
+			for (int k = 0; k < cnt; k++)
+				if (out[k] == c)
+					return pk_error(EINVAL, "%s: CPU %ld given twice in '%s'", opt, c, arg);
+			if (cnt == max)
+				return pk_error(E2BIG, "%s: more than %d CPUs", opt, max);
+			out[cnt++] = (int)c;
+		}
+		p = *end ? end + 1 : end;
+	}
+	if (!cnt)
+		goto bad;
+	for (int i = 1; i < cnt; i++)   /* ascending, as perf's CPU map */
+		for (int k = i; k > 0 && out[k - 1] > out[k]; k--) {
+			int t = out[k];
+
+			out[k] = out[k - 1];
+			out[k - 1] = t;
+		}
+	*n = cnt;
+	return 0;
+bad:
+	return pk_error(EINVAL, "%s: expected a CPU list such as 0,2-3, got '%s'", opt, arg);
 }

@@ -29,6 +29,19 @@ int pk_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uin
 int pk_parse_int(const char *opt, const char *s, int min, int max, int *out);
 int pk_parse_double(const char *opt, const char *s, double min, double max, double *out);
 
+/* perf's id list "1,2,3" (-p PID,... and -t TID,... of record and stat)
+ * into out[0..*n): each id from 1 to INT_MAX, at most max of them, none
+ * empty ("1,,2", a leading or trailing comma).  -EINVAL or -ERANGE (an id),
+ * -E2BIG (more than max), with a message naming opt. */
+int pk_parse_id_list(const char *opt, const char *arg, int *out, int max, int *n);
+
+/* perf's CPU list "0,2-3" (-C of record and stat) into out[0..*n) in
+ * ascending order (perf's CPU map), each CPU once and below the number of
+ * CPUs this machine has (sysconf _SC_NPROCESSORS_CONF), at most max.
+ * -EINVAL (not a list, a CPU twice, a CPU not there) or -E2BIG, with a
+ * message naming opt. */
+int pk_parse_cpu_list(const char *opt, const char *arg, int *out, int max, int *n);
+
 /* Set only by the option fuzz harness (tests/fuzz/options.c): a command
  * that reads it returns 0 once its options are read and checked, before it
  * runs or writes anything.  0 otherwise. */

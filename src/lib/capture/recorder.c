@@ -203,6 +203,71 @@ static void inspect(struct recorder *r, const struct perf_event_header *h)
 	}
 }
 
+/* The process a thread id belongs to (/proc/TID/status's Tgid), or -1
+ * when it is gone. */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Tgid:", 5)) {
+			tgid = (pid_t)atoi(line + 5);
+			break;
+		}
+	fclose(f);
+	return tgid;
+}
+
+/* r->tids: the threads of each -p process, or the -t threads themselves
+ * (each checked to be there); -ESRCH with a message for one that is not. */
+static int target_threads(struct recorder *r)
+{
+	size_t alloc = 0;
+
+	for (size_t i = 0; i < r->o.nr_targets; i++) {
+		pid_t *t = NULL;
+		size_t n = 0;
+		int err;
+
+		if (r->o.target_tids) {
+			if (tgid_of(r->o.targets[i]) < 0)
+				return pk_error(ESRCH, "no thread with id %d", (int)r->o.targets[i]);
+			t = xmalloc(sizeof(pid_t));
+			t[n++] = r->o.targets[i];
+		} else if ((err = cap_list_threads(r->o.targets[i], &t, &n))) {
+			return err;
+		}
+		for (size_t k = 0; k < n; k++) {
+			bool dup = false;
+
+			for (size_t j = 0; j < r->nr_tids && !dup; j++)
+				dup = r->tids[j] == t[k];
+			if (dup)
+				continue;
+			if (r->nr_tids == alloc)
+				r->tids = xrealloc(r->tids, (alloc = alloc ? 2 * alloc : 16) * sizeof(pid_t));
+			r->tids[r->nr_tids++] = t[k];
+		}
+		free(t);
+	}
+	return 0;
+}
+
+/* Whether a -p/-t target still runs (kill(2) with signal 0 finds a
+ * thread id too). */
+static bool targets_alive(const struct recorder *r)
+{
+	for (size_t i = 0; i < r->o.nr_targets; i++)
+		if (kill(r->o.targets[i], 0) == 0 || errno != ESRCH)
+			return true;
+	return false;
+}
+
 static int setup_attrs(struct recorder *r)
 {
 	for (size_t e = 0; e < r->o.nr_events; e++) {
@@ -253,12 +318,13 @@ static int setup_attrs(struct recorder *r)
 			}
 		}
 		a->read_format = PERF_FORMAT_ID;
-		a->inherit = !r->o.system_wide && !r->o.no_inherit;
+		/* -t follows those threads only, as perf record -t (no_inherit) */
+		a->inherit = !r->o.system_wide && !r->o.no_inherit && !r->o.target_tids;
 		a->inherit_stat = a->inherit && r->o.inherit_stat;
 		a->sample_id_all = 1;
 		/* side-band records from the first event only, as perf does */
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = e == 0;
-		if (r->o.cmd && !r->o.target_pid && !r->o.system_wide) {
+		if (r->o.cmd && !r->o.nr_targets && !r->o.system_wide) {
 			a->disabled = 1;
 			a->enable_on_exec = 1;
 		}
@@ -447,14 +513,20 @@ int recorder_prepare(struct recorder *r, const struct recorder_opts *o)
 		r->usage_error = true;   /* a bad -e */
 		return err;
 	}
-	cap_online_cpus(&r->cpus, &r->nr_cpus);
+	if (r->o.nr_cpu_list && !r->o.nr_targets) {   /* -C: those CPUs */
+		r->cpus = xmalloc(r->o.nr_cpu_list * sizeof(int));
+		memcpy(r->cpus, r->o.cpu_list, r->o.nr_cpu_list * sizeof(int));
+		r->nr_cpus = r->o.nr_cpu_list;
+	} else {
+		cap_online_cpus(&r->cpus, &r->nr_cpus);
+	}
 	cap_kernel_range(&r->ktext, &r->kend);
-	if (r->o.system_wide) {
+	if (r->o.system_wide && !r->o.nr_targets) {
 		r->tids = xmalloc(sizeof(pid_t));
 		r->tids[0] = -1;
 		r->nr_tids = 1;
-	} else if (r->o.target_pid) {
-		err = cap_list_threads(r->o.target_pid, &r->tids, &r->nr_tids);
+	} else if (r->o.nr_targets) {
+		err = target_threads(r);
 		if (err)
 			return err;
 	}
@@ -467,7 +539,7 @@ int recorder_prepare(struct recorder *r, const struct recorder_opts *o)
 		if (err)
 			return err;
 		r->child = r->held.pid;
-		if (!r->o.target_pid && !r->o.system_wide) {
+		if (!r->o.nr_targets && !r->o.system_wide) {
 			r->tids = xmalloc(sizeof(pid_t));
 			r->tids[0] = r->child;
 			r->nr_tids = 1;
@@ -482,7 +554,7 @@ int recorder_prepare(struct recorder *r, const struct recorder_opts *o)
 	r->ce.cpus = r->cpus;
 	r->ce.nr_cpus = r->nr_cpus;
 	r->ce.pages = r->o.mmap_pages;
-	r->ce.skip_gone = r->o.target_pid != 0;
+	r->ce.skip_gone = r->o.nr_targets != 0;
 	err = cap_events_open(&r->ce);
 	if (err && r->ce.failed_open)
 		err = open_error(r, r->ce.fail_ev, -err);
@@ -506,9 +578,18 @@ int recorder_prepare(struct recorder *r, const struct recorder_opts *o)
 	struct cap_synth sy = { r->attrs[0].sample_type, r->first_id, emit_synth, r };
 	if (r->ktext && (err = cap_synth_kernel_mmap(&sy, r->ktext, r->kend)))
 		goto err_abort;
-	if (r->o.target_pid && (err = cap_synth_process(&sy, r->o.target_pid)))
+	for (size_t i = 0; i < r->o.nr_targets && !err; i++) {
+		pid_t p = r->o.target_tids ? tgid_of(r->o.targets[i]) : r->o.targets[i];
+		bool seen = false;   /* a process once, however many of its ids */
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = (r->o.target_tids ? tgid_of(r->o.targets[k]) : r->o.targets[k]) == p;
+		if (p > 0 && !seen)
+			err = cap_synth_process(&sy, p);
+	}
+	if (err)
 		goto err_abort;
-	if (r->o.system_wide && (err = cap_synth_all(&sy)))
+	if (r->o.system_wide && !r->o.nr_targets && (err = cap_synth_all(&sy)))
 		goto err_abort;
 	return 0;
 err_abort:
@@ -538,14 +619,18 @@ int recorder_start(struct recorder *r)
 int recorder_run(struct recorder *r)
 {
 	volatile sig_atomic_t *got_signal = r->o.got_signal, *got_sigchld = r->o.got_sigchld;
-	struct pollfd *pfds = xcalloc(r->nr_cpus, sizeof(*pfds));
+	/* every event's descriptor, as perf polls them: one redirected to a
+	 * CPU's ring reads that ring's POLLIN, and its own POLLHUP (its task
+	 * gone) says nothing of the ring's other tasks (-p A,B: A's end is
+	 * not B's) */
+	struct pollfd *pfds = xcalloc(r->ce.nr_fds ? r->ce.nr_fds : 1, sizeof(*pfds));
 	size_t npfd = 0;
 	sigset_t waitmask = *r->o.oldmask;
 	int forwarded = 0, rc = 0;
 
-	for (size_t c = 0; c < r->nr_cpus; c++)
-		if (r->ce.rings[c].fd >= 0) {
-			pfds[npfd].fd = r->ce.rings[c].fd;
+	for (size_t i = 0; i < r->ce.nr_fds; i++)
+		if (r->ce.fds[i] >= 0) {
+			pfds[npfd].fd = r->ce.fds[i];
 			pfds[npfd++].events = POLLIN;
 		}
 	sigdelset(&waitmask, SIGINT);
@@ -573,7 +658,7 @@ int recorder_run(struct recorder *r)
 				break;
 			}
 		}
-		if (r->o.target_pid && !r->o.cmd && kill(r->o.target_pid, 0) < 0 && errno == ESRCH)
+		if (r->o.nr_targets && !r->o.cmd && !targets_alive(r))
 			break;
 		if (forwarded && !r->child)
 			break;
@@ -583,7 +668,7 @@ int recorder_run(struct recorder *r)
 		if (rc)
 			break;
 		struct timespec ts = { .tv_sec = 0, .tv_nsec = 250 * 1000 * 1000 }, sec = { 1, 0 };
-		int n = ppoll(pfds, npfd, r->o.target_pid ? &ts : &sec, &waitmask);
+		int n = ppoll(pfds, npfd, r->o.nr_targets ? &ts : &sec, &waitmask);
 		if (n > 0) {
 			int live = 0;
 			for (size_t i = 0; i < npfd; i++) {

@@ -6,11 +6,12 @@
  *
  * Life: recorder_prepare (event attributes as perf record sets them, open
  * one event per (event, thread, CPU) with capture.h, the writer, the
- * side-band: kernel MMAP, /proc maps and comms for -p/-a; the command is
+ * side-band: kernel MMAP, /proc maps and comms for -p/-t/-a (of each
+ * target's process); the command is
  * forked and held before its exec) → recorder_start (release the command:
  * enable_on_exec starts the events) → recorder_run (ppoll the rings, copy
  * records into the buffered writer, one FINISHED_ROUND after each pass,
- * until the command ends, the process goes away, or a signal) →
+ * until the command ends, every target (-p/-t) goes away, or a signal) →
  * recorder_finish (lost-sample record, build-ids of the DSOs seen,
  * rename into place) → recorder_release.
  *
@@ -54,8 +55,15 @@ struct recorder_opts {
 	uint64_t freq, period;       /* 0, 0: freq RECORDER_DEFAULT_FREQ */
 	int callgraph;               /* 0 none, 1 fp, 2 dwarf */
 	uint32_t stack_size;         /* dwarf: user stack bytes per sample */
-	pid_t target_pid;            /* -p */
-	bool system_wide;            /* -a */
+	const pid_t *targets;        /* -p PID,... (their threads) or, with
+					target_tids, -t TID,... (those threads) */
+	size_t nr_targets;
+	bool target_tids;
+	const int *cpu_list;         /* -C: these CPUs only (system-wide
+					events; ignored with targets), else
+					every online CPU */
+	size_t nr_cpu_list;
+	bool system_wide;            /* -a, or -C without targets */
 	char **cmd;                  /* a command to run, NULL-terminated, or NULL */
 	uint64_t mmap_pages;         /* data pages per ring (0: RECORDER_RING_PAGES) */
 	bool sample_addr;            /* -d: PERF_SAMPLE_ADDR, data mmaps recorded */
