@@ -2635,21 +2635,33 @@ static int parse_fields(struct report *r, const char *spec, bool sort_given)
 	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		struct rfield f = { 0, 0 };
 
-		if (!strcmp(tok, "overhead"))
-			f.kind = 's';
-		else if (!strcmp(tok, "overhead_children"))
-			f.kind = 'c';
-		else if (!strcmp(tok, "sample"))
-			f.kind = 'n';
-		else if (!strcmp(tok, "period"))
-			f.kind = 'p';
+		/* as perf's output_field_add: a sort key first, then a column,
+		 * each by any prefix in any case, the first in perf's order
+		 * ("s" is sym, "sa" sample, "over" overhead) */
+		static const struct { const char *name; char kind; } cols[] = {
+			{ "overhead", 's' }, { "overhead_sys", 0 }, { "overhead_us", 0 },
+			{ "overhead_guest_sys", 0 }, { "overhead_guest_us", 0 },
+			{ "overhead_children", 'c' }, { "sample", 'n' }, { "period", 'p' },
+		};
+		bool is_key = sort_key_of(tok) >= 0;
+
+		for (size_t i = 0; !is_key && *tok && i < sizeof(cols) / sizeof(cols[0]); i++)
+			if (!strncasecmp(tok, cols[i].name, strlen(tok))) {
+				f.kind = cols[i].kind;
+				if (!f.kind) {
+					fprintf(stderr, "perfkit report: field '%s' (perf's %s) is not supported "
+						"(overhead, overhead_children, sample, period and the sort keys are)\n",
+						tok, cols[i].name);
+					free(dup);
+					return -1;
+				}
+				break;
+			}
 		if (!f.kind) {
 			struct report one = { .nr_keys = 0 };
 			bool dup_key = false;
 
-			if (!strcmp(tok, "comm") || !strcmp(tok, "dso") || !strcmp(tok, "sym") || !strcmp(tok, "symbol") ||
-			    !strcmp(tok, "pid") || !strcmp(tok, "tid") || !strcmp(tok, "srcline") || !strcmp(tok, "trace") ||
-			    !strcmp(tok, "cpu"))
+			if (is_key)
 				(void)parse_sort(&one, tok);
 			if (!one.nr_keys) {
 				fprintf(stderr, "perfkit report: unknown field '%s' (expected overhead, overhead_children, "

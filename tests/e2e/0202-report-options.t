@@ -66,6 +66,14 @@ expect "--sort co,ds,s: the same table too" cmp -s "$T/k.full" "$T/k.pre"
 perf report -i "$T/p.data" --stdio -g none --sort co,ds,s 2>/dev/null | grep '%' | no_plt_rows >"$T/perf.pre"
 grep '%' "$T/k.pre" | grep -v '\[truncated\]' | no_plt_rows >"$T/pk.pre"
 same_file "--sort co,ds,s: perf's rows" "$T/perf.pre" "$T/pk.pre"
+# -F fields as perf reads them too: a sort key or a column by any prefix
+# ("sa" sample, "pe" period, "d" dso, "over" overhead)
+"$PERFKIT" report -i "$T/p.data" --stdio -g none -F sa,pe,d,over >"$T/f.pre" 2>/dev/null
+perf report -i "$T/p.data" --stdio -g none -F sa,pe,d,over 2>/dev/null | grep -v '^# (Tip:' | trim_tail | grep -v '^#' >"$T/perf.fpre"
+trim_tail <"$T/f.pre" | grep -v '^#' >"$T/pk.fpre"
+same_file "-F sa,pe,d,over: perf's table" "$T/perf.fpre" "$T/pk.fpre"
+"$PERFKIT" report -i "$T/p.data" --stdio -F overhead_ >/dev/null 2>"$T/f.err"
+expect "-F overhead_ (perf's overhead_sys): refused, named" grep -q "perf's overhead_sys" "$T/f.err"
 "$PERFKIT" report -i "$T/p.data" --stdio --sort x >/dev/null 2>&1
 expect "--sort x: still a usage error" test $? = 2
 "$PERFKIT" report -i "$T/p.data" --no-children -g none --sort pid >"$T/pk.pid" 2>/dev/null
