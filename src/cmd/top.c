@@ -201,6 +201,8 @@ static int open_events(struct top *t)
 	t->ce.skip_gone = true;
 	err = cap_events_open(&t->ce);
 	t->user_only = t->ce.user_only;   /* said on the header line */
+	if (t->ce.cpu_clock_fallback)     /* cycles without a PMU, as perf top */
+		t->event = "cpu-clock";
 	if (!err || !t->ce.failed_open)
 		return err;
 	int pmu = ev_pmu_error(&t->attr, t->event, -err);

@@ -118,10 +118,14 @@ else
 fi
 # a hardware event on a machine without a PMU: one line naming the software one
 if have perf && perf stat -e cycles true 2>&1 | grep -q 'not supported'; then
-	"$PERFKIT" top --stdio -e cycles -n 1 -d 0.2 >/dev/null 2>"$T/hw.err"
-	expect "top -e cycles without a PMU: exit 1" test $? = 1
+	"$PERFKIT" top --stdio -e instructions -n 1 -d 0.2 >/dev/null 2>"$T/hw.err"
+	expect "top -e instructions without a PMU: exit 1" test $? = 1
 	expect "... one line suggesting cpu-clock" \
 		sh -c "test \$(wc -l <'$T/hw.err') = 1 && grep -q 'no hardware PMU); use -e cpu-clock' '$T/hw.err'"
+	# cycles falls back to cpu-clock, as perf top's evsel__fallback
+	"$PERFKIT" top --stdio -e cycles -n 1 -d 0.2 >"$T/cyc.out" 2>"$T/cyc.err"
+	expect "top -e cycles without a PMU: cpu-clock sampled (exit 0)" test $? = 0
+	expect "... named cpu-clock" grep -q "cpu-clock" "$T/cyc.out"
 else
 	skip "this machine has a PMU (cycles can be sampled)"
 fi

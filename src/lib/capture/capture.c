@@ -163,6 +163,7 @@ int cap_events_open(struct cap_events *ce)
 {
 	ce->nr_fds = ce->nr_ev * ce->nr_tids * ce->nr_cpus;
 	ce->user_only = false;
+	ce->cpu_clock_fallback = 0;
 	ce->failed_open = false;
 	/* one fd per (event, thread, CPU): many threads need more than 1024 */
 	cap_raise_nofile(ce->nr_fds);
@@ -189,6 +190,17 @@ int cap_events_open(struct cap_events *ce)
 					}
 					fd = cap_perf_event_open(a, ce->tids[t], ce->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
 					ce->user_only = fd >= 0;
+				}
+				if ((fd == -ENOENT || fd == -ENXIO || fd == -ENODEV || fd == -EOPNOTSUPP) &&
+				    a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES &&
+				    t == 0 && c == 0 && e < 32) {
+					/* perf's evsel__fallback: cycles without a PMU is
+					 * the hrtimer's cpu-clock */
+					a->type = PERF_TYPE_SOFTWARE;
+					a->config = PERF_COUNT_SW_CPU_CLOCK;
+					a->precise_ip = 0;
+					ce->cpu_clock_fallback |= 1u << e;
+					fd = cap_perf_event_open(a, ce->tids[t], ce->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
 				}
 				if (fd < 0) {
 					if (fd == -ESRCH && ce->skip_gone && t > 0)

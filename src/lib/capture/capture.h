@@ -95,6 +95,10 @@ struct cap_events {
 	size_t nr_fds;
 	struct cap_ring *rings; /* nr_cpus */
 	bool user_only;       /* fell back to user space only */
+	uint32_t cpu_clock_fallback; /* bit e: event e, hardware cycles, could
+				 not be opened (no PMU: ENOENT, ENXIO, ENODEV,
+				 EOPNOTSUPP) and is cpu-clock now, as perf's
+				 evsel__fallback (attrs[e] changed) */
 	bool failed_open;     /* the error is perf_event_open's */
 	size_t fail_ev, fail_tid, fail_cpu;
 	/* private */

@@ -561,6 +561,17 @@ int recorder_prepare(struct recorder *r, const struct recorder_opts *o)
 	if (err)
 		goto err_child;
 	r->user_only = r->ce.user_only;
+	for (size_t e = 0; e < r->o.nr_events && e < 32; e++)
+		if (r->ce.cpu_clock_fallback >> e & 1) {
+			/* perf names it anew from its attr: cpu-clock, the
+			 * modifiers kept */
+			const char *mods = strchr(r->o.events[e], ':');
+			size_t n = sizeof("cpu-clock") + (mods ? strlen(mods) : 0);
+
+			r->fallback_names[e] = xmalloc(n);
+			snprintf(r->fallback_names[e], n, "cpu-clock%s", mods ? mods : "");
+			r->o.events[e] = names[e] = r->fallback_names[e];
+		}
 	for (size_t i = 0; i < r->ce.nr_fds && !r->first_id; i++)
 		r->first_id = r->ce.ids[i];
 	err = pd_writer_open(&r->w, r->o.output, r->attrs, names, r->o.nr_events);
@@ -739,6 +750,10 @@ void recorder_release(struct recorder *r)
 	r->w = NULL;
 	reap_unstarted(r);
 	cap_events_close(&r->ce);
+	for (size_t e = 0; e < RECORDER_MAX_EVENTS; e++) {
+		free(r->fallback_names[e]);
+		r->fallback_names[e] = NULL;
+	}
 	free(r->cpus);
 	free(r->tids);
 	r->cpus = NULL;

@@ -93,6 +93,9 @@ struct recorder {
 	pid_t child;
 	struct pk_child held;
 	bool usage_error;            /* prepare failed on a bad event */
+	char *fallback_names[RECORDER_MAX_EVENTS]; /* "cpu-clock[:MODS]" for a
+					cycles event without a PMU (perf's
+					evsel__fallback; o.events points here) */
 	/* results */
 	uint64_t samples, lost, lost_ring;
 	bool user_only;
