@@ -2767,14 +2767,15 @@ static void usage(FILE *fp)
 		    "  -t, --field-separator SEP\n"
 		    "                          SEP between the columns (for scripts, as perf's): numbers\n"
 		    "                          left-aligned, SEP's first character in a name becomes '.'\n"
-		    "      --stdio             text, also on a terminal (default there: a browser, '?' lists its keys)\n"
+		    "      --stdio             text, also on a terminal (default there: a browser, '?' lists its keys);\n"
+		    "                          --tui the browser (the last of the two given wins)\n"
 		    "      --no-color          no colours in the browser (also when NO_COLOR is set)\n"
 		    "      --no-inline         accepted: report never adds inlined functions as frames\n"
 		    "                          (perf does by default; perfkit's report is perf's --no-inline)\n"
 		    "      --inline            accepted, but inlined frames are not added (script and\n"
 		    "                          collapse --inline add them)\n"
 		    "  -f, --force             accepted (perfkit does not check the file's owner)\n"
-		    "      --hide-unresolved   no rows for addresses without a symbol\n"
+		    "  -U, --hide-unresolved   no rows for addresses without a symbol\n"
 		    "      --symbol-filter STR only the rows whose symbol name contains STR (as perf\n"
 		    "                          6.1: when the sort keys include comm)\n"
 		    "  -c, --comms LIST        only the samples of these commands (comma-separated)\n"
@@ -2931,6 +2932,8 @@ int cmd_report(int argc, char **argv)
 		{ "symbol-filter", required_argument, NULL, 1011 },
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "no-demangle", no_argument, NULL, 'D' },
+		{ "demangle", no_argument, NULL, 1014 },
+		{ "tui", no_argument, NULL, 1015 },
 		{ "export", required_argument, NULL, 'E' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-color", no_argument, NULL, 'K' },
@@ -2962,7 +2965,7 @@ int cmd_report(int argc, char **argv)
 
 	export_kind = export_path = NULL;   /* a second call (the option fuzz harness) */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqfvc:d:S:C:F:t:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::Gho:nqfvc:d:S:C:F:t:U", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'N': no_children = 1; break;
@@ -2997,6 +3000,8 @@ int cmd_report(int argc, char **argv)
 			r.cg.threshold = limit;   /* perf: the call graph's too */
 			break;
 		case 1008: stdio = true; break;
+		case 1015: stdio = false; break;   /* perf's --tui: the browser (on a terminal) */
+		case 1014: so.no_demangle = false; break;
 		case 'c': sfilt_names_set(&r.sf.comms, optarg); break;
 		case 'd': sfilt_names_set(&r.sf.dsos, optarg); break;
 		case 'S': sfilt_names_set(&r.sf.syms, optarg); break;

@@ -16,6 +16,7 @@
 #include "base/error.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
+#include "perfdata/header.h"
 #include "perfdata/perfdata.h"
 #include "session/session.h"
 #include "event/event.h"
@@ -28,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 /* The fields of perf script's -F, as perf 6.1 prints them (builtin-script.c,
  * process_event): "%16s " comm ("%s " when the call chain follows on lines
@@ -538,7 +541,7 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--reltime|--deltatime] [--show-task-events] [--show-mmap-events] [--max-stack N] [--no-demangle] [--[no-]inline] [-v]\n" \
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--reltime|--deltatime] [--show-task-events] [--show-mmap-events] [--max-stack N] [--no-demangle] [--[no-]inline] [--header] [-v]\n" \
 	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
 	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
@@ -560,7 +563,9 @@ static void print_warnings(void)
 	"  --show-mmap-events  also the MMAP and MMAP2 records, likewise\n" \
 	"  --max-stack N      the N innermost frames of each chain (default: perf's,\n" \
 	"                     kernel.perf_event_max_stack; 0: the samples' lines, no frame)\n" \
-	"  --no-demangle      C++ and Rust names as stored\n" \
+	"  --no-demangle      C++ and Rust names as stored (--demangle: the default)\n" \
+	"  --header           the file's header first, as perf report --header prints it\n" \
+	"  -f, --force        accepted (perfkit does not check the file's owner)\n" \
 	"  --inline           inlined functions (from DWARF) in every sample, name (inlined)\n" \
 	"  --no-inline        none (by default, as perf 6.1: in --call-graph dwarf samples only)\n" \
 	"  -v, --verbose      also the notes perf shows with -v (a missing /tmp/perf-PID.map)\n"
@@ -573,6 +578,9 @@ int cmd_script(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "no-demangle", no_argument, NULL, 'D' },
+		{ "demangle", no_argument, NULL, 1005 },
+		{ "header", no_argument, NULL, 1006 },
+		{ "force", no_argument, NULL, 'f' },
 		{ "inline", no_argument, NULL, 'I' },
 		{ "no-inline", no_argument, NULL, 'N' },
 		{ "hide-call-graph", no_argument, NULL, 'G' },
@@ -598,7 +606,7 @@ int cmd_script(int argc, char **argv)
 	struct out o;
 	struct fspec fs[MAX_FSPECS];
 	size_t nfs = 0;
-	bool hide_cc = false, ns = false, max0 = false, stack_given = false;
+	bool hide_cc = false, ns = false, max0 = false, stack_given = false, header = false;
 	uint32_t side = 0;   /* the side-band records shown: 1 << PERF_RECORD_* */
 	int rel = 0, rel_both = 0;
 	static struct sample_filter flt;   /* 36 kB: not on the stack */
@@ -607,7 +615,7 @@ int cmd_script(int argc, char **argv)
 
 	memset(&flt, 0, sizeof(flt));   /* a second call (the option fuzz harness) */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:GhvC:c:S:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:GhvC:c:S:f", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F':
@@ -628,6 +636,9 @@ int cmd_script(int argc, char **argv)
 			stack_given = true;
 			break;
 		case 'D': so.no_demangle = true; break;
+		case 1005: so.no_demangle = false; break;
+		case 1006: header = true; break;
+		case 'f': break;   /* perf's: no owner check, which perfkit never makes */
 		case 'v': pk_set_verbose(1); break;
 		case 'G': hide_cc = true; break;
 		case 'n': ns = true; break;
@@ -692,6 +703,13 @@ int cmd_script(int argc, char **argv)
 		return 1;
 	}
 	sb_init(&o.sb, 1 << 21);
+	if (header) {   /* perf script --header: the header's lines, then the samples */
+		struct stat st;
+
+		if (strcmp(input, "-") ? stat(input, &st) : fstat(0, &st))
+			st.st_mtime = time(NULL);
+		pd_header_text(session_file(s), st.st_mtime, &o.sb);
+	}
 	o.fp = stdout;
 	o.name_width = 0;
 	o.hide_cc = hide_cc;

@@ -74,6 +74,12 @@ trim_tail <"$T/f.pre" | grep -v '^#' >"$T/pk.fpre"
 same_file "-F sa,pe,d,over: perf's table" "$T/perf.fpre" "$T/pk.fpre"
 "$PERFKIT" report -i "$T/p.data" --stdio -F overhead_ >/dev/null 2>"$T/f.err"
 expect "-F overhead_ (perf's overhead_sys): refused, named" grep -q "perf's overhead_sys" "$T/f.err"
+# -U, perf's short --hide-unresolved; --demangle and --tui accepted
+"$PERFKIT" report -i "$T/p.data" --stdio -g none --hide-unresolved >"$T/u.long" 2>/dev/null
+"$PERFKIT" report -i "$T/p.data" --stdio -g none -U --demangle >"$T/u.short" 2>/dev/null
+expect "-U --demangle: the table of --hide-unresolved" sh -c "test -s '$T/u.short' && cmp -s '$T/u.long' '$T/u.short'"
+"$PERFKIT" report -i "$T/p.data" --tui -g none </dev/null >"$T/u.tui" 2>/dev/null
+expect "--tui off a terminal: the text table" grep -q '%' "$T/u.tui"
 "$PERFKIT" report -i "$T/p.data" --stdio --sort x >/dev/null 2>&1
 expect "--sort x: still a usage error" test $? = 2
 "$PERFKIT" report -i "$T/p.data" --no-children -g none --sort pid >"$T/pk.pid" 2>/dev/null

@@ -146,4 +146,11 @@ expect 'symoff without sym: refused' test $? = 1
 "$PERFKIT" script -i "$T/cg.data" -F trace >"$T/out" 2>"$T/err"
 expect '-F trace on cpu-clock: exit 0, no output' test $? = 0 -a ! -s "$T/out"
 expect "... a warning naming 'trace' and the event" grep -q "trace.*not valid for event 'cpu-clock:u'" "$T/err"
+# --header: the file's header lines first, as perf script --header; -f and
+# --demangle accepted (perf's options)
+perf script --header -i "$T/cg.data" 2>/dev/null | tr -s ' ' >"$T/perf.hdr"
+"$PERFKIT" script --header -f --demangle -i "$T/cg.data" 2>/dev/null | tr -s ' ' >"$T/pk.hdr"
+expect "--header: the header lines come first" grep -q '^# captured on' "$T/pk.hdr"
+same_file "--header -f --demangle: perf script --header's text" "$T/perf.hdr" "$T/pk.hdr"
+
 done_testing
