@@ -63,6 +63,7 @@ expect "-p: ... and leaves a readable file" test $? -eq 0
 
 "$PERFKIT" record -p 999999999 -o nope.data 2>nope.err
 expect '-p with no such process fails' test $? -ne 0
+expect '... saying so (ESRCH, as perf)' grep -q 'no process with pid 999999999: No such process' nope.err
 expect '... and leaves no file' test -z "$(ls | grep -F nope.data)"
 
 # -p PID,PID: both processes (perf's comma list), until both end; -t TID:

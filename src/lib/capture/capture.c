@@ -110,7 +110,8 @@ int cap_list_threads(pid_t pid, pid_t **tids, size_t *nr)
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
 	if (!d)
-		return pk_error(ESRCH, "no process with pid %d: %s", (int)pid, strerror(errno));
+		return pk_error(ESRCH, "no process with pid %d: %s", (int)pid,
+				errno == ENOENT ? strerror(ESRCH) : strerror(errno));
 	*tids = xmalloc(alloc * sizeof(pid_t));
 	while ((de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
