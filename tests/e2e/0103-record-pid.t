@@ -92,9 +92,9 @@ else
 	ok '-p A,B: recording ends when both exit'
 fi
 wait $rec
-pids=$(perf script -F pid -i two.data 2>/dev/null | sort -un | tr -s ' \n' ' ')
+pids=$(perf script -F pid -i two.data 2>/dev/null | sort -un | xargs)
 diag "-p $s1,$s2 (not $s3): sampled pids $pids"
-expect "-p A,B: samples of both processes, none of the third" test "$pids" = " $s1 $s2 " -o "$pids" = " $s2 $s1 "
+expect "-p A,B: samples of both processes, none of the third" test "$pids" = "$s1 $s2" -o "$pids" = "$s2 $s1"
 expect "-p A,B: each named (COMM from /proc)" sh -c "perf script -F comm -i two.data 2>/dev/null | tr -d ' ' | sort -u | tr '\n' ' ' | grep -qx 'spin thr '"
 
 ./thr >thr2.tids &
