@@ -83,6 +83,8 @@ struct rec_args {
 	pid_t tids[RECORD_MAX_TARGETS];
 	int cpus[RECORD_MAX_TARGETS];        /* -C */
 	int nr_cpus;
+	char *names[RECORDER_MAX_EVENTS];    /* -e's events (o.events points here) */
+	char *mods[RECORDER_MAX_EVENTS];     /* their groups' modifiers (o.group_mods) */
 };
 
 /* An option value base/parse refused: its one line (option and range), exit 2. */
@@ -146,19 +148,36 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 				return value_error();
 			break;
 		case 'e': {
-			char *s = optarg, *save = NULL;
+			/* perf's list: "a,b", groups "{a,b}:u", "cpu/t=1,u=2/" */
+			struct ev_list_item *it;
+			size_t n;
+
 			if (!optarg[strspn(optarg, ",")]) {
-				/* strtok_r finds no event: it was the default one */
+				/* no event: it was the default one */
 				fprintf(stderr, "perfkit record: -e expects an event name, got '%s'\n", optarg);
 				return 2;
 			}
-			for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (ev_list_parse(optarg, &it, &n)) {
+				fprintf(stderr, "perfkit record: %s\n", pk_errmsg());
+				return 2;
+			}
+			for (size_t k = 0; k < n; k++) {
 				if (r->o.nr_events == RECORDER_MAX_EVENTS) {
 					fprintf(stderr, "perfkit record: at most %d events\n", RECORDER_MAX_EVENTS);
+					ev_list_free(it, n);
 					return 2;
 				}
-				r->o.events[r->o.nr_events++] = tok;
+				/* the name as given, the group's modifiers apart
+				 * ("{a,b}:u": a and b, as perf names them) */
+				r->names[r->o.nr_events] = it[k].name;
+				r->mods[r->o.nr_events] = it[k].group_mods;
+				it[k].name = it[k].group_mods = NULL;
+				r->o.group_member[r->o.nr_events] = it[k].group && !it[k].leader;
+				r->o.group_mods[r->o.nr_events] = r->mods[r->o.nr_events];
+				r->o.events[r->o.nr_events] = r->names[r->o.nr_events];
+				r->o.nr_events++;
 			}
+			ev_list_free(it, n);
 			break;
 		}
 		case 'G':
@@ -484,6 +503,10 @@ int cmd_record(int argc, char **argv)
 out:
 	recorder_release(&r);
 out_free:
+	for (int i = 0; i < RECORDER_MAX_EVENTS; i++) {
+		free(a.names[i]);
+		free(a.mods[i]);
+	}
 	for (int i = 0; i < argc; i++)
 		free(argv_copy[i]);
 	free(argv_copy);

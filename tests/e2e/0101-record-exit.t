@@ -85,4 +85,17 @@ perf script -F event -i two.data 2>two.err | sort -u >two.out
 same_file 'two events: perf script stderr is empty' /dev/null two.err
 expect 'two events: both appear' test "$(tr -d ' :' <two.out | sort -u | tr '\n' ' ')" = "cpu-clocku page-faults "
 
+# an event group, as perf: '{a,b}:u' opens b in a's group (group_fd), the
+# names as given and the modifiers on each, and the file's GROUP_DESC
+"$PERFKIT" record -e '{cpu-clock,task-clock}:u' -o grp.data -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' 2>grp.err
+expect "-e '{cpu-clock,task-clock}:u': exit 0" test $? -eq 0
+expect "... perf evlist -g shows the group" sh -c "perf evlist -g -i grp.data 2>/dev/null | grep -qx '{cpu-clock,task-clock}'"
+expect "... both user-only (exclude_kernel), as the group's :u says" \
+	sh -c "test \$(perf evlist -v -i grp.data 2>/dev/null | grep -c 'exclude_kernel: 1') = 2"
+expect "... perf report --group reads it as one" \
+	sh -c "perf report --group --stdio -i grp.data 2>/dev/null | grep -q \"of events 'anon group { cpu-clock, task-clock }'\""
+"$PERFKIT" record -e '{cpu-clock,task-clock' -o grp2.data -- true 2>grp2.err
+expect "-e '{a,b': a usage error (2)" test $? -eq 2
+expect "... naming the brace" grep -q "'{' without '}'" grp2.err
+
 done_testing

@@ -395,6 +395,44 @@ static void test_suggest(void **state)
 	assert_non_null(strstr(pk_errmsg(), "did you mean 'instructions'?"));
 }
 
+/* perf's event list: groups, their modifiers, PMU terms with commas */
+static void test_event_list(void **state)
+{
+	struct ev_list_item *it;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(ev_list_parse("a,{b,c:k}:u,cpu/event=0x3c,umask=0/", &it, &n), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(it[0].name, "a");
+	assert_int_equal(it[0].group, 0);
+	assert_null(it[0].group_mods);
+	assert_string_equal(it[1].name, "b");
+	assert_int_equal(it[1].group, 1);
+	assert_true(it[1].leader);
+	assert_string_equal(it[1].group_mods, "u");
+	assert_string_equal(it[2].name, "c:k");
+	assert_false(it[2].leader);
+	assert_string_equal(it[2].group_mods, "u");
+	assert_string_equal(it[3].name, "cpu/event=0x3c,umask=0/");
+	assert_int_equal(it[3].group, 0);
+	ev_list_free(it, n);
+	assert_int_equal(ev_list_parse("{a,b}{c}", &it, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(it[2].group, 2);
+	assert_true(it[2].leader);
+	ev_list_free(it, n);
+	assert_int_equal(ev_list_parse("{a,{b}}", &it, &n), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "nested '{'"));
+	assert_int_equal(ev_list_parse("a}", &it, &n), -EINVAL);
+	assert_int_equal(ev_list_parse("{a", &it, &n), -EINVAL);
+	assert_int_equal(ev_list_parse("a,,b", &it, &n), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "empty event name at offset 2"));
+	assert_int_equal(ev_list_parse("a,", &it, &n), -EINVAL);
+	assert_int_equal(ev_list_parse("{a}x", &it, &n), -EINVAL);
+	assert_non_null(strstr(pk_errmsg(), "expected ','"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_cache_names),
 		cmocka_unit_test(test_cache_name_round_trip),
 		cmocka_unit_test(test_tracepoints),
+		cmocka_unit_test(test_event_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

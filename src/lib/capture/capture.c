@@ -181,7 +181,18 @@ int cap_events_open(struct cap_events *ce)
 			for (size_t c = 0; c < ce->nr_cpus; c++) {
 				size_t i = (e * ce->nr_tids + t) * ce->nr_cpus + c;
 				struct perf_event_attr *a = &ce->attrs[e];
-				int fd = cap_perf_event_open(a, ce->tids[t], ce->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+				int gfd = -1;
+
+				if (ce->group_member && ce->group_member[e]) {
+					size_t l = e;
+
+					while (l > 0 && ce->group_member[l])
+						l--;
+					gfd = ce->fds[(l * ce->nr_tids + t) * ce->nr_cpus + c];
+					if (gfd < 0)
+						continue;   /* its leader's thread was gone */
+				}
+				int fd = cap_perf_event_open(a, ce->tids[t], ce->cpus[c], gfd, PERF_FLAG_FD_CLOEXEC);
 
 				if ((fd == -EACCES || fd == -EPERM) && !a->exclude_kernel && i == 0) {
 					/* like perf: fall back to user space only */
@@ -189,7 +200,7 @@ int cap_events_open(struct cap_events *ce)
 						ce->attrs[k].exclude_kernel = 1;
 						ce->attrs[k].exclude_hv = 1;
 					}
-					fd = cap_perf_event_open(a, ce->tids[t], ce->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+					fd = cap_perf_event_open(a, ce->tids[t], ce->cpus[c], gfd, PERF_FLAG_FD_CLOEXEC);
 					ce->user_only = fd >= 0;
 				}
 				if ((fd == -ENOENT || fd == -ENXIO || fd == -ENODEV || fd == -EOPNOTSUPP) &&
@@ -201,7 +212,7 @@ int cap_events_open(struct cap_events *ce)
 					a->config = PERF_COUNT_SW_CPU_CLOCK;
 					a->precise_ip = 0;
 					ce->cpu_clock_fallback |= 1u << e;
-					fd = cap_perf_event_open(a, ce->tids[t], ce->cpus[c], -1, PERF_FLAG_FD_CLOEXEC);
+					fd = cap_perf_event_open(a, ce->tids[t], ce->cpus[c], gfd, PERF_FLAG_FD_CLOEXEC);
 				}
 				if (fd < 0) {
 					if (fd == -ESRCH && ce->skip_gone && t > 0)

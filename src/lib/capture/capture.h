@@ -82,6 +82,10 @@ struct cap_ring {
 struct cap_events {
 	/* in */
 	struct perf_event_attr *attrs; /* nr_ev attrs (exclude_kernel may be set) */
+	const bool *group_member; /* NULL, or per event: in the group of the
+				 nearest event before it that is not (its
+				 leader: perf_event_open's group_fd, per
+				 thread and CPU) */
 	size_t nr_ev;
 	const pid_t *tids;
 	size_t nr_tids;

@@ -273,6 +273,8 @@ static int setup_attrs(struct recorder *r)
 	for (size_t e = 0; e < r->o.nr_events; e++) {
 		struct perf_event_attr *a = &r->attrs[e];
 		int rc = ev_parse(r->o.events[e], a);
+		if (!rc && r->o.group_mods[e])
+			rc = ev_apply_modifiers(r->o.events[e], r->o.group_mods[e], a);
 		if (rc)
 			return rc;
 		if (r->o.period) {
@@ -324,7 +326,8 @@ static int setup_attrs(struct recorder *r)
 		a->sample_id_all = 1;
 		/* side-band records from the first event only, as perf does */
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = e == 0;
-		if (r->o.cmd && !r->o.nr_targets && !r->o.system_wide) {
+		/* a group's leader starts and stops its members (perf) */
+		if (r->o.cmd && !r->o.nr_targets && !r->o.system_wide && !r->o.group_member[e]) {
 			a->disabled = 1;
 			a->enable_on_exec = 1;
 		}
@@ -548,6 +551,7 @@ int recorder_prepare(struct recorder *r, const struct recorder_opts *o)
 	for (size_t e = 0; e < r->o.nr_events; e++)
 		names[e] = r->o.events[e];
 	r->ce.attrs = r->attrs;
+	r->ce.group_member = r->o.group_member;
 	r->ce.nr_ev = r->o.nr_events;
 	r->ce.tids = r->tids;
 	r->ce.nr_tids = r->nr_tids;
@@ -584,6 +588,7 @@ int recorder_prepare(struct recorder *r, const struct recorder_opts *o)
 		if (r->ce.fds[i] >= 0)
 			pd_writer_add_id(r->w, i / (r->nr_tids * r->nr_cpus), r->ce.ids[i]);
 	build_cmdline(r, r->o.argc, r->o.argv);
+	pd_writer_set_groups(r->w, r->o.group_member, r->o.nr_events);
 
 	/* side-band records perf needs before the first sample */
 	struct cap_synth sy = { r->attrs[0].sample_type, r->first_id, emit_synth, r };

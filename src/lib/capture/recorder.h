@@ -52,6 +52,12 @@ struct recorder_opts {
 	const char *output;          /* the perf.data to write */
 	const char *events[RECORDER_MAX_EVENTS]; /* perf's names */
 	size_t nr_events;            /* 0: cpu-clock */
+	bool group_member[RECORDER_MAX_EVENTS]; /* -e '{a,b}': b is in the
+					group of the event before it (see
+					cap_events.group_member) */
+	const char *group_mods[RECORDER_MAX_EVENTS]; /* '{a,b}:u': "u", the
+					modifiers of every member, applied after
+					its own (its name stays "a", as perf's) */
 	uint64_t freq, period;       /* 0, 0: freq RECORDER_DEFAULT_FREQ */
 	int callgraph;               /* 0 none, 1 fp, 2 dwarf */
 	uint32_t stack_size;         /* dwarf: user stack bytes per sample */

@@ -55,61 +55,23 @@ int cnt_set_add(struct cnt_set *s, const char *spec, bool group)
 
 int cnt_set_add_list(struct cnt_set *s, const char *list)
 {
-	const char *p = list;
-	bool in_group = false, first = false;
-	size_t group_at = 0;   /* the group's first event */
-	int err = 0;
+	struct ev_list_item *it = NULL;
+	size_t n = 0, group_at = 0;
+	int err = ev_list_parse(list, &it, &n);
 
-	while (*p && !err) {
-		if (*p == '{') {
-			if (in_group)
-				return pk_error(EINVAL, "event list '%s': nested '{'", list);
-			in_group = first = true;
+	for (size_t k = 0; k < n && !err; k++) {
+		if (it[k].leader)
 			group_at = s->nr;
-			p++;
-			continue;
-		}
-		/* the name ends at ',', '{' or '}' outside a PMU's "/terms/" */
-		size_t len = 0;
-		for (bool terms = false; p[len] && (terms || !strchr(",{}", p[len])); len++)
-			terms ^= p[len] == '/';
-		if (len == 0)
-			return pk_error(EINVAL, "event list '%s': empty event name at offset %zu",
-					list, (size_t)(p - list));
-		char *name = xstrndup(p, len);
-		err = cnt_set_add(s, name, in_group && !first);
-		free(name);
-		first = false;
-		p += len;
-		if (*p == '}') {
-			if (!in_group)
-				return pk_error(EINVAL, "event list '%s': '}' without '{'", list);
-			in_group = false;
-			p++;
-			if (*p == ':' && !err) {   /* "{a,b}:u": the modifiers of every member */
-				size_t ml = strcspn(p + 1, ",{");
-				char *mods = xstrndup(p + 1, ml);
-
-				for (size_t i = group_at; i < s->nr && !err; i++) {
-					err = ev_apply_modifiers(s->ev[i].name, mods, &s->ev[i].attr);
-					if (i > group_at)   /* pinned, exclusive: the leader's (perf) */
-						s->ev[i].attr.pinned = s->ev[i].attr.exclusive = 0;
-				}
-				free(mods);
-				p += 1 + ml;
+		err = cnt_set_add(s, it[k].name, it[k].group && !it[k].leader);
+		/* "{a,b}:u": the modifiers of every member, once its last is in */
+		if (!err && it[k].group_mods && (k + 1 == n || it[k + 1].group != it[k].group))
+			for (size_t i = group_at; i < s->nr && !err; i++) {
+				err = ev_apply_modifiers(s->ev[i].name, it[k].group_mods, &s->ev[i].attr);
+				if (i > group_at)   /* pinned, exclusive: the leader's (perf) */
+					s->ev[i].attr.pinned = s->ev[i].attr.exclusive = 0;
 			}
-		}
-		if (*p == ',' && !p[1] && !err)   /* perf: "event syntax error: 'a,'" */
-			return pk_error(EINVAL, "event list '%s': empty event name at offset %zu", list,
-					(size_t)(p + 1 - list));
-		if (*p == ',')
-			p++;
-		else if (*p && *p != '{' && !err)
-			return pk_error(EINVAL, "event list '%s': expected ',' at offset %zu",
-					list, (size_t)(p - list));
 	}
-	if (!err && in_group)
-		return pk_error(EINVAL, "event list '%s': '{' without '}'", list);
+	ev_list_free(it, n);
 	return err;
 }
 

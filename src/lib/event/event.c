@@ -704,3 +704,89 @@ const char *ev_suggest(const char *name)
 	snprintf(result, sizeof(result), "%s", sg.best);
 	return result;
 }
+
+int ev_list_parse(const char *list, struct ev_list_item **items, size_t *n)
+{
+	const char *p = list;
+	struct ev_list_item *v = NULL;
+	size_t nr = 0, alloc = 0, group_at = 0;
+	int groups = 0, err = 0;
+	bool in_group = false, first = false;
+
+	while (*p && !err) {
+		if (*p == '{') {
+			if (in_group) {
+				err = pk_error(EINVAL, "event list '%s': nested '{' at offset %zu", list,
+					       (size_t)(p - list));
+				break;
+			}
+			in_group = first = true;
+			groups++;
+			group_at = nr;
+			p++;
+			continue;
+		}
+		/* the name ends at ',', '{' or '}' outside a PMU's "/terms/" */
+		size_t len = 0;
+
+		for (bool terms = false; p[len] && (terms || !strchr(",{}", p[len])); len++)
+			terms ^= p[len] == '/';
+		if (!len) {
+			err = pk_error(EINVAL, "event list '%s': empty event name at offset %zu", list,
+				       (size_t)(p - list));
+			break;
+		}
+		if (nr == alloc)
+			v = xrealloc(v, (alloc = alloc ? 2 * alloc : 4) * sizeof(*v));
+		v[nr++] = (struct ev_list_item){ .name = xstrndup(p, len), .group = in_group ? groups : 0,
+						 .leader = in_group && first };
+		first = false;
+		p += len;
+		if (*p == '}') {
+			if (!in_group) {
+				err = pk_error(EINVAL, "event list '%s': '}' without '{' at offset %zu", list,
+					       (size_t)(p - list));
+				break;
+			}
+			in_group = false;
+			p++;
+			if (*p == ':') {   /* "{a,b}:u": the modifiers of every member */
+				size_t ml = strcspn(p + 1, ",{");
+
+				for (size_t i = group_at; i < nr; i++)
+					v[i].group_mods = xstrndup(p + 1, ml);
+				p += 1 + ml;
+			}
+		}
+		if (*p == ',' && !p[1]) {   /* perf: "event syntax error: 'a,'" */
+			err = pk_error(EINVAL, "event list '%s': empty event name at offset %zu", list,
+				       (size_t)(p + 1 - list));
+			break;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '{')
+			err = pk_error(EINVAL, "event list '%s': expected ',' at offset %zu", list,
+				       (size_t)(p - list));
+	}
+	if (!err && in_group)
+		err = pk_error(EINVAL, "event list '%s': '{' without '}'", list);
+	if (!err && !nr)
+		err = pk_error(EINVAL, "event list '%s': no event", list);
+	if (err) {
+		ev_list_free(v, nr);
+		return err;
+	}
+	*items = v;
+	*n = nr;
+	return 0;
+}
+
+void ev_list_free(struct ev_list_item *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(items[i].name);
+		free(items[i].group_mods);
+	}
+	free(items);
+}

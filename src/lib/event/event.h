@@ -128,6 +128,26 @@ int ev_apply_modifiers(const char *spec, const char *mods, struct perf_event_att
 
 bool ev_needs_pmu(const struct perf_event_attr *attr);
 
+/* One event of perf's event list, as -e of record and stat take it
+ * ("a,{b,c}:u,cpu/event=0x3c,umask=0/"): its name with its own modifiers
+ * (a PMU's "/terms/" whole, commas and all), its group (0 outside braces,
+ * else the braces' number, 1, 2, … in the list), whether it is its
+ * group's first (the leader) and the group's modifiers after its '}'
+ * ("u"; NULL when none or outside braces). */
+struct ev_list_item {
+	char *name;                  /* malloc'd */
+	char *group_mods;            /* malloc'd, or NULL */
+	int group;
+	bool leader;
+};
+
+/* Split list into *items (malloc'd, *n of them, n >= 1; free with
+ * ev_list_free).  -EINVAL with a message naming the list and the offset:
+ * nested '{', '}' without '{' or '{' without '}', an empty name (",a",
+ * "a,,b", "a,"), or no ',' after a '}'. */
+int ev_list_parse(const char *list, struct ev_list_item **items, size_t *n);
+void ev_list_free(struct ev_list_item *items, size_t n);
+
 /* The software event to suggest when a hardware one is unavailable. */
 #define EV_SOFTWARE_FALLBACK "cpu-clock"
 

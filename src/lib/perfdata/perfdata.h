@@ -333,6 +333,11 @@ uint64_t pd_writer_kept_samples(struct pd_writer *w);
 void pd_writer_set_cmdline(struct pd_writer *w, int argc, char *const *argv);
 int pd_writer_add_build_id(struct pd_writer *w, uint16_t misc, uint32_t pid,
 			   const uint8_t *id, size_t len, const char *filename);
+/* HEADER_GROUP_DESC from the events' groups (-e '{a,b}'): member[i] true
+ * when event i is in the group of the event before it; each group of two
+ * or more as perf writes it ("{anon_group}", its leader's index, its
+ * size; perf.data-file-format.txt).  No group: no feature. */
+void pd_writer_set_groups(struct pd_writer *w, const bool *member, size_t n);
 /* HEADER_TRACING_DATA's body (event/tracepoint.h builds it), copied. */
 void pd_writer_set_tracing_data(struct pd_writer *w, const void *data, size_t len);
 

@@ -99,6 +99,7 @@ struct pd_writer {
 	uint32_t cmdline_nr;
 	struct strbuf build_ids;  /* body of HEADER_BUILD_ID */
 	struct strbuf tracing;    /* body of HEADER_TRACING_DATA (empty: none) */
+	struct strbuf groups;     /* body of HEADER_GROUP_DESC (empty: none) */
 	uint64_t kept_samples;    /* after a full disk: samples in the kept data */
 	int dropped_features;     /* the disk was full at finish: 1 build-ids, 2 all */
 };
@@ -431,6 +432,7 @@ events:
 	sb_init(&w->cmdline, 256);
 	sb_init(&w->build_ids, 1024);
 	sb_init(&w->tracing, 0);
+	sb_init(&w->groups, 0);
 	/* the header, ids and attrs go out with the first record (the ids
 	 * are added after this) */
 	*out = w;
@@ -521,6 +523,30 @@ void pd_writer_set_tracing_data(struct pd_writer *w, const void *data, size_t le
 {
 	sb_reset(&w->tracing);
 	sb_add(&w->tracing, data, len);
+}
+
+void pd_writer_set_groups(struct pd_writer *w, const bool *member, size_t n)
+{
+	uint32_t nr = 0;
+
+	sb_reset(&w->groups);
+	put_u32(&w->groups, 0);   /* the count, set below */
+	for (size_t i = 0; i < n; i++) {
+		size_t k = i + 1;
+
+		while (k < n && member[k])
+			k++;
+		if (member[i] || k - i < 2)
+			continue;
+		put_string(&w->groups, "{anon_group}");   /* perf's name of an unnamed group */
+		put_u32(&w->groups, (uint32_t)i);
+		put_u32(&w->groups, (uint32_t)(k - i));
+		nr++;
+	}
+	if (!nr)
+		sb_reset(&w->groups);
+	else
+		memcpy(w->groups.buf, &nr, 4);
 }
 
 int pd_writer_add_build_id(struct pd_writer *w, uint16_t misc, uint32_t pid,
@@ -804,6 +830,12 @@ static size_t build_tail(struct pd_writer *w, int level, struct strbuf *tail, ui
 		sb_add(&fs[nf].body, w->tracing.buf, w->tracing.len);
 		nf++;
 	}
+	if (level < 2 && w->groups.len) {
+		fs[nf].bit = PD_FEAT_GROUP_DESC;
+		sb_init(&fs[nf].body, w->groups.len);
+		sb_add(&fs[nf].body, w->groups.buf, w->groups.len);
+		nf++;
+	}
 	if (level == 0 && w->build_ids.len) {
 		fs[nf].bit = PD_FEAT_BUILD_ID;
 		sb_init(&fs[nf].body, w->build_ids.len);
@@ -962,6 +994,7 @@ void pd_writer_abort(struct pd_writer *w)
 	sb_release(&w->cmdline);
 	sb_release(&w->build_ids);
 	sb_release(&w->tracing);
+	sb_release(&w->groups);
 	free(w->tmp);
 	free(w->path);
 	free(w);
