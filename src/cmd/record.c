@@ -169,6 +169,16 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 				}
 				/* the name as given, the group's modifiers apart
 				 * ("{a,b}:u": a and b, as perf names them) */
+				const char *colon = strrchr(it[k].name, ':');
+				bool sread = (it[k].group_mods && strchr(it[k].group_mods, 'S')) ||
+					     (colon && strchr(colon + 1, 'S') && strspn(colon + 1, "ukhpGHIDeWS") == strlen(colon + 1));
+
+				if (sread) {
+					fprintf(stderr, "perfkit record: '%s': the ':S' modifier (sample read, "
+						"PERF_SAMPLE_READ) is not supported\n", optarg);
+					ev_list_free(it, n);
+					return 2;
+				}
 				r->names[r->o.nr_events] = it[k].name;
 				r->mods[r->o.nr_events] = it[k].group_mods;
 				it[k].name = it[k].group_mods = NULL;
@@ -351,9 +361,9 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		r->o.nr_targets = (size_t)r->nr_tids;
 		r->o.target_tids = true;
 	}
-	if (r->o.nr_targets && r->o.system_wide) {
-		fprintf(stderr, "perfkit record: -%c and -a cannot be used together\n", r->nr_pids ? 'p' : 't');
-		return 2;
+	if (r->o.nr_targets && r->o.system_wide) {   /* perf's target__validate */
+		fprintf(stderr, "Warning:\nPID/TID switch overriding SYSTEM\n");
+		r->o.system_wide = false;
 	}
 	if (r->nr_cpus && r->o.nr_targets) {
 		fprintf(stderr, "Warning:\nPID/TID switch overriding CPU\n");

@@ -98,4 +98,18 @@ expect "... perf report --group reads it as one" \
 expect "-e '{a,b': a usage error (2)" test $? -eq 2
 expect "... naming the brace" grep -q "'{' without '}'" grp2.err
 
+# ':S' (sample read) is not recorded: refused, not ignored; "{a}{b}" wants
+# a ',' between, as perf
+"$PERFKIT" record -e '{cpu-clock,task-clock}:S' -o grp3.data -- true 2>grp3.err
+expect "-e '{a,b}:S': a usage error (2)" test $? -eq 2
+expect "... naming ':S'" grep -q "the ':S' modifier" grp3.err
+"$PERFKIT" record -e '{cpu-clock}{task-clock}' -o grp3.data -- true 2>grp3.err
+expect "-e '{a}{b}': a usage error (2), as perf" test $? -eq 2
+expect '... and no file' test ! -e grp3.data
+# perf's file of ':S' samples: one line saying what is not shown
+perf record -q -e '{cpu-clock,task-clock}:S' -o sread.data -- true 2>/dev/null
+"$PERFKIT" report --stdio -i sread.data >/dev/null 2>sread.err
+expect "a file of ':S' samples: report says the values read are not shown" \
+	grep -q "PERF_SAMPLE_READ, perf record's ':S'): not supported" sread.err
+
 done_testing

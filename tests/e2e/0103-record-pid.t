@@ -111,6 +111,18 @@ kill $s2 $s3; wait $s2 $s3 2>/dev/null
 expect '-t with no such thread fails' test $? -ne 0
 expect '... saying so' grep -q 'no thread with id 999999999' nope.err
 
+# -a with -p: the process only, with perf's warning (target__validate)
+./thr >thr3.tids &
+s4=$!
+wait_until 30 sh -c 'test "$(wc -l <thr3.tids)" -ge 2'
+"$PERFKIT" record -a -p $s4 -o ap.data -- sleep 0.4 2>ap.err
+expect "-a -p PID: exit 0" test $? -eq 0
+expect "... perf's warning" grep -q 'PID/TID switch overriding SYSTEM' ap.err
+expect "... that process's samples only" test "$(perf script -F pid -i ap.data 2>/dev/null | sort -u | xargs)" = "$s4"
+kill $s4; wait $s4 2>/dev/null
+"$PERFKIT" record -C 18446744073709551617 -o nope4.data -- true 2>nope.err
+expect "-C past INT_MAX: the list refused as typed" grep -q "got '18446744073709551617'" nope.err
+
 # -C: the whole system on those CPUs only (perf's CPU list), for the command
 "$PERFKIT" record -C 0 -o cpu.data -- sh -c './spin & a=$!; ./spin & b=$!; ./spin & c=$!; sleep 0.6; kill $a $b $c' 2>/dev/null
 expect '-C 0 -- CMD: exit 0' test $? -eq 0

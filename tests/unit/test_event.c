@@ -417,11 +417,13 @@ static void test_event_list(void **state)
 	assert_string_equal(it[3].name, "cpu/event=0x3c,umask=0/");
 	assert_int_equal(it[3].group, 0);
 	ev_list_free(it, n);
-	assert_int_equal(ev_list_parse("{a,b}{c}", &it, &n), 0);
+	assert_int_equal(ev_list_parse("{a,b},{c}", &it, &n), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(it[2].group, 2);
 	assert_true(it[2].leader);
 	ev_list_free(it, n);
+	assert_int_equal(ev_list_parse("{a,b}{c}", &it, &n), -EINVAL);   /* perf: a ',' between */
+	assert_int_equal(ev_list_parse("a{b}", &it, &n), -EINVAL);
 	assert_int_equal(ev_list_parse("{a,{b}}", &it, &n), -EINVAL);
 	assert_non_null(strstr(pk_errmsg(), "nested '{'"));
 	assert_int_equal(ev_list_parse("a}", &it, &n), -EINVAL);

@@ -150,7 +150,7 @@ int pk_parse_cpu_list(const char *opt, const char *arg, int *out, int max, int *
 		char *end;
 		long lo = strtol(p, &end, 10), hi = lo;
 
-		if (end == p || lo < 0 || *p == '+' || *p == '-' || *p == ' ')
+		if (end == p || lo < 0 || lo > INT_MAX || *p == '+' || *p == '-' || *p == ' ')
 			goto bad;
 		if (*end == '-') {
 			const char *q = end + 1;
@@ -158,7 +158,7 @@ int pk_parse_cpu_list(const char *opt, const char *arg, int *out, int max, int *
 			if (*q < '0' || *q > '9')
 				goto bad;
 			hi = strtol(q, &end, 10);
-			if (end == q || hi < lo)
+			if (end == q || hi < lo || hi > INT_MAX)
 				goto bad;
 		}
 		if (*end && *end != ',')

@@ -765,7 +765,7 @@ int ev_list_parse(const char *list, struct ev_list_item **items, size_t *n)
 		}
 		if (*p == ',')
 			p++;
-		else if (*p && *p != '{')
+		else if (*p)   /* perf: "a{b}" and "{a}{b}" are errors too */
 			err = pk_error(EINVAL, "event list '%s': expected ',' at offset %zu", list,
 				       (size_t)(p - list));
 	}

@@ -54,6 +54,7 @@ struct pd_file_priv {
 	uint64_t released;       /* map bytes dropped by pd_release_before */
 	struct pd_stream *stream; /* a pipe-mode stream read as it is processed */
 	uint8_t *feat_copy[PD_FEAT_KEPT]; /* f->feat_body */
+	bool read_warned;        /* the PERF_SAMPLE_READ warning given */
 };
 
 #define PRIV(f) ((struct pd_file_priv *)(f))
@@ -398,6 +399,17 @@ static int parse_attrs(struct pd_file *f, uint64_t off, uint64_t size)
 static void check_id_layout(struct pd_file *f)
 {
 	f->sample_id_all_known = true;
+	for (size_t i = 0; i < f->nr_evsels && !PRIV(f)->read_warned; i++)
+		if (f->evsels[i].attr.sample_type & PERF_SAMPLE_READ) {
+			/* perf record's ':S': perf script and report make one
+			 * sample per member from the values read; perfkit reads
+			 * past them */
+			PRIV(f)->read_warned = true;
+			pk_warn("%s: event '%s' samples read its group's counters (PERF_SAMPLE_READ, "
+				"perf record's ':S'): not supported; each sample is counted for its own "
+				"event only, the values read are not shown", f->path,
+				f->evsels[i].name ? f->evsels[i].name : "?");
+		}
 	for (size_t i = 1; i < f->nr_evsels; i++) {
 		const struct perf_event_attr *a = &f->evsels[0].attr, *b = &f->evsels[i].attr;
 
