@@ -270,16 +270,6 @@ static int open_targets(struct targets *t, const struct stat_opts *o, pid_t pid,
 	return 0;
 }
 
-/* Whether a task of -p/-t still runs (kill(2) with signal 0 finds a
- * thread id too). */
-static bool targets_alive(const struct stat_opts *o)
-{
-	for (int i = 0; i < o->npids; i++)
-		if (kill(o->pids[i], 0) == 0 || errno != ESRCH)
-			return true;
-	return false;
-}
-
 /* "1,2,3" into o->pids (a list of -p or -t); -EINVAL with a message */
 static int parse_pids(struct stat_opts *o, const char *opt, const char *arg)
 {
@@ -2036,7 +2026,7 @@ int cmd_stat(int argc, char **argv)
 				done = true;
 			} else if (o.pid > 0) {
 				poll(NULL, 0, timeout < 0 || timeout > 100 ? 100 : timeout);
-				if (!targets_alive(&o))
+				if (!cap_any_alive(o.pids, (size_t)o.npids))
 					done = true;
 			} else {
 				poll(NULL, 0, timeout < 0 || timeout > 100 ? 100 : timeout);

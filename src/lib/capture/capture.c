@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,14 @@ int cap_list_threads(pid_t pid, pid_t **tids, size_t *nr)
 	if (!*nr)
 		return pk_error(ESRCH, "no process with pid %d", (int)pid);
 	return 0;
+}
+
+bool cap_any_alive(const pid_t *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (kill(ids[i], 0) == 0 || errno != ESRCH)
+			return true;
+	return false;
 }
 
 /* ---- events and rings ---- */

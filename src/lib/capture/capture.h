@@ -63,6 +63,10 @@ int cap_online_cpus(int **cpus, size_t *nr);
 /* The threads of pid (/proc/PID/task).  -ESRCH (message set) when none. */
 int cap_list_threads(pid_t pid, pid_t **tids, size_t *nr);
 
+/* Whether any of ids[0..n) (process or thread ids: kill(2) with signal 0
+ * finds either) still exists. */
+bool cap_any_alive(const pid_t *ids, size_t n);
+
 /* Room for nr_fds more descriptors (an event's per thread or CPU: many
  * threads need more than the usual soft limit of 1024): the soft
  * RLIMIT_NOFILE raised to the hard one when it is below nr_fds + 64, as

@@ -258,16 +258,6 @@ static int target_threads(struct recorder *r)
 	return 0;
 }
 
-/* Whether a -p/-t target still runs (kill(2) with signal 0 finds a
- * thread id too). */
-static bool targets_alive(const struct recorder *r)
-{
-	for (size_t i = 0; i < r->o.nr_targets; i++)
-		if (kill(r->o.targets[i], 0) == 0 || errno != ESRCH)
-			return true;
-	return false;
-}
-
 static int setup_attrs(struct recorder *r)
 {
 	for (size_t e = 0; e < r->o.nr_events; e++) {
@@ -674,7 +664,7 @@ int recorder_run(struct recorder *r)
 				break;
 			}
 		}
-		if (r->o.nr_targets && !r->o.cmd && !targets_alive(r))
+		if (r->o.nr_targets && !r->o.cmd && !cap_any_alive(r->o.targets, r->o.nr_targets))
 			break;
 		if (forwarded && !r->child)
 			break;
