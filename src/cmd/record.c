@@ -78,9 +78,9 @@ struct rec_args {
 	int strict_freq;        /* --strict-freq: refuse -F above the kernel's maximum */
 	bool output_given;      /* -o was given (else a pipe on stdout gets pipe mode, as perf) */
 	bool quiet;             /* -q: no summary line */
-	pid_t targets[RECORD_MAX_TARGETS];   /* -p or -t ids */
+	pid_t pids[RECORD_MAX_TARGETS];      /* -p */
+	pid_t tids[RECORD_MAX_TARGETS];      /* -t */
 	int nr_pids, nr_tids;
-	pid_t tids[RECORD_MAX_TARGETS];
 	int cpus[RECORD_MAX_TARGETS];        /* -C */
 	int nr_cpus;
 	char *names[RECORDER_MAX_EVENTS];    /* -e's events (o.events points here) */
@@ -220,7 +220,7 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 			r->force = 1;
 			break;
 		case 'p':
-			if (pk_parse_id_list("-p", optarg, r->targets, RECORD_MAX_TARGETS, &r->nr_pids))
+			if (pk_parse_id_list("-p", optarg, r->pids, RECORD_MAX_TARGETS, &r->nr_pids))
 				return value_error();
 			break;
 		case 't':
@@ -354,7 +354,7 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 	}
 	/* perf's target: -p wins over -t, either over -C (with perf's warning) */
 	if (r->nr_pids) {
-		r->o.targets = r->targets;
+		r->o.targets = r->pids;
 		r->o.nr_targets = (size_t)r->nr_pids;
 	} else if (r->nr_tids) {
 		r->o.targets = r->tids;

@@ -186,21 +186,18 @@ int cap_events_open(struct cap_events *ce)
 		ce->rings[c].fd = -1;
 
 	for (size_t e = 0; e < ce->nr_ev; e++) {
+		size_t lead = e;   /* its group's leader (itself when alone) */
+
+		while (ce->group_member && lead > 0 && ce->group_member[lead])
+			lead--;
 		for (size_t t = 0; t < ce->nr_tids; t++) {
 			for (size_t c = 0; c < ce->nr_cpus; c++) {
 				size_t i = (e * ce->nr_tids + t) * ce->nr_cpus + c;
 				struct perf_event_attr *a = &ce->attrs[e];
-				int gfd = -1;
+				int gfd = lead == e ? -1 : ce->fds[(lead * ce->nr_tids + t) * ce->nr_cpus + c];
 
-				if (ce->group_member && ce->group_member[e]) {
-					size_t l = e;
-
-					while (l > 0 && ce->group_member[l])
-						l--;
-					gfd = ce->fds[(l * ce->nr_tids + t) * ce->nr_cpus + c];
-					if (gfd < 0)
-						continue;   /* its leader's thread was gone */
-				}
+				if (lead != e && gfd < 0)
+					continue;   /* its leader's thread was gone */
 				int fd = cap_perf_event_open(a, ce->tids[t], ce->cpus[c], gfd, PERF_FLAG_FD_CLOEXEC);
 
 				if ((fd == -EACCES || fd == -EPERM) && !a->exclude_kernel && i == 0) {

@@ -584,15 +584,21 @@ int recorder_prepare(struct recorder *r, const struct recorder_opts *o)
 	struct cap_synth sy = { r->attrs[0].sample_type, r->first_id, emit_synth, r };
 	if (r->ktext && (err = cap_synth_kernel_mmap(&sy, r->ktext, r->kend)))
 		goto err_abort;
+	pid_t *procs = xmalloc((r->o.nr_targets ? r->o.nr_targets : 1) * sizeof(pid_t));
+	size_t nprocs = 0;
+
 	for (size_t i = 0; i < r->o.nr_targets && !err; i++) {
 		pid_t p = r->o.target_tids ? tgid_of(r->o.targets[i]) : r->o.targets[i];
 		bool seen = false;   /* a process once, however many of its ids */
 
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = (r->o.target_tids ? tgid_of(r->o.targets[k]) : r->o.targets[k]) == p;
-		if (p > 0 && !seen)
+		for (size_t k = 0; k < nprocs && !seen; k++)
+			seen = procs[k] == p;
+		if (p > 0 && !seen) {
+			procs[nprocs++] = p;
 			err = cap_synth_process(&sy, p);
+		}
 	}
+	free(procs);
 	if (err)
 		goto err_abort;
 	if (r->o.system_wide && !r->o.nr_targets && (err = cap_synth_all(&sy)))
