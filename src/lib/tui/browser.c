@@ -36,6 +36,11 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	return -EOPNOTSUPP;
 }
 
+void tui_progress(const char *what, uint64_t done, uint64_t total)
+{
+	(void)what; (void)done; (void)total;
+}
+
 #else
 
 #include <curses.h>
@@ -75,6 +80,9 @@ struct br {
 	size_t *sorted[2];     /* every row ordered for the Self [0] / Children [1] view, once per table */
 	bool *expanded;
 	char **graph;          /* per row: its graph text (current view), or NULL */
+	bool *pending;         /* per row: graph[] holds GRAPH_PENDING's copy,
+				  the text being made elsewhere (ops.graph_ready) */
+	size_t npending;
 	struct line *fold;     /* the folded call-graph nodes (Enter on a graph
 				  line): their lines, as row and offset in the
 				  row's graph text; forgotten with the texts */
@@ -316,7 +324,9 @@ static void free_graphs(struct br *b)
 	for (size_t i = 0; i < b->nrows_alloc; i++) {
 		free(b->graph[i]);
 		b->graph[i] = NULL;
+		b->pending[i] = false;
 	}
+	b->npending = 0;
 	free(b->fold);
 	b->fold = NULL;
 	b->nfold = 0;
@@ -556,6 +566,7 @@ static void reset_rows(struct br *b)
 {
 	free_graphs(b);
 	free(b->graph);
+	free(b->pending);
 	free(b->expanded);
 	free(b->order);
 	free(b->sorted[0]);
@@ -563,6 +574,7 @@ static void reset_rows(struct br *b)
 	b->sorted[0] = b->sorted[1] = NULL;
 	b->nrows_alloc = b->t->nr_rows;
 	b->graph = xcalloc(b->nrows_alloc + 1, sizeof(*b->graph));
+	b->pending = xcalloc(b->nrows_alloc + 1, sizeof(*b->pending));
 	b->expanded = xcalloc(b->nrows_alloc + 1, sizeof(*b->expanded));
 	b->order = xcalloc(b->nrows_alloc + 1, sizeof(*b->order));
 	if (b->expand_all)
@@ -573,9 +585,37 @@ static void reset_rows(struct br *b)
 	b->sel = b->top = 0;
 }
 
-static const char *graph_of(struct br *b, size_t row)
+/* The line an expanded row shows while its call graph is being made
+ * elsewhere (ops.graph_ready false): no node (graph_node_name), so it
+ * folds nothing and names no function. */
+static const char GRAPH_PENDING[] = "                [call graph: being made]\n";
+
+/* Row's pending text dropped: made by graph_of when next asked. */
+static void unpend(struct br *b, size_t row)
 {
+	if (!b->pending[row])
+		return;
+	free(b->graph[row]);
+	b->graph[row] = NULL;
+	b->pending[row] = false;
+	b->npending--;
+}
+
+/* Row's call graph text (made on first need), or NULL: none.  While
+ * ops.graph_ready says it would wait, GRAPH_PENDING's copy, asked again
+ * at each call (a pause polls them: pending_ready); with wait, made here
+ * whatever it takes ('P'). */
+static const char *graph_of_wait(struct br *b, size_t row, bool wait)
+{
+	if (b->pending[row] && (wait || b->ops->graph_ready(b->ctx, row, b->children)))
+		unpend(b, row);
 	if (!b->graph[row] && b->ops->graph && b->t->rows[row].has_graph) {
+		if (!wait && b->ops->graph_ready && !b->ops->graph_ready(b->ctx, row, b->children)) {
+			b->graph[row] = xstrdup(GRAPH_PENDING);
+			b->pending[row] = true;
+			b->npending++;
+			return b->graph[row];
+		}
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *fp = open_memstream(&buf, &len);
@@ -589,6 +629,20 @@ static const char *graph_of(struct br *b, size_t row)
 		b->graph[row] = buf;
 	}
 	return b->graph[row];
+}
+
+static const char *graph_of(struct br *b, size_t row)
+{
+	return graph_of_wait(b, row, false);
+}
+
+/* A pending call graph (graph_of) can be made now without waiting. */
+static bool pending_ready(struct br *b)
+{
+	for (size_t i = 0; b->npending && i < b->nrows_alloc; i++)
+		if (b->pending[i] && b->ops->graph_ready(b->ctx, i, b->children))
+			return true;
+	return false;
 }
 
 static void add_line(struct br *b, size_t row, size_t off)
@@ -706,8 +760,9 @@ static void rebuild(struct br *b)
 		b->sel = old_sel < b->nlines ? old_sel : b->nlines ? b->nlines - 1 : 0;
 }
 
-/* Line i is a call graph's connector alone ("   |   |"): the selection
- * passes over it (perf's browser draws no such line). */
+/* Line i is a call graph's connector alone ("   |   |"), or the line of a
+ * graph being made: the selection passes over it (perf's browser draws
+ * no such line). */
 static bool connector(struct br *b, size_t i)
 {
 	const struct line *l = &b->lines[i];
@@ -715,6 +770,8 @@ static bool connector(struct br *b, size_t i)
 
 	if (l->off == SIZE_MAX || !(g = b->graph[l->row]))
 		return false;
+	if (b->pending[l->row])   /* GRAPH_PENDING's line: nothing to select */
+		return true;
 	for (g += l->off; *g && *g != '\n'; g++)
 		if (*g != ' ' && *g != '|')
 			return false;
@@ -1041,20 +1098,40 @@ static bool writer_done(struct br *b, bool wait)
  * table sorted in part (tui.h order_rest), so that scrolling and '-' find
  * it done: a person's pause between keys is longer. */
 #define IDLE_MS 100
+/* How often a pause asks whether a call graph being made is there
+ * (ops.graph_ready), to show it: a person sees it within this of its end. */
+#define PENDING_MS 20
+/* How often tui_progress draws at most. */
+#define PROGRESS_MS 50
 
 /* A key; ERR after a live tick that changed the table (or ended: b->end).
  * Ticks come every tick_ms even while keys keep arriving. */
 static int getkey(struct br *b, bool *changed)
 {
+	double pause_at = mono_ms();   /* since when no key came */
+
 	for (;;) {
-		bool idle = b->idle && (!b->ops->tick || b->o->tick_ms <= 0) && b->writer <= 0 &&
-			    (nr_ready(b) < b->t->nr_rows || (b->ops->idle && !b->idle_done) ||
-			     other_order_missing(b));
+		bool still = b->idle && (!b->ops->tick || b->o->tick_ms <= 0) && b->writer <= 0;
+		bool poll = still && b->npending;   /* graphs being made: shown once made */
+		bool idle = still && (nr_ready(b) < b->t->nr_rows || (b->ops->idle && !b->idle_done) ||
+				      other_order_missing(b));
 		int ch, r;
 
-		if (idle)
-			timeout(IDLE_MS);
+		if (idle || poll)
+			timeout(poll ? PENDING_MS : IDLE_MS);
 		ch = getch();
+		if (ch == ERR && b->idle && b->npending && pending_ready(b)) {
+			if (idle || poll)
+				timeout(-1);
+			rebuild(b);
+			return KEY_IDLE;
+		}
+		/* a poll's wait short of a pause: no pause's work yet */
+		if (poll && (!idle || (ch == ERR && mono_ms() - pause_at < IDLE_MS))) {
+			timeout(-1);
+			if (ch == ERR)
+				continue;
+		}
 		if (idle) {
 			timeout(-1);
 			/* no key yet: what the next key may need (report starts
@@ -1069,6 +1146,7 @@ static int getkey(struct br *b, bool *changed)
 			}
 			if (ch == ERR && other_order_missing(b))   /* for '-' */
 				make_order(b, !b->children);
+			pause_at = mono_ms();   /* the next pause's work after another */
 			if (ch == ERR)
 				continue;
 		}
@@ -1629,7 +1707,7 @@ static int write_view(struct br *b, const char *path)
 
 		if (!b->expanded[r])
 			continue;
-		g[i] = graph_of(b, r);
+		g[i] = graph_of_wait(b, r, true);
 		if (g[i] && b->nfold) {   /* folded nodes: the lines shown */
 			struct shown_text st = { b, r, g[i], { 0 } };
 
@@ -1975,6 +2053,24 @@ static void cursor_keys_both_modes(void)
 			define_key(k[i].seq, k[i].key);
 }
 
+/* The browser on the screen (tui_progress draws on it), or NULL. */
+static struct br *active;
+
+void tui_progress(const char *what, uint64_t done, uint64_t total)
+{
+	static double last;
+	double now = mono_ms();
+	char line[600];
+
+	if (!active || (now - last < PROGRESS_MS && done < total))
+		return;
+	last = now;
+	snprintf(line, sizeof(line), "%s ... %u%%", what,
+		 total ? (unsigned)((done < total ? done : total) * 100 / total) : 0);
+	bar(active, LINES - 1, line);
+	refresh();
+}
+
 int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const struct tui_opts *o)
 {
 	struct br b = { .t = t, .ops = ops, .ctx = ctx, .o = o };
@@ -1993,6 +2089,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	if (!scr)
 		return -ENOTTY;
 	set_term(scr);
+	active = &b;
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
@@ -2129,12 +2226,14 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	}
 	while (writer_done(&b, true))   /* the files whole before perfkit ends (and those queued) */
 		;
+	active = NULL;
 	endwin();
 	delscreen(scr);
 	while (b.nfilt)
 		pop_filter(&b, b.nfilt - 1);
 	free_graphs(&b);
 	free(b.graph);
+	free(b.pending);
 	free(b.expanded);
 	free(b.order);
 	free(b.sorted[0]);

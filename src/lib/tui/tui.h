@@ -157,6 +157,13 @@ struct tui_ops {
 	 * in '\n', for the Children view (children true) or the Self one.
 	 * 0 or -errno. */
 	int (*graph)(void *ctx, size_t i, bool children, FILE *fp);
+	/* Optional: false while row i's call graph is being made elsewhere (a
+	 * thread), so that graph() would wait for it.  The browser then shows
+	 * the row expanded with a line saying so, answers keys meanwhile, asks
+	 * again every 20 ms of a pause and calls graph() once true; 'P' calls
+	 * graph() at once (it waits).  It may start that work.  NULL: graph()
+	 * never waits long. */
+	bool (*graph_ready)(void *ctx, size_t i, bool children);
 	/* An annotation of row i's symbol, as text lines.  0 or -errno (with
 	 * a pk_error() message, shown on the status line). */
 	int (*annotate)(void *ctx, size_t i, FILE *fp);
@@ -212,6 +219,11 @@ struct tui_opts {
 bool tui_usable(void);
 
 int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const struct tui_opts *o);
+
+/* For an op's long work (regroup reading the samples again): the status
+ * line of the browser on the screen says "WHAT ... N%" (done of total,
+ * in any unit), drawn at most every 50 ms.  Nothing when no browser runs. */
+void tui_progress(const char *what, uint64_t done, uint64_t total);
 
 /* ---- text helpers (no terminal needed; used by the browser, tested alone) ---- */
 

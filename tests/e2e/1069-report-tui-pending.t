@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 1069 — report's browser answers Enter before the call graphs are made:
+# the first view's forest and trees are made by a thread after the first
+# screen (on a compile job's 1 M samples, about a second), and an Enter in
+# that time shows the row expanded with a line saying the graph is being
+# made, answers other keys meanwhile and draws the graph when it is there
+# (tui.h graph_ready).  PERFKIT_TUI_HOLD_GRAPHS=FILE holds that thread
+# until FILE exists, so that the test meets the graph being made on a
+# profile small enough to make it in milliseconds.  'P' meanwhile writes
+# the whole graphs (it waits for them): report --stdio's bytes.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tui-lib.sh"
+tui_require
+perf_event_require
+"$PERFKIT" record -g -F 999 -o "$T/p.data" -- "$PK_BUILD/tests/workloads/calltree" 600 >/dev/null 2>&1
+"$PERFKIT" report -i "$T/p.data" --stdio >"$T/stdio" 2>/dev/null
+expect "the profile has calltree's c" grep -q '\[\.\] c$' "$T/stdio"
+"$PERFKIT" report -i "$T/p.data" --stdio --no-children >"$T/stdio-nc" 2>/dev/null
+
+PENDING='[call graph: being made]'
+tui_start 100 40 "PERFKIT_TUI_HOLD_GRAPHS='$T/go' PERFKIT_RESERVE_MIN=0 LC_ALL=C.UTF-8 '$PERFKIT' report -i p.data"
+expect "open: the table" tui_wait "Press '?' for help"
+tui_keys Enter
+expect "Enter while the graphs are held: the row opens" tui_wait_re '^▾ +[0-9.]+%'
+expect "... with the line saying its graph is being made" tui_wait "$PENDING"
+expect "... and no graph yet" tui_wait_gone "%--"
+tui_keys '?'
+expect "a key meanwhile: the help" tui_wait "Keys"
+tui_keys q
+expect "back: the row still waits for its graph" tui_wait "$PENDING"
+tui_keys Down Enter
+expect "a second row opened meanwhile: two rows wait" \
+	wait_until 30 sh -c "[ \$(tmux -S '$TUI_SOCK' -f /dev/null capture-pane -p -t tui | grep -cF '$PENDING') -eq 2 ]"
+tui_keys / m a i n Enter
+expect "a search meanwhile" tui_wait "Symbol: main"
+tui_keys Escape
+expect "Esc: the search undone" tui_wait_gone "Symbol: main"
+# every graph open, then 'P': the file has them whole, not the line
+tui_keys E
+tui_keys P
+expect "P while held: the file named" tui_wait "written to perf.hist.0"
+same_file "P while held: report --stdio's text, every graph whole" "$T/stdio" "$T/perf.hist.0"
+expect "the screen still waits" tui_wait "$PENDING"
+touch "$T/go"
+expect "released: the graphs drawn without a key" tui_wait_gone "$PENDING"
+expect "... the call graph's lines" tui_wait_re '--[0-9.]+%--'
+tui_keys P
+expect "P after: the file named" tui_wait "written to perf.hist.1"
+same_file "P after: report --stdio's text" "$T/stdio" "$T/perf.hist.1"
+tui_keys q
+expect "q quits with status 0" test "$(tui_wait_exit)" = 0
+
+# the Self view's trees are made by a thread of their own on its first
+# Enter (held too): '-' then Enter waits for them the same way
+rm -f "$T/go"
+tui_start 100 40 "PERFKIT_TUI_HOLD_GRAPHS='$T/go' PERFKIT_RESERVE_MIN=0 LC_ALL=C.UTF-8 '$PERFKIT' report -i p.data"
+expect "open again" tui_wait "Press '?' for help"
+tui_keys -
+expect "-: the Self view" tui_wait "  Overhead  Command"
+tui_keys E
+expect "-, E: the rows wait for their graphs" tui_wait "$PENDING"
+touch "$T/go"
+expect "released: the Self view's graphs" tui_wait_gone "$PENDING"
+tui_keys P
+expect "-, E, P: the file named" tui_wait "written to perf.hist.2"
+same_file "-, E, P: report --stdio --no-children's text" "$T/stdio-nc" "$T/perf.hist.2"
+tui_keys q
+expect "q quits with status 0" test "$(tui_wait_exit)" = 0
+done_testing
