@@ -3205,6 +3205,13 @@ int cmd_report(int argc, char **argv)
 		       * kept in the heap by glibc's threshold grown to 32 MB */
 		mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	r.keep_models = tui;
+	/* the browser's models keep their frames per address, so that 's'
+	 * with srcline makes its rows from them, not from the file read
+	 * again: on a compile job's 985 k samples 0.4 s of CPU against 3.3 s,
+	 * for 8 % more memory at the first screen (496 -> 539 MB) and no
+	 * slower an opening within its noise */
+	if (tui)
+		r.by_ip = true;
 	if (tui) {
 		/* the browser's 's' and '+' make and free arrays of MBs per
 		 * 100 k rows (146 MB for 1.5 M rows): all of them from the

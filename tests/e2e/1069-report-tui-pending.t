@@ -8,7 +8,8 @@
 # (tui.h graph_ready).  PERFKIT_TUI_HOLD_GRAPHS=FILE holds that thread
 # until FILE exists, so that the test meets the graph being made on a
 # profile small enough to make it in milliseconds.  'P' meanwhile writes
-# the whole graphs (it waits for them): report --stdio's bytes.
+# the whole graphs (it waits for them): report --stdio's bytes.  And 's
+# srcline' needs no second reading of the file.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"
 tui_require
@@ -65,6 +66,27 @@ expect "released: the Self view's graphs" tui_wait_gone "$PENDING"
 tui_keys P
 expect "-, E, P: the file named" tui_wait "written to perf.hist.2"
 same_file "-, E, P: report --stdio --no-children's text" "$T/stdio-nc" "$T/perf.hist.2"
+tui_keys q
+expect "q quits with status 0" test "$(tui_wait_exit)" = 0
+
+# 's srcline' makes its rows from the browser's model (frames by address
+# since the file was read), not from the file read again: the file gone
+# meanwhile, the table comes all the same, and with every graph open 'P'
+# writes report --stdio --sort srcline's bytes
+"$PERFKIT" report -i "$T/p.data" --stdio --sort srcline >"$T/stdio-sl" 2>/dev/null
+cp "$T/p.data" "$T/gone.data"
+tui_start 100 40 "PERFKIT_RESERVE_MIN=0 LC_ALL=C.UTF-8 '$PERFKIT' report -i gone.data"
+expect "srcline: open" tui_wait "Press '?' for help"
+rm "$T/gone.data"
+tui_keys s C-u
+tui_keys -l "srcline"
+tui_keys Enter
+expect "s srcline with the file gone: the table" tui_wait "Source:Line"
+tui_keys E
+expect "... E: every graph open" tui_wait_re '%--'
+tui_keys P
+expect "... P: the file named" tui_wait "written to perf.hist.3"
+same_file "... P: report --stdio --sort srcline's text" "$T/stdio-sl" "$T/perf.hist.3"
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 done_testing
