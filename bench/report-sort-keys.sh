@@ -51,13 +51,13 @@ for _ in $(seq "$RUNS"); do
 	key "- (Children off)"   '  Overhead  '             -
 	key "+ (Children on)"    'Children      Self'       +
 done
-# lines differ within a function: the file read once more, frames per address
-key "s srcline (reads again)" 'Self  Source:Line *$'      s C-u s r c l i n e Enter
+# lines differ within a function: the rows from the model's frames by address
+key "s srcline (by address)" 'Self  Source:Line *$'      s C-u s r c l i n e Enter
 tm kill-server
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-22s %14s %14s\n' "key" "wall ms (med)" "CPU ms (med)"
 for k in "s sym,tid (first time)" "s dso" "s sym" "s comm,dso,sym" "s pid" "- (Children off)" "+ (Children on)" \
-	"s srcline (reads again)"; do
+	"s srcline (by address)"; do
 	printf '%-22s %14s %14s\n' "$k" "$(awk -F'\t' -v k="$k" '$1 == k { print $2 }' "$W/keys" | median)" \
 		"$(awk -F'\t' -v k="$k" '$1 == k { print $3 }' "$W/keys" | median)"
 done
