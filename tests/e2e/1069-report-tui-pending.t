@@ -39,6 +39,14 @@ tui_keys Escape
 expect "Esc: the search undone" tui_wait_gone "Symbol: main"
 # every graph open, then 'P': the file has them whole, not the line
 tui_keys E
+# End: the last row's line, not its graph's pending line ('a' there
+# annotated the text "[call graph: being made]")
+tui_keys End a
+expect "End, a while held: an annotation or its message" tui_wait_re 'Annotation of|annotate: '
+expect "... of a function, not of the pending line" sh -c "! tmux -S '$TUI_SOCK' -f /dev/null capture-pane -p -t tui | grep -qF 'of [call graph'"
+tui_screen | grep -q 'Annotation of' && tui_keys q
+expect "back to the table" tui_wait "$PENDING"
+tui_keys Home
 tui_keys P
 expect "P while held: the file named" tui_wait "written to perf.hist.0"
 same_file "P while held: report --stdio's text, every graph whole" "$T/stdio" "$T/perf.hist.0"

@@ -83,6 +83,8 @@ struct br {
 	bool *pending;         /* per row: graph[] holds GRAPH_PENDING's copy,
 				  the text being made elsewhere (ops.graph_ready) */
 	size_t npending;
+	size_t *plist, nplist, plist_alloc;   /* rows made pending, in order
+				  (some no longer): what a pause asks about */
 	struct line *fold;     /* the folded call-graph nodes (Enter on a graph
 				  line): their lines, as row and offset in the
 				  row's graph text; forgotten with the texts */
@@ -327,6 +329,7 @@ static void free_graphs(struct br *b)
 		b->pending[i] = false;
 	}
 	b->npending = 0;
+	b->nplist = 0;
 	free(b->fold);
 	b->fold = NULL;
 	b->nfold = 0;
@@ -614,6 +617,11 @@ static const char *graph_of_wait(struct br *b, size_t row, bool wait)
 			b->graph[row] = xstrdup(GRAPH_PENDING);
 			b->pending[row] = true;
 			b->npending++;
+			if (b->nplist == b->plist_alloc) {
+				b->plist_alloc = b->plist_alloc ? 2 * b->plist_alloc : 16;
+				b->plist = xrealloc(b->plist, b->plist_alloc * sizeof(*b->plist));
+			}
+			b->plist[b->nplist++] = row;
 			return b->graph[row];
 		}
 		char *buf = NULL;
@@ -636,13 +644,24 @@ static const char *graph_of(struct br *b, size_t row)
 	return graph_of_wait(b, row, false);
 }
 
-/* A pending call graph (graph_of) can be made now without waiting. */
+/* A pending call graph (graph_of) can be made now without waiting: the
+ * rows made pending asked (those no longer pending dropped from the list),
+ * until one says yes. */
 static bool pending_ready(struct br *b)
 {
-	for (size_t i = 0; b->npending && i < b->nrows_alloc; i++)
-		if (b->pending[i] && b->ops->graph_ready(b->ctx, i, b->children))
-			return true;
-	return false;
+	size_t k = 0;
+	bool ready = false;
+
+	for (size_t j = 0; j < b->nplist; j++) {
+		size_t row = b->plist[j];
+
+		if (!b->pending[row])
+			continue;
+		b->plist[k++] = row;
+		ready = ready || b->ops->graph_ready(b->ctx, row, b->children);
+	}
+	b->nplist = k;
+	return ready;
 }
 
 static void add_line(struct br *b, size_t row, size_t off)
@@ -1124,6 +1143,7 @@ static int getkey(struct br *b, bool *changed)
 			if (idle || poll)
 				timeout(-1);
 			rebuild(b);
+			off_connector(b);   /* the line selected may be a connector now */
 			return KEY_IDLE;
 		}
 		/* a poll's wait short of a pause: no pause's work yet */
@@ -2163,7 +2183,10 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 			off_connector(&b);
 			break;
 		case KEY_HOME: case KEY_FIND: case 'g': b.sel = 0; break;   /* Find, Select: the VT220's */
-		case KEY_END: case KEY_SELECT: case 'G': b.sel = b.nlines ? b.nlines - 1 : 0; break;
+		case KEY_END: case KEY_SELECT: case 'G':
+			b.sel = b.nlines ? b.nlines - 1 : 0;
+			off_connector(&b);   /* nor a graph being made */
+			break;
 		case '\n': case '\r': case KEY_ENTER: {
 			size_t r = sel_row(&b);
 
@@ -2234,6 +2257,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	free_graphs(&b);
 	free(b.graph);
 	free(b.pending);
+	free(b.plist);
 	free(b.expanded);
 	free(b.order);
 	free(b.sorted[0]);
