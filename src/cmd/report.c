@@ -176,6 +176,14 @@ struct report {
 	const struct pd_file *f;
 	struct session *sess;         /* for session_srcline() */
 	struct hist *hists;           /* one per evsel */
+	int group;                    /* --group 1, --no-group -1, else 0: perf's
+					 group view where the file has groups */
+	uint32_t *leader_of;          /* by evsel: its group's leader (itself
+					 alone), for the group view; NULL: none */
+	char **group_name;            /* by leader: its group's name, or NULL */
+	bool group_forced;            /* --group without groups in the file:
+					 every event one group, perf's
+					 evlist__force_leader */
 	bool graph;                   /* call graphs printed */
 	bool show_nr;                 /* -n: perf's Samples column */
 	const char *field_sep;        /* -t: between the columns, as perf's
@@ -2288,7 +2296,12 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
 	if (!r->quiet) {
-		printf("# Samples: %lu%c of event '", n, unit);
+		size_t ei = (size_t)(ev - r->f->evsels);
+		bool leads = false;   /* perf: "events" for a group's leader */
+
+		for (size_t j = ei + 1; r->leader_of && j < r->f->nr_evsels; j++)
+			leads |= r->leader_of[j] == ei;
+		printf("# Samples: %lu%c of event%s '", n, unit, leads ? "s" : "");
 		fputs_term(ev->name, stdout);   /* the file's text: escaped */
 		putchar('\'');
 		if (r->time_arg)   /* perf's mark of a --time report */
@@ -2471,6 +2484,313 @@ graph:
 	free(show);
 	pk_arena_release(&texts);
 	free(textv);
+	printf("\n\n");
+}
+
+/* perf's group view (perf report --group; its default for a file whose
+ * HEADER_GROUP_DESC has groups): an event group's table in one, each row
+ * with a column per event of the group for each number (Children, Self or
+ * Overhead, -n's Samples, --show-total-period's Period), "%7.2f%%" and
+ * "%12" wide each, perf's __hpp__fmt with symbol_conf.event_group.  The
+ * rows are the leader's; a row only a member has is added with 0 for the
+ * leader (perf's hists__link), when no --percent-limit hides it.  Order:
+ * each number's values, leader first, largest first, then the leader's
+ * order (the sort keys'), rows of members only after, in their own.  A
+ * row's call graph is the leader's.  n: the events, leader first. */
+struct grow {
+	const struct hist *h;     /* whose row names it */
+	size_t row;               /* its index there */
+	size_t lrow;              /* the leader's row, SIZE_MAX: none */
+	size_t pos;
+};
+
+static const struct report *grp_r;
+static const struct hist *grp_h0;  /* the leader's */
+static const uint64_t *grp_v;     /* by group row: 4 numbers x n events */
+static size_t grp_n;
+
+/* perf's order of a group's rows: Children the leader's alone, equal ones
+ * by depth in a thread (__hpp__sort_acc); then Self the leader's, then
+ * each member's (__hpp__group_sort); then the sort keys (the leader's
+ * order, whose ties of Children, depth and Self go by them) */
+static int cmp_grows(const void *a, const void *b)
+{
+	const struct grow *x = a, *y = b;
+	const uint64_t *vx = grp_v + x->pos * 4 * grp_n, *vy = grp_v + y->pos * 4 * grp_n;
+
+	if (grp_r->children) {
+		if (vx[0] != vy[0])
+			return vx[0] > vy[0] ? -1 : 1;
+		if (grp_h0->depth && x->lrow != SIZE_MAX && y->lrow != SIZE_MAX &&
+		    grp_h0->rows[x->lrow].tid == grp_h0->rows[y->lrow].tid) {
+			uint32_t dx = grp_h0->depth[x->lrow], dy = grp_h0->depth[y->lrow];
+
+			if (dx != dy)
+				return (dx > dy) == (grp_r->cg.order == CG_CALLER) ? -1 : 1;
+		}
+	}
+	for (size_t m = 0; m < grp_n; m++)
+		if (vx[grp_n + m] != vy[grp_n + m])
+			return vx[grp_n + m] > vy[grp_n + m] ? -1 : 1;
+	/* two rows of a member alone (perf's dummy entries: no depth) by
+	 * the keys (their ranks in perf's order) */
+	if (x->lrow == SIZE_MAX && y->lrow == SIZE_MAX && x->h == y->h)
+		for (int k = 0; k < grp_r->nr_keys; k++) {
+			uint32_t ra = x->h->rows[x->row].rank[k], rb = y->h->rows[y->row].rank[k];
+
+			if (ra != rb)
+				return ra < rb ? -1 : 1;
+		}
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* The key texts of row i of h, each ending in '\0', in sb (reset). */
+static void grow_key(const struct report *r, const struct hist *h, size_t i, struct strbuf *sb)
+{
+	sb_reset(sb);
+	for (int k = 0; k < r->nr_keys; k++) {
+		const char *t = key_text(h, &h->rows[i], r->keys[k]);
+
+		sb_add(sb, t, strlen(t) + 1);
+	}
+}
+
+static void print_group(struct report *r, const size_t *ev, size_t n, double limit)
+{
+	struct hist *h0 = &r->hists[ev[0]];
+	uint64_t *total = xcalloc(n, sizeof(*total)), thr0 = 0, all = 0;
+	unsigned long nr = 0;
+	char unit = ' ';
+	bool *show0 = NULL;
+	struct grow *g = NULL;
+	uint64_t *v = NULL;
+	size_t ng = 0, cap = 0, *next = NULL;   /* next: the next row of the same key */
+	bool *has = NULL;                        /* by row and event: its values set */
+	struct hashmap at;
+	struct strbuf sb = STRBUF_INIT;
+	size_t width[K_MAX];
+
+	for (size_t m = 0; m < n; m++) {
+		uint64_t t;
+
+		nr += (unsigned long)hist_shown(r, &r->hists[ev[m]], &total[m], m ? &t : &thr0);
+		all += total[m];
+	}
+	if (nr > 1000) { nr /= 1000; unit = 'K'; }
+	if (nr > 1000) { nr /= 1000; unit = 'M'; }
+	if (nr > 1000) { nr /= 1000; unit = 'G'; }
+	if (!r->quiet) {
+		printf("# Samples: %lu%c of events '", nr, unit);
+		if (!r->group_forced) {
+			fputs_term(r->group_name && r->group_name[ev[0]] ? r->group_name[ev[0]] : "anon group", stdout);
+			fputs(" { ", stdout);
+		}
+		for (size_t m = 0; m < n; m++) {
+			if (m)
+				fputs(", ", stdout);
+			fputs_term(r->f->evsels[ev[m]].name, stdout);
+		}
+		if (!r->group_forced)
+			fputs(" }", stdout);
+		putchar('\'');
+		if (r->time_arg)
+			printf(" (time slices: %s)", r->time_arg);
+		printf("\n# Event count (approx.): %" PRIu64 "\n#\n", all);
+	}
+	/* the leader's rows in its order, then the members' */
+	hm_init(&at);
+	for (size_t m = 0; m < n; m++) {
+		struct hist *h = &r->hists[ev[m]];
+		bool *show = NULL;
+		struct pk_arena texts = PK_ARENA_INIT;
+
+		hist_order(r, h, m ? 0 : limit, total[m], SIZE_MAX, &show, &texts, NULL);
+		pk_arena_release(&texts);
+		for (size_t j = 0; j < h->nr; j++) {
+			size_t i = rec_row(h, &h->ord[j]);
+			const struct row *row = &h->rows[i];
+			struct hm_entry *e;
+			int created;
+
+			/* the leader's rows shown; a member's with a value (the
+			 * filters' rows), matched or added unless a limit is set */
+			if (m ? !row_kept(r, row) || !(r->children ? row->children : row->self) : !show[i])
+				continue;
+			grow_key(r, h, i, &sb);
+			e = hm_upsert(&at, sb.buf, sb.len, &created);
+			/* rows of one key (a name in two DSOs, an address's two
+			 * rows with Children): the event's k-th the k-th row of
+			 * that key, in order */
+			size_t gi = created ? SIZE_MAX : (size_t)e->val.u, last = SIZE_MAX;
+
+			while (gi != SIZE_MAX && has[gi * n + m]) {
+				last = gi;
+				gi = next[gi];
+			}
+			if (gi == SIZE_MAX) {
+				if (m && limit > 0)   /* a member's alone: hidden */
+					continue;
+				if (ng == cap) {
+					cap = cap ? cap * 2 : 1024;
+					g = xrealloc(g, cap * sizeof(*g));
+					v = xrealloc(v, cap * 4 * n * sizeof(*v));
+					next = xrealloc(next, cap * sizeof(*next));
+					has = xrealloc(has, cap * n * sizeof(*has));
+				}
+				g[ng] = (struct grow){ h, i, m ? SIZE_MAX : i, ng };
+				memset(v + ng * 4 * n, 0, 4 * n * sizeof(*v));
+				memset(has + ng * n, 0, n * sizeof(*has));
+				next[ng] = SIZE_MAX;
+				if (created)
+					e->val.u = ng;
+				else
+					next[last] = ng;
+				gi = ng++;
+			}
+			has[gi * n + m] = true;
+			uint64_t *gv = v + gi * 4 * n;
+
+			gv[m] = row->children;
+			gv[n + m] = row->self;
+			gv[2 * n + m] = row->nr_self;
+			gv[3 * n + m] = row->self;
+		}
+		if (m)
+			free(show);
+		else
+			show0 = show;
+	}
+	hm_release(&at);
+	grp_r = r;
+	grp_h0 = h0;
+	grp_v = v;
+	grp_n = n;
+	qsort(g, ng, sizeof(*g), cmp_grows);
+	/* the widths: perf's (hists__calc_col_len) of every row the filters
+	 * keep, under --percent-limit too, of each event */
+	for (int k = 0; k < r->nr_keys; k++)
+		width[k] = strlen(key_header(r->keys[k]));
+	for (size_t m = 0; m < n; m++) {
+		const struct hist *h = &r->hists[ev[m]];
+
+		for (size_t i = 0; i < h->nr; i++) {
+			const struct row *row = &h->rows[i];
+
+			if (!row_kept(r, row) || !(r->children ? row->children : row->self))
+				continue;
+			for (int k = 0; k < r->nr_keys; k++) {
+				size_t len = r->keys[k] == K_COMM ? comm_shown_len(r, row)
+					     : r->keys[k] == K_CPU ? 0 : strlen(key_text(h, row, r->keys[k]));
+
+				if (!row->sym && len < unres_width(r, r->keys[k]))
+					len = unres_width(r, r->keys[k]);
+				if (len > width[k])
+					width[k] = len;
+			}
+		}
+	}
+	/* the columns: -F's, or perf's default ones; each number n times */
+	struct rfield defs[MAX_FIELDS];
+	const struct rfield *fv = r->fields;
+	int nf = r->nr_fields;
+
+	if (!nf) {
+		if (r->children)
+			defs[nf++] = (struct rfield){ 'c', 0 };
+		defs[nf++] = (struct rfield){ 's', 0 };
+		if (r->show_nr)
+			defs[nf++] = (struct rfield){ 'n', 0 };
+		if (r->show_period)
+			defs[nf++] = (struct rfield){ 'p', 0 };
+		for (int k = 0; k < r->nr_keys; k++)
+			defs[nf++] = (struct rfield){ 'k', k };
+		fv = defs;
+	}
+	int lastf = nf - 1;
+
+	while (lastf > 0 && fv[lastf].kind == 'k' && r->elide[fv[lastf].key])
+		lastf--;
+	bool pad_last = fv[lastf].kind != 'k' || key_pads_last(r->keys[fv[lastf].key]);
+
+	if (!r->quiet) {
+		for (int pass = 0; pass < 2; pass++) {   /* the names, then the dots */
+			bool first = true;
+
+			for (int c = 0; c < nf; c++) {
+				const struct rfield *f = &fv[c];
+				size_t w = f->kind == 'k' ? width[f->key] : (f->kind == 'n' || f->kind == 'p' ? 12 : 8) * n;
+				const char *name = f->kind == 'c' ? "Children" : f->kind == 'n' ? "Samples"
+						 : f->kind == 'p' ? "Period" : f->kind == 'k' ? key_header(r->keys[f->key])
+						 : r->children && !r->nr_fields ? "Self" : "Overhead";
+
+				if (f->kind == 'k' && r->elide[f->key])
+					continue;
+				fputs(first ? "# " : "  ", stdout);
+				first = false;
+				for (size_t j = 0; pass && j < w; j++)
+					putchar('.');
+				if (!pass)
+					printf(f->kind == 'k' ? "%-*s" : "%*s", (int)w, name);
+			}
+			putchar('\n');
+		}
+		printf("#\n");
+	}
+	uint32_t *trees = NULL;
+
+	if (r->graph && (r->keep_models ? hist_cg(h0) : h0->cg))
+		trees = build_trees(r, h0, show0, thr0);
+	for (size_t i = 0; i < ng; i++) {
+		const struct row *row = &g[i].h->rows[g[i].row];
+		const uint64_t *gv = v + g[i].pos * 4 * n;
+
+		for (int c = 0; c < nf; c++) {
+			char kind = fv[c].kind;
+			int k = fv[c].key;
+
+			if (kind == 'c' && !r->children) {   /* -F overhead_children without Children */
+				for (size_t m = 0; m < n; m++)
+					printf(m ? "%8s" : "  %8s", "N/A");
+				continue;
+			}
+			if (kind != 'k') {
+				const uint64_t *x = gv + (kind == 'c' ? 0 : kind == 's' ? n : kind == 'n' ? 2 * n : 3 * n);
+
+				for (size_t m = 0; m < n; m++) {
+					if (kind == 'n' || kind == 'p')
+						printf(m ? "%12" PRIu64 : "  %12" PRIu64, x[m]);
+					else if (m)   /* "%7.2f%%" after the first, no space between */
+						printf("%7.2f%%", total[m] ? 100.0 * (double)x[m] / (double)total[m] : 0.0);
+					else
+						put_pct(x[m], total[m] ? total[m] : 1);
+				}
+				continue;
+			}
+			if (r->elide[k])
+				continue;
+			const char *text = key_text(g[i].h, row, r->keys[k]);
+			size_t len = strlen(text);
+
+			if (len > width[k] && (r->keys[k] == K_COMM || r->keys[k] == K_TRACE))
+				len = width[k];
+			fputs_unlocked("  ", stdout);
+			fwrite_unlocked(text, 1, len, stdout);
+			for (size_t p = len; p < width[k] && (c < lastf || pad_last); p++)
+				putchar_unlocked(' ');
+		}
+		putchar_unlocked('\n');
+		if (trees && g[i].lrow != SIZE_MAX && trees[g[i].lrow])
+			cg_tree_print_hit(stdout, h0->cg, trees[g[i].lrow], &r->cg, r->relative ? h0->total : total[0],
+					  total[0], r->children ? gv[0] : gv[n]);
+	}
+	free(trees);
+	free(show0);
+	free(g);
+	free(v);
+	free(next);
+	free(has);
+	free(total);
+	sb_release(&sb);
 	printf("\n\n");
 }
 
@@ -2747,6 +3067,9 @@ static void usage(FILE *fp)
 		    "      --stats             the records counted by type and each event's samples, as\n"
 		    "                          perf report --stats (no table)\n"
 		    "  -v, --verbose           also the notes perf shows with -v (a missing /tmp/perf-PID.map)\n"
+		    "      --group             the events of a group in one table, a column each (the default\n"
+		    "                          for a file of event groups; without groups: all events one group)\n"
+		    "      --no-group          each event's own table\n"
 		    "  -g, --call-graph[=ARG]  call graph under each row when the file has callchains (the default):\n"
 		    "                          TYPE graph, fractal, flat, folded or none; THRESHOLD percent (0.5);\n"
 		    "                          then an optional print limit; ORDER caller or callee (default caller\n"
@@ -2945,6 +3268,8 @@ int cmd_report(int argc, char **argv)
 		{ "show-total-period", no_argument, NULL, 1013 },
 		{ "field-separator", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "group", no_argument, NULL, 1016 },
+		{ "no-group", no_argument, NULL, 1017 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -3065,6 +3390,8 @@ int cmd_report(int argc, char **argv)
 			stdio |= r.field_sep != NULL;   /* text made for scripts */
 			break;
 		case 'v': pk_set_verbose(1); break;
+		case 1016: r.group = 1; break;
+		case 1017: r.group = -1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -3184,6 +3511,18 @@ int cmd_report(int argc, char **argv)
 		session_set_max_stack(s, 0);
 	}
 	r.hists = xcalloc(r.f->nr_evsels, sizeof(*r.hists));
+	/* the events' groups (HEADER_GROUP_DESC); --group or --no-group
+	 * without any: all one group, as perf's evlist__force_leader */
+	if (r.f->nr_evsels > 1) {
+		r.leader_of = xmalloc(r.f->nr_evsels * sizeof(*r.leader_of));
+		r.group_name = xcalloc(r.f->nr_evsels, sizeof(*r.group_name));
+		/* (perf forces it for --no-group too: its leader's title then
+		 * says "events") */
+		if (!pd_event_groups(r.f, r.leader_of, r.group_name) && r.group) {
+			memset(r.leader_of, 0, r.f->nr_evsels * sizeof(*r.leader_of));
+			r.group_forced = true;
+		}
+	}
 	if (export_kind) {
 		report_export = export_new_file(r.f);
 		report_feed = export_feed_new();
@@ -3277,6 +3616,26 @@ int cmd_report(int argc, char **argv)
 		for (size_t i = 0; i < r.f->nr_evsels; i++) {
 			uint64_t total;
 
+			/* perf's group view: a group's events in one table
+			 * (not with -F or -t: each event's own) */
+			if (r.leader_of && r.group >= 0 && !r.nr_fields && !r.field_sep) {
+				size_t ev[64], ne = 0;
+				uint64_t gs = 0;
+
+				if (r.leader_of[i] != i)
+					continue;   /* printed with its leader */
+				for (size_t j = i; j < r.f->nr_evsels && ne < 64; j++)
+					if (r.leader_of[j] == i) {
+						ev[ne++] = j;
+						gs += r.hists[j].nr_samples;
+					}
+				if (ne > 1) {
+					if (gs)
+						print_group(&r, ev, ne, limit);
+					nr += gs;
+					continue;
+				}
+			}
 			/* as perf's (default) --skip-empty: an event with no
 			 * sample to show prints nothing */
 			if (!r.hists[i].nr_samples || (r.hide_unresolved && !hist_shown(&r, &r.hists[i], &total, NULL)))
@@ -3302,6 +3661,10 @@ int cmd_report(int argc, char **argv)
 		hist_free(&r.hists[i]);
 	}
 	free(r.hists);
+	for (size_t i = 0; r.group_name && i < r.f->nr_evsels; i++)
+		free(r.group_name[i]);
+	free(r.group_name);
+	free(r.leader_of);
 	free(r.kept_frames);
 	ann_leaves_free(r.leaves);
 	export_free(report_export);
@@ -3861,6 +4224,7 @@ static int rt_regroup(void *ctx, const char *spec, bool children)
 		r->leaves = ann_leaves_new();
 		tui_progress(rr.what, 0, rr.total);
 		err = session_process(r->sess, rt_reread_sample, &rr);
+		tui_progress(rr.what, rr.total, rr.total);   /* the pass done: 100% */
 		if (err < 0)
 			return err;
 		rename_comms(r);

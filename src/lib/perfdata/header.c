@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const feat_names[] = {
@@ -419,4 +420,49 @@ void pd_header_text(const struct pd_file *f, time_t captured, struct strbuf *out
 		if (!has(f, bit))
 			sb_addf(out, "%s ", feat_names[bit]);
 	sb_addstr(out, "\n# ========\n#\n");
+}
+
+size_t pd_event_groups(const struct pd_file *f, uint32_t *leader_of, char **name_of)
+{
+	const uint8_t *p = f->feat_body[PD_FEAT_GROUP_DESC];
+	uint64_t size = f->feat_size[PD_FEAT_GROUP_DESC], off = 4;
+	size_t taken = 0;
+	bool *in = NULL;   /* in a group taken */
+
+	for (size_t i = 0; i < f->nr_evsels; i++) {
+		leader_of[i] = (uint32_t)i;
+		if (name_of)
+			name_of[i] = NULL;
+	}
+	if (!p || size < 4)
+		return 0;
+	uint32_t n = rd32(p);
+
+	in = xcalloc(f->nr_evsels + 1, sizeof(*in));
+	for (uint32_t g = 0; g < n; g++) {
+		struct strbuf name = STRBUF_INIT;
+
+		if (!add_string(&name, p, size, &off) || off > size - 8) {
+			sb_release(&name);
+			break;
+		}
+		uint32_t leader = rd32(p + off), nr = rd32(p + off + 4);
+		bool free_ = nr > 1 && leader < f->nr_evsels && nr <= f->nr_evsels - leader;
+
+		off += 8;
+		for (uint32_t k = 0; free_ && k < nr; k++)
+			free_ = !in[leader + k];
+		if (free_) {
+			for (uint32_t k = 0; k < nr; k++) {
+				leader_of[leader + k] = leader;
+				in[leader + k] = true;
+			}
+			if (name_of && name.buf && name.len && strcmp(name.buf, "{anon_group}"))
+				name_of[leader] = xstrdup(name.buf);
+			taken++;
+		}
+		sb_release(&name);
+	}
+	free(in);
+	return taken;
 }

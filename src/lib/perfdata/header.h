@@ -56,4 +56,15 @@ void pd_attr_text(const struct perf_event_attr *a, const char *eq, struct strbuf
  * "TRACING_DATA"), or NULL for a bit perf 6.1 does not name. */
 const char *pd_feature_name(int bit);
 
+/* HEADER_GROUP_DESC's groups of two or more events (perf.data-file-
+ * format.txt: a u32 count, then per group a string name, u32 leader index,
+ * u32 number of members; perf writes "{anon_group}" for a group without a
+ * name): leader_of[i] (f->nr_evsels entries) the index of event i's group
+ * leader, i itself outside a group; name_of[i] (may be NULL) for a leader
+ * its group's name, a copy to free(), or NULL (anonymous, or no group).
+ * Groups that overlap, run past the events or leave out their leader's
+ * index are ignored.  Returns the number of groups taken (0: none, also
+ * without the feature or when malformed). */
+size_t pd_event_groups(const struct pd_file *f, uint32_t *leader_of, char **name_of);
+
 #endif
