@@ -3619,19 +3619,21 @@ int cmd_report(int argc, char **argv)
 			/* perf's group view: a group's events in one table
 			 * (not with -F or -t: each event's own) */
 			if (r.leader_of && r.group >= 0 && !r.nr_fields && !r.field_sep) {
-				size_t ev[64], ne = 0;
+				size_t *ev, ne = 0;
 				uint64_t gs = 0;
 
 				if (r.leader_of[i] != i)
 					continue;   /* printed with its leader */
-				for (size_t j = i; j < r.f->nr_evsels && ne < 64; j++)
+				ev = xmalloc(r.f->nr_evsels * sizeof(*ev));
+				for (size_t j = i; j < r.f->nr_evsels; j++)
 					if (r.leader_of[j] == i) {
 						ev[ne++] = j;
 						gs += r.hists[j].nr_samples;
 					}
+				if (ne > 1 && gs)
+					print_group(&r, ev, ne, limit);
+				free(ev);
 				if (ne > 1) {
-					if (gs)
-						print_group(&r, ev, ne, limit);
 					nr += gs;
 					continue;
 				}
