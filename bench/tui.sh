@@ -63,6 +63,7 @@ cat "$DATA" >/dev/null
 : >"$W/open"
 : >"$W/stdio_cpu"
 : >"$W/open_cpu"
+: >"$W/open_hwm"
 for _ in $(seq "$RUNS"); do
 	t0=$(now)
 	/usr/bin/time -f '%U %S' -o "$W/t" "$PK" report --stdio -i "$DATA" >/dev/null 2>&1
@@ -73,12 +74,14 @@ for _ in $(seq "$RUNS"); do
 	wait_for "Press '\\?' for help"
 	since "$t0" >>"$W/open"
 	cpu >>"$W/open_cpu"
+	awk '/^VmHWM/ { print $2 / 1024 }' "/proc/$spid/status" >>"$W/open_hwm"
 	tm kill-server
 done
 stdio=$(median <"$W/stdio")
 open=$(median <"$W/open")
 stdio_cpu=$(median <"$W/stdio_cpu")
 open_cpu=$(median <"$W/open_cpu")
+open_hwm=$(median <"$W/open_hwm")
 
 # keys: each from the state the one before left
 start "'$PK' report -i '$DATA'"
@@ -143,6 +146,7 @@ printf '%-46s %9.2f %9.2f\n' "perfkit report --stdio >/dev/null (median)" "$stdi
 printf '%-46s %9.2f %9.2f  (%.2fx --stdio wall, %.2fx CPU; aim < 2x)\n' \
 	"perfkit report browser, first screen (median)" "$open" "$open_cpu" \
 	"$(echo "$open / $stdio" | bc -l)" "$(echo "$open_cpu / $stdio_cpu" | bc -l)"
+printf '%-46s %9.0f MB\n' "perfkit report browser, peak memory at it" "$open_hwm"
 [ -n "$pf" ] && printf '%-46s %9.2f %9.2f  (%.2fx perfkit browser wall, %.2fx CPU)\n' \
 	"perf report TUI, first screen" "$pf" "$pf_cpu" "$(echo "$pf / $open" | bc -l)" \
 	"$(echo "$pf_cpu / $open_cpu" | bc -l)"
