@@ -2513,11 +2513,66 @@ static size_t grp_n;
  * by depth in a thread (__hpp__sort_acc); then Self the leader's, then
  * each member's (__hpp__group_sort); then the sort keys (the leader's
  * order, whose ties of Children, depth and Self go by them) */
+/* Children by the leader's alone, equal ones by depth in a thread */
+static int cmp_grow_children(const struct grow *x, const struct grow *y, const uint64_t *vx, const uint64_t *vy)
+{
+	if (vx[0] != vy[0])
+		return vx[0] > vy[0] ? -1 : 1;
+	if (grp_h0->depth && x->lrow != SIZE_MAX && y->lrow != SIZE_MAX &&
+	    grp_h0->rows[x->lrow].tid == grp_h0->rows[y->lrow].tid) {
+		uint32_t dx = grp_h0->depth[x->lrow], dy = grp_h0->depth[y->lrow];
+
+		if (dx != dy)
+			return (dx > dy) == (grp_r->cg.order == CG_CALLER) ? -1 : 1;
+	}
+	return 0;
+}
+
+/* -F's order (cmp_fields) in a group: each field in turn, a number the
+ * leader's then each member's (Children the leader's alone), a key by
+ * its rank in perf's order (rows of two events: by their texts) */
+static int cmp_grow_fields(const struct grow *x, const struct grow *y, const uint64_t *vx, const uint64_t *vy)
+{
+	for (int i = 0; i < grp_r->nr_sorts; i++) {
+		const struct rfield *f = &grp_r->sorts[i];
+		size_t at = f->kind == 'n' ? 2 * grp_n : grp_n;
+		int c;
+
+		switch (f->kind) {
+		case 'c':
+			if (grp_r->children && (c = cmp_grow_children(x, y, vx, vy)))
+				return c;
+			continue;
+		case 'k':
+			if (x->h == y->h) {
+				uint32_t ra = x->h->rows[x->row].rank[f->key], rb = y->h->rows[y->row].rank[f->key];
+
+				if (ra != rb)
+					return ra < rb ? -1 : 1;
+			} else {
+				char *t = xstrdup(key_text(x->h, &x->h->rows[x->row], grp_r->keys[f->key]));
+
+				c = strcmp(t, key_text(y->h, &y->h->rows[y->row], grp_r->keys[f->key]));
+				free(t);
+				if (c)
+					return c < 0 ? -1 : 1;
+			}
+			continue;
+		}
+		for (size_t m = 0; m < grp_n; m++)
+			if (vx[at + m] != vy[at + m])
+				return vx[at + m] > vy[at + m] ? -1 : 1;
+	}
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
 static int cmp_grows(const void *a, const void *b)
 {
 	const struct grow *x = a, *y = b;
 	const uint64_t *vx = grp_v + x->pos * 4 * grp_n, *vy = grp_v + y->pos * 4 * grp_n;
 
+	if (grp_r->nr_sorts)
+		return cmp_grow_fields(x, y, vx, vy);
 	if (grp_r->children) {
 		if (vx[0] != vy[0])
 			return vx[0] > vy[0] ? -1 : 1;
@@ -2748,9 +2803,9 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 			char kind = fv[c].kind;
 			int k = fv[c].key;
 
-			if (kind == 'c' && !r->children) {   /* -F overhead_children without Children */
-				for (size_t m = 0; m < n; m++)
-					printf(m ? "%8s" : "  %8s", "N/A");
+			if (kind == 'c' && !r->children) {   /* -F overhead_children without Children:
+							       * one N/A, the column padded (perf's) */
+				printf("  %-*s", (int)(8 * n), "     N/A");
 				continue;
 			}
 			if (kind != 'k') {
@@ -3617,8 +3672,8 @@ int cmd_report(int argc, char **argv)
 			uint64_t total;
 
 			/* perf's group view: a group's events in one table
-			 * (not with -F or -t: each event's own) */
-			if (r.leader_of && r.group >= 0 && !r.nr_fields && !r.field_sep) {
+			 * (not with -t: each event's own) */
+			if (r.leader_of && r.group >= 0 && !r.field_sep) {
 				size_t *ev, ne = 0;
 				uint64_t gs = 0;
 

@@ -8,7 +8,8 @@
 # event's table ("of events" for the leader's, as perf titles it);
 # --group on a file of events recorded apart makes them one group
 # ("of events 'a, b'").  Against perf report where perf is there: the
-# files of both record commands, with and without call graphs.
+# files of both record commands, with and without call graphs, with -F's
+# columns and order too.
 . "$(dirname "$0")/lib.sh"
 perf_event_require
 W="$PK_BUILD/tests/workloads/calltree"
@@ -62,6 +63,10 @@ for d in g.data pg.data kg.data; do
 	cmp_perf "$T/$d" -n --sort sym
 	cmp_perf "$T/$d" --no-group
 	cmp_perf "$T/$d" --show-total-period --sort dso,sym
+	cmp_perf "$T/$d" -F overhead,sym
+	cmp_perf "$T/$d" -F sym,overhead,sample
+	cmp_perf "$T/$d" -F overhead_children,overhead,sym
+	cmp_perf "$T/$d" -F sample,dso -s sym
 done
 for d in pg.data kg.data; do
 	cmp_perf "$T/$d" --no-children
@@ -72,4 +77,5 @@ done
 cmp_perf "$T/two.data" --group
 cmp_perf "$T/two.data" --group -n --sort dso
 cmp_perf "$T/g3.data"
+cmp_perf "$T/g3.data" -F overhead,period,comm
 done_testing
