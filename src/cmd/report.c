@@ -50,6 +50,7 @@
 #include <stdatomic.h>
 #include <math.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,8 @@ struct report {
 	uint32_t *leader_of;          /* by evsel: its group's leader (itself
 					 alone), for the group view; NULL: none */
 	char **group_name;            /* by leader: its group's name, or NULL */
+	int group_sort_idx;           /* --group-sort-idx: the group's event
+					 its rows sort by first (0: the leader) */
 	bool group_forced;            /* --group without groups in the file:
 					 every event one group, perf's
 					 evlist__force_leader */
@@ -2513,6 +2516,29 @@ static size_t grp_n;
  * by depth in a thread (__hpp__sort_acc); then Self the leader's, then
  * each member's (__hpp__group_sort); then the sort keys (the leader's
  * order, whose ties of Children, depth and Self go by them) */
+/* A number of each event of the group, largest first: the leader's then
+ * each member's, or with --group-sort-idx N event N's first, then the
+ * other members' in order, not the leader's (perf's
+ * __hpp__group_sort_idx; an N past the group's events: the leader's
+ * alone) */
+static int cmp_grow_number(const uint64_t *x, const uint64_t *y)
+{
+	size_t idx = (size_t)grp_r->group_sort_idx;
+
+	if (!idx || idx >= grp_n) {   /* the leader's first, or alone */
+		for (size_t m = 0; m < (idx ? 1 : grp_n); m++)
+			if (x[m] != y[m])
+				return x[m] > y[m] ? -1 : 1;
+		return 0;
+	}
+	if (x[idx] != y[idx])
+		return x[idx] > y[idx] ? -1 : 1;
+	for (size_t m = 1; m < grp_n; m++)   /* then the other members', not the leader's */
+		if (m != idx && x[m] != y[m])
+			return x[m] > y[m] ? -1 : 1;
+	return 0;
+}
+
 /* Children by the leader's alone, equal ones by depth in a thread */
 static int cmp_grow_children(const struct grow *x, const struct grow *y, const uint64_t *vx, const uint64_t *vy)
 {
@@ -2526,6 +2552,46 @@ static int cmp_grow_children(const struct grow *x, const struct grow *y, const u
 			return (dx > dy) == (grp_r->cg.order == CG_CALLER) ? -1 : 1;
 	}
 	return 0;
+}
+
+/* Key k of two rows: by its rank in perf's order, rows of two events by
+ * their texts */
+static int cmp_grow_key(const struct grow *x, const struct grow *y, int k)
+{
+	int c;
+
+	if (x->h == y->h) {
+		uint32_t ra = x->h->rows[x->row].rank[k], rb = y->h->rows[y->row].rank[k];
+
+		return ra == rb ? 0 : ra < rb ? -1 : 1;
+	}
+	/* rank_key's order across two events: a symbol by its name alone,
+	 * those with none after, by address; the DSO "[unknown]" last */
+	const struct row *rx = &x->h->rows[x->row], *ry = &y->h->rows[y->row];
+	enum sort_key key = grp_r->keys[k];
+	size_t skip = 0;
+
+	if (key == K_SYM) {
+		if (!rx->sym != !ry->sym)
+			return rx->sym ? -1 : 1;
+		if (!rx->sym) {
+			uint64_t ax = unk_addr(rx) ^ UNK_SIGN, ay = unk_addr(ry) ^ UNK_SIGN;
+
+			if (ax != ay)
+				return ax < ay ? -1 : 1;
+			return rx->kernel == ry->kernel ? 0 : rx->kernel ? 1 : -1;
+		}
+		skip = 4;   /* "[.] " */
+	}
+	char *t = xstrdup(key_text(x->h, rx, key));
+	const char *u = key_text(y->h, ry, key);
+
+	if (key == K_DSO && strcmp(t, u) && (!strcmp(t, "[unknown]") || !strcmp(u, "[unknown]")))
+		c = !strcmp(t, "[unknown]") ? 1 : -1;
+	else
+		c = strcmp(strlen(t) >= skip ? t + skip : t, strlen(u) >= skip ? u + skip : u);
+	free(t);
+	return c < 0 ? -1 : c > 0;
 }
 
 /* -F's order (cmp_fields) in a group: each field in turn, a number the
@@ -2544,24 +2610,12 @@ static int cmp_grow_fields(const struct grow *x, const struct grow *y, const uin
 				return c;
 			continue;
 		case 'k':
-			if (x->h == y->h) {
-				uint32_t ra = x->h->rows[x->row].rank[f->key], rb = y->h->rows[y->row].rank[f->key];
-
-				if (ra != rb)
-					return ra < rb ? -1 : 1;
-			} else {
-				char *t = xstrdup(key_text(x->h, &x->h->rows[x->row], grp_r->keys[f->key]));
-
-				c = strcmp(t, key_text(y->h, &y->h->rows[y->row], grp_r->keys[f->key]));
-				free(t);
-				if (c)
-					return c < 0 ? -1 : 1;
-			}
+			if ((c = cmp_grow_key(x, y, f->key)))
+				return c;
 			continue;
 		}
-		for (size_t m = 0; m < grp_n; m++)
-			if (vx[at + m] != vy[at + m])
-				return vx[at + m] > vy[at + m] ? -1 : 1;
+		if ((c = cmp_grow_number(vx + at, vy + at)))
+			return c;
 	}
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
@@ -2584,9 +2638,15 @@ static int cmp_grows(const void *a, const void *b)
 				return (dx > dy) == (grp_r->cg.order == CG_CALLER) ? -1 : 1;
 		}
 	}
-	for (size_t m = 0; m < grp_n; m++)
-		if (vx[grp_n + m] != vy[grp_n + m])
-			return vx[grp_n + m] > vy[grp_n + m] ? -1 : 1;
+	int c = cmp_grow_number(vx + grp_n, vy + grp_n);
+
+	if (c)
+		return c;
+	/* --group-sort-idx: the leader's numbers not compared, its order
+	 * not either: the keys */
+	for (int k = 0; grp_r->group_sort_idx && k < grp_r->nr_keys; k++)
+		if ((c = cmp_grow_key(x, y, k)))
+			return c;
 	/* two rows of a member alone (perf's dummy entries: no depth) by
 	 * the keys (their ranks in perf's order) */
 	if (x->lrow == SIZE_MAX && y->lrow == SIZE_MAX && x->h == y->h)
@@ -2599,14 +2659,22 @@ static int cmp_grows(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-/* The key texts of row i of h, each ending in '\0', in sb (reset). */
+/* Row i of h's identity in the group view: its keys' texts, each ending
+ * in '\0', a symbol's DSO and start beside its text, in sb (reset). */
 static void grow_key(const struct report *r, const struct hist *h, size_t i, struct strbuf *sb)
 {
+	const struct row *row = &h->rows[i];
+
 	sb_reset(sb);
 	for (int k = 0; k < r->nr_keys; k++) {
-		const char *t = key_text(h, &h->rows[i], r->keys[k]);
+		const char *t = key_text(h, row, r->keys[k]);
 
 		sb_add(sb, t, strlen(t) + 1);
+		if (r->keys[k] == K_SYM) {   /* a symbol is its DSO's at its address (perf's
+					      * sort__sym_cmp), not its name: two memsets */
+			sb_add(sb, &row->dso, sizeof(row->dso));
+			sb_add(sb, &row->at, sizeof(row->at));
+		}
 	}
 }
 
@@ -3125,6 +3193,7 @@ static void usage(FILE *fp)
 		    "      --group             the events of a group in one table, a column each (the default\n"
 		    "                          for a file of event groups; without groups: all events one group)\n"
 		    "      --no-group          each event's own table\n"
+		    "      --group-sort-idx N  the group's rows by its N-th event first (0: the leader)\n"
 		    "  -g, --call-graph[=ARG]  call graph under each row when the file has callchains (the default):\n"
 		    "                          TYPE graph, fractal, flat, folded or none; THRESHOLD percent (0.5);\n"
 		    "                          then an optional print limit; ORDER caller or callee (default caller\n"
@@ -3325,6 +3394,7 @@ int cmd_report(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "group", no_argument, NULL, 1016 },
 		{ "no-group", no_argument, NULL, 1017 },
+		{ "group-sort-idx", required_argument, NULL, 1018 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -3447,6 +3517,12 @@ int cmd_report(int argc, char **argv)
 		case 'v': pk_set_verbose(1); break;
 		case 1016: r.group = 1; break;
 		case 1017: r.group = -1; break;
+		case 1018:
+			if (pk_parse_int("--group-sort-idx", optarg, 0, INT_MAX, &r.group_sort_idx)) {
+				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

@@ -9,7 +9,7 @@
 # --group on a file of events recorded apart makes them one group
 # ("of events 'a, b'").  Against perf report where perf is there: the
 # files of both record commands, with and without call graphs, with -F's
-# columns and order too.
+# columns and order too, and --group-sort-idx.
 . "$(dirname "$0")/lib.sh"
 perf_event_require
 W="$PK_BUILD/tests/workloads/calltree"
@@ -78,4 +78,13 @@ cmp_perf "$T/two.data" --group
 cmp_perf "$T/two.data" --group -n --sort dso
 cmp_perf "$T/g3.data"
 cmp_perf "$T/g3.data" -F overhead,period,comm
+# --group-sort-idx N: event N's numbers first, then the other members',
+# then the keys (a file of three events whose shares differ)
+perf record -q -e cpu-clock -e task-clock -e page-faults -c 1 -o "$T/pf.data" -- "$W" 100 >/dev/null 2>&1
+for i in 0 1 2 3; do
+	cmp_perf "$T/pf.data" --group --group-sort-idx $i --sort sym
+	cmp_perf "$T/pf.data" --group --group-sort-idx $i -n
+done
+cmp_perf "$T/pf.data" --group --group-sort-idx 2 -F overhead,sample,sym
+cmp_perf "$T/pg.data" --group-sort-idx 1
 done_testing
