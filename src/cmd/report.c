@@ -2678,6 +2678,63 @@ static void grow_key(const struct report *r, const struct hist *h, size_t i, str
 	}
 }
 
+/* A group's row with -t SEP (print_sep_row's layout): each number of the
+ * group's events " %.2f%%" or " %N" one after the other, padded to the
+ * group's width (8 or 12 a column per event), as perf's __hpp__fmt with
+ * a field separator. */
+static void print_group_sep_row(const struct report *r, const struct grow *g, const uint64_t *gv, size_t n,
+				const uint64_t *total, const struct rfield *fv, int nf, const size_t *width)
+{
+	const struct row *row = &g->h->rows[g->row];
+	bool first = true;
+	struct strbuf num = STRBUF_INIT;
+
+	for (int fi = 0; fi < nf; fi++) {
+		char kind = fv[fi].kind;
+		int k = fv[fi].key;
+		size_t len, w = kind == 'k' ? width[k] : (kind == 'n' || kind == 'p' ? 12 : 8) * n;
+		const char *text;
+		bool pad = fi < nf - 1;
+
+		if (kind == 'k' && r->elide[k])
+			continue;
+		sb_reset(&num);
+		if (kind == 'c' && !r->children) {
+			sb_addstr(&num, " N/A");
+		} else if (kind != 'k') {
+			const uint64_t *x = gv + (kind == 'c' ? 0 : kind == 's' ? n : kind == 'n' ? 2 * n : 3 * n);
+
+			for (size_t m = 0; m < n; m++)
+				if (kind == 'n' || kind == 'p')
+					sb_addf(&num, " %" PRIu64, x[m]);
+				else
+					sb_addf(&num, " %.2f%%", total[m] ? 100.0 * (double)x[m] / (double)total[m] : 0.0);
+		}
+		if (!first)
+			fputs_unlocked(r->field_sep, stdout);
+		first = false;
+		if (kind != 'k') {
+			fwrite_unlocked(num.buf, 1, num.len, stdout);
+			len = num.len;
+		} else {   /* as print_sep_row: the separator's character made '.' */
+			text = key_text(g->h, row, r->keys[k]);
+			len = strlen(text);
+			if (len > width[k] && (r->keys[k] == K_COMM || r->keys[k] == K_TRACE))
+				len = width[k];
+			for (size_t c = 0; c < len; c++)
+				putchar_unlocked(text[c] == r->field_sep[0] ? '.' : text[c]);
+			for (size_t c = len; key_pads_last(r->keys[k]) && c < w; c++)
+				putchar_unlocked(r->field_sep[0] == ' ' ? '.' : ' ');
+			if (key_pads_last(r->keys[k]))
+				len = w > len ? w : len;
+		}
+		for (size_t c = len; pad && c < w; c++)
+			putchar_unlocked(' ');
+	}
+	putchar_unlocked('\n');
+	sb_release(&num);
+}
+
 static void print_group(struct report *r, const size_t *ev, size_t n, double limit)
 {
 	struct hist *h0 = &r->hists[ev[0]];
@@ -2836,7 +2893,8 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 	bool pad_last = fv[lastf].kind != 'k' || key_pads_last(r->keys[fv[lastf].key]);
 
 	if (!r->quiet) {
-		for (int pass = 0; pass < 2; pass++) {   /* the names, then the dots */
+		/* the names, then the dots; with a separator the names only */
+		for (int pass = 0; pass < (r->field_sep ? 1 : 2); pass++) {
 			bool first = true;
 
 			for (int c = 0; c < nf; c++) {
@@ -2848,7 +2906,7 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 
 				if (f->kind == 'k' && r->elide[f->key])
 					continue;
-				fputs(first ? "# " : "  ", stdout);
+				fputs(first ? "# " : r->field_sep ? r->field_sep : "  ", stdout);
 				first = false;
 				for (size_t j = 0; pass && j < w; j++)
 					putchar('.');
@@ -2857,7 +2915,8 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 			}
 			putchar('\n');
 		}
-		printf("#\n");
+		if (!r->field_sep)
+			printf("#\n");
 	}
 	uint32_t *trees = NULL;
 
@@ -2867,6 +2926,10 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 		const struct row *row = &g[i].h->rows[g[i].row];
 		const uint64_t *gv = v + g[i].pos * 4 * n;
 
+		if (r->field_sep) {
+			print_group_sep_row(r, &g[i], gv, n, total, fv, nf, width);
+			goto graph;
+		}
 		for (int c = 0; c < nf; c++) {
 			char kind = fv[c].kind;
 			int k = fv[c].key;
@@ -2902,6 +2965,7 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 				putchar_unlocked(' ');
 		}
 		putchar_unlocked('\n');
+graph:
 		if (trees && g[i].lrow != SIZE_MAX && trees[g[i].lrow])
 			cg_tree_print_hit(stdout, h0->cg, trees[g[i].lrow], &r->cg, r->relative ? h0->total : total[0],
 					  total[0], r->children ? gv[0] : gv[n]);
@@ -3747,9 +3811,8 @@ int cmd_report(int argc, char **argv)
 		for (size_t i = 0; i < r.f->nr_evsels; i++) {
 			uint64_t total;
 
-			/* perf's group view: a group's events in one table
-			 * (not with -t: each event's own) */
-			if (r.leader_of && r.group >= 0 && !r.field_sep) {
+			/* perf's group view: a group's events in one table */
+			if (r.leader_of && r.group >= 0) {
 				size_t *ev, ne = 0;
 				uint64_t gs = 0;
 

@@ -9,7 +9,7 @@
 # --group on a file of events recorded apart makes them one group
 # ("of events 'a, b'").  Against perf report where perf is there: the
 # files of both record commands, with and without call graphs, with -F's
-# columns and order too, and --group-sort-idx.
+# columns and order too, -t's layout and --group-sort-idx.
 . "$(dirname "$0")/lib.sh"
 perf_event_require
 W="$PK_BUILD/tests/workloads/calltree"
@@ -87,4 +87,11 @@ for i in 0 1 2 3; do
 done
 cmp_perf "$T/pf.data" --group --group-sort-idx 2 -F overhead,sample,sym
 cmp_perf "$T/pg.data" --group-sort-idx 1
+# -t SEP: each number's values one after the other, the column padded
+for d in g.data pg.data; do
+	cmp_perf "$T/$d" -t ,
+	cmp_perf "$T/$d" -t '|' -n --sort sym
+	cmp_perf "$T/$d" -t ' ' -F sym,overhead
+done
+cmp_perf "$T/g3.data" -t , --show-total-period
 done_testing
