@@ -2220,6 +2220,31 @@ static bool print_elided(struct report *r)
  * included; every column padded but the list's last
  * (hist_entry__snprintf_alignment; an elided key stays in the list),
  * with spaces. */
+/* One field of a -t row: SEP before it but the first (*first), its text
+ * (a key's: each of SEP's first character in it made '.', the padding of
+ * a key that pads itself its own, key_pads_last), then padded to w with
+ * spaces unless it is the last.  key: the field's sort key, K_MAX for a
+ * number. */
+static void put_sep_field(const struct report *r, enum sort_key key, const char *text, size_t len, size_t w, bool pad,
+			  bool *first)
+{
+	if (!*first)
+		fputs_unlocked(r->field_sep, stdout);
+	*first = false;
+	if (key == K_MAX) {
+		fwrite_unlocked(text, 1, len, stdout);
+	} else {
+		for (size_t c = 0; c < len; c++)
+			putchar_unlocked(text[c] == r->field_sep[0] ? '.' : text[c]);
+		for (size_t c = len; key_pads_last(key) && c < w; c++)
+			putchar_unlocked(r->field_sep[0] == ' ' ? '.' : ' ');
+		if (key_pads_last(key))
+			len = w > len ? w : len;
+	}
+	for (size_t c = len; pad && c < w; c++)
+		putchar_unlocked(' ');
+}
+
 static void print_sep_row(const struct report *r, const struct hist *h, const struct row *row,
 			  const struct sortrec *o, const uint32_t *rk, const char **textv,
 			  const struct rfield *fv, int nf, const size_t *width, uint64_t total)
@@ -2258,23 +2283,84 @@ static void print_sep_row(const struct report *r, const struct hist *h, const st
 				len = width[k];
 			break;
 		}
-		if (!first)
-			fputs_unlocked(r->field_sep, stdout);
-		first = false;
-		if (fv[fi].kind != 'k') {
-			fwrite_unlocked(text, 1, len, stdout);
-		} else {   /* the key's own padding is its text's */
-			for (size_t c = 0; c < len; c++)
-				putchar_unlocked(text[c] == r->field_sep[0] ? '.' : text[c]);
-			for (size_t c = len; key_pads_last(r->keys[k]) && c < w; c++)
-				putchar_unlocked(r->field_sep[0] == ' ' ? '.' : ' ');
-			if (key_pads_last(r->keys[k]))
-				len = w > len ? w : len;
-		}
-		for (size_t c = len; pad && c < w; c++)
-			putchar_unlocked(' ');
+		put_sep_field(r, fv[fi].kind == 'k' ? r->keys[k] : K_MAX, text, len, w, pad, &first);
 	}
 	putchar_unlocked('\n');
+}
+
+/* Key k's cell: "  " and its text, cut to the column's width w for comm
+ * and trace (perf's %-*.*s, %-.*s), padded to it unless pad is false. */
+static void put_key_cell(const struct report *r, int k, const char *text, size_t len, size_t w, bool pad)
+{
+	if (len > w && (r->keys[k] == K_COMM || r->keys[k] == K_TRACE))
+		len = w;
+	fputs_unlocked("  ", stdout);
+	fwrite_unlocked(text, 1, len, stdout);
+	for (size_t c = len; pad && c < w; c++)
+		putchar_unlocked(' ');
+}
+
+/* The table's columns: -F's (r->fields), or perf's default ones in defs
+ * (Children, Self or Overhead, -n's Samples, --show-total-period's
+ * Period, the keys); *fv set to them, their number returned; *lastf the
+ * last shown (not elided), *pad_last whether it is padded as perf pads
+ * it (key_pads_last). */
+static int table_columns(const struct report *r, struct rfield *defs, const struct rfield **fv, int *lastf,
+			 bool *pad_last)
+{
+	int nf = 0;
+
+	if (r->nr_fields) {
+		*fv = r->fields;
+		nf = r->nr_fields;
+		goto last;
+	}
+	if (r->children)
+		defs[nf++] = (struct rfield){ 'c', 0 };
+	defs[nf++] = (struct rfield){ 's', 0 };
+	if (r->show_nr)
+		defs[nf++] = (struct rfield){ 'n', 0 };
+	if (r->show_period)
+		defs[nf++] = (struct rfield){ 'p', 0 };
+	for (int k = 0; k < r->nr_keys; k++)
+		defs[nf++] = (struct rfield){ 'k', k };
+	*fv = defs;
+last:
+	*lastf = nf - 1;
+	while (*lastf > 0 && (*fv)[*lastf].kind == 'k' && r->elide[(*fv)[*lastf].key])
+		(*lastf)--;
+	*pad_last = (*fv)[*lastf].kind != 'k' || key_pads_last(r->keys[(*fv)[*lastf].key]);
+	return nf;
+}
+
+/* The table's head: the columns' names, then their dots, then "#" (with
+ * -t: the names alone, SEP between them); a number's column n events
+ * wide (the group view: 8 or 12 each). */
+static void print_table_head(const struct report *r, const struct rfield *fv, int nf, const size_t *width, size_t n)
+{
+	for (int pass = 0; pass < (r->field_sep ? 1 : 2); pass++) {
+		bool first = true;
+
+		for (int i = 0; i < nf; i++) {
+			const struct rfield *f = &fv[i];
+			size_t w = f->kind == 'k' ? width[f->key] : (f->kind == 'n' || f->kind == 'p' ? 12 : 8) * n;
+			const char *name = f->kind == 'c' ? "Children" : f->kind == 'n' ? "Samples"
+					 : f->kind == 'p' ? "Period" : f->kind == 'k' ? key_header(r->keys[f->key])
+					 : r->children && !r->nr_fields ? "Self" : "Overhead";
+
+			if (f->kind == 'k' && r->elide[f->key])
+				continue;
+			fputs(first ? "# " : r->field_sep ? r->field_sep : "  ", stdout);
+			first = false;
+			for (size_t j = 0; pass && j < w; j++)
+				putchar('.');
+			if (!pass)
+				printf(f->kind == 'k' ? "%-*s" : "%*s", (int)w, name);
+		}
+		putchar('\n');
+	}
+	if (!r->field_sep)
+		printf("#\n");
 }
 
 static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist *h, double limit)
@@ -2348,58 +2434,13 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	free(tsized);
 	/* the columns: -F's, or perf's default ones */
 	struct rfield defs[MAX_FIELDS];
-	const struct rfield *fv = r->fields;
-	int nf = r->nr_fields;
+	const struct rfield *fv;
+	int lastf;
+	bool pad_last;
+	int nf = table_columns(r, defs, &fv, &lastf, &pad_last);
 
-	if (!nf) {
-		if (r->children)
-			defs[nf++] = (struct rfield){ 'c', 0 };
-		defs[nf++] = (struct rfield){ 's', 0 };
-		if (r->show_nr)
-			defs[nf++] = (struct rfield){ 'n', 0 };
-		if (r->show_period)
-			defs[nf++] = (struct rfield){ 'p', 0 };
-		for (int k = 0; k < r->nr_keys; k++)
-			defs[nf++] = (struct rfield){ 'k', k };
-		fv = defs;
-	}
-	/* the last column shown: padded as perf pads it (key_pads_last) */
-	int lastf = nf - 1;
-
-	while (lastf > 0 && fv[lastf].kind == 'k' && r->elide[fv[lastf].key])
-		lastf--;
-	bool pad_last = fv[lastf].kind != 'k' || key_pads_last(r->keys[fv[lastf].key]);
-
-	if (!r->quiet) {
-		/* perf's with a separator: the names only */
-		for (int pass = 0; pass < (r->field_sep ? 1 : 2); pass++) {   /* the names, then the dots */
-			bool first = true;
-
-			for (int i = 0; i < nf; i++) {
-				const struct rfield *f = &fv[i];
-				size_t w = f->kind == 'n' || f->kind == 'p' ? 12 : f->kind == 'k' ? width[f->key] : 8;
-				const char *name = f->kind == 'c' ? "Children" : f->kind == 'n' ? "Samples"
-						 : f->kind == 'p' ? "Period" : f->kind == 'k' ? key_header(r->keys[f->key])
-						 : r->children && !r->nr_fields ? "Self" : "Overhead";
-
-				if (f->kind == 'k' && r->elide[f->key])
-					continue;
-				fputs(first ? "# " : r->field_sep ? r->field_sep : "  ", stdout);
-				first = false;
-				if (pass) {
-					for (size_t j = 0; j < w; j++)
-						putchar('.');
-				} else if (f->kind == 'k') {
-					printf("%-*s", (int)w, name);
-				} else {
-					printf("%*s", (int)w, name);
-				}
-			}
-			putchar('\n');
-		}
-		if (!r->field_sep)
-			printf("#\n");
-	}
+	if (!r->quiet)
+		print_table_head(r, fv, nf, width, 1);
 	/* the call graphs' percentages stay of the whole, as perf's, also
 	 * when the rows' are of what the filters keep (their threshold is of
 	 * the rows' total, as perf's, but for the symbol filter: thr_total) */
@@ -2468,14 +2509,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 
 			if (!h->rank_text[k])
 				len = strlen(text);
-			if (r->elide[k])
-				continue;
-			if (len > width[k] && (r->keys[k] == K_COMM || r->keys[k] == K_TRACE))   /* perf's %-*.*s, %-.*s */
-				len = width[k];
-			fputs_unlocked("  ", stdout);
-			fwrite_unlocked(text, 1, len, stdout);
-			for (size_t c = len; c < width[k] && (fi < lastf || pad_last); c++)
-				putchar_unlocked(' ');
+			if (!r->elide[k])
+				put_key_cell(r, k, text, len, width[k], fi < lastf || pad_last);
 		}
 		putchar_unlocked('\n');
 graph:
@@ -2627,20 +2662,9 @@ static int cmp_grows(const void *a, const void *b)
 
 	if (grp_r->nr_sorts)
 		return cmp_grow_fields(x, y, vx, vy);
-	if (grp_r->children) {
-		if (vx[0] != vy[0])
-			return vx[0] > vy[0] ? -1 : 1;
-		if (grp_h0->depth && x->lrow != SIZE_MAX && y->lrow != SIZE_MAX &&
-		    grp_h0->rows[x->lrow].tid == grp_h0->rows[y->lrow].tid) {
-			uint32_t dx = grp_h0->depth[x->lrow], dy = grp_h0->depth[y->lrow];
+	int c = grp_r->children ? cmp_grow_children(x, y, vx, vy) : 0;
 
-			if (dx != dy)
-				return (dx > dy) == (grp_r->cg.order == CG_CALLER) ? -1 : 1;
-		}
-	}
-	int c = cmp_grow_number(vx + grp_n, vy + grp_n);
-
-	if (c)
+	if (c || (c = cmp_grow_number(vx + grp_n, vy + grp_n)))
 		return c;
 	/* --group-sort-idx: the leader's numbers not compared, its order
 	 * not either: the keys */
@@ -2710,26 +2734,16 @@ static void print_group_sep_row(const struct report *r, const struct grow *g, co
 				else
 					sb_addf(&num, " %.2f%%", total[m] ? 100.0 * (double)x[m] / (double)total[m] : 0.0);
 		}
-		if (!first)
-			fputs_unlocked(r->field_sep, stdout);
-		first = false;
 		if (kind != 'k') {
-			fwrite_unlocked(num.buf, 1, num.len, stdout);
+			text = num.buf;
 			len = num.len;
-		} else {   /* as print_sep_row: the separator's character made '.' */
+		} else {
 			text = key_text(g->h, row, r->keys[k]);
 			len = strlen(text);
 			if (len > width[k] && (r->keys[k] == K_COMM || r->keys[k] == K_TRACE))
 				len = width[k];
-			for (size_t c = 0; c < len; c++)
-				putchar_unlocked(text[c] == r->field_sep[0] ? '.' : text[c]);
-			for (size_t c = len; key_pads_last(r->keys[k]) && c < w; c++)
-				putchar_unlocked(r->field_sep[0] == ' ' ? '.' : ' ');
-			if (key_pads_last(r->keys[k]))
-				len = w > len ? w : len;
 		}
-		for (size_t c = len; pad && c < w; c++)
-			putchar_unlocked(' ');
+		put_sep_field(r, kind == 'k' ? r->keys[k] : K_MAX, text, len, w, pad, &first);
 	}
 	putchar_unlocked('\n');
 	sb_release(&num);
@@ -2871,53 +2885,13 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 	}
 	/* the columns: -F's, or perf's default ones; each number n times */
 	struct rfield defs[MAX_FIELDS];
-	const struct rfield *fv = r->fields;
-	int nf = r->nr_fields;
+	const struct rfield *fv;
+	int lastf;
+	bool pad_last;
+	int nf = table_columns(r, defs, &fv, &lastf, &pad_last);
 
-	if (!nf) {
-		if (r->children)
-			defs[nf++] = (struct rfield){ 'c', 0 };
-		defs[nf++] = (struct rfield){ 's', 0 };
-		if (r->show_nr)
-			defs[nf++] = (struct rfield){ 'n', 0 };
-		if (r->show_period)
-			defs[nf++] = (struct rfield){ 'p', 0 };
-		for (int k = 0; k < r->nr_keys; k++)
-			defs[nf++] = (struct rfield){ 'k', k };
-		fv = defs;
-	}
-	int lastf = nf - 1;
-
-	while (lastf > 0 && fv[lastf].kind == 'k' && r->elide[fv[lastf].key])
-		lastf--;
-	bool pad_last = fv[lastf].kind != 'k' || key_pads_last(r->keys[fv[lastf].key]);
-
-	if (!r->quiet) {
-		/* the names, then the dots; with a separator the names only */
-		for (int pass = 0; pass < (r->field_sep ? 1 : 2); pass++) {
-			bool first = true;
-
-			for (int c = 0; c < nf; c++) {
-				const struct rfield *f = &fv[c];
-				size_t w = f->kind == 'k' ? width[f->key] : (f->kind == 'n' || f->kind == 'p' ? 12 : 8) * n;
-				const char *name = f->kind == 'c' ? "Children" : f->kind == 'n' ? "Samples"
-						 : f->kind == 'p' ? "Period" : f->kind == 'k' ? key_header(r->keys[f->key])
-						 : r->children && !r->nr_fields ? "Self" : "Overhead";
-
-				if (f->kind == 'k' && r->elide[f->key])
-					continue;
-				fputs(first ? "# " : r->field_sep ? r->field_sep : "  ", stdout);
-				first = false;
-				for (size_t j = 0; pass && j < w; j++)
-					putchar('.');
-				if (!pass)
-					printf(f->kind == 'k' ? "%-*s" : "%*s", (int)w, name);
-			}
-			putchar('\n');
-		}
-		if (!r->field_sep)
-			printf("#\n");
-	}
+	if (!r->quiet)
+		print_table_head(r, fv, nf, width, n);
 	uint32_t *trees = NULL;
 
 	if (r->graph && (r->keep_models ? hist_cg(h0) : h0->cg))
@@ -2952,17 +2926,11 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 				}
 				continue;
 			}
-			if (r->elide[k])
-				continue;
-			const char *text = key_text(g[i].h, row, r->keys[k]);
-			size_t len = strlen(text);
+			if (!r->elide[k]) {
+				const char *text = key_text(g[i].h, row, r->keys[k]);
 
-			if (len > width[k] && (r->keys[k] == K_COMM || r->keys[k] == K_TRACE))
-				len = width[k];
-			fputs_unlocked("  ", stdout);
-			fwrite_unlocked(text, 1, len, stdout);
-			for (size_t p = len; p < width[k] && (c < lastf || pad_last); p++)
-				putchar_unlocked(' ');
+				put_key_cell(r, k, text, strlen(text), width[k], c < lastf || pad_last);
+			}
 		}
 		putchar_unlocked('\n');
 graph:
