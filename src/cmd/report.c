@@ -2671,15 +2671,12 @@ static int cmp_grows(const void *a, const void *b)
 	for (int k = 0; grp_r->group_sort_idx && k < grp_r->nr_keys; k++)
 		if ((c = cmp_grow_key(x, y, k)))
 			return c;
-	/* two rows of a member alone (perf's dummy entries: no depth) by
-	 * the keys (their ranks in perf's order) */
-	if (x->lrow == SIZE_MAX && y->lrow == SIZE_MAX && x->h == y->h)
-		for (int k = 0; k < grp_r->nr_keys; k++) {
-			uint32_t ra = x->h->rows[x->row].rank[k], rb = y->h->rows[y->row].rank[k];
-
-			if (ra != rb)
-				return ra < rb ? -1 : 1;
-		}
+	/* two rows of members alone (perf's dummy entries: no depth), of
+	 * one member or two, by the keys in perf's order */
+	if (x->lrow == SIZE_MAX && y->lrow == SIZE_MAX)
+		for (int k = 0; k < grp_r->nr_keys; k++)
+			if ((c = cmp_grow_key(x, y, k)))
+				return c;
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
@@ -2693,6 +2690,15 @@ static void grow_key(const struct report *r, const struct hist *h, size_t i, str
 	for (int k = 0; k < r->nr_keys; k++) {
 		const char *t = key_text(h, row, r->keys[k]);
 
+		if (r->keys[k] == K_SYM && !row->sym) {   /* an address without a symbol: the
+							   * address alone, [k] or [.] (perf's
+							   * _sort__addr_cmp) */
+			uint64_t a = unk_addr(row);
+
+			sb_add(sb, "\1", 1);
+			sb_add(sb, &a, sizeof(a));
+			continue;
+		}
 		sb_add(sb, t, strlen(t) + 1);
 		if (r->keys[k] == K_SYM) {   /* a symbol is its DSO's at its address (perf's
 					      * sort__sym_cmp), not its name: two memsets */
@@ -2817,13 +2823,18 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 			 * that key, in order */
 			size_t gi = created ? SIZE_MAX : (size_t)e->val.u, last = SIZE_MAX;
 
+			if (!created && e->val.u == UINT64_MAX)   /* a key no row shows */
+				continue;
 			while (gi != SIZE_MAX && has[gi * n + m]) {
 				last = gi;
 				gi = next[gi];
 			}
 			if (gi == SIZE_MAX) {
-				if (m && limit > 0)   /* a member's alone: hidden */
+				if (m && limit > 0) {   /* a member's alone: hidden */
+					if (created)
+						e->val.u = UINT64_MAX;
 					continue;
+				}
 				if (ng == cap) {
 					cap = cap ? cap * 2 : 1024;
 					g = xrealloc(g, cap * sizeof(*g));
@@ -3676,15 +3687,30 @@ int cmd_report(int argc, char **argv)
 	r.hists = xcalloc(r.f->nr_evsels, sizeof(*r.hists));
 	/* the events' groups (HEADER_GROUP_DESC); --group or --no-group
 	 * without any: all one group, as perf's evlist__force_leader */
+	bool grouped = false;
+
 	if (r.f->nr_evsels > 1) {
 		r.leader_of = xmalloc(r.f->nr_evsels * sizeof(*r.leader_of));
 		r.group_name = xcalloc(r.f->nr_evsels, sizeof(*r.group_name));
 		/* (perf forces it for --no-group too: its leader's title then
 		 * says "events") */
-		if (!pd_event_groups(r.f, r.leader_of, r.group_name) && r.group) {
+		size_t ng = pd_event_groups(r.f, r.leader_of, r.group_name);
+
+		if (!ng && r.group) {
 			memset(r.leader_of, 0, r.f->nr_evsels * sizeof(*r.leader_of));
 			r.group_forced = true;
 		}
+		grouped = ng || r.group_forced;
+	}
+	if (r.group_sort_idx && !grouped) {   /* perf's usage error */
+		fprintf(stderr, "perfkit report: --group-sort-idx: %s has no event groups (record -e '{a,b}', "
+			"or --group to make its events one)\n", input);
+		free(r.leader_of);
+		free(r.group_name);
+		free(r.hists);
+		report_names_free(&r);
+		session_close(s);
+		return 2;
 	}
 	if (export_kind) {
 		report_export = export_new_file(r.f);

@@ -87,6 +87,25 @@ for i in 0 1 2 3; do
 done
 cmp_perf "$T/pf.data" --group --group-sort-idx 2 -F overhead,sample,sym
 cmp_perf "$T/pg.data" --group-sort-idx 1
+# groups of three and four with page faults: rows only a member has
+# (page faults at addresses the leader has as [k] and the fault as [.],
+# one row in perf), several members' such rows ordered together, and
+# --percent-limit hiding them (a member's hidden row once took another
+# row's place, or crashed with no row shown)
+perf record -q -g -e '{cpu-clock,task-clock,page-faults}' -o "$T/g3p.data" -- "$W" 300 >/dev/null 2>&1
+perf record -q -g -e '{cpu-clock,task-clock,page-faults,context-switches}' -o "$T/g4p.data" -- "$W" 300 >/dev/null 2>&1
+for d in g3p.data g4p.data; do
+	cmp_perf "$T/$d"
+	cmp_perf "$T/$d" --no-children -g none -n --percent-limit 1
+	cmp_perf "$T/$d" --percent-limit 100
+	cmp_perf "$T/$d" --sort dso,sym --percent-limit 2
+done
+"$PERFKIT" report -i "$T/g3.data" --stdio --no-children --percent-limit 100 >"$T/lim.out" 2>&1
+expect "a group, every row under --percent-limit: the head, no row, status 0" \
+	sh -c "grep -q '^# Samples: ' '$T/lim.out' && ! grep -q '%  calltree' '$T/lim.out'"
+"$PERFKIT" report -i "$T/two.data" --stdio --group-sort-idx 1 >/dev/null 2>"$T/idx.err"
+expect "--group-sort-idx 1 on events recorded apart, without --group: refused with status 2 (as perf)" test $? = 2
+expect "... saying why" grep -q 'has no event groups' "$T/idx.err"
 # -t SEP: each number's values one after the other, the column padded
 for d in g.data pg.data; do
 	cmp_perf "$T/$d" -t ,

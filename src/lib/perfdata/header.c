@@ -457,8 +457,8 @@ size_t pd_event_groups(const struct pd_file *f, uint32_t *leader_of, char **name
 				leader_of[leader + k] = leader;
 				in[leader + k] = true;
 			}
-			if (name_of && name.buf && name.len && strcmp(name.buf, "{anon_group}"))
-				name_of[leader] = xstrdup(name.buf);
+			if (name_of && strcmp(name.buf ? name.buf : "", "{anon_group}"))   /* "" is a name (perf's) */
+				name_of[leader] = xstrdup(name.buf ? name.buf : "");
 			taken++;
 		}
 		sb_release(&name);

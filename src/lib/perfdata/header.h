@@ -61,7 +61,8 @@ const char *pd_feature_name(int bit);
  * u32 number of members; perf writes "{anon_group}" for a group without a
  * name): leader_of[i] (f->nr_evsels entries) the index of event i's group
  * leader, i itself outside a group; name_of[i] (may be NULL) for a leader
- * its group's name, a copy to free(), or NULL (anonymous, or no group).
+ * its group's name, a copy to free() ("" for an empty one, as perf
+ * prints it), or NULL (anonymous "{anon_group}", or no group).
  * Groups that overlap, run past the events or leave out their leader's
  * index are ignored.  Returns the number of groups taken (0: none, also
  * without the feature or when malformed). */
