@@ -188,6 +188,9 @@ struct report {
 					 every event one group, perf's
 					 evlist__force_leader */
 	bool graph;                   /* call graphs printed */
+	bool no_chains;               /* --max-stack 0: the leaf alone, no chain
+					 (perf: no cumulative entry, Children =
+					 Self) */
 	bool show_nr;                 /* -n: perf's Samples column */
 	const char *field_sep;        /* -t: between the columns, as perf's
 					 symbol_conf.field_sep (NULL: "  ") */
@@ -1185,9 +1188,9 @@ static size_t split_unknown(struct report *r, struct hist *h, struct prof_rows *
 	for (int k = 0; k < r->nr_keys; k++)
 		if (r->keys[k] == K_SYM)
 			ksym = k;
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr && !r->no_chains; i++)
 		n += splits(&h->rows[i]);
-	if (!n || ksym < 0)
+	if (!n || ksym < 0)   /* (--max-stack 0: no chain, no second entry) */
 		return 0;
 	if (nr + n + 1 > h->rows_cap) {   /* grown where they are: no copy of every row */
 		size_t need = ((nr + n + 1) * sizeof(*h->rows) + 4095) & ~(size_t)4095;
@@ -2554,11 +2557,11 @@ static size_t grp_n;
 /* A number of each event of the group, largest first: the leader's then
  * each member's, or with --group-sort-idx N event N's first, then the
  * other members' in order, not the leader's (perf's
- * __hpp__group_sort_idx; an N past the group's events: the leader's
- * alone) */
+ * __hpp__group_sort_idx; an N past the group's events, or negative:
+ * the leader's alone) */
 static int cmp_grow_number(const uint64_t *x, const uint64_t *y)
 {
-	size_t idx = (size_t)grp_r->group_sort_idx;
+	size_t idx = grp_r->group_sort_idx < 0 ? SIZE_MAX : (size_t)grp_r->group_sort_idx;   /* < 0: none */
 
 	if (!idx || idx >= grp_n) {   /* the leader's first, or alone */
 		for (size_t m = 0; m < (idx ? 1 : grp_n); m++)
@@ -2681,7 +2684,8 @@ static int cmp_grows(const void *a, const void *b)
 }
 
 /* Row i of h's identity in the group view: its keys' texts, each ending
- * in '\0', a symbol's DSO and start beside its text, in sb (reset). */
+ * in '\0', a symbol's DSO beside its text, an address without a symbol
+ * by the address alone, in sb (reset). */
 static void grow_key(const struct report *r, const struct hist *h, size_t i, struct strbuf *sb)
 {
 	const struct row *row = &h->rows[i];
@@ -2700,11 +2704,11 @@ static void grow_key(const struct report *r, const struct hist *h, size_t i, str
 			continue;
 		}
 		sb_add(sb, t, strlen(t) + 1);
-		if (r->keys[k] == K_SYM) {   /* a symbol is its DSO's at its address (perf's
-					      * sort__sym_cmp), not its name: two memsets */
+		if (r->keys[k] == K_SYM)   /* a symbol is its DSO's (perf's sort__sym_cmp
+					    * compares the start), not its name alone: two
+					    * memsets; the DSOs are the session's, one
+					    * pointer each */
 			sb_add(sb, &row->dso, sizeof(row->dso));
-			sb_add(sb, &row->at, sizeof(row->at));
-		}
 	}
 }
 
@@ -3561,7 +3565,7 @@ int cmd_report(int argc, char **argv)
 		case 1016: r.group = 1; break;
 		case 1017: r.group = -1; break;
 		case 1018:
-			if (pk_parse_int("--group-sort-idx", optarg, 0, INT_MAX, &r.group_sort_idx)) {
+			if (pk_parse_int("--group-sort-idx", optarg, INT_MIN, INT_MAX, &r.group_sort_idx)) {
 				fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 				return 2;
 			}
@@ -3673,6 +3677,7 @@ int cmd_report(int argc, char **argv)
 
 	r.children = has_cc && !no_children && !pipe_in;
 	r.graph = has_cc && r.cg.mode != CG_NONE && !export_kind && !so.no_callchain;
+	r.no_chains = so.no_callchain;
 	r.cg_order_set = inverted || order_set || (pipe_in && !no_children);   /* pipe: perf's caller kept */
 	if (inverted)
 		r.cg.order = CG_CALLER;
@@ -4818,6 +4823,15 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 		rt.cg[1].order = CG_CALLER;
 	}
 	rt_prepare(&rt);
+	/* a file of event groups: the group view is --stdio's (said, as
+	 * the browser shows each event's own table) */
+	bool groups = false;
+
+	for (size_t i = 0; r->leader_of && r->group >= 0 && i < r->f->nr_evsels; i++)
+		groups |= r->leader_of[i] != i;
+	if (groups)
+		pk_warn("%s: event groups are shown one event a table here (Tab: the next); "
+			"--stdio shows each group in one table", input);
 	/* the file's warnings (truncated, broken stacks) on the first
 	 * screen too, not only once the browser is left */
 	o.notice = pk_warnings_peek();

@@ -96,4 +96,15 @@ for o in "--max-stack 3 -g none" "--max-stack 5 -g none" "--max-stack 3 --no-chi
 	same_as_perf "$T/ms.data" $o
 done
 
+# --max-stack 0 on a stripped program (Debian's dash): its leaf addresses
+# (file offsets) get no second, cumulative row of the address as sampled
+# (the chain is gone): every row's Children its Self, as perf's
+if have dash; then
+"$PERFKIT" record -g -F 999 -o st.data -- dash -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' >/dev/null 2>&1
+"$PERFKIT" report -i st.data --stdio --max-stack 0 -q >st0.txt 2>/dev/null
+expect "--max-stack 0, a stripped program: rows of addresses" grep -q 'dash  *\[\.\] 0x' st0.txt
+expect "--max-stack 0: every row's Children its Self" sh -c "! awk '\$1 != \$2 { bad = 1 } END { exit !bad }' st0.txt"
+same_as_perf "$T/st.data" --max-stack 0
+fi
+
 done_testing

@@ -106,6 +106,15 @@ expect "a group, every row under --percent-limit: the head, no row, status 0" \
 "$PERFKIT" report -i "$T/two.data" --stdio --group-sort-idx 1 >/dev/null 2>"$T/idx.err"
 expect "--group-sort-idx 1 on events recorded apart, without --group: refused with status 2 (as perf)" test $? = 2
 expect "... saying why" grep -q 'has no event groups' "$T/idx.err"
+# page faults of a shell loop: a symbol the leader has only in chains
+# and the member as leaves is one row (its rows had different addresses:
+# one row per event); --group-sort-idx -1 is no index, as perf's
+if have dash; then
+	perf record -q -g -e '{cpu-clock,page-faults}' -o "$T/gpf.data" -- dash -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done' >/dev/null 2>&1
+	cmp_perf "$T/gpf.data" --no-children
+	cmp_perf "$T/gpf.data" --sort dso,sym --no-children -g none
+	cmp_perf "$T/gpf.data" --no-children --group-sort-idx -1
+fi
 # -t SEP: each number's values one after the other, the column padded
 for d in g.data pg.data; do
 	cmp_perf "$T/$d" -t ,
