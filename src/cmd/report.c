@@ -2874,7 +2874,8 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 	grp_h0 = h0;
 	grp_v = v;
 	grp_n = n;
-	qsort(g, ng, sizeof(*g), cmp_grows);
+	if (ng)   /* (qsort of NULL: undefined, even of nothing) */
+		qsort(g, ng, sizeof(*g), cmp_grows);
 	/* the widths: perf's (hists__calc_col_len) of every row the filters
 	 * keep, under --percent-limit too, of each event */
 	for (int k = 0; k < r->nr_keys; k++)
