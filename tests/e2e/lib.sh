@@ -70,6 +70,14 @@ same_as_perf_nt() {
 # zero-size _init over the PLT after it, the README's other known difference)
 no_plt_rows() { grep -Ev '\[\.\] ([^ ]*@plt|_init)$'; }
 
+# no_zero_addr_rows — standard input without the rows of an address with
+# no symbol whose every share is 0.00 % (only chains pass through it):
+# with -F, perf leaves their order among themselves to its trees (the
+# README's known difference)
+no_zero_addr_rows() {
+	awk '/\[[.k]\] (0x[0-9a-f]+|0000000000000000)/ && !/[1-9][0-9]*\.[0-9][0-9]%|0\.[0-9]*[1-9][0-9]*%/ { next } { print }'
+}
+
 # can_perf_event — may this user open a cpu-clock perf event on a child?
 can_perf_event() {
 	[ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)" -le 2 ]
