@@ -4632,9 +4632,10 @@ static void *rt_prep_main(void *arg)
 	const char *hold = getenv("PERFKIT_TUI_HOLD_GRAPHS");
 
 	(void)pk_thread_background();   /* the keys' thread first */
-	/* the tests' pause: until that file exists (a minute at most), so that
+	/* the tests' pause: until that file exists (ten minutes at most: a
+	 * sanitized build on a loaded machine took over a minute), so that
 	 * keys meet a call graph being made (tui.h graph_ready) */
-	for (int i = 0; hold && *hold && i < 6000 && access(hold, F_OK) && !atomic_load(&rt->h->cg_stop); i++)
+	for (int i = 0; hold && *hold && i < 60000 && access(hold, F_OK) && !atomic_load(&rt->h->cg_stop); i++)
 		usleep(10000);
 	if (hist_cg(rt->h))
 		rt->prep_trees = build_trees(&rt->prep_r, rt->h, rt->show, rt->total);
