@@ -2291,6 +2291,19 @@ static void print_sep_row(const struct report *r, const struct hist *h, const st
 	putchar_unlocked('\n');
 }
 
+/* perf's sample count in a title ("1K", "2M"): *n divided by 1000 while
+ * over 1000, the unit's letter returned (' ' for none). */
+static char count_unit(unsigned long *n)
+{
+	char unit = ' ';
+
+	for (const char *u = "KMG"; *u && *n > 1000; u++) {
+		*n /= 1000;
+		unit = *u;
+	}
+	return unit;
+}
+
 /* Key k's cell: "  " and its text, cut to the column's width w for comm
  * and trace (perf's %-*.*s, %-.*s), padded to it unless pad is false. */
 static void put_key_cell(const struct report *r, int k, const char *text, size_t len, size_t w, bool pad)
@@ -2384,9 +2397,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	struct pk_arena texts = PK_ARENA_INIT;
 	const char **textv;
 
-	if (n > 1000) { n /= 1000; unit = 'K'; }
-	if (n > 1000) { n /= 1000; unit = 'M'; }
-	if (n > 1000) { n /= 1000; unit = 'G'; }
+	unit = count_unit(&n);
 	if (!r->quiet) {
 		size_t ei = (size_t)(ev - r->f->evsels);
 		bool leads = false;   /* perf: "events" for a group's leader */
@@ -2692,8 +2703,6 @@ static void grow_key(const struct report *r, const struct hist *h, size_t i, str
 
 	sb_reset(sb);
 	for (int k = 0; k < r->nr_keys; k++) {
-		const char *t = key_text(h, row, r->keys[k]);
-
 		if (r->keys[k] == K_SYM && !row->sym) {   /* an address without a symbol: the
 							   * address alone, [k] or [.] (perf's
 							   * _sort__addr_cmp) */
@@ -2703,6 +2712,8 @@ static void grow_key(const struct report *r, const struct hist *h, size_t i, str
 			sb_add(sb, &a, sizeof(a));
 			continue;
 		}
+		const char *t = key_text(h, row, r->keys[k]);
+
 		sb_add(sb, t, strlen(t) + 1);
 		if (r->keys[k] == K_SYM)   /* a symbol is its DSO's (perf's sort__sym_cmp
 					    * compares the start), not its name alone: two
@@ -2775,14 +2786,10 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 	size_t width[K_MAX];
 
 	for (size_t m = 0; m < n; m++) {
-		uint64_t t;
-
-		nr += (unsigned long)hist_shown(r, &r->hists[ev[m]], &total[m], m ? &t : &thr0);
+		nr += (unsigned long)hist_shown(r, &r->hists[ev[m]], &total[m], m ? NULL : &thr0);
 		all += total[m];
 	}
-	if (nr > 1000) { nr /= 1000; unit = 'K'; }
-	if (nr > 1000) { nr /= 1000; unit = 'M'; }
-	if (nr > 1000) { nr /= 1000; unit = 'G'; }
+	unit = count_unit(&nr);
 	if (!r->quiet) {
 		printf("# Samples: %lu%c of events '", nr, unit);
 		if (!r->group_forced) {
@@ -4058,9 +4065,7 @@ static void rt_prepare(struct report_tui *rt)
 		rt->t.elided[k] = rt->elided[k];
 	}
 	rt->t.stdio_elide_at = strlen(header_note) + 2;   /* after its "#\n" */
-	if (n > 1000) { n /= 1000; unit = 'K'; }
-	if (n > 1000) { n /= 1000; unit = 'M'; }
-	if (n > 1000) { n /= 1000; unit = 'G'; }
+	unit = count_unit(&n);
 	char evname[256];   /* the file's text, escaped */
 
 	snprintf(evname, sizeof(evname), "%s", ev ? ev->name : "none");
