@@ -4295,6 +4295,28 @@ static void rt_graphs_again(struct report_tui *rt)
 	}
 }
 
+/* tui.h before_fork: no thread of the browser's left running.  The
+ * forest and trees being made are stopped and dropped (made again on the
+ * next need, by a thread: graph_ready), the rest's sort too (sorted here
+ * when needed: rt_order_rest), and the selected row's annotation waited
+ * for.  Work already done is kept. */
+static void rt_before_fork(void *ctx)
+{
+	struct report_tui *rt = ctx;
+	bool busy = rt->preparing && !atomic_load(&rt->prep_done);
+
+	for (size_t i = 0; i < rt->r->f->nr_evsels; i++)
+		busy |= rt->r->hists[i].cg_building;
+	if (busy) {
+		rt_give_up(rt);
+		rt_graphs_again(rt);
+	} else {
+		rt_prep_join(rt);
+		rt_rest_join(rt, false);
+	}
+	rt_warm_join(rt);
+}
+
 /* Tab / Shift-Tab (tui.h next_event): the next or previous event with
  * samples, its table made as the first one was (its rows derived on the
  * first need, kept for the way back). */
@@ -4817,7 +4839,7 @@ static int rt_idle(void *ctx, size_t i)
 static int report_browse(struct report *r, const char *input, double limit, const struct session_opts *so,
 			 struct session **sess, bool color, const char *sort)
 {
-	static const struct tui_ops ops = { .graph = rt_graph, .graph_ready = rt_graph_ready, .annotate = rt_annotate, .annotate_name = rt_annotate_name, .regroup = rt_regroup, .next_event = rt_next_event,
+	static const struct tui_ops ops = { .graph = rt_graph, .graph_ready = rt_graph_ready, .before_fork = rt_before_fork, .annotate = rt_annotate, .annotate_name = rt_annotate_name, .regroup = rt_regroup, .next_event = rt_next_event,
 					    .idle = rt_idle };
 	struct report_tui rt = { .r = r, .sess = sess, .input = input, .so = *so, .limit = limit };
 	struct tui_opts o = { .color = color };

@@ -81,7 +81,9 @@ tui_keys d t
 expect "t: the thread zoomed" tui_wait "Thread: 7373 |"
 pv "t" --tid 7373
 tui_keys q
-tui_wait_exit >/dev/null
+expect "t, q: the thread zoomed out" tui_wait_gone "Thread: 7373 |"
+tui_keys q
+expect "t, q, q: quits" test "$(tui_wait_exit)" = 0
 # --comms without a comm key keeps the rows whose first thread is listed
 # (perf's entries): lvl2 made 0x100's row, so '--comms lvl -s sym' has
 # none; 's' from or to a comm key reads the samples again to place it

@@ -42,7 +42,7 @@ tui_keys E
 # End: the last row's line, not its graph's pending line ('a' there
 # annotated the text "[call graph: being made]")
 tui_keys End a
-expect "End, a while held: an annotation or its message" tui_wait_re 'Annotation of|annotate: '
+expect "End, a while held: an annotation or its message" tui_wait_re 'Annotation of|annotate: |no symbol to annotate'
 expect "... of a function, not of the pending line" sh -c "! tmux -S '$TUI_SOCK' -f /dev/null capture-pane -p -t tui | grep -qF 'of [call graph'"
 tui_screen | grep -q 'Annotation of' && tui_keys q
 expect "back to the table" tui_wait "$PENDING"

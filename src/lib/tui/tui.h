@@ -199,6 +199,13 @@ struct tui_ops {
 	int (*next_event)(void *ctx, int dir);
 	/* A status text for the bottom line (live: "frozen", filters), or NULL. */
 	const char *(*status)(void *ctx);
+	/* Optional: the ops' threads brought to an end before 'P' forks its
+	 * writer, so that none allocates while fork() copies the process.
+	 * Work not finished is dropped, to be made again when next needed
+	 * (graph_ready false meanwhile).  Called only by builds whose
+	 * allocator does not lock itself around fork() (AddressSanitizer's:
+	 * browser.c FORK_LOCKS_MALLOC). */
+	void (*before_fork)(void *ctx);
 };
 
 #define TUI_IDLE_AGAIN 2   /* ops.idle: call again after the next pause */
