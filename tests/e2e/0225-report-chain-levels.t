@@ -39,7 +39,8 @@ expect "a cut chain: no caller [.] ($got)" test "$got" = 0
 if have perf; then
 	# -g callee: rows of equal Children in two processes, whose order is
 	# perf's red-black tree's (report.c perf_output_order)
-	for o in "" "-g none" "-G" "-g callee" "-s sym" "--no-children" "-s pid,sym" "-s dso,sym -g none"; do
+	for o in "" "-g none" "-G" "-g callee" "-s sym" "--no-children" "-s pid,sym" "-s dso,sym -g none" \
+		"-s pid,sym -g callee" "-s sym,pid -g callee"; do
 		same_as_perf "$T/lvl.data" $o
 	done
 else
