@@ -2996,6 +2996,25 @@ static int cmp_grow_key(const struct grow *x, const struct grow *y, int k)
 	return c < 0 ? -1 : c > 0;
 }
 
+/* Two group rows perf's compare finds equal, numbers and keys alike (a
+ * name two symbols share, as the kernel's several static functions of one
+ * name): in perf's insertion order, its collapsed tree's, where a symbol
+ * comes by its start address (sort__sym_cmp); else the leader's order. */
+static int cmp_grow_last(const struct grow *x, const struct grow *y)
+{
+	const struct row *rx = &x->h->rows[x->row], *ry = &y->h->rows[y->row];
+
+	if (rx->sym && ry->sym && rx->at != ry->at && !strcmp(rx->sym, ry->sym)) {
+		int c = 0;
+
+		for (int k = 0; k < grp_r->nr_keys && !c; k++)
+			c = cmp_grow_key(x, y, k);
+		if (!c)
+			return (int64_t)rx->at < (int64_t)ry->at ? -1 : 1;
+	}
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
 /* -F's order (cmp_fields) in a group: each field in turn, a number the
  * leader's then each member's (Children the leader's alone), a key by
  * its rank in perf's order (rows of two events: by their texts) */
@@ -3019,7 +3038,7 @@ static int cmp_grow_fields(const struct grow *x, const struct grow *y, const uin
 		if ((c = cmp_grow_number(vx + at, vy + at)))
 			return c;
 	}
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	return cmp_grow_last(x, y);
 }
 
 static int cmp_grows(const void *a, const void *b)
@@ -3044,7 +3063,7 @@ static int cmp_grows(const void *a, const void *b)
 		for (int k = 0; k < grp_r->nr_keys; k++)
 			if ((c = cmp_grow_key(x, y, k)))
 				return c;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	return cmp_grow_last(x, y);
 }
 
 /* Row i of h's identity in the group view: its keys' texts, each ending
