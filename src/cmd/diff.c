@@ -214,9 +214,13 @@ static int cmp_rows(const void *a, const void *b)
 	if (x->pct[0] != y->pct[0])
 		return x->pct[0] > y->pct[0] ? -1 : 1;
 	/* equal changes and baselines: by DSO name, then symbol, as perf
-	 * diff's ([kernel.kallsyms] before calltree before libc.so.6) */
+	 * diff's ([kernel.kallsyms] before calltree before libc.so.6); a
+	 * DSO's row without a symbol after its named ones (sort__sym_sort's
+	 * cmp_null: a NULL symbol last) */
 	int c = strcmp(x->dso, y->dso);
 
+	if (!c && x->unk != y->unk)
+		return x->unk ? 1 : -1;
 	return c ? c : strcmp(x->sym + 1, y->sym + 1);
 }
 
