@@ -2220,49 +2220,39 @@ static int cmp_str_ptr(const void *a, const void *b)
 	return strcmp(dso_short(*(const char *const *)a), dso_short(*(const char *const *)b));
 }
 
-static int cmp_ptr(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t) * (const char *const *)a, y = (uintptr_t) * (const char *const *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Each row's DSO's place in perf's order of DSO names (sort__dso_cmp),
  * "[unknown]" last; by row, in *out (h->nr). */
 static void po_dso_order(const struct hist *h, uint32_t *out)
 {
-	const char **v = xmalloc((h->nr + 1) * sizeof(*v)), **u;
-	size_t n = 0, m = 0;
 	struct hashmap order;
+	const char **u;
+	size_t n, m = 0;
+	int created;
 
+	hm_init(&order);   /* each DSO once: the rows' few distinct names */
 	for (size_t i = 0; i < h->nr; i++)
-		v[i] = h->rows[i].dso;
-	qsort(v, h->nr, sizeof(*v), cmp_ptr);
-	for (size_t i = 0; i < h->nr; i++)
-		if (!i || v[i] != v[i - 1])
-			v[n++] = v[i];
+		hm_upsert(&order, &h->rows[i].dso, sizeof(h->rows[i].dso), &created);
+	n = order.nr;
 	u = xmalloc((n + 1) * sizeof(*u));
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(v[i], "[unknown]"))
-			u[m++] = v[i];
-	qsort(u, m, sizeof(*u), cmp_str_ptr);
-	hm_init(&order);
-	hm_reserve(&order, n);
-	for (size_t i = 0, rank = 0; i < m; i++) {
-		int created;
+	for (size_t i = 0; i < n; i++) {
+		const char *d;
 
+		memcpy(&d, order.entries[i].key, sizeof(d));
+		if (strcmp(d, "[unknown]"))
+			u[m++] = d;
+	}
+	qsort(u, m, sizeof(*u), cmp_str_ptr);
+	for (size_t i = 0; i < n; i++)
+		order.entries[i].val.u = m;   /* "[unknown]": last */
+	for (size_t i = 0, rank = 0; i < m; i++) {
 		if (i && strcmp(dso_short(u[i]), dso_short(u[i - 1])))
 			rank = i;
 		hm_upsert(&order, &u[i], sizeof(u[i]), &created)->val.u = rank;
 	}
-	for (size_t i = 0; i < h->nr; i++) {
-		const struct hm_entry *e = hm_find(&order, &h->rows[i].dso, sizeof(h->rows[i].dso));
-
-		out[i] = e ? (uint32_t)e->val.u : (uint32_t)m;   /* "[unknown]": last */
-	}
+	for (size_t i = 0; i < h->nr; i++)
+		out[i] = (uint32_t)hm_find(&order, &h->rows[i].dso, sizeof(h->rows[i].dso))->val.u;
 	hm_release(&order);
 	free(u);
-	free(v);
 }
 
 /* perf's order of rows of equal Children from threads apart.  perf
@@ -2277,17 +2267,17 @@ static void po_dso_order(const struct hist *h, uint32_t *out)
  * red-black tree with that compare.  Only where it can change anything
  * (po_needed): Children with call graphs, keys among comm, dso, sym and
  * pid (tid alike), a run of three or more equal Children from two threads
- * or more.  On a
- * parallel build's profile (5.5 k samples, 3 compilers), 6 447 of its
- * 8 838 rows were elsewhere than in perf's table, 1 703 now; the rest are
- * rows perf has and perfkit not, or the other way round ("[truncated]",
+ * or more.  On a parallel build's profile (5.5 k samples, 3 compilers),
+ * 6 447 of its 8 838 rows were elsewhere than in perf's table, 2 383 now
+ * (1 703 in a model of this tree without them): the rest come from rows
+ * perf has and perfkit not, or the other way round ("[truncated]",
  * unknown addresses of broken chains), whose nodes shape the tree. */
 static void perf_output_order(const struct report *r, struct hist *h)
 {
 	struct po_tree t = { r, h, NULL, NULL, PO_NIL, false, r->cg.order == CG_CALLER };
 	struct po_rec *rec;
 	struct po_seq *seq;
-	uint32_t *dso_ord = NULL, *stack;
+	uint32_t *dso_ord = NULL, stack[66];   /* a red-black tree's height: <= 2 log2 n */
 	struct sortrec *out;
 	unsigned bits = 0;
 	size_t m = 0;
@@ -2325,8 +2315,7 @@ static void perf_output_order(const struct report *r, struct hist *h)
 		seq[i] = (struct po_seq){ .node = (uint32_t)i, .nosym = !x->sym };
 		for (int k = 0; k < r->nr_keys; k++)
 			seq[i].rank[k] = r->keys[k] != K_SYM ? x->rank[k] : dso_ord ? dso_ord[ri] : 0;
-		/* sym_text's address: the sampled one of a caller's entry */
-		seq[i].addr = x->sym ? x->at : !x->kernel && !x->self && x->children ? x->at : x->addr;
+		seq[i].addr = x->sym ? x->at : unk_addr(x);   /* sym_text's address */
 	}
 	t.rec = rec;
 	t.n = xmalloc_huge((h->nr + 1) * sizeof(*t.n));
@@ -2352,7 +2341,7 @@ static void perf_output_order(const struct report *r, struct hist *h)
 
 					kv[i].k = r->keys[k] != K_SYM ? q->rank[k]
 						  : pass ? q->nosym
-							 : q->addr ^ (1ull << 63);
+							 : q->addr ^ UNK_SIGN;
 					kv[i].v = order[i];
 				}
 				pk_kv_sort(kv, h->nr);
@@ -2366,7 +2355,6 @@ static void perf_output_order(const struct report *r, struct hist *h)
 	}
 	/* in order: leftmost first */
 	out = xmalloc_huge((h->nr + 1) * sizeof(*out));
-	stack = xmalloc(130 * sizeof(*stack));   /* a red-black tree's height: < 2 log2 n */
 	for (uint32_t c = t.root, top = 0; c != PO_NIL || top;) {
 		while (c != PO_NIL) {
 			stack[top++] = c;
@@ -2376,7 +2364,6 @@ static void perf_output_order(const struct report *r, struct hist *h)
 		out[m++] = h->ord[c];
 		c = t.n[c].right;
 	}
-	free(stack);
 	free(h->ord);
 	h->ord = out;
 	free(t.n);
@@ -4460,10 +4447,11 @@ static void rt_prepare(struct report_tui *rt)
 	/* every row: the browser leaves out those under --percent-limit in
 	 * the view shown (its Self or Children) */
 	rt->t.percent_limit = rt->limit;
-	/* a table of few rows sorted whole, in perf's order of equal
-	 * Children (perf_output_order, as --stdio): a larger one's first
-	 * screen is sorted alone, its equal rows by a plain sort */
-	bool whole = r->children && r->graph && h->nr <= RT_PERF_ORDER_MAX;
+	/* a table of few rows from two threads or more sorted whole, in
+	 * perf's order of equal Children (perf_output_order, as --stdio): a
+	 * larger one's first screen is sorted alone, its equal rows by a
+	 * plain sort, as a table of one thread's (its order a sort's) */
+	bool whole = r->children && r->graph && h->nr <= RT_PERF_ORDER_MAX && h->prof && prof_nr_threads(h->prof) > 1;
 
 	rt->t.nr_rows = hist_order(r, h, 0, total, whole ? SIZE_MAX : rt_ready(), &rt->show, &rt->texts, NULL);
 	if (whole)
