@@ -4451,6 +4451,7 @@ static void rt_prepare(struct report_tui *rt)
 	 * perf's order of equal Children (perf_output_order, as --stdio): a
 	 * larger one's first screen is sorted alone, its equal rows by a
 	 * plain sort, as a table of one thread's (its order a sort's) */
+	hist_derive(r, h);   /* h->nr: hist_shown may not derive */
 	bool whole = r->children && r->graph && h->nr <= RT_PERF_ORDER_MAX && h->prof && prof_nr_threads(h->prof) > 1;
 
 	rt->t.nr_rows = hist_order(r, h, 0, total, whole ? SIZE_MAX : rt_ready(), &rt->show, &rt->texts, NULL);
