@@ -4366,8 +4366,17 @@ static size_t rt_text_len(void *ctx, size_t i, int k)
 
 /* The most rows the browser sorts whole as it makes a table, for perf's
  * order of rows of equal Children from threads apart (perf_output_order):
- * on a parallel build's profile, 8.8 k rows, a few milliseconds. */
+ * on a parallel build's profile, 8.8 k rows, a few milliseconds
+ * (PERFKIT_TUI_WHOLE=N: N, for the tests of a table past it). */
 #define RT_PERF_ORDER_MAX 100000
+
+static size_t rt_whole_max(void)
+{
+	const char *e = getenv("PERFKIT_TUI_WHOLE");
+	long n = e ? strtol(e, NULL, 10) : -1;
+
+	return n >= 0 ? (size_t)n : RT_PERF_ORDER_MAX;
+}
 
 static size_t rt_ready(void)
 {
@@ -4452,7 +4461,7 @@ static void rt_prepare(struct report_tui *rt)
 	 * larger one's first screen is sorted alone, its equal rows by a
 	 * plain sort, as a table of one thread's (its order a sort's) */
 	hist_derive(r, h);   /* h->nr: hist_shown may not derive */
-	bool whole = r->children && r->graph && h->nr <= RT_PERF_ORDER_MAX && h->prof && prof_nr_threads(h->prof) > 1;
+	bool whole = r->children && r->graph && h->nr <= rt_whole_max() && h->prof && prof_nr_threads(h->prof) > 1;
 
 	rt->t.nr_rows = hist_order(r, h, 0, total, whole ? SIZE_MAX : rt_ready(), &rt->show, &rt->texts, NULL);
 	if (whole)

@@ -105,6 +105,33 @@ for o in "--comms lvl" "--comms lvl --dsos [unknown] -s comm,dso" "--comms lvl -
 	tui_wait_exit >/dev/null
 done
 
+# a table of more rows than the browser sorts whole (PERFKIT_TUI_WHOLE
+# rows; 100 000 by default) has its first screen sorted alone, its rows
+# of equal Children from two threads by a plain sort, not in perf's tree
+# order: -g callee's differ from --stdio in order only.  Decided on the
+# table's own rows, opened and after 's' (it once read the count of the
+# table before, none at the opening, and sorted every table whole)
+"$PERFKIT" report -i "$T/lvl.data" --stdio -g callee >"$T/ch" 2>/dev/null
+sort "$T/ch" >"$T/ch.sorted"
+part() {   # part NAME: the view (every graph unfolded) in part sorted
+	tui_keys E P
+	expect "$1: P wrote perf.hist.$n" tui_wait "written to perf.hist.$n"
+	expect_fail "$1: not --stdio's order of equal rows" cmp -s "$T/ch" "$T/perf.hist.$n"
+	sort "$T/perf.hist.$n" >"$T/got.sorted"
+	same_file "$1: --stdio's lines" "$T/ch.sorted" "$T/got.sorted"
+	n=$((n + 1))
+}
+tui_start 100 40 "PERFKIT_TUI_WHOLE=2 $R -g callee"
+expect "PERFKIT_TUI_WHOLE=2: the table" tui_wait "Children      Self"
+part "PERFKIT_TUI_WHOLE=2, opened"
+tui_keys C s C-u s y m Enter
+expect "PERFKIT_TUI_WHOLE=2, s sym: the keys" tui_wait_re "Self  Symbol *$"
+tui_keys s C-u c o m m , d s o , s y m Enter
+expect "PERFKIT_TUI_WHOLE=2, s comm,dso,sym: the keys" tui_wait_re "Self  Command +Shared Object +Symbol *$"
+part "PERFKIT_TUI_WHOLE=2, s sym, s comm,dso,sym"
+tui_keys q
+expect "PERFKIT_TUI_WHOLE=2: q quits" test "$(tui_wait_exit)" = 0
+
 # --percent-limit in the view shown (mklimit.py: 0x200 has Children 90 %,
 # Self 10 %; a-long-command1's row 10 %): '-' leaves out 0x200 (under 20
 # in Self), '+' shows it again; 'P' widens Command for the row left out,
