@@ -172,7 +172,7 @@ static void help(void)
 {
 	printf("usage: perfkit annotate [-i FILE] [SYMBOL...] [--stdio] [--asm | --source] [--no-source]\n"
 	       "                        [--percent-type TYPE] [--dso NAME] [--comm NAME]\n"
-	       "                        [--min-percent P] [--cache CACHEFILE]\n"
+	       "                        [--min-percent P] [--cache CACHEFILE] [--symfs DIR]\n"
 	       "       perfkit annotate [CACHEGRIND-FILE] [--show=EVENTS] [--sort=EVENT] [--threshold=P]\n"
 	       "                        [--auto=yes|no] [--context=N] [--folded EVENT]\n"
 	       "The input is told apart by content: a perf.data (perfkit record, perf record)\n"
@@ -195,6 +195,8 @@ static void help(void)
 	       "  -d, --dso NAME     only samples in this DSO (path or basename)\n"
 	       "  -c, --comm NAME    only samples of this command\n"
 	       "  --min-percent P    leave out functions below P %% of all samples\n"
+	       "  --symfs DIR        read the DSOs' files under DIR (DIR/usr/lib/x.so for\n"
+	       "                     /usr/lib/x.so), as perf's: a recording of another machine\n"
 	       "  --cache CACHEFILE  the simulated D1/LL misses (and branch mispredicts) of a\n"
 	       "                     `perfkit cache` run of the same binary beside each line\n"
 	       "\n"
@@ -598,6 +600,7 @@ static const char *const pct_names[] = { "local period", "global period", "local
 
 struct popts {
 	const char *input, *cache;
+	const char *symfs;           /* --symfs DIR (session_opts.symfs) */
 	const char *pos_not_input;   /* an operand taken as a SYMBOL though a file is named so */
 	const char **syms;
 	size_t nr_syms;
@@ -1326,7 +1329,7 @@ static void annotate_event(struct pctx *c, bool *used, size_t *nsel, size_t *sho
 
 static int annotate_perf(struct popts *o)
 {
-	struct session_opts so = { .no_demangle = true };
+	struct session_opts so = { .no_demangle = true, .symfs = o->symfs };
 	struct pctx c = { .o = o };
 	struct cgfile *cg = NULL;
 	struct ann_profile **pv = NULL;
@@ -1639,6 +1642,12 @@ int cmd_annotate(int argc, char **argv)
 				return pusage("--symbol needs a name");
 			}
 			o.syms[o.nr_syms++] = v;
+		} else if ((r = opt_arg(argc, argv, &i, "--symfs", &v))) {
+			if (r < 0) {
+				free(o.syms);
+				return pusage("--symfs needs a directory");
+			}
+			o.symfs = v;
 		} else if (!strcmp(a, "--stdio")) {
 			/* the only output */
 		} else if (!strcmp(a, "--asm")) {

@@ -3657,6 +3657,10 @@ static void usage(FILE *fp)
 		    "      --max-stack N       use at most N frames of each call chain (default: as\n"
 		    "                          perf, kernel.perf_event_max_stack, 127 unless changed)\n"
 		    "      --no-demangle       raw (mangled) C++/Rust symbol names\n"
+		    "      --symfs DIR         read the DSOs' files under DIR (DIR/usr/lib/x.so for\n"
+		    "                          /usr/lib/x.so), as perf's: a recording of another\n"
+		    "                          machine; kernel symbols then only from --kallsyms\n"
+		    "      --kallsyms FILE     kernel symbols from FILE (a copy of /proc/kallsyms)\n"
 		    "      --export=FORMAT     write the profile as pprof (gzip protobuf) or speedscope (JSON)\n"
 		    "  -o, --output FILE       the file --export or --html writes (required with them)\n"
 		    "      --html              write one self-contained HTML page (flame graph, icicle,\n"
@@ -3809,6 +3813,8 @@ int cmd_report(int argc, char **argv)
 		{ "group", no_argument, NULL, 1016 },
 		{ "no-group", no_argument, NULL, 1017 },
 		{ "group-sort-idx", required_argument, NULL, 1018 },
+		{ "symfs", required_argument, NULL, 1019 },
+		{ "kallsyms", required_argument, NULL, 1020 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -3937,10 +3943,18 @@ int cmd_report(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 1019: so.symfs = optarg; break;
+		case 1020: so.kallsyms = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
+	if (so.kallsyms && access(so.kallsyms, R_OK)) {
+		fprintf(stderr, "perfkit report: --kallsyms %s: %s\n", so.kallsyms, strerror(errno));
+		return 1;
+	}
+	if (so.symfs && *so.symfs && access(so.symfs, X_OK))
+		pk_warn("--symfs %s: %s: no DSO is read", so.symfs, strerror(errno));
 	if (fields && parse_fields(&r, fields, sort_given))
 		return 2;
 	if (fields)   /* perf skips a sym-sorted chain's first line only without -F */

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The fields of perf script's -F, as perf 6.1 prints them (builtin-script.c,
  * process_event): "%16s " comm ("%s " when the call chain follows on lines
@@ -541,7 +542,7 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--reltime|--deltatime] [--show-task-events] [--show-mmap-events] [--max-stack N] [--no-demangle] [--[no-]inline] [--header] [-v]\n" \
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--reltime|--deltatime] [--show-task-events] [--show-mmap-events] [--max-stack N] [--no-demangle] [--symfs DIR] [--kallsyms FILE] [--[no-]inline] [--header] [-v]\n" \
 	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
 	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
@@ -564,6 +565,10 @@ static void print_warnings(void)
 	"  --max-stack N      the N innermost frames of each chain (default: perf's,\n" \
 	"                     kernel.perf_event_max_stack; 0: the samples' lines, no frame)\n" \
 	"  --no-demangle      C++ and Rust names as stored (--demangle: the default)\n" \
+	"  --symfs DIR        read the DSOs' files under DIR (DIR/usr/lib/x.so for\n" \
+	"                     /usr/lib/x.so), as perf's; kernel symbols then only from\n" \
+	"                     --kallsyms\n" \
+	"  --kallsyms FILE    kernel symbols from FILE (a copy of /proc/kallsyms)\n" \
 	"  --header           the file's header first, as perf report --header prints it\n" \
 	"  -f, --force        accepted (perfkit does not check the file's owner)\n" \
 	"  --inline           inlined functions (from DWARF) in every sample, name (inlined)\n" \
@@ -596,6 +601,8 @@ int cmd_script(int argc, char **argv)
 		{ "deltatime", no_argument, NULL, 1002 },
 		{ "show-task-events", no_argument, NULL, 1003 },
 		{ "show-mmap-events", no_argument, NULL, 1004 },
+		{ "symfs", required_argument, NULL, 1007 },
+		{ "kallsyms", required_argument, NULL, 1008 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -669,9 +676,15 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'I': so.inline_ = true; break;
 		case 'N': so.inline_ = so.inline_perf = false; break;
+		case 1007: so.symfs = optarg; break;
+		case 1008: so.kallsyms = optarg; break;
 		case 'h': printf("%s", SCRIPT_USAGE); return 0;
 		default: fprintf(stderr, "%s", SCRIPT_USAGE); return 2;
 		}
+	}
+	if (so.kallsyms && access(so.kallsyms, R_OK)) {
+		fprintf(stderr, "perfkit script: --kallsyms %s: %s\n", so.kallsyms, strerror(errno));
+		return 1;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "perfkit script: unexpected argument '%s'\nusage: perfkit script [-i FILE]\n",

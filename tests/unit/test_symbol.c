@@ -454,6 +454,51 @@ static void test_kallsyms(void **state)
 	symcache_free(c);
 }
 
+/* symcache_set_kallsyms: names from a file of /proc/kallsyms's format
+ * (perf's --kallsyms), and none at all (NULL: a --symfs without it). */
+static void test_kallsyms_file(void **state)
+{
+	char path[] = "/tmp/perfkit-test-kallsyms.XXXXXX";
+	int fd = mkstemp(path);
+	static const char text[] = "ffffffff81000000 T _text\n"
+				   "ffffffff81001000 T alpha\n"
+				   "ffffffff81001100 t beta\n"
+				   "ffffffff81002000 T gamma\n"
+				   "ffffffff81003000 T _etext\n";
+	uint64_t so = 99;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	struct symcache *c = symcache_new();
+
+	symcache_set_kallsyms(c, path);
+	const char *r = symcache_resolve_kernel(c, 0xffffffff81001010ull, &so);
+
+	assert_non_null(r);
+	assert_string_equal(r, "alpha");
+	assert_int_equal(so, 0x10);
+	r = symcache_resolve_kernel(c, 0xffffffff81001105ull, &so);
+	assert_non_null(r);
+	assert_string_equal(r, "beta");
+	assert_int_equal(so, 5);
+	symcache_set_kallsyms(c, NULL);   /* after the first lookup: no change */
+	r = symcache_resolve_kernel(c, 0xffffffff81002001ull, &so);
+	assert_non_null(r);
+	assert_string_equal(r, "gamma");
+	symcache_free(c);
+	c = symcache_new();
+	symcache_set_kallsyms(c, NULL);
+	assert_null(symcache_resolve_kernel(c, 0xffffffff81001010ull, &so));
+	symcache_free(c);
+	c = symcache_new();   /* a file that is not there: none either */
+	unlink(path);
+	symcache_set_kallsyms(c, path);
+	assert_null(symcache_resolve_kernel(c, 0xffffffff81001010ull, &so));
+	symcache_free(c);
+}
+
 static void test_missing_and_special(void **state)
 {
 	struct symcache *c = symcache_new();
@@ -625,6 +670,7 @@ int main(void)
 		cmocka_unit_test(test_libc),
 		cmocka_unit_test(test_libc_all),
 		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_kallsyms_file),
 		cmocka_unit_test(test_missing_and_special),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_bench),

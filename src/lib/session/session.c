@@ -401,6 +401,22 @@ static bool dso_has_no_file(const char *name)
 	       !strncmp(name, "anon_inode:", 11) || name[0] == '\0';
 }
 
+/* perf's --symfs given (not "/", which is the paths themselves) */
+static bool symfs_on(const struct session *s)
+{
+	return s->opts.symfs && *s->opts.symfs && strcmp(s->opts.symfs, "/");
+}
+
+/* its length without trailing slashes (symfs_on()) */
+static int symfs_len(const struct session *s)
+{
+	size_t fl = strlen(s->opts.symfs);
+
+	while (fl > 1 && s->opts.symfs[fl - 1] == '/')
+		fl--;
+	return (int)fl;
+}
+
 /* perf record saves the vdso it saw in its build-id cache,
  * ~/.debug/[vdso]/<build-id>/vdso; resolve [vdso] frames through it. */
 static void find_vdso_image(struct session *s)
@@ -408,7 +424,9 @@ static void find_vdso_image(struct session *s)
 	const struct pd_file *f = s->f;
 	struct strbuf path = STRBUF_INIT;
 
-	for (size_t i = 0; i < f->nr_build_ids; i++) {
+	if (symfs_on(s))   /* perf's cache is not read under a symfs: none */
+		s->vdso_tried = true;
+	for (size_t i = 0; i < f->nr_build_ids && !symfs_on(s); i++) {
 		const struct pd_build_id *b = &f->build_ids[i];
 
 		if (strcmp(b->filename, "[vdso]") || !b->size)
@@ -424,7 +442,8 @@ static void find_vdso_image(struct session *s)
 /* The [vdso] image to name [vdso] frames with: the recording's (perf's
  * build-id cache), else, as perf does when it has none (a pipe-mode
  * recording), this machine's own vdso, when the recording's kernel
- * release is this one's (or unknown): the vdso is the kernel's.  The
+ * release is this one's (or unknown): the vdso is the kernel's (under a
+ * --symfs, as perf's, none: find_vdso_image).  The
  * copy is an anonymous memory file (memfd_create(2)) named by its
  * /proc/self/fd path, which the unwinder opens like any ELF file: no
  * file is created anywhere (perfkit top writes none). */
@@ -732,6 +751,8 @@ static void session_init(struct session *s, const struct session_opts *opts)
 	sb_init(&s->tmp, 0);
 	s->syms = symcache_new();
 	symcache_set_demangle(s->syms, !s->opts.no_demangle);
+	if (s->opts.kallsyms || symfs_on(s))
+		symcache_set_kallsyms(s->syms, s->opts.kallsyms);
 	{
 		FILE *ms = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
 
@@ -1015,28 +1036,39 @@ static const char *dso_file(struct session *s, const char *dso)
 	}
 	be = hm_find(&s->bids, dso, strlen(dso));
 	b = be ? be->val.ptr : NULL;
+	/* --symfs: the recorded path under that directory */
+	const char *path = dso;
+
+	if (symfs_on(s)) {
+		sb_add(&cand, s->opts.symfs, (size_t)symfs_len(s));
+		sb_addstr(&cand, dso);
+		path = intern(s, cand.buf, cand.len);
+		sb_reset(&cand);
+		res = path;
+	}
 	struct stat st;
 
-	if (stat(dso, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		/* a FIFO (a reader would wait on it forever), a device, a
 		 * directory: not an object file */
 		res = NULL;
-		pk_warn("%s: not a regular file: its symbols are shown as [unknown]", dso);
+		pk_warn("%s: not a regular file: its symbols are shown as [unknown]", path);
 	} else if (deleted && !(b && b->size >= 2)) {
 		res = NULL;
 		pk_warn("%s: deleted while it ran and no build-id was recorded for it: "
 			"its symbols are shown as [unknown]", dso);
-	} else if (b && b->size >= 2 && !same_bid(dso, b)) {
+	} else if (b && b->size >= 2 && !same_bid(path, b)) {
 		res = NULL;
 		bid_hex(&hex, b->data, b->size);
-		if (bid_find(b->data, b->size, &cand) == 0)
+		if (bid_find_root(symfs_on(s) ? s->opts.symfs : NULL, b->data, b->size, &cand) == 0)
 			res = intern(s, cand.buf, cand.len);
 		if (!res) {
 			s->nr_replaced++;
-			pk_warn("%s: %s (build-id %s; no copy in ~/.debug or /usr/lib/debug): "
-				"its symbols are shown as [unknown]", dso,
-				access(dso, F_OK) ? "missing" : "not the file recorded, its build-id differs",
-				hex.buf);
+			pk_warn("%s: %s (build-id %s; no copy in %s%.*s/usr/lib/debug): "
+				"its symbols are shown as [unknown]", path,
+				access(path, F_OK) ? "missing" : "not the file recorded, its build-id differs",
+				hex.buf, symfs_on(s) ? "" : "~/.debug or ", symfs_on(s) ? symfs_len(s) : 0,
+				symfs_on(s) ? s->opts.symfs : "");
 		}
 	}
 	sb_release(&hex);

@@ -129,6 +129,14 @@ struct session_opts {
 	bool inline_;         /* expand inlined functions from DWARF into frames of
 				 their own (user-space frames with debug info;
 				 each (DSO, address) resolved once) */
+	const char *symfs;    /* perf's --symfs: a DSO's file is looked for at
+				 symfs + its recorded path (then, with a build-id,
+				 in the build-id caches), not at the path; and
+				 kernel addresses are named only from kallsyms
+				 below.  NULL, "" or "/": the paths themselves */
+	const char *kallsyms; /* perf's --kallsyms: kernel addresses named from
+				 this file in /proc/kallsyms's format (NULL:
+				 /proc/kallsyms, or none with symfs) */
 	bool inline_perf;     /* (without inline_) perf 6.1's perf script: in
 				 samples unwound from DWARF (--call-graph dwarf)
 				 only, each user frame with debug info becomes its

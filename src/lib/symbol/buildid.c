@@ -218,21 +218,30 @@ int bid_debug_path(const uint8_t *id, size_t n, struct strbuf *out)
 
 int bid_find(const uint8_t *id, size_t n, struct strbuf *out)
 {
+	return bid_find_root(NULL, id, n, out);
+}
+
+int bid_find_root(const char *root, const uint8_t *id, size_t n, struct strbuf *out)
+{
 	const char *home = getenv("HOME");
 	struct strbuf hex = STRBUF_INIT;
 	int rc = -ENOENT;
+	size_t rl = root ? strlen(root) : 0;
 
+	while (rl && root[rl - 1] == '/')   /* "/" itself: no root */
+		rl--;
 	if (n < 2)
 		return -ENOENT;
 	bid_hex(&hex, id, n);
 	for (int k = 0; k < 3 && rc; k++) {
 		sb_reset(out);
-		if (k < 2 && (!home || !*home))
+		if (k < 2 && (!home || !*home || rl))
 			continue;
 		if (k < 2)
 			sb_addf(out, "%s/.debug/.build-id/%.2s/%s%s", home, hex.buf, hex.buf + 2, k == 0 ? "/elf" : "");
 		else
-			sb_addf(out, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex.buf, hex.buf + 2);
+			sb_addf(out, "%.*s/usr/lib/debug/.build-id/%.2s/%s.debug", (int)rl, rl ? root : "", hex.buf,
+				hex.buf + 2);
 		if (bid_matches(out->buf, id, n))
 			rc = 0;
 	}

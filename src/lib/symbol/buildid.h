@@ -42,6 +42,11 @@ void bid_hex(struct strbuf *sb, const uint8_t *id, size_t n);
  * *out (reset first) and 0, or -ENOENT. */
 int bid_find(const uint8_t *id, size_t n, struct strbuf *out);
 
+/* bid_find() for a recording read with perf's --symfs ROOT (root not NULL,
+ * "" or "/"): only ROOT/usr/lib/debug/.build-id/HE/X….debug, as perf's
+ * dso.c, which skips its cache under a symfs. */
+int bid_find_root(const char *root, const uint8_t *id, size_t n, struct strbuf *out);
+
 /* /usr/lib/debug/.build-id/HE/X….debug for id[0, n) in *out (reset first),
  * without looking at it; -EINVAL for n < 2. */
 int bid_debug_path(const uint8_t *id, size_t n, struct strbuf *out);

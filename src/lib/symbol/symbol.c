@@ -130,6 +130,8 @@ struct symcache {
 	struct symtab kernel;
 	enum dso_state kstate;
 	bool no_demangle;     /* symcache_set_demangle(c, false) */
+	bool kallsyms_set;    /* symcache_set_kallsyms() called */
+	const char *kallsyms; /* its file (NULL: none), when kallsyms_set */
 	struct hashmap demangled; /* raw name pointer → demangled name (interned) */
 };
 
@@ -884,7 +886,8 @@ static void kernel_load(struct symcache *c)
 {
 	size_t len = 0, alloc = 8u << 20;
 	char *buf;
-	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	const char *path = c->kallsyms_set ? c->kallsyms : "/proc/kallsyms";
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 
 	c->kstate = DSO_MISSING;
 	if (fd < 0)
@@ -991,6 +994,14 @@ struct symcache *symcache_new(void)
 	hm_init(&c->dsos);
 	hm_init(&c->demangled);
 	return c;
+}
+
+void symcache_set_kallsyms(struct symcache *c, const char *path)
+{
+	if (!c || c->kstate != DSO_NEW)
+		return;
+	c->kallsyms_set = true;
+	c->kallsyms = path;
 }
 
 void symcache_set_demangle(struct symcache *c, bool on)

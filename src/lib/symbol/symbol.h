@@ -47,9 +47,18 @@ size_t symcache_nr_dsos(const struct symcache *c);
 const char *symcache_resolve(struct symcache *c, const char *path, uint64_t file_off,
 			     uint64_t *sym_off, uint64_t *vaddr);
 
-/* Symbol containing the kernel address ip (from /proc/kallsyms, or NULL
- * when kallsyms is unreadable or shows zeroed addresses). */
+/* Symbol containing the kernel address ip (from /proc/kallsyms or the
+ * file symcache_set_kallsyms() named, or NULL when it is unreadable, was
+ * set to none, or shows zeroed addresses). */
 const char *symcache_resolve_kernel(struct symcache *c, uint64_t ip, uint64_t *sym_off);
+
+/* The file kernel addresses are named from, in /proc/kallsyms's format
+ * (lines "ADDRESS TYPE NAME [MODULE]", proc(5); perf report's
+ * --kallsyms), read once on the first kernel address; NULL: none, every
+ * kernel address unknown (perf's, given a --symfs and no --kallsyms).
+ * The default is /proc/kallsyms.  path must outlive c; a call after the
+ * first symcache_resolve_kernel() changes nothing. */
+void symcache_set_kallsyms(struct symcache *c, const char *path);
 
 
 /* Build-ids (sym_read_build_id, sym_build_id_cache_save): symbol/buildid.h. */
