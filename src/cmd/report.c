@@ -93,6 +93,9 @@ struct hist {
 	struct row *rows;             /* derived: hist_derive(); rows[i] is the
 					 model's row i, the tag of its stacks */
 	size_t nr;
+	uint64_t *self_sys;           /* by row (--show-cpu-utilization): the
+					 part of Self taken in kernel mode
+					 (prof_rows.self_sys), else NULL */
 	const char **comm_last;       /* by row: its thread's last comm (pid and
 					 tid keys), else NULL */
 	const char **srcline;         /* by row: session_srcline() (srcline key),
@@ -192,6 +195,10 @@ struct report {
 					 (perf: no cumulative entry, Children =
 					 Self) */
 	bool show_nr;                 /* -n: perf's Samples column */
+	bool sys_sorts;               /* sorts: show_sys's, not -F's */
+	bool show_sys;                /* --show-cpu-utilization: perf's sys and
+					 usr columns (Self in kernel and user
+					 mode) */
 	const char *field_sep;        /* -t: between the columns, as perf's
 					 symbol_conf.field_sep (NULL: "  ") */
 	bool show_period;             /* --show-total-period: perf's Period
@@ -569,8 +576,11 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	const char *tag = r->trace_tags ? trace_text(r, s) : NULL;
 
 	if (r->flat) {
-		if (!h->flat)
+		if (!h->flat) {
 			h->flat = prof_flat_new((const enum prof_key *)r->keys, r->nr_keys, r->children);
+			if (r->show_sys)
+				prof_flat_want_sys(h->flat);
+		}
 		/* the real thread: flat keys by it only for pid and tid, and
 		 * shares a thread's outer callers with its previous sample */
 		const struct prof_thread th = { s->comm, s->pid, s->tid, tag, r->by_cpu ? sample_cpu(s) : 0 };
@@ -579,7 +589,8 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		return 0;
 	}
 	if (!h->prof)
-		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0));
+		h->prof = prof_new((r->by_ip ? PROF_BY_IP : 0) | (r->keep_models ? PROF_REDERIVE : 0) |
+				   (r->show_sys ? PROF_SYS : 0));
 	if (!r->by_thread && s->comm != r->comm_tid_last) {   /* comm_shown's */
 		int created;
 		struct hm_entry *e = hm_upsert(&r->comm_tid, &s->comm, sizeof(s->comm), &created);
@@ -1213,6 +1224,8 @@ static size_t split_unknown(struct report *r, struct hist *h, struct prof_rows *
 	}
 	if (h->comm_last)
 		h->comm_last = xrealloc(h->comm_last, (nr + n + 1) * sizeof(*h->comm_last));
+	if (h->self_sys)
+		h->self_sys = xrealloc(h->self_sys, (nr + n + 1) * sizeof(*h->self_sys));
 	if (h->trace)
 		h->trace = xrealloc(h->trace, (nr + n + 1) * sizeof(*h->trace));
 	if (h->cpu)
@@ -1231,6 +1244,8 @@ static size_t split_unknown(struct report *r, struct hist *h, struct prof_rows *
 		row->children = row->self;
 		if (h->comm_last)
 			h->comm_last[nr + n] = h->comm_last[i];
+		if (h->self_sys)   /* the chains' entry: no Self */
+			h->self_sys[nr + n] = 0;
 		if (h->trace)
 			h->trace[nr + n] = h->trace[i];
 		if (h->cpu)
@@ -1346,6 +1361,10 @@ static void hist_derive(struct report *r, struct hist *h)
 	h->nr = pr.nr;
 	free(h->comm_last);
 	free(h->srcline);
+	free(h->self_sys);
+	h->self_sys = r->show_sys ? pr.self_sys : NULL;   /* by row, as the rows */
+	if (r->show_sys)
+		pr.self_sys = NULL;
 	h->comm_last = by_tid ? xmalloc((pr.nr + 1) * sizeof(*h->comm_last)) : NULL;
 	/* by the model's thread: its last comm (tcomm_unset: not looked up) */
 	static const char tcomm_unset[1];
@@ -1543,6 +1562,8 @@ static void hist_underive(struct hist *h)
 	}
 	pk_arena_release(&h->texts);
 	free(h->comm_last);
+	free(h->self_sys);
+	h->self_sys = NULL;
 	free(h->srcline);
 	free(h->trace);
 	free(h->cpu);
@@ -1684,6 +1705,12 @@ static uint32_t *build_trees(const struct report *r, struct hist *h, const bool 
 	if (h->split_x && h->nr > h->split_from)
 		split_trees(r, h, trees);
 	return trees;
+}
+
+/* Row i's Self taken in kernel mode (h->self_sys; 0 without it). */
+static uint64_t row_sys(const struct hist *h, size_t i)
+{
+	return h->self_sys ? h->self_sys[i] : 0;
 }
 
 /* The samples and the period an event's table is made of: all of them, or
@@ -2046,6 +2073,7 @@ struct po_node {
 struct po_rec {
 	uint64_t children, self, keys;
 	uint32_t tid, depth;
+	uint64_t sys;                 /* --show-cpu-utilization's (row_sys) */
 };
 
 struct po_tree {
@@ -2111,16 +2139,22 @@ static bool po_left(const struct po_tree *t, uint32_t a, uint32_t b)
 		return (x->depth > y->depth) == t->caller;
 	if (x->self != y->self)
 		return x->self > y->self;
-	if (!t->wide)
+	if (!t->wide && x->keys != y->keys)
 		return x->keys < y->keys;
-	const struct row *rx = &t->h->rows[x->keys], *ry = &t->h->rows[y->keys];
+	if (t->wide) {
+		const struct row *rx = &t->h->rows[x->keys], *ry = &t->h->rows[y->keys];
 
-	for (int k = 0; k < t->r->nr_keys; k++) {
-		if (t->r->keys[k] == K_SYM && !rx->sym && !ry->sym)
-			continue;
-		if (rx->rank[k] != ry->rank[k])
-			return rx->rank[k] < ry->rank[k];
+		for (int k = 0; k < t->r->nr_keys; k++) {
+			if (t->r->keys[k] == K_SYM && !rx->sym && !ry->sym)
+				continue;
+			if (rx->rank[k] != ry->rank[k])
+				return rx->rank[k] < ry->rank[k];
+		}
 	}
+	/* --show-cpu-utilization: perf's overhead_sys, then overhead_us,
+	 * sort keys after the others (with Self equal, usr follows sys) */
+	if (x->sys != y->sys)
+		return x->sys > y->sys;
 	return false;   /* equal: to the right, after it */
 }
 
@@ -2196,7 +2230,7 @@ static void po_insert(struct po_tree *t, uint32_t z)
  * from two threads or more: there perf's tree may differ from a sort. */
 static bool po_needed(const struct report *r, const struct hist *h)
 {
-	if (!r->children || !h->depth || r->nr_sorts || h->nr_sorted < h->nr || h->nr > UINT32_MAX - 1)
+	if (!r->children || !h->depth || (r->nr_sorts && !r->sys_sorts) || h->nr_sorted < h->nr || h->nr > UINT32_MAX - 1)
 		return false;
 	for (int k = 0; k < r->nr_keys; k++)
 		if (r->keys[k] != K_COMM && r->keys[k] != K_DSO && r->keys[k] != K_SYM && r->keys[k] != K_PID && r->keys[k] != K_TID)
@@ -2311,7 +2345,7 @@ static void perf_output_order(const struct report *r, struct hist *h)
 
 			keys = keys << b | (r->keys[k] == K_SYM && !x->sym ? (1ull << h->rank_bits[k]) : x->rank[k]);
 		}
-		rec[i] = (struct po_rec){ x->children, x->self, t.wide ? ri : keys, x->tid, h->depth[ri] };
+		rec[i] = (struct po_rec){ x->children, x->self, t.wide ? ri : keys, x->tid, h->depth[ri], row_sys(h, ri) };
 		seq[i] = (struct po_seq){ .node = (uint32_t)i, .nosym = !x->sym };
 		for (int k = 0; k < r->nr_keys; k++)
 			seq[i].rank[k] = r->keys[k] != K_SYM ? x->rank[k] : dso_ord ? dso_ord[ri] : 0;
@@ -2412,7 +2446,17 @@ static int cmp_fields(const void *a, const void *b)
 			}
 			break;
 		case 'n': vx = rx->nr_self; vy = ry->nr_self; break;
-		case 'k':   /* ascending */
+		case 'y':
+			vx = row_sys(fs_h, (size_t)(rx - fs_h->rows));
+			vy = row_sys(fs_h, (size_t)(ry - fs_h->rows));
+			break;
+		case 'u':
+			vx = rx->self - row_sys(fs_h, (size_t)(rx - fs_h->rows));
+			vy = ry->self - row_sys(fs_h, (size_t)(ry - fs_h->rows));
+			break;
+		case 'k':   /* ascending; two unknown symbols equal (perf's sort__sym_sort) */
+			if (fs_r->keys[f->key] == K_SYM && !rx->sym && !ry->sym)
+				continue;
 			vx = ry->rank[f->key];
 			vy = rx->rank[f->key];
 			break;
@@ -2617,6 +2661,13 @@ static void print_sep_row(const struct report *r, const struct hist *h, const st
 			break;
 		case 'n': len = (size_t)snprintf(num, sizeof(num), " %" PRIu32, row->nr_self); break;
 		case 'p': len = (size_t)snprintf(num, sizeof(num), " %" PRIu64, row->self); break;
+		case 'y': case 'u': {   /* perf's: a blank after the '%' */
+			uint64_t sys = row_sys(h, (size_t)(row - h->rows));
+
+			len = (size_t)snprintf(num, sizeof(num), " %.2f%% ",
+					       100.0 * (double)(fv[fi].kind == 'y' ? sys : row->self - sys) / (double)total);
+			break;
+		}
 		default:
 			text = h->rank_text[k] ? rank_text(h, k, rk[k], buf, &len) : textv[k];
 			if (!h->rank_text[k])
@@ -2673,6 +2724,10 @@ static int table_columns(const struct report *r, struct rfield *defs, const stru
 	if (r->children)
 		defs[nf++] = (struct rfield){ 'c', 0 };
 	defs[nf++] = (struct rfield){ 's', 0 };
+	if (r->show_sys) {   /* perf's overhead_sys, overhead_us */
+		defs[nf++] = (struct rfield){ 'y', 0 };
+		defs[nf++] = (struct rfield){ 'u', 0 };
+	}
 	if (r->show_nr)
 		defs[nf++] = (struct rfield){ 'n', 0 };
 	if (r->show_period)
@@ -2701,6 +2756,7 @@ static void print_table_head(const struct report *r, const struct rfield *fv, in
 			size_t w = f->kind == 'k' ? width[f->key] : (f->kind == 'n' || f->kind == 'p' ? 12 : 8) * n;
 			const char *name = f->kind == 'c' ? "Children" : f->kind == 'n' ? "Samples"
 					 : f->kind == 'p' ? "Period" : f->kind == 'k' ? key_header(r->keys[f->key])
+					 : f->kind == 'y' ? "sys" : f->kind == 'u' ? "usr"
 					 : r->children && !r->nr_fields ? "Self" : "Overhead";
 
 			if (f->kind == 'k' && r->elide[f->key])
@@ -2808,7 +2864,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 	 * a row itself is 136 bytes somewhere in a large array (a cache miss
 	 * a row on a compile job's 843 k rows) */
 	bool hint = !r->quiet && isatty(STDOUT_FILENO);   /* print_hint()'s */
-	bool need_row = hint || r->show_nr || r->show_period || h->wide;
+	bool need_row = hint || r->show_nr || r->show_period || r->show_sys || h->wide;
 
 	for (int k = 0; k < r->nr_keys; k++)
 		need_row |= !h->rank_text[k];
@@ -2852,6 +2908,8 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 					printf("  %8s", "N/A");
 				continue;
 			case 's': put_pct(o->self, total); continue;
+			case 'y': put_pct(row_sys(h, i), total); continue;
+			case 'u': put_pct(row->self - row_sys(h, i), total); continue;
 			case 'n':   /* perf: the samples whose leaf is the row */
 				printf("  %12" PRIu32, row->nr_self);
 				continue;
@@ -3496,7 +3554,7 @@ static int parse_fields(struct report *r, const char *spec, bool sort_given)
 		 * each by any prefix in any case, the first in perf's order
 		 * ("s" is sym, "sa" sample, "over" overhead) */
 		static const struct { const char *name; char kind; } cols[] = {
-			{ "overhead", 's' }, { "overhead_sys", 0 }, { "overhead_us", 0 },
+			{ "overhead", 's' }, { "overhead_sys", 'y' }, { "overhead_us", 'u' },
 			{ "overhead_guest_sys", 0 }, { "overhead_guest_us", 0 },
 			{ "overhead_children", 'c' }, { "sample", 'n' }, { "period", 'p' },
 		};
@@ -3505,9 +3563,11 @@ static int parse_fields(struct report *r, const char *spec, bool sort_given)
 		for (size_t i = 0; !is_key && *tok && i < sizeof(cols) / sizeof(cols[0]); i++)
 			if (!strncasecmp(tok, cols[i].name, strlen(tok))) {
 				f.kind = cols[i].kind;
+				r->show_sys |= f.kind == 'y' || f.kind == 'u';
 				if (!f.kind) {
 					fprintf(stderr, "perfkit report: field '%s' (perf's %s) is not supported "
-						"(overhead, overhead_children, sample, period and the sort keys are)\n",
+						"(overhead, overhead_children, overhead_sys, overhead_us, sample, period "
+						"and the sort keys are)\n",
 						tok, cols[i].name);
 					free(dup);
 					return -1;
@@ -3522,7 +3582,8 @@ static int parse_fields(struct report *r, const char *spec, bool sort_given)
 				(void)parse_sort(&one, tok);
 			if (!one.nr_keys) {
 				fprintf(stderr, "perfkit report: unknown field '%s' (expected overhead, overhead_children, "
-					"sample, period, comm, dso, sym, pid, tid, srcline, trace, cpu)\n", tok);
+					"overhead_sys, overhead_us, sample, period, comm, dso, sym, pid, tid, srcline, "
+					"trace, cpu)\n", tok);
 				free(dup);
 				return -1;
 			}
@@ -3622,8 +3683,11 @@ static void usage(FILE *fp)
 		    "      --percent-limit P   hide rows below P percent\n"
 		    "  -n, --show-nr-samples   a Samples column: the samples whose leaf is the row\n"
 		    "      --show-total-period a Period column: the period of those samples (Self's)\n"
+		    "      --show-cpu-utilization  sys and usr columns: Self's samples taken in kernel\n"
+		    "                          and in user mode (--stdio; not in the browser)\n"
 		    "  -F, --fields LIST       the columns in this order, the rows sorted by them (perf's):\n"
-		    "                          overhead, overhead_children, sample, period, sort keys\n"
+		    "                          overhead, overhead_children, overhead_sys, overhead_us,\n"
+		    "                          sample, period, sort keys\n"
 		    "  -q, --quiet             the rows only: no '#' header lines, no warnings\n"
 		    "  -t, --field-separator SEP\n"
 		    "                          SEP between the columns (for scripts, as perf's): numbers\n"
@@ -3814,6 +3878,8 @@ int cmd_report(int argc, char **argv)
 		{ "no-group", no_argument, NULL, 1017 },
 		{ "group-sort-idx", required_argument, NULL, 1018 },
 		{ "symfs", required_argument, NULL, 1019 },
+		{ "show-cpu-utilization", no_argument, NULL, 1021 },
+		{ "showcpuutilization", no_argument, NULL, 1021 },
 		{ "kallsyms", required_argument, NULL, 1020 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -3944,6 +4010,7 @@ int cmd_report(int argc, char **argv)
 			}
 			break;
 		case 1019: so.symfs = optarg; break;
+		case 1021: r.show_sys = true; break;
 		case 1020: so.kallsyms = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -3957,6 +4024,17 @@ int cmd_report(int argc, char **argv)
 		pk_warn("--symfs %s: %s: no DSO is read", so.symfs, strerror(errno));
 	if (fields && parse_fields(&r, fields, sort_given))
 		return 2;
+	if (r.show_sys && !fields) {
+		/* perf's columns are its sort too: Children, Self, the keys,
+		 * then sys and usr (larger first; perf_hpp__append_sort_keys) */
+		r.sorts[r.nr_sorts++] = (struct rfield){ 'c', 0 };
+		r.sorts[r.nr_sorts++] = (struct rfield){ 's', 0 };
+		for (int k = 0; k < r.nr_keys; k++)
+			r.sorts[r.nr_sorts++] = (struct rfield){ 'k', k };
+		r.sorts[r.nr_sorts++] = (struct rfield){ 'y', 0 };
+		r.sorts[r.nr_sorts++] = (struct rfield){ 'u', 0 };
+		r.sys_sorts = true;
+	}
 	if (fields)   /* perf skips a sym-sorted chain's first line only without -F */
 		r.cg.skip_first = false;
 	if (pk_options_only && (html || html_diff))   /* the option fuzz harness */

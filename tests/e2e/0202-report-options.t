@@ -72,8 +72,11 @@ same_file "--sort co,ds,s: perf's rows" "$T/perf.pre" "$T/pk.pre"
 perf report -i "$T/p.data" --stdio -g none -F sa,pe,d,over 2>/dev/null | grep -v '^# (Tip:' | trim_tail | grep -v '^#' >"$T/perf.fpre"
 trim_tail <"$T/f.pre" | grep -v '^#' >"$T/pk.fpre"
 same_file "-F sa,pe,d,over: perf's table" "$T/perf.fpre" "$T/pk.fpre"
-"$PERFKIT" report -i "$T/p.data" --stdio -F overhead_ >/dev/null 2>"$T/f.err"
-expect "-F overhead_ (perf's overhead_sys): refused, named" grep -q "perf's overhead_sys" "$T/f.err"
+"$PERFKIT" report -i "$T/p.data" --stdio -F overhead_guest >/dev/null 2>"$T/f.err"
+expect "-F overhead_guest (perf's overhead_guest_sys): refused, named" grep -q "perf's overhead_guest_sys" "$T/f.err"
+# "overhead_" is perf's first match, overhead_sys: the sys column
+"$PERFKIT" report -i "$T/p.data" --stdio -g none -F overhead_,sym >"$T/f.sys" 2>/dev/null
+expect "-F overhead_,sym: a sys column" grep -q '^# *sys  Symbol' "$T/f.sys"
 # -U, perf's short --hide-unresolved; --demangle and --tui accepted
 "$PERFKIT" report -i "$T/p.data" --stdio -g none --hide-unresolved >"$T/u.long" 2>/dev/null
 "$PERFKIT" report -i "$T/p.data" --stdio -g none -U --demangle >"$T/u.short" 2>/dev/null

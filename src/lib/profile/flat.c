@@ -25,8 +25,9 @@ struct frow {
 	const void *dso, *sym;        /* masked key (flat.h) */
 	uint64_t a;
 	uint32_t tpart, flags;
-	uint64_t self, children, nr_self;
-	uint32_t stamp, pad;
+	uint64_t self, children;
+	uint32_t nr_self, stamp;
+	uint64_t self_sys;            /* prof_row's */
 };
 
 _Static_assert(sizeof(struct frow) == 64, "a row's record is one cache line");
@@ -69,6 +70,7 @@ struct arr {
 
 struct prof_flat {
 	bool want[PROF_KEY_MAX], children;
+	bool want_sys;                /* prof_flat_want_sys() */
 	struct frow *rows;
 	struct fframe *frames;        /* per row: the first frame met */
 	uint64_t *kernel;             /* per row, a bit: that frame's kernel */
@@ -198,6 +200,11 @@ struct prof_flat *prof_flat_new(const enum prof_key *keys, int nr_keys, bool chi
 	f->mask = 1023;
 	f->slots = zalloc((f->mask + 1) * sizeof(*f->slots), &f->slots_mapped);
 	return f;
+}
+
+void prof_flat_want_sys(struct prof_flat *f)
+{
+	f->want_sys = true;
 }
 
 void prof_flat_free(struct prof_flat *f)
@@ -406,7 +413,10 @@ void prof_flat_add(struct prof_flat *f, const struct prof_thread *t, const struc
 	ps->tpart = tpart;
 	ps->n = n;
 	f->rows[r].self += period;   /* r: the leaf's */
-	f->rows[r].nr_self++;
+	if (f->rows[r].nr_self < UINT32_MAX)
+		f->rows[r].nr_self++;
+	if (n && frames[0].kernel)   /* the leaf's level: the sample's mode */
+		f->rows[r].self_sys += period;
 }
 
 void prof_flat_rename_comms(struct prof_flat *f, prof_rename_fn fn, const void *arg)
@@ -466,6 +476,9 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 	struct hashmap same;
 
 	hm_init(&same);
+	uint64_t sys_none;   /* without want_sys: each row's written here */
+
+	out->self_sys = f->want_sys ? xmalloc_huge((f->nr + 1) * sizeof(*out->self_sys)) : NULL;
 	for (size_t i = 0; i < f->nr; i++) {
 		const struct frow rec = f->rows[i], *r = &rec;
 
@@ -496,6 +509,7 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 		o->self = r->self;
 		o->children = r->children;
 		o->nr_self = r->nr_self;
+		*(out->self_sys ? &out->self_sys[i] : &sys_none) = r->self_sys;
 		if (f->want[PROF_COMM])
 			o->part[PROF_COMM] = idtab_intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
 		if (f->want[PROF_TID])
@@ -525,11 +539,16 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 				to->self += out->v[i].self;
 				to->children += out->v[i].children;
 				to->nr_self += out->v[i].nr_self;
+				if (out->self_sys)
+					out->self_sys[into[i]] += out->self_sys[i];
 			}
 		}
 		for (size_t i = 0; i < f->nr; i++)
-			if (into[i] == i)
+			if (into[i] == i) {
+				if (out->self_sys)
+					out->self_sys[n] = out->self_sys[i];
 				out->v[n++] = out->v[i];
+			}
 		out->nr = n;
 		free(into);
 	}

@@ -38,6 +38,10 @@ struct prof_flat;
 struct prof_flat *prof_flat_new(const enum prof_key *keys, int nr_keys, bool children);
 void prof_flat_free(struct prof_flat *f);
 
+/* prof_flat_rows() to make its rows' self_sys too (prof_rows.self_sys:
+ * Self taken in kernel mode); without it, NULL. */
+void prof_flat_want_sys(struct prof_flat *f);
+
 /* One sample of thread t (comm, pid, tid, tag, cpu): frames leaf first
  * (as struct pk_sample holds them), n >= 1.  The thread is a key only for
  * PROF_PID and PROF_TID, its tag for PROF_TRACE, its cpu for PROF_CPU;

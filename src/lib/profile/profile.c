@@ -1232,6 +1232,16 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 	}
 	if (!(p->flags & PROF_REDERIVE))
 		cache_free(c);
+	if (p->flags & PROF_SYS) {   /* Self in kernel mode: the nodes where stacks end in the kernel */
+		out->self_sys = xcalloc_huge(out->nr + 1, sizeof(*out->self_sys));
+		for (size_t i = 1; i < p->nr_nodes; i++) {
+			const struct prof_node *nd = &p->nodes[i];
+			uint32_t r = out->of_node[i];
+
+			if (nd->count && r != PROF_NONE && !(nd->frame & PROF_THREAD) && p->frames[nd->frame].kernel)
+				out->self_sys[r] += nd->period;
+		}
+	}
 }
 
 void prof_rows_free_v(struct prof_rows *r)
@@ -1248,6 +1258,7 @@ void prof_rows_free(struct prof_rows *r)
 {
 	prof_rows_free_v(r);
 	free(r->of_node);
+	free(r->self_sys);
 	memset(r, 0, sizeof(*r));
 }
 

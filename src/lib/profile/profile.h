@@ -59,8 +59,9 @@ struct cg_forest;
  * when no key names the thread (comm, pid, tid), from the frames' sums
  * (in frame order, half as many on a compile job's profile), and only
  * rows whose frames share a key (an inlined copy, keys such as dso) read
- * the nodes, in one sequential pass. */
-enum { PROF_BY_IP = 1, PROF_REDERIVE = 2 };
+ * the nodes, in one sequential pass.  PROF_SYS: prof_rows_make() also
+ * makes the rows' self_sys (one more pass over the nodes). */
+enum { PROF_BY_IP = 1, PROF_REDERIVE = 2, PROF_SYS = 4 };
 
 /* A thread as the model keys it.  tag: NULL, or an interned text that
  * is part of the thread's identity and PROF_TRACE's value (report's trace
@@ -145,6 +146,13 @@ struct prof_rows {
 					 malloc'd (prof_rows_free_v() knows) */
 	uint32_t *of_node;            /* row per node, PROF_NONE: none */
 	size_t nr_parts[PROF_KEY_MAX];
+	uint64_t *self_sys;           /* per row, the part of its Self whose
+					 leaf frame is the kernel's (samples
+					 taken in kernel mode: perf's
+					 overhead_sys), or NULL: made by
+					 prof_flat_rows(), and by
+					 prof_rows_make() for a model of
+					 PROF_SYS */
 };
 
 /* A DSO as perf's dso key compares it (sort.c's _sort__dso_cmp: by its
