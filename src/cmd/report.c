@@ -5316,7 +5316,7 @@ static int report_browse(struct report *r, const char *input, double limit, cons
 	static const struct tui_ops ops = { .graph = rt_graph, .graph_ready = rt_graph_ready, .before_fork = rt_before_fork, .annotate = rt_annotate, .annotate_name = rt_annotate_name, .regroup = rt_regroup, .next_event = rt_next_event,
 					    .idle = rt_idle };
 	struct report_tui rt = { .r = r, .sess = sess, .input = input, .so = *so, .limit = limit };
-	struct tui_opts o = { .color = color };
+	struct tui_opts o = { .color = color, .end_on_signal = true };
 	int err;
 
 	snprintf(rt.sort, sizeof(rt.sort), "%s", sort);

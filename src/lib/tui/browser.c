@@ -46,7 +46,88 @@ void tui_progress(const char *what, uint64_t done, uint64_t total)
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <termios.h>
 #include <wchar.h>
+
+/* tui_opts.end_on_signal: a signal that ends perfkit while the browser
+ * holds the terminal (Ctrl-C: SIGINT, SIGTERM, SIGHUP) gives the terminal
+ * back as endwin() would (the alternate screen left, the cursor shown,
+ * the keypad's mode and the colours reset: terminfo's rmcup, cnorm, rmkx,
+ * sgr0, looked up before, written with write(2)) and the line
+ * discipline's settings, then runs the handler there before the browser
+ * (outfile's removal of its temporary files), else the default action
+ * (Ctrl-C's exit status).  Only async-signal-safe calls in the handler. */
+static const int end_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+static struct sigaction end_old[3];
+static bool end_ours[3];
+static char end_seq[256];
+static size_t end_len;
+static struct termios end_tio;
+static bool end_tio_ok;
+
+static void on_end_signal(int sig)
+{
+	size_t i = 0;
+
+	if (end_len)
+		(void)!write(STDOUT_FILENO, end_seq, end_len);
+	if (end_tio_ok)
+		(void)tcsetattr(STDIN_FILENO, TCSANOW, &end_tio);
+	while (i + 1 < sizeof(end_sigs) / sizeof(end_sigs[0]) && end_sigs[i] != sig)
+		i++;
+	if (end_old[i].sa_handler != SIG_IGN && end_old[i].sa_handler != SIG_DFL)
+		(void)sigaction(sig, &end_old[i], NULL);   /* the one before: it ends perfkit */
+	else
+		signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Before newterm(): the line discipline's settings and the handlers as
+ * they are (newterm() may put ncurses' own where there are none). */
+static void end_signals_save_tty(void)
+{
+	end_tio_ok = tcgetattr(STDIN_FILENO, &end_tio) == 0;
+	for (size_t i = 0; i < sizeof(end_sigs) / sizeof(end_sigs[0]); i++)
+		if (sigaction(end_sigs[i], NULL, &end_old[i]))
+			end_old[i].sa_handler = SIG_DFL;
+}
+
+/* After newterm(): the sequences, and the handlers (not over an ignored
+ * signal: nohup's). */
+static void end_signals_on(void)
+{
+	static const char *const caps[] = { "rmcup", "cnorm", "rmkx", "sgr0" };
+
+	end_len = 0;
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		const char *v = tigetstr(caps[i]);
+		size_t n = v && v != (const char *)-1 ? strlen(v) : 0;
+
+		if (n && end_len + n < sizeof(end_seq)) {
+			memcpy(end_seq + end_len, v, n);
+			end_len += n;
+		}
+	}
+	for (size_t i = 0; i < sizeof(end_sigs) / sizeof(end_sigs[0]); i++) {
+		struct sigaction sa = { .sa_handler = on_end_signal };
+
+		end_ours[i] = false;
+		if (end_old[i].sa_handler == SIG_IGN)
+			continue;
+		sigemptyset(&sa.sa_mask);
+		end_ours[i] = sigaction(end_sigs[i], &sa, NULL) == 0;
+	}
+}
+
+/* The browser done: the signals as they were. */
+static void end_signals_off(void)
+{
+	for (size_t i = 0; i < sizeof(end_sigs) / sizeof(end_sigs[0]); i++)
+		if (end_ours[i]) {
+			(void)sigaction(end_sigs[i], &end_old[i], NULL);
+			end_ours[i] = false;
+		}
+}
 
 enum { C_TOP = 1, C_MEDIUM, C_SELECTED, C_ROOT };
 
@@ -1812,6 +1893,8 @@ static void print_view(struct br *b)
 		if (pid == 0) {   /* the child: write, say why not, leave (no atexit, no curses) */
 			close(fd[0]);
 			signal(SIGINT, SIG_IGN);
+			signal(SIGTERM, SIG_DFL);   /* the terminal is the browser's */
+			signal(SIGHUP, SIG_DFL);
 			err = write_view(b, path);
 			if (err) {
 				const char *m = pk_errmsg();
@@ -2125,11 +2208,15 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	b.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 	b.color = o->color;
 	b.children = t->children && t->show_children;
+	if (o->end_on_signal)
+		end_signals_save_tty();
 	scr = newterm(NULL, stdout, stdin);
 	if (!scr)
 		return -ENOTTY;
 	set_term(scr);
 	active = &b;
+	if (o->end_on_signal)
+		end_signals_on();
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
@@ -2270,6 +2357,7 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	while (writer_done(&b, true))   /* the files whole before perfkit ends (and those queued) */
 		;
 	active = NULL;
+	end_signals_off();
 	endwin();
 	delscreen(scr);
 	while (b.nfilt)

@@ -219,6 +219,11 @@ struct tui_opts {
 	const char *hist_prefix;   /* 'P' writes <prefix>.N, first free N (default "perf.hist") */
 	const char *notice;        /* shown on the status line as the browser opens, until a
 				      key (a warning about the file: truncated, broken stacks) */
+	bool end_on_signal;        /* SIGINT (Ctrl-C), SIGTERM, SIGHUP end perfkit while it
+				      browses, the terminal given back first (then the handler
+				      set before, such as outfile's, else the default action);
+				      false: the caller's handlers alone (perfkit top ends its
+				      loop on them) */
 };
 
 /* Whether a browser can run here: stdout and stdin are terminals and TERM
