@@ -179,7 +179,6 @@ static int keep_record(void *arg, const struct perf_event_header *h)
 
 static int open_events(struct top *t)
 {
-	static const int any_cpu = -1;
 	static const pid_t any_thread = -1;
 	size_t nr_cpus = 1, nr_tids = 1;
 	int err;
@@ -188,14 +187,17 @@ static int open_events(struct top *t)
 		err = cap_list_threads(t->pid, &t->tids, &nr_tids);
 		if (err)
 			return pk_error(ESRCH, "no process %d", (int)t->pid);
-	} else {
-		cap_online_cpus(&t->cpus, &nr_cpus);
 	}
+	/* -p too: each thread's event on every CPU, one ring a CPU (as
+	 * record -p).  Events of several threads on "any CPU" cannot share
+	 * a ring (the kernel refuses PERF_EVENT_IOC_SET_OUTPUT between task
+	 * contexts: EINVAL for every multithreaded process) */
+	cap_online_cpus(&t->cpus, &nr_cpus);
 	t->ce.attrs = &t->attr;
 	t->ce.nr_ev = 1;
 	t->ce.tids = t->pid ? t->tids : &any_thread;
 	t->ce.nr_tids = nr_tids;
-	t->ce.cpus = t->pid ? &any_cpu : t->cpus;
+	t->ce.cpus = t->cpus;
 	t->ce.nr_cpus = nr_cpus;
 	t->ce.pages = TOP_RING_PAGES;
 	t->ce.skip_gone = true;

@@ -75,6 +75,20 @@ expect "-d 0: usage error (2)" test $? = 2
 expect "unknown event: usage error (2)" test $? = 2
 "$PERFKIT" top --stdio -p 999999999 2>"$T/err" >/dev/null
 expect "missing process: exit 1 with a message" test $? = 1 -a -s "$T/err"
+# a process of two threads (forkexec: main's parent_spin, its thread's
+# thread_spin): both sampled (each thread's event shares its CPU's ring;
+# a ring "of any CPU" refused the second thread: PERF_EVENT_IOC_SET_OUTPUT)
+"$PK_BUILD/tests/workloads/forkexec" 4000 >/dev/null 2>&1 &
+fp=$!
+wait_until 30 execd $fp "$PK_BUILD/tests/workloads/forkexec"
+sleep 0.3   # its thread started
+timeout 20 "$PERFKIT" top --stdio -d 1 -n 1 -p $fp >"$T/mt.out" 2>"$T/mt.err"
+expect "top -p of a process of two threads: exit 0" test $? = 0
+expect "... no error" test ! -s "$T/mt.err"
+expect "... its thread's thread_spin sampled" grep -q ' thread_spin$' "$T/mt.out"
+expect "... and main's parent_spin" grep -q ' parent_spin$' "$T/mt.out"
+kill $fp 2>/dev/null
+wait $fp 2>/dev/null
 after=$(ls -d "$TMPDIR"/perfkit-top.* 2>/dev/null | wc -l)
 expect "no temporary folder left ($before before, $after after)" test "$after" -le "$before"
 # perf top's history: a function sampled a second ago decays (7/8 per
