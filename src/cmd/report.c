@@ -5104,6 +5104,13 @@ static int rt_annotate(void *ctx, size_t i, FILE *fp)
 
 	if (!rt->h || i >= rt->t.nr_rows || !rt->r->leaves)
 		return -EINVAL;
+	bool by_sym = false;
+
+	for (int k = 0; k < rt->r->nr_keys; k++)
+		by_sym |= rt->r->keys[k] == K_SYM;
+	if (!by_sym)   /* a row of a command, DSO or thread: many functions (perf's refusal) */
+		return pk_error(-EINVAL, "annotation is for rows of functions: add sym to the sort keys "
+				"('s'), or press 'a' on a call-graph line");
 	rt_warm_join(rt);
 	row = &rt->h->rows[rt->hrow[i]];
 	const struct rt_ann *a = rt_ann_find(rt, row);

@@ -219,6 +219,11 @@ tui_wait_exit >/dev/null
 # (perf annotates the callchain entry's symbol)
 tui_start 100 30 "$R --sort comm"
 expect "--sort comm: the table" tui_wait "Press '?'"
+# on the row (a command's: many functions), refused as perf refuses it
+# (it annotated the row's first frame's function, one of no samples)
+tui_keys a
+expect "--sort comm, 'a' on the row: refused, said" tui_wait "annotation is for rows of functions: add sym"
+expect "... no annotation" tui_wait_gone "Annotation of"
 tui_keys Enter
 expect "--sort comm: the row's graph" tui_wait_re '--[0-9.]+%--a$'
 tui_select '--[0-9.]+%--a$'

@@ -1721,6 +1721,16 @@ static void annotate(struct br *b)
 
 	if (r == SIZE_MAX || !b->ops->annotate)
 		return;
+	bool by_sym = false;
+
+	for (int k = 0; k < b->t->nr_keys; k++)
+		by_sym |= b->t->kind[k] == 's';
+	if (b->lines[b->sel].off == SIZE_MAX && !by_sym) {
+		/* a row of a command, DSO or thread: many functions (perf's refusal) */
+		snprintf(b->msg, sizeof(b->msg), "annotation is for rows of functions: add sym to the sort keys "
+			 "('s'), or press 'a' on a call-graph line");
+		return;
+	}
 	if (b->lines[b->sel].off != SIZE_MAX && (r = graph_line_row(b, name, sizeof(name))) == SIZE_MAX &&
 	    (!name[0] || !b->ops->annotate_name))
 		return;
