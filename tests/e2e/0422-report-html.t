@@ -76,8 +76,12 @@ printf 'no count here\n' >"$T/bad.folded"
 "$PERFKIT" report --html -o "$T/x.html" -i "$T/bad.folded" >/dev/null 2>"$T/err"
 rc=$?
 expect "folded file without a stack: exit 1" test $rc = 1
-expect "... one line naming the file" bash -c '[ "$(grep -c . "$1")" -le 2 ] && grep -q "bad.folded" "$1"' - "$T/err"
+expect "... one line naming the file" bash -c '[ "$(grep -c . "$1")" = 1 ] && grep -q "bad.folded" "$1"' - "$T/err"
+expect "... neither kind, the line said" grep -q 'bad.folded: neither a perf.data file .* nor folded stacks (line 1: expected' "$T/err"
 expect "... no output file" test ! -e "$T/x.html"
+: >"$T/empty.data"
+"$PERFKIT" report --html -o "$T/x.html" -i "$T/empty.data" >/dev/null 2>"$T/err"
+expect "an empty file: exit 1, said empty" bash -c '[ $1 = 1 ] && grep -q "empty.data: .*(empty)" "$2"' - $? "$T/err"
 "$PERFKIT" report --html -o "$T/x.html" -i "$T/nonexistent.data" >/dev/null 2>"$T/err"
 expect "a missing input: exit 1, no output file" bash -c '[ $1 = 1 ] && [ ! -e "$2" ]' - $? "$T/x.html"
 # a page that cannot be written: said before the input is read, so the

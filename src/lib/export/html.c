@@ -155,7 +155,7 @@ static int load_folded(struct pk_export **out, const char *path)
 {
 	struct flame_input in;
 	struct pk_frame *fr = NULL;
-	size_t nfr = 0, ignored = 0;
+	size_t nfr = 0, ignored = 0, first_bad = 0, nlines;
 	char *buf = NULL;
 	int err;
 
@@ -176,7 +176,8 @@ static int load_folded(struct pk_export **out, const char *path)
 		if (!l->len || (l->len == 1 && l->s[0] == '\r'))
 			continue;
 		if (!flame_parse_count(l->s, l->len, &stacklen, &cnt) || !stacklen) {
-			ignored++;
+			if (!ignored++)
+				first_bad = i + 1;
 			continue;
 		}
 		count = (uint64_t)llround(cnt);
@@ -208,12 +209,16 @@ static int load_folded(struct pk_export **out, const char *path)
 	}
 	free(buf);
 	free(fr);
+	nlines = in.nr;
 	flame_input_release(&in);
+	if (!(*out)->nr_samples && ignored)   /* not text of either kind */
+		return pk_error(ENODATA, "%s: neither a perf.data file (no \"PERFILE2\" at offset 0) nor "
+				"folded stacks (line %zu: expected \"frame;frame;... COUNT\")", path, first_bad);
+	if (!(*out)->nr_samples)
+		return pk_error(ENODATA, "%s: no folded stacks and not a perf.data file (%s)", path,
+				nlines ? "blank lines or counts of 0 only" : "empty");
 	if (ignored)
 		pk_warn("%s: %zu lines without a stack and a count were ignored", path, ignored);
-	if (!(*out)->nr_samples)
-		return pk_error(ENODATA, "%s: no folded stacks (expected lines \"frame;frame;... COUNT\")",
-				path);
 	return 0;
 }
 
