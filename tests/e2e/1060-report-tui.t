@@ -125,6 +125,8 @@ expect "Esc: the thread zoom undone" tui_wait_gone "Thread:"
 # help
 tui_keys '?'
 expect "help: the keys" tui_wait "zoom into the selected row's DSO"
+expect "help: c and t (rows of commands)" tui_wait "zoom into the selected row's thread"
+expect "help: + and - (a Children view)" tui_wait "Children column on / off"
 tui_keys Escape
 expect "help: Esc goes back" tui_wait "Children      Self  Command"
 

@@ -71,6 +71,8 @@ tui_keys Escape
 tui_keys '?'
 expect "?: top's keys listed" tui_wait "zero the history"
 expect "?: s names top's keys, not report's" tui_wait "sort keys (dso,sym, sym or dso): regroup"
+expect "?: no command or thread zoom listed (top's rows have none)" test "$(tui_screen | grep -c "row's command\|row's thread")" = 0
+expect "?: no Children line (top has no Children view)" test "$(tui_screen | grep -c 'Children column')" = 0
 tui_keys q
 expect "?: q goes back" tui_wait "Overhead  Symbol"
 # keys of report's browser that top's rows cannot serve say so

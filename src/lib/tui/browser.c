@@ -209,7 +209,9 @@ struct br {
 
 #define NFILT (int)(sizeof(((struct br *)0)->filt) / sizeof(((struct br *)0)->filt[0]))
 
-static const char help_text[] =   /* a format: the sort keys (sort_keys()), then the Tab line or "" */
+static const char help_text[] =   /* a format: the zoom lines of c and t (help_ct) or "", the sort
+				     keys (sort_keys()), the Children line (help_children) or "",
+				     then the Tab line or "" */
 	"Keys\n"
 	"\n"
 	"  Up/Down, PgUp/PgDn, Home/End   move\n"
@@ -218,10 +220,9 @@ static const char help_text[] =   /* a format: the sort keys (sort_keys()), then
 	"  E / C, e         expand / collapse every call graph; e: toggle\n"
 	"  /                show rows whose symbol contains a text (empty: all)\n"
 	"  d                zoom into the selected row's DSO (again: zoom out)\n"
-	"  c                zoom into the selected row's command (again: zoom out)\n"
-	"  t                zoom into the selected row's thread (again: zoom out)\n"
+	"%s"
 	"  s                sort keys (%s): regroup\n"
-	"  + / -            Children column on / off\n"
+	"%s"
 	"  a                annotate the selected row's (graph line's) function (q: back)\n"
 	"  P                write the current view as --stdio text to perf.hist.N\n"
 	"%s"
@@ -1633,8 +1634,17 @@ static void show_help(struct br *b)
 {
 	struct strbuf sb = STRBUF_INIT, w = STRBUF_INIT;
 
-	/* Tab only where the source has events to switch between */
-	sb_addf(&sb, help_text, sort_keys(b),
+	/* c and t where rows name a command (not perf top's, a process's
+	 * functions), + and - where there is a Children view, Tab where the
+	 * source has events to switch between */
+	bool comm = false;
+
+	for (size_t i = 0; i < b->t->nr_rows && i < 64 && !comm; i++)
+		comm = b->t->rows[i].comm != NULL;
+	sb_addf(&sb, help_text,
+		comm ? "  c                zoom into the selected row's command (again: zoom out)\n"
+		       "  t                zoom into the selected row's thread (again: zoom out)\n" : "",
+		sort_keys(b), b->t->children ? "  + / -            Children column on / off\n" : "",
 		b->ops->next_event ? "  Tab / Shift-Tab  the next / previous event's table (a file of several events)\n"
 				   : "");
 	if (b->o->help_extra) {
