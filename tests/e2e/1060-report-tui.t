@@ -33,6 +33,11 @@ expect "open: 24 lines, no more" test "$(tui_screen | wc -l)" -eq 24
 tui_keys / m a i n Enter
 expect "search: the filter in the title" tui_wait "Symbol: main"
 expect "search: c is filtered out" tui_wait_gone "[.] c"
+# '/' again: the prompt holds the filter in force, to edit (perf's)
+tui_keys /
+expect "/ again: the prompt starts with main" tui_wait "Symbol filter: main"
+tui_keys Escape
+expect "... Esc: the filter kept" tui_wait "Symbol: main"
 # expand the first row: its graph shows main's callees a and d
 tui_keys Enter
 expect "expand: the call graph of main (a under it)" tui_wait_re '--[0-9.]+%--a$'

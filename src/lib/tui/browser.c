@@ -1974,7 +1974,12 @@ static void zoom(struct br *b, int kind)
 
 static void search(struct br *b)
 {
-	char *s = prompt(b, "Symbol filter: ", "");
+	const char *cur = "";
+
+	for (int i = 0; i < b->nfilt; i++)   /* the filter in force, to edit (perf's) */
+		if (b->filt[i].kind == '/')
+			cur = b->filt[i].val;
+	char *s = prompt(b, "Symbol filter: ", cur);
 
 	if (!s)
 		return;
