@@ -62,9 +62,16 @@ head -c $((sz - 20)) "$T/rows.data" >"$T/cut.data"
 tui_start 80 12 "LC_ALL=C.UTF-8 '$PERFKIT' report -i cut.data --no-color 2>cut.err"
 expect "truncated file: the table" tui_wait "Press '?'"
 # ... and the warning on the first screen's status line, until a key
-expect "truncated file: the warning shown at once" tui_wait "for help  warning: cut.data: file truncated"
+expect "truncated file: the warning shown at once" tui_wait "for help  warning (? shows it whole): cut.data"
 tui_keys Down
-expect "... until a key" tui_wait_gone "warning: cut.data"
+expect "... until a key" tui_wait_gone "warning (? shows"
+# the status line cuts it at the screen's width: '?' shows it whole
+tui_keys '?'
+expect "?: the help" tui_wait "Keys"
+tui_keys End
+expect "?: its end: the warning whole (wrapped to 80 columns)" tui_wait "file truncated"
+tui_keys q
+expect "?: q back to the table" tui_wait "Press '?'"
 tui_keys s C-u
 tui_keys -l "srcline"
 tui_keys Enter

@@ -1651,6 +1651,12 @@ static void show_help(struct br *b)
 		sb_addstr(&sb, "\n");
 		sb_addstr(&sb, b->o->help_extra);
 	}
+	if (b->o->notice && *b->o->notice) {   /* whole: the status line showed its start */
+		sb_addstr(&sb, "\nWarnings about the input\n\n");
+		sb_addstr(&sb, b->o->notice);
+		if (b->o->notice[strlen(b->o->notice) - 1] != '\n')
+			sb_addstr(&sb, "\n");
+	}
 	wrap_text(&w, sb.buf, COLS > 0 ? (size_t)COLS : 80);   /* at this width: no line cut off */
 	pager(b, "Help", w.buf);
 	sb_release(&w);
@@ -2227,7 +2233,8 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 	bool quit = false;
 
 	if (o->notice && *o->notice)   /* its first line; all again at the end */
-		snprintf(b.notice, sizeof(b.notice), "  warning: %.*s", (int)strcspn(o->notice, "\n"), o->notice);
+		snprintf(b.notice, sizeof(b.notice), "  warning (? shows it whole): %.*s", (int)strcspn(o->notice, "\n"),
+			 o->notice);
 	setlocale(LC_CTYPE, "");
 	cs = nl_langinfo(CODESET);
 	b.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
