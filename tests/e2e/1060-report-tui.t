@@ -127,7 +127,9 @@ expect "zoom thread: in the title" tui_wait_re "Thread: [0-9]+"
 tui_keys Escape
 expect "Esc: the thread zoom undone" tui_wait_gone "Thread:"
 
-# help
+# help; first a key of perf's browser this one has not: said, not ignored
+tui_keys H
+expect "H: no such key, said" tui_wait "'H': no such key here ('?' lists the keys)"
 tui_keys '?'
 expect "help: the keys" tui_wait "zoom into the selected row's DSO"
 expect "help: c and t (rows of commands)" tui_wait "zoom into the selected row's thread"

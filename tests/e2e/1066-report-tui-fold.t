@@ -95,8 +95,8 @@ expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 
 # a narrow screen (36 columns): a selected graph line wider than it
 # (0x9110's, 40 columns) is drawn shifted left, with its graph's other
-# lines, from two columns before its marker, a '<' at their left edge;
-# the row lines stay
+# lines, a '<' at their left edge, as far as its end needs (not to its
+# marker: its parent's '|' kept); the row lines stay
 tui_start 36 20 "LC_ALL=C.UTF-8 '$PERFKIT' report -i tree.data --no-color --sort sym"
 expect "36 columns: the table" tui_wait "[.] 0x00000000"
 tui_keys Enter Down
@@ -104,7 +104,8 @@ expect "0x9100's line selected (29 columns: not shifted)" wait_until 10 sel_has 
 expect "... no line shifted" bash -c "! tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -q '^<'"
 tui_keys Down
 expect "Down: 0x9110 whole on the selected line" wait_until 10 sel_has "%--0x9110"
-expect "... the line shifted ('<' first), its marker whole" wait_until 5 bash -c "tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -q '^<|--60.00%--0x9110'"
+expect "... the line shifted ('<' first), its end whole" wait_until 5 bash -c "tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -qE '^<.+\|--60\.00%--0x9110 *\$'"
+expect "... by as much as its end needs: its parent's '|' kept" bash -c "tmux -S '$TUI_SOCK' capture-pane -p -t tui | grep -qE '^< +\| +\|--60\.00%--0x9110'"
 expect "... the row's line not shifted" shown "100.00%"
 # '?' on 36 columns: the help's lines wrapped, none cut off (the s key's
 # "srcline" was past the edge)

@@ -1058,8 +1058,9 @@ static void draw(struct br *b)
 		b->top = b->nlines > (size_t)h ? b->nlines - (size_t)h : 0;
 	/* a graph line selected that is wider than the screen (11 columns a
 	 * level: 40 columns hold two levels): the lines of its graph drawn
-	 * shifted left, from two columns before its marker ("|--", "+-"),
-	 * which shows whole, a '<' at their left edge */
+	 * shifted left, a '<' at their left edge, as far as its end needs
+	 * (the graph's context kept), at most to two columns before its
+	 * marker ("|--", "+-"), which shows whole */
 	size_t shift = 0, shift_row = SIZE_MAX;
 
 	if (b->nlines && b->lines[b->sel].off != SIZE_MAX && b->graph[b->lines[b->sel].row]) {
@@ -1069,7 +1070,9 @@ static void draw(struct br *b)
 		long c = graph_col(g);
 
 		if (c > 2 && len > (size_t)COLS) {
-			shift = (size_t)c - 2;
+			size_t to_end = len + 2 - (size_t)COLS;   /* the end on the screen, after the '<' */
+
+			shift = to_end < (size_t)c - 2 ? to_end : (size_t)c - 2;
 			shift_row = b->lines[b->sel].row;
 		}
 	}
@@ -2383,7 +2386,10 @@ int tui_browse(struct tui_table *t, const struct tui_ops *ops, void *ctx, const 
 				quit = ch == 'q' || confirm(&b, "Do you really want to exit? (y/n)");
 			}
 			break;
-		default: break;
+		default:   /* a key of perf's browser that this one has not (H, L, i, V, F, ...) */
+			if (ch > ' ' && ch < 127)
+				snprintf(b.msg, sizeof(b.msg), "'%c': no such key here ('?' lists the keys)", ch);
+			break;
 		}
 	}
 	while (writer_done(&b, true))   /* the files whole before perfkit ends (and those queued) */
