@@ -2937,6 +2937,16 @@ graph:
 	printf("\n\n");
 }
 
+/* A group row's numbers: GRP_NV arrays of the n events' values, by
+ * kind: Children, Self, samples, period, and --show-cpu-utilization's
+ * sys and usr. */
+#define GRP_NV 6
+
+static size_t grp_at(char kind, size_t n)
+{
+	return n * (kind == 'c' ? 0 : kind == 's' ? 1 : kind == 'n' ? 2 : kind == 'p' ? 3 : kind == 'y' ? 4 : kind == 'u' ? 5 : 1);
+}
+
 /* perf's group view (perf report --group; its default for a file whose
  * HEADER_GROUP_DESC has groups): an event group's table in one, each row
  * with a column per event of the group for each number (Children, Self or
@@ -3067,7 +3077,7 @@ static int cmp_grow_fields(const struct grow *x, const struct grow *y, const uin
 {
 	for (int i = 0; i < grp_r->nr_sorts; i++) {
 		const struct rfield *f = &grp_r->sorts[i];
-		size_t at = f->kind == 'n' ? 2 * grp_n : grp_n;
+		size_t at = grp_at(f->kind, grp_n);
 		int c;
 
 		switch (f->kind) {
@@ -3089,7 +3099,7 @@ static int cmp_grow_fields(const struct grow *x, const struct grow *y, const uin
 static int cmp_grows(const void *a, const void *b)
 {
 	const struct grow *x = a, *y = b;
-	const uint64_t *vx = grp_v + x->pos * 4 * grp_n, *vy = grp_v + y->pos * 4 * grp_n;
+	const uint64_t *vx = grp_v + x->pos * GRP_NV * grp_n, *vy = grp_v + y->pos * GRP_NV * grp_n;
 
 	if (grp_r->nr_sorts)
 		return cmp_grow_fields(x, y, vx, vy);
@@ -3164,7 +3174,7 @@ static void print_group_sep_row(const struct report *r, const struct grow *g, co
 		if (kind == 'c' && !r->children) {
 			sb_addstr(&num, " N/A");
 		} else if (kind != 'k') {
-			const uint64_t *x = gv + (kind == 'c' ? 0 : kind == 's' ? n : kind == 'n' ? 2 * n : 3 * n);
+			const uint64_t *x = gv + grp_at(kind, n);
 
 			for (size_t m = 0; m < n; m++)
 				if (kind == 'n' || kind == 'p')
@@ -3266,12 +3276,12 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 				if (ng == cap) {
 					cap = cap ? cap * 2 : 1024;
 					g = xrealloc(g, cap * sizeof(*g));
-					v = xrealloc(v, cap * 4 * n * sizeof(*v));
+					v = xrealloc(v, cap * GRP_NV * n * sizeof(*v));
 					next = xrealloc(next, cap * sizeof(*next));
 					has = xrealloc(has, cap * n * sizeof(*has));
 				}
 				g[ng] = (struct grow){ h, i, m ? SIZE_MAX : i, ng };
-				memset(v + ng * 4 * n, 0, 4 * n * sizeof(*v));
+				memset(v + ng * GRP_NV * n, 0, GRP_NV * n * sizeof(*v));
 				memset(has + ng * n, 0, n * sizeof(*has));
 				next[ng] = SIZE_MAX;
 				if (created)
@@ -3281,12 +3291,14 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 				gi = ng++;
 			}
 			has[gi * n + m] = true;
-			uint64_t *gv = v + gi * 4 * n;
+			uint64_t *gv = v + gi * GRP_NV * n;
 
 			gv[m] = row->children;
 			gv[n + m] = row->self;
 			gv[2 * n + m] = row->nr_self;
 			gv[3 * n + m] = row->self;
+			gv[4 * n + m] = row_sys(h, i);   /* --show-cpu-utilization's */
+			gv[5 * n + m] = row->self - row_sys(h, i);
 		}
 		if (m)
 			free(show);
@@ -3338,7 +3350,7 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 		trees = build_trees(r, h0, show0, thr0);
 	for (size_t i = 0; i < ng; i++) {
 		const struct row *row = &g[i].h->rows[g[i].row];
-		const uint64_t *gv = v + g[i].pos * 4 * n;
+		const uint64_t *gv = v + g[i].pos * GRP_NV * n;
 
 		if (r->field_sep) {
 			print_group_sep_row(r, &g[i], gv, n, total, fv, nf, width);
@@ -3354,7 +3366,7 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 				continue;
 			}
 			if (kind != 'k') {
-				const uint64_t *x = gv + (kind == 'c' ? 0 : kind == 's' ? n : kind == 'n' ? 2 * n : 3 * n);
+				const uint64_t *x = gv + grp_at(kind, n);
 
 				for (size_t m = 0; m < n; m++) {
 					if (kind == 'n' || kind == 'p')

@@ -38,6 +38,11 @@ if can_perf_event; then
 	"$PERFKIT" report -i "$T/live.data" --stdio --show-cpu-utilization >"$T/live" 2>/dev/null
 	expect "live: sys + usr = Self on every row" sums <"$T/live"
 	data+=("$T/live.data")
+	# an event group (perf's group view): sys and usr per event
+	"$PERFKIT" record -e '{cpu-clock,task-clock}' -o "$T/grp.data" -- "$PK_BUILD/tests/workloads/calltree" 100 >/dev/null 2>&1
+	"$PERFKIT" report -i "$T/grp.data" --stdio --show-cpu-utilization >"$T/grp" 2>/dev/null
+	expect "group: two sys and two usr columns" grep -qE '^# +Overhead +sys +usr +Command' "$T/grp"
+	expect "group: calltree's c all usr, for both events" grep -qE '^ +([0-9.]+%) +([0-9.]+%) +0\.00% +0\.00% +\1 +\2 +calltree +calltree +\[\.\] c$' "$T/grp"
 else
 	skip "perf events not permitted here: no live recording"
 fi
@@ -48,6 +53,7 @@ if have perf; then
 	# a live file's rows as a set: the order of rows of equal shares is
 	# the shape of perf's tree, which a row only perfkit has changes
 	# (its [truncated]: the README's known difference)
+	[ -s "$T/grp.data" ] && same_as_perf "$T/grp.data" --show-cpu-utilization
 	for d in "${data[@]:1}"; do
 		for o in "" "-g none" "--sort comm" "--no-children --sort dso"; do
 			perf report -i "$d" --stdio --show-cpu-utilization -g none $o 2>/dev/null | rows | grep -v '\[truncated\]' | sort >"$T/perf.rows"
