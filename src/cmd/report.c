@@ -4028,9 +4028,15 @@ int cmd_report(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (so.kallsyms && access(so.kallsyms, R_OK)) {
-		fprintf(stderr, "perfkit report: --kallsyms %s: %s\n", so.kallsyms, strerror(errno));
-		return 1;
+	if (so.kallsyms) {   /* a file to read whole: not a FIFO or a device */
+		struct stat kst;
+		int kerr = stat(so.kallsyms, &kst) ? errno : !S_ISREG(kst.st_mode) ? EINVAL : access(so.kallsyms, R_OK) ? errno : 0;
+
+		if (kerr) {
+			fprintf(stderr, "perfkit report: --kallsyms %s: %s\n", so.kallsyms,
+				kerr == EINVAL ? "not a regular file (a copy of /proc/kallsyms expected)" : strerror(kerr));
+			return 1;
+		}
 	}
 	if (so.symfs && *so.symfs && access(so.symfs, X_OK))
 		pk_warn("--symfs %s: %s: no DSO is read", so.symfs, strerror(errno));

@@ -67,4 +67,7 @@ expect "annotate --symfs: c's instructions" grep -q '<c>:' "$T/ann"
 expect "--kallsyms missing: exit 1" test $? = 1
 expect "... one line naming it" test "$(wc -l <"$T/err")" = 1 -a -n "$(grep -F "$T/nope" "$T/err")"
 expect "... nothing on stdout" test ! -s "$T/out"
+timeout 20 "$PERFKIT" script -i "$T/p.data" --kallsyms /dev/zero >"$T/out" 2>"$T/err"
+expect "--kallsyms /dev/zero: exit 1 at once (never read)" test $? = 1
+expect "... said: not a regular file" grep -q "/dev/zero: not a regular file" "$T/err"
 done_testing

@@ -53,6 +53,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/auxv.h>
 #include <unistd.h>
 
@@ -887,9 +888,14 @@ static void kernel_load(struct symcache *c)
 	size_t len = 0, alloc = 8u << 20;
 	char *buf;
 	const char *path = c->kallsyms_set ? c->kallsyms : "/proc/kallsyms";
-	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+	struct stat st;
 
 	c->kstate = DSO_MISSING;
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {   /* a FIFO, /dev/zero: never read */
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0)
 		return;
 	buf = xmalloc(alloc);
