@@ -3431,6 +3431,115 @@ static int stats_sample(const struct pk_sample *s, void *arg)
 	return 0;
 }
 
+static int stats_sample_none(const struct pk_sample *s, void *arg)
+{
+	(void)s;
+	(void)arg;
+	return 0;
+}
+
+/* perf report --tasks: each thread under the one that forked it, "#
+ * pid tid ppid comm", as perf 6.1's tasks_print builds it: the threads
+ * in its table's order (256 buckets by tid, each by tid), each linked
+ * under its parent when first met, itself or as the parent of one met
+ * before (a parent's children in that order), up to one with no parent
+ * (ppid -1; here also one whose parent the file has not, where perf
+ * fails); a level a space before the name. */
+static int task_order(const void *a, const void *b)
+{
+	const struct session_task *x = a, *y = b;
+	unsigned bx = x->tid % 256, by = y->tid % 256;
+
+	if (bx != by)
+		return bx < by ? -1 : 1;
+	return (int32_t)x->tid != (int32_t)y->tid ? ((int32_t)x->tid < (int32_t)y->tid ? -1 : 1) : 0;
+}
+
+struct task_tree {
+	const struct session_task *v;
+	size_t *first, *last, *next;   /* children lists (SIZE_MAX: none) */
+	bool *listed;
+};
+
+static void print_task(const struct task_tree *tt, size_t i, int level)
+{
+	const struct session_task *t = &tt->v[i];
+
+	printf("%10" PRId32 " %8" PRId32 " %8" PRId32 " |%*s%s\n", (int32_t)t->pid, (int32_t)t->tid, t->ppid, level, "",
+	       t->comm ? t->comm : "");
+	for (size_t c = tt->first[i]; c != SIZE_MAX; c = tt->next[c])
+		print_task(tt, c, level + 1);
+}
+
+static int report_tasks(struct session *s)
+{
+	struct session_task *v;
+	int err = session_process(s, stats_sample_none, NULL);
+
+	if (err < 0) {
+		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
+		return 1;
+	}
+	size_t n = session_tasks(s, &v), m = 0, nroots = 0;
+	bool idle = false;
+
+	for (size_t i = 0; i < n; i++) {   /* a sample's tid -1: no thread of perf's */
+		if (v[i].tid == UINT32_MAX)
+			continue;
+		idle |= v[i].tid == 0;
+		v[m++] = v[i];
+	}
+	n = m;
+	if (!idle) {   /* perf's machine has its idle thread always */
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = (struct session_task){ 0, 0, -1, "swapper" };
+	}
+	qsort(v, n, sizeof(*v), task_order);
+	struct task_tree tt = { v, xmalloc((n + 1) * sizeof(size_t)), xmalloc((n + 1) * sizeof(size_t)),
+				xmalloc((n + 1) * sizeof(size_t)), xcalloc(n + 1, sizeof(bool)) };
+	size_t *roots = xmalloc((n + 1) * sizeof(*roots));
+	struct hashmap by_tid;
+
+	hm_init(&by_tid);
+	for (size_t i = 0; i < n; i++) {
+		int created;
+
+		tt.first[i] = tt.last[i] = tt.next[i] = SIZE_MAX;
+		hm_upsert(&by_tid, &v[i].tid, sizeof(v[i].tid), &created)->val.u = i;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t cur = i;
+
+		while (!tt.listed[cur]) {
+			const struct hm_entry *pe = v[cur].ppid >= 0 ? hm_find(&by_tid, &v[cur].ppid, sizeof(uint32_t)) : NULL;
+			size_t p = pe ? (size_t)pe->val.u : SIZE_MAX;
+
+			tt.listed[cur] = true;
+			if (p == SIZE_MAX || p == cur) {   /* the top of its chain */
+				roots[nroots++] = cur;
+				break;
+			}
+			if (tt.last[p] == SIZE_MAX)
+				tt.first[p] = cur;
+			else
+				tt.next[tt.last[p]] = cur;
+			tt.last[p] = cur;
+			cur = p;
+		}
+	}
+	printf("# %8s %8s %8s  %s\n", "pid", "tid", "ppid", "comm");
+	for (size_t i = 0; i < nroots; i++)
+		print_task(&tt, roots[i], 0);
+	hm_release(&by_tid);
+	free(roots);
+	free(tt.first);
+	free(tt.last);
+	free(tt.next);
+	free(tt.listed);
+	free(v);
+	return 0;
+}
+
 static int report_stats(struct session *s)
 {
 	struct stats_ctx c = { session_file(s), NULL };
@@ -3695,6 +3804,7 @@ static void usage(FILE *fp)
 		    "      --percent-limit P   hide rows below P percent\n"
 		    "  -n, --show-nr-samples   a Samples column: the samples whose leaf is the row\n"
 		    "      --show-total-period a Period column: the period of those samples (Self's)\n"
+		    "      --tasks             the threads instead, each under the one that forked it\n"
 		    "      --show-cpu-utilization  sys and usr columns: Self's samples taken in kernel\n"
 		    "                          and in user mode (--stdio; not in the browser)\n"
 		    "  -F, --fields LIST       the columns in this order, the rows sorted by them (perf's):\n"
@@ -3891,6 +4001,7 @@ int cmd_report(int argc, char **argv)
 		{ "group-sort-idx", required_argument, NULL, 1018 },
 		{ "symfs", required_argument, NULL, 1019 },
 		{ "show-cpu-utilization", no_argument, NULL, 1021 },
+		{ "tasks", no_argument, NULL, 1022 },
 		{ "showcpuutilization", no_argument, NULL, 1021 },
 		{ "kallsyms", required_argument, NULL, 1020 },
 		{ "help", no_argument, NULL, 'h' },
@@ -3907,7 +4018,7 @@ int cmd_report(int argc, char **argv)
 	int user_max_stack = 0;   /* --max-stack as given */
 	const char *sort = "comm,dso,sym";
 	char sort_buf[256];
-	bool sort_given = false, stats_only = false;
+	bool sort_given = false, stats_only = false, tasks = false;
 	const char *fields = NULL;   /* -F/--fields */
 	char fields_buf[256];
 
@@ -4023,6 +4134,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 1019: so.symfs = optarg; break;
 		case 1021: r.show_sys = true; break;
+		case 1022: tasks = true; break;
 		case 1020: so.kallsyms = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -4091,6 +4203,8 @@ int cmd_report(int argc, char **argv)
 	if (!so.max_stack)   /* perf's default --max-stack */
 		so.max_stack = (int)ev_max_stack();
 	pk_error_clear();
+	if (tasks)   /* the threads alone: the chains not read (the samples still are: their COMMs) */
+		so.no_callchain = true;
 	if (stats_only)   /* counts only: no sample resolved, nor unwound */
 		so.no_callchain = so.counts_only = true;
 	hm_init(&r.trace_names);
@@ -4100,6 +4214,12 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
 		print_warnings();
 		return 1;
+	}
+	if (tasks) {   /* perf's --tasks: the threads alone */
+		err = report_tasks(s);
+		print_warnings();
+		session_close(s);
+		return err;
 	}
 	if (stats_only) {   /* perf's --stats: the counts alone */
 		err = report_stats(s);

@@ -57,6 +57,7 @@ struct mapgroup {
 
 struct thread {
 	uint32_t pid, tid;
+	int32_t ppid;         /* the tid that forked it (FORK's ptid), -1: none seen */
 	const char *comm;     /* interned */
 	bool comm_known;      /* from a COMM record (or inherited one), not ":tid" */
 	bool exited;          /* an EXIT record was seen (session_trim drops it) */
@@ -347,6 +348,7 @@ static struct thread *thread_new(struct session *s, uint32_t pid, uint32_t tid)
 	}
 	t->pid = pid;
 	t->tid = tid;
+	t->ppid = -1;
 	t->comm = NULL;
 	t->comm_known = false;
 	t->exited = false;
@@ -586,6 +588,7 @@ static void do_fork(struct session *s, const struct perf_event_header *h, const 
 	child->comm = parent->comm_known ? comm : comm_placeholder(s, tid);
 	child->comm_known = parent->comm_known;
 	child->mg = mg;
+	child->ppid = (int32_t)ptid;   /* perf's thread__fork: the parent thread's tid */
 }
 
 /* ---- ordering ---- */
@@ -852,6 +855,20 @@ const char *session_thread_comm(struct session *s, uint32_t tid)
 	struct thread *t = thread_find(s, tid);
 
 	return t ? t->comm : NULL;
+}
+
+size_t session_tasks(struct session *s, struct session_task **out)
+{
+	size_t n = 0;
+
+	*out = xmalloc((s->threads.nr + 1) * sizeof(**out));
+	for (size_t i = 0; i < s->threads.nr; i++) {   /* entries: dense */
+		const struct thread *t = s->threads.entries[i].val.ptr;
+
+		if (t)
+			(*out)[n++] = (struct session_task){ t->pid, t->tid, t->ppid, t->comm };
+	}
+	return n;
 }
 
 const char *session_comm_renamed(const struct session *s, const char *comm)

@@ -269,6 +269,19 @@ const struct session_stats *session_stats(const struct session *s);
  * thread never seen. */
 const char *session_thread_comm(struct session *s, uint32_t tid);
 
+/* The threads the file named (FORK, COMM, EXIT, samples), one each of
+ * their tids as the table holds it after session_process: pid, tid, ppid
+ * (the tid of the thread that forked it, FORK's ptid as perf's
+ * thread__fork; -1 when no FORK named one) and its last command name, in
+ * no particular order: perf report --tasks.  *out xmalloc'd (the
+ * caller's), the count returned; comm lives as long as the session. */
+struct session_task {
+	uint32_t pid, tid;
+	int32_t ppid;
+	const char *comm;
+};
+size_t session_tasks(struct session *s, struct session_task **out);
+
 /* What a sample's comm is called at the end, as perf's report names it:
  * a thread no FORK or COMM had named carries ":TID" (comm_placeholder);
  * its first COMM renames that name in place (perf's thread__set_comm,
