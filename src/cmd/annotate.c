@@ -1337,7 +1337,7 @@ static int annotate_perf(struct popts *o)
 	int rc = 0;
 	bool *used = xcalloc(o->nr_syms + 1, sizeof(bool));
 
-	if (session_open(&c.s, o->input, &so) < 0) {
+	if (session_opts_check(&so) < 0 || session_open(&c.s, o->input, &so) < 0) {
 		fprintf(stderr, "perfkit annotate: %s\n", pk_errmsg());
 		free(used);
 		free(o->syms);

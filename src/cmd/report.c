@@ -2465,6 +2465,12 @@ static int cmp_fields(const void *a, const void *b)
 		if (vx != vy)
 			return vx > vy ? -1 : 1;
 	}
+	/* equal by every field: perf's insertion order, the keys' collapsed
+	 * order (an unknown symbol's by its address, which the fields' sym
+	 * compare took as equal) */
+	for (int k = 0; k < fs_r->nr_keys; k++)
+		if (rx->rank[k] != ry->rank[k])
+			return rx->rank[k] < ry->rank[k] ? -1 : 1;
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
@@ -4140,18 +4146,10 @@ int cmd_report(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (so.kallsyms) {   /* a file to read whole: not a FIFO or a device */
-		struct stat kst;
-		int kerr = stat(so.kallsyms, &kst) ? errno : !S_ISREG(kst.st_mode) ? EINVAL : access(so.kallsyms, R_OK) ? errno : 0;
-
-		if (kerr) {
-			fprintf(stderr, "perfkit report: --kallsyms %s: %s\n", so.kallsyms,
-				kerr == EINVAL ? "not a regular file (a copy of /proc/kallsyms expected)" : strerror(kerr));
-			return 1;
-		}
+	if (session_opts_check(&so)) {   /* --kallsyms, --symfs */
+		fprintf(stderr, "perfkit report: %s\n", pk_errmsg());
+		return 1;
 	}
-	if (so.symfs && *so.symfs && access(so.symfs, X_OK))
-		pk_warn("--symfs %s: %s: no DSO is read", so.symfs, strerror(errno));
 	if (fields && parse_fields(&r, fields, sort_given))
 		return 2;
 	if (r.show_sys && !fields) {

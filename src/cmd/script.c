@@ -682,15 +682,9 @@ int cmd_script(int argc, char **argv)
 		default: fprintf(stderr, "%s", SCRIPT_USAGE); return 2;
 		}
 	}
-	if (so.kallsyms) {   /* a file to read whole: not a FIFO or a device */
-		struct stat kst;
-		int kerr = stat(so.kallsyms, &kst) ? errno : !S_ISREG(kst.st_mode) ? EINVAL : access(so.kallsyms, R_OK) ? errno : 0;
-
-		if (kerr) {
-			fprintf(stderr, "perfkit script: --kallsyms %s: %s\n", so.kallsyms,
-				kerr == EINVAL ? "not a regular file (a copy of /proc/kallsyms expected)" : strerror(kerr));
-			return 1;
-		}
+	if (session_opts_check(&so)) {   /* --kallsyms, --symfs */
+		fprintf(stderr, "perfkit script: %s\n", pk_errmsg());
+		return 1;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "perfkit script: unexpected argument '%s'\nusage: perfkit script [-i FILE]\n",

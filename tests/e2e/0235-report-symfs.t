@@ -67,6 +67,11 @@ expect "annotate --symfs: c's instructions" grep -q '<c>:' "$T/ann"
 expect "--kallsyms missing: exit 1" test $? = 1
 expect "... one line naming it" test "$(wc -l <"$T/err")" = 1 -a -n "$(grep -F "$T/nope" "$T/err")"
 expect "... nothing on stdout" test ! -s "$T/out"
+: >"$T/plainfile"
+"$PERFKIT" script -i "$T/p.data" --symfs "$T/plainfile" >/dev/null 2>"$T/err"
+expect "script --symfs FILE: warned, not a directory" grep -q -- "--symfs $T/plainfile: Not a directory" "$T/err"
+"$PERFKIT" report -i "$T/p.data" --stdio --symfs "$T/none" >/dev/null 2>"$T/err"
+expect "report --symfs missing: warned" grep -q -- "--symfs $T/none: No such file or directory" "$T/err"
 timeout 20 "$PERFKIT" script -i "$T/p.data" --kallsyms /dev/zero >"$T/out" 2>"$T/err"
 expect "--kallsyms /dev/zero: exit 1 at once (never read)" test $? = 1
 expect "... said: not a regular file" grep -q "/dev/zero: not a regular file" "$T/err"

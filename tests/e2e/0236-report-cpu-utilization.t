@@ -50,6 +50,11 @@ if have perf; then
 	for o in "" "-g none" "--sort comm" "--sort pid,sym -g callee" "--no-children --sort dso" "-g none -t ;"; do
 		same_as_perf "$T/lvl.data" --show-cpu-utilization $o
 	done
+	# -F: rows its fields find equal (two unknown symbols: perf's
+	# sort__sym_sort) in perf's insertion order, the keys' (by address)
+	for o in "overhead,sym" "overhead,sym,comm" "overhead,overhead_sys,sym"; do
+		same_as_perf "$T/lvl.data" -F "$o"
+	done
 	# a live file's rows as a set: the order of rows of equal shares is
 	# the shape of perf's tree, which a row only perfkit has changes
 	# (its [truncated]: the README's known difference)

@@ -871,6 +871,28 @@ size_t session_tasks(struct session *s, struct session_task **out)
 	return n;
 }
 
+int session_opts_check(const struct session_opts *so)
+{
+	struct stat st;
+
+	if (so->kallsyms) {
+		if (stat(so->kallsyms, &st))
+			return pk_error(-errno, "--kallsyms %s: %s", so->kallsyms, strerror(errno));
+		if (!S_ISREG(st.st_mode))
+			return pk_error(-EINVAL, "--kallsyms %s: not a regular file (a copy of /proc/kallsyms expected)",
+					so->kallsyms);
+		if (access(so->kallsyms, R_OK))
+			return pk_error(-errno, "--kallsyms %s: %s", so->kallsyms, strerror(errno));
+	}
+	if (so->symfs && *so->symfs) {
+		int e = stat(so->symfs, &st) ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
+
+		if (e)
+			pk_warn("--symfs %s: %s: no DSO is read there", so->symfs, strerror(e));
+	}
+	return 0;
+}
+
 const char *session_comm_renamed(const struct session *s, const char *comm)
 {
 	const struct hm_entry *e = s->renames.nr ? hm_find(&s->renames, &comm, sizeof(comm)) : NULL;

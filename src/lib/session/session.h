@@ -282,6 +282,13 @@ struct session_task {
 };
 size_t session_tasks(struct session *s, struct session_task **out);
 
+/* The files session_opts names, checked before a session opens them (a
+ * command's options): a kallsyms that is not a readable regular file (a
+ * FIFO or /dev/zero would be read forever) is -ENOENT, -EACCES or
+ * -EINVAL (pk_error: the option and why); a symfs that is not a directory
+ * a warning (pk_warn: no DSO will be found there), 0. */
+int session_opts_check(const struct session_opts *so);
+
 /* What a sample's comm is called at the end, as perf's report names it:
  * a thread no FORK or COMM had named carries ":TID" (comm_placeholder);
  * its first COMM renames that name in place (perf's thread__set_comm,
