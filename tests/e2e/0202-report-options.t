@@ -63,7 +63,7 @@ expect "--sort Comm,DSO,Sym: the same table as comm,dso,sym" sh -c "test -s '$T/
 expect "--sort co,ds,s: the same table too" cmp -s "$T/k.full" "$T/k.pre"
 # (perfkit's "[truncated]" row of a chain the kernel cut is its own, and
 # perf's _init row for a sample in clock@plt: README)
-perf report -i "$T/p.data" --stdio -g none --sort co,ds,s 2>/dev/null | grep '%' | no_plt_rows >"$T/perf.pre"
+perf report -i "$T/p.data" --stdio -g none --sort co,ds,s 2>/dev/null | grep -v '^# (Tip:' | grep '%' | no_plt_rows >"$T/perf.pre"
 grep '%' "$T/k.pre" | grep -v '\[truncated\]' | no_plt_rows >"$T/pk.pre"
 same_file "--sort co,ds,s: perf's rows" "$T/perf.pre" "$T/pk.pre"
 # -F fields as perf reads them too: a sort key or a column by any prefix
