@@ -3462,6 +3462,7 @@ static int task_order(const void *a, const void *b)
 }
 
 struct task_tree {
+	struct session *s;             /* --mmaps: each task's maps too */
 	const struct session_task *v;
 	size_t *first, *last, *next;   /* children lists (SIZE_MAX: none) */
 	bool *listed;
@@ -3473,11 +3474,34 @@ static void print_task(const struct task_tree *tt, size_t i, int level)
 
 	printf("%10" PRId32 " %8" PRId32 " %8" PRId32 " |%*s%s\n", (int32_t)t->pid, (int32_t)t->tid, t->ppid, level, "",
 	       t->comm ? t->comm : "");
+	if (tt->s) {   /* perf's maps__fprintf_task: under the name, by address */
+		struct session_map *m;
+		size_t nm = session_thread_maps(tt->s, t->tid, &m);
+
+		for (size_t k = 0; k < nm; k++) {
+			const char *d = m[k].dso;
+			char jit[64];
+
+			/* anonymous or file-less executable memory: perf's map__new
+			 * names it by the JIT map file */
+			if ((m[k].prot & PROT_EXEC) &&
+			    (!strcmp(d, "//anon") || !strncmp(d, "/dev/zero", 9) || !strncmp(d, "/anon_hugepage", 14) ||
+			     !strncmp(d, "[stack", 6) || !strncmp(d, "/SYSV", 5) || !strcmp(d, "[heap]"))) {
+				snprintf(jit, sizeof(jit), "/tmp/perf-%" PRIu32 ".map", t->pid);
+				d = jit;
+			}
+			printf("%*s%" PRIx64 "-%" PRIx64 " %c%c%c%c %08" PRIx64 " %" PRIu64 " %s\n", 32 + level, "",
+			       m[k].start, m[k].end, m[k].prot & PROT_READ ? 'r' : '-', m[k].prot & PROT_WRITE ? 'w' : '-',
+			       m[k].prot & PROT_EXEC ? 'x' : '-', m[k].flags & MAP_SHARED ? 's' : 'p', m[k].pgoff,
+			       m[k].ino, d);
+		}
+		free(m);
+	}
 	for (size_t c = tt->first[i]; c != SIZE_MAX; c = tt->next[c])
 		print_task(tt, c, level + 1);
 }
 
-static int report_tasks(struct session *s)
+static int report_tasks(struct session *s, bool maps)
 {
 	struct session_task *v;
 	int err = session_process(s, stats_sample_none, NULL);
@@ -3501,7 +3525,7 @@ static int report_tasks(struct session *s)
 		v[n++] = (struct session_task){ 0, 0, -1, "swapper" };
 	}
 	qsort(v, n, sizeof(*v), task_order);
-	struct task_tree tt = { v, xmalloc((n + 1) * sizeof(size_t)), xmalloc((n + 1) * sizeof(size_t)),
+	struct task_tree tt = { maps ? s : NULL, v, xmalloc((n + 1) * sizeof(size_t)), xmalloc((n + 1) * sizeof(size_t)),
 				xmalloc((n + 1) * sizeof(size_t)), xcalloc(n + 1, sizeof(bool)) };
 	size_t *roots = xmalloc((n + 1) * sizeof(*roots));
 	struct hashmap by_tid;
@@ -3811,6 +3835,7 @@ static void usage(FILE *fp)
 		    "  -n, --show-nr-samples   a Samples column: the samples whose leaf is the row\n"
 		    "      --show-total-period a Period column: the period of those samples (Self's)\n"
 		    "      --tasks             the threads instead, each under the one that forked it\n"
+		    "      --mmaps             the same, each with its maps\n"
 		    "      --show-cpu-utilization  sys and usr columns: Self's samples taken in kernel\n"
 		    "                          and in user mode (--stdio; not in the browser)\n"
 		    "  -F, --fields LIST       the columns in this order, the rows sorted by them (perf's):\n"
@@ -4008,6 +4033,7 @@ int cmd_report(int argc, char **argv)
 		{ "symfs", required_argument, NULL, 1019 },
 		{ "show-cpu-utilization", no_argument, NULL, 1021 },
 		{ "tasks", no_argument, NULL, 1022 },
+		{ "mmaps", no_argument, NULL, 1023 },
 		{ "showcpuutilization", no_argument, NULL, 1021 },
 		{ "kallsyms", required_argument, NULL, 1020 },
 		{ "help", no_argument, NULL, 'h' },
@@ -4024,7 +4050,7 @@ int cmd_report(int argc, char **argv)
 	int user_max_stack = 0;   /* --max-stack as given */
 	const char *sort = "comm,dso,sym";
 	char sort_buf[256];
-	bool sort_given = false, stats_only = false, tasks = false;
+	bool sort_given = false, stats_only = false, tasks = false, mmaps = false;
 	const char *fields = NULL;   /* -F/--fields */
 	char fields_buf[256];
 
@@ -4141,6 +4167,7 @@ int cmd_report(int argc, char **argv)
 		case 1019: so.symfs = optarg; break;
 		case 1021: r.show_sys = true; break;
 		case 1022: tasks = true; break;
+		case 1023: tasks = mmaps = true; break;
 		case 1020: so.kallsyms = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -4214,7 +4241,7 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	if (tasks) {   /* perf's --tasks: the threads alone */
-		err = report_tasks(s);
+		err = report_tasks(s, mmaps);
 		print_warnings();
 		session_close(s);
 		return err;

@@ -6,7 +6,8 @@
 # by tid; a parent's children as they were first met), perf's idle
 # "swapper" first.  mkchainlvl.py's file (no FORK: every thread a root),
 # and a live recording of a shell, its child shell and forkexec (a
-# process, its thread and its forked child), each against perf report.
+# process, its thread and its forked child), each against perf report;
+# --mmaps, the same with each thread's maps.
 . "$(dirname "$0")/lib.sh"
 
 python3 "$TOP/tests/e2e/mkchainlvl.py" "$T/lvl.data"
@@ -26,9 +27,18 @@ if can_perf_event; then
 	expect "live: the child shell one level under the shell" grep -qE '^ +[0-9]+ +[0-9]+ +[0-9]+ \| sh$' "$T/t"
 	expect "... forkexec one level under the shell" grep -qE '^ +[0-9]+ +[0-9]+ +[0-9]+ \| forkexec$' "$T/t"
 	expect "... its thread under it (same pid, another tid)" awk '$NF == "forkexec" && $1 != $2 && /\|  forkexec$/ { ok = 1 } END { exit !ok }' "$T/t"
+	# --mmaps: each thread's maps under it ("START-END PROT OFFSET INODE
+	# DSO", 32 columns and its level in), an exec's old image's kept
+	# where the new one does not cover them, as perf's
+	"$PERFKIT" report -i "$T/t.data" --mmaps >"$T/m" 2>/dev/null
+	expect "--mmaps: forkexec's own code under it (33 columns in: level 1)" \
+		grep -qE "^ {33}[0-9a-f]+-[0-9a-f]+ r-xp [0-9a-f]{8} [0-9]+ .*/forkexec\$" "$T/m"
+	expect "--mmaps: the tasks' lines as --tasks's" cmp -s "$T/t" <(grep -vE '^ {32,}[0-9a-f]+-[0-9a-f]+ ' "$T/m")
 	if have perf; then
 		perf report -i "$T/t.data" --tasks 2>/dev/null >"$T/t.perf"
 		same_file "live: perf report --tasks's output" "$T/t.perf" "$T/t"
+		perf report -i "$T/t.data" --mmaps 2>/dev/null >"$T/m.perf"
+		same_file "live: perf report --mmaps's output" "$T/m.perf" "$T/m"
 	else
 		skip "perf (the oracle) is not installed"
 	fi

@@ -43,6 +43,9 @@ struct map {
 	bool exec;            /* PROT_EXEC (MMAP2's prot; an MMAP without
 				 PERF_RECORD_MISC_MMAP_DATA), as perf's
 				 machine__process_mmap*_event */
+	uint32_t prot, flags; /* MMAP2's (an MMAP's: PROT_EXEC unless data, as
+				 perf's), for session_thread_maps */
+	uint64_t ino;         /* MMAP2's inode (0 with a build-id instead) */
 };
 
 struct mapgroup {
@@ -511,6 +514,9 @@ static void do_mmap(struct session *s, const struct perf_event_header *h, const 
 	m.pgoff = rd64(p + 32);
 	m.exec = h->type == PERF_RECORD_MMAP2 ? (rd32(p + 64) & PROT_EXEC) != 0
 					       : !(h->misc & PERF_RECORD_MISC_MMAP_DATA);
+	m.prot = h->type == PERF_RECORD_MMAP2 ? rd32(p + 64) : m.exec ? PROT_EXEC : 0;
+	m.flags = h->type == PERF_RECORD_MMAP2 ? rd32(p + 68) : 0;
+	m.ino = h->type == PERF_RECORD_MMAP2 && !(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) ? rd64(p + 48) : 0;
 	if (m.end <= m.start)
 		return;
 	len = strnlen((const char *)p + fn_off, h->size - fn_off);
@@ -580,6 +586,9 @@ static void do_fork(struct session *s, const struct perf_event_header *h, const 
 	comm = parent->comm;
 	if (pid == ppid)               /* a new thread: same address space */
 		mg = mg_get(parent->mg);
+	else if (h->misc & PERF_RECORD_MISC_FORK_EXEC)
+		mg = mg_new();   /* perf's synthesized fork of a process found running: its own
+				    maps follow (perf's thread__fork clones none then) */
 	else                           /* a new process: a copy of the parent's */
 		mg = mg_copy(parent->mg);
 	child = thread_new(s, pid, tid);
@@ -867,6 +876,21 @@ size_t session_tasks(struct session *s, struct session_task **out)
 
 		if (t)
 			(*out)[n++] = (struct session_task){ t->pid, t->tid, t->ppid, t->comm };
+	}
+	return n;
+}
+
+size_t session_thread_maps(struct session *s, uint32_t tid, struct session_map **out)
+{
+	const struct thread *t = thread_find(s, tid);
+	const struct mapgroup *mg = t ? t->mg : NULL;
+	size_t n = mg ? mg->nr : 0;
+
+	*out = xmalloc((n + 1) * sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		const struct map *m = &mg->v[i];
+
+		(*out)[i] = (struct session_map){ m->start, m->end, m->pgoff, m->ino, m->prot, m->flags, m->dso };
 	}
 	return n;
 }

@@ -282,6 +282,19 @@ struct session_task {
 };
 size_t session_tasks(struct session *s, struct session_task **out);
 
+/* Thread tid's maps as the table holds them after session_process (an
+ * exec's old image kept where the new one does not overlap it, as perf's),
+ * by address: [start, end), the file offset, MMAP2's inode (0 without
+ * one), prot and flags (mmap(2)'s PROT_*, MAP_*; an MMAP record's:
+ * PROT_EXEC unless data, as perf's) and the DSO: perf report --mmaps.
+ * *out xmalloc'd (the caller's), the count returned (0: no such thread). */
+struct session_map {
+	uint64_t start, end, pgoff, ino;
+	uint32_t prot, flags;
+	const char *dso;
+};
+size_t session_thread_maps(struct session *s, uint32_t tid, struct session_map **out);
+
 /* The files session_opts names, checked before a session opens them (a
  * command's options): a kallsyms that is not a readable regular file (a
  * FIFO or /dev/zero would be read forever) is -ENOENT, -EACCES or
