@@ -1707,10 +1707,16 @@ static uint32_t *build_trees(const struct report *r, struct hist *h, const bool 
 	return trees;
 }
 
-/* Row i's Self taken in kernel mode (h->self_sys; 0 without it). */
+/* Row i's Self taken in kernel mode (h->self_sys; 0 without it), and
+ * in user mode. */
 static uint64_t row_sys(const struct hist *h, size_t i)
 {
 	return h->self_sys ? h->self_sys[i] : 0;
+}
+
+static uint64_t row_usr(const struct hist *h, size_t i)
+{
+	return h->rows[i].self - row_sys(h, i);
 }
 
 /* The samples and the period an event's table is made of: all of them, or
@@ -2451,8 +2457,8 @@ static int cmp_fields(const void *a, const void *b)
 			vy = row_sys(fs_h, (size_t)(ry - fs_h->rows));
 			break;
 		case 'u':
-			vx = rx->self - row_sys(fs_h, (size_t)(rx - fs_h->rows));
-			vy = ry->self - row_sys(fs_h, (size_t)(ry - fs_h->rows));
+			vx = row_usr(fs_h, (size_t)(rx - fs_h->rows));
+			vy = row_usr(fs_h, (size_t)(ry - fs_h->rows));
 			break;
 		case 'k':   /* ascending; two unknown symbols equal (perf's sort__sym_sort) */
 			if (fs_r->keys[f->key] == K_SYM && !rx->sym && !ry->sym)
@@ -2668,10 +2674,10 @@ static void print_sep_row(const struct report *r, const struct hist *h, const st
 		case 'n': len = (size_t)snprintf(num, sizeof(num), " %" PRIu32, row->nr_self); break;
 		case 'p': len = (size_t)snprintf(num, sizeof(num), " %" PRIu64, row->self); break;
 		case 'y': case 'u': {   /* perf's: a blank after the '%' */
-			uint64_t sys = row_sys(h, (size_t)(row - h->rows));
+			size_t i = (size_t)(row - h->rows);
 
 			len = (size_t)snprintf(num, sizeof(num), " %.2f%% ",
-					       100.0 * (double)(fv[fi].kind == 'y' ? sys : row->self - sys) / (double)total);
+					       100.0 * (double)(fv[fi].kind == 'y' ? row_sys(h, i) : row_usr(h, i)) / (double)total);
 			break;
 		}
 		default:
@@ -2915,7 +2921,7 @@ static void print_hist(struct report *r, const struct pd_evsel *ev, struct hist 
 				continue;
 			case 's': put_pct(o->self, total); continue;
 			case 'y': put_pct(row_sys(h, i), total); continue;
-			case 'u': put_pct(row->self - row_sys(h, i), total); continue;
+			case 'u': put_pct(row_usr(h, i), total); continue;
 			case 'n':   /* perf: the samples whose leaf is the row */
 				printf("  %12" PRIu32, row->nr_self);
 				continue;
@@ -3299,12 +3305,12 @@ static void print_group(struct report *r, const size_t *ev, size_t n, double lim
 			has[gi * n + m] = true;
 			uint64_t *gv = v + gi * GRP_NV * n;
 
-			gv[m] = row->children;
-			gv[n + m] = row->self;
-			gv[2 * n + m] = row->nr_self;
-			gv[3 * n + m] = row->self;
-			gv[4 * n + m] = row_sys(h, i);   /* --show-cpu-utilization's */
-			gv[5 * n + m] = row->self - row_sys(h, i);
+			gv[grp_at('c', n) + m] = row->children;
+			gv[grp_at('s', n) + m] = row->self;
+			gv[grp_at('n', n) + m] = row->nr_self;
+			gv[grp_at('p', n) + m] = row->self;
+			gv[grp_at('y', n) + m] = row_sys(h, i);   /* --show-cpu-utilization's */
+			gv[grp_at('u', n) + m] = row_usr(h, i);
 		}
 		if (m)
 			free(show);
@@ -3484,9 +3490,7 @@ static void print_task(const struct task_tree *tt, size_t i, int level)
 
 			/* anonymous or file-less executable memory: perf's map__new
 			 * names it by the JIT map file */
-			if ((m[k].prot & PROT_EXEC) &&
-			    (!strcmp(d, "//anon") || !strncmp(d, "/dev/zero", 9) || !strncmp(d, "/anon_hugepage", 14) ||
-			     !strncmp(d, "[stack", 6) || !strncmp(d, "/SYSV", 5) || !strcmp(d, "[heap]"))) {
+			if ((m[k].prot & PROT_EXEC) && m[k].anon) {
 				snprintf(jit, sizeof(jit), "/tmp/perf-%" PRIu32 ".map", t->pid);
 				d = jit;
 			}
@@ -5267,13 +5271,6 @@ static int rt_annotate(void *ctx, size_t i, FILE *fp)
 
 	if (!rt->h || i >= rt->t.nr_rows || !rt->r->leaves)
 		return -EINVAL;
-	bool by_sym = false;
-
-	for (int k = 0; k < rt->r->nr_keys; k++)
-		by_sym |= rt->r->keys[k] == K_SYM;
-	if (!by_sym)   /* a row of a command, DSO or thread: many functions (perf's refusal) */
-		return pk_error(-EINVAL, "annotation is for rows of functions: add sym to the sort keys "
-				"('s'), or press 'a' on a call-graph line");
 	rt_warm_join(rt);
 	row = &rt->h->rows[rt->hrow[i]];
 	const struct rt_ann *a = rt_ann_find(rt, row);

@@ -476,8 +476,6 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 	struct hashmap same;
 
 	hm_init(&same);
-	uint64_t sys_none;   /* without want_sys: each row's written here */
-
 	out->self_sys = f->want_sys ? xmalloc_huge((f->nr + 1) * sizeof(*out->self_sys)) : NULL;
 	for (size_t i = 0; i < f->nr; i++) {
 		const struct frow rec = f->rows[i], *r = &rec;
@@ -509,7 +507,8 @@ void prof_flat_rows(struct prof_flat *f, struct prof_rows *out)
 		o->self = r->self;
 		o->children = r->children;
 		o->nr_self = r->nr_self;
-		*(out->self_sys ? &out->self_sys[i] : &sys_none) = r->self_sys;
+		if (out->self_sys)
+			out->self_sys[i] = r->self_sys;
 		if (f->want[PROF_COMM])
 			o->part[PROF_COMM] = idtab_intern(&parts[PROF_COMM], (uintptr_t)t->comm, 0, 0);
 		if (f->want[PROF_TID])

@@ -890,7 +890,8 @@ size_t session_thread_maps(struct session *s, uint32_t tid, struct session_map *
 	for (size_t i = 0; i < n; i++) {
 		const struct map *m = &mg->v[i];
 
-		(*out)[i] = (struct session_map){ m->start, m->end, m->pgoff, m->ino, m->prot, m->flags, m->dso };
+		(*out)[i] = (struct session_map){ m->start, m->end, m->pgoff, m->ino, m->prot, m->flags, m->dso,
+						  m->identity };
 	}
 	return n;
 }

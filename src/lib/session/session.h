@@ -292,6 +292,9 @@ struct session_map {
 	uint64_t start, end, pgoff, ino;
 	uint32_t prot, flags;
 	const char *dso;
+	bool anon;          /* anonymous or file-less memory (//anon, [heap],
+			       [stack], /SYSV...: perf's is_anon_memory and
+			       is_no_dso_memory) */
 };
 size_t session_thread_maps(struct session *s, uint32_t tid, struct session_map **out);
 

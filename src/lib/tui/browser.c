@@ -209,9 +209,9 @@ struct br {
 
 #define NFILT (int)(sizeof(((struct br *)0)->filt) / sizeof(((struct br *)0)->filt[0]))
 
-static const char help_text[] =   /* a format: the zoom lines of c and t (help_ct) or "", the sort
-				     keys (sort_keys()), the Children line (help_children) or "",
-				     then the Tab line or "" */
+static const char help_text[] =   /* a format (show_help): the lines of c and t or "", the sort
+				     keys (sort_keys()), the line of + and - or "", then the Tab
+				     line or "" */
 	"Keys\n"
 	"\n"
 	"  Up/Down, PgUp/PgDn, Home/End   move\n"
