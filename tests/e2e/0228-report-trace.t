@@ -78,14 +78,17 @@ if have perf; then
 	perf record -g -e sched:sched_switch,sched:sched_process_exec -o pg.data -- \
 		sh -c '/bin/true; sleep 0.01; cat /etc/hostname >/dev/null' >/dev/null 2>&1
 	# pg.data's Children rows of equal share with call graphs come in an
-	# order of their own (README): its tables without them
+	# order of their own (README): its tables without them.  A chain as
+	# long as the kernel's limit (garbage frame pointers in sh, seen once
+	# in CI) ends in perfkit's "[truncated]" frame, none of perf's (README)
 	for f in tp.data one.data mixed.data pg.data; do
 		for o in "" "--no-children" "-n --sort comm,trace" "--sort trace" "-g none" "-F overhead,trace,comm"; do
 			[ "$f" = pg.data ] && [ "$o" != "--no-children" ] && o="$o -g none"
 			# shellcheck disable=SC2086
 			perf report --stdio $o -i "$f" 2>/dev/null | grep -v '^# (Tip\|^$\|^#$' >pf.txt
 			# shellcheck disable=SC2086
-			"$PERFKIT" report --stdio $o -i "$f" 2>/dev/null | grep -v '^$\|^#$' >pk.txt
+			"$PERFKIT" report --stdio $o -i "$f" 2>/dev/null | grep -v '^$\|^#$' |
+				grep -v '^[ |]*\(---\)\?\[truncated\]$' >pk.txt
 			expect "$f ${o:-(default)}: perf report's text" cmp -s pf.txt pk.txt
 			diff pf.txt pk.txt | head -4 | sed 's/^/# /'
 		done
