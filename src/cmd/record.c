@@ -65,6 +65,8 @@ static void usage(FILE *f)
 		"  -q, --quiet          no closing summary line\n"
 		"      --no-inherit     the command's own threads only (not the children it makes)\n"
 		"      --sample-cpu     the CPU in every sample (always with -a)\n"
+		"  -z, --compression-level[=N]  zstd-compress the records at level N (default 1,\n"
+		"                       the fastest; up to 22, the smallest; 0: off), as perf's\n"
 		"  -F max               the kernel's maximum rate (perf_event_max_sample_rate)\n",
 		RECORDER_DEFAULT_FREQ, RECORDER_RING_PAGES);
 }
@@ -117,6 +119,7 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		{ "no-buildid", no_argument, NULL, 'B' },
 		{ "no-inherit", no_argument, NULL, 1001 },
 		{ "sample-cpu", no_argument, NULL, 1002 },
+		{ "compression-level", optional_argument, NULL, 'z' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -124,7 +127,7 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+F:c:e:go:fp:t:C:am:hdsTPNBq", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+F:c:e:go:fp:t:C:am:hdsTPNBqz::", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (!strcmp(optarg, "max")) {   /* perf's: the kernel's maximum rate */
@@ -261,6 +264,16 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		case 1002:
 			r->o.sample_cpu = true;
 			break;
+		case 'z': {
+			/* perf's: -z alone level 1, -zN / --compression-level=N;
+			 * above zstd's maximum: its maximum; 0: off */
+			uint64_t lv = 1;
+
+			if (optarg && pk_parse_u64("-z", optarg, 0, UINT32_MAX, &lv))
+				return value_error();
+			r->o.comp_level = lv > 22 ? 22 : (int)lv;
+			break;
+		}
 		case 'm': {
 			/* perf's forms: PAGES, or a size with a unit (B, K, M, G:
 			 * bytes made pages), then ",AUX" pages (no AUX area here:
@@ -496,12 +509,17 @@ int cmd_record(int argc, char **argv)
 	}
 	/* a FIFO, device or pipe has no size: the data's size then */
 	double mb = (double)(stat(a.o.output, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size
-									 : res.data_bytes) /
+									 : res.comp_bytes ? res.comp_bytes : res.data_bytes) /
 		    (1024.0 * 1024.0);
 	if (r.lost)
 		fprintf(stderr, "perfkit record: warning: %" PRIu64 " samples lost (ring buffer full); try a lower -F or a bigger -m\n",
 			r.lost);
-	if (!a.quiet)
+	if (!a.quiet && res.comp_bytes)   /* perf's words for it */
+		fprintf(stderr, "[ perfkit record: %" PRIu64 " samples, %" PRIu64 " lost, %.3f MB written to %s, "
+			"compressed (original %.3f MB, ratio is %.3f) ]\n", r.samples, r.lost, mb,
+			strcmp(a.o.output, "-") ? a.o.output : "standard output (pipe mode)",
+			(double)res.comp_raw / (1024.0 * 1024.0), (double)res.comp_raw / (double)res.comp_bytes);
+	else if (!a.quiet)
 		fprintf(stderr, "[ perfkit record: %" PRIu64 " samples, %" PRIu64 " lost, %.3f MB written to %s ]\n",
 			r.samples, r.lost, mb, strcmp(a.o.output, "-") ? a.o.output : "standard output (pipe mode)");
 	ret = r.have_status ? pk_exit_status(r.status) : 0;

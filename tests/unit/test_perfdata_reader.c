@@ -433,6 +433,10 @@ static void test_unaligned_compressed(void **state)
 
 	(void)state;
 	b.nr_attrs = 1;
+	/* a feature (EVENT_DESC), none COMPRESSED: the records are read as
+	 * they are (a file without any feature, a killed recorder's, is
+	 * looked through for compressed records and decompressed) */
+	b.names[0] = "cpu-clock";
 	base_attr(&b.attrs[0], ST_BASIC);
 	add_basic_sample(&b, 0x1000, 1, 1, 1);
 	rec_begin(&b.data, &s, PD_RECORD_COMPRESSED, 0);

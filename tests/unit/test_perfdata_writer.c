@@ -489,6 +489,107 @@ static void test_roundtrip_reader(void **state)
 	pd_close(f);
 }
 
+/* perf record -z: the records written after pd_writer_compress() go out
+ * as PERF_RECORD_COMPRESSED (those before as they are), several per
+ * buffer when a buffer compresses to more than one record holds, and
+ * read back whole, in order; HEADER_COMPRESSED as perf writes it. */
+static void test_compressed(void **state)
+{
+	(void)state;
+	char path[128];
+	snprintf(path, sizeof(path), "%s/z.data", dir);
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	const char *names[] = { "cpu-clock" };
+	struct pd_writer *w;
+	uint8_t comm[40];
+	enum { N = 60000 };
+
+	assert_int_equal(pd_writer_open(&w, path, &attr, names, 1), 0);
+	assert_int_equal(pd_writer_set_compression(w, 0, 4096), -EINVAL);
+	assert_int_equal(pd_writer_set_compression(w, 23, 4096), -EINVAL);
+	assert_int_equal(pd_writer_set_compression(w, 3, 129 * 4096), 0);
+	assert_int_equal(pd_writer_write(w, comm, make_records(comm)), 0);
+	assert_int_equal(pd_writer_compress(w), 0);
+	assert_int_equal(pd_writer_set_compression(w, 1, 4096), -EINVAL);   /* too late */
+	/* samples whose ips do not compress (xorshift): 1.4 MB, several
+	 * buffers, each more than one record's 64 KiB compressed */
+	uint64_t x = 88172645463325252ull;
+	for (int i = 0; i < N; i++) {
+		uint64_t rec[3];
+		struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER, .size = 24 };
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(&rec[0], &h, 8);
+		rec[1] = i % 8 ? x : 0x401000;
+		rec[2] = (uint64_t)7 << 32 | 7;
+		assert_int_equal(pd_writer_write(w, rec, sizeof(rec)), 0);
+	}
+	assert_int_equal(pd_writer_flush(w), 0);
+	uint64_t raw, zb = pd_writer_compressed(w, &raw);
+	assert_int_equal(raw, (uint64_t)N * 24);
+	assert_true(zb > 0 && zb < raw);
+	assert_int_equal(pd_writer_finish(w), 0);
+
+	size_t len;
+	uint8_t *b = slurp(path, &len);
+	uint64_t off = 0, size = 0, doff = u64at(b, 40), dsize = u64at(b, 48);
+	assert_int_equal(feature(b, PD_FEAT_COMPRESSED, &off, &size), 1);
+	assert_int_equal(size, 20);
+	assert_int_equal(u32at(b, off), 0);        /* version, as perf 6.1 */
+	assert_int_equal(u32at(b, off + 4), 1);    /* zstd */
+	assert_int_equal(u32at(b, off + 8), 3);    /* level */
+	assert_int_equal(u32at(b, off + 12), (uint32_t)((double)raw / (double)zb + 0.5));
+	assert_int_equal(u32at(b, off + 16), 129 * 4096);
+	/* on file: the COMM and FINISHED_ROUND as they were, then only
+	 * COMPRESSED records, ending where the data section ends */
+	assert_int_equal(u32at(b, doff), PERF_RECORD_COMM);
+	uint64_t pos = 40, nz = 0, big = 0;
+	while (pos + 8 <= dsize) {
+		uint16_t rs;
+		memcpy(&rs, b + doff + pos + 6, 2);
+		assert_int_equal(u32at(b, doff + pos), PD_RECORD_COMPRESSED);
+		nz++;
+		big += rs > 60000;
+		pos += rs;
+	}
+	assert_int_equal(pos, dsize);
+	assert_true(nz >= 4);
+	assert_true(big >= 2);   /* a buffer cut into records at the 16-bit size */
+	free(b);
+
+	struct pd_file *f;
+	if (pd_open(&f, path))
+		fail_msg("pd_open: %s", pk_errmsg());
+	const struct perf_event_header *h;
+	int n = 0, comms = 0;
+	x = 88172645463325252ull;
+	pos = 0;
+	while (pd_next(f, &pos, &h) == 1) {
+		uint32_t type;
+		memcpy(&type, h, 4);
+		comms += type == PERF_RECORD_COMM;
+		if (type != PERF_RECORD_SAMPLE)
+			continue;
+		struct pd_sample s;
+		assert_int_equal(pd_parse_sample(f, h, &s), 0);
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		assert_int_equal(s.ip, n % 8 ? x : 0x401000);
+		assert_int_equal(s.tid, 7);
+		n++;
+	}
+	assert_int_equal(comms, 1);
+	assert_int_equal(n, N);
+	pd_close(f);
+}
+
 static void test_open_errors(void **state)
 {
 	(void)state;
@@ -513,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_killed_writer),
 		cmocka_unit_test(test_roundtrip_reader),
+		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_open_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -572,6 +572,9 @@ int recorder_prepare(struct recorder *r, const struct recorder_opts *o)
 	if (err)
 		goto err_child;
 	err = set_tracing_data(r, names);
+	if (!err && r->o.comp_level)
+		err = pd_writer_set_compression(r->w, r->o.comp_level,
+						(uint32_t)((r->o.mmap_pages + 1) * (uint64_t)sysconf(_SC_PAGESIZE)));
 	if (err)
 		goto err_abort;
 	for (size_t i = 0; i < r->ce.nr_fds; i++)
@@ -602,6 +605,10 @@ int recorder_prepare(struct recorder *r, const struct recorder_opts *o)
 	if (err)
 		goto err_abort;
 	if (r->o.system_wide && !r->o.nr_targets && (err = cap_synth_all(&sy)))
+		goto err_abort;
+	/* -z: the rings' records compressed, the side-band above as it is
+	 * (perf's record__pushfn compresses what it reads from the rings) */
+	if ((err = pd_writer_compress(r->w)))
 		goto err_abort;
 	return 0;
 err_abort:
@@ -717,6 +724,12 @@ int recorder_run(struct recorder *r)
 int recorder_finish(struct recorder *r, int rc, struct recorder_result *res)
 {
 	memset(res, 0, sizeof(*res));
+	if (!rc)
+		rc = write_lost_samples(r);
+	if (!rc) {
+		rc = pd_writer_flush(r->w);   /* -z: the last records compressed, counted */
+		res->comp_bytes = pd_writer_compressed(r->w, &res->comp_raw);
+	}
 	if (rc == -ENOSPC || rc == -EDQUOT) {
 		/* disk full: keep the whole records written so far (the writer
 		 * reserved room for the header and features) */
@@ -729,8 +742,6 @@ int recorder_finish(struct recorder *r, int rc, struct recorder_result *res)
 		r->w = NULL;
 		return rc;
 	}
-	if (!rc)
-		rc = write_lost_samples(r);
 	if (rc) {
 		pd_writer_abort(r->w);
 		r->w = NULL;

@@ -72,6 +72,9 @@ struct recorder_opts {
 	bool system_wide;            /* -a, or -C without targets */
 	char **cmd;                  /* a command to run, NULL-terminated, or NULL */
 	uint64_t mmap_pages;         /* data pages per ring (0: RECORDER_RING_PAGES) */
+	int comp_level;              /* -z: the rings' records zstd-compressed at
+					this level (1..22; 0: not), perf's
+					PERF_RECORD_COMPRESSED (perfdata.h) */
 	bool sample_addr;            /* -d: PERF_SAMPLE_ADDR, data mmaps recorded */
 	bool inherit_stat;           /* -s: attr.inherit_stat (per-thread counts) */
 	bool no_buildid_cache;       /* -N: nothing written to the build-id cache */
@@ -121,6 +124,8 @@ struct recorder_result {
 	int finish_err;              /* pd_writer_finish's return (disk_full) */
 	uint64_t kept;               /* samples kept (disk_full) */
 	uint64_t data_bytes;         /* bytes of records written */
+	uint64_t comp_bytes, comp_raw; /* -z: bytes written compressed, and the
+					bytes of records they hold */
 };
 
 /* rc: recorder_run's return.  Writes the file (or, on an error other than

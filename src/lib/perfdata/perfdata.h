@@ -316,13 +316,31 @@ int pd_writer_add_id(struct pd_writer *w, size_t idx, uint64_t id);
  * section.  Buffered; -errno (e.g. -ENOSPC) with a message on failure. */
 int pd_writer_write(struct pd_writer *w, const void *data, size_t len);
 
-/* Bytes written to the data section so far. */
+/* Bytes of records given to the data section so far (before compression). */
 uint64_t pd_writer_data_size(const struct pd_writer *w);
+
+/* perf record -z: HEADER_COMPRESSED (zstd, level 1..ZSTD_maxCLevel(), the
+ * ring's size in bytes) in the file; set before the first record (a pipe's
+ * features come first).  -EINVAL: a level out of range, or too late.
+ * Then pd_writer_compress(): the records written after it go out as
+ * PERF_RECORD_COMPRESSED records (perf.data-file-format.txt; perf 6.1's
+ * form: one zstd stream for the file, each record's payload at most 64 KiB
+ * less its header, sizes not padded to 8), those before it as they are (perf
+ * compresses its rings' data, not the side-band it synthesizes first).  A
+ * no-op without a level.  -ENOMEM, or a write's error. */
+int pd_writer_set_compression(struct pd_writer *w, int level, uint32_t mmap_len);
+int pd_writer_compress(struct pd_writer *w);
+/* Compressed: the bytes written for the records (headers included), and
+ * in *raw the bytes they hold; 0 and 0 before pd_writer_compress(). */
+uint64_t pd_writer_compressed(const struct pd_writer *w, uint64_t *raw);
 
 /* Write out buffered records when the oldest has waited a second
  * (pd_writer_write does this too; a recorder calls it when idle), so a
  * killed recorder loses at most about a second of records. */
 int pd_writer_tick(struct pd_writer *w);
+
+/* Write out the buffered records now; -errno as pd_writer_write(). */
+int pd_writer_flush(struct pd_writer *w);
 
 /* After a write failed with -ENOSPC/-EDQUOT, before finish: the number of
  * PERF_RECORD_SAMPLE records among the whole records on file (those

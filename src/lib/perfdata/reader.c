@@ -925,7 +925,9 @@ static int open_pipe(struct pd_file *f)
 }
 
 /* Does the data section hold a PERF_RECORD_COMPRESSED (files whose feature
- * bitmap is lost: an unfinished recording)? */
+ * bitmap is lost: an unfinished recording)?  Compressed files (perf's and
+ * perfkit's) hold no sample outside their compressed records: the first
+ * sample says no, so a big uncompressed file is not read through. */
 static bool has_compressed(const struct pd_file *f)
 {
 	uint64_t pos = f->data_offset, end = f->data_offset + f->data_size;
@@ -937,6 +939,8 @@ static bool has_compressed(const struct pd_file *f)
 		memcpy(&h, f->map + pos, sizeof(h));
 		if (h.type == PD_RECORD_COMPRESSED)
 			return true;
+		if (h.type == PERF_RECORD_SAMPLE)
+			return false;
 		if (h.size < sizeof(h) || h.size > end - pos)
 			return false;
 		pos += h.size;
@@ -1166,6 +1170,11 @@ static int open_parse(struct pd_file *f)
 		pv->compressed = has_compressed(f);
 	} else {
 		parse_features(f);
+		/* no feature at all: a killed recorder's file (its data size
+		 * follows its flushes), or one whose disk had no room for them:
+		 * a compressed one has no HEADER_COMPRESSED to say so */
+		if (!pv->compressed && !f->features[0] && !f->features[1] && !f->features[2] && !f->features[3])
+			pv->compressed = has_compressed(f);
 	}
 	if (pv->compressed) {
 		/* perf record -z: decompress the whole data section once */

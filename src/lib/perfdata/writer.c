@@ -50,6 +50,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #ifndef PERFKIT_VERSION
 #define PERFKIT_VERSION "0"
@@ -63,6 +64,8 @@ _Static_assert(sizeof(struct pd_writer_header) == PD_WRITER_HEADER_SIZE, "header
 #define NAME_ALIGN 64
 #define BUILD_ID_REC_SIZE 36 /* header 8 + pid 4 + build_id[24] */
 #define PERF_RECORD_MISC_BUILD_ID_SIZE_ (1u << 15)
+/* the most payload a PERF_RECORD_COMPRESSED holds: its size is 16 bits */
+#define PD_ZREC_MAX ((size_t)UINT16_MAX - sizeof(struct perf_event_header))
 
 struct wevent {
 	struct perf_event_attr attr;
@@ -102,6 +105,17 @@ struct pd_writer {
 	struct strbuf groups;     /* body of HEADER_GROUP_DESC (empty: none) */
 	uint64_t kept_samples;    /* after a full disk: samples in the kept data */
 	int dropped_features;     /* the disk was full at finish: 1 build-ids, 2 all */
+	/* perf record -z: HEADER_COMPRESSED, and the records written after
+	 * pd_writer_compress() as PERF_RECORD_COMPRESSED */
+	int zlevel;               /* 0: no compression */
+	uint32_t zmmap_len;
+	ZSTD_CStream *zs;         /* compressing (one stream, flushed per buffer) */
+	uint8_t *zbuf;
+	size_t zcap;
+	uint64_t zraw, zout;      /* bytes given and written, since compressing */
+	uint64_t buf_samples;     /* samples in buf (compressing) */
+	uint64_t zkept_end, zkept_samples;  /* the file's data up to the end of the
+	                             last whole flush, and its samples */
 };
 
 static int write_all(struct pd_writer *w, const void *p, size_t len)
@@ -355,13 +369,59 @@ static int write_records(struct pd_writer *w, const uint8_t *data, size_t len)
 			w->path, (unsigned long long)(w->file_off - w->data_off));
 }
 
+/* The buffered records as PERF_RECORD_COMPRESSED records into w->zbuf
+ * (*len bytes): perf's zstd_compress_stream_to_records, one zstd stream
+ * for the file, flushed at the end of each buffer so that the file's
+ * records decompress whole up to the last flush; a record's payload is at
+ * most what its 16-bit size leaves, and its size is not padded to 8 (as
+ * perf 6.1 writes them: the payload is the stream's bytes). */
+static int compress_buf(struct pd_writer *w, size_t *len)
+{
+	ZSTD_inBuffer in = { w->buf, w->buf_len, 0 };
+	size_t pos = 0, left;
+
+	do {
+		struct perf_event_header h = { .type = PD_RECORD_COMPRESSED, .misc = 0, .size = 0 };
+		size_t room = w->zcap - pos - sizeof(h);
+		ZSTD_outBuffer out = { w->zbuf + pos + sizeof(h), room < PD_ZREC_MAX ? room : PD_ZREC_MAX, 0 };
+
+		if (out.size == 0)
+			return pk_error(EOVERFLOW, "%s: compressed data larger than its buffer", w->path);
+		left = ZSTD_compressStream2(w->zs, &out, &in, ZSTD_e_flush);
+		if (ZSTD_isError(left))
+			return pk_error(EIO, "%s: zstd compression failed: %s", w->path, ZSTD_getErrorName(left));
+		if (out.pos) {
+			h.size = (uint16_t)(sizeof(h) + out.pos);
+			memcpy(w->zbuf + pos, &h, sizeof(h));
+			pos += sizeof(h) + out.pos;
+		}
+	} while (left || in.pos < in.size);
+	*len = pos;
+	return 0;
+}
+
 static int flush_buf(struct pd_writer *w)
 {
 	int rc = start(w);
 
 	if (rc || !w->buf_len)
 		return rc;
-	rc = write_records(w, w->buf, w->buf_len);
+	if (w->zs) {
+		size_t zlen = 0;
+
+		rc = compress_buf(w, &zlen);
+		if (!rc)
+			rc = write_records(w, w->zbuf, zlen);
+		if (!rc) {
+			w->zraw += w->buf_len;
+			w->zout += zlen;
+			w->zkept_end = w->file_off - w->data_off;
+			w->zkept_samples += w->buf_samples;
+		}
+		w->buf_samples = 0;
+	} else {
+		rc = write_records(w, w->buf, w->buf_len);
+	}
 	w->buf_len = 0;
 	if (!rc && !w->pipe) {
 		/* the data size on file follows the data: a killed recorder's
@@ -452,6 +512,71 @@ int pd_writer_add_id(struct pd_writer *w, size_t idx, uint64_t id)
 	return 0;
 }
 
+static uint64_t whole_raw_records(struct pd_writer *w);
+
+/* The PERF_RECORD_SAMPLE records among len bytes of whole records. */
+static uint64_t count_samples(const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	uint64_t n = 0;
+	struct perf_event_header h;
+
+	for (size_t pos = 0; len - pos >= sizeof(h); pos += h.size) {
+		memcpy(&h, p + pos, sizeof(h));
+		if (h.size < sizeof(h) || h.size > len - pos)
+			break;
+		n += h.type == PERF_RECORD_SAMPLE;
+	}
+	return n;
+}
+
+int pd_writer_set_compression(struct pd_writer *w, int level, uint32_t mmap_len)
+{
+	if (level < 1 || level > ZSTD_maxCLevel())
+		return pk_error(EINVAL, "%s: compression level %d out of range (1-%d)", w->path, level,
+				ZSTD_maxCLevel());
+	if (w->started)
+		return pk_error(EINVAL, "%s: compression set after the first record", w->path);
+	w->zlevel = level;
+	w->zmmap_len = mmap_len;
+	return 0;
+}
+
+int pd_writer_compress(struct pd_writer *w)
+{
+	if (!w->zlevel || w->zs)
+		return 0;
+	if (w->failed)
+		return -EIO;
+	int rc = flush_buf(w);   /* what came before stays as it is */
+
+	if (rc)
+		return rc;
+	w->zs = ZSTD_createCStream();
+	if (!w->zs)
+		return pk_error(ENOMEM, "%s: cannot make a zstd stream", w->path);
+	size_t r = ZSTD_CCtx_setParameter(w->zs, ZSTD_c_compressionLevel, w->zlevel);
+	if (ZSTD_isError(r)) {
+		ZSTD_freeCStream(w->zs);
+		w->zs = NULL;
+		return pk_error(EINVAL, "%s: zstd level %d: %s", w->path, w->zlevel, ZSTD_getErrorName(r));
+	}
+	/* a buffer's worst case, and a record header per PD_ZREC_MAX of it */
+	size_t bound = ZSTD_compressBound(WBUF_SIZE);
+	w->zcap = bound + (bound / PD_ZREC_MAX + 2) * sizeof(struct perf_event_header);
+	w->zbuf = xmalloc(w->zcap);
+	w->kept_samples = 0;
+	w->zkept_end = whole_raw_records(w);
+	w->zkept_samples = w->kept_samples;
+	return 0;
+}
+
+uint64_t pd_writer_compressed(const struct pd_writer *w, uint64_t *raw)
+{
+	*raw = w->zraw;
+	return w->zout;
+}
+
 int pd_writer_write(struct pd_writer *w, const void *data, size_t len)
 {
 	if (w->failed)
@@ -461,7 +586,22 @@ int pd_writer_write(struct pd_writer *w, const void *data, size_t len)
 		if (rc)
 			return rc;
 	}
-	if (len >= WBUF_SIZE) {
+	if (len > WBUF_SIZE && w->zs) {
+		/* compressed through the buffer: a record at a time */
+		struct perf_event_header h;
+		const uint8_t *p = data;
+		int rc = 0;
+
+		for (size_t pos = 0; !rc && len - pos >= sizeof(h); pos += h.size) {
+			memcpy(&h, p + pos, sizeof(h));
+			if (h.size < sizeof(h) || h.size > len - pos)
+				return pk_error(EINVAL, "%s: a record of %u bytes at %zu of %zu given", w->path,
+						h.size, pos, len);
+			rc = pd_writer_write(w, p + pos, h.size);
+		}
+		return rc;
+	}
+	if (len >= WBUF_SIZE && !w->zs) {
 		int rc = flush_buf(w);
 		if (!rc)
 			rc = write_records(w, data, len);
@@ -476,6 +616,8 @@ int pd_writer_write(struct pd_writer *w, const void *data, size_t len)
 	}
 	if (!w->buf_len)
 		w->buf_since = now_ns();
+	if (w->zs)
+		w->buf_samples += count_samples(data, len);
 	memcpy(w->buf + w->buf_len, data, len);
 	w->buf_len += len;
 	w->data_size += len;
@@ -487,6 +629,11 @@ int pd_writer_tick(struct pd_writer *w)
 	if (w->failed || !w->buf_len || now_ns() - w->buf_since < PD_WRITER_FLUSH_NS)
 		return 0;
 	return flush_buf(w);
+}
+
+int pd_writer_flush(struct pd_writer *w)
+{
+	return w->failed ? -EIO : flush_buf(w);
 }
 
 uint64_t pd_writer_data_size(const struct pd_writer *w)
@@ -693,6 +840,20 @@ static size_t build_features(struct pd_writer *w, struct feat *fs)
 		free(meminfo);
 	}
 
+	if (w->zlevel) {
+		/* perf's write_compressed: version 0, type 1 (zstd), level, the
+		 * data's ratio rounded (0 while unknown: a pipe's start), the
+		 * ring's size in bytes */
+		fs[n].bit = PD_FEAT_COMPRESSED;
+		sb_init(&fs[n].body, 20);
+		put_u32(&fs[n].body, 0);
+		put_u32(&fs[n].body, 1);
+		put_u32(&fs[n].body, (uint32_t)w->zlevel);
+		put_u32(&fs[n].body, w->zout ? (uint32_t)((double)w->zraw / (double)w->zout + 0.5) : 0);
+		put_u32(&fs[n].body, w->zmmap_len);
+		n++;
+	}
+
 	fs[n].bit = PD_FEAT_CMDLINE;
 	sb_init(&fs[n].body, w->cmdline.len + 8);
 	put_u32(&fs[n].body, w->cmdline_nr);
@@ -801,8 +962,9 @@ static int cmp_feat(const void *a, const void *b)
 	return ((const struct feat *)a)->bit - ((const struct feat *)b)->bit;
 }
 
-/* After a full disk: the data on file, cut to its last whole record. */
-static uint64_t whole_records(struct pd_writer *w)
+/* The data on file, cut to its last whole record; its samples counted in
+ * w->kept_samples. */
+static uint64_t whole_raw_records(struct pd_writer *w)
 {
 	uint64_t end = w->file_off - w->data_off, pos = 0;
 	struct perf_event_header h;
@@ -813,6 +975,17 @@ static uint64_t whole_records(struct pd_writer *w)
 		w->kept_samples += h.type == PERF_RECORD_SAMPLE;
 	}
 	return pos;
+}
+
+/* After a full disk: the data on file to keep, and its samples in
+ * w->kept_samples; compressed, up to the end of the last whole flush (a
+ * flush cut short ends its stream in the middle of a record). */
+static uint64_t whole_records(struct pd_writer *w)
+{
+	if (!w->zs)
+		return whole_raw_records(w);
+	w->kept_samples = w->zkept_samples;
+	return w->zkept_end;
 }
 
 /* The tail: feature table and bodies (level 0: all; 1: without build-ids;
@@ -888,6 +1061,8 @@ int pd_writer_finish(struct pd_writer *w)
 	if (!w->failed) {
 		rc = flush_buf(w);   /* starts the file too */
 		cut = w->full;
+		if (!rc && w->zs)   /* the data on file: the records compressed */
+			w->data_size = w->file_off - w->data_off;
 	}
 	if (w->full && w->started) {
 		/* keep what fits: the whole records written (the header and
@@ -991,6 +1166,8 @@ void pd_writer_abort(struct pd_writer *w)
 	}
 	free(w->ev);
 	free(w->buf);
+	free(w->zbuf);
+	ZSTD_freeCStream(w->zs);
 	sb_release(&w->cmdline);
 	sb_release(&w->build_ids);
 	sb_release(&w->tracing);
