@@ -6,10 +6,13 @@
 # and CPU (user+sys, the recorder and the workload together) of each, with
 # ratios against the native run and against perf.
 #   bench/record-overhead.sh [BUILD] [REPS] [RUNS]
+#   OPTS="-z" (or -F 20000, …): more options given to both recorders; the
+#   files' sizes are printed too
 set -euo pipefail
 BUILD=${1:-build}
 REPS=${2:-45}          # matmul repetitions: about 2.2 s natively here
 RUNS=${3:-5}
+OPTS=${OPTS:-}
 PK=$BUILD/perfkit
 MM=$BUILD/examples/matmul
 TMP=$(mktemp -d)
@@ -30,11 +33,13 @@ perf record -q -o "$TMP/probe.data" -- true >/dev/null 2>&1 || have_perf=0
 
 for ((i = 0; i < RUNS; i++)); do
 	one_run native "$MM" naive "$REPS"
-	one_run perfkit "$PK" record -F 999 -g -o "$TMP/pk.data" -- "$MM" naive "$REPS"
-	[ $have_perf = 1 ] && one_run perf perf record -F 999 -g -o "$TMP/perf.data" -- "$MM" naive "$REPS"
+	# shellcheck disable=SC2086
+	one_run perfkit "$PK" record -F 999 -g $OPTS -o "$TMP/pk.data" -- "$MM" naive "$REPS"
+	# shellcheck disable=SC2086
+	[ $have_perf = 1 ] && one_run perf perf record -F 999 -g $OPTS -o "$TMP/perf.data" -- "$MM" naive "$REPS"
 done
 
-printf '%-34s %9s %9s\n' "matmul naive $REPS, median of $RUNS" "wall s" "cpu s"
+printf '%-34s %9s %9s\n' "matmul naive $REPS, median of $RUNS${OPTS:+, $OPTS}" "wall s" "cpu s"
 for l in native perfkit perf; do
 	[ -f "$TMP/$l" ] || continue
 	w=$(cut -d' ' -f1 "$TMP/$l" | median); c=$(cut -d' ' -f2 "$TMP/$l" | median)
@@ -50,3 +55,4 @@ if [ $have_perf = 1 ]; then
 else
 	echo "perf record: not usable here, peer skipped"
 fi
+echo "files: perfkit $(stat -c %s "$TMP/pk.data") bytes$([ $have_perf = 1 ] && echo ", perf $(stat -c %s "$TMP/perf.data") bytes")"
