@@ -44,14 +44,14 @@ enum sfield {
 	SF_COMM = 1u << 0, SF_TID = 1u << 1, SF_PID = 1u << 2, SF_TIME = 1u << 3,
 	SF_CPU = 1u << 4, SF_EVENT = 1u << 5, SF_IP = 1u << 6, SF_SYM = 1u << 7,
 	SF_DSO = 1u << 8, SF_SYMOFF = 1u << 9, SF_PERIOD = 1u << 10, SF_ADDR = 1u << 11,
-	SF_TRACE = 1u << 12,
+	SF_TRACE = 1u << 12, SF_SRCLINE = 1u << 13,
 };
 
 static const struct { const char *name; unsigned bit; } sfields[] = {
 	{ "comm", SF_COMM }, { "tid", SF_TID }, { "pid", SF_PID }, { "time", SF_TIME },
 	{ "cpu", SF_CPU }, { "event", SF_EVENT }, { "ip", SF_IP }, { "sym", SF_SYM },
 	{ "dso", SF_DSO }, { "symoff", SF_SYMOFF }, { "period", SF_PERIOD },
-	{ "addr", SF_ADDR }, { "trace", SF_TRACE },
+	{ "addr", SF_ADDR }, { "trace", SF_TRACE }, { "srcline", SF_SRCLINE },
 };
 
 /* perf's defaults: a hardware or software event, a tracepoint (its frames
@@ -89,6 +89,7 @@ struct out {
 				       shifted by the file's first sample's
 				       time (rel_shift) before the first test */
 	struct sample_filter *flt;  /* --comms, --pid, --tid, -C, --time, or NULL */
+	struct session *sess;       /* srcline's lines */
 };
 
 static void add_hex(struct strbuf *sb, uint64_t v, int width)
@@ -140,7 +141,25 @@ static bool inline_offsets;
  * chain: a call-chain line, whose address perf 6.1 prints relative to its
  * file mapping (kernel, JIT and unmapped addresses as they are), where the
  * sample's own ip (no call chain) is printed as sampled. */
-static void add_frame(struct strbuf *sb, const struct pk_frame *fr, bool chain, unsigned f)
+static void add_frame_at(struct strbuf *sb, const struct pk_frame *fr, bool chain, unsigned f);
+
+/* add_frame_at, then with srcline its line on a line of its own ("\n  "
+ * and perf's map__fprintf_srcline text; nothing for a frame without a
+ * DSO) */
+static void add_frame(struct out *o, struct strbuf *sb, const struct pk_frame *fr, bool chain, unsigned f)
+{
+	add_frame_at(sb, fr, chain, f);
+	if (f & SF_SRCLINE) {
+		const char *l = session_script_srcline(o->sess, fr);
+
+		if (l) {
+			sb_add(sb, "\n  ", 3);
+			sb_add_line(sb, l, strlen(l));
+		}
+	}
+}
+
+static void add_frame_at(struct strbuf *sb, const struct pk_frame *fr, bool chain, unsigned f)
 {
 	add_hex(sb, chain ? fr->map_ip : fr->ip, 16);
 	if (fr->inlined) {     /* as perf shows inlined functions */
@@ -397,7 +416,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		sb_addch(sb, '\n');
 		for (size_t i = 0; i < nf; i++) {
 			sb_addch(sb, '\t');
-			add_frame(sb, &s->frames[i], true, f);
+			add_frame(o, sb, &s->frames[i], true, f);
 			sb_addch(sb, '\n');
 		}
 		/* a DWARF unwind that ran past the stack copy: perf's libdw
@@ -407,12 +426,12 @@ static int on_sample(const struct pk_sample *s, void *arg)
 			const struct pk_frame cut = { .ip = UINT64_MAX, .map_ip = UINT64_MAX, .dso = "[unknown]" };
 
 			sb_addch(sb, '\t');
-			add_frame(sb, &cut, true, f);
+			add_frame(o, sb, &cut, true, f);
 			sb_addch(sb, '\n');
 		}
 	} else if ((f & SF_IP) && s->nr_frames) {
 		sb_addch(sb, ' ');
-		add_frame(sb, &s->frames[0], false, f);
+		add_frame(o, sb, &s->frames[0], false, f);
 	}
 	sb_addch(sb, '\n');
 	flush_some(o);
@@ -465,7 +484,7 @@ static int fspec_parse(const char *arg, struct fspec *fs)
 				bit = sfields[i].bit;
 		if (!bit)
 			return pk_error(-EINVAL, "-F '%s': unknown field '%.*s' (known: comm, tid, pid, time, "
-					"cpu, event, ip, sym, symoff, dso, period, addr, trace)", arg, (int)n, p);
+					"cpu, event, ip, sym, symoff, dso, period, addr, trace, srcline)", arg, (int)n, p);
 		if (m == 1)
 			fs->fields |= bit;
 		else if (plus)
@@ -532,6 +551,8 @@ static int fields_resolve(struct out *o, const struct fspec *fs, size_t nfs)
 			f &= ~(unsigned)SF_TRACE;
 		if ((f & SF_SYMOFF) && !(f & SF_SYM))
 			return pk_error(-EINVAL, "-F: symoff needs sym");
+		if ((f & SF_SRCLINE) && !(f & SF_IP))   /* perf's refusal */
+			return pk_error(-EINVAL, "-F: srcline needs ip (the address whose source line it shows)");
 		o->fields[i] = f;
 	}
 	return 0;
@@ -546,7 +567,8 @@ static void print_warnings(void)
 	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
 	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
-	"                     event, ip, sym, symoff, dso, period, addr, trace; a list replaces\n" \
+	"                     event, ip, sym, symoff, dso, period, addr, trace, srcline (the\n" \
+	"                     source line of each frame, on a line of its own); a list replaces\n" \
 	"                     the defaults, +FIELD/-FIELD edit them; TYPE (hw, sw, trace, raw,\n" \
 	"                     break) limits the option to those events\n" \
 	"  -G, --hide-call-graph  one line per sample, its own ip only, as perf script -G\n" \
@@ -724,6 +746,7 @@ int cmd_script(int argc, char **argv)
 		pd_header_text(session_file(s), st.st_mtime, &o.sb);
 	}
 	o.fp = stdout;
+	o.sess = s;
 	o.name_width = 0;
 	o.hide_cc = hide_cc;
 	o.ns = ns;

@@ -153,4 +153,47 @@ perf script --header -i "$T/cg.data" 2>/dev/null | tr -s ' ' >"$T/perf.hdr"
 expect "--header: the header lines come first" grep -q '^# captured on' "$T/pk.hdr"
 same_file "--header -f --demangle: perf script --header's text" "$T/perf.hdr" "$T/pk.hdr"
 
+# srcline: each frame's source line on a line of its own ("  file.c:LINE",
+# else "  DSO[ADDR]"; perf script's map__fprintf_srcline).  perf's
+# addr2line gives ":0" for a line-table entry without a file (ld.so's
+# _start, written in assembly): there perfkit says DSO[ADDR] (README);
+# and binutils names some DWARF 5 rows' files otherwise than libdw (libc's
+# __libc_start_call_main: libc-start.c:74 where the row says
+# libc_start_call_main.h:74): a library's line of the same number passes;
+# the workload's own lines, byte for byte
+srcline_same() {   # PERF PK
+	[ "$(wc -l <"$1")" = "$(wc -l <"$2")" ] && [ -s "$1" ] &&
+		[ "$(grep -c '^  burn2to1\.c:' "$1")" = "$(grep -c '^  burn2to1\.c:' "$2")" ] &&
+		awk 'function num(x) { sub(/.*:/, "", x); return x }
+			NR == FNR { a[FNR] = $0; next }
+			{ p = a[FNR] }
+			p == $0 { next }
+			p == "  :0" && $0 ~ /^  [^ ]+\[[0-9a-f]+\]$/ { next }
+			p ~ /^  [^ ]+:[0-9]+$/ && $0 ~ /^  [^ ]+:[0-9]+$/ && p !~ /burn2to1/ && $0 !~ /burn2to1/ &&
+				num(p) == num($0) { next }
+			{ bad++ } END { exit bad > 0 }' "$1" "$2"
+}
+for d in cg flat pk tp; do
+	[ -s "$T/$d.data" ] || continue
+	bad=
+	for F in comm,tid,ip,sym,srcline comm,ip,sym,dso,srcline +srcline ip,srcline; do
+		# a tracepoint's default fields have no ip: refused, below
+		[ $d = tp ] && [ "$F" = +srcline ] && continue
+		perf script -i "$T/$d.data" -F "$F" >"$T/perf.out" 2>/dev/null
+		"$PERFKIT" script -i "$T/$d.data" -F "$F" >"$T/pk.out" 2>/dev/null
+		srcline_same "$T/perf.out" "$T/pk.out" || { bad="$bad $F"; diff "$T/perf.out" "$T/pk.out" | head -4 | sed 's/^/# /'; }
+	done
+	perf script -i "$T/$d.data" -G -F comm,ip,sym,srcline >"$T/perf.out" 2>/dev/null
+	"$PERFKIT" script -i "$T/$d.data" -G -F comm,ip,sym,srcline >"$T/pk.out" 2>/dev/null
+	srcline_same "$T/perf.out" "$T/pk.out" || bad="$bad -G"
+	expect "$d.data -F ...,srcline: perf script's lines${bad:+ (differ:$bad)}" test -z "$bad"
+done
+if [ -s "$T/tp.data" ]; then
+	"$PERFKIT" script -i "$T/tp.data" -F +srcline >"$T/out" 2>"$T/err"
+	expect "tp.data -F +srcline: refused as perf (the tracepoint's fields have no ip)" \
+		sh -c "[ $? -eq 1 ] && [ ! -s '$T/out' ] && grep -q 'srcline needs ip' '$T/err'"
+fi
+expect "cg.data srcline: the workload's lines by file and number" grep -q '^  burn2to1\.c:[0-9][0-9]*$' "$T/pk.out"
+"$PERFKIT" script -i "$T/cg.data" -F comm,srcline >"$T/out" 2>"$T/err"
+expect 'srcline without ip: refused (1), saying why' sh -c "[ $? -eq 1 ] && grep -q 'srcline needs ip' '$T/err'"
 done_testing

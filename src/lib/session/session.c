@@ -1254,12 +1254,50 @@ static const char *srcline_sym(struct session *s, const struct pk_frame *fr)
 	return intern(s, s->tmp.buf, s->tmp.len);
 }
 
+/* DSO[ADDR] (perf's srcline of an address without a line): the DSO's
+ * short name (a JIT map's as perf names it), ADDR in hex. */
+static const char *srcline_addr(struct session *s, const char *dso, uint64_t addr)
+{
+	const char *base = dso[0] == '[' ? NULL : strrchr(dso, '/');
+	char buf[64];
+
+	sb_reset(&s->tmp);
+	if (perfmap_jit_name(dso, buf, sizeof(buf)))
+		sb_addstr(&s->tmp, buf);
+	else
+		sb_addstr(&s->tmp, base ? base + 1 : dso);
+	snprintf(buf, sizeof(buf), "[%" PRIx64 "]", addr);   /* perf: no "+" */
+	sb_addstr(&s->tmp, buf);
+	return intern(s, s->tmp.buf, s->tmp.len);
+}
+
+/* script: the symbol is never the fallback (perf script's
+ * map__fprintf_srcline passes none) */
+static const char *srcline_of(struct session *s, const struct pk_frame *fr, bool script);
+
 const char *session_srcline(struct session *s, const struct pk_frame *fr)
+{
+	return srcline_of(s, fr, false);
+}
+
+const char *session_script_srcline(struct session *s, const struct pk_frame *fr)
+{
+	if (!fr->dso || !strcmp(fr->dso, "[unknown]"))
+		return NULL;
+	if (fr->kernel)   /* no vmlinux lines: the address */
+		return srcline_addr(s, fr->dso, fr->ip);
+	const char *l = srcline_of(s, fr, true);
+
+	return strncmp(l, "??:0", 4) ? l : NULL;   /* perf prints no unknown line */
+}
+
+static const char *srcline_of(struct session *s, const struct pk_frame *fr, bool script)
 {
 	struct {
 		const char *dso;
 		uint64_t addr;
-	} key = { fr->dso, fr->addr ? fr->addr : fr->sym_off };
+		uint64_t script;
+	} key = { fr->dso, fr->addr ? fr->addr : fr->sym_off, script };
 	int created;
 	struct hm_entry *e;
 	const char *res;
@@ -1273,11 +1311,18 @@ const char *session_srcline(struct session *s, const struct pk_frame *fr)
 		return e->val.ptr;
 	const char *file = fr->addr && fr->dso[0] == '/' ? dso_file(s, fr->dso) : NULL;
 	const char *src = NULL;
-	int line = 0;
+	int line = 0, rc = file ? inline_line(inl_get(s), file, fr->addr, &src, &line) : -ENOENT;
 
+	/* DWARF that holds no unit of the address: perf's addr2line answers
+	 * "??:?", its srcline "??:0"; a unit without a line for it: ":?",
+	 * ":0" (ld.so's _start) */
+	if (rc == -ENODATA || (rc == 0 && !src && !line)) {
+		res = rc ? "??:0" : ":0";
+		goto done;
+	}
 	/* the line-table entry (the innermost inlined item's line): "file:line",
 	 * file's basename */
-	if (file && inline_line(inl_get(s), file, fr->addr, &src, &line) == 0 && (src || line)) {
+	if (rc == 0) {
 		const char *base = src ? strrchr(src, '/') : NULL;
 		char buf[24];
 
@@ -1288,21 +1333,7 @@ const char *session_srcline(struct session *s, const struct pk_frame *fr)
 		res = intern(s, s->tmp.buf, s->tmp.len);
 		goto done;
 	}
-	if (fr->sym) {
-		res = srcline_sym(s, fr);
-	} else {
-		const char *base = strrchr(fr->dso, '/');
-		char buf[64];
-
-		sb_reset(&s->tmp);
-		if (perfmap_jit_name(fr->dso, buf, sizeof(buf)))   /* perf's short name of a JIT map */
-			sb_addstr(&s->tmp, buf);
-		else
-			sb_addstr(&s->tmp, base ? base + 1 : fr->dso);
-		snprintf(buf, sizeof(buf), "[%" PRIx64 "]", key.addr);   /* perf: no "+" */
-		sb_addstr(&s->tmp, buf);
-		res = intern(s, s->tmp.buf, s->tmp.len);
-	}
+	res = fr->sym && !script ? srcline_sym(s, fr) : srcline_addr(s, fr->dso, key.addr);
 done:
 	/* e may have moved while interning into another map: look up again */
 	hm_find(&s->srclines, &key, sizeof(key))->val.ptr = (void *)res;

@@ -317,12 +317,20 @@ const char *session_comm_renamed(const struct session *s, const char *comm);
 
 /* The source line of a frame, as perf's srcline (util/srcline.c):
  * "file.c:LINE" (file basename, innermost inlined function's line) from
- * DWARF; else "SYM+OFF" (OFF in decimal) when the symbol is known (every
+ * DWARF ("??:0" when the DSO's DWARF has no unit of the address, ":0" when
+ * its unit has no line for it, as perf's addr2line answers); else
+ * "SYM+OFF" (OFF in decimal) when the symbol is known (every
  * kernel frame with a symbol: no vmlinux lines are read); else "DSO[OFF]"
  * (DSO basename, OFF in hex); "[unknown]" without a DSO or a kernel
  * symbol.  Interned in the session; each user (DSO, address) resolved
  * once. */
 const char *session_srcline(struct session *s, const struct pk_frame *fr);
+
+/* The same as perf script's srcline field prints it (map__fprintf_srcline,
+ * no symbol): "file.c:LINE" from DWARF, else "DSO[ADDR]" (ADDR in hex: the
+ * DSO's address, a kernel frame's ip); NULL for a frame without a DSO or
+ * whose line is "??:0" (perf prints nothing).  Interned. */
+const char *session_script_srcline(struct session *s, const struct pk_frame *fr);
 
 /* A call-graph entry's srcline, as perf's callchain_srcline() gives it
  * for the -g keys address (address set) and srcline: the frame's

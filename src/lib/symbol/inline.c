@@ -311,7 +311,7 @@ int inline_line(struct inline_resolver *r, const char *dso, uint64_t addr, const
 		return -ENOENT;
 	dwfl_module_getelf(m, &bias);
 	if (!line_at(m, addr + bias, &bias, &cu_scan, file, line))
-		return -ENOENT;
+		return dwfl_module_getdwarf(m, &bias) ? -ENODATA : -ENOENT;
 	return 0;
 }
 

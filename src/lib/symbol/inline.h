@@ -94,8 +94,9 @@ int inline_chain(struct inline_resolver *r, const char *dso, uint64_t addr, cons
  * innermost source line executing there, what binutils' addr2line without
  * -i prints and the last item of inline_chain's chain.  *file as DWARF names
  * it (NULL: the entry names none), *line (0: unknown); both live as long as
- * r.  Not cached (a lookup in the unit's sorted line table).  Returns 0, or
- * -ENOENT when dso cannot be read or no unit of its DWARF holds addr. */
+ * r.  Not cached (a lookup in the unit's sorted line table).  Returns 0;
+ * -ENODATA when dso has DWARF but no unit of it holds addr (binutils'
+ * addr2line: "??:?"); -ENOENT when dso cannot be read or has no DWARF. */
 int inline_line(struct inline_resolver *r, const char *dso, uint64_t addr, const char **file, int *line);
 
 /* Append one item as the text functions above print it: its name as
