@@ -1313,9 +1313,16 @@ static const char *srcline_of(struct session *s, const struct pk_frame *fr, bool
 	const char *src = NULL;
 	int line = 0, rc = file ? inline_line(inl_get(s), file, fr->addr, &src, &line) : -ENOENT;
 
-	/* DWARF that holds no unit of the address: perf's addr2line answers
-	 * "??:?", its srcline "??:0"; a unit without a line for it: ":?",
-	 * ":0" (ld.so's _start) */
+	/* DWARF that holds no unit of the address: binutils' addr2line finds
+	 * the function in the symbol table and answers "??:?", perf's srcline
+	 * "??:0" (crt1's _start); without a symbol (a PLT stub's "@plt" is
+	 * perf's own name) "??:0", which perf takes for no answer: the
+	 * fallback below.  A unit without a line for it: ":?", ":0" (ld.so's
+	 * _start) */
+	size_t sl = fr->sym ? strlen(fr->sym) : 0;
+
+	if (rc == -ENODATA && (!sl || (sl >= 4 && !strcmp(fr->sym + sl - 4, "@plt"))))
+		rc = -ENOENT;
 	if (rc == -ENODATA || (rc == 0 && !src && !line)) {
 		res = rc ? "??:0" : ":0";
 		goto done;

@@ -317,8 +317,9 @@ const char *session_comm_renamed(const struct session *s, const char *comm);
 
 /* The source line of a frame, as perf's srcline (util/srcline.c):
  * "file.c:LINE" (file basename, innermost inlined function's line) from
- * DWARF ("??:0" when the DSO's DWARF has no unit of the address, ":0" when
- * its unit has no line for it, as perf's addr2line answers); else
+ * DWARF ("??:0" when the DSO's DWARF has no unit of the address and the
+ * frame an ELF symbol, ":0" when its unit has no line for it, as perf's
+ * addr2line answers); else
  * "SYM+OFF" (OFF in decimal) when the symbol is known (every
  * kernel frame with a symbol: no vmlinux lines are read); else "DSO[OFF]"
  * (DSO basename, OFF in hex); "[unknown]" without a DSO or a kernel
