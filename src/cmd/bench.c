@@ -354,9 +354,11 @@ static int spawn_plain(char **argv, bool quiet, int out_fd, struct run_out *r)
 	/* /dev/null opened once (close-on-exec here; dup2 clears the flag
 	 * on the child's copies): three dup2 per run instead of three opens */
 	static int devnull = -1;
-	if (quiet && devnull < 0)
+	if (devnull < 0)
 		devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	posix_spawn_file_actions_init(&fa);
+	/* stdin on /dev/null whatever the output (hyperfine's: a run never
+	 * reads perfkit's stdin) */
 	if (quiet && devnull >= 0) {
 		for (int k = 0; k < 3; k++)
 			posix_spawn_file_actions_adddup2(&fa, k == 1 && out_fd >= 0 ? out_fd : devnull, k);
@@ -364,6 +366,10 @@ static int spawn_plain(char **argv, bool quiet, int out_fd, struct run_out *r)
 		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	} else if (devnull >= 0) {
+		posix_spawn_file_actions_adddup2(&fa, devnull, 0);
+	} else {
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	}
 	const char *path = resolve(argv[0]);
 	double t0 = now_s();
@@ -402,12 +408,13 @@ static int sim_count(const struct bench_opts *o, char **argv, bool quiet, double
 
 	sb_addf(&out, "%s/ins.%%p", o->simdir);
 	sb_addf(&log, "%s/valgrind.log", o->simdir);
-	if (quiet) {   /* the tool's child inherits our stdin/stdout/stderr */
+	{   /* the tool's child inherits our stdin (always /dev/null), stdout
+	     * and stderr (/dev/null when quiet) */
 		int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 		fflush(stdout);
 		fflush(stderr);
-		for (int k = 0; k < 3 && nul >= 0; k++) {
+		for (int k = 0; k < (quiet ? 3 : 1) && nul >= 0; k++) {
 			saved[k] = fcntl(k, F_DUPFD_CLOEXEC, 10);
 			dup2(nul, k);
 		}
@@ -588,7 +595,7 @@ static int run_once(struct bench_opts *o, const char *cmd, bool quiet,
 		unsigned fl = CNT_ENABLE_ON_EXEC | CNT_INHERIT;
 
 		ch.out_fd = out_fd;
-		err = pk_child_fork(&ch, argv, NULL, quiet ? PK_CHILD_QUIET | PK_CHILD_STDOUT_FD : 0);
+		err = pk_child_fork(&ch, argv, NULL, quiet ? PK_CHILD_QUIET | PK_CHILD_STDOUT_FD : PK_CHILD_STDIN_NULL);
 		if (err)
 			goto out;
 		if ((cnt && (err = cnt_set_open(cnt, ch.pid, -1, fl))) ||
@@ -2728,11 +2735,14 @@ int cmd_bench(int argc, char **argv)
 		free_vals(vals, nvals, o.nparam);
 		return 0;
 	}
+	int saved_stdout = -1;   /* --style none: stdout as it was, for the exports */
+
 	if (style_none) {   /* --style none: no text; the exports and errors as always */
 		int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
 		fflush(stdout);
 		if (nul >= 0) {
+			saved_stdout = fcntl(1, F_DUPFD_CLOEXEC, 3);
 			(void)dup2(nul, 1);
 			close(nul);
 		}
@@ -2752,6 +2762,14 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (!rc && o.shell && (err = shell_overhead(&o, &oh)))
 		rc = 1;
+	if (nres >= 2 && !o.sequential && (o.setup || o.cleanup)) {
+		/* hyperfine's --setup and --cleanup run around each command's
+		 * series (-L rev a,b -s 'git checkout {rev} && make'): its runs
+		 * together then, whatever interleaving would gain */
+		printf("--setup/--cleanup: each command's runs together, between its setup and its cleanup "
+		       "(as hyperfine), not interleaved.\n \n");
+		o.sequential = true;
+	}
 	if (nres < 2)
 		o.sequential = true;
 	o.rss_floor = rss_floor();
@@ -2834,6 +2852,13 @@ int cmd_bench(int argc, char **argv)
 			       "needs two commands or more: each later one against the first).\n", o.profile_dir);
 		}
 		fflush(stdout);
+		if (saved_stdout >= 0) {
+			/* the text is done: an export to /dev/stdout (hyperfine
+			 * --style none --export-json /dev/stdout | jq) reaches it */
+			(void)dup2(saved_stdout, 1);
+			close(saved_stdout);
+			saved_stdout = -1;
+		}
 		if (rc) {
 		} else if ((o.export_json && (err = export_json(&o, res, nres, &mach, &busy, &cs, &bp))) ||
 		    (o.export_md && (err = export_md(&o, res, nres, &cs, &bp))) ||

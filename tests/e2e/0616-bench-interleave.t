@@ -62,4 +62,22 @@ a, b = json.load(open(sys.argv[1]))["results"]
 for r in (a, b):
     assert min(r["cpu_times"]) < 0.03 and max(r["cpu_times"]) > 0.06, r["cpu_times"]' "$T/int.json"
 diag "$(grep -E 'verdict|times' "$T/seq" "$T/int")"
+
+# --setup/--cleanup: each command's series between its own setup and cleanup
+# (hyperfine's -L rev a,b -s 'git checkout {rev} && make'), not interleaved
+cd "$T" || exit 1
+"$PERFKIT" bench -r 2 -w 1 -L v 1,2 -s 'echo {v} >st' -c 'echo done{v} >>log' \
+	'test "$(cat st)" = {v} && echo run{v} >>log' >"$T/setup.out" 2>&1
+rc=$?
+expect "--setup per parameter: each command's runs see its own setup (exit $rc)" test $rc -eq 0
+expect "... in order: 1's runs, its cleanup, then 2's" \
+	test "$(tr '\n' ' ' <"$T/log")" = "run1 run1 run1 done1 run2 run2 run2 done2 "
+expect "... and the text says why the runs are not interleaved" grep -q 'each command.s runs together' "$T/setup.out"
+# a run's stdin is /dev/null (hyperfine's), also with --show-output
+echo from-stdin | "$PERFKIT" bench -N -r 2 --show-output cat >"$T/stdin.out" 2>&1
+expect "--show-output: the runs read /dev/null, not bench's stdin" sh -c "! grep -q from-stdin '$T/stdin.out'"
+# --style none: the text goes nowhere, an export to /dev/stdout comes out
+"$PERFKIT" bench -N -r 2 --style none true --export-json /dev/stdout >"$T/none.json" 2>/dev/null
+expect "--style none --export-json /dev/stdout: the JSON on stdout, nothing else" \
+	python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); assert d["results"][0]["command"] == "true"' "$T/none.json"
 done_testing

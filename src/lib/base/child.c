@@ -64,6 +64,13 @@ int pk_child_fork(struct pk_child *c, char *const argv[], const sigset_t *mask, 
 		} else if (flags & PK_CHILD_STDOUT_TO_STDERR) {
 			dup2(2, 1);
 		}
+		if (flags & PK_CHILD_STDIN_NULL) {
+			int nul = open("/dev/null", O_RDONLY);
+			if (nul > 0) {
+				dup2(nul, 0);
+				close(nul);
+			}
+		}
 		do
 			n = read(go[0], &b, 1);
 		while (n < 0 && errno == EINTR);

@@ -47,6 +47,8 @@ enum {
 					  * writing its data to our stdout) */
 	PK_CHILD_STDOUT_FD = 4,          /* with PK_CHILD_QUIET: c->out_fd is its
 					  * stdout (bench --output FILE) */
+	PK_CHILD_STDIN_NULL = 8,         /* stdin on /dev/null (bench, as
+					  * hyperfine: a run never reads ours) */
 };
 
 int pk_child_fork(struct pk_child *c, char *const argv[], const sigset_t *mask, int flags);

@@ -2006,7 +2006,8 @@ static int run_reader(struct ps_collapser *c, struct lreader *r)
 		}
 		on_line(c, l, n);
 	}
-	/* a last sample without a final blank line is kept */
+	/* a last sample without a final blank line is kept (the Perl script
+	 * drops it; ../shared/conformance's correction), frames or not */
 	flush_sample(c);
 	pend_drain(c);
 	c->defer = false;
