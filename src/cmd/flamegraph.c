@@ -368,6 +368,11 @@ static int record_command(int argc, char **argv, const char *callgraph, char *di
 		goto out;
 	}
 	rc = recorder_start(&r);
+	if (rc < 0) {   /* the events would not start */
+		fprintf(stderr, "perfkit flamegraph: %s\n", pk_errmsg());
+		st = -1;
+		goto out;
+	}
 	if (rc) {
 		fprintf(stderr, "perfkit flamegraph: cannot run '%s': %s\n", argv[0], strerror(rc));
 		st = -127;

@@ -471,6 +471,11 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	rc = recorder_start(&r);
+	if (rc < 0) {   /* the events would not start */
+		fprintf(stderr, "perfkit record: %s\n", pk_errmsg());
+		ret = 1;
+		goto out;
+	}
 	if (rc) {
 		fprintf(stderr, "perfkit record: cannot run '%s': %s\n", a.o.cmd[0], strerror(rc));
 		/* the shell's: 126 found but not runnable, 127 not found */

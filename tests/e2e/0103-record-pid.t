@@ -146,4 +146,10 @@ same_file '-a: perf script stderr is empty' /dev/null all.perr
 expect '-a: the running spin process is seen' grep -q 'spin.*spin_here' all.out
 expect '-a: samples carry a CPU' grep -Eq '\[[0-9]{3}\]' all.out
 
+# -a and -p open their events disabled and start them once the processes
+# found running are written (perf's order): no sample can come from a
+# process that ended while /proc was read, nameless
+"$PERFKIT" report --header-only -i all.data 2>/dev/null | grep '^# event' >all.hdr
+expect '-a: the event was opened disabled (started after the side-band)' grep -q 'disabled = 1' all.hdr
+expect '... and no sample without its command name' sh -c "! grep -Eq '^ *:[0-9]+ ' all.out"
 done_testing

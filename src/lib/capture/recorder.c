@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -320,6 +321,12 @@ static int setup_attrs(struct recorder *r)
 		if (r->o.cmd && !r->o.nr_targets && !r->o.system_wide && !r->o.group_member[e]) {
 			a->disabled = 1;
 			a->enable_on_exec = 1;
+		} else if (!r->o.group_member[e]) {
+			/* -a, -p, -t: off until the processes found running are
+			 * written (recorder_start), as perf's: a sample of a
+			 * process that ends while /proc is read would have no
+			 * COMM or MMAP to name it */
+			a->disabled = 1;
 		}
 	}
 	return 0;
@@ -623,6 +630,17 @@ int recorder_start(struct recorder *r)
 {
 	int e;
 
+	if (!r->o.cmd || r->o.nr_targets || r->o.system_wide) {
+		/* the leaders opened disabled (setup_attrs) start now */
+		for (size_t i = 0; i < r->ce.nr_fds; i++)
+			if (r->ce.fds[i] >= 0 && ioctl(r->ce.fds[i], PERF_EVENT_IOC_ENABLE, 0) < 0) {
+				e = errno;
+				reap_unstarted(r);
+				pd_writer_abort(r->w);
+				r->w = NULL;
+				return pk_error(e, "cannot start the events: %s", strerror(e));
+			}
+	}
 	if (!r->o.cmd)
 		return 0;
 	e = pk_child_release(&r->held);

@@ -113,8 +113,11 @@ struct recorder {
 };
 
 int recorder_prepare(struct recorder *r, const struct recorder_opts *o);
-/* Release the command; 0, or the errno of its exec (the recording is then
- * abandoned: nothing written). */
+/* Start the events opened disabled (-a, -p, -t: after the processes found
+ * running were written, as perf) and release the command; 0, the errno of
+ * its exec, or -errno when the events would not start (PERF_EVENT_IOC_ENABLE;
+ * a message in pk_errmsg()); either error abandons the recording (nothing
+ * written). */
 int recorder_start(struct recorder *r);
 int recorder_run(struct recorder *r);
 
