@@ -125,7 +125,8 @@ static void help(void)
 	       "                             modern, no with cachegrind, as cachegrind's)\n"
 	       "  -o, --output=FILE          the counts file (default perfkit.cache.out); each\n"
 	       "                             PERFKIT_CACHE_DUMP() of the program writes FILE.N;\n"
-	       "                             also cachegrind's --cachegrind-out-file=FILE\n"
+	       "                             also cachegrind's --cachegrind-out-file=FILE;\n"
+	       "                             valgrind's %%p (the process id), %%q{VAR}, %%%% in it\n"
 	       "  Options take their value after '=' or as the next argument.\n"
 	       "  -q, --quiet                no totals on stderr\n"
 	       "  -h, --help                 this help\n"
@@ -368,6 +369,56 @@ static int optval(int argc, char **argv, int *i, const char *name, const char **
 	return 1;
 }
 
+/* The output name as valgrind expands its --*-file options
+ * (VG_(expand_file_name)): %p the simulated process's id (pid; 0: kept
+ * as "%p", *has_pid set), %q{VAR} the environment variable VAR, %% a '%'.
+ * NULL, with the reason in *why, for another '%' form or a variable that
+ * is not set. */
+static char *expand_name(const char *fmt, pid_t pid, bool *has_pid, char *why, size_t whyn)
+{
+	struct strbuf sb;
+
+	sb_init(&sb, strlen(fmt) + 16);
+	*has_pid = false;
+	for (const char *p = fmt; *p; p++) {
+		if (*p != '%') {
+			sb_addch(&sb, *p);
+			continue;
+		}
+		p++;
+		if (*p == '%') {
+			sb_addch(&sb, '%');
+		} else if (*p == 'p') {
+			*has_pid = true;
+			if (pid)
+				sb_addf(&sb, "%d", (int)pid);
+			else
+				sb_addstr(&sb, "%p");
+		} else if (*p == 'q' && p[1] == '{' && strchr(p + 2, '}')) {
+			const char *end = strchr(p + 2, '}');
+			char *name = xstrndup(p + 2, (size_t)(end - p - 2));
+			const char *v = getenv(name);
+
+			if (!v) {
+				snprintf(why, whyn, "%%q{%s}: the environment variable %s is not set", name, name);
+				free(name);
+				sb_release(&sb);
+				return NULL;
+			}
+			sb_addstr(&sb, v);
+			free(name);
+			p = end;
+		} else {
+			snprintf(why, whyn, "'%%%.1s' is none of valgrind's %%p, %%q{VAR} or %%%%", *p ? p : "");
+			sb_release(&sb);
+			return NULL;
+		}
+		if (!*p)
+			break;
+	}
+	return sb_detach(&sb, NULL);
+}
+
 int cmd_cache(int argc, char **argv)
 {
 	const char *model = "modern", *out = "perfkit.cache.out", *prefetch = NULL, *tlb = NULL;
@@ -571,17 +622,31 @@ int cmd_cache(int argc, char **argv)
 	int of_committed = 0;
 	const char *tmpdir = getenv("TMPDIR");
 
-	if (of_open(&of, out) < 0) {
+	/* valgrind's %p, %q{VAR} and %% in the name (cachegrind.out.%p); with
+	 * %p the file is opened once the process has its id */
+	char why[256];
+	bool pid_name = false;
+	char *out_x = expand_name(out, 0, &pid_name, why, sizeof(why));
+
+	if (!out_x) {
+		fprintf(stderr, "perfkit cache: -o '%s': %s\n", out, why);
+		vgrun_release(&vr);
+		return 2;
+	}
+	if (!pid_name && of_open(&of, out_x) < 0) {
 		fprintf(stderr, "perfkit cache: %s\n", pk_errmsg());
+		free(out_x);
 		vgrun_release(&vr);
 		return 1;
 	}
+	bool of_opened = !pid_name;
 	sb_init(&dir, 64);
 	sb_addf(&dir, "%s/perfkit-cache.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(dir.buf)) {
 		fprintf(stderr, "perfkit cache: cannot create a temporary folder '%s': %s\n", dir.buf,
 			strerror(errno));
-		of_abort(&of);
+		if (of_opened)
+			of_abort(&of);
 		sb_release(&dir);
 		vgrun_release(&vr);
 		return 1;
@@ -594,7 +659,8 @@ int cmd_cache(int argc, char **argv)
 
 	if (fd < 0) {
 		fprintf(stderr, "perfkit cache: cannot create '%s': %s\n", tmp.buf, strerror(errno));
-		of_abort(&of);
+		if (of_opened)
+			of_abort(&of);
 		rmdir(dir.buf);
 		sb_release(&tmp);
 		sb_release(&log);
@@ -634,6 +700,20 @@ int cmd_cache(int argc, char **argv)
 		unlink(log.buf);
 		rc = 1;
 		goto out;
+	}
+	if (pid_name) {   /* the process's id in the name: known now */
+		free(out_x);
+		out_x = expand_name(out, pid, &pid_name, why, sizeof(why));
+		if (!out_x || of_open(&of, out_x) < 0) {
+			fprintf(stderr, "perfkit cache: %s\n", out_x ? pk_errmsg() : why);
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			unlink(tmp.buf);
+			unlink(log.buf);
+			rc = 1;
+			goto out;
+		}
+		of_opened = true;
 	}
 
 	/* wait, with a progress line on a terminal after a few seconds */
@@ -707,7 +787,7 @@ int cmd_cache(int argc, char **argv)
 	unlink(tmp.buf);
 	if (WIFSIGNALED(status))
 		fprintf(stderr, "perfkit cache: %s: killed by signal %d (%s); counts up to then in %s\n",
-			prog_name, WTERMSIG(status), sigdesc(WTERMSIG(status)), out);
+			prog_name, WTERMSIG(status), sigdesc(WTERMSIG(status)), out_x);
 	{
 		/* the tool's own errors (a dump file refused, …) are shown;
 		 * the whole log with PERFKIT_CACHE_LOG */
@@ -730,11 +810,12 @@ int cmd_cache(int argc, char **argv)
 	warn_geometry(cg, pinned);
 	if (!quiet) {
 		print_summary(cg, modern);
-		fprintf(stderr, "\nperfkit cache: wrote %s\n", out);
+		fprintf(stderr, "\nperfkit cache: wrote %s\n", out_x);
 	}
 out:
-	if (!of_committed)
+	if (!of_committed && of_opened)
 		of_abort(&of);
+	free(out_x);
 	rmdir(dir.buf);
 	sb_release(&dir);
 	cgfile_free(cg);

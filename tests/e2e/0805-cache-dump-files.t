@@ -44,4 +44,21 @@ expect "... no temporary file left" test -z "$(ls "$T/v" | grep tmp)"
 echo old >"$T/v/out.1"
 "$PERFKIT" cache -q -o "$T/v/out" "$T/d" >/dev/null 2>&1
 expect "an existing out.1 is replaced whole" grep -q '^summary:' "$T/v/out.1"
+
+# valgrind's %p, %q{VAR} and %% in the output's name (cachegrind.out.%p):
+# the simulated process's id, the variable's value, a '%'; the dumps'
+# names too (the tool expands them); another '%' form or an unset
+# variable: a usage error before any run
+mkdir "$T/p"
+(cd "$T/p" && "$PERFKIT" cache -q -o 'cachegrind.out.%p' "$T/d" >/dev/null 2>"$T/err")
+f=$(ls "$T/p" | grep -E '^cachegrind\.out\.[0-9]+$' | head -1)
+expect "-o cachegrind.out.%p: the process's id in the name (${f:-none})" test -n "$f"
+expect "... its dumps too, by the same id" test -s "$T/p/$f.1" -a -s "$T/p/$f.2"
+(cd "$T/p" && PKVAR=abc "$PERFKIT" cache -q --cachegrind-out-file='x.%q{PKVAR}.%%.out' "$T/d" >/dev/null 2>&1)
+expect "--cachegrind-out-file=x.%q{PKVAR}.%%.out: x.abc.%.out" test -s "$T/p/x.abc.%.out"
+(cd "$T/p" && "$PERFKIT" cache -q -o 'y.%z' "$T/d" >/dev/null 2>"$T/err")
+expect "-o y.%z: a usage error (2) naming the form" sh -c "[ $? -eq 2 ] && grep -q \"'%z'\" '$T/err'"
+(cd "$T/p" && env -u PKNOPE "$PERFKIT" cache -q -o 'y.%q{PKNOPE}' "$T/d" >/dev/null 2>"$T/err")
+expect "-o y.%q{PKNOPE} unset: a usage error (2) naming it" sh -c "[ $? -eq 2 ] && grep -q 'PKNOPE is not set' '$T/err'"
+expect "... no file left behind" test -z "$(ls "$T/p" | grep '^y')"
 done_testing
