@@ -1724,7 +1724,9 @@ int cmd_stat(int argc, char **argv)
 			if (o.forever)
 				o.runs = 1;
 			break;
-		case 'x': o.sep = optarg; break;
+		case 'x':   /* perf's one escape: -x '\t' is a tab */
+			o.sep = strcmp(optarg, "\\t") ? optarg : "\t";
+			break;
 		case 'j': o.json = 1; break;
 		case 'o': o.output = optarg; break;
 		case 'p':

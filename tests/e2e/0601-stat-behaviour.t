@@ -576,4 +576,12 @@ fi
 expect "-a: the output ends 'seconds time elapsed', then one blank line" \
 	sh -c "tail -2 '$T/aend' | head -1 | grep -q 'seconds time elapsed' && [ -z \"\$(tail -1 '$T/aend')\" ]"
 
+# -x '\t': a tab, perf's one escape; blanks in an event list, as perf's
+"$PERFKIT" stat -x '\t' -e task-clock -- true 2>"$T/tab"
+expect "-x '\\t': the columns separated by tabs" grep -q "$(printf '\ttask-clock\t')" "$T/tab"
+"$PERFKIT" stat -e ' task-clock, page-faults ' -- true 2>"$T/blank" >/dev/null
+rc=$?
+expect "-e ' task-clock, page-faults ': both counted ($rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q ' task-clock ' '$T/blank' && grep -q ' page-faults ' '$T/blank'"
+
 done_testing

@@ -422,6 +422,16 @@ static void test_event_list(void **state)
 	assert_int_equal(it[2].group, 2);
 	assert_true(it[2].leader);
 	ev_list_free(it, n);
+	/* blanks around names, groups and modifiers, as perf's lexer */
+	assert_int_equal(ev_list_parse(" {a , b}:u ,\tc ", &it, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(it[0].name, "a");
+	assert_string_equal(it[1].name, "b");
+	assert_string_equal(it[1].group_mods, "u");
+	assert_string_equal(it[2].name, "c");
+	assert_int_equal(it[2].group, 0);
+	ev_list_free(it, n);
+	assert_int_equal(ev_list_parse("a, ", &it, &n), -EINVAL);
 	assert_int_equal(ev_list_parse("{a,b}{c}", &it, &n), -EINVAL);   /* perf: a ',' between */
 	assert_int_equal(ev_list_parse("a{b}", &it, &n), -EINVAL);
 	assert_int_equal(ev_list_parse("{a,{b}}", &it, &n), -EINVAL);

@@ -714,6 +714,10 @@ int ev_list_parse(const char *list, struct ev_list_item **items, size_t *n)
 	bool in_group = false, first = false;
 
 	while (*p && !err) {
+		/* blanks around a name, as perf's lexer takes them
+		 * ("task-clock, page-faults") */
+		while (*p == ' ' || *p == '\t')
+			p++;
 		if (*p == '{') {
 			if (in_group) {
 				err = pk_error(EINVAL, "event list '%s': nested '{' at offset %zu", list,
@@ -731,6 +735,10 @@ int ev_list_parse(const char *list, struct ev_list_item **items, size_t *n)
 
 		for (bool terms = false; p[len] && (terms || !strchr(",{}", p[len])); len++)
 			terms ^= p[len] == '/';
+		size_t skip = len;
+
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
 		if (!len) {
 			err = pk_error(EINVAL, "event list '%s': empty event name at offset %zu", list,
 				       (size_t)(p - list));
@@ -741,7 +749,7 @@ int ev_list_parse(const char *list, struct ev_list_item **items, size_t *n)
 		v[nr++] = (struct ev_list_item){ .name = xstrndup(p, len), .group = in_group ? groups : 0,
 						 .leader = in_group && first };
 		first = false;
-		p += len;
+		p += skip;
 		if (*p == '}') {
 			if (!in_group) {
 				err = pk_error(EINVAL, "event list '%s': '}' without '{' at offset %zu", list,
@@ -751,13 +759,17 @@ int ev_list_parse(const char *list, struct ev_list_item **items, size_t *n)
 			in_group = false;
 			p++;
 			if (*p == ':') {   /* "{a,b}:u": the modifiers of every member */
-				size_t ml = strcspn(p + 1, ",{");
+				size_t ml = strcspn(p + 1, ",{"), mt = ml;
 
+				while (mt && (p[mt] == ' ' || p[mt] == '\t'))
+					mt--;
 				for (size_t i = group_at; i < nr; i++)
-					v[i].group_mods = xstrndup(p + 1, ml);
+					v[i].group_mods = xstrndup(p + 1, mt);
 				p += 1 + ml;
 			}
 		}
+		while (*p == ' ' || *p == '\t')
+			p++;
 		if (*p == ',' && !p[1]) {   /* perf: "event syntax error: 'a,'" */
 			err = pk_error(EINVAL, "event list '%s': empty event name at offset %zu", list,
 				       (size_t)(p + 1 - list));
