@@ -39,9 +39,9 @@
  *    max_rss_floor; the text says when a command's shown mean is at it,
  *    within its noise: at most 5 % or one σ above it, one rule for all).
  *  - A failing command (non-zero exit) stops the benchmark with the command,
- *    the run and the exit code; with -i failed runs are kept out of the
- *    statistics, counted, shown and exported, and a command with failures is
- *    never called fastest without a warning.
+ *    the run and the exit code; with -i failed runs are measured as the
+ *    others (hyperfine's), counted, shown and exported, and a command with
+ *    failures is never called fastest without a warning.
  *  - The metric (--metric) is what the statistics and the verdict are
  *    computed on: "wall" (default, as hyperfine) the elapsed time of each
  *    run; "cpu" its user+sys CPU time (wait4's rusage of the child and its
@@ -149,7 +149,7 @@ struct bench_opts {
 struct result {
 	char *command, *name;
 	char **params;               /* a value per o->param_vars, or NULL */
-	double *t, *user, *sys;      /* successful runs only */
+	double *t, *user, *sys;      /* the measured runs (-i: failed ones too) */
 	double *cpu, *ins;           /* user+sys, instructions (--metric=instructions) */
 	double *rss;                 /* max RSS of each run, bytes (wait4's ru_maxrss) */
 	size_t n, alloc;
@@ -195,7 +195,7 @@ static void usage(FILE *f)
 		"                            \"bash --norc\" too); -N: none\n"
 		"  -N                        no shell: split CMD into words as sh would (quotes, backslashes;\n"
 		"                            no expansions) and exec it\n"
-		"  -i, --ignore-failure      keep going on non-zero exit; failed runs are left out\n"
+		"  -i, --ignore-failure      keep going on non-zero exit; failed runs are measured too\n"
 		"  -n, --command-name NAME   name of the next command in the output\n"
 		"  -P, --parameter-scan V MIN MAX   run CMD with {V} = MIN..MAX (-D step)\n"
 		"  -L, --parameter-list V A,B,…     run CMD with {V} = each value\n"
@@ -960,12 +960,15 @@ static int measure_once(struct bench_opts *o, int idx, struct result *r, const s
 					r->command, i + 1, how_ended(ro->code, o->shell != NULL, how, sizeof(how)));
 		}
 		r->failed++;
-	} else {
-		double ins = ro->ins - oh->ins;
-		add_sample(r, t, u, sy, ins > 0 ? ins : 0, ro->rss);
-		if (o->counters)
-			add_counts(r, cap);
 	}
+	/* -i: a failed run is measured too, as hyperfine's (grep without a
+	 * match, diff, a compiler's warnings: commands that exit non-zero
+	 * every time can be timed) */
+	double ins = ro->ins - oh->ins;
+
+	add_sample(r, t, u, sy, ins > 0 ? ins : 0, ro->rss);
+	if (o->counters)
+		add_counts(r, cap);
 	return 0;
 }
 
@@ -1124,7 +1127,7 @@ static void print_result(const struct bench_opts *o, int i, const struct result 
 					printf(" SIG%s", abbrev ? abbrev : "?");
 				shown++;
 			}
-		printf("), left out of the statistics\n");
+		printf("), measured with the others (as hyperfine)\n");
 	}
 	if (r->cv) {
 		printf("  Counters (mean):    ");
@@ -1522,7 +1525,7 @@ static void print_summary(const struct bench_opts *o, struct result *res, const 
 	       o->metric == M_INS ? (o->ins_sim ? ", simulated" : ", counted") : "");
 	printf("  '%s' ran\n", label(f));
 	if (f->failed)
-		printf("  Warning: '%s' had %zu failed run%s; it is the fastest of its successful runs only.\n",
+		printf("  Warning: '%s' had %zu failed run%s (non-zero exit), measured with the others.\n",
 		       label(f), f->failed, f->failed == 1 ? "" : "s");
 	/* the others from the closest to the slowest, as hyperfine 1.15
 	 * orders its summary (by mean; those without a ratio last) */
@@ -2476,7 +2479,8 @@ int cmd_bench(int argc, char **argv)
 		case 'S':
 			if (!optarg[strspn(optarg, " \t")])   /* hyperfine's words */
 				return fprintf(stderr, "perfkit bench: empty command specified for --shell\n"), 2;
-			o.shell = strcmp(optarg, "none") ? optarg : NULL;
+			/* hyperfine's words: "none" (-N), "default" (sh) */
+			o.shell = !strcmp(optarg, "none") ? NULL : !strcmp(optarg, "default") ? "sh" : optarg;
 			break;
 		case 'N': o.shell = NULL; break;
 		case 'i': o.ignore_failure = 1; break;

@@ -226,4 +226,7 @@ expect "--style auto: runs, exit 0" sh -c "test $? = 0 && grep -q 'Time (mean' '
 expect "-N '': usage error, nothing run ($rc)" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'command 1 is empty' '$T/empty.err' && ! grep -q 'Benchmark' '$T/empty.out'"
 
+# --shell=default (hyperfine's word): sh
+"$PERFKIT" bench -S default -r 2 --export-json "$T/def.json" 'echo $0 >'"$T/def.sh" >/dev/null 2>&1
+expect "-S default: the command runs under sh" sh -c "[ \"\$(cat '$T/def.sh')\" = sh ]"
 done_testing
