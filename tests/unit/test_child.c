@@ -109,6 +109,27 @@ static void test_quiet(void **state)
 	close(p[0]);
 }
 
+/* pk_child_fork returns once the child waits for its release: its
+ * stdout is /dev/null already (a clock started then counts the command,
+ * not the child's own start). */
+static void test_ready_when_forked(void **state)
+{
+	char *argv[] = { "true", NULL };
+	char fd1[64], target[64] = "";
+	struct pk_child c = PK_CHILD_INIT;
+
+	(void)state;
+	for (int i = 0; i < 20; i++) {
+		assert_int_equal(pk_child_fork(&c, argv, NULL, PK_CHILD_QUIET), 0);
+		snprintf(fd1, sizeof(fd1), "/proc/%d/fd/1", (int)c.pid);
+		ssize_t n = readlink(fd1, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = 0;
+		assert_string_equal(target, "/dev/null");
+		assert_int_equal(pk_child_release(&c), 0);
+		assert_int_equal(WEXITSTATUS(wait_status(c.pid)), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +137,7 @@ int main(void)
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_abort),
 		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_ready_when_forked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

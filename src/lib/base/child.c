@@ -71,6 +71,12 @@ int pk_child_fork(struct pk_child *c, char *const argv[], const sigset_t *mask, 
 				close(nul);
 			}
 		}
+		/* ready: the parent's clock starts after the child's own start
+		 * (its copy-on-write faults, these dup2s), as perf's child
+		 * waits long before perf stat takes its time */
+		b = 'r';
+		if (write(er[1], &b, 1) != 1)
+			_exit(127);
 		do
 			n = read(go[0], &b, 1);
 		while (n < 0 && errno == EINTR);
@@ -87,6 +93,14 @@ int pk_child_fork(struct pk_child *c, char *const argv[], const sigset_t *mask, 
 	c->pid = pid;
 	c->go_fd = go[1];
 	c->err_fd = er[0];
+	/* until the child waits for its release (its "ready" byte; EOF: it
+	 * died first, and pk_child_release says so) */
+	char r;
+	ssize_t n;
+
+	do
+		n = read(c->err_fd, &r, 1);
+	while (n < 0 && errno == EINTR);
 	return 0;
 }
 

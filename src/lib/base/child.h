@@ -11,8 +11,10 @@
  * /dev/null on its stdin, stdout and stderr (with PK_CHILD_STDOUT_TO_STDERR
  * its stdout on our stderr instead; with PK_CHILD_STDOUT_FD too, c->out_fd,
  * set by the caller, as its stdout), and then blocks until
- * released.  Returns 0 with c->pid set, or -errno (pipe2 or fork failed;
- * message in pk_errmsg()).
+ * released; pk_child_fork returns once it does (a byte on the error pipe
+ * says so), so that a clock started before the release counts the
+ * command, not the child's own start.  Returns 0 with c->pid set, or
+ * -errno (pipe2 or fork failed; message in pk_errmsg()).
  *
  * pk_child_release(c): let the child execvp(argv[0], argv).  Returns 0 once
  * the exec has happened (the close-on-exec error pipe reached EOF), or the
