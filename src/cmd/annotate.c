@@ -212,6 +212,9 @@ static void help(void)
 	       "  --auto=yes|no      annotate every source file with a line above the threshold\n"
 	       "                     (default yes)\n"
 	       "  --context=N        lines of source shown around each counted line (default 3)\n"
+	       "  -I DIR, --include=DIR  look for a source file named by a relative path in\n"
+	       "                     DIR too (cg_annotate's; repeatable); a source file newer\n"
+	       "                     than the counts file gets cg_annotate's warning\n"
 	       "  --folded EVENT     print \"cmd;function COUNT\" lines weighted by EVENT instead,\n"
 	       "                     for perfkit flamegraph\n"
 	       "  -h, --help         this help\n"
@@ -225,9 +228,19 @@ static void folded_name(struct strbuf *sb, const char *s)
 		sb_addch(sb, (*s == ';' || *s == '\n' || *s == '\r') ? '_' : *s);
 }
 
+/* cg_annotate's -I DIR: where a source file named by a relative path is
+ * looked for when it is not found as named. */
+#define MAX_INCLUDES 32
+struct cg_src {
+	const char *inc[MAX_INCLUDES];
+	int ninc;
+	const char *data;        /* the Cachegrind file */
+	struct timespec data_mtime;
+};
+
 /* Annotated source of one file: lines with counts and `ctx` lines around. */
-static void annotate_file(const char *file, struct agg **lines, size_t n, const int *show,
-			  int nshow, int ctx)
+static void annotate_file(const struct cg_src *src, const char *file, struct agg **lines, size_t n,
+			  const int *show, int nshow, int ctx)
 {
 	/* the name comes from the input: only a regular file is read (not a
 	 * FIFO that blocks or a device such as /dev/zero that never ends) */
@@ -238,8 +251,16 @@ static void annotate_file(const char *file, struct agg **lines, size_t n, const 
 	size_t cap = 0, k = 0;
 	ssize_t len;
 	uint32_t ln = 0, last_printed = 0;
+	char *found = NULL;
 
-	printf("\n-- Source file: %s\n", file);
+	for (int i = 0; fd < 0 && errno == ENOENT && file[0] != '/' && i < src->ninc; i++) {
+		free(found);
+		found = xstrfmt("%s/%s", src->inc[i], file);
+		fd = open(found, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	}
+	const char *shown = fd >= 0 && found ? found : file;
+
+	printf("\n-- Source file: %s\n", shown);
 	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
 		close(fd);
 		fd = -1;
@@ -248,10 +269,19 @@ static void annotate_file(const char *file, struct agg **lines, size_t n, const 
 	if (fd >= 0 && !(f = fdopen(fd, "r")))
 		close(fd);
 	if (!f) {
-		printf("   (cannot open: %s; counts per line are in the table above)\n",
-		       errno == EINVAL ? "not a regular file" : strerror(errno));
+		printf("   (cannot open: %s; counts per line are in the table above%s)\n",
+		       errno == EINVAL ? "not a regular file" : strerror(errno),
+		       file[0] != '/' && !src->ninc ? "; -I DIR looks for it in DIR" : "");
+		free(found);
 		return;
 	}
+	/* edited since the counts were taken: they may sit beside the wrong
+	 * lines (cg_annotate's warning) */
+	if (st.st_mtim.tv_sec > src->data_mtime.tv_sec ||
+	    (st.st_mtim.tv_sec == src->data_mtime.tv_sec && st.st_mtim.tv_nsec > src->data_mtime.tv_nsec))
+		printf("@@ WARNING @@ source file '%s' is more recent than the counts file '%s':\n"
+		       "@@ WARNING @@ the counts may stand beside the wrong lines\n", shown, src->data);
+	free(found);
 	while ((len = getline(&buf, &cap, f)) >= 0) {
 		ln++;
 		if (k == n && n && ln > lines[n - 1]->line + (uint32_t)ctx)
@@ -311,11 +341,26 @@ static int annotate_cg(int argc, char **argv)
 	const char *path = NULL, *show_s = NULL, *sort_s = NULL, *folded = NULL;
 	double threshold = 0.1;
 	int autoann = 1, ctx = 3;
+	struct cg_src src = { .ninc = 0 };
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!strncmp(a, "--show=", 7)) {
+		if (!strncmp(a, "-I", 2) || !strncmp(a, "--include=", 10)) {
+			/* cg_annotate's -IDIR, --include=DIR (and -I DIR) */
+			const char *d = a[1] == 'I' ? a + 2 : a + 10;
+
+			if (a[1] == 'I' && !*d) {
+				if (++i >= argc)
+					return usage("-I needs a folder");
+				d = argv[i];
+			}
+			if (!*d)
+				return usage("--include needs a folder");
+			if (src.ninc == MAX_INCLUDES)
+				return usage("too many -I folders");
+			src.inc[src.ninc++] = d;
+		} else if (!strncmp(a, "--show=", 7)) {
 			show_s = a + 7;
 		} else if (!strncmp(a, "--sort=", 7)) {
 			sort_s = a + 7;
@@ -365,6 +410,11 @@ static int annotate_cg(int argc, char **argv)
 			"name the input (-i FILE for a perf.data, or a Cachegrind file)\n");
 		return 1;
 	}
+	struct stat dst;
+
+	src.data = path;
+	if (stat(path, &dst) == 0)
+		src.data_mtime = dst.st_mtim;
 	if (cgfile_read(path, &cg) < 0) {
 		fprintf(stderr, "perfkit annotate: %s\n", pk_errmsg());
 		return 1;
@@ -576,7 +626,7 @@ static int annotate_cg(int argc, char **argv)
 				if (lines.v[j].file == file && lines.v[j].line > 0)
 					fl[n++] = &lines.v[j];
 			qsort(fl, n, sizeof(*fl), cmp_line);
-			annotate_file(file, fl, n, show, nshow, ctx);
+			annotate_file(&src, file, fl, n, show, nshow, ctx);
 			free(fl);
 		}
 		hm_release(&done);
@@ -1486,7 +1536,8 @@ static bool cg_option(const char *a)
 {
 	return !strncmp(a, "--show=", 7) || !strncmp(a, "--sort=", 7) ||
 	       !strncmp(a, "--threshold=", 12) || !strncmp(a, "--auto=", 7) ||
-	       !strncmp(a, "--context=", 10) || !strncmp(a, "--folded", 8);
+	       !strncmp(a, "--context=", 10) || !strncmp(a, "--folded", 8) ||
+	       !strncmp(a, "-I", 2) || !strncmp(a, "--include=", 10);
 }
 
 static int opt_arg(int argc, char **argv, int *i, const char *name, const char **val)

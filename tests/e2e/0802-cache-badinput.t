@@ -152,4 +152,24 @@ if have valgrind; then
 	expect "no vgtool beside a copied binary: exit 1" [ $rc -eq 1 ]
 	one_line "... one line naming where it looked" "$T/e" "is not in vgtool/ beside the perfkit binary ('$T/vgtool', '$T/vgtool/lib') nor in '$T/../libexec/perfkit/vgtool'"
 fi
+
+# annotate of a Cachegrind file naming its source by a relative path:
+# cg_annotate's -I DIR finds it; a source newer than the counts file gets
+# cg_annotate's warning (the counts may stand beside the wrong lines)
+mkdir -p "$T/inc/rel"
+printf 'int a;\nint b;\nint c;\n' >"$T/inc/rel/x.c"
+printf 'desc: I1 cache: 32768 B, 64 B, 8-way associative\ncmd: ./x\nevents: Ir\nfl=rel/x.c\nfn=main\n1 10\n3 5\nsummary: 15\n' >"$T/syn.out"
+touch -d '2020-01-01' "$T/syn.out"
+(cd "$T" && "$PERFKIT" annotate syn.out) >"$T/noinc" 2>&1
+expect "annotate, a relative source not found: says -I DIR would look for it" grep -q -- '-I DIR looks for it' "$T/noinc"
+(cd "$T" && "$PERFKIT" annotate syn.out -Iinc) >"$T/inc1" 2>&1
+(cd "$T" && "$PERFKIT" annotate -I inc syn.out) >"$T/inc2" 2>&1
+(cd "$T" && "$PERFKIT" annotate --include=inc syn.out) >"$T/inc3" 2>&1
+expect "-Iinc, -I inc, --include=inc: the source found, its counted lines beside it" \
+	sh -c "for f in '$T/inc1' '$T/inc2' '$T/inc3'; do grep -q '^10  int a;' \$f && grep -q '^ 5  int c;' \$f || exit 1; done"
+expect "... newer than the counts file: cg_annotate's warning, naming both" \
+	grep -q "WARNING @@ source file 'inc/rel/x.c' is more recent than the counts file 'syn.out'" "$T/inc1"
+touch "$T/syn.out"
+(cd "$T" && "$PERFKIT" annotate syn.out -Iinc) >"$T/inc4" 2>&1
+expect "... not newer: no warning" sh -c "! grep -q WARNING '$T/inc4' && grep -q '^10  int a;' '$T/inc4'"
 done_testing
