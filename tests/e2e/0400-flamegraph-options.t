@@ -154,4 +154,14 @@ expect "no --notes: an empty NOTES comment (flamegraph.pl's)" grep -qxF '<!-- NO
 printf 'a;b 5\n' | "$PERFKIT" flamegraph --notes 'a<b' >/dev/null 2>&1
 expect "--notes with '<': refused, exit 2" test $? = 2
 
+# perf script's text given to flamegraph (as to flamegraph.pl, not its
+# input): refused, the message says to fold it first; a stray bad line in
+# folded text gets no such hint
+printf 'prog 1 1.000000: 250000 cpu-clock: \n\t401000 main+0x10 (/bin/prog)\n\n' >"$T/ps.txt"
+"$PERFKIT" flamegraph "$T/ps.txt" >"$T/ps.svg" 2>"$T/ps.err"
+expect "perf script text: exit 2, 'fold it first (perfkit collapse ...)'" \
+	sh -c "[ $? -eq 2 ] && grep -q 'looks like perf script output: fold it first (perfkit collapse' '$T/ps.err'"
+printf 'a;b 1\nbad line\n' | "$PERFKIT" flamegraph >/dev/null 2>"$T/bad.err"
+expect "... a bad line in folded text: no such hint" sh -c "! grep -q 'perf script' '$T/bad.err'"
+
 done_testing
