@@ -563,7 +563,7 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit script");
 }
 
-#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--reltime|--deltatime] [--show-task-events] [--show-mmap-events] [--max-stack N] [--no-demangle] [--symfs DIR] [--kallsyms FILE] [--[no-]inline] [--header] [-v]\n" \
+#define SCRIPT_USAGE "usage: perfkit script [-i FILE] [-F [TYPE:][+-]FIELD,...] [-G] [-c|--pid|--tid|-C|--dsos|-S LIST] [--time START,STOP] [--ns] [--reltime|--deltatime] [--show-task-events] [--show-mmap-events] [--max-stack N] [--no-demangle] [--symfs DIR] [--kallsyms FILE] [--[no-]inline] [--header] [--header-only] [-v]\n" \
 	"  -i, --input FILE   the perf.data to read (- or a pipe on stdin: perf's pipe mode);\n" \
 	"                     default standard input when it is a pipe, else ./perf.data\n" \
 	"  -F, --fields LIST  the fields to print, as perf script's -F: comm, tid, pid, time, cpu,\n" \
@@ -592,6 +592,7 @@ static void print_warnings(void)
 	"                     --kallsyms\n" \
 	"  --kallsyms FILE    kernel symbols from FILE (a copy of /proc/kallsyms)\n" \
 	"  --header           the file's header first, as perf report --header prints it\n" \
+	"  --header-only      the header alone, as perf script --header-only\n" \
 	"  -f, --force        accepted (perfkit does not check the file's owner)\n" \
 	"  --inline           inlined functions (from DWARF) in every sample, name (inlined)\n" \
 	"  --no-inline        none (by default, as perf 6.1: in --call-graph dwarf samples only)\n" \
@@ -607,6 +608,7 @@ int cmd_script(int argc, char **argv)
 		{ "no-demangle", no_argument, NULL, 'D' },
 		{ "demangle", no_argument, NULL, 1005 },
 		{ "header", no_argument, NULL, 1006 },
+		{ "header-only", no_argument, NULL, 1009 },
 		{ "force", no_argument, NULL, 'f' },
 		{ "inline", no_argument, NULL, 'I' },
 		{ "no-inline", no_argument, NULL, 'N' },
@@ -635,7 +637,7 @@ int cmd_script(int argc, char **argv)
 	struct out o;
 	struct fspec fs[MAX_FSPECS];
 	size_t nfs = 0;
-	bool hide_cc = false, ns = false, max0 = false, stack_given = false, header = false;
+	bool hide_cc = false, ns = false, max0 = false, stack_given = false, header = false, header_only = false;
 	uint32_t side = 0;   /* the side-band records shown: 1 << PERF_RECORD_* */
 	int rel = 0, rel_both = 0;
 	static struct sample_filter flt;   /* 36 kB: not on the stack */
@@ -667,6 +669,7 @@ int cmd_script(int argc, char **argv)
 		case 'D': so.no_demangle = true; break;
 		case 1005: so.no_demangle = false; break;
 		case 1006: header = true; break;
+		case 1009: header = header_only = true; break;   /* perf's: the header alone */
 		case 'f': break;   /* perf's: no owner check, which perfkit never makes */
 		case 'v': pk_set_verbose(1); break;
 		case 'G': hide_cc = true; break;
@@ -744,6 +747,14 @@ int cmd_script(int argc, char **argv)
 		if (strcmp(input, "-") ? stat(input, &st) : fstat(0, &st))
 			st.st_mtime = time(NULL);
 		pd_header_text(session_file(s), st.st_mtime, &o.sb);
+		if (header_only) {
+			int werr = fwrite(o.sb.buf, 1, o.sb.len, stdout) != o.sb.len || fflush(stdout);
+
+			sb_release(&o.sb);
+			session_close(s);
+			print_warnings();
+			return werr ? 1 : 0;
+		}
 	}
 	o.fp = stdout;
 	o.sess = s;

@@ -152,6 +152,9 @@ perf script --header -i "$T/cg.data" 2>/dev/null | tr -s ' ' >"$T/perf.hdr"
 "$PERFKIT" script --header -f --demangle -i "$T/cg.data" 2>/dev/null | tr -s ' ' >"$T/pk.hdr"
 expect "--header: the header lines come first" grep -q '^# captured on' "$T/pk.hdr"
 same_file "--header -f --demangle: perf script --header's text" "$T/perf.hdr" "$T/pk.hdr"
+perf script --header-only -i "$T/cg.data" >"$T/perf.hdro" 2>/dev/null
+"$PERFKIT" script --header-only -i "$T/cg.data" >"$T/pk.hdro" 2>/dev/null
+same_file "--header-only: perf script --header-only's bytes (the header, no sample)" "$T/perf.hdro" "$T/pk.hdro"
 
 # srcline: each frame's source line on a line of its own ("  file.c:LINE",
 # else "  DSO[ADDR]"; perf script's map__fprintf_srcline; ":0" for a unit
