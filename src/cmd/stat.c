@@ -69,6 +69,9 @@ struct stat_opts {
 	int interval_count;   /* --interval-count: stop after that many */
 	int timeout_ms;       /* --timeout: stop the command after it */
 	int null_run;         /* -n: no counters, the times only */
+	int all_user, all_kernel; /* --all-user, --all-kernel: every event's
+				 counting limited to user or kernel space
+				 (perf's: the names as given) */
 	int no_inherit;       /* -i: the command's children not counted */
 	int quiet;            /* --quiet: nothing printed */
 	int sync;             /* -S: sync(2) before each run */
@@ -144,6 +147,7 @@ static void usage(FILE *f)
 		"      --interval-count N    with -I: stop (the command too) after N intervals\n"
 		"      --timeout MS          stop the command after MS milliseconds (>= 10) and print the counts\n"
 		"  -n, --null                count nothing: the times only\n"
+		"      --all-user, --all-kernel  every event counts in user (kernel) space only\n"
 		"  -i, --no-inherit          the command's children are not counted\n"
 		"  -S, --sync                sync(2) before each run\n"
 		"      --pre CMD, --post CMD run sh -c CMD before / after each run (stop if it fails)\n"
@@ -170,6 +174,11 @@ static int add_events(struct cnt_set *s, const struct stat_opts *o)
 
 	for (int k = 0; !err && k < o->detailed && k < 3; k++)
 		err = cnt_set_add_list(s, level[k]);
+	for (size_t i = 0; !err && (o->all_user || o->all_kernel) && i < s->nr; i++) {
+		/* perf stat's create_perf_stat_counter: over any modifier */
+		s->ev[i].attr.exclude_kernel = o->all_user;
+		s->ev[i].attr.exclude_user = o->all_kernel;
+	}
 	return err;
 }
 
@@ -1688,6 +1697,8 @@ int cmd_stat(int argc, char **argv)
 		{ "per-core", no_argument, NULL, 1109 },
 		{ "per-node", no_argument, NULL, 1110 },
 		{ "per-thread", no_argument, NULL, 1111 },
+		{ "all-user", no_argument, NULL, 1112 },
+		{ "all-kernel", no_argument, NULL, 1113 },
 		{ "big-num", no_argument, NULL, 'B' },
 		{ "no-big-num", no_argument, NULL, 1106 },
 		{ "cpu", required_argument, NULL, 'C' },
@@ -1772,6 +1783,8 @@ int cmd_stat(int argc, char **argv)
 				return opt_error(&events);
 			break;
 		case 1099: o.simulate = 1; break;
+		case 1112: o.all_user = 1; o.all_kernel = 0; break;   /* the last one wins */
+		case 1113: o.all_kernel = 1; o.all_user = 0; break;
 		case 1000 + SIM_I1: case 1000 + SIM_D1: case 1000 + SIM_L2: case 1000 + SIM_LL: {
 			static const char *const lv[] = { "--I1", "--D1", "--L2", "--LL" };
 			int k = c - 1000;

@@ -584,4 +584,14 @@ rc=$?
 expect "-e ' task-clock, page-faults ': both counted ($rc)" \
 	sh -c "[ $rc -eq 0 ] && grep -q ' task-clock ' '$T/blank' && grep -q ' page-faults ' '$T/blank'"
 
+# --all-user / --all-kernel (perf's): every event's counting limited to one
+# side, the names as given; true's page faults are mostly user space
+ul=$("$PERFKIT" stat --all-user -x, -e page-faults -- true 2>&1 | head -1)
+u=$(echo "$ul" | cut -d, -f1)
+a=$(echo "$ul" | cut -d, -f3)
+k=$("$PERFKIT" stat --all-kernel -x, -e page-faults -- true 2>&1 | cut -d, -f1 | head -1)
+diag "page-faults of true: --all-user $u, --all-kernel $k"
+expect "--all-user counts more of true's page faults than --all-kernel ($u > $k)" test "${u:-0}" -gt "${k:-0}"
+expect "... the event keeps its name (page-faults)" test "$a" = page-faults
+
 done_testing
