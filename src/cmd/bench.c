@@ -100,7 +100,7 @@
 #include "stats/compare.h"
 #include "stats/stats.h"
 
-#define MAX_CMDS 64
+#define MAX_CMDS 1024
 #define MAX_PARAMS 8
 #define MIB (1024.0 * 1024.0)
 
@@ -206,6 +206,7 @@ static void usage(FILE *f)
 		"      --output WHERE        null (default) or pipe: discarded; inherit: as --show-output;\n"
 		"                            FILE: each run's stdout written to FILE (made anew each run)\n"
 		"      --style STYLE         basic, full, nocolor, color (accepted) or none (no text)\n"
+		"  -V, --version             perfkit's version\n"
 		"      --counters            count perf events (as perfkit stat) in each run\n"
 		"      --min-effect PCT      smallest difference called significant (default 1); with\n"
 		"                            --profile also a function's: its change in points of\n"
@@ -2451,6 +2452,7 @@ int cmd_bench(int argc, char **argv)
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "style", required_argument, NULL, OPT_STYLE },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = { .min_runs = 10, .shell = "sh", .min_effect = 1.0, .vr = VGRUN_INIT, .profile_hz = 1999,
@@ -2463,7 +2465,7 @@ int cmd_bench(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "w:r:m:M:p:c:s:S:Nin:P:D:L:u:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "w:r:m:M:p:c:s:S:Nin:P:D:L:u:hV", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'w': if (parse_int("--warmup", optarg, 0, &o.warmup)) return 2; break;
 		case 'r': if (parse_int("--runs", optarg, 1, &o.runs)) return 2; break;
@@ -2560,6 +2562,7 @@ int cmd_bench(int argc, char **argv)
 				return fprintf(stderr, "perfkit bench: %s\n", pk_errmsg()), 2;
 			break;
 		case 'h': usage(stdout); return 0;
+		case 'V': printf("perfkit bench %s\n", PERFKIT_VERSION); return 0;   /* hyperfine -V */
 		default:   /* getopt named the option */
 			fputs("usage: perfkit bench [options] CMD...   (perfkit bench --help: the options)\n", stderr);
 			return 2;

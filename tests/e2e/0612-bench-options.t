@@ -229,4 +229,6 @@ expect "-N '': usage error, nothing run ($rc)" \
 # --shell=default (hyperfine's word): sh
 "$PERFKIT" bench -S default -r 2 --export-json "$T/def.json" 'echo $0 >'"$T/def.sh" >/dev/null 2>&1
 expect "-S default: the command runs under sh" sh -c "[ \"\$(cat '$T/def.sh')\" = sh ]"
+"$PERFKIT" bench -V >"$T/v" 2>&1
+expect "-V: perfkit bench and its version, exit 0" sh -c "[ $? -eq 0 ] && grep -Eq '^perfkit bench [0-9]' '$T/v'"
 done_testing

@@ -20,9 +20,9 @@ usage() {
 }
 
 I64MAX=9223372036854775807
-usage "-P -1 9223372036854775807 with step 1 gives more than 64 values" "bench -P x -1 INT64_MAX: refused (was SIGSEGV)" \
+usage "-P -1 9223372036854775807 with step 1 gives more than 1024 values" "bench -P x -1 INT64_MAX: refused (was SIGSEGV)" \
 	"$PERFKIT" bench -r 1 -N -P x -1 $I64MAX 'echo {x}'
-usage "gives more than 64 values" "bench -P x -INT64_MAX-1 INT64_MAX: refused" \
+usage "gives more than 1024 values" "bench -P x -INT64_MAX-1 INT64_MAX: refused" \
 	"$PERFKIT" bench -r 1 -N -P x -9223372036854775808 $I64MAX 'echo {x}'
 usage "-P MAX expects an integer ≥ 0, got '99999999999999999999'" "bench -P MAX past 64 bits: refused, not clamped" \
 	"$PERFKIT" bench -r 1 -N -P x 0 99999999999999999999 'echo {x}'
@@ -38,11 +38,14 @@ usage "--runs expects an integer from 1 to 100000000, got '99999999999999999999'
 usage "--warmup expects an integer from 0 to" "bench --warmup -1 refused" "$PERFKIT" bench -w -1 true
 usage "--min-effect expects a number ≥ 0, got 'nan'" "bench --min-effect nan refused" \
 	"$PERFKIT" bench --min-effect nan true
-# the "at most 64" paths (leak-free under LeakSanitizer: the exit stays 2)
-usage "at most 64 values for 'x'" "bench -L with 65 values refused" \
-	"$PERFKIT" bench -r 1 -N -L x "$(seq -s, 65)" 'echo {x}'
-usage "at most 64 commands" "bench -L 9 x -L 8 values refused" \
-	"$PERFKIT" bench -r 1 -N -L x "$(seq -s, 9)" -L y "$(seq -s, 8)" 'echo {x}{y}'
+# the "at most 1024" paths (leak-free under LeakSanitizer: the exit stays 2);
+# hyperfine has no limit, and -P x 1 100 is a usual scan
+usage "at most 1024 values for 'x'" "bench -L with 1025 values refused" \
+	"$PERFKIT" bench -r 1 -N -L x "$(seq -s, 1025)" 'echo {x}'
+usage "at most 1024 commands" "bench -L 33 x -L 32 values refused" \
+	"$PERFKIT" bench -r 1 -N -L x "$(seq -s, 33)" -L y "$(seq -s, 32)" 'echo {x}{y}'
+"$PERFKIT" bench -r 1 -N -P x 1 100 --style none --export-json "$T/p100.json" true >/dev/null 2>&1
+expect "bench -P x 1 100: 100 commands" python3 -c 'import json, sys; assert len(json.load(open(sys.argv[1]))["results"]) == 100' "$T/p100.json"
 usage "one per command" "bench with 2 --prepare for 3 commands refused" \
 	"$PERFKIT" bench -r 1 -N -p true -p true -L x 1,2,3 'echo {x}'
 
