@@ -129,17 +129,25 @@ static const char *fstring(const uint8_t *b, uint64_t off, uint32_t *len)
 	return (const char *)b + off + 4;
 }
 
-static void test_layout(void **state)
+/* A cpu-clock attr sampling ip and tid. */
+static struct perf_event_attr cpu_clock_attr(void)
 {
-	(void)state;
-	char path[128];
-	snprintf(path, sizeof(path), "%s/perf.data", dir);
 	struct perf_event_attr attr;
+
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	return attr;
+}
+
+static void test_layout(void **state)
+{
+	(void)state;
+	char path[128];
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	struct perf_event_attr attr = cpu_clock_attr();
 	attr.sample_freq = 999;
 	attr.freq = 1;
 	const char *names[] = { "cpu-clock" };
@@ -498,12 +506,7 @@ static void test_compressed(void **state)
 	(void)state;
 	char path[128];
 	snprintf(path, sizeof(path), "%s/z.data", dir);
-	struct perf_event_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	struct perf_event_attr attr = cpu_clock_attr();
 	const char *names[] = { "cpu-clock" };
 	struct pd_writer *w;
 	uint8_t comm[40];
