@@ -6,6 +6,8 @@
 #   2. perfkit stat matmul ikj 5  vs  perf stat matmul ikj 5 (a longer command)
 #   3. perfkit bench -N -r 200 true  vs  hyperfine -N -r 200 true: whole wall
 #      time / 200 = the cost of one run of `true` including the harness
+#   4. the elapsed time each reports for `stat -n -r 100 /bin/true` (what the
+#      user reads: the clock's start and stop around the command)
 #   bench/stat-overhead.sh [BUILD] [RUNS]
 set -euo pipefail
 BUILD=${1:-build}
@@ -33,6 +35,8 @@ for ((i = 0; i < RUNS; i++)); do
 	[ $have_perf = 1 ] && one_run perf_mm perf stat "$MM" ikj 5
 	one_run pk_bench "$PK" bench -N -r 200 true
 	[ $have_hf = 1 ] && one_run hyperfine hyperfine -N -r 200 --style none true
+	"$PK" stat -n -r 100 /bin/true 2>&1 | awk '/seconds time elapsed/ { print $1 }' >>"$TMP/pk_el"
+	[ $have_perf = 1 ] && perf stat -n -r 100 /bin/true 2>&1 | awk '/seconds time elapsed/ { print $1 }' >>"$TMP/perf_el"
 done
 
 row() { # row LABEL FILE
@@ -55,4 +59,11 @@ per_run() { awk -v a="$2" -v l="$1" 'BEGIN { printf "%-44s %8.2f ms\n", l, a / 2
 per_run "perfkit bench: wall per run of true" "$W_pk_bench"
 [ $have_hf = 1 ] && per_run "hyperfine: wall per run of true" "$W_hyperfine"
 [ $have_hf = 1 ] && ratio "bench true ×200: perfkit / hyperfine (wall)" "$W_pk_bench" "$W_hyperfine"
+E_pk=$(median <"$TMP/pk_el")
+awk -v a="$E_pk" 'BEGIN { printf "%-44s %8.3f ms\n", "perfkit stat -n -r 100 /bin/true: elapsed", a * 1000 }'
+if [ $have_perf = 1 ]; then
+	E_perf=$(median <"$TMP/perf_el")
+	awk -v a="$E_perf" 'BEGIN { printf "%-44s %8.3f ms\n", "perf stat -n -r 100 /bin/true: elapsed", a * 1000 }'
+	ratio "elapsed reported: perfkit / perf" "$E_pk" "$E_perf"
+fi
 exit 0
