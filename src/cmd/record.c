@@ -65,6 +65,7 @@ static void usage(FILE *f)
 		"  -q, --quiet          no closing summary line\n"
 		"      --no-inherit     the command's own threads only (not the children it makes)\n"
 		"      --sample-cpu     the CPU in every sample (always with -a)\n"
+		"      --all-user, --all-kernel  every event samples user (kernel) space only\n"
 		"  -z, --compression-level[=N]  zstd-compress the records at level N (default 1,\n"
 		"                       the fastest; up to 22, the smallest; 0: off), as perf's\n"
 		"  -F max               the kernel's maximum rate (perf_event_max_sample_rate)\n",
@@ -120,6 +121,8 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		{ "no-inherit", no_argument, NULL, 1001 },
 		{ "sample-cpu", no_argument, NULL, 1002 },
 		{ "compression-level", optional_argument, NULL, 'z' },
+		{ "all-user", no_argument, NULL, 1003 },
+		{ "all-kernel", no_argument, NULL, 1004 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -263,6 +266,14 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 			break;
 		case 1002:
 			r->o.sample_cpu = true;
+			break;
+		case 1003:   /* the last of the two wins */
+			r->o.all_user = true;
+			r->o.all_kernel = false;
+			break;
+		case 1004:
+			r->o.all_kernel = true;
+			r->o.all_user = false;
 			break;
 		case 'z': {
 			/* perf's: -z alone level 1, -zN / --compression-level=N;

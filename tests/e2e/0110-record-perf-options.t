@@ -56,4 +56,14 @@ expect "-F max: the kernel's maximum rate ($max Hz)" \
 "$PERFKIT" evlist -v -i "$T/ni.data" >"$T/ni.ev"
 expect "--sample-cpu: CPU in the samples" grep -q 'sample_type: IP|TID|TIME|CPU|PERIOD' "$T/ni.ev"
 expect_fail "--no-inherit: no inherit" grep -q 'inherit: 1' "$T/ni.ev"
+# --all-user / --all-kernel (perf's): every event samples one side only
+"$PERFKIT" record --all-kernel -o "$T/ak.data" -- ls -R /usr/share/doc >/dev/null 2>&1
+"$PERFKIT" record --all-user -o "$T/au.data" -- ls -R /usr/share/doc >/dev/null 2>&1
+expect "--all-kernel: exclude_user in the event's attr" \
+	sh -c "'$PERFKIT' report --header-only -i '$T/ak.data' | grep '^# event' | grep -q 'exclude_user = 1'"
+nk=$("$PERFKIT" script -i "$T/ak.data" -F ip,dso 2>/dev/null | grep -c 'kernel')
+nu=$("$PERFKIT" script -i "$T/ak.data" -F ip,dso 2>/dev/null | grep -vc 'kernel')
+expect "--all-kernel: kernel samples only ($nk kernel, $nu not)" test "$nk" -gt 0 -a "$nu" -eq 0
+nk=$("$PERFKIT" script -i "$T/au.data" -F ip,dso 2>/dev/null | grep -c 'kernel')
+expect "--all-user: no kernel sample ($nk)" test "$nk" -eq 0
 done_testing

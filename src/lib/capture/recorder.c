@@ -268,6 +268,10 @@ static int setup_attrs(struct recorder *r)
 			rc = ev_apply_modifiers(r->o.events[e], r->o.group_mods[e], a);
 		if (rc)
 			return rc;
+		if (r->o.all_user || r->o.all_kernel) {   /* perf's evsel__config: over any modifier */
+			a->exclude_kernel = r->o.all_user;
+			a->exclude_user = r->o.all_kernel;
+		}
 		if (r->o.period) {
 			a->sample_period = r->o.period;
 		} else if (a->type == PERF_TYPE_TRACEPOINT && !r->o.freq) {

@@ -81,6 +81,8 @@ struct recorder_opts {
 	bool no_buildid;             /* -B: no HEADER_BUILD_ID list either */
 	bool no_inherit;             /* --no-inherit: attr.inherit 0 */
 	bool sample_cpu;             /* --sample-cpu: PERF_SAMPLE_CPU */
+	bool all_user, all_kernel;   /* --all-user, --all-kernel: every event
+					samples user (kernel) space only */
 	int argc;                    /* the command line for HEADER_CMDLINE */
 	char **argv;                 /* (argv[0] "perfkit record" is shown as "record") */
 	volatile sig_atomic_t *got_signal, *got_sigchld;
