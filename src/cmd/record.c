@@ -66,6 +66,7 @@ static void usage(FILE *f)
 		"      --no-inherit     the command's own threads only (not the children it makes)\n"
 		"      --sample-cpu     the CPU in every sample (always with -a)\n"
 		"      --all-user, --all-kernel  every event samples user (kernel) space only\n"
+		"  -D, --delay MSECS    start sampling MSECS after the command starts (perf's)\n"
 		"  -z, --compression-level[=N]  zstd-compress the records at level N (default 1,\n"
 		"                       the fastest; up to 22, the smallest; 0: off), as perf's\n"
 		"  -F max               the kernel's maximum rate (perf_event_max_sample_rate)\n",
@@ -89,6 +90,12 @@ struct rec_args {
 	char *names[RECORDER_MAX_EVENTS];    /* -e's events (o.events points here) */
 	char *mods[RECORDER_MAX_EVENTS];     /* their groups' modifiers (o.group_mods) */
 };
+
+/* -D: the events started (perf's words). */
+static void say_enabled(void)
+{
+	fputs("Events enabled\n", stderr);
+}
 
 /* An option value base/parse refused: its one line (option and range), exit 2. */
 static int value_error(void)
@@ -122,6 +129,7 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		{ "sample-cpu", no_argument, NULL, 1002 },
 		{ "compression-level", optional_argument, NULL, 'z' },
 		{ "all-user", no_argument, NULL, 1003 },
+		{ "delay", required_argument, NULL, 'D' },
 		{ "all-kernel", no_argument, NULL, 1004 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -130,7 +138,7 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+F:c:e:go:fp:t:C:am:hdsTPNBqz::", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+F:c:e:go:fp:t:C:am:hdsTPNBqz::D:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (!strcmp(optarg, "max")) {   /* perf's: the kernel's maximum rate */
@@ -267,6 +275,14 @@ static int parse_args(struct rec_args *r, int argc, char **argv)
 		case 1002:
 			r->o.sample_cpu = true;
 			break;
+		case 'D': {   /* perf's -D MSECS: the events start that long after the command */
+			uint64_t ms;
+
+			if (pk_parse_u64("-D", optarg, 0, 3600000, &ms))
+				return value_error();
+			r->o.delay_ms = (unsigned)ms;
+			break;
+		}
 		case 1003:   /* the last of the two wins */
 			r->o.all_user = true;
 			r->o.all_kernel = false;
@@ -468,6 +484,8 @@ int cmd_record(int argc, char **argv)
 		goto out_free;
 	}
 
+	if (!a.quiet)
+		a.o.on_enable = say_enabled;
 	/* Signals: blocked except inside ppoll(), so none is missed. */
 	recorder_signals_block(&sig, &a.o);
 	a.o.argc = argc;
@@ -481,6 +499,8 @@ int cmd_record(int argc, char **argv)
 		ret = r.usage_error ? 2 : 1; /* a bad -e is a usage error */
 		goto out;
 	}
+	if (a.o.delay_ms && !a.quiet)
+		fputs("Events disabled\n", stderr);   /* perf's words around -D */
 	rc = recorder_start(&r);
 	if (rc < 0) {   /* the events would not start */
 		fprintf(stderr, "perfkit record: %s\n", pk_errmsg());

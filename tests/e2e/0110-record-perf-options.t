@@ -66,4 +66,20 @@ nu=$("$PERFKIT" script -i "$T/ak.data" -F ip,dso 2>/dev/null | grep -vc 'kernel'
 expect "--all-kernel: kernel samples only ($nk kernel, $nu not)" test "$nk" -gt 0 -a "$nu" -eq 0
 nk=$("$PERFKIT" script -i "$T/au.data" -F ip,dso 2>/dev/null | grep -c 'kernel')
 expect "--all-user: no kernel sample ($nk)" test "$nk" -eq 0
+# -D MSECS (perf's --delay): the events start that long after the command,
+# with perf's two lines; the command's name and maps are there (written when
+# the events start: its exec happened while they were off)
+B=$PK_BUILD/tests/workloads/burn2to1
+# (burn2to1 burns 600 ms of CPU: ~600 samples, fewer by the CPU time it had
+# in the delay's 400 ms of wall time, however loaded the machine)
+"$PERFKIT" record -D 400 -F 999 -o "$T/d.data" -- "$B" 600 >/dev/null 2>"$T/d.err"
+n=$(sed -n 's/^\[ perfkit record: \([0-9]*\) samples.*/\1/p' "$T/d.err")
+expect "-D 400 of a 600 ms command: its first part not sampled ($n of about 600)" test "${n:-0}" -gt 50 -a "${n:-0}" -lt 540
+expect "... 'Events disabled', then 'Events enabled', as perf" \
+	sh -c "head -2 '$T/d.err' | tr '\n' ' ' | grep -q '^Events disabled Events enabled '"
+expect "... the samples named (burn_two in burn2to1)" \
+	sh -c "'$PERFKIT' report --stdio --no-children -i '$T/d.data' 2>/dev/null | grep -q 'burn2to1 *burn2to1 *\[\.\] burn_two'"
+"$PERFKIT" record -D 2000 -o "$T/d2.data" -- true >/dev/null 2>"$T/d2.err"
+expect "-D longer than the command: no sample, no 'Events enabled', exit 0" \
+	sh -c "[ $? -eq 0 ] && ! grep -q 'Events enabled' '$T/d2.err' && grep -q ' 0 samples' '$T/d2.err'"
 done_testing

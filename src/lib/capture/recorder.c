@@ -322,7 +322,8 @@ static int setup_attrs(struct recorder *r)
 		/* side-band records from the first event only, as perf does */
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = e == 0;
 		/* a group's leader starts and stops its members (perf) */
-		if (r->o.cmd && !r->o.nr_targets && !r->o.system_wide && !r->o.group_member[e]) {
+		if (r->o.cmd && !r->o.nr_targets && !r->o.system_wide && !r->o.group_member[e] &&
+		    !r->o.delay_ms) {
 			a->disabled = 1;
 			a->enable_on_exec = 1;
 		} else if (!r->o.group_member[e]) {
@@ -630,20 +631,33 @@ err_child:
 	return err;
 }
 
+/* Start every event opened disabled; 0 or -errno (message set). */
+static int enable_all(struct recorder *r)
+{
+	for (size_t i = 0; i < r->ce.nr_fds; i++)
+		if (r->ce.fds[i] >= 0 && ioctl(r->ce.fds[i], PERF_EVENT_IOC_ENABLE, 0) < 0)
+			return pk_error(errno, "cannot start the events: %s", strerror(errno));
+	return 0;
+}
+
 int recorder_start(struct recorder *r)
 {
 	int e;
 
-	if (!r->o.cmd || r->o.nr_targets || r->o.system_wide) {
+	if (r->o.delay_ms) {   /* -D: recorder_run starts them */
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		r->enable_at = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec +
+			       (uint64_t)r->o.delay_ms * 1000000u;
+	} else if (!r->o.cmd || r->o.nr_targets || r->o.system_wide) {
 		/* the leaders opened disabled (setup_attrs) start now */
-		for (size_t i = 0; i < r->ce.nr_fds; i++)
-			if (r->ce.fds[i] >= 0 && ioctl(r->ce.fds[i], PERF_EVENT_IOC_ENABLE, 0) < 0) {
-				e = errno;
-				reap_unstarted(r);
-				pd_writer_abort(r->w);
-				r->w = NULL;
-				return pk_error(e, "cannot start the events: %s", strerror(e));
-			}
+		if ((e = enable_all(r)) < 0) {
+			reap_unstarted(r);
+			pd_writer_abort(r->w);
+			r->w = NULL;
+			return e;
+		}
 	}
 	if (!r->o.cmd)
 		return 0;
@@ -708,8 +722,39 @@ int recorder_run(struct recorder *r)
 		rc = pd_writer_tick(r->w);
 		if (rc)
 			break;
-		struct timespec ts = { .tv_sec = 0, .tv_nsec = 250 * 1000 * 1000 }, sec = { 1, 0 };
-		int n = ppoll(pfds, npfd, r->o.nr_targets ? &ts : &sec, &waitmask);
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = 250 * 1000 * 1000 }, sec = { 1, 0 }, now;
+		struct timespec *wait = r->o.nr_targets ? &ts : &sec;
+
+		if (r->enable_at) {   /* -D: the events start at enable_at */
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			uint64_t t = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+
+			if (t >= r->enable_at) {
+				/* the side-band of the delay (the command's exec,
+				 * its maps) went to disabled events: the processes
+				 * as they are now, as at the start of -p */
+				struct cap_synth sy = { r->attrs[0].sample_type, r->first_id, emit_synth, r };
+
+				r->enable_at = 0;
+				if (r->o.system_wide && !r->o.nr_targets)   /* the command among them */
+					rc = cap_synth_all(&sy);
+				else if (r->child > 0)
+					rc = cap_synth_process(&sy, r->child);
+				for (size_t i = 0; !rc && i < r->o.nr_targets && !r->o.target_tids; i++)
+					rc = cap_synth_process(&sy, r->o.targets[i]);
+				if (rc || (rc = enable_all(r)))
+					break;
+				if (r->o.on_enable)
+					r->o.on_enable();
+				continue;
+			}
+			if (r->enable_at - t < (uint64_t)wait->tv_sec * 1000000000u + (uint64_t)wait->tv_nsec) {
+				ts.tv_sec = (time_t)((r->enable_at - t) / 1000000000u);
+				ts.tv_nsec = (long)((r->enable_at - t) % 1000000000u);
+				wait = &ts;
+			}
+		}
+		int n = ppoll(pfds, npfd, wait, &waitmask);
 		if (n > 0) {
 			int live = 0;
 			for (size_t i = 0; i < npfd; i++) {

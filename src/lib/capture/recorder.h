@@ -83,6 +83,11 @@ struct recorder_opts {
 	bool sample_cpu;             /* --sample-cpu: PERF_SAMPLE_CPU */
 	bool all_user, all_kernel;   /* --all-user, --all-kernel: every event
 					samples user (kernel) space only */
+	unsigned delay_ms;           /* -D: the events start this long after the
+					command (or the targets' side-band), as
+					perf's; 0: at once */
+	void (*on_enable)(void);     /* -D: called when they start (record says
+					so, as perf), or NULL */
 	int argc;                    /* the command line for HEADER_CMDLINE */
 	char **argv;                 /* (argv[0] "perfkit record" is shown as "record") */
 	volatile sig_atomic_t *got_signal, *got_sigchld;
@@ -112,6 +117,8 @@ struct recorder {
 	bool user_only;
 	int status;                  /* the command's wait status */
 	bool have_status;
+	uint64_t enable_at;          /* -D: CLOCK_MONOTONIC ns the events start at
+					(recorder_run), 0 once started */
 };
 
 int recorder_prepare(struct recorder *r, const struct recorder_opts *o);
