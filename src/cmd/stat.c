@@ -69,6 +69,7 @@ struct stat_opts {
 	int interval_count;   /* --interval-count: stop after that many */
 	int timeout_ms;       /* --timeout: stop the command after it */
 	int null_run;         /* -n: no counters, the times only */
+	unsigned delay_ms;    /* -D: the counters start this long after the command */
 	int all_user, all_kernel; /* --all-user, --all-kernel: every event's
 				 counting limited to user or kernel space
 				 (perf's: the names as given) */
@@ -148,6 +149,7 @@ static void usage(FILE *f)
 		"      --timeout MS          stop the command after MS milliseconds (>= 10) and print the counts\n"
 		"  -n, --null                count nothing: the times only\n"
 		"      --all-user, --all-kernel  every event counts in user (kernel) space only\n"
+		"  -D, --delay MSECS         start counting (and the clock) MSECS after the command\n"
 		"  -i, --no-inherit          the command's children are not counted\n"
 		"  -S, --sync                sync(2) before each run\n"
 		"      --pre CMD, --post CMD run sh -c CMD before / after each run (stop if it fails)\n"
@@ -1698,6 +1700,7 @@ int cmd_stat(int argc, char **argv)
 		{ "per-node", no_argument, NULL, 1110 },
 		{ "per-thread", no_argument, NULL, 1111 },
 		{ "all-user", no_argument, NULL, 1112 },
+		{ "delay", required_argument, NULL, 'D' },
 		{ "all-kernel", no_argument, NULL, 1113 },
 		{ "big-num", no_argument, NULL, 'B' },
 		{ "no-big-num", no_argument, NULL, 1106 },
@@ -1716,7 +1719,7 @@ int cmd_stat(int argc, char **argv)
 	int c, status = 0, have_geom = 0, signaled = 0, no_big_num = 0, big_num_given = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:t:adI:nhiSAC:B", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:r:x:jo:p:t:adI:nhiSAC:BD:", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (!*optarg) {
@@ -1784,6 +1787,14 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case 1099: o.simulate = 1; break;
 		case 1112: o.all_user = 1; o.all_kernel = 0; break;   /* the last one wins */
+		case 'D': {   /* perf's -D MSECS */
+			uint64_t ms;
+
+			if (pk_parse_u64("-D", optarg, 0, 3600000, &ms))
+				return opt_error(&events);
+			o.delay_ms = (unsigned)ms;
+			break;
+		}
 		case 1113: o.all_kernel = 1; o.all_user = 0; break;
 		case 1000 + SIM_I1: case 1000 + SIM_D1: case 1000 + SIM_L2: case 1000 + SIM_LL: {
 			static const char *const lv[] = { "--I1", "--D1", "--L2", "--LL" };
@@ -1956,14 +1967,14 @@ int cmd_stat(int argc, char **argv)
 		}
 		pid_t target = o.pid > 0 ? o.pid : ch.pid;
 		unsigned flags = 0;
-		if (o.pid <= 0 && !o.all_cpus)
-			flags = CNT_ENABLE_ON_EXEC | (o.no_inherit ? 0 : CNT_INHERIT);
+		if (o.pid <= 0 && !o.all_cpus)   /* -D: started by hand after the delay */
+			flags = (o.delay_ms ? 0 : CNT_ENABLE_ON_EXEC) | (o.no_inherit ? 0 : CNT_INHERIT);
 		else if (o.pid > 0 && !o.no_inherit)   /* as perf stat -p: the children it forks from now on too */
 			flags = CNT_INHERIT;
 		err = open_targets(&t, &o, target, o.all_cpus, flags);
 		if (!err && t.sets[0].paranoid_fallback)
 			note_user_only(&t.sets[0], &sum, run == 0 && !r.nruns_total);
-		if (!err && !(flags & CNT_ENABLE_ON_EXEC))
+		if (!err && !(flags & CNT_ENABLE_ON_EXEC) && !o.delay_ms)
 			for (int i = 0; i < t.nr && !err; i++)
 				err = cnt_set_enable(&t.sets[i]);
 		if (err) {
@@ -1973,6 +1984,8 @@ int cmd_stat(int argc, char **argv)
 			rc = 1;
 			break;
 		}
+		if (o.delay_ms && !o.quiet)
+			fputs("Events disabled\n", stderr);   /* perf's words around -D */
 		double t0 = now_ns();
 		int exec_err = have_cmd ? pk_child_release(&ch) : 0;
 		if (exec_err) {
@@ -1983,6 +1996,24 @@ int cmd_stat(int argc, char **argv)
 			/* the shell's: 126 found but not runnable, 127 not found */
 			status = exec_err == EACCES || exec_err == ENOEXEC || exec_err == EISDIR ? 126 : 127;
 			break;
+		}
+		if (o.delay_ms) {
+			/* -D: the command runs uncounted for the delay (or until it
+			 * ends), then the counters start and the clock with them,
+			 * as perf stat's enable_counters */
+			int dfd = have_cmd ? pidfd_open_(ch.pid) : -1;
+			struct pollfd dp = { .fd = dfd, .events = POLLIN };
+			bool ended = dfd >= 0 && poll(&dp, 1, (int)o.delay_ms) > 0;
+
+			if (dfd < 0)
+				poll(NULL, 0, (int)o.delay_ms);
+			if (dfd >= 0)
+				close(dfd);
+			for (int i = 0; i < t.nr && !err && !ended; i++)
+				err = cnt_set_enable(&t.sets[i]);
+			if (!ended && !o.quiet)
+				fputs("Events enabled\n", stderr);
+			t0 = now_ns();
 		}
 		/* wait for the end: the command, the watched process, or Ctrl-C */
 		int pfd = -1;

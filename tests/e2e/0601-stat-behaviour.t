@@ -594,4 +594,13 @@ diag "page-faults of true: --all-user $u, --all-kernel $k"
 expect "--all-user counts more of true's page faults than --all-kernel ($u > $k)" test "${u:-0}" -gt "${k:-0}"
 expect "... the event keeps its name (page-faults)" test "$a" = page-faults
 
+# -D MSECS (perf's --delay): the command runs uncounted that long, then the
+# counters and the clock start, with perf's two lines (burn2to1 burns 600
+# ms of CPU; the delay's 400 ms of wall time take some of it, however loaded)
+"$PERFKIT" stat -D 400 -x, -e task-clock -- "$PK_BUILD/tests/workloads/burn2to1" 600 2>"$T/dl" >/dev/null
+ms=$(grep ',task-clock,' "$T/dl" | cut -d, -f1 | cut -d. -f1)
+expect "-D 400: task-clock misses the first part of a 600 ms burn (${ms:-?} ms)" test "${ms:-0}" -gt 50 -a "${ms:-0}" -lt 560
+expect "... 'Events disabled', then 'Events enabled', as perf" \
+	sh -c "head -2 '$T/dl' | tr '\n' ' ' | grep -q '^Events disabled Events enabled '"
+
 done_testing
