@@ -70,6 +70,7 @@ struct stat_opts {
 	int timeout_ms;       /* --timeout: stop the command after it */
 	int null_run;         /* -n: no counters, the times only */
 	unsigned delay_ms;    /* -D: the counters start this long after the command */
+	int no_reading;       /* --no-reading: perf's text alone, no " Reading:" block */
 	int all_user, all_kernel; /* --all-user, --all-kernel: every event's
 				 counting limited to user or kernel space
 				 (perf's: the names as given) */
@@ -150,6 +151,7 @@ static void usage(FILE *f)
 		"  -n, --null                count nothing: the times only\n"
 		"      --all-user, --all-kernel  every event counts in user (kernel) space only\n"
 		"  -D, --delay MSECS         start counting (and the clock) MSECS after the command\n"
+		"      --no-reading          no \" Reading:\" block after the counts (perf's text alone)\n"
 		"  -i, --no-inherit          the command's children are not counted\n"
 		"  -S, --sync                sync(2) before each run\n"
 		"      --pre CMD, --post CMD run sh -c CMD before / after each run (stop if it fails)\n"
@@ -547,7 +549,8 @@ static void print_reading(struct report *r, struct strbuf *sb)
 {
 	struct strbuf rd = STRBUF_INIT;
 
-	cnt_reading(&r->sum, &rd);
+	if (!r->o->no_reading)
+		cnt_reading(&r->sum, &rd);
 	/* perf ends a command's table with one more blank line than a
 	 * system-wide or -p one's */
 	if (rd.len || (r->o->pid <= 0 && !r->o->all_cpus))
@@ -1701,6 +1704,7 @@ int cmd_stat(int argc, char **argv)
 		{ "per-thread", no_argument, NULL, 1111 },
 		{ "all-user", no_argument, NULL, 1112 },
 		{ "delay", required_argument, NULL, 'D' },
+		{ "no-reading", no_argument, NULL, 1114 },
 		{ "all-kernel", no_argument, NULL, 1113 },
 		{ "big-num", no_argument, NULL, 'B' },
 		{ "no-big-num", no_argument, NULL, 1106 },
@@ -1787,6 +1791,7 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case 1099: o.simulate = 1; break;
 		case 1112: o.all_user = 1; o.all_kernel = 0; break;   /* the last one wins */
+		case 1114: o.no_reading = 1; break;
 		case 'D': {   /* perf's -D MSECS */
 			uint64_t ms;
 

@@ -603,4 +603,14 @@ expect "-D 400: task-clock misses the first part of a 600 ms burn (${ms:-?} ms)"
 expect "... 'Events disabled', then 'Events enabled', as perf" \
 	sh -c "head -2 '$T/dl' | tr '\n' ' ' | grep -q '^Events disabled Events enabled '"
 
+# --no-reading: perf's text alone (no " Reading:" block), line for line
+"$PERFKIT" stat --no-reading -e page-faults -- true 2>"$T/nr" >/dev/null
+expect "--no-reading: no Reading block" sh -c "! grep -q 'Reading:' '$T/nr' && grep -q 'page-faults' '$T/nr'"
+if have perf; then
+	perf stat -e page-faults -- true 2>"$T/nr.perf" >/dev/null
+	sed 's/[0-9][0-9.,]*/N/g' "$T/nr" >"$T/nr.pk.n"
+	sed 's/[0-9][0-9.,]*/N/g' "$T/nr.perf" >"$T/nr.perf.n"
+	same_file "--no-reading: perf stat's lines, numbers aside" "$T/nr.perf.n" "$T/nr.pk.n"
+fi
+
 done_testing
