@@ -555,7 +555,34 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	size_t real = nr_frames - (s->truncated && frames[nr_frames - 1].sym &&
 				   !strcmp(frames[nr_frames - 1].sym, "[truncated]"));
 
-	if (r->outer_max && real > (size_t)r->outer_max + 1) {
+	const struct pd_sample *raw = s->raw;
+	bool dwarf = raw && (raw->evsel->attr.sample_type & PERF_SAMPLE_REGS_USER) && raw->user_regs &&
+		     raw->user_regs_abi && raw->user_stack_size;
+
+	if (r->outer_max && dwarf) {
+		/* --max-stack N in caller order, a DWARF sample: perf's cursor
+		 * holds the N innermost unwound user frames (its unwinder
+		 * stops at N whatever the order) and the N outermost kernel
+		 * ones (thread__resolve_callchain_sample, ORDER_CALLER); the
+		 * leaf keeps its own entry when they leave it out */
+		size_t n = (size_t)r->outer_max, nk = 0;
+
+		while (nk < real && frames[nk].kernel)
+			nk++;
+		size_t nu = real - nk, kfrom = nk > n ? nk - n : 0, ku = nu > n ? n : nu;
+
+		if (kfrom || ku < nu) {
+			size_t pre = kfrom > 0, n2 = pre + (nk - kfrom) + ku;
+			struct pk_frame f0 = frames[0], *k = kept_room(r, n2);   /* n2 <= real: frames stays */
+
+			/* frames may be k itself: every move goes left */
+			memmove(k + pre, frames + kfrom, (nk - kfrom) * sizeof(*k));
+			memmove(k + pre + (nk - kfrom), frames + nk, ku * sizeof(*k));
+			k[0] = pre ? f0 : k[0];
+			frames = k;
+			nr_frames = n2;
+		}
+	} else if (r->outer_max && real > (size_t)r->outer_max + 1) {
 		/* --max-stack N in caller order (Children's default): perf's
 		 * cursor holds the N outermost frames of the chain
 		 * (thread__resolve_callchain_sample, ORDER_CALLER), the leaf

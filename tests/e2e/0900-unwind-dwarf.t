@@ -70,6 +70,23 @@ ms2pct=$(main_pct ms2.txt)
 expect "report --max-stack 2: main is gone from c's chains (Children ${ms2pct:-0}%)" \
 	test "${ms2pct:-0}" -lt 10
 
+# --max-stack N on DWARF samples, as perf: the N innermost unwound user
+# frames whatever the order (its unwinder stops at N), the kernel part cut
+# apart (N innermost in callee order, N outermost in caller order); a
+# kernel part cut at N keeps its user frames.  perf's own recording, its
+# tables beside perfkit's
+perf record -q -F 2000 --call-graph dwarf -o pdw.data ./abc 10000000 >/dev/null 2>&1
+bad=
+for o in "--max-stack 1 -g none" "--max-stack 3 -g none" "--no-children --max-stack 2 -g none" \
+	"--max-stack 1 -g callee,0.5,callee" "--no-children --max-stack 3 -g callee"; do
+	# shellcheck disable=SC2086
+	perf report --stdio --no-inline -i pdw.data $o 2>/dev/null | grep -v '^#' | grep -v '^$' >ms.perf
+	# shellcheck disable=SC2086
+	"$PERFKIT" report --stdio -i pdw.data $o 2>/dev/null | grep -v '^#' | grep -v '^$' >ms.pk
+	cmp -s ms.perf ms.pk || { bad="$bad [$o]"; diff ms.perf ms.pk | head -6 | sed 's/^/# /'; }
+done
+expect "DWARF --max-stack: perf report's text (5 ways${bad:+; differ:$bad})" test -z "$bad"
+
 # frame pointers: -g and --call-graph fp record no registers
 "$PERFKIT" record -F 999 --call-graph fp -o fp.data ./abc 10000000 >/dev/null 2>&1
 perf evlist -v -i fp.data 2>/dev/null >fp.txt

@@ -1596,7 +1596,9 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		if (limit && entries >= limit && !dwarf)
 			truncated = true;
 	}
-	if (dwarf && !s->opts.no_callchain && !cut)
+	/* DWARF: the user part has its own max_stack (perf's unwinder), a
+	 * kernel part cut at it keeps it */
+	if (dwarf && !s->opts.no_callchain)
 		n = unwind_user(s, t, &raw, n, &truncated);
 	smp.chain_empty = n == 0 && (raw.evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
 			  !s->opts.no_callchain;
