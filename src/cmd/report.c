@@ -4099,7 +4099,11 @@ int cmd_report(int argc, char **argv)
 
 			if (!arg && optind < argc && argv[optind][0] != '-')
 				arg = argv[optind++];
-			if (arg && cg_parse(&r.cg, arg, &order_set)) {
+			/* a bare -g is perf's CALLCHAIN_DEFAULT_OPT: caller order
+			 * stated, with --no-children too */
+			if (!arg)
+				arg = "graph,0.5,caller,function,percent";
+			if (cg_parse(&r.cg, arg, &order_set)) {
 				fprintf(stderr, "perfkit report: bad -g '%s': %s\n", arg, pk_errmsg());
 				return 2;
 			}

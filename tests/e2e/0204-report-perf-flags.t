@@ -95,6 +95,20 @@ for o in "--max-stack 3 -g none" "--max-stack 5 -g none" "--max-stack 3 --no-chi
 	# shellcheck disable=SC2086
 	same_as_perf "$T/ms.data" $o
 done
+# a bare -g is perf's "graph,0.5,caller,function,percent": caller order
+# stated, so with --no-children too (whose own default is callee).  (Not
+# against perf's text: a --no-children graph in caller order may show a
+# single root otherwise, README)
+"$PERFKIT" report -i ms.data --stdio --no-children -g caller >bg.caller 2>/dev/null
+"$PERFKIT" report -i ms.data --stdio --no-children >bg.callee 2>/dev/null
+bad=
+for o in "-g --no-children" "--no-children -g" "--call-graph --no-children"; do
+	# shellcheck disable=SC2086
+	"$PERFKIT" report -i ms.data --stdio $o >bg.out 2>/dev/null
+	cmp -s bg.out bg.caller || bad="$bad [$o]"
+done
+expect "a bare -g with --no-children: caller order, as perf's default option string${bad:+ (not:$bad)}" \
+	sh -c "[ -z '$bad' ] && ! cmp -s bg.caller bg.callee"
 
 # --max-stack 0 on a stripped program (Debian's dash): its leaf addresses
 # (file offsets) get no second, cumulative row of the address as sampled
