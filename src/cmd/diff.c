@@ -541,7 +541,11 @@ read:
 
 		d.side = d.file < na ? 0 : 1;
 		pk_error_clear();
-		err = session_open(&s, fv[d.file], NULL);
+		/* each symbol's Self only: the samples' ips, no chain (no
+		 * unwinding, and no warning about chains it never reads) */
+		struct session_opts so = { .no_callchain = true };
+
+		err = session_open(&s, fv[d.file], &so);
 		if (!err) {
 			const struct pd_file *pf = session_file(s);
 
