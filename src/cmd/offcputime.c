@@ -72,7 +72,8 @@ static void usage(FILE *f)
 		"      --stack-storage-size N   stack map size, rounded up to a power of two (default\n"
 		"                               16384), and a spill map a quarter that size\n"
 		"  -f, --folded                 folded stacks for `perfkit flamegraph --colors=io --countname=us`\n"
-		"  -d, --delimited              with -f, a \"-\" frame between the user and kernel parts\n"
+		"  -d, --delimited              a \"-\" frame (with -f) or a \"--\" line between the\n"
+		"                               user and kernel parts\n"
 		"                               (the multi-line form always has its \"--\")\n"
 		"  -v, --verbose                show libbpf's messages\n"
 		"  duration                     seconds to trace (default: until Ctrl-C)\n");

@@ -64,4 +64,13 @@ expect '-u with -k: usage error (exit 2)' test $? = 2
 expect '-m above -M: usage error' test $? = 2
 "$PERFKIT" offcputime -m x >/dev/null 2>"$T/e2"
 expect '-m x: usage error naming -m' grep -q '^perfkit offcputime: -m expects' "$T/e2"
+# the multi-line form separates the kernel and user parts with "--" only
+# under -d, as libbpf-tools' and bcc's offcputime and profile
+"$NAP" 200 10 20 >/dev/null &
+napid=$!
+"$PERFKIT" offcputime -p "$napid" 1 >"$T/nod" 2>/dev/null
+"$PERFKIT" offcputime -d -p "$napid" 1 >"$T/withd" 2>/dev/null
+kill $napid; wait $napid 2>/dev/null
+expect 'no -d: no "--" between the parts' test "$(grep -c -- '^    --$' "$T/nod")" = 0
+expect '-d: "--" between a kernel and a user part' test "$(grep -c -- '^    --$' "$T/withd")" -gt 0
 done_testing

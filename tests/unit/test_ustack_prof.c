@@ -17,7 +17,7 @@
 #include "profile/walk.h"
 
 struct got {
-	char *folded[8], *lines[8], *delim[8];
+	char *folded[8], *lines[8], *delim[8], *dlines[8];
 	uint64_t period[8];
 	int nr;
 };
@@ -33,6 +33,7 @@ static int collect(void *arg, uint32_t thread, const uint32_t *ids, size_t n, co
 	g->folded[g->nr] = ustack_prof_render(cur, thread, ids, n, true);
 	g->lines[g->nr] = ustack_prof_render(cur, thread, ids, n, false);
 	g->delim[g->nr] = ustack_prof_render(cur, thread, ids, n, USTACK_FOLDED | USTACK_DELIMITED);
+	g->dlines[g->nr] = ustack_prof_render(cur, thread, ids, n, USTACK_DELIMITED);
 	g->period[g->nr++] = end->period;
 	return 0;
 }
@@ -43,6 +44,7 @@ static void got_free(struct got *g)
 		free(g->folded[i]);
 		free(g->lines[i]);
 		free(g->delim[i]);
+		free(g->dlines[i]);
 	}
 }
 
@@ -96,14 +98,20 @@ static void test_render_layouts(void **state)
 	assert_string_equal(g.folded[0], "my_app;[unknown];leaf:x;0xffffffff81000010_[k];kleaf_[k]");
 	/* bcc's -df: "-" between the parts */
 	assert_string_equal(g.delim[0], "my_app;[unknown];leaf:x;-;0xffffffff81000010_[k];kleaf_[k]");
-	assert_string_equal(g.lines[0], "    kleaf\n    0xffffffff81000010\n    --\n    leaf:x\n    [unknown]\n"
+	/* the multi-line form: "--" between the parts under -d only (bcc's,
+	 * libbpf-tools') */
+	assert_string_equal(g.lines[0], "    kleaf\n    0xffffffff81000010\n    leaf:x\n    [unknown]\n"
 					"    -                my app (42)\n");
+	assert_string_equal(g.dlines[0], "    kleaf\n    0xffffffff81000010\n    --\n    leaf:x\n    [unknown]\n"
+					 "    -                my app (42)\n");
 	assert_int_equal(g.period[0], 5);
 
 	assert_string_equal(g.folded[1], "c;[Missed User Stack: EEXIST];[Missed Kernel Stack: EFAULT]");
 	assert_string_equal(g.delim[1], g.folded[1]);   /* no "-" beside a missing part */
-	assert_string_equal(g.lines[1], "    [Missed Kernel Stack: EFAULT]\n    --\n    [Missed User Stack: EEXIST]\n"
+	assert_string_equal(g.lines[1], "    [Missed Kernel Stack: EFAULT]\n    [Missed User Stack: EEXIST]\n"
 					"    -                c (1)\n");
+	assert_string_equal(g.dlines[1], "    [Missed Kernel Stack: EFAULT]\n    --\n    [Missed User Stack: EEXIST]\n"
+					 "    -                c (1)\n");
 	assert_int_equal(g.period[1], 7);
 
 	assert_string_equal(g.folded[2], "c");

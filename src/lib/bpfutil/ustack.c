@@ -347,8 +347,8 @@ char *ustack_render(struct ustack_cache *c, const struct ustack_trace *t, unsign
 	}
 	if (t->kmissing)
 		sb_addf(&sb, "    [Missed Kernel Stack: %s]\n", t->kmissing);
-	if ((t->nk || t->kmissing) && (t->nu || t->umissing))
-		sb_addstr(&sb, "    --\n");
+	if ((how & USTACK_DELIMITED) && (t->nk || t->kmissing) && (t->nu || t->umissing))
+		sb_addstr(&sb, "    --\n");   /* -d: libbpf-tools' and bcc's delimiter */
 	for (int i = 0; i < t->nu; i++) {
 		sb_addstr(&sb, "    ");
 		size_t at = sb.len;

@@ -35,8 +35,8 @@
  * offcputime: with USTACK_FOLDED "comm;user outer..leaf;kernel
  * outer..leaf_[k]" (comm's ';' and ' ' made '_'; with USTACK_DELIMITED,
  * bcc's -d, a "-" frame between the two parts when both were collected),
- * else the multi-line form (kernel frames leaf first, "--", user frames
- * leaf first, "-  comm (pid)"), control characters escaped (strbuf.h)
+ * else the multi-line form (kernel frames leaf first, with USTACK_DELIMITED
+ * "--", user frames leaf first, "-  comm (pid)"), control characters escaped (strbuf.h)
  * either way.  A part that could not be collected is shown as a frame
  * "[Missed User Stack: WHY]" / "[Missed Kernel Stack: WHY]" (bcc's names,
  * with the reason: EEXIST, EFAULT, ...).

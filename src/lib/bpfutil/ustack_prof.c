@@ -104,8 +104,8 @@ char *ustack_prof_render(const struct prof *p, uint32_t thread, const uint32_t *
 		}
 		/* kernel frames leaf first, then the user ones */
 		for (int part = 1; part >= 0; part--) {
-			if (!part && nk && nu)
-				sb_addstr(&sb, "    --\n");
+			if (!part && nk && nu && (how & USTACK_DELIMITED))
+				sb_addstr(&sb, "    --\n");   /* -d, as libbpf-tools' */
 			for (size_t i = n; i-- > 0;) {
 				const struct pk_frame *f = prof_frame(p, ids[i]);
 
