@@ -41,7 +41,8 @@
 #include "tcpconnect.skel.h"
 
 struct conn_count {
-	char laddr[INET6_ADDRSTRLEN + 8], raddr[INET6_ADDRSTRLEN + 8];
+	char laddr[INET6_ADDRSTRLEN], raddr[INET6_ADDRSTRLEN];
+	unsigned port;                /* tcpconnect's remote, tcpaccept's local */
 	unsigned long long n;
 };
 
@@ -88,10 +89,10 @@ static void addr_text(const struct tcpconn_event *e, const __u8 *a, char *buf, s
 		snprintf(buf, size, "?");
 }
 
-static void count_event(struct tcpconn_opts *o, const char *l, const char *r)
+static void count_event(struct tcpconn_opts *o, const char *l, const char *r, unsigned port)
 {
 	for (size_t i = 0; i < o->nr_counts; i++)
-		if (!strcmp(o->counts[i].laddr, l) && !strcmp(o->counts[i].raddr, r)) {
+		if (o->counts[i].port == port && !strcmp(o->counts[i].laddr, l) && !strcmp(o->counts[i].raddr, r)) {
 			o->counts[i].n++;
 			return;
 		}
@@ -102,6 +103,7 @@ static void count_event(struct tcpconn_opts *o, const char *l, const char *r)
 	struct conn_count *c = &o->counts[o->nr_counts++];
 	snprintf(c->laddr, sizeof(c->laddr), "%s", l);
 	snprintf(c->raddr, sizeof(c->raddr), "%s", r);
+	c->port = port;
 	c->n = 1;
 }
 
@@ -112,7 +114,9 @@ static int cmp_count(const void *a, const void *b)
 	if (x->n != y->n)
 		return x->n > y->n ? -1 : 1;
 	int c = strcmp(x->laddr, y->laddr);
-	return c ? c : strcmp(x->raddr, y->raddr);
+	if (!c)
+		c = strcmp(x->raddr, y->raddr);
+	return c ? c : (x->port > y->port) - (x->port < y->port);
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -126,15 +130,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	addr_text(e, e->saddr, saddr, sizeof(saddr));
 	addr_text(e, e->daddr, daddr, sizeof(daddr));
-	if (o->count) {
-		char r[INET6_ADDRSTRLEN + 8];
-		if (o->accept) {   /* local end:port, remote end */
-			snprintf(r, sizeof(r), "%s:%u", saddr, e->lport);
-			count_event(o, r, daddr);
-		} else {
-			snprintf(r, sizeof(r), "%s:%u", daddr, e->dport);
-			count_event(o, saddr, r);
-		}
+	if (o->count) {   /* per address pair and port (bcc's: the remote one) */
+		count_event(o, saddr, daddr, o->accept ? e->lport : e->dport);
 		return 0;
 	}
 	snprintf(ecomm, sizeof(ecomm), "%.*s", TCPCONN_TASK_COMM_LEN, e->comm);
@@ -289,9 +286,12 @@ static int run(bool accept, int argc, char **argv)
 	if (o.count) {
 		if (o.nr_counts)
 			qsort(o.counts, o.nr_counts, sizeof(*o.counts), cmp_count);
-		printf("\n%-25s %-25s %s\n", "LADDR", "RADDR", "CONNECTS");
+		/* bcc's and libbpf-tools' tcpconnect -c layout (tcpaccept's
+		 * port column is the local port) */
+		printf("\n%-25s %-25s %-20s %-10s\n", "LADDR", "RADDR", accept ? "LPORT" : "RPORT", "CONNECTS");
 		for (size_t i = 0; i < o.nr_counts; i++)
-			printf("%-25s %-25s %llu\n", o.counts[i].laddr, o.counts[i].raddr, o.counts[i].n);
+			printf("%-25s %-25s %-20u %-10llu\n", o.counts[i].laddr, o.counts[i].raddr,
+			       o.counts[i].port, o.counts[i].n);
 	}
 	if (fflush(stdout))
 		goto out;

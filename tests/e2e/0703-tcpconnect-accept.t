@@ -89,8 +89,8 @@ if tracer_start "$T/cnt" "$T/cnt.err" "$PERFKIT" tcpconnect -c -4; then
 	sleep 0.3
 	tracer_stop
 	sed 's/^/# /' "$T/cnt"
-	expect '-c: header' grep -Eq '^LADDR +RADDR +CONNECTS$' "$T/cnt"
-	n=$(awk '$1 == "127.0.0.1" && $2 ~ /^127\.0\.0\.1:/ { s += $3 } END { print s + 0 }' "$T/cnt")
+	expect "-c: bcc's header, the remote port a column of its own" grep -Eq '^LADDR +RADDR +RPORT +CONNECTS *$' "$T/cnt"
+	n=$(awk '$1 == "127.0.0.1" && $2 == "127.0.0.1" && $3 ~ /^[0-9]+$/ { s += $4 } END { print s + 0 }' "$T/cnt")
 	expect "-c -4: three IPv4 connections counted, no IPv6 ($n)" \
 		test "$n" = 3 -a "$(grep -c '::1' "$T/cnt")" = 0
 else
