@@ -13,7 +13,8 @@
  * with "::" work (uprobe.h).
  * -L STEP counts into linear buckets of STEP units instead (bpftrace's
  * lhist()): FUNC_LIN_SLOTS (1000) of them, then one for ">= 1000*STEP".
- * After the histogram: "avg = A UNIT, total: T UNIT, count: N".
+ * After the histogram: "avg = A UNIT, total: T UNIT, count: N" (whole
+ * units, none without a call: bcc's).
  */
 #include "cmd/cmds.h"
 
@@ -183,9 +184,11 @@ static void print_hist(struct funclatency_bpf *skel, const struct funclatency_op
 				    unit_name[o->units]))   /* not with a step parse_step took */
 		fprintf(stderr, "perfkit funclatency: %s\n", pk_errmsg());
 	double div = unit_div[o->units];
-	sb_addf(&sb, "\navg = %.2f %s, total: %.2f %s, count: %llu\n",
-		count ? (double)total / (double)count / div : 0.0, unit_name[o->units],
-		(double)total / div, unit_name[o->units], (unsigned long long)count);
+	/* bcc's funclatency: whole units ("%ld"), and no line without a call */
+	if (count)
+		sb_addf(&sb, "\navg = %lld %s, total: %lld %s, count: %llu\n",
+			(long long)((double)total / (double)count / div), unit_name[o->units],
+			(long long)((double)total / div), unit_name[o->units], (unsigned long long)count);
 	fwrite(sb.buf, 1, sb.len, stdout);
 	fflush(stdout);
 	sb_release(&sb);
@@ -305,8 +308,8 @@ int cmd_funclatency(int argc, char **argv)
 		reset_hist(skel);
 	}
 	if (skel->bss->abandoned)
-		fprintf(stderr, "perfkit funclatency: %llu calls left without a return (longjmp or an exception) "
-			"not measured\n", (unsigned long long)skel->bss->abandoned);
+		fprintf(stderr, "perfkit funclatency: %llu calls left without a return seen (longjmp, an exception, "
+			"a tail call) not measured\n", (unsigned long long)skel->bss->abandoned);
 	if (skel->bss->too_deep)
 		fprintf(stderr, "perfkit funclatency: %llu calls nested deeper than %d not measured\n",
 			(unsigned long long)skel->bss->too_deep, FUNC_MAX_DEPTH);

@@ -33,6 +33,7 @@ if tracer_start "$T/out" "$T/err" "$PERFKIT" funclatency -m "$W:nap_level"; then
 	sed 's/^/# /' "$T/out"
 	expect 'msecs histogram' grep -Eq '^ +msecs +: count +distribution$' "$T/out"
 	expect '15 calls' grep -Eq 'count: 15$' "$T/out"
+	expect "bcc's summary: whole units" grep -Eq '^avg = [0-9]+ msecs, total: [0-9]+ msecs, count: 15$' "$T/out"
 	total=$(sed -n 's/.*total: \([0-9.]*\) msecs.*/\1/p' "$T/out")
 	# one shared slot instead of a stack would give about 150 ms (every
 	# level timed from the innermost entry)
