@@ -556,6 +556,18 @@ int cmd_cache(int argc, char **argv)
 		fprintf(stderr, "perfkit cache: --L2, --prefetch, --l1-prefetch, --tlb and --stlb need --model=modern\n");
 		return 2;
 	}
+	/* cachegrind refuses a line shorter than the largest register it
+	 * simulates (an AVX ymm, 32 B, where the CPU has AVX), so that no
+	 * access straddles more than two lines: its counts would not exist */
+	unsigned reg = __builtin_cpu_supports("avx") ? 32 : 16;
+
+	for (int gk = 0; !modern && gk < 4; gk++)
+		if (have[gk] && g[gk].line < reg) {
+			fprintf(stderr, "perfkit cache: --%s: a line of %u B is shorter than the largest register "
+				"valgrind simulates here (%u B), which cachegrind refuses; --model=modern takes it\n",
+				names[gk], (unsigned)g[gk].line, reg);
+			return 2;
+		}
 
 	char *prog;
 

@@ -22,6 +22,15 @@ expect "bad --tlb: exit 2" [ $rc -eq 2 ]
 one_line "bad --tlb: one line" "$T/e" "^perfkit cache: --tlb=64,4: expected ENTRIES,ASSOC,PAGE"
 "$PERFKIT" cache --model=cachegrind --L2=262144,8,64 -- true 2>"$T/e"; rc=$?
 expect "--L2 with the cachegrind model: exit 2" [ $rc -eq 2 ]
+# cachegrind refuses a line shorter than the largest register it simulates
+# (32 B with AVX, else 16 B): its counts for one do not exist
+if grep -qw avx /proc/cpuinfo; then
+	"$PERFKIT" cache --model=cachegrind --LL=32768,8,16 -- true 2>"$T/e"; rc=$?
+	expect "cachegrind model, a 16 B line on an AVX machine: exit 2" [ $rc -eq 2 ]
+	one_line "... one line saying why (the 32 B register)" "$T/e" "^perfkit cache: --LL: a line of 16 B is shorter than the largest register valgrind simulates here (32 B)"
+else
+	skip "no AVX here: cachegrind takes a 16 B line"
+fi
 "$PERFKIT" cache --model=fast -- true 2>"$T/e"; rc=$?
 expect "unknown model: exit 2" [ $rc -eq 2 ]
 grep -q "expected cachegrind or modern" "$T/e" && ok "unknown model: says what is expected" || not_ok "unknown model: says what is expected"
