@@ -9,7 +9,6 @@
  */
 #include "cmd/cmds.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -30,6 +29,7 @@
 #include "capture/recorder.h"
 #include "flame/flame.h"
 #include "format/collapse.h"
+#include "format/perfscript.h"
 
 static const char usage_text[] =
 	"usage: perfkit flamegraph [options] [FILE...] > graph.svg\n"
@@ -430,24 +430,14 @@ static void report_ignored(const struct flame_input *in, const struct flame_stat
 		fputs(l->len > 60 ? "...'" : "'", stderr);
 	}
 	fputs(st->ignored > shown ? ", ...\n" : "\n", stderr);
-	/* perf script's text (a frame line "\tADDR sym (dso)", a sample's
-	 * "comm PID SECS.USECS: ...") is folded first, as with flamegraph.pl */
+	/* perf script's text (a sample's header line, as collapse's parser
+	 * reads one) is folded first, as with flamegraph.pl */
 	for (size_t k = 0; k < shown; k++) {
 		const struct flame_line *l = &in->lines[st->ignored_at[k]];
-		const char *p = l->s, *e = l->s + l->len;
-		bool frame = p < e && *p == '\t';
+		const char *ev;
+		size_t evl;
 
-		while (p < e && (*p == ' ' || *p == '\t'))
-			p++;
-		const char *h = p;
-
-		while (p < e && isxdigit((unsigned char)*p))
-			p++;
-		bool fline = frame && p > h && p < e && *p == ' ';
-		bool header = l->len > 20 && memchr(l->s, '.', l->len) && memmem(l->s, l->len, ": ", 2) &&
-			      !memchr(l->s, ';', l->len);
-
-		if (fline || header) {
+		if (psc_first_event(l->s, l->len, &ev, &evl)) {
 			fprintf(stderr, "perfkit flamegraph: this looks like perf script output: fold it first "
 				"(perfkit collapse FILE | perfkit flamegraph), or give the perf.data\n");
 			break;

@@ -555,11 +555,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 	size_t real = nr_frames - (s->truncated && frames[nr_frames - 1].sym &&
 				   !strcmp(frames[nr_frames - 1].sym, "[truncated]"));
 
-	const struct pd_sample *raw = s->raw;
-	bool dwarf = raw && (raw->evsel->attr.sample_type & PERF_SAMPLE_REGS_USER) && raw->user_regs &&
-		     raw->user_regs_abi && raw->user_stack_size;
-
-	if (r->outer_max && dwarf) {
+	if (r->outer_max && s->dwarf) {
 		/* --max-stack N in caller order, a DWARF sample: perf's cursor
 		 * holds the N innermost unwound user frames (its unwinder
 		 * stops at N whatever the order) and the N outermost kernel

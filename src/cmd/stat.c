@@ -338,6 +338,16 @@ static void close_targets(struct targets *t)
 	t->nr = 0;
 }
 
+/* Start every set opened disabled (not enable_on_exec); 0 or -errno. */
+static int enable_targets(struct targets *t)
+{
+	int err = 0;
+
+	for (int i = 0; i < t->nr && !err; i++)
+		err = cnt_set_enable(&t->sets[i]);
+	return err;
+}
+
 /* Read all sets and sum them into t->sets[0] (a copy is kept in sum). */
 static int read_targets(struct targets *t, struct cnt_set *sum)
 {
@@ -1980,8 +1990,7 @@ int cmd_stat(int argc, char **argv)
 		if (!err && t.sets[0].paranoid_fallback)
 			note_user_only(&t.sets[0], &sum, run == 0 && !r.nruns_total);
 		if (!err && !(flags & CNT_ENABLE_ON_EXEC) && !o.delay_ms)
-			for (int i = 0; i < t.nr && !err; i++)
-				err = cnt_set_enable(&t.sets[i]);
+			err = enable_targets(&t);
 		if (err) {
 			if (have_cmd)
 				pk_child_abort(&ch);
@@ -2014,8 +2023,8 @@ int cmd_stat(int argc, char **argv)
 				poll(NULL, 0, (int)o.delay_ms);
 			if (dfd >= 0)
 				close(dfd);
-			for (int i = 0; i < t.nr && !err && !ended; i++)
-				err = cnt_set_enable(&t.sets[i]);
+			if (!ended)
+				err = enable_targets(&t);
 			if (!ended && !o.quiet)
 				fputs("Events enabled\n", stderr);
 			t0 = now_ns();

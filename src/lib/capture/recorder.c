@@ -500,6 +500,31 @@ void recorder_signals_restore(const struct recorder_signals *sig)
 	sigprocmask(SIG_SETMASK, &sig->oldmask, NULL);
 }
 
+/* The side-band of the processes found running: the targets' (-p, and
+ * -t's processes, each once), or every process (-a without targets). */
+static int synth_running(struct recorder *r, const struct cap_synth *sy)
+{
+	pid_t *procs = xmalloc((r->o.nr_targets ? r->o.nr_targets : 1) * sizeof(pid_t));
+	size_t nprocs = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < r->o.nr_targets && !err; i++) {
+		pid_t p = r->o.target_tids ? tgid_of(r->o.targets[i]) : r->o.targets[i];
+		bool seen = false;   /* a process once, however many of its ids */
+
+		for (size_t k = 0; k < nprocs && !seen; k++)
+			seen = procs[k] == p;
+		if (p > 0 && !seen) {
+			procs[nprocs++] = p;
+			err = cap_synth_process(sy, p);
+		}
+	}
+	free(procs);
+	if (!err && r->o.system_wide && !r->o.nr_targets)
+		err = cap_synth_all(sy);
+	return err;
+}
+
 int recorder_prepare(struct recorder *r, const struct recorder_opts *o)
 {
 	const char *names[RECORDER_MAX_EVENTS];
@@ -599,24 +624,7 @@ int recorder_prepare(struct recorder *r, const struct recorder_opts *o)
 	struct cap_synth sy = { r->attrs[0].sample_type, r->first_id, emit_synth, r };
 	if (r->ktext && (err = cap_synth_kernel_mmap(&sy, r->ktext, r->kend)))
 		goto err_abort;
-	pid_t *procs = xmalloc((r->o.nr_targets ? r->o.nr_targets : 1) * sizeof(pid_t));
-	size_t nprocs = 0;
-
-	for (size_t i = 0; i < r->o.nr_targets && !err; i++) {
-		pid_t p = r->o.target_tids ? tgid_of(r->o.targets[i]) : r->o.targets[i];
-		bool seen = false;   /* a process once, however many of its ids */
-
-		for (size_t k = 0; k < nprocs && !seen; k++)
-			seen = procs[k] == p;
-		if (p > 0 && !seen) {
-			procs[nprocs++] = p;
-			err = cap_synth_process(&sy, p);
-		}
-	}
-	free(procs);
-	if (err)
-		goto err_abort;
-	if (r->o.system_wide && !r->o.nr_targets && (err = cap_synth_all(&sy)))
+	if ((err = synth_running(r, &sy)))
 		goto err_abort;
 	/* -z: the rings' records compressed, the side-band above as it is
 	 * (perf's record__pushfn compresses what it reads from the rings) */
@@ -736,12 +744,10 @@ int recorder_run(struct recorder *r)
 				struct cap_synth sy = { r->attrs[0].sample_type, r->first_id, emit_synth, r };
 
 				r->enable_at = 0;
-				if (r->o.system_wide && !r->o.nr_targets)   /* the command among them */
-					rc = cap_synth_all(&sy);
+				if (r->o.system_wide || r->o.nr_targets)   /* -a: the command among them */
+					rc = synth_running(r, &sy);
 				else if (r->child > 0)
 					rc = cap_synth_process(&sy, r->child);
-				for (size_t i = 0; !rc && i < r->o.nr_targets && !r->o.target_tids; i++)
-					rc = cap_synth_process(&sy, r->o.targets[i]);
 				if (rc || (rc = enable_all(r)))
 					break;
 				if (r->o.on_enable)

@@ -1626,6 +1626,7 @@ static int do_sample(struct session *s, const struct perf_event_header *h, sessi
 		fr->dso = "[unknown]";
 	}
 	smp.truncated = truncated;
+	smp.dwarf = dwarf;
 	smp.comm = t->comm;
 	smp.nr_frames = n;
 	smp.frames = s->frames;

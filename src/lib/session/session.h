@@ -114,6 +114,9 @@ struct pk_sample {
 				 is the sample's ip (perf script prints no frame) */
 	bool truncated;       /* the last frame is the "[truncated]" marker
 				 (perf script prints none) */
+	bool dwarf;           /* a --call-graph dwarf sample (registers and a
+				 user stack copy): its kernel frames first, then
+				 the unwound user ones */
 };
 
 struct session_opts {
