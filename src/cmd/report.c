@@ -100,6 +100,10 @@ struct hist {
 					 tid keys), else NULL */
 	const char **srcline;         /* by row: session_srcline() (srcline key),
 					 else NULL */
+	const char **frame_line;      /* browser: by model frame, session_srcline(),
+					 looked up in pauses (rt_lines_ahead) for
+					 frames [0, frame_line_at); or NULL */
+	size_t frame_line_at;
 	const char **trace;           /* by row: its thread's tag, the trace
 					 key's text (trace_text), else NULL */
 	uint32_t *cpu;                /* by row: its thread's cpu (cpu key),
@@ -855,9 +859,25 @@ static const char *key_header(enum sort_key k)
 	return names[k];
 }
 
+/* The srcline text of a frame of h's model: looked up ahead in a pause
+ * (h->frame_line), else now. */
+static const char *frame_srcline(const struct report *r, const struct hist *h, const struct pk_frame *fr)
+{
+	size_t i = h->prof && h->frame_line ? (size_t)(fr - prof_frame(h->prof, 0)) : SIZE_MAX;
+
+	return i < h->frame_line_at ? h->frame_line[i] : session_srcline(r->sess, fr);
+}
+
+struct line_arg {
+	const struct report *r;
+	const struct hist *h;
+};
+
 static const void *line_of(void *arg, const struct pk_frame *fr)
 {
-	return session_srcline(((struct report *)arg)->sess, fr);
+	const struct line_arg *la = arg;
+
+	return frame_srcline(la->r, la->h, fr);
 }
 
 /* A symbol key's value with no symbol, shown by address ("[l] 0x…",
@@ -1369,7 +1389,9 @@ static void hist_derive(struct report *r, struct hist *h)
 		h->cg_key = r->graph ? r->cg.key : CG_KEY_FUNCTION;
 		if (h->cg_key != CG_KEY_FUNCTION)
 			hist_cg_srclines(r, h);
-		prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, r, &pr);
+		struct line_arg la = { r, h };
+
+		prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, &la, &pr);
 		if (r->graph && r->keep_models) {   /* the forest made meanwhile */
 			h->of_node = pr.of_node;
 			hist_cg_start(h);
@@ -1456,7 +1478,7 @@ static void hist_derive(struct report *r, struct hist *h)
 			h->comm_last[i] = session_thread_comm(r->sess, t->tid);
 		}
 		if (srcline)
-			h->srcline[i] = session_srcline(r->sess, fr);
+			h->srcline[i] = frame_srcline(r, h, fr);
 		if (trace)
 			h->trace[i] = t->tag;
 		if (cpu)
@@ -1615,6 +1637,7 @@ static void hist_free(struct hist *h)
 	else
 		free(h->rows);
 	free(h->node_depth);
+	free(h->frame_line);
 	prof_free(h->prof);
 	prof_flat_free(h->flat);
 	for (int k = 0; k < K_MAX; k++)
@@ -5450,6 +5473,37 @@ static void rt_reserve(struct report_tui *rt)
 		rt->reserve = pk_reserve_start(want);
 }
 
+/* The srcline texts of the shown model's frames, looked up a slice of
+ * RT_LINES_MS at a time in pauses: 's' with srcline then finds them (on a
+ * compile job's 646 k frames by address, its first time 501 ms of CPU, the
+ * lookups in libdw most of it).  True while some are left. */
+#define RT_LINES_MS 20
+
+static bool rt_lines_ahead(struct report_tui *rt)
+{
+	struct hist *h = rt->h;
+	size_t n = h && h->prof ? prof_nr_frames(h->prof) : 0;
+	struct timespec t0, t;
+
+	if (!rt->r->by_ip || !n || h->frame_line_at >= n)
+		return false;
+	if (!h->frame_line)
+		h->frame_line = xmalloc(n * sizeof(*h->frame_line));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (h->frame_line_at < n) {
+		size_t i = h->frame_line_at;
+
+		h->frame_line[i] = session_srcline(rt->r->sess, prof_frame(h->prof, (uint32_t)i));
+		h->frame_line_at = i + 1;
+		if (i % 128 == 127) {
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >= RT_LINES_MS)
+				break;
+		}
+	}
+	return h->frame_line_at < n;
+}
+
 /* A pause: the first call graph prepared (rt_prep_start), the heap of a
  * derivation to come faulted in (rt_reserve), and the selected row, when
  * it is a function of a user DSO with samples of its own, annotated by a
@@ -5471,6 +5525,9 @@ static int rt_idle(void *ctx, size_t i)
 		again = TUI_IDLE_AGAIN;
 	else
 		rt_reserve(rt);
+	/* once the first call graph is made: the srclines a slice at a time */
+	if (!(rt->preparing && !atomic_load(&rt->prep_done)) && rt_lines_ahead(rt))
+		again = TUI_IDLE_AGAIN;
 	if (rt->warming && !atomic_load(&rt->warm_done))
 		return again;   /* one at a time */
 	rt_warm_join(rt);

@@ -98,4 +98,21 @@ expect "... P: the file named" tui_wait "written to perf.hist.3"
 same_file "... P: report --stdio --sort srcline's text" "$T/stdio-sl" "$T/perf.hist.3"
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
+
+# the same after pauses: the srclines of the model's frames were looked
+# up in them (rt_lines_ahead), 's srcline' takes those
+tui_start 100 40 "PERFKIT_RESERVE_MIN=0 LC_ALL=C.UTF-8 '$PERFKIT' report -i p.data"
+expect "srcline after pauses: open" tui_wait "Press '?' for help"
+sleep 2
+tui_keys s C-u
+tui_keys -l "srcline"
+tui_keys Enter
+expect "s srcline after pauses: the table" tui_wait "Source:Line"
+tui_keys E
+expect "... E: every graph open" tui_wait_re '%--'
+tui_keys P
+expect "... P: the file named" tui_wait "written to perf.hist.4"
+same_file "... P: report --stdio --sort srcline's text" "$T/stdio-sl" "$T/perf.hist.4"
+tui_keys q
+expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 done_testing
