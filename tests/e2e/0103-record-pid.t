@@ -152,4 +152,11 @@ expect '-a: samples carry a CPU' grep -Eq '\[[0-9]{3}\]' all.out
 "$PERFKIT" report --header-only -i all.data 2>/dev/null | grep '^# event' >all.hdr
 expect '-a: the event was opened disabled (started after the side-band)' grep -q 'disabled = 1' all.hdr
 expect '... and no sample without its command name' sh -c "! grep -Eq '^ *:[0-9]+ ' all.out"
+# ... the side-band from perf's "dummy:HG" event, on from the start: a
+# process started before the events are, while /proc is read, is named
+expect '-a: the side-band from a dummy:HG event' grep -q 'name = dummy:HG, .*comm = 1' all.hdr
+expect '... on from the start' sh -c "! grep 'name = dummy:HG' all.hdr | grep -q 'disabled'"
+expect '... and not from the sampled event' sh -c "! grep 'name = cpu-clock' all.hdr | grep -q 'comm = 1'"
+perf evlist -i all.data >all.evl 2>/dev/null
+expect '-a: perf evlist lists both, as for its own' test "$(cat all.evl)" = "$(printf 'cpu-clock\ndummy:HG')"
 done_testing

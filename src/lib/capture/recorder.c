@@ -334,6 +334,27 @@ static int setup_attrs(struct recorder *r)
 			a->disabled = 1;
 		}
 	}
+	/* -a (or -C): the side-band from a "dummy:HG" event of its own, on from
+	 * the start, as perf's (record__config_tracking_events): a process
+	 * started while /proc is read, before the events start, has its
+	 * FORK, COMM and MMAP records all the same.  No room for it (16
+	 * events): the first event's, as above. */
+	if (r->o.system_wide && !r->o.nr_targets && r->o.nr_events < RECORDER_MAX_EVENTS) {
+		struct perf_event_attr *d = &r->attrs[r->o.nr_events], *a0 = &r->attrs[0];
+
+		*d = (struct perf_event_attr){ .type = PERF_TYPE_SOFTWARE, .size = sizeof(*d),
+					       .config = PERF_COUNT_SW_DUMMY, .sample_period = 1,
+					       .sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+							      PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU,
+					       .read_format = PERF_FORMAT_ID, .sample_id_all = 1 };
+		d->mmap = d->mmap2 = d->comm = d->comm_exec = d->task = 1;
+		d->mmap_data = a0->mmap_data;
+		a0->mmap = a0->mmap2 = a0->comm = a0->comm_exec = a0->task = a0->mmap_data = 0;
+		r->o.group_member[r->o.nr_events] = false;
+		r->o.group_mods[r->o.nr_events] = NULL;
+		r->o.events[r->o.nr_events++] = "dummy:HG";
+		r->tracking_dummy = true;
+	}
 	return 0;
 }
 
@@ -744,7 +765,9 @@ int recorder_run(struct recorder *r)
 				struct cap_synth sy = { r->attrs[0].sample_type, r->first_id, emit_synth, r };
 
 				r->enable_at = 0;
-				if (r->o.system_wide || r->o.nr_targets)   /* -a: the command among them */
+				if (r->tracking_dummy)   /* -a: its dummy saw them all along */
+					rc = 0;
+				else if (r->o.system_wide || r->o.nr_targets)   /* the command among them */
 					rc = synth_running(r, &sy);
 				else if (r->child > 0)
 					rc = cap_synth_process(&sy, r->child);

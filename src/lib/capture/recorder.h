@@ -109,6 +109,8 @@ struct recorder {
 	pid_t child;
 	struct pk_child held;
 	bool usage_error;            /* prepare failed on a bad event */
+	bool tracking_dummy;         /* -a: the last event is perf's "dummy:HG",
+					on from the start, with the side-band */
 	char *fallback_names[RECORDER_MAX_EVENTS]; /* "cpu-clock[:MODS]" for a
 					cycles event without a PMU (perf's
 					evsel__fallback; o.events points here) */
