@@ -19,6 +19,11 @@
  * "gone" as its delta and sorts by the share it lost.  Ordering: by
  * |delta| (a gone row's baseline share), then baseline share, then name.
  *
+ * perf diff's -c (delta-abs, delta, ratio, wdiff:W1,W2: builtin-diff.c's
+ * computations, their columns, formats and order), -p (Base period and
+ * Period), -F (Formula), -b (rows of both files only, Baseline as a share
+ * of those rows' OLD period) and -q (no warnings).
+ *
  * Several files per side (OLD1 OLD2 … -- NEW1 NEW2 …, one run each): per
  * symbol, its self period in every file as a percentage of OLD's mean
  * total (--share: of the file's own total), Welch's test across the
@@ -74,6 +79,19 @@ struct devent {
 	bool seen[2];
 	double *ftotal;          /* total period of each file */
 	struct prof *cur;        /* the file being read: its samples' leaves */
+};
+
+/* perf diff's -c: the compared value of a row (builtin-diff.c's
+ * compute_delta, compute_ratio, compute_wdiff); delta-abs is perf 6.1's
+ * default, delta the same value sorted by sign */
+enum compute { C_DELTA_ABS, C_DELTA, C_RATIO, C_WDIFF };
+
+struct view {
+	enum compute compute;
+	int64_t w1, w2;          /* wdiff:W1,W2 */
+	bool period;             /* -p: Base period and Period columns */
+	bool formula;            /* -F: the Formula column */
+	bool baseline_only;      /* -b: rows of both files only */
 };
 
 struct diff {
@@ -202,13 +220,59 @@ static void fold_file(struct diff *d)
 	}
 }
 
+/* The row's compared value (-c), perf's: NEW's period against OLD's (a
+ * row of one file: the other's period 0, so a gone row's delta is minus
+ * its share and sorts by the share it lost).  false where there is none:
+ * ratio and wdiff of a row of NEW only ("N/A") */
+static bool row_value(const struct drow *r, const struct view *v, double *val)
+{
+	switch (v->compute) {
+	case C_DELTA:
+	case C_DELTA_ABS:
+		*val = r->delta;
+		return true;
+	case C_RATIO:
+		*val = (double)r->period[1] / (double)(r->period[0] ? r->period[0] : 1);
+		return r->seen[0];
+	case C_WDIFF:
+		*val = (double)r->period[1] * (double)v->w2 - (double)r->period[0] * (double)v->w1;
+		return r->seen[0];
+	}
+	return false;
+}
+
+static const struct view *sort_view;   /* cmp_rows' (qsort has no context) */
+
+/* The order: the rows with a value by it (delta-abs: by its size; delta,
+ * ratio, wdiff: largest first), then NEW's rows without one (ratio,
+ * wdiff: perf's N/A, last but for its own rows of OLD) */
+static int row_group(const struct drow *r, const struct view *v)
+{
+	double x;
+
+	return row_value(r, v, &x) ? 0 : 1;
+}
+
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct drow *x = a, *y = b;
-	/* a gone row (OLD only) lost its whole share */
-	double kx = x->seen[1] ? fabs(x->delta) : x->pct[0];
-	double ky = y->seen[1] ? fabs(y->delta) : y->pct[0];
+	const struct view *v = sort_view;
+	int gx = row_group(x, v), gy = row_group(y, v);
+	double kx = 0, ky = 0;
 
+	if (gx != gy)
+		return gx < gy ? -1 : 1;
+	if (!gx) {
+		row_value(x, v, &kx);
+		row_value(y, v, &ky);
+		if (v->compute == C_DELTA_ABS) {
+			kx = fabs(kx);
+			ky = fabs(ky);
+		}
+	} else if (gx == 1) {   /* NEW's own: by their share there */
+		kx = x->pct[1];
+		ky = y->pct[1];
+	}
 	if (kx != ky)
 		return kx > ky ? -1 : 1;
 	if (x->pct[0] != y->pct[0])
@@ -224,10 +288,25 @@ static int cmp_rows(const void *a, const void *b)
 	return c ? c : strcmp(x->sym + 1, y->sym + 1);
 }
 
-static void print_event(struct devent *ev, bool first)
+/* perf diff's columns between Baseline and Shared Object: name, width */
+struct dcol {
+	const char *name;
+	int width;
+	char text[160];
+};
+
+static void dots(int n)
 {
+	for (int i = 0; i < n; i++)
+		putchar('.');
+}
+
+static void print_event(struct devent *ev, bool first, const struct view *v)
+{
+	static const char *const cname[] = { "Delta Abs", "Delta", "Ratio", "Weighted diff" };
+	static const int cwidth[] = { 9, 7, 14, 14 };
 	int w = (int)strlen("Shared Object");
-	char delta[32], base[32];
+	uint64_t shown_old = 0;
 
 	for (size_t i = 0; i < ev->nr; i++) {
 		struct drow *r = &ev->r[i];
@@ -235,42 +314,101 @@ static void print_event(struct devent *ev, bool first)
 		for (int k = 0; k < 2; k++)
 			r->pct[k] = ev->total[k] ? ((double)r->period[k] * 100.0) / (double)ev->total[k] : 0;
 		r->delta = r->pct[1] - r->pct[0];
+		if (v->baseline_only && !(r->seen[0] && r->seen[1]))
+			continue;   /* -b: the columns as wide as the rows shown */
 		if ((int)strlen(r->dso) > w)
 			w = (int)strlen(r->dso);
+		if (r->seen[0] && r->seen[1])
+			shown_old += r->period[0];
 	}
 	/* the Symbol column as wide as its longest "[.] NAME", as perf's
 	 * header and dotted line */
 	int sw = (int)strlen("Symbol");
 
 	for (size_t i = 0; i < ev->nr; i++)
-		if ((int)strlen(ev->r[i].sym + 1) + 4 > sw)
+		if ((int)strlen(ev->r[i].sym + 1) + 4 > sw && (!v->baseline_only || (ev->r[i].seen[0] && ev->r[i].seen[1])))
 			sw = (int)strlen(ev->r[i].sym + 1) + 4;
+	sort_view = v;
 	qsort(ev->r, ev->nr, sizeof(*ev->r), cmp_rows);
 	if (!first)   /* a blank line between events, none after the last */
 		putchar('\n');
 	fputs("# Event '", stdout);
 	fputs_term(ev->shown, stdout);
 	fputs("'\n#\n", stdout);
-	printf("# Baseline  Delta Abs  %-*s  %-*s\n", w, "Shared Object", sw, "Symbol");
-	printf("# ........  .........  ");
-	for (int i = 0; i < w; i++)
-		putchar('.');
+	/* Baseline [Base period] VALUE [Period] [Formula] */
+	struct dcol col[4];
+	int nc = 0;
+
+	if (v->period)
+		col[nc++] = (struct dcol){ "Base period", 14, "" };
+	col[nc++] = (struct dcol){ cname[v->compute], cwidth[v->compute], "" };
+	if (v->formula)
+		col[nc++] = (struct dcol){ "Formula", 70, "" };
+	if (v->period)
+		col[nc++] = (struct dcol){ "Period", 14, "" };
+	printf("# Baseline");
+	for (int k = 0; k < nc; k++)
+		printf("  %*s", col[k].width, col[k].name);
+	printf("  %-*s  %-*s\n# ........", w, "Shared Object", sw, "Symbol");
+	for (int k = 0; k < nc; k++) {
+		printf("  ");
+		dots(col[k].width);
+	}
 	printf("  ");
-	for (int i = 0; i < sw; i++)
-		putchar('.');
+	dots(w);
+	printf("  ");
+	dots(sw);
 	printf("\n#\n");
 	for (size_t i = 0; i < ev->nr; i++) {
 		const struct drow *r = &ev->r[i];
+		char base[32] = "";
+		double val;
+		bool has = row_value(r, v, &val);
+		unsigned long long p0 = r->period[0], p1 = r->period[1];
 
+		if (v->baseline_only && !(r->seen[0] && r->seen[1]))
+			continue;
 		snprintf(base, sizeof(base), "new");
-		snprintf(delta, sizeof(delta), "gone");
-		if (r->seen[0])
-			snprintf(base, sizeof(base), "%.2f%%", r->pct[0]);
-		if (r->seen[1])
-			snprintf(delta, sizeof(delta), "%+.2f%%", r->delta);
+		if (r->seen[0])   /* -b: the share of the rows shown, as perf's */
+			snprintf(base, sizeof(base), "%.2f%%",
+				 v->baseline_only ? (shown_old ? (double)p0 * 100.0 / (double)shown_old : 0) : r->pct[0]);
+		for (int k = 0; k < nc; k++) {
+			char *t = col[k].text;
+			size_t n = sizeof(col[k].text);
+
+			t[0] = 0;
+			if (!strcmp(col[k].name, "Base period")) {
+				snprintf(t, n, "%llu", p0);
+			} else if (!strcmp(col[k].name, "Period")) {
+				snprintf(t, n, "%llu", p1);
+			} else if (!strcmp(col[k].name, "Formula")) {
+				if (v->compute == C_RATIO)
+					snprintf(t, n, "%llu / %llu", p1, p0);
+				else if (v->compute == C_WDIFF)
+					snprintf(t, n, "(%llu * %lld) - (%llu * %lld)", p1, (long long)v->w2, p0,
+						 (long long)v->w1);
+				else
+					snprintf(t, n, "(%llu * 100 / %llu) - (%llu * 100 / %llu)", p1,
+						 (unsigned long long)ev->total[1], p0, (unsigned long long)ev->total[0]);
+			} else if (!r->seen[1]) {   /* perf leaves it blank */
+				snprintf(t, n, "gone");
+			} else if (has) {
+				if (v->compute == C_RATIO)
+					snprintf(t, n, "%.6f", val);
+				else if (v->compute == C_WDIFF)   /* in integers, not val's double */
+					snprintf(t, n, "%lld", (long long)p1 * (long long)v->w2 - (long long)p0 * (long long)v->w1);
+				else
+					snprintf(t, n, "%+.2f%%", val);
+			} else {
+				snprintf(t, n, "N/A");
+			}
+		}
 		struct strbuf edso = STRBUF_INIT;
 		sb_add_term(&edso, r->dso, strlen(r->dso));
-		printf("%10s  %9s  %-*s  [%c] ", base, delta, w, edso.buf, r->sym[0]);
+		printf("%10s", base);
+		for (int k = 0; k < nc; k++)
+			printf("  %*s", col[k].width, col[k].text);
+		printf("  %-*s  [%c] ", w, edso.buf, r->sym[0]);
 		sb_release(&edso);
 		fputs_term(r->sym + 1, stdout);   /* escaped: one row, one line */
 		putchar('\n');
@@ -422,9 +560,50 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit diff");
 }
 
+/* -c delta|delta-abs|ratio|wdiff:W1,W2 (perf diff's --compute); 0 or -1
+ * with the line said */
+static int parse_compute(const char *arg, struct view *v)
+{
+	static const char *const names[] = { "delta-abs", "delta", "ratio", "wdiff" };
+	const char *colon = strchr(arg, ':');
+	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+
+	for (int i = 0; i < 4; i++) {
+		if (strlen(names[i]) != len || strncmp(arg, names[i], len))
+			continue;
+		v->compute = (enum compute)i;
+		if (i != C_WDIFF) {
+			if (colon) {
+				fprintf(stderr, "perfkit diff: -c %s takes no options ('%s')\n", names[i], colon + 1);
+				return -1;
+			}
+			return 0;
+		}
+		char *end;
+		long long w1 = colon ? strtoll(colon + 1, &end, 10) : 0, w2 = 0;
+
+		if (colon && end != colon + 1 && *end == ',') {
+			const char *b = end + 1;
+
+			w2 = strtoll(b, &end, 10);
+			if (end == b || *end)
+				w2 = 0;
+		}
+		if (!w1 || !w2) {
+			fprintf(stderr, "perfkit diff: -c '%s': expected wdiff:W1,W2 (two non-zero integer weights)\n", arg);
+			return -1;
+		}
+		v->w1 = w1;
+		v->w2 = w2;
+		return 0;
+	}
+	fprintf(stderr, "perfkit diff: -c '%s': not a computation (delta, delta-abs, ratio, wdiff:W1,W2)\n", arg);
+	return -1;
+}
+
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: perfkit diff [[OLD.data] NEW.data]\n"
+	fprintf(fp, "usage: perfkit diff [-c delta-abs|delta|ratio|wdiff:W1,W2] [-p] [-F] [-b] [-q] [[OLD.data] NEW.data]\n"
 		    "       perfkit diff [--share] [--min-effect PTS] [--json FILE] OLD1 OLD2 … -- NEW1 NEW2 …\n"
 		    "  Compare two perf.data files by shared object and symbol, like perf diff:\n"
 		    "  Baseline = the symbol's share of OLD's samples, Delta Abs = NEW %% - OLD %%.\n"
@@ -433,7 +612,13 @@ static void usage(FILE *fp)
 		    "  run-to-run noise — Welch's t-test per symbol across the files of a change\n"
 		    "  larger than --min-effect points (0.5), Holm's correction over the symbols (at\n"
 		    "  most 5 %% chance that any unchanged symbol is marked); values are the self\n"
-		    "  period as %% of OLD's mean total (--share: of each file's own total).\n");
+		    "  period as %% of OLD's mean total (--share: of each file's own total).\n"
+		    "  perf diff's options (two files):\n"
+		    "  -c, --compute M   delta-abs (default), delta, ratio or wdiff:W1,W2\n"
+		    "  -p, --period      the Base period and Period columns\n"
+		    "  -F, --formula     the Formula column (how each value is computed)\n"
+		    "  -b, --baseline-only  rows of both files only\n"
+		    "  -q, --quiet       no warnings\n");
 }
 
 int cmd_diff(int argc, char **argv)
@@ -444,8 +629,15 @@ int cmd_diff(int argc, char **argv)
 		{ "min-effect", required_argument, NULL, 'e' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "compute", required_argument, NULL, 'c' },
+		{ "period", no_argument, NULL, 'p' },
+		{ "formula", no_argument, NULL, 'F' },
+		{ "baseline-only", no_argument, NULL, 'b' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct view view = { .compute = C_DELTA_ABS };
+	bool quiet = false;
 	const char *files[2] = { "perf.data.old", "perf.data" };
 	struct diff d = { 0 };
 	int c, ret = 0;
@@ -469,9 +661,17 @@ int cmd_diff(int argc, char **argv)
 		int sargc = side ? full_argc - argc : argc;
 		char **sargv = side ? argv + argc : argv;
 		optind = 0;    /* glibc: start afresh on this argument vector */
-		while ((c = getopt_long(sargc, sargv, "h", opts, NULL)) != -1) {
+		while ((c = getopt_long(sargc, sargv, "hc:pFbq", opts, NULL)) != -1) {
 			switch (c) {
 			case 'S': break;
+			case 'c':
+				if (parse_compute(optarg, &view))
+					return 2;
+				break;
+			case 'p': view.period = true; break;
+			case 'F': view.formula = true; break;
+			case 'b': view.baseline_only = true; break;
+			case 'q': quiet = true; break;
 			case 's': share = true; break;
 			case 'j': json = optarg; break;
 			case 'e':
@@ -557,7 +757,10 @@ read:
 			fold_file(&d);
 			session_close(s);
 		}
-		print_warnings();
+		if (quiet)
+			(void)pk_warnings_take();
+		else
+			print_warnings();
 		if (err < 0) {
 			fprintf(stderr, "perfkit diff: %s\n", pk_errmsg());
 			ret = 1;
@@ -581,9 +784,9 @@ read:
 		if (!d.ev[i].seen[0] && !d.ev[i].seen[1])
 			continue;   /* named by a file, sampled by neither */
 		if (d.ev[i].seen[0]) {
-			print_event(&d.ev[i], first);
+			print_event(&d.ev[i], first, &view);
 			first = false;
-		} else {
+		} else if (!quiet) {
 			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in '%s', only in '%s'\n",
 				d.ev[i].name, files[0], files[1]);
 		}
@@ -594,7 +797,7 @@ read:
 		sampled += d.ev[i].seen[0] || d.ev[i].seen[1];
 	if (!sampled && multi)
 		fprintf(stderr, "perfkit diff: warning: none of the files has samples\n");
-	else if (!sampled)
+	else if (!sampled && !quiet)
 		fprintf(stderr, "perfkit diff: warning: neither '%s' nor '%s' has samples\n", files[0], files[1]);
 	if (json) {
 		struct outfile of;

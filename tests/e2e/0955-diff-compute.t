@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfkit diff's perf diff options: -c delta|delta-abs|ratio|wdiff:W1,W2,
+# -p (Base period, Period), -F (Formula), -b (rows of both files only),
+# -q: perf diff's columns, values and order on the same two files.  With
+# -b perf's bytes; otherwise the rows of both files are perf's, and those
+# of one file carry perfkit's "new"/"gone" where perf leaves a blank.
+. "$(dirname "$0")/lib.sh"
+
+if ! have perf; then skip "perf not installed"; done_testing; exit; fi
+if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi
+W=$PK_BUILD/tests/workloads/burn2to1
+perf record -q -e cpu-clock -F 999 -o "$T/old.data" -- "$W" 300 >/dev/null 2>&1
+perf record -q -e cpu-clock -F 999 -o "$T/new.data" -- "$W" 150 >/dev/null 2>&1
+
+# the rows both files have: a row perfkit marks (new, gone, N/A) is left
+# out of both outputs, found by its Shared Object and Symbol
+both_rows() {   # PERFKIT_OUT PERF_OUT
+	local at
+	at=$(grep -m1 '^# Baseline' "$1" | awk '{ print index($0, "Shared Object") }')
+	awk -v at="$at" '!/^#/ && NF && (/^ +new / || / gone / || / N\/A /) { print substr($0, at) }' "$1" >"$T/marked"
+	for f in "$1" "$2"; do
+		sed 's/ *$//' "$f" | awk -v at="$at" 'NR == FNR { m[$0] = 1; next } /^#/ || !NF { print; next } !(substr($0, at) in m)' "$T/marked" - >"$f.both"
+	done
+}
+for o in "-c delta" "-c delta-abs" "-c ratio" "-c wdiff:2,3" "-p" "-F" "-p -F" "-p -c ratio" "-F -c wdiff:1,2" "-p -F -c delta"; do
+	# shellcheck disable=SC2086
+	perf diff $o "$T/old.data" "$T/new.data" >"$T/perf" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$PERFKIT" diff $o "$T/old.data" "$T/new.data" >"$T/pk" 2>/dev/null
+	expect "diff $o: exit 0" test $? = 0
+	both_rows "$T/pk" "$T/perf"
+	same_file "diff $o: perf diff's rows of both files, in its order" "$T/perf.both" "$T/pk.both"
+done
+
+"$PERFKIT" diff -c ratio "$T/old.data" "$T/new.data" >"$T/pk" 2>/dev/null
+expect "-c ratio: burn_two's ratio with 6 decimals" grep -Eq '^ +[0-9.]+% +[0-9]+\.[0-9]{6}  .*burn_two$' "$T/pk"
+for o in "-b" "-b -p" "-b -c ratio -F" "-b -c wdiff:3,1 -p"; do
+	# shellcheck disable=SC2086
+	perf diff $o "$T/old.data" "$T/new.data" >"$T/perf" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$PERFKIT" diff $o "$T/old.data" "$T/new.data" >"$T/pk" 2>/dev/null
+	same_file "diff $o: perf diff's output" "$T/perf" "$T/pk"
+done
+"$PERFKIT" diff -c foo "$T/old.data" "$T/new.data" >/dev/null 2>"$T/err"
+expect "-c foo: a usage error (2)" test $? = 2
+expect "... naming the computations" grep -q "not a computation (delta, delta-abs, ratio, wdiff:W1,W2)" "$T/err"
+"$PERFKIT" diff -c wdiff:1 "$T/old.data" "$T/new.data" >/dev/null 2>"$T/err"
+expect "-c wdiff:1: a usage error (2)" test $? = 2
+expect "... asking for two weights" grep -q "expected wdiff:W1,W2" "$T/err"
+"$PERFKIT" diff -c ratio:1 "$T/old.data" "$T/new.data" >/dev/null 2>&1
+expect "-c ratio:1: a usage error (2)" test $? = 2
+head -c $(($(wc -c <"$T/old.data") / 2)) "$T/old.data" >"$T/cut.data"
+"$PERFKIT" diff -q "$T/cut.data" "$T/new.data" >/dev/null 2>"$T/err"
+expect "-q: no warning about a cut file" test ! -s "$T/err"
+"$PERFKIT" diff "$T/cut.data" "$T/new.data" >/dev/null 2>"$T/err"
+expect "... which is said without -q" test -s "$T/err"
+done_testing
