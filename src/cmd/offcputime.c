@@ -8,7 +8,8 @@
  *              [--state N] [--stack-storage-size N] [-f [-d]] [duration]
  * Output, bcc's: each stack (kernel frames, "--", user frames, leaf first),
  * "-  comm (tid)" and its total off-CPU time in microseconds, least first;
- * -f: folded "comm;user outer..leaf;kernel outer..leaf_[k] US" for
+ * -f: folded "comm;user outer..leaf;kernel outer..leaf US" (bcc's: kernel
+ * frames bare) for
  * `perfkit flamegraph --colors=io --countname=us` (-d: a "-" frame between
  * the user and kernel parts, as bcc's -df).  Options may follow the
  * duration, as bcc's argparse allows.  User frames are named

@@ -10,8 +10,8 @@
  * Default output: each distinct stack, kernel frames then user frames,
  * leaf first, with its comm, pid and count (least frequent first).
  * -f: folded stacks, one line each: `comm;outer;...;leaf COUNT` (user frames
- * then kernel frames, kernel ones suffixed "_[k]" (bcc's -a, always here;
- * -d: a "-" frame between the parts), which `perfkit flamegraph` draws.
+ * then kernel frames; -a: kernel ones suffixed "_[k]", in either layout, as
+ * bcc's; -d: a "-" frame between the parts), which `perfkit flamegraph` draws.
  * Options may follow the duration, as bcc's argparse allows.  A part that
  * could not be collected appears as a frame, bcc's "[Missed User Stack:
  * ERR]" / "[Missed Kernel Stack: ERR]" (with the reason), and is
@@ -78,7 +78,7 @@ struct profile_opts {
 	long count;                    /* -c: sample period, cpu-clock ns (0: -F) */
 	long pid, tid;                 /* -p, -L */
 	long cpu;                      /* -C: only this CPU (-1: all) */
-	bool folded, delimited, user_only, kernel_only, idle;
+	bool folded, delimited, annotate, user_only, kernel_only, idle;
 	double duration;
 	int verbose;
 	long stack_storage;            /* stack map entries (--stack-storage-size) */
@@ -111,7 +111,7 @@ static void usage(FILE *f)
 		"  -f, --folded         folded stacks for `perfkit flamegraph`\n"
 		"  -d, --delimited      a \"-\" frame (with -f) or a \"--\" line between the user\n"
 		"                       and kernel parts\n"
-		"  -a, --annotations    accepted for bcc's -a: kernel frames always end in _[k]\n"
+		"  -a, --annotations    kernel frames end in _[k]\n"
 		"  -U, --user-stacks-only    no kernel frames\n"
 		"  -K, --kernel-stacks-only  no user frames\n"
 		"  -I, --include-idle   count the idle task's samples too\n"
@@ -200,7 +200,8 @@ static int print_stacks(struct profile_bpf *skel, const struct profile_opts *o, 
 	int counts_fd = bpf_map__fd(skel->maps.counts), stack_fd = bpf_map__fd(skel->maps.stackmap);
 	int spill_fd = bpf_map__fd(skel->maps.stackmap_spill);
 	struct agg a = { .p = prof_new(0), .c = c,
-			 .how = (o->folded ? USTACK_FOLDED : 0) | (o->delimited ? USTACK_DELIMITED : 0) };
+			 .how = (o->folded ? USTACK_FOLDED : 0) | (o->delimited ? USTACK_DELIMITED : 0) |
+				(o->annotate ? USTACK_ANNOTATE : 0) };
 	struct prof_bpf_key key, next, *prev = NULL;
 	__u64 count;
 
@@ -502,7 +503,7 @@ static int parse_opts(struct profile_opts *o, int argc, char **argv)
 			break;
 		case 'f': o->folded = true; break;
 		case 'd': o->delimited = true; break;
-		case 'a': break;   /* bcc's -a: kernel frames always end in _[k] here */
+		case 'a': o->annotate = true; break;
 		case 'U': o->user_only = true; break;
 		case 'K': o->kernel_only = true; break;
 		case 'I': o->idle = true; break;

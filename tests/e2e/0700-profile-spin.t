@@ -44,6 +44,20 @@ else
 	kill $spin
 fi
 
+# kernel frames: as bcc names them; "_[k]" after each with -a (bcc's
+# --annotations), folded or not
+dd if=/dev/zero of=/dev/null bs=4k count=100000000 2>/dev/null &
+dd=$!
+"$PERFKIT" profile -F 199 -f -p $dd 1 >"$T/kn" 2>/dev/null
+"$PERFKIT" profile -F 199 -f -a -p $dd 1 >"$T/ka" 2>/dev/null
+"$PERFKIT" profile -F 199 -a -p $dd 1 >"$T/kal" 2>/dev/null
+kill $dd; wait $dd 2>/dev/null
+expect 'dd in the kernel: kernel frames (a read or write function) in the folded stacks' \
+	grep -Eq ';[a-z_0-9.]*(read|write)[a-z_0-9.]*(;| )' "$T/kn"
+expect '... none ending in _[k] without -a (bcc)' sh -c "! grep -q '_\[k\]' '$T/kn'"
+expect '-a: the kernel frames end in _[k]' grep -Eq ';[a-z_0-9.]*(read|write)[a-z_0-9.]*_\[k\](;| )' "$T/ka"
+expect '-a: the multi-line layout too' grep -Eq '^    [a-z_0-9.]*(read|write)[a-z_0-9.]*_\[k\]$' "$T/kal"
+
 "$PERFKIT" profile -U -K 1 >/dev/null 2>&1
 expect '-U with -K: usage error (exit 2)' test $? = 2
 done_testing

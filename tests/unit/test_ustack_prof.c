@@ -17,7 +17,7 @@
 #include "profile/walk.h"
 
 struct got {
-	char *folded[8], *lines[8], *delim[8], *dlines[8];
+	char *folded[8], *lines[8], *delim[8], *dlines[8], *afolded[8], *alines[8];
 	uint64_t period[8];
 	int nr;
 };
@@ -34,6 +34,8 @@ static int collect(void *arg, uint32_t thread, const uint32_t *ids, size_t n, co
 	g->lines[g->nr] = ustack_prof_render(cur, thread, ids, n, false);
 	g->delim[g->nr] = ustack_prof_render(cur, thread, ids, n, USTACK_FOLDED | USTACK_DELIMITED);
 	g->dlines[g->nr] = ustack_prof_render(cur, thread, ids, n, USTACK_DELIMITED);
+	g->afolded[g->nr] = ustack_prof_render(cur, thread, ids, n, USTACK_FOLDED | USTACK_ANNOTATE);
+	g->alines[g->nr] = ustack_prof_render(cur, thread, ids, n, USTACK_ANNOTATE);
 	g->period[g->nr++] = end->period;
 	return 0;
 }
@@ -45,6 +47,8 @@ static void got_free(struct got *g)
 		free(g->lines[i]);
 		free(g->delim[i]);
 		free(g->dlines[i]);
+		free(g->afolded[i]);
+		free(g->alines[i]);
 	}
 }
 
@@ -95,9 +99,15 @@ static void test_render_layouts(void **state)
 	assert_int_equal(prof_walk_stacks(p, collect, &g), 0);
 	assert_int_equal(g.nr, 3);
 
-	assert_string_equal(g.folded[0], "my_app;[unknown];leaf:x;0xffffffff81000010_[k];kleaf_[k]");
+	/* kernel frames as they are; "_[k]" after them with bcc profile's -a
+	 * (USTACK_ANNOTATE), in either layout */
+	assert_string_equal(g.folded[0], "my_app;[unknown];leaf:x;0xffffffff81000010;kleaf");
+	assert_string_equal(g.afolded[0], "my_app;[unknown];leaf:x;0xffffffff81000010_[k];kleaf_[k]");
+	assert_string_equal(g.alines[0], "    kleaf_[k]\n    0xffffffff81000010_[k]\n    leaf:x\n    [unknown]\n"
+					 "    -                my app (42)\n");
+	assert_string_equal(g.afolded[1], "c;[Missed User Stack: EEXIST];[Missed Kernel Stack: EFAULT]");
 	/* bcc's -df: "-" between the parts */
-	assert_string_equal(g.delim[0], "my_app;[unknown];leaf:x;-;0xffffffff81000010_[k];kleaf_[k]");
+	assert_string_equal(g.delim[0], "my_app;[unknown];leaf:x;-;0xffffffff81000010;kleaf");
 	/* the multi-line form: "--" between the parts under -d only (bcc's,
 	 * libbpf-tools') */
 	assert_string_equal(g.lines[0], "    kleaf\n    0xffffffff81000010\n    leaf:x\n    [unknown]\n"

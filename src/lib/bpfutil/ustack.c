@@ -333,7 +333,8 @@ char *ustack_render(struct ustack_cache *c, const struct ustack_trace *t, unsign
 		for (int i = t->nk - 1; i >= 0; i--) {
 			sb_addch(&sb, ';');
 			ustack_add_kernel(c, &sb, t->kips[i]);
-			sb_addstr(&sb, "_[k]");
+			if (how & USTACK_ANNOTATE)
+				sb_addstr(&sb, "_[k]");
 		}
 		sb_term_escape_from(&sb, 0);   /* one stack, one line */
 		return sb_detach(&sb, NULL);
@@ -343,6 +344,8 @@ char *ustack_render(struct ustack_cache *c, const struct ustack_trace *t, unsign
 		size_t at = sb.len;
 		ustack_add_kernel(c, &sb, t->kips[i]);
 		sb_term_escape_from(&sb, at);
+		if (how & USTACK_ANNOTATE)
+			sb_addstr(&sb, "_[k]");
 		sb_addch(&sb, '\n');
 	}
 	if (t->kmissing)

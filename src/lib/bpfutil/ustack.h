@@ -33,7 +33,8 @@
  *
  * ustack_render(): one stack as text, in the layout of bcc's profile and
  * offcputime: with USTACK_FOLDED "comm;user outer..leaf;kernel
- * outer..leaf_[k]" (comm's ';' and ' ' made '_'; with USTACK_DELIMITED,
+ * outer..leaf" (kernel names suffixed "_[k]" with USTACK_ANNOTATE, bcc
+ * profile's -a, in either form; comm's ';' and ' ' made '_'; with USTACK_DELIMITED,
  * bcc's -d, a "-" frame between the two parts when both were collected),
  * else the multi-line form (kernel frames leaf first, with USTACK_DELIMITED
  * "--", user frames leaf first, "-  comm (pid)"), control characters escaped (strbuf.h)
@@ -112,7 +113,7 @@ struct ustack_trace {
 
 /* The stack as a malloc'd string (no count, no trailing newline for
  * folded; the multi-line form ends with the "-  comm (pid)" line). */
-enum { USTACK_FOLDED = 1, USTACK_DELIMITED = 2 };   /* ustack_render()'s how */
+enum { USTACK_FOLDED = 1, USTACK_DELIMITED = 2, USTACK_ANNOTATE = 4 };   /* ustack_render()'s how */
 char *ustack_render(struct ustack_cache *c, const struct ustack_trace *t, unsigned how);
 
 /* Stacks rendered as texts with counts: equal texts merged (different stack

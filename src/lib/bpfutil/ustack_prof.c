@@ -91,7 +91,7 @@ char *ustack_prof_render(const struct prof *p, uint32_t thread, const uint32_t *
 				sb_addf(&sb, "[Missed %s Stack: %s]", f->dso == MISSING_USER ? "User" : "Kernel", f->sym);
 			else
 				add_name(&sb, f);
-			if (f->kernel && f->dso != MISSING_KERNEL)
+			if ((how & USTACK_ANNOTATE) && f->kernel && f->dso != MISSING_KERNEL)
 				sb_addstr(&sb, "_[k]");
 		}
 		sb_term_escape_from(&sb, 0);   /* one stack, one line */
@@ -120,6 +120,8 @@ char *ustack_prof_render(const struct prof *p, uint32_t thread, const uint32_t *
 				size_t at = sb.len;
 				add_name(&sb, f);
 				sb_term_escape_from(&sb, at);
+				if ((how & USTACK_ANNOTATE) && f->kernel)
+					sb_addstr(&sb, "_[k]");
 				sb_addch(&sb, '\n');
 			}
 		}

@@ -18,7 +18,7 @@
  * root first) laid out exactly as ustack_render() lays out the trace it
  * came from, folded or bcc's multi-line form (ustack.h): user symbols'
  * ';' made ':', unknown user frames "[unknown]", unknown kernel ones
- * "0x<ip>", kernel frames "_[k]" when folded (with USTACK_DELIMITED a "-"
+ * "0x<ip>", kernel frames "_[k]" with USTACK_ANNOTATE (with USTACK_DELIMITED a "-"
  * frame between the parts when both were collected), markers "[Missed
  * User Stack: WHY]" / "[Missed Kernel Stack: WHY]", comm (the thread's)
  * and pid from the thread, control characters escaped.
