@@ -691,6 +691,10 @@ int cmd_diff(int argc, char **argv)
 			nold_end = optind;
 	}
 	optind = nold_end;
+	if (multi && (view.compute != C_DELTA_ABS || view.period || view.formula || view.baseline_only)) {
+		fprintf(stderr, "perfkit diff: -c, -p, -F and -b are perf diff's, for two files (OLD NEW), not OLD… -- NEW…\n");
+		return 2;
+	}
 	if (multi) {
 		fv = xcalloc((size_t)full_argc, sizeof(*fv));
 		d.nfiles = 0;

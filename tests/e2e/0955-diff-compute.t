@@ -50,6 +50,9 @@ expect "-c wdiff:1: a usage error (2)" test $? = 2
 expect "... asking for two weights" grep -q "expected wdiff:W1,W2" "$T/err"
 "$PERFKIT" diff -c ratio:1 "$T/old.data" "$T/new.data" >/dev/null 2>&1
 expect "-c ratio:1: a usage error (2)" test $? = 2
+"$PERFKIT" diff -c ratio "$T/old.data" "$T/old.data" -- "$T/new.data" "$T/new.data" >/dev/null 2>"$T/err"
+expect "-c with several files per side: a usage error (2)" test $? = 2
+expect "... saying they are for two files" grep -q "for two files" "$T/err"
 head -c $(($(wc -c <"$T/old.data") / 2)) "$T/old.data" >"$T/cut.data"
 "$PERFKIT" diff -q "$T/cut.data" "$T/new.data" >/dev/null 2>"$T/err"
 expect "-q: no warning about a cut file" test ! -s "$T/err"
