@@ -22,7 +22,8 @@
  * perf diff's -c (delta-abs, delta, ratio, wdiff:W1,W2: builtin-diff.c's
  * computations, their columns, formats and order), -p (Base period and
  * Period), -F (Formula), -b (rows of both files only, Baseline as a share
- * of those rows' OLD period) and -q (no warnings).
+ * of those rows' OLD period) and -q (the rows alone, no warnings).  A
+ * table per event of OLD's file, sampled or not (perf's: its header alone).
  *
  * Several files per side (OLD1 OLD2 … -- NEW1 NEW2 …, one run each): per
  * symbol, its self period in every file as a percentage of OLD's mean
@@ -77,6 +78,8 @@ struct devent {
 	size_t nr, alloc;
 	uint64_t total[2];
 	bool seen[2];
+	bool in_old;             /* an event of OLD's file (sampled or not):
+				    perf diff's tables are OLD's events */
 	double *ftotal;          /* total period of each file */
 	struct prof *cur;        /* the file being read: its samples' leaves */
 };
@@ -202,7 +205,9 @@ static void fold_file(struct diff *d)
 				e->val.u = ++ev->nr;
 			}
 			r = &ev->r[e->val.u - 1];
-			if (r->unk && fr->sym_off < r->unk_addr) {   /* shown at its lowest address */
+			/* shown at its lowest address in OLD (perf's entry is
+			 * OLD's), in NEW for a row of NEW only; OLD is read first */
+			if (r->unk && fr->sym_off < r->unk_addr && (d->side == 0 || !r->seen[0])) {
 				sb_reset(&key);
 				sb_addch(&key, fr->kernel ? 'k' : '.');
 				sb_addstr(&key, sym);
@@ -234,8 +239,8 @@ static bool row_value(const struct drow *r, const struct view *v, double *val)
 	case C_RATIO:
 		*val = (double)r->period[1] / (double)(r->period[0] ? r->period[0] : 1);
 		return r->seen[0];
-	case C_WDIFF:
-		*val = (double)r->period[1] * (double)v->w2 - (double)r->period[0] * (double)v->w1;
+	case C_WDIFF:   /* perf's s64 products, wrapping as they do */
+		*val = (double)(int64_t)(r->period[1] * (uint64_t)v->w2 - r->period[0] * (uint64_t)v->w1);
 		return r->seen[0];
 	}
 	return false;
@@ -301,7 +306,7 @@ static void dots(int n)
 		putchar('.');
 }
 
-static void print_event(struct devent *ev, bool first, const struct view *v)
+static void print_event(struct devent *ev, bool first, const struct view *v, bool quiet)
 {
 	static const char *const cname[] = { "Delta Abs", "Delta", "Ratio", "Weighted diff" };
 	static const int cwidth[] = { 9, 7, 14, 14 };
@@ -330,11 +335,6 @@ static void print_event(struct devent *ev, bool first, const struct view *v)
 			sw = (int)strlen(ev->r[i].sym + 1) + 4;
 	sort_view = v;
 	qsort(ev->r, ev->nr, sizeof(*ev->r), cmp_rows);
-	if (!first)   /* a blank line between events, none after the last */
-		putchar('\n');
-	fputs("# Event '", stdout);
-	fputs_term(ev->shown, stdout);
-	fputs("'\n#\n", stdout);
 	/* Baseline [Base period] VALUE [Period] [Formula] */
 	struct dcol col[4];
 	int nc = 0;
@@ -346,6 +346,13 @@ static void print_event(struct devent *ev, bool first, const struct view *v)
 		col[nc++] = (struct dcol){ "Formula", 70, "" };
 	if (v->period)
 		col[nc++] = (struct dcol){ "Period", 14, "" };
+	if (quiet)   /* perf diff -q: the rows alone */
+		goto rows;
+	if (!first)   /* a blank line between events, none after the last */
+		putchar('\n');
+	fputs("# Event '", stdout);
+	fputs_term(ev->shown, stdout);
+	fputs("'\n#\n", stdout);
 	printf("# Baseline");
 	for (int k = 0; k < nc; k++)
 		printf("  %*s", col[k].width, col[k].name);
@@ -359,6 +366,7 @@ static void print_event(struct devent *ev, bool first, const struct view *v)
 	printf("  ");
 	dots(sw);
 	printf("\n#\n");
+rows:
 	for (size_t i = 0; i < ev->nr; i++) {
 		const struct drow *r = &ev->r[i];
 		char base[32] = "";
@@ -380,23 +388,28 @@ static void print_event(struct devent *ev, bool first, const struct view *v)
 			if (!strcmp(col[k].name, "Base period")) {
 				snprintf(t, n, "%llu", p0);
 			} else if (!strcmp(col[k].name, "Period")) {
-				snprintf(t, n, "%llu", p1);
+				if (r->seen[1])   /* perf's: blank for OLD's own rows */
+					snprintf(t, n, "%llu", p1);
 			} else if (!strcmp(col[k].name, "Formula")) {
+				if (!r->seen[1])
+					continue;
 				if (v->compute == C_RATIO)
 					snprintf(t, n, "%llu / %llu", p1, p0);
 				else if (v->compute == C_WDIFF)
 					snprintf(t, n, "(%llu * %lld) - (%llu * %lld)", p1, (long long)v->w2, p0,
 						 (long long)v->w1);
 				else
+					/* -b: OLD's total that of the rows shown, as perf's */
 					snprintf(t, n, "(%llu * 100 / %llu) - (%llu * 100 / %llu)", p1,
-						 (unsigned long long)ev->total[1], p0, (unsigned long long)ev->total[0]);
+						 (unsigned long long)ev->total[1], p0,
+						 (unsigned long long)(v->baseline_only ? shown_old : ev->total[0]));
 			} else if (!r->seen[1]) {   /* perf leaves it blank */
 				snprintf(t, n, "gone");
 			} else if (has) {
 				if (v->compute == C_RATIO)
 					snprintf(t, n, "%.6f", val);
 				else if (v->compute == C_WDIFF)   /* in integers, not val's double */
-					snprintf(t, n, "%lld", (long long)p1 * (long long)v->w2 - (long long)p0 * (long long)v->w1);
+					snprintf(t, n, "%lld", (long long)(int64_t)(p1 * (uint64_t)v->w2 - p0 * (uint64_t)v->w1));
 				else
 					snprintf(t, n, "%+.2f%%", val);
 			} else {
@@ -618,7 +631,7 @@ static void usage(FILE *fp)
 		    "  -p, --period      the Base period and Period columns\n"
 		    "  -F, --formula     the Formula column (how each value is computed)\n"
 		    "  -b, --baseline-only  rows of both files only\n"
-		    "  -q, --quiet       no warnings\n");
+		    "  -q, --quiet       the rows alone: no headers, no warnings\n");
 }
 
 int cmd_diff(int argc, char **argv)
@@ -756,7 +769,7 @@ read:
 			/* the events in the file's order (perf diff's), not in
 			 * their first samples' */
 			for (size_t i = 0; i < pf->nr_evsels; i++)
-				(void)event_get(&d, pf->evsels[i].name);
+				event_get(&d, pf->evsels[i].name)->in_old |= d.side == 0;
 			err = session_process(s, on_sample, &d);
 			fold_file(&d);
 			session_close(s);
@@ -785,12 +798,10 @@ read:
 	bool first = true;
 
 	for (size_t i = 0; i < d.nr_ev && !multi; i++) {
-		if (!d.ev[i].seen[0] && !d.ev[i].seen[1])
-			continue;   /* named by a file, sampled by neither */
-		if (d.ev[i].seen[0]) {
-			print_event(&d.ev[i], first, &view);
+		if (d.ev[i].in_old) {   /* each of OLD's events, sampled or not, as perf's */
+			print_event(&d.ev[i], first, &view, quiet);
 			first = false;
-		} else if (!quiet) {
+		} else if (d.ev[i].seen[1] && !quiet) {
 			fprintf(stderr, "perfkit diff: warning: event '%s' has no samples in '%s', only in '%s'\n",
 				d.ev[i].name, files[0], files[1]);
 		}
@@ -801,6 +812,8 @@ read:
 		sampled += d.ev[i].seen[0] || d.ev[i].seen[1];
 	if (!sampled && multi)
 		fprintf(stderr, "perfkit diff: warning: none of the files has samples\n");
+	else if (!sampled && !quiet && !strcmp(files[0], files[1]))
+		fprintf(stderr, "perfkit diff: warning: '%s' has no samples\n", files[0]);
 	else if (!sampled && !quiet)
 		fprintf(stderr, "perfkit diff: warning: neither '%s' nor '%s' has samples\n", files[0], files[1]);
 	if (json) {

@@ -15,10 +15,10 @@ perf record -q -e cpu-clock -F 999 -o "$T/new.data" -- "$W" 150 >/dev/null 2>&1
 
 # the rows both files have: a row perfkit marks (new, gone, N/A) is left
 # out of both outputs, found by its Shared Object and Symbol
-both_rows() {   # PERFKIT_OUT PERF_OUT
-	local at
-	at=$(grep -m1 '^# Baseline' "$1" | awk '{ print index($0, "Shared Object") }')
-	awk -v at="$at" '!/^#/ && NF && (/^ +new / || / gone / || / N\/A /) { print substr($0, at) }' "$1" >"$T/marked"
+both_rows() {   # PERFKIT_OUT PERF_OUT [PERFKIT_OUT_WITH_HEADER]
+	local at ref=${3:-$1}
+	at=$(grep -m1 '^# Baseline' "$ref" | awk '{ print index($0, "Shared Object") }')
+	awk -v at="$at" '!/^#/ && NF && (/^ +new / || / gone / || / N\/A /) { print substr($0, at) }' "$ref" >"$T/marked"
 	for f in "$1" "$2"; do
 		sed 's/ *$//' "$f" | awk -v at="$at" 'NR == FNR { m[$0] = 1; next } /^#/ || !NF { print; next } !(substr($0, at) in m)' "$T/marked" - >"$f.both"
 	done
@@ -35,13 +35,52 @@ done
 
 "$PERFKIT" diff -c ratio "$T/old.data" "$T/new.data" >"$T/pk" 2>/dev/null
 expect "-c ratio: burn_two's ratio with 6 decimals" grep -Eq '^ +[0-9.]+% +[0-9]+\.[0-9]{6}  .*burn_two$' "$T/pk"
-for o in "-b" "-b -p" "-b -c ratio -F" "-b -c wdiff:3,1 -p"; do
+for o in "-b" "-b -p" "-b -c ratio -F" "-b -c wdiff:3,1 -p" "-b -F" "-b -p -F -c delta"; do
 	# shellcheck disable=SC2086
 	perf diff $o "$T/old.data" "$T/new.data" >"$T/perf" 2>/dev/null
 	# shellcheck disable=SC2086
 	"$PERFKIT" diff $o "$T/old.data" "$T/new.data" >"$T/pk" 2>/dev/null
 	same_file "diff $o: perf diff's output" "$T/perf" "$T/pk"
 done
+# -q: the rows alone, perf's (no header, no blank line between events)
+perf diff -q "$T/old.data" "$T/new.data" >"$T/perf" 2>/dev/null
+"$PERFKIT" diff -q "$T/old.data" "$T/new.data" >"$T/pk" 2>/dev/null
+"$PERFKIT" diff "$T/old.data" "$T/new.data" >"$T/pk.full" 2>/dev/null
+both_rows "$T/pk" "$T/perf" "$T/pk.full"
+expect "-q: no header line" sh -c "! grep -q '^#' '$T/pk'"
+same_file "-q: perf diff -q's rows of both files" "$T/perf.both" "$T/pk.both"
+# a row of OLD only: its Period and Formula blank, as perf's
+"$PERFKIT" diff -p -F "$T/old.data" "$T/new.data" >"$T/pk" 2>/dev/null
+if grep -q ' gone ' "$T/pk"; then
+	expect "-p -F: a row of OLD only has no Period or Formula (perf's blanks)" \
+		grep -Eq '^ +[0-9.]+% +[0-9]+ +gone {90,}[^ ]' "$T/pk"
+else
+	skip "-p -F: no row of OLD only in this recording"
+fi
+# an event of OLD without samples: its table's header alone, as perf's
+perf record -q -e major-faults -o "$T/nos.data" -- true >/dev/null 2>&1
+perf diff "$T/nos.data" "$T/new.data" >"$T/perf" 2>/dev/null
+"$PERFKIT" diff "$T/nos.data" "$T/new.data" >"$T/pk" 2>/dev/null
+same_file "an event of OLD without samples: perf's header-only table" "$T/perf" "$T/pk"
+# a DSO's samples without a symbol (a stripped binary) are one row, at the
+# lowest address OLD has (perf's entry is OLD's), not NEW's lower one
+if have cc; then
+	cat >"$T/lh.c" <<'C'
+#include <stdlib.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void f_low(long n) { for (long i = 0; i < n; i++) sink += i; }
+__attribute__((noinline)) void f_high(long n) { for (long i = 0; i < n; i++) sink += i * 7; }
+int main(int argc, char **argv) { if (atoi(argv[1])) f_low(200000000); f_high(200000000); return 0; }
+C
+	cc -O1 -s -o "$T/lh" "$T/lh.c"
+	perf record -q -e cpu-clock -o "$T/lh0.data" -- "$T/lh" 0 >/dev/null 2>&1
+	perf record -q -e cpu-clock -o "$T/lh1.data" -- "$T/lh" 1 >/dev/null 2>&1
+	perf diff "$T/lh0.data" "$T/lh1.data" 2>/dev/null | grep ' lh ' >"$T/perf"
+	"$PERFKIT" diff "$T/lh0.data" "$T/lh1.data" 2>/dev/null | grep ' lh ' >"$T/pk"
+	same_file "a stripped binary's row: at OLD's lowest address, as perf's" "$T/perf" "$T/pk"
+else
+	skip "cc not installed: the stripped binary's row"
+fi
 "$PERFKIT" diff -c foo "$T/old.data" "$T/new.data" >/dev/null 2>"$T/err"
 expect "-c foo: a usage error (2)" test $? = 2
 expect "... naming the computations" grep -q "not a computation (delta, delta-abs, ratio, wdiff:W1,W2)" "$T/err"
