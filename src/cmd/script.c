@@ -45,6 +45,8 @@ enum sfield {
 	SF_CPU = 1u << 4, SF_EVENT = 1u << 5, SF_IP = 1u << 6, SF_SYM = 1u << 7,
 	SF_DSO = 1u << 8, SF_SYMOFF = 1u << 9, SF_PERIOD = 1u << 10, SF_ADDR = 1u << 11,
 	SF_TRACE = 1u << 12, SF_SRCLINE = 1u << 13,
+	SF_NO_INLINED_MARK = 1u << 31,   /* add_frame_at: " (inlined)" left to the caller */
+	SF_DWARF_CHAIN = 1u << 30,       /* add_frame: a frame of a DWARF sample's chain */
 };
 
 static const struct { const char *name; unsigned bit; } sfields[] = {
@@ -148,14 +150,21 @@ static void add_frame_at(struct strbuf *sb, const struct pk_frame *fr, bool chai
  * DSO) */
 static void add_frame(struct out *o, struct strbuf *sb, const struct pk_frame *fr, bool chain, unsigned f)
 {
-	add_frame_at(sb, fr, chain, f);
-	if (f & SF_SRCLINE) {
-		const char *l = session_script_srcline(o->sess, fr);
+	const char *l = f & SF_SRCLINE ? session_script_srcline(o->sess, fr) : NULL;
 
-		if (l) {
-			sb_add(sb, "\n  ", 3);
-			sb_add_line(sb, l, strlen(l));
-		}
+	/* perf's DWARF chains carry a srcline for every user frame: "??:0"
+	 * where none is known (frame-pointer chains print none) */
+	if ((f & SF_SRCLINE) && !l && (f & SF_DWARF_CHAIN) && !fr->kernel && fr->dso && fr->dso[0] == '/')
+		l = "??:0";
+
+	/* an inlined frame's " (inlined)" after its srcline, when there is
+	 * one (perf's sample__fprintf_callchain) */
+	add_frame_at(sb, fr, chain, l ? f | SF_NO_INLINED_MARK : f);
+	if (l) {
+		sb_add(sb, "\n  ", 3);
+		sb_add_line(sb, l, strlen(l));
+		if (fr->inlined)
+			sb_add(sb, " (inlined)", 10);
 	}
 }
 
@@ -171,7 +180,8 @@ static void add_frame_at(struct strbuf *sb, const struct pk_frame *fr, bool chai
 				add_hex(sb, fr->sym_off, 0);
 			}
 		}
-		sb_add(sb, " (inlined)", 10);
+		if (!(f & SF_NO_INLINED_MARK))
+			sb_add(sb, " (inlined)", 10);
 		return;
 	}
 	if (f & SF_SYM) {
@@ -416,7 +426,7 @@ static int on_sample(const struct pk_sample *s, void *arg)
 		sb_addch(sb, '\n');
 		for (size_t i = 0; i < nf; i++) {
 			sb_addch(sb, '\t');
-			add_frame(o, sb, &s->frames[i], true, f);
+			add_frame(o, sb, &s->frames[i], true, s->dwarf ? f | SF_DWARF_CHAIN : f);
 			sb_addch(sb, '\n');
 		}
 		/* a DWARF unwind that ran past the stack copy: perf's libdw

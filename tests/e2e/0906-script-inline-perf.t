@@ -41,6 +41,20 @@ for rec in perf perfkit; do
 	cmpout=$(python3 "$CMP" p-$rec.txt k-$rec.txt) && r=0 || r=1
 	diag "$cmpout"
 	expect "$rec's recording: each sample as perf script prints it, inlined frames included" test $r = 0
+	# -F +srcline: each frame of the program with the line perf gives it:
+	# an inline chain's items each their own (the call site of the one
+	# inside), " (inlined)" after the line; crt1's _start, in no unit, ??:0
+	if [ $rec = perf ]; then
+		pairs() { awk '/^\t/ { f = $0; next } /^  / && f != "" { print f " | " $0; f = "" } { f = "" }' "$1" |
+			grep -E ' (inner_inl|outer_inl|work|main|_start)\+0x[0-9a-f]+( \(.*/inl\))? \|' | sort -u; }
+		perf script -F +srcline -i $rec.data 2>/dev/null >ps-$rec.txt
+		"$PERFKIT" script -F +srcline -i $rec.data >ks-$rec.txt 2>/dev/null
+		pairs ps-$rec.txt >ps-$rec.pairs
+		pairs ks-$rec.txt >ks-$rec.pairs
+		expect "$rec's recording, -F +srcline: perf's lines for the program's frames ($(wc -l <ps-$rec.pairs) frames)" \
+			sh -c "test -s ps-$rec.pairs && cmp -s ps-$rec.pairs ks-$rec.pairs"
+		diff ps-$rec.pairs ks-$rec.pairs | head -6 | sed 's/^/# /'
+	fi
 done
 if [ -s perfkit.data ]; then
 	"$PERFKIT" script --no-inline -i perfkit.data >noinl.txt
@@ -48,6 +62,13 @@ if [ -s perfkit.data ]; then
 	"$PERFKIT" script --inline -i perfkit.data >inl.txt
 	expect 'script --inline: inlined frames, no offset (perfkit'"'"'s own form)' grep -q ' inner_inl (inlined)$' inl.txt
 fi
+# a program without DWARF: perf prints no line for its functions (an
+# address in no unit, ??:0), not DSO[ADDR]
+cc -O2 -o inl-ng "$T/inl.c"
+perf record -q -F 1000 -o ng.data ./inl-ng >/dev/null 2>&1
+perf script -F +srcline -i ng.data 2>/dev/null >ps-ng.txt
+"$PERFKIT" script -F +srcline -i ng.data >ks-ng.txt 2>/dev/null
+same_file "a program without DWARF, -F +srcline: perf script's text" ps-ng.txt ks-ng.txt
 "$PERFKIT" record -g -F 1000 -o fp.data ./inl >/dev/null 2>&1
 "$PERFKIT" script -i fp.data >fp.txt
 expect 'a frame-pointer recording: no inlined frame (as perf 6.1)' sh -c "test -s fp.txt && ! grep -q '(inlined)' fp.txt"

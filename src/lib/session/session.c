@@ -946,6 +946,7 @@ static bool resolve_frame(struct session *s, struct thread *t, struct pk_frame *
 	fr->sym = NULL;
 	fr->sym_off = fr->ip;
 	fr->inlined = false;
+	fr->inl_depth = 0;
 	fr->addr = 0;
 	fr->map_ip = fr->ip;
 	if (fr->kernel && fr->ip < (s->kernel_start ? s->kernel_start : KERNEL_HALF)) {
@@ -1057,6 +1058,7 @@ static void resolve(struct session *s, struct thread *t, struct pk_frame *fr)
 		fr->addr = e->addr;
 		fr->map_ip = e->map_ip;
 		fr->inlined = false;
+		fr->inl_depth = 0;
 		return;
 	}
 	if (resolve_frame(s, t, fr))
@@ -1219,6 +1221,8 @@ static size_t expand_inlines(struct session *s, size_t n, bool perf)
 			const char *name = perf ? perf_inline_name(s, &v[j], j == k - 1, fr) : NULL;
 
 			*nf = *fr;
+			if (perf && j < UINT8_MAX)
+				nf->inl_depth = (uint8_t)(j + 1);
 			if (perf && name != fr->sym && strcmp(name, fr->sym)) {
 				nf->sym = name;   /* interned; sym_off: the frame's, as perf prints it */
 				nf->inlined = true;
@@ -1286,6 +1290,25 @@ const char *session_script_srcline(struct session *s, const struct pk_frame *fr)
 		return NULL;
 	if (fr->kernel)   /* no vmlinux lines: the address */
 		return srcline_addr(s, fr->dso, fr->ip);
+	if (fr->inl_depth && fr->addr && fr->dso[0] == '/') {
+		/* a frame of an inline chain: its item's line (the call site
+		 * of the item inside it; the innermost: the address's), as
+		 * perf's callchain nodes carry them */
+		const char *file = dso_file(s, fr->dso);
+		const struct inline_frame *v = NULL;
+		int k = file ? inline_chain(inl_get(s), file, fr->addr, NULL, 0, 0, &v) : 0;
+
+		if (k >= fr->inl_depth && v[fr->inl_depth - 1].file && v[fr->inl_depth - 1].line > 0) {
+			const char *src = v[fr->inl_depth - 1].file, *base = strrchr(src, '/');
+			char buf[24];
+
+			sb_reset(&s->tmp);
+			sb_addstr(&s->tmp, base ? base + 1 : src);
+			snprintf(buf, sizeof(buf), ":%d", v[fr->inl_depth - 1].line);
+			sb_addstr(&s->tmp, buf);
+			return intern(s, s->tmp.buf, s->tmp.len);
+		}
+	}
 	const char *l = srcline_of(s, fr, true);
 
 	return strncmp(l, "??:0", 4) ? l : NULL;   /* perf prints no unknown line */
@@ -1320,9 +1343,16 @@ static const char *srcline_of(struct session *s, const struct pk_frame *fr, bool
 	 * fallback below.  A unit without a line for it: ":?", ":0" (ld.so's
 	 * _start) */
 	size_t sl = fr->sym ? strlen(fr->sym) : 0;
+	bool plt = sl >= 4 && !strcmp(fr->sym + sl - 4, "@plt");
 
-	if (rc == -ENODATA && (!sl || (sl >= 4 && !strcmp(fr->sym + sl - 4, "@plt"))))
+	if (rc == -ENODATA && (!sl || plt))
 		rc = -ENOENT;
+	/* perf script, a function of a file without DWARF: "??:0" too (no
+	 * line printed; "??:0" in a DWARF sample's chain), not DSO[ADDR] */
+	if (script && rc == -ENOENT && file && sl && !plt) {
+		res = "??:0";
+		goto done;
+	}
 	if (rc == -ENODATA || (rc == 0 && !src && !line)) {
 		res = rc ? "??:0" : ":0";
 		goto done;

@@ -74,6 +74,10 @@ struct pk_frame {
 	bool inlined;         /* an inlined function's frame (session_opts.inline_):
 				 sym is its DWARF name, ip that of the frame
 				 after it, which holds the real function */
+	uint8_t inl_depth;    /* a frame of a DWARF sample's inline chain at
+				 addr (perf's naming): 1 + its item's index in
+				 inline_chain()'s chain (1: the real function);
+				 0: none.  Its srcline is that item's line */
 	uint64_t addr;        /* ELF virtual address of ip in dso, 0: unknown */
 	uint64_t map_ip;      /* ip as perf script prints it: relative to its
 				 file-backed mapping (ip - start + pgoff, perf's

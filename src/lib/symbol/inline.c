@@ -156,6 +156,11 @@ static Dwarf_Die *line_at(Dwfl_Module *mod, uint64_t pc, Dwarf_Addr *biasp, Dwar
 	const char *file = NULL;
 	int line = 0;
 
+	/* libdw (0.188) answers with a program's one unit for an address
+	 * outside its ranges too (crt1's _start): no unit holds it, as
+	 * binutils' addr2line says ("??:?") */
+	if (cu && dwarf_haspc(cu, pc - bias) <= 0)
+		cu = NULL;
 	if (cu) {
 		Dwfl_Line *dl = dwfl_module_getsrc(mod, pc);
 		if (dl)
