@@ -1367,6 +1367,7 @@ static void annotate_event(struct pctx *c, bool *used, size_t *nsel, size_t *sho
 			addresses_only(c, f);
 			continue;
 		}
+		pk_warnings_print(stderr, "perfkit annotate");   /* the view's (undecoded instructions) */
 		if (o->source)
 			print_source(c, f, &v);
 		else

@@ -985,7 +985,7 @@ int ann_view_build(struct ann_view *v, const struct ann_func *f, const char *elf
 		free(code);
 		return rc;
 	}
-	size_t alloc = 0, falloc = 0;
+	size_t alloc = 0, falloc = 0, nr_undecoded = 0;
 
 	for (uint64_t off = 0; off < len;) {
 		struct dis_insn in;
@@ -1008,6 +1008,7 @@ int ann_view_build(struct ann_view *v, const struct ann_func *f, const char *elf
 
 		memset(ai, 0, sizeof(*ai));
 		ai->in = in;
+		nr_undecoded += in.undecoded;
 		if (inl && !f->kernel) {
 			struct inline_frame fr[64];
 			int n = inline_resolve_frames(inl, elf_path, in.addr, fr, 64);
@@ -1031,6 +1032,10 @@ int ann_view_build(struct ann_view *v, const struct ann_func *f, const char *elf
 	}
 	disasm_close(d);
 	free(code);
+	if (nr_undecoded)   /* capstone 4 knows part of AVX-512 only */
+		pk_warn("%s: %zu instruction%s capstone cannot decode (AVX-512 or mask instructions): "
+			"shown as their bytes, each where it starts", f->sym ? f->sym : elf_path, nr_undecoded,
+			nr_undecoded == 1 ? "" : "s");
 	if (!v->nr_insns) {
 		ann_view_release(v);
 		return pk_error(EINVAL, "'%s': no code at %#llx", elf_path, (unsigned long long)f->start);

@@ -126,6 +126,57 @@ void disasm_close(struct disasm *d)
 	free(d);
 }
 
+/* The length of the VEX (C4, C5) or EVEX (62) instruction at c[0..len),
+ * after optional 67 and segment prefixes (64-bit mode: 62 is always
+ * EVEX), or 0: prefix, opcode, ModRM, SIB, displacement (EVEX's
+ * compressed disp8 is one byte), and an immediate byte in map 0F3A and
+ * for map 0F's 70-73, C2, C4-C6 (Intel SDM vol. 2, 2.3, 2.7). */
+static unsigned vex_len(const uint8_t *c, size_t len)
+{
+	size_t i = 0, map;
+
+	while (i < len && i < 4 && (c[i] == 0x67 || c[i] == 0x2e || c[i] == 0x3e || c[i] == 0x26 ||
+				    c[i] == 0x36 || c[i] == 0x64 || c[i] == 0x65))
+		i++;
+	if (i >= len)
+		return 0;
+	if (c[i] == 0x62) {
+		if (i + 4 > len)
+			return 0;
+		map = c[i + 1] & 3;
+		i += 4;
+	} else if (c[i] == 0xc4) {
+		if (i + 3 > len)
+			return 0;
+		map = c[i + 1] & 0x1f;
+		i += 3;
+	} else if (c[i] == 0xc5) {
+		map = 1;
+		i += 2;
+	} else {
+		return 0;
+	}
+	if (map < 1 || map > 3 || i + 2 > len)
+		return 0;
+	uint8_t op = c[i++], modrm = c[i++];
+	unsigned mod = modrm >> 6, rm = modrm & 7;
+
+	if (mod != 3 && rm == 4) {   /* SIB */
+		if (i >= len)
+			return 0;
+		if (mod == 0 && (c[i] & 7) == 5)
+			i += 4;
+		i++;
+	}
+	if (mod == 1)
+		i += 1;
+	else if (mod == 2 || (mod == 0 && rm == 5))
+		i += 4;
+	if (map == 3 || (map == 1 && ((op >= 0x70 && op <= 0x73) || op == 0xc2 || (op >= 0xc4 && op <= 0xc6))))
+		i += 1;
+	return i <= len && i <= 15 ? (unsigned)i : 0;
+}
+
 int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 	       struct dis_insn *out)
 {
@@ -133,7 +184,24 @@ int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 	size_t n = len;
 	uint64_t a = addr;
 	cs_insn *in = d->insn;
+	unsigned vl;
 
+	if (len && d->arch == DIS_X86_64 && !cs.disasm_iter(d->h, &p, &n, &a, in) && (vl = vex_len(code, len))) {
+		/* measured, not decoded: the bytes, as objdump shows what it
+		 * cannot decode */
+		memset(out, 0, sizeof(*out));
+		out->addr = addr;
+		out->size = vl;
+		out->undecoded = true;
+		snprintf(out->mnemonic, sizeof(out->mnemonic), "(bad)");
+		size_t at = (size_t)snprintf(out->ops, sizeof(out->ops), ".byte ");
+		for (unsigned k = 0; k < vl && at < sizeof(out->ops); k++)
+			at += (size_t)snprintf(out->ops + at, sizeof(out->ops) - at, "%s0x%02x", k ? "," : "", code[k]);
+		return 0;
+	}
+	p = code;
+	n = len;
+	a = addr;
 	if (!len || !cs.disasm_iter(d->h, &p, &n, &a, in))
 		return pk_error(EINVAL, "no instruction decodes at %#llx", (unsigned long long)addr);
 	memset(out, 0, sizeof(*out));

@@ -19,6 +19,13 @@
  * AArch64 branches (b, b.cond, cbz, tbz, bl) are recognised by their
  * immediate operand.
  *
+ * x86-64 instructions capstone cannot decode (capstone 4 knows only part
+ * of AVX-512: EVEX-encoded ones such as glibc's __strlen_evex's
+ * vpcmpeqb) are measured, not decoded: a VEX or EVEX prefix, map, ModRM,
+ * SIB, displacement and immediate give their length (Intel SDM vol. 2,
+ * 2.3 and 2.7), so that the next instruction starts where it does; such an
+ * instruction is "(bad)" with its bytes, undecoded set.
+ *
  * Errors (negative errno, with a pk_error() message): -EOPNOTSUPP (no
  * capstone, or an architecture it was built without), -EINVAL (the bytes
  * at addr do not decode: disasm_one's message names the address),
@@ -51,6 +58,9 @@ struct dis_insn {
 	uint64_t target;          /* when has_target */
 	char mnemonic[32];        /* "jne", "movss", "b.ne" */
 	char ops[160];            /* operands as capstone prints them */
+	bool undecoded;           /* x86-64: a VEX/EVEX instruction capstone does
+				     not know, measured: mnemonic "(bad)", ops
+				     its bytes (".byte 0x62,0xf3,...") */
 };
 
 struct disasm;
