@@ -72,6 +72,11 @@ expect "--time $mid,: the samples from it on ($(wc -l <hi.txt) = $ge)" \
 	test "$(wc -l <hi.txt)" = "$ge" -a "$(head -1 hi.txt | tr -d ' :')" = "$mid"
 expect "--time ,$mid and $mid,: every sample, the ones at $mid in both" \
 	test $((le + ge)) -ge "$n" -a $((le + ge)) -lt $((n + 3))
+# a bound past any sample, of any size (perf's u64): no sample, exit 0
+"$PERFKIT" script -i pk.data -F time --time 99999999999, >far.txt 2>far.err
+expect "--time 99999999999,: no sample, exit 0 (perf's)" sh -c "test $? = 0 && test ! -s far.txt && ! grep -q 'expected START' far.err"
+"$PERFKIT" script -i pk.data -F time --time ,184467440737095516160 >all.txt 2>/dev/null
+expect "--time ,(past 2^64 ns): every sample" test "$(wc -l <all.txt)" = "$n"
 "$PERFKIT" script -i pk.data -F time --ns --time ",$first $mid," >two.txt
 expect "--time with two ranges: a sample in either" \
 	test "$(wc -l <two.txt)" = $(($(count le "$first") + ge))

@@ -162,8 +162,15 @@ static bool parse_sec(const char *s, size_t len, uint64_t *ns)
 
 	if (dot > len)
 		dot = len;
-	if (!parse_u(s, dot, UINT32_MAX, &sec))
+	/* whole seconds of any size (saturating): perf takes a u64 */
+	if (!dot || dot > 40)
 		return false;
+	sec = 0;
+	for (size_t i = 0; i < dot; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		sec = sec > (UINT64_MAX - 9) / 10 ? UINT64_MAX : sec * 10 + (uint64_t)(s[i] - '0');
+	}
 	if (dot < len) {
 		size_t nd = len - dot - 1;
 
@@ -172,7 +179,8 @@ static bool parse_sec(const char *s, size_t len, uint64_t *ns)
 		for (size_t i = nd; i < 9; i++)
 			frac *= 10;
 	}
-	*ns = sec * 1000000000ull + frac;
+	/* past 2^64 ns (584 years): the end of time, as perf's u64 */
+	*ns = sec > (UINT64_MAX - frac) / 1000000000ull ? UINT64_MAX : sec * 1000000000ull + frac;
 	return true;
 }
 
