@@ -309,6 +309,38 @@ static void test_builder_filter_copy(void **state)
 	free(v);
 }
 
+/* functions of equal share: by DSO (short name), then symbol, as perf
+ * annotate lists them (libc's aaa after ld.so's alpha and beta) */
+static void test_builder_tie_order(void **state)
+{
+	static const struct { const char *sym, *dso; uint64_t ip; } fn[] = {
+		{ "aaa", "/lib/libc.so.6", 0x1000 }, { "beta", "/lib/ld-linux.so.2", 0x2000 },
+		{ "alpha", "/lib/ld-linux.so.2", 0x3000 }, { "hot", "/usr/bin/z", 0x4000 },
+	};
+	struct ann_builder *b = ann_builder_new(NULL);
+	struct ann_profile **v = NULL;
+	size_t nr = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++)
+		for (int k = 0; k < (i == 3 ? 2 : 1); k++) {
+			struct pk_frame fr = { .ip = fn[i].ip, .addr = fn[i].ip, .sym = fn[i].sym, .dso = fn[i].dso };
+			struct pk_sample smp = { .event = "cpu-clock", .comm = "c", .period = 1, .nr_frames = 1,
+						 .frames = &fr };
+
+			ann_builder_add(b, &smp);
+		}
+	assert_int_equal(ann_builder_finish(b, NULL, &v, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_int_equal(v[0]->nr_funcs, 4);
+	assert_string_equal(v[0]->funcs[0]->sym, "hot");
+	assert_string_equal(v[0]->funcs[1]->sym, "alpha");
+	assert_string_equal(v[0]->funcs[2]->sym, "beta");
+	assert_string_equal(v[0]->funcs[3]->sym, "aaa");
+	ann_profile_free(v[0]);
+	free(v);
+}
+
 /* ann_leaves (report's 'a') against the builder over the same samples:
  * each function's self and callee counts, and per address (leaves and
  * call sites, recursion and inlined frames among them) exactly */
@@ -437,6 +469,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_builder_filter_copy),
+		cmocka_unit_test(test_builder_tie_order),
 		cmocka_unit_test(test_leaves),
 		cmocka_unit_test(test_plt),
 		cmocka_unit_test(test_sim),

@@ -258,8 +258,14 @@ static int cmp_func(const void *x, const void *y)
 		return a->callee.period < b->callee.period ? 1 : -1;
 	if (!a->sym != !b->sym)
 		return a->sym ? -1 : 1;
-	int r = a->sym ? strcmp(a->sym, b->sym) : 0;
+	/* equal shares: by DSO (its short name), then symbol, as perf
+	 * annotate's dso,symbol order */
+	const char *da = strrchr(a->dso, '/'), *db = strrchr(b->dso, '/');
+	int r = strcmp(da ? da + 1 : a->dso, db ? db + 1 : b->dso);
 
+	if (r)
+		return r;
+	r = a->sym ? strcmp(a->sym, b->sym) : 0;
 	return r ? r : strcmp(a->dso, b->dso);
 }
 
