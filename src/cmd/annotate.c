@@ -656,6 +656,8 @@ struct popts {
 	size_t nr_syms;
 	bool source, no_source;
 	enum pct_type pct;
+	enum { SHOW_PCT, SHOW_NR, SHOW_PERIOD } show;   /* the first column: -n, --show-total-period */
+	bool quiet, skip_missing;    /* -q: no warnings; --skip-missing: no block for code not at hand */
 	double min_pct;
 	struct ann_filter filt;
 };
@@ -681,9 +683,38 @@ static int pusage(const char *msg)
 		"usage: perfkit annotate [-i FILE] [SYMBOL...] [--stdio] [--asm | --source] [--no-source]\n"
 		"                        [--percent-type local-period|global-period|local-hits|global-hits]\n"
 		"                        [--dso NAME] [--comm NAME] [--min-percent P] [--cache CACHEFILE]\n"
+		"                        [-n | --show-nr-samples | --show-total-period] [-q] [--skip-missing]\n"
 		"       perfkit annotate [CACHEGRIND-FILE] [--show=EVENTS] [--sort=EVENT] [--threshold=P]\n"
 		"                        [--auto=yes|no] [--context=N] [--folded EVENT]\n");
 	return 2;
+}
+
+static double pct_of(const struct pctx *c, const struct ann_func *f, struct ann_count v);
+
+/* The first column's width (perf annotate's: 8, 12 with --show-total-period). */
+static int col_w(const struct pctx *c)
+{
+	return c->o->show == SHOW_PERIOD ? 12 : 8;
+}
+
+/* A row's first column: its share (--percent-type), samples (-n) or
+ * period (--show-total-period), perf annotate's. */
+static void put_val(const struct pctx *c, const struct ann_func *f, struct ann_count v)
+{
+	if (c->o->show == SHOW_NR)
+		printf("%8llu", (unsigned long long)v.hits);
+	else if (c->o->show == SHOW_PERIOD)
+		printf("%12llu", (unsigned long long)v.period);
+	else if (v.hits)
+		printf("%8.2f", pct_of(c, f, v));
+	else
+		printf("    0.00");
+}
+
+/* The first column blank, then " :\t". */
+static void put_blank(const struct pctx *c)
+{
+	printf("%*s :\t", col_w(c), "");
 }
 
 static double pct_of(const struct pctx *c, const struct ann_func *f, struct ann_count v)
@@ -807,10 +838,11 @@ static bool use_sim(const struct pctx *c, const struct ann_func *f)
 
 static void header(const struct pctx *c, const struct ann_func *f, const char *what)
 {
-	printf(" Percent |\t%s of %s for %s (%llu samples, percent: %s)\n", what,
+	printf(" %-*s|\t%s of %s for %s (%llu samples, percent: %s)\n", col_w(c),
+	       c->o->show == SHOW_NR ? "Samples" : c->o->show == SHOW_PERIOD ? "Period" : "Percent", what,
 	       esc(base_name(f->dso)), esc(c->p->event), (unsigned long long)f->self.hits,
 	       pct_names[c->o->pct]);
-	printf("         :\t");
+	put_blank(c);
 	put_str(f->sym ? f->sym : "[unknown]");
 	printf("  %.2f%% of all samples", c->p->total_period
 		       ? 100.0 * (double)f->self.period / (double)c->p->total_period : 0.0);
@@ -832,7 +864,8 @@ static void addresses_only(const struct pctx *c, const struct ann_func *f)
 
 		if (!a->self.hits)
 			continue;
-		printf("%8.2f :\t%6llx\n", pct_of(c, f, a->self), (unsigned long long)a->addr);
+		put_val(c, f, a->self);
+		printf(" :\t%6llx\n", (unsigned long long)a->addr);
 	}
 	putchar('\n');
 }
@@ -863,7 +896,7 @@ static void src_rows(struct pctx *c, const struct ann_view *v, const struct ann_
 		size_t len = 0;
 		const char *t = fr[k].line > 0 ? ann_source_line(c->src, file, fr[k].line, &len) : NULL;
 
-		printf("         :\t");
+		put_blank(c);
 		for (size_t d = 0; d < k; d++)
 			printf("  ");
 		if (k > 0) {
@@ -909,7 +942,8 @@ static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann
 		      const char *file)
 {
 	header(c, f, "Source code & Disassembly");
-	printf("         :\t%016llx <", (unsigned long long)f->start);
+	put_blank(c);
+	printf("%016llx <", (unsigned long long)f->start);
 	put_str(f->sym);
 	printf(">:\n");
 	const struct ann_insn *prev = NULL;
@@ -924,10 +958,7 @@ static void print_asm(struct pctx *c, const struct ann_func *f, const struct ann
 				src_rows(c, v, ai, f, prev);
 			prev = ai;
 		}
-		if (ai->self.hits)
-			printf("%8.2f", pct_of(c, f, ai->self));
-		else
-			printf("    0.00");
+		put_val(c, f, ai->self);
 		printf(" :\t%6llx: %c %-6s %s", (unsigned long long)ai->in.addr,
 		       ai->jump_target ? '>' : ' ', ai->in.mnemonic, ai->in.ops);
 		/* the target's name: f's own (+offset), a PLT slot's symbol
@@ -978,7 +1009,8 @@ static void print_source(struct pctx *c, const struct ann_func *f, const struct 
 			printf(")");
 		}
 		putchar('\n');
-		printf(" Percent");
+		printf(" %*s", col_w(c) - 1,
+		       c->o->show == SHOW_NR ? "Samples" : c->o->show == SHOW_PERIOD ? "Period" : "Percent");
 		if (sim)
 			sim_head(c);
 		printf("   Line  Source\n");
@@ -997,12 +1029,10 @@ static void print_source(struct pctx *c, const struct ann_func *f, const struct 
 
 			if (!has && !t)
 				continue;
-			if (has && l[k].self.hits)
-				printf("%8.2f", pct_of(c, f, l[k].self));
-			else if (has)
-				printf("    0.00");
+			if (has)
+				put_val(c, f, l[k].self);
 			else
-				printf("       .");
+				printf("%*s", col_w(c), ".");
 			if (sim)
 				sim_cols(c, file, ln, !has);
 			printf(" %6d  ", ln);
@@ -1360,14 +1390,18 @@ static void annotate_event(struct pctx *c, bool *used, size_t *nsel, size_t *sho
 			why = b;
 		}
 		if (why) {
-			if (!f->kernel || !c->kcore_said)
+			if ((!f->kernel || !c->kcore_said) && !c->o->quiet)
 				fprintf(stderr, "perfkit annotate: %s\n", why);
 			if (f->kernel)
 				c->kcore_said = true;
-			addresses_only(c, f);
+			if (!c->o->skip_missing)   /* perf's --skip-missing: no block at all */
+				addresses_only(c, f);
 			continue;
 		}
-		pk_warnings_print(stderr, "perfkit annotate");   /* the view's (undecoded instructions) */
+		if (c->o->quiet)   /* the view's (undecoded instructions) */
+			(void)pk_warnings_take();
+		else
+			pk_warnings_print(stderr, "perfkit annotate");
 		if (o->source)
 			print_source(c, f, &v);
 		else
@@ -1406,7 +1440,7 @@ static int annotate_perf(struct popts *o)
 		char *dup = xstrdup(w), *save = NULL;
 
 		for (char *t = strtok_r(dup, "\n", &save); t; t = strtok_r(NULL, "\n", &save))
-			if (!strstr(t, "build-id"))
+			if (!strstr(t, "build-id") && !o->quiet)
 				fprintf(stderr, "perfkit annotate: warning: %s\n", t);
 		free(dup);
 	}
@@ -1700,6 +1734,14 @@ int cmd_annotate(int argc, char **argv)
 				return pusage("--symfs needs a directory");
 			}
 			o.symfs = v;
+		} else if (!strcmp(a, "-n") || !strcmp(a, "--show-nr-samples")) {
+			o.show = SHOW_NR;
+		} else if (!strcmp(a, "--show-total-period")) {
+			o.show = SHOW_PERIOD;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			o.quiet = true;
+		} else if (!strcmp(a, "--skip-missing")) {
+			o.skip_missing = true;
 		} else if (!strcmp(a, "--stdio")) {
 			/* the only output */
 		} else if (!strcmp(a, "--asm")) {
