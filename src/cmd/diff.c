@@ -22,7 +22,9 @@
  * perf diff's -c (delta-abs, delta, ratio, wdiff:W1,W2: builtin-diff.c's
  * computations, their columns, formats and order), -p (Base period and
  * Period), -F (Formula), -b (rows of both files only, Baseline as a share
- * of those rows' OLD period) and -q (the rows alone, no warnings).  A
+ * of those rows' OLD period), -q (the rows alone, no warnings) and -s
+ * (keys dso, sym, comm, pid: perf's columns, "Pid:Command" the thread's
+ * last command, ties by the keys in order).  A
  * table per event of OLD's file, sampled or not (perf's: its header alone).
  *
  * Several files per side (OLD1 OLD2 … -- NEW1 NEW2 …, one run each): per
@@ -59,6 +61,9 @@
 
 struct drow {
 	const char *dso, *sym;   /* interned in the diff's string table */
+	const char *comm;        /* -s comm: the samples' command */
+	const char *tcomm;       /* -s pid: the thread's last command (perf's name of it) */
+	uint32_t tid;            /* -s pid: perf's pid key, the thread */
 	uint64_t period[2];      /* self period in OLD, NEW */
 	double *per;             /* self period in each file (several per side) */
 	bool seen[2];
@@ -89,16 +94,23 @@ struct devent {
  * default, delta the same value sorted by sign */
 enum compute { C_DELTA_ABS, C_DELTA, C_RATIO, C_WDIFF };
 
+/* perf diff's -s keys (default dso,sym) */
+enum dkey { DK_COMM, DK_DSO, DK_SYM, DK_PID };
+
 struct view {
 	enum compute compute;
 	int64_t w1, w2;          /* wdiff:W1,W2 */
 	bool period;             /* -p: Base period and Period columns */
 	bool formula;            /* -F: the Formula column */
 	bool baseline_only;      /* -b: rows of both files only */
+	const enum dkey *keys;   /* -s: the key columns, in order */
+	int nr_keys;
 };
 
 struct diff {
 	struct hashmap strings;
+	enum dkey keys[4];
+	int nr_keys;
 	struct devent *ev;
 	size_t nr_ev;
 	int side;                /* 0: OLD, 1: NEW while reading */
@@ -159,19 +171,34 @@ static int on_sample(const struct pk_sample *s, void *arg)
 /* The file just read: each event's model's rows by (DSO, symbol), Self,
  * into the diff's rows, matched by (DSO base name, kernel/user, symbol
  * name or address); before the session (which holds the names) closes. */
-static void fold_file(struct diff *d)
+static bool has_key(const struct diff *d, enum dkey k)
 {
-	static const enum prof_key keys[] = { PROF_DSO, PROF_SYM };
+	for (int i = 0; i < d->nr_keys; i++)
+		if (d->keys[i] == k)
+			return true;
+	return false;
+}
 
+static void fold_file(struct diff *d, struct session *s)
+{
+	static const enum prof_key pkey[] = { [DK_COMM] = PROF_COMM, [DK_DSO] = PROF_DSO, [DK_SYM] = PROF_SYM,
+					      [DK_PID] = PROF_PID };
+	enum prof_key keys[4];
+	bool by_tid = has_key(d, DK_PID);
+	bool by_dso = has_key(d, DK_DSO), by_sym = has_key(d, DK_SYM);
+
+	for (int i = 0; i < d->nr_keys; i++)
+		keys[i] = pkey[d->keys[i]];
 	for (size_t i = 0; i < d->nr_ev; i++) {
 		struct devent *ev = &d->ev[i];
 		struct prof_rows pr;
 
 		if (!ev->cur)
 			continue;
-		prof_rows_make(ev->cur, keys, 2, false, NULL, NULL, &pr);
+		prof_rows_make(ev->cur, keys, d->nr_keys, false, NULL, NULL, &pr);
 		for (size_t k = 0; k < pr.nr; k++) {
 			const struct pk_frame *fr = prof_frame(ev->cur, pr.v[k].frame);
+			const struct prof_thread *th = prof_thread(ev->cur, pr.v[k].thread);
 			struct strbuf key = STRBUF_INIT;
 			char sym[64];
 			const char *symname;
@@ -184,10 +211,19 @@ static void fold_file(struct diff *d)
 			snprintf(sym, sizeof(sym), "%#.16" PRIx64, fr->sym_off);
 			symname = fr->sym ? fr->sym : "\001";
 			sb_init(&key, 128);
-			sb_addstr(&key, dso_short(fr->dso));
+			/* the key: the parts -s names, the others empty (comm
+			 * and tid in front, "DSO\0[k.]SYMBOL" last, as rows read them) */
+			/* pid: the thread's last command, as perf names a thread
+			 * (its first sample's may be perf-exec's) */
+			const char *tcomm = by_tid ? session_thread_comm(s, th->tid) : NULL;
+
+			sb_addf(&key, "%s%c%u%c", has_key(d, DK_COMM) ? th->comm : "", 0, by_tid ? th->tid : 0u, 0);
+			size_t dso_at = key.len;
+
+			sb_addstr(&key, by_dso ? dso_short(fr->dso) : "");
 			sb_addch(&key, '\0');
-			sb_addch(&key, fr->kernel ? 'k' : '.');
-			sb_addstr(&key, symname);
+			sb_addch(&key, by_sym && fr->kernel ? 'k' : '.');
+			sb_addstr(&key, by_sym ? symname : "");
 			e = hm_upsert(&ev->rows, key.buf, key.len, &created);
 			if (created) {
 				if (ev->nr == ev->alloc) {
@@ -197,10 +233,14 @@ static void fold_file(struct diff *d)
 				r = &ev->r[ev->nr];
 				memset(r, 0, sizeof(*r));
 				r->per = xcalloc(d->nfiles, sizeof(double));
-				r->dso = hm_intern(&d->strings, key.buf, strlen(key.buf));
-				r->sym = hm_intern(&d->strings, key.buf + strlen(key.buf) + 1,
-						   key.len - strlen(key.buf) - 1);
-				r->unk = !fr->sym;
+				r->comm = hm_intern(&d->strings, key.buf, strlen(key.buf));
+				r->tcomm = hm_intern(&d->strings, tcomm ? tcomm : th->comm, strlen(tcomm ? tcomm : th->comm));
+				r->tid = th->tid;
+				r->dso = hm_intern(&d->strings, key.buf + dso_at, strlen(key.buf + dso_at));
+				size_t sym_at = dso_at + strlen(key.buf + dso_at) + 1;
+
+				r->sym = hm_intern(&d->strings, key.buf + sym_at, key.len - sym_at);
+				r->unk = by_sym && !fr->sym;
 				r->unk_addr = UINT64_MAX;
 				e->val.u = ++ev->nr;
 			}
@@ -282,15 +322,50 @@ static int cmp_rows(const void *a, const void *b)
 		return kx > ky ? -1 : 1;
 	if (x->pct[0] != y->pct[0])
 		return x->pct[0] > y->pct[0] ? -1 : 1;
-	/* equal changes and baselines: by DSO name, then symbol, as perf
-	 * diff's ([kernel.kallsyms] before calltree before libc.so.6); a
+	/* equal changes and baselines: by the keys in order, as perf diff's
+	 * (DSO names: [kernel.kallsyms] before calltree before libc.so.6); a
 	 * DSO's row without a symbol after its named ones (sort__sym_sort's
 	 * cmp_null: a NULL symbol last) */
-	int c = strcmp(x->dso, y->dso);
+	for (int k = 0; k < v->nr_keys; k++) {
+		int c = 0;
 
-	if (!c && x->unk != y->unk)
-		return x->unk ? 1 : -1;
-	return c ? c : strcmp(x->sym + 1, y->sym + 1);
+		switch (v->keys[k]) {
+		case DK_COMM: c = strcmp(x->comm, y->comm); break;
+		case DK_PID: c = x->tid < y->tid ? -1 : x->tid > y->tid; break;
+		case DK_DSO: c = strcmp(x->dso, y->dso); break;
+		case DK_SYM:
+			c = x->unk != y->unk ? (x->unk ? 1 : -1) : strcmp(x->sym + 1, y->sym + 1);
+			break;
+		}
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* A key column's width: its header's, or its longest value's (a symbol
+ * "[.] NAME"; pid "%7d:COMM", its command at least 7 wide) */
+static int key_width(const struct devent *ev, const struct view *v, enum dkey key)
+{
+	static const int head[] = { [DK_COMM] = 7, [DK_DSO] = 13, [DK_SYM] = 6, [DK_PID] = 15 };
+	int w = head[key];
+
+	for (size_t i = 0; i < ev->nr; i++) {
+		const struct drow *r = &ev->r[i];
+		int l = 0;
+
+		if (v->baseline_only && !(r->seen[0] && r->seen[1]))
+			continue;   /* -b: as wide as the rows shown */
+		switch (key) {
+		case DK_COMM: l = (int)strlen(r->comm); break;
+		case DK_DSO: l = (int)strlen(r->dso); break;
+		case DK_SYM: l = (int)strlen(r->sym + 1) + 4; break;
+		case DK_PID: l = 8 + (int)strlen(r->tcomm); break;
+		}
+		if (l > w)
+			w = l;
+	}
+	return w;
 }
 
 /* perf diff's columns between Baseline and Shared Object: name, width */
@@ -310,8 +385,10 @@ static void print_event(struct devent *ev, bool first, const struct view *v, boo
 {
 	static const char *const cname[] = { "Delta Abs", "Delta", "Ratio", "Weighted diff" };
 	static const int cwidth[] = { 9, 7, 14, 14 };
-	int w = (int)strlen("Shared Object");
+	static const char *const kname[] = { [DK_COMM] = "Command", [DK_DSO] = "Shared Object", [DK_SYM] = "Symbol",
+					     [DK_PID] = "Pid:Command" };
 	uint64_t shown_old = 0;
+	int kw[4];
 
 	for (size_t i = 0; i < ev->nr; i++) {
 		struct drow *r = &ev->r[i];
@@ -319,20 +396,13 @@ static void print_event(struct devent *ev, bool first, const struct view *v, boo
 		for (int k = 0; k < 2; k++)
 			r->pct[k] = ev->total[k] ? ((double)r->period[k] * 100.0) / (double)ev->total[k] : 0;
 		r->delta = r->pct[1] - r->pct[0];
-		if (v->baseline_only && !(r->seen[0] && r->seen[1]))
-			continue;   /* -b: the columns as wide as the rows shown */
-		if ((int)strlen(r->dso) > w)
-			w = (int)strlen(r->dso);
 		if (r->seen[0] && r->seen[1])
 			shown_old += r->period[0];
 	}
-	/* the Symbol column as wide as its longest "[.] NAME", as perf's
+	/* each key column as wide as its header or longest value, as perf's
 	 * header and dotted line */
-	int sw = (int)strlen("Symbol");
-
-	for (size_t i = 0; i < ev->nr; i++)
-		if ((int)strlen(ev->r[i].sym + 1) + 4 > sw && (!v->baseline_only || (ev->r[i].seen[0] && ev->r[i].seen[1])))
-			sw = (int)strlen(ev->r[i].sym + 1) + 4;
+	for (int k = 0; k < v->nr_keys; k++)
+		kw[k] = key_width(ev, v, v->keys[k]);
 	sort_view = v;
 	qsort(ev->r, ev->nr, sizeof(*ev->r), cmp_rows);
 	/* Baseline [Base period] VALUE [Period] [Formula] */
@@ -356,15 +426,21 @@ static void print_event(struct devent *ev, bool first, const struct view *v, boo
 	printf("# Baseline");
 	for (int k = 0; k < nc; k++)
 		printf("  %*s", col[k].width, col[k].name);
-	printf("  %-*s  %-*s\n# ........", w, "Shared Object", sw, "Symbol");
+	for (int k = 0; k < v->nr_keys; k++) {   /* perf's: Pid:Command to the right, a blank after it */
+		if (v->keys[k] == DK_PID)   /* "%7s:%-*s", as its rows */
+			printf("  %7s:%-*s", "Pid", kw[k] - 8, "Command");
+		else
+			printf("  %-*s", kw[k], kname[v->keys[k]]);
+	}
+	printf("\n# ........");
 	for (int k = 0; k < nc; k++) {
 		printf("  ");
 		dots(col[k].width);
 	}
-	printf("  ");
-	dots(w);
-	printf("  ");
-	dots(sw);
+	for (int k = 0; k < v->nr_keys; k++) {
+		printf("  ");
+		dots(kw[k]);
+	}
 	printf("\n#\n");
 rows:
 	for (size_t i = 0; i < ev->nr; i++) {
@@ -416,14 +492,34 @@ rows:
 				snprintf(t, n, "N/A");
 			}
 		}
-		struct strbuf edso = STRBUF_INIT;
-		sb_add_term(&edso, r->dso, strlen(r->dso));
 		printf("%10s", base);
 		for (int k = 0; k < nc; k++)
 			printf("  %*s", col[k].width, col[k].text);
-		printf("  %-*s  [%c] ", w, edso.buf, r->sym[0]);
-		sb_release(&edso);
-		fputs_term(r->sym + 1, stdout);   /* escaped: one row, one line */
+		for (int k = 0; k < v->nr_keys; k++) {
+			struct strbuf t = STRBUF_INIT;   /* escaped: one row, one line */
+			bool last = k == v->nr_keys - 1;
+
+			switch (v->keys[k]) {
+			case DK_COMM: sb_add_term(&t, r->comm, strlen(r->comm)); break;
+			case DK_DSO: sb_add_term(&t, r->dso, strlen(r->dso)); break;
+			case DK_PID:
+				sb_addf(&t, "%7u:", r->tid);
+				sb_add_term(&t, r->tcomm, strlen(r->tcomm));
+				while (t.len < (size_t)kw[k])
+					sb_addch(&t, ' ');
+				break;
+			case DK_SYM:
+				sb_addf(&t, "[%c] ", r->sym[0]);
+				sb_add_term(&t, r->sym + 1, strlen(r->sym + 1));
+				break;
+			}
+			/* every column padded to its width but a last Symbol */
+			if (last && v->keys[k] == DK_SYM)
+				printf("  %s", t.buf);
+			else
+				printf("  %-*s", kw[k], t.buf);
+			sb_release(&t);
+		}
 		putchar('\n');
 	}
 }
@@ -573,6 +669,42 @@ static void print_warnings(void)
 	pk_warnings_print(stderr, "perfkit diff");
 }
 
+/* -s KEYS (perf diff's --sort): a comma-separated list of dso, sym (or
+ * symbol), comm and pid, each once; 0 or -1 */
+static int parse_keys(const char *arg, struct diff *d)
+{
+	char *dup = xstrdup(arg), *save = NULL;
+	int n = 0, err = 0;
+
+	for (char *t = strtok_r(dup, ",", &save); t && !err; t = strtok_r(NULL, ",", &save)) {
+		enum dkey k;
+
+		if (!strcmp(t, "dso"))
+			k = DK_DSO;
+		else if (!strcmp(t, "sym") || !strcmp(t, "symbol"))
+			k = DK_SYM;
+		else if (!strcmp(t, "comm"))
+			k = DK_COMM;
+		else if (!strcmp(t, "pid"))
+			k = DK_PID;
+		else {
+			err = -1;
+			break;
+		}
+		for (int i = 0; i < n; i++)
+			err |= d->keys[i] == k ? -1 : 0;
+		if (n == 4)
+			err = -1;
+		if (!err)
+			d->keys[n++] = k;
+	}
+	free(dup);
+	if (!n)
+		err = -1;
+	d->nr_keys = n;
+	return err;
+}
+
 /* -c delta|delta-abs|ratio|wdiff:W1,W2 (perf diff's --compute); 0 or -1
  * with the line said */
 static int parse_compute(const char *arg, struct view *v)
@@ -616,7 +748,7 @@ static int parse_compute(const char *arg, struct view *v)
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: perfkit diff [-c delta-abs|delta|ratio|wdiff:W1,W2] [-p] [-F] [-b] [-q] [[OLD.data] NEW.data]\n"
+	fprintf(fp, "usage: perfkit diff [-c delta-abs|delta|ratio|wdiff:W1,W2] [-p] [-F] [-b] [-q] [-s KEYS] [[OLD.data] NEW.data]\n"
 		    "       perfkit diff [--share] [--min-effect PTS] [--json FILE] OLD1 OLD2 … -- NEW1 NEW2 …\n"
 		    "  Compare two perf.data files by shared object and symbol, like perf diff:\n"
 		    "  Baseline = the symbol's share of OLD's samples, Delta Abs = NEW %% - OLD %%.\n"
@@ -631,14 +763,15 @@ static void usage(FILE *fp)
 		    "  -p, --period      the Base period and Period columns\n"
 		    "  -F, --formula     the Formula column (how each value is computed)\n"
 		    "  -b, --baseline-only  rows of both files only\n"
-		    "  -q, --quiet       the rows alone: no headers, no warnings\n");
+		    "  -q, --quiet       the rows alone: no headers, no warnings\n"
+		    "  -s, --sort KEYS   the rows' keys: dso, sym, comm, pid (default dso,sym)\n");
 }
 
 int cmd_diff(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "stdio", no_argument, NULL, 'S' },
-		{ "share", no_argument, NULL, 's' },
+		{ "share", no_argument, NULL, 'H' },
 		{ "min-effect", required_argument, NULL, 'e' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -647,10 +780,11 @@ int cmd_diff(int argc, char **argv)
 		{ "formula", no_argument, NULL, 'F' },
 		{ "baseline-only", no_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "sort", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct view view = { .compute = C_DELTA_ABS };
-	bool quiet = false;
+	bool quiet = false, sorted = false;
 	const char *files[2] = { "perf.data.old", "perf.data" };
 	struct diff d = { 0 };
 	int c, ret = 0;
@@ -674,7 +808,7 @@ int cmd_diff(int argc, char **argv)
 		int sargc = side ? full_argc - argc : argc;
 		char **sargv = side ? argv + argc : argv;
 		optind = 0;    /* glibc: start afresh on this argument vector */
-		while ((c = getopt_long(sargc, sargv, "hc:pFbq", opts, NULL)) != -1) {
+		while ((c = getopt_long(sargc, sargv, "hc:pFbqs:", opts, NULL)) != -1) {
 			switch (c) {
 			case 'S': break;
 			case 'c':
@@ -685,7 +819,15 @@ int cmd_diff(int argc, char **argv)
 			case 'F': view.formula = true; break;
 			case 'b': view.baseline_only = true; break;
 			case 'q': quiet = true; break;
-			case 's': share = true; break;
+			case 's':
+			case 'k':
+				if (parse_keys(optarg, &d)) {
+					fprintf(stderr, "perfkit diff: -s '%s': expected sort keys among dso, sym, comm, pid\n", optarg);
+					return 2;
+				}
+				sorted = true;
+				break;
+			case 'H': share = true; break;
 			case 'j': json = optarg; break;
 			case 'e':
 				if (pk_parse_double("--min-effect", optarg, 0, HUGE_VAL, &min_effect)) {
@@ -704,10 +846,17 @@ int cmd_diff(int argc, char **argv)
 			nold_end = optind;
 	}
 	optind = nold_end;
-	if (multi && (view.compute != C_DELTA_ABS || view.period || view.formula || view.baseline_only)) {
-		fprintf(stderr, "perfkit diff: -c, -p, -F and -b are perf diff's, for two files (OLD NEW), not OLD… -- NEW…\n");
+	if (multi && (view.compute != C_DELTA_ABS || view.period || view.formula || view.baseline_only || sorted)) {
+		fprintf(stderr, "perfkit diff: -c, -p, -F, -b and -s are perf diff's, for two files (OLD NEW), not OLD… -- NEW…\n");
 		return 2;
 	}
+	if (!sorted) {   /* perf diff's default: dso,sym */
+		d.keys[0] = DK_DSO;
+		d.keys[1] = DK_SYM;
+		d.nr_keys = 2;
+	}
+	view.keys = d.keys;
+	view.nr_keys = d.nr_keys;
 	if (multi) {
 		fv = xcalloc((size_t)full_argc, sizeof(*fv));
 		d.nfiles = 0;
@@ -771,7 +920,7 @@ read:
 			for (size_t i = 0; i < pf->nr_evsels; i++)
 				event_get(&d, pf->evsels[i].name)->in_old |= d.side == 0;
 			err = session_process(s, on_sample, &d);
-			fold_file(&d);
+			fold_file(&d, s);
 			session_close(s);
 		}
 		if (quiet)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # perfkit diff's perf diff options: -c delta|delta-abs|ratio|wdiff:W1,W2,
 # -p (Base period, Period), -F (Formula), -b (rows of both files only),
-# -q: perf diff's columns, values and order on the same two files.  With
+# -q, -s KEYS (dso, sym, comm, pid): perf diff's columns, values and order
+# on the same two files.  With
 # -b perf's bytes; otherwise the rows of both files are perf's, and those
 # of one file carry perfkit's "new"/"gone" where perf leaves a blank.
 . "$(dirname "$0")/lib.sh"
@@ -17,13 +18,16 @@ perf record -q -e cpu-clock -F 999 -o "$T/new.data" -- "$W" 150 >/dev/null 2>&1
 # out of both outputs, found by its Shared Object and Symbol
 both_rows() {   # PERFKIT_OUT PERF_OUT [PERFKIT_OUT_WITH_HEADER]
 	local at ref=${3:-$1}
-	at=$(grep -m1 '^# Baseline' "$ref" | awk '{ print index($0, "Shared Object") }')
-	awk -v at="$at" '!/^#/ && NF && (/^ +new / || / gone / || / N\/A /) { print substr($0, at) }' "$ref" >"$T/marked"
+	# (the first key column: -s orders them)
+	at=$(grep -m1 '^# Baseline' "$ref" | awk '{ m = 0; n = split("Command|Shared Object|Symbol|    Pid", k, "|")
+		for (i = 1; i <= n; i++) { p = index($0, k[i]); if (p && (!m || p < m)) m = p } print m }')
+	awk -v at="$at" '!/^#/ && NF && (/^ +new / || / gone / || / N\/A /) { s = substr($0, at); sub(/ +$/, "", s); print s }' "$ref" >"$T/marked"
 	for f in "$1" "$2"; do
 		sed 's/ *$//' "$f" | awk -v at="$at" 'NR == FNR { m[$0] = 1; next } /^#/ || !NF { print; next } !(substr($0, at) in m)' "$T/marked" - >"$f.both"
 	done
 }
-for o in "-c delta" "-c delta-abs" "-c ratio" "-c wdiff:2,3" "-p" "-F" "-p -F" "-p -c ratio" "-F -c wdiff:1,2" "-p -F -c delta"; do
+for o in "-c delta" "-c delta-abs" "-c ratio" "-c wdiff:2,3" "-p" "-F" "-p -F" "-p -c ratio" "-F -c wdiff:1,2" "-p -F -c delta" \
+	"-s dso" "-s sym" "-s comm" "-s comm,dso,sym" "-s sym,dso" "-s pid" "--sort=pid,dso" "-s symbol,comm -c ratio"; do
 	# shellcheck disable=SC2086
 	perf diff $o "$T/old.data" "$T/new.data" >"$T/perf" 2>/dev/null
 	# shellcheck disable=SC2086
@@ -81,6 +85,9 @@ C
 else
 	skip "cc not installed: the stripped binary's row"
 fi
+"$PERFKIT" diff -s dso,foo "$T/old.data" "$T/new.data" >/dev/null 2>"$T/err"
+expect "-s dso,foo: a usage error (2)" test $? = 2
+expect "... naming the keys" grep -q "expected sort keys among dso, sym, comm, pid" "$T/err"
 "$PERFKIT" diff -c foo "$T/old.data" "$T/new.data" >/dev/null 2>"$T/err"
 expect "-c foo: a usage error (2)" test $? = 2
 expect "... naming the computations" grep -q "not a computation (delta, delta-abs, ratio, wdiff:W1,W2)" "$T/err"
