@@ -1390,7 +1390,7 @@ static void annotate_event(struct pctx *c, bool *used, size_t *nsel, size_t *sho
 			why = b;
 		}
 		if (why) {
-			if ((!f->kernel || !c->kcore_said) && !c->o->quiet)
+			if ((!f->kernel || !c->kcore_said) && !c->o->quiet && !c->o->skip_missing)
 				fprintf(stderr, "perfkit annotate: %s\n", why);
 			if (f->kernel)
 				c->kcore_said = true;

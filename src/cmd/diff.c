@@ -289,12 +289,16 @@ static bool row_value(const struct drow *r, const struct view *v, double *val)
 static const struct view *sort_view;   /* cmp_rows' (qsort has no context) */
 
 /* The order: the rows with a value by it (delta-abs: by its size; delta,
- * ratio, wdiff: largest first), then NEW's rows without one (ratio,
- * wdiff: perf's N/A, last but for its own rows of OLD) */
+ * ratio, wdiff: largest first; with delta and delta-abs a gone row's is
+ * minus the share it lost), then NEW's rows without one (ratio, wdiff:
+ * perf's N/A), then, with ratio and wdiff, OLD's own rows, the biggest
+ * loss first (perf lists them last) */
 static int row_group(const struct drow *r, const struct view *v)
 {
 	double x;
 
+	if ((v->compute == C_RATIO || v->compute == C_WDIFF) && !r->seen[1])
+		return 2;
 	return row_value(r, v, &x) ? 0 : 1;
 }
 
@@ -317,6 +321,9 @@ static int cmp_rows(const void *a, const void *b)
 	} else if (gx == 1) {   /* NEW's own: by their share there */
 		kx = x->pct[1];
 		ky = y->pct[1];
+	} else {   /* OLD's own: by the share lost */
+		kx = x->pct[0];
+		ky = y->pct[0];
 	}
 	if (kx != ky)
 		return kx > ky ? -1 : 1;

@@ -85,6 +85,13 @@ C
 else
 	skip "cc not installed: the stripped binary's row"
 fi
+# ratio and wdiff: every row in perf's order, a row of OLD only last (the
+# biggest loss first), after NEW's N/A ones
+for c in ratio wdiff:2,3; do
+	perf diff -c $c "$T/old.data" "$T/new.data" 2>/dev/null | grep -v '^#' | grep . | awk '{ print $NF }' >"$T/perf.order"
+	"$PERFKIT" diff -c $c "$T/old.data" "$T/new.data" 2>/dev/null | grep -v '^#' | grep . | awk '{ print $NF }' >"$T/pk.order"
+	same_file "-c $c: every row in perf diff's order" "$T/perf.order" "$T/pk.order"
+done
 "$PERFKIT" diff -s dso,foo "$T/old.data" "$T/new.data" >/dev/null 2>"$T/err"
 expect "-s dso,foo: a usage error (2)" test $? = 2
 expect "... naming the keys" grep -q "expected sort keys among dso, sym, comm, pid" "$T/err"

@@ -29,6 +29,8 @@ expect "--show-total-period: the column is Period, 12 wide" grep -q '^ Period   
 "$PERFKIT" annotate --stdio -i "$T/p.data" >"$T/all" 2>"$T/all.err"
 "$PERFKIT" annotate --stdio -q --skip-missing -i "$T/p.data" >"$T/skip" 2>"$T/skip.err"
 expect "-q: nothing on stderr" test ! -s "$T/skip.err"
+"$PERFKIT" annotate --stdio --skip-missing -i "$T/p.data" >/dev/null 2>"$T/skip2.err"
+expect "--skip-missing: no line about code shown by address" sh -c "! grep -q 'by address' '$T/skip2.err'"
 if grep -q '^ Percent |	Addresses' "$T/all"; then
 	expect "--skip-missing: no block of addresses only" sh -c "! grep -q '^ Percent |	Addresses' '$T/skip'"
 	expect "... the others as without it" grep -q 'burn_two' "$T/skip"
