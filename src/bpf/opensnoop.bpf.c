@@ -12,6 +12,8 @@
 #define AT_FDCWD -100
 
 const volatile __u32 targ_tgid = 0;
+const volatile __u32 targ_tid = 0;        /* -t: this thread only */
+const volatile __u64 flag_mask = 0;       /* -f: opens with any of these flags */
 const volatile __u32 targ_uid = (__u32)-1;
 const volatile bool failed_only = false;
 const volatile bool full_path = false;
@@ -44,9 +46,11 @@ struct {
 	__uint(max_entries, 1 << 22);
 } events SEC(".maps");
 
-static __always_inline bool trace_allowed(__u32 tgid)
+static __always_inline bool trace_allowed(__u32 tgid, __u32 tid)
 {
 	if (targ_tgid && targ_tgid != tgid)
+		return false;
+	if (targ_tid && targ_tid != tid)
 		return false;
 	if (targ_uid != (__u32)-1 && (__u32)bpf_get_current_uid_gid() != targ_uid)
 		return false;
@@ -59,7 +63,7 @@ static __always_inline int enter(const char *fname, __u64 flags, int dfd, __u32 
 	__u32 tid = (__u32)id;
 	struct args_t a = { .fname = fname, .flags = flags, .dfd = dfd, .call = call };
 
-	if (!trace_allowed(id >> 32))
+	if (!trace_allowed(id >> 32, tid) || (flag_mask && !(flags & flag_mask)))
 		return 0;
 	bpf_map_update_elem(&start, &tid, &a, BPF_ANY);
 	return 0;

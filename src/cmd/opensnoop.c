@@ -44,7 +44,8 @@
 #include "opensnoop.skel.h"
 
 struct opensnoop_opts {
-	long pid;
+	long pid, tid;
+	unsigned long long flag_mask;   /* -f: any of these open flags */
 	long uid;
 	bool timestamp, failed, extended, full_path, print_uid;
 	const char *name;
@@ -57,8 +58,12 @@ struct opensnoop_opts {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit opensnoop [-p PID] [-T] [-x] [-n NAME] [-e] [-F] [-U] [-u UID] [-d SECS] [-v]\n"
+		"usage: perfkit opensnoop [-p PID] [-t TID] [-T] [-x] [-n NAME] [-e] [-f FLAG]... [-F] [-U] [-u UID]\n"
+		"                         [-d SECS] [-v]\n"
 		"  -p, --pid PID        only this process (filtered in the kernel)\n"
+		"  -t, --tid TID        only this thread (filtered in the kernel)\n"
+		"  -f, --flag_filter FLAG  only opens with this flag (O_WRONLY, O_CREAT, ...; each\n"
+		"                       -f adds one: opens with any of them)\n"
 		"  -T, --timestamp      print seconds since tracing started\n"
 		"  -x, --failed         only failed opens\n"
 		"  -n, --name NAME      only commands whose name contains NAME\n"
@@ -168,10 +173,36 @@ static int parse_num(const char *what, const char *s, long max, long *out)
 	return 0;
 }
 
+/* bcc's -f: an O_ flag's name (case as given, bcc upper-cases it) into
+ * *mask; -1 for a name that is none */
+static int add_flag(const char *name, unsigned long long *mask)
+{
+	static const struct { const char *name; unsigned long long v; } fl[] = {
+		{ "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
+		{ "O_CREAT", O_CREAT }, { "O_EXCL", O_EXCL }, { "O_NOCTTY", O_NOCTTY },
+		{ "O_TRUNC", O_TRUNC }, { "O_APPEND", O_APPEND }, { "O_NONBLOCK", O_NONBLOCK },
+		{ "O_NDELAY", O_NDELAY }, { "O_DSYNC", O_DSYNC }, { "O_SYNC", O_SYNC },
+		{ "O_RSYNC", O_RSYNC }, { "O_DIRECTORY", O_DIRECTORY }, { "O_NOFOLLOW", O_NOFOLLOW },
+		{ "O_CLOEXEC", O_CLOEXEC }, { "O_ASYNC", O_ASYNC }, { "O_DIRECT", O_DIRECT },
+		{ "O_LARGEFILE", O_LARGEFILE }, { "O_NOATIME", O_NOATIME }, { "O_PATH", O_PATH },
+		{ "O_TMPFILE", O_TMPFILE },
+	};
+
+	for (size_t i = 0; i < sizeof(fl) / sizeof(fl[0]); i++)
+		if (!strcasecmp(name, fl[i].name)) {
+			*mask |= fl[i].v;
+			return 0;
+		}
+	return -1;
+}
+
 static int parse_opts(struct opensnoop_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "flag_filter", required_argument, NULL, 'f' },
+		{ "flag-filter", required_argument, NULL, 'f' },
 		{ "uid", required_argument, NULL, 'u' },
 		{ "timestamp", no_argument, NULL, 'T' },
 		{ "failed", no_argument, NULL, 'x' },
@@ -186,10 +217,18 @@ static int parse_opts(struct opensnoop_opts *o, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+p:u:Txn:eFUd:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:t:u:Txn:ef:FUd:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': if (parse_num("-p", optarg, INT_MAX, &o->pid)) return 2; if (!o->pid) return fprintf(stderr, "perfkit opensnoop: -p expects a process id ≥ 1, got '0'\n"), 2; break;
 		case 'u': if (parse_num("-u", optarg, 0xfffffffeL, &o->uid)) return 2; break;
+		case 't': if (parse_num("-t", optarg, INT_MAX, &o->tid)) return 2; if (!o->tid) return fprintf(stderr, "perfkit opensnoop: -t expects a thread id ≥ 1, got '0'\n"), 2; break;
+		case 'f':
+			if (add_flag(optarg, &o->flag_mask)) {
+				fprintf(stderr, "perfkit opensnoop: -f '%s': not an open flag (O_WRONLY, O_RDWR, O_CREAT, "
+						"O_TRUNC, O_APPEND, O_DIRECTORY, ...)\n", optarg);
+				return 2;
+			}
+			break;
 		case 'T': o->timestamp = true; break;
 		case 'x': o->failed = true; break;
 		case 'n': o->name = optarg; break;
@@ -234,6 +273,8 @@ int cmd_opensnoop(int argc, char **argv)
 		goto fail;
 	}
 	skel->rodata->targ_tgid = (__u32)o.pid;
+	skel->rodata->targ_tid = (__u32)o.tid;
+	skel->rodata->flag_mask = o.flag_mask;
 	skel->rodata->targ_uid = o.uid < 0 ? (__u32)-1 : (__u32)o.uid;
 	skel->rodata->failed_only = o.failed;
 	skel->rodata->full_path = o.full_path;

@@ -3,7 +3,8 @@
 # perfkit opensnoop: a test program's opens with FD or error; -F resolves
 # openat(fd of /etc, "passwd") to /etc/passwd, and paths relative to the
 # cwd (with ../), to a dirfd closed right after, from a thread that ended,
-# and across a mount point; -p filters by process.
+# and across a mount point; -p filters by process, -t by thread, -f by
+# open flags.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf-lib.sh"
 bpf_require
@@ -81,6 +82,29 @@ if tracer_start "$T/out3" "$T/err3" "$PERFKIT" opensnoop -p $$ -x; then
 else
 	not_ok 'opensnoop -p starts'
 fi
+# -t: a thread (this shell's own) in the kernel filter, bcc's -t
+if tracer_start "$T/out5" "$T/err5" "$PERFKIT" opensnoop -t $$ -x; then
+	read -r _ 2>/dev/null <"$T/marker.t-missing"
+	"$OPENER" "$T/marker"
+	tracer_stop
+	expect '-t: this thread (failed open seen, with -x)' grep -Eq "^$$ .* -1 +2 $T/marker.t-missing\$" "$T/out5"
+	expect '-t: no other thread' test "$(awk -v p=$$ 'NR > 1 && $1 != p' "$T/out5" | wc -l)" = 0
+else
+	not_ok 'opensnoop -t starts'
+fi
+# -f FLAG (bcc's --flag_filter, names as os.O_*): the opens with any of
+# the flags: opener's /etc (O_DIRECTORY), not its O_RDONLY files
+if tracer_start "$T/out6" "$T/err6" "$PERFKIT" opensnoop -n opener -f O_DIRECTORY -f o_wronly; then
+	"$OPENER" "$T/marker"
+	tracer_stop
+	expect '-f O_DIRECTORY: the open of /etc' grep -Eq '^[0-9]+ +opener +[0-9]+ +0 /etc$' "$T/out6"
+	expect '-f O_DIRECTORY: not the O_RDONLY ones' sh -c "! grep -Eq 'marker|passwd' '$T/out6'"
+else
+	not_ok 'opensnoop -f starts'
+fi
+"$PERFKIT" opensnoop -f O_BOGUS >/dev/null 2>"$T/errf"
+expect '-f O_BOGUS: a usage error (2)' test $? = 2
+expect '... naming it' grep -q "O_BOGUS': not an open flag" "$T/errf"
 # -d: tracing ends by itself after the duration, with status 0, and an
 # open made meanwhile is in the output
 s0=$(date +%s%N)
