@@ -411,7 +411,8 @@ static void print_event(struct devent *ev, bool first, const struct view *v, boo
 	for (int k = 0; k < v->nr_keys; k++)
 		kw[k] = key_width(ev, v, v->keys[k]);
 	sort_view = v;
-	qsort(ev->r, ev->nr, sizeof(*ev->r), cmp_rows);
+	if (ev->nr)   /* qsort(NULL, 0) is undefined (UBSan) */
+		qsort(ev->r, ev->nr, sizeof(*ev->r), cmp_rows);
 	/* Baseline [Base period] VALUE [Period] [Formula] */
 	struct dcol col[4];
 	int nc = 0;
