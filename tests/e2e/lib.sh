@@ -87,7 +87,8 @@ no_plt_rows() { grep -Ev '\[\.\] ([^ ]*@plt|_init)$'; }
 # with -F, perf leaves their order among themselves to its trees (the
 # README's known difference)
 no_zero_addr_rows() {
-	awk '/\[[.k]\] (0x[0-9a-f]+|0000000000000000)/ && !/[1-9][0-9]*\.[0-9][0-9]%|0\.[0-9]*[1-9][0-9]*%/ { next } { print }'
+	# (with -t ' ', perf writes "[.].0x…": the blank in a name is the separator's)
+	awk '/\[[.k]\][ .](0x[0-9a-f]+|0000000000000000)/ && !/[1-9][0-9]*\.[0-9][0-9]%|0\.[0-9]*[1-9][0-9]*%/ { next } { print }'
 }
 
 # can_perf_event — may this user open a cpu-clock perf event on a child?
