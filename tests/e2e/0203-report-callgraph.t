@@ -7,6 +7,7 @@
 # percentages is the table's business, not the call graph's.  Plus: the
 # known shape of tests/workloads/calltree, a perfkit-recorded file, -g none,
 # a bad -g value and a file without call chains.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf; then skip "perf (the oracle) is not installed"; done_testing; exit; fi

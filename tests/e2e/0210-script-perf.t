@@ -6,6 +6,7 @@
 # period, -c, where the period is in the attr and not in the samples), the same leaf symbols,
 # and the layout stackcollapse-perf.pl reads (tab-indented frames, a blank
 # line after each sample with callchains).
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf; then skip "perf (the oracle) is not installed"; done_testing; exit; fi

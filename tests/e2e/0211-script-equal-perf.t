@@ -8,6 +8,7 @@
 # script's default), no marker on a chain the kernel cut at its maximum
 # depth.  On a perf recording and a perfkit recording, of a PIE and a
 # non-PIE program with call chains, and on one without call chains.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf; then skip "perf (the oracle) is not installed"; done_testing; exit; fi

@@ -8,6 +8,7 @@
 # cpu-clock; a field the samples lack is refused as perf refuses it.
 # --ns, --reltime, --deltatime, --max-stack, --show-task-events and
 # --show-mmap-events likewise.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf; then skip "perf (the oracle) is not installed"; done_testing; exit; fi

@@ -10,6 +10,7 @@
 # 100) and, where perf is installed, row for row against perf report
 # --stdio (rows as a set, blanks squeezed: perf orders rows of equal
 # percentages by fields it may leave out).
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 if ! can_perf_event; then skip "perf events not permitted here"; done_testing; exit; fi

@@ -5,6 +5,7 @@
 # and share, then each event's samples), as perf report --stats prints
 # them: on perfkit's and perf's recordings, two events, pipe mode (whose
 # header records count) and perf record -z (whose COMPRESSED records do).
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 perf_event_require
 W=$PK_BUILD/tests/workloads/calltree

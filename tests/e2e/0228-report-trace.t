@@ -9,6 +9,7 @@
 # makes an entry's trace output only when its compare reaches the key),
 # else cut to the title's 12 characters.  Compared with perf report on
 # perfkit's recordings and perf's own where perf is installed.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"   # the browser's steps (tmux)
 

@@ -7,6 +7,7 @@
 # --show-total-period's Period column.
 # Checked against perfkit script's CPU column (no assumption on how many
 # CPUs the machine has) and against perf report where perf is installed.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui-lib.sh"   # the browser's steps (tmux)
 perf_event_require

@@ -6,6 +6,7 @@
 # with their samples summed — in the flat rows (-g none, --no-children)
 # and in the model's (call graphs, the browser).  Compared with perf
 # report where perf is installed.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 perf_event_require
 cd "$T"

@@ -5,6 +5,7 @@
 # column ("␠67.33%␠"), each of SEP's first character in a name made '.',
 # no dotted header line; '.' refused.  Checked against perf report where
 # perf is installed, on perfkit's and perf's recordings.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 perf_event_require
 cd "$T"

@@ -10,6 +10,7 @@
 # ("of events 'a, b'").  Against perf report where perf is there: the
 # files of both record commands, with and without call graphs, with -F's
 # columns and order too, -t's layout and --group-sort-idx.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 perf_event_require
 W="$PK_BUILD/tests/workloads/calltree"

@@ -9,6 +9,7 @@
 # On mkchainlvl.py's file (kernel and user leaves, no symbols), and on a
 # live recording of a program and a syscall loop: each against perf
 # report when perf is here, and sys + usr = Self on every row.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 python3 "$TOP/tests/e2e/mkchainlvl.py" "$T/lvl.data"

@@ -5,6 +5,7 @@
 # main;a;b;c for ≥ 90 % of c's samples, and perf reading the same file
 # agrees (issue P6, acceptance item 1).  -g and --call-graph fp stay frame
 # pointers.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf || ! have cc || ! can_perf_event; then

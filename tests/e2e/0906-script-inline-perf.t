@@ -8,6 +8,7 @@
 # sample equal to perf's (inline-cmp.py: samples whose other frames differ,
 # an unwinding difference, left out, at most 1 in 10); none for a
 # frame-pointer recording (perf 6.1 adds none there); --no-inline none.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf || ! have cc || ! can_perf_event; then

@@ -3,6 +3,7 @@
 # perfkit diff OLD NEW: perf diff's table (Baseline %, Delta Abs %) by shared
 # object and symbol: the same rows and values as perf diff on the same two
 # files, the biggest change first; usage and input errors.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf; then skip "perf not installed"; done_testing; exit; fi

@@ -8,6 +8,7 @@
 # ./perf.data.old (perfkit read it as OLD, against ./perf.data: the signs
 # of every delta reversed); equal rows in perf's order, a DSO's samples
 # without symbols one row.  Checked against perf diff on the same files.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf; then skip "perf not installed"; done_testing; exit; fi

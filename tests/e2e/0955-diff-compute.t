@@ -6,6 +6,7 @@
 # on the same two files.  With
 # -b perf's bytes; otherwise the rows of both files are perf's, and those
 # of one file carry perfkit's "new"/"gone" where perf leaves a blank.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf; then skip "perf not installed"; done_testing; exit; fi

@@ -5,6 +5,7 @@
 # line are perf annotate --stdio's on the same file, and every instruction
 # at >= 1 % is within 0.5 point of perf's share.  Then the layout: source
 # lines between instructions, jump targets, the loop summary, --source.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 MATMUL=$PK_BUILD/examples/matmul

@@ -4,6 +4,7 @@
 # each event annotated apart, as perf annotate does ("… for cpu-clock",
 # then "… for page-faults"); a SYMBOL is found when any event has samples
 # in it.  Calls through the PLT are named (<memset@plt>).
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 MATMUL=$PK_BUILD/examples/matmul

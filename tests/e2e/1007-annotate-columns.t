@@ -4,6 +4,7 @@
 # --show-nr-samples (samples), --show-total-period (period), each address's
 # value equal to perf annotate's on perf's own recording; -q no messages;
 # --skip-missing no block for code that cannot be read.
+# check: fresh-recording (perf compared on recordings made here: scripts/e2e-run)
 . "$(dirname "$0")/lib.sh"
 
 if ! have perf || ! can_perf_event; then skip "needs perf and perf_event_open"; done_testing; exit; fi
