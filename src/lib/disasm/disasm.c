@@ -186,7 +186,9 @@ int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 	cs_insn *in = d->insn;
 	unsigned vl;
 
-	if (len && d->arch == DIS_X86_64 && !cs.disasm_iter(d->h, &p, &n, &a, in) && (vl = vex_len(code, len))) {
+	if (!len || !cs.disasm_iter(d->h, &p, &n, &a, in)) {
+		if (!len || d->arch != DIS_X86_64 || !(vl = vex_len(code, len)))
+			return pk_error(EINVAL, "no instruction decodes at %#llx", (unsigned long long)addr);
 		/* measured, not decoded: the bytes, as objdump shows what it
 		 * cannot decode */
 		memset(out, 0, sizeof(*out));
@@ -199,11 +201,6 @@ int disasm_one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 			at += (size_t)snprintf(out->ops + at, sizeof(out->ops) - at, "%s0x%02x", k ? "," : "", code[k]);
 		return 0;
 	}
-	p = code;
-	n = len;
-	a = addr;
-	if (!len || !cs.disasm_iter(d->h, &p, &n, &a, in))
-		return pk_error(EINVAL, "no instruction decodes at %#llx", (unsigned long long)addr);
 	memset(out, 0, sizeof(*out));
 	out->addr = addr;
 	out->size = in->size;
