@@ -1284,6 +1284,20 @@ const char *session_srcline(struct session *s, const struct pk_frame *fr)
 	return srcline_of(s, fr, false);
 }
 
+/* "FILE:LINE" interned, FILE the basename of src ("??" when NULL), as
+ * addr2line and perf print a srcline. */
+static const char *srcline_text(struct session *s, const char *src, int line)
+{
+	const char *base = src ? strrchr(src, '/') : NULL;
+	char buf[24];
+
+	sb_reset(&s->tmp);
+	sb_addstr(&s->tmp, !src ? "??" : base ? base + 1 : src);
+	snprintf(buf, sizeof(buf), ":%d", line);
+	sb_addstr(&s->tmp, buf);
+	return intern(s, s->tmp.buf, s->tmp.len);
+}
+
 const char *session_script_srcline(struct session *s, const struct pk_frame *fr)
 {
 	if (!fr->dso || !strcmp(fr->dso, "[unknown]"))
@@ -1298,16 +1312,8 @@ const char *session_script_srcline(struct session *s, const struct pk_frame *fr)
 		const struct inline_frame *v = NULL;
 		int k = file ? inline_chain(inl_get(s), file, fr->addr, NULL, 0, 0, &v) : 0;
 
-		if (k >= fr->inl_depth && v[fr->inl_depth - 1].file && v[fr->inl_depth - 1].line > 0) {
-			const char *src = v[fr->inl_depth - 1].file, *base = strrchr(src, '/');
-			char buf[24];
-
-			sb_reset(&s->tmp);
-			sb_addstr(&s->tmp, base ? base + 1 : src);
-			snprintf(buf, sizeof(buf), ":%d", v[fr->inl_depth - 1].line);
-			sb_addstr(&s->tmp, buf);
-			return intern(s, s->tmp.buf, s->tmp.len);
-		}
+		if (k >= fr->inl_depth && v[fr->inl_depth - 1].file && v[fr->inl_depth - 1].line > 0)
+			return srcline_text(s, v[fr->inl_depth - 1].file, v[fr->inl_depth - 1].line);
 	}
 	const char *l = srcline_of(s, fr, true);
 
@@ -1360,14 +1366,7 @@ static const char *srcline_of(struct session *s, const struct pk_frame *fr, bool
 	/* the line-table entry (the innermost inlined item's line): "file:line",
 	 * file's basename */
 	if (rc == 0) {
-		const char *base = src ? strrchr(src, '/') : NULL;
-		char buf[24];
-
-		sb_reset(&s->tmp);
-		sb_addstr(&s->tmp, !src ? "??" : base ? base + 1 : src);
-		snprintf(buf, sizeof(buf), ":%d", line);
-		sb_addstr(&s->tmp, buf);
-		res = intern(s, s->tmp.buf, s->tmp.len);
+		res = srcline_text(s, src, line);
 		goto done;
 	}
 	res = fr->sym && !script ? srcline_sym(s, fr) : srcline_addr(s, fr->dso, key.addr);
