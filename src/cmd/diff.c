@@ -184,7 +184,7 @@ static void fold_file(struct diff *d, struct session *s)
 	static const enum prof_key pkey[] = { [DK_COMM] = PROF_COMM, [DK_DSO] = PROF_DSO, [DK_SYM] = PROF_SYM,
 					      [DK_PID] = PROF_PID };
 	enum prof_key keys[4];
-	bool by_tid = has_key(d, DK_PID);
+	bool by_comm = has_key(d, DK_COMM), by_tid = has_key(d, DK_PID);
 	bool by_dso = has_key(d, DK_DSO), by_sym = has_key(d, DK_SYM);
 
 	for (int i = 0; i < d->nr_keys; i++)
@@ -212,12 +212,12 @@ static void fold_file(struct diff *d, struct session *s)
 			symname = fr->sym ? fr->sym : "\001";
 			sb_init(&key, 128);
 			/* the key: the parts -s names, the others empty (comm
-			 * and tid in front, "DSO\0[k.]SYMBOL" last, as rows read them) */
-			/* pid: the thread's last command, as perf names a thread
-			 * (its first sample's may be perf-exec's) */
+			 * and tid in front, "DSO\0[k.]SYMBOL" last, as rows read
+			 * them); pid shown with the thread's last command, as
+			 * perf names a thread (its first sample's may be perf-exec's) */
 			const char *tcomm = by_tid ? session_thread_comm(s, th->tid) : NULL;
 
-			sb_addf(&key, "%s%c%u%c", has_key(d, DK_COMM) ? th->comm : "", 0, by_tid ? th->tid : 0u, 0);
+			sb_addf(&key, "%s%c%u%c", by_comm ? th->comm : "", 0, by_tid ? th->tid : 0u, 0);
 			size_t dso_at = key.len;
 
 			sb_addstr(&key, by_dso ? dso_short(fr->dso) : "");
@@ -265,6 +265,19 @@ static void fold_file(struct diff *d, struct session *s)
 	}
 }
 
+/* -c wdiff's value: NEW's period times W2 less OLD's times W1, in perf's
+ * s64, wrapping as it does */
+static int64_t wdiff_of(const struct drow *r, const struct view *v)
+{
+	return (int64_t)(r->period[1] * (uint64_t)v->w2 - r->period[0] * (uint64_t)v->w1);
+}
+
+/* Is r shown: with -b, a row of both files only. */
+static bool row_shown(const struct drow *r, const struct view *v)
+{
+	return !v->baseline_only || (r->seen[0] && r->seen[1]);
+}
+
 /* The row's compared value (-c), perf's: NEW's period against OLD's (a
  * row of one file: the other's period 0, so a gone row's delta is minus
  * its share and sorts by the share it lost).  false where there is none:
@@ -279,8 +292,8 @@ static bool row_value(const struct drow *r, const struct view *v, double *val)
 	case C_RATIO:
 		*val = (double)r->period[1] / (double)(r->period[0] ? r->period[0] : 1);
 		return r->seen[0];
-	case C_WDIFF:   /* perf's s64 products, wrapping as they do */
-		*val = (double)(int64_t)(r->period[1] * (uint64_t)v->w2 - r->period[0] * (uint64_t)v->w1);
+	case C_WDIFF:
+		*val = (double)wdiff_of(r, v);
 		return r->seen[0];
 	}
 	return false;
@@ -361,7 +374,7 @@ static int key_width(const struct devent *ev, const struct view *v, enum dkey ke
 		const struct drow *r = &ev->r[i];
 		int l = 0;
 
-		if (v->baseline_only && !(r->seen[0] && r->seen[1]))
+		if (!row_shown(r, v))
 			continue;   /* -b: as wide as the rows shown */
 		switch (key) {
 		case DK_COMM: l = (int)strlen(r->comm); break;
@@ -375,8 +388,9 @@ static int key_width(const struct devent *ev, const struct view *v, enum dkey ke
 	return w;
 }
 
-/* perf diff's columns between Baseline and Shared Object: name, width */
+/* perf diff's columns between Baseline and the keys: what, name, width */
 struct dcol {
+	enum { COL_BASE_PERIOD, COL_VALUE, COL_FORMULA, COL_PERIOD } kind;
 	const char *name;
 	int width;
 	char text[160];
@@ -418,12 +432,12 @@ static void print_event(struct devent *ev, bool first, const struct view *v, boo
 	int nc = 0;
 
 	if (v->period)
-		col[nc++] = (struct dcol){ "Base period", 14, "" };
-	col[nc++] = (struct dcol){ cname[v->compute], cwidth[v->compute], "" };
+		col[nc++] = (struct dcol){ COL_BASE_PERIOD, "Base period", 14, "" };
+	col[nc++] = (struct dcol){ COL_VALUE, cname[v->compute], cwidth[v->compute], "" };
 	if (v->formula)
-		col[nc++] = (struct dcol){ "Formula", 70, "" };
+		col[nc++] = (struct dcol){ COL_FORMULA, "Formula", 70, "" };
 	if (v->period)
-		col[nc++] = (struct dcol){ "Period", 14, "" };
+		col[nc++] = (struct dcol){ COL_PERIOD, "Period", 14, "" };
 	if (quiet)   /* perf diff -q: the rows alone */
 		goto rows;
 	if (!first)   /* a blank line between events, none after the last */
@@ -458,7 +472,7 @@ rows:
 		bool has = row_value(r, v, &val);
 		unsigned long long p0 = r->period[0], p1 = r->period[1];
 
-		if (v->baseline_only && !(r->seen[0] && r->seen[1]))
+		if (!row_shown(r, v))
 			continue;
 		snprintf(base, sizeof(base), "new");
 		if (r->seen[0])   /* -b: the share of the rows shown, as perf's */
@@ -469,12 +483,12 @@ rows:
 			size_t n = sizeof(col[k].text);
 
 			t[0] = 0;
-			if (!strcmp(col[k].name, "Base period")) {
+			if (col[k].kind == COL_BASE_PERIOD) {
 				snprintf(t, n, "%llu", p0);
-			} else if (!strcmp(col[k].name, "Period")) {
+			} else if (col[k].kind == COL_PERIOD) {
 				if (r->seen[1])   /* perf's: blank for OLD's own rows */
 					snprintf(t, n, "%llu", p1);
-			} else if (!strcmp(col[k].name, "Formula")) {
+			} else if (col[k].kind == COL_FORMULA) {
 				if (!r->seen[1])
 					continue;
 				if (v->compute == C_RATIO)
@@ -493,7 +507,7 @@ rows:
 				if (v->compute == C_RATIO)
 					snprintf(t, n, "%.6f", val);
 				else if (v->compute == C_WDIFF)   /* in integers, not val's double */
-					snprintf(t, n, "%lld", (long long)(int64_t)(p1 * (uint64_t)v->w2 - p0 * (uint64_t)v->w1));
+					snprintf(t, n, "%lld", (long long)wdiff_of(r, v));
 				else
 					snprintf(t, n, "%+.2f%%", val);
 			} else {
