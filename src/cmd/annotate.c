@@ -697,6 +697,12 @@ static int col_w(const struct pctx *c)
 	return c->o->show == SHOW_PERIOD ? 12 : 8;
 }
 
+/* The first column's name: perf annotate's Percent, Samples (-n), Period. */
+static const char *col_name(const struct pctx *c)
+{
+	return c->o->show == SHOW_NR ? "Samples" : c->o->show == SHOW_PERIOD ? "Period" : "Percent";
+}
+
 /* A row's first column: its share (--percent-type), samples (-n) or
  * period (--show-total-period), perf annotate's. */
 static void put_val(const struct pctx *c, const struct ann_func *f, struct ann_count v)
@@ -838,8 +844,7 @@ static bool use_sim(const struct pctx *c, const struct ann_func *f)
 
 static void header(const struct pctx *c, const struct ann_func *f, const char *what)
 {
-	printf(" %-*s|\t%s of %s for %s (%llu samples, percent: %s)\n", col_w(c),
-	       c->o->show == SHOW_NR ? "Samples" : c->o->show == SHOW_PERIOD ? "Period" : "Percent", what,
+	printf(" %-*s|\t%s of %s for %s (%llu samples, percent: %s)\n", col_w(c), col_name(c), what,
 	       esc(base_name(f->dso)), esc(c->p->event), (unsigned long long)f->self.hits,
 	       pct_names[c->o->pct]);
 	put_blank(c);
@@ -1009,8 +1014,7 @@ static void print_source(struct pctx *c, const struct ann_func *f, const struct 
 			printf(")");
 		}
 		putchar('\n');
-		printf(" %*s", col_w(c) - 1,
-		       c->o->show == SHOW_NR ? "Samples" : c->o->show == SHOW_PERIOD ? "Period" : "Percent");
+		printf(" %*s", col_w(c) - 1, col_name(c));
 		if (sim)
 			sim_head(c);
 		printf("   Line  Source\n");
