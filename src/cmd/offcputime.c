@@ -6,7 +6,7 @@
  *
  *   offcputime [-p PID | -t TID] [-u|-k] [-U|-K] [-m MIN_US] [-M MAX_US]
  *              [--state N] [--stack-storage-size N] [-f [-d]] [duration]
- * Output, bcc's: each stack (kernel frames, "--", user frames, leaf first),
+ * Output, bcc's: each stack (kernel frames, with -d "--", user frames, leaf first),
  * "-  comm (tid)" and its total off-CPU time in microseconds, least first;
  * -f: folded "comm;user outer..leaf;kernel outer..leaf US" (bcc's: kernel
  * frames bare) for
@@ -75,7 +75,6 @@ static void usage(FILE *f)
 		"  -f, --folded                 folded stacks for `perfkit flamegraph --colors=io --countname=us`\n"
 		"  -d, --delimited              a \"-\" frame (with -f) or a \"--\" line between the\n"
 		"                               user and kernel parts\n"
-		"                               (the multi-line form always has its \"--\")\n"
 		"  -v, --verbose                show libbpf's messages\n"
 		"  duration                     seconds to trace (default: until Ctrl-C)\n");
 }
