@@ -72,26 +72,20 @@ else
 	not_ok 'opensnoop -e starts'
 fi
 
-# -p: the kernel filter keeps this shell's opens and drops the child's
-if tracer_start "$T/out3" "$T/err3" "$PERFKIT" opensnoop -p $$ -x; then
-	read -r _ 2>/dev/null <"$T/marker.p-missing"   # opened by this shell itself
-	"$OPENER" "$T/marker"
-	tracer_stop
-	expect '-p: this shell (failed open seen, with -x)' grep -Eq "^$$ .* -1 +2 $T/marker.p-missing\$" "$T/out3"
-	expect '-p: no other process' test "$(awk -v p=$$ 'NR > 1 && $1 != p' "$T/out3" | wc -l)" = 0
-else
-	not_ok 'opensnoop -p starts'
-fi
-# -t: a thread (this shell's own) in the kernel filter, bcc's -t
-if tracer_start "$T/out5" "$T/err5" "$PERFKIT" opensnoop -t $$ -x; then
-	read -r _ 2>/dev/null <"$T/marker.t-missing"
-	"$OPENER" "$T/marker"
-	tracer_stop
-	expect '-t: this thread (failed open seen, with -x)' grep -Eq "^$$ .* -1 +2 $T/marker.t-missing\$" "$T/out5"
-	expect '-t: no other thread' test "$(awk -v p=$$ 'NR > 1 && $1 != p' "$T/out5" | wc -l)" = 0
-else
-	not_ok 'opensnoop -t starts'
-fi
+# -p: the kernel filter keeps this shell's opens and drops the child's;
+# -t (bcc's): a thread, this shell's own, the same way
+for opt in p t; do
+	if [ $opt = p ]; then who="this shell" other=process; else who="this thread" other=thread; fi
+	if tracer_start "$T/out-$opt" "$T/err-$opt" "$PERFKIT" opensnoop -$opt $$ -x; then
+		read -r _ 2>/dev/null <"$T/marker.$opt-missing"   # opened by this shell itself
+		"$OPENER" "$T/marker"
+		tracer_stop
+		expect "-$opt: $who (failed open seen, with -x)" grep -Eq "^$$ .* -1 +2 $T/marker.$opt-missing\$" "$T/out-$opt"
+		expect "-$opt: no other $other" test "$(awk -v p=$$ 'NR > 1 && $1 != p' "$T/out-$opt" | wc -l)" = 0
+	else
+		not_ok "opensnoop -$opt starts"
+	fi
+done
 # -f FLAG (bcc's --flag_filter, names as os.O_*): the opens with any of
 # the flags: opener's /etc (O_DIRECTORY), not its O_RDONLY files
 if tracer_start "$T/out6" "$T/err6" "$PERFKIT" opensnoop -n opener -f O_DIRECTORY -f o_wronly; then
