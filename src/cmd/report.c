@@ -1462,6 +1462,9 @@ static void hist_derive(struct report *r, struct hist *h)
 
 		if (i >= 16 && !h->flat)   /* the frame of a row ahead: read at random */
 			__builtin_prefetch(prof_frame(h->prof, pr.v[i - 16].frame));
+		for (int k = 0; i >= 8 && k < r->nr_keys; k++)   /* and its ranks */
+			if (ro[k])
+				__builtin_prefetch(&ro[k][pr.v[i - 8].part[r->keys[k]]]);
 
 		*row = (struct row){ .comm = t->comm, .dso = fr->dso, .sym = fr->sym, .addr = fr->sym_off,
 				     .at = fr->sym ? fr->ip - fr->sym_off : fr->ip,
