@@ -113,6 +113,27 @@ expect "... E: every graph open" tui_wait_re '%--'
 tui_keys P
 expect "... P: the file named" tui_wait "written to perf.hist.4"
 same_file "... P: report --stdio --sort srcline's text" "$T/stdio-sl" "$T/perf.hist.4"
+# the lines ranked in a pause too (rt_lines_rank): with another key, and
+# the second time from the ranks kept
+"$PERFKIT" report -i "$T/p.data" --stdio --sort dso,srcline >"$T/stdio-dsl" 2>/dev/null
+tui_keys s C-u
+tui_keys -l "dso,srcline"
+tui_keys Enter
+expect "s dso,srcline after pauses: the table" tui_wait_re "Shared Object +Source:Line"
+tui_keys E
+expect "... E: every graph open" tui_wait_re '%--'
+tui_keys P
+expect "... P: the file named" tui_wait "written to perf.hist.5"
+same_file "... P: report --stdio --sort dso,srcline's text" "$T/stdio-dsl" "$T/perf.hist.5"
+tui_keys s C-u
+tui_keys -l "srcline"
+tui_keys Enter
+expect "s srcline again: the table" tui_wait_re "Self +Source:Line"
+tui_keys E
+expect "... E: every graph open" tui_wait_re '%--'
+tui_keys P
+expect "... P: the file named" tui_wait "written to perf.hist.6"
+same_file "... P: report --stdio --sort srcline's text" "$T/stdio-sl" "$T/perf.hist.6"
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 done_testing

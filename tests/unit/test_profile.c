@@ -155,6 +155,22 @@ static struct prof *random_profile(unsigned flags, unsigned seed)
 	return p;
 }
 
+/* Two row sets equal, row by row (names, parts, sums); both freed. */
+static void same_rows(struct prof_rows *a, struct prof_rows *b)
+{
+	assert_int_equal(a->nr, b->nr);
+	for (size_t i = 0; i < a->nr; i++) {
+		assert_memory_equal(a->v[i].part, b->v[i].part, sizeof(a->v[i].part));
+		assert_int_equal(a->v[i].thread, b->v[i].thread);
+		assert_int_equal(a->v[i].frame, b->v[i].frame);
+		assert_int_equal(a->v[i].self, b->v[i].self);
+		assert_int_equal(a->v[i].children, b->v[i].children);
+		assert_int_equal(a->v[i].nr_self, b->v[i].nr_self);
+	}
+	prof_rows_free(a);
+	prof_rows_free(b);
+}
+
 /* Rows of any keys made again (PROF_REDERIVE, keys asked twice) equal the
  * rows made once, on random models: a key that names no thread sums the
  * frames' totals, one that does the (thread, frame) pairs'. */
@@ -177,22 +193,71 @@ static void test_rederive_random(void **state)
 
 					prof_rows_make(once, sets[s], nr[s], children, NULL, NULL, &a);
 					prof_rows_make(again, sets[s], nr[s], children, NULL, NULL, &b);
-					assert_int_equal(a.nr, b.nr);
-					for (size_t i = 0; i < a.nr; i++) {
-						assert_memory_equal(a.v[i].part, b.v[i].part, sizeof(a.v[i].part));
-						assert_int_equal(a.v[i].thread, b.v[i].thread);
-						assert_int_equal(a.v[i].frame, b.v[i].frame);
-						assert_int_equal(a.v[i].self, b.v[i].self);
-						assert_int_equal(a.v[i].children, b.v[i].children);
-						assert_int_equal(a.v[i].nr_self, b.v[i].nr_self);
-					}
-					prof_rows_free(&a);
-					prof_rows_free(&b);
+					same_rows(&a, &b);
 				}
 			}
 			prof_free(once);
 			prof_free(again);
 		}
+	}
+}
+
+/* A frame's line for the srcline tests: one of 5 interned texts by its
+ * address (several frames a line, lines in no frame order). */
+static const void *test_line(void *arg, const struct pk_frame *fr)
+{
+	static const char *const lines[] = { "c.c:3", "a.c:1", "b.c:2", "a.c:9", "??:0" };
+
+	(void)arg;
+	return lines[(fr->ip / 7 + fr->ip / 3) % 5];
+}
+
+/* prof_line_parts numbers the lines by their first frame (checked against
+ * a plain first-seen numbering); rows with srcline made from parts handed
+ * to the model (prof_set_line_parts, the browser's) equal those made from
+ * the line function, Children or not, with other keys or alone. */
+static void test_line_parts(void **state)
+{
+	static const enum prof_key sets[][3] = {
+		{ PROF_SRCLINE }, { PROF_DSO, PROF_SRCLINE }, { PROF_TID, PROF_SRCLINE }, { PROF_SYM, PROF_SRCLINE, PROF_COMM },
+	};
+	static const int nr[] = { 1, 2, 2, 3 };
+
+	(void)state;
+	for (unsigned seed = 1; seed <= 8; seed++) {
+		struct prof *once = random_profile(PROF_BY_IP, seed), *given = random_profile(PROF_BY_IP | PROF_REDERIVE, seed);
+		size_t n = prof_nr_frames(given), seen = 0;
+		uint32_t *ids = malloc((n + 1) * sizeof(*ids));
+		const void *first[5];
+
+		assert_non_null(ids);
+		size_t np = prof_line_parts(given, test_line, NULL, ids);
+
+		for (size_t i = 0; i < n; i++) {
+			const void *l = test_line(NULL, prof_frame(given, (uint32_t)i));
+			size_t j = 0;
+
+			while (j < seen && first[j] != l)
+				j++;
+			if (j == seen)
+				first[seen++] = l;
+			assert_int_equal(ids[i], j);
+		}
+		assert_int_equal(np, seen);
+		prof_set_line_parts(given, ids, np);
+		for (size_t s = 0; s < sizeof(nr) / sizeof(nr[0]); s++) {
+			for (int children = 1; children >= 0; children--) {
+				struct prof_rows a, b;
+
+				prof_rows_make(once, sets[s], nr[s], children, test_line, NULL, &a);
+				/* no line function: the parts given are all there is */
+				prof_rows_make(given, sets[s], nr[s], children, NULL, NULL, &b);
+				assert_int_equal(a.nr_parts[PROF_SRCLINE], b.nr_parts[PROF_SRCLINE]);
+				same_rows(&a, &b);
+			}
+		}
+		prof_free(once);
+		prof_free(given);
 	}
 }
 
@@ -555,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_rederive),
 		cmocka_unit_test(test_rederive_random),
 		cmocka_unit_test(test_max_rows),
+		cmocka_unit_test(test_line_parts),
 		cmocka_unit_test(test_cg_stop),
 	};
 

@@ -171,6 +171,20 @@ bool prof_dsokey_aliased(const struct prof_dsokey *k);
  * equal values, one row.  Needs a PROF_BY_IP model to differ by line. */
 typedef const void *(*prof_line_fn)(void *arg, const struct pk_frame *fr);
 
+/* The PROF_SRCLINE part of each frame into ids[frame id] (room for
+ * prof_nr_frames()): line(arg, frame)'s values numbered from 0 in the
+ * order of their first frame, as prof_rows_make() numbers a row's
+ * part[PROF_SRCLINE] (a caller may rank the values ahead of it: the ids
+ * are the same for a model whatever the keys).  Returns how many values. */
+size_t prof_line_parts(const struct prof *p, prof_line_fn line, void *arg, uint32_t *ids);
+
+/* Hand the model the parts prof_line_parts() made (ids, of nr values;
+ * the model owns it now): prof_rows_make() takes them instead of calling
+ * its line function, which must give what the one they were made of gave
+ * (the browser ranks the lines in a pause, then 's' finds both made).
+ * Frames added later make the model call its line function again. */
+void prof_set_line_parts(struct prof *p, uint32_t *ids, size_t nr);
+
 /* Rows of the keys (nr_keys >= 1) into *out (free with prof_rows_free).
  * Children computed when children is set (else 0). */
 void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
