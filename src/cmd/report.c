@@ -1394,6 +1394,8 @@ static void hist_derive(struct report *r, struct hist *h)
 			hist_cg_srclines(r, h);
 		struct line_arg la = { r, h };
 
+		if (r->keep_models)   /* report's rows written over the model's */
+			prof_set_row_room(h->prof, sizeof(struct row));
 		prof_rows_make(h->prof, keys, r->nr_keys, r->children, line_of, &la, &pr);
 		if (r->graph && r->keep_models) {   /* the forest made meanwhile */
 			h->of_node = pr.of_node;
@@ -1445,6 +1447,19 @@ static void hist_derive(struct report *r, struct hist *h)
 			pr.v_mapped = 0;   /* h->rows' now */
 			in_place = true;
 		}
+	} else if (h->prof && r->keep_models && !pr.v_mapped) {
+		/* the browser's: the model's rows were made with room for
+		 * report's (prof_set_row_room), written over them as above;
+		 * the last derivation's rows go back to the heap, faulted in,
+		 * for what follows (the order, the stacks' tags) */
+		if (h->rows_mapped)
+			munmap(h->rows, h->rows_mapped);
+		else
+			free(h->rows);
+		h->rows = (struct row *)(void *)pr.v;
+		h->rows_mapped = 0;
+		h->rows_cap = pr.nr + 1;
+		in_place = true;
 	}
 	if (pr.nr + 1 > h->rows_cap) {   /* else the last derivation's, reused */
 		free(h->rows);

@@ -136,4 +136,34 @@ expect "... P: the file named" tui_wait "written to perf.hist.6"
 same_file "... P: report --stdio --sort srcline's text" "$T/stdio-sl" "$T/perf.hist.6"
 tui_keys q
 expect "q quits with status 0" test "$(tui_wait_exit)" = 0
+
+# keys that name the thread on a profile of several threads and processes
+# (forkexec): the rows made in their earliest samples' order, report's
+# rows written over the model's (prof_set_row_room); 'P' writes report
+# --stdio --sort's bytes, each key set after the last.  (The shell's
+# process left out: --stdio splits a stripped program's unknown leaf
+# addresses in two rows, as perf's entries, where the browser keeps one;
+# rows under 0.5 % too: one-sample rows of garbage addresses in the
+# kernel's chains tie, in an order the browser and --stdio do not share)
+"$PERFKIT" record -g -F 2999 -o "$T/f.data" -- "$PK_BUILD/tests/workloads/forkexec" 120 >/dev/null 2>&1
+n=$(ls "$T" | grep -c '^perf\.hist\.')   # P's next file: the first free number
+tui_start 100 40 "PERFKIT_RESERVE_MIN=0 LC_ALL=C.UTF-8 '$PERFKIT' report -i f.data --comms forkexec --percent-limit 0.5"
+expect "threads: open" tui_wait "Press '?' for help"
+for keys in sym,tid comm,tid,dso tid; do
+	"$PERFKIT" report -i "$T/f.data" --comms forkexec --percent-limit 0.5 --stdio --sort "$keys" >"$T/stdio-$keys" 2>/dev/null
+	expect "... the profile of $keys has two threads of forkexec or more" \
+		test "$(grep -oE '^ +[0-9.]+%.* [0-9]+:forkexec' "$T/stdio-$keys" | grep -oE '[0-9]+:forkexec' | sort -u | wc -l)" -ge 2
+	tui_keys s C-u
+	tui_keys -l "$keys"
+	tui_keys Enter
+	expect "s $keys: the table" tui_wait_re "Tid:Command"
+	tui_keys E
+	expect "... E: every graph open" tui_wait_re '%--'
+	tui_keys P
+	expect "... P: the file named" tui_wait "written to perf.hist.$n"
+	same_file "... P: report --stdio --sort $keys's text" "$T/stdio-$keys" "$T/perf.hist.$n"
+	n=$((n + 1))
+done
+tui_keys q
+expect "q quits with status 0" test "$(tui_wait_exit)" = 0
 done_testing

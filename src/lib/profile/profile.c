@@ -84,6 +84,7 @@ struct prof {
 	uint32_t *line_parts;         /* prof_set_line_parts()'s, of the first
 					 line_parts_of frames */
 	size_t nr_line_parts, line_parts_of;
+	size_t row_room;              /* prof_set_row_room()'s, or 0 */
 };
 
 static void *grow(void *p, size_t *alloc, size_t nr, size_t size)
@@ -968,6 +969,11 @@ size_t prof_max_rows(const struct prof *p)
 	return p->cache && p->cache->pairs ? p->cache->nr_pairs : p->nr_nodes;
 }
 
+void prof_set_row_room(struct prof *p, size_t bytes)
+{
+	p->row_room = bytes;
+}
+
 void prof_set_line_parts(struct prof *p, uint32_t *ids, size_t nr)
 {
 	free(p->line_parts);
@@ -1075,7 +1081,7 @@ void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool
 	/* room for the most rows there can be (pages untouched cost nothing):
 	 * written once, not grown and copied */
 	alloc = (children && c->pairs ? c->nr_pairs : p->nr_nodes) + 1;
-	out->v = xmalloc_huge(alloc * sizeof(*out->v));
+	out->v = xmalloc_huge(alloc * (p->row_room > sizeof(*out->v) ? p->row_room : sizeof(*out->v)));
 	if (children && c->pairs) {
 		/* rows from the pairs.  Children: a row's pairs of frames whose
 		 * key no other frame has are of different threads, whose stacks

@@ -185,6 +185,15 @@ size_t prof_line_parts(const struct prof *p, prof_line_fn line, void *arg, uint3
  * Frames added later make the model call its line function again. */
 void prof_set_line_parts(struct prof *p, uint32_t *ids, size_t nr);
 
+/* Room of `bytes` a row (from sizeof(struct prof_row) up) in the rows
+ * prof_rows_make() makes from now on: a caller whose own rows are that
+ * big writes them over the model's, from the last down (row i's bytes
+ * cover only rows i and after), in the same block, instead of a second
+ * one of fresh pages (the browser's report rows, 96 bytes: 125 MB for a
+ * compile job's 1.3 M rows of 's sym,tid').  out->v then holds
+ * (out->nr + 1) * bytes at least. */
+void prof_set_row_room(struct prof *p, size_t bytes);
+
 /* Rows of the keys (nr_keys >= 1) into *out (free with prof_rows_free).
  * Children computed when children is set (else 0). */
 void prof_rows_make(struct prof *p, const enum prof_key *keys, int nr_keys, bool children,
