@@ -5530,7 +5530,7 @@ static bool rt_lines_ahead(struct report_tui *rt)
  * (prof_line_parts), as rank_key() ranks them (the key's escaped text,
  * equal texts one rank), so that 's' with srcline maps its rows' parts to
  * ranks instead of sorting the texts (on a compile job's 646 k frames by
- * address, 216 k lines: a third of its CPU).  Ranks of values no row has
+ * address, 173 k lines: a third of its CPU).  Ranks of values no row has
  * are kept too: only their order is read. */
 static void rt_lines_rank(struct report_tui *rt)
 {

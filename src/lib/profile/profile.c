@@ -987,7 +987,8 @@ size_t prof_line_parts(const struct prof *p, prof_line_fn line, void *arg, uint3
 	/* the frames sorted by value (stable: a value's first frame leads
 	 * its run), then the runs by first frame: two radix sorts, where a
 	 * hash of the values read two tables at random per frame (on a
-	 * compile job's 646 k frames by address, 90 ms -> 20) */
+	 * compile job's 646 k frames by address, with the line function's
+	 * calls, 88-104 ms of wall -> 71-81 ms of CPU) */
 	size_t n = p->nr_frames, nr = 0;
 	struct pk_kv *kv = xmalloc_huge((n + 1) * sizeof(*kv)), *runs;
 
