@@ -1367,6 +1367,19 @@ static void hist_cg_srclines(struct report *r, struct hist *h)
  * stack tree (and, with call graphs, its stacks tagged with the rows). */
 static void hist_cg_start(struct hist *h);
 
+/* h->rows' block given back, a mapping of its own or the heap's (none
+ * after: NULL, no room). */
+static void hist_rows_free(struct hist *h)
+{
+	if (h->rows_mapped)
+		munmap(h->rows, h->rows_mapped);
+	else
+		free(h->rows);
+	h->rows = NULL;
+	h->rows_mapped = 0;
+	h->rows_cap = 0;
+}
+
 static void hist_derive(struct report *r, struct hist *h)
 {
 	enum prof_key keys[K_MAX];
@@ -1452,17 +1465,13 @@ static void hist_derive(struct report *r, struct hist *h)
 		 * report's (prof_set_row_room), written over them as above;
 		 * the last derivation's rows go back to the heap, faulted in,
 		 * for what follows (the order, the stacks' tags) */
-		if (h->rows_mapped)
-			munmap(h->rows, h->rows_mapped);
-		else
-			free(h->rows);
+		hist_rows_free(h);
 		h->rows = (struct row *)(void *)pr.v;
-		h->rows_mapped = 0;
 		h->rows_cap = pr.nr + 1;
 		in_place = true;
 	}
 	if (pr.nr + 1 > h->rows_cap) {   /* else the last derivation's, reused */
-		free(h->rows);
+		hist_rows_free(h);
 		h->rows_cap = pr.nr + 1;
 		h->rows = xmalloc_huge(h->rows_cap * sizeof(*h->rows));
 	}
@@ -1653,10 +1662,7 @@ static void hist_underive(struct hist *h)
 static void hist_free(struct hist *h)
 {
 	hist_underive(h);
-	if (h->rows_mapped)
-		munmap(h->rows, h->rows_mapped);
-	else
-		free(h->rows);
+	hist_rows_free(h);
 	free(h->node_depth);
 	free(h->frame_line);
 	prof_free(h->prof);
@@ -5586,15 +5592,16 @@ static int rt_idle(void *ctx, size_t i)
 	/* the reserve once the first call graph is made: beside the forest
 	 * and trees, it made the first Enter wait (46-74 -> 444-600 ms of
 	 * wall, 0.5 s after the first screen) */
-	if (rt->preparing && !atomic_load(&rt->prep_done))
+	if (rt->preparing && !atomic_load(&rt->prep_done)) {
 		again = TUI_IDLE_AGAIN;
-	else
+	} else {
 		rt_reserve(rt);
-	/* once the first call graph is made: the srclines a slice at a time */
-	if (!(rt->preparing && !atomic_load(&rt->prep_done)) && rt_lines_ahead(rt))
-		again = TUI_IDLE_AGAIN;
-	else if (!(rt->preparing && !atomic_load(&rt->prep_done)))
-		rt_lines_rank(rt);
+		/* then the srclines a slice at a time, then their ranks */
+		if (rt_lines_ahead(rt))
+			again = TUI_IDLE_AGAIN;
+		else
+			rt_lines_rank(rt);
+	}
 	if (rt->warming && !atomic_load(&rt->warm_done))
 		return again;   /* one at a time */
 	rt_warm_join(rt);

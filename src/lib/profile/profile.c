@@ -921,9 +921,10 @@ static uint64_t *thread_runs(const struct prof_cache *c, const uint32_t *tkey, s
 /* The rows in the order of their earliest node (born: distinct node ids),
  * the order rows of a model made without PROF_REDERIVE have (its nodes
  * are in the samples' order): equal rows then sort alike in both (the
- * browser's 'P' and --stdio).  A radix sort of the rows by born: its cost
- * is the rows', not the nodes' (a few hundred rows of 's dso' over 2.3 M
- * nodes).  Returns each row's new index (rows[] permuted), for the caller
+ * browser's 'P' and --stdio).  For rows made from the nodes (Self only:
+ * the browser's '-'); rows from the pairs are made in that order instead.
+ * A radix sort of the rows by born: its cost is the rows', not the
+ * nodes'.  Returns each row's new index (rows[] permuted), for the caller
  * to rename its references. */
 static uint32_t *rows_by_born(struct prof_rows *out, const uint32_t *born)
 {
@@ -938,8 +939,7 @@ static uint32_t *rows_by_born(struct prof_rows *out, const uint32_t *born)
 		newid[kv[k].v] = (uint32_t)k;
 	/* the rows moved in place, a cycle of the permutation at a time (row
 	 * k takes row kv[k].v; kv[k].v = k once done): no second array of
-	 * the rows, whose fresh pages cost more than the moves (1.3 M rows,
-	 * 83 MB, on a compile job's 's sym,tid') */
+	 * the rows, whose fresh pages cost more than the moves */
 	for (size_t k = 0; k < out->nr; k++) {
 		if (kv[k].v == k)
 			continue;
